@@ -1,0 +1,77 @@
+/**
+ * Typed errors raised by the engine. Each carries a stable machine-readable `code`;
+ * server/problems.ts is the one module that maps them to HTTP problem+json.
+ */
+
+export type ErrorKind =
+  | 'validation' // 400: a request or record that breaks the rules
+  | 'query' // 400: a query that does not lex, parse or pass semantic analysis
+  | 'unauthorized' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404 (also: another tenant's resource)
+  | 'conflict' // 409
+  | 'too_large' // 413
+  | 'limit' // 503: a query or job past its time, row or inference limit
+  | 'overloaded'; // 503: a bounded queue is full
+
+export class ParleyError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    /** Extra members for the problem document (e.g. `field`, `line`, `column`, `expected`). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends ParleyError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super('validation', code, message, details);
+  }
+}
+
+export class NotFoundError extends ParleyError {
+  constructor(what: string, id: string) {
+    super('not_found', `${what}_not_found`, `${what.replace(/_/g, ' ')} '${id}' does not exist`, { [what + '_id']: id });
+  }
+}
+
+export class ConflictError extends ParleyError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super('conflict', code, message, details);
+  }
+}
+
+export class LimitError extends ParleyError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super('limit', code, message, details);
+  }
+}
+
+export class OverloadedError extends ParleyError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super('overloaded', code, message, details);
+  }
+}
+
+export class TooLargeError extends ParleyError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super('too_large', code, message, details);
+  }
+}
+
+/** A query error: where in the query text, and what the parser expected there. */
+export class QueryError extends ParleyError {
+  constructor(
+    code: string,
+    message: string,
+    readonly line: number,
+    readonly column: number,
+    details: Record<string, unknown> = {},
+  ) {
+    super('query', code, message, { line, column, ...details });
+  }
+}
