@@ -1,0 +1,70 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * LevelDB key layout. Every segment is joined with NUL, which no id may contain
+ * (validateId refuses it), so a prefix scan never runs into a neighbour's keys.
+ *
+ *   m␀key␀<key_id>                                   API key record (hash only)
+ *   m␀ws␀<tenant>␀<workspace_id>                      workspace
+ *   m␀graph␀<tenant>␀<graph_id>                       graph meta, with its data generation
+ *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record
+ *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record
+ *   g␀<tenant>␀<graph_id>␀<gen>␀o␀<from>␀<type>␀<edge_id>  forward index
+ *   g␀<tenant>␀<graph_id>␀<gen>␀i␀<to>␀<type>␀<edge_id>    reverse index
+ *   g␀<tenant>␀<graph_id>␀<gen>␀l␀<label>␀<node_id>         label (type) index
+ *
+ * The generation makes deleting a graph one atomic write (drop the meta record);
+ * the old generation's data is cleared afterwards and can never reappear under a
+ * graph created later with the same id.
+ */
+export const SEP = '\u0000';
+/** Upper bound for a prefix scan: every key under `prefix` sorts below `prefix + END`. */
+export const END = '\u0001';
+
+export const metaKey = {
+  apiKey: (keyId: string) => ['m', 'key', keyId].join(SEP),
+  apiKeys: () => ['m', 'key', ''].join(SEP),
+  workspace: (tenant: string, id: string) => ['m', 'ws', tenant, id].join(SEP),
+  workspaces: (tenant: string) => ['m', 'ws', tenant, ''].join(SEP),
+  graph: (tenant: string, graphId: string) => ['m', 'graph', tenant, graphId].join(SEP),
+  graphs: (tenant: string) => ['m', 'graph', tenant, ''].join(SEP),
+};
+
+export function graphDataPrefix(tenant: string, graphId: string, generation: string): string {
+  return ['g', tenant, graphId, generation, ''].join(SEP);
+}
+
+export const dataKey = {
+  node: (prefix: string, id: string) => prefix + 'n' + SEP + id,
+  edge: (prefix: string, id: string) => prefix + 'e' + SEP + id,
+  forward: (prefix: string, from: string, type: string, id: string) => prefix + ['o', from, type, id].join(SEP),
+  reverse: (prefix: string, to: string, type: string, id: string) => prefix + ['i', to, type, id].join(SEP),
+  label: (prefix: string, label: string, id: string) => prefix + ['l', label, id].join(SEP),
+  nodes: (prefix: string) => prefix + 'n' + SEP,
+  edges: (prefix: string) => prefix + 'e' + SEP,
+};
+
+/** API keys look like `pk_<key_id>_<secret>`: the id finds the record, the secret is compared by hash. */
+export const API_KEY_PREFIX = 'pk_';
+
+export function newApiKey(): { keyId: string; secret: string; hash: string } {
+  const keyId = randomBytes(8).toString('hex');
+  const secret = `${API_KEY_PREFIX}${keyId}_${randomBytes(24).toString('base64url')}`;
+  return { keyId, secret, hash: hashSecret(secret) };
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function keyIdOf(secret: string): string | undefined {
+  const match = /^pk_([0-9a-f]{16})_[A-Za-z0-9_-]+$/.exec(secret);
+  return match?.[1];
+}
+
+/** Constant-time comparison of a presented secret with a stored SHA-256 hash. */
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}

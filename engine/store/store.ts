@@ -1,0 +1,427 @@
+import { randomBytes } from 'node:crypto';
+import { Level } from 'level';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import type { EdgeRecord, NodeRecord, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
+import { GraphIndex } from './graph-index.ts';
+import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
+import { END, dataKey, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
+import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
+
+export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
+
+export type KeyScope = 'read' | 'write';
+
+export interface ApiKeyRecord {
+  key_id: string;
+  tenant: string;
+  scope: KeyScope;
+  admin: boolean;
+  name?: string;
+  created_at: string;
+  revoked_at?: string;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  hash: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  domain: WorkspaceDomain;
+  scale: WorkspaceScale;
+  tier: WorkspaceTier;
+  graph_id: string;
+  created_at: string;
+}
+
+export interface GraphMeta {
+  graph_id: string;
+  created_at: string;
+  updated_at: string;
+  /** Names this graph's data keys; a deleted graph's generation is never reused. */
+  generation: string;
+}
+
+export interface WriteSummary {
+  nodes_created: number;
+  nodes_updated: number;
+  edges_created: number;
+  edges_updated: number;
+  node_ids: string[];
+  edge_ids: string[];
+}
+
+export interface Page<T> {
+  items: T[];
+  next_page_token?: string;
+}
+
+/** Default and largest page sizes for list endpoints. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+/** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
+const LOAD_CHUNK = 1000;
+/** Default confidence of a record imported without one: the client states it as fact. */
+const DEFAULT_CONFIDENCE = 1;
+
+type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
+
+/**
+ * The LevelDB store: source of truth for API keys, workspaces and graphs. Each
+ * graph is loaded once, lazily, into a GraphIndex that every later write keeps in
+ * step; every write is one atomic LevelDB batch applied to the index only after it
+ * is durable.
+ */
+export class ParleyStore {
+  private readonly loaded = new Map<string, { generation: string; index: GraphIndex }>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  private constructor(private readonly db: Level<string, string>) {}
+
+  static async open(dir: string): Promise<ParleyStore> {
+    const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await db.open();
+    return new ParleyStore(db);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.locks.values()]);
+    await this.db.close();
+  }
+
+  // ---- API keys -------------------------------------------------------------
+
+  async createKey(options: { tenant: string; scope: KeyScope; admin?: boolean; name?: string; secret?: string }): Promise<{ record: ApiKeyRecord; secret: string }> {
+    validateName('tenant', options.tenant);
+    const generated = newApiKey();
+    const secret = options.secret ?? generated.secret;
+    const keyId = options.secret ? keyIdOf(options.secret) ?? hashSecret(options.secret).slice(0, 16) : generated.keyId;
+    const record: ApiKeyRecord = {
+      key_id: keyId,
+      tenant: options.tenant,
+      scope: options.scope,
+      admin: options.admin ?? false,
+      ...(options.name ? { name: options.name } : {}),
+      created_at: new Date().toISOString(),
+      hash: hashSecret(secret),
+    };
+    await this.db.put(metaKey.apiKey(keyId), JSON.stringify(record));
+    return { record, secret };
+  }
+
+  /**
+   * The admin key on first start: the one from the environment when given (stored
+   * hashed), else a new one whose secret is returned once to be printed.
+   */
+  async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string }> {
+    if (fromEnvironment) {
+      const existing = await this.authenticate(fromEnvironment);
+      if (existing?.admin) return { created: false };
+      await this.createKey({ tenant: 'admin', scope: 'write', admin: true, name: 'bootstrap (PARLEY_ADMIN_KEY)', secret: fromEnvironment });
+      return { created: true };
+    }
+    for await (const value of this.db.values({ gte: metaKey.apiKeys(), lt: metaKey.apiKeys() + END })) {
+      const record = JSON.parse(value) as ApiKeyRecord;
+      if (record.admin && !record.revoked_at) return { created: false };
+    }
+    const { secret } = await this.createKey({ tenant: 'admin', scope: 'write', admin: true, name: 'bootstrap' });
+    return { created: true, secret };
+  }
+
+  /** The live key record a secret belongs to, compared in constant time; undefined otherwise. */
+  async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
+    const keyId = keyIdOf(secret) ?? hashSecret(secret).slice(0, 16);
+    const record = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyId));
+    if (!record || record.revoked_at) return undefined;
+    return secretMatches(secret, record.hash) ? record : undefined;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    const records: ApiKeyRecord[] = [];
+    for await (const value of this.db.values({ gte: metaKey.apiKeys(), lt: metaKey.apiKeys() + END })) records.push(JSON.parse(value));
+    return records;
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKeyRecord> {
+    const record = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyId));
+    if (!record) throw new NotFoundError('key', keyId);
+    if (!record.revoked_at) {
+      record.revoked_at = new Date().toISOString();
+      await this.db.put(metaKey.apiKey(keyId), JSON.stringify(record));
+    }
+    return record;
+  }
+
+  // ---- workspaces -----------------------------------------------------------
+
+  async createWorkspace(tenant: string, input: Omit<Workspace, 'id' | 'created_at' | 'graph_id'> & { graph_id?: string }): Promise<Workspace> {
+    const id = 'ws_' + randomBytes(8).toString('hex');
+    const graphId = input.graph_id ?? id;
+    validateName('graph_id', graphId);
+    const now = new Date().toISOString();
+    const workspace: Workspace = { id, name: input.name, domain: input.domain, scale: input.scale, tier: input.tier, graph_id: graphId, created_at: now };
+    await this.exclusive(graphLockKey(tenant, graphId), async () => {
+      const ops: BatchOp[] = [{ type: 'put', key: metaKey.workspace(tenant, id), value: JSON.stringify(workspace) }];
+      if (!(await this.graphMeta(tenant, graphId))) ops.push(newGraphMetaOp(tenant, graphId, now));
+      await this.db.batch(ops);
+    });
+    return workspace;
+  }
+
+  async getWorkspace(tenant: string, id: string): Promise<Workspace> {
+    const workspace = await this.getJson<Workspace>(metaKey.workspace(tenant, id));
+    if (!workspace) throw new NotFoundError('workspace', id);
+    return workspace;
+  }
+
+  listWorkspaces(tenant: string, pageSize?: number, pageToken?: string): Promise<Page<Workspace>> {
+    return this.page<Workspace>(metaKey.workspaces(tenant), pageSize, pageToken, (w) => w.id);
+  }
+
+  /** Deletes the workspace record; its graph stays (a graph is the tenant's, and may be shared). */
+  async deleteWorkspace(tenant: string, id: string): Promise<void> {
+    await this.getWorkspace(tenant, id);
+    await this.db.del(metaKey.workspace(tenant, id));
+  }
+
+  // ---- graphs ---------------------------------------------------------------
+
+  async graphExists(tenant: string, graphId: string): Promise<boolean> {
+    return (await this.graphMeta(tenant, graphId)) !== undefined;
+  }
+
+  async getGraphMeta(tenant: string, graphId: string): Promise<GraphMeta> {
+    const meta = await this.graphMeta(tenant, graphId);
+    if (!meta) throw new NotFoundError('graph', graphId);
+    return meta;
+  }
+
+  listGraphs(tenant: string, pageSize?: number, pageToken?: string): Promise<Page<GraphMeta>> {
+    return this.page<GraphMeta>(metaKey.graphs(tenant), pageSize, pageToken, (g) => g.graph_id);
+  }
+
+  /** The graph's in-memory indexes, loaded from LevelDB on first use. */
+  async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
+    const meta = await this.getGraphMeta(tenant, graphId);
+    const cached = this.loaded.get(graphLockKey(tenant, graphId));
+    if (cached && cached.generation === meta.generation) return cached.index;
+    return this.exclusive(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
+  }
+
+  /**
+   * Validates, merges and writes nodes and edges in one atomic batch. A node or edge
+   * that exists already is merged: incoming properties win, `aliases` lists and
+   * provenance records are unioned, confidence is the higher one. Creates the graph
+   * when absent. Writing content the graph already holds changes nothing.
+   */
+  async writeGraph(tenant: string, graphId: string, write: GraphWrite, options: { createGraph?: boolean } = {}): Promise<WriteSummary> {
+    validateName('graph_id', graphId);
+    if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+    return this.exclusive(graphLockKey(tenant, graphId), async () => {
+      const now = new Date().toISOString();
+      const ops: BatchOp[] = [];
+      let meta = await this.graphMeta(tenant, graphId);
+      if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
+      const isNew = !meta;
+      if (!meta) {
+        const op = newGraphMetaOp(tenant, graphId, now);
+        meta = JSON.parse(op.value) as GraphMeta;
+        ops.push(op);
+      }
+      const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
+      validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
+
+      const nodes = new Map<string, NodeRecord>();
+      for (const input of write.nodes) {
+        const id = nodeIdOf(input);
+        nodes.set(id, mergeNode(nodes.get(id) ?? index.node(id), input, id, now));
+      }
+      const edges = new Map<string, EdgeRecord>();
+      for (const input of write.edges) {
+        const id = edgeIdOf(input);
+        edges.set(id, mergeEdge(edges.get(id) ?? index.edge(id), input, id, now));
+      }
+
+      const prefix = graphDataPrefix(tenant, graphId, meta.generation);
+      const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...nodes.keys()], edge_ids: [...edges.keys()] };
+      const changedNodes: NodeRecord[] = [];
+      for (const node of nodes.values()) {
+        const before = index.node(node.id);
+        if (before && canonicalJson(before) === canonicalJson(node)) continue;
+        changedNodes.push(node);
+        if (before) summary.nodes_updated++;
+        else summary.nodes_created++;
+        ops.push({ type: 'put', key: dataKey.node(prefix, node.id), value: JSON.stringify(node) });
+        for (const label of before?.labels ?? []) if (!node.labels.includes(label)) ops.push({ type: 'del', key: dataKey.label(prefix, label, node.id) });
+        for (const label of node.labels) if (!before?.labels.includes(label)) ops.push({ type: 'put', key: dataKey.label(prefix, label, node.id), value: '' });
+      }
+      const changedEdges: EdgeRecord[] = [];
+      for (const edge of edges.values()) {
+        const before = index.edge(edge.id);
+        if (before && canonicalJson(before) === canonicalJson(edge)) continue;
+        changedEdges.push(edge);
+        if (before) summary.edges_updated++;
+        else {
+          summary.edges_created++;
+          ops.push({ type: 'put', key: dataKey.forward(prefix, edge.from, edge.type, edge.id), value: '' });
+          ops.push({ type: 'put', key: dataKey.reverse(prefix, edge.to, edge.type, edge.id), value: '' });
+        }
+        ops.push({ type: 'put', key: dataKey.edge(prefix, edge.id), value: JSON.stringify(edge) });
+      }
+      if (!isNew && (changedNodes.length > 0 || changedEdges.length > 0)) {
+        ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now }) });
+      }
+      if (ops.length > 0) await this.db.batch(ops);
+
+      // Durable now: bring the in-memory indexes in step.
+      for (const node of changedNodes) index.putNode(node);
+      for (const edge of changedEdges) index.putEdge(edge);
+      if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { generation: meta.generation, index });
+      return summary;
+    });
+  }
+
+  /** Deletes a graph: one atomic write hides it, then its data is cleared. */
+  async deleteGraph(tenant: string, graphId: string): Promise<void> {
+    await this.exclusive(graphLockKey(tenant, graphId), async () => {
+      const meta = await this.getGraphMeta(tenant, graphId);
+      await this.db.del(metaKey.graph(tenant, graphId));
+      this.loaded.delete(graphLockKey(tenant, graphId));
+      const prefix = graphDataPrefix(tenant, graphId, meta.generation);
+      await this.db.clear({ gte: prefix, lt: prefix + END });
+    });
+  }
+
+  /** Creates an empty graph; a graph that exists already is a conflict. */
+  async createGraph(tenant: string, graphId: string): Promise<GraphMeta> {
+    validateName('graph_id', graphId);
+    return this.exclusive(graphLockKey(tenant, graphId), async () => {
+      if (await this.graphMeta(tenant, graphId)) throw new ConflictError('graph_exists', `graph '${graphId}' exists already`, { graph_id: graphId });
+      const op = newGraphMetaOp(tenant, graphId, new Date().toISOString());
+      await this.db.batch([op]);
+      return JSON.parse(op.value) as GraphMeta;
+    });
+  }
+
+  // ---- internals ------------------------------------------------------------
+
+  private async loadIndex(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
+    const cacheKey = graphLockKey(tenant, meta.graph_id);
+    const cached = this.loaded.get(cacheKey);
+    if (cached && cached.generation === meta.generation) return cached.index;
+    const prefix = graphDataPrefix(tenant, meta.graph_id, meta.generation);
+    const index = new GraphIndex();
+    await this.scan(dataKey.nodes(prefix), (value) => index.putNode(JSON.parse(value) as NodeRecord));
+    await this.scan(dataKey.edges(prefix), (value) => index.putEdge(JSON.parse(value) as EdgeRecord));
+    this.loaded.set(cacheKey, { generation: meta.generation, index });
+    return index;
+  }
+
+  private async scan(prefix: string, onValue: (value: string) => void): Promise<void> {
+    const iterator = this.db.values({ gte: prefix, lt: prefix + END });
+    try {
+      for (let chunk = await iterator.nextv(LOAD_CHUNK); chunk.length > 0; chunk = await iterator.nextv(LOAD_CHUNK)) {
+        for (const value of chunk) onValue(value);
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  private graphMeta(tenant: string, graphId: string): Promise<GraphMeta | undefined> {
+    return this.getJson<GraphMeta>(metaKey.graph(tenant, graphId));
+  }
+
+  private async getJson<T>(key: string): Promise<T | undefined> {
+    const value = await this.db.get(key);
+    return value === undefined ? undefined : (JSON.parse(value) as T);
+  }
+
+  private async page<T>(prefix: string, pageSize = DEFAULT_PAGE_SIZE, pageToken: string | undefined, idOf: (item: T) => string): Promise<Page<T>> {
+    const size = Math.min(Math.max(1, Math.floor(pageSize)), MAX_PAGE_SIZE);
+    const after = pageToken === undefined ? undefined : decodePageToken(pageToken);
+    const range = after === undefined ? { gte: prefix, lt: prefix + END } : { gt: prefix + after, lt: prefix + END };
+    const items = (await this.db.values({ ...range, limit: size + 1 }).all()).map((value) => JSON.parse(value) as T);
+    if (items.length <= size) return { items };
+    items.length = size;
+    return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
+  }
+
+  /** Runs `task` after every earlier task on the same key: one writer per graph at a time. */
+  private exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    const settled = next.catch(() => undefined);
+    this.locks.set(key, settled);
+    void settled.then(() => {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    });
+    return next;
+  }
+}
+
+function graphLockKey(tenant: string, graphId: string): string {
+  return tenant + '\u0000' + graphId;
+}
+
+function newGraphMetaOp(tenant: string, graphId: string, now: string): BatchOp {
+  const meta: GraphMeta = { graph_id: graphId, created_at: now, updated_at: now, generation: randomBytes(6).toString('hex') };
+  return { type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify(meta) };
+}
+
+function decodePageToken(token: string): string {
+  const decoded = Buffer.from(token, 'base64url').toString('utf8');
+  if (decoded.length === 0 || decoded.includes('\u0000')) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued', { field: 'page_token' });
+  return decoded;
+}
+
+export function nodeIdOf(input: NodeInput): string {
+  return input.id ?? deriveNodeId(input.labels[0], input.properties);
+}
+
+export function edgeIdOf(input: EdgeInput): string {
+  return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
+}
+
+function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
+  const seen = new Set(existing.map(canonicalJson));
+  const result = [...existing];
+  for (const record of incoming ?? []) {
+    const key = canonicalJson(record);
+    if (!seen.has(key)) {
+      seen.add(key);
+      result.push(record);
+    }
+  }
+  return result;
+}
+
+function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {
+  const properties = { ...existing?.properties, ...input.properties };
+  const oldAliases = existing?.properties.aliases;
+  const newAliases = input.properties.aliases;
+  if (Array.isArray(oldAliases) && Array.isArray(newAliases)) properties.aliases = [...new Set([...oldAliases, ...newAliases])];
+  return {
+    id,
+    labels: existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels],
+    properties,
+    confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
+  };
+}
+
+function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string): EdgeRecord {
+  if (existing && (existing.from !== input.from || existing.to !== input.to || existing.type !== input.type)) {
+    throw new ConflictError('edge_id_conflict', `edge '${id}' exists already with other endpoints or type`, { edge_id: id });
+  }
+  return {
+    id,
+    type: input.type,
+    from: input.from,
+    to: input.to,
+    properties: { ...existing?.properties, ...input.properties },
+    confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
+  };
+}

@@ -1,0 +1,155 @@
+import { ValidationError } from '../errors.ts';
+import {
+  EDGE_ENDPOINTS,
+  EDGE_ENUM_PROPERTIES,
+  NODE_ENUM_PROPERTIES,
+  NODE_REQUIRED_PROPERTIES,
+  isEdgeType,
+  isNodeKind,
+  type PropertyValue,
+  type Provenance,
+} from '../ontology/index.ts';
+
+/** What a write may contain: one node or edge as the caller states it. */
+export interface NodeInput {
+  id?: string;
+  /** labels[0] is the node's kind. */
+  labels: string[];
+  properties: Record<string, PropertyValue>;
+  confidence?: number;
+  provenance?: Provenance[];
+  recorded_at?: string;
+}
+
+export interface EdgeInput {
+  id?: string;
+  type: string;
+  from: string;
+  to: string;
+  properties?: Record<string, PropertyValue>;
+  confidence?: number;
+  provenance?: Provenance[];
+  recorded_at?: string;
+}
+
+export interface GraphWrite {
+  nodes: NodeInput[];
+  edges: EdgeInput[];
+}
+
+/** Ids, labels, edge types, tenants and graph ids: printable, bounded, never a NUL. */
+const ID_PATTERN = /^[^\u0000-\u001f]{1,256}$/;
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const ISO_DATE = /^\d{4}(-\d{2}(-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
+
+/** Tenant ids, graph ids and workspace ids: what the key layout and URLs can carry safely. */
+export function validateName(what: string, value: string): void {
+  if (!NAME_PATTERN.test(value)) {
+    throw new ValidationError(
+      `invalid_${what}`,
+      `${what} must be 1-128 characters of letters, digits, '_', '.' or '-', starting with a letter or digit`,
+      { field: what },
+    );
+  }
+}
+
+function fail(where: string, field: string, message: string): never {
+  throw new ValidationError('invalid_record', `${where}: ${message}`, { record: where, field });
+}
+
+function checkEnum(where: string, field: string, value: PropertyValue | undefined, allowed: readonly string[]): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    fail(where, field, `${field} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
+  }
+}
+
+function checkCommon(where: string, record: { id?: string; confidence?: number; provenance?: Provenance[]; recorded_at?: string }): void {
+  if (record.id !== undefined && (typeof record.id !== 'string' || !ID_PATTERN.test(record.id))) {
+    fail(where, 'id', 'id must be a string of 1-256 characters without control characters');
+  }
+  if (record.confidence !== undefined && (typeof record.confidence !== 'number' || !(record.confidence >= 0 && record.confidence <= 1))) {
+    fail(where, 'confidence', 'confidence must be a number from 0 to 1');
+  }
+  if (record.recorded_at !== undefined && (typeof record.recorded_at !== 'string' || !ISO_DATE.test(record.recorded_at))) {
+    fail(where, 'recorded_at', 'recorded_at must be an ISO 8601 timestamp');
+  }
+  if (record.provenance === undefined) return;
+  if (!Array.isArray(record.provenance)) fail(where, 'provenance', 'provenance must be an array');
+  record.provenance.forEach((entry, i) => {
+    const at = `provenance[${i}]`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
+    if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
+    if (typeof entry.timestamp !== 'string' || !ISO_DATE.test(entry.timestamp)) {
+      fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp`);
+    }
+    const span = entry.span;
+    if (span !== undefined) {
+      const valid = span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start;
+      if (!valid) fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
+    }
+  });
+}
+
+function checkProperties(where: string, properties: unknown): asserts properties is Record<string, PropertyValue> {
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) fail(where, 'properties', 'properties must be an object');
+}
+
+/**
+ * Checks a write against the ontology before anything is stored: kinds, required
+ * properties, closed vocabularies, edge endpoints (which must exist in the graph or
+ * in the same write). The first problem found rejects the whole write.
+ */
+export function validateGraphWrite(
+  write: GraphWrite,
+  lookupLabels: (nodeId: string) => readonly string[] | undefined,
+  resolveNodeId: (node: NodeInput) => string,
+): void {
+  const labelsInWrite = new Map<string, readonly string[]>();
+  write.nodes.forEach((node, i) => {
+    const where = `nodes[${i}]`;
+    checkCommon(where, node);
+    if (!Array.isArray(node.labels) || node.labels.length === 0 || node.labels.some((l) => typeof l !== 'string' || !ID_PATTERN.test(l))) {
+      fail(where, 'kind', 'kind must be a non-empty string');
+    }
+    checkProperties(where, node.properties);
+    const kind = node.labels[0];
+    if (isNodeKind(kind)) {
+      for (const field of NODE_REQUIRED_PROPERTIES[kind]) {
+        const value = node.properties[field];
+        if (value === undefined || value === null || value === '') fail(where, field, `a ${kind} needs ${field}`);
+      }
+      for (const [field, allowed] of Object.entries(NODE_ENUM_PROPERTIES[kind])) checkEnum(where, field, node.properties[field], allowed);
+    }
+    labelsInWrite.set(resolveNodeId(node), node.labels);
+  });
+  const labelsOf = (id: string) => labelsInWrite.get(id) ?? lookupLabels(id);
+  write.edges.forEach((edge, i) => {
+    const where = `edges[${i}]`;
+    checkCommon(where, edge);
+    if (typeof edge.type !== 'string' || !ID_PATTERN.test(edge.type)) fail(where, 'type', 'type must be a non-empty string');
+    for (const end of ['from', 'to'] as const) {
+      if (typeof edge[end] !== 'string' || !ID_PATTERN.test(edge[end])) fail(where, end, `${end} must be a node id`);
+    }
+    if (edge.properties !== undefined) checkProperties(where, edge.properties);
+    const fromLabels = labelsOf(edge.from);
+    const toLabels = labelsOf(edge.to);
+    if (!fromLabels) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);
+    if (!toLabels) fail(where, 'to', `to '${edge.to}' is not a node of this graph or of this import`);
+    if (!isEdgeType(edge.type)) return;
+    const endpoints = EDGE_ENDPOINTS[edge.type];
+    for (const [end, labels] of [['from', fromLabels], ['to', toLabels]] as const) {
+      const allowed = endpoints[end];
+      if (allowed !== '*' && !allowed.includes(labels[0] as never)) {
+        fail(where, end, `${edge.type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${edge[end]}' is a ${labels[0]}`);
+      }
+    }
+    for (const [field, allowed] of Object.entries(EDGE_ENUM_PROPERTIES[edge.type] ?? {})) {
+      checkEnum(where, field, edge.properties?.[field], allowed);
+    }
+  });
+}
+
+function listKinds(kinds: readonly string[] | '*'): string {
+  return kinds === '*' ? 'any node' : kinds.join(' or ');
+}
