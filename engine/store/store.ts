@@ -363,7 +363,7 @@ function graphLockKey(tenant: string, graphId: string): string {
   return tenant + '\u0000' + graphId;
 }
 
-function newGraphMetaOp(tenant: string, graphId: string, now: string): BatchOp {
+function newGraphMetaOp(tenant: string, graphId: string, now: string): { type: 'put'; key: string; value: string } {
   const meta: GraphMeta = { graph_id: graphId, created_at: now, updated_at: now, generation: randomBytes(6).toString('hex') };
   return { type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify(meta) };
 }

@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { registerAuth } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { errorHandler, problem, sendProblem } from './problems.ts';
+import { ProblemSchema } from './schemas.ts';
+import healthRoutes from './routes/health.ts';
+import keyRoutes from './routes/keys.ts';
+import workspaceRoutes from './routes/workspaces.ts';
+import graphRoutes from './routes/graphs.ts';
+
+export const API_VERSION = '0.1.0';
+
+/**
+ * The HTTP app factory: every route, validated by the same TypeBox schemas that
+ * generate /v1/openapi.json. Tests call it in-process (`app.inject`); main.ts
+ * listens with it.
+ */
+export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    ajv: {
+      // Refuse, never silently drop or coerce: unknown fields and wrong types are the client's to fix.
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
+    },
+    return503OnClosing: true,
+  });
+
+  app.addSchema(ProblemSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'parley',
+        version: API_VERSION,
+        description: 'Conflict analysis knowledge-graph service: extraction with provenance, graph queries, theory frameworks.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+  // JSON Lines for graph import: kept as text, parsed and validated by the engine.
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) => done(null, body));
+
+  registerAuth(app, deps.store, deps.config.rateLimitPerMinute);
+
+  await app.register(healthRoutes, deps);
+  await app.register(keyRoutes, deps);
+  await app.register(workspaceRoutes, deps);
+  await app.register(graphRoutes, deps);
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+
+/**
+ * Configuration from the environment, every limit with a safe default. README.md
+ * "Configuration" lists the same names; keep the two in step.
+ */
+export interface ParleyConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  corporaDir: string;
+  /** Supplies the admin key instead of generating one on first start. */
+  adminKey?: string;
+  /** Largest request body, in bytes (413 beyond). */
+  bodyLimitBytes: number;
+  /** Largest import body, in bytes: imports carry whole graphs. */
+  importBodyLimitBytes: number;
+  /** Wall-clock limit of one query or analysis (503 beyond). */
+  queryTimeoutMs: number;
+  /** Most rows one query may return (400 beyond: the client should add LIMIT). */
+  queryRowLimit: number;
+  /** Most Prolog inferences one query or analysis may run. */
+  inferenceLimit: number;
+  /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
+  nerModelDir?: string;
+  /** NER worker threads; default one per core. */
+  nerWorkers?: number;
+  /** NER requests waiting for a worker before new ones are refused with 503. */
+  nerMaxQueue: number;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got '${raw}')`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
+  const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1) : undefined;
+  return {
+    port: integer(env, 'PORT', 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.PARLEY_DATA_DIR ?? './data'),
+    corporaDir: path.resolve(env.PARLEY_CORPORA_DIR ?? './corpora'),
+    ...(env.PARLEY_ADMIN_KEY ? { adminKey: env.PARLEY_ADMIN_KEY } : {}),
+    bodyLimitBytes: integer(env, 'PARLEY_BODY_LIMIT_BYTES', 2 * 1024 * 1024),
+    importBodyLimitBytes: integer(env, 'PARLEY_IMPORT_LIMIT_BYTES', 64 * 1024 * 1024),
+    queryTimeoutMs: integer(env, 'PARLEY_QUERY_TIMEOUT_MS', 5_000),
+    queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
+    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
+    rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
+    ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
+    ...(nerWorkers !== undefined ? { nerWorkers } : {}),
+    nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
+  };
+}

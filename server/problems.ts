@@ -1,0 +1,106 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ParleyError, type ErrorKind } from '../engine/errors.ts';
+
+/**
+ * The one mapping from errors to HTTP problem+json (RFC 9457). Every error body is
+ * `{type, title, status, detail, code, ...details}`; `code` is stable and machine
+ * readable, `type` a URI naming it.
+ */
+
+const STATUS: Record<ErrorKind, number> = {
+  validation: 400,
+  query: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  limit: 503,
+  overloaded: 503,
+};
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  [member: string]: unknown;
+}
+
+export function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}): Problem {
+  return { type: `https://parley.dev/problems/${code.replace(/[^a-z0-9_.-]/gi, '_')}`, title: TITLES[status] ?? 'Error', status, detail, code, ...extra };
+}
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** A request-validation failure, naming the field and, for enums, the allowed values. */
+function validationProblem(issues: AjvIssue[], context: string | undefined): Problem {
+  const issue = issues[0];
+  const base = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const where = context === 'body' ? '' : `${context ?? 'request'} `;
+  switch (issue.keyword) {
+    case 'required': {
+      const field = [base, issue.params.missingProperty].filter(Boolean).join('.');
+      return problem(400, 'missing_field', `${where}field '${field}' is required`, { field });
+    }
+    case 'additionalProperties': {
+      const field = [base, issue.params.additionalProperty].filter(Boolean).join('.');
+      return problem(400, 'unknown_field', `${where}field '${field}' is not allowed`, { field });
+    }
+    case 'enum': {
+      const allowed = issue.params.allowedValues as unknown[];
+      return problem(400, 'invalid_value', `${where}field '${base}' must be one of: ${allowed.join(', ')}`, { field: base, allowed });
+    }
+    case 'type':
+      return problem(400, 'invalid_type', `${where}field '${base || '(root)'}' must be ${issue.params.type}`, { field: base });
+    default:
+      return problem(400, 'invalid_value', `${where}field '${base || '(root)'}' ${issue.message ?? 'is invalid'}`, { field: base });
+  }
+}
+
+export function toProblem(error: unknown): Problem {
+  if (error instanceof ParleyError) {
+    return problem(STATUS[error.kind], error.code, error.message, error.details);
+  }
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fastifyError.validation) return validationProblem(fastifyError.validation, fastifyError.validationContext);
+  const status = fastifyError.statusCode;
+  if (status === 413) return problem(413, 'body_too_large', 'the request body is larger than the limit', {});
+  if (status === 415) return problem(415, 'unsupported_media_type', fastifyError.message);
+  if (status === 400 && (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError instanceof SyntaxError || /JSON/.test(fastifyError.message))) {
+    return problem(400, 'malformed_json', `the body is not valid JSON: ${fastifyError.message}`);
+  }
+  if (status === 400 && fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return problem(400, 'malformed_json', 'the body is empty but declared as JSON');
+  if (status !== undefined && status >= 400 && status < 500) return problem(status, (fastifyError.code ?? 'bad_request').toLowerCase(), fastifyError.message);
+  return problem(500, 'internal_error', 'an unexpected error occurred; it has been logged');
+}
+
+export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
+  return reply.code(body.status).type('application/problem+json').send(body);
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const body = toProblem(error);
+  if (body.status >= 500 && body.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, body);
+}

@@ -1,0 +1,123 @@
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ValidationError } from '../../engine/errors.ts';
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
+import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
+import type { AppDeps } from '../deps.ts';
+import { GraphMetaSchema, GraphParams, PageQuery, WriteSummarySchema, errorResponses, pageSizeOf, type PageQueryT } from '../schemas.ts';
+
+const ImportBody = Type.Object(
+  {
+    nodes: Type.Optional(Type.Array(Type.Object({ kind: Type.String() }, { additionalProperties: true }))),
+    edges: Type.Optional(Type.Array(Type.Object({ type: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: true }))),
+  },
+  { additionalProperties: false },
+);
+
+const CountsSchema = Type.Record(Type.String(), Type.Integer());
+
+/** Node counts by kind (labels[0]) and edge counts by type. */
+function countsOf(index: GraphIndex) {
+  const nodes: Record<string, number> = {};
+  const edges: Record<string, number> = {};
+  for (const node of index.nodes.values()) nodes[node.labels[0]] = (nodes[node.labels[0]] ?? 0) + 1;
+  for (const type of index.edgeTypes()) edges[type] = index.edgeTypeCount(type);
+  return { node_count: index.nodeCount, edge_count: index.edgeCount, nodes, edges };
+}
+
+export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
+  type GraphRoute = { Params: { graph_id: string } };
+
+  app.get<{ Querystring: PageQueryT }>(
+    '/v1/graphs',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: "List the tenant's graphs, paginated",
+        querystring: PageQuery,
+        response: { 200: Type.Object({ graphs: Type.Array(GraphMetaSchema), next_page_token: Type.Optional(Type.String()) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const page = await store.listGraphs(request.principal.tenant, pageSizeOf(request.query), request.query.page_token);
+      const graphs = page.items.map(({ graph_id, created_at, updated_at }) => ({ graph_id, created_at, updated_at }));
+      return { graphs, ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+    },
+  );
+
+  app.get<GraphRoute>(
+    '/v1/graphs/:graph_id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'A graph with its node counts by kind and edge counts by type',
+        params: GraphParams,
+        response: {
+          200: Type.Intersect([GraphMetaSchema, Type.Object({ node_count: Type.Integer(), edge_count: Type.Integer(), nodes: CountsSchema, edges: CountsSchema })]),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const { tenant } = request.principal;
+      const { graph_id, created_at, updated_at } = await store.getGraphMeta(tenant, request.params.graph_id);
+      return { graph_id, created_at, updated_at, ...countsOf(await store.loadGraph(tenant, graph_id)) };
+    },
+  );
+
+  app.delete<GraphRoute>(
+    '/v1/graphs/:graph_id',
+    {
+      config: { scope: 'write' },
+      schema: { summary: 'Delete a graph and everything in it', params: GraphParams, response: { 204: Type.Null(), ...errorResponses(403, 404) } },
+    },
+    async (request, reply) => {
+      await store.deleteGraph(request.principal.tenant, request.params.graph_id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<GraphRoute & { Body: unknown }>(
+    '/v1/graphs/:graph_id/import',
+    {
+      config: { scope: 'write' },
+      bodyLimit: config.importBodyLimitBytes,
+      schema: {
+        summary: 'Import nodes and edges (JSON or JSON Lines); every record is validated and the whole import is written atomically or not at all',
+        params: GraphParams,
+        body: {
+          content: {
+            'application/json': { schema: ImportBody },
+            'application/x-ndjson': { schema: Type.String({ description: 'one {"node": …} or {"edge": …} per line' }) },
+          },
+        },
+        response: { 200: WriteSummarySchema, ...errorResponses(400, 403, 413) },
+      },
+    },
+    async (request) => {
+      const contentType = request.headers['content-type'] ?? '';
+      const write = typeof request.body === 'string' && /ndjson|jsonl/.test(contentType) ? graphWriteFromJsonLines(request.body) : graphWriteFromJson(request.body);
+      if (write.nodes.length === 0 && write.edges.length === 0) throw new ValidationError('empty_import', 'the import holds no nodes and no edges');
+      const { node_ids: _n, edge_ids: _e, ...counts } = await store.writeGraph(request.principal.tenant, request.params.graph_id, write);
+      return { graph_id: request.params.graph_id, ...counts };
+    },
+  );
+
+  app.get<GraphRoute>(
+    '/v1/graphs/:graph_id/export',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'Export the graph as JSON Lines that import reads back identically',
+        params: GraphParams,
+        produces: ['application/x-ndjson'],
+        response: { 200: Type.String({ description: 'JSON Lines' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const index = await store.loadGraph(request.principal.tenant, request.params.graph_id);
+      return reply.type('application/x-ndjson').send(Readable.from(exportJsonLines(index)));
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig, type ParleyConfig } from '../../server/config.ts';
+import type { AppDeps } from '../../server/deps.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: ParleyStore;
+  deps: AppDeps;
+  /** Secret of the bootstrapped admin key (tenant 'admin'). */
+  adminKey: string;
+  dir: string;
+  /** A new key for `tenant` (created through the admin API, so that path is exercised too). */
+  keyFor(tenant: string, scope?: 'read' | 'write'): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real app on a real LevelDB store in a fresh temp dir. */
+export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promise<TestApp> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
+  const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), ...overrides };
+  const store = await ParleyStore.open(path.join(dir, 'store'));
+  const { secret } = await store.bootstrapAdminKey();
+  const deps: AppDeps = { store, config };
+  const app = await buildApp(deps);
+  return {
+    app,
+    store,
+    deps,
+    adminKey: secret!,
+    dir,
+    async keyFor(tenant, scope = 'write') {
+      const response = await app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': secret! }, payload: { tenant, scope } });
+      if (response.statusCode !== 201) throw new Error(`key creation failed: ${response.body}`);
+      return response.json().api_key as string;
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
