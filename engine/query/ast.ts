@@ -1,0 +1,104 @@
+/**
+ * The abstract syntax of the pattern language, as parser.ts builds it. Every node
+ * that can be the subject of an error carries `pos` (1-based line and column).
+ */
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export type Literal = null | boolean | bigint | number | string;
+
+export type Expr =
+  | { kind: 'literal'; value: Literal; pos: Position }
+  | { kind: 'param'; name: string; pos: Position }
+  | { kind: 'var'; name: string; pos: Position }
+  | { kind: 'prop'; target: Expr; key: string; pos: Position }
+  | { kind: 'index'; target: Expr; index: Expr; pos: Position }
+  | { kind: 'slice'; target: Expr; from?: Expr; to?: Expr; pos: Position }
+  | { kind: 'list'; items: Expr[]; pos: Position }
+  | { kind: 'map'; entries: [string, Expr][]; pos: Position }
+  | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; pos: Position }
+  | { kind: 'unary'; op: 'NOT' | '-' | '+'; operand: Expr; pos: Position }
+  | { kind: 'isNull'; operand: Expr; negated: boolean; pos: Position }
+  | { kind: 'labels'; target: Expr; labels: string[]; pos: Position }
+  | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
+  | { kind: 'case'; subject?: Expr; whens: [Expr, Expr][]; otherwise?: Expr; pos: Position }
+  | { kind: 'comprehension'; variable: string; source: Expr; where?: Expr; map?: Expr; pos: Position }
+  | { kind: 'quantifier'; quantifier: 'all' | 'any' | 'none' | 'single'; variable: string; source: Expr; where: Expr; pos: Position }
+  | { kind: 'pattern'; pattern: PatternPart; pos: Position }
+  | { kind: 'patternComprehension'; pattern: PatternPart; where?: Expr; map: Expr; pos: Position };
+
+export type BinaryOp =
+  | 'OR' | 'XOR' | 'AND'
+  | '=' | '<>' | '<' | '>' | '<=' | '>='
+  | 'IN' | 'STARTS WITH' | 'ENDS WITH' | 'CONTAINS' | '=~'
+  | '+' | '-' | '*' | '/' | '%' | '^';
+
+export interface NodePattern {
+  variable?: string;
+  labels: string[];
+  properties?: Expr;
+  pos: Position;
+}
+
+export interface RelationshipPattern {
+  variable?: string;
+  types: string[];
+  direction: 'out' | 'in' | 'both';
+  /** Present for variable-length relationships: `*` alone has neither bound. */
+  range?: { min?: number; max?: number };
+  properties?: Expr;
+  pos: Position;
+}
+
+export interface PatternPart {
+  pathVariable?: string;
+  /** nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i+1]. */
+  nodes: NodePattern[];
+  relationships: RelationshipPattern[];
+  pos: Position;
+}
+
+export interface ProjectionItem {
+  expr: Expr;
+  alias?: string;
+  /** The item's source text: the column name when there is no alias. */
+  text: string;
+  pos: Position;
+}
+
+export interface SortItem {
+  expr: Expr;
+  descending: boolean;
+}
+
+export interface Projection {
+  distinct: boolean;
+  star: boolean;
+  items: ProjectionItem[];
+  orderBy?: SortItem[];
+  skip?: Expr;
+  limit?: Expr;
+  pos: Position;
+}
+
+export type Clause =
+  | { kind: 'match'; optional: boolean; patterns: PatternPart[]; where?: Expr; pos: Position }
+  | { kind: 'unwind'; expr: Expr; alias: string; pos: Position }
+  | { kind: 'with'; projection: Projection; where?: Expr; pos: Position }
+  | { kind: 'return'; projection: Projection; pos: Position }
+  | { kind: 'create'; patterns: PatternPart[]; pos: Position }
+  /** Parsed only so that the public endpoints can refuse them by name. */
+  | { kind: 'write'; keyword: 'MERGE' | 'SET' | 'DELETE' | 'REMOVE' | 'DETACH DELETE'; pos: Position };
+
+export interface SingleQuery {
+  clauses: Clause[];
+}
+
+export interface QueryAst {
+  parts: SingleQuery[];
+  /** unionAll[i] joins parts[i] and parts[i+1]. */
+  unionAll: boolean[];
+}

@@ -1,0 +1,91 @@
+/**
+ * The query engine's public interface (DESIGN.md decision 2).
+ *
+ * Pipeline: lexer.ts → parser.ts (AST) → semantic.ts (openCypher's compile-time
+ * errors) → planner.ts (literal order from GraphIndex statistics) → compile.ts
+ * (executable plan + its Prolog goal text) → execute.ts (indexed joins, Cypher
+ * expression semantics, aggregation, ORDER BY/SKIP/LIMIT). Rule predicates
+ * (WHERE `reaches(a, b)` for a loaded rule module) run in tau-prolog through
+ * engine/prolog/bridge.ts.
+ *
+ * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
+ * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (tau-prolog is
+ *   stepped synchronously, bounded by the inference and time limits).
+ * - `applyCreateForTests(graph, text, parameters)`: the test-only writer (the TCK
+ *   runner's setup scripts). It runs the full engine with CREATE enabled
+ *   (`allowWrites: true`), so setup scripts may use MATCH, WITH, UNWIND too.
+ *   The public endpoints never pass allowWrites.
+ *
+ * Values (CypherValue, values.ts): null | boolean | bigint (INTEGER) | number
+ * (FLOAT) | string | CypherValue[] | map (plain object) | { $node: NodeRecord } |
+ * { $rel: EdgeRecord } | { $path: { nodes: NodeRecord[]; rels: EdgeRecord[] } }.
+ *
+ * Errors: QueryError (400) for compile-time and runtime query errors. `code` is
+ * `<TckType>.<TckDetail>` (e.g. `SyntaxError.UndefinedVariable`,
+ * `TypeError.InvalidArgumentType`) and `details` carries `tck_type`,
+ * `tck_detail` and `phase` ('compile' | 'runtime'); compile-time errors carry the
+ * line and column. LimitError (503) / ValidationError (400, row cap) when a
+ * limit of limits.ts is hit.
+ */
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { QueryAst } from './ast.ts';
+import { parse } from './parser.ts';
+import { analyse } from './semantic.ts';
+import { compileQuery } from './compile.ts';
+import { executeQuery } from './execute.ts';
+import { DEFAULT_LIMITS, type QueryLimits } from './limits.ts';
+import type { RuleRegistry } from './rules.ts';
+import type { CypherValue } from './values.ts';
+
+export type { QueryAst } from './ast.ts';
+export type { CypherValue, NodeValue, RelValue, PathValue, CypherMap } from './values.ts';
+export { isNode, isRel, isPath, isMap } from './values.ts';
+export type { QueryLimits } from './limits.ts';
+export { DEFAULT_LIMITS } from './limits.ts';
+export { RuleRegistry } from './rules.ts';
+
+export interface QueryOptions {
+  parameters?: Record<string, unknown>;
+  limits?: Partial<QueryLimits>;
+  /** ISO 8601: nodes and edges recorded after this instant are invisible. */
+  as_of?: string;
+  /** Test-only: lets CREATE write into the graph index. */
+  allowWrites?: boolean;
+  /** Rule modules whose predicates WHERE may call. */
+  rules?: RuleRegistry;
+  /** Include the compiled Prolog goal and the plan in the result. */
+  explain?: boolean;
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: CypherValue[][];
+  /** The compiled Prolog goal (when `explain`). */
+  goal?: string;
+  /** The plan, step by step with estimated cardinalities (when `explain`). */
+  plan?: unknown;
+}
+
+export function parseQuery(text: string): QueryAst {
+  return parse(text);
+}
+
+export function runQuery(graph: GraphIndex, text: string, options: QueryOptions = {}): QueryResult {
+  const ast = parse(text);
+  analyse(ast, { allowWrites: options.allowWrites ?? false, rules: options.rules });
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const compiled = compileQuery(ast, graph, { rules: options.rules, parameters: options.parameters ?? {}, limits });
+  const result = executeQuery(compiled, graph, {
+    parameters: options.parameters ?? {},
+    limits,
+    asOf: options.as_of,
+    allowWrites: options.allowWrites ?? false,
+    rules: options.rules,
+  });
+  if (options.explain) return { ...result, goal: compiled.goal, plan: compiled.plan };
+  return result;
+}
+
+export function applyCreateForTests(graph: GraphIndex, text: string, parameters: Record<string, unknown> = {}): void {
+  runQuery(graph, text, { parameters, allowWrites: true, limits: { rowCap: Number.MAX_SAFE_INTEGER } });
+}
