@@ -18,8 +18,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * graph created later with the same id.
  */
 export const SEP = '\u0000';
-/** Upper bound for a prefix scan: every key under `prefix` sorts below `prefix + END`. */
-export const END = '\u0001';
+/**
+ * The key range holding every key under `prefix` (which ends with SEP): the upper
+ * bound swaps that last SEP for the next code point, above every key that extends it.
+ */
+export function prefixRange(prefix: string): { gte: string; lt: string } {
+  return { gte: prefix, lt: prefix.slice(0, -1) + '\u0001' };
+}
 
 export const metaKey = {
   apiKey: (keyId: string) => ['m', 'key', keyId].join(SEP),

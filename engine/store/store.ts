@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { END, dataKey, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
+import { dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
@@ -119,7 +119,7 @@ export class ParleyStore {
       await this.createKey({ tenant: 'admin', scope: 'write', admin: true, name: 'bootstrap (PARLEY_ADMIN_KEY)', secret: fromEnvironment });
       return { created: true };
     }
-    for await (const value of this.db.values({ gte: metaKey.apiKeys(), lt: metaKey.apiKeys() + END })) {
+    for await (const value of this.db.values(prefixRange(metaKey.apiKeys()))) {
       const record = JSON.parse(value) as ApiKeyRecord;
       if (record.admin && !record.revoked_at) return { created: false };
     }
@@ -137,7 +137,7 @@ export class ParleyStore {
 
   async listKeys(): Promise<ApiKeyRecord[]> {
     const records: ApiKeyRecord[] = [];
-    for await (const value of this.db.values({ gte: metaKey.apiKeys(), lt: metaKey.apiKeys() + END })) records.push(JSON.parse(value));
+    for await (const value of this.db.values(prefixRange(metaKey.apiKeys()))) records.push(JSON.parse(value));
     return records;
   }
 
@@ -287,7 +287,7 @@ export class ParleyStore {
       await this.db.del(metaKey.graph(tenant, graphId));
       this.loaded.delete(graphLockKey(tenant, graphId));
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
-      await this.db.clear({ gte: prefix, lt: prefix + END });
+      await this.db.clear(prefixRange(prefix));
     });
   }
 
@@ -317,7 +317,7 @@ export class ParleyStore {
   }
 
   private async scan(prefix: string, onValue: (value: string) => void): Promise<void> {
-    const iterator = this.db.values({ gte: prefix, lt: prefix + END });
+    const iterator = this.db.values(prefixRange(prefix));
     try {
       for (let chunk = await iterator.nextv(LOAD_CHUNK); chunk.length > 0; chunk = await iterator.nextv(LOAD_CHUNK)) {
         for (const value of chunk) onValue(value);
@@ -339,7 +339,8 @@ export class ParleyStore {
   private async page<T>(prefix: string, pageSize = DEFAULT_PAGE_SIZE, pageToken: string | undefined, idOf: (item: T) => string): Promise<Page<T>> {
     const size = Math.min(Math.max(1, Math.floor(pageSize)), MAX_PAGE_SIZE);
     const after = pageToken === undefined ? undefined : decodePageToken(pageToken);
-    const range = after === undefined ? { gte: prefix, lt: prefix + END } : { gt: prefix + after, lt: prefix + END };
+    const { gte, lt } = prefixRange(prefix);
+    const range = after === undefined ? { gte, lt } : { gt: prefix + after, lt };
     const items = (await this.db.values({ ...range, limit: size + 1 }).all()).map((value) => JSON.parse(value) as T);
     if (items.length <= size) return { items };
     items.length = size;

@@ -1,0 +1,170 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../engine/errors.ts';
+import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+import { deriveNodeId } from '../../engine/store/ids.ts';
+import { exportJsonLines, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
+
+let dir: string;
+let store: ParleyStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'parley-store-'));
+  store = await ParleyStore.open(dir);
+});
+afterEach(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const provenance = (start: number) => [{ source: 'doc.txt', timestamp: '2024-03-03', span: { start, end: start + 3 }, quote: 'RSF' }];
+
+const sudan: GraphWrite = {
+  nodes: [
+    { id: 'rsf', labels: ['Actor'], properties: { label: 'Rapid Support Forces', actor_type: 'armed_group', role: 'party', aliases: ['RSF'] }, provenance: provenance(0) },
+    { id: 'saf', labels: ['Actor'], properties: { label: 'Sudanese Armed Forces', actor_type: 'armed_forces', role: 'party' } },
+    { id: 'c1', labels: ['Claim'], properties: { type: 'RedLine', text: 'never accept a ceasefire', speaker: 'saf' } },
+  ],
+  edges: [
+    { type: 'ASSERTS', from: 'saf', to: 'c1', confidence: 0.9 },
+    { type: 'TARGETS', from: 'c1', to: 'rsf' },
+  ],
+};
+
+describe('ParleyStore graphs', () => {
+  it('writes atomically into indexes and restores them after reopening', async () => {
+    const summary = await store.writeGraph('t1', 'sudan', sudan);
+    expect(summary).toMatchObject({ nodes_created: 3, edges_created: 2, nodes_updated: 0 });
+    const index = await store.loadGraph('t1', 'sudan');
+    expect([...index.nodesWithLabel('Actor')].sort()).toEqual(['rsf', 'saf']);
+    expect([...index.nodesWithProperty('type', 'RedLine')]).toEqual(['c1']);
+    expect(index.edgesOf('saf', 'out', ['ASSERTS']).map((e) => e.to)).toEqual(['c1']);
+    expect(index.edgesOf('rsf', 'in').map((e) => e.type)).toEqual(['TARGETS']);
+
+    await store.close();
+    store = await ParleyStore.open(dir);
+    const reloaded = await store.loadGraph('t1', 'sudan');
+    expect(reloaded.nodeCount).toBe(3);
+    expect(reloaded.edgeCount).toBe(2);
+    expect(reloaded.node('rsf')).toEqual(index.node('rsf'));
+    expect(reloaded.edgesOf('c1', 'out')[0].to).toBe('rsf');
+  });
+
+  it('writing the same content twice changes nothing; new provenance merges into the same node', async () => {
+    await store.writeGraph('t1', 'g', sudan);
+    expect(await store.writeGraph('t1', 'g', sudan)).toMatchObject({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
+    const again = await store.writeGraph('t1', 'g', {
+      nodes: [{ id: 'rsf', labels: ['Actor'], properties: { label: 'Rapid Support Forces', aliases: ['Janjaweed successor'] }, provenance: provenance(10) }],
+      edges: [],
+    });
+    expect(again).toMatchObject({ nodes_created: 0, nodes_updated: 1 });
+    const rsf = (await store.loadGraph('t1', 'g')).node('rsf')!;
+    expect(rsf.provenance.map((p) => p.span?.start)).toEqual([0, 10]);
+    expect(rsf.properties.aliases).toEqual(['RSF', 'Janjaweed successor']);
+    expect(rsf.properties.actor_type).toBe('armed_group');
+  });
+
+  it('derives the same id from the same content, and keeps parallel edges distinct', async () => {
+    const write: GraphWrite = {
+      nodes: [
+        { labels: ['Actor'], properties: { label: 'M23' } },
+        { labels: ['Event'], properties: { event_type: 'ASSAULT', date: '2024-02-01', label: 'attack on Sake' } },
+      ],
+      edges: [],
+    };
+    const summary = await store.writeGraph('t1', 'g', write);
+    const [actor, event] = summary.node_ids;
+    expect(actor).toBe(deriveNodeId('Actor', { label: 'm23' }));
+    const edges = await store.writeGraph('t1', 'g', {
+      nodes: [],
+      edges: [
+        { type: 'PARTICIPATES_IN', from: actor, to: event, properties: { role: 'perpetrator' } },
+        { type: 'PARTICIPATES_IN', from: actor, to: event, properties: { role: 'participant' } },
+      ],
+    });
+    expect(new Set(edges.edge_ids).size).toBe(2);
+    expect((await store.loadGraph('t1', 'g')).edgesOf(actor, 'out')).toHaveLength(2);
+  });
+
+  it('rejects a batch with one bad record and leaves the graph unchanged', async () => {
+    await store.writeGraph('t1', 'g', sudan);
+    const bad: GraphWrite = {
+      nodes: [
+        { id: 'new1', labels: ['Actor'], properties: { label: 'New Actor', actor_type: 'armed_group' } },
+        { id: 'new2', labels: ['Actor'], properties: { label: 'Bad', actor_type: 'warlord' } },
+      ],
+      edges: [],
+    };
+    await expect(store.writeGraph('t1', 'g', bad)).rejects.toThrow(/actor_type must be one of state, government/);
+    const badEdge: GraphWrite = { nodes: [], edges: [{ type: 'ASSERTS', from: 'c1', to: 'rsf' }] };
+    await expect(store.writeGraph('t1', 'g', badEdge)).rejects.toThrow(/ASSERTS goes from Actor to Claim/);
+    const dangling: GraphWrite = { nodes: [], edges: [{ type: 'OPPOSES', from: 'rsf', to: 'nobody' }] };
+    await expect(store.writeGraph('t1', 'g', dangling)).rejects.toBeInstanceOf(ValidationError);
+    const index = await store.loadGraph('t1', 'g');
+    expect(index.nodeCount).toBe(3);
+    expect(index.edgeCount).toBe(2);
+    await store.close();
+    store = await ParleyStore.open(dir);
+    expect((await store.loadGraph('t1', 'g')).nodeCount).toBe(3);
+  });
+
+  it('keeps tenants apart: same graph id, separate data', async () => {
+    await store.writeGraph('t1', 'sudan', sudan);
+    await store.writeGraph('t2', 'sudan', { nodes: [{ id: 'x', labels: ['Issue'], properties: { label: 'Darfur' } }], edges: [] });
+    expect((await store.loadGraph('t1', 'sudan')).nodeCount).toBe(3);
+    expect((await store.loadGraph('t2', 'sudan')).nodeCount).toBe(1);
+    expect((await store.listGraphs('t2')).items.map((g) => g.graph_id)).toEqual(['sudan']);
+    await expect(store.loadGraph('t3', 'sudan')).rejects.toThrow(/does not exist/);
+  });
+
+  it('deletes a graph so that a new graph of the same name starts empty', async () => {
+    await store.writeGraph('t1', 'g', sudan);
+    await store.deleteGraph('t1', 'g');
+    expect(await store.graphExists('t1', 'g')).toBe(false);
+    await store.writeGraph('t1', 'g', { nodes: [{ id: 'only', labels: ['Issue'], properties: { label: 'water' } }], edges: [] });
+    expect((await store.loadGraph('t1', 'g')).nodeCount).toBe(1);
+  });
+
+  it('export then import gives an identical graph', async () => {
+    await store.writeGraph('t1', 'a', sudan);
+    const exported = [...exportJsonLines(await store.loadGraph('t1', 'a'))].join('');
+    await store.writeGraph('t1', 'b', graphWriteFromJsonLines(exported));
+    const reexported = [...exportJsonLines(await store.loadGraph('t1', 'b'))].join('');
+    expect(reexported).toBe(exported);
+  });
+});
+
+describe('ParleyStore keys and workspaces', () => {
+  it('authenticates live keys only, comparing hashes', async () => {
+    const { record, secret } = await store.createKey({ tenant: 'acme', scope: 'read' });
+    expect((await store.authenticate(secret))?.tenant).toBe('acme');
+    expect(await store.authenticate(secret.slice(0, -1) + (secret.endsWith('a') ? 'b' : 'a'))).toBeUndefined();
+    expect(JSON.stringify(await store.listKeys())).not.toContain(secret);
+    await store.revokeKey(record.key_id);
+    expect(await store.authenticate(secret)).toBeUndefined();
+  });
+
+  it('bootstraps one admin key, or takes the one from the environment', async () => {
+    const first = await store.bootstrapAdminKey();
+    expect(first.created).toBe(true);
+    expect((await store.authenticate(first.secret!))?.admin).toBe(true);
+    expect((await store.bootstrapAdminKey()).created).toBe(false);
+    const fromEnv = await store.bootstrapAdminKey('my-own-admin-secret-0123456789');
+    expect(fromEnv.created).toBe(true);
+    expect((await store.authenticate('my-own-admin-secret-0123456789'))?.admin).toBe(true);
+  });
+
+  it('paginates workspaces per tenant', async () => {
+    for (let i = 0; i < 5; i++) await store.createWorkspace('acme', { name: `w${i}`, domain: 'armed', scale: 'macro', tier: 'full' });
+    await store.createWorkspace('other', { name: 'x', domain: 'legal', scale: 'micro', tier: 'essential' });
+    const first = await store.listWorkspaces('acme', 2);
+    expect(first.items).toHaveLength(2);
+    const second = await store.listWorkspaces('acme', 2, first.next_page_token);
+    const third = await store.listWorkspaces('acme', 2, second.next_page_token);
+    expect(third.next_page_token).toBeUndefined();
+    const names = [...first.items, ...second.items, ...third.items].map((w) => w.name).sort();
+    expect(names).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
+  });
+});
