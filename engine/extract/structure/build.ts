@@ -1,0 +1,299 @@
+import {
+  TIER_EDGE_TYPES,
+  TIER_NODE_KINDS,
+  type EdgeType,
+  type NodeKind,
+  type ParticipationRole,
+  type PropertyValue,
+  type Provenance,
+  type WorkspaceTier,
+} from '../../ontology/index.ts';
+import { deriveEdgeId, deriveNodeId } from '../../store/ids.ts';
+import type { DateMention, DocumentInput, Findings, NeuralEntity, TextSpan } from '../types.ts';
+import { EntityResolver, type ActorDirectory, type ResolvedEntity } from './coreference.ts';
+import { findIssues } from './issues.ts';
+import { collectMentions } from './mentions.ts';
+
+/**
+ * Stage 3 of structuring: resolved entities and findings → the nodes and edges one
+ * document adds to a graph, each with deterministic ids and provenance that quotes the
+ * document exactly. Pure: the same input always gives the same output.
+ */
+
+/** Provenance records one node keeps from one document: its first mentions (bounds record size on long texts). */
+export const MAX_PROVENANCE_PER_NODE = 10;
+/** Longest event label, in characters (the label is part of the event's identity). */
+const MAX_EVENT_LABEL_CHARS = 160;
+/** Longest quote on a Document node's provenance: its first line, up to this many characters. */
+const MAX_DOCUMENT_QUOTE_CHARS = 200;
+
+export interface StructuredNode {
+  id: string;
+  labels: [NodeKind];
+  properties: Record<string, PropertyValue>;
+  confidence: number;
+  provenance: Provenance[];
+}
+
+export interface StructuredEdge {
+  id: string;
+  type: EdgeType;
+  from: string;
+  to: string;
+  properties: Record<string, PropertyValue>;
+  confidence: number;
+  provenance: Provenance[];
+}
+
+/** What one document writes: the shape of the store's GraphWrite. */
+export interface StructuredDocument {
+  nodes: StructuredNode[];
+  edges: StructuredEdge[];
+}
+
+export interface StructureInput {
+  document: DocumentInput;
+  documentId: string;
+  sha256: string;
+  title?: string;
+  findings: Findings;
+  /** Transformer spans, or null when no model is configured. */
+  neural: readonly NeuralEntity[] | null;
+  tier: WorkspaceTier;
+  /** Rule set and model with versions, as every provenance record names them. */
+  extractor: string;
+  /** When the graph learned of the document: the timestamp of facts the document does not date. */
+  ingestedAt: string;
+  /** The graph's existing actors, for resolution across documents. */
+  directory?: ActorDirectory;
+}
+
+/** Roles a participant in an event can give an actor in the conflict. */
+const ENGAGED_ROLES: readonly ParticipationRole[] = ['perpetrator', 'target', 'participant'];
+/** Actor types that are conflict parties when they act or speak in the conflict. */
+const PARTY_TYPES = new Set(['state', 'government', 'armed_forces', 'armed_group', 'political_party', 'individual', 'community']);
+
+export function structureDocument(input: StructureInput): StructuredDocument {
+  const { text, source } = input.document;
+  const documentTimestamp = input.document.document_date ?? input.ingestedAt;
+  const provenance = (span: TextSpan, timestamp = documentTimestamp): Provenance => ({
+    source, timestamp, document_id: input.documentId, span: { start: span.start, end: span.end },
+    quote: text.slice(span.start, span.end), extractor: input.extractor,
+  });
+
+  const resolver = new EntityResolver(text, collectMentions(text, input.findings, input.neural), input.directory);
+  const nodes = new Map<string, StructuredNode>();
+  const edges = new Map<string, StructuredEdge>();
+  /** Where each node is first grounded in this document, for its MENTIONED_IN edge. */
+  const groundings = new Map<string, TextSpan>();
+  const engagement = new Map<string, Set<string>>();
+  const engage = (actorId: string, how: string) => {
+    if (!engagement.has(actorId)) engagement.set(actorId, new Set());
+    engagement.get(actorId)!.add(how);
+  };
+
+  const addNode = (kind: NodeKind, properties: Record<string, PropertyValue>, confidence: number, span: TextSpan, timestamp?: string): string => {
+    const id = deriveNodeId(kind, properties);
+    const existing = nodes.get(id);
+    if (existing) {
+      existing.confidence = Math.max(existing.confidence, confidence);
+      addProvenance(existing.provenance, provenance(span, timestamp));
+    } else {
+      nodes.set(id, { id, labels: [kind], properties, confidence, provenance: [provenance(span, timestamp)] });
+      groundings.set(id, span);
+    }
+    return id;
+  };
+  const addEdge = (type: EdgeType, from: string, to: string, confidence: number, span: TextSpan, properties: Record<string, PropertyValue> = {}): void => {
+    if (from === to) return;
+    const id = deriveEdgeId(type, from, to, properties);
+    const existing = edges.get(id);
+    if (existing) {
+      existing.confidence = Math.max(existing.confidence, confidence);
+      addProvenance(existing.provenance, provenance(span));
+    } else {
+      edges.set(id, { id, type, from, to, properties, confidence, provenance: [provenance(span)] });
+    }
+  };
+
+  // Claims: the speaker asserts, the claim targets.
+  for (const claim of input.findings.claims) {
+    const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
+    const targets = uniqueEntities(claim.targets.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
+      (target) => target.id !== speaker?.id,
+    );
+    const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
+    if (speaker) properties.speaker = speaker.id;
+    const claimId = addNode('Claim', properties, claim.confidence, claim);
+    if (speaker) {
+      addEdge('ASSERTS', speaker.id, claimId, claim.confidence, cover(claim, claim.speaker!));
+      engage(speaker.id, 'speaker');
+    }
+    for (const target of targets) {
+      addEdge('TARGETS', claimId, target.id, claim.confidence, claim);
+      engage(target.id, 'target');
+    }
+    for (const issue of findIssues(claim.text)) {
+      const span = { start: claim.start + issue.start, end: claim.start + issue.end };
+      const issueId = addNode('Issue', { label: issue.label }, claim.confidence, span);
+      addEdge('ABOUT', claimId, issueId, claim.confidence, span);
+    }
+  }
+
+  // Events: who took part in what role, where, when.
+  for (const event of input.findings.events) {
+    const date = eventDate(text, event, input.findings.dates);
+    const label = eventLabel(text, event.trigger, event);
+    const properties: Record<string, PropertyValue> = { event_type: event.event_type, label };
+    if (date) properties.date = date;
+    const eventId = addNode('Event', properties, event.confidence, event, date ?? documentTimestamp);
+    for (const participant of event.participants) {
+      const actor = resolver.resolveSpan(participant, 'Actor', true);
+      if (!actor) continue;
+      addEdge('PARTICIPATES_IN', actor.id, eventId, event.confidence, event, { role: participant.role });
+      engage(actor.id, participant.role);
+    }
+    const place = event.location ? resolver.resolveSpan(event.location, 'Location', true) : undefined;
+    if (place) addEdge('OCCURRED_AT', eventId, place.id, event.confidence, event);
+  }
+
+  // Stated relations between actors.
+  for (const relation of input.findings.relations) {
+    const from = resolver.resolveSpan(relation.from, 'Actor', true);
+    const to = resolver.resolveSpan(relation.to, 'Actor', true);
+    if (!from || !to) continue;
+    addEdge(relation.type, from.id, to.id, relation.confidence, relation);
+    if (relation.type === 'OPPOSES') {
+      engage(from.id, 'opposes');
+      engage(to.id, 'opposes');
+    }
+  }
+
+  // Entities last: resolving the findings' spans above may have created or grown them.
+  for (const entity of resolver.entities()) {
+    const properties = entityProperties(entity, engagement.get(entity.id));
+    nodes.set(entity.id, {
+      id: entity.id, labels: [entity.kind], properties, confidence: entity.confidence,
+      provenance: dedupeSpans(entity.mentions).slice(0, MAX_PROVENANCE_PER_NODE).map((span) => provenance(span)),
+    });
+    groundings.set(entity.id, entity.mentions[0]);
+  }
+
+  const documentNode = buildDocumentNode(input, documentTimestamp, provenance);
+  for (const [id, span] of groundings) {
+    const node = nodes.get(id)!;
+    addEdge('MENTIONED_IN', id, documentNode.id, node.confidence, span);
+  }
+
+  return filterByTier(
+    { nodes: [documentNode, ...orderNodes([...nodes.values()])], edges: [...edges.values()] },
+    input.tier,
+  );
+}
+
+function entityProperties(entity: ResolvedEntity, engagement: Set<string> | undefined): Record<string, PropertyValue> {
+  if (entity.kind === 'Location') {
+    const properties: Record<string, PropertyValue> = { label: entity.label, location_type: entity.location_type ?? 'other', aliases: entity.aliases };
+    if (entity.country_code) properties.country_code = entity.country_code;
+    return properties;
+  }
+  return { label: entity.label, actor_type: entity.actor_type ?? 'unknown', role: conflictRole(entity, engagement), aliases: entity.aliases };
+}
+
+/**
+ * The conflict role one document supports: a mediator when it mediates an event, a
+ * party when a state, armed or political actor acts, speaks, is targeted or opposes;
+ * otherwise unknown (the store keeps a known role from other documents).
+ */
+function conflictRole(entity: ResolvedEntity, engagement: Set<string> | undefined): string {
+  if (!engagement) return 'unknown';
+  if (engagement.has('mediator')) return 'mediator';
+  const engaged = ENGAGED_ROLES.some((role) => engagement.has(role)) || engagement.has('speaker') || engagement.has('target') || engagement.has('opposes');
+  return engaged && PARTY_TYPES.has(entity.actor_type ?? 'unknown') ? 'party' : 'unknown';
+}
+
+function buildDocumentNode(input: StructureInput, timestamp: string, provenance: (span: TextSpan, timestamp?: string) => Provenance): StructuredNode {
+  const { text, source } = input.document;
+  const properties: Record<string, PropertyValue> = { source, sha256: input.sha256, length: text.length, ingested_at: input.ingestedAt };
+  if (input.title) properties.title = input.title;
+  if (input.document.document_date) properties.published_at = input.document.document_date;
+  const leading = text.length - text.trimStart().length;
+  const lineEnd = text.indexOf('\n', leading);
+  const end = Math.min(lineEnd === -1 ? text.length : lineEnd, leading + MAX_DOCUMENT_QUOTE_CHARS);
+  return { id: input.documentId, labels: ['Document'], properties, confidence: 1, provenance: [provenance({ start: leading, end }, timestamp)] };
+}
+
+const KIND_ORDER: readonly NodeKind[] = ['Actor', 'Location', 'Claim', 'Event', 'Issue', 'Interest'];
+function orderNodes(nodes: StructuredNode[]): StructuredNode[] {
+  return nodes
+    .map((node, position) => ({ node, position }))
+    .sort((a, b) => KIND_ORDER.indexOf(a.node.labels[0]) - KIND_ORDER.indexOf(b.node.labels[0]) || a.position - b.position)
+    .map(({ node }) => node);
+}
+
+export function filterByTier(graph: StructuredDocument, tier: WorkspaceTier): StructuredDocument {
+  const kinds = new Set<string>(TIER_NODE_KINDS[tier]);
+  const types = new Set<string>(TIER_EDGE_TYPES[tier]);
+  const nodes = graph.nodes.filter((node) => kinds.has(node.labels[0]));
+  const kept = new Set(nodes.map((node) => node.id));
+  const edges = graph.edges.filter((edge) => types.has(edge.type) && kept.has(edge.from) && kept.has(edge.to));
+  return { nodes, edges };
+}
+
+function addProvenance(records: Provenance[], record: Provenance): void {
+  if (records.length >= MAX_PROVENANCE_PER_NODE) return;
+  if (records.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) return;
+  records.push(record);
+}
+
+function dedupeSpans(spans: readonly TextSpan[]): TextSpan[] {
+  const seen = new Set<string>();
+  return spans.filter((span) => {
+    const key = `${span.start}:${span.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function uniqueEntities(entities: (ResolvedEntity | undefined)[]): ResolvedEntity[] {
+  const byId = new Map<string, ResolvedEntity>();
+  for (const entity of entities) if (entity && !byId.has(entity.id)) byId.set(entity.id, entity);
+  return [...byId.values()];
+}
+
+function cover(a: TextSpan, b: TextSpan): TextSpan {
+  return { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+}
+
+/** "attacked El Fasher": from the trigger to the end of the event's clause, as one line. */
+function eventLabel(text: string, trigger: TextSpan, event: TextSpan): string {
+  const end = Math.max(event.end, trigger.end);
+  const label = text.slice(trigger.start, end).replace(/\s+/g, ' ').trim().replace(/[\s,;:.]+$/, '');
+  return label.slice(0, MAX_EVENT_LABEL_CHARS) || text.slice(trigger.start, trigger.end);
+}
+
+/**
+ * The event's date: the one the symbolic layer linked, else a date inside the event's
+ * span, else the nearest date before it in the same sentence ("On 3 March ... attacked").
+ */
+function eventDate(text: string, event: { start: number; end: number; date?: TextSpan }, dates: readonly DateMention[]): string | undefined {
+  const overlapping = (span: TextSpan) => dates.find((date) => date.start < span.end && span.start < date.end);
+  if (event.date) return overlapping(event.date)?.iso;
+  const inside = overlapping(event);
+  if (inside) return inside.iso;
+  const sentenceStart = sentenceStartBefore(text, event.start);
+  const before = dates.filter((date) => date.start >= sentenceStart && date.end <= event.start);
+  return before.length > 0 ? before[before.length - 1].iso : undefined;
+}
+
+function sentenceStartBefore(text: string, position: number): number {
+  for (let i = position - 1; i > 0; i--) {
+    const char = text[i];
+    if (char === '\n' && text[i - 1] === '\n') return i + 1;
+    if ((char === ' ' || char === '\n') && /[.!?]/.test(text[i - 1]) && !/\b(?:[A-Z]|Gen|Lt|Col|Dr|Mr|Mrs|Ms|St|No)\.$/.test(text.slice(Math.max(0, i - 4), i))) {
+      return i + 1;
+    }
+  }
+  return 0;
+}

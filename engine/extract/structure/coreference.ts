@@ -1,0 +1,304 @@
+import type { ActorType, LocationType } from '../../ontology/index.ts';
+import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
+import type { FindingSource, TextSpan } from '../types.ts';
+import type { EntityMention } from './mentions.ts';
+
+/**
+ * Stage 2 of structuring: which mentions name the same thing. Within a document:
+ * gazetteer canonical names, acronyms against the full names they abbreviate
+ * ("RSF" ↔ "Rapid Support Forces"), surnames against full personal names
+ * ("al-Burhan" ↔ "Abdel Fattah al-Burhan"), and definite descriptions ("the army")
+ * against the nearest named actor of that type. Across documents: a directory of the
+ * graph's existing actors (labels and aliases) so that a later document's "JEM"
+ * lands on the node an earlier document created as "Justice and Equality Movement".
+ * Node ids derive from the resolved label, so the same canonical label is the same node.
+ */
+
+export interface ResolvedEntity {
+  id: string;
+  kind: 'Actor' | 'Location';
+  label: string;
+  actor_type?: ActorType;
+  location_type?: LocationType;
+  country_code?: string;
+  /** Other names this document (or the gazetteer) uses for it, sorted. */
+  aliases: string[];
+  /** Every mention in this document, in text order. */
+  mentions: EntityMention[];
+  confidence: number;
+}
+
+/** The graph's actors as earlier documents left them: a surface form → the label of the node it names. */
+export interface ActorDirectory {
+  lookup(surface: string): string | undefined;
+}
+
+export function actorDirectory(actors: Iterable<{ label: string; aliases?: readonly string[] }>): ActorDirectory {
+  const byName = new Map<string, string>();
+  const byAlias = new Map<string, string>();
+  for (const actor of actors) {
+    byName.set(normaliseForIdentity(actor.label), actor.label);
+    for (const alias of actor.aliases ?? []) {
+      const key = normaliseForIdentity(alias);
+      if (!byAlias.has(key)) byAlias.set(key, actor.label);
+    }
+  }
+  return {
+    lookup(surface) {
+      const key = normaliseForIdentity(surface);
+      return byName.get(key) ?? byAlias.get(key);
+    },
+  };
+}
+
+const SOURCE_PRIORITY: Record<FindingSource, number> = { gazetteer: 0, pattern: 1, title: 2, ner: 3 };
+
+/** Titles and ranks that precede a personal name and are not part of it. */
+const LEADING_TITLES =
+  /^(?:(?:lieutenant|lt\.?|major|maj\.?|brigadier|general|gen\.?|colonel|col\.?|captain|capt\.?|commander|field marshal|marshal|president|vice[- ]president|prime minister|foreign minister|defen[cs]e minister|minister|secretary[- ]general|secretary|ambassador|special envoy|envoy|sheikh|shaykh|dr\.?|mr\.?|mrs\.?|ms\.?|king|queen|prince|emir|chief|spokes(?:man|woman|person))\s+)+/i;
+
+/** Definite descriptions that refer back to a named actor of one of these types. */
+const DEFINITE_DESCRIPTIONS: readonly [RegExp, readonly ActorType[]][] = [
+  [/^the (army|military|armed forces|troops|soldiers|forces)$/i, ['armed_forces']],
+  [/^the (militia|paramilitar(y|ies)|paramilitary forces|rebels|rebel group|insurgents|fighters|group|movement)$/i, ['armed_group']],
+  [/^the (government|regime|authorities|junta|administration)$/i, ['government', 'state']],
+];
+
+/** Words an acronym skips ("Sudan People's Liberation Movement" → SPLM). */
+const ACRONYM_SKIPPED_WORDS = new Set(['of', 'the', 'and', 'for', 'in', 'de', 'du', 'des', 'la', 'le', 'et', "people's"]);
+
+function definiteDescriptionTypes(surface: string): readonly ActorType[] | undefined {
+  const trimmed = surface.trim().replace(/\s+/g, ' ');
+  return DEFINITE_DESCRIPTIONS.find(([pattern]) => pattern.test(trimmed))?.[1];
+}
+
+/** The name a mention contributes: no leading article, and no title for a person. */
+export function nameOf(text: string, isPerson: boolean): string {
+  let name = text.trim().replace(/\s+/g, ' ').replace(/^the\s+/i, '');
+  if (isPerson) name = name.replace(LEADING_TITLES, '');
+  return name || text.trim();
+}
+
+function compact(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
+}
+
+function isAcronym(name: string): boolean {
+  return /^[A-Z][A-Za-z0-9&.-]{1,9}$/.test(name) && (name.match(/[A-Z]/g) ?? []).length >= 2 && !/[a-z]{2}/.test(name);
+}
+
+function initialsOf(label: string): string {
+  return label
+    .split(/[\s-]+/)
+    .filter((word) => word && !ACRONYM_SKIPPED_WORDS.has(word.toLowerCase()))
+    .map((word) => (/^\p{N}+$/u.test(word) ? word : word[0]))
+    .join('')
+    .toUpperCase();
+}
+
+/** Name tokens for surname comparison: "al-Burhan" and "Burhan" compare equal. */
+function nameTokens(name: string): string[] {
+  return normaliseForIdentity(name)
+    .split(/\s+/)
+    .map((token) => token.replace(/^(al|el|ad|ar|as|ash|at|az)-/, ''))
+    .filter(Boolean);
+}
+
+function isSurnameOf(short: string, full: string): boolean {
+  const shortTokens = nameTokens(short);
+  const fullTokens = nameTokens(full);
+  if (shortTokens.length === 0 || shortTokens.length >= fullTokens.length) return false;
+  return shortTokens.every((token, i) => token === fullTokens[fullTokens.length - shortTokens.length + i]);
+}
+
+interface Cluster {
+  kind: 'Actor' | 'Location';
+  label: string;
+  names: Map<string, string>; // normalised → first spelling seen
+  mentions: EntityMention[];
+}
+
+function typeOf(cluster: Cluster): ActorType | undefined {
+  const typed = cluster.mentions
+    .filter((mention) => mention.actor_type && mention.actor_type !== 'unknown' && !mention.generic)
+    .sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
+  return typed[0]?.actor_type ?? cluster.mentions.find((mention) => mention.actor_type)?.actor_type;
+}
+
+export class EntityResolver {
+  private readonly clusters: Cluster[] = [];
+  private readonly byName = new Map<string, Cluster>();
+  private resolved: ResolvedEntity[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    mentions: readonly EntityMention[],
+    private readonly directory?: ActorDirectory,
+  ) {
+    const named: EntityMention[] = [];
+    const generic: EntityMention[] = [];
+    for (const mention of mentions) {
+      if (mention.kind === 'Actor' && !mention.canonical && definiteDescriptionTypes(mention.text)) generic.push(mention);
+      else named.push(mention);
+    }
+    // Canonical names first, then longer names before the short forms that refer to them.
+    const order = [...named].sort(
+      (a, b) => Number(!a.canonical) - Number(!b.canonical) || b.text.length - a.text.length || a.start - b.start,
+    );
+    for (const mention of order) this.place(mention);
+    for (const mention of generic) {
+      const target = this.antecedent(mention, definiteDescriptionTypes(mention.text)!);
+      if (target) this.attach(target, { ...mention, generic: true });
+    }
+  }
+
+  private key(kind: string, name: string): string {
+    return `${kind}:${normaliseForIdentity(name)}`;
+  }
+
+  private isPerson(mention: EntityMention): boolean {
+    return mention.kind === 'Actor' && mention.actor_type === 'individual';
+  }
+
+  private place(mention: EntityMention): Cluster {
+    const name = nameOf(mention.text, this.isPerson(mention));
+    let cluster =
+      (mention.canonical && this.byName.get(this.key(mention.kind, mention.canonical))) ||
+      this.byName.get(this.key(mention.kind, name)) ||
+      (mention.kind === 'Actor' && !mention.canonical ? this.shortFormOf(name, mention) : undefined);
+    if (!cluster) {
+      const known = mention.kind === 'Actor' ? this.directory?.lookup(mention.canonical ?? name) : undefined;
+      cluster = { kind: mention.kind, label: known ?? mention.canonical ?? name, names: new Map(), mentions: [] };
+      this.clusters.push(cluster);
+      this.register(cluster, cluster.label);
+    }
+    this.attach(cluster, mention);
+    return cluster;
+  }
+
+  /** An existing cluster this acronym or surname abbreviates. */
+  private shortFormOf(name: string, mention: EntityMention): Cluster | undefined {
+    const actors = this.clusters.filter((cluster) => cluster.kind === 'Actor');
+    if (isAcronym(name)) {
+      const acronym = compact(name);
+      const match = actors.find((cluster) => [...cluster.names.values()].some((known) => !isAcronym(known) && initialsOf(known) === acronym));
+      if (match) return match;
+    }
+    if (mention.actor_type === 'individual' || mention.actor_type === 'unknown' || mention.actor_type === undefined) {
+      const candidates = actors.filter((cluster) => typeOf(cluster) === 'individual' && isSurnameOf(name, cluster.label));
+      return this.nearestBefore(candidates, mention.start) ?? candidates[0];
+    }
+    return undefined;
+  }
+
+  private nearestBefore(candidates: Cluster[], position: number): Cluster | undefined {
+    let best: Cluster | undefined;
+    let bestEnd = -1;
+    for (const cluster of candidates) {
+      for (const mention of cluster.mentions) {
+        if (mention.end <= position && mention.end > bestEnd) {
+          best = cluster;
+          bestEnd = mention.end;
+        }
+      }
+    }
+    return best;
+  }
+
+  private antecedent(at: TextSpan, types: readonly ActorType[]): Cluster | undefined {
+    const candidates = this.clusters.filter((cluster) => {
+      const type = typeOf(cluster);
+      return cluster.kind === 'Actor' && type !== undefined && types.includes(type);
+    });
+    if (candidates.length === 0) return undefined;
+    const before = this.nearestBefore(candidates, at.start);
+    if (before) return before;
+    // Cataphora ("the army ... the Sudanese Armed Forces"): the first named one after it.
+    return candidates.map((cluster) => ({ cluster, first: Math.min(...cluster.mentions.map((m) => m.start)) }))
+      .sort((a, b) => a.first - b.first)[0].cluster;
+  }
+
+  private register(cluster: Cluster, name: string): void {
+    const normalised = normaliseForIdentity(name);
+    if (!normalised) return;
+    if (!cluster.names.has(normalised)) cluster.names.set(normalised, name);
+    const key = this.key(cluster.kind, name);
+    if (!this.byName.has(key)) this.byName.set(key, cluster);
+  }
+
+  private attach(cluster: Cluster, mention: EntityMention): void {
+    cluster.mentions.push(mention);
+    this.resolved = undefined;
+    if (mention.generic) return;
+    this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
+    if (mention.canonical) this.register(cluster, mention.canonical);
+    for (const alias of mention.aliases ?? []) this.register(cluster, alias);
+  }
+
+  /**
+   * The entity a finding's span refers to: the first mention inside it (the head of
+   * "General X of the Y" is X), else a definite description's antecedent, else a name
+   * already known; `create` makes a new entity from the span's own text.
+   */
+  resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean): ResolvedEntity | undefined {
+    const inside = this.clusters
+      .filter((cluster) => cluster.kind === kind)
+      .flatMap((cluster) => cluster.mentions.filter((m) => m.start < span.end && span.start < m.end).map((m) => ({ cluster, m })))
+      .sort((a, b) => a.m.start - b.m.start || b.m.end - a.m.end);
+    if (inside.length > 0) return this.entityOf(inside[0].cluster);
+    const surface = this.text.slice(span.start, span.end);
+    if (!surface.trim()) return undefined;
+    const mention: EntityMention = {
+      kind, start: span.start, end: span.end, text: surface, confidence: 0.5, source: 'pattern',
+      ...(kind === 'Actor' ? { actor_type: LEADING_TITLES.test(surface) ? 'individual' : 'unknown' } : { location_type: 'other' }),
+    } as EntityMention;
+    const types = kind === 'Actor' ? definiteDescriptionTypes(surface) : undefined;
+    if (types) {
+      const target = this.antecedent(span, types);
+      if (!target) return undefined;
+      this.attach(target, { ...mention, generic: true });
+      return this.entityOf(target);
+    }
+    const name = nameOf(surface, mention.actor_type === 'individual');
+    const known = this.byName.get(this.key(kind, name)) ?? (kind === 'Actor' ? this.shortFormOf(name, mention) : undefined);
+    if (known) {
+      this.attach(known, mention);
+      return this.entityOf(known);
+    }
+    if (!create) return undefined;
+    return this.entityOf(this.place(mention));
+  }
+
+  private entityOf(cluster: Cluster): ResolvedEntity {
+    return this.entities().find((entity) => entity.mentions === cluster.mentions)!;
+  }
+
+  /** The resolved entities, in order of first mention. */
+  entities(): ResolvedEntity[] {
+    if (this.resolved) return this.resolved;
+    const entities = this.clusters.map((cluster) => {
+      cluster.mentions.sort((a, b) => a.start - b.start);
+      const labelKey = normaliseForIdentity(cluster.label);
+      const aliases = [...cluster.names.entries()]
+        .filter(([normalised]) => normalised !== labelKey)
+        .map(([, spelling]) => spelling)
+        .sort();
+      const confidence = Math.max(...cluster.mentions.map((mention) => mention.confidence));
+      if (cluster.kind === 'Actor') {
+        return {
+          id: deriveNodeId('Actor', { label: cluster.label }), kind: 'Actor' as const, label: cluster.label,
+          actor_type: typeOf(cluster) ?? 'unknown', aliases, mentions: cluster.mentions, confidence,
+        };
+      }
+      const located = [...cluster.mentions].sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
+      const country_code = located.find((mention) => mention.country_code)?.country_code;
+      const location_type = located.find((mention) => mention.location_type && mention.location_type !== 'other')?.location_type ?? 'other';
+      return {
+        id: deriveNodeId('Location', { label: cluster.label, ...(country_code ? { country_code } : {}) }), kind: 'Location' as const,
+        label: cluster.label, location_type, ...(country_code ? { country_code } : {}), aliases, mentions: cluster.mentions, confidence,
+      };
+    });
+    this.resolved = entities.sort((a, b) => a.mentions[0].start - b.mentions[0].start);
+    return this.resolved;
+  }
+}

@@ -1,0 +1,13 @@
+/** The structure stage: findings → resolved entities → nodes and edges with provenance. */
+export { collectMentions, inferOrganisationType, type EntityMention } from './mentions.ts';
+export { EntityResolver, actorDirectory, nameOf, type ActorDirectory, type ResolvedEntity } from './coreference.ts';
+export { findIssues, type IssueCue } from './issues.ts';
+export {
+  MAX_PROVENANCE_PER_NODE,
+  filterByTier,
+  structureDocument,
+  type StructureInput,
+  type StructuredDocument,
+  type StructuredEdge,
+  type StructuredNode,
+} from './build.ts';

@@ -1,0 +1,94 @@
+import type { ActorType, LocationType } from '../../ontology/index.ts';
+import type { FindingSource, Findings, NeuralEntity, TextSpan } from '../types.ts';
+
+/**
+ * Stage 1 of structuring: one list of entity mentions from the symbolic findings and
+ * the transformer's spans. The symbolic layer's typing wins wherever the two overlap,
+ * because its gazetteer knows conflict actors the generic NER labels only as ORG/PER.
+ */
+
+export interface EntityMention extends TextSpan {
+  kind: 'Actor' | 'Location';
+  /** Exactly `document.slice(start, end)`. */
+  text: string;
+  actor_type?: ActorType;
+  location_type?: LocationType;
+  canonical?: string;
+  aliases?: string[];
+  title?: string;
+  country_code?: string;
+  confidence: number;
+  source: FindingSource;
+  /** Set on definite descriptions ("the army") once resolved to the named actor they refer to. */
+  generic?: boolean;
+}
+
+/** The NER label families the structure stage uses; anything else (MISC, DATE...) is ignored. */
+type NerFamily = 'person' | 'organisation' | 'location';
+
+const NER_FAMILIES: readonly [RegExp, NerFamily][] = [
+  [/^(PER|PERSON)$/i, 'person'],
+  [/^(ORG|ORGANI[SZ]ATION|NORP)$/i, 'organisation'],
+  [/^(LOC|LOCATION|GPE|FAC)$/i, 'location'],
+];
+
+function nerFamily(label: string): NerFamily | undefined {
+  const bare = label.replace(/^[BIES]-/, '');
+  return NER_FAMILIES.find(([pattern]) => pattern.test(bare))?.[1];
+}
+
+/**
+ * What an organisation's own name says about its type ("... Armed Forces", "... Party").
+ * Order matters: the first matching pattern wins.
+ */
+const ORGANISATION_TYPE_CUES: readonly [RegExp, ActorType][] = [
+  [/\b(armed forces|army|navy|air force|military|defen[cs]e forces)\b/i, 'armed_forces'],
+  [/\b(militia|rebels?|brigades?|battalions?|liberation|insurgents?|front|resistance|mujahideen|jihad)\b/i, 'armed_group'],
+  [/\b(united nations|african union|european union|league|igad|nato|ecowas|commission|council)\b/i, 'international_org'],
+  [/\b(ministry|government|cabinet|presidency|administration)\b/i, 'government'],
+  [/\b(party|congress|alliance for)\b/i, 'political_party'],
+  [/\b(red cross|red crescent|m[ée]decins|relief|aid|foundation|watch|amnesty)\b/i, 'ngo'],
+  [/\b(news|agency|times|post|radio|tv|television)\b/i, 'media'],
+];
+
+export function inferOrganisationType(name: string): ActorType {
+  return ORGANISATION_TYPE_CUES.find(([pattern]) => pattern.test(name))?.[1] ?? 'unknown';
+}
+
+function overlaps(a: TextSpan, b: TextSpan): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/**
+ * Symbolic actor and location mentions, plus every transformer span that no symbolic
+ * mention overlaps. Sorted by position; offsets are checked against the text so a
+ * buggy upstream stage cannot put a wrong quote into provenance.
+ */
+export function collectMentions(text: string, findings: Findings, neural: readonly NeuralEntity[] | null): EntityMention[] {
+  const mentions: EntityMention[] = [];
+  for (const actor of findings.actors) {
+    mentions.push({
+      kind: 'Actor', start: actor.start, end: actor.end, text: actor.text, actor_type: actor.actor_type,
+      canonical: actor.canonical, aliases: actor.aliases, title: actor.title, confidence: actor.confidence, source: actor.source,
+    });
+  }
+  for (const location of findings.locations) {
+    mentions.push({
+      kind: 'Location', start: location.start, end: location.end, text: location.text,
+      location_type: location.location_type, canonical: location.canonical, country_code: location.country_code,
+      confidence: location.confidence, source: location.source,
+    });
+  }
+  const symbolic = [...mentions];
+  for (const entity of neural ?? []) {
+    const family = nerFamily(entity.label);
+    if (!family) continue;
+    if (symbolic.some((mention) => overlaps(mention, entity))) continue;
+    const base = { start: entity.start, end: entity.end, text: entity.text, confidence: entity.score, source: 'ner' as const };
+    if (family === 'location') mentions.push({ ...base, kind: 'Location', location_type: 'other' });
+    else mentions.push({ ...base, kind: 'Actor', actor_type: family === 'person' ? 'individual' : inferOrganisationType(entity.text) });
+  }
+  return mentions
+    .filter((mention) => mention.end > mention.start && text.slice(mention.start, mention.end) === mention.text)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+}
