@@ -1,0 +1,305 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
+
+/**
+ * Builds a small BERT-shaped token-classification model on disk, so that the neural
+ * extraction path (tokenizer, ONNX runtime, id2label, BIO grouping, worker pool) runs
+ * for real without the network. Weights are random from a seed, except that the words
+ * in `taggedWords` are wired to their label, which lets tests assert exact entities.
+ *
+ * Graph: Gather(word embeddings) + Gather(token type embeddings) → × attention mask →
+ * MatMul → Add → logits [batch, sequence, labels]. The first `labels.length` hidden
+ * dimensions are label indicators: the classifier maps indicator k to label k, the
+ * other dimensions carry small random weights.
+ */
+
+export const TINY_NER_LABELS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC', 'B-MISC', 'I-MISC'] as const;
+
+export interface TinyNerModelOptions {
+  /** Directory to write into; a fresh temporary directory when absent. */
+  dir?: string;
+  seed?: number;
+  /** Whole words added to the vocabulary (one token each). */
+  words?: readonly string[];
+  /** Word → label ("B-PER", "I-ORG", ...); each word is added to the vocabulary and predicted with that label. */
+  taggedWords?: Readonly<Record<string, string>>;
+  /** Scale of the random weights; large values make the untagged predictions random across all labels. */
+  noise?: number;
+  /** Written to config.json; small values force the windowing of long sentences. */
+  maxPositionEmbeddings?: number;
+  /** onnx/model_quantized.onnx (default) or onnx/model.onnx. */
+  fileName?: 'model_quantized.onnx' | 'model.onnx';
+}
+
+export interface TinyNerModel {
+  dir: string;
+  labels: readonly string[];
+  vocab: ReadonlyMap<string, number>;
+  remove(): Promise<void>;
+}
+
+const HIDDEN_SIZE = 24;
+const TAGGED_ACTIVATION = 4;
+const O_BIAS = 1;
+const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
+const DEFAULT_WORDS = [
+  'the', 'a', 'of', 'in', 'on', 'and', 'to', 'said', 'that', 'was', 'were', 'forces', 'army', 'city', 'near',
+  'attack', 'attacked', 'killed', 'people', 'government', 'rebels', 'talks', 'ceasefire', 'president', 'general',
+];
+
+/** ONNX enum values used below (onnx.proto: TensorProto.DataType, AttributeProto.AttributeType). */
+const FLOAT = 1;
+const INT64 = 7;
+const ATTRIBUTE_INT = 2;
+
+/** The subset of onnx.proto this builder writes, declared with protobufjs reflection. */
+const onnxRoot = protobuf.Root.fromJSON({
+  nested: {
+    onnx: {
+      nested: {
+        ModelProto: {
+          fields: {
+            ir_version: { type: 'int64', id: 1 },
+            producer_name: { type: 'string', id: 2 },
+            graph: { type: 'GraphProto', id: 7 },
+            opset_import: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 },
+          },
+        },
+        OperatorSetIdProto: { fields: { domain: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 } } },
+        GraphProto: {
+          fields: {
+            node: { rule: 'repeated', type: 'NodeProto', id: 1 },
+            name: { type: 'string', id: 2 },
+            initializer: { rule: 'repeated', type: 'TensorProto', id: 5 },
+            input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 },
+            output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 },
+          },
+        },
+        NodeProto: {
+          fields: {
+            input: { rule: 'repeated', type: 'string', id: 1 },
+            output: { rule: 'repeated', type: 'string', id: 2 },
+            name: { type: 'string', id: 3 },
+            op_type: { type: 'string', id: 4 },
+            attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 },
+          },
+        },
+        AttributeProto: {
+          fields: { name: { type: 'string', id: 1 }, i: { type: 'int64', id: 3 }, type: { type: 'int32', id: 20 } },
+        },
+        TensorProto: {
+          fields: {
+            dims: { rule: 'repeated', type: 'int64', id: 1 },
+            data_type: { type: 'int32', id: 2 },
+            name: { type: 'string', id: 8 },
+            raw_data: { type: 'bytes', id: 9 },
+          },
+        },
+        ValueInfoProto: { fields: { name: { type: 'string', id: 1 }, type: { type: 'TypeProto', id: 2 } } },
+        TypeProto: { fields: { tensor_type: { type: 'TensorTypeProto', id: 1 } } },
+        TensorTypeProto: { fields: { elem_type: { type: 'int32', id: 1 }, shape: { type: 'TensorShapeProto', id: 2 } } },
+        TensorShapeProto: { fields: { dim: { rule: 'repeated', type: 'Dimension', id: 1 } } },
+        Dimension: { fields: { dim_value: { type: 'int64', id: 1 }, dim_param: { type: 'string', id: 2 } } },
+      },
+    },
+  },
+});
+
+/** mulberry32: a tiny seeded generator, so the same seed always writes the same weights. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function buildVocabulary(words: readonly string[]): Map<string, number> {
+  const vocab = new Map<string, number>();
+  const add = (token: string) => {
+    if (!vocab.has(token)) vocab.set(token, vocab.size);
+  };
+  SPECIAL_TOKENS.forEach(add);
+  words.forEach(add);
+  // Every printable ASCII character, alone and as a continuation, so that any ASCII word
+  // tokenizes; a word with a character outside this set becomes [UNK] as in real BERT vocabularies.
+  for (let code = 33; code <= 126; code++) add(String.fromCharCode(code));
+  for (let code = 33; code <= 126; code++) add('##' + String.fromCharCode(code));
+  return vocab;
+}
+
+function tensor(name: string, dims: number[], values: Float32Array) {
+  return { name, dims, data_type: FLOAT, raw_data: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) };
+}
+
+function valueInfo(name: string, elemType: number, dims: (string | number)[]) {
+  return {
+    name,
+    type: {
+      tensor_type: {
+        elem_type: elemType,
+        shape: { dim: dims.map((d) => (typeof d === 'string' ? { dim_param: d } : { dim_value: d })) },
+      },
+    },
+  };
+}
+
+function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, number>, noise: number, seed: number): Uint8Array {
+  const random = seededRandom(seed);
+  const uniform = () => (random() * 2 - 1) * noise;
+  const labelCount = TINY_NER_LABELS.length;
+
+  const wordEmbeddings = new Float32Array(vocab.size * HIDDEN_SIZE);
+  for (let id = 0; id < vocab.size; id++) {
+    for (let h = labelCount; h < HIDDEN_SIZE; h++) wordEmbeddings[id * HIDDEN_SIZE + h] = uniform();
+    const label = taggedIds.get(id);
+    if (label !== undefined) wordEmbeddings[id * HIDDEN_SIZE + label] = TAGGED_ACTIVATION;
+  }
+  const typeEmbeddings = new Float32Array(2 * HIDDEN_SIZE).map(() => uniform() / 4);
+  const classifierWeight = new Float32Array(HIDDEN_SIZE * labelCount);
+  for (let h = 0; h < HIDDEN_SIZE; h++) {
+    for (let k = 0; k < labelCount; k++) {
+      classifierWeight[h * labelCount + k] = h < labelCount ? (h === k ? 1 : 0) : uniform();
+    }
+  }
+  const classifierBias = new Float32Array(labelCount);
+  classifierBias[0] = O_BIAS;
+
+  const node = (op_type: string, input: string[], output: string, attribute: object[] = []) => ({
+    op_type,
+    input,
+    output: [output],
+    name: output,
+    attribute,
+  });
+  const graph = {
+    name: 'tiny_bert_token_classification',
+    input: [
+      valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
+      valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']),
+      valueInfo('token_type_ids', INT64, ['batch_size', 'sequence_length']),
+    ],
+    output: [valueInfo('logits', FLOAT, ['batch_size', 'sequence_length', labelCount])],
+    initializer: [
+      tensor('word_embeddings', [vocab.size, HIDDEN_SIZE], wordEmbeddings),
+      tensor('token_type_embeddings', [2, HIDDEN_SIZE], typeEmbeddings),
+      tensor('classifier_weight', [HIDDEN_SIZE, labelCount], classifierWeight),
+      tensor('classifier_bias', [labelCount], classifierBias),
+      { name: 'last_axis', dims: [1], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array([-1n]).buffer) },
+    ],
+    node: [
+      node('Gather', ['word_embeddings', 'input_ids'], 'word_vectors'),
+      node('Gather', ['token_type_embeddings', 'token_type_ids'], 'type_vectors'),
+      node('Add', ['word_vectors', 'type_vectors'], 'embeddings'),
+      node('Cast', ['attention_mask'], 'mask_float', [{ name: 'to', type: ATTRIBUTE_INT, i: FLOAT }]),
+      node('Unsqueeze', ['mask_float', 'last_axis'], 'mask_column'),
+      node('Mul', ['embeddings', 'mask_column'], 'hidden'),
+      node('MatMul', ['hidden', 'classifier_weight'], 'projected'),
+      node('Add', ['projected', 'classifier_bias'], 'logits'),
+    ],
+  };
+  const ModelProto = onnxRoot.lookupType('onnx.ModelProto');
+  const model = { ir_version: 8, producer_name: 'parley-test', graph, opset_import: [{ domain: '', version: 14 }] };
+  const problem = ModelProto.verify(model);
+  if (problem) throw new Error(`tiny NER model does not match the ONNX schema: ${problem}`);
+  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+}
+
+function buildTokenizerJson(vocab: Map<string, number>): object {
+  const special = (content: string) => ({
+    id: vocab.get(content),
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
+  const specialToken = (id: string) => ({ SpecialToken: { id, type_id: 0 } });
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: SPECIAL_TOKENS.map(special),
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: false },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [specialToken('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, specialToken('[SEP]')],
+      pair: [
+        specialToken('[CLS]'),
+        { Sequence: { id: 'A', type_id: 0 } },
+        specialToken('[SEP]'),
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
+      special_tokens: Object.fromEntries(
+        ['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [vocab.get(t)], tokens: [t] }]),
+      ),
+    },
+    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(vocab),
+    },
+  };
+}
+
+export async function buildTinyNerModel(options: TinyNerModelOptions = {}): Promise<TinyNerModel> {
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'parley-tiny-ner-')));
+  const taggedWords = options.taggedWords ?? {};
+  const vocab = buildVocabulary([...DEFAULT_WORDS, ...(options.words ?? []), ...Object.keys(taggedWords)]);
+  const taggedIds = new Map<number, number>();
+  for (const [word, label] of Object.entries(taggedWords)) {
+    const labelIndex = TINY_NER_LABELS.indexOf(label as (typeof TINY_NER_LABELS)[number]);
+    if (labelIndex < 0) throw new Error(`unknown label ${label} for tagged word ${word}`);
+    taggedIds.set(vocab.get(word)!, labelIndex);
+  }
+
+  const config = {
+    _name_or_path: 'parley-tiny-ner',
+    architectures: ['BertForTokenClassification'],
+    model_type: 'bert',
+    hidden_size: HIDDEN_SIZE,
+    vocab_size: vocab.size,
+    type_vocab_size: 2,
+    max_position_embeddings: options.maxPositionEmbeddings ?? 512,
+    id2label: Object.fromEntries(TINY_NER_LABELS.map((label, i) => [String(i), label])),
+    label2id: Object.fromEntries(TINY_NER_LABELS.map((label, i) => [label, i])),
+  };
+  const tokenizerConfig = {
+    tokenizer_class: 'BertTokenizer',
+    do_lower_case: false,
+    model_max_length: options.maxPositionEmbeddings ?? 512,
+    unk_token: '[UNK]',
+    sep_token: '[SEP]',
+    pad_token: '[PAD]',
+    cls_token: '[CLS]',
+    mask_token: '[MASK]',
+  };
+
+  await mkdir(join(dir, 'onnx'), { recursive: true });
+  await Promise.all([
+    writeFile(join(dir, 'config.json'), JSON.stringify(config, null, 2)),
+    writeFile(join(dir, 'tokenizer.json'), JSON.stringify(buildTokenizerJson(vocab))),
+    writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2)),
+    writeFile(
+      join(dir, 'onnx', options.fileName ?? 'model_quantized.onnx'),
+      buildOnnxModel(vocab, taggedIds, options.noise ?? 0.5, options.seed ?? 1),
+    ),
+  ]);
+  return {
+    dir,
+    labels: TINY_NER_LABELS,
+    vocab,
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
