@@ -19,7 +19,7 @@ export function planWindows(tokenCounts: readonly number[], maxTokens: number): 
   let used = 0;
   for (let i = 0; i < tokenCounts.length; i++) {
     const count = tokenCounts[i]!;
-    if (used > 0 && used + count > maxTokens) {
+    if (i > from && used + count > maxTokens) {
       windows.push({ from, to: i });
       from = i;
       used = 0;
