@@ -122,8 +122,13 @@ export function edgeToRecord(edge: EdgeRecord): JsonObject {
   };
 }
 
-/** The export stream: JSON Lines, every node before any edge so import can check endpoints. */
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The export stream: JSON Lines, every node before any edge so import can check
+ * endpoints, each sorted by id so the same graph always exports the same bytes.
+ */
 export function* exportJsonLines(index: GraphIndex): Generator<string> {
-  for (const node of index.nodes.values()) yield JSON.stringify({ node: nodeToRecord(node) }) + '\n';
-  for (const edge of index.edges.values()) yield JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
+  for (const node of [...index.nodes.values()].sort(byId)) yield JSON.stringify({ node: nodeToRecord(node) }) + '\n';
+  for (const edge of [...index.edges.values()].sort(byId)) yield JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
 }

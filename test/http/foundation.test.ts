@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { buildApp } from '../../server/app.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -181,5 +184,26 @@ describe('graphs: import, export, tenants', () => {
     // deleting one tenant's graph leaves the other's
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/graphs/sudan', headers: { 'x-api-key': globex } })).statusCode).toBe(204);
     expect((await t.app.inject({ url: '/v1/graphs/sudan', headers: { 'x-api-key': acme } })).json().node_count).toBe(3);
+  });
+});
+
+describe('restart', () => {
+  it('keeps keys, workspaces and graphs across a restart of the server and store', async () => {
+    const key = await t.keyFor('acme');
+    const ws = (await t.app.inject({ method: 'POST', url: '/v1/workspaces', headers: { 'x-api-key': key }, payload: workspace })).json();
+    await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers: { 'x-api-key': key }, payload: sudanGraph });
+    const exported = (await t.app.inject({ url: '/v1/graphs/sudan/export', headers: { 'x-api-key': key } })).body;
+    await t.app.close();
+    await t.store.close();
+
+    const store = await ParleyStore.open(path.join(t.dir, 'store'));
+    const app = await buildApp({ ...t.deps, store });
+    try {
+      expect((await app.inject({ url: `/v1/workspaces/${ws.id}`, headers: { 'x-api-key': key } })).json()).toEqual(ws);
+      expect((await app.inject({ url: '/v1/graphs/sudan/export', headers: { 'x-api-key': key } })).body).toBe(exported);
+      expect((await store.bootstrapAdminKey()).created).toBe(false);
+    } finally {
+      t = { ...t, app, store }; // afterEach closes them
+    }
   });
 });
