@@ -31,6 +31,14 @@ export interface TinyNerModelOptions {
   maxPositionEmbeddings?: number;
   /** onnx/model_quantized.onnx (default) or onnx/model.onnx. */
   fileName?: 'model_quantized.onnx' | 'model.onnx';
+  /** Width of the token vectors (default 24). */
+  hiddenSize?: number;
+  /**
+   * Residual feed-forward blocks (MatMul → Tanh → MatMul → Add) between the embeddings and the
+   * classifier, sharing one pair of weight matrices, so that benchmarks can give the model the
+   * arithmetic of a real encoder without writing hundreds of megabytes (default none).
+   */
+  feedForward?: { blocks: number; innerSize: number };
 }
 
 export interface TinyNerModel {
@@ -40,7 +48,9 @@ export interface TinyNerModel {
   remove(): Promise<void>;
 }
 
-const HIDDEN_SIZE = 24;
+const DEFAULT_HIDDEN_SIZE = 24;
+/** Feed-forward weights stay small so that the label indicators still decide the tagged words. */
+const FEED_FORWARD_SCALE = 0.05;
 const TAGGED_ACTIVATION = 4;
 const O_BIAS = 1;
 const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
@@ -149,26 +159,40 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]) {
   };
 }
 
-function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, number>, noise: number, seed: number): Uint8Array {
-  const random = seededRandom(seed);
+interface GraphShape {
+  hiddenSize: number;
+  noise: number;
+  seed: number;
+  feedForward: { blocks: number; innerSize: number } | undefined;
+}
+
+function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, number>, shape: GraphShape): Uint8Array {
+  const random = seededRandom(shape.seed);
+  const noise = shape.noise;
   const uniform = () => (random() * 2 - 1) * noise;
   const labelCount = TINY_NER_LABELS.length;
+  const hiddenSize = shape.hiddenSize;
+  if (hiddenSize <= labelCount) throw new Error(`hiddenSize must exceed the ${labelCount} label indicator dimensions`);
 
-  const wordEmbeddings = new Float32Array(vocab.size * HIDDEN_SIZE);
+  const wordEmbeddings = new Float32Array(vocab.size * hiddenSize);
   for (let id = 0; id < vocab.size; id++) {
-    for (let h = labelCount; h < HIDDEN_SIZE; h++) wordEmbeddings[id * HIDDEN_SIZE + h] = uniform();
+    for (let h = labelCount; h < hiddenSize; h++) wordEmbeddings[id * hiddenSize + h] = uniform();
     const label = taggedIds.get(id);
-    if (label !== undefined) wordEmbeddings[id * HIDDEN_SIZE + label] = TAGGED_ACTIVATION;
+    if (label !== undefined) wordEmbeddings[id * hiddenSize + label] = TAGGED_ACTIVATION;
   }
-  const typeEmbeddings = new Float32Array(2 * HIDDEN_SIZE).map(() => uniform() / 4);
-  const classifierWeight = new Float32Array(HIDDEN_SIZE * labelCount);
-  for (let h = 0; h < HIDDEN_SIZE; h++) {
+  const typeEmbeddings = new Float32Array(2 * hiddenSize).map(() => uniform() / 4);
+  const classifierWeight = new Float32Array(hiddenSize * labelCount);
+  for (let h = 0; h < hiddenSize; h++) {
     for (let k = 0; k < labelCount; k++) {
       classifierWeight[h * labelCount + k] = h < labelCount ? (h === k ? 1 : 0) : uniform();
     }
   }
   const classifierBias = new Float32Array(labelCount);
   classifierBias[0] = O_BIAS;
+  const blocks = shape.feedForward?.blocks ?? 0;
+  const innerSize = shape.feedForward?.innerSize ?? 0;
+  const feedForwardWeights = (rows: number, cols: number) =>
+    new Float32Array(rows * cols).map(() => ((random() * 2 - 1) * FEED_FORWARD_SCALE) / Math.sqrt(rows));
 
   const node = (op_type: string, input: string[], output: string, attribute: object[] = []) => ({
     op_type,
@@ -186,11 +210,17 @@ function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, numbe
     ],
     output: [valueInfo('logits', FLOAT, ['batch_size', 'sequence_length', labelCount])],
     initializer: [
-      tensor('word_embeddings', [vocab.size, HIDDEN_SIZE], wordEmbeddings),
-      tensor('token_type_embeddings', [2, HIDDEN_SIZE], typeEmbeddings),
-      tensor('classifier_weight', [HIDDEN_SIZE, labelCount], classifierWeight),
+      tensor('word_embeddings', [vocab.size, hiddenSize], wordEmbeddings),
+      tensor('token_type_embeddings', [2, hiddenSize], typeEmbeddings),
+      tensor('classifier_weight', [hiddenSize, labelCount], classifierWeight),
       tensor('classifier_bias', [labelCount], classifierBias),
       { name: 'last_axis', dims: [1], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array([-1n]).buffer) },
+      ...(blocks > 0
+        ? [
+            tensor('feed_forward_in', [hiddenSize, innerSize], feedForwardWeights(hiddenSize, innerSize)),
+            tensor('feed_forward_out', [innerSize, hiddenSize], feedForwardWeights(innerSize, hiddenSize)),
+          ]
+        : []),
     ],
     node: [
       node('Gather', ['word_embeddings', 'input_ids'], 'word_vectors'),
@@ -198,8 +228,14 @@ function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, numbe
       node('Add', ['word_vectors', 'type_vectors'], 'embeddings'),
       node('Cast', ['attention_mask'], 'mask_float', [{ name: 'to', type: ATTRIBUTE_INT, i: FLOAT }]),
       node('Unsqueeze', ['mask_float', 'last_axis'], 'mask_column'),
-      node('Mul', ['embeddings', 'mask_column'], 'hidden'),
-      node('MatMul', ['hidden', 'classifier_weight'], 'projected'),
+      node('Mul', ['embeddings', 'mask_column'], 'hidden_0'),
+      ...Array.from({ length: blocks }, (_, b) => [
+        node('MatMul', [`hidden_${b}`, 'feed_forward_in'], `inner_${b}`),
+        node('Tanh', [`inner_${b}`], `activated_${b}`),
+        node('MatMul', [`activated_${b}`, 'feed_forward_out'], `delta_${b}`),
+        node('Add', [`hidden_${b}`, `delta_${b}`], `hidden_${b + 1}`),
+      ]).flat(),
+      node('MatMul', [`hidden_${blocks}`, 'classifier_weight'], 'projected'),
       node('Add', ['projected', 'classifier_bias'], 'logits'),
     ],
   };
@@ -268,7 +304,7 @@ export async function buildTinyNerModel(options: TinyNerModelOptions = {}): Prom
     _name_or_path: 'parley-tiny-ner',
     architectures: ['BertForTokenClassification'],
     model_type: 'bert',
-    hidden_size: HIDDEN_SIZE,
+    hidden_size: options.hiddenSize ?? DEFAULT_HIDDEN_SIZE,
     vocab_size: vocab.size,
     type_vocab_size: 2,
     max_position_embeddings: options.maxPositionEmbeddings ?? 512,
@@ -293,7 +329,12 @@ export async function buildTinyNerModel(options: TinyNerModelOptions = {}): Prom
     writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2)),
     writeFile(
       join(dir, 'onnx', options.fileName ?? 'model_quantized.onnx'),
-      buildOnnxModel(vocab, taggedIds, options.noise ?? 0.5, options.seed ?? 1),
+      buildOnnxModel(vocab, taggedIds, {
+        hiddenSize: options.hiddenSize ?? DEFAULT_HIDDEN_SIZE,
+        noise: options.noise ?? 0.5,
+        seed: options.seed ?? 1,
+        feedForward: options.feedForward,
+      }),
     ),
   ]);
   return {
