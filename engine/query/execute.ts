@@ -1,0 +1,219 @@
+/**
+ * Runs a compiled query: clause after clause over materialised rows (MATCH joins,
+ * OPTIONAL MATCH null-filling, UNWIND, projections with grouping and aggregation,
+ * DISTINCT, ORDER BY, SKIP, LIMIT, UNION), within the query's limits.
+ */
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { CompiledPart, CompiledProjection, CompiledQuery } from './compile.ts';
+import type { Env, Row } from './expressions.ts';
+import { createAccumulator } from './functions.ts';
+import { Budget, type QueryLimits } from './limits.ts';
+import type { RuleRegistry } from './rules.ts';
+import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
+import { ValidationError } from '../errors.ts';
+
+export interface ExecuteOptions {
+  parameters: Record<string, unknown>;
+  limits: QueryLimits;
+  asOf?: string;
+  allowWrites: boolean;
+  rules?: RuleRegistry;
+}
+
+export interface ExecutionResult {
+  columns: string[];
+  rows: CypherValue[][];
+}
+
+/** Parameters arrive as JSON-like values: whole numbers are integers, bigint stays integer. */
+export function parameterValue(value: unknown): CypherValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'bigint' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(parameterValue);
+  if (typeof value === 'object') {
+    if ('$node' in value || '$rel' in value || '$path' in value) return value as CypherValue;
+    const map: CypherMap = {};
+    for (const [key, item] of Object.entries(value)) map[key] = parameterValue(item);
+    return map;
+  }
+  throw new ValidationError('query_parameter_type', `parameter of type ${typeof value} is not supported`);
+}
+
+function normaliseAsOf(asOf: string | undefined): string | undefined {
+  if (asOf === undefined) return undefined;
+  const time = Date.parse(asOf);
+  if (Number.isNaN(time)) throw new ValidationError('invalid_as_of', `as_of '${asOf}' is not an ISO 8601 date-time`, { field: 'as_of' });
+  return new Date(time).toISOString();
+}
+
+export function executeQuery(query: CompiledQuery, graph: GraphIndex, options: ExecuteOptions): ExecutionResult {
+  const params: Record<string, CypherValue> = {};
+  for (const [name, value] of Object.entries(options.parameters)) params[name] = parameterValue(value);
+  const env: Env = {
+    graph,
+    params,
+    budget: new Budget(options.limits),
+    asOf: normaliseAsOf(options.asOf),
+    rules: options.rules,
+    aggregateValues: [],
+  };
+  let rows = runPart(query.parts[0], env);
+  for (let i = 1; i < query.parts.length; i++) {
+    rows = rows.concat(runPart(query.parts[i], env));
+    if (!query.unionAll[i - 1]) rows = distinctRows(rows);
+  }
+  env.budget.checkRows(rows.length);
+  return { columns: query.parts[0].columns, rows };
+}
+
+function distinctRows(rows: CypherValue[][]): CypherValue[][] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = equivalenceKey(row);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function runPart(part: CompiledPart, env: Env): CypherValue[][] {
+  let rows: Row[] = [[]];
+  let output: CypherValue[][] = [];
+  for (const clause of part.clauses) {
+    switch (clause.kind) {
+      case 'match': {
+        const next: Row[] = [];
+        for (const row of rows) {
+          let matched = false;
+          clause.run(row, env, (result) => {
+            matched = true;
+            next.push(result);
+            if ((next.length & 1023) === 0) env.budget.checkIntermediate(next.length);
+          });
+          if (!matched && clause.optional) {
+            const filled = row.slice();
+            for (const slot of clause.newSlots) filled[slot] = null;
+            next.push(filled);
+          }
+        }
+        rows = next;
+        break;
+      }
+      case 'unwind': {
+        const next: Row[] = [];
+        for (const row of rows) {
+          const value = clause.fn(row, env);
+          const items = value === null ? [] : Array.isArray(value) ? value : [value];
+          for (const item of items) {
+            env.budget.tick();
+            const extended = row.slice();
+            extended[clause.slot] = item;
+            next.push(extended);
+          }
+          env.budget.checkIntermediate(next.length);
+        }
+        rows = next;
+        break;
+      }
+      case 'project': {
+        rows = project(clause.projection, rows, env);
+        if (clause.final) output = rows.map((row) => clause.projection.items.map((item) => row[item.slot] ?? null));
+        break;
+      }
+      case 'create':
+        for (const row of rows) clause.run(row, env);
+        break;
+    }
+    env.budget.checkTime();
+  }
+  return output;
+}
+
+function project(projection: CompiledProjection, input: Row[], env: Env): Row[] {
+  let rows: Row[];
+  if (projection.aggregating) {
+    rows = aggregate(projection, input, env);
+  } else {
+    rows = input.map((row) => {
+      const out = row.slice();
+      for (const item of projection.items) out[item.slot] = item.fn(row, env);
+      return out;
+    });
+  }
+  if (projection.distinct) {
+    const seen = new Set<string>();
+    rows = rows.filter((row) => {
+      const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  if (projection.orderBy.length > 0) {
+    const keyed = rows.map((row) => {
+      if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
+      return { row, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
+    });
+    keyed.sort((a, b) => {
+      for (let i = 0; i < projection.orderBy.length; i++) {
+        const result = orderCompare(a.keys[i], b.keys[i]);
+        if (result !== 0) return projection.orderBy[i].descending ? -result : result;
+      }
+      return 0;
+    });
+    rows = keyed.map(({ row }) => row);
+  }
+  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
+  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
+  if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
+  if (projection.where) {
+    const where = projection.where;
+    rows = rows.filter((row) => where(row, env) === true);
+  }
+  return rows;
+}
+
+function sortValue(value: CypherValue): CypherValue {
+  return value === undefined ? null : value;
+}
+
+function countArgument(value: CypherValue, clause: string): number {
+  if (typeof value !== 'bigint') {
+    throw runtimeError('SyntaxError', 'InvalidArgumentType', `${clause} needs a non-negative integer, got ${typeName(value)}`);
+  }
+  if (value < 0n) throw runtimeError('SyntaxError', 'NegativeIntegerArgument', `${clause} needs a non-negative integer, got ${value}`);
+  return Number(value);
+}
+
+function aggregate(projection: CompiledProjection, input: Row[], env: Env): Row[] {
+  const groups = new Map<string, { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] }>();
+  const keyItems = projection.groupingItems.map((i) => projection.items[i]);
+  for (const row of input) {
+    env.budget.tick();
+    const keys = keyItems.map((item) => item.fn(row, env));
+    const groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
+    let group = groups.get(groupKey);
+    if (!group) {
+      group = { row, keys, accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) };
+      groups.set(groupKey, group);
+    }
+    projection.aggregates.forEach((spec, i) => group!.accumulators[i].add(spec.args.map((arg) => arg(row, env))));
+  }
+  // with no grouping keys, an empty input still gives one row (count(*) = 0)
+  if (groups.size === 0 && keyItems.length === 0) {
+    groups.set('', { row: [], keys: [], accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) });
+  }
+  const rows: Row[] = [];
+  for (const group of groups.values()) {
+    const out = group.row.slice();
+    env.aggregateValues = group.accumulators.map((accumulator) => accumulator.result());
+    out[projection.aggregateSlot] = env.aggregateValues;
+    keyItems.forEach((item, i) => (out[item.slot] = group.keys[i]));
+    projection.items.forEach((item, i) => {
+      if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(group.row, env);
+    });
+    rows.push(out);
+  }
+  return rows;
+}

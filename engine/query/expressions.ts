@@ -1,0 +1,485 @@
+/**
+ * Compiles AST expressions into closures over a row of slots, with openCypher
+ * semantics: three-valued logic, null propagation, integer/float arithmetic with
+ * 64-bit overflow checks, list and map operations.
+ */
+import { QueryError } from '../errors.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { Expr, PatternPart } from './ast.ts';
+import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
+import type { Budget } from './limits.ts';
+import type { RuleRegistry } from './rules.ts';
+import {
+  and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
+  relProperty, runtimeError, truthValue, typeName, xor,
+} from './values.ts';
+
+export type Row = CypherValue[];
+
+export interface Env {
+  graph: GraphIndex;
+  params: Record<string, CypherValue>;
+  budget: Budget;
+  /** ISO 8601 instant normalised with toISOString; undefined sees everything. */
+  asOf?: string;
+  rules?: RuleRegistry;
+  /** The finished aggregate values of the group being projected. */
+  aggregateValues: CypherValue[];
+}
+
+export type Fn = (row: Row, env: Env) => CypherValue;
+
+/** 'value': known not to be a graph element; 'any': not known until run time. */
+export type VariableKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'any';
+export interface VarInfo {
+  slot: number;
+  kind: VariableKind;
+}
+export type Scope = Map<string, VarInfo>;
+
+export interface AggregateSpec {
+  name: string;
+  distinct: boolean;
+  star: boolean;
+  args: Fn[];
+}
+
+export interface ExprContext {
+  scope: Scope;
+  allocateSlot(): number;
+  /** Where aggregate calls register themselves; undefined where aggregates are not allowed. */
+  aggregates?: AggregateSpec[];
+  rules?: RuleRegistry;
+  /** Compiles a pattern used as an expression (predicate or comprehension) into a runner. */
+  compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
+}
+
+export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | void) => void;
+
+export function compileError(detail: string, message: string, position: { line: number; column: number }): QueryError {
+  return new QueryError(`SyntaxError.${detail}`, message, position.line, position.column, {
+    tck_type: 'SyntaxError',
+    tck_detail: detail,
+    phase: 'compile',
+  });
+}
+
+export function containsAggregate(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'call':
+      return isAggregateFunction(expr.name) || expr.args.some(containsAggregate);
+    case 'prop':
+      return containsAggregate(expr.target);
+    case 'index':
+      return containsAggregate(expr.target) || containsAggregate(expr.index);
+    case 'slice':
+      return containsAggregate(expr.target) || (!!expr.from && containsAggregate(expr.from)) || (!!expr.to && containsAggregate(expr.to));
+    case 'list':
+      return expr.items.some(containsAggregate);
+    case 'map':
+      return expr.entries.some(([, value]) => containsAggregate(value));
+    case 'binary':
+      return containsAggregate(expr.left) || containsAggregate(expr.right);
+    case 'unary':
+    case 'isNull':
+      return containsAggregate(expr.operand);
+    case 'labels':
+      return containsAggregate(expr.target);
+    case 'case':
+      return (!!expr.subject && containsAggregate(expr.subject)) || expr.whens.some(([a, b]) => containsAggregate(a) || containsAggregate(b)) || (!!expr.otherwise && containsAggregate(expr.otherwise));
+    case 'comprehension':
+      return containsAggregate(expr.source) || (!!expr.where && containsAggregate(expr.where)) || (!!expr.map && containsAggregate(expr.map));
+    case 'quantifier':
+      return containsAggregate(expr.source) || containsAggregate(expr.where);
+    default:
+      return false;
+  }
+}
+
+export function propertyOf(value: CypherValue, key: string): CypherValue {
+  if (value === null) return null;
+  if (isNode(value)) return nodeProperty(value.$node, key);
+  if (isRel(value)) return relProperty(value.$rel, key);
+  if (isMap(value)) return Object.hasOwn(value, key) ? value[key] : null;
+  throw runtimeError('TypeError', 'InvalidArgumentType', `cannot read property '${key}' of ${typeName(value)}`);
+}
+
+function arithmetic(op: string, left: CypherValue, right: CypherValue): CypherValue {
+  if (left === null || right === null) return null;
+  if (op === '+') {
+    if (Array.isArray(left)) return Array.isArray(right) ? [...left, ...right] : [...left, right];
+    if (Array.isArray(right)) return [left, ...right];
+    if (typeof left === 'string' && (typeof right === 'string' || isNumber(right))) return left + stringOf(right);
+    if (typeof right === 'string' && isNumber(left)) return stringOf(left) + right;
+  }
+  if (!isNumber(left) || !isNumber(right)) {
+    throw runtimeError('TypeError', 'InvalidArgumentType', `cannot apply ${op} to ${typeName(left)} and ${typeName(right)}`);
+  }
+  if (typeof left === 'bigint' && typeof right === 'bigint' && op !== '^') {
+    switch (op) {
+      case '+':
+        return checkedInteger(left + right);
+      case '-':
+        return checkedInteger(left - right);
+      case '*':
+        return checkedInteger(left * right);
+      case '/':
+        if (right === 0n) throw runtimeError('ArithmeticError', 'DivisionByZero', 'division by zero');
+        return checkedInteger(left / right);
+      case '%':
+        if (right === 0n) throw runtimeError('ArithmeticError', 'DivisionByZero', 'division by zero');
+        return left % right;
+    }
+  }
+  const a = Number(left);
+  const b = Number(right);
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
+    default:
+      return a ** b;
+  }
+}
+
+function stringOf(value: CypherValue): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(1) : String(value);
+  return String(value);
+}
+
+function listIndex(list: CypherValue, index: CypherValue): CypherValue {
+  if (list === null || index === null) return null;
+  if (Array.isArray(list)) {
+    if (typeof index !== 'bigint') throw runtimeError('TypeError', 'InvalidArgumentType', `list index must be an integer, got ${typeName(index)}`);
+    const at = Number(index < 0n ? BigInt(list.length) + index : index);
+    return list[at] ?? null;
+  }
+  if (isMap(list) || isNode(list) || isRel(list)) {
+    if (typeof index !== 'string') throw runtimeError('TypeError', 'MapElementAccessByNonString', `map key must be a string, got ${typeName(index)}`);
+    return propertyOf(list, index);
+  }
+  throw runtimeError('TypeError', 'InvalidArgumentType', `cannot index ${typeName(list)}`);
+}
+
+function sliceOf(list: CypherValue, from: CypherValue | undefined, to: CypherValue | undefined): CypherValue {
+  if (list === null || from === null || to === null) return null;
+  if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `cannot slice ${typeName(list)}`);
+  const length = list.length;
+  const clamp = (value: CypherValue | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'bigint') throw runtimeError('TypeError', 'InvalidArgumentType', 'slice bounds must be integers');
+    const n = Number(value);
+    return Math.max(0, Math.min(length, n < 0 ? length + n : n));
+  };
+  return list.slice(clamp(from, 0), clamp(to, length));
+}
+
+function inList(value: CypherValue, list: CypherValue): CypherValue {
+  if (list === null) return null;
+  if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `IN expects a list, got ${typeName(list)}`);
+  let unknown = false;
+  for (const item of list) {
+    const result = equals(value, item);
+    if (result === true) return true;
+    if (result === null) unknown = true;
+  }
+  return unknown ? null : false;
+}
+
+function stringPredicate(op: string, left: CypherValue, right: CypherValue): CypherValue {
+  if (typeof left !== 'string' || typeof right !== 'string') return null;
+  if (op === 'STARTS WITH') return left.startsWith(right);
+  if (op === 'ENDS WITH') return left.endsWith(right);
+  return left.includes(right);
+}
+
+function comparison(op: string, left: CypherValue, right: CypherValue): CypherValue {
+  if (op === '=') return equals(left, right);
+  if (op === '<>') {
+    const result = equals(left, right);
+    return result === null ? null : !result;
+  }
+  const result = compare(left, right);
+  if (result === null) return null;
+  switch (op) {
+    case '<':
+      return result < 0;
+    case '>':
+      return result > 0;
+    case '<=':
+      return result <= 0;
+    default:
+      return result >= 0;
+  }
+}
+
+function boolOperand(fn: Fn): (row: Row, env: Env) => boolean | null {
+  return (row, env) => truthValue(fn(row, env));
+}
+
+export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
+  switch (expr.kind) {
+    case 'literal': {
+      const value = expr.value;
+      return () => value;
+    }
+    case 'param': {
+      const name = expr.name;
+      return (_row, env) => {
+        if (!Object.hasOwn(env.params, name)) throw runtimeError('ParameterMissing', 'MissingParameter', `parameter $${name} was not given`);
+        return env.params[name];
+      };
+    }
+    case 'var': {
+      const info = ctx.scope.get(expr.name);
+      if (!info) throw compileError('UndefinedVariable', `variable '${expr.name}' is not defined`, expr.pos);
+      const slot = info.slot;
+      return (row) => row[slot] ?? null;
+    }
+    case 'prop': {
+      const target = compileExpr(expr.target, ctx);
+      const key = expr.key;
+      return (row, env) => propertyOf(target(row, env), key);
+    }
+    case 'index': {
+      const target = compileExpr(expr.target, ctx);
+      const index = compileExpr(expr.index, ctx);
+      return (row, env) => listIndex(target(row, env), index(row, env));
+    }
+    case 'slice': {
+      const target = compileExpr(expr.target, ctx);
+      const from = expr.from ? compileExpr(expr.from, ctx) : undefined;
+      const to = expr.to ? compileExpr(expr.to, ctx) : undefined;
+      return (row, env) => sliceOf(target(row, env), from?.(row, env), to?.(row, env));
+    }
+    case 'list': {
+      const items = expr.items.map((item) => compileExpr(item, ctx));
+      return (row, env) => items.map((item) => item(row, env));
+    }
+    case 'map': {
+      const entries = expr.entries.map(([key, value]) => [key, compileExpr(value, ctx)] as const);
+      return (row, env) => {
+        const map: CypherMap = {};
+        for (const [key, value] of entries) map[key] = value(row, env);
+        return map;
+      };
+    }
+    case 'binary':
+      return compileBinary(expr as Extract<Expr, { kind: 'binary' }>, ctx);
+    case 'unary': {
+      const operand = compileExpr(expr.operand, ctx);
+      if (expr.op === 'NOT') {
+        const bool = boolOperand(operand);
+        return (row, env) => {
+          const value = bool(row, env);
+          return value === null ? null : !value;
+        };
+      }
+      if (expr.op === '+') return operand;
+      return (row, env) => {
+        const value = operand(row, env);
+        if (value === null) return null;
+        if (typeof value === 'bigint') return checkedInteger(-value);
+        if (typeof value === 'number') return -value;
+        throw runtimeError('TypeError', 'InvalidArgumentType', `cannot negate ${typeName(value)}`);
+      };
+    }
+    case 'isNull': {
+      const operand = compileExpr(expr.operand, ctx);
+      const negated = expr.negated;
+      return (row, env) => (operand(row, env) === null) !== negated;
+    }
+    case 'labels': {
+      const target = compileExpr(expr.target, ctx);
+      const labels = expr.labels;
+      return (row, env) => {
+        const value = target(row, env);
+        if (value === null) return null;
+        if (!isNode(value)) throw runtimeError('TypeError', 'InvalidArgumentType', `label check on ${typeName(value)}`);
+        return labels.every((label) => value.$node.labels.includes(label));
+      };
+    }
+    case 'call':
+      return compileCall(expr as Extract<Expr, { kind: 'call' }>, ctx);
+    case 'case': {
+      const subject = expr.subject ? compileExpr(expr.subject, ctx) : undefined;
+      const whens = expr.whens.map(([when, then]) => [compileExpr(when, ctx), compileExpr(then, ctx)] as const);
+      const otherwise = expr.otherwise ? compileExpr(expr.otherwise, ctx) : () => null;
+      return (row, env) => {
+        const value = subject?.(row, env);
+        for (const [when, then] of whens) {
+          const matched = subject ? equals(value!, when(row, env)) === true : when(row, env) === true;
+          if (matched) return then(row, env);
+        }
+        return otherwise(row, env);
+      };
+    }
+    case 'comprehension': {
+      const source = compileExpr(expr.source, ctx);
+      const slot = ctx.allocateSlot();
+      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'value' as const }) };
+      const where = expr.where ? compileExpr(expr.where, inner) : undefined;
+      const map = expr.map ? compileExpr(expr.map, inner) : undefined;
+      return (row, env) => {
+        const list = source(row, env);
+        if (list === null) return null;
+        if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `list comprehension over ${typeName(list)}`);
+        const result: CypherValue[] = [];
+        for (const item of list) {
+          row[slot] = item;
+          if (where && where(row, env) !== true) continue;
+          result.push(map ? map(row, env) : item);
+        }
+        return result;
+      };
+    }
+    case 'quantifier': {
+      const source = compileExpr(expr.source, ctx);
+      const slot = ctx.allocateSlot();
+      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'value' as const }) };
+      const where = boolOperand(compileExpr(expr.where, inner));
+      const quantifier = expr.quantifier;
+      return (row, env) => {
+        const list = source(row, env);
+        if (list === null) return null;
+        if (!Array.isArray(list)) throw runtimeError('TypeError', 'InvalidArgumentType', `${quantifier}() over ${typeName(list)}`);
+        let trues = 0;
+        let nulls = 0;
+        for (const item of list) {
+          row[slot] = item;
+          const result = where(row, env);
+          if (result === true) trues++;
+          else if (result === null) nulls++;
+        }
+        const falses = list.length - trues - nulls;
+        switch (quantifier) {
+          case 'all':
+            return falses > 0 ? false : nulls > 0 ? null : true;
+          case 'any':
+            return trues > 0 ? true : nulls > 0 ? null : false;
+          case 'none':
+            return trues > 0 ? false : nulls > 0 ? null : true;
+          default:
+            return trues > 1 ? false : nulls > 0 ? null : trues === 1;
+        }
+      };
+    }
+    case 'pattern': {
+      const runner = ctx.compilePattern(expr.pattern, ctx.scope);
+      return (row, env) => {
+        let found = false;
+        runner(row.slice(), env, () => {
+          found = true;
+          return true;
+        });
+        return found;
+      };
+    }
+    case 'patternComprehension': {
+      const scope = new Map(ctx.scope);
+      const runner = ctx.compilePattern(expr.pattern, scope);
+      const inner = { ...ctx, scope };
+      const where = expr.where ? compileExpr(expr.where, inner) : undefined;
+      const map = compileExpr(expr.map, inner);
+      return (row, env) => {
+        const result: CypherValue[] = [];
+        runner(row.slice(), env, (matched) => {
+          if (!where || where(matched, env) === true) result.push(map(matched, env));
+        });
+        return result;
+      };
+    }
+  }
+}
+
+function compileBinary(expr: Extract<Expr, { kind: 'binary' }>, ctx: ExprContext): Fn {
+  const left = compileExpr(expr.left, ctx);
+  const right = compileExpr(expr.right, ctx);
+  const op = expr.op;
+  switch (op) {
+    case 'AND': {
+      const l = boolOperand(left);
+      const r = boolOperand(right);
+      return (row, env) => {
+        const a = l(row, env);
+        if (a === false) return false;
+        return and(a, r(row, env));
+      };
+    }
+    case 'OR': {
+      const l = boolOperand(left);
+      const r = boolOperand(right);
+      return (row, env) => {
+        const a = l(row, env);
+        if (a === true) return true;
+        return or(a, r(row, env));
+      };
+    }
+    case 'XOR': {
+      const l = boolOperand(left);
+      const r = boolOperand(right);
+      return (row, env) => xor(l(row, env), r(row, env));
+    }
+    case '=':
+    case '<>':
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
+      return (row, env) => comparison(op, left(row, env), right(row, env));
+    case 'IN':
+      return (row, env) => inList(left(row, env), right(row, env));
+    case 'STARTS WITH':
+    case 'ENDS WITH':
+    case 'CONTAINS':
+      return (row, env) => stringPredicate(op, left(row, env), right(row, env));
+    case '=~':
+      return (row, env) => {
+        const value = left(row, env);
+        const pattern = right(row, env);
+        if (typeof value !== 'string' || typeof pattern !== 'string') return null;
+        return new RegExp('^(?:' + pattern + ')$', 'u').test(value);
+      };
+    default:
+      return (row, env) => arithmetic(op, left(row, env), right(row, env));
+  }
+}
+
+function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): Fn {
+  const name = expr.name.toLowerCase();
+  if (isAggregateFunction(name)) {
+    if (!ctx.aggregates) throw compileError('InvalidAggregation', `aggregate ${expr.name}() is not allowed here`, expr.pos);
+    const args = expr.args.map((arg) => compileExpr(arg, { ...ctx, aggregates: undefined }));
+    const index = ctx.aggregates.length;
+    ctx.aggregates.push({ name, distinct: expr.distinct, star: expr.star, args });
+    // validate the aggregate name and arity now, not on the first row
+    createAccumulator(name, expr.distinct, expr.star);
+    return (_row, env) => env.aggregateValues[index];
+  }
+  const args = expr.args.map((arg) => compileExpr(arg, ctx));
+  const rule = ctx.rules?.predicate(expr.name, args.length);
+  if (rule) {
+    return (row, env) => rule.call(args.map((arg) => arg(row, env)), env);
+  }
+  const fn = scalarFunction(name);
+  if (!fn) throw compileError('UnknownFunction', `unknown function ${expr.name}()`, expr.pos);
+  if (name === 'exists' && expr.args[0] && expr.args[0].kind !== 'prop' && expr.args[0].kind !== 'pattern') {
+    throw compileError('InvalidArgumentType', 'exists() takes a property or a pattern', expr.pos);
+  }
+  return (row, env) => {
+    const values = args.map((arg) => arg(row, env));
+    return fn(values, env);
+  };
+}
+
+/** Whether a node or relationship is visible at the query's `as_of` instant. */
+export function visible(record: { recorded_at: string }, env: Env): boolean {
+  return env.asOf === undefined || record.recorded_at <= env.asOf;
+}

@@ -1,0 +1,150 @@
+/**
+ * Compile-time checks that need no graph, raising the errors openCypher names
+ * (the TCK's `SyntaxError` details). Variable scoping errors (UndefinedVariable,
+ * VariableTypeConflict, VariableAlreadyBound) are raised by compile.ts, which
+ * resolves every variable to a slot.
+ */
+import type { Clause, Expr, Projection, QueryAst } from './ast.ts';
+import { compileError, containsAggregate } from './expressions.ts';
+import { exprKey } from './compile.ts';
+import { isAggregateFunction } from './functions.ts';
+import type { RuleRegistry } from './rules.ts';
+import { INT64_MAX, INT64_MIN } from './values.ts';
+
+export interface SemanticOptions {
+  allowWrites: boolean;
+  rules?: RuleRegistry;
+}
+
+export function analyse(ast: QueryAst, options: SemanticOptions): void {
+  for (const part of ast.parts) {
+    const clauses = part.clauses;
+    clauses.forEach((clause, i) => {
+      checkClause(clause, options);
+      const last = i === clauses.length - 1;
+      if (clause.kind === 'return' && !last) throw compileError('InvalidClauseComposition', 'RETURN must be the last clause', clauses[i + 1].pos);
+      if (last && clause.kind !== 'return' && clause.kind !== 'create') {
+        throw compileError('InvalidClauseComposition', 'a query must end with RETURN', clause.pos);
+      }
+    });
+  }
+  visitLiterals(ast);
+}
+
+function checkClause(clause: Clause, options: SemanticOptions): void {
+  switch (clause.kind) {
+    case 'create':
+      if (!options.allowWrites) {
+        throw compileError('ReadOnlyQuery', 'CREATE writes to the graph; queries are read-only', clause.pos);
+      }
+      return;
+    case 'with':
+      checkProjection(clause.projection, true);
+      if (clause.where) checkNoAggregate(clause.where);
+      return;
+    case 'return':
+      checkProjection(clause.projection, false);
+      return;
+    case 'match':
+      if (clause.where) checkNoAggregate(clause.where);
+      return;
+    case 'unwind':
+      checkNoAggregate(clause.expr);
+      return;
+  }
+}
+
+function checkNoAggregate(expr: Expr): void {
+  const found = findAggregate(expr);
+  if (found) throw compileError('InvalidAggregation', 'aggregate functions are not allowed here', found.pos);
+}
+
+function findAggregate(expr: Expr): Expr | undefined {
+  let found: Expr | undefined;
+  walk(expr, (e) => {
+    if (!found && e.kind === 'call' && isAggregateFunction(e.name)) found = e;
+  });
+  return found;
+}
+
+function checkProjection(projection: Projection, isWith: boolean): void {
+  const names = new Set<string>();
+  for (const item of projection.items) {
+    if (isWith && !item.alias && item.expr.kind !== 'var') {
+      throw compileError('NoExpressionAlias', 'an expression in WITH needs an alias (AS name)', item.pos);
+    }
+    const name = item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text);
+    if (names.has(name)) throw compileError('ColumnNameConflict', `column '${name}' is projected twice`, item.pos);
+    names.add(name);
+    walk(item.expr, (e) => {
+      if (e.kind === 'call' && isAggregateFunction(e.name)) {
+        for (const arg of e.args) {
+          const nested = findAggregate(arg);
+          if (nested) throw compileError('NestedAggregation', 'an aggregate cannot contain another aggregate', nested.pos);
+        }
+      }
+    });
+  }
+  const groupingKeys = new Set(projection.items.filter((item) => !containsAggregate(item.expr)).map((item) => exprKey(item.expr)));
+  for (const item of projection.items) {
+    if (containsAggregate(item.expr)) checkAggregateMix(item.expr, groupingKeys);
+  }
+  for (const [clause, expr] of [['SKIP', projection.skip], ['LIMIT', projection.limit]] as const) {
+    if (!expr) continue;
+    let usesVariable = false;
+    walk(expr, (e) => {
+      if (e.kind === 'var' || (e.kind === 'call' && (isAggregateFunction(e.name) || e.name.toLowerCase() === 'rand'))) usesVariable = true;
+    });
+    if (usesVariable) throw compileError('NonConstantExpression', `${clause} needs a constant expression`, expr.pos);
+    if (expr.kind === 'literal') {
+      if (typeof expr.value === 'bigint' && expr.value < 0n) throw compileError('NegativeIntegerArgument', `${clause} cannot be negative`, expr.pos);
+      if (typeof expr.value !== 'bigint') throw compileError('InvalidArgumentType', `${clause} needs an integer`, expr.pos);
+    }
+  }
+}
+
+/** In `RETURN n.x + count(*)`, n.x must be a grouping key. */
+function checkAggregateMix(expr: Expr, groupingKeys: Set<string>): void {
+  if (groupingKeys.has(exprKey(expr))) return;
+  if (expr.kind === 'call' && isAggregateFunction(expr.name)) return;
+  if (expr.kind === 'var') {
+    throw compileError('AmbiguousAggregationExpression', `'${expr.name}' is used beside an aggregate but is not a grouping key`, expr.pos);
+  }
+  if (expr.kind === 'comprehension' || expr.kind === 'quantifier') return;
+  forEachChild(expr, (child) => checkAggregateMix(child, groupingKeys));
+}
+
+function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
+  for (const value of Object.values(expr)) {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (Array.isArray(item)) item.forEach((x) => isExpr(x) && visit(x));
+        else if (isExpr(item)) visit(item);
+      }
+    } else if (isExpr(value)) visit(value);
+  }
+}
+
+function isExpr(value: unknown): value is Expr {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'pos' in value && !('nodes' in value);
+}
+
+function walk(expr: Expr, visit: (expr: Expr) => void): void {
+  visit(expr);
+  forEachChild(expr, (child) => walk(child, visit));
+}
+
+/** Integer literals beyond 64 bits are a compile-time error. */
+function visitLiterals(ast: QueryAst): void {
+  const check = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(check);
+    if (typeof value !== 'object' || value === null) return;
+    const node = value as Record<string, unknown>;
+    if (node.kind === 'literal' && typeof node.value === 'bigint' && (node.value > INT64_MAX || node.value < INT64_MIN)) {
+      const pos = node.pos as { line: number; column: number };
+      throw compileError('IntegerOverflow', `integer literal ${node.value} does not fit in 64 bits`, pos);
+    }
+    Object.values(node).forEach(check);
+  };
+  check(ast);
+}
