@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OverloadedError, TooLargeError } from '../../../engine/errors.ts';
 import { createNerBackend, openNerBackend, type PooledNerBackend } from '../../../engine/extract/neural/backend.ts';
@@ -21,7 +22,7 @@ const TAGGED = {
 
 const DOCUMENT =
   'Gen. Hemedti Dagalo, head of the Rapid Support Forces, said: "Khartoum is ours." ' +
-  "Khartoum fell; Darfur (Darfur!) too. Café Hemedti's men — not Hemedtis or xHemedti — held 東京 and Darfur…";
+  "Khartoum fell; Darfur (Darfur!) too. Café Hemedti's men — not Hemedtis or xHemedti — held 東京 and 👍🏽 Darfur…";
 
 const ENTITY_TYPES = new Set(TINY_NER_LABELS.filter((l) => l !== 'O').map((l) => l.slice(2)));
 
@@ -107,6 +108,30 @@ describe('neural backend with a generated model in a pool of 2 workers', () => {
   it('reports the model name with a digest of its weights', () => {
     expect(pool.model).toMatch(/^parley-tiny-ner@sha256:[0-9a-f]{12}$/);
     expect(pool.workers).toBe(2);
+  });
+});
+
+describe('neural backend on arbitrary text', () => {
+  it('returns entities whose offsets index the text, whatever the characters', async () => {
+    const model = await buildTinyNerModel({ seed: 3, noise: 3, words: ['Khartoum'] });
+    const backend = await createNerBackend({ modelDir: model.dir, workers: 0 });
+    try {
+      const piece = fc.oneof(
+        fc.constantFrom('Khartoum', 'the', 'Gen.', 'U.N.', '.', '!', ',', '\n\n', ' ', '  ', 'é', '東京', '👍🏽', '\u200b', "'s", '—'),
+        fc.string({ unit: 'grapheme', maxLength: 8 }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.array(piece, { maxLength: 30 }).map((p) => p.join(' ')), { maxLength: 4 }), async (texts) => {
+          const result = await backend.recognise(texts);
+          expect(result).toHaveLength(texts.length);
+          result.forEach((entities, i) => expectWellFormed(texts[i]!, entities));
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await backend.close();
+      await model.remove();
+    }
   });
 });
 

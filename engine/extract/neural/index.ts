@@ -1,0 +1,14 @@
+/** The neural extraction layer: token classification in a worker pool, entities with offsets into each text. */
+export {
+  createNerBackend,
+  DEFAULT_NER_MAX_QUEUE,
+  DEFAULT_NER_MAX_SENTENCES_PER_CALL,
+  openNerBackend,
+  PooledNerBackend,
+  type NerBackendOptions,
+  type NerBackendStatus,
+} from './backend.ts';
+export { groupEntities, parseLabel, type WordPrediction } from './bio.ts';
+export { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles, type NerModelProblem } from './model-dir.ts';
+export { splitSentences } from './sentences.ts';
+export { splitWords } from './words.ts';
