@@ -1,0 +1,290 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
+import { predictionFromFindings, predictionFromResult } from './eval/predict.ts';
+import {
+  SCORE_KINDS,
+  addCounts,
+  metricsOf,
+  microAverage,
+  parseGold,
+  scoreSentence,
+  type Counts,
+  type GoldSentence,
+  type KindOutcome,
+  type Metrics,
+  type Prediction,
+  type ScoreKind,
+} from './eval/score.ts';
+
+/**
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic]`
+ *
+ * Runs extraction on every sentence of the labelled development set
+ * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
+ * plus actors and claims per conflict setting: first with the rule layer alone, then
+ * with the transformer model in PARLEY_NER_MODEL_DIR. Without a configured model it runs
+ * the random-weight test model instead, which exercises the neural path and measures
+ * nothing.
+ */
+
+const GOLD_PATH = fileURLToPath(new URL('../corpora/gold/dev.jsonl', import.meta.url));
+const TINY_MODEL_HELPER = fileURLToPath(new URL('../test/helpers/tiny-ner-model.ts', import.meta.url));
+/** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
+const EVAL_NER_WORKERS = 1;
+/** One sentence's extraction taking longer than this is recorded as an error (empty prediction). */
+const SENTENCE_TIMEOUT_MS = 30_000;
+/** The issue's acceptance targets for the rule layer alone. */
+const TARGETS: readonly { kind: ScoreKind; f1: number }[] = [
+  { kind: 'actors (text+type)', f1: 0.8 },
+  { kind: 'claims (type+speaker)', f1: 0.6 },
+];
+/** Kinds listed per sentence under --verbose (the looser variants repeat the same errors). */
+const VERBOSE_KINDS: readonly ScoreKind[] = ['actors (text+type)', 'claims (type+speaker)', 'events (type+location)', 'locations (text+type)', 'dates (iso)'];
+
+type Layer = 'pipeline' | 'symbolic';
+
+/** One way of extracting a sentence into the scorer's shape. */
+interface Extractor {
+  description: string;
+  predict(sentence: GoldSentence): Promise<Prediction>;
+  close(): Promise<void>;
+}
+
+function documentOf(sentence: GoldSentence): DocumentInput {
+  return { text: sentence.text, source: `gold/${sentence.id}`, document_date: sentence.document_date };
+}
+
+/**
+ * The one place that decides what is measured: the pipeline (symbolic findings plus
+ * transformer spans, structured and resolved: what users get), or the symbolic layer's
+ * raw findings.
+ */
+async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?: string): Promise<Extractor> {
+  if (layer === 'symbolic') {
+    const { findConflictEntities, SYMBOLIC_EXTRACTOR_VERSION } = await import('../engine/extract/symbolic/index.ts');
+    return {
+      description: `symbolic layer findings (parley-rules/${SYMBOLIC_EXTRACTOR_VERSION})`,
+      predict: async (sentence) => predictionFromFindings(sentence.text, await findConflictEntities(documentOf(sentence))),
+      close: async () => ner?.close(),
+    };
+  }
+  const { createExtractionPipeline, DEFAULT_SYMBOLIC_LAYER } = await import('../engine/extract/pipeline.ts');
+  // The result has no date nodes: keep the findings the pipeline structured, to score dates.
+  let lastFindings: Findings | null = null;
+  const pipeline = createExtractionPipeline({
+    ner,
+    ...(modelStatus ? { modelStatus } : {}),
+    symbolic: {
+      version: DEFAULT_SYMBOLIC_LAYER.version,
+      find: async (document) => (lastFindings = await DEFAULT_SYMBOLIC_LAYER.find(document)),
+    },
+  });
+  const { rules, model, note } = pipeline.extractor;
+  return {
+    description: `pipeline (${rules} + ${model ?? 'no model'})${note ? `; ${note}` : ''}`,
+    predict: async (sentence) => {
+      lastFindings = null;
+      const result = await pipeline.extract(documentOf(sentence), { tier: 'essential', ingestedAt: `${sentence.document_date}T00:00:00Z` });
+      return predictionFromResult(result, lastFindings ?? { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] });
+    },
+    close: () => pipeline.close(),
+  };
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const EMPTY_PREDICTION: Prediction = { actors: [], claims: [], events: [], locations: [], dates: [] };
+
+interface SentenceReport { id: string; conflict: string; text: string; outcome: Record<ScoreKind, KindOutcome>; error?: string }
+
+interface RunReport {
+  run: string;
+  extractor: string;
+  sentences: number;
+  errors: number;
+  ms_per_sentence: number;
+  kinds: Record<ScoreKind, Metrics>;
+  regions: Record<string, { actors: Metrics; claims: Metrics }>;
+  details: SentenceReport[];
+}
+
+async function evaluate(run: string, extractor: Extractor, gold: readonly GoldSentence[]): Promise<RunReport> {
+  const details: SentenceReport[] = [];
+  const started = performance.now();
+  for (const sentence of gold) {
+    let prediction = EMPTY_PREDICTION;
+    let error: string | undefined;
+    try {
+      prediction = await withTimeout(extractor.predict(sentence), SENTENCE_TIMEOUT_MS);
+    } catch (cause) {
+      error = (cause as Error).message;
+    }
+    details.push({ id: sentence.id, conflict: sentence.conflict, text: sentence.text, outcome: scoreSentence(sentence, prediction), ...(error ? { error } : {}) });
+  }
+  const elapsed = performance.now() - started;
+  const byRegion = new Map<string, { actors: Counts; claims: Counts }>();
+  for (const detail of details) {
+    const region = byRegion.get(detail.conflict) ?? { actors: { tp: 0, fp: 0, fn: 0 }, claims: { tp: 0, fp: 0, fn: 0 } };
+    region.actors = addCounts(region.actors, detail.outcome['actors (text+type)']);
+    region.claims = addCounts(region.claims, detail.outcome['claims (type+speaker)']);
+    byRegion.set(detail.conflict, region);
+  }
+  return {
+    run,
+    extractor: extractor.description,
+    sentences: gold.length,
+    errors: details.filter((detail) => detail.error).length,
+    ms_per_sentence: Math.round((elapsed / Math.max(gold.length, 1)) * 10) / 10,
+    kinds: microAverage(details.map((detail) => detail.outcome)),
+    regions: Object.fromEntries(
+      [...byRegion].sort(([a], [b]) => a.localeCompare(b)).map(([region, counts]) => [region, { actors: metricsOf(counts.actors), claims: metricsOf(counts.claims) }]),
+    ),
+    details,
+  };
+}
+
+// ---------------------------------------------------------------- printing
+
+const figure = (value: number | null) => (value === null ? '    –' : value.toFixed(3));
+
+function formatRun(report: RunReport, verbose: boolean): string {
+  const lines: string[] = [];
+  lines.push(`== ${report.run}`, `   ${report.extractor}`, `   ${report.sentences} sentences, ${report.ms_per_sentence} ms/sentence${report.errors ? `, ${report.errors} FAILED (scored as empty)` : ''}`, '');
+  lines.push(`${'kind'.padEnd(24)}${'gold'.padStart(6)}${'pred'.padStart(6)}${'tp'.padStart(6)}${'P'.padStart(8)}${'R'.padStart(8)}${'F1'.padStart(8)}`);
+  for (const kind of SCORE_KINDS) {
+    const m = report.kinds[kind];
+    lines.push(`${kind.padEnd(24)}${String(m.tp + m.fn).padStart(6)}${String(m.tp + m.fp).padStart(6)}${String(m.tp).padStart(6)}${figure(m.precision).padStart(8)}${figure(m.recall).padStart(8)}${figure(m.f1).padStart(8)}`);
+  }
+  lines.push('', `${'conflict'.padEnd(22)}${'actors P'.padStart(10)}${'R'.padStart(7)}${'F1'.padStart(7)}${'claims P'.padStart(11)}${'R'.padStart(7)}${'F1'.padStart(7)}`);
+  for (const [region, { actors, claims }] of Object.entries(report.regions)) {
+    lines.push(`${region.padEnd(22)}${figure(actors.precision).padStart(10)}${figure(actors.recall).padStart(7)}${figure(actors.f1).padStart(7)}${figure(claims.precision).padStart(11)}${figure(claims.recall).padStart(7)}${figure(claims.f1).padStart(7)}`);
+  }
+  if (verbose) {
+    lines.push('');
+    for (const detail of report.details) {
+      const problems = VERBOSE_KINDS.flatMap((kind) => [
+        ...detail.outcome[kind].missed.map((item) => `   - missed   ${kind}: ${item}`),
+        ...detail.outcome[kind].spurious.map((item) => `   + spurious ${kind}: ${item}`),
+      ]);
+      if (problems.length === 0 && !detail.error) continue;
+      lines.push(`${detail.id}: ${detail.text}`, ...(detail.error ? [`   ! extraction failed: ${detail.error}`] : []), ...problems);
+    }
+  }
+  return lines.join('\n');
+}
+
+function formatTargets(report: RunReport): string {
+  return TARGETS.map(({ kind, f1 }) => {
+    const value = report.kinds[kind].f1;
+    return `target ${kind} F1 >= ${f1}: ${figure(value).trim()} ${value !== null && value >= f1 ? 'met' : 'NOT met'}`;
+  }).join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+interface Arguments { verbose: boolean; json: boolean; layer: Layer | null }
+
+function parseArguments(argv: readonly string[]): Arguments {
+  const parsed: Arguments = { verbose: false, json: false, layer: null };
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i];
+    if (argument === '--verbose') parsed.verbose = true;
+    else if (argument === '--json') parsed.json = true;
+    else if (argument === '--layer' && (argv[i + 1] === 'pipeline' || argv[i + 1] === 'symbolic')) parsed.layer = argv[++i] as Layer;
+    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic`);
+  }
+  return parsed;
+}
+
+/** The pipeline when it loads, else the symbolic layer alone (while the pipeline is being built). */
+async function defaultLayer(log: (line: string) => void): Promise<Layer> {
+  try {
+    await import('../engine/extract/pipeline.ts');
+    return 'pipeline';
+  } catch (error) {
+    log(`the pipeline does not load (${(error as Error).message.split('\n')[0]}); evaluating the symbolic layer's findings`);
+    return 'symbolic';
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArguments(process.argv.slice(2));
+  const log = (line: string) => (args.json ? console.error(line) : console.log(line));
+  const gold = parseGold(await readFile(GOLD_PATH, 'utf8'));
+  const layer = args.layer ?? (await defaultLayer(log));
+  const reports: RunReport[] = [];
+
+  const rules = await openExtractor(layer, null);
+  try {
+    reports.push(await evaluate('rule layer alone', rules, gold));
+  } finally {
+    await rules.close();
+  }
+  if (!args.json) log(`${formatRun(reports[0], args.verbose)}\n\n${formatTargets(reports[0])}\n`);
+
+  if (layer === 'symbolic') {
+    log('the transformer model runs only through the pipeline (--layer pipeline): no neural run');
+  } else {
+    const { openNerBackend, createNerBackend } = await import('../engine/extract/neural/backend.ts');
+    const modelDir = process.env.PARLEY_NER_MODEL_DIR;
+    if (modelDir) {
+      const opened = await openNerBackend({ modelDir, workers: EVAL_NER_WORKERS });
+      if (opened.backend) {
+        const neural = await openExtractor(layer, opened.backend, opened.status);
+        try {
+          reports.push(await evaluate(`with transformer model (${opened.status})`, neural, gold));
+        } finally {
+          await neural.close();
+        }
+        if (!args.json) log(formatRun(reports[reports.length - 1], args.verbose));
+      } else {
+        log(`transformer model not usable: ${opened.status}`);
+      }
+    } else {
+      log('no transformer model configured; set PARLEY_NER_MODEL_DIR (npm run models:pull)');
+      if (existsSync(TINY_MODEL_HELPER)) {
+        const { buildTinyNerModel } = await import('../test/helpers/tiny-ner-model.ts');
+        const tiny = await buildTinyNerModel({ seed: 7 });
+        try {
+          const neural = await openExtractor(layer, await createNerBackend({ modelDir: tiny.dir, workers: EVAL_NER_WORKERS }));
+          try {
+            reports.push(await evaluate('random-weight test model: exercises the path, measures nothing', neural, gold));
+          } finally {
+            await neural.close();
+          }
+        } finally {
+          await tiny.remove();
+        }
+        if (!args.json) log(formatRun(reports[reports.length - 1], args.verbose));
+      }
+    }
+  }
+
+  if (args.json) {
+    const output = reports.map(({ details, ...report }) => ({
+      ...report,
+      targets: Object.fromEntries(TARGETS.map(({ kind, f1 }) => [kind, { f1_min: f1, met: (report.kinds[kind].f1 ?? 0) >= f1 }])),
+      ...(args.verbose
+        ? { details: details.map((detail) => ({ id: detail.id, error: detail.error, ...Object.fromEntries(VERBOSE_KINDS.map((kind) => [kind, { missed: detail.outcome[kind].missed, spurious: detail.outcome[kind].spurious }])) })) }
+        : {}),
+    }));
+    console.log(JSON.stringify(output, null, 2));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack ?? error.message : error);
+  process.exitCode = 1;
+});
