@@ -194,6 +194,9 @@ function formatTargets(report: RunReport): string {
 
 // ---------------------------------------------------------------- main
 
+/** The extraction layers are not there (yet): a message, not a stack trace. */
+class NothingToEvaluateError extends Error {}
+
 interface Arguments { verbose: boolean; json: boolean; layer: Layer | null }
 
 function parseArguments(argv: readonly string[]): Arguments {
@@ -226,7 +229,12 @@ async function main(): Promise<void> {
   const layer = args.layer ?? (await defaultLayer(log));
   const reports: RunReport[] = [];
 
-  const rules = await openExtractor(layer, null);
+  let rules: Extractor;
+  try {
+    rules = await openExtractor(layer, null);
+  } catch (error) {
+    throw new NothingToEvaluateError(`the ${layer} layer does not load, so there is nothing to evaluate yet: ${(error as Error).message.split('\n')[0]}`);
+  }
   try {
     reports.push(await evaluate('rule layer alone', rules, gold));
   } finally {
@@ -285,6 +293,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
+  console.error(error instanceof NothingToEvaluateError ? error.message : error instanceof Error ? error.stack ?? error.message : error);
   process.exitCode = 1;
 });
