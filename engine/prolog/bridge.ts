@@ -63,11 +63,17 @@ export class PrologBridge {
   /** Consults a rule module's text. Throws ValidationError when it does not parse. */
   consult(program: string): string[] {
     const before = new Set(Object.keys(this.session.modules.user.rules));
-    const result = this.session.consult(program, { file: false, html: false });
-    if (result !== true) {
-      const message = result && typeof result === 'object' ? pl.format_answer(result) : 'the rule module does not parse';
-      throw new ValidationError('rule_module_invalid', `rule module does not consult: ${message}`);
-    }
+    // with file: false, tau-prolog consults text synchronously and reports through the callbacks
+    let failure: string | undefined = 'tau-prolog did not report';
+    this.session.consult(program, {
+      file: false,
+      html: false,
+      url: false,
+      script: false,
+      success: () => (failure = undefined),
+      error: (error: Any) => (failure = pl.format_answer(error)),
+    });
+    if (failure !== undefined) throw new ValidationError('rule_module_invalid', `rule module does not consult: ${failure}`);
     const added = Object.keys(this.session.modules.user.rules).filter((indicator) => !before.has(indicator));
     added.forEach((indicator) => this.userPredicates.add(indicator));
     return added;
@@ -86,10 +92,13 @@ export class PrologBridge {
     const emitted = `emit([${template.join(', ')}])`;
     const maxAnswers = limits.maxAnswers ?? Number.MAX_SAFE_INTEGER;
     this.sink = [];
-    const parsed = this.session.query(`(${goal}), ${emitted}, fail ; true.`);
-    if (parsed !== true) {
-      throw new ValidationError('rule_goal_invalid', `rule goal does not parse: ${pl.format_answer(parsed)}`);
-    }
+    let failure: string | undefined = 'tau-prolog did not report';
+    this.session.query(`(${goal}), ${emitted}, fail ; true.`, {
+      html: false,
+      success: () => (failure = undefined),
+      error: (error: Any) => (failure = pl.format_answer(error)),
+    });
+    if (failure !== undefined) throw new ValidationError('rule_goal_invalid', `rule goal does not parse: ${failure}`);
     this.drive(limits, () => this.sink.length >= maxAnswers);
     return this.sink;
   }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { QueryError } from '../../engine/errors.ts';
+import { RuleRegistry, isNode, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import { conflictGraph } from './fixtures.ts';
+
+const ids = (rows: CypherValue[][]) => rows.map((row) => row.map((value) => (isNode(value) ? value.$node.id : value)));
+
+describe('query execution', () => {
+  it('answers the RedLine query with the planner starting from the most selective literal', () => {
+    const result = runQuery(conflictGraph(), "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c", { explain: true });
+    expect(result.columns).toEqual(['a', 'c']);
+    expect(ids(result.rows).sort()).toEqual([['rsf', 'c1'], ['saf', 'c3']]);
+    // 2 RedLine claims < 4 claims < 3 actors' 4 ASSERTS edges: the goal starts at the property index
+    expect(result.goal).toMatch(/^prop\(V_c, type, 'RedLine'\), node\(V_c, 'Claim'\), edge\(\w+, 'ASSERTS', V_a, V_c, _\), node\(V_a, 'Actor'\)/);
+    expect(result.plan).toEqual(expect.arrayContaining([expect.stringMatching(/^scan c by property type/)]));
+  });
+
+  it('filters by as_of', () => {
+    const result = runQuery(conflictGraph(), "MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'RedLine'}) RETURN c.text AS text", { as_of: '2024-01-02T00:00:00Z' });
+    expect(result.rows).toEqual([['No negotiation while the army holds Khartoum']]);
+  });
+
+  it('groups aggregates by the other columns and orders, skips and limits', () => {
+    const result = runQuery(conflictGraph(), 'MATCH (a:Actor)-[:ASSERTS]->(c) RETURN a.label AS actor, count(c) AS claims, collect(c.type) AS types ORDER BY claims DESC, actor SKIP 0 LIMIT 2');
+    expect(result.rows).toEqual([
+      ['Rapid Support Forces', 2n, ['RedLine', 'Demand']],
+      ['IGAD', 1n, ['Offer']],
+    ]);
+  });
+
+  it('keeps integers and floats apart and follows three-valued logic', () => {
+    const result = runQuery(conflictGraph(), 'RETURN 7 / 2 AS i, 7 / 2.0 AS f, null = null AS n, (null OR true) AS t, 1 = 1.0 AS eq');
+    expect(result.rows).toEqual([[3n, 3.5, null, true, true]]);
+  });
+
+  it('matches variable-length paths and optional matches', () => {
+    const graph = conflictGraph();
+    const reach = runQuery(graph, "MATCH (i:Actor {label: 'IGAD'})-[:ALLIED_WITH*1..3]->(x) RETURN x.label AS label ORDER BY label");
+    expect(reach.rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    const optional = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:OPPOSES]->(b) RETURN a.label AS a, b.label AS b ORDER BY a');
+    expect(optional.rows).toEqual([['IGAD', null], ['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', null]]);
+  });
+
+  it('binds parameters', () => {
+    const result = runQuery(conflictGraph(), 'MATCH (c:Claim) WHERE c.type IN $types RETURN count(*) AS n', { parameters: { types: ['Offer', 'Demand'] } });
+    expect(result.rows).toEqual([[2n]]);
+  });
+
+  it('raises the errors openCypher names, with line and column', () => {
+    const cases: [string, string, number, number][] = [
+      ['MATCH (a)\nRETURN b', 'SyntaxError.UndefinedVariable', 2, 8],
+      ['MATCH (a)-[r]->(b)\nMATCH (r) RETURN r', 'SyntaxError.VariableTypeConflict', 2, 7],
+      ['MATCH (a) WHERE count(a) > 1 RETURN a', 'SyntaxError.InvalidAggregation', 1, 17],
+      ['MATCH (a) RETURN a.label + count(*)', 'SyntaxError.AmbiguousAggregationExpression', 1, 18],
+      ['RETURN nosuch(1)', 'SyntaxError.UnknownFunction', 1, 8],
+    ];
+    for (const [text, code, line, column] of cases) {
+      try {
+        runQuery(conflictGraph(), text);
+        expect.unreachable(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(QueryError);
+        expect({ text, code: (error as QueryError).code, line: (error as QueryError).line, column: (error as QueryError).column }).toEqual({ text, code, line, column });
+      }
+    }
+  });
+
+  it('stops at the row cap and the time limit', () => {
+    const graph = conflictGraph();
+    expect(() => runQuery(graph, 'MATCH (a), (b), (c) RETURN a, b, c', { limits: { rowCap: 100 } })).toThrow(expect.objectContaining({ code: 'query_row_cap' }));
+    expect(() => runQuery(graph, 'UNWIND range(1, 3000000) AS x WITH x WHERE x < 0 RETURN x', { limits: { timeLimitMs: 20 } })).toThrow(
+      expect.objectContaining({ code: 'query_time_limit' }),
+    );
+  });
+
+  it('routes a predicate of a loaded rule module to tau-prolog', () => {
+    const rules = new RuleRegistry();
+    rules.load(`
+      reaches(X, Y) :- reach(X, Y, [X]).
+      reach(X, Y, _) :- edge(_, 'ALLIED_WITH', X, Y, _).
+      reach(X, Z, Seen) :- edge(_, 'ALLIED_WITH', X, Y, _), \\+ seen(Y, Seen), reach(Y, Z, [Y|Seen]).
+      seen(X, [X|_]).
+      seen(X, [_|T]) :- seen(X, T).
+    `);
+    const text = 'MATCH (a:Actor), (b:Actor) WHERE a <> b AND reaches(a, b) RETURN a.label AS a, b.label AS b ORDER BY a, b';
+    const result = runQuery(conflictGraph(), text, { rules, explain: true });
+    expect(result.rows).toEqual([
+      ['IGAD', 'Rapid Support Forces'],
+      ['IGAD', 'Sudanese Armed Forces'],
+      ['Sudanese Armed Forces', 'Rapid Support Forces'],
+    ]);
+    expect(result.goal).toContain('reaches(V_a, V_b)');
+    // without the module the same name is an unknown function
+    expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'SyntaxError.UnknownFunction' }));
+  });
+});

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { QueryError } from '../../engine/errors.ts';
+import { parseQuery, runQuery } from '../../engine/query/index.ts';
+import { conflictGraph } from './fixtures.ts';
+
+describe('parser', () => {
+  it('parses the RedLine query into clauses and patterns', () => {
+    const ast = parseQuery("MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c");
+    const [match, ret] = ast.parts[0].clauses;
+    expect(match.kind).toBe('match');
+    if (match.kind !== 'match' || ret.kind !== 'return') throw new Error('unexpected clauses');
+    expect(match.patterns[0].nodes.map((node) => node.labels)).toEqual([['Actor'], ['Claim']]);
+    expect(match.patterns[0].relationships[0]).toMatchObject({ types: ['ASSERTS'], direction: 'out' });
+    expect(ret.projection.items.map((item) => item.text)).toEqual(['a', 'c']);
+  });
+
+  it('takes keywords in any case, as names where openCypher allows them', () => {
+    const ast = parseQuery('match (count:Match {return: 1})<-[:WHERE|limit*1..3]-(b) return count.return AS `order`');
+    const match = ast.parts[0].clauses[0];
+    if (match.kind !== 'match') throw new Error('expected MATCH');
+    expect(match.patterns[0].nodes[0]).toMatchObject({ variable: 'count', labels: ['Match'] });
+    expect(match.patterns[0].relationships[0]).toMatchObject({ types: ['WHERE', 'limit'], direction: 'in', range: { min: 1, max: 3 } });
+  });
+
+  it('reports line, column and what was expected', () => {
+    try {
+      parseQuery('MATCH (a:Actor)\nRETURN a,');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(QueryError);
+      const queryError = error as QueryError;
+      expect(queryError.line).toBe(2);
+      expect(queryError.column).toBe(10);
+      expect(queryError.details.expected).toMatch(/LParen|StringLiteral/);
+    }
+    try {
+      parseQuery('MATCH (a:Actor) RETRUN a');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as QueryError).column).toBe(17);
+    }
+  });
+
+  it('refuses write clauses where they start', () => {
+    expect(() => parseQuery("MATCH (a) SET a.x = 1 RETURN a")).toThrow(/read-only/);
+    expect(() => runQuery(conflictGraph(), 'CREATE (n:Actor) RETURN n')).toThrow(/read-only/);
+    try {
+      parseQuery('MATCH (a)\n  DETACH DELETE a');
+    } catch (error) {
+      expect((error as QueryError).line).toBe(2);
+      expect((error as QueryError).column).toBe(3);
+      expect((error as QueryError).code).toBe('ReadOnlyQuery');
+    }
+  });
+});
+
+const FRAGMENTS = [
+  'MATCH', 'OPTIONAL', 'WHERE', 'RETURN', 'WITH', 'UNWIND', 'AS', 'ORDER BY', 'SKIP', 'LIMIT', 'DISTINCT', '(', ')', '[', ']',
+  '{', '}', '-', '->', '<-', ':', '|', '*', '..', ',', '.', '=', '<>', 'AND', 'OR', 'NOT', 'IN', 'IS NULL', 'count(*)', 'a', 'b',
+  'Actor', "'x'", '1', '2.5', '$p', 'CASE', 'WHEN', 'THEN', 'END', 'STARTS WITH', '`q`', '"', '/*', '\n',
+];
+
+const SEEDS = [
+  "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c",
+  'MATCH (a)-[r:ALLIED_WITH*1..3]-(b) RETURN DISTINCT a.label AS x, count(b) ORDER BY x DESC SKIP 1 LIMIT 2',
+  'UNWIND [1, 2, 3] AS x WITH x WHERE x > 1 RETURN collect(x), {k: [x IN [1] | x]}',
+];
+
+function expectOnlyQueryErrors(text: string): void {
+  try {
+    runQuery(conflictGraph(), text, { parameters: { p: 1 }, limits: { timeLimitMs: 500 } });
+  } catch (error) {
+    if (!(error instanceof QueryError) && (error as { kind?: string }).kind !== 'limit' && (error as { kind?: string }).kind !== 'validation') throw error;
+  }
+}
+
+describe('parser and engine under random input', () => {
+  it('never throws anything but a typed error on token soup', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 30 }), (parts) => expectOnlyQueryErrors(parts.join(' '))),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws anything but a typed error on mutated valid queries', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SEEDS), fc.nat(), fc.nat(), fc.string({ maxLength: 4 }), (seed, at, length, insert) => {
+        const start = at % (seed.length + 1);
+        const mutated = seed.slice(0, start) + insert + seed.slice(start + (length % 5));
+        expectOnlyQueryErrors(mutated);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws anything but a typed error on arbitrary strings', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => expectOnlyQueryErrors(text)), { numRuns: 300 });
+  });
+});
