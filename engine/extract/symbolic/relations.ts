@@ -1,0 +1,155 @@
+import type { ActorMention, RelationMention } from '../types.ts';
+import { PhraseIndex } from './phrases.ts';
+import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+
+/**
+ * Relations between actor mentions of one sentence, from the words between them:
+ * MEMBER_OF ("X of the Y", "X, a commander of Y", "Y commander X", "Y's leader X"),
+ * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with"), OPPOSES
+ * ("clashes between X and Y", "X fighting Y", "against").
+ */
+
+/** Words that make the person before "of/for" a member of the organisation after it. */
+const MEMBERSHIP_ROLES = new Set([
+  'commander', 'commanders', 'leader', 'leaders', 'head', 'chief', 'spokesman', 'spokeswoman', 'spokesperson', 'member',
+  'members', 'founder', 'chairman', 'chairperson', 'president', 'deputy', 'official', 'officials', 'officer', 'minister',
+  'envoy', 'representative', 'general', 'colonel', 'fighter', 'fighters', 'faction', 'wing', 'unit', 'affiliate',
+  'part', 'branch', 'negotiator', 'negotiators', 'secretary-general', 'chief-of-staff', 'emir', 'boss', 'ally',
+]);
+const MODIFIERS = new Set([
+  'a', 'an', 'the', 'senior', 'top', 'deputy', 'military', 'political', 'local', 'regional', 'field', 'former', 'chief',
+  'its', 'their', 'his', 'her', 'armed', 'special', 'foreign', 'defence', 'defense', 'de', 'facto', 'supreme', 'overall',
+]);
+
+const ALLIANCE_BEFORE_CUES = ['allied with', 'allied to', 'aligned with', 'backed by', 'supported by', 'armed by',
+  'funded by', 'sponsored by', 'in alliance with', 'an ally of', 'allies of', 'joined forces with', 'fighting alongside',
+  'fought alongside', 'alongside', 'and its allies', 'and its ally', 'together with', 'in coalition with', 'a proxy of',
+  'proxies of', 'which is backed by', 'which are backed by', 'which is supported by'];
+const ALLIANCE_HYPHEN_WORDS = new Set(['backed', 'aligned', 'allied', 'supported', 'sponsored', 'funded', 'armed', 'trained', 'led', 'installed']);
+const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashing with', 'clashes with', 'battled',
+  'battling', 'against', 'at war with', 'fighting against', 'opposed to', 'opposes', 'opposing', 'resisting', 'resisted',
+  'in conflict with', 'hostile to'];
+const BETWEEN_NOUNS = new Set(['clashes', 'fighting', 'war', 'battle', 'battles', 'conflict', 'hostilities', 'confrontation',
+  'confrontations', 'skirmishes', 'tensions', 'fight', 'combat']);
+
+let allianceIndex: PhraseIndex<true> | undefined;
+let oppositionIndex: PhraseIndex<true> | undefined;
+
+function cueIndex(phrases: string[]): PhraseIndex<true> {
+  const index = new PhraseIndex<true>();
+  for (const phrase of phrases) index.add(phrase, true);
+  return index;
+}
+
+const ORGANISATION_TYPES = new Set(['state', 'government', 'armed_forces', 'armed_group', 'political_party', 'international_org', 'ngo', 'civil_society', 'media']);
+
+interface Located {
+  actor: ActorMention;
+  firstToken: number;
+  endToken: number;
+}
+
+export function findRelations(text: string, tokens: Token[], sentences: Sentence[], actors: ActorMention[]): RelationMention[] {
+  allianceIndex ??= cueIndex(ALLIANCE_BEFORE_CUES);
+  oppositionIndex ??= cueIndex(OPPOSITION_CUES);
+  const located: Located[] = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }));
+  const relations: RelationMention[] = [];
+  const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
+    if (from.start === to.start || sameActor(from, to)) return;
+    if (relations.some((r) => r.type === type && r.from.start === from.start && r.to.start === to.start)) return;
+    const start = Math.min(from.start, to.start);
+    const end = Math.max(from.end, to.end);
+    relations.push({ type, start, end, from: span(from), to: span(to), confidence });
+  };
+  for (const sentence of sentences) {
+    const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
+    const startingAt = (index: number) => inSentence.find((l) => l.firstToken === index);
+    const endingAt = (index: number) => inSentence.find((l) => l.endToken === index);
+    for (const member of inSentence) {
+      // "X of the Y", "X, a senior commander of Y", "X, the head of Y"
+      let k = member.endToken;
+      if (tokens[k]?.text === ',') k++;
+      let sawRole = false;
+      while (k < sentence.endToken && (MODIFIERS.has(tokens[k].lower) || MEMBERSHIP_ROLES.has(tokens[k].lower)) && k - member.endToken < 6) {
+        sawRole ||= MEMBERSHIP_ROLES.has(tokens[k].lower);
+        k++;
+      }
+      const direct = k === member.endToken;
+      if (['of', 'for', 'in', 'with'].includes(tokens[k]?.lower ?? '') && (sawRole || (direct && tokens[k].lower === 'of'))) {
+        let g = k + 1;
+        if (tokens[g]?.lower === 'the') g++;
+        const group = startingAt(g);
+        if (group && ORGANISATION_TYPES.has(group.actor.actor_type) && (member.actor.actor_type === 'individual' || sawRole)) {
+          add('MEMBER_OF', member.actor, group.actor, direct ? 0.8 : 0.75);
+        }
+      }
+      // "X, the Hezbollah leader", "X, an RSF commander"
+      let m = member.endToken;
+      if (member.actor.actor_type === 'individual' && tokens[m]?.text === ',' && ['a', 'an', 'the'].includes(tokens[m + 1]?.lower ?? '')) {
+        const group = startingAt(m + 2);
+        if (group && MEMBERSHIP_ROLES.has(tokens[group.endToken]?.lower ?? '')) add('MEMBER_OF', member.actor, group.actor, 0.75);
+      }
+      // "RSF commander X", "Hamas's political chief X": the title sits between the group and the person.
+      if (member.actor.actor_type === 'individual' && member.actor.title) {
+        let before = member.firstToken - tokenize(member.actor.title).length;
+        if (tokens[before - 1]?.lower === "'s") before--;
+        const group = endingAt(before);
+        if (group && group !== member && ORGANISATION_TYPES.has(group.actor.actor_type) && /[a-z]/.test(member.actor.title[0])) {
+          add('MEMBER_OF', member.actor, group.actor, 0.8);
+        }
+      }
+      // "Iran-backed Houthis": Houthis ALLIED_WITH Iran
+      m = member.endToken;
+      if (tokens[m]?.text === '-' && ALLIANCE_HYPHEN_WORDS.has(tokens[m + 1]?.lower ?? '')) {
+        for (let g = m + 2; g < Math.min(m + 5, sentence.endToken); g++) {
+          const ally = startingAt(g);
+          if (ally) {
+            add('ALLIED_WITH', ally.actor, member.actor, 0.75);
+            break;
+          }
+        }
+      }
+    }
+    for (let i = sentence.firstToken; i < sentence.endToken; i++) {
+      for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
+        const [cue] = index.matchesAt(tokens, i, sentence.endToken);
+        if (!cue) continue;
+        const left = nearestBefore(inSentence, tokens, cue.firstToken, 3);
+        const right = nearestAfter(inSentence, tokens, cue.endToken, 3);
+        if (left && right) add(type, left.actor, right.actor, 0.65);
+      }
+      // "clashes between X and Y"
+      if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
+        const first = nearestAfter(inSentence, tokens, i + 2, 2);
+        if (!first) continue;
+        const and = first.endToken;
+        if (tokens[and]?.lower !== 'and') continue;
+        const second = nearestAfter(inSentence, tokens, and + 1, 2);
+        if (second) add('OPPOSES', first.actor, second.actor, 0.75);
+      }
+    }
+  }
+  return relations;
+}
+
+/** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between. */
+function nearestBefore(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {
+  return located.filter((l) => l.endToken <= index && index - l.endToken <= gap && !crossesClause(tokens, l.endToken, index)).sort((a, b) => b.endToken - a.endToken)[0];
+}
+
+function nearestAfter(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {
+  return located.filter((l) => l.firstToken >= index && l.firstToken - index <= gap && !crossesClause(tokens, index, l.firstToken)).sort((a, b) => a.firstToken - b.firstToken)[0];
+}
+
+function crossesClause(tokens: Token[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (tokens[i].text === ';' || tokens[i].lower === 'said' || tokens[i].lower === 'while') return true;
+  return false;
+}
+
+function sameActor(a: ActorMention, b: ActorMention): boolean {
+  return a.canonical !== undefined && a.canonical === b.canonical;
+}
+
+function span(actor: ActorMention) {
+  return { start: actor.start, end: actor.end };
+}
