@@ -1,8 +1,10 @@
 // The TCK runner's own parts, on inline text: npm test never needs the feature files.
 import { describe, expect, it } from 'vitest';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { compareTables } from './compare.ts';
 import { parseFeature, splitTableRow } from './gherkin.ts';
 import { planScenario } from './scenario.ts';
+import { compareSideEffects, sideEffectsBetween, snapshotGraph } from './side-effects.ts';
 import { canonical, formatTckValue, parseTckValue, type TckValue } from './values.ts';
 
 const FEATURE = `#
@@ -181,5 +183,37 @@ describe('result table comparison', () => {
   it('requires the same columns in the same order', () => {
     expect(compareTables(expected([], false), { columns: ['b', 'a'], rows: [] })).toMatch(/columns differ/);
     expect(compareTables(expected([], false), { columns: ['a', 'b'], rows: [] })).toBeUndefined();
+  });
+});
+
+describe('side effects', () => {
+  const node = (id: string, labels: string[], properties: Record<string, number | string>) => ({
+    id,
+    labels,
+    properties,
+    confidence: 1,
+    provenance: [],
+    recorded_at: '2026-01-01T00:00:00Z',
+  });
+
+  it('counts added and removed nodes, relationships, property triples and distinct labels', () => {
+    const graph = new GraphIndex();
+    graph.putNode(node('a', ['A'], { num: 1 }));
+    graph.putNode(node('b', ['A', 'B'], {}));
+    graph.putEdge({ id: 'r', type: 'T', from: 'a', to: 'b', properties: { w: 2 }, confidence: 1, provenance: [], recorded_at: '2026-01-01T00:00:00Z' });
+    const before = snapshotGraph(graph);
+    expect(sideEffectsBetween(before, snapshotGraph(graph))).toEqual({
+      '+nodes': 0, '-nodes': 0, '+relationships': 0, '-relationships': 0, '+properties': 0, '-properties': 0, '+labels': 0, '-labels': 0,
+    });
+
+    graph.deleteNode('b'); // takes the relationship and its property with it; label A survives on a, B goes
+    graph.putNode(node('a', ['A', 'C'], { num: 2, name: 'x' })); // a changed value counts as one removal and one addition
+    graph.putNode(node('c', ['A'], {}));
+    const effects = sideEffectsBetween(before, snapshotGraph(graph));
+    expect(effects).toEqual({
+      '+nodes': 1, '-nodes': 1, '+relationships': 0, '-relationships': 1, '+properties': 2, '-properties': 2, '+labels': 1, '-labels': 1,
+    });
+    expect(compareSideEffects(effects, effects)).toBeUndefined();
+    expect(compareSideEffects({ ...effects, '+nodes': 0 }, effects)).toBe('side effects differ: +nodes: expected 0, got 1');
   });
 });
