@@ -3,7 +3,6 @@ import {
   TIER_NODE_KINDS,
   type EdgeType,
   type NodeKind,
-  type ParticipationRole,
   type PropertyValue,
   type Provenance,
   type WorkspaceTier,
@@ -68,8 +67,6 @@ export interface StructureInput {
   directory?: ActorDirectory;
 }
 
-/** Roles a participant in an event can give an actor in the conflict. */
-const ENGAGED_ROLES: readonly ParticipationRole[] = ['perpetrator', 'target', 'participant'];
 /** Actor types that are conflict parties when they act or speak in the conflict. */
 const PARTY_TYPES = new Set(['state', 'government', 'armed_forces', 'armed_group', 'political_party', 'individual', 'community']);
 
@@ -158,16 +155,21 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   }
 
   // Stated relations between actors.
+  const memberships: [string, string][] = [];
   for (const relation of input.findings.relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
     if (!from || !to) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
+    if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
     if (relation.type === 'OPPOSES') {
       engage(from.id, 'opposes');
       engage(to.id, 'opposes');
     }
   }
+
+  // An organisation whose commander or spokesman acts or speaks is engaged through them.
+  for (const [member, organisation] of memberships) if (engagement.has(member)) engage(organisation, 'through_member');
 
   // Entities last: resolving the findings' spans above may have created or grown them.
   for (const entity of resolver.entities()) {
@@ -202,14 +204,14 @@ function entityProperties(entity: ResolvedEntity, engagement: Set<string> | unde
 
 /**
  * The conflict role one document supports: a mediator when it mediates an event, a
- * party when a state, armed or political actor acts, speaks, is targeted or opposes;
- * otherwise unknown (the store keeps a known role from other documents).
+ * party when a state, armed or political actor (or someone of its ranks) acts, speaks,
+ * is targeted or opposes; otherwise unknown (a role known from other documents is kept
+ * by the ingest stage).
  */
 function conflictRole(entity: ResolvedEntity, engagement: Set<string> | undefined): string {
   if (!engagement) return 'unknown';
   if (engagement.has('mediator')) return 'mediator';
-  const engaged = ENGAGED_ROLES.some((role) => engagement.has(role)) || engagement.has('speaker') || engagement.has('target') || engagement.has('opposes');
-  return engaged && PARTY_TYPES.has(entity.actor_type ?? 'unknown') ? 'party' : 'unknown';
+  return PARTY_TYPES.has(entity.actor_type ?? 'unknown') ? 'party' : 'unknown';
 }
 
 function buildDocumentNode(input: StructureInput, timestamp: string, provenance: (span: TextSpan, timestamp?: string) => Provenance): StructuredNode {

@@ -59,9 +59,10 @@ const LEADING_TITLES =
 
 /** Definite descriptions that refer back to a named actor of one of these types. */
 const DEFINITE_DESCRIPTIONS: readonly [RegExp, readonly ActorType[]][] = [
-  [/^the (army|military|armed forces|troops|soldiers|forces)$/i, ['armed_forces']],
-  [/^the (militia|paramilitar(y|ies)|paramilitary forces|rebels|rebel group|insurgents|fighters|group|movement)$/i, ['armed_group']],
-  [/^the (government|regime|authorities|junta|administration)$/i, ['government', 'state']],
+  [/^(the )?(army|military|armed forces|troops|soldiers|forces|police|security forces|government forces|government troops|state forces|regime forces|junta forces)$/i, ['armed_forces']],
+  [/^(the )?(militias?|paramilitar(y|ies)|paramilitary forces?|rebels|rebel forces|rebel group|insurgents|jihadists|militants|fighters|gangs|armed gangs|group|armed group|movement)$/i, ['armed_group']],
+  [/^(the )?(government|regime|authorities|junta|administration|transitional government|military government)$/i, ['government', 'state']],
+  [/^(the )?(mediators|peacekeepers)$/i, ['international_org']],
 ];
 
 /** Words an acronym skips ("Sudan People's Liberation Movement" → SPLM). */

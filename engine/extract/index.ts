@@ -1,0 +1,20 @@
+/** Extraction: the pipeline (neural + symbolic → structure) and its stages' public types. */
+export {
+  DEFAULT_SYMBOLIC_LAYER,
+  MAX_DOCUMENT_CHARS,
+  NO_MODEL_NOTE,
+  checkDocumentText,
+  createExtractionPipeline,
+  documentIdOf,
+  sha256Of,
+  type EdgeView,
+  type ExtractOptions,
+  type ExtractionPipeline,
+  type ExtractionResult,
+  type ExtractorInfo,
+  type NodeView,
+  type PipelineOptions,
+  type SymbolicLayer,
+} from './pipeline.ts';
+export { structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+export type * from './types.ts';

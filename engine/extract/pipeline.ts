@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { TooLargeError, ValidationError } from '../errors.ts';
+import type { PropertyValue, Provenance, WorkspaceTier } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { actorDirectory, structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
+import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
+
+/**
+ * The extraction pipeline: text → neural spans (when a model is configured) and
+ * symbolic findings → structured nodes and edges with provenance. It writes nothing;
+ * engine/ingest commits the result to a graph.
+ */
+
+/**
+ * Longest document extracted in one request, in characters (TooLargeError beyond).
+ * About 150 pages of prose; the symbolic layer runs at ~250 sentences/s, so this bounds
+ * one extraction to well under a minute and a few tens of MB. Split longer sources.
+ */
+export const MAX_DOCUMENT_CHARS = 1_000_000;
+export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
+
+/** The symbolic conflict layer as the pipeline calls it (a seam for evaluation and tests). */
+export interface SymbolicLayer {
+  /** Rule set name and version, e.g. 'parley-rules/1.0.0'. */
+  version: string;
+  find(document: DocumentInput): Findings | Promise<Findings>;
+}
+
+export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = { version: SYMBOLIC_EXTRACTOR_VERSION, find: findConflictEntities };
+
+export interface ExtractOptions {
+  tier: WorkspaceTier;
+  /** The graph the result is meant for: its actors' labels and aliases resolve names across documents. */
+  graph?: GraphIndex;
+  /** Timestamp of facts the document does not date (default: now). Reused on re-ingest so nothing changes. */
+  ingestedAt?: string;
+  title?: string;
+}
+
+/** A node as an extraction result shows it: its properties flattened beside id, confidence and provenance. */
+export type NodeView = { id: string; confidence: number; provenance: Provenance[] } & Record<string, PropertyValue | Provenance[]>;
+export type EdgeView = { id: string; type: string; from: string; to: string; confidence: number; provenance: Provenance[] } & Record<string, PropertyValue | Provenance[]>;
+
+export interface ExtractorInfo {
+  rules: string;
+  model: string | null;
+  transformer: boolean;
+  /** Present when no transformer model ran. */
+  note?: string;
+}
+
+export interface ExtractionResult {
+  document: { id: string; source: string; sha256: string; length: number; title?: string };
+  actors: NodeView[];
+  claims: NodeView[];
+  events: NodeView[];
+  locations: NodeView[];
+  issues: NodeView[];
+  edges: EdgeView[];
+  /** What committing the result writes (the store's GraphWrite shape). */
+  graph: StructuredDocument;
+  stats: {
+    characters: number;
+    sentences: number;
+    neural_entities: number | null;
+    symbolic_mentions: number;
+    nodes: number;
+    edges: number;
+    ms: number;
+  };
+  extractor: ExtractorInfo;
+}
+
+export interface ExtractionPipeline {
+  readonly extractor: ExtractorInfo;
+  extract(input: DocumentInput, options: ExtractOptions): Promise<ExtractionResult>;
+  close(): Promise<void>;
+}
+
+export function sha256Of(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A document's id depends on its text alone: the same text is the same document under any name. */
+export function documentIdOf(sha256: string): string {
+  return `document_${sha256.slice(0, 24)}`;
+}
+
+/** Empty, whitespace-only and over-long texts are refused before any work is done. */
+export function checkDocumentText(text: unknown): asserts text is string {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new ValidationError('empty_text', 'text is empty: there is nothing to extract', { field: 'text' });
+  }
+  if (text.length > MAX_DOCUMENT_CHARS) {
+    throw new TooLargeError('document_too_large', `the document has ${text.length} characters; the limit is ${MAX_DOCUMENT_CHARS}: split it into parts`, {
+      limit: MAX_DOCUMENT_CHARS,
+      characters: text.length,
+    });
+  }
+}
+
+function countSentences(text: string): number {
+  return text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((part) => /\p{L}/u.test(part)).length;
+}
+
+function nodeView(node: StructuredNode): NodeView {
+  return { id: node.id, ...node.properties, confidence: node.confidence, provenance: node.provenance };
+}
+
+function edgeView(edge: StructuredEdge): EdgeView {
+  return { id: edge.id, type: edge.type, from: edge.from, to: edge.to, ...edge.properties, confidence: edge.confidence, provenance: edge.provenance };
+}
+
+export interface PipelineOptions {
+  /** The transformer NER pool; null or absent runs the symbolic layer alone. */
+  ner?: NerBackend | null;
+  symbolic?: SymbolicLayer;
+  /** Why there is no model (e.g. openNerBackend's status), reported in every result instead of the default note. */
+  modelStatus?: string;
+}
+
+export function createExtractionPipeline(options: PipelineOptions = {}): ExtractionPipeline {
+  const ner = options.ner ?? null;
+  const symbolic = options.symbolic ?? DEFAULT_SYMBOLIC_LAYER;
+  const extractor: ExtractorInfo = {
+    rules: symbolic.version,
+    model: ner?.model ?? null,
+    transformer: ner !== null,
+    ...(ner ? {} : { note: options.modelStatus ?? NO_MODEL_NOTE }),
+  };
+  const provenanceExtractor = `${extractor.rules} + ${extractor.model ?? 'none'}`;
+
+  return {
+    extractor,
+    async extract(input, extractOptions) {
+      checkDocumentText(input.text);
+      const started = performance.now();
+      const sha256 = sha256Of(input.text);
+      const documentId = documentIdOf(sha256);
+      const neuralPromise: Promise<NeuralEntity[] | null> = ner ? ner.recognise([input.text]).then((all) => all[0] ?? []) : Promise.resolve(null);
+      // The transformer runs in worker threads while the rules run here.
+      const [findings, neural] = await Promise.all([Promise.resolve().then(() => symbolic.find(input)), neuralPromise]);
+      const directory = extractOptions.graph ? actorDirectory(graphActors(extractOptions.graph)) : undefined;
+      const graph = structureDocument({
+        document: input, documentId, sha256, findings, neural, tier: extractOptions.tier, extractor: provenanceExtractor,
+        ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),
+        ...(extractOptions.title ? { title: extractOptions.title } : {}),
+        ...(directory ? { directory } : {}),
+      });
+      const ofKind = (kind: string) => graph.nodes.filter((node) => node.labels[0] === kind).map(nodeView);
+      return {
+        document: { id: documentId, source: input.source, sha256, length: input.text.length, ...(extractOptions.title ? { title: extractOptions.title } : {}) },
+        actors: ofKind('Actor'),
+        claims: ofKind('Claim'),
+        events: ofKind('Event'),
+        locations: ofKind('Location'),
+        issues: ofKind('Issue'),
+        // MENTIONED_IN edges are bookkeeping (every node has one): they are in `graph`, not listed here.
+        edges: graph.edges.filter((edge) => edge.type !== 'MENTIONED_IN').map(edgeView),
+        graph,
+        stats: {
+          characters: input.text.length,
+          sentences: countSentences(input.text),
+          neural_entities: neural ? neural.length : null,
+          symbolic_mentions: findings.actors.length + findings.locations.length + findings.claims.length + findings.events.length,
+          nodes: graph.nodes.length,
+          edges: graph.edges.length,
+          ms: Math.round(performance.now() - started),
+        },
+        extractor,
+      };
+    },
+    async close() {
+      await ner?.close();
+    },
+  };
+}
+
+/** Labels and aliases of the graph's actors, for cross-document resolution. */
+function* graphActors(index: GraphIndex): Iterable<{ label: string; aliases: string[] }> {
+  for (const id of index.nodesWithLabel('Actor')) {
+    const node = index.node(id);
+    const label = node?.properties.label;
+    if (typeof label !== 'string') continue;
+    const aliases = node!.properties.aliases;
+    yield { label, aliases: Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === 'string') : [] };
+  }
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ParleyError } from '../../engine/errors.ts';
+import { MAX_DOCUMENT_CHARS, NO_MODEL_NOTE, createExtractionPipeline, type ExtractionResult, type NodeView } from '../../engine/extract/pipeline.ts';
+import { createNerBackend } from '../../engine/extract/neural/backend.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from '../../engine/extract/symbolic/index.ts';
+import { buildTinyNerModel, type TinyNerModel } from '../helpers/tiny-ner-model.ts';
+import { SUDAN_SENTENCE } from './structure/fixtures.ts';
+
+const INGESTED_AT = '2026-01-01T00:00:00.000Z';
+
+function byLabel(nodes: NodeView[], label: string | RegExp): NodeView {
+  const found = nodes.filter((node) => (typeof label === 'string' ? node.label === label : label.test(String(node.label))));
+  expect(found, `one node labelled ${label}`).toHaveLength(1);
+  return found[0];
+}
+
+function expectSpansIndexText(result: ExtractionResult, text: string): void {
+  const items = [...result.graph.nodes, ...result.graph.edges];
+  expect(items.length).toBeGreaterThan(0);
+  for (const item of items) {
+    expect(item.provenance.length, `provenance on ${item.id}`).toBeGreaterThan(0);
+    for (const record of item.provenance) {
+      expect(record.span, `span on ${item.id}`).toBeDefined();
+      expect(text.slice(record.span!.start, record.span!.end)).toBe(record.quote);
+      expect(record.document_id).toBe(result.document.id);
+      expect(record.extractor).toContain(SYMBOLIC_EXTRACTOR_VERSION);
+    }
+  }
+}
+
+describe('extraction pipeline, symbolic layer only', () => {
+  const pipeline = createExtractionPipeline();
+
+  it('extracts the Sudan sentence: actors, membership, the assault, and the red line', async () => {
+    const result = await pipeline.extract({ text: SUDAN_SENTENCE, source: 'sudan.txt' }, { tier: 'full', ingestedAt: INGESTED_AT });
+    const rsf = byLabel(result.actors, 'Rapid Support Forces');
+    const saf = byLabel(result.actors, 'Sudanese Armed Forces');
+    const burhan = byLabel(result.actors, /al-Burhan$/);
+    expect(rsf.actor_type).toBe('armed_group');
+    expect(saf.actor_type).toBe('armed_forces');
+    expect(burhan.actor_type).toBe('individual');
+    expect(rsf.aliases).toContain('RSF');
+    expect(result.actors.filter((a) => a.actor_type === 'armed_group' || a.actor_type === 'armed_forces')).toHaveLength(2);
+
+    const edge = (type: string, from: string, to: string) => result.edges.filter((e) => e.type === type && e.from === from && e.to === to);
+    expect(edge('MEMBER_OF', burhan.id, saf.id)).toHaveLength(1);
+
+    const assaults = result.events.filter((e) => e.event_type === 'ASSAULT');
+    expect(assaults).toHaveLength(1);
+    const [assault] = assaults;
+    expect(assault.date).toBe('2024-03-03');
+    const fasher = byLabel(result.locations, 'El Fasher');
+    expect(edge('OCCURRED_AT', assault.id, fasher.id)).toHaveLength(1);
+    const perpetrators = result.edges.filter((e) => e.type === 'PARTICIPATES_IN' && e.to === assault.id && e.role === 'perpetrator');
+    expect(perpetrators.map((e) => e.from)).toEqual([rsf.id]);
+
+    const redLines = result.claims.filter((c) => c.type === 'RedLine');
+    expect(redLines).toHaveLength(1);
+    const [redLine] = redLines;
+    expect(redLine.speaker).toBe(burhan.id);
+    expect(SUDAN_SENTENCE).toContain(String(redLine.text));
+    expect(edge('ASSERTS', burhan.id, redLine.id)).toHaveLength(1);
+    expect(edge('TARGETS', redLine.id, rsf.id)).toHaveLength(1);
+
+    expectSpansIndexText(result, SUDAN_SENTENCE);
+    expect(result.document).toMatchObject({ source: 'sudan.txt', length: SUDAN_SENTENCE.length });
+    expect(result.stats).toMatchObject({ characters: SUDAN_SENTENCE.length, sentences: 1, neural_entities: null });
+  });
+
+  it('says in every result that no transformer ran', async () => {
+    const result = await pipeline.extract({ text: SUDAN_SENTENCE, source: 's' }, { tier: 'full' });
+    expect(result.extractor).toEqual({ rules: SYMBOLIC_EXTRACTOR_VERSION, model: null, transformer: false, note: NO_MODEL_NOTE });
+    expect(result.graph.nodes[0].provenance[0].extractor).toBe(`${SYMBOLIC_EXTRACTOR_VERSION} + none`);
+  });
+
+  it('is deterministic: the same text gives the same graph', async () => {
+    const first = await pipeline.extract({ text: SUDAN_SENTENCE, source: 's' }, { tier: 'full', ingestedAt: INGESTED_AT });
+    const second = await pipeline.extract({ text: SUDAN_SENTENCE, source: 's' }, { tier: 'full', ingestedAt: INGESTED_AT });
+    expect(second.graph).toEqual(first.graph);
+  });
+
+  it('fills only the essential kinds at the essential tier', async () => {
+    const text = `${SUDAN_SENTENCE} The SAF and its allies oppose the RSF, and demand a ceasefire.`;
+    const result = await pipeline.extract({ text, source: 's' }, { tier: 'essential' });
+    expect(result.issues).toHaveLength(0);
+    expect(result.graph.edges.filter((e) => ['ALLIED_WITH', 'OPPOSES', 'ABOUT'].includes(e.type))).toHaveLength(0);
+  });
+
+  it('refuses empty, whitespace-only and over-long text with typed errors', async () => {
+    for (const text of ['', '   \n\t ']) {
+      const error = await pipeline.extract({ text, source: 's' }, { tier: 'full' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ParleyError);
+      expect((error as ParleyError).code).toBe('empty_text');
+    }
+    const tooLong = 'a'.repeat(MAX_DOCUMENT_CHARS + 1);
+    const error = await pipeline.extract({ text: tooLong, source: 's' }, { tier: 'full' }).catch((e: unknown) => e);
+    expect((error as ParleyError).kind).toBe('too_large');
+    expect((error as ParleyError).code).toBe('document_too_large');
+  });
+});
+
+describe('extraction pipeline with a transformer model', () => {
+  let model: TinyNerModel;
+  let pipeline: ReturnType<typeof createExtractionPipeline>;
+
+  beforeAll(async () => {
+    model = await buildTinyNerModel({ noise: 0, taggedWords: { Amina: 'B-PER', Yusuf: 'I-PER', Kosti: 'B-LOC' } });
+    pipeline = createExtractionPipeline({ ner: await createNerBackend({ modelDir: model.dir, workers: 1 }) });
+  });
+  afterAll(async () => {
+    await pipeline?.close();
+    await model?.remove();
+  });
+
+  it('adds NER-only people and places to the symbolic findings, and names the model', async () => {
+    const text = `${SUDAN_SENTENCE} Amina Yusuf said aid reached Kosti.`;
+    const result = await pipeline.extract({ text, source: 'sudan.txt' }, { tier: 'full' });
+    expect(result.extractor.transformer).toBe(true);
+    expect(result.extractor.model).toBeTruthy();
+    expect(result.extractor.note).toBeUndefined();
+    expect(result.stats.neural_entities).toBeGreaterThanOrEqual(2);
+    expect(byLabel(result.actors, 'Amina Yusuf').actor_type).toBe('individual');
+    byLabel(result.locations, 'Kosti');
+    // The symbolic facts survive the merge.
+    expect(byLabel(result.actors, 'Rapid Support Forces').actor_type).toBe('armed_group');
+    expect(result.claims.some((c) => c.type === 'RedLine')).toBe(true);
+    expectSpansIndexText(result, text);
+    expect(result.graph.nodes[0].provenance[0].extractor).toBe(`${SYMBOLIC_EXTRACTOR_VERSION} + ${result.extractor.model}`);
+  });
+});
