@@ -1,0 +1,89 @@
+/**
+ * The HTTP shape of a query result (SEED.md "Graph query result", api.md): the
+ * actors, claims and edges the query bound, other nodes in `nodes`, and every
+ * column as JSON in `columns`/`rows`. Provenance on claims only when asked.
+ */
+import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
+import type { QueryResult } from './index.ts';
+import { type CypherValue, isMap, isNode, isPath, isRel } from './values.ts';
+
+export interface ActorOut { id: string; label: string; role: string; confidence: number }
+export interface ClaimOut { id: string; type: string; text: string; provenance?: ProvenanceOut }
+export interface EdgeOut { id: string; from: string; to: string; type: string; confidence: number }
+export interface NodeOut { id: string; kind: string; labels: string[]; properties: Record<string, PropertyValue>; confidence: number; provenance?: ProvenanceOut }
+/** The earliest provenance record, with every record under `records` when there are several. */
+export type ProvenanceOut = { source: string; timestamp: string; records?: Provenance[] } & Record<string, unknown>;
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface GraphQueryResponse {
+  actors: ActorOut[];
+  claims: ClaimOut[];
+  edges: EdgeOut[];
+  nodes: NodeOut[];
+  columns: string[];
+  rows: JsonValue[][];
+  goal?: string;
+  plan?: unknown;
+}
+
+function provenanceOf(records: Provenance[]): ProvenanceOut | undefined {
+  if (records.length === 0) return undefined;
+  // the earliest record first: where the graph first learned the fact
+  const sorted = [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  return sorted.length === 1 ? { ...sorted[0] } : { ...sorted[0], records: sorted };
+}
+
+function text(value: PropertyValue | undefined): string {
+  return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function toJson(value: CypherValue): JsonValue {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (Array.isArray(value)) return value.map(toJson);
+  if (isNode(value)) return { id: value.$node.id, labels: value.$node.labels, properties: value.$node.properties };
+  if (isRel(value)) return { id: value.$rel.id, type: value.$rel.type, from: value.$rel.from, to: value.$rel.to, properties: value.$rel.properties };
+  if (isPath(value)) return { nodes: value.$path.nodes.map((node) => node.id), edges: value.$path.rels.map((rel) => rel.id) };
+  const map: { [key: string]: JsonValue } = {};
+  for (const [key, item] of Object.entries(value)) map[key] = toJson(item);
+  return map;
+}
+
+export function shapeResult(result: QueryResult, includeProvenance: boolean): GraphQueryResponse {
+  const nodes = new Map<string, NodeRecord>();
+  const edges = new Map<string, EdgeRecord>();
+  const collect = (value: CypherValue): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(collect);
+    if (isNode(value)) nodes.set(value.$node.id, value.$node);
+    else if (isRel(value)) edges.set(value.$rel.id, value.$rel);
+    else if (isPath(value)) {
+      value.$path.nodes.forEach((node) => nodes.set(node.id, node));
+      value.$path.rels.forEach((rel) => edges.set(rel.id, rel));
+    } else if (isMap(value)) Object.values(value).forEach(collect);
+  };
+  result.rows.forEach((row) => row.forEach(collect));
+
+  const response: GraphQueryResponse = { actors: [], claims: [], edges: [], nodes: [], columns: result.columns, rows: result.rows.map((row) => row.map(toJson)) };
+  for (const node of nodes.values()) {
+    const kind = node.labels[0] ?? '';
+    if (kind === 'Actor') {
+      response.actors.push({ id: node.id, label: text(node.properties.label), role: text(node.properties.role) || 'unknown', confidence: node.confidence });
+    } else if (kind === 'Claim') {
+      const claim: ClaimOut = { id: node.id, type: text(node.properties.type), text: text(node.properties.text) };
+      const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
+      if (provenance) claim.provenance = provenance;
+      response.claims.push(claim);
+    } else {
+      const out: NodeOut = { id: node.id, kind, labels: node.labels, properties: node.properties, confidence: node.confidence };
+      const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
+      if (provenance) out.provenance = provenance;
+      response.nodes.push(out);
+    }
+  }
+  for (const edge of edges.values()) response.edges.push({ id: edge.id, from: edge.from, to: edge.to, type: edge.type, confidence: edge.confidence });
+  if (result.goal !== undefined) response.goal = result.goal;
+  if (result.plan !== undefined) response.plan = result.plan;
+  return response;
+}

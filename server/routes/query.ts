@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { QueryError } from '../../engine/errors.ts';
+import { runQuery } from '../../engine/query/index.ts';
+import { shapeResult } from '../../engine/query/result-shape.ts';
+import type { AppDeps } from '../deps.ts';
+import { GraphParams, Name, errorResponses } from '../schemas.ts';
+
+const QUERY_TEXT_MAX = 20_000;
+
+const QueryBody = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern language (api.md): MATCH … WHERE … RETURN …' }),
+    graph_id: Name,
+    include_provenance: Type.Optional(Type.Boolean({ description: 'provenance on each claim (default false)' })),
+    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'values of $name parameters' })),
+    as_of: Type.Optional(Type.String({ format: 'date-time', description: 'see the graph as it was at this instant' })),
+    explain: Type.Optional(Type.Boolean({ description: 'add the compiled Prolog goal and the plan' })),
+  },
+  { additionalProperties: false },
+);
+
+const LibraryQueryBody = Type.Object(
+  {
+    match: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern after MATCH' }),
+    where: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the condition after WHERE' })),
+    return: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the projection after RETURN (default *)' })),
+    include_provenance: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const Provenance = Type.Object({ source: Type.String(), timestamp: Type.String() }, { additionalProperties: true });
+const QueryResponse = Type.Object({
+  actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
+  claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: Type.Optional(Provenance) })),
+  edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number() })),
+  nodes: Type.Array(Type.Object({ id: Type.String(), kind: Type.String() }, { additionalProperties: true })),
+  columns: Type.Array(Type.String()),
+  rows: Type.Array(Type.Array(Type.Unknown())),
+  goal: Type.Optional(Type.String()),
+  plan: Type.Optional(Type.Unknown()),
+});
+
+/** The library form puts each part on its own line; errors are reported against the part the client wrote. */
+const LIBRARY_PARTS = [
+  { field: 'match', prefix: 'MATCH ' },
+  { field: 'where', prefix: 'WHERE ' },
+  { field: 'return', prefix: 'RETURN ' },
+] as const;
+
+export default async function queryRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
+  const limits = { timeLimitMs: config.queryTimeoutMs, rowCap: config.queryRowLimit, inferenceLimit: config.inferenceLimit };
+
+  app.post<{ Body: Static<typeof QueryBody> }>(
+    '/v1/graph/query',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'Run a graph query (read-only pattern language) and return actors, claims and edges',
+        body: QueryBody,
+        response: { 200: QueryResponse, ...errorResponses(400, 404, 503) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const graph = await store.loadGraph(request.principal.tenant, body.graph_id);
+      const result = runQuery(graph, body.query, { parameters: body.parameters, as_of: body.as_of, explain: body.explain, limits });
+      return shapeResult(result, body.include_provenance === true);
+    },
+  );
+
+  app.post<{ Params: Static<typeof GraphParams>; Body: Static<typeof LibraryQueryBody> }>(
+    '/v1/graphs/:graph_id/query',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'Run a graph query given as parts: match, where, return (the client library form)',
+        params: GraphParams,
+        body: LibraryQueryBody,
+        response: { 200: QueryResponse, ...errorResponses(400, 404, 503) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const graph = await store.loadGraph(request.principal.tenant, request.params.graph_id);
+      const lines = [body.match, body.where?.trim() ? body.where : undefined, body.return?.trim() ? body.return : '*'];
+      const present = LIBRARY_PARTS.map((part, i) => ({ ...part, text: lines[i] })).filter((part) => part.text !== undefined);
+      const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');
+      try {
+        return shapeResult(runQuery(graph, text, { limits }), body.include_provenance === true);
+      } catch (error) {
+        if (!(error instanceof QueryError) || error.line < 1) throw error;
+        const part = present[error.line - 1] ?? present[present.length - 1];
+        const column = Math.max(1, error.column - part.prefix.length);
+        throw new QueryError(error.code, error.message.replace(/line \d+, column \d+/, `${part.field}, column ${column}`), 1, column, {
+          ...error.details,
+          line: 1,
+          column,
+          field: part.field,
+        });
+      }
+    },
+  );
+}
