@@ -1,0 +1,149 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ParleyError } from '../../engine/errors.ts';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { ingest, keepKnownValues, type IngestContext } from '../../engine/ingest/ingest.ts';
+import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { deriveNodeId } from '../../engine/store/ids.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { SUDAN_SENTENCE } from '../extract/structure/fixtures.ts';
+
+const SAMPLE_CORPUS = path.resolve(import.meta.dirname, '../../corpora');
+const SAMPLES = ['sudan-el-fasher.txt', 'sudan-jeddah-talks.md', 'sudan-rsf-statement.txt', 'drc-goma-m23.html'];
+
+const SECOND_DOCUMENT =
+  'On 10 March 2024 the RSF shelled Nyala. The Sudanese Armed Forces said the Rapid Support Forces must withdraw from Nyala.';
+
+let base: string;
+let store: ParleyStore;
+let context: IngestContext;
+const TENANT = 'acme';
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'parley-ingest-'));
+  const corporaDir = path.join(base, 'corpora');
+  await mkdir(corporaDir);
+  for (const sample of SAMPLES) await copyFile(path.join(SAMPLE_CORPUS, sample), path.join(corporaDir, sample));
+  await writeFile(path.join(corporaDir, 'first.txt'), SUDAN_SENTENCE);
+  await writeFile(path.join(corporaDir, 'second.txt'), SECOND_DOCUMENT);
+  await writeFile(path.join(corporaDir, 'image.txt'), Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x10]));
+  store = await ParleyStore.open(path.join(base, 'store'));
+  context = { store, pipeline: createExtractionPipeline(), corporaDir };
+});
+
+afterAll(async () => {
+  await context.pipeline.close();
+  await store.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('ingest', () => {
+  it('ingests a file, and ingesting it again (by any reference, or inline) adds nothing', async () => {
+    const first = await ingest(context, TENANT, 'twice', { source: 'first.txt' });
+    expect(first.document).toMatchObject({ source: 'first.txt', format: 'text', already_ingested: false });
+    expect(first.added.nodes_created).toBeGreaterThanOrEqual(6);
+    expect(first.added.edges_created).toBeGreaterThan(first.added.nodes_created);
+    expect(first.summary.nodes).toMatchObject({ Actor: 3, Document: 1, Claim: 1, Event: 1, Location: 1 });
+    expect(first.summary.node_count).toBe(first.added.nodes_created);
+
+    for (const again of [{ source: 'first.txt' }, { source: `file://${context.corporaDir}/first.txt` }, { source: 'pasted', text: SUDAN_SENTENCE }]) {
+      const result = await ingest(context, TENANT, 'twice', again);
+      expect(result.added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
+      expect(result.document).toMatchObject({ id: first.document.id, source: 'first.txt', already_ingested: true });
+      expect(result.summary).toEqual(first.summary);
+    }
+  });
+
+  it('merges a second document about the same actors into the same nodes, keeping both provenances', async () => {
+    const first = await ingest(context, TENANT, 'merge', { source: 'first.txt' });
+    const second = await ingest(context, TENANT, 'merge', { source: 'second.txt' });
+    expect(second.document.id).not.toBe(first.document.id);
+    expect(second.summary.nodes.Actor).toBe(first.summary.nodes.Actor);
+    expect(second.summary.nodes.Document).toBe(2);
+    expect(second.added.nodes_updated).toBeGreaterThanOrEqual(2);
+
+    const index = await store.loadGraph(TENANT, 'merge');
+    for (const label of ['Rapid Support Forces', 'Sudanese Armed Forces']) {
+      const node = index.node(deriveNodeId('Actor', { label }))!;
+      expect(node, label).toBeDefined();
+      const documents = new Set(node.provenance.map((record) => record.document_id));
+      expect(documents).toEqual(new Set([first.document.id, second.document.id]));
+      const mentionedIn = index.edgesOf(node.id, 'out', ['MENTIONED_IN']).map((edge) => edge.to);
+      expect(new Set(mentionedIn)).toEqual(new Set([first.document.id, second.document.id]));
+    }
+    const rsf = index.node(deriveNodeId('Actor', { label: 'Rapid Support Forces' }))!;
+    expect(rsf.properties.aliases).toContain('RSF');
+    expect(rsf.properties.actor_type).toBe('armed_group');
+  });
+
+  it('reads every sample document of the corpus, HTML and Markdown included', async () => {
+    for (const sample of SAMPLES) {
+      const result = await ingest(context, TENANT, 'samples', { source: sample });
+      expect(result.added.nodes_created, sample).toBeGreaterThan(0);
+      expect(result.found.actors, sample).toBeGreaterThanOrEqual(2);
+    }
+    const index = await store.loadGraph(TENANT, 'samples');
+    const html = [...index.nodes.values()].find((node) => node.properties.source === 'drc-goma-m23.html')!;
+    expect(html.properties.title).toBe('M23 advances on Goma as Kinshasa rejects talks');
+    // The Sudan documents talk about the same parties: one node each across all of them.
+    const saf = index.node(deriveNodeId('Actor', { label: 'Sudanese Armed Forces' }))!;
+    expect(new Set(saf.provenance.map((record) => record.source)).size).toBeGreaterThanOrEqual(3);
+    for (const node of index.nodes.values()) {
+      for (const record of node.provenance) expect(record.quote?.length ?? 0, node.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('fills only what the tier of the workspace writing into the graph allows', async () => {
+    await store.createWorkspace(TENANT, { name: 'lean', domain: 'armed', scale: 'macro', tier: 'essential', graph_id: 'lean' });
+    const result = await ingest(context, TENANT, 'lean', { source: 'sudan-jeddah-talks.md' });
+    expect(result.summary.nodes.Issue).toBeUndefined();
+    expect(result.summary.edges.ABOUT).toBeUndefined();
+    const full = await ingest(context, TENANT, 'rich', { source: 'sudan-jeddah-talks.md' });
+    expect(full.summary.nodes.Issue).toBeGreaterThan(0);
+  });
+
+  it('writes nothing when the source is refused, and creates no graph', async () => {
+    const refusals: [object, string][] = [
+      [{ source: '../store/CURRENT.txt' }, 'source_outside_root'],
+      [{ source: '/etc/hostname.txt' }, 'source_outside_root'],
+      [{ source: 'missing.txt' }, 'source_not_found'],
+      [{ source: 'image.txt' }, 'source_not_text'],
+      [{ source: 'blank', text: '  \n ' }, 'empty_text'],
+    ];
+    for (const [request, code] of refusals) {
+      const error = await ingest(context, TENANT, 'refused', request as { source: string }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(request)).toBeInstanceOf(ParleyError);
+      expect((error as ParleyError).code).toBe(code);
+    }
+    expect(await store.graphExists(TENANT, 'refused')).toBe(false);
+  });
+
+  it('keeps graphs of different tenants apart', async () => {
+    await ingest(context, 'tenant-a', 'shared-name', { source: 'first.txt' });
+    const other = await ingest(context, 'tenant-b', 'shared-name', { source: 'first.txt' });
+    expect(other.document.already_ingested).toBe(false);
+    expect(other.added.nodes_created).toBeGreaterThan(0);
+  });
+});
+
+describe('keepKnownValues', () => {
+  it('never lets an unknown role or type overwrite a known one', () => {
+    const index = new GraphIndex();
+    index.putNode({ id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'mediator', actor_type: 'state' }, confidence: 1, provenance: [], recorded_at: '2024-01-01' });
+    const write: StructuredDocument = {
+      nodes: [
+        { id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'unknown', actor_type: 'unknown' }, confidence: 0.5, provenance: [] },
+        { id: 'a2', labels: ['Actor'], properties: { label: 'Y', role: 'unknown' }, confidence: 0.5, provenance: [] },
+      ],
+      edges: [],
+    };
+    const kept = keepKnownValues(write, index);
+    expect(kept.nodes[0].properties).toEqual({ label: 'X', role: 'mediator', actor_type: 'state' });
+    expect(kept.nodes[1]).toBe(write.nodes[1]);
+    const known = keepKnownValues({ nodes: [{ ...write.nodes[0], properties: { label: 'X', role: 'party', actor_type: 'unknown' } }], edges: [] }, index);
+    expect(known.nodes[0].properties).toMatchObject({ role: 'party', actor_type: 'state' });
+  });
+});
