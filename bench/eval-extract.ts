@@ -65,7 +65,7 @@ async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?:
   if (layer === 'symbolic') {
     const { findConflictEntities, SYMBOLIC_EXTRACTOR_VERSION } = await import('../engine/extract/symbolic/index.ts');
     return {
-      description: `symbolic layer findings (parley-rules/${SYMBOLIC_EXTRACTOR_VERSION})`,
+      description: `symbolic layer findings (${SYMBOLIC_EXTRACTOR_VERSION})`,
       predict: async (sentence) => predictionFromFindings(sentence.text, await findConflictEntities(documentOf(sentence))),
       close: async () => ner?.close(),
     };
