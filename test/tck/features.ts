@@ -45,5 +45,11 @@ export function loadScenarios(root: string): LoadedScenario[] {
       for (const scenario of feature.scenarios) scenarios.push({ ...scenario, path: `${folder}/${name}` });
     }
   }
+  // ids name files by their base name, which the TCK keeps unique across folders
+  const seen = new Set<string>();
+  for (const { id } of scenarios) {
+    if (seen.has(id)) throw new Error(`two scenarios share the id ${id}`);
+    seen.add(id);
+  }
   return scenarios;
 }

@@ -100,7 +100,12 @@ export function parseFeature(text: string, file: string): FeatureSpec {
       continue;
     }
     if (trimmed.startsWith('|')) {
-      const cells = splitTableRow(trimmed);
+      let cells: string[];
+      try {
+        cells = splitTableRow(trimmed);
+      } catch (error) {
+        throw new GherkinError(file, lineNumber, (error as Error).message);
+      }
       if (examplesTarget) {
         if (examplesTarget.header.length === 0) examplesTarget.header = cells;
         else examplesTarget.rows.push({ line: lineNumber, cells });
