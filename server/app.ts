@@ -8,6 +8,8 @@ import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import workspaceRoutes from './routes/workspaces.ts';
 import graphRoutes from './routes/graphs.ts';
+import extractRoutes from './routes/extract.ts';
+import ingestRoutes from './routes/ingest.ts';
 import queryRoutes from './routes/query.ts';
 
 export const API_VERSION = '0.1.0';
@@ -55,6 +57,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   await app.register(keyRoutes, deps);
   await app.register(workspaceRoutes, deps);
   await app.register(graphRoutes, deps);
+  await app.register(extractRoutes, deps);
+  await app.register(ingestRoutes, deps);
   await app.register(queryRoutes, deps);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

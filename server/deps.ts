@@ -1,3 +1,4 @@
+import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ParleyStore } from '../engine/store/store.ts';
 import type { ParleyConfig } from './config.ts';
 
@@ -5,4 +6,6 @@ import type { ParleyConfig } from './config.ts';
 export interface AppDeps {
   store: ParleyStore;
   config: ParleyConfig;
+  /** Text → conflict entities with provenance (NER worker pool when a model is configured, rules always). */
+  extraction: ExtractionPipeline;
 }

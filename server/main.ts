@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -11,7 +12,13 @@ const admin = await store.bootstrapAdminKey(config.adminKey);
 if (admin.secret) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${admin.secret}\n`);
 }
-const app = await buildApp({ store, config }, { logger: true });
+const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline({
+  ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
+  ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
+  maxQueue: config.nerMaxQueue,
+});
+console.log(`parley: extraction: ${extractionStatus}`);
+const app = await buildApp({ store, config, extraction }, { logger: true });
 await app.listen({ port: config.port, host: config.host });
 
 let closing = false;
@@ -20,6 +27,7 @@ async function shutdown(signal: string): Promise<void> {
   closing = true;
   app.log.info(`${signal}: closing`);
   await app.close();
+  await extraction.close();
   await store.close();
   process.exit(0);
 }

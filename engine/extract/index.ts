@@ -5,6 +5,7 @@ export {
   NO_MODEL_NOTE,
   checkDocumentText,
   createExtractionPipeline,
+  openExtractionPipeline,
   documentIdOf,
   sha256Of,
   type EdgeView,

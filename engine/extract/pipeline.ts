@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { TooLargeError, ValidationError } from '../errors.ts';
 import type { PropertyValue, Provenance, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { openNerBackend } from './neural/backend.ts';
 import { actorDirectory, structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
@@ -175,6 +176,17 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       await ner?.close();
     },
   };
+}
+
+/**
+ * The pipeline the server runs: with the NER model in `modelDir` when one is configured
+ * and loads, else the symbolic layer alone; `status` says which, for the startup log.
+ */
+export async function openExtractionPipeline(options: { modelDir?: string; workers?: number; maxQueue?: number }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
+  const { backend, status } = await openNerBackend(options);
+  // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
+  const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
+  return { pipeline: createExtractionPipeline({ ner: backend, ...modelStatus }), status };
 }
 
 /** Labels and aliases of the graph's actors, for cross-document resolution. */

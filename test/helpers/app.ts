@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type ParleyConfig } from '../../server/config.ts';
@@ -25,7 +26,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), ...overrides };
   const store = await ParleyStore.open(path.join(dir, 'store'));
   const { secret } = await store.bootstrapAdminKey();
-  const deps: AppDeps = { store, config };
+  const deps: AppDeps = { store, config, extraction: createExtractionPipeline() };
   const app = await buildApp(deps);
   return {
     app,
@@ -40,6 +41,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
     },
     async close() {
       await app.close();
+      await deps.extraction.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
