@@ -186,13 +186,18 @@ function countArgument(value: CypherValue, clause: string): number {
   return Number(value);
 }
 
+/** A single string key needs no escaping: its 's' prefix already sets it apart from every other key. */
+function scalarGroupKey(value: CypherValue): string {
+  return typeof value === 'string' ? 's' + value : equivalenceKey(value);
+}
+
 function aggregate(projection: CompiledProjection, input: Row[], env: Env): Row[] {
   const groups = new Map<string, { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] }>();
   const keyItems = projection.groupingItems.map((i) => projection.items[i]);
   for (const row of input) {
     env.budget.tick();
     const keys = keyItems.map((item) => item.fn(row, env));
-    const groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
+    const groupKey = keyItems.length === 0 ? '' : keyItems.length === 1 ? scalarGroupKey(keys[0]) : equivalenceKey(keys);
     let group = groups.get(groupKey);
     if (!group) {
       group = { row, keys, accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) };

@@ -66,12 +66,21 @@ export interface QueryResult {
   plan?: unknown;
 }
 
+/** Parsed queries by text: ASTs are never mutated, and parsing is most of a point query's cost. */
+const PARSE_CACHE_SIZE = 256;
+const parseCache = new Map<string, QueryAst>();
+
 export function parseQuery(text: string): QueryAst {
-  return parse(text);
+  const cached = parseCache.get(text);
+  if (cached) return cached;
+  const ast = parse(text);
+  if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
+  parseCache.set(text, ast);
+  return ast;
 }
 
 export function runQuery(graph: GraphIndex, text: string, options: QueryOptions = {}): QueryResult {
-  const ast = parse(text);
+  const ast = parseQuery(text);
   analyse(ast, { allowWrites: options.allowWrites ?? false, rules: options.rules });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const compiled = compileQuery(ast, graph, { rules: options.rules, parameters: options.parameters ?? {}, limits });
