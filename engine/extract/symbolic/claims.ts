@@ -9,21 +9,23 @@ import { clauses, spanContains, type Sentence, type Token } from './text.ts';
  * and the targets from the other actors the claim's words name.
  */
 
-/** Cue patterns per claim type, in priority order: the first type with an unnegated cue in a clause wins. */
+/** Cue patterns per claim type, in priority order: the first type with an unnegated cue in a unit wins. */
+const NEVER_VERBS = String.raw`(?:accept\w*|agree\w*|allow\w*|tolerat\w*|negotiat\w*|surrender\w*|give\s+up|cede|compromis\w*|recogni[sz]\w*|permit\w*|back\s+down|bow|abandon\w*|sign\w*|disarm\w*|lay\s+down|talk\w*|engage\w*|hand\s+over|relinquish\w*)`;
 export const CLAIM_CUES: [ClaimType, RegExp][] = [
-  ['RedLine', /\b(?:(?:will|would|shall|could|can|must)\s+never\s+(?:be\s+)?(?:accept\w*|agree\w*|allow\w*|tolerat\w*|negotiat\w*|surrender\w*|give\s+up|cede|compromis\w*|recogni[sz]\w*|permit\w*|back\s+down|bow|abandon)|(?:will|would|shall)\s+not\s+(?:accept|tolerate|allow|negotiate|surrender|give\s+up|cede|compromise|recogni[sz]e|permit|back\s+down|disarm|lay\s+down)|(?:won't|wouldn't)\s+(?:accept|tolerate|allow|negotiate|surrender|give\s+up|cede|compromise|recogni[sz]e|disarm)|never\s+(?:accept\w*|allow\w*|tolerat\w*|surrender\w*|give\s+up|cede|recogni[sz]\w*)|non-negotiable|not\s+negotiable|not\s+up\s+for\s+(?:negotiation|discussion|debate)|not\s+open\s+to\s+negotiation|under\s+no\s+circumstances?|red\s+lines?|no\s+room\s+for\s+compromise|no\s+compromise|out\s+of\s+the\s+question|not\s+one\s+inch|cannot\s+be\s+negotiated|refus\w*\s+to\s+(?:accept|recogni[sz]e|cede|surrender|negotiate|give\s+up|disarm|lay\s+down))\b/gi],
-  ['Denial', /\b(?:den(?:y|ies|ied|ying|ial)|reject\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|dismiss\w*\s+(?:the\s+|these\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|refut\w+|had\s+nothing\s+to\s+do\s+with|(?:was|were|is|are)\s+not\s+(?:involved|responsible)|baseless|fabricat\w+|false\s+(?:claims?|allegations?|accusations?))\b/gi],
-  ['Threat', /\b(?:threat\w*|warn\w*|ultimatum|(?:will|would|shall)\s+(?:retaliate|respond\s+(?:with\s+force|forcefully|decisively)|strike|attack|crush|destroy|punish|hit|target|escalate|invade|annihilate|wipe\s+out|resume\s+(?:fighting|attacks|hostilities))|face\s+(?:the\s+)?(?:severe\s+|serious\s+|dire\s+)?(?:consequences|retaliation|a\s+response)|vow\w*\s+to\s+(?:retaliate|avenge|crush|destroy|punish|fight|eliminate|wipe|defeat|respond|retake|take\s+back|continue\s+fighting)|pay\s+a\s+heavy\s+price|all\s+options\s+(?:are|remain)\s+on\s+the\s+table|or\s+else)\b/gi],
-  ['Accusation', /\b(?:accus\w+|blam\w+|alleg\w+|charg\w+\s+that|held\s+\S+(?:\s+\S+)?\s+responsible|condemn\w*|denounc\w+|decr(?:y|ied|ies)|committ\w*\s+(?:war\s+crimes|genocide|atrocities|massacres|abuses)|war\s+crimes|ethnic\s+cleansing|genocide)\b/gi],
-  ['Demand', /\b(?:demand\w*|call\w*\s+(?:on|upon)|call\w*\s+for|urg(?:e|es|ed|ing)|insist\w*\s+(?:on|that)|(?:must|should)\s+(?:immediately\s+)?(?:withdraw|stop|release|leave|disarm|end|halt|lift|allow|hand\s+over|respect|comply|cease|return|pay|step\s+down|resign|negotiate|free|abide|pull\s+out|be\s+held)|requir\w+\s+that|request\w*|appeal\w*\s+(?:to|for)|press\w*\s+for)\b/gi],
-  ['Concession', /\b(?:conced\w+|concessions?|agre\w+\s+to\s+(?:release|lift|drop|cede|hand\s+over|free|allow|reopen|share|grant|include|recogni[sz]e|accept)|accept\w*\s+(?:the\s+|a\s+)?(?:proposal|plan|terms|demands?|deal|offer|mediation|roadmap)|back\w*\s+down|dropp\w+\s+(?:its|their|his|her)\s+(?:demands?|conditions?|objections?|preconditions?)|relent\w*|softened\s+(?:its|their|his|her)\s+(?:stance|position)|lifted\s+the\s+(?:blockade|siege|ban|curfew))\b/gi],
-  ['Offer', /\b(?:offer\w*|propos\w+|(?:ready|willing|prepared|open)\s+to\s+(?:talk|negotiate|discuss|engage|accept|consider|hold|meet|return|resume|cease|release|exchange|end|mediate|host)|open\s+to\s+(?:talks|dialogue|negotiations)|invit\w+\s+\S+(?:\s+\S+)?\s+to\s+(?:talks|negotiations|dialogue))\b/gi],
-  ['Commitment', /\b(?:pledg\w+|promis\w+|commit\w*\s+(?:to|itself|themselves|himself|herself)|vow\w*\s+to|undert(?:ook|ake|akes)\s+to|guarantee\w*|reaffirm\w*\s+(?:its|his|her|their)\s+commitment|agre\w+\s+to|(?:will|would|shall)\s+(?:withdraw|hold|respect|abide|implement|observe|honou?r|release|return|protect|ensure|open|cooperate|support|continue|comply|halt|cease|stop|end|investigate|provide|deliver|facilitate|hand\s+over|integrate|resume|participate|attend|join))\b/gi],
-  ['Grievance', /\b(?:complain\w*|grievances?|marginali[sz]\w+|discriminat\w+|neglect\w*|excluded\s+from|exclusion|oppress\w+|persecut\w+|injustices?|deprived\s+of|lament\w*|betray\w*|humiliat\w+|stolen\s+land|unfair\w*)\b/gi],
-  ['Justification', /\b(?:self-defen[cs]e|in\s+response\s+to|in\s+retaliation\s+for|justif\w+|necessary\s+to\s+(?:protect|defend|restore|prevent|stop)|to\s+protect\s+(?:civilians|the\s+population|citizens|our|its|their)|right\s+to\s+(?:defend|self-defen[cs]e)|legitimate\s+(?:targets?|defen[cs]e|response)|forced\s+to|had\s+no\s+choice\s+but|military\s+necessity|to\s+restore\s+order)\b/gi],
+  ['RedLine', new RegExp(String.raw`\b(?:(?:will|would|shall|could|can|must)\s+never\s+(?:be\s+)?${NEVER_VERBS}|(?:will|would|shall|could|can)\s*(?:not|n't)\s+(?:\w+ly\s+)?${NEVER_VERBS}|(?:won't|wouldn't|cannot)\s+(?:\w+ly\s+)?${NEVER_VERBS}|never\s+${NEVER_VERBS}|non-negotiable|not\s+negotiable|not\s+up\s+for\s+(?:negotiation|discussion|debate)|not\s+open\s+to\s+negotiation|under\s+no\s+circumstances?|red\s+lines?|no\s+room\s+for\s+compromise|no\s+compromise|out\s+of\s+the\s+question|not\s+one\s+inch|cannot\s+be\s+negotiated|(?:there\s+(?:would|will)\s+be\s+)?no\s+(?:dialogue|negotiations?|talks|peace|ceasefire|deal)\s+(?:with|until|unless|as\s+long\s+as)|refus\w*\s+to\s+(?:accept|recogni[sz]e|cede|surrender|negotiate|give\s+up|disarm|lay\s+down))\b`, 'gi')],
+  ['Denial', /\b(?:den(?:y|ies|ied|ying)|reject\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|dismiss\w*\s+(?:the\s+|these\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|refut\w+|had\s+nothing\s+to\s+do\s+with|(?:was|were|is|are)\s+not\s+(?:involved|responsible)|baseless|fabricat\w+|false\s+(?:claims?|allegations?|accusations?)|(?:posed?|poses|posing)\s+no\s+threat|not\s+a\s+threat)\b/gi],
+  ['Threat', /\b(?:threaten\w*|threatened|warn(?:ed|s|ing)?\b(?!\s+(?:of\s+)?(?:a\s+)?(?:famine|humanitarian|shortages?|catastrophe))|ultimatum|(?:will|would|shall)\s+(?:retaliate|respond|strike|attack|crush|destroy|punish|hit|target|escalate|invade|annihilate|wipe\s+out|resume\s+(?:fighting|attacks|hostilities)|be\s+met\s+with)|face\s+(?:the\s+)?(?:severe\s+|serious\s+|dire\s+)?(?:consequences|retaliation|a\s+response)|vow\w*\s+to\s+(?:retaliate|avenge|crush|destroy|punish|fight|eliminate|wipe|defeat|respond|retake|take\s+back|continue\s+fighting|strike|hit)|pay\s+a\s+heavy\s+price|all\s+options\s+(?:are|remain)\s+on\s+the\s+table|or\s+else)\b/gi],
+  ['Accusation', /\b(?:accus\w+|blam(?:e|ed|es|ing)\b|alleg\w+|charg\w+\s+that|held\s+\S+(?:\s+\S+)?\s+responsible|condemn\w*|denounc\w+|decr(?:y|ied|ies)|committ\w*\s+(?:war\s+crimes|genocide|atrocities|massacres|abuses)|war\s+crimes|ethnic\s+cleansing|rigged|complicit|collaborat\w+\s+with|sponsor\w*\s+terrorism)\b/gi],
+  ['Demand', /\b(?:demand\w*|call\w*\s+(?:on|upon)|call\w*\s+for|urg(?:e|es|ed|ing)|insist\w*\s+on|(?:must|should|would\s+have\s+to|will\s+have\s+to|has\s+to|have\s+to)\s+(?:\w+ly\s+)?(?!be\s+(?:ready|prepared|able))\w+|requir\w+\s+that|request\w*|appeal\w*\s+(?:to|for)|press\w*\s+for|order(?:ed|s)\b)\b/gi],
+  ['Concession', /\b(?:conced\w+|concessions?|acknowledg\w+|admit\w*|agre\w+\s+to\s+\w+|accept\w*\s+(?:the\s+|a\s+)?(?:proposal|plan|terms|demands?|deal|offer|mediation|roadmap)|back\w*\s+down|dropp\w+\s+(?:its|their|his|her)\s+(?:demands?|conditions?|objections?|preconditions?)|relent\w*|softened\s+(?:its|their|his|her)\s+(?:stance|position)|lifted\s+the\s+(?:blockade|siege|ban|curfew)|goodwill\s+gesture|(?:would|will)\s+suspend)\b/gi],
+  ['Offer', /\b(?:offer\w*|propos\w+|(?:ready|willing|prepared)\s+to\s+\w+|open\s+to\s+(?:talks|dialogue|negotiations?|discussions?)|invit\w+\s+\S+(?:\s+\S+)?\s+to\s+(?:talks|negotiations|dialogue)|in\s+exchange\s+for|only\s+if|on\s+condition\s+that|provided\s+that)\b/gi],
+  ['Commitment', /\b(?:pledg\w+|promis\w+|commit\w*\s+(?:to|itself|themselves|himself|herself)|vow\w*\s+to|undert(?:ook|ake|akes)\s+to|guarantee\w*|reaffirm\w*\s+(?:its|his|her|their)\s+commitment|continue\s+to|(?:will|would|shall)\s+(?:withdraw|hold|respect|abide|implement|observe|honou?r|release|return|protect|ensure|open|cooperate|support|continue|comply|halt|cease|stop|end|investigate|provide|deliver|facilitate|hand\s+over|integrate|resume|participate|attend|join|allow))\b/gi],
+  ['Grievance', /\b(?:complain\w*|grievances?|marginali[sz]\w+|discriminat\w+|neglect\w*|excluded|exclusion|oppress\w+|persecut\w+|injustices?|deprived\s+of|lament\w*|betray\w*|humiliat\w+|stolen\s+land|unfair\w*|forgotten|abandoned|ignored)\b/gi],
+  ['Justification', /\b(?:self-defen[cs]e|in\s+response\s+to|in\s+retaliation\s+for|justif\w+|necessary\s+to\s+(?:protect|defend|restore|prevent|stop)|to\s+protect\s+(?:civilians|the\s+population|citizens|our|its|their)|right\s+to\s+(?:defend|self-defen[cs]e)|legitimate\s+(?:targets?|defen[cs]e|response)|forced\s+to|had\s+no\s+choice\s+but|military\s+necessity|to\s+restore\s+order|internal\s+matter|matter\s+of\s+(?:survival|national\s+security|sovereignty)|target\w*\s+['‘"]?(?:terrorists|militants|military\s+targets)|non-escalatory)\b/gi],
+  ['Position', /\b(?:oppos(?:ed|es|ing)|insist\w*|maintain(?:ed|s)|argu(?:ed|es)|reject\w*|welcom\w+|support(?:ed|s)\b|endors\w+|null\s+and\s+void|illegal|illegitimate|unacceptable|(?:had|has|have)\s+failed|no\s+plans\s+to|described\s+\S+(?:\s+\S+){0,3}\s+as)\b/gi],
 ];
 
-/** Reporting verbs: a claim needs one of these (or a typed cue) and a speaker to be a Position. */
+/** Reporting verbs: they introduce the claim's words and mark their subject as the speaker. */
 const REPORTING = /\b(?:said|says|say|stated|states|told|tells|announced|announces|declared|declares|insisted|insists|maintained|maintains|argued|argues|believes|believe|stressed|stresses|asserted|asserts|reiterated|reiterates|affirmed|affirms|noted|notes|added|adds|claimed|claims|wrote|writes|posted|tweeted|explained|explains|confirmed|confirms|rejected|rejects|opposed|opposes|welcomed|welcomes|according\s+to|in\s+a\s+statement)\b/gi;
 
 /** Words that turn a cue off when they precede it closely ("did not threaten", "never denied"). */
@@ -32,6 +34,46 @@ const NEGATION_BEFORE = /\b(?:not|n't|never|no\s+longer|refused\s+to|declined\s+
 const PRONOUN_SPEAKERS: Record<string, 'person' | 'group'> = { he: 'person', she: 'person', it: 'group', they: 'group' };
 
 const CONFIDENCE: Partial<Record<ClaimType, number>> = { RedLine: 0.85, Position: 0.5 };
+
+/** Participles after a comma that open a further claim by the same speaker (", insisting that ..."). */
+const PARTICIPLE_OPENERS = new Set([
+  'insisting', 'saying', 'warning', 'adding', 'accusing', 'rejecting', 'calling', 'urging', 'demanding', 'vowing',
+  'threatening', 'denying', 'arguing', 'claiming', 'noting', 'stressing', 'pledging', 'promising', 'offering',
+]);
+const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
+/** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
+const SPEECH_ACT_CUE = /^(?:den|accus|demand|threat|warn|urg|call|offer|pledg|promis|vow|blam|condemn|denounc|reject|dismiss|refut|insist|complain|lament|acknowledg|admit|conced|propos|order|agre|commit|undert|guarantee|request|appeal|press|oppos|welcom|support|endors|maintain|argu)\w*(?:ed|s)\b/i;
+
+/** One stance-bearing stretch of a clause: "X accused Y of Z | and said W" are two. */
+interface Unit extends Sentence {
+  /** Shares the subject of the unit before it ("... and urged", ", insisting that"). */
+  continuation: boolean;
+}
+
+function isFiniteVerb(token: Token | undefined): boolean {
+  return token !== undefined && (/^\p{Ll}+ed$/u.test(token.text) || IRREGULAR_PAST.has(token.lower));
+}
+
+export function claimUnits(tokens: Token[], clause: Sentence): Unit[] {
+  const units: Unit[] = [];
+  let first = clause.firstToken;
+  let continuation = false;
+  const close = (end: number, next: number, nextContinues: boolean) => {
+    if (end > first) units.push({ start: tokens[first].start, end: tokens[end - 1].end, firstToken: first, endToken: end, continuation });
+    first = next;
+    continuation = nextContinues;
+  };
+  for (let i = clause.firstToken + 1; i < clause.endToken - 1; i++) {
+    const token = tokens[i];
+    if (token.lower === 'and' && (tokens[i - 1].text === ',' || isFiniteVerb(tokens[i + 1]))) {
+      close(tokens[i - 1].text === ',' ? i - 1 : i, i + 1, isFiniteVerb(tokens[i + 1]));
+    } else if (token.text === ',' && PARTICIPLE_OPENERS.has(tokens[i + 1].lower)) {
+      close(i, i + 1, true);
+    }
+  }
+  close(clause.endToken, clause.endToken, false);
+  return units;
+}
 
 export function findClaims(
   text: string,
@@ -43,37 +85,52 @@ export function findClaims(
   const claims: ClaimMention[] = [];
   sentences.forEach((sentence, sentenceIndex) => {
     const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
-    const attribution = trailingAttribution(text, sentence, sentenceActors, relations);
+    const attribution = trailingAttribution(text, sentence, sentenceActors);
+    let previousSpeaker: ActorMention | undefined;
     for (const clause of clauses(tokens, sentence)) {
-      const clauseText = text.slice(clause.start, clause.end);
-      const cue = strongestCue(clauseText, clause.start);
-      const reporting = firstMatch(REPORTING, clauseText, clause.start);
-      if (!cue && !reporting) continue;
-      const clauseActors = sentenceActors.filter((actor) => spanContains(clause, actor));
-      const verb = reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
-      let speaker = verb ? subjectBefore(clauseActors, relations, verb.start, clause.start) : undefined;
-      if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(clauseActors, reporting.end) ?? speaker;
-      speaker ??= attribution?.speaker;
-      speaker ??= pronounSpeaker(text, tokens, clause, verb, actors, sentences, sentenceIndex);
-      if (!cue && !speaker) continue;
-      const type: ClaimType = cue?.type ?? 'Position';
-      const cueSpan = cue?.span ?? reporting!;
-      const claimSpan = claimExtent(text, clause, reporting && reporting.start < cueSpan.start ? reporting : undefined, speaker, attribution?.start);
-      if (claimSpan.end <= claimSpan.start) continue;
-      const targets = chooseTargets(clauseActors, claimSpan, speaker, relations, actors);
-      claims.push({
-        start: claimSpan.start,
-        end: claimSpan.end,
-        text: text.slice(claimSpan.start, claimSpan.end),
-        type,
-        cue: cueSpan,
-        speaker: speaker ? { start: speaker.start, end: speaker.end } : undefined,
-        targets: targets.map((target) => ({ start: target.start, end: target.end })),
-        confidence: (CONFIDENCE[type] ?? 0.7) * (speaker ? 1 : 0.8),
-      });
+      for (const unit of claimUnits(tokens, clause)) {
+        const unitText = text.slice(unit.start, unit.end);
+        const cue = strongestCue(unitText, unit.start);
+        const reporting = firstMatch(REPORTING, unitText, unit.start);
+        const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
+        const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end));
+        const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
+        let speaker = verb ? subjectBefore(unitActors, relations, verb.start, unit.start) : undefined;
+        if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
+        if (!speaker && unit.continuation) speaker = previousSpeaker;
+        speaker ??= attribution?.speaker;
+        speaker ??= pronounSpeaker(text, unit, verb, actors, sentences, sentenceIndex);
+        if (speaker) speaker = resolveGeneric(speaker, actors);
+        previousSpeaker = speaker ?? previousSpeaker;
+        if (!cue) continue;
+        const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb ? reporting : undefined;
+        const claimSpan = claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
+        if (claimSpan.end <= claimSpan.start) continue;
+        const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors);
+        claims.push({
+          start: claimSpan.start,
+          end: claimSpan.end,
+          text: text.slice(claimSpan.start, claimSpan.end),
+          type: cue.type,
+          cue: cue.span,
+          speaker: speaker ? { start: speaker.start, end: speaker.end } : undefined,
+          targets: targets.map((target) => ({ start: target.start, end: target.end })),
+          confidence: (CONFIDENCE[cue.type] ?? 0.7) * (speaker ? 1 : 0.8),
+        });
+      }
     }
   });
   return claims;
+}
+
+/**
+ * "the group said" speaks for the named actor of the same type mentioned last
+ * before it ("M23 fighters entered Goma ... and the group's leaders called on ...").
+ */
+function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
+  if (speaker.canonical || !/^the\s/i.test(speaker.text)) return speaker;
+  const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
+  return named[named.length - 1] ?? speaker;
 }
 
 function strongestCue(clauseText: string, offset: number): { type: ClaimType; span: TextSpan } | undefined {
@@ -120,7 +177,6 @@ function trailingAttribution(
   text: string,
   sentence: Sentence,
   sentenceActors: ActorMention[],
-  relations: RelationMention[],
 ): { speaker: ActorMention; start: number } | undefined {
   const sentenceText = text.slice(sentence.start, sentence.end);
   const comma = sentenceText.lastIndexOf(',');
@@ -130,13 +186,11 @@ function trailingAttribution(
   const start = sentence.start + comma;
   const speaker = sentenceActors.find((actor) => actor.start >= start);
   if (!speaker) return undefined;
-  void relations;
   return { speaker, start };
 }
 
 function pronounSpeaker(
   text: string,
-  tokens: Token[],
   clause: Sentence,
   verb: TextSpan | undefined,
   actors: ActorMention[],
@@ -149,7 +203,6 @@ function pronounSpeaker(
   if (!kind) return undefined;
   const earliest = sentences[Math.max(0, sentenceIndex - 2)].start;
   const candidates = actors.filter((actor) => actor.start >= earliest && actor.end <= clause.start && (kind === 'person' ? actor.actor_type === 'individual' : actor.actor_type !== 'individual' && actor.actor_type !== 'community'));
-  void tokens;
   return candidates[candidates.length - 1];
 }
 
