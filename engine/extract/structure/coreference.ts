@@ -1,7 +1,7 @@
 import type { ActorType, LocationType } from '../../ontology/index.ts';
 import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
-import type { EntityMention } from './mentions.ts';
+import { inferOrganisationType, type EntityMention } from './mentions.ts';
 
 /**
  * Stage 2 of structuring: which mentions name the same thing. Within a document:
@@ -146,7 +146,7 @@ export class EntityResolver {
     const order = [...named].sort(
       (a, b) => Number(!a.canonical) - Number(!b.canonical) || b.text.length - a.text.length || a.start - b.start,
     );
-    for (const mention of order) this.place(mention);
+    for (const mention of order) for (const part of this.conjuncts(mention)) this.place(part);
     for (const mention of generic) {
       const target = this.antecedent(mention, definiteDescriptionTypes(mention.text)!);
       if (target) this.attach(target, { ...mention, generic: true });
@@ -175,6 +175,25 @@ export class EntityResolver {
     }
     this.attach(cluster, mention);
     return cluster;
+  }
+
+  /**
+   * "Sudanese Armed Forces and the Rapid Support Forces" found as one name: two
+   * actors, when either side is a name this document already knows (so that "Justice
+   * and Equality Movement" stays whole).
+   */
+  private conjuncts(mention: EntityMention): EntityMention[] {
+    if (mention.kind !== 'Actor' || mention.canonical) return [mention];
+    const match = /^(.+?)\s+and\s+(?:the\s+)?(.+)$/u.exec(mention.text);
+    if (!match || !/^\p{Lu}/u.test(match[1]) || !/^\p{Lu}/u.test(match[2])) return [mention];
+    const [, left, right] = match;
+    const known = (name: string) => this.byName.has(this.key('Actor', nameOf(name, false)));
+    if (!known(left) && !known(right)) return [mention];
+    const rightStart = mention.end - right.length;
+    return [
+      { ...mention, end: mention.start + left.length, text: left, actor_type: inferOrganisationType(left) },
+      { ...mention, start: rightStart, text: right, actor_type: inferOrganisationType(right) },
+    ];
   }
 
   /** An existing cluster this acronym or surname abbreviates. */

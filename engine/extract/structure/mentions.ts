@@ -90,5 +90,24 @@ export function collectMentions(text: string, findings: Findings, neural: readon
   }
   return mentions
     .filter((mention) => mention.end > mention.start && text.slice(mention.start, mention.end) === mention.text)
+    .flatMap((mention) => alignToWords(text, mention) ?? [])
     .sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * A mention that starts inside a word is dropped; one that ends inside a word ("al-Burhan s"
+ * cut from "said") is trimmed back to its last whole word, so labels are never word fragments.
+ */
+function alignToWords(text: string, mention: EntityMention): EntityMention | undefined {
+  const { start } = mention;
+  if (start > 0 && WORD_CHAR.test(text[start - 1]) && WORD_CHAR.test(text[start])) return undefined;
+  let end = mention.end;
+  if (end < text.length && WORD_CHAR.test(text[end]) && WORD_CHAR.test(text[end - 1])) {
+    while (end > start && !/\s/u.test(text[end - 1])) end--;
+    while (end > start && /\s/u.test(text[end - 1])) end--;
+    if (end === start) return undefined;
+  }
+  return end === mention.end ? mention : { ...mention, end, text: text.slice(start, end) };
 }

@@ -161,6 +161,34 @@ describe('coreference', () => {
     expect(node(graph, 'Location', 'Kosti')!.properties.location_type).toBe('other');
   });
 
+  it('splits two known actors found as one name, but keeps a name with "and" in it whole', () => {
+    const text = 'The Sudanese Armed Forces met envoys. The Sudanese Armed Forces and the Rapid Support Forces fought. The Justice and Equality Movement left.';
+    const findings = emptyFindings();
+    findings.actors.push(
+      { ...spanOf(text, 'Sudanese Armed Forces'), actor_type: 'armed_forces', canonical: 'Sudanese Armed Forces', confidence: 0.9, source: 'gazetteer' },
+      { ...spanOf(text, 'Sudanese Armed Forces and the Rapid Support Forces'), actor_type: 'armed_forces', confidence: 0.7, source: 'pattern' },
+      { ...spanOf(text, 'Justice and Equality Movement'), actor_type: 'armed_group', confidence: 0.7, source: 'pattern' },
+    );
+    const graph = structureDocument(input(text, findings));
+    const labels = graph.nodes.filter((n) => n.labels[0] === 'Actor').map((n) => n.properties.label);
+    expect(labels.sort()).toEqual(['Justice and Equality Movement', 'Rapid Support Forces', 'Sudanese Armed Forces']);
+    expect(node(graph, 'Actor', 'Sudanese Armed Forces')!.properties.actor_type).toBe('armed_forces');
+    expect(node(graph, 'Actor', 'Rapid Support Forces')!.provenance[0].quote).toBe('Rapid Support Forces');
+  });
+
+  it('trims a mention cut inside a word back to whole words, and drops one starting inside a word', () => {
+    const text = '- General Abdel Fattah al-Burhan said no. Mr Kiir spoke.';
+    const findings = emptyFindings();
+    findings.actors.push(
+      { ...spanOf(text, 'General Abdel Fattah al-Burhan s'), actor_type: 'individual', confidence: 0.6, source: 'pattern' },
+      { ...spanOf(text, 'iir'), actor_type: 'individual', confidence: 0.6, source: 'pattern' },
+    );
+    const graph = structureDocument(input(text, findings));
+    const actors = graph.nodes.filter((n) => n.labels[0] === 'Actor');
+    expect(actors.map((a) => a.properties.label)).toEqual(['Abdel Fattah al-Burhan']);
+    expect(actors[0].provenance[0].quote).toBe('General Abdel Fattah al-Burhan');
+  });
+
   it('drops a definite description with no named antecedent of its type', () => {
     const text = 'The militia burned the market.';
     const findings = emptyFindings();
