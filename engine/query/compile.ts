@@ -16,6 +16,7 @@ import {
 import type { QueryLimits } from './limits.ts';
 import { type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
 import type { RuleRegistry } from './rules.ts';
+import { isAggregateFunction } from './functions.ts';
 import { buildMatchRunner, type MatchStep } from './match.ts';
 import { type CypherValue, toProperty } from './values.ts';
 
@@ -183,7 +184,8 @@ function compileProjection(
       return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending: sort.descending };
     }
     const sortAggregates = aggregating ? aggregates : undefined;
-    const fn = compileExpr(rewriteToProjected(sort.expr, items, compiledItems.map((item) => item.name)), exprContext(state, graph, options, sortAggregates, sortScope));
+    const rewritten = aggregating || projection.distinct ? rewriteToProjected(sort.expr, itemKeys, compiledItems.map((item) => item.name)) : sort.expr;
+    const fn = compileExpr(rewritten, { ...exprContext(state, graph, options, sortAggregates, sortScope), argumentScope: inputScope });
     return { fn, descending: sort.descending };
   });
   const constant = (expr: Expr | undefined) => (expr ? compileExpr(expr, exprContext(state, graph, options, undefined, new Map())) : undefined);
@@ -206,11 +208,27 @@ function compileProjection(
   };
 }
 
-/** In ORDER BY after aggregation, an expression written like a projected item means that item. */
-function rewriteToProjected(expr: Expr, items: { expr: Expr }[], names: string[]): Expr {
-  const at = items.findIndex((item) => exprKey(item.expr) === exprKey(expr));
-  if (at >= 0 && containsAggregate(expr)) return { kind: 'var', name: names[at], pos: expr.pos };
-  return expr;
+/** In ORDER BY after aggregation or DISTINCT, a sub-expression written like a projected item means that item. */
+function rewriteToProjected(expr: Expr, itemKeys: string[], names: string[]): Expr {
+  const at = itemKeys.indexOf(exprKey(expr));
+  if (at >= 0) return { kind: 'var', name: names[at], pos: expr.pos };
+  const recurse = (child: Expr) => rewriteToProjected(child, itemKeys, names);
+  switch (expr.kind) {
+    case 'binary':
+      return { ...expr, left: recurse(expr.left), right: recurse(expr.right) };
+    case 'unary':
+    case 'isNull':
+      return { ...expr, operand: recurse(expr.operand) };
+    case 'prop':
+      return { ...expr, target: recurse(expr.target) };
+    case 'list':
+      return { ...expr, items: expr.items.map(recurse) };
+    case 'call':
+      // the arguments of an aggregate are evaluated over the input rows: leave them as written
+      return isAggregateFunction(expr.name) ? expr : { ...expr, args: expr.args.map(recurse) };
+    default:
+      return expr;
+  }
 }
 
 export function exprKey(expr: Expr): string {

@@ -49,6 +49,8 @@ export interface ExprContext {
   allocateSlot(): number;
   /** Where aggregate calls register themselves; undefined where aggregates are not allowed. */
   aggregates?: AggregateSpec[];
+  /** The scope aggregate arguments see (ORDER BY after aggregation sees projected names, its aggregates the input rows). */
+  argumentScope?: Scope;
   rules?: RuleRegistry;
   /** Compiles a pattern used as an expression (predicate or comprehension) into a runner. */
   compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
@@ -456,7 +458,7 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   const name = expr.name.toLowerCase();
   if (isAggregateFunction(name)) {
     if (!ctx.aggregates) throw compileError('InvalidAggregation', `aggregate ${expr.name}() is not allowed here`, expr.pos);
-    const args = expr.args.map((arg) => compileExpr(arg, { ...ctx, aggregates: undefined }));
+    const args = expr.args.map((arg) => compileExpr(arg, { ...ctx, scope: ctx.argumentScope ?? ctx.scope, aggregates: undefined }));
     const index = ctx.aggregates.length;
     ctx.aggregates.push({ name, distinct: expr.distinct, star: expr.star, args });
     // validate the aggregate name and arity now, not on the first row

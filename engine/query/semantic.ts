@@ -93,7 +93,7 @@ function checkProjection(projection: Projection, isWith: boolean): void {
     if (!expr) continue;
     let usesVariable = false;
     walk(expr, (e) => {
-      if (e.kind === 'var' || (e.kind === 'call' && (isAggregateFunction(e.name) || e.name.toLowerCase() === 'rand'))) usesVariable = true;
+      if (e.kind === 'var' || (e.kind === 'call' && isAggregateFunction(e.name))) usesVariable = true;
     });
     if (usesVariable) throw compileError('NonConstantExpression', `${clause} needs a constant expression`, expr.pos);
     if (expr.kind === 'literal') {
