@@ -19,7 +19,6 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { LimitError, ValidationError } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 const pl: Any = require('tau-prolog');
 
@@ -276,7 +275,7 @@ export function toJs(value: Any): PrologValue {
     if (value.id === 'null') return null;
     return value.id;
   }
-  return pl.format_answer ? String(value.toString()) : null;
+  return String(value.toString());
 }
 
 /** Quotes text as a Prolog atom. */
