@@ -113,11 +113,26 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
   };
 
+  // Stated relations between actors (first: claims need to know who belongs to whom).
+  const memberships: [string, string][] = [];
+  for (const relation of input.findings.relations) {
+    const from = resolver.resolveSpan(relation.from, 'Actor', true);
+    const to = resolver.resolveSpan(relation.to, 'Actor', true);
+    if (!from || !to) continue;
+    addEdge(relation.type, from.id, to.id, relation.confidence, relation);
+    if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
+    if (relation.type === 'OPPOSES') {
+      engage(from.id, 'opposes');
+      engage(to.id, 'opposes');
+    }
+  }
+
   // Claims: the speaker asserts, the claim targets.
   for (const claim of input.findings.claims) {
     const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
+    // A claim is aimed at others: never at its speaker, nor at the speaker's own organisation.
     const targets = uniqueEntities(claim.targets.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
-      (target) => target.id !== speaker?.id,
+      (target) => target.id !== speaker?.id && !memberships.some(([member, organisation]) => member === speaker?.id && organisation === target.id),
     );
     const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
     if (speaker) properties.speaker = speaker.id;
@@ -152,20 +167,6 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
     const place = event.location ? resolver.resolveSpan(event.location, 'Location', true) : undefined;
     if (place) addEdge('OCCURRED_AT', eventId, place.id, event.confidence, event);
-  }
-
-  // Stated relations between actors.
-  const memberships: [string, string][] = [];
-  for (const relation of input.findings.relations) {
-    const from = resolver.resolveSpan(relation.from, 'Actor', true);
-    const to = resolver.resolveSpan(relation.to, 'Actor', true);
-    if (!from || !to) continue;
-    addEdge(relation.type, from.id, to.id, relation.confidence, relation);
-    if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
-    if (relation.type === 'OPPOSES') {
-      engage(from.id, 'opposes');
-      engage(to.id, 'opposes');
-    }
   }
 
   // An organisation whose commander or spokesman acts or speaks is engaged through them.

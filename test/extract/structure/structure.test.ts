@@ -73,6 +73,13 @@ describe('structure stage on the Sudan sentence', () => {
     for (const n of graph.nodes) if (n !== documentNode) expect(mentioned.has(n.id)).toBe(true);
   });
 
+  it("never targets the speaker's own organisation", () => {
+    const findings = sudanFindings();
+    findings.claims[0].targets.push(spanOf(SUDAN_SENTENCE, 'the army'));
+    const withOwnArmy = structureDocument(input(SUDAN_SENTENCE, findings));
+    expect(edgesOf(withOwnArmy, 'TARGETS').map((e) => e.to)).toEqual([rsf.id]);
+  });
+
   it('is deterministic', () => {
     expect(structureDocument(input(SUDAN_SENTENCE, sudanFindings()))).toEqual(graph);
   });
