@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { OverloadedError, TooLargeError } from '../../errors.ts';
+import { LimitError, OverloadedError, TooLargeError } from '../../errors.ts';
 import type { NerBackend, NeuralEntity, TextSpan } from '../types.ts';
 import { groupEntities, type WordPrediction } from './bio.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles } from './model-dir.ts';
@@ -20,11 +20,20 @@ import { splitWords } from './words.ts';
 export const DEFAULT_NER_MAX_QUEUE = 64;
 /** Sentences in one recognise() call; beyond it the call is refused with TooLargeError (about 3 minutes of work for BERT-base on two cores). */
 export const DEFAULT_NER_MAX_SENTENCES_PER_CALL = 10_000;
-/** Sentences per worker task: small enough to spread one document over all workers, large enough to batch. */
-const SENTENCES_PER_TASK = 8;
+/**
+ * Wall-clock limit of one recognise() call: the largest call (DEFAULT_NER_MAX_SENTENCES_PER_CALL
+ * sentences) takes about 3 minutes on two cores with a BERT-base model. Past it the call fails
+ * and sends no further tasks; the tasks already on a worker finish, because terminating a
+ * thread inside onnxruntime-node aborts the whole process.
+ */
+export const DEFAULT_NER_TIMEOUT_MS = 5 * 60_000;
+/** Most sentences per worker task: small enough to spread one document over all workers, large enough to batch. */
+const MAX_SENTENCES_PER_TASK = 8;
 /** A worker that does not finish its running tasks within this time after close() is terminated. */
 const CLOSE_TIMEOUT_MS = 30_000;
 const WARM_UP_SENTENCE = ['Warm', 'up', '.'];
+/** Starting a worker and loading a BERT-base model takes a few seconds; this catches one that never gets there. */
+const WARM_UP_TIMEOUT_MS = 120_000;
 
 export interface NerBackendOptions {
   /** Folder with config.json, tokenizer.json and onnx/model_quantized.onnx (or onnx/model.onnx). */
@@ -35,6 +44,8 @@ export interface NerBackendOptions {
   maxQueue?: number;
   /** Sentences one recognise() call may hold; default DEFAULT_NER_MAX_SENTENCES_PER_CALL. */
   maxSentencesPerCall?: number;
+  /** Wall-clock limit of one recognise() call (LimitError beyond); default DEFAULT_NER_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 /** What runs sentences through the model: the worker pool, or the calling thread. */
@@ -54,7 +65,7 @@ class PoolRunner implements SentenceRunner {
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: workers,
       maxThreads: workers,
-      // Admission is bounded by PooledNerBackend (calls) and per call (sentences), so the pool's own queue never grows past that.
+      // PooledNerBackend bounds the calls it admits and keeps at most one task per worker of each call in flight.
       maxQueue: Infinity,
       closeTimeout: CLOSE_TIMEOUT_MS,
     });
@@ -94,7 +105,8 @@ interface PreparedSentence {
 
 export class PooledNerBackend implements NerBackend {
   readonly model: string;
-  private admitted = 0;
+  /** Admitted calls, each settled when its lanes have stopped. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(
@@ -103,19 +115,20 @@ export class PooledNerBackend implements NerBackend {
     readonly workers: number,
     readonly maxQueue: number,
     readonly maxSentencesPerCall: number,
+    readonly timeoutMs: number,
   ) {
     this.model = files.model;
   }
 
   /** recognise() calls admitted and not yet finished. */
   get pending(): number {
-    return this.admitted;
+    return this.inFlight.size;
   }
 
   async recognise(texts: readonly string[]): Promise<NeuralEntity[][]> {
     if (this.closed) throw new Error('the NER backend is closed');
-    if (this.admitted >= this.maxQueue) {
-      throw new OverloadedError('ner_queue_full', `entity recognition is busy (${this.admitted} requests admitted); retry shortly`, {
+    if (this.inFlight.size >= this.maxQueue) {
+      throw new OverloadedError('ner_queue_full', `entity recognition is busy (${this.inFlight.size} requests admitted); retry shortly`, {
         limit: this.maxQueue,
       });
     }
@@ -132,29 +145,67 @@ export class PooledNerBackend implements NerBackend {
       });
     }
 
-    this.admitted++;
-    try {
-      const tasks: Promise<SentenceLabels[]>[] = [];
-      for (let i = 0; i < sentences.length; i += SENTENCES_PER_TASK) {
-        const chunk = sentences.slice(i, i + SENTENCES_PER_TASK);
-        tasks.push(this.runner.run(chunk.map((s) => s.words.map((w) => texts[s.document]!.slice(w.start, w.end)))));
+    const tasks = this.tasksOf(texts, sentences);
+    const results: SentenceLabels[][] = [];
+    let next = 0;
+    let stopped = false;
+    // One lane per worker, each sending the call's next task when its last one returns: a call
+    // never floods the pool's queue, concurrent calls interleave, and a call that failed or ran
+    // past its time limit stops sending work.
+    const lane = async () => {
+      try {
+        while (next < tasks.length && !stopped) {
+          const index = next++;
+          results[index] = await this.runner.run(tasks[index]!);
+        }
+      } catch (error) {
+        stopped = true;
+        throw error;
       }
-      const labelled = (await Promise.all(tasks)).flat();
-      const entities: NeuralEntity[][] = texts.map(() => []);
-      sentences.forEach((sentence, i) => {
-        const { labels, scores } = labelled[i]!;
-        const predictions: WordPrediction[] = sentence.words.map((w, j) => ({ ...w, label: labels[j]!, score: scores[j]! }));
-        entities[sentence.document]!.push(...groupEntities(texts[sentence.document]!, predictions));
-      });
-      return entities;
+    };
+    const lanes = Array.from({ length: Math.min(Math.max(this.workers, 1), tasks.length) }, lane);
+    // The call counts against maxQueue until its lanes stop, even when its caller got an error earlier.
+    const settled: Promise<unknown> = Promise.allSettled(lanes).then(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        stopped = true;
+        reject(new LimitError('ner_timeout', `entity recognition took longer than ${this.timeoutMs} ms; split the text into smaller parts`, { limit_ms: this.timeoutMs }));
+      }, this.timeoutMs);
+    });
+    try {
+      await Promise.race([Promise.all(lanes), deadline]);
     } finally {
-      this.admitted--;
+      clearTimeout(timer);
     }
+
+    const labelled = results.flat();
+    const entities: NeuralEntity[][] = texts.map(() => []);
+    sentences.forEach((sentence, i) => {
+      const { labels, scores } = labelled[i]!;
+      const predictions: WordPrediction[] = sentence.words.map((w, j) => ({ ...w, label: labels[j]!, score: scores[j]! }));
+      entities[sentence.document]!.push(...groupEntities(texts[sentence.document]!, predictions));
+    });
+    return entities;
   }
 
+  /** Sentences as words, in equal tasks with at least one per worker when there are enough: 10 sentences on 2 workers are 5 + 5, not 8 + 2. */
+  private tasksOf(texts: readonly string[], sentences: PreparedSentence[]): string[][][] {
+    const taskCount = Math.max(Math.ceil(sentences.length / MAX_SENTENCES_PER_TASK), Math.min(this.workers, sentences.length));
+    const taskSize = Math.ceil(sentences.length / Math.max(taskCount, 1));
+    const tasks: string[][][] = [];
+    for (let i = 0; i < sentences.length; i += taskSize) {
+      tasks.push(sentences.slice(i, i + taskSize).map((s) => s.words.map((w) => texts[s.document]!.slice(w.start, w.end))));
+    }
+    return tasks;
+  }
+
+  /** Refuses new calls, lets the admitted ones finish, then stops the workers. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.all(this.inFlight);
     await this.runner.close();
   }
 }
@@ -170,17 +221,26 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
   if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer (got ${workers})`);
   const maxQueue = options.maxQueue ?? DEFAULT_NER_MAX_QUEUE;
   const maxSentences = options.maxSentencesPerCall ?? DEFAULT_NER_MAX_SENTENCES_PER_CALL;
-  if (maxQueue < 1 || maxSentences < 1) throw new RangeError('maxQueue and maxSentencesPerCall must be at least 1');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_NER_TIMEOUT_MS;
+  if (maxQueue < 1 || maxSentences < 1 || timeoutMs < 1) throw new RangeError('maxQueue, maxSentencesPerCall and timeoutMs must be at least 1');
 
   const runner = workers === 0 ? new InProcessRunner(await TokenClassifier.load(files)) : new PoolRunner(files, workers);
   try {
-    await Promise.all(Array.from({ length: Math.max(workers, 1) }, () => runner.run([WARM_UP_SENTENCE])));
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`workers did not load the model within ${WARM_UP_TIMEOUT_MS} ms`)), WARM_UP_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([Promise.all(Array.from({ length: Math.max(workers, 1) }, () => runner.run([WARM_UP_SENTENCE]))), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
   } catch (cause) {
     await runner.close().catch(() => undefined);
     if (cause instanceof NerModelUnavailableError) throw cause;
     throw new NerModelUnavailableError('load_failed', files.dir, `NER model in ${files.dir} failed to run: ${(cause as Error).message}`, [], { cause });
   }
-  return new PooledNerBackend(files, runner, workers, maxQueue, maxSentences);
+  return new PooledNerBackend(files, runner, workers, maxQueue, maxSentences, timeoutMs);
 }
 
 export type NerBackendStatus =

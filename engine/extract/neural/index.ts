@@ -3,6 +3,7 @@ export {
   createNerBackend,
   DEFAULT_NER_MAX_QUEUE,
   DEFAULT_NER_MAX_SENTENCES_PER_CALL,
+  DEFAULT_NER_TIMEOUT_MS,
   openNerBackend,
   PooledNerBackend,
   type NerBackendOptions,

@@ -2,8 +2,8 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OverloadedError, TooLargeError } from '../../../engine/errors.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LimitError, OverloadedError, TooLargeError } from '../../../engine/errors.ts';
 import { createNerBackend, openNerBackend, type PooledNerBackend } from '../../../engine/extract/neural/backend.ts';
 import { inspectNerModelDir, NerModelUnavailableError } from '../../../engine/extract/neural/model-dir.ts';
 import { splitSentences } from '../../../engine/extract/neural/sentences.ts';
@@ -179,6 +179,26 @@ describe('neural backend limits and lifecycle', () => {
       await tooMany.close();
     } finally {
       await backend.close();
+    }
+  });
+
+  it('gives up on a call past its time limit with LimitError and stops sending its tasks', async () => {
+    // About 20 ms per sentence: the call below is tens of seconds of work.
+    const slowModel = await buildTinyNerModel({ hiddenSize: 256, feedForward: { blocks: 4, innerSize: 1024 }, taggedWords: { Khartoum: 'B-LOC' }, noise: 0 });
+    const backend = await createNerBackend({ modelDir: slowModel.dir, workers: 1, timeoutMs: 150 });
+    try {
+      const started = performance.now();
+      const error = await backend.recognise(['Khartoum fell to the army and the rebels near the city. '.repeat(2000)]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LimitError);
+      expect(error).toMatchObject({ code: 'ner_timeout', details: { limit_ms: 150 } });
+      expect(performance.now() - started).toBeLessThan(5000);
+      // The task on the worker finishes (terminating a thread inside onnxruntime aborts the process); no further task is sent.
+      await vi.waitFor(() => expect(backend.pending).toBe(0), { timeout: 5000 });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect((await backend.recognise(['Khartoum']))[0]).toHaveLength(1);
+    } finally {
+      await backend.close();
+      await slowModel.remove();
     }
   });
 
