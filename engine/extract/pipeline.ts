@@ -148,6 +148,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
         ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),
         ...(extractOptions.title ? { title: extractOptions.title } : {}),
         ...(directory ? { directory } : {}),
+        ...(extractOptions.graph ? { isMemberOf: knownMembership(extractOptions.graph) } : {}),
       });
       const ofKind = (kind: string) => graph.nodes.filter((node) => node.labels[0] === kind).map(nodeView);
       return {
@@ -187,6 +188,10 @@ export async function openExtractionPipeline(options: { modelDir?: string; worke
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
   return { pipeline: createExtractionPipeline({ ner: backend, ...modelStatus }), status };
+}
+
+function knownMembership(index: GraphIndex): (member: string, organisation: string) => boolean {
+  return (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation);
 }
 
 /** Labels and aliases of the graph's actors, for cross-document resolution. */

@@ -65,6 +65,8 @@ export interface StructureInput {
   ingestedAt: string;
   /** The graph's existing actors, for resolution across documents. */
   directory?: ActorDirectory;
+  /** Memberships the graph knows from earlier documents (MEMBER_OF edges). */
+  isMemberOf?: (memberId: string, organisationId: string) => boolean;
 }
 
 /** Actor types that are conflict parties when they act or speak in the conflict. */
@@ -127,12 +129,15 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
   }
 
+  const isMemberOf = (member: string, organisation: string) =>
+    memberships.some(([m, o]) => m === member && o === organisation) || (input.isMemberOf?.(member, organisation) ?? false);
+
   // Claims: the speaker asserts, the claim targets.
   for (const claim of input.findings.claims) {
     const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
     // A claim is aimed at others: never at its speaker, nor at the speaker's own organisation.
     const targets = uniqueEntities(claim.targets.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
-      (target) => target.id !== speaker?.id && !memberships.some(([member, organisation]) => member === speaker?.id && organisation === target.id),
+      (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
     );
     const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
     if (speaker) properties.speaker = speaker.id;

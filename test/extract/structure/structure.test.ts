@@ -78,6 +78,13 @@ describe('structure stage on the Sudan sentence', () => {
     findings.claims[0].targets.push(spanOf(SUDAN_SENTENCE, 'the army'));
     const withOwnArmy = structureDocument(input(SUDAN_SENTENCE, findings));
     expect(edgesOf(withOwnArmy, 'TARGETS').map((e) => e.to)).toEqual([rsf.id]);
+    // Nor when only an earlier document said whom the speaker belongs to.
+    findings.relations = [];
+    findings.claims[0].targets = [spanOf(SUDAN_SENTENCE, 'Sudanese Armed Forces'), spanOf(SUDAN_SENTENCE, 'RSF')];
+    const unaware = structureDocument(input(SUDAN_SENTENCE, findings));
+    expect(edgesOf(unaware, 'TARGETS').map((e) => e.to).sort()).toEqual([rsf.id, saf.id].sort());
+    const informed = structureDocument(input(SUDAN_SENTENCE, findings, { isMemberOf: (m, o) => m === burhan.id && o === saf.id }));
+    expect(edgesOf(informed, 'TARGETS').map((e) => e.to)).toEqual([rsf.id]);
   });
 
   it('is deterministic', () => {
