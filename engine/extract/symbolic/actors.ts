@@ -81,7 +81,11 @@ const ORGANISATION_HEADS: Record<string, ActorType> = {
   association: 'civil_society', society: 'civil_society', network: 'civil_society', federation: 'civil_society',
   syndicate: 'civil_society', collective: 'civil_society', platform: 'civil_society',
   news: 'media', times: 'media', post: 'media', tv: 'media', radio: 'media', television: 'media', press: 'media',
+  bank: 'international_org', house: 'government', senate: 'government',
 };
+
+const NAME_CONNECTORS = new Set(['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des', 'in']);
+const POSSESSIVE_IN_NAMES = new Set(['people', 'women', 'workers', 'peoples', 'children', 'farmers', 'martyrs']);
 
 /** Words in an organisation's name that mark it as non-state even when it names a country ("Sudan Liberation Army"). */
 const INSURGENT_WORDS = /\b(?:liberation|revolutionary|resistance|islamic|jihad|rebel|popular|mujahideen|self-defen[cs]e|salvation|patriotic|independence|people's|peoples|democratic forces)\b/i;
@@ -90,13 +94,12 @@ const INSURGENT_WORDS = /\b(?:liberation|revolutionary|resistance|islamic|jihad|
 const STATE_FORCE_NOUNS = [
   'army', 'armed forces', 'forces', 'troops', 'military', 'soldiers', 'navy', 'air force', 'security forces',
   'special forces', 'border guards', 'marines', 'paratroopers', 'defence forces', 'defense forces', 'national army',
-  'police', 'national police', 'federal police', 'gendarmerie', 'coast guard', 'military junta', 'warplanes',
-  'drones', 'fighter jets', 'artillery',
+  'police', 'national police', 'federal police', 'gendarmerie', 'coast guard', 'military junta', 'police officers',
 ];
 const GOVERNMENT_NOUNS = [
   'government', 'authorities', 'administration', 'regime', 'junta', 'cabinet', 'foreign ministry', 'ministry of defence',
-  'defence ministry', 'defense ministry', 'interior ministry', 'presidency', 'transitional government', 'officials',
-  'foreign minister', 'military government', 'federal government',
+  'defence ministry', 'defense ministry', 'interior ministry', 'presidency', 'transitional government', 'foreign office',
+  'military government', 'federal government', 'foreign affairs ministry', 'ministry of foreign affairs',
 ];
 const INSURGENT_NOUNS = [
   'rebels', 'rebel', 'militants', 'militia', 'militias', 'separatists', 'insurgents', 'jihadists', 'fighters', 'gangs',
@@ -303,7 +306,9 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     // "Front for the Liberation of Azawad": connectors followed by capitalised words
     for (let probe = end; probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
-      while (['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des'].includes(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      // "UN Support Mission in Libya": only bodies based somewhere take "in".
+      if (tokens[probe]?.lower === 'in' && !/^(?:mission|office|force|court|bank)$/.test(tokens[head].lower)) break;
       if (connector === probe || !tokens[connector]?.capitalised || !tokens[connector].word) break;
       let capitals = connector;
       while (tokens[capitals]?.capitalised && tokens[capitals].word) capitals++;
@@ -313,7 +318,7 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     if (end - first < 2) continue;
     const name = context.text.slice(tokens[first].start, tokens[end - 1].end);
     const stateNamed = isKnownCountryWord(tokens, first) && !INSURGENT_WORDS.test(name);
-    const type: ActorType = headType === 'armed_group' && stateNamed ? 'armed_forces' : headType;
+    const type = refineOrganisationType(name, headType === 'armed_group' && stateNamed ? 'armed_forces' : headType);
     const actor = mention(context, first, end, type, 'pattern', 0.75);
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
     head = end - 1;
@@ -321,9 +326,19 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
   return found;
 }
 
+/** What the rest of the name says about the kind of body ("Syrian Network for Human Rights", "Indigenous Council"). */
+function refineOrganisationType(name: string, byHead: ActorType): ActorType {
+  if (/\b(?:human\s+rights|humanitarian|relief|watch|aid)\b/i.test(name) && byHead !== 'government') return 'ngo';
+  if (/\b(?:indigenous|elders|women|youth|civil|community|traders|students|farmers|breeders|teachers|workers|victims|families|lawyers|journalists)\b/i.test(name)) return 'civil_society';
+  if (/\bcentral\s+bank\b/i.test(name)) return 'government';
+  if (/^(?:UN|U\.N\.|United Nations)\b/.test(name)) return 'international_org';
+  return byHead;
+}
+
 function isNamePart(tokens: Token[], index: number): boolean {
   const token = tokens[index];
-  if (token.lower === "'s") return index > 0 && tokens[index - 1].capitalised && tokens[index - 1].end === token.start;
+  // "Tigray People's Liberation Front", but not "Khalifa Haftar's Libyan National Army"
+  if (token.lower === "'s") return index > 0 && POSSESSIVE_IN_NAMES.has(tokens[index - 1].lower) && tokens[index - 1].end === token.start;
   return token.word && (token.capitalised || /^\p{N}/u.test(token.text)) && !NOT_NAME_WORDS.has(token.text);
 }
 
@@ -342,8 +357,65 @@ export function personCandidates(context: Context): ActorCandidate[] {
     start += leading;
     text = text.slice(leading);
     if (!/^\p{Lu}/u.test(text) || text.split(/\s+/).every((word) => NOT_NAME_WORDS.has(word) || TITLES.includes(word))) continue;
+    if (/^['’]s\s+\p{Lu}/u.test(context.text.slice(end, end + 4))) continue;
+    if (/\b(?:in|at|near|outside|of|town|village|city|to)\s+$/i.test(context.text.slice(Math.max(0, start - 12), start))) continue;
     const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.person });
+  }
+  return found;
+}
+
+/** Lower-case nouns after a capitalised name that make the name an armed group ("Mai-Mai militia", "Gran Grif gang"). */
+const ARMED_GROUP_BEARERS = new Set(['militia', 'militias', 'militiamen', 'gang', 'gangs', 'rebels', 'rebel', 'fighters', 'insurgents', 'guerrillas', 'jihadists']);
+/** Nouns after a capitalised name that make it an identity group; "clan" and "tribe" stay outside the name. */
+const COMMUNITY_BEARERS: Record<string, boolean> = { clan: false, clans: false, tribe: false, tribes: false, people: true, community: true, communities: true, herders: true, villagers: true };
+/** "UN migration agency", "U.N. human rights office": a UN body described rather than named. */
+const UN_BODY_NOUNS = new Set(['agency', 'office', 'mission', 'envoy', 'body', 'force', 'team', 'panel', 'experts', 'investigators', 'peacekeepers', 'chief', 'commission', 'committee', 'council']);
+
+export function describedCandidates(context: Context, sentenceStarts: Set<number>): ActorCandidate[] {
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  const push = (first: number, end: number, type: ActorType, confidence: number, extra: Partial<ActorMention> = {}) => {
+    const actor = mention(context, first, end, type, 'pattern', confidence, extra);
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (/^(?:UN|U\.N)$/.test(token.text) || (token.text === 'United' && tokens[i + 1]?.text === 'Nations')) {
+      let k = token.text === 'United' ? i + 2 : i + 1;
+      if (tokens[k]?.text === '.') k++;
+      for (let n = k; n < Math.min(k + 4, tokens.length); n++) {
+        if (tokens[n].capitalised || !tokens[n].word) break;
+        if (UN_BODY_NOUNS.has(tokens[n].lower)) {
+          push(i, n + 1, 'international_org', 0.75, { canonical: context.text.slice(tokens[i].start, tokens[n].end) });
+          break;
+        }
+      }
+      continue;
+    }
+    if (!token.capitalised || !token.word || (sentenceStarts.has(i) && NOT_NAME_WORDS.has(token.text))) continue;
+    let end = i;
+    while (end < tokens.length && end - i < 4 && isNamePart(tokens, end) && tokens[end].lower !== "'s") end++;
+    if (end === i || isKnownCountryWord(tokens, i)) continue;
+    const bearer = tokens[end]?.lower ?? '';
+    if (ARMED_GROUP_BEARERS.has(bearer) && !tokens[end].capitalised) push(i, end, 'armed_group', 0.65);
+    else if (bearer in COMMUNITY_BEARERS && !tokens[end].capitalised) push(i, COMMUNITY_BEARERS[bearer] ? end + 1 : end, 'community', 0.6);
+    i = end - 1;
+  }
+  // "Taliban administration", "Houthi authorities": an armed group's government.
+  for (const match of knownActorsFollowedByGovernment(context)) found.push(match);
+  return found;
+}
+
+function knownActorsFollowedByGovernment(context: Context): ActorCandidate[] {
+  const found: ActorCandidate[] = [];
+  for (let i = 0; i < context.tokens.length; i++) {
+    const [known] = knownActors().matchesAt(context.tokens, i);
+    if (!known || known.value.actor_type !== 'armed_group') continue;
+    const next = context.tokens[known.endToken]?.lower ?? '';
+    if (!['government', 'administration', 'authorities', 'regime', 'cabinet'].includes(next)) continue;
+    const actor = mention(context, i, known.endToken + 1, 'government', 'pattern', 0.75, { canonical: `${known.value.canonical} government` });
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.state });
   }
   return found;
 }

@@ -1,6 +1,6 @@
 import type { ActorMention, DateMention, LocationMention, TextSpan } from '../types.ts';
 import {
-  gazetteerCandidates, genericCandidates, organisationCandidates, personCandidates, stateCandidates, titledCandidates,
+  describedCandidates, gazetteerCandidates, genericCandidates, organisationCandidates, personCandidates, stateCandidates, titledCandidates,
   type ActorCandidate,
 } from './actors.ts';
 import { findPlaceCandidates } from './locations.ts';
@@ -53,6 +53,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...titledCandidates(context),
     ...stateCandidates(context),
     ...organisationCandidates(context, sentenceStarts),
+    ...describedCandidates(context, sentenceStarts),
     ...personCandidates(context),
     ...genericCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
