@@ -3,7 +3,7 @@ import {
   describedCandidates, gazetteerCandidates, genericCandidates, organisationCandidates, personCandidates, stateCandidates, titledCandidates,
   type ActorCandidate,
 } from './actors.ts';
-import { findPlaceCandidates } from './locations.ts';
+import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { isAcronym } from './phrases.ts';
@@ -22,7 +22,7 @@ export interface Entities {
 }
 
 /** Places rank between state patterns and capitalised organisation names. */
-const PLACE_PRIORITY = { curated: 4.5, city: 2.5 };
+const PLACE_PRIORITY = { curated: 4.5, city: 2.5, described: 2.6 };
 
 /** Words before a country that make it a place, not an acting state ("fighting in Sudan"). */
 const LOCATIVE_WORDS = new Set([
@@ -57,6 +57,9 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...personCandidates(context),
     ...genericCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
+  for (const place of findDescribedPlaces(text, tokens, sentenceStarts)) {
+    candidates.push({ reserve: place.mention, priority: PLACE_PRIORITY.described, location: place.mention });
+  }
   for (const place of findPlaceCandidates(text, tokens, sentenceStarts)) {
     candidates.push({ reserve: place.mention, priority: place.curated ? PLACE_PRIORITY.curated : PLACE_PRIORITY.city, location: place.mention });
   }

@@ -20,9 +20,9 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const dates = findDates(text, doc.document_date);
   const { actors, locations } = findEntities(text, tokens, sentences, dates);
   const relations = findRelations(text, tokens, sentences, actors);
-  const events = findEvents(text, tokens, sentences, actors, locations, dates, relations);
-  relations.push(...oppositionsFromAssaults(events, relations));
   const claims = findClaims(text, tokens, sentences, actors, relations);
+  const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
+  relations.push(...oppositionsFromAssaults(events, relations));
   return { actors, locations, dates, claims, events, relations };
 }
 

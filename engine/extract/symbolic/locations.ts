@@ -1,5 +1,6 @@
 import type { LocationMention } from '../types.ts';
 import { knownCities, knownPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
 /**
@@ -34,6 +35,45 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     const singleWord = city.endToken - city.firstToken === 1;
     if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1)) continue;
     found.push(toCandidate(text, tokens, city.firstToken, city.endToken, city.value, 'gazetteer'));
+  }
+  return found;
+}
+
+/** Nouns after a capitalised name that make it a place of that type ("Abu Shouk displacement camp", "Lower Shabelle region"). */
+const PLACE_NOUNS: [string, LocationMention['location_type']][] = [
+  ['camp', 'site'], ['displacement camp', 'site'], ['refugee camp', 'site'], ['prison', 'site'], ['penitentiary', 'site'],
+  ['airport', 'site'], ['air base', 'site'], ['airbase', 'site'], ['military base', 'site'], ['hospital', 'site'],
+  ['dam', 'site'], ['bridge', 'site'], ['crossing', 'site'], ['border crossing', 'site'], ['port', 'site'],
+  ['market', 'site'], ['mosque', 'site'], ['monastery', 'site'], ['power plant', 'site'], ['nuclear plant', 'site'],
+  ['region', 'region'], ['province', 'region'], ['state', 'region'], ['district', 'region'], ['department', 'region'],
+  ['governorate', 'region'], ['county', 'region'], ['oblast', 'region'], ['valley', 'other'], ['river', 'other'],
+  ['lake', 'other'], ['sea', 'other'], ['mountains', 'other'], ['corridor', 'site'], ['highway', 'site'],
+];
+/** "the town of Shasha", "the village of Krasnohorivka". */
+const SETTLEMENT_WORDS = new Set(['town', 'village', 'city', 'villages', 'towns', 'port', 'district']);
+
+let placeNounIndex: PhraseIndex<LocationMention['location_type']> | undefined;
+
+/** Places named by the words around them rather than by a gazetteer. */
+export function findDescribedPlaces(text: string, tokens: Token[], sentenceStarts: Set<number>): PlaceCandidate[] {
+  if (!placeNounIndex) {
+    placeNounIndex = new PhraseIndex();
+    for (const [noun, type] of PLACE_NOUNS) placeNounIndex.add(noun, type);
+  }
+  const found: PlaceCandidate[] = [];
+  const make = (first: number, end: number, type: LocationMention['location_type']): PlaceCandidate => {
+    const start = tokens[first].start;
+    const stop = tokens[end - 1].end;
+    return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence: 0.55, source: 'pattern' } };
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    if (!tokens[i].capitalised || !tokens[i].word || sentenceStarts.has(i) && !tokens[i - 1]) continue;
+    let end = i;
+    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
+    const [noun] = placeNounIndex.matchesAt(tokens, end);
+    if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
+    else if (SETTLEMENT_WORDS.has(tokens[i - 2]?.lower ?? '') && tokens[i - 1]?.lower === 'of') found.push(make(i, end, 'city'));
+    i = end - 1;
   }
   return found;
 }
