@@ -307,6 +307,8 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     for (let probe = end; probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
       while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      // "Front for Justice and Development" continues a name; "Workers and the Valdran Party" starts another.
+      if (tokens[probe]?.lower === 'and' && (probe === head + 1 || tokens[probe + 1]?.lower === 'the')) break;
       // "UN Support Mission in Libya": only bodies based somewhere take "in".
       if (tokens[probe]?.lower === 'in' && !/^(?:mission|office|force|court|bank)$/.test(tokens[head].lower)) break;
       if (connector === probe || !tokens[connector]?.capitalised || !tokens[connector].word) break;

@@ -26,7 +26,7 @@ const PLACE_PRIORITY = { curated: 4.5, city: 2.5, described: 2.6 };
 
 /** Words before a country that make it a place, not an acting state ("fighting in Sudan"). */
 const LOCATIVE_WORDS = new Set([
-  'in', 'at', 'near', 'inside', 'within', 'across', 'throughout', 'into', 'from', 'to', 'toward', 'towards', 'around',
+  'in', 'at', 'near', 'inside', 'within', 'across', 'throughout', 'into', 'from', 'toward', 'towards', 'around',
   'outside', 'over', 'through', 'of', 'on', 'entered', 'visited', 'left', 'fled', 'north', 'south', 'east', 'west',
   'northern', 'southern', 'eastern', 'western', 'central', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
 ]);
@@ -34,6 +34,8 @@ const LOCATIVE_WORDS = new Set([
 const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;
 /** "Lebanon's caretaker Prime Minister", "Russia's defence ministry": the country is part of that mention, not an actor. */
 const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
+/** Verbs before a capital that make it a government addressed or accused ("accused Kigali of"). */
+const ADDRESSING_VERB = /^(?:accused|accuses|blamed|blames|urged|urges|warned|warns|told|condemned|criticised|criticized|pressed|sanctioned|and)$/;
 /** Verbs after a capital that make it speak or act for its government. */
 const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|retaliated|launched|struck|recalled|expelled|imposed|did|also|responded|replied|confirmed|sees|views|considers)$/;
 
@@ -109,7 +111,8 @@ function actingStates(tokens: Token[], locations: LocationMention[], actors: Act
     const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
     const acting =
       !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&
-      (location.location_type === 'country' || (capitalOf !== undefined && ACTING_VERB.test(tokens[after]?.lower ?? '')));
+      (location.location_type === 'country' ||
+        (capitalOf !== undefined && (ACTING_VERB.test(tokens[after]?.lower ?? '') || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
     if (!acting) {
       places.push(location);
       continue;

@@ -71,7 +71,9 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     let end = i;
     while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
+    const [namedNoun] = end - i >= 2 ? placeNounIndex.matchesAt(tokens, end - 1).filter((m) => m.endToken === end) : [];
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
+    else if (namedNoun) found.push(make(i, end, namedNoun.value));
     else if (SETTLEMENT_WORDS.has(tokens[i - 2]?.lower ?? '') && tokens[i - 1]?.lower === 'of') found.push(make(i, end, 'city'));
     i = end - 1;
   }

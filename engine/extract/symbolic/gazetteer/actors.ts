@@ -244,7 +244,7 @@ export const GAZETTEER_ACTORS: GazetteerActor[] = [
   entry('Turkish Armed Forces', 'armed_forces', ['Turkish army', 'Turkish military', 'Turkish forces', 'Turkish troops'], 'TR'),
   entry('Syrian Arab Army', 'armed_forces', ['Syrian army', 'Syrian government forces', 'SAA'], 'SY'),
   entry('Chadian army', 'armed_forces', ['Chadian armed forces', 'Chadian troops'], 'TD'),
-  entry('Kenya Defence Forces', 'armed_forces', ['KDF', 'Kenyan troops', 'Kenyan police'], 'KE'),
+  entry('Kenya Defence Forces', 'armed_forces', ['KDF', 'Kenyan troops', 'Kenyan army', 'Kenyan military'], 'KE'),
   entry('Burundi National Defence Force', 'armed_forces', ['FDNB', 'Burundian army', 'Burundian troops'], 'BI'),
   entry('Uganda People\'s Defence Force', 'armed_forces', ['UPDF', 'Ugandan army', 'Ugandan troops'], 'UG'),
 ];
