@@ -4,6 +4,8 @@
  * column as JSON in `columns`/`rows`. Provenance on claims only when asked.
  */
 import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { PatternPart, QueryAst } from './ast.ts';
 import type { QueryResult } from './index.ts';
 import { type CypherValue, isMap, isNode, isPath, isRel } from './values.ts';
 
@@ -50,7 +52,43 @@ export function toJson(value: CypherValue): JsonValue {
   return map;
 }
 
-export function shapeResult(result: QueryResult, includeProvenance: boolean): GraphQueryResponse {
+/**
+ * The relationship types a query's patterns traverse; undefined when some pattern
+ * leaves the type open (`-->`), which admits every type.
+ */
+export function patternRelationshipTypes(ast: QueryAst): Set<string> | undefined {
+  const types = new Set<string>();
+  let open = false;
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const part = value as Partial<PatternPart>;
+    if (Array.isArray(part.relationships) && Array.isArray(part.nodes)) {
+      for (const relationship of part.relationships) {
+        if (relationship.types.length === 0) open = true;
+        relationship.types.forEach((type) => types.add(type));
+      }
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(ast);
+  return open ? undefined : types;
+}
+
+/**
+ * What the SEED.md shape needs beyond the rows: `RETURN a, c` names no
+ * relationship, yet the client expects the edges that join a to c. So `edges`
+ * also carries every relationship of a type the patterns traverse that joins two
+ * returned nodes (and is visible at `as_of`).
+ */
+export interface ConnectingEdges {
+  graph: GraphIndex;
+  /** From patternRelationshipTypes: undefined admits every type. */
+  types: Set<string> | undefined;
+  asOf?: string;
+}
+
+export function shapeResult(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges): GraphQueryResponse {
   const nodes = new Map<string, NodeRecord>();
   const edges = new Map<string, EdgeRecord>();
   const collect = (value: CypherValue): void => {
@@ -64,6 +102,15 @@ export function shapeResult(result: QueryResult, includeProvenance: boolean): Gr
     } else if (isMap(value)) Object.values(value).forEach(collect);
   };
   result.rows.forEach((row) => row.forEach(collect));
+  if (connecting && nodes.size > 0) {
+    const typeList = connecting.types ? [...connecting.types] : undefined;
+    for (const id of nodes.keys()) {
+      for (const edge of connecting.graph.edgesOf(id, 'out', typeList)) {
+        const visible = connecting.asOf === undefined || edge.recorded_at <= connecting.asOf;
+        if (visible && nodes.has(edge.to) && !edges.has(edge.id)) edges.set(edge.id, edge);
+      }
+    }
+  }
 
   const response: GraphQueryResponse = { actors: [], claims: [], edges: [], nodes: [], columns: result.columns, rows: result.rows.map((row) => row.map(toJson)) };
   for (const node of nodes.values()) {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
-import { runQuery } from '../../engine/query/index.ts';
-import { shapeResult } from '../../engine/query/result-shape.ts';
+import { parseQuery, runQuery } from '../../engine/query/index.ts';
+import { patternRelationshipTypes, shapeResult } from '../../engine/query/result-shape.ts';
 import type { AppDeps } from '../deps.ts';
 import { GraphParams, Name, errorResponses } from '../schemas.ts';
 
@@ -66,7 +66,8 @@ export default async function queryRoutes(app: FastifyInstance, { store, config 
       const body = request.body;
       const graph = await store.loadGraph(request.principal.tenant, body.graph_id);
       const result = runQuery(graph, body.query, { parameters: body.parameters, as_of: body.as_of, explain: body.explain, limits });
-      return shapeResult(result, body.include_provenance === true);
+      const types = patternRelationshipTypes(parseQuery(body.query));
+      return shapeResult(result, body.include_provenance === true, { graph, types, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) });
     },
   );
 
@@ -88,7 +89,8 @@ export default async function queryRoutes(app: FastifyInstance, { store, config 
       const present = LIBRARY_PARTS.map((part, i) => ({ ...part, text: lines[i] })).filter((part) => part.text !== undefined);
       const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');
       try {
-        return shapeResult(runQuery(graph, text, { limits }), body.include_provenance === true);
+        const result = runQuery(graph, text, { limits });
+        return shapeResult(result, body.include_provenance === true, { graph, types: patternRelationshipTypes(parseQuery(text)) });
       } catch (error) {
         if (!(error instanceof QueryError) || error.line < 1) throw error;
         const part = present[error.line - 1] ?? present[present.length - 1];

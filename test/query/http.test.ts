@@ -39,7 +39,8 @@ describe('POST /v1/graph/query', () => {
     const body = plain.json();
     expect(body.actors).toEqual([{ id: 'rsf', label: 'Rapid Support Forces', role: 'party', confidence: 0.9 }]);
     expect(body.claims).toEqual([{ id: 'c1', type: 'RedLine', text: 'No negotiation while the army holds Khartoum' }]);
-    expect(body.edges).toEqual([]);
+    // RETURN a, c names no relationship: the ASSERTS edge joining them comes along, the OPPOSES edge (not in the pattern) does not
+    expect(body.edges).toEqual([{ id: expect.any(String), from: 'rsf', to: 'c1', type: 'ASSERTS', confidence: 0.8 }]);
     expect(body.columns).toEqual(['a', 'c']);
 
     const withProvenance = (await post('/v1/graph/query', { query: REDLINE, graph_id: 'sudan', include_provenance: true })).json();
