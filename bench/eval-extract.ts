@@ -19,7 +19,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -29,7 +29,10 @@ import {
  * nothing.
  */
 
-const GOLD_PATH = fileURLToPath(new URL('../corpora/gold/dev.jsonl', import.meta.url));
+/** The labelled sets: `dev` to develop against, `heldout` to check that what was developed generalises. */
+const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl' } as const;
+type GoldSet = keyof typeof GOLD_SETS;
+const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 const TINY_MODEL_HELPER = fileURLToPath(new URL('../test/helpers/tiny-ner-model.ts', import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
 const EVAL_NER_WORKERS = 1;
@@ -197,16 +200,17 @@ function formatTargets(report: RunReport): string {
 /** The extraction layers are not there (yet): a message, not a stack trace. */
 class NothingToEvaluateError extends Error {}
 
-interface Arguments { verbose: boolean; json: boolean; layer: Layer | null }
+interface Arguments { verbose: boolean; json: boolean; layer: Layer | null; set: GoldSet }
 
 function parseArguments(argv: readonly string[]): Arguments {
-  const parsed: Arguments = { verbose: false, json: false, layer: null };
+  const parsed: Arguments = { verbose: false, json: false, layer: null, set: 'dev' };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     if (argument === '--verbose') parsed.verbose = true;
     else if (argument === '--json') parsed.json = true;
     else if (argument === '--layer' && (argv[i + 1] === 'pipeline' || argv[i + 1] === 'symbolic')) parsed.layer = argv[++i] as Layer;
-    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic`);
+    else if (argument === '--set' && (argv[i + 1] === 'dev' || argv[i + 1] === 'heldout')) parsed.set = argv[++i] as GoldSet;
+    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic, --set dev|heldout`);
   }
   return parsed;
 }
@@ -225,7 +229,8 @@ async function defaultLayer(log: (line: string) => void): Promise<Layer> {
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2));
   const log = (line: string) => (args.json ? console.error(line) : console.log(line));
-  const gold = parseGold(await readFile(GOLD_PATH, 'utf8'));
+  const gold = parseGold(await readFile(goldPath(args.set), 'utf8'));
+  log(`gold set: corpora/gold/${GOLD_SETS[args.set]}`);
   const layer = args.layer ?? (await defaultLayer(log));
   const reports: RunReport[] = [];
 

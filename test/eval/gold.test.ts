@@ -6,6 +6,16 @@ import { parseGold } from '../../bench/eval/score.ts';
 /** The development set itself: well formed, and as broad as its README says. */
 const gold = parseGold(readFileSync(new URL('../../corpora/gold/dev.jsonl', import.meta.url), 'utf8'));
 
+describe('corpora/gold/heldout.jsonl', () => {
+  it('is well formed and shares no sentence with the development set', () => {
+    const heldout = parseGold(readFileSync(new URL('../../corpora/gold/heldout.jsonl', import.meta.url), 'utf8'));
+    expect(heldout.length).toBeGreaterThanOrEqual(20);
+    const devTexts = new Set(gold.map((sentence) => sentence.text));
+    const devIds = new Set(gold.map((sentence) => sentence.id));
+    expect(heldout.filter((sentence) => devTexts.has(sentence.text) || devIds.has(sentence.id))).toEqual([]);
+  });
+});
+
 describe('corpora/gold/dev.jsonl', () => {
   it('has at least 100 sentences from at least 20 conflict settings', () => {
     expect(gold.length).toBeGreaterThanOrEqual(100);
