@@ -9,7 +9,8 @@ import type { DateMention } from '../types.ts';
  */
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_PATTERN = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+/** Full month names, or abbreviations with an optional full stop (a sentence's own full stop stays outside "November"). */
+const MONTH_PATTERN = '(January|February|March|April|May|June|July|August|September|October|November|December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)(?![a-z])\\.?)';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const NUMBER_WORDS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -173,16 +174,19 @@ function parseDocumentDate(value: string | undefined): Date | undefined {
 export function findDates(text: string, documentDate?: string): DateMention[] {
   const anchor = parseDocumentDate(documentDate);
   const found: DateMention[] = [];
+  const unresolved: { start: number; end: number }[] = [];
   for (const rule of RULES) {
     for (const match of text.matchAll(rule.pattern)) {
       const groupText = match[rule.group ?? 0];
       const start = match.index + (rule.group ? match[0].indexOf(groupText) : 0);
       const end = start + groupText.length;
-      if (found.some((date) => date.start < end && start < date.end)) continue;
+      if ([...found, ...unresolved].some((date) => date.start < end && start < date.end)) continue;
       const clauseStart = Math.max(text.lastIndexOf('.', start), text.lastIndexOf(',', start), 0);
       const future = FUTURE_CUE.test(text.slice(clauseStart, start)) || /^next\b/i.test(groupText);
       const iso = rule.resolve(match, { documentDate: anchor, future });
+      // An expression that cannot be resolved (no document date, 31 February) still keeps its words from shorter rules.
       if (iso) found.push({ start, end, text: groupText, iso });
+      else unresolved.push({ start, end });
     }
   }
   return found.sort((a, b) => a.start - b.start);

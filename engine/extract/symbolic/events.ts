@@ -46,7 +46,8 @@ const EVENT_VERBS: Record<EventType, string[]> = {
   REQUEST: ['apply for|applied for|applying for|applies for', 'file a request|filed a request', 'seek asylum|sought asylum'],
   ACCUSE: ['file a complaint|filed a complaint', 'file charges|filed charges', 'indict', 'sue|sued|suing|sues'],
   REJECT: ['veto|vetoed|vetoing|vetoes', 'walk out of|walked out of', 'suspend negotiations|suspended negotiations|suspended talks|suspend talks',
-    'halt talks|halted talks|halted negotiations', 'withdraw from|withdrew from|withdrawn from|withdrawing from', 'boycott'],
+    'halt talks|halted talks|halted negotiations', 'boycott',
+    'withdraw from the agreement|withdrew from the agreement|withdraw from the treaty|withdrew from the treaty|withdraw from the deal|withdrew from the deal|withdrew from talks|withdrew from the talks|withdrew from the negotiations'],
 };
 
 /** Nouns that report an event without a verb ("an airstrike on", "clashes in"): lower confidence. */
@@ -65,7 +66,7 @@ const UNREALISED_CLAIMS_EXCLUDED = new Set(['Position', 'Justification', 'Grieva
 /** Types whose subject acts on its object; for the others both sides are participants. */
 const DIRECTED: Set<EventType> = new Set(['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE', 'REJECT', 'REQUEST', 'AID', 'SUPPORT', 'PROTEST']);
 const PASSIVE_AUXILIARIES = new Set(['was', 'were', 'been', 'being', 'is', 'are', 'be', 'got']);
-const LOCATIVE = new Set(['in', 'at', 'near', 'on', 'outside', 'around', 'across', 'into', 'inside', 'towards', 'toward', 'throughout', 'from', 'of']);
+const LOCATIVE = new Set(['in', 'at', 'near', 'on', 'outside', 'around', 'across', 'into', 'inside', 'towards', 'toward', 'throughout', 'from', 'of', 'to']);
 /** Words before a trigger that mean the event did not (yet) happen: a claim, not an event. */
 const IRREALIS = new Set(['not', "n't", 'never', 'to', 'would', 'will', 'could', 'might', 'may', 'shall', 'should', 'must', 'denied', 'deny', 'threatened', 'vowed']);
 
@@ -158,13 +159,18 @@ function buildEvent(
     if (actor && !participants.some((p) => p.start === actor.start)) participants.push({ start: actor.start, end: actor.end, role });
   };
   const subject = subjectOf(clauseActors, relations, triggerSpan.start);
+  // "Armenia and Azerbaijan held talks": both coordinated subjects take part.
+  const subjectIndex = subject ? tokenIndexAt(tokens, subject.start) : -1;
+  const coordinated = subject && tokens[subjectIndex - 1]?.lower === 'and' ? clauseActors.find((actor) => actor.end === tokens[subjectIndex - 2]?.end) : undefined;
   const agent = passive ? byPhrase(tokens, clauseActors, endToken) : undefined;
   const object = passive ? undefined : objectOf(tokens, clauseActors, clauseLocations, endToken, trigger.noun);
   const directed = DIRECTED.has(trigger.type);
   if (passive) {
     add(agent, directed ? 'perpetrator' : 'participant');
+    add(coordinated, directed ? 'target' : 'participant');
     add(subject, directed ? 'target' : 'participant');
   } else {
+    add(coordinated, directed ? 'perpetrator' : 'participant');
     add(subject, directed ? 'perpetrator' : 'participant');
     add(object, directed ? 'target' : 'participant');
   }
