@@ -6,18 +6,20 @@
  *     generated model, run on the calling thread (no worker), on 1 worker, and on the pool
  *     (one worker per core), each worker with one ONNX thread.
  * Two generated models: the test suite's tiny one (measures the layer's own overhead:
- * splitting, tokenizing, messaging, grouping) and one with the arithmetic of a
- * distilBERT-sized encoder (768 wide, 6 feed-forward blocks of 4608: about 42M
- * multiply-adds per token, fp32), which stands in for a real model on machines that
- * cannot download one. Sentences come from corpora/ plus generated ones of about 40 words.
+ * splitting, tokenizing, messaging, grouping) and an encoder-speed one (768 wide, 2 fp32
+ * feed-forward blocks of 3072, about 9.4M multiply-adds per token), sized so that one thread
+ * runs it at about the speed measurements.md gives for a q8 distilBERT (about 60 sentences/s):
+ * it stands in for a real model on machines that cannot download one. Sentences come from
+ * corpora/ plus generated ones of about 40 words.
  *
  *   npm run bench:extract [-- --sentences 120 --runs 3 --concurrency 4]
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createNerBackend, type PooledNerBackend } from '../engine/extract/neural/backend.ts';
+import { htmlToText } from '../engine/ingest/source.ts';
 import { splitSentences } from '../engine/extract/neural/sentences.ts';
 import { splitWords } from '../engine/extract/neural/words.ts';
 import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
@@ -40,7 +42,7 @@ const CORPORA_DIR = path.resolve(import.meta.dirname, '../corpora');
 
 const MODELS: { name: string; options: TinyNerModelOptions }[] = [
   { name: 'tiny (test model)', options: { noise: 0.5 } },
-  { name: 'encoder-sized', options: { noise: 0.1, hiddenSize: 768, feedForward: { blocks: 6, innerSize: 4608 } } },
+  { name: 'encoder-speed', options: { noise: 0.1, hiddenSize: 768, feedForward: { blocks: 2, innerSize: 3072 } } },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -81,8 +83,10 @@ async function corpusSentences(): Promise<string[]> {
     return [];
   }
   const sentences: string[] = [];
-  for (const name of names.filter((n) => /\.(txt|md)$/.test(n)).sort()) {
-    const text = await readFile(path.join(CORPORA_DIR, name), 'utf8');
+  // The corpus documents, not the folder's README.
+  for (const name of names.filter((n) => /\.(txt|md|html?)$/.test(n) && !/^readme\./i.test(n)).sort()) {
+    const raw = await readFile(path.join(CORPORA_DIR, name), 'utf8');
+    const text = /\.html?$/.test(name) ? htmlToText(raw).text : raw;
     for (const span of splitSentences(text)) sentences.push(text.slice(span.start, span.end).replace(/\s+/g, ' '));
   }
   return sentences;
@@ -104,22 +108,30 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Runs `work` over every document with CONCURRENCY in flight; returns sentences per second (median of RUNS after a warm-up). */
-async function throughput(documents: DocumentInput[], sentenceCount: number, work: (d: DocumentInput) => unknown): Promise<number> {
-  const once = async () => {
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < documents.length) await work(documents[next++]!);
-      }),
-    );
-    return sentenceCount / ((performance.now() - started) / 1000);
-  };
-  await once();
-  const rates: number[] = [];
-  for (let run = 0; run < RUNS; run++) rates.push(await once());
-  return median(rates);
+/** One pass over the documents with CONCURRENCY in flight; sentences per second. */
+async function rateOf(work: (d: DocumentInput) => unknown, over: DocumentInput[] = documents): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < over.length) await work(over[next++]!);
+    }),
+  );
+  const sentenceCount = over.reduce((sum, d) => sum + splitSentences(d.text).length, 0);
+  return sentenceCount / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Median rate of each workload after a warm-up pass. The workloads take turns within every
+ * run, so that load from other processes on the shared machine falls on all of them alike.
+ */
+async function interleaved(workloads: ((d: DocumentInput) => unknown)[]): Promise<number[]> {
+  for (const work of workloads) await rateOf(work, documents.slice(0, CONCURRENCY));
+  const rates = workloads.map((): number[] => []);
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, work] of workloads.entries()) rates[i]!.push(await rateOf(work));
+  }
+  return rates.map(median);
 }
 
 type SymbolicModule = { findConflictEntities(document: DocumentInput): Findings | Promise<Findings> };
@@ -144,6 +156,7 @@ interface Row {
 
 const rows: Row[] = [];
 
+const [loadAtStart] = loadavg();
 const corpus = await corpusSentences();
 const random = seededRandom(2024);
 const sentences = [...corpus];
@@ -158,41 +171,42 @@ console.log(
 
 const symbolic = await optionalImport<SymbolicModule>('../engine/extract/symbolic/index.ts');
 if ('module' in symbolic) {
-  rows.push({ measure: 'rule layer alone', model: '-', threads: 'calling thread', rate: await throughput(documents, SENTENCES, (d) => (symbolic.module as SymbolicModule).findConflictEntities(d)) });
+  const [rate] = await interleaved([(d) => (symbolic.module as SymbolicModule).findConflictEntities(d)]);
+  rows.push({ measure: 'rule layer alone', model: '-', threads: 'calling thread', rate: rate! });
 } else {
   rows.push({ measure: 'rule layer alone', model: '-', threads: '-', rate: null, note: `symbolic layer missing (${symbolic.missing})` });
 }
 const pipelineModule = await optionalImport<PipelineModule>('../engine/extract/pipeline.ts');
 
+const CONFIGURATIONS = [
+  { threads: 'no worker (calling thread)', workers: 0 },
+  { threads: '1 worker', workers: 1 },
+  { threads: `pool of ${CORES} workers`, workers: CORES },
+];
+
 for (const { name, options } of MODELS) {
   const model = await buildTinyNerModel(options);
+  const backends: PooledNerBackend[] = [];
   try {
-    const configurations = [
-      { threads: 'no worker (calling thread)', workers: 0 },
-      { threads: '1 worker', workers: 1 },
-      { threads: `pool of ${CORES} workers`, workers: CORES },
-    ];
-    let nerBaseline: number | null = null;
-    let pipelineBaseline: number | null = null;
-    for (const { threads, workers } of configurations) {
-      const backend: PooledNerBackend = await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 });
-      try {
-        const nerRate = await throughput(documents, SENTENCES, (d) => backend.recognise([d.text]));
-        nerBaseline ??= nerRate;
-        rows.push({ measure: 'neural layer alone', model: name, threads, rate: nerRate, baseline: nerBaseline });
-        if ('module' in pipelineModule) {
-          // The pipeline closes its backend; this one is closed below, so hand it a view without close().
-          const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
-          const pipeline = pipelineModule.module.createExtractionPipeline({ ner });
-          const rate = await throughput(documents, SENTENCES, (d) => pipeline.extract(d, { tier: 'full', ingestedAt: '2024-03-06T00:00:00Z' }));
-          pipelineBaseline ??= rate;
-          rows.push({ measure: 'full pipeline', model: name, threads, rate, baseline: pipelineBaseline });
-        }
-      } finally {
-        await backend.close();
+    for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 }));
+    const workloads: { measure: string; threads: string; work: (d: DocumentInput) => unknown }[] = [];
+    backends.forEach((backend, i) => {
+      const threads = CONFIGURATIONS[i]!.threads;
+      workloads.push({ measure: 'neural layer alone', threads, work: (d) => backend.recognise([d.text]) });
+      if ('module' in pipelineModule) {
+        // The pipeline would close its backend; these are closed below, so it gets a view without close().
+        const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
+        const pipeline = pipelineModule.module.createExtractionPipeline({ ner });
+        workloads.push({ measure: 'full pipeline', threads, work: (d) => pipeline.extract(d, { tier: 'full', ingestedAt: '2024-03-06T00:00:00Z' }) });
       }
+    });
+    const rates = await interleaved(workloads.map((w) => w.work));
+    for (const measure of ['neural layer alone', 'full pipeline']) {
+      const measured = workloads.map((w, i) => ({ ...w, rate: rates[i]! })).filter((w) => w.measure === measure);
+      for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate });
     }
   } finally {
+    await Promise.all(backends.map((b) => b.close()));
     await model.remove();
   }
 }
@@ -211,4 +225,9 @@ console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
 for (const row of rows.filter((r) => r.note)) console.log(`\nnote: ${row.measure}: ${row.note}`);
+const [loadAtEnd] = loadavg();
+console.log(`\nload average (1 min): ${loadAtStart!.toFixed(1)} at start, ${loadAtEnd!.toFixed(1)} at end on ${CORES} cores`);
+if (Math.max(loadAtStart!, loadAtEnd!) > CORES) {
+  console.log('note: other processes kept the cores busy: the pool cannot show its speed-up; rerun on an idle machine.');
+}
 if ('missing' in pipelineModule) console.log(`\nnote: full pipeline not measured: pipeline missing (${pipelineModule.missing})`);
