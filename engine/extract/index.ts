@@ -3,6 +3,8 @@ export {
   DEFAULT_SYMBOLIC_LAYER,
   MAX_DOCUMENT_CHARS,
   NO_MODEL_NOTE,
+  SYMBOLIC_CHUNK_CHARS,
+  chunkBounds,
   checkDocumentText,
   createExtractionPipeline,
   openExtractionPipeline,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
-import { MAX_DOCUMENT_CHARS, NO_MODEL_NOTE, createExtractionPipeline, type ExtractionResult, type NodeView } from '../../engine/extract/pipeline.ts';
+import { MAX_DOCUMENT_CHARS, NO_MODEL_NOTE, SYMBOLIC_CHUNK_CHARS, chunkBounds, createExtractionPipeline, type ExtractionResult, type NodeView } from '../../engine/extract/pipeline.ts';
 import { createNerBackend } from '../../engine/extract/neural/backend.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from '../../engine/extract/symbolic/index.ts';
 import { buildTinyNerModel, type TinyNerModel } from '../helpers/tiny-ner-model.ts';
@@ -84,6 +84,45 @@ describe('extraction pipeline, symbolic layer only', () => {
     const result = await pipeline.extract({ text, source: 's' }, { tier: 'essential' });
     expect(result.issues).toHaveLength(0);
     expect(result.graph.edges.filter((e) => ['ALLIED_WITH', 'OPPOSES', 'ABOUT'].includes(e.type))).toHaveLength(0);
+  });
+
+  it('reads a document longer than one symbolic chunk, with every span still indexing the whole text', async () => {
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    const paragraphs: { text: string; iso: string }[] = [];
+    for (let i = 0; paragraphs.reduce((n, p) => n + p.text.length + 2, 0) < SYMBOLIC_CHUNK_CHARS * 1.5; i++) {
+      const day = (i % 28) + 1;
+      const month = Math.floor(i / 28) % 12;
+      const year = 2000 + Math.floor(i / (28 * 12));
+      paragraphs.push({
+        text: `On ${day} ${months[month]} ${year} the Rapid Support Forces attacked El Fasher. The army said it would respond.`,
+        iso: `${year}-${String(month + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      });
+    }
+    const text = paragraphs.map((p) => p.text).join('\n\n');
+    const result = await pipeline.extract({ text, source: 'long.txt' }, { tier: 'essential', ingestedAt: INGESTED_AT });
+    const assaults = result.events.filter((e) => e.event_type === 'ASSAULT');
+    expect(assaults).toHaveLength(paragraphs.length);
+    expect(new Set(assaults.map((e) => e.date))).toEqual(new Set(paragraphs.map((p) => p.iso)));
+    const late = assaults.filter((e) => e.provenance[0].span!.start > SYMBOLIC_CHUNK_CHARS);
+    expect(late.length).toBeGreaterThan(10);
+    for (const event of late) {
+      const { start } = event.provenance[0].span!;
+      const paragraph = paragraphs.find((p) => p.iso === event.date)!;
+      expect(text.slice(start, start + paragraph.text.length)).toContain(`${event.provenance[0].quote}`);
+      expect(paragraph.text).toContain(String(event.provenance[0].quote));
+    }
+    expect(result.actors.map((a) => a.label).sort()).toEqual(['Rapid Support Forces']);
+    expectSpansIndexText(result, text);
+  });
+
+  it('cuts chunks at paragraph breaks, then lines, then sentences, never losing a character', () => {
+    const text = 'a'.repeat(60) + '\n\n' + 'b'.repeat(30) + '\n' + 'c'.repeat(50) + '. ' + 'd'.repeat(70);
+    const bounds = chunkBounds(text, 100);
+    expect(bounds[0]).toEqual([0, 62]);
+    expect(text.slice(bounds[1][0], bounds[1][1]).endsWith('.' + ' ')).toBe(true);
+    expect(bounds.map(([s, e]) => text.slice(s, e)).join('')).toBe(text);
+    for (const [s, e] of bounds) expect(e - s).toBeLessThanOrEqual(100);
+    expect(chunkBounds('x'.repeat(250), 100)).toEqual([[0, 100], [100, 200], [200, 250]]);
   });
 
   it('refuses empty, whitespace-only and over-long text with typed errors', async () => {

@@ -9,7 +9,7 @@ import {
 } from '../../ontology/index.ts';
 import { deriveEdgeId, deriveNodeId } from '../../store/ids.ts';
 import type { DateMention, DocumentInput, Findings, NeuralEntity, TextSpan } from '../types.ts';
-import { EntityResolver, type ActorDirectory, type ResolvedEntity } from './coreference.ts';
+import { EntityResolver, type ActorDirectory, type EntityRef, type ResolvedEntity } from './coreference.ts';
 import { findIssues } from './issues.ts';
 import { collectMentions } from './mentions.ts';
 
@@ -264,8 +264,8 @@ function dedupeSpans(spans: readonly TextSpan[]): TextSpan[] {
   });
 }
 
-function uniqueEntities(entities: (ResolvedEntity | undefined)[]): ResolvedEntity[] {
-  const byId = new Map<string, ResolvedEntity>();
+function uniqueEntities(entities: (EntityRef | undefined)[]): EntityRef[] {
+  const byId = new Map<string, EntityRef>();
   for (const entity of entities) if (entity && !byId.has(entity.id)) byId.set(entity.id, entity);
   return [...byId.values()];
 }

@@ -117,19 +117,65 @@ interface Cluster {
   label: string;
   names: Map<string, string>; // normalised → first spelling seen
   mentions: EntityMention[];
+  /** The best-sourced actor type among the mentions; null = not computed since the last attach. */
+  type: ActorType | undefined | null;
+}
+
+/** A resolved span: which entity, by its node id. */
+export interface EntityRef {
+  id: string;
+  kind: 'Actor' | 'Location';
 }
 
 function typeOf(cluster: Cluster): ActorType | undefined {
-  const typed = cluster.mentions
-    .filter((mention) => mention.actor_type && mention.actor_type !== 'unknown' && !mention.generic)
-    .sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
-  return typed[0]?.actor_type ?? cluster.mentions.find((mention) => mention.actor_type)?.actor_type;
+  if (cluster.type !== null) return cluster.type;
+  let best: EntityMention | undefined;
+  for (const mention of cluster.mentions) {
+    if (!mention.actor_type || mention.actor_type === 'unknown' || mention.generic) continue;
+    if (!best || SOURCE_PRIORITY[mention.source] < SOURCE_PRIORITY[best.source]) best = mention;
+  }
+  cluster.type = best?.actor_type ?? cluster.mentions.find((mention) => mention.actor_type)?.actor_type;
+  return cluster.type;
+}
+
+/** The country code the best-sourced mention gives a place. */
+function countryCodeOf(cluster: Cluster): string | undefined {
+  let best: EntityMention | undefined;
+  for (const mention of cluster.mentions) {
+    if (mention.country_code && (!best || SOURCE_PRIORITY[mention.source] < SOURCE_PRIORITY[best.source])) best = mention;
+  }
+  return best?.country_code;
+}
+
+/**
+ * A node id from the cluster's label (and a place's country code). Stable once the
+ * named mentions are placed: later mentions come from findings' spans, which carry
+ * no country code.
+ */
+function clusterId(cluster: Cluster): string {
+  if (cluster.kind === 'Actor') return deriveNodeId('Actor', { label: cluster.label });
+  const country_code = countryCodeOf(cluster);
+  return deriveNodeId('Location', { label: cluster.label, ...(country_code ? { country_code } : {}) });
+}
+
+/** First index in `items` (sorted by start) whose start is at least `position`. */
+function lowerBound(items: readonly { mention: EntityMention }[], position: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (items[middle].mention.start < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export class EntityResolver {
   private readonly clusters: Cluster[] = [];
   private readonly byName = new Map<string, Cluster>();
-  private resolved: ResolvedEntity[] | undefined;
+  /** Every placed mention by start offset: span lookups and nearest-antecedent searches are logarithmic. */
+  private readonly byPosition: { mention: EntityMention; cluster: Cluster }[] = [];
+  private longestMention = 0;
 
   constructor(
     private readonly text: string,
@@ -169,7 +215,7 @@ export class EntityResolver {
       (mention.kind === 'Actor' && !mention.canonical ? this.shortFormOf(name, mention) : undefined);
     if (!cluster) {
       const known = mention.kind === 'Actor' ? this.directory?.lookup(mention.canonical ?? name) : undefined;
-      cluster = { kind: mention.kind, label: known ?? mention.canonical ?? name, names: new Map(), mentions: [] };
+      cluster = { kind: mention.kind, label: known ?? mention.canonical ?? name, names: new Map(), mentions: [], type: null };
       this.clusters.push(cluster);
       this.register(cluster, cluster.label);
     }
@@ -211,15 +257,19 @@ export class EntityResolver {
     return undefined;
   }
 
+  /** The candidate with the closest mention ending at or before `position`. */
   private nearestBefore(candidates: Cluster[], position: number): Cluster | undefined {
+    if (candidates.length === 0) return undefined;
+    const wanted = new Set(candidates);
     let best: Cluster | undefined;
     let bestEnd = -1;
-    for (const cluster of candidates) {
-      for (const mention of cluster.mentions) {
-        if (mention.end <= position && mention.end > bestEnd) {
-          best = cluster;
-          bestEnd = mention.end;
-        }
+    // Mentions starting before `position`, scanned backwards; a mention ends at most `longestMention` after its start.
+    for (let i = lowerBound(this.byPosition, position) - 1; i >= 0; i--) {
+      const { mention, cluster } = this.byPosition[i];
+      if (mention.start + this.longestMention <= bestEnd) break;
+      if (mention.end <= position && mention.end > bestEnd && wanted.has(cluster)) {
+        best = cluster;
+        bestEnd = mention.end;
       }
     }
     return best;
@@ -234,8 +284,8 @@ export class EntityResolver {
     const before = this.nearestBefore(candidates, at.start);
     if (before) return before;
     // Cataphora ("the army ... the Sudanese Armed Forces"): the first named one after it.
-    return candidates.map((cluster) => ({ cluster, first: Math.min(...cluster.mentions.map((m) => m.start)) }))
-      .sort((a, b) => a.first - b.first)[0].cluster;
+    const wanted = new Set(candidates);
+    return this.byPosition.find((entry) => entry.mention.start >= at.start && wanted.has(entry.cluster))?.cluster ?? candidates[0];
   }
 
   private register(cluster: Cluster, name: string): void {
@@ -248,7 +298,9 @@ export class EntityResolver {
 
   private attach(cluster: Cluster, mention: EntityMention): void {
     cluster.mentions.push(mention);
-    this.resolved = undefined;
+    cluster.type = null;
+    this.byPosition.splice(lowerBound(this.byPosition, mention.start), 0, { mention, cluster });
+    this.longestMention = Math.max(this.longestMention, mention.end - mention.start);
     if (mention.generic) return;
     this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
     if (mention.canonical) this.register(cluster, mention.canonical);
@@ -260,12 +312,15 @@ export class EntityResolver {
    * "General X of the Y" is X), else a definite description's antecedent, else a name
    * already known; `create` makes a new entity from the span's own text.
    */
-  resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean): ResolvedEntity | undefined {
-    const inside = this.clusters
-      .filter((cluster) => cluster.kind === kind)
-      .flatMap((cluster) => cluster.mentions.filter((m) => m.start < span.end && span.start < m.end).map((m) => ({ cluster, m })))
-      .sort((a, b) => a.m.start - b.m.start || b.m.end - a.m.end);
-    if (inside.length > 0) return this.entityOf(inside[0].cluster);
+  resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean): EntityRef | undefined {
+    let head: { mention: EntityMention; cluster: Cluster } | undefined;
+    for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
+      const entry = this.byPosition[i];
+      if (entry.mention.start >= span.end) break;
+      if (entry.cluster.kind !== kind || entry.mention.end <= span.start) continue;
+      if (!head || entry.mention.start < head.mention.start || (entry.mention.start === head.mention.start && entry.mention.end > head.mention.end)) head = entry;
+    }
+    if (head) return this.refOf(head.cluster);
     const surface = this.text.slice(span.start, span.end);
     if (!surface.trim()) return undefined;
     const mention: EntityMention = {
@@ -277,48 +332,39 @@ export class EntityResolver {
       const target = this.antecedent(span, types);
       if (!target) return undefined;
       this.attach(target, { ...mention, generic: true });
-      return this.entityOf(target);
+      return this.refOf(target);
     }
     const name = nameOf(surface, mention.actor_type === 'individual');
     const known = this.byName.get(this.key(kind, name)) ?? (kind === 'Actor' ? this.shortFormOf(name, mention) : undefined);
     if (known) {
       this.attach(known, mention);
-      return this.entityOf(known);
+      return this.refOf(known);
     }
     if (!create) return undefined;
-    return this.entityOf(this.place(mention));
+    return this.refOf(this.place(mention));
   }
 
-  private entityOf(cluster: Cluster): ResolvedEntity {
-    return this.entities().find((entity) => entity.mentions === cluster.mentions)!;
+  private refOf(cluster: Cluster): EntityRef {
+    return { id: clusterId(cluster), kind: cluster.kind };
   }
 
   /** The resolved entities, in order of first mention. */
   entities(): ResolvedEntity[] {
-    if (this.resolved) return this.resolved;
-    const entities = this.clusters.map((cluster) => {
-      cluster.mentions.sort((a, b) => a.start - b.start);
+    const entities = this.clusters.map((cluster): ResolvedEntity => {
+      const mentions = [...cluster.mentions].sort((a, b) => a.start - b.start);
       const labelKey = normaliseForIdentity(cluster.label);
       const aliases = [...cluster.names.entries()]
         .filter(([normalised]) => normalised !== labelKey)
         .map(([, spelling]) => spelling)
         .sort();
-      const confidence = Math.max(...cluster.mentions.map((mention) => mention.confidence));
-      if (cluster.kind === 'Actor') {
-        return {
-          id: deriveNodeId('Actor', { label: cluster.label }), kind: 'Actor' as const, label: cluster.label,
-          actor_type: typeOf(cluster) ?? 'unknown', aliases, mentions: cluster.mentions, confidence,
-        };
-      }
-      const located = [...cluster.mentions].sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
-      const country_code = located.find((mention) => mention.country_code)?.country_code;
-      const location_type = located.find((mention) => mention.location_type && mention.location_type !== 'other')?.location_type ?? 'other';
-      return {
-        id: deriveNodeId('Location', { label: cluster.label, ...(country_code ? { country_code } : {}) }), kind: 'Location' as const,
-        label: cluster.label, location_type, ...(country_code ? { country_code } : {}), aliases, mentions: cluster.mentions, confidence,
-      };
+      const confidence = Math.max(...mentions.map((mention) => mention.confidence));
+      const base = { id: clusterId(cluster), kind: cluster.kind, label: cluster.label, aliases, mentions, confidence };
+      if (cluster.kind === 'Actor') return { ...base, actor_type: typeOf(cluster) ?? 'unknown' };
+      const country_code = countryCodeOf(cluster);
+      const typed = mentions.filter((mention) => mention.location_type && mention.location_type !== 'other');
+      typed.sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
+      return { ...base, location_type: typed[0]?.location_type ?? 'other', ...(country_code ? { country_code } : {}) };
     });
-    this.resolved = entities.sort((a, b) => a.mentions[0].start - b.mentions[0].start);
-    return this.resolved;
+    return entities.sort((a, b) => a.mentions[0].start - b.mentions[0].start);
   }
 }
