@@ -18,18 +18,22 @@ import { splitWords } from './words.ts';
 
 /** recognise() calls admitted at a time (running or waiting for a worker); more are refused with OverloadedError (HTTP 503). */
 export const DEFAULT_NER_MAX_QUEUE = 64;
-/** Sentences in one recognise() call; beyond it the call is refused with TooLargeError (about 3 minutes of work for BERT-base on two cores). */
-export const DEFAULT_NER_MAX_SENTENCES_PER_CALL = 10_000;
 /**
- * Wall-clock limit of one recognise() call: the largest call (DEFAULT_NER_MAX_SENTENCES_PER_CALL
- * sentences) takes about 3 minutes on two cores with a BERT-base model. Past it the call fails
+ * Sentences in one recognise() call; beyond it the call is refused with TooLargeError. Above
+ * what the pipeline's largest document (1M characters, about 8,000 sentences of prose) holds,
+ * so that only list-like text of very short lines reaches it.
+ */
+export const DEFAULT_NER_MAX_SENTENCES_PER_CALL = 25_000;
+/**
+ * Wall-clock limit of one recognise() call: the pipeline's largest document takes about
+ * 2-3 minutes on two cores with a BERT-base model (about 60 sentences/s). Past it the call fails
  * and sends no further tasks; the tasks already on a worker finish, because terminating a
  * thread inside onnxruntime-node aborts the whole process.
  */
 export const DEFAULT_NER_TIMEOUT_MS = 5 * 60_000;
 /** Most sentences per worker task: small enough to spread one document over all workers, large enough to batch. */
 const MAX_SENTENCES_PER_TASK = 8;
-/** A worker that does not finish its running tasks within this time after close() is terminated. */
+/** close() drains the admitted calls before closing the pool; this only bounds a worker that hangs while shutting down. */
 const CLOSE_TIMEOUT_MS = 30_000;
 const WARM_UP_SENTENCE = ['Warm', 'up', '.'];
 /** Starting a worker and loading a BERT-base model takes a few seconds; this catches one that never gets there. */
