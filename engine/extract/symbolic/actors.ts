@@ -82,6 +82,9 @@ const ORGANISATION_HEADS: Record<string, ActorType> = {
   syndicate: 'civil_society', collective: 'civil_society', platform: 'civil_society',
   news: 'media', times: 'media', post: 'media', tv: 'media', radio: 'media', television: 'media', press: 'media',
   bank: 'international_org', house: 'government', senate: 'government',
+  committees: 'armed_group', councils: 'government', units: 'armed_group', groups: 'armed_group', fronts: 'armed_group',
+  movements: 'armed_group', organisations: 'ngo', organizations: 'ngo', unions: 'civil_society', associations: 'civil_society',
+  networks: 'civil_society',
 };
 
 const NAME_CONNECTORS = new Set(['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des', 'in']);
@@ -358,7 +361,10 @@ export function personCandidates(context: Context): ActorCandidate[] {
     const leading = /^(?:the\s+)/i.exec(text)?.[0].length ?? 0;
     start += leading;
     text = text.slice(leading);
-    if (!/^\p{Lu}/u.test(text) || text.split(/\s+/).every((word) => NOT_NAME_WORDS.has(word) || TITLES.includes(word))) continue;
+    const words = text.split(/\s+/);
+    if (!/^\p{Lu}/u.test(text) || words.every((word) => NOT_NAME_WORDS.has(word) || TITLES.includes(word))) continue;
+    // A name ends on a capitalised word ("KIA spokesman" is a role, not a person).
+    if (!/^\p{Lu}/u.test(words[words.length - 1])) continue;
     if (/^['’]s\s+\p{Lu}/u.test(context.text.slice(end, end + 4))) continue;
     if (/\b(?:in|at|near|outside|of|town|village|city|to)\s+$/i.test(context.text.slice(Math.max(0, start - 12), start))) continue;
     const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };

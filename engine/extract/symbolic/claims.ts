@@ -18,7 +18,7 @@ export const CLAIM_CUES: [ClaimType, RegExp][] = [
   ['Accusation', /\b(?:accus\w+|blam(?:e|ed|es|ing)\b|alleg\w+|charg\w+\s+that|held\s+\S+(?:\s+\S+)?\s+responsible|condemn\w*|denounc\w+|decr(?:y|ied|ies)|committ\w*\s+(?:war\s+crimes|genocide|atrocities|massacres|abuses)|war\s+crimes|ethnic\s+cleansing|rigged|complicit|collaborat\w+\s+with|sponsor\w*\s+terrorism)\b/gi],
   ['Demand', /\b(?:demand\w*|call\w*\s+(?:on|upon)|call\w*\s+for|urg(?:e|es|ed|ing)|insist\w*\s+on|(?:must|should|would\s+have\s+to|will\s+have\s+to|has\s+to|have\s+to)\s+(?:\w+ly\s+)?(?!be\s+(?:ready|prepared|able))\w+|requir\w+\s+that|request\w*|appeal\w*\s+(?:to|for)|press\w*\s+for|order(?:ed|s)\b)\b/gi],
   ['Concession', /\b(?:conced\w+|concessions?|acknowledg\w+|admit\w*|agre\w+\s+to\s+\w+|accept\w*\s+(?:the\s+|a\s+)?(?:proposal|plan|terms|demands?|deal|offer|mediation|roadmap)|back\w*\s+down|dropp\w+\s+(?:its|their|his|her)\s+(?:demands?|conditions?|objections?|preconditions?)|relent\w*|softened\s+(?:its|their|his|her)\s+(?:stance|position)|lifted\s+the\s+(?:blockade|siege|ban|curfew)|goodwill\s+gesture|(?:would|will)\s+suspend)\b/gi],
-  ['Offer', /\b(?:offer\w*|propos\w+|(?:ready|willing|prepared)\s+to\s+\w+|open\s+to\s+(?:talks|dialogue|negotiations?|discussions?)|invit\w+\s+\S+(?:\s+\S+)?\s+to\s+(?:talks|negotiations|dialogue)|in\s+exchange\s+for|only\s+if|on\s+condition\s+that|provided\s+that)\b/gi],
+  ['Offer', /\b(?:offer(?:ed|s|ing)|(?:to|will|would|could)\s+offer|propos(?:ed|es|ing)|(?:to|will|would|could)\s+propose|(?:ready|willing|prepared)\s+to\s+\w+|open\s+to\s+(?:talks|dialogue|negotiations?|discussions?)|invit\w+\s+\S+(?:\s+\S+)?\s+to\s+(?:talks|negotiations|dialogue)|in\s+exchange\s+for|only\s+if|on\s+condition\s+that|provided\s+that)\b/gi],
   ['Commitment', /\b(?:pledg\w+|promis\w+|commit\w*\s+(?:to|itself|themselves|himself|herself)|vow\w*\s+to|undert(?:ook|ake|akes)\s+to|guarantee\w*|reaffirm\w*\s+(?:its|his|her|their)\s+commitment|continue\s+to|(?:will|would|shall)\s+(?:withdraw|hold|respect|abide|implement|observe|honou?r|release|return|protect|ensure|open|cooperate|support|continue|comply|halt|cease|stop|end|investigate|provide|deliver|facilitate|hand\s+over|integrate|resume|participate|attend|join|allow))\b/gi],
   ['Grievance', /\b(?:complain\w*|grievances?|marginali[sz]\w+|discriminat\w+|neglect\w*|excluded|exclusion|oppress\w+|persecut\w+|injustices?|deprived\s+of|lament\w*|betray\w*|humiliat\w+|stolen\s+land|unfair\w*|forgotten|abandoned|ignored)\b/gi],
   ['Justification', /\b(?:self-defen[cs]e|in\s+response\s+to|in\s+retaliation\s+for|justif\w+|necessary\s+to\s+(?:protect|defend|restore|prevent|stop)|to\s+protect\s+(?:civilians|the\s+population|citizens|our|its|their)|right\s+to\s+(?:defend|self-defen[cs]e)|legitimate\s+(?:targets?|defen[cs]e|response)|forced\s+to|had\s+no\s+choice\s+but|military\s+necessity|to\s+restore\s+order|internal\s+matter|matter\s+of\s+(?:survival|national\s+security|sovereignty)|target\w*\s+['‘"]?(?:terrorists|militants|military\s+targets)|non-escalatory)\b/gi],
@@ -40,6 +40,7 @@ const PARTICIPLE_OPENERS = new Set([
   'insisting', 'saying', 'warning', 'adding', 'accusing', 'rejecting', 'calling', 'urging', 'demanding', 'vowing',
   'threatening', 'denying', 'arguing', 'claiming', 'noting', 'stressing', 'pledging', 'promising', 'offering',
 ]);
+const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|report|statement)|an (?:accusation|allegation)|which \S+)$/;
 const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
 /** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
 const SPEECH_ACT_CUE = /^(?:den|accus|demand|threat|warn|urg|call|offer|pledg|promis|vow|blam|condemn|denounc|reject|dismiss|refut|insist|complain|lament|acknowledg|admit|conced|propos|order|agre|commit|undert|guarantee|request|appeal|press|oppos|welcom|support|endors|maintain|argu)\w*(?:ed|s)\b/i;
@@ -69,6 +70,9 @@ export function claimUnits(tokens: Token[], clause: Sentence): Unit[] {
       close(tokens[i - 1].text === ',' ? i - 1 : i, i + 1, isFiniteVerb(tokens[i + 1]));
     } else if (token.text === ',' && PARTICIPLE_OPENERS.has(tokens[i + 1].lower)) {
       close(i, i + 1, true);
+    } else if (token.text === ',' && RESPONSE_OPENERS.test(`${tokens[i + 1].lower} ${tokens[i + 2]?.lower ?? ''}`)) {
+      // "..., a charge Asmara dismissed": another speaker answers.
+      close(i, i + 1, false);
     }
   }
   close(clause.endToken, clause.endToken, false);

@@ -72,7 +72,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
   actors.push(...states);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
-  actors.push(...documentAliases(text, tokens, actors, taken));
+  actors.push(...documentAliases(tokens, actors, taken));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
@@ -136,7 +136,7 @@ function actingStates(tokens: Token[], locations: LocationMention[], actors: Act
  * "NLF"; "Colonel Jean Mbarga" then "Mbarga". Only capitalised text not already
  * claimed by another mention, place or date.
  */
-function documentAliases(text: string, tokens: Token[], actors: ActorMention[], taken: TextSpan[]): ActorMention[] {
+function documentAliases(tokens: Token[], actors: ActorMention[], taken: TextSpan[]): ActorMention[] {
   const aliases = new Map<string, ActorMention>();
   for (const actor of actors) {
     const index = tokenIndexAt(tokens, actor.end);

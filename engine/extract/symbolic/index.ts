@@ -19,7 +19,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const sentences = splitSentences(text, tokens);
   const dates = findDates(text, doc.document_date);
   const { actors, locations } = findEntities(text, tokens, sentences, dates);
-  const relations = findRelations(text, tokens, sentences, actors);
+  const relations = findRelations(tokens, sentences, actors);
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(events, relations));

@@ -61,10 +61,10 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     for (const [noun, type] of PLACE_NOUNS) placeNounIndex.add(noun, type);
   }
   const found: PlaceCandidate[] = [];
-  const make = (first: number, end: number, type: LocationMention['location_type']): PlaceCandidate => {
+  const make = (first: number, end: number, type: LocationMention['location_type'], confidence = 0.55): PlaceCandidate => {
     const start = tokens[first].start;
     const stop = tokens[end - 1].end;
-    return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence: 0.55, source: 'pattern' } };
+    return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
   for (let i = 0; i < tokens.length; i++) {
     if (!tokens[i].capitalised || !tokens[i].word || sentenceStarts.has(i) && !tokens[i - 1]) continue;
@@ -75,9 +75,15 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
     else if (namedNoun) found.push(make(i, end, namedNoun.value));
     else if (SETTLEMENT_WORDS.has(tokens[i - 2]?.lower ?? '') && tokens[i - 1]?.lower === 'of') found.push(make(i, end, 'city'));
+    // "near Tessalit", "outside Kidal": a capitalised name after these is a place (unlike "in", which also takes languages and faiths).
+    else if (['near', 'outside'].includes(tokens[i - 1]?.lower ?? '') && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.45));
     i = end - 1;
   }
   return found;
+}
+
+function isKnownPlace(tokens: Token[], index: number): boolean {
+  return knownPlaces().matchesAt(tokens, index).length > 0 || knownCities().matchesAt(tokens, index).length > 0;
 }
 
 function isFollowedByPlaceContext(tokens: Token[], index: number): boolean {

@@ -49,7 +49,7 @@ interface Located {
   endToken: number;
 }
 
-export function findRelations(text: string, tokens: Token[], sentences: Sentence[], actors: ActorMention[]): RelationMention[] {
+export function findRelations(tokens: Token[], sentences: Sentence[], actors: ActorMention[]): RelationMention[] {
   allianceIndex ??= cueIndex(ALLIANCE_BEFORE_CUES);
   oppositionIndex ??= cueIndex(OPPOSITION_CUES);
   const located: Located[] = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }));
