@@ -69,6 +69,14 @@ describe('claim structure', () => {
     expect(claimsOf('Hamas said it would not accept a partial truce.').map((c) => c.type)).toEqual(['RedLine']);
   });
 
+  it('gives an answering clause its own speaker', () => {
+    const claims = claimsOf('Tigrayan officials accused Eritrean troops of looting homes, a charge Asmara dismissed as fabricated.');
+    expect(claims.map((c) => [c.type, c.speaker, c.targets])).toEqual([
+      ['Accusation', undefined, ['Eritrean troops']],
+      ['Denial', 'Asmara', []],
+    ]);
+  });
+
   it('makes no claim of a bare report of facts', () => {
     expect(claimsOf('MSF said 12 people were killed in the market in Nyala.')).toEqual([]);
   });
