@@ -3,7 +3,7 @@ import { TooLargeError, ValidationError } from '../errors.ts';
 import type { PropertyValue, Provenance, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
-import { actorDirectory, structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
 
@@ -244,13 +244,12 @@ function knownMembership(index: GraphIndex): (member: string, organisation: stri
   return (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation);
 }
 
-/** Labels and aliases of the graph's actors, for cross-document resolution. */
-function* graphActors(index: GraphIndex): Iterable<{ label: string; aliases: string[] }> {
+/** Labels, aliases and types of the graph's actors, for cross-document resolution. */
+function* graphActors(index: GraphIndex): Iterable<KnownActor> {
   for (const id of index.nodesWithLabel('Actor')) {
-    const node = index.node(id);
-    const label = node?.properties.label;
-    if (typeof label !== 'string') continue;
-    const aliases = node!.properties.aliases;
-    yield { label, aliases: Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === 'string') : [] };
+    const properties = index.node(id)?.properties;
+    if (typeof properties?.label !== 'string') continue;
+    const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
+    yield { label: properties.label, aliases, ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
   }
 }

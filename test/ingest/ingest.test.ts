@@ -79,6 +79,16 @@ describe('ingest', () => {
     expect(rsf.properties.actor_type).toBe('armed_group');
   });
 
+  it('recognises in a later document a name only an earlier document defined', async () => {
+    const first = await ingest(context, TENANT, 'aliases', { source: 'djpf-1', text: 'On 2 May 2024 the Darfur Joint Protection Force (DJPF) attacked Tawila.' });
+    const second = await ingest(context, TENANT, 'aliases', { source: 'djpf-2', text: 'On 9 May 2024 DJPF fighters entered Kutum.' });
+    expect(second.summary.nodes.Actor).toBe(first.summary.nodes.Actor);
+    const index = await store.loadGraph(TENANT, 'aliases');
+    const djpf = index.node(deriveNodeId('Actor', { label: 'Darfur Joint Protection Force' }))!;
+    expect(djpf.provenance.map((record) => [record.source, record.quote])).toContainEqual(['djpf-2', 'DJPF']);
+    expect(index.edgesOf(djpf.id, 'out', ['MENTIONED_IN']).map((edge) => edge.to)).toContain(second.document.id);
+  });
+
   it('reads every sample document of the corpus, HTML and Markdown included', async () => {
     for (const sample of SAMPLES) {
       const result = await ingest(context, TENANT, 'samples', { source: sample });

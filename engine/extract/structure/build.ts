@@ -80,7 +80,12 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     quote: text.slice(span.start, span.end), extractor: input.extractor,
   });
 
-  const resolver = new EntityResolver(text, collectMentions(text, input.findings, input.neural), input.directory);
+  const mentions = collectMentions(text, input.findings, input.neural);
+  // Names the graph learned from earlier documents, where this document's extractors saw nothing.
+  for (const known of input.directory?.occurrences(text) ?? []) {
+    if (!mentions.some((mention) => mention.start < known.end && known.start < mention.end)) mentions.push(known);
+  }
+  const resolver = new EntityResolver(text, mentions, input.directory);
   const nodes = new Map<string, StructuredNode>();
   const edges = new Map<string, StructuredEdge>();
   /** Where each node is first grounded in this document, for its MENTIONED_IN edge. */

@@ -1,4 +1,4 @@
-import type { ActorType, LocationType } from '../../ontology/index.ts';
+import { ACTOR_TYPES, type ActorType, type LocationType } from '../../ontology/index.ts';
 import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
 import { inferOrganisationType, type EntityMention } from './mentions.ts';
@@ -10,7 +10,8 @@ import { inferOrganisationType, type EntityMention } from './mentions.ts';
  * ("al-Burhan" ↔ "Abdel Fattah al-Burhan"), and definite descriptions ("the army")
  * against the nearest named actor of that type. Across documents: a directory of the
  * graph's existing actors (labels and aliases) so that a later document's "JEM"
- * lands on the node an earlier document created as "Justice and Equality Movement".
+ * lands on the node an earlier document created as "Justice and Equality Movement",
+ * and is found at all when no extractor of the later document knows the name.
  * Node ids derive from the resolved label, so the same canonical label is the same node.
  */
 
@@ -31,25 +32,79 @@ export interface ResolvedEntity {
 /** The graph's actors as earlier documents left them: a surface form → the label of the node it names. */
 export interface ActorDirectory {
   lookup(surface: string): string | undefined;
+  /** Where the text names a known actor by its label or an alias (case-sensitive, whole words). */
+  occurrences(text: string): EntityMention[];
 }
 
-export function actorDirectory(actors: Iterable<{ label: string; aliases?: readonly string[] }>): ActorDirectory {
+export interface KnownActor {
+  label: string;
+  aliases?: readonly string[];
+  actor_type?: string;
+}
+
+/** Known names shorter than this are only matched when written in capitals (acronyms such as "UN"). */
+const MIN_KNOWN_NAME_CHARS = 4;
+/** Longest known name matched in a text, in words. */
+const MAX_KNOWN_NAME_WORDS = 8;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+
+function isMatchableName(name: string): boolean {
+  if (!/^[\p{Lu}\p{N}]/u.test(name)) return false;
+  return name.length >= MIN_KNOWN_NAME_CHARS || /^[\p{Lu}\p{N}]+$/u.test(name);
+}
+
+export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
   const byName = new Map<string, string>();
   const byAlias = new Map<string, string>();
+  /** First word of a known name → the names starting with it, as word lists, longest first. */
+  const byFirstWord = new Map<string, { words: string[]; label: string; actor_type: ActorType }[]>();
   for (const actor of actors) {
     byName.set(normaliseForIdentity(actor.label), actor.label);
-    for (const alias of actor.aliases ?? []) {
-      const key = normaliseForIdentity(alias);
-      if (!byAlias.has(key)) byAlias.set(key, actor.label);
+    const actor_type = ((ACTOR_TYPES as readonly string[]).includes(actor.actor_type ?? '') ? actor.actor_type : 'unknown') as ActorType;
+    for (const name of [actor.label, ...(actor.aliases ?? [])]) {
+      if (name !== actor.label) {
+        const key = normaliseForIdentity(name);
+        if (!byAlias.has(key)) byAlias.set(key, actor.label);
+      }
+      if (!isMatchableName(name)) continue;
+      const words = [...name.matchAll(WORD)].map((match) => match[0]);
+      if (words.length === 0 || words.length > MAX_KNOWN_NAME_WORDS) continue;
+      const list = byFirstWord.get(words[0]) ?? [];
+      list.push({ words, label: actor.label, actor_type });
+      byFirstWord.set(words[0], list);
     }
   }
+  for (const list of byFirstWord.values()) list.sort((a, b) => b.words.length - a.words.length);
   return {
     lookup(surface) {
       const key = normaliseForIdentity(surface);
       return byName.get(key) ?? byAlias.get(key);
     },
+    occurrences(text) {
+      const words = [...text.matchAll(WORD)].map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }));
+      const found: EntityMention[] = [];
+      for (let i = 0; i < words.length; i++) {
+        const candidates = byFirstWord.get(words[i].text);
+        if (!candidates) continue;
+        const match = candidates.find(({ words: name }) =>
+          name.every((word, k) => words[i + k]?.text === word && (k === 0 || /^\s+$/.test(text.slice(words[i + k - 1].end, words[i + k].start)))),
+        );
+        if (!match) continue;
+        const last = words[i + match.words.length - 1];
+        const start = words[i].start;
+        found.push({
+          kind: 'Actor', start, end: last.end, text: text.slice(start, last.end), actor_type: match.actor_type,
+          canonical: match.label, confidence: KNOWN_NAME_CONFIDENCE, source: 'pattern',
+        });
+        i += match.words.length - 1;
+      }
+      return found;
+    },
   };
 }
+
+/** Confidence of a mention found only because an earlier document named the actor so. */
+const KNOWN_NAME_CONFIDENCE = 0.6;
 
 const SOURCE_PRIORITY: Record<FindingSource, number> = { gazetteer: 0, pattern: 1, title: 2, ner: 3 };
 

@@ -157,6 +157,18 @@ describe('coreference', () => {
     expect(actor.properties.aliases).toEqual(['JEM']);
   });
 
+  it("finds names the graph learned earlier where this document's extractors found nothing", () => {
+    const text = 'On 9 May 2024 the DJPF attacked Kutum. Djpf is not a name; neither is DJPFX.';
+    const directory = actorDirectory([{ label: 'Darfur Joint Protection Force', aliases: ['DJPF'], actor_type: 'armed_group' }]);
+    const graph = structureDocument(input(text, emptyFindings(), { directory }));
+    const actors = graph.nodes.filter((n) => n.labels[0] === 'Actor');
+    expect(actors).toHaveLength(1);
+    expect(actors[0].id).toBe(deriveNodeId('Actor', { label: 'Darfur Joint Protection Force' }));
+    expect(actors[0].properties.actor_type).toBe('armed_group');
+    expect(actors[0].provenance.map((p) => [p.span!.start, p.quote])).toEqual([[text.indexOf('DJPF'), 'DJPF']]);
+    expect(structureDocument(input(text, emptyFindings())).nodes.filter((n) => n.labels[0] === 'Actor')).toHaveLength(0);
+  });
+
   it('merges transformer spans: symbolic typing wins on overlap, NER-only spans become typed nodes', () => {
     const text = 'Leaders of the Sudanese Armed Forces met Ahmed Musa of the Darfur Bar Association in Kosti.';
     const findings = emptyFindings();
