@@ -87,9 +87,28 @@ export function countsOf(index: GraphIndex): GraphCounts {
   return { node_count: index.nodeCount, edge_count: index.edgeCount, nodes, edges };
 }
 
+/** Commits in progress per tenant and graph: each waits for the one before it. */
+const graphQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `task` after every earlier task for the same graph. A commit reads the graph
+ * (is this document known? which actors exist?) before it writes; two at once could
+ * both see the document as new and record it twice under different ingestion times.
+ */
+function oneAtATime<T>(tenant: string, graphId: string, task: () => Promise<T>): Promise<T> {
+  const key = `${tenant}\u0000${graphId}`;
+  const next = (graphQueues.get(key) ?? Promise.resolve()).then(task, task);
+  const settled = next.catch(() => undefined);
+  graphQueues.set(key, settled);
+  void settled.then(() => {
+    if (graphQueues.get(key) === settled) graphQueues.delete(key);
+  });
+  return next;
+}
+
 /**
  * Extracts one document for a graph and, when `commit`, merges it in (one atomic
- * batch: nothing is written when anything fails).
+ * batch: nothing is written when anything fails). Commits to one graph run one at a time.
  */
 export async function extractForGraph(
   context: Pick<IngestContext, 'store' | 'pipeline'>,
@@ -99,6 +118,17 @@ export async function extractForGraph(
   options: { tier: WorkspaceTier; commit: boolean },
 ): Promise<CommittedExtraction> {
   checkDocumentText(document.text);
+  if (!options.commit) return extractAgainstGraph(context, tenant, graphId, document, options);
+  return oneAtATime(tenant, graphId, () => extractAgainstGraph(context, tenant, graphId, document, options));
+}
+
+async function extractAgainstGraph(
+  context: Pick<IngestContext, 'store' | 'pipeline'>,
+  tenant: string,
+  graphId: string,
+  document: IngestDocument,
+  options: { tier: WorkspaceTier; commit: boolean },
+): Promise<CommittedExtraction> {
   const index = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;

@@ -57,6 +57,16 @@ describe('ingest', () => {
     }
   });
 
+  it('records a document once when the same one is ingested several times at once', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => ingest(context, TENANT, 'concurrent', { source: 'first.txt' })));
+    expect(results.map((r) => r.document.already_ingested).sort()).toEqual([false, true, true]);
+    const created = results.reduce((sum, r) => sum + r.added.nodes_created + r.added.nodes_updated + r.added.edges_updated, 0);
+    expect(created).toBe(results.find((r) => !r.document.already_ingested)!.added.nodes_created);
+    const index = await store.loadGraph(TENANT, 'concurrent');
+    const documentNode = index.node(results[0].document.id)!;
+    expect(documentNode.provenance).toHaveLength(1);
+  });
+
   it('merges a second document about the same actors into the same nodes, keeping both provenances', async () => {
     const first = await ingest(context, TENANT, 'merge', { source: 'first.txt' });
     const second = await ingest(context, TENANT, 'merge', { source: 'second.txt' });
