@@ -61,7 +61,7 @@ export interface ExtractorInfo {
 }
 
 export interface ExtractionResult {
-  document: { id: string; source: string; sha256: string; length: number; title?: string };
+  document: { id: string; source: string; sha256: string; length: number; title?: string; published_at?: string };
   actors: NodeView[];
   claims: NodeView[];
   events: NodeView[];
@@ -161,7 +161,11 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       });
       const ofKind = (kind: string) => graph.nodes.filter((node) => node.labels[0] === kind).map(nodeView);
       return {
-        document: { id: documentId, source: input.source, sha256, length: input.text.length, ...(extractOptions.title ? { title: extractOptions.title } : {}) },
+        document: {
+          id: documentId, source: input.source, sha256, length: input.text.length,
+          ...(extractOptions.title ? { title: extractOptions.title } : {}),
+          ...(input.document_date ? { published_at: input.document_date } : {}),
+        },
         actors: ofKind('Actor'),
         claims: ofKind('Claim'),
         events: ofKind('Event'),

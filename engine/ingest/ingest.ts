@@ -3,6 +3,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkDocumentText, documentIdOf, sha256Of, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
 import type { StructuredDocument } from '../extract/structure/index.ts';
+import { datelineDate } from './dateline.ts';
 import { readSource, type SourceFormat } from './source.ts';
 
 /**
@@ -133,11 +134,12 @@ async function extractAgainstGraph(
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
+  const documentDate = document.document_date ?? datelineDate(document.text);
   const extraction = await context.pipeline.extract(
     {
       text: document.text,
       source: typeof storedSource === 'string' ? storedSource : document.source,
-      ...(document.document_date ? { document_date: document.document_date } : {}),
+      ...(documentDate ? { document_date: documentDate } : {}),
     },
     {
       tier: options.tier,

@@ -38,7 +38,10 @@ export const ExtractorSchema = Type.Object({
 });
 
 export const DocumentSchema = Type.Object(
-  { id: Type.String(), source: Type.String(), sha256: Type.String(), length: Type.Integer(), title: Type.Optional(Type.String()) },
+  {
+    id: Type.String(), source: Type.String(), sha256: Type.String(), length: Type.Integer(), title: Type.Optional(Type.String()),
+    published_at: Type.Optional(Type.String({ description: 'the date the document gives itself (body document_date, or a dateline such as "KHARTOUM, 4 March 2024 -")' })),
+  },
   { additionalProperties: true },
 );
 

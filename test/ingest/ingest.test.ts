@@ -107,7 +107,13 @@ describe('ingest', () => {
     }
     const index = await store.loadGraph(TENANT, 'samples');
     const html = [...index.nodes.values()].find((node) => node.properties.source === 'drc-goma-m23.html')!;
-    expect(html.properties.title).toBe('M23 advances on Goma as Kinshasa rejects talks');
+    expect(html.properties).toMatchObject({ title: 'M23 advances on Goma as Kinshasa rejects talks', published_at: '2024-02-09' });
+    // Undated statements in a dated document carry the document's date; dated events their own.
+    const wire = [...index.nodes.values()].find((node) => node.properties.source === 'sudan-el-fasher.txt')!;
+    expect(wire.properties.published_at).toBe('2024-03-04');
+    const claims = [...index.nodes.values()].filter((node) => node.labels[0] === 'Claim' && node.provenance[0].source === 'sudan-el-fasher.txt');
+    expect(claims.length).toBeGreaterThan(2);
+    for (const claim of claims) expect(claim.provenance[0].timestamp).toBe('2024-03-04');
     // The Sudan documents talk about the same parties: one node each across all of them.
     const saf = index.node(deriveNodeId('Actor', { label: 'Sudanese Armed Forces' }))!;
     expect(new Set(saf.provenance.map((record) => record.source)).size).toBeGreaterThanOrEqual(3);
