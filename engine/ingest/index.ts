@@ -13,3 +13,4 @@ export {
   type IngestDocument,
   type IngestResult,
 } from './ingest.ts';
+export { datelineDate } from './dateline.ts';
