@@ -49,6 +49,15 @@ export interface NerModelFiles {
 }
 
 const DEFAULT_MAX_POSITIONS = 512;
+/** Written by `npm run models:pull`: where the folder came from. */
+export const PULL_RECORD_FILE = 'parley-model.json';
+
+export interface PullRecord {
+  /** Hugging Face model id. */
+  model: string;
+  revision: string;
+  dtype: string;
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -76,6 +85,16 @@ function labelsOf(config: Record<string, unknown>): string[] | null {
     labels[index] = value;
   }
   return labels.length >= 2 && labels.every((l) => typeof l === 'string') ? labels : null;
+}
+
+/** The hub id a pulled folder came from; exports often carry the name of the model they were converted from instead. */
+async function pulledModelName(dir: string): Promise<string | undefined> {
+  try {
+    const record = JSON.parse(await readFile(join(dir, PULL_RECORD_FILE), 'utf8')) as Partial<PullRecord>;
+    return typeof record.model === 'string' && record.model !== '' ? record.model : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function inspectNerModelDir(modelDir: string): Promise<NerModelFiles> {
@@ -119,7 +138,7 @@ export async function inspectNerModelDir(modelDir: string): Promise<NerModelFile
     typeof config.max_position_embeddings === 'number' && config.max_position_embeddings > 2
       ? config.max_position_embeddings
       : DEFAULT_MAX_POSITIONS;
-  const name = typeof config._name_or_path === 'string' && config._name_or_path !== '' ? config._name_or_path : basename(dir);
+  const name = (await pulledModelName(dir)) ?? (typeof config._name_or_path === 'string' && config._name_or_path !== '' ? config._name_or_path : basename(dir));
   const digest = await sha256OfFile(join(dir, weights.file));
   return {
     dir,

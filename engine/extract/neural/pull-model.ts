@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import { inspectNerModelDir } from './model-dir.ts';
+import { inspectNerModelDir, PULL_RECORD_FILE, type PullRecord } from './model-dir.ts';
 
 /**
  * `npm run models:pull [-- --model <hub id>] [--dtype q8|fp32] [--revision <rev>]`
@@ -141,6 +141,8 @@ export async function pullModel(options: PullOptions, log: (line: string) => voi
   await mkdir(partial, { recursive: true });
   try {
     for (const file of filesToPull(options.dtype)) await download(options, file, partial, log);
+    const record: PullRecord = { model: options.model, revision: options.revision, dtype: options.dtype };
+    await writeFile(join(partial, PULL_RECORD_FILE), JSON.stringify(record, null, 2));
     await inspectNerModelDir(partial);
     await rm(target, { recursive: true, force: true });
     await rename(partial, target);

@@ -90,11 +90,13 @@ describe('models:pull download', () => {
     const log: string[] = [];
     const dir = await pullModel(options(), (line) => log.push(line));
     expect(dir).toBe(join(dataDir, 'models', 'acme', 'tiny-ner'));
-    expect((await readdir(dir)).sort()).toEqual(['config.json', 'onnx', 'tokenizer.json', 'tokenizer_config.json']);
+    expect((await readdir(dir)).sort()).toEqual(['config.json', 'onnx', 'parley-model.json', 'tokenizer.json', 'tokenizer_config.json']);
     expect(requested).toContain('/acme/tiny-ner/resolve/main/special_tokens_map.json');
     expect(log.some((l) => l.includes('onnx/model_quantized.onnx'))).toBe(true);
     const backend = await createNerBackend({ modelDir: dir, workers: 0 });
     try {
+      // Named after the hub id it was pulled from, versioned by its weights.
+      expect(backend.model).toMatch(/^acme\/tiny-ner@sha256:[0-9a-f]{12}$/);
       expect((await backend.recognise(['Shelling in Khartoum.']))[0]!.map((e) => e.text)).toEqual(['Khartoum']);
     } finally {
       await backend.close();
