@@ -7,10 +7,10 @@
  *     (one worker per core), each worker with one ONNX thread.
  * Two generated models: the test suite's tiny one (measures the layer's own overhead:
  * splitting, tokenizing, messaging, grouping) and an encoder-speed one (768 wide, 2 fp32
- * feed-forward blocks of 3072, about 9.4M multiply-adds per token), sized so that one thread
- * runs it at about the speed measurements.md gives for a q8 distilBERT (about 60 sentences/s):
- * it stands in for a real model on machines that cannot download one. Sentences come from
- * corpora/ plus generated ones of about 40 words.
+ * feed-forward blocks of 3072, about 9.4M multiply-adds per token). One thread runs the latter
+ * at about 35 sentences/s, near what measurements.md gives for a q8 BERT-base (about 60/s on
+ * two workers): it stands in for a real model on machines that cannot download one.
+ * Sentences come from corpora/ plus generated ones of about 40 words.
  *
  *   npm run bench:extract [-- --sentences 120 --runs 3 --concurrency 4]
  */
