@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { LimitError, OverloadedError, TooLargeError } from '../../errors.ts';
+import { TooLargeError } from '../../errors.ts';
 import type { NerBackend, NeuralEntity, TextSpan } from '../types.ts';
 import { groupEntities, type WordPrediction } from './bio.ts';
+import { CallGate } from './gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles } from './model-dir.ts';
 import { splitSentences } from './sentences.ts';
 import { TokenClassifier, type SentenceLabels } from './token-classifier.ts';
@@ -25,10 +26,8 @@ export const DEFAULT_NER_MAX_QUEUE = 64;
  */
 export const DEFAULT_NER_MAX_SENTENCES_PER_CALL = 25_000;
 /**
- * Wall-clock limit of one recognise() call: the pipeline's largest document takes about
- * 2-3 minutes on two cores with a BERT-base model (about 60 sentences/s). Past it the call fails
- * and sends no further tasks; the tasks already on a worker finish, because terminating a
- * thread inside onnxruntime-node aborts the whole process.
+ * Wall-clock limit of one recognise() call (see CallGate): the pipeline's largest document
+ * takes about 2-3 minutes on two cores with a BERT-base model (about 60 sentences/s).
  */
 export const DEFAULT_NER_TIMEOUT_MS = 5 * 60_000;
 /** Most sentences per worker task: small enough to spread one document over all workers, large enough to batch. */
@@ -109,33 +108,29 @@ interface PreparedSentence {
 
 export class PooledNerBackend implements NerBackend {
   readonly model: string;
-  /** Admitted calls, each settled when its lanes have stopped. */
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly gate: CallGate;
   private closed = false;
 
   constructor(
     files: NerModelFiles,
     private readonly runner: SentenceRunner,
     readonly workers: number,
-    readonly maxQueue: number,
+    maxQueue: number,
     readonly maxSentencesPerCall: number,
-    readonly timeoutMs: number,
+    timeoutMs: number,
   ) {
     this.model = files.model;
+    this.gate = new CallGate({ name: 'entity recognition', code: 'ner' }, maxQueue, timeoutMs, Math.max(workers, 1));
   }
 
   /** recognise() calls admitted and not yet finished. */
   get pending(): number {
-    return this.inFlight.size;
+    return this.gate.pending;
   }
 
   async recognise(texts: readonly string[]): Promise<NeuralEntity[][]> {
     if (this.closed) throw new Error('the NER backend is closed');
-    if (this.inFlight.size >= this.maxQueue) {
-      throw new OverloadedError('ner_queue_full', `entity recognition is busy (${this.inFlight.size} requests admitted); retry shortly`, {
-        limit: this.maxQueue,
-      });
-    }
+    this.gate.checkCapacity();
     const sentences: PreparedSentence[] = [];
     texts.forEach((text, document) => {
       for (const sentence of splitSentences(text)) {
@@ -149,42 +144,7 @@ export class PooledNerBackend implements NerBackend {
       });
     }
 
-    const tasks = this.tasksOf(texts, sentences);
-    const results: SentenceLabels[][] = [];
-    let next = 0;
-    let stopped = false;
-    // One lane per worker, each sending the call's next task when its last one returns: a call
-    // never floods the pool's queue, concurrent calls interleave, and a call that failed or ran
-    // past its time limit stops sending work.
-    const lane = async () => {
-      try {
-        while (next < tasks.length && !stopped) {
-          const index = next++;
-          results[index] = await this.runner.run(tasks[index]!);
-        }
-      } catch (error) {
-        stopped = true;
-        throw error;
-      }
-    };
-    const lanes = Array.from({ length: Math.min(Math.max(this.workers, 1), tasks.length) }, lane);
-    // The call counts against maxQueue until its lanes stop, even when its caller got an error earlier.
-    const settled: Promise<unknown> = Promise.allSettled(lanes).then(() => this.inFlight.delete(settled));
-    this.inFlight.add(settled);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        stopped = true;
-        reject(new LimitError('ner_timeout', `entity recognition took longer than ${this.timeoutMs} ms; split the text into smaller parts`, { limit_ms: this.timeoutMs }));
-      }, this.timeoutMs);
-    });
-    try {
-      await Promise.race([Promise.all(lanes), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-
-    const labelled = results.flat();
+    const labelled = (await this.gate.run(this.tasksOf(texts, sentences), (task) => this.runner.run(task))).flat();
     const entities: NeuralEntity[][] = texts.map(() => []);
     sentences.forEach((sentence, i) => {
       const { labels, scores } = labelled[i]!;
@@ -209,7 +169,7 @@ export class PooledNerBackend implements NerBackend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.inFlight);
+    await this.gate.drain();
     await this.runner.close();
   }
 }
