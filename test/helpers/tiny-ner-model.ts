@@ -160,6 +160,9 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]) {
 }
 
 interface GraphShape {
+  /** token: logits per token [batch, sequence, labels]; sequence: summed over the tokens [batch, labels]. */
+  head: 'token' | 'sequence';
+  labelCount: number;
   hiddenSize: number;
   noise: number;
   seed: number;
@@ -170,7 +173,7 @@ function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, numbe
   const random = seededRandom(shape.seed);
   const noise = shape.noise;
   const uniform = () => (random() * 2 - 1) * noise;
-  const labelCount = TINY_NER_LABELS.length;
+  const labelCount = shape.labelCount;
   const hiddenSize = shape.hiddenSize;
   if (hiddenSize <= labelCount) throw new Error(`hiddenSize must exceed the ${labelCount} label indicator dimensions`);
 
@@ -201,20 +204,22 @@ function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, numbe
     name: output,
     attribute,
   });
+  const pooled = shape.head === 'sequence';
   const graph = {
-    name: 'tiny_bert_token_classification',
+    name: pooled ? 'tiny_bert_sequence_classification' : 'tiny_bert_token_classification',
     input: [
       valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
       valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']),
       valueInfo('token_type_ids', INT64, ['batch_size', 'sequence_length']),
     ],
-    output: [valueInfo('logits', FLOAT, ['batch_size', 'sequence_length', labelCount])],
+    output: [valueInfo('logits', FLOAT, pooled ? ['batch_size', labelCount] : ['batch_size', 'sequence_length', labelCount])],
     initializer: [
       tensor('word_embeddings', [vocab.size, hiddenSize], wordEmbeddings),
       tensor('token_type_embeddings', [2, hiddenSize], typeEmbeddings),
       tensor('classifier_weight', [hiddenSize, labelCount], classifierWeight),
       tensor('classifier_bias', [labelCount], classifierBias),
       { name: 'last_axis', dims: [1], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array([-1n]).buffer) },
+      { name: 'sequence_axis', dims: [1], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array([1n]).buffer) },
       ...(blocks > 0
         ? [
             tensor('feed_forward_in', [hiddenSize, innerSize], feedForwardWeights(hiddenSize, innerSize)),
@@ -235,14 +240,15 @@ function buildOnnxModel(vocab: Map<string, number>, taggedIds: Map<number, numbe
         node('MatMul', [`activated_${b}`, 'feed_forward_out'], `delta_${b}`),
         node('Add', [`hidden_${b}`, `delta_${b}`], `hidden_${b + 1}`),
       ]).flat(),
-      node('MatMul', [`hidden_${blocks}`, 'classifier_weight'], 'projected'),
+      ...(pooled ? [node('ReduceSum', [`hidden_${blocks}`, 'sequence_axis'], 'features', [{ name: 'keepdims', type: ATTRIBUTE_INT, i: 0 }])] : []),
+      node('MatMul', [pooled ? 'features' : `hidden_${blocks}`, 'classifier_weight'], 'projected'),
       node('Add', ['projected', 'classifier_bias'], 'logits'),
     ],
   };
   const ModelProto = onnxRoot.lookupType('onnx.ModelProto');
   const model = { ir_version: 8, producer_name: 'parley-test', graph, opset_import: [{ domain: '', version: 14 }] };
   const problem = ModelProto.verify(model);
-  if (problem) throw new Error(`tiny NER model does not match the ONNX schema: ${problem}`);
+  if (problem) throw new Error(`tiny model does not match the ONNX schema: ${problem}`);
   return ModelProto.encode(ModelProto.fromObject(model)).finish();
 }
 
@@ -289,58 +295,105 @@ function buildTokenizerJson(vocab: Map<string, number>): object {
   };
 }
 
-export async function buildTinyNerModel(options: TinyNerModelOptions = {}): Promise<TinyNerModel> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'parley-tiny-ner-')));
-  const taggedWords = options.taggedWords ?? {};
-  const vocab = buildVocabulary([...DEFAULT_WORDS, ...(options.words ?? []), ...Object.keys(taggedWords)]);
+interface ModelFolder {
+  dir: string | undefined;
+  name: string;
+  architecture: string;
+  labels: readonly string[];
+  taggedWords: Readonly<Record<string, string>>;
+  words: readonly string[];
+  shape: Omit<GraphShape, 'labelCount'>;
+  maxPositionEmbeddings: number;
+  fileName: string;
+}
+
+async function writeModelFolder(folder: ModelFolder): Promise<TinyNerModel> {
+  const dir = folder.dir ?? (await mkdtemp(join(tmpdir(), `${folder.name}-`)));
+  const vocab = buildVocabulary([...DEFAULT_WORDS, ...folder.words, ...Object.keys(folder.taggedWords)]);
   const taggedIds = new Map<number, number>();
-  for (const [word, label] of Object.entries(taggedWords)) {
-    const labelIndex = TINY_NER_LABELS.indexOf(label as (typeof TINY_NER_LABELS)[number]);
+  for (const [word, label] of Object.entries(folder.taggedWords)) {
+    const labelIndex = folder.labels.indexOf(label);
     if (labelIndex < 0) throw new Error(`unknown label ${label} for tagged word ${word}`);
     taggedIds.set(vocab.get(word)!, labelIndex);
   }
-
   const config = {
-    _name_or_path: 'parley-tiny-ner',
-    architectures: ['BertForTokenClassification'],
+    _name_or_path: folder.name,
+    architectures: [folder.architecture],
     model_type: 'bert',
-    hidden_size: options.hiddenSize ?? DEFAULT_HIDDEN_SIZE,
+    hidden_size: folder.shape.hiddenSize,
     vocab_size: vocab.size,
     type_vocab_size: 2,
-    max_position_embeddings: options.maxPositionEmbeddings ?? 512,
-    id2label: Object.fromEntries(TINY_NER_LABELS.map((label, i) => [String(i), label])),
-    label2id: Object.fromEntries(TINY_NER_LABELS.map((label, i) => [label, i])),
+    max_position_embeddings: folder.maxPositionEmbeddings,
+    id2label: Object.fromEntries(folder.labels.map((label, i) => [String(i), label])),
+    label2id: Object.fromEntries(folder.labels.map((label, i) => [label, i])),
   };
   const tokenizerConfig = {
     tokenizer_class: 'BertTokenizer',
     do_lower_case: false,
-    model_max_length: options.maxPositionEmbeddings ?? 512,
+    model_max_length: folder.maxPositionEmbeddings,
     unk_token: '[UNK]',
     sep_token: '[SEP]',
     pad_token: '[PAD]',
     cls_token: '[CLS]',
     mask_token: '[MASK]',
   };
-
   await mkdir(join(dir, 'onnx'), { recursive: true });
   await Promise.all([
     writeFile(join(dir, 'config.json'), JSON.stringify(config, null, 2)),
     writeFile(join(dir, 'tokenizer.json'), JSON.stringify(buildTokenizerJson(vocab))),
     writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2)),
-    writeFile(
-      join(dir, 'onnx', options.fileName ?? 'model_quantized.onnx'),
-      buildOnnxModel(vocab, taggedIds, {
-        hiddenSize: options.hiddenSize ?? DEFAULT_HIDDEN_SIZE,
-        noise: options.noise ?? 0.5,
-        seed: options.seed ?? 1,
-        feedForward: options.feedForward,
-      }),
-    ),
+    writeFile(join(dir, 'onnx', folder.fileName), buildOnnxModel(vocab, taggedIds, { ...folder.shape, labelCount: folder.labels.length })),
   ]);
-  return {
-    dir,
+  return { dir, labels: folder.labels, vocab, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function buildTinyNerModel(options: TinyNerModelOptions = {}): Promise<TinyNerModel> {
+  return writeModelFolder({
+    dir: options.dir,
+    name: 'parley-tiny-ner',
+    architecture: 'BertForTokenClassification',
     labels: TINY_NER_LABELS,
-    vocab,
-    remove: () => rm(dir, { recursive: true, force: true }),
-  };
+    taggedWords: options.taggedWords ?? {},
+    words: options.words ?? [],
+    shape: {
+      head: 'token',
+      hiddenSize: options.hiddenSize ?? DEFAULT_HIDDEN_SIZE,
+      noise: options.noise ?? 0.5,
+      seed: options.seed ?? 1,
+      feedForward: options.feedForward,
+    },
+    maxPositionEmbeddings: options.maxPositionEmbeddings ?? 512,
+    fileName: options.fileName ?? 'model_quantized.onnx',
+  });
+}
+
+export interface TinySequenceClassifierOptions {
+  /** id2label in order; the first label gets the bias that untagged text falls back to. */
+  labels: readonly string[];
+  /** Word → label: text containing the word leans to that label (the model sums its token vectors). */
+  taggedWords?: Readonly<Record<string, string>>;
+  words?: readonly string[];
+  noise?: number;
+  seed?: number;
+}
+
+/** A BERT-shaped sequence-classification model (text classification, or NLI for zero-shot), built like the NER model. */
+export async function buildTinySequenceClassifier(options: TinySequenceClassifierOptions): Promise<TinyNerModel> {
+  return writeModelFolder({
+    dir: undefined,
+    name: 'parley-tiny-classifier',
+    architecture: 'BertForSequenceClassification',
+    labels: options.labels,
+    taggedWords: options.taggedWords ?? {},
+    words: options.words ?? [],
+    shape: {
+      head: 'sequence',
+      hiddenSize: Math.max(DEFAULT_HIDDEN_SIZE, options.labels.length + 8),
+      noise: options.noise ?? 0,
+      seed: options.seed ?? 1,
+      feedForward: undefined,
+    },
+    maxPositionEmbeddings: 512,
+    fileName: 'model_quantized.onnx',
+  });
 }

@@ -97,7 +97,16 @@ async function pulledModelName(dir: string): Promise<string | undefined> {
   }
 }
 
-export async function inspectNerModelDir(modelDir: string): Promise<NerModelFiles> {
+/** What a model folder is for, in error messages. */
+export interface ModelPurpose {
+  role: string;
+  setting: string;
+  kind: string;
+}
+
+export const NER_MODEL_PURPOSE: ModelPurpose = { role: 'NER', setting: 'PARLEY_NER_MODEL_DIR', kind: 'a token-classification model' };
+
+export async function inspectNerModelDir(modelDir: string, purpose: ModelPurpose = NER_MODEL_PURPOSE): Promise<NerModelFiles> {
   const dir = resolve(modelDir);
   const missing: string[] = [];
   for (const file of ['config.json', 'tokenizer.json']) {
@@ -115,7 +124,7 @@ export async function inspectNerModelDir(modelDir: string): Promise<NerModelFile
     throw new NerModelUnavailableError(
       'missing_files',
       dir,
-      `NER model folder ${dir} lacks ${missing.join(', ')}; run \`npm run models:pull\` or point PARLEY_NER_MODEL_DIR at a token-classification model exported to ONNX`,
+      `${purpose.role} model folder ${dir} lacks ${missing.join(', ')}; run \`npm run models:pull\` or point ${purpose.setting} at ${purpose.kind} exported to ONNX`,
       missing,
     );
   }
@@ -124,14 +133,14 @@ export async function inspectNerModelDir(modelDir: string): Promise<NerModelFile
   try {
     config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
   } catch (cause) {
-    throw new NerModelUnavailableError('invalid_config', dir, `NER model config ${join(dir, 'config.json')} is not valid JSON`, [], { cause });
+    throw new NerModelUnavailableError('invalid_config', dir, `${purpose.role} model config ${join(dir, 'config.json')} is not valid JSON`, [], { cause });
   }
   const labels = labelsOf(config);
   if (!labels) {
     throw new NerModelUnavailableError(
       'invalid_config',
       dir,
-      `NER model config ${join(dir, 'config.json')} has no usable id2label (indices 0..n-1 mapped to label names)`,
+      `${purpose.role} model config ${join(dir, 'config.json')} has no usable id2label (indices 0..n-1 mapped to label names)`,
     );
   }
   const maxPositions =

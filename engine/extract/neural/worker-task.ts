@@ -1,3 +1,4 @@
+import { ClaimClassifier, type ClaimTypePrediction } from './claim-classifier.ts';
 import type { NerModelFiles } from './model-dir.ts';
 import { TokenClassifier, type SentenceLabels } from './token-classifier.ts';
 
@@ -13,4 +14,17 @@ let classifier: Promise<TokenClassifier> | undefined;
 export default async function runNerTask(task: NerTask): Promise<SentenceLabels[]> {
   classifier ??= TokenClassifier.load(task.files);
   return (await classifier).classify(task.sentences);
+}
+
+/** What the claim-typing pool sends a worker: the model and the claims' clauses. */
+export interface ClaimTask {
+  files: NerModelFiles;
+  clauses: string[];
+}
+
+let claimClassifier: Promise<ClaimClassifier> | undefined;
+
+export async function typeClaims(task: ClaimTask): Promise<(ClaimTypePrediction | null)[]> {
+  claimClassifier ??= ClaimClassifier.load(task.files);
+  return (await claimClassifier).classify(task.clauses);
 }

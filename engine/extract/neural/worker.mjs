@@ -6,3 +6,4 @@ import { tsImport } from 'tsx/esm/api';
 const task = await tsImport('./worker-task.ts', import.meta.url);
 
 export default task.default;
+export const typeClaims = task.typeClaims;
