@@ -13,3 +13,13 @@ export { groupEntities, parseLabel, type WordPrediction } from './bio.ts';
 export { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles, type NerModelProblem } from './model-dir.ts';
 export { splitSentences } from './sentences.ts';
 export { splitWords } from './words.ts';
+export { CLAIM_HYPOTHESES, claimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
+export {
+  createClaimTyper,
+  DEFAULT_MIN_CLAIM_TYPE_SCORE,
+  PooledClaimTyper,
+  withClaimTyping,
+  type ClaimTyper,
+  type ClaimTyperOptions,
+} from './claim-typer.ts';
+export { CallGate } from './gate.ts';
