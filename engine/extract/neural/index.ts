@@ -1,4 +1,7 @@
-/** The neural extraction layer: token classification in a worker pool, entities with offsets into each text. */
+/**
+ * The neural extraction layer: token classification in a worker pool (entities with offsets
+ * into each text) and, optionally, model-based claim typing.
+ */
 export {
   createNerBackend,
   DEFAULT_NER_MAX_QUEUE,
@@ -16,6 +19,7 @@ export { splitWords } from './words.ts';
 export { CLAIM_HYPOTHESES, claimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
 export {
   createClaimTyper,
+  openClaimTyper,
   DEFAULT_MIN_CLAIM_TYPE_SCORE,
   PooledClaimTyper,
   withClaimTyping,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimModelKind } from '../../../engine/extract/neural/claim-classifier.ts';
-import { createClaimTyper, withClaimTyping, type PooledClaimTyper } from '../../../engine/extract/neural/claim-typer.ts';
+import { createClaimTyper, openClaimTyper, withClaimTyping, type PooledClaimTyper } from '../../../engine/extract/neural/claim-typer.ts';
 import { NerModelUnavailableError } from '../../../engine/extract/neural/model-dir.ts';
 import type { SymbolicLayer } from '../../../engine/extract/pipeline.ts';
 import type { ClaimMention, Findings } from '../../../engine/extract/types.ts';
@@ -67,6 +67,10 @@ describe('claim typing with a generated text classifier', () => {
     try {
       await expect(createClaimTyper({ modelDir: ner.dir, workers: 0 })).rejects.toMatchObject({ problem: 'invalid_config' });
       await expect(createClaimTyper({ modelDir: ner.dir + '-absent' })).rejects.toBeInstanceOf(NerModelUnavailableError);
+      expect(await openClaimTyper({})).toEqual({ typer: null, status: 'no claim model configured: claims typed by the rules' });
+      const opened = await openClaimTyper({ modelDir: ner.dir, workers: 0 });
+      expect(opened.typer).toBeNull();
+      expect(opened.status).toMatch(/neither claim types nor NLI labels.*claims typed by the rules$/);
     } finally {
       await ner.remove();
     }
