@@ -10,9 +10,11 @@ import protobuf from 'protobufjs';
  * in `taggedWords` are wired to their label, which lets tests assert exact entities.
  *
  * Graph: Gather(word embeddings) + Gather(token type embeddings) → × attention mask →
- * MatMul → Add → logits [batch, sequence, labels]. The first `labels.length` hidden
- * dimensions are label indicators: the classifier maps indicator k to label k, the
- * other dimensions carry small random weights.
+ * [feed-forward blocks] → MatMul → Add → logits [batch, sequence, labels]; the sequence
+ * classifier (claim typing, NLI) sums over the tokens first: logits [batch, labels]. The
+ * first `labels.length` hidden dimensions are label indicators: the classifier maps
+ * indicator k to label k, the other dimensions carry small random weights, and the first
+ * label gets a bias, so untagged input falls back to it ("O").
  */
 
 export const TINY_NER_LABELS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC', 'B-MISC', 'I-MISC'] as const;
