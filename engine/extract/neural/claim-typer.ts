@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
 import type { SymbolicLayer } from '../pipeline.ts';
-import { ClaimClassifier, claimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
+import { ClaimClassifier, claimModelKind, type ClaimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
 import { CallGate } from './gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type ModelPurpose, type NerModelFiles } from './model-dir.ts';
 import type { ClaimTask } from './worker-task.ts';
@@ -54,7 +54,7 @@ export class PooledClaimTyper implements ClaimTyper {
 
   constructor(
     readonly model: string,
-    readonly kind: 'classifier' | 'zero-shot',
+    readonly kind: ClaimModelKind,
     private readonly runTask: RunClauses,
     private readonly shutdown: () => Promise<void>,
     private readonly gate: CallGate,
