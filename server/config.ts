@@ -25,9 +25,11 @@ export interface ParleyConfig {
   rateLimitPerMinute: number;
   /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
   nerModelDir?: string;
+  /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
+  claimModelDir?: string;
   /** NER worker threads; default one per core. */
   nerWorkers?: number;
-  /** NER requests waiting for a worker before new ones are refused with 503. */
+  /** NER calls admitted at once (running or waiting for a worker); more are refused with 503. */
   nerMaxQueue: number;
 }
 
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
+    ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
   };

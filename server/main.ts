@@ -16,6 +16,7 @@ const { pipeline: extraction, status: extractionStatus } = await openExtractionP
   ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
   ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
   maxQueue: config.nerMaxQueue,
+  ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
 });
 console.log(`parley: extraction: ${extractionStatus}`);
 const app = await buildApp({ store, config, extraction }, { logger: true });

@@ -3,6 +3,7 @@ import { TooLargeError, ValidationError } from '../errors.ts';
 import type { PropertyValue, Provenance, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
+import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
@@ -196,11 +197,25 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
  * The pipeline the server runs: with the NER model in `modelDir` when one is configured
  * and loads, else the symbolic layer alone; `status` says which, for the startup log.
  */
-export async function openExtractionPipeline(options: { modelDir?: string; workers?: number; maxQueue?: number }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
-  const { backend, status } = await openNerBackend(options);
+export async function openExtractionPipeline(options: {
+  modelDir?: string;
+  workers?: number;
+  maxQueue?: number;
+  /** A text-classification or zero-shot model that re-types claims the rules found. */
+  claimModelDir?: string;
+}): Promise<{ pipeline: ExtractionPipeline; status: string }> {
+  const { claimModelDir, ...nerOptions } = options;
+  const { backend, status } = await openNerBackend(nerOptions);
+  const { typer, status: claimStatus } = await openClaimTyper(claimModelDir ? { modelDir: claimModelDir } : {});
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
-  return { pipeline: createExtractionPipeline({ ner: backend, ...modelStatus }), status };
+  const symbolic = typer ? { symbolic: withClaimTyping(DEFAULT_SYMBOLIC_LAYER, typer) } : {};
+  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, ...symbolic });
+  const close = async () => {
+    await pipeline.close();
+    await typer?.close();
+  };
+  return { pipeline: { ...pipeline, close }, status: `${status}; ${claimStatus}` };
 }
 
 const CHUNK_SEPARATORS = ['\n\n', '\n', '. ', ' '];
