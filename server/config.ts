@@ -27,6 +27,8 @@ export interface ParleyConfig {
   nerModelDir?: string;
   /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
   claimModelDir?: string;
+  /** Rule-layer worker threads; default one per core; 0 runs the rules on the event loop. */
+  ruleWorkers?: number;
   /** NER worker threads; default one per core. */
   nerWorkers?: number;
   /** NER calls admitted at once (running or waiting for a worker); more are refused with 503. */
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
+    ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
   };
 }

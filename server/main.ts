@@ -17,6 +17,7 @@ const { pipeline: extraction, status: extractionStatus } = await openExtractionP
   ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
   maxQueue: config.nerMaxQueue,
   ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
+  ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
 });
 console.log(`parley: extraction: ${extractionStatus}`);
 const app = await buildApp({ store, config, extraction }, { logger: true });

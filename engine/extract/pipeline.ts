@@ -6,6 +6,7 @@ import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
+import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
 
 /**
@@ -203,17 +204,21 @@ export async function openExtractionPipeline(options: {
   maxQueue?: number;
   /** A text-classification or zero-shot model that re-types claims the rules found. */
   claimModelDir?: string;
+  /** Rule-layer worker threads (default one per core); 0 runs the rules on the calling thread. */
+  ruleWorkers?: number;
 }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
-  const { claimModelDir, ...nerOptions } = options;
+  const { claimModelDir, ruleWorkers, ...nerOptions } = options;
   const { backend, status } = await openNerBackend(nerOptions);
   const { typer, status: claimStatus } = await openClaimTyper(claimModelDir ? { modelDir: claimModelDir } : {});
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
-  const symbolic = typer ? { symbolic: withClaimTyping(DEFAULT_SYMBOLIC_LAYER, typer) } : {};
-  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, ...symbolic });
+  const rules = ruleWorkers === 0 ? undefined : new PooledRuleLayer(ruleWorkers === undefined ? {} : { workers: ruleWorkers });
+  const ruleLayer: SymbolicLayer = rules ?? DEFAULT_SYMBOLIC_LAYER;
+  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(ruleLayer, typer) : ruleLayer });
   const close = async () => {
     await pipeline.close();
     await typer?.close();
+    await rules?.close();
   };
   return { pipeline: { ...pipeline, close }, status: `${status}; ${claimStatus}` };
 }
