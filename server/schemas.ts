@@ -75,6 +75,11 @@ export const GraphMetaSchema = Type.Object({
   updated_at: Type.String(),
 });
 
+export const CountsSchema = Type.Record(Type.String(), Type.Integer());
+
+/** GraphIndex.counts(): nodes by kind, edges by type. */
+export const GraphCountsSchema = Type.Object({ node_count: Type.Integer(), edge_count: Type.Integer(), nodes: CountsSchema, edges: CountsSchema });
+
 export const WriteSummarySchema = Type.Object({
   graph_id: Type.String(),
   nodes_created: Type.Integer(),

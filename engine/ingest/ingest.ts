@@ -1,5 +1,6 @@
 import { WORKSPACE_TIERS, type WorkspaceTier } from '../ontology/index.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
+import type { GraphCounts, GraphIndex } from '../store/graph-index.ts';
+import { SerialQueue } from '../store/serial-queue.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkDocumentText, documentIdOf, sha256Of, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
 import type { StructuredDocument } from '../extract/structure/index.ts';
@@ -29,12 +30,6 @@ export interface IngestDocument {
 
 export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
 
-export interface GraphCounts {
-  node_count: number;
-  edge_count: number;
-  nodes: Record<string, number>;
-  edges: Record<string, number>;
-}
 
 export interface CommittedExtraction {
   extraction: ExtractionResult;
@@ -80,16 +75,8 @@ export function keepKnownValues(write: StructuredDocument, index: GraphIndex | u
   return { nodes, edges: write.edges };
 }
 
-export function countsOf(index: GraphIndex): GraphCounts {
-  const nodes: Record<string, number> = {};
-  const edges: Record<string, number> = {};
-  for (const node of index.nodes.values()) nodes[node.labels[0]] = (nodes[node.labels[0]] ?? 0) + 1;
-  for (const type of index.edgeTypes()) edges[type] = index.edgeTypeCount(type);
-  return { node_count: index.nodeCount, edge_count: index.edgeCount, nodes, edges };
-}
-
 /** Commits in progress per tenant and graph: each waits for the one before it. */
-const graphQueues = new Map<string, Promise<unknown>>();
+const graphCommits = new SerialQueue();
 
 /**
  * Runs `task` after every earlier task for the same graph. A commit reads the graph
@@ -97,14 +84,7 @@ const graphQueues = new Map<string, Promise<unknown>>();
  * both see the document as new and record it twice under different ingestion times.
  */
 function oneAtATime<T>(tenant: string, graphId: string, task: () => Promise<T>): Promise<T> {
-  const key = `${tenant}\u0000${graphId}`;
-  const next = (graphQueues.get(key) ?? Promise.resolve()).then(task, task);
-  const settled = next.catch(() => undefined);
-  graphQueues.set(key, settled);
-  void settled.then(() => {
-    if (graphQueues.get(key) === settled) graphQueues.delete(key);
-  });
-  return next;
+  return graphCommits.run(`${tenant}\u0000${graphId}`, task);
 }
 
 /**
@@ -194,7 +174,7 @@ export async function ingest(context: IngestContext, tenant: string, graphId: st
     graph_id: graphId,
     document: { ...extraction.document, format, already_ingested },
     added: added!,
-    summary: countsOf(await context.store.loadGraph(tenant, graphId)),
+    summary: (await context.store.loadGraph(tenant, graphId)).counts(),
     found: {
       actors: extraction.actors.length, claims: extraction.claims.length, events: extraction.events.length,
       locations: extraction.locations.length, issues: extraction.issues.length, edges: extraction.edges.length,

@@ -1,5 +1,13 @@
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
 
+/** A graph's size: nodes by kind (labels[0]) and edges by type. */
+export interface GraphCounts {
+  node_count: number;
+  edge_count: number;
+  nodes: Record<string, number>;
+  edges: Record<string, number>;
+}
+
 /**
  * The in-memory indexes of one graph (DESIGN.md decision 1): by id, by label, by
  * property value, and out/in edges by type. LevelDB is the source of truth; the
@@ -130,6 +138,14 @@ export class GraphIndex {
   /** How many distinct values property `key` takes (0 when never set). */
   distinctPropertyValues(key: string): number {
     return this.byProperty.get(key)?.size ?? 0;
+  }
+
+  counts(): GraphCounts {
+    const nodes: Record<string, number> = {};
+    const edges: Record<string, number> = {};
+    for (const node of this.nodes.values()) nodes[node.labels[0]] = (nodes[node.labels[0]] ?? 0) + 1;
+    for (const type of this.edgeTypes()) edges[type] = this.edgeTypeCount(type);
+    return { node_count: this.nodeCount, edge_count: this.edgeCount, nodes, edges };
   }
 
   labels(): string[] {

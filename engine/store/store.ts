@@ -3,6 +3,7 @@ import { Level } from 'level';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
+import { SerialQueue } from './serial-queue.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
@@ -73,7 +74,8 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
  */
 export class ParleyStore {
   private readonly loaded = new Map<string, { generation: string; index: GraphIndex }>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** One writer per graph at a time. */
+  private readonly locks = new SerialQueue();
 
   private constructor(private readonly db: Level<string, string>) {}
 
@@ -84,7 +86,7 @@ export class ParleyStore {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.locks.values()]);
+    await this.locks.drain();
     await this.db.close();
   }
 
@@ -159,7 +161,7 @@ export class ParleyStore {
     validateName('graph_id', graphId);
     const now = new Date().toISOString();
     const workspace: Workspace = { id, name: input.name, domain: input.domain, scale: input.scale, tier: input.tier, graph_id: graphId, created_at: now };
-    await this.exclusive(graphLockKey(tenant, graphId), async () => {
+    await this.locks.run(graphLockKey(tenant, graphId), async () => {
       const ops: BatchOp[] = [{ type: 'put', key: metaKey.workspace(tenant, id), value: JSON.stringify(workspace) }];
       if (!(await this.graphMeta(tenant, graphId))) ops.push(newGraphMetaOp(tenant, graphId, now));
       await this.db.batch(ops);
@@ -204,7 +206,7 @@ export class ParleyStore {
     const meta = await this.getGraphMeta(tenant, graphId);
     const cached = this.loaded.get(graphLockKey(tenant, graphId));
     if (cached && cached.generation === meta.generation) return cached.index;
-    return this.exclusive(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
+    return this.locks.run(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
   }
 
   /**
@@ -216,7 +218,7 @@ export class ParleyStore {
   async writeGraph(tenant: string, graphId: string, write: GraphWrite, options: { createGraph?: boolean } = {}): Promise<WriteSummary> {
     validateName('graph_id', graphId);
     if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
-    return this.exclusive(graphLockKey(tenant, graphId), async () => {
+    return this.locks.run(graphLockKey(tenant, graphId), async () => {
       const now = new Date().toISOString();
       const ops: BatchOp[] = [];
       let meta = await this.graphMeta(tenant, graphId);
@@ -282,7 +284,7 @@ export class ParleyStore {
 
   /** Deletes a graph: one atomic write hides it, then its data is cleared. */
   async deleteGraph(tenant: string, graphId: string): Promise<void> {
-    await this.exclusive(graphLockKey(tenant, graphId), async () => {
+    await this.locks.run(graphLockKey(tenant, graphId), async () => {
       const meta = await this.getGraphMeta(tenant, graphId);
       await this.db.del(metaKey.graph(tenant, graphId));
       this.loaded.delete(graphLockKey(tenant, graphId));
@@ -294,7 +296,7 @@ export class ParleyStore {
   /** Creates an empty graph; a graph that exists already is a conflict. */
   async createGraph(tenant: string, graphId: string): Promise<GraphMeta> {
     validateName('graph_id', graphId);
-    return this.exclusive(graphLockKey(tenant, graphId), async () => {
+    return this.locks.run(graphLockKey(tenant, graphId), async () => {
       if (await this.graphMeta(tenant, graphId)) throw new ConflictError('graph_exists', `graph '${graphId}' exists already`, { graph_id: graphId });
       const op = newGraphMetaOp(tenant, graphId, new Date().toISOString());
       await this.db.batch([op]);
@@ -347,17 +349,6 @@ export class ParleyStore {
     return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
   }
 
-  /** Runs `task` after every earlier task on the same key: one writer per graph at a time. */
-  private exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.locks.set(key, settled);
-    void settled.then(() => {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
-    });
-    return next;
-  }
 }
 
 function graphLockKey(tenant: string, graphId: string): string {

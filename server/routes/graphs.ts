@@ -2,10 +2,9 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../engine/errors.ts';
-import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphMetaSchema, GraphParams, PageQuery, WriteSummarySchema, errorResponses, pageSizeOf, type PageQueryT } from '../schemas.ts';
+import { GraphCountsSchema, GraphMetaSchema, GraphParams, PageQuery, WriteSummarySchema, errorResponses, pageSizeOf, type PageQueryT } from '../schemas.ts';
 
 const ImportBody = Type.Object(
   {
@@ -15,16 +14,6 @@ const ImportBody = Type.Object(
   { additionalProperties: false },
 );
 
-const CountsSchema = Type.Record(Type.String(), Type.Integer());
-
-/** Node counts by kind (labels[0]) and edge counts by type. */
-function countsOf(index: GraphIndex) {
-  const nodes: Record<string, number> = {};
-  const edges: Record<string, number> = {};
-  for (const node of index.nodes.values()) nodes[node.labels[0]] = (nodes[node.labels[0]] ?? 0) + 1;
-  for (const type of index.edgeTypes()) edges[type] = index.edgeTypeCount(type);
-  return { node_count: index.nodeCount, edge_count: index.edgeCount, nodes, edges };
-}
 
 export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
@@ -54,7 +43,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
         summary: 'A graph with its node counts by kind and edge counts by type',
         params: GraphParams,
         response: {
-          200: Type.Intersect([GraphMetaSchema, Type.Object({ node_count: Type.Integer(), edge_count: Type.Integer(), nodes: CountsSchema, edges: CountsSchema })]),
+          200: Type.Intersect([GraphMetaSchema, GraphCountsSchema]),
           ...errorResponses(404),
         },
       },
@@ -62,7 +51,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
     async (request) => {
       const { tenant } = request.principal;
       const { graph_id, created_at, updated_at } = await store.getGraphMeta(tenant, request.params.graph_id);
-      return { graph_id, created_at, updated_at, ...countsOf(await store.loadGraph(tenant, graph_id)) };
+      return { graph_id, created_at, updated_at, ...(await store.loadGraph(tenant, graph_id)).counts() };
     },
   );
 

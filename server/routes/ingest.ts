@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ingest } from '../../engine/ingest/ingest.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphParams, errorResponses } from '../schemas.ts';
+import { CountsSchema, GraphCountsSchema, GraphParams, errorResponses } from '../schemas.ts';
 import { AddedSchema, DocumentSchema, ExtractorSchema } from './extract.ts';
 
 const IngestBody = Type.Object(
@@ -18,14 +18,12 @@ const IngestBody = Type.Object(
 );
 type IngestBodyT = Static<typeof IngestBody>;
 
-const Counts = Type.Record(Type.String(), Type.Integer());
-
 const IngestResponse = Type.Object({
   graph_id: Type.String(),
   document: DocumentSchema,
   added: AddedSchema,
-  summary: Type.Object({ node_count: Type.Integer(), edge_count: Type.Integer(), nodes: Counts, edges: Counts }),
-  found: Counts,
+  summary: GraphCountsSchema,
+  found: CountsSchema,
   extractor: ExtractorSchema,
   stats: Type.Object({}, { additionalProperties: true }),
 });
