@@ -7,20 +7,31 @@
  *   node(Id, Label)                       node Id carries Label
  *   prop(Id, Key, Value)                  node or edge Id has property Key = Value
  *   edge(Id, Type, From, To, Confidence)  an edge of the graph
+ *   valid_time(Id, Date)                  when node Id held or was said ('YYYY-MM-DD')
+ *   nodes_where(Label, Key, Value, Ids)   the sorted list of nodes with Label (and Key = Value
+ *                                         when Key is bound): one inference for a whole set
+ *   reference_date(Date)                  "now" for recent/trend rules: the view's valid-time
+ *                                         cut, else the latest valid time in the view
+ *   date_days(Date, Days)                 days since 1970-01-01 (for windows and spans)
  *
- * each choosing an index from whichever arguments are bound. Ids, labels, types,
- * keys and string values are atoms; numbers are numbers; booleans are the atoms
- * true/false. Stepping the thread directly (not through `answer()`, which waits on
- * a timer per answer) uses tau-prolog internals: keep the version pinned.
+ * each choosing an index from whichever arguments are bound, and each seeing only
+ * the records of the graph view passed to that solve call (engine/store/view.ts).
+ * Ids, labels, types, keys and string values are atoms; numbers are numbers;
+ * booleans are the atoms true/false; double-quoted text is an atom. Stepping the
+ * thread directly (not through `answer()`, which waits on a timer per answer) uses
+ * tau-prolog internals: keep the version pinned.
  */
 import { createRequire } from 'node:module';
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
+import { type GraphView, inView, validTime } from '../store/view.ts';
 import { LimitError, ValidationError } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
 type Any = any;
 const pl: Any = require('tau-prolog');
+require('tau-prolog/modules/lists.js')(pl);
+
+export type { GraphView } from '../store/view.ts';
 
 /** Inferences one rule query may use before it is stopped (about a minute of tau-prolog at its measured speed is far more than any rule needs). */
 export const DEFAULT_INFERENCE_LIMIT = 1_000_000;
@@ -36,46 +47,73 @@ export interface SolveLimits {
   maxAnswers?: number;
 }
 
-export interface GraphView {
-  graph: GraphIndex;
-  /** Records with recorded_at after this ISO instant are invisible. */
-  asOf?: string;
+/** What a solve call spent: callers that share one budget across calls (a framework run) add these up. */
+export interface SolveUsage {
+  inferences: number;
 }
+
+/** A rule module that does not consult: where and why. */
+export class RuleModuleError extends ValidationError {
+  constructor(
+    readonly origin: string,
+    readonly line: number | undefined,
+    readonly column: number | undefined,
+    readonly reason: string,
+  ) {
+    super('rule_module_invalid', `${origin}${line !== undefined ? `:${line}` : ''}${column !== undefined ? `:${column}` : ''}: ${reason}`, {
+      file: origin,
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column } : {}),
+      reason,
+    });
+  }
+}
+
+/** Settings every session starts with: text in double quotes is an atom, and the list library is loaded. */
+const PRELUDE = ':- set_prolog_flag(double_quotes, atom).\n:- use_module(library(lists)).\n';
 
 export class PrologBridge {
   private readonly session: Any;
-  private view: GraphView;
+  /** The view of the solve call running now; the step driver is synchronous, so one call runs at a time. */
+  private view: GraphView | undefined;
   private sink: PrologValue[][] = [];
   private readonly userPredicates = new Set<string>();
+  private readonly referenceDates = new WeakMap<object, Map<string, string | null>>();
+  /** Inferences spent by the last solve call. */
+  lastUsage: SolveUsage = { inferences: 0 };
 
-  constructor(view: GraphView) {
-    this.view = view;
+  constructor() {
     this.session = pl.create(Number.MAX_SAFE_INTEGER);
+    this.consultText(PRELUDE, 'prelude');
     this.installGraphPredicates();
   }
 
-  /** Points the JS-backed predicates at another graph (or as_of) for the next queries. */
-  setView(view: GraphView): void {
-    this.view = view;
+  /**
+   * Consults a rule module's text. Throws RuleModuleError naming `origin`, the line and
+   * the reason when it does not parse or redefines a graph predicate.
+   */
+  consult(program: string, origin = 'rule module'): string[] {
+    const before = new Set(Object.keys(this.session.modules.user.rules));
+    this.consultText(program, origin);
+    const added = Object.keys(this.session.modules.user.rules).filter((indicator) => !before.has(indicator));
+    added.forEach((indicator) => this.userPredicates.add(indicator));
+    return added;
   }
 
-  /** Consults a rule module's text. Throws ValidationError when it does not parse. */
-  consult(program: string): string[] {
-    const before = new Set(Object.keys(this.session.modules.user.rules));
+  private consultText(program: string, origin: string): void {
     // with file: false, tau-prolog consults text synchronously and reports through the callbacks
-    let failure: string | undefined = 'tau-prolog did not report';
+    let failure: Any = 'tau-prolog did not report';
     this.session.consult(program, {
       file: false,
       html: false,
       url: false,
       script: false,
       success: () => (failure = undefined),
-      error: (error: Any) => (failure = pl.format_answer(error)),
+      error: (error: Any) => (failure = error),
     });
-    if (failure !== undefined) throw new ValidationError('rule_module_invalid', `rule module does not consult: ${failure}`);
-    const added = Object.keys(this.session.modules.user.rules).filter((indicator) => !before.has(indicator));
-    added.forEach((indicator) => this.userPredicates.add(indicator));
-    return added;
+    if (failure === undefined) return;
+    if (typeof failure === 'string') throw new RuleModuleError(origin, undefined, undefined, failure);
+    throw moduleError(origin, failure);
   }
 
   /** Whether a consulted rule module defines `name/arity`. */
@@ -83,35 +121,47 @@ export class PrologBridge {
     return this.userPredicates.has(`${name}/${arity}`);
   }
 
-  /**
-   * Runs `goal` and collects the values of `template` (variable names of the goal)
-   * for every answer, through the emit sink in a failure-driven loop.
-   */
-  solve(goal: string, template: string[], limits: SolveLimits = {}): PrologValue[][] {
-    const emitted = `emit([${template.join(', ')}])`;
-    const maxAnswers = limits.maxAnswers ?? Number.MAX_SAFE_INTEGER;
-    this.sink = [];
-    let failure: string | undefined = 'tau-prolog did not report';
-    this.session.query(`(${goal}), ${emitted}, fail ; true.`, {
-      html: false,
-      success: () => (failure = undefined),
-      error: (error: Any) => (failure = pl.format_answer(error)),
-    });
-    if (failure !== undefined) throw new ValidationError('rule_goal_invalid', `rule goal does not parse: ${failure}`);
-    this.drive(limits, () => this.sink.length >= maxAnswers);
-    return this.sink;
+  /** The predicates consulted modules define, as `name/arity`. */
+  predicates(): string[] {
+    return [...this.userPredicates];
   }
 
-  /** Whether `goal` has at least one solution. */
-  holds(goal: string, limits: SolveLimits = {}): boolean {
-    return this.solve(goal, [], { ...limits, maxAnswers: 1 }).length > 0;
+  /**
+   * Runs `goal` over `view` and collects the values of `template` (variable names of
+   * the goal) for every answer, through the emit sink in a failure-driven loop.
+   */
+  solve(goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
+    const emitted = `emit([${template.join(', ')}])`;
+    const maxAnswers = limits.maxAnswers ?? Number.MAX_SAFE_INTEGER;
+    const sink: PrologValue[][] = [];
+    this.sink = sink;
+    this.view = view;
+    try {
+      let failure: string | undefined = 'tau-prolog did not report';
+      this.session.query(`(${goal}), ${emitted}, fail ; true.`, {
+        html: false,
+        success: () => (failure = undefined),
+        error: (error: Any) => (failure = pl.format_answer(error)),
+      });
+      if (failure !== undefined) throw new ValidationError('rule_goal_invalid', `rule goal does not parse: ${failure}`);
+      this.drive(limits, () => sink.length >= maxAnswers);
+      return sink;
+    } finally {
+      this.view = undefined;
+    }
+  }
+
+  /** Whether `goal` has at least one solution over `view`. */
+  holds(goal: string, view: GraphView, limits: SolveLimits = {}): boolean {
+    return this.solve(goal, [], view, { ...limits, maxAnswers: 1 }).length > 0;
   }
 
   /** The synchronous step driver: runs the thread until it finishes, errs or spends a limit. */
   private drive(limits: SolveLimits, stop: () => boolean): void {
     const thread = this.session.thread;
     const inferenceLimit = limits.inferenceLimit ?? DEFAULT_INFERENCE_LIMIT;
-    const deadline = Date.now() + (limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS);
+    const timeLimitMs = limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS;
+    const deadline = Date.now() + timeLimitMs;
     let inferences = 0;
     try {
       while (thread.points.length > 0) {
@@ -128,14 +178,20 @@ export class PrologBridge {
           throw new LimitError('query_inference_limit', `the rule query used more than ${inferenceLimit} inferences`, { limit: inferenceLimit });
         }
         if ((inferences & 255) === 0 && Date.now() > deadline) {
-          throw new LimitError('query_time_limit', `the rule query ran past its time limit of ${limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS} ms`);
+          throw new LimitError('query_time_limit', `the rule query ran past its time limit of ${timeLimitMs} ms`, { limit_ms: timeLimitMs });
         }
         thread.step();
         if (stop()) break;
       }
     } finally {
       thread.points = [];
+      this.lastUsage = { inferences };
     }
+  }
+
+  private get current(): GraphView {
+    if (!this.view) throw new Error('a graph predicate ran outside a solve call');
+    return this.view;
   }
 
   private installGraphPredicates(): void {
@@ -146,23 +202,25 @@ export class PrologBridge {
     };
     rules['node/2'] = (thread: Any, point: Any, atom: Any) => {
       const [id, label] = atom.args;
+      const graph = this.current.graph;
       const results: Any[] = [];
       const push = (node: NodeRecord, nodeLabel: string) => results.push(term('node', [atomOf(node.id), atomOf(nodeLabel)]));
       if (isAtom(id)) {
         const node = this.visibleNode(id.id);
         if (node) for (const nodeLabel of node.labels) if (!isAtom(label) || label.id === nodeLabel) push(node, nodeLabel);
       } else if (isAtom(label)) {
-        for (const nodeId of this.view.graph.nodesWithLabel(label.id)) {
+        for (const nodeId of graph.nodesWithLabel(label.id)) {
           const node = this.visibleNode(nodeId);
           if (node) push(node, label.id);
         }
       } else {
-        for (const node of this.view.graph.nodes.values()) if (this.isVisible(node)) for (const nodeLabel of node.labels) push(node, nodeLabel);
+        for (const node of graph.nodes.values()) if (inView(node, this.current)) for (const nodeLabel of node.labels) push(node, nodeLabel);
       }
       unifyEach(thread, point, atom, results);
     };
     rules['prop/3'] = (thread: Any, point: Any, atom: Any) => {
       const [id, key, value] = atom.args;
+      const graph = this.current.graph;
       const results: Any[] = [];
       const pushRecord = (record: NodeRecord | EdgeRecord) => {
         for (const [propertyKey, propertyValue] of Object.entries(record.properties)) {
@@ -177,14 +235,14 @@ export class PrologBridge {
       } else if (isAtom(key) && !pl.type.is_variable(value)) {
         const scalar = toJs(value);
         if (typeof scalar === 'string' || typeof scalar === 'number' || typeof scalar === 'boolean') {
-          for (const nodeId of this.view.graph.nodesWithProperty(key.id, scalar)) {
+          for (const nodeId of graph.nodesWithProperty(key.id, scalar)) {
             const node = this.visibleNode(nodeId);
             if (node) results.push(term('prop', [atomOf(node.id), atomOf(key.id), fromJs(scalar)]));
           }
         }
       } else {
-        for (const node of this.view.graph.nodes.values()) if (this.isVisible(node)) pushRecord(node);
-        for (const edge of this.view.graph.edges.values()) if (this.isVisible(edge)) pushRecord(edge);
+        for (const node of graph.nodes.values()) if (inView(node, this.current)) pushRecord(node);
+        for (const edge of graph.edges.values()) if (this.edgeInView(edge)) pushRecord(edge);
       }
       unifyEach(thread, point, atom, results);
     };
@@ -192,7 +250,7 @@ export class PrologBridge {
       const [id, type, from, to] = atom.args;
       const types = isAtom(type) ? [type.id] : undefined;
       let candidates: Iterable<EdgeRecord>;
-      const graph = this.view.graph;
+      const graph = this.current.graph;
       if (isAtom(id)) {
         const edge = graph.edge(id.id);
         candidates = edge ? [edge] : [];
@@ -202,24 +260,113 @@ export class PrologBridge {
       else candidates = graph.edges.values();
       const results: Any[] = [];
       for (const edge of candidates) {
-        if (!this.isVisible(edge)) continue;
+        if (!this.edgeInView(edge)) continue;
         results.push(term('edge', [atomOf(edge.id), atomOf(edge.type), atomOf(edge.from), atomOf(edge.to), new pl.type.Num(edge.confidence, true)]));
       }
       unifyEach(thread, point, atom, results);
     };
+    rules['valid_time/2'] = (thread: Any, point: Any, atom: Any) => {
+      const [id] = atom.args;
+      const graph = this.current.graph;
+      const results: Any[] = [];
+      const push = (record: NodeRecord) => {
+        const time = validTime(record);
+        if (time !== undefined) results.push(term('valid_time', [atomOf(record.id), atomOf(time)]));
+      };
+      if (isAtom(id)) {
+        const node = this.visibleNode(id.id);
+        if (node) push(node);
+      } else {
+        for (const node of graph.nodes.values()) if (inView(node, this.current)) push(node);
+      }
+      unifyEach(thread, point, atom, results);
+    };
+    rules['nodes_where/4'] = (thread: Any, point: Any, atom: Any) => {
+      const [label, key, value] = atom.args;
+      if (!isAtom(label)) return thread.throw_error(pl.error.instantiation(atom.indicator));
+      const graph = this.current.graph;
+      let candidates: Iterable<string> = graph.nodesWithLabel(label.id);
+      if (isAtom(key) && !pl.type.is_variable(value)) {
+        const scalar = toJs(value);
+        const withValue = typeof scalar === 'string' || typeof scalar === 'number' || typeof scalar === 'boolean' ? graph.nodesWithProperty(key.id, scalar) : new Set<string>();
+        const withLabel = graph.nodesWithLabel(label.id);
+        candidates = [...withValue].filter((nodeId) => withLabel.has(nodeId));
+      }
+      const ids: string[] = [];
+      for (const nodeId of candidates) if (this.visibleNode(nodeId)) ids.push(nodeId);
+      ids.sort();
+      unifyEach(thread, point, atom, [term('nodes_where', [atom.args[0], atom.args[1], atom.args[2], fromJs(ids)])]);
+    };
+    rules['reference_date/1'] = (thread: Any, point: Any, atom: Any) => {
+      const date = this.referenceDate();
+      unifyEach(thread, point, atom, date === null ? [] : [term('reference_date', [atomOf(date)])]);
+    };
+    rules['date_days/2'] = (thread: Any, point: Any, atom: Any) => {
+      const [date] = atom.args;
+      if (!isAtom(date)) return thread.throw_error(pl.error.instantiation(atom.indicator));
+      const time = Date.parse(date.id.slice(0, 10));
+      const results = Number.isNaN(time) ? [] : [term('date_days', [date, new pl.type.Num(Math.floor(time / 86_400_000), false)])];
+      unifyEach(thread, point, atom, results);
+    };
   }
 
-  private isVisible(record: { recorded_at: string }): boolean {
-    return this.view.asOf === undefined || record.recorded_at <= this.view.asOf;
+  /** The view's valid-time cut, else the latest valid time of a node in the view (cached per graph and view). */
+  private referenceDate(): string | null {
+    const view = this.current;
+    if (view.validUntil !== undefined) return view.validUntil.slice(0, 10);
+    const cacheKey = `${view.asOf ?? ''}|${view.graph.nodeCount}|${view.graph.edgeCount}`;
+    let byView = this.referenceDates.get(view.graph);
+    if (!byView) this.referenceDates.set(view.graph, (byView = new Map()));
+    let date = byView.get(cacheKey);
+    if (date === undefined) {
+      date = null;
+      for (const node of view.graph.nodes.values()) {
+        if (!inView(node, view)) continue;
+        const time = validTime(node);
+        if (time !== undefined && (date === null || time > date)) date = time;
+      }
+      byView.set(cacheKey, date);
+    }
+    return date;
   }
+
   private visibleNode(id: string): NodeRecord | undefined {
-    const node = this.view.graph.node(id);
-    return node && this.isVisible(node) ? node : undefined;
+    const node = this.current.graph.node(id);
+    return node && inView(node, this.current) ? node : undefined;
   }
   private visibleEdge(id: string): EdgeRecord | undefined {
-    const edge = this.view.graph.edge(id);
-    return edge && this.isVisible(edge) ? edge : undefined;
+    const edge = this.current.graph.edge(id);
+    return edge && this.edgeInView(edge) ? edge : undefined;
   }
+  /** An edge is in the view when it is and, under a valid-time cut, both its ends are. */
+  private edgeInView(edge: EdgeRecord): boolean {
+    const view = this.current;
+    if (!inView(edge, view)) return false;
+    if (view.validUntil === undefined) return true;
+    return this.visibleNode(edge.from) !== undefined && this.visibleNode(edge.to) !== undefined;
+  }
+}
+
+/** Reads tau-prolog's error term `error(syntax_error(Reason), [line(L), column(C), found(T)])` into a RuleModuleError. */
+function moduleError(origin: string, error: Any): RuleModuleError {
+  let line: number | undefined;
+  let column: number | undefined;
+  let reason = pl.format_answer(error).replace(/^uncaught exception: /, '');
+  const thrown = error?.indicator === 'throw/1' ? error.args[0] : error;
+  const formal = thrown?.args?.[0];
+  const context = thrown?.args?.[1];
+  if (formal && pl.type.is_term(formal)) {
+    // syntax_error(Message) reads better as the message alone
+    reason = formal.indicator === 'syntax_error/1' ? `syntax error: ${formal.args[0].toString({ quoted: false })}` : formal.toString({ quoted: true });
+  }
+  for (let pointer = context; pointer && pl.type.is_term(pointer) && pointer.indicator === './2'; pointer = pointer.args[1]) {
+    const item = pointer.args[0];
+    if (item?.id === 'line' && pl.type.is_number(item.args[0])) line = item.args[0].value;
+    if (item?.id === 'column' && pl.type.is_number(item.args[0])) column = item.args[0].value;
+    if (item?.id === 'found') reason += `, found '${item.args[0].toString({ quoted: false })}'`;
+    if (item?.id === 'token_not_found') reason += ', the clause is not finished';
+  }
+  return new RuleModuleError(origin, line, column, reason);
 }
 
 function isAtom(value: Any): boolean {

@@ -8,7 +8,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
 import type { Budget } from './limits.ts';
-import type { RuleRegistry } from './rules.ts';
+import { callRule, type RuleRegistry } from './rules.ts';
 import {
   and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
   relProperty, runtimeError, truthValue, typeName, xor,
@@ -468,7 +468,7 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   const args = expr.args.map((arg) => compileExpr(arg, ctx));
   const rule = ctx.rules?.predicate(expr.name, args.length);
   if (rule) {
-    return (row, env) => rule.call(args.map((arg) => arg(row, env)), env);
+    return (row, env) => callRule(rule, args.map((arg) => arg(row, env)), env);
   }
   const fn = scalarFunction(name);
   if (!fn) throw compileError('UnknownFunction', `unknown function ${expr.name}()`, expr.pos);

@@ -42,7 +42,7 @@ export type { CypherValue, NodeValue, RelValue, PathValue, CypherMap } from './v
 export { isNode, isRel, isPath, isMap } from './values.ts';
 export type { QueryLimits } from './limits.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
-export { RuleRegistry } from './rules.ts';
+export { RuleRegistry } from '../prolog/registry.ts';
 
 export interface QueryOptions {
   parameters?: Record<string, unknown>;

@@ -1,38 +1,22 @@
 /**
- * The rule registry of the query engine: Prolog rule modules whose predicates the
- * pattern language may call in WHERE, e.g. `WHERE reaches(a, b)` once a module
- * defining reaches/2 is loaded. A call is routed to tau-prolog through
- * engine/prolog/bridge.ts; nodes and relationships are passed as their id atoms.
+ * Calls from WHERE into rule predicates of loaded modules, e.g. `WHERE reaches(a, b)`
+ * once a module defining reaches/2 is loaded (engine/prolog/registry.ts). Nodes and
+ * relationships are passed as their id atoms; the query's graph and `as_of` are the
+ * view the rule sees.
  */
-import { GraphIndex } from '../store/graph-index.ts';
-import { PrologBridge, quoteAtom } from '../prolog/bridge.ts';
+import { quoteAtom } from '../prolog/bridge.ts';
+import type { RulePredicate } from '../prolog/registry.ts';
 import type { Env } from './expressions.ts';
 import { type CypherValue, isNode, isRel, runtimeError, typeName } from './values.ts';
 
-export interface RulePredicate {
-  call(args: CypherValue[], env: Env): CypherValue;
-}
+export type { RuleRegistry } from '../prolog/registry.ts';
 
-export class RuleRegistry {
-  /** The bridge's graph is set per call, from the query being run. */
-  private readonly bridge = new PrologBridge({ graph: new GraphIndex() });
-
-  /** Loads a rule module; returns the predicate indicators it defines. */
-  load(program: string): string[] {
-    return this.bridge.consult(program);
-  }
-
-  predicate(name: string, arity: number): RulePredicate | undefined {
-    if (!this.bridge.defines(name, arity)) return undefined;
-    return {
-      call: (args, env) => {
-        if (args.some((arg) => arg === null)) return null;
-        this.bridge.setView({ graph: env.graph, asOf: env.asOf });
-        const goal = `${name}(${args.map(argumentTerm).join(', ')})`;
-        return this.bridge.holds(goal, { inferenceLimit: env.budget.limits.inferenceLimit, timeLimitMs: env.budget.remainingMs() });
-      },
-    };
-  }
+export function callRule(rule: RulePredicate, args: CypherValue[], env: Env): CypherValue {
+  if (args.some((arg) => arg === null)) return null;
+  return rule.holds(args.map(argumentTerm), { graph: env.graph, asOf: env.asOf }, {
+    inferenceLimit: env.budget.limits.inferenceLimit,
+    timeLimitMs: env.budget.remainingMs(),
+  });
 }
 
 function argumentTerm(value: CypherValue): string {

@@ -11,42 +11,46 @@ seen(X, [_|T]) :- seen(X, T).
 loop(X) :- loop(X).
 `;
 
+const view = { graph: conflictGraph() };
+
 describe('tau-prolog bridge', () => {
   it('answers base predicates from the graph through JS-backed predicates', () => {
-    const bridge = new PrologBridge({ graph: conflictGraph() });
-    const claims = bridge.solve("node(C, 'Claim'), prop(C, type, 'RedLine')", ['C']).map(([id]) => id).sort();
+    const bridge = new PrologBridge();
+    const claims = bridge.solve("node(C, 'Claim'), prop(C, type, 'RedLine')", ['C'], view).map(([id]) => id).sort();
     expect(claims).toEqual(['c1', 'c3']);
-    const asserted = bridge.solve("edge(E, 'ASSERTS', rsf, C, _)", ['E', 'C']);
+    const asserted = bridge.solve("edge(E, 'ASSERTS', rsf, C, _)", ['E', 'C'], view);
     expect(asserted).toEqual([['e1', 'c1'], ['e2', 'c2']]);
   });
 
   it('runs a consulted rule module over the graph without asserting facts', () => {
-    const bridge = new PrologBridge({ graph: conflictGraph() });
+    const bridge = new PrologBridge();
     expect(bridge.consult(REACHES)).toEqual(expect.arrayContaining(['reaches/2', 'loop/1']));
     expect(bridge.defines('reaches', 2)).toBe(true);
-    expect(bridge.holds('reaches(igad, rsf)')).toBe(true); // igad -ALLIED_WITH-> saf -ALLIED_WITH-> rsf
-    expect(bridge.holds('reaches(c1, rsf)')).toBe(false);
-    const fromIgad = new Set(bridge.solve('reaches(igad, Y)', ['Y']).map(([y]) => y));
+    expect(bridge.holds('reaches(igad, rsf)', view)).toBe(true); // igad -ALLIED_WITH-> saf -ALLIED_WITH-> rsf
+    expect(bridge.holds('reaches(c1, rsf)', view)).toBe(false);
+    const fromIgad = new Set(bridge.solve('reaches(igad, Y)', ['Y'], view).map(([y]) => y));
     // the graph has a cycle (rsf <-> saf): the rule's visited list keeps the search finite
     expect([...fromIgad].sort()).toEqual(['c1', 'c2', 'c3', 'c4', 'rsf', 'saf']);
   });
 
   it('sees only records visible at as_of', () => {
-    const bridge = new PrologBridge({ graph: conflictGraph(), asOf: '2024-01-02T00:00:00.000Z' });
-    expect(bridge.solve("node(C, 'Claim'), prop(C, type, 'RedLine')", ['C'])).toEqual([['c1']]);
+    const bridge = new PrologBridge();
+    expect(bridge.solve("node(C, 'Claim'), prop(C, type, 'RedLine')", ['C'], { ...view, asOf: '2024-01-02T00:00:00.000Z' })).toEqual([['c1']]);
   });
 
   it('stops a runaway rule at the inference limit and at the time limit', () => {
-    const bridge = new PrologBridge({ graph: conflictGraph() });
+    const bridge = new PrologBridge();
     bridge.consult(REACHES);
-    expect(() => bridge.holds('loop(a)', { inferenceLimit: 5_000 })).toThrow(/inferences/);
-    expect(() => bridge.holds('loop(a)', { timeLimitMs: 50 })).toThrow(/time limit/);
+    expect(() => bridge.holds('loop(a)', view, { inferenceLimit: 5_000 })).toThrow(/inferences/);
+    expect(() => bridge.holds('loop(a)', view, { timeLimitMs: 50 })).toThrow(/time limit/);
     // the session stays usable afterwards
-    expect(bridge.holds('reaches(igad, saf)')).toBe(true);
+    expect(bridge.holds('reaches(igad, saf)', view)).toBe(true);
   });
 
   it('refuses a module that does not parse', () => {
-    const bridge = new PrologBridge({ graph: conflictGraph() });
-    expect(() => bridge.consult('broken(:- .')).toThrow(/rule module/);
+    const bridge = new PrologBridge();
+    expect(() => bridge.consult('ok(1).\nbroken(:- .\n', 'mine/rules.pl')).toThrow(
+      expect.objectContaining({ code: 'rule_module_invalid', details: expect.objectContaining({ file: 'mine/rules.pl', line: 2 }) }),
+    );
   });
 });

@@ -75,13 +75,13 @@ describe('query execution', () => {
 
   it('routes a predicate of a loaded rule module to tau-prolog', () => {
     const rules = new RuleRegistry();
-    rules.load(`
+    rules.load('reach', `
       reaches(X, Y) :- reach(X, Y, [X]).
       reach(X, Y, _) :- edge(_, 'ALLIED_WITH', X, Y, _).
       reach(X, Z, Seen) :- edge(_, 'ALLIED_WITH', X, Y, _), \\+ seen(Y, Seen), reach(Y, Z, [Y|Seen]).
       seen(X, [X|_]).
       seen(X, [_|T]) :- seen(X, T).
-    `);
+    `, 'reach.pl');
     const text = 'MATCH (a:Actor), (b:Actor) WHERE a <> b AND reaches(a, b) RETURN a.label AS a, b.label AS b ORDER BY a, b';
     const result = runQuery(conflictGraph(), text, { rules, explain: true });
     expect(result.rows).toEqual([

@@ -1,0 +1,95 @@
+/**
+ * The rule registry: every loaded rule module (the 15 frameworks, third-party
+ * frameworks, plain rule files), each consulted once into a tau-prolog session of
+ * its own together with the shared helper library (lib/conflict.pl), so that two
+ * modules never clash on a predicate name. The query language reaches a module's
+ * predicates through `predicate(name, arity)` (WHERE `spoiler(a)`); frameworks run
+ * through `module(id)`. Every solve call is given its graph view: nothing here holds
+ * a graph.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type GraphView, PrologBridge, type PrologValue, type SolveLimits } from './bridge.ts';
+
+const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url));
+let libraryText: string | undefined;
+
+/** The shared helper library every module is consulted with (time windows, counts, pairs, sides, trends). */
+export function helperLibrary(): string {
+  return (libraryText ??= readFileSync(LIBRARY_PATH, 'utf8'));
+}
+
+/** The predicates of the framework contract (frameworks/README.md): every framework defines them, so WHERE cannot call them by name. */
+export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5'] as const;
+
+/** A WHERE-callable rule predicate, resolved to the module that defines it. */
+export interface RulePredicate {
+  module: string;
+  indicator: string;
+  /** Whether the goal `name(args...)` holds; `args` are Prolog terms (quoteAtom, numbers). */
+  holds(args: string[], view: GraphView, limits: SolveLimits): boolean;
+}
+
+export class RuleRegistry {
+  private readonly modules = new Map<string, PrologBridge>();
+  private readonly libraryPredicates: Set<string>;
+  /** A session with the helper library alone: helper predicates are callable with no module loaded. */
+  private readonly base: PrologBridge;
+
+  constructor() {
+    this.base = new PrologBridge();
+    this.libraryPredicates = new Set(this.base.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl'));
+  }
+
+  /**
+   * Consults a module (with the helper library) under `id`. Throws RuleModuleError
+   * (file, line, reason) when it does not consult; the registry is then unchanged.
+   */
+  load(id: string, program: string, origin: string): string[] {
+    if (this.modules.has(id)) throw new Error(`rule module '${id}' is loaded already`);
+    const bridge = new PrologBridge();
+    bridge.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl');
+    const defined = bridge.consult(program, origin).filter((indicator) => !this.libraryPredicates.has(indicator));
+    this.modules.set(id, bridge);
+    return defined;
+  }
+
+  module(id: string): PrologBridge | undefined {
+    return this.modules.get(id);
+  }
+
+  moduleIds(): string[] {
+    return [...this.modules.keys()];
+  }
+
+  /** The modules defining `name/arity` (the helper library counts as 'lib'). */
+  providers(name: string, arity: number): string[] {
+    const indicator = `${name}/${arity}`;
+    if (this.libraryPredicates.has(indicator)) return ['lib'];
+    return [...this.modules].filter(([, bridge]) => bridge.defines(name, arity)).map(([id]) => id);
+  }
+
+  /**
+   * The predicate WHERE may call as `name(...)`: a helper-library predicate, or one that
+   * exactly one module defines (contract predicates, defined by every framework, are not callable).
+   */
+  predicate(name: string, arity: number): RulePredicate | undefined {
+    const indicator = `${name}/${arity}`;
+    if ((CONTRACT_PREDICATES as readonly string[]).includes(indicator)) return undefined;
+    const providers = this.providers(name, arity);
+    if (providers.length !== 1) return undefined;
+    const bridge = providers[0] === 'lib' ? this.base : this.modules.get(providers[0])!;
+    return {
+      module: providers[0],
+      indicator,
+      holds: (args, view, limits) => bridge.holds(`${name}(${args.join(', ')})`, view, limits),
+    };
+  }
+
+  /** Solves a goal in one module's session. */
+  solve(moduleId: string, goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
+    const bridge = this.modules.get(moduleId);
+    if (!bridge) throw new Error(`rule module '${moduleId}' is not loaded`);
+    return bridge.solve(goal, template, view, limits);
+  }
+}

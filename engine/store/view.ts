@@ -1,0 +1,50 @@
+import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from './graph-index.ts';
+
+/**
+ * A graph as one reader sees it. Two time axes (ontology.md "Provenance and time"):
+ * `asOf` cuts on transaction time (what the graph had recorded by then), `validUntil`
+ * on valid time (what had happened or been said by then in the world). Queries use
+ * `asOf`; the frameworks' trajectory uses both, one period at a time.
+ */
+export interface GraphView {
+  graph: GraphIndex;
+  /** ISO 8601 instant: records with a later `recorded_at` are invisible. */
+  asOf?: string;
+  /** ISO 8601 date or instant: records whose valid time is later are invisible; records without one stay visible. */
+  validUntil?: string;
+}
+
+/** The one `as_of` rule: a record is visible when the graph had recorded it by `asOf`. */
+export function recordedBy(record: { recorded_at: string }, asOf: string | undefined): boolean {
+  return asOf === undefined || record.recorded_at <= asOf;
+}
+
+/**
+ * When a node held or was said in the world, as an ISO date (YYYY-MM-DD): an event's
+ * `date`, else `valid_from`, else the earliest provenance timestamp that is not the
+ * ingest time (a document's own date). Undefined when the record carries none.
+ */
+export function validTime(record: NodeRecord | EdgeRecord): string | undefined {
+  const properties = record.properties;
+  for (const key of ['date', 'valid_from', 'timestamp']) {
+    const value = properties[key];
+    if (typeof value === 'string' && ISO_DATE.test(value)) return value.slice(0, 10);
+  }
+  let earliest: string | undefined;
+  for (const provenance of record.provenance) {
+    const stamp = provenance.timestamp;
+    if (typeof stamp === 'string' && ISO_DATE.test(stamp) && (earliest === undefined || stamp < earliest)) earliest = stamp;
+  }
+  return earliest?.slice(0, 10);
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/** Whether a record is part of the view: recorded by `asOf`, and (when it has a valid time) valid by `validUntil`. */
+export function inView(record: NodeRecord | EdgeRecord, view: GraphView): boolean {
+  if (!recordedBy(record, view.asOf)) return false;
+  if (view.validUntil === undefined) return true;
+  const time = validTime(record);
+  return time === undefined || time <= view.validUntil.slice(0, 10);
+}
