@@ -54,6 +54,11 @@ export class RuleRegistry {
     return defined;
   }
 
+  /** Takes a module out again (a framework whose rules consult but break the contract). */
+  unload(id: string): void {
+    this.modules.delete(id);
+  }
+
   module(id: string): PrologBridge | undefined {
     return this.modules.get(id);
   }

@@ -1,1 +1,231 @@
-% placeholder
+% The shared helper library of every rule module (frameworks/README.md lists each
+% predicate with an example). It reads the graph only through the bridge's
+% predicates: node/2, prop/3, edge/5, valid_time/2, nodes_where/4,
+% reference_date/1 and date_days/2 (engine/prolog/bridge.ts). Set-returning
+% helpers use nodes_where/4, which hands over a whole index entry in one
+% inference: tau-prolog pays per inference, so rules should walk the sets they
+% need, never the whole graph.
+
+% ---- nodes of each kind --------------------------------------------------
+
+actor(A) :- nonvar(A), !, node(A, 'Actor').
+actor(A) :- nodes_where('Actor', _, _, As), member(A, As).
+
+actor_type(A, Type) :- nonvar(A), !, node(A, 'Actor'), prop(A, actor_type, Type).
+actor_type(A, Type) :- nonvar(Type), !, nodes_where('Actor', actor_type, Type, As), member(A, As).
+actor_type(A, Type) :- actor(A), prop(A, actor_type, Type).
+
+actor_role(A, Role) :- nonvar(A), !, node(A, 'Actor'), prop(A, role, Role).
+actor_role(A, Role) :- nonvar(Role), !, nodes_where('Actor', role, Role, As), member(A, As).
+actor_role(A, Role) :- actor(A), prop(A, role, Role).
+
+% claim(?C, ?Type): C is a claim of Type (RedLine, Demand, Offer, ...).
+claim(C, Type) :- nonvar(C), !, node(C, 'Claim'), prop(C, type, Type).
+claim(C, Type) :- nonvar(Type), !, nodes_where('Claim', type, Type, Cs), member(C, Cs).
+claim(C, Type) :- nodes_where('Claim', _, _, Cs), member(C, Cs), prop(C, type, Type).
+
+% event(?E, ?Type): E is an event of PLOVER Type (ASSAULT, CONSULT, ...).
+event(E, Type) :- nonvar(E), !, node(E, 'Event'), prop(E, event_type, Type).
+event(E, Type) :- nonvar(Type), !, nodes_where('Event', event_type, Type, Es), member(E, Es).
+event(E, Type) :- nodes_where('Event', _, _, Es), member(E, Es), prop(E, event_type, Type).
+
+issue(I) :- nonvar(I), !, node(I, 'Issue').
+issue(I) :- nodes_where('Issue', _, _, Is), member(I, Is).
+
+interest(I, Type) :- nonvar(I), !, node(I, 'Interest'), interest_type_of(I, Type).
+interest(I, Type) :- nodes_where('Interest', _, _, Is), member(I, Is), interest_type_of(I, Type).
+interest_type_of(I, Type) :- prop(I, interest_type, T), !, Type = T.
+interest_type_of(_, other).
+
+% claims_of_type(+Type, -Claims) and events_of_type(+Type, -Events): whole sets, sorted.
+claims_of_type(Type, Cs) :- nodes_where('Claim', type, Type, Cs).
+events_of_type(Type, Es) :- nodes_where('Event', event_type, Type, Es).
+
+% label(+Id, -Label): a node's label (or text), else its id.
+label(Id, Label) :- prop(Id, label, L), !, Label = L.
+label(Id, Label) :- prop(Id, text, T), !, Label = T.
+label(Id, Id).
+
+% text_of(+Id, -Text): a claim's text, lower case, for keyword tests.
+text_of(Id, Lower) :- prop(Id, text, T), atom(T), !, downcase_atom(T, Lower).
+text_of(Id, Lower) :- label(Id, L), atom(L), downcase_atom(L, Lower).
+
+% mentions_any(+Id, +Keywords): the text (or label) of Id contains one of the keywords
+% (lower-case atoms), ignoring case. Use it rather than sub_atom/5, which costs an
+% inference per position in tau-prolog.
+mentions_any(Id, Keywords) :- text_mentions(Id, Keywords, _).
+
+% kind_count(+Label, -N): how many nodes of a kind (one inference).
+kind_count(Label, N) :- nodes_where(Label, _, _, Ids), length(Ids, N).
+
+% ---- who said and did what -----------------------------------------------
+
+% asserts(?A, ?C, -Edge): actor A asserts claim C, through edge Edge.
+asserts(A, C, E) :- nonvar(C), !, edge(E, 'ASSERTS', A, C, _).
+asserts(A, C, E) :- edge(E, 'ASSERTS', A, C, _).
+asserts(A, C) :- asserts(A, C, _).
+
+% claim_by(?A, ?C, ?Type): A asserts a claim C of Type.
+claim_by(A, C, Type) :- nonvar(A), !, edge(_, 'ASSERTS', A, C, _), claim(C, Type).
+claim_by(A, C, Type) :- claim(C, Type), edge(_, 'ASSERTS', A, C, _).
+
+% claim_target(?C, ?A): claim C is aimed at actor A.
+claim_target(C, A) :- edge(_, 'TARGETS', C, A, _).
+
+% participant(?E, ?A, ?Role): actor A takes part in event E as Role (perpetrator, target, mediator, participant).
+participant(E, A, Role) :- nonvar(E), !, edge(P, 'PARTICIPATES_IN', A, E, _), participation_role(P, Role).
+participant(E, A, Role) :- edge(P, 'PARTICIPATES_IN', A, E, _), participation_role(P, Role).
+participation_role(P, Role) :- prop(P, role, R), !, Role = R.
+participation_role(_, participant).
+
+% acts(?A, ?E, ?Type): A is the perpetrator (or, when the event names none, a participant) of an event of Type.
+acts(A, E, Type) :- nonvar(A), !, edge(P, 'PARTICIPATES_IN', A, E, _), participation_role(P, Role), Role \== target, Role \== mediator, event(E, Type).
+acts(A, E, Type) :- event(E, Type), edge(P, 'PARTICIPATES_IN', A, E, _), participation_role(P, Role), Role \== target, Role \== mediator.
+
+% ---- sides -----------------------------------------------------------------
+
+% opposes(?A, ?B): an OPPOSES edge either way.
+opposes(A, B) :- edge(_, 'OPPOSES', A, B, _).
+opposes(A, B) :- edge(_, 'OPPOSES', B, A, _).
+opposes(A, B, E) :- edge(E, 'OPPOSES', A, B, _).
+opposes(A, B, E) :- edge(E, 'OPPOSES', B, A, _).
+
+allied(A, B) :- edge(_, 'ALLIED_WITH', A, B, _).
+allied(A, B) :- edge(_, 'ALLIED_WITH', B, A, _).
+allied(A, B, E) :- edge(E, 'ALLIED_WITH', A, B, _).
+allied(A, B, E) :- edge(E, 'ALLIED_WITH', B, A, _).
+
+% hostile_pairs(-Pairs): every directed p(A, B, Evidence) where A acts against B: an
+% OPPOSES edge, a hostile event of A's (perpetrator) with B as target, or a Threat,
+% Accusation, Demand or RedLine of A's aimed at B (TARGETS). Set-level: cheap on large graphs.
+hostile_pairs(Pairs) :-
+    findall(p(A, B, [E]), edge(E, 'OPPOSES', A, B, _), Opposes),
+    findall(Es, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es)), EventLists),
+    append(EventLists, Events),
+    link_pairs(Events, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByEvents),
+    findall(Cs, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs)), ClaimLists),
+    append(ClaimLists, Claims),
+    link_pairs(Claims, in('ASSERTS'), out('TARGETS'), ByClaims),
+    append([Opposes, ByEvents, ByClaims], Pairs).
+
+% hostile(?A, ?B, -Evidence): A acts against B, on these ids (all of them in one list).
+hostile(A, B, Evidence) :-
+    hostile_pairs(Pairs), findall(A-B-Es, member(p(A, B, Es), Pairs), Found), Found \== [],
+    merge_evidence(Found, Groups), member(A-B-Evidence, Groups).
+
+% opposing_pair(-A, -B, -Evidence): each pair of hostile actors once (A @< B), with the ids that show it.
+opposing_pair(A, B, Evidence) :-
+    hostile_pairs(Pairs),
+    findall(X-Y-Es, (member(p(P, Q, Es), Pairs), order_pair(P, Q, X, Y)), Undirected),
+    merge_evidence(Undirected, Groups), member(A-B-Evidence, Groups).
+order_pair(P, Q, P, Q) :- P @< Q, !.
+order_pair(P, Q, Q, P).
+
+% merge_evidence(+Triples, -Merged): one X-Y-Ids per pair, the ids of every triple unioned.
+merge_evidence(Triples, Merged) :- msort(Triples, Sorted), merge_sorted(Sorted, Merged).
+merge_sorted([], []).
+merge_sorted([X-Y-E1, X-Y-E2 | Rest], Merged) :- !, append(E1, E2, E), sort(E, Es), merge_sorted([X-Y-Es | Rest], Merged).
+merge_sorted([T | Rest], [T | Merged]) :- merge_sorted(Rest, Merged).
+
+% ---- time --------------------------------------------------------------------
+
+% dated(?Id, -Date): Id has a valid time (an event's date, a claim's timestamp).
+dated(Id, Date) :- valid_time(Id, Date).
+
+% recent_window(-Days): how far back "recent" reaches from the reference date.
+recent_window(180).
+
+% days_before_reference(+Id, -Days): how many days before the reference date Id happened.
+days_before_reference(Id, Days) :-
+    reference_date(Ref), valid_time(Id, Date), date_days(Ref, R), date_days(Date, D), Days is R - D.
+
+% recent(+Id): Id happened within the recent window before the reference date.
+recent(Id) :- recent_window(W), days_before_reference(Id, Days), Days >= 0, Days =< W.
+
+% recent_ids(+Ids, -Recent): the ids of a list dated within the recent window.
+recent_ids(Ids, Recent) :- recent_window(W), filter_ids(Ids, window(0, W), Recent).
+
+% current_ids(+Ids, -Current): the recent ones and the undated ones (nothing says they are old).
+current_ids(Ids, Current) :- recent_window(W), filter_ids(Ids, current(W), Current).
+
+% dated_ids(+Ids, -Dated)
+dated_ids(Ids, Dated) :- filter_ids(Ids, dated, Dated).
+
+% earlier_ids(+Ids, -Earlier): the ids dated in the window of the same length before the recent one.
+earlier_ids(Ids, Earlier) :- recent_window(W), Lo is W + 1, Hi is 2 * W, filter_ids(Ids, window(Lo, Hi), Earlier).
+
+% trend(+Ids, -Trend, -Recent, -Earlier): compares the ids of the recent window with those of
+% the window of the same length before it: rising, falling or steady (Recent and Earlier are lists).
+trend(Ids, Trend, Recent, Earlier) :-
+    recent_ids(Ids, Recent), earlier_ids(Ids, Earlier),
+    length(Recent, R), length(Earlier, E), trend_of(R, E, Trend).
+trend_of(R, E, rising) :- R > E, R - E >= 2, R * 4 >= E * 5, !.
+trend_of(R, E, falling) :- E > R, E - R >= 2, E * 4 >= R * 5, !.
+trend_of(_, _, steady).
+
+% span_days(+Ids, -Days): days between the earliest and the latest dated Id (0 with fewer than two).
+span_days(Ids, Days) :-
+    findall(D, (member(Id, Ids), valid_time(Id, Date), date_days(Date, D)), Ds),
+    ( Ds = [] -> Days = 0 ; min_list(Ds, Min), max_list(Ds, Max), Days is Max - Min ).
+
+% before(+X, +Y): X happened before Y (both dated).
+before(X, Y) :- valid_time(X, DX), valid_time(Y, DY), DX @< DY.
+
+% ---- counting and evidence ------------------------------------------------
+
+% count(+Template, +Goal, -N): how many distinct Template answers Goal has.
+count(Template, Goal, N) :- findall(Template, Goal, L), sort(L, S), length(S, N).
+
+% ids(+Template, +Goal, -Ids): the distinct answers, sorted (evidence lists).
+ids(Template, Goal, Ids) :- findall(Template, Goal, L), sort(L, Ids).
+
+% nonempty(+List)
+nonempty([_|_]).
+
+% at_least(+N, +List): List has N elements or more.
+at_least(N, List) :- length(List, L), L >= N.
+
+% share(+Part, +Whole, -Ratio): Part / Whole, 0 when Whole is 0.
+share(_, 0, 0) :- !.
+share(Part, Whole, Ratio) :- Ratio is Part / Whole.
+
+% join(+Parts, -Text): a sentence from atoms, numbers and lists of labels.
+join(Parts, Text) :- maplist(part_text, Parts, Atoms), atomic_list_concat(Atoms, Text).
+part_text(L, T) :- is_list(L), !, maplist(label, L, Ls), list_text(Ls, T).
+part_text(X, X).
+list_text([], 'none').
+list_text([X], X) :- !.
+list_text([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
+list_text([X|Xs], T) :- list_text(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
+
+% labels(+Ids, -Labels): the labels of Ids, for sentences.
+labels(Ids, Labels) :- maplist(label, Ids, Labels).
+
+% current(+Id): Id is recent, or carries no date (nothing says it is old).
+current(Id) :- valid_time(Id, _), !, recent(Id).
+current(_).
+
+% current_claims(+Type, -Ids) and current_events(+Type, -Ids): the current ones of a kind.
+current_claims(Type, Ids) :- claims_of_type(Type, All), current_ids(All, Ids).
+current_events(Type, Ids) :- events_of_type(Type, All), current_ids(All, Ids).
+
+% fatalities(+Events, -Sum): the fatalities the events report.
+fatalities(Events, Sum) :- sum_prop(Events, fatalities, Sum).
+
+% speakers(+Claims, -Groups): Actor-Claims pairs, who asserts which of the claims.
+speakers(Claims, Groups) :- group_by_edge(Claims, 'ASSERTS', in, _, Groups).
+
+% perpetrators(+Events, -Groups) and targets(+Events, -Groups): Actor-Events pairs.
+perpetrators(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, Groups).
+targets(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, target, Groups).
+participants(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, _, Groups).
+
+% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type.
+claims_by_actor(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
+
+% group_ids(+Key, +Groups, -Ids): the ids of one key of a Key-Ids list ([] when absent).
+group_ids(Key, Groups, Ids) :- member(Key-Ids, Groups), !.
+group_ids(_, _, []).
+
+% mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords.
+mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).

@@ -1,0 +1,182 @@
+/**
+ * Runs one framework module over a graph view and reads its answers through the
+ * contract (frameworks/README.md):
+ *
+ *   missing(Reason)                                  why it does not apply (none: it applies)
+ *   indicator(Name, Weight, Description)             the indicators it weighs
+ *   present(Name, Evidence)                          an indicator holds, on these ids
+ *   finding(Key, Value, Sentence, Evidence, Because) a conclusion, its sentence, the ids it
+ *                                                    rests on, the indicators and rules behind it
+ *
+ * Everything a framework concludes is decided in its Prolog rules; this module only
+ * reads the answers, scores fit as the weighted share of indicators present, drops
+ * evidence that is not in the view (no finding without evidence in the graph), and
+ * renders the derivation as readable lines. One inference budget and one time limit
+ * cover the whole run; a run that spends either is reported, not thrown.
+ */
+import { ParleyError } from '../errors.ts';
+import type { GraphView, PrologValue } from './bridge.ts';
+import type { RuleRegistry } from './registry.ts';
+import type { FrameworkManifest } from './framework-loader.ts';
+import { inView } from '../store/view.ts';
+
+/** Evidence ids listed per finding or indicator; the total is reported beside the list. */
+export const MAX_EVIDENCE_LISTED = 25;
+
+export interface RunLimits {
+  inferenceLimit: number;
+  timeLimitMs: number;
+}
+
+export interface IndicatorResult {
+  name: string;
+  description: string;
+  weight: number;
+  evidence: string[];
+  evidence_total: number;
+}
+
+export interface Finding {
+  key: string;
+  value: PrologValue;
+  statement: string;
+  evidence: string[];
+  evidence_total: number;
+  trace: string[];
+}
+
+export interface FrameworkRun {
+  framework_id: string;
+  name: string;
+  applies: boolean;
+  /** Why it does not apply: which evidence is missing. */
+  missing: string[];
+  /** Weighted share of the indicators present, 0..1. */
+  score: number;
+  indicators_present: IndicatorResult[];
+  indicators_missing: Omit<IndicatorResult, 'evidence' | 'evidence_total'>[];
+  findings: Finding[];
+  /** Every id the findings and present indicators rest on, sorted. */
+  evidence: string[];
+  trace: string[];
+  inferences: number;
+  /** Set when the run was stopped (inference or time limit, rule error): what it had found is kept. */
+  error?: { code: string; message: string };
+}
+
+export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest, view: GraphView, limits: RunLimits): FrameworkRun {
+  const bridge = registry.module(manifest.id);
+  if (!bridge) throw new Error(`framework '${manifest.id}' is not loaded`);
+  const deadline = Date.now() + limits.timeLimitMs;
+  let inferences = 0;
+  const solve = (goal: string, template: string[]): PrologValue[][] => {
+    try {
+      return bridge.solve(goal, template, view, {
+        inferenceLimit: Math.max(1, limits.inferenceLimit - inferences),
+        timeLimitMs: Math.max(1, deadline - Date.now()),
+      });
+    } finally {
+      inferences += bridge.lastUsage.inferences;
+    }
+  };
+  const run: FrameworkRun = {
+    framework_id: manifest.id,
+    name: manifest.name,
+    applies: false,
+    missing: [],
+    score: 0,
+    indicators_present: [],
+    indicators_missing: [],
+    findings: [],
+    evidence: [],
+    trace: [],
+    inferences: 0,
+  };
+  const exists = (id: PrologValue): id is string => {
+    if (typeof id !== 'string') return false;
+    const record = view.graph.node(id) ?? view.graph.edge(id);
+    return record !== undefined && inView(record, view);
+  };
+  const evidenceOf = (value: PrologValue) => {
+    const all = [...new Set((Array.isArray(value) ? value : [value]).filter(exists))].sort();
+    return { evidence: all.slice(0, MAX_EVIDENCE_LISTED), evidence_total: all.length, all };
+  };
+  const allEvidence = new Set<string>();
+  try {
+    if (bridge.defines('missing', 1)) run.missing = [...new Set(solve('missing(R)', ['R']).map(([reason]) => text(reason)))];
+    const declared = solve('indicator(N, W, D)', ['N', 'W', 'D']).map(([name, weight, description]) => ({
+      name: text(name),
+      weight: typeof weight === 'number' && weight > 0 ? weight : 1,
+      description: text(description),
+    }));
+    const presentEvidence = new Map<string, string[]>();
+    if (bridge.defines('present', 2)) {
+      for (const [name, evidence] of solve('present(N, E)', ['N', 'E'])) {
+        const ids = evidenceOf(evidence).all;
+        if (ids.length === 0) continue; // an indicator is present only on evidence in the graph
+        presentEvidence.set(text(name), [...(presentEvidence.get(text(name)) ?? []), ...ids]);
+      }
+    }
+    for (const indicator of declared) {
+      const ids = presentEvidence.get(indicator.name);
+      if (ids) {
+        const { evidence, evidence_total, all } = evidenceOf(ids);
+        all.forEach((id) => allEvidence.add(id));
+        run.indicators_present.push({ ...indicator, evidence, evidence_total });
+      } else run.indicators_missing.push(indicator);
+    }
+    const totalWeight = declared.reduce((sum, indicator) => sum + indicator.weight, 0);
+    const presentWeight = run.indicators_present.reduce((sum, indicator) => sum + indicator.weight, 0);
+    run.score = totalWeight === 0 ? 0 : round(presentWeight / totalWeight);
+    run.applies = run.missing.length === 0;
+    if (run.applies) {
+      const byName = new Map([...run.indicators_present.map((indicator) => [indicator.name, indicator] as const)]);
+      const seen = new Set<string>();
+      for (const [key, value, sentence, evidence, because] of solve('finding(K, V, S, E, B)', ['K', 'V', 'S', 'E', 'B'])) {
+        const { evidence: listed, evidence_total, all } = evidenceOf(evidence);
+        if (all.length === 0) continue; // no finding without evidence that exists in the graph
+        const identity = JSON.stringify([key, value]);
+        if (seen.has(identity)) continue;
+        seen.add(identity);
+        all.forEach((id) => allEvidence.add(id));
+        const statement = text(sentence);
+        const trace = [`${text(key)} = ${render(value)}: ${statement}`];
+        for (const reason of Array.isArray(because) ? because : [because]) {
+          const indicator = byName.get(text(reason));
+          trace.push(
+            indicator
+              ? `  because indicator ${indicator.name} (${indicator.description}) holds on ${indicator.evidence.join(', ')}${indicator.evidence_total > indicator.evidence.length ? ` and ${indicator.evidence_total - indicator.evidence.length} more` : ''}`
+              : `  because ${text(reason)}`,
+          );
+        }
+        run.findings.push({ key: text(key), value, statement, evidence: listed, evidence_total, trace });
+      }
+      run.trace = run.findings.flatMap((finding) => finding.trace);
+    } else {
+      run.trace = run.missing.map((reason) => `does not apply: ${reason}`);
+    }
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    run.error = { code: error.code, message: error.message };
+    run.trace.push(`stopped: ${error.message}`);
+  }
+  run.evidence = [...allEvidence].sort();
+  run.inferences = inferences;
+  return run;
+}
+
+function text(value: PrologValue): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(text).join('');
+  return String(value);
+}
+
+function render(value: PrologValue): string {
+  if (Array.isArray(value)) return `[${value.map(render).join(', ')}]`;
+  return String(value);
+}
+
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,105 @@
+% Glasl's nine stages of escalation (1982), read from recent evidence: the stage is
+% the highest stage whose indicators hold in the recent window (lib: current/1).
+%   1-3 win-win:   positions harden, debate, talks still held, deeds not words
+%   4-6 win-lose:  coalitions, loss of face (accusations), strategies of threats
+%   7-9 lose-lose: limited destructive blows, fragmentation, together into the abyss
+
+% ---- applies --------------------------------------------------------------
+
+missing('no claims or events: nothing shows how the parties deal with each other') :-
+    \+ (claim(_, _) ; event(_, _)).
+missing('fewer than two actors: escalation is between parties') :-
+    kind_count('Actor', N), N < 2.
+
+% ---- indicators -------------------------------------------------------------
+
+indicator(positions, 1, 'positions and demands stated (Position, Demand claims)').
+indicator(talks, 1, 'the parties still talk (CONSULT events)').
+indicator(deeds, 1, 'deeds instead of words (PROTEST, MOBILIZE, SANCTION events)').
+indicator(coalitions, 1, 'coalitions formed with other actors (ALLIED_WITH)').
+indicator(loss_of_face, 1, 'public accusations (Accusation claims)').
+indicator(threats, 1, 'strategies of threats (Threat claims, THREATEN events)').
+indicator(violence, 1, 'limited destructive blows (ASSAULT events)').
+indicator(fatalities_rising, 1, 'fatalities rising from one window to the next').
+indicator(existential_threats, 1, 'threats against the other side''s existence').
+indicator(talks_refused, 1, 'refusal of all talks (REJECT events, claims refusing negotiation)').
+
+present(positions, Ids) :- current_claims('Position', P), current_claims('Demand', D), append(P, D, Ids), nonempty(Ids).
+present(talks, Ids) :- current_events('CONSULT', Ids), nonempty(Ids).
+present(deeds, Ids) :- current_events('PROTEST', P), current_events('MOBILIZE', M), current_events('SANCTION', S),
+    append([P, M, S], Ids), nonempty(Ids).
+present(coalitions, Ids) :- ids(E, (edge(E, 'ALLIED_WITH', A, B, _), party_like(A), party_like(B)), Ids), nonempty(Ids).
+present(loss_of_face, Ids) :- current_claims('Accusation', Ids), nonempty(Ids).
+present(threats, Ids) :- current_claims('Threat', C), current_events('THREATEN', E), append(C, E, Ids), nonempty(Ids).
+present(violence, Ids) :- current_events('ASSAULT', Ids), nonempty(Ids).
+present(fatalities_rising, Recent) :-
+    events_of_type('ASSAULT', All), recent_ids(All, Recent), earlier_ids(All, Earlier), nonempty(Recent),
+    fatalities(Recent, FR), fatalities(Earlier, FE), FR > FE.
+present(existential_threats, Ids) :-
+    current_claims('Threat', T), current_claims('RedLine', R), append(T, R, Cs),
+    existential_words(Words), mentioning(Cs, Words, Ids), nonempty(Ids).
+present(talks_refused, Ids) :-
+    current_events('REJECT', Rejections),
+    current_claims('RedLine', R), current_claims('Position', P), current_claims('Denial', D), append([R, P, D], Cs0),
+    refusal_words(Words), mentioning(Cs0, Words, Cs),
+    append(Rejections, Cs, Ids0), sort(Ids0, Ids), nonempty(Ids).
+
+party_like(A) :- actor_role(A, Role), member(Role, [party, ally, spoiler]), !.
+party_like(A) :- actor_type(A, Type), member(Type, [state, government, armed_forces, armed_group, political_party]), !.
+
+existential_words([annihilat, extermina, 'wipe out', 'wiped out', eradicat, 'destroy them', 'to the last', 'to the end', 'cease to exist', 'no future for']).
+refusal_words(['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk']).
+
+% ---- stages -------------------------------------------------------------------
+
+% stage(S, Because): stage S holds on the indicators in Because.
+stage(9, [existential_threats, talks_refused, violence]) :- present(existential_threats, _), present(talks_refused, _), present(violence, _).
+stage(8, [violence, fatalities_rising]) :- present(violence, _), present(fatalities_rising, _).
+stage(7, [violence]) :- present(violence, _).
+stage(6, [threats]) :- present(threats, _).
+stage(5, [loss_of_face]) :- present(loss_of_face, _).
+stage(4, [coalitions]) :- present(coalitions, _).
+stage(3, [deeds]) :- present(deeds, _).
+stage(2, [positions, talks]) :- present(positions, _), present(talks, _).
+stage(1, [positions]) :- present(positions, _).
+stage(1, [talks]) :- present(talks, _).
+
+% the highest stage that holds (stage/2 lists them from 9 down)
+current_stage(S, Because) :- stage(S, Because), !.
+
+stage_name(1, 'hardening'). stage_name(2, 'debates and polemics'). stage_name(3, 'actions, not words').
+stage_name(4, 'images and coalitions'). stage_name(5, 'loss of face'). stage_name(6, 'strategies of threats').
+stage_name(7, 'limited destructive blows'). stage_name(8, 'fragmentation of the enemy'). stage_name(9, 'together into the abyss').
+
+level(S, win_win, 'win-win') :- S =< 3, !.
+level(S, win_lose, 'win-lose') :- S =< 6, !.
+level(_, lose_lose, 'lose-lose').
+
+intervention(S, moderation) :- S =< 2, !.
+intervention(S, process_support) :- S =< 4, !.
+intervention(S, mediation) :- S =< 6, !.
+intervention(7, arbitration) :- !.
+intervention(_, power_intervention).
+
+intervention_text(moderation, 'moderation by a facilitator').
+intervention_text(process_support, 'process support (facilitated dialogue on the relationship)').
+intervention_text(mediation, 'mediation by a trusted third party').
+intervention_text(arbitration, 'arbitration or a court decision').
+intervention_text(power_intervention, 'power intervention (a third party able to impose a stop to violence)').
+
+stage_evidence(Because, Evidence) :- findall(Id, (member(I, Because), present(I, Ids), member(Id, Ids)), L), sort(L, Evidence).
+
+% ---- findings -------------------------------------------------------------------
+
+finding(stage, S, Sentence, Evidence, [Rule|Because]) :-
+    current_stage(S, Because), stage_name(S, Name), stage_evidence(Because, Evidence),
+    atomic_list_concat(['stage ', S, ' holds when ', Name, ' is seen in recent evidence'], Rule),
+    join(['The conflict is at Glasl stage ', S, ' of 9 (', Name, ').'], Sentence).
+finding(level, Level, Sentence, Evidence, [Rule]) :-
+    current_stage(S, Because), level(S, Level, Text), stage_evidence(Because, Evidence),
+    atomic_list_concat(['stages 1-3 are win-win, 4-6 win-lose, 7-9 lose-lose; stage ', S, ' is ', Text], Rule),
+    join(['At that stage the parties act ', Text, '.'], Sentence).
+finding(intervention, I, Sentence, Evidence, [Rule]) :-
+    current_stage(S, Because), intervention(S, I), intervention_text(I, Text), stage_evidence(Because, Evidence),
+    atomic_list_concat(['Glasl matches third-party roles to stages; stage ', S, ' calls for ', I], Rule),
+    join(['The fitting intervention is ', Text, '.'], Sentence).
