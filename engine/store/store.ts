@@ -51,6 +51,11 @@ export interface WriteSummary {
   edge_ids: string[];
 }
 
+/** What changed in a graph: the records a committed write changed, or the graph's deletion. */
+export type GraphChange =
+  | { kind: 'write'; tenant: string; graphId: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { kind: 'delete'; tenant: string; graphId: string; generation: string };
+
 export interface Page<T> {
   items: T[];
   next_page_token?: string;
@@ -76,6 +81,7 @@ export class ParleyStore {
   private readonly loaded = new Map<string, { generation: string; index: GraphIndex }>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
+  private readonly changeListeners = new Set<(change: GraphChange) => void>();
 
   private constructor(private readonly db: Level<string, string>) {}
 
@@ -201,6 +207,25 @@ export class ParleyStore {
     return this.page<GraphMeta>(metaKey.graphs(tenant), pageSize, pageToken, (g) => g.graph_id);
   }
 
+  /**
+   * Calls `listener` after every committed write (with the records that changed) and
+   * every graph deletion, once the in-memory index reflects it: replicas of a graph in
+   * worker threads follow the store through these. Returns the unsubscribe function.
+   */
+  onChange(listener: (change: GraphChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emitChange(change: GraphChange): void {
+    for (const listener of this.changeListeners) listener(change);
+  }
+
+  /** The generation of a graph's in-memory index, when it is loaded (no LevelDB read). */
+  loadedGeneration(tenant: string, graphId: string): string | undefined {
+    return this.loaded.get(graphLockKey(tenant, graphId))?.generation;
+  }
+
   /** The graph's in-memory indexes, loaded from LevelDB on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     const meta = await this.getGraphMeta(tenant, graphId);
@@ -278,6 +303,9 @@ export class ParleyStore {
       for (const node of changedNodes) index.putNode(node);
       for (const edge of changedEdges) index.putEdge(edge);
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { generation: meta.generation, index });
+      if (changedNodes.length > 0 || changedEdges.length > 0) {
+        this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      }
       return summary;
     });
   }
@@ -288,6 +316,7 @@ export class ParleyStore {
       const meta = await this.getGraphMeta(tenant, graphId);
       await this.db.del(metaKey.graph(tenant, graphId));
       this.loaded.delete(graphLockKey(tenant, graphId));
+      this.emitChange({ kind: 'delete', tenant, graphId, generation: meta.generation });
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       await this.db.clear(prefixRange(prefix));
     });

@@ -20,7 +20,7 @@ indicator(coalitions, 1, 'coalitions formed with other actors (ALLIED_WITH)').
 indicator(loss_of_face, 1, 'public accusations (Accusation claims)').
 indicator(threats, 1, 'strategies of threats (Threat claims, THREATEN events)').
 indicator(violence, 1, 'limited destructive blows (ASSAULT events)').
-indicator(fatalities_rising, 1, 'fatalities rising from one window to the next').
+indicator(fatalities_rising, 1, 'fatalities rising from one window to the next (two or more recent ASSAULT events)').
 indicator(existential_threats, 1, 'threats against the other side''s existence').
 indicator(talks_refused, 1, 'refusal of all talks (REJECT events, claims refusing negotiation)').
 
@@ -33,7 +33,7 @@ present(loss_of_face, Ids) :- current_claims('Accusation', Ids), nonempty(Ids).
 present(threats, Ids) :- current_claims('Threat', C), current_events('THREATEN', E), append(C, E, Ids), nonempty(Ids).
 present(violence, Ids) :- current_events('ASSAULT', Ids), nonempty(Ids).
 present(fatalities_rising, Recent) :-
-    events_of_type('ASSAULT', All), recent_ids(All, Recent), earlier_ids(All, Earlier), nonempty(Recent),
+    events_of_type('ASSAULT', All), recent_ids(All, Recent), earlier_ids(All, Earlier), at_least(2, Recent),
     fatalities(Recent, FR), fatalities(Earlier, FE), FR > FE.
 present(existential_threats, Ids) :-
     current_claims('Threat', T), current_claims('RedLine', R), append(T, R, Cs),

@@ -1,0 +1,159 @@
+/**
+ * Theory assessment and conflict analysis from framework runs (api.md "Analyze and
+ * theory assessment"). The frameworks decide everything they conclude; this module
+ * ranks them by fit, routes a question to the ones it concerns (intents.ts), writes
+ * the answer from their findings' sentences, each citing its evidence, and resolves
+ * the citations to the records and sources they point at. Deterministic: the same
+ * runs and question give the same bytes.
+ */
+import type { FrameworkEntry } from '../prolog/framework-loader.ts';
+import type { FrameworkRun } from '../prolog/framework-run.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { INTENT_RULES, type Routing } from './intents.ts';
+
+export interface Assessment {
+  framework_id: string;
+  name: string;
+  fit: number;
+  applies: boolean;
+  indicators_present: string[];
+  indicators_missing: string[];
+  explanation: string;
+  evidence: string[];
+  findings: { key: string; value: unknown; statement: string; evidence: string[] }[];
+  error?: { code: string; message: string };
+}
+
+/** All runs ranked by fit: frameworks that apply first, then by score, then by id. */
+export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
+  return [...runs]
+    .sort((a, b) => Number(b.applies) - Number(a.applies) || b.score - a.score || (a.framework_id < b.framework_id ? -1 : 1))
+    .map((run) => ({
+      framework_id: run.framework_id,
+      name: run.name,
+      fit: run.applies ? run.score : 0,
+      applies: run.applies,
+      indicators_present: run.indicators_present.map((indicator) => indicator.name),
+      indicators_missing: run.indicators_missing.map((indicator) => indicator.name),
+      explanation: explain(run),
+      evidence: run.evidence,
+      findings: run.findings.map(({ key, value, statement, evidence }) => ({ key, value, statement, evidence })),
+      ...(run.error ? { error: run.error } : {}),
+    }));
+}
+
+function explain(run: FrameworkRun): string {
+  if (run.error) return `Stopped before it finished: ${run.error.message}.`;
+  if (!run.applies) return `Does not apply: not enough evidence: ${run.missing.join('; ')}.`;
+  const present = run.indicators_present.map((indicator) => `${indicator.name} (${indicator.evidence_total})`);
+  const missing = run.indicators_missing.map((indicator) => indicator.name);
+  const conclusions = run.findings.map((finding) => finding.statement).join(' ');
+  return [
+    `Fit ${run.score.toFixed(2)}: ${present.length} of ${present.length + missing.length} indicators present${present.length ? ` (${present.join(', ')})` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}.`,
+    conclusions,
+  ].filter(Boolean).join(' ');
+}
+
+/** The loaded frameworks a question concerns, in intent order; all of them for a general question. */
+export function frameworksFor(routing: Routing, loaded: Extract<FrameworkEntry, { status: 'loaded' }>[]): string[] {
+  if (routing.kind === 'unrelated') return [];
+  if (routing.kind === 'general') return loaded.map((entry) => entry.id);
+  const ids: string[] = [];
+  for (const intent of routing.intents) {
+    for (const entry of loaded) if (entry.manifest.answers.includes(intent) && !ids.includes(entry.id)) ids.push(entry.id);
+  }
+  return ids;
+}
+
+export interface Citation {
+  id: string;
+  kind: string;
+  label: string;
+  source?: string;
+  timestamp?: string;
+  quote?: string;
+}
+
+export interface Analysis {
+  question: string;
+  answer: string;
+  intents: string[];
+  frameworks: {
+    id: string;
+    name: string;
+    applies: boolean;
+    score: number;
+    missing: string[];
+    findings: FrameworkRun['findings'];
+    evidence: string[];
+    trace: string[];
+    error?: { code: string; message: string };
+  }[];
+  citations: Citation[];
+}
+
+/** Writes the answer: one sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
+export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex): Analysis {
+  const intents = routing.kind === 'intents' ? routing.intents : routing.kind === 'general' ? ['general'] : [];
+  if (routing.kind === 'unrelated') {
+    return {
+      question,
+      answer: `No framework addresses this question. The questions understood are: ${INTENT_RULES.map((rule) => rule.asks).join(' ')} A general question about the conflict ("Analyse this conflict") runs every framework.`,
+      intents,
+      frameworks: [],
+      citations: [],
+    };
+  }
+  const sentences: string[] = [];
+  const cited = new Set<string>();
+  const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
+  for (const run of applying) {
+    for (const finding of run.findings) {
+      finding.evidence.forEach((id) => cited.add(id));
+      sentences.push(`${run.name}: ${finding.statement} [${finding.evidence.join(', ')}]`);
+    }
+  }
+  const silent = runs.filter((run) => !applying.includes(run));
+  for (const run of silent) {
+    sentences.push(
+      run.error ? `${run.name} could not finish: ${run.error.message}.` : `${run.name} cannot say: not enough evidence: ${run.missing.join('; ') || 'no finding rests on evidence in the graph'}.`,
+    );
+  }
+  if (applying.length === 0) sentences.unshift('The graph does not yet hold the evidence these frameworks need to answer.');
+  return {
+    question,
+    answer: sentences.join('\n'),
+    intents,
+    frameworks: runs.map((run) => ({
+      id: run.framework_id,
+      name: run.name,
+      applies: run.applies,
+      score: run.score,
+      missing: run.missing,
+      findings: run.findings,
+      evidence: run.evidence,
+      trace: run.trace,
+      ...(run.error ? { error: run.error } : {}),
+    })),
+    citations: [...cited].sort().map((id) => citation(id, graph)),
+  };
+}
+
+/** What an evidence id points at: the record's kind and label, and its first source. */
+export function citation(id: string, graph: GraphIndex): Citation {
+  const node = graph.node(id);
+  const edge = node ? undefined : graph.edge(id);
+  const record = node ?? edge;
+  if (!record) return { id, kind: 'unknown', label: id };
+  const properties = record.properties;
+  const label = String(properties.label ?? properties.text ?? (edge ? `${edge.from} ${edge.type} ${edge.to}` : id));
+  const provenance = record.provenance[0];
+  return {
+    id,
+    kind: node ? node.labels[0] : edge!.type,
+    label,
+    ...(provenance?.source ? { source: provenance.source } : {}),
+    ...(provenance?.timestamp ? { timestamp: provenance.timestamp } : {}),
+    ...(typeof provenance?.quote === 'string' ? { quote: provenance.quote } : {}),
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The reasoning stage's pool: graph queries and framework runs execute in worker
+ * threads on graph replicas (replicas.ts), so a heavy query or an assess of a large
+ * graph never stalls the HTTP event loop. Calls are admitted through a CallGate:
+ * beyond `maxQueue` calls at once the caller gets OverloadedError (HTTP 503 with
+ * Retry-After). Framework results are cached per graph version, so a repeated
+ * assess of an unchanged graph costs a lookup.
+ *
+ * Why workers rather than a cooperative driver on the event loop: the join engine
+ * and rule calls inside WHERE are synchronous (a rule call can spend its whole
+ * inference budget inside one expression), so yielding would mean turning every
+ * row loop into a generator; workers bound the loop's stall without touching the
+ * engine. bench/query.ts measures what the hop costs a point query.
+ */
+import { availableParallelism } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Piscina } from 'piscina';
+import { CallGate } from '../extract/neural/gate.ts';
+import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
+import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
+import type { QueryLimits, QueryResult } from '../query/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { ParleyStore } from '../store/store.ts';
+import { ReplicaSource } from './replicas.ts';
+import { deserialise, type Period, type ReasonReply, type ReasonTask, type Trajectory } from './tasks.ts';
+import type { WorkerSetup } from './worker-entry.ts';
+
+export interface ReasoningOptions {
+  /** Worker threads (default: one per core). They start on first use. */
+  workers?: number;
+  /** Calls admitted at once, running or waiting (default 32); more get 503. */
+  maxQueue?: number;
+  /** Extra framework/rule directories beside the built-ins (PARLEY_FRAMEWORKS_DIR). */
+  frameworkDirs?: string[];
+  /** Graphs a worker keeps replicas of (default 8; least recently used dropped). */
+  maxGraphs?: number;
+  /** Wall-clock limit of one call, queueing included (default 30 s): the in-worker limits stop the work itself. */
+  callTimeoutMs?: number;
+}
+
+export const DEFAULT_REASON_QUEUE = 32;
+export const DEFAULT_REPLICA_GRAPHS = 8;
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+/** Framework results kept (per graph version, view and framework set). */
+const RESULT_CACHE_SIZE = 64;
+
+export class ReasoningPool {
+  /** The rule modules as loaded on the main thread: what GET /v1/frameworks lists. */
+  readonly catalog: FrameworkCatalog;
+  private readonly source: ReplicaSource;
+  private readonly pool: Piscina;
+  private readonly gate: CallGate;
+  private readonly cache = new Map<string, unknown>();
+
+  constructor(store: ParleyStore, options: ReasoningOptions = {}) {
+    const frameworkDirs = options.frameworkDirs ?? [];
+    this.catalog = loadRuleModules(frameworkDirs);
+    const channelName = `parley-replicas-${randomUUID()}`;
+    this.source = new ReplicaSource(store, channelName);
+    const workers = Math.max(1, options.workers ?? availableParallelism());
+    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS };
+    this.pool = new Piscina({
+      filename: new URL('./worker.mjs', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: workers,
+      idleTimeout: 60_000,
+      workerData: setup,
+    });
+    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 1);
+  }
+
+  /** Runs a graph query in a worker; the graph is the main thread's index, for shaping the answer. */
+  async query(
+    tenant: string,
+    graphId: string,
+    text: string,
+    options: { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> },
+  ): Promise<{ result: QueryResult; graph: GraphIndex }> {
+    this.gate.checkCapacity();
+    const { graph, at } = await this.source.current(tenant, graphId);
+    const result = (await this.run({ kind: 'query', at, text, ...options })) as QueryResult;
+    return { result, graph };
+  }
+
+  /** Runs frameworks over the graph (as recorded by `asOf`), cached per graph version. */
+  async frameworks(tenant: string, graphId: string, frameworkIds: string[], options: { asOf?: string; limits: RunLimits }): Promise<{ runs: FrameworkRun[]; graph: GraphIndex }> {
+    this.gate.checkCapacity();
+    const { graph, at } = await this.source.current(tenant, graphId);
+    const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
+    const runs = await this.cached(key, () => this.run({ kind: 'frameworks', at, frameworkIds, ...options }) as Promise<FrameworkRun[]>);
+    return { runs, graph };
+  }
+
+  /** The time-aware frameworks once per period, cached per graph version. */
+  async trajectory(
+    tenant: string,
+    graphId: string,
+    frameworkIds: string[],
+    options: { asOf?: string; period: Period; maxPeriods: number; limits: RunLimits },
+  ): Promise<Trajectory> {
+    this.gate.checkCapacity();
+    const { at } = await this.source.current(tenant, graphId);
+    const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods]);
+    return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>);
+  }
+
+  /** Calls admitted and not finished. */
+  get pending(): number {
+    return this.gate.pending;
+  }
+
+  private async run(task: ReasonTask): Promise<unknown> {
+    const [reply] = await this.gate.run([task], (item) => this.pool.run(item) as Promise<ReasonReply>);
+    if (!reply.ok) throw deserialise(reply.error);
+    return reply.value;
+  }
+
+  private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.cache.has(key)) {
+      const value = this.cache.get(key) as T;
+      this.cache.delete(key);
+      this.cache.set(key, value); // most recently used last
+      return value;
+    }
+    const value = await compute();
+    this.cache.set(key, value);
+    if (this.cache.size > RESULT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    return value;
+  }
+
+  async close(): Promise<void> {
+    this.source.close();
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * Graph replicas in worker threads. Queries and framework runs execute in workers
+ * so that the HTTP event loop stays responsive; each worker keeps its own copy of
+ * the graphs it has been asked about and follows the store through one
+ * BroadcastChannel:
+ *
+ *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write
+ *   main → workers  drop       {key}                                     a deleted graph
+ *   worker → main   need       {key, generation}                          a replica is missing or has a gap
+ *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
+ *
+ * Versions count the commits to a graph since this process loaded it, so a task
+ * that names (generation, version) runs on a replica at least that fresh: a client
+ * reads its own writes. Snapshots go out in chunks with the event loop turning
+ * between them; deltas that arrive while a snapshot is being built are applied
+ * after it, in order.
+ */
+import { BroadcastChannel } from 'node:worker_threads';
+import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import { GraphIndex } from '../store/graph-index.ts';
+import type { GraphChange, ParleyStore } from '../store/store.ts';
+
+/** Records per snapshot message: small enough that building one never holds the main loop for long. */
+export const SNAPSHOT_CHUNK = 5_000;
+/** How long a worker waits for a replica before the task fails. */
+export const REPLICA_WAIT_MS = 60_000;
+
+export interface GraphVersion {
+  key: string;
+  generation: string;
+  version: number;
+}
+
+type ReplicaMessage =
+  | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { type: 'drop'; key: string }
+  | { type: 'need'; key: string; generation: string }
+  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
+  | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { type: 'snapshot-end'; key: string; generation: string };
+
+export function graphKey(tenant: string, graphId: string): string {
+  return `${tenant}\u0000${graphId}`;
+}
+
+function splitKey(key: string): { tenant: string; graphId: string } {
+  const at = key.indexOf('\u0000');
+  return { tenant: key.slice(0, at), graphId: key.slice(at + 1) };
+}
+
+/** The main thread's side: versions of the loaded graphs, deltas out, snapshots on request. */
+export class ReplicaSource {
+  private readonly channel: BroadcastChannel;
+  private readonly versions = new Map<string, { generation: string; version: number }>();
+  private readonly snapshotting = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: ParleyStore,
+    readonly channelName: string,
+  ) {
+    this.channel = new BroadcastChannel(channelName);
+    this.channel.unref();
+    this.channel.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      if (message.type === 'need') void this.sendSnapshot(message.key);
+    };
+    this.unsubscribe = store.onChange((change) => this.onChange(change));
+  }
+
+  /** Loads the graph (404 when absent) and names the version a task on it must see. */
+  async current(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
+    const graph = await this.store.loadGraph(tenant, graphId);
+    const key = graphKey(tenant, graphId);
+    const generation = this.store.loadedGeneration(tenant, graphId)!;
+    let entry = this.versions.get(key);
+    if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
+    return { graph, at: { key, generation, version: entry.version } };
+  }
+
+  private onChange(change: GraphChange): void {
+    const key = graphKey(change.tenant, change.graphId);
+    if (change.kind === 'delete') {
+      this.versions.delete(key);
+      this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
+      return;
+    }
+    let entry = this.versions.get(key);
+    if (!entry || entry.generation !== change.generation) {
+      // a graph no task has asked about yet: workers have no replica to keep in step
+      this.versions.set(key, { generation: change.generation, version: 0 });
+      return;
+    }
+    entry.version++;
+    this.channel.postMessage({
+      type: 'delta', key, generation: change.generation, version: entry.version, nodes: change.nodes, edges: change.edges,
+    } satisfies ReplicaMessage);
+  }
+
+  private async sendSnapshot(key: string): Promise<void> {
+    if (this.snapshotting.has(key)) return;
+    this.snapshotting.add(key);
+    try {
+      const { tenant, graphId } = splitKey(key);
+      const { graph, at } = await this.current(tenant, graphId).catch(() => ({ graph: undefined, at: undefined }));
+      if (!graph || !at) {
+        this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
+        return;
+      }
+      // the records are immutable (the store replaces, never edits, them): capturing the arrays is the snapshot
+      const nodes = [...graph.nodes.values()];
+      const edges = [...graph.edges.values()];
+      const generation = at.generation;
+      this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length } satisfies ReplicaMessage);
+      for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + SNAPSHOT_CHUNK), edges: [] } satisfies ReplicaMessage);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + SNAPSHOT_CHUNK) } satisfies ReplicaMessage);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
+    } finally {
+      this.snapshotting.delete(key);
+    }
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.channel.close();
+  }
+}
+
+interface Replica {
+  generation: string;
+  version: number;
+  graph: GraphIndex;
+  lastUsed: number;
+}
+
+interface Building {
+  generation: string;
+  version: number;
+  graph: GraphIndex;
+  pending: Extract<ReplicaMessage, { type: 'delta' }>[];
+}
+
+/** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`). */
+export class ReplicaSet {
+  private readonly channel: BroadcastChannel;
+  private readonly replicas = new Map<string, Replica>();
+  private readonly building = new Map<string, Building>();
+  private readonly waiters = new Set<() => void>();
+  private readonly requested = new Map<string, number>();
+  private readonly behindSince = new Map<string, number>();
+
+  constructor(
+    channelName: string,
+    private readonly maxGraphs: number,
+  ) {
+    this.channel = new BroadcastChannel(channelName);
+    this.channel.unref();
+    this.channel.onmessage = (event) => this.onMessage((event as { data: ReplicaMessage }).data);
+  }
+
+  /** The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. */
+  async graph(at: GraphVersion): Promise<GraphIndex> {
+    const deadline = Date.now() + REPLICA_WAIT_MS;
+    for (;;) {
+      const replica = this.replicas.get(at.key);
+      if (replica && replica.generation === at.generation && replica.version >= at.version) {
+        replica.lastUsed = Date.now();
+        this.behindSince.delete(at.key);
+        return replica.graph;
+      }
+      if (replica && replica.generation !== at.generation) this.replicas.delete(at.key);
+      if (!this.building.has(at.key)) this.request(at);
+      else this.behindSince.delete(at.key);
+      if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive within ${REPLICA_WAIT_MS} ms`);
+      await this.nextMessage(1_000);
+    }
+  }
+
+  /**
+   * Asks for a snapshot at once when there is no replica; a replica that is behind is
+   * given half a second for the deltas already posted to arrive. At most once a second.
+   */
+  private request(at: GraphVersion): void {
+    const now = Date.now();
+    if (this.replicas.has(at.key)) {
+      const since = this.behindSince.get(at.key);
+      if (since === undefined) this.behindSince.set(at.key, now);
+      if (since === undefined || now - since < 500) return;
+    }
+    const last = this.requested.get(at.key);
+    if (last !== undefined && now - last < 1_000) return;
+    this.requested.set(at.key, now);
+    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation } satisfies ReplicaMessage);
+  }
+
+  private nextMessage(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+
+  private onMessage(message: ReplicaMessage): void {
+    switch (message.type) {
+      case 'delta': {
+        const building = this.building.get(message.key);
+        if (building && building.generation === message.generation) {
+          if (message.version > building.version) building.pending.push(message);
+          break;
+        }
+        const replica = this.replicas.get(message.key);
+        if (!replica || replica.generation !== message.generation || message.version <= replica.version) break;
+        if (message.version !== replica.version + 1) {
+          this.replicas.delete(message.key); // a gap: the next task asks for a snapshot
+          break;
+        }
+        applyDelta(replica.graph, message.nodes, message.edges);
+        replica.version = message.version;
+        break;
+      }
+      case 'drop':
+        this.replicas.delete(message.key);
+        this.building.delete(message.key);
+        break;
+      case 'snapshot-begin':
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [] });
+        break;
+      case 'snapshot-chunk': {
+        const building = this.building.get(message.key);
+        if (building && building.generation === message.generation) applyDelta(building.graph, message.nodes, message.edges);
+        break;
+      }
+      case 'snapshot-end': {
+        const building = this.building.get(message.key);
+        if (!building || building.generation !== message.generation) break;
+        this.building.delete(message.key);
+        let version = building.version;
+        for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
+          if (delta.version !== version + 1) continue;
+          applyDelta(building.graph, delta.nodes, delta.edges);
+          version = delta.version;
+        }
+        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
+        this.requested.delete(message.key);
+        this.evict();
+        break;
+      }
+      case 'need':
+        break;
+    }
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  private evict(): void {
+    while (this.replicas.size > this.maxGraphs) {
+      const [oldest] = [...this.replicas].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      this.replicas.delete(oldest);
+    }
+  }
+
+  close(): void {
+    this.channel.close();
+  }
+}
+
+function applyDelta(graph: GraphIndex, nodes: NodeRecord[], edges: EdgeRecord[]): void {
+  for (const node of nodes) graph.putNode(node);
+  for (const edge of edges) graph.putEdge(edge);
+}

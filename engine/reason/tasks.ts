@@ -1,0 +1,145 @@
+/**
+ * What a reasoning worker does: queries and framework runs over a graph replica.
+ * Pure functions of (graph, catalog, task), so the same code runs in a worker
+ * thread (worker.mjs) and in tests; errors come back as data, because a typed
+ * error does not keep its class across a thread boundary.
+ */
+import { ParleyError, QueryError } from '../errors.ts';
+import type { FrameworkCatalog, FrameworkManifest } from '../prolog/framework-loader.ts';
+import { type FrameworkRun, type RunLimits, runFramework } from '../prolog/framework-run.ts';
+import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { validTime, inView, type GraphView } from '../store/view.ts';
+import type { GraphVersion } from './replicas.ts';
+
+export type Period = 'month' | 'quarter' | 'year';
+export const PERIODS: readonly Period[] = ['month', 'quarter', 'year'];
+
+export type ReasonTask =
+  | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> }
+  | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits }
+  | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits };
+
+export interface TrajectoryPoint {
+  period: string;
+  /** Last day of the period: the valid-time cut the frameworks saw. */
+  until: string;
+  results: Pick<FrameworkRun, 'framework_id' | 'applies' | 'score' | 'findings' | 'missing' | 'error'>[];
+}
+
+export interface Trajectory {
+  period: Period;
+  points: TrajectoryPoint[];
+  /** Periods left out at the start because of `maxPeriods`. */
+  truncated: number;
+}
+
+export type ReasonValue = QueryResult | FrameworkRun[] | Trajectory;
+
+export interface SerialisedError {
+  kind: ParleyError['kind'] | 'internal';
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export type ReasonReply = { ok: true; value: ReasonValue } | { ok: false; error: SerialisedError };
+
+export function runTask(task: ReasonTask, graph: GraphIndex, catalog: FrameworkCatalog): ReasonReply {
+  try {
+    switch (task.kind) {
+      case 'query':
+        return {
+          ok: true,
+          value: runQuery(graph, task.text, {
+            parameters: task.parameters,
+            as_of: task.asOf,
+            explain: task.explain,
+            limits: task.limits,
+            rules: catalog.registry,
+          }),
+        };
+      case 'frameworks':
+        return { ok: true, value: manifests(catalog, task.frameworkIds).map((manifest) => runFramework(catalog.registry, manifest, view(graph, task.asOf), task.limits)) };
+      case 'trajectory':
+        return { ok: true, value: trajectory(graph, catalog, task) };
+    }
+  } catch (error) {
+    return { ok: false, error: serialise(error) };
+  }
+}
+
+function view(graph: GraphIndex, asOf: string | undefined, validUntil?: string): GraphView {
+  return { graph, ...(asOf ? { asOf } : {}), ...(validUntil ? { validUntil } : {}) };
+}
+
+function manifests(catalog: FrameworkCatalog, ids: string[]): FrameworkManifest[] {
+  return ids.map((id) => {
+    const entry = catalog.frameworks.find((candidate) => candidate.id === id && candidate.status === 'loaded');
+    if (!entry || entry.status !== 'loaded') throw new ParleyError('not_found', 'framework_not_found', `framework '${id}' is not loaded`, { framework_id: id });
+    return entry.manifest;
+  });
+}
+
+/** The time-aware frameworks once per period, each seeing what had happened by the period's last day. */
+function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<ReasonTask, { kind: 'trajectory' }>): Trajectory {
+  const selected = manifests(catalog, task.frameworkIds);
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const node of graph.nodes.values()) {
+    if (!inView(node, view(graph, task.asOf))) continue;
+    const time = validTime(node);
+    if (time === undefined) continue;
+    if (first === undefined || time < first) first = time;
+    if (last === undefined || time > last) last = time;
+  }
+  if (first === undefined || last === undefined) return { period: task.period, points: [], truncated: 0 };
+  const periods = periodsBetween(first, last, task.period);
+  const kept = periods.slice(Math.max(0, periods.length - task.maxPeriods));
+  return {
+    period: task.period,
+    truncated: periods.length - kept.length,
+    points: kept.map(({ label, until }) => ({
+      period: label,
+      until,
+      results: selected.map((manifest) => {
+        const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), task.limits);
+        return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
+      }),
+    })),
+  };
+}
+
+/** Calendar periods covering [first, last] (ISO dates), each with its label and last day. */
+export function periodsBetween(first: string, last: string, period: Period): { label: string; until: string }[] {
+  const months = period === 'month' ? 1 : period === 'quarter' ? 3 : 12;
+  let year = Number(first.slice(0, 4));
+  let month = Math.floor((Number(first.slice(5, 7)) - 1) / months) * months; // 0-based first month of the period
+  const result: { label: string; until: string }[] = [];
+  for (;;) {
+    const start = `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-01`;
+    if (start > last) break;
+    const endMonth = month + months; // exclusive, 0-based
+    const until = new Date(Date.UTC(year, endMonth, 0)).toISOString().slice(0, 10);
+    const label = period === 'month' ? start.slice(0, 7) : period === 'quarter' ? `${year}-Q${month / 3 + 1}` : String(year);
+    result.push({ label, until });
+    month = endMonth % 12;
+    year += Math.floor(endMonth / 12);
+  }
+  return result;
+}
+
+function serialise(error: unknown): SerialisedError {
+  if (error instanceof ParleyError) return { kind: error.kind, code: error.code, message: error.message, details: error.details };
+  return { kind: 'internal', code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
+}
+
+/** The typed error again, on the main thread. */
+export function deserialise(error: SerialisedError): Error {
+  if (error.kind === 'internal') return new Error(error.message);
+  if (error.kind === 'query') {
+    const { line, column } = error.details as { line?: number; column?: number };
+    return new QueryError(error.code, error.message, line ?? 0, column ?? 0, error.details);
+  }
+  return new ParleyError(error.kind, error.code, error.message, error.details);
+}

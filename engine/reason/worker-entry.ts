@@ -1,0 +1,20 @@
+/**
+ * A reasoning worker: consults the rule modules once at start, keeps graph
+ * replicas in step with the store (replicas.ts), and runs each task on the replica
+ * at the version the task names.
+ */
+import { loadRuleModules } from '../prolog/framework-loader.ts';
+import { ReplicaSet } from './replicas.ts';
+import { runTask, type ReasonReply, type ReasonTask } from './tasks.ts';
+
+export interface WorkerSetup {
+  channelName: string;
+  frameworkDirs: string[];
+  maxGraphs: number;
+}
+
+export function startWorker(setup: WorkerSetup): (task: ReasonTask) => Promise<ReasonReply> {
+  const catalog = loadRuleModules(setup.frameworkDirs);
+  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs);
+  return async (task) => runTask(task, await replicas.graph(task.at), catalog);
+}
