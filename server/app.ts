@@ -11,6 +11,8 @@ import graphRoutes from './routes/graphs.ts';
 import extractRoutes from './routes/extract.ts';
 import ingestRoutes from './routes/ingest.ts';
 import queryRoutes from './routes/query.ts';
+import frameworkRoutes from './routes/frameworks.ts';
+import analysisRoutes from './routes/analysis.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -60,6 +62,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   await app.register(extractRoutes, deps);
   await app.register(ingestRoutes, deps);
   await app.register(queryRoutes, deps);
+  await app.register(frameworkRoutes, deps);
+  await app.register(analysisRoutes, deps);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

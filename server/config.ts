@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ReasoningOptions } from '../engine/reason/pool.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -33,6 +34,24 @@ export interface ParleyConfig {
   nerWorkers?: number;
   /** NER calls admitted at once (running or waiting for a worker); more are refused with 503. */
   nerMaxQueue: number;
+  /** Directories of third-party framework folders and plain .pl rule modules, loaded beside the 15 built-ins. */
+  frameworkDirs: string[];
+  /** Reasoning worker threads (queries, assess, analyze); default one per core. */
+  reasonWorkers?: number;
+  /** Queries and analyses admitted at once (running or waiting); more are refused with 503. */
+  reasonMaxQueue: number;
+  /** Graphs each reasoning worker keeps a replica of. */
+  replicaGraphs: number;
+}
+
+/** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
+export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
+  return {
+    ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
+    maxQueue: config.reasonMaxQueue,
+    frameworkDirs: config.frameworkDirs,
+    maxGraphs: config.replicaGraphs,
+  };
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -62,5 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
+    frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
+    ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1) } : {}),
+    reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32),
+    replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8),
   };
 }

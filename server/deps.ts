@@ -1,5 +1,6 @@
 import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ParleyStore } from '../engine/store/store.ts';
+import type { ReasoningPool } from '../engine/reason/pool.ts';
 import type { ParleyConfig } from './config.ts';
 
 /** What the routes need from the engine; built once by main.ts (or a test) and handed to buildApp. */
@@ -8,4 +9,6 @@ export interface AppDeps {
   config: ParleyConfig;
   /** Text → conflict entities with provenance (NER worker pool when a model is configured, rules always). */
   extraction: ExtractionPipeline;
+  /** Queries and framework runs in worker threads over graph replicas; the loaded rule modules. */
+  reasoning: ReasoningPool;
 }

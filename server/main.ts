@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ParleyStore } from '../engine/store/store.ts';
+import { ReasoningPool } from '../engine/reason/pool.ts';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, reasoningOptions } from './config.ts';
 
 /** `npm start`: open the store, make sure an admin key exists, serve, and close cleanly on SIGINT/SIGTERM. */
 const config = loadConfig();
@@ -20,7 +21,15 @@ const { pipeline: extraction, status: extractionStatus } = await openExtractionP
   ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
 });
 console.log(`parley: extraction: ${extractionStatus}`);
-const app = await buildApp({ store, config, extraction }, { logger: true });
+const reasoning = new ReasoningPool(store, reasoningOptions(config));
+for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleFiles]) {
+  if (entry.status === 'refused') {
+    for (const problem of entry.problems) console.warn(`parley: rule module '${entry.id}' refused: ${problem.file}${problem.line ? `:${problem.line}` : ''}${problem.column ? `:${problem.column}` : ''}: ${problem.reason}`);
+  }
+}
+const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
+console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
+const app = await buildApp({ store, config, extraction, reasoning }, { logger: true });
 await app.listen({ port: config.port, host: config.host });
 
 let closing = false;
@@ -30,6 +39,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info(`${signal}: closing`);
   await app.close();
   await extraction.close();
+  await reasoning.close();
   await store.close();
   process.exit(0);
 }

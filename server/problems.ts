@@ -99,8 +99,12 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
   return reply.code(body.status).type('application/problem+json').send(body);
 }
 
+/** Seconds a client should wait before retrying a refused (overloaded) request. */
+export const RETRY_AFTER_SECONDS = 1;
+
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const body = toProblem(error);
+  if (error instanceof ParleyError && error.kind === 'overloaded') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   if (body.status >= 500 && body.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, body);
 }

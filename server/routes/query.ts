@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
-import { parseQuery, runQuery } from '../../engine/query/index.ts';
+import { parseQuery } from '../../engine/query/index.ts';
 import { patternRelationshipTypes, shapeResult } from '../../engine/query/result-shape.ts';
 import type { AppDeps } from '../deps.ts';
 import { GraphParams, Name, errorResponses } from '../schemas.ts';
@@ -49,7 +49,7 @@ const LIBRARY_PARTS = [
   { field: 'return', prefix: 'RETURN ' },
 ] as const;
 
-export default async function queryRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
+export default async function queryRoutes(app: FastifyInstance, { reasoning, config }: AppDeps): Promise<void> {
   const limits = { timeLimitMs: config.queryTimeoutMs, rowCap: config.queryRowLimit, inferenceLimit: config.inferenceLimit };
 
   app.post<{ Body: Static<typeof QueryBody> }>(
@@ -64,8 +64,9 @@ export default async function queryRoutes(app: FastifyInstance, { store, config 
     },
     async (request) => {
       const body = request.body;
-      const graph = await store.loadGraph(request.principal.tenant, body.graph_id);
-      const result = runQuery(graph, body.query, { parameters: body.parameters, as_of: body.as_of, explain: body.explain, limits });
+      const { result, graph } = await reasoning.query(request.principal.tenant, body.graph_id, body.query, {
+        parameters: body.parameters, asOf: body.as_of, explain: body.explain, limits,
+      });
       const types = patternRelationshipTypes(parseQuery(body.query));
       return shapeResult(result, body.include_provenance === true, { graph, types, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) });
     },
@@ -84,12 +85,11 @@ export default async function queryRoutes(app: FastifyInstance, { store, config 
     },
     async (request) => {
       const body = request.body;
-      const graph = await store.loadGraph(request.principal.tenant, request.params.graph_id);
       const lines = [body.match, body.where?.trim() ? body.where : undefined, body.return?.trim() ? body.return : '*'];
       const present = LIBRARY_PARTS.map((part, i) => ({ ...part, text: lines[i] })).filter((part) => part.text !== undefined);
       const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');
       try {
-        const result = runQuery(graph, text, { limits });
+        const { result, graph } = await reasoning.query(request.principal.tenant, request.params.graph_id, text, { limits });
         return shapeResult(result, body.include_provenance === true, { graph, types: patternRelationshipTypes(parseQuery(text)) });
       } catch (error) {
         if (!(error instanceof QueryError) || error.line < 1) throw error;

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig, type ParleyConfig } from '../../server/config.ts';
+import { loadConfig, reasoningOptions, type ParleyConfig } from '../../server/config.ts';
+import { ReasoningPool } from '../../engine/reason/pool.ts';
 import type { AppDeps } from '../../server/deps.ts';
 
 export interface TestApp {
@@ -26,7 +27,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), ...overrides };
   const store = await ParleyStore.open(path.join(dir, 'store'));
   const { secret } = await store.bootstrapAdminKey();
-  const deps: AppDeps = { store, config, extraction: createExtractionPipeline() };
+  const deps: AppDeps = { store, config, extraction: createExtractionPipeline(), reasoning: new ReasoningPool(store, reasoningOptions(config)) };
   const app = await buildApp(deps);
   return {
     app,
@@ -42,6 +43,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
     async close() {
       await app.close();
       await deps.extraction.close();
+      await deps.reasoning.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
