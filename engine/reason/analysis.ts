@@ -110,7 +110,7 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
   for (const run of applying) {
     for (const finding of run.findings) {
       finding.evidence.forEach((id) => cited.add(id));
-      sentences.push(`${run.name}: ${finding.statement} [${finding.evidence.join(', ')}]`);
+      sentences.push(`${run.name}: ${finding.statement} [${citeList(finding.evidence, finding.evidence_total)}]`);
     }
   }
   const silent = runs.filter((run) => !applying.includes(run));
@@ -137,6 +137,14 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
     })),
     citations: [...cited].sort().map((id) => citation(id, graph)),
   };
+}
+
+/** Ids cited in a sentence: the first few, then how many more (all of them are in `citations`). */
+const IDS_PER_SENTENCE = 8;
+function citeList(ids: string[], total: number): string {
+  const shown = ids.slice(0, IDS_PER_SENTENCE);
+  const more = total - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
 /** What an evidence id points at: the record's kind and label, and its first source. */
