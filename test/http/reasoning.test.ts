@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,19 @@ describe('the reasoning stage over HTTP', () => {
     rulesDir = await mkdtemp(path.join(tmpdir(), 'parley-rules-'));
     await writeFile(path.join(rulesDir, 'alliances.pl'), RULES);
     await writeFile(path.join(rulesDir, 'broken.pl'), 'fine(1).\nbroken(:- .\n');
+    // a third-party framework whose finding never terminates
+    await mkdir(path.join(rulesDir, 'runaway'));
+    await writeFile(path.join(rulesDir, 'runaway', 'manifest.json'), JSON.stringify({
+      id: 'runaway', name: 'Runaway', citation: 'none', question: 'Does it stop?', version: '1.0.0',
+      reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
+    }));
+    await writeFile(path.join(rulesDir, 'runaway', 'README.md'), '# Runaway\n\nA rule that never ends, to prove the limits hold.');
+    await writeFile(path.join(rulesDir, 'runaway', 'rules.pl'), [
+      "indicator(actors, 1, 'actors').",
+      "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].",
+      'finding(k, v, s, [], []) :- spin(0).',
+      'spin(N) :- M is N + 1, spin(M).',
+    ].join('\n'));
     t = await makeTestApp({ frameworkDirs: [rulesDir], reasonWorkers: 1, reasonMaxQueue: 3, inferenceLimit: 20_000 });
     key = await t.keyFor('tenant-a');
     expect((await post('/v1/graphs/sudan/import', graph)).statusCode).toBe(200);
@@ -77,6 +90,16 @@ describe('the reasoning stage over HTTP', () => {
     expect(files.alliances).toMatchObject({ status: 'loaded', predicates: expect.arrayContaining(['reaches/2']) });
     expect(files.broken).toMatchObject({ status: 'refused', problems: [expect.objectContaining({ file: 'broken.pl', line: 2 })] });
     expect(listing.frameworks.filter((entry: { status: string; builtin: boolean }) => entry.builtin && entry.status === 'loaded').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stops a runaway framework at its inference limit and reports it, while the other frameworks answer', async () => {
+    const workspace = (await post('/v1/workspaces', { name: 'r', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'sudan' })).json();
+    const response = await post(`/v1/workspaces/${workspace.id}/assess`, { frameworks: ['runaway', 'glasl'] });
+    expect(response.statusCode).toBe(200);
+    const byId = Object.fromEntries(response.json().assessments.map((a: { framework_id: string }) => [a.framework_id, a]));
+    expect(byId.runaway).toMatchObject({ error: { code: 'query_inference_limit' }, explanation: expect.stringContaining('Stopped') });
+    expect(byId.runaway.indicators_present).toEqual(['actors']);
+    expect(byId.glasl.error).toBeUndefined();
   });
 
   it('reads its own writes: a query right after an import sees the new records', async () => {

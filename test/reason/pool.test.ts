@@ -1,0 +1,84 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { periodsBetween } from '../../engine/reason/tasks.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+
+const limits = { inferenceLimit: 1_000_000, timeLimitMs: 10_000 };
+const actor = (id: string, label: string) => ({ id, labels: ['Actor'], properties: { label, role: 'party' } });
+
+describe('the reasoning pool', () => {
+  let dir: string;
+  let store: ParleyStore;
+  let pool: ReasoningPool;
+  const labels = async (graphId: string) =>
+    (await pool.query('t', graphId, 'MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { limits: {} })).result.rows.map(([label]) => label);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-'));
+    store = await ParleyStore.open(path.join(dir, 'store'));
+    pool = new ReasoningPool(store, { workers: 2 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the workers\' replicas in step with every write, on both workers', async () => {
+    await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+    expect(await labels('g')).toEqual(['Alpha']);
+    for (let i = 0; i < 6; i++) {
+      await store.writeGraph('t', 'g', { nodes: [actor(`n${i}`, `Actor ${i}`)], edges: [] });
+      // concurrent reads land on both workers: each must see the write just made
+      const seen = await Promise.all([labels('g'), labels('g'), labels('g')]);
+      for (const rows of seen) expect(rows).toContain(`Actor ${i}`);
+    }
+  });
+
+  it('forgets a deleted graph: a new graph with the same id starts empty', async () => {
+    await store.writeGraph('t', 'h', { nodes: [actor('x', 'Old')], edges: [] });
+    expect(await labels('h')).toEqual(['Old']);
+    await store.deleteGraph('t', 'h');
+    await expect(labels('h')).rejects.toMatchObject({ code: 'graph_not_found' });
+    await store.writeGraph('t', 'h', { nodes: [actor('y', 'New')], edges: [] });
+    expect(await labels('h')).toEqual(['New']);
+  });
+
+  it('keeps tenants apart in the replicas', async () => {
+    await store.writeGraph('other', 'g', { nodes: [actor('z', 'Other tenant')], edges: [] });
+    expect(await labels('g')).not.toContain('Other tenant');
+    expect((await pool.query('other', 'g', 'MATCH (a:Actor) RETURN a.label', { limits: {} })).result.rows).toEqual([['Other tenant']]);
+  });
+
+  it('brings typed errors back from the worker', async () => {
+    await expect(pool.query('t', 'g', 'MATCH (a:Actor RETURN a', { limits: {} })).rejects.toMatchObject({ kind: 'query', code: 'SyntaxError.UnexpectedSyntax', line: 1 });
+    await expect(pool.frameworks('t', 'g', ['nope'], { limits })).rejects.toMatchObject({ code: 'framework_not_found' });
+  });
+
+  it('answers a repeated assess of an unchanged graph from its cache, and runs again after a write', async () => {
+    const first = await pool.frameworks('t', 'g', ['glasl'], { limits });
+    const again = await pool.frameworks('t', 'g', ['glasl'], { limits });
+    expect(again.runs).toBe(first.runs);
+    await store.writeGraph('t', 'g', { nodes: [actor('late', 'Latecomer')], edges: [] });
+    const after = await pool.frameworks('t', 'g', ['glasl'], { limits });
+    expect(after.runs).not.toBe(first.runs);
+  });
+});
+
+describe('trajectory periods', () => {
+  it('covers the dated span with calendar months, quarters and years', () => {
+    expect(periodsBetween('2023-11-20', '2024-02-03', 'month')).toEqual([
+      { label: '2023-11', until: '2023-11-30' },
+      { label: '2023-12', until: '2023-12-31' },
+      { label: '2024-01', until: '2024-01-31' },
+      { label: '2024-02', until: '2024-02-29' },
+    ]);
+    expect(periodsBetween('2023-08-01', '2024-04-01', 'quarter').map((p) => `${p.label}:${p.until}`)).toEqual([
+      '2023-Q3:2023-09-30', '2023-Q4:2023-12-31', '2024-Q1:2024-03-31', '2024-Q2:2024-06-30',
+    ]);
+    expect(periodsBetween('2022-05-05', '2024-01-01', 'year').map((p) => p.label)).toEqual(['2022', '2023', '2024']);
+  });
+});
