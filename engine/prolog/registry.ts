@@ -48,7 +48,7 @@ export class RuleRegistry {
   load(id: string, program: string, origin: string): string[] {
     if (this.modules.has(id)) throw new Error(`rule module '${id}' is loaded already`);
     const bridge = new PrologBridge();
-    bridge.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl');
+    bridge.adoptPredicates(this.base, this.libraryPredicates);
     const defined = bridge.consult(program, origin).filter((indicator) => !this.libraryPredicates.has(indicator));
     this.modules.set(id, bridge);
     return defined;
