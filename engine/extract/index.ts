@@ -17,7 +17,6 @@ export {
   type ExtractorInfo,
   type NodeView,
   type PipelineOptions,
-  type SymbolicLayer,
 } from './pipeline.ts';
 export { structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 export type * from './types.ts';

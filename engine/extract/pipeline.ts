@@ -7,7 +7,7 @@ import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
-import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
+import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
 
 /**
  * The extraction pipeline: text → neural spans (when a model is configured) and
@@ -31,13 +31,6 @@ export const MAX_DOCUMENT_CHARS = 1_000_000;
  */
 export const SYMBOLIC_CHUNK_CHARS = 50_000;
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
-
-/** The symbolic conflict layer as the pipeline calls it (a seam for evaluation and tests). */
-export interface SymbolicLayer {
-  /** Rule set name and version, e.g. 'parley-rules/1.0.0'. */
-  version: string;
-  find(document: DocumentInput): Findings | Promise<Findings>;
-}
 
 export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = { version: SYMBOLIC_EXTRACTOR_VERSION, find: findConflictEntities };
 

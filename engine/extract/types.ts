@@ -25,6 +25,17 @@ export interface NeuralEntity extends TextSpan {
   score: number;
 }
 
+/**
+ * The symbolic conflict layer as the pipeline sees it: the rules on the calling thread, in a
+ * worker pool, or wrapped (claim typing re-types what they find). Also the seam for evaluation
+ * and tests.
+ */
+export interface SymbolicLayer {
+  /** Rule set name and version, e.g. 'parley-rules/1.0.0'. */
+  readonly version: string;
+  find(document: DocumentInput): Findings | Promise<Findings>;
+}
+
 /** The neural layer as the pipeline sees it: a worker pool, or nothing when no model is configured. */
 export interface NerBackend {
   /** Model name and version as reported in every extraction result. */
