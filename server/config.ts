@@ -30,6 +30,8 @@ export interface ParleyConfig {
   claimModelDir?: string;
   /** Rule-layer worker threads; default one per core; 0 runs the rules on the event loop. */
   ruleWorkers?: number;
+  /** Rule-layer calls admitted at once (running or waiting for a worker); more are refused with 503. */
+  ruleMaxQueue: number;
   /** NER worker threads; default one per core. */
   nerWorkers?: number;
   /** NER calls admitted at once (running or waiting for a worker); more are refused with 503. */
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
+    ruleMaxQueue: integer(env, 'PARLEY_RULE_MAX_QUEUE', 64),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1) } : {}),

@@ -19,6 +19,7 @@ const { pipeline: extraction, status: extractionStatus } = await openExtractionP
   maxQueue: config.nerMaxQueue,
   ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
   ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
+  ruleMaxQueue: config.ruleMaxQueue,
 });
 console.log(`parley: extraction: ${extractionStatus}`);
 const reasoning = new ReasoningPool(store, reasoningOptions(config));

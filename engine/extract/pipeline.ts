@@ -199,13 +199,18 @@ export async function openExtractionPipeline(options: {
   claimModelDir?: string;
   /** Rule-layer worker threads (default one per core); 0 runs the rules on the calling thread. */
   ruleWorkers?: number;
+  /** Rule-layer calls admitted at once (default DEFAULT_RULE_MAX_QUEUE); more are refused with 503. */
+  ruleMaxQueue?: number;
 }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
-  const { claimModelDir, ruleWorkers, ...nerOptions } = options;
+  const { claimModelDir, ruleWorkers, ruleMaxQueue, ...nerOptions } = options;
   const { backend, status } = await openNerBackend(nerOptions);
   const { typer, status: claimStatus } = await openClaimTyper(claimModelDir ? { modelDir: claimModelDir } : {});
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
-  const rules = ruleWorkers === 0 ? undefined : new PooledRuleLayer(ruleWorkers === undefined ? {} : { workers: ruleWorkers });
+  const rules = ruleWorkers === 0 ? undefined : new PooledRuleLayer({
+    ...(ruleWorkers === undefined ? {} : { workers: ruleWorkers }),
+    ...(ruleMaxQueue === undefined ? {} : { maxQueue: ruleMaxQueue }),
+  });
   const ruleLayer: SymbolicLayer = rules ?? DEFAULT_SYMBOLIC_LAYER;
   const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(ruleLayer, typer) : ruleLayer });
   const close = async () => {

@@ -5,8 +5,10 @@ import { LimitError, OverloadedError } from '../../errors.ts';
  * fewer than `maxQueue` calls are (OverloadedError otherwise, HTTP 503); its tasks go out
  * through one lane per worker, each lane sending the next task when its last one returns, so
  * that a call never floods the pool's queue and concurrent calls interleave. Past `timeoutMs`
- * the call fails with LimitError and sends no further task; tasks already on a worker finish,
- * because terminating a thread inside onnxruntime-node aborts the whole process.
+ * the call fails with LimitError, sends no further task and aborts the signal its tasks were
+ * given. What a task on a worker does then is the pool's choice: the model pools let it finish,
+ * because terminating a thread inside onnxruntime-node aborts the whole process; the rule
+ * layer's pool (plain JavaScript) terminates the thread.
  */
 export class CallGate {
   /** Admitted calls, each settled when its lanes have stopped. */
@@ -36,17 +38,18 @@ export class CallGate {
     }
   }
 
-  /** Runs one call's tasks; results in task order. */
-  async run<Task, Result>(tasks: readonly Task[], runTask: (task: Task) => Promise<Result>): Promise<Result[]> {
+  /** Runs one call's tasks; results in task order. `signal` aborts when the call runs out of time. */
+  async run<Task, Result>(tasks: readonly Task[], runTask: (task: Task, signal: AbortSignal) => Promise<Result>): Promise<Result[]> {
     this.checkCapacity();
     const results: Result[] = [];
+    const deadlineReached = new AbortController();
     let next = 0;
     let stopped = false;
     const lane = async () => {
       try {
         while (next < tasks.length && !stopped) {
           const index = next++;
-          results[index] = await runTask(tasks[index]!);
+          results[index] = await runTask(tasks[index]!, deadlineReached.signal);
         }
       } catch (error) {
         stopped = true;
@@ -62,11 +65,11 @@ export class CallGate {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         stopped = true;
-        reject(
-          new LimitError(`${this.activity.code}_timeout`, `${this.activity.name} took longer than ${this.timeoutMs} ms; split the text into smaller parts`, {
-            limit_ms: this.timeoutMs,
-          }),
-        );
+        const error = new LimitError(`${this.activity.code}_timeout`, `${this.activity.name} took longer than ${this.timeoutMs} ms; split the text into smaller parts`, {
+          limit_ms: this.timeoutMs,
+        });
+        reject(error);
+        deadlineReached.abort(error);
       }, this.timeoutMs);
     });
     try {

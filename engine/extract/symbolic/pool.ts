@@ -1,39 +1,63 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { OverloadedError } from '../../errors.ts';
-import type { DocumentInput, Findings } from '../types.ts';
+import { CallGate } from '../neural/gate.ts';
+import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './index.ts';
 
-/** Documents (or chunks of one) waiting for a rule-layer worker before new ones are refused with 503. */
-export const DEFAULT_RULE_QUEUE = 256;
+/** find() calls admitted at a time (running or waiting for a worker); more are refused with OverloadedError (HTTP 503). */
+export const DEFAULT_RULE_MAX_QUEUE = 64;
+/**
+ * Wall-clock limit of one find() call (LimitError beyond). The pipeline sends at most one
+ * symbolic chunk (50,000 characters, about 2-3 s of rules) per call; a worker's first call
+ * also loads the gazetteers.
+ */
+export const DEFAULT_RULE_TIMEOUT_MS = 60_000;
+
+export interface PooledRuleLayerOptions {
+  /** Worker threads; default one per core. */
+  workers?: number;
+  /** find() calls admitted at a time; default DEFAULT_RULE_MAX_QUEUE. */
+  maxQueue?: number;
+  /** Wall-clock limit of one find() call; default DEFAULT_RULE_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
 
 /**
  * The rule layer in worker threads, so that a long document never stalls the HTTP
  * event loop (measured in the main thread: ~1.9 s stalls on a 1M-character document).
- * Each worker loads the gazetteers once, on its first document.
+ * Each worker loads the gazetteers once, on its first document. Calls are admitted
+ * through a CallGate, like the model pools'; a call that runs out of time has its
+ * worker terminated (the rules are plain JavaScript) and replaced.
  */
-export class PooledRuleLayer {
+export class PooledRuleLayer implements SymbolicLayer {
   readonly version = SYMBOLIC_EXTRACTOR_VERSION;
-  private readonly pool: Piscina;
+  private readonly pool: Piscina<DocumentInput, Findings>;
+  private readonly gate: CallGate;
 
-  constructor(options: { workers?: number; maxQueue?: number } = {}) {
+  constructor(options: PooledRuleLayerOptions = {}) {
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: workers,
       maxThreads: workers,
-      maxQueue: options.maxQueue ?? DEFAULT_RULE_QUEUE,
+      // The gate bounds the calls admitted, and so the pool's queue.
+      maxQueue: Infinity,
     });
+    this.gate = new CallGate({ name: 'rule-based extraction', code: 'rules' }, options.maxQueue ?? DEFAULT_RULE_MAX_QUEUE, options.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS, workers);
+  }
+
+  /** Calls admitted whose task has not stopped yet. */
+  get pending(): number {
+    return this.gate.pending;
   }
 
   async find(document: DocumentInput): Promise<Findings> {
-    if (this.pool.queueSize >= this.pool.options.maxQueue) {
-      throw new OverloadedError('rules_queue_full', 'too many documents are waiting for extraction; retry shortly');
-    }
-    return this.pool.run(document);
+    const [findings] = await this.gate.run([document], (task, signal) => this.pool.run(task, { signal }));
+    return findings;
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  async close(): Promise<void> {
+    await this.gate.drain();
+    await this.pool.destroy();
   }
 }
