@@ -44,6 +44,19 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
 
+/**
+ * The main thread only lists what is loaded (workers solve), so pools in one process
+ * (tests build many apps) share one catalog per set of directories: loading the 15
+ * frameworks takes seconds of tau-prolog parsing.
+ */
+const catalogs = new Map<string, FrameworkCatalog>();
+function catalogFor(frameworkDirs: string[]): FrameworkCatalog {
+  const key = JSON.stringify(frameworkDirs);
+  let catalog = catalogs.get(key);
+  if (!catalog) catalogs.set(key, (catalog = loadRuleModules(frameworkDirs)));
+  return catalog;
+}
+
 export class ReasoningPool {
   /** The rule modules as loaded on the main thread: what GET /v1/frameworks lists. */
   readonly catalog: FrameworkCatalog;
@@ -54,7 +67,7 @@ export class ReasoningPool {
 
   constructor(store: ParleyStore, options: ReasoningOptions = {}) {
     const frameworkDirs = options.frameworkDirs ?? [];
-    this.catalog = loadRuleModules(frameworkDirs);
+    this.catalog = catalogFor(frameworkDirs);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);
     const workers = Math.max(1, options.workers ?? availableParallelism());
