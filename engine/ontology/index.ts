@@ -53,6 +53,15 @@ export const NODE_ENUM_PROPERTIES: Record<NodeKind, Record<string, readonly stri
   Document: {},
 };
 
+/**
+ * Values that say "not known" (one document's ignorance), per node kind and property: when a
+ * write merges into a stored node, such a value never replaces a known one.
+ */
+export const NODE_UNKNOWN_VALUES: Partial<Record<NodeKind, Record<string, string>>> = {
+  Actor: { role: 'unknown', actor_type: 'unknown' },
+  Location: { location_type: 'other' },
+};
+
 /** Properties an ontology node must have (beyond id, confidence and provenance). */
 export const NODE_REQUIRED_PROPERTIES: Record<NodeKind, readonly string[]> = {
   Actor: ['label'],

@@ -4,8 +4,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * LevelDB key layout. Every segment is joined with NUL, which no id may contain
  * (validateId refuses it), so a prefix scan never runs into a neighbour's keys.
  *
+ *   m␀layout                                         version of this layout (see ParleyStore.open)
  *   m␀key␀<key_id>                                   API key record (hash only)
  *   m␀ws␀<tenant>␀<workspace_id>                      workspace
+ *   m␀graph-ws␀<tenant>␀<graph_id>␀<workspace_id>      the workspace's id: the workspaces naming a graph
  *   m␀graph␀<tenant>␀<graph_id>                       graph meta, with its data generation
  *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record
  *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record
@@ -27,10 +29,15 @@ export function prefixRange(prefix: string): { gte: string; lt: string } {
 }
 
 export const metaKey = {
+  layout: () => ['m', 'layout'].join(SEP),
   apiKey: (keyId: string) => ['m', 'key', keyId].join(SEP),
   apiKeys: () => ['m', 'key', ''].join(SEP),
   workspace: (tenant: string, id: string) => ['m', 'ws', tenant, id].join(SEP),
   workspaces: (tenant: string) => ['m', 'ws', tenant, ''].join(SEP),
+  /** Every tenant's workspaces. */
+  allWorkspaces: () => ['m', 'ws', ''].join(SEP),
+  graphWorkspace: (tenant: string, graphId: string, workspaceId: string) => ['m', 'graph-ws', tenant, graphId, workspaceId].join(SEP),
+  graphWorkspaces: (tenant: string, graphId: string) => ['m', 'graph-ws', tenant, graphId, ''].join(SEP),
   graph: (tenant: string, graphId: string) => ['m', 'graph', tenant, graphId].join(SEP),
   graphs: (tenant: string) => ['m', 'graph', tenant, ''].join(SEP),
 };

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Level } from 'level';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { EdgeRecord, NodeRecord, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
+import { NODE_UNKNOWN_VALUES, type EdgeRecord, type NodeKind, type NodeRecord, type PropertyValue, type Provenance, type WorkspaceDomain, type WorkspaceScale, type WorkspaceTier } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
+import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
@@ -68,6 +68,11 @@ export const MAX_PAGE_SIZE = 500;
 const LOAD_CHUNK = 1000;
 /** Default confidence of a record imported without one: the client states it as fact. */
 const DEFAULT_CONFIDENCE = 1;
+/**
+ * Version of the key layout (keys.ts). 2 added the graph → workspace index; a store
+ * written before it (no layout key) gets the index built from its workspaces on open.
+ */
+const LAYOUT_VERSION = '2';
 
 type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
@@ -88,7 +93,22 @@ export class ParleyStore {
   static async open(dir: string): Promise<ParleyStore> {
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     await db.open();
-    return new ParleyStore(db);
+    const store = new ParleyStore(db);
+    await store.upgradeLayout();
+    return store;
+  }
+
+  /** Brings a store written by an earlier version to LAYOUT_VERSION, in one atomic batch. */
+  private async upgradeLayout(): Promise<void> {
+    if ((await this.db.get(metaKey.layout())) === LAYOUT_VERSION) return;
+    const ops: BatchOp[] = [];
+    for await (const [key, value] of this.db.iterator(prefixRange(metaKey.allWorkspaces()))) {
+      const tenant = key.split(SEP)[2];
+      const workspace = JSON.parse(value) as Workspace;
+      ops.push({ type: 'put', key: metaKey.graphWorkspace(tenant, workspace.graph_id, workspace.id), value: workspace.id });
+    }
+    ops.push({ type: 'put', key: metaKey.layout(), value: LAYOUT_VERSION });
+    await this.db.batch(ops);
   }
 
   async close(): Promise<void> {
@@ -168,7 +188,10 @@ export class ParleyStore {
     const now = new Date().toISOString();
     const workspace: Workspace = { id, name: input.name, domain: input.domain, scale: input.scale, tier: input.tier, graph_id: graphId, created_at: now };
     await this.locks.run(graphLockKey(tenant, graphId), async () => {
-      const ops: BatchOp[] = [{ type: 'put', key: metaKey.workspace(tenant, id), value: JSON.stringify(workspace) }];
+      const ops: BatchOp[] = [
+        { type: 'put', key: metaKey.workspace(tenant, id), value: JSON.stringify(workspace) },
+        { type: 'put', key: metaKey.graphWorkspace(tenant, graphId, id), value: id },
+      ];
       if (!(await this.graphMeta(tenant, graphId))) ops.push(newGraphMetaOp(tenant, graphId, now));
       await this.db.batch(ops);
     });
@@ -185,10 +208,20 @@ export class ParleyStore {
     return this.page<Workspace>(metaKey.workspaces(tenant), pageSize, pageToken, (w) => w.id);
   }
 
+  /** The tenant's workspaces that name `graphId` (several may share a graph; none is fine). */
+  async workspacesOfGraph(tenant: string, graphId: string): Promise<Workspace[]> {
+    const ids = await this.db.values(prefixRange(metaKey.graphWorkspaces(tenant, graphId))).all();
+    const records = await this.db.getMany(ids.map((id) => metaKey.workspace(tenant, id)));
+    return records.filter((value): value is string => value !== undefined).map((value) => JSON.parse(value) as Workspace);
+  }
+
   /** Deletes the workspace record; its graph stays (a graph is the tenant's, and may be shared). */
   async deleteWorkspace(tenant: string, id: string): Promise<void> {
-    await this.getWorkspace(tenant, id);
-    await this.db.del(metaKey.workspace(tenant, id));
+    const workspace = await this.getWorkspace(tenant, id);
+    await this.db.batch([
+      { type: 'del', key: metaKey.workspace(tenant, id) },
+      { type: 'del', key: metaKey.graphWorkspace(tenant, workspace.graph_id, id) },
+    ]);
   }
 
   // ---- graphs ---------------------------------------------------------------
@@ -236,7 +269,8 @@ export class ParleyStore {
 
   /**
    * Validates, merges and writes nodes and edges in one atomic batch. A node or edge
-   * that exists already is merged: incoming properties win, `aliases` lists and
+   * that exists already is merged: incoming properties win, except that a value saying
+   * "not known" (NODE_UNKNOWN_VALUES) never replaces a known one; `aliases` lists and
    * provenance records are unioned, confidence is the higher one. Creates the graph
    * when absent. Writing content the graph already holds changes nothing.
    */
@@ -416,15 +450,28 @@ function unionProvenance(existing: readonly Provenance[], incoming: readonly Pro
   return result;
 }
 
-function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {
+/** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */
+function mergeNodeProperties(existing: NodeRecord | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
   const properties = { ...existing?.properties, ...input.properties };
-  const oldAliases = existing?.properties.aliases;
+  if (!existing) return properties;
+  for (const label of labels) {
+    for (const [key, unknown] of Object.entries(NODE_UNKNOWN_VALUES[label as NodeKind] ?? {})) {
+      const stored = existing.properties[key];
+      if (input.properties[key] === unknown && typeof stored === 'string' && stored !== unknown) properties[key] = stored;
+    }
+  }
+  const oldAliases = existing.properties.aliases;
   const newAliases = input.properties.aliases;
   if (Array.isArray(oldAliases) && Array.isArray(newAliases)) properties.aliases = [...new Set([...oldAliases, ...newAliases])];
+  return properties;
+}
+
+function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {
+  const labels = existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels];
   return {
     id,
-    labels: existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels],
-    properties,
+    labels,
+    properties: mergeNodeProperties(existing, input, labels),
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
     provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,

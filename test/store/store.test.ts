@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Level } from 'level';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../engine/errors.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
@@ -64,6 +65,39 @@ describe('ParleyStore graphs', () => {
     expect(rsf.provenance.map((p) => p.span?.start)).toEqual([0, 10]);
     expect(rsf.properties.aliases).toEqual(['RSF', 'Janjaweed successor']);
     expect(rsf.properties.actor_type).toBe('armed_group');
+  });
+
+  it('never lets a value saying "not known" replace a known one, in a later write or the same one', async () => {
+    await store.writeGraph('t1', 'g', {
+      nodes: [
+        { id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'mediator', actor_type: 'state' } },
+        { id: 'l1', labels: ['Location'], properties: { label: 'Kosti', location_type: 'city' } },
+      ],
+      edges: [],
+    });
+    const unknowns = await store.writeGraph('t1', 'g', {
+      nodes: [
+        { id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'unknown', actor_type: 'unknown' } },
+        { id: 'l1', labels: ['Location'], properties: { label: 'Kosti', location_type: 'other' } },
+      ],
+      edges: [],
+    });
+    expect(unknowns).toMatchObject({ nodes_created: 0, nodes_updated: 0 });
+    const index = await store.loadGraph('t1', 'g');
+    expect(index.node('a1')!.properties).toEqual({ label: 'X', role: 'mediator', actor_type: 'state' });
+    expect(index.node('l1')!.properties.location_type).toBe('city');
+
+    // A known value still replaces another known value; "unknown" still fills a node that had nothing.
+    await store.writeGraph('t1', 'g', { nodes: [{ id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'party', actor_type: 'unknown' } }], edges: [] });
+    expect(index.node('a1')!.properties).toMatchObject({ role: 'party', actor_type: 'state' });
+    await store.writeGraph('t1', 'g', {
+      nodes: [
+        { id: 'a2', labels: ['Actor'], properties: { label: 'Y', role: 'spoiler' } },
+        { id: 'a2', labels: ['Actor'], properties: { label: 'Y', role: 'unknown', actor_type: 'unknown' } },
+      ],
+      edges: [],
+    });
+    expect(index.node('a2')!.properties).toEqual({ label: 'Y', role: 'spoiler', actor_type: 'unknown' });
   });
 
   it('derives the same id from the same content, and keeps parallel edges distinct', async () => {
@@ -154,6 +188,41 @@ describe('ParleyStore keys and workspaces', () => {
     const fromEnv = await store.bootstrapAdminKey('my-own-admin-secret-0123456789');
     expect(fromEnv.created).toBe(true);
     expect((await store.authenticate('my-own-admin-secret-0123456789'))?.admin).toBe(true);
+  });
+
+  it('finds the workspaces naming a graph directly, and forgets a deleted one', async () => {
+    const lean = await store.createWorkspace('acme', { name: 'lean', domain: 'armed', scale: 'macro', tier: 'essential', graph_id: 'sudan' });
+    const rich = await store.createWorkspace('acme', { name: 'rich', domain: 'armed', scale: 'macro', tier: 'standard', graph_id: 'sudan' });
+    await store.createWorkspace('acme', { name: 'other graph', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'drc' });
+    await store.createWorkspace('other', { name: 'other tenant', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'sudan' });
+    const ids = async () => (await store.workspacesOfGraph('acme', 'sudan')).map((w) => w.id).sort();
+    expect(await ids()).toEqual([lean.id, rich.id].sort());
+    expect(await store.workspacesOfGraph('acme', 'sudan')).toContainEqual(rich);
+    expect(await store.workspacesOfGraph('acme', 'nothing')).toEqual([]);
+    await store.deleteWorkspace('acme', lean.id);
+    expect(await ids()).toEqual([rich.id]);
+  });
+
+  it('indexes by graph the workspaces of a store written before the index existed', async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+    // The earlier layout: workspace records only, no layout version.
+    const old = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await old.open();
+    const workspace = { id: 'ws_old', name: 'old', domain: 'armed', scale: 'macro', tier: 'essential', graph_id: 'sudan', created_at: '2024-01-01T00:00:00.000Z' };
+    await old.batch([
+      { type: 'put', key: ['m', 'ws', 'acme', 'ws_old'].join('\u0000'), value: JSON.stringify(workspace) },
+      { type: 'put', key: ['m', 'graph', 'acme', 'sudan'].join('\u0000'), value: JSON.stringify({ graph_id: 'sudan', created_at: workspace.created_at, updated_at: workspace.created_at, generation: 'abc' }) },
+    ]);
+    await old.close();
+
+    store = await ParleyStore.open(dir);
+    expect(await store.workspacesOfGraph('acme', 'sudan')).toEqual([workspace]);
+    expect(await store.getWorkspace('acme', 'ws_old')).toEqual(workspace);
+    await store.deleteWorkspace('acme', 'ws_old');
+    await store.close();
+    store = await ParleyStore.open(dir);
+    expect(await store.workspacesOfGraph('acme', 'sudan')).toEqual([]);
   });
 
   it('paginates workspaces per tenant', async () => {
