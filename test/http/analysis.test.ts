@@ -62,8 +62,9 @@ describe('assess and analyze over HTTP', () => {
   it('a violent stalemate with failed talks: escalation and life-cycle frameworks fit best; late stage, hurting stalemate', async () => {
     const { assessments } = await assess('stalemate');
     expect(assessments).toHaveLength(15);
-    for (const id of ['glasl', 'kriesberg', 'zartman', 'galtung']) expect(rankOf(assessments, id)).toBeLessThan(8);
+    for (const id of ['zartman', 'glasl', 'galtung']) expect(rankOf(assessments, id)).toBeLessThan(5);
     expect(rankOf(assessments, 'glasl')).toBeLessThan(rankOf(assessments, 'fisher_ury'));
+    expect(rankOf(assessments, 'zartman')).toBeLessThan(rankOf(assessments, 'lederach'));
     const stage = finding(assessments, 'glasl', 'stage')[0];
     expect(stage.value).toBeGreaterThanOrEqual(7);
     expect(stage.evidence).toContain('s_ev7');
@@ -138,7 +139,8 @@ describe('assess and analyze over HTTP', () => {
     const { trajectory } = await assess('stalemate', { trajectory: { period: 'quarter' } });
     expect(trajectory!.points.map((point) => point.period)).toEqual(['2023-Q3', '2023-Q4', '2024-Q1', '2024-Q2']);
     const stages = trajectory!.points.map((point) => point.results.find((r) => r.framework_id === 'glasl')!.findings.find((f) => f.key === 'stage')?.value as number);
-    expect(stages[0]).toBeLessThan(stages[stages.length - 1]);
+    // one attack by the end of 2023-Q3 (limited blows), then attacks with fatalities rising
+    expect(stages).toEqual([7, 8, 8, 8]);
     expect(trajectory!.points[0].results.map((r) => r.framework_id)).toEqual(expect.arrayContaining(['glasl', 'kriesberg']));
   });
 
