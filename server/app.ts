@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { registerAuth } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, problem, sendProblem } from './problems.ts';
-import { ProblemSchema } from './schemas.ts';
+import { REGISTERED_SCHEMAS } from './schemas.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import workspaceRoutes from './routes/workspaces.ts';
@@ -32,8 +32,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     return503OnClosing: true,
   });
 
-  app.addSchema(ProblemSchema);
+  for (const schema of REGISTERED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
+    // components/schemas named by each schema's $id (the default numbers them def-0, def-1, …)
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -1,4 +1,5 @@
-import type { EdgeView, ExtractionResult, NodeView } from '../../engine/extract/pipeline.ts';
+import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
+import type { StructuredNode } from '../../engine/extract/structure/index.ts';
 import type { Findings, TextSpan } from '../../engine/extract/types.ts';
 import type { PredictedEntity, Prediction } from './score.ts';
 
@@ -33,16 +34,17 @@ export function predictionFromFindings(text: string, findings: Findings): Predic
   };
 }
 
-function stringProperty(node: NodeView | undefined, key: string): string | undefined {
-  const value = node?.[key];
+function stringProperty(node: StructuredNode | undefined, key: string): string | undefined {
+  const value = node?.properties[key];
   return typeof value === 'string' ? value : undefined;
 }
 
 /** A resolved node's names: its label, its aliases and every quote it was grounded on. */
-function nodeNames(node: NodeView | undefined): string[] {
+function nodeNames(node: StructuredNode | undefined): string[] {
   if (!node) return [];
-  const aliases = Array.isArray(node.aliases) ? node.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-  return unique([stringProperty(node, 'label'), ...aliases, ...node.provenance.map((record) => record.quote)]);
+  const { aliases } = node.properties;
+  const aliasNames = Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === 'string') : [];
+  return unique([stringProperty(node, 'label'), ...aliasNames, ...node.provenance.map((record) => record.quote)]);
 }
 
 /**
@@ -50,25 +52,26 @@ function nodeNames(node: NodeView | undefined): string[] {
  * from the symbolic findings the pipeline worked from (captured by the eval script).
  */
 export function predictionFromResult(result: ExtractionResult, findings: Findings): Prediction {
-  const byId = new Map<string, NodeView>([...result.actors, ...result.locations].map((node) => [node.id, node]));
+  const ofKind = (kind: string) => result.graph.nodes.filter((node) => node.labels[0] === kind);
+  const byId = new Map<string, StructuredNode>([...ofKind('Actor'), ...ofKind('Location')].map((node) => [node.id, node]));
   const placesOf = new Map<string, string[]>();
-  for (const edge of result.edges as EdgeView[]) {
+  for (const edge of result.graph.edges) {
     if (edge.type !== 'OCCURRED_AT') continue;
     placesOf.set(edge.from, [...(placesOf.get(edge.from) ?? []), ...nodeNames(byId.get(edge.to))]);
   }
-  const entity = (node: NodeView, typeKey: string): PredictedEntity => ({ names: nodeNames(node), type: stringProperty(node, typeKey) ?? 'unknown' });
+  const entity = (node: StructuredNode, typeKey: string): PredictedEntity => ({ names: nodeNames(node), type: stringProperty(node, typeKey) ?? 'unknown' });
   return {
-    actors: result.actors.map((node) => entity(node, 'actor_type')),
-    claims: result.claims.map((node) => ({
+    actors: ofKind('Actor').map((node) => entity(node, 'actor_type')),
+    claims: ofKind('Claim').map((node) => ({
       type: stringProperty(node, 'type') ?? '',
       speaker: nodeNames(byId.get(stringProperty(node, 'speaker') ?? '')),
     })),
-    events: result.events.map((node) => ({
+    events: ofKind('Event').map((node) => ({
       type: stringProperty(node, 'event_type') ?? '',
       location: placesOf.get(node.id) ?? [],
       date: stringProperty(node, 'date') ?? null,
     })),
-    locations: result.locations.map((node) => entity(node, 'location_type')),
+    locations: ofKind('Location').map((node) => entity(node, 'location_type')),
     dates: findings.dates.map((date) => ({ text: date.text, iso: date.iso })),
   };
 }

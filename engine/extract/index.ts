@@ -10,12 +10,11 @@ export {
   openExtractionPipeline,
   documentIdOf,
   sha256Of,
-  type EdgeView,
   type ExtractOptions,
+  type ExtractedDocument,
   type ExtractionPipeline,
   type ExtractionResult,
   type ExtractorInfo,
-  type NodeView,
   type PipelineOptions,
 } from './pipeline.ts';
 export { structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';

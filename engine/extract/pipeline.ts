@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { TooLargeError, ValidationError } from '../errors.ts';
-import type { PropertyValue, Provenance, WorkspaceTier } from '../ontology/index.ts';
+import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
@@ -43,10 +43,6 @@ export interface ExtractOptions {
   title?: string;
 }
 
-/** A node as an extraction result shows it: its properties flattened beside id, confidence and provenance. */
-export type NodeView = { id: string; confidence: number; provenance: Provenance[] } & Record<string, PropertyValue | Provenance[]>;
-export type EdgeView = { id: string; type: string; from: string; to: string; confidence: number; provenance: Provenance[] } & Record<string, PropertyValue | Provenance[]>;
-
 export interface ExtractorInfo {
   rules: string;
   model: string | null;
@@ -55,15 +51,22 @@ export interface ExtractorInfo {
   note?: string;
 }
 
+/** The document an extraction read. */
+export interface ExtractedDocument {
+  /** From the text alone (documentIdOf). */
+  id: string;
+  source: string;
+  sha256: string;
+  /** In characters. */
+  length: number;
+  title?: string;
+  /** The date the document gives itself (DocumentInput.document_date). */
+  published_at?: string;
+}
+
 export interface ExtractionResult {
-  document: { id: string; source: string; sha256: string; length: number; title?: string; published_at?: string };
-  actors: NodeView[];
-  claims: NodeView[];
-  events: NodeView[];
-  locations: NodeView[];
-  issues: NodeView[];
-  edges: EdgeView[];
-  /** What committing the result writes (the store's GraphWrite shape). */
+  document: ExtractedDocument;
+  /** The nodes and edges found, with provenance: what committing the result writes (the store's GraphWrite shape). */
   graph: StructuredDocument;
   stats: {
     characters: number;
@@ -109,14 +112,6 @@ function countSentences(text: string): number {
   return text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((part) => /\p{L}/u.test(part)).length;
 }
 
-function nodeView(node: StructuredNode): NodeView {
-  return { id: node.id, ...node.properties, confidence: node.confidence, provenance: node.provenance };
-}
-
-function edgeView(edge: StructuredEdge): EdgeView {
-  return { id: edge.id, type: edge.type, from: edge.from, to: edge.to, ...edge.properties, confidence: edge.confidence, provenance: edge.provenance };
-}
-
 export interface PipelineOptions {
   /** The transformer NER pool; null or absent runs the symbolic layer alone. */
   ner?: NerBackend | null;
@@ -154,20 +149,12 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
         ...(directory ? { directory } : {}),
         ...(extractOptions.graph ? { isMemberOf: knownMembership(extractOptions.graph) } : {}),
       });
-      const ofKind = (kind: string) => graph.nodes.filter((node) => node.labels[0] === kind).map(nodeView);
       return {
         document: {
           id: documentId, source: input.source, sha256, length: input.text.length,
           ...(extractOptions.title ? { title: extractOptions.title } : {}),
           ...(input.document_date ? { published_at: input.document_date } : {}),
         },
-        actors: ofKind('Actor'),
-        claims: ofKind('Claim'),
-        events: ofKind('Event'),
-        locations: ofKind('Location'),
-        issues: ofKind('Issue'),
-        // MENTIONED_IN edges are bookkeeping (every node has one): they are in `graph`, not listed here.
-        edges: graph.edges.filter((edge) => edge.type !== 'MENTIONED_IN').map(edgeView),
         graph,
         stats: {
           characters: input.text.length,

@@ -1,14 +1,5 @@
 /** Stage 1, ingest: document references → text → extraction committed to a graph. */
-export { MAX_SOURCE_BYTES, SUPPORTED_EXTENSIONS, decodeText, htmlToText, readSource, resolveSource, type ResolvedSource, type SourceDocument, type SourceFormat } from './source.ts';
-export {
-  extractForGraph,
-  ingest,
-  keepKnownValues,
-  tierForGraph,
-  type AddedCounts,
-  type CommittedExtraction,
-  type IngestContext,
-  type IngestDocument,
-  type IngestResult,
-} from './ingest.ts';
+export { MAX_SOURCE_BYTES, SOURCE_FORMATS, SUPPORTED_EXTENSIONS, decodeText, htmlToText, readSource, resolveSource, type ResolvedSource, type SourceDocument, type SourceFormat } from './source.ts';
+export { extractForGraph, type AddedCounts, type CommitContext, type CommittedExtraction, type DocumentToExtract } from './commit.ts';
+export { ingest, tierForGraph, type IngestContext, type IngestedDocument } from './ingest.ts';
 export { datelineDate } from './dateline.ts';

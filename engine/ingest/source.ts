@@ -20,7 +20,8 @@ import { NotFoundError, TooLargeError, ValidationError } from '../errors.ts';
 export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 
 export const SUPPORTED_EXTENSIONS = ['.txt', '.md', '.html', '.htm'] as const;
-export type SourceFormat = 'text' | 'markdown' | 'html';
+export const SOURCE_FORMATS = ['text', 'markdown', 'html'] as const;
+export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
 const FORMAT_OF: Record<(typeof SUPPORTED_EXTENSIONS)[number], SourceFormat> = {
   '.txt': 'text',

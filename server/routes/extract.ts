@@ -2,55 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError } from '../../engine/errors.ts';
 import { sha256Of } from '../../engine/extract/pipeline.ts';
-import { extractForGraph } from '../../engine/ingest/ingest.ts';
+import { extractForGraph } from '../../engine/ingest/commit.ts';
 import type { AppDeps } from '../deps.ts';
-import { WorkspaceParams, errorResponses } from '../schemas.ts';
-
-/** A JSON object whose members the engine defines (node properties, provenance extras): serialised as they are. */
-const OpenObject = Type.Object({}, { additionalProperties: true });
-
-export const ProvenanceSchema = Type.Object(
-  {
-    source: Type.String(),
-    timestamp: Type.String(),
-    document_id: Type.Optional(Type.String()),
-    span: Type.Optional(Type.Object({ start: Type.Integer(), end: Type.Integer() })),
-    quote: Type.Optional(Type.String()),
-    extractor: Type.Optional(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
-const NodeViewSchema = Type.Object(
-  { id: Type.String(), confidence: Type.Number(), provenance: Type.Array(ProvenanceSchema) },
-  { additionalProperties: true, description: "a node: id, its properties (label, actor_type, type, text, ...), confidence, provenance" },
-);
-const EdgeViewSchema = Type.Object(
-  { id: Type.String(), type: Type.String(), from: Type.String(), to: Type.String(), confidence: Type.Number(), provenance: Type.Array(ProvenanceSchema) },
-  { additionalProperties: true, description: 'an edge, with its properties (e.g. role) beside the fixed fields' },
-);
-
-export const ExtractorSchema = Type.Object({
-  rules: Type.String(),
-  model: Type.Union([Type.String(), Type.Null()]),
-  transformer: Type.Boolean(),
-  note: Type.Optional(Type.String()),
-});
-
-export const DocumentSchema = Type.Object(
-  {
-    id: Type.String(), source: Type.String(), sha256: Type.String(), length: Type.Integer(), title: Type.Optional(Type.String()),
-    published_at: Type.Optional(Type.String({ description: 'the date the document gives itself (body document_date, or a dateline such as "KHARTOUM, 4 March 2024 -")' })),
-  },
-  { additionalProperties: true },
-);
-
-export const AddedSchema = Type.Object({
-  nodes_created: Type.Integer(),
-  nodes_updated: Type.Integer(),
-  edges_created: Type.Integer(),
-  edges_updated: Type.Integer(),
-});
+import { ExtractionSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
+import { extractionBody } from '../shape/extraction.ts';
 
 const ExtractBody = Type.Object(
   {
@@ -65,25 +20,8 @@ const ExtractBody = Type.Object(
 );
 type ExtractBodyT = Static<typeof ExtractBody>;
 
-const ExtractResponse = Type.Object({
-  workspace_id: Type.String(),
-  graph_id: Type.String(),
-  tier: Type.String(),
-  document: DocumentSchema,
-  actors: Type.Array(NodeViewSchema),
-  claims: Type.Array(NodeViewSchema),
-  events: Type.Array(NodeViewSchema),
-  locations: Type.Array(NodeViewSchema),
-  issues: Type.Array(NodeViewSchema),
-  edges: Type.Array(EdgeViewSchema),
-  committed: Type.Boolean(),
-  added: Type.Union([AddedSchema, Type.Null()]),
-  stats: OpenObject,
-  extractor: ExtractorSchema,
-});
-
 export default async function extractRoutes(app: FastifyInstance, { store, extraction }: AppDeps): Promise<void> {
-  app.post<{ Params: { id: string }; Body: ExtractBodyT }>(
+  app.post<{ Params: { id: string }; Body: ExtractBodyT; Reply: Static<typeof ExtractionSchema> }>(
     '/v1/workspaces/:id/extract',
     {
       // Read keys may extract without committing; committing is checked below.
@@ -92,7 +30,7 @@ export default async function extractRoutes(app: FastifyInstance, { store, extra
         summary: "Extract actors, claims, events, locations and edges from text, with provenance; by default merge them into the workspace's graph",
         params: WorkspaceParams,
         body: ExtractBody,
-        response: { 200: ExtractResponse, ...errorResponses(400, 403, 404, 413, 503) },
+        response: { 200: ref(ExtractionSchema), ...errorResponses(400, 403, 404, 413, 503) },
       },
     },
     async (request) => {
@@ -104,15 +42,14 @@ export default async function extractRoutes(app: FastifyInstance, { store, extra
       }
       const { text, document_date } = request.body;
       const source = request.body.source ?? (typeof text === 'string' ? `sha256:${sha256Of(text).slice(0, 16)}` : '');
-      const { extraction: result, added } = await extractForGraph(
+      const extracted = await extractForGraph(
         { store, pipeline: extraction },
         tenant,
         workspace.graph_id,
         { text, source, ...(document_date ? { document_date } : {}) },
         { tier: workspace.tier, commit },
       );
-      const { graph: _write, ...view } = result;
-      return { workspace_id: workspace.id, graph_id: workspace.graph_id, tier: workspace.tier, ...view, committed: commit, added };
+      return extractionBody(workspace, extracted);
     },
   );
 }

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../engine/errors.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphCountsSchema, GraphMetaSchema, GraphParams, PageQuery, WriteSummarySchema, errorResponses, pageSizeOf, type PageQueryT } from '../schemas.ts';
+import { GraphDetailSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
 
 const ImportBody = Type.Object(
   {
@@ -14,18 +14,17 @@ const ImportBody = Type.Object(
   { additionalProperties: false },
 );
 
-
 export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
 
-  app.get<{ Querystring: PageQueryT }>(
+  app.get<{ Querystring: PageQueryT; Reply: Static<typeof GraphListSchema> }>(
     '/v1/graphs',
     {
       config: { scope: 'read' },
       schema: {
         summary: "List the tenant's graphs, paginated",
         querystring: PageQuery,
-        response: { 200: Type.Object({ graphs: Type.Array(GraphMetaSchema), next_page_token: Type.Optional(Type.String()) }), ...errorResponses(400) },
+        response: { 200: ref(GraphListSchema), ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -35,17 +34,14 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
     },
   );
 
-  app.get<GraphRoute>(
+  app.get<GraphRoute & { Reply: Static<typeof GraphDetailSchema> }>(
     '/v1/graphs/:graph_id',
     {
       config: { scope: 'read' },
       schema: {
         summary: 'A graph with its node counts by kind and edge counts by type',
         params: GraphParams,
-        response: {
-          200: Type.Intersect([GraphMetaSchema, GraphCountsSchema]),
-          ...errorResponses(404),
-        },
+        response: { 200: ref(GraphDetailSchema), ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -67,7 +63,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
     },
   );
 
-  app.post<GraphRoute & { Body: unknown }>(
+  app.post<GraphRoute & { Body: unknown; Reply: Static<typeof ImportSummarySchema> }>(
     '/v1/graphs/:graph_id/import',
     {
       config: { scope: 'write' },
@@ -81,7 +77,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
             'application/x-ndjson': { schema: Type.String({ description: 'one {"node": …} or {"edge": …} per line' }) },
           },
         },
-        response: { 200: WriteSummarySchema, ...errorResponses(400, 403, 413) },
+        response: { 200: ref(ImportSummarySchema), ...errorResponses(400, 403, 413) },
       },
     },
     async (request) => {

@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ingest } from '../../engine/ingest/ingest.ts';
 import type { AppDeps } from '../deps.ts';
-import { CountsSchema, GraphCountsSchema, GraphParams, errorResponses } from '../schemas.ts';
-import { AddedSchema, DocumentSchema, ExtractorSchema } from './extract.ts';
+import { GraphParams, IngestionSchema, errorResponses, ref } from '../schemas.ts';
+import { ingestionBody } from '../shape/extraction.ts';
 
 const IngestBody = Type.Object(
   {
@@ -18,18 +18,8 @@ const IngestBody = Type.Object(
 );
 type IngestBodyT = Static<typeof IngestBody>;
 
-const IngestResponse = Type.Object({
-  graph_id: Type.String(),
-  document: DocumentSchema,
-  added: AddedSchema,
-  summary: GraphCountsSchema,
-  found: CountsSchema,
-  extractor: ExtractorSchema,
-  stats: Type.Object({}, { additionalProperties: true }),
-});
-
 export default async function ingestRoutes(app: FastifyInstance, { store, config, extraction }: AppDeps): Promise<void> {
-  app.post<{ Params: { graph_id: string }; Body: IngestBodyT }>(
+  app.post<{ Params: { graph_id: string }; Body: IngestBodyT; Reply: Static<typeof IngestionSchema> }>(
     '/v1/graphs/:graph_id/ingest',
     {
       config: { scope: 'write' },
@@ -37,10 +27,12 @@ export default async function ingestRoutes(app: FastifyInstance, { store, config
         summary: 'Ingest a document (a file under the corpora root, or inline text) into a graph; ingesting the same document twice adds nothing',
         params: GraphParams,
         body: IngestBody,
-        response: { 200: IngestResponse, ...errorResponses(400, 403, 404, 413, 503) },
+        response: { 200: ref(IngestionSchema), ...errorResponses(400, 403, 404, 413, 503) },
       },
     },
-    async (request) =>
-      ingest({ store, pipeline: extraction, corporaDir: config.corporaDir }, request.principal.tenant, request.params.graph_id, request.body),
+    async (request) => {
+      const { graph_id: graphId } = request.params;
+      return ingestionBody(graphId, await ingest({ store, pipeline: extraction, corporaDir: config.corporaDir }, request.principal.tenant, graphId, request.body));
+    },
   );
 }

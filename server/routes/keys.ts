@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ApiKeyRecord } from '../../engine/store/store.ts';
 import type { AppDeps } from '../deps.ts';
-import { Name, StringEnum, errorResponses } from '../schemas.ts';
+import { ApiKeyListSchema, ApiKeySchema, Name, NewApiKeySchema, StringEnum, errorResponses, ref } from '../schemas.ts';
 
 const KeyCreate = Type.Object(
   {
@@ -13,31 +13,21 @@ const KeyCreate = Type.Object(
   { additionalProperties: false },
 );
 
-const KeyView = Type.Object({
-  key_id: Type.String(),
-  tenant: Type.String(),
-  scope: Type.String(),
-  admin: Type.Boolean(),
-  name: Type.Optional(Type.String()),
-  created_at: Type.String(),
-  revoked_at: Type.Optional(Type.String()),
-});
-
 /** A key as it may be shown: never its secret or hash. */
-function view(record: ApiKeyRecord) {
+function view(record: ApiKeyRecord): Static<typeof ApiKeySchema> {
   const { hash: _hash, ...shown } = record;
   return shown;
 }
 
 export default async function keyRoutes(app: FastifyInstance, { store }: AppDeps): Promise<void> {
-  app.post<{ Body: Static<typeof KeyCreate> }>(
+  app.post<{ Body: Static<typeof KeyCreate>; Reply: Static<typeof NewApiKeySchema> }>(
     '/v1/keys',
     {
       config: { scope: 'admin' },
       schema: {
         summary: 'Create an API key for a tenant (admin); the secret is returned once',
         body: KeyCreate,
-        response: { 201: Type.Intersect([KeyView, Type.Object({ api_key: Type.String() })]), ...errorResponses(400, 403) },
+        response: { 201: ref(NewApiKeySchema), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
@@ -46,11 +36,11 @@ export default async function keyRoutes(app: FastifyInstance, { store }: AppDeps
     },
   );
 
-  app.get(
+  app.get<{ Reply: Static<typeof ApiKeyListSchema> }>(
     '/v1/keys',
     {
       config: { scope: 'admin' },
-      schema: { summary: 'List API keys (admin); secrets are never listed', response: { 200: Type.Object({ keys: Type.Array(KeyView) }), ...errorResponses(403) } },
+      schema: { summary: 'List API keys (admin); secrets are never listed', response: { 200: ref(ApiKeyListSchema), ...errorResponses(403) } },
     },
     async () => ({ keys: (await store.listKeys()).map(view) }),
   );

@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
 import { parseQuery } from '../../engine/query/index.ts';
-import { patternRelationshipTypes, shapeResult } from '../../engine/query/result-shape.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphParams, Name, errorResponses } from '../schemas.ts';
+import { GraphParams, GraphQueryResultSchema, Name, errorResponses, ref } from '../schemas.ts';
+import { patternRelationshipTypes, queryResultBody } from '../shape/query-result.ts';
 
 const QUERY_TEXT_MAX = 20_000;
 
@@ -30,18 +30,6 @@ const LibraryQueryBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Provenance = Type.Object({ source: Type.String(), timestamp: Type.String() }, { additionalProperties: true });
-const QueryResponse = Type.Object({
-  actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
-  claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: Type.Optional(Provenance) })),
-  edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number() })),
-  nodes: Type.Array(Type.Object({ id: Type.String(), kind: Type.String() }, { additionalProperties: true })),
-  columns: Type.Array(Type.String()),
-  rows: Type.Array(Type.Array(Type.Unknown())),
-  goal: Type.Optional(Type.String()),
-  plan: Type.Optional(Type.Unknown()),
-});
-
 /** The library form puts each part on its own line; errors are reported against the part the client wrote. */
 const LIBRARY_PARTS = [
   { field: 'match', prefix: 'MATCH ' },
@@ -59,7 +47,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
       schema: {
         summary: 'Run a graph query (read-only pattern language) and return actors, claims and edges',
         body: QueryBody,
-        response: { 200: QueryResponse, ...errorResponses(400, 404, 503) },
+        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },
     async (request) => {
@@ -68,7 +56,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
         parameters: body.parameters, asOf: body.as_of, explain: body.explain, limits,
       });
       const types = patternRelationshipTypes(parseQuery(body.query));
-      return shapeResult(result, body.include_provenance === true, { graph, types, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) });
+      return queryResultBody(result, body.include_provenance === true, { graph, types, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) });
     },
   );
 
@@ -80,7 +68,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
         summary: 'Run a graph query given as parts: match, where, return (the client library form)',
         params: GraphParams,
         body: LibraryQueryBody,
-        response: { 200: QueryResponse, ...errorResponses(400, 404, 503) },
+        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },
     async (request) => {
@@ -90,7 +78,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
       const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');
       try {
         const { result, graph } = await reasoning.query(request.principal.tenant, request.params.graph_id, text, { limits });
-        return shapeResult(result, body.include_provenance === true, { graph, types: patternRelationshipTypes(parseQuery(text)) });
+        return queryResultBody(result, body.include_provenance === true, { graph, types: patternRelationshipTypes(parseQuery(text)) });
       } catch (error) {
         if (!(error instanceof QueryError) || error.line < 1) throw error;
         const part = present[error.line - 1] ?? present[present.length - 1];

@@ -1,30 +1,30 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { PageQuery, WorkspaceCreate, WorkspaceParams, WorkspaceSchema, errorResponses, pageSizeOf, type PageQueryT, type WorkspaceCreateT } from '../schemas.ts';
+import { PageQuery, WorkspaceCreate, WorkspaceListSchema, WorkspaceParams, WorkspaceSchema, errorResponses, pageSizeOf, ref, type PageQueryT, type WorkspaceCreateT } from '../schemas.ts';
 
 export default async function workspaceRoutes(app: FastifyInstance, { store }: AppDeps): Promise<void> {
-  app.post<{ Body: WorkspaceCreateT }>(
+  app.post<{ Body: WorkspaceCreateT; Reply: Static<typeof WorkspaceSchema> }>(
     '/v1/workspaces',
     {
       config: { scope: 'write' },
       schema: {
         summary: 'Create a workspace (and its graph, named graph_id, which defaults to the workspace id)',
         body: WorkspaceCreate,
-        response: { 201: WorkspaceSchema, ...errorResponses(400, 403) },
+        response: { 201: ref(WorkspaceSchema), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => reply.code(201).send(await store.createWorkspace(request.principal.tenant, request.body)),
   );
 
-  app.get<{ Querystring: PageQueryT }>(
+  app.get<{ Querystring: PageQueryT; Reply: Static<typeof WorkspaceListSchema> }>(
     '/v1/workspaces',
     {
       config: { scope: 'read' },
       schema: {
         summary: "List the tenant's workspaces, paginated",
         querystring: PageQuery,
-        response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceSchema), next_page_token: Type.Optional(Type.String()) }), ...errorResponses(400) },
+        response: { 200: ref(WorkspaceListSchema), ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -33,9 +33,9 @@ export default async function workspaceRoutes(app: FastifyInstance, { store }: A
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Reply: Static<typeof WorkspaceSchema> }>(
     '/v1/workspaces/:id',
-    { config: { scope: 'read' }, schema: { summary: 'Get a workspace', params: WorkspaceParams, response: { 200: WorkspaceSchema, ...errorResponses(404) } } },
+    { config: { scope: 'read' }, schema: { summary: 'Get a workspace', params: WorkspaceParams, response: { 200: ref(WorkspaceSchema), ...errorResponses(404) } } },
     async (request) => store.getWorkspace(request.principal.tenant, request.params.id),
   );
 

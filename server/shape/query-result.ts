@@ -3,32 +3,19 @@
  * actors, claims and edges the query bound, other nodes in `nodes`, and every
  * column as JSON in `columns`/`rows`. Provenance on claims only when asked.
  */
-import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
-import type { PatternPart, QueryAst } from './ast.ts';
-import type { QueryResult } from './index.ts';
-import { type CypherValue, isMap, isNode, isPath, isRel } from './values.ts';
+import type { Static } from '@sinclair/typebox';
+import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../../engine/ontology/index.ts';
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
+import type { PatternPart, QueryAst } from '../../engine/query/ast.ts';
+import type { QueryResult } from '../../engine/query/index.ts';
+import { type CypherValue, isMap, isNode, isPath, isRel } from '../../engine/query/values.ts';
+import type { GraphQueryResultSchema, QueryProvenanceSchema } from '../schemas.ts';
 
-export interface ActorOut { id: string; label: string; role: string; confidence: number }
-export interface ClaimOut { id: string; type: string; text: string; provenance?: ProvenanceOut }
-export interface EdgeOut { id: string; from: string; to: string; type: string; confidence: number }
-export interface NodeOut { id: string; kind: string; labels: string[]; properties: Record<string, PropertyValue>; confidence: number; provenance?: ProvenanceOut }
-/** The earliest provenance record, with every record under `records` when there are several. */
-export type ProvenanceOut = { source: string; timestamp: string; records?: Provenance[] } & Record<string, unknown>;
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+type GraphQueryResult = Static<typeof GraphQueryResultSchema>;
+type QueryProvenance = Static<typeof QueryProvenanceSchema>;
+type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-export interface GraphQueryResponse {
-  actors: ActorOut[];
-  claims: ClaimOut[];
-  edges: EdgeOut[];
-  nodes: NodeOut[];
-  columns: string[];
-  rows: JsonValue[][];
-  goal?: string;
-  plan?: unknown;
-}
-
-function provenanceOf(records: Provenance[]): ProvenanceOut | undefined {
+function provenanceOf(records: Provenance[]): QueryProvenance | undefined {
   if (records.length === 0) return undefined;
   // the earliest record first: where the graph first learned the fact
   const sorted = [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
@@ -39,7 +26,7 @@ function text(value: PropertyValue | undefined): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function toJson(value: CypherValue): JsonValue {
+function toJson(value: CypherValue): JsonValue {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
@@ -88,7 +75,7 @@ export interface ConnectingEdges {
   asOf?: string;
 }
 
-export function shapeResult(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges): GraphQueryResponse {
+export function queryResultBody(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges): GraphQueryResult {
   const nodes = new Map<string, NodeRecord>();
   const edges = new Map<string, EdgeRecord>();
   const collect = (value: CypherValue): void => {
@@ -112,18 +99,18 @@ export function shapeResult(result: QueryResult, includeProvenance: boolean, con
     }
   }
 
-  const response: GraphQueryResponse = { actors: [], claims: [], edges: [], nodes: [], columns: result.columns, rows: result.rows.map((row) => row.map(toJson)) };
+  const response: GraphQueryResult = { actors: [], claims: [], edges: [], nodes: [], columns: result.columns, rows: result.rows.map((row) => row.map(toJson)) };
   for (const node of nodes.values()) {
     const kind = node.labels[0] ?? '';
     if (kind === 'Actor') {
       response.actors.push({ id: node.id, label: text(node.properties.label), role: text(node.properties.role) || 'unknown', confidence: node.confidence });
     } else if (kind === 'Claim') {
-      const claim: ClaimOut = { id: node.id, type: text(node.properties.type), text: text(node.properties.text) };
+      const claim: GraphQueryResult['claims'][number] = { id: node.id, type: text(node.properties.type), text: text(node.properties.text) };
       const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
       if (provenance) claim.provenance = provenance;
       response.claims.push(claim);
     } else {
-      const out: NodeOut = { id: node.id, kind, labels: node.labels, properties: node.properties, confidence: node.confidence };
+      const out: GraphQueryResult['nodes'][number] = { id: node.id, kind, labels: node.labels, properties: node.properties, confidence: node.confidence };
       const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
       if (provenance) out.provenance = provenance;
       response.nodes.push(out);

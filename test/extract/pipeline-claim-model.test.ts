@@ -19,7 +19,7 @@ it('the server pipeline re-types claims with a configured claim model, and says 
       { tier: 'full' },
     );
     // the rules call this a RedLine (second test); the generated model, confident, says Demand
-    expect(result.claims.map((claim) => claim.type)).toEqual(['Demand']);
+    expect(result.graph.nodes.filter((node) => node.labels[0] === 'Claim').map((claim) => claim.properties.type)).toEqual(['Demand']);
   } finally {
     await pipeline.close();
   }
@@ -31,7 +31,7 @@ it('without a claim model the rules type the claims, and the status says so', as
     expect(status).toContain('claims typed by the rules');
     expect(pipeline.extractor.rules).not.toMatch(/\+claims:/);
     const result = await pipeline.extract({ text: SENTENCE, source: 'test' }, { tier: 'full' });
-    expect(result.claims.map((claim) => claim.type)).toEqual(['RedLine']);
+    expect(result.graph.nodes.filter((node) => node.labels[0] === 'Claim').map((claim) => claim.properties.type)).toEqual(['RedLine']);
   } finally {
     await pipeline.close();
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
-import { MAX_DOCUMENT_CHARS, NO_MODEL_NOTE, SYMBOLIC_CHUNK_CHARS, chunkBounds, createExtractionPipeline, type ExtractionResult, type NodeView } from '../../engine/extract/pipeline.ts';
+import { MAX_DOCUMENT_CHARS, NO_MODEL_NOTE, SYMBOLIC_CHUNK_CHARS, chunkBounds, createExtractionPipeline, type ExtractionResult } from '../../engine/extract/pipeline.ts';
+import type { StructuredNode } from '../../engine/extract/structure/index.ts';
 import { createNerBackend } from '../../engine/extract/neural/backend.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from '../../engine/extract/symbolic/index.ts';
 import { buildTinyNerModel, type TinyNerModel } from '../helpers/tiny-ner-model.ts';
@@ -8,8 +9,12 @@ import { SUDAN_SENTENCE } from './structure/fixtures.ts';
 
 const INGESTED_AT = '2026-01-01T00:00:00.000Z';
 
-function byLabel(nodes: NodeView[], label: string | RegExp): NodeView {
-  const found = nodes.filter((node) => (typeof label === 'string' ? node.label === label : label.test(String(node.label))));
+function nodesOf(result: ExtractionResult, kind: string): StructuredNode[] {
+  return result.graph.nodes.filter((node) => node.labels[0] === kind);
+}
+
+function byLabel(nodes: StructuredNode[], label: string | RegExp): StructuredNode {
+  const found = nodes.filter((node) => (typeof label === 'string' ? node.properties.label === label : label.test(String(node.properties.label))));
   expect(found, `one node labelled ${label}`).toHaveLength(1);
   return found[0];
 }
@@ -33,32 +38,33 @@ describe('extraction pipeline, symbolic layer only', () => {
 
   it('extracts the Sudan sentence: actors, membership, the assault, and the red line', async () => {
     const result = await pipeline.extract({ text: SUDAN_SENTENCE, source: 'sudan.txt' }, { tier: 'full', ingestedAt: INGESTED_AT });
-    const rsf = byLabel(result.actors, 'Rapid Support Forces');
-    const saf = byLabel(result.actors, 'Sudanese Armed Forces');
-    const burhan = byLabel(result.actors, /al-Burhan$/);
-    expect(rsf.actor_type).toBe('armed_group');
-    expect(saf.actor_type).toBe('armed_forces');
-    expect(burhan.actor_type).toBe('individual');
-    expect(rsf.aliases).toContain('RSF');
-    expect(result.actors.filter((a) => a.actor_type === 'armed_group' || a.actor_type === 'armed_forces')).toHaveLength(2);
+    const actors = nodesOf(result, 'Actor');
+    const rsf = byLabel(actors, 'Rapid Support Forces');
+    const saf = byLabel(actors, 'Sudanese Armed Forces');
+    const burhan = byLabel(actors, /al-Burhan$/);
+    expect(rsf.properties.actor_type).toBe('armed_group');
+    expect(saf.properties.actor_type).toBe('armed_forces');
+    expect(burhan.properties.actor_type).toBe('individual');
+    expect(rsf.properties.aliases).toContain('RSF');
+    expect(actors.filter((a) => a.properties.actor_type === 'armed_group' || a.properties.actor_type === 'armed_forces')).toHaveLength(2);
 
-    const edge = (type: string, from: string, to: string) => result.edges.filter((e) => e.type === type && e.from === from && e.to === to);
+    const edge = (type: string, from: string, to: string) => result.graph.edges.filter((e) => e.type === type && e.from === from && e.to === to);
     expect(edge('MEMBER_OF', burhan.id, saf.id)).toHaveLength(1);
 
-    const assaults = result.events.filter((e) => e.event_type === 'ASSAULT');
+    const assaults = nodesOf(result, 'Event').filter((e) => e.properties.event_type === 'ASSAULT');
     expect(assaults).toHaveLength(1);
     const [assault] = assaults;
-    expect(assault.date).toBe('2024-03-03');
-    const fasher = byLabel(result.locations, 'El Fasher');
+    expect(assault.properties.date).toBe('2024-03-03');
+    const fasher = byLabel(nodesOf(result, 'Location'), 'El Fasher');
     expect(edge('OCCURRED_AT', assault.id, fasher.id)).toHaveLength(1);
-    const perpetrators = result.edges.filter((e) => e.type === 'PARTICIPATES_IN' && e.to === assault.id && e.role === 'perpetrator');
+    const perpetrators = result.graph.edges.filter((e) => e.type === 'PARTICIPATES_IN' && e.to === assault.id && e.properties.role === 'perpetrator');
     expect(perpetrators.map((e) => e.from)).toEqual([rsf.id]);
 
-    const redLines = result.claims.filter((c) => c.type === 'RedLine');
+    const redLines = nodesOf(result, 'Claim').filter((c) => c.properties.type === 'RedLine');
     expect(redLines).toHaveLength(1);
     const [redLine] = redLines;
-    expect(redLine.speaker).toBe(burhan.id);
-    expect(SUDAN_SENTENCE).toContain(String(redLine.text));
+    expect(redLine.properties.speaker).toBe(burhan.id);
+    expect(SUDAN_SENTENCE).toContain(String(redLine.properties.text));
     expect(edge('ASSERTS', burhan.id, redLine.id)).toHaveLength(1);
     expect(edge('TARGETS', redLine.id, rsf.id)).toHaveLength(1);
 
@@ -82,7 +88,7 @@ describe('extraction pipeline, symbolic layer only', () => {
   it('fills only the essential kinds at the essential tier', async () => {
     const text = `${SUDAN_SENTENCE} The SAF and its allies oppose the RSF, and demand a ceasefire.`;
     const result = await pipeline.extract({ text, source: 's' }, { tier: 'essential' });
-    expect(result.issues).toHaveLength(0);
+    expect(nodesOf(result, 'Issue')).toHaveLength(0);
     expect(result.graph.edges.filter((e) => ['ALLIED_WITH', 'OPPOSES', 'ABOUT'].includes(e.type))).toHaveLength(0);
   });
 
@@ -100,18 +106,18 @@ describe('extraction pipeline, symbolic layer only', () => {
     }
     const text = paragraphs.map((p) => p.text).join('\n\n');
     const result = await pipeline.extract({ text, source: 'long.txt' }, { tier: 'essential', ingestedAt: INGESTED_AT });
-    const assaults = result.events.filter((e) => e.event_type === 'ASSAULT');
+    const assaults = nodesOf(result, 'Event').filter((e) => e.properties.event_type === 'ASSAULT');
     expect(assaults).toHaveLength(paragraphs.length);
-    expect(new Set(assaults.map((e) => e.date))).toEqual(new Set(paragraphs.map((p) => p.iso)));
+    expect(new Set(assaults.map((e) => e.properties.date))).toEqual(new Set(paragraphs.map((p) => p.iso)));
     const late = assaults.filter((e) => e.provenance[0].span!.start > SYMBOLIC_CHUNK_CHARS);
     expect(late.length).toBeGreaterThan(10);
     for (const event of late) {
       const { start } = event.provenance[0].span!;
-      const paragraph = paragraphs.find((p) => p.iso === event.date)!;
+      const paragraph = paragraphs.find((p) => p.iso === event.properties.date)!;
       expect(text.slice(start, start + paragraph.text.length)).toContain(`${event.provenance[0].quote}`);
       expect(paragraph.text).toContain(String(event.provenance[0].quote));
     }
-    expect(result.actors.map((a) => a.label).sort()).toEqual(['Rapid Support Forces']);
+    expect(nodesOf(result, 'Actor').map((a) => a.properties.label).sort()).toEqual(['Rapid Support Forces']);
     expectSpansIndexText(result, text);
   });
 
@@ -158,11 +164,11 @@ describe('extraction pipeline with a transformer model', () => {
     expect(result.extractor.model).toBeTruthy();
     expect(result.extractor.note).toBeUndefined();
     expect(result.stats.neural_entities).toBeGreaterThanOrEqual(2);
-    expect(byLabel(result.actors, 'Amina Yusuf').actor_type).toBe('individual');
-    byLabel(result.locations, 'Kosti');
+    expect(byLabel(nodesOf(result, 'Actor'), 'Amina Yusuf').properties.actor_type).toBe('individual');
+    byLabel(nodesOf(result, 'Location'), 'Kosti');
     // The symbolic facts survive the merge.
-    expect(byLabel(result.actors, 'Rapid Support Forces').actor_type).toBe('armed_group');
-    expect(result.claims.some((c) => c.type === 'RedLine')).toBe(true);
+    expect(byLabel(nodesOf(result, 'Actor'), 'Rapid Support Forces').properties.actor_type).toBe('armed_group');
+    expect(nodesOf(result, 'Claim').some((c) => c.properties.type === 'RedLine')).toBe(true);
     expectSpansIndexText(result, text);
     expect(result.graph.nodes[0].provenance[0].extractor).toBe(`${SYMBOLIC_EXTRACTOR_VERSION} + ${result.extractor.model}`);
   });

@@ -4,9 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
-import { ingest, keepKnownValues, type IngestContext } from '../../engine/ingest/ingest.ts';
-import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
-import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { ingest, tierForGraph, type IngestContext, type IngestedDocument } from '../../engine/ingest/ingest.ts';
 import { deriveNodeId } from '../../engine/store/ids.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { SUDAN_SENTENCE } from '../extract/structure/fixtures.ts';
@@ -21,6 +19,8 @@ let base: string;
 let store: ParleyStore;
 let context: IngestContext;
 const TENANT = 'acme';
+
+const found = (result: IngestedDocument, kind: string) => result.extraction.graph.nodes.filter((node) => node.labels[0] === kind).length;
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'parley-ingest-'));
@@ -43,7 +43,8 @@ afterAll(async () => {
 describe('ingest', () => {
   it('ingests a file, and ingesting it again (by any reference, or inline) adds nothing', async () => {
     const first = await ingest(context, TENANT, 'twice', { source: 'first.txt' });
-    expect(first.document).toMatchObject({ source: 'first.txt', format: 'text', already_ingested: false });
+    expect(first).toMatchObject({ format: 'text', already_ingested: false });
+    expect(first.extraction.document.source).toBe('first.txt');
     expect(first.added.nodes_created).toBeGreaterThanOrEqual(6);
     expect(first.added.edges_created).toBeGreaterThan(first.added.nodes_created);
     expect(first.summary.nodes).toMatchObject({ Actor: 3, Document: 1, Claim: 1, Event: 1, Location: 1 });
@@ -52,25 +53,26 @@ describe('ingest', () => {
     for (const again of [{ source: 'first.txt' }, { source: `file://${context.corporaDir}/first.txt` }, { source: 'pasted', text: SUDAN_SENTENCE }]) {
       const result = await ingest(context, TENANT, 'twice', again);
       expect(result.added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
-      expect(result.document).toMatchObject({ id: first.document.id, source: 'first.txt', already_ingested: true });
+      expect(result.extraction.document).toMatchObject({ id: first.extraction.document.id, source: 'first.txt' });
+      expect(result.already_ingested).toBe(true);
       expect(result.summary).toEqual(first.summary);
     }
   });
 
   it('records a document once when the same one is ingested several times at once', async () => {
     const results = await Promise.all([1, 2, 3].map(() => ingest(context, TENANT, 'concurrent', { source: 'first.txt' })));
-    expect(results.map((r) => r.document.already_ingested).sort()).toEqual([false, true, true]);
+    expect(results.map((r) => r.already_ingested).sort()).toEqual([false, true, true]);
     const created = results.reduce((sum, r) => sum + r.added.nodes_created + r.added.nodes_updated + r.added.edges_updated, 0);
-    expect(created).toBe(results.find((r) => !r.document.already_ingested)!.added.nodes_created);
+    expect(created).toBe(results.find((r) => !r.already_ingested)!.added.nodes_created);
     const index = await store.loadGraph(TENANT, 'concurrent');
-    const documentNode = index.node(results[0].document.id)!;
+    const documentNode = index.node(results[0].extraction.document.id)!;
     expect(documentNode.provenance).toHaveLength(1);
   });
 
   it('merges a second document about the same actors into the same nodes, keeping both provenances', async () => {
     const first = await ingest(context, TENANT, 'merge', { source: 'first.txt' });
     const second = await ingest(context, TENANT, 'merge', { source: 'second.txt' });
-    expect(second.document.id).not.toBe(first.document.id);
+    expect(second.extraction.document.id).not.toBe(first.extraction.document.id);
     expect(second.summary.nodes.Actor).toBe(first.summary.nodes.Actor);
     expect(second.summary.nodes.Document).toBe(2);
     expect(second.added.nodes_updated).toBeGreaterThanOrEqual(2);
@@ -80,9 +82,9 @@ describe('ingest', () => {
       const node = index.node(deriveNodeId('Actor', { label }))!;
       expect(node, label).toBeDefined();
       const documents = new Set(node.provenance.map((record) => record.document_id));
-      expect(documents).toEqual(new Set([first.document.id, second.document.id]));
+      expect(documents).toEqual(new Set([first.extraction.document.id, second.extraction.document.id]));
       const mentionedIn = index.edgesOf(node.id, 'out', ['MENTIONED_IN']).map((edge) => edge.to);
-      expect(new Set(mentionedIn)).toEqual(new Set([first.document.id, second.document.id]));
+      expect(new Set(mentionedIn)).toEqual(new Set([first.extraction.document.id, second.extraction.document.id]));
     }
     const rsf = index.node(deriveNodeId('Actor', { label: 'Rapid Support Forces' }))!;
     expect(rsf.properties.aliases).toContain('RSF');
@@ -96,14 +98,14 @@ describe('ingest', () => {
     const index = await store.loadGraph(TENANT, 'aliases');
     const djpf = index.node(deriveNodeId('Actor', { label: 'Darfur Joint Protection Force' }))!;
     expect(djpf.provenance.map((record) => [record.source, record.quote])).toContainEqual(['djpf-2', 'DJPF']);
-    expect(index.edgesOf(djpf.id, 'out', ['MENTIONED_IN']).map((edge) => edge.to)).toContain(second.document.id);
+    expect(index.edgesOf(djpf.id, 'out', ['MENTIONED_IN']).map((edge) => edge.to)).toContain(second.extraction.document.id);
   });
 
   it('reads every sample document of the corpus, HTML and Markdown included', async () => {
     for (const sample of SAMPLES) {
       const result = await ingest(context, TENANT, 'samples', { source: sample });
       expect(result.added.nodes_created, sample).toBeGreaterThan(0);
-      expect(result.found.actors, sample).toBeGreaterThanOrEqual(2);
+      expect(found(result, 'Actor'), sample).toBeGreaterThanOrEqual(2);
     }
     const index = await store.loadGraph(TENANT, 'samples');
     const html = [...index.nodes.values()].find((node) => node.properties.source === 'drc-goma-m23.html')!;
@@ -150,26 +152,23 @@ describe('ingest', () => {
   it('keeps graphs of different tenants apart', async () => {
     await ingest(context, 'tenant-a', 'shared-name', { source: 'first.txt' });
     const other = await ingest(context, 'tenant-b', 'shared-name', { source: 'first.txt' });
-    expect(other.document.already_ingested).toBe(false);
+    expect(other.already_ingested).toBe(false);
     expect(other.added.nodes_created).toBeGreaterThan(0);
   });
 });
 
-describe('keepKnownValues', () => {
-  it('never lets an unknown role or type overwrite a known one', () => {
-    const index = new GraphIndex();
-    index.putNode({ id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'mediator', actor_type: 'state' }, confidence: 1, provenance: [], recorded_at: '2024-01-01' });
-    const write: StructuredDocument = {
-      nodes: [
-        { id: 'a1', labels: ['Actor'], properties: { label: 'X', role: 'unknown', actor_type: 'unknown' }, confidence: 0.5, provenance: [] },
-        { id: 'a2', labels: ['Actor'], properties: { label: 'Y', role: 'unknown' }, confidence: 0.5, provenance: [] },
-      ],
-      edges: [],
-    };
-    const kept = keepKnownValues(write, index);
-    expect(kept.nodes[0].properties).toEqual({ label: 'X', role: 'mediator', actor_type: 'state' });
-    expect(kept.nodes[1]).toBe(write.nodes[1]);
-    const known = keepKnownValues({ nodes: [{ ...write.nodes[0], properties: { label: 'X', role: 'party', actor_type: 'unknown' } }], edges: [] }, index);
-    expect(known.nodes[0].properties).toMatchObject({ role: 'party', actor_type: 'state' });
+describe('tierForGraph', () => {
+  it('is the richest tier among the workspaces naming the graph, full when none does', async () => {
+    expect(await tierForGraph(store, TENANT, 'tiered')).toBe('full');
+    const lean = await store.createWorkspace(TENANT, { name: 'lean', domain: 'armed', scale: 'macro', tier: 'essential', graph_id: 'tiered' });
+    expect(await tierForGraph(store, TENANT, 'tiered')).toBe('essential');
+    const middle = await store.createWorkspace(TENANT, { name: 'middle', domain: 'armed', scale: 'macro', tier: 'standard', graph_id: 'tiered' });
+    await store.createWorkspace(TENANT, { name: 'elsewhere', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'other-graph' });
+    await store.createWorkspace('other-tenant', { name: 'theirs', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'tiered' });
+    expect(await tierForGraph(store, TENANT, 'tiered')).toBe('standard');
+    await store.deleteWorkspace(TENANT, middle.id);
+    expect(await tierForGraph(store, TENANT, 'tiered')).toBe('essential');
+    await store.deleteWorkspace(TENANT, lean.id);
+    expect(await tierForGraph(store, TENANT, 'tiered')).toBe('full');
   });
 });
