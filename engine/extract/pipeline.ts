@@ -12,7 +12,7 @@ import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer }
 /**
  * The extraction pipeline: text → neural spans (when a model is configured) and
  * symbolic findings → structured nodes and edges with provenance. It writes nothing;
- * engine/ingest commits the result to a graph.
+ * engine/ingest/commit.ts commits it to a graph, and server/shape turns it into a response.
  */
 
 /**
