@@ -24,7 +24,8 @@ export interface TestApp {
 /** The real app on a real LevelDB store in a fresh temp dir. */
 export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promise<TestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
-  const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), ...overrides };
+  // one reasoning worker per app: test files run two at a time on two cores
+  const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), reasonWorkers: 1, ...overrides };
   const store = await ParleyStore.open(path.join(dir, 'store'));
   const { secret } = await store.bootstrapAdminKey();
   const deps: AppDeps = { store, config, extraction: createExtractionPipeline(), reasoning: new ReasoningPool(store, reasoningOptions(config)) };
