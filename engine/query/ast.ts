@@ -102,3 +102,8 @@ export interface QueryAst {
   /** unionAll[i] joins parts[i] and parts[i+1]. */
   unionAll: boolean[];
 }
+
+/** An expression's identity wherever it was written: two expressions with one key are the same expression. */
+export function exprKey(expr: Expr): string {
+  return JSON.stringify(expr, (key, value) => (key === 'pos' ? undefined : typeof value === 'bigint' ? `${value}n` : value));
+}

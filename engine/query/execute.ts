@@ -4,11 +4,11 @@
  * DISTINCT, ORDER BY, SKIP, LIMIT, UNION), within the query's limits.
  */
 import type { GraphIndex } from '../store/graph-index.ts';
-import type { CompiledPart, CompiledProjection, CompiledQuery } from './compile.ts';
-import type { Env, Row } from './expressions.ts';
+import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator } from './functions.ts';
 import { Budget, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
+import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 

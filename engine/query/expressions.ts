@@ -4,38 +4,14 @@
  * 64-bit overflow checks, list and map operations.
  */
 import { QueryError } from '../errors.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
-import type { Budget } from './limits.ts';
 import { callRule, type RuleRegistry } from './rules.ts';
+import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import {
   and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
   relProperty, runtimeError, truthValue, typeName, xor,
 } from './values.ts';
-
-export type Row = CypherValue[];
-
-export interface Env {
-  graph: GraphIndex;
-  params: Record<string, CypherValue>;
-  budget: Budget;
-  /** ISO 8601 instant normalised with toISOString; undefined sees everything. */
-  asOf?: string;
-  rules?: RuleRegistry;
-  /** The finished aggregate values of the group being projected. */
-  aggregateValues: CypherValue[];
-}
-
-export type Fn = (row: Row, env: Env) => CypherValue;
-
-/** 'value': known not to be a graph element; 'any': not known until run time. */
-export type VariableKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'any';
-export interface VarInfo {
-  slot: number;
-  kind: VariableKind;
-}
-export type Scope = Map<string, VarInfo>;
 
 export interface AggregateSpec {
   name: string;
@@ -55,8 +31,6 @@ export interface ExprContext {
   /** Compiles a pattern used as an expression (predicate or comprehension) into a runner. */
   compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
 }
-
-export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | void) => void;
 
 export function compileError(detail: string, message: string, position: { line: number; column: number }): QueryError {
   return new QueryError(`SyntaxError.${detail}`, message, position.line, position.column, {
@@ -479,9 +453,4 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
     const values = args.map((arg) => arg(row, env));
     return fn(values, env);
   };
-}
-
-/** Whether a node or relationship is visible at the query's `as_of` instant. */
-export function visible(record: { recorded_at: string }, env: Env): boolean {
-  return env.asOf === undefined || record.recorded_at <= env.asOf;
 }

@@ -2,11 +2,13 @@
  * The query engine's public interface (DESIGN.md decision 2).
  *
  * Pipeline: lexer.ts → parser.ts (AST) → semantic.ts (openCypher's compile-time
- * errors) → planner.ts (literal order from GraphIndex statistics) → compile.ts
- * (executable plan + its Prolog goal text) → execute.ts (indexed joins, Cypher
- * expression semantics, aggregation, ORDER BY/SKIP/LIMIT). Rule predicates
- * (WHERE `reaches(a, b)` for a loaded rule module) run in tau-prolog through
- * engine/prolog/bridge.ts.
+ * errors) → bind.ts (variables to slots) → plan.ts (the query as one plan: each
+ * MATCH an ordered conjunction of Prolog goals, in the join order planner.ts picks
+ * from GraphIndex statistics) → build.ts (the plan's goals as join steps and
+ * closures) → execute.ts (indexed joins, match.ts; Cypher expression semantics,
+ * aggregation, ORDER BY/SKIP/LIMIT). `explain` prints the same plan (explain.ts).
+ * Rule predicates (WHERE `reaches(a, b)` for a loaded rule module) run in
+ * tau-prolog through engine/prolog/bridge.ts.
  *
  * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
  * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (tau-prolog is
@@ -31,8 +33,10 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { QueryAst } from './ast.ts';
 import { parse } from './parser.ts';
 import { analyse } from './semantic.ts';
-import { compileQuery } from './compile.ts';
+import { planQuery } from './plan.ts';
+import { buildQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
+import { explainQuery } from './explain.ts';
 import { DEFAULT_LIMITS, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
 import type { CypherValue } from './values.ts';
@@ -83,15 +87,16 @@ export function runQuery(graph: GraphIndex, text: string, options: QueryOptions 
   const ast = parseQuery(text);
   analyse(ast, { allowWrites: options.allowWrites ?? false, rules: options.rules });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const compiled = compileQuery(ast, graph, { rules: options.rules, parameters: options.parameters ?? {}, limits });
-  const result = executeQuery(compiled, graph, {
+  const planOptions = { rules: options.rules, parameters: options.parameters ?? {}, limits };
+  const plan = planQuery(ast, graph, planOptions);
+  const result = executeQuery(buildQuery(plan, graph, planOptions), graph, {
     parameters: options.parameters ?? {},
     limits,
     asOf: options.as_of,
     allowWrites: options.allowWrites ?? false,
     rules: options.rules,
   });
-  if (options.explain) return { ...result, goal: compiled.goal, plan: compiled.plan };
+  if (options.explain) return { ...result, ...explainQuery(plan) };
   return result;
 }
 

@@ -1,15 +1,17 @@
 /**
- * The join steps of a MATCH, run depth-first over one mutable row: each step
- * binds slots from a GraphIndex lookup and calls the next; a completed row is
+ * The join steps of a MATCH (build.ts makes them from the plan's goals), run
+ * depth-first over one mutable row: each step binds slots from a GraphIndex lookup
+ * or tests the row, and calls the next; a completed row is
  * handed to `emit`, which may return true to stop early (existence checks).
  * Relationship isomorphism: within one MATCH, no relationship is used twice.
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
-import type { Env, Fn, PatternRunner, Row } from './expressions.ts';
-import { visible } from './expressions.ts';
+import { recordedBy } from '../store/view.ts';
+import type { Env, Fn, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
 
-interface NodeCheck {
+/** The labels and property values a node must have: checked as the step that binds it runs. */
+export interface NodeCheck {
   labels: string[];
   props: { key: string; fn: Fn }[];
 }
@@ -30,6 +32,7 @@ export type MatchStep =
       fromCheck: NodeCheck;
       toCheck: NodeCheck;
     }
+  | ({ kind: 'checkNode'; slot: number } & NodeCheck)
   | { kind: 'filter'; fn: Fn }
   | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[] };
 
@@ -51,14 +54,14 @@ type ExpandStep = {
 type Next = () => boolean;
 
 function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boolean {
-  if (!visible(node, env)) return false;
+  if (!recordedBy(node, env.asOf)) return false;
   for (const label of check.labels) if (!node.labels.includes(label)) return false;
   for (const { key, fn } of check.props) if (equals(fromProperty(node.properties[key]), fn(row, env)) !== true) return false;
   return true;
 }
 
 function relPasses(edge: EdgeRecord, props: { key: string; fn: Fn }[], row: Row, env: Env): boolean {
-  if (!visible(edge, env)) return false;
+  if (!recordedBy(edge, env.asOf)) return false;
   for (const { key, fn } of props) if (equals(fromProperty(edge.properties[key]), fn(row, env)) !== true) return false;
   return true;
 }
@@ -85,6 +88,10 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
   switch (step.kind) {
     case 'filter':
       return step.fn(row, env) === true ? next() : false;
+    case 'checkNode': {
+      const node = boundNode(row[step.slot]);
+      return node !== null && nodePasses(node, step, row, env) ? next() : false;
+    }
     case 'scanNode': {
       const graph = env.graph;
       let ids: Iterable<string> | undefined;
@@ -148,6 +155,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
       for (const edge of candidates) {
         budget.tick();
         if (used.includes(edge.id) || !relPasses(edge, step.relProps, row, env)) continue;
+        if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) continue;
         const orientations: [string, string][] =
           step.direction === 'out' ? [[edge.from, edge.to]] : step.direction === 'in' ? [[edge.to, edge.from]] : edge.from === edge.to ? [[edge.from, edge.to]] : [[edge.from, edge.to], [edge.to, edge.from]];
         for (const [fromId, toId] of orientations) {

@@ -6,7 +6,7 @@
  */
 import { quoteAtom } from '../prolog/bridge.ts';
 import type { RulePredicate } from '../prolog/registry.ts';
-import type { Env } from './expressions.ts';
+import type { Env } from './types.ts';
 import { type CypherValue, isNode, isRel, runtimeError, typeName } from './values.ts';
 
 export type { RuleRegistry } from '../prolog/registry.ts';

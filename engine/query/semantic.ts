@@ -1,12 +1,11 @@
 /**
  * Compile-time checks that need no graph, raising the errors openCypher names
- * (the TCK's `SyntaxError` details). Variable scoping errors (UndefinedVariable,
- * VariableTypeConflict, VariableAlreadyBound) are raised by compile.ts, which
- * resolves every variable to a slot.
+ * (the TCK's `SyntaxError` details). Variable scoping errors are raised where
+ * variables are resolved to slots: VariableTypeConflict and VariableAlreadyBound
+ * while binding (bind.ts, plan.ts), UndefinedVariable as expressions are built.
  */
-import type { Clause, Expr, Projection, QueryAst } from './ast.ts';
+import { type Clause, type Expr, exprKey, type Projection, type QueryAst } from './ast.ts';
 import { compileError, containsAggregate } from './expressions.ts';
-import { exprKey } from './compile.ts';
 import { isAggregateFunction } from './functions.ts';
 import type { RuleRegistry } from './rules.ts';
 import { INT64_MAX, INT64_MIN } from './values.ts';

@@ -1,0 +1,302 @@
+/**
+ * Building, the third compile stage: a plan (plan.ts) becomes what execute.ts
+ * runs. A MATCH's goals become, one for one and in order, the join steps match.ts
+ * runs over the GraphIndex — a goal that binds a variable becomes a scan or an
+ * expansion, the label and property goals on what it just bound fold into its
+ * checks, `where` becomes a filter, a rule goal a call into tau-prolog (rules.ts).
+ * Nothing is reordered or decided here: explain.ts prints the same goals.
+ */
+import type { PropertyValue } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import type { Expr, PatternPart } from './ast.ts';
+import type { SlotCounter } from './bind.ts';
+import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
+import { buildMatchRunner, type MatchStep, type NodeCheck } from './match.ts';
+import {
+  type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
+  planPatternExpression, type QueryPlan,
+} from './plan.ts';
+import { callRule } from './rules.ts';
+import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
+import { type CypherValue, toProperty } from './values.ts';
+
+export interface CompiledProjection {
+  items: { name: string; fn: Fn; slot: number }[];
+  aggregates: AggregateSpec[];
+  /** Indexes into `items` of the grouping keys (when aggregating). */
+  groupingItems: number[];
+  aggregating: boolean;
+  /** Slot holding each group's finished aggregate values, for ORDER BY after aggregation. */
+  aggregateSlot: number;
+  distinct: boolean;
+  orderBy: { fn: Fn; descending: boolean }[];
+  skip?: Fn;
+  limit?: Fn;
+  where?: Fn;
+}
+
+export type CompiledClause =
+  /** `steps` are what `run` runs, in order: kept so that tests can hold them against the explained goal. */
+  | { kind: 'match'; optional: boolean; steps: MatchStep[]; run: PatternRunner; newSlots: number[] }
+  | { kind: 'unwind'; fn: Fn; slot: number }
+  | { kind: 'project'; projection: CompiledProjection; final: boolean }
+  | { kind: 'create'; run: (row: Row, env: Env) => void };
+
+export interface CompiledPart {
+  clauses: CompiledClause[];
+  columns: string[];
+}
+
+export interface CompiledQuery {
+  parts: CompiledPart[];
+  unionAll: boolean[];
+}
+
+/** `graph` gives the statistics for planning the patterns used as expressions, which are planned as they are built. */
+export function buildQuery(plan: QueryPlan, graph: GraphIndex, options: PlanOptions): CompiledQuery {
+  return { parts: plan.parts.map((part) => buildPart(part, graph, options)), unionAll: plan.unionAll };
+}
+
+/** Builds expressions of one query part: slots go on from where its plan stopped. */
+class PartBuilder {
+  private readonly slots: SlotCounter;
+
+  constructor(part: PartPlan, private readonly graph: GraphIndex, private readonly options: PlanOptions) {
+    this.slots = { ...part.slots };
+  }
+
+  private readonly allocateSlot = (): number => this.slots.nextSlot++;
+
+  private readonly compilePattern = (pattern: PatternPart, scope: Scope): PatternRunner => {
+    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
+    return buildMatchRunner(new MatchStepsBuilder(this.context(scope)).build(goals));
+  };
+
+  context(scope: Scope, aggregates?: AggregateSpec[]): ExprContext {
+    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern };
+  }
+
+  expr(expr: Expr, scope: Scope): Fn {
+    return compileExpr(expr, this.context(scope));
+  }
+
+  /** SKIP and LIMIT: expressions over no variables. */
+  constant(expr: Expr | undefined): Fn | undefined {
+    return expr ? this.expr(expr, new Map()) : undefined;
+  }
+}
+
+function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): CompiledPart {
+  const builder = new PartBuilder(part, graph, options);
+  const clauses = part.clauses.map((clause): CompiledClause => {
+    switch (clause.kind) {
+      case 'match':
+        return buildMatch(clause, builder);
+      case 'unwind':
+        return { kind: 'unwind', fn: builder.expr(clause.expr, clause.scope), slot: clause.alias.slot };
+      case 'with':
+      case 'return':
+        return { kind: 'project', projection: buildProjection(clause, builder), final: clause.kind === 'return' };
+      case 'create':
+        return { kind: 'create', run: buildCreate(clause, builder) };
+    }
+  });
+  return { clauses, columns: part.columns };
+}
+
+// ---- MATCH ----
+
+function buildMatch(plan: MatchPlan, builder: PartBuilder): CompiledClause {
+  const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
+  return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
+}
+
+/**
+ * One step per goal, in the goals' order, except that a label or property goal on
+ * a variable the previous step has just bound is checked inside that step.
+ */
+class MatchStepsBuilder {
+  private readonly steps: MatchStep[] = [];
+  /** What the last step bound: the checks its nodes must pass, the properties its relationship must have. */
+  private freshNodes = new Map<string, NodeCheck>();
+  private freshRels = new Map<string, { key: string; fn: Fn }[]>();
+
+  constructor(private readonly ctx: ExprContext) {}
+
+  build(goals: Goal[]): MatchStep[] {
+    for (const goal of goals) this.add(goal);
+    return this.steps;
+  }
+
+  private start(step: MatchStep): void {
+    this.steps.push(step);
+    this.freshNodes = new Map();
+    this.freshRels = new Map();
+  }
+
+  /** The checks a node goal adds to: those of the step that just bound the node, or a step checking it as it comes. */
+  private checksOf(name: string, slot: number): NodeCheck {
+    const fresh = this.freshNodes.get(name);
+    if (fresh) return fresh;
+    const step: MatchStep = { kind: 'checkNode', slot, labels: [], props: [] };
+    this.start(step);
+    this.freshNodes.set(name, step);
+    return step;
+  }
+
+  private add(goal: Goal): void {
+    const ctx = this.ctx;
+    switch (goal.kind) {
+      case 'node': {
+        if (goal.scan) {
+          const step: MatchStep = { kind: 'scanNode', slot: goal.node.slot, access: goal.label === undefined ? { kind: 'all' } : { kind: 'label', label: goal.label }, labels: [], props: [] };
+          this.start(step);
+          this.freshNodes.set(goal.node.name, step);
+        } else {
+          this.checksOf(goal.node.name, goal.node.slot).labels.push(goal.label!);
+        }
+        return;
+      }
+      case 'prop': {
+        const fn = compileExpr(goal.value, ctx);
+        if (goal.scan) {
+          const step: MatchStep = { kind: 'scanNode', slot: goal.element.slot, access: { kind: 'prop', key: goal.key, fn }, labels: [], props: [] };
+          this.start(step);
+          this.freshNodes.set(goal.element.name, step);
+        } else {
+          const relProps = this.freshRels.get(goal.element.name);
+          (relProps ?? this.checksOf(goal.element.name, goal.element.slot).props).push({ key: goal.key, fn });
+        }
+        return;
+      }
+      case 'edge':
+      case 'path': {
+        const relProps: { key: string; fn: Fn }[] = [];
+        const { access } = goal;
+        const min = goal.kind === 'path' ? goal.min : 1;
+        const max = goal.kind === 'path' ? goal.max : 1;
+        if (access.kind === 'expand') {
+          const { reversed } = access;
+          const target = reversed ? goal.from : goal.to;
+          const targetBound = reversed ? access.fromBound : access.toBound;
+          const step: MatchStep = {
+            kind: goal.kind === 'path' ? 'varExpand' : 'expand',
+            sourceSlot: (reversed ? goal.to : goal.from).slot, targetSlot: target.slot, targetBound, relSlot: goal.rel.slot,
+            direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
+          };
+          this.start(step);
+          if (!targetBound) this.freshNodes.set(target.name, step);
+        } else {
+          const fromCheck: NodeCheck = { labels: [], props: [] };
+          const toCheck: NodeCheck = { labels: [], props: [] };
+          this.start({
+            kind: access.kind === 'scanEdges' ? 'scanEdges' : 'checkRel',
+            relSlot: goal.rel.slot, fromSlot: goal.from.slot, toSlot: goal.to.slot, fromBound: access.fromBound, toBound: access.toBound,
+            direction: goal.direction, types: goal.types, relProps, fromCheck, toCheck,
+          });
+          if (!access.fromBound) this.freshNodes.set(goal.from.name, fromCheck);
+          if (!access.toBound) this.freshNodes.set(goal.to.name, toCheck);
+        }
+        this.freshRels.set(goal.rel.name, relProps);
+        return;
+      }
+      case 'where':
+        this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx) });
+        return;
+      case 'rule': {
+        const args = goal.args.map((arg) => compileExpr(arg, ctx));
+        const predicate = goal.predicate;
+        this.start({ kind: 'filter', fn: (row, env) => callRule(predicate, args.map((arg) => arg(row, env)), env) });
+        return;
+      }
+      case 'namedPath':
+        this.start({ kind: 'bindPath', slot: goal.path.slot, nodeSlots: goal.nodes.map((node) => node.slot), relSlots: goal.rels.map((rel) => rel.slot) });
+        return;
+    }
+  }
+}
+
+function flip(direction: 'out' | 'in' | 'both'): 'out' | 'in' | 'both' {
+  return direction === 'out' ? 'in' : direction === 'in' ? 'out' : 'both';
+}
+
+// ---- WITH and RETURN ----
+
+function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledProjection {
+  const aggregates: AggregateSpec[] = [];
+  const itemContext = builder.context(plan.inputScope, plan.aggregating ? aggregates : undefined);
+  const items = plan.items.map((item) => ({ name: item.name, fn: compileExpr(item.expr, itemContext), slot: item.slot }));
+  const sortContext = { ...builder.context(plan.sortScope, plan.aggregating ? aggregates : undefined), argumentScope: plan.inputScope };
+  const orderBy = plan.orderBy.map(({ key, descending }) => {
+    if ('slot' in key) {
+      const slot = key.slot;
+      return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending };
+    }
+    return { fn: compileExpr(key.expr, sortContext), descending };
+  });
+  return {
+    items,
+    aggregates,
+    groupingItems: plan.groupingItems,
+    aggregating: plan.aggregating,
+    aggregateSlot: plan.aggregateSlot,
+    distinct: plan.distinct,
+    orderBy,
+    skip: builder.constant(plan.skip),
+    limit: builder.constant(plan.limit),
+    where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+  };
+}
+
+// ---- CREATE (the test-only writer) ----
+
+function buildCreate(plan: CreatePlan, builder: PartBuilder): (row: Row, env: Env) => void {
+  const actions = plan.elements.map((element) => createAction(element, element.properties ? builder.expr(element.properties, element.scope) : undefined));
+  return (row, env) => actions.forEach((action) => action(row, env));
+}
+
+function createAction(element: CreateElement, props: Fn | undefined): (row: Row, env: Env) => void {
+  if (element.kind === 'node') {
+    const { node, labels } = element;
+    return (row, env) => {
+      row[node.slot] = { $node: createNode(env, labels, props?.(row, env)) };
+    };
+  }
+  const { rel, type, from, to } = element;
+  return (row, env) => {
+    const fromNode = row[from.slot] as { $node: { id: string } };
+    const toNode = row[to.slot] as { $node: { id: string } };
+    row[rel.slot] = { $rel: createEdge(env, type, fromNode.$node.id, toNode.$node.id, props?.(row, env)) };
+  };
+}
+
+let createdCounter = 0;
+
+function propertiesFrom(value: CypherValue | undefined): Record<string, PropertyValue> {
+  const properties: Record<string, PropertyValue> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, item] of Object.entries(value as Record<string, CypherValue>)) if (item !== null) properties[key] = toProperty(item);
+  }
+  return properties;
+}
+
+function createNode(env: Env, labels: string[], props: CypherValue | undefined) {
+  const record = {
+    id: `n${++createdCounter}`,
+    labels: [...new Set(labels)],
+    properties: propertiesFrom(props),
+    confidence: 1,
+    provenance: [],
+    recorded_at: new Date().toISOString(),
+  };
+  while (env.graph.node(record.id)) record.id = `n${++createdCounter}`;
+  env.graph.putNode(record);
+  return record;
+}
+
+function createEdge(env: Env, type: string, from: string, to: string, props: CypherValue | undefined) {
+  const record = { id: `e${++createdCounter}`, type, from, to, properties: propertiesFrom(props), confidence: 1, provenance: [], recorded_at: new Date().toISOString() };
+  while (env.graph.edge(record.id)) record.id = `e${++createdCounter}`;
+  env.graph.putEdge(record);
+  return record;
+}

@@ -1,0 +1,550 @@
+/**
+ * The plan, the second compile stage: the one object that execution is built from
+ * (build.ts) and that `explain` prints (explain.ts), so that the two cannot drift
+ * apart. It makes the design's promise literal: a query compiles to a Prolog goal.
+ *
+ * A MATCH plans to an ordered conjunction of goals — `node(N, Label)`,
+ * `prop(X, Key, Value)`, `edge(E, Type, From, To, _)` (direction and type
+ * alternatives), `path(Es, Types, From, To, Min, Max)` for variable length,
+ * `where(Expr)`, calls of rule predicates, `path_of(P, Nodes, Rels)` — in the join
+ * order planner.ts picks from GraphIndex statistics, each WHERE conjunct right after
+ * the goal that binds its last variable. Every goal carries what the executor
+ * needs: the row slots of its variables and, for the goal that first binds a
+ * variable, the access path the planner chose and its estimate. The rest of the
+ * query (UNWIND, WITH, RETURN, CREATE) plans to clauses holding their expressions
+ * and the scopes those are built in.
+ */
+import type { RulePredicate } from '../prolog/registry.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { type Clause, type Expr, exprKey, type PatternPart, type Projection, type QueryAst } from './ast.ts';
+import { anonymousName, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
+import { compileError, containsAggregate } from './expressions.ts';
+import { isAggregateFunction } from './functions.ts';
+import type { QueryLimits } from './limits.ts';
+import { type NodeAccess, type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
+import type { RuleRegistry } from './rules.ts';
+import type { Scope, VarInfo } from './types.ts';
+
+export interface PlanOptions {
+  rules?: RuleRegistry;
+  parameters: Record<string, unknown>;
+  limits: QueryLimits;
+}
+
+/** A variable of the plan: the name it was written with (anonymous names begin with a space) and its row slot. */
+export interface PlanVar {
+  name: string;
+  slot: number;
+}
+
+/** Set on the goal that binds its variable: the planner's estimate of the rows it yields. */
+export interface Scan {
+  estimate: number;
+}
+
+/** `node(N, Label)`, or `node(N, _)` without a label. With `scan`, it binds N: through the label index, or over all nodes. */
+export interface NodeGoal {
+  kind: 'node';
+  node: PlanVar;
+  label?: string;
+  scan?: Scan;
+}
+
+/** `prop(X, Key, Value)` on a node or relationship. With `scan`, it binds the node X through the property index. */
+export interface PropGoal {
+  kind: 'prop';
+  element: PlanVar;
+  key: string;
+  value: Expr;
+  scan?: Scan;
+}
+
+/**
+ * How a relationship goal runs, as the planner chose: `expand` walks from a bound
+ * end (from `to` when `reversed`), `scanEdges` enumerates the edges of its types,
+ * `bound` checks a relationship bound before the pattern.
+ */
+export interface RelAccess {
+  kind: 'expand' | 'scanEdges' | 'bound';
+  reversed: boolean;
+  /** Whether each end is known when the goal runs (a self-loop's second end is, once its first is). */
+  fromBound: boolean;
+  toBound: boolean;
+  estimate: number;
+}
+
+interface RelGoalBase {
+  rel: PlanVar;
+  from: PlanVar;
+  to: PlanVar;
+  /** Alternatives; empty for any type. */
+  types: string[];
+  direction: 'out' | 'in' | 'both';
+  access: RelAccess;
+}
+
+/** `edge(E, Type, From, To, _)`. */
+export interface EdgeGoal extends RelGoalBase {
+  kind: 'edge';
+}
+
+/** `path(Es, Types, From, To, Min, Max)`: a variable-length relationship. */
+export interface PathGoal extends RelGoalBase {
+  kind: 'path';
+  min: number;
+  max: number;
+}
+
+/** `where(Expr)`: a WHERE conjunct, tested once its variables are bound. */
+export interface WhereGoal {
+  kind: 'where';
+  expr: Expr;
+}
+
+/** A WHERE conjunct that calls a predicate of a loaded rule module: solved by tau-prolog. */
+export interface RuleGoal {
+  kind: 'rule';
+  name: string;
+  args: Expr[];
+  predicate: RulePredicate;
+}
+
+/** `path_of(P, Nodes, Rels)`: P names the path through the pattern's nodes and relationships. */
+export interface NamedPathGoal {
+  kind: 'namedPath';
+  path: PlanVar;
+  nodes: PlanVar[];
+  rels: PlanVar[];
+}
+
+export type Goal = NodeGoal | PropGoal | EdgeGoal | PathGoal | WhereGoal | RuleGoal | NamedPathGoal;
+
+export interface MatchPlan {
+  kind: 'match';
+  optional: boolean;
+  goals: Goal[];
+  /** The scope the goals' expressions see: the names bound before, and the pattern's own. */
+  scope: Scope;
+  /** The slots this MATCH binds: null-filled when an OPTIONAL MATCH finds nothing. */
+  newSlots: number[];
+}
+
+export interface UnwindPlan {
+  kind: 'unwind';
+  expr: Expr;
+  scope: Scope;
+  alias: PlanVar;
+}
+
+export interface ProjectionPlan {
+  kind: 'with' | 'return';
+  items: { name: string; expr: Expr; slot: number }[];
+  /** The scope of the items, and of aggregate arguments wherever they appear. */
+  inputScope: Scope;
+  aggregating: boolean;
+  /** Indexes into `items` of the grouping keys (when aggregating). */
+  groupingItems: number[];
+  /** Slot holding each group's finished aggregate values, for ORDER BY after aggregation. */
+  aggregateSlot: number;
+  distinct: boolean;
+  /** A sort key is a projected item's slot, or an expression over `sortScope`. */
+  orderBy: { key: { slot: number } | { expr: Expr }; descending: boolean }[];
+  sortScope: Scope;
+  skip?: Expr;
+  limit?: Expr;
+  /** WITH ... WHERE, over the projected names. */
+  where?: Expr;
+  outputScope: Scope;
+}
+
+/** What a CREATE makes, in order; each element's properties see the names bound before it. */
+export type CreateElement =
+  | { kind: 'node'; node: PlanVar; labels: string[]; properties?: Expr; scope: Scope }
+  | { kind: 'edge'; rel: PlanVar; type: string; from: PlanVar; to: PlanVar; properties?: Expr; scope: Scope };
+
+export interface CreatePlan {
+  kind: 'create';
+  elements: CreateElement[];
+}
+
+export type ClausePlan = MatchPlan | UnwindPlan | ProjectionPlan | CreatePlan;
+
+export interface PartPlan {
+  clauses: ClausePlan[];
+  columns: string[];
+  /** Slots and anonymous names the plan used: building goes on from here. */
+  slots: SlotCounter;
+}
+
+export interface QueryPlan {
+  parts: PartPlan[];
+  /** unionAll[i] joins parts[i] and parts[i+1]. */
+  unionAll: boolean[];
+}
+
+interface PartState extends SlotCounter {
+  scope: Scope;
+}
+
+export function planQuery(ast: QueryAst, graph: GraphIndex, options: PlanOptions): QueryPlan {
+  const parts = ast.parts.map((part) => planPart(part.clauses, graph, options));
+  const columns = parts[0].columns;
+  for (const part of parts) {
+    if (part.columns.length !== columns.length || part.columns.some((column, i) => column !== columns[i])) {
+      throw compileError('DifferentColumnsInUnion', 'all parts of a UNION must return the same columns', { line: 1, column: 1 });
+    }
+  }
+  return { parts, unionAll: ast.unionAll };
+}
+
+function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
+  const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
+  const planned: ClausePlan[] = [];
+  let columns: string[] = [];
+  for (const clause of clauses) {
+    switch (clause.kind) {
+      case 'match':
+        planned.push(planMatch(clause.patterns, clause.where, clause.optional, state, graph, options));
+        break;
+      case 'unwind': {
+        const scope = state.scope;
+        const alias = { name: clause.alias, slot: state.nextSlot++ };
+        state.scope = new Map(scope).set(clause.alias, { slot: alias.slot, kind: 'any' });
+        planned.push({ kind: 'unwind', expr: clause.expr, scope, alias });
+        break;
+      }
+      case 'with':
+      case 'return': {
+        const projection = planProjection(clause.kind, clause.projection, clause.kind === 'with' ? clause.where : undefined, state);
+        columns = projection.items.map((item) => item.name);
+        planned.push(projection);
+        break;
+      }
+      case 'create':
+        planned.push(planCreate(clause.patterns, state));
+        break;
+      case 'write':
+        throw compileError('ReadOnlyQuery', `${clause.keyword} is not supported`, clause.pos);
+    }
+  }
+  return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+// ---- MATCH ----
+
+function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions): MatchPlan {
+  const scope = new Map(state.scope);
+  const pattern = bindPattern(patterns, state, scope);
+  // inline property maps and WHERE equalities `n.key = constant` are the same constraint
+  const equalities = new Map<string, { key: string; value: Expr }[]>();
+  const filters: Expr[] = [];
+  for (const filter of conjuncts(where)) {
+    if (filter.kind === 'binary' && filter.op === '=') {
+      const [prop, value] = filter.left.kind === 'prop' ? [filter.left, filter.right] : [filter.right, filter.left];
+      if (prop.kind === 'prop' && prop.target.kind === 'var' && pattern.nodes.has(prop.target.name) && !pattern.nodes.get(prop.target.name)!.bound &&
+        (value.kind === 'literal' || value.kind === 'param') && constantValue(value, options.parameters) !== undefined) {
+        const list = equalities.get(prop.target.name) ?? [];
+        list.push({ key: prop.key, value });
+        equalities.set(prop.target.name, list);
+        continue;
+      }
+    }
+    filters.push(filter);
+  }
+  const goals = orderGoals(pattern, equalities, filters, state.scope, scope, graph, options);
+  const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
+  state.scope = scope;
+  return { kind: 'match', optional, goals, scope, newSlots };
+}
+
+/**
+ * The goals of a pattern used as an expression (`WHERE (a)-->(b)`, pattern
+ * comprehensions). build.ts plans these as it builds the expression, because their
+ * scope (comprehension variables included) is only known then.
+ */
+export function planPatternExpression(pattern: PatternPart, scope: Scope, slots: SlotCounter, graph: GraphIndex, options: PlanOptions): Goal[] {
+  const before = new Set(scope.keys());
+  return orderGoals(bindPattern([pattern], slots, scope), new Map(), [], before, scope, graph, options);
+}
+
+/** A WHERE conjunct as a goal: a rule call when it calls a rule predicate, else a filter. */
+function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
+  if (expr.kind === 'call' && !isAggregateFunction(expr.name)) {
+    const predicate = options.rules?.predicate(expr.name, expr.args.length);
+    if (predicate) return { kind: 'rule', name: expr.name, args: expr.args, predicate };
+  }
+  return { kind: 'where', expr };
+}
+
+/**
+ * Orders a bound pattern's goals by the planner's join order: each step's binding
+ * goal, then the checks on what it bound, then every filter whose variables are now
+ * all bound; a named path's binding comes last, and the filters that need it.
+ * `boundBefore` holds the names known before the pattern runs.
+ */
+function orderGoals(
+  pattern: BoundPattern,
+  equalities: Map<string, { key: string; value: Expr }[]>,
+  filters: Expr[],
+  boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  scope: Scope,
+  graph: GraphIndex,
+  options: PlanOptions,
+): Goal[] {
+  const order = new GoalOrder(scope, boundBefore, options.parameters);
+  const planNodes: PlanNode[] = [];
+  for (const [name, entry] of pattern.nodes) {
+    const labels = entry.patterns.length === 1 ? entry.patterns[0].labels : [...new Set(entry.patterns.flatMap((node) => node.labels))];
+    const props = entry.patterns.flatMap((node) => propertyEntries(node.properties, 'node')).map(([key, value]) => ({ key, value }));
+    const written = equalities.get(name);
+    if (written) props.push(...written);
+    order.constraints.set(name, { labels, props });
+    const constantProps: PlanNode['constantProps'] = [];
+    for (const { key, value } of props) {
+      const constant = constantValue(value, options.parameters);
+      if (constant !== undefined) constantProps.push({ key, value: constant });
+    }
+    planNodes.push({ name, labels, constantProps, bound: entry.bound });
+  }
+  const planRels: PlanRel[] = pattern.rels.map((rel) => ({
+    name: rel.name,
+    from: rel.from,
+    to: rel.to,
+    types: rel.pattern.types,
+    direction: rel.pattern.direction,
+    varLength: rel.pattern.range ? { min: rel.pattern.range.min ?? 1, max: rel.pattern.range.max ?? options.limits.maxVariableLength } : undefined,
+    bound: rel.bound,
+  }));
+
+  for (const filter of filters) order.pending.push({ goal: filterGoal(filter, options), variables: variablesOf(filter) });
+  // labels and properties written on a node bound before the pattern are checks on the row as it comes
+  for (const [name, entry] of pattern.nodes) if (entry.bound) order.nodeChecks(name);
+  order.flushPending();
+  for (const op of planPattern(planNodes, planRels, graph)) {
+    if (op.op === 'scanNode') order.scanNode(op.node, op.access, op.estimate);
+    else order.relationship(pattern.rels.find((rel) => rel.name === op.rel)!, planRels.find((rel) => rel.name === op.rel)!, op);
+    order.flushPending();
+  }
+  for (const path of pattern.paths) {
+    order.goals.push({ kind: 'namedPath', path: { name: path.name, slot: path.slot }, nodes: path.nodeNames.map((name) => order.planVar(name)), rels: path.relNames.map((name) => order.planVar(name)) });
+  }
+  for (const { goal } of order.pending) order.goals.push(goal);
+  return order.goals;
+}
+
+/** The goal list of one pattern as orderGoals appends to it, with what is bound so far and what waits for it. */
+class GoalOrder {
+  readonly goals: Goal[] = [];
+  readonly constraints = new Map<string, { labels: string[]; props: { key: string; value: Expr }[] }>();
+  /** Filters, and properties compared with variables, waiting for their variables. */
+  readonly pending: { goal: Goal; variables: Set<string> }[] = [];
+  private readonly boundHere = new Set<string>();
+
+  constructor(
+    private readonly scope: Scope,
+    private readonly boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+    private readonly parameters: Record<string, unknown>,
+  ) {}
+
+  planVar(name: string): PlanVar {
+    return { name, slot: this.scope.get(name)!.slot };
+  }
+
+  private isBound(name: string): boolean {
+    return this.boundBefore.has(name) || this.boundHere.has(name);
+  }
+
+  /** Whether every variable is bound by now (a name not in scope is left for the expression to report). */
+  private known(variables: Set<string>): boolean {
+    for (const name of variables) if (!this.isBound(name) && this.scope.has(name)) return false;
+    return true;
+  }
+
+  flushPending(): void {
+    for (let i = 0; i < this.pending.length; i++) {
+      if (this.known(this.pending[i].variables)) {
+        this.goals.push(this.pending[i].goal);
+        this.pending.splice(i--, 1);
+      }
+    }
+  }
+
+  scanNode(name: string, access: NodeAccess, estimate: number): void {
+    const node = this.planVar(name);
+    const scan = { estimate };
+    this.boundHere.add(name);
+    if (access.kind === 'label') {
+      this.goals.push({ kind: 'node', node, label: access.label, scan });
+      this.nodeChecks(name, { label: access.label });
+    } else if (access.kind === 'prop') {
+      const props = this.constraints.get(name)!.props;
+      const at = props.findIndex(({ key, value }) => key === access.key && constantValue(value, this.parameters) === access.value);
+      this.goals.push({ kind: 'prop', element: node, key: access.key, value: props[at].value, scan });
+      this.nodeChecks(name, { prop: at });
+    } else {
+      this.goals.push({ kind: 'node', node, scan });
+      this.nodeChecks(name);
+    }
+  }
+
+  relationship(rel: BoundPattern['rels'][number], planRel: PlanRel, op: Exclude<PlanOp, { op: 'scanNode' }>): void {
+    const fromBound = this.isBound(rel.from);
+    const toBound = this.isBound(rel.to) || rel.to === rel.from;
+    const access: RelAccess = {
+      kind: op.op === 'checkRel' ? 'bound' : op.op,
+      reversed: op.op === 'expand' && op.reversed,
+      fromBound,
+      toBound,
+      estimate: op.estimate,
+    };
+    const base = { rel: this.planVar(rel.name), from: this.planVar(rel.from), to: this.planVar(rel.to), types: planRel.types, direction: planRel.direction, access };
+    this.goals.push(planRel.varLength ? { kind: 'path', ...base, ...planRel.varLength } : { kind: 'edge', ...base });
+    this.boundHere.add(rel.from).add(rel.to).add(rel.name);
+    // a relationship's properties are checked as it is walked, whatever they compare with
+    for (const [key, value] of propertyEntries(rel.pattern.properties, 'relationship')) this.goals.push({ kind: 'prop', element: base.rel, key, value });
+    if (!fromBound) this.nodeChecks(rel.from);
+    if (!toBound) this.nodeChecks(rel.to);
+  }
+
+  /**
+   * The label and property goals of a node just bound, but for the one its scan
+   * already satisfies; a property compared with a variable not yet bound waits for it.
+   */
+  nodeChecks(name: string, satisfied?: { label: string } | { prop: number }): void {
+    const { labels, props } = this.constraints.get(name)!;
+    const node = this.planVar(name);
+    for (const label of labels) if (!(satisfied && 'label' in satisfied && satisfied.label === label)) this.goals.push({ kind: 'node', node, label });
+    props.forEach(({ key, value }, i) => {
+      if (satisfied && 'prop' in satisfied && satisfied.prop === i) return;
+      const goal: PropGoal = { kind: 'prop', element: node, key, value };
+      const variables = variablesOf(value);
+      if (this.known(variables)) this.goals.push(goal);
+      else this.pending.push({ goal, variables });
+    });
+  }
+}
+
+// ---- WITH and RETURN ----
+
+function planProjection(kind: 'with' | 'return', projection: Projection, where: Expr | undefined, state: PartState): ProjectionPlan {
+  const inputScope = state.scope;
+  const written: { name: string; expr: Expr }[] = [];
+  if (projection.star) {
+    const names = [...inputScope.keys()].filter((name) => !name.startsWith(' ')).sort();
+    if (names.length === 0 && projection.items.length === 0) {
+      throw compileError('NoVariablesInScope', 'RETURN * needs at least one variable in scope', projection.pos);
+    }
+    for (const name of names) written.push({ name, expr: { kind: 'var', name, pos: projection.pos } });
+  }
+  for (const item of projection.items) {
+    written.push({ name: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), expr: item.expr });
+  }
+  const aggregating = written.some((item) => containsAggregate(item.expr));
+  const items = written.map((item) => ({ ...item, slot: state.nextSlot++ }));
+  const groupingItems = items.map((item, i) => (containsAggregate(item.expr) ? -1 : i)).filter((i) => i >= 0);
+
+  const outputScope: Scope = new Map();
+  for (const item of items) outputScope.set(item.name, { slot: item.slot, kind: kindOf(item.expr, inputScope) });
+
+  // ORDER BY sees the projected names and, without aggregation or DISTINCT, the input variables too
+  const projected = aggregating || projection.distinct;
+  const sortScope: Scope = projected ? new Map(outputScope) : new Map([...inputScope, ...outputScope]);
+  const itemKeys = items.map((item) => exprKey(item.expr));
+  const orderBy = (projection.orderBy ?? []).map((sort) => {
+    const matchingItem = itemKeys.indexOf(exprKey(sort.expr));
+    if (matchingItem >= 0 && projected) return { key: { slot: items[matchingItem].slot }, descending: sort.descending };
+    const expr = projected ? rewriteToProjected(sort.expr, itemKeys, items.map((item) => item.name)) : sort.expr;
+    return { key: { expr }, descending: sort.descending };
+  });
+  state.scope = outputScope;
+  return {
+    kind,
+    items,
+    inputScope,
+    aggregating,
+    groupingItems,
+    aggregateSlot: state.nextSlot++,
+    distinct: projection.distinct,
+    orderBy,
+    sortScope,
+    skip: projection.skip,
+    limit: projection.limit,
+    where,
+    outputScope,
+  };
+}
+
+/** In ORDER BY after aggregation or DISTINCT, a sub-expression written like a projected item means that item. */
+function rewriteToProjected(expr: Expr, itemKeys: string[], names: string[]): Expr {
+  const at = itemKeys.indexOf(exprKey(expr));
+  if (at >= 0) return { kind: 'var', name: names[at], pos: expr.pos };
+  const recurse = (child: Expr) => rewriteToProjected(child, itemKeys, names);
+  switch (expr.kind) {
+    case 'binary':
+      return { ...expr, left: recurse(expr.left), right: recurse(expr.right) };
+    case 'unary':
+    case 'isNull':
+      return { ...expr, operand: recurse(expr.operand) };
+    case 'prop':
+      return { ...expr, target: recurse(expr.target) };
+    case 'list':
+      return { ...expr, items: expr.items.map(recurse) };
+    case 'call':
+      // the arguments of an aggregate are evaluated over the input rows: leave them as written
+      return isAggregateFunction(expr.name) ? expr : { ...expr, args: expr.args.map(recurse) };
+    default:
+      return expr;
+  }
+}
+
+/** What a projected expression is known to hold: MATCH on a name of kind 'value' is a type conflict. */
+function kindOf(expr: Expr, scope: Scope): VarInfo['kind'] {
+  switch (expr.kind) {
+    case 'var':
+      return scope.get(expr.name)?.kind ?? 'any';
+    case 'literal':
+    case 'list':
+    case 'map':
+    case 'binary':
+    case 'isNull':
+    case 'comprehension':
+    case 'quantifier':
+      return 'value';
+    default:
+      return 'any';
+  }
+}
+
+// ---- CREATE (the test-only writer) ----
+
+function planCreate(patterns: PatternPart[], state: PartState): CreatePlan {
+  const scope = new Map(state.scope);
+  const elements: CreateElement[] = [];
+  const nodeVar = (node: PatternPart['nodes'][number]): PlanVar => {
+    const name = node.variable;
+    const existing = name ? scope.get(name) : undefined;
+    if (existing) {
+      if (node.labels.length > 0 || node.properties) throw compileError('VariableAlreadyBound', `'${name}' is already bound`, node.pos);
+      return { name: name!, slot: existing.slot };
+    }
+    const created = { name: name ?? anonymousName(state), slot: state.nextSlot++ };
+    if (name) scope.set(name, { slot: created.slot, kind: 'node' });
+    elements.push({ kind: 'node', node: created, labels: node.labels, properties: node.properties, scope: new Map(scope) });
+    return created;
+  };
+  for (const part of patterns) {
+    const ends = [nodeVar(part.nodes[0])];
+    part.relationships.forEach((rel, i) => {
+      ends.push(nodeVar(part.nodes[i + 1]));
+      if (rel.types.length !== 1 || rel.direction === 'both' || rel.range) {
+        throw compileError('NoSingleRelationshipType', 'CREATE needs one relationship type and a direction', rel.pos);
+      }
+      const [from, to] = rel.direction === 'out' ? [ends[i], ends[i + 1]] : [ends[i + 1], ends[i]];
+      const created = { name: rel.variable ?? anonymousName(state), slot: state.nextSlot++ };
+      if (rel.variable) scope.set(rel.variable, { slot: created.slot, kind: 'rel' });
+      elements.push({ kind: 'edge', rel: created, type: rel.types[0], from, to, properties: rel.properties, scope: new Map(scope) });
+    });
+  }
+  state.scope = scope;
+  return { kind: 'create', elements };
+}
