@@ -75,18 +75,12 @@ export function planPattern(nodes: PlanNode[], rels: PlanRel[], graph: GraphInde
   const remainingRels = [...rels];
   const ops: PlanOp[] = [];
 
-  const bind = (name: string) => bound.add(name);
-
   while (remainingRels.length > 0 || nodes.some((node) => !bound.has(node.name))) {
-    let best: { op: PlanOp; cost: number; apply: () => void } | undefined;
-    const consider = (op: PlanOp, cost: number, apply: () => void) => {
-      if (!best || cost < best.cost) best = { op, cost, apply };
-    };
-
+    // the cheapest step, the relationship it takes (if any) and the names it binds
+    let best: { op: PlanOp; cost: number; rel?: PlanRel; binds: string[] } | undefined;
     for (const rel of remainingRels) {
-      const take = () => remainingRels.splice(remainingRels.indexOf(rel), 1);
       if (rel.bound) {
-        consider({ op: 'checkRel', rel: rel.name, estimate: 1 }, 0, () => (take(), bind(rel.from), bind(rel.to)));
+        if (!best || 0 < best.cost) best = { op: { op: 'checkRel', rel: rel.name, estimate: 1 }, cost: 0, rel, binds: [rel.from, rel.to] };
         continue;
       }
       const fromBound = bound.has(rel.from);
@@ -96,23 +90,22 @@ export function planPattern(nodes: PlanNode[], rels: PlanRel[], graph: GraphInde
         const target = nodeByName.get(reversed ? rel.from : rel.to)!;
         const targetBound = bound.has(target.name);
         const estimate = targetBound ? fanOut(rel, graph) / Math.max(1, graph.nodeCount) : fanOut(rel, graph) * selectivity(target, graph);
-        consider(
-          { op: 'expand', rel: rel.name, from: reversed ? rel.to : rel.from, to: target.name, reversed, estimate },
-          estimate,
-          () => (take(), bind(target.name)),
-        );
+        if (!best || estimate < best.cost) {
+          best = { op: { op: 'expand', rel: rel.name, from: reversed ? rel.to : rel.from, to: target.name, reversed, estimate }, cost: estimate, rel, binds: [target.name] };
+        }
       } else if (!rel.varLength) {
         const estimate = typeCount(rel, graph) * (rel.direction === 'both' ? 2 : 1);
-        consider({ op: 'scanEdges', rel: rel.name, estimate }, estimate, () => (take(), bind(rel.from), bind(rel.to)));
+        if (!best || estimate < best.cost) best = { op: { op: 'scanEdges', rel: rel.name, estimate }, cost: estimate, rel, binds: [rel.from, rel.to] };
       }
     }
     for (const node of nodes) {
       if (bound.has(node.name)) continue;
       const { access, estimate } = nodeAccess(node, graph);
-      consider({ op: 'scanNode', node: node.name, access, estimate }, estimate, () => bind(node.name));
+      if (!best || estimate < best.cost) best = { op: { op: 'scanNode', node: node.name, access, estimate }, cost: estimate, binds: [node.name] };
     }
     const chosen = best!;
-    chosen.apply();
+    if (chosen.rel) remainingRels.splice(remainingRels.indexOf(chosen.rel), 1);
+    for (const name of chosen.binds) bound.add(name);
     ops.push(chosen.op);
   }
   return ops;
