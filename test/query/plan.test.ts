@@ -1,0 +1,186 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { EdgeRecord, NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
+import { buildQuery } from '../../engine/query/build.ts';
+import { DEFAULT_LIMITS, RuleRegistry, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import type { MatchStep } from '../../engine/query/match.ts';
+import { planQuery } from '../../engine/query/plan.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { conflictGraph } from './fixtures.ts';
+
+/** A GraphIndex that records the lookups execution makes (the planner reads only counts). */
+class RecordingIndex extends GraphIndex {
+  readonly lookups: string[] = [];
+
+  override nodesWithLabel(label: string): ReadonlySet<string> {
+    this.lookups.push(`label ${label}`);
+    return super.nodesWithLabel(label);
+  }
+
+  /** The planner's statistic, not a lookup of execution. */
+  override propertyValueCount(key: string, value: PropertyValue): number {
+    return super.nodesWithProperty(key, value).size;
+  }
+
+  override nodesWithProperty(key: string, value: PropertyValue): ReadonlySet<string> {
+    this.lookups.push(`property ${key}`);
+    return super.nodesWithProperty(key, value);
+  }
+
+  override edgesOf(nodeId: string, direction: 'out' | 'in' | 'both', types?: readonly string[]): EdgeRecord[] {
+    this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
+    return super.edgesOf(nodeId, direction, types);
+  }
+}
+
+/** The conflict graph, padded with `count` unconnected nodes: the same answers, other statistics. */
+function paddedGraph(label: string, properties: NodeRecord['properties'], count: number): RecordingIndex {
+  const source = conflictGraph();
+  const graph = new RecordingIndex();
+  for (const node of source.nodes.values()) graph.putNode(node);
+  for (let i = 0; i < count; i++) {
+    const padding: NodeRecord = { id: `pad${i}`, labels: [label], properties, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    graph.putNode(padding);
+  }
+  for (const edge of source.edges.values()) graph.putEdge(edge);
+  return graph;
+}
+
+const options = { parameters: {}, limits: DEFAULT_LIMITS };
+
+/** The join steps the plan of a one-MATCH query builds to, as short signatures. */
+function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry): string[] {
+  const plan = planQuery(parseQuery(text), graph, { ...options, rules });
+  const match = buildQuery(plan, graph, { ...options, rules }).parts[0].clauses[0];
+  if (match.kind !== 'match') throw new Error('the query does not start with MATCH');
+  return match.steps.map(signature);
+}
+
+function signature(step: MatchStep): string {
+  switch (step.kind) {
+    case 'scanNode':
+      return `scanNode ${step.access.kind === 'label' ? step.access.label : step.access.kind === 'prop' ? step.access.key : 'all'} [${step.labels}]`;
+    case 'expand':
+    case 'varExpand':
+      return `${step.kind} ${step.direction} [${step.labels}] {${step.props.map((prop) => prop.key)}}`;
+    default:
+      return step.kind;
+  }
+}
+
+const ids = (rows: CypherValue[][]) => rows.map((row) => row.map((value) => (isNode(value) ? value.$node.id : value)));
+
+describe('one plan for explain and execution', () => {
+  const text = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a.label AS actor, c.text AS claim ORDER BY actor, claim";
+
+  it('changes the explained goal and the executed order together when the statistics change the join order', () => {
+    // few actors, many RedLine claims: start from the actors and walk their ASSERTS edges out
+    const fewActors = paddedGraph('Claim', { type: 'RedLine' }, 40);
+    const fromActors = runQuery(fewActors, text, { explain: true });
+    expect(fromActors.goal).toBe("node(V_a, 'Actor'), edge(_A0, 'ASSERTS', V_a, V_c, _), node(V_c, 'Claim'), prop(V_c, type, 'RedLine'),\nreturn(['actor', 'claim'])");
+    expect(fromActors.plan).toEqual(['scan a by label Actor (~3 rows)', expect.stringMatching(/^expand a -\[anon0:ASSERTS\]- c /), 'return actor, claim']);
+    expect(builtSteps(text, fewActors)).toEqual(['scanNode Actor []', 'expand out [Claim] {type}']);
+    expect(fewActors.lookups[0]).toBe('label Actor');
+    expect(new Set(fewActors.lookups.slice(1))).toEqual(new Set(['edges out of Actor']));
+
+    // many actors, few RedLine claims: start from the claims and walk their ASSERTS edges in
+    const fewClaims = paddedGraph('Actor', { role: 'party' }, 40);
+    const fromClaims = runQuery(fewClaims, text, { explain: true });
+    expect(fromClaims.goal).toBe("prop(V_c, type, 'RedLine'), node(V_c, 'Claim'), edge(_A0, 'ASSERTS', V_a, V_c, _), node(V_a, 'Actor'),\nreturn(['actor', 'claim'])");
+    expect(fromClaims.plan).toEqual(['scan c by property type (~2 rows)', expect.stringMatching(/^expand c -\[anon0:ASSERTS\]- a /), 'return actor, claim']);
+    expect(builtSteps(text, fewClaims)).toEqual(['scanNode type [Claim]', 'expand in [Actor] {}']);
+    expect(fewClaims.lookups[0]).toBe('property type');
+    expect(new Set(fewClaims.lookups.slice(1))).toEqual(new Set(['edges in of Claim']));
+
+    expect(fromClaims.rows).toEqual(fromActors.rows);
+    expect(fromActors.rows).toEqual([
+      ['Rapid Support Forces', 'No negotiation while the army holds Khartoum'],
+      ['Sudanese Armed Forces', 'No role for the RSF in any future army'],
+    ]);
+  });
+
+  it('builds one step per explained goal, checks folded into the step that binds their variable', () => {
+    const query = "MATCH p = (a:Actor {role: 'party'})-[r:OPPOSES|ALLIED_WITH]-(b:Actor) WHERE a.label < b.label AND length(p) = 1 RETURN a, b";
+    const result = runQuery(conflictGraph(), query, { explain: true });
+    expect(result.goal).toBe(
+      "prop(V_a, role, 'party'), node(V_a, 'Actor'), " +
+        "(edge(V_r, T_r, V_a, V_b, _) ; edge(V_r, T_r, V_b, V_a, _)), member(T_r, ['OPPOSES', 'ALLIED_WITH']), node(V_b, 'Actor'), " +
+        'where(lt(prop_of(V_a, label), prop_of(V_b, label))), path_of(V_p, [V_a, V_b], [V_r]), where(eq(length(V_p), 1)),\n' +
+        "return(['a', 'b'])",
+    );
+    expect(builtSteps(query, conflictGraph())).toEqual(['scanNode role [Actor]', 'expand both [Actor] {}', 'filter', 'bindPath', 'filter']);
+    // RSF opposes SAF, SAF is allied with RSF: two relationships between the same pair
+    expect(ids(result.rows)).toEqual([['rsf', 'saf'], ['rsf', 'saf']]);
+  });
+
+  it('shows a rule predicate called in WHERE as a goal of its own, placed once its arguments are bound', () => {
+    const rules = new RuleRegistry();
+    rules.load('reach', `
+      reaches(X, Y) :- edge(_, 'ALLIED_WITH', X, Y, _).
+      reaches(X, Z) :- edge(_, 'ALLIED_WITH', X, Y, _), reaches(Y, Z).
+    `, 'reach.pl');
+    const query = "MATCH (a:Actor {label: 'IGAD'}), (b:Actor) WHERE reaches(a, b) RETURN b.label AS b ORDER BY b";
+    const result = runQuery(conflictGraph(), query, { rules, explain: true });
+    expect(result.rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    expect(result.goal).toBe("prop(V_a, label, 'IGAD'), node(V_a, 'Actor'), node(V_b, 'Actor'), reaches(V_a, V_b),\nreturn(['b'])");
+    expect(result.plan).toContain('call reaches/2 of rule module reach in tau-prolog');
+    expect(builtSteps(query, conflictGraph(), rules)).toEqual(['scanNode label [Actor]', 'scanNode Actor []', 'filter']);
+  });
+
+  it('checks what the pattern writes on variables bound before it', () => {
+    const graph = conflictGraph();
+    const relabelled = runQuery(graph, 'MATCH (a) MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
+    expect(relabelled.rows).toEqual([['IGAD'], ['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    expect(relabelled.goal).toContain("node(V_a, _),\nnode(V_a, 'Actor')");
+    const retyped = runQuery(graph, 'MATCH ()-[r]->() MATCH ()-[r:OPPOSES]->() RETURN r.id AS id');
+    expect(retyped.rows).toHaveLength(1);
+  });
+
+  it('keeps a self-loop pattern to self-loops, and both values of one property key', () => {
+    const graph = conflictGraph();
+    expect(runQuery(graph, 'MATCH (a)-[r]->(a) RETURN count(*) AS n').rows).toEqual([[0n]]);
+    const conflicting = runQuery(graph, "MATCH (c:Claim {type: 'RedLine'}) WHERE c.type = 'Demand' RETURN c", { explain: true });
+    expect(conflicting.rows).toEqual([]);
+    expect(conflicting.goal).toContain("prop(V_c, type, 'Demand')");
+    expect(conflicting.goal).toContain("prop(V_c, type, 'RedLine')");
+  });
+
+  it('waits with a property compared with another pattern variable until that variable is bound', () => {
+    const graph = conflictGraph();
+    // a is scanned first by its label (3 actors < 8 nodes); b.role is only known once b is bound
+    const query = 'MATCH (a:Actor {role: b.role}), (b) WHERE a <> b RETURN a.label AS a, b.label AS b ORDER BY a, b';
+    const result = runQuery(graph, query, { explain: true });
+    expect(result.rows).toEqual([['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', 'Rapid Support Forces']]);
+    expect(result.goal).toBe("node(V_a, 'Actor'), node(V_b, _), where(neq(V_a, V_b)), prop(V_a, role, prop_of(V_b, role)),\nreturn(['a', 'b'])");
+    expect(builtSteps(query, graph)).toEqual(['scanNode Actor []', 'scanNode all []', 'filter', 'checkNode']);
+  });
+});
+
+describe('the query engine modules', () => {
+  it('import one another without a cycle', () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../engine/query');
+    const imports = new Map<string, string[]>();
+    for (const file of readdirSync(root).filter((name) => name.endsWith('.ts'))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      imports.set(file, [...text.matchAll(/(?:import|export)\s[^;]*?from\s+'\.\/([^']+)'/gs)].map((match) => match[1]));
+    }
+    const cycles: string[] = [];
+    const visiting: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string) => {
+      if (done.has(file)) return;
+      if (visiting.includes(file)) {
+        cycles.push([...visiting.slice(visiting.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      visiting.push(file);
+      for (const dependency of imports.get(file) ?? []) visit(dependency);
+      visiting.pop();
+      done.add(file);
+    };
+    for (const file of imports.keys()) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});
