@@ -43,9 +43,9 @@ az_present(protracted, _, Ids) :- az_protracted(Ids).
 
 % ---- sets ---------------------------------------------------------------------
 
-az_identity_words([ethnic, religio, tribal, tribe, communit, 'people of', clan, indigenous, minority, sectarian, caste, 'our people']).
-az_deprivation_words([depriv, poverty, poor, access, services, land, jobs, unemploy, marginalis, marginaliz, exclud, exclusion,
-    dispossess, hunger, 'clean water', schools, clinics, electricity]).
+az_identity_words([ethnic, religio, tribal, tribe, communit, 'people of', ' clan', indigenous, minority, sectarian, ' caste', 'our people']).
+az_deprivation_words([depriv, poverty, poor, access, services, ' land', landless, farmland, grazing, jobs, unemploy, marginalis, marginaliz,
+    exclud, exclusion, dispossess, hunger, 'clean water', schools, clinics, electricity]).
 
 % az_ctx(-ctx(Parties, IdentityGroups, States)): what most rules need, computed once
 az_ctx(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
@@ -54,26 +54,34 @@ az_state_actors(S) :-
     findall(Ids, (member(T, [state, government, armed_forces]), nodes_where('Actor', actor_type, T, Ids)), L),
     append(L, S0), sort(S0, S).
 
-% the parties: role party or spoiler, and everyone in an opposing pair
+% az_parties(-Parties): role party or spoiler, and every actor on either side of a hostile relation:
+% an OPPOSES edge, a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) as perpetrator or target,
+% a Threat, Accusation, Demand or RedLine as speaker or target (the groupings are done by the set
+% predicates; only lists of actors are walked)
 az_parties(Ps) :-
     nodes_where('Actor', role, party, P1), nodes_where('Actor', role, spoiler, P2),
-    findall(X, (opposing_pair(A, B, _), ( X = A ; X = B )), P3),
-    append([P1, P2, P3], P0), sort(P0, Ps).
+    findall(K, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
+                ( perpetrators(Es, G) ; targets(Es, G) ), az_keys(G, K)), L1),
+    findall(K, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
+                ( speakers(Cs, G) ; group_by_edge(Cs, 'TARGETS', out, _, G) ), az_keys(G, K)), L2),
+    nodes_where('Actor', _, _, All),
+    findall(K, (( group_by_edge(All, 'OPPOSES', out, _, G) ; group_by_edge(All, 'OPPOSES', in, _, G) ), az_keys(G, K)), L3),
+    append([[P1, P2], L1, L2, L3], L), append(L, P0), sort(P0, Ps).
 
-% az_identity_groups(-Groups): Actor-Claims pairs, the identity groups and the identity claims they make
+% az_identity_groups(-Groups): Actor-Claims pairs (sorted), the identity groups and the identity claims they make
 az_identity_groups(Groups) :-
     nodes_where('Actor', actor_type, community, Communities),
     nodes_where('Actor', actor_type, armed_group, AG), nodes_where('Actor', actor_type, political_party, PP),
     append(AG, PP, Organised0), sort(Organised0, Organised),
     az_identity_words(W), mentioning(Organised, W, ByLabel),
     nodes_where('Claim', _, _, Cs), mentioning(Cs, W, IdClaims), speakers(IdClaims, Speakers),
-    findall(A, (member(A-_, Speakers), member(A, Organised)), ByClaims),
+    az_keys(Speakers, SpeakerIds), az_ord_intersect(SpeakerIds, Organised, ByClaims),
     append([Communities, ByLabel, ByClaims], A0), sort(A0, Actors),
-    findall(A-Said, (member(A, Actors), group_ids(A, Speakers, Said)), Groups).
+    az_attach(Actors, Speakers, Groups).
 
-az_communal_actors(ctx(Ps, Groups, _), As) :- findall(A, (member(A-_, Groups), member(A, Ps)), As).
-az_communal(ctx(Ps, Groups, _), Ids) :-
-    findall([A|Said], (member(A-Said, Groups), member(A, Ps)), L), append(L, Ids0), sort(Ids0, Ids).
+az_communal_groups(ctx(Ps, Groups, _), Sel) :- az_keys(Groups, As), az_ord_intersect(As, Ps, In), az_select(In, Groups, Sel).
+az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As).
+az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As), az_values(Sel, Said), append(As, Said, I0), sort(I0, Ids).
 
 az_deprivation(Ids) :- claims_of_type('Grievance', G), az_deprivation_words(W), mentioning(G, W, Ids).
 
@@ -82,39 +90,46 @@ az_state_party(Ctx, Ids) :-
     az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
     findall([S, T | Es], member(p(S, T, Es), Pairs), L), append([ByRole | L], Ids0), sort(Ids0, Ids).
 
-az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), findall(A, (member(A, States), member(A, P)), Ids).
+az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), az_ord_intersect(States, P, Ids).
 
+% p(State, Group, Events): a state actor perpetrating ASSAULT or COERCE events against an identity group
 az_state_repression(ctx(_, Groups, States), Pairs) :-
-    events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), All),
-    findall(p(X, Y, Ev), (member(p(X, Y, Ev), All), member(X, States), member(Y-_, Groups)), Pairs).
+    az_keys(Groups, IdActors),
+    findall(p(S, T, Ev),
+            ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es), perpetrators(Es, ByPerp),
+              az_select(States, ByPerp, ByState), member(S-SEs, ByState), targets(SEs, ByTarget),
+              az_select(IdActors, ByTarget, Hit), member(T-Ev, Hit) ), Pairs0),
+    sort(Pairs0, Pairs).
 
 % a state actor mediating talks (role mediator, or the mediator of the CONSULT event) after the last
 % of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed
 az_failing_mediation(ctx(_, _, States), Ids, Mediators) :-
     events_of_type('CONSULT', Talks), nonempty(Talks),
-    participants(Talks, ByActor), group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge),
-    nodes_where('Actor', role, mediator, RoleMediators),
-    events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Violence),
-    findall(M-Ev, (member(M, States), az_mediated(M, ByActor, ByMediatorEdge, RoleMediators, Mediated),
-                   az_violence_after(Mediated, Violence, After), nonempty(After), append(Mediated, After, Ev)), L),
-    findall(M, member(M-_, L), Mediators),
-    findall([M|Ev], member(M-Ev, L), L2), append(L2, Ids0), sort(Ids0, Ids).
+    group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), az_select(States, ByMediatorEdge, M1),
+    nodes_where('Actor', role, mediator, RoleMediators), az_ord_intersect(States, RoleMediators, StateMediators),
+    participants(Talks, ByActor), az_select(StateMediators, ByActor, M2),
+    append(M1, M2, M0), msort(M0, M3), az_first_per_key(M3, Mediated),
+    findall(M-Ev, (member(M-MTalks, Mediated), az_violence_after(MTalks, After), nonempty(After), append(MTalks, After, Ev)), L),
+    az_keys(L, Mediators), findall([M|Ev], member(M-Ev, L), L2), append(L2, Ids0), sort(Ids0, Ids).
 
-az_mediated(M, _, ByMediatorEdge, _, Talks) :- member(M-Talks, ByMediatorEdge), !.
-az_mediated(M, ByActor, _, RoleMediators, Talks) :- member(M, RoleMediators), member(M-Talks, ByActor), !.
+az_first_per_key([], []).
+az_first_per_key([K-V | T], [K-V | R]) :- az_drop_key(K, T, T1), az_first_per_key(T1, R).
+az_drop_key(K, [K-_ | T], R) :- !, az_drop_key(K, T, R).
+az_drop_key(_, T, T).
 
-% the events of Violence dated after the latest dated event of Talks
-az_violence_after(Talks, Violence, After) :-
+% the ASSAULT and COERCE events dated after the latest dated event of Talks
+az_violence_after(Talks, After) :-
     findall(D, (member(E, Talks), days_before_reference(E, D)), Ds), nonempty(Ds),
-    min_list(Ds, Last), Last >= 1, To is Last - 1, filter_ids(Violence, window(0, To), After).
+    min_list(Ds, Last), Last >= 1, To is Last - 1,
+    findall(X, (member(T, ['ASSAULT', 'COERCE']), events_of_type(T, Es), filter_ids(Es, window(0, To), X)), Xs), append(Xs, After).
 
 % az_linkage(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
 az_linkage(ctx(Ps, _, _), Links) :-
-    findall(l(X, P, E), (edge(E, 'ALLIED_WITH', A, B, _), az_ends(A, B, X, P), member(P, Ps), az_foreign(X, P)), L0),
+    group_by_edge(Ps, 'ALLIED_WITH', out, _, G1), group_by_edge(Ps, 'ALLIED_WITH', in, _, G2), append(G1, G2, Allies),
+    findall(l(X, P, E), (member(X-PsX, Allies), member(P, PsX), X \== P, az_foreign(X, P), az_alliance_edge(X, P, E)), L0),
     sort(L0, Links).
-az_ends(A, B, A, B).
-az_ends(A, B, B, A).
+az_alliance_edge(X, P, E) :- edge(E, 'ALLIED_WITH', X, P, _).
+az_alliance_edge(X, P, E) :- edge(E, 'ALLIED_WITH', P, X, _).
 % an outside actor (not itself of role party): of another country_code than the party when both carry
 % one; else a state or an international organisation
 az_foreign(X, _) :- actor_role(X, party), !, fail.
@@ -125,11 +140,43 @@ az_link_ids(Links, Ids) :- findall(Id, (member(l(X, P, E), Links), member(Id, [X
 
 % hostile or aggrieved evidence at least a year old, and some in the recent window
 az_protracted(Ids) :-
-    findall(Es, (member(T, ['ASSAULT', 'COERCE', 'PROTEST']), events_of_type(T, Es)), EL), append(EL, Events),
-    claims_of_type('Grievance', G), append(Events, G, All),
-    filter_ids(All, window(365, 1000000), Old), nonempty(Old),
-    recent_ids(All, Recent), nonempty(Recent),
+    findall(X, (az_protracted_kind(Ks), filter_ids(Ks, window(365, 1000000), X)), OldL), append(OldL, Old), nonempty(Old),
+    findall(X, (az_protracted_kind(Ks), recent_ids(Ks, X)), RecentL), append(RecentL, Recent), nonempty(Recent),
     append(Old, Recent, Ids0), sort(Ids0, Ids).
+az_protracted_kind(Ks) :- member(T, ['ASSAULT', 'COERCE', 'PROTEST']), events_of_type(T, Ks).
+az_protracted_kind(Ks) :- claims_of_type('Grievance', Ks).
+
+% ---- ordered lists (linear, deterministic) ------------------------------------------
+
+az_keys([], []).
+az_keys([K-_ | T], [K | Ks]) :- az_keys(T, Ks).
+
+az_values([], []).
+az_values([_-V | T], Out) :- az_values(T, R), append(V, R, Out).
+
+% az_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
+az_select([], _, []) :- !.
+az_select(_, [], []) :- !.
+az_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), az_select_(O, K, Ks, G, V, Gs, Out).
+az_select_(<, _, Ks, G, V, Gs, Out) :- az_select(Ks, [G-V | Gs], Out).
+az_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- az_select(Ks, Gs, Out).
+az_select_(>, K, Ks, _, _, Gs, Out) :- az_select([K | Ks], Gs, Out).
+
+% az_attach(+SortedKeys, +SortedGroups, -Attached): Key-Values for every key ([] when Groups has none)
+az_attach([], _, []) :- !.
+az_attach([K | Ks], [], [K-[] | Out]) :- !, az_attach(Ks, [], Out).
+az_attach([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), az_attach_(O, K, Ks, G, V, Gs, Out).
+az_attach_(<, K, Ks, G, V, Gs, [K-[] | Out]) :- az_attach(Ks, [G-V | Gs], Out).
+az_attach_(=, K, Ks, _, V, Gs, [K-V | Out]) :- az_attach(Ks, Gs, Out).
+az_attach_(>, K, Ks, _, _, Gs, Out) :- az_attach([K | Ks], Gs, Out).
+
+% az_ord_intersect(+Sorted, +Sorted, -Sorted)
+az_ord_intersect([], _, []) :- !.
+az_ord_intersect(_, [], []) :- !.
+az_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), az_intersect_(O, X, Xs, Y, Ys, Out).
+az_intersect_(<, _, Xs, Y, Ys, Out) :- az_ord_intersect(Xs, [Y | Ys], Out).
+az_intersect_(=, X, Xs, _, Ys, [X | Out]) :- az_ord_intersect(Xs, Ys, Out).
+az_intersect_(>, X, Xs, _, Ys, Out) :- az_ord_intersect([X | Xs], Ys, Out).
 
 % ---- preconditions -------------------------------------------------------------
 
@@ -137,34 +184,47 @@ az_protracted(Ids) :-
 az_preconditions(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
 
 az_precondition(Ctx, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
-    az_communal(Ctx, Ids), nonempty(Ids), az_communal_actors(Ctx, As),
-    join(['Communal identity: the parties include identity groups (', As, ').'], S).
+    az_communal_actors(Ctx, As), nonempty(As), az_names(As, Who),
+    atomic_list_concat(['Communal identity: the parties include identity groups (', Who, ').'], S),
+    az_communal(Ctx, Ids).
 az_precondition(_, deprivation, Ids, ['deprivation holds when grievances name deprived needs (land, jobs, services, access)', deprivation], S) :-
-    az_deprivation(Ids), nonempty(Ids), length(Ids, N), speakers(Ids, Sp), findall(A, member(A-_, Sp), As),
+    az_deprivation(Ids), nonempty(Ids), speakers(Ids, Sp), az_keys(Sp, As), length(Ids, N),
     ( N =:= 1 -> Noun = ' grievance' ; Noun = ' grievances' ),
-    ( As = [] -> By = '' ; join([', voiced by ', As], By) ),
-    join(['Deprivation of needs: ', N, Noun, ' about land, jobs, services or access', By, '.'], S).
+    ( As = [] -> By = '' ; az_names(As, Who), atomic_list_concat([', voiced by ', Who], By) ),
+    atomic_list_concat(['Deprivation of needs: ', N, Noun, ' about land, jobs, services or access', By, '.'], S).
 az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
-    az_state_party(Ctx, P), ( az_failing_mediation(Ctx, M, Mediators) -> true ; M = [], Mediators = [] ),
+    az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
+    ( az_failing_mediation(Ctx, M, Mediators) -> true ; M = [], Mediators = [] ),
+    findall([X, Y | Es], member(p(X, Y, Es), Pairs), PL), append([ByRole | PL], P0), sort(P0, P),
     append(P, M, Ids0), sort(Ids0, Ids), nonempty(Ids),
     findall(I, (member(I-E, [state_party-P, failing_mediator-M]), nonempty(E)), Inds),
     Rule = 'governance failure holds when the state is a party (by role, or attacking a communal group) or its mediation is followed by violence',
-    az_governance_text(Ctx, P, Mediators, S).
+    az_governance_text(ByRole, Pairs, Mediators, S).
 az_precondition(Ctx, international_linkage, Ids, ['international linkage holds when an outside state, organisation or foreign actor is allied with a party', international_linkage], S) :-
     az_linkage(Ctx, Links), nonempty(Links), az_link_ids(Links, Ids),
     findall(X, member(l(X, _, _), Links), Xs0), sort(Xs0, Xs), findall(P, member(l(_, P, _), Links), Ps0), sort(Ps0, Ps),
-    join(['International linkage: ', Xs, ' allied with ', Ps, '.'], S).
+    az_names(Xs, Outside), az_names(Ps, Parties),
+    atomic_list_concat(['International linkage: ', Outside, ' allied with ', Parties, '.'], S).
 
-az_governance_text(Ctx, P, Mediators, S) :-
-    az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
+az_governance_text(ByRole, Pairs, Mediators, S) :-
     findall(X, member(p(X, _, _), Pairs), R0), append(ByRole, R0, S0), sort(S0, States),
     findall(Y, member(p(_, Y, _), Pairs), V0), sort(V0, Victims),
-    ( P == [] -> T1 = ''
-    ; Victims == [] -> join(['the state is a party (', States, ')'], T1)
-    ; join(['the state is a party (', States, '), attacking or coercing ', Victims], T1) ),
-    ( Mediators == [] -> T2 = '' ; join(['mediation by ', Mediators, ' was followed by more violence'], T2) ),
+    ( States == [] -> T1 = ''
+    ; az_names(States, SN), ( Victims == [] -> atomic_list_concat(['the state is a party (', SN, ')'], T1)
+                             ; az_names(Victims, VN), atomic_list_concat(['the state is a party (', SN, '), attacking or coercing ', VN], T1) ) ),
+    ( Mediators == [] -> T2 = '' ; az_names(Mediators, MN), atomic_list_concat(['mediation by ', MN, ' was followed by more violence'], T2) ),
     ( T1 \== '', T2 \== '' -> Sep = '; ' ; Sep = '' ),
-    join(['Governance failure: ', T1, Sep, T2, '.'], S).
+    atomic_list_concat(['Governance failure: ', T1, Sep, T2, '.'], S).
+
+% az_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
+az_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
+az_names(Actors, Text) :-
+    az_take(4, Actors, Top), length(Actors, N), Others is N - 4,
+    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+az_take(0, _, []) :- !.
+az_take(_, [], []) :- !.
+az_take(N, [X | Xs], [X | Ys]) :- M is N - 1, az_take(M, Xs, Ys).
 
 az_name(communal_identity, 'communal identity').
 az_name(deprivation, 'deprivation').
@@ -185,7 +245,7 @@ az_finding(_, Held, precondition, Name, Sentence, Ids, Because) :- member(pre(Na
 az_finding(ctx(Parties, _, _), Held, protracted_social_conflict, Value, Sentence, Ids, [Rule | Inds]) :-
     findall(N, member(pre(N, _, _, _), Held), Names),
     findall(E, member(pre(_, E, _, _), Held), Es), append(Es, Ids0), sort(Ids0, Ids1),
-    ( Ids1 = [] -> Ids = Parties ; Ids = Ids1 ),
+    ( Ids1 = [_|_] -> Ids = Ids1 ; Parties = [_|_] -> Ids = Parties ; nodes_where('Actor', _, _, Ids) ),
     findall(I, (member(pre(_, _, [_|Is], _), Held), member(I, Is)), Inds),
     length(Names, K), ( K >= 3 -> Value = yes ; Value = no ),
     Rule = 'Azar: a protracted social conflict when at least three of the four preconditions hold',
@@ -195,7 +255,9 @@ az_finding(ctx(Parties, _, _), Held, protracted_social_conflict, Value, Sentence
     az_psc_text(Value, K, HeldText, AbsentText, Lasting, Sentence).
 
 az_psc_text(yes, K, Held, Absent, Lasting, S) :-
-    ( Absent == none -> Rest = '' ; atomic_list_concat([' (not shown: ', Absent, ')'], Rest) ),
+    ( Absent == none -> Rest = '' ; atomic_list_concat(['; not shown: ', Absent], Rest) ),
     atomic_list_concat(['A protracted social conflict in Azar''s sense: ', K, ' of the 4 preconditions hold (', Held, ')', Rest, '.', Lasting], S).
 az_psc_text(no, K, Held, Absent, Lasting, S) :-
-    atomic_list_concat(['Not a protracted social conflict in Azar''s sense: ', K, ' of the 4 preconditions hold (', Held, '); not shown: ', Absent, '.', Lasting], S).
+    ( K =:= 1 -> Verb = ' of the 4 preconditions holds (' ; Verb = ' of the 4 preconditions hold (' ),
+    ( K =:= 0 -> atomic_list_concat(['Not a protracted social conflict in Azar''s sense: none of the 4 preconditions (', Absent, ') is shown.', Lasting], S)
+    ; atomic_list_concat(['Not a protracted social conflict in Azar''s sense: ', K, Verb, Held, '); not shown: ', Absent, '.', Lasting], S) ).

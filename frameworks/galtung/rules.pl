@@ -18,7 +18,7 @@ missing('no claims or events: violence is read from what the actors do (events) 
 
 indicator(direct_violence, 1, 'direct violence: physical harm or coercion done by an actor (ASSAULT, COERCE events)').
 indicator(structural_violence, 1, 'structural violence: Grievance claims about exclusion, deprivation, discrimination, poverty, marginalisation, denied access or inequality').
-indicator(cultural_violence, 1, 'cultural violence: claims that dehumanise the other side (vermin, traitors, subhuman, infidels...) or justify violence (deserved, justified, holy war; Justification claims about force)').
+indicator(cultural_violence, 1, 'cultural violence: claims that dehumanise the other side (vermin, traitors, subhuman, infidels...) or justify violence (force called deserved, justified or necessary; holy war; Justification claims about force)').
 indicator(attitudes, 1, 'attitudes: hostile perceptions voiced in Accusation and Grievance claims').
 indicator(behaviour, 1, 'behaviour: what the parties do (events of any type)').
 indicator(contradiction, 1, 'contradiction: opposing actors with claims about the same Issue (ABOUT), or holding interests of the same type (HOLDS_INTEREST)').
@@ -40,17 +40,22 @@ gt_structural(Ids) :- claims_of_type('Grievance', G), gt_structural_words(W), me
 gt_cultural(Dehumanising, Justifying) :-
     nodes_where('Claim', _, _, All),
     gt_dehumanising_words(DW), mentioning(All, DW, Dehumanising),
-    gt_justifying_words(JW), mentioning(All, JW, Said),
-    claims_of_type('Justification', J), gt_force_words(FW), mentioning(J, FW, OfForce),
-    append(Said, OfForce, J0), sort(J0, Justifying).
+    gt_force_words(FW), mentioning(All, FW, OfForce),
+    gt_justifying_words(JW), mentioning(OfForce, JW, Said),
+    gt_violence_justified(VJ), mentioning(All, VJ, Outright),
+    claims_of_type('Justification', J), mentioning(J, FW, Justifications),
+    append([Said, Outright, Justifications], J0), sort(J0, Justifying).
 
 gt_structural_words([exclud, exclusion, depriv, discriminat, poverty, impoverish, marginalis, marginaliz,
     'denied access', 'deny access', 'denies access', 'denied the right', 'no access', 'without access', 'cut off from',
     inequalit, unequal, segregat, disenfranchis, 'second-class', landless]).
-gt_dehumanising_words([vermin, cockroach, rats, parasite, terrorists, traitors, infidel, animals, subhuman, 'sub-human',
+gt_dehumanising_words([vermin, cockroach, ' rats', parasite, terrorists, traitors, infidel, animals, subhuman, 'sub-human',
     savages, inferior, cleanse, impure, 'not human']).
-gt_justifying_words([deserve, justified, 'holy war', 'had it coming', 'only language they understand', 'necessary evil']).
-gt_force_words([violence, violent, attack, strike, kill, force, bomb, shell, war, fight, arms, armed, retaliat, punish, eliminat, crush]).
+% words that justify, counted only in a claim that also speaks of force; and phrases that justify violence by themselves
+gt_justifying_words([deserve, justified, justify, legitimate, 'had it coming', 'no choice', 'necessary', 'self-defence', 'self-defense', 'right to']).
+gt_violence_justified([ 'holy war', 'deserve to die', 'deserved to die', 'deserve no mercy', 'only language they understand', 'had it coming']).
+gt_force_words([violence, violent, attack, strike, ' kill', 'by force', 'use of force', 'force is', 'armed struggle', 'take up arms',
+    bomb, shelling, ' war ', ' war,', ' war.', warfare, fight, retaliat, punish, eliminat, crush, 'driven out', 'drive them out', expel]).
 
 gt_kind(direct, 1, direct_violence, 'direct').
 gt_kind(structural, 2, structural_violence, 'structural').
@@ -58,73 +63,161 @@ gt_kind(cultural, 3, cultural_violence, 'cultural').
 
 % ---- the ABC triangle: contradiction ------------------------------------------
 
-% opposing actors (either way: OPPOSES edges, hostile events, hostile claims aimed at the other)
-gt_opposing(Pairs) :- findall(A-B, opposing_pair(A, B, _), Pairs).
+% Two actors are opposing when an OPPOSES edge joins them (either way), or one acts against the
+% other: a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) with the other as target, or a
+% Threat, Accusation, Demand or RedLine aimed at the other (TARGETS). gt_adjacency/1 builds, once,
+% each actor's adversaries from the set predicates (link_pairs, group_by_edge); the speakers on
+% each issue and the holders of each interest type are then checked against it.
 
 gt_contradiction(Ids) :-
-    gt_opposing(Pairs), nonempty(Pairs),
-    gt_issue_contradictions(Pairs, I1), gt_interest_contradictions(Pairs, I2),
-    append(I1, I2, Ids0), sort(Ids0, Ids).
+    gt_adjacency(Adj),
+    findall(Ev, (gt_contested_set(Set), gt_set_opposed(Set, Adj, Ev)), Found), append(Found, Ids0), sort(Ids0, Ids).
 
-% claims of both sides of an opposing pair ABOUT one Issue: the issue and those claims
-gt_issue_contradictions(Pairs, Ids) :-
-    nodes_where('Claim', _, _, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('ABOUT'), ActorIssue),
-    findall(Ev, (member(A-B, Pairs), member(p(A, I, CA), ActorIssue), member(p(B, I, CB), ActorIssue),
-                 append([[I], CA, CB], Ev)), Found),
-    append(Found, Ids0), sort(Ids0, Ids).
+% the sets of actors whose opposition makes a contradiction: the speakers on each Issue, the holders
+% of each interest type (the adjacency is read at the start of each, and not carried further)
+gt_contested_set(issue(I)) :- nodes_where('Issue', _, _, Issues), member(I, Issues).
+gt_contested_set(interest(T)) :- gt_contested_interest_type(T).
 
-% both sides of an opposing pair hold interests of the same type (other than 'other')
-gt_interest_contradictions(Pairs, Ids) :-
-    findall(Ev, (gt_contested_interest_type(T), nodes_where('Interest', interest_type, T, Is), nonempty(Is),
-                 group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders),
-                 member(A-B, Pairs), member(A-IA, Holders), member(B-IB, Holders), append(IA, IB, Ev)), Found),
-    append(Found, Ids0), sort(Ids0, Ids).
+% the issue and the opposing actors' claims about it
+% (one opposing pair per issue or interest type is enough to show the contradiction)
+gt_set_opposed(issue(Issue), Adj, [Issue | Said]) :-
+    group_by_edge([Issue], 'ABOUT', in, _, ByClaim), gt_keys(ByClaim, Claims),
+    speakers(Claims, Speakers), gt_keys(Speakers, Actors),
+    gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Speakers, Sel), gt_values(Sel, Said).
+% the opposing actors' interests of that type (other than 'other')
+gt_set_opposed(interest(Type), Adj, Interests) :-
+    nodes_where('Interest', interest_type, Type, Is), nonempty(Is),
+    group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), gt_keys(Holders, Actors),
+    gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Holders, Sel), gt_values(Sel, Interests).
+
+% gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric
+gt_adjacency(Adj) :-
+    findall(Ps, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
+                 link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps)), EL),
+    findall(Ps, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
+                 link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps)), CL),
+    append(EL, CL, PLs), gt_pair_lists(PLs, [], Links0),
+    nodes_where('Actor', _, _, Actors), group_by_edge(Actors, 'OPPOSES', in, _, BySource), gt_source_links(BySource, Links0, Links),
+    msort(Links, Sorted), gt_group_links(Sorted, Adj).
+
+gt_pair_lists([], Acc, Acc).
+gt_pair_lists([Ps | Rest], Acc0, Acc) :- gt_pair_links(Ps, Acc0, Acc1), gt_pair_lists(Rest, Acc1, Acc).
+gt_pair_links([], Acc, Acc).
+gt_pair_links([p(A, B, _) | Rest], Acc, Out) :- gt_pair_links(Rest, [A-B, B-A | Acc], Out).
+
+gt_source_links([], Acc, Acc).
+gt_source_links([S-Ts | Rest], Acc0, Acc) :- gt_target_links(Ts, S, Acc0, Acc1), gt_source_links(Rest, Acc1, Acc).
+gt_target_links([], _, Acc, Acc).
+gt_target_links([T | Ts], S, Acc, Out) :- gt_target_links(Ts, S, [S-T, T-S | Acc], Out).
+
+% consecutive A-B of a sorted list grouped as A-[B, ...] (duplicates dropped)
+gt_group_links([], []).
+gt_group_links([A-B | Rest], [A-Bs | Groups]) :- gt_take_key(A, Rest, Bs0, Rest1), sort([B | Bs0], Bs), gt_group_links(Rest1, Groups).
+gt_take_key(A, [A-B | Rest], [B | Bs], Rest1) :- !, gt_take_key(A, Rest, Bs, Rest1).
+gt_take_key(_, Rest, [], Rest).
 
 gt_contested_interest_type(T) :- member(T, [security, territory, resources, recognition, autonomy, identity, power, economic]).
 
-% ---- sentences -------------------------------------------------------------------
+% gt_opposed_pair(+Actors, +Adj, -Pair): the first two actors of a sorted list that are adversaries
+% (sorted [A, B]); walks the list and the adjacency side by side and stops at the first pair
+gt_opposed_pair(Actors, Adj, Pair) :- Actors = [_, _ | _], gt_first_pair(Actors, Adj, Actors, Pair).
+
+gt_first_pair([A | As], [K-Adv | Adj], Actors, Pair) :-
+    compare(O, A, K),
+    ( O = (<) -> gt_first_pair(As, [K-Adv | Adj], Actors, Pair)
+    ; O = (>) -> gt_first_pair([A | As], Adj, Actors, Pair)
+    ; gt_ord_intersect(Adv, Actors, [B | _]) -> msort([A, B], Pair)
+    ; gt_first_pair(As, Adj, Actors, Pair) ).
+
+% ---- ordered lists (linear, deterministic: tau-prolog pays for every step on a long list) ----
 
 gt_keys([], []).
-gt_keys([K-_|Rest], [K|Ks]) :- gt_keys(Rest, Ks).
+gt_keys([K-_ | T], [K | Ks]) :- gt_keys(T, Ks).
+
+% the values of a Key-Values list, appended
+gt_values([], []).
+gt_values([_-V | T], Out) :- gt_values(T, R), append(V, R, Out).
+
+% gt_ord_intersect(+Sorted, +Sorted, -Sorted)
+gt_ord_intersect([], _, []) :- !.
+gt_ord_intersect(_, [], []) :- !.
+gt_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), gt_intersect_(O, X, Xs, Y, Ys, Out).
+gt_intersect_(<, _, Xs, Y, Ys, Out) :- gt_ord_intersect(Xs, [Y | Ys], Out).
+gt_intersect_(=, X, Xs, _, Ys, [X | Out]) :- gt_ord_intersect(Xs, Ys, Out).
+gt_intersect_(>, X, Xs, _, Ys, Out) :- gt_ord_intersect([X | Xs], Ys, Out).
+
+% gt_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
+gt_select([], _, []) :- !.
+gt_select(_, [], []) :- !.
+gt_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), gt_select_(O, K, Ks, G, V, Gs, Out).
+gt_select_(<, _, Ks, G, V, Gs, Out) :- gt_select(Ks, [G-V | Gs], Out).
+gt_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- gt_select(Ks, Gs, Out).
+gt_select_(>, K, Ks, _, _, Gs, Out) :- gt_select([K | Ks], Gs, Out).
+
+% ---- sentences -------------------------------------------------------------------
 
 % ' by A, B and C' when the evidence names who did or said it
-gt_by(Groups, Text) :- gt_keys(Groups, Actors), ( Actors = [] -> Text = '' ; join([', by ', Actors], Text) ).
+gt_by([], '') :- !.
+gt_by(Groups, Text) :- gt_names(Groups, Names), atomic_list_concat([', by ', Names], Text).
+
+% gt_names(+Groups, -Text): the actors of Actor-Items groups by label, at most five, those with the
+% most items first when there are more ("A, B, C, D and 7 others")
+gt_names(Groups, Text) :- length(Groups, N), N =< 5, !, gt_keys(Groups, Actors), join([Actors], Text).
+gt_names(Groups, Text) :-
+    findall(Neg-A, (member(A-Items, Groups), length(Items, K), Neg is -K), Ranked0), msort(Ranked0, Ranked),
+    gt_take(4, Ranked, Top), findall(A, member(_-A, Top), Actors), length(Groups, N), Others is N - 4,
+    labels(Actors, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+gt_take(0, _, []) :- !.
+gt_take(_, [], []) :- !.
+gt_take(N, [X | Xs], [X | Ys]) :- M is N - 1, gt_take(M, Xs, Ys).
 
 gt_plural(1, Singular, _, Singular) :- !.
 gt_plural(_, _, Plural, Plural).
 
 % ---- findings -------------------------------------------------------------------
 
+% (each sentence is written first, from lists of its own, so that the evidence list is not carried
+% through the steps that write it: tau-prolog pays for every step in proportion to what it carries)
 finding(violence, direct, Sentence, Ids, ['direct violence is harm an actor does to another: ASSAULT and COERCE events', direct_violence]) :-
-    present(direct_violence, Ids), length(Ids, N), fatalities(Ids, F),
-    perpetrators(Ids, Groups), gt_by(Groups, By), gt_plural(N, 'event', 'events', Noun),
-    ( F > 0 -> atomic_list_concat([' with ', F, ' fatalities reported'], Dead) ; Dead = '' ),
-    join(['Direct violence: ', N, ' ASSAULT or COERCE ', Noun, Dead, By, '.'], Sentence).
+    gt_direct_sentence(Sentence), present(direct_violence, Ids).
 finding(violence, structural, Sentence, Ids, ['structural violence is harm built into the social order: Grievance claims about exclusion, deprivation, discrimination, poverty or denied access', structural_violence]) :-
-    present(structural_violence, Ids), length(Ids, N), speakers(Ids, Groups), gt_by(Groups, By),
-    gt_plural(N, 'grievance describes', 'grievances describe', Noun),
-    join(['Structural violence: ', N, ' ', Noun, ' exclusion, deprivation, discrimination or denied access', By, '.'], Sentence).
+    gt_structural_sentence(Sentence), present(structural_violence, Ids).
 finding(violence, cultural, Sentence, Ids, ['cultural violence is what makes direct and structural violence look right: claims that dehumanise the other side or justify violence', cultural_violence]) :-
-    present(cultural_violence, Ids), gt_cultural(D, J), length(Ids, N), length(D, ND), length(J, NJ),
-    speakers(Ids, Groups), gt_by(Groups, By), gt_plural(N, 'claim', 'claims', Noun),
-    join(['Cultural violence: ', N, ' ', Noun, ' (', ND, ' dehumanising the other side, ', NJ, ' justifying violence)', By, '.'], Sentence).
+    gt_cultural_sentence(Sentence), present(cultural_violence, Ids).
+
+gt_direct_sentence(Sentence) :-
+    gt_direct(Ids), nonempty(Ids), fatalities(Ids, F), perpetrators(Ids, Groups), length(Ids, N),
+    gt_by(Groups, By), gt_plural(N, 'event', 'events', Noun),
+    ( F > 0 -> atomic_list_concat([' with ', F, ' fatalities reported'], Dead) ; Dead = '' ),
+    atomic_list_concat(['Direct violence: ', N, ' ASSAULT or COERCE ', Noun, Dead, By, '.'], Sentence).
+gt_structural_sentence(Sentence) :-
+    gt_structural(Ids), nonempty(Ids), speakers(Ids, Groups), length(Ids, N), gt_by(Groups, By),
+    gt_plural(N, 'grievance describes', 'grievances describe', Noun),
+    atomic_list_concat(['Structural violence: ', N, ' ', Noun, ' exclusion, deprivation, discrimination or denied access', By, '.'], Sentence).
+gt_cultural_sentence(Sentence) :-
+    gt_cultural(D, J), append(D, J, Ids0), sort(Ids0, Ids), nonempty(Ids), speakers(Ids, Groups),
+    length(D, ND), length(J, NJ), length(Ids, N), gt_by(Groups, By), gt_plural(N, 'claim', 'claims', Noun),
+    atomic_list_concat(['Cultural violence: ', N, ' ', Noun, ' (', ND, ' dehumanising the other side, ', NJ, ' justifying violence)', By, '.'], Sentence).
 
 % the kind with the most evidence; ties go to direct, then structural, then cultural
 finding(dominant_violence, Kind, Sentence, Ids, [Rule, Indicator]) :-
-    findall(Neg-Order-K-I-Ev, (gt_kind(K, Order, I, _), present(I, Ev), length(Ev, N), Neg is -N), Counts),
-    msort(Counts, [_-_-Kind-Indicator-Ids | _]),
-    gt_kind(Kind, _, _, Name),
-    findall(T, (gt_kind(_, _, I2, Name2), ( present(I2, Ev2) -> length(Ev2, N2) ; N2 = 0 ),
-                atomic_list_concat([Name2, ' ', N2], T)), Parts),
-    atomic_list_concat(Parts, ', ', Tally),
+    gt_tally(Tally), msort(Tally, [_-_-Kind | _]), gt_kind(Kind, _, Indicator, Name),
+    findall(T, (gt_kind(K2, _, _, Name2), member(Neg-_-K2, Tally), N2 is -Neg, atomic_list_concat([Name2, ' ', N2], T)), Parts),
+    atomic_list_concat(Parts, ', ', Text),
     Rule = 'the dominant kind is the one with the most evidence (ties: direct, then structural, then cultural)',
     gt_capitalise(Name, Title),
-    join([Title, ' violence dominates the evidence (items per kind: ', Tally, ').'], Sentence).
+    atomic_list_concat([Title, ' violence dominates the evidence (items per kind: ', Text, ').'], Sentence),
+    present(Indicator, Ids).
+
+% gt_tally(-Tally): -Count-Order-Kind for each kind of violence (0 when absent), at least one present
+gt_tally(Tally) :-
+    findall(Neg-Order-K, (gt_kind(K, Order, I, _), ( present(I, Ev) -> length(Ev, N) ; N = 0 ), Neg is -N), Tally),
+    member(Neg-_-_, Tally), Neg < 0, !.
 
 % the corners of the conflict triangle that are visible, as a list in the order A, B, C
 finding(abc, Corners, Sentence, Ids, [Rule | Corners]) :-
-    findall(C-Ev, (member(C, [attitudes, behaviour, contradiction]), present(C, Ev)), Found), nonempty(Found),
+    findall(C-Ev, (member(C, [attitudes, behaviour, contradiction]), gt_corner(C, Ev)), Found), nonempty(Found),
     gt_keys(Found, Corners), findall(Ev, member(_-Ev, Found), Evs), append(Evs, Ids0), sort(Ids0, Ids),
     findall(C, (member(C, [attitudes, behaviour, contradiction]), \+ member(C, Corners)), Absent),
     gt_abc_reading(Corners, Absent, Reading),
@@ -132,12 +225,17 @@ finding(abc, Corners, Sentence, Ids, [Rule | Corners]) :-
     gt_and(Corners, Seen),
     join(['Of the conflict triangle, the corners visible are ', Seen, Reading], Sentence).
 
+% a corner and its evidence; for contradiction the first issue or interest type that shows it is enough
+gt_corner(contradiction, Ev) :- !, gt_adjacency(Adj), gt_contested_set(Set), gt_set_opposed(Set, Adj, Ev), !.
+gt_corner(C, Ev) :- present(C, Ev).
+
 gt_abc_reading([_, _, _], _, ': a manifest conflict, which Galtung would address on all three corners at once.') :- !.
 gt_abc_reading([contradiction], _, ' alone: a latent conflict, an incompatibility not yet voiced or acted on.') :- !.
 gt_abc_reading(_, Absent, Text) :-
     gt_and(Absent, Missing), gt_plural_of(Absent, Verb),
     atomic_list_concat(['; ', Missing, ' ', Verb, ' not shown in the graph.'], Text).
 
+gt_plural_of([attitudes], 'are') :- !.
 gt_plural_of([_], 'is') :- !.
 gt_plural_of(_, 'are').
 

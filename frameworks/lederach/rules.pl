@@ -12,9 +12,12 @@
 % ---- applies --------------------------------------------------------------
 
 missing('no peace process: no talks or agreements (CONSULT, AGREE events) and no offers or commitments (Offer, Commitment claims) whose participants could be placed on the pyramid') :-
-    ld_process_ids([]).
+    \+ ld_process_exists.
 missing('no participant of the process can be placed at a level: give the actors in talks, agreements, offers or commitments an actor_type (state, armed_group, ngo, civil_society, community...)') :-
-    ld_process_ids([_|_]), ld_ctx(Ctx), \+ ld_engaged_level(Ctx, _, _, _).
+    ld_process_exists, ld_ctx(Ctx), ld_engaged_levels(Ctx, []).
+
+ld_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
+ld_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
 
 % ---- indicators -------------------------------------------------------------
 
@@ -25,10 +28,12 @@ indicator(grassroots_engaged, 1, 'grassroots leaders in the process: community a
 indicator(vertical_integration, 1, 'levels meeting: process events in which actors of two or more levels take part together').
 
 present(process, Ids) :- ld_process_ids(Ids), nonempty(Ids).
-present(Name, Ids) :-
-    ld_ctx(Ctx), member(Name-Level, [top_engaged-top, middle_engaged-middle, grassroots_engaged-grassroots]),
-    ld_engaged_level(Ctx, Level, Actors, Said), append(Actors, Said, Ids0), sort(Ids0, Ids).
-present(vertical_integration, Ids) :- ld_ctx(Ctx), ld_cross_level_events(Ctx, Ids), nonempty(Ids).
+present(Name, Ids) :- Name \== process, ld_ctx(Ctx), ld_per_level(Ctx, PerLevel), ld_present(Name, Ctx, PerLevel, Ids).
+
+ld_present(Name, _, PerLevel, Ids) :-
+    member(Name-Level, [top_engaged-top, middle_engaged-middle, grassroots_engaged-grassroots]),
+    member(lv(Level, Actors, Said, _), PerLevel), append(Actors, Said, Ids0), sort(Ids0, Ids).
+ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerLevel, Ids), nonempty(Ids).
 
 % ---- the process ---------------------------------------------------------------
 
@@ -37,23 +42,20 @@ ld_process(Events, Claims) :-
     claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
 ld_process_ids(Ids) :- ld_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
 
-% ld_ctx(-ctx(Levels, ByActor, Events)): the level of each actor, each engaged actor with its process ids
-ld_ctx(ctx(Levels, ByActor, Events)) :-
-    ld_levels(Levels), ld_process(Events, Claims),
-    participants(Events, G1), speakers(Claims, G2), append(G1, G2, G0), msort(G0, G), ld_merge(G, ByActor).
-
-% ld_merge(+SortedPairs, -Merged): one Actor-Ids per actor
-ld_merge([], []).
-ld_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), ld_merge([A-Z | Rest], Out).
-ld_merge([P | Rest], [P | Out]) :- ld_merge(Rest, Out).
+% ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
+% process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
+ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
+    ld_levels(Levels), ld_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
+    ld_keys(ByEvents, K1), ld_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
 
 % ---- levels of the pyramid -------------------------------------------------------
 
 ld_top_types([state, government, armed_forces, international_org, armed_group, political_party]).
 ld_middle_types([ngo, civil_society, media]).
-ld_middle_words([bishop, archbishop, imam, sheikh, cleric, rabbi, priest, pastor, ulema, mufti, 'council of elders', 'elders council',
+ld_middle_words([bishop, imam, sheikh, cleric, rabbi, priest, 'pastor ', ulema, mufti, 'council of elders', 'elders council',
     church, mosque, 'religious leader', interfaith, 'inter-faith', university, academic, professor, 'bar association', 'trade union']).
-ld_grassroots_words([local, village, refugee, displaced, 'idp', women, youth, neighbourhood, neighborhood, grassroots, farmers, herders, camp]).
+ld_grassroots_words([local, village, refugee, displaced, ' idp', 'idps', women, youth, neighbourhood, neighborhood, grassroots, farmers,
+    herders, pastoralist, ' camp']).
 
 % ld_levels(-lv(Top, Middle, Grassroots)): sorted actor ids of each level; an actor has one level:
 % a top actor_type first, then religious and other middle-range words in the label, then community
@@ -73,7 +75,46 @@ ld_level_set(lv(T, _, _), top, T).
 ld_level_set(lv(_, M, _), middle, M).
 ld_level_set(lv(_, _, G), grassroots, G).
 
-% ld_subtract(+Sorted, +Sorted, -Sorted): ordered set difference (linear)
+% ld_engaged_levels(+Ctx, -Levels): the levels with an actor in the process, in pyramid order
+ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
+    findall(L, (member(L, [top, middle, grassroots]), ld_level_set(Levels, L, Set), ld_intersect(Set, Engaged, [_|_])), Found).
+
+% ld_per_level(+Ctx, -PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
+% order: its actors in the process, their process events and claims, and their process events alone
+ld_per_level(ctx(Levels, ByEvents, ByClaims, Engaged), PerLevel) :-
+    findall(lv(Level, Actors, Said, Events),
+            ( member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),
+              ld_intersect(Set, Engaged, Actors), nonempty(Actors),
+              ld_select(Actors, ByEvents, E), ld_select(Actors, ByClaims, C), ld_values(E, V1), ld_values(C, V2),
+              sort(V1, Events), append(V1, V2, S0), sort(S0, Said) ),
+            PerLevel).
+
+% process events joining actors of two or more levels
+ld_cross_level_events(PerLevel, Ids) :-
+    findall(X, (member(lv(L1, _, _, E1), PerLevel), member(lv(L2, _, _, E2), PerLevel), L1 @< L2, ld_intersect(E1, E2, X)), Xs),
+    append(Xs, I0), sort(I0, Ids).
+
+% the actors of a level that are in the graph but not in the process
+ld_outside(ctx(Levels, _, _, Engaged), Level, Outside) :-
+    ld_level_set(Levels, Level, Set), ld_subtract(Set, Engaged, Outside).
+
+% ---- ordered lists (linear, deterministic) ------------------------------------------
+
+ld_keys([], []).
+ld_keys([K-_ | T], [K | Ks]) :- ld_keys(T, Ks).
+
+ld_values([], []).
+ld_values([_-V | T], Out) :- ld_values(T, R), append(V, R, Out).
+
+% ld_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
+ld_select([], _, []) :- !.
+ld_select(_, [], []) :- !.
+ld_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), ld_select_(O, K, Ks, G, V, Gs, Out).
+ld_select_(<, _, Ks, G, V, Gs, Out) :- ld_select(Ks, [G-V | Gs], Out).
+ld_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- ld_select(Ks, Gs, Out).
+ld_select_(>, K, Ks, _, _, Gs, Out) :- ld_select([K | Ks], Gs, Out).
+
+% ld_subtract(+Sorted, +Sorted, -Sorted): ordered set difference
 ld_subtract([], _, []) :- !.
 ld_subtract(Xs, [], Xs) :- !.
 ld_subtract([X|Xs], [Y|Ys], Out) :- compare(O, X, Y), ld_subtract_(O, X, Xs, Y, Ys, Out).
@@ -81,7 +122,7 @@ ld_subtract_(<, X, Xs, Y, Ys, [X|Out]) :- ld_subtract(Xs, [Y|Ys], Out).
 ld_subtract_(=, _, Xs, _, Ys, Out) :- ld_subtract(Xs, Ys, Out).
 ld_subtract_(>, X, Xs, _, Ys, Out) :- ld_subtract([X|Xs], Ys, Out).
 
-% ld_intersect(+Sorted, +Sorted, -Sorted): ordered set intersection (linear)
+% ld_intersect(+Sorted, +Sorted, -Sorted): ordered set intersection
 ld_intersect([], _, []) :- !.
 ld_intersect(_, [], []) :- !.
 ld_intersect([X|Xs], [Y|Ys], Out) :- compare(O, X, Y), ld_intersect_(O, X, Xs, Y, Ys, Out).
@@ -89,25 +130,7 @@ ld_intersect_(<, _, Xs, Y, Ys, Out) :- ld_intersect(Xs, [Y|Ys], Out).
 ld_intersect_(=, X, Xs, _, Ys, [X|Out]) :- ld_intersect(Xs, Ys, Out).
 ld_intersect_(>, X, Xs, _, Ys, Out) :- ld_intersect([X|Xs], Ys, Out).
 
-% ld_engaged_level(+Ctx, ?Level, -Actors, -Said): the actors of Level in the process, and their process ids
-ld_engaged_level(ctx(Levels, ByActor, _), Level, Actors, Said) :-
-    member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),
-    findall(A-Ids, (member(A-Ids, ByActor), ld_intersect([A], Set, [A])), Found), nonempty(Found),
-    findall(A, member(A-_, Found), Actors), findall(Ids, member(_-Ids, Found), L), append(L, S0), sort(S0, Said).
-
-ld_engaged_levels(Ctx, Levels) :- findall(L, ld_engaged_level(Ctx, L, _, _), Levels).
-
-% process events joining actors of two or more levels
-ld_cross_level_events(Ctx, Ids) :-
-    Ctx = ctx(_, _, Events),
-    findall(L-Es, (ld_engaged_level(Ctx, L, _, Said), ld_intersect(Said, Events, Es)), PerLevel),
-    findall(X, (member(L1-E1, PerLevel), member(L2-E2, PerLevel), L1 @< L2, ld_intersect(E1, E2, X)), Xs),
-    append(Xs, I0), sort(I0, Ids).
-
-% the actors of a level that are in the graph but not in the process
-ld_outside(ctx(Levels, ByActor, _), Level, Outside) :-
-    ld_level_set(Levels, Level, Set), findall(A, member(A-_, ByActor), Engaged0), sort(Engaged0, Engaged),
-    ld_subtract(Set, Engaged, Outside).
+% ---- sentences ---------------------------------------------------------------------
 
 ld_name(top, 'top-level leadership').
 ld_name(middle, 'middle-range leadership').
@@ -124,39 +147,51 @@ ld_and([X], X) :- !.
 ld_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
 ld_and([X|Xs], T) :- ld_and(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
 
+% ld_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
+ld_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
+ld_names(Actors, Text) :-
+    ld_take(4, Actors, Top), length(Actors, N), Others is N - 4,
+    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+ld_take(0, _, []) :- !.
+ld_take(_, [], []) :- !.
+ld_take(N, [X | Xs], [X | Ys]) :- M is N - 1, ld_take(M, Xs, Ys).
+
 ld_indicator(top, top_engaged).
 ld_indicator(middle, middle_engaged).
 ld_indicator(grassroots, grassroots_engaged).
 
 % ---- findings -------------------------------------------------------------------
 
-finding(Key, Value, Sentence, Ids, Because) :- ld_ctx(Ctx), ld_engaged_levels(Ctx, Engaged), nonempty(Engaged),
-    ld_finding(Ctx, Engaged, Key, Value, Sentence, Ids, Because).
+finding(Key, Value, Sentence, Ids, Because) :-
+    ld_ctx(Ctx), ld_per_level(Ctx, PerLevel), PerLevel = [_|_], findall(L, member(lv(L, _, _, _), PerLevel), Engaged),
+    ld_finding(Ctx, PerLevel, Engaged, Key, Value, Sentence, Ids, Because).
 
-ld_finding(Ctx, _, level_engaged, Level, Sentence, Ids, [Rule, Indicator]) :-
-    ld_engaged_level(Ctx, Level, Actors, Said), append(Actors, Said, I0), sort(I0, Ids),
-    ld_indicator(Level, Indicator), ld_name(Level, Name), ld_kind(Level, Kind), length(Said, N),
+ld_finding(_, PerLevel, _, level_engaged, Level, Sentence, Ids, [Rule, Indicator]) :-
+    member(lv(Level, Actors, Said, _), PerLevel), ld_indicator(Level, Indicator), ld_name(Level, Name), ld_kind(Level, Kind),
+    length(Said, N), ld_names(Actors, Who),
     ( N =:= 1 -> Through = ' process event or claim' ; Through = ' process events and claims' ),
     Rule = 'a level is engaged when its actors take part in CONSULT or AGREE events or assert Offer or Commitment claims',
-    join(['The process engages ', Name, ' (', Kind, '): ', Actors, ', through ', N, Through, ' (talks, agreements, offers, commitments).'], Sentence).
+    atomic_list_concat(['The process engages ', Name, ' (', Kind, '): ', Who, ', through ', N, Through, ' (talks, agreements, offers, commitments).'], Sentence),
+    append(Actors, Said, I0), sort(I0, Ids).
 
-ld_finding(Ctx, Engaged, single_level_process, Value, Sentence, Ids, [Rule, process | Inds]) :-
-    Ctx = ctx(_, ByActor, _), ld_process_ids(P), findall(A, member(A-_, ByActor), As), append(P, As, I0), sort(I0, Ids),
+ld_finding(Ctx, PerLevel, Engaged, single_level_process, Value, Sentence, Ids, [Rule, process | Inds]) :-
     findall(I, (member(L, Engaged), ld_indicator(L, I)), Inds),
     findall(T, (member(L, Engaged), ld_name(L, T)), Names), ld_and(Names, Text),
     Rule = 'Lederach: a process that engages only one level of leadership lacks the vertical links that carry a settlement through society',
     ( Engaged = [Only] -> Value = yes, ld_single_risk(Only, Risk),
         atomic_list_concat(['The process rests on one level only, ', Text, ': ', Risk], Sentence)
-    ; Value = no, ld_cross_level_events(Ctx, Cross),
+    ; Value = no, ld_cross_level_events(PerLevel, Cross),
         ( Cross = [] -> Joined = ' but no process event brings actors of two levels together.' ; Joined = ', and some process events bring actors of different levels together.' ),
         length(Engaged, K),
-        atomic_list_concat(['The process engages ', K, ' levels (', Text, ')', Joined], Sentence) ).
+        atomic_list_concat(['The process engages ', K, ' levels (', Text, ')', Joined], Sentence) ),
+    Ctx = ctx(_, _, _, As), ld_process_ids(P), append(P, As, I0), sort(I0, Ids).
 
-ld_finding(Ctx, Engaged, missing_level, Absent, Sentence, Ids, [Rule, process]) :-
+ld_finding(Ctx, _, Engaged, missing_level, Absent, Sentence, Ids, [Rule, process]) :-
     findall(L, (member(L, [top, middle, grassroots]), \+ member(L, Engaged)), Absent), nonempty(Absent),
-    findall(O, (member(L, Absent), ld_outside(Ctx, L, O)), Os), append(Os, Outside),
-    ld_process_ids(P), append(P, Outside, I0), sort(I0, Ids),
+    findall(O, (member(L, Absent), ld_outside(Ctx, L, O)), Os), append(Os, Outside0), sort(Outside0, Outside),
     findall(T, (member(L, Absent), ld_name(L, T)), Names), ld_and(Names, Text),
     Rule = 'a level is missing when none of its actors takes part in a process event or asserts a process claim',
-    ( Outside = [] -> join(['The process leaves out ', Text, '; the graph shows no such actors.'], Sentence)
-    ; join(['The process leaves out ', Text, '; in the graph but outside the process: ', Outside, '.'], Sentence) ).
+    ( Outside = [] -> atomic_list_concat(['The process leaves out ', Text, '; the graph shows no such actors.'], Sentence)
+    ; ld_names(Outside, Who), atomic_list_concat(['The process leaves out ', Text, '; in the graph but outside the process: ', Who, '.'], Sentence) ),
+    ld_process_ids(P), append(P, Outside, I0), sort(I0, Ids).

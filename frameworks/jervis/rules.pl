@@ -1,0 +1,162 @@
+% Jervis's security dilemma and spiral model (1976, 1978): what one side does to be safer
+% (arming, mobilising, declaring it must defend itself) the other reads as a threat and
+% answers in kind, which the first reads as confirming its fears: a spiral.
+%   defensive move  a MOBILIZE event an actor carries out, or a claim of its framed as defensive
+%                   (defend, defensive, deterrence, protect our, security...)
+%   reaction        a THREATEN or MOBILIZE event, or a Threat claim, of the other side of an
+%                   opposing pair (OPPOSES, or hostile events and claims), dated after the move
+%                   and within 90 days of it: one step of the spiral
+%   spiral          steps both ways between the two sides (each side reacts at least once)
+% Moves are read in the last two windows (the 360 days before the reference date): a spiral is
+% a present dynamic. spiral_pair(A, B) is callable from queries, bound or not:
+%   MATCH (a:Actor), (b:Actor) WHERE spiral_pair(a, b) RETURN a.label, b.label
+% Helpers of this module are prefixed jv_.
+
+% ---- applies --------------------------------------------------------------
+
+missing('fewer than two actors: a security dilemma is between two sides') :-
+    kind_count('Actor', N), N < 2.
+missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who faces whom') :-
+    \+ opposing_pair(_, _, _).
+missing('no military or defensive moves: no MOBILIZE or THREATEN events, no Threat claims and no claims framed as defensive (defend, deterrence, security)') :-
+    jv_all_moves([]).
+missing('no dated moves: a spiral is read from moves that follow each other in time') :-
+    jv_all_moves(Ms), nonempty(Ms), dated_ids(Ms, []).
+
+% ---- indicators -------------------------------------------------------------
+
+indicator(defensive_moves, 1, 'moves to be safer: MOBILIZE events, or claims framed as defensive, by a side of an opposing pair').
+indicator(defensive_framing, 0.5, 'defence as the stated reason: claims speaking of defence, deterrence, protection or security').
+indicator(threat_responses, 1, 'defensive moves answered: the other side''s THREATEN or MOBILIZE events or Threat claims within 90 days after them').
+indicator(reciprocal, 1, 'reciprocal steps: each side of a pair answers the other''s moves at least once').
+indicator(recent_steps, 0.5, 'the spiral is live: a reaction falls in the recent window (the last 180 days)').
+
+present(defensive_moves, Ids) :- jv_states(States), findall(T, member(ps(_, _, _, _, T, _), States), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+present(defensive_framing, Ids) :- jv_defensive_claims(Ids), nonempty(Ids).
+present(threat_responses, Ids) :- jv_states(States), jv_step_ids(States, _, Ids), nonempty(Ids).
+present(reciprocal, Ids) :- jv_spirals(Spirals), findall(E, member(sp(_, _, E), Spirals), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+present(recent_steps, Ids) :- jv_states(States), jv_step_ids(States, Reactions, _), recent_ids(Reactions, Ids), nonempty(Ids).
+
+% ---- sets ---------------------------------------------------------------------
+
+jv_defence_words([defend, defensive, defence, defense, deterren, ' deter ', 'to deter', 'protect our', 'protect the country', 'protect the nation',
+    'protect its', security, precaution, safeguard]).
+
+jv_window(Days) :- recent_window(W), Days is 2 * W.
+jv_reach(90).
+
+jv_defensive_claims(Ids) :- nodes_where('Claim', _, _, Cs0), jv_window(D), filter_ids(Cs0, window(0, D), Cs), jv_defence_words(W), mentioning(Cs, W, Ids).
+
+jv_in_window(Ids0, Ids) :- jv_window(D), filter_ids(Ids0, window(0, D), Ids).
+
+% jv_all_moves(-Ids): every MOBILIZE and THREATEN event, Threat claim and defensive claim (dated or not)
+jv_all_moves(Ids) :-
+    events_of_type('MOBILIZE', M), events_of_type('THREATEN', T), claims_of_type('Threat', C),
+    nodes_where('Claim', _, _, Cs), jv_defence_words(W), mentioning(Cs, W, D),
+    append([M, T, C, D], I0), sort(I0, Ids).
+
+% jv_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
+jv_doers(Events, Groups) :-
+    group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, G1),
+    group_by_edge(Events, 'PARTICIPATES_IN', in, participant, G2),
+    append(G1, G2, G0), jv_merge_groups(G0, Groups).
+
+jv_merge_groups(Groups, Merged) :- msort(Groups, Sorted), jv_merge_sorted(Sorted, Merged).
+jv_merge_sorted([], []).
+jv_merge_sorted([K-A, K-B | Rest], Merged) :- !, append(A, B, C0), sort(C0, C), jv_merge_sorted([K-C | Rest], Merged).
+jv_merge_sorted([G | Rest], [G | Merged]) :- jv_merge_sorted(Rest, Merged).
+
+% jv_ctx(-ctx(Triggers, Reactions)): Actor-Ids lists of each actor's defensive moves and of its
+% threatening or mobilising reactions, dated in the last two windows
+jv_ctx(ctx(Triggers, Reactions)) :-
+    events_of_type('MOBILIZE', M0), jv_in_window(M0, M), events_of_type('THREATEN', T0), jv_in_window(T0, T),
+    claims_of_type('Threat', C0), jv_in_window(C0, C), jv_defensive_claims(D),
+    jv_doers(M, ByM), speakers(D, ByD), append(ByM, ByD, Tr0), jv_merge_groups(Tr0, Triggers),
+    append(M, T, MT), jv_doers(MT, ByMT), speakers(C, ByC), append(ByMT, ByC, Re0), jv_merge_groups(Re0, Reactions).
+
+% jv_steps(+Moves, +Answers, -Steps): step(Move, Reactions) for each move answered within 90 days
+jv_steps(Moves, Answers, Steps) :-
+    jv_reach(Reach),
+    findall(step(M, R), (member(M, Moves), days_before_reference(M, D), D >= 1, Hi is D - 1, Lo is D - Reach,
+                         filter_ids(Answers, window(Lo, Hi), R), nonempty(R)), Steps).
+
+% jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds, PairEvidence) for each opposing pair
+% (A @< B): StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's
+jv_states(States) :-
+    jv_ctx(ctx(Tr, Re)), findall(A-B-Ev, opposing_pair(A, B, Ev), Pairs),
+    findall(ps(A, B, SAB, SBA, Ts, Ev),
+            ( member(A-B-Ev, Pairs),
+              group_ids(A, Tr, TA), group_ids(B, Tr, TB), group_ids(A, Re, RA), group_ids(B, Re, RB),
+              jv_steps(TA, RB, SAB), jv_steps(TB, RA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
+            States).
+
+jv_step_list_ids(Steps, Moves, Reactions) :-
+    findall(M, member(step(M, _), Steps), Moves),
+    findall(R, member(step(_, R), Steps), RL), append(RL, Reactions).
+
+% jv_step_ids(+States, -Reactions, -Ids): the reactions of every step, and the moves and reactions together
+jv_step_ids(States, Reactions, Ids) :-
+    findall(S, (member(ps(_, _, SAB, SBA, _, _), States), ( member(S, SAB) ; member(S, SBA) )), Steps),
+    jv_step_list_ids(Steps, Moves, R0), sort(R0, Reactions),
+    append(Moves, Reactions, I0), sort(I0, Ids).
+
+% jv_spirals(-Spirals): sp(A, B, Evidence) for each pair in a spiral
+jv_spirals(Spirals) :-
+    jv_states(States),
+    findall(sp(A, B, Ids), ( member(ps(A, B, SAB, SBA, _, _), States), SAB \== [], SBA \== [],
+                             append(SAB, SBA, Steps), jv_step_list_ids(Steps, Ms, Rs), append(Ms, Rs, I0), sort(I0, Ids) ), Spirals).
+
+% spiral_pair(?A, ?B): A and B are caught in a spiral (callable from queries). Unbound, each pair once
+% with A @< B; with an argument bound, in either order.
+spiral_pair(A, B) :-
+    jv_spirals(Spirals),
+    (   var(A), var(B)
+    ->  member(sp(A, B, _), Spirals)
+    ;   member(sp(X, Y, _), Spirals), ( A = X, B = Y ; A = Y, B = X )
+    ).
+
+% ---- why there is no spiral ----------------------------------------------------------
+
+% the pair closest to a spiral, and why it is none: one_way(Mover, Reactor), unanswered, no_moves
+jv_closest(States, A, B, Why, Evidence) :-
+    findall(R-c(A1, B1, W1, E1), (member(ps(A1, B1, SAB, SBA, Ts, Ev), States), jv_why(A1, B1, SAB, SBA, Ts, Ev, R, W1, E1)), L),
+    msort(L, [_-c(A, B, Why, Evidence) | _]).
+
+jv_why(A, B, SAB, [], _, _, 1, one_way(A, B), Ids) :- SAB \== [], !, jv_step_list_ids(SAB, M, R), append(M, R, I0), sort(I0, Ids).
+jv_why(A, B, [], SBA, _, _, 1, one_way(B, A), Ids) :- SBA \== [], !, jv_step_list_ids(SBA, M, R), append(M, R, I0), sort(I0, Ids).
+jv_why(_, _, [], [], Ts, _, 2, unanswered, Ts) :- Ts \== [], !.
+jv_why(_, _, [], [], [], Ev, 3, no_moves, Ev).
+
+jv_why_text(A, B, one_way(M, R), S) :-
+    join(['No spiral yet: ', [R], ' answered moves of ', [M], ' with threats or mobilisation within 90 days, but ', [M],
+          ' has not answered in turn, so the escalation between ', [A, B], ' runs one way.'], S).
+jv_why_text(A, B, unanswered, S) :-
+    join(['No spiral: ', [A, B], ' make military or defensive moves, but neither answered the other''s within 90 days with threats or mobilisation.'], S).
+jv_why_text(A, B, no_moves, S) :-
+    join(['No spiral: neither ', [A], ' nor ', [B], ' mobilised or framed a move as defensive in the last 360 days.'], S).
+
+jv_why_rule(one_way(_, _), 'a spiral needs reciprocal steps: each side must answer the other''s moves at least once').
+jv_why_rule(unanswered, 'a step of a spiral is a defensive move answered by the other side''s THREATEN, MOBILIZE or Threat within 90 days').
+jv_why_rule(no_moves, 'a spiral starts from a defensive move: MOBILIZE events or claims framed as defensive').
+
+% ---- findings -------------------------------------------------------------------
+
+finding(spiral, Answer, Sentence, Evidence, Because) :- jv_spiral_finding(Answer, Sentence, Evidence, Because).
+finding(spiral_pair, [A, B], Sentence, Evidence, ['a pair is in a spiral when each side answered the other''s defensive moves with threats or mobilisation within 90 days', reciprocal]) :-
+    jv_spirals(Spirals), member(sp(A, B, Evidence), Spirals),
+    jv_states(States), member(ps(A, B, SAB, SBA, _, _), States), length(SAB, NAB), length(SBA, NBA),
+    join([[A, B], ' are in a spiral: ', [B], ' answered ', NAB, ' move(s) of ', [A], ', and ', [A], ' answered ', NBA, ' of ', [B],
+          ', each reading the other''s precautions as a threat.'], Sentence).
+
+jv_spiral_finding(yes, Sentence, Evidence, ['a security spiral holds when defensive moves are answered by the other side''s threats or mobilisation, both ways, within 90 days',
+        defensive_moves, threat_responses, reciprocal]) :-
+    jv_spirals(Spirals), Spirals \== [], !,
+    findall(E, member(sp(_, _, E), Spirals), L), append(L, E0), sort(E0, Evidence),
+    findall([A, B], member(sp(A, B, _), Spirals), Ps), length(Ps, N),
+    ( N =:= 1 -> Ps = [[A, B]], join(['A security spiral is under way between ', [A, B], ': each side''s moves to be safer were answered by the other with threats or mobilisation.'], Sentence)
+    ; findall(X, (member(P, Ps), member(X, P)), Xs0), sort(Xs0, Xs),
+      join(['Security spirals are under way in ', N, ' pairs (among ', Xs, '): each side''s moves to be safer were answered by the other with threats or mobilisation.'], Sentence) ).
+jv_spiral_finding(no, Sentence, Evidence, [Rule | Inds]) :-
+    jv_states(States), jv_closest(States, A, B, Why, Evidence),
+    jv_why_text(A, B, Why, Sentence), jv_why_rule(Why, Rule),
+    findall(I, (member(I, [defensive_moves, threat_responses]), present(I, _)), Inds).

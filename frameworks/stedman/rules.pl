@@ -1,0 +1,260 @@
+% Stedman's spoilers in peace processes (1997).
+%   the process   talks and agreements (CONSULT, AGREE events), offers and commitments (Offer, Commitment
+%                 claims); without them there is nothing to spoil and the framework does not apply
+%   spoiler       an actor opposed to the process: an OPPOSES edge to a party of the process (or role
+%                 spoiler in the graph), that acts against it: RedLine or Denial claims against the
+%                 agreement, talks or ceasefire, or ASSAULT events after the first Commitment or AGREE
+%   type          greedy   demands shift: dated Demands on two or more dates, not all for inclusion
+%                 limited  demands inclusion (a seat, representation, recognition), or other limited demands
+%                 total    rejects every offer: REJECT events, claims rejecting any agreement, or no
+%                          Demand or Offer of its own
+%   position      inside when it takes part in CONSULT or AGREE events or made a Commitment, else outside
+%   strategy      Stedman's custodian strategies: inducement (limited), socialization (greedy),
+%                 coercion (total)
+% spoiler/1 is callable from queries: MATCH (a:Actor) WHERE spoiler(a) RETURN a.label.
+% Helpers of this module are prefixed st_.
+
+% ---- applies --------------------------------------------------------------
+
+missing('no peace process: no talks, offers, agreements or commitments (CONSULT, AGREE events; Offer, Commitment claims): there is nothing to spoil') :-
+    \+ st_process_exists.
+
+% ---- indicators -------------------------------------------------------------
+
+indicator(process, 1, 'a peace process: CONSULT and AGREE events, Offer and Commitment claims').
+indicator(agreement, 1, 'an agreement to spoil: Commitment claims and AGREE events').
+indicator(opposition, 1, 'opposition to the process: OPPOSES edges between an actor and a party to the process (who took part in talks or agreements, or made a commitment or offer)').
+indicator(red_lines_against_deal, 1, 'red lines against the deal: RedLine or Denial claims about the agreement, deal, ceasefire, talks, accord, negotiation or peace').
+indicator(violence_after_commitment, 1, 'violence after a commitment: ASSAULT events dated after the first Commitment claim or AGREE event').
+indicator(inclusion_demands, 0.5, 'demands for inclusion: Demand claims for a seat, inclusion, representation or recognition').
+indicator(shifting_demands, 0.5, 'shifting demands: one actor''s Demand claims dated on two or more dates').
+indicator(total_rejection, 0.5, 'total rejection: REJECT events, claims rejecting any agreement or talks (never, any agreement, under no circumstances)').
+indicator(declared_spoilers, 0.5, 'actors the graph already names as spoilers (role spoiler)').
+
+present(process, Ids) :- st_process_ids(Ids), nonempty(Ids).
+present(agreement, Ids) :- st_agreement_ids(Ids), nonempty(Ids).
+present(opposition, Ids) :- st_ctx(Ctx), st_opposition_edges(Ctx, Ids), nonempty(Ids).
+present(red_lines_against_deal, Ids) :- st_deal_claims(Ids), nonempty(Ids).
+present(violence_after_commitment, Ids) :- st_assaults_after(Ids), nonempty(Ids).
+present(inclusion_demands, Ids) :- claims_of_type('Demand', D), st_inclusion_words(W), mentioning(D, W, Ids), nonempty(Ids).
+present(shifting_demands, Ids) :-
+    claims_by_actor('Demand', Groups), findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Ds)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+present(total_rejection, Ids) :- st_rejections(Ids), nonempty(Ids).
+present(declared_spoilers, Ids) :- nodes_where('Actor', role, spoiler, Ids), nonempty(Ids).
+
+% ---- the process ---------------------------------------------------------------
+
+st_process(Events, Claims) :-
+    events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
+    claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
+st_process_ids(Ids) :- st_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
+st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment', C), append(A, C, I0), sort(I0, Ids).
+
+% st_ctx(-ctx(Inside, Parties, After)): Inside = who took part in talks or agreements or made a
+% commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose); After = the
+% window (days before the reference date) of events after the first commitment or agreement, or none
+st_ctx(ctx(Inside, Parties, After)) :-
+    st_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
+    st_keys(G1, K1), st_keys(G2, K2), st_keys(G3, K3),
+    append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties),
+    ( st_first_agreement_days(First), First >= 1 -> To is First - 1, After = window(0, To) ; After = none ).
+
+st_keys([], []).
+st_keys([K-_ | T], [K | Ks]) :- st_keys(T, Ks).
+
+% ---- evidence of spoiling ---------------------------------------------------------
+
+st_deal_words([agreement, ' deal', ceasefire, 'cease-fire', truce, talks, accords, ' accord ', ' accord,', ' accord.', negotiat, peace, treaty, settlement]).
+st_inclusion_words([inclusion, 'be included', 'included in', 'a seat', 'seats at', 'seat at', represented, representation, recognition, recognis, recogniz,
+    'part of the talks', 'part of the negotiations', 'at the table', 'a place at', 'excluded from', 'without us', 'share of power', 'power-sharing', 'power sharing']).
+st_total_words([never, 'any agreement', 'any deal', 'any talks', 'any negotiation', 'all talks', 'all negotiations', 'all agreements',
+    'reject all', 'rejects all', 'reject any', 'rejects any', 'no agreement', 'no negotiation', 'no talks', 'under no circumstances',
+    'until victory', 'total victory', 'to the end']).
+
+% RedLine and Denial claims against the agreement, talks or ceasefire
+st_deal_claims(Ids) :-
+    claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), st_deal_words(W), mentioning(C, W, Ids).
+
+% the first dated Commitment claim or AGREE event: how many days before the reference date
+st_first_agreement_days(Days) :-
+    st_agreement_ids(Ids), findall(D, (member(Id, Ids), days_before_reference(Id, D)), Ds), nonempty(Ds), max_list(Ds, Days).
+
+% ASSAULT events dated after the first commitment or agreement
+st_assaults_after(Ids) :-
+    st_first_agreement_days(First), First >= 1, To is First - 1,
+    events_of_type('ASSAULT', A), filter_ids(A, window(0, To), Ids).
+
+% REJECT events, and claims rejecting any agreement or talks
+st_rejections(Ids) :-
+    events_of_type('REJECT', Rejects),
+    findall(X, (member(T, ['RedLine', 'Denial', 'Position', 'Threat']), claims_of_type(T, Cs), st_total_words(W), mentioning(Cs, W, X)), L),
+    append([Rejects | L], I0), sort(I0, Ids).
+
+% st_shifting(+Demands, -Dated): the dated demands when they fall on two or more dates and not all are
+% for inclusion (set predicates only: the demands dated on the day of the first are not all of them)
+st_shifting(Demands, Dated) :-
+    dated_ids(Demands, Dated), Dated = [First, _ | _], days_before_reference(First, K),
+    filter_ids(Dated, window(K, K), SameDay), SameDay \== Dated,
+    st_inclusion_words(W), mentioning(Dated, W, Inc), Inc \== Dated.
+
+% OPPOSES edges between an actor and a party of the process
+st_opposition_edges(ctx(_, Parties, _), Ids) :-
+    findall(E, (member(P, Parties), opposes(P, _, E)), L), sort(L, Ids).
+
+% ---- one actor --------------------------------------------------------------------
+
+% st_profile(+A, -prof(Claims, Acts)): the claims A asserts, the events A perpetrates or takes part in
+% (not as target or mediator), each read from A's own edges
+st_profile(A, prof(Claims, Acts)) :-
+    group_by_edge([A], 'ASSERTS', out, _, GC), st_keys(GC, Claims),
+    group_by_edge([A], 'PARTICIPATES_IN', out, perpetrator, GP), st_keys(GP, Done),
+    group_by_edge([A], 'PARTICIPATES_IN', out, participant, GQ), st_keys(GQ, Joined),
+    append(Done, Joined, A0), sort(A0, Acts).
+
+st_claims_of(prof(Claims, _), Types, Ids) :- findall(X, (member(T, Types), filter_ids(Claims, prop(type, T), X)), L), append(L, Ids).
+st_acts_of(prof(_, Acts), Type, Ids) :- filter_ids(Acts, prop(event_type, Type), Ids).
+
+% st_spoiler_of(+A, +Ctx, -s(A, Opposed, OppositionIds, Behaviour, Profile)): A is a spoiler: opposed to a
+% party of the process (OPPOSES either way), or named spoiler in the graph, and acting against the
+% process: RedLine or Denial claims about the deal, or ASSAULT events after the first commitment
+st_spoiler_of(A, ctx(_, Parties, After), s(A, Ps, OppIds, Beh, Prof)) :-
+    group_by_edge([A], 'OPPOSES', out, _, O1), group_by_edge([A], 'OPPOSES', in, _, O2),
+    st_keys(O1, K1), st_keys(O2, K2), append(K1, K2, K0), sort(K0, Ks), st_ord_intersect(Ks, Parties, Ps0), st_drop(A, Ps0, Ps),
+    ( actor_role(A, spoiler) -> Decl = [A] ; Decl = [] ),
+    ( Ps = [_|_] ; Decl = [_] ), !,
+    st_profile(A, Prof), st_claims_of(Prof, ['RedLine', 'Denial'], RD), st_deal_words(W), mentioning(RD, W, Deal),
+    ( After = none -> Attacks = [] ; st_acts_of(Prof, 'ASSAULT', As), filter_ids(As, After, Attacks) ),
+    append(Deal, Attacks, B0), sort(B0, Beh), nonempty(Beh),
+    findall(E, (member(P, Ps), ( edge(E, 'OPPOSES', A, P, _) ; edge(E, 'OPPOSES', P, A, _) )), Es),
+    append(Es, Decl, O), sort(O, OppIds).
+
+% st_candidates(+Ctx, -Candidates): actors with an OPPOSES edge to a party of the process, and those named spoiler
+st_candidates(ctx(_, Parties, _), Candidates) :-
+    group_by_edge(Parties, 'OPPOSES', in, _, In), group_by_edge(Parties, 'OPPOSES', out, _, Out),
+    st_keys(In, K1), st_keys(Out, K2), nodes_where('Actor', role, spoiler, Declared),
+    append([K1, K2, Declared], C0), sort(C0, Candidates).
+
+% st_spoilers(-Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
+st_spoilers(Ctx, Spoilers) :-
+    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates),
+    findall(S, (member(A, Candidates), st_spoiler_of(A, Ctx, S)), Spoilers).
+
+st_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
+st_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
+
+st_drop(_, [], []).
+st_drop(X, [X|T], R) :- !, st_drop(X, T, R).
+st_drop(X, [H|T], [H|R]) :- st_drop(X, T, R).
+
+st_ord_intersect([], _, []) :- !.
+st_ord_intersect(_, [], []) :- !.
+st_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), st_intersect_(O, X, Xs, Y, Ys, Out).
+st_intersect_(<, _, Xs, Y, Ys, Out) :- st_ord_intersect(Xs, [Y | Ys], Out).
+st_intersect_(=, X, Xs, _, Ys, [X | Out]) :- st_ord_intersect(Xs, Ys, Out).
+st_intersect_(>, X, Xs, _, Ys, Out) :- st_ord_intersect([X | Xs], Ys, Out).
+
+% st_type(+Profile, -Type, -Evidence, -Reason, -Indicators): greedy, then limited (inclusion), then total, then limited
+st_type(Prof, Type, Ids, Reason, Inds) :-
+    st_claims_of(Prof, ['Demand'], Demands), st_claims_of(Prof, ['Offer'], Offers),
+    st_type_(Prof, Demands, Offers, Type, Ids, Reason, Inds), !.
+
+st_type_(_, Demands, _, greedy, Dated, Reason, [shifting_demands]) :-
+    st_shifting(Demands, Dated),
+    findall(D, (member(C, Dated), valid_time(C, D)), Dates0), sort(Dates0, Dates), length(Dated, N),
+    Dates = [First | _], last(Dates, Last),
+    atomic_list_concat(['its demands have shifted over time (', N, ' demands from ', First, ' to ', Last, ')'], Reason).
+st_type_(_, Demands, _, limited, Inc, 'it demands inclusion: a seat, representation or recognition', [inclusion_demands]) :-
+    st_inclusion_words(W), mentioning(Demands, W, Inc), nonempty(Inc).
+st_type_(Prof, Demands, Offers, total, Ids, Reason, Inds) :-
+    st_acts_of(Prof, 'REJECT', R1), st_claims_of(Prof, ['RedLine', 'Denial', 'Position', 'Threat'], RC), st_total_words(W), mentioning(RC, W, R2),
+    append(R1, R2, Rej0), sort(Rej0, Rej), append(Demands, Offers, Own),
+    ( Rej = [_|_] ; Own = [] ),
+    ( Rej = [_|_], Own = [] -> Reason = 'it rejects talks and agreements outright and puts forward no demand or offer of its own'
+    ; Rej = [_|_] -> Reason = 'it rejects talks and agreements outright'
+    ; Reason = 'it puts forward no demand or offer of its own: nothing a settlement could give it' ),
+    ( Rej = [_|_] -> Ids = Rej, Inds = [total_rejection] ; Ids = [], Inds = [] ).
+st_type_(_, Demands, Offers, limited, Own, 'it pursues limited demands of its own, without rejecting every settlement', []) :-
+    append(Demands, Offers, Own).
+
+st_strategy(limited, inducement, 'inducement: meet its limited demands (inclusion, recognition) through the process').
+st_strategy(greedy, socialization, 'socialization: set clear norms for acceptable behaviour, rewarding compliance and sanctioning violations').
+st_strategy(total, coercion, 'coercion: protect the process from it, weaken it, or let the process go on without it (the departing train)').
+
+% ---- the query predicate -----------------------------------------------------------
+
+% spoiler(?Actor): Actor is a spoiler of any type. Bound, only that actor's own edges are read.
+spoiler(A) :- nonvar(A), !, st_process_exists, st_ctx(Ctx), st_spoiler_of(A, Ctx, _).
+spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _, _), S).
+
+% ---- findings -------------------------------------------------------------------
+
+finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
+    st_process(Es, Cs), length(Es, NE), length(Cs, NC),
+    st_counts([NE-'talks or agreement event'-'talks and agreement events', NC-'offer or commitment'-'offers and commitments'], Record),
+    st_process_ids(All), nonempty(All), current_ids(All, Current),
+    findall(D, (member(Id, All), valid_time(Id, D)), Ds0), msort(Ds0, Ds),
+    ( Ds = [] -> Latest = 'undated' ; last(Ds, Latest) ),
+    Rule = 'a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (180 days) or is undated',
+    ( Current = [_|_] -> Value = yes,
+        atomic_list_concat(['A peace process is under way: ', Record, ', the latest on ', Latest, '.'], Sentence)
+    ; Value = no,
+        atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than 180 days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
+    st_process_ids(Ids).
+
+finding(Key, Value, Sentence, Ids, Because) :-
+    st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh, Prof), Spoilers),
+    st_type(Prof, Type, TypeIds, TypeReason, TInds),
+    st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
+
+st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, spoiler, [A, Type], Sentence, Ids, Because) :-
+    st_behaviour_text(Beh, BText, BInds),
+    ( Ps = [] -> join(['', [A], ' is named a spoiler in the graph'], OText) ; st_names(Ps, PN), join(['', [A], ' opposes ', PN, ' (in the process)'], OText) ),
+    ( Ps = [] -> OInds = [declared_spoilers] ; OInds = [opposition] ),
+    append([OInds, BInds, TInds], Inds),
+    atomic_list_concat(['a spoiler opposes a party to the process and acts against it; ', Type, ' spoilers: ', TypeReason], Rule),
+    Because = ['a spoiler opposes the process or a party to it (OPPOSES) and acts against it (red lines against the deal, or attacks after a commitment)', Rule | Inds],
+    join([OText, '; it ', BText, ': a ', Type, ' spoiler, since ', TypeReason, '.'], Sentence),
+    append([[A], OppIds, Beh, TypeIds], I0), sort(I0, Ids).
+st_spoiler_finding(A, _, OppIds, Beh, prof(Claims, Acts), _, _, _, _, Inside, spoiler_position, [A, Position], Sentence, Ids, [Rule, opposition]) :-
+    ( st_ord_intersect([A], Inside, [A]) -> Position = inside ; Position = outside ),
+    filter_ids(Acts, prop(event_type, 'CONSULT'), E1), filter_ids(Acts, prop(event_type, 'AGREE'), E2), append(E1, E2, MyEvents),
+    filter_ids(Claims, prop(type, 'Commitment'), MyCommits),
+    Rule = 'inside spoilers take part in talks or agreements (CONSULT, AGREE) or made a commitment; outside spoilers do not',
+    ( Position == inside ->
+        length(MyEvents, NE), length(MyCommits, NC),
+        st_counts([NE-'talks or agreement event'-'talks and agreement events', NC-'commitment'-'commitments'], Record),
+        join(['', [A], ' is an inside spoiler, party to the process (', Record, ') while acting against it; inside spoilers tend to strategic deception, keeping to the letter of the process while undermining it.'], Sentence)
+    ; join(['', [A], ' is an outside spoiler: it took part in no talks or agreement and made no commitment, so it acts against the process from outside, often by violence.'], Sentence) ),
+    append([[A], MyEvents, MyCommits, OppIds, Beh], I0), sort(I0, Ids).
+st_spoiler_finding(A, _, OppIds, Beh, _, Type, TypeIds, _, _, _, strategy, [A, Strategy], Sentence, Ids, [Rule]) :-
+    st_strategy(Type, Strategy, Text),
+    atomic_list_concat(['Stedman matches custodian strategies to spoiler types: a ', Type, ' spoiler calls for ', Strategy], Rule),
+    join(['For ', [A], ' (', Type, ' spoiler) the fitting strategy is ', Text, '.'], Sentence),
+    append([[A], OppIds, Beh, TypeIds], I0), sort(I0, Ids).
+
+% the sentence part on what the spoiler did, and the indicators behind it
+st_behaviour_text(Beh, Text, Inds) :-
+    filter_ids(Beh, kind('Claim'), RL), filter_ids(Beh, kind('Event'), AS),
+    length(AS, N), st_count(N, 'attack', 'attacks', Attacks),
+    ( RL = [_|_], AS = [_|_] -> atomic_list_concat(['stated red lines against the deal and carried out ', Attacks, ' after the first commitment'], Text), Inds = [red_lines_against_deal, violence_after_commitment]
+    ; RL = [_|_] -> Text = 'stated red lines against the deal', Inds = [red_lines_against_deal]
+    ; atomic_list_concat(['carried out ', Attacks, ' after the first commitment'], Text), Inds = [violence_after_commitment] ).
+
+% st_counts(+[N-Singular-Plural, ...], -Text): "2 talks and agreement events and 1 commitment", leaving out zeros
+st_counts(Items, Text) :-
+    findall(T, (member(N-S-P, Items), N > 0, st_count(N, S, P, T)), Ts),
+    ( Ts = [] -> Text = 'nothing' ; atomic_list_concat(Ts, ' and ', Text) ).
+
+% st_count(+N, +Singular, +Plural, -Text): "1 attack", "3 attacks"
+st_count(1, Singular, _, Text) :- !, atomic_list_concat([1, ' ', Singular], Text).
+st_count(N, _, Plural, Text) :- atomic_list_concat([N, ' ', Plural], Text).
+
+% st_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
+st_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
+st_names(Actors, Text) :-
+    st_take(4, Actors, Top), length(Actors, N), Others is N - 4,
+    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+st_take(0, _, []) :- !.
+st_take(_, [], []) :- !.
+st_take(N, [X | Xs], [X | Ys]) :- M is N - 1, st_take(M, Xs, Ys).

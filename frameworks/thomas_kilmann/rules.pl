@@ -1,0 +1,230 @@
+% Thomas & Kilmann (1974): five conflict-handling modes on two dimensions,
+% assertiveness (pursuing one's own concerns) and cooperativeness (the other's):
+%   competing      assertive, uncooperative:  Demand, Threat, RedLine claims
+%   collaborating  assertive, cooperative:    Offer claims, taking part in CONSULT events,
+%                                             interests of a type another actor holds too
+%   compromising   intermediate:              Concession claims met by an Offer or Concession
+%                                             of the other side
+%   avoiding       unassertive, uncooperative: REJECT events (perpetrator or participant),
+%                                             claims refusing talks
+%   accommodating  unassertive, cooperative:  Concession claims the other side has not met
+%                                             with any Offer or Concession
+% Each actor's mode is the one with the most moves; ties go in the order above.
+% "The other side" is the actors hostile to it (OPPOSES edges, hostile events, threats,
+% accusations, demands and red lines aimed at it); an actor with no identified opponent is
+% measured against every other actor.
+%
+% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
+% goals hold. So lists of ids are never walked id by id or measured with length/2, and no
+% accumulator grows across a long pass: each source of moves is an Actor-Ids grouping made in
+% one step by a set predicate (claims_by_actor, participants, perpetrators, speakers); one pass
+% over its groups, inside findall/3 (which keeps the results out of the pending goals), counts
+% each group with functor/3 (one inference whatever its length) and keeps its first five ids as
+% evidence. The cost grows with the number of actors, not with the number of claims or events.
+
+% ---- applies --------------------------------------------------------------
+
+missing('no actor with attributed moves: modes are read from the claims an actor asserts (ASSERTS) and the events it takes part in (PARTICIPATES_IN)') :-
+    \+ (tk_sources(Ss), member(S, Ss), tk_source(S, _, [_|_])).
+
+% ---- indicators -------------------------------------------------------------
+
+indicator(competing_moves, 1, 'assertive, uncooperative moves: Demand, Threat and RedLine claims an actor asserts').
+indicator(collaborating_moves, 1, 'assertive, cooperative moves: Offer claims, taking part in CONSULT events, interests of a type another actor holds too').
+indicator(compromising_moves, 1, 'give and take: Concession claims met by an Offer or Concession of the other side').
+indicator(avoiding_moves, 1, 'withdrawal: REJECT events (perpetrator or participant) and claims refusing talks').
+indicator(accommodating_moves, 1, 'yielding: Concession claims the other side has not met with an Offer or Concession').
+
+present(Indicator, Ids) :-
+    tk_indicator_kinds(Indicator, Kinds),
+    findall(S, (tk_sources(Ss), member(Src, Ss), tk_source(Src, Kind, G), member(Kind, Kinds),
+                tk_first(G, G5), tk_tally(G5, Kind, Ts), member(_-t(_, _, S), Ts)), L),
+    append(L, Ids0), sort(Ids0, Ids), nonempty(Ids).
+present(Indicator, Ids) :-
+    tk_concessions(Returned, Unreturned),
+    member(Indicator-Ids, [compromising_moves-Returned, accommodating_moves-Unreturned]), nonempty(Ids).
+
+tk_indicator_kinds(competing_moves, [competing]).
+tk_indicator_kinds(collaborating_moves, [offer, collaborating]).
+tk_indicator_kinds(avoiding_moves, [avoiding]).
+
+tk_indicator_mode(competing_moves, competing).
+tk_indicator_mode(collaborating_moves, collaborating).
+tk_indicator_mode(compromising_moves, compromising).
+tk_indicator_mode(avoiding_moves, avoiding).
+tk_indicator_mode(accommodating_moves, accommodating).
+
+% tk_concessions(-Returned, -Unreturned): the concessions cited (first five of each actor)
+% that the other side met with an Offer or Concession, and those it did not.
+tk_concessions(Returned, Unreturned) :-
+    claims_by_actor('Concession', GC), GC \== [], tk_concession_flags(Flags0), msort(Flags0, Flags),
+    tk_split(GC, Flags, [], R0, [], U0), append(R0, R), sort(R, Returned), append(U0, U), sort(U, Unreturned).
+
+tk_split([], _, R, R, U, U).
+tk_split([_-Cs|Gs], [_-t(returned, yes, _)|Fs], R0, R, U0, U) :- !, tk_first(Cs, S), tk_split(Gs, Fs, [S|R0], R, U0, U).
+tk_split([_-Cs|Gs], [_|Fs], R0, R, U0, U) :- tk_first(Cs, S), tk_split(Gs, Fs, R0, R, [S|U0], U).
+
+tk_refusal_words(['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'refuse to talk', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk', 'boycott the talks', 'walk out of the talks', 'walked out of the talks']).
+
+tk_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
+
+% ---- passes over groupings (never id by id) -------------------------------------------
+
+% tk_tally(+Groups, +Kind, -Tallies): Actor-t(Kind, Count, FirstIds) for each Actor-Ids group.
+tk_tally([], _, []).
+tk_tally([A-Ids|Gs], Kind, [A-t(Kind, N, S)|Ts]) :- C =.. [n|Ids], functor(C, _, N), tk_first(Ids, S), tk_tally(Gs, Kind, Ts).
+
+% tk_first(+Ids, -First): the first five ids (evidence to cite).
+tk_first([A, B, C, D, E|_], [A, B, C, D, E]) :- !.
+tk_first(L, L).
+
+% tk_keys(+Groups, +Acc0, -Keys): the keys of Key-Value groups.
+tk_keys([], Acc, Acc).
+tk_keys([K-_|Gs], Acc0, Acc) :- tk_keys(Gs, [K|Acc0], Acc).
+
+% ---- moves per actor ----------------------------------------------------------------
+
+% tk_source(?Source, -Kind, -Groups): Actor-Ids groupings of the moves of each kind (offers are
+% collaborating moves that also answer concessions; concessions are split per actor into
+% compromising and accommodating). tk_sources/1 lists the sources.
+tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject_participant, refusal, concession, shared_typed, shared_same]).
+
+tk_source(demand, competing, G) :- claims_by_actor('Demand', G).
+tk_source(threat, competing, G) :- claims_by_actor('Threat', G).
+tk_source(red_line, competing, G) :- claims_by_actor('RedLine', G).
+tk_source(offer, offer, G) :- claims_by_actor('Offer', G).
+tk_source(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
+tk_source(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
+tk_source(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
+tk_source(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
+tk_source(concession, concession, G) :- claims_by_actor('Concession', G).
+tk_source(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
+tk_source(shared_same, collaborating, G) :- tk_shared_same_groups(G).
+
+% tk_shared_type_groups(-Groups): Actor-Interests for an interest type held by two actors or
+% more (one grouping per type); tk_shared_same_groups: an untyped interest two actors hold.
+tk_shared_type_groups(G) :-
+    tk_interest_types(Types), member(T, Types),
+    nodes_where('Interest', interest_type, T, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G),
+    G = [_, _|_].
+tk_shared_same_groups(G) :-
+    nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders),
+    tk_keys(Holders, [], As), group_by_edge(As, 'HOLDS_INTEREST', out, _, ByInterest),
+    findall(A-[I], (member(I-[H1, H2|Hs], ByInterest), \+ tk_typed(I), member(A, [H1, H2|Hs])), G).
+
+tk_typed(I) :- prop(I, interest_type, T), T \== other.
+
+% tk_tallies(-ByActor): Actor-[t(Kind, Count, FirstIds)...], sorted by actor; an actor with
+% concessions also has t(returned, yes or no, []).
+tk_tallies(ByActor) :-
+    findall(Ts, (tk_sources(Ss), member(S, Ss), tk_source(S, Kind, G), tk_tally(G, Kind, Ts)), Lists),
+    tk_concession_flags(Flags), append([Flags|Lists], All), msort(All, Sorted), keygroup(Sorted, ByActor).
+
+% tk_concession_flags(-Flags): A-t(returned, Y, []) for each actor with concessions: Y is yes when
+% someone on its other side (its opponents; everyone else when it has none) made an Offer or a
+% Concession. The concession groups and the opponents map, both sorted by actor, are walked
+% together.
+tk_concession_flags(Flags) :-
+    claims_by_actor('Concession', GC),
+    (   GC == [] -> Flags = []
+    ;   claims_by_actor('Offer', GO), tk_keys(GC, [], R1), tk_keys(GO, R1, R0), sort(R0, Reciprocators),
+        tk_opponents(Opponents), findall(F, tk_recip(GC, Opponents, Reciprocators, F), [Flags])
+    ).
+
+tk_recip([], _, _, []).
+tk_recip([A-_|Gs], Opp0, R, [A-t(returned, Y, [])|Fs]) :-
+    tk_skip(Opp0, A, Opp),
+    (   Opp = [A-Os|_] -> tk_intersect(Os, R, Y)
+    ;   R = [B|Bs], (B \== A ; Bs = [_|_]) -> Y = yes
+    ;   Y = no
+    ),
+    tk_recip(Gs, Opp, R, Fs).
+
+tk_skip([K-_|T], A, Rest) :- K @< A, !, tk_skip(T, A, Rest).
+tk_skip(L, _, L).
+
+% tk_intersect(+Set1, +Set2, -YesNo): whether two duplicate-free lists share an element
+% (sort/2 merges them in one step; functor/3 counts).
+tk_intersect(S1, S2, Y) :-
+    append(S1, S2, L), sort(L, S), tk_len(S, N), tk_len(S1, N1), tk_len(S2, N2),
+    ( N < N1 + N2 -> Y = yes ; Y = no ).
+
+% tk_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+tk_len(L, N) :- T =.. [n|L], functor(T, _, N).
+
+% tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events.
+tk_opponents(Map) :-
+    findall(Ps, (tk_hostile_links(P), tk_pairs(P, [], Ps)), Lists),
+    findall(A-B, (edge(_, 'OPPOSES', X, Y, _), (A-B = X-Y ; A-B = Y-X)), L2),
+    append([L2|Lists], L), sort(L, S), keygroup(S, Map).
+
+tk_pairs([], Acc, Acc).
+tk_pairs([p(A, B, _)|Ps], Acc0, Acc) :- tk_pairs(Ps, [A-B, B-A|Acc0], Acc).
+
+tk_hostile_links(P) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), P).
+tk_hostile_links(P) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), P).
+
+% tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
+% the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
+tk_records(Records) :-
+    tk_tallies(ByActor),
+    findall(r(A, Lists, Mode),
+            ( member(A-Ts, ByActor),
+              tk_acc(Ts, k(c(0, []), c(0, []), c(0, []), c(0, []), no), K), tk_lists(K, Lists), tk_best(Lists, Mode) ),
+            Records).
+
+% tk_acc(+Tallies, +K0, -K): one pass over an actor's tallies, summing the counts of each kind.
+tk_acc([], K, K).
+tk_acc([t(Kind, N, S)|Ts], K0, K) :- tk_add(Kind, N, S, K0, K1), tk_acc(Ts, K1, K).
+
+tk_add(competing, N, S, k(c(N0, S0), B, C, D, R), k(c(N1, [S|S0]), B, C, D, R)) :- N1 is N0 + N.
+tk_add(offer, N, S, k(A, c(N0, S0), C, D, R), k(A, c(N1, [S|S0]), C, D, R)) :- N1 is N0 + N.
+tk_add(collaborating, N, S, k(A, c(N0, S0), C, D, R), k(A, c(N1, [S|S0]), C, D, R)) :- N1 is N0 + N.
+tk_add(avoiding, N, S, k(A, B, c(N0, S0), D, R), k(A, B, c(N1, [S|S0]), D, R)) :- N1 is N0 + N.
+tk_add(concession, N, S, k(A, B, C, c(N0, S0), R), k(A, B, C, c(N1, [S|S0]), R)) :- N1 is N0 + N.
+tk_add(returned, Y, _, k(A, B, C, D, _), k(A, B, C, D, Y)).
+
+% tk_lists(+k(Competing, Collaborating, Avoiding, Concessions, Returned), -Lists): concessions are
+% compromising when returned, accommodating when not.
+tk_lists(k(Cmp, Col, Avo, Conc, Returned),
+         [competing-Cmp, collaborating-Col, compromising-Comp, avoiding-Avo, accommodating-Acc]) :-
+    (   Conc = c(0, _) -> Comp = c(0, []), Acc = c(0, [])
+    ;   Returned == yes -> Comp = Conc, Acc = c(0, [])
+    ;   Comp = c(0, []), Acc = Conc
+    ).
+
+% tk_best(+Lists, -Mode): the mode with the most moves, the first in order on a tie.
+tk_best([M1-c(N1, _), M2-c(N2, _), M3-c(N3, _), M4-c(N4, _), M5-c(N5, _)], Mode) :-
+    Max is max(N1, max(N2, max(N3, max(N4, N5)))), Max > 0,
+    (   N1 =:= Max -> Mode = M1 ; N2 =:= Max -> Mode = M2 ; N3 =:= Max -> Mode = M3
+    ;   N4 =:= Max -> Mode = M4 ; Mode = M5 ).
+
+tk_counts(Lists, Text) :-
+    findall(Part, (member(M-c(N, _), Lists), atomic_list_concat([M, ' ', N], Part)), Parts),
+    atomic_list_concat(Parts, ', ', Text).
+
+tk_mode_text(competing, 'competing (assertive and uncooperative): its demands, threats and red lines outweigh its other moves').
+tk_mode_text(collaborating, 'collaborating (assertive and cooperative): offers, talks and interests it shares with others lead its moves').
+tk_mode_text(compromising, 'compromising: it makes concessions, and the other side answers with offers or concessions of its own').
+tk_mode_text(avoiding, 'avoiding (unassertive and uncooperative): it rejects or refuses talks more than it does anything else').
+tk_mode_text(accommodating, 'accommodating (unassertive and cooperative): it makes concessions the other side has not returned').
+
+% ---- query-callable ------------------------------------------------------------------
+
+% competing(?A): A's dominant conflict mode is competing (WHERE competing(a)).
+competing(A) :- tk_records(Records), member(r(A, _, competing), Records).
+
+% tk_mode(?A, ?Mode): A's dominant conflict mode.
+tk_mode(A, Mode) :- tk_records(Records), member(r(A, _, Mode), Records).
+
+% ---- findings ------------------------------------------------------------------------
+
+finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is the one with the most moves; ties go in the order competing, collaborating, compromising, avoiding, accommodating']) :-
+    tk_records(Records), member(r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),
+    append(Samples, Ids0), sort(Ids0, Ids),
+    tk_indicator_mode(Indicator, Mode), tk_mode_text(Mode, Text), tk_counts(Lists, Counts),
+    join([[A], ' is ', Text, ' (moves: ', Counts, ').'], Sentence).

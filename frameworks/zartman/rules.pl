@@ -1,0 +1,287 @@
+% Zartman's ripeness theory (1985, 2000): a conflict is ripe for resolution when the parties
+% are in a mutually hurting stalemate (MHS) and perceive a way out (WO).
+%   hurting stalemate  an opposing pair in which both sides carry out ASSAULT events, spread over
+%                      30 days or more and reaching into the recent window (the 180 days before
+%                      the reference date); neither side gaining (no current RETREAT or CONCEDE
+%                      event, nor Concession claim, by either side: the other would be winning);
+%                      and at least one side speaking of the cost (cost, toll, exhaustion,
+%                      losses, "cannot win", stalemate...)
+%   way out            current Offer or Concession claims, CONSULT events, or a mediator
+%                      (an actor with role mediator, or a mediator of a current event)
+%   ripe               both hold; when not, the finding names the part that is missing
+% hurting_party(A) is callable from queries: MATCH (a:Actor) WHERE hurting_party(a) RETURN a.label.
+% Helpers of this module are prefixed zt_.
+
+% ---- applies --------------------------------------------------------------
+
+missing('fewer than two actors: ripeness is a relation between the parties') :-
+    kind_count('Actor', N), N < 2.
+missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who is in conflict with whom') :-
+    zt_pairs([]).
+missing('no dated events: a hurting stalemate is read from violence sustained over time') :-
+    nodes_where('Event', _, _, Es), dated_ids(Es, []).
+
+% ---- indicators -------------------------------------------------------------
+
+indicator(sustained_violence, 1, 'sustained violence by both sides: ASSAULT events perpetrated by each side of an opposing pair, spread over 30 days or more and reaching into the recent window').
+indicator(no_side_gaining, 0.5, 'no side gaining: neither side of the violent pair retreats or concedes (no current RETREAT or CONCEDE events, no Concession claims)').
+indicator(cost_perceived, 1, 'the hurt is felt: claims by a party speaking of cost, toll, exhaustion, suffering, losses, a stalemate or that it cannot win').
+indicator(offers, 1, 'a way out offered: current Offer or Concession claims').
+indicator(talks, 1, 'a way out in talks: current CONSULT events').
+indicator(mediator, 1, 'a way out through a third party: actors with role mediator, or mediating a current event (PARTICIPATES_IN role mediator)').
+
+% the pair states are computed once per call, and every indicator read from them
+present(Name, Ids) :- zt_pair_states(States), zt_present(Name, States, Ids), nonempty(Ids).
+
+zt_present(sustained_violence, States, Ids) :-
+    findall(Ev, (member(st(_, _, S, Ev), States), zt_sustained_state(S)), L), append(L, I0), filter_ids(I0, prop(event_type, 'ASSAULT'), I1), sort(I1, Ids).
+zt_present(no_side_gaining, States, Ids) :-
+    findall(Ev, (member(st(_, _, S, Ev), States), zt_no_gain_state(S)), L), append(L, I0), filter_ids(I0, prop(event_type, 'ASSAULT'), I1), sort(I1, Ids).
+zt_present(cost_perceived, States, Ids) :- zt_party_cost_claims(States, Ids).
+zt_present(offers, _, Ids) :- current_claims('Offer', O), current_claims('Concession', C), append(O, C, I0), sort(I0, Ids).
+zt_present(talks, _, Ids) :- current_events('CONSULT', Ids).
+zt_present(mediator, _, Ids) :- zt_mediation(Ids).
+
+zt_sustained_state(hurting(_, _)).
+zt_sustained_state(no_cost(_)).
+zt_sustained_state(gaining(_, _, _)).
+zt_no_gain_state(hurting(_, _)).
+zt_no_gain_state(no_cost(_)).
+
+% ---- sets ---------------------------------------------------------------------
+
+zt_cost_words([cost, exhaust, ' toll', 'toll ', suffering, 'cannot win', 'can''t win', 'can not win', 'no one can win', 'nobody can win',
+    stalemate, deadlock, losses, 'war-weary', 'war weary', weary, bleeding, unwinnable, 'no military solution', 'too high a price', 'unbearable']).
+
+% zt_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
+zt_doers(Events, Groups) :-
+    group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, G1),
+    group_by_edge(Events, 'PARTICIPATES_IN', in, participant, G2),
+    append(G1, G2, G0), zt_merge_groups(G0, Groups).
+
+% zt_merge_groups(+Groups, -Merged): one Key-Ids per key, ids unioned
+zt_merge_groups(Groups, Merged) :- msort(Groups, Sorted), zt_merge_sorted(Sorted, Merged).
+zt_merge_sorted([], []).
+zt_merge_sorted([K-A, K-B | Rest], Merged) :- !, append(A, B, C0), sort(C0, C), zt_merge_sorted([K-C | Rest], Merged).
+zt_merge_sorted([G | Rest], [G | Merged]) :- zt_merge_sorted(Rest, Merged).
+
+% zt_ctx(-ctx(Assaulters, Yielders, CostSpeakers)): who attacks, who retreats or concedes now,
+% who speaks of the cost now (each an Actor-Ids list)
+zt_ctx(ctx(Assaulters, Yielders, CostSpeakers)) :-
+    events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
+    events_of_type('RETREAT', R), events_of_type('CONCEDE', C), append(R, C, RC0), current_ids(RC0, RC), zt_doers(RC, Y1),
+    current_claims('Concession', Cn), speakers(Cn, Y2), append(Y1, Y2, Y0), zt_merge_groups(Y0, Yielders),
+    zt_cost_claims(Costs), speakers(Costs, CostSpeakers).
+
+zt_cost_claims(Ids) :- nodes_where('Claim', _, _, Cs0), current_ids(Cs0, Cs), zt_cost_words(W), mentioning(Cs, W, Ids).
+
+% cost claims made by a side of an opposing pair
+zt_party_cost_claims(States, Ids) :-
+    zt_cost_claims(Costs), speakers(Costs, Groups), findall(X, (member(st(A, B, _, _), States), ( X = A ; X = B )), P0), sort(P0, Parties),
+    findall(Cs, (member(A-Cs, Groups), member(A, Parties)), L), append(L, I0), sort(I0, Ids).
+
+% zt_pair_states(-States): st(A, B, State, Evidence) for each opposing pair (A @< B), State one of
+%   hurting(Attacks, CostSpeakers) sustained mutual violence, no side gaining, the cost spoken of
+%   no_cost(Attacks)             sustained mutual violence, no side gaining, nobody speaks of the cost
+%   gaining(Yielder, Gainer, Attacks) sustained mutual violence, but one side retreats or concedes
+%   lapsed                       mutual violence that does not reach into the recent window
+%   not_sustained(Attacks)       mutual violence within fewer than 30 days
+% (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest)
+%   one_sided(Attacker)          only one side attacks
+%   no_violence                  neither side attacks
+% (run inside findall/3 so that the bindings made on the way are dropped: tau-prolog's later steps
+% slow down with every binding a computation leaves behind)
+zt_pair_states(States) :- findall(S, zt_pair_states0(S), [States]).
+zt_pair_states0(States) :-
+    zt_ctx(Ctx), zt_recs(Ctx, Recs), zt_pairs(Pairs),
+    findall(st(A, B, S, Ev), (member(A-B, Pairs), zt_pair_state(Recs, A, B, S, Ev)), States).
+
+% zt_recs(+Ctx, -Recs): Actor-r(Assaults, Yields, CostClaims) in one pass (sorted by actor), so that
+% each pair looks its two sides up once
+zt_recs(ctx(As, Ys, Cs), Recs) :-
+    findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Recs).
+zt_collect([], []).
+zt_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
+    zt_fill(T, Ids, r([], [], []), R1), zt_collect_same(K, Rest, R1, R, Rest1), zt_collect(Rest1, Recs).
+zt_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, zt_fill(T, Ids, R0, R1), zt_collect_same(K, Rest, R1, R, Out).
+zt_collect_same(_, Rest, R, R, Rest).
+zt_fill(a, Ids, r(_, Y, C), r(Ids, Y, C)).
+zt_fill(y, Ids, r(A, _, C), r(A, Ids, C)).
+zt_fill(c, Ids, r(A, Y, _), r(A, Y, Ids)).
+zt_rec(K, Recs, R) :- member(K-R0, Recs), !, R = R0.
+zt_rec(_, _, r([], [], [])).
+
+zt_pair_state(Recs, A, B, State, Evidence) :-
+    zt_rec(A, Recs, r(EA, YA, CA)), zt_rec(B, Recs, r(EB, YB, CB)),
+    (   EA == [], EB == [] -> State = no_violence, zt_pair_evidence(A, B, Evidence)
+    ;   EB == [] -> State = one_sided(A), zt_pair_evidence(A, B, PairEv), append(PairEv, EA, E0), sort(E0, Evidence)
+    ;   EA == [] -> State = one_sided(B), zt_pair_evidence(A, B, PairEv), append(PairEv, EB, E0), sort(E0, Evidence)
+    ;   append(EA, EB, U0), sort(U0, U), recent_window(W),
+        (   filter_ids(U, dated, []) -> State = not_sustained(U), Evidence = U
+        ;   filter_ids(U, window(0, W), []) -> State = lapsed, Evidence = U
+        ;   zt_latest_within(U, W, Latest), From is Latest + 30, filter_ids(U, window(From, 36500), []) -> State = not_sustained(U), Evidence = U
+        ;   YA \== [] -> State = gaining(A, B, U), append(U, YA, E0), sort(E0, Evidence)
+        ;   YB \== [] -> State = gaining(B, A, U), append(U, YB, E0), sort(E0, Evidence)
+        ;   append(CA, CB, C0), sort(C0, Cs),
+            (   Cs == [] -> State = no_cost(U), Evidence = U
+            ;   findall(X, (member(X-CX, [A-CA, B-CB]), CX \== []), Speakers),
+                State = hurting(U, Speakers), append(U, Cs, E0), sort(E0, Evidence)
+            )
+        )
+    ).
+
+% how close a pair comes to a hurting stalemate (lower is closer): the pair reported when none hurts
+zt_rank(hurting(_, _), 0).
+zt_rank(no_cost(_), 1).
+zt_rank(gaining(_, _, _), 2).
+zt_rank(lapsed, 3).
+zt_rank(not_sustained(_), 4).
+zt_rank(one_sided(_), 5).
+zt_rank(no_violence, 6).
+
+zt_hurting(States, Hurting) :- findall(st(A, B, S, Ev), (member(st(A, B, S, Ev), States), S = hurting(_, _)), Hurting).
+
+% the closest pair that does not hurt
+zt_closest(States, st(A, B, S, Ev)) :-
+    findall(R-st(A1, B1, S1, E1), (member(st(A1, B1, S1, E1), States), zt_rank(S1, R)), Ranked),
+    msort(Ranked, [_-st(A, B, S, Ev) | _]).
+
+% hurting_party(?A): A is a side of a mutually hurting stalemate (callable from queries)
+hurting_party(A) :-
+    zt_pair_states(States), zt_hurting(States, Hurting),
+    findall(X, (member(st(P, Q, _, _), Hurting), ( X = P ; X = Q )), L), sort(L, Parties),
+    member(A, Parties).
+
+% ---- the way out ----------------------------------------------------------------
+
+% mediators: role mediator, or mediating a current event; with the events they mediate
+zt_mediation(Ids) :-
+    nodes_where('Actor', role, mediator, ByRole),
+    nodes_where('Event', _, _, Es0), current_ids(Es0, Es), group_by_edge(Es, 'PARTICIPATES_IN', in, mediator, G),
+    findall([M|Ev], member(M-Ev, G), L), append([ByRole | L], I0), sort(I0, Ids).
+
+% zt_way_out(-Parts, -Evidence): the kinds of way out present (offers, talks, mediator) and their ids
+zt_way_out(Parts, Evidence) :- findall(P-E, zt_way_out0(P, E), [Parts-Evidence]).
+zt_way_out0(Parts, Evidence) :-
+    findall(P-Ids, (member(P, [offers, talks, mediator]), zt_present(P, [], Ids), Ids \== []), Found),
+    findall(P, member(P-_, Found), Parts),
+    findall(Ids, member(_-Ids, Found), L), append(L, E0), sort(E0, Evidence).
+
+zt_part_text(offers, 'offers or concessions on the table').
+zt_part_text(talks, 'talks under way').
+zt_part_text(mediator, 'a mediator').
+
+zt_parts_text([], '').
+zt_parts_text([P], T) :- !, zt_part_text(P, T).
+zt_parts_text([P, Q], T) :- !, zt_part_text(P, TP), zt_part_text(Q, TQ), atomic_list_concat([TP, ' and ', TQ], T).
+zt_parts_text([P | Ps], T) :- zt_part_text(P, TP), zt_parts_text(Ps, TR), atomic_list_concat([TP, ', ', TR], T).
+
+% ---- sentences ----------------------------------------------------------------------
+
+zt_hurting_text([], '').
+zt_hurting_text([st(A, B, hurting(U, Speakers), _) | Rest], Text) :-
+    span_days(U, Days),
+    ( Speakers = [_, _] -> Who = 'both sides speak' ; join([Speakers, ' speaks'], Who) ),
+    join([[A, B], ' are in a mutually hurting stalemate: both sides carried out attacks over ', Days,
+          ' days, neither retreated nor conceded, and ', Who, ' of the cost of the fighting.'], T0),
+    zt_hurting_text(Rest, T1),
+    ( T1 == '' -> Text = T0 ; atomic_list_concat([T0, ' ', T1], Text) ).
+
+% why the closest pair is no hurting stalemate
+zt_no_text(st(A, B, no_cost(U), _), T) :-
+    span_days(U, Days),
+    join(['No hurting stalemate yet: ', [A, B], ' have fought for ', Days, ' days without either side gaining, but neither speaks of the cost or exhaustion of the fighting, so the stalemate is not shown to hurt.'], T).
+zt_no_text(st(_, _, gaining(Y, G, U), _), T) :-
+    span_days(U, Days),
+    join(['No stalemate: ', [Y], ' retreated or conceded while the fighting went on (', Days, ' days), so ', [G], ' is gaining ground rather than stuck.'], T).
+zt_no_text(st(A, B, lapsed, _), T) :-
+    join(['No current stalemate: the fighting between ', [A, B], ' does not reach into the last 180 days.'], T).
+zt_no_text(st(A, B, not_sustained(U), _), T) :-
+    span_days(U, Days),
+    join(['No stalemate: ', [A, B], ' exchanged attacks within only ', Days, ' days, not violence sustained over a period of 30 days or more.'], T).
+zt_no_text(st(A, B, one_sided(X), _), T) :-
+    ( X == A -> Y = B ; Y = A ),
+    join(['No stalemate: only ', [X], ' carries out attacks; ', [Y], ' does not, so the violence is one-sided.'], T).
+zt_no_text(st(A, B, no_violence, _), T) :-
+    join(['No stalemate: neither ', [A], ' nor ', [B], ' carries out attacks (no ASSAULT events).'], T).
+
+zt_no_rule(no_cost(_), 'a hurting stalemate needs claims of cost or exhaustion by a side of the violent pair').
+zt_no_rule(gaining(_, _, _), 'a stalemate holds only when no side gains: a RETREAT, CONCEDE or Concession by one side means the other is winning').
+zt_no_rule(lapsed, 'a hurting stalemate is a present condition: the violence must reach into the recent window').
+zt_no_rule(not_sustained(_), 'a stalemate needs violence by both sides sustained over 30 days or more').
+zt_no_rule(one_sided(_), 'a stalemate needs violence by both sides of the opposing pair').
+zt_no_rule(no_violence, 'a stalemate needs violence by both sides of the opposing pair').
+
+% zt_stalemate(+States, -Answer, -Sentence, -Evidence, -Because)
+zt_stalemate(States, yes, Sentence, Evidence, ['a mutually hurting stalemate holds when both sides of an opposing pair attack over 30 days or more, neither gains, and the cost is spoken of',
+        sustained_violence, no_side_gaining, cost_perceived]) :-
+    zt_hurting(States, Hurting), Hurting \== [], !,
+    findall(Ev, member(st(_, _, _, Ev), Hurting), L), append(L, E0), sort(E0, Evidence),
+    zt_hurting_text(Hurting, Sentence).
+zt_stalemate(States, no, Sentence, Evidence, [Rule | Inds]) :-
+    zt_closest(States, st(A, B, S, Ev)),
+    zt_no_text(st(A, B, S, Ev), Sentence), zt_no_rule(S, Rule), Evidence = Ev,
+    findall(I, (member(I, [sustained_violence, no_side_gaining, cost_perceived]), zt_present(I, States, [_|_])), Inds).
+
+% ---- findings -------------------------------------------------------------------
+
+% the pair states and the way out are computed once per call, and every finding read from them
+finding(Key, Answer, Sentence, Evidence, Because) :-
+    zt_pair_states(States), zt_way_out(Parts, WayOut),
+    zt_finding(Key, States, Parts, WayOut, Answer, Sentence, Evidence, Because).
+
+zt_finding(hurting_stalemate, States, _, _, Answer, Sentence, Evidence, Because) :- zt_stalemate(States, Answer, Sentence, Evidence, Because).
+zt_finding(way_out, States, Parts, WayOut, Answer, Sentence, Evidence, Because) :- zt_way_out_finding(States, Parts, WayOut, Answer, Sentence, Evidence, Because).
+zt_finding(ripe, States, Parts, WayOut, Answer, Sentence, Evidence, Because) :- zt_ripe(States, Parts, WayOut, Answer, Sentence, Evidence, Because).
+
+zt_way_out_finding(_, Parts, Evidence, yes, Sentence, Evidence, ['a way out is perceived when offers, concessions, talks or a mediator are present' | Parts]) :-
+    Parts \== [], !,
+    zt_parts_text(Parts, Text),
+    join(['A way out is in sight: ', Text, '.'], Sentence).
+zt_way_out_finding(States, [], _, no, Sentence, Evidence, ['a way out needs an Offer or Concession, CONSULT events or a mediator; none is current']) :-
+    findall(Ev, (member(st(A, B, _, _), States), zt_pair_evidence(A, B, Ev)), L), append(L, E0), sort(E0, Evidence),
+    join(['No way out is in sight: no current offer or concession, no talks and no mediator.'], Sentence).
+
+zt_ripe(States, Parts, WE, Answer, Sentence, Evidence, Because) :-
+    zt_stalemate(States, Stalemate, _, SE, SB),
+    append(SE, WE, E0), sort(E0, Evidence),
+    (   Stalemate == yes, Parts \== []
+    ->  Answer = yes,
+        findall(I, (member(I, SB), indicator(I, _, _)), SI), append(SI, Parts, Inds),
+        Because = ['ripe when a mutually hurting stalemate and a way out hold together' | Inds],
+        zt_parts_text(Parts, Text),
+        join(['The conflict is ripe for resolution: the parties are in a mutually hurting stalemate and a way out is in sight (', Text, ').'], Sentence)
+    ;   Answer = no, zt_missing_part(Stalemate, Parts, Sentence, Rule), Because = [Rule]
+    ).
+
+zt_missing_part(yes, [], S, 'ripeness needs a way out as well as the stalemate: the way out is missing') :-
+    join(['The conflict is not ripe: the way out is missing. The parties are in a hurting stalemate, but no offer, concession, talks or mediator is in sight.'], S).
+zt_missing_part(no, [_|_], S, 'ripeness needs a mutually hurting stalemate as well as a way out: the stalemate is missing') :-
+    join(['The conflict is not ripe: the hurting stalemate is missing. A way out is in sight, but the parties are not shown to be stuck in a costly deadlock.'], S).
+zt_missing_part(no, [], S, 'ripeness needs both a mutually hurting stalemate and a way out: both are missing') :-
+    join(['The conflict is not ripe: both parts are missing, the hurting stalemate and the way out.'], S).
+
+% ---- shared shapes (cheap on large graphs) ------------------------------------------
+% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
+% zt_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
+% hostile events from perpetrator to target, hostile claims from speaker to target, as
+% hostile_pairs/1 reads them).
+zt_pairs(Pairs) :- findall(X-Y, zt_pair0(X, Y), L), sort(L, Pairs).
+zt_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
+zt_pair0(X, Y) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+zt_pair0(X, Y) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+
+% zt_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
+zt_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
+
+% zt_latest_within(+Ids, +Max, -Days): how many days before the reference date the latest id dated in
+% the last Max days happened, found by halving windows (filter_ids) instead of walking the list
+zt_latest_within(Ids, Max, Days) :- filter_ids(Ids, window(0, Max), [_|_]), zt_search_latest(Ids, 0, Max, Days).
+zt_search_latest(_, Lo, Lo, Lo) :- !.
+zt_search_latest(Ids, Lo, Hi, Days) :-
+    Mid is (Lo + Hi) // 2,
+    ( filter_ids(Ids, window(Lo, Mid), [_|_]) -> zt_search_latest(Ids, Lo, Mid, Days) ; Lo1 is Mid + 1, zt_search_latest(Ids, Lo1, Hi, Days) ).
