@@ -1,0 +1,611 @@
+/**
+ * bench:frameworks — `assess` (every loaded framework) over conflict graphs of about
+ * 1k, 10k and 100k facts (facts = nodes + edges + properties, as bench/query.ts
+ * counts them), each written into a real ParleyStore in a temp dir, beside a
+ * baseline measured in the same run. The machines are shared and noisy: read the
+ * ratios, and the targets are quoted, never asserted.
+ *
+ * Per size it prints
+ *   - through a new ReasoningPool (the service's path: worker threads over graph replicas),
+ *     each part apart: the worker start (the pool's first call, a query on a 1-node
+ *     graph), the replica snapshot (the first call on the graph, a point query), the
+ *     first assess (`pool.frameworks(tenant, graph, all ids, {limits})`, replica ready,
+ *     nothing cached), then up to --runs assess calls each after one small write (a new
+ *     Issue node: the per-version result cache misses, the worker applies the one-record
+ *     delta and runs every framework again: an assess after an ingest), their median,
+ *     and the inferences the runs used (sum of run.inferences). A call the pool's gate
+ *     gives up on (30 s) is reported as failed, and the pool closed;
+ *   - per framework, run in-process on the main thread with runFramework under the same
+ *     limits: ms (median of up to --runs), inferences, and what it concluded or why it stopped;
+ *   - the baseline: the graph-predicate work the frameworks' set predicates do, done once
+ *     directly in TypeScript over the GraphIndex (nodesWithLabel/nodesWithProperty per
+ *     claim and event type, sorted like nodes_where, the current-window filter,
+ *     edgesWithType for the side and issue edges, edgesOf for every claim's
+ *     ASSERTS/TARGETS and every event's PARTICIPATES_IN grouped by role, keyword tests on
+ *     every claim's text, the fatalities sum), and assess / baseline.
+ * Then, on the largest graph, after a restart (store reopened, new pool, the real app from
+ * buildApp listening on 127.0.0.1 port 0, a key made by the admin key, a workspace on the
+ * graph), `/v1/health` p50/p99 (beside the event loop's own delay, perf_hooks) with nothing
+ * running, while the first query loads the graph (LevelDB load, worker start, snapshot: the
+ * main thread's share of a cold start), and while POST /v1/workspaces/{id}/assess runs.
+ *
+ * Targets (notes, not tests): assess at 100k facts under 1 s; health p99 under 50 ms during it.
+ *
+ *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { CLAIM_TYPES, EVENT_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole } from '../engine/ontology/index.ts';
+import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
+import { type FrameworkManifest, loadRuleModules } from '../engine/prolog/framework-loader.ts';
+import { runFramework, type FrameworkRun } from '../engine/prolog/framework-run.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, ReasoningPool } from '../engine/reason/pool.ts';
+import { GraphIndex } from '../engine/store/graph-index.ts';
+import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
+import { validTime } from '../engine/store/view.ts';
+import { buildApp } from '../server/app.ts';
+import { loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
+
+const { values: args } = parseArgs({
+  options: { sizes: { type: 'string', default: '1000,10000,100000' }, runs: { type: 'string', default: '3' } },
+});
+const SIZES = args.sizes!.split(',').map(Number).filter((n) => n > 0);
+const RUNS = Math.max(1, Number(args.runs));
+const TENANT = 'bench';
+/** Records per store write: what a client importing a large graph in parts would send. */
+const WRITE_CHUNK = 5_000;
+/** Upper bounds that keep every loop finite whatever the machine does. */
+const HEALTH_MAX_SAMPLES = 100_000;
+const HEALTH_MAX_MS = 120_000;
+/** In-process runs of one framework stop repeating after this much time. */
+const PER_FRAMEWORK_BUDGET_MS = 1_500;
+/** Assess calls after a write stop repeating after this much time (with the first call's). */
+const WARM_BUDGET_MS = 35_000;
+
+// ---- a conflict graph ----------------------------------------------------------------
+
+/** A deterministic pseudo-random sequence, so every run measures the same graphs. */
+function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const START = Date.UTC(2023, 0, 1);
+const DAYS = 730; // two years
+
+const ROLES: [ActorRole, number][] = [
+  ['party', 40], ['ally', 18], ['mediator', 8], ['guarantor', 4], ['spoiler', 6], ['victim', 10], ['observer', 9], ['unknown', 5],
+];
+const NAME_A = ['Northern', 'Southern', 'Eastern', 'Western', 'Central', 'United', 'Popular', 'National', 'Free', 'Revolutionary', 'Coastal', 'Highland'];
+const NAME_B = ['Liberation Front', 'Armed Forces', 'Defence Forces', 'Council', 'Movement', 'Alliance', 'Union', 'Brigades', 'Party', 'Relief Committee', 'Elders Assembly', 'Press Association'];
+const PLACES = ['El Fasher', 'the river valley', 'the northern districts', 'the capital', 'the border crossing', 'the oil fields', 'the port', 'the eastern highlands'];
+const ISSUES = ['water rights', 'the border', 'power sharing', 'the oil revenue', 'land tenure', 'the election law', 'refugee return', 'disarmament', 'the status of the capital', 'language rights'];
+
+/** Claim texts per type; {a} another actor, {p} a place, {i} an issue. Some carry the keywords frameworks look for, some none. */
+const CLAIM_TEXTS: Record<(typeof CLAIM_TYPES)[number], string[]> = {
+  RedLine: [
+    'We will never accept a ceasefire that leaves {a} in {p}',
+    'There will be no negotiation on {i}: our security is not for sale',
+    'Our identity and our language are not negotiable',
+    'We will fight to the last man before we give up {p}',
+    'No talks until {a} withdraws from {p}',
+  ],
+  Demand: [
+    '{a} must withdraw from {p} within a week',
+    'We demand recognition of our rights under international law',
+    'We demand an independent investigation of the killings in {p}',
+    'We demand a fair share of {i}',
+    'The government must hold the election it promised',
+  ],
+  Offer: [
+    'We are ready to negotiate a ceasefire under a mediator',
+    'We offer a joint commission on {i}, based on objective criteria',
+    'We propose talks with {a} in a neutral venue',
+    'We offer humanitarian corridors out of {p}',
+  ],
+  Concession: [
+    'We accept the monitors on {i}',
+    'We will release the prisoners taken in {p}',
+    'We agree to postpone the vote on {i}',
+  ],
+  Commitment: [
+    'We commit to respect the ceasefire agreement',
+    'We will abide by the ruling of the court on {i}',
+    'We pledge to protect civilians in {p}',
+  ],
+  Threat: [
+    'We will annihilate {a} if they advance on {p}',
+    'Any attack on {p} will be met with force',
+    'We will wipe out their positions to the last',
+    'Further sanctions will follow if {a} refuses',
+  ],
+  Accusation: [
+    '{a} violates international law and the treaty',
+    '{a} killed civilians in {p}, according to satellite footage',
+    '{a} are terrorists and traitors',
+    '{a} broke the ceasefire in {p}',
+  ],
+  Denial: [
+    'We deny any involvement in the attack on {p}',
+    'We refuse talks with {a}',
+    'The reports about {p} are false',
+  ],
+  Grievance: [
+    'Our community has been excluded from the election and humiliated',
+    'Our security is threatened every day in {p}',
+    'We are denied access to {i} and live in poverty',
+    'Our religion and culture are not respected',
+  ],
+  Justification: [
+    'The strike on {p} was self-defence: we had no choice',
+    'They deserve no mercy after what they did in {p}',
+    'The use of force is necessary to restore order',
+  ],
+  Position: [
+    'The dispute over {i} belongs before the court',
+    'We will not talk while the siege of {p} lasts',
+    'The constitution gives the region autonomy over {i}',
+    'Our mandate comes from the elected parliament',
+  ],
+};
+
+/** PLOVER types, weighted towards the violent ones as time goes on (an escalating conflict). */
+const EVENT_WEIGHTS: Record<(typeof EVENT_TYPES)[number], [number, number]> = {
+  // [weight in the first month, weight in the last]
+  AGREE: [4, 2], CONSULT: [8, 4], SUPPORT: [5, 4], CONCEDE: [2, 1], COOPERATE: [4, 2], AID: [4, 5], RETREAT: [2, 2], REQUEST: [5, 4],
+  ACCUSE: [5, 7], REJECT: [3, 5], THREATEN: [3, 6], PROTEST: [6, 5], SANCTION: [2, 4], MOBILIZE: [3, 6], COERCE: [3, 6], ASSAULT: [5, 14],
+};
+const MEDIATED = new Set(['CONSULT', 'AGREE', 'REQUEST', 'CONCEDE', 'COOPERATE']);
+const DEADLY = new Set(['ASSAULT', 'COERCE']);
+
+interface Generated {
+  write: GraphWrite;
+  facts: number;
+  nodes: number;
+  edges: number;
+  properties: number;
+}
+
+/**
+ * Actors (label, role, actor_type), Issues, Interests held by actors, alliances and
+ * oppositions, then claims of all 11 types (text, timestamp; ASSERTS, TARGETS, ABOUT,
+ * CONTRADICTS) and events of the 16 PLOVER types (date, label, fatalities for some;
+ * PARTICIPATES_IN as perpetrator, target and mediator) until the graph holds `target` facts.
+ */
+function generate(target: number): Generated {
+  const random = lcg(target);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const weighted = <T>(entries: [T, number][]): T => {
+    let r = random() * entries.reduce((sum, [, w]) => sum + w, 0);
+    for (const [value, w] of entries) if ((r -= w) < 0) return value;
+    return entries[entries.length - 1][0];
+  };
+  const write: GraphWrite = { nodes: [], edges: [] };
+  let properties = 0;
+  const node = (id: string, kind: string, props: Record<string, string | number>) => {
+    write.nodes.push({ id, labels: [kind], properties: props, confidence: 0.6 + 0.4 * random() });
+    properties += Object.keys(props).length;
+  };
+  let edgeCount = 0;
+  const edge = (type: string, from: string, to: string, props: Record<string, string> = {}) => {
+    write.edges.push({ id: `e${edgeCount++}`, type, from, to, properties: props, confidence: 0.5 + 0.5 * random() });
+    properties += Object.keys(props).length;
+  };
+  const facts = () => write.nodes.length + write.edges.length + properties;
+
+  const actorCount = Math.max(6, Math.round(target / 70));
+  const actors: string[] = [];
+  const labels: string[] = [];
+  for (let i = 0; i < actorCount; i++) {
+    const label = `${pick(NAME_A)} ${pick(NAME_B)} ${i}`;
+    actors.push(`a${i}`);
+    labels.push(label);
+    node(`a${i}`, 'Actor', { label, role: weighted(ROLES), actor_type: pick(ACTOR_TYPES) });
+  }
+  const issueCount = Math.max(3, Math.round(target / 2_000));
+  const issues: string[] = [];
+  for (let i = 0; i < issueCount; i++) {
+    issues.push(`i${i}`);
+    node(`i${i}`, 'Issue', { label: `${ISSUES[i % ISSUES.length]}${i >= ISSUES.length ? ` (${i})` : ''}` });
+  }
+  for (let i = 0; i < Math.ceil(actorCount / 2); i++) {
+    const type = pick(INTEREST_TYPES);
+    node(`n${i}`, 'Interest', { label: `${type} of ${labels[i % actorCount]}`, interest_type: type });
+    edge('HOLDS_INTEREST', actors[Math.floor(random() * actorCount)], `n${i}`);
+  }
+  for (let i = 0; i < Math.ceil(actorCount * 0.6); i++) {
+    const a = pick(actors);
+    const b = pick(actors);
+    if (a !== b) edge(random() < 0.5 ? 'ALLIED_WITH' : 'OPPOSES', a, b);
+  }
+
+  const claims: string[] = [];
+  let events = 0;
+  while (facts() < target) {
+    const day = Math.floor(random() * DAYS);
+    const when = new Date(START + day * 86_400_000).toISOString().slice(0, 10);
+    const speaker = pick(actors);
+    let other = pick(actors);
+    if (other === speaker) other = actors[(actors.indexOf(speaker) + 1) % actorCount];
+    if (random() < 0.55) {
+      const type = pick(CLAIM_TYPES);
+      const id = `c${claims.length}`;
+      const issue = pick(issues);
+      const text = pick(CLAIM_TEXTS[type])
+        .replace('{a}', labels[Number(other.slice(1))])
+        .replace('{p}', pick(PLACES))
+        .replace('{i}', ISSUES[Number(issue.slice(1)) % ISSUES.length]);
+      node(id, 'Claim', { type, text, timestamp: `${when}T${String(6 + Math.floor(random() * 14)).padStart(2, '0')}:00:00Z` });
+      edge('ASSERTS', speaker, id);
+      if (random() < 0.6) edge('TARGETS', id, other);
+      if (random() < 0.5) edge('ABOUT', id, issue);
+      if (claims.length > 0 && random() < 0.04) edge('CONTRADICTS', id, pick(claims));
+      claims.push(id);
+    } else {
+      const progress = day / DAYS;
+      const type = weighted(Object.entries(EVENT_WEIGHTS).map(([t, [from, to]]) => [t, from + (to - from) * progress] as [string, number]));
+      const id = `v${events++}`;
+      const props: Record<string, string | number> = { event_type: type, date: when, label: `${type.toLowerCase()} in ${pick(PLACES)}` };
+      if (DEADLY.has(type) && random() < 0.7) props.fatalities = Math.floor(random() * 40 * (0.5 + progress));
+      node(id, 'Event', props);
+      edge('PARTICIPATES_IN', speaker, id, { role: 'perpetrator' });
+      if (random() < 0.85) edge('PARTICIPATES_IN', other, id, { role: 'target' });
+      if (MEDIATED.has(type) && random() < 0.5) edge('PARTICIPATES_IN', pick(actors), id, { role: 'mediator' });
+      else if (random() < 0.1) edge('PARTICIPATES_IN', pick(actors), id, { role: 'participant' });
+    }
+  }
+  return { write, facts: facts(), nodes: write.nodes.length, edges: write.edges.length, properties };
+}
+
+async function writeInChunks(store: ParleyStore, graphId: string, write: GraphWrite): Promise<void> {
+  for (let i = 0; i < write.nodes.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: write.nodes.slice(i, i + WRITE_CHUNK), edges: [] });
+  for (let i = 0; i < write.edges.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: [], edges: write.edges.slice(i, i + WRITE_CHUNK) });
+}
+
+/** One small write (a new Issue node): the graph's version moves on, so the result cache misses. */
+let touches = 0;
+async function touch(store: ParleyStore, graphId: string): Promise<void> {
+  touches++;
+  await store.writeGraph(TENANT, graphId, { nodes: [{ id: `touch-${touches}`, labels: ['Issue'], properties: { label: `bench touch ${touches}` } }], edges: [] });
+}
+
+// ---- the baseline: the frameworks' index reads, in TypeScript --------------------------
+
+/** The keywords the frameworks' mentions/filter calls test claim texts for (a representative union of their word lists). */
+const KEYWORDS = [
+  'never', 'no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'no dialogue', 'will not talk', 'negotiate',
+  'ceasefire', 'security', 'safety', 'survival', 'attack', 'protect', 'killed', 'massacre', 'identity', 'culture', 'language', 'religion',
+  'ethnic', 'recognition', 'respect', 'dignity', 'humiliat', 'participation', 'exclude', 'election', ' law', 'legal', 'court', 'treaty',
+  'agreement', 'constitution', 'ruling', 'resolution', 'rights', 'mandate', 'elected', 'legitimate', 'fair', 'objective', 'criteria',
+  'international law', 'expert', 'report', 'evidence', 'according to', 'satellite', 'annihilat', 'wipe out', 'to the last', 'eradicat',
+  'exclud', 'poverty', 'denied access', 'terrorists', 'traitors', 'deserve', 'justified', 'no choice', 'necessary', 'self-defence',
+  'deserve no mercy', 'force', 'strike', 'kill', 'fight', 'retaliat',
+];
+
+/** What one assess reads through the set predicates, once, straight from the indexes; returns a checksum. */
+function indexPass(graph: GraphIndex): number {
+  let checksum = 0;
+  const sortedOf = (label: string, key: string | undefined, value: string | undefined): string[] => {
+    const withLabel = graph.nodesWithLabel(label);
+    const ids = key === undefined ? [...withLabel] : [...graph.nodesWithProperty(key, value!)].filter((id) => withLabel.has(id));
+    return ids.sort();
+  };
+  // reference_date: the latest valid time in the graph
+  let reference = '';
+  for (const node of graph.nodes.values()) {
+    const time = validTime(node);
+    if (time !== undefined && time > reference) reference = time;
+  }
+  const referenceDays = Date.parse(reference) / 86_400_000;
+  const current = (ids: string[]) =>
+    ids.filter((id) => {
+      const time = validTime(graph.node(id)!);
+      if (time === undefined) return true;
+      const days = referenceDays - Date.parse(time) / 86_400_000;
+      return days >= 0 && days <= 180;
+    });
+  for (const type of CLAIM_TYPES) checksum += current(sortedOf('Claim', 'type', type)).length;
+  for (const type of EVENT_TYPES) checksum += current(sortedOf('Event', 'event_type', type)).length;
+  for (const label of ['Actor', 'Issue', 'Interest']) {
+    for (const id of sortedOf(label, undefined, undefined)) {
+      const node = graph.node(id)!;
+      if (node.properties.role !== undefined || node.properties.actor_type !== undefined || node.properties.interest_type !== undefined) checksum++;
+    }
+  }
+  for (const type of ['ALLIED_WITH', 'OPPOSES', 'HOLDS_INTEREST', 'ABOUT', 'CONTRADICTS']) {
+    for (const id of graph.edgesWithType(type)) checksum += graph.edge(id)!.confidence > 0 ? 1 : 0;
+  }
+  // speakers and targets of every claim (group_by_edge, link_pairs), keyword tests on its text
+  const speakers = new Map<string, string[]>();
+  const claimPairs = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, key: string, id: string) => {
+    const ids = map.get(key);
+    if (ids) ids.push(id);
+    else map.set(key, [id]);
+  };
+  for (const id of sortedOf('Claim', undefined, undefined)) {
+    const by = graph.edgesOf(id, 'in', ['ASSERTS']).map((edge) => edge.from);
+    const at = graph.edgesOf(id, 'out', ['TARGETS']).map((edge) => edge.to);
+    for (const a of by) {
+      add(speakers, a, id);
+      for (const b of at) if (a !== b) add(claimPairs, `${a}|${b}`, id);
+    }
+    const text = String(graph.node(id)!.properties.text).toLowerCase();
+    if (KEYWORDS.some((keyword) => text.includes(keyword))) checksum++;
+  }
+  // perpetrators, targets and participants of every event, who did what to whom, fatalities
+  const byRole = new Map<string, Map<string, string[]>>();
+  const eventPairs = new Map<string, string[]>();
+  let fatalities = 0;
+  for (const id of sortedOf('Event', undefined, undefined)) {
+    const edges = graph.edgesOf(id, 'in', ['PARTICIPATES_IN']);
+    for (const edge of edges) {
+      const role = typeof edge.properties.role === 'string' ? edge.properties.role : 'participant';
+      let groups = byRole.get(role);
+      if (!groups) byRole.set(role, (groups = new Map()));
+      add(groups, edge.from, id);
+    }
+    for (const p of edges) {
+      if (p.properties.role !== 'perpetrator') continue;
+      for (const t of edges) if (t.properties.role === 'target' && p.from !== t.from) add(eventPairs, `${p.from}|${t.from}`, id);
+    }
+    const value = graph.node(id)!.properties.fatalities;
+    if (typeof value === 'number') fatalities += value;
+  }
+  return checksum + speakers.size + claimPairs.size + byRole.size + eventPairs.size + fatalities;
+}
+
+// ---- measuring -------------------------------------------------------------------------
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const count = (value: number) => value.toLocaleString('en');
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - started };
+}
+
+/** Sequential GET /v1/health until `work` settles (or the bounds are hit); latencies in ms. */
+async function healthWhile(base: string, work: Promise<unknown> | undefined, samples = HEALTH_MAX_SAMPLES): Promise<number[]> {
+  let settled = false;
+  void work?.then(() => (settled = true), () => (settled = true));
+  const latencies: number[] = [];
+  const deadline = Date.now() + HEALTH_MAX_MS;
+  while (!settled && latencies.length < samples && Date.now() < deadline) {
+    const started = performance.now();
+    const response = await fetch(`${base}/v1/health`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies;
+}
+
+/** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */
+async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; p99: number; max: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  try {
+    const value = await work();
+    return { value, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+  }
+}
+
+async function post(base: string, url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  return { status: response.status, json: await response.json() };
+}
+
+// ---- the run ---------------------------------------------------------------------------
+
+interface Attempt<T> {
+  ms: number;
+  value?: T;
+  /** The error's code (or message) when the call failed. */
+  error?: string;
+}
+
+async function attempt<T>(fn: () => Promise<T>): Promise<Attempt<T>> {
+  const started = performance.now();
+  try {
+    const value = await fn();
+    return { ms: performance.now() - started, value };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return { ms: performance.now() - started, error: code ? `${code}: ${(error as Error).message}` : `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+const sum = (runs: FrameworkRun[]) => runs.reduce((total, run) => total + run.inferences, 0);
+const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map((run) => `${run.framework_id} (${run.error!.code})`);
+
+const benchStarted = performance.now();
+const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-frameworks-'));
+const config: ParleyConfig = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') });
+const limits = { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
+let store = await ParleyStore.open(path.join(dir, 'store'));
+let pool: ReasoningPool | undefined;
+let app: FastifyInstance | undefined;
+let extraction: ReturnType<typeof createExtractionPipeline> | undefined;
+
+try {
+  const catalog = loadRuleModules(config.frameworkDirs); // what every pool loads: the per-framework table runs on it
+  const manifests: FrameworkManifest[] = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
+  const ids = manifests.map((manifest) => manifest.id);
+  const refused = catalog.frameworks.filter((entry) => entry.status === 'refused').map((entry) => entry.id);
+  console.log(`frameworks loaded: ${ids.length} (${ids.join(', ')})${refused.length ? `; refused: ${refused.join(', ')}` : ''}`);
+  console.log(
+    `limits per framework run: ${count(limits.inferenceLimit)} inferences, ${limits.timeLimitMs} ms (PARLEY_INFERENCE_LIMIT, PARLEY_QUERY_TIMEOUT_MS); ` +
+      `one pool call: ${DEFAULT_CALL_TIMEOUT_MS} ms; reasoning workers: ${config.reasonWorkers ?? `one per core (${availableParallelism()})`}; runs: ${RUNS}; load average ${loadAverage()}\n`,
+  );
+  await store.writeGraph(TENANT, 'tiny', { nodes: [{ id: 'x', labels: ['Actor'], properties: { label: 'x' } }], edges: [] });
+
+  const summary: string[] = [];
+  const perFramework = new Map<string, Map<number, { ms: number; inferences: number; run?: FrameworkRun; error?: string; n: number }>>();
+  let largest: { graphId: string; facts: number } | undefined;
+
+  for (const target of SIZES) {
+    const graphId = `conflict-${target}`;
+    const generated = generate(target);
+    const written = await timed(() => writeInChunks(store, graphId, generated.write));
+    const graph = await store.loadGraph(TENANT, graphId);
+    const counts = graph.counts();
+    console.log(`## ${count(generated.facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties), written in ${ms(written.ms)} ms`);
+    console.log(`   nodes ${JSON.stringify(counts.nodes)}; edges ${JSON.stringify(counts.edges)}`);
+
+    // through a new pool: worker start, replica snapshot, assess, assess after one write
+    pool = new ReasoningPool(store, reasoningOptions(config));
+    const start = await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
+    const snapshot = await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
+    const first = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
+    const warm: Attempt<{ runs: FrameworkRun[] }>[] = [];
+    let warmSpent = 0;
+    while (!first.error && warm.length < RUNS && warmSpent + first.ms + (warm.at(-1)?.ms ?? first.ms) <= WARM_BUDGET_MS) {
+      await touch(store, graphId);
+      const call = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
+      warm.push(call);
+      warmSpent += call.ms;
+      if (call.error) break;
+    }
+    const cached = first.error ? undefined : await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
+    await pool.close(); // ends a call the gate gave up on (its worker would run on to every framework's limit)
+    pool = undefined;
+
+    // per framework, in-process on the main thread
+    const view = { graph: await store.loadGraph(TENANT, graphId) };
+    let inProcessMs = 0;
+    let inProcessInferences = 0;
+    for (const manifest of manifests) {
+      const times: number[] = [];
+      let run: FrameworkRun | undefined;
+      let error: string | undefined;
+      while (times.length < RUNS && (times.length === 0 || times.reduce((a, b) => a + b, 0) < PER_FRAMEWORK_BUDGET_MS)) {
+        const started = performance.now();
+        try {
+          run = runFramework(catalog.registry, manifest, view, limits);
+        } catch (thrown) {
+          error = `${(thrown as Error).name}: ${(thrown as Error).message}`; // not a limit: runFramework lets it through
+        }
+        times.push(performance.now() - started);
+        if (error) break;
+      }
+      inProcessMs += median(times);
+      inProcessInferences += run?.inferences ?? 0;
+      let bySize = perFramework.get(manifest.id);
+      if (!bySize) perFramework.set(manifest.id, (bySize = new Map()));
+      bySize.set(generated.facts, { ms: median(times), inferences: run?.inferences ?? 0, ...(run ? { run } : {}), ...(error ? { error } : {}), n: times.length });
+    }
+
+    // the baseline
+    indexPass(view.graph); // warm-up
+    const baseline: number[] = [];
+    for (let i = 0; i < Math.max(5, RUNS); i++) {
+      const started = performance.now();
+      indexPass(view.graph);
+      baseline.push(performance.now() - started);
+    }
+    const baselineMs = median(baseline);
+
+    const describe = (call: Attempt<{ runs: FrameworkRun[] }>) =>
+      call.error
+        ? `FAILED after ${ms(call.ms)} ms: ${call.error}`
+        : `${ms(call.ms)} ms, ${count(sum(call.value!.runs))} inferences${stoppedOf(call.value!.runs).length ? `; stopped by a limit: ${stoppedOf(call.value!.runs).join(', ')}` : ''}`;
+    const okWarm = warm.filter((call) => !call.error).map((call) => call.ms);
+    const assessMs = okWarm.length > 0 ? median(okWarm) : first.error ? undefined : first.ms;
+    console.log(`   pool: worker start (first call of a new pool, a query on a 1-node graph): ${start.error ? `FAILED ${start.error}` : `${ms(start.ms)} ms`}`);
+    console.log(`   pool: replica snapshot (first call on this graph, a point query): ${snapshot.error ? `FAILED ${snapshot.error}` : `${ms(snapshot.ms)} ms`}`);
+    console.log(`   pool: assess, first call (replica ready, nothing cached): ${describe(first)}`);
+    if (warm.length > 0) console.log(`   pool: assess after one write each (median of ${warm.length}): ${okWarm.length ? ms(median(okWarm)) : '-'} ms [${warm.map((call) => (call.error ? 'failed' : ms(call.ms))).join(', ')}]; last: ${describe(warm[warm.length - 1])}`);
+    else console.log(`   pool: assess after one write: not run (${first.error ? 'the first call failed' : `the first call took ${ms(first.ms)} ms, too long for one more within the ${WARM_BUDGET_MS} ms budget of warm runs`})`);
+    if (cached) console.log(`   pool: assess, unchanged graph (the per-version cache answers): ${ms(cached.ms)} ms`);
+    console.log(`   in-process (main thread), every framework once: ${ms(inProcessMs)} ms, ${count(inProcessInferences)} inferences (${count(Math.round(inProcessInferences / (inProcessMs / 1000)))} inferences/s)`);
+    const ratio = assessMs !== undefined ? `${(assessMs / Math.max(baselineMs, 0.001)).toFixed(0)}x` : `> ${(first.ms / Math.max(baselineMs, 0.001)).toFixed(0)}x (the call failed after ${ms(first.ms)} ms)`;
+    console.log(`   baseline (the same index reads, once, in TypeScript): ${ms(baselineMs)} ms; assess / baseline: ${ratio}\n`);
+    summary.push(
+      `| ${count(generated.facts)} | ${start.error ? 'failed' : ms(start.ms)} | ${snapshot.error ? 'failed' : ms(snapshot.ms)} | ${first.error ? `failed after ${ms(first.ms)} (${first.error.split(':')[0]})` : ms(first.ms)} | ${okWarm.length ? ms(median(okWarm)) : '-'} | ${first.value ? count(sum(first.value.runs)) : '-'} | ${count(inProcessInferences)} | ${ms(baselineMs)} | ${ratio.split(' (')[0]} | ${assessMs !== undefined && assessMs < 1000 ? 'yes' : 'no'} |`,
+    );
+    if (!largest || generated.facts > largest.facts) largest = { graphId, facts: generated.facts };
+  }
+
+  console.log('| facts | worker start ms | snapshot ms | assess ms (first call) | assess ms (after a write, median) | inferences (pool) | inferences (in-process) | baseline ms | assess / baseline | under 1 s |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const line of summary) console.log(line);
+
+  const sizes = [...new Set([...perFramework.values()].flatMap((bySize) => [...bySize.keys()]))].sort((a, b) => a - b);
+  console.log(`\nper framework, in-process on the main thread (median ms / inferences; * = stopped by a limit, ! = threw):`);
+  console.log(`| framework | ${sizes.map((facts) => `${count(facts)} facts`).join(' | ')} | at ${count(sizes[sizes.length - 1])} facts |`);
+  console.log(`|---|${sizes.map(() => '---').join('|')}|---|`);
+  for (const [id, bySize] of perFramework) {
+    const cells = sizes.map((facts) => {
+      const entry = bySize.get(facts)!;
+      return `${ms(entry.ms)} / ${count(entry.inferences)}${entry.error ? '!' : entry.run?.error ? '*' : ''}`;
+    });
+    const last = bySize.get(sizes[sizes.length - 1])!;
+    const state = last.error ?? (last.run!.error ? `stopped: ${last.run!.error.code}` : `${last.run!.applies ? 'applies' : 'does not apply'}, score ${last.run!.score}`);
+    console.log(`| ${id} | ${cells.join(' | ')} | ${state} |`);
+  }
+
+  // /v1/health over HTTP after a restart: while the first query loads the graph, and while an assess runs
+  await store.close();
+  store = await ParleyStore.open(path.join(dir, 'store')); // the graph is loaded from LevelDB on first use
+  const { secret: adminKey } = await store.bootstrapAdminKey();
+  pool = new ReasoningPool(store, reasoningOptions(config));
+  extraction = createExtractionPipeline();
+  app = await buildApp({ store, config, extraction, reasoning: pool });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const keyResponse = await post(base, '/v1/keys', adminKey!, { tenant: TENANT, scope: 'write' });
+  if (keyResponse.status !== 201) throw new Error(`key creation: ${keyResponse.status} ${JSON.stringify(keyResponse.json)}`);
+  const key = keyResponse.json.api_key as string;
+  const workspace = await post(base, '/v1/workspaces', key, { name: 'bench', domain: 'armed', scale: 'macro', tier: 'full', graph_id: largest!.graphId });
+  if (workspace.status !== 201) throw new Error(`workspace creation: ${workspace.status} ${JSON.stringify(workspace.json)}`);
+
+  const { value: idle, ...idleLoop } = await loopDelay(() => healthWhile(base, undefined, 2_000));
+  const rows = [`| nothing running | ${idle.length} | ${ms(percentile(idle, 0.5))} | ${ms(percentile(idle, 0.99))} | ${ms(Math.max(...idle))} | ${ms(idleLoop.p99)} / ${ms(idleLoop.max)} | | |`];
+  const scenarios: [string, string, unknown][] = [
+    ['first query after a restart (LevelDB load, worker start, replica snapshot)', '/v1/graph/query', { graph_id: largest!.graphId, query: "MATCH (a:Actor {label: 'nobody'}) RETURN a" }],
+    ['POST assess (replica ready, nothing cached)', `/v1/workspaces/${workspace.json.id}/assess`, {}],
+  ];
+  for (const [name, url, body] of scenarios) {
+    const started = performance.now();
+    const request = post(base, url, key, body).then((response) => ({ ...response, ms: performance.now() - started }));
+    const { value: during, ...loop } = await loopDelay(() => healthWhile(base, request));
+    const response = await request;
+    const outcome = response.status === 200 ? `200 in ${ms(response.ms)} ms` : `${response.status} ${response.json.code} after ${ms(response.ms)} ms`;
+    const p99 = percentile(during, 0.99);
+    rows.push(`| ${name} | ${during.length} | ${ms(percentile(during, 0.5))} | ${ms(p99)} | ${ms(Math.max(...during))} | ${ms(loop.p99)} / ${ms(loop.max)} | ${outcome} | ${p99 < 50 ? 'yes' : 'no'} |`);
+  }
+  console.log(`\n/v1/health over HTTP (sequential fetches from this process, 127.0.0.1) on the ${count(largest!.facts)}-fact graph; targets: assess under 1 s, health p99 under 50 ms:`);
+  console.log('| while | health samples | p50 ms | p99 ms | max ms | event-loop delay p99 / max ms | the request | p99 under 50 ms |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`load average at the end: ${loadAverage()}; the bench ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
+} finally {
+  await pool?.close(); // first: ends the worker of a call the gate gave up on, so the app can close
+  await app?.close();
+  await extraction?.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+}
