@@ -15,11 +15,11 @@
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: bargaining failure is between parties') :-
-    kind_count('Actor', N), N < 2.
+    \+ nodes_where('Actor', _, _, [_, _ | _]).
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who bargains against whom') :-
-    \+ opposing_pair(_, _, _).
+    fe_pairs([]).
 missing('no claims: commitments, red lines and rival accounts are read from what the parties say') :-
-    kind_count('Claim', 0).
+    nodes_where('Claim', _, _, []).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -30,12 +30,22 @@ indicator(rival_accounts, 0.5, 'rival accounts: a side''s Denial about casualtie
 indicator(red_lines, 0.5, 'red lines on both sides: RedLine claims by both sides of an opposing pair').
 indicator(indivisible_stake, 1, 'an indivisible stake: RedLines of both sides about the same Issue (ABOUT) or the same place or stake').
 
-present(commitments, Ids) :- claims_of_type('Commitment', Ids), nonempty(Ids).
-present(broken_commitments, Ids) :- fe_breaks(Bs), fe_break_ids(Bs, Ids), nonempty(Ids).
-present(contradicting_accounts, Ids) :- fe_contradictions(Ids), nonempty(Ids).
-present(rival_accounts, Ids) :- fe_rival_accounts(Rs), findall(E, member(ra(_, _, E), Rs), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
-present(red_lines, Ids) :- fe_red_line_pairs(Ps), findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
-present(indivisible_stake, Ids) :- fe_indivisible(Is), findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+% what the mechanisms rest on is computed once per call (fe_ctx), and every indicator read from it
+present(Name, Ids) :- fe_ctx(Ctx), fe_present(Name, Ctx, Ids), nonempty(Ids).
+
+fe_present(commitments, _, Ids) :- claims_of_type('Commitment', Ids).
+fe_present(broken_commitments, c(_, Bs, _, _, _, _), Ids) :- fe_break_ids(Bs, Ids).
+fe_present(contradicting_accounts, c(_, _, Ids, _, _, _), Ids).
+fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_, _, E), Rs), L), append(L, I0), sort(I0, Ids).
+fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
+fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
+
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)), inside findall/3 so
+% that the bindings made on the way are dropped (tau-prolog's later steps slow down with each of them)
+fe_ctx(Ctx) :- findall(C, fe_ctx0(C), [Ctx]).
+fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
+    fe_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Pairs, Rivals),
+    fe_red_line_pairs(Pairs, RLPairs), fe_indivisible(RLPairs, Indiv).
 
 % ---- commitment problems --------------------------------------------------------
 
@@ -43,15 +53,27 @@ present(indivisible_stake, Ids) :- fe_indivisible(Is), findall(E, member(ind(_, 
 % violence (ASSAULT, COERCE it perpetrates) or Denial claims
 fe_breaks(Breaks) :-
     claims_by_actor('Commitment', Makers), Makers \== [], !,
-    events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, V), perpetrators(V, ByPerp),
+    events_of_type('ASSAULT', A), perpetrators(A, ByA), events_of_type('COERCE', C), perpetrators(C, ByC),
     claims_of_type('Denial', Ds0), fe_pledge_words(PW), mentioning(Ds0, PW, Ds1), fe_contradicting_commitments(Ds2),
     append(Ds1, Ds2, Ds3), sort(Ds3, Ds), speakers(Ds, ByDenial),
+    % one pass over the four Actor-Ids lists (sorted by actor): each maker's commitments and later acts
+    findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
+    fe_collect(Sorted, Recs),
     findall(br(M, Cm, Later),
-            ( member(M-Cs, Makers), group_ids(M, ByPerp, VM), group_ids(M, ByDenial, DM), append(VM, DM, Acts), Acts \== [],
+            ( member(M-r(Cs, Acts), Recs), Cs \== [], Acts \== [],
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1, To is D - 1,
               filter_ids(Acts, window(0, To), Later), nonempty(Later) ),
             Breaks).
 fe_breaks([]).
+
+% fe_collect(+Sorted, -Recs): Actor-r(Commitments, Acts) from K-t(Tag, Ids) sorted by actor
+fe_collect([], []).
+fe_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
+    fe_fill(T, Ids, r([], []), R1), fe_collect_same(K, Rest, R1, R, Rest1), fe_collect(Rest1, Recs).
+fe_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, fe_fill(T, Ids, R0, R1), fe_collect_same(K, Rest, R1, R, Out).
+fe_collect_same(_, Rest, R, R, Rest).
+fe_fill(c, Ids, r(_, A), r(Ids, A)) :- !.
+fe_fill(_, Ids, r(C, A0), r(C, A)) :- append(Ids, A0, A).
 
 % the Denials that bear on a pledge: they speak of ceasefires, agreements, pledges, withdrawal...
 fe_pledge_words([ceasefire, 'cease-fire', truce, agreement, accord, ' deal', commit, pledge, promise, ' bind', 'bound', withdraw, elections, disarm]).
@@ -69,55 +91,55 @@ fe_strength_words([casualt, killed, ' dead', deaths, 'death toll', wounded, loss
 
 % CONTRADICTS edges with a claim about strength or casualties at either end (the edges and the claims)
 fe_contradictions(Ids) :-
-    findall(E-C1-C2, edge(E, 'CONTRADICTS', C1, C2, _), Es), Es \== [], !,
-    findall(C, (member(_-C1-C2, Es), ( C = C1 ; C = C2 )), Cs0), sort(Cs0, Cs),
-    fe_strength_words(W), mentioning(Cs, W, Hits),
-    findall([E, C1, C2], (member(E-C1-C2, Es), ( member(C1, Hits) ; member(C2, Hits) )), L), append(L, I0), sort(I0, Ids).
-fe_contradictions([]).
+    fe_strength_words(W),
+    findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( text_mentions(C1, W, _) ; text_mentions(C2, W, _) )) ), L),
+    append(L, I0), sort(I0, Ids).
 
 % fe_rival_accounts(-Rs): ra(A, B, Ids) for opposing pairs where both speak of strength or casualties
 % and one of them denies (a Denial claim among them)
-fe_rival_accounts(Rs) :-
+fe_rival_accounts(Pairs, Rs) :-
     nodes_where('Claim', _, _, Cs), fe_strength_words(W), mentioning(Cs, W, Hits), Hits \== [], !,
-    speakers(Hits, BySpeaker), claims_of_type('Denial', Denials),
+    speakers(Hits, BySpeaker),
     findall(ra(A, B, Ids),
-            ( opposing_pair(A, B, _), group_ids(A, BySpeaker, SA), SA \== [], group_ids(B, BySpeaker, SB), SB \== [],
-              append(SA, SB, I0), sort(I0, Ids), once((member(D, Ids), member(D, Denials))) ),
+            ( member(A-B, Pairs), group_ids(A, BySpeaker, SA), SA \== [], group_ids(B, BySpeaker, SB), SB \== [],
+              append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), [_|_]) ),
             Rs).
-fe_rival_accounts([]).
+fe_rival_accounts(_, []).
 
 % ---- indivisibility ---------------------------------------------------------------
 
 fe_stake_words([sovereign, independence, 'self-determination', capital, holy, sacred, shrine, temple, homeland, territor, autonomy, constitution]).
 
 % fe_red_line_pairs(-Ps): rl(A, B, RedLinesOfA, RedLinesOfB) for opposing pairs with red lines on both sides
-fe_red_line_pairs(Ps) :-
+fe_red_line_pairs(Pairs, Ps) :-
     claims_by_actor('RedLine', BySpeaker), BySpeaker \== [], !,
     findall(rl(A, B, RA, RB),
-            ( opposing_pair(A, B, _), group_ids(A, BySpeaker, RA), RA \== [], group_ids(B, BySpeaker, RB), RB \== [] ),
+            ( member(A-B, Pairs), group_ids(A, BySpeaker, RA), RA \== [], group_ids(B, BySpeaker, RB), RB \== [] ),
             Ps).
-fe_red_line_pairs([]).
+fe_red_line_pairs(_, []).
 
 % fe_indivisible(-Is): ind(A, B, Stake, Ids): both sides' red lines about the same Issue (Stake = the
 % issue id) or naming the same place or stake (Stake = the word)
-fe_indivisible(Is) :-
-    fe_red_line_pairs(Ps), Ps \== [], !,
+fe_indivisible(Ps, Is) :-
+    Ps \== [], !,
     claims_of_type('RedLine', R), group_by_edge(R, 'ABOUT', out, _, ByIssue),
     findall(ind(A, B, I, Ids),
-            ( member(rl(A, B, RA, RB), Ps), member(I-Cs, ByIssue),
-              fe_common(Cs, RA, CA), CA \== [], fe_common(Cs, RB, CB), CB \== [], append([[I], CA, CB], Ids) ),
+            ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Ps, Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
     fe_place_words(Places), fe_stake_words(Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
     findall(ind(A, B, Stake, Ids),
-            ( member(rl(A, B, RA, RB), Ps), \+ member(ind(A, B, _, _), ByAbout),
-              member(Word-Stake, Words), mentioning(RA, [Word], HA), HA \== [], mentioning(RB, [Word], HB), HB \== [],
-              ( Stake == Word -> append(HA, HB, Ids) ; append([[Stake], HA, HB], Ids) ) ),
+            ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
+              fe_pair_in(Ps, Sp, A, B, Ids0), \+ member(ind(A, B, _, _), ByAbout),
+              ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
-fe_indivisible([]).
+fe_indivisible(_, []).
 
-fe_common(Xs, Ys, Zs) :- findall(X, (member(X, Xs), once(member(X, Ys))), Zs).
+% fe_pair_in(+RedLinePairs, +Speakers, -A, -B, -Ids): an opposing pair with red lines whose both sides are
+% among the speakers (Actor-Claims) of a set of red lines; Ids are their claims in the set
+fe_pair_in(Ps, Sp, A, B, Ids) :-
+    member(rl(A, B, _, _), Ps), group_ids(A, Sp, CA), CA \== [], group_ids(B, Sp, CB), CB \== [], append(CA, CB, Ids).
 
 % one stake word per pair is enough
 fe_first_per_pair([], []).
@@ -138,22 +160,25 @@ fe_stake_text(Stake, Text) :- atomic_list_concat(['"', Stake, '"'], Text).
 
 % ---- findings -------------------------------------------------------------------
 
-finding(commitment_problem, Answer, Sentence, Evidence, Because) :- fe_commitment(Answer, Sentence, Evidence, Because).
-finding(information_problem, Answer, Sentence, Evidence, Because) :- fe_information(Answer, Sentence, Evidence, Because).
-finding(indivisibility, Answer, Sentence, Evidence, Because) :- fe_indivisibility(Answer, Sentence, Evidence, Because).
-finding(rational_explanation, Mechanisms, Sentence, Evidence, [Rule | Mechanisms]) :-
-    findall(M-E, ( member(M, [commitment_problem, information_problem, indivisibility]), fe_mechanism(M, yes, _, E, _) ), Found),
+% every finding is read from the context computed once per call
+finding(Key, Value, Sentence, Evidence, Because) :- fe_ctx(Ctx), fe_finding(Key, Ctx, Value, Sentence, Evidence, Because).
+
+fe_finding(commitment_problem, Ctx, Answer, Sentence, Evidence, Because) :- fe_commitment(Ctx, Answer, Sentence, Evidence, Because).
+fe_finding(information_problem, Ctx, Answer, Sentence, Evidence, Because) :- fe_information(Ctx, Answer, Sentence, Evidence, Because).
+fe_finding(indivisibility, Ctx, Answer, Sentence, Evidence, Because) :- fe_indivisibility(Ctx, Answer, Sentence, Evidence, Because).
+fe_finding(rational_explanation, Ctx, Mechanisms, Sentence, Evidence, [Rule | Mechanisms]) :-
+    findall(M-E, ( member(M, [commitment_problem, information_problem, indivisibility]), fe_mechanism(M, Ctx, yes, _, E, _) ), Found),
     findall(M, member(M-_, Found), Mechanisms),
     findall(E, member(_-E, Found), L), append(L, E0), sort(E0, Evidence0),
-    ( Evidence0 == [] -> fe_pair_evidence(Evidence) ; Evidence = Evidence0 ),
+    ( Evidence0 == [] -> fe_pair_evidence(Ctx, Evidence) ; Evidence = Evidence0 ),
     length(Mechanisms, N),
     atomic_list_concat(['Fearon''s rationalist explanations of war are private information with incentives to misrepresent, commitment problems and issue indivisibility; ',
         N, ' of the three show in the graph'], Rule),
     fe_mechanisms_text(Mechanisms, Sentence).
 
-fe_mechanism(commitment_problem, A, S, E, B) :- fe_commitment(A, S, E, B).
-fe_mechanism(information_problem, A, S, E, B) :- fe_information(A, S, E, B).
-fe_mechanism(indivisibility, A, S, E, B) :- fe_indivisibility(A, S, E, B).
+fe_mechanism(commitment_problem, Ctx, A, S, E, B) :- fe_commitment(Ctx, A, S, E, B).
+fe_mechanism(information_problem, Ctx, A, S, E, B) :- fe_information(Ctx, A, S, E, B).
+fe_mechanism(indivisibility, Ctx, A, S, E, B) :- fe_indivisibility(Ctx, A, S, E, B).
 
 fe_mechanism_text(commitment_problem, 'a commitment problem (pledges are not credible)').
 fe_mechanism_text(information_problem, 'an information problem (rival beliefs about strength and resolve)').
@@ -169,45 +194,62 @@ fe_and([X], X) :- !.
 fe_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
 fe_and([X | Xs], T) :- fe_and(Xs, R), atomic_list_concat([X, ', ', R], T).
 
-fe_pair_evidence(Ids) :- findall(E, opposing_pair(_, _, E), L), append(L, I0), sort(I0, Ids).
+fe_pair_evidence(c(Pairs, _, _, _, _, _), Ids) :- findall(E, (member(A-B, Pairs), fe_pair_evidence(A, B, E)), L), append(L, I0), sort(I0, Ids).
 
-fe_commitment(yes, Sentence, Evidence, ['a commitment problem shows when a party''s Commitment is followed by its own violence or denial', broken_commitments, commitments]) :-
-    fe_breaks(Bs), Bs \== [], !,
+fe_commitment(c(_, Bs, _, _, _, _), yes, Sentence, Evidence, ['a commitment problem shows when a party''s Commitment is followed by its own violence or denial', broken_commitments, commitments]) :-
+    Bs \== [], !,
     fe_break_ids(Bs, Evidence),
     findall(A, member(br(A, _, _), Bs), As0), sort(As0, As),
     join(['Commitment problem: ', As, ' made commitments and then acted against them (violence they carried out, or denials, dated after the pledge), so no pledge is credible.'], Sentence).
-fe_commitment(no, Sentence, Evidence, ['a commitment problem needs a Commitment followed by its maker''s violence or denial' | Inds]) :-
+fe_commitment(Ctx, no, Sentence, Evidence, ['a commitment problem needs a Commitment followed by its maker''s violence or denial' | Inds]) :-
     claims_of_type('Commitment', Cs),
     (   Cs \== []
     ->  Evidence = Cs, Inds = [commitments],
         join(['No commitment problem shows: the commitments made (', Cs, ') are not followed by violence or denials of their makers.'], Sentence)
-    ;   fe_pair_evidence(Evidence), Inds = [],
+    ;   fe_pair_evidence(Ctx, Evidence), Inds = [],
         join(['No commitment problem shows: no party has made a commitment that could be broken.'], Sentence)
     ).
 
-fe_information(yes, Sentence, Evidence, ['an information problem shows in contradicting accounts of strength or casualties' | Inds]) :-
-    fe_contradictions(C), fe_rival_accounts(Rs), findall(E, member(ra(_, _, E), Rs), L), append([C | L], E0), sort(E0, Evidence),
+fe_information(c(_, _, C, Rs, _, _), yes, Sentence, Evidence, ['an information problem shows in contradicting accounts of strength or casualties' | Inds]) :-
+    findall(E, member(ra(_, _, E), Rs), L), append([C | L], E0), sort(E0, Evidence),
     Evidence \== [], !,
     findall(I, (member(I-X, [contradicting_accounts-C, rival_accounts-Rs]), X \== []), Inds),
     findall(X, (member(ra(A, B, _), Rs), member(X, [A, B])), P0), fe_speakers_of_contradictions(C, P1), append(P0, P1, P2), sort(P2, Parties),
     ( Parties == [] -> Who = 'The parties' ; join([Parties], Who) ),
     join(['Information problem: ', Who, ' give contradicting accounts of casualties or strength; each has reason to misrepresent, so they cannot agree on who would win.'], Sentence).
-fe_information(no, Sentence, Evidence, ['an information problem needs contradicting accounts of strength or casualties (CONTRADICTS edges, or a Denial against the other side''s figures)']) :-
-    fe_pair_evidence(Evidence),
+fe_information(Ctx, no, Sentence, Evidence, ['an information problem needs contradicting accounts of strength or casualties (CONTRADICTS edges, or a Denial against the other side''s figures)']) :-
+    fe_pair_evidence(Ctx, Evidence),
     join(['No information problem shows: no contradicting accounts of casualties or strength between the parties.'], Sentence).
 
 fe_speakers_of_contradictions(Ids, Actors) :- filter_ids(Ids, kind('Claim'), Cs), speakers(Cs, G), findall(A, member(A-_, G), Actors).
 
-fe_indivisibility(yes, Sentence, Evidence, ['indivisibility shows when red lines of opposing parties meet on the same issue or place', indivisible_stake, red_lines]) :-
-    fe_indivisible(Is), Is \== [], !,
+fe_indivisibility(c(_, _, _, _, _, Is), yes, Sentence, Evidence, ['indivisibility shows when red lines of opposing parties meet on the same issue or place', indivisible_stake, red_lines]) :-
+    Is \== [], !,
     findall(E, member(ind(_, _, _, E), Is), L), append(L, E0), sort(E0, Evidence),
     Is = [ind(A, B, Stake, _) | _], fe_stake_text(Stake, StakeText),
     join(['Indivisibility: ', [A, B], ' both draw red lines on ', StakeText, ', a stake neither will split.'], Sentence).
-fe_indivisibility(no, Sentence, Evidence, ['indivisibility needs RedLines of both sides of an opposing pair about the same Issue or place' | Inds]) :-
-    fe_red_line_pairs(Ps),
+fe_indivisibility(Ctx, no, Sentence, Evidence, ['indivisibility needs RedLines of both sides of an opposing pair about the same Issue or place' | Inds]) :-
+    Ctx = c(_, _, _, _, Ps, _),
     (   Ps \== []
     ->  findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, E0), sort(E0, Evidence), Inds = [red_lines],
         join(['No indivisible stake shows: both sides draw red lines, but on different issues.'], Sentence)
-    ;   claims_of_type('RedLine', R), ( R \== [] -> Evidence = R ; fe_pair_evidence(Evidence) ), Inds = [],
+    ;   claims_of_type('RedLine', R), ( R \== [] -> Evidence = R ; fe_pair_evidence(Ctx, Evidence) ), Inds = [],
         join(['No indivisible stake shows: red lines are not drawn by both sides of an opposing pair.'], Sentence)
     ).
+
+% ---- shared shapes (cheap on large graphs) ------------------------------------------
+% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
+% fe_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
+% hostile events from perpetrator to target, hostile claims from speaker to target, as
+% hostile_pairs/1 reads them).
+fe_pairs(Pairs) :- findall(X-Y, fe_pair0(X, Y), L), sort(L, Pairs).
+fe_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
+fe_pair0(X, Y) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+fe_pair0(X, Y) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+
+% fe_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
+fe_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).

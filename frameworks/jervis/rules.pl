@@ -17,11 +17,11 @@
 missing('fewer than two actors: a security dilemma is between two sides') :-
     kind_count('Actor', N), N < 2.
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who faces whom') :-
-    \+ opposing_pair(_, _, _).
+    jv_pairs([]).
 missing('no military or defensive moves: no MOBILIZE or THREATEN events, no Threat claims and no claims framed as defensive (defend, deterrence, security)') :-
-    jv_all_moves([]).
+    \+ jv_move_set(_).
 missing('no dated moves: a spiral is read from moves that follow each other in time') :-
-    jv_all_moves(Ms), nonempty(Ms), dated_ids(Ms, []).
+    jv_move_set(_), \+ ( jv_move_set(Ms), filter_ids(Ms, dated, [_|_]) ).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -31,11 +31,14 @@ indicator(threat_responses, 1, 'defensive moves answered: the other side''s THRE
 indicator(reciprocal, 1, 'reciprocal steps: each side of a pair answers the other''s moves at least once').
 indicator(recent_steps, 0.5, 'the spiral is live: a reaction falls in the recent window (the last 180 days)').
 
-present(defensive_moves, Ids) :- jv_states(States), findall(T, member(ps(_, _, _, _, T, _), States), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
-present(defensive_framing, Ids) :- jv_defensive_claims(Ids), nonempty(Ids).
-present(threat_responses, Ids) :- jv_states(States), jv_step_ids(States, _, Ids), nonempty(Ids).
-present(reciprocal, Ids) :- jv_spirals(Spirals), findall(E, member(sp(_, _, E), Spirals), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
-present(recent_steps, Ids) :- jv_states(States), jv_step_ids(States, Reactions, _), recent_ids(Reactions, Ids), nonempty(Ids).
+% the pairs' steps are computed once per call, and every indicator read from them
+present(Name, Ids) :- jv_states(States), jv_present(Name, States, Ids), nonempty(Ids).
+
+jv_present(defensive_moves, States, Ids) :- findall(T, member(ps(_, _, _, _, T, _), States), L), append(L, I0), sort(I0, Ids).
+jv_present(defensive_framing, _, Ids) :- jv_defensive_claims(Ids).
+jv_present(threat_responses, States, Ids) :- jv_step_ids(States, _, Ids).
+jv_present(reciprocal, States, Ids) :- jv_spirals_of(States, Spirals), findall(E, member(sp(_, _, E), Spirals), L), append(L, I0), sort(I0, Ids).
+jv_present(recent_steps, States, Ids) :- jv_step_ids(States, Reactions, _), recent_ids(Reactions, Ids).
 
 % ---- sets ---------------------------------------------------------------------
 
@@ -49,11 +52,11 @@ jv_defensive_claims(Ids) :- nodes_where('Claim', _, _, Cs0), jv_window(D), filte
 
 jv_in_window(Ids0, Ids) :- jv_window(D), filter_ids(Ids0, window(0, D), Ids).
 
-% jv_all_moves(-Ids): every MOBILIZE and THREATEN event, Threat claim and defensive claim (dated or not)
-jv_all_moves(Ids) :-
-    events_of_type('MOBILIZE', M), events_of_type('THREATEN', T), claims_of_type('Threat', C),
-    nodes_where('Claim', _, _, Cs), jv_defence_words(W), mentioning(Cs, W, D),
-    append([M, T, C, D], I0), sort(I0, Ids).
+% jv_move_set(-Ids): the non-empty sets of moves: MOBILIZE and THREATEN events, Threat claims, defensive claims
+jv_move_set(Ids) :- events_of_type('MOBILIZE', Ids), Ids \== [].
+jv_move_set(Ids) :- events_of_type('THREATEN', Ids), Ids \== [].
+jv_move_set(Ids) :- claims_of_type('Threat', Ids), Ids \== [].
+jv_move_set(Ids) :- nodes_where('Claim', _, _, Cs), jv_defence_words(W), mentioning(Cs, W, Ids), Ids \== [].
 
 % jv_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
 jv_doers(Events, Groups) :-
@@ -82,13 +85,29 @@ jv_steps(Moves, Answers, Steps) :-
 
 % jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds, PairEvidence) for each opposing pair
 % (A @< B): StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's
-jv_states(States) :-
-    jv_ctx(ctx(Tr, Re)), findall(A-B-Ev, opposing_pair(A, B, Ev), Pairs),
+% (run inside findall/3 so that the bindings made on the way are dropped: tau-prolog's later steps
+% slow down with every binding a computation leaves behind)
+jv_states(States) :- findall(S, jv_states0(S), [States]).
+jv_states0(States) :-
+    jv_ctx(Ctx), jv_recs(Ctx, Recs), jv_pairs(Pairs),
     findall(ps(A, B, SAB, SBA, Ts, Ev),
-            ( member(A-B-Ev, Pairs),
-              group_ids(A, Tr, TA), group_ids(B, Tr, TB), group_ids(A, Re, RA), group_ids(B, Re, RB),
+            ( member(A-B, Pairs), jv_pair_evidence(A, B, Ev),
+              jv_rec(A, Recs, r(TA, RA)), jv_rec(B, Recs, r(TB, RB)),
               jv_steps(TA, RB, SAB), jv_steps(TB, RA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
+
+% jv_recs(+Ctx, -Recs): Actor-r(Moves, Reactions) in one pass, so that each pair looks its sides up once
+jv_recs(ctx(Tr, Re), Recs) :-
+    findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Recs).
+jv_collect([], []).
+jv_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
+    jv_fill(T, Ids, r([], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
+jv_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, jv_fill(T, Ids, R0, R1), jv_collect_same(K, Rest, R1, R, Out).
+jv_collect_same(_, Rest, R, R, Rest).
+jv_fill(m, Ids, r(_, R), r(Ids, R)).
+jv_fill(r, Ids, r(M, _), r(M, Ids)).
+jv_rec(K, Recs, R) :- member(K-R0, Recs), !, R = R0.
+jv_rec(_, _, r([], [])).
 
 jv_step_list_ids(Steps, Moves, Reactions) :-
     findall(M, member(step(M, _), Steps), Moves),
@@ -100,16 +119,15 @@ jv_step_ids(States, Reactions, Ids) :-
     jv_step_list_ids(Steps, Moves, R0), sort(R0, Reactions),
     append(Moves, Reactions, I0), sort(I0, Ids).
 
-% jv_spirals(-Spirals): sp(A, B, Evidence) for each pair in a spiral
-jv_spirals(Spirals) :-
-    jv_states(States),
+% jv_spirals_of(+States, -Spirals): sp(A, B, Evidence) for each pair in a spiral
+jv_spirals_of(States, Spirals) :-
     findall(sp(A, B, Ids), ( member(ps(A, B, SAB, SBA, _, _), States), SAB \== [], SBA \== [],
                              append(SAB, SBA, Steps), jv_step_list_ids(Steps, Ms, Rs), append(Ms, Rs, I0), sort(I0, Ids) ), Spirals).
 
 % spiral_pair(?A, ?B): A and B are caught in a spiral (callable from queries). Unbound, each pair once
 % with A @< B; with an argument bound, in either order.
 spiral_pair(A, B) :-
-    jv_spirals(Spirals),
+    jv_states(States), jv_spirals_of(States, Spirals),
     (   var(A), var(B)
     ->  member(sp(A, B, _), Spirals)
     ;   member(sp(X, Y, _), Spirals), ( A = X, B = Y ; A = Y, B = X )
@@ -141,22 +159,45 @@ jv_why_rule(no_moves, 'a spiral starts from a defensive move: MOBILIZE events or
 
 % ---- findings -------------------------------------------------------------------
 
-finding(spiral, Answer, Sentence, Evidence, Because) :- jv_spiral_finding(Answer, Sentence, Evidence, Because).
-finding(spiral_pair, [A, B], Sentence, Evidence, ['a pair is in a spiral when each side answered the other''s defensive moves with threats or mobilisation within 90 days', reciprocal]) :-
-    jv_spirals(Spirals), member(sp(A, B, Evidence), Spirals),
-    jv_states(States), member(ps(A, B, SAB, SBA, _, _), States), length(SAB, NAB), length(SBA, NBA),
+% the pairs' steps are computed once per call, and every finding read from them
+finding(Key, Value, Sentence, Evidence, Because) :-
+    jv_states(States), jv_spirals_of(States, Spirals),
+    jv_finding(Key, States, Spirals, Value, Sentence, Evidence, Because).
+
+jv_finding(spiral, States, Spirals, Answer, Sentence, Evidence, Because) :- jv_spiral_finding(States, Spirals, Answer, Sentence, Evidence, Because).
+jv_finding(spiral_pair, States, Spirals, [A, B], Sentence, Evidence,
+        ['a pair is in a spiral when each side answered the other''s defensive moves with threats or mobilisation within 90 days', reciprocal]) :-
+    member(sp(A, B, Evidence), Spirals),
+    member(ps(A, B, SAB, SBA, _, _), States), length(SAB, NAB), length(SBA, NBA),
     join([[A, B], ' are in a spiral: ', [B], ' answered ', NAB, ' move(s) of ', [A], ', and ', [A], ' answered ', NBA, ' of ', [B],
           ', each reading the other''s precautions as a threat.'], Sentence).
 
-jv_spiral_finding(yes, Sentence, Evidence, ['a security spiral holds when defensive moves are answered by the other side''s threats or mobilisation, both ways, within 90 days',
+jv_spiral_finding(_, Spirals, yes, Sentence, Evidence, ['a security spiral holds when defensive moves are answered by the other side''s threats or mobilisation, both ways, within 90 days',
         defensive_moves, threat_responses, reciprocal]) :-
-    jv_spirals(Spirals), Spirals \== [], !,
+    Spirals \== [], !,
     findall(E, member(sp(_, _, E), Spirals), L), append(L, E0), sort(E0, Evidence),
     findall([A, B], member(sp(A, B, _), Spirals), Ps), length(Ps, N),
     ( N =:= 1 -> Ps = [[A, B]], join(['A security spiral is under way between ', [A, B], ': each side''s moves to be safer were answered by the other with threats or mobilisation.'], Sentence)
     ; findall(X, (member(P, Ps), member(X, P)), Xs0), sort(Xs0, Xs),
       join(['Security spirals are under way in ', N, ' pairs (among ', Xs, '): each side''s moves to be safer were answered by the other with threats or mobilisation.'], Sentence) ).
-jv_spiral_finding(no, Sentence, Evidence, [Rule | Inds]) :-
-    jv_states(States), jv_closest(States, A, B, Why, Evidence),
+jv_spiral_finding(States, [], no, Sentence, Evidence, [Rule | Inds]) :-
+    jv_closest(States, A, B, Why, Evidence),
     jv_why_text(A, B, Why, Sentence), jv_why_rule(Why, Rule),
-    findall(I, (member(I, [defensive_moves, threat_responses]), present(I, _)), Inds).
+    findall(I, (member(I, [defensive_moves, threat_responses]), jv_present(I, States, [_|_])), Inds).
+
+% ---- shared shapes (cheap on large graphs) ------------------------------------------
+% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
+% jv_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
+% hostile events from perpetrator to target, hostile claims from speaker to target, as
+% hostile_pairs/1 reads them).
+jv_pairs(Pairs) :- findall(X-Y, jv_pair0(X, Y), L), sort(L, Pairs).
+jv_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
+jv_pair0(X, Y) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+jv_pair0(X, Y) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+
+% jv_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
+jv_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
