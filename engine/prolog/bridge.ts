@@ -25,6 +25,10 @@
  *                                         Role (when bound) matching the edge's role (default
  *                                         participant): a sorted list of Node-Ids pairs
  *   sum_prop(Ids, Key, Sum)               the sum of a numeric property over Ids
+ *   count_ids(List, N)                    the length of a list, in one inference
+ *   union_ids(Lists, Union)               the sorted, duplicate-free union of a list of lists
+ *   merge_pairs(Pairs, Mode, Merged)      p(A, B, Ids) terms merged per pair, Ids unioned; Mode
+ *                                         undirected orders each pair (A @< B) first
  *   link_pairs(Ids, SideA, SideB, Pairs)  the pairs of nodes each id links, one through SideA and
  *                                         one through SideB (a side: in(Type), in(Type, Role),
  *                                         out(Type)): a sorted list of p(A, B, Ids), e.g. who
@@ -50,6 +54,7 @@ const require = createRequire(import.meta.url);
 type Any = any;
 const pl: Any = require('tau-prolog');
 require('tau-prolog/modules/lists.js')(pl);
+skipListsInGoalSearch();
 
 export type { GraphView } from '../store/view.ts';
 
@@ -211,7 +216,7 @@ export class PrologBridge {
         if (++inferences > inferenceLimit) {
           throw new LimitError('query_inference_limit', `the rule query used more than ${inferenceLimit} inferences`, { limit: inferenceLimit });
         }
-        if ((inferences & 255) === 0 && Date.now() > deadline) {
+        if ((inferences & 15) === 0 && Date.now() > deadline) {
           throw new LimitError('query_time_limit', `the rule query ran past its time limit of ${timeLimitMs} ms`, { limit_ms: timeLimitMs });
         }
         thread.step();
@@ -396,12 +401,35 @@ export class PrologBridge {
           }
         }
       }
-      const sorted = [...pairs.values()].sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : 1) : x.a < y.a ? -1 : 1));
-      let listTerm = atomOf('[]');
-      for (let i = sorted.length - 1; i >= 0; i--) {
-        listTerm = new pl.type.Term('.', [term('p', [atomOf(sorted[i].a), atomOf(sorted[i].b), fromJs([...sorted[i].ids].sort())]), listTerm]);
+      unifyEach(thread, point, atom, [term('link_pairs', [ids, sideA, sideB, pairList([...pairs.values()])])]);
+    };
+    rules['count_ids/2'] = (thread: Any, point: Any, atom: Any) => {
+      const list = toJs(atom.args[0]);
+      if (!Array.isArray(list)) return thread.throw_error(pl.error.instantiation(atom.indicator));
+      unifyEach(thread, point, atom, [term('count_ids', [atom.args[0], new pl.type.Num(list.length, false)])]);
+    };
+    rules['union_ids/2'] = (thread: Any, point: Any, atom: Any) => {
+      const lists = toJs(atom.args[0]);
+      if (!Array.isArray(lists)) return thread.throw_error(pl.error.instantiation(atom.indicator));
+      const union = [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list : [])).filter((id): id is string => typeof id === 'string'))].sort();
+      unifyEach(thread, point, atom, [term('union_ids', [atom.args[0], fromJs(union)])]);
+    };
+    rules['merge_pairs/3'] = (thread: Any, point: Any, atom: Any) => {
+      const [pairsTerm, mode] = atom.args;
+      if (!isAtom(mode)) return thread.throw_error(pl.error.instantiation(atom.indicator));
+      const merged = new Map<string, { a: string; b: string; ids: Set<string> }>();
+      for (let pointer = pairsTerm; pl.type.is_term(pointer) && pointer.indicator === './2'; pointer = pointer.args[1]) {
+        const pair = pointer.args[0];
+        if (!pl.type.is_term(pair) || pair.indicator !== 'p/3' || !isAtom(pair.args[0]) || !isAtom(pair.args[1])) continue;
+        let [a, b] = [pair.args[0].id as string, pair.args[1].id as string];
+        if (mode.id === 'undirected' && b < a) [a, b] = [b, a];
+        const key = JSON.stringify([a, b]);
+        let entry = merged.get(key);
+        if (!entry) merged.set(key, (entry = { a, b, ids: new Set() }));
+        const ids = toJs(pair.args[2]);
+        if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') entry.ids.add(id);
       }
-      unifyEach(thread, point, atom, [term('link_pairs', [ids, sideA, sideB, listTerm])]);
+      unifyEach(thread, point, atom, [term('merge_pairs', [pairsTerm, mode, pairList([...merged.values()])])]);
     };
     rules['sum_prop/3'] = (thread: Any, point: Any, atom: Any) => {
       const [ids, key] = atom.args;
@@ -528,6 +556,26 @@ export class PrologBridge {
   }
 }
 
+/**
+ * On every step tau-prolog 0.3.4 looks for the running goal inside each enclosing goal
+ * (`Term.search`) to name the caller in error messages. Its search recurses into every
+ * argument, so a list of 7,000 ids bound in a rule made each step walk 7,000 cells
+ * (steps slowed from ~17,000/s at 1k facts to ~2,000/s at 100k) and overflowed the
+ * stack. A goal never sits inside a data list, so the search here skips list cells
+ * and walks iteratively; at worst an error names an outer caller.
+ */
+function skipListsInGoalSearch(): void {
+  pl.type.Term.prototype.search = function search(this: Any, expr: Any): boolean {
+    const pending: Any[] = [this];
+    while (pending.length > 0) {
+      const current = pending.pop();
+      if (current === expr || current.ref === expr.ref) return true;
+      for (const arg of current.args) if (pl.type.is_term(arg) && arg.indicator !== './2') pending.push(arg);
+    }
+    return false;
+  };
+}
+
 /** Reads tau-prolog's error term `error(syntax_error(Reason), [line(L), column(C), found(T)])` into a RuleModuleError. */
 function moduleError(origin: string, error: Any): RuleModuleError {
   let line: number | undefined;
@@ -560,6 +608,14 @@ function atomOf(text: string): Any {
 
 function term(name: string, args: Any[]): Any {
   return new pl.type.Term(name, args);
+}
+
+/** A sorted Prolog list of p(A, B, Ids) terms. */
+function pairList(pairs: { a: string; b: string; ids: Set<string> }[]): Any {
+  const sorted = pairs.sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : x.b > y.b ? 1 : 0) : x.a < y.a ? -1 : 1));
+  let list = atomOf('[]');
+  for (let i = sorted.length - 1; i >= 0; i--) list = new pl.type.Term('.', [term('p', [atomOf(sorted[i].a), atomOf(sorted[i].b), fromJs([...sorted[i].ids].sort())]), list]);
+  return list;
 }
 
 /** Pushes one alternative per candidate fact, each unifying the call with that fact. */

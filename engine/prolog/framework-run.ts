@@ -156,9 +156,9 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       run.trace = run.missing.map((reason) => `does not apply: ${reason}`);
     }
   } catch (error) {
-    if (!(error instanceof ParleyError)) throw error;
-    run.error = { code: error.code, message: error.message };
-    run.trace.push(`stopped: ${error.message}`);
+    // a rule that breaks the engine (a JavaScript stack overflow deep in a term) stops its own run only
+    run.error = error instanceof ParleyError ? { code: error.code, message: error.message } : { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
+    run.trace.push(`stopped: ${run.error.message}`);
   }
   run.evidence = [...allEvidence].sort();
   run.inferences = inferences;

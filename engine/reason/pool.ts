@@ -79,7 +79,7 @@ export class ReasoningPool {
       idleTimeout: 60_000,
       workerData: setup,
     });
-    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 1);
+    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 1);
   }
 
   /** Runs a graph query in a worker; the graph is the main thread's index, for shaping the answer. */
@@ -123,7 +123,8 @@ export class ReasoningPool {
   }
 
   private async run(task: ReasonTask): Promise<unknown> {
-    const [reply] = await this.gate.run([task], (item) => this.pool.run(item) as Promise<ReasonReply>);
+    // past the call's deadline the signal ends the worker thread, so a runaway task frees its slot
+    const [reply] = await this.gate.run([task], (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>);
     if (!reply.ok) throw deserialise(reply.error);
     return reply.value;
   }

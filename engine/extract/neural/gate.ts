@@ -15,8 +15,8 @@ export class CallGate {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    /** What the calls do, for messages ("entity recognition"), and the prefix of error codes ("ner"). */
-    private readonly activity: { name: string; code: string },
+    /** What the calls do, for messages ("entity recognition"), the prefix of error codes ("ner"), and what to do after a timeout. */
+    private readonly activity: { name: string; code: string; advice?: string },
     readonly maxQueue: number,
     readonly timeoutMs: number,
     private readonly lanes: number,
@@ -65,7 +65,7 @@ export class CallGate {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         stopped = true;
-        const error = new LimitError(`${this.activity.code}_timeout`, `${this.activity.name} took longer than ${this.timeoutMs} ms; split the text into smaller parts`, {
+        const error = new LimitError(`${this.activity.code}_timeout`, `${this.activity.name} took longer than ${this.timeoutMs} ms; ${this.activity.advice ?? 'split the text into smaller parts'}`, {
           limit_ms: this.timeoutMs,
         });
         reject(error);

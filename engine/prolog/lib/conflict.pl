@@ -56,7 +56,7 @@ text_of(Id, Lower) :- label(Id, L), atom(L), downcase_atom(L, Lower).
 mentions_any(Id, Keywords) :- text_mentions(Id, Keywords, _).
 
 % kind_count(+Label, -N): how many nodes of a kind (one inference).
-kind_count(Label, N) :- nodes_where(Label, _, _, Ids), length(Ids, N).
+kind_count(Label, N) :- nodes_where(Label, _, _, Ids), count_ids(Ids, N).
 
 % ---- who said and did what -----------------------------------------------
 
@@ -101,31 +101,27 @@ allied(A, B, E) :- edge(E, 'ALLIED_WITH', B, A, _).
 hostile_pairs(Pairs) :-
     findall(p(A, B, [E]), edge(E, 'OPPOSES', A, B, _), Opposes),
     findall(Es, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es)), EventLists),
-    append(EventLists, Events),
+    union_ids(EventLists, Events),
     link_pairs(Events, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByEvents),
     findall(Cs, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs)), ClaimLists),
-    append(ClaimLists, Claims),
+    union_ids(ClaimLists, Claims),
     link_pairs(Claims, in('ASSERTS'), out('TARGETS'), ByClaims),
-    append([Opposes, ByEvents, ByClaims], Pairs).
+    append([Opposes, ByEvents, ByClaims], Pairs0),
+    merge_pairs(Pairs0, directed, Pairs).
 
 % hostile(?A, ?B, -Evidence): A acts against B, on these ids (all of them in one list).
-hostile(A, B, Evidence) :-
-    hostile_pairs(Pairs), findall(A-B-Es, member(p(A, B, Es), Pairs), Found), Found \== [],
-    merge_evidence(Found, Groups), member(A-B-Evidence, Groups).
+hostile(A, B, Evidence) :- hostile_pairs(Pairs), member(p(A, B, Evidence), Pairs).
 
 % opposing_pair(-A, -B, -Evidence): each pair of hostile actors once (A @< B), with the ids that show it.
 opposing_pair(A, B, Evidence) :-
-    hostile_pairs(Pairs),
-    findall(X-Y-Es, (member(p(P, Q, Es), Pairs), order_pair(P, Q, X, Y)), Undirected),
-    merge_evidence(Undirected, Groups), member(A-B-Evidence, Groups).
+    hostile_pairs(Pairs), merge_pairs(Pairs, undirected, Undirected), member(p(A, B, Evidence), Undirected).
+
+% order_pair(+P, +Q, -X, -Y): the two actors in standard order.
 order_pair(P, Q, P, Q) :- P @< Q, !.
 order_pair(P, Q, Q, P).
 
-% merge_evidence(+Triples, -Merged): one X-Y-Ids per pair, the ids of every triple unioned.
-merge_evidence(Triples, Merged) :- msort(Triples, Sorted), merge_sorted(Sorted, Merged).
-merge_sorted([], []).
-merge_sorted([X-Y-E1, X-Y-E2 | Rest], Merged) :- !, append(E1, E2, E), sort(E, Es), merge_sorted([X-Y-Es | Rest], Merged).
-merge_sorted([T | Rest], [T | Merged]) :- merge_sorted(Rest, Merged).
+% opposing_pairs(-Pairs): all of them as one list of p(A, B, Evidence), A @< B (one inference).
+opposing_pairs(Undirected) :- hostile_pairs(Pairs), merge_pairs(Pairs, undirected, Undirected).
 
 % ---- time --------------------------------------------------------------------
 
@@ -158,7 +154,7 @@ earlier_ids(Ids, Earlier) :- recent_window(W), Lo is W + 1, Hi is 2 * W, filter_
 % the window of the same length before it: rising, falling or steady (Recent and Earlier are lists).
 trend(Ids, Trend, Recent, Earlier) :-
     recent_ids(Ids, Recent), earlier_ids(Ids, Earlier),
-    length(Recent, R), length(Earlier, E), trend_of(R, E, Trend).
+    count_ids(Recent, R), count_ids(Earlier, E), trend_of(R, E, Trend).
 trend_of(R, E, rising) :- R > E, R - E >= 2, R * 4 >= E * 5, !.
 trend_of(R, E, falling) :- E > R, E - R >= 2, E * 4 >= R * 5, !.
 trend_of(_, _, steady).
@@ -174,7 +170,7 @@ before(X, Y) :- valid_time(X, DX), valid_time(Y, DY), DX @< DY.
 % ---- counting and evidence ------------------------------------------------
 
 % count(+Template, +Goal, -N): how many distinct Template answers Goal has.
-count(Template, Goal, N) :- findall(Template, Goal, L), sort(L, S), length(S, N).
+count(Template, Goal, N) :- findall(Template, Goal, L), sort(L, S), count_ids(S, N).
 
 % ids(+Template, +Goal, -Ids): the distinct answers, sorted (evidence lists).
 ids(Template, Goal, Ids) :- findall(Template, Goal, L), sort(L, Ids).
@@ -183,7 +179,7 @@ ids(Template, Goal, Ids) :- findall(Template, Goal, L), sort(L, Ids).
 nonempty([_|_]).
 
 % at_least(+N, +List): List has N elements or more.
-at_least(N, List) :- length(List, L), L >= N.
+at_least(N, List) :- count_ids(List, L), L >= N.
 
 % share(+Part, +Whole, -Ratio): Part / Whole, 0 when Whole is 0.
 share(_, 0, 0) :- !.
