@@ -44,6 +44,8 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
+  queryInlineMs: number;
 }
 
 /** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
@@ -53,6 +55,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     maxQueue: config.reasonMaxQueue,
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
+    inlineBudgetMs: config.queryInlineMs,
   };
 }
 
@@ -88,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8),
+    queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };
 }

@@ -19,7 +19,7 @@ describe('the reasoning pool', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-'));
     store = await ParleyStore.open(path.join(dir, 'store'));
-    pool = new ReasoningPool(store, { workers: 2 });
+    pool = new ReasoningPool(store, { workers: 2, inlineBudgetMs: 0 }); // every query through a worker
   });
   afterAll(async () => {
     await pool.close();
@@ -65,6 +65,26 @@ describe('the reasoning pool', () => {
     await store.writeGraph('t', 'g', { nodes: [actor('late', 'Latecomer')], edges: [] });
     const after = await pool.frameworks('t', 'g', ['glasl'], { limits });
     expect(after.runs).not.toBe(first.runs);
+  });
+});
+
+describe('queries on the event loop first', () => {
+  it('answers within the inline budget, or moves the query to a worker with the same answer', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-inline-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const pool = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 2 });
+    try {
+      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+      const heavy = 'UNWIND range(1, 300000) AS x WITH x WHERE x % 3 = 0 RETURN count(x) AS n';
+      expect((await pool.query('t', 'g', heavy, { limits: {} })).result.rows).toEqual([[100000n]]);
+      // a real time limit still holds once the query is in the worker
+      await expect(pool.query('t', 'g', 'UNWIND range(1, 900000) AS x UNWIND range(1, 50) AS y RETURN count(y)', { limits: { timeLimitMs: 50 } })).rejects.toMatchObject({ code: 'query_time_limit' });
+      expect((await pool.query('t', 'g', "MATCH (a:Actor {label: 'Alpha'}) RETURN a.label", { limits: {} })).result.rows).toEqual([['Alpha']]);
+    } finally {
+      await pool.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
