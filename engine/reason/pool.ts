@@ -37,7 +37,7 @@ export interface ReasoningOptions {
   frameworkDirs?: string[];
   /** Graphs a worker keeps replicas of (default 8; least recently used dropped). */
   maxGraphs?: number;
-  /** Wall-clock limit of one call, queueing included (default 30 s): the in-worker limits stop the work itself. */
+  /** Wall-clock limit of one call, queueing included (default 120 s): a safety net, since each query and framework run has its own time and inference limits. */
   callTimeoutMs?: number;
   /** How long a query may first run on the event loop before it moves to a worker (default 10 ms; 0 = always a worker). */
   inlineBudgetMs?: number;
@@ -45,7 +45,7 @@ export interface ReasoningOptions {
 
 export const DEFAULT_REASON_QUEUE = 32;
 export const DEFAULT_REPLICA_GRAPHS = 8;
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
@@ -87,7 +87,7 @@ export class ReasoningPool {
       idleTimeout: 60_000,
       workerData: setup,
     });
-    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 1);
+    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, workers);
   }
 
   /** Runs a graph query in a worker; the graph is the main thread's index, for shaping the answer. */
@@ -133,7 +133,11 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
-    const runs = await this.cached(key, () => this.run({ kind: 'frameworks', at, frameworkIds, ...options }) as Promise<FrameworkRun[]>);
+    // one task per framework, so the workers share an assess
+    const runs = await this.cached(key, async () => {
+      const tasks: ReasonTask[] = frameworkIds.map((id) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
+      return ((await this.runAll(tasks)) as FrameworkRun[][]).flat();
+    });
     return { runs, graph };
   }
 
@@ -156,10 +160,18 @@ export class ReasoningPool {
   }
 
   private async run(task: ReasonTask): Promise<unknown> {
-    // past the call's deadline the signal ends the worker thread, so a runaway task frees its slot
-    const [reply] = await this.gate.run([task], (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>);
-    if (!reply.ok) throw deserialise(reply.error);
-    return reply.value;
+    const [value] = await this.runAll([task]);
+    return value;
+  }
+
+  /** One call of several tasks, spread over the workers; values in task order. */
+  private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
+    // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
+    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>);
+    return replies.map((reply) => {
+      if (!reply.ok) throw deserialise(reply.error);
+      return reply.value;
+    });
   }
 
   private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
