@@ -56,8 +56,18 @@ st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment'
 st_ctx(ctx(Inside, Parties, After)) :-
     st_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
     st_keys(G1, K1), st_keys(G2, K2), st_keys(G3, K3),
-    append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties),
-    ( st_first_agreement_days(First), First >= 1 -> To is First - 1, After = window(0, To) ; After = none ).
+    append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties), st_after(After).
+
+st_after(After) :- ( st_first_agreement_days(First), First >= 1 -> To is First - 1, After = window(0, To) ; After = none ).
+
+% for one actor (spoiler/1 with its argument bound) the parties are not listed: each of its
+% opponents is tested on its own edges
+st_is_party(N) :-
+    group_by_edge([N], 'PARTICIPATES_IN', out, _, GE), st_keys(GE, Es),
+    ( filter_ids(Es, prop(event_type, 'CONSULT'), [_|_]) ; filter_ids(Es, prop(event_type, 'AGREE'), [_|_]) ), !.
+st_is_party(N) :-
+    group_by_edge([N], 'ASSERTS', out, _, GC), st_keys(GC, Cs),
+    ( filter_ids(Cs, prop(type, 'Commitment'), [_|_]) ; filter_ids(Cs, prop(type, 'Offer'), [_|_]) ), !.
 
 st_keys([], []).
 st_keys([K-_ | T], [K | Ks]) :- st_keys(T, Ks).
@@ -76,8 +86,15 @@ st_deal_claims(Ids) :-
     claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), st_deal_words(W), mentioning(C, W, Ids).
 
 % the first dated Commitment claim or AGREE event: how many days before the reference date
+% (a binary search over windows of the set predicate filter_ids: a few steps whatever the number)
 st_first_agreement_days(Days) :-
-    st_agreement_ids(Ids), findall(D, (member(Id, Ids), days_before_reference(Id, D)), Ds), nonempty(Ds), max_list(Ds, Days).
+    st_agreement_ids(Ids), filter_ids(Ids, window(0, 1000000), [_|_]), st_max_days(Ids, 0, 1000000, Days).
+
+% st_max_days(+Ids, +Lo, +Hi, -Max): the largest D in Lo..Hi with an id dated D days before the reference
+st_max_days(_, Lo, Lo, Lo) :- !.
+st_max_days(Ids, Lo, Hi, Max) :-
+    Mid is (Lo + Hi + 1) // 2,
+    ( filter_ids(Ids, window(Mid, Hi), [_|_]) -> st_max_days(Ids, Mid, Hi, Max) ; Hi1 is Mid - 1, st_max_days(Ids, Lo, Hi1, Max) ).
 
 % ASSAULT events dated after the first commitment or agreement
 st_assaults_after(Ids) :-
@@ -114,12 +131,17 @@ st_profile(A, prof(Claims, Acts)) :-
 st_claims_of(prof(Claims, _), Types, Ids) :- findall(X, (member(T, Types), filter_ids(Claims, prop(type, T), X)), L), append(L, Ids).
 st_acts_of(prof(_, Acts), Type, Ids) :- filter_ids(Acts, prop(event_type, Type), Ids).
 
-% st_spoiler_of(+A, +Ctx, -s(A, Opposed, OppositionIds, Behaviour, Profile)): A is a spoiler: opposed to a
+% st_spoiler_of(+A, +Ctx, -s(A, Opposed, OppositionIds, Behaviour)): A is a spoiler: opposed to a
 % party of the process (OPPOSES either way), or named spoiler in the graph, and acting against the
 % process: RedLine or Denial claims about the deal, or ASSAULT events after the first commitment
-st_spoiler_of(A, ctx(_, Parties, After), s(A, Ps, OppIds, Beh, Prof)) :-
+st_spoiler_of(A, After, s(A, Ps, OppIds, Beh)) :-
     group_by_edge([A], 'OPPOSES', out, _, O1), group_by_edge([A], 'OPPOSES', in, _, O2),
-    st_keys(O1, K1), st_keys(O2, K2), append(K1, K2, K0), sort(K0, Ks), st_ord_intersect(Ks, Parties, Ps0), st_drop(A, Ps0, Ps),
+    st_keys(O1, K1), st_keys(O2, K2), append(K1, K2, K0), sort(K0, Ks),
+    findall(N, (member(N, Ks), st_is_party(N)), Ps0), st_drop(A, Ps0, Ps),
+    st_spoiler_with(A, Ps, After, s(A, Ps, OppIds, Beh)).
+
+% st_spoiler_with(+A, +OpposedParties, +After, -S): the same, the parties A is opposed to being known
+st_spoiler_with(A, Ps, After, s(A, Ps, OppIds, Beh)) :-
     ( actor_role(A, spoiler) -> Decl = [A] ; Decl = [] ),
     ( Ps = [_|_] ; Decl = [_] ), !,
     st_profile(A, Prof), st_claims_of(Prof, ['RedLine', 'Denial'], RD), st_deal_words(W), mentioning(RD, W, Deal),
@@ -128,16 +150,21 @@ st_spoiler_of(A, ctx(_, Parties, After), s(A, Ps, OppIds, Beh, Prof)) :-
     findall(E, (member(P, Ps), ( edge(E, 'OPPOSES', A, P, _) ; edge(E, 'OPPOSES', P, A, _) )), Es),
     append(Es, Decl, O), sort(O, OppIds).
 
-% st_candidates(+Ctx, -Candidates): actors with an OPPOSES edge to a party of the process, and those named spoiler
+% st_candidates(+Ctx, -Candidates): Actor-OpposedParties for the actors with an OPPOSES edge (either
+% way) to a party of the process, and those named spoiler (grouped by the set predicate group_by_edge)
 st_candidates(ctx(_, Parties, _), Candidates) :-
     group_by_edge(Parties, 'OPPOSES', in, _, In), group_by_edge(Parties, 'OPPOSES', out, _, Out),
-    st_keys(In, K1), st_keys(Out, K2), nodes_where('Actor', role, spoiler, Declared),
-    append([K1, K2, Declared], C0), sort(C0, Candidates).
+    nodes_where('Actor', role, spoiler, Declared), findall(D-[], member(D, Declared), DL),
+    append([In, Out, DL], C0), msort(C0, C1), st_merge(C1, Candidates).
 
-% st_spoilers(-Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
+st_merge([], []).
+st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([A-Z | Rest], Out).
+st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
+
+% st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
 st_spoilers(Ctx, Spoilers) :-
-    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates),
-    findall(S, (member(A, Candidates), st_spoiler_of(A, Ctx, S)), Spoilers).
+    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), Ctx = ctx(_, _, After),
+    findall(S, (member(A-Ps0, Candidates), st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, After, S)), Spoilers).
 
 st_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
 st_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
@@ -183,8 +210,8 @@ st_strategy(total, coercion, 'coercion: protect the process from it, weaken it, 
 % ---- the query predicate -----------------------------------------------------------
 
 % spoiler(?Actor): Actor is a spoiler of any type. Bound, only that actor's own edges are read.
-spoiler(A) :- nonvar(A), !, st_process_exists, st_ctx(Ctx), st_spoiler_of(A, Ctx, _).
-spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _, _), S).
+spoiler(A) :- nonvar(A), !, st_process_exists, st_after(After), st_spoiler_of(A, After, _).
+spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _), S).
 
 % ---- findings -------------------------------------------------------------------
 
@@ -202,8 +229,8 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     st_process_ids(Ids).
 
 finding(Key, Value, Sentence, Ids, Because) :-
-    st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh, Prof), Spoilers),
-    st_type(Prof, Type, TypeIds, TypeReason, TInds),
+    st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
+    st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
     st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
 
 st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, spoiler, [A, Type], Sentence, Ids, Because) :-
