@@ -9,11 +9,15 @@
 %                    interests name none
 % Needs are read from whole sets: mentioning/3 over the Grievance and RedLine claims,
 % speakers/2 for who asserts them, group_by_edge/5 for who holds which interests.
+% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
+% goals hold and the longer the derivation behind it; so lists of ids are never walked id by id
+% or measured with length/2 (bn_len/2 counts with functor/3), groupings are passed over once
+% inside findall/3, and evidence cites the first ids of each list.
 
 % ---- applies --------------------------------------------------------------
 
 missing('no grievances, red lines or interests: needs are read from what parties complain of (Grievance), refuse to give up (RedLine) or hold (HOLDS_INTEREST)') :-
-    bn_sources([]), nodes_where('Interest', _, _, []).
+    bn_sources([[], []]), nodes_where('Interest', _, _, []).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -26,8 +30,8 @@ indicator(red_lines, 0.5, 'conditions declared non-negotiable (RedLine claims)')
 
 present(Indicator, Ids) :-
     bn_indicator(Indicator, Need), bn_need_ids(Need, Ids), nonempty(Ids).
-present(grievances, Ids) :- claims_of_type('Grievance', Ids), nonempty(Ids).
-present(red_lines, Ids) :- claims_of_type('RedLine', Ids), nonempty(Ids).
+present(grievances, Ids) :- claims_of_type('Grievance', G), bn_prefix(G, Ids), nonempty(Ids).
+present(red_lines, Ids) :- claims_of_type('RedLine', R), bn_prefix(R, Ids), nonempty(Ids).
 
 bn_indicator(identity_need, identity).
 bn_indicator(security_need, security).
@@ -42,42 +46,65 @@ bn_words(security, ['security', 'safety', 'survival', 'attack', 'protect', 'kill
 bn_words(recognition, ['recognition', 'recognise', 'recognize', 'respect', 'dignity', 'status', 'acknowledge', 'humiliat']).
 bn_words(participation, ['participation', 'participate', 'represent', 'exclude', 'exclusion', ' vote', 'voting', 'voice', 'inclusion', 'election']).
 
+% ---- list tools that never walk a list id by id ------------------------------------
+
+% bn_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+bn_len(L, N) :- T =.. [n|L], functor(T, _, N).
+
+% bn_first(+List, -First): its first five elements (head unification only).
+bn_first([], []).
+bn_first([A], [A]).
+bn_first([A, B], [A, B]).
+bn_first([A, B, C], [A, B, C]).
+bn_first([A, B, C, D], [A, B, C, D]).
+bn_first([A, B, C, D, E|_], [A, B, C, D, E]).
+
+% bn_prefix(+List, -Prefix): its first ten elements.
+bn_prefix(L, P) :- bn_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
+
+% bn_tally(+Groups, +Need, +Kind, -Tallies): (Actor-Need)-t(Kind, Count, FirstIds) per Actor-Ids group.
+bn_tally([], _, _, []).
+bn_tally([A-Ids|Gs], Need, Kind, [(A-Need)-t(Kind, N, S)|Ts]) :- bn_len(Ids, N), bn_first(Ids, S), bn_tally(Gs, Need, Kind, Ts).
+
 % ---- the sets it reads ----------------------------------------------------------------
 
-% bn_sources(-Ids): Grievance and RedLine claims.
-bn_sources(Ids) :- claims_of_type('Grievance', G), claims_of_type('RedLine', R), append(G, R, L), sort(L, Ids).
+% bn_sources(-Lists): the Grievance claims and the RedLine claims (two lists).
+bn_sources([G, R]) :- claims_of_type('Grievance', G), claims_of_type('RedLine', R).
 
-% bn_claims(+Need, -Hits): the Grievance and RedLine claims that name Need.
-bn_claims(Need, Hits) :- bn_sources(Cs), bn_words(Need, Words), mentioning(Cs, Words, Hits).
+% bn_claims(+Need, -Hits): Grievance or RedLine claims that name Need (one list per claim type).
+bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), bn_words(Need, Words), mentioning(Cs, Words, Hits).
 
 % bn_interests(+Need, -Interests): the Interest nodes whose interest_type is Need.
 bn_interests(participation, []) :- !.
 bn_interests(Need, Is) :- nodes_where('Interest', interest_type, Need, Is).
 
-% bn_need_ids(+Need, -Ids): claims naming Need and interests of that type that someone holds.
-bn_need_ids(Need, Ids) :-
-    bn_claims(Need, Cs), bn_interests(Need, Is0), group_by_edge(Is0, 'HOLDS_INTEREST', in, _, G),
-    findall(I, (member(_-AIs, G), member(I, AIs)), Is), append(Cs, Is, L), sort(L, Ids).
+% bn_held(+Need, -Groups): Actor-Interests for the interests of type Need that actors hold.
+bn_held(Need, G) :- bn_interests(Need, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G).
 
-% bn_threatened(-Groups): (Actor-Need)-[c(Claim) or i(Interest, Edge)...], sorted.
-bn_threatened(Groups) :-
-    findall((A-N)-c(C), (bn_need(N), bn_claims(N, Cs), speakers(Cs, G), member(A-ACs, G), member(C, ACs)), L1),
-    findall((A-N)-i(I, E), (bn_need(N), bn_interests(N, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G), member(A-AIs, G), member(I, AIs), bn_holding_edge(A, I, E)), L2),
-    append(L1, L2, L0), sort(L0, Sorted), bn_group(Sorted, Groups).
+% bn_threatened(-Groups): (Actor-Need)-[t(claims or interests, Count, FirstIds)...], sorted.
+% Computed inside findall/3: the answers enumerated afterwards then do not carry the derivation
+% behind them.
+bn_threatened(Groups) :- findall(G, bn_compute_threatened(G), [Groups]).
+
+bn_compute_threatened(Groups) :-
+    findall(Ts, (bn_need(N), bn_claims(N, Hits), speakers(Hits, G), bn_tally(G, N, claims, Ts)), L1),
+    findall(Ts, (bn_need(N), bn_held(N, G), bn_tally(G, N, interests, Ts)), L2),
+    append(L1, L2, Lists), append(Lists, All), msort(All, Sorted), keygroup(Sorted, Groups).
 
 bn_holding_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
 
-% bn_group(+SortedPairs, -Groups): K-V pairs sorted by key, as K-[V...] groups.
-bn_group([], []).
-bn_group([K-V|T], [K-[V|Vs]|Gs]) :- bn_take(K, T, Vs, Rest), bn_group(Rest, Gs).
-bn_take(K, [K1-V|T], [V|Vs], Rest) :- K1 == K, !, bn_take(K, T, Vs, Rest).
-bn_take(_, Rest, [], Rest).
-
-% bn_at_stake(-Needs, -Ids): the needs named or held anywhere (attributed or not), and the ids.
+% bn_at_stake(-Needs, -Ids): the needs named or held anywhere (attributed or not), and the first
+% ids that show each.
 bn_at_stake(Needs, Ids) :-
     findall(N-NIds, (bn_need(N), bn_need_ids(N, NIds), NIds \== []), Pairs),
     findall(N, member(N-_, Pairs), Needs),
-    findall(Id, (member(_-NIds, Pairs), member(Id, NIds)), L), sort(L, Ids).
+    findall(NIds, member(_-NIds, Pairs), Ls), append(Ls, L), sort(L, Ids).
+
+% bn_need_ids(+Need, -Ids): the first claims naming Need and the first interests of that type held.
+bn_need_ids(Need, Ids) :-
+    findall(P, (bn_claims(Need, Hits), bn_prefix(Hits, P)), Ps),
+    bn_held(Need, G), bn_first(G, G5), findall(F, (member(_-Is, G5), bn_first(Is, F)), Fs),
+    append(Ps, Fs, Ls), append(Ls, L), sort(L, Ids).
 
 % ---- query-callable ------------------------------------------------------------------
 
@@ -87,10 +114,11 @@ threatened_need(A, Need) :- bn_threatened(Groups), member((A-Need)-_, Groups).
 % ---- findings ------------------------------------------------------------------------
 
 finding(threatened_need, [A, Need], Sentence, Evidence, [Indicator, Rule]) :-
-    bn_threatened(Groups), member((A-Need)-Items, Groups), bn_indicator(Indicator, Need),
-    findall(C, member(c(C), Items), Cs), findall(X, (member(i(I, E), Items), (X = I ; X = E)), Is),
-    append([[A], Cs, Is], E0), sort(E0, Evidence),
-    length(Cs, NC), findall(I, member(i(I, _), Items), Interests),
+    bn_threatened(Groups), member((A-Need)-Ts, Groups), bn_indicator(Indicator, Need),
+    ( member(t(claims, NC, Cs), Ts) -> true ; NC = 0, Cs = [] ),
+    ( member(t(interests, _, Interests), Ts) -> true ; Interests = [] ),
+    findall(E, (member(I, Interests), bn_holding_edge(A, I, E)), Edges),
+    append([[A], Cs, Interests, Edges], E0), sort(E0, Evidence),
     (   Interests == []
     ->  Rule = 'a need is threatened when a Grievance or RedLine claim of the actor names it',
         join([[A], '''s need for ', Need, ' is threatened: its grievances or red lines name it (claims: ', NC, ').'], Sentence)
@@ -109,8 +137,9 @@ finding(bargainable, Value, Sentence, Evidence, Because) :-
         append(Indicators, ['such needs are non-negotiable, so bargaining over them fails'], Because),
         join(['Basic needs are at stake (', NeedText, '): such needs are non-negotiable, so bargaining over them fails. ',
               'Burton calls for analytical problem-solving that finds ways to meet every party''s needs rather than trading them.'], Sentence)
-    ;   Value = yes, bn_sources(Cs), nodes_where('Interest', _, _, Is), append(Cs, Is, E0), sort(E0, Evidence),
-        findall(I, (member(I, [grievances, red_lines]), present(I, _)), Indicators),
+    ;   Value = yes, bn_sources(Lists), findall(P, (member(L, Lists), bn_prefix(L, P)), Ps),
+        nodes_where('Interest', _, _, Is), bn_prefix(Is, IP), append([IP|Ps], E0), sort(E0, Evidence),
+        Lists = [G, R], findall(I, member(I-[_|_], [grievances-G, red_lines-R]), Indicators),
         append(Indicators, ['no grievance, red line or interest names identity, security, recognition or participation, so what is at stake can be bargained over'], Because),
         join(['The grievances, red lines and interests name no basic need (identity, security, recognition, participation): ',
               'what divides the parties are interests, which can be bargained over.'], Sentence)

@@ -9,13 +9,20 @@
 %              same interest_type (or the same Interest node): where agreement may lie
 %   BATNA (kept simple): alternatives an actor has without agreement (allies, its own
 %              sanctions, coercion, violence, mobilisation) against the pressure on it
-% Everything is read from whole sets (claims_of_type, group_by_edge, speakers,
-% perpetrators, targets); per-actor figures come from one sorted, grouped list.
+%
+% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
+% goals hold and the longer the derivation behind it. So lists of ids are never walked id by
+% id or measured with length/2 (fu_len/2 counts with functor/3 in one inference); per-actor
+% figures come from Actor-Ids groupings made in one step by set predicates (claims_by_actor,
+% group_by_edge, perpetrators, targets), passed over once inside findall/3; evidence cites the
+% first ids of each list. The cost grows with the number of actors and interests, not with
+% the number of claims or events.
 
 % ---- applies --------------------------------------------------------------
 
 missing('no positions and no interests: neither Demand or RedLine claims nor interests held (HOLDS_INTEREST) or stated (Justification claims), so there is no negotiation to read') :-
-    fu_positions([]), fu_holdings([]), claims_of_type('Justification', []).
+    claims_of_type('Demand', []), claims_of_type('RedLine', []), claims_of_type('Justification', []),
+    fu_holders([]).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -28,118 +35,200 @@ indicator(objective_criteria, 0.5, 'claims appealing to objective criteria (fair
 indicator(talks, 0.5, 'the parties negotiate (CONSULT events)').
 indicator(alternatives, 0.5, 'what negotiating actors can do without agreement: allies (ALLIED_WITH) and their own SANCTION, COERCE, ASSAULT or MOBILIZE events, against the SANCTION, COERCE and ASSAULT events aimed at them').
 
-present(positions, Ids) :- fu_positions(Ids), nonempty(Ids).
-present(red_lines, Ids) :- claims_of_type('RedLine', Ids), nonempty(Ids).
-present(interests_stated, Ids) :- fu_interest_ids(Ids), nonempty(Ids).
+present(positions, Ids) :- claims_of_type('Demand', D), claims_of_type('RedLine', R), fu_cite([D, R], Ids), nonempty(Ids).
+present(red_lines, Ids) :- claims_of_type('RedLine', R), fu_cite([R], Ids), nonempty(Ids).
+present(interests_stated, Ids) :- fu_interest_evidence(Ids), nonempty(Ids).
 present(shared_interests, Ids) :-
-    fu_shared(Shared), findall(Id, (member(s(_, _, _, Is, _), Shared), member(Id, Is)), L), sort(L, Ids), nonempty(Ids).
-present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), append(O, C, L), sort(L, Ids), nonempty(Ids).
+    fu_shared(Shared), fu_first(Shared, First),
+    findall(I, (member(s(_, _, _, Is, _), First), member(I, Is)), L), sort(L, Ids), nonempty(Ids).
+present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), fu_cite([O, C], Ids), nonempty(Ids).
 present(objective_criteria, Ids) :-
-    nodes_where('Claim', _, _, Cs), fu_criteria_words(Words), mentioning(Cs, Words, Ids), nonempty(Ids).
-present(talks, Ids) :- events_of_type('CONSULT', Ids), nonempty(Ids).
+    nodes_where('Claim', _, _, Cs), fu_criteria_words(Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
+present(talks, Ids) :- events_of_type('CONSULT', Es), fu_cite([Es], Ids), nonempty(Ids).
 present(alternatives, Ids) :-
-    fu_batna_items(Groups),
-    findall(Id, (member(_-Items, Groups), once(member(n(_), Items)), (member(alt(Id), Items) ; member(press(Id), Items))), L),
+    fu_batna_records(Records), fu_first(Records, First),
+    findall(Id, (member(b(_, _, _, Alt, Press, _), First), (member(Id, Alt) ; member(Id, Press))), L),
     sort(L, Ids), nonempty(Ids).
 
 fu_criteria_words([' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
 
+fu_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
+
+% ---- list tools that never walk a list id by id ------------------------------------
+
+% fu_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+fu_len(L, N) :- T =.. [n|L], functor(T, _, N).
+
+% fu_first(+List, -First): its first five elements (head unification only).
+fu_first([], []).
+fu_first([A], [A]).
+fu_first([A, B], [A, B]).
+fu_first([A, B, C], [A, B, C]).
+fu_first([A, B, C, D], [A, B, C, D]).
+fu_first([A, B, C, D, E|_], [A, B, C, D, E]).
+
+% fu_prefix(+List, -Prefix): its first ten elements.
+fu_prefix(L, P) :- fu_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
+
+% fu_cite(+Lists, -Ids): the first ten ids of each list, sorted (evidence to cite).
+fu_cite(Lists, Ids) :- findall(P, (member(L, Lists), fu_prefix(L, P)), Ps), append(Ps, L0), sort(L0, Ids).
+
+% fu_tally(+Groups, +Tag, -Tallies): Actor-t(Tag, Count, FirstIds) for each Actor-Ids group.
+fu_tally([], _, []).
+fu_tally([A-Ids|Gs], Tag, [A-t(Tag, N, S)|Ts]) :- fu_len(Ids, N), fu_first(Ids, S), fu_tally(Gs, Tag, Ts).
+
+% fu_sum(+Groups, +N0, -N): the number of ids in Actor-Ids groups.
+fu_sum([], N, N).
+fu_sum([_-L|Gs], N0, N) :- fu_len(L, K), N1 is N0 + K, fu_sum(Gs, N1, N).
+
 % ---- the sets it reads -------------------------------------------------------------
 
-% fu_positions(-Ids): Demand and RedLine claims.
-fu_positions(Ids) :- claims_of_type('Demand', D), claims_of_type('RedLine', R), append(D, R, L), sort(L, Ids).
+% fu_holders(-Groups): Actor-[Interests] for the interests actors hold (HOLDS_INTEREST).
+fu_holders(G) :- nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G).
 
-% fu_holdings(-Hs): h(Actor, Interest, Type) for each interest an actor holds.
-fu_holdings(Hs) :-
-    nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, Groups),
-    findall(h(A, I, T), (member(A-AIs, Groups), member(I, AIs), interest_type_of(I, T)), Hs).
-
-% fu_stated(-Ss): s(Actor, Claim) for each Justification claim an actor asserts.
-fu_stated(Ss) :- claims_by_actor('Justification', G), findall(s(A, C), (member(A-Cs, G), member(C, Cs)), Ss).
-
-% fu_interest_ids(-Ids): the interests held (Interest nodes) and the Justification claims.
-fu_interest_ids(Ids) :-
-    fu_holdings(Hs), findall(I, member(h(_, I, _), Hs), Is), claims_of_type('Justification', Js),
-    append(Is, Js, L), sort(L, Ids).
+% fu_interest_evidence(-Ids): the first interests held and Justification claims.
+fu_interest_evidence(Ids) :-
+    fu_holders(HG), fu_first(HG, HG5), findall(F, (member(_-Is, HG5), fu_first(Is, F)), Fs),
+    claims_of_type('Justification', J), fu_prefix(J, JP), append([JP|Fs], L), sort(L, Ids).
 
 % fu_holding_edge(+A, +I, -E): the HOLDS_INTEREST edge from A to I.
 fu_holding_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
-
-% fu_group(+SortedPairs, -Groups): K-V pairs sorted by key, as K-[V...] groups.
-fu_group([], []).
-fu_group([K-V|T], [K-[V|Vs]|Gs]) :- fu_take(K, T, Vs, Rest), fu_group(Rest, Gs).
-fu_take(K, [K1-V|T], [V|Vs], Rest) :- K1 == K, !, fu_take(K, T, Vs, Rest).
-fu_take(_, Rest, [], Rest).
 
 % ---- positional bargaining ----------------------------------------------------------
 
 % fu_positional(-Value, -Evidence, -Because, -Sentence)
 fu_positional(Value, Evidence, Because, Sentence) :-
-    fu_positions(Ps), length(Ps, NP),
-    fu_holdings(Hs), length(Hs, NH), claims_of_type('Justification', Js), length(Js, NJ), NI is NH + NJ,
+    claims_of_type('Demand', D), claims_of_type('RedLine', R), fu_len(D, ND), fu_len(R, NR), NP is ND + NR,
+    fu_holders(HG), fu_sum(HG, 0, NH), claims_of_type('Justification', J), fu_len(J, NJ), NI is NH + NJ,
     (   NP >= 2, NP >= 2 * NI
-    ->  Value = yes, Evidence = Ps,
+    ->  Value = yes, fu_cite([D, R], Evidence),
         Because = [positions, 'positional bargaining holds when Demand and RedLine claims number at least two and at least twice the interests held or stated'],
         join(['The parties bargain over positions: ', NP, ' demands and red lines against ', NI,
               ' interests held or stated. Fisher and Ury advise looking behind each position for the interests that drive it.'], Sentence)
     ;   NI > 0
-    ->  Value = no, fu_interest_ids(IIds), append(IIds, Ps, E0), sort(E0, Evidence),
+    ->  Value = no, fu_interest_evidence(IIds), fu_cite([D, R], PIds), append(IIds, PIds, E0), sort(E0, Evidence),
         Because = [interests_stated, 'no positional bargaining when interests held or stated are at least half as many as the demands and red lines'],
         join(['Interests are on the table: ', NI, ' interests held or stated against ', NP,
               ' demands and red lines, so the parties are not locked in positional bargaining.'], Sentence)
-    ;   Value = no, Evidence = Ps,
+    ;   Value = no, fu_cite([D, R], Evidence),
         Because = [positions, 'a single demand or red line is too little to speak of positional bargaining'],
         join(['Only one demand or red line and no interest are stated: too little to speak of positional bargaining.'], Sentence)
     ).
 
+% ---- interests ----------------------------------------------------------------------
+
+% fu_interest_answers(-Answers): h(A, I, Type) per interest held, s(A, C) per Justification claim.
+fu_interest_answers(Answers) :- findall(As, fu_compute_interests(As), [Answers]).
+
+fu_compute_interests(Answers) :-
+    fu_holders(HG), fu_holdings(HG, Hs),
+    claims_by_actor('Justification', JG), fu_stated(JG, Ss),
+    append(Hs, Ss, Answers).
+
+fu_holdings([], []).
+fu_holdings([A-Is|Gs], Hs) :- fu_holdings_of(A, Is, Hs, Rest), fu_holdings(Gs, Rest).
+fu_holdings_of(_, [], Rest, Rest).
+fu_holdings_of(A, [I|Is], [h(A, I, T)|Hs], Rest) :- interest_type_of(I, T), fu_holdings_of(A, Is, Hs, Rest).
+
+fu_stated([], []).
+fu_stated([A-Cs|Gs], Ss) :- fu_stated_of(A, Cs, Ss, Rest), fu_stated(Gs, Rest).
+fu_stated_of(_, [], Rest, Rest).
+fu_stated_of(A, [C|Cs], [s(A, C)|Ss], Rest) :- fu_stated_of(A, Cs, Ss, Rest).
+
 % ---- shared interests ----------------------------------------------------------------
 
 % fu_shared(-Shared): s(A, B, Type, Interests, Hostility) once per pair (A @< B) and interest
-% type: both hold an interest of Type (for untyped interests: the same Interest node). Pairs
-% that are allies and show no hostility are on the same side and left out.
-fu_shared(Shared) :-
-    fu_holdings(Hs),
-    findall(T-(A-I), member(h(A, I, T), Hs), L0), msort(L0, L1), fu_group(L1, ByType),
-    findall(k(A, B, T)-x(IA, IB),
-            ( member(T-Ms, ByType), member(A-IA, Ms), member(B-IB, Ms), A @< B, (T \== other ; IA == IB) ),
-            P0),
-    msort(P0, P1), fu_group(P1, Pairs),
-    hostile_pairs(HP),
-    findall(s(A, B, T, Interests, Hostility),
-            ( member(k(A, B, T)-Xs, Pairs),
-              findall(I, (member(x(IA, IB), Xs), (I = IA ; I = IB)), Is0), sort(Is0, Interests),
-              fu_hostility(A, B, HP, Hostility),
-              \+ (Hostility == [], allied(A, B)) ),
-            Shared).
+% type: both hold an interest of Type (untyped interests: the same Interest node). When the graph
+% shows hostility between any two actors, only pairs that stand against each other are kept
+% (opposing parties are where agreement matters); otherwise every pair that is not allied.
+fu_shared(Shared) :- findall(S, fu_compute_shared(S), [Shared]).
 
-fu_hostility(A, B, HP, Ids) :-
-    findall(Id, ((member(p(A, B, Es), HP) ; member(p(B, A, Es), HP)), member(Id, Es)), L), sort(L, Ids).
+fu_compute_shared(Shared) :-
+    findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), keygroup(P1, Pairs),
+    fu_hostility(Hostile), ( Hostile == [] -> Mode = any ; Mode = hostile ),
+    fu_join_hostility(Pairs, Hostile, Mode, Shared).
+
+% fu_pair(-A, -B, -Type, -Interests): a pair of holders of one interest type, or of one untyped interest.
+fu_pair(A, B, T, Is) :-
+    fu_interest_types(Types), member(T, Types),
+    nodes_where('Interest', interest_type, T, TIs), group_by_edge(TIs, 'HOLDS_INTEREST', in, _, G), G = [_, _|_],
+    member(A-IA, G), member(B-IB, G), A @< B, append(IA, IB, Is).
+fu_pair(A, B, other, [I]) :-
+    fu_holders(HG), findall(X, member(X-_, HG), As), group_by_edge(As, 'HOLDS_INTEREST', out, _, ByInterest),
+    member(I-[H1, H2|Hs], ByInterest), \+ (prop(I, interest_type, T), T \== other),
+    member(A, [H1, H2|Hs]), member(B, [H1, H2|Hs]), A @< B.
+
+% fu_hostility(-Map): k(A, B)-FirstIds (A @< B) for each pair hostile either way, sorted.
+fu_hostility(Map) :-
+    findall(Ks, (fu_hostile_links(P), fu_keyed(P, Ks)), Lists),
+    findall(K-[E], (edge(E, 'OPPOSES', X, Y, _), fu_key(X, Y, K)), L2),
+    append([L2|Lists], L), msort(L, S), keygroup(S, Map0), fu_flatten_values(Map0, Map).
+
+fu_hostile_links(P) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), P).
+fu_hostile_links(P) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), P).
+
+fu_keyed([], []).
+fu_keyed([p(X, Y, Ids)|Ps], [K-F|Ks]) :- fu_key(X, Y, K), fu_first(Ids, F), fu_keyed(Ps, Ks).
+fu_key(X, Y, k(X, Y)) :- X @< Y, !.
+fu_key(X, Y, k(Y, X)).
+
+fu_flatten_values([], []).
+fu_flatten_values([K-Ls|Gs], [K-Ids|Fs]) :- append(Ls, L), sort(L, Ids0), fu_first(Ids0, Ids), fu_flatten_values(Gs, Fs).
+
+% fu_join_hostility(+Pairs, +Hostile, +Mode, -Shared): both sorted by pair, walked together.
+fu_join_hostility([], _, _, []).
+fu_join_hostility([k(A, B, T)-Iss|Ps], H0, Mode, Shared) :-
+    fu_skip(H0, k(A, B), H),
+    ( H = [k(A, B)-Ev|_] -> Hostility = Ev ; Hostility = [] ),
+    (   Hostility == [], ( Mode == hostile ; allied(A, B) )
+    ->  Shared = Rest
+    ;   append(Iss, Is0), sort(Is0, Is), Shared = [s(A, B, T, Is, Hostility)|Rest]
+    ),
+    fu_join_hostility(Ps, H, Mode, Rest).
+
+fu_skip([K-_|T], Key, Rest) :- K @< Key, !, fu_skip(T, Key, Rest).
+fu_skip(L, _, L).
 
 fu_type_text(other, 'the same interest') :- !.
 fu_type_text(T, Text) :- atomic_list_concat([T, ' interests'], Text).
 
 % ---- BATNA ------------------------------------------------------------------------
 
-% fu_batna_items(-Groups): Actor-Items, sorted; Items are n(Id) (a position or interest of the
-% actor: it negotiates), alt(Id) (an ally edge, or a sanction, coercion, attack or mobilisation
-% it perpetrates) and press(Id) (a sanction, coercion or attack aimed at it).
-fu_batna_items(Groups) :-
-    fu_positions(Ps), speakers(Ps, PG), fu_holdings(Hs), fu_stated(Ss),
-    findall(A-n(C), (member(A-Cs, PG), member(C, Cs)), N1),
-    findall(A-n(I), member(h(A, I, _), Hs), N2),
-    findall(A-n(C), member(s(A, C), Ss), N3),
-    findall(A-alt(E), allied(A, _, E), Al1),
-    events_of_type('SANCTION', Sa), events_of_type('COERCE', Co), events_of_type('ASSAULT', As), events_of_type('MOBILIZE', Mo),
-    append([Sa, Co, As], Pressure), append(Pressure, Mo, Own),
-    perpetrators(Own, PeG), findall(A-alt(E), (member(A-Es, PeG), member(E, Es)), Al2),
-    targets(Pressure, TaG), findall(A-press(E), (member(A-Es, TaG), member(E, Es)), Pr),
-    append([N1, N2, N3, Al1, Al2, Pr], L0), msort(L0, L1), fu_group(L1, Groups).
+% fu_batna_records(-Records): b(A, NAlt, NPress, AltIds, PressIds, NegIds) for each actor that
+% states a position or holds or states an interest (it negotiates). Alternatives: its alliances
+% and the sanctions, coercion, attacks and mobilisations it perpetrates; pressure: the
+% sanctions, coercion and attacks aimed at it.
+fu_batna_records(Records) :- findall(Rs, fu_compute_batna(Rs), [Records]).
 
-% fu_batna(-A, -Value, -Evidence, -Because, -Sentence): for each negotiating actor.
-fu_batna(A, Value, Evidence, Because, Sentence) :-
-    fu_batna_items(Groups), member(A-Items, Groups), once(member(n(_), Items)),
-    findall(E, member(alt(E), Items), Alt), findall(E, member(press(E), Items), Press), findall(C, member(n(C), Items), Neg),
-    length(Alt, NA), length(Press, NP),
+fu_compute_batna(Records) :-
+    findall(Ts, (fu_batna_source(Tag, G), fu_tally(G, Tag, Ts)), Lists),
+    findall(A-t(alt, 1, [E]), allied(A, _, E), Allies),
+    append([Allies|Lists], All), msort(All, Sorted), keygroup(Sorted, ByActor),
+    findall(b(A, NA, NP, Alt, Press, Neg),
+            ( member(A-Ts, ByActor), fu_batna_acc(Ts, 0, NA, [], AltL, 0, NP, [], PressL, [], NegL),
+              NegL \== [], append(AltL, Alt0), sort(Alt0, Alt), append(PressL, Press0), sort(Press0, Press),
+              append(NegL, Neg0), sort(Neg0, Neg) ),
+            Records).
+
+fu_batna_source(neg, G) :- member(T, ['Demand', 'RedLine', 'Justification']), claims_by_actor(T, G).
+fu_batna_source(neg, G) :- fu_holders(G).
+fu_batna_source(alt, G) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT', 'MOBILIZE']), events_of_type(T, Es), perpetrators(Es, G).
+fu_batna_source(press, G) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT']), events_of_type(T, Es), targets(Es, G).
+
+fu_batna_acc([], NA, NA, AL, AL, NP, NP, PL, PL, NL, NL).
+fu_batna_acc([t(Tag, N, S)|Ts], NA0, NA, AL0, AL, NP0, NP, PL0, PL, NL0, NL) :-
+    (   Tag == alt -> NA1 is NA0 + N, AL1 = [S|AL0], NP1 = NP0, PL1 = PL0, NL1 = NL0
+    ;   Tag == press -> NP1 is NP0 + N, PL1 = [S|PL0], NA1 = NA0, AL1 = AL0, NL1 = NL0
+    ;   NL1 = [S|NL0], NA1 = NA0, AL1 = AL0, NP1 = NP0, PL1 = PL0
+    ),
+    fu_batna_acc(Ts, NA1, NA, AL1, AL, NP1, NP, PL1, PL, NL1, NL).
+
+% fu_batna(+Record, -A, -Value, -Evidence, -Because, -Sentence)
+fu_batna(b(A, NA, NP, Alt, Press, Neg), A, Value, Evidence, Because, Sentence) :-
     (   NA > NP
     ->  Value = strong, Evidence = Alt,
         Because = [alternatives, 'a BATNA is strong when the alternatives (allies, own sanctions, coercion, attacks, mobilisation) outnumber the pressure on the actor'],
@@ -166,10 +255,10 @@ finding(positional_bargaining, Value, Sentence, Evidence, Because) :-
     fu_positional(Value, Evidence, Because, Sentence).
 
 finding(interests, [A, I], Sentence, [A, I, E], [interests_stated, 'an actor holds an interest when a HOLDS_INTEREST edge links it to an Interest node']) :-
-    fu_holdings(Hs), member(h(A, I, T), Hs), fu_holding_edge(A, I, E),
+    fu_interest_answers(Answers), member(h(A, I, T), Answers), fu_holding_edge(A, I, E),
     join([[A], ' holds the interest "', [I], '" (', T, '): a need beneath its positions.'], Sentence).
 finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification claim states the reason behind a stance, read as a stated interest']) :-
-    fu_stated(Ss), member(s(A, C), Ss),
+    fu_interest_answers(Answers), member(s(A, C), Answers),
     join([[A], ' states the reason behind its stance: "', [C], '".'], Sentence).
 
 finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]) :-
@@ -185,4 +274,4 @@ finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]
     ).
 
 finding(batna, [A, Value], Sentence, Evidence, Because) :-
-    fu_batna(A, Value, Evidence, Because, Sentence).
+    fu_batna_records(Records), member(R, Records), fu_batna(R, A, Value, Evidence, Because, Sentence).

@@ -9,17 +9,23 @@
 %                  investigations, figures ("according to")
 %   referent       identification with the actor: ALLIED_WITH a community or civil-society
 %                  actor; being a community (actor_type community)
-% Each base's moves are gathered per actor from whole sets (claims_by_actor, perpetrators,
-% speakers of the claims that mention the keywords) into one sorted list grouped by actor.
 % An actor's dominant base is the one with the most moves; ties go in the order of the
 % literature: reward, coercive, legitimate, referent, expert, informational.
+%
+% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
+% goals hold and the longer the derivation behind it. So lists of ids are never walked id by
+% id or measured with length/2 (fr_len/2 counts with functor/3 in one inference): each source
+% of a base is an Actor-Ids grouping made in one step by a set predicate (claims_by_actor,
+% perpetrators, speakers of the claims mentioning the keywords), passed over once inside
+% findall/3; evidence cites the first five ids of each group. The cost grows with the number
+% of actors, not with the number of claims or events.
 
 % ---- applies --------------------------------------------------------------
 
 missing('no claims or events: power bases are read from what actors say and do') :-
     kind_count('Claim', 0), kind_count('Event', 0).
 missing('no actor shows a power base: no threats, coercion or attacks, offers or aid, mandates or state standing, cited evidence or expertise, or community support') :-
-    fr_items([]).
+    \+ (fr_source(_, G), G \== []).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -31,8 +37,9 @@ indicator(informational, 1, 'informational power: claims citing reports, data, e
 indicator(referent, 1, 'referent power: alliances (ALLIED_WITH) with community or civil-society actors; communities themselves').
 
 present(Base, Ids) :-
-    fr_base(Base), fr_base_items(Base, Items),
-    findall(Id, member(_-b(_, Id), Items), L0), sort(L0, Ids), nonempty(Ids).
+    fr_base(Base),
+    findall(F, (fr_source(Base, G), fr_first(G, G5), member(_-Is, G5), fr_first(Is, F)), Fs),
+    append(Fs, L), sort(L, Ids), nonempty(Ids).
 
 % the bases, in tie-break order
 fr_base(reward). fr_base(coercive). fr_base(legitimate). fr_base(referent). fr_base(expert). fr_base(informational).
@@ -41,52 +48,67 @@ fr_words(legitimate, ['mandate', ' law', 'lawful', 'legal', 'constitution', 'ele
 fr_words(expert, ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
 fr_words(informational, ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
 
+% ---- list tools that never walk a list id by id ------------------------------------
+
+% fr_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+fr_len(L, N) :- T =.. [n|L], functor(T, _, N).
+
+% fr_first(+List, -First): its first five elements (head unification only).
+fr_first([], []).
+fr_first([A], [A]).
+fr_first([A, B], [A, B]).
+fr_first([A, B, C], [A, B, C]).
+fr_first([A, B, C, D], [A, B, C, D]).
+fr_first([A, B, C, D, E|_], [A, B, C, D, E]).
+
+% fr_tally(+Groups, +Base, -Tallies): Actor-t(Base, Count, FirstIds) for each Actor-Ids group.
+fr_tally([], _, []).
+fr_tally([A-Ids|Gs], Base, [A-t(Base, N, S)|Ts]) :- fr_len(Ids, N), fr_first(Ids, S), fr_tally(Gs, Base, Ts).
+
+% fr_selves(+Actors, -Groups): Actor-[Actor] for each actor (the actor is its own evidence).
+fr_selves([], []).
+fr_selves([A|As], [A-[A]|Gs]) :- fr_selves(As, Gs).
+
 % ---- moves per base ------------------------------------------------------------------
 
-% fr_base_items(+Base, -Items): A-b(Base, Id) for each move of that base, whoever made it.
-fr_base_items(coercive, Items) :-
-    claims_by_actor('Threat', GT), events_of_type('COERCE', Co), events_of_type('ASSAULT', As), append(Co, As, Es), perpetrators(Es, GE),
-    fr_flatten(coercive, [GT, GE], Items).
-fr_base_items(reward, Items) :-
-    claims_by_actor('Offer', GO), events_of_type('AID', Aid), perpetrators(Aid, GA),
-    fr_flatten(reward, [GO, GA], Items).
-fr_base_items(legitimate, Items) :-
-    findall(A-[A], (member(T, [state, government, international_org]), nodes_where('Actor', actor_type, T, As), member(A, As)), GS),
-    fr_citing(legitimate, GC),
-    fr_flatten(legitimate, [GS, GC], Items).
-fr_base_items(expert, Items) :- fr_citing(expert, G), fr_flatten(expert, [G], Items).
-fr_base_items(informational, Items) :- fr_citing(informational, G), fr_flatten(informational, [G], Items).
-fr_base_items(referent, Items) :-
-    findall(A-[E], (member(T, [community, civil_society]), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), GA),
-    findall(A-[A], (nodes_where('Actor', actor_type, community, As), member(A, As)), GC),
-    fr_flatten(referent, [GA, GC], Items).
+% fr_source(?Base, -Groups): Actor-Ids groupings of the moves or attributes of each base.
+fr_source(coercive, G) :- claims_by_actor('Threat', G).
+fr_source(coercive, G) :- member(T, ['COERCE', 'ASSAULT']), events_of_type(T, Es), perpetrators(Es, G).
+fr_source(reward, G) :- claims_by_actor('Offer', G).
+fr_source(reward, G) :- events_of_type('AID', Es), perpetrators(Es, G).
+fr_source(legitimate, G) :- member(T, [state, government, international_org]), nodes_where('Actor', actor_type, T, As), fr_selves(As, G).
+fr_source(legitimate, G) :- fr_citing(legitimate, G).
+fr_source(expert, G) :- fr_citing(expert, G).
+fr_source(informational, G) :- fr_citing(informational, G).
+fr_source(referent, G) :-
+    findall(A-[E], (member(T, [community, civil_society]), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), G).
+fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_selves(As, G).
 
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords.
 fr_citing(Base, Groups) :- fr_words(Base, Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
 
-fr_flatten(Base, GroupLists, Items) :-
-    findall(A-b(Base, Id), (member(G, GroupLists), member(A-Ids, G), member(Id, Ids)), Items).
+% fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
+% tie-break order. Computed inside findall/3: the answers enumerated afterwards then do not carry
+% the derivation behind them.
+fr_profile(Profiles) :- findall(Ps, fr_compute_profile(Ps), [Profiles]).
 
-% fr_items(-Groups): Actor-[b(Base, Id)...], sorted, every move of every actor.
-fr_items(Groups) :-
-    findall(Items, (fr_base(B), fr_base_items(B, Items)), Ls), append(Ls, L0), sort(L0, Sorted), fr_group(Sorted, Groups).
+fr_compute_profile(Profiles) :-
+    findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),
+    append(Lists, All), msort(All, Sorted), keygroup(Sorted, ByActor),
+    findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
-% fr_group(+SortedPairs, -Groups): K-V pairs sorted by key, as K-[V...] groups.
-fr_group([], []).
-fr_group([K-V|T], [K-[V|Vs]|Gs]) :- fr_take(K, T, Vs, Rest), fr_group(Rest, Gs).
-fr_take(K, [K1-V|T], [V|Vs], Rest) :- K1 == K, !, fr_take(K, T, Vs, Rest).
-fr_take(_, Rest, [], Rest).
+% fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order.
+fr_bases(Ts, Bases) :-
+    findall(B-c(N, Ids), (fr_base(B), fr_sum(Ts, B, 0, N, [], Ls), N > 0, append(Ls, L), sort(L, Ids)), Bases).
 
-% fr_profile(-Profiles): p(Actor, [Base-Ids...]) for each actor with a base, bases in tie-break order.
-fr_profile(Profiles) :-
-    fr_items(Groups),
-    findall(p(A, Bases), (member(A-Items, Groups),
-                          findall(B-Ids, (fr_base(B), findall(Id, member(b(B, Id), Items), Ids), Ids \== []), Bases)), Profiles).
+fr_sum([], _, N, N, L, L).
+fr_sum([t(B, K, S)|Ts], B, N0, N, L0, L) :- !, N1 is N0 + K, fr_sum(Ts, B, N1, N, [S|L0], L).
+fr_sum([_|Ts], B, N0, N, L0, L) :- fr_sum(Ts, B, N0, N, L0, L).
 
 % fr_dominant(+Bases, -Base, -Ids): the base with the most moves, the first in order on a tie.
 fr_dominant(Bases, Base, Ids) :-
-    findall(N, (member(_-L, Bases), length(L, N)), Ns), max_list(Ns, Max),
-    member(Base-Ids, Bases), length(Ids, Max), !.
+    findall(N, member(_-c(N, _), Bases), Ns), max_list(Ns, Max),
+    member(Base-c(Max, Ids), Bases), !.
 
 fr_base_text(coercive, 'coercive power (threats, coercion, attacks)').
 fr_base_text(reward, 'reward power (offers, aid)').
@@ -96,7 +118,7 @@ fr_base_text(informational, 'informational power (the reports, data and evidence
 fr_base_text(referent, 'referent power (the communities that identify with it or stand with it)').
 
 fr_profile_text(Bases, Text) :-
-    findall(Part, (member(B-L, Bases), length(L, N), atomic_list_concat([B, ' ', N], Part)), Parts),
+    findall(Part, (member(B-c(N, _), Bases), atomic_list_concat([B, ' ', N], Part)), Parts),
     atomic_list_concat(Parts, ', ', Text).
 
 % ---- query-callable ------------------------------------------------------------------
@@ -107,8 +129,8 @@ power_base(A, Base) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-_, B
 % ---- findings ------------------------------------------------------------------------
 
 finding(power_base, [A, Base], Sentence, [A | Ids], [Base, 'an actor uses a base of power when the graph shows one of its moves of that base']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-Ids, Bases),
-    length(Ids, N), fr_base_text(Base, Text),
+    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases),
+    fr_base_text(Base, Text),
     join([[A], ' uses ', Text, ': ', N, ' of its moves or attributes show it.'], Sentence).
 
 finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base is the one with the most moves; ties go in the order reward, coercive, legitimate, referent, expert, informational']) :-

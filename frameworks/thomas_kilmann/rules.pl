@@ -41,7 +41,7 @@ present(Indicator, Ids) :-
                 tk_first(G, G5), tk_tally(G5, Kind, Ts), member(_-t(_, _, S), Ts)), L),
     append(L, Ids0), sort(Ids0, Ids), nonempty(Ids).
 present(Indicator, Ids) :-
-    tk_concessions(Returned, Unreturned),
+    findall(R-U, tk_concessions(R, U), [Returned-Unreturned]),
     member(Indicator-Ids, [compromising_moves-Returned, accommodating_moves-Unreturned]), nonempty(Ids).
 
 tk_indicator_kinds(competing_moves, [competing]).
@@ -77,6 +77,13 @@ tk_tally([A-Ids|Gs], Kind, [A-t(Kind, N, S)|Ts]) :- C =.. [n|Ids], functor(C, _,
 % tk_first(+Ids, -First): the first five ids (evidence to cite).
 tk_first([A, B, C, D, E|_], [A, B, C, D, E]) :- !.
 tk_first(L, L).
+
+% tk_member(-X, +List): each element of List, found by halving its index range (arg/3 on a term
+% built by =..): enumerating n answers then walks O(log n) pending goals per answer instead of
+% O(n) with member/2 (tau-prolog walks a derivation's ancestors when an answer is rejected).
+tk_member(X, L) :- T =.. [l|L], functor(T, _, K), K > 0, tk_range(T, 1, K, X).
+tk_range(T, I, I, X) :- arg(I, T, X).
+tk_range(T, Lo, Hi, X) :- Lo < Hi, Mid is (Lo + Hi) // 2, ( tk_range(T, Lo, Mid, X) ; Mid1 is Mid + 1, tk_range(T, Mid1, Hi, X) ).
 
 % tk_keys(+Groups, +Acc0, -Keys): the keys of Key-Value groups.
 tk_keys([], Acc, Acc).
@@ -170,7 +177,11 @@ tk_hostile_links(P) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-tk_records(Records) :-
+% Computed inside findall/3: the answers enumerated afterwards then do not carry the long
+% derivation behind them (tau-prolog walks a derivation's ancestors at each step).
+tk_records(Records) :- findall(Rs, tk_compute_records(Rs), [Records]).
+
+tk_compute_records(Records) :-
     tk_tallies(ByActor),
     findall(r(A, Lists, Mode),
             ( member(A-Ts, ByActor),
@@ -216,15 +227,15 @@ tk_mode_text(accommodating, 'accommodating (unassertive and cooperative): it mak
 % ---- query-callable ------------------------------------------------------------------
 
 % competing(?A): A's dominant conflict mode is competing (WHERE competing(a)).
-competing(A) :- tk_records(Records), member(r(A, _, competing), Records).
+competing(A) :- tk_records(Records), tk_member(r(A, _, competing), Records).
 
 % tk_mode(?A, ?Mode): A's dominant conflict mode.
-tk_mode(A, Mode) :- tk_records(Records), member(r(A, _, Mode), Records).
+tk_mode(A, Mode) :- tk_records(Records), tk_member(r(A, _, Mode), Records).
 
 % ---- findings ------------------------------------------------------------------------
 
 finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is the one with the most moves; ties go in the order competing, collaborating, compromising, avoiding, accommodating']) :-
-    tk_records(Records), member(r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),
+    tk_records(Records), tk_member(r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),
     append(Samples, Ids0), sort(Ids0, Ids),
     tk_indicator_mode(Indicator, Mode), tk_mode_text(Mode, Text), tk_counts(Lists, Counts),
     join([[A], ' is ', Text, ' (moves: ', Counts, ').'], Sentence).

@@ -9,11 +9,13 @@
 %   power:     Threat claims, COERCE and ASSAULT events
 % The mix is read from current evidence (the last 180 days before the reference date,
 % and undated evidence); when nothing is current, from the whole record.
+% Cost: lists of ids are filtered and counted by set predicates and functor/3 (ubg_len/2),
+% never walked id by id; evidence cites the first ids of each list.
 
 % ---- applies --------------------------------------------------------------
 
 missing('no offers, talks, interests held, claims citing law or agreements, threats, coercion or attacks: nothing shows how the dispute is handled') :-
-    ubg_moves(all, [], [], []).
+    ubg_moves(all, m(0, 0, 0, _, _, _)).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -23,15 +25,47 @@ indicator(power_moves, 1, 'moves that test power (Threat claims, COERCE and ASSA
 indicator(power_rising, 0.5, 'threats, coercion and attacks more frequent in the recent window than in the one before').
 indicator(loop_back, 0.5, 'a loop-back procedure: talks with a mediator (CONSULT events with a PARTICIPATES_IN role mediator)').
 
-present(interests_moves, Ids) :- ubg_mix(_, Ids, _, _), nonempty(Ids).
-present(rights_moves, Ids) :- ubg_mix(_, _, Ids, _), nonempty(Ids).
-present(power_moves, Ids) :- ubg_mix(_, _, _, Ids), nonempty(Ids).
-present(power_rising, Recent) :- ubg_power(all, P), trend(P, rising, Recent, _), nonempty(Recent).
+present(Indicator, Ids) :-
+    ubg_mix(_, m(NI, NR, NP, EI, ER, EP)),
+    member(Indicator-N-Ids, [interests_moves-NI-EI, rights_moves-NR-ER, power_moves-NP-EP]), N > 0, nonempty(Ids).
+present(power_rising, Ids) :-
+    ubg_power_lists(all, Lists),
+    findall(N-P, (member(L, Lists), recent_ids(L, Rc), ubg_len(Rc, N), ubg_prefix(Rc, P)), Rs),
+    findall(N, (member(L, Lists), earlier_ids(L, Ea), ubg_len(Ea, N)), Es),
+    ubg_sum_pairs(Rs, 0, NR, [], Ps), sum_list(Es, NE), trend_of(NR, NE, rising),
+    append(Ps, L0), sort(L0, Ids), nonempty(Ids).
 present(loop_back, Ids) :-
     current_events('CONSULT', Cs), group_by_edge(Cs, 'PARTICIPATES_IN', in, mediator, G),
-    findall(E, (member(_-Es, G), member(E, Es)), L), sort(L, Ids), nonempty(Ids).
+    ubg_first(G, G5), findall(F, (member(_-Es, G5), ubg_first(Es, F)), Fs), append(Fs, L), sort(L, Ids), nonempty(Ids).
 
 ubg_rights_words([' law', 'lawful', 'legal', 'court', 'tribunal', 'treaty', 'treaties', 'agreement', 'accords', 'constitution', 'ruling', 'verdict', 'arbitration', 'violation of', 'violates', 'resolution', 'convention', 'rights']).
+
+% ---- list tools that never walk a list id by id ------------------------------------
+
+% ubg_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+ubg_len(L, N) :- T =.. [n|L], functor(T, _, N).
+
+% ubg_first(+List, -First): its first five elements (head unification only).
+ubg_first([], []).
+ubg_first([A], [A]).
+ubg_first([A, B], [A, B]).
+ubg_first([A, B, C], [A, B, C]).
+ubg_first([A, B, C, D], [A, B, C, D]).
+ubg_first([A, B, C, D, E|_], [A, B, C, D, E]).
+
+% ubg_prefix(+List, -Prefix): its first ten elements.
+ubg_prefix(L, P) :- ubg_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
+
+% ubg_count(+Lists, -N, -Evidence): the number of ids in Lists, and the first ten of each.
+ubg_count(Lists, N, Evidence) :-
+    findall(K-P, (member(L, Lists), ubg_len(L, K), ubg_prefix(L, P)), KPs),
+    ubg_sum_pairs(KPs, 0, N, [], Ps), append(Ps, E0), sort(E0, Evidence).
+
+ubg_sum_groups([], N, N).
+ubg_sum_groups([_-L|Gs], N0, N) :- ubg_len(L, K), N1 is N0 + K, ubg_sum_groups(Gs, N1, N).
+
+ubg_sum_pairs([], N, N, Ps, Ps).
+ubg_sum_pairs([K-P|KPs], N0, N, Ps0, Ps) :- N1 is N0 + K, ubg_sum_pairs(KPs, N1, N, [P|Ps0], Ps).
 
 % ---- the moves ----------------------------------------------------------------
 
@@ -39,24 +73,34 @@ ubg_rights_words([' law', 'lawful', 'legal', 'court', 'tribunal', 'treaty', 'tre
 ubg_scope(current, Ids, Kept) :- current_ids(Ids, Kept).
 ubg_scope(all, Ids, Ids).
 
-% ubg_moves(+Scope, -Interests, -Rights, -Power): the ids of each kind of move, sorted.
-% HOLDS_INTEREST edges carry no date and count in either scope.
-ubg_moves(Scope, I, R, P) :-
-    claims_of_type('Offer', O0), events_of_type('CONSULT', C0), append(O0, C0, IC0), ubg_scope(Scope, IC0, IC),
-    findall(E, edge(E, 'HOLDS_INTEREST', _, _, _), Hs), append(IC, Hs, I0), sort(I0, I),
-    nodes_where('Claim', _, _, Cs0), ubg_scope(Scope, Cs0, Cs), ubg_rights_words(W), mentioning(Cs, W, R),
-    ubg_power(Scope, P).
-
-ubg_power(Scope, P) :-
+% ubg_power_lists(+Scope, -Lists): Threat claims, COERCE and ASSAULT events (three lists).
+ubg_power_lists(Scope, [T, Co, As]) :-
     claims_of_type('Threat', T0), events_of_type('COERCE', Co0), events_of_type('ASSAULT', As0),
-    append([T0, Co0, As0], P0), ubg_scope(Scope, P0, P1), sort(P1, P).
+    ubg_scope(Scope, T0, T), ubg_scope(Scope, Co0, Co), ubg_scope(Scope, As0, As).
 
-% ubg_mix(-Scope, -I, -R, -P): the current moves, else (nothing current) all of them.
-ubg_mix(Scope, I, R, P) :-
-    ubg_moves(current, I0, R0, P0),
-    (   (I0 \== [] ; R0 \== [] ; P0 \== [])
-    ->  Scope = current, I = I0, R = R0, P = P0
-    ;   Scope = all, ubg_moves(all, I, R, P)
+% ubg_moves(+Scope, -m(NI, NR, NP, EvidenceI, EvidenceR, EvidenceP)): how many moves of each
+% kind, and the first ids of each list. HOLDS_INTEREST edges carry no date and count in either scope.
+ubg_moves(Scope, M) :- ubg_holdings(NH, EH), ubg_moves(Scope, NH, EH, M).
+
+ubg_moves(Scope, NH, EH, m(NI, NR, NP, EI, ER, EP)) :-
+    claims_of_type('Offer', O0), events_of_type('CONSULT', C0), ubg_scope(Scope, O0, O), ubg_scope(Scope, C0, C),
+    ubg_count([O, C], NIC, EIC), NI is NIC + NH, append(EIC, EH, EI0), sort(EI0, EI),
+    nodes_where('Claim', _, _, Cs0), ubg_scope(Scope, Cs0, Cs), ubg_rights_words(W), mentioning(Cs, W, R),
+    ubg_count([R], NR, ER),
+    ubg_power_lists(Scope, PL), ubg_count(PL, NP, EP).
+
+% ubg_holdings(-N, -Edges): how many interests actors hold (HOLDS_INTEREST), and the first edges.
+ubg_holdings(N, Edges) :-
+    nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G),
+    ubg_sum_groups(G, 0, N),
+    ubg_first(G, G5), findall(E, (member(A-AIs, G5), ubg_first(AIs, F), member(I, F), edge(E, 'HOLDS_INTEREST', A, I, _)), Edges).
+
+% ubg_mix(-Scope, -Moves): the current moves, else (nothing current) all of them.
+ubg_mix(Scope, M) :-
+    ubg_holdings(NH, EH), ubg_moves(current, NH, EH, M0),
+    (   M0 = m(0, 0, 0, _, _, _)
+    ->  Scope = all, ubg_moves(all, NH, EH, M)
+    ;   Scope = current, M = M0
     ).
 
 ubg_scope_text(current, 'in the last 180 days (and undated)').
@@ -65,10 +109,10 @@ ubg_scope_text(all, 'over the whole record (none is recent)').
 % ubg_dominant(-Kind, -Ids, -Scope, -Counts): the kind with the most moves; ties go to the
 % costlier procedure (power, then rights), which shapes a dispute however often the cheaper one is tried.
 ubg_dominant(Kind, Ids, Scope, [NI, NR, NP]) :-
-    ubg_mix(Scope, I, R, P), length(I, NI), length(R, NR), length(P, NP),
-    (   NP >= NR, NP >= NI -> Kind = power, Ids = P
-    ;   NR >= NI -> Kind = rights, Ids = R
-    ;   Kind = interests, Ids = I
+    ubg_mix(Scope, m(NI, NR, NP, EI, ER, EP)),
+    (   NP >= NR, NP >= NI -> Kind = power, Ids = EP
+    ;   NR >= NI -> Kind = rights, Ids = ER
+    ;   Kind = interests, Ids = EI
     ).
 
 ubg_kind_text(interests, 'reconciling interests (offers, talks, interests held)').
@@ -93,9 +137,9 @@ finding(dominant, Kind, Sentence, Ids, [Indicator, Rule]) :-
           ' on rights and ', NP, ' on power.'], Sentence).
 
 finding(mix, [NI, NR, NP], Sentence, Evidence, Because) :-
-    ubg_mix(Scope, I, R, P), length(I, NI), length(R, NR), length(P, NP),
-    append([I, R, P], E0), sort(E0, Evidence), ubg_scope_text(Scope, When),
-    findall(Name, (member(Name-Ids, [interests_moves-I, rights_moves-R, power_moves-P]), Ids \== []), Present),
+    ubg_mix(Scope, m(NI, NR, NP, EI, ER, EP)),
+    append([EI, ER, EP], E0), sort(E0, Evidence), ubg_scope_text(Scope, When),
+    findall(Name, (member(Name-N, [interests_moves-NI, rights_moves-NR, power_moves-NP]), N > 0), Present),
     append(Present, ['the mix counts interests moves (Offer, CONSULT, HOLDS_INTEREST), rights moves (claims citing law, courts, treaties, agreements) and power moves (Threat, COERCE, ASSAULT)'], Because),
     join(['Moves seen ', When, ': ', NI, ' on interests, ', NR, ' on rights, ', NP, ' on power.'], Sentence).
 
