@@ -36,7 +36,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { CLAIM_TYPES, EVENT_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole } from '../engine/ontology/index.ts';
@@ -49,6 +48,7 @@ import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
+import { healthUntil, loopDelay, postJson } from './http.ts';
 
 const { values: args } = parseArgs({
   options: { sizes: { type: 'string', default: '1000,10000,100000' }, runs: { type: 'string', default: '3' } },
@@ -384,38 +384,14 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
   return { value, ms: performance.now() - started };
 }
 
-/** Sequential GET /v1/health until `work` settles (or the bounds are hit); latencies in ms. */
-async function healthWhile(base: string, work: Promise<unknown> | undefined, samples = HEALTH_MAX_SAMPLES): Promise<number[]> {
+/** Health latencies until `work` settles (or the bounds are hit). */
+function healthWhile(base: string, work: Promise<unknown> | undefined, samples = HEALTH_MAX_SAMPLES): Promise<number[]> {
   let settled = false;
   void work?.then(() => (settled = true), () => (settled = true));
-  const latencies: number[] = [];
-  const deadline = Date.now() + HEALTH_MAX_MS;
-  while (!settled && latencies.length < samples && Date.now() < deadline) {
-    const started = performance.now();
-    const response = await fetch(`${base}/v1/health`);
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
-    latencies.push(performance.now() - started);
-  }
-  return latencies;
+  return healthUntil(base, () => settled, samples, HEALTH_MAX_MS);
 }
 
-/** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */
-async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; p99: number; max: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  try {
-    const value = await work();
-    return { value, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
-  } finally {
-    histogram.disable();
-  }
-}
-
-async function post(base: string, url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
-  return { status: response.status, json: await response.json() };
-}
+const post = (base: string, url: string, key: string, body: unknown) => postJson(`${base}${url}`, key, body);
 
 // ---- the run ---------------------------------------------------------------------------
 
@@ -475,7 +451,7 @@ try {
     console.log(`   nodes ${JSON.stringify(counts.nodes)}; edges ${JSON.stringify(counts.edges)}`);
 
     // through a new pool: worker start, replica snapshot, assess, assess after one write
-    pool = new ReasoningPool(store, reasoningOptions(config));
+    pool = new ReasoningPool(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // every query in a worker: the path measured here
     const start = await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
     const snapshot = await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
     const first = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
@@ -570,7 +546,7 @@ try {
   await store.close();
   store = await ParleyStore.open(path.join(dir, 'store')); // the graph is loaded from LevelDB on first use
   const { secret: adminKey } = await store.bootstrapAdminKey();
-  pool = new ReasoningPool(store, reasoningOptions(config));
+  pool = new ReasoningPool(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // the first query starts a worker, as measured
   extraction = createExtractionPipeline();
   app = await buildApp({ store, config, extraction, reasoning: pool });
   await app.listen({ host: '127.0.0.1', port: 0 });

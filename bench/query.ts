@@ -29,7 +29,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { CLAIM_TYPES, type EdgeRecord, type NodeRecord } from '../engine/ontology/index.ts';
@@ -39,6 +38,7 @@ import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig, reasoningOptions } from '../server/config.ts';
+import { healthUntil as healthSamples, loopDelay, postJson as post } from './http.ts';
 
 const RECORDED_AT = '2024-01-01T00:00:00.000Z';
 
@@ -211,37 +211,6 @@ function listening(app: FastifyInstance): string {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-async function post(url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
-  return { status: response.status, json: await response.json() };
-}
-
-/** Sequential GET /v1/health until `until()` says stop (bounded); latencies in ms. */
-async function healthUntil(base: string, until: () => boolean, samples = HEALTH_MAX_SAMPLES): Promise<number[]> {
-  const latencies: number[] = [];
-  const deadline = Date.now() + 60_000;
-  while (!until() && latencies.length < samples && Date.now() < deadline) {
-    const started = performance.now();
-    const response = await fetch(`${base}/v1/health`);
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
-    latencies.push(performance.now() - started);
-  }
-  return latencies;
-}
-
-/** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */
-async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; p99: number; max: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  try {
-    const value = await work();
-    return { value, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
-  } finally {
-    histogram.disable();
-  }
-}
-
 const fixed = (value: number) => value.toFixed(2);
 const p = (values: number[], q: number) => percentile([...values].sort((a, b) => a - b), q);
 
@@ -319,7 +288,7 @@ try {
   console.log(`\n(b) /v1/health while 4 heavy queries run at once (4 clients, 2 repeating each of ${HEAVY_CASES.map((testCase) => testCase.name).join(' and ')}, for ${HEAVY_WINDOW_MS} ms), sequential health fetches from this process; target: p99 under 50 ms`);
   console.log('| while | health samples | p50 ms | p99 ms | max ms | event-loop delay p99 / max ms | heavy queries done | heavy query p50 ms | p99 under 50 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  const { value: nothing, ...idleLoop } = await loopDelay(() => healthUntil(poolBase, () => false, 2_000));
+  const { value: nothing, ...idleLoop } = await loopDelay(() => healthSamples(poolBase, () => false, 2_000));
   console.log(`| nothing running | ${nothing.length} | ${fixed(p(nothing, 0.5))} | ${fixed(p(nothing, 0.99))} | ${fixed(Math.max(...nothing))} | ${fixed(idleLoop.p99)} / ${fixed(idleLoop.max)} | | | ${p(nothing, 0.99) < 50 ? 'yes' : 'no'} |`);
   for (const { name, base } of paths) {
     const deadline = Date.now() + HEAVY_WINDOW_MS;
@@ -332,7 +301,7 @@ try {
         running--;
       }
     });
-    const { value: during, ...loop } = await loopDelay(() => healthUntil(base, () => running === 0));
+    const { value: during, ...loop } = await loopDelay(() => healthSamples(base, () => running === 0, HEALTH_MAX_SAMPLES, 60_000));
     await Promise.all(clients);
     console.log(
       `| 4 heavy queries, ${name} | ${during.length} | ${fixed(p(during, 0.5))} | ${fixed(p(during, 0.99))} | ${fixed(Math.max(...during))} | ${fixed(loop.p99)} / ${fixed(loop.max)} | ${heavyTimes.length} | ${fixed(p(heavyTimes, 0.5))} | ${p(during, 0.99) < 50 ? 'yes' : 'no'} |`,

@@ -160,11 +160,6 @@ export class PrologBridge {
     return this.userPredicates.has(`${name}/${arity}`);
   }
 
-  /** The predicates consulted modules define, as `name/arity`. */
-  predicates(): string[] {
-    return [...this.userPredicates];
-  }
-
   /**
    * Runs `goal` over `view` and collects the values of `template` (variable names of
    * the goal) for every answer, through the emit sink in a failure-driven loop.

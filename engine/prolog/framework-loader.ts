@@ -99,7 +99,7 @@ export function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?
       const entryPath = path.join(dir, name);
       const stat = statSync(entryPath);
       if (stat.isDirectory() && existsSync(path.join(entryPath, 'manifest.json'))) {
-        catalog.frameworks.push(loadFramework(registry, entryPath, builtin, catalog));
+        catalog.frameworks.push(loadFramework(registry, entryPath, builtin));
       } else if (stat.isFile() && name.endsWith('.pl')) {
         catalog.ruleFiles.push(loadRuleFile(registry, entryPath));
       }
@@ -109,7 +109,7 @@ export function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?
 }
 
 /** Validates and consults one framework folder into `registry`. */
-export function loadFramework(registry: RuleRegistry, dir: string, builtin: boolean, catalog?: FrameworkCatalog): FrameworkEntry {
+export function loadFramework(registry: RuleRegistry, dir: string, builtin: boolean): FrameworkEntry {
   const folderId = path.basename(dir);
   const refuse = (...problems: ModuleProblem[]): FrameworkEntry => ({ status: 'refused', id: folderId, dir, builtin, problems });
   const manifestPath = path.join(dir, 'manifest.json');
@@ -126,7 +126,7 @@ export function loadFramework(registry: RuleRegistry, dir: string, builtin: bool
   if (schemaProblems.length > 0) return refuse(...schemaProblems);
   const valid = manifest as FrameworkManifest;
   if (valid.id !== folderId) return refuse({ file: manifestPath, reason: `id '${valid.id}' must equal the folder name '${folderId}'` });
-  if (catalog?.frameworks.some((entry) => entry.status === 'loaded' && entry.id === valid.id) || registry.module(valid.id)) {
+  if (registry.module(valid.id)) {
     return refuse({ file: manifestPath, reason: `a framework with id '${valid.id}' is loaded already` });
   }
   const rulesPath = path.join(dir, 'rules.pl');

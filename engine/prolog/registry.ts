@@ -15,7 +15,7 @@ const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url)
 let libraryText: string | undefined;
 
 /** The shared helper library every module is consulted with (time windows, counts, pairs, sides, trends). */
-export function helperLibrary(): string {
+function helperLibrary(): string {
   return (libraryText ??= readFileSync(LIBRARY_PATH, 'utf8'));
 }
 

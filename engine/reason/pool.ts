@@ -154,11 +154,6 @@ export class ReasoningPool {
     return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>);
   }
 
-  /** Calls admitted and not finished. */
-  get pending(): number {
-    return this.gate.pending;
-  }
-
   private async run(task: ReasonTask): Promise<unknown> {
     const [value] = await this.runAll([task]);
     return value;

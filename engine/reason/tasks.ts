@@ -84,10 +84,11 @@ function manifests(catalog: FrameworkCatalog, ids: string[]): FrameworkManifest[
 /** The time-aware frameworks once per period, each seeing what had happened by the period's last day. */
 function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<ReasonTask, { kind: 'trajectory' }>): Trajectory {
   const selected = manifests(catalog, task.frameworkIds);
+  const recorded = view(graph, task.asOf);
   let first: string | undefined;
   let last: string | undefined;
   for (const node of graph.nodes.values()) {
-    if (!inView(node, view(graph, task.asOf))) continue;
+    if (!inView(node, recorded)) continue;
     const time = validTime(node);
     if (time === undefined) continue;
     if (first === undefined || time < first) first = time;

@@ -17,7 +17,7 @@
 missing('fewer than two actors: bargaining failure is between parties') :-
     \+ nodes_where('Actor', _, _, [_, _ | _]).
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who bargains against whom') :-
-    fe_pairs([]).
+    hostile_actor_pairs([]).
 missing('no claims: commitments, red lines and rival accounts are read from what the parties say') :-
     nodes_where('Claim', _, _, []).
 
@@ -44,7 +44,7 @@ fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(in
 % that the bindings made on the way are dropped (tau-prolog's later steps slow down with each of them)
 fe_ctx(Ctx) :- findall(C, fe_ctx0(C), [Ctx]).
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
-    fe_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Pairs, Rivals),
+    hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Pairs, Rivals),
     fe_red_line_pairs(Pairs, RLPairs), fe_indivisible(RLPairs, Indiv).
 
 % ---- commitment problems --------------------------------------------------------
@@ -194,7 +194,7 @@ fe_and([X], X) :- !.
 fe_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
 fe_and([X | Xs], T) :- fe_and(Xs, R), atomic_list_concat([X, ', ', R], T).
 
-fe_pair_evidence(c(Pairs, _, _, _, _, _), Ids) :- findall(E, (member(A-B, Pairs), fe_pair_evidence(A, B, E)), L), append(L, I0), sort(I0, Ids).
+fe_pair_evidence(c(Pairs, _, _, _, _, _), Ids) :- findall(E, (member(A-B, Pairs), pair_evidence(A, B, E)), L), append(L, I0), sort(I0, Ids).
 
 fe_commitment(c(_, Bs, _, _, _, _), yes, Sentence, Evidence, ['a commitment problem shows when a party''s Commitment is followed by its own violence or denial', broken_commitments, commitments]) :-
     Bs \== [], !,
@@ -237,19 +237,3 @@ fe_indivisibility(Ctx, no, Sentence, Evidence, ['indivisibility needs RedLines o
         join(['No indivisible stake shows: red lines are not drawn by both sides of an opposing pair.'], Sentence)
     ).
 
-% ---- shared shapes (cheap on large graphs) ------------------------------------------
-% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
-% fe_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
-% hostile events from perpetrator to target, hostile claims from speaker to target, as
-% hostile_pairs/1 reads them).
-fe_pairs(Pairs) :- findall(X-Y, fe_pair0(X, Y), L), sort(L, Pairs).
-fe_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
-fe_pair0(X, Y) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-fe_pair0(X, Y) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-
-% fe_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
-fe_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).

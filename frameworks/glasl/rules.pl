@@ -91,15 +91,20 @@ stage_evidence(Because, Evidence) :- findall(Id, (member(I, Because), present(I,
 
 % ---- findings -------------------------------------------------------------------
 
-finding(stage, S, Sentence, Evidence, [Rule|Because]) :-
-    current_stage(S, Because), stage_name(S, Name), stage_evidence(Because, Evidence),
+% the stage and its evidence are worked out once; each finding reads them
+finding(Key, Value, Sentence, Evidence, Because) :-
+    current_stage(S, StageBecause), stage_evidence(StageBecause, Evidence),
+    stage_finding(S, StageBecause, Key, Value, Sentence, Because).
+
+stage_finding(S, StageBecause, stage, S, Sentence, [Rule|StageBecause]) :-
+    stage_name(S, Name),
     atomic_list_concat(['stage ', S, ' holds when ', Name, ' is seen in recent evidence'], Rule),
     join(['The conflict is at Glasl stage ', S, ' of 9 (', Name, ').'], Sentence).
-finding(level, Level, Sentence, Evidence, [Rule]) :-
-    current_stage(S, Because), level(S, Level, Text), stage_evidence(Because, Evidence),
+stage_finding(S, _, level, Level, Sentence, [Rule]) :-
+    level(S, Level, Text),
     atomic_list_concat(['stages 1-3 are win-win, 4-6 win-lose, 7-9 lose-lose; stage ', S, ' is ', Text], Rule),
     join(['At that stage the parties act ', Text, '.'], Sentence).
-finding(intervention, I, Sentence, Evidence, [Rule]) :-
-    current_stage(S, Because), intervention(S, I), intervention_text(I, Text), stage_evidence(Because, Evidence),
+stage_finding(S, _, intervention, I, Sentence, [Rule]) :-
+    intervention(S, I), intervention_text(I, Text),
     atomic_list_concat(['Glasl matches third-party roles to stages; stage ', S, ' calls for ', I], Rule),
     join(['The fitting intervention is ', Text, '.'], Sentence).

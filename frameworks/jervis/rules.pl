@@ -17,7 +17,7 @@
 missing('fewer than two actors: a security dilemma is between two sides') :-
     kind_count('Actor', N), N < 2.
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who faces whom') :-
-    jv_pairs([]).
+    hostile_actor_pairs([]).
 missing('no military or defensive moves: no MOBILIZE or THREATEN events, no Threat claims and no claims framed as defensive (defend, deterrence, security)') :-
     \+ jv_move_set(_).
 missing('no dated moves: a spiral is read from moves that follow each other in time') :-
@@ -89,9 +89,9 @@ jv_steps(Moves, Answers, Steps) :-
 % slow down with every binding a computation leaves behind)
 jv_states(States) :- findall(S, jv_states0(S), [States]).
 jv_states0(States) :-
-    jv_ctx(Ctx), jv_recs(Ctx, Recs), jv_pairs(Pairs),
+    jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
     findall(ps(A, B, SAB, SBA, Ts, Ev),
-            ( member(A-B, Pairs), jv_pair_evidence(A, B, Ev),
+            ( member(A-B, Pairs), pair_evidence(A, B, Ev),
               jv_rec(A, Recs, r(TA, RA)), jv_rec(B, Recs, r(TB, RB)),
               jv_steps(TA, RB, SAB), jv_steps(TB, RA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
@@ -185,19 +185,3 @@ jv_spiral_finding(States, [], no, Sentence, Evidence, [Rule | Inds]) :-
     jv_why_text(A, B, Why, Sentence), jv_why_rule(Why, Rule),
     findall(I, (member(I, [defensive_moves, threat_responses]), jv_present(I, States, [_|_])), Inds).
 
-% ---- shared shapes (cheap on large graphs) ------------------------------------------
-% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
-% jv_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
-% hostile events from perpetrator to target, hostile claims from speaker to target, as
-% hostile_pairs/1 reads them).
-jv_pairs(Pairs) :- findall(X-Y, jv_pair0(X, Y), L), sort(L, Pairs).
-jv_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
-jv_pair0(X, Y) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-jv_pair0(X, Y) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-
-% jv_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
-jv_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).

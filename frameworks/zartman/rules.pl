@@ -17,7 +17,7 @@
 missing('fewer than two actors: ripeness is a relation between the parties') :-
     kind_count('Actor', N), N < 2.
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who is in conflict with whom') :-
-    zt_pairs([]).
+    hostile_actor_pairs([]).
 missing('no dated events: a hurting stalemate is read from violence sustained over time') :-
     nodes_where('Event', _, _, Es), dated_ids(Es, []).
 
@@ -93,7 +93,7 @@ zt_party_cost_claims(States, Ids) :-
 % slow down with every binding a computation leaves behind)
 zt_pair_states(States) :- findall(S, zt_pair_states0(S), [States]).
 zt_pair_states0(States) :-
-    zt_ctx(Ctx), zt_recs(Ctx, Recs), zt_pairs(Pairs),
+    zt_ctx(Ctx), zt_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
     findall(st(A, B, S, Ev), (member(A-B, Pairs), zt_pair_state(Recs, A, B, S, Ev)), States).
 
 % zt_recs(+Ctx, -Recs): Actor-r(Assaults, Yields, CostClaims) in one pass (sorted by actor), so that
@@ -113,9 +113,9 @@ zt_rec(_, _, r([], [], [])).
 
 zt_pair_state(Recs, A, B, State, Evidence) :-
     zt_rec(A, Recs, r(EA, YA, CA)), zt_rec(B, Recs, r(EB, YB, CB)),
-    (   EA == [], EB == [] -> State = no_violence, zt_pair_evidence(A, B, Evidence)
-    ;   EB == [] -> State = one_sided(A), zt_pair_evidence(A, B, PairEv), append(PairEv, EA, E0), sort(E0, Evidence)
-    ;   EA == [] -> State = one_sided(B), zt_pair_evidence(A, B, PairEv), append(PairEv, EB, E0), sort(E0, Evidence)
+    (   EA == [], EB == [] -> State = no_violence, pair_evidence(A, B, Evidence)
+    ;   EB == [] -> State = one_sided(A), pair_evidence(A, B, PairEv), append(PairEv, EA, E0), sort(E0, Evidence)
+    ;   EA == [] -> State = one_sided(B), pair_evidence(A, B, PairEv), append(PairEv, EB, E0), sort(E0, Evidence)
     ;   append(EA, EB, U0), sort(U0, U), recent_window(W),
         (   filter_ids(U, dated, []) -> State = not_sustained(U), Evidence = U
         ;   filter_ids(U, window(0, W), []) -> State = lapsed, Evidence = U
@@ -239,7 +239,7 @@ zt_way_out_finding(_, Parts, Evidence, yes, Sentence, Evidence, ['a way out is p
     zt_parts_text(Parts, Text),
     join(['A way out is in sight: ', Text, '.'], Sentence).
 zt_way_out_finding(States, [], _, no, Sentence, Evidence, ['a way out needs an Offer or Concession, CONSULT events or a mediator; none is current']) :-
-    findall(Ev, (member(st(A, B, _, _), States), zt_pair_evidence(A, B, Ev)), L), append(L, E0), sort(E0, Evidence),
+    findall(Ev, (member(st(A, B, _, _), States), pair_evidence(A, B, Ev)), L), append(L, E0), sort(E0, Evidence),
     join(['No way out is in sight: no current offer or concession, no talks and no mediator.'], Sentence).
 
 zt_ripe(States, Parts, WE, Answer, Sentence, Evidence, Because) :-
@@ -261,22 +261,6 @@ zt_missing_part(no, [_|_], S, 'ripeness needs a mutually hurting stalemate as we
 zt_missing_part(no, [], S, 'ripeness needs both a mutually hurting stalemate and a way out: both are missing') :-
     join(['The conflict is not ripe: both parts are missing, the hurting stalemate and the way out.'], S).
 
-% ---- shared shapes (cheap on large graphs) ------------------------------------------
-% The library's opposing_pair/3 merges every pair's evidence lists, which costs a step per id;
-% zt_pairs/1 keeps the pairs alone: each hostile pair of actors once, X @< Y (OPPOSES edges,
-% hostile events from perpetrator to target, hostile claims from speaker to target, as
-% hostile_pairs/1 reads them).
-zt_pairs(Pairs) :- findall(X-Y, zt_pair0(X, Y), L), sort(L, Pairs).
-zt_pair0(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
-zt_pair0(X, Y) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-zt_pair0(X, Y) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-
-% zt_pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them
-zt_pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
 
 % zt_latest_within(+Ids, +Max, -Days): how many days before the reference date the latest id dated in
 % the last Max days happened, found by halving windows (filter_ids) instead of walking the list

@@ -116,6 +116,20 @@ hostile(A, B, Evidence) :- hostile_pairs(Pairs), member(p(A, B, Evidence), Pairs
 opposing_pair(A, B, Evidence) :-
     hostile_pairs(Pairs), merge_pairs(Pairs, undirected, Undirected), member(p(A, B, Evidence), Undirected).
 
+% hostile_actor_pairs(-Pairs): the pairs alone, X-Y with X @< Y, each once: who stands
+% against whom, as hostile_pairs/1 reads it, without collecting every pair's evidence.
+hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
+hostile_actor_pair(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
+hostile_actor_pair(X, Y) :-
+    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+hostile_actor_pair(X, Y) :-
+    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+
+% pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them.
+pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
+
 % order_pair(+P, +Q, -X, -Y): the two actors in standard order.
 order_pair(P, Q, P, Q) :- P @< Q, !.
 order_pair(P, Q, Q, P).
