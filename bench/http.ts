@@ -1,0 +1,37 @@
+/**
+ * What the HTTP benchmarks share: /v1/health latency sampled while other work runs,
+ * the event loop's own delay over that time, and a JSON POST. Loops are bounded in
+ * count and time; every address is 127.0.0.1.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+/** Sequential GET /v1/health until `stop()` says so, or `samples` or `maxMs` run out; latencies in ms. */
+export async function healthUntil(base: string, stop: () => boolean, samples: number, maxMs = 120_000): Promise<number[]> {
+  const latencies: number[] = [];
+  const deadline = Date.now() + maxMs;
+  while (!stop() && latencies.length < samples && Date.now() < deadline) {
+    const started = performance.now();
+    const response = await fetch(`${base}/v1/health`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies;
+}
+
+/** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */
+export async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; p99: number; max: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  try {
+    const value = await work();
+    return { value, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+  }
+}
+
+export async function postJson(url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  return { status: response.status, json: await response.json() };
+}
