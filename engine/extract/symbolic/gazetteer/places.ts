@@ -146,6 +146,6 @@ export const CONFLICT_PLACES: PlaceEntry[] = [
   place('Chocó', 'region', 'CO', ['Choco']), place('Arauca', 'region', 'CO'), place('Bogotá', 'city', 'CO', ['Bogota']),
   // Other
   place('South China Sea', 'region', undefined), place('Taiwan Strait', 'region', undefined), place('Black Sea', 'region', undefined),
-  place('Strait of Hormuz', 'site', undefined), place('Geneva', 'city', 'CH'), place('Doha', 'city', 'QA'), place('Jeddah', 'city', 'SA'),
+  place('Strait of Hormuz', 'site', undefined), place('Geneva', 'city', 'CH'), place('New York', 'city', 'US', ['New York City']), place('Doha', 'city', 'QA'), place('Jeddah', 'city', 'SA'),
   place('Cairo', 'city', 'EG'), place('Istanbul', 'city', 'TR'), place('Nairobi', 'city', 'KE'), place('Luanda', 'city', 'AO'),
 ];
