@@ -261,12 +261,19 @@ function claimExtent(text: string, clause: Sentence, reporting: TextSpan | undef
     start += afterVerb?.[0].length ?? 0;
   }
   if (attributionStart !== undefined && attributionStart > start && attributionStart < end) end = attributionStart;
+  // "ADDIS ABABA, 2 February 2025 - " and "- " before a list item are no part of what anyone claims.
+  start += DATELINE.exec(text.slice(start, end))?.[0].length ?? 0;
+  start += LIST_MARKER.exec(text.slice(start, end))?.[0].length ?? 0;
   const body = text.slice(start, end);
   const leading = /^(?:while|whereas|but|and|however,?)\s+/i.exec(body)?.[0].length ?? 0;
   start += leading;
   const trimmed = text.slice(start, end).replace(/[\s.,;:!?"”]+$/u, '');
   return { start, end: start + trimmed.length };
 }
+
+const DATELINE = /^[\p{Lu}][\p{Lu}\s.'’()-]{1,40},\s*(?:[\p{L}\d ,.]{0,30}?\d{4})?\s*[-–—:]+\s*|^(?:by\s+[\p{L}.' -]{2,40}\n)/u;
+
+const LIST_MARKER = /^(?:[-*+•>#]+|\d{1,3}[.)])\s+/u;
 
 function chooseTargets(
   clauseActors: ActorMention[],

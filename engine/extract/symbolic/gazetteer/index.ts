@@ -5,7 +5,7 @@ import type { ActorType, LocationType } from '../../../ontology/index.ts';
 import { FuzzyIndex } from '../fuzzy.ts';
 import { PhraseIndex } from '../phrases.ts';
 import { GAZETTEER_ACTORS, GAZETTEER_COMMUNITIES, type GazetteerActor } from './actors.ts';
-import { COUNTRY_ALIASES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+import { COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_PLACES, DEMONYMS } from './places.ts';
 
 /**
  * The compiled gazetteers: phrase indexes built once per process from the hand
@@ -103,6 +103,10 @@ function countryDisplayNames(): Map<string, string> {
   displayNames = new Map();
   for (const [code, names] of Object.entries(countries.getNames('en', { select: 'all' }))) {
     // The shortest common name reads best as a label ("Russia", not "Russian Federation").
+    if (COUNTRY_LABELS[code]) {
+      displayNames.set(code, COUNTRY_LABELS[code]);
+      continue;
+    }
     const alias = Object.entries(COUNTRY_ALIASES).find(([name, aliasCode]) => aliasCode === code && !/^the /.test(name) && name.length > 3)?.[0];
     displayNames.set(code, alias ?? names[names.length > 1 && !names[1].includes(',') ? 1 : 0]);
   }

