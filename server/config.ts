@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -56,6 +57,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
     inlineBudgetMs: config.queryInlineMs,
+    answerShaper: ANSWER_SHAPER_URL,
   };
 }
 
