@@ -17,7 +17,7 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { CallGate } from '../extract/neural/gate.ts';
+import { CallGate } from '../gate.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
