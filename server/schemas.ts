@@ -217,7 +217,7 @@ const provenanceProperties = {
 export const ProvenanceSchema = Type.Object(provenanceProperties, { additionalProperties: true, $id: 'Provenance', description: 'where a fact came from' });
 
 export const ExtractedNodeSchema = Type.Object(
-  { id: Type.String(), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
+  { id: Type.String(), label: Type.Optional(Type.String()), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
   { additionalProperties: true, $id: 'ExtractedNode', description: 'a node: id, its properties (label, actor_type, type, text, ...), confidence, provenance' },
 );
 export const ExtractedEdgeSchema = Type.Object(
