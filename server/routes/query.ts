@@ -1,32 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphParams, GraphQueryResultSchema, Name, errorResponses, ref } from '../schemas.ts';
-
-const QUERY_TEXT_MAX = 20_000;
-
-const QueryBody = Type.Object(
-  {
-    query: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern language (api.md): MATCH … WHERE … RETURN …' }),
-    graph_id: Name,
-    include_provenance: Type.Optional(Type.Boolean({ description: 'provenance on each claim (default false)' })),
-    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'values of $name parameters' })),
-    as_of: Type.Optional(Type.String({ format: 'date-time', description: 'see the graph as it was at this instant' })),
-    explain: Type.Optional(Type.Boolean({ description: 'add the compiled Prolog goal and the plan' })),
-  },
-  { additionalProperties: false },
-);
-
-const LibraryQueryBody = Type.Object(
-  {
-    match: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern after MATCH' }),
-    where: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the condition after WHERE' })),
-    return: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the projection after RETURN (default *)' })),
-    include_provenance: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+import { GraphParams, GraphQueryRequestSchema, GraphQueryResultSchema, PatternQueryRequestSchema, errorResponses, ref } from '../schemas.ts';
 
 /** The library form puts each part on its own line; errors are reported against the part the client wrote. */
 const LIBRARY_PARTS = [
@@ -38,13 +14,13 @@ const LIBRARY_PARTS = [
 export default async function queryRoutes(app: FastifyInstance, { reasoning, config }: AppDeps): Promise<void> {
   const limits = { timeLimitMs: config.queryTimeoutMs, rowCap: config.queryRowLimit, inferenceLimit: config.inferenceLimit };
 
-  app.post<{ Body: Static<typeof QueryBody> }>(
+  app.post<{ Body: Static<typeof GraphQueryRequestSchema> }>(
     '/v1/graph/query',
     {
       config: { scope: 'read' },
       schema: {
         summary: 'Run a graph query (read-only pattern language) and return actors, claims and edges',
-        body: QueryBody,
+        body: ref(GraphQueryRequestSchema),
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },
@@ -59,14 +35,14 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
     },
   );
 
-  app.post<{ Params: Static<typeof GraphParams>; Body: Static<typeof LibraryQueryBody> }>(
+  app.post<{ Params: Static<typeof GraphParams>; Body: Static<typeof PatternQueryRequestSchema> }>(
     '/v1/graphs/:graph_id/query',
     {
       config: { scope: 'read' },
       schema: {
         summary: 'Run a graph query given as parts: match, where, return (the client library form)',
         params: GraphParams,
-        body: LibraryQueryBody,
+        body: ref(PatternQueryRequestSchema),
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },

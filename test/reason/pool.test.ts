@@ -55,7 +55,7 @@ describe('the reasoning pool', () => {
   });
 
   it('brings typed errors back from the worker', async () => {
-    await expect(pool.query('t', 'g', 'MATCH (a:Actor RETURN a', { limits: {} })).rejects.toMatchObject({ kind: 'query', code: 'SyntaxError.UnexpectedSyntax', line: 1 });
+    await expect(pool.query('t', 'g', 'MATCH (a:Actor RETURN a', { limits: {} })).rejects.toMatchObject({ kind: 'query', code: 'unexpected_syntax', line: 1 });
     await expect(pool.frameworks('t', 'g', ['nope'], { limits })).rejects.toMatchObject({ code: 'framework_not_found' });
   });
 
