@@ -3,7 +3,7 @@ import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { ReasoningPool } from '../engine/reason/pool.ts';
 import { buildApp } from './app.ts';
-import { loadConfig, reasoningOptions } from './config.ts';
+import { extractionOptions, loadConfig, reasoningOptions } from './config.ts';
 
 /** `npm start`: open the store, make sure an admin key exists, serve, and close cleanly on SIGINT/SIGTERM. */
 const config = loadConfig();
@@ -13,14 +13,7 @@ const admin = await store.bootstrapAdminKey(config.adminKey);
 if (admin.secret) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${admin.secret}\n`);
 }
-const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline({
-  ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
-  ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
-  maxQueue: config.nerMaxQueue,
-  ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
-  ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
-  ruleMaxQueue: config.ruleMaxQueue,
-});
+const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
 console.log(`parley: extraction: ${extractionStatus}`);
 const reasoning = new ReasoningPool(store, reasoningOptions(config));
 for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleFiles]) {
