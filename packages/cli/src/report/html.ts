@@ -109,7 +109,7 @@ function trajectoryChart(report: CorpusReport): string {
   const width = 760;
   const height = 260;
   const left = 36;
-  const right = 150;
+  const right = 170;
   const bottom = 40;
   const frameworks = [...new Set(points.flatMap((point) => point.results.map((result) => result.framework_id)))].sort();
   const step = points.length > 1 ? (width - left - right) / (points.length - 1) : 0;
@@ -128,7 +128,7 @@ function trajectoryChart(report: CorpusReport): string {
     });
     const path = marks.length > 1 ? `<polyline points="${marks.map((mark) => `${round(mark.x)},${round(mark.y)}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="1.8"/>` : '';
     const dots = marks.map((mark) => `<circle class="mark" cx="${round(mark.x)}" cy="${round(mark.y)}" r="3.5" fill="${colour}"><title>${escape(mark.title)}</title></circle>`).join('');
-    const legend = `<rect x="${width - right + 12}" y="${10 + order * 16}" width="10" height="10" fill="${colour}"/><text x="${width - right + 26}" y="${19 + order * 16}" class="small">${escape(framework)}</text>`;
+    const legend = `<rect x="${width - right + 30}" y="${10 + order * 16}" width="10" height="10" fill="${colour}"/><text x="${width - right + 44}" y="${19 + order * 16}" class="small">${escape(framework)}</text>`;
     return path + dots + legend;
   });
   return `<svg data-chart="trajectory" role="img" aria-label="Escalation trajectory" viewBox="0 0 ${width} ${height}" width="${width}">${axis}${series.join('')}</svg>`;
