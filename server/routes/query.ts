@@ -1,10 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
-import { parseQuery } from '../../engine/query/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { GraphParams, GraphQueryResultSchema, Name, errorResponses, ref } from '../schemas.ts';
-import { patternRelationshipTypes, queryResultBody } from '../shape/query-result.ts';
 
 const QUERY_TEXT_MAX = 20_000;
 
@@ -50,13 +48,14 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
-      const { result, graph } = await reasoning.query(request.principal.tenant, body.graph_id, body.query, {
+      const answer = await reasoning.answer(request.principal.tenant, body.graph_id, body.query, {
         parameters: body.parameters, asOf: body.as_of, explain: body.explain, limits,
+        shape: { includeProvenance: body.include_provenance === true, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) },
       });
-      const types = patternRelationshipTypes(parseQuery(body.query));
-      return queryResultBody(result, body.include_provenance === true, { graph, types, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) });
+      // already JSON (shaped where the query ran): sent as it is
+      return reply.type('application/json; charset=utf-8').send(answer);
     },
   );
 
@@ -71,14 +70,14 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const lines = [body.match, body.where?.trim() ? body.where : undefined, body.return?.trim() ? body.return : '*'];
       const present = LIBRARY_PARTS.map((part, i) => ({ ...part, text: lines[i] })).filter((part) => part.text !== undefined);
       const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');
       try {
-        const { result, graph } = await reasoning.query(request.principal.tenant, request.params.graph_id, text, { limits });
-        return queryResultBody(result, body.include_provenance === true, { graph, types: patternRelationshipTypes(parseQuery(text)) });
+        const answer = await reasoning.answer(request.principal.tenant, request.params.graph_id, text, { limits, shape: { includeProvenance: body.include_provenance === true } });
+        return reply.type('application/json; charset=utf-8').send(answer);
       } catch (error) {
         if (!(error instanceof QueryError) || error.line < 1) throw error;
         const part = present[error.line - 1] ?? present[present.length - 1];
