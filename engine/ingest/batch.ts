@@ -50,6 +50,8 @@ export interface BatchOptions {
   graphId: string;
   /** Threads of the pipeline's rule pool: how many documents to read ahead is a multiple of it. */
   workers: number;
+  /** Called once the folder is listed, before any document is read. */
+  onStart?: (total: number) => void;
   onDocument?: (progress: BatchProgress) => void;
   /** Stops the batch between commits; what is committed stays. */
   signal?: AbortSignal;
@@ -102,6 +104,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   const started = performance.now();
   const { tenant, graphId } = options;
   const sources = await listCorpus(dir);
+  options.onStart?.(sources.length);
   const tier = await tierForGraph(context.store, tenant, graphId);
   const graph = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
 

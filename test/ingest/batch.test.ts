@@ -43,7 +43,7 @@ describe('ingestFolder', () => {
 
   it('goes past bad files with their reasons, ingests a text once under its first name, and skips everything on a second run', async () => {
     const seen: string[] = [];
-    const first = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1, onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
+    const first = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1, onStart: (total) => seen.push(`start ${total}`), onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
     expect(first.documents.map(({ source, status }) => [source, status])).toEqual([
       ['a-report.txt', 'ingested'],
       ['b-same-text.md', 'skipped'],
@@ -52,7 +52,7 @@ describe('ingestFolder', () => {
       ['link-out.txt', 'failed'],
     ]);
     expect(first.failures.map(({ source, code }) => [source, code])).toEqual([['latin1.txt', 'source_not_text'], ['link-out.txt', 'source_outside_root']]);
-    expect(seen).toEqual(['1/5 ingested', '2/5 skipped', '3/5 ingested', '4/5 failed', '5/5 failed']);
+    expect(seen).toEqual(['start 5', '1/5 ingested', '2/5 skipped', '3/5 ingested', '4/5 failed', '5/5 failed']);
     expect(first.sentences).toBeGreaterThan(0);
     expect(first.interrupted).toBe(false);
     const graph = await store.loadGraph('t', 'g');

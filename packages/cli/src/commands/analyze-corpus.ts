@@ -111,19 +111,13 @@ async function analyzeCorpus(dir: string, options: Options): Promise<number> {
   process.on('SIGINT', onSigint);
   try {
     const progress = progressReporter(options.progress);
-    let started = false;
     const summary = await ingestFolder({ store, pipeline }, folder, {
       tenant: options.tenant,
       graphId: options.graph,
       workers: workers ?? availableParallelism(),
       signal: stop.signal,
-      onDocument: (event) => {
-        if (!started) {
-          progress.start(event.total);
-          started = true;
-        }
-        progress.update(event);
-      },
+      onStart: (total) => progress.start(total),
+      onDocument: (event) => progress.update(event),
     });
     progress.stop();
     printSummary(summary);
