@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
@@ -50,6 +51,18 @@ export interface ParleyConfig {
 }
 
 /** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
+/** The extraction pipeline's options (openExtractionPipeline) from the configuration. */
+export function extractionOptions(config: ParleyConfig): Parameters<typeof openExtractionPipeline>[0] {
+  return {
+    ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
+    ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
+    maxQueue: config.nerMaxQueue,
+    ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
+    ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
+    ruleMaxQueue: config.ruleMaxQueue,
+  };
+}
+
 export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
   return {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
