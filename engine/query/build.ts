@@ -157,6 +157,17 @@ class MatchStepsBuilder {
         }
         return;
       }
+      case 'id': {
+        const fn = compileExpr(goal.value, ctx);
+        if (goal.scan) {
+          const step: MatchStep = { kind: 'scanNode', slot: goal.node.slot, access: { kind: 'id', fn }, labels: [], props: [] };
+          this.start(step);
+          this.freshNodes.set(goal.node.name, step);
+        } else {
+          this.checksOf(goal.node.name, goal.node.slot).id = fn;
+        }
+        return;
+      }
       case 'prop': {
         const fn = compileExpr(goal.value, ctx);
         if (goal.scan) {

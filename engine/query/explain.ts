@@ -58,6 +58,8 @@ function renderGoal(goal: Goal): string {
   switch (goal.kind) {
     case 'node':
       return `node(${prologVar(goal.node.name)}, ${goal.label === undefined ? '_' : atom(goal.label)})`;
+    case 'id':
+      return `node_id(${prologVar(goal.node.name)}, ${renderExpr(goal.value)})`;
     case 'prop':
       return `prop(${prologVar(goal.element.name)}, ${atom(goal.key)}, ${renderExpr(goal.value)})`;
     case 'edge': {
@@ -86,10 +88,11 @@ function renderGoal(goal: Goal): string {
 function planLine(goal: Goal): string[] {
   switch (goal.kind) {
     case 'node':
+    case 'id':
     case 'prop': {
       if (!goal.scan) return [];
-      const name = (goal.kind === 'node' ? goal.node : goal.element).name.trim();
-      const by = goal.kind === 'prop' ? `property ${goal.key}` : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
+      const name = (goal.kind === 'prop' ? goal.element : goal.node).name.trim();
+      const by = goal.kind === 'prop' ? `property ${goal.key}` : goal.kind === 'id' ? 'id lookup' : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
       return [`scan ${name} by ${by} (~${Math.round(goal.scan.estimate)} rows)`];
     }
     case 'edge':

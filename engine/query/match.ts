@@ -14,10 +14,12 @@ import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, ty
 export interface NodeCheck {
   labels: string[];
   props: { key: string; fn: Fn }[];
+  /** The external id the node must have (`id(n) = value`). */
+  id?: Fn;
 }
 
 export type MatchStep =
-  | ({ kind: 'scanNode'; slot: number; access: { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
+  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
   | ExpandStep
   | {
       kind: 'scanEdges' | 'checkRel';
@@ -56,6 +58,7 @@ type Next = () => boolean;
 function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boolean {
   if (!recordedBy(node, env.asOf)) return false;
   for (const label of check.labels) if (!node.labels.includes(label)) return false;
+  if (check.id && equals(node.id, check.id(row, env)) !== true) return false;
   for (const { key, fn } of check.props) if (equals(fromProperty(node.properties[key]), fn(row, env)) !== true) return false;
   return true;
 }
@@ -95,7 +98,10 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
     case 'scanNode': {
       const graph = env.graph;
       let ids: Iterable<string> | undefined;
-      if (step.access.kind === 'label') ids = graph.nodesWithLabel(step.access.label);
+      if (step.access.kind === 'id') {
+        const id = step.access.fn(row, env);
+        ids = typeof id === 'string' && graph.node(id) ? [id] : [];
+      } else if (step.access.kind === 'label') ids = graph.nodesWithLabel(step.access.label);
       else if (step.access.kind === 'prop') {
         const value = step.access.fn(row, env);
         if (value === null) return false;

@@ -51,9 +51,9 @@ function paddedGraph(label: string, properties: NodeRecord['properties'], count:
 const options = { parameters: {}, limits: DEFAULT_LIMITS };
 
 /** The join steps the plan of a one-MATCH query builds to, as short signatures. */
-function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry): string[] {
-  const plan = planQuery(parseQuery(text), graph, { ...options, rules });
-  const match = buildQuery(plan, graph, { ...options, rules }).parts[0].clauses[0];
+function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry, parameters: Record<string, unknown> = {}): string[] {
+  const plan = planQuery(parseQuery(text), graph, { ...options, rules, parameters });
+  const match = buildQuery(plan, graph, { ...options, rules, parameters }).parts[0].clauses[0];
   if (match.kind !== 'match') throw new Error('the query does not start with MATCH');
   return match.steps.map(signature);
 }
@@ -61,7 +61,7 @@ function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry): stri
 function signature(step: MatchStep): string {
   switch (step.kind) {
     case 'scanNode':
-      return `scanNode ${step.access.kind === 'label' ? step.access.label : step.access.kind === 'prop' ? step.access.key : 'all'} [${step.labels}]`;
+      return `scanNode ${step.access.kind === 'label' ? step.access.label : step.access.kind === 'prop' ? step.access.key : step.access.kind}${step.id ? ' id' : ''} [${step.labels}]`;
     case 'expand':
     case 'varExpand':
       return `${step.kind} ${step.direction} [${step.labels}] {${step.props.map((prop) => prop.key)}}`;
@@ -145,6 +145,25 @@ describe('one plan for explain and execution', () => {
     expect(conflicting.rows).toEqual([]);
     expect(conflicting.goal).toContain("prop(V_c, type, 'Demand')");
     expect(conflicting.goal).toContain("prop(V_c, type, 'RedLine')");
+  });
+
+  it('finds a node by id(n) = constant through the id dictionary, not by scanning its label', () => {
+    const graph = paddedGraph('Actor', { role: 'party' }, 40);
+    const query = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $id AND c.type = 'RedLine' RETURN c.text AS claim";
+    const result = runQuery(graph, query, { parameters: { id: 'rsf' }, explain: true });
+    expect(result.rows).toEqual([['No negotiation while the army holds Khartoum']]);
+    expect(result.goal).toBe("node_id(V_a, '$id'), node(V_a, 'Actor'), edge(_A0, 'ASSERTS', V_a, V_c, _), node(V_c, 'Claim'), prop(V_c, type, 'RedLine'),\nreturn(['claim'])");
+    expect(result.plan![0]).toBe('scan a by id lookup (~1 rows)');
+    expect(builtSteps(query, graph, undefined, { id: 'rsf' })).toEqual(['scanNode id [Actor]', 'expand out [Claim] {type}']);
+    expect(graph.lookups).toEqual(['edges out of Actor']);
+    // an unknown id, a node of another label, and an id that is not a string find nothing
+    expect(runQuery(graph, query, { parameters: { id: 'nobody' } }).rows).toEqual([]);
+    expect(runQuery(graph, 'MATCH (a:Claim) WHERE id(a) = $id RETURN a', { parameters: { id: 'rsf' } }).rows).toEqual([]);
+    expect(runQuery(graph, 'MATCH (a) WHERE id(a) = $id RETURN a', { parameters: { id: 7 } }).rows).toEqual([]);
+    // both ends known by id: the second is checked as the walk arrives
+    const pair = runQuery(graph, "MATCH (a)-[r]->(b) WHERE id(a) = 'rsf' AND id(b) = $b RETURN type(r) AS type", { parameters: { b: 'saf' }, explain: true });
+    expect(pair.goal).toContain("node_id(V_b, '$b')");
+    expect(pair.rows).toEqual([['OPPOSES']]);
   });
 
   it('waits with a property compared with another pattern variable until that variable is bound', () => {
