@@ -25,12 +25,22 @@ export class GraphIndex {
   private readonly outgoing = new Map<string, Map<string, EdgeRecord[]>>();
   /** node id → edge type → edges arriving at it */
   private readonly incoming = new Map<string, Map<string, EdgeRecord[]>>();
+  private schema = 0;
 
   static fromRecords(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRecord>): GraphIndex {
     const index = new GraphIndex();
     for (const node of nodes) index.putNode(node);
     for (const edge of edges) index.putEdge(edge);
     return index;
+  }
+
+  /**
+   * Changes whenever what a query plan was chosen from may have changed: a label, edge
+   * type or property key appears or disappears, or a node or edge count crosses a power
+   * of two. Plans stay correct across other writes; they were only chosen from statistics.
+   */
+  get schemaVersion(): number {
+    return this.schema;
   }
 
   get nodeCount(): number {
@@ -45,12 +55,16 @@ export class GraphIndex {
     const previous = this.nodes.get(node.id);
     if (previous) this.unindexNode(previous);
     this.nodes.set(node.id, node);
-    for (const label of node.labels) addToSet(this.byLabel, label, node.id);
+    if (!previous) this.countChanged(this.nodes.size);
+    for (const label of node.labels) if (addToSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
       const valueKey = propertyValueKey(value);
       if (valueKey === undefined) continue;
       let values = this.byProperty.get(key);
-      if (!values) this.byProperty.set(key, (values = new Map()));
+      if (!values) {
+        this.byProperty.set(key, (values = new Map()));
+        this.schema++;
+      }
       addToSet(values, valueKey, node.id);
     }
   }
@@ -60,7 +74,8 @@ export class GraphIndex {
     const previous = this.edges.get(edge.id);
     if (previous) this.unindexEdge(previous);
     this.edges.set(edge.id, edge);
-    addToSet(this.byEdgeType, edge.type, edge.id);
+    if (!previous) this.countChanged(this.edges.size);
+    if (addToSet(this.byEdgeType, edge.type, edge.id)) this.schema++;
     adjacencyList(this.outgoing, edge.from, edge.type).push(edge);
     adjacencyList(this.incoming, edge.to, edge.type).push(edge);
   }
@@ -72,6 +87,7 @@ export class GraphIndex {
     for (const edge of [...this.edgesOf(id, 'both')]) this.deleteEdge(edge.id);
     this.unindexNode(node);
     this.nodes.delete(id);
+    this.countChanged(this.nodes.size);
     this.outgoing.delete(id);
     this.incoming.delete(id);
   }
@@ -81,6 +97,11 @@ export class GraphIndex {
     if (!edge) return;
     this.unindexEdge(edge);
     this.edges.delete(id);
+    this.countChanged(this.edges.size);
+  }
+
+  private countChanged(count: number): void {
+    if ((count & (count - 1)) === 0) this.schema++;
   }
 
   node(id: string): NodeRecord | undefined {
@@ -156,18 +177,21 @@ export class GraphIndex {
   }
 
   private unindexNode(node: NodeRecord): void {
-    for (const label of node.labels) deleteFromSet(this.byLabel, label, node.id);
+    for (const label of node.labels) if (deleteFromSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
       const valueKey = propertyValueKey(value);
       const values = this.byProperty.get(key);
       if (valueKey === undefined || !values) continue;
       deleteFromSet(values, valueKey, node.id);
-      if (values.size === 0) this.byProperty.delete(key);
+      if (values.size === 0) {
+        this.byProperty.delete(key);
+        this.schema++;
+      }
     }
   }
 
   private unindexEdge(edge: EdgeRecord): void {
-    deleteFromSet(this.byEdgeType, edge.type, edge.id);
+    if (deleteFromSet(this.byEdgeType, edge.type, edge.id)) this.schema++;
     removeFromAdjacency(this.outgoing, edge.from, edge);
     removeFromAdjacency(this.incoming, edge.to, edge);
   }
@@ -192,17 +216,25 @@ export function propertyValueKey(value: PropertyValue): string | undefined {
   }
 }
 
-function addToSet<K>(map: Map<K, Set<string>>, key: K, id: string): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(id);
+/** Whether `key` is new to the map. */
+function addToSet<K>(map: Map<K, Set<string>>, key: K, id: string): boolean {
+  const set = map.get(key);
+  if (set) {
+    set.add(id);
+    return false;
+  }
+  map.set(key, new Set([id]));
+  return true;
 }
 
-function deleteFromSet<K>(map: Map<K, Set<string>>, key: K, id: string): void {
+/** Whether `key` left the map. */
+function deleteFromSet<K>(map: Map<K, Set<string>>, key: K, id: string): boolean {
   const set = map.get(key);
-  if (!set) return;
+  if (!set) return false;
   set.delete(id);
-  if (set.size === 0) map.delete(key);
+  if (set.size > 0) return false;
+  map.delete(key);
+  return true;
 }
 
 function adjacencyList(map: Map<string, Map<string, EdgeRecord[]>>, nodeId: string, type: string): EdgeRecord[] {

@@ -153,7 +153,7 @@ describe('one plan for explain and execution', () => {
     const result = runQuery(graph, query, { parameters: { id: 'rsf' }, explain: true });
     expect(result.rows).toEqual([['No negotiation while the army holds Khartoum']]);
     expect(result.goal).toBe("node_id(V_a, '$id'), node(V_a, 'Actor'), edge(_A0, 'ASSERTS', V_a, V_c, _), node(V_c, 'Claim'), prop(V_c, type, 'RedLine'),\nreturn(['claim'])");
-    expect(result.plan![0]).toBe('scan a by id lookup (~1 rows)');
+    expect((result.plan as string[])[0]).toBe('scan a by id lookup (~1 rows)');
     expect(builtSteps(query, graph, undefined, { id: 'rsf' })).toEqual(['scanNode id [Actor]', 'expand out [Claim] {type}']);
     expect(graph.lookups).toEqual(['edges out of Actor']);
     // an unknown id, a node of another label, and an id that is not a string find nothing
@@ -174,6 +174,60 @@ describe('one plan for explain and execution', () => {
     expect(result.rows).toEqual([['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', 'Rapid Support Forces']]);
     expect(result.goal).toBe("node(V_a, 'Actor'), node(V_b, _), where(neq(V_a, V_b)), prop(V_a, role, prop_of(V_b, role)),\nreturn(['a', 'b'])");
     expect(builtSteps(query, graph)).toEqual(['scanNode Actor []', 'scanNode all []', 'filter', 'checkNode']);
+  });
+});
+
+describe('the plan cache', () => {
+  /** Counts the planner's statistics reads: none means the query was not planned again. */
+  class CountingIndex extends GraphIndex {
+    statistics = 0;
+    override labelCount(label: string): number {
+      this.statistics++;
+      return super.labelCount(label);
+    }
+  }
+  const counting = () => {
+    const graph = new CountingIndex();
+    const source = conflictGraph();
+    for (const node of source.nodes.values()) graph.putNode(node);
+    for (const edge of source.edges.values()) graph.putEdge(edge);
+    return graph;
+  };
+  const query = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = $type RETURN a.label AS actor ORDER BY actor";
+
+  it('plans a query text once per parameter shape, answering from the data as it is now', () => {
+    const graph = counting();
+    expect(runQuery(graph, query, { parameters: { type: 'RedLine' } }).rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    const planned = graph.statistics;
+    expect(planned).toBeGreaterThan(0);
+    expect(runQuery(graph, query, { parameters: { type: 'Demand' } }).rows).toEqual(runQuery(conflictGraph(), query, { parameters: { type: 'Demand' } }).rows);
+    expect(graph.statistics).toBe(planned);
+    // a write that changes no schema nor count past a power of two keeps the plan, and the answer follows the data
+    const rsf = graph.node('rsf')!;
+    graph.putNode({ ...rsf, properties: { ...rsf.properties, label: 'RSF' } });
+    expect(runQuery(graph, query, { parameters: { type: 'RedLine' } }).rows).toEqual([['RSF'], ['Sudanese Armed Forces']]);
+    expect(graph.statistics).toBe(planned);
+    // another parameter shape is another plan: a number is no string id
+    const byId = 'MATCH (a:Actor) WHERE id(a) = $id RETURN a.label AS label';
+    expect(runQuery(graph, byId, { parameters: { id: 'saf' }, explain: true }).plan).toContain('scan a by id lookup (~1 rows)');
+    const numeric = runQuery(graph, byId, { parameters: { id: 1 }, explain: true });
+    expect(numeric.rows).toEqual([]);
+    expect(numeric.plan).toContain('scan a by label Actor (~3 rows)');
+  });
+
+  it('plans again after a schema change, and after rule modules change', () => {
+    const graph = counting();
+    runQuery(graph, query, { parameters: { type: 'RedLine' } });
+    const planned = graph.statistics;
+    graph.putNode({ id: 'x', labels: ['Mediator'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    runQuery(graph, query, { parameters: { type: 'RedLine' } });
+    expect(graph.statistics).toBeGreaterThan(planned);
+
+    const rules = new RuleRegistry();
+    const ruled = "MATCH (a:Actor {label: 'IGAD'}), (b:Actor) WHERE befriends(a, b) RETURN b.label AS b";
+    expect(() => runQuery(graph, ruled, { rules })).toThrow(/befriends/);
+    rules.load('allies', "befriends(X, Y) :- edge(_, 'ALLIED_WITH', X, Y, _).", 'allies.pl');
+    expect(runQuery(graph, ruled, { rules }).rows.length).toBeGreaterThan(0);
   });
 });
 
