@@ -32,8 +32,12 @@ export function explainQuery(plan: QueryPlan): Explanation {
 function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
   switch (clause.kind) {
     case 'match': {
-      const body = clause.goals.length === 0 ? 'true' : clause.goals.map(renderGoal).join(', ');
-      const lines = clause.goals.flatMap(planLine);
+      const goals = clause.countFrom === undefined ? clause.goals : clause.goals.slice(0, clause.countFrom);
+      const counted = clause.countFrom === undefined ? [] : clause.goals.slice(clause.countFrom);
+      const rendered = goals.map(renderGoal);
+      if (counted.length > 0) rendered.push(`aggregate_all(count, (${counted.map(renderGoal).join(', ')}), _)`);
+      const body = rendered.length === 0 ? 'true' : rendered.join(', ');
+      const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (no rows: counted per row before)`)];
       return clause.optional ? { goal: `optional((${body}))`, lines: lines.map((line) => `optional ${line}`) } : { goal: body, lines };
     }
     case 'unwind':

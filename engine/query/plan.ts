@@ -135,6 +135,12 @@ export interface MatchPlan {
   scope: Scope;
   /** The slots this MATCH binds: null-filled when an OPTIONAL MATCH finds nothing. */
   newSlots: number[];
+  /**
+   * Count pushdown: the goals from this index on bind only what the aggregation after
+   * the MATCH never reads, and it only counts rows; so they are counted per row of the
+   * goals before, and no row is made for each of their matches.
+   */
+  countFrom?: number;
 }
 
 export interface UnwindPlan {
@@ -235,7 +241,36 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
         throw compileError('ReadOnlyQuery', `${clause.keyword} is not supported`, clause.pos);
     }
   }
+  for (let i = 0; i + 1 < planned.length; i++) {
+    const [match, projection] = [planned[i], planned[i + 1]];
+    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) match.countFrom = countTail(match, projection);
+  }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+/**
+ * Where a MATCH's countable tail begins, if it has one: its last goal that binds is an
+ * expansion to a new node, followed only by checks on that node and relationship, and
+ * the aggregation after it reads neither, its aggregates all `count(*)`.
+ */
+function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
+  if (match.optional || !projection.aggregating) return undefined;
+  const isCountStar = (expr: Expr) => expr.kind === 'call' && expr.star && !expr.distinct && expr.name.toLowerCase() === 'count';
+  if (projection.items.some((item) => containsAggregate(item.expr) && !isCountStar(item.expr))) return undefined;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
+  const read = new Set<string>();
+  for (const item of projection.items) variablesOf(item.expr, read);
+  for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
+  let at = match.goals.length - 1;
+  while (at >= 0 && match.goals[at].kind !== 'edge') at--;
+  const edge = match.goals[at];
+  if (!edge || edge.kind !== 'edge' || edge.access.kind !== 'expand') return undefined;
+  const target = edge.access.reversed ? edge.from : edge.to;
+  if ((edge.access.reversed ? edge.access.fromBound : edge.access.toBound) || read.has(target.name) || read.has(edge.rel.name)) return undefined;
+  const checksOnly = match.goals.slice(at + 1).every((goal) =>
+    (goal.kind === 'node' && !goal.scan && goal.node.name === target.name) || (goal.kind === 'id' && !goal.scan && goal.node.name === target.name) ||
+    (goal.kind === 'prop' && !goal.scan && (goal.element.name === target.name || goal.element.name === edge.rel.name) && variablesOf(goal.value).size === 0));
+  return checksOnly ? at : undefined;
 }
 
 // ---- MATCH ----

@@ -146,6 +146,11 @@ export class GraphIndex {
     return result;
   }
 
+  /** The edges of one type leaving ('out') or arriving at ('in') a node: the index's own list, not to be changed or kept. */
+  adjacent(nodeId: string, direction: 'out' | 'in', type: string): readonly EdgeRecord[] {
+    return (direction === 'out' ? this.outgoing : this.incoming).get(nodeId)?.get(type) ?? NO_EDGES;
+  }
+
   /** Planner statistics. */
   labelCount(label: string): number {
     return this.byLabel.get(label)?.size ?? 0;
@@ -198,6 +203,7 @@ export class GraphIndex {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NO_EDGES: readonly EdgeRecord[] = [];
 
 /**
  * The key a scalar property value is indexed under. Numbers and strings must not

@@ -33,6 +33,11 @@ class RecordingIndex extends GraphIndex {
     this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
     return super.edgesOf(nodeId, direction, types);
   }
+
+  override adjacent(nodeId: string, direction: 'out' | 'in', type: string): readonly EdgeRecord[] {
+    this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
+    return super.adjacent(nodeId, direction, type);
+  }
 }
 
 /** The conflict graph, padded with `count` unconnected nodes: the same answers, other statistics. */
@@ -174,6 +179,61 @@ describe('one plan for explain and execution', () => {
     expect(result.rows).toEqual([['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', 'Rapid Support Forces']]);
     expect(result.goal).toBe("node(V_a, 'Actor'), node(V_b, _), where(neq(V_a, V_b)), prop(V_a, role, prop_of(V_b, role)),\nreturn(['a', 'b'])");
     expect(builtSteps(query, graph)).toEqual(['scanNode Actor []', 'scanNode all []', 'filter', 'checkNode']);
+  });
+});
+
+describe('aggregation without rows', () => {
+  /** A random graph of actors and claims with ASSERTS and ALLIED_WITH edges, self-loops and parallel edges included. */
+  function randomGraph(seed: number): GraphIndex {
+    let state = seed;
+    const random = (n: number) => Math.floor(((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * n);
+    const graph = new GraphIndex();
+    const at = '2024-01-01T00:00:00.000Z';
+    for (let i = 0; i < 12; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: { tier: i % 3 }, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 20; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: { type: i % 4 === 0 ? 'RedLine' : 'Demand' }, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 60; i++) {
+      const asserts = random(3) > 0;
+      graph.putEdge({ id: `e${i}`, type: asserts ? 'ASSERTS' : 'ALLIED_WITH', from: `a${random(12)}`, to: asserts ? `c${random(20)}` : `a${random(12)}`, properties: { weight: random(2) }, confidence: 1, provenance: [], recorded_at: at });
+    }
+    return graph;
+  }
+
+  it('counts the tail of a pattern per row before it, as explained, with the answers of counting rows', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const graph = randomGraph(seed);
+      // the RedLine case may start from the claims (then its tail binds a, which is read): equal answers either way
+      const cases: [pushed: string, rows: string][] = [
+        ['MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN id(a) AS a, count(*) AS n ORDER BY n DESC, a LIMIT 5',
+          'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(c) AS n ORDER BY n DESC, a LIMIT 5'],
+        ["MATCH (a:Actor)-[:ASSERTS {weight: 1}]->(:Claim {type: 'RedLine'}) RETURN a.tier AS tier, count(*) AS n ORDER BY tier",
+          "MATCH (a:Actor)-[r:ASSERTS {weight: 1}]->(c:Claim {type: 'RedLine'}) RETURN a.tier AS tier, count(r) AS n ORDER BY tier"],
+        // the counted edge must not be the one the pattern already used (relationship isomorphism), self-loops included
+        ['MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor)-[:ALLIED_WITH]-(:Actor) RETURN id(a) AS a, id(b) AS b, count(*) AS n ORDER BY a, b',
+          'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor)-[r:ALLIED_WITH]-(:Actor) RETURN id(a) AS a, id(b) AS b, count(r) AS n ORDER BY a, b'],
+        ['MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN count(*) AS n', 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(c) AS n'],
+        ["MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n", "MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'Nothing'}) RETURN count(c) AS n"],
+      ];
+      for (const [pushed, rows] of cases) {
+        const counted = runQuery(graph, pushed, { explain: true });
+        const plain = runQuery(graph, rows, { explain: true });
+        if (!pushed.includes('RedLine')) {
+          expect(counted.goal).toContain('aggregate_all(count, (');
+          expect((counted.plan as string[]).some((line) => line.startsWith('count expand'))).toBe(true);
+        }
+        expect(plain.goal).not.toContain('aggregate_all');
+        expect(counted.rows).toEqual(plain.rows);
+      }
+    }
+    expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
+  });
+
+  it('keeps the k first rows of ORDER BY ... LIMIT k in order, ties in input order, past SKIP', () => {
+    const graph = randomGraph(5);
+    const all = runQuery(graph, 'MATCH (a:Actor)-[r]->(b) RETURN id(r) AS r, a.tier AS t ORDER BY t').rows;
+    expect(all.length).toBeGreaterThan(20);
+    for (const [skip, limit] of [[0, 0], [0, 1], [0, 7], [3, 5], [0, 15], [2, 11], [0, 1000], [50, 20]]) {
+      expect(runQuery(graph, `MATCH (a:Actor)-[r]->(b) RETURN id(r) AS r, a.tier AS t ORDER BY t SKIP ${skip} LIMIT ${limit}`).rows).toEqual(all.slice(skip, skip + limit));
+    }
   });
 });
 
