@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -44,6 +45,8 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  /** Facts the store keeps loaded over all graphs (LRU beyond). */
+  graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
   queryInlineMs: number;
 }
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8),
+    graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };
 }

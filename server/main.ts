@@ -8,7 +8,7 @@ import { loadConfig, reasoningOptions } from './config.ts';
 /** `npm start`: open the store, make sure an admin key exists, serve, and close cleanly on SIGINT/SIGTERM. */
 const config = loadConfig();
 mkdirSync(config.dataDir, { recursive: true });
-const store = await ParleyStore.open(`${config.dataDir}/store`);
+const store = await ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
 const admin = await store.bootstrapAdminKey(config.adminKey);
 if (admin.secret) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${admin.secret}\n`);

@@ -26,6 +26,7 @@ export class GraphIndex {
   /** node id → edge type → edges arriving at it */
   private readonly incoming = new Map<string, Map<string, EdgeRecord[]>>();
   private schema = 0;
+  private properties = 0;
 
   static fromRecords(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRecord>): GraphIndex {
     const index = new GraphIndex();
@@ -43,6 +44,11 @@ export class GraphIndex {
     return this.schema;
   }
 
+  /** Facts as the issue counts them: nodes, their properties, and edges. */
+  get factCount(): number {
+    return this.nodes.size + this.properties + this.edges.size;
+  }
+
   get nodeCount(): number {
     return this.nodes.size;
   }
@@ -55,6 +61,7 @@ export class GraphIndex {
     const previous = this.nodes.get(node.id);
     if (previous) this.unindexNode(previous);
     this.nodes.set(node.id, node);
+    this.properties += Object.keys(node.properties).length;
     if (!previous) this.countChanged(this.nodes.size);
     for (const label of node.labels) if (addToSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
@@ -182,6 +189,7 @@ export class GraphIndex {
   }
 
   private unindexNode(node: NodeRecord): void {
+    this.properties -= Object.keys(node.properties).length;
     for (const label of node.labels) if (deleteFromSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
       const valueKey = propertyValueKey(value);

@@ -66,6 +66,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
+/** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
+export const DEFAULT_CACHE_FACTS = 2_000_000;
 /** Default confidence of a record imported without one: the client states it as fact. */
 const DEFAULT_CONFIDENCE = 1;
 /**
@@ -83,17 +85,19 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
  * is durable.
  */
 export class ParleyStore {
+  /** Loaded graphs, least recently used first, bounded by their total facts (cacheFacts). */
   private readonly loaded = new Map<string, { generation: string; index: GraphIndex }>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
   private readonly changeListeners = new Set<(change: GraphChange) => void>();
 
-  private constructor(private readonly db: Level<string, string>) {}
+  private constructor(private readonly db: Level<string, string>, private readonly cacheFacts: number) {}
 
-  static async open(dir: string): Promise<ParleyStore> {
+  /** `cacheFacts`: how many facts (nodes, node properties, edges) the loaded graphs may hold together; the graph in use always stays. */
+  static async open(dir: string, options: { cacheFacts?: number } = {}): Promise<ParleyStore> {
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     await db.open();
-    const store = new ParleyStore(db);
+    const store = new ParleyStore(db, options.cacheFacts ?? DEFAULT_CACHE_FACTS);
     await store.upgradeLayout();
     return store;
   }
@@ -263,7 +267,7 @@ export class ParleyStore {
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     const meta = await this.getGraphMeta(tenant, graphId);
     const cached = this.loaded.get(graphLockKey(tenant, graphId));
-    if (cached && cached.generation === meta.generation) return cached.index;
+    if (cached && cached.generation === meta.generation) return this.touch(graphLockKey(tenant, graphId), cached.index);
     return this.locks.run(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
   }
 
@@ -337,6 +341,7 @@ export class ParleyStore {
       for (const node of changedNodes) index.putNode(node);
       for (const edge of changedEdges) index.putEdge(edge);
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { generation: meta.generation, index });
+      this.evict(graphLockKey(tenant, graphId));
       if (changedNodes.length > 0 || changedEdges.length > 0) {
         this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
       }
@@ -372,13 +377,35 @@ export class ParleyStore {
   private async loadIndex(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
     const cacheKey = graphLockKey(tenant, meta.graph_id);
     const cached = this.loaded.get(cacheKey);
-    if (cached && cached.generation === meta.generation) return cached.index;
+    if (cached && cached.generation === meta.generation) return this.touch(cacheKey, cached.index);
     const prefix = graphDataPrefix(tenant, meta.graph_id, meta.generation);
     const index = new GraphIndex();
     await this.scan(dataKey.nodes(prefix), (value) => index.putNode(JSON.parse(value) as NodeRecord));
     await this.scan(dataKey.edges(prefix), (value) => index.putEdge(JSON.parse(value) as EdgeRecord));
+    this.loaded.delete(cacheKey);
     this.loaded.set(cacheKey, { generation: meta.generation, index });
+    this.evict(cacheKey);
     return index;
+  }
+
+  /** Marks a loaded graph most recently used. */
+  private touch(cacheKey: string, index: GraphIndex): GraphIndex {
+    const entry = this.loaded.get(cacheKey)!;
+    this.loaded.delete(cacheKey);
+    this.loaded.set(cacheKey, entry);
+    return index;
+  }
+
+  /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
+  private evict(keep: string): void {
+    let total = 0;
+    for (const { index } of this.loaded.values()) total += index.factCount;
+    for (const [key, { index }] of this.loaded) {
+      if (total <= this.cacheFacts) return;
+      if (key === keep) continue;
+      this.loaded.delete(key);
+      total -= index.factCount;
+    }
   }
 
   private async scan(prefix: string, onValue: (value: string) => void): Promise<void> {
