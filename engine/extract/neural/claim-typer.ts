@@ -3,7 +3,7 @@ import { TooLargeError } from '../../errors.ts';
 import type { SymbolicLayer } from '../types.ts';
 // transformers and ONNX (about 180 MB resident) load only when a claim model is configured: see createClaimTyper
 import type { ClaimClassifier, ClaimModelKind, ClaimTypePrediction } from './claim-classifier.ts';
-import { CallGate } from './gate.ts';
+import { CallGate } from '../../gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type ModelPurpose, type NerModelFiles } from './model-dir.ts';
 import type { ClaimTask } from './worker-task.ts';
 
