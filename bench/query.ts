@@ -124,6 +124,14 @@ class HandGraph {
     return this[direction].get(type)?.get(id) ?? [];
   }
 
+  /** RedLine claims with the ASSERTS edges arriving at them. */
+  *assertedRedLines(): Iterable<[string, EdgeRecord[]]> {
+    for (const [claimId, edges] of this.in.get('ASSERTS') ?? []) {
+      const claim = this.nodes.get(claimId)!;
+      if (claim.properties.type === 'RedLine' && claim.labels.includes('Claim')) yield [claimId, edges];
+    }
+  }
+
   has(id: string, label: string): boolean {
     return this.nodes.get(id)?.labels.includes(label) ?? false;
   }
@@ -155,9 +163,7 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand(graph) {
       const rows: Answer = [];
-      for (const [claimId, edges] of graph.in.get('ASSERTS') ?? []) {
-        const claim = graph.nodes.get(claimId)!;
-        if (claim.properties.type !== 'RedLine' || !claim.labels.includes('Claim')) continue;
+      for (const [claimId, edges] of graph.assertedRedLines()) {
         for (const edge of edges) if (graph.has(edge.from, 'Actor')) rows.push(`${edge.from}|${claimId}`);
       }
       return rows;
@@ -225,9 +231,7 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand(graph) {
       const rows: Answer = [];
-      for (const [claimId, edges] of graph.in.get('ASSERTS') ?? []) {
-        const claim = graph.nodes.get(claimId)!;
-        if (claim.properties.type !== 'RedLine' || !claim.labels.includes('Claim')) continue;
+      for (const [claimId, edges] of graph.assertedRedLines()) {
         const supported = graph.edges('out', 'SUPPORTS', claimId).filter((edge) => graph.has(edge.to, 'Claim'));
         if (supported.length === 0) continue;
         for (const edge of edges) {
