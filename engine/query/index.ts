@@ -31,13 +31,13 @@
  */
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { QueryAst } from './ast.ts';
-import { parse } from './parser.ts';
+import { parse, tooComplex } from './parser.ts';
 import { analyse } from './semantic.ts';
 import { planQuery } from './plan.ts';
 import { buildQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
 import { explainQuery } from './explain.ts';
-import { DEFAULT_LIMITS, type QueryLimits } from './limits.ts';
+import { DEFAULT_LIMITS, checkParameters, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
 import type { CypherValue } from './values.ts';
 
@@ -84,7 +84,17 @@ export function parseQuery(text: string): QueryAst {
 }
 
 export function runQuery(graph: GraphIndex, text: string, options: QueryOptions = {}): QueryResult {
-  const ast = parseQuery(text);
+  try {
+    return runParsed(graph, parseQuery(text), options);
+  } catch (error) {
+    // the depth checks bound recursion and the collection and size limits bound values; this is the net under both
+    if (error instanceof RangeError) throw tooComplex();
+    throw error;
+  }
+}
+
+function runParsed(graph: GraphIndex, ast: QueryAst, options: QueryOptions): QueryResult {
+  checkParameters(options.parameters);
   analyse(ast, { allowWrites: options.allowWrites ?? false, rules: options.rules });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const planOptions = { rules: options.rules, parameters: options.parameters ?? {}, limits };

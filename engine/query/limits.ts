@@ -6,14 +6,25 @@
  * - INTERMEDIATE_ROW_CAP: rows any clause may hold between clauses (503 `query_intermediate_rows`).
  * - INFERENCE_LIMIT: tau-prolog inferences for rule predicates (503 `query_inference_limit`).
  * - MAX_VARIABLE_LENGTH: the upper bound assumed for `*` and `*n..` (longer paths are not explored).
+ * - MAX_QUERY_NESTING: brackets, braces, parentheses and CASE open at once in the query text
+ *   (400 `query_nesting_depth`); the parser recurses once per level and overflows the
+ *   stack near 200.
+ * - MAX_EXPRESSION_DEPTH: depth of the parsed query (chains such as `NOT NOT …` or
+ *   `a + b + …`), 400 `query_expression_depth`; analysis recurses per level and overflows
+ *   near 4,000.
+ * - MAX_PARAMETER_DEPTH: nesting of lists and maps in `parameters` (400 `query_parameter_depth`).
  */
 import { LimitError, ValidationError } from '../errors.ts';
+import { nestedDeeperThan } from '../shape.ts';
 
 export const QUERY_TIME_LIMIT_MS = 5_000;
 export const ROW_CAP = 10_000;
 export const INTERMEDIATE_ROW_CAP = 1_000_000;
 export const INFERENCE_LIMIT = 1_000_000;
 export const MAX_VARIABLE_LENGTH = 32;
+export const MAX_QUERY_NESTING = 64;
+export const MAX_EXPRESSION_DEPTH = 1_000;
+export const MAX_PARAMETER_DEPTH = 32;
 
 export interface QueryLimits {
   timeLimitMs: number;
@@ -71,5 +82,15 @@ export class Budget {
         limit: this.limits.rowCap,
       });
     }
+  }
+}
+
+/** Parameters nested past MAX_PARAMETER_DEPTH are refused before anything walks them. */
+export function checkParameters(parameters: Record<string, unknown> | undefined): void {
+  if (parameters !== undefined && nestedDeeperThan(parameters, MAX_PARAMETER_DEPTH + 1)) {
+    throw new ValidationError('query_parameter_depth', `parameters nest lists and maps more than ${MAX_PARAMETER_DEPTH} deep`, {
+      field: 'parameters',
+      limit: MAX_PARAMETER_DEPTH,
+    });
   }
 }

@@ -21,6 +21,7 @@ import { CallGate } from '../extract/neural/gate.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
+import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
@@ -98,6 +99,8 @@ export class ReasoningPool {
     options: { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> },
   ): Promise<{ result: QueryResult; graph: GraphIndex }> {
     this.gate.checkCapacity();
+    // before structured clone walks them on the way to a worker
+    checkParameters(options.parameters);
     const { graph, at } = await this.source.current(tenant, graphId);
     const inline = this.tryInline(graph, text, options);
     if (inline) return { result: inline, graph };

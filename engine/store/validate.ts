@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.ts';
+import { nestedDeeperThan } from '../shape.ts';
 import {
   EDGE_ENDPOINTS,
   EDGE_ENUM_PROPERTIES,
@@ -76,6 +77,9 @@ function checkCommon(where: string, record: { id?: string; confidence?: number; 
   }
   if (record.provenance === undefined) return;
   if (!Array.isArray(record.provenance)) fail(where, 'provenance', 'provenance must be an array');
+  if (nestedDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
+    throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: 'provenance', limit: MAX_PROPERTY_DEPTH });
+  }
   record.provenance.forEach((entry, i) => {
     const at = `provenance[${i}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
@@ -91,8 +95,25 @@ function checkCommon(where: string, record: { id?: string; confidence?: number; 
   });
 }
 
+/**
+ * Lists and maps inside one property value nest at most this deep: every read of the
+ * graph walks stored values recursively (JSON.stringify, the query evaluator).
+ */
+export const MAX_PROPERTY_DEPTH = 16;
+/** Bytes of one node's or edge's properties (as JSON): a record is read whole on every match. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
 function checkProperties(where: string, properties: unknown): asserts properties is Record<string, PropertyValue> {
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) fail(where, 'properties', 'properties must be an object');
+  for (const [key, value] of Object.entries(properties)) {
+    if (nestedDeeperThan(value, MAX_PROPERTY_DEPTH)) {
+      throw new ValidationError('property_depth', `${where}: property '${key}' nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: key, limit: MAX_PROPERTY_DEPTH });
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(properties));
+  if (bytes > MAX_RECORD_BYTES) {
+    throw new ValidationError('record_too_large', `${where}: properties take ${bytes} bytes as JSON, more than ${MAX_RECORD_BYTES}`, { record: where, field: 'properties', limit: MAX_RECORD_BYTES });
+  }
 }
 
 /**
