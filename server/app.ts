@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { registerAuth } from './auth.ts';
 import type { AppDeps } from './deps.ts';
-import { errorHandler, problem, sendProblem } from './problems.ts';
+import { MAX_PARAM_LENGTH, clientErrorHandler, errorHandler, problem, sendProblem } from './problems.ts';
 import { REGISTERED_SCHEMAS } from './schemas.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
@@ -30,6 +30,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
     },
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // fastify's own errors (bad URLs, over-long path parameters, HTTP parser errors) in the one problem+json shape
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
   });
 
   for (const schema of REGISTERED_SCHEMAS) app.addSchema(schema);
