@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { decodeText } from '../engine/ingest/source.ts';
+import { checkStrings } from '../engine/shape.ts';
 import { registerAuth } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, errorHandler, problem, sendProblem } from './problems.ts';
@@ -56,8 +58,24 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
+  // Bodies are decoded strictly (invalid UTF-8 refused, as file ingest refuses it, never replaced), and no
+  // string in them may hold a NUL or an unpaired surrogate.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    parseJson(request, decodeText(body as Buffer, 'request body'), (error, value) => {
+      if (error) return done(error);
+      try {
+        checkStrings(value);
+      } catch (refused) {
+        return done(refused as Error);
+      }
+      done(null, value);
+    });
+  });
   // JSON Lines for graph import: kept as text, parsed and validated by the engine.
-  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'buffer', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) =>
+    done(null, decodeText(body as Buffer, 'request body')),
+  );
 
   registerAuth(app, deps.store, deps.config.rateLimitPerMinute);
 

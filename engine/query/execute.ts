@@ -11,6 +11,7 @@ import type { RuleRegistry } from './rules.ts';
 import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
+import { isIsoInstant } from '../store/validate.ts';
 
 export interface ExecuteOptions {
   parameters: Record<string, unknown>;
@@ -43,7 +44,7 @@ export function parameterValue(value: unknown): CypherValue {
 function normaliseAsOf(asOf: string | undefined): string | undefined {
   if (asOf === undefined) return undefined;
   const time = Date.parse(asOf);
-  if (Number.isNaN(time)) throw new ValidationError('invalid_as_of', `as_of '${asOf}' is not an ISO 8601 date-time`, { field: 'as_of' });
+  if (Number.isNaN(time) || !isIsoInstant(asOf)) throw new ValidationError('invalid_as_of', `as_of '${asOf}' is not an ISO 8601 date-time`, { field: 'as_of' });
   return new Date(time).toISOString();
 }
 
