@@ -10,6 +10,9 @@ const config = loadConfig();
 mkdirSync(config.dataDir, { recursive: true });
 const store = await ParleyStore.open(`${config.dataDir}/store`);
 const admin = await store.bootstrapAdminKey(config.adminKey);
+if (admin.revoked) {
+  console.warn('parley: PARLEY_ADMIN_KEY names a key that was revoked; it stays revoked. Set a new value to get a working admin key (README "Rotating the admin key").');
+}
 if (admin.secret) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${admin.secret}\n`);
 }

@@ -138,11 +138,17 @@ export class ParleyStore {
 
   /**
    * The admin key on first start: the one from the environment when given (stored
-   * hashed), else a new one whose secret is returned once to be printed.
+   * hashed), else a new one whose secret is returned once to be printed. A key from
+   * the environment that was revoked stays revoked: its record is kept, and a
+   * restart with the same value does not bring it back (`revoked` says so).
    */
-  async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string }> {
+  async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string; revoked?: boolean }> {
     if (fromEnvironment) {
-      const existing = await this.authenticate(fromEnvironment);
+      const existing = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyIdOf(fromEnvironment) ?? hashSecret(fromEnvironment).slice(0, 16)));
+      if (existing && !secretMatches(fromEnvironment, existing.hash)) {
+        throw new ConflictError('admin_key_clash', 'PARLEY_ADMIN_KEY has the key id of another key; choose another value');
+      }
+      if (existing?.revoked_at) return { created: false, revoked: true };
       if (existing?.admin) return { created: false };
       await this.createKey({ tenant: 'admin', scope: 'write', admin: true, name: 'bootstrap (PARLEY_ADMIN_KEY)', secret: fromEnvironment });
       return { created: true };
