@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { COLLECTION_LIMIT, RESPONSE_LIMIT_BYTES } from '../engine/query/limits.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -20,6 +21,10 @@ export interface ParleyConfig {
   queryTimeoutMs: number;
   /** Most rows one query may return (400 beyond: the client should add LIMIT). */
   queryRowLimit: number;
+  /** Most elements of any one list a query builds: collect(), range(), comprehensions (400 beyond). */
+  queryCollectionLimit: number;
+  /** Largest query answer, in bytes of JSON, estimated while it is built (400 beyond). */
+  queryResponseLimitBytes: number;
   /** Most Prolog inferences one query or analysis may run. */
   inferenceLimit: number;
   /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
@@ -79,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     importBodyLimitBytes: integer(env, 'PARLEY_IMPORT_LIMIT_BYTES', 64 * 1024 * 1024),
     queryTimeoutMs: integer(env, 'PARLEY_QUERY_TIMEOUT_MS', 5_000),
     queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
+    queryCollectionLimit: integer(env, 'PARLEY_QUERY_COLLECTION_LIMIT', COLLECTION_LIMIT),
+    queryResponseLimitBytes: integer(env, 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES', RESPONSE_LIMIT_BYTES),
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),

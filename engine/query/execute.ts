@@ -6,7 +6,7 @@
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator } from './functions.ts';
-import { Budget, type QueryLimits } from './limits.ts';
+import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
 import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
@@ -78,32 +78,48 @@ function distinctRows(rows: CypherValue[][]): CypherValue[][] {
   });
 }
 
+/** Where a clause hands its rows: the next clause, or the answer. */
+interface Sink {
+  push(row: Row): void;
+  end(): void;
+}
+
+/**
+ * Rows flow through the clauses one at a time, so that nothing holds every row of an
+ * intermediate result unless the query needs them together (ORDER BY, SKIP/LIMIT,
+ * CREATE): an aggregate sees each row as it is made, and its limits stop a query
+ * before the rows that would feed it pile up.
+ */
 function runPart(part: CompiledPart, env: Env): CypherValue[][] {
-  let rows: Row[] = [[]];
-  let output: CypherValue[][] = [];
-  for (const clause of part.clauses) {
-    switch (clause.kind) {
-      case 'match': {
-        const next: Row[] = [];
-        for (const row of rows) {
+  const output: CypherValue[][] = [];
+  let sink: Sink = { push: () => {}, end: () => {} };
+  for (let i = part.clauses.length - 1; i >= 0; i--) sink = clauseSink(part.clauses[i], sink, env, output);
+  sink.push([]);
+  sink.end();
+  return output;
+}
+
+function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: Env, output: CypherValue[][]): Sink {
+  switch (clause.kind) {
+    case 'match':
+      return {
+        push(row) {
           let matched = false;
           clause.run(row, env, (result) => {
             matched = true;
             next.push(result);
-            if ((next.length & 1023) === 0) env.budget.checkIntermediate(next.length);
           });
           if (!matched && clause.optional) {
             const filled = row.slice();
             for (const slot of clause.newSlots) filled[slot] = null;
             next.push(filled);
           }
-        }
-        rows = next;
-        break;
-      }
-      case 'unwind': {
-        const next: Row[] = [];
-        for (const row of rows) {
+        },
+        end: () => next.end(),
+      };
+    case 'unwind':
+      return {
+        push(row) {
           const value = clause.fn(row, env);
           const items = value === null ? [] : Array.isArray(value) ? value : [value];
           for (const item of items) {
@@ -112,36 +128,84 @@ function runPart(part: CompiledPart, env: Env): CypherValue[][] {
             extended[clause.slot] = item;
             next.push(extended);
           }
-          env.budget.checkIntermediate(next.length);
-        }
-        rows = next;
-        break;
-      }
-      case 'project': {
-        rows = project(clause.projection, rows, env);
-        if (clause.final) output = rows.map((row) => clause.projection.items.map((item) => row[item.slot] ?? null));
-        break;
-      }
-      case 'create':
-        for (const row of rows) clause.run(row, env);
-        break;
+        },
+        end: () => next.end(),
+      };
+    case 'project': {
+      const projection = clause.projection;
+      const target: Sink = clause.final
+        ? {
+            push(row) {
+              const values = projection.items.map((item) => row[item.slot] ?? null);
+              env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
+              output.push(values);
+            },
+            end() {},
+          }
+        : next;
+      return projectSink(projection, target, env);
     }
-    env.budget.checkTime();
+    case 'create': {
+      // every CREATE of the clause before any later clause reads the graph
+      const rows: Row[] = [];
+      return {
+        push: (row) => void rows.push(row),
+        end() {
+          for (const row of rows) clause.run(row, env);
+          for (const row of rows) next.push(row);
+          next.end();
+        },
+      };
+    }
   }
-  return output;
 }
 
-function project(projection: CompiledProjection, input: Row[], env: Env): Row[] {
-  let rows: Row[];
-  if (projection.aggregating) {
-    rows = aggregate(projection, input, env);
-  } else {
-    rows = input.map((row) => {
-      const out = row.slice();
-      for (const item of projection.items) out[item.slot] = item.fn(row, env);
-      return out;
-    });
+/** A projection: rows pass straight through unless it aggregates, sorts or pages. */
+function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
+  const buffered = projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
+  if (!buffered) {
+    const seen = projection.distinct ? new Set<string>() : undefined;
+    return {
+      push(row) {
+        const out = projectRow(projection, row, env);
+        if (seen) {
+          const key = equivalenceKey(projection.items.map((item) => out[item.slot] ?? null));
+          if (seen.has(key)) return;
+          seen.add(key);
+        }
+        if (projection.where && projection.where(out, env) !== true) return;
+        next.push(out);
+      },
+      end: () => next.end(),
+    };
   }
+  const aggregation = projection.aggregating ? new Aggregation(projection, env) : undefined;
+  const rows: Row[] = [];
+  return {
+    push(row) {
+      if (aggregation) aggregation.add(row);
+      else {
+        rows.push(projectRow(projection, row, env));
+        if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
+      }
+    },
+    end() {
+      for (const row of finishProjection(projection, aggregation ? aggregation.rows() : rows, env)) next.push(row);
+      next.end();
+    },
+  };
+}
+
+function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
+  env.budget.tick();
+  const out = row.slice();
+  for (const item of projection.items) out[item.slot] = item.fn(row, env);
+  return out;
+}
+
+/** DISTINCT, ORDER BY, SKIP, LIMIT and WITH … WHERE over a projection's rows. */
+function finishProjection(projection: CompiledProjection, input: Row[], env: Env): Row[] {
+  let rows = input;
   if (projection.distinct) {
     const seen = new Set<string>();
     rows = rows.filter((row) => {
@@ -157,6 +221,7 @@ function project(projection: CompiledProjection, input: Row[], env: Env): Row[] 
       return { row, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
     });
     keyed.sort((a, b) => {
+      env.budget.tick();
       for (let i = 0; i < projection.orderBy.length; i++) {
         const result = orderCompare(a.keys[i], b.keys[i]);
         if (result !== 0) return projection.orderBy[i].descending ? -result : result;
@@ -192,34 +257,53 @@ function scalarGroupKey(value: CypherValue): string {
   return typeof value === 'string' ? 's' + value : equivalenceKey(value);
 }
 
-function aggregate(projection: CompiledProjection, input: Row[], env: Env): Row[] {
-  const groups = new Map<string, { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] }>();
-  const keyItems = projection.groupingItems.map((i) => projection.items[i]);
-  for (const row of input) {
+type Group = { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] };
+
+/** Grouping and aggregation, one input row at a time. */
+class Aggregation {
+  private readonly groups = new Map<string, Group>();
+  private readonly keyItems: CompiledProjection['items'];
+
+  constructor(
+    private readonly projection: CompiledProjection,
+    private readonly env: Env,
+  ) {
+    this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
+  }
+
+  add(row: Row): void {
+    const { env, keyItems, projection } = this;
     env.budget.tick();
     const keys = keyItems.map((item) => item.fn(row, env));
     const groupKey = keyItems.length === 0 ? '' : keyItems.length === 1 ? scalarGroupKey(keys[0]) : equivalenceKey(keys);
-    let group = groups.get(groupKey);
+    let group = this.groups.get(groupKey);
     if (!group) {
-      group = { row, keys, accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) };
-      groups.set(groupKey, group);
+      group = { row, keys, accumulators: this.newAccumulators() };
+      this.groups.set(groupKey, group);
+      if ((this.groups.size & 1023) === 0) env.budget.checkIntermediate(this.groups.size);
     }
     projection.aggregates.forEach((spec, i) => group!.accumulators[i].add(spec.args.map((arg) => arg(row, env))));
   }
-  // with no grouping keys, an empty input still gives one row (count(*) = 0)
-  if (groups.size === 0 && keyItems.length === 0) {
-    groups.set('', { row: [], keys: [], accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) });
+
+  rows(): Row[] {
+    const { env, keyItems, projection, groups } = this;
+    // with no grouping keys, an empty input still gives one row (count(*) = 0)
+    if (groups.size === 0 && keyItems.length === 0) groups.set('', { row: [], keys: [], accumulators: this.newAccumulators() });
+    const rows: Row[] = [];
+    for (const group of groups.values()) {
+      const out = group.row.slice();
+      env.aggregateValues = group.accumulators.map((accumulator) => accumulator.result());
+      out[projection.aggregateSlot] = env.aggregateValues;
+      keyItems.forEach((item, i) => (out[item.slot] = group.keys[i]));
+      projection.items.forEach((item, i) => {
+        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(group.row, env);
+      });
+      rows.push(out);
+    }
+    return rows;
   }
-  const rows: Row[] = [];
-  for (const group of groups.values()) {
-    const out = group.row.slice();
-    env.aggregateValues = group.accumulators.map((accumulator) => accumulator.result());
-    out[projection.aggregateSlot] = env.aggregateValues;
-    keyItems.forEach((item, i) => (out[item.slot] = group.keys[i]));
-    projection.items.forEach((item, i) => {
-      if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(group.row, env);
-    });
-    rows.push(out);
+
+  private newAccumulators(): Group['accumulators'] {
+    return this.projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star, this.env.budget));
   }
-  return rows;
 }
