@@ -77,7 +77,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     done(null, decodeText(body as Buffer, 'request body')),
   );
 
-  registerAuth(app, deps.store, deps.config.rateLimitPerMinute);
+  registerAuth(app, deps.store, {
+    perKey: deps.config.rateLimitPerMinute,
+    perAdminKey: deps.config.adminRateLimitPerMinute,
+    failuresPerAddress: deps.config.authFailuresPerMinute,
+  });
 
   await app.register(healthRoutes, deps);
   await app.register(keyRoutes, deps);

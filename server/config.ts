@@ -29,6 +29,10 @@ export interface ParleyConfig {
   inferenceLimit: number;
   /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
+  /** Requests per admin key per minute, apart from the tenants' limit; 0 = off. */
+  adminRateLimitPerMinute: number;
+  /** Requests without a key or with a wrong one, per source address per minute (429 beyond); 0 = off. */
+  authFailuresPerMinute: number;
   /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
   nerModelDir?: string;
   /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
@@ -88,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     queryResponseLimitBytes: integer(env, 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES', RESPONSE_LIMIT_BYTES),
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
+    adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),
+    authFailuresPerMinute: integer(env, 'PARLEY_AUTH_FAILURES_PER_MINUTE', 100),
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
