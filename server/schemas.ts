@@ -134,6 +134,10 @@ export const GraphCountsSchema = Type.Object(graphCountsProperties, { $id: 'Grap
 export const GraphDetailSchema = Type.Object({ ...graphProperties, ...graphCountsProperties }, { $id: 'GraphDetail' });
 export const WriteCountsSchema = Type.Object(writeCountProperties, { $id: 'WriteCounts', description: 'nodes and edges a write created or changed' });
 export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties }, { $id: 'ImportSummary' });
+export const CommittedImportSchema = Type.Object(
+  { graph_id: Type.String(), idempotency_key: Type.String(), committed_at: Type.String({ format: 'date-time' }), summary: ref(WriteCountsSchema) },
+  { $id: 'CommittedImport', description: 'an import sent with an Idempotency-Key that committed' },
+);
 
 // ---- extraction and ingest -------------------------------------------------------
 
@@ -278,6 +282,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   GraphDetailSchema,
   WriteCountsSchema,
   ImportSummarySchema,
+  CommittedImportSchema,
   ProvenanceSchema,
   ExtractedNodeSchema,
   ExtractedEdgeSchema,
