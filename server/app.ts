@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { decodeText } from '../engine/ingest/source.ts';
 import { checkStrings } from '../engine/shape.ts';
-import { registerAuth } from './auth.ts';
+import { registerAuth, type Principal } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, errorHandler, problem, sendProblem } from './problems.ts';
 import { REGISTERED_SCHEMAS } from './schemas.ts';
@@ -23,7 +23,13 @@ export const API_VERSION = '0.1.0';
  * generate /v1/openapi.json. Tests call it in-process (`app.inject`); main.ts
  * listens with it.
  */
-export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export interface AppOptions {
+  logger?: boolean;
+  /** Requests without a key act as this principal: only for an app called in-process, never one that listens (auth.ts). */
+  localPrincipal?: Principal;
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -77,11 +83,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     done(null, decodeText(body as Buffer, 'request body')),
   );
 
-  registerAuth(app, deps.store, {
-    perKey: deps.config.rateLimitPerMinute,
-    perAdminKey: deps.config.adminRateLimitPerMinute,
-    failuresPerAddress: deps.config.authFailuresPerMinute,
-  });
+  registerAuth(
+    app,
+    deps.store,
+    { perKey: deps.config.rateLimitPerMinute, perAdminKey: deps.config.adminRateLimitPerMinute, failuresPerAddress: deps.config.authFailuresPerMinute },
+    options.localPrincipal,
+  );
 
   await app.register(healthRoutes, deps);
   await app.register(keyRoutes, deps);

@@ -74,7 +74,12 @@ function limited(reply: FastifyReply, wait: number, detail: string, setting: str
   return sendProblem(reply, problem(429, 'rate_limited', `${detail}; retry in ${wait} s`, { retry_after_seconds: wait, setting }));
 }
 
-export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: RateLimits): void {
+/**
+ * `localPrincipal` is for an app that never listens (the CLI's embedded mode calls
+ * it in-process with app.inject): a request without a key acts as that principal,
+ * as whoever can run the CLI can open the store anyway.
+ */
+export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: RateLimits, localPrincipal?: Principal): void {
   const perKey = new RateLimiter(limits.perKey);
   const perAdminKey = new RateLimiter(limits.perAdminKey);
   const failures = new RateLimiter(limits.failuresPerAddress);
@@ -89,6 +94,10 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: R
     if (blocked > 0) return tooManyFailures(blocked);
     const header = request.headers['x-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
+    if (!secret && localPrincipal) {
+      request.principal = localPrincipal;
+      return;
+    }
     const record = secret ? await store.authenticate(secret) : undefined;
     if (!record) {
       const wait = failures.take(request.ip);

@@ -4,19 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../engine/errors.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 import type { AppDeps } from '../deps.ts';
-import { CommittedImportSchema, GraphDetailSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
+import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
 
 /** Printable, and short enough to keep beside the graph: clients usually send a UUID. */
 const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,128}$', description: 'a key the client chooses per import, e.g. a UUID' });
 const ImportParams = Type.Object({ graph_id: GraphParams.properties.graph_id, idempotency_key: IdempotencyKey }, { additionalProperties: false });
-
-const ImportBody = Type.Object(
-  {
-    nodes: Type.Optional(Type.Array(Type.Object({ kind: Type.String() }, { additionalProperties: true }))),
-    edges: Type.Optional(Type.Array(Type.Object({ type: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: true }))),
-  },
-  { additionalProperties: false },
-);
 
 export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
@@ -80,7 +72,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
         headers: Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) }),
         body: {
           content: {
-            'application/json': { schema: ImportBody },
+            'application/json': { schema: ref(GraphImportSchema) },
             'application/x-ndjson': { schema: Type.String({ description: 'one {"node": …} or {"edge": …} per line' }) },
           },
         },
