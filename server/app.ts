@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { decodeText } from '../engine/ingest/source.ts';
+import { checkStrings } from '../engine/shape.ts';
 import { registerAuth, type Principal } from './auth.ts';
 import type { AppDeps } from './deps.ts';
-import { errorHandler, problem, sendProblem } from './problems.ts';
+import { MAX_PARAM_LENGTH, clientErrorHandler, errorHandler, problem, sendProblem } from './problems.ts';
 import { REGISTERED_SCHEMAS } from './schemas.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
@@ -36,6 +38,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
     },
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // fastify's own errors (bad URLs, over-long path parameters, HTTP parser errors) in the one problem+json shape
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
   });
 
   for (const schema of REGISTERED_SCHEMAS) app.addSchema(schema);
@@ -58,10 +64,31 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
+  // Bodies are decoded strictly (invalid UTF-8 refused, as file ingest refuses it, never replaced), and no
+  // string in them may hold a NUL or an unpaired surrogate.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    parseJson(request, decodeText(body as Buffer, 'request body'), (error, value) => {
+      if (error) return done(error);
+      try {
+        checkStrings(value);
+      } catch (refused) {
+        return done(refused as Error);
+      }
+      done(null, value);
+    });
+  });
   // JSON Lines for graph import: kept as text, parsed and validated by the engine.
-  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'buffer', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) =>
+    done(null, decodeText(body as Buffer, 'request body')),
+  );
 
-  registerAuth(app, deps.store, deps.config.rateLimitPerMinute, options.localPrincipal);
+  registerAuth(
+    app,
+    deps.store,
+    { perKey: deps.config.rateLimitPerMinute, perAdminKey: deps.config.adminRateLimitPerMinute, failuresPerAddress: deps.config.authFailuresPerMinute },
+    options.localPrincipal,
+  );
 
   await app.register(healthRoutes, deps);
   await app.register(keyRoutes, deps);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { COLLECTION_LIMIT, RESPONSE_LIMIT_BYTES } from '../engine/query/limits.ts';
 import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
@@ -23,10 +24,18 @@ export interface ParleyConfig {
   queryTimeoutMs: number;
   /** Most rows one query may return (400 beyond: the client should add LIMIT). */
   queryRowLimit: number;
+  /** Most elements of any one list a query builds: collect(), range(), comprehensions (400 beyond). */
+  queryCollectionLimit: number;
+  /** Largest query answer, in bytes of JSON, estimated while it is built (400 beyond). */
+  queryResponseLimitBytes: number;
   /** Most Prolog inferences one query or analysis may run. */
   inferenceLimit: number;
   /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
+  /** Requests per admin key per minute, apart from the tenants' limit; 0 = off. */
+  adminRateLimitPerMinute: number;
+  /** Requests without a key or with a wrong one, per source address per minute (429 beyond); 0 = off. */
+  authFailuresPerMinute: number;
   /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
   nerModelDir?: string;
   /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
@@ -98,8 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     importBodyLimitBytes: integer(env, 'PARLEY_IMPORT_LIMIT_BYTES', 64 * 1024 * 1024),
     queryTimeoutMs: integer(env, 'PARLEY_QUERY_TIMEOUT_MS', 5_000),
     queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
+    queryCollectionLimit: integer(env, 'PARLEY_QUERY_COLLECTION_LIMIT', COLLECTION_LIMIT),
+    queryResponseLimitBytes: integer(env, 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES', RESPONSE_LIMIT_BYTES),
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
+    adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),
+    authFailuresPerMinute: integer(env, 'PARLEY_AUTH_FAILURES_PER_MINUTE', 100),
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),

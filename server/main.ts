@@ -5,6 +5,9 @@ import { openEngine } from './open.ts';
 /** `npm start` and `parley serve`: open the store, make sure an admin key exists, serve, and close cleanly on SIGINT/SIGTERM. */
 const config = loadConfig();
 const engine = await openEngine(config);
+if (engine.adminKeyRevoked) {
+  console.warn('parley: PARLEY_ADMIN_KEY names a key that was revoked; it stays revoked. Set a new value to get a working admin key (README: rotating the admin key).');
+}
 if (engine.createdAdminKey) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${engine.createdAdminKey}\n`);
 }

@@ -9,6 +9,8 @@ export interface OpenedEngine {
   deps: AppDeps;
   /** The admin key's secret when this open created it (first start), shown once. */
   createdAdminKey: string | undefined;
+  /** PARLEY_ADMIN_KEY names a key that was revoked: it stays revoked. */
+  adminKeyRevoked: boolean;
   /** How extraction runs (rules only, or with which model). */
   extractionStatus: string;
   close(): Promise<void>;
@@ -24,6 +26,7 @@ export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   return {
     deps: { store, config, extraction, reasoning },
     createdAdminKey: admin.secret,
+    adminKeyRevoked: admin.revoked === true,
     extractionStatus,
     async close() {
       await extraction.close();

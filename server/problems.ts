@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ParleyError, type ErrorKind } from '../engine/errors.ts';
 
 /**
@@ -25,10 +27,13 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -85,6 +90,8 @@ export function toProblem(error: unknown): Problem {
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (fastifyError.validation) return validationProblem(fastifyError.validation, fastifyError.validationContext);
   const status = fastifyError.statusCode;
+  if (fastifyError.code === 'FST_ERR_BAD_URL') return problem(400, 'bad_url', 'the URL path is not valid (a malformed percent-encoding?)');
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') return problem(414, 'path_parameter_too_long', 'a path parameter is longer than the router accepts', { limit: MAX_PARAM_LENGTH });
   if (status === 413) return problem(413, 'body_too_large', 'the request body is larger than the limit', {});
   if (status === 415) return problem(415, 'unsupported_media_type', fastifyError.message);
   if (status === 400 && (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError instanceof SyntaxError || /JSON/.test(fastifyError.message))) {
@@ -93,6 +100,29 @@ export function toProblem(error: unknown): Problem {
   if (status === 400 && fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return problem(400, 'malformed_json', 'the body is empty but declared as JSON');
   if (status !== undefined && status >= 400 && status < 500) return problem(status, (fastifyError.code ?? 'bad_request').toLowerCase(), fastifyError.message);
   return problem(500, 'internal_error', 'an unexpected error occurred; it has been logged');
+}
+
+/** Longest path parameter the router matches (fastify's maxParamLength); ids are at most 256 characters. */
+export const MAX_PARAM_LENGTH = 300;
+
+/**
+ * Errors node's HTTP parser raises before fastify sees a request (headers too large,
+ * a malformed request line, a client too slow): answered on the socket, in the same
+ * problem+json shape, then the connection is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const body =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? problem(431, 'headers_too_large', 'the request line and headers are larger than the server accepts (a very long URL or query string?)', { limit_bytes: maxHeaderSize })
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? problem(408, 'request_timeout', 'the request did not arrive in time')
+        : problem(400, 'malformed_request', 'the request is not valid HTTP');
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy(error);
 }
 
 export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {

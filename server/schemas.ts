@@ -180,6 +180,10 @@ export const GraphImportSchema = Type.Object(
   { additionalProperties: false, $id: 'GraphImport', description: 'nodes and edges as export writes them (ontology.md has every field)' },
 );
 export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties }, { $id: 'ImportSummary' });
+export const CommittedImportSchema = Type.Object(
+  { graph_id: Type.String(), idempotency_key: Type.String(), committed_at: Type.String({ format: 'date-time' }), summary: ref(WriteCountsSchema) },
+  { $id: 'CommittedImport', description: 'an import sent with an Idempotency-Key that committed' },
+);
 
 // ---- extraction and ingest -------------------------------------------------------
 
@@ -531,6 +535,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   WriteCountsSchema,
   GraphImportSchema,
   ImportSummarySchema,
+  CommittedImportSchema,
   ProvenanceSchema,
   ExtractRequestSchema,
   IngestRequestSchema,

@@ -74,6 +74,34 @@ export const NODE_REQUIRED_PROPERTIES: Record<NodeKind, readonly string[]> = {
 };
 
 /**
+ * Value types of the ontology's properties, checked on every write; `null` is always
+ * allowed (not known). `strings` is a list of strings, `instant` an ISO 8601 date or
+ * date-time that names a real day and time, `count` a non-negative integer.
+ * Properties outside the ontology may hold any JSON value.
+ */
+export type PropertyType = 'string' | 'strings' | 'instant' | 'count';
+
+/** Properties every node and edge may carry (ontology.md "Provenance and time"). */
+export const COMMON_PROPERTY_TYPES: Record<string, PropertyType> = { valid_from: 'instant', valid_to: 'instant' };
+
+export const NODE_PROPERTY_TYPES: Record<NodeKind, Record<string, PropertyType>> = {
+  Actor: { label: 'string', role: 'string', actor_type: 'string', aliases: 'strings' },
+  Claim: { type: 'string', text: 'string', speaker: 'string' },
+  Event: { event_type: 'string', date: 'instant', fatalities: 'count', label: 'string' },
+  Location: { label: 'string', location_type: 'string', country_code: 'string' },
+  Issue: { label: 'string' },
+  Interest: { label: 'string', interest_type: 'string' },
+  Document: { source: 'string', sha256: 'string', title: 'string', published_at: 'instant' },
+};
+
+export const EDGE_PROPERTY_TYPES: Partial<Record<EdgeType, Record<string, PropertyType>>> = {
+  PARTICIPATES_IN: { role: 'string' },
+};
+
+/** Provenance members beyond `source` and `timestamp` whose type the ontology fixes. */
+export const PROVENANCE_PROPERTY_TYPES: Record<string, PropertyType> = { document_id: 'string', quote: 'string', extractor: 'string' };
+
+/**
  * The properties that identify a node of each kind: a node without an explicit id
  * gets one derived from these (normalised), so the same content always gives the same id.
  */

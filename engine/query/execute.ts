@@ -1,16 +1,17 @@
 /**
- * Runs a compiled query: clause after clause over materialised rows (MATCH joins,
+ * Runs a compiled query: rows streamed clause to clause (MATCH joins,
  * OPTIONAL MATCH null-filling, UNWIND, projections with grouping and aggregation,
  * DISTINCT, ORDER BY, SKIP, LIMIT, UNION), within the query's limits.
  */
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator } from './functions.ts';
-import { Budget, type QueryLimits } from './limits.ts';
+import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
 import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
+import { isIsoInstant } from '../store/validate.ts';
 
 export interface ExecuteOptions {
   parameters: Record<string, unknown>;
@@ -43,7 +44,7 @@ export function parameterValue(value: unknown): CypherValue {
 function normaliseAsOf(asOf: string | undefined): string | undefined {
   if (asOf === undefined) return undefined;
   const time = Date.parse(asOf);
-  if (Number.isNaN(time)) throw new ValidationError('invalid_as_of', `as_of '${asOf}' is not an ISO 8601 date-time`, { field: 'as_of' });
+  if (Number.isNaN(time) || !isIsoInstant(asOf)) throw new ValidationError('invalid_as_of', `as_of '${asOf}' is not an ISO 8601 date-time`, { field: 'as_of' });
   return new Date(time).toISOString();
 }
 
@@ -77,47 +78,61 @@ function distinctRows(rows: CypherValue[][]): CypherValue[][] {
   });
 }
 
+/** Where a clause hands its rows: the next clause, or the answer. */
+interface Sink {
+  push(row: Row): void;
+  /**
+   * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
+   * and that is the match runner's own (`live`: copied if it starts a group).
+   */
+  pushCounted?(row: Row, weight: number, live: boolean): void;
+  end(): void;
+}
+
+/**
+ * Rows flow through the clauses one at a time, so that nothing holds every row of an
+ * intermediate result unless the query needs them together (ORDER BY, SKIP/LIMIT,
+ * CREATE): an aggregate sees each row as it is made, and its limits stop a query
+ * before the rows that would feed it pile up.
+ */
 function runPart(part: CompiledPart, env: Env): CypherValue[][] {
-  let rows: Row[] = [[]];
-  let output: CypherValue[][] = [];
-  for (let at = 0; at < part.clauses.length; at++) {
-    const clause = part.clauses[at];
-    const following = part.clauses[at + 1];
-    if (clause.kind === 'match' && !clause.optional && following?.kind === 'project' && following.projection.aggregating) {
-      // a MATCH feeding an aggregation: its rows go straight into the groups, never held
-      const aggregator = new Aggregator(following.projection, env);
-      for (const row of rows) {
-        if (clause.count) clause.count(row, env, (matched, count) => aggregator.add(matched, count, true));
-        else clause.run(row, env, (matched) => void aggregator.add(matched, 1, true), true);
-      }
-      rows = finishProjection(following.projection, aggregator.rows(), env);
-      if (following.final) output = rows.map((row) => following.projection.items.map((item) => row[item.slot] ?? null));
-      env.budget.checkTime();
-      at++;
-      continue;
-    }
-    switch (clause.kind) {
-      case 'match': {
-        const next: Row[] = [];
-        for (const row of rows) {
+  const output: CypherValue[][] = [];
+  let sink: Sink = { push: () => {}, end: () => {} };
+  for (let i = part.clauses.length - 1; i >= 0; i--) sink = clauseSink(part.clauses[i], sink, env, output);
+  sink.push([]);
+  sink.end();
+  return output;
+}
+
+function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: Env, output: CypherValue[][]): Sink {
+  switch (clause.kind) {
+    case 'match': {
+      // a MATCH feeding an aggregation hands it the runner's own rows (or counts), never copies
+      const counted = clause.optional ? undefined : next.pushCounted?.bind(next);
+      return {
+        push(row) {
+          if (counted) {
+            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true));
+            else clause.run(row, env, (matched) => counted(matched, 1, true), true);
+            return;
+          }
           let matched = false;
           clause.run(row, env, (result) => {
             matched = true;
             next.push(result);
-            if ((next.length & 1023) === 0) env.budget.checkIntermediate(next.length);
           });
           if (!matched && clause.optional) {
             const filled = row.slice();
             for (const slot of clause.newSlots) filled[slot] = null;
             next.push(filled);
           }
-        }
-        rows = next;
-        break;
-      }
-      case 'unwind': {
-        const next: Row[] = [];
-        for (const row of rows) {
+        },
+        end: () => next.end(),
+      };
+    }
+    case 'unwind':
+      return {
+        push(row) {
           const value = clause.fn(row, env);
           const items = value === null ? [] : Array.isArray(value) ? value : [value];
           for (const item of items) {
@@ -126,37 +141,86 @@ function runPart(part: CompiledPart, env: Env): CypherValue[][] {
             extended[clause.slot] = item;
             next.push(extended);
           }
-          env.budget.checkIntermediate(next.length);
-        }
-        rows = next;
-        break;
-      }
-      case 'project': {
-        rows = project(clause.projection, rows, env);
-        if (clause.final) output = rows.map((row) => clause.projection.items.map((item) => row[item.slot] ?? null));
-        break;
-      }
-      case 'create':
-        for (const row of rows) clause.run(row, env);
-        break;
+        },
+        end: () => next.end(),
+      };
+    case 'project': {
+      const projection = clause.projection;
+      const target: Sink = clause.final
+        ? {
+            push(row) {
+              const values = projection.items.map((item) => row[item.slot] ?? null);
+              env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
+              output.push(values);
+            },
+            end() {},
+          }
+        : next;
+      return projectSink(projection, target, env);
     }
-    env.budget.checkTime();
+    case 'create': {
+      // every CREATE of the clause before any later clause reads the graph
+      const rows: Row[] = [];
+      return {
+        push: (row) => void rows.push(row),
+        end() {
+          for (const row of rows) clause.run(row, env);
+          for (const row of rows) next.push(row);
+          next.end();
+        },
+      };
+    }
   }
-  return output;
 }
 
-function project(projection: CompiledProjection, input: Row[], env: Env): Row[] {
+/** A projection: rows pass straight through unless it aggregates, sorts or pages. */
+function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
+  const buffered = projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
+  if (!buffered) {
+    const seen = projection.distinct ? new Set<string>() : undefined;
+    return {
+      push(row) {
+        const out = projectRow(projection, row, env);
+        if (seen) {
+          const key = equivalenceKey(projection.items.map((item) => out[item.slot] ?? null));
+          if (seen.has(key)) return;
+          seen.add(key);
+        }
+        if (projection.where && projection.where(out, env) !== true) return;
+        next.push(out);
+      },
+      end: () => next.end(),
+    };
+  }
   if (projection.aggregating) {
     const aggregator = new Aggregator(projection, env);
-    for (const row of input) aggregator.add(row, 1, false);
-    return finishProjection(projection, aggregator.rows(), env);
+    return {
+      push: (row) => aggregator.add(row, 1, false),
+      pushCounted: (row, weight, live) => aggregator.add(row, weight, live),
+      end() {
+        for (const row of finishProjection(projection, aggregator.rows(), env)) next.push(row);
+        next.end();
+      },
+    };
   }
-  const rows = input.map((row) => {
-    const out = row.slice();
-    for (const item of projection.items) out[item.slot] = item.fn(row, env);
-    return out;
-  });
-  return finishProjection(projection, rows, env);
+  const rows: Row[] = [];
+  return {
+    push(row) {
+      rows.push(projectRow(projection, row, env));
+      if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
+    },
+    end() {
+      for (const row of finishProjection(projection, rows, env)) next.push(row);
+      next.end();
+    },
+  };
+}
+
+function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
+  env.budget.tick();
+  const out = row.slice();
+  for (const item of projection.items) out[item.slot] = item.fn(row, env);
+  return out;
 }
 
 /** DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than there are), SKIP, LIMIT and WITH's WHERE over projected rows. */
@@ -181,6 +245,7 @@ function finishProjection(projection: CompiledProjection, projected: Row[], env:
     });
     // ties keep their input order, as a stable sort would
     const compare = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => {
+      env.budget.tick();
       for (let i = 0; i < projection.orderBy.length; i++) {
         const result = orderCompare(a.keys[i], b.keys[i]);
         if (result !== 0) return projection.orderBy[i].descending ? -result : result;
@@ -299,7 +364,8 @@ class Aggregator {
     this.keys.push(keys);
     const aggregates = this.projection.aggregates;
     if (this.counts) for (let i = 0; i < aggregates.length; i++) this.counts.push(0);
-    else this.accumulators.push(aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)));
+    else this.accumulators.push(aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star, this.env.budget)));
+    if ((this.firstRows.length & 1023) === 0) this.env.budget.checkIntermediate(this.firstRows.length);
     return group;
   }
 

@@ -307,7 +307,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
         for (const item of list) {
           row[slot] = item;
           if (where && where(row, env) !== true) continue;
-          result.push(map ? map(row, env) : item);
+          env.budget.checkCollection(result.push(map ? map(row, env) : item));
         }
         return result;
       };
@@ -363,7 +363,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
       return (row, env) => {
         const result: CypherValue[] = [];
         runner(row.slice(), env, (matched) => {
-          if (!where || where(matched, env) === true) result.push(map(matched, env));
+          if (!where || where(matched, env) === true) env.budget.checkCollection(result.push(map(matched, env)));
         });
         return result;
       };
@@ -420,7 +420,13 @@ function compileBinary(expr: Extract<Expr, { kind: 'binary' }>, ctx: ExprContext
         return new RegExp('^(?:' + pattern + ')$', 'u').test(value);
       };
     default:
-      return (row, env) => arithmetic(op, left(row, env), right(row, env));
+      return (row, env) => {
+        const value = arithmetic(op, left(row, env), right(row, env));
+        // `WITH l + l AS l` doubles per clause: bound what concatenation builds
+        if (Array.isArray(value)) env.budget.checkCollection(value.length);
+        else if (typeof value === 'string') env.budget.checkValueBytes(value.length);
+        return value;
+      };
   }
 }
 

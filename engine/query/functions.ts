@@ -3,6 +3,7 @@
  * (null in → null out unless the function says otherwise).
  */
 import type { GraphIndex } from '../store/graph-index.ts';
+import { approximateBytes, type Budget } from './limits.ts';
 import {
   type CypherValue, INT64_MAX, INT64_MIN, equivalenceKey, fromProperty, isMap, isNode, isNumber, isPath, isRel,
   orderCompare, runtimeError, typeName,
@@ -10,6 +11,7 @@ import {
 
 export interface FunctionEnv {
   graph: GraphIndex;
+  budget: Budget;
 }
 
 type ScalarFunction = (args: CypherValue[], env: FunctionEnv) => CypherValue;
@@ -88,14 +90,14 @@ function toBoolean(value: CypherValue): CypherValue {
   return invalid('toBoolean', value);
 }
 
-function range([start, end, step = 1n]: CypherValue[]): CypherValue {
+function range([start, end, step = 1n]: CypherValue[], budget: Budget): CypherValue {
   if (typeof start !== 'bigint' || typeof end !== 'bigint' || typeof step !== 'bigint') {
     throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integer arguments');
   }
   if (step === 0n) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() step must not be 0');
   const result: CypherValue[] = [];
   const count = step > 0n ? (end - start) / step + 1n : (start - end) / -step + 1n;
-  if (count > 10_000_000n) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() would build more than 10 million values');
+  if (count > 0n) budget.checkCollection(count > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(count));
   if (step > 0n) for (let i = start; i <= end; i += step) result.push(i);
   else for (let i = start; i >= end; i += step) result.push(i);
   return result;
@@ -174,7 +176,7 @@ const SCALAR_FUNCTIONS: Record<string, ScalarFunction> = {
     if (Array.isArray(value)) return [...value].reverse();
     return invalid('reverse', value);
   },
-  range: (args) => range(args),
+  range: (args, env) => range(args, env.budget),
   coalesce: (args) => args.find((value) => value !== null) ?? null,
   tointeger: ([value]) => toInteger(value),
   tofloat: ([value]) => toFloat(value),
@@ -248,9 +250,10 @@ export interface Accumulator {
   result(): CypherValue;
 }
 
-export function createAccumulator(name: string, distinct: boolean, star: boolean): Accumulator {
+/** `budget` bounds what collect() holds; without one (a compile-time arity check) nothing is added. */
+export function createAccumulator(name: string, distinct: boolean, star: boolean, budget?: Budget): Accumulator {
   const seen = distinct ? new Set<string>() : undefined;
-  const inner = baseAccumulator(name.toLowerCase(), star);
+  const inner = baseAccumulator(name.toLowerCase(), star, budget);
   if (!seen) return inner;
   return {
     add(values) {
@@ -264,7 +267,7 @@ export function createAccumulator(name: string, distinct: boolean, star: boolean
   };
 }
 
-function baseAccumulator(name: string, star: boolean): Accumulator {
+function baseAccumulator(name: string, star: boolean, budget: Budget | undefined): Accumulator {
   switch (name) {
     case 'count': {
       let count = 0n;
@@ -272,7 +275,16 @@ function baseAccumulator(name: string, star: boolean): Accumulator {
     }
     case 'collect': {
       const list: CypherValue[] = [];
-      return { add: ([value]) => void (value !== null && list.push(value)), result: () => list };
+      let bytes = 0;
+      return {
+        add: ([value]) => {
+          if (value === null) return;
+          budget!.checkCollection(list.push(value));
+          bytes += approximateBytes(value, budget!.limits.responseBytes);
+          budget!.checkValueBytes(bytes);
+        },
+        result: () => list,
+      };
     }
     case 'min':
     case 'max': {

@@ -31,13 +31,13 @@
  */
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { QueryAst } from './ast.ts';
-import { parse } from './parser.ts';
+import { parse, tooComplex } from './parser.ts';
 import { analyse } from './semantic.ts';
 import { planQuery, type QueryPlan } from './plan.ts';
 import { buildQuery, type CompiledQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
 import { explainQuery } from './explain.ts';
-import { DEFAULT_LIMITS, type QueryLimits } from './limits.ts';
+import { DEFAULT_LIMITS, checkParameters, type QueryLimits } from './limits.ts';
 import type { RuleRegistry } from './rules.ts';
 import type { CypherValue } from './values.ts';
 
@@ -145,6 +145,17 @@ function compile(graph: GraphIndex, text: string, options: QueryOptions, limits:
 }
 
 export function runQuery(graph: GraphIndex, text: string, options: QueryOptions = {}): QueryResult {
+  try {
+    return run(graph, text, options);
+  } catch (error) {
+    // the depth checks bound recursion and the collection and size limits bound values; this is the net under both
+    if (error instanceof RangeError) throw tooComplex();
+    throw error;
+  }
+}
+
+function run(graph: GraphIndex, text: string, options: QueryOptions): QueryResult {
+  checkParameters(options.parameters);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { plan, compiled } = compile(graph, text, options, limits);
   const result = executeQuery(compiled, graph, {

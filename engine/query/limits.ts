@@ -3,17 +3,37 @@
  * seconds instead of holding the event loop or the heap:
  * - QUERY_TIME_LIMIT_MS: wall-clock budget, checked inside join loops (503 `query_time_limit`).
  * - ROW_CAP: rows a query may return (400 `query_row_cap`: narrow the query or add LIMIT).
- * - INTERMEDIATE_ROW_CAP: rows any clause may hold between clauses (503 `query_intermediate_rows`).
+ * - INTERMEDIATE_ROW_CAP: rows a clause may hold at once: a projection that sorts, pages or
+ *   aggregates (its groups); rows that stream through a clause count against the time limit (503 `query_intermediate_rows`).
  * - INFERENCE_LIMIT: tau-prolog inferences for rule predicates (503 `query_inference_limit`).
  * - MAX_VARIABLE_LENGTH: the upper bound assumed for `*` and `*n..` (longer paths are not explored).
+ * - COLLECTION_LIMIT: elements of any one list a query builds (collect(), range(),
+ *   comprehensions, list concatenation), checked as it grows (400 `query_collection_limit`).
+ * - RESPONSE_LIMIT_BYTES: size of the answer as JSON, estimated as rows and lists are
+ *   built, so that neither the worker nor the serialiser ever holds an answer past it
+ *   (400 `query_response_limit`).
+ * - MAX_QUERY_NESTING: brackets, braces, parentheses and CASE open at once in the query text
+ *   (400 `query_nesting_depth`); the parser recurses once per level and overflows the
+ *   stack near 200.
+ * - MAX_EXPRESSION_DEPTH: depth of the parsed query (chains such as `NOT NOT …` or
+ *   `a + b + …`), 400 `query_expression_depth`; analysis recurses per level and overflows
+ *   near 4,000.
+ * - MAX_PARAMETER_DEPTH: nesting of lists and maps in `parameters` (400 `query_parameter_depth`).
  */
 import { LimitError, ValidationError } from '../errors.ts';
+import { nestedDeeperThan } from '../shape.ts';
+import { isNode, isPath, isRel, type CypherValue } from './values.ts';
 
 export const QUERY_TIME_LIMIT_MS = 5_000;
 export const ROW_CAP = 10_000;
 export const INTERMEDIATE_ROW_CAP = 1_000_000;
 export const INFERENCE_LIMIT = 1_000_000;
 export const MAX_VARIABLE_LENGTH = 32;
+export const COLLECTION_LIMIT = 100_000;
+export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;
+export const MAX_QUERY_NESTING = 64;
+export const MAX_EXPRESSION_DEPTH = 1_000;
+export const MAX_PARAMETER_DEPTH = 32;
 
 export interface QueryLimits {
   timeLimitMs: number;
@@ -21,7 +41,17 @@ export interface QueryLimits {
   intermediateRowCap: number;
   inferenceLimit: number;
   maxVariableLength: number;
+  collectionLimit: number;
+  responseBytes: number;
 }
+
+/** The operator setting that raises each limit a client can run into (server/config.ts reads them). */
+export const LIMIT_SETTINGS = {
+  rowCap: 'PARLEY_QUERY_ROW_LIMIT',
+  collectionLimit: 'PARLEY_QUERY_COLLECTION_LIMIT',
+  responseBytes: 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES',
+  timeLimitMs: 'PARLEY_QUERY_TIMEOUT_MS',
+} as const;
 
 export const DEFAULT_LIMITS: QueryLimits = {
   timeLimitMs: QUERY_TIME_LIMIT_MS,
@@ -29,12 +59,15 @@ export const DEFAULT_LIMITS: QueryLimits = {
   intermediateRowCap: INTERMEDIATE_ROW_CAP,
   inferenceLimit: INFERENCE_LIMIT,
   maxVariableLength: MAX_VARIABLE_LENGTH,
+  collectionLimit: COLLECTION_LIMIT,
+  responseBytes: RESPONSE_LIMIT_BYTES,
 };
 
 /** Counts work and throws once a budget is spent. One per query run. */
 export class Budget {
   private readonly deadline: number;
   private ticks = 0;
+  private responseBytes = 0;
 
   constructor(readonly limits: QueryLimits) {
     this.deadline = Date.now() + limits.timeLimitMs;
@@ -49,6 +82,7 @@ export class Budget {
     if (Date.now() > this.deadline) {
       throw new LimitError('query_time_limit', `the query ran past its time limit of ${this.limits.timeLimitMs} ms`, {
         limit_ms: this.limits.timeLimitMs,
+        setting: LIMIT_SETTINGS.timeLimitMs,
       });
     }
   }
@@ -69,7 +103,84 @@ export class Budget {
     if (count > this.limits.rowCap) {
       throw new ValidationError('query_row_cap', `the query returns more than ${this.limits.rowCap} rows; add LIMIT or narrow the pattern`, {
         limit: this.limits.rowCap,
+        setting: LIMIT_SETTINGS.rowCap,
       });
     }
+  }
+
+  /** A list grown to `size` elements. */
+  checkCollection(size: number): void {
+    if (size > this.limits.collectionLimit) {
+      throw new ValidationError('query_collection_limit', `the query builds a list of more than ${this.limits.collectionLimit} elements; aggregate less, or ask the operator to raise ${LIMIT_SETTINGS.collectionLimit}`, {
+        limit: this.limits.collectionLimit,
+        setting: LIMIT_SETTINGS.collectionLimit,
+      });
+    }
+  }
+
+  /** One value of `bytes` (as JSON) held for the answer; a list under construction counts whole, as it grows. */
+  checkValueBytes(bytes: number): void {
+    if (bytes > this.limits.responseBytes) this.responseTooLarge();
+  }
+
+  /** A row of the answer, added to what the answer holds already. */
+  chargeResponse(bytes: number): void {
+    this.responseBytes += bytes;
+    if (this.responseBytes > this.limits.responseBytes) this.responseTooLarge();
+  }
+
+  private responseTooLarge(): never {
+    throw new ValidationError('query_response_limit', `the answer would be larger than ${this.limits.responseBytes} bytes; return less (LIMIT, fewer columns, aggregates), or ask the operator to raise ${LIMIT_SETTINGS.responseBytes}`, {
+      limit_bytes: this.limits.responseBytes,
+      setting: LIMIT_SETTINGS.responseBytes,
+    });
+  }
+}
+
+const recordBytes = new WeakMap<object, number>();
+
+/**
+ * About how many bytes `value` takes as JSON in an answer, computed without recursion;
+ * stops counting past `cap`. A node or relationship counts its stored record, measured
+ * once.
+ */
+export function approximateBytes(value: CypherValue, cap = Number.MAX_SAFE_INTEGER): number {
+  let total = 0;
+  const stack: CypherValue[] = [value];
+  while (stack.length > 0 && total <= cap) {
+    const item = stack.pop()!;
+    if (item === null || typeof item === 'boolean') total += 5;
+    else if (typeof item === 'string') total += item.length + 2;
+    else if (typeof item === 'number' || typeof item === 'bigint') total += 12;
+    else if (Array.isArray(item)) {
+      total += 2 + item.length;
+      for (const child of item) stack.push(child);
+    } else if (isNode(item) || isRel(item)) total += storedBytes(isNode(item) ? item.$node : item.$rel);
+    else if (isPath(item)) {
+      for (const node of item.$path.nodes) total += storedBytes(node);
+      for (const rel of item.$path.rels) total += storedBytes(rel);
+    } else {
+      for (const [key, child] of Object.entries(item)) {
+        total += key.length + 4;
+        stack.push(child);
+      }
+    }
+  }
+  return total;
+}
+
+function storedBytes(record: object): number {
+  let bytes = recordBytes.get(record);
+  if (bytes === undefined) recordBytes.set(record, (bytes = JSON.stringify(record).length));
+  return bytes;
+}
+
+/** Parameters nested past MAX_PARAMETER_DEPTH are refused before anything walks them. */
+export function checkParameters(parameters: Record<string, unknown> | undefined): void {
+  if (parameters !== undefined && nestedDeeperThan(parameters, MAX_PARAMETER_DEPTH + 1)) {
+    throw new ValidationError('query_parameter_depth', `parameters nest lists and maps more than ${MAX_PARAMETER_DEPTH} deep`, {
+      field: 'parameters',
+      limit: MAX_PARAMETER_DEPTH,
+    });
   }
 }

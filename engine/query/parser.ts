@@ -24,6 +24,8 @@ import type {
   RelationshipPattern, SingleQuery, SortItem,
 } from './ast.ts';
 import * as T from './lexer.ts';
+import { MAX_EXPRESSION_DEPTH, MAX_QUERY_NESTING } from './limits.ts';
+import { nestedDeeperThan } from '../shape.ts';
 
 const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
   [T.Equals, '='], [T.NotEquals, '<>'], [T.Less, '<'], [T.Greater, '>'], [T.LessEquals, '<='], [T.GreaterEquals, '>='],
@@ -893,7 +895,8 @@ const parserInstance = new PatternLanguageParser();
 /** Parses query text into the AST. Throws QueryError (code `unexpected_syntax`, TCK `SyntaxError.UnexpectedSyntax`) with line and column. */
 export function parse(text: string): QueryAst {
   const tokens = T.tokenize(text);
-  const ast = parserInstance.parseText(text, tokens);
+  checkNesting(tokens);
+  const ast = parseTokens(text, tokens);
   const error = parserInstance.errors[0];
   if (error) {
     const token = error.token;
@@ -909,7 +912,47 @@ export function parse(text: string): QueryAst {
       phase: 'compile',
     });
   }
+  // positions are one object level each; the budget counts expression levels
+  if (nestedDeeperThan(ast, MAX_EXPRESSION_DEPTH + 16, false)) {
+    throw new QueryError('query_expression_depth', `the query nests expressions more than ${MAX_EXPRESSION_DEPTH} deep (long operator chains count one level per operator)`, 1, 1, {
+      limit: MAX_EXPRESSION_DEPTH,
+      phase: 'compile',
+    });
+  }
   return ast;
+}
+
+const OPENERS = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace, T.Case]);
+const CLOSERS = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.End]);
+
+/** The parser recurses once per open bracket: refuse too many at once before it starts. */
+function checkNesting(tokens: IToken[]): void {
+  let depth = 0;
+  for (const token of tokens) {
+    if (OPENERS.has(token.tokenType)) {
+      if (++depth > MAX_QUERY_NESTING) {
+        const { line, column } = pos(token);
+        throw new QueryError('query_nesting_depth', `brackets, parentheses, braces and CASE nest more than ${MAX_QUERY_NESTING} deep at line ${line}, column ${column}`, line, column, {
+          limit: MAX_QUERY_NESTING,
+          phase: 'compile',
+        });
+      }
+    } else if (CLOSERS.has(token.tokenType) && depth > 0) depth--;
+  }
+}
+
+/** What the nesting checks miss still must not escape as a RangeError: a stack overflow is a query too complex. */
+function parseTokens(text: string, tokens: IToken[]): QueryAst {
+  try {
+    return parserInstance.parseText(text, tokens);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooComplex();
+    throw error;
+  }
+}
+
+export function tooComplex(): QueryError {
+  return new QueryError('query_too_complex', 'the query is too deeply nested or too large to process', 1, 1, { phase: 'compile' });
 }
 
 /** Chevrotain says what it expected in prose; keep the token names only. */

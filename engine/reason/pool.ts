@@ -21,6 +21,7 @@ import { CallGate } from '../gate.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
+import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
@@ -111,6 +112,8 @@ export class ReasoningPool {
   /** Runs a graph query (inline within the budget, else in a worker); the graph is the main thread's index at the version queried. */
   async query(tenant: string, graphId: string, text: string, options: QueryOptions): Promise<{ result: QueryResult; graph: GraphIndex }> {
     this.gate.checkCapacity();
+    // before structured clone walks them on the way to a worker
+    checkParameters(options.parameters);
     const { graph, at } = await this.source.current(tenant, graphId);
     const inline = this.tryInline(tenant, graphId, graph, text, options);
     if (inline) return { result: inline, graph };

@@ -14,6 +14,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  *   g␀<tenant>␀<graph_id>␀<gen>␀o␀<from>␀<type>␀<edge_id>  forward index
  *   g␀<tenant>␀<graph_id>␀<gen>␀i␀<to>␀<type>␀<edge_id>    reverse index
  *   g␀<tenant>␀<graph_id>␀<gen>␀l␀<label>␀<node_id>         label (type) index
+ *   g␀<tenant>␀<graph_id>␀<gen>␀x␀<idempotency_key>         an import's summary, written in its batch
  *
  * The generation makes deleting a graph one atomic write (drop the meta record);
  * the old generation's data is cleared afterwards and can never reappear under a
@@ -52,6 +53,7 @@ export const dataKey = {
   forward: (prefix: string, from: string, type: string, id: string) => prefix + ['o', from, type, id].join(SEP),
   reverse: (prefix: string, to: string, type: string, id: string) => prefix + ['i', to, type, id].join(SEP),
   label: (prefix: string, label: string, id: string) => prefix + ['l', label, id].join(SEP),
+  idempotency: (prefix: string, key: string) => prefix + 'x' + SEP + key,
   nodes: (prefix: string) => prefix + 'n' + SEP,
   edges: (prefix: string) => prefix + 'e' + SEP,
 };

@@ -46,6 +46,13 @@ export interface GraphMeta {
   revision?: number;
 }
 
+/** An import's outcome as kept under its idempotency key. */
+export interface CommittedImport {
+  idempotency_key: string;
+  committed_at: string;
+  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
+}
+
 export interface WriteSummary {
   nodes_created: number;
   nodes_updated: number;
@@ -68,6 +75,8 @@ export interface Page<T> {
 /** Default and largest page sizes for list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
+/** Records merged and encoded between two yields to the event loop in a large write. */
+const WRITE_CHUNK = 2_000;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
 
@@ -169,11 +178,17 @@ export class ParleyStore {
 
   /**
    * The admin key on first start: the one from the environment when given (stored
-   * hashed), else a new one whose secret is returned once to be printed.
+   * hashed), else a new one whose secret is returned once to be printed. A key from
+   * the environment that was revoked stays revoked: its record is kept, and a
+   * restart with the same value does not bring it back (`revoked` says so).
    */
-  async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string }> {
+  async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string; revoked?: boolean }> {
     if (fromEnvironment) {
-      const existing = await this.authenticate(fromEnvironment);
+      const existing = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyIdOf(fromEnvironment) ?? hashSecret(fromEnvironment).slice(0, 16)));
+      if (existing && !secretMatches(fromEnvironment, existing.hash)) {
+        throw new ConflictError('admin_key_clash', 'PARLEY_ADMIN_KEY has the key id of another key; choose another value');
+      }
+      if (existing?.revoked_at) return { created: false, revoked: true };
       if (existing?.admin) return { created: false };
       await this.createKey({ tenant: 'admin', scope: 'write', admin: true, name: 'bootstrap (PARLEY_ADMIN_KEY)', secret: fromEnvironment });
       return { created: true };
@@ -305,7 +320,12 @@ export class ParleyStore {
    * provenance records are unioned, confidence is the higher one. Creates the graph
    * when absent. Writing content the graph already holds changes nothing.
    */
-  async writeGraph(tenant: string, graphId: string, write: GraphWrite, options: { createGraph?: boolean } = {}): Promise<WriteSummary> {
+  async writeGraph(
+    tenant: string,
+    graphId: string,
+    write: GraphWrite,
+    options: { createGraph?: boolean; idempotencyKey?: string } = {},
+  ): Promise<WriteSummary & { replayed?: CommittedImport }> {
     validateName('graph_id', graphId);
     if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
     return this.locks.run(graphLockKey(tenant, graphId), async () => {
@@ -313,6 +333,10 @@ export class ParleyStore {
       const ops: BatchOp[] = [];
       let meta = await this.graphMeta(tenant, graphId);
       if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
+      if (meta && options.idempotencyKey !== undefined) {
+        const replayed = await this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), options.idempotencyKey));
+        if (replayed) return { ...replayed.summary, node_ids: [], edge_ids: [], replayed };
+      }
       const isNew = !meta;
       if (!meta) {
         const op = newGraphMetaOp(tenant, graphId, now);
@@ -322,13 +346,17 @@ export class ParleyStore {
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
       validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
 
+      // A large write merges and encodes in chunks, yielding between them so other requests
+      // are served; it stays one batch, written at the end, so it is still all or nothing.
       const nodes = new Map<string, NodeRecord>();
-      for (const input of write.nodes) {
+      for (const [i, input] of write.nodes.entries()) {
+        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
         const id = nodeIdOf(input);
         nodes.set(id, mergeNode(nodes.get(id) ?? index.node(id), input, id, now));
       }
       const edges = new Map<string, EdgeRecord>();
-      for (const input of write.edges) {
+      for (const [i, input] of write.edges.entries()) {
+        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
         const id = edgeIdOf(input);
         edges.set(id, mergeEdge(edges.get(id) ?? index.edge(id), input, id, now));
       }
@@ -336,7 +364,9 @@ export class ParleyStore {
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...nodes.keys()], edge_ids: [...edges.keys()] };
       const changedNodes: NodeRecord[] = [];
+      let encoded = 0;
       for (const node of nodes.values()) {
+        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
         const before = index.node(node.id);
         if (before && canonicalJson(before) === canonicalJson(node)) continue;
         changedNodes.push(node);
@@ -348,6 +378,7 @@ export class ParleyStore {
       }
       const changedEdges: EdgeRecord[] = [];
       for (const edge of edges.values()) {
+        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
         const before = index.edge(edge.id);
         if (before && canonicalJson(before) === canonicalJson(edge)) continue;
         changedEdges.push(edge);
@@ -362,7 +393,12 @@ export class ParleyStore {
       const changed = changedNodes.length > 0 || changedEdges.length > 0;
       const revision = (meta.revision ?? 0) + (isNew || !changed ? 0 : 1);
       if (!isNew && changed) ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now, revision }) });
-      if (ops.length > 0) await this.db.batch(ops);
+      if (options.idempotencyKey !== undefined) {
+        const { node_ids: _n, edge_ids: _e, ...counts } = summary;
+        const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
+        ops.push({ type: 'put', key: dataKey.idempotency(prefix, options.idempotencyKey), value: JSON.stringify(record) });
+      }
+      if (ops.length > 0) await this.writeBatch(ops);
 
       // Durable now: bring the in-memory indexes in step.
       for (const node of changedNodes) index.putNode(node);
@@ -375,6 +411,34 @@ export class ParleyStore {
       }
       return summary;
     });
+  }
+
+  /** The outcome of the import that carried `idempotencyKey`, when it committed. */
+  async committedImport(tenant: string, graphId: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
+    const meta = await this.getGraphMeta(tenant, graphId);
+    return this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), idempotencyKey));
+  }
+
+  /**
+   * One atomic batch; a large one is handed to LevelDB in parts of a chained batch,
+   * yielding between them, and written at once.
+   */
+  private async writeBatch(ops: BatchOp[]): Promise<void> {
+    if (ops.length <= WRITE_CHUNK) return this.db.batch(ops);
+    const batch = this.db.batch();
+    try {
+      for (let i = 0; i < ops.length; i += WRITE_CHUNK) {
+        for (const op of ops.slice(i, i + WRITE_CHUNK)) {
+          if (op.type === 'put') batch.put(op.key, op.value);
+          else batch.del(op.key);
+        }
+        await yieldToLoop();
+      }
+    } catch (error) {
+      await batch.close();
+      throw error;
+    }
+    await batch.write();
   }
 
   /** Deletes a graph: one atomic write hides it, then its data is cleared. */
@@ -491,6 +555,10 @@ export class ParleyStore {
     return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
   }
 
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function graphLockKey(tenant: string, graphId: string): string {

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.ts';
+import { checkStrings } from '../shape.ts';
 import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
@@ -89,6 +90,7 @@ export function graphWriteFromJsonLines(text: string): GraphWrite {
     } catch (error) {
       throw new ValidationError('invalid_json_line', `${where}: not valid JSON (${(error as Error).message})`, { line: i + 1 });
     }
+    checkStrings(entry, where);
     if (isObject(entry) && Object.keys(entry).length === 1 && 'node' in entry) write.nodes.push(nodeFromRecord(entry.node, where));
     else if (isObject(entry) && Object.keys(entry).length === 1 && 'edge' in entry) write.edges.push(edgeFromRecord(entry.edge, where));
     else invalid(where, 'record', 'each line must be {"node": {...}} or {"edge": {...}}');

@@ -1,6 +1,12 @@
 import { ValidationError } from '../errors.ts';
+import { nestedDeeperThan } from '../shape.ts';
 import {
+  COMMON_PROPERTY_TYPES,
   EDGE_ENDPOINTS,
+  EDGE_PROPERTY_TYPES,
+  NODE_PROPERTY_TYPES,
+  PROVENANCE_PROPERTY_TYPES,
+  type PropertyType,
   EDGE_ENUM_PROPERTIES,
   NODE_ENUM_PROPERTIES,
   NODE_REQUIRED_PROPERTIES,
@@ -40,7 +46,47 @@ export interface GraphWrite {
 /** Ids, labels, edge types, tenants and graph ids: printable, bounded, never a NUL. */
 const ID_PATTERN = /^[^\u0000-\u001f]{1,256}$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-const ISO_DATE = /^\d{4}(-\d{2}(-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
+const ISO_INSTANT = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?)?)?$/;
+
+/**
+ * An ISO 8601 date (`2024`, `2024-03`, `2024-03-03`) or date-time that names a real
+ * day and time: "2024-13-45T99:99:99Z" has the shape and is still refused, since
+ * as_of comparisons would silently drop the record.
+ */
+export function isIsoInstant(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = ISO_INSTANT.exec(value);
+  if (!match) return false;
+  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', offsetHours = '00', offsetMinutes = '00'] = match;
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  return (
+    Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= daysInMonth &&
+    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59
+  );
+}
+
+function checkType(where: string, field: string, value: PropertyValue | undefined, type: PropertyType): void {
+  if (value === undefined || value === null) return;
+  const valid =
+    type === 'string' ? typeof value === 'string'
+    : type === 'strings' ? Array.isArray(value) && value.every((item) => typeof item === 'string')
+    : type === 'instant' ? isIsoInstant(value)
+    : Number.isSafeInteger(value) && (value as number) >= 0;
+  if (!valid) fail(where, field, `${field} must be ${TYPE_NAMES[type]} (got ${JSON.stringify(value).slice(0, 60)})`);
+}
+
+const TYPE_NAMES: Record<PropertyType, string> = {
+  string: 'a string',
+  strings: 'a list of strings',
+  instant: 'an ISO 8601 date or date-time naming a real day and time',
+  count: 'a non-negative integer',
+};
+
+function checkTypes(where: string, properties: Record<string, PropertyValue> | undefined, ...types: (Record<string, PropertyType> | undefined)[]): void {
+  for (const typesOfKind of types) {
+    for (const [field, type] of Object.entries(typesOfKind ?? {})) checkType(where, field, properties?.[field], type);
+  }
+}
 
 /** Tenant ids, graph ids and workspace ids: what the key layout and URLs can carry safely. */
 export function validateName(what: string, value: string): void {
@@ -71,18 +117,20 @@ function checkCommon(where: string, record: { id?: string; confidence?: number; 
   if (record.confidence !== undefined && (typeof record.confidence !== 'number' || !(record.confidence >= 0 && record.confidence <= 1))) {
     fail(where, 'confidence', 'confidence must be a number from 0 to 1');
   }
-  if (record.recorded_at !== undefined && (typeof record.recorded_at !== 'string' || !ISO_DATE.test(record.recorded_at))) {
-    fail(where, 'recorded_at', 'recorded_at must be an ISO 8601 timestamp');
+  if (record.recorded_at !== undefined && !isIsoInstant(record.recorded_at)) {
+    fail(where, 'recorded_at', 'recorded_at must be an ISO 8601 timestamp naming a real day and time');
   }
   if (record.provenance === undefined) return;
   if (!Array.isArray(record.provenance)) fail(where, 'provenance', 'provenance must be an array');
+  if (nestedDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
+    throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: 'provenance', limit: MAX_PROPERTY_DEPTH });
+  }
   record.provenance.forEach((entry, i) => {
     const at = `provenance[${i}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
     if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
-    if (typeof entry.timestamp !== 'string' || !ISO_DATE.test(entry.timestamp)) {
-      fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp`);
-    }
+    if (!isIsoInstant(entry.timestamp)) fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp naming a real day and time`);
+    checkTypes(`${where}.${at}`, entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
     const span = entry.span;
     if (span !== undefined) {
       const valid = span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start;
@@ -91,8 +139,25 @@ function checkCommon(where: string, record: { id?: string; confidence?: number; 
   });
 }
 
+/**
+ * Lists and maps inside one property value nest at most this deep: every read of the
+ * graph walks stored values recursively (JSON.stringify, the query evaluator).
+ */
+export const MAX_PROPERTY_DEPTH = 16;
+/** Bytes of one node's or edge's properties (as JSON): a record is read whole on every match. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
 function checkProperties(where: string, properties: unknown): asserts properties is Record<string, PropertyValue> {
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) fail(where, 'properties', 'properties must be an object');
+  for (const [key, value] of Object.entries(properties)) {
+    if (nestedDeeperThan(value, MAX_PROPERTY_DEPTH)) {
+      throw new ValidationError('property_depth', `${where}: property '${key}' nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: key, limit: MAX_PROPERTY_DEPTH });
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(properties));
+  if (bytes > MAX_RECORD_BYTES) {
+    throw new ValidationError('record_too_large', `${where}: properties take ${bytes} bytes as JSON, more than ${MAX_RECORD_BYTES}`, { record: where, field: 'properties', limit: MAX_RECORD_BYTES });
+  }
 }
 
 /**
@@ -120,7 +185,9 @@ export function validateGraphWrite(
         if (value === undefined || value === null || value === '') fail(where, field, `a ${kind} needs ${field}`);
       }
       for (const [field, allowed] of Object.entries(NODE_ENUM_PROPERTIES[kind])) checkEnum(where, field, node.properties[field], allowed);
+      checkTypes(where, node.properties, NODE_PROPERTY_TYPES[kind]);
     }
+    checkTypes(where, node.properties, COMMON_PROPERTY_TYPES);
     labelsInWrite.set(resolveNodeId(node), node.labels);
   });
   const labelsOf = (id: string) => labelsInWrite.get(id) ?? lookupLabels(id);
@@ -132,6 +199,7 @@ export function validateGraphWrite(
       if (typeof edge[end] !== 'string' || !ID_PATTERN.test(edge[end])) fail(where, end, `${end} must be a node id`);
     }
     if (edge.properties !== undefined) checkProperties(where, edge.properties);
+    checkTypes(where, edge.properties, COMMON_PROPERTY_TYPES, isEdgeType(edge.type) ? EDGE_PROPERTY_TYPES[edge.type] : undefined);
     const fromLabels = labelsOf(edge.from);
     const toLabels = labelsOf(edge.to);
     if (!fromLabels) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);

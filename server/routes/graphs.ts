@@ -1,10 +1,14 @@
 import { Readable } from 'node:stream';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '../../engine/errors.ts';
+import { NotFoundError, ValidationError } from '../../engine/errors.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
+import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
+
+/** Printable, and short enough to keep beside the graph: clients usually send a UUID. */
+const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,128}$', description: 'a key the client chooses per import, e.g. a UUID' });
+const ImportParams = Type.Object({ graph_id: GraphParams.properties.graph_id, idempotency_key: IdempotencyKey }, { additionalProperties: false });
 
 export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
@@ -61,8 +65,11 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
       config: { scope: 'write' },
       bodyLimit: config.importBodyLimitBytes,
       schema: {
-        summary: 'Import nodes and edges (JSON or JSON Lines); every record is validated and the whole import is written atomically or not at all',
+        summary:
+          'Import nodes and edges (JSON or JSON Lines); every record is validated and the whole import is written atomically or not at all. ' +
+          'With an Idempotency-Key header, a retry with the same key answers the first summary and writes nothing again',
         params: GraphParams,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) }),
         body: {
           content: {
             'application/json': { schema: ref(GraphImportSchema) },
@@ -72,12 +79,35 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
         response: { 200: ref(ImportSummarySchema), ...errorResponses(400, 403, 413) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const idempotencyKey = request.headers['idempotency-key'] as string | undefined; // one string: the headers schema says so
       const contentType = request.headers['content-type'] ?? '';
       const write = typeof request.body === 'string' && /ndjson|jsonl/.test(contentType) ? graphWriteFromJsonLines(request.body) : graphWriteFromJson(request.body);
       if (write.nodes.length === 0 && write.edges.length === 0) throw new ValidationError('empty_import', 'the import holds no nodes and no edges');
-      const { node_ids: _n, edge_ids: _e, ...counts } = await store.writeGraph(request.principal.tenant, request.params.graph_id, write);
+      const { node_ids: _n, edge_ids: _e, replayed, ...counts } = await store.writeGraph(request.principal.tenant, request.params.graph_id, write, {
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      });
+      // a retry of an import that committed: the first answer again, nothing written twice
+      if (replayed) reply.header('idempotency-replayed', 'true');
       return { graph_id: request.params.graph_id, ...counts };
+    },
+  );
+
+  app.get<{ Params: Static<typeof ImportParams>; Reply: Static<typeof CommittedImportSchema> }>(
+    '/v1/graphs/:graph_id/imports/:idempotency_key',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: 'Whether the import sent with this Idempotency-Key committed, and what it wrote',
+        params: ImportParams,
+        response: { 200: ref(CommittedImportSchema), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { graph_id, idempotency_key } = request.params;
+      const committed = await store.committedImport(request.principal.tenant, graph_id, idempotency_key);
+      if (!committed) throw new NotFoundError('import', idempotency_key);
+      return { graph_id, ...committed };
     },
   );
 

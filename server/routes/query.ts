@@ -12,7 +12,13 @@ const LIBRARY_PARTS = [
 ] as const;
 
 export default async function queryRoutes(app: FastifyInstance, { reasoning, config }: AppDeps): Promise<void> {
-  const limits = { timeLimitMs: config.queryTimeoutMs, rowCap: config.queryRowLimit, inferenceLimit: config.inferenceLimit };
+  const limits = {
+    timeLimitMs: config.queryTimeoutMs,
+    rowCap: config.queryRowLimit,
+    inferenceLimit: config.inferenceLimit,
+    collectionLimit: config.queryCollectionLimit,
+    responseBytes: config.queryResponseLimitBytes,
+  };
 
   app.post<{ Body: Static<typeof GraphQueryRequestSchema> }>(
     '/v1/graph/query',

@@ -68,7 +68,7 @@ describe('query execution', () => {
   it('stops at the row cap and the time limit', () => {
     const graph = conflictGraph();
     expect(() => runQuery(graph, 'MATCH (a), (b), (c) RETURN a, b, c', { limits: { rowCap: 100 } })).toThrow(expect.objectContaining({ code: 'query_row_cap' }));
-    expect(() => runQuery(graph, 'UNWIND range(1, 3000000) AS x WITH x WHERE x < 0 RETURN x', { limits: { timeLimitMs: 20 } })).toThrow(
+    expect(() => runQuery(graph, 'UNWIND range(1, 3000) AS x UNWIND range(1, 1000) AS y WITH x WHERE x < 0 RETURN x', { limits: { timeLimitMs: 20 } })).toThrow(
       expect.objectContaining({ code: 'query_time_limit' }),
     );
   });
@@ -92,5 +92,15 @@ describe('query execution', () => {
     expect(result.goal).toContain('reaches(V_a, V_b)');
     // without the module the same name is an unknown function
     expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'unknown_function' }));
+  });
+});
+
+describe('collection limit', () => {
+  it('stops collect() as its list passes the limit, before the rows feeding it pile up', () => {
+    const graph = conflictGraph();
+    expect(() => runQuery(graph, 'UNWIND range(0, 999) AS x UNWIND range(0, 999) AS y RETURN size(collect([x, y])) AS n', { limits: { collectionLimit: 5_000 } })).toThrow(
+      expect.objectContaining({ code: 'query_collection_limit', details: { limit: 5_000, setting: 'PARLEY_QUERY_COLLECTION_LIMIT' } }),
+    );
+    expect(runQuery(graph, 'UNWIND range(1, 4000) AS x RETURN size(collect(x)) AS n', { limits: { collectionLimit: 5_000 } }).rows).toEqual([[4000n]]);
   });
 });
