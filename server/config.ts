@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -24,7 +25,7 @@ export interface ParleyConfig {
   inferenceLimit: number;
   /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
-  /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
+  /** Directory of a token-classification model (config.json, tokenizer.json, onnx/): the shipped one unless PARLEY_NER_MODEL_DIR says otherwise; unset (PARLEY_NER_MODEL_DIR=none) = symbolic layer only. */
   nerModelDir?: string;
   /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
   claimModelDir?: string;
@@ -67,6 +68,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+/** The shipped model unless PARLEY_NER_MODEL_DIR names another folder, or is `none` (rule layer only). */
+function nerModelDir(setting: string | undefined): { nerModelDir?: string } {
+  if (setting === 'none') return {};
+  return { nerModelDir: setting ? path.resolve(setting) : SHIPPED_NER_MODEL_DIR };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1) : undefined;
   return {
@@ -81,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
-    ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
+    ...nerModelDir(env.PARLEY_NER_MODEL_DIR),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),

@@ -11,3 +11,4 @@ export {
   type StructuredEdge,
   type StructuredNode,
 } from './build.ts';
+export { COMBINATION_POLICIES, combineMentions, DEFAULT_COMBINATION, nerFamily, type CombinationPolicy, type NerFamily } from './combine.ts';
