@@ -242,10 +242,20 @@ export function scoreItems<G, P>(
 // ---------------------------------------------------------------- kinds
 
 export const SCORE_KINDS = [
-  'actors (text+type)', 'actors (span only)', 'claims (type+speaker)', 'claims (type only)', 'events (type)',
+  'actors (text+type)', 'actors (span only)', 'persons (text+class)', 'organisations (text+class)', 'claims (type+speaker)', 'claims (type only)', 'events (type)',
   'events (type+location)', 'events (type+date)', 'locations (text+type)', 'locations (span only)', 'dates (iso)',
 ] as const;
 export type ScoreKind = (typeof SCORE_KINDS)[number];
+
+/**
+ * The coarse classes of external NER sets (person, organisation): persons are individuals;
+ * organisations every actor type but states (countries, scored as actors or places) and
+ * communities (identity groups). A prediction counts for a class when its type is in it,
+ * whatever its finer type.
+ */
+const ORGANISATION_TYPES = new Set(['government', 'armed_forces', 'armed_group', 'political_party', 'international_org', 'ngo', 'civil_society', 'media']);
+const isPerson = (type: string) => type === 'individual';
+const isOrganisation = (type: string) => ORGANISATION_TYPES.has(type);
 
 function goldActorNames(actor: GoldActor): string[] {
   return [actor.text, ...(actor.aliases ?? [])];
@@ -276,6 +286,20 @@ const showEntity = (entity: PredictedEntity) => `${entity.names[0] ?? '?'} (${en
 const showClaim = (claim: PredictedClaim) => `${claim.type} by ${claim.speaker[0] ?? 'no speaker'}`;
 const showEvent = (event: PredictedEvent) => `${event.type} at ${event.location[0] ?? '-'} on ${event.date ?? '-'}`;
 
+/** Actors of one coarse class, matched by name among the predictions of that class. */
+function scoreClass(
+  gold: readonly GoldActor[],
+  predicted: readonly PredictedEntity[],
+  inClass: (type: string) => boolean,
+  sameName: (gold: GoldActor, predicted: PredictedEntity) => boolean,
+  showGold: (actor: GoldActor) => string,
+): KindOutcome {
+  return scoreItems(
+    gold.filter((actor) => inClass(actor.type)), predicted.filter((entity) => inClass(entity.type)),
+    sameName, { gold: showGold, predicted: showEntity }, sameName,
+  );
+}
+
 /** Scores one sentence on every kind. */
 export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record<ScoreKind, KindOutcome> {
   const actorName = (g: GoldActor, p: PredictedEntity) => anyNamesMatch(goldActorNames(g), p.names);
@@ -291,6 +315,8 @@ export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record
   return {
     'actors (text+type)': scoreItems(gold.actors, predicted.actors, actorTyped, { gold: showGoldActor, predicted: showEntity }, actorTyped),
     'actors (span only)': scoreItems(gold.actors, predicted.actors, actorName, { gold: showGoldActor, predicted: showEntity }, actorName),
+    'persons (text+class)': scoreClass(gold.actors, predicted.actors, isPerson, actorName, showGoldActor),
+    'organisations (text+class)': scoreClass(gold.actors, predicted.actors, isOrganisation, actorName, showGoldActor),
     'claims (type+speaker)': scoreItems(
       gold.claims, predicted.claims,
       (g, p) => g.type === p.type && speakerMatches(g, speakers[claimIndex.get(g)!], p),
