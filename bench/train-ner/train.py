@@ -370,14 +370,17 @@ def main():
     ap.add_argument("--minutes", type=float, default=25)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-sharealike", action="store_true",
+                    help="leave out UNER EWT (CC BY-SA 4.0), so that the weights carry only CC BY 4.0 attribution duties")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
 
     d = args.data
-    train = (read_conll(f"{d}/btc/btc.train", "btc") + read_conll(f"{d}/wnut17/wnut17train.conll", "wnut")
-             + read_conll(f"{d}/uner_en_ewt/en_ewt-ud-dev.iob2", "uner"))
+    train = read_conll(f"{d}/btc/btc.train", "btc") + read_conll(f"{d}/wnut17/wnut17train.conll", "wnut")
+    if not args.no_sharealike:
+        train += read_conll(f"{d}/uner_en_ewt/en_ewt-ud-dev.iob2", "uner")
     with open(args.names) as f:
         names = json.load(f)
     synthetic = generate(names, args.synthetic, seed=args.seed)
@@ -432,7 +435,8 @@ def main():
             break
     model.load_state_dict(best_state)
     torch.save({"state": best_state, "vocab": vocab, "args": vars(args)}, os.path.join(args.work, "checkpoint.pt"))
-    meta = {"public_sentences": len(train), "synthetic_sentences": len(synthetic), "epochs": epoch,
+    meta = {"sources": ["btc train", "wnut17 train"] + ([] if args.no_sharealike else ["uner en_ewt dev"]) + ["synthetic"],
+            "public_sentences": len(train), "synthetic_sentences": len(synthetic), "epochs": epoch,
             "validation_f1": round(evaluate(model, valid_data), 3), "seed": args.seed}
     export(model, vocab, args, meta)
     print(json.dumps(meta), flush=True)

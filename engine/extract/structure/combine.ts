@@ -1,5 +1,5 @@
 import type { NeuralEntity, TextSpan } from '../types.ts';
-import { inferOrganisationType, type EntityMention } from './mentions.ts';
+import { inferLocationType, inferOrganisationType, type EntityMention } from './mentions.ts';
 
 /**
  * How the rule layer's mentions and the transformer's spans become one list. The rules
@@ -34,9 +34,20 @@ export const COMBINATION_POLICIES: readonly CombinationPolicy[] = [
   { name: 'fill gaps + override >= 0.9', minScore: 0, overrideScore: 0.9, families: ALL_FAMILIES },
   { name: 'fill gaps >= 0.8 + override >= 0.9', minScore: 0.8, overrideScore: 0.9, families: ALL_FAMILIES },
   { name: 'persons only, fill gaps + override >= 0.9', minScore: 0, overrideScore: 0.9, families: ['person'] },
+  { name: 'places only, fill gaps >= 0.8', minScore: 0.8, overrideScore: null, families: ['location'] },
+  { name: 'persons and places, fill gaps >= 0.8', minScore: 0.8, overrideScore: null, families: ['person', 'location'] },
+  { name: 'places only, fill gaps >= 0.9', minScore: 0.9, overrideScore: null, families: ['location'] },
+  { name: 'persons and places, fill gaps >= 0.9', minScore: 0.9, overrideScore: null, families: ['person', 'location'] },
 ];
 
-export const DEFAULT_COMBINATION: CombinationPolicy = COMBINATION_POLICIES[0]!;
+/**
+ * On the dev set the rules already find nearly every actor (F1 0.94), so model organisation
+ * spans (typed only by their name) cost precision and model person spans changed nothing;
+ * confident model places raised place F1 from 0.85 to 0.88. "persons and places >= 0.9" measured
+ * the same as "places only >= 0.9" (the best) and keeps the model's persons, the class the rules
+ * miss most on unseen official text; see the README for the table.
+ */
+export const DEFAULT_COMBINATION: CombinationPolicy = COMBINATION_POLICIES.find((p) => p.name === 'persons and places, fill gaps >= 0.9')!;
 
 const NER_FAMILIES: readonly [RegExp, NerFamily][] = [
   [/^(PER|PERSON)$/i, 'person'],
@@ -58,10 +69,10 @@ function familyOf(mention: EntityMention): NerFamily {
 const overlaps = (a: TextSpan, b: TextSpan) => a.start < b.end && b.start < a.end;
 const contains = (outer: TextSpan, inner: TextSpan) => outer.start <= inner.start && inner.end <= outer.end;
 
-/** A model span as a mention: persons are individuals, organisations typed by their name, places of unknown type. */
+/** A model span as a mention: persons are individuals, organisations and places typed by their names. */
 export function mentionOfEntity(entity: NeuralEntity, family: NerFamily): EntityMention {
   const base = { start: entity.start, end: entity.end, text: entity.text, confidence: entity.score, source: 'ner' as const };
-  if (family === 'location') return { ...base, kind: 'Location', location_type: 'other' };
+  if (family === 'location') return { ...base, kind: 'Location', location_type: inferLocationType(entity.text) };
   return { ...base, kind: 'Actor', actor_type: family === 'person' ? 'individual' : inferOrganisationType(entity.text) };
 }
 

@@ -78,6 +78,19 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  * A mention that starts inside a word is dropped; one that ends inside a word ("al-Burhan s"
  * cut from "said") is trimmed back to its last whole word, so labels are never word fragments.
  */
+/**
+ * What a place name's head word says about its type, for places only the model found
+ * ("Anbar province", "Al Asad Air Base"); a bare name is most often a town or a city.
+ */
+const LOCATION_TYPE_CUES: readonly [RegExp, LocationType][] = [
+  [/\b(camp|base|airfield|airport|crossing|bridge|dam|hospital|plant|corridor|checkpoint|prison|port)$/i, 'site'],
+  [/\b(province|region|state|governorate|district|county|oblast|valley|mountains|desert|strip|plateau|heights)$/i, 'region'],
+];
+
+export function inferLocationType(name: string): LocationType {
+  return LOCATION_TYPE_CUES.find(([pattern]) => pattern.test(name))?.[1] ?? 'city';
+}
+
 function alignToWords(text: string, mention: EntityMention): EntityMention | undefined {
   const { start } = mention;
   if (start > 0 && WORD_CHAR.test(text[start - 1]) && WORD_CHAR.test(text[start])) return undefined;

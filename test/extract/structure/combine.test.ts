@@ -25,7 +25,7 @@ const MODEL = [
   entity('officials', 'ORG', 0.4),
 ];
 
-const policy = (overrides: Partial<CombinationPolicy>): CombinationPolicy => ({ ...DEFAULT_COMBINATION, ...overrides });
+const policy = (overrides: Partial<CombinationPolicy>): CombinationPolicy => ({ name: 'test', minScore: 0, overrideScore: null, families: ['person', 'organisation', 'location'], ...overrides });
 const summary = (mentions: readonly EntityMention[]) =>
   mentions.map((m) => `${m.text}|${m.kind}|${m.actor_type ?? m.location_type}|${m.source}`).sort();
 
@@ -83,6 +83,8 @@ describe('combination of rule mentions and model spans', () => {
     const byDefault = collectMentions(TEXT, findings, MODEL);
     const explicit = collectMentions(TEXT, findings, MODEL, DEFAULT_COMBINATION);
     expect(byDefault).toEqual(explicit);
+    // The default adds confident persons and places only: Erbil (0.99) but not the ministry (0.85).
+    expect(byDefault.map((m) => `${m.text}|${m.source}`)).toEqual(['Dayton|gazetteer', 'Erbil|ner']);
     const overriding = collectMentions(TEXT, findings, MODEL, policy({ minScore: 0.5, overrideScore: 0.9 }));
     expect(overriding.map((m) => m.text)).toEqual(['Scott C. Dayton', 'Ministry of Peshmerga Affairs', 'Erbil']);
   });
