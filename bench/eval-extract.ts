@@ -52,7 +52,7 @@ const TARGETS: readonly { kind: ScoreKind; f1: number }[] = [
   { kind: 'locations (span only)', f1: 0.8 },
 ];
 /** Kinds listed per sentence under --verbose (the looser variants repeat the same errors). */
-const VERBOSE_KINDS: readonly ScoreKind[] = ['actors (text+type)', 'claims (type+speaker)', 'events (type+location)', 'locations (text+type)', 'dates (iso)'];
+const VERBOSE_KINDS: readonly ScoreKind[] = ['actors (text+type)', 'claims (type+speaker)', 'events (type+location)', 'locations (text+type)', 'dates (iso)', 'relations (type+ends)'];
 
 type Layer = 'pipeline' | 'symbolic';
 

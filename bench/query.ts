@@ -37,6 +37,7 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { buildApp } from '../server/app.ts';
+import { shapeAnswer } from '../server/shape/query-answer.ts';
 import { loadConfig, reasoningOptions } from '../server/config.ts';
 import { healthUntil as healthSamples, loopDelay, postJson as post } from './http.ts';
 
@@ -229,10 +230,10 @@ try {
 
   // the previous path: the same service, whose queries run on the event loop (what runTask's 'query' does, here)
   const inline: ReasoningPool = Object.assign(Object.create(pool) as ReasoningPool, {
-    async query(tenant: string, graphId: string, text: string, options: Parameters<ReasoningPool['query']>[3]) {
+    async answer(tenant: string, graphId: string, text: string, options: Parameters<ReasoningPool['answer']>[3]) {
       const graph = await store.loadGraph(tenant, graphId);
       const result = runQuery(graph, text, { parameters: options.parameters, as_of: options.asOf, explain: options.explain, limits: options.limits, rules: pool.catalog.registry });
-      return { result, graph };
+      return shapeAnswer(result, graph, text, options.shape);
     },
   });
   const { secret: adminKey } = await store.bootstrapAdminKey();

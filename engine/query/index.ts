@@ -23,8 +23,8 @@
  * { $rel: EdgeRecord } | { $path: { nodes: NodeRecord[]; rels: EdgeRecord[] } }.
  *
  * Errors: QueryError (400) for compile-time and runtime query errors. `code` is
- * `<TckType>.<TckDetail>` (e.g. `SyntaxError.UndefinedVariable`,
- * `TypeError.InvalidArgumentType`) and `details` carries `tck_type`,
+ * the TCK detail in snake_case (`undefined_variable` for
+ * `SyntaxError.UndefinedVariable`, `invalid_argument_type`) and `details` carries `tck_type`,
  * `tck_detail` and `phase` ('compile' | 'runtime'); compile-time errors carry the
  * line and column. LimitError (503) / ValidationError (400, row cap) when a
  * limit of limits.ts is hit.

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
 import type { NerBackend, NeuralEntity, TextSpan } from '../types.ts';
 import { groupEntities, type WordPrediction } from './bio.ts';
-import { CallGate } from './gate.ts';
+import { CallGate } from '../../gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles } from './model-dir.ts';
 import { splitSentences } from './sentences.ts';
 import { TokenClassifier, type SentenceLabels } from './token-classifier.ts';

@@ -2,7 +2,7 @@ import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
 import type { SymbolicLayer } from '../types.ts';
 import { ClaimClassifier, claimModelKind, type ClaimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
-import { CallGate } from './gate.ts';
+import { CallGate } from '../../gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type ModelPurpose, type NerModelFiles } from './model-dir.ts';
 import type { ClaimTask } from './worker-task.ts';
 

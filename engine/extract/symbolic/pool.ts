@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { CallGate } from '../neural/gate.ts';
+import { CallGate } from '../../gate.ts';
 import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './index.ts';
 
