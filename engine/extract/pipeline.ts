@@ -5,7 +5,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { actorDirectory, structureDocument, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
-import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
 
@@ -32,7 +32,11 @@ export const MAX_DOCUMENT_CHARS = 1_000_000;
 export const SYMBOLIC_CHUNK_CHARS = 50_000;
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
-export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = { version: SYMBOLIC_EXTRACTOR_VERSION, find: findConflictEntities };
+/** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
+export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
+  version: SYMBOLIC_EXTRACTOR_VERSION,
+  find: async (document) => (await import('./symbolic/index.ts')).findConflictEntities(document),
+};
 
 export interface ExtractOptions {
   tier: WorkspaceTier;
