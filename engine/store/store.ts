@@ -483,8 +483,8 @@ export class ParleyStore {
     this.loaded.delete(cacheKey);
     this.loaded.set(cacheKey, entry);
     this.evict(cacheKey);
-    // rebuilt from its records: the next start reads one file instead
-    if (!fromSnapshot && index.nodeCount > 0) this.snapshot(cacheKey, entry);
+    // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
+    // a million-fact graph holds the event loop for seconds, and a query is waiting
     return index;
   }
 
