@@ -215,6 +215,9 @@ function buildEvent(
   };
 }
 
+/** What stands between an actor and its backer in apposition: ", backed by the". */
+const BACKER_APPOSITION = /^,\s*(?:which\s+(?:is|are)\s+|who\s+(?:is|are)\s+)?(?:backed|supported|armed|funded|sponsored|allied|aligned|trained)\s+(?:by|with|to)\s+(?:the\s+)?$/i;
+
 function subjectOf(text: string, clauseActors: ActorMention[], relations: RelationMention[], triggerStart: number): ActorMention | undefined {
   const before = clauseActors.filter((actor) => actor.end <= triggerStart);
   let subject = before[before.length - 1];
@@ -222,7 +225,7 @@ function subjectOf(text: string, clauseActors: ActorMention[], relations: Relati
   // "General X of the SAF ordered ...": the person acts, not the organisation he belongs to;
   // "the RSF, backed by the UAE, threatened": nor does the backer named in apposition.
   const member = relations.find((r) => r.to.start === subject.start && r.from.start < subject.start &&
-    (r.type === 'MEMBER_OF' || (r.type === 'ALLIED_WITH' && text.slice(r.from.end, subject.start).includes(','))));
+    (r.type === 'MEMBER_OF' || (r.type === 'ALLIED_WITH' && BACKER_APPOSITION.test(text.slice(r.from.end, subject.start)))));
   const holder = member && before.find((actor) => actor.start === member.from.start);
   if (holder) subject = holder;
   return subject;
