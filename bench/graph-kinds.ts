@@ -2,7 +2,8 @@
  * bench/graph-kinds: what extraction (rule layer, full tier) writes for the sample documents in
  * corpora/ (and its sub-folders) and for the gold sentences (corpora/gold/*.jsonl, one document per
  * set and conflict, sentences as paragraphs), counted per node kind and per edge type, so a
- * change to the rules can be compared with a run of the same script on the code before it.
+ * change to the rules can be compared with a run of the same script on the code before it. Then,
+ * per framework, which of the node kinds and edge types its manifest reads extraction wrote none of.
  *
  *   npx tsx bench/graph-kinds.ts [corpora-dir]
  */
@@ -58,4 +59,15 @@ console.log(`${documents.length} documents (${documents.reduce((n, d) => n + d.t
 for (const [title, counts] of [['node kind', nodeCounts], ['edge type', edgeCounts]] as const) {
   console.log(`\n| ${title} | count |\n|---|---|`);
   for (const [key, count] of [...counts].sort((a, b) => a[0].localeCompare(b[0]))) console.log(`| ${key} | ${count} |`);
+}
+
+const frameworksDir = path.join(import.meta.dirname, '../frameworks');
+const written = new Set([...nodeCounts.keys(), ...[...edgeCounts.keys()].map((key) => key.replace(/\(.*$/, ''))]);
+console.log('\n| framework | reads | of them written | missing |\n|---|---|---|---|');
+for (const entry of (await readdir(frameworksDir, { withFileTypes: true })).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+  const manifest = JSON.parse(await readFile(path.join(frameworksDir, entry.name, 'manifest.json'), 'utf8').catch(() => 'null')) as { reads: { nodes: string[]; edges: string[] } } | null;
+  if (!manifest) continue;
+  const reads = [...manifest.reads.nodes, ...manifest.reads.edges];
+  const missing = reads.filter((kind) => !written.has(kind));
+  console.log(`| ${entry.name} | ${reads.length} | ${reads.length - missing.length} | ${missing.join(', ') || '–'} |`);
 }

@@ -147,8 +147,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const stated: StatedClaim[] = [];
   for (const claim of input.findings.claims) {
     const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
-    // A claim is aimed at others: never at its speaker, nor at the speaker's own organisation.
-    const targets = uniqueEntities(claim.targets.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
+    // A claim is aimed at others (in text order): never at its speaker, nor at the speaker's own organisation.
+    const targets = uniqueEntities([...claim.targets].sort((a, b) => a.start - b.start).map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
       (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
     );
     const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
@@ -163,10 +163,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       engage(target.id, 'target');
     }
     // Threatening or accusing an actor is taking a side against it (unless the document says they are allies).
-    if (speaker && HOSTILE_CLAIMS.has(claim.type)) {
-      for (const target of targets) {
-        if (!alliances.has(`${speaker.id} ${target.id}`)) addEdge('OPPOSES', speaker.id, target.id, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
-      }
+    // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
+    const aimedAt = speaker && HOSTILE_CLAIMS.has(claim.type) ? targets[0]?.id : undefined;
+    if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`)) {
+      addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];
     for (const issue of findIssues(claim.text)) {
@@ -260,7 +260,7 @@ interface StatedClaim {
  * answers an accusation or a commitment, a red line refuses a demand or an offer.
  */
 const OPPOSED_STANCES: readonly [string, string][] = [
-  ['Accusation', 'Denial'], ['Commitment', 'Denial'], ['Demand', 'RedLine'], ['Offer', 'RedLine'], ['Demand', 'Denial'],
+  ['Accusation', 'Denial'], ['Commitment', 'Denial'], ['Demand', 'RedLine'], ['Offer', 'RedLine'],
 ];
 
 /**
@@ -276,7 +276,7 @@ function contradictions(claims: readonly StatedClaim[], isMemberOf: (member: str
       if (isMemberOf(later.speaker, earlier.speaker) || isMemberOf(earlier.speaker, later.speaker)) continue;
       if (!OPPOSED_STANCES.some(([a, b]) => (later.type === a && earlier.type === b) || (later.type === b && earlier.type === a))) continue;
       const sharedIssue = later.issues.some((issue) => earlier.issues.includes(issue));
-      const answers = (earlier.targets.includes(later.speaker) || later.targets.includes(earlier.speaker)) && [later.type, earlier.type].includes('Denial');
+      const answers = [later.type, earlier.type].includes('Accusation') && (earlier.targets.includes(later.speaker) || later.targets.includes(earlier.speaker));
       if (sharedIssue || answers) pairs.push([later, earlier]);
     }
   });

@@ -10,11 +10,12 @@ import type { TextSpan } from '../types.ts';
 
 const PURPOSE_VERBS = 'ensure|protect|defend|safeguard|secure|guarantee|preserve|restore|regain|recover|keep';
 /** Purpose and need openers; the words after them (up to a clause break) say what is wanted. */
-const OPENER = new RegExp(String.raw`\b(?:in\s+order\s+to|so\s+as\s+to|for\s+the\s+sake\s+of|(?:we|they|it|he|she)\s+(?:need|needs|needed|require|requires|required|want|wants|seek|seeks|sought)|(?:necessary|essential|vital)\s+(?:to|for)|(?:the|our|their|its)\s+right\s+to|(?:to|and)\s+(?=(?:${PURPOSE_VERBS})\b))\b\s*`, 'gi');
+const OPENER = new RegExp(String.raw`\b(?:in\s+order\s+to|so\s+as\s+to|for\s+the\s+sake\s+of|(?:we|they|it|he|she)\s+(?:need|needs|needed|require|requires|required|want|wants|seek|seeks|sought)|(?:necessary|essential|vital)\s+(?:to|for)|\bright\s+to|(?:to|and)\s+(?=(?:${PURPOSE_VERBS})\b))\b\s*`, 'gi');
 /** Words that end the wanted thing: a new clause, or a preposition that says when, where or against whom. */
 const BREAK_WORDS = new Set([
   'and', 'or', 'but', 'while', 'which', 'who', 'that', 'after', 'before', 'until', 'unless', 'if', 'when', 'said', 'says',
   'from', 'against', 'in', 'at', 'on', 'by', 'with', 'during', 'through', 'because', 'as', 'than', 'for', 'to', 'into',
+  'is', 'are', 'was', 'were', 'will', 'would', 'must', 'should', 'can', 'could', 'has', 'have', 'had', 'remains', 'not',
 ]);
 const MAX_OBJECT_WORDS = 8;
 
