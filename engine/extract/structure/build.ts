@@ -271,7 +271,8 @@ const OPPOSED_STANCES: readonly [string, string][] = [
 function contradictions(claims: readonly StatedClaim[], isMemberOf: (member: string, organisation: string) => boolean): [StatedClaim, StatedClaim][] {
   const pairs: [StatedClaim, StatedClaim][] = [];
   claims.forEach((later, index) => {
-    for (const earlier of claims.slice(0, index)) {
+    for (let e = 0; e < index; e++) {
+      const earlier = claims[e];
       if (!later.speaker || !earlier.speaker || later.speaker === earlier.speaker || later.id === earlier.id) continue;
       if (isMemberOf(later.speaker, earlier.speaker) || isMemberOf(earlier.speaker, later.speaker)) continue;
       if (!OPPOSED_STANCES.some(([a, b]) => (later.type === a && earlier.type === b) || (later.type === b && earlier.type === a))) continue;
