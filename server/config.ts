@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
@@ -45,11 +47,25 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  /** Facts the store keeps loaded over all graphs (LRU beyond). */
+  graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
   queryInlineMs: number;
 }
 
 /** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
+/** The extraction pipeline's options (openExtractionPipeline) from the configuration. */
+export function extractionOptions(config: ParleyConfig): Parameters<typeof openExtractionPipeline>[0] {
+  return {
+    ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
+    ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
+    maxQueue: config.nerMaxQueue,
+    ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
+    ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
+    ruleMaxQueue: config.ruleMaxQueue,
+  };
+}
+
 export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
   return {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
@@ -87,13 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
-    ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1, 1) } : {}),
+    ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
     ruleMaxQueue: integer(env, 'PARLEY_RULE_MAX_QUEUE', 64, 1),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64, 1),
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32, 1),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8, 1),
+    graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };
 }

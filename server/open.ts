@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { ReasoningPool } from '../engine/reason/pool.ts';
-import { reasoningOptions, type ParleyConfig } from './config.ts';
+import { extractionOptions, reasoningOptions, type ParleyConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 
 export interface OpenedEngine {
@@ -17,16 +17,9 @@ export interface OpenedEngine {
 /** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
 export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await ParleyStore.open(`${config.dataDir}/store`);
+  const store = await ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
   const admin = await store.bootstrapAdminKey(config.adminKey);
-  const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline({
-    ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
-    ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
-    maxQueue: config.nerMaxQueue,
-    ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
-    ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
-    ruleMaxQueue: config.ruleMaxQueue,
-  });
+  const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
   const reasoning = new ReasoningPool(store, reasoningOptions(config));
   return {
     deps: { store, config, extraction, reasoning },

@@ -3,6 +3,7 @@ import { WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
 import { PERIODS } from '../engine/reason/tasks.ts';
+import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 
 /**
  * Request and response schemas shared by the routes. The same objects validate
@@ -359,7 +360,6 @@ export const GraphQueryResultSchema = Type.Object(
 // ---- reasoning ---------------------------------------------------------------------
 
 /** Periods a trajectory covers at most (the latest ones are kept). */
-export const MAX_TRAJECTORY_PERIODS = 60;
 
 const FrameworkIds = Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$' }), {
   minItems: 1,

@@ -1,22 +1,14 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../../engine/errors.ts';
-import { frameworksFor, rankAssessments, writeAnalysis } from '../../engine/reason/analysis.ts';
+import { frameworksFor, writeAnalysis } from '../../engine/reason/analysis.ts';
+import { assessGraph, selectFrameworks } from '../../engine/reason/assess.ts';
 import { routeQuestion } from '../../engine/reason/intents.ts';
 import type { AppDeps } from '../deps.ts';
-import {
-  AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, MAX_TRAJECTORY_PERIODS, WorkspaceParams, errorResponses, ref,
-} from '../schemas.ts';
+import { AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
 
 export default async function analysisRoutes(app: FastifyInstance, { store, reasoning, config }: AppDeps): Promise<void> {
   const limits = { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
   const loaded = () => reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded');
-  const selected = (ids: string[] | undefined): string[] => {
-    const available = loaded().map((entry) => entry.id);
-    if (!ids) return available;
-    for (const id of ids) if (!available.includes(id)) throw new NotFoundError('framework', id);
-    return ids;
-  };
   const asOf = (value: string | undefined) => (value ? new Date(value).toISOString() : undefined);
 
   app.post<{ Params: Static<typeof WorkspaceParams>; Body: Static<typeof AssessRequestSchema>; Reply: Static<typeof AssessmentSchema> }>(
@@ -34,17 +26,13 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const tenant = request.principal.tenant;
       const workspace = await store.getWorkspace(tenant, request.params.id);
       const body = request.body;
-      const { runs } = await reasoning.frameworks(tenant, workspace.graph_id, selected(body.frameworks), { asOf: asOf(body.as_of), limits });
-      const response: Static<typeof AssessmentSchema> = { workspace_id: workspace.id, graph_id: workspace.graph_id, assessments: rankAssessments(runs) };
-      if (body.trajectory) {
-        const timeAware = loaded().filter((entry) => entry.manifest.time_aware).map((entry) => entry.id);
-        response.trajectory = await reasoning.trajectory(tenant, workspace.graph_id, selected(body.trajectory.frameworks ?? timeAware), {
-          asOf: asOf(body.as_of),
-          period: body.trajectory.period,
-          maxPeriods: body.trajectory.max_periods ?? MAX_TRAJECTORY_PERIODS,
-          limits,
-        });
-      }
+      const assessed = await assessGraph(reasoning, tenant, workspace.graph_id, {
+        ...(body.frameworks ? { frameworks: body.frameworks } : {}),
+        asOf: asOf(body.as_of),
+        ...(body.trajectory ? { trajectory: { period: body.trajectory.period, frameworks: body.trajectory.frameworks, maxPeriods: body.trajectory.max_periods } } : {}),
+        limits,
+      });
+      const response: Static<typeof AssessmentSchema> = { workspace_id: workspace.id, graph_id: workspace.graph_id, ...assessed };
       return response;
     },
   );
@@ -67,7 +55,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const asked = routeQuestion(body.query);
       // frameworks named by the client answer whatever the question's words say
       const routing = body.frameworks && asked.kind === 'unrelated' ? ({ kind: 'general' } as const) : asked;
-      const ids = body.frameworks ? selected(body.frameworks) : frameworksFor(routing, loaded());
+      const ids = body.frameworks ? selectFrameworks(reasoning, body.frameworks) : frameworksFor(routing, loaded());
       const { runs, graph } = ids.length > 0
         ? await reasoning.frameworks(tenant, workspace.graph_id, ids, { asOf: asOf(body.as_of), limits })
         : { runs: [], graph: await store.loadGraph(tenant, workspace.graph_id) };

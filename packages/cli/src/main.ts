@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ParleyConnectionError, ParleyError, ParleyQueryError } from '@parley/client';
 import { register as analyze } from './commands/analyze.ts';
+import { register as analyzeCorpus } from './commands/analyze-corpus.ts';
 import { register as assess } from './commands/assess.ts';
 import { register as extract } from './commands/extract.ts';
 import { register as ingest } from './commands/ingest.ts';
@@ -9,17 +10,9 @@ import { register as query } from './commands/query.ts';
 import { register as serve } from './commands/serve.ts';
 import { register as transfer } from './commands/transfer.ts';
 import { register as workspaces } from './commands/workspaces.ts';
+import { EXIT } from './exit.ts';
 
-/** Exit codes (README "Command line"): scripts can tell what went wrong without parsing messages. */
-export const EXIT = {
-  ok: 0,
-  failure: 1, // anything unexpected
-  usage: 2, // unknown command or option, missing argument
-  invalid: 3, // the request was refused as invalid: 400 (a query error included), 409, 413
-  notFound: 4, // 404
-  denied: 5, // 401, 403: no key, a wrong or revoked one, or too little scope
-  unavailable: 6, // 429, 503, no connection, timeout: worth retrying later
-} as const;
+export { EXIT };
 
 export function exitCodeOf(error: unknown): number {
   if (error instanceof ParleyError) {
@@ -48,14 +41,15 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .exitOverride(); // before the commands are added: they inherit it
   // one line per command file; each registers its commands with their options and --help
-  for (const register of [serve, workspaces, query, extract, ingest, assess, analyze, keys, transfer]) register(program);
+  for (const register of [serve, workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer]) register(program);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   try {
     await createProgram().parseAsync(argv);
-    return EXIT.ok;
+    // a command that finished with something to say (partial, interrupted) set process.exitCode
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     process.stderr.write(`${describe(error)}\n`);
