@@ -98,7 +98,8 @@ async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?:
     description: `pipeline (${rules} + ${model ?? 'no model'})${combination ? `, combined by "${combination.name}"` : ''}${note ? `; ${note}` : ''}`,
     predict: async (sentence) => {
       lastFindings = null;
-      const result = await pipeline.extract(documentOf(sentence), { tier: 'essential', ingestedAt: `${sentence.document_date}T00:00:00Z` });
+      // The full tier: relations between actors (OPPOSES, ALLIED_WITH) are written from the standard tier up.
+      const result = await pipeline.extract(documentOf(sentence), { tier: 'full', ingestedAt: `${sentence.document_date}T00:00:00Z` });
       return predictionFromResult(result, lastFindings ?? { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] });
     },
     close: () => pipeline.close(),

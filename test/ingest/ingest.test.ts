@@ -91,6 +91,26 @@ describe('ingest', () => {
     expect(rsf.properties.actor_type).toBe('armed_group');
   });
 
+  it('merges the issues and interests of two documents into one node each, with every claim ABOUT it', async () => {
+    const first = await ingest(context, TENANT, 'issues', {
+      source: 'demand', text: 'The Rapid Support Forces demanded a ceasefire in order to protect our people.',
+    });
+    const second = await ingest(context, TENANT, 'issues', {
+      source: 'refusal', text: 'The Sudanese Armed Forces said they would never accept a ceasefire in order to protect our people.',
+    });
+    expect(first.summary.nodes.Issue).toBe(1);
+    expect(second.summary.nodes.Issue).toBe(1);
+    expect(second.summary.nodes.Interest).toBe(1);
+    const index = await store.loadGraph(TENANT, 'issues');
+    const ceasefire = deriveNodeId('Issue', { label: 'ceasefire' });
+    const claims = index.edgesOf(ceasefire, 'in', ['ABOUT']).map((edge) => index.node(edge.from)!.properties.type);
+    expect(claims.sort()).toEqual(['Demand', 'RedLine']);
+    expect(new Set(index.node(ceasefire)!.provenance.map((record) => record.source))).toEqual(new Set(['demand', 'refusal']));
+    const interest = deriveNodeId('Interest', { label: 'protect people', interest_type: 'security' });
+    const holders = index.edgesOf(interest, 'in', ['HOLDS_INTEREST']).map((edge) => index.node(edge.from)!.properties.label);
+    expect(holders.sort()).toEqual(['Rapid Support Forces', 'Sudanese Armed Forces']);
+  });
+
   it('recognises in a later document a name only an earlier document defined', async () => {
     const first = await ingest(context, TENANT, 'aliases', { source: 'djpf-1', text: 'On 2 May 2024 the Darfur Joint Protection Force (DJPF) attacked Tawila.' });
     const second = await ingest(context, TENANT, 'aliases', { source: 'djpf-2', text: 'On 9 May 2024 DJPF fighters entered Kutum.' });

@@ -10,6 +10,7 @@ import {
 import { deriveEdgeId, deriveNodeId } from '../../store/ids.ts';
 import type { DateMention, DocumentInput, Findings, NeuralEntity, TextSpan } from '../types.ts';
 import { EntityResolver, type ActorDirectory, type EntityRef, type ResolvedEntity } from './coreference.ts';
+import { findInterests } from './interests.ts';
 import { findIssues } from './issues.ts';
 import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
@@ -127,12 +128,15 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 
   // Stated relations between actors (first: claims need to know who belongs to whom).
   const memberships: [string, string][] = [];
+  /** "from to" keys of the allied pairs, both ways. */
+  const alliances = new Set<string>();
   for (const relation of input.findings.relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
     if (!from || !to) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
+    if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
     if (relation.type === 'OPPOSES') {
       engage(from.id, 'opposes');
       engage(to.id, 'opposes');
@@ -142,11 +146,12 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const isMemberOf = (member: string, organisation: string) =>
     memberships.some(([m, o]) => m === member && o === organisation) || (input.isMemberOf?.(member, organisation) ?? false);
 
-  // Claims: the speaker asserts, the claim targets.
+  // Claims: the speaker asserts, the claim targets, is about issues and states the speaker's interests.
+  const stated: StatedClaim[] = [];
   for (const claim of input.findings.claims) {
     const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
-    // A claim is aimed at others: never at its speaker, nor at the speaker's own organisation.
-    const targets = uniqueEntities(claim.targets.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
+    // A claim is aimed at others (in text order): never at its speaker, nor at the speaker's own organisation.
+    const targets = uniqueEntities([...claim.targets].sort((a, b) => a.start - b.start).map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
       (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
     );
     const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
@@ -160,20 +165,41 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       addEdge('TARGETS', claimId, target.id, claim.confidence, claim);
       engage(target.id, 'target');
     }
+    // Threatening or accusing an actor is taking a side against it (unless the document says they are allies).
+    // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
+    const aimedAt = speaker && HOSTILE_CLAIMS.has(claim.type) ? targets[0]?.id : undefined;
+    if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`)) {
+      addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
+    }
+    const issueIds: string[] = [];
     for (const issue of findIssues(claim.text)) {
       const span = { start: claim.start + issue.start, end: claim.start + issue.end };
       const issueId = addNode('Issue', { label: issue.label }, claim.confidence, span);
       addEdge('ABOUT', claimId, issueId, claim.confidence, span);
+      issueIds.push(issueId);
     }
+    if (speaker) {
+      for (const interest of findInterests(claim.text)) {
+        const span = { start: claim.start + interest.start, end: claim.start + interest.end };
+        const interestId = addNode('Interest', { label: interest.label, interest_type: interest.interest_type }, claim.confidence, span);
+        addEdge('HOLDS_INTEREST', speaker.id, interestId, claim.confidence, span);
+      }
+    }
+    stated.push({ id: claimId, type: claim.type, speaker: speaker?.id, targets: targets.map((target) => target.id), issues: issueIds, span: claim, confidence: claim.confidence });
+  }
+  for (const [later, earlier] of contradictions(stated, isMemberOf)) {
+    addEdge('CONTRADICTS', later.id, earlier.id, Math.min(later.confidence, earlier.confidence) * CONTRADICTION_FACTOR, later.span);
   }
 
   // Events: who took part in what role, where, when.
+  const dated: DatedEvent[] = [];
   for (const event of input.findings.events) {
     const date = eventDate(text, event, input.findings.dates);
     const label = eventLabel(text, event.trigger, event);
     const properties: Record<string, PropertyValue> = { event_type: event.event_type, label };
     if (date) properties.date = date;
     const eventId = addNode('Event', properties, event.confidence, event, date ?? documentTimestamp);
+    if (date && !dated.some((known) => known.id === eventId)) dated.push({ id: eventId, date, span: event, confidence: event.confidence });
     for (const participant of event.participants) {
       const actor = resolver.resolveSpan(participant, 'Actor', true);
       if (!actor) continue;
@@ -182,6 +208,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
     const place = event.location ? resolver.resolveSpan(event.location, 'Location', true) : undefined;
     if (place) addEdge('OCCURRED_AT', eventId, place.id, event.confidence, event);
+  }
+
+  for (const [earlier, later] of successions(dated)) {
+    addEdge('PRECEDES', earlier.id, later.id, Math.min(earlier.confidence, later.confidence), later.span);
   }
 
   // An organisation whose commander or spokesman acts or speaks is engaged through them.
@@ -207,6 +237,86 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     { nodes: [documentNode, ...orderNodes([...nodes.values()])], edges: [...edges.values()] },
     input.tier,
   );
+}
+
+/** Claim types that set their speaker against the actors they aim at (OPPOSES). */
+const HOSTILE_CLAIMS = new Set(['Threat', 'Accusation']);
+/** An opposition read from one threat or accusation is less certain than the claim itself. */
+const HOSTILE_CLAIM_FACTOR = 0.8;
+/** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */
+const CONTRADICTION_FACTOR = 0.8;
+/** Dated events of one document ordered by PRECEDES (bounds the pairwise date comparison). */
+const MAX_DATED_EVENTS = 200;
+
+interface StatedClaim {
+  id: string;
+  type: string;
+  speaker?: string;
+  targets: string[];
+  issues: string[];
+  span: TextSpan;
+  confidence: number;
+}
+
+/**
+ * Claim types that cannot both hold when two sides say them about the same issue: a denial
+ * answers an accusation or a commitment, a red line refuses a demand or an offer.
+ */
+const OPPOSED_STANCES: readonly [string, string][] = [
+  ['Accusation', 'Denial'], ['Commitment', 'Denial'], ['Demand', 'RedLine'], ['Offer', 'RedLine'],
+];
+
+/**
+ * Pairs [later, earlier] of claims by different speakers (neither a member of the other) with
+ * opposed stances, either about a shared issue or aimed at each other: B denying after A accused
+ * B is a contradiction even when the words name no issue.
+ */
+function contradictions(claims: readonly StatedClaim[], isMemberOf: (member: string, organisation: string) => boolean): [StatedClaim, StatedClaim][] {
+  const pairs: [StatedClaim, StatedClaim][] = [];
+  claims.forEach((later, index) => {
+    for (let e = 0; e < index; e++) {
+      const earlier = claims[e];
+      if (!later.speaker || !earlier.speaker || later.speaker === earlier.speaker || later.id === earlier.id) continue;
+      if (isMemberOf(later.speaker, earlier.speaker) || isMemberOf(earlier.speaker, later.speaker)) continue;
+      if (!OPPOSED_STANCES.some(([a, b]) => (later.type === a && earlier.type === b) || (later.type === b && earlier.type === a))) continue;
+      const sharedIssue = later.issues.some((issue) => earlier.issues.includes(issue));
+      const answers = [later.type, earlier.type].includes('Accusation') && (earlier.targets.includes(later.speaker) || later.targets.includes(earlier.speaker));
+      if (sharedIssue || answers) pairs.push([later, earlier]);
+    }
+  });
+  return pairs;
+}
+
+interface DatedEvent {
+  id: string;
+  /** ISO 8601: a day, a month or a year. */
+  date: string;
+  span: TextSpan;
+  confidence: number;
+}
+
+/**
+ * PRECEDES pairs [earlier, later] between dated events: each event to the events of the next
+ * date that is surely after its own (a month and a day in it are not ordered), so the order
+ * is a chain and the graph holds no edge the others already imply.
+ */
+function successions<T extends { date: string }>(events: readonly T[]): [T, T][] {
+  const bounded = events.slice(0, MAX_DATED_EVENTS);
+  const dates = [...new Set(bounded.map((event) => event.date))].sort();
+  const pairs: [T, T][] = [];
+  for (const date of dates) {
+    const after = dates.filter((other) => surelyBefore(date, other));
+    const next = after.filter((candidate) => !after.some((between) => surelyBefore(between, candidate)));
+    for (const event of bounded.filter((e) => e.date === date)) {
+      for (const later of bounded.filter((e) => next.includes(e.date))) pairs.push([event, later]);
+    }
+  }
+  return pairs;
+}
+
+/** Whether every day of ISO date `a` (a day, month or year) comes before every day of `b`. */
+function surelyBefore(a: string, b: string): boolean {
+  return a < b && !b.startsWith(a) && !a.startsWith(b);
 }
 
 function entityProperties(entity: ResolvedEntity, engagement: Set<string> | undefined): Record<string, PropertyValue> {

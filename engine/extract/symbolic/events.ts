@@ -172,7 +172,11 @@ function buildEvent(
   const add = (actor: ActorMention | undefined, role: ParticipationRole) => {
     if (actor && !participants.some((p) => p.start === actor.start)) participants.push({ start: actor.start, end: actor.end, role });
   };
-  const subject = subjectOf(clauseActors, relations, triggerSpan.start);
+  // "talks mediated by X": the mediator's role comes first, whatever else its position suggests.
+  for (const actor of clauseActors) {
+    if (/\b(?:mediated|brokered|hosted|facilitated|chaired)\s+by\s+(?:the\s+)?$/i.test(text.slice(Math.max(clause.start, actor.start - 40), actor.start))) add(actor, 'mediator');
+  }
+  const subject = subjectOf(text, clauseActors, relations, triggerSpan.start);
   // "Armenia and Azerbaijan held talks": both coordinated subjects take part.
   const subjectIndex = subject ? tokenIndexAt(tokens, subject.start) : -1;
   const coordinated = subject && tokens[subjectIndex - 1]?.lower === 'and' ? clauseActors.find((actor) => actor.end === tokens[subjectIndex - 2]?.end) : undefined;
@@ -188,11 +192,10 @@ function buildEvent(
     add(subject, directed ? 'perpetrator' : 'participant');
     add(object, directed ? 'target' : 'participant');
   }
-  // "with X" for meetings and agreements; "mediated by X" for mediators
+  // "with X" for meetings and agreements
   for (const actor of clauseActors) {
     const before = text.slice(Math.max(clause.start, actor.start - 40), actor.start);
-    if (/\b(?:mediated|brokered|hosted|facilitated)\s+by\s+(?:the\s+)?$/i.test(before)) add(actor, 'mediator');
-    else if (!directed && actor.start > triggerSpan.end && /\bwith\s+(?:the\s+)?$/i.test(before)) add(actor, 'participant');
+    if (!directed && actor.start > triggerSpan.end && /\bwith\s+(?:the\s+)?$/i.test(before)) add(actor, 'participant');
   }
   const location = locationOf(tokens, clauseLocations, triggerSpan, endToken);
   const date = nearest(sentenceDates, triggerSpan);
@@ -212,12 +215,17 @@ function buildEvent(
   };
 }
 
-function subjectOf(clauseActors: ActorMention[], relations: RelationMention[], triggerStart: number): ActorMention | undefined {
+/** What stands between an actor and its backer in apposition: ", backed by the". */
+const BACKER_APPOSITION = /^,\s*(?:which\s+(?:is|are)\s+|who\s+(?:is|are)\s+)?(?:backed|supported|armed|funded|sponsored|allied|aligned|trained)\s+(?:by|with|to)\s+(?:the\s+)?$/i;
+
+function subjectOf(text: string, clauseActors: ActorMention[], relations: RelationMention[], triggerStart: number): ActorMention | undefined {
   const before = clauseActors.filter((actor) => actor.end <= triggerStart);
   let subject = before[before.length - 1];
   if (!subject) return undefined;
-  // "General X of the SAF ordered ...": the person acts, not the organisation he belongs to.
-  const member = relations.find((r) => r.type === 'MEMBER_OF' && r.to.start === subject.start && r.from.start < subject.start);
+  // "General X of the SAF ordered ...": the person acts, not the organisation he belongs to;
+  // "the RSF, backed by the UAE, threatened": nor does the backer named in apposition.
+  const member = relations.find((r) => r.to.start === subject.start && r.from.start < subject.start &&
+    (r.type === 'MEMBER_OF' || (r.type === 'ALLIED_WITH' && BACKER_APPOSITION.test(text.slice(r.from.end, subject.start)))));
   const holder = member && before.find((actor) => actor.start === member.from.start);
   if (holder) subject = holder;
   return subject;

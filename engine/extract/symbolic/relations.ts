@@ -5,7 +5,8 @@ import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 /**
  * Relations between actor mentions of one sentence, from the words between them:
  * MEMBER_OF ("X of the Y", "X, a commander of Y", "Y commander X", "Y's leader X"),
- * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with"), OPPOSES
+ * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with", "a coalition of X, Y and Z",
+ * "X and Y formed an alliance"), OPPOSES
  * ("clashes between X and Y", "X fighting Y", "against").
  */
 
@@ -24,13 +25,17 @@ const MODIFIERS = new Set([
 const ALLIANCE_BEFORE_CUES = ['allied with', 'allied to', 'aligned with', 'backed by', 'supported by', 'armed by',
   'funded by', 'sponsored by', 'in alliance with', 'an ally of', 'allies of', 'joined forces with', 'fighting alongside',
   'fought alongside', 'alongside', 'and its allies', 'and its ally', 'together with', 'in coalition with', 'a proxy of',
-  'proxies of', 'which is backed by', 'which are backed by', 'which is supported by'];
+  'proxies of', 'an alliance with', 'alliance with', 'a coalition with', 'which is backed by', 'which are backed by', 'which is supported by'];
 const ALLIANCE_HYPHEN_WORDS = new Set(['backed', 'aligned', 'allied', 'supported', 'sponsored', 'funded', 'armed', 'trained', 'led', 'installed']);
 const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashing with', 'clashes with', 'battled',
   'battling', 'against', 'at war with', 'fighting against', 'opposed to', 'opposes', 'opposing', 'resisting', 'resisted',
   'in conflict with', 'hostile to'];
 const BETWEEN_NOUNS = new Set(['clashes', 'fighting', 'war', 'battle', 'battles', 'conflict', 'hostilities', 'confrontation',
   'confrontations', 'skirmishes', 'tensions', 'fight', 'combat']);
+
+/** Nouns of a coalition: its members, listed after "of" or before a forming verb, are allies. */
+const COALITION_NOUNS = new Set(['coalition', 'alliance', 'pact', 'bloc', 'joint command', 'joint force', 'joint forces']);
+const FORMING_VERBS = new Set(['formed', 'form', 'forming', 'forms', 'created', 'create', 'announced', 'signed', 'established', 'launched', 'set up', 'joined in']);
 
 let allianceIndex: PhraseIndex<true> | undefined;
 let oppositionIndex: PhraseIndex<true> | undefined;
@@ -118,6 +123,12 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const right = nearestAfter(inSentence, tokens, cue.endToken, 3);
         if (left && right) add(type, left.actor, right.actor, 0.65);
       }
+      // "a coalition of X, Y and Z", "X and Y formed an alliance": every pair of members.
+      const coalitionEnd = phraseAt(tokens, i, COALITION_NOUNS);
+      if (coalitionEnd !== undefined) {
+        const members = tokens[coalitionEnd]?.lower === 'of' ? listAfter(inSentence, tokens, coalitionEnd + 1) : listBefore(inSentence, tokens, formingVerbBefore(tokens, i));
+        for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) add('ALLIED_WITH', members[a].actor, members[b].actor, 0.7);
+      }
       // "clashes between X and Y"
       if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
         const first = nearestAfter(inSentence, tokens, i + 2, 2);
@@ -130,6 +141,56 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+/** The end of a one- or two-word phrase of `phrases` starting at token `i`. */
+function phraseAt(tokens: Token[], i: number, phrases: Set<string>): number | undefined {
+  if (phrases.has(`${tokens[i].lower} ${tokens[i + 1]?.lower}`)) return i + 2;
+  return phrases.has(tokens[i].lower) ? i + 1 : undefined;
+}
+
+/** Where the subject of "X and Y formed a coalition" ends: before the forming verb, or -1 when there is none. */
+function formingVerbBefore(tokens: Token[], noun: number): number {
+  let k = noun - 1;
+  while (k >= 0 && ['a', 'an', 'the', 'new', 'joint', 'military', 'political', 'their', 'an'].includes(tokens[k].lower)) k--;
+  if (k >= 0 && FORMING_VERBS.has(tokens[k].lower)) return k;
+  if (k >= 1 && FORMING_VERBS.has(`${tokens[k - 1].lower} ${tokens[k].lower}`)) return k - 1;
+  return -1;
+}
+
+/** "X, Y and the Z" starting at token `index`: the actors of a list, in order (fewer than two is no list). */
+function listAfter(located: Located[], tokens: Token[], index: number): Located[] {
+  const members: Located[] = [];
+  let k = index;
+  for (;;) {
+    if (tokens[k]?.lower === 'the') k++;
+    const member = located.find((l) => l.firstToken === k);
+    if (!member) break;
+    members.push(member);
+    k = member.endToken;
+    if (tokens[k]?.text === ',') k++;
+    if (tokens[k]?.lower === 'and') k++;
+    else if (tokens[k - 1]?.text !== ',') break;
+  }
+  return members.length > 1 ? members : [];
+}
+
+/** The actors of a list ending just before token `index` ("X, Y and Z | formed"). */
+function listBefore(located: Located[], tokens: Token[], index: number): Located[] {
+  if (index < 0) return [];
+  const members: Located[] = [];
+  let k = index;
+  for (;;) {
+    const member = located.find((l) => l.endToken === k);
+    if (!member) break;
+    members.unshift(member);
+    k = member.firstToken;
+    if (tokens[k - 1]?.lower === 'the') k--;
+    if (tokens[k - 1]?.lower === 'and') k--;
+    else if (tokens[k - 1]?.text !== ',') break;
+    if (tokens[k - 1]?.text === ',') k--;
+  }
+  return members.length > 1 ? members : [];
 }
 
 /** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between. */
