@@ -33,6 +33,12 @@ export class GraphIndex {
     return index;
   }
 
+  /** Grows with every change, so that a reader holding a copy of the graph (the Prolog bridge's facts) sees when it is stale. */
+  get revision(): number {
+    return this.changes;
+  }
+  private changes = 0;
+
   get nodeCount(): number {
     return this.nodes.size;
   }
@@ -42,6 +48,7 @@ export class GraphIndex {
 
   /** Inserts or replaces a node, keeping every index in step. */
   putNode(node: NodeRecord): void {
+    this.changes++;
     const previous = this.nodes.get(node.id);
     if (previous) this.unindexNode(previous);
     this.nodes.set(node.id, node);
@@ -57,6 +64,7 @@ export class GraphIndex {
 
   /** Inserts or replaces an edge. Both endpoints must already be present. */
   putEdge(edge: EdgeRecord): void {
+    this.changes++;
     const previous = this.edges.get(edge.id);
     if (previous) this.unindexEdge(previous);
     this.edges.set(edge.id, edge);
@@ -67,6 +75,7 @@ export class GraphIndex {
 
   /** Removes a node and every edge touching it. */
   deleteNode(id: string): void {
+    this.changes++;
     const node = this.nodes.get(id);
     if (!node) return;
     for (const edge of [...this.edgesOf(id, 'both')]) this.deleteEdge(edge.id);
@@ -77,6 +86,7 @@ export class GraphIndex {
   }
 
   deleteEdge(id: string): void {
+    this.changes++;
     const edge = this.edges.get(id);
     if (!edge) return;
     this.unindexEdge(edge);
