@@ -61,8 +61,9 @@ export const DEFAULT_INFERENCE_LIMIT = 1_000_000;
 export const DEFAULT_RULE_TIME_LIMIT_MS = 5_000;
 /**
  * How many inferences pass between two checks of a solve call's time limit (SWI-Prolog's
- * heartbeat). A clause that only calls itself (`loop(X) :- loop(X).`) never reaches the
- * heartbeat: such a loop is stopped by the inference limit.
+ * heartbeat). The heartbeat is only checked when a loop calls a built-in other than
+ * arithmetic: a clause that only calls itself (`loop(X) :- loop(X).`, or with `is/2`)
+ * never reaches it, and is stopped by the inference limit.
  */
 const HEARTBEAT_INFERENCES = 10_000;
 /** The largest integer the engine takes from JavaScript (a C long in WebAssembly). */
@@ -108,7 +109,7 @@ const engine = await startEngine();
 
 async function startEngine(): Promise<Any> {
   const SWIPL = require('swipl-wasm');
-  const swipl = await SWIPL({ arguments: ['-q', '--no-signals'], print: () => {}, printErr: () => {} });
+  const swipl = await SWIPL({ arguments: ['-q'], print: () => {}, printErr: () => {} });
   const prolog = swipl.prolog;
   const graphLibrary = readFileSync(fileURLToPath(new URL('./lib/graph.pl', import.meta.url)), 'utf8');
   prolog.query('set_prolog_flag(double_quotes, atom)').once();

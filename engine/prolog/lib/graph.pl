@@ -223,9 +223,14 @@ user:message_hook(Message, Kind, _) :-
 
 note_problem(Message) :-
     problem_place(Message, Line, Column),
-    message_text(Message, Text),
+    problem_text(Message, Text),
     nb_getval(parley_problems, Problems),
     nb_setval(parley_problems, [problem(Line, Column, Text)|Problems]).
+
+problem_text(error(syntax_error(Reason), _), Text) :- !,
+    ( atom(Reason) -> atomic_list_concat(Words, '_', Reason), atomic_list_concat(Words, ' ', Said) ; format(atom(Said), '~w', [Reason]) ),
+    atom_concat('syntax error: ', Said, Text).
+problem_text(Message, Text) :- message_text(Message, Text).
 
 problem_place(error(_, file(_, Line, LinePos, _)), Line, Column) :- integer(Line), !, Column is LinePos + 1.
 problem_place(_, Line, 0) :- source_location(_, Line), !.
