@@ -79,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     importBodyLimitBytes: integer(env, 'PARLEY_IMPORT_LIMIT_BYTES', 64 * 1024 * 1024),
     queryTimeoutMs: integer(env, 'PARLEY_QUERY_TIMEOUT_MS', 5_000),
     queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
-    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
+    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 20_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),

@@ -56,7 +56,7 @@ type Any = any;
 export type { GraphView } from '../store/view.ts';
 
 /** Inferences one rule query may use before it is stopped (SWI-Prolog counts calls; a few seconds of swipl-wasm is far more than any rule needs). */
-export const DEFAULT_INFERENCE_LIMIT = 1_000_000;
+export const DEFAULT_INFERENCE_LIMIT = 20_000_000;
 /** Wall-clock budget of one rule query. */
 export const DEFAULT_RULE_TIME_LIMIT_MS = 5_000;
 /**

@@ -4,7 +4,7 @@
  * - QUERY_TIME_LIMIT_MS: wall-clock budget, checked inside join loops (503 `query_time_limit`).
  * - ROW_CAP: rows a query may return (400 `query_row_cap`: narrow the query or add LIMIT).
  * - INTERMEDIATE_ROW_CAP: rows any clause may hold between clauses (503 `query_intermediate_rows`).
- * - INFERENCE_LIMIT: tau-prolog inferences for rule predicates (503 `query_inference_limit`).
+ * - INFERENCE_LIMIT: Prolog inferences for rule predicates (503 `query_inference_limit`).
  * - MAX_VARIABLE_LENGTH: the upper bound assumed for `*` and `*n..` (longer paths are not explored).
  */
 import { LimitError, ValidationError } from '../errors.ts';
@@ -12,7 +12,7 @@ import { LimitError, ValidationError } from '../errors.ts';
 export const QUERY_TIME_LIMIT_MS = 5_000;
 export const ROW_CAP = 10_000;
 export const INTERMEDIATE_ROW_CAP = 1_000_000;
-export const INFERENCE_LIMIT = 1_000_000;
+export const INFERENCE_LIMIT = 20_000_000;
 export const MAX_VARIABLE_LENGTH = 32;
 
 export interface QueryLimits {
