@@ -63,8 +63,21 @@ export class TooLargeError extends ParleyError {
   }
 }
 
+/** `UnexpectedSyntax` → `unexpected_syntax`: every error code in the API is snake_case. */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
 /** A query error: where in the query text, and what the parser expected there. */
 export class QueryError extends ParleyError {
+  /**
+   * An error the openCypher TCK names `<tckType>.<tckDetail>`: the code is the
+   * detail in snake_case (`undefined_variable`), the TCK's names stay in the details.
+   */
+  static tck(tckType: string, tckDetail: string, message: string, position: { line: number; column: number }, details: Record<string, unknown> = {}): QueryError {
+    return new QueryError(snakeCase(tckDetail), message, position.line, position.column, { tck_type: tckType, tck_detail: tckDetail, ...details });
+  }
+
   constructor(
     code: string,
     message: string,

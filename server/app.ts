@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { registerAuth } from './auth.ts';
+import { registerAuth, type Principal } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, problem, sendProblem } from './problems.ts';
 import { REGISTERED_SCHEMAS } from './schemas.ts';
@@ -21,7 +21,13 @@ export const API_VERSION = '0.1.0';
  * generate /v1/openapi.json. Tests call it in-process (`app.inject`); main.ts
  * listens with it.
  */
-export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export interface AppOptions {
+  logger?: boolean;
+  /** Requests without a key act as this principal: only for an app called in-process, never one that listens (auth.ts). */
+  localPrincipal?: Principal;
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -55,7 +61,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   // JSON Lines for graph import: kept as text, parsed and validated by the engine.
   app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) => done(null, body));
 
-  registerAuth(app, deps.store, deps.config.rateLimitPerMinute);
+  registerAuth(app, deps.store, deps.config.rateLimitPerMinute, options.localPrincipal);
 
   await app.register(healthRoutes, deps);
   await app.register(keyRoutes, deps);

@@ -40,7 +40,12 @@ class RateLimiter {
   }
 }
 
-export function registerAuth(app: FastifyInstance, store: ParleyStore, rateLimitPerMinute: number): void {
+/**
+ * `localPrincipal` is for an app that never listens (the CLI's embedded mode calls
+ * it in-process with app.inject): a request without a key acts as that principal,
+ * as whoever can run the CLI can open the store anyway.
+ */
+export function registerAuth(app: FastifyInstance, store: ParleyStore, rateLimitPerMinute: number, localPrincipal?: Principal): void {
   const limiter = new RateLimiter(rateLimitPerMinute);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
@@ -48,6 +53,10 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, rateLimit
     if (!required) return;
     const header = request.headers['x-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
+    if (!secret && localPrincipal) {
+      request.principal = localPrincipal;
+      return;
+    }
     if (!secret) return sendProblem(reply, problem(401, 'missing_api_key', 'send your API key in the X-API-Key header'));
     const record = await store.authenticate(secret);
     if (!record) return sendProblem(reply, problem(401, 'invalid_api_key', 'the API key is unknown or has been revoked'));

@@ -1,5 +1,8 @@
 import path from 'node:path';
+import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
+import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. README.md
@@ -44,11 +47,25 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  /** Facts the store keeps loaded over all graphs (LRU beyond). */
+  graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
   queryInlineMs: number;
 }
 
 /** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
+/** The extraction pipeline's options (openExtractionPipeline) from the configuration. */
+export function extractionOptions(config: ParleyConfig): Parameters<typeof openExtractionPipeline>[0] {
+  return {
+    ...(config.nerModelDir ? { modelDir: config.nerModelDir } : {}),
+    ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
+    maxQueue: config.nerMaxQueue,
+    ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
+    ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
+    ruleMaxQueue: config.ruleMaxQueue,
+  };
+}
+
 export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
   return {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
@@ -56,19 +73,21 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
     inlineBudgetMs: config.queryInlineMs,
+    answerShaper: ANSWER_SHAPER_URL,
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A whole-number setting; `min` 1 for counts where 0 would mean nothing can run (worker pools, queues). */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got '${raw}')`);
-  return value;
+  if (Number.isInteger(value) && value >= min) return value;
+  throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`} (got '${raw}')`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
-  const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1) : undefined;
+  const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1, 1) : undefined;
   return {
     port: integer(env, 'PORT', 8080),
     host: env.HOST ?? '127.0.0.1',
@@ -85,12 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
-    ruleMaxQueue: integer(env, 'PARLEY_RULE_MAX_QUEUE', 64),
-    nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64),
+    ruleMaxQueue: integer(env, 'PARLEY_RULE_MAX_QUEUE', 64, 1),
+    nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64, 1),
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
-    ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1) } : {}),
-    reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32),
-    replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8),
+    ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
+    reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32, 1),
+    replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8, 1),
+    graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };
 }

@@ -1,13 +1,17 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
+import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
+import { PERIODS } from '../engine/reason/tasks.ts';
+import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 
 /**
  * Request and response schemas shared by the routes. The same objects validate
- * requests (fastify's ajv), serialise responses and generate the OpenAPI document
- * (@fastify/swagger). Every response body has one schema with an `$id`: buildApp
- * registers each of REGISTERED_SCHEMAS once, routes name them with ref(), and the
- * TypeScript type of a body is the schema's Static<>.
+ * requests (fastify's ajv), serialise responses, generate the OpenAPI document
+ * (@fastify/swagger) and type the client library (packages/client). Every request
+ * and response body has one schema with an `$id`: buildApp registers each of
+ * REGISTERED_SCHEMAS once, routes name them with ref() (so the OpenAPI components
+ * carry those names), and the TypeScript type of a body is the schema's Static<>.
  */
 
 /** A string from a closed vocabulary: a plain JSON Schema enum, so errors can list the allowed values. */
@@ -31,15 +35,42 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String(),
+    code: Type.String({ description: 'stable, machine readable, snake_case' }),
+    field: Type.Optional(Type.String({ description: 'the request field at fault' })),
+    allowed: Type.Optional(Type.Array(Type.Unknown(), { description: 'the values the field may take' })),
+    line: Type.Optional(Type.Integer({ description: 'query errors: the line in the query text (or in the part named by field)' })),
+    column: Type.Optional(Type.Integer({ description: 'query errors: the column' })),
+    expected: Type.Optional(Type.String({ description: 'query syntax errors: what the parser expected' })),
+    found: Type.Optional(Type.String()),
   },
-  { additionalProperties: true, $id: 'Problem', description: 'RFC 9457 problem details' },
+  { additionalProperties: true, $id: 'Problem', description: 'RFC 9457 problem details, sent as application/problem+json' },
 );
 
-/** Error responses every authenticated route may give. */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  const responses: Record<number, TSchema> = {};
-  for (const status of [401, ...statuses]) responses[status] = ref(ProblemSchema);
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'the request is malformed, fails validation, or the query does not compile',
+  401: 'no API key, or an unknown or revoked one',
+  403: 'the key lacks the scope (write, admin) the operation needs',
+  404: 'no such resource for this tenant',
+  409: 'the resource conflicts with one that exists',
+  413: 'the body or text is larger than the limit',
+  429: 'more requests in a minute than the rate limit allows; retry after Retry-After seconds',
+  503: 'a bounded queue is full (retry after Retry-After seconds) or a query or analysis ran past its time or inference limit',
+};
+const RetryAfter = { 'Retry-After': Type.Integer({ description: 'seconds to wait before retrying' }) };
+
+/**
+ * Error responses of an authenticated route: 401 and 429 (every such route) and
+ * the statuses given, each an application/problem+json Problem.
+ */
+export function errorResponses(...statuses: number[]): Record<number, unknown> {
+  const responses: Record<number, unknown> = {};
+  for (const status of [401, 429, ...statuses]) {
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      ...(status === 429 || status === 503 ? { headers: RetryAfter } : {}),
+      content: { 'application/problem+json': { schema: ref(ProblemSchema) } },
+    };
+  }
   return responses;
 }
 
@@ -66,7 +97,7 @@ export const WorkspaceCreate = Type.Object(
     tier: StringEnum(WORKSPACE_TIERS),
     graph_id: Type.Optional(Name),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'WorkspaceCreate' },
 );
 export type WorkspaceCreateT = Static<typeof WorkspaceCreate>;
 
@@ -87,6 +118,14 @@ const apiKeyProperties = {
   revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
 };
 
+export const ApiKeyCreateSchema = Type.Object(
+  {
+    tenant: Name,
+    scope: Type.Optional(StringEnum(['read', 'write'] as const, { description: 'default write' })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false, $id: 'ApiKeyCreate' },
+);
 export const ApiKeySchema = Type.Object(apiKeyProperties, { $id: 'ApiKey', description: 'an API key as it may be shown: never its secret or hash' });
 export const ApiKeyListSchema = Type.Object({ keys: Type.Array(ref(ApiKeySchema)) }, { $id: 'ApiKeyList' });
 export const NewApiKeySchema = Type.Object(
@@ -133,9 +172,40 @@ export const GraphListSchema = Type.Object({ graphs: Type.Array(ref(GraphSummary
 export const GraphCountsSchema = Type.Object(graphCountsProperties, { $id: 'GraphCounts', description: 'node counts by kind, edge counts by type' });
 export const GraphDetailSchema = Type.Object({ ...graphProperties, ...graphCountsProperties }, { $id: 'GraphDetail' });
 export const WriteCountsSchema = Type.Object(writeCountProperties, { $id: 'WriteCounts', description: 'nodes and edges a write created or changed' });
+export const GraphImportSchema = Type.Object(
+  {
+    nodes: Type.Optional(Type.Array(Type.Object({ kind: Type.String() }, { additionalProperties: true }))),
+    edges: Type.Optional(Type.Array(Type.Object({ type: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: true }))),
+  },
+  { additionalProperties: false, $id: 'GraphImport', description: 'nodes and edges as export writes them (ontology.md has every field)' },
+);
 export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties }, { $id: 'ImportSummary' });
 
 // ---- extraction and ingest -------------------------------------------------------
+
+export const ExtractRequestSchema = Type.Object(
+  {
+    text: Type.String({ description: 'the document text (at most 1,000,000 characters; 413 beyond)' }),
+    source: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'names the document in provenance; default: sha256:<first 16 hex of the text hash>' })),
+    commit: Type.Optional(Type.Boolean({ default: true, description: "merge the result into the workspace's graph (needs a write key)" })),
+    document_date: Type.Optional(
+      Type.String({ pattern: '^\\d{4}(-\\d{2}(-\\d{2})?)?$', description: 'when the document was written (YYYY[-MM[-DD]]): the timestamp of facts it does not date otherwise' }),
+    ),
+  },
+  { additionalProperties: false, $id: 'ExtractRequest' },
+);
+
+export const IngestRequestSchema = Type.Object(
+  {
+    source: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'a path under the corpora root (.txt, .md, .html), a file: URL inside it, or any name when text is given',
+    }),
+    text: Type.Optional(Type.String({ description: 'the document inline (at most 1,000,000 characters); source then only names it' })),
+  },
+  { additionalProperties: false, $id: 'IngestRequest' },
+);
 
 const provenanceProperties = {
   source: Type.String(),
@@ -148,7 +218,7 @@ const provenanceProperties = {
 export const ProvenanceSchema = Type.Object(provenanceProperties, { additionalProperties: true, $id: 'Provenance', description: 'where a fact came from' });
 
 export const ExtractedNodeSchema = Type.Object(
-  { id: Type.String(), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
+  { id: Type.String(), label: Type.Optional(Type.String()), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
   { additionalProperties: true, $id: 'ExtractedNode', description: 'a node: id, its properties (label, actor_type, type, text, ...), confidence, provenance' },
 );
 export const ExtractedEdgeSchema = Type.Object(
@@ -235,15 +305,38 @@ export const IngestionSchema = Type.Object(
 
 // ---- graph queries ------------------------------------------------------------------
 
-export const QueryProvenanceSchema = Type.Object(
-  { ...provenanceProperties, records: Type.Optional(Type.Array(ref(ProvenanceSchema), { description: 'every record, earliest first, when there are several' })) },
-  { additionalProperties: true, $id: 'QueryProvenance', description: 'the earliest provenance record: where the graph first learned the fact' },
+export const QUERY_TEXT_MAX = 20_000;
+
+export const GraphQueryRequestSchema = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern language (api.md): MATCH … WHERE … RETURN …' }),
+    graph_id: Name,
+    include_provenance: Type.Optional(Type.Boolean({ description: 'provenance on each claim and other node (default false)' })),
+    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'values of $name parameters' })),
+    as_of: Type.Optional(Type.String({ format: 'date-time', description: 'see the graph as it was at this instant' })),
+    explain: Type.Optional(Type.Boolean({ description: 'add the compiled Prolog goal and the plan' })),
+  },
+  { additionalProperties: false, $id: 'GraphQueryRequest' },
+);
+
+export const PatternQueryRequestSchema = Type.Object(
+  {
+    match: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern after MATCH' }),
+    where: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the condition after WHERE' })),
+    return: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the projection after RETURN (default *)' })),
+    include_provenance: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, $id: 'PatternQueryRequest', description: 'the client-library form: errors name the part (field) and its column' },
+);
+
+const QueryProvenance = Type.Optional(
+  Type.Array(ref(ProvenanceSchema), { description: 'every provenance record, the earliest first (with include_provenance), as extract and export give it' }),
 );
 
 export const GraphQueryResultSchema = Type.Object(
   {
     actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
-    claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: Type.Optional(ref(QueryProvenanceSchema)) })),
+    claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: QueryProvenance })),
     edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number() })),
     nodes: Type.Array(
       Type.Object({
@@ -252,7 +345,7 @@ export const GraphQueryResultSchema = Type.Object(
         labels: Type.Array(Type.String()),
         properties: Type.Record(Type.String(), Type.Unknown()),
         confidence: Type.Number(),
-        provenance: Type.Optional(ref(QueryProvenanceSchema)),
+        provenance: QueryProvenance,
       }),
       { description: 'the nodes bound that are neither actors nor claims' },
     ),
@@ -264,12 +357,171 @@ export const GraphQueryResultSchema = Type.Object(
   { $id: 'GraphQueryResult' },
 );
 
+// ---- reasoning ---------------------------------------------------------------------
+
+/** Periods a trajectory covers at most (the latest ones are kept). */
+
+const FrameworkIds = Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$' }), {
+  minItems: 1,
+  maxItems: 64,
+  uniqueItems: true,
+  description: 'run only these frameworks (default: all loaded)',
+});
+const AsOf = Type.String({ format: 'date-time', description: 'reason over the graph as it was recorded at this instant' });
+
+export const AssessRequestSchema = Type.Object(
+  {
+    as_of: Type.Optional(AsOf),
+    frameworks: Type.Optional(FrameworkIds),
+    trajectory: Type.Optional(
+      Type.Object(
+        {
+          period: StringEnum(PERIODS, { description: 'one result per calendar month, quarter or year' }),
+          frameworks: Type.Optional(FrameworkIds),
+          max_periods: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TRAJECTORY_PERIODS })),
+        },
+        { additionalProperties: false, description: 'also run the time-aware frameworks once per period, each seeing what had happened by its end' },
+      ),
+    ),
+  },
+  { additionalProperties: false, $id: 'AssessRequest' },
+);
+
+export const AnalyzeRequestSchema = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 2_000, description: 'a question in plain language' }),
+    frameworks: Type.Optional(FrameworkIds),
+    as_of: Type.Optional(AsOf),
+  },
+  { additionalProperties: false, $id: 'AnalyzeRequest' },
+);
+
+export const FindingSchema = Type.Object(
+  {
+    key: Type.String(),
+    value: Type.Unknown(),
+    statement: Type.String(),
+    evidence: Type.Array(Type.String()),
+    evidence_total: Type.Optional(Type.Integer()),
+    trace: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'Finding', description: 'one conclusion of a framework, with the ids of the nodes and edges it rests on' },
+);
+export const RunErrorSchema = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RunError', description: 'why a framework run stopped' });
+
+export const AssessmentSchema = Type.Object(
+  {
+    workspace_id: Type.String(),
+    graph_id: Type.String(),
+    assessments: Type.Array(
+      Type.Object({
+        framework_id: Type.String(),
+        name: Type.String(),
+        fit: Type.Number(),
+        applies: Type.Boolean(),
+        indicators_present: Type.Array(Type.String()),
+        indicators_missing: Type.Array(Type.String()),
+        explanation: Type.String(),
+        evidence: Type.Array(Type.String()),
+        findings: Type.Array(ref(FindingSchema)),
+        error: Type.Optional(ref(RunErrorSchema)),
+      }),
+    ),
+    trajectory: Type.Optional(
+      Type.Object({
+        period: Type.String(),
+        truncated: Type.Integer(),
+        points: Type.Array(
+          Type.Object({
+            period: Type.String(),
+            until: Type.String(),
+            results: Type.Array(
+              Type.Object({
+                framework_id: Type.String(),
+                applies: Type.Boolean(),
+                score: Type.Number(),
+                missing: Type.Array(Type.String()),
+                findings: Type.Array(ref(FindingSchema)),
+                error: Type.Optional(ref(RunErrorSchema)),
+              }),
+            ),
+          }),
+        ),
+      }),
+    ),
+  },
+  { $id: 'Assessment' },
+);
+
+export const AnalysisSchema = Type.Object(
+  {
+    question: Type.String(),
+    answer: Type.String(),
+    intents: Type.Array(Type.String()),
+    frameworks: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        applies: Type.Boolean(),
+        score: Type.Number(),
+        missing: Type.Array(Type.String()),
+        findings: Type.Array(ref(FindingSchema)),
+        evidence: Type.Array(Type.String()),
+        trace: Type.Array(Type.String()),
+        error: Type.Optional(ref(RunErrorSchema)),
+      }),
+    ),
+    citations: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        kind: Type.String(),
+        label: Type.String(),
+        source: Type.Optional(Type.String()),
+        timestamp: Type.Optional(Type.String()),
+        quote: Type.Optional(Type.String()),
+      }),
+    ),
+  },
+  { $id: 'Analysis' },
+);
+
+const ModuleProblem = Type.Object({ file: Type.String(), line: Type.Optional(Type.Integer()), column: Type.Optional(Type.Integer()), reason: Type.String() });
+const ModuleStatus = StringEnum(['loaded', 'refused'] as const);
+const frameworkSummaryProperties = {
+  id: Type.String(),
+  status: ModuleStatus,
+  builtin: Type.Boolean(),
+  name: Type.Optional(Type.String()),
+  question: Type.Optional(Type.String()),
+  version: Type.Optional(Type.String()),
+  answers: Type.Optional(Type.Array(Type.String())),
+  time_aware: Type.Optional(Type.Boolean()),
+  problems: Type.Optional(Type.Array(ModuleProblem)),
+};
+export const FrameworkSummarySchema = Type.Object(frameworkSummaryProperties, { $id: 'FrameworkSummary' });
+export const FrameworkDetailSchema = Type.Object(
+  { ...frameworkSummaryProperties, manifest: Type.Optional(ref(FrameworkManifestSchema)), readme: Type.Optional(Type.String()) },
+  { $id: 'FrameworkDetail' },
+);
+export const FrameworkListSchema = Type.Object(
+  {
+    frameworks: Type.Array(ref(FrameworkSummarySchema)),
+    rule_files: Type.Array(Type.Object({ id: Type.String(), status: ModuleStatus, predicates: Type.Array(Type.String()), problems: Type.Array(ModuleProblem) })),
+  },
+  { $id: 'FrameworkList' },
+);
+
+export const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
+
 /** Every schema with an $id: buildApp registers each once; routes and other schemas ref() them. */
 export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   ProblemSchema,
+  HealthSchema,
+  ApiKeyCreateSchema,
   ApiKeySchema,
   ApiKeyListSchema,
   NewApiKeySchema,
+  WorkspaceCreate,
   WorkspaceSchema,
   WorkspaceListSchema,
   GraphSummarySchema,
@@ -277,8 +529,11 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   GraphCountsSchema,
   GraphDetailSchema,
   WriteCountsSchema,
+  GraphImportSchema,
   ImportSummarySchema,
   ProvenanceSchema,
+  ExtractRequestSchema,
+  IngestRequestSchema,
   ExtractedNodeSchema,
   ExtractedEdgeSchema,
   ExtractorSchema,
@@ -287,6 +542,17 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   IngestedDocumentSchema,
   ExtractionSchema,
   IngestionSchema,
-  QueryProvenanceSchema,
+  GraphQueryRequestSchema,
+  PatternQueryRequestSchema,
   GraphQueryResultSchema,
+  AssessRequestSchema,
+  AnalyzeRequestSchema,
+  FindingSchema,
+  RunErrorSchema,
+  AssessmentSchema,
+  AnalysisSchema,
+  FrameworkManifestSchema,
+  FrameworkSummarySchema,
+  FrameworkDetailSchema,
+  FrameworkListSchema,
 ];

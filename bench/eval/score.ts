@@ -14,6 +14,8 @@ export interface GoldClaim { type: string; speaker: string | string[] | null; cu
 export interface GoldEvent { type: string; trigger: string; location: string | string[] | null; date: string | null }
 export interface GoldLocation { text: string; type: string }
 export interface GoldDate { text: string; iso: string }
+/** An edge between two annotated actors (README: only where the sentence states it). */
+export interface GoldRelation { type: 'OPPOSES' | 'ALLIED_WITH'; from: string; to: string }
 
 export interface GoldSentence {
   id: string;
@@ -25,6 +27,8 @@ export interface GoldSentence {
   events: GoldEvent[];
   locations: GoldLocation[];
   dates: GoldDate[];
+  /** Absent on sets not annotated for relations: such sentences are not scored for them. */
+  relations?: GoldRelation[];
 }
 
 /** Every name an extracted entity goes by (surface text, canonical label, aliases); the first is shown in reports. */
@@ -33,6 +37,8 @@ export interface PredictedEntity { names: string[]; type: string }
 export interface PredictedClaim { type: string; speaker: string[] }
 export interface PredictedEvent { type: string; location: string[]; date: string | null }
 export interface PredictedDate { text: string; iso: string }
+/** Names of both ends of a predicted OPPOSES or ALLIED_WITH edge. */
+export interface PredictedRelation { type: string; from: string[]; to: string[] }
 
 export interface Prediction {
   actors: PredictedEntity[];
@@ -40,6 +46,7 @@ export interface Prediction {
   events: PredictedEvent[];
   locations: PredictedEntity[];
   dates: PredictedDate[];
+  relations?: PredictedRelation[];
 }
 
 // ---------------------------------------------------------------- gold file
@@ -116,6 +123,12 @@ export function goldProblems(record: GoldSentence): string[] {
   for (const location of record.locations) {
     inText('location', location.text);
     inVocabulary('location', location.type, LOCATION_TYPES);
+  }
+  for (const relation of record.relations ?? []) {
+    if (relation.type !== 'OPPOSES' && relation.type !== 'ALLIED_WITH') problems.push(`relation type "${relation.type}" is not OPPOSES or ALLIED_WITH`);
+    for (const end of [relation.from, relation.to]) {
+      if (!record.actors.some((actor) => actor.text === end)) problems.push(`relation end "${end}" is not one of the sentence's actors`);
+    }
   }
   for (const date of record.dates) {
     inText('date', date.text);
@@ -242,10 +255,21 @@ export function scoreItems<G, P>(
 // ---------------------------------------------------------------- kinds
 
 export const SCORE_KINDS = [
-  'actors (text+type)', 'actors (span only)', 'claims (type+speaker)', 'claims (type only)', 'events (type)',
+  'actors (text+type)', 'actors (span only)', 'persons (text+class)', 'organisations (text+class)', 'claims (type+speaker)', 'claims (type only)', 'events (type)',
   'events (type+location)', 'events (type+date)', 'locations (text+type)', 'locations (span only)', 'dates (iso)',
+  'relations (type+ends)',
 ] as const;
 export type ScoreKind = (typeof SCORE_KINDS)[number];
+
+/**
+ * The coarse classes of external NER sets (person, organisation): persons are individuals;
+ * organisations every actor type but states (countries, scored as actors or places) and
+ * communities (identity groups). A prediction counts for a class when its type is in it,
+ * whatever its finer type.
+ */
+const ORGANISATION_TYPES = new Set(['government', 'armed_forces', 'armed_group', 'political_party', 'international_org', 'ngo', 'civil_society', 'media']);
+const isPerson = (type: string) => type === 'individual';
+const isOrganisation = (type: string) => ORGANISATION_TYPES.has(type);
 
 function goldActorNames(actor: GoldActor): string[] {
   return [actor.text, ...(actor.aliases ?? [])];
@@ -276,6 +300,26 @@ const showEntity = (entity: PredictedEntity) => `${entity.names[0] ?? '?'} (${en
 const showClaim = (claim: PredictedClaim) => `${claim.type} by ${claim.speaker[0] ?? 'no speaker'}`;
 const showEvent = (event: PredictedEvent) => `${event.type} at ${event.location[0] ?? '-'} on ${event.date ?? '-'}`;
 
+/** A relation end's names: the actor's text and its aliases. */
+function relationNames(text: string, actors: readonly GoldActor[]): string[] {
+  const actor = actors.find((candidate) => candidate.text === text);
+  return actor ? goldActorNames(actor) : [text];
+}
+
+/** Actors of one coarse class, matched by name among the predictions of that class. */
+function scoreClass(
+  gold: readonly GoldActor[],
+  predicted: readonly PredictedEntity[],
+  inClass: (type: string) => boolean,
+  sameName: (gold: GoldActor, predicted: PredictedEntity) => boolean,
+  showGold: (actor: GoldActor) => string,
+): KindOutcome {
+  return scoreItems(
+    gold.filter((actor) => inClass(actor.type)), predicted.filter((entity) => inClass(entity.type)),
+    sameName, { gold: showGold, predicted: showEntity }, sameName,
+  );
+}
+
 /** Scores one sentence on every kind. */
 export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record<ScoreKind, KindOutcome> {
   const actorName = (g: GoldActor, p: PredictedEntity) => anyNamesMatch(goldActorNames(g), p.names);
@@ -291,6 +335,8 @@ export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record
   return {
     'actors (text+type)': scoreItems(gold.actors, predicted.actors, actorTyped, { gold: showGoldActor, predicted: showEntity }, actorTyped),
     'actors (span only)': scoreItems(gold.actors, predicted.actors, actorName, { gold: showGoldActor, predicted: showEntity }, actorName),
+    'persons (text+class)': scoreClass(gold.actors, predicted.actors, isPerson, actorName, showGoldActor),
+    'organisations (text+class)': scoreClass(gold.actors, predicted.actors, isOrganisation, actorName, showGoldActor),
     'claims (type+speaker)': scoreItems(
       gold.claims, predicted.claims,
       (g, p) => g.type === p.type && speakerMatches(g, speakers[claimIndex.get(g)!], p),
@@ -311,6 +357,15 @@ export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record
     'locations (span only)': scoreItems(
       gold.locations, predicted.locations, locationName, { gold: showGoldLocation, predicted: showEntity }, locationName,
     ),
+    'relations (type+ends)': gold.relations === undefined
+      ? { tp: 0, fp: 0, fn: 0, missed: [], spurious: [] }
+      : scoreItems(
+        gold.relations, (predicted.relations ?? []).filter((relation) => relation.type === 'OPPOSES' || relation.type === 'ALLIED_WITH'),
+        // Alliances have no direction; an opposition is matched either way too (who struck whom is the event's business).
+        (g, p) => g.type === p.type && ((anyNamesMatch(relationNames(g.from, gold.actors), p.from) && anyNamesMatch(relationNames(g.to, gold.actors), p.to))
+          || (anyNamesMatch(relationNames(g.from, gold.actors), p.to) && anyNamesMatch(relationNames(g.to, gold.actors), p.from))),
+        { gold: (r) => `${r.from} ${r.type} ${r.to}`, predicted: (r) => `${r.from[0] ?? '?'} ${r.type} ${r.to[0] ?? '?'}` },
+      ),
     'dates (iso)': scoreItems(
       gold.dates, predicted.dates, (g, p) => g.iso === p.iso,
       { gold: (date) => `${date.text} = ${date.iso}`, predicted: (date) => `${date.text} = ${date.iso}` },

@@ -1,7 +1,8 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkDocumentText, documentIdOf, sha256Of, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
+import { checkDocumentText, documentIdOf, sha256Of, type DocumentReading, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
+import type { DocumentInput } from '../extract/types.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface DocumentToExtract {
   source: string;
   title?: string;
   document_date?: string;
+  /** The document read ahead (readAhead); extraction reads it again when absent. */
+  reading?: DocumentReading;
 }
 
 export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
@@ -62,6 +65,22 @@ export async function extractForGraph(
   return oneAtATime(tenant, graphId, () => extractAgainstGraph(context, tenant, graphId, document, options));
 }
 
+/** What extraction reads of a document: its text, name and date (given, else from its dateline). */
+function extractionInput(document: DocumentToExtract, source = document.source): DocumentInput {
+  const documentDate = document.document_date ?? datelineDate(document.text);
+  return { text: document.text, source, ...(documentDate ? { document_date: documentDate } : {}) };
+}
+
+/**
+ * The graph-independent part of extracting `document`, run ahead of its commit (in the
+ * pipeline's worker pools) so that a batch keeps every worker busy while commits to
+ * one graph run one at a time.
+ */
+export function readAhead(context: CommitContext, document: DocumentToExtract): Promise<DocumentReading> {
+  checkDocumentText(document.text);
+  return context.pipeline.read(extractionInput(document));
+}
+
 async function extractAgainstGraph(
   context: CommitContext,
   tenant: string,
@@ -73,15 +92,11 @@ async function extractAgainstGraph(
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
-  const documentDate = document.document_date ?? datelineDate(document.text);
   const extraction = await context.pipeline.extract(
-    {
-      text: document.text,
-      source: typeof storedSource === 'string' ? storedSource : document.source,
-      ...(documentDate ? { document_date: documentDate } : {}),
-    },
+    extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source),
     {
       tier: options.tier,
+      ...(document.reading ? { reading: document.reading } : {}),
       ...(index ? { graph: index } : {}),
       ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
       ...(document.title ? { title: document.title } : {}),

@@ -80,7 +80,22 @@ function distinctRows(rows: CypherValue[][]): CypherValue[][] {
 function runPart(part: CompiledPart, env: Env): CypherValue[][] {
   let rows: Row[] = [[]];
   let output: CypherValue[][] = [];
-  for (const clause of part.clauses) {
+  for (let at = 0; at < part.clauses.length; at++) {
+    const clause = part.clauses[at];
+    const following = part.clauses[at + 1];
+    if (clause.kind === 'match' && !clause.optional && following?.kind === 'project' && following.projection.aggregating) {
+      // a MATCH feeding an aggregation: its rows go straight into the groups, never held
+      const aggregator = new Aggregator(following.projection, env);
+      for (const row of rows) {
+        if (clause.count) clause.count(row, env, (matched, count) => aggregator.add(matched, count, true));
+        else clause.run(row, env, (matched) => void aggregator.add(matched, 1, true), true);
+      }
+      rows = finishProjection(following.projection, aggregator.rows(), env);
+      if (following.final) output = rows.map((row) => following.projection.items.map((item) => row[item.slot] ?? null));
+      env.budget.checkTime();
+      at++;
+      continue;
+    }
     switch (clause.kind) {
       case 'match': {
         const next: Row[] = [];
@@ -131,16 +146,25 @@ function runPart(part: CompiledPart, env: Env): CypherValue[][] {
 }
 
 function project(projection: CompiledProjection, input: Row[], env: Env): Row[] {
-  let rows: Row[];
   if (projection.aggregating) {
-    rows = aggregate(projection, input, env);
-  } else {
-    rows = input.map((row) => {
-      const out = row.slice();
-      for (const item of projection.items) out[item.slot] = item.fn(row, env);
-      return out;
-    });
+    const aggregator = new Aggregator(projection, env);
+    for (const row of input) aggregator.add(row, 1, false);
+    return finishProjection(projection, aggregator.rows(), env);
   }
+  const rows = input.map((row) => {
+    const out = row.slice();
+    for (const item of projection.items) out[item.slot] = item.fn(row, env);
+    return out;
+  });
+  return finishProjection(projection, rows, env);
+}
+
+/** DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than there are), SKIP, LIMIT and WITH's WHERE over projected rows. */
+function finishProjection(projection: CompiledProjection, projected: Row[], env: Env): Row[] {
+  let rows = projected;
+  // SKIP and LIMIT are expressions over no variables: known before sorting
+  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
+  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
   if (projection.distinct) {
     const seen = new Set<string>();
     rows = rows.filter((row) => {
@@ -151,21 +175,21 @@ function project(projection: CompiledProjection, input: Row[], env: Env): Row[] 
     });
   }
   if (projection.orderBy.length > 0) {
-    const keyed = rows.map((row) => {
+    const keyed = rows.map((row, index) => {
       if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
-      return { row, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
+      return { row, index, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
     });
-    keyed.sort((a, b) => {
+    // ties keep their input order, as a stable sort would
+    const compare = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => {
       for (let i = 0; i < projection.orderBy.length; i++) {
         const result = orderCompare(a.keys[i], b.keys[i]);
         if (result !== 0) return projection.orderBy[i].descending ? -result : result;
       }
-      return 0;
-    });
-    rows = keyed.map(({ row }) => row);
+      return a.index - b.index;
+    };
+    const kept = limit === undefined ? Infinity : skip + limit;
+    rows = (kept < keyed.length ? smallest(keyed, kept, compare) : keyed.sort(compare)).map(({ row }) => row);
   }
-  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
-  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
     const where = projection.where;
@@ -191,34 +215,113 @@ function scalarGroupKey(value: CypherValue): string {
   return typeof value === 'string' ? 's' + value : equivalenceKey(value);
 }
 
-function aggregate(projection: CompiledProjection, input: Row[], env: Env): Row[] {
-  const groups = new Map<string, { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] }>();
-  const keyItems = projection.groupingItems.map((i) => projection.items[i]);
-  for (const row of input) {
-    env.budget.tick();
-    const keys = keyItems.map((item) => item.fn(row, env));
-    const groupKey = keyItems.length === 0 ? '' : keyItems.length === 1 ? scalarGroupKey(keys[0]) : equivalenceKey(keys);
-    let group = groups.get(groupKey);
-    if (!group) {
-      group = { row, keys, accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) };
-      groups.set(groupKey, group);
+/** The `k` least items by `compare`, in order: a max-heap of the k least seen so far, so n items cost n log k. */
+function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (k === 0) return [];
+  const heap: T[] = [];
+  const siftDown = (from: number) => {
+    for (let i = from; ;) {
+      const [left, right] = [2 * i + 1, 2 * i + 2];
+      let largest = i;
+      if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+      if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+      if (largest === i) return;
+      [heap[i], heap[largest]] = [heap[largest], heap[i]];
+      i = largest;
     }
-    projection.aggregates.forEach((spec, i) => group!.accumulators[i].add(spec.args.map((arg) => arg(row, env))));
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (compare(item, heap[0]) < 0) {
+      heap[0] = item;
+      siftDown(0);
+    }
   }
-  // with no grouping keys, an empty input still gives one row (count(*) = 0)
-  if (groups.size === 0 && keyItems.length === 0) {
-    groups.set('', { row: [], keys: [], accumulators: projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)) });
+  return heap.sort(compare);
+}
+
+/**
+ * The groups of an aggregating projection, filled one input row at a time. When every
+ * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
+ * and a row may stand for many (`weight`, from count pushdown); otherwise each group
+ * holds one accumulator per aggregate.
+ */
+class Aggregator {
+  private readonly keyItems: CompiledProjection['items'];
+  private readonly groups = new Map<string, number>();
+  private readonly firstRows: Row[] = [];
+  private readonly keys: CypherValue[][] = [];
+  private readonly counts: number[] | undefined;
+  private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
+
+  constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
+    this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
+    const countsOnly = projection.aggregates.every((spec) => spec.star && !spec.distinct && spec.name.toLowerCase() === 'count');
+    this.counts = countsOnly ? [] : undefined;
   }
-  const rows: Row[] = [];
-  for (const group of groups.values()) {
-    const out = group.row.slice();
-    env.aggregateValues = group.accumulators.map((accumulator) => accumulator.result());
-    out[projection.aggregateSlot] = env.aggregateValues;
-    keyItems.forEach((item, i) => (out[item.slot] = group.keys[i]));
-    projection.items.forEach((item, i) => {
-      if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(group.row, env);
-    });
-    rows.push(out);
+
+  /** `live`: the row is the match runner's own, copied if it starts a group. */
+  add(row: Row, weight: number, live: boolean): void {
+    const { env, keyItems } = this;
+    env.budget.tick();
+    let keys: CypherValue[];
+    let groupKey: string;
+    if (keyItems.length === 1) {
+      keys = [keyItems[0].fn(row, env)];
+      groupKey = scalarGroupKey(keys[0]);
+    } else {
+      keys = keyItems.map((item) => item.fn(row, env));
+      groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
+    }
+    let group = this.groups.get(groupKey);
+    if (group === undefined) group = this.open(groupKey, live ? row.slice() : row, keys);
+    const aggregates = this.projection.aggregates;
+    if (this.counts) {
+      for (let i = 0, at = group * aggregates.length; i < aggregates.length; i++) this.counts[at + i] += weight;
+      return;
+    }
+    if (weight !== 1) throw new Error('only count(*) takes weighted rows');
+    const accumulators = this.accumulators[group];
+    for (let i = 0; i < aggregates.length; i++) accumulators[i].add(aggregates[i].args.map((arg) => arg(row, this.env)));
   }
-  return rows;
+
+  private open(groupKey: string, row: Row, keys: CypherValue[]): number {
+    const group = this.firstRows.length;
+    this.groups.set(groupKey, group);
+    this.firstRows.push(row);
+    this.keys.push(keys);
+    const aggregates = this.projection.aggregates;
+    if (this.counts) for (let i = 0; i < aggregates.length; i++) this.counts.push(0);
+    else this.accumulators.push(aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star)));
+    return group;
+  }
+
+  rows(): Row[] {
+    const { projection, env, keyItems } = this;
+    // with no grouping keys, an empty input still gives one row (count(*) = 0)
+    if (this.firstRows.length === 0 && keyItems.length === 0) this.open('', [], []);
+    const width = projection.aggregates.length;
+    const rows: Row[] = [];
+    for (let group = 0; group < this.firstRows.length; group++) {
+      const first = this.firstRows[group];
+      const out = first.slice();
+      env.aggregateValues = this.counts
+        ? this.counts.slice(group * width, (group + 1) * width).map((count) => BigInt(count))
+        : this.accumulators[group].map((accumulator) => accumulator.result());
+      out[projection.aggregateSlot] = env.aggregateValues;
+      keyItems.forEach((item, i) => (out[item.slot] = this.keys[group][i]));
+      projection.items.forEach((item, i) => {
+        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(first, env);
+      });
+      rows.push(out);
+    }
+    return rows;
+  }
 }

@@ -33,11 +33,7 @@ export interface ExprContext {
 }
 
 export function compileError(detail: string, message: string, position: { line: number; column: number }): QueryError {
-  return new QueryError(`SyntaxError.${detail}`, message, position.line, position.column, {
-    tck_type: 'SyntaxError',
-    tck_detail: detail,
-    phase: 'compile',
-  });
+  return QueryError.tck('SyntaxError', detail, message, position, { phase: 'compile' });
 }
 
 export function containsAggregate(expr: Expr): boolean {

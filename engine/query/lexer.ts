@@ -141,7 +141,7 @@ export function tokenize(text: string) {
     const error = result.errors[0];
     const character = text.slice(error.offset, error.offset + error.length).slice(0, 20);
     throw new QueryError(
-      'SyntaxError.UnexpectedCharacter',
+      'unexpected_character',
       `unexpected character '${character}' at line ${error.line}, column ${error.column}`,
       error.line ?? 1,
       error.column ?? 1,

@@ -153,13 +153,7 @@ class PatternLanguageParser extends EmbeddedActionsParser {
     ]);
     return this.ACTION(() => {
       const keyword = token.image.toUpperCase() === 'DETACH' ? 'DETACH DELETE' : token.image.toUpperCase();
-      throw new QueryError(
-        'ReadOnlyQuery',
-        `${keyword} writes to the graph; queries are read-only`,
-        pos(token).line,
-        pos(token).column,
-        { clause: keyword, tck_type: 'SyntaxError', tck_detail: 'ReadOnlyQuery', phase: 'compile' },
-      );
+      throw QueryError.tck('SyntaxError', 'ReadOnlyQuery', `${keyword} writes to the graph; queries are read-only`, pos(token), { clause: keyword, phase: 'compile' });
     });
   });
 
@@ -896,7 +890,7 @@ class PatternLanguageParser extends EmbeddedActionsParser {
 
 const parserInstance = new PatternLanguageParser();
 
-/** Parses query text into the AST. Throws QueryError (code `SyntaxError.*`) with line and column. */
+/** Parses query text into the AST. Throws QueryError (code `unexpected_syntax`, TCK `SyntaxError.UnexpectedSyntax`) with line and column. */
 export function parse(text: string): QueryAst {
   const tokens = T.tokenize(text);
   const ast = parserInstance.parseText(text, tokens);
@@ -909,13 +903,11 @@ export function parse(text: string): QueryAst {
     const column = atEnd ? (last ? (last.endColumn ?? 0) + 1 : 1) : (token.startColumn ?? 1);
     const expected = describeExpected(error.message);
     const found = atEnd ? 'end of input' : `'${token.image}'`;
-    throw new QueryError(
-      'SyntaxError.UnexpectedSyntax',
-      `syntax error at line ${line}, column ${column}: expected ${expected}, found ${found}`,
-      line,
-      column,
-      { expected, found, tck_type: 'SyntaxError', tck_detail: 'UnexpectedSyntax', phase: 'compile' },
-    );
+    throw QueryError.tck('SyntaxError', 'UnexpectedSyntax', `syntax error at line ${line}, column ${column}: expected ${expected}, found ${found}`, { line, column }, {
+      expected,
+      found,
+      phase: 'compile',
+    });
   }
   return ast;
 }

@@ -65,7 +65,7 @@ export function typeName(value: CypherValue): string {
 
 /** A runtime type error in the shape the TCK names (`TypeError: InvalidArgumentType` and the like). */
 export function runtimeError(tckType: string, tckDetail: string, message: string): QueryError {
-  return new QueryError(`${tckType}.${tckDetail}`, message, 0, 0, { tck_type: tckType, tck_detail: tckDetail, phase: 'runtime' });
+  return QueryError.tck(tckType, tckDetail, message, { line: 0, column: 0 }, { phase: 'runtime' });
 }
 
 export function fromProperty(value: PropertyValue | undefined): CypherValue {

@@ -17,7 +17,7 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { CallGate } from '../extract/neural/gate.ts';
+import { CallGate } from '../gate.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
@@ -25,7 +25,7 @@ import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { ReplicaSource } from './replicas.ts';
-import { deserialise, type Period, type ReasonReply, type ReasonTask, type Trajectory } from './tasks.ts';
+import { deserialise, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
 export interface ReasoningOptions {
@@ -41,6 +41,11 @@ export interface ReasoningOptions {
   callTimeoutMs?: number;
   /** How long a query may first run on the event loop before it moves to a worker (default 10 ms; 0 = always a worker). */
   inlineBudgetMs?: number;
+  /**
+   * URL of a module exporting `shapeAnswer` (tasks.ts AnswerShaper): what `answer` uses to
+   * turn a result into the client's bytes, in the worker that ran the query.
+   */
+  answerShaper?: string;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -49,6 +54,10 @@ export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
+/** Query texts remembered as too heavy for the inline budget (per tenant and graph). */
+const HEAVY_QUERIES_KEPT = 512;
+
+type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> };
 
 /**
  * The main thread only lists what is loaded (workers solve), so pools in one process
@@ -71,6 +80,14 @@ export class ReasoningPool {
   private readonly gate: CallGate;
   private readonly cache = new Map<string, unknown>();
   private readonly inlineBudgetMs: number;
+  private readonly answerShaperUrl: string | undefined;
+  private answerShaper: Promise<AnswerShaper> | undefined;
+  /**
+   * Queries that outran the inline budget go straight to a worker next time: each inline
+   * attempt of a heavy query holds the loop for the whole budget, and a few heavy clients
+   * repeating theirs would otherwise stack those stalls.
+   */
+  private readonly heavy = new Set<string>();
 
   constructor(store: ParleyStore, options: ReasoningOptions = {}) {
     const frameworkDirs = options.frameworkDirs ?? [];
@@ -79,7 +96,8 @@ export class ReasoningPool {
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);
     const workers = Math.max(1, options.workers ?? availableParallelism());
-    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS };
+    this.answerShaperUrl = options.answerShaper;
+    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
@@ -90,30 +108,43 @@ export class ReasoningPool {
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, workers);
   }
 
-  /** Runs a graph query in a worker; the graph is the main thread's index, for shaping the answer. */
-  async query(
-    tenant: string,
-    graphId: string,
-    text: string,
-    options: { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> },
-  ): Promise<{ result: QueryResult; graph: GraphIndex }> {
+  /** Runs a graph query (inline within the budget, else in a worker); the graph is the main thread's index at the version queried. */
+  async query(tenant: string, graphId: string, text: string, options: QueryOptions): Promise<{ result: QueryResult; graph: GraphIndex }> {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
-    const inline = this.tryInline(graph, text, options);
+    const inline = this.tryInline(tenant, graphId, graph, text, options);
     if (inline) return { result: inline, graph };
     const result = (await this.run({ kind: 'query', at, text, ...options })) as QueryResult;
     return { result, graph };
   }
 
   /**
-   * A point query costs the engine about 0.1 ms and a worker hop about 0.3 ms more, so
-   * every query first runs on the event loop within a small time budget; one that does
-   * not finish in it is stopped and runs again in a worker under its full limits. The
-   * loop is never held longer than the budget (plus one clock-check interval).
+   * Runs a graph query and returns the answer as the client receives it (the text the
+   * answer shaper makes). A query that needs a worker is shaped there too, so a large
+   * answer reaches the event loop as one string.
    */
-  private tryInline(graph: GraphIndex, text: string, options: { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> }): QueryResult | undefined {
+  async answer(tenant: string, graphId: string, text: string, options: QueryOptions & { shape: ShapeRequest }): Promise<string> {
+    if (!this.answerShaperUrl) throw new Error('ReasoningPool.answer needs the answerShaper option');
+    this.gate.checkCapacity();
+    const { graph, at } = await this.source.current(tenant, graphId);
+    const inline = this.tryInline(tenant, graphId, graph, text, options);
+    if (inline) {
+      this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
+      return (await this.answerShaper)(inline, graph, text, options.shape);
+    }
+    return (await this.run({ kind: 'query', at, text, ...options })) as string;
+  }
+
+  /**
+   * A point query costs the engine about 0.1 ms and a worker hop about 0.3 ms more, so
+   * a query first runs on the event loop within a small time budget; one that does not
+   * finish in it is stopped, remembered as heavy, and runs again in a worker under its
+   * full limits. The loop is never held longer than the budget (plus one clock-check interval).
+   */
+  private tryInline(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.inlineBudgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
-    if (budget <= 0) return undefined;
+    const key = JSON.stringify([tenant, graphId, text]);
+    if (budget <= 0 || this.heavy.has(key)) return undefined;
     try {
       return runQuery(graph, text, {
         parameters: options.parameters,
@@ -123,8 +154,10 @@ export class ReasoningPool {
         rules: this.catalog.registry,
       });
     } catch (error) {
-      if (error instanceof LimitError && error.code === 'query_time_limit') return undefined;
-      throw error;
+      if (!(error instanceof LimitError && error.code === 'query_time_limit')) throw error;
+      this.heavy.add(key);
+      if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.values().next().value!);
+      return undefined;
     }
   }
 

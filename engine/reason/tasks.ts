@@ -16,7 +16,7 @@ export type Period = 'month' | 'quarter' | 'year';
 export const PERIODS: readonly Period[] = ['month', 'quarter', 'year'];
 
 export type ReasonTask =
-  | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> }
+  | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits>; shape?: ShapeRequest }
   | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits }
   | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits };
 
@@ -34,7 +34,23 @@ export interface Trajectory {
   truncated: number;
 }
 
-export type ReasonValue = QueryResult | FrameworkRun[] | Trajectory;
+/**
+ * How the caller wants a query's answer shaped: a query task that carries one returns
+ * the answer's bytes (a string), shaped where the query ran, so that a large answer
+ * costs the event loop one string copy rather than rebuilding and serialising every row.
+ */
+export interface ShapeRequest {
+  includeProvenance: boolean;
+  asOf?: string;
+}
+
+/**
+ * Turns a query result into the text a client receives. The HTTP layer provides it
+ * (as a module URL in ReasoningOptions.answerShaper), so the engine shapes nothing itself.
+ */
+export type AnswerShaper = (result: QueryResult, graph: GraphIndex, text: string, request: ShapeRequest) => string;
+
+export type ReasonValue = QueryResult | string | FrameworkRun[] | Trajectory;
 
 export interface SerialisedError {
   kind: ParleyError['kind'] | 'internal';
@@ -45,20 +61,21 @@ export interface SerialisedError {
 
 export type ReasonReply = { ok: true; value: ReasonValue } | { ok: false; error: SerialisedError };
 
-export function runTask(task: ReasonTask, graph: GraphIndex, catalog: FrameworkCatalog): ReasonReply {
+export function runTask(task: ReasonTask, graph: GraphIndex, catalog: FrameworkCatalog, shaper?: AnswerShaper): ReasonReply {
   try {
     switch (task.kind) {
-      case 'query':
-        return {
-          ok: true,
-          value: runQuery(graph, task.text, {
-            parameters: task.parameters,
-            as_of: task.asOf,
-            explain: task.explain,
-            limits: task.limits,
-            rules: catalog.registry,
-          }),
-        };
+      case 'query': {
+        const result = runQuery(graph, task.text, {
+          parameters: task.parameters,
+          as_of: task.asOf,
+          explain: task.explain,
+          limits: task.limits,
+          rules: catalog.registry,
+        });
+        if (!task.shape) return { ok: true, value: result };
+        if (!shaper) throw new Error('a shaped answer was asked of a worker started without an answer shaper');
+        return { ok: true, value: shaper(result, graph, task.text, task.shape) };
+      }
       case 'frameworks':
         return { ok: true, value: manifests(catalog, task.frameworkIds).map((manifest) => runFramework(catalog.registry, manifest, view(graph, task.asOf), task.limits)) };
       case 'trajectory':

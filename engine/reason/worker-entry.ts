@@ -5,16 +5,18 @@
  */
 import { loadRuleModules } from '../prolog/framework-loader.ts';
 import { ReplicaSet } from './replicas.ts';
-import { runTask, type ReasonReply, type ReasonTask } from './tasks.ts';
+import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask } from './tasks.ts';
 
 export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
   maxGraphs: number;
+  /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
+  answerShaper?: string;
 }
 
-export function startWorker(setup: WorkerSetup): (task: ReasonTask) => Promise<ReasonReply> {
+export function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): (task: ReasonTask) => Promise<ReasonReply> {
   const catalog = loadRuleModules(setup.frameworkDirs);
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs);
-  return async (task) => runTask(task, await replicas.graph(task.at), catalog);
+  return async (task) => runTask(task, await replicas.graph(task.at), catalog, shaper);
 }

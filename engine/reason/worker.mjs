@@ -5,7 +5,8 @@ import { workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
 const { startWorker } = await tsImport('./worker-entry.ts', import.meta.url);
-const handle = startWorker(workerData);
+const shaper = workerData.answerShaper ? (await tsImport(workerData.answerShaper, import.meta.url)).shapeAnswer : undefined;
+const handle = startWorker(workerData, shaper);
 
 export default function reasonInWorker(task) {
   return handle(task);

@@ -1,24 +1,13 @@
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError } from '../../engine/errors.ts';
 import { sha256Of } from '../../engine/extract/pipeline.ts';
 import { extractForGraph } from '../../engine/ingest/commit.ts';
 import type { AppDeps } from '../deps.ts';
-import { ExtractionSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
+import { ExtractRequestSchema, ExtractionSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
 import { extractionBody } from '../shape/extraction.ts';
 
-const ExtractBody = Type.Object(
-  {
-    text: Type.String({ description: 'the document text (at most 1,000,000 characters; 413 beyond)' }),
-    source: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'names the document in provenance; default: sha256:<first 16 hex of the text hash>' })),
-    commit: Type.Optional(Type.Boolean({ default: true, description: "merge the result into the workspace's graph (needs a write key)" })),
-    document_date: Type.Optional(
-      Type.String({ pattern: '^\\d{4}(-\\d{2}(-\\d{2})?)?$', description: 'when the document was written (YYYY[-MM[-DD]]): the timestamp of facts it does not date otherwise' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-type ExtractBodyT = Static<typeof ExtractBody>;
+type ExtractBodyT = Static<typeof ExtractRequestSchema>;
 
 export default async function extractRoutes(app: FastifyInstance, { store, extraction }: AppDeps): Promise<void> {
   app.post<{ Params: { id: string }; Body: ExtractBodyT; Reply: Static<typeof ExtractionSchema> }>(
@@ -29,7 +18,7 @@ export default async function extractRoutes(app: FastifyInstance, { store, extra
       schema: {
         summary: "Extract actors, claims, events, locations and edges from text, with provenance; by default merge them into the workspace's graph",
         params: WorkspaceParams,
-        body: ExtractBody,
+        body: ref(ExtractRequestSchema),
         response: { 200: ref(ExtractionSchema), ...errorResponses(400, 403, 404, 413, 503) },
       },
     },

@@ -4,15 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../engine/errors.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphDetailSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
-
-const ImportBody = Type.Object(
-  {
-    nodes: Type.Optional(Type.Array(Type.Object({ kind: Type.String() }, { additionalProperties: true }))),
-    edges: Type.Optional(Type.Array(Type.Object({ type: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: true }))),
-  },
-  { additionalProperties: false },
-);
+import { GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
 
 export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
@@ -73,7 +65,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
         params: GraphParams,
         body: {
           content: {
-            'application/json': { schema: ImportBody },
+            'application/json': { schema: ref(GraphImportSchema) },
             'application/x-ndjson': { schema: Type.String({ description: 'one {"node": …} or {"edge": …} per line' }) },
           },
         },

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { HealthSchema, ref } from '../schemas.ts';
 
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -8,7 +8,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         summary: 'Liveness: the server is up and its store is open',
         security: [],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        response: { 200: ref(HealthSchema) },
       },
     },
     async () => ({ status: 'ok' as const }),

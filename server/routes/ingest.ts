@@ -1,22 +1,11 @@
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ingest } from '../../engine/ingest/ingest.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphParams, IngestionSchema, errorResponses, ref } from '../schemas.ts';
+import { GraphParams, IngestRequestSchema, IngestionSchema, errorResponses, ref } from '../schemas.ts';
 import { ingestionBody } from '../shape/extraction.ts';
 
-const IngestBody = Type.Object(
-  {
-    source: Type.String({
-      minLength: 1,
-      maxLength: 4096,
-      description: 'a path under the corpora root (.txt, .md, .html), a file: URL inside it, or any name when text is given',
-    }),
-    text: Type.Optional(Type.String({ description: 'the document inline (at most 1,000,000 characters); source then only names it' })),
-  },
-  { additionalProperties: false },
-);
-type IngestBodyT = Static<typeof IngestBody>;
+type IngestBodyT = Static<typeof IngestRequestSchema>;
 
 export default async function ingestRoutes(app: FastifyInstance, { store, config, extraction }: AppDeps): Promise<void> {
   app.post<{ Params: { graph_id: string }; Body: IngestBodyT; Reply: Static<typeof IngestionSchema> }>(
@@ -26,7 +15,7 @@ export default async function ingestRoutes(app: FastifyInstance, { store, config
       schema: {
         summary: 'Ingest a document (a file under the corpora root, or inline text) into a graph; ingesting the same document twice adds nothing',
         params: GraphParams,
-        body: IngestBody,
+        body: ref(IngestRequestSchema),
         response: { 200: ref(IngestionSchema), ...errorResponses(400, 403, 404, 413, 503) },
       },
     },

@@ -2,16 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ApiKeyRecord } from '../../engine/store/store.ts';
 import type { AppDeps } from '../deps.ts';
-import { ApiKeyListSchema, ApiKeySchema, Name, NewApiKeySchema, StringEnum, errorResponses, ref } from '../schemas.ts';
-
-const KeyCreate = Type.Object(
-  {
-    tenant: Name,
-    scope: Type.Optional(StringEnum(['read', 'write'] as const)),
-    name: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+import { ApiKeyCreateSchema, ApiKeyListSchema, ApiKeySchema, NewApiKeySchema, errorResponses, ref } from '../schemas.ts';
 
 /** A key as it may be shown: never its secret or hash. */
 function view(record: ApiKeyRecord): Static<typeof ApiKeySchema> {
@@ -20,13 +11,13 @@ function view(record: ApiKeyRecord): Static<typeof ApiKeySchema> {
 }
 
 export default async function keyRoutes(app: FastifyInstance, { store }: AppDeps): Promise<void> {
-  app.post<{ Body: Static<typeof KeyCreate>; Reply: Static<typeof NewApiKeySchema> }>(
+  app.post<{ Body: Static<typeof ApiKeyCreateSchema>; Reply: Static<typeof NewApiKeySchema> }>(
     '/v1/keys',
     {
       config: { scope: 'admin' },
       schema: {
         summary: 'Create an API key for a tenant (admin); the secret is returned once',
-        body: KeyCreate,
+        body: ref(ApiKeyCreateSchema),
         response: { 201: ref(NewApiKeySchema), ...errorResponses(400, 403) },
       },
     },

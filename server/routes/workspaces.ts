@@ -10,7 +10,7 @@ export default async function workspaceRoutes(app: FastifyInstance, { store }: A
       config: { scope: 'write' },
       schema: {
         summary: 'Create a workspace (and its graph, named graph_id, which defaults to the workspace id)',
-        body: WorkspaceCreate,
+        body: ref(WorkspaceCreate),
         response: { 201: ref(WorkspaceSchema), ...errorResponses(400, 403) },
       },
     },

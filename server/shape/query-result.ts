@@ -9,17 +9,15 @@ import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import type { PatternPart, QueryAst } from '../../engine/query/ast.ts';
 import type { QueryResult } from '../../engine/query/index.ts';
 import { type CypherValue, isMap, isNode, isPath, isRel } from '../../engine/query/values.ts';
-import type { GraphQueryResultSchema, QueryProvenanceSchema } from '../schemas.ts';
+import type { GraphQueryResultSchema } from '../schemas.ts';
 
 type GraphQueryResult = Static<typeof GraphQueryResultSchema>;
-type QueryProvenance = Static<typeof QueryProvenanceSchema>;
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-function provenanceOf(records: Provenance[]): QueryProvenance | undefined {
+/** Every record, the earliest first: where the graph first learned the fact leads. */
+function provenanceOf(records: Provenance[]): Provenance[] | undefined {
   if (records.length === 0) return undefined;
-  // the earliest record first: where the graph first learned the fact
-  const sorted = [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
-  return sorted.length === 1 ? { ...sorted[0] } : { ...sorted[0], records: sorted };
+  return [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
 }
 
 function text(value: PropertyValue | undefined): string {

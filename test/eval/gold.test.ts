@@ -16,6 +16,18 @@ describe('corpora/gold/heldout.jsonl', () => {
   });
 });
 
+describe('corpora/gold/heldout-official.jsonl', () => {
+  it('holds at least 60 well-formed official-statement sentences, none shared with the other sets', () => {
+    const official = parseGold(readFileSync(new URL('../../corpora/gold/heldout-official.jsonl', import.meta.url), 'utf8'));
+    const heldout = parseGold(readFileSync(new URL('../../corpora/gold/heldout.jsonl', import.meta.url), 'utf8'));
+    expect(official.length).toBeGreaterThanOrEqual(60);
+    const others = [...gold, ...heldout];
+    const texts = new Set(others.map((sentence) => sentence.text));
+    const ids = new Set(others.map((sentence) => sentence.id));
+    expect(official.filter((sentence) => texts.has(sentence.text) || ids.has(sentence.id))).toEqual([]);
+  });
+});
+
 describe('corpora/gold/dev.jsonl', () => {
   it('has at least 100 sentences from at least 20 conflict settings', () => {
     expect(gold.length).toBeGreaterThanOrEqual(100);

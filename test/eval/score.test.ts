@@ -174,3 +174,25 @@ describe('gold validation', () => {
     expect(() => parseGold(`${line}\n{oops\n`)).toThrow(/line 2: not JSON/);
   });
 });
+
+describe('relations (type+ends)', () => {
+  const withRelations = sentence({
+    actors: [{ text: 'Rapid Support Forces', type: 'armed_group', aliases: ['RSF'] }, { text: 'Sudanese Armed Forces', type: 'armed_forces' }],
+    relations: [{ type: 'OPPOSES', from: 'Sudanese Armed Forces', to: 'Rapid Support Forces' }],
+  });
+
+  it('matches an edge by type and both ends, aliases included, in either direction', () => {
+    const predicted: Prediction = { ...empty, relations: [{ type: 'OPPOSES', from: ['RSF'], to: ['Sudanese Armed Forces'] }] };
+    expect(scoreSentence(withRelations, predicted)['relations (type+ends)']).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+    const wrongType: Prediction = { ...empty, relations: [{ type: 'ALLIED_WITH', from: ['RSF'], to: ['Sudanese Armed Forces'] }] };
+    expect(scoreSentence(withRelations, wrongType)['relations (type+ends)']).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+  });
+
+  it('does not score sentences whose set has no relation annotations, and checks relation ends against the actors', () => {
+    const predicted: Prediction = { ...empty, relations: [{ type: 'OPPOSES', from: ['A'], to: ['B'] }] };
+    expect(scoreSentence(sentence(), predicted)['relations (type+ends)']).toMatchObject({ tp: 0, fp: 0, fn: 0 });
+    expect(goldProblems(sentence({ relations: [{ type: 'OPPOSES', from: 'Nobody', to: 'Rapid Support Forces' }] }))).toEqual([
+      'relation end "Nobody" is not one of the sentence\'s actors',
+    ]);
+  });
+});

@@ -40,7 +40,8 @@ describe('health and OpenAPI', () => {
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/workspaces', '/v1/graphs/{graph_id}/import', '/v1/keys']));
-    const body = doc.paths['/v1/workspaces'].post.requestBody.content['application/json'].schema;
+    expect(doc.paths['/v1/workspaces'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WorkspaceCreate' });
+    const body = doc.components.schemas.WorkspaceCreate;
     expect(body.required).toEqual(['name', 'domain', 'scale', 'tier']);
     expect(body.properties.domain.enum).toContain('armed');
   });

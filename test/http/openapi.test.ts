@@ -40,7 +40,7 @@ function collectRefs(value: unknown, into = new Set<string>()): Set<string> {
 function expectDocumented(method: string, path: string, response: { statusCode: number; json(): unknown }): void {
   const content = doc.paths[path]?.[method]?.responses?.[response.statusCode]?.content;
   expect(content, `${method} ${path} ${response.statusCode} is documented`).toBeDefined();
-  const schema = content['application/json'].schema;
+  const schema = (content['application/json'] ?? content['application/problem+json']).schema;
   const validate = ajv.compile({ $ref: `openapi.json${schema.$ref ?? ''}`, ...(schema.$ref ? {} : schema) });
   const body = response.json();
   expect(validate(body), `${method} ${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
@@ -74,7 +74,43 @@ describe('GET /v1/openapi.json', () => {
     expect(schemaOf('post', '/v1/graphs/{graph_id}/ingest', 200)).toEqual({ $ref: '#/components/schemas/Ingestion' });
     expect(schemaOf('post', '/v1/graph/query', 200)).toEqual({ $ref: '#/components/schemas/GraphQueryResult' });
     expect(schemaOf('post', '/v1/graphs/{graph_id}/query', 200)).toEqual({ $ref: '#/components/schemas/GraphQueryResult' });
-    expect(schemaOf('get', '/v1/workspaces/{id}', 404)).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(schemaOf('post', '/v1/workspaces/{id}/assess', 200)).toEqual({ $ref: '#/components/schemas/Assessment' });
+    expect(schemaOf('post', '/v1/workspaces/{id}/analyze', 200)).toEqual({ $ref: '#/components/schemas/Analysis' });
+    expect(schemaOf('get', '/v1/frameworks', 200)).toEqual({ $ref: '#/components/schemas/FrameworkList' });
+  });
+
+  it('names every request body by its schema', () => {
+    const bodyOf = (method: string, path: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+    expect(bodyOf('post', '/v1/keys')).toEqual({ $ref: '#/components/schemas/ApiKeyCreate' });
+    expect(bodyOf('post', '/v1/workspaces/{id}/extract')).toEqual({ $ref: '#/components/schemas/ExtractRequest' });
+    expect(bodyOf('post', '/v1/graphs/{graph_id}/ingest')).toEqual({ $ref: '#/components/schemas/IngestRequest' });
+    expect(bodyOf('post', '/v1/graph/query')).toEqual({ $ref: '#/components/schemas/GraphQueryRequest' });
+    expect(bodyOf('post', '/v1/graphs/{graph_id}/query')).toEqual({ $ref: '#/components/schemas/PatternQueryRequest' });
+    expect(bodyOf('post', '/v1/graphs/{graph_id}/import')).toEqual({ $ref: '#/components/schemas/GraphImport' });
+    expect(bodyOf('post', '/v1/workspaces/{id}/assess')).toEqual({ $ref: '#/components/schemas/AssessRequest' });
+    expect(bodyOf('post', '/v1/workspaces/{id}/analyze')).toEqual({ $ref: '#/components/schemas/AnalyzeRequest' });
+  });
+
+  it('documents errors as application/problem+json, 429 on every authenticated route and Retry-After on 429 and 503', () => {
+    let authenticated = 0;
+    for (const [path, operations] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          if (Number(status) < 400) continue;
+          expect(Object.keys(response.content), `${method} ${path} ${status}`).toEqual(['application/problem+json']);
+          expect(response.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+          if (status === '429' || status === '503') expect(response.headers?.['Retry-After'], `${method} ${path} ${status}`).toBeDefined();
+        }
+        if (operation.security?.length === 0) continue;
+        authenticated++;
+        expect(operation.responses, `${method} ${path}`).toHaveProperty('401');
+        expect(operation.responses, `${method} ${path}`).toHaveProperty('429');
+      }
+    }
+    expect(authenticated).toBeGreaterThan(15);
+    for (const path of ['/v1/graph/query', '/v1/workspaces/{id}/assess', '/v1/workspaces/{id}/analyze', '/v1/workspaces/{id}/extract']) {
+      expect(doc.paths[path].post.responses, path).toHaveProperty('503');
+    }
   });
 
   it('describes what the routes answer', async () => {

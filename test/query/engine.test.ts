@@ -48,11 +48,11 @@ describe('query execution', () => {
 
   it('raises the errors openCypher names, with line and column', () => {
     const cases: [string, string, number, number][] = [
-      ['MATCH (a)\nRETURN b', 'SyntaxError.UndefinedVariable', 2, 8],
-      ['MATCH (a)-[r]->(b)\nMATCH (r) RETURN r', 'SyntaxError.VariableTypeConflict', 2, 7],
-      ['MATCH (a) WHERE count(a) > 1 RETURN a', 'SyntaxError.InvalidAggregation', 1, 17],
-      ['MATCH (a) RETURN a.label + count(*)', 'SyntaxError.AmbiguousAggregationExpression', 1, 18],
-      ['RETURN nosuch(1)', 'SyntaxError.UnknownFunction', 1, 8],
+      ['MATCH (a)\nRETURN b', 'undefined_variable', 2, 8],
+      ['MATCH (a)-[r]->(b)\nMATCH (r) RETURN r', 'variable_type_conflict', 2, 7],
+      ['MATCH (a) WHERE count(a) > 1 RETURN a', 'invalid_aggregation', 1, 17],
+      ['MATCH (a) RETURN a.label + count(*)', 'ambiguous_aggregation_expression', 1, 18],
+      ['RETURN nosuch(1)', 'unknown_function', 1, 8],
     ];
     for (const [text, code, line, column] of cases) {
       try {
@@ -91,6 +91,6 @@ describe('query execution', () => {
     ]);
     expect(result.goal).toContain('reaches(V_a, V_b)');
     // without the module the same name is an unknown function
-    expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'SyntaxError.UnknownFunction' }));
+    expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'unknown_function' }));
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { periodsBetween } from '../../engine/reason/tasks.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
+import { ANSWER_SHAPER_URL } from '../../server/shape/query-answer.ts';
 
 const limits = { inferenceLimit: 1_000_000, timeLimitMs: 10_000 };
 const actor = (id: string, label: string) => ({ id, labels: ['Actor'], properties: { label, role: 'party' } });
@@ -54,7 +55,7 @@ describe('the reasoning pool', () => {
   });
 
   it('brings typed errors back from the worker', async () => {
-    await expect(pool.query('t', 'g', 'MATCH (a:Actor RETURN a', { limits: {} })).rejects.toMatchObject({ kind: 'query', code: 'SyntaxError.UnexpectedSyntax', line: 1 });
+    await expect(pool.query('t', 'g', 'MATCH (a:Actor RETURN a', { limits: {} })).rejects.toMatchObject({ kind: 'query', code: 'unexpected_syntax', line: 1 });
     await expect(pool.frameworks('t', 'g', ['nope'], { limits })).rejects.toMatchObject({ code: 'framework_not_found' });
   });
 
@@ -82,6 +83,41 @@ describe('queries on the event loop first', () => {
       expect((await pool.query('t', 'g', "MATCH (a:Actor {label: 'Alpha'}) RETURN a.label", { limits: {} })).result.rows).toEqual([['Alpha']]);
     } finally {
       await pool.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('shaped answers', () => {
+  it('gives the same bytes whether the query ran on the event loop or was shaped in a worker', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-answer-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const inline = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 1_000, answerShaper: ANSWER_SHAPER_URL });
+    const worker = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 0, answerShaper: ANSWER_SHAPER_URL });
+    try {
+      const provenance = [{ source: 'doc-1', char_start: 0, char_end: 5, extractor: 'test', timestamp: '2024-01-01T00:00:00Z' }];
+      await store.writeGraph('t', 'g', {
+        nodes: [
+          { ...actor('a', 'Alpha'), provenance },
+          { id: 'c', labels: ['Claim'], properties: { type: 'RedLine', text: 'No retreat.' }, provenance },
+        ],
+        edges: [{ id: 'e', type: 'ASSERTS', from: 'a', to: 'c', provenance }],
+      });
+      const query = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, c';
+      const shape = { includeProvenance: true };
+      const [onLoop, inWorker] = await Promise.all([inline.answer('t', 'g', query, { limits: {}, shape }), worker.answer('t', 'g', query, { limits: {}, shape })]);
+      expect(inWorker).toBe(onLoop);
+      const body = JSON.parse(inWorker);
+      expect(body.actors.map((a: { label: string }) => a.label)).toEqual(['Alpha']);
+      expect(body.claims[0]).toMatchObject({ id: 'c', type: 'RedLine' });
+      expect(body.claims[0].provenance).toBeDefined();
+      expect(body.edges.map((e: { id: string }) => e.id)).toEqual(['e']);
+      // a typed error crosses the thread boundary as itself
+      await expect(worker.answer('t', 'g', 'MATCH (a RETURN a', { limits: {}, shape })).rejects.toMatchObject({ kind: 'query', line: 1 });
+    } finally {
+      await inline.close();
+      await worker.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     }

@@ -26,4 +26,4 @@ export {
   type ClaimTyper,
   type ClaimTyperOptions,
 } from './claim-typer.ts';
-export { CallGate } from './gate.ts';
+export { CallGate } from '../../gate.ts';

@@ -96,7 +96,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     engagement.get(actorId)!.add(how);
   };
 
-  const addNode = (kind: NodeKind, properties: Record<string, PropertyValue>, confidence: number, span: TextSpan, timestamp?: string): string => {
+  const addNode = (kind: NodeKind, properties: Record<string, PropertyValue>, rawConfidence: number, span: TextSpan, timestamp?: string): string => {
+    const confidence = roundConfidence(rawConfidence);
     const id = deriveNodeId(kind, properties);
     const existing = nodes.get(id);
     if (existing) {
@@ -108,8 +109,9 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
     return id;
   };
-  const addEdge = (type: EdgeType, from: string, to: string, confidence: number, span: TextSpan, properties: Record<string, PropertyValue> = {}): void => {
+  const addEdge = (type: EdgeType, from: string, to: string, rawConfidence: number, span: TextSpan, properties: Record<string, PropertyValue> = {}): void => {
     if (from === to) return;
+    const confidence = roundConfidence(rawConfidence);
     const id = deriveEdgeId(type, from, to, properties);
     const existing = edges.get(id);
     if (existing) {
@@ -309,4 +311,9 @@ function sentenceStartBefore(text: string, position: number): number {
     }
   }
   return 0;
+}
+
+/** Confidences are estimates: two decimals say all they know (0.56, not 0.5599999999999999). */
+export function roundConfidence(value: number): number {
+  return Math.round(value * 100) / 100;
 }

@@ -1,7 +1,8 @@
 import nlp from 'compromise';
 import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, FindingSource } from '../types.ts';
-import { countryForces, countryName, demonyms, knownActors, knownPlaces, type KnownActor } from './gazetteer/index.ts';
+import { countryForces, countryName, demonyms, fuzzyActors, knownActors, knownPlaces, type KnownActor } from './gazetteer/index.ts';
+import { fuzzyPhrases } from './fuzzy.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
@@ -35,6 +36,13 @@ const TITLES = [
   'Gov.', 'Mayor', 'Imam', 'Bishop', 'Archbishop', 'Cardinal', 'Pope', 'Ayatollah', 'Mullah', 'Dr.', 'Dr', 'Mr.',
   'Mr', 'Ms.', 'Ms', 'Mrs.', 'Mrs', 'Spokesman', 'Spokesperson', 'Spokeswoman', 'Chairman', 'Chairperson',
   'Commissioner', 'Judge', 'Speaker', 'Warlord', 'Rev.', 'Pastor', 'Chief of Staff', 'Army Chief', 'Commander-in-Chief',
+  'Rear Admiral', 'Rear Adm.', 'Vice Admiral', 'Vice Adm.', 'Air Marshal', 'Air Chief Marshal', 'Admiral Sir', 'General Sir',
+  'Sir', 'Dame', 'Lord', 'Lady', 'Lt. Cmdr.', 'Cmdr.', 'Staff Sgt.', 'Sgt. Maj.', 'Cpl.', 'Pvt.',
+  'Defence Secretary', 'Defense Secretary', 'Foreign Secretary', 'Home Secretary', 'Secretary', 'Deputy Secretary',
+  'Under Secretary', 'Assistant Secretary', 'Foreign Affairs Minister', 'Minister of Defence', 'Minister of Defense',
+  'Minister of Foreign Affairs', 'Minister of Interior', 'National Security Adviser', 'National Security Advisor',
+  'High Representative', 'High Commissioner', 'Special Representative', 'Deputy Special Envoy', 'Chief of the Defence Staff',
+  'Chief of General Staff', 'Chief of the General Staff', 'Chairman of the Joint Chiefs of Staff', 'Ambassador-at-Large', 'Deputy Foreign Minister', 'Deputy Defence Minister', 'Vice Foreign Minister',
 ];
 
 /** Role nouns that introduce a name after an organisation or nationality ("RSF commander X", "UN envoy X"). */
@@ -63,7 +71,7 @@ const NOT_NAME_WORDS = new Set([
 ]);
 
 /** Organisation words that close a capitalised name, with the actor type they imply. */
-const ORGANISATION_HEADS: Record<string, ActorType> = {
+export const ORGANISATION_HEADS: Record<string, ActorType> = {
   front: 'armed_group', army: 'armed_group', forces: 'armed_group', force: 'armed_group', movement: 'armed_group',
   brigade: 'armed_group', brigades: 'armed_group', militia: 'armed_group', militias: 'armed_group',
   resistance: 'armed_group', battalion: 'armed_group', battalions: 'armed_group', regiment: 'armed_group',
@@ -85,6 +93,11 @@ const ORGANISATION_HEADS: Record<string, ActorType> = {
   committees: 'armed_group', councils: 'government', units: 'armed_group', groups: 'armed_group', fronts: 'armed_group',
   movements: 'armed_group', organisations: 'ngo', organizations: 'ngo', unions: 'civil_society', associations: 'civil_society',
   networks: 'civil_society',
+  // Official bodies of press releases: commands, staffs, services, departments and offices.
+  command: 'armed_forces', staff: 'armed_forces', navy: 'armed_forces', division: 'armed_forces', marines: 'armed_forces',
+  gendarmerie: 'armed_forces', cell: 'armed_forces', service: 'government', department: 'government', office: 'government',
+  directorate: 'government', centre: 'government', center: 'government', secretariat: 'international_org',
+  fund: 'international_org', observatory: 'ngo', crescent: 'ngo', cross: 'ngo',
 };
 
 const NAME_CONNECTORS = new Set(['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des', 'in']);
@@ -164,12 +177,12 @@ function generics(): PhraseIndex<ActorType> {
   return genericIndex;
 }
 
-interface Context {
+export interface Context {
   text: string;
   tokens: Token[];
 }
 
-function mention(
+export function mention(
   context: Context,
   firstToken: number,
   endToken: number,
@@ -192,11 +205,26 @@ export function gazetteerCandidates(context: Context): ActorCandidate[] {
   const index = knownActors();
   for (let i = 0; i < context.tokens.length; i++) {
     const [match] = index.matchesAt(context.tokens, i);
-    if (!match) continue;
+    if (!match) {
+      const variant = fuzzyActorAt(context, i);
+      if (variant) found.push(variant);
+      continue;
+    }
     const actor = mention(context, match.firstToken, match.endToken, match.value.actor_type, 'gazetteer', 0.9, fromKnown(match.value));
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.gazetteer });
   }
   return found;
+}
+
+/** A variant spelling of a gazetteer actor ("Muqtada al-Sadr"), less sure than an exact hit. */
+function fuzzyActorAt(context: Context, first: number): ActorCandidate | undefined {
+  for (const phrase of fuzzyPhrases(context.tokens, first)) {
+    const known = fuzzyActors().lookup(phrase.text);
+    if (!known) continue;
+    const actor = mention(context, first, phrase.endToken, known.value.actor_type, 'gazetteer', 0.7, fromKnown(known.value));
+    return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.gazetteer };
+  }
+  return undefined;
 }
 
 /** How many tokens from `first` form a personal name (0 when none). */
@@ -207,6 +235,8 @@ export function nameLength(tokens: Token[], first: number, limit = 5): number {
     const token = tokens[end];
     if (token.capitalised && token.word && !NOT_NAME_WORDS.has(token.text) && !isKnownCountryWord(tokens, end)) {
       lastCapital = end;
+    } else if (isInitialStop(tokens, end) && lastCapital >= first) {
+      // "Scott C. Dayton", "Geir O. Pedersen": the initial's full stop is inside the name.
     } else if (HYPHEN_PARTICLE.test(token.text)) {
       lastCapital = end;
     } else if (!(NAME_PARTICLES.has(token.lower) && lastCapital >= 0 && tokens[end + 1]?.capitalised)) {
@@ -215,6 +245,12 @@ export function nameLength(tokens: Token[], first: number, limit = 5): number {
     end++;
   }
   return lastCapital < first ? 0 : lastCapital - first + 1;
+}
+
+/** A full stop after a one-letter initial, with the name going on after it. */
+function isInitialStop(tokens: Token[], index: number): boolean {
+  const initial = tokens[index - 1];
+  return tokens[index]?.text === '.' && initial !== undefined && /^\p{Lu}$/u.test(initial.text) && tokens[index + 1]?.capitalised === true && initial.end === tokens[index].start;
 }
 
 function isKnownCountryWord(tokens: Token[], index: number): boolean {
@@ -230,13 +266,22 @@ export function titledCandidates(context: Context): ActorCandidate[] {
   for (let i = 0; i < tokens.length; i++) {
     const match = titles().matchesAt(tokens, i)[0] ?? roles().matchesAt(tokens, i)[0];
     if (!match) continue;
-    const length = nameLength(tokens, match.endToken);
+    let titleEnd = match.endToken;
+    // "Air Chief Marshal Sir John Doe": ranks and honorifics chain.
+    for (let more = titles().matchesAt(tokens, titleEnd)[0]; more; more = titles().matchesAt(tokens, titleEnd)[0]) titleEnd = more.endToken;
+    // "The Chief of the Defence Staff, Admiral Sir Tony Radakin, said": the title's holder in apposition.
+    let nameStart = titleEnd;
+    if (tokens[titleEnd]?.text === ',' && tokens[i - 1]?.lower === 'the') {
+      nameStart = titleEnd + 1;
+      for (let more = titles().matchesAt(tokens, nameStart)[0]; more; more = titles().matchesAt(tokens, nameStart)[0]) nameStart = more.endToken;
+    }
+    const length = nameLength(tokens, nameStart);
     if (length === 0) continue;
-    const nameEnd = match.endToken + length;
-    const nameText = context.text.slice(tokens[match.endToken].start, tokens[nameEnd - 1].end);
-    const [known] = knownActors().matchesAt(tokens, match.endToken, nameEnd).filter((m) => m.endToken === nameEnd);
-    const titleText = context.text.slice(tokens[i].start, tokens[match.endToken - 1].end);
-    const actor = mention(context, match.endToken, nameEnd, 'individual', 'title', 0.85, {
+    const nameEnd = nameStart + length;
+    const nameText = context.text.slice(tokens[nameStart].start, tokens[nameEnd - 1].end);
+    const [known] = knownActors().matchesAt(tokens, nameStart, nameEnd).filter((m) => m.endToken === nameEnd);
+    const titleText = context.text.slice(tokens[i].start, tokens[titleEnd - 1].end);
+    const actor = mention(context, nameStart, nameEnd, 'individual', 'title', 0.85, {
       title: titleText,
       ...(known && known.value.actor_type === 'individual' ? fromKnown(known.value) : {}),
     });
@@ -331,8 +376,12 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
   return found;
 }
 
+/** Words that make a force a state's ("Royal Air Force", "Korinthian Defence Forces", "Northern Shield Task Force"). */
+const STATE_FORCE_WORDS = /\b(?:royal|air\s+force|navy|naval|aerospace|coast\s+guard|national\s+guard|task\s+force|marine\s+corps|armed\s+forces|army\s+corps)\b/i;
+
 /** What the rest of the name says about the kind of body ("Syrian Network for Human Rights", "Indigenous Council"). */
-function refineOrganisationType(name: string, byHead: ActorType): ActorType {
+export function refineOrganisationType(name: string, byHead: ActorType): ActorType {
+  if (byHead === 'armed_group' && STATE_FORCE_WORDS.test(name) && !INSURGENT_WORDS.test(name)) return 'armed_forces';
   if (/\b(?:human\s+rights|humanitarian|relief|watch|aid)\b/i.test(name) && byHead !== 'government') return 'ngo';
   if (/\b(?:indigenous|elders|women|youth|civil|community|traders|students|farmers|breeders|teachers|workers|victims|families|lawyers|journalists)\b/i.test(name)) return 'civil_society';
   if (/\bcentral\s+bank\b/i.test(name)) return 'government';

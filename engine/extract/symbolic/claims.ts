@@ -10,7 +10,7 @@ import { clauses, spanContains, type Sentence, type Token } from './text.ts';
  */
 
 /** Cue patterns per claim type, in priority order: the first type with an unnegated cue in a unit wins. */
-const NEVER_VERBS = String.raw`(?:accept\w*|agree\w*|allow\w*|tolerat\w*|negotiat\w*|surrender\w*|give\s+up|cede|compromis\w*|recogni[sz]\w*|permit\w*|back\s+down|bow|abandon\w*|sign\w*|disarm\w*|lay\s+down|talk\w*|engage\w*|hand\s+over|relinquish\w*)`;
+const NEVER_VERBS = String.raw`(?:accept\w*|agree\w*|allow\w*|tolerat\w*|negotiat\w*|surrender\w*|give\s+up|cede|compromis\w*|recogni[sz]\w*|permit\w*|back\s+down|bow|abandon\w*|sign\w*|disarm\w*|lay\s+down|talk\w*|engage\w*|hand\s+over|hand\s+back|give\s+back|return\w*|withdraw\w*|retreat\w*|pull\s+out|relinquish\w*)`;
 export const CLAIM_CUES: [ClaimType, RegExp][] = [
   ['RedLine', new RegExp(String.raw`\b(?:(?:will|would|shall|could|can|must)\s+never\s+(?:be\s+)?${NEVER_VERBS}|(?:will|would|shall|could|can)\s*(?:not|n't)\s+(?:\w+ly\s+)?${NEVER_VERBS}|(?:won't|wouldn't|cannot)\s+(?:\w+ly\s+)?${NEVER_VERBS}|never\s+${NEVER_VERBS}|non-negotiable|not\s+negotiable|not\s+up\s+for\s+(?:negotiation|discussion|debate)|not\s+open\s+to\s+negotiation|under\s+no\s+circumstances?|red\s+lines?|no\s+room\s+for\s+compromise|no\s+compromise|out\s+of\s+the\s+question|not\s+one\s+inch|cannot\s+be\s+negotiated|(?:there\s+(?:would|will)\s+be\s+)?no\s+(?:dialogue|negotiations?|talks|peace|ceasefire|deal)\s+(?:with|until|unless|as\s+long\s+as)|refus\w*\s+to\s+(?:accept|recogni[sz]e|cede|surrender|negotiate|give\s+up|disarm|lay\s+down))\b`, 'gi')],
   ['Denial', /\b(?:den(?:y|ies|ied|ying)|reject\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|dismiss\w*\s+(?:the\s+|these\s+|all\s+)?(?:accusations?|allegations?|claims?|charges?|reports?)|refut\w+|had\s+nothing\s+to\s+do\s+with|(?:was|were|is|are)\s+not\s+(?:involved|responsible)|baseless|fabricat\w+|false\s+(?:claims?|allegations?|accusations?)|(?:posed?|poses|posing)\s+no\s+threat|not\s+a\s+threat)\b/gi],
@@ -90,6 +90,7 @@ export function findClaims(
   sentences.forEach((sentence, sentenceIndex) => {
     const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
     const attribution = trailingAttribution(text, sentence, sentenceActors);
+    const quote = quotedSpeech(text, sentence, sentenceActors);
     let previousSpeaker: ActorMention | undefined;
     for (const clause of clauses(tokens, sentence)) {
       for (const unit of claimUnits(tokens, clause)) {
@@ -105,10 +106,13 @@ export function findClaims(
         speaker ??= attribution?.speaker;
         speaker ??= pronounSpeaker(text, unit, verb, actors, sentences, sentenceIndex);
         if (speaker) speaker = resolveGeneric(speaker, actors);
+        // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
+        const quoted = quote && cue && spanContains(quote.words, cue.span);
+        if (quoted) speaker = quote.speaker;
         previousSpeaker = speaker ?? previousSpeaker;
         if (!cue) continue;
         const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb ? reporting : undefined;
-        const claimSpan = claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
+        const claimSpan = quoted ? quote.words : claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
         if (claimSpan.end <= claimSpan.start) continue;
         const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors);
         claims.push({
@@ -141,10 +145,17 @@ function strongestCue(clauseText: string, offset: number): { type: ClaimType; sp
   for (const [type, pattern] of CLAIM_CUES) {
     for (const match of clauseText.matchAll(pattern)) {
       if (type !== 'RedLine' && NEGATION_BEFORE.test(clauseText.slice(Math.max(0, match.index - 30), match.index))) continue;
+      if (type === 'Denial' && isPurposeDenial(clauseText, match.index, match.index + match[0].length)) continue;
       return { type, span: { start: offset + match.index, end: offset + match.index + match[0].length } };
     }
   }
   return undefined;
+}
+
+/** "to deny ISIS a safe haven": denying someone something is no rejection of a charge. */
+function isPurposeDenial(clauseText: string, start: number, end: number): boolean {
+  if (!/^den(?:y|ies|ied|ying)$/i.test(clauseText.slice(start, end))) return false;
+  return /\bto\s+$/i.test(clauseText.slice(Math.max(0, start - 4), start)) || /^\s+(?:\S+\s+){1,4}?(?:a\s+)?(?:safe\s+havens?|sanctuary|access|the\s+(?:ability|opportunity|right|chance|means)|freedom\s+of)\b/i.test(clauseText.slice(end, end + 60));
 }
 
 function firstMatch(pattern: RegExp, clauseText: string, offset: number): TextSpan | undefined {
@@ -193,6 +204,36 @@ function trailingAttribution(
   return { speaker, start };
 }
 
+/** Verbs that attribute a quotation, before or after its speaker. */
+const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(?:\s+\S+)?|declared|wrote|warned|insisted|stressed|noted|explained|tweeted|posted)`;
+
+/**
+ * A sentence that opens with a quotation and names its speaker after it:
+ * '“...,” said General X, the commander' or '“...,” the ministry said in a statement'.
+ * The speaker is the actor after the verb in the first shape, the last actor before it
+ * in the second; a speaker no actor names ("the secretary said") is none.
+ */
+function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMention[]): { words: TextSpan; speaker: ActorMention | undefined } | undefined {
+  const sentenceText = text.slice(sentence.start, sentence.end);
+  const opened = /^\s*["“]/.exec(sentenceText);
+  if (!opened) return undefined;
+  const close = sentenceText.slice(opened[0].length).search(/["”]/);
+  if (close < 0) return undefined;
+  const wordsStart = sentence.start + opened[0].length;
+  const wordsEnd = wordsStart + close;
+  const words = { start: wordsStart, end: wordsEnd - (/[,.]$/.test(text.slice(wordsStart, wordsEnd)) ? 1 : 0) };
+  const tail = text.slice(wordsEnd + 1, sentence.end);
+  const tailStart = wordsEnd + 1;
+  const after = sentenceActors.filter((actor) => actor.start >= tailStart);
+  const inverted = new RegExp(String.raw`^\s*,?\s*${QUOTE_VERBS}\b`, 'i').exec(tail);
+  if (inverted) return { words, speaker: after[0] };
+  const direct = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\b${QUOTE_VERBS}\b`, 'i').exec(tail);
+  if (!direct) return undefined;
+  const verbAt = tailStart + direct.index + direct[0].length;
+  const before = after.filter((actor) => actor.end <= verbAt);
+  return { words, speaker: before[before.length - 1] };
+}
+
 function pronounSpeaker(
   text: string,
   clause: Sentence,
@@ -220,12 +261,19 @@ function claimExtent(text: string, clause: Sentence, reporting: TextSpan | undef
     start += afterVerb?.[0].length ?? 0;
   }
   if (attributionStart !== undefined && attributionStart > start && attributionStart < end) end = attributionStart;
+  // "ADDIS ABABA, 2 February 2025 - " and "- " before a list item are no part of what anyone claims.
+  start += DATELINE.exec(text.slice(start, end))?.[0].length ?? 0;
+  start += LIST_MARKER.exec(text.slice(start, end))?.[0].length ?? 0;
   const body = text.slice(start, end);
   const leading = /^(?:while|whereas|but|and|however,?)\s+/i.exec(body)?.[0].length ?? 0;
   start += leading;
   const trimmed = text.slice(start, end).replace(/[\s.,;:!?"”]+$/u, '');
   return { start, end: start + trimmed.length };
 }
+
+const DATELINE = /^[\p{Lu}][\p{Lu}\s.'’()-]{1,40},\s*(?:[\p{L}\d ,.]{0,30}?\d{4})?\s*[-–—:]+\s*|^(?:by\s+[\p{L}.' -]{2,40}\n)/u;
+
+const LIST_MARKER = /^(?:[-*+•>#]+|\d{1,3}[.)])\s+/u;
 
 function chooseTargets(
   clauseActors: ActorMention[],

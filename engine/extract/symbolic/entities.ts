@@ -6,6 +6,7 @@ import {
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
+import { acronymCandidates, officeCandidates, vesselSpans } from './names.ts';
 import { isAcronym } from './phrases.ts';
 import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -58,6 +59,8 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...describedCandidates(context, sentenceStarts),
     ...personCandidates(context),
     ...genericCandidates(context),
+    ...acronymCandidates(context),
+    ...officeCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
   for (const place of findDescribedPlaces(text, tokens, sentenceStarts)) {
     candidates.push({ reserve: place.mention, priority: PLACE_PRIORITY.described, location: place.mention });
@@ -65,8 +68,12 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   for (const place of findPlaceCandidates(text, tokens, sentenceStarts)) {
     candidates.push({ reserve: place.mention, priority: place.curated ? PLACE_PRIORITY.curated : PLACE_PRIORITY.city, location: place.mention });
   }
-  // A date blocks names inside it ("March"), unless a gazetteer name contains it ("March 23 Movement").
-  const blocking = dates.filter((date) => !gazetteer.some((candidate) => candidate.reserve.start <= date.start && date.end <= candidate.reserve.end));
+  // A date blocks names inside it ("March"), unless a gazetteer name contains it ("March 23 Movement");
+  // a ship's name blocks the person or place it would otherwise be read as.
+  const blocking = [
+    ...dates.filter((date) => !gazetteer.some((candidate) => candidate.reserve.start <= date.start && date.end <= candidate.reserve.end)),
+    ...vesselSpans(tokens),
+  ];
   const chosen = choose(candidates, blocking);
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
   const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);

@@ -127,6 +127,7 @@ export function findEvents(
         // A trigger inside a name or date ("March" in "3 March") is no event.
         if (named.some((span) => span.start <= trigger.start && trigger.end <= span.end)) continue;
         if (IRREALIS.has(tokens[match.firstToken - 1]?.lower ?? '') || IRREALIS.has(tokens[match.firstToken - 2]?.lower ?? '') && tokens[match.firstToken - 1]?.lower === 'not') continue;
+        if (!match.value.noun && usedOtherwise(tokens, match.firstToken, match.endToken)) continue;
         const gerund = tokens[match.firstToken].lower.endsWith('ing');
         const previous = tokens[match.firstToken - 1]?.lower ?? '';
         // "accused the RSF of shelling": the act lives inside a claim. ", killing 12": the same episode as the verb before.
@@ -138,6 +139,19 @@ export function findEvents(
     }
   }
   return events;
+}
+
+/** Determiners before a verb trigger make it a noun ("the next steps for the release of"), not an act. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'our', 'next', 'any', 'this', 'that', 'for', 'of']);
+const COPULAS = new Set(['be', 'being', 'been', 'is', 'are', 'was', 'were', 'remain', 'remained', 'feel', 'felt']);
+
+/**
+ * A trigger word used as something else: a noun after a determiner ("the release of"),
+ * an adjective ("being free from", "free of"). Event nouns are listed on their own.
+ */
+function usedOtherwise(tokens: Token[], first: number, end: number): boolean {
+  if (DETERMINERS.has(tokens[first - 1]?.lower ?? '')) return true;
+  return tokens[first].lower === 'free' && end === first + 1 && (COPULAS.has(tokens[first - 1]?.lower ?? '') || ['from', 'of'].includes(tokens[end]?.lower ?? ''));
 }
 
 function buildEvent(

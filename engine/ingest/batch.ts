@@ -1,0 +1,170 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ParleyError, TooLargeError } from '../errors.ts';
+import { documentIdOf, sha256Of, type DocumentReading } from '../extract/pipeline.ts';
+import { extractForGraph, readAhead, type AddedCounts, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { tierForGraph } from './ingest.ts';
+import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
+
+/**
+ * Batch ingest of a folder: every supported document under it, in path order,
+ * extracted through the pipeline's worker pools and committed to one graph.
+ *
+ * Resumable by content: a document whose text the graph already holds (its Document
+ * node, id from the SHA-256 of the text, written in the same atomic batch as
+ * everything extracted from it) is skipped, so a run stopped at any point (SIGINT or
+ * SIGKILL) and started again commits each document exactly once. Documents are read
+ * ahead in parallel (the costly, graph-independent part) but committed in path
+ * order, each against the graph as the documents before it left it, so an interrupted
+ * and resumed run builds the same graph as an uninterrupted one.
+ */
+
+/** Documents read ahead per worker: enough to keep the pool busy while the main thread commits. */
+const READ_AHEAD_PER_WORKER = 2;
+/** Files a folder walk lists at most (a larger corpus is refused before any work: split it). */
+export const MAX_BATCH_DOCUMENTS = 100_000;
+
+export type BatchStatus = 'ingested' | 'skipped' | 'failed';
+
+export interface BatchDocument {
+  /** The path under the folder, with '/' separators: the source name provenance records carry. */
+  source: string;
+  status: BatchStatus;
+  /** Sentences read (ingested documents). */
+  sentences?: number;
+  added?: AddedCounts;
+  /** Why a document failed: the error's code and message. */
+  code?: string;
+  reason?: string;
+}
+
+export interface BatchProgress {
+  done: number;
+  total: number;
+  sentences: number;
+  document: BatchDocument;
+}
+
+export interface BatchOptions {
+  tenant: string;
+  graphId: string;
+  /** Threads of the pipeline's rule pool: how many documents to read ahead is a multiple of it. */
+  workers: number;
+  /** Called once the folder is listed, before any document is read. */
+  onStart?: (total: number) => void;
+  onDocument?: (progress: BatchProgress) => void;
+  /** Stops the batch between commits; what is committed stays. */
+  signal?: AbortSignal;
+}
+
+export interface BatchSummary {
+  total: number;
+  ingested: number;
+  skipped: number;
+  failures: { source: string; code: string; reason: string }[];
+  sentences: number;
+  ms: number;
+  /** True when the signal stopped the batch before every document was seen. */
+  interrupted: boolean;
+  documents: BatchDocument[];
+}
+
+function isCorpusFile(name: string): boolean {
+  // a folder's README describes the corpus; it is not part of it
+  return (SUPPORTED_EXTENSIONS as readonly string[]).includes(path.extname(name).toLowerCase()) && !/^readme\./i.test(name);
+}
+
+/** The supported documents under `dir` (hidden entries left out), as sorted '/'-separated relative paths. */
+export async function listCorpus(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep);
+    if (relative.some((part) => part.startsWith('.')) || !isCorpusFile(entry.name)) continue;
+    files.push(relative.join('/'));
+  }
+  if (files.length > MAX_BATCH_DOCUMENTS) {
+    throw new TooLargeError('corpus_too_large', `${dir} holds ${files.length} documents; a batch takes at most ${MAX_BATCH_DOCUMENTS}: split the folder`, { limit: MAX_BATCH_DOCUMENTS });
+  }
+  return files.sort();
+}
+
+type Prepared =
+  | { kind: 'known'; source: string }
+  | { kind: 'read'; document: DocumentToExtract; reading: Promise<DocumentReading> }
+  | { kind: 'failed'; source: string; error: unknown };
+
+function failure(source: string, error: unknown): BatchDocument {
+  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
+  return { source, status: 'failed', code, reason: error instanceof Error ? error.message : String(error) };
+}
+
+export async function ingestFolder(context: CommitContext, dir: string, options: BatchOptions): Promise<BatchSummary> {
+  const started = performance.now();
+  const { tenant, graphId } = options;
+  const sources = await listCorpus(dir);
+  options.onStart?.(sources.length);
+  const tier = await tierForGraph(context.store, tenant, graphId);
+  const graph = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
+
+  const prepare = async (source: string): Promise<Prepared> => {
+    let read: SourceDocument;
+    try {
+      read = await readSource(dir, source);
+      if (graph?.node(documentIdOf(sha256Of(read.text)))) return { kind: 'known', source };
+      const document: DocumentToExtract = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
+      const reading = readAhead(context, document);
+      reading.catch(() => undefined); // awaited in order below; a failure is reported there
+      return { kind: 'read', document, reading };
+    } catch (error) {
+      return { kind: 'failed', source, error };
+    }
+  };
+
+  const documents: BatchDocument[] = [];
+  let sentences = 0;
+  const window: Promise<Prepared>[] = [];
+  const lookahead = Math.max(1, options.workers) * READ_AHEAD_PER_WORKER;
+  let next = 0;
+  const fill = () => {
+    while (window.length < lookahead && next < sources.length) window.push(prepare(sources[next++]));
+  };
+  fill();
+  while (window.length > 0 && !options.signal?.aborted) {
+    const prepared = await window.shift()!;
+    fill();
+    let result: BatchDocument;
+    if (prepared.kind === 'known') result = { source: prepared.source, status: 'skipped' };
+    else if (prepared.kind === 'failed') result = failure(prepared.source, prepared.error);
+    else {
+      try {
+        const reading = await prepared.reading;
+        // a document whose text appeared earlier in this batch under another name is known by now
+        const committed = await extractForGraph(context, tenant, graphId, { ...prepared.document, reading }, { tier, commit: true });
+        result = committed.already_ingested
+          ? { source: prepared.document.source, status: 'skipped' }
+          : { source: prepared.document.source, status: 'ingested', sentences: committed.extraction.stats.sentences, added: committed.added! };
+      } catch (error) {
+        result = failure(prepared.document.source, error);
+      }
+    }
+    sentences += result.sentences ?? 0;
+    documents.push(result);
+    options.onDocument?.({ done: documents.length, total: sources.length, sentences, document: result });
+  }
+  // readings still in flight after an interruption finish in the pool; nothing waits on them
+  await Promise.allSettled(window);
+
+  const failures = documents.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! }));
+  return {
+    total: sources.length,
+    ingested: documents.filter((document) => document.status === 'ingested').length,
+    skipped: documents.filter((document) => document.status === 'skipped').length,
+    failures,
+    sentences,
+    ms: Math.round(performance.now() - started),
+    interrupted: documents.length < sources.length,
+    documents,
+  };
+}

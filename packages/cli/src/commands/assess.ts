@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { output, withClient } from '../context.ts';
+
+export function register(program: Command): void {
+  program
+    .command('assess')
+    .description("run the theory frameworks over a workspace's graph, ranked by fit")
+    .argument('<workspace>', 'the workspace id')
+    .option('--frameworks <ids>', 'comma-separated framework ids (default: all loaded)')
+    .option('--trajectory <period>', 'also the escalation trajectory per month, quarter or year')
+    .action(async (workspace: string, options: { frameworks?: string; trajectory?: 'month' | 'quarter' | 'year' }, command: Command) => {
+      await withClient(command, async (client) => {
+        const result = await client.assess(workspace, {
+          ...(options.frameworks ? { frameworks: options.frameworks.split(',').map((id) => id.trim()) } : {}),
+          ...(options.trajectory ? { trajectory: { period: options.trajectory } } : {}),
+        });
+        output(command, result, () =>
+          result.assessments
+            .map((a) => `${a.fit.toFixed(2)}  ${a.applies ? 'applies ' : 'does not'}  ${a.name}: ${a.explanation}`)
+            .join('\n'),
+        );
+      });
+    });
+}

@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the HTTP API (as npm start), with its store in PARLEY_DATA_DIR; the configuration variables of the README apply')
+    .option('--port <port>', 'HTTP port (PORT, default 8080)')
+    .option('--host <host>', 'address to listen on (HOST, default 127.0.0.1)')
+    .action(async (options: { port?: string; host?: string }) => {
+      if (options.port) process.env.PORT = options.port;
+      if (options.host) process.env.HOST = options.host;
+      await import('../../../../server/main.ts');
+    });
+}

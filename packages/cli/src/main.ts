@@ -1,0 +1,62 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ParleyConnectionError, ParleyError, ParleyQueryError } from '@parley/client';
+import { register as analyze } from './commands/analyze.ts';
+import { register as analyzeCorpus } from './commands/analyze-corpus.ts';
+import { register as assess } from './commands/assess.ts';
+import { register as extract } from './commands/extract.ts';
+import { register as ingest } from './commands/ingest.ts';
+import { register as keys } from './commands/keys.ts';
+import { register as query } from './commands/query.ts';
+import { register as serve } from './commands/serve.ts';
+import { register as transfer } from './commands/transfer.ts';
+import { register as workspaces } from './commands/workspaces.ts';
+import { EXIT } from './exit.ts';
+
+export { EXIT };
+
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof ParleyError) {
+    if (error.status === 404) return EXIT.notFound;
+    if (error.status === 401 || error.status === 403) return EXIT.denied;
+    if (error.status === 429 || error.status >= 500) return EXIT.unavailable;
+    return EXIT.invalid;
+  }
+  if (error instanceof ParleyConnectionError) return EXIT.unavailable;
+  return EXIT.failure;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ParleyQueryError) return `parley: ${error.detail} (${error.code}${error.field ? `, in ${error.field}` : ''}, line ${error.line}, column ${error.column})`;
+  if (error instanceof ParleyError) return `parley: ${error.detail} (${error.status} ${error.code})`;
+  return `parley: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function createProgram(): Command {
+  const program = new Command('parley')
+    .description('conflict analysis knowledge graph: embedded (the store in PARLEY_DATA_DIR) or against a server (--url)')
+    .addOption(new Option('--url <url>', 'the server; without it the store is opened here').env('PARLEY_URL'))
+    .addOption(new Option('--api-key <key>', 'the API key for --url').env('PARLEY_API_KEY'))
+    .addOption(new Option('--tenant <tenant>', 'embedded mode: whose data to use').env('PARLEY_TENANT').default('default'))
+    .option('--json', 'print JSON instead of text')
+    .showHelpAfterError()
+    .exitOverride(); // before the commands are added: they inherit it
+  // one line per command file; each registers its commands with their options and --help
+  for (const register of [serve, workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer]) register(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await createProgram().parseAsync(argv);
+    // a command that finished with something to say (partial, interrupted) set process.exitCode
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    process.stderr.write(`${describe(error)}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+// `serve` keeps running: its process ends on SIGINT/SIGTERM (server/main.ts)
+const code = await main(process.argv);
+if (!process.argv.includes('serve') || code !== EXIT.ok) process.exit(code);

@@ -1,0 +1,3 @@
+export { Parley, type ParleyOptions, type CallOptions } from './client.ts';
+export { ParleyError, ParleyQueryError, ParleyConnectionError, ParleyTimeoutError } from './errors.ts';
+export type * from './types.ts';

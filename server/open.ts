@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+import { ReasoningPool } from '../engine/reason/pool.ts';
+import { extractionOptions, reasoningOptions, type ParleyConfig } from './config.ts';
+import type { AppDeps } from './deps.ts';
+
+export interface OpenedEngine {
+  deps: AppDeps;
+  /** The admin key's secret when this open created it (first start), shown once. */
+  createdAdminKey: string | undefined;
+  /** How extraction runs (rules only, or with which model). */
+  extractionStatus: string;
+  close(): Promise<void>;
+}
+
+/** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
+export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const store = await ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
+  const admin = await store.bootstrapAdminKey(config.adminKey);
+  const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
+  const reasoning = new ReasoningPool(store, reasoningOptions(config));
+  return {
+    deps: { store, config, extraction, reasoning },
+    createdAdminKey: admin.secret,
+    extractionStatus,
+    async close() {
+      await extraction.close();
+      await reasoning.close();
+      await store.close();
+    },
+  };
+}

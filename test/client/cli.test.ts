@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.ts';
+
+/** The `parley` command as a real child process, embedded (its own store) and against a listening server. */
+
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/parley.mjs', import.meta.url));
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function parley(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, PARLEY_REASON_WORKERS: '1', PARLEY_RULE_WORKERS: '0', ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const graph = {
+  nodes: [
+    { kind: 'Actor', id: 'rsf', label: 'Rapid Support Forces', role: 'party' },
+    { kind: 'Actor', id: 'saf', label: 'Sudanese Armed Forces', role: 'party' },
+  ],
+  edges: [{ type: 'OPPOSES', from: 'saf', to: 'rsf' }],
+};
+const OPPOSES = 'MATCH (a:Actor)-[:OPPOSES]->(b:Actor) RETURN a.label AS who, b.label AS whom';
+
+describe('parley, embedded', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-cli-'));
+    env = { PARLEY_DATA_DIR: path.join(dir, 'data') };
+    await writeFile(path.join(dir, 'graph.json'), JSON.stringify(graph));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('imports into the store in PARLEY_DATA_DIR and queries it as a table; a broken query exits 3 with line and column', { timeout: 240_000 }, async () => {
+    const imported = await parley(['import', 'sudan', path.join(dir, 'graph.json')], env);
+    expect(imported, imported.stderr).toMatchObject({ code: 0, stdout: 'sudan: 2 nodes and 1 edges created, 0 updated\n' });
+
+    const queried = await parley(['query', 'sudan', OPPOSES], env);
+    expect(queried.code, queried.stderr).toBe(0);
+    const lines = queried.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^who\s+whom$/);
+    expect(lines[2]).toMatch(/^Sudanese Armed Forces\s+Rapid Support Forces$/);
+    expect(lines[3]).toBe('(1 row)');
+
+    const broken = await parley(['query', 'sudan', 'MATCH (a:Actor RETURN a'], env);
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toContain('unexpected_syntax, line 1, column 16');
+  });
+
+  it('answers --help on every command, and a usage error exits 2', { timeout: 240_000 }, async () => {
+    const help = await parley(['keys', 'create', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--for <tenant>');
+    const usage = await parley(['query', 'sudan'], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("missing required argument 'pattern'");
+  });
+});
+
+describe('parley --url', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const key = await t.keyFor('acme');
+    await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers: { 'x-api-key': key }, payload: graph });
+    env = { PARLEY_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, PARLEY_API_KEY: key, PARLEY_DATA_DIR: path.join(t.dir, 'unused') };
+  });
+  afterAll(async () => t.close());
+
+  it('queries the server with --json, and exits 4 on a missing graph and 5 without admin rights', { timeout: 240_000 }, async () => {
+    const queried = await parley(['--json', 'query', 'sudan', OPPOSES], env);
+    expect(queried.code, queried.stderr).toBe(0);
+    expect(JSON.parse(queried.stdout)).toMatchObject({ columns: ['who', 'whom'], rows: [['Sudanese Armed Forces', 'Rapid Support Forces']] });
+
+    const missing = await parley(['query', 'nowhere', OPPOSES], env);
+    expect(missing).toMatchObject({ code: 4, stderr: expect.stringContaining('graph_not_found') });
+    const denied = await parley(['keys', 'list'], env);
+    expect(denied).toMatchObject({ code: 5, stderr: expect.stringContaining('admin_required') });
+    const created = await parley(['--api-key', t.adminKey, 'keys', 'create', '--for', 'beta', '--scope', 'read'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^pk_\S+\n$/);
+  });
+});

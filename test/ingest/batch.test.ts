@@ -1,0 +1,88 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+
+const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
+const OTHER = 'GOMA, 9 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels.';
+
+describe('ingestFolder', () => {
+  let work: string;
+  let corpus: string;
+  let store: ParleyStore;
+  const pipeline = createExtractionPipeline();
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'parley-batch-'));
+    corpus = path.join(work, 'corpus');
+    await mkdir(path.join(corpus, 'drc'), { recursive: true });
+    await mkdir(path.join(corpus, '.cache'));
+    await writeFile(path.join(corpus, 'a-report.txt'), REPORT);
+    await writeFile(path.join(corpus, 'b-same-text.md'), REPORT);
+    await writeFile(path.join(corpus, 'drc', 'goma.html'), `<html><body><p>${OTHER}</p></body></html>`);
+    await writeFile(path.join(corpus, 'latin1.txt'), Buffer.from([0x53, 0xe3, 0x6f, 0x20, 0x54, 0x6f, 0x6d, 0xe9]));
+    await writeFile(path.join(corpus, 'README.md'), '# About this corpus');
+    await writeFile(path.join(corpus, 'notes.pdf'), 'not a text format');
+    await writeFile(path.join(corpus, '.cache', 'hidden.txt'), OTHER);
+    await writeFile(path.join(work, 'outside.txt'), OTHER);
+    await symlink(path.join(work, 'outside.txt'), path.join(corpus, 'link-out.txt'));
+    store = await ParleyStore.open(path.join(work, 'store'));
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('lists supported documents in path order, without READMEs, hidden entries or other formats', async () => {
+    expect(await listCorpus(corpus)).toEqual(['a-report.txt', 'b-same-text.md', 'drc/goma.html', 'latin1.txt', 'link-out.txt']);
+  });
+
+  it('goes past bad files with their reasons, ingests a text once under its first name, and skips everything on a second run', async () => {
+    const seen: string[] = [];
+    const first = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1, onStart: (total) => seen.push(`start ${total}`), onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
+    expect(first.documents.map(({ source, status }) => [source, status])).toEqual([
+      ['a-report.txt', 'ingested'],
+      ['b-same-text.md', 'skipped'],
+      ['drc/goma.html', 'ingested'],
+      ['latin1.txt', 'failed'],
+      ['link-out.txt', 'failed'],
+    ]);
+    expect(first.failures.map(({ source, code }) => [source, code])).toEqual([['latin1.txt', 'source_not_text'], ['link-out.txt', 'source_outside_root']]);
+    expect(seen).toEqual(['start 5', '1/5 ingested', '2/5 skipped', '3/5 ingested', '4/5 failed', '5/5 failed']);
+    expect(first.sentences).toBeGreaterThan(0);
+    expect(first.interrupted).toBe(false);
+    const graph = await store.loadGraph('t', 'g');
+    const sources = [...graph.nodesWithLabel('Document')].map((id) => graph.node(id)!.properties.source).sort();
+    expect(sources).toEqual(['a-report.txt', 'drc/goma.html']);
+    const nodes = graph.nodeCount;
+
+    const second = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1 });
+    expect(second.documents.map(({ status }) => status)).toEqual(['skipped', 'skipped', 'skipped', 'failed', 'failed']);
+    expect(second.ingested).toBe(0);
+    expect((await store.loadGraph('t', 'g')).nodeCount).toBe(nodes);
+  });
+
+  it('a reading made ahead gives the extraction a direct read gives; one of another text is not used', async () => {
+    const input = { text: REPORT, source: 'a.txt', document_date: '2024-03-04' };
+    const options = { tier: 'full' as const, ingestedAt: '2024-03-05T00:00:00Z' };
+    const direct = await pipeline.extract(input, options);
+    const ahead = await pipeline.extract(input, { ...options, reading: await pipeline.read(input) });
+    const wrong = await pipeline.extract(input, { ...options, reading: await pipeline.read({ ...input, text: OTHER }) });
+    for (const result of [ahead, wrong]) {
+      expect(result.graph).toEqual(direct.graph);
+      expect({ ...result.stats, ms: 0 }).toEqual({ ...direct.stats, ms: 0 });
+    }
+  });
+
+  it('stops between documents when its signal fires, and says it was interrupted', async () => {
+    const stop = new AbortController();
+    const summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'stopped', workers: 1, signal: stop.signal, onDocument: () => stop.abort() });
+    expect(summary.documents).toHaveLength(1);
+    expect(summary.interrupted).toBe(true);
+    expect([...(await store.loadGraph('t', 'stopped')).nodesWithLabel('Document')]).toHaveLength(1);
+  });
+});
