@@ -116,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
     queryCollectionLimit: integer(env, 'PARLEY_QUERY_COLLECTION_LIMIT', COLLECTION_LIMIT),
     queryResponseLimitBytes: integer(env, 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES', RESPONSE_LIMIT_BYTES),
-    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 1_000_000),
+    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 20_000_000),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),
     authFailuresPerMinute: integer(env, 'PARLEY_AUTH_FAILURES_PER_MINUTE', 100),

@@ -1,7 +1,7 @@
 /**
  * The rule registry: every loaded rule module (the 15 frameworks, third-party
- * frameworks, plain rule files), each consulted once into a tau-prolog session of
- * its own together with the shared helper library (lib/conflict.pl), so that two
+ * frameworks, plain rule files), each consulted once into a Prolog module of
+ * its own that imports the shared helper library (lib/conflict.pl), so that two
  * modules never clash on a predicate name. The query language reaches a module's
  * predicates through `predicate(name, arity)` (WHERE `spoiler(a)`); frameworks run
  * through `module(id)`. Every solve call is given its graph view: nothing here holds

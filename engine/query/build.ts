@@ -3,7 +3,7 @@
  * runs. A MATCH's goals become, one for one and in order, the join steps match.ts
  * runs over the GraphIndex — a goal that binds a variable becomes a scan or an
  * expansion, the label and property goals on what it just bound fold into its
- * checks, `where` becomes a filter, a rule goal a call into tau-prolog (rules.ts).
+ * checks, `where` becomes a filter, a rule goal a call into the Prolog bridge (rules.ts).
  * Nothing is reordered or decided here: explain.ts prints the same goals.
  */
 import type { PropertyValue } from '../ontology/index.ts';

@@ -114,7 +114,7 @@ function planLine(goal: Goal): string[] {
     case 'where':
       return [`filter ${renderExpr(goal.expr)}`];
     case 'rule':
-      return [`call ${goal.predicate.indicator} of rule module ${goal.predicate.module} in tau-prolog`];
+      return [`call ${goal.predicate.indicator} of rule module ${goal.predicate.module} in Prolog`];
     case 'namedPath':
       return [`bind path ${goal.path.name}`];
   }

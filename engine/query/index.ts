@@ -8,11 +8,11 @@
  * closures) → execute.ts (indexed joins, match.ts; Cypher expression semantics,
  * aggregation, ORDER BY/SKIP/LIMIT). `explain` prints the same plan (explain.ts).
  * Rule predicates (WHERE `reaches(a, b)` for a loaded rule module) run in
- * tau-prolog through engine/prolog/bridge.ts.
+ * SWI-Prolog (swipl-wasm) through engine/prolog/bridge.ts.
  *
  * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
- * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (tau-prolog is
- *   stepped synchronously, bounded by the inference and time limits).
+ * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (the Prolog bridge
+ *   solves synchronously, bounded by the inference and time limits).
  * - `applyCreateForTests(graph, text, parameters)`: the test-only writer (the TCK
  *   runner's setup scripts). It runs the full engine with CREATE enabled
  *   (`allowWrites: true`), so setup scripts may use MATCH, WITH, UNWIND too.

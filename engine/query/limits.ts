@@ -5,7 +5,7 @@
  * - ROW_CAP: rows a query may return (400 `query_row_cap`: narrow the query or add LIMIT).
  * - INTERMEDIATE_ROW_CAP: rows a clause may hold at once: a projection that sorts, pages or
  *   aggregates (its groups); rows that stream through a clause count against the time limit (503 `query_intermediate_rows`).
- * - INFERENCE_LIMIT: tau-prolog inferences for rule predicates (503 `query_inference_limit`).
+ * - INFERENCE_LIMIT: Prolog inferences for rule predicates (503 `query_inference_limit`).
  * - MAX_VARIABLE_LENGTH: the upper bound assumed for `*` and `*n..` (longer paths are not explored).
  * - COLLECTION_LIMIT: elements of any one list a query builds (collect(), range(),
  *   comprehensions, list concatenation), checked as it grows (400 `query_collection_limit`).
@@ -27,7 +27,7 @@ import { isNode, isPath, isRel, type CypherValue } from './values.ts';
 export const QUERY_TIME_LIMIT_MS = 5_000;
 export const ROW_CAP = 10_000;
 export const INTERMEDIATE_ROW_CAP = 1_000_000;
-export const INFERENCE_LIMIT = 1_000_000;
+export const INFERENCE_LIMIT = 20_000_000;
 export const MAX_VARIABLE_LENGTH = 32;
 export const COLLECTION_LIMIT = 100_000;
 export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;

@@ -12,7 +12,7 @@
  * - Rule predicates: a function invocation whose name is a predicate of a loaded
  *   Prolog rule module (e.g. `WHERE reaches(a, b)`) is parsed as an ordinary
  *   `functionInvocation`; semantic analysis resolves it against the rule registry
- *   and the executor routes it to tau-prolog.
+ *   and the executor routes it to the Prolog bridge.
  * - Chained comparisons `a < b < c` mean `a < b AND b < c` (as in openCypher).
  * - Relationship patterns in WHERE (`WHERE (a)-->(b)`) are recognised by looking
  *   ahead past the parenthesised node, since LL(k) cannot tell them from `(expr)`.

@@ -109,7 +109,7 @@ export interface WhereGoal {
   expr: Expr;
 }
 
-/** A WHERE conjunct that calls a predicate of a loaded rule module: solved by tau-prolog. */
+/** A WHERE conjunct that calls a predicate of a loaded rule module: solved by the Prolog bridge. */
 export interface RuleGoal {
   kind: 'rule';
   name: string;

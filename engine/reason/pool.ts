@@ -63,7 +63,7 @@ type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; expla
 /**
  * The main thread only lists what is loaded (workers solve), so pools in one process
  * (tests build many apps) share one catalog per set of directories: loading the 15
- * frameworks takes seconds of tau-prolog parsing.
+ * frameworks starts a Prolog engine and consults 16 files.
  */
 const catalogs = new Map<string, FrameworkCatalog>();
 function catalogFor(frameworkDirs: string[]): FrameworkCatalog {

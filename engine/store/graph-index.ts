@@ -35,6 +35,12 @@ export class GraphIndex {
     return index;
   }
 
+  /** Grows with every change, so that a reader holding a copy of the graph (the Prolog bridge's facts) sees when it is stale. */
+  get revision(): number {
+    return this.changes;
+  }
+  private changes = 0;
+
   /**
    * Changes whenever what a query plan was chosen from may have changed: a label, edge
    * type or property key appears or disappears, or a node or edge count crosses a power
@@ -58,6 +64,7 @@ export class GraphIndex {
 
   /** Inserts or replaces a node, keeping every index in step. */
   putNode(node: NodeRecord): void {
+    this.changes++;
     const previous = this.nodes.get(node.id);
     if (previous) this.unindexNode(previous);
     this.nodes.set(node.id, node);
@@ -78,6 +85,7 @@ export class GraphIndex {
 
   /** Inserts or replaces an edge. Both endpoints must already be present. */
   putEdge(edge: EdgeRecord): void {
+    this.changes++;
     const previous = this.edges.get(edge.id);
     if (previous) this.unindexEdge(previous);
     this.edges.set(edge.id, edge);
@@ -89,6 +97,7 @@ export class GraphIndex {
 
   /** Removes a node and every edge touching it. */
   deleteNode(id: string): void {
+    this.changes++;
     const node = this.nodes.get(id);
     if (!node) return;
     for (const edge of [...this.edgesOf(id, 'both')]) this.deleteEdge(edge.id);
@@ -100,6 +109,7 @@ export class GraphIndex {
   }
 
   deleteEdge(id: string): void {
+    this.changes++;
     const edge = this.edges.get(id);
     if (!edge) return;
     this.unindexEdge(edge);

@@ -89,7 +89,7 @@ bn_threatened(Groups) :- findall(G, bn_compute_threatened(G), [Groups]).
 bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_claims(N, Hits), speakers(Hits, G), bn_tally(G, N, claims, Ts)), L1),
     findall(Ts, (bn_need(N), bn_held(N, G), bn_tally(G, N, interests, Ts)), L2),
-    append(L1, L2, Lists), append(Lists, All), msort(All, Sorted), keygroup(Sorted, Groups).
+    append(L1, L2, Lists), append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, Groups).
 
 bn_holding_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
 

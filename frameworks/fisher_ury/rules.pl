@@ -144,7 +144,7 @@ fu_stated_of(A, [C|Cs], [s(A, C)|Ss], Rest) :- fu_stated_of(A, Cs, Ss, Rest).
 fu_shared(Shared) :- findall(S, fu_compute_shared(S), [Shared]).
 
 fu_compute_shared(Shared) :-
-    findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), keygroup(P1, Pairs),
+    findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), group_pairs_by_key(P1, Pairs),
     fu_hostility(Hostile), ( Hostile == [] -> Mode = any ; Mode = hostile ),
     fu_join_hostility(Pairs, Hostile, Mode, Shared).
 
@@ -162,7 +162,7 @@ fu_pair(A, B, other, [I]) :-
 fu_hostility(Map) :-
     findall(Ks, (fu_hostile_links(P), fu_keyed(P, Ks)), Lists),
     findall(K-[E], (edge(E, 'OPPOSES', X, Y, _), fu_key(X, Y, K)), L2),
-    append([L2|Lists], L), msort(L, S), keygroup(S, Map0), fu_flatten_values(Map0, Map).
+    append([L2|Lists], L), msort(L, S), group_pairs_by_key(S, Map0), fu_flatten_values(Map0, Map).
 
 fu_hostile_links(P) :-
     member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
@@ -207,7 +207,7 @@ fu_batna_records(Records) :- findall(Rs, fu_compute_batna(Rs), [Records]).
 fu_compute_batna(Records) :-
     findall(Ts, (fu_batna_source(Tag, G), fu_tally(G, Tag, Ts)), Lists),
     findall(A-t(alt, 1, [E]), allied(A, _, E), Allies),
-    append([Allies|Lists], All), msort(All, Sorted), keygroup(Sorted, ByActor),
+    append([Allies|Lists], All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
     findall(b(A, NA, NP, Alt, Press, Neg),
             ( member(A-Ts, ByActor), fu_batna_acc(Ts, 0, NA, [], AltL, 0, NP, [], PressL, [], NegL),
               NegL \== [], append(AltL, Alt0), sort(Alt0, Alt), append(PressL, Press0), sort(Press0, Press),

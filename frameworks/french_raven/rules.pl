@@ -94,7 +94,7 @@ fr_profile(Profiles) :- findall(Ps, fr_compute_profile(Ps), [Profiles]).
 
 fr_compute_profile(Profiles) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),
-    append(Lists, All), msort(All, Sorted), keygroup(Sorted, ByActor),
+    append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
     findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
 % fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order.

@@ -125,7 +125,7 @@ tk_typed(I) :- prop(I, interest_type, T), T \== other.
 % concessions also has t(returned, yes or no, []).
 tk_tallies(ByActor) :-
     findall(Ts, (tk_sources(Ss), member(S, Ss), tk_source(S, Kind, G), tk_tally(G, Kind, Ts)), Lists),
-    tk_concession_flags(Flags), append([Flags|Lists], All), msort(All, Sorted), keygroup(Sorted, ByActor).
+    tk_concession_flags(Flags), append([Flags|Lists], All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor).
 
 % tk_concession_flags(-Flags): A-t(returned, Y, []) for each actor with concessions: Y is yes when
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
@@ -163,7 +163,7 @@ tk_len(L, N) :- T =.. [n|L], functor(T, _, N).
 tk_opponents(Map) :-
     findall(Ps, (tk_hostile_links(P), tk_pairs(P, [], Ps)), Lists),
     findall(A-B, (edge(_, 'OPPOSES', X, Y, _), (A-B = X-Y ; A-B = Y-X)), L2),
-    append([L2|Lists], L), sort(L, S), keygroup(S, Map).
+    append([L2|Lists], L), sort(L, S), group_pairs_by_key(S, Map).
 
 tk_pairs([], Acc, Acc).
 tk_pairs([p(A, B, _)|Ps], Acc0, Acc) :- tk_pairs(Ps, [A-B, B-A|Acc0], Acc).

@@ -244,7 +244,7 @@ describe('framework:new and framework:check', () => {
     expect(broken.status).toBe(2);
     expect(broken.stdout).toMatch(new RegExp(`rules\\.pl:${brokenLine}:\\d+: syntax error`));
     expect(broken.stdout).not.toMatch(/passed/);
-  }, 180_000); // eight child processes, each loading tau-prolog
+  }, 180_000); // eight child processes, each loading the Prolog engine
 
   it('exits 1 and prints the failure when a fixture fails', () => {
     const parent = tempDir('cli-fail');

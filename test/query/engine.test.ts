@@ -73,7 +73,7 @@ describe('query execution', () => {
     );
   });
 
-  it('routes a predicate of a loaded rule module to tau-prolog', () => {
+  it('routes a predicate of a loaded rule module to Prolog', () => {
     const rules = new RuleRegistry();
     rules.load('reach', `
       reaches(X, Y) :- reach(X, Y, [X]).

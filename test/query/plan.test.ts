@@ -130,7 +130,7 @@ describe('one plan for explain and execution', () => {
     const result = runQuery(conflictGraph(), query, { rules, explain: true });
     expect(result.rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
     expect(result.goal).toBe("prop(V_a, label, 'IGAD'), node(V_a, 'Actor'), node(V_b, 'Actor'), reaches(V_a, V_b),\nreturn(['b'])");
-    expect(result.plan).toContain('call reaches/2 of rule module reach in tau-prolog');
+    expect(result.plan).toContain('call reaches/2 of rule module reach in Prolog');
     expect(builtSteps(query, conflictGraph(), rules)).toEqual(['scanNode label [Actor]', 'scanNode Actor []', 'filter']);
   });
 

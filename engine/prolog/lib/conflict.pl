@@ -1,10 +1,9 @@
 % The shared helper library of every rule module (frameworks/README.md lists each
 % predicate with an example). It reads the graph only through the bridge's
 % predicates: node/2, prop/3, edge/5, valid_time/2, nodes_where/4,
-% reference_date/1 and date_days/2 (engine/prolog/bridge.ts). Set-returning
-% helpers use nodes_where/4, which hands over a whole index entry in one
-% inference: tau-prolog pays per inference, so rules should walk the sets they
-% need, never the whole graph.
+% reference_date/1 and date_days/2 (engine/prolog/lib/graph.pl). Set-returning
+% helpers use nodes_where/4, which collects a whole index entry in one call, so
+% that rules walk the sets they need, never the whole graph.
 
 % ---- nodes of each kind --------------------------------------------------
 
@@ -51,8 +50,8 @@ text_of(Id, Lower) :- prop(Id, text, T), atom(T), !, downcase_atom(T, Lower).
 text_of(Id, Lower) :- label(Id, L), atom(L), downcase_atom(L, Lower).
 
 % mentions_any(+Id, +Keywords): the text (or label) of Id contains one of the keywords
-% (lower-case atoms), ignoring case. Use it rather than sub_atom/5, which costs an
-% inference per position in tau-prolog.
+% (lower-case atoms), ignoring case, on the text lowered once when the graph view
+% was handed over.
 mentions_any(Id, Keywords) :- text_mentions(Id, Keywords, _).
 
 % kind_count(+Label, -N): how many nodes of a kind (one inference).
@@ -182,6 +181,10 @@ span_days(Ids, Days) :-
 before(X, Y) :- valid_time(X, DX), valid_time(Y, DY), DX @< DY.
 
 % ---- counting and evidence ------------------------------------------------
+
+% The goals of count/3 and ids/3 run in the calling rule module, which may define
+% predicates this library does not know.
+:- meta_predicate count(?, 0, -), ids(?, 0, -).
 
 % count(+Template, +Goal, -N): how many distinct Template answers Goal has.
 count(Template, Goal, N) :- findall(Template, Goal, L), sort(L, S), count_ids(S, N).

@@ -1,0 +1,252 @@
+% The graph predicates every rule module reads the graph through (frameworks/README.md
+% lists them). engine/prolog/bridge.ts loads this file once per engine, into module
+% user, which every rule module inherits from, and before each solve call asserts the
+% records of the call's graph view as the g_* facts below (only when the view changed).
+% The set predicates do over those facts what a rule would otherwise spell out as a
+% findall and a sort; their results are sorted and duplicate-free.
+%
+%   g_node(Id, Label)               one per label of a node in the view
+%   g_prop(Id, Key, Value)          node properties (no null values); prop/3 with the id
+%                                   unbound and a key and value given reads only these
+%   g_eprop(Id, Key, Value)         edge properties
+%   g_edge(Id, Type, From, To, Confidence)
+%   g_role(Edge, Role)              an edge's role property, else participant
+%   g_valid(Id, Date)               a node's valid time, 'YYYY-MM-DD'
+%   g_age(Id, Days)                 days from a node's valid time to the reference date
+%   g_text(Id, Lower)               a node's text (else label) in lower case
+%   g_ref(Date)                     the reference date, when there is one
+
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_age/2, g_text/2, g_ref/1.
+
+node(Id, Label) :- g_node(Id, Label).
+
+prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
+prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, Key, Value).
+prop(Id, Key, Value) :- ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
+
+edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence).
+
+valid_time(Id, Date) :- g_valid(Id, Date).
+
+reference_date(Date) :- g_ref(Date).
+
+% nodes_where(+Label, ?Key, ?Value, -Ids)
+nodes_where(Label, Key, Value, Ids) :-
+    must_be(atom, Label),
+    (   atom(Key), nonvar(Value)
+    ->  findall(Id, (g_prop(Id, Key, Value), g_node(Id, Label)), Found)
+    ;   findall(Id, g_node(Id, Label), Found)
+    ),
+    sort(Found, Ids).
+
+% text_mentions(+Id, +Keywords, -Keyword): the first keyword the node's text contains.
+text_mentions(Id, Keywords, Keyword) :-
+    must_be(atom, Id),
+    g_text(Id, Lower),
+    is_list(Keywords),
+    member(Keyword, Keywords),
+    atom(Keyword),
+    sub_atom(Lower, _, _, _, Keyword),
+    !.
+
+% filter_ids(+Ids, +Condition, -Kept)
+filter_ids(Ids, Condition, Kept) :-
+    must_be(list, Ids),
+    must_be(nonvar, Condition),
+    (   condition(Condition)
+    ->  include(keeps(Condition), Ids, Kept)
+    ;   domain_error(filter_condition, Condition)
+    ).
+
+condition(window(_, _)).
+condition(current(_)).
+condition(dated).
+condition(mentions(Keywords)) :- is_list(Keywords).
+condition(prop(_, _)).
+condition(kind(_)).
+
+keeps(window(From, To), Id) :- atom(Id), number(From), number(To), g_age(Id, Days), Days >= From, Days =< To.
+keeps(current(Within), Id) :- atom(Id), once(g_node(Id, _)), ( g_age(Id, Days) -> number(Within), Days >= 0, Days =< Within ; true ).
+keeps(dated, Id) :- atom(Id), g_valid(Id, _).
+keeps(mentions(Keywords), Id) :- atom(Id), text_mentions(Id, Keywords, _).
+keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( g_prop(Id, Key, V) ; g_eprop(Id, Key, V) )), V == Value.
+keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, Label), !.
+
+% group_by_edge(+Ids, +Type, +Dir, ?Role, -Groups): Node-Ids pairs, by the node at the other end.
+group_by_edge(Ids, Type, Dir, Role, Groups) :-
+    must_be(list, Ids), must_be(atom, Type), must_be(atom, Dir),
+    findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
+    sort(Found, Pairs),
+    group_pairs_by_key(Pairs, Groups).
+
+edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, Type, Other, Id, _).
+edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, Type, Id, Other, _).
+
+role_matches(Role, Edge) :- ( atom(Role) -> g_role(Edge, Role) ; true ).
+
+% link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
+link_pairs(Ids, SideA, SideB, Pairs) :-
+    must_be(list, Ids),
+    (   side(SideA), side(SideB) -> true ; instantiation_error(link_pairs(Ids, SideA, SideB)) ),
+    findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
+    sort(Found, Sorted),
+    triples_to_pairs(Sorted, Pairs).
+
+side(Side) :- compound(Side), compound_name_arguments(Side, Dir, [Type|_]), memberchk(Dir, [in, out]), atom(Type).
+
+side_end(Side, Id, End) :-
+    compound_name_arguments(Side, Dir, [Type|Rest]),
+    edge_end(Dir, Type, Id, Edge, End),
+    ( Rest = [Role|_] -> role_matches(Role, Edge) ; true ).
+
+triples_to_pairs([], []).
+triples_to_pairs([A-B-Id|Rest], [p(A, B, [Id|Ids])|Pairs]) :-
+    same_pair(Rest, A, B, Ids, Others),
+    triples_to_pairs(Others, Pairs).
+
+same_pair([A1-B1-Id|Rest], A, B, [Id|Ids], Others) :- A1 == A, B1 == B, !, same_pair(Rest, A, B, Ids, Others).
+same_pair(Others, _, _, [], Others).
+
+% merge_pairs(+Pairs, +Mode, -Merged): p(A, B, Ids) merged per pair; undirected orders A @< B.
+merge_pairs(Pairs, Mode, Merged) :-
+    must_be(atom, Mode),
+    findall((A-B)-Ids, ( member(Pair, Pairs), nonvar(Pair), Pair = p(A0, B0, Ids0), atom(A0), atom(B0),
+                         ordered_pair(Mode, A0, B0, A, B), atom_ids(Ids0, Ids) ), Found),
+    keysort(Found, Sorted),
+    group_pairs_by_key(Sorted, Groups),
+    maplist(merged_pair, Groups, Merged).
+
+ordered_pair(undirected, A0, B0, B0, A0) :- B0 @< A0, !.
+ordered_pair(_, A, B, A, B).
+
+atom_ids(List, Ids) :- ( is_list(List) -> include(atom, List, Ids) ; Ids = [] ).
+
+merged_pair((A-B)-Lists, p(A, B, Ids)) :- append(Lists, All), sort(All, Ids).
+
+% union_ids(+Lists, -Union)
+union_ids(Lists, Union) :-
+    must_be(list, Lists),
+    findall(Id, ( member(List, Lists), is_list(List), member(Id, List), atom(Id) ), All),
+    sort(All, Union).
+
+% count_ids(+List, -N)
+count_ids(List, N) :- must_be(list, List), length(List, N).
+
+% sum_prop(+Ids, +Key, -Sum): the sum of a numeric node property over Ids.
+sum_prop(Ids, Key, Sum) :-
+    must_be(list, Ids), must_be(atom, Key),
+    findall(V, ( member(Id, Ids), atom(Id), once(g_prop(Id, Key, V)), number(V) ), Values),
+    sum_list(Values, Total),
+    ( float(Total), Total =:= truncate(Total), abs(Total) < 1.0e15 -> Sum is truncate(Total) ; Sum = Total ).
+
+% date_days(+Date, -Days): days since 1970-01-01 of a 'YYYY-MM-DD' date (or the date of a timestamp).
+date_days(Date, Days) :-
+    must_be(atom, Date),
+    ( sub_atom(Date, 0, 10, _, Day) -> true ; Day = Date ),
+    catch(parse_time(Day, iso_8601, Stamp), _, fail),
+    Days is floor(Stamp / 86400).
+
+% ---- used by the bridge only ------------------------------------------------
+
+% parley_solve(+Module, +GoalText, +Names, +MaxAnswers, +InferenceLimit, +TimeLimitMs, -Result):
+% the answers of GoalText in Module as the values of the variables Names, within the limits.
+% Result is r(Inferences, Outcome), Outcome one of answers(List), inference_limit,
+% time_limit, error(Message), syntax(Message).
+parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
+    catch(term_string(Goal, Text, [variable_names(Bindings), module(Module)]), Error, true),
+    (   nonvar(Error)
+    ->  message_text(Error, Message), Result = r(0, syntax(Message))
+    ;   maplist(template_value(Bindings), Names, Template),
+        get_time(Now), Deadline is Now + TimeLimitMs / 1000,
+        nb_setval(parley_deadline, Deadline),
+        statistics(inferences, I0),
+        catch(call_with_inference_limit(findall(Template, limit(Max, Module:Goal), Answers), Limit, Status), Caught, true),
+        statistics(inferences, I1),
+        nb_setval(parley_deadline, 0),
+        Used is I1 - I0,
+        (   nonvar(Caught) -> caught_outcome(Caught, Outcome)
+        ;   Status == inference_limit_exceeded -> Outcome = inference_limit
+        ;   maplist(plain, Answers, Plain), Outcome = answers(Plain)
+        ),
+        Result = r(Used, Outcome)
+    ).
+
+template_value(Bindings, Name, Value) :- ( memberchk(Name = V, Bindings) -> Value = V ; true ).
+
+caught_outcome(parley_time_limit, time_limit) :- !.
+caught_outcome(inference_limit_exceeded, inference_limit) :- !.
+caught_outcome(Error, error(Message)) :- message_text(Error, Message).
+
+message_text(Error, Message) :-
+    (   catch(message_to_codes(Error, Codes), _, fail) -> atom_codes(Message, Codes)
+    ;   format(atom(Message), '~q', [Error])
+    ).
+
+message_to_codes(Error, Codes) :-
+    '$messages':translate_message(Error, Lines, []),
+    with_output_to(codes(Codes), print_message_lines(current_output, '', Lines)).
+
+% plain(+Term, -Plain): atoms, numbers and lists as they are; anything else as text.
+plain(Term, Plain) :- var(Term), !, Plain = null.
+plain([], []) :- !.
+plain([H|T], [PH|PT]) :- !, plain(H, PH), plain(T, PT).
+plain(Term, Term) :- atom(Term), !.
+plain(Term, Term) :- integer(Term), Term > -(2**53), Term < 2**53, !.
+plain(Term, Term) :- float(Term), !.
+plain(Term, Plain) :- string(Term), !, atom_string(Plain, Term).
+plain(Term, Plain) :- format(atom(Plain), '~w', [Term]).
+
+% A solve call's time limit, checked every few thousand inferences.
+:- wrap_predicate(prolog:heartbeat, parley_deadline, Wrapped,
+                  ( parley_past_deadline -> throw(parley_time_limit) ; Wrapped )).
+
+parley_past_deadline :-
+    nb_current(parley_deadline, Deadline), Deadline > 0,
+    get_time(Now), Now > Deadline.
+
+% parley_consult(+Module, +Origin, +Text, -Problems): loads Text into Module; Problems
+% lists problem(Line, Column, Message) for each error the loader reported.
+parley_consult(Module, Origin, Text, Problems) :-
+    nb_setval(parley_problems, []),
+    setup_call_cleanup(
+        ( open_string(Text, Stream), nb_setval(parley_consulting, true) ),
+        catch(load_files(Module:Origin, [stream(Stream), silent(true)]), Error, note_problem(Error)),
+        ( nb_setval(parley_consulting, false), close(Stream) )),
+    nb_getval(parley_problems, Reversed),
+    reverse(Reversed, Problems).
+
+:- multifile user:message_hook/3.
+user:message_hook(Message, Kind, _) :-
+    nb_current(parley_consulting, true),
+    (   Kind == error -> note_problem(Message) ; true ),
+    memberchk(Kind, [error, warning, informational, silent]).
+
+note_problem(Message) :-
+    problem_place(Message, Line, Column),
+    problem_text(Message, Text),
+    nb_getval(parley_problems, Problems),
+    nb_setval(parley_problems, [problem(Line, Column, Text)|Problems]).
+
+problem_text(error(syntax_error(Reason), _), Text) :- !,
+    ( atom(Reason) -> atomic_list_concat(Words, '_', Reason), atomic_list_concat(Words, ' ', Said) ; format(atom(Said), '~w', [Reason]) ),
+    atom_concat('syntax error: ', Said, Text).
+problem_text(Message, Text) :- message_text(Message, Text).
+
+problem_place(error(_, file(_, Line, LinePos, _)), Line, Column) :- integer(Line), !, Column is LinePos + 1.
+problem_place(_, Line, 0) :- source_location(_, Line), !.
+problem_place(_, 0, 0).
+
+% parley_defined(+Module, -Indicators): the predicates Module itself defines.
+parley_defined(Module, Indicators) :-
+    findall(Name/Arity,
+            ( current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
+              \+ predicate_property(Module:Head, imported_from(_)) ),
+            Found),
+    sort(Found, Indicators).
+
+% parley_load_view(+Facts): the g_* facts of a new view, replacing the last one's.
+parley_load_view(Facts) :-
+    retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
+    retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
+    retractall(g_age(_, _)), retractall(g_text(_, _)), retractall(g_ref(_)),
+    forall(member(Fact, Facts), assertz(Fact)).
