@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
-import { predictionFromFindings, predictionFromResult } from './eval/predict.ts';
+import type { DocumentInput, Findings, NerBackend, NeuralEntity } from '../engine/extract/types.ts';
+import type { CombinationPolicy } from '../engine/extract/structure/combine.ts';
+import { predictionFromFindings, predictionFromNeural, predictionFromResult } from './eval/predict.ts';
 import {
   SCORE_KINDS,
   addCounts,
@@ -19,14 +19,16 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official] [-- --policies]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
- * plus actors and claims per conflict setting: first with the rule layer alone, then
- * with the transformer model in PARLEY_NER_MODEL_DIR. Without a configured model it runs
- * the random-weight test model instead, which exercises the neural path and measures
- * nothing.
+ * plus actors and claims per conflict setting, for each layer: the rules alone, the
+ * transformer model alone (its spans typed as the pipeline types them; it finds no
+ * claims, events or dates) and both combined under the default policy. The model is the
+ * shipped one unless PARLEY_NER_MODEL_DIR names another (`none`: rules only).
+ * `--policies` adds a combined run for every candidate policy of
+ * engine/extract/structure/combine.ts, reusing the model's output.
  */
 
 /**
@@ -37,7 +39,6 @@ import {
 const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
-const TINY_MODEL_HELPER = fileURLToPath(new URL('../test/helpers/tiny-ner-model.ts', import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
 const EVAL_NER_WORKERS = 1;
 /** One sentence's extraction taking longer than this is recorded as an error (empty prediction). */
@@ -71,7 +72,7 @@ function documentOf(sentence: GoldSentence): DocumentInput {
  * transformer spans, structured and resolved: what users get), or the symbolic layer's
  * raw findings.
  */
-async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?: string): Promise<Extractor> {
+async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?: string, combination?: CombinationPolicy): Promise<Extractor> {
   if (layer === 'symbolic') {
     const { findConflictEntities, SYMBOLIC_EXTRACTOR_VERSION } = await import('../engine/extract/symbolic/index.ts');
     return {
@@ -86,6 +87,7 @@ async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?:
   const pipeline = createExtractionPipeline({
     ner,
     ...(modelStatus ? { modelStatus } : {}),
+    ...(combination ? { combination } : {}),
     symbolic: {
       version: DEFAULT_SYMBOLIC_LAYER.version,
       find: async (document) => (lastFindings = await DEFAULT_SYMBOLIC_LAYER.find(document)),
@@ -93,13 +95,36 @@ async function openExtractor(layer: Layer, ner: NerBackend | null, modelStatus?:
   });
   const { rules, model, note } = pipeline.extractor;
   return {
-    description: `pipeline (${rules} + ${model ?? 'no model'})${note ? `; ${note}` : ''}`,
+    description: `pipeline (${rules} + ${model ?? 'no model'})${combination ? `, combined by "${combination.name}"` : ''}${note ? `; ${note}` : ''}`,
     predict: async (sentence) => {
       lastFindings = null;
       const result = await pipeline.extract(documentOf(sentence), { tier: 'essential', ingestedAt: `${sentence.document_date}T00:00:00Z` });
       return predictionFromResult(result, lastFindings ?? { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] });
     },
     close: () => pipeline.close(),
+  };
+}
+
+/** The model's spans alone, scored as the pipeline would type them. */
+function modelExtractor(ner: NerBackend): Extractor {
+  return {
+    description: `transformer spans alone (${ner.model})`,
+    predict: async (sentence) => predictionFromNeural((await ner.recognise([sentence.text]))[0] ?? []),
+    close: async () => undefined,
+  };
+}
+
+/** One model run per sentence, shared by the model-alone run and every combined run; close() is the caller's. */
+function memoised(ner: NerBackend): NerBackend {
+  const seen = new Map<string, Promise<NeuralEntity[][]>>();
+  return {
+    model: ner.model,
+    recognise: (texts) => {
+      const key = JSON.stringify(texts);
+      if (!seen.has(key)) seen.set(key, ner.recognise(texts));
+      return seen.get(key)!;
+    },
+    close: async () => undefined,
   };
 }
 
@@ -207,17 +232,18 @@ function formatTargets(report: RunReport): string {
 /** The extraction layers are not there (yet): a message, not a stack trace. */
 class NothingToEvaluateError extends Error {}
 
-interface Arguments { verbose: boolean; json: boolean; layer: Layer | null; set: GoldSet }
+interface Arguments { verbose: boolean; json: boolean; layer: Layer | null; set: GoldSet; policies: boolean }
 
 function parseArguments(argv: readonly string[]): Arguments {
-  const parsed: Arguments = { verbose: false, json: false, layer: null, set: 'dev' };
+  const parsed: Arguments = { verbose: false, json: false, layer: null, set: 'dev', policies: false };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     if (argument === '--verbose') parsed.verbose = true;
     else if (argument === '--json') parsed.json = true;
+    else if (argument === '--policies') parsed.policies = true;
     else if (argument === '--layer' && (argv[i + 1] === 'pipeline' || argv[i + 1] === 'symbolic')) parsed.layer = argv[++i] as Layer;
     else if (argument === '--set' && Object.hasOwn(GOLD_SETS, argv[i + 1] ?? '')) parsed.set = argv[++i] as GoldSet;
-    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic, --set ${Object.keys(GOLD_SETS).join('|')}`);
+    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic, --set ${Object.keys(GOLD_SETS).join('|')}, --policies`);
   }
   return parsed;
 }
@@ -257,37 +283,32 @@ async function main(): Promise<void> {
   if (layer === 'symbolic') {
     log('the transformer model runs only through the pipeline (--layer pipeline): no neural run');
   } else {
-    const { openNerBackend, createNerBackend } = await import('../engine/extract/neural/backend.ts');
-    const modelDir = process.env.PARLEY_NER_MODEL_DIR;
-    if (modelDir) {
-      const opened = await openNerBackend({ modelDir, workers: EVAL_NER_WORKERS });
-      if (opened.backend) {
-        const neural = await openExtractor(layer, opened.backend, opened.status);
-        try {
-          reports.push(await evaluate(`with transformer model (${opened.status})`, neural, gold));
-        } finally {
-          await neural.close();
-        }
-        if (!args.json) log(formatRun(reports[reports.length - 1], args.verbose));
-      } else {
-        log(`transformer model not usable: ${opened.status}`);
-      }
+    const { openNerBackend } = await import('../engine/extract/neural/backend.ts');
+    const { SHIPPED_NER_MODEL_DIR } = await import('../engine/extract/neural/model-dir.ts');
+    const { COMBINATION_POLICIES, DEFAULT_COMBINATION } = await import('../engine/extract/structure/combine.ts');
+    const setting = process.env.PARLEY_NER_MODEL_DIR;
+    const opened = setting === 'none' ? null : await openNerBackend({ modelDir: setting || SHIPPED_NER_MODEL_DIR, workers: EVAL_NER_WORKERS });
+    if (!opened) {
+      log('PARLEY_NER_MODEL_DIR=none: no neural run');
+    } else if (!opened.backend) {
+      log(`transformer model not usable: ${opened.status}`);
     } else {
-      log('no transformer model configured; set PARLEY_NER_MODEL_DIR (npm run models:pull)');
-      if (existsSync(TINY_MODEL_HELPER)) {
-        const { buildTinyNerModel } = await import('../test/helpers/tiny-ner-model.ts');
-        const tiny = await buildTinyNerModel({ seed: 7 });
-        try {
-          const neural = await openExtractor(layer, await createNerBackend({ modelDir: tiny.dir, workers: EVAL_NER_WORKERS }));
+      const ner = memoised(opened.backend);
+      const runs: [string, Extractor][] = [['transformer model alone', modelExtractor(ner)]];
+      for (const policy of args.policies ? COMBINATION_POLICIES : [DEFAULT_COMBINATION]) {
+        runs.push([`rules + model, "${policy.name}"${policy === DEFAULT_COMBINATION ? ' (default)' : ''}`, await openExtractor(layer, ner, opened.status, policy)]);
+      }
+      try {
+        for (const [name, extractor] of runs) {
           try {
-            reports.push(await evaluate('random-weight test model: exercises the path, measures nothing', neural, gold));
+            reports.push(await evaluate(name, extractor, gold));
           } finally {
-            await neural.close();
+            await extractor.close();
           }
-        } finally {
-          await tiny.remove();
+          if (!args.json) log(`${formatRun(reports[reports.length - 1], args.verbose)}\n`);
         }
-        if (!args.json) log(formatRun(reports[reports.length - 1], args.verbose));
+      } finally {
+        await opened.backend.close();
       }
     }
   }

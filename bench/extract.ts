@@ -2,14 +2,13 @@
  * bench/extract: extraction throughput in sentences per second, every configuration
  * measured in the same run (the machines are shared and noisy, so read the ratios):
  *   - the rule layer alone (symbolic conflict layer, calling thread);
- *   - the neural layer alone and the full pipeline (rules + neural + structure) with a
- *     generated model, run on the calling thread (no worker), on 1 worker, and on the pool
- *     (one worker per core), each worker with one ONNX thread.
- * Two generated models: the test suite's tiny one (measures the layer's own overhead:
- * splitting, tokenizing, messaging, grouping) and an encoder-speed one (768 wide, 2 fp32
- * feed-forward blocks of 3072, about 9.4M multiply-adds per token). One thread runs the latter
- * at about 35 sentences/s, near what measurements.md gives for a q8 BERT-base (about 60/s on
- * two workers): it stands in for a real model on machines that cannot download one.
+ *   - the neural layer alone and the full pipeline (rules + neural + structure), run on the
+ *     calling thread (no worker), on 1 worker, and on the pool (one worker per core), each
+ *     worker with one ONNX thread; the pool's rate is also given against workers × the
+ *     1-worker rate (1.00 = perfect scaling).
+ * Two models: the one shipped in engine/extract/neural/model/ (what the service runs by
+ * default) and the test suite's tiny generated one, which measures the layer's own overhead
+ * (splitting, tokenizing, messaging, grouping).
  * Sentences come from corpora/ plus generated ones of about 40 words.
  *
  *   npm run bench:extract [-- --sentences 120 --runs 3 --concurrency 4]
@@ -19,11 +18,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createNerBackend, type PooledNerBackend } from '../engine/extract/neural/backend.ts';
+import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { htmlToText } from '../engine/ingest/source.ts';
 import { splitSentences } from '../engine/extract/neural/sentences.ts';
 import { splitWords } from '../engine/extract/neural/words.ts';
 import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
-import { buildTinyNerModel, type TinyNerModelOptions } from '../test/helpers/tiny-ner-model.ts';
+import { buildTinyNerModel } from '../test/helpers/tiny-ner-model.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,9 +40,9 @@ const SENTENCES_PER_DOCUMENT = 10;
 const CORES = availableParallelism();
 const CORPORA_DIR = path.resolve(import.meta.dirname, '../corpora');
 
-const MODELS: { name: string; options: TinyNerModelOptions }[] = [
-  { name: 'tiny (test model)', options: { noise: 0.5 } },
-  { name: 'encoder-speed', options: { noise: 0.1, hiddenSize: 768, feedForward: { blocks: 2, innerSize: 3072 } } },
+const MODELS: { name: string; open(): Promise<{ dir: string; remove(): Promise<void> }> }[] = [
+  { name: 'shipped', open: async () => ({ dir: SHIPPED_NER_MODEL_DIR, remove: async () => undefined }) },
+  { name: 'tiny (test model)', open: () => buildTinyNerModel({ noise: 0.5 }) },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -185,8 +185,9 @@ const CONFIGURATIONS = [
   { threads: `pool of ${CORES} workers`, workers: CORES },
 ];
 
-for (const { name, options } of MODELS) {
-  const model = await buildTinyNerModel(options);
+const scaling: string[] = [];
+for (const { name, open } of MODELS) {
+  const model = await open();
   const backends: PooledNerBackend[] = [];
   try {
     for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 }));
@@ -205,6 +206,11 @@ for (const { name, options } of MODELS) {
     for (const measure of ['neural layer alone', 'full pipeline']) {
       const measured = workloads.map((w, i) => ({ ...w, rate: rates[i]! })).filter((w) => w.measure === measure);
       for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate });
+      const [, one, pool] = measured;
+      if (one && pool) {
+        const ratio = pool.rate / (CORES * one.rate);
+        scaling.push(`${measure}, ${name} model: pool ${pool.rate.toFixed(1)} / (${CORES} x 1 worker ${one.rate.toFixed(1)}) = ${ratio.toFixed(2)} ${ratio >= 0.9 ? '(>= 0.9)' : '(below 0.9)'}`);
+      }
     }
   } finally {
     await Promise.all(backends.map((b) => b.close()));
@@ -225,6 +231,7 @@ const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!))
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
+console.log(`\npool scaling (target >= 0.9):\n  ${scaling.join('\n  ')}`);
 for (const row of rows.filter((r) => r.note)) console.log(`\nnote: ${row.measure}: ${row.note}`);
 const [loadAtEnd] = loadavg();
 console.log(`\nload average (1 min): ${loadAtStart!.toFixed(1)} at start, ${loadAtEnd!.toFixed(1)} at end on ${CORES} cores`);

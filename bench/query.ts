@@ -1,11 +1,16 @@
 /**
- * bench:query — latency of the query engine against the physical floor.
+ * bench:query — the query engine against Kuzu and against the physical floor.
  *
- * For graphs of 10k, 100k and 1M facts (N facts = N/5 nodes, 2N/5 properties,
- * 2N/5 edges, the shape of notes/measurements.md) built here, runs four queries
- * through runQuery and, in the same run, a hand-written TypeScript join over the
- * same GraphIndex; prints p50/p95 of each and the ratio engine/hand-written.
- * Target: the 2-hop (RedLine) query within 3x of the hand-written join at 100k.
+ * For a generated conflict graph of 10k, 100k and 1M facts (N facts = N/5 nodes, two
+ * properties each, 2N/5 edges: actors, claims of which 10% RedLine, events; ASSERTS
+ * actor→claim, SUPPORTS claim→claim, PARTICIPATES_IN actor→event), runs five queries
+ * through three systems in the same process, interleaved within each round:
+ *   - parley: runQuery over a GraphIndex (the engine a reasoning worker runs);
+ *   - Kuzu 0.11 (embedded, in memory, sync API, prepared statements, loaded by COPY);
+ *   - a hand-written JavaScript join over Maps of the same records (the floor).
+ * Every answer is checked equal across systems (sorted rows) before timing. Prints the
+ * median per system and the ratios parley ÷ Kuzu and parley ÷ hand-written.
+ * Issue 11 targets: parley ÷ Kuzu ≤ 1.0 everywhere; Q1 and Q5 ≤ 2x the hand-written join at 1M.
  *
  * Then over real HTTP (127.0.0.1, port 0, fetch) on a 100k-fact graph written into a
  * ParleyStore in a temp dir, in the same run:
@@ -24,12 +29,13 @@
  * Rate limiting is off in these apps (PARLEY_RATE_LIMIT_PER_MINUTE=0): the bench sends
  * thousands of requests a minute with one key.
  *
- *   npx tsx bench/query.ts [sizes...]     e.g. npx tsx bench/query.ts 10000 100000
+ *   npx tsx bench/query.ts [--sizes 10000,100000] [--no-http]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import kuzu from 'kuzu';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { CLAIM_TYPES, type EdgeRecord, type NodeRecord } from '../engine/ontology/index.ts';
 import { runQuery } from '../engine/query/index.ts';
@@ -52,156 +58,328 @@ function lcg(seed: number): () => number {
   };
 }
 
-function buildGraph(facts: number): GraphIndex {
+const OTHER_CLAIM_TYPES = CLAIM_TYPES.filter((type) => type !== 'RedLine');
+
+interface Records {
+  nodes: NodeRecord[];
+  edges: EdgeRecord[];
+  actorCount: number;
+  claimCount: number;
+}
+
+/** N facts: N/5 nodes (20% actors, 60% claims, 20% events) with two properties each, 2N/5 edges (half ASSERTS, a quarter each SUPPORTS and PARTICIPATES_IN). */
+function generate(facts: number): Records {
   const random = lcg(42);
   const nodeCount = Math.floor(facts / 5);
-  const actorCount = Math.floor(nodeCount * 0.4);
-  const claimCount = nodeCount - actorCount;
+  const actorCount = Math.floor(nodeCount * 0.2);
+  const claimCount = Math.floor(nodeCount * 0.6);
+  const eventCount = nodeCount - actorCount - claimCount;
   const edgeCount = Math.floor((2 * facts) / 5);
+  const record = { confidence: 0.9, provenance: [], recorded_at: RECORDED_AT };
   const nodes: NodeRecord[] = [];
-  for (let i = 0; i < actorCount; i++) {
-    nodes.push({ id: `a${i}`, labels: ['Actor'], properties: { label: `actor ${i}`, role: 'party' }, confidence: 0.9, provenance: [], recorded_at: RECORDED_AT });
-  }
+  for (let i = 0; i < actorCount; i++) nodes.push({ id: `a${i}`, labels: ['Actor'], properties: { label: `actor ${i}`, role: 'party' }, ...record });
   for (let i = 0; i < claimCount; i++) {
-    const type = CLAIM_TYPES[Math.floor(random() * CLAIM_TYPES.length)];
-    nodes.push({ id: `c${i}`, labels: ['Claim'], properties: { type, text: `claim ${i}` }, confidence: 0.8, provenance: [], recorded_at: RECORDED_AT });
+    const type = random() < 0.1 ? 'RedLine' : OTHER_CLAIM_TYPES[Math.floor(random() * OTHER_CLAIM_TYPES.length)];
+    nodes.push({ id: `c${i}`, labels: ['Claim'], properties: { type, text: `claim ${i}` }, ...record });
   }
+  for (let i = 0; i < eventCount; i++) nodes.push({ id: `v${i}`, labels: ['Event'], properties: { label: `event ${i}`, date: '2024-01-01' }, ...record });
   const edges: EdgeRecord[] = [];
+  const pick = (prefix: string, count: number) => `${prefix}${Math.floor(random() * count)}`;
   for (let i = 0; i < edgeCount; i++) {
-    const from = `a${Math.floor(random() * actorCount)}`;
-    // three quarters ASSERTS (actor → claim), one quarter ALLIED_WITH (actor → actor)
-    const asserts = random() < 0.75;
-    const to = asserts ? `c${Math.floor(random() * claimCount)}` : `a${Math.floor(random() * actorCount)}`;
-    edges.push({ id: `e${i}`, type: asserts ? 'ASSERTS' : 'ALLIED_WITH', from, to, properties: {}, confidence: 0.7, provenance: [], recorded_at: RECORDED_AT });
+    const draw = random();
+    const [type, from, to] =
+      draw < 0.5 ? ['ASSERTS', pick('a', actorCount), pick('c', claimCount)]
+        : draw < 0.75 ? ['SUPPORTS', pick('c', claimCount), pick('c', claimCount)]
+          : ['PARTICIPATES_IN', pick('a', actorCount), pick('v', eventCount)];
+    edges.push({ id: `e${i}`, type, from, to, properties: {}, ...record });
   }
-  return GraphIndex.fromRecords(nodes, edges);
+  return { nodes, edges, actorCount, claimCount };
 }
+
+// ---- the floor: a join written by hand over plain Maps of the records ----
+
+class HandGraph {
+  readonly nodes = new Map<string, NodeRecord>();
+  /** type → node id → the edges leaving (out) or arriving at (in) it */
+  readonly out = new Map<string, Map<string, EdgeRecord[]>>();
+  readonly in = new Map<string, Map<string, EdgeRecord[]>>();
+
+  constructor({ nodes, edges }: Records) {
+    for (const node of nodes) this.nodes.set(node.id, node);
+    for (const edge of edges) {
+      HandGraph.add(this.out, edge.type, edge.from, edge);
+      HandGraph.add(this.in, edge.type, edge.to, edge);
+    }
+  }
+
+  private static add(map: Map<string, Map<string, EdgeRecord[]>>, type: string, id: string, edge: EdgeRecord): void {
+    let byNode = map.get(type);
+    if (!byNode) map.set(type, (byNode = new Map()));
+    const list = byNode.get(id);
+    if (list) list.push(edge);
+    else byNode.set(id, [edge]);
+  }
+
+  edges(direction: 'out' | 'in', type: string, id: string): EdgeRecord[] {
+    return this[direction].get(type)?.get(id) ?? [];
+  }
+
+  /** RedLine claims with the ASSERTS edges arriving at them. */
+  *assertedRedLines(): Iterable<[string, EdgeRecord[]]> {
+    for (const [claimId, edges] of this.in.get('ASSERTS') ?? []) {
+      const claim = this.nodes.get(claimId)!;
+      if (claim.properties.type === 'RedLine' && claim.labels.includes('Claim')) yield [claimId, edges];
+    }
+  }
+
+  has(id: string, label: string): boolean {
+    return this.nodes.get(id)?.labels.includes(label) ?? false;
+  }
+}
+
+type Answer = string[];
 
 interface Case {
   name: string;
-  query: string;
-  parameters?: Record<string, unknown>;
-  /** The same answer computed by hand over the indexes; returns the row count. */
-  handWritten(graph: GraphIndex): number;
+  /** parley's text; Kuzu's differs only where the external id is a property (`a.id` for `id(a)`). */
+  parley: string;
+  kuzu: string;
+  parameters(records: Records): Record<string, string>;
+  hand(graph: HandGraph, parameters: Record<string, string>): Answer;
+}
+
+/** Point queries start from the ends of the first ASSERTS and SUPPORTS edges past the middle of the edge list: nodes with edges. */
+function pointParameters(records: Records): { actor: string; claim: string } {
+  const middle = Math.floor(records.edges.length / 2);
+  const after = (type: string) => records.edges.find((edge, i) => i >= middle && edge.type === type)!.from;
+  return { actor: after('ASSERTS'), claim: after('SUPPORTS') };
 }
 
 const CASES: Case[] = [
   {
-    name: '1-hop',
-    query: 'MATCH (a:Actor {label: $label})-[:ALLIED_WITH]->(b:Actor) RETURN b',
-    parameters: { label: 'actor 7' },
-    handWritten(graph) {
-      const rows: NodeRecord[] = [];
-      for (const id of graph.nodesWithProperty('label', 'actor 7')) {
-        if (!graph.node(id)!.labels.includes('Actor')) continue;
-        for (const edge of graph.edgesOf(id, 'out', ['ALLIED_WITH'])) {
-          const b = graph.node(edge.to)!;
-          if (b.labels.includes('Actor')) rows.push(b);
-        }
+    name: 'Q1 all (actor, RedLine claim) pairs',
+    parley: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(a) AS a, id(c) AS c",
+    kuzu: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a.id AS a, c.id AS c",
+    parameters: () => ({}),
+    hand(graph) {
+      const rows: Answer = [];
+      for (const [claimId, edges] of graph.assertedRedLines()) {
+        for (const edge of edges) if (graph.has(edge.from, 'Actor')) rows.push(`${edge.from}|${claimId}`);
       }
-      return rows.length;
+      return rows;
     },
   },
   {
-    name: '2-hop RedLine',
-    query: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c",
-    handWritten(graph) {
-      const rows: [NodeRecord, NodeRecord][] = [];
-      for (const id of graph.nodesWithProperty('type', 'RedLine')) {
-        const claim = graph.node(id)!;
-        if (!claim.labels.includes('Claim')) continue;
-        for (const edge of graph.edgesOf(id, 'in', ['ASSERTS'])) {
-          const actor = graph.node(edge.from)!;
-          if (actor.labels.includes('Actor')) rows.push([actor, claim]);
-        }
+    name: 'Q3 the same for one actor',
+    parley: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $actor AND c.type = 'RedLine' RETURN id(c) AS c",
+    kuzu: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE a.id = $actor AND c.type = 'RedLine' RETURN c.id AS c",
+    parameters: (records) => ({ actor: pointParameters(records).actor }),
+    hand(graph, { actor }) {
+      if (!graph.has(actor, 'Actor')) return [];
+      const rows: Answer = [];
+      for (const edge of graph.edges('out', 'ASSERTS', actor)) {
+        const claim = graph.nodes.get(edge.to)!;
+        if (claim.labels.includes('Claim') && claim.properties.type === 'RedLine') rows.push(edge.to);
       }
-      return rows.length;
+      return rows;
     },
   },
   {
-    name: 'var-length 1..3',
-    query: 'MATCH (a:Actor {label: $label})-[:ALLIED_WITH*1..3]->(b:Actor) RETURN DISTINCT b',
-    parameters: { label: 'actor 7' },
-    handWritten(graph) {
+    name: 'Q4 claims within 1..3 SUPPORTS hops',
+    parley: 'MATCH (c:Claim)-[:SUPPORTS*1..3]->(d:Claim) WHERE id(c) = $claim RETURN DISTINCT id(d) AS d',
+    kuzu: 'MATCH (c:Claim)-[:SUPPORTS*1..3]->(d:Claim) WHERE c.id = $claim RETURN DISTINCT d.id AS d',
+    parameters: (records) => ({ claim: pointParameters(records).claim }),
+    hand(graph, { claim }) {
+      // the distinct ends of trails of 1..3 edges are the nodes within 3 hops (a shortest walk is a trail)
       const reached = new Set<string>();
-      const used: string[] = [];
-      const walk = (id: string, depth: number) => {
-        if (depth >= 1) reached.add(id);
-        if (depth === 3) return;
-        for (const edge of graph.edgesOf(id, 'out', ['ALLIED_WITH'])) {
-          if (used.includes(edge.id)) continue;
-          used.push(edge.id);
-          walk(edge.to, depth + 1);
-          used.pop();
+      let frontier = graph.has(claim, 'Claim') ? [claim] : [];
+      for (let hop = 1; hop <= 3; hop++) {
+        const next: string[] = [];
+        for (const id of frontier) {
+          for (const edge of graph.edges('out', 'SUPPORTS', id)) {
+            if (reached.has(edge.to) || !graph.has(edge.to, 'Claim')) continue;
+            reached.add(edge.to);
+            next.push(edge.to);
+          }
         }
-      };
-      for (const id of graph.nodesWithProperty('label', 'actor 7')) walk(id, 0);
-      return reached.size;
+        frontier = next;
+      }
+      return [...reached];
     },
   },
   {
-    name: 'aggregation',
-    query: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS claims',
-    handWritten(graph) {
-      const counts = new Map<string, number>();
-      for (const id of graph.edgesWithType('ASSERTS')) {
-        const edge = graph.edge(id)!;
-        const actor = graph.node(edge.from)!;
-        const claim = graph.node(edge.to)!;
-        if (!actor.labels.includes('Actor') || !claim.labels.includes('Claim')) continue;
-        const type = claim.properties.type as string;
-        counts.set(type, (counts.get(type) ?? 0) + 1);
+    name: 'Q5 ASSERTS per actor, top 10',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN id(a) AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN a.id AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    parameters: () => ({}),
+    hand(graph) {
+      const counts: [string, number][] = [];
+      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
+        if (!graph.has(actorId, 'Actor')) continue;
+        let count = 0;
+        for (const edge of edges) if (graph.has(edge.to, 'Claim')) count++;
+        if (count > 0) counts.push([actorId, count]);
       }
-      return counts.size;
+      counts.sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+      return counts.slice(0, 10).map(([actor, count]) => `${actor}|${count}`);
+    },
+  },
+  {
+    name: 'Q6 2-hop, RedLine filter in the middle',
+    parley: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) WHERE c.type = 'RedLine' RETURN id(a) AS a, id(d) AS d",
+    kuzu: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) WHERE c.type = 'RedLine' RETURN a.id AS a, d.id AS d",
+    parameters: () => ({}),
+    hand(graph) {
+      const rows: Answer = [];
+      for (const [claimId, edges] of graph.assertedRedLines()) {
+        const supported = graph.edges('out', 'SUPPORTS', claimId).filter((edge) => graph.has(edge.to, 'Claim'));
+        if (supported.length === 0) continue;
+        for (const edge of edges) {
+          if (!graph.has(edge.from, 'Actor')) continue;
+          for (const support of supported) rows.push(`${edge.from}|${support.to}`);
+        }
+      }
+      return rows;
     },
   },
 ];
+
+// ---- Kuzu: the same records, loaded by COPY from CSV into an in-memory database ----
+
+const KUZU_SCHEMA = [
+  'CREATE NODE TABLE Actor(id STRING, label STRING, role STRING, PRIMARY KEY (id))',
+  'CREATE NODE TABLE Claim(id STRING, type STRING, text STRING, PRIMARY KEY (id))',
+  'CREATE NODE TABLE Event(id STRING, label STRING, date STRING, PRIMARY KEY (id))',
+  'CREATE REL TABLE ASSERTS(FROM Actor TO Claim)',
+  'CREATE REL TABLE SUPPORTS(FROM Claim TO Claim)',
+  'CREATE REL TABLE PARTICIPATES_IN(FROM Actor TO Event)',
+];
+
+class KuzuSystem {
+  private readonly database: kuzu.Database;
+  private readonly connection: kuzu.Connection;
+  private readonly prepared = new Map<string, kuzu.PreparedStatement>();
+
+  private constructor(database: kuzu.Database) {
+    this.database = database;
+    this.connection = new kuzu.Connection(database);
+  }
+
+  static async load(records: Records, dir: string): Promise<KuzuSystem> {
+    const system = new KuzuSystem(new kuzu.Database(':memory:'));
+    for (const statement of KUZU_SCHEMA) system.connection.querySync(statement);
+    const csv = (value: unknown) => `"${String(value).replaceAll('"', '""')}"`;
+    const tables = new Map<string, string[]>();
+    const line = (table: string, values: unknown[]) => {
+      let lines = tables.get(table);
+      if (!lines) tables.set(table, (lines = []));
+      lines.push(values.map(csv).join(','));
+    };
+    for (const node of records.nodes) {
+      const [first, second] = Object.values(node.properties);
+      line(node.labels[0], [node.id, first, second]);
+    }
+    for (const edge of records.edges) line(edge.type, [edge.from, edge.to]);
+    for (const [table, lines] of tables) {
+      const file = path.join(dir, `${table}.csv`);
+      await writeFile(file, lines.join('\n') + '\n');
+      system.connection.querySync(`COPY ${table} FROM '${file}' (HEADER=false)`);
+    }
+    return system;
+  }
+
+  run(text: string, parameters: Record<string, string>): Answer {
+    let statement = this.prepared.get(text);
+    if (!statement) this.prepared.set(text, (statement = this.connection.prepareSync(text)));
+    const result = this.connection.executeSync(statement, parameters) as kuzu.QueryResult;
+    const rows = result.getAllSync() as Record<string, unknown>[];
+    result.close();
+    return rows.map((row) => Object.values(row).map(String).join('|'));
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.database.closeSync();
+  }
+}
+
+function parleyAnswer(graph: GraphIndex, testCase: Case, parameters: Record<string, string>): Answer {
+  return runQuery(graph, testCase.parley, { parameters, limits }).rows.map((row) => row.map(String).join('|'));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-function measure(runs: number, fn: () => number): { p50: number; p95: number; rows: number } {
-  let rows = fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    rows = fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), rows };
+function timed(fn: () => Answer): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000, 1_000_000];
-const limits = { rowCap: Number.MAX_SAFE_INTEGER, timeLimitMs: 60_000 };
+/** Top-k answers are ordered; the rest compare as sets of rows. */
+function sameAnswer(a: Answer, b: Answer, ordered: boolean): boolean {
+  const [x, y] = ordered ? [a, b] : [[...a].sort(), [...b].sort()];
+  return x.length === y.length && x.every((row, i) => row === y[i]);
+}
 
-console.log('| facts | query | rows | engine p50 ms | engine p95 ms | hand p50 ms | hand p95 ms | ratio p50 |');
+const argv = process.argv.slice(2);
+const sizesAt = argv.indexOf('--sizes');
+const sizeArgs = sizesAt >= 0 ? (argv[sizesAt + 1] ?? '').split(',') : argv.filter((arg) => /^\d+$/.test(arg));
+const sizes = sizeArgs.map(Number).filter((n) => n > 0);
+const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000, 1_000_000];
+const limits = { rowCap: Number.MAX_SAFE_INTEGER, timeLimitMs: 600_000, intermediateRowCap: Number.MAX_SAFE_INTEGER };
+
+console.log('medians per round, systems interleaved; ratio = parley ÷ other (lower is better for parley)');
+console.log('| facts | query | rows | parley ms | Kuzu ms | hand ms | parley ÷ Kuzu | parley ÷ hand |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const facts of SIZES) {
-  const graph = buildGraph(facts);
-  const runs = facts >= 1_000_000 ? 7 : facts >= 100_000 ? 25 : 60;
-  for (const testCase of CASES) {
-    const engine = measure(runs, () => runQuery(graph, testCase.query, { parameters: testCase.parameters, limits }).rows.length);
-    const hand = measure(runs, () => testCase.handWritten(graph));
-    if (engine.rows !== hand.rows) throw new Error(`${testCase.name} at ${facts}: engine gave ${engine.rows} rows, hand-written ${hand.rows}`);
-    const ratio = engine.p50 / Math.max(hand.p50, 0.001);
-    console.log(
-      `| ${facts.toLocaleString('en')} | ${testCase.name} | ${engine.rows} | ${engine.p50.toFixed(2)} | ${engine.p95.toFixed(2)} | ${hand.p50.toFixed(2)} | ${hand.p95.toFixed(2)} | ${ratio.toFixed(2)}x |`,
-    );
+  const records = generate(facts);
+  const graph = GraphIndex.fromRecords(records.nodes, records.edges);
+  const hand = new HandGraph(records);
+  const kuzuDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-kuzu-'));
+  const kuzuSystem = await KuzuSystem.load(records, kuzuDir);
+  const rounds = facts >= 1_000_000 ? 7 : facts >= 100_000 ? 15 : 40;
+  try {
+    for (const testCase of CASES) {
+      const parameters = testCase.parameters(records);
+      const answers = [parleyAnswer(graph, testCase, parameters), kuzuSystem.run(testCase.kuzu, parameters), testCase.hand(hand, parameters)];
+      const ordered = testCase.parley.includes('ORDER BY');
+      if (!sameAnswer(answers[0], answers[1], ordered) || !sameAnswer(answers[0], answers[2], ordered)) {
+        throw new Error(`${testCase.name} at ${facts}: answers differ: parley ${answers[0].length} rows, Kuzu ${answers[1].length}, hand-written ${answers[2].length}\n${answers.map((a) => a.slice(0, 5).join(' ')).join('\n')}`);
+      }
+      const times: number[][] = [[], [], []];
+      for (let round = 0; round < rounds; round++) {
+        times[0].push(timed(() => parleyAnswer(graph, testCase, parameters)));
+        times[1].push(timed(() => kuzuSystem.run(testCase.kuzu, parameters)));
+        times[2].push(timed(() => testCase.hand(hand, parameters)));
+      }
+      const [ours, theirs, floor] = times.map(median);
+      console.log(
+        `| ${facts.toLocaleString('en')} | ${testCase.name} | ${answers[0].length} | ${ours.toFixed(3)} | ${theirs.toFixed(3)} | ${floor.toFixed(3)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} |`,
+      );
+    }
+  } finally {
+    kuzuSystem.close();
+    await rm(kuzuDir, { recursive: true, force: true });
   }
 }
+if (argv.includes('--no-http')) process.exit(0);
 
 // ---- over HTTP: the reasoning pool's route against the previous path ---------------------
 
 const HTTP_FACTS = 100_000;
 const TENANT = 'bench';
 const GRAPH_ID = 'query-bench';
-/** Point queries: each starts from one actor found by its label. */
-const POINT_CASES = CASES.filter((testCase) => testCase.name === '1-hop' || testCase.name === 'var-length 1..3');
-/** Heavy queries: the two that scan a whole index (aggregation: every ASSERTS edge; 2-hop: every RedLine claim, thousands of rows to shape). */
-const HEAVY_CASES = CASES.filter((testCase) => testCase.name === 'aggregation' || testCase.name === '2-hop RedLine');
+/** Point queries: each starts from one node found by its id. */
+const POINT_CASES = CASES.filter((testCase) => testCase.name.startsWith('Q3') || testCase.name.startsWith('Q4'));
+/** Heavy queries: the two that scan a whole index (Q5: every ASSERTS edge; Q1: every RedLine claim, thousands of rows to shape). */
+const HEAVY_CASES = CASES.filter((testCase) => testCase.name.startsWith('Q1') || testCase.name.startsWith('Q5'));
 const POINT_ROUNDS = 10;
 const POINT_PER_ROUND = 40;
 const HEAVY_WINDOW_MS = 8_000;
@@ -222,9 +400,10 @@ const pool = new ReasoningPool(store, reasoningOptions(config));
 const extraction = createExtractionPipeline();
 const apps: FastifyInstance[] = [];
 try {
-  const source = buildGraph(HTTP_FACTS);
-  const nodes = [...source.nodes.values()].map((node) => ({ id: node.id, labels: node.labels, properties: node.properties, confidence: node.confidence }));
-  const edges = [...source.edges.values()].map((edge) => ({ id: edge.id, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties, confidence: edge.confidence }));
+  const source = generate(HTTP_FACTS);
+  const httpParameters = (testCase: Case) => testCase.parameters(source);
+  const nodes = source.nodes.map((node) => ({ id: node.id, labels: node.labels, properties: node.properties, confidence: node.confidence }));
+  const edges = source.edges.map((edge) => ({ id: edge.id, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties, confidence: edge.confidence }));
   for (let i = 0; i < nodes.length; i += 5_000) await store.writeGraph(TENANT, GRAPH_ID, { nodes: nodes.slice(i, i + 5_000), edges: [] });
   for (let i = 0; i < edges.length; i += 5_000) await store.writeGraph(TENANT, GRAPH_ID, { nodes: [], edges: edges.slice(i, i + 5_000) });
 
@@ -252,7 +431,7 @@ try {
   ];
   const ask = async (base: string, testCase: Case) => {
     const started = performance.now();
-    const response = await post(`${base}/v1/graph/query`, key, { graph_id: GRAPH_ID, query: testCase.query, ...(testCase.parameters ? { parameters: testCase.parameters } : {}) });
+    const response = await post(`${base}/v1/graph/query`, key, { graph_id: GRAPH_ID, query: testCase.parley, parameters: httpParameters(testCase) });
     if (response.status !== 200) throw new Error(`${testCase.name}: ${response.status} ${JSON.stringify(response.json)}`);
     return { ms: performance.now() - started, rows: (response.json.rows as unknown[]).length };
   };

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
 import { COLLECTION_LIMIT, RESPONSE_LIMIT_BYTES } from '../engine/query/limits.ts';
+import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
+import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
@@ -35,7 +37,7 @@ export interface ParleyConfig {
   adminRateLimitPerMinute: number;
   /** Requests without a key or with a wrong one, per source address per minute (429 beyond); 0 = off. */
   authFailuresPerMinute: number;
-  /** Directory of a token-classification model (config.json, tokenizer.json, onnx/); unset = symbolic layer only. */
+  /** Directory of a token-classification model (config.json, tokenizer.json, onnx/): the shipped one unless PARLEY_NER_MODEL_DIR says otherwise; unset (PARLEY_NER_MODEL_DIR=none) = symbolic layer only. */
   nerModelDir?: string;
   /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
   claimModelDir?: string;
@@ -55,6 +57,8 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  /** Facts the store keeps loaded over all graphs (LRU beyond). */
+  graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
   queryInlineMs: number;
 }
@@ -92,6 +96,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`} (got '${raw}')`);
 }
 
+/** The shipped model unless PARLEY_NER_MODEL_DIR names another folder, or is `none` (rule layer only). */
+function nerModelDir(setting: string | undefined): { nerModelDir?: string } {
+  if (setting === 'none') return {};
+  return { nerModelDir: setting ? path.resolve(setting) : SHIPPED_NER_MODEL_DIR };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1, 1) : undefined;
   return {
@@ -110,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),
     authFailuresPerMinute: integer(env, 'PARLEY_AUTH_FAILURES_PER_MINUTE', 100),
-    ...(env.PARLEY_NER_MODEL_DIR ? { nerModelDir: path.resolve(env.PARLEY_NER_MODEL_DIR) } : {}),
+    ...nerModelDir(env.PARLEY_NER_MODEL_DIR),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
     ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
@@ -120,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32, 1),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8, 1),
+    graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };
 }

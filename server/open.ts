@@ -19,7 +19,7 @@ export interface OpenedEngine {
 /** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
 export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await ParleyStore.open(`${config.dataDir}/store`);
+  const store = await ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
   const admin = await store.bootstrapAdminKey(config.adminKey);
   const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
   const reasoning = new ReasoningPool(store, reasoningOptions(config));

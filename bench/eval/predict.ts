@@ -1,6 +1,7 @@
 import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
 import type { StructuredNode } from '../../engine/extract/structure/index.ts';
-import type { Findings, TextSpan } from '../../engine/extract/types.ts';
+import { mentionOfEntity, nerFamily } from '../../engine/extract/structure/combine.ts';
+import type { Findings, NeuralEntity, TextSpan } from '../../engine/extract/types.ts';
 import type { PredictedEntity, Prediction } from './score.ts';
 
 /**
@@ -77,5 +78,23 @@ export function predictionFromResult(result: ExtractionResult, findings: Finding
     relations: result.graph.edges
       .filter((edge) => edge.type === 'OPPOSES' || edge.type === 'ALLIED_WITH')
       .map((edge) => ({ type: edge.type, from: nodeNames(byId.get(edge.from)), to: nodeNames(byId.get(edge.to)) })),
+  };
+}
+
+/**
+ * The transformer's spans alone, as the pipeline would type them (persons as individuals,
+ * organisations typed by their name, places of type "other"): the model layer's own figures.
+ */
+export function predictionFromNeural(entities: readonly NeuralEntity[]): Prediction {
+  const mentions = entities.flatMap((entity) => {
+    const family = nerFamily(entity.label);
+    return family ? [mentionOfEntity(entity, family)] : [];
+  });
+  return {
+    actors: mentions.filter((m) => m.kind === 'Actor').map((m) => ({ names: [m.text], type: m.actor_type ?? 'unknown' })),
+    claims: [],
+    events: [],
+    locations: mentions.filter((m) => m.kind === 'Location').map((m) => ({ names: [m.text], type: m.location_type ?? 'other' })),
+    dates: [],
   };
 }

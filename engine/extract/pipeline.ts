@@ -4,8 +4,8 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { actorDirectory, structureDocument, type KnownActor, type StructuredDocument } from './structure/index.ts';
-import { SYMBOLIC_EXTRACTOR_VERSION, findConflictEntities } from './symbolic/index.ts';
+import { actorDirectory, structureDocument, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
 
@@ -32,7 +32,11 @@ export const MAX_DOCUMENT_CHARS = 1_000_000;
 export const SYMBOLIC_CHUNK_CHARS = 50_000;
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
-export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = { version: SYMBOLIC_EXTRACTOR_VERSION, find: findConflictEntities };
+/** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
+export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
+  version: SYMBOLIC_EXTRACTOR_VERSION,
+  find: async (document) => (await import('./symbolic/index.ts')).findConflictEntities(document),
+};
 
 export interface ExtractOptions {
   tier: WorkspaceTier;
@@ -133,6 +137,8 @@ export interface PipelineOptions {
   symbolic?: SymbolicLayer;
   /** Why there is no model (e.g. openNerBackend's status), reported in every result instead of the default note. */
   modelStatus?: string;
+  /** How rule mentions and transformer spans combine (default DEFAULT_COMBINATION, the policy that measured best). */
+  combination?: CombinationPolicy;
 }
 
 export function createExtractionPipeline(options: PipelineOptions = {}): ExtractionPipeline {
@@ -168,7 +174,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       const { findings, neural, ms: readMs } = readAhead ? ahead : await read(input);
       const directory = extractOptions.graph ? actorDirectory(graphActors(extractOptions.graph)) : undefined;
       const graph = structureDocument({
-        document: input, documentId, sha256, findings, neural, tier: extractOptions.tier, extractor: provenanceExtractor,
+        document: input, documentId, sha256, findings, neural, ...(options.combination ? { combination: options.combination } : {}), tier: extractOptions.tier, extractor: provenanceExtractor,
         ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),
         ...(extractOptions.title ? { title: extractOptions.title } : {}),
         ...(directory ? { directory } : {}),

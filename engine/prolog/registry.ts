@@ -35,6 +35,8 @@ export class RuleRegistry {
   private readonly libraryPredicates: Set<string>;
   /** A session with the helper library alone: helper predicates are callable with no module loaded. */
   private readonly base: PrologBridge;
+  /** Bumped by every load and unload: query plans resolved against the modules before are stale. */
+  generation = 0;
 
   constructor() {
     this.base = new PrologBridge();
@@ -51,12 +53,13 @@ export class RuleRegistry {
     bridge.adoptPredicates(this.base, this.libraryPredicates);
     const defined = bridge.consult(program, origin).filter((indicator) => !this.libraryPredicates.has(indicator));
     this.modules.set(id, bridge);
+    this.generation++;
     return defined;
   }
 
   /** Takes a module out again (a framework whose rules consult but break the contract). */
   unload(id: string): void {
-    this.modules.delete(id);
+    if (this.modules.delete(id)) this.generation++;
   }
 
   module(id: string): PrologBridge | undefined {

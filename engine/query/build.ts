@@ -11,7 +11,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import type { SlotCounter } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
-import { buildMatchRunner, type MatchStep, type NodeCheck } from './match.ts';
+import { buildCountingRunner, buildMatchRunner, type CountingRunner, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
@@ -37,7 +37,7 @@ export interface CompiledProjection {
 
 export type CompiledClause =
   /** `steps` are what `run` runs, in order: kept so that tests can hold them against the explained goal. */
-  | { kind: 'match'; optional: boolean; steps: MatchStep[]; run: PatternRunner; newSlots: number[] }
+  | { kind: 'match'; optional: boolean; steps: MatchStep[]; run: PatternRunner; newSlots: number[]; count?: CountingRunner }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
   | { kind: 'create'; run: (row: Row, env: Env) => void };
@@ -107,8 +107,14 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 // ---- MATCH ----
 
 function buildMatch(plan: MatchPlan, builder: PartBuilder): CompiledClause {
-  const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-  return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
+  if (plan.countFrom === undefined) {
+    const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
+    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
+  }
+  // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
+  const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));
+  const steps = [...prefix, ...new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(plan.countFrom))];
+  return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, count: buildCountingRunner(steps, prefix.length) };
 }
 
 /**
@@ -154,6 +160,17 @@ class MatchStepsBuilder {
           this.freshNodes.set(goal.node.name, step);
         } else {
           this.checksOf(goal.node.name, goal.node.slot).labels.push(goal.label!);
+        }
+        return;
+      }
+      case 'id': {
+        const fn = compileExpr(goal.value, ctx);
+        if (goal.scan) {
+          const step: MatchStep = { kind: 'scanNode', slot: goal.node.slot, access: { kind: 'id', fn }, labels: [], props: [] };
+          this.start(step);
+          this.freshNodes.set(goal.node.name, step);
+        } else {
+          this.checksOf(goal.node.name, goal.node.slot).id = fn;
         }
         return;
       }

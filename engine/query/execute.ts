@@ -1,5 +1,5 @@
 /**
- * Runs a compiled query: clause after clause over materialised rows (MATCH joins,
+ * Runs a compiled query: rows streamed clause to clause (MATCH joins,
  * OPTIONAL MATCH null-filling, UNWIND, projections with grouping and aggregation,
  * DISTINCT, ORDER BY, SKIP, LIMIT, UNION), within the query's limits.
  */
@@ -81,6 +81,11 @@ function distinctRows(rows: CypherValue[][]): CypherValue[][] {
 /** Where a clause hands its rows: the next clause, or the answer. */
 interface Sink {
   push(row: Row): void;
+  /**
+   * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
+   * and that is the match runner's own (`live`: copied if it starts a group).
+   */
+  pushCounted?(row: Row, weight: number, live: boolean): void;
   end(): void;
 }
 
@@ -101,9 +106,16 @@ function runPart(part: CompiledPart, env: Env): CypherValue[][] {
 
 function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: Env, output: CypherValue[][]): Sink {
   switch (clause.kind) {
-    case 'match':
+    case 'match': {
+      // a MATCH feeding an aggregation hands it the runner's own rows (or counts), never copies
+      const counted = clause.optional ? undefined : next.pushCounted?.bind(next);
       return {
         push(row) {
+          if (counted) {
+            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true));
+            else clause.run(row, env, (matched) => counted(matched, 1, true), true);
+            return;
+          }
           let matched = false;
           clause.run(row, env, (result) => {
             matched = true;
@@ -117,6 +129,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
         },
         end: () => next.end(),
       };
+    }
     case 'unwind':
       return {
         push(row) {
@@ -179,18 +192,25 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       end: () => next.end(),
     };
   }
-  const aggregation = projection.aggregating ? new Aggregation(projection, env) : undefined;
+  if (projection.aggregating) {
+    const aggregator = new Aggregator(projection, env);
+    return {
+      push: (row) => aggregator.add(row, 1, false),
+      pushCounted: (row, weight, live) => aggregator.add(row, weight, live),
+      end() {
+        for (const row of finishProjection(projection, aggregator.rows(), env)) next.push(row);
+        next.end();
+      },
+    };
+  }
   const rows: Row[] = [];
   return {
     push(row) {
-      if (aggregation) aggregation.add(row);
-      else {
-        rows.push(projectRow(projection, row, env));
-        if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
-      }
+      rows.push(projectRow(projection, row, env));
+      if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
     },
     end() {
-      for (const row of finishProjection(projection, aggregation ? aggregation.rows() : rows, env)) next.push(row);
+      for (const row of finishProjection(projection, rows, env)) next.push(row);
       next.end();
     },
   };
@@ -203,9 +223,12 @@ function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
   return out;
 }
 
-/** DISTINCT, ORDER BY, SKIP, LIMIT and WITH … WHERE over a projection's rows. */
-function finishProjection(projection: CompiledProjection, input: Row[], env: Env): Row[] {
-  let rows = input;
+/** DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than there are), SKIP, LIMIT and WITH's WHERE over projected rows. */
+function finishProjection(projection: CompiledProjection, projected: Row[], env: Env): Row[] {
+  let rows = projected;
+  // SKIP and LIMIT are expressions over no variables: known before sorting
+  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
+  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
   if (projection.distinct) {
     const seen = new Set<string>();
     rows = rows.filter((row) => {
@@ -216,22 +239,22 @@ function finishProjection(projection: CompiledProjection, input: Row[], env: Env
     });
   }
   if (projection.orderBy.length > 0) {
-    const keyed = rows.map((row) => {
+    const keyed = rows.map((row, index) => {
       if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
-      return { row, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
+      return { row, index, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
     });
-    keyed.sort((a, b) => {
+    // ties keep their input order, as a stable sort would
+    const compare = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => {
       env.budget.tick();
       for (let i = 0; i < projection.orderBy.length; i++) {
         const result = orderCompare(a.keys[i], b.keys[i]);
         if (result !== 0) return projection.orderBy[i].descending ? -result : result;
       }
-      return 0;
-    });
-    rows = keyed.map(({ row }) => row);
+      return a.index - b.index;
+    };
+    const kept = limit === undefined ? Infinity : skip + limit;
+    rows = (kept < keyed.length ? smallest(keyed, kept, compare) : keyed.sort(compare)).map(({ row }) => row);
   }
-  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
-  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
     const where = projection.where;
@@ -257,53 +280,114 @@ function scalarGroupKey(value: CypherValue): string {
   return typeof value === 'string' ? 's' + value : equivalenceKey(value);
 }
 
-type Group = { row: Row; keys: CypherValue[]; accumulators: ReturnType<typeof createAccumulator>[] };
+/** The `k` least items by `compare`, in order: a max-heap of the k least seen so far, so n items cost n log k. */
+function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (k === 0) return [];
+  const heap: T[] = [];
+  const siftDown = (from: number) => {
+    for (let i = from; ;) {
+      const [left, right] = [2 * i + 1, 2 * i + 2];
+      let largest = i;
+      if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+      if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+      if (largest === i) return;
+      [heap[i], heap[largest]] = [heap[largest], heap[i]];
+      i = largest;
+    }
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (compare(item, heap[0]) < 0) {
+      heap[0] = item;
+      siftDown(0);
+    }
+  }
+  return heap.sort(compare);
+}
 
-/** Grouping and aggregation, one input row at a time. */
-class Aggregation {
-  private readonly groups = new Map<string, Group>();
+/**
+ * The groups of an aggregating projection, filled one input row at a time. When every
+ * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
+ * and a row may stand for many (`weight`, from count pushdown); otherwise each group
+ * holds one accumulator per aggregate.
+ */
+class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
+  private readonly groups = new Map<string, number>();
+  private readonly firstRows: Row[] = [];
+  private readonly keys: CypherValue[][] = [];
+  private readonly counts: number[] | undefined;
+  private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
 
-  constructor(
-    private readonly projection: CompiledProjection,
-    private readonly env: Env,
-  ) {
+  constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
+    const countsOnly = projection.aggregates.every((spec) => spec.star && !spec.distinct && spec.name.toLowerCase() === 'count');
+    this.counts = countsOnly ? [] : undefined;
   }
 
-  add(row: Row): void {
-    const { env, keyItems, projection } = this;
+  /** `live`: the row is the match runner's own, copied if it starts a group. */
+  add(row: Row, weight: number, live: boolean): void {
+    const { env, keyItems } = this;
     env.budget.tick();
-    const keys = keyItems.map((item) => item.fn(row, env));
-    const groupKey = keyItems.length === 0 ? '' : keyItems.length === 1 ? scalarGroupKey(keys[0]) : equivalenceKey(keys);
-    let group = this.groups.get(groupKey);
-    if (!group) {
-      group = { row, keys, accumulators: this.newAccumulators() };
-      this.groups.set(groupKey, group);
-      if ((this.groups.size & 1023) === 0) env.budget.checkIntermediate(this.groups.size);
+    let keys: CypherValue[];
+    let groupKey: string;
+    if (keyItems.length === 1) {
+      keys = [keyItems[0].fn(row, env)];
+      groupKey = scalarGroupKey(keys[0]);
+    } else {
+      keys = keyItems.map((item) => item.fn(row, env));
+      groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
     }
-    projection.aggregates.forEach((spec, i) => group!.accumulators[i].add(spec.args.map((arg) => arg(row, env))));
+    let group = this.groups.get(groupKey);
+    if (group === undefined) group = this.open(groupKey, live ? row.slice() : row, keys);
+    const aggregates = this.projection.aggregates;
+    if (this.counts) {
+      for (let i = 0, at = group * aggregates.length; i < aggregates.length; i++) this.counts[at + i] += weight;
+      return;
+    }
+    if (weight !== 1) throw new Error('only count(*) takes weighted rows');
+    const accumulators = this.accumulators[group];
+    for (let i = 0; i < aggregates.length; i++) accumulators[i].add(aggregates[i].args.map((arg) => arg(row, this.env)));
+  }
+
+  private open(groupKey: string, row: Row, keys: CypherValue[]): number {
+    const group = this.firstRows.length;
+    this.groups.set(groupKey, group);
+    this.firstRows.push(row);
+    this.keys.push(keys);
+    const aggregates = this.projection.aggregates;
+    if (this.counts) for (let i = 0; i < aggregates.length; i++) this.counts.push(0);
+    else this.accumulators.push(aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star, this.env.budget)));
+    if ((this.firstRows.length & 1023) === 0) this.env.budget.checkIntermediate(this.firstRows.length);
+    return group;
   }
 
   rows(): Row[] {
-    const { env, keyItems, projection, groups } = this;
+    const { projection, env, keyItems } = this;
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
-    if (groups.size === 0 && keyItems.length === 0) groups.set('', { row: [], keys: [], accumulators: this.newAccumulators() });
+    if (this.firstRows.length === 0 && keyItems.length === 0) this.open('', [], []);
+    const width = projection.aggregates.length;
     const rows: Row[] = [];
-    for (const group of groups.values()) {
-      const out = group.row.slice();
-      env.aggregateValues = group.accumulators.map((accumulator) => accumulator.result());
+    for (let group = 0; group < this.firstRows.length; group++) {
+      const first = this.firstRows[group];
+      const out = first.slice();
+      env.aggregateValues = this.counts
+        ? this.counts.slice(group * width, (group + 1) * width).map((count) => BigInt(count))
+        : this.accumulators[group].map((accumulator) => accumulator.result());
       out[projection.aggregateSlot] = env.aggregateValues;
-      keyItems.forEach((item, i) => (out[item.slot] = group.keys[i]));
+      keyItems.forEach((item, i) => (out[item.slot] = this.keys[group][i]));
       projection.items.forEach((item, i) => {
-        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(group.row, env);
+        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(first, env);
       });
       rows.push(out);
     }
     return rows;
-  }
-
-  private newAccumulators(): Group['accumulators'] {
-    return this.projection.aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star, this.env.budget));
   }
 }

@@ -32,8 +32,12 @@ export function explainQuery(plan: QueryPlan): Explanation {
 function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
   switch (clause.kind) {
     case 'match': {
-      const body = clause.goals.length === 0 ? 'true' : clause.goals.map(renderGoal).join(', ');
-      const lines = clause.goals.flatMap(planLine);
+      const goals = clause.countFrom === undefined ? clause.goals : clause.goals.slice(0, clause.countFrom);
+      const counted = clause.countFrom === undefined ? [] : clause.goals.slice(clause.countFrom);
+      const rendered = goals.map(renderGoal);
+      if (counted.length > 0) rendered.push(`aggregate_all(count, (${counted.map(renderGoal).join(', ')}), _)`);
+      const body = rendered.length === 0 ? 'true' : rendered.join(', ');
+      const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (no rows: counted per row before)`)];
       return clause.optional ? { goal: `optional((${body}))`, lines: lines.map((line) => `optional ${line}`) } : { goal: body, lines };
     }
     case 'unwind':
@@ -58,6 +62,8 @@ function renderGoal(goal: Goal): string {
   switch (goal.kind) {
     case 'node':
       return `node(${prologVar(goal.node.name)}, ${goal.label === undefined ? '_' : atom(goal.label)})`;
+    case 'id':
+      return `node_id(${prologVar(goal.node.name)}, ${renderExpr(goal.value)})`;
     case 'prop':
       return `prop(${prologVar(goal.element.name)}, ${atom(goal.key)}, ${renderExpr(goal.value)})`;
     case 'edge': {
@@ -86,10 +92,11 @@ function renderGoal(goal: Goal): string {
 function planLine(goal: Goal): string[] {
   switch (goal.kind) {
     case 'node':
+    case 'id':
     case 'prop': {
       if (!goal.scan) return [];
-      const name = (goal.kind === 'node' ? goal.node : goal.element).name.trim();
-      const by = goal.kind === 'prop' ? `property ${goal.key}` : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
+      const name = (goal.kind === 'prop' ? goal.element : goal.node).name.trim();
+      const by = goal.kind === 'prop' ? `property ${goal.key}` : goal.kind === 'id' ? 'id lookup' : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
       return [`scan ${name} by ${by} (~${Math.round(goal.scan.estimate)} rows)`];
     }
     case 'edge':

@@ -33,8 +33,8 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { QueryAst } from './ast.ts';
 import { parse, tooComplex } from './parser.ts';
 import { analyse } from './semantic.ts';
-import { planQuery } from './plan.ts';
-import { buildQuery } from './build.ts';
+import { planQuery, type QueryPlan } from './plan.ts';
+import { buildQuery, type CompiledQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
 import { explainQuery } from './explain.ts';
 import { DEFAULT_LIMITS, checkParameters, type QueryLimits } from './limits.ts';
@@ -83,9 +83,70 @@ export function parseQuery(text: string): QueryAst {
   return ast;
 }
 
+/**
+ * Analysed, planned and built queries of one graph, by query text and parameter shape.
+ * A plan is correct for any data (the statistics only chose its order), so an entry is
+ * dropped only when the graph's schemaVersion or the rule modules change. Bounded, LRU.
+ */
+const PLAN_CACHE_SIZE = 256;
+interface PlanCache {
+  schemaVersion: number;
+  rules: RuleRegistry | undefined;
+  rulesGeneration: number;
+  entries: Map<string, { plan: QueryPlan; compiled: CompiledQuery }>;
+}
+const planCaches = new WeakMap<GraphIndex, PlanCache>();
+
+/**
+ * What planning reads of the parameters: which exist and whether each is null, a
+ * string, a boolean, a number or a composite (constantValue turns only scalars into
+ * index lookups). Values differing only within a kind share a plan.
+ */
+function parameterShape(parameters: Record<string, unknown>): string {
+  let shape = '';
+  for (const name in parameters) {
+    const value = parameters[name];
+    shape += `${name}:${value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value};`;
+  }
+  return shape;
+}
+
+function planCacheOf(graph: GraphIndex, rules: RuleRegistry | undefined): PlanCache {
+  let cache = planCaches.get(graph);
+  if (!cache || cache.schemaVersion !== graph.schemaVersion || cache.rules !== rules || cache.rulesGeneration !== (rules?.generation ?? 0)) {
+    cache = { schemaVersion: graph.schemaVersion, rules, rulesGeneration: rules?.generation ?? 0, entries: new Map() };
+    planCaches.set(graph, cache);
+  }
+  return cache;
+}
+
+function compile(graph: GraphIndex, text: string, options: QueryOptions, limits: QueryLimits): { plan: QueryPlan; compiled: CompiledQuery } {
+  const allowWrites = options.allowWrites ?? false;
+  const parameters = options.parameters ?? {};
+  // writes change the graph under the plan and name what they create: never cached
+  const cache = allowWrites ? undefined : planCacheOf(graph, options.rules);
+  const key = `${limits.maxVariableLength}\u0000${parameterShape(parameters)}\u0000${text}`;
+  const cached = cache?.entries.get(key);
+  if (cached) {
+    cache!.entries.delete(key);
+    cache!.entries.set(key, cached);
+    return cached;
+  }
+  const ast = parseQuery(text);
+  analyse(ast, { allowWrites, rules: options.rules });
+  const planOptions = { rules: options.rules, parameters, limits };
+  const plan = planQuery(ast, graph, planOptions);
+  const entry = { plan, compiled: buildQuery(plan, graph, planOptions) };
+  if (cache) {
+    if (cache.entries.size >= PLAN_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
+    cache.entries.set(key, entry);
+  }
+  return entry;
+}
+
 export function runQuery(graph: GraphIndex, text: string, options: QueryOptions = {}): QueryResult {
   try {
-    return runParsed(graph, parseQuery(text), options);
+    return run(graph, text, options);
   } catch (error) {
     // the depth checks bound recursion and the collection and size limits bound values; this is the net under both
     if (error instanceof RangeError) throw tooComplex();
@@ -93,13 +154,11 @@ export function runQuery(graph: GraphIndex, text: string, options: QueryOptions 
   }
 }
 
-function runParsed(graph: GraphIndex, ast: QueryAst, options: QueryOptions): QueryResult {
+function run(graph: GraphIndex, text: string, options: QueryOptions): QueryResult {
   checkParameters(options.parameters);
-  analyse(ast, { allowWrites: options.allowWrites ?? false, rules: options.rules });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const planOptions = { rules: options.rules, parameters: options.parameters ?? {}, limits };
-  const plan = planQuery(ast, graph, planOptions);
-  const result = executeQuery(buildQuery(plan, graph, planOptions), graph, {
+  const { plan, compiled } = compile(graph, text, options, limits);
+  const result = executeQuery(compiled, graph, {
     parameters: options.parameters ?? {},
     limits,
     asOf: options.as_of,

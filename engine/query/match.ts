@@ -14,10 +14,12 @@ import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, ty
 export interface NodeCheck {
   labels: string[];
   props: { key: string; fn: Fn }[];
+  /** The external id the node must have (`id(n) = value`). */
+  id?: Fn;
 }
 
 export type MatchStep =
-  | ({ kind: 'scanNode'; slot: number; access: { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
+  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
   | ExpandStep
   | {
       kind: 'scanEdges' | 'checkRel';
@@ -56,6 +58,7 @@ type Next = () => boolean;
 function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boolean {
   if (!recordedBy(node, env.asOf)) return false;
   for (const label of check.labels) if (!node.labels.includes(label)) return false;
+  if (check.id && equals(node.id, check.id(row, env)) !== true) return false;
   for (const { key, fn } of check.props) if (equals(fromProperty(node.properties[key]), fn(row, env)) !== true) return false;
   return true;
 }
@@ -73,14 +76,63 @@ function boundNode(value: CypherValue): NodeRecord | null {
 }
 
 export function buildMatchRunner(steps: MatchStep[]): PatternRunner {
-  return (row: Row, env: Env, emit: (row: Row) => boolean | void) => {
+  return (row: Row, env: Env, emit: (row: Row) => boolean | void, live = false) => {
     const used: string[] = [];
     const run = (index: number): boolean => {
-      if (index === steps.length) return emit(row.slice()) === true;
+      if (index === steps.length) return emit(live ? row : row.slice()) === true;
       return runStep(steps[index], row, env, used, () => run(index + 1));
     };
     run(0);
   };
+}
+
+/** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; never 0. */
+export type CountingRunner = (row: Row, env: Env, emit: (row: Row, count: number) => void) => void;
+
+export function buildCountingRunner(steps: MatchStep[], from: number): CountingRunner {
+  const tail = steps[from];
+  // one expansion and its checks: count the edges that pass without binding anything
+  const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
+  return (row, env, emit) => {
+    const used: string[] = [];
+    let count = 0;
+    const countTail = (index: number): boolean => {
+      if (index === steps.length) {
+        count++;
+        return false;
+      }
+      return runStep(steps[index], row, env, used, () => countTail(index + 1));
+    };
+    const run = (index: number): boolean => {
+      if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
+      count = single ? countExpand(single, row, env, used) : (countTail(from), count);
+      if (count > 0) emit(row, count);
+      count = 0;
+      return false;
+    };
+    run(0);
+  };
+}
+
+/** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
+function countExpand(step: ExpandStep, row: Row, env: Env, used: string[]): number {
+  const source = boundNode(row[step.sourceSlot]);
+  if (!source) return 0;
+  const graph = env.graph;
+  let count = 0;
+  for (const edge of expansionEdges(graph, source.id, step)) {
+    env.budget.tick();
+    if ((used.length > 0 && used.includes(edge.id)) || !relPasses(edge, step.relProps, row, env)) continue;
+    const other = graph.node(step.direction === 'out' ? edge.to : step.direction === 'in' ? edge.from : edge.from === source.id ? edge.to : edge.from);
+    if (other && nodePasses(other, step, row, env)) count++;
+  }
+  return count;
+}
+
+/** The edges an expansion walks: the index's own list when one direction and type (no copy), else a collected array. */
+function expansionEdges(graph: Env['graph'], nodeId: string, step: ExpandStep): readonly EdgeRecord[] {
+  if (step.direction !== 'both' && step.types.length === 1) return graph.adjacent(nodeId, step.direction, step.types[0]);
+  return graph.edgesOf(nodeId, step.direction, step.types.length ? step.types : undefined);
 }
 
 function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next): boolean {
@@ -95,7 +147,10 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
     case 'scanNode': {
       const graph = env.graph;
       let ids: Iterable<string> | undefined;
-      if (step.access.kind === 'label') ids = graph.nodesWithLabel(step.access.label);
+      if (step.access.kind === 'id') {
+        const id = step.access.fn(row, env);
+        ids = typeof id === 'string' && graph.node(id) ? [id] : [];
+      } else if (step.access.kind === 'label') ids = graph.nodesWithLabel(step.access.label);
       else if (step.access.kind === 'prop') {
         const value = step.access.fn(row, env);
         if (value === null) return false;
@@ -125,8 +180,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
       if (!source) return false;
       const target = step.targetBound ? boundNode(row[step.targetSlot]) : undefined;
       if (step.targetBound && !target) return false;
-      const edges = env.graph.edgesOf(source.id, step.direction, step.types.length ? step.types : undefined);
-      for (const edge of edges) {
+      for (const edge of expansionEdges(env.graph, source.id, step)) {
         budget.tick();
         if (used.includes(edge.id) || !relPasses(edge, step.relProps, row, env)) continue;
         const otherId = step.direction === 'out' ? edge.to : step.direction === 'in' ? edge.from : edge.from === source.id ? edge.to : edge.from;

@@ -50,6 +50,14 @@ export interface NodeGoal {
   scan?: Scan;
 }
 
+/** `node_id(N, Id)`: N's external id is Id. With `scan`, it binds N by one lookup in the id dictionary. */
+export interface IdGoal {
+  kind: 'id';
+  node: PlanVar;
+  value: Expr;
+  scan?: Scan;
+}
+
 /** `prop(X, Key, Value)` on a node or relationship. With `scan`, it binds the node X through the property index. */
 export interface PropGoal {
   kind: 'prop';
@@ -117,7 +125,7 @@ export interface NamedPathGoal {
   rels: PlanVar[];
 }
 
-export type Goal = NodeGoal | PropGoal | EdgeGoal | PathGoal | WhereGoal | RuleGoal | NamedPathGoal;
+export type Goal = NodeGoal | IdGoal | PropGoal | EdgeGoal | PathGoal | WhereGoal | RuleGoal | NamedPathGoal;
 
 export interface MatchPlan {
   kind: 'match';
@@ -127,6 +135,12 @@ export interface MatchPlan {
   scope: Scope;
   /** The slots this MATCH binds: null-filled when an OPTIONAL MATCH finds nothing. */
   newSlots: number[];
+  /**
+   * Count pushdown: the goals from this index on bind only what the aggregation after
+   * the MATCH never reads, and it only counts rows; so they are counted per row of the
+   * goals before, and no row is made for each of their matches.
+   */
+  countFrom?: number;
 }
 
 export interface UnwindPlan {
@@ -227,7 +241,36 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
         throw compileError('ReadOnlyQuery', `${clause.keyword} is not supported`, clause.pos);
     }
   }
+  for (let i = 0; i + 1 < planned.length; i++) {
+    const [match, projection] = [planned[i], planned[i + 1]];
+    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) match.countFrom = countTail(match, projection);
+  }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+/**
+ * Where a MATCH's countable tail begins, if it has one: its last goal that binds is an
+ * expansion to a new node, followed only by checks on that node and relationship, and
+ * the aggregation after it reads neither, its aggregates all `count(*)`.
+ */
+function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
+  if (match.optional || !projection.aggregating) return undefined;
+  const isCountStar = (expr: Expr) => expr.kind === 'call' && expr.star && !expr.distinct && expr.name.toLowerCase() === 'count';
+  if (projection.items.some((item) => containsAggregate(item.expr) && !isCountStar(item.expr))) return undefined;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
+  const read = new Set<string>();
+  for (const item of projection.items) variablesOf(item.expr, read);
+  for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
+  let at = match.goals.length - 1;
+  while (at >= 0 && match.goals[at].kind !== 'edge') at--;
+  const edge = match.goals[at];
+  if (!edge || edge.kind !== 'edge' || edge.access.kind !== 'expand') return undefined;
+  const target = edge.access.reversed ? edge.from : edge.to;
+  if ((edge.access.reversed ? edge.access.fromBound : edge.access.toBound) || read.has(target.name) || read.has(edge.rel.name)) return undefined;
+  const checksOnly = match.goals.slice(at + 1).every((goal) =>
+    (goal.kind === 'node' && !goal.scan && goal.node.name === target.name) || (goal.kind === 'id' && !goal.scan && goal.node.name === target.name) ||
+    (goal.kind === 'prop' && !goal.scan && (goal.element.name === target.name || goal.element.name === edge.rel.name) && variablesOf(goal.value).size === 0));
+  return checksOnly ? at : undefined;
 }
 
 // ---- MATCH ----
@@ -237,9 +280,18 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
   const pattern = bindPattern(patterns, state, scope);
   // inline property maps and WHERE equalities `n.key = constant` are the same constraint
   const equalities = new Map<string, { key: string; value: Expr }[]>();
+  const ids = new Map<string, Expr>();
   const filters: Expr[] = [];
   for (const filter of conjuncts(where)) {
     if (filter.kind === 'binary' && filter.op === '=') {
+      // `id(n) = constant string` is a lookup, not a filter over a scan
+      const [call, id] = filter.left.kind === 'call' ? [filter.left, filter.right] : [filter.right, filter.left];
+      if (call.kind === 'call' && call.name.toLowerCase() === 'id' && call.args.length === 1 && call.args[0].kind === 'var' && !ids.has(call.args[0].name) &&
+        pattern.nodes.has(call.args[0].name) && !pattern.nodes.get(call.args[0].name)!.bound &&
+        (id.kind === 'literal' || id.kind === 'param') && typeof constantValue(id, options.parameters) === 'string') {
+        ids.set(call.args[0].name, id);
+        continue;
+      }
       const [prop, value] = filter.left.kind === 'prop' ? [filter.left, filter.right] : [filter.right, filter.left];
       if (prop.kind === 'prop' && prop.target.kind === 'var' && pattern.nodes.has(prop.target.name) && !pattern.nodes.get(prop.target.name)!.bound &&
         (value.kind === 'literal' || value.kind === 'param') && constantValue(value, options.parameters) !== undefined) {
@@ -251,7 +303,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, equalities, filters, state.scope, scope, graph, options);
+  const goals = orderGoals(pattern, equalities, ids, filters, state.scope, scope, graph, options);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -264,7 +316,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
  */
 export function planPatternExpression(pattern: PatternPart, scope: Scope, slots: SlotCounter, graph: GraphIndex, options: PlanOptions): Goal[] {
   const before = new Set(scope.keys());
-  return orderGoals(bindPattern([pattern], slots, scope), new Map(), [], before, scope, graph, options);
+  return orderGoals(bindPattern([pattern], slots, scope), new Map(), new Map(), [], before, scope, graph, options);
 }
 
 /** A WHERE conjunct as a goal: a rule call when it calls a rule predicate, else a filter. */
@@ -285,6 +337,7 @@ function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
 function orderGoals(
   pattern: BoundPattern,
   equalities: Map<string, { key: string; value: Expr }[]>,
+  ids: Map<string, Expr>,
   filters: Expr[],
   boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
   scope: Scope,
@@ -298,13 +351,14 @@ function orderGoals(
     const props = entry.patterns.flatMap((node) => propertyEntries(node.properties, 'node')).map(([key, value]) => ({ key, value }));
     const written = equalities.get(name);
     if (written) props.push(...written);
-    order.constraints.set(name, { labels, props });
+    const id = ids.get(name);
+    order.constraints.set(name, { labels, props, id });
     const constantProps: PlanNode['constantProps'] = [];
     for (const { key, value } of props) {
       const constant = constantValue(value, options.parameters);
       if (constant !== undefined) constantProps.push({ key, value: constant });
     }
-    planNodes.push({ name, labels, constantProps, bound: entry.bound });
+    planNodes.push({ name, labels, constantProps, id: id && (constantValue(id, options.parameters) as string), bound: entry.bound });
   }
   const planRels: PlanRel[] = pattern.rels.map((rel) => ({
     name: rel.name,
@@ -335,7 +389,7 @@ function orderGoals(
 /** The goal list of one pattern as orderGoals appends to it, with what is bound so far and what waits for it. */
 class GoalOrder {
   readonly goals: Goal[] = [];
-  readonly constraints = new Map<string, { labels: string[]; props: { key: string; value: Expr }[] }>();
+  readonly constraints = new Map<string, { labels: string[]; props: { key: string; value: Expr }[]; id?: Expr }>();
   /** Filters, and properties compared with variables, waiting for their variables. */
   readonly pending: { goal: Goal; variables: Set<string> }[] = [];
   private readonly boundHere = new Set<string>();
@@ -373,7 +427,10 @@ class GoalOrder {
     const node = this.planVar(name);
     const scan = { estimate };
     this.boundHere.add(name);
-    if (access.kind === 'label') {
+    if (access.kind === 'id') {
+      this.goals.push({ kind: 'id', node, value: this.constraints.get(name)!.id!, scan });
+      this.nodeChecks(name, { id: true });
+    } else if (access.kind === 'label') {
       this.goals.push({ kind: 'node', node, label: access.label, scan });
       this.nodeChecks(name, { label: access.label });
     } else if (access.kind === 'prop') {
@@ -410,9 +467,10 @@ class GoalOrder {
    * The label and property goals of a node just bound, but for the one its scan
    * already satisfies; a property compared with a variable not yet bound waits for it.
    */
-  nodeChecks(name: string, satisfied?: { label: string } | { prop: number }): void {
-    const { labels, props } = this.constraints.get(name)!;
+  nodeChecks(name: string, satisfied?: { label: string } | { prop: number } | { id: true }): void {
+    const { labels, props, id } = this.constraints.get(name)!;
     const node = this.planVar(name);
+    if (id && !(satisfied && 'id' in satisfied)) this.goals.push({ kind: 'id', node, value: id });
     for (const label of labels) if (!(satisfied && 'label' in satisfied && satisfied.label === label)) this.goals.push({ kind: 'node', node, label });
     props.forEach(({ key, value }, i) => {
       if (satisfied && 'prop' in satisfied && satisfied.prop === i) return;

@@ -13,6 +13,8 @@ export interface PlanNode {
   labels: string[];
   /** Property equalities whose value is known before the query runs (literals and parameters). */
   constantProps: { key: string; value: PropertyValue }[];
+  /** `id(n) = constant`: the node is one dictionary lookup away. */
+  id?: string;
   bound: boolean;
 }
 
@@ -26,7 +28,7 @@ export interface PlanRel {
   bound: boolean;
 }
 
-export type NodeAccess = { kind: 'label'; label: string } | { kind: 'prop'; key: string; value: PropertyValue } | { kind: 'all' };
+export type NodeAccess = { kind: 'id' } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; value: PropertyValue } | { kind: 'all' };
 
 export type PlanOp =
   | { op: 'scanNode'; node: string; access: NodeAccess; estimate: number }
@@ -35,6 +37,7 @@ export type PlanOp =
   | { op: 'checkRel'; rel: string; estimate: number };
 
 export function nodeAccess(node: PlanNode, graph: GraphIndex): { access: NodeAccess; estimate: number } {
+  if (node.id !== undefined) return { access: { kind: 'id' }, estimate: graph.node(node.id) ? 1 : 0 };
   let best: { access: NodeAccess; estimate: number } = { access: { kind: 'all' }, estimate: graph.nodeCount };
   for (const label of node.labels) {
     const count = graph.labelCount(label);
@@ -66,7 +69,7 @@ function fanOut(rel: PlanRel, graph: GraphIndex): number {
 function selectivity(node: PlanNode, graph: GraphIndex): number {
   if (node.bound) return 1;
   const { estimate } = nodeAccess(node, graph);
-  return node.labels.length === 0 && node.constantProps.length === 0 ? 1 : estimate / Math.max(1, graph.nodeCount);
+  return node.labels.length === 0 && node.constantProps.length === 0 && node.id === undefined ? 1 : estimate / Math.max(1, graph.nodeCount);
 }
 
 export function planPattern(nodes: PlanNode[], rels: PlanRel[], graph: GraphIndex): PlanOp[] {

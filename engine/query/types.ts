@@ -25,8 +25,11 @@ export interface Env {
 
 export type Fn = (row: Row, env: Env) => CypherValue;
 
-/** Runs a pattern from a row, handing each completed row to `emit`; `emit` returns true to stop early. */
-export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | void) => void;
+/**
+ * Runs a pattern from a row, handing each completed row to `emit`; `emit` returns true to
+ * stop early. With `live`, emit gets the runner's own row, valid only until it returns.
+ */
+export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | void, live?: boolean) => void;
 
 /** 'value': known not to be a graph element; 'any': not known until run time. */
 export type VariableKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'any';

@@ -25,12 +25,28 @@ export class GraphIndex {
   private readonly outgoing = new Map<string, Map<string, EdgeRecord[]>>();
   /** node id → edge type → edges arriving at it */
   private readonly incoming = new Map<string, Map<string, EdgeRecord[]>>();
+  private schema = 0;
+  private properties = 0;
 
   static fromRecords(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRecord>): GraphIndex {
     const index = new GraphIndex();
     for (const node of nodes) index.putNode(node);
     for (const edge of edges) index.putEdge(edge);
     return index;
+  }
+
+  /**
+   * Changes whenever what a query plan was chosen from may have changed: a label, edge
+   * type or property key appears or disappears, or a node or edge count crosses a power
+   * of two. Plans stay correct across other writes; they were only chosen from statistics.
+   */
+  get schemaVersion(): number {
+    return this.schema;
+  }
+
+  /** Facts as the issue counts them: nodes, their properties, and edges. */
+  get factCount(): number {
+    return this.nodes.size + this.properties + this.edges.size;
   }
 
   get nodeCount(): number {
@@ -45,12 +61,17 @@ export class GraphIndex {
     const previous = this.nodes.get(node.id);
     if (previous) this.unindexNode(previous);
     this.nodes.set(node.id, node);
-    for (const label of node.labels) addToSet(this.byLabel, label, node.id);
+    this.properties += Object.keys(node.properties).length;
+    if (!previous) this.countChanged(this.nodes.size);
+    for (const label of node.labels) if (addToSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
       const valueKey = propertyValueKey(value);
       if (valueKey === undefined) continue;
       let values = this.byProperty.get(key);
-      if (!values) this.byProperty.set(key, (values = new Map()));
+      if (!values) {
+        this.byProperty.set(key, (values = new Map()));
+        this.schema++;
+      }
       addToSet(values, valueKey, node.id);
     }
   }
@@ -60,7 +81,8 @@ export class GraphIndex {
     const previous = this.edges.get(edge.id);
     if (previous) this.unindexEdge(previous);
     this.edges.set(edge.id, edge);
-    addToSet(this.byEdgeType, edge.type, edge.id);
+    if (!previous) this.countChanged(this.edges.size);
+    if (addToSet(this.byEdgeType, edge.type, edge.id)) this.schema++;
     adjacencyList(this.outgoing, edge.from, edge.type).push(edge);
     adjacencyList(this.incoming, edge.to, edge.type).push(edge);
   }
@@ -72,6 +94,7 @@ export class GraphIndex {
     for (const edge of [...this.edgesOf(id, 'both')]) this.deleteEdge(edge.id);
     this.unindexNode(node);
     this.nodes.delete(id);
+    this.countChanged(this.nodes.size);
     this.outgoing.delete(id);
     this.incoming.delete(id);
   }
@@ -81,6 +104,11 @@ export class GraphIndex {
     if (!edge) return;
     this.unindexEdge(edge);
     this.edges.delete(id);
+    this.countChanged(this.edges.size);
+  }
+
+  private countChanged(count: number): void {
+    if ((count & (count - 1)) === 0) this.schema++;
   }
 
   node(id: string): NodeRecord | undefined {
@@ -125,6 +153,11 @@ export class GraphIndex {
     return result;
   }
 
+  /** The edges of one type leaving ('out') or arriving at ('in') a node: the index's own list, not to be changed or kept. */
+  adjacent(nodeId: string, direction: 'out' | 'in', type: string): readonly EdgeRecord[] {
+    return (direction === 'out' ? this.outgoing : this.incoming).get(nodeId)?.get(type) ?? NO_EDGES;
+  }
+
   /** Planner statistics. */
   labelCount(label: string): number {
     return this.byLabel.get(label)?.size ?? 0;
@@ -156,24 +189,29 @@ export class GraphIndex {
   }
 
   private unindexNode(node: NodeRecord): void {
-    for (const label of node.labels) deleteFromSet(this.byLabel, label, node.id);
+    this.properties -= Object.keys(node.properties).length;
+    for (const label of node.labels) if (deleteFromSet(this.byLabel, label, node.id)) this.schema++;
     for (const [key, value] of Object.entries(node.properties)) {
       const valueKey = propertyValueKey(value);
       const values = this.byProperty.get(key);
       if (valueKey === undefined || !values) continue;
       deleteFromSet(values, valueKey, node.id);
-      if (values.size === 0) this.byProperty.delete(key);
+      if (values.size === 0) {
+        this.byProperty.delete(key);
+        this.schema++;
+      }
     }
   }
 
   private unindexEdge(edge: EdgeRecord): void {
-    deleteFromSet(this.byEdgeType, edge.type, edge.id);
+    if (deleteFromSet(this.byEdgeType, edge.type, edge.id)) this.schema++;
     removeFromAdjacency(this.outgoing, edge.from, edge);
     removeFromAdjacency(this.incoming, edge.to, edge);
   }
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NO_EDGES: readonly EdgeRecord[] = [];
 
 /**
  * The key a scalar property value is indexed under. Numbers and strings must not
@@ -192,17 +230,25 @@ export function propertyValueKey(value: PropertyValue): string | undefined {
   }
 }
 
-function addToSet<K>(map: Map<K, Set<string>>, key: K, id: string): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(id);
+/** Whether `key` is new to the map. */
+function addToSet<K>(map: Map<K, Set<string>>, key: K, id: string): boolean {
+  const set = map.get(key);
+  if (set) {
+    set.add(id);
+    return false;
+  }
+  map.set(key, new Set([id]));
+  return true;
 }
 
-function deleteFromSet<K>(map: Map<K, Set<string>>, key: K, id: string): void {
+/** Whether `key` left the map. */
+function deleteFromSet<K>(map: Map<K, Set<string>>, key: K, id: string): boolean {
   const set = map.get(key);
-  if (!set) return;
+  if (!set) return false;
   set.delete(id);
-  if (set.size === 0) map.delete(key);
+  if (set.size > 0) return false;
+  map.delete(key);
+  return true;
 }
 
 function adjacencyList(map: Map<string, Map<string, EdgeRecord[]>>, nodeId: string, type: string): EdgeRecord[] {

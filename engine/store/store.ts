@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Level } from 'level';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { NODE_UNKNOWN_VALUES, type EdgeRecord, type NodeKind, type NodeRecord, type PropertyValue, type Provenance, type WorkspaceDomain, type WorkspaceScale, type WorkspaceTier } from '../ontology/index.ts';
+import path from 'node:path';
 import { GraphIndex } from './graph-index.ts';
+import { readSnapshot, removeSnapshot, removeUnfinishedSnapshots, snapshotFile, writeSnapshot } from './snapshot.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
@@ -40,6 +42,8 @@ export interface GraphMeta {
   updated_at: string;
   /** Names this graph's data keys; a deleted graph's generation is never reused. */
   generation: string;
+  /** Counts the writes that changed the graph's content (absent: none since it was created); names a snapshot's state. */
+  revision?: number;
 }
 
 /** An import's outcome as kept under its idempotency key. */
@@ -75,6 +79,19 @@ export const MAX_PAGE_SIZE = 500;
 const WRITE_CHUNK = 2_000;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
+
+interface LoadedGraph {
+  tenant: string;
+  graphId: string;
+  generation: string;
+  /** The meta revision the index holds. */
+  revision: number;
+  index: GraphIndex;
+  /** The revision of the graph's snapshot on disk, when known to be current. */
+  snapshotRevision?: number;
+}
+/** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
+export const DEFAULT_CACHE_FACTS = 2_000_000;
 /** Default confidence of a record imported without one: the client states it as fact. */
 const DEFAULT_CONFIDENCE = 1;
 /**
@@ -92,18 +109,28 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
  * is durable.
  */
 export class ParleyStore {
-  private readonly loaded = new Map<string, { generation: string; index: GraphIndex }>();
+  /** Loaded graphs, least recently used first, bounded by their total facts (cacheFacts). */
+  private readonly loaded = new Map<string, LoadedGraph>();
+  /** Snapshot writes under way: close() waits for them. */
+  private readonly snapshotting = new Set<Promise<void>>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
   private readonly changeListeners = new Set<(change: GraphChange) => void>();
 
-  private constructor(private readonly db: Level<string, string>) {}
+  private constructor(
+    private readonly db: Level<string, string>,
+    private readonly cacheFacts: number,
+    /** Graph snapshots: a folder inside the LevelDB directory, which LevelDB leaves alone. */
+    private readonly snapshotDir: string,
+  ) {}
 
-  static async open(dir: string): Promise<ParleyStore> {
+  /** `cacheFacts`: how many facts (nodes, node properties, edges) the loaded graphs may hold together; the graph in use always stays. */
+  static async open(dir: string, options: { cacheFacts?: number } = {}): Promise<ParleyStore> {
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     await db.open();
-    const store = new ParleyStore(db);
+    const store = new ParleyStore(db, options.cacheFacts ?? DEFAULT_CACHE_FACTS, path.join(dir, 'snapshots'));
     await store.upgradeLayout();
+    await removeUnfinishedSnapshots(store.snapshotDir);
     return store;
   }
 
@@ -120,8 +147,12 @@ export class ParleyStore {
     await this.db.batch(ops);
   }
 
+  /** Waits for the writes, snapshots every loaded graph changed since its snapshot, and closes. */
   async close(): Promise<void> {
     await this.locks.drain();
+    while (this.snapshotting.size > 0) await Promise.all(this.snapshotting);
+    for (const [key, entry] of this.loaded) if (entry.snapshotRevision !== entry.revision) this.snapshot(key, entry);
+    while (this.snapshotting.size > 0) await Promise.all(this.snapshotting);
     await this.db.close();
   }
 
@@ -278,7 +309,7 @@ export class ParleyStore {
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     const meta = await this.getGraphMeta(tenant, graphId);
     const cached = this.loaded.get(graphLockKey(tenant, graphId));
-    if (cached && cached.generation === meta.generation) return cached.index;
+    if (cached && cached.generation === meta.generation) return this.touch(graphLockKey(tenant, graphId), cached.index);
     return this.locks.run(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
   }
 
@@ -359,9 +390,9 @@ export class ParleyStore {
         }
         ops.push({ type: 'put', key: dataKey.edge(prefix, edge.id), value: JSON.stringify(edge) });
       }
-      if (!isNew && (changedNodes.length > 0 || changedEdges.length > 0)) {
-        ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now }) });
-      }
+      const changed = changedNodes.length > 0 || changedEdges.length > 0;
+      const revision = (meta.revision ?? 0) + (isNew || !changed ? 0 : 1);
+      if (!isNew && changed) ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now, revision }) });
       if (options.idempotencyKey !== undefined) {
         const { node_ids: _n, edge_ids: _e, ...counts } = summary;
         const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
@@ -372,7 +403,9 @@ export class ParleyStore {
       // Durable now: bring the in-memory indexes in step.
       for (const node of changedNodes) index.putNode(node);
       for (const edge of changedEdges) index.putEdge(edge);
-      if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { generation: meta.generation, index });
+      if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
+      else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
+      this.evict(graphLockKey(tenant, graphId));
       if (changedNodes.length > 0 || changedEdges.length > 0) {
         this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
       }
@@ -414,6 +447,7 @@ export class ParleyStore {
       const meta = await this.getGraphMeta(tenant, graphId);
       await this.db.del(metaKey.graph(tenant, graphId));
       this.loaded.delete(graphLockKey(tenant, graphId));
+      await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
       this.emitChange({ kind: 'delete', tenant, graphId, generation: meta.generation });
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       await this.db.clear(prefixRange(prefix));
@@ -436,13 +470,58 @@ export class ParleyStore {
   private async loadIndex(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
     const cacheKey = graphLockKey(tenant, meta.graph_id);
     const cached = this.loaded.get(cacheKey);
-    if (cached && cached.generation === meta.generation) return cached.index;
-    const prefix = graphDataPrefix(tenant, meta.graph_id, meta.generation);
-    const index = new GraphIndex();
-    await this.scan(dataKey.nodes(prefix), (value) => index.putNode(JSON.parse(value) as NodeRecord));
-    await this.scan(dataKey.edges(prefix), (value) => index.putEdge(JSON.parse(value) as EdgeRecord));
-    this.loaded.set(cacheKey, { generation: meta.generation, index });
+    if (cached && cached.generation === meta.generation) return this.touch(cacheKey, cached.index);
+    const revision = meta.revision ?? 0;
+    const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
+    const index = fromSnapshot ?? new GraphIndex();
+    if (!fromSnapshot) {
+      const prefix = graphDataPrefix(tenant, meta.graph_id, meta.generation);
+      await this.scan(dataKey.nodes(prefix), (value) => index.putNode(JSON.parse(value) as NodeRecord));
+      await this.scan(dataKey.edges(prefix), (value) => index.putEdge(JSON.parse(value) as EdgeRecord));
+    }
+    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
+    this.loaded.delete(cacheKey);
+    this.loaded.set(cacheKey, entry);
+    this.evict(cacheKey);
+    // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
+    // a million-fact graph holds the event loop for seconds, and a query is waiting
     return index;
+  }
+
+  /**
+   * Writes a loaded graph's snapshot in the background (close() waits for it). The
+   * records are serialised at once, so the snapshot holds the state of `revision`; a
+   * failure to write only costs the next start a rebuild from the records.
+   */
+  private snapshot(cacheKey: string, entry: LoadedGraph): void {
+    const revision = entry.revision;
+    const done = writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, revision, entry.index)
+      .then(() => {
+        if (this.loaded.get(cacheKey) === entry) entry.snapshotRevision = revision;
+      })
+      .catch(() => undefined)
+      .finally(() => this.snapshotting.delete(done));
+    this.snapshotting.add(done);
+  }
+
+  /** Marks a loaded graph most recently used. */
+  private touch(cacheKey: string, index: GraphIndex): GraphIndex {
+    const entry = this.loaded.get(cacheKey)!;
+    this.loaded.delete(cacheKey);
+    this.loaded.set(cacheKey, entry);
+    return index;
+  }
+
+  /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
+  private evict(keep: string): void {
+    let total = 0;
+    for (const { index } of this.loaded.values()) total += index.factCount;
+    for (const [key, { index }] of this.loaded) {
+      if (total <= this.cacheFacts) return;
+      if (key === keep) continue;
+      this.loaded.delete(key);
+      total -= index.factCount;
+    }
   }
 
   private async scan(prefix: string, onValue: (value: string) => void): Promise<void> {

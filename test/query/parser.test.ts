@@ -50,7 +50,7 @@ describe('parser', () => {
     } catch (error) {
       expect((error as QueryError).line).toBe(2);
       expect((error as QueryError).column).toBe(3);
-      expect((error as QueryError).code).toBe('ReadOnlyQuery');
+      expect((error as QueryError).code).toBe('read_only_query');
     }
   });
 });

@@ -33,6 +33,11 @@ class RecordingIndex extends GraphIndex {
     this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
     return super.edgesOf(nodeId, direction, types);
   }
+
+  override adjacent(nodeId: string, direction: 'out' | 'in', type: string): readonly EdgeRecord[] {
+    this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
+    return super.adjacent(nodeId, direction, type);
+  }
 }
 
 /** The conflict graph, padded with `count` unconnected nodes: the same answers, other statistics. */
@@ -51,9 +56,9 @@ function paddedGraph(label: string, properties: NodeRecord['properties'], count:
 const options = { parameters: {}, limits: DEFAULT_LIMITS };
 
 /** The join steps the plan of a one-MATCH query builds to, as short signatures. */
-function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry): string[] {
-  const plan = planQuery(parseQuery(text), graph, { ...options, rules });
-  const match = buildQuery(plan, graph, { ...options, rules }).parts[0].clauses[0];
+function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry, parameters: Record<string, unknown> = {}): string[] {
+  const plan = planQuery(parseQuery(text), graph, { ...options, rules, parameters });
+  const match = buildQuery(plan, graph, { ...options, rules, parameters }).parts[0].clauses[0];
   if (match.kind !== 'match') throw new Error('the query does not start with MATCH');
   return match.steps.map(signature);
 }
@@ -61,7 +66,7 @@ function builtSteps(text: string, graph: GraphIndex, rules?: RuleRegistry): stri
 function signature(step: MatchStep): string {
   switch (step.kind) {
     case 'scanNode':
-      return `scanNode ${step.access.kind === 'label' ? step.access.label : step.access.kind === 'prop' ? step.access.key : 'all'} [${step.labels}]`;
+      return `scanNode ${step.access.kind === 'label' ? step.access.label : step.access.kind === 'prop' ? step.access.key : step.access.kind}${step.id ? ' id' : ''} [${step.labels}]`;
     case 'expand':
     case 'varExpand':
       return `${step.kind} ${step.direction} [${step.labels}] {${step.props.map((prop) => prop.key)}}`;
@@ -147,6 +152,25 @@ describe('one plan for explain and execution', () => {
     expect(conflicting.goal).toContain("prop(V_c, type, 'RedLine')");
   });
 
+  it('finds a node by id(n) = constant through the id dictionary, not by scanning its label', () => {
+    const graph = paddedGraph('Actor', { role: 'party' }, 40);
+    const query = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $id AND c.type = 'RedLine' RETURN c.text AS claim";
+    const result = runQuery(graph, query, { parameters: { id: 'rsf' }, explain: true });
+    expect(result.rows).toEqual([['No negotiation while the army holds Khartoum']]);
+    expect(result.goal).toBe("node_id(V_a, '$id'), node(V_a, 'Actor'), edge(_A0, 'ASSERTS', V_a, V_c, _), node(V_c, 'Claim'), prop(V_c, type, 'RedLine'),\nreturn(['claim'])");
+    expect((result.plan as string[])[0]).toBe('scan a by id lookup (~1 rows)');
+    expect(builtSteps(query, graph, undefined, { id: 'rsf' })).toEqual(['scanNode id [Actor]', 'expand out [Claim] {type}']);
+    expect(graph.lookups).toEqual(['edges out of Actor']);
+    // an unknown id, a node of another label, and an id that is not a string find nothing
+    expect(runQuery(graph, query, { parameters: { id: 'nobody' } }).rows).toEqual([]);
+    expect(runQuery(graph, 'MATCH (a:Claim) WHERE id(a) = $id RETURN a', { parameters: { id: 'rsf' } }).rows).toEqual([]);
+    expect(runQuery(graph, 'MATCH (a) WHERE id(a) = $id RETURN a', { parameters: { id: 7 } }).rows).toEqual([]);
+    // both ends known by id: the second is checked as the walk arrives
+    const pair = runQuery(graph, "MATCH (a)-[r]->(b) WHERE id(a) = 'rsf' AND id(b) = $b RETURN type(r) AS type", { parameters: { b: 'saf' }, explain: true });
+    expect(pair.goal).toContain("node_id(V_b, '$b')");
+    expect(pair.rows).toEqual([['OPPOSES']]);
+  });
+
   it('waits with a property compared with another pattern variable until that variable is bound', () => {
     const graph = conflictGraph();
     // a is scanned first by its label (3 actors < 8 nodes); b.role is only known once b is bound
@@ -155,6 +179,115 @@ describe('one plan for explain and execution', () => {
     expect(result.rows).toEqual([['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', 'Rapid Support Forces']]);
     expect(result.goal).toBe("node(V_a, 'Actor'), node(V_b, _), where(neq(V_a, V_b)), prop(V_a, role, prop_of(V_b, role)),\nreturn(['a', 'b'])");
     expect(builtSteps(query, graph)).toEqual(['scanNode Actor []', 'scanNode all []', 'filter', 'checkNode']);
+  });
+});
+
+describe('aggregation without rows', () => {
+  /** A random graph of actors and claims with ASSERTS and ALLIED_WITH edges, self-loops and parallel edges included. */
+  function randomGraph(seed: number): GraphIndex {
+    let state = seed;
+    const random = (n: number) => Math.floor(((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * n);
+    const graph = new GraphIndex();
+    const at = '2024-01-01T00:00:00.000Z';
+    for (let i = 0; i < 12; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: { tier: i % 3 }, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 20; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: { type: i % 4 === 0 ? 'RedLine' : 'Demand' }, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 60; i++) {
+      const asserts = random(3) > 0;
+      graph.putEdge({ id: `e${i}`, type: asserts ? 'ASSERTS' : 'ALLIED_WITH', from: `a${random(12)}`, to: asserts ? `c${random(20)}` : `a${random(12)}`, properties: { weight: random(2) }, confidence: 1, provenance: [], recorded_at: at });
+    }
+    return graph;
+  }
+
+  it('counts the tail of a pattern per row before it, as explained, with the answers of counting rows', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const graph = randomGraph(seed);
+      // the RedLine case may start from the claims (then its tail binds a, which is read): equal answers either way
+      const cases: [pushed: string, rows: string][] = [
+        ['MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN id(a) AS a, count(*) AS n ORDER BY n DESC, a LIMIT 5',
+          'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(c) AS n ORDER BY n DESC, a LIMIT 5'],
+        ["MATCH (a:Actor)-[:ASSERTS {weight: 1}]->(:Claim {type: 'RedLine'}) RETURN a.tier AS tier, count(*) AS n ORDER BY tier",
+          "MATCH (a:Actor)-[r:ASSERTS {weight: 1}]->(c:Claim {type: 'RedLine'}) RETURN a.tier AS tier, count(r) AS n ORDER BY tier"],
+        // the counted edge must not be the one the pattern already used (relationship isomorphism), self-loops included
+        ['MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor)-[:ALLIED_WITH]-(:Actor) RETURN id(a) AS a, id(b) AS b, count(*) AS n ORDER BY a, b',
+          'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor)-[r:ALLIED_WITH]-(:Actor) RETURN id(a) AS a, id(b) AS b, count(r) AS n ORDER BY a, b'],
+        ['MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN count(*) AS n', 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(c) AS n'],
+        ["MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n", "MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'Nothing'}) RETURN count(c) AS n"],
+      ];
+      for (const [pushed, rows] of cases) {
+        const counted = runQuery(graph, pushed, { explain: true });
+        const plain = runQuery(graph, rows, { explain: true });
+        if (!pushed.includes('RedLine')) {
+          expect(counted.goal).toContain('aggregate_all(count, (');
+          expect((counted.plan as string[]).some((line) => line.startsWith('count expand'))).toBe(true);
+        }
+        expect(plain.goal).not.toContain('aggregate_all');
+        expect(counted.rows).toEqual(plain.rows);
+      }
+    }
+    expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
+  });
+
+  it('keeps the k first rows of ORDER BY ... LIMIT k in order, ties in input order, past SKIP', () => {
+    const graph = randomGraph(5);
+    const all = runQuery(graph, 'MATCH (a:Actor)-[r]->(b) RETURN id(r) AS r, a.tier AS t ORDER BY t').rows;
+    expect(all.length).toBeGreaterThan(20);
+    for (const [skip, limit] of [[0, 0], [0, 1], [0, 7], [3, 5], [0, 15], [2, 11], [0, 1000], [50, 20]]) {
+      expect(runQuery(graph, `MATCH (a:Actor)-[r]->(b) RETURN id(r) AS r, a.tier AS t ORDER BY t SKIP ${skip} LIMIT ${limit}`).rows).toEqual(all.slice(skip, skip + limit));
+    }
+  });
+});
+
+describe('the plan cache', () => {
+  /** Counts the planner's statistics reads: none means the query was not planned again. */
+  class CountingIndex extends GraphIndex {
+    statistics = 0;
+    override labelCount(label: string): number {
+      this.statistics++;
+      return super.labelCount(label);
+    }
+  }
+  const counting = () => {
+    const graph = new CountingIndex();
+    const source = conflictGraph();
+    for (const node of source.nodes.values()) graph.putNode(node);
+    for (const edge of source.edges.values()) graph.putEdge(edge);
+    return graph;
+  };
+  const query = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = $type RETURN a.label AS actor ORDER BY actor";
+
+  it('plans a query text once per parameter shape, answering from the data as it is now', () => {
+    const graph = counting();
+    expect(runQuery(graph, query, { parameters: { type: 'RedLine' } }).rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    const planned = graph.statistics;
+    expect(planned).toBeGreaterThan(0);
+    expect(runQuery(graph, query, { parameters: { type: 'Demand' } }).rows).toEqual(runQuery(conflictGraph(), query, { parameters: { type: 'Demand' } }).rows);
+    expect(graph.statistics).toBe(planned);
+    // a write that changes no schema nor count past a power of two keeps the plan, and the answer follows the data
+    const rsf = graph.node('rsf')!;
+    graph.putNode({ ...rsf, properties: { ...rsf.properties, label: 'RSF' } });
+    expect(runQuery(graph, query, { parameters: { type: 'RedLine' } }).rows).toEqual([['RSF'], ['Sudanese Armed Forces']]);
+    expect(graph.statistics).toBe(planned);
+    // another parameter shape is another plan: a number is no string id
+    const byId = 'MATCH (a:Actor) WHERE id(a) = $id RETURN a.label AS label';
+    expect(runQuery(graph, byId, { parameters: { id: 'saf' }, explain: true }).plan).toContain('scan a by id lookup (~1 rows)');
+    const numeric = runQuery(graph, byId, { parameters: { id: 1 }, explain: true });
+    expect(numeric.rows).toEqual([]);
+    expect(numeric.plan).toContain('scan a by label Actor (~3 rows)');
+  });
+
+  it('plans again after a schema change, and after rule modules change', () => {
+    const graph = counting();
+    runQuery(graph, query, { parameters: { type: 'RedLine' } });
+    const planned = graph.statistics;
+    graph.putNode({ id: 'x', labels: ['Mediator'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    runQuery(graph, query, { parameters: { type: 'RedLine' } });
+    expect(graph.statistics).toBeGreaterThan(planned);
+
+    const rules = new RuleRegistry();
+    const ruled = "MATCH (a:Actor {label: 'IGAD'}), (b:Actor) WHERE befriends(a, b) RETURN b.label AS b";
+    expect(() => runQuery(graph, ruled, { rules })).toThrow(/befriends/);
+    rules.load('allies', "befriends(X, Y) :- edge(_, 'ALLIED_WITH', X, Y, _).", 'allies.pl');
+    expect(runQuery(graph, ruled, { rules }).rows.length).toBeGreaterThan(0);
   });
 });
 

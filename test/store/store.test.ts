@@ -170,6 +170,35 @@ describe('ParleyStore graphs', () => {
   });
 });
 
+describe('ParleyStore graph cache', () => {
+  it('keeps the loaded graphs within their facts bound, dropping the least recently used, and loads a dropped graph again whole', async () => {
+    // sudan is 3 nodes + 10 properties + 2 edges = 15 facts: two fit in 40, three do not
+    const bounded = await ParleyStore.open(path.join(dir, 'bounded'), { cacheFacts: 40 });
+    try {
+      for (const graph of ['a', 'b', 'c']) await bounded.writeGraph('t1', graph, sudan);
+      expect(bounded.loadedGeneration('t1', 'a')).toBeUndefined();
+      expect(bounded.loadedGeneration('t1', 'b')).toBeDefined();
+      expect((await bounded.loadGraph('t1', 'b')).factCount).toBe(15);
+      // b was used after c: loading a drops c, the least recently used
+      const a = await bounded.loadGraph('t1', 'a');
+      expect([a.nodeCount, a.edgeCount, a.node('c1')?.properties.type]).toEqual([3, 2, 'RedLine']);
+      expect(bounded.loadedGeneration('t1', 'c')).toBeUndefined();
+      expect(bounded.loadedGeneration('t1', 'b')).toBeDefined();
+      // a graph larger than the bound stays loaded alone while in use
+      const single = await ParleyStore.open(path.join(dir, 'single'), { cacheFacts: 10 });
+      try {
+        await single.writeGraph('t1', 'big', sudan);
+        expect((await single.loadGraph('t1', 'big')).nodeCount).toBe(3);
+        expect(single.loadedGeneration('t1', 'big')).toBeDefined();
+      } finally {
+        await single.close();
+      }
+    } finally {
+      await bounded.close();
+    }
+  });
+});
+
 describe('ParleyStore keys and workspaces', () => {
   it('authenticates live keys only, comparing hashes', async () => {
     const { record, secret } = await store.createKey({ tenant: 'acme', scope: 'read' });

@@ -6,7 +6,8 @@ import { groupEntities, type WordPrediction } from './bio.ts';
 import { CallGate } from '../../gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type NerModelFiles } from './model-dir.ts';
 import { splitSentences } from './sentences.ts';
-import { TokenClassifier, type SentenceLabels } from './token-classifier.ts';
+// transformers and ONNX (about 180 MB resident) load only where a model runs: see openNerBackend
+import type { SentenceLabels, TokenClassifier } from './token-classifier.ts';
 import type { NerTask } from './worker-task.ts';
 import { splitWords } from './words.ts';
 
@@ -188,7 +189,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
   const timeoutMs = options.timeoutMs ?? DEFAULT_NER_TIMEOUT_MS;
   if (maxQueue < 1 || maxSentences < 1 || timeoutMs < 1) throw new RangeError('maxQueue, maxSentencesPerCall and timeoutMs must be at least 1');
 
-  const runner = workers === 0 ? new InProcessRunner(await TokenClassifier.load(files)) : new PoolRunner(files, workers);
+  const runner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new PoolRunner(files, workers);
   try {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {

@@ -1,7 +1,8 @@
 import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
 import type { SymbolicLayer } from '../types.ts';
-import { ClaimClassifier, claimModelKind, type ClaimModelKind, type ClaimTypePrediction } from './claim-classifier.ts';
+// transformers and ONNX (about 180 MB resident) load only when a claim model is configured: see createClaimTyper
+import type { ClaimClassifier, ClaimModelKind, ClaimTypePrediction } from './claim-classifier.ts';
 import { CallGate } from '../../gate.ts';
 import { inspectNerModelDir, NerModelUnavailableError, type ModelPurpose, type NerModelFiles } from './model-dir.ts';
 import type { ClaimTask } from './worker-task.ts';
@@ -110,6 +111,7 @@ async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promis
 /** Checks the folder and its labels, starts the workers and loads the model in each; NerModelUnavailableError when that fails. */
 export async function createClaimTyper(options: ClaimTyperOptions): Promise<PooledClaimTyper> {
   const files: NerModelFiles = await inspectNerModelDir(options.modelDir, CLAIM_MODEL_PURPOSE);
+  const { ClaimClassifier, claimModelKind } = await import('./claim-classifier.ts');
   const reading = claimModelKind(files.labels);
   if (!reading) {
     throw new NerModelUnavailableError(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A token-classification model folder as transformers.js reads it offline: config.json
@@ -49,6 +50,12 @@ export interface NerModelFiles {
 }
 
 const DEFAULT_MAX_POSITIONS = 512;
+
+/**
+ * The entity recogniser shipped in the repository (trained by bench/train-ner/train.py, model
+ * card in its README.md): what the service runs when PARLEY_NER_MODEL_DIR is unset.
+ */
+export const SHIPPED_NER_MODEL_DIR = fileURLToPath(new URL('./model/', import.meta.url));
 /** Written by `npm run models:pull`: where the folder came from. */
 export const PULL_RECORD_FILE = 'parley-model.json';
 

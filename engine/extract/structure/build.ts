@@ -11,6 +11,7 @@ import { deriveEdgeId, deriveNodeId } from '../../store/ids.ts';
 import type { DateMention, DocumentInput, Findings, NeuralEntity, TextSpan } from '../types.ts';
 import { EntityResolver, type ActorDirectory, type EntityRef, type ResolvedEntity } from './coreference.ts';
 import { findIssues } from './issues.ts';
+import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 
 /**
@@ -58,6 +59,8 @@ export interface StructureInput {
   findings: Findings;
   /** Transformer spans, or null when no model is configured. */
   neural: readonly NeuralEntity[] | null;
+  /** How rule mentions and transformer spans combine; DEFAULT_COMBINATION when absent. */
+  combination?: CombinationPolicy;
   tier: WorkspaceTier;
   /** Rule set and model with versions, as every provenance record names them. */
   extractor: string;
@@ -80,7 +83,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     quote: text.slice(span.start, span.end), extractor: input.extractor,
   });
 
-  const mentions = collectMentions(text, input.findings, input.neural);
+  const mentions = collectMentions(text, input.findings, input.neural, input.combination);
   // Names the graph learned from earlier documents, where this document's extractors saw nothing.
   for (const known of input.directory?.occurrences(text) ?? []) {
     if (!mentions.some((mention) => mention.start < known.end && known.start < mention.end)) mentions.push(known);

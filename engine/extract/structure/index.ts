@@ -1,5 +1,5 @@
 /** The structure stage: findings → resolved entities → nodes and edges with provenance. */
-export { collectMentions, inferOrganisationType, type EntityMention } from './mentions.ts';
+export { collectMentions, inferLocationType, inferOrganisationType, type EntityMention } from './mentions.ts';
 export { EntityResolver, actorDirectory, nameOf, type ActorDirectory, type EntityRef, type KnownActor, type ResolvedEntity } from './coreference.ts';
 export { findIssues, type IssueCue } from './issues.ts';
 export {
@@ -11,3 +11,4 @@ export {
   type StructuredEdge,
   type StructuredNode,
 } from './build.ts';
+export { COMBINATION_POLICIES, combineMentions, DEFAULT_COMBINATION, nerFamily, type CombinationPolicy, type NerFamily } from './combine.ts';

@@ -1,10 +1,10 @@
 import type { ActorType, LocationType } from '../../ontology/index.ts';
 import type { FindingSource, Findings, NeuralEntity, TextSpan } from '../types.ts';
+import { combineMentions, DEFAULT_COMBINATION, type CombinationPolicy } from './combine.ts';
 
 /**
  * Stage 1 of structuring: one list of entity mentions from the symbolic findings and
- * the transformer's spans. The symbolic layer's typing wins wherever the two overlap,
- * because its gazetteer knows conflict actors the generic NER labels only as ORG/PER.
+ * the transformer's spans, combined as ./combine.ts says.
  */
 
 export interface EntityMention extends TextSpan {
@@ -21,20 +21,6 @@ export interface EntityMention extends TextSpan {
   source: FindingSource;
   /** Set on definite descriptions ("the army") once resolved to the named actor they refer to. */
   generic?: boolean;
-}
-
-/** The NER label families the structure stage uses; anything else (MISC, DATE...) is ignored. */
-type NerFamily = 'person' | 'organisation' | 'location';
-
-const NER_FAMILIES: readonly [RegExp, NerFamily][] = [
-  [/^(PER|PERSON)$/i, 'person'],
-  [/^(ORG|ORGANI[SZ]ATION|NORP)$/i, 'organisation'],
-  [/^(LOC|LOCATION|GPE|FAC)$/i, 'location'],
-];
-
-function nerFamily(label: string): NerFamily | undefined {
-  const bare = label.replace(/^[BIES]-/, '');
-  return NER_FAMILIES.find(([pattern]) => pattern.test(bare))?.[1];
 }
 
 /**
@@ -55,16 +41,17 @@ export function inferOrganisationType(name: string): ActorType {
   return ORGANISATION_TYPE_CUES.find(([pattern]) => pattern.test(name))?.[1] ?? 'unknown';
 }
 
-function overlaps(a: TextSpan, b: TextSpan): boolean {
-  return a.start < b.end && b.start < a.end;
-}
-
 /**
- * Symbolic actor and location mentions, plus every transformer span that no symbolic
- * mention overlaps. Sorted by position; offsets are checked against the text so a
+ * Symbolic actor and location mentions combined with the transformer's spans under a
+ * policy (./combine.ts). Sorted by position; offsets are checked against the text so a
  * buggy upstream stage cannot put a wrong quote into provenance.
  */
-export function collectMentions(text: string, findings: Findings, neural: readonly NeuralEntity[] | null): EntityMention[] {
+export function collectMentions(
+  text: string,
+  findings: Findings,
+  neural: readonly NeuralEntity[] | null,
+  policy: CombinationPolicy = DEFAULT_COMBINATION,
+): EntityMention[] {
   const mentions: EntityMention[] = [];
   for (const actor of findings.actors) {
     mentions.push({
@@ -79,16 +66,7 @@ export function collectMentions(text: string, findings: Findings, neural: readon
       confidence: location.confidence, source: location.source,
     });
   }
-  const symbolic = [...mentions];
-  for (const entity of neural ?? []) {
-    const family = nerFamily(entity.label);
-    if (!family) continue;
-    if (symbolic.some((mention) => overlaps(mention, entity))) continue;
-    const base = { start: entity.start, end: entity.end, text: entity.text, confidence: entity.score, source: 'ner' as const };
-    if (family === 'location') mentions.push({ ...base, kind: 'Location', location_type: 'other' });
-    else mentions.push({ ...base, kind: 'Actor', actor_type: family === 'person' ? 'individual' : inferOrganisationType(entity.text) });
-  }
-  return mentions
+  return combineMentions(mentions, neural ?? [], policy)
     .filter((mention) => mention.end > mention.start && text.slice(mention.start, mention.end) === mention.text)
     .flatMap((mention) => alignToWords(text, mention) ?? [])
     .sort((a, b) => a.start - b.start || b.end - a.end);
@@ -100,6 +78,19 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  * A mention that starts inside a word is dropped; one that ends inside a word ("al-Burhan s"
  * cut from "said") is trimmed back to its last whole word, so labels are never word fragments.
  */
+/**
+ * What a place name's head word says about its type, for places only the model found
+ * ("Anbar province", "Al Asad Air Base"); a bare name is most often a town or a city.
+ */
+const LOCATION_TYPE_CUES: readonly [RegExp, LocationType][] = [
+  [/\b(camp|base|airfield|airport|crossing|bridge|dam|hospital|plant|corridor|checkpoint|prison|port)$/i, 'site'],
+  [/\b(province|region|state|governorate|district|county|oblast|valley|mountains|desert|strip|plateau|heights)$/i, 'region'],
+];
+
+export function inferLocationType(name: string): LocationType {
+  return LOCATION_TYPE_CUES.find(([pattern]) => pattern.test(name))?.[1] ?? 'city';
+}
+
 function alignToWords(text: string, mention: EntityMention): EntityMention | undefined {
   const { start } = mention;
   if (start > 0 && WORD_CHAR.test(text[start - 1]) && WORD_CHAR.test(text[start])) return undefined;

@@ -6,13 +6,15 @@ import { findEvents } from './events.ts';
 import { findRelations } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenize } from './text.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
+
+export { SYMBOLIC_EXTRACTOR_VERSION };
 
 /**
  * The symbolic conflict layer: gazetteer, patterns and lexicons only, so it
  * stands on its own when no transformer model is configured. Synchronous and
  * pure (the gazetteers are built once per process on first use).
  */
-export const SYMBOLIC_EXTRACTOR_VERSION = 'parley-rules/1.0.0';
 
 export function findConflictEntities(doc: DocumentInput): Findings {
   const matching = matchingText(doc.text);

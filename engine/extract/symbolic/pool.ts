@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
 import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
-import { SYMBOLIC_EXTRACTOR_VERSION } from './index.ts';
+import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
 /** find() calls admitted at a time (running or waiting for a worker); more are refused with OverloadedError (HTTP 503). */
 export const DEFAULT_RULE_MAX_QUEUE = 64;
@@ -12,6 +12,8 @@ export const DEFAULT_RULE_MAX_QUEUE = 64;
  * also loads the gazetteers.
  */
 export const DEFAULT_RULE_TIMEOUT_MS = 60_000;
+/** How long a rule worker with nothing to do stays, keeping its loaded gazetteers for the next document. */
+const RULE_WORKER_IDLE_MS = 60_000;
 
 export interface PooledRuleLayerOptions {
   /** Worker threads; default one per core. */
@@ -38,8 +40,11 @@ export class PooledRuleLayer implements SymbolicLayer {
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
-      minThreads: workers,
+      // started on the first document and ended after a minute idle: an idle server holds
+      // no worker (each is ~70 MB resident once its gazetteers are loaded)
+      minThreads: 0,
       maxThreads: workers,
+      idleTimeout: RULE_WORKER_IDLE_MS,
       // The gate bounds the calls admitted, and so the pool's queue.
       maxQueue: Infinity,
     });

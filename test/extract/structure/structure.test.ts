@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actorDirectory, structureDocument, type StructureInput, type StructuredDocument } from '../../../engine/extract/structure/index.ts';
+import { actorDirectory, COMBINATION_POLICIES, structureDocument, type StructureInput, type StructuredDocument } from '../../../engine/extract/structure/index.ts';
 import { deriveNodeId } from '../../../engine/store/ids.ts';
 import type { Findings, NeuralEntity } from '../../../engine/extract/types.ts';
 import { TIER_EDGE_TYPES, TIER_NODE_KINDS } from '../../../engine/ontology/index.ts';
@@ -169,7 +169,7 @@ describe('coreference', () => {
     expect(structureDocument(input(text, emptyFindings())).nodes.filter((n) => n.labels[0] === 'Actor')).toHaveLength(0);
   });
 
-  it('merges transformer spans: symbolic typing wins on overlap, NER-only spans become typed nodes', () => {
+  it('merges transformer spans under the fill-gaps policy: symbolic typing wins on overlap, NER-only spans become typed nodes', () => {
     const text = 'Leaders of the Sudanese Armed Forces met Ahmed Musa of the Darfur Bar Association in Kosti.';
     const findings = emptyFindings();
     findings.actors.push({ ...spanOf(text, 'Sudanese Armed Forces'), actor_type: 'armed_forces', canonical: 'Sudanese Armed Forces', confidence: 0.9, source: 'gazetteer' });
@@ -179,12 +179,14 @@ describe('coreference', () => {
       { ...spanOf(text, 'Darfur Bar Association'), label: 'ORG', score: 0.8 },
       { ...spanOf(text, 'Kosti'), label: 'LOC', score: 0.85 },
     ];
-    const graph = structureDocument(input(text, findings, { neural: ner }));
+    const fillGaps = COMBINATION_POLICIES.find((policy) => policy.name === 'fill gaps')!;
+    const graph = structureDocument(input(text, findings, { neural: ner, combination: fillGaps }));
     const labels = graph.nodes.filter((n) => n.labels[0] !== 'Document').map((n) => `${n.labels[0]}:${n.properties.label}`);
     expect(labels.sort()).toEqual(['Actor:Ahmed Musa', 'Actor:Darfur Bar Association', 'Actor:Sudanese Armed Forces', 'Location:Kosti']);
     expect(node(graph, 'Actor', 'Ahmed Musa')!.properties.actor_type).toBe('individual');
     expect(node(graph, 'Actor', 'Sudanese Armed Forces')!.confidence).toBe(0.9);
-    expect(node(graph, 'Location', 'Kosti')!.properties.location_type).toBe('other');
+    // A bare place name the rules do not know is most often a town.
+    expect(node(graph, 'Location', 'Kosti')!.properties.location_type).toBe('city');
   });
 
   it('splits two known actors found as one name, but keeps a name with "and" in it whole', () => {
