@@ -36,6 +36,12 @@ const MAX_SENTENCES_PER_TASK = 8;
 /** close() drains the admitted calls before closing the pool; this only bounds a worker that hangs while shutting down. */
 const CLOSE_TIMEOUT_MS = 30_000;
 const WARM_UP_SENTENCE = ['Warm', 'up', '.'];
+/**
+ * A worker idle this long ends (each holds the model and an ONNX session, 100-200 MB), so
+ * an idle server stays small; the next document starts workers again, each loading the
+ * model on its first task.
+ */
+const NER_WORKER_IDLE_MS = 60_000;
 /** Starting a worker and loading a BERT-base model takes a few seconds; this catches one that never gets there. */
 const WARM_UP_TIMEOUT_MS = 120_000;
 
@@ -67,8 +73,9 @@ class PoolRunner implements SentenceRunner {
   ) {
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
-      minThreads: workers,
+      minThreads: 0,
       maxThreads: workers,
+      idleTimeout: NER_WORKER_IDLE_MS,
       // PooledNerBackend bounds the calls it admits and keeps at most one task per worker of each call in flight.
       maxQueue: Infinity,
       closeTimeout: CLOSE_TIMEOUT_MS,
@@ -176,9 +183,9 @@ export class PooledNerBackend implements NerBackend {
 }
 
 /**
- * Checks the model folder, starts the workers and loads the model in each (a warm-up
- * sentence per worker), so that a broken model fails here with NerModelUnavailableError
- * rather than on the first document.
+ * Checks the model folder and runs a warm-up sentence through one worker, so that a broken
+ * model fails here with NerModelUnavailableError rather than on the first document. The
+ * other workers start (and load the model) when documents come.
  */
 export async function createNerBackend(options: NerBackendOptions): Promise<PooledNerBackend> {
   const files = await inspectNerModelDir(options.modelDir);
@@ -196,7 +203,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
       timer = setTimeout(() => reject(new Error(`workers did not load the model within ${WARM_UP_TIMEOUT_MS} ms`)), WARM_UP_TIMEOUT_MS);
     });
     try {
-      await Promise.race([Promise.all(Array.from({ length: Math.max(workers, 1) }, () => runner.run([WARM_UP_SENTENCE]))), limit]);
+      await Promise.race([runner.run([WARM_UP_SENTENCE]), limit]);
     } finally {
       clearTimeout(timer);
     }
