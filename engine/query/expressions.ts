@@ -434,10 +434,14 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   const name = expr.name.toLowerCase();
   if (isAggregateFunction(name)) {
     if (!ctx.aggregates) throw compileError('InvalidAggregation', `aggregate ${expr.name}() is not allowed here`, expr.pos);
+    const arity = expr.star ? 0 : name.startsWith('percentile') ? 2 : 1;
+    if (expr.args.length !== arity) {
+      throw compileError('InvalidNumberOfArguments', `${expr.name}() takes ${arity === 0 ? '*' : arity === 1 ? 'one argument' : 'two arguments'}, got ${expr.args.length}`, expr.pos);
+    }
     const args = expr.args.map((arg) => compileExpr(arg, { ...ctx, scope: ctx.argumentScope ?? ctx.scope, aggregates: undefined }));
     const index = ctx.aggregates.length;
     ctx.aggregates.push({ name, distinct: expr.distinct, star: expr.star, args });
-    // validate the aggregate name and arity now, not on the first row
+    // validate the aggregate name now, not on the first row
     createAccumulator(name, expr.distinct, expr.star);
     return (_row, env) => env.aggregateValues[index];
   }

@@ -75,6 +75,15 @@ function expectOnlyQueryErrors(text: string): void {
   }
 }
 
+describe('aggregate arity', () => {
+  it('refuses an aggregate called with the wrong number of arguments, before any row (found by the fuzz suite: collect() crashed the size estimate)', () => {
+    for (const [query, column] of [['UNWIND [1] AS x RETURN collect()', 24], ['UNWIND [1] AS x RETURN sum(x, x)', 24], ['UNWIND [1] AS x RETURN percentileDisc(x)', 24]] as const) {
+      expect(() => runQuery(conflictGraph(), query), query).toThrow(expect.objectContaining({ code: 'invalid_number_of_arguments', line: 1, column }));
+    }
+    expect(runQuery(conflictGraph(), 'UNWIND [1, 2] AS x RETURN count(*), collect(x), percentileDisc(x, 0.5)').rows).toEqual([[2n, [1n, 2n], 1n]]);
+  });
+});
+
 describe('parser and engine under random input', () => {
   it('never throws anything but a typed error on token soup', () => {
     fc.assert(
