@@ -82,7 +82,7 @@ function generate(facts: number): Records {
     const type = random() < 0.1 ? 'RedLine' : OTHER_CLAIM_TYPES[Math.floor(random() * OTHER_CLAIM_TYPES.length)];
     nodes.push({ id: `c${i}`, labels: ['Claim'], properties: { type, text: `claim ${i}` }, ...record });
   }
-  for (let i = 0; i < eventCount; i++) nodes.push({ id: `v${i}`, labels: ['Event'], properties: { label: `event ${i}`, date: '2024-01-01' }, ...record });
+  for (let i = 0; i < eventCount; i++) nodes.push({ id: `v${i}`, labels: ['Event'], properties: { label: `event ${i}`, event_type: 'ASSAULT', date: '2024-01-01' }, ...record });
   const edges: EdgeRecord[] = [];
   const pick = (prefix: string, count: number) => `${prefix}${Math.floor(random() * count)}`;
   for (let i = 0; i < edgeCount; i++) {
