@@ -48,7 +48,7 @@ import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
-import { loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
+import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
 
 const { values: args } = parseArgs({
@@ -224,7 +224,7 @@ const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map(
 const benchStarted = performance.now();
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-frameworks-'));
 const config: ParleyConfig = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') });
-const limits = { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
+const limits = frameworkLimits(config);
 let store = await ParleyStore.open(path.join(dir, 'store'));
 let pool: ReasoningPool | undefined;
 let app: FastifyInstance | undefined;

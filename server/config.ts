@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
+import type { RunLimits } from '../engine/prolog/framework-run.ts';
+import type { QueryLimits } from '../engine/query/limits.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
 import { COLLECTION_LIMIT, RESPONSE_LIMIT_BYTES } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
@@ -74,6 +76,22 @@ export function extractionOptions(config: ParleyConfig): Parameters<typeof openE
     ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
     ruleMaxQueue: config.ruleMaxQueue,
   };
+}
+
+/** The limits of one query, as the settings give them. */
+export function queryLimits(config: ParleyConfig): Partial<QueryLimits> {
+  return {
+    timeLimitMs: config.queryTimeoutMs,
+    rowCap: config.queryRowLimit,
+    inferenceLimit: config.inferenceLimit,
+    collectionLimit: config.queryCollectionLimit,
+    responseBytes: config.queryResponseLimitBytes,
+  };
+}
+
+/** The limits of one framework run (assess, analyze, the batch report): a query's time and inference limits. */
+export function frameworkLimits(config: ParleyConfig): RunLimits {
+  return { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
 }
 
 export function reasoningOptions(config: ParleyConfig): ReasoningOptions {

@@ -16,10 +16,15 @@ export interface OpenedEngine {
   close(): Promise<void>;
 }
 
+/** The store in config.dataDir (created when missing), with the configured graph cache. */
+export function openStore(config: ParleyConfig): Promise<ParleyStore> {
+  mkdirSync(config.dataDir, { recursive: true });
+  return ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
+}
+
 /** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
 export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
-  mkdirSync(config.dataDir, { recursive: true });
-  const store = await ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
+  const store = await openStore(config);
   const admin = await store.bootstrapAdminKey(config.adminKey);
   const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
   const reasoning = new ReasoningPool(store, reasoningOptions(config));

@@ -25,7 +25,7 @@ import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
-import { ReplicaSource } from './replicas.ts';
+import { ReplicaSource, type GraphVersion } from './replicas.ts';
 import { deserialise, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
@@ -111,10 +111,7 @@ export class ReasoningPool {
 
   /** Runs a graph query (inline within the budget, else in a worker); the graph is the main thread's index at the version queried. */
   async query(tenant: string, graphId: string, text: string, options: QueryOptions): Promise<{ result: QueryResult; graph: GraphIndex }> {
-    this.gate.checkCapacity();
-    // before structured clone walks them on the way to a worker
-    checkParameters(options.parameters);
-    const { graph, at } = await this.source.current(tenant, graphId);
+    const { graph, at } = await this.admitQuery(tenant, graphId, options);
     const inline = this.tryInline(tenant, graphId, graph, text, options);
     if (inline) return { result: inline, graph };
     const result = (await this.run({ kind: 'query', at, text, ...options })) as QueryResult;
@@ -128,14 +125,20 @@ export class ReasoningPool {
    */
   async answer(tenant: string, graphId: string, text: string, options: QueryOptions & { shape: ShapeRequest }): Promise<string> {
     if (!this.answerShaperUrl) throw new Error('ReasoningPool.answer needs the answerShaper option');
-    this.gate.checkCapacity();
-    const { graph, at } = await this.source.current(tenant, graphId);
+    const { graph, at } = await this.admitQuery(tenant, graphId, options);
     const inline = this.tryInline(tenant, graphId, graph, text, options);
     if (inline) {
       this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
       return (await this.answerShaper)(inline, graph, text, options.shape);
     }
     return (await this.run({ kind: 'query', at, text, ...options })) as string;
+  }
+
+  /** What every query passes before it runs: admission, the parameters' shape (before structured clone walks them on the way to a worker), the graph at its current version. */
+  private async admitQuery(tenant: string, graphId: string, options: QueryOptions): Promise<{ graph: GraphIndex; at: GraphVersion }> {
+    this.gate.checkCapacity();
+    checkParameters(options.parameters);
+    return this.source.current(tenant, graphId);
   }
 
   /**
@@ -146,8 +149,9 @@ export class ReasoningPool {
    */
   private tryInline(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.inlineBudgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
+    if (budget <= 0) return undefined;
     const key = JSON.stringify([tenant, graphId, text]);
-    if (budget <= 0 || this.heavy.has(key)) return undefined;
+    if (this.heavy.has(key)) return undefined;
     try {
       return runQuery(graph, text, {
         parameters: options.parameters,

@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { frameworksFor, writeAnalysis } from '../../engine/reason/analysis.ts';
 import { assessGraph, selectFrameworks } from '../../engine/reason/assess.ts';
 import { routeQuestion } from '../../engine/reason/intents.ts';
+import { frameworkLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
 
 export default async function analysisRoutes(app: FastifyInstance, { store, reasoning, config }: AppDeps): Promise<void> {
-  const limits = { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
+  const limits = frameworkLimits(config);
   const loaded = () => reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded');
   const asOf = (value: string | undefined) => (value ? new Date(value).toISOString() : undefined);
 

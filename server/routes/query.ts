@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
+import { queryLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { GraphParams, GraphQueryRequestSchema, GraphQueryResultSchema, PatternQueryRequestSchema, errorResponses, ref } from '../schemas.ts';
 
@@ -12,13 +13,7 @@ const LIBRARY_PARTS = [
 ] as const;
 
 export default async function queryRoutes(app: FastifyInstance, { reasoning, config }: AppDeps): Promise<void> {
-  const limits = {
-    timeLimitMs: config.queryTimeoutMs,
-    rowCap: config.queryRowLimit,
-    inferenceLimit: config.inferenceLimit,
-    collectionLimit: config.queryCollectionLimit,
-    responseBytes: config.queryResponseLimitBytes,
-  };
+  const limits = queryLimits(config);
 
   app.post<{ Body: Static<typeof GraphQueryRequestSchema> }>(
     '/v1/graph/query',

@@ -9,9 +9,9 @@ import { assessGraph } from '../../../../engine/reason/assess.ts';
 import { buildCorpusReport } from '../../../../engine/reason/corpus-report.ts';
 import { ReasoningPool } from '../../../../engine/reason/pool.ts';
 import { PERIODS, type Period } from '../../../../engine/reason/tasks.ts';
-import { ParleyStore } from '../../../../engine/store/store.ts';
 import { validateName } from '../../../../engine/store/validate.ts';
-import { extractionOptions, loadConfig, reasoningOptions } from '../../../../server/config.ts';
+import { extractionOptions, frameworkLimits, loadConfig, reasoningOptions } from '../../../../server/config.ts';
+import { openStore } from '../../../../server/open.ts';
 import { EXIT } from '../exit.ts';
 import { renderReportHtml } from '../report/html.ts';
 
@@ -97,8 +97,7 @@ async function analyzeCorpus(dir: string, options: Options): Promise<number> {
     return EXIT.usage;
   }
   const config = loadConfig();
-  await mkdir(config.dataDir, { recursive: true });
-  const store = await ParleyStore.open(path.join(config.dataDir, 'store'));
+  const store = await openStore(config);
   const workers = options.workers ?? config.ruleWorkers;
   const { pipeline } = await openExtractionPipeline({ ...extractionOptions(config), ...(workers !== undefined ? { ruleWorkers: workers } : {}) });
   let reasoning: ReasoningPool | undefined;
@@ -133,7 +132,7 @@ async function analyzeCorpus(dir: string, options: Options): Promise<number> {
       reasoning = new ReasoningPool(store, reasoningOptions(config));
       const assessed = await assessGraph(reasoning, options.tenant, options.graph, {
         trajectory: { period: options.period },
-        limits: { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs },
+        limits: frameworkLimits(config),
       });
       const graph = await store.loadGraph(options.tenant, options.graph);
       const report = buildCorpusReport(graph, options.graph, dir, summary, assessed);
