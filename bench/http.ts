@@ -19,6 +19,32 @@ export async function healthUntil(base: string, stop: () => boolean, samples: nu
   return latencies;
 }
 
+/**
+ * GET /v1/health every `intervalMs` whether or not the last one answered, until `stop()`
+ * says so: a stall of the server delays every request sent during it, where sequential
+ * sampling would count it once. Latencies in ms from when each request was due.
+ */
+export async function healthEvery(base: string, stop: () => boolean, intervalMs = 5, maxMs = 600_000): Promise<number[]> {
+  const latencies: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const started = performance.now();
+  for (let i = 0; !stop() && performance.now() - started < maxMs; i++) {
+    const due = started + i * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const request: Promise<void> = fetch(`${base}/v1/health`)
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
+        latencies.push(performance.now() - due);
+      })
+      .finally(() => pending.delete(request));
+    pending.add(request);
+  }
+  await Promise.all(pending);
+  return latencies;
+}
+
 /** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */
 export async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; p99: number; max: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });

@@ -26,7 +26,9 @@ const ILL_FORMED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 /**
  * Refuses a JSON-like value any of whose strings or member names holds a NUL or an
- * unpaired surrogate; the error names where (`nodes[3].label`).
+ * unpaired surrogate, or that has a `__proto__` member (copied by assignment it would
+ * replace an object's prototype; fastify's JSON parser refuses it, record-by-record
+ * parsing must too); the error names where (`nodes[3].label`).
  */
 export function checkStrings(value: unknown, where = ''): void {
   const stack: [unknown, string][] = [[value, where]];
@@ -39,11 +41,17 @@ export function checkStrings(value: unknown, where = ''): void {
     } else if (item !== null && typeof item === 'object') {
       for (const [key, child] of Object.entries(item)) {
         const path = at ? `${at}.${key}` : key;
-        if (ILL_FORMED.test(key)) refuseString(path);
+        checkMemberName(key, path);
         stack.push([child, path]);
       }
     }
   }
+}
+
+/** A member name as checkStrings checks it: well-formed, and not `__proto__`. */
+export function checkMemberName(name: string, path: string): void {
+  if (ILL_FORMED.test(name)) refuseString(path);
+  if (name === '__proto__') throw new ValidationError('forbidden_member', `${path}: a member may not be named __proto__`, { field: path });
 }
 
 function refuseString(at: string): never {

@@ -79,7 +79,7 @@ export async function runFixtures(registry: RuleRegistry, manifest: FrameworkMan
       }
       try {
         const graphId = `fixture-${i}`;
-        await store.writeGraph('fixtures', graphId, graphWriteFromJson(fixture.graph));
+        await store.writeGraph('fixtures', graphId, await graphWriteFromJson(fixture.graph));
         const graph = await store.loadGraph('fixtures', graphId);
         const run = runFramework(registry, manifest, { graph, ...(fixture.as_of ? { asOf: fixture.as_of } : {}) }, FIXTURE_LIMITS);
         outcomes.push({ file, description: fixture.description ?? path.basename(file), failures: compare(run, fixture.expect ?? {}), run });

@@ -4,7 +4,8 @@
  * the graphs it has been asked about and follows the store through one
  * BroadcastChannel:
  *
- *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write
+ *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write; a large one
+ *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
  *   worker → main   need       {key, generation}                          a replica is missing or has a gap
  *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
@@ -19,6 +20,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from '../store/graph-index.ts';
 import type { GraphChange, ParleyStore } from '../store/store.ts';
+import { yieldToLoop } from '../turns.ts';
 
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
 export const SNAPSHOT_CHUNK = 5_000;
@@ -33,6 +35,7 @@ export interface GraphVersion {
 
 type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
@@ -78,7 +81,13 @@ export class ReplicaSource {
     return { graph, at: { key, generation, version: entry.version } };
   }
 
-  private onChange(change: GraphChange): void {
+  /**
+   * Sends a committed change to the workers. A large delta goes in parts of
+   * SNAPSHOT_CHUNK records with the event loop turning between them (copying 87k
+   * records into one message held it for half a second); the store waits for the
+   * last part before readers see the write, so a task names a version the workers get.
+   */
+  private async onChange(change: GraphChange): Promise<void> {
     const key = graphKey(change.tenant, change.graphId);
     if (change.kind === 'delete') {
       this.versions.delete(key);
@@ -91,10 +100,17 @@ export class ReplicaSource {
       this.versions.set(key, { generation: change.generation, version: 0 });
       return;
     }
-    entry.version++;
-    this.channel.postMessage({
-      type: 'delta', key, generation: change.generation, version: entry.version, nodes: change.nodes, edges: change.edges,
-    } satisfies ReplicaMessage);
+    const version = ++entry.version;
+    const { generation } = change;
+    let { nodes, edges } = change;
+    while (nodes.length + edges.length > SNAPSHOT_CHUNK) {
+      const part = { nodes: nodes.slice(0, SNAPSHOT_CHUNK), edges: edges.slice(0, Math.max(0, SNAPSHOT_CHUNK - nodes.length)) };
+      this.channel.postMessage({ type: 'delta-part', key, generation, version, ...part } satisfies ReplicaMessage);
+      nodes = nodes.slice(part.nodes.length);
+      edges = edges.slice(part.edges.length);
+      await yieldToLoop();
+    }
+    this.channel.postMessage({ type: 'delta', key, generation, version, nodes, edges } satisfies ReplicaMessage);
   }
 
   private async sendSnapshot(key: string): Promise<void> {
@@ -114,11 +130,11 @@ export class ReplicaSource {
       this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length } satisfies ReplicaMessage);
       for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) {
         this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + SNAPSHOT_CHUNK), edges: [] } satisfies ReplicaMessage);
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToLoop();
       }
       for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) {
         this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + SNAPSHOT_CHUNK) } satisfies ReplicaMessage);
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToLoop();
       }
       this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
     } finally {
@@ -151,6 +167,8 @@ export class ReplicaSet {
   private readonly channel: BroadcastChannel;
   private readonly replicas = new Map<string, Replica>();
   private readonly building = new Map<string, Building>();
+  /** The parts of a large delta received so far, per graph. */
+  private readonly parts = new Map<string, Extract<ReplicaMessage, { type: 'delta-part' }>>();
   private readonly waiters = new Set<() => void>();
   private readonly requested = new Map<string, number>();
   private readonly behindSince = new Map<string, number>();
@@ -213,7 +231,20 @@ export class ReplicaSet {
 
   private onMessage(message: ReplicaMessage): void {
     switch (message.type) {
+      case 'delta-part': {
+        const sofar = this.parts.get(message.key);
+        if (sofar && sofar.generation === message.generation && sofar.version === message.version) {
+          sofar.nodes.push(...message.nodes);
+          sofar.edges.push(...message.edges);
+        } else this.parts.set(message.key, message);
+        return;
+      }
       case 'delta': {
+        const sofar = this.parts.get(message.key);
+        this.parts.delete(message.key);
+        if (sofar && sofar.generation === message.generation && sofar.version === message.version) {
+          message = { ...message, nodes: [...sofar.nodes, ...message.nodes], edges: [...sofar.edges, ...message.edges] };
+        }
         const building = this.building.get(message.key);
         if (building && building.generation === message.generation) {
           if (message.version > building.version) building.pending.push(message);
@@ -230,6 +261,7 @@ export class ReplicaSet {
         break;
       }
       case 'drop':
+        this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
         break;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { GraphIndex } from './graph-index.ts';
 import { readSnapshot, removeSnapshot, removeUnfinishedSnapshots, snapshotFile, writeSnapshot } from './snapshot.ts';
 import { SerialQueue } from './serial-queue.ts';
+import { LoopSlicer, yieldToLoop } from '../turns.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
@@ -115,7 +116,9 @@ export class ParleyStore {
   private readonly snapshotting = new Set<Promise<void>>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
-  private readonly changeListeners = new Set<(change: GraphChange) => void>();
+  private readonly changeListeners = new Set<(change: GraphChange) => void | Promise<void>>();
+  /** Graphs whose index a committed write is being applied to, a slice at a time: readers wait for the whole. */
+  private readonly applying = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly db: Level<string, string>,
@@ -289,15 +292,16 @@ export class ParleyStore {
   /**
    * Calls `listener` after every committed write (with the records that changed) and
    * every graph deletion, once the in-memory index reflects it: replicas of a graph in
-   * worker threads follow the store through these. Returns the unsubscribe function.
+   * worker threads follow the store through these. A listener's promise is awaited
+   * before readers see the write. Returns the unsubscribe function.
    */
-  onChange(listener: (change: GraphChange) => void): () => void {
+  onChange(listener: (change: GraphChange) => void | Promise<void>): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  private emitChange(change: GraphChange): void {
-    for (const listener of this.changeListeners) listener(change);
+  private async emitChange(change: GraphChange): Promise<void> {
+    await Promise.all([...this.changeListeners].map((listener) => listener(change)));
   }
 
   /** The generation of a graph's in-memory index, when it is loaded (no LevelDB read). */
@@ -307,6 +311,7 @@ export class ParleyStore {
 
   /** The graph's in-memory indexes, loaded from LevelDB on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
+    await this.applying.get(graphLockKey(tenant, graphId));
     const meta = await this.getGraphMeta(tenant, graphId);
     const cached = this.loaded.get(graphLockKey(tenant, graphId));
     if (cached && cached.generation === meta.generation) return this.touch(graphLockKey(tenant, graphId), cached.index);
@@ -344,7 +349,7 @@ export class ParleyStore {
         ops.push(op);
       }
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
-      validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
+      await validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
@@ -400,14 +405,28 @@ export class ParleyStore {
       }
       if (ops.length > 0) await this.writeBatch(ops);
 
-      // Durable now: bring the in-memory indexes in step.
-      for (const node of changedNodes) index.putNode(node);
-      for (const edge of changedEdges) index.putEdge(edge);
-      if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
-      else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
-      this.evict(graphLockKey(tenant, graphId));
-      if (changedNodes.length > 0 || changedEdges.length > 0) {
-        this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      // Durable now: bring the in-memory indexes in step, a slice at a time; readers
+      // (loadGraph) wait for the whole, so none sees half a write.
+      const cacheKey = graphLockKey(tenant, graphId);
+      let applied!: () => void;
+      this.applying.set(cacheKey, new Promise<void>((resolve) => (applied = resolve)));
+      try {
+        const slicer = new LoopSlicer();
+        for (const node of changedNodes) {
+          if (slicer.due()) await slicer.turn();
+          index.putNode(node);
+        }
+        for (const edge of changedEdges) {
+          if (slicer.due()) await slicer.turn();
+          index.putEdge(edge);
+        }
+        if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
+        else this.loaded.get(cacheKey)!.revision = revision;
+        this.evict(cacheKey);
+        if (changed) await this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      } finally {
+        this.applying.delete(cacheKey);
+        applied();
       }
       return summary;
     });
@@ -448,7 +467,7 @@ export class ParleyStore {
       await this.db.del(metaKey.graph(tenant, graphId));
       this.loaded.delete(graphLockKey(tenant, graphId));
       await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
-      this.emitChange({ kind: 'delete', tenant, graphId, generation: meta.generation });
+      await this.emitChange({ kind: 'delete', tenant, graphId, generation: meta.generation });
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       await this.db.clear(prefixRange(prefix));
     });
@@ -555,10 +574,6 @@ export class ParleyStore {
     return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
   }
 
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function graphLockKey(tenant: string, graphId: string): string {

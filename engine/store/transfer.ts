@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.ts';
-import { checkStrings } from '../shape.ts';
+import { checkMemberName, checkStrings } from '../shape.ts';
+import { LoopSlicer } from '../turns.ts';
 import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
@@ -64,38 +65,173 @@ export function edgeFromRecord(record: unknown, where: string): EdgeInput {
   };
 }
 
-/** A JSON import body `{nodes: [...], edges: [...]}`. */
-export function graphWriteFromJson(body: unknown): GraphWrite {
+/**
+ * A JSON import body `{nodes: [...], edges: [...]}` as records to write. Taken a slice
+ * of records at a time, with the event loop turning between slices.
+ */
+export async function graphWriteFromJson(body: unknown): Promise<GraphWrite> {
   if (!isObject(body)) invalid('body', 'body', 'the body must be an object with nodes and edges');
-  for (const key of Object.keys(body)) if (key !== 'nodes' && key !== 'edges') invalid('body', key, `unknown member '${key}' (allowed: nodes, edges)`);
+  for (const key of Object.keys(body)) {
+    if (key !== 'nodes' && key !== 'edges') throw new ValidationError('unknown_field', `field '${key}' is not allowed (allowed: nodes, edges)`, { field: key });
+  }
   const nodes = body.nodes ?? [];
   const edges = body.edges ?? [];
   if (!Array.isArray(nodes)) invalid('body', 'nodes', 'nodes must be an array');
   if (!Array.isArray(edges)) invalid('body', 'edges', 'edges must be an array');
-  return {
-    nodes: nodes.map((record, i) => nodeFromRecord(record, `nodes[${i}]`)),
-    edges: edges.map((record, i) => edgeFromRecord(record, `edges[${i}]`)),
-  };
+  const slicer = new LoopSlicer();
+  const write: GraphWrite = { nodes: [], edges: [] };
+  for (const [i, record] of nodes.entries()) {
+    if (slicer.due()) await slicer.turn();
+    write.nodes.push(nodeFromRecord(record, `nodes[${i}]`));
+  }
+  for (const [i, record] of edges.entries()) {
+    if (slicer.due()) await slicer.turn();
+    write.edges.push(edgeFromRecord(record, `edges[${i}]`));
+  }
+  return write;
 }
 
-/** A JSON Lines import body: one `{"node": …}` or `{"edge": …}` per line; blank lines are skipped. */
-export function graphWriteFromJsonLines(text: string): GraphWrite {
+/**
+ * A JSON Lines import body: one `{"node": …}` or `{"edge": …}` per line; blank lines
+ * are skipped. Read line by line, with the event loop turning between slices.
+ */
+export async function graphWriteFromJsonLines(text: string): Promise<GraphWrite> {
   const write: GraphWrite = { nodes: [], edges: [] };
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    const where = `line ${i + 1}`;
+  const slicer = new LoopSlicer();
+  for (let start = 0, number = 1; start < text.length; number++) {
+    if (slicer.due()) await slicer.turn();
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    const where = `line ${number}`;
     let entry: unknown;
     try {
       entry = JSON.parse(line);
     } catch (error) {
-      throw new ValidationError('invalid_json_line', `${where}: not valid JSON (${(error as Error).message})`, { line: i + 1 });
+      throw new ValidationError('invalid_json_line', `${where}: not valid JSON (${(error as Error).message})`, { line: number });
     }
     checkStrings(entry, where);
     if (isObject(entry) && Object.keys(entry).length === 1 && 'node' in entry) write.nodes.push(nodeFromRecord(entry.node, where));
     else if (isObject(entry) && Object.keys(entry).length === 1 && 'edge' in entry) write.edges.push(edgeFromRecord(entry.edge, where));
     else invalid(where, 'record', 'each line must be {"node": {...}} or {"edge": {...}}');
-  });
+  }
   return write;
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const [QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [...'"\\,:{}[]'].map((c) => c.charCodeAt(0));
+
+/**
+ * The JSON text of an import body parsed one record at a time, where JSON.parse of the
+ * whole would hold the event loop for the whole body (100 ms for 10 MB, and every
+ * string check after it as long again). Only the frame `{"nodes": [ … ], "edges":
+ * [ … ]}` is scanned here; each record's text goes to JSON.parse, which refuses what it
+ * always refuses, and its strings are checked as every JSON body's are. What does not
+ * have the import's shape is parsed too, for the route's schema to refuse.
+ */
+export async function parseGraphJson(text: string): Promise<Record<string, unknown>> {
+  const slicer = new LoopSlicer();
+  let at = 0;
+  const malformed = (what: string): never => {
+    throw new ValidationError('malformed_json', `the body is not valid JSON: ${what} at position ${at}`, { position: at });
+  };
+  const skipSpace = () => {
+    while (at < text.length && WHITESPACE.has(text.charCodeAt(at))) at++;
+  };
+  const expect = (code: number, what: string) => {
+    skipSpace();
+    if (text.charCodeAt(at) !== code) malformed(`expected ${what}`);
+    at++;
+  };
+  /** The index of the quote that closes the string opened at `from`. */
+  const stringEnd = (from: number): number => {
+    for (let i = from + 1; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) return i;
+    }
+    at = text.length;
+    return malformed('unterminated string');
+  };
+  /** Where the value starting at `at` ends: after its closing bracket, or at the delimiter after a scalar. */
+  const valueEnd = (): number => {
+    let depth = 0;
+    for (let i = at; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === QUOTE) i = stringEnd(i);
+      else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
+      else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        if (depth === 0) return i;
+        if (--depth === 0) return i + 1;
+      } else if (code === COMMA && depth === 0) return i;
+    }
+    return text.length;
+  };
+  const parseSlice = (end: number): unknown => {
+    try {
+      return JSON.parse(text.slice(at, end));
+    } catch (error) {
+      return malformed((error as Error).message);
+    } finally {
+      at = end;
+    }
+  };
+
+  skipSpace();
+  if (text.charCodeAt(at) !== OPEN_BRACE) {
+    // not the import's shape: parsed whole, for the schema to say what is wrong
+    const value = parseSlice(text.length);
+    checkStrings(value);
+    return value as Record<string, unknown>;
+  }
+  at++;
+  const body: Record<string, unknown> = {};
+  skipSpace();
+  if (text.charCodeAt(at) === CLOSE_BRACE) at++;
+  else {
+    for (;;) {
+      skipSpace();
+      if (text.charCodeAt(at) !== QUOTE) malformed('expected a member name');
+      const key = parseSlice(stringEnd(at) + 1) as string;
+      checkMemberName(key, key);
+      expect(COLON, "':'");
+      skipSpace();
+      if (text.charCodeAt(at) === OPEN_BRACKET && (key === 'nodes' || key === 'edges')) {
+        at++;
+        const records: unknown[] = [];
+        skipSpace();
+        if (text.charCodeAt(at) === CLOSE_BRACKET) at++;
+        else {
+          for (;;) {
+            if (slicer.due()) await slicer.turn();
+            skipSpace();
+            const record = parseSlice(valueEnd());
+            checkStrings(record, `${key}[${records.length}]`);
+            records.push(record);
+            skipSpace();
+            const next = text.charCodeAt(at++);
+            if (next === CLOSE_BRACKET) break;
+            if (next !== COMMA) malformed("expected ',' or ']'");
+          }
+        }
+        body[key] = records;
+      } else {
+        // any other member, kept for the schema to refuse
+        const value = parseSlice(valueEnd());
+        checkStrings(value, key);
+        body[key] = value;
+      }
+      skipSpace();
+      const next = text.charCodeAt(at++);
+      if (next === CLOSE_BRACE) break;
+      if (next !== COMMA) malformed("expected ',' or '}'");
+    }
+  }
+  skipSpace();
+  if (at < text.length) malformed('unexpected text after the body');
+  return body;
 }
 
 export function nodeToRecord(node: NodeRecord): JsonObject {
@@ -126,11 +262,64 @@ export function edgeToRecord(edge: EdgeRecord): JsonObject {
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** Records sorted in runs of this many, then merged: a slice of work between turns of the loop. */
+const SORT_RUN = 4096;
+/** Characters of JSON Lines per chunk of the export stream (one line each was one socket write). */
+const EXPORT_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * `items` sorted by id, a slice at a time (sorted runs, then merged pairwise), with
+ * the event loop turning between slices: one sort of a graph's ids held it for
+ * hundreds of milliseconds.
+ */
+async function sortedById<T extends { id: string }>(items: T[], slicer: LoopSlicer): Promise<T[]> {
+  let from = items;
+  for (let i = 0; i < from.length; i += SORT_RUN) {
+    if (slicer.due()) await slicer.turn();
+    const run = from.slice(i, i + SORT_RUN).sort(byId);
+    for (let j = 0; j < run.length; j++) from[i + j] = run[j];
+  }
+  let into = new Array<T>(from.length);
+  for (let width = SORT_RUN; width < from.length; width *= 2) {
+    for (let low = 0; low < from.length; low += 2 * width) {
+      const middle = Math.min(low + width, from.length);
+      const high = Math.min(low + 2 * width, from.length);
+      for (let i = low, left = low, right = middle; i < high; i++) {
+        if ((i & 1023) === 0 && slicer.due()) await slicer.turn();
+        into[i] = right >= high || (left < middle && byId(from[left], from[right]) <= 0) ? from[left++] : from[right++];
+      }
+    }
+    [from, into] = [into, from];
+  }
+  return from;
+}
+
 /**
  * The export stream: JSON Lines, every node before any edge so import can check
- * endpoints, each sorted by id so the same graph always exports the same bytes.
+ * endpoints, each sorted by id so the same graph always exports the same bytes. The
+ * graph is read as it was when the export began (records are replaced, never edited,
+ * so the captured arrays are that state), and the event loop turns between slices.
  */
-export function* exportJsonLines(index: GraphIndex): Generator<string> {
-  for (const node of [...index.nodes.values()].sort(byId)) yield JSON.stringify({ node: nodeToRecord(node) }) + '\n';
-  for (const edge of [...index.edges.values()].sort(byId)) yield JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
+export async function* exportJsonLines(index: GraphIndex): AsyncGenerator<string> {
+  const slicer = new LoopSlicer();
+  const nodes = [...index.nodes.values()];
+  const edges = [...index.edges.values()];
+  let chunk = '';
+  for (const node of await sortedById(nodes, slicer)) {
+    chunk += JSON.stringify({ node: nodeToRecord(node) }) + '\n';
+    if (chunk.length >= EXPORT_CHUNK_BYTES) {
+      yield chunk;
+      chunk = '';
+    }
+    if (slicer.due()) await slicer.turn();
+  }
+  for (const edge of await sortedById(edges, slicer)) {
+    chunk += JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
+    if (chunk.length >= EXPORT_CHUNK_BYTES) {
+      yield chunk;
+      chunk = '';
+    }
+    if (slicer.due()) await slicer.turn();
+  }
+  if (chunk) yield chunk;
 }

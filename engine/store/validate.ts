@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import { nestedDeeperThan } from '../shape.ts';
+import { LoopSlicer } from '../turns.ts';
 import {
   COMMON_PROPERTY_TYPES,
   EDGE_ENDPOINTS,
@@ -163,15 +164,18 @@ function checkProperties(where: string, properties: unknown): asserts properties
 /**
  * Checks a write against the ontology before anything is stored: kinds, required
  * properties, closed vocabularies, edge endpoints (which must exist in the graph or
- * in the same write). The first problem found rejects the whole write.
+ * in the same write). The first problem found rejects the whole write. A large write
+ * is checked a slice at a time, with the event loop turning between slices.
  */
-export function validateGraphWrite(
+export async function validateGraphWrite(
   write: GraphWrite,
   lookupLabels: (nodeId: string) => readonly string[] | undefined,
   resolveNodeId: (node: NodeInput) => string,
-): void {
+): Promise<void> {
+  const slicer = new LoopSlicer();
   const labelsInWrite = new Map<string, readonly string[]>();
-  write.nodes.forEach((node, i) => {
+  for (const [i, node] of write.nodes.entries()) {
+    if (slicer.due()) await slicer.turn();
     const where = `nodes[${i}]`;
     checkCommon(where, node);
     if (!Array.isArray(node.labels) || node.labels.length === 0 || node.labels.some((l) => typeof l !== 'string' || !ID_PATTERN.test(l))) {
@@ -189,9 +193,10 @@ export function validateGraphWrite(
     }
     checkTypes(where, node.properties, COMMON_PROPERTY_TYPES);
     labelsInWrite.set(resolveNodeId(node), node.labels);
-  });
+  }
   const labelsOf = (id: string) => labelsInWrite.get(id) ?? lookupLabels(id);
-  write.edges.forEach((edge, i) => {
+  for (const [i, edge] of write.edges.entries()) {
+    if (slicer.due()) await slicer.turn();
     const where = `edges[${i}]`;
     checkCommon(where, edge);
     if (typeof edge.type !== 'string' || !ID_PATTERN.test(edge.type)) fail(where, 'type', 'type must be a non-empty string');
@@ -204,7 +209,7 @@ export function validateGraphWrite(
     const toLabels = labelsOf(edge.to);
     if (!fromLabels) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);
     if (!toLabels) fail(where, 'to', `to '${edge.to}' is not a node of this graph or of this import`);
-    if (!isEdgeType(edge.type)) return;
+    if (!isEdgeType(edge.type)) continue;
     const endpoints = EDGE_ENDPOINTS[edge.type];
     for (const [end, labels] of [['from', fromLabels], ['to', toLabels]] as const) {
       const allowed = endpoints[end];
@@ -215,7 +220,7 @@ export function validateGraphWrite(
     for (const [field, allowed] of Object.entries(EDGE_ENUM_PROPERTIES[edge.type] ?? {})) {
       checkEnum(where, field, edge.properties?.[field], allowed);
     }
-  });
+  }
 }
 
 function listKinds(kinds: readonly string[] | '*'): string {

@@ -52,7 +52,9 @@ function runCli(dataDir: string, stop?: { after: number; signal: NodeJS.Signals 
 async function exportedGraph(dataDir: string): Promise<string[]> {
   const store = await ParleyStore.open(path.join(dataDir, 'store'));
   try {
-    const lines = [...exportJsonLines(await store.loadGraph('default', 'resume'))];
+    let text = '';
+    for await (const chunk of exportJsonLines(await store.loadGraph('default', 'resume'))) text += chunk;
+    const lines = text.split('\n').filter(Boolean);
     return lines.map((line) => {
       const record = JSON.parse(line) as { node?: Record<string, unknown>; edge?: Record<string, unknown> };
       const body = (record.node ?? record.edge)!;

@@ -80,4 +80,77 @@ describe('writes off the request loop, and imports that commit once', () => {
     expect(refused.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/v1/graphs/large-atomic', headers: { 'x-api-key': key } })).statusCode).toBe(404);
   });
+
+  it('parses a JSON import a record at a time exactly as JSON.parse would, and refuses what it refuses', async () => {
+    // brackets, quotes and backslashes inside strings, escapes, odd whitespace
+    const text = ' {\n "edges" : [ {"type":"OPPOSES","from":"p}1","to":"p]2"} ] ,"nodes":[{"kind":"Actor","id":"p}1","label":"a \\"]}\\\\ \\u00e9"},\n\t{"kind":"Actor","id":"p]2","label":"[{"}]}  ';
+    const expected = JSON.parse(text);
+    const imported = await t.app.inject({ method: 'POST', url: '/v1/graphs/framed/import', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: text });
+    expect(imported.json()).toMatchObject({ nodes_created: 2, edges_created: 1 });
+    const rows = await t.app.inject({
+      method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key },
+      payload: { graph_id: 'framed', query: 'MATCH (a:Actor)-[:OPPOSES]->(b:Actor) RETURN a.label, b.label' },
+    });
+    expect(rows.json().rows).toEqual([[expected.nodes[0].label, expected.nodes[1].label]]);
+    const send = (payload: string) => t.app.inject({ method: 'POST', url: '/v1/graphs/framed/import', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload });
+    for (const broken of ['{"nodes":[{"kind":"Actor","id":"q","label":"Q"},]}', '{"nodes":[{"kind":"Actor"', '{"nodes":[]} x', '{"nodes":[{"kind":"Actor","id":"q" "label":"Q"}]}', '{"nodes" []}', '{nodes:[]}']) {
+      const response = await send(broken);
+      expect(response.statusCode, broken).toBe(400);
+      expect(response.json().code, broken).toBe('malformed_json');
+    }
+    const poisoned = await send('{"nodes":[{"kind":"Actor","id":"q","label":"Q","__proto__":{"admin":true}}]}');
+    expect(poisoned.json()).toMatchObject({ status: 400, code: 'forbidden_member', field: 'nodes[0].__proto__' });
+    const escapedPoison = await send('{"nodes":[{"kind":"Actor","id":"q","label":"Q","\\u005f_proto__":{}}]}');
+    expect(escapedPoison.json()).toMatchObject({ status: 400, code: 'forbidden_member' });
+    expect((await send('{"nodes":[],"extra":1}')).json()).toMatchObject({ status: 400, code: 'unknown_field', field: 'extra' });
+    expect((await send('[]')).statusCode).toBe(400);
+    const counts = await t.app.inject({ method: 'GET', url: '/v1/graphs/framed', headers: { 'x-api-key': key } });
+    expect(counts.json().nodes).toEqual({ Actor: 2 });
+  });
+
+  it('readers see a large write whole or not at all while it is applied a slice at a time', async () => {
+    expect((await importWith('whole', bigImport(100))).statusCode).toBe(200);
+    let done = false;
+    const importing = importWith('whole', bigImport(30_000)).finally(() => (done = true));
+    const seen = new Set<number>();
+    while (!done) {
+      const response = await t.app.inject({ method: 'GET', url: '/v1/graphs/whole', headers: { 'x-api-key': key } });
+      seen.add(response.json().node_count);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect((await importing).statusCode).toBe(200);
+    seen.add((await t.app.inject({ method: 'GET', url: '/v1/graphs/whole', headers: { 'x-api-key': key } })).json().node_count);
+    expect([...seen].every((count) => count === 100 || count === 30_000), [...seen].join()).toBe(true);
+    expect(seen.has(30_000)).toBe(true);
+  });
+
+  it('exports a large graph sorted by id, sorted in runs and merged between turns of the loop', async () => {
+    // ids in an order unlike their sort order, more than one sorted run of them
+    const ids = Array.from({ length: 9_000 }, (_, i) => `n${(i * 7919) % 9_000}`);
+    const body = { nodes: ids.map((id) => ({ kind: 'Issue', id, label: id })) };
+    expect((await importWith('sorted', body)).statusCode).toBe(200);
+    const exported = await t.app.inject({ method: 'GET', url: '/v1/graphs/sorted/export', headers: { 'x-api-key': key } });
+    const lines = exported.body.trim().split('\n').map((line) => JSON.parse(line).node.id as string);
+    expect(lines).toEqual([...ids].sort());
+  });
+});
+
+describe('a large write reaches the reasoning workers whole', () => {
+  it('a query run in a worker after a write sent in parts sees every record', async () => {
+    const t = await makeTestApp({ queryInlineMs: 0 });
+    try {
+      const key = await t.keyFor('tenant-a');
+      const send = (body: unknown) => t.app.inject({ method: 'POST', url: '/v1/graphs/parts/import', headers: { 'x-api-key': key }, payload: body as object });
+      const count = async () =>
+        (await t.app.inject({ method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key }, payload: { graph_id: 'parts', query: 'MATCH (a:Actor) RETURN count(a)' } })).json().rows;
+      expect((await send(bigImport(10))).statusCode).toBe(200);
+      expect(await count()).toEqual([[10]]); // the worker now holds a replica, kept in step by deltas
+      expect((await send(bigImport(12_000))).statusCode).toBe(200); // a delta of 24k records: sent in parts
+      expect(await count()).toEqual([[12_000]]);
+      expect((await send(bigImport(12_001))).statusCode).toBe(200);
+      expect(await count()).toEqual([[12_001]]);
+    } finally {
+      await t.close();
+    }
+  });
 });

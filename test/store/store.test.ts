@@ -163,9 +163,14 @@ describe('ParleyStore graphs', () => {
 
   it('export then import gives an identical graph', async () => {
     await store.writeGraph('t1', 'a', sudan);
-    const exported = [...exportJsonLines(await store.loadGraph('t1', 'a'))].join('');
-    await store.writeGraph('t1', 'b', graphWriteFromJsonLines(exported));
-    const reexported = [...exportJsonLines(await store.loadGraph('t1', 'b'))].join('');
+    const exportOf = async (graph: string) => {
+      let text = '';
+      for await (const chunk of exportJsonLines(await store.loadGraph('t1', graph))) text += chunk;
+      return text;
+    };
+    const exported = await exportOf('a');
+    await store.writeGraph('t1', 'b', await graphWriteFromJsonLines(exported));
+    const reexported = await exportOf('b');
     expect(reexported).toBe(exported);
   });
 });
