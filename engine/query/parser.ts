@@ -17,7 +17,10 @@
  * - Relationship patterns in WHERE (`WHERE (a)-->(b)`) are recognised by looking
  *   ahead past the parenthesised node, since LL(k) cannot tell them from `(expr)`.
  */
-import { EmbeddedActionsParser, type IToken, type TokenType } from 'chevrotain';
+import {
+  EarlyExitException, EmbeddedActionsParser, NoViableAltException, defaultParserErrorProvider, getLookaheadPaths,
+  type IRecognitionException, type IToken, type LookaheadProductionType, type Rule, type TokenType,
+} from 'chevrotain';
 import { QueryError } from '../errors.ts';
 import type {
   BinaryOp, Clause, Expr, NodePattern, PatternPart, Position, Projection, ProjectionItem, QueryAst,
@@ -49,12 +52,69 @@ function unescapeString(image: string): string {
   });
 }
 
+/** The parts of chevrotain's recognizer that raising a syntax error needs (not in its typings). */
+interface RecognizerInternals {
+  getCurrRuleFullName(): string;
+  getGAstProductions(): Record<string, Rule>;
+  SAVE_ERROR(error: IRecognitionException): IRecognitionException;
+  LA(howMuch: number): IToken;
+}
+
+/** chevrotain's PROD_TYPE numbers of the repetitions whose early exit it raises. */
+const EARLY_EXIT_PRODUCTIONS: Record<number, LookaheadProductionType> = { 2: 'RepetitionMandatory', 3: 'RepetitionMandatoryWithSeparator' };
+
 class PatternLanguageParser extends EmbeddedActionsParser {
   private source = '';
+  /** What may come next at a grammar point, by rule, production kind and occurrence. */
+  private readonly expectedAt = new Map<string, ReturnType<typeof getLookaheadPaths>>();
 
   constructor() {
     super(T.ALL_TOKENS, { maxLookahead: 4, recoveryEnabled: false });
     this.performSelfAnalysis();
+  }
+
+  /**
+   * chevrotain's own raise computes the lookahead paths of the failing alternation to
+   * maxLookahead (4) tokens deep on every syntax error: 30–400 ms at points deep in the
+   * expression grammar, on the event loop and before any time limit. The error names
+   * what could come next, so one token deep is enough, remembered per grammar point.
+   */
+  private expected(occurrence: number, prodType: LookaheadProductionType): ReturnType<typeof getLookaheadPaths> {
+    const self = this as unknown as RecognizerInternals;
+    const ruleName = self.getCurrRuleFullName();
+    const key = `${ruleName} ${prodType} ${occurrence}`;
+    let paths = this.expectedAt.get(key);
+    if (!paths) {
+      paths = getLookaheadPaths({ occurrence, rule: self.getGAstProductions()[ruleName], prodType, maxLookahead: 1 });
+      this.expectedAt.set(key, paths);
+    }
+    return paths;
+  }
+
+  /** Replaces chevrotain's (error_handler.js) with the cheap expected() above. */
+  raiseNoAltException(occurrence: number, customUserDescription: string | undefined): never {
+    const self = this as unknown as RecognizerInternals;
+    const message = defaultParserErrorProvider.buildNoViableAltMessage({
+      expectedPathsPerAlt: this.expected(occurrence, 'Alternation'),
+      actual: [self.LA(1)],
+      previous: self.LA(0),
+      customUserDescription: customUserDescription as string,
+      ruleName: self.getCurrRuleFullName(),
+    });
+    throw self.SAVE_ERROR(new NoViableAltException(message, self.LA(1), self.LA(0)));
+  }
+
+  /** Replaces chevrotain's (error_handler.js) with the cheap expected() above. */
+  raiseEarlyExitException(occurrence: number, prodType: number, customUserDescription: string | undefined): never {
+    const self = this as unknown as RecognizerInternals;
+    const message = defaultParserErrorProvider.buildEarlyExitMessage({
+      expectedIterationPaths: this.expected(occurrence, EARLY_EXIT_PRODUCTIONS[prodType])[0],
+      actual: [self.LA(1)],
+      previous: self.LA(0),
+      customUserDescription: customUserDescription as string,
+      ruleName: self.getCurrRuleFullName(),
+    });
+    throw self.SAVE_ERROR(new EarlyExitException(message, self.LA(1), self.LA(0)));
   }
 
   parseText(source: string, tokens: IToken[]): QueryAst {

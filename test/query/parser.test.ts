@@ -42,6 +42,34 @@ describe('parser', () => {
     }
   });
 
+  it('names the position and the next tokens of a syntax error deep in a long query, from either kind of failure', () => {
+    const syntaxError = (text: string) => {
+      try {
+        parseQuery(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(QueryError);
+        return error as QueryError;
+      }
+      throw new Error(`parsed: ${text}`);
+    };
+    // thousands of characters of nested expressions, then a keyword where an operand belongs (no viable alternative)
+    const operands = Array.from({ length: 400 }, (_, i) => `CASE WHEN x${i} > ${i} THEN [y IN $list WHERE y IS NOT NULL | y] ELSE ${i} END`).join(' +\n ');
+    const broken = `WITH 1 AS x0\nRETURN ${operands} + END`;
+    const error = syntaxError(broken);
+    const lines = broken.split('\n');
+    expect(error.line).toBe(lines.length);
+    expect(error.column).toBe(lines[lines.length - 1].lastIndexOf('END') + 1);
+    expect(error.details).toMatchObject({ found: "'END'" });
+    expect(error.details.expected).toMatch(/DecimalInteger/);
+    expect(error.details.expected).toMatch(/StringLiteral/);
+    // the same failure again reads the same (what comes next is remembered per grammar point)
+    expect(syntaxError(broken).message).toBe(error.message);
+    // a mandatory repetition that never starts (early exit): CASE without a WHEN
+    const early = syntaxError('RETURN 1 AS a,\n CASE 1 END');
+    expect(early).toMatchObject({ line: 2, column: 9 });
+    expect(early.details).toMatchObject({ expected: 'WHEN', found: "'END'" });
+  });
+
   it('refuses write clauses where they start', () => {
     expect(() => parseQuery("MATCH (a) SET a.x = 1 RETURN a")).toThrow(/read-only/);
     expect(() => runQuery(conflictGraph(), 'CREATE (n:Actor) RETURN n')).toThrow(/read-only/);
