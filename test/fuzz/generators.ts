@@ -6,6 +6,12 @@
  */
 import fc from 'fast-check';
 import { ParleyError } from '../../engine/errors.ts';
+import { runQuery } from '../../engine/query/index.ts';
+import { checkParameters } from '../../engine/query/limits.ts';
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
+import { loadConfig, queryLimits } from '../../server/config.ts';
+import { toProblem } from '../../server/problems.ts';
+import { shapeAnswer } from '../../server/shape/query-answer.ts';
 
 const NAMES = ['a', 'b', 'c', 'r', 'x', 'n', 'count', 'end', '`we ird`'];
 const LABELS = ['Actor', 'Claim', 'Event', 'Location', 'Nope'];
@@ -98,6 +104,27 @@ export const PARAMETERS = { p: 1, list: [1, 'two', null, [3]] };
 /** An error the engine may throw for a bad query: typed, and meant for the client (400 or 503). */
 export function isTypedQueryError(error: unknown): boolean {
   return error instanceof ParleyError && (error.kind === 'query' || error.kind === 'validation' || error.kind === 'limit');
+}
+
+const ROUTE_LIMITS = { ...queryLimits(loadConfig({})), timeLimitMs: 50 };
+
+/**
+ * A query taken the way POST /v1/graph/query takes one that runs inline, without the
+ * HTTP round trip: the parameters' shape check, the engine under the server's default
+ * limits (time 50 ms), the answer shaped into the body the client gets, and an error
+ * mapped to its status by the one mapping (problems.ts). Undefined when the route would
+ * answer well (200, or a typed 4xx / 503 limit); else what went wrong.
+ */
+export function answerLikeTheRoute(graph: GraphIndex, query: string): string | undefined {
+  try {
+    checkParameters(PARAMETERS);
+    shapeAnswer(runQuery(graph, query, { parameters: PARAMETERS, limits: ROUTE_LIMITS }), graph, query, { includeProvenance: false });
+    return undefined;
+  } catch (error) {
+    const { status, code } = toProblem(error);
+    if (isTypedQueryError(error) && (status < 500 || (status === 503 && /limit|queue/.test(code)))) return undefined;
+    return `${status} ${(error as Error)?.stack?.split('\n').slice(0, 3).join(' | ')}`;
+  }
 }
 
 const VALID_IMPORT = {

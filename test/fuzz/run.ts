@@ -1,24 +1,35 @@
 /**
- * npm run fuzz: the fuzz suite's generators at full count. Generated queries go to the
- * engine directly (runQuery over a small conflict graph); mutated import bodies and
- * generated queries go through the HTTP app (app.inject, real store in a temp dir).
- * Counts untyped errors and 5xx answers, prints the first few, exits 1 when any.
+ * npm run fuzz: the fuzz suite's generators at full count.
+ *   - Generated queries are answered the way the query route answers one that runs
+ *     inline (answerLikeTheRoute: parameter check, engine under the default limits,
+ *     the answer shaped into its HTTP body, errors mapped to their status by problems.ts),
+ *     in --threads worker threads, without the HTTP round trip that made a million take hours.
+ *   - A sample goes through the real HTTP app (app.inject, real store in a temp dir), on
+ *     the main thread meanwhile: --http pairs of a mutated import body and a generated query.
+ * Counts untyped errors, 5xx answers other than limits and error bodies that are not
+ * problem+json, prints the first few, exits 1 when any.
  *
- *   npm run fuzz [-- --queries 1000000 --http 20000 --seed 42]
+ *   npm run fuzz [-- --queries 1000000 --http 20000 --threads 2 --seed 42]
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { runQuery } from '../../engine/query/index.ts';
 import { makeTestApp } from '../helpers/app.ts';
-import { conflictGraph } from '../query/fixtures.ts';
-import { PARAMETERS, anyQuery, isTypedQueryError, mutatedImport } from './generators.ts';
+import { PARAMETERS, anyQuery, mutatedImport } from './generators.ts';
+import type { FuzzBatchReport, FuzzWork } from './worker.ts';
 
-const { values: args } = parseArgs({ options: { queries: { type: 'string', default: '1000000' }, http: { type: 'string', default: '20000' }, seed: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { queries: { type: 'string', default: '1000000' }, http: { type: 'string', default: '20000' }, threads: { type: 'string' }, seed: { type: 'string' } },
+});
 const QUERIES = Number(args.queries);
 const HTTP = Number(args.http);
+const THREADS = Math.max(1, Number(args.threads ?? availableParallelism()));
 const seed = args.seed !== undefined ? Number(args.seed) : Date.now() % 2 ** 31;
-/** Generated per batch: fast-check's sampling is cheap next to running the queries. */
+/** Queries per batch: fast-check's sampling is cheap next to running them. */
 const BATCH = 10_000;
+/** A progress line after every this many engine queries. */
+const PROGRESS = 50_000;
 
 const failures: string[] = [];
 function record(what: string): void {
@@ -27,28 +38,36 @@ function record(what: string): void {
 }
 
 const started = Date.now();
-console.log(`fuzz: seed ${seed}; ${QUERIES} engine queries, ${HTTP} HTTP import+query pairs`);
-const graph = conflictGraph();
+const seconds = (since: number) => (Date.now() - since) / 1000;
+console.log(`fuzz: seed ${seed}; ${QUERIES} engine queries in ${THREADS} threads, ${HTTP} HTTP import+query pairs`);
+
+const work: FuzzWork[] = Array.from({ length: THREADS }, () => ({ seed, batches: [] }));
+for (let index = 0, left = QUERIES; left > 0; index++, left -= BATCH) work[index % THREADS].batches.push({ index, size: Math.min(BATCH, left) });
 let done = 0;
-for (let batch = 0; done < QUERIES; batch++) {
-  for (const query of fc.sample(anyQuery, { numRuns: Math.min(BATCH, QUERIES - done), seed: seed + batch })) {
-    try {
-      runQuery(graph, query, { parameters: PARAMETERS, limits: { timeLimitMs: 50 } });
-    } catch (error) {
-      if (!isTypedQueryError(error)) record(`engine: ${JSON.stringify(query)} -> ${(error as Error)?.stack?.split('\n').slice(0, 3).join(' | ')}`);
-    }
-    done++;
-  }
-  if (done % 100_000 === 0 || done === QUERIES) console.log(`  engine: ${done} queries, ${((Date.now() - started) / 1000).toFixed(0)} s, untyped errors so far: ${failures.length}`);
-}
-const engineSeconds = (Date.now() - started) / 1000;
+let engineSeconds = 0;
+const engine = Promise.all(
+  work.map(
+    (data) =>
+      new Promise<void>((resolve, reject) => {
+        const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: data });
+        worker.on('message', (report: FuzzBatchReport) => {
+          const before = done;
+          done += report.done;
+          for (const failure of report.failures) record(failure);
+          if (Math.floor(done / PROGRESS) > Math.floor(before / PROGRESS)) {
+            console.log(`  engine: ${done} queries, ${seconds(started).toFixed(0)} s (${(done / seconds(started)).toFixed(0)}/s), failures so far: ${failures.length}`);
+          }
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fuzz worker exited with ${code}`))));
+      }),
+  ),
+).then(() => (engineSeconds = seconds(started)));
 
 const t = await makeTestApp({ queryTimeoutMs: 500, authFailuresPerMinute: 0 });
 const key = await t.keyFor('fuzz');
-const httpStarted = Date.now();
 let serverErrors = 0;
-const pairs = fc.sample(fc.tuple(mutatedImport, anyQuery), { numRuns: HTTP, seed });
-for (const [body, query] of pairs) {
+for (const [body, query] of fc.sample(fc.tuple(mutatedImport, anyQuery), { numRuns: HTTP, seed })) {
   const imported = await t.app.inject({ method: 'POST', url: '/v1/graphs/fuzz/import', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: body });
   const answered = await t.app.inject({ method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key }, payload: { graph_id: 'fuzz', query, parameters: PARAMETERS } });
   for (const [what, response] of [['import', imported], ['query', answered]] as const) {
@@ -59,11 +78,12 @@ for (const [body, query] of pairs) {
     } else if (problem) record(`http ${what}: ${response.statusCode} not problem+json`);
   }
 }
+const httpSeconds = seconds(started);
 await t.close();
-const httpSeconds = (Date.now() - httpStarted) / 1000;
+await engine;
 
-console.log(`\nengine: ${done} generated queries in ${engineSeconds.toFixed(0)} s (${(done / engineSeconds).toFixed(0)}/s)`);
-console.log(`http: ${HTTP} mutated imports + ${HTTP} queries in ${httpSeconds.toFixed(0)} s; 5xx other than a limit: ${serverErrors}`);
+console.log(`\nengine (the route's inline path, ${THREADS} threads): ${done} generated queries in ${engineSeconds.toFixed(0)} s (${(done / engineSeconds).toFixed(0)}/s)`);
+console.log(`http (app.inject, meanwhile): ${HTTP} mutated imports + ${HTTP} queries in ${httpSeconds.toFixed(0)} s (${((2 * HTTP) / httpSeconds).toFixed(0)} requests/s); 5xx other than a limit: ${serverErrors}`);
 console.log(`untyped errors, 500s and non-problem errors: ${failures.length}`);
 for (const failure of failures.filter(Boolean)) console.log('  ' + failure);
 process.exit(failures.length === 0 ? 0 : 1);
