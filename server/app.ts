@@ -32,6 +32,9 @@ export interface AppOptions {
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    // one log line per request, written when it is answered (onResponse below), where
+    // fastify's own writes two; each is a write to stdout on the request's path
+    disableRequestLogging: true,
     bodyLimit: deps.config.bodyLimitBytes,
     ajv: {
       // Refuse, never silently drop or coerce: unknown fields and wrong types are the client's to fix.
@@ -60,6 +63,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     },
   });
 
+  if (options.logger) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
+    });
+  }
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),

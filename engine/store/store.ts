@@ -93,6 +93,8 @@ interface LoadedGraph {
 }
 /** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
 export const DEFAULT_CACHE_FACTS = 2_000_000;
+/** API key records kept in memory for authentication (a few per tenant in practice). */
+const KEY_RECORDS_KEPT = 10_000;
 /** Default confidence of a record imported without one: the client states it as fact. */
 const DEFAULT_CONFIDENCE = 1;
 /**
@@ -116,6 +118,10 @@ export class ParleyStore {
   private readonly snapshotting = new Set<Promise<void>>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
+  /** API key records by key id, as last written by this process (the store's only writer): no LevelDB read per request. */
+  private readonly keyRecords = new Map<string, ApiKeyRecord>();
+  /** Counts key writes: a record read from LevelDB while one happened may be stale, and is not kept. */
+  private keyWrites = 0;
   private readonly changeListeners = new Set<(change: GraphChange) => void | Promise<void>>();
   /** Graphs whose index a committed write is being applied to, a slice at a time: readers wait for the whole. */
   private readonly applying = new Map<string, Promise<void>>();
@@ -175,7 +181,7 @@ export class ParleyStore {
       created_at: new Date().toISOString(),
       hash: hashSecret(secret),
     };
-    await this.db.put(metaKey.apiKey(keyId), JSON.stringify(record));
+    await this.putKeyRecord(record);
     return { record, secret };
   }
 
@@ -207,9 +213,29 @@ export class ParleyStore {
   /** The live key record a secret belongs to, compared in constant time; undefined otherwise. */
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
     const keyId = keyIdOf(secret) ?? hashSecret(secret).slice(0, 16);
-    const record = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyId));
+    let record = this.keyRecords.get(keyId);
+    if (!record) {
+      const writes = this.keyWrites;
+      record = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyId));
+      if (record && writes === this.keyWrites) {
+        if (this.keyRecords.size >= KEY_RECORDS_KEPT) this.keyRecords.clear();
+        this.keyRecords.set(keyId, record);
+      }
+    }
     if (!record || record.revoked_at) return undefined;
     return secretMatches(secret, record.hash) ? record : undefined;
+  }
+
+  /** Writes a key record; a read of it under way meanwhile (or before) is not kept in keyRecords. */
+  private async putKeyRecord(record: ApiKeyRecord): Promise<void> {
+    this.keyWrites++;
+    this.keyRecords.delete(record.key_id);
+    try {
+      await this.db.put(metaKey.apiKey(record.key_id), JSON.stringify(record));
+    } finally {
+      this.keyWrites++;
+      this.keyRecords.delete(record.key_id);
+    }
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
@@ -223,7 +249,7 @@ export class ParleyStore {
     if (!record) throw new NotFoundError('key', keyId);
     if (!record.revoked_at) {
       record.revoked_at = new Date().toISOString();
-      await this.db.put(metaKey.apiKey(keyId), JSON.stringify(record));
+      await this.putKeyRecord(record);
     }
     return record;
   }
@@ -312,6 +338,9 @@ export class ParleyStore {
   /** The graph's in-memory indexes, loaded from LevelDB on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     await this.applying.get(graphLockKey(tenant, graphId));
+    // a loaded graph is current: every write and deletion of it goes through this store and keeps `loaded` in step
+    const loaded = this.loaded.get(graphLockKey(tenant, graphId));
+    if (loaded) return this.touch(graphLockKey(tenant, graphId), loaded.index);
     const meta = await this.getGraphMeta(tenant, graphId);
     const cached = this.loaded.get(graphLockKey(tenant, graphId));
     if (cached && cached.generation === meta.generation) return this.touch(graphLockKey(tenant, graphId), cached.index);

@@ -271,3 +271,29 @@ describe('ParleyStore keys and workspaces', () => {
     expect(names).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
   });
 });
+
+describe('ParleyStore keys', () => {
+  it('a key revoked while requests with it are being authenticated is refused from the moment the revocation returns', async () => {
+    const { record, secret } = await store.createKey({ tenant: 't1', scope: 'read' });
+    expect(await store.authenticate(secret)).toMatchObject({ key_id: record.key_id }); // now kept in memory
+    for (let round = 0; round < 5; round++) {
+      const other = await store.createKey({ tenant: 't1', scope: 'read' });
+      // reads of the record race the revocation's write: none may leave the live record behind
+      let revoked = false;
+      const revoking = store.revokeKey(other.record.key_id).then(() => (revoked = true));
+      const racing: Promise<unknown>[] = [];
+      while (!revoked) {
+        racing.push(store.authenticate(other.secret));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all([revoking, ...racing]);
+      expect(await store.authenticate(other.secret)).toBeUndefined();
+    }
+    await store.revokeKey(record.key_id);
+    expect(await store.authenticate(secret)).toBeUndefined();
+    // and after a restart, from LevelDB
+    await store.close();
+    store = await ParleyStore.open(dir);
+    expect(await store.authenticate(secret)).toBeUndefined();
+  });
+});

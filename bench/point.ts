@@ -1,0 +1,129 @@
+/**
+ * bench:point — a point query's HTTP round trip (issue 11: p50 ≤ 0.5 ms on loopback).
+ * The server runs as `npm start` runs it (child process, 127.0.0.1, request logging on),
+ * over a generated conflict graph of --facts facts; this process is the client, on
+ * node:http with keep-alive (fetch alone costs more than the target). Prints p50/p99:
+ *   - sequentially, one request at a time: GET /v1/health (no key, no work: the floor of
+ *     HTTP itself), GET /v1/graphs/{id} (the key checked, the graph looked up), and the
+ *     point query (Q3 of bench/query: one actor's red-line claims);
+ *   - the point query from --clients concurrent clients (50 by default), with requests/s.
+ * With --cpu-prof-dir the server writes a CPU profile there (where the time goes).
+ *
+ *   npm run bench:point [-- --facts 10000 --requests 2000 --clients 50]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './conflict-graph.ts';
+import { postJson } from './http.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    facts: { type: 'string', default: '10000' },
+    requests: { type: 'string', default: '2000' },
+    clients: { type: 'string', default: '50' },
+    'cpu-prof-dir': { type: 'string' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const CLIENTS = Number(args.clients);
+const QUERY = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $actor AND c.type = 'RedLine' RETURN id(c) AS c";
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+let port = 0;
+function request(method: string, url: string, key?: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function timed(count: number, send: () => Promise<{ status: number; body: string }>): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await send();
+    latencies.push(performance.now() - started);
+    if (response.status !== 200) throw new Error(`answered ${response.status}: ${response.body.slice(0, 300)}`);
+  }
+  return latencies;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+function row(what: string, latencies: number[], extra = ''): void {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(`| ${what} | ${sorted.length} | ${percentile(sorted, 50).toFixed(2)} | ${percentile(sorted, 99).toFixed(2)} | ${extra} |`);
+}
+
+const generated = generate(Number(args.facts));
+const nodes = generated.write.nodes.map(({ id, labels: [kind], properties, confidence }) => ({ kind, id, ...properties, confidence }));
+const edges = generated.write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
+// the actor with the most claims: a point query with rows
+const claims = new Map<string, number>();
+for (const edge of edges) if (edge.type === 'ASSERTS') claims.set(edge.from, (claims.get(edge.from) ?? 0) + 1);
+const actor = [...claims].sort((a, b) => b[1] - a[1])[0][0];
+
+const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-point-'));
+const adminKey = 'pk_bench_point_admin_key_0123456789abcdef';
+const profile = args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [];
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
+  env: { ...process.env, PARLEY_DATA_DIR: dir, PORT: '0', PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+try {
+  const base = await new Promise<string>((resolve, reject) => {
+    server.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
+    const watch = (chunk: string) => {
+      const match = /listening at (http:\/\/[\d.:]+)/.exec(chunk);
+      if (match) resolve(match[1]);
+    };
+    server.stdout!.setEncoding('utf8').on('data', watch);
+    server.stderr!.setEncoding('utf8').on('data', watch);
+  });
+  port = Number(new URL(base).port);
+  const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
+  const imported = await postJson(`${base}/v1/graphs/g/import`, key, { nodes, edges });
+  if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.json)}`);
+  const body = JSON.stringify({ graph_id: 'g', query: QUERY, parameters: { actor } });
+  const query = () => request('POST', '/v1/graph/query', key, body);
+  const rows = JSON.parse((await query()).body).rows.length;
+  // warm-up: JIT, the plan cache, the connection pool
+  await timed(500, query);
+  await timed(200, () => request('GET', '/v1/health'));
+  await timed(200, () => request('GET', '/v1/graphs/g', key));
+
+  console.log(`bench:point — ${generated.facts.toLocaleString('en-US')} facts; the point query answers ${rows} rows; load average ${loadavg()[0].toFixed(1)}`);
+  console.log('| sequential, one client | requests | p50 ms | p99 ms | |');
+  console.log('|---|---|---|---|---|');
+  // interleaved in rounds, so the machine's moods fall on every kind alike
+  const health: number[] = [];
+  const graph: number[] = [];
+  const point: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    health.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/health'))));
+    graph.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/graphs/g', key))));
+    point.push(...(await timed(REQUESTS / 10, query)));
+  }
+  row('GET /v1/health (no key: HTTP itself)', health);
+  row('GET /v1/graphs/g (key checked, graph looked up)', graph);
+  row('POST /v1/graph/query, point query', point);
+
+  const all: number[] = [];
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, async () => all.push(...(await timed(Math.ceil(REQUESTS / CLIENTS) * 5, query)))));
+  const seconds = (performance.now() - started) / 1000;
+  row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
+} finally {
+  agent.destroy();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  await rm(dir, { recursive: true, force: true });
+}
