@@ -22,10 +22,11 @@ export async function healthUntil(base: string, stop: () => boolean, samples: nu
 /**
  * GET /v1/health every `intervalMs` whether or not the last one answered, until `stop()`
  * says so: a stall of the server delays every request sent during it, where sequential
- * sampling would count it once. Latencies in ms from when each request was due.
+ * sampling would count it once. Latencies in ms from when each request was due; requests
+ * that failed (connection reset, not 200) counted in `errors`.
  */
-export async function healthEvery(base: string, stop: () => boolean, intervalMs = 5, maxMs = 600_000): Promise<number[]> {
-  const latencies: number[] = [];
+export async function healthEvery(base: string, stop: () => boolean, intervalMs = 10, maxMs = 600_000): Promise<number[] & { errors: number }> {
+  const latencies = Object.assign([] as number[], { errors: 0 });
   const pending = new Set<Promise<void>>();
   const started = performance.now();
   for (let i = 0; !stop() && performance.now() - started < maxMs; i++) {
@@ -37,6 +38,9 @@ export async function healthEvery(base: string, stop: () => boolean, intervalMs 
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`/v1/health answered ${response.status}`);
         latencies.push(performance.now() - due);
+      })
+      .catch(() => {
+        latencies.errors++;
       })
       .finally(() => pending.delete(request));
     pending.add(request);
