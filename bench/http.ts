@@ -3,7 +3,41 @@
  * the event loop's own delay over that time, and a JSON POST. Loops are bounded in
  * count and time; every address is 127.0.0.1.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export interface ServerProcess {
+  process: ChildProcess;
+  base: string;
+  port: number;
+}
+
+/**
+ * The server as `npm start` runs it, in a child process on 127.0.0.1 (port 0), with
+ * `env` over this process's environment; resolves once it listens. `nodeArgs` go before
+ * the script (e.g. --cpu-prof).
+ */
+export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const base = await new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
+    const watch = (chunk: string) => {
+      const match = /listening at (http:\/\/[\d.:]+)/.exec(chunk);
+      if (match) resolve(match[1]);
+    };
+    child.stdout!.setEncoding('utf8').on('data', watch);
+    child.stderr!.setEncoding('utf8').on('data', watch);
+  });
+  return { process: child, base, port: Number(new URL(base).port) };
+}
+
+/** Stops a server process (SIGTERM: a clean close; SIGKILL: a crash) and waits for it to exit. */
+export async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (server.process.exitCode !== null || server.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.process.on('exit', resolve));
+  server.process.kill(signal);
+  await exited;
+}
 
 /** Sequential GET /v1/health until `stop()` says so, or `samples` or `maxMs` run out; latencies in ms. */
 export async function healthUntil(base: string, stop: () => boolean, samples: number, maxMs = 120_000): Promise<number[]> {

@@ -11,14 +11,13 @@
  *
  *   npm run bench:point [-- --facts 10000 --requests 2000 --clients 50]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
-import { postJson } from './http.ts';
+import { postJson, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -73,22 +72,13 @@ const actor = [...claims].sort((a, b) => b[1] - a[1])[0][0];
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-point-'));
 const adminKey = 'pk_bench_point_admin_key_0123456789abcdef';
-const profile = args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PARLEY_DATA_DIR: dir, PORT: '0', PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const server = await startServer(
+  { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' },
+  args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [],
+);
+port = server.port;
 try {
-  const base = await new Promise<string>((resolve, reject) => {
-    server.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
-    const watch = (chunk: string) => {
-      const match = /listening at (http:\/\/[\d.:]+)/.exec(chunk);
-      if (match) resolve(match[1]);
-    };
-    server.stdout!.setEncoding('utf8').on('data', watch);
-    server.stderr!.setEncoding('utf8').on('data', watch);
-  });
-  port = Number(new URL(base).port);
+  const { base } = server;
   const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
   const imported = await postJson(`${base}/v1/graphs/g/import`, key, { nodes, edges });
   if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.json)}`);
@@ -123,7 +113,6 @@ try {
   row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
+  await stopServer(server);
   await rm(dir, { recursive: true, force: true });
 }

@@ -18,12 +18,12 @@
  *
  *   npm run bench:probe [-- --kills 10 --clients 200 --seconds 5]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startServer, stopServer, type ServerProcess } from './http.ts';
 
 const { values: args } = parseArgs({
   options: { kills: { type: 'string', default: '10' }, clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '5' } },
@@ -35,33 +35,8 @@ const ADMIN = 'pk_bench_probe_admin_key_0123456789abcdef';
 const MARKER_A = 'SECRET-OF-TENANT-A-7f3e';
 const MARKER_OUTSIDE = 'OUTSIDE-THE-CORPORA-ROOT-91c2';
 
-interface Server {
-  process: ChildProcess;
-  port: number;
-}
-
-async function startServer(dataDir: string, corporaDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_CORPORA_DIR: corporaDir, PORT: '0', PARLEY_ADMIN_KEY: ADMIN, PARLEY_NER_MODEL_DIR: 'none', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
-    const watch = (chunk: string) => {
-      const match = /listening at http:\/\/[\d.]+:(\d+)/.exec(chunk);
-      if (match) resolve(Number(match[1]));
-    };
-    child.stdout!.setEncoding('utf8').on('data', watch);
-    child.stderr!.setEncoding('utf8').on('data', watch);
-  });
-  return { process: child, port };
-}
-
-async function stopServer(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (server.process.exitCode !== null || server.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.process.on('exit', resolve));
-  server.process.kill(signal);
-  await exited;
+function startProbeServer(dataDir: string, corporaDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServer({ PARLEY_DATA_DIR: dataDir, PARLEY_CORPORA_DIR: corporaDir, PARLEY_ADMIN_KEY: ADMIN, PARLEY_NER_MODEL_DIR: 'none', ...env });
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -92,7 +67,7 @@ console.log('|---|---|---|');
 try {
   // ---- tenants, traversal and load: one server, rate limits off --------------------------
   const data = path.join(root, 'data');
-  let server = await startServer(data, corpora, { PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_AUTH_FAILURES_PER_MINUTE: '0' });
+  let server = await startProbeServer(data, corpora, { PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_AUTH_FAILURES_PER_MINUTE: '0' });
   const keyOf = async (tenant: string) => JSON.parse((await send(server.port, 'POST', '/v1/keys', ADMIN, { tenant, scope: 'write' })).body) as { api_key: string; key_id: string };
   const a = await keyOf('tenant-a');
   const b = await keyOf('tenant-b');
@@ -195,7 +170,7 @@ try {
     sending.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * (viaIngest ? 3_000 : 6_000)));
     await stopServer(server, 'SIGKILL');
-    server = await startServer(data, corpora, { PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_AUTH_FAILURES_PER_MINUTE: '0' });
+    server = await startProbeServer(data, corpora, { PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_AUTH_FAILURES_PER_MINUTE: '0' });
     const exported = await send(server.port, 'GET', `/v1/graphs/${graph}/export`, a.api_key);
     if (exported.status === 404) {
       outcomes.push('absent');
@@ -214,7 +189,7 @@ try {
   await stopServer(server);
 
   // ---- rate limits, with the defaults ---------------------------------------------------
-  const limited = await startServer(path.join(root, 'data-limits'), corpora);
+  const limited = await startProbeServer(path.join(root, 'data-limits'), corpora);
   const tenant = JSON.parse((await send(limited.port, 'POST', '/v1/keys', ADMIN, { tenant: 'tenant-r', scope: 'read' })).body).api_key as string;
   const perKey = new Map<number, number>();
   for (let i = 0; i < 650; i++) {

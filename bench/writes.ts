@@ -14,13 +14,12 @@
  *
  *   npm run bench:writes [-- --facts 200000 --export-facts 420000 --formats json,ndjson]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
-import { healthEvery, postJson } from './http.ts';
+import { healthEvery, postJson, startServer, stopServer } from './http.ts';
 import type { GraphWrite } from '../engine/store/store.ts';
 
 const { values: args } = parseArgs({
@@ -53,28 +52,15 @@ const bodies = {
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-writes-'));
 const adminKey = 'pk_bench_writes_admin_key_0123456789abcdef';
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: {
-    ...process.env,
-    PARLEY_DATA_DIR: dir,
-    PORT: '0',
-    PARLEY_ADMIN_KEY: adminKey,
-    PARLEY_RATE_LIMIT_PER_MINUTE: '0',
-    PARLEY_NER_MODEL_DIR: 'none',
-    PARLEY_IMPORT_LIMIT_BYTES: String(Math.max(64 << 20, 2 * bodies.json.length)),
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
+const server = await startServer({
+  PARLEY_DATA_DIR: dir,
+  PARLEY_ADMIN_KEY: adminKey,
+  PARLEY_RATE_LIMIT_PER_MINUTE: '0',
+  PARLEY_NER_MODEL_DIR: 'none',
+  PARLEY_IMPORT_LIMIT_BYTES: String(Math.max(64 << 20, 2 * bodies.json.length)),
 });
 try {
-  const base = await new Promise<string>((resolve, reject) => {
-    server.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
-    const watch = (chunk: string) => {
-      const match = /listening at (http:\/\/[\d.:]+)/.exec(chunk);
-      if (match) resolve(match[1]);
-    };
-    server.stdout!.setEncoding('utf8').on('data', watch);
-    server.stderr!.setEncoding('utf8').on('data', watch);
-  });
+  const { base } = server;
   const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
   console.log(`bench:writes — ${generated.facts.toLocaleString('en-US')} facts (${generated.nodes} nodes, ${generated.edges} edges); JSON body ${(bodies.json.length / 1e6).toFixed(1)} MB, JSON Lines ${(bodies.ndjson.length / 1e6).toFixed(1)} MB; load average ${loadavg()[0].toFixed(1)}`);
   console.log('| /v1/health while … | samples | p50 ms | p99 ms | max ms | errors | |');
@@ -127,7 +113,6 @@ try {
   report(`a ${(bytes / 1e6).toFixed(1)} MB export runs`, during, `export ${(exportMs / 1000).toFixed(1)} s`);
   report('nothing else runs (baseline, again)', await healthEvery(base, () => false, 10, IDLE_MS));
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
+  await stopServer(server);
   await rm(dir, { recursive: true, force: true });
 }
