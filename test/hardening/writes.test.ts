@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 function bigImport(actors: number) {
@@ -145,10 +146,12 @@ describe('a large write reaches the reasoning workers whole', () => {
         (await t.app.inject({ method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key }, payload: { graph_id: 'parts', query: 'MATCH (a:Actor) RETURN count(a)' } })).json().rows;
       expect((await send(bigImport(10))).statusCode).toBe(200);
       expect(await count()).toEqual([[10]]); // the worker now holds a replica, kept in step by deltas
-      expect((await send(bigImport(12_000))).statusCode).toBe(200); // a delta of 24k records: sent in parts
-      expect(await count()).toEqual([[12_000]]);
-      expect((await send(bigImport(12_001))).statusCode).toBe(200);
-      expect(await count()).toEqual([[12_001]]);
+      // a delta of 6k records (nodes and edges), more than one part of SNAPSHOT_CHUNK
+      expect(3_000 * 2 - 1).toBeGreaterThan(SNAPSHOT_CHUNK);
+      expect((await send(bigImport(3_000))).statusCode).toBe(200);
+      expect(await count()).toEqual([[3_000]]);
+      expect((await send(bigImport(3_001))).statusCode).toBe(200);
+      expect(await count()).toEqual([[3_001]]);
     } finally {
       await t.close();
     }
