@@ -55,6 +55,12 @@ export interface ActorMention extends TextSpan {
   aliases?: string[];
   /** A person's title or rank ("General", "President") when stated. */
   title?: string;
+  /**
+   * For a government named only by a description ("the junta", "the military government"):
+   * the country the document's places lie in, which names that government when no named
+   * actor stands for it ("Government of Myanmar").
+   */
+  country?: string;
   confidence: number;
   source: FindingSource;
 }

@@ -14,6 +14,7 @@ import { findInterests } from './interests.ts';
 import { findIssues } from './issues.ts';
 import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
+import { sentenceStartBefore } from './sentences.ts';
 
 /**
  * Stage 3 of structuring: resolved entities and findings → the nodes and edges one
@@ -149,7 +150,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   // Claims: the speaker asserts, the claim targets, is about issues and states the speaker's interests.
   const stated: StatedClaim[] = [];
   for (const claim of input.findings.claims) {
-    const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
+    const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true, true) : undefined;
     // A claim is aimed at others (in text order): never at its speaker, nor at the speaker's own organisation.
     const targets = uniqueEntities([...claim.targets].sort((a, b) => a.start - b.start).map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
       (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
@@ -413,17 +414,6 @@ function eventDate(text: string, event: { start: number; end: number; date?: Tex
   const sentenceStart = sentenceStartBefore(text, event.start);
   const before = dates.filter((date) => date.start >= sentenceStart && date.end <= event.start);
   return before.length > 0 ? before[before.length - 1].iso : undefined;
-}
-
-function sentenceStartBefore(text: string, position: number): number {
-  for (let i = position - 1; i > 0; i--) {
-    const char = text[i];
-    if (char === '\n' && text[i - 1] === '\n') return i + 1;
-    if ((char === ' ' || char === '\n') && /[.!?]/.test(text[i - 1]) && !/\b(?:[A-Z]|Gen|Lt|Col|Dr|Mr|Mrs|Ms|St|No)\.$/.test(text.slice(Math.max(0, i - 4), i))) {
-      return i + 1;
-    }
-  }
-  return 0;
 }
 
 /** Confidences are estimates: two decimals say all they know (0.56, not 0.5599999999999999). */

@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import type { StructuredDocument, StructuredNode } from '../../engine/extract/structure/index.ts';
+
+/**
+ * Who a mention stands for across a document (issue 9): descriptions of a government,
+ * role titles, and mentions of one event. Short paragraphs written for the purpose.
+ */
+
+const pipeline = createExtractionPipeline();
+afterAll(() => pipeline.close());
+
+async function graphOf(text: string): Promise<StructuredDocument> {
+  return (await pipeline.extract({ text, source: 'resolution.txt' }, { tier: 'full', ingestedAt: '2025-03-01T00:00:00Z' })).graph;
+}
+
+function nodes(graph: StructuredDocument, kind: string): StructuredNode[] {
+  return graph.nodes.filter((node) => node.labels[0] === kind);
+}
+
+function actorLabelled(graph: StructuredDocument, label: string): StructuredNode {
+  const found = nodes(graph, 'Actor').find((node) => node.properties.label === label);
+  if (!found) throw new Error(`no actor '${label}' among ${nodes(graph, 'Actor').map((node) => node.properties.label).join(', ')}`);
+  return found;
+}
+
+/** Claim text → the label of the actor asserting it (null when nobody does). */
+function speakers(graph: StructuredDocument): Record<string, string | null> {
+  const labels = new Map(nodes(graph, 'Actor').map((node) => [node.id, node.properties.label as string]));
+  const result: Record<string, string | null> = {};
+  for (const claim of nodes(graph, 'Claim')) {
+    const asserts = graph.edges.find((edge) => edge.type === 'ASSERTS' && edge.to === claim.id);
+    result[claim.properties.text as string] = asserts ? labels.get(asserts.from)! : null;
+  }
+  return result;
+}
+
+describe('a government named by a description ("the junta", "the military government")', () => {
+  it('becomes an actor of its own when the text names it only so, and its claims have that speaker (Myanmar)', async () => {
+    const graph = await graphOf(
+      'The junta said it would never hand back the town of Lashio to the Myanmar National Democratic Alliance Army. ' +
+        'China said the military government had agreed to a ceasefire in northern Shan State. ' +
+        'The regime denied that its aircraft bombed a school in Sagaing.',
+    );
+    const junta = actorLabelled(graph, 'Government of Myanmar');
+    expect(junta.properties.actor_type).toBe('government');
+    const china = actorLabelled(graph, 'China');
+    const bySpeaker = speakers(graph);
+    expect(bySpeaker).toMatchObject({
+      'it would never hand back the town of Lashio to the Myanmar National Democratic Alliance Army': 'Government of Myanmar',
+      'The regime denied that its aircraft bombed a school in Sagaing': 'Government of Myanmar',
+    });
+    // "the military government" in China's sentence is the junta, never China.
+    const ceasefire = nodes(graph, 'Event').find((event) => event.properties.event_type === 'AGREE')!;
+    const parties = graph.edges.filter((edge) => edge.type === 'PARTICIPATES_IN' && edge.to === ceasefire.id).map((edge) => edge.from);
+    expect(parties).toContain(junta.id);
+    expect(parties).not.toContain(china.id);
+    expect(Object.values(bySpeaker)).not.toContain(null);
+  });
+
+  it('is not a state of another country named before it (Tigray)', async () => {
+    const graph = await graphOf(
+      'ADDIS ABABA, 2 February 2025 - Eritrea denied that its troops remained in Tigray. ' +
+        "The federal government said the Tigray People's Liberation Front must disarm before any talks in Mekelle. " +
+        'The TPLF said it would never hand back the town of Alamata.',
+    );
+    expect(actorLabelled(graph, 'Government of Ethiopia').properties.actor_type).toBe('government');
+    expect(speakers(graph)).toMatchObject({
+      'Eritrea denied that its troops remained in Tigray': 'Eritrea',
+      "the Tigray People's Liberation Front must disarm before any talks in Mekelle": 'Government of Ethiopia',
+      'it would never hand back the town of Alamata': "Tigray People's Liberation Front",
+    });
+  });
+
+  it('refers back to the government the document named, in one node', async () => {
+    const graph = await graphOf(
+      "Myanmar's military government said it would not negotiate with the Arakan Army. Thailand urged the junta to release prisoners held in Sittwe. The junta accused the Arakan Army of attacking civilians.",
+    );
+    const governments = nodes(graph, 'Actor').filter((node) => node.properties.actor_type === 'government');
+    expect(governments.map((node) => node.properties.label)).toEqual(['Government of Myanmar']);
+    expect(speakers(graph)).toMatchObject({
+      'Thailand urged the junta to release prisoners held in Sittwe': 'Thailand',
+      'The junta accused the Arakan Army of attacking civilians': 'Government of Myanmar',
+    });
+    // Thailand's demand targets the junta, not Thailand itself.
+    const demand = nodes(graph, 'Claim').find((claim) => claim.properties.type === 'Demand')!;
+    const targets = graph.edges.filter((edge) => edge.type === 'TARGETS' && edge.from === demand.id).map((edge) => edge.to);
+    expect(targets).toEqual([governments[0].id]);
+  });
+
+  it('a junta in a text that points to no country is still a speaker; a bare "the government" stays unresolved', async () => {
+    const junta = await graphOf('The junta said it would never negotiate with the rebels.');
+    expect(speakers(junta)).toEqual({ 'it would never negotiate with the rebels': 'Military government' });
+    const government = await graphOf('The government said it would never negotiate with the rebels.');
+    expect(nodes(government, 'Actor')).toEqual([]);
+  });
+});
