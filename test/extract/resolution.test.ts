@@ -95,3 +95,40 @@ describe('a government named by a description ("the junta", "the military govern
     expect(nodes(government, 'Actor')).toEqual([]);
   });
 });
+
+describe('role titles stand for the person named with that title nearby', () => {
+  it('"the Foreign Secretary" after "Foreign Secretary David Lammy" is that person, who speaks and meets', async () => {
+    const graph = await graphOf(
+      'Foreign Secretary David Lammy arrived in Kyiv on Monday. The Foreign Secretary said Britain would never recognise the annexation of Crimea. ' +
+        'Later the Foreign Secretary met President Volodymyr Zelensky in Kyiv.',
+    );
+    const lammy = actorLabelled(graph, 'David Lammy');
+    expect(nodes(graph, 'Actor').map((node) => node.properties.label)).not.toContain('Foreign Secretary');
+    expect(speakers(graph)).toEqual({ 'Britain would never recognise the annexation of Crimea': 'David Lammy' });
+    const meeting = nodes(graph, 'Event').find((event) => event.properties.event_type === 'CONSULT')!;
+    expect(graph.edges.some((edge) => edge.type === 'PARTICIPATES_IN' && edge.from === lammy.id && edge.to === meeting.id)).toBe(true);
+    // The office is not the person's name: the next Foreign Secretary must not land on this node.
+    expect(lammy.properties.aliases).not.toContain('Foreign Secretary');
+    expect(lammy.provenance.map((record) => record.quote)).toEqual(['David Lammy', 'Foreign Secretary', 'Foreign Secretary']);
+  });
+
+  it('"the secretary said" after a quotation is the secretary named before; "the general" is the general', async () => {
+    const graph = await graphOf(
+      'Defence Secretary John Healey visited British troops in Estonia on Tuesday. "Russia must withdraw its forces from Ukraine," the secretary said. ' +
+        'Lt. Gen. Ahmed Salim commanded the brigade in Gao. "We will never surrender Kidal," the general said. The general election was postponed.',
+    );
+    expect(speakers(graph)).toEqual({
+      'Russia must withdraw its forces from Ukraine': 'John Healey',
+      'We will never surrender Kidal': 'Ahmed Salim',
+    });
+    expect(nodes(graph, 'Actor').filter((node) => node.properties.actor_type === 'individual').map((node) => node.properties.label).sort()).toEqual([
+      'Ahmed Salim', 'John Healey',
+    ]);
+  });
+
+  it('a title with no holder named before it stays an office, and a lower-case role is nobody', async () => {
+    const graph = await graphOf('"The Front must disarm," the secretary said. The Foreign Secretary met the envoy. Foreign Secretary David Lammy left on Friday.');
+    expect(speakers(graph)).toEqual({ 'The Front must disarm': null });
+    expect(nodes(graph, 'Actor').map((node) => node.properties.label).sort()).toEqual(['David Lammy', 'Foreign Secretary']);
+  });
+});

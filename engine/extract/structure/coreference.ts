@@ -401,7 +401,8 @@ export class EntityResolver {
     this.byPosition.splice(lowerBound(this.byPosition, mention.start), 0, { mention, cluster });
     this.longestMention = Math.max(this.longestMention, mention.end - mention.start);
     if (mention.generic) return;
-    this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
+    // A title standing for its holder ("the Foreign Secretary") names an office the next holder takes, not the person.
+    if (mention.title !== mention.text) this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
     if (mention.canonical) this.register(cluster, mention.canonical);
     for (const alias of mention.aliases ?? []) this.register(cluster, alias);
   }

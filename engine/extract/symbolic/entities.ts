@@ -6,7 +6,7 @@ import {
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
-import { acronymCandidates, officeCandidates, vesselSpans } from './names.ts';
+import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { isAcronym } from './phrases.ts';
 import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -81,6 +81,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   nameDescribedGovernments(actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
+  actors.push(...roleReferences(context, actors, [...taken, ...actors]));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
