@@ -132,3 +132,41 @@ describe('role titles stand for the person named with that title nearby', () => 
     expect(nodes(graph, 'Actor').map((node) => node.properties.label).sort()).toEqual(['David Lammy', 'Foreign Secretary']);
   });
 });
+
+describe('one event per occurrence', () => {
+  const events = (graph: StructuredDocument) => nodes(graph, 'Event');
+  const placeOf = (graph: StructuredDocument, event: StructuredNode) => {
+    const edge = graph.edges.find((candidate) => candidate.type === 'OCCURRED_AT' && candidate.from === event.id);
+    return graph.nodes.find((node) => node.id === edge?.to)?.properties.label;
+  };
+
+  it('"a drone strike hit X ... the strike killed five" is one Event grounded on both sentences; another strike elsewhere is another', async () => {
+    const text =
+      'A drone strike hit a market in Mekelle on 2 February 2025. The strike killed five civilians, the regional health bureau said. ' +
+      'A second drone strike hit a school in Gondar on 3 February 2025.';
+    const graph = await graphOf(text);
+    const found = events(graph);
+    expect(found.map((event) => [event.properties.event_type, event.properties.date, placeOf(graph, event)])).toEqual([
+      ['ASSAULT', '2025-02-02', 'Mekelle'],
+      ['ASSAULT', '2025-02-03', 'Gondar'],
+    ]);
+    const secondSentence = text.indexOf('The strike killed');
+    const quotes = found[0].provenance.map((record) => record.quote);
+    expect(quotes.some((quote) => quote.includes('hit a market'))).toBe(true);
+    expect(found[0].provenance.some((record) => record.span!.start >= secondSentence && record.quote.includes('killed'))).toBe(true);
+    for (const record of found[0].provenance) expect(text.slice(record.span!.start, record.span!.end)).toBe(record.quote);
+    expect(found[1].provenance.every((record) => record.span!.start > secondSentence)).toBe(true);
+  });
+
+  it('mentions whose actors swap sides are two events, even in one sentence', async () => {
+    const graph = await graphOf('The Rapid Support Forces shelled the Sudanese Armed Forces in El Fasher, and the Sudanese Armed Forces shelled the Rapid Support Forces in El Fasher.');
+    expect(events(graph)).toHaveLength(2);
+  });
+
+  it('a definite mention of another date is another occurrence', async () => {
+    const graph = await graphOf('Israeli forces carried out strikes on Hezbollah targets in southern Lebanon on 3 May 2024. The strikes killed 12 fighters. On 9 June 2024 the strikes resumed in southern Lebanon.');
+    const found = events(graph).filter((event) => event.properties.event_type === 'ASSAULT');
+    expect(found.map((event) => event.properties.date)).toEqual(['2024-05-03', ...found.slice(1).map(() => expect.not.stringMatching(/^2024-05-03$/))]);
+    expect(found[0].provenance).toHaveLength(2);
+  });
+});
