@@ -151,9 +151,9 @@ describe('one event per occurrence', () => {
       ['ASSAULT', '2025-02-03', 'Gondar'],
     ]);
     const secondSentence = text.indexOf('The strike killed');
-    const quotes = found[0].provenance.map((record) => record.quote);
+    const quotes = found[0].provenance.map((record) => record.quote ?? '');
     expect(quotes.some((quote) => quote.includes('hit a market'))).toBe(true);
-    expect(found[0].provenance.some((record) => record.span!.start >= secondSentence && record.quote.includes('killed'))).toBe(true);
+    expect(found[0].provenance.some((record) => record.span!.start >= secondSentence && (record.quote ?? '').includes('killed'))).toBe(true);
     for (const record of found[0].provenance) expect(text.slice(record.span!.start, record.span!.end)).toBe(record.quote);
     expect(found[1].provenance.every((record) => record.span!.start > secondSentence)).toBe(true);
   });
