@@ -163,6 +163,11 @@ describe('one event per occurrence', () => {
     expect(events(graph)).toHaveLength(2);
   });
 
+  it('the same verb twice in one sentence is two acts, even with no place known', async () => {
+    const graph = await graphOf('On 22 October 2024 RSF fighters attacked Tambul, and on 25 October 2024 the RSF attacked Al-Sireha.');
+    expect(events(graph).filter((event) => event.properties.event_type === 'ASSAULT')).toHaveLength(2);
+  });
+
   it('a definite mention of another date is another occurrence', async () => {
     const graph = await graphOf('Israeli forces carried out strikes on Hezbollah targets in southern Lebanon on 3 May 2024. The strikes killed 12 fighters. On 9 June 2024 the strikes resumed in southern Lebanon.');
     const found = events(graph).filter((event) => event.properties.event_type === 'ASSAULT');

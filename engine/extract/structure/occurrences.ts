@@ -11,9 +11,10 @@ import { sentenceAround } from './sentences.ts';
  * - places agree: the same resolved place, or either has none;
  * - actors agree: when both name perpetrators they share one, when both name targets they
  *   share one, and no actor is a perpetrator on one side and a target on the other;
- * - the mention refers to it: it is in the sentence of one of its mentions (several verbs
- *   for one episode, "a drone strike hit"), or it is, or follows, a definite event noun
- *   ("the strike killed", "the attack", "these raids").
+ * - the mention refers to it: it is in the sentence of one of its mentions with another
+ *   trigger word (several words for one episode, "a drone strike hit"; the same verb twice,
+ *   "attacked Tambul, and ... attacked Al-Sireha", is two acts), or it is, or follows, a
+ *   definite event noun ("the strike killed", "the attack", "these raids").
  * Among the occurrences it could join, the one mentioned last before it wins. Everything
  * else is a new occurrence: two attacks on one town in one document, neither referring back
  * to the other, stay two events.
@@ -45,7 +46,8 @@ interface Occurrence {
   place?: string;
   perpetrators: Set<string>;
   targets: Set<string>;
-  sentences: Set<number>;
+  /** Sentence start → the trigger words mentioned in it, lower case. */
+  sentences: Map<number, Set<string>>;
 }
 
 const shares = (a: ReadonlySet<string>, b: readonly string[]) => a.size === 0 || b.length === 0 || b.some((id) => a.has(id));
@@ -68,13 +70,18 @@ export function sameOccurrences(text: string, mentions: readonly EventOccurrence
     const sentence = sentenceAround(text, mention.trigger);
     const before = text.slice(sentence.start, mention.trigger.start);
     const definite = DEFINITE_SUBJECT.test(before) || DEFINITE_TRIGGER.test(before);
+    const word = text.slice(mention.trigger.start, mention.trigger.end).toLowerCase();
+    const sharesSentence = (occurrence: Occurrence) => {
+      const words = occurrence.sentences.get(sentence.start);
+      return words !== undefined && !words.has(word);
+    };
     let chosen: Occurrence | undefined;
     for (const occurrence of occurrences) {
-      if (!agrees(occurrence, mention) || !(definite || occurrence.sentences.has(sentence.start))) continue;
+      if (!agrees(occurrence, mention) || !(definite || sharesSentence(occurrence))) continue;
       if (!chosen || lastMentioned.get(occurrence)! > lastMentioned.get(chosen)!) chosen = occurrence;
     }
     if (!chosen) {
-      chosen = { members: [], event_type: mention.event_type, perpetrators: new Set(), targets: new Set(), sentences: new Set() };
+      chosen = { members: [], event_type: mention.event_type, perpetrators: new Set(), targets: new Set(), sentences: new Map() };
       occurrences.push(chosen);
     }
     chosen.members.push(index);
@@ -82,7 +89,8 @@ export function sameOccurrences(text: string, mentions: readonly EventOccurrence
     chosen.place ??= mention.place;
     for (const id of mention.perpetrators) chosen.perpetrators.add(id);
     for (const id of mention.targets) chosen.targets.add(id);
-    chosen.sentences.add(sentence.start);
+    if (!chosen.sentences.has(sentence.start)) chosen.sentences.set(sentence.start, new Set());
+    chosen.sentences.get(sentence.start)!.add(word);
     lastMentioned.set(chosen, mention.span.start);
   }
   return occurrences.map((occurrence) => occurrence.members);
