@@ -72,6 +72,14 @@ describe('a government named by a description ("the junta", "the military govern
     });
   });
 
+  it('is placed by where things happen, not by the dateline where the report was filed', async () => {
+    const graph = await graphOf(
+      'LUANDA, 4 August 2024 - Angola said a verification mechanism would monitor the truce. On 20 August 2024 the M23 clashed with the army in Rutshuru. ' +
+        'The government demanded that the M23 withdraw to its earlier positions.',
+    );
+    expect(speakers(graph)).toMatchObject({ 'The government demanded that the M23 withdraw to its earlier positions': 'Government of DR Congo' });
+  });
+
   it('refers back to the government the document named, in one node', async () => {
     const graph = await graphOf(
       "Myanmar's military government said it would not negotiate with the Arakan Army. Thailand urged the junta to release prisoners held in Sittwe. The junta accused the Arakan Army of attacking civilians.",

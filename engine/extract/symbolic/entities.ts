@@ -90,12 +90,16 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
 /**
  * A government the document names only by a description ("the junta", "the federal
  * government") governs the country most of the document's places lie in, when one country
- * has more of them than any other; the structure stage names it after that country when
+ * has more of them than any other (datelines aside); the structure stage names it after that country when
  * no named actor stands for it.
  */
 function nameDescribedGovernments(actors: ActorMention[], places: LocationMention[]): void {
   const counts = new Map<string, number>();
-  for (const place of places) if (place.country_code) counts.set(place.country_code, (counts.get(place.country_code) ?? 0) + 1);
+  for (const place of places) {
+    // A dateline's place, written in capitals ("LUANDA, 4 August"), is where the report was filed, not where things happen.
+    if (!place.country_code || !/\p{Ll}/u.test(place.text)) continue;
+    counts.set(place.country_code, (counts.get(place.country_code) ?? 0) + 1);
+  }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   if (ranked.length === 0 || ranked[1]?.[1] === ranked[0][1]) return;
   const country = countryName(ranked[0][0]);
