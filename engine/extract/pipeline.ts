@@ -4,7 +4,8 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { actorDirectory, structureDocument, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
+import { graphActors } from './graph-resolution.ts';
+import { actorDirectory, structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
@@ -283,14 +284,4 @@ async function findInChunks(symbolic: SymbolicLayer, input: DocumentInput): Prom
 
 function knownMembership(index: GraphIndex): (member: string, organisation: string) => boolean {
   return (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation);
-}
-
-/** Labels, aliases and types of the graph's actors, for cross-document resolution. */
-function* graphActors(index: GraphIndex): Iterable<KnownActor> {
-  for (const id of index.nodesWithLabel('Actor')) {
-    const properties = index.node(id)?.properties;
-    if (typeof properties?.label !== 'string') continue;
-    const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-    yield { label: properties.label, aliases, ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
-  }
 }

@@ -3,6 +3,7 @@ import { SerialQueue } from '../store/serial-queue.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkDocumentText, documentIdOf, sha256Of, type DocumentReading, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
 import type { DocumentInput } from '../extract/types.ts';
+import { resolveAgainstGraph } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -92,7 +93,7 @@ async function extractAgainstGraph(
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
-  const extraction = await context.pipeline.extract(
+  const extracted = await context.pipeline.extract(
     extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source),
     {
       tier: options.tier,
@@ -102,6 +103,9 @@ async function extractAgainstGraph(
       ...(document.title ? { title: document.title } : {}),
     },
   );
+  // Extracted actors that are actors the graph holds (imported ones too) become those nodes.
+  const graph = index ? resolveAgainstGraph(extracted.graph, index) : extracted.graph;
+  const extraction = graph === extracted.graph ? extracted : { ...extracted, graph, stats: { ...extracted.stats, nodes: graph.nodes.length, edges: graph.edges.length } };
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };

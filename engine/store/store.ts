@@ -100,8 +100,9 @@ const DEFAULT_CONFIDENCE = 1;
 /**
  * Version of the key layout (keys.ts). 2 added the graph → workspace index; a store
  * written before it (no layout key) gets the index built from its workspaces on open.
+ * 3 dropped the per-record index keys, which are cleared on open.
  */
-const LAYOUT_VERSION = '2';
+const LAYOUT_VERSION = '3';
 
 type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
@@ -143,7 +144,10 @@ export class ParleyStore {
     return store;
   }
 
-  /** Brings a store written by an earlier version to LAYOUT_VERSION, in one atomic batch. */
+  /**
+   * Brings a store written by an earlier version to LAYOUT_VERSION. Each step can be
+   * repeated, and the version is written last, so a crash part way only repeats it.
+   */
   private async upgradeLayout(): Promise<void> {
     if ((await this.db.get(metaKey.layout())) === LAYOUT_VERSION) return;
     const ops: BatchOp[] = [];
@@ -152,8 +156,13 @@ export class ParleyStore {
       const workspace = JSON.parse(value) as Workspace;
       ops.push({ type: 'put', key: metaKey.graphWorkspace(tenant, workspace.graph_id, workspace.id), value: workspace.id });
     }
-    ops.push({ type: 'put', key: metaKey.layout(), value: LAYOUT_VERSION });
     await this.db.batch(ops);
+    for await (const [key, value] of this.db.iterator(prefixRange(metaKey.allGraphs()))) {
+      const [, , tenant, graphId] = key.split(SEP);
+      const prefix = graphDataPrefix(tenant, graphId, (JSON.parse(value) as GraphMeta).generation);
+      for (const dropped of dataKey.droppedIndexes(prefix)) await this.db.clear(prefixRange(dropped));
+    }
+    await this.db.put(metaKey.layout(), LAYOUT_VERSION);
   }
 
   /** Waits for the writes, snapshots every loaded graph changed since its snapshot, and closes. */
@@ -364,7 +373,6 @@ export class ParleyStore {
     if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
     return this.locks.run(graphLockKey(tenant, graphId), async () => {
       const now = new Date().toISOString();
-      const ops: BatchOp[] = [];
       let meta = await this.graphMeta(tenant, graphId);
       if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
       if (meta && options.idempotencyKey !== undefined) {
@@ -372,67 +380,79 @@ export class ParleyStore {
         if (replayed) return { ...replayed.summary, node_ids: [], edge_ids: [], replayed };
       }
       const isNew = !meta;
+      let newMeta: { type: 'put'; key: string; value: string } | undefined;
       if (!meta) {
-        const op = newGraphMetaOp(tenant, graphId, now);
-        meta = JSON.parse(op.value) as GraphMeta;
-        ops.push(op);
+        newMeta = newGraphMetaOp(tenant, graphId, now);
+        meta = JSON.parse(newMeta.value) as GraphMeta;
       }
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
       await validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
+      // `stored`: the graph's records this write merges into, looked up once (an import of new
+      // records looks nothing up again)
       const nodes = new Map<string, NodeRecord>();
+      const storedNodes = new Map<string, NodeRecord>();
       for (const [i, input] of write.nodes.entries()) {
         if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
         const id = nodeIdOf(input);
-        nodes.set(id, mergeNode(nodes.get(id) ?? index.node(id), input, id, now));
+        let existing = nodes.get(id);
+        if (!existing && (existing = index.node(id))) storedNodes.set(id, existing);
+        nodes.set(id, mergeNode(existing, input, id, now));
       }
       const edges = new Map<string, EdgeRecord>();
+      const storedEdges = new Map<string, EdgeRecord>();
       for (const [i, input] of write.edges.entries()) {
         if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
         const id = edgeIdOf(input);
-        edges.set(id, mergeEdge(edges.get(id) ?? index.edge(id), input, id, now));
+        let existing = edges.get(id);
+        if (!existing && (existing = index.edge(id))) storedEdges.set(id, existing);
+        edges.set(id, mergeEdge(existing, input, id, now));
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...nodes.keys()], edge_ids: [...edges.keys()] };
       const changedNodes: NodeRecord[] = [];
-      let encoded = 0;
-      for (const node of nodes.values()) {
-        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
-        const before = index.node(node.id);
-        if (before && canonicalJson(before) === canonicalJson(node)) continue;
-        changedNodes.push(node);
-        if (before) summary.nodes_updated++;
-        else summary.nodes_created++;
-        ops.push({ type: 'put', key: dataKey.node(prefix, node.id), value: JSON.stringify(node) });
-        for (const label of before?.labels ?? []) if (!node.labels.includes(label)) ops.push({ type: 'del', key: dataKey.label(prefix, label, node.id) });
-        for (const label of node.labels) if (!before?.labels.includes(label)) ops.push({ type: 'put', key: dataKey.label(prefix, label, node.id), value: '' });
-      }
       const changedEdges: EdgeRecord[] = [];
-      for (const edge of edges.values()) {
-        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
-        const before = index.edge(edge.id);
-        if (before && canonicalJson(before) === canonicalJson(edge)) continue;
-        changedEdges.push(edge);
-        if (before) summary.edges_updated++;
-        else {
-          summary.edges_created++;
-          ops.push({ type: 'put', key: dataKey.forward(prefix, edge.from, edge.type, edge.id), value: '' });
-          ops.push({ type: 'put', key: dataKey.reverse(prefix, edge.to, edge.type, edge.id), value: '' });
+      // records go straight into one chained batch (no op objects), written once at the end
+      let revision = meta.revision ?? 0;
+      const batch = this.db.batch();
+      try {
+        if (newMeta) batch.put(newMeta.key, newMeta.value);
+        let encoded = 0;
+        for (const node of nodes.values()) {
+          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          const before = storedNodes.get(node.id);
+          if (before && canonicalJson(before) === canonicalJson(node)) continue;
+          changedNodes.push(node);
+          if (before) summary.nodes_updated++;
+          else summary.nodes_created++;
+          batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
-        ops.push({ type: 'put', key: dataKey.edge(prefix, edge.id), value: JSON.stringify(edge) });
+        for (const edge of edges.values()) {
+          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          const before = storedEdges.get(edge.id);
+          if (before && canonicalJson(before) === canonicalJson(edge)) continue;
+          changedEdges.push(edge);
+          if (before) summary.edges_updated++;
+          else summary.edges_created++;
+          batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
+        }
+        const changed = changedNodes.length > 0 || changedEdges.length > 0;
+        if (!isNew && changed) revision++;
+        if (!isNew && changed) batch.put(metaKey.graph(tenant, graphId), JSON.stringify({ ...meta, updated_at: now, revision }));
+        if (options.idempotencyKey !== undefined) {
+          const { node_ids: _n, edge_ids: _e, ...counts } = summary;
+          const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
+          batch.put(dataKey.idempotency(prefix, options.idempotencyKey), JSON.stringify(record));
+        }
+      } catch (error) {
+        await batch.close();
+        throw error;
       }
-      const changed = changedNodes.length > 0 || changedEdges.length > 0;
-      const revision = (meta.revision ?? 0) + (isNew || !changed ? 0 : 1);
-      if (!isNew && changed) ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now, revision }) });
-      if (options.idempotencyKey !== undefined) {
-        const { node_ids: _n, edge_ids: _e, ...counts } = summary;
-        const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
-        ops.push({ type: 'put', key: dataKey.idempotency(prefix, options.idempotencyKey), value: JSON.stringify(record) });
-      }
-      if (ops.length > 0) await this.writeBatch(ops);
+      if (batch.length > 0) await batch.write();
+      else await batch.close();
 
       // Durable now: bring the in-memory indexes in step, a slice at a time; readers
       // (loadGraph) wait for the whole, so none sees half a write.
@@ -465,28 +485,6 @@ export class ParleyStore {
   async committedImport(tenant: string, graphId: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
     const meta = await this.getGraphMeta(tenant, graphId);
     return this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), idempotencyKey));
-  }
-
-  /**
-   * One atomic batch; a large one is handed to LevelDB in parts of a chained batch,
-   * yielding between them, and written at once.
-   */
-  private async writeBatch(ops: BatchOp[]): Promise<void> {
-    if (ops.length <= WRITE_CHUNK) return this.db.batch(ops);
-    const batch = this.db.batch();
-    try {
-      for (let i = 0; i < ops.length; i += WRITE_CHUNK) {
-        for (const op of ops.slice(i, i + WRITE_CHUNK)) {
-          if (op.type === 'put') batch.put(op.key, op.value);
-          else batch.del(op.key);
-        }
-        await yieldToLoop();
-      }
-    } catch (error) {
-      await batch.close();
-      throw error;
-    }
-    await batch.write();
   }
 
   /** Deletes a graph: one atomic write hides it, then its data is cleared. */
@@ -629,6 +627,7 @@ export function edgeIdOf(input: EdgeInput): string {
 }
 
 function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
+  if (!incoming || incoming.length === 0) return [...existing];
   const seen = new Set(existing.map(canonicalJson));
   const result = [...existing];
   for (const record of incoming ?? []) {
