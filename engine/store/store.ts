@@ -472,7 +472,7 @@ export class ParleyStore {
         if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
         else this.loaded.get(cacheKey)!.revision = revision;
         this.evict(cacheKey);
-        if (changed) await this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+        if (changedNodes.length > 0 || changedEdges.length > 0) await this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
       } finally {
         this.applying.delete(cacheKey);
         applied();
