@@ -70,6 +70,17 @@ describe('parser', () => {
     expect(early.details).toMatchObject({ expected: 'WHEN', found: "'END'" });
   });
 
+  it('refuses a regular expression that does not compile with a typed error (found by the million-query fuzz run: a 500)', () => {
+    const graph = conflictGraph();
+    expect(() => runQuery(graph, "RETURN 'abc' =~ '(_S' AS m")).toThrow(QueryError);
+    try {
+      runQuery(graph, "RETURN 'abc' =~ '(_S' AS m");
+    } catch (error) {
+      expect((error as QueryError).code).toBe('invalid_regular_expression');
+    }
+    expect(runQuery(graph, "RETURN 'abc' =~ 'a.c' AS m").rows).toEqual([[true]]);
+  });
+
   it('refuses write clauses where they start', () => {
     expect(() => parseQuery("MATCH (a) SET a.x = 1 RETURN a")).toThrow(/read-only/);
     expect(() => runQuery(conflictGraph(), 'CREATE (n:Actor) RETURN n')).toThrow(/read-only/);
