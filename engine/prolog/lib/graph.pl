@@ -249,4 +249,5 @@ parley_load_view(Facts) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
     retractall(g_age(_, _)), retractall(g_text(_, _)), retractall(g_ref(_)),
+    abolish_all_tables,
     forall(member(Fact, Facts), assertz(Fact)).
