@@ -32,6 +32,10 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 
 % ---- the three kinds of violence ----------------------------------------------
 
+% The sets below are read by the indicators, the findings and the tally of kinds alike: each is
+% tabled, so it is computed once per graph view.
+:- table gt_direct/1, gt_structural/1, gt_cultural/2, gt_adjacency/1, gt_contradiction/1.
+
 gt_direct(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
 gt_structural(Ids) :- claims_of_type('Grievance', G), gt_structural_words(W), mentioning(G, W, Ids).

@@ -18,12 +18,22 @@
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_age/2, g_text/2, g_ref/1.
 
+% Every g_* fact is looked up with one argument bound, the most selective one the call
+% has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
+% on the bound argument the first time; a call with two bound arguments of a dynamic
+% predicate has it assess and rebuild a combined index over all its clauses, again and
+% again (half a second a call at 100k facts).
+
+node(Id, Label) :- nonvar(Id), !, g_node(Id, L), L = Label.
 node(Id, Label) :- g_node(Id, Label).
 
-prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
-prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, Key, Value).
+prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K = Key, V = Value.
+prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, K, Value), K == Key.
 prop(Id, Key, Value) :- ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
 
+edge(Id, Type, From, To, Confidence) :- nonvar(Id), !, g_edge(Id, T, F, D, C), T = Type, F = From, D = To, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C), T = Type, F = From, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C), T = Type, D = To, I = Id, C = Confidence.
 edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence).
 
 valid_time(Id, Date) :- g_valid(Id, Date).
@@ -34,7 +44,7 @@ reference_date(Date) :- g_ref(Date).
 nodes_where(Label, Key, Value, Ids) :-
     must_be(atom, Label),
     (   atom(Key), nonvar(Value)
-    ->  findall(Id, (g_prop(Id, Key, Value), g_node(Id, Label)), Found)
+    ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
     ),
     sort(Found, Ids).
@@ -69,8 +79,8 @@ keeps(window(From, To), Id) :- atom(Id), number(From), number(To), g_age(Id, Day
 keeps(current(Within), Id) :- atom(Id), once(g_node(Id, _)), ( g_age(Id, Days) -> number(Within), Days >= 0, Days =< Within ; true ).
 keeps(dated, Id) :- atom(Id), g_valid(Id, _).
 keeps(mentions(Keywords), Id) :- atom(Id), text_mentions(Id, Keywords, _).
-keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( g_prop(Id, Key, V) ; g_eprop(Id, Key, V) )), V == Value.
-keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, Label), !.
+keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K == Key )), V == Value.
+keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 
 % group_by_edge(+Ids, +Type, +Dir, ?Role, -Groups): Node-Ids pairs, by the node at the other end.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
@@ -79,10 +89,10 @@ group_by_edge(Ids, Type, Dir, Role, Groups) :-
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
 
-edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, Type, Other, Id, _).
-edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, Type, Id, Other, _).
+edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, T, Other, Id, _), T == Type.
+edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, T, Id, Other, _), T == Type.
 
-role_matches(Role, Edge) :- ( atom(Role) -> g_role(Edge, Role) ; true ).
+role_matches(Role, Edge) :- ( atom(Role) -> g_role(Edge, R), R == Role ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
@@ -135,7 +145,7 @@ count_ids(List, N) :- must_be(list, List), length(List, N).
 % sum_prop(+Ids, +Key, -Sum): the sum of a numeric node property over Ids.
 sum_prop(Ids, Key, Sum) :-
     must_be(list, Ids), must_be(atom, Key),
-    findall(V, ( member(Id, Ids), atom(Id), once(g_prop(Id, Key, V)), number(V) ), Values),
+    findall(V, ( member(Id, Ids), atom(Id), once(( g_prop(Id, K, V), K == Key )), number(V) ), Values),
     sum_list(Values, Total),
     ( float(Total), Total =:= truncate(Total), abs(Total) < 1.0e15 -> Sum is truncate(Total) ; Sum = Total ).
 
