@@ -84,13 +84,15 @@ fr_source(referent, G) :-
     findall(A-[E], (member(T, [community, civil_society]), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), G).
 fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_selves(As, G).
 
-% fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords.
+% fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (tabled:
+% the indicators and the profile both read them).
+:- table fr_citing/2.
 fr_citing(Base, Groups) :- fr_words(Base, Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
-% tie-break order. Computed inside findall/3: the answers enumerated afterwards then do not carry
-% the derivation behind them.
-fr_profile(Profiles) :- findall(Ps, fr_compute_profile(Ps), [Profiles]).
+% tie-break order; tabled, so that it is computed once per graph view.
+fr_profile(Profiles) :- fr_compute_profile(Ps), Profiles = Ps.
+:- table fr_compute_profile/1.
 
 fr_compute_profile(Profiles) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),

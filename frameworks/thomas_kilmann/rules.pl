@@ -96,17 +96,20 @@ tk_keys([K-_|Gs], Acc0, Acc) :- tk_keys(Gs, [K|Acc0], Acc).
 % compromising and accommodating). tk_sources/1 lists the sources.
 tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject_participant, refusal, concession, shared_typed, shared_same]).
 
-tk_source(demand, competing, G) :- claims_by_actor('Demand', G).
-tk_source(threat, competing, G) :- claims_by_actor('Threat', G).
-tk_source(red_line, competing, G) :- claims_by_actor('RedLine', G).
-tk_source(offer, offer, G) :- claims_by_actor('Offer', G).
-tk_source(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
-tk_source(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
-tk_source(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
-tk_source(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
-tk_source(concession, concession, G) :- claims_by_actor('Concession', G).
-tk_source(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
-tk_source(shared_same, collaborating, G) :- tk_shared_same_groups(G).
+% (tabled, per source: the applicability test, the indicators and the records all read them)
+tk_source(Source, Kind, Groups) :- tk_source_of(Source, K, G), Kind = K, Groups = G.
+:- table tk_source_of/3.
+tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
+tk_source_of(threat, competing, G) :- claims_by_actor('Threat', G).
+tk_source_of(red_line, competing, G) :- claims_by_actor('RedLine', G).
+tk_source_of(offer, offer, G) :- claims_by_actor('Offer', G).
+tk_source_of(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
+tk_source_of(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
+tk_source_of(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
+tk_source_of(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
+tk_source_of(concession, concession, G) :- claims_by_actor('Concession', G).
+tk_source_of(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
+tk_source_of(shared_same, collaborating, G) :- tk_shared_same_groups(G).
 
 % tk_shared_type_groups(-Groups): Actor-Interests for an interest type held by two actors or
 % more (one grouping per type); tk_shared_same_groups: an untyped interest two actors hold.
@@ -177,9 +180,9 @@ tk_hostile_links(P) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-% Computed inside findall/3: the answers enumerated afterwards then do not carry the long
-% derivation behind them (tau-prolog walks a derivation's ancestors at each step).
-tk_records(Records) :- findall(Rs, tk_compute_records(Rs), [Records]).
+% Tabled: computed once per graph view.
+tk_records(Records) :- tk_compute_records(Rs), Records = Rs.
+:- table tk_compute_records/1.
 
 tk_compute_records(Records) :-
     tk_tallies(ByActor),
