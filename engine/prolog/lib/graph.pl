@@ -42,9 +42,6 @@ valid_time(Id, Date) :- g_valid(Id, Date).
 
 reference_date(Date) :- g_ref(Date, _).
 
-% age(+Id, -Days): days from a node's valid time to the reference date.
-age(Id, Days) :- g_day(Id, D), g_ref(_, R), Days is R - D.
-
 % nodes_where(+Label, ?Key, ?Value, -Ids)
 nodes_where(Label, Key, Value, Ids) :-
     must_be(atom, Label),
@@ -69,7 +66,7 @@ filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
     (   condition(Condition)
-    ->  include(keeps(Condition), Ids, Kept)
+    ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
 
@@ -80,8 +77,17 @@ condition(mentions(Keywords)) :- is_list(Keywords).
 condition(prop(_, _)).
 condition(kind(_)).
 
-keeps(window(From, To), Id) :- atom(Id), number(From), number(To), age(Id, Days), Days >= From, Days =< To.
-keeps(current(Within), Id) :- atom(Id), once(g_node(Id, _)), ( age(Id, Days) -> number(Within), Days >= 0, Days =< Within ; true ).
+% resolved(+Condition, -Test): a window condition with the reference date's days, read once per
+% filter_ids call (an id's age is the reference's days less its own; only dated ids have days,
+% and there are dated ids only when there is a reference date)
+resolved(window(From, To), window(From, To, Ref)) :- !, reference_days(Ref).
+resolved(current(Within), current(Within, Ref)) :- !, reference_days(Ref).
+resolved(Condition, Condition).
+
+reference_days(Ref) :- ( g_ref(_, R) -> Ref = R ; Ref = none ).
+
+keeps(window(From, To, Ref), Id) :- atom(Id), number(From), number(To), g_day(Id, D), Days is Ref - D, Days >= From, Days =< To.
+keeps(current(Within, Ref), Id) :- atom(Id), once(g_node(Id, _)), ( g_day(Id, D) -> Days is Ref - D, number(Within), Days >= 0, Days =< Within ; true ).
 keeps(dated, Id) :- atom(Id), g_valid(Id, _).
 keeps(mentions(Keywords), Id) :- atom(Id), text_mentions(Id, Keywords, _).
 keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K == Key )), V == Value.
@@ -97,9 +103,8 @@ group_by_edge(Ids, Type, Dir, Role, Groups) :-
 edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, T, Other, Id, _), T == Type.
 edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, T, Id, Other, _), T == Type.
 
-role_matches(Role, Edge) :- ( atom(Role) -> edge_role(Edge, R), R == Role ; true ).
-
-edge_role(Edge, Role) :- ( g_role(Edge, R) -> Role = R ; Role = participant ).
+% an edge without a role fact has role participant
+role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
