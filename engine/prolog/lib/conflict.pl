@@ -237,8 +237,11 @@ perpetrators(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, per
 targets(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, target, Groups).
 participants(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, _, Groups).
 
-% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type.
-claims_by_actor(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
+% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type (tabled: several
+% frameworks group the same claims).
+claims_by_actor(Type, Groups) :- claims_by_actor_(Type, G), Groups = G.
+:- table claims_by_actor_/2.
+claims_by_actor_(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
 
 % group_ids(+Key, +Groups, -Ids): the ids of one key of a Key-Ids list, or of the index
 % index_groups/2 made of one ([] when absent). A lookup in the list walks it: a rule that

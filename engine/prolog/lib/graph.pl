@@ -42,8 +42,11 @@ valid_time(Id, Date) :- g_valid(Id, Date).
 
 reference_date(Date) :- g_ref(Date, _).
 
-% nodes_where(+Label, ?Key, ?Value, -Ids)
-nodes_where(Label, Key, Value, Ids) :-
+% nodes_where(+Label, ?Key, ?Value, -Ids): tabled, so that a set the rules of several
+% frameworks read (the claims, the claims of a type) is collected once per graph view
+nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
+:- table nodes_where_/4.
+nodes_where_(Label, Key, Value, Ids) :-
     must_be(atom, Label),
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
