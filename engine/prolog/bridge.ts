@@ -37,8 +37,9 @@
  * defined in lib/graph.pl over facts that hold the records of the solve call's graph
  * view (engine/store/view.ts). A JavaScript call from Prolog costs tens of
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
- * over once as facts (re-asserted only when the graph, its revision or the view's
- * cuts change) and every rule runs inside the engine. Ids, labels, types, keys and
+ * over once as facts (when the graph, its revision or the view's cuts change: only the
+ * records added, when the graph has only grown, else all of them; tabled rule predicates
+ * are dropped with the old facts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
