@@ -16,6 +16,7 @@ import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
 } from './plan.ts';
+import { isAggregateFunction } from './functions.ts';
 import { callRule } from './rules.ts';
 import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
@@ -33,6 +34,12 @@ export interface CompiledProjection {
   skip?: Fn;
   limit?: Fn;
   where?: Fn;
+  /**
+   * Whether a group's output row is built from its first input row: not when every
+   * other item is an aggregate call and every sort key a projected item, so that the
+   * groups hold no copy of a row.
+   */
+  groupsKeepFirstRow: boolean;
 }
 
 export type CompiledClause =
@@ -262,6 +269,10 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     skip: builder.constant(plan.skip),
     limit: builder.constant(plan.limit),
     where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+    groupsKeepFirstRow:
+      plan.where !== undefined ||
+      plan.orderBy.some(({ key }) => !('slot' in key)) ||
+      plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
   };
 }
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { EdgeRecord, NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
+import type { NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
 import { buildQuery } from '../../engine/query/build.ts';
 import { DEFAULT_LIMITS, RuleRegistry, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
 import type { MatchStep } from '../../engine/query/match.ts';
@@ -14,29 +14,30 @@ import { conflictGraph } from './fixtures.ts';
 class RecordingIndex extends GraphIndex {
   readonly lookups: string[] = [];
 
-  override nodesWithLabel(label: string): ReadonlySet<string> {
-    this.lookups.push(`label ${label}`);
-    return super.nodesWithLabel(label);
+  override eachNodeWithLabel(label: number, visit: (node: number) => boolean | void): boolean {
+    this.lookups.push(`label ${this.labels().find((name) => this.labelId(name) === label)}`);
+    return super.eachNodeWithLabel(label, visit);
   }
 
   /** The planner's statistic, not a lookup of execution. */
   override propertyValueCount(key: string, value: PropertyValue): number {
-    return super.nodesWithProperty(key, value).size;
+    return super.nodesWithPropertyDense(key, value).size;
   }
 
-  override nodesWithProperty(key: string, value: PropertyValue): ReadonlySet<string> {
+  override nodesWithPropertyDense(key: string, value: PropertyValue): ReadonlySet<number> {
     this.lookups.push(`property ${key}`);
-    return super.nodesWithProperty(key, value);
+    return super.nodesWithPropertyDense(key, value);
   }
 
-  override edgesOf(nodeId: string, direction: 'out' | 'in' | 'both', types?: readonly string[]): EdgeRecord[] {
-    this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
-    return super.edgesOf(nodeId, direction, types);
+  /** Every expansion, by record (edgesOf) or by dense id (the matcher), walks through eachEdge. */
+  override eachEdge(node: number, direction: 'out' | 'in' | 'both', types: readonly number[] | undefined, visit: (edge: number, other: number) => boolean | void): boolean {
+    this.lookups.push(`edges ${direction} of ${this.nodeAt(node)!.labels[0]}`);
+    return super.eachEdge(node, direction, types, visit);
   }
 
-  override adjacent(nodeId: string, direction: 'out' | 'in', type: string): readonly EdgeRecord[] {
-    this.lookups.push(`edges ${direction} of ${this.node(nodeId)!.labels[0]}`);
-    return super.adjacent(nodeId, direction, type);
+  override countEdges(node: number, direction: 'out' | 'in', type: number, labels: readonly number[]): number {
+    this.lookups.push(`edges ${direction} of ${this.nodeAt(node)!.labels[0]}`);
+    return super.countEdges(node, direction, type, labels);
   }
 }
 
