@@ -87,6 +87,8 @@ interface Sink {
    */
   pushCounted?(row: Row, weight: number, live: boolean): void;
   end(): void;
+  /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
+  copies?: boolean;
 }
 
 /**
@@ -117,10 +119,15 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             return;
           }
           let matched = false;
-          clause.run(row, env, (result) => {
-            matched = true;
-            next.push(result);
-          });
+          clause.run(
+            row,
+            env,
+            (result) => {
+              matched = true;
+              next.push(result);
+            },
+            next.copies === true,
+          );
           if (!matched && clause.optional) {
             const filled = row.slice();
             for (const slot of clause.newSlots) filled[slot] = null;
@@ -132,6 +139,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
     }
     case 'unwind':
       return {
+        copies: true,
         push(row) {
           const value = clause.fn(row, env);
           const items = value === null ? [] : Array.isArray(value) ? value : [value];
@@ -156,7 +164,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             end() {},
           }
         : next;
-      return projectSink(projection, target, env);
+      // every projection builds its rows with projectRow, which copies
+      return { ...projectSink(projection, target, env), copies: true };
     }
     case 'create': {
       // every CREATE of the clause before any later clause reads the graph
@@ -195,7 +204,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
   if (projection.aggregating) {
     const aggregator = new Aggregator(projection, env);
     return {
-      push: (row) => aggregator.add(row, 1, false),
+      push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, live) => aggregator.add(row, weight, live),
       end() {
         for (const row of finishProjection(projection, (visit) => aggregator.forEachRow(visit), env)) next.push(row);

@@ -31,9 +31,9 @@ export class RecordTable<R extends { id: string }> {
   get span(): number {
     return this.slots.length;
   }
-  /** Places held by no record: deleted ones, and ids named before their record came. */
+  /** Places left by deleted records. */
   get holes(): number {
-    return this.slots.length - this.live;
+    return this.slots.length - this.ids.size;
   }
 
   get(id: string): R | undefined {
@@ -86,16 +86,12 @@ export class RecordTable<R extends { id: string }> {
     return dense;
   }
 
-  /** Renumbers the places that `keep` keeps, in order; returns old → new dense id (-1: dropped). */
-  compact(keep: (dense: number) => boolean): Int32Array {
+  /** Renumbers the places in use (records, and ids named before their record), closing the holes; returns old → new dense id (-1: a hole). */
+  compact(): Int32Array {
     const mapping = new Int32Array(this.slots.length).fill(-1);
     const slots: (R | undefined)[] = [];
     // the map's order is dense order: places are handed out in the order ids are first set
     for (const [id, dense] of this.ids) {
-      if (!this.slots[dense] && !keep(dense)) {
-        this.ids.delete(id);
-        continue;
-      }
       mapping[dense] = slots.length;
       this.ids.set(id, slots.length);
       const record = this.slots[dense];
@@ -292,6 +288,7 @@ export class GraphIndex {
     this.unindexNode(node, dense);
     this.nodes.remove(id);
     this.countChanged(this.nodes.size);
+    this.closeHoles();
   }
 
   deleteEdge(id: string): void {
@@ -304,6 +301,7 @@ export class GraphIndex {
     if (--this.typeCounts[type] === 0) this.schema++;
     this.pending++;
     this.deleted++;
+    this.closeHoles();
   }
 
   private countChanged(count: number): void {
@@ -575,23 +573,26 @@ export class GraphIndex {
    */
   private prepare(): void {
     if (this.out.length === this.typeNames.length && this.pending <= Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION)) return;
-    if (this.edges.holes > Math.max(REBUILD_FLOOR, this.edges.span * REBUILD_FRACTION) || this.nodes.holes > Math.max(REBUILD_FLOOR, this.nodes.span * REBUILD_FRACTION)) {
-      this.renumber();
-    }
     this.build();
+  }
+
+  /**
+   * After a deletion: renumbers nodes and edges once deletions have left too many
+   * holes. Only a write does this, never a read, since a reader may hold dense ids
+   * across the calls it makes (the arrays are rebuilt at the next read).
+   */
+  private closeHoles(): void {
+    if (this.edges.holes <= Math.max(REBUILD_FLOOR, this.edges.span * REBUILD_FRACTION) && this.nodes.holes <= Math.max(REBUILD_FLOOR, this.nodes.span * REBUILD_FRACTION)) return;
+    this.renumber();
+    this.out = [];
+    this.in = [];
+    this.pending = Number.MAX_SAFE_INTEGER;
   }
 
   private renumber(): void {
     const { edgeFrom, edgeTo, edgeType } = this;
-    const edgeMap = this.edges.compact(() => false);
-    // a node's place stays while a live edge names it, even before its record comes
-    const named = new Uint8Array(this.nodes.span);
-    for (let edge = 0; edge < edgeMap.length; edge++) {
-      if (edgeType[edge] === DEAD) continue;
-      named[edgeFrom[edge]] = 1;
-      named[edgeTo[edge]] = 1;
-    }
-    const nodeMap = this.nodes.compact((dense) => named[dense] === 1);
+    const edgeMap = this.edges.compact();
+    const nodeMap = this.nodes.compact();
     const size = Math.max(64, this.edges.span);
     this.edgeFrom = new Int32Array(size);
     this.edgeTo = new Int32Array(size);
