@@ -58,12 +58,14 @@ export class RecordTable<R extends { id: string }> {
 
   /** A place for `id`, made when it has none. */
   reserve(id: string): number {
-    let dense = this.ids.get(id);
-    if (dense === undefined) {
-      dense = this.slots.length;
-      this.ids.set(id, dense);
-      this.slots.push(undefined);
-    }
+    return this.ids.get(id) ?? this.append(id);
+  }
+
+  /** A new place at the end, for an id known to have none. */
+  append(id: string): number {
+    const dense = this.slots.length;
+    this.ids.set(id, dense);
+    this.slots.push(undefined);
     return dense;
   }
 
@@ -243,18 +245,18 @@ export class GraphIndex {
   /** Inserts or replaces an edge. Its ends are found by id, whether or not their nodes are in yet. */
   putEdge(edge: EdgeRecord): void {
     this.changes++;
-    let previous = this.edges.get(edge.id);
-    if (previous && (previous.type !== edge.type || previous.from !== edge.from || previous.to !== edge.to)) {
+    const known = this.edges.denseOf(edge.id);
+    if (known >= 0) {
+      const previous = this.edges.at(known)!;
+      if (previous.type === edge.type && previous.from === edge.from && previous.to === edge.to) {
+        this.edges.put(edge, known);
+        return;
+      }
       // new ends or type: the edge leaves its old adjacency and joins the end of the new
       this.deleteEdge(edge.id);
       this.changes--;
-      previous = undefined;
     }
-    if (previous) {
-      this.edges.put(edge, this.edges.denseOf(edge.id));
-      return;
-    }
-    const dense = this.edges.reserve(edge.id);
+    const dense = this.edges.append(edge.id);
     this.edges.put(edge, dense);
     this.countChanged(this.edges.size);
     let type = this.typeIds.get(edge.type);
