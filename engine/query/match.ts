@@ -227,6 +227,8 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
       if (!ends) return false;
       const { from, target, labels, types } = ends;
       const relPlain = plainRel(step, env);
+      // one label and nothing else to check on the target (the usual pattern): its bit alone decides
+      const label = labels.length === 1 && plainNode(step, env) ? labels[0] : -1;
       return graph.eachEdge(from, step.direction, types, (edge, other) => {
         budget.tick();
         if (used.length > 0 && used.includes(edge)) return false;
@@ -235,7 +237,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
         if (target >= 0) {
           if (other !== target) return false;
         } else {
-          if (!otherPasses(graph, other, labels, step, row, env)) return false;
+          if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
           row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
         row[step.relSlot] = { $rel: rel };
