@@ -85,7 +85,7 @@ interface Sink {
    * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
    * and that is the match runner's own (`live`: copied if it starts a group).
    */
-  pushCounted?(row: Row, weight: number, live: boolean): void;
+  pushCounted?(row: Row, weight: number, live: boolean, distinctSlot?: number): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -114,7 +114,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
-            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true));
+            const distinctSlot = clause.distinctSlot;
+            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
             else clause.run(row, env, (matched) => counted(matched, 1, true), true);
             return;
           }
@@ -205,7 +206,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     const aggregator = new Aggregator(projection, env);
     return {
       push: (row) => aggregator.add(row, 1, true),
-      pushCounted: (row, weight, live) => aggregator.add(row, weight, live),
+      pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
       end() {
         for (const row of finishProjection(projection, (visit) => aggregator.forEachRow(visit), env)) next.push(row);
         next.end();
@@ -265,13 +266,17 @@ function finishProjection(projection: CompiledProjection, source: RowSource, env
     };
     const heap = limit === undefined ? undefined : new BoundedHeap<Keyed>(skip + limit, compare);
     const keyed: Keyed[] = [];
+    // a row's sort keys go into one reused candidate first: only what is kept is allocated
+    const scratch: Keyed = { row: [], index: 0, keys: new Array(projection.orderBy.length) };
     let index = 0;
     source((row, own) => {
       if (!isNew(row)) return;
       if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
-      const candidate = { row, index: index++, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
-      if (heap && !heap.admits(candidate)) return;
-      if (!own) candidate.row = row.slice();
+      scratch.row = row;
+      scratch.index = index++;
+      for (let i = 0; i < projection.orderBy.length; i++) scratch.keys[i] = sortValue(projection.orderBy[i].fn(row, env));
+      if (heap && !heap.admits(scratch)) return;
+      const candidate = { row: own ? row : row.slice(), index: scratch.index, keys: scratch.keys.slice() };
       if (heap) heap.offer(candidate);
       else keyed.push(candidate);
     });
@@ -369,18 +374,24 @@ class Aggregator {
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
   }
 
-  /** `live`: the row is the match runner's own, copied if it starts a group. */
-  add(row: Row, weight: number, live: boolean): void {
+  /**
+   * `live`: the row is the match runner's own, copied if it starts a group.
+   * `distinctSlot`: every row comes with a different node in this slot; when the group
+   * key is that node (or its id), each row starts a group of its own, and no map is kept.
+   */
+  add(row: Row, weight: number, live: boolean, distinctSlot?: number): void {
     const { env, keyItems } = this;
     env.budget.tick();
     let group: number | undefined;
     let groupKey: string | undefined;
     let keys: CypherValue[];
-    if (keyItems.length === 1) {
+    if (distinctSlot !== undefined && distinctSlot === this.projection.groupKeySlot) {
+      group = this.open(null, keyItems[0].fn(row, env), row, live);
+    } else if (keyItems.length === 1) {
       const key = keyItems[0].fn(row, env);
       if (typeof key === 'string') group = this.stringGroups.get(key);
       else group = this.otherGroups.get((groupKey = equivalenceKey(key)));
-      if (group === undefined) group = this.open(groupKey, [key], row, live);
+      if (group === undefined) group = this.open(groupKey, key, row, live);
     } else {
       keys = keyItems.map((item) => item.fn(row, env));
       groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
@@ -396,12 +407,16 @@ class Aggregator {
     for (let i = 0; i < aggregates.length; i++) accumulators[i].add(aggregates[i].args.map((arg) => arg(row, this.env)));
   }
 
-  /** `groupKey` undefined: the group's key is the single string in `keys`. */
-  private open(groupKey: string | undefined, keys: CypherValue[], row: Row, live: boolean): number {
+  /**
+   * `keys`: the single key's value, or the keys' values when there are several.
+   * `groupKey` undefined: the group's key is the single string key; null: no row will look the group up.
+   */
+  private open(groupKey: string | undefined | null, keys: CypherValue[] | CypherValue, row: Row, live: boolean): number {
     const group = this.groupCount++;
-    if (groupKey === undefined) this.stringGroups.set(keys[0] as string, group);
-    else this.otherGroups.set(groupKey, group);
-    for (const key of keys) this.keyValues.push(key);
+    if (groupKey === undefined) this.stringGroups.set(keys as string, group);
+    else if (groupKey !== null) this.otherGroups.set(groupKey, group);
+    if (this.keyItems.length === 1) this.keyValues.push(keys as CypherValue);
+    else for (const key of keys as CypherValue[]) this.keyValues.push(key);
     this.firstRows?.push(live ? row.slice() : row);
     const aggregates = this.projection.aggregates;
     if (this.counts) for (let i = 0; i < aggregates.length; i++) this.counts.push(0);
@@ -416,6 +431,7 @@ class Aggregator {
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
     if (this.groupCount === 0 && keyItems.length === 0) this.open('', [], [], false);
     const width = projection.aggregates.length;
+    const valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
     const reused: Row = [];
     for (let group = 0; group < this.groupCount; group++) {
       const first = this.firstRows?.[group];
@@ -425,9 +441,7 @@ class Aggregator {
       env.aggregateValues = values;
       out[projection.aggregateSlot] = values;
       for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
-      projection.items.forEach((item, i) => {
-        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(first ?? out, env);
-      });
+      for (const item of valueItems) out[item.slot] = item.fn(first ?? out, env);
       visit(out, first !== undefined);
     }
   }

@@ -257,7 +257,8 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
       for (const edge of candidates) {
         budget.tick();
         const dense = graph.denseEdge(edge);
-        if (used.includes(dense) || !relPasses(edge, step.relProps, row, env)) continue;
+        // a relationship from outside the graph (a parameter) has no dense id and meets no isomorphism check
+        if ((dense >= 0 && used.includes(dense)) || !relPasses(edge, step.relProps, row, env)) continue;
         if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) continue;
         const orientations: [string, string][] =
           step.direction === 'out' ? [[edge.from, edge.to]] : step.direction === 'in' ? [[edge.to, edge.from]] : edge.from === edge.to ? [[edge.from, edge.to]] : [[edge.from, edge.to], [edge.to, edge.from]];
