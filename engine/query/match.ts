@@ -217,6 +217,12 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
           for (const dense of graph.nodesWithPropertyDense(access.key, key)) if (visit(dense)) return true;
           return false;
         }
+        // the index holds scalar values only (the planner never picks it for others): any other value is checked node by node
+        for (let dense = 0; dense < graph.nodes.span; dense++) {
+          const node = graph.nodeAt(dense);
+          if (node && equals(fromProperty(node.properties[access.key]), value) === true && visit(dense)) return true;
+        }
+        return false;
       }
       for (let dense = 0; dense < graph.nodes.span; dense++) if (visit(dense)) return true;
       return false;
