@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ParleyError, TooLargeError } from '../errors.ts';
-import { documentIdOf, sha256Of, type DocumentReading } from '../extract/pipeline.ts';
-import { extractForGraph, readAhead, type AddedCounts, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { documentIdOf, sha256Of, type DocumentDraft } from '../extract/pipeline.ts';
+import { draftAhead, extractForGraph, type AddedCounts, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
 
@@ -14,9 +14,10 @@ import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.
  * node, id from the SHA-256 of the text, written in the same atomic batch as
  * everything extracted from it) is skipped, so a run stopped at any point (SIGINT or
  * SIGKILL) and started again commits each document exactly once. Documents are read
- * ahead in parallel (the costly, graph-independent part) but committed in path
- * order, each against the graph as the documents before it left it, so an interrupted
- * and resumed run builds the same graph as an uninterrupted one.
+ * and structured ahead in the worker pools (drafts: the costly, graph-independent
+ * part) but resolved against the graph and committed in path order, each against the
+ * graph as the documents before it left it, so an interrupted and resumed run builds
+ * the same graph as an uninterrupted one.
  */
 
 /** Documents read ahead per worker: enough to keep the pool busy while the main thread commits. */
@@ -92,7 +93,7 @@ export async function listCorpus(dir: string): Promise<string[]> {
 
 type Prepared =
   | { kind: 'known'; source: string }
-  | { kind: 'read'; document: DocumentToExtract; reading: Promise<DocumentReading> }
+  | { kind: 'read'; document: DocumentToExtract; draft: Promise<DocumentDraft> }
   | { kind: 'failed'; source: string; error: unknown };
 
 function failure(source: string, error: unknown): BatchDocument {
@@ -114,9 +115,9 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
       read = await readSource(dir, source);
       if (graph?.node(documentIdOf(sha256Of(read.text)))) return { kind: 'known', source };
       const document: DocumentToExtract = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
-      const reading = readAhead(context, document);
-      reading.catch(() => undefined); // awaited in order below; a failure is reported there
-      return { kind: 'read', document, reading };
+      const draft = draftAhead(context, document, tier);
+      draft.catch(() => undefined); // awaited in order below; a failure is reported there
+      return { kind: 'read', document, draft };
     } catch (error) {
       return { kind: 'failed', source, error };
     }
@@ -139,9 +140,9 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     else if (prepared.kind === 'failed') result = failure(prepared.source, prepared.error);
     else {
       try {
-        const reading = await prepared.reading;
+        const draft = await prepared.draft;
         // a document whose text appeared earlier in this batch under another name is known by now
-        const committed = await extractForGraph(context, tenant, graphId, { ...prepared.document, reading }, { tier, commit: true });
+        const committed = await extractForGraph(context, tenant, graphId, { ...prepared.document, draft }, { tier, commit: true });
         result = committed.already_ingested
           ? { source: prepared.document.source, status: 'skipped' }
           : { source: prepared.document.source, status: 'ingested', sentences: committed.extraction.stats.sentences, added: committed.added! };

@@ -1,7 +1,8 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkDocumentText, documentIdOf, sha256Of, type DocumentReading, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
+import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { datelineDate } from './dateline.ts';
 
@@ -23,8 +24,15 @@ export interface DocumentToExtract {
   source: string;
   title?: string;
   document_date?: string;
-  /** The document read ahead (readAhead); extraction reads it again when absent. */
-  reading?: DocumentReading;
+  /** The document drafted ahead (draftAhead); extraction reads it again when absent or when the graph changes it. */
+  draft?: DocumentDraft;
+}
+
+export interface CommitOptions {
+  tier: WorkspaceTier;
+  commit: boolean;
+  /** What the graph answers structuring with, for a caller that keeps them across commits (graphAnswers of the graph otherwise). */
+  answers?: (index: GraphIndex) => GraphAnswers;
 }
 
 export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
@@ -58,7 +66,7 @@ export async function extractForGraph(
   tenant: string,
   graphId: string,
   document: DocumentToExtract,
-  options: { tier: WorkspaceTier; commit: boolean },
+  options: CommitOptions,
 ): Promise<CommittedExtraction> {
   checkDocumentText(document.text);
   if (!options.commit) return extractAgainstGraph(context, tenant, graphId, document, options);
@@ -72,13 +80,13 @@ function extractionInput(document: DocumentToExtract, source = document.source):
 }
 
 /**
- * The graph-independent part of extracting `document`, run ahead of its commit (in the
- * pipeline's worker pools) so that a batch keeps every worker busy while commits to
- * one graph run one at a time.
+ * The graph-independent part of extracting `document` (reading and structuring it),
+ * run ahead of its commit in the pipeline's worker pools, so that a batch keeps every
+ * worker busy while commits to one graph run one at a time.
  */
-export function readAhead(context: CommitContext, document: DocumentToExtract): Promise<DocumentReading> {
+export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
   checkDocumentText(document.text);
-  return context.pipeline.read(extractionInput(document));
+  return context.pipeline.draft(extractionInput(document), { tier, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -86,22 +94,21 @@ async function extractAgainstGraph(
   tenant: string,
   graphId: string,
   document: DocumentToExtract,
-  options: { tier: WorkspaceTier; commit: boolean },
+  options: CommitOptions,
 ): Promise<CommittedExtraction> {
   const index = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
-  const extraction = await context.pipeline.extract(
-    extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source),
-    {
-      tier: options.tier,
-      ...(document.reading ? { reading: document.reading } : {}),
-      ...(index ? { graph: index } : {}),
-      ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
-      ...(document.title ? { title: document.title } : {}),
-    },
-  );
+  const input = extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source);
+  const settings = {
+    tier: options.tier,
+    ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
+    ...(document.title ? { title: document.title } : {}),
+  };
+  // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
+  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: (options.answers ?? graphAnswers)(index) } : {}) });
+  const extraction = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };

@@ -326,8 +326,30 @@ export class ParleyStore {
     write: GraphWrite,
     options: { createGraph?: boolean; idempotencyKey?: string } = {},
   ): Promise<WriteSummary & { replayed?: CommittedImport }> {
+    const { summaries, replayed } = await this.commitWrites(tenant, graphId, [write], options);
+    return replayed ? { ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
+  }
+
+  /**
+   * Several writes in one atomic batch, each merged onto the graph as the writes before it
+   * left it, exactly as writeGraph one after the other would, with a summary per write.
+   * A batch of documents commits this way: each record is encoded and written once for
+   * the group, however many of its documents touch it.
+   */
+  async writeGraphs(tenant: string, graphId: string, writes: readonly GraphWrite[]): Promise<WriteSummary[]> {
+    return (await this.commitWrites(tenant, graphId, writes, {})).summaries;
+  }
+
+  private async commitWrites(
+    tenant: string,
+    graphId: string,
+    writes: readonly GraphWrite[],
+    options: { createGraph?: boolean; idempotencyKey?: string },
+  ): Promise<{ summaries: WriteSummary[]; replayed?: CommittedImport }> {
     validateName('graph_id', graphId);
-    if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+    for (const write of writes) {
+      if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+    }
     return this.locks.run(graphLockKey(tenant, graphId), async () => {
       const now = new Date().toISOString();
       const ops: BatchOp[] = [];
@@ -335,7 +357,7 @@ export class ParleyStore {
       if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
       if (meta && options.idempotencyKey !== undefined) {
         const replayed = await this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), options.idempotencyKey));
-        if (replayed) return { ...replayed.summary, node_ids: [], edge_ids: [], replayed };
+        if (replayed) return { summaries: [], replayed };
       }
       const isNew = !meta;
       if (!meta) {
@@ -344,34 +366,52 @@ export class ParleyStore {
         ops.push(op);
       }
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
-      validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
       const nodes = new Map<string, NodeRecord>();
-      for (const [i, input] of write.nodes.entries()) {
-        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
-        const id = nodeIdOf(input);
-        nodes.set(id, mergeNode(nodes.get(id) ?? index.node(id), input, id, now));
-      }
       const edges = new Map<string, EdgeRecord>();
-      for (const [i, input] of write.edges.entries()) {
-        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
-        const id = edgeIdOf(input);
-        edges.set(id, mergeEdge(edges.get(id) ?? index.edge(id), input, id, now));
+      const summaries: WriteSummary[] = [];
+      let merged = 0;
+      for (const write of writes) {
+        validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
+        // the records as the writes before this one left them, to count what this one changes
+        const previousNodes = new Map<string, NodeRecord | undefined>();
+        for (const input of write.nodes) {
+          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          const id = nodeIdOf(input);
+          const previous = nodes.get(id) ?? index.node(id);
+          if (!previousNodes.has(id)) previousNodes.set(id, previous);
+          nodes.set(id, mergeNode(previous, input, id, now));
+        }
+        const previousEdges = new Map<string, EdgeRecord | undefined>();
+        for (const input of write.edges) {
+          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          const id = edgeIdOf(input);
+          const previous = edges.get(id) ?? index.edge(id);
+          if (!previousEdges.has(id)) previousEdges.set(id, previous);
+          edges.set(id, mergeEdge(previous, input, id, now));
+        }
+        const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()] };
+        for (const [id, before] of previousNodes) {
+          if (!before) summary.nodes_created++;
+          else if (!sameRecord(before, nodes.get(id)!)) summary.nodes_updated++;
+        }
+        for (const [id, before] of previousEdges) {
+          if (!before) summary.edges_created++;
+          else if (!sameRecord(before, edges.get(id)!)) summary.edges_updated++;
+        }
+        summaries.push(summary);
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
-      const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...nodes.keys()], edge_ids: [...edges.keys()] };
       const changedNodes: NodeRecord[] = [];
       let encoded = 0;
       for (const node of nodes.values()) {
         if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
         const before = index.node(node.id);
-        if (before && canonicalJson(before) === canonicalJson(node)) continue;
+        if (before && sameRecord(before, node)) continue;
         changedNodes.push(node);
-        if (before) summary.nodes_updated++;
-        else summary.nodes_created++;
         ops.push({ type: 'put', key: dataKey.node(prefix, node.id), value: JSON.stringify(node) });
         for (const label of before?.labels ?? []) if (!node.labels.includes(label)) ops.push({ type: 'del', key: dataKey.label(prefix, label, node.id) });
         for (const label of node.labels) if (!before?.labels.includes(label)) ops.push({ type: 'put', key: dataKey.label(prefix, label, node.id), value: '' });
@@ -380,11 +420,9 @@ export class ParleyStore {
       for (const edge of edges.values()) {
         if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
         const before = index.edge(edge.id);
-        if (before && canonicalJson(before) === canonicalJson(edge)) continue;
+        if (before && sameRecord(before, edge)) continue;
         changedEdges.push(edge);
-        if (before) summary.edges_updated++;
-        else {
-          summary.edges_created++;
+        if (!before) {
           ops.push({ type: 'put', key: dataKey.forward(prefix, edge.from, edge.type, edge.id), value: '' });
           ops.push({ type: 'put', key: dataKey.reverse(prefix, edge.to, edge.type, edge.id), value: '' });
         }
@@ -394,7 +432,7 @@ export class ParleyStore {
       const revision = (meta.revision ?? 0) + (isNew || !changed ? 0 : 1);
       if (!isNew && changed) ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now, revision }) });
       if (options.idempotencyKey !== undefined) {
-        const { node_ids: _n, edge_ids: _e, ...counts } = summary;
+        const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
         const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
         ops.push({ type: 'put', key: dataKey.idempotency(prefix, options.idempotencyKey), value: JSON.stringify(record) });
       }
@@ -406,10 +444,8 @@ export class ParleyStore {
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
       else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
       this.evict(graphLockKey(tenant, graphId));
-      if (changedNodes.length > 0 || changedEdges.length > 0) {
-        this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
-      }
-      return summary;
+      if (changed) this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      return { summaries };
     });
   }
 
@@ -584,10 +620,28 @@ export function edgeIdOf(input: EdgeInput): string {
   return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
 }
 
+/**
+ * Whether a merged record equals the stored one. Merging only appends provenance, so a
+ * longer provenance list is a change, found without serialising the whole record (a
+ * much-mentioned actor carries hundreds of provenance records).
+ */
+function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRecord): boolean {
+  if (before.provenance.length !== after.provenance.length || before.confidence !== after.confidence) return false;
+  return canonicalJson(before) === canonicalJson(after);
+}
+
+/** Fields that tell provenance records apart cheaply: records that differ in them are never equal. */
+function provenanceSketch(record: Provenance): string {
+  return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
+}
+
 function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
-  const seen = new Set(existing.map(canonicalJson));
+  if (!incoming || incoming.length === 0) return [...existing];
+  // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
+  const sketches = new Set(incoming.map(provenanceSketch));
+  const seen = new Set(existing.filter((record) => sketches.has(provenanceSketch(record))).map(canonicalJson));
   const result = [...existing];
-  for (const record of incoming ?? []) {
+  for (const record of incoming) {
     const key = canonicalJson(record);
     if (!seen.has(key)) {
       seen.add(key);
