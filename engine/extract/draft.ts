@@ -1,4 +1,4 @@
-import type { WorkspaceTier } from '../ontology/index.ts';
+import type { PropertyValue, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
@@ -181,34 +181,6 @@ export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAns
   return draft.graph;
 }
 
-/**
- * Whether `answers` has anything to say to a question the draft asked: a name it knows in
- * any way, a known name anywhere in the text, a membership. With answers for writes not yet
- * in the graph (answersOfWrites), no means that adding them to the graph changes none of the
- * answers the draft is resolved with.
- */
-export function asksAbout(draft: DocumentDraft, text: string, answers: GraphAnswers): boolean {
-  const { names, mentions, memberships } = draft.questions;
-  return names.some((name) => answers.directory.lookup(name) !== undefined) ||
-    (mentions !== null && answers.directory.occurrences(text).length > 0) ||
-    memberships.some(([member, organisation]) => answers.isMemberOf(member, organisation));
-}
-
-/** What structured documents not yet written would add to their graph's answers: their actors' names and their memberships. */
-export function answersOfWrites(writes: readonly StructuredDocument[]): GraphAnswers {
-  const actors: KnownActor[] = [];
-  const memberships = new Set<string>();
-  for (const write of writes) {
-    for (const node of write.nodes) {
-      const { label, aliases, actor_type } = node.properties;
-      if (node.labels[0] !== 'Actor' || typeof label !== 'string') continue;
-      actors.push({ label, aliases: Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === 'string') : [], ...(typeof actor_type === 'string' ? { actor_type } : {}) });
-    }
-    for (const edge of write.edges) if (edge.type === 'MEMBER_OF') memberships.add(`${edge.from}\u0000${edge.to}`);
-  }
-  return { directory: actorDirectory(actors), isMemberOf: (member, organisation) => memberships.has(`${member}\u0000${organisation}`) };
-}
-
 /** What `index` answers structuring with; its directory is built once, so take new answers after the graph changes. */
 export function graphAnswers(index: GraphIndex): GraphAnswers {
   return {
@@ -220,9 +192,14 @@ export function graphAnswers(index: GraphIndex): GraphAnswers {
 /** Labels, aliases and types of the graph's actors, for cross-document resolution. */
 function* graphActors(index: GraphIndex): Iterable<KnownActor> {
   for (const id of index.nodesWithLabel('Actor')) {
-    const properties = index.node(id)?.properties;
-    if (typeof properties?.label !== 'string') continue;
-    const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-    yield { label: properties.label, aliases, ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
+    const actor = knownActor(index.node(id)?.properties);
+    if (actor) yield actor;
   }
+}
+
+/** An Actor node's properties as the actor directory reads them. */
+export function knownActor(properties: Record<string, PropertyValue> | undefined): KnownActor | undefined {
+  if (typeof properties?.label !== 'string') return undefined;
+  const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
+  return { label: properties.label, aliases, ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
 }

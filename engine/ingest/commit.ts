@@ -1,7 +1,10 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
-import type { ParleyStore, WriteSummary } from '../store/store.ts';
+import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
+import { knownActor } from '../extract/draft.ts';
 import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { actorDirectory } from '../extract/structure/index.ts';
+import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { datelineDate } from './dateline.ts';
@@ -112,4 +115,122 @@ async function extractAgainstGraph(
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };
+}
+
+/** A document drafted ahead (draftAhead), for commitDrafts. */
+export type DraftedDocument = DocumentToExtract & { draft: DocumentDraft };
+
+/** What commitDrafts gives each document: its commit, or what failed it. */
+export type DraftOutcome = { committed: CommittedExtraction } | { error: unknown };
+
+/**
+ * Documents held back for one batch, and what the graph will answer once they are in it:
+ * its actors in the order the index will hold them (a write moves the actors it changes to
+ * the end, and the actor directory reads them in that order), the memberships and the
+ * documents the held writes add.
+ */
+class HeldWrites {
+  readonly writes: { position: number; extraction: ExtractionResult }[] = [];
+  private readonly actors = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
+  private readonly memberships = new Set<string>();
+  private readonly documents = new Set<string>();
+
+  constructor(private readonly index: GraphIndex | undefined) {
+    for (const id of index?.nodesWithLabel('Actor') ?? []) this.actors.set(id, index!.node(id)!);
+  }
+
+  knows(documentId: string): boolean {
+    return this.documents.has(documentId) || this.index?.node(documentId) !== undefined;
+  }
+
+  answers(): GraphAnswers {
+    const actors = [...this.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined);
+    return {
+      directory: actorDirectory(actors),
+      isMemberOf: (member, organisation) =>
+        this.memberships.has(`${member}\u0000${organisation}`) || (this.index?.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation) ?? false),
+    };
+  }
+
+  hold(position: number, extraction: ExtractionResult): void {
+    this.writes.push({ position, extraction });
+    this.documents.add(extraction.document.id);
+    for (const node of extraction.graph.nodes) {
+      if (node.labels[0] !== 'Actor') continue;
+      // every node of a new document carries that document's provenance, so the write changes (and moves) it
+      const before = this.actors.get(node.id);
+      const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+      this.actors.delete(node.id);
+      this.actors.set(node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+    }
+    for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
+  }
+}
+
+/**
+ * Commits drafted documents in their order, with the outcome extractForGraph one after the
+ * other gives, in as few atomic batches as their drafts allow. Each draft is resolved
+ * against the graph as the documents before it leave it: the graph's actors and
+ * memberships with those of the documents held for the same batch merged in, as the store
+ * will merge them. A document the graph already holds, or whose draft the graph changes,
+ * first has the held ones written, then goes the way of extractForGraph. Each batch holds
+ * every held document's Document node with its data, so a document is in the graph
+ * wholly or not at all. A batch that fails is retried one document at a time, so a bad
+ * document fails alone.
+ */
+export async function commitDrafts(
+  context: CommitContext,
+  tenant: string,
+  graphId: string,
+  documents: readonly DraftedDocument[],
+  options: { tier: WorkspaceTier },
+): Promise<DraftOutcome[]> {
+  const single = (document: DocumentToExtract) => settle(() => extractAgainstGraph(context, tenant, graphId, document, { tier: options.tier, commit: true }));
+  return oneAtATime(tenant, graphId, async () => {
+    const outcomes: DraftOutcome[] = [];
+    let held: HeldWrites | undefined;
+    const flush = async () => {
+      const writes = held?.writes ?? [];
+      held = undefined;
+      if (writes.length === 0) return;
+      let summaries: WriteSummary[] | undefined;
+      try {
+        summaries = await context.store.writeGraphs(tenant, graphId, writes.map(({ extraction }) => extraction.graph));
+      } catch {
+        for (const { position } of writes) outcomes[position] = await single(documents[position]);
+        return;
+      }
+      writes.forEach(({ position, extraction }, i) => {
+        const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = summaries[i];
+        outcomes[position] = { committed: { extraction, already_ingested: false, added } };
+      });
+    };
+    for (const [position, document] of documents.entries()) {
+      try {
+        held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
+        const input = extractionInput(document);
+        const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
+        const extraction = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
+        if (extraction) {
+          held.hold(position, extraction);
+          continue;
+        }
+      } catch (error) {
+        outcomes[position] = { error };
+        continue;
+      }
+      await flush();
+      outcomes[position] = await single(document);
+    }
+    await flush();
+    return outcomes;
+  });
+}
+
+async function settle(commit: () => Promise<CommittedExtraction>): Promise<DraftOutcome> {
+  try {
+    return { committed: await commit() };
+  } catch (error) {
+    return { error };
+  }
 }

@@ -372,6 +372,9 @@ export class ParleyStore {
       const nodes = new Map<string, NodeRecord>();
       const edges = new Map<string, EdgeRecord>();
       const summaries: WriteSummary[] = [];
+      // The records each write changed, as it left them: the index takes them write by write,
+      // so its iteration order is what writes one by one leave
+      const replay: { nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
       let merged = 0;
       for (const write of writes) {
         validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
@@ -393,15 +396,23 @@ export class ParleyStore {
           edges.set(id, mergeEdge(previous, input, id, now));
         }
         const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()] };
+        const changedByWrite: { nodes: NodeRecord[]; edges: EdgeRecord[] } = { nodes: [], edges: [] };
         for (const [id, before] of previousNodes) {
-          if (!before) summary.nodes_created++;
-          else if (!sameRecord(before, nodes.get(id)!)) summary.nodes_updated++;
+          const after = nodes.get(id)!;
+          if (before && sameRecord(before, after)) continue;
+          if (before) summary.nodes_updated++;
+          else summary.nodes_created++;
+          changedByWrite.nodes.push(after);
         }
         for (const [id, before] of previousEdges) {
-          if (!before) summary.edges_created++;
-          else if (!sameRecord(before, edges.get(id)!)) summary.edges_updated++;
+          const after = edges.get(id)!;
+          if (before && sameRecord(before, after)) continue;
+          if (before) summary.edges_updated++;
+          else summary.edges_created++;
+          changedByWrite.edges.push(after);
         }
         summaries.push(summary);
+        replay.push(changedByWrite);
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
@@ -439,8 +450,10 @@ export class ParleyStore {
       if (ops.length > 0) await this.writeBatch(ops);
 
       // Durable now: bring the in-memory indexes in step.
-      for (const node of changedNodes) index.putNode(node);
-      for (const edge of changedEdges) index.putEdge(edge);
+      for (const changedByWrite of replay) {
+        for (const node of changedByWrite.nodes) index.putNode(node);
+        for (const edge of changedByWrite.edges) index.putEdge(edge);
+      }
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
       else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
       this.evict(graphLockKey(tenant, graphId));
@@ -652,7 +665,7 @@ function unionProvenance(existing: readonly Provenance[], incoming: readonly Pro
 }
 
 /** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */
-function mergeNodeProperties(existing: NodeRecord | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
+export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
   const properties = { ...existing?.properties, ...input.properties };
   if (!existing) return properties;
   for (const label of labels) {
