@@ -3,7 +3,8 @@ import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
 import { knownActor } from '../extract/draft.ts';
 import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
-import { actorDirectory } from '../extract/structure/index.ts';
+import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
+import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
@@ -134,9 +135,31 @@ class HeldWrites {
   private readonly actors = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
   private readonly memberships = new Set<string>();
   private readonly documents = new Set<string>();
+  /**
+   * The actor directory, kept while no actor's names change. What it answers a draft does
+   * not depend on the order of the actors (which every held write changes) while no name
+   * is claimed by two actors; when one is, it is built again for each draft.
+   */
+  private directory: ActorDirectory | undefined;
+  /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
+  private readonly claims = new Map<string, string>();
+  private contested = false;
 
   constructor(private readonly index: GraphIndex | undefined) {
-    for (const id of index?.nodesWithLabel('Actor') ?? []) this.actors.set(id, index!.node(id)!);
+    for (const id of index?.nodesWithLabel('Actor') ?? []) {
+      const node = index!.node(id)!;
+      this.actors.set(id, node);
+      this.claim(knownActor(node.properties));
+    }
+  }
+
+  private claim(actor: KnownActor | undefined): void {
+    for (const name of actor ? [actor.label, ...(actor.aliases ?? [])] : []) {
+      const key = normaliseForIdentity(name);
+      const claimant = this.claims.get(key);
+      if (claimant === undefined) this.claims.set(key, actor!.label);
+      else if (claimant !== actor!.label) this.contested = true;
+    }
   }
 
   knows(documentId: string): boolean {
@@ -144,9 +167,11 @@ class HeldWrites {
   }
 
   answers(): GraphAnswers {
-    const actors = [...this.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined);
+    if (this.contested || !this.directory) {
+      this.directory = actorDirectory([...this.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
+    }
     return {
-      directory: actorDirectory(actors),
+      directory: this.directory,
       isMemberOf: (member, organisation) =>
         this.memberships.has(`${member}\u0000${organisation}`) || (this.index?.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation) ?? false),
     };
@@ -160,8 +185,14 @@ class HeldWrites {
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
       const before = this.actors.get(node.id);
       const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+      const after = { labels, properties: mergeNodeProperties(before, node, labels) };
       this.actors.delete(node.id);
-      this.actors.set(node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+      this.actors.set(node.id, after);
+      const names = (actor: KnownActor | undefined) => JSON.stringify(actor ? [actor.label, actor.aliases] : null);
+      const known = knownActor(after.properties);
+      if (names(known) === names(knownActor(before?.properties))) continue;
+      this.directory = undefined;
+      this.claim(known);
     }
     for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
   }
@@ -208,7 +239,8 @@ export async function commitDrafts(
     for (const [position, document] of documents.entries()) {
       try {
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
-        const input = extractionInput(document);
+        // the draft's date is the document's (given, else read from its dateline when drafted)
+        const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
         const extraction = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
         if (extraction) {
