@@ -17,7 +17,11 @@
  * with these cores allows from those figures alone: a run takes at least its busiest
  * worker's CPU time, its main thread's, and its total CPU time spread on every core.
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --corpus corpora/sudan-drc-2024]
+ * With --warm N the workers draft the whole corpus N times before the clock starts, so
+ * the figures are those of a long batch, whose compiled code is warm (a 32-document run
+ * from fresh workers spends about as much CPU compiling as extracting).
+ *
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,11 +37,13 @@ const { values: args } = parseArgs({
   options: {
     workers: { type: 'string', default: String(availableParallelism()) },
     rounds: { type: 'string', default: '2' },
+    warm: { type: 'string', default: '0' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
   },
 });
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
+const WARM = Number(args.warm);
 const CORPUS = path.resolve(args.corpus!);
 
 interface Measure {
@@ -81,6 +87,8 @@ async function measure(workers: number): Promise<Measure> {
     const warm = await readSource(CORPUS, (await listCorpus(CORPUS))[0]);
     const beforeWorkers = threadCpu();
     await Promise.all(Array.from({ length: workers * 2 }, () => pipeline.draft({ text: warm.text, source: warm.source }, { tier: 'full' })));
+    const corpus = await Promise.all((await listCorpus(CORPUS)).map((source) => readSource(CORPUS, source)));
+    for (let pass = 0; pass < WARM; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
     const before = threadCpu();
     const started = performance.now();
     const cpu = process.cpuUsage();
@@ -112,7 +120,7 @@ const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, rule workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
-console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {
