@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
 import { commitDrafts, draftAhead, extractForGraph, type DocumentToExtract } from '../../engine/ingest/commit.ts';
-import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
-import { exportJsonLines } from '../../engine/store/transfer.ts';
+import { exportWithoutInstants } from '../helpers/graph-export.ts';
 
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
 const DOCUMENTS: DocumentToExtract[] = [
@@ -20,17 +19,6 @@ const DOCUMENTS: DocumentToExtract[] = [
   { source: 'f.txt', text: 'PORT SUDAN, 12 March 2024 - The Sudanese Armed Forces shelled Omdurman on 11 March 2024. The RSF demanded that the army withdraw from the city.' },
   { source: 'g.txt', text: 'NAIROBI, 14 March 2024 - IGAD said the Rapid Support Forces and the Sudanese Armed Forces must return to talks in Jeddah.' },
 ];
-
-/** The graph as exported, without the instants of each run. */
-function exported(index: GraphIndex): string[] {
-  return [...exportJsonLines(index)].map((line) => {
-    const record = JSON.parse(line) as { node?: Record<string, unknown>; edge?: Record<string, unknown> };
-    const body = (record.node ?? record.edge)!;
-    delete body.recorded_at;
-    delete body.ingested_at;
-    return JSON.stringify(record);
-  }).sort();
-}
 
 describe('commitDrafts', { timeout: 120_000 }, () => {
   let work: string;
@@ -67,7 +55,7 @@ describe('commitDrafts', { timeout: 120_000 }, () => {
 
     const one = await store.loadGraph('t', 'one-by-one');
     const batched = await store.loadGraph('t', 'drafted');
-    expect(exported(batched)).toEqual(exported(one));
+    expect(exportWithoutInstants(batched)).toEqual(exportWithoutInstants(one));
     // the order the actor directory reads actors in is the same too
     expect([...batched.nodesWithLabel('Actor')]).toEqual([...one.nodesWithLabel('Actor')]);
     // b.txt's Kodiak is a.txt's, found through the graph though b.txt's draft did not see him
