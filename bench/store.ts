@@ -1,22 +1,25 @@
 /**
- * bench/store: import throughput and cold load of a 100k-fact graph, each beside a
- * baseline measured in the same run (the machines are shared and noisy, so read
- * the ratios). Facts as in measurements.md: N facts = N/5 nodes, 2N/5 properties,
- * 2N/5 edges.
+ * bench/store: the store at import, at restart and in memory, each beside a baseline
+ * measured in the same run (the machines are shared and noisy, so read the ratios). Facts
+ * as in measurements.md: N facts = N/5 nodes, 2N/5 properties, 2N/5 edges.
  *
- * Then restart and memory, on a store holding the graph (written by the same import):
- * - restart to first answer in this process (open the store, load the graph, answer a
- *   point query) from the graph's snapshot, beside the same from its records alone
- *   (the snapshot removed: the path before snapshots);
- * - the server (server/main.ts, a child process as `npm start` runs it): RSS once it
- *   listens with no graph loaded, then after its first query on the graph (main
- *   thread and reasoning workers with their replicas), and the time from spawn to
- *   that first answer.
+ * 1. Import of `--facts` (default 100k) in requests of 10k records, beside raw classic-level
+ *    batches of the same records (serialised beforehand, one key each, no indexes), and the
+ *    cold load of the graph beside building the same indexes from arrays in memory.
+ * 2. Restart to first answer, for each of `--sizes` (default 100k and 1M), each graph in a
+ *    store of its own: open the store, load the graph, answer a point query, in this process,
+ *    from the graph's snapshot and from its records alone (the snapshot removed: the path
+ *    before snapshots).
+ * 3. The server (server/main.ts, a child process as `npm start` runs it) on a store holding
+ *    a graph of each size: RSS once it listens with no graph loaded, then after the first
+ *    query on each graph (the main thread holds the graph; a query too heavy to run inline
+ *    makes a reasoning worker load its replica too), and the time from spawn to that first
+ *    answer.
  *
- *   npm run bench:store [-- --facts 100000 --runs 3]      (--facts 1000000 for the 1M figures)
+ *   npm run bench:store [-- --facts 100000 --sizes 100000,1000000 --runs 3]
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,11 +31,16 @@ import { snapshotFile } from '../engine/store/snapshot.ts';
 import { runQuery } from '../engine/query/index.ts';
 import { postJson } from './http.ts';
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' }, runs: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({
+  options: { facts: { type: 'string', default: '100000' }, sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' } },
+});
 const FACTS = Number(args.facts);
+const SIZES = args.sizes.split(',').map(Number);
 const RUNS = Number(args.runs);
 /** Records per import request: what a client sending a large graph in parts would do. */
 const CHUNK = 10_000;
+const POINT_QUERY = 'MATCH (a:Actor)-[r]->(b) WHERE id(a) = $id RETURN id(b) AS b';
+const POINT_PARAMETERS = { id: 'n1' };
 
 function makeGraph(facts: number): GraphWrite {
   const nodeCount = Math.floor(facts / 5);
@@ -54,43 +62,63 @@ function makeGraph(facts: number): GraphWrite {
   return { nodes, edges };
 }
 
+async function importGraph(store: ParleyStore, graphId: string, graph: GraphWrite): Promise<void> {
+  for (let i = 0; i < graph.nodes.length; i += CHUNK) await store.writeGraph('bench', graphId, { nodes: graph.nodes.slice(i, i + CHUNK), edges: [] });
+  for (let i = 0; i < graph.edges.length; i += CHUNK) await store.writeGraph('bench', graphId, { nodes: [], edges: graph.edges.slice(i, i + CHUNK) });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const count = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+
+// ---- 1. import and cold load ---------------------------------------------------------------
 
 const graph = makeGraph(FACTS);
 const records = graph.nodes.length + graph.edges.length;
 const now = new Date().toISOString();
 const nodeRecords: NodeRecord[] = graph.nodes.map((n) => ({ id: n.id!, labels: n.labels, properties: n.properties, confidence: 1, provenance: [], recorded_at: now }));
 const edgeRecords: EdgeRecord[] = graph.edges.map((e, i) => ({ id: `e${i}`, type: e.type, from: e.from, to: e.to, properties: {}, confidence: 1, provenance: [], recorded_at: now }));
+const rawRecords = [...nodeRecords.map((n) => ['n' + n.id, JSON.stringify(n)]), ...edgeRecords.map((e) => ['e' + e.id, JSON.stringify(e)])];
 
 const importParley: number[] = [];
 const importRaw: number[] = [];
+/** The same per CPU second of this process (all its threads): steadier than wall time when other work shares the cores. */
+const importParleyCpu: number[] = [];
+const importRawCpu: number[] = [];
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const loadParley: number[] = [];
 const loadMaps: number[] = [];
 
 for (let run = 0; run < RUNS; run++) {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-store-'));
   try {
-    // parley import: validation, merge, records plus forward/reverse/label index keys, index update
+    // parley import: validation, merge, one key per record, the in-memory indexes kept in step
     let store = await ParleyStore.open(path.join(dir, 'parley'));
     let started = performance.now();
-    for (let i = 0; i < graph.nodes.length; i += CHUNK) await store.writeGraph('bench', 'g', { nodes: graph.nodes.slice(i, i + CHUNK), edges: [] });
-    for (let i = 0; i < graph.edges.length; i += CHUNK) await store.writeGraph('bench', 'g', { nodes: [], edges: graph.edges.slice(i, i + CHUNK) });
+    let cpu = cpuSeconds();
+    await importGraph(store, 'g', graph);
     importParley.push(records / ((performance.now() - started) / 1000));
+    importParleyCpu.push(records / (cpuSeconds() - cpu));
     await store.close();
 
-    // baseline: the same records as raw classic-level batches of the same size, one key each, no indexes
+    // baseline: the same records as raw classic-level batches of the same size
     const raw = new ClassicLevel<string, string>(path.join(dir, 'raw'), { valueEncoding: 'utf8' });
     await raw.open();
-    const all = [...nodeRecords.map((n) => ['n' + n.id, JSON.stringify(n)]), ...edgeRecords.map((e) => ['e' + e.id, JSON.stringify(e)])];
     started = performance.now();
-    for (let i = 0; i < all.length; i += CHUNK) await raw.batch(all.slice(i, i + CHUNK).map(([key, value]) => ({ type: 'put' as const, key, value })));
+    cpu = cpuSeconds();
+    for (let i = 0; i < rawRecords.length; i += CHUNK) await raw.batch(rawRecords.slice(i, i + CHUNK).map(([key, value]) => ({ type: 'put' as const, key, value })));
     importRaw.push(records / ((performance.now() - started) / 1000));
+    importRawCpu.push(records / (cpuSeconds() - cpu));
     await raw.close();
 
-    // cold load: a fresh process-level open, LevelDB → indexes
+    // cold load: a fresh open, the graph into its indexes (from its snapshot, written at close)
     store = await ParleyStore.open(path.join(dir, 'parley'));
     started = performance.now();
     const index = await store.loadGraph('bench', 'g');
@@ -98,7 +126,7 @@ for (let run = 0; run < RUNS; run++) {
     if (index.nodeCount !== graph.nodes.length || index.edgeCount !== graph.edges.length) throw new Error('loaded graph is incomplete');
     await store.close();
 
-    // baseline: the same Maps built from arrays already in memory
+    // baseline: the same indexes built from arrays already in memory
     started = performance.now();
     GraphIndex.fromRecords(nodeRecords, edgeRecords);
     loadMaps.push(performance.now() - started);
@@ -107,22 +135,19 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`bench/store: ${FACTS.toLocaleString('en-US')} facts = ${graph.nodes.length} nodes, ${graph.edges.length} edges (${records} records); median of ${RUNS} runs; chunks of ${CHUNK}`);
+console.log(`bench/store: import of ${fmt(FACTS)} facts = ${graph.nodes.length} nodes, ${graph.edges.length} edges (${records} records), median of ${RUNS} runs, requests of ${CHUNK}; restart and memory at ${SIZES.map(count).join(', ')}`);
 console.log('| measure | parley | baseline | ratio |');
 console.log('|---|---|---|---|');
-console.log(`| import, records/s | ${fmt(median(importParley))} | ${fmt(median(importRaw))} (raw classic-level batches) | ${(median(importRaw) / median(importParley)).toFixed(2)}x slower |`);
-console.log(`| cold load into indexes, ms | ${fmt(median(loadParley))} | ${fmt(median(loadMaps))} (same Maps from an array) | ${(median(loadParley) / median(loadMaps)).toFixed(2)}x |`);
+console.log(`| import, records/s | ${fmt(median(importParley))} | ${fmt(median(importRaw))} (raw classic-level batches) | ${(median(importParley) / median(importRaw)).toFixed(2)}x the raw throughput |`);
+console.log(`| import, records per CPU second of the process | ${fmt(median(importParleyCpu))} | ${fmt(median(importRawCpu))} (raw classic-level batches) | ${(median(importParleyCpu) / median(importRawCpu)).toFixed(2)}x the raw throughput |`);
+console.log(`| cold load into indexes, ms | ${fmt(median(loadParley))} | ${fmt(median(loadMaps))} (same indexes from arrays) | ${(median(loadParley) / median(loadMaps)).toFixed(2)}x |`);
 
-// ---- restart and memory -----------------------------------------------------------------
+// ---- 2. restart to first answer --------------------------------------------------------------
 
-const POINT_QUERY = 'MATCH (a:Actor)-[r]->(b) WHERE id(a) = $id RETURN id(b) AS b';
-const POINT_PARAMETERS = { id: 'n1' };
-
-async function restartToAnswer(storeDir: string): Promise<number> {
+async function restartToAnswer(storeDir: string, graphId: string): Promise<number> {
   const started = performance.now();
   const store = await ParleyStore.open(storeDir);
-  const answer = runQuery(await store.loadGraph('bench', 'g'), POINT_QUERY, { parameters: POINT_PARAMETERS });
+  const answer = runQuery(await store.loadGraph('bench', graphId), POINT_QUERY, { parameters: POINT_PARAMETERS });
   const ms = performance.now() - started;
   if (answer.rows.length === 0) throw new Error('the point query found nothing');
   await store.close();
@@ -135,31 +160,42 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-'));
+const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-'));
 try {
-  const storeDir = path.join(dir, 'store');
-  const store = await ParleyStore.open(storeDir);
-  for (let i = 0; i < graph.nodes.length; i += CHUNK) await store.writeGraph('bench', 'g', { nodes: graph.nodes.slice(i, i + CHUNK), edges: [] });
-  for (let i = 0; i < graph.edges.length; i += CHUNK) await store.writeGraph('bench', 'g', { nodes: [], edges: graph.edges.slice(i, i + CHUNK) });
-  await store.close(); // writes the snapshot
+  // one store, as the server finds it in its data dir: a graph of each size, `g<size>`
+  const storeDir = path.join(dataDir, 'store');
+  for (const size of SIZES) {
+    const graphId = `g${size}`;
+    const store = await ParleyStore.open(storeDir);
+    const started = performance.now();
+    await importGraph(store, graphId, size === FACTS ? graph : makeGraph(size));
+    const importMs = performance.now() - started;
+    const closing = performance.now();
+    await store.close(); // writes the snapshot
+    const closeMs = performance.now() - closing;
 
-  const fromSnapshot: number[] = [];
-  const fromRecords: number[] = [];
-  const snapshot = snapshotFile(path.join(storeDir, 'snapshots'), 'bench', 'g');
-  const snapshotBytes = (await readFile(snapshot)).length;
-  for (let run = 0; run < RUNS; run++) {
-    fromSnapshot.push(await restartToAnswer(storeDir));
-    // the path before snapshots: remove it (the restart writes it again, for the next round)
-    await rm(snapshot);
-    fromRecords.push(await restartToAnswer(storeDir));
+    const snapshot = snapshotFile(path.join(storeDir, 'snapshots'), 'bench', graphId);
+    const snapshotBytes = (await stat(snapshot)).size;
+    const fromSnapshot: number[] = [];
+    const fromRecords: number[] = [];
+    const runs = size >= 1_000_000 ? 1 : RUNS;
+    for (let run = 0; run < runs; run++) {
+      fromSnapshot.push(await restartToAnswer(storeDir, graphId));
+      // the path before snapshots: remove it (the restart's close writes it again, for the next round and the server)
+      await rm(snapshot);
+      fromRecords.push(await restartToAnswer(storeDir, graphId));
+    }
+    console.log(
+      `| ${count(size)} facts: restart to first answer in process (open, load, point query), ms | ${fmt(median(fromSnapshot))} (from the ${(snapshotBytes / 1e6).toFixed(1)} MB snapshot) | ${fmt(median(fromRecords))} (from the records) | ${(median(fromSnapshot) / median(fromRecords)).toFixed(2)}x |`,
+    );
+    console.log(`| ${count(size)} facts: import / close with the snapshot write, ms | ${fmt(importMs)} / ${fmt(closeMs)} | | |`);
   }
-  console.log(`| restart to first answer in process (open, load, point query), ms | ${fmt(median(fromSnapshot))} (from the ${(snapshotBytes / 1e6).toFixed(0)} MB snapshot) | ${fmt(median(fromRecords))} (from the records) | ${(median(fromSnapshot) / median(fromRecords)).toFixed(2)}x |`);
 
-  // the server, as npm start runs it
+  // ---- 3. the server, as npm start runs it ---------------------------------------------------
   const adminKey = 'pk_bench_store_admin_key_0123456789abcdef';
   const started = performance.now();
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PARLEY_DATA_DIR: dir, PORT: '0', PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_GRAPH_CACHE_FACTS: String(2 * FACTS) },
+    env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_GRAPH_CACHE_FACTS: String(2 * SIZES.reduce((a, b) => a + b, 0)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
@@ -173,21 +209,25 @@ try {
       server.stderr!.setEncoding('utf8').on('data', watch);
     });
     const listeningMs = performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const idle = await rssMb(server.pid!);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const rss = [await rssMb(server.pid!)];
     const key = await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'read' });
-    const answer = await postJson(`${base}/v1/graph/query`, key.json.api_key, { graph_id: 'g', query: POINT_QUERY, parameters: POINT_PARAMETERS });
-    const firstAnswerMs = performance.now() - started;
-    if (answer.status !== 200 || answer.json.rows.length === 0) throw new Error(`first query: ${answer.status} ${JSON.stringify(answer.json)}`);
-    // a heavy query moves to a reasoning worker, which loads its replica of the graph
-    await postJson(`${base}/v1/graph/query`, key.json.api_key, { graph_id: 'g', query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' });
-    const loaded = await rssMb(server.pid!);
-    console.log(`| server (child process): spawn to listening / to first answer, ms | ${fmt(listeningMs)} / ${fmt(firstAnswerMs)} | | |`);
-    console.log(`| server RSS, MB: idle (no graph) / with the ${FACTS.toLocaleString('en-US')}-fact graph loaded (main thread and worker replicas) | ${fmt(idle)} / ${fmt(loaded)} | | |`);
+    const firstAnswers: number[] = [];
+    for (const size of SIZES) {
+      const asked = performance.now();
+      const answer = await postJson(`${base}/v1/graph/query`, key.json.api_key, { graph_id: `g${size}`, query: POINT_QUERY, parameters: POINT_PARAMETERS });
+      firstAnswers.push(performance.now() - asked);
+      if (answer.status !== 200 || answer.json.rows.length === 0) throw new Error(`first query: ${answer.status} ${JSON.stringify(answer.json)}`);
+      // a heavy query moves to a reasoning worker, which loads its replica of the graph
+      await postJson(`${base}/v1/graph/query`, key.json.api_key, { graph_id: `g${size}`, query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' });
+      rss.push(await rssMb(server.pid!));
+    }
+    console.log(`| server (child process): spawn to listening, ms; first point query on each graph (its load from the snapshot), ms | ${fmt(listeningMs)}; ${SIZES.map((size, i) => `${count(size)}: ${fmt(firstAnswers[i])}`).join(', ')} | | |`);
+    console.log(`| server RSS, MB: idle (no graph) / with the ${SIZES.map(count).join(' / then the ')} graph loaded (main thread and worker replicas) | ${rss.map(fmt).join(' / ')} | | |`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.on('exit', resolve));
   }
 } finally {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import type { PropertyValue, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { graphActors } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
 
@@ -187,14 +188,6 @@ export function graphAnswers(index: GraphIndex): GraphAnswers {
     directory: actorDirectory(graphActors(index)),
     isMemberOf: (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation),
   };
-}
-
-/** Labels, aliases and types of the graph's actors, for cross-document resolution. */
-function* graphActors(index: GraphIndex): Iterable<KnownActor> {
-  for (const id of index.nodesWithLabel('Actor')) {
-    const actor = knownActor(index.node(id)?.properties);
-    if (actor) yield actor;
-  }
 }
 
 /** An Actor node's properties as the actor directory reads them. */

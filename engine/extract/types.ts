@@ -56,8 +56,17 @@ export interface ActorMention extends TextSpan {
   /** Canonical label when the gazetteer or a resolution step knows it ("Rapid Support Forces" for "RSF"). */
   canonical?: string;
   aliases?: string[];
-  /** A person's title or rank ("General", "President") when stated. */
+  /**
+   * A person's title or rank ("General", "President") when stated; the mention's own text
+   * when the title alone stands for its holder ("the Foreign Secretary", "the secretary").
+   */
   title?: string;
+  /**
+   * For a government named only by a description ("the junta", "the military government"):
+   * the country the document's places lie in, which names that government when no named
+   * actor stands for it ("Government of Myanmar").
+   */
+  country?: string;
   confidence: number;
   source: FindingSource;
 }

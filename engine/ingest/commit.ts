@@ -8,6 +8,7 @@ import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
+import { resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -35,8 +36,6 @@ export interface DocumentToExtract {
 export interface CommitOptions {
   tier: WorkspaceTier;
   commit: boolean;
-  /** What the graph answers structuring with, for a caller that keeps them across commits (graphAnswers of the graph otherwise). */
-  answers?: (index: GraphIndex) => GraphAnswers;
 }
 
 export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
@@ -111,11 +110,19 @@ async function extractAgainstGraph(
     ...(document.title ? { title: document.title } : {}),
   };
   // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
-  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: (options.answers ?? graphAnswers)(index) } : {}) });
-  const extraction = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
+  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: graphAnswers(index) } : {}) });
+  const extracted = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
+  const extraction = index ? withGraphActors(extracted, index) : extracted;
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };
+}
+
+/** Extracted actors that are actors the graph holds (imported ones too) become those nodes (resolveAgainstGraph). */
+function withGraphActors(extracted: ExtractionResult, graph: ActorGraph): ExtractionResult {
+  const resolved = resolveAgainstGraph(extracted.graph, graph);
+  if (resolved === extracted.graph) return extracted;
+  return { ...extracted, graph: resolved, stats: { ...extracted.stats, nodes: resolved.nodes.length, edges: resolved.edges.length } };
 }
 
 /** A document drafted ahead (draftAhead), for commitDrafts. */
@@ -161,6 +168,12 @@ class HeldWrites {
       else if (claimant !== actor!.label) this.contested = true;
     }
   }
+
+  /** The graph's actors as resolveAgainstGraph reads them, with the held writes merged in. */
+  readonly actorGraph: ActorGraph = {
+    node: (id) => this.actors.get(id),
+    nodesWithLabel: (label) => (label === 'Actor' ? this.actors.keys() : []),
+  };
 
   knows(documentId: string): boolean {
     return this.documents.has(documentId) || this.index?.node(documentId) !== undefined;
@@ -242,9 +255,9 @@ export async function commitDrafts(
         // the draft's date is the document's (given, else read from its dateline when drafted)
         const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
-        const extraction = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
-        if (extraction) {
-          held.hold(position, extraction);
+        const drafted = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
+        if (drafted) {
+          held.hold(position, withGraphActors(drafted, held.actorGraph));
           continue;
         }
       } catch (error) {

@@ -97,8 +97,9 @@ const DEFAULT_CONFIDENCE = 1;
 /**
  * Version of the key layout (keys.ts). 2 added the graph → workspace index; a store
  * written before it (no layout key) gets the index built from its workspaces on open.
+ * 3 dropped the per-record index keys, which are cleared on open.
  */
-const LAYOUT_VERSION = '2';
+const LAYOUT_VERSION = '3';
 
 type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
@@ -134,7 +135,10 @@ export class ParleyStore {
     return store;
   }
 
-  /** Brings a store written by an earlier version to LAYOUT_VERSION, in one atomic batch. */
+  /**
+   * Brings a store written by an earlier version to LAYOUT_VERSION. Each step can be
+   * repeated, and the version is written last, so a crash part way only repeats it.
+   */
   private async upgradeLayout(): Promise<void> {
     if ((await this.db.get(metaKey.layout())) === LAYOUT_VERSION) return;
     const ops: BatchOp[] = [];
@@ -143,8 +147,13 @@ export class ParleyStore {
       const workspace = JSON.parse(value) as Workspace;
       ops.push({ type: 'put', key: metaKey.graphWorkspace(tenant, workspace.graph_id, workspace.id), value: workspace.id });
     }
-    ops.push({ type: 'put', key: metaKey.layout(), value: LAYOUT_VERSION });
     await this.db.batch(ops);
+    for await (const [key, value] of this.db.iterator(prefixRange(metaKey.allGraphs()))) {
+      const [, , tenant, graphId] = key.split(SEP);
+      const prefix = graphDataPrefix(tenant, graphId, (JSON.parse(value) as GraphMeta).generation);
+      for (const dropped of dataKey.droppedIndexes(prefix)) await this.db.clear(prefixRange(dropped));
+    }
+    await this.db.put(metaKey.layout(), LAYOUT_VERSION);
   }
 
   /** Waits for the writes, snapshots every loaded graph changed since its snapshot, and closes. */
@@ -352,7 +361,6 @@ export class ParleyStore {
     }
     return this.locks.run(graphLockKey(tenant, graphId), async () => {
       const now = new Date().toISOString();
-      const ops: BatchOp[] = [];
       let meta = await this.graphMeta(tenant, graphId);
       if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
       if (meta && options.idempotencyKey !== undefined) {
@@ -360,17 +368,21 @@ export class ParleyStore {
         if (replayed) return { summaries: [], replayed };
       }
       const isNew = !meta;
+      let newMeta: { type: 'put'; key: string; value: string } | undefined;
       if (!meta) {
-        const op = newGraphMetaOp(tenant, graphId, now);
-        meta = JSON.parse(op.value) as GraphMeta;
-        ops.push(op);
+        newMeta = newGraphMetaOp(tenant, graphId, now);
+        meta = JSON.parse(newMeta.value) as GraphMeta;
       }
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
+      // `stored`: the graph's records the writes merge into, looked up once (an import of new
+      // records looks nothing up again)
       const nodes = new Map<string, NodeRecord>();
+      const storedNodes = new Map<string, NodeRecord>();
       const edges = new Map<string, EdgeRecord>();
+      const storedEdges = new Map<string, EdgeRecord>();
       const summaries: WriteSummary[] = [];
       // The records each write changed, as it left them: the index takes them write by write,
       // so its iteration order is what writes one by one leave
@@ -383,7 +395,8 @@ export class ParleyStore {
         for (const input of write.nodes) {
           if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
           const id = nodeIdOf(input);
-          const previous = nodes.get(id) ?? index.node(id);
+          let previous = nodes.get(id);
+          if (!previous && (previous = index.node(id))) storedNodes.set(id, previous);
           if (!previousNodes.has(id)) previousNodes.set(id, previous);
           nodes.set(id, mergeNode(previous, input, id, now));
         }
@@ -391,7 +404,8 @@ export class ParleyStore {
         for (const input of write.edges) {
           if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
           const id = edgeIdOf(input);
-          const previous = edges.get(id) ?? index.edge(id);
+          let previous = edges.get(id);
+          if (!previous && (previous = index.edge(id))) storedEdges.set(id, previous);
           if (!previousEdges.has(id)) previousEdges.set(id, previous);
           edges.set(id, mergeEdge(previous, input, id, now));
         }
@@ -417,37 +431,41 @@ export class ParleyStore {
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
       const changedNodes: NodeRecord[] = [];
-      let encoded = 0;
-      for (const node of nodes.values()) {
-        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
-        const before = index.node(node.id);
-        if (before && sameRecord(before, node)) continue;
-        changedNodes.push(node);
-        ops.push({ type: 'put', key: dataKey.node(prefix, node.id), value: JSON.stringify(node) });
-        for (const label of before?.labels ?? []) if (!node.labels.includes(label)) ops.push({ type: 'del', key: dataKey.label(prefix, label, node.id) });
-        for (const label of node.labels) if (!before?.labels.includes(label)) ops.push({ type: 'put', key: dataKey.label(prefix, label, node.id), value: '' });
-      }
       const changedEdges: EdgeRecord[] = [];
-      for (const edge of edges.values()) {
-        if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
-        const before = index.edge(edge.id);
-        if (before && sameRecord(before, edge)) continue;
-        changedEdges.push(edge);
-        if (!before) {
-          ops.push({ type: 'put', key: dataKey.forward(prefix, edge.from, edge.type, edge.id), value: '' });
-          ops.push({ type: 'put', key: dataKey.reverse(prefix, edge.to, edge.type, edge.id), value: '' });
+      // records go straight into one chained batch (no op objects), written once at the end
+      let revision = meta.revision ?? 0;
+      const batch = this.db.batch();
+      try {
+        if (newMeta) batch.put(newMeta.key, newMeta.value);
+        let encoded = 0;
+        for (const node of nodes.values()) {
+          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          const before = storedNodes.get(node.id);
+          if (before && sameRecord(before, node)) continue;
+          changedNodes.push(node);
+          batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
-        ops.push({ type: 'put', key: dataKey.edge(prefix, edge.id), value: JSON.stringify(edge) });
+        for (const edge of edges.values()) {
+          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          const before = storedEdges.get(edge.id);
+          if (before && sameRecord(before, edge)) continue;
+          changedEdges.push(edge);
+          batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
+        }
+        const changed = changedNodes.length > 0 || changedEdges.length > 0;
+        if (!isNew && changed) revision++;
+        if (!isNew && changed) batch.put(metaKey.graph(tenant, graphId), JSON.stringify({ ...meta, updated_at: now, revision }));
+        if (options.idempotencyKey !== undefined) {
+          const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
+          const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
+          batch.put(dataKey.idempotency(prefix, options.idempotencyKey), JSON.stringify(record));
+        }
+      } catch (error) {
+        await batch.close();
+        throw error;
       }
-      const changed = changedNodes.length > 0 || changedEdges.length > 0;
-      const revision = (meta.revision ?? 0) + (isNew || !changed ? 0 : 1);
-      if (!isNew && changed) ops.push({ type: 'put', key: metaKey.graph(tenant, graphId), value: JSON.stringify({ ...meta, updated_at: now, revision }) });
-      if (options.idempotencyKey !== undefined) {
-        const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
-        const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
-        ops.push({ type: 'put', key: dataKey.idempotency(prefix, options.idempotencyKey), value: JSON.stringify(record) });
-      }
-      if (ops.length > 0) await this.writeBatch(ops);
+      if (batch.length > 0) await batch.write();
+      else await batch.close();
 
       // Durable now: bring the in-memory indexes in step.
       for (const changedByWrite of replay) {
@@ -457,7 +475,9 @@ export class ParleyStore {
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
       else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
       this.evict(graphLockKey(tenant, graphId));
-      if (changed) this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      if (changedNodes.length > 0 || changedEdges.length > 0) {
+        this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+      }
       return { summaries };
     });
   }
@@ -466,28 +486,6 @@ export class ParleyStore {
   async committedImport(tenant: string, graphId: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
     const meta = await this.getGraphMeta(tenant, graphId);
     return this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), idempotencyKey));
-  }
-
-  /**
-   * One atomic batch; a large one is handed to LevelDB in parts of a chained batch,
-   * yielding between them, and written at once.
-   */
-  private async writeBatch(ops: BatchOp[]): Promise<void> {
-    if (ops.length <= WRITE_CHUNK) return this.db.batch(ops);
-    const batch = this.db.batch();
-    try {
-      for (let i = 0; i < ops.length; i += WRITE_CHUNK) {
-        for (const op of ops.slice(i, i + WRITE_CHUNK)) {
-          if (op.type === 'put') batch.put(op.key, op.value);
-          else batch.del(op.key);
-        }
-        await yieldToLoop();
-      }
-    } catch (error) {
-      await batch.close();
-      throw error;
-    }
-    await batch.write();
   }
 
   /** Deletes a graph: one atomic write hides it, then its data is cleared. */

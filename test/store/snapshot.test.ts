@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { snapshotFile, writeSnapshot } from '../../engine/store/snapshot.ts';
+import { decodeGraph, encodeGraph, snapshotFile, writeSnapshot } from '../../engine/store/snapshot.ts';
+import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 const WRITER = fileURLToPath(new URL('../fixtures/snapshot-writer.ts', import.meta.url));
@@ -82,6 +83,30 @@ describe('graph snapshots', () => {
     await store.deleteGraph('t1', 'g');
     await expect(readFile(file())).rejects.toThrow();
     await store.close();
+  });
+
+  it('the binary body gives back every record exactly, members in their order, whatever the values', () => {
+    const recorded_at = '2024-03-03T00:00:00.000Z';
+    const odd = JSON.parse('{"__proto__": {"polluted": true}, "a\\u0000b": 1}') as Record<string, never>;
+    const nodes: NodeRecord[] = [
+      { id: 'rsf', labels: ['Actor', 'Extra'], properties: { label: 'Rapid Support Forces', aliases: ['RSF', 'الدعم السريع'] }, confidence: 0.75, provenance: [{ source: 'doc.txt', timestamp: '2024-03-03', span: { start: 0, end: 3 } }], recorded_at },
+      { id: 'n\u00e9', labels: ['Claim'], properties: { type: 'RedLine', text: 'lone \ud800 surrogate and emoji 😀', n: -0, big: 2 ** 40, negative: -7, float: 0.1, max: Number.MAX_VALUE, empty: '', none: null, yes: true, no: false, nested: [[1, [2, { deep: [] }]], {}] }, confidence: 1, provenance: [], recorded_at },
+      { id: 'odd', labels: ['Actor'], properties: odd, confidence: 0, provenance: [], recorded_at },
+      // many distinct shapes: past the compiled ones, maps are written name by name
+      ...Array.from({ length: 300 }, (_, i): NodeRecord => ({ id: `s${i}`, labels: ['Issue'], properties: { [`key${i}`]: i, label: `issue ${i}` }, confidence: 1, provenance: [], recorded_at })),
+    ];
+    const edges: EdgeRecord[] = [{ id: 'e1', type: 'OPPOSES', from: 'rsf', to: 'odd', properties: { dropped: undefined, kept: 'x' } as never, confidence: 0.5, provenance: [], recorded_at }];
+    const decoded = decodeGraph(encodeGraph(nodes, edges, nodes.length, edges.length));
+    // JSON text compares member order too; -0 and the __proto__ member need their own checks
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify({ nodes, edges }));
+    expect(Object.is(decoded.nodes[1].properties.n, -0)).toBe(true);
+    expect(Object.getPrototypeOf(decoded.nodes[2].properties)).toBe(Object.prototype);
+    expect(Object.keys(decoded.nodes[2].properties)).toEqual(['__proto__', 'a\u0000b']);
+    expect(decoded.edges[0].properties).toEqual({ kept: 'x' });
+    // a body cut short or overlong is refused, never half read
+    const body = encodeGraph(nodes, edges, nodes.length, edges.length);
+    expect(() => decodeGraph(body.subarray(0, body.length - 1))).toThrow(RangeError);
+    expect(() => decodeGraph(Buffer.concat([body, Buffer.from([0])]))).toThrow(RangeError);
   });
 
   it('a process killed while writing a snapshot leaves a store whose next start answers correctly', async () => {

@@ -289,6 +289,38 @@ describe('ParleyStore keys and workspaces', () => {
     expect(await store.workspacesOfGraph('acme', 'sudan')).toEqual([]);
   });
 
+  it('writes one key per record, and clears the index keys of a layout-2 store on open', async () => {
+    await store.writeGraph('acme', 'sudan', sudan);
+    await store.close();
+    const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await db.open();
+    const meta = JSON.parse((await db.get(['m', 'graph', 'acme', 'sudan'].join('\u0000')))!) as { generation: string };
+    const prefix = ['g', 'acme', 'sudan', meta.generation, ''].join('\u0000');
+    const dataKeys = async () => (await db.keys({ gte: prefix, lt: prefix.slice(0, -1) + '\u0001' }).all()).map((key) => key.slice(prefix.length).split('\u0000')[0]);
+    expect((await dataKeys()).sort()).toEqual([...sudan.nodes.map(() => 'n'), ...sudan.edges.map(() => 'e')].sort());
+    // what layout 2 also wrote with every record
+    await db.batch([
+      { type: 'put', key: prefix + ['o', 'rsf', 'ASSERTS', 'e1'].join('\u0000'), value: '' },
+      { type: 'put', key: prefix + ['i', 'c1', 'ASSERTS', 'e1'].join('\u0000'), value: '' },
+      { type: 'put', key: prefix + ['l', 'Actor', 'rsf'].join('\u0000'), value: '' },
+      { type: 'put', key: ['m', 'layout'].join('\u0000'), value: '2' },
+    ]);
+    await db.close();
+
+    store = await ParleyStore.open(dir);
+    const graph = await store.loadGraph('acme', 'sudan');
+    expect(graph.nodeCount).toBe(sudan.nodes.length);
+    expect(graph.edgeCount).toBe(sudan.edges.length);
+    await store.close();
+    await db.open();
+    expect(await dataKeys()).not.toContain('o');
+    expect(await dataKeys()).not.toContain('i');
+    expect(await dataKeys()).not.toContain('l');
+    expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('3');
+    await db.close();
+    store = await ParleyStore.open(dir);
+  });
+
   it('paginates workspaces per tenant', async () => {
     for (let i = 0; i < 5; i++) await store.createWorkspace('acme', { name: `w${i}`, domain: 'armed', scale: 'macro', tier: 'full' });
     await store.createWorkspace('other', { name: 'x', domain: 'legal', scale: 'micro', tier: 'essential' });

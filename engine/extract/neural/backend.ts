@@ -184,8 +184,9 @@ export class PooledNerBackend implements NerBackend {
 
 /**
  * Checks the model folder and runs a warm-up sentence through one worker, so that a broken
- * model fails here with NerModelUnavailableError rather than on the first document. The
- * other workers start (and load the model) when documents come.
+ * model fails here with NerModelUnavailableError rather than on the first document. That
+ * worker is stopped once it answers (it holds the model, 100-200 MB, and the server may sit
+ * idle for long); workers start (and load the model) when documents come.
  */
 export async function createNerBackend(options: NerBackendOptions): Promise<PooledNerBackend> {
   const files = await inspectNerModelDir(options.modelDir);
@@ -196,7 +197,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
   const timeoutMs = options.timeoutMs ?? DEFAULT_NER_TIMEOUT_MS;
   if (maxQueue < 1 || maxSentences < 1 || timeoutMs < 1) throw new RangeError('maxQueue, maxSentencesPerCall and timeoutMs must be at least 1');
 
-  const runner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new PoolRunner(files, workers);
+  let runner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new PoolRunner(files, workers);
   try {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
@@ -211,6 +212,10 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
     await runner.close().catch(() => undefined);
     if (cause instanceof NerModelUnavailableError) throw cause;
     throw new NerModelUnavailableError('load_failed', files.dir, `NER model in ${files.dir} failed to run: ${(cause as Error).message}`, [], { cause });
+  }
+  if (runner instanceof PoolRunner) {
+    await runner.close();
+    runner = new PoolRunner(files, workers);
   }
   return new PooledNerBackend(files, runner, workers, maxQueue, maxSentences, timeoutMs);
 }

@@ -14,6 +14,8 @@ import { findInterests } from './interests.ts';
 import { findIssues } from './issues.ts';
 import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
+import { sameOccurrences } from './occurrences.ts';
+import { sentenceStartBefore } from './sentences.ts';
 
 /**
  * Stage 3 of structuring: resolved entities and findings → the nodes and edges one
@@ -149,7 +151,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   // Claims: the speaker asserts, the claim targets, is about issues and states the speaker's interests.
   const stated: StatedClaim[] = [];
   for (const claim of input.findings.claims) {
-    const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true) : undefined;
+    const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true, true) : undefined;
     // A claim is aimed at others (in text order): never at its speaker, nor at the speaker's own organisation.
     const targets = uniqueEntities([...claim.targets].sort((a, b) => a.start - b.start).map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
       (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
@@ -191,23 +193,39 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     addEdge('CONTRADICTS', later.id, earlier.id, Math.min(later.confidence, earlier.confidence) * CONTRADICTION_FACTOR, later.span);
   }
 
-  // Events: who took part in what role, where, when.
-  const dated: DatedEvent[] = [];
-  for (const event of input.findings.events) {
-    const date = eventDate(text, event, input.findings.dates);
-    const label = eventLabel(text, event.trigger, event);
-    const properties: Record<string, PropertyValue> = { event_type: event.event_type, label };
-    if (date) properties.date = date;
-    const eventId = addNode('Event', properties, event.confidence, event, date ?? documentTimestamp);
-    if (date && !dated.some((known) => known.id === eventId)) dated.push({ id: eventId, date, span: event, confidence: event.confidence });
-    for (const participant of event.participants) {
+  // Events: who took part in what role, where, when; the mentions of one occurrence are one node (./occurrences.ts).
+  const events = input.findings.events.map((event) => {
+    const participants = event.participants.flatMap((participant) => {
       const actor = resolver.resolveSpan(participant, 'Actor', true);
-      if (!actor) continue;
-      addEdge('PARTICIPATES_IN', actor.id, eventId, event.confidence, event, { role: participant.role });
-      engage(actor.id, participant.role);
-    }
+      return actor ? [{ id: actor.id, role: participant.role }] : [];
+    });
     const place = event.location ? resolver.resolveSpan(event.location, 'Location', true) : undefined;
-    if (place) addEdge('OCCURRED_AT', eventId, place.id, event.confidence, event);
+    return { event, date: eventDate(text, event, input.findings.dates), label: eventLabel(text, event.trigger, event), participants, place: place?.id };
+  });
+  const occurrences = sameOccurrences(text, events.map(({ event, date, participants, place }) => ({
+    event_type: event.event_type, span: event, trigger: event.trigger, ...(date ? { date } : {}), ...(place ? { place } : {}),
+    perpetrators: participants.filter((p) => p.role === 'perpetrator').map((p) => p.id),
+    targets: participants.filter((p) => p.role === 'target').map((p) => p.id),
+  })));
+  const dated: DatedEvent[] = [];
+  for (const members of occurrences) {
+    const told = members.map((index) => events[index]);
+    // The fullest label names the occurrence ("hit a market in Alamata" over "strike"); its date is the first one stated.
+    const label = told.reduce((best, mention) => (mention.label.length > best.length ? mention.label : best), told[0].label);
+    const date = told.find((mention) => mention.date)?.date;
+    const properties: Record<string, PropertyValue> = { event_type: told[0].event.event_type, label };
+    if (date) properties.date = date;
+    let eventId = '';
+    for (const { event, participants, place } of told) {
+      eventId = addNode('Event', properties, event.confidence, event, date ?? documentTimestamp);
+      for (const participant of participants) {
+        addEdge('PARTICIPATES_IN', participant.id, eventId, event.confidence, event, { role: participant.role });
+        engage(participant.id, participant.role);
+      }
+      if (place) addEdge('OCCURRED_AT', eventId, place, event.confidence, event);
+    }
+    const first = told[0].event;
+    if (date && !dated.some((known) => known.id === eventId)) dated.push({ id: eventId, date, span: first, confidence: first.confidence });
   }
 
   for (const [earlier, later] of successions(dated)) {
@@ -413,17 +431,6 @@ function eventDate(text: string, event: { start: number; end: number; date?: Tex
   const sentenceStart = sentenceStartBefore(text, event.start);
   const before = dates.filter((date) => date.start >= sentenceStart && date.end <= event.start);
   return before.length > 0 ? before[before.length - 1].iso : undefined;
-}
-
-function sentenceStartBefore(text: string, position: number): number {
-  for (let i = position - 1; i > 0; i--) {
-    const char = text[i];
-    if (char === '\n' && text[i - 1] === '\n') return i + 1;
-    if ((char === ' ' || char === '\n') && /[.!?]/.test(text[i - 1]) && !/\b(?:[A-Z]|Gen|Lt|Col|Dr|Mr|Mrs|Ms|St|No)\.$/.test(text.slice(Math.max(0, i - 4), i))) {
-      return i + 1;
-    }
-  }
-  return 0;
 }
 
 /** Confidences are estimates: two decimals say all they know (0.56, not 0.5599999999999999). */

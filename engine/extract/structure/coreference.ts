@@ -2,6 +2,7 @@ import { ACTOR_TYPES, type ActorType, type LocationType } from '../../ontology/i
 import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
 import { inferOrganisationType, type EntityMention } from './mentions.ts';
+import { sentenceAround } from './sentences.ts';
 
 /**
  * Stage 2 of structuring: which mentions name the same thing. Within a document:
@@ -116,12 +117,21 @@ const LEADING_TITLES =
 const DEFINITE_DESCRIPTIONS: readonly [RegExp, readonly ActorType[]][] = [
   [/^(the )?(army|military|armed forces|troops|soldiers|forces|police|security forces|government forces|government troops|state forces|regime forces|junta forces)$/i, ['armed_forces']],
   [/^(the )?(militias?|paramilitar(y|ies)|paramilitary forces?|rebels|rebel forces|rebel group|insurgents|jihadists|militants|fighters|gangs|armed gangs|group|armed group|movement)$/i, ['armed_group']],
-  [/^(the )?(government|regime|authorities|junta|administration|transitional government|military government)$/i, ['government', 'state']],
+  // A junta or a regime is a government, never the state it rules ("Myanmar" stays the country).
+  [/^(the )?((military|de facto) )?(regime|junta|military government|military authorities)$/i, ['government']],
+  [/^(the )?((federal|central|national|transitional|interim|de facto) )?(government|authorities|administration)$/i, ['government', 'state']],
   [/^(the )?(mediators|peacekeepers)$/i, ['international_org']],
 ];
 
 /** Words an acronym skips ("Sudan People's Liberation Movement" → SPLM). */
 const ACRONYM_SKIPPED_WORDS = new Set(['of', 'the', 'and', 'for', 'in', 'de', 'du', 'des', 'la', 'le', 'et', "people's"]);
+
+/** Descriptions of a government as one party: the actor they stand for is never another one named in their own sentence. */
+const GOVERNMENT_DESCRIPTION = /\b(government|regime|junta|authorities|administration)$/i;
+/** Those a document may name a government by alone, so that they make an actor of their own when nothing named stands for them. */
+const RULING_DESCRIPTION = /\b(regime|junta|military government|military authorities)$/i;
+/** Label of a government named only by a military description in a document that points to no country. */
+const UNPLACED_JUNTA_LABEL = 'Military government';
 
 function definiteDescriptionTypes(surface: string): readonly ActorType[] | undefined {
   const trimmed = surface.trim().replace(/\s+/g, ' ');
@@ -231,6 +241,8 @@ export class EntityResolver {
   /** Every placed mention by start offset: span lookups and nearest-antecedent searches are logarithmic. */
   private readonly byPosition: { mention: EntityMention; cluster: Cluster }[] = [];
   private longestMention = 0;
+  /** Descriptions with no antecedent yet, kept for the country the symbolic layer gave them. */
+  private readonly undescribed: EntityMention[] = [];
 
   constructor(
     private readonly text: string,
@@ -248,10 +260,29 @@ export class EntityResolver {
       (a, b) => Number(!a.canonical) - Number(!b.canonical) || b.text.length - a.text.length || a.start - b.start,
     );
     for (const mention of order) for (const part of this.conjuncts(mention)) this.place(part);
-    for (const mention of generic) {
-      const target = this.antecedent(mention, definiteDescriptionTypes(mention.text)!);
-      if (target) this.attach(target, { ...mention, generic: true });
+    for (const mention of generic) if (!this.describe(mention, false)) this.undescribed.push(mention);
+  }
+
+  /**
+   * The actor a definite description stands for: its antecedent, else for a government
+   * the document names only so, an actor of its own, named after the country the symbolic
+   * layer placed it in ("Government of Myanmar"), or "Military government" for a junta in a
+   * text that points to no country. A junta or a regime always gets it (the document names
+   * that party so); "the government" or "the authorities" only when it speaks, since
+   * documents mention governments in passing ("talks with the government").
+   */
+  private describe(mention: EntityMention, speaking: boolean): Cluster | undefined {
+    const target = this.antecedent(mention, definiteDescriptionTypes(mention.text)!);
+    if (target) {
+      this.attach(target, { ...mention, generic: true });
+      return target;
     }
+    const surface = mention.text.trim();
+    const ruling = RULING_DESCRIPTION.test(surface);
+    if (!GOVERNMENT_DESCRIPTION.test(surface) || !(ruling || speaking)) return undefined;
+    const label = mention.country ? `Government of ${mention.country}` : ruling ? UNPLACED_JUNTA_LABEL : undefined;
+    if (!label) return undefined;
+    return this.place({ ...mention, actor_type: 'government', canonical: label, generic: true });
   }
 
   private key(kind: string, name: string): string {
@@ -330,10 +361,23 @@ export class EntityResolver {
     return best;
   }
 
-  private antecedent(at: TextSpan, types: readonly ActorType[]): Cluster | undefined {
+  /**
+   * The named actor a description refers back to. A government description never stands
+   * for another party named in its own sentence ("China said the military government had
+   * agreed"), nor, when it is placed in a country, for another country or its government.
+   */
+  private antecedent(at: EntityMention, types: readonly ActorType[]): Cluster | undefined {
+    const government = GOVERNMENT_DESCRIPTION.test(at.text.trim());
+    const sentence = government ? sentenceAround(this.text, at) : undefined;
+    const namedIn = (cluster: Cluster, span: TextSpan) =>
+      cluster.mentions.some((mention) => !mention.generic && mention.start >= span.start && mention.end <= span.end);
+    const ofAnotherCountry = (cluster: Cluster, type: ActorType) =>
+      at.country !== undefined &&
+      ((type === 'state' && cluster.label !== at.country) || (/^Government of /.test(cluster.label) && cluster.label !== `Government of ${at.country}`));
     const candidates = this.clusters.filter((cluster) => {
       const type = typeOf(cluster);
-      return cluster.kind === 'Actor' && type !== undefined && types.includes(type);
+      if (cluster.kind !== 'Actor' || type === undefined || !types.includes(type)) return false;
+      return !(government && (namedIn(cluster, sentence!) || ofAnotherCountry(cluster, type)));
     });
     if (candidates.length === 0) return undefined;
     const before = this.nearestBefore(candidates, at.start);
@@ -357,7 +401,8 @@ export class EntityResolver {
     this.byPosition.splice(lowerBound(this.byPosition, mention.start), 0, { mention, cluster });
     this.longestMention = Math.max(this.longestMention, mention.end - mention.start);
     if (mention.generic) return;
-    this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
+    // A title standing for its holder ("the Foreign Secretary") names an office the next holder takes, not the person.
+    if (mention.title !== mention.text) this.register(cluster, nameOf(mention.text, this.isPerson(mention)));
     if (mention.canonical) this.register(cluster, mention.canonical);
     for (const alias of mention.aliases ?? []) this.register(cluster, alias);
   }
@@ -365,9 +410,10 @@ export class EntityResolver {
   /**
    * The entity a finding's span refers to: the first mention inside it (the head of
    * "General X of the Y" is X), else a definite description's antecedent, else a name
-   * already known; `create` makes a new entity from the span's own text.
+   * already known; `create` makes a new entity from the span's own text. `speaking` says
+   * the span is a claim's speaker, which gives a government description an actor of its own.
    */
-  resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean): EntityRef | undefined {
+  resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean, speaking = false): EntityRef | undefined {
     let head: { mention: EntityMention; cluster: Cluster } | undefined;
     for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
       const entry = this.byPosition[i];
@@ -382,12 +428,10 @@ export class EntityResolver {
       kind, start: span.start, end: span.end, text: surface, confidence: 0.5, source: 'pattern',
       ...(kind === 'Actor' ? { actor_type: LEADING_TITLES.test(surface) ? 'individual' : 'unknown' } : { location_type: 'other' }),
     } as EntityMention;
-    const types = kind === 'Actor' ? definiteDescriptionTypes(surface) : undefined;
-    if (types) {
-      const target = this.antecedent(span, types);
-      if (!target) return undefined;
-      this.attach(target, { ...mention, generic: true });
-      return this.refOf(target);
+    if (kind === 'Actor' && definiteDescriptionTypes(surface)) {
+      const found = this.undescribed.find((known) => known.start === span.start && known.end === span.end);
+      const target = this.describe(found ?? mention, speaking);
+      return target ? this.refOf(target) : undefined;
     }
     const name = nameOf(surface, mention.actor_type === 'individual');
     const known = this.byName.get(this.key(kind, name)) ?? (kind === 'Actor' ? this.shortFormOf(name, mention) : undefined);

@@ -16,6 +16,8 @@ export interface EntityMention extends TextSpan {
   canonical?: string;
   aliases?: string[];
   title?: string;
+  /** ActorMention.country: the country a government named only by a description governs. */
+  country?: string;
   country_code?: string;
   confidence: number;
   source: FindingSource;
@@ -57,6 +59,7 @@ export function collectMentions(
     mentions.push({
       kind: 'Actor', start: actor.start, end: actor.end, text: actor.text, actor_type: actor.actor_type,
       canonical: actor.canonical, aliases: actor.aliases, title: actor.title, confidence: actor.confidence, source: actor.source,
+      ...(actor.country ? { country: actor.country } : {}),
     });
   }
   for (const location of findings.locations) {

@@ -135,6 +135,9 @@ const GENERIC_MENTIONS: [string, ActorType][] = [
   ['the group', 'armed_group'], ['the rebel group', 'armed_group'], ['the armed group', 'armed_group'],
   ['the government', 'government'], ['the junta', 'government'], ['the regime', 'government'],
   ['the authorities', 'government'], ['the transitional government', 'government'], ['the military government', 'government'],
+  ['the federal government', 'government'], ['the central government', 'government'], ['the interim government', 'government'],
+  ['the military junta', 'government'], ['the military regime', 'government'], ['the military authorities', 'government'],
+  ['the de facto authorities', 'government'],
   ['the mediators', 'international_org'], ['the peacekeepers', 'international_org'], ['peacekeepers', 'international_org'],
 ];
 

@@ -6,7 +6,7 @@ import {
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
-import { acronymCandidates, officeCandidates, vesselSpans } from './names.ts';
+import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { isAcronym } from './phrases.ts';
 import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -78,11 +78,32 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
   const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
   actors.push(...states);
+  nameDescribedGovernments(actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
+  actors.push(...roleReferences(context, actors, [...taken, ...actors]));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
+}
+
+/**
+ * A government the document names only by a description ("the junta", "the federal
+ * government") governs the country most of the document's places lie in, when one country
+ * has more of them than any other (datelines aside); the structure stage names it after that country when
+ * no named actor stands for it.
+ */
+function nameDescribedGovernments(actors: ActorMention[], places: LocationMention[]): void {
+  const counts = new Map<string, number>();
+  for (const place of places) {
+    // A dateline's place, written in capitals ("LUANDA, 4 August"), is where the report was filed, not where things happen.
+    if (!place.country_code || !/\p{Ll}/u.test(place.text)) continue;
+    counts.set(place.country_code, (counts.get(place.country_code) ?? 0) + 1);
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0 || ranked[1]?.[1] === ranked[0][1]) return;
+  const country = countryName(ranked[0][0]);
+  for (const actor of actors) if (actor.actor_type === 'government' && !actor.canonical && actor.source === 'pattern') actor.country = country;
 }
 
 function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {

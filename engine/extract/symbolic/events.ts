@@ -151,7 +151,18 @@ const COPULAS = new Set(['be', 'being', 'been', 'is', 'are', 'was', 'were', 'rem
  */
 function usedOtherwise(tokens: Token[], first: number, end: number): boolean {
   if (DETERMINERS.has(tokens[first - 1]?.lower ?? '')) return true;
+  if (pluralAfterAttributiveName(tokens, first)) return true;
   return tokens[first].lower === 'free' && end === first + 1 && (COPULAS.has(tokens[first - 1]?.lower ?? '') || ['from', 'of'].includes(tokens[end]?.lower ?? ''));
+}
+
+const PREPOSITIONS = new Set(['on', 'against', 'at', 'near', 'in', 'from', 'of', 'with', 'to', 'toward', 'towards']);
+
+/** "strikes on Hezbollah targets", "raids against ISIS positions": after a name that a preposition governs, an -s form is a plural noun. */
+function pluralAfterAttributiveName(tokens: Token[], first: number): boolean {
+  if (!/[^s]s$/.test(tokens[first].lower)) return false;
+  let k = first - 1;
+  while (k >= 0 && tokens[k].capitalised) k--;
+  return k < first - 1 && PREPOSITIONS.has(tokens[k]?.lower ?? '');
 }
 
 function buildEvent(

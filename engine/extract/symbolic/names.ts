@@ -1,8 +1,8 @@
 import type { ActorType } from '../../ontology/index.ts';
-import type { TextSpan } from '../types.ts';
+import type { ActorMention, TextSpan } from '../types.ts';
 import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, refineOrganisationType, type ActorCandidate, type Context } from './actors.ts';
 import { PhraseIndex, isAcronym } from './phrases.ts';
-import type { Token } from './text.ts';
+import { spansOverlap, type Token } from './text.ts';
 
 /**
  * Names the gazetteer cannot know, as official statements write them: organisations
@@ -143,7 +143,8 @@ export function officeCandidates(context: Context): ActorCandidate[] {
     const apposition = tokens[next]?.text === ',' ? next + 1 : next;
     // "the President of Ukraine" names a polity's office; a name after it takes the title.
     if (tokens[next]?.lower === 'of' || nameLength(tokens, apposition) > 0 || nameAfterTitle(tokens, apposition)) continue;
-    const actor = mention(context, i, next, 'individual', 'title', 0.55, { canonical: context.text.slice(tokens[i].start, tokens[next - 1].end) });
+    const held = context.text.slice(tokens[i].start, tokens[next - 1].end);
+    const actor = mention(context, i, next, 'individual', 'title', 0.55, { canonical: held, title: held });
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.titled });
     i = next - 1;
   }
@@ -171,4 +172,76 @@ export function vesselSpans(tokens: Token[]): TextSpan[] {
     i = end - 1;
   }
   return spans;
+}
+
+/** Rank abbreviations as a role names them ("Lt. Gen. X ... the general said"). */
+const RANK_WORDS: Record<string, string> = {
+  gen: 'general', lt: 'lieutenant', maj: 'major', col: 'colonel', brig: 'brigadier', adm: 'admiral', capt: 'captain', cdr: 'commander', sgt: 'sergeant',
+};
+/** Lower-case role nouns that can stand for a titled person named earlier ("the secretary said"). */
+const ROLE_HEADS = new Set([
+  'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
+  'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
+]);
+/** Words after a lower-case role that show it is a noun phrase of its own ("the general election", "the minister of"), not a person. */
+const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
+
+/** A title's words as roles compare them: lower case, ranks spelled out, no dots. */
+function roleWords(title: string): string[] {
+  return title
+    .toLowerCase()
+    .replace(/\.-/g, ' ')
+    .split(/\s+/)
+    .map((word) => word.replace(/\.$/, ''))
+    .map((word) => RANK_WORDS[word] ?? word)
+    .filter(Boolean);
+}
+
+function endsWith(words: readonly string[], suffix: readonly string[]): boolean {
+  return suffix.length > 0 && suffix.length <= words.length && suffix.every((word, k) => words[words.length - suffix.length + k] === word);
+}
+
+/**
+ * Titles standing for the person named with that title earlier in the document: "The
+ * Foreign Secretary met ..." after "Foreign Secretary David Lammy", and a lower-case
+ * "the secretary said" after "Defence Secretary John Healey". The nearest such person
+ * before the title is meant; with none, a capitalised office stays its own actor and a
+ * lower-case role is nobody (it names no one the document introduced).
+ */
+export function roleReferences(context: Context, actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
+  const titled = actors.filter((actor) => actor.actor_type === 'individual' && actor.title && actor.title !== actor.text);
+  if (titled.length === 0) return [];
+  const holderBefore = (position: number, role: readonly string[]) => {
+    const before = titled.filter((person) => person.end <= position && endsWith(roleWords(person.title!), role));
+    return before[before.length - 1];
+  };
+  const asHolder = (person: ActorMention): Partial<ActorMention> => ({
+    canonical: person.canonical ?? person.text, ...(person.aliases ? { aliases: person.aliases } : {}),
+  });
+  for (const office of actors) {
+    if (office.source !== 'title' || office.title !== office.text) continue;
+    const holder = holderBefore(office.start, roleWords(office.text));
+    if (holder) Object.assign(office, asHolder(holder));
+  }
+  const { tokens } = context;
+  const found: ActorMention[] = [];
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (tokens[i].lower !== 'the') continue;
+    for (let end = Math.min(i + 4, tokens.length); end > i + 1; end--) {
+      const words = tokens.slice(i + 1, end);
+      if (!ROLE_HEADS.has(words[words.length - 1].lower) || words.some((word) => word.capitalised || !word.word)) continue;
+      if (tokens[end] && !ROLE_FOLLOWERS.test(tokens[end].lower)) continue;
+      const span = { start: words[0].start, end: words[words.length - 1].end };
+      if (taken.some((other) => spansOverlap(other, span))) break;
+      const holder = holderBefore(span.start, words.map((word) => word.lower));
+      if (!holder) continue;
+      found.push({
+        ...span, text: context.text.slice(span.start, span.end), actor_type: 'individual', title: context.text.slice(span.start, span.end),
+        confidence: Math.min(holder.confidence, 0.6), source: 'title', ...asHolder(holder),
+      });
+      i = end - 1;
+      break;
+    }
+  }
+  return found;
 }

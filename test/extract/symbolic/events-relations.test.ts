@@ -17,6 +17,13 @@ function analyse(text: string, document_date = '2024-06-10') {
 }
 
 describe('events', () => {
+  it('an -s form after a name a preposition governs is a plural noun, not a second act ("strikes on Hezbollah targets")', () => {
+    expect(analyse('Israeli forces carried out strikes on Hezbollah targets in southern Lebanon.').events.map((e) => [e.type, e.trigger])).toEqual([
+      ['ASSAULT', 'carried out strikes'],
+    ]);
+    expect(analyse('Hezbollah targets Israeli positions near Metula.').events.map((e) => [e.type, e.trigger])).toEqual([['ASSAULT', 'targets']]);
+  });
+
   it('maps verbs to PLOVER types with perpetrator, target, place and date', () => {
     expect(analyse('On 2 June the M23 attacked the FARDC near Sake.').events).toEqual([
       { type: 'ASSAULT', trigger: 'attacked', participants: [['M23', 'perpetrator'], ['FARDC', 'target']], location: 'Sake', date: '2024-06-02' },

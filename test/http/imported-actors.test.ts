@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.ts';
+
+/**
+ * Issue 9: actors a user imported are the nodes later extraction into the same graph
+ * attaches to (README "Who a mention stands for"), through the HTTP import and ingest paths.
+ */
+
+let t: TestApp;
+let key: string;
+
+const IMPORTED = {
+  nodes: [
+    { kind: 'Actor', id: 'burhan', label: 'Abdel Fattah al-Burhan', actor_type: 'individual', role: 'party', aliases: ['Burhan'] },
+    { kind: 'Actor', id: 'rsf', label: 'Rapid Support Forces', actor_type: 'armed_group', role: 'party', aliases: ['RSF'] },
+    // The user's label is the acronym; extraction reads the full name, which the user gave as an alias.
+    { kind: 'Actor', id: 'saf', label: 'SAF', actor_type: 'armed_forces', aliases: ['Sudanese Armed Forces'] },
+    // A person who happens to share a name with an organisation is not that organisation.
+    { kind: 'Actor', id: 'igad-envoy', label: 'Ismail Wais', actor_type: 'individual', aliases: ['IGAD'] },
+  ],
+  edges: [],
+};
+
+const DOCUMENT =
+  'On 3 March 2024 the Rapid Support Forces attacked El Fasher. General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities. ' +
+  'IGAD called on both sides to return to talks.';
+
+interface Exported {
+  nodes: Record<string, Record<string, unknown>>;
+  edges: Record<string, unknown>[];
+}
+
+async function exported(graphId: string): Promise<Exported> {
+  const response = await t.app.inject({ url: `/v1/graphs/${graphId}/export`, headers: { 'x-api-key': key } });
+  expect(response.statusCode).toBe(200);
+  const result: Exported = { nodes: {}, edges: [] };
+  for (const line of response.body.split('\n').filter(Boolean)) {
+    const entry = JSON.parse(line);
+    if (entry.node) result.nodes[entry.node.id] = entry.node;
+    else result.edges.push(entry.edge);
+  }
+  return result;
+}
+
+const actorsOf = (graph: Exported) => Object.values(graph.nodes).filter((node) => node.kind === 'Actor');
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  key = await t.keyFor('acme');
+  const imported = await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers: { 'x-api-key': key }, payload: IMPORTED });
+  expect(imported.statusCode).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('extraction into a graph with imported actors', () => {
+  it('attaches to the imported nodes: one node per actor, the imported id, label, type and role kept, the names read added', async () => {
+    const ingested = await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/ingest', headers: { 'x-api-key': key }, payload: { source: 'wire.txt', text: DOCUMENT } });
+    expect(ingested.statusCode).toBe(200);
+    const graph = await exported('sudan');
+    const labels = actorsOf(graph).map((node) => node.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).not.toContain('Sudanese Armed Forces');
+
+    expect(graph.nodes.burhan).toMatchObject({ label: 'Abdel Fattah al-Burhan', actor_type: 'individual', role: 'party' });
+    expect(graph.nodes.rsf).toMatchObject({ label: 'Rapid Support Forces', actor_type: 'armed_group', role: 'party' });
+    expect(graph.nodes.saf).toMatchObject({ label: 'SAF', actor_type: 'armed_forces', aliases: expect.arrayContaining(['Sudanese Armed Forces']) });
+    // Each imported node now carries the document's provenance.
+    for (const id of ['burhan', 'rsf', 'saf']) {
+      expect((graph.nodes[id].provenance as { source: string }[]).some((record) => record.source === 'wire.txt')).toBe(true);
+    }
+
+    // The extracted claim and event hang off the imported nodes.
+    const claim = Object.values(graph.nodes).find((node) => node.kind === 'Claim' && node.type === 'RedLine')!;
+    expect(claim.speaker).toBe('burhan');
+    const edge = (type: string, from: string, to: string) => graph.edges.some((e) => e.type === type && e.from === from && e.to === to);
+    expect(edge('ASSERTS', 'burhan', claim.id as string)).toBe(true);
+    expect(edge('TARGETS', claim.id as string, 'rsf')).toBe(true);
+    expect(edge('MEMBER_OF', 'burhan', 'saf')).toBe(true);
+    const attack = Object.values(graph.nodes).find((node) => node.kind === 'Event' && node.event_type === 'ASSAULT')!;
+    expect(edge('PARTICIPATES_IN', 'rsf', attack.id as string)).toBe(true);
+
+    // IGAD the organisation is its own node, not the person whose alias it is.
+    const igad = actorsOf(graph).filter((node) => node.label === 'Intergovernmental Authority on Development' || node.label === 'IGAD');
+    expect(igad).toHaveLength(1);
+    expect(igad[0].id).not.toBe('igad-envoy');
+    expect(graph.nodes['igad-envoy']).toMatchObject({ label: 'Ismail Wais', aliases: ['IGAD'] });
+  });
+
+  it('a later document and a second ingest of the same one land on the same nodes and add nothing new', async () => {
+    const before = await exported('sudan');
+    const again = await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/ingest', headers: { 'x-api-key': key }, payload: { source: 'wire.txt', text: DOCUMENT } });
+    expect(again.json().added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
+
+    const later = await t.app.inject({
+      method: 'POST', url: '/v1/graphs/sudan/ingest', headers: { 'x-api-key': key },
+      payload: { source: 'later.txt', text: 'Burhan said the RSF must withdraw from Omdurman.' },
+    });
+    expect(later.statusCode).toBe(200);
+    const after = await exported('sudan');
+    expect(actorsOf(after).map((node) => node.id).sort()).toEqual(actorsOf(before).map((node) => node.id).sort());
+    const demand = Object.values(after.nodes).find((node) => node.kind === 'Claim' && String(node.text).includes('Omdurman'))!;
+    expect(demand.speaker).toBe('burhan');
+    expect(after.edges.some((e) => e.type === 'TARGETS' && e.from === demand.id && e.to === 'rsf')).toBe(true);
+  });
+});
