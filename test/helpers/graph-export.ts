@@ -1,0 +1,15 @@
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
+import { exportJsonLines } from '../../engine/store/transfer.ts';
+
+/** A graph as exported, sorted, without the instants of the run that wrote it (when each record and document was written). */
+export async function exportWithoutInstants(index: GraphIndex): Promise<string[]> {
+  let text = '';
+  for await (const chunk of exportJsonLines(index)) text += chunk;
+  return text.split('\n').filter(Boolean).map((line) => {
+    const record = JSON.parse(line) as { node?: Record<string, unknown>; edge?: Record<string, unknown> };
+    const body = (record.node ?? record.edge)!;
+    delete body.recorded_at;
+    delete body.ingested_at;
+    return JSON.stringify(record);
+  }).sort();
+}
