@@ -77,7 +77,7 @@ export interface Page<T> {
 /** Default and largest page sizes for list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
-/** Records merged and encoded between two yields to the event loop in a large write. */
+/** Records merged, encoded or applied to the index between two chances to yield to the event loop in a large write. */
 const WRITE_CHUNK = 2_000;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
@@ -510,9 +510,16 @@ export class ParleyStore {
       this.applying.set(cacheKey, new Promise<void>((resolve) => (applied = resolve)));
       try {
         const slicer = new LoopSlicer();
-        for (const changedByWrite of replay) {
-          if (slicer.due()) await slicer.turn();
-          putLogged(index, changedByWrite.nodes, changedByWrite.edges);
+        for (const { nodes: written, edges: linked } of replay) {
+          // a large write goes in pieces (its nodes, then its edges: the order of one put)
+          for (let at = 0; at < written.length; at += WRITE_CHUNK) {
+            if (slicer.due()) await slicer.turn();
+            putLogged(index, written.slice(at, at + WRITE_CHUNK), []);
+          }
+          for (let at = 0; at < linked.length; at += WRITE_CHUNK) {
+            if (slicer.due()) await slicer.turn();
+            putLogged(index, [], linked.slice(at, at + WRITE_CHUNK));
+          }
         }
         if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
         else this.loaded.get(cacheKey)!.revision = revision;
