@@ -101,7 +101,7 @@ describe('rule modules from directories outside the repo', () => {
     return found.status === 'refused' ? found.problems : [];
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dirA = tempDir('a');
     dirB = tempDir('b');
     writeFramework(dirA, 'ext_demo', { rules: EXT_RULES });
@@ -117,7 +117,7 @@ describe('rule modules from directories outside the repo', () => {
     // a second directory repeating an id of the first, and one of a built-in
     writeFramework(dirB, 'ext_demo', { rules: EXT_RULES.replace(/ext_/g, 'dup_') });
     cpSync(path.join(BUILTIN_FRAMEWORKS_DIR, 'glasl'), path.join(dirB, 'glasl'), { recursive: true });
-    catalog = loadRuleModules([dirA, dirB]);
+    catalog = await loadRuleModules([dirA, dirB]);
   });
 
   it('loads a module from a temp directory beside the built-ins, and every built-in still loads', () => {

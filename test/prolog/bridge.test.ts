@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PrologBridge } from '../../engine/prolog/bridge.ts';
+import { PrologBridge, startProlog } from '../../engine/prolog/bridge.ts';
 import { conflictGraph } from '../query/fixtures.ts';
+
+await startProlog();
 
 const REACHES = `
 reaches(X, Y) :- reach(X, Y, [X]).
