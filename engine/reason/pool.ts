@@ -16,7 +16,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CallGate } from '../gate.ts';
 import type { CatalogListing } from '../prolog/framework-loader.ts';
@@ -78,16 +79,13 @@ function catalogFor(frameworkDirs: string[]): Promise<CatalogListing> {
   return catalog;
 }
 
-/** The catalog as a worker thread loads it, with the engine that thread alone holds, gone once it has answered. */
+/** The catalog as a child process loads it, with the engine that process alone holds. */
 function loadCatalog(frameworkDirs: string[]): Promise<CatalogListing> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./catalog-worker.mjs', import.meta.url), { workerData: { frameworkDirs } });
-    worker.once('message', (listing: CatalogListing) => {
-      resolve(listing);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the rule-module catalog thread exited (code ${code}) before it answered`)));
+    const child = fork(fileURLToPath(new URL('./catalog-process.mjs', import.meta.url)), [JSON.stringify(frameworkDirs)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (listing) => resolve(listing as CatalogListing));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the rule-module catalog process exited (code ${code}) before it answered`)));
   });
 }
 
