@@ -37,17 +37,19 @@
  * defined in lib/graph.pl over facts that hold the records of the solve call's graph
  * view (engine/store/view.ts). A JavaScript call from Prolog costs tens of
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
- * over once as facts (re-asserted only when the graph, its revision or the view's
- * cuts change) and every rule runs inside the engine. Ids, labels, types, keys and
+ * over once as facts (when the graph, its revision or the view's cuts change: only the
+ * records added, when the graph has only grown, else all of them; tabled rule predicates
+ * are dropped with the old facts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { PropertyValue } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
 import { type GraphView, inView, validTime } from '../store/view.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { addedSince } from '../store/graph-changes.ts';
 import { LimitError, ValidationError } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
@@ -219,16 +221,39 @@ export class PrologBridge {
   }
 }
 
-/** The view whose records the engine holds as facts now. */
-let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string } | undefined;
+/** The view whose records the engine holds as facts now, and the latest valid time among them. */
+let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string } | undefined;
 
-/** Hands the records of `view` to the engine as the g_* facts of lib/graph.pl, unless it holds them already. */
+/**
+ * Makes the g_* facts of lib/graph.pl hold the records of `view`: nothing to do when they
+ * do already; the records added since, when the view is the whole graph and it has only
+ * grown since it was loaded (a write applied to a worker's replica); else all of them.
+ */
 function loadView(view: GraphView): void {
   const { graph } = view;
-  if (loaded && loaded.graph.deref() === graph && loaded.revision === graph.revision && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil) return;
+  const same = loaded !== undefined && loaded.graph.deref() === graph && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil;
+  if (same && loaded!.revision === graph.revision) return;
+  const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
+  const previous = loaded;
   loaded = undefined;
-  once('parley_load_view(Facts)', { Facts: viewFacts(view) });
-  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil };
+  if (added) {
+    const facts = new ViewFacts(view, previous!.latest);
+    for (const id of added.nodes) facts.addNode(graph.node(id)!);
+    for (const id of added.edges) facts.addEdge(graph.edge(id)!);
+    once('parley_add_view(N, P, EP, E, R, V, T, Ref)', facts.arguments(facts.latest !== previous!.latest));
+    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest };
+    return;
+  }
+  const facts = new ViewFacts(view, undefined);
+  for (const node of graph.nodes.values()) if (inView(node, view)) facts.addNode(node);
+  for (const edge of graph.edges.values()) {
+    if (!inView(edge, view)) continue;
+    // under a valid-time cut an edge is in the view only when both its ends are
+    if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
+    facts.addEdge(edge);
+  }
+  once('parley_load_view(N, P, EP, E, R, V, T, Ref)', facts.arguments(true));
+  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest };
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
@@ -236,45 +261,55 @@ function compoundArgs(term: Any): unknown[] {
   return term[term.functor][0];
 }
 
-function fact(name: string, args: unknown[]): Any {
-  return { $t: 't', [name]: args };
-}
+const DAY_MS = 86_400_000;
 
-function viewFacts(view: GraphView): Any[] {
-  const { graph } = view;
-  const facts: Any[] = [];
-  const visible = new Set<string>();
-  const ages: [string, string][] = [];
-  let latest: string | undefined;
-  for (const node of graph.nodes.values()) {
-    if (!inView(node, view)) continue;
-    visible.add(node.id);
-    for (const label of node.labels) facts.push(fact('g_node', [node.id, label]));
-    for (const [key, value] of Object.entries(node.properties)) if (value !== null) facts.push(fact('g_prop', [node.id, key, fromJs(value)]));
+/**
+ * The g_* facts of some records, as the flat lists parley_load_view/8 and parley_add_view/8
+ * take (the arguments of one fact after another).
+ */
+class ViewFacts {
+  readonly nodes: unknown[] = [];
+  readonly props: unknown[] = [];
+  readonly edgeProps: unknown[] = [];
+  readonly edges: unknown[] = [];
+  readonly roles: unknown[] = [];
+  readonly valid: unknown[] = [];
+  readonly texts: unknown[] = [];
+  /** Nodes in the view (for the edges under a valid-time cut). */
+  readonly visible = new Set<string>();
+
+  constructor(
+    private readonly view: GraphView,
+    /** The latest valid time of the records the engine holds already. */
+    public latest: string | undefined,
+  ) {}
+
+  addNode(node: NodeRecord): void {
+    this.visible.add(node.id);
+    for (const label of node.labels) this.nodes.push(node.id, label);
+    for (const [key, value] of Object.entries(node.properties)) if (value !== null) this.props.push(node.id, key, fromJs(value));
     const time = validTime(node);
-    if (time !== undefined) {
-      facts.push(fact('g_valid', [node.id, time]));
-      ages.push([node.id, time]);
-      if (latest === undefined || time > latest) latest = time;
+    const day = time === undefined ? NaN : Date.parse(time) / DAY_MS;
+    if (time !== undefined && Number.isFinite(day)) {
+      this.valid.push(node.id, time, day);
+      if (this.latest === undefined || time > this.latest) this.latest = time;
     }
     const text = node.properties.text ?? node.properties.label;
-    if (typeof text === 'string') facts.push(fact('g_text', [node.id, text.toLowerCase().replace(/[\u2018\u2019]/g, "'")]));
+    if (typeof text === 'string') this.texts.push(node.id, text.toLowerCase().replace(/[\u2018\u2019]/g, "'"));
   }
-  for (const edge of graph.edges.values()) {
-    if (!inView(edge, view)) continue;
-    // under a valid-time cut an edge is in the view only when both its ends are
-    if (view.validUntil !== undefined && !(visible.has(edge.from) && visible.has(edge.to))) continue;
-    facts.push(fact('g_edge', [edge.id, edge.type, edge.from, edge.to, edge.confidence]));
-    facts.push(fact('g_role', [edge.id, typeof edge.properties.role === 'string' ? edge.properties.role : 'participant']));
-    for (const [key, value] of Object.entries(edge.properties)) if (value !== null) facts.push(fact('g_eprop', [edge.id, key, fromJs(value)]));
+
+  addEdge(edge: EdgeRecord): void {
+    this.edges.push(edge.id, edge.type, edge.from, edge.to, edge.confidence);
+    if (typeof edge.properties.role === 'string') this.roles.push(edge.id, edge.properties.role);
+    for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
   }
-  const reference = view.validUntil !== undefined ? view.validUntil.slice(0, 10) : latest;
-  if (reference !== undefined) {
-    facts.push(fact('g_ref', [reference]));
-    const referenceTime = Date.parse(reference);
-    for (const [id, time] of ages) facts.push(fact('g_age', [id, Math.round((referenceTime - Date.parse(time)) / 86_400_000)]));
+
+  /** The goal's input; the reference date (the view's valid-time cut, else the latest valid time) when `withReference`. */
+  arguments(withReference: boolean): Record<string, unknown> {
+    const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
+    const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
+    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, Ref: ref };
   }
-  return facts;
 }
 
 /** A property value as the engine takes it: strings become atoms, booleans the atoms true/false. */

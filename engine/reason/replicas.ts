@@ -18,6 +18,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from '../store/graph-index.ts';
+import { putLogged } from '../store/graph-changes.ts';
 import type { GraphChange, ParleyStore } from '../store/store.ts';
 
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
@@ -275,6 +276,6 @@ export class ReplicaSet {
 }
 
 function applyDelta(graph: GraphIndex, nodes: NodeRecord[], edges: EdgeRecord[]): void {
-  for (const node of nodes) graph.putNode(node);
-  for (const edge of edges) graph.putEdge(edge);
+  // logged, so that the worker's Prolog facts take the additions rather than the whole graph again
+  putLogged(graph, nodes, edges);
 }

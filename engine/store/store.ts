@@ -9,6 +9,7 @@ import { SerialQueue } from './serial-queue.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
+import { putLogged } from './graph-changes.ts';
 
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
 
@@ -421,8 +422,7 @@ export class ParleyStore {
       else await batch.close();
 
       // Durable now: bring the in-memory indexes in step.
-      for (const node of changedNodes) index.putNode(node);
-      for (const edge of changedEdges) index.putEdge(edge);
+      putLogged(index, changedNodes, changedEdges);
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
       else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
       this.evict(graphLockKey(tenant, graphId));

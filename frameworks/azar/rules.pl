@@ -47,7 +47,9 @@ az_identity_words([ethnic, religio, tribal, tribe, communit, 'people of', ' clan
 az_deprivation_words([depriv, poverty, poor, access, services, ' land', landless, farmland, grazing, jobs, unemploy, marginalis, marginaliz,
     exclud, exclusion, dispossess, hunger, 'clean water', schools, clinics, electricity]).
 
-% az_ctx(-ctx(Parties, IdentityGroups, States)): what most rules need, computed once
+% az_ctx(-ctx(Parties, IdentityGroups, States)): what most rules need, computed once per graph view
+% (tabled, as are the sets the indicators and the findings both read)
+:- table az_ctx/1, az_deprivation/1, az_protracted/1, az_state_repression/2, az_failing_mediation/3, az_linkage/2.
 az_ctx(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
 
 az_state_actors(S) :-
@@ -109,19 +111,33 @@ az_failing_mediation(ctx(_, _, States), Ids, Mediators) :-
     nodes_where('Actor', role, mediator, RoleMediators), az_ord_intersect(States, RoleMediators, StateMediators),
     participants(Talks, ByActor), az_select(StateMediators, ByActor, M2),
     append(M1, M2, M0), msort(M0, M3), az_first_per_key(M3, Mediated),
-    findall(M-Ev, (member(M-MTalks, Mediated), az_violence_after(MTalks, After), nonempty(After), append(MTalks, After, Ev)), L),
-    az_keys(L, Mediators), findall([M|Ev], member(M-Ev, L), L2), append(L2, Ids0), sort(Ids0, Ids).
+    az_violence_ages(Violence),
+    findall(M-t(MTalks, To), (member(M-MTalks, Mediated), az_before_last_talk(MTalks, To), az_violence_within(To, Violence)), L),
+    az_keys(L, Mediators),
+    % the violence after each mediator's last talks is the violence of the last To days, so the
+    % violence after any of them is that of the largest To
+    findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [] ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
+    findall([M|MTalks], member(M-t(MTalks, _), L), L2), append([After | L2], Ids0), sort(Ids0, Ids).
 
 az_first_per_key([], []).
 az_first_per_key([K-V | T], [K-V | R]) :- az_drop_key(K, T, T1), az_first_per_key(T1, R).
 az_drop_key(K, [K-_ | T], R) :- !, az_drop_key(K, T, R).
 az_drop_key(_, T, T).
 
-% the ASSAULT and COERCE events dated after the latest dated event of Talks
-az_violence_after(Talks, After) :-
+% az_before_last_talk(+Talks, -To): the events dated after the latest dated event of Talks are
+% those of the last To days
+az_before_last_talk(Talks, To) :-
     findall(D, (member(E, Talks), days_before_reference(E, D)), Ds), nonempty(Ds),
-    min_list(Ds, Last), Last >= 1, To is Last - 1,
-    findall(X, (member(T, ['ASSAULT', 'COERCE']), events_of_type(T, Es), filter_ids(Es, window(0, To), X)), Xs), append(Xs, After).
+    min_list(Ds, Last), Last >= 1, To is Last - 1.
+
+% az_violence_ages(-Ages): Days-Event for the ASSAULT and COERCE events dated by the reference date,
+% the latest first
+az_violence_ages(Ages) :-
+    findall(D-E, (member(T, ['ASSAULT', 'COERCE']), events_of_type(T, Es), member(E, Es), days_before_reference(E, D), D >= 0), L),
+    msort(L, Ages).
+
+% az_violence_within(+To, +Ages): some of that violence falls in the last To days
+az_violence_within(To, [D-_ | _]) :- D =< To.
 
 % az_linkage(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
 az_linkage(ctx(Ps, _, _), Links) :-

@@ -9,10 +9,10 @@
 %                    interests name none
 % Needs are read from whole sets: mentioning/3 over the Grievance and RedLine claims,
 % speakers/2 for who asserts them, group_by_edge/5 for who holds which interests.
-% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
-% goals hold and the longer the derivation behind it; so lists of ids are never walked id by id
-% or measured with length/2 (bn_len/2 counts with functor/3), groupings are passed over once
-% inside findall/3, and evidence cites the first ids of each list.
+% Shape: the rules work on sets, so that their cost grows with the number of actors and
+% groupings rather than with every claim and event: each source of needs is an Actor-Ids
+% grouping made in one step by a set predicate, passed over once; bn_len/2 counts a list
+% (functor/3 of a term built from it); evidence cites the first ids of each list.
 
 % ---- applies --------------------------------------------------------------
 

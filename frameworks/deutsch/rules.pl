@@ -72,8 +72,7 @@ dt_totals(C, K) :-
 
 % dt_sample(+Kind, +Node, -Ids): the evidence for the moves of one kind and node: up to 10 per type
 dt_sample(Kind, Node, Ids) :- findall(F, (dt_type(Kind, Node, T), dt_ids(Node, T, All), dt_few(All, F)), L), append(L, I0), sort(I0, Ids).
-dt_sample_all(Ids) :- findall(I, dt_sample_all0(I), [Ids]).
-dt_sample_all0(Ids) :- findall(F, (dt_type(_, Node, T), dt_ids(Node, T, All), dt_few(All, F)), L), append(L, I0), sort(I0, Ids).
+dt_sample_all(Ids) :- findall(F, (dt_type(_, Node, T), dt_ids(Node, T, All), dt_few(All, F)), L), append(L, I0), sort(I0, Ids).
 
 % ---- pairs ----------------------------------------------------------------------
 
@@ -90,9 +89,9 @@ dt_link(claim, Ids, X, Y, L) :-
 
 % dt_pair_moves(-Pairs): pm(A, B, NCoop, NComp, Evidence) for each pair of actors with moves between
 % them (A @< B); Evidence holds up to 5 moves per type and side combination
-% (run inside findall/3 so that the bindings made on the way are dropped: tau-prolog's later steps
-% slow down with every binding a computation leaves behind)
-dt_pair_moves(Pairs) :- findall(P, dt_pair_moves0(P), [Pairs]).
+% (tabled: computed once per graph view)
+dt_pair_moves(Pairs) :- dt_pair_moves0(P), Pairs = P.
+:- table dt_pair_moves0/1.
 dt_pair_moves0(Pairs) :-
     findall(X-Y-m(Kind, N, Few), ( dt_type(Kind, Node, T), dt_ids(Node, T, Ids), Ids \== [],
                                    dt_link(Node, Ids, X, Y, L), dt_count(L, N), dt_take(5, L, Few) ), Ms),

@@ -40,9 +40,10 @@ fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_,
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
-% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)), inside findall/3 so
-% that the bindings made on the way are dropped (tau-prolog's later steps slow down with each of them)
-fe_ctx(Ctx) :- findall(C, fe_ctx0(C), [Ctx]).
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): tabled, so that
+% it is computed once per graph view and the indicators and findings all read the same one
+fe_ctx(Ctx) :- fe_ctx0(C), Ctx = C.
+:- table fe_ctx0/1.
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
     hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Pairs, Rivals),
     fe_red_line_pairs(Pairs, RLPairs), fe_indivisible(RLPairs, Indiv).
@@ -99,7 +100,7 @@ fe_contradictions(Ids) :-
 % and one of them denies (a Denial claim among them)
 fe_rival_accounts(Pairs, Rs) :-
     nodes_where('Claim', _, _, Cs), fe_strength_words(W), mentioning(Cs, W, Hits), Hits \== [], !,
-    speakers(Hits, BySpeaker),
+    speakers(Hits, Groups), index_groups(Groups, BySpeaker),
     findall(ra(A, B, Ids),
             ( member(A-B, Pairs), group_ids(A, BySpeaker, SA), SA \== [], group_ids(B, BySpeaker, SB), SB \== [],
               append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), [_|_]) ),
@@ -112,7 +113,7 @@ fe_stake_words([sovereign, independence, 'self-determination', capital, holy, sa
 
 % fe_red_line_pairs(-Ps): rl(A, B, RedLinesOfA, RedLinesOfB) for opposing pairs with red lines on both sides
 fe_red_line_pairs(Pairs, Ps) :-
-    claims_by_actor('RedLine', BySpeaker), BySpeaker \== [], !,
+    claims_by_actor('RedLine', Groups), Groups \== [], !, index_groups(Groups, BySpeaker),
     findall(rl(A, B, RA, RB),
             ( member(A-B, Pairs), group_ids(A, BySpeaker, RA), RA \== [], group_ids(B, BySpeaker, RB), RB \== [] ),
             Ps).
@@ -126,10 +127,11 @@ fe_indivisible(Ps, Is) :-
     findall(ind(A, B, I, Ids),
             ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Ps, Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
+    findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
     fe_place_words(Places), fe_stake_words(Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
     findall(ind(A, B, Stake, Ids),
             ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
-              fe_pair_in(Ps, Sp, A, B, Ids0), \+ member(ind(A, B, _, _), ByAbout),
+              fe_pair_in(Ps, Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
               ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
@@ -139,13 +141,17 @@ fe_indivisible(_, []).
 % fe_pair_in(+RedLinePairs, +Speakers, -A, -B, -Ids): an opposing pair with red lines whose both sides are
 % among the speakers (Actor-Claims) of a set of red lines; Ids are their claims in the set
 fe_pair_in(Ps, Sp, A, B, Ids) :-
-    member(rl(A, B, _, _), Ps), group_ids(A, Sp, CA), CA \== [], group_ids(B, Sp, CB), CB \== [], append(CA, CB, Ids).
+    index_groups(Sp, BySpeaker),
+    member(rl(A, B, _, _), Ps), group_ids(A, BySpeaker, CA), CA \== [], group_ids(B, BySpeaker, CB), CB \== [], append(CA, CB, Ids).
 
-% one stake word per pair is enough
-fe_first_per_pair([], []).
-fe_first_per_pair([ind(A, B, W, Ids) | Rest], [ind(A, B, W, Ids) | Kept]) :-
-    exclude(fe_same_pair(A, B), Rest, Others), fe_first_per_pair(Others, Kept).
-fe_same_pair(A, B, ind(A, B, _, _)).
+% one stake word per pair is enough: the first one, in order
+fe_first_per_pair(Is, Kept) :- empty_assoc(Seen), fe_first_per_pair(Is, Seen, Kept).
+fe_first_per_pair([], _, []).
+fe_first_per_pair([ind(A, B, W, Ids) | Rest], Seen, Kept) :-
+    (   get_assoc(A-B, Seen, _)
+    ->  fe_first_per_pair(Rest, Seen, Kept)
+    ;   put_assoc(A-B, Seen, true, Seen1), Kept = [ind(A, B, W, Ids) | Kept1], fe_first_per_pair(Rest, Seen1, Kept1)
+    ).
 
 % names of places (cities, regions, sites: not countries) and issues, lower case, each with its node:
 % a stake both sides may claim

@@ -10,13 +10,11 @@
 %   BATNA (kept simple): alternatives an actor has without agreement (allies, its own
 %              sanctions, coercion, violence, mobilisation) against the pressure on it
 %
-% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
-% goals hold and the longer the derivation behind it. So lists of ids are never walked id by
-% id or measured with length/2 (fu_len/2 counts with functor/3 in one inference); per-actor
-% figures come from Actor-Ids groupings made in one step by set predicates (claims_by_actor,
-% group_by_edge, perpetrators, targets), passed over once inside findall/3; evidence cites the
-% first ids of each list. The cost grows with the number of actors and interests, not with
-% the number of claims or events.
+% Shape: per-actor figures come from Actor-Ids groupings made in one step by set predicates
+% (claims_by_actor, group_by_edge, perpetrators, targets) and passed over once, so that the cost
+% grows with the number of actors and interests rather than with every claim and event;
+% fu_len/2 counts a list (functor/3 of a term built from it); evidence cites the first ids of
+% each list.
 
 % ---- applies --------------------------------------------------------------
 

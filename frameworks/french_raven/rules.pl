@@ -12,13 +12,11 @@
 % An actor's dominant base is the one with the most moves; ties go in the order of the
 % literature: reward, coercive, legitimate, referent, expert, informational.
 %
-% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
-% goals hold and the longer the derivation behind it. So lists of ids are never walked id by
-% id or measured with length/2 (fr_len/2 counts with functor/3 in one inference): each source
-% of a base is an Actor-Ids grouping made in one step by a set predicate (claims_by_actor,
-% perpetrators, speakers of the claims mentioning the keywords), passed over once inside
-% findall/3; evidence cites the first five ids of each group. The cost grows with the number
-% of actors, not with the number of claims or events.
+% Shape: each source of a base is an Actor-Ids grouping made in one step by a set predicate
+% (claims_by_actor, perpetrators, speakers of the claims mentioning the keywords) and passed over
+% once, so that the cost grows with the number of actors rather than with every claim and
+% event; fr_len/2 counts a list (functor/3 of a term built from it); evidence cites the first
+% five ids of each group.
 
 % ---- applies --------------------------------------------------------------
 
@@ -48,9 +46,9 @@ fr_words(legitimate, ['mandate', ' law', 'lawful', 'legal', 'constitution', 'ele
 fr_words(expert, ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
 fr_words(informational, ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
 
-% ---- list tools that never walk a list id by id ------------------------------------
+% ---- list tools ------------------------------------------------------------------------
 
-% fr_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+% fr_len(+List, -N): the length of List (functor/3 of a term built by =..).
 fr_len(L, N) :- T =.. [n|L], functor(T, _, N).
 
 % fr_first(+List, -First): its first five elements (head unification only).
@@ -84,13 +82,15 @@ fr_source(referent, G) :-
     findall(A-[E], (member(T, [community, civil_society]), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), G).
 fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_selves(As, G).
 
-% fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords.
+% fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (tabled:
+% the indicators and the profile both read them).
+:- table fr_citing/2.
 fr_citing(Base, Groups) :- fr_words(Base, Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
-% tie-break order. Computed inside findall/3: the answers enumerated afterwards then do not carry
-% the derivation behind them.
-fr_profile(Profiles) :- findall(Ps, fr_compute_profile(Ps), [Profiles]).
+% tie-break order; tabled, so that it is computed once per graph view.
+fr_profile(Profiles) :- fr_compute_profile(Ps), Profiles = Ps.
+:- table fr_compute_profile/1.
 
 fr_compute_profile(Profiles) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),

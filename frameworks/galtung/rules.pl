@@ -32,6 +32,10 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 
 % ---- the three kinds of violence ----------------------------------------------
 
+% The sets below are read by the indicators, the findings and the tally of kinds alike: each is
+% tabled, so it is computed once per graph view.
+:- table gt_direct/1, gt_structural/1, gt_cultural/2, gt_adjacency/1, gt_contradiction/1.
+
 gt_direct(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
 gt_structural(Ids) :- claims_of_type('Grievance', G), gt_structural_words(W), mentioning(G, W, Ids).
@@ -129,7 +133,7 @@ gt_first_pair([A | As], [K-Adv | Adj], Actors, Pair) :-
     ; gt_ord_intersect(Adv, Actors, [B | _]) -> msort([A, B], Pair)
     ; gt_first_pair(As, Adj, Actors, Pair) ).
 
-% ---- ordered lists (linear, deterministic: tau-prolog pays for every step on a long list) ----
+% ---- ordered lists (one pass over sorted lists, deterministic) --------------------------
 
 gt_keys([], []).
 gt_keys([K-_ | T], [K | Ks]) :- gt_keys(T, Ks).
@@ -177,8 +181,7 @@ gt_plural(_, _, Plural, Plural).
 
 % ---- findings -------------------------------------------------------------------
 
-% (each sentence is written first, from lists of its own, so that the evidence list is not carried
-% through the steps that write it: tau-prolog pays for every step in proportion to what it carries)
+% (each sentence is written first, from the tabled sets, and the evidence read after it)
 finding(violence, direct, Sentence, Ids, ['direct violence is harm an actor does to another: ASSAULT and COERCE events', direct_violence]) :-
     gt_direct_sentence(Sentence), present(direct_violence, Ids).
 finding(violence, structural, Sentence, Ids, ['structural violence is harm built into the social order: Grievance claims about exclusion, deprivation, discrimination, poverty or denied access', structural_violence]) :-

@@ -85,9 +85,9 @@ jv_steps(Moves, Answers, Steps) :-
 
 % jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds, PairEvidence) for each opposing pair
 % (A @< B): StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's
-% (run inside findall/3 so that the bindings made on the way are dropped: tau-prolog's later steps
-% slow down with every binding a computation leaves behind)
-jv_states(States) :- findall(S, jv_states0(S), [States]).
+% (tabled: computed once per graph view, and every indicator and finding reads the same states)
+jv_states(States) :- jv_states0(S), States = S.
+:- table jv_states0/1.
 jv_states0(States) :-
     jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
     findall(ps(A, B, SAB, SBA, Ts, Ev),
@@ -96,9 +96,11 @@ jv_states0(States) :-
               jv_steps(TA, RB, SAB), jv_steps(TB, RA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
 
-% jv_recs(+Ctx, -Recs): Actor-r(Moves, Reactions) in one pass, so that each pair looks its sides up once
+% jv_recs(+Ctx, -Recs): Actor-r(Moves, Reactions) in one pass, indexed by actor, so that each pair
+% looks its two sides up in the index
 jv_recs(ctx(Tr, Re), Recs) :-
-    findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Recs).
+    findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Pairs),
+    list_to_assoc(Pairs, Recs).
 jv_collect([], []).
 jv_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
     jv_fill(T, Ids, r([], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
@@ -106,7 +108,7 @@ jv_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, jv_fill(T, Ids, R0, R
 jv_collect_same(_, Rest, R, R, Rest).
 jv_fill(m, Ids, r(_, R), r(Ids, R)).
 jv_fill(r, Ids, r(M, _), r(M, Ids)).
-jv_rec(K, Recs, R) :- member(K-R0, Recs), !, R = R0.
+jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 jv_rec(_, _, r([], [])).
 
 jv_step_list_ids(Steps, Moves, Reactions) :-

@@ -12,8 +12,8 @@
 %   emerging        no violence in either window; demands, accusations, threats, protests
 %   latent          no violence and no open contention: grievances only (or nothing current)
 % Whole-graph sets (every violent event) are only read inside short helpers that hand back what
-% the rules need (counts, the ids of a window, a number of days): tau-prolog pays for each step
-% in proportion to the terms a goal carries, so big lists are never carried through the rules.
+% the rules need (counts, the ids of a window, a number of days), so that the rules read as
+% statements about windows and counts rather than about lists.
 % Helpers of this module are prefixed kr_.
 
 % ---- applies --------------------------------------------------------------
@@ -66,7 +66,9 @@ kr_violence_exists(From, To) :-
 % kr_window(-w(Recent, Earlier, NRecent, NEarlier, Trend)): the violent events of the recent window and
 % of the window before, their counts and the trend (the library's rule: a change of two or more and
 % a quarter or more)
-kr_window(Wv) :- findall(X, kr_window0(X), [Wv]).
+% (tabled: computed once per graph view, and read by every indicator and the phase)
+kr_window(Wv) :- kr_window0(X), Wv = X.
+:- table kr_window0/1.
 kr_window0(w(R, E, NR, NE, T)) :-
     recent_window(W), W1 is W + 1, W2 is 2 * W,
     kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), kr_count(R, NR), kr_count(E, NE), trend_of(NR, NE, T).

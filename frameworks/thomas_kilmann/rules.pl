@@ -14,13 +14,10 @@
 % accusations, demands and red lines aimed at it); an actor with no identified opponent is
 % measured against every other actor.
 %
-% Cost: tau-prolog pays per inference, and an inference costs more the more data the pending
-% goals hold. So lists of ids are never walked id by id or measured with length/2, and no
-% accumulator grows across a long pass: each source of moves is an Actor-Ids grouping made in
-% one step by a set predicate (claims_by_actor, participants, perpetrators, speakers); one pass
-% over its groups, inside findall/3 (which keeps the results out of the pending goals), counts
-% each group with functor/3 (one inference whatever its length) and keeps its first five ids as
-% evidence. The cost grows with the number of actors, not with the number of claims or events.
+% Shape: each source of moves is an Actor-Ids grouping made in one step by a set predicate
+% (claims_by_actor, participants, perpetrators, speakers); one pass over its groups counts each
+% group (functor/3 of a term built from it) and keeps its first five ids as evidence, so that the
+% cost grows with the number of actors rather than with every claim and event.
 
 % ---- applies --------------------------------------------------------------
 
@@ -79,8 +76,7 @@ tk_first([A, B, C, D, E|_], [A, B, C, D, E]) :- !.
 tk_first(L, L).
 
 % tk_member(-X, +List): each element of List, found by halving its index range (arg/3 on a term
-% built by =..): enumerating n answers then walks O(log n) pending goals per answer instead of
-% O(n) with member/2 (tau-prolog walks a derivation's ancestors when an answer is rejected).
+% built by =..); the same answers, in the same order, as member/2.
 tk_member(X, L) :- T =.. [l|L], functor(T, _, K), K > 0, tk_range(T, 1, K, X).
 tk_range(T, I, I, X) :- arg(I, T, X).
 tk_range(T, Lo, Hi, X) :- Lo < Hi, Mid is (Lo + Hi) // 2, ( tk_range(T, Lo, Mid, X) ; Mid1 is Mid + 1, tk_range(T, Mid1, Hi, X) ).
@@ -96,17 +92,20 @@ tk_keys([K-_|Gs], Acc0, Acc) :- tk_keys(Gs, [K|Acc0], Acc).
 % compromising and accommodating). tk_sources/1 lists the sources.
 tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject_participant, refusal, concession, shared_typed, shared_same]).
 
-tk_source(demand, competing, G) :- claims_by_actor('Demand', G).
-tk_source(threat, competing, G) :- claims_by_actor('Threat', G).
-tk_source(red_line, competing, G) :- claims_by_actor('RedLine', G).
-tk_source(offer, offer, G) :- claims_by_actor('Offer', G).
-tk_source(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
-tk_source(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
-tk_source(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
-tk_source(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
-tk_source(concession, concession, G) :- claims_by_actor('Concession', G).
-tk_source(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
-tk_source(shared_same, collaborating, G) :- tk_shared_same_groups(G).
+% (tabled, per source: the applicability test, the indicators and the records all read them)
+tk_source(Source, Kind, Groups) :- tk_source_of(Source, K, G), Kind = K, Groups = G.
+:- table tk_source_of/3.
+tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
+tk_source_of(threat, competing, G) :- claims_by_actor('Threat', G).
+tk_source_of(red_line, competing, G) :- claims_by_actor('RedLine', G).
+tk_source_of(offer, offer, G) :- claims_by_actor('Offer', G).
+tk_source_of(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
+tk_source_of(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
+tk_source_of(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
+tk_source_of(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
+tk_source_of(concession, concession, G) :- claims_by_actor('Concession', G).
+tk_source_of(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
+tk_source_of(shared_same, collaborating, G) :- tk_shared_same_groups(G).
 
 % tk_shared_type_groups(-Groups): Actor-Interests for an interest type held by two actors or
 % more (one grouping per type); tk_shared_same_groups: an untyped interest two actors hold.
@@ -151,12 +150,12 @@ tk_skip([K-_|T], A, Rest) :- K @< A, !, tk_skip(T, A, Rest).
 tk_skip(L, _, L).
 
 % tk_intersect(+Set1, +Set2, -YesNo): whether two duplicate-free lists share an element
-% (sort/2 merges them in one step; functor/3 counts).
+% (sort/2 merges them; functor/3 counts).
 tk_intersect(S1, S2, Y) :-
     append(S1, S2, L), sort(L, S), tk_len(S, N), tk_len(S1, N1), tk_len(S2, N2),
     ( N < N1 + N2 -> Y = yes ; Y = no ).
 
-% tk_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
+% tk_len(+List, -N): the length of List (functor/3 of a term built by =..).
 tk_len(L, N) :- T =.. [n|L], functor(T, _, N).
 
 % tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events.
@@ -177,9 +176,9 @@ tk_hostile_links(P) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-% Computed inside findall/3: the answers enumerated afterwards then do not carry the long
-% derivation behind them (tau-prolog walks a derivation's ancestors at each step).
-tk_records(Records) :- findall(Rs, tk_compute_records(Rs), [Records]).
+% Tabled: computed once per graph view.
+tk_records(Records) :- tk_compute_records(Rs), Records = Rs.
+:- table tk_compute_records/1.
 
 tk_compute_records(Records) :-
     tk_tallies(ByActor),

@@ -89,17 +89,18 @@ zt_party_cost_claims(States, Ids) :-
 % (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest)
 %   one_sided(Attacker)          only one side attacks
 %   no_violence                  neither side attacks
-% (run inside findall/3 so that the bindings made on the way are dropped: tau-prolog's later steps
-% slow down with every binding a computation leaves behind)
-zt_pair_states(States) :- findall(S, zt_pair_states0(S), [States]).
+% (tabled: computed once per graph view, and every indicator and finding reads the same states)
+zt_pair_states(States) :- zt_pair_states0(S), States = S.
+:- table zt_pair_states0/1.
 zt_pair_states0(States) :-
     zt_ctx(Ctx), zt_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
     findall(st(A, B, S, Ev), (member(A-B, Pairs), zt_pair_state(Recs, A, B, S, Ev)), States).
 
-% zt_recs(+Ctx, -Recs): Actor-r(Assaults, Yields, CostClaims) in one pass (sorted by actor), so that
-% each pair looks its two sides up once
+% zt_recs(+Ctx, -Recs): Actor-r(Assaults, Yields, CostClaims) in one pass, indexed by actor, so that
+% each pair looks its two sides up in the index
 zt_recs(ctx(As, Ys, Cs), Recs) :-
-    findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Recs).
+    findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Pairs),
+    list_to_assoc(Pairs, Recs).
 zt_collect([], []).
 zt_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
     zt_fill(T, Ids, r([], [], []), R1), zt_collect_same(K, Rest, R1, R, Rest1), zt_collect(Rest1, Recs).
@@ -108,7 +109,7 @@ zt_collect_same(_, Rest, R, R, Rest).
 zt_fill(a, Ids, r(_, Y, C), r(Ids, Y, C)).
 zt_fill(y, Ids, r(A, _, C), r(A, Ids, C)).
 zt_fill(c, Ids, r(A, Y, _), r(A, Y, Ids)).
-zt_rec(K, Recs, R) :- member(K-R0, Recs), !, R = R0.
+zt_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 zt_rec(_, _, r([], [], [])).
 
 zt_pair_state(Recs, A, B, State, Evidence) :-
@@ -161,7 +162,8 @@ zt_mediation(Ids) :-
     findall([M|Ev], member(M-Ev, G), L), append([ByRole | L], I0), sort(I0, Ids).
 
 % zt_way_out(-Parts, -Evidence): the kinds of way out present (offers, talks, mediator) and their ids
-zt_way_out(Parts, Evidence) :- findall(P-E, zt_way_out0(P, E), [Parts-Evidence]).
+zt_way_out(Parts, Evidence) :- zt_way_out0(P, E), Parts-Evidence = P-E.
+:- table zt_way_out0/2.
 zt_way_out0(Parts, Evidence) :-
     findall(P-Ids, (member(P, [offers, talks, mediator]), zt_present(P, [], Ids), Ids \== []), Found),
     findall(P, member(P-_, Found), Parts),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PrologBridge, startProlog } from '../../engine/prolog/bridge.ts';
+import { putLogged } from '../../engine/store/graph-changes.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
 
 await startProlog();
@@ -51,6 +53,36 @@ describe('Prolog bridge', () => {
     expect(() => bridge.holds('spin(0)', view, { timeLimitMs: 50, inferenceLimit: 1_000_000_000 })).toThrow(/time limit/);
     // the session stays usable afterwards
     expect(bridge.holds('reaches(igad, saf)', view)).toBe(true);
+  });
+
+  it('takes the records added to a graph it holds, and answers as over a fresh copy of the graph', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    const goal =
+      "findall(N-L, node(N, L), Ns), findall(I-K-V, prop(I, K, V), Ps), findall(E-T-F-D, edge(E, T, F, D, _), Es), reference_date(R), " +
+      "nodes_where('Claim', _, _, Cs), filter_ids(Cs, window(0, 3), W), group_by_edge(Cs, 'ASSERTS', in, participant, G)";
+    const names = ['Ns', 'Ps', 'Es', 'R', 'W', 'G'];
+    const before = bridge.solve(goal, names, { graph });
+    expect(before[0][3]).toBe('2024-01-05');
+    const later = '2024-01-09T00:00:00.000Z';
+    putLogged(
+      graph,
+      [{ id: 'c5', labels: ['Claim'], properties: { type: 'Threat', text: 'We will take the port' }, confidence: 0.9, recorded_at: later, provenance: [{ source: 'doc-c5', timestamp: later }] }],
+      [{ id: 'e8', type: 'ASSERTS', from: 'saf', to: 'c5', properties: {}, confidence: 0.8, recorded_at: later, provenance: [{ source: 'doc-e8', timestamp: later }] }],
+    );
+    const after = bridge.solve(goal, names, { graph });
+    expect(after[0][3]).toBe('2024-01-09'); // the reference date moved, and with it every node's age
+    expect(after[0][4]).toEqual(['c5']);
+    expect(after).toEqual(bridge.solve(goal, names, { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) }));
+
+    // only the added records are handed over: a record changed behind the log's back is not seen...
+    expect(bridge.solve(goal, names, { graph })).toEqual(after);
+    (graph.node('c4')!.properties as Record<string, unknown>).type = 'Demand';
+    putLogged(graph, [{ ...graph.node('c1')!, id: 'c6' }], []);
+    expect(bridge.solve("nodes_where('Claim', type, 'Demand', Ds)", ['Ds'], { graph })).toEqual([[['c2']]]);
+    // ...until a record is replaced, and the whole graph is handed over again
+    putLogged(graph, [graph.node('c2')!], []);
+    expect(bridge.solve("nodes_where('Claim', type, 'Demand', Ds)", ['Ds'], { graph })).toEqual([[['c2', 'c4']]]);
   });
 
   it('refuses a module that does not parse', () => {

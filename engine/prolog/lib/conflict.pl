@@ -117,7 +117,11 @@ opposing_pair(A, B, Evidence) :-
 
 % hostile_actor_pairs(-Pairs): the pairs alone, X-Y with X @< Y, each once: who stands
 % against whom, as hostile_pairs/1 reads it, without collecting every pair's evidence.
-hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
+% Several frameworks ask for them: they are computed once per graph view (tabled; the
+% bridge abolishes the tables when it hands over another view).
+hostile_actor_pairs(Pairs) :- all_hostile_actor_pairs(All), Pairs = All.
+:- table all_hostile_actor_pairs/1.
+all_hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
 hostile_actor_pair(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
 hostile_actor_pair(X, Y) :-
     member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
@@ -233,12 +237,25 @@ perpetrators(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, per
 targets(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, target, Groups).
 participants(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, _, Groups).
 
-% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type.
-claims_by_actor(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
+% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type (tabled: several
+% frameworks group the same claims).
+claims_by_actor(Type, Groups) :- claims_by_actor_(Type, G), Groups = G.
+:- table claims_by_actor_/2.
+claims_by_actor_(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
 
-% group_ids(+Key, +Groups, -Ids): the ids of one key of a Key-Ids list ([] when absent).
-group_ids(Key, Groups, Ids) :- member(Key-Ids, Groups), !.
+% group_ids(+Key, +Groups, -Ids): the ids of one key of a Key-Ids list, or of the index
+% index_groups/2 made of one ([] when absent). A lookup in the list walks it: a rule that
+% looks keys up in a loop (each side of every pair) indexes the groups first.
+group_ids(Key, Groups, Ids) :- group_lookup(Groups, Key, Found), !, Ids = Found.
 group_ids(_, _, []).
+
+group_lookup(t, _, _) :- !, fail.
+group_lookup(t(K, V, B, L, R), Key, Ids) :- !, get_assoc(Key, t(K, V, B, L, R), Ids).
+group_lookup(Groups, Key, Ids) :- memberchk(Key-Ids, Groups).
+
+% index_groups(+Groups, -Index): a Key-Ids list (sorted by key, each key once, as the
+% grouping helpers return it) as an index for group_ids/3.
+index_groups(Groups, Index) :- list_to_assoc(Groups, Index).
 
 % mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords.
 mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).

@@ -1,7 +1,8 @@
 % The graph predicates every rule module reads the graph through (frameworks/README.md
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
-% user, which every rule module inherits from, and before each solve call asserts the
-% records of the call's graph view as the g_* facts below (only when the view changed).
+% user, which every rule module inherits from, and before each solve call makes the g_*
+% facts below hold the records of the call's graph view: all of them when the view is
+% new, only the records added since when the graph has only grown (parley_add_view/8).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -10,31 +11,45 @@
 %                                   unbound and a key and value given reads only these
 %   g_eprop(Id, Key, Value)         edge properties
 %   g_edge(Id, Type, From, To, Confidence)
-%   g_role(Edge, Role)              an edge's role property, else participant
+%   g_role(Edge, Role)              an edge's role property, when it is text (else the
+%                                   edge's role is participant)
 %   g_valid(Id, Date)               a node's valid time, 'YYYY-MM-DD'
-%   g_age(Id, Days)                 days from a node's valid time to the reference date
+%   g_day(Id, Days)                 the same as days since 1970-01-01
 %   g_text(Id, Lower)               a node's text (else label) in lower case
-%   g_ref(Date)                     the reference date, when there is one
+%   g_ref(Date, Days)               the reference date, when there is one, and its days
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_age/2, g_text/2, g_ref/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2.
 
+% Every g_* fact is looked up with one argument bound, the most selective one the call
+% has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
+% on the bound argument the first time; a call with two bound arguments of a dynamic
+% predicate has it assess and rebuild a combined index over all its clauses, again and
+% again (half a second a call at 100k facts).
+
+node(Id, Label) :- nonvar(Id), !, g_node(Id, L), L = Label.
 node(Id, Label) :- g_node(Id, Label).
 
-prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
-prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, Key, Value).
+prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K = Key, V = Value.
+prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, K, Value), K == Key.
 prop(Id, Key, Value) :- ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
 
+edge(Id, Type, From, To, Confidence) :- nonvar(Id), !, g_edge(Id, T, F, D, C), T = Type, F = From, D = To, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C), T = Type, F = From, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C), T = Type, D = To, I = Id, C = Confidence.
 edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence).
 
 valid_time(Id, Date) :- g_valid(Id, Date).
 
-reference_date(Date) :- g_ref(Date).
+reference_date(Date) :- g_ref(Date, _).
 
-% nodes_where(+Label, ?Key, ?Value, -Ids)
-nodes_where(Label, Key, Value, Ids) :-
+% nodes_where(+Label, ?Key, ?Value, -Ids): tabled, so that a set the rules of several
+% frameworks read (the claims, the claims of a type) is collected once per graph view
+nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
+:- table nodes_where_/4.
+nodes_where_(Label, Key, Value, Ids) :-
     must_be(atom, Label),
     (   atom(Key), nonvar(Value)
-    ->  findall(Id, (g_prop(Id, Key, Value), g_node(Id, Label)), Found)
+    ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
     ),
     sort(Found, Ids).
@@ -54,7 +69,7 @@ filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
     (   condition(Condition)
-    ->  include(keeps(Condition), Ids, Kept)
+    ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
 
@@ -65,12 +80,21 @@ condition(mentions(Keywords)) :- is_list(Keywords).
 condition(prop(_, _)).
 condition(kind(_)).
 
-keeps(window(From, To), Id) :- atom(Id), number(From), number(To), g_age(Id, Days), Days >= From, Days =< To.
-keeps(current(Within), Id) :- atom(Id), once(g_node(Id, _)), ( g_age(Id, Days) -> number(Within), Days >= 0, Days =< Within ; true ).
+% resolved(+Condition, -Test): a window condition with the reference date's days, read once per
+% filter_ids call (an id's age is the reference's days less its own; only dated ids have days,
+% and there are dated ids only when there is a reference date)
+resolved(window(From, To), window(From, To, Ref)) :- !, reference_days(Ref).
+resolved(current(Within), current(Within, Ref)) :- !, reference_days(Ref).
+resolved(Condition, Condition).
+
+reference_days(Ref) :- ( g_ref(_, R) -> Ref = R ; Ref = none ).
+
+keeps(window(From, To, Ref), Id) :- atom(Id), number(From), number(To), g_day(Id, D), Days is Ref - D, Days >= From, Days =< To.
+keeps(current(Within, Ref), Id) :- atom(Id), once(g_node(Id, _)), ( g_day(Id, D) -> Days is Ref - D, number(Within), Days >= 0, Days =< Within ; true ).
 keeps(dated, Id) :- atom(Id), g_valid(Id, _).
 keeps(mentions(Keywords), Id) :- atom(Id), text_mentions(Id, Keywords, _).
-keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( g_prop(Id, Key, V) ; g_eprop(Id, Key, V) )), V == Value.
-keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, Label), !.
+keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K == Key )), V == Value.
+keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 
 % group_by_edge(+Ids, +Type, +Dir, ?Role, -Groups): Node-Ids pairs, by the node at the other end.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
@@ -79,10 +103,11 @@ group_by_edge(Ids, Type, Dir, Role, Groups) :-
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
 
-edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, Type, Other, Id, _).
-edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, Type, Id, Other, _).
+edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, T, Other, Id, _), T == Type.
+edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, T, Id, Other, _), T == Type.
 
-role_matches(Role, Edge) :- ( atom(Role) -> g_role(Edge, Role) ; true ).
+% an edge without a role fact has role participant
+role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
@@ -135,7 +160,7 @@ count_ids(List, N) :- must_be(list, List), length(List, N).
 % sum_prop(+Ids, +Key, -Sum): the sum of a numeric node property over Ids.
 sum_prop(Ids, Key, Sum) :-
     must_be(list, Ids), must_be(atom, Key),
-    findall(V, ( member(Id, Ids), atom(Id), once(g_prop(Id, Key, V)), number(V) ), Values),
+    findall(V, ( member(Id, Ids), atom(Id), once(( g_prop(Id, K, V), K == Key )), number(V) ), Values),
     sum_list(Values, Total),
     ( float(Total), Total =:= truncate(Total), abs(Total) < 1.0e15 -> Sum is truncate(Total) ; Sum = Total ).
 
@@ -244,9 +269,33 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Facts): the g_* facts of a new view, replacing the last one's.
-parley_load_view(Facts) :-
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Ref): the g_*
+% facts of a new view, replacing the last one's. Each list is flat (the arguments of one fact
+% after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
+% times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
+% reference date.
+parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_age(_, _)), retractall(g_text(_, _)), retractall(g_ref(_)),
-    forall(member(Fact, Facts), assertz(Fact)).
+    retractall(g_day(_, _)), retractall(g_text(_, _)),
+    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref).
+
+% parley_add_view(...): the same lists for records added to the view; Ref is the new reference
+% date, or [] when it stays. The tables of the last view (tabled rule predicates) are dropped.
+parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
+    add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
+    add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
+    (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
+    ;   Ref == none -> retractall(g_ref(_, _))
+    ;   true
+    ),
+    abolish_all_tables.
+
+add_pairs([], _).
+add_pairs([A, B | T], Name) :- Fact =.. [Name, A, B], assertz(Fact), add_pairs(T, Name).
+add_triples([], _).
+add_triples([A, B, C | T], Name) :- Fact =.. [Name, A, B, C], assertz(Fact), add_triples(T, Name).
+add_edges([]).
+add_edges([Id, Type, From, To, Confidence | T]) :- assertz(g_edge(Id, Type, From, To, Confidence)), add_edges(T).
+add_valid([]).
+add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date)), assertz(g_day(Id, Days)), add_valid(T).

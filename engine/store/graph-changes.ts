@@ -1,0 +1,74 @@
+/**
+ * What was added to a GraphIndex between two of its revisions, for a reader that holds a
+ * copy of the graph and would rather apply the additions than copy it all again (the Prolog
+ * bridge's facts: engine/prolog/bridge.ts). The writers that apply store writes to an index
+ * (the store, a worker's replica) put records through putLogged; a change made any other
+ * way leaves a gap in the log, and the reader copies the whole graph again.
+ *
+ * Only additions are offered: a record that replaces one the graph held may have to keep
+ * its place among the others (the order a reader enumerates them in), which appending it
+ * would not, so a replacement ends the log at that revision.
+ */
+import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from './graph-index.ts';
+
+/** Record ids the log of one graph keeps at most: past them, the oldest entries go (a reader that far behind copies the whole graph). */
+export const MAX_LOGGED_RECORDS = 50_000;
+
+interface Entry {
+  /** The graph's revision before and after the records were put. */
+  from: number;
+  to: number;
+  /** Ids of the records added, or undefined when one of them replaced a record. */
+  nodes?: string[];
+  edges?: string[];
+}
+
+interface Log {
+  entries: Entry[];
+  /** Ids the entries hold. */
+  records: number;
+}
+
+const logs = new WeakMap<GraphIndex, Log>();
+
+const size = (entry: Entry) => (entry.nodes?.length ?? 0) + (entry.edges?.length ?? 0);
+
+/** Puts the records into the graph, as putNode/putEdge do, and logs what they added. */
+export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges: readonly EdgeRecord[]): void {
+  const nodeIds = nodes.map((node) => node.id);
+  const edgeIds = edges.map((edge) => edge.id);
+  const replaces =
+    nodeIds.some((id) => graph.node(id) !== undefined) || edgeIds.some((id) => graph.edge(id) !== undefined) ||
+    new Set(nodeIds).size < nodeIds.length || new Set(edgeIds).size < edgeIds.length;
+  const from = graph.revision;
+  for (const node of nodes) graph.putNode(node);
+  for (const edge of edges) graph.putEdge(edge);
+  let log = logs.get(graph);
+  if (!log) logs.set(graph, (log = { entries: [], records: 0 }));
+  const entry: Entry = replaces ? { from, to: graph.revision } : { from, to: graph.revision, nodes: nodeIds, edges: edgeIds };
+  log.entries.push(entry);
+  log.records += size(entry);
+  while (log.records > MAX_LOGGED_RECORDS || log.entries.length > MAX_LOGGED_RECORDS) log.records -= size(log.entries.shift()!);
+}
+
+/**
+ * The ids of the nodes and edges added to the graph since `revision`, in the order they were
+ * added; undefined when something since then replaced a record or was not logged.
+ */
+export function addedSince(graph: GraphIndex, revision: number): { nodes: string[]; edges: string[] } | undefined {
+  const log = logs.get(graph)?.entries;
+  if (!log) return undefined;
+  let start = log.length;
+  while (start > 0 && log[start - 1].to > revision) start--;
+  if (start === log.length || log[start].from !== revision) return undefined;
+  const added = { nodes: [] as string[], edges: [] as string[] };
+  let at = revision;
+  for (const entry of log.slice(start)) {
+    if (entry.from !== at || !entry.nodes || !entry.edges) return undefined;
+    added.nodes.push(...entry.nodes);
+    added.edges.push(...entry.edges);
+    at = entry.to;
+  }
+  return at === graph.revision ? added : undefined;
+}
