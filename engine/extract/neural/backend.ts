@@ -224,7 +224,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
   const timeoutMs = options.timeoutMs ?? DEFAULT_NER_TIMEOUT_MS;
   if (maxQueue < 1 || maxSentences < 1 || timeoutMs < 1) throw new RangeError('maxQueue, maxSentencesPerCall and timeoutMs must be at least 1');
 
-  let runner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new ProcessRunner(files);
+  let runner: SentenceRunner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new ProcessRunner(files);
   try {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
