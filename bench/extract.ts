@@ -2,10 +2,13 @@
  * bench/extract: extraction throughput in sentences per second, every configuration
  * measured in the same run (the machines are shared and noisy, so read the ratios):
  *   - the rule layer alone (symbolic conflict layer, calling thread);
- *   - the neural layer alone and the full pipeline (rules + neural + structure), run on the
+ *   - the neural layer alone and the full pipeline (neural + rules + structure), run on the
  *     calling thread (no worker), on 1 worker, and on the pool (one worker per core), each
- *     worker with one ONNX thread; the pool's rate is also given against workers × the
- *     1-worker rate (1.00 = perfect scaling).
+ *     NER worker with one ONNX thread and as many rule workers; the pool's rate is also
+ *     given against workers × the 1-worker rate (1.00 = perfect scaling). The full pipeline
+ *     runs as a batch runs it: drafted in the workers (rules and structuring, after the
+ *     transformer's spans), then resolved on the calling thread (ExtractionPipeline.draft
+ *     and resolve, against no graph).
  * Two models: the one shipped in engine/extract/neural/model/ (what the service runs by
  * default) and the test suite's tiny generated one, which measures the layer's own overhead
  * (splitting, tokenizing, messaging, grouping).
@@ -18,6 +21,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createNerBackend, type PooledNerBackend } from '../engine/extract/neural/backend.ts';
+import { PooledRuleLayer } from '../engine/extract/symbolic/pool.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { htmlToText } from '../engine/ingest/source.ts';
 import { splitSentences } from '../engine/extract/neural/sentences.ts';
@@ -189,6 +193,7 @@ const scaling: string[] = [];
 for (const { name, open } of MODELS) {
   const model = await open();
   const backends: PooledNerBackend[] = [];
+  const rulePools: PooledRuleLayer[] = [];
   try {
     for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 }));
     const workloads: { measure: string; threads: string; work: (d: DocumentInput) => unknown }[] = [];
@@ -198,8 +203,18 @@ for (const { name, open } of MODELS) {
       if ('module' in pipelineModule) {
         // The pipeline would close its backend; these are closed below, so it gets a view without close().
         const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
-        const pipeline = pipelineModule.module.createExtractionPipeline({ ner });
-        workloads.push({ measure: 'full pipeline', threads, work: (d) => pipeline.extract(d, { tier: 'full', ingestedAt: '2024-03-06T00:00:00Z' }) });
+        const workers = CONFIGURATIONS[i]!.workers;
+        const rules = workers > 0 ? new PooledRuleLayer({ workers, maxQueue: CONCURRENCY * 4 }) : undefined;
+        if (rules) rulePools.push(rules);
+        const pipeline = pipelineModule.module.createExtractionPipeline({ ner, ...(rules ? { symbolic: rules } : {}) });
+        workloads.push({
+          measure: 'full pipeline',
+          threads,
+          work: async (d) => {
+            const draft = await pipeline.draft(d, { tier: 'full' });
+            if (!pipeline.resolve(draft, d, { tier: 'full' })) throw new Error('a draft against no graph always stands');
+          },
+        });
       }
     });
     const rates = await interleaved(workloads.map((w) => w.work));
@@ -213,7 +228,7 @@ for (const { name, open } of MODELS) {
       }
     }
   } finally {
-    await Promise.all(backends.map((b) => b.close()));
+    await Promise.all([...backends.map((b) => b.close()), ...rulePools.map((rules) => rules.close())]);
     await model.remove();
   }
 }

@@ -1,5 +1,4 @@
 import type { PropertyValue } from '../ontology/index.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
 import { deriveEdgeId, deriveNodeId, normaliseForIdentity } from '../store/ids.ts';
 import type { KnownActor } from './structure/coreference.ts';
 import { MAX_PROVENANCE_PER_NODE, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
@@ -32,13 +31,19 @@ import { MAX_PROVENANCE_PER_NODE, type StructuredDocument, type StructuredEdge, 
 const PERSON = 'individual';
 const UNTYPED = new Set(['unknown', '']);
 
+/** What resolution reads of a graph: its Actor nodes (a GraphIndex, or one with writes not yet committed merged in). */
+export interface ActorGraph {
+  node(id: string): { properties: Record<string, PropertyValue> } | undefined;
+  nodesWithLabel(label: string): Iterable<string>;
+}
+
 interface GraphActor extends KnownActor {
   id: string;
   role?: string;
 }
 
 /** Labels, aliases and types of the graph's actors. */
-export function* graphActors(index: GraphIndex): Iterable<GraphActor> {
+export function* graphActors(index: ActorGraph): Iterable<GraphActor> {
   for (const id of index.nodesWithLabel('Actor')) {
     const properties = index.node(id)?.properties;
     if (typeof properties?.label !== 'string') continue;
@@ -123,7 +128,7 @@ function mergeEdges(a: StructuredEdge, b: StructuredEdge): StructuredEdge {
   return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance };
 }
 
-export function resolveAgainstGraph(document: StructuredDocument, graph: GraphIndex): StructuredDocument {
+export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGraph): StructuredDocument {
   const names = new ActorNames(graphActors(graph));
   const renamed = new Map<string, string>();
   const resolved = new Map<string, StructuredNode>();

@@ -11,6 +11,7 @@ export {
   documentIdOf,
   sha256Of,
   type ExtractOptions,
+  type DocumentDraft,
   type DocumentReading,
   type ExtractedDocument,
   type ExtractionPipeline,

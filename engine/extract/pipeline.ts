@@ -4,8 +4,8 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { graphActors } from './graph-resolution.ts';
-import { actorDirectory, structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
+import { countSentences, draftDocument, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
+import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
@@ -22,15 +22,7 @@ import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer }
  * one extraction to well under a minute and a few tens of MB. Split longer sources.
  */
 export const MAX_DOCUMENT_CHARS = 1_000_000;
-/**
- * Characters the symbolic layer reads at once. Its cost grows faster than linearly
- * with document length (measured: 100k characters 5 s, 1M characters 178 s in one
- * call), so longer documents are cut at paragraph breaks into chunks of at most this
- * size, and the event loop runs between chunks. Its document-level passes (acronyms,
- * surnames) then work within a chunk; the structure stage resolves names across the
- * whole document.
- */
-export const SYMBOLIC_CHUNK_CHARS = 50_000;
+export { chunkBounds, graphAnswers, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
 /** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
@@ -46,15 +38,18 @@ export interface ExtractOptions {
   /** Timestamp of facts the document does not date (default: now). Reused on re-ingest so nothing changes. */
   ingestedAt?: string;
   title?: string;
-  /** The document read ahead (ExtractionPipeline.read); used when it was made from the same text and date. */
-  reading?: DocumentReading;
 }
 
-/**
- * What the text alone yields: the rules' findings and the transformer's spans. It is
- * most of an extraction's cost and needs no graph, so a batch reads documents ahead
- * in the worker pools while earlier ones are committed one at a time.
- */
+export interface ResolveOptions {
+  tier: WorkspaceTier;
+  /** What the graph the document goes into knows (graphAnswers); none: an empty or new graph. */
+  graph?: GraphAnswers;
+  /** As in ExtractOptions: a draft made with another ingestion time does not fit. */
+  ingestedAt?: string;
+  title?: string;
+}
+
+/** What the text alone yields: the rules' findings and the transformer's spans. */
 export interface DocumentReading {
   input: DocumentInput;
   findings: Findings;
@@ -103,6 +98,17 @@ export interface ExtractionPipeline {
   readonly extractor: ExtractorInfo;
   extract(input: DocumentInput, options: ExtractOptions): Promise<ExtractionResult>;
   read(input: DocumentInput): Promise<DocumentReading>;
+  /**
+   * Reads and structures a document as if its graph knew nothing, in the rule workers when
+   * there are any (the costly, graph-independent part of extract()).
+   */
+  draft(input: DocumentInput, options: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft>;
+  /**
+   * The graph-dependent part, at commit time: the extraction `draft` stands for when it was
+   * made from this document with these options and the graph does not change it
+   * (resolveDraft); undefined otherwise, and extract() must structure it against the graph.
+   */
+  resolve(draft: DocumentDraft, input: DocumentInput, options: ResolveOptions): ExtractionResult | undefined;
   close(): Promise<void>;
 }
 
@@ -126,10 +132,6 @@ export function checkDocumentText(text: unknown): asserts text is string {
       characters: text.length,
     });
   }
-}
-
-function countSentences(text: string): number {
-  return text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((part) => /\p{L}/u.test(part)).length;
 }
 
 export interface PipelineOptions {
@@ -162,31 +164,53 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     return { input, findings, neural, ms: performance.now() - started };
   };
 
+  const draft = async (input: DocumentInput, draftOptions: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft> => {
+    checkDocumentText(input.text);
+    const started = performance.now();
+    const sha256 = sha256Of(input.text);
+    const neural = ner ? ((await ner.recognise([input.text]))[0] ?? []) : null;
+    const task = {
+      input, neural, tier: draftOptions.tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), sha256, documentId: documentIdOf(sha256),
+      ...(draftOptions.title ? { title: draftOptions.title } : {}),
+      ...(options.combination ? { combination: options.combination } : {}),
+    };
+    // a longer document is read chunk by chunk (one rule call each) and structured here
+    const made = symbolic.draft && input.text.length <= SYMBOLIC_CHUNK_CHARS ? await symbolic.draft(task) : await draftDocument(task, (chunk) => symbolic.find(chunk));
+    return { ...made, ms: performance.now() - started };
+  };
+
   return {
     extractor,
     read,
+    draft,
+    resolve(made, input, resolveOptions) {
+      const started = performance.now();
+      const sha256 = sha256Of(input.text);
+      if (!draftFits(made, sha256, input, resolveOptions)) return undefined;
+      const graph = resolveDraft(made, input.text, resolveOptions.graph);
+      if (!graph) return undefined;
+      return {
+        document: documentOf(documentIdOf(sha256), sha256, input, made.made.title),
+        graph,
+        stats: { characters: input.text.length, ...made.stats, nodes: graph.nodes.length, edges: graph.edges.length, ms: Math.round(performance.now() - started + made.ms) },
+        extractor,
+      };
+    },
     async extract(input, extractOptions) {
       checkDocumentText(input.text);
       const started = performance.now();
       const sha256 = sha256Of(input.text);
       const documentId = documentIdOf(sha256);
-      const ahead = extractOptions.reading;
-      const readAhead = ahead !== undefined && ahead.input.text === input.text && ahead.input.document_date === input.document_date;
-      const { findings, neural, ms: readMs } = readAhead ? ahead : await read(input);
-      const directory = extractOptions.graph ? actorDirectory(graphActors(extractOptions.graph)) : undefined;
+      const { findings, neural } = await read(input);
+      const answers = extractOptions.graph ? graphAnswers(extractOptions.graph) : undefined;
       const graph = structureDocument({
         document: input, documentId, sha256, findings, neural, ...(options.combination ? { combination: options.combination } : {}), tier: extractOptions.tier, extractor: provenanceExtractor,
         ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),
         ...(extractOptions.title ? { title: extractOptions.title } : {}),
-        ...(directory ? { directory } : {}),
-        ...(extractOptions.graph ? { isMemberOf: knownMembership(extractOptions.graph) } : {}),
+        ...(answers ? { directory: answers.directory, isMemberOf: answers.isMemberOf } : {}),
       });
       return {
-        document: {
-          id: documentId, source: input.source, sha256, length: input.text.length,
-          ...(extractOptions.title ? { title: extractOptions.title } : {}),
-          ...(input.document_date ? { published_at: input.document_date } : {}),
-        },
+        document: documentOf(documentId, sha256, input, extractOptions.title),
         graph,
         stats: {
           characters: input.text.length,
@@ -195,8 +219,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
           symbolic_mentions: findings.actors.length + findings.locations.length + findings.claims.length + findings.events.length,
           nodes: graph.nodes.length,
           edges: graph.edges.length,
-          // a reading made ahead took its time before this call
-          ms: Math.round(performance.now() - started + (readAhead ? readMs : 0)),
+          ms: Math.round(performance.now() - started),
         },
         extractor,
       };
@@ -241,47 +264,17 @@ export async function openExtractionPipeline(options: {
   return { pipeline: { ...pipeline, close }, status: `${status}; ${claimStatus}` };
 }
 
-const CHUNK_SEPARATORS = ['\n\n', '\n', '. ', ' '];
-
-/** Chunk boundaries: each chunk ends at a paragraph break, else a line break, else a sentence end, else a space. */
-export function chunkBounds(text: string, size: number): [number, number][] {
-  const bounds: [number, number][] = [];
-  let start = 0;
-  while (text.length - start > size) {
-    const window = text.slice(start, start + size);
-    const cut = CHUNK_SEPARATORS.map((separator) => ({ at: window.lastIndexOf(separator), separator })).find(({ at }) => at > size / 2);
-    const end = cut ? start + cut.at + cut.separator.length : start + size;
-    bounds.push([start, end]);
-    start = end;
-  }
-  bounds.push([start, text.length]);
-  return bounds;
+function documentOf(id: string, sha256: string, input: DocumentInput, title: string | undefined): ExtractedDocument {
+  return {
+    id, source: input.source, sha256, length: input.text.length,
+    ...(title ? { title } : {}),
+    ...(input.document_date ? { published_at: input.document_date } : {}),
+  };
 }
 
-/** Moves every {start, end} span inside a finding by `offset` (findings of a chunk → offsets into the document). */
-function shifted<T>(value: T, offset: number): T {
-  if (Array.isArray(value)) return value.map((item) => shifted(item, offset)) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) result[key] = shifted(member, offset);
-  if (typeof result.start === 'number' && typeof result.end === 'number') {
-    result.start = (result.start as number) + offset;
-    result.end = (result.end as number) + offset;
-  }
-  return result as T;
-}
-
-async function findInChunks(symbolic: SymbolicLayer, input: DocumentInput): Promise<Findings> {
-  if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return symbolic.find(input);
-  const all: Findings = { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] };
-  for (const [start, end] of chunkBounds(input.text, SYMBOLIC_CHUNK_CHARS)) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const found = shifted(await symbolic.find({ ...input, text: input.text.slice(start, end) }), start);
-    for (const key of Object.keys(all) as (keyof Findings)[]) (all[key] as unknown[]).push(...found[key]);
-  }
-  return all;
-}
-
-function knownMembership(index: GraphIndex): (member: string, organisation: string) => boolean {
-  return (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation);
+/** Whether `draft` was made from this document with these settings (a draft made with another ingestion time is not). */
+function draftFits(draft: DocumentDraft, sha256: string, input: DocumentInput, options: ResolveOptions): boolean {
+  const { made } = draft;
+  return made.sha256 === sha256 && made.source === input.source && made.document_date === input.document_date && made.title === options.title &&
+    made.tier === options.tier && (options.ingestedAt === undefined || options.ingestedAt === made.ingestedAt);
 }

@@ -5,6 +5,7 @@ import type {
   LocationType,
   ParticipationRole,
 } from '../ontology/index.ts';
+import type { DocumentDraft, DraftTask } from './draft.ts';
 
 /**
  * Typed boundaries of the extraction stages: extract (neural + symbolic findings,
@@ -34,6 +35,8 @@ export interface SymbolicLayer {
   /** Rule set name and version, e.g. 'parley-rules/1.0.0'. */
   readonly version: string;
   find(document: DocumentInput): Findings | Promise<Findings>;
+  /** Reads and structures one document (at most SYMBOLIC_CHUNK_CHARS long) where the rules run: a layer in worker threads offers it. */
+  draft?(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft>;
 }
 
 /** The neural layer as the pipeline sees it: a worker pool, or nothing when no model is configured. */

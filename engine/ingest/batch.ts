@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ParleyError, TooLargeError } from '../errors.ts';
-import { documentIdOf, sha256Of, type DocumentReading } from '../extract/pipeline.ts';
-import { extractForGraph, readAhead, type AddedCounts, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { documentIdOf, sha256Of } from '../extract/pipeline.ts';
+import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
 
@@ -14,13 +14,17 @@ import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.
  * node, id from the SHA-256 of the text, written in the same atomic batch as
  * everything extracted from it) is skipped, so a run stopped at any point (SIGINT or
  * SIGKILL) and started again commits each document exactly once. Documents are read
- * ahead in parallel (the costly, graph-independent part) but committed in path
- * order, each against the graph as the documents before it left it, so an interrupted
- * and resumed run builds the same graph as an uninterrupted one.
+ * and structured ahead in the worker pools (drafts: the costly, graph-independent
+ * part) but resolved against the graph and committed in path order, each against the
+ * graph as the documents before it left it, so an interrupted and resumed run builds
+ * the same graph as an uninterrupted one.
  */
 
-/** Documents read ahead per worker: enough to keep the pool busy while the main thread commits. */
-const READ_AHEAD_PER_WORKER = 2;
+/**
+ * Documents read ahead per worker: enough to keep the pool busy while the main thread
+ * commits, and to let the commits take several drafts in one batch when they fall behind.
+ */
+const READ_AHEAD_PER_WORKER = 4;
 /** Files a folder walk lists at most (a larger corpus is refused before any work: split it). */
 export const MAX_BATCH_DOCUMENTS = 100_000;
 
@@ -92,7 +96,7 @@ export async function listCorpus(dir: string): Promise<string[]> {
 
 type Prepared =
   | { kind: 'known'; source: string }
-  | { kind: 'read'; document: DocumentToExtract; reading: Promise<DocumentReading> }
+  | { kind: 'drafted'; document: DraftedDocument }
   | { kind: 'failed'; source: string; error: unknown };
 
 function failure(source: string, error: unknown): BatchDocument {
@@ -114,9 +118,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
       read = await readSource(dir, source);
       if (graph?.node(documentIdOf(sha256Of(read.text)))) return { kind: 'known', source };
       const document: DocumentToExtract = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
-      const reading = readAhead(context, document);
-      reading.catch(() => undefined); // awaited in order below; a failure is reported there
-      return { kind: 'read', document, reading };
+      return { kind: 'drafted', document: { ...document, draft: await draftAhead(context, document, tier) } };
     } catch (error) {
       return { kind: 'failed', source, error };
     }
@@ -124,37 +126,49 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
 
   const documents: BatchDocument[] = [];
   let sentences = 0;
-  const window: Promise<Prepared>[] = [];
-  const lookahead = Math.max(1, options.workers) * READ_AHEAD_PER_WORKER;
-  let next = 0;
-  const fill = () => {
-    while (window.length < lookahead && next < sources.length) window.push(prepare(sources[next++]));
-  };
-  fill();
-  while (window.length > 0 && !options.signal?.aborted) {
-    const prepared = await window.shift()!;
-    fill();
-    let result: BatchDocument;
-    if (prepared.kind === 'known') result = { source: prepared.source, status: 'skipped' };
-    else if (prepared.kind === 'failed') result = failure(prepared.source, prepared.error);
-    else {
-      try {
-        const reading = await prepared.reading;
-        // a document whose text appeared earlier in this batch under another name is known by now
-        const committed = await extractForGraph(context, tenant, graphId, { ...prepared.document, reading }, { tier, commit: true });
-        result = committed.already_ingested
-          ? { source: prepared.document.source, status: 'skipped' }
-          : { source: prepared.document.source, status: 'ingested', sentences: committed.extraction.stats.sentences, added: committed.added! };
-      } catch (error) {
-        result = failure(prepared.document.source, error);
-      }
-    }
+  const report = (result: BatchDocument) => {
     sentences += result.sentences ?? 0;
     documents.push(result);
     options.onDocument?.({ done: documents.length, total: sources.length, sentences, document: result });
+  };
+  const window: { prepared: Promise<Prepared>; ready: boolean }[] = [];
+  const lookahead = Math.max(1, options.workers) * READ_AHEAD_PER_WORKER;
+  let next = 0;
+  const fill = () => {
+    while (window.length < lookahead && next < sources.length) {
+      const slot = { prepared: prepare(sources[next++]), ready: false };
+      void slot.prepared.then(() => (slot.ready = true));
+      window.push(slot);
+    }
+  };
+  fill();
+  while (window.length > 0 && !options.signal?.aborted) {
+    // the next document, and every one after it that is ready too: drafts that wait on the
+    // commits go in together, so the commits keep up with the workers
+    const run = [await window.shift()!.prepared];
+    while (window.length > 0 && window[0].ready) run.push(await window.shift()!.prepared);
+    fill();
+    for (let i = 0; i < run.length; ) {
+      const prepared = run[i];
+      if (prepared.kind !== 'drafted') {
+        report(prepared.kind === 'known' ? { source: prepared.source, status: 'skipped' } : failure(prepared.source, prepared.error));
+        i++;
+        continue;
+      }
+      const drafted: DraftedDocument[] = [];
+      for (; i < run.length && run[i].kind === 'drafted'; i++) drafted.push((run[i] as { document: DraftedDocument }).document);
+      const outcomes = await commitDrafts(context, tenant, graphId, drafted, { tier });
+      outcomes.forEach((outcome, k) => {
+        const { source } = drafted[k];
+        if ('error' in outcome) return report(failure(source, outcome.error));
+        // a document whose text appeared earlier in this batch under another name is known by now
+        const { committed } = outcome;
+        report(committed.already_ingested ? { source, status: 'skipped' } : { source, status: 'ingested', sentences: committed.extraction.stats.sentences, added: committed.added! });
+      });
+    }
   }
-  // readings still in flight after an interruption finish in the pool; nothing waits on them
-  await Promise.allSettled(window);
+  // drafts still in flight after an interruption finish in the pool before the batch returns
+  await Promise.allSettled(window.map((slot) => slot.prepared));
 
   const failures = documents.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! }));
   return {

@@ -1,9 +1,14 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
-import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkDocumentText, documentIdOf, sha256Of, type DocumentReading, type ExtractionPipeline, type ExtractionResult } from '../extract/pipeline.ts';
+import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
+import { knownActor } from '../extract/draft.ts';
+import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
+import { normaliseForIdentity } from '../store/ids.ts';
+import type { NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
-import { resolveAgainstGraph } from '../extract/graph-resolution.ts';
+import { resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -24,8 +29,13 @@ export interface DocumentToExtract {
   source: string;
   title?: string;
   document_date?: string;
-  /** The document read ahead (readAhead); extraction reads it again when absent. */
-  reading?: DocumentReading;
+  /** The document drafted ahead (draftAhead); extraction reads it again when absent or when the graph changes it. */
+  draft?: DocumentDraft;
+}
+
+export interface CommitOptions {
+  tier: WorkspaceTier;
+  commit: boolean;
 }
 
 export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
@@ -59,7 +69,7 @@ export async function extractForGraph(
   tenant: string,
   graphId: string,
   document: DocumentToExtract,
-  options: { tier: WorkspaceTier; commit: boolean },
+  options: CommitOptions,
 ): Promise<CommittedExtraction> {
   checkDocumentText(document.text);
   if (!options.commit) return extractAgainstGraph(context, tenant, graphId, document, options);
@@ -73,13 +83,13 @@ function extractionInput(document: DocumentToExtract, source = document.source):
 }
 
 /**
- * The graph-independent part of extracting `document`, run ahead of its commit (in the
- * pipeline's worker pools) so that a batch keeps every worker busy while commits to
- * one graph run one at a time.
+ * The graph-independent part of extracting `document` (reading and structuring it),
+ * run ahead of its commit in the pipeline's worker pools, so that a batch keeps every
+ * worker busy while commits to one graph run one at a time.
  */
-export function readAhead(context: CommitContext, document: DocumentToExtract): Promise<DocumentReading> {
+export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
   checkDocumentText(document.text);
-  return context.pipeline.read(extractionInput(document));
+  return context.pipeline.draft(extractionInput(document), { tier, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -87,26 +97,185 @@ async function extractAgainstGraph(
   tenant: string,
   graphId: string,
   document: DocumentToExtract,
-  options: { tier: WorkspaceTier; commit: boolean },
+  options: CommitOptions,
 ): Promise<CommittedExtraction> {
   const index = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
   const stored = index?.node(documentIdOf(sha256Of(document.text)));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
-  const extracted = await context.pipeline.extract(
-    extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source),
-    {
-      tier: options.tier,
-      ...(document.reading ? { reading: document.reading } : {}),
-      ...(index ? { graph: index } : {}),
-      ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
-      ...(document.title ? { title: document.title } : {}),
-    },
-  );
-  // Extracted actors that are actors the graph holds (imported ones too) become those nodes.
-  const graph = index ? resolveAgainstGraph(extracted.graph, index) : extracted.graph;
-  const extraction = graph === extracted.graph ? extracted : { ...extracted, graph, stats: { ...extracted.stats, nodes: graph.nodes.length, edges: graph.edges.length } };
+  const input = extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source);
+  const settings = {
+    tier: options.tier,
+    ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
+    ...(document.title ? { title: document.title } : {}),
+  };
+  // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
+  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: graphAnswers(index) } : {}) });
+  const extracted = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
+  const extraction = index ? withGraphActors(extracted, index) : extracted;
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };
+}
+
+/** Extracted actors that are actors the graph holds (imported ones too) become those nodes (resolveAgainstGraph). */
+function withGraphActors(extracted: ExtractionResult, graph: ActorGraph): ExtractionResult {
+  const resolved = resolveAgainstGraph(extracted.graph, graph);
+  if (resolved === extracted.graph) return extracted;
+  return { ...extracted, graph: resolved, stats: { ...extracted.stats, nodes: resolved.nodes.length, edges: resolved.edges.length } };
+}
+
+/** A document drafted ahead (draftAhead), for commitDrafts. */
+export type DraftedDocument = DocumentToExtract & { draft: DocumentDraft };
+
+/** What commitDrafts gives each document: its commit, or what failed it. */
+export type DraftOutcome = { committed: CommittedExtraction } | { error: unknown };
+
+/**
+ * Documents held back for one batch, and what the graph will answer once they are in it:
+ * its actors in the order the index will hold them (a write moves the actors it changes to
+ * the end, and the actor directory reads them in that order), the memberships and the
+ * documents the held writes add.
+ */
+class HeldWrites {
+  readonly writes: { position: number; extraction: ExtractionResult }[] = [];
+  private readonly actors = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
+  private readonly memberships = new Set<string>();
+  private readonly documents = new Set<string>();
+  /**
+   * The actor directory, kept while no actor's names change. What it answers a draft does
+   * not depend on the order of the actors (which every held write changes) while no name
+   * is claimed by two actors; when one is, it is built again for each draft.
+   */
+  private directory: ActorDirectory | undefined;
+  /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
+  private readonly claims = new Map<string, string>();
+  private contested = false;
+
+  constructor(private readonly index: GraphIndex | undefined) {
+    for (const id of index?.nodesWithLabel('Actor') ?? []) {
+      const node = index!.node(id)!;
+      this.actors.set(id, node);
+      this.claim(knownActor(node.properties));
+    }
+  }
+
+  private claim(actor: KnownActor | undefined): void {
+    for (const name of actor ? [actor.label, ...(actor.aliases ?? [])] : []) {
+      const key = normaliseForIdentity(name);
+      const claimant = this.claims.get(key);
+      if (claimant === undefined) this.claims.set(key, actor!.label);
+      else if (claimant !== actor!.label) this.contested = true;
+    }
+  }
+
+  /** The graph's actors as resolveAgainstGraph reads them, with the held writes merged in. */
+  readonly actorGraph: ActorGraph = {
+    node: (id) => this.actors.get(id),
+    nodesWithLabel: (label) => (label === 'Actor' ? this.actors.keys() : []),
+  };
+
+  knows(documentId: string): boolean {
+    return this.documents.has(documentId) || this.index?.node(documentId) !== undefined;
+  }
+
+  answers(): GraphAnswers {
+    if (this.contested || !this.directory) {
+      this.directory = actorDirectory([...this.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
+    }
+    return {
+      directory: this.directory,
+      isMemberOf: (member, organisation) =>
+        this.memberships.has(`${member}\u0000${organisation}`) || (this.index?.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation) ?? false),
+    };
+  }
+
+  hold(position: number, extraction: ExtractionResult): void {
+    this.writes.push({ position, extraction });
+    this.documents.add(extraction.document.id);
+    for (const node of extraction.graph.nodes) {
+      if (node.labels[0] !== 'Actor') continue;
+      // every node of a new document carries that document's provenance, so the write changes (and moves) it
+      const before = this.actors.get(node.id);
+      const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+      const after = { labels, properties: mergeNodeProperties(before, node, labels) };
+      this.actors.delete(node.id);
+      this.actors.set(node.id, after);
+      const names = (actor: KnownActor | undefined) => JSON.stringify(actor ? [actor.label, actor.aliases] : null);
+      const known = knownActor(after.properties);
+      if (names(known) === names(knownActor(before?.properties))) continue;
+      this.directory = undefined;
+      this.claim(known);
+    }
+    for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
+  }
+}
+
+/**
+ * Commits drafted documents in their order, with the outcome extractForGraph one after the
+ * other gives, in as few atomic batches as their drafts allow. Each draft is resolved
+ * against the graph as the documents before it leave it: the graph's actors and
+ * memberships with those of the documents held for the same batch merged in, as the store
+ * will merge them. A document the graph already holds, or whose draft the graph changes,
+ * first has the held ones written, then goes the way of extractForGraph. Each batch holds
+ * every held document's Document node with its data, so a document is in the graph
+ * wholly or not at all. A batch that fails is retried one document at a time, so a bad
+ * document fails alone.
+ */
+export async function commitDrafts(
+  context: CommitContext,
+  tenant: string,
+  graphId: string,
+  documents: readonly DraftedDocument[],
+  options: { tier: WorkspaceTier },
+): Promise<DraftOutcome[]> {
+  const single = (document: DocumentToExtract) => settle(() => extractAgainstGraph(context, tenant, graphId, document, { tier: options.tier, commit: true }));
+  return oneAtATime(tenant, graphId, async () => {
+    const outcomes: DraftOutcome[] = [];
+    let held: HeldWrites | undefined;
+    const flush = async () => {
+      const writes = held?.writes ?? [];
+      held = undefined;
+      if (writes.length === 0) return;
+      let summaries: WriteSummary[] | undefined;
+      try {
+        summaries = await context.store.writeGraphs(tenant, graphId, writes.map(({ extraction }) => extraction.graph));
+      } catch {
+        for (const { position } of writes) outcomes[position] = await single(documents[position]);
+        return;
+      }
+      writes.forEach(({ position, extraction }, i) => {
+        const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = summaries[i];
+        outcomes[position] = { committed: { extraction, already_ingested: false, added } };
+      });
+    };
+    for (const [position, document] of documents.entries()) {
+      try {
+        held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
+        // the draft's date is the document's (given, else read from its dateline when drafted)
+        const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
+        const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
+        const drafted = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
+        if (drafted) {
+          held.hold(position, withGraphActors(drafted, held.actorGraph));
+          continue;
+        }
+      } catch (error) {
+        outcomes[position] = { error };
+        continue;
+      }
+      await flush();
+      outcomes[position] = await single(document);
+    }
+    await flush();
+    return outcomes;
+  });
+}
+
+async function settle(commit: () => Promise<CommittedExtraction>): Promise<DraftOutcome> {
+  try {
+    return { committed: await commit() };
+  } catch (error) {
+    return { error };
+  }
 }

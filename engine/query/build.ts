@@ -16,6 +16,7 @@ import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
 } from './plan.ts';
+import { isAggregateFunction } from './functions.ts';
 import { callRule } from './rules.ts';
 import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
@@ -33,11 +34,28 @@ export interface CompiledProjection {
   skip?: Fn;
   limit?: Fn;
   where?: Fn;
+  /**
+   * Whether a group's output row is built from its first input row: not when every
+   * other item is an aggregate call and every sort key a projected item, so that the
+   * groups hold no copy of a row.
+   */
+  groupsKeepFirstRow: boolean;
+  /** The slot of the node variable `v` when the only grouping key is `v` or `id(v)`: rows binding distinct nodes there fall in distinct groups. */
+  groupKeySlot?: number;
 }
 
 export type CompiledClause =
   /** `steps` are what `run` runs, in order: kept so that tests can hold them against the explained goal. */
-  | { kind: 'match'; optional: boolean; steps: MatchStep[]; run: PatternRunner; newSlots: number[]; count?: CountingRunner }
+  | {
+      kind: 'match';
+      optional: boolean;
+      steps: MatchStep[];
+      run: PatternRunner;
+      newSlots: number[];
+      count?: CountingRunner;
+      /** With `count`: the slot that its prefix, one node scan, binds to a different node in every row it hands on. */
+      distinctSlot?: number;
+    }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
   | { kind: 'create'; run: (row: Row, env: Env) => void };
@@ -88,10 +106,10 @@ class PartBuilder {
 
 function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): CompiledPart {
   const builder = new PartBuilder(part, graph, options);
-  const clauses = part.clauses.map((clause): CompiledClause => {
+  const clauses = part.clauses.map((clause, index): CompiledClause => {
     switch (clause.kind) {
       case 'match':
-        return buildMatch(clause, builder);
+        return buildMatch(clause, builder, index === 0);
       case 'unwind':
         return { kind: 'unwind', fn: builder.expr(clause.expr, clause.scope), slot: clause.alias.slot };
       case 'with':
@@ -106,7 +124,8 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 
 // ---- MATCH ----
 
-function buildMatch(plan: MatchPlan, builder: PartBuilder): CompiledClause {
+/** `first`: the part's first clause, which runs once, on the part's one empty row. */
+function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
     return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
@@ -114,7 +133,12 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder): CompiledClause {
   // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
   const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));
   const steps = [...prefix, ...new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(plan.countFrom))];
-  return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, count: buildCountingRunner(steps, prefix.length) };
+  // run once, a scan binds each node once: every counted row has its own node
+  const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
+  return {
+    kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
+    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot,
+  };
 }
 
 /**
@@ -262,7 +286,18 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     skip: builder.constant(plan.skip),
     limit: builder.constant(plan.limit),
     where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+    groupsKeepFirstRow:
+      plan.where !== undefined ||
+      plan.orderBy.some(({ key }) => !('slot' in key)) ||
+      plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
+    groupKeySlot: plan.groupingItems.length === 1 ? nodeKeySlot(plan.items[plan.groupingItems[0]].expr, plan.inputScope) : undefined,
   };
+}
+
+/** The slot of `v` when `expr` is the variable `v` or `id(v)`. */
+function nodeKeySlot(expr: Expr, scope: Scope): number | undefined {
+  const variable = expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr;
+  return variable.kind === 'var' ? scope.get(variable.name)?.slot : undefined;
 }
 
 // ---- CREATE (the test-only writer) ----

@@ -85,8 +85,10 @@ interface Sink {
    * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
    * and that is the match runner's own (`live`: copied if it starts a group).
    */
-  pushCounted?(row: Row, weight: number, live: boolean): void;
+  pushCounted?(row: Row, weight: number, live: boolean, distinctSlot?: number): void;
   end(): void;
+  /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
+  copies?: boolean;
 }
 
 /**
@@ -112,15 +114,21 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
-            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true));
+            const distinctSlot = clause.distinctSlot;
+            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
             else clause.run(row, env, (matched) => counted(matched, 1, true), true);
             return;
           }
           let matched = false;
-          clause.run(row, env, (result) => {
-            matched = true;
-            next.push(result);
-          });
+          clause.run(
+            row,
+            env,
+            (result) => {
+              matched = true;
+              next.push(result);
+            },
+            next.copies === true,
+          );
           if (!matched && clause.optional) {
             const filled = row.slice();
             for (const slot of clause.newSlots) filled[slot] = null;
@@ -132,6 +140,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
     }
     case 'unwind':
       return {
+        copies: true,
         push(row) {
           const value = clause.fn(row, env);
           const items = value === null ? [] : Array.isArray(value) ? value : [value];
@@ -156,7 +165,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             end() {},
           }
         : next;
-      return projectSink(projection, target, env);
+      // every projection builds its rows with projectRow, which copies
+      return { ...projectSink(projection, target, env), copies: true };
     }
     case 'create': {
       // every CREATE of the clause before any later clause reads the graph
@@ -195,10 +205,10 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
   if (projection.aggregating) {
     const aggregator = new Aggregator(projection, env);
     return {
-      push: (row) => aggregator.add(row, 1, false),
-      pushCounted: (row, weight, live) => aggregator.add(row, weight, live),
+      push: (row) => aggregator.add(row, 1, true),
+      pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
       end() {
-        for (const row of finishProjection(projection, aggregator.rows(), env)) next.push(row);
+        for (const row of finishProjection(projection, (visit) => aggregator.forEachRow(visit), env)) next.push(row);
         next.end();
       },
     };
@@ -210,7 +220,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
     },
     end() {
-      for (const row of finishProjection(projection, rows, env)) next.push(row);
+      for (const row of finishProjection(projection, (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
       next.end();
     },
   };
@@ -223,28 +233,30 @@ function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
   return out;
 }
 
-/** DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than there are), SKIP, LIMIT and WITH's WHERE over projected rows. */
-function finishProjection(projection: CompiledProjection, projected: Row[], env: Env): Row[] {
-  let rows = projected;
-  // SKIP and LIMIT are expressions over no variables: known before sorting
-  const skip = projection.skip ? countArgument(projection.skip(rows[0] ?? [], env), 'SKIP') : 0;
-  const limit = projection.limit ? countArgument(projection.limit(rows[0] ?? [], env), 'LIMIT') : undefined;
-  if (projection.distinct) {
-    const seen = new Set<string>();
-    rows = rows.filter((row) => {
-      const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
+/** Projected rows, one at a time; `own` false: the row is reused for the next one, so it is copied if kept. */
+type RowSource = (visit: (row: Row, own: boolean) => void) => void;
+
+/**
+ * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
+ * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
+ */
+function finishProjection(projection: CompiledProjection, source: RowSource, env: Env): Row[] {
+  // SKIP and LIMIT are expressions over no variables: known before any row
+  const skip = projection.skip ? countArgument(projection.skip([], env), 'SKIP') : 0;
+  const limit = projection.limit ? countArgument(projection.limit([], env), 'LIMIT') : undefined;
+  const seen = projection.distinct ? new Set<string>() : undefined;
+  const isNew = (row: Row): boolean => {
+    if (!seen) return true;
+    const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  let rows: Row[] = [];
   if (projection.orderBy.length > 0) {
-    const keyed = rows.map((row, index) => {
-      if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
-      return { row, index, keys: projection.orderBy.map((sort) => sortValue(sort.fn(row, env))) };
-    });
+    type Keyed = { row: Row; index: number; keys: CypherValue[] };
     // ties keep their input order, as a stable sort would
-    const compare = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => {
+    const compare = (a: Keyed, b: Keyed) => {
       env.budget.tick();
       for (let i = 0; i < projection.orderBy.length; i++) {
         const result = orderCompare(a.keys[i], b.keys[i]);
@@ -252,8 +264,27 @@ function finishProjection(projection: CompiledProjection, projected: Row[], env:
       }
       return a.index - b.index;
     };
-    const kept = limit === undefined ? Infinity : skip + limit;
-    rows = (kept < keyed.length ? smallest(keyed, kept, compare) : keyed.sort(compare)).map(({ row }) => row);
+    const heap = limit === undefined ? undefined : new BoundedHeap<Keyed>(skip + limit, compare);
+    const keyed: Keyed[] = [];
+    // a row's sort keys go into one reused candidate first: only what is kept is allocated
+    const scratch: Keyed = { row: [], index: 0, keys: new Array(projection.orderBy.length) };
+    let index = 0;
+    source((row, own) => {
+      if (!isNew(row)) return;
+      if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
+      scratch.row = row;
+      scratch.index = index++;
+      for (let i = 0; i < projection.orderBy.length; i++) scratch.keys[i] = sortValue(projection.orderBy[i].fn(row, env));
+      if (heap && !heap.admits(scratch)) return;
+      const candidate = { row: own ? row : row.slice(), index: scratch.index, keys: scratch.keys.slice() };
+      if (heap) heap.offer(candidate);
+      else keyed.push(candidate);
+    });
+    rows = (heap ? heap.sorted() : keyed.sort(compare)).map(({ row }) => row);
+  } else {
+    source((row, own) => {
+      if (isNew(row)) rows.push(own ? row : row.slice());
+    });
   }
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
@@ -275,17 +306,32 @@ function countArgument(value: CypherValue, clause: string): number {
   return Number(value);
 }
 
-/** A single string key needs no escaping: its 's' prefix already sets it apart from every other key. */
-function scalarGroupKey(value: CypherValue): string {
-  return typeof value === 'string' ? 's' + value : equivalenceKey(value);
-}
+/** The `k` least items offered, by `compare`: a max-heap of the k least so far, so n items cost n log k. */
+class BoundedHeap<T> {
+  private readonly heap: T[] = [];
 
-/** The `k` least items by `compare`, in order: a max-heap of the k least seen so far, so n items cost n log k. */
-function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
-  if (k === 0) return [];
-  const heap: T[] = [];
-  const siftDown = (from: number) => {
-    for (let i = from; ;) {
+  constructor(private readonly k: number, private readonly compare: (a: T, b: T) => number) {}
+
+  /** Whether `item` would be kept, were it offered now. */
+  admits(item: T): boolean {
+    return this.k > 0 && (this.heap.length < this.k || this.compare(item, this.heap[0]) < 0);
+  }
+
+  /** Keeps `item`, which `admits` has let in, dropping the greatest when full. */
+  offer(item: T): void {
+    const { heap, compare } = this;
+    if (heap.length < this.k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+      return;
+    }
+    heap[0] = item;
+    for (let i = 0; ;) {
       const [left, right] = [2 * i + 1, 2 * i + 2];
       let largest = i;
       if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
@@ -294,35 +340,30 @@ function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[
       [heap[i], heap[largest]] = [heap[largest], heap[i]];
       i = largest;
     }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (compare(heap[i], heap[parent]) <= 0) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-    } else if (compare(item, heap[0]) < 0) {
-      heap[0] = item;
-      siftDown(0);
-    }
   }
-  return heap.sort(compare);
+
+  sorted(): T[] {
+    return this.heap.sort(this.compare);
+  }
 }
 
 /**
  * The groups of an aggregating projection, filled one input row at a time. When every
  * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
  * and a row may stand for many (`weight`, from count pushdown); otherwise each group
- * holds one accumulator per aggregate.
+ * holds one accumulator per aggregate. Grouping values live in one flat array (group ×
+ * key), a single string key is its own Map key, and a group keeps a copy of its first
+ * row only when its output row is built from it (CompiledProjection.groupsKeepFirstRow):
+ * a group is a few array slots, not objects for the collector to trace.
  */
 class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
-  private readonly groups = new Map<string, number>();
-  private readonly firstRows: Row[] = [];
-  private readonly keys: CypherValue[][] = [];
+  /** Groups by their single string key; by equivalence key otherwise. */
+  private readonly stringGroups = new Map<string, number>();
+  private readonly otherGroups = new Map<string, number>();
+  private readonly keyValues: CypherValue[] = [];
+  private readonly firstRows: Row[] | undefined;
+  private groupCount = 0;
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
 
@@ -330,23 +371,32 @@ class Aggregator {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
     const countsOnly = projection.aggregates.every((spec) => spec.star && !spec.distinct && spec.name.toLowerCase() === 'count');
     this.counts = countsOnly ? [] : undefined;
+    this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
   }
 
-  /** `live`: the row is the match runner's own, copied if it starts a group. */
-  add(row: Row, weight: number, live: boolean): void {
+  /**
+   * `live`: the row is the match runner's own, copied if it starts a group.
+   * `distinctSlot`: every row comes with a different node in this slot; when the group
+   * key is that node (or its id), each row starts a group of its own, and no map is kept.
+   */
+  add(row: Row, weight: number, live: boolean, distinctSlot?: number): void {
     const { env, keyItems } = this;
     env.budget.tick();
+    let group: number | undefined;
+    let groupKey: string | undefined;
     let keys: CypherValue[];
-    let groupKey: string;
-    if (keyItems.length === 1) {
-      keys = [keyItems[0].fn(row, env)];
-      groupKey = scalarGroupKey(keys[0]);
+    if (distinctSlot !== undefined && distinctSlot === this.projection.groupKeySlot) {
+      group = this.open(null, keyItems[0].fn(row, env), row, live);
+    } else if (keyItems.length === 1) {
+      const key = keyItems[0].fn(row, env);
+      if (typeof key === 'string') group = this.stringGroups.get(key);
+      else group = this.otherGroups.get((groupKey = equivalenceKey(key)));
+      if (group === undefined) group = this.open(groupKey, key, row, live);
     } else {
       keys = keyItems.map((item) => item.fn(row, env));
       groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
+      group = this.otherGroups.get(groupKey) ?? this.open(groupKey, keys, row, live);
     }
-    let group = this.groups.get(groupKey);
-    if (group === undefined) group = this.open(groupKey, live ? row.slice() : row, keys);
     const aggregates = this.projection.aggregates;
     if (this.counts) {
       for (let i = 0, at = group * aggregates.length; i < aggregates.length; i++) this.counts[at + i] += weight;
@@ -357,37 +407,42 @@ class Aggregator {
     for (let i = 0; i < aggregates.length; i++) accumulators[i].add(aggregates[i].args.map((arg) => arg(row, this.env)));
   }
 
-  private open(groupKey: string, row: Row, keys: CypherValue[]): number {
-    const group = this.firstRows.length;
-    this.groups.set(groupKey, group);
-    this.firstRows.push(row);
-    this.keys.push(keys);
+  /**
+   * `keys`: the single key's value, or the keys' values when there are several.
+   * `groupKey` undefined: the group's key is the single string key; null: no row will look the group up.
+   */
+  private open(groupKey: string | undefined | null, keys: CypherValue[] | CypherValue, row: Row, live: boolean): number {
+    const group = this.groupCount++;
+    if (groupKey === undefined) this.stringGroups.set(keys as string, group);
+    else if (groupKey !== null) this.otherGroups.set(groupKey, group);
+    if (this.keyItems.length === 1) this.keyValues.push(keys as CypherValue);
+    else for (const key of keys as CypherValue[]) this.keyValues.push(key);
+    this.firstRows?.push(live ? row.slice() : row);
     const aggregates = this.projection.aggregates;
     if (this.counts) for (let i = 0; i < aggregates.length; i++) this.counts.push(0);
     else this.accumulators.push(aggregates.map((spec) => createAccumulator(spec.name, spec.distinct, spec.star, this.env.budget)));
-    if ((this.firstRows.length & 1023) === 0) this.env.budget.checkIntermediate(this.firstRows.length);
+    if ((this.groupCount & 1023) === 0) this.env.budget.checkIntermediate(this.groupCount);
     return group;
   }
 
-  rows(): Row[] {
+  /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
+  forEachRow(visit: (row: Row, own: boolean) => void): void {
     const { projection, env, keyItems } = this;
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
-    if (this.firstRows.length === 0 && keyItems.length === 0) this.open('', [], []);
+    if (this.groupCount === 0 && keyItems.length === 0) this.open('', [], [], false);
     const width = projection.aggregates.length;
-    const rows: Row[] = [];
-    for (let group = 0; group < this.firstRows.length; group++) {
-      const first = this.firstRows[group];
-      const out = first.slice();
-      env.aggregateValues = this.counts
-        ? this.counts.slice(group * width, (group + 1) * width).map((count) => BigInt(count))
-        : this.accumulators[group].map((accumulator) => accumulator.result());
-      out[projection.aggregateSlot] = env.aggregateValues;
-      keyItems.forEach((item, i) => (out[item.slot] = this.keys[group][i]));
-      projection.items.forEach((item, i) => {
-        if (!projection.groupingItems.includes(i)) out[item.slot] = item.fn(first, env);
-      });
-      rows.push(out);
+    const valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
+    const reused: Row = [];
+    for (let group = 0; group < this.groupCount; group++) {
+      const first = this.firstRows?.[group];
+      const out = first ? first.slice() : reused;
+      const values: CypherValue[] = new Array(width);
+      for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
+      env.aggregateValues = values;
+      out[projection.aggregateSlot] = values;
+      for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
+      for (const item of valueItems) out[item.slot] = item.fn(first ?? out, env);
+      visit(out, first !== undefined);
     }
-    return rows;
   }
 }

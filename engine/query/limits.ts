@@ -145,6 +145,17 @@ const recordBytes = new WeakMap<object, number>();
  * once.
  */
 export function approximateBytes(value: CypherValue, cap = Number.MAX_SAFE_INTEGER): number {
+  // a scalar, or a row of scalars (the usual answer row), is summed without the stack
+  const scalar = scalarBytes(value);
+  if (scalar >= 0) return scalar;
+  if (Array.isArray(value)) {
+    let flat = 2 + value.length;
+    for (let i = 0; i < value.length && flat >= 0; i++) {
+      const bytes = scalarBytes(value[i]);
+      flat = bytes < 0 ? -1 : flat + bytes;
+    }
+    if (flat >= 0) return flat;
+  }
   let total = 0;
   const stack: CypherValue[] = [value];
   while (stack.length > 0 && total <= cap) {
@@ -167,6 +178,14 @@ export function approximateBytes(value: CypherValue, cap = Number.MAX_SAFE_INTEG
     }
   }
   return total;
+}
+
+/** The bytes of a null, boolean, string or number; -1 for anything else. */
+function scalarBytes(value: CypherValue): number {
+  if (value === null || typeof value === 'boolean') return 5;
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number' || typeof value === 'bigint') return 12;
+  return -1;
 }
 
 function storedBytes(record: object): number {

@@ -77,7 +77,7 @@ function boundNode(value: CypherValue): NodeRecord | null {
 
 export function buildMatchRunner(steps: MatchStep[]): PatternRunner {
   return (row: Row, env: Env, emit: (row: Row) => boolean | void, live = false) => {
-    const used: string[] = [];
+    const used: number[] = [];
     const run = (index: number): boolean => {
       if (index === steps.length) return emit(live ? row : row.slice()) === true;
       return runStep(steps[index], row, env, used, () => run(index + 1));
@@ -94,7 +94,7 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
   return (row, env, emit) => {
-    const used: string[] = [];
+    const used: number[] = [];
     let count = 0;
     const countTail = (index: number): boolean => {
       if (index === steps.length) {
@@ -115,27 +115,72 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
 }
 
 /** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
-function countExpand(step: ExpandStep, row: Row, env: Env, used: string[]): number {
-  const source = boundNode(row[step.sourceSlot]);
-  if (!source) return 0;
+function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): number {
   const graph = env.graph;
-  let count = 0;
-  for (const edge of expansionEdges(graph, source.id, step)) {
-    env.budget.tick();
-    if ((used.length > 0 && used.includes(edge.id)) || !relPasses(edge, step.relProps, row, env)) continue;
-    const other = graph.node(step.direction === 'out' ? edge.to : step.direction === 'in' ? edge.from : edge.from === source.id ? edge.to : edge.from);
-    if (other && nodePasses(other, step, row, env)) count++;
+  const ends = expansionEnds(step, row, env);
+  if (!ends) return 0;
+  const { from, target, labels, types } = ends;
+  env.budget.tick();
+  if (target < 0 && used.length === 0 && types !== undefined && step.direction !== 'both' && plainRel(step, env) && plainNode(step, env)) {
+    // factorised: the tail's count is read off the adjacency arrays (a degree, or a label test per edge)
+    let count = 0;
+    for (const type of types) count += graph.countEdges(from, step.direction, type, labels);
+    return count;
   }
+  let count = 0;
+  graph.eachEdge(from, step.direction, types, (edge, other) => {
+    env.budget.tick();
+    if (used.length > 0 && used.includes(edge)) return;
+    if (!plainRel(step, env) && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
+    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) count++;
+  });
   return count;
 }
 
-/** The edges an expansion walks: the index's own list when one direction and type (no copy), else a collected array. */
-function expansionEdges(graph: Env['graph'], nodeId: string, step: ExpandStep): readonly EdgeRecord[] {
-  if (step.direction !== 'both' && step.types.length === 1) return graph.adjacent(nodeId, step.direction, step.types[0]);
-  return graph.edgesOf(nodeId, step.direction, step.types.length ? step.types : undefined);
+/**
+ * What an expansion starts from, in dense ids: the source node, the bound target (-1
+ * when the step binds it), the target's labels and the edge types (undefined: every
+ * type). Undefined when nothing can match: no source, or a label no node has.
+ */
+function expansionEnds(step: ExpandStep, row: Row, env: Env): { from: number; target: number; labels: number[]; types: number[] | undefined } | undefined {
+  const graph = env.graph;
+  const source = boundNode(row[step.sourceSlot]);
+  if (!source) return undefined;
+  const from = graph.denseNode(source);
+  if (from < 0) return undefined;
+  let target = -1;
+  if (step.targetBound) {
+    const node = boundNode(row[step.targetSlot]);
+    target = node ? graph.denseNode(node) : -1;
+    if (target < 0) return undefined;
+  }
+  const labels: number[] = [];
+  for (const label of step.labels) {
+    const id = graph.labelId(label);
+    if (id < 0) return undefined;
+    labels.push(id);
+  }
+  return { from, target, labels, types: step.types.length ? graph.typeIdsOf(step.types) : undefined };
 }
 
-function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next): boolean {
+/** A relationship check with nothing to read on the record. */
+function plainRel(step: ExpandStep, env: Env): boolean {
+  return env.asOf === undefined && step.relProps.length === 0;
+}
+/** A node check that labels alone decide. */
+function plainNode(check: NodeCheck, env: Env): boolean {
+  return env.asOf === undefined && check.props.length === 0 && check.id === undefined;
+}
+
+/** Whether the dense node `other` passes the step's checks: its labels from the bitsets, the rest on its record. */
+function otherPasses(graph: Env['graph'], other: number, labels: number[], check: NodeCheck, row: Row, env: Env): boolean {
+  for (const label of labels) if (!graph.hasLabel(other, label)) return false;
+  if (plainNode(check, env)) return graph.nodeAt(other) !== undefined;
+  const node = graph.nodeAt(other);
+  return node !== undefined && nodePasses(node, check, row, env);
+}
+
+function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next): boolean {
   const budget = env.budget;
   switch (step.kind) {
     case 'filter':
@@ -146,58 +191,67 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
     }
     case 'scanNode': {
       const graph = env.graph;
-      let ids: Iterable<string> | undefined;
-      if (step.access.kind === 'id') {
-        const id = step.access.fn(row, env);
-        ids = typeof id === 'string' && graph.node(id) ? [id] : [];
-      } else if (step.access.kind === 'label') ids = graph.nodesWithLabel(step.access.label);
-      else if (step.access.kind === 'prop') {
-        const value = step.access.fn(row, env);
+      const visit = (dense: number): boolean => {
+        budget.tick();
+        const node = graph.nodeAt(dense);
+        if (!node || !nodePasses(node, step, row, env)) return false;
+        row[step.slot] = { $node: node };
+        return next();
+      };
+      const access = step.access;
+      if (access.kind === 'id') {
+        const id = access.fn(row, env);
+        const node = typeof id === 'string' ? graph.node(id) : undefined;
+        return node !== undefined && visit(graph.denseNode(node));
+      }
+      if (access.kind === 'label') {
+        // the label's bitset, walked in dense order: no id strings looked up
+        const label = graph.labelId(access.label);
+        return label >= 0 && graph.eachNodeWithLabel(label, visit);
+      }
+      if (access.kind === 'prop') {
+        const value = access.fn(row, env);
         if (value === null) return false;
-        if (typeof value === 'string' || typeof value === 'boolean') ids = graph.nodesWithProperty(step.access.key, value);
-        else if (typeof value === 'bigint' || typeof value === 'number') ids = graph.nodesWithProperty(step.access.key, Number(value));
-      }
-      if (ids) {
-        for (const id of ids) {
-          budget.tick();
-          const node = graph.node(id)!;
-          if (!nodePasses(node, step, row, env)) continue;
-          row[step.slot] = { $node: node };
-          if (next()) return true;
+        const key = typeof value === 'string' || typeof value === 'boolean' ? value : typeof value === 'bigint' || typeof value === 'number' ? Number(value) : undefined;
+        if (key !== undefined) {
+          for (const dense of graph.nodesWithPropertyDense(access.key, key)) if (visit(dense)) return true;
+          return false;
         }
-      } else {
-        for (const node of graph.nodes.values()) {
-          budget.tick();
-          if (!nodePasses(node, step, row, env)) continue;
-          row[step.slot] = { $node: node };
-          if (next()) return true;
+        // the index holds scalar values only (the planner never picks it for others): any other value is checked node by node
+        for (let dense = 0; dense < graph.nodes.span; dense++) {
+          const node = graph.nodeAt(dense);
+          if (node && equals(fromProperty(node.properties[access.key]), value) === true && visit(dense)) return true;
         }
+        return false;
       }
+      for (let dense = 0; dense < graph.nodes.span; dense++) if (visit(dense)) return true;
       return false;
     }
     case 'expand': {
-      const source = boundNode(row[step.sourceSlot]);
-      if (!source) return false;
-      const target = step.targetBound ? boundNode(row[step.targetSlot]) : undefined;
-      if (step.targetBound && !target) return false;
-      for (const edge of expansionEdges(env.graph, source.id, step)) {
+      const graph = env.graph;
+      const ends = expansionEnds(step, row, env);
+      if (!ends) return false;
+      const { from, target, labels, types } = ends;
+      const relPlain = plainRel(step, env);
+      // one label and nothing else to check on the target (the usual pattern): its bit alone decides
+      const label = labels.length === 1 && plainNode(step, env) ? labels[0] : -1;
+      return graph.eachEdge(from, step.direction, types, (edge, other) => {
         budget.tick();
-        if (used.includes(edge.id) || !relPasses(edge, step.relProps, row, env)) continue;
-        const otherId = step.direction === 'out' ? edge.to : step.direction === 'in' ? edge.from : edge.from === source.id ? edge.to : edge.from;
-        if (target) {
-          if (target.id !== otherId) continue;
+        if (used.length > 0 && used.includes(edge)) return false;
+        const rel = graph.edgeAt(edge)!;
+        if (!relPlain && !relPasses(rel, step.relProps, row, env)) return false;
+        if (target >= 0) {
+          if (other !== target) return false;
         } else {
-          const other = env.graph.node(otherId);
-          if (!other || !nodePasses(other, step, row, env)) continue;
-          row[step.targetSlot] = { $node: other };
+          if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
+          row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
-        row[step.relSlot] = { $rel: edge };
-        used.push(edge.id);
+        row[step.relSlot] = { $rel: rel };
+        used.push(edge);
         const stop = next();
         used.pop();
-        if (stop) return true;
-      }
-      return false;
+        return stop;
+      });
     }
     case 'varExpand':
       return varExpand(step, row, env, used, next);
@@ -208,7 +262,9 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
         step.kind === 'checkRel' ? boundRels(row[step.relSlot]) : step.types.length === 0 ? graph.edges.values() : edgesOfTypes(graph, step.types);
       for (const edge of candidates) {
         budget.tick();
-        if (used.includes(edge.id) || !relPasses(edge, step.relProps, row, env)) continue;
+        const dense = graph.denseEdge(edge);
+        // a relationship from outside the graph (a parameter) has no dense id and meets no isomorphism check
+        if ((dense >= 0 && used.includes(dense)) || !relPasses(edge, step.relProps, row, env)) continue;
         if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) continue;
         const orientations: [string, string][] =
           step.direction === 'out' ? [[edge.from, edge.to]] : step.direction === 'in' ? [[edge.to, edge.from]] : edge.from === edge.to ? [[edge.from, edge.to]] : [[edge.from, edge.to], [edge.to, edge.from]];
@@ -216,7 +272,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: string[], next: Next
           if (!bindEnd(row, env, step.fromSlot, step.fromBound, fromId, step.fromCheck)) continue;
           if (!bindEnd(row, env, step.toSlot, step.toBound, toId, step.toCheck)) continue;
           if (step.kind === 'scanEdges') row[step.relSlot] = { $rel: edge };
-          used.push(edge.id);
+          used.push(dense);
           const stop = next();
           used.pop();
           if (stop) return true;
@@ -265,40 +321,38 @@ function bindEnd(row: Row, env: Env, slot: number, bound: boolean, id: string, c
   return true;
 }
 
-function varExpand(step: ExpandStep, row: Row, env: Env, used: string[], next: Next): boolean {
-  const source = boundNode(row[step.sourceSlot]);
-  if (!source) return false;
-  const target = step.targetBound ? boundNode(row[step.targetSlot]) : undefined;
-  if (step.targetBound && !target) return false;
+function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: Next): boolean {
+  const graph = env.graph;
+  const ends = expansionEnds(step, row, env);
+  if (!ends) return false;
+  const { from, target, labels, types } = ends;
   const path: EdgeRecord[] = [];
-  const types = step.types.length ? step.types : undefined;
-  const arrive = (nodeId: string): boolean => {
-    if (target) {
-      if (target.id !== nodeId) return false;
+  const arrive = (node: number): boolean => {
+    if (target >= 0) {
+      if (node !== target) return false;
     } else {
-      const node = env.graph.node(nodeId);
-      if (!node || !nodePasses(node, step, row, env)) return false;
-      row[step.targetSlot] = { $node: node };
+      if (!otherPasses(graph, node, labels, step, row, env)) return false;
+      row[step.targetSlot] = { $node: graph.nodeAt(node)! };
     }
     const rels = path.map((edge) => ({ $rel: edge }));
     row[step.relSlot] = step.reversed ? rels.reverse() : rels;
     return next();
   };
-  const walk = (nodeId: string): boolean => {
+  const walk = (node: number): boolean => {
     env.budget.tick();
-    if (path.length >= step.min && arrive(nodeId)) return true;
+    if (path.length >= step.min && arrive(node)) return true;
     if (path.length >= step.max) return false;
-    for (const edge of env.graph.edgesOf(nodeId, step.direction, types)) {
-      if (used.includes(edge.id) || !relPasses(edge, step.relProps, row, env)) continue;
-      const otherId = step.direction === 'out' ? edge.to : step.direction === 'in' ? edge.from : edge.from === nodeId ? edge.to : edge.from;
-      used.push(edge.id);
-      path.push(edge);
-      const stop = walk(otherId);
+    return graph.eachEdge(node, step.direction, types, (edge, other) => {
+      if (used.includes(edge)) return false;
+      const rel = graph.edgeAt(edge)!;
+      if (!relPasses(rel, step.relProps, row, env)) return false;
+      used.push(edge);
+      path.push(rel);
+      const stop = walk(other);
       path.pop();
       used.pop();
-      if (stop) return true;
-    }
-    return false;
+      return stop;
+    });
   };
-  return walk(source.id);
+  return walk(from);
 }

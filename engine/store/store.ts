@@ -336,15 +336,37 @@ export class ParleyStore {
     write: GraphWrite,
     options: { createGraph?: boolean; idempotencyKey?: string } = {},
   ): Promise<WriteSummary & { replayed?: CommittedImport }> {
+    const { summaries, replayed } = await this.commitWrites(tenant, graphId, [write], options);
+    return replayed ? { ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
+  }
+
+  /**
+   * Several writes in one atomic batch, each merged onto the graph as the writes before it
+   * left it, exactly as writeGraph one after the other would, with a summary per write.
+   * A batch of documents commits this way: each record is encoded and written once for
+   * the group, however many of its documents touch it.
+   */
+  async writeGraphs(tenant: string, graphId: string, writes: readonly GraphWrite[]): Promise<WriteSummary[]> {
+    return (await this.commitWrites(tenant, graphId, writes, {})).summaries;
+  }
+
+  private async commitWrites(
+    tenant: string,
+    graphId: string,
+    writes: readonly GraphWrite[],
+    options: { createGraph?: boolean; idempotencyKey?: string },
+  ): Promise<{ summaries: WriteSummary[]; replayed?: CommittedImport }> {
     validateName('graph_id', graphId);
-    if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+    for (const write of writes) {
+      if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+    }
     return this.locks.run(graphLockKey(tenant, graphId), async () => {
       const now = new Date().toISOString();
       let meta = await this.graphMeta(tenant, graphId);
       if (!meta && options.createGraph === false) throw new NotFoundError('graph', graphId);
       if (meta && options.idempotencyKey !== undefined) {
         const replayed = await this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, meta.generation), options.idempotencyKey));
-        if (replayed) return { ...replayed.summary, node_ids: [], edge_ids: [], replayed };
+        if (replayed) return { summaries: [], replayed };
       }
       const isNew = !meta;
       let newMeta: { type: 'put'; key: string; value: string } | undefined;
@@ -353,33 +375,62 @@ export class ParleyStore {
         meta = JSON.parse(newMeta.value) as GraphMeta;
       }
       const index = isNew ? new GraphIndex() : await this.loadIndex(tenant, meta);
-      validateGraphWrite(write, (id) => index.node(id)?.labels, nodeIdOf);
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
-      // `stored`: the graph's records this write merges into, looked up once (an import of new
+      // `stored`: the graph's records the writes merge into, looked up once (an import of new
       // records looks nothing up again)
       const nodes = new Map<string, NodeRecord>();
       const storedNodes = new Map<string, NodeRecord>();
-      for (const [i, input] of write.nodes.entries()) {
-        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
-        const id = nodeIdOf(input);
-        let existing = nodes.get(id);
-        if (!existing && (existing = index.node(id))) storedNodes.set(id, existing);
-        nodes.set(id, mergeNode(existing, input, id, now));
-      }
       const edges = new Map<string, EdgeRecord>();
       const storedEdges = new Map<string, EdgeRecord>();
-      for (const [i, input] of write.edges.entries()) {
-        if (i % WRITE_CHUNK === WRITE_CHUNK - 1) await yieldToLoop();
-        const id = edgeIdOf(input);
-        let existing = edges.get(id);
-        if (!existing && (existing = index.edge(id))) storedEdges.set(id, existing);
-        edges.set(id, mergeEdge(existing, input, id, now));
+      const summaries: WriteSummary[] = [];
+      // The records each write changed, as it left them: the index takes them write by write,
+      // so its iteration order is what writes one by one leave
+      const replay: { nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
+      let merged = 0;
+      for (const write of writes) {
+        validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
+        // the records as the writes before this one left them, to count what this one changes
+        const previousNodes = new Map<string, NodeRecord | undefined>();
+        for (const input of write.nodes) {
+          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          const id = nodeIdOf(input);
+          let previous = nodes.get(id);
+          if (!previous && (previous = index.node(id))) storedNodes.set(id, previous);
+          if (!previousNodes.has(id)) previousNodes.set(id, previous);
+          nodes.set(id, mergeNode(previous, input, id, now));
+        }
+        const previousEdges = new Map<string, EdgeRecord | undefined>();
+        for (const input of write.edges) {
+          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          const id = edgeIdOf(input);
+          let previous = edges.get(id);
+          if (!previous && (previous = index.edge(id))) storedEdges.set(id, previous);
+          if (!previousEdges.has(id)) previousEdges.set(id, previous);
+          edges.set(id, mergeEdge(previous, input, id, now));
+        }
+        const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()] };
+        const changedByWrite: { nodes: NodeRecord[]; edges: EdgeRecord[] } = { nodes: [], edges: [] };
+        for (const [id, before] of previousNodes) {
+          const after = nodes.get(id)!;
+          if (before && sameRecord(before, after)) continue;
+          if (before) summary.nodes_updated++;
+          else summary.nodes_created++;
+          changedByWrite.nodes.push(after);
+        }
+        for (const [id, before] of previousEdges) {
+          const after = edges.get(id)!;
+          if (before && sameRecord(before, after)) continue;
+          if (before) summary.edges_updated++;
+          else summary.edges_created++;
+          changedByWrite.edges.push(after);
+        }
+        summaries.push(summary);
+        replay.push(changedByWrite);
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
-      const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...nodes.keys()], edge_ids: [...edges.keys()] };
       const changedNodes: NodeRecord[] = [];
       const changedEdges: EdgeRecord[] = [];
       // records go straight into one chained batch (no op objects), written once at the end
@@ -391,26 +442,22 @@ export class ParleyStore {
         for (const node of nodes.values()) {
           if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
           const before = storedNodes.get(node.id);
-          if (before && canonicalJson(before) === canonicalJson(node)) continue;
+          if (before && sameRecord(before, node)) continue;
           changedNodes.push(node);
-          if (before) summary.nodes_updated++;
-          else summary.nodes_created++;
           batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
         for (const edge of edges.values()) {
           if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
           const before = storedEdges.get(edge.id);
-          if (before && canonicalJson(before) === canonicalJson(edge)) continue;
+          if (before && sameRecord(before, edge)) continue;
           changedEdges.push(edge);
-          if (before) summary.edges_updated++;
-          else summary.edges_created++;
           batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
         }
         const changed = changedNodes.length > 0 || changedEdges.length > 0;
         if (!isNew && changed) revision++;
         if (!isNew && changed) batch.put(metaKey.graph(tenant, graphId), JSON.stringify({ ...meta, updated_at: now, revision }));
         if (options.idempotencyKey !== undefined) {
-          const { node_ids: _n, edge_ids: _e, ...counts } = summary;
+          const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
           const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
           batch.put(dataKey.idempotency(prefix, options.idempotencyKey), JSON.stringify(record));
         }
@@ -422,14 +469,15 @@ export class ParleyStore {
       else await batch.close();
 
       // Durable now: bring the in-memory indexes in step.
-      putLogged(index, changedNodes, changedEdges);
+      // write by write, so the index's order is that of writes committed one at a time
+      for (const changedByWrite of replay) putLogged(index, changedByWrite.nodes, changedByWrite.edges);
       if (isNew) this.loaded.set(graphLockKey(tenant, graphId), { tenant, graphId, generation: meta.generation, revision, index });
       else this.loaded.get(graphLockKey(tenant, graphId))!.revision = revision;
       this.evict(graphLockKey(tenant, graphId));
       if (changedNodes.length > 0 || changedEdges.length > 0) {
         this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
       }
-      return summary;
+      return { summaries };
     });
   }
 
@@ -582,11 +630,28 @@ export function edgeIdOf(input: EdgeInput): string {
   return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
 }
 
+/**
+ * Whether a merged record equals the stored one. Merging only appends provenance, so a
+ * longer provenance list is a change, found without serialising the whole record (a
+ * much-mentioned actor carries hundreds of provenance records).
+ */
+function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRecord): boolean {
+  if (before.provenance.length !== after.provenance.length || before.confidence !== after.confidence) return false;
+  return canonicalJson(before) === canonicalJson(after);
+}
+
+/** Fields that tell provenance records apart cheaply: records that differ in them are never equal. */
+function provenanceSketch(record: Provenance): string {
+  return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
+}
+
 function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
   if (!incoming || incoming.length === 0) return [...existing];
-  const seen = new Set(existing.map(canonicalJson));
+  // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
+  const sketches = new Set(incoming.map(provenanceSketch));
+  const seen = new Set(existing.filter((record) => sketches.has(provenanceSketch(record))).map(canonicalJson));
   const result = [...existing];
-  for (const record of incoming ?? []) {
+  for (const record of incoming) {
     const key = canonicalJson(record);
     if (!seen.has(key)) {
       seen.add(key);
@@ -597,7 +662,7 @@ function unionProvenance(existing: readonly Provenance[], incoming: readonly Pro
 }
 
 /** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */
-function mergeNodeProperties(existing: NodeRecord | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
+export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
   const properties = { ...existing?.properties, ...input.properties };
   if (!existing) return properties;
   for (const label of labels) {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportJsonLines } from '../../engine/store/transfer.ts';
+import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 
 /**
@@ -48,18 +48,11 @@ function runCli(dataDir: string, stop?: { after: number; signal: NodeJS.Signals 
   });
 }
 
-/** The graph as exported, without the instants of this run (when each record and document was written). */
+/** The graph as exported, without the instants of this run. */
 async function exportedGraph(dataDir: string): Promise<string[]> {
   const store = await ParleyStore.open(path.join(dataDir, 'store'));
   try {
-    const lines = [...exportJsonLines(await store.loadGraph('default', 'resume'))];
-    return lines.map((line) => {
-      const record = JSON.parse(line) as { node?: Record<string, unknown>; edge?: Record<string, unknown> };
-      const body = (record.node ?? record.edge)!;
-      delete body.recorded_at;
-      delete body.ingested_at;
-      return JSON.stringify(record);
-    }).sort();
+    return exportWithoutInstants(await store.loadGraph('default', 'resume'));
   } finally {
     await store.close();
   }

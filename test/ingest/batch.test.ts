@@ -66,18 +66,6 @@ describe('ingestFolder', () => {
     expect((await store.loadGraph('t', 'g')).nodeCount).toBe(nodes);
   });
 
-  it('a reading made ahead gives the extraction a direct read gives; one of another text is not used', async () => {
-    const input = { text: REPORT, source: 'a.txt', document_date: '2024-03-04' };
-    const options = { tier: 'full' as const, ingestedAt: '2024-03-05T00:00:00Z' };
-    const direct = await pipeline.extract(input, options);
-    const ahead = await pipeline.extract(input, { ...options, reading: await pipeline.read(input) });
-    const wrong = await pipeline.extract(input, { ...options, reading: await pipeline.read({ ...input, text: OTHER }) });
-    for (const result of [ahead, wrong]) {
-      expect(result.graph).toEqual(direct.graph);
-      expect({ ...result.stats, ms: 0 }).toEqual({ ...direct.stats, ms: 0 });
-    }
-  });
-
   it('stops between documents when its signal fires, and says it was interrupted', async () => {
     const stop = new AbortController();
     const summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'stopped', workers: 1, signal: stop.signal, onDocument: () => stop.abort() });

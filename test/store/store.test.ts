@@ -53,6 +53,41 @@ describe('ParleyStore graphs', () => {
     expect(reloaded.edgesOf('c1', 'out')[0].to).toBe('rsf');
   });
 
+  it('several writes in one batch leave what they leave written one by one: records, counts per write, iteration order', async () => {
+    const later: GraphWrite = {
+      nodes: [
+        { id: 'saf', labels: ['Actor'], properties: { label: 'Sudanese Armed Forces', actor_type: 'unknown', aliases: ['SAF'] }, provenance: provenance(20) },
+        { id: 'rsf', labels: ['Actor'], properties: { label: 'Rapid Support Forces', aliases: ['Janjaweed successor'] }, provenance: provenance(30) },
+        { id: 'c2', labels: ['Claim'], properties: { type: 'Demand', text: 'withdraw', speaker: 'rsf' } },
+      ],
+      edges: [{ type: 'ASSERTS', from: 'rsf', to: 'c2' }, { type: 'TARGETS', from: 'c1', to: 'rsf', provenance: provenance(40) }],
+    };
+    // the same content again changes nothing, in a batch as alone
+    const writes = [sudan, later, sudan];
+    const oneByOne = [];
+    for (const write of writes) oneByOne.push(await store.writeGraph('t1', 'one', write));
+    const together = await store.writeGraphs('t1', 'together', writes);
+    const counts = ({ node_ids: _n, edge_ids: _e, ...rest }: { node_ids: string[]; edge_ids: string[] }) => rest;
+    expect(together.map(counts)).toEqual(oneByOne.map(counts));
+    expect(together.map((summary) => summary.node_ids)).toEqual(oneByOne.map((summary) => summary.node_ids));
+    expect(together[1]).toMatchObject({ nodes_created: 1, nodes_updated: 2, edges_created: 1, edges_updated: 1 });
+    expect(together[2]).toMatchObject({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
+
+    const one = await store.loadGraph('t1', 'one');
+    const batched = await store.loadGraph('t1', 'together');
+    const records = (index: typeof one) => [...index.nodes.values()].map(({ recorded_at: _r, ...node }) => node);
+    expect(records(batched)).toEqual(records(one));
+    // an updated record moves to the end of the index, as a write of its own would move it
+    expect([...batched.nodesWithLabel('Actor')]).toEqual(['saf', 'rsf']);
+    expect([...batched.nodesWithLabel('Actor')]).toEqual([...one.nodesWithLabel('Actor')]);
+    expect(batched.node('saf')!.properties).toMatchObject({ actor_type: 'armed_forces', aliases: ['SAF'] });
+
+    await store.close();
+    store = await ParleyStore.open(dir);
+    const byId = (index: typeof one) => records(index).sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(await store.loadGraph('t1', 'together'))).toEqual(byId(await store.loadGraph('t1', 'one')));
+  });
+
   it('writing the same content twice changes nothing; new provenance merges into the same node', async () => {
     await store.writeGraph('t1', 'g', sudan);
     expect(await store.writeGraph('t1', 'g', sudan)).toMatchObject({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
+import type { DocumentDraft, DraftTask } from '../draft.ts';
 import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
@@ -33,7 +34,7 @@ export interface PooledRuleLayerOptions {
  */
 export class PooledRuleLayer implements SymbolicLayer {
   readonly version = SYMBOLIC_EXTRACTOR_VERSION;
-  private readonly pool: Piscina<DocumentInput, Findings>;
+  private readonly pool: Piscina<DocumentInput | DraftTask, Findings | DocumentDraft>;
   private readonly gate: CallGate;
 
   constructor(options: PooledRuleLayerOptions = {}) {
@@ -58,7 +59,13 @@ export class PooledRuleLayer implements SymbolicLayer {
 
   async find(document: DocumentInput): Promise<Findings> {
     const [findings] = await this.gate.run([document], (task, signal) => this.pool.run(task, { signal }));
-    return findings;
+    return findings as Findings;
+  }
+
+  /** Rules and structuring in one worker call: the main thread only receives the nodes and edges. */
+  async draft(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft> {
+    const [draft] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draft' }));
+    return draft as DocumentDraft;
   }
 
   async close(): Promise<void> {

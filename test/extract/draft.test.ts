@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphAnswers, openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { datelineDate } from '../../engine/ingest/dateline.ts';
+import { readSource } from '../../engine/ingest/source.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+import type { NodeRecord } from '../../engine/ontology/index.ts';
+
+const CORPUS = path.resolve(import.meta.dirname, '../../corpora/sudan-drc-2024');
+// two conflicts, so later documents meet actors the earlier ones put in the graph
+const SOURCES = ['sudan-01-wad-madani.txt', 'sudan-02-igad-suspension.md', 'sudan-05-rsf-anniversary.txt', 'drc-01-sake-clashes.txt', 'drc-04-rwanda-mfa.txt'];
+const TEXT = 'GOMA, 9 February 2024 - Kodiak met the envoy in Goma on Friday, and the Wazalendo fighters withdrew.';
+const INPUT = { text: TEXT, source: 'goma.txt', document_date: '2024-02-09' };
+
+function actor(label: string, aliases: string[] = []): NodeRecord {
+  return { id: `actor_${label}`, labels: ['Actor'], properties: { label, actor_type: 'individual', aliases }, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00Z' };
+}
+
+describe('drafts: documents structured in the rule workers without their graph, resolved at commit', { timeout: 120_000 }, () => {
+  let work: string;
+  let store: ParleyStore;
+  let pipeline: ExtractionPipeline;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'parley-draft-'));
+    store = await ParleyStore.open(path.join(work, 'store'));
+    ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
+  });
+
+  afterAll(async () => {
+    await pipeline.close();
+    await store.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('document after document, a resolved draft is what extraction against the graph gives', async () => {
+    for (const source of SOURCES) {
+      const read = await readSource(CORPUS, source);
+      const date = datelineDate(read.text);
+      const input = { text: read.text, source: read.source, ...(date ? { document_date: date } : {}) };
+      const index = (await store.graphExists('t', 'g')) ? await store.loadGraph('t', 'g') : undefined;
+      const draft = await pipeline.draft(input, { tier: 'full', ...(read.title ? { title: read.title } : {}) });
+      const settings = { tier: 'full' as const, ingestedAt: draft.made.ingestedAt, ...(read.title ? { title: read.title } : {}) };
+      const resolved = pipeline.resolve(draft, input, { ...settings, ...(index ? { graph: graphAnswers(index) } : {}) });
+      const direct = await pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) });
+      expect(resolved, source).toBeDefined();
+      expect(resolved!.graph).toEqual(direct.graph);
+      expect(resolved!.document).toEqual(direct.document);
+      expect({ ...resolved!.stats, ms: 0 }).toEqual({ ...direct.stats, ms: 0 });
+      await store.writeGraph('t', 'g', direct.graph);
+    }
+    // the later documents did meet actors of the earlier ones
+    const index = await store.loadGraph('t', 'g');
+    const sources = (id: string) => new Set((index.node(id)?.provenance ?? []).map((record) => record.source));
+    expect([...index.nodesWithLabel('Actor')].some((id) => sources(id).size > 1)).toBe(true);
+  });
+
+  it('a name only the graph knows, or knows under another label, is the graph\'s: the draft does not stand, extraction finds it', async () => {
+    const draft = await pipeline.draft(INPUT, { tier: 'full' });
+    const settings = { tier: 'full' as const, ingestedAt: draft.made.ingestedAt };
+    expect(pipeline.resolve(draft, INPUT, { ...settings, graph: graphAnswers(new GraphIndex()) })?.graph).toEqual(draft.graph);
+
+    const knowsKodiak = GraphIndex.fromRecords([actor('Kodiak')], []);
+    expect(pipeline.resolve(draft, INPUT, { ...settings, graph: graphAnswers(knowsKodiak) })).toBeUndefined();
+    const withKodiak = await pipeline.extract(INPUT, { ...settings, graph: knowsKodiak });
+    expect(withKodiak.graph.nodes.some((node) => node.properties.label === 'Kodiak')).toBe(true);
+    expect(draft.graph.nodes.some((node) => node.properties.label === 'Kodiak')).toBe(false);
+
+    const coalition = GraphIndex.fromRecords([actor('Wazalendo Coalition', ['Wazalendo'])], []);
+    expect(pipeline.resolve(draft, INPUT, { ...settings, graph: graphAnswers(coalition) })).toBeUndefined();
+    const merged = await pipeline.extract(INPUT, { ...settings, graph: coalition });
+    expect(merged.graph.nodes.some((node) => node.properties.label === 'Wazalendo Coalition')).toBe(true);
+
+    // an actor the graph knows by the very label the draft gave it changes nothing
+    const same = GraphIndex.fromRecords([actor('Wazalendo')], []);
+    expect(pipeline.resolve(draft, INPUT, { ...settings, graph: graphAnswers(same) })?.graph).toEqual((await pipeline.extract(INPUT, { ...settings, graph: same })).graph);
+  });
+
+  it('a draft made from another text, name, date, tier, title or ingestion time is not used', async () => {
+    const draft = await pipeline.draft(INPUT, { tier: 'full', title: 'Goma' });
+    const settings = { tier: 'full' as const, ingestedAt: draft.made.ingestedAt, title: 'Goma' };
+    expect(pipeline.resolve(draft, INPUT, settings)).toBeDefined();
+    expect(pipeline.resolve(draft, { ...INPUT, text: `${TEXT} More.` }, settings)).toBeUndefined();
+    expect(pipeline.resolve(draft, { ...INPUT, source: 'other.txt' }, settings)).toBeUndefined();
+    expect(pipeline.resolve(draft, { ...INPUT, document_date: '2024-02-10' }, settings)).toBeUndefined();
+    expect(pipeline.resolve(draft, INPUT, { ...settings, tier: 'standard' })).toBeUndefined();
+    expect(pipeline.resolve(draft, INPUT, { ...settings, title: 'Other' })).toBeUndefined();
+    expect(pipeline.resolve(draft, INPUT, { ...settings, ingestedAt: '2020-01-01T00:00:00.000Z' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
+import { commitDrafts, draftAhead, extractForGraph, type DocumentToExtract } from '../../engine/ingest/commit.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { exportWithoutInstants } from '../helpers/graph-export.ts';
+
+const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
+const DOCUMENTS: DocumentToExtract[] = [
+  { source: 'a.txt', text: 'GOMA, 8 February 2024 - General Kodiak of the Wazalendo said his fighters would never leave Sake.' },
+  // names Kodiak where no rule sees a name: only the graph, with a.txt in it, knows him
+  { source: 'b.txt', text: 'GOMA, 9 February 2024 - Kodiak met the envoy in Goma on Friday, and the Wazalendo fighters withdrew.' },
+  { source: 'c.txt', text: REPORT },
+  { source: 'd.txt', text: REPORT },
+  { source: 'e.txt', text: 'GOMA, 10 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels, and Kodiak said the Wazalendo would hold Sake.' },
+  { source: 'f.txt', text: 'PORT SUDAN, 12 March 2024 - The Sudanese Armed Forces shelled Omdurman on 11 March 2024. The RSF demanded that the army withdraw from the city.' },
+  { source: 'g.txt', text: 'NAIROBI, 14 March 2024 - IGAD said the Rapid Support Forces and the Sudanese Armed Forces must return to talks in Jeddah.' },
+];
+
+describe('commitDrafts', { timeout: 120_000 }, () => {
+  let work: string;
+  let store: ParleyStore;
+  let pipeline: ExtractionPipeline;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'parley-commit-drafts-'));
+    store = await ParleyStore.open(path.join(work, 'store'));
+    ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
+  });
+
+  afterAll(async () => {
+    await pipeline.close();
+    await store.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('commits drafted documents in fewer batches to the graph extractForGraph builds one by one, with the same outcomes', async () => {
+    const context = { store, pipeline };
+    const sequential = [];
+    for (const document of DOCUMENTS) sequential.push(await extractForGraph(context, 't', 'one-by-one', document, { tier: 'full', commit: true }));
+
+    const drafted = await Promise.all(DOCUMENTS.map(async (document) => ({ ...document, draft: await draftAhead(context, document, 'full') })));
+    const outcomes = await commitDrafts(context, 't', 'drafted', drafted, { tier: 'full' });
+    const committed = outcomes.map((outcome) => {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.committed;
+    });
+    expect(committed.map((c) => c.already_ingested)).toEqual([false, false, false, true, false, false, false]);
+    expect(committed.map((c) => c.added)).toEqual(sequential.map((c) => c.added));
+    const withoutInstants = (graph: StructuredDocument) => JSON.parse(JSON.stringify(graph).replace(/"ingested_at":"[^"]+"/g, '"ingested_at":""')) as unknown;
+    expect(committed.map((c) => withoutInstants(c.extraction.graph))).toEqual(sequential.map((c) => withoutInstants(c.extraction.graph)));
+
+    const one = await store.loadGraph('t', 'one-by-one');
+    const batched = await store.loadGraph('t', 'drafted');
+    expect(exportWithoutInstants(batched)).toEqual(exportWithoutInstants(one));
+    // the order the actor directory reads actors in is the same too
+    expect([...batched.nodesWithLabel('Actor')]).toEqual([...one.nodesWithLabel('Actor')]);
+    // b.txt's Kodiak is a.txt's, found through the graph though b.txt's draft did not see him
+    const kodiak = [...batched.nodesWithLabel('Actor')].find((id) => batched.node(id)!.properties.label === 'Kodiak')!;
+    expect(new Set(batched.node(kodiak)!.provenance.map((record) => record.source))).toEqual(new Set(['a.txt', 'b.txt', 'e.txt']));
+    // fewer batches than documents: each batch that changes a graph counts once
+    const revision = async (graphId: string) => (await store.getGraphMeta('t', graphId)).revision ?? 0;
+    expect(await revision('drafted')).toBeLessThan(await revision('one-by-one'));
+  });
+});
