@@ -233,7 +233,7 @@ let app: FastifyInstance | undefined;
 let extraction: ReturnType<typeof createExtractionPipeline> | undefined;
 
 try {
-  const catalog = loadRuleModules(config.frameworkDirs); // what every pool loads: the per-framework table runs on it
+  const catalog = await loadRuleModules(config.frameworkDirs); // what every pool loads: the per-framework table runs on it
   const manifests: FrameworkManifest[] = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
   const ids = manifests.map((manifest) => manifest.id);
   const refused = catalog.frameworks.filter((entry) => entry.status === 'refused').map((entry) => entry.id);
@@ -258,7 +258,7 @@ try {
     console.log(`   nodes ${JSON.stringify(counts.nodes)}; edges ${JSON.stringify(counts.edges)}`);
 
     // through a new pool: worker start, replica snapshot, assess, assess after one write
-    pool = new ReasoningPool(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // every query in a worker: the path measured here
+    pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // every query in a worker: the path measured here
     const start = await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
     const snapshot = await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
     const first = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
@@ -354,7 +354,7 @@ try {
   await store.close();
   store = await ParleyStore.open(path.join(dir, 'store')); // the graph is loaded from LevelDB on first use
   const { secret: adminKey } = await store.bootstrapAdminKey();
-  pool = new ReasoningPool(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // the first query starts a worker, as measured
+  pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // the first query starts a worker, as measured
   extraction = createExtractionPipeline();
   app = await buildApp({ store, config, extraction, reasoning: pool });
   await app.listen({ host: '127.0.0.1', port: 0 });

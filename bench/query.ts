@@ -396,7 +396,7 @@ const p = (values: number[], q: number) => percentile([...values].sort((a, b) =>
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-query-'));
 const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora'), PARLEY_RATE_LIMIT_PER_MINUTE: '0' });
 const store = await ParleyStore.open(path.join(dir, 'store'));
-const pool = new ReasoningPool(store, reasoningOptions(config));
+const pool = await ReasoningPool.open(store, reasoningOptions(config));
 const extraction = createExtractionPipeline();
 const apps: FastifyInstance[] = [];
 try {
@@ -411,7 +411,7 @@ try {
   const inline: ReasoningPool = Object.assign(Object.create(pool) as ReasoningPool, {
     async answer(tenant: string, graphId: string, text: string, options: Parameters<ReasoningPool['answer']>[3]) {
       const graph = await store.loadGraph(tenant, graphId);
-      const result = runQuery(graph, text, { parameters: options.parameters, as_of: options.asOf, explain: options.explain, limits: options.limits, rules: pool.catalog.registry });
+      const result = runQuery(graph, text, { parameters: options.parameters, as_of: options.asOf, explain: options.explain, limits: options.limits, rules: pool.rules });
       return shapeAnswer(result, graph, text, options.shape);
     },
   });

@@ -27,7 +27,7 @@ export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   const store = await openStore(config);
   const admin = await store.bootstrapAdminKey(config.adminKey);
   const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
-  const reasoning = new ReasoningPool(store, reasoningOptions(config));
+  const reasoning = await ReasoningPool.open(store, reasoningOptions(config));
   return {
     deps: { store, config, extraction, reasoning },
     createdAdminKey: admin.secret,

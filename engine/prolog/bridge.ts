@@ -103,11 +103,21 @@ export class RuleModuleError extends ValidationError {
 }
 
 /**
- * The thread's engine, started when this module is first imported (about a second and
- * ~100 MB; every PrologBridge of the thread shares it). Its console output is dropped:
+ * The thread's engine (about a second and ~100 MB; every PrologBridge of the thread
+ * shares it). It starts only when a thread asks for it with startProlog, so threads
+ * that import the query engine or the catalog's types never hold one: the server's
+ * main thread leaves Prolog to the reasoning workers. Its console output is dropped:
  * consult problems are collected by lib/graph.pl and reported as RuleModuleError.
  */
-const engine = await startEngine();
+let engine: Any | undefined;
+let starting: Promise<void> | undefined;
+
+/** Starts this thread's engine, once; PrologBridge calls made before it resolves throw. */
+export function startProlog(): Promise<void> {
+  return (starting ??= startEngine().then((started) => {
+    engine = started;
+  }));
+}
 
 async function startEngine(): Promise<Any> {
   const SWIPL = require('swipl-wasm');
@@ -123,6 +133,7 @@ async function startEngine(): Promise<Any> {
 
 /** Runs a goal with input bindings and returns its first answer's bindings; engine errors throw. */
 function once(goal: string, input: Record<string, unknown>): Record<string, Any> {
+  if (!engine) throw new Error('no Prolog engine in this thread: await startProlog() first');
   const answer = engine.query(goal, input).once();
   if (!answer || answer.error) throw new Error(`Prolog engine: ${answer?.message ?? 'no answer'}`);
   if (answer.success === false) throw new Error(`Prolog engine: ${goal} failed`);
@@ -320,9 +331,4 @@ function toJs(value: Any): PrologValue {
   if (value === 'null') return null;
   if (typeof value === 'string') return value;
   return String(value);
-}
-
-/** Quotes text as a Prolog atom. */
-export function quoteAtom(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { RuleModuleError } from './bridge.ts';
+import { RuleModuleError, startProlog } from './bridge.ts';
 import { RuleRegistry } from './registry.ts';
 import { EDGE_TYPES, NODE_KINDS } from '../ontology/index.ts';
 
@@ -76,6 +76,14 @@ export interface RuleFileEntry {
   problems: ModuleProblem[];
 }
 
+/** The catalog as data: what a thread without a Prolog engine keeps (the server's main thread). */
+export interface CatalogListing {
+  frameworks: FrameworkEntry[];
+  ruleFiles: RuleFileEntry[];
+  /** Every predicate WHERE may call, by indicator, with its module (RuleRegistry.callable). */
+  callable: Record<string, string>;
+}
+
 export interface FrameworkCatalog {
   registry: RuleRegistry;
   frameworks: FrameworkEntry[];
@@ -84,9 +92,11 @@ export interface FrameworkCatalog {
 
 /**
  * Loads the built-ins and then every extra directory (PARLEY_FRAMEWORKS_DIR), through
- * the same path. A framework id seen twice is refused the second time.
+ * the same path, starting this thread's Prolog engine. A framework id seen twice is
+ * refused the second time.
  */
-export function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?: string } = {}): FrameworkCatalog {
+export async function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?: string } = {}): Promise<FrameworkCatalog> {
+  await startProlog();
   const registry = new RuleRegistry();
   const catalog: FrameworkCatalog = { registry, frameworks: [], ruleFiles: [] };
   const dirs = [{ dir: options.builtinDir ?? BUILTIN_FRAMEWORKS_DIR, builtin: true }, ...extraDirs.map((dir) => ({ dir: path.resolve(dir), builtin: false }))];
@@ -106,6 +116,10 @@ export function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?
     }
   }
   return catalog;
+}
+
+export function catalogListing(catalog: FrameworkCatalog): CatalogListing {
+  return { frameworks: catalog.frameworks, ruleFiles: catalog.ruleFiles, callable: catalog.registry.callable() };
 }
 
 /** Validates and consults one framework folder into `registry`. */

@@ -30,8 +30,19 @@ export interface RulePredicate {
   holds(args: string[], view: GraphView, limits: SolveLimits): boolean;
 }
 
-export class RuleRegistry {
+/**
+ * What the query engine needs of loaded rule modules: WHERE calls resolved to their
+ * predicates, and a generation that changes whenever the modules do (plans cache by it).
+ */
+export interface RuleSet {
+  generation: number;
+  predicate(name: string, arity: number): RulePredicate | undefined;
+}
+
+export class RuleRegistry implements RuleSet {
   private readonly modules = new Map<string, PrologBridge>();
+  /** What each module defines beyond the helper library. */
+  private readonly defined = new Map<string, string[]>();
   private readonly libraryPredicates: Set<string>;
   /** A session with the helper library alone: helper predicates are callable with no module loaded. */
   private readonly base: PrologBridge;
@@ -53,12 +64,14 @@ export class RuleRegistry {
     bridge.adoptPredicates(this.base, this.libraryPredicates);
     const defined = bridge.consult(program, origin).filter((indicator) => !this.libraryPredicates.has(indicator));
     this.modules.set(id, bridge);
+    this.defined.set(id, defined);
     this.generation++;
     return defined;
   }
 
   /** Takes a module out again (a framework whose rules consult but break the contract). */
   unload(id: string): void {
+    this.defined.delete(id);
     if (this.modules.delete(id)) this.generation++;
   }
 
@@ -92,6 +105,17 @@ export class RuleRegistry {
       indicator,
       holds: (args, view, limits) => bridge.holds(`${name}(${args.join(', ')})`, view, limits),
     };
+  }
+
+  /** Every predicate WHERE may call, by indicator, with the module `predicate` resolves it to: the registry as data, for a thread without an engine. */
+  callable(): Record<string, string> {
+    const callable: Record<string, string> = {};
+    for (const indicator of new Set([...this.libraryPredicates, ...[...this.defined.values()].flat()])) {
+      const slash = indicator.lastIndexOf('/');
+      const predicate = this.predicate(indicator.slice(0, slash), Number(indicator.slice(slash + 1)));
+      if (predicate) callable[indicator] = predicate.module;
+    }
+    return callable;
   }
 
   /** Solves a goal in one module's session. */

@@ -7,7 +7,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
-import type { RuleRegistry } from './rules.ts';
+import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
@@ -18,7 +18,7 @@ export interface ExecuteOptions {
   limits: QueryLimits;
   asOf?: string;
   allowWrites: boolean;
-  rules?: RuleRegistry;
+  rules?: RuleSet;
 }
 
 export interface ExecutionResult {

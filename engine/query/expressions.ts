@@ -6,7 +6,7 @@
 import { QueryError } from '../errors.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
-import { callRule, type RuleRegistry } from './rules.ts';
+import { callRule, type RuleSet } from './rules.ts';
 import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import {
   and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
@@ -27,7 +27,7 @@ export interface ExprContext {
   aggregates?: AggregateSpec[];
   /** The scope aggregate arguments see (ORDER BY after aggregation sees projected names, its aggregates the input rows). */
   argumentScope?: Scope;
-  rules?: RuleRegistry;
+  rules?: RuleSet;
   /** Compiles a pattern used as an expression (predicate or comprehension) into a runner. */
   compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
 }

@@ -8,7 +8,9 @@
  * closures) → execute.ts (indexed joins, match.ts; Cypher expression semantics,
  * aggregation, ORDER BY/SKIP/LIMIT). `explain` prints the same plan (explain.ts).
  * Rule predicates (WHERE `reaches(a, b)` for a loaded rule module) run in
- * SWI-Prolog (swipl-wasm) through engine/prolog/bridge.ts.
+ * SWI-Prolog (swipl-wasm) through engine/prolog/bridge.ts, in whichever thread holds
+ * the RuleRegistry passed as `rules` (the server's reasoning workers); this module
+ * itself never loads the engine.
  *
  * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
  * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (the Prolog bridge
@@ -38,7 +40,7 @@ import { buildQuery, type CompiledQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
 import { explainQuery } from './explain.ts';
 import { DEFAULT_LIMITS, checkParameters, type QueryLimits } from './limits.ts';
-import type { RuleRegistry } from './rules.ts';
+import type { RuleSet } from './rules.ts';
 import type { CypherValue } from './values.ts';
 
 export type { QueryAst } from './ast.ts';
@@ -46,7 +48,7 @@ export type { CypherValue, NodeValue, RelValue, PathValue, CypherMap } from './v
 export { isNode, isRel, isPath, isMap } from './values.ts';
 export type { QueryLimits } from './limits.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
-export { RuleRegistry } from '../prolog/registry.ts';
+export type { RuleSet } from './rules.ts';
 
 export interface QueryOptions {
   parameters?: Record<string, unknown>;
@@ -56,7 +58,7 @@ export interface QueryOptions {
   /** Test-only: lets CREATE write into the graph index. */
   allowWrites?: boolean;
   /** Rule modules whose predicates WHERE may call. */
-  rules?: RuleRegistry;
+  rules?: RuleSet;
   /** Include the compiled Prolog goal and the plan in the result. */
   explain?: boolean;
 }
@@ -91,7 +93,7 @@ export function parseQuery(text: string): QueryAst {
 const PLAN_CACHE_SIZE = 256;
 interface PlanCache {
   schemaVersion: number;
-  rules: RuleRegistry | undefined;
+  rules: RuleSet | undefined;
   rulesGeneration: number;
   entries: Map<string, { plan: QueryPlan; compiled: CompiledQuery }>;
 }
@@ -111,7 +113,7 @@ function parameterShape(parameters: Record<string, unknown>): string {
   return shape;
 }
 
-function planCacheOf(graph: GraphIndex, rules: RuleRegistry | undefined): PlanCache {
+function planCacheOf(graph: GraphIndex, rules: RuleSet | undefined): PlanCache {
   let cache = planCaches.get(graph);
   if (!cache || cache.schemaVersion !== graph.schemaVersion || cache.rules !== rules || cache.rulesGeneration !== (rules?.generation ?? 0)) {
     cache = { schemaVersion: graph.schemaVersion, rules, rulesGeneration: rules?.generation ?? 0, entries: new Map() };

@@ -22,11 +22,11 @@ import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction } from './functions.ts';
 import type { QueryLimits } from './limits.ts';
 import { type NodeAccess, type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
-import type { RuleRegistry } from './rules.ts';
+import type { RuleSet } from './rules.ts';
 import type { Scope, VarInfo } from './types.ts';
 
 export interface PlanOptions {
-  rules?: RuleRegistry;
+  rules?: RuleSet;
   parameters: Record<string, unknown>;
   limits: QueryLimits;
 }

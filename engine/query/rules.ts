@@ -4,12 +4,12 @@
  * relationships are passed as their id atoms; the query's graph and `as_of` are the
  * view the rule sees.
  */
-import { quoteAtom } from '../prolog/bridge.ts';
+import { quoteAtom } from '../prolog/terms.ts';
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { Env } from './types.ts';
 import { type CypherValue, isNode, isRel, runtimeError, typeName } from './values.ts';
 
-export type { RuleRegistry } from '../prolog/registry.ts';
+export type { RuleSet } from '../prolog/registry.ts';
 
 export function callRule(rule: RulePredicate, args: CypherValue[], env: Env): CypherValue {
   if (args.some((arg) => arg === null)) return null;

@@ -7,12 +7,12 @@
 import { type Clause, type Expr, exprKey, type Projection, type QueryAst } from './ast.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction } from './functions.ts';
-import type { RuleRegistry } from './rules.ts';
+import type { RuleSet } from './rules.ts';
 import { INT64_MAX, INT64_MIN } from './values.ts';
 
 export interface SemanticOptions {
   allowWrites: boolean;
-  rules?: RuleRegistry;
+  rules?: RuleSet;
 }
 
 export function analyse(ast: QueryAst, options: SemanticOptions): void {

@@ -5,7 +5,7 @@
  * rules.ts, match.ts and the compile stages can all import them without importing
  * one another (rules.ts needs Env, expressions.ts calls into rules.ts).
  */
-import type { RuleRegistry } from '../prolog/registry.ts';
+import type { RuleSet } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Budget } from './limits.ts';
 import type { CypherValue } from './values.ts';
@@ -18,7 +18,7 @@ export interface Env {
   budget: Budget;
   /** ISO 8601 instant normalised with toISOString; undefined sees everything. */
   asOf?: string;
-  rules?: RuleRegistry;
+  rules?: RuleSet;
   /** The finished aggregate values of the group being projected. */
   aggregateValues: CypherValue[];
 }

@@ -16,9 +16,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CallGate } from '../gate.ts';
-import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
+import type { CatalogListing } from '../prolog/framework-loader.ts';
+import type { RuleSet } from '../prolog/registry.ts';
 import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
@@ -65,17 +68,57 @@ type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; expla
  * (tests build many apps) share one catalog per set of directories: loading the 15
  * frameworks starts a Prolog engine and consults 16 files.
  */
-const catalogs = new Map<string, FrameworkCatalog>();
-function catalogFor(frameworkDirs: string[]): FrameworkCatalog {
+const catalogs = new Map<string, Promise<CatalogListing>>();
+function catalogFor(frameworkDirs: string[]): Promise<CatalogListing> {
   const key = JSON.stringify(frameworkDirs);
   let catalog = catalogs.get(key);
-  if (!catalog) catalogs.set(key, (catalog = loadRuleModules(frameworkDirs)));
+  if (!catalog) {
+    catalogs.set(key, (catalog = loadCatalog(frameworkDirs)));
+    catalog.catch(() => catalogs.delete(key));
+  }
   return catalog;
 }
 
+/** The catalog as a child process loads it, with the engine that process alone holds. */
+function loadCatalog(frameworkDirs: string[]): Promise<CatalogListing> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./catalog-process.mjs', import.meta.url)), [JSON.stringify(frameworkDirs)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (listing) => resolve(listing as CatalogListing));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the rule-module catalog process exited (code ${code}) before it answered`)));
+  });
+}
+
+/** A rule call met by a query running on the main thread, which has no Prolog engine: the query moves to a worker. */
+class RuleCallNeedsWorker extends Error {}
+
+/**
+ * The workers' rule modules as the main thread sees them: WHERE calls resolve to the
+ * same predicates as in a worker (so analysis, planning and explain agree), but
+ * solving one throws RuleCallNeedsWorker.
+ */
+function workerRules(callable: Record<string, string>): RuleSet {
+  return {
+    generation: 0,
+    predicate(name, arity) {
+      const indicator = `${name}/${arity}`;
+      if (!Object.hasOwn(callable, indicator)) return undefined;
+      return {
+        module: callable[indicator],
+        indicator,
+        holds: () => {
+          throw new RuleCallNeedsWorker(`${indicator} is solved in a reasoning worker`);
+        },
+      };
+    },
+  };
+}
+
 export class ReasoningPool {
-  /** The rule modules as loaded on the main thread: what GET /v1/frameworks lists. */
-  readonly catalog: FrameworkCatalog;
+  /** The rule modules as the workers load them: what GET /v1/frameworks lists. */
+  readonly catalog: CatalogListing;
+  /** Their WHERE-callable predicates, for queries run on this thread (a rule call moves the query to a worker). */
+  readonly rules: RuleSet;
   private readonly source: ReplicaSource;
   private readonly pool: Piscina;
   private readonly gate: CallGate;
@@ -90,10 +133,16 @@ export class ReasoningPool {
    */
   private readonly heavy = new Set<string>();
 
-  constructor(store: ParleyStore, options: ReasoningOptions = {}) {
+  /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
+  static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
+    return new ReasoningPool(store, options, await catalogFor(options.frameworkDirs ?? []));
+  }
+
+  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.inlineBudgetMs = options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
-    this.catalog = catalogFor(frameworkDirs);
+    this.catalog = catalog;
+    this.rules = workerRules(catalog.callable);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);
     const workers = Math.max(1, options.workers ?? availableParallelism());
@@ -144,8 +193,8 @@ export class ReasoningPool {
   /**
    * A point query costs the engine about 0.1 ms and a worker hop about 0.3 ms more, so
    * a query first runs on the event loop within a small time budget; one that does not
-   * finish in it is stopped, remembered as heavy, and runs again in a worker under its
-   * full limits. The loop is never held longer than the budget (plus one clock-check interval).
+   * finish in it, or that calls a rule predicate (solved only in workers), is stopped,
+   * remembered as heavy, and runs again in a worker under its full limits. The loop is never held longer than the budget (plus one clock-check interval).
    */
   private tryInline(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.inlineBudgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
@@ -158,10 +207,10 @@ export class ReasoningPool {
         as_of: options.asOf,
         explain: options.explain,
         limits: { ...options.limits, timeLimitMs: budget },
-        rules: this.catalog.registry,
+        rules: this.rules,
       });
     } catch (error) {
-      if (!(error instanceof LimitError && error.code === 'query_time_limit')) throw error;
+      if (!(error instanceof RuleCallNeedsWorker || (error instanceof LimitError && error.code === 'query_time_limit'))) throw error;
       this.heavy.add(key);
       if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.values().next().value!);
       return undefined;

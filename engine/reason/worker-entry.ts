@@ -15,8 +15,8 @@ export interface WorkerSetup {
   answerShaper?: string;
 }
 
-export function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): (task: ReasonTask) => Promise<ReasonReply> {
-  const catalog = loadRuleModules(setup.frameworkDirs);
+export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask) => Promise<ReasonReply>> {
+  const catalog = await loadRuleModules(setup.frameworkDirs);
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs);
   return async (task) => runTask(task, await replicas.graph(task.at), catalog, shaper);
 }

@@ -6,7 +6,7 @@ import { tsImport } from 'tsx/esm/api';
 
 const { startWorker } = await tsImport('./worker-entry.ts', import.meta.url);
 const shaper = workerData.answerShaper ? (await tsImport(workerData.answerShaper, import.meta.url)).shapeAnswer : undefined;
-const handle = startWorker(workerData, shaper);
+const handle = await startWorker(workerData, shaper);
 
 export default function reasonInWorker(task) {
   return handle(task);

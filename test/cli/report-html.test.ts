@@ -44,7 +44,7 @@ describe('report.html in headless Chromium', { timeout: 300_000 }, () => {
 
     store = await ParleyStore.open(path.join(work, 'store'));
     ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
-    reasoning = new ReasoningPool(store, { workers: 1 });
+    reasoning = await ReasoningPool.open(store, { workers: 1 });
     summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1 });
     const assessed = await assessGraph(reasoning, 't', 'g', { trajectory: { period: 'quarter' }, limits: { inferenceLimit: 1_000_000, timeLimitMs: 20_000 } });
     report = buildCorpusReport(await store.loadGraph('t', 'g'), 'g', corpus, summary, assessed);

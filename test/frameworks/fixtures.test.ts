@@ -3,7 +3,7 @@ import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
 import { fixtureFiles, runFixtures } from '../../engine/reason/fixtures.ts';
 
 // Every built-in framework, through the loader the server uses, against its own fixture graphs.
-const catalog = loadRuleModules();
+const catalog = await loadRuleModules();
 
 describe('built-in frameworks', () => {
   it('all load', () => {

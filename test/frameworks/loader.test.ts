@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
-import { BUILTIN_FRAMEWORKS_DIR, type FrameworkCatalog, type FrameworkEntry, loadRuleModules } from '../../engine/prolog/framework-loader.ts';
+import { BUILTIN_FRAMEWORKS_DIR, catalogListing, type FrameworkCatalog, type FrameworkEntry, loadRuleModules } from '../../engine/prolog/framework-loader.ts';
 import { runFramework } from '../../engine/prolog/framework-run.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
@@ -101,7 +101,7 @@ describe('rule modules from directories outside the repo', () => {
     return found.status === 'refused' ? found.problems : [];
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dirA = tempDir('a');
     dirB = tempDir('b');
     writeFramework(dirA, 'ext_demo', { rules: EXT_RULES });
@@ -117,7 +117,7 @@ describe('rule modules from directories outside the repo', () => {
     // a second directory repeating an id of the first, and one of a built-in
     writeFramework(dirB, 'ext_demo', { rules: EXT_RULES.replace(/ext_/g, 'dup_') });
     cpSync(path.join(BUILTIN_FRAMEWORKS_DIR, 'glasl'), path.join(dirB, 'glasl'), { recursive: true });
-    catalog = loadRuleModules([dirA, dirB]);
+    catalog = await loadRuleModules([dirA, dirB]);
   });
 
   it('loads a module from a temp directory beside the built-ins, and every built-in still loads', () => {
@@ -201,6 +201,17 @@ describe('rule modules from directories outside the repo', () => {
 
     expect(catalog.registry.predicate('ext_shared', 1)).toBeUndefined();
     expect(catalog.registry.providers('ext_shared', 1).sort()).toEqual(['ext_demo', 'ext_helpers']);
+  });
+
+  it('gives the catalog as data that resolves WHERE calls as the registry does (what the server keeps, with no engine)', () => {
+    const { callable, frameworks } = catalogListing(catalog);
+    expect(frameworks).toBe(catalog.frameworks);
+    expect(callable).toMatchObject({ 'ext_dove/1': 'ext_helpers', 'ext_hardliner/1': 'ext_demo', 'actor/1': 'lib' });
+    for (const absent of ['ext_shared/1', 'finding/5', 'indicator/3', 'nofinding_helper/1', 'dup_hardliner/1']) expect(callable).not.toHaveProperty([absent]);
+    for (const [indicator, module] of Object.entries(callable)) {
+      const slash = indicator.lastIndexOf('/');
+      expect(catalog.registry.predicate(indicator.slice(0, slash), Number(indicator.slice(slash + 1)))?.module).toBe(module);
+    }
   });
 });
 

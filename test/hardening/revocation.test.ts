@@ -15,7 +15,7 @@ async function start(dir: string, adminKey: string) {
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey }), reasonWorkers: 1 };
   const store = await ParleyStore.open(path.join(dir, 'store'));
   const bootstrap = await store.bootstrapAdminKey(config.adminKey);
-  const reasoning = new ReasoningPool(store, reasoningOptions(config));
+  const reasoning = await ReasoningPool.open(store, reasoningOptions(config));
   const extraction = createExtractionPipeline();
   const app = await buildApp({ store, config, extraction, reasoning });
   return {

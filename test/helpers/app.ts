@@ -28,7 +28,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), reasonWorkers: 1, ...overrides };
   const store = await ParleyStore.open(path.join(dir, 'store'));
   const { secret } = await store.bootstrapAdminKey();
-  const deps: AppDeps = { store, config, extraction: createExtractionPipeline(), reasoning: new ReasoningPool(store, reasoningOptions(config)) };
+  const deps: AppDeps = { store, config, extraction: createExtractionPipeline(), reasoning: await ReasoningPool.open(store, reasoningOptions(config)) };
   const app = await buildApp(deps);
   return {
     app,

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PrologBridge } from '../../engine/prolog/bridge.ts';
+import { PrologBridge, startProlog } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
+
+await startProlog();
 
 const REACHES = `
 reaches(X, Y) :- reach(X, Y, [X]).

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { QueryError } from '../../engine/errors.ts';
-import { RuleRegistry, isNode, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import { startProlog } from '../../engine/prolog/bridge.ts';
+import { RuleRegistry } from '../../engine/prolog/registry.ts';
+import { isNode, runQuery, type CypherValue } from '../../engine/query/index.ts';
 import { conflictGraph } from './fixtures.ts';
+
+await startProlog();
 
 const ids = (rows: CypherValue[][]) => rows.map((row) => row.map((value) => (isNode(value) ? value.$node.id : value)));
 

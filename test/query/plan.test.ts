@@ -4,11 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
 import { buildQuery } from '../../engine/query/build.ts';
-import { DEFAULT_LIMITS, RuleRegistry, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import { DEFAULT_LIMITS, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import { startProlog } from '../../engine/prolog/bridge.ts';
+import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import type { MatchStep } from '../../engine/query/match.ts';
 import { planQuery } from '../../engine/query/plan.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from './fixtures.ts';
+
+await startProlog();
 
 /** A GraphIndex that records the lookups execution makes (the planner reads only counts). */
 class RecordingIndex extends GraphIndex {

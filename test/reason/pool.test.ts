@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ describe('the reasoning pool', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-'));
     store = await ParleyStore.open(path.join(dir, 'store'));
-    pool = new ReasoningPool(store, { workers: 2, inlineBudgetMs: 0 }); // every query through a worker
+    pool = await ReasoningPool.open(store, { workers: 2, inlineBudgetMs: 0 }); // every query through a worker
   });
   afterAll(async () => {
     await pool.close();
@@ -73,7 +74,7 @@ describe('queries on the event loop first', () => {
   it('answers within the inline budget, or moves the query to a worker with the same answer', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-inline-'));
     const store = await ParleyStore.open(path.join(dir, 'store'));
-    const pool = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 2 });
+    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 2 });
     try {
       await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
       const heavy = 'UNWIND range(1, 3000) AS x UNWIND range(1, 100) AS y WITH y WHERE y % 2 = 0 RETURN count(y) AS n';
@@ -89,12 +90,33 @@ describe('queries on the event loop first', () => {
   });
 });
 
+describe('rule calls', () => {
+  it('are solved in a worker: a query calling one moves there, and this thread never starts a Prolog engine', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-rulecall-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 10_000 });
+    try {
+      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha'), { id: 'c', labels: ['Claim'], properties: { type: 'RedLine', text: 'No.' } }], edges: [] });
+      expect((await pool.query('t', 'g', 'MATCH (a) WHERE actor(a) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
+      const { result } = await pool.query('t', 'g', 'MATCH (a) WHERE actor(a) RETURN a.label', { limits: {}, explain: true });
+      expect(result.plan).toEqual(expect.arrayContaining([expect.stringContaining('call actor/1 of rule module lib')]));
+      // an unknown function is still a compile error, found on this thread
+      await expect(pool.query('t', 'g', 'MATCH (a) WHERE nosuch(a) RETURN a', { limits: {} })).rejects.toMatchObject({ code: 'unknown_function' });
+      expect(Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('swipl'))).toEqual([]);
+    } finally {
+      await pool.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('shaped answers', () => {
   it('gives the same bytes whether the query ran on the event loop or was shaped in a worker', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-answer-'));
     const store = await ParleyStore.open(path.join(dir, 'store'));
-    const inline = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 1_000, answerShaper: ANSWER_SHAPER_URL });
-    const worker = new ReasoningPool(store, { workers: 1, inlineBudgetMs: 0, answerShaper: ANSWER_SHAPER_URL });
+    const inline = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 1_000, answerShaper: ANSWER_SHAPER_URL });
+    const worker = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, answerShaper: ANSWER_SHAPER_URL });
     try {
       const provenance = [{ source: 'doc-1', char_start: 0, char_end: 5, extractor: 'test', timestamp: '2024-01-01T00:00:00Z' }];
       await store.writeGraph('t', 'g', {

@@ -1,4 +1,6 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
 import type { NerBackend, NeuralEntity, TextSpan } from '../types.ts';
@@ -88,6 +90,31 @@ class PoolRunner implements SentenceRunner {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/**
+ * Runs sentences in a child process of its own, for the start-up warm-up: a worker thread
+ * that has loaded the model leaves ONNX Runtime's libraries and about 70 MB in the server
+ * process after it ends (measured), a process that ends leaves nothing.
+ */
+class ProcessRunner implements SentenceRunner {
+  private child: ChildProcess | undefined;
+
+  constructor(private readonly files: NerModelFiles) {}
+
+  run(sentences: string[][]): Promise<SentenceLabels[]> {
+    return new Promise((resolve, reject) => {
+      const child = (this.child = fork(fileURLToPath(new URL('./warm-up.mjs', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+      child.once('message', (reply: { ok: true; labels: SentenceLabels[] } | { ok: false; message: string }) => (reply.ok ? resolve(reply.labels) : reject(new Error(reply.message))));
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the model process exited (code ${code}) before it answered`)));
+      child.send({ files: this.files, sentences } satisfies NerTask);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.child?.kill();
   }
 }
 
@@ -183,10 +210,10 @@ export class PooledNerBackend implements NerBackend {
 }
 
 /**
- * Checks the model folder and runs a warm-up sentence through one worker, so that a broken
- * model fails here with NerModelUnavailableError rather than on the first document. That
- * worker is stopped once it answers (it holds the model, 100-200 MB, and the server may sit
- * idle for long); workers start (and load the model) when documents come.
+ * Checks the model folder and runs a warm-up sentence through the model in a child process,
+ * so that a broken model fails here with NerModelUnavailableError rather than on the first
+ * document. That process is stopped once it answers (it holds the model, 100-200 MB, and
+ * the server may sit idle for long); workers start (and load the model) when documents come.
  */
 export async function createNerBackend(options: NerBackendOptions): Promise<PooledNerBackend> {
   const files = await inspectNerModelDir(options.modelDir);
@@ -197,7 +224,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
   const timeoutMs = options.timeoutMs ?? DEFAULT_NER_TIMEOUT_MS;
   if (maxQueue < 1 || maxSentences < 1 || timeoutMs < 1) throw new RangeError('maxQueue, maxSentencesPerCall and timeoutMs must be at least 1');
 
-  let runner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new PoolRunner(files, workers);
+  let runner: SentenceRunner = workers === 0 ? new InProcessRunner(await (await import('./token-classifier.ts')).TokenClassifier.load(files)) : new ProcessRunner(files);
   try {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
@@ -213,7 +240,7 @@ export async function createNerBackend(options: NerBackendOptions): Promise<Pool
     if (cause instanceof NerModelUnavailableError) throw cause;
     throw new NerModelUnavailableError('load_failed', files.dir, `NER model in ${files.dir} failed to run: ${(cause as Error).message}`, [], { cause });
   }
-  if (runner instanceof PoolRunner) {
+  if (runner instanceof ProcessRunner) {
     await runner.close();
     runner = new PoolRunner(files, workers);
   }

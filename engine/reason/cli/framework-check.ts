@@ -16,6 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFramework, type ModuleProblem } from '../../prolog/framework-loader.ts';
+import { startProlog } from '../../prolog/bridge.ts';
 import { RuleRegistry } from '../../prolog/registry.ts';
 import { runFixtures } from '../fixtures.ts';
 
@@ -49,6 +50,7 @@ const show = (file: string): string => {
 const where = (problem: ModuleProblem): string =>
   `${show(problem.file)}${problem.line !== undefined ? `:${problem.line}` : ''}${problem.line !== undefined && problem.column !== undefined ? `:${problem.column}` : ''}`;
 
+await startProlog();
 const registry = new RuleRegistry();
 const entry = loadFramework(registry, dir, false);
 if (entry.status === 'refused') {

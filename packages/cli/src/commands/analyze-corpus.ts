@@ -129,7 +129,7 @@ async function analyzeCorpus(dir: string, options: Options): Promise<number> {
         console.error(`analyze-corpus: nothing was ingested into graph '${options.graph}', so there is nothing to report`);
         return EXIT.failure;
       }
-      reasoning = new ReasoningPool(store, reasoningOptions(config));
+      reasoning = await ReasoningPool.open(store, reasoningOptions(config));
       const assessed = await assessGraph(reasoning, options.tenant, options.graph, {
         trajectory: { period: options.period },
         limits: frameworkLimits(config),
