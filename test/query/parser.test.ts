@@ -81,6 +81,24 @@ describe('parser', () => {
     expect(runQuery(graph, "RETURN 'abc' =~ 'a.c' AS m").rows).toEqual([[true]]);
   });
 
+  it('matches =~ in linear time: a catastrophically backtracking pattern answers at once, what needs backtracking is refused', () => {
+    const graph = conflictGraph();
+    // on a backtracking engine this is 2^40 steps: the test would not finish
+    const subject = 'a'.repeat(40) + 'b';
+    expect(runQuery(graph, `RETURN '${subject}' =~ '(a+)+' AS m, '${subject}' =~ '(a+)+b' AS n`).rows).toEqual([[false, true]]);
+    expect(runQuery(graph, "RETURN 'Goma' =~ '(?:G|g)o.a' AS m").rows).toEqual([[true]]);
+    for (const pattern of ['(a)\\\\1', '(?<=a)b', '\\\\p{L}+']) {
+      let caught: unknown;
+      try {
+        runQuery(graph, `RETURN 'aa' =~ '${pattern}' AS m`);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, pattern).toBeInstanceOf(QueryError);
+      expect((caught as QueryError).code).toBe('invalid_regular_expression');
+    }
+  });
+
   it('refuses write clauses where they start', () => {
     expect(() => parseQuery("MATCH (a) SET a.x = 1 RETURN a")).toThrow(/read-only/);
     expect(() => runQuery(conflictGraph(), 'CREATE (n:Actor) RETURN n')).toThrow(/read-only/);
