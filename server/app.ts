@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { decodeText } from '../engine/ingest/source.ts';
 import { checkStrings } from '../engine/shape.ts';
@@ -34,7 +34,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     logger: options.logger ?? false,
     // one log line per request, written when it is answered (onResponse below), where
     // fastify's own writes two; each is a write to stdout on the request's path
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
     ajv: {
       // Refuse, never silently drop or coerce: unknown fields and wrong types are the client's to fix.
