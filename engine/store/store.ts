@@ -6,7 +6,7 @@ import path from 'node:path';
 import { GraphIndex } from './graph-index.ts';
 import { readSnapshot, removeSnapshot, removeUnfinishedSnapshots, snapshotFile, writeSnapshot } from './snapshot.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { LoopSlicer, yieldToLoop } from '../turns.ts';
+import { LoopSlicer } from '../turns.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
@@ -77,8 +77,9 @@ export interface Page<T> {
 /** Default and largest page sizes for list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
-/** Records merged, encoded or applied to the index between two chances to yield to the event loop in a large write. */
-const WRITE_CHUNK = 2_000;
+/** A large write looks at the clock every SLICE_CHECK + 1 records merged or encoded, and applies its records to the index in pieces of APPLY_CHUNK. */
+const SLICE_CHECK = 255;
+const APPLY_CHUNK = 1_000;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
 
@@ -422,13 +423,15 @@ export class ParleyStore {
       // The records each write changed, as it left them: the index takes them write by write,
       // so its iteration order is what writes one by one leave
       const replay: { nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
+      // one slicer for the whole write: the loop gets a turn every SLICE_MS of merging, encoding or applying
+      const slicer = new LoopSlicer();
       let merged = 0;
       for (const write of writes) {
         await validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
         // the records as the writes before this one left them, to count what this one changes
         const previousNodes = new Map<string, NodeRecord | undefined>();
         for (const input of write.nodes) {
-          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          if ((++merged & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
           const id = nodeIdOf(input);
           let previous = nodes.get(id);
           if (!previous && (previous = index.node(id))) storedNodes.set(id, previous);
@@ -437,7 +440,7 @@ export class ParleyStore {
         }
         const previousEdges = new Map<string, EdgeRecord | undefined>();
         for (const input of write.edges) {
-          if (++merged % WRITE_CHUNK === 0) await yieldToLoop();
+          if ((++merged & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
           const id = edgeIdOf(input);
           let previous = edges.get(id);
           if (!previous && (previous = index.edge(id))) storedEdges.set(id, previous);
@@ -474,14 +477,14 @@ export class ParleyStore {
         if (newMeta) batch.put(newMeta.key, newMeta.value);
         let encoded = 0;
         for (const node of nodes.values()) {
-          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          if ((++encoded & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
           const before = storedNodes.get(node.id);
           if (before && sameRecord(before, node)) continue;
           changedNodes.push(node);
           batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
         for (const edge of edges.values()) {
-          if (++encoded % WRITE_CHUNK === 0) await yieldToLoop();
+          if ((++encoded & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
           const before = storedEdges.get(edge.id);
           if (before && sameRecord(before, edge)) continue;
           changedEdges.push(edge);
@@ -509,16 +512,15 @@ export class ParleyStore {
       let applied!: () => void;
       this.applying.set(cacheKey, new Promise<void>((resolve) => (applied = resolve)));
       try {
-        const slicer = new LoopSlicer();
         for (const { nodes: written, edges: linked } of replay) {
           // a large write goes in pieces (its nodes, then its edges: the order of one put)
-          for (let at = 0; at < written.length; at += WRITE_CHUNK) {
+          for (let at = 0; at < written.length; at += APPLY_CHUNK) {
             if (slicer.due()) await slicer.turn();
-            putLogged(index, written.slice(at, at + WRITE_CHUNK), []);
+            putLogged(index, written.slice(at, at + APPLY_CHUNK), []);
           }
-          for (let at = 0; at < linked.length; at += WRITE_CHUNK) {
+          for (let at = 0; at < linked.length; at += APPLY_CHUNK) {
             if (slicer.due()) await slicer.turn();
-            putLogged(index, [], linked.slice(at, at + WRITE_CHUNK));
+            putLogged(index, [], linked.slice(at, at + APPLY_CHUNK));
           }
         }
         if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
