@@ -77,8 +77,7 @@ export interface Page<T> {
 /** Default and largest page sizes for list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
-/** A large write looks at the clock every SLICE_CHECK + 1 records merged or encoded, and applies its records to the index in pieces of APPLY_CHUNK. */
-const SLICE_CHECK = 255;
+/** A large write applies its records to the index in pieces of this many, the loop turning between pieces when a slice is spent. */
 const APPLY_CHUNK = 1_000;
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
 const LOAD_CHUNK = 1000;
@@ -425,13 +424,12 @@ export class ParleyStore {
       const replay: { nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
       // one slicer for the whole write: the loop gets a turn every SLICE_MS of merging, encoding or applying
       const slicer = new LoopSlicer();
-      let merged = 0;
       for (const write of writes) {
         await validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
         // the records as the writes before this one left them, to count what this one changes
         const previousNodes = new Map<string, NodeRecord | undefined>();
         for (const input of write.nodes) {
-          if ((++merged & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
+          if (slicer.due()) await slicer.turn();
           const id = nodeIdOf(input);
           let previous = nodes.get(id);
           if (!previous && (previous = index.node(id))) storedNodes.set(id, previous);
@@ -440,31 +438,20 @@ export class ParleyStore {
         }
         const previousEdges = new Map<string, EdgeRecord | undefined>();
         for (const input of write.edges) {
-          if ((++merged & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
+          if (slicer.due()) await slicer.turn();
           const id = edgeIdOf(input);
           let previous = edges.get(id);
           if (!previous && (previous = index.edge(id))) storedEdges.set(id, previous);
           if (!previousEdges.has(id)) previousEdges.set(id, previous);
           edges.set(id, mergeEdge(previous, input, id, now));
         }
-        const summary: WriteSummary = { nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0, node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()] };
-        const changedByWrite: { nodes: NodeRecord[]; edges: EdgeRecord[] } = { nodes: [], edges: [] };
-        for (const [id, before] of previousNodes) {
-          const after = nodes.get(id)!;
-          if (before && sameRecord(before, after)) continue;
-          if (before) summary.nodes_updated++;
-          else summary.nodes_created++;
-          changedByWrite.nodes.push(after);
-        }
-        for (const [id, before] of previousEdges) {
-          const after = edges.get(id)!;
-          if (before && sameRecord(before, after)) continue;
-          if (before) summary.edges_updated++;
-          else summary.edges_created++;
-          changedByWrite.edges.push(after);
-        }
-        summaries.push(summary);
-        replay.push(changedByWrite);
+        const changedByWrite = { nodes: changesOf(previousNodes, nodes), edges: changesOf(previousEdges, edges) };
+        summaries.push({
+          nodes_created: changedByWrite.nodes.created, nodes_updated: changedByWrite.nodes.updated,
+          edges_created: changedByWrite.edges.created, edges_updated: changedByWrite.edges.updated,
+          node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()],
+        });
+        replay.push({ nodes: changedByWrite.nodes.records, edges: changedByWrite.edges.records });
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
@@ -475,16 +462,15 @@ export class ParleyStore {
       const batch = this.db.batch();
       try {
         if (newMeta) batch.put(newMeta.key, newMeta.value);
-        let encoded = 0;
         for (const node of nodes.values()) {
-          if ((++encoded & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
+          if (slicer.due()) await slicer.turn();
           const before = storedNodes.get(node.id);
           if (before && sameRecord(before, node)) continue;
           changedNodes.push(node);
           batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
         for (const edge of edges.values()) {
-          if ((++encoded & SLICE_CHECK) === 0 && slicer.due()) await slicer.turn();
+          if (slicer.due()) await slicer.turn();
           const before = storedEdges.get(edge.id);
           if (before && sameRecord(before, edge)) continue;
           changedEdges.push(edge);
@@ -678,6 +664,19 @@ export function nodeIdOf(input: NodeInput): string {
 
 export function edgeIdOf(input: EdgeInput): string {
   return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
+}
+
+/** What one write changed of the records it touched: each as the write left it, and how many it created and updated. */
+function changesOf<R extends NodeRecord | EdgeRecord>(before: Map<string, R | undefined>, after: Map<string, R>): { records: R[]; created: number; updated: number } {
+  const changes = { records: [] as R[], created: 0, updated: 0 };
+  for (const [id, previous] of before) {
+    const record = after.get(id)!;
+    if (previous && sameRecord(previous, record)) continue;
+    if (previous) changes.updated++;
+    else changes.created++;
+    changes.records.push(record);
+  }
+  return changes;
 }
 
 /**
