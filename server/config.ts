@@ -65,7 +65,6 @@ export interface ParleyConfig {
   queryInlineMs: number;
 }
 
-/** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
 /** The extraction pipeline's options (openExtractionPipeline) from the configuration. */
 export function extractionOptions(config: ParleyConfig): Parameters<typeof openExtractionPipeline>[0] {
   return {
@@ -94,6 +93,7 @@ export function frameworkLimits(config: ParleyConfig): RunLimits {
   return { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
 }
 
+/** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
 export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
   return {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),

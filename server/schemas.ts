@@ -363,8 +363,6 @@ export const GraphQueryResultSchema = Type.Object(
 
 // ---- reasoning ---------------------------------------------------------------------
 
-/** Periods a trajectory covers at most (the latest ones are kept). */
-
 const FrameworkIds = Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$' }), {
   minItems: 1,
   maxItems: 64,

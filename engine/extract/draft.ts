@@ -1,5 +1,6 @@
 import type { PropertyValue, WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { yieldToLoop } from '../turns.ts';
 import { graphActors } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
@@ -62,7 +63,7 @@ export async function findInChunks(symbolic: Pick<SymbolicLayer, 'find'>, input:
   if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return symbolic.find(input);
   const all: Findings = { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] };
   for (const [start, end] of chunkBounds(input.text, SYMBOLIC_CHUNK_CHARS)) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
     const found = shifted(await symbolic.find({ ...input, text: input.text.slice(start, end) }), start);
     for (const key of Object.keys(all) as (keyof Findings)[]) (all[key] as unknown[]).push(...found[key]);
   }

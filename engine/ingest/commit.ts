@@ -250,12 +250,14 @@ export async function commitDrafts(
       });
     };
     for (const [position, document] of documents.entries()) {
+      let known = false;
       try {
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
         // the draft's date is the document's (given, else read from its dateline when drafted)
         const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
-        const drafted = !held.knows(documentIdOf(document.draft.made.sha256)) && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
+        known = held.knows(documentIdOf(document.draft.made.sha256));
+        const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
         if (drafted) {
           held.hold(position, withGraphActors(drafted, held.actorGraph));
           continue;
@@ -265,7 +267,8 @@ export async function commitDrafts(
         continue;
       }
       await flush();
-      outcomes[position] = await single(document);
+      // a draft the held writes refused, the graph (now holding them) refuses too: not asked twice
+      outcomes[position] = await single(known ? document : { ...document, draft: undefined });
     }
     await flush();
     return outcomes;

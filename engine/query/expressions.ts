@@ -413,13 +413,17 @@ function compileBinary(expr: Extract<Expr, { kind: 'binary' }>, ctx: ExprContext
     case 'ENDS WITH':
     case 'CONTAINS':
       return (row, env) => stringPredicate(op, left(row, env), right(row, env));
-    case '=~':
+    case '=~': {
+      // the pattern is nearly always the same on every row (a literal or a parameter): compiled once while it stays so
+      let compiled: { pattern: string; regex: RegExp } | undefined;
       return (row, env) => {
         const value = left(row, env);
         const pattern = right(row, env);
         if (typeof value !== 'string' || typeof pattern !== 'string') return null;
-        return regularExpression(pattern).test(value);
+        if (compiled?.pattern !== pattern) compiled = { pattern, regex: regularExpression(pattern) };
+        return compiled.regex.test(value);
       };
+    }
     default:
       return (row, env) => {
         const value = arithmetic(op, left(row, env), right(row, env));

@@ -160,9 +160,8 @@ export function approximateBytes(value: CypherValue, cap = Number.MAX_SAFE_INTEG
   const stack: CypherValue[] = [value];
   while (stack.length > 0 && total <= cap) {
     const item = stack.pop()!;
-    if (item === null || typeof item === 'boolean') total += 5;
-    else if (typeof item === 'string') total += item.length + 2;
-    else if (typeof item === 'number' || typeof item === 'bigint') total += 12;
+    const scalar = scalarBytes(item);
+    if (scalar >= 0) total += scalar;
     else if (Array.isArray(item)) {
       total += 2 + item.length;
       for (const child of item) stack.push(child);

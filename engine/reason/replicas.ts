@@ -103,15 +103,19 @@ export class ReplicaSource {
     }
     const version = ++entry.version;
     const { generation } = change;
-    let { nodes, edges } = change;
-    while (nodes.length + edges.length > SNAPSHOT_CHUNK) {
-      const part = { nodes: nodes.slice(0, SNAPSHOT_CHUNK), edges: edges.slice(0, Math.max(0, SNAPSHOT_CHUNK - nodes.length)) };
-      this.channel.postMessage({ type: 'delta-part', key, generation, version, ...part } satisfies ReplicaMessage);
-      nodes = nodes.slice(part.nodes.length);
-      edges = edges.slice(part.edges.length);
+    const { nodes, edges } = change;
+    // parts of SNAPSHOT_CHUNK records, nodes first, walked by offset (the rest is never copied)
+    let node = 0;
+    let edge = 0;
+    while (nodes.length - node + edges.length - edge > SNAPSHOT_CHUNK) {
+      const nodeEnd = Math.min(nodes.length, node + SNAPSHOT_CHUNK);
+      const edgeEnd = edge + SNAPSHOT_CHUNK - (nodeEnd - node);
+      this.channel.postMessage({ type: 'delta-part', key, generation, version, nodes: nodes.slice(node, nodeEnd), edges: edges.slice(edge, edgeEnd) } satisfies ReplicaMessage);
+      node = nodeEnd;
+      edge = edgeEnd;
       await yieldToLoop();
     }
-    this.channel.postMessage({ type: 'delta', key, generation, version, nodes, edges } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
   private async sendSnapshot(key: string): Promise<void> {
@@ -244,7 +248,9 @@ export class ReplicaSet {
         const sofar = this.parts.get(message.key);
         this.parts.delete(message.key);
         if (sofar && sofar.generation === message.generation && sofar.version === message.version) {
-          message = { ...message, nodes: [...sofar.nodes, ...message.nodes], edges: [...sofar.edges, ...message.edges] };
+          sofar.nodes.push(...message.nodes);
+          sofar.edges.push(...message.edges);
+          message = { ...message, nodes: sofar.nodes, edges: sofar.edges };
         }
         const building = this.building.get(message.key);
         if (building && building.generation === message.generation) {

@@ -74,9 +74,10 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function keyIdOf(secret: string): string | undefined {
+/** The id a key is stored under: the one inside a generated secret, else (an operator's own secret) the start of its hash. */
+export function keyIdOf(secret: string): string {
   const match = /^pk_([0-9a-f]{16})_[A-Za-z0-9_-]+$/.exec(secret);
-  return match?.[1];
+  return match?.[1] ?? hashSecret(secret).slice(0, 16);
 }
 
 /** Constant-time comparison of a presented secret with a stored SHA-256 hash. */

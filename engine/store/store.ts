@@ -181,7 +181,7 @@ export class ParleyStore {
     validateName('tenant', options.tenant);
     const generated = newApiKey();
     const secret = options.secret ?? generated.secret;
-    const keyId = options.secret ? keyIdOf(options.secret) ?? hashSecret(options.secret).slice(0, 16) : generated.keyId;
+    const keyId = options.secret ? keyIdOf(options.secret) : generated.keyId;
     const record: ApiKeyRecord = {
       key_id: keyId,
       tenant: options.tenant,
@@ -203,7 +203,7 @@ export class ParleyStore {
    */
   async bootstrapAdminKey(fromEnvironment?: string): Promise<{ created: boolean; secret?: string; revoked?: boolean }> {
     if (fromEnvironment) {
-      const existing = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyIdOf(fromEnvironment) ?? hashSecret(fromEnvironment).slice(0, 16)));
+      const existing = await this.getJson<ApiKeyRecord>(metaKey.apiKey(keyIdOf(fromEnvironment)));
       if (existing && !secretMatches(fromEnvironment, existing.hash)) {
         throw new ConflictError('admin_key_clash', 'PARLEY_ADMIN_KEY has the key id of another key; choose another value');
       }
@@ -222,7 +222,7 @@ export class ParleyStore {
 
   /** The live key record a secret belongs to, compared in constant time; undefined otherwise. */
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
-    const keyId = keyIdOf(secret) ?? hashSecret(secret).slice(0, 16);
+    const keyId = keyIdOf(secret);
     let record = this.keyRecords.get(keyId);
     if (!record) {
       const writes = this.keyWrites;

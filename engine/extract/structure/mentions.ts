@@ -78,10 +78,6 @@ export function collectMentions(
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
- * A mention that starts inside a word is dropped; one that ends inside a word ("al-Burhan s"
- * cut from "said") is trimmed back to its last whole word, so labels are never word fragments.
- */
-/**
  * What a place name's head word says about its type, for places only the model found
  * ("Anbar province", "Al Asad Air Base"); a bare name is most often a town or a city.
  */
@@ -94,6 +90,10 @@ export function inferLocationType(name: string): LocationType {
   return LOCATION_TYPE_CUES.find(([pattern]) => pattern.test(name))?.[1] ?? 'city';
 }
 
+/**
+ * A mention that starts inside a word is dropped; one that ends inside a word ("al-Burhan s"
+ * cut from "said") is trimmed back to its last whole word, so labels are never word fragments.
+ */
 function alignToWords(text: string, mention: EntityMention): EntityMention | undefined {
   const { start } = mention;
   if (start > 0 && WORD_CHAR.test(text[start - 1]) && WORD_CHAR.test(text[start])) return undefined;
