@@ -5,7 +5,7 @@
  */
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
-import { createAccumulator } from './functions.ts';
+import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
@@ -369,7 +369,7 @@ class Aggregator {
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
-    const countsOnly = projection.aggregates.every((spec) => spec.star && !spec.distinct && spec.name.toLowerCase() === 'count');
+    const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
   }

@@ -245,6 +245,11 @@ export function isAggregateFunction(name: string): boolean {
   return AGGREGATE_FUNCTIONS.includes(name.toLowerCase());
 }
 
+/** A plain count(*): the one aggregate the planner may count inside the match, and the executor then keeps as flat counts. */
+export function isCountStar(call: { name: string; star: boolean; distinct: boolean }): boolean {
+  return call.star && !call.distinct && call.name.toLowerCase() === 'count';
+}
+
 export interface Accumulator {
   add(values: CypherValue[]): void;
   result(): CypherValue;

@@ -19,7 +19,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { type Clause, type Expr, exprKey, type PatternPart, type Projection, type QueryAst } from './ast.ts';
 import { anonymousName, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
-import { isAggregateFunction } from './functions.ts';
+import { isAggregateFunction, isCountStar } from './functions.ts';
 import type { QueryLimits } from './limits.ts';
 import { type NodeAccess, type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
 import type { RuleSet } from './rules.ts';
@@ -255,8 +255,7 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
  */
 function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
   if (match.optional || !projection.aggregating) return undefined;
-  const isCountStar = (expr: Expr) => expr.kind === 'call' && expr.star && !expr.distinct && expr.name.toLowerCase() === 'count';
-  if (projection.items.some((item) => containsAggregate(item.expr) && !isCountStar(item.expr))) return undefined;
+  if (projection.items.some((item) => containsAggregate(item.expr) && !(item.expr.kind === 'call' && isCountStar(item.expr)))) return undefined;
   if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
   const read = new Set<string>();
   for (const item of projection.items) variablesOf(item.expr, read);

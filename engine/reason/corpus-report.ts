@@ -2,7 +2,7 @@ import type { BatchSummary } from '../ingest/batch.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { validTime } from '../store/view.ts';
 import type { GraphAssessment } from './assess.ts';
-import type { Trajectory } from './tasks.ts';
+import { periodsBetween, type Trajectory } from './tasks.ts';
 
 /**
  * What an analyst reads after a batch: the corpus's documents with what each gave,
@@ -163,19 +163,11 @@ export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: strin
   };
 }
 
-/** Every month from the earliest to the latest given (so quiet months show as gaps), as YYYY-MM. */
+/** Every month from the first to the last given (YYYY-MM), empty ones included. */
 function monthsBetween(months: string[]): string[] {
   if (months.length === 0) return [];
   const sorted = [...months].sort();
-  const all: string[] = [];
-  let [year, month] = sorted[0].split('-').map(Number);
-  const last = sorted[sorted.length - 1];
-  for (;;) {
-    const current = `${year}-${String(month).padStart(2, '0')}`;
-    all.push(current);
-    if (current >= last) return all;
-    month === 12 ? ((year += 1), (month = 1)) : (month += 1);
-  }
+  return periodsBetween(`${sorted[0]}-01`, `${sorted[sorted.length - 1]}-01`, 'month').map(({ label }) => label);
 }
 
 /** Who opposes and allies with whom: one undirected edge per pair and type, the most connected actors kept. */
