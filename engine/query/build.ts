@@ -30,7 +30,8 @@ export interface CompiledProjection {
   /** Slot holding each group's finished aggregate values, for ORDER BY after aggregation. */
   aggregateSlot: number;
   distinct: boolean;
-  orderBy: { fn: Fn; descending: boolean }[];
+  /** `slot`: the key is that projected item's value. */
+  orderBy: { fn: Fn; descending: boolean; slot?: number }[];
   skip?: Fn;
   limit?: Fn;
   where?: Fn;
@@ -271,7 +272,7 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
   const orderBy = plan.orderBy.map(({ key, descending }) => {
     if ('slot' in key) {
       const slot = key.slot;
-      return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending };
+      return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending, slot };
     }
     return { fn: compileExpr(key.expr, sortContext), descending };
   });

@@ -187,15 +187,11 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
 function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
   const buffered = projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
   if (!buffered) {
-    const seen = projection.distinct ? new Set<string>() : undefined;
+    const isNew = distinctFilter(projection);
     return {
       push(row) {
         const out = projectRow(projection, row, env);
-        if (seen) {
-          const key = equivalenceKey(projection.items.map((item) => out[item.slot] ?? null));
-          if (seen.has(key)) return;
-          seen.add(key);
-        }
+        if (!isNew(out)) return;
         if (projection.where && projection.where(out, env) !== true) return;
         next.push(out);
       },
@@ -208,7 +204,9 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
       end() {
-        for (const row of finishProjection(projection, (visit) => aggregator.forEachRow(visit), env)) next.push(row);
+        const page = pageOf(projection, env);
+        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit), env);
+        for (const row of rows) next.push(row);
         next.end();
       },
     };
@@ -220,7 +218,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
     },
     end() {
-      for (const row of finishProjection(projection, (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
+      for (const row of finishProjection(projection, pageOf(projection, env), (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
       next.end();
     },
   };
@@ -236,22 +234,37 @@ function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
 /** Projected rows, one at a time; `own` false: the row is reused for the next one, so it is copied if kept. */
 type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 
-/**
- * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
- * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
- */
-function finishProjection(projection: CompiledProjection, source: RowSource, env: Env): Row[] {
-  // SKIP and LIMIT are expressions over no variables: known before any row
-  const skip = projection.skip ? countArgument(projection.skip([], env), 'SKIP') : 0;
-  const limit = projection.limit ? countArgument(projection.limit([], env), 'LIMIT') : undefined;
-  const seen = projection.distinct ? new Set<string>() : undefined;
-  const isNew = (row: Row): boolean => {
-    if (!seen) return true;
+/** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT). */
+function distinctFilter(projection: CompiledProjection): (row: Row) => boolean {
+  if (!projection.distinct) return () => true;
+  const seen = new Set<string>();
+  return (row) => {
     const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   };
+}
+
+interface Page {
+  skip: number;
+  limit: number | undefined;
+}
+
+/** SKIP and LIMIT: expressions over no variables, known before any row. */
+function pageOf(projection: CompiledProjection, env: Env): Page {
+  return {
+    skip: projection.skip ? countArgument(projection.skip([], env), 'SKIP') : 0,
+    limit: projection.limit ? countArgument(projection.limit([], env), 'LIMIT') : undefined,
+  };
+}
+
+/**
+ * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
+ * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
+ */
+function finishProjection(projection: CompiledProjection, { skip, limit }: Page, source: RowSource, env: Env): Row[] {
+  const isNew = distinctFilter(projection);
   let rows: Row[] = [];
   if (projection.orderBy.length > 0) {
     type Keyed = { row: Row; index: number; keys: CypherValue[] };
@@ -358,6 +371,8 @@ class BoundedHeap<T> {
  */
 class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
+  /** The items that are not grouping keys. */
+  private readonly valueItems: CompiledProjection['items'];
   /** Groups by their single string key; by equivalence key otherwise. */
   private readonly stringGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
@@ -369,6 +384,7 @@ class Aggregator {
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
+    this.valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
     const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
@@ -427,22 +443,58 @@ class Aggregator {
 
   /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
   forEachRow(visit: (row: Row, own: boolean) => void): void {
-    const { projection, env, keyItems } = this;
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
-    if (this.groupCount === 0 && keyItems.length === 0) this.open('', [], [], false);
-    const width = projection.aggregates.length;
-    const valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
+    if (this.groupCount === 0 && this.keyItems.length === 0) this.open('', [], [], false);
     const reused: Row = [];
-    for (let group = 0; group < this.groupCount; group++) {
-      const first = this.firstRows?.[group];
-      const out = first ? first.slice() : reused;
-      const values: CypherValue[] = new Array(width);
-      for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
-      env.aggregateValues = values;
-      out[projection.aggregateSlot] = values;
-      for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
-      for (const item of valueItems) out[item.slot] = item.fn(first ?? out, env);
-      visit(out, first !== undefined);
+    for (let group = 0; group < this.groupCount; group++) visit(this.rowOf(group, reused), this.firstRows !== undefined);
+  }
+
+  /**
+   * ORDER BY … LIMIT straight over the flat counts, when every sort key is a grouping key
+   * or a count(*): a bounded heap of group numbers, so that only the groups kept get an
+   * output row (and their counts an integer). Ties go to the group that began first, as
+   * in finishProjection, which sees the groups in that order. Undefined when the
+   * projection needs finishProjection.
+   */
+  topRows({ skip, limit }: Page): Row[] | undefined {
+    const { projection, keyItems, counts, keyValues } = this;
+    if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
+    // per sort key, the grouping key it reads, or -1 for the count (every other item is a count(*), having no first rows)
+    const keys: { key: number; descending: boolean }[] = [];
+    for (const { slot, descending } of projection.orderBy) {
+      const item = projection.items.findIndex((item) => item.slot === slot);
+      if (item < 0) return undefined;
+      keys.push({ key: projection.groupingItems.indexOf(item), descending });
     }
+    const width = projection.aggregates.length;
+    const keyWidth = keyItems.length;
+    const compare = (a: number, b: number): number => {
+      for (const { key, descending } of keys) {
+        const result = key < 0 ? counts[a * width] - counts[b * width] : orderCompare(keyValues[a * keyWidth + key] ?? null, keyValues[b * keyWidth + key] ?? null);
+        if (result !== 0) return descending ? -result : result;
+      }
+      return a - b;
+    };
+    const heap = new BoundedHeap<number>(skip + limit, compare);
+    for (let group = 0; group < this.groupCount; group++) {
+      this.env.budget.tick();
+      if (heap.admits(group)) heap.offer(group);
+    }
+    return heap.sorted().slice(skip).map((group) => this.rowOf(group, []));
+  }
+
+  /** The output row of `group`: a copy of its first row, or `reused` refilled. */
+  private rowOf(group: number, reused: Row): Row {
+    const { projection, env, keyItems } = this;
+    const width = projection.aggregates.length;
+    const first = this.firstRows?.[group];
+    const out = first ? first.slice() : reused;
+    const values: CypherValue[] = new Array(width);
+    for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
+    env.aggregateValues = values;
+    out[projection.aggregateSlot] = values;
+    for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
+    for (const item of this.valueItems) out[item.slot] = item.fn(first ?? out, env);
+    return out;
   }
 }
