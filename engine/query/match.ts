@@ -6,6 +6,7 @@
  * Relationship isomorphism: within one MATCH, no relationship is used twice.
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Env, Fn, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
@@ -51,6 +52,8 @@ type ExpandStep = {
   max: number;
   /** The expansion walks the pattern right to left: the relationship list is reversed when bound. */
   reversed: boolean;
+  /** The target's labels and the edge types as ints in the graph last run on, once all of them had one (a graph never withdraws an int it gave). */
+  ids?: { graph: GraphIndex; labels: number[]; types: number[] | undefined };
 } & NodeCheck;
 
 type Next = () => boolean;
@@ -154,13 +157,20 @@ function expansionEnds(step: ExpandStep, row: Row, env: Env): { from: number; ta
     target = node ? graph.denseNode(node) : -1;
     if (target < 0) return undefined;
   }
-  const labels: number[] = [];
-  for (const label of step.labels) {
-    const id = graph.labelId(label);
-    if (id < 0) return undefined;
-    labels.push(id);
+  let ids = step.ids;
+  if (ids?.graph !== graph) {
+    const labels: number[] = [];
+    for (const label of step.labels) {
+      const id = graph.labelId(label);
+      if (id < 0) return undefined;
+      labels.push(id);
+    }
+    const types = step.types.length ? graph.typeIdsOf(step.types) : undefined;
+    ids = { graph, labels, types };
+    // a type no edge has yet may get an int later
+    if (!types || types.length === new Set(step.types).size) step.ids = ids;
   }
-  return { from, target, labels, types: step.types.length ? graph.typeIdsOf(step.types) : undefined };
+  return { from, target, labels: ids.labels, types: ids.types };
 }
 
 /** A relationship check with nothing to read on the record. */
