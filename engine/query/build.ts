@@ -11,7 +11,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import type { SlotCounter } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
-import { buildCountingRunner, buildMatchRunner, type CountingRunner, type MatchStep, type NodeCheck } from './match.ts';
+import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
@@ -56,6 +56,8 @@ export type CompiledClause =
       count?: CountingRunner;
       /** With `count`: the slot that its prefix, one node scan, binds to a different node in every row it hands on. */
       distinctSlot?: number;
+      /** With `distinctSlot`, when the scan is by label and the tail one expansion checked by labels: the counts per node, in one array. */
+      denseCount?: DenseCounter;
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -138,7 +140,7 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
-    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot,
+    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length) : undefined,
   };
 }
 

@@ -86,6 +86,8 @@ interface Sink {
    * and that is the match runner's own (`live`: copied if it starts a group).
    */
   pushCounted?(row: Row, weight: number, live: boolean, distinctSlot?: number): void;
+  /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
+  pushPerNode?(counts: Int32Array, slot: number): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -115,7 +117,9 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
         push(row) {
           if (counted) {
             const distinctSlot = clause.distinctSlot;
-            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
+            const perNode = next.pushPerNode && clause.denseCount?.(row, env);
+            if (perNode) next.pushPerNode!(perNode, distinctSlot!);
+            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
             else clause.run(row, env, (matched) => counted(matched, 1, true), true);
             return;
           }
@@ -203,6 +207,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     return {
       push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
+      pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
       end() {
         const page = pageOf(projection, env);
         const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit), env);
@@ -381,6 +386,8 @@ class Aggregator {
   private groupCount = 0;
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
+  /** Counts per dense node, kept as a MATCH counted them (addPerNode): the groups are the nodes with a count. */
+  private perNode: { counts: Int32Array; slot: number } | undefined;
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
@@ -441,8 +448,36 @@ class Aggregator {
     return group;
   }
 
+  /**
+   * A MATCH's counts per dense node (MatchClause.denseCount), each node with a count its
+   * own group in node order, as the counting runner would have handed them. Kept as they
+   * are when the groups are those nodes and hold plain counts only, for topRows; made
+   * groups otherwise, and at the first other read.
+   */
+  addPerNode(counts: Int32Array, slot: number): void {
+    let groups = 0;
+    for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
+    this.env.budget.checkIntermediate(this.groupCount + groups);
+    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0 && slot === this.projection.groupKeySlot) this.perNode = { counts, slot };
+    else this.openPerNode(counts, slot);
+  }
+
+  private openPerNode(counts: Int32Array, slot: number): void {
+    for (let node = 0; node < counts.length; node++) {
+      if (counts[node] === 0) continue;
+      const row: Row = [];
+      row[slot] = { $node: this.env.graph.nodeAt(node)! };
+      this.add(row, counts[node], false, slot);
+    }
+  }
+
   /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
   forEachRow(visit: (row: Row, own: boolean) => void): void {
+    if (this.perNode) {
+      const { counts, slot } = this.perNode;
+      this.perNode = undefined;
+      this.openPerNode(counts, slot);
+    }
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
     if (this.groupCount === 0 && this.keyItems.length === 0) this.open('', [], [], false);
     const reused: Row = [];
@@ -451,13 +486,13 @@ class Aggregator {
 
   /**
    * ORDER BY … LIMIT straight over the flat counts, when every sort key is a grouping key
-   * or a count(*): a bounded heap of group numbers, so that only the groups kept get an
-   * output row (and their counts an integer). Ties go to the group that began first, as
-   * in finishProjection, which sees the groups in that order. Undefined when the
-   * projection needs finishProjection.
+   * or a count(*): a bounded heap of group numbers (or, with counts per node, node ids),
+   * so that only the groups kept get an output row (and their counts an integer). Ties
+   * go to the group that began first, as in finishProjection, which sees the groups in
+   * that order. Undefined when the projection needs finishProjection.
    */
   topRows({ skip, limit }: Page): Row[] | undefined {
-    const { projection, keyItems, counts, keyValues } = this;
+    const { projection, keyItems, counts, keyValues, perNode, env } = this;
     if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
     // per sort key, the grouping key it reads, or -1 for the count (every other item is a count(*), having no first rows)
     const keys: { key: number; descending: boolean }[] = [];
@@ -468,33 +503,54 @@ class Aggregator {
     }
     const width = projection.aggregates.length;
     const keyWidth = keyItems.length;
+    const countOf = perNode ? (node: number) => perNode.counts[node] : (group: number) => counts[group * width];
+    const keyOf = perNode ? (node: number) => this.nodeKey(node) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
     const compare = (a: number, b: number): number => {
       for (const { key, descending } of keys) {
-        const result = key < 0 ? counts[a * width] - counts[b * width] : orderCompare(keyValues[a * keyWidth + key] ?? null, keyValues[b * keyWidth + key] ?? null);
+        const result = key < 0 ? countOf(a) - countOf(b) : orderCompare(keyOf(a, key), keyOf(b, key));
         if (result !== 0) return descending ? -result : result;
       }
       return a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
-    for (let group = 0; group < this.groupCount; group++) {
-      this.env.budget.tick();
+    const end = perNode ? perNode.counts.length : this.groupCount;
+    for (let group = 0; group < end; group++) {
+      env.budget.tick();
+      if (perNode && perNode.counts[group] === 0) continue;
       if (heap.admits(group)) heap.offer(group);
     }
-    return heap.sorted().slice(skip).map((group) => this.rowOf(group, []));
+    return heap.sorted().slice(skip).map((group) => {
+      if (!perNode) return this.rowOf(group, []);
+      const out: Row = [];
+      out[keyItems[0].slot] = this.nodeKey(group);
+      return this.finishRow(out, new Array(width).fill(BigInt(perNode.counts[group])));
+    });
+  }
+
+  /** The grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
+  private nodeKey(node: number): CypherValue {
+    const row: Row = [];
+    row[this.perNode!.slot] = { $node: this.env.graph.nodeAt(node)! };
+    return this.keyItems[0].fn(row, this.env) ?? null;
   }
 
   /** The output row of `group`: a copy of its first row, or `reused` refilled. */
   private rowOf(group: number, reused: Row): Row {
-    const { projection, env, keyItems } = this;
+    const { projection, keyItems } = this;
     const width = projection.aggregates.length;
     const first = this.firstRows?.[group];
     const out = first ? first.slice() : reused;
     const values: CypherValue[] = new Array(width);
     for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
-    env.aggregateValues = values;
-    out[projection.aggregateSlot] = values;
     for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
-    for (const item of this.valueItems) out[item.slot] = item.fn(first ?? out, env);
+    return this.finishRow(out, values, first);
+  }
+
+  /** `out` with its grouping keys: the aggregate values and the items computed from them (or from the group's first row). */
+  private finishRow(out: Row, values: CypherValue[], first?: Row): Row {
+    this.env.aggregateValues = values;
+    out[this.projection.aggregateSlot] = values;
+    for (const item of this.valueItems) out[item.slot] = item.fn(first ?? out, this.env);
     return out;
   }
 }

@@ -117,6 +117,41 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
   };
 }
 
+/**
+ * Per node of a label scan, how many edges of the counted expansion from it pass: the
+ * counts of a MATCH whose prefix is one label scan and whose tail one expansion that
+ * labels alone check, in one array indexed by dense node id (0: no completion, or a
+ * node not scanned), with no row per node. Built only for such steps; undefined when
+ * this run cannot use it (as_of reads every record).
+ */
+export type DenseCounter = (row: Row, env: Env) => Int32Array | undefined;
+
+export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
+  const [scan, tail] = steps;
+  if (steps.length !== 2 || from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || tail.kind !== 'expand') return undefined;
+  if (tail.sourceSlot !== scan.slot || tail.targetBound || tail.direction === 'both' || tail.types.length === 0 || tail.relProps.length > 0 || !plainNode(tail, {})) return undefined;
+  const { label } = scan.access;
+  const direction = tail.direction;
+  return (row, env) => {
+    if (env.asOf !== undefined) return undefined;
+    const graph = env.graph;
+    const counts = new Int32Array(graph.nodes.span);
+    const scanned = graph.labelId(label);
+    const ids = scanned >= 0 ? expansionIds(tail, graph) : undefined;
+    if (!ids) return counts;
+    const { labels, types } = ids;
+    graph.eachNodeWithLabel(scanned, (node) => {
+      env.budget.tick();
+      const record = graph.nodeAt(node);
+      if (!record || !nodePasses(record, scan, row, env)) return;
+      let count = 0;
+      for (const type of types!) count += graph.countEdges(node, direction, type, labels);
+      counts[node] = count;
+    });
+    return counts;
+  };
+}
+
 /** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
 function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): number {
   const graph = env.graph;
@@ -157,20 +192,24 @@ function expansionEnds(step: ExpandStep, row: Row, env: Env): { from: number; ta
     target = node ? graph.denseNode(node) : -1;
     if (target < 0) return undefined;
   }
-  let ids = step.ids;
-  if (ids?.graph !== graph) {
-    const labels: number[] = [];
-    for (const label of step.labels) {
-      const id = graph.labelId(label);
-      if (id < 0) return undefined;
-      labels.push(id);
-    }
-    const types = step.types.length ? graph.typeIdsOf(step.types) : undefined;
-    ids = { graph, labels, types };
-    // a type no edge has yet may get an int later
-    if (!types || types.length === new Set(step.types).size) step.ids = ids;
+  const ids = expansionIds(step, graph);
+  return ids && { from, target, labels: ids.labels, types: ids.types };
+}
+
+/** The target's labels and the edge types of an expansion as ints; undefined when a label is on no node. */
+function expansionIds(step: ExpandStep, graph: GraphIndex): { labels: number[]; types: number[] | undefined } | undefined {
+  if (step.ids?.graph === graph) return step.ids;
+  const labels: number[] = [];
+  for (const label of step.labels) {
+    const id = graph.labelId(label);
+    if (id < 0) return undefined;
+    labels.push(id);
   }
-  return { from, target, labels: ids.labels, types: ids.types };
+  const types = step.types.length ? graph.typeIdsOf(step.types) : undefined;
+  const ids = { graph, labels, types };
+  // a type no edge has yet may get an int later
+  if (!types || types.length === new Set(step.types).size) step.ids = ids;
+  return ids;
 }
 
 /** A relationship check with nothing to read on the record. */
@@ -178,7 +217,7 @@ function plainRel(step: ExpandStep, env: Env): boolean {
   return env.asOf === undefined && step.relProps.length === 0;
 }
 /** A node check that labels alone decide. */
-function plainNode(check: NodeCheck, env: Env): boolean {
+function plainNode(check: NodeCheck, env: { asOf?: string }): boolean {
   return env.asOf === undefined && check.props.length === 0 && check.id === undefined;
 }
 
