@@ -330,6 +330,16 @@ class BoundedHeap<T> {
 
   constructor(private readonly k: number, private readonly compare: (a: T, b: T) => number) {}
 
+  /** Whether the heap holds k items, k > 0. */
+  get full(): boolean {
+    return this.heap.length > 0 && this.heap.length >= this.k;
+  }
+
+  /** The greatest item kept (the first to go); only when some is. */
+  get greatest(): T {
+    return this.heap[0];
+  }
+
   /** Whether `item` would be kept, were it offered now. */
   admits(item: T): boolean {
     return this.k > 0 && (this.heap.length < this.k || this.compare(item, this.heap[0]) < 0);
@@ -503,20 +513,25 @@ class Aggregator {
     }
     const width = projection.aggregates.length;
     const keyWidth = keyItems.length;
-    const countOf = perNode ? (node: number) => perNode.counts[node] : (group: number) => counts[group * width];
+    // a group's count is at group × stride
+    const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
     const keyOf = perNode ? (node: number) => this.nodeKey(node) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
     const compare = (a: number, b: number): number => {
       for (const { key, descending } of keys) {
-        const result = key < 0 ? countOf(a) - countOf(b) : orderCompare(keyOf(a, key), keyOf(b, key));
+        const result = key < 0 ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, key), keyOf(b, key));
         if (result !== 0) return descending ? -result : result;
       }
       return a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
+    // with the count as the first sort key, a group behind the heap's greatest on it stays out without a comparison
+    const sign = keys.length > 0 && keys[0].key < 0 ? (keys[0].descending ? -1 : 1) : 0;
     const end = perNode ? perNode.counts.length : this.groupCount;
     for (let group = 0; group < end; group++) {
+      const count = countAt[group * stride];
+      if (perNode && count === 0) continue;
       env.budget.tick();
-      if (perNode && perNode.counts[group] === 0) continue;
+      if (sign !== 0 && heap.full && sign * (count - countAt[heap.greatest * stride]) > 0) continue;
       if (heap.admits(group)) heap.offer(group);
     }
     return heap.sorted().slice(skip).map((group) => {

@@ -132,6 +132,8 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
   if (tail.sourceSlot !== scan.slot || tail.targetBound || tail.direction === 'both' || tail.types.length === 0 || tail.relProps.length > 0 || !plainNode(tail, {})) return undefined;
   const { label } = scan.access;
   const direction = tail.direction;
+  // the label's bit is set on live nodes only: with nothing else to check, no record is read
+  const plainScan = scan.labels.length === 0 && plainNode(scan, {});
   return (row, env) => {
     if (env.asOf !== undefined) return undefined;
     const graph = env.graph;
@@ -142,8 +144,10 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
     const { labels, types } = ids;
     graph.eachNodeWithLabel(scanned, (node) => {
       env.budget.tick();
-      const record = graph.nodeAt(node);
-      if (!record || !nodePasses(record, scan, row, env)) return;
+      if (!plainScan) {
+        const record = graph.nodeAt(node);
+        if (!record || !nodePasses(record, scan, row, env)) return;
+      }
       let count = 0;
       for (const type of types!) count += graph.countEdges(node, direction, type, labels);
       counts[node] = count;
