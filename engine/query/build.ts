@@ -156,7 +156,11 @@ class MatchStepsBuilder {
 
   constructor(private readonly ctx: ExprContext) {}
 
+  /** The names of the relationships a named path reads. */
+  private pathRels = new Set<string>();
+
   build(goals: Goal[]): MatchStep[] {
+    for (const goal of goals) if (goal.kind === 'namedPath') for (const rel of goal.rels) this.pathRels.add(rel.name);
     for (const goal of goals) this.add(goal);
     return this.steps;
   }
@@ -227,6 +231,8 @@ class MatchStepsBuilder {
             kind: goal.kind === 'path' ? 'varExpand' : 'expand',
             sourceSlot: (reversed ? goal.to : goal.from).slot, targetSlot: target.slot, targetBound, relSlot: goal.rel.slot,
             direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
+            // an anonymous relationship (its name begins with a space) is read by nothing after the step but a named path
+            bindRel: !goal.rel.name.startsWith(' ') || this.pathRels.has(goal.rel.name),
           };
           this.start(step);
           if (!targetBound) this.freshNodes.set(target.name, step);

@@ -159,16 +159,22 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       };
     case 'project': {
       const projection = clause.projection;
-      const target: Sink = clause.final
-        ? {
-            push(row) {
-              const values = projection.items.map((item) => row[item.slot] ?? null);
-              env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
-              output.push(values);
-            },
-            end() {},
-          }
-        : next;
+      const answer = (values: CypherValue[]) => {
+        env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
+        output.push(values);
+      };
+      if (clause.final && !buffered(projection) && !projection.distinct && !projection.where) {
+        // each answer row straight from the input row, with no projected copy of the row between
+        return {
+          copies: true,
+          push(row) {
+            env.budget.tick();
+            answer(projection.items.map((item) => item.fn(row, env) ?? null));
+          },
+          end() {},
+        };
+      }
+      const target: Sink = clause.final ? { push: (row) => answer(projection.items.map((item) => row[item.slot] ?? null)), end() {} } : next;
       // every projection builds its rows with projectRow, which copies
       return { ...projectSink(projection, target, env), copies: true };
     }
@@ -187,10 +193,14 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
   }
 }
 
-/** A projection: rows pass straight through unless it aggregates, sorts or pages. */
+/** Whether a projection needs its rows together: it aggregates, sorts or pages. */
+function buffered(projection: CompiledProjection): boolean {
+  return projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
+}
+
+/** A projection: rows pass straight through unless it is buffered. */
 function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
-  const buffered = projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
-  if (!buffered) {
+  if (!buffered(projection)) {
     const isNew = distinctFilter(projection);
     return {
       push(row) {

@@ -52,6 +52,8 @@ type ExpandStep = {
   max: number;
   /** The expansion walks the pattern right to left: the relationship list is reversed when bound. */
   reversed: boolean;
+  /** Whether the relationship is written to its slot: not for an anonymous one no path reads. */
+  bindRel: boolean;
   /** The target's labels and the edge types as ints in the graph last run on, once all of them had one (a graph never withdraws an int it gave). */
   ids?: { graph: GraphIndex; labels: number[]; types: number[] | undefined };
 } & NodeCheck;
@@ -299,7 +301,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
           if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
           row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
-        row[step.relSlot] = { $rel: rel };
+        if (step.bindRel) row[step.relSlot] = { $rel: rel };
         used.push(edge);
         const stop = next();
         used.pop();
@@ -387,8 +389,10 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
       if (!otherPasses(graph, node, labels, step, row, env)) return false;
       row[step.targetSlot] = { $node: graph.nodeAt(node)! };
     }
-    const rels = path.map((edge) => ({ $rel: edge }));
-    row[step.relSlot] = step.reversed ? rels.reverse() : rels;
+    if (step.bindRel) {
+      const rels = path.map((edge) => ({ $rel: edge }));
+      row[step.relSlot] = step.reversed ? rels.reverse() : rels;
+    }
     return next();
   };
   const walk = (node: number): boolean => {
