@@ -293,15 +293,16 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
       return graph.eachEdge(from, step.direction, types, (edge, other) => {
         budget.tick();
         if (used.length > 0 && used.includes(edge)) return false;
-        const rel = graph.edgeAt(edge)!;
-        if (!relPlain && !relPasses(rel, step.relProps, row, env)) return false;
+        // the record is read only when it is checked or bound
+        const rel = relPlain && !step.bindRel ? undefined : graph.edgeAt(edge)!;
+        if (!relPlain && !relPasses(rel!, step.relProps, row, env)) return false;
         if (target >= 0) {
           if (other !== target) return false;
         } else {
           if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
           row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
-        if (step.bindRel) row[step.relSlot] = { $rel: rel };
+        if (step.bindRel) row[step.relSlot] = { $rel: rel! };
         used.push(edge);
         const stop = next();
         used.pop();
