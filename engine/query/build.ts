@@ -233,6 +233,8 @@ class MatchStepsBuilder {
             direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
             // an anonymous relationship (its name begins with a space) is read by nothing after the step but a named path
             bindRel: !goal.rel.name.startsWith(' ') || this.pathRels.has(goal.rel.name),
+            // set by the first run: present from the start, so that every step of a kind keeps one shape
+            ids: undefined,
           };
           this.start(step);
           if (!targetBound) this.freshNodes.set(target.name, step);

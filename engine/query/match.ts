@@ -302,7 +302,8 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
           if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
           row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
-        if (step.bindRel) row[step.relSlot] = { $rel: rel! };
+        // null in an unbound slot all the same: a row with a hole would become a slower kind of array
+        row[step.relSlot] = step.bindRel ? { $rel: rel! } : null;
         used.push(edge);
         const stop = next();
         used.pop();
@@ -393,7 +394,7 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
     if (step.bindRel) {
       const rels = path.map((edge) => ({ $rel: edge }));
       row[step.relSlot] = step.reversed ? rels.reverse() : rels;
-    }
+    } else row[step.relSlot] = null;
     return next();
   };
   const walk = (node: number): boolean => {
