@@ -23,7 +23,6 @@
  *
  *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024]
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +31,7 @@ import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,28 +54,6 @@ interface Measure {
   cpuSeconds: number;
   /** CPU milliseconds by thread kind during the batch (Linux), or null. */
   threads: { main: number; workers: number; other: number } | null;
-}
-
-/** CPU milliseconds of each of this process's threads, by thread id (Linux: /proc/self/task); null elsewhere. */
-function threadCpu(): Map<string, number> | null {
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return null;
-  }
-  const ticks = new Map<string, number>();
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // utime and stime, in clock ticks of 10 ms, are the 14th and 15th fields; the name before them may hold spaces
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return ticks;
 }
 
 async function measure(workers: number): Promise<Measure> {
