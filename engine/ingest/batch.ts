@@ -32,10 +32,11 @@ const READ_AHEAD_PER_WORKER = 4;
  * varied body of code (the NLP library, the rules, structuring, the store) in fresh
  * worker isolates, and at the default V8 hands so much of it to its optimising compiler
  * that the compiler threads took as much CPU as the rule workers themselves (measured on
- * the sample corpus, 1 rule worker: 15-28 ms of compiling per document beside 14-20 ms of
- * extraction). At this budget only the code that stays hot is optimised: about 1-3 ms of
- * compiling per document, the workers no slower, and 20-45% less CPU per document in all,
- * which on a machine with few cores is what leaves room for a second worker (bench/batch).
+ * the sample corpus: 15-33 ms of compiling per document beside 17-34 ms in the rule
+ * workers). At this budget only the code that stays hot is optimised: 2-5 ms of compiling
+ * per document, the workers' own CPU per document about the same (within the shared
+ * machines' noise), and 30-40% less CPU per document in all, which on a machine with few
+ * cores is what leaves room for a second worker (bench/batch).
  */
 export const BATCH_INTERRUPT_BUDGET = 16 * 67_584;
 
