@@ -41,10 +41,10 @@ bn_indicator(participation_need, participation).
 % the needs, in the order findings list them
 bn_need(identity). bn_need(security). bn_need(recognition). bn_need(participation).
 
-bn_words(identity, ['identity', 'culture', 'cultural', 'language', 'mother tongue', 'religion', 'religious', 'faith', 'ethnic', 'heritage', 'traditions']).
-bn_words(security, ['security', 'safety', 'survival', 'attack', 'protect', 'killed', 'killing', 'massacre', 'fear for our lives']).
-bn_words(recognition, ['recognition', 'recognise', 'recognize', 'respect', 'dignity', 'status', 'acknowledge', 'humiliat']).
-bn_words(participation, ['participation', 'participate', 'represent', 'exclude', 'exclusion', ' vote', 'voting', 'voice', 'inclusion', 'election']).
+keywords(bn_words(identity), ['identity', 'culture', 'cultural', 'language', 'mother tongue', 'religion', 'religious', 'faith', 'ethnic', 'heritage', 'traditions']).
+keywords(bn_words(security), ['security', 'safety', 'survival', 'attack', 'protect', 'killed', 'killing', 'massacre', 'fear for our lives']).
+keywords(bn_words(recognition), ['recognition', 'recognise', 'recognize', 'respect', 'dignity', 'status', 'acknowledge', 'humiliat']).
+keywords(bn_words(participation), ['participation', 'participate', 'represent', 'exclude', 'exclusion', ' vote', 'voting', 'voice', 'inclusion', 'election']).
 
 % ---- list tools that never walk a list id by id ------------------------------------
 
@@ -72,7 +72,7 @@ bn_tally([A-Ids|Gs], Need, Kind, [(A-Need)-t(Kind, N, S)|Ts]) :- bn_len(Ids, N),
 bn_sources([G, R]) :- claims_of_type('Grievance', G), claims_of_type('RedLine', R).
 
 % bn_claims(+Need, -Hits): Grievance or RedLine claims that name Need (one list per claim type).
-bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), bn_words(Need, Words), mentioning(Cs, Words, Hits).
+bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), keywords(bn_words(Need), Words), mentioning(Cs, Words, Hits).
 
 % bn_interests(+Need, -Interests): the Interest nodes whose interest_type is Need.
 bn_interests(participation, []) :- !.

@@ -41,14 +41,14 @@ present(shared_interests, Ids) :-
     findall(I, (member(s(_, _, _, Is, _), First), member(I, Is)), L), sort(L, Ids), nonempty(Ids).
 present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), fu_cite([O, C], Ids), nonempty(Ids).
 present(objective_criteria, Ids) :-
-    nodes_where('Claim', _, _, Cs), fu_criteria_words(Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
+    nodes_where('Claim', _, _, Cs), keywords(fu_criteria_words, Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
 present(talks, Ids) :- events_of_type('CONSULT', Es), fu_cite([Es], Ids), nonempty(Ids).
 present(alternatives, Ids) :-
     fu_batna_records(Records), fu_first(Records, First),
     findall(Id, (member(b(_, _, _, Alt, Press, _), First), (member(Id, Alt) ; member(Id, Press))), L),
     sort(L, Ids), nonempty(Ids).
 
-fu_criteria_words([' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
+keywords(fu_criteria_words, [' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
 
 fu_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
 

@@ -42,9 +42,9 @@ present(Base, Ids) :-
 % the bases, in tie-break order
 fr_base(reward). fr_base(coercive). fr_base(legitimate). fr_base(referent). fr_base(expert). fr_base(informational).
 
-fr_words(legitimate, ['mandate', ' law', 'lawful', 'legal', 'constitution', 'elected', 'election', 'resolution', 'sovereign', 'legitimate']).
-fr_words(expert, ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
-fr_words(informational, ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
+keywords(fr_words(legitimate), ['mandate', ' law', 'lawful', 'legal', 'constitution', 'elected', 'election', 'resolution', 'sovereign', 'legitimate']).
+keywords(fr_words(expert), ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
+keywords(fr_words(informational), ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
 
 % ---- list tools ------------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_se
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (tabled:
 % the indicators and the profile both read them).
 :- table fr_citing/2.
-fr_citing(Base, Groups) :- fr_words(Base, Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
+fr_citing(Base, Groups) :- keywords(fr_words(Base), Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
 % tie-break order; tabled, so that it is computed once per graph view.

@@ -17,8 +17,13 @@
 %   g_day(Id, Days)                 the same as days since 1970-01-01
 %   g_text(Id, Lower)               a node's text (else label) in lower case
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
+%   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
+%                                   modules declare (keywords/2 facts): the text index the bridge
+%                                   builds when it hands the view over (engine/prolog/text-index.ts)
+% and, for as long as the engine runs (not per view):
+%   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -47,7 +52,6 @@ reference_date(Date) :- g_ref(Date, _).
 nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
 :- table nodes_where_/4.
 nodes_where_(Label, Key, Value, Ids) :-
-    must_be(atom, Label),
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
@@ -68,10 +72,32 @@ text_mentions(Id, Keywords, Keyword) :-
 filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
-    (   condition(Condition)
+    (   Condition = mentions(Keywords), indexed_words(Keywords)
+    ->  mentioned_by(Keywords, Mentioned), kept_in(Ids, Mentioned, Kept)
+    ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
+
+% indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
+% mentions condition on other words scans the texts of the ids instead)
+indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
+
+% mentioned_by(+Keywords, -m(Ids, N, Index)): the sorted ids whose text contains one of
+% Keywords, how many, and the same as an assoc (tabled: a framework's word list is asked
+% for again by its indicators, its findings and per actor)
+:- table mentioned_by/2.
+mentioned_by(Keywords, m(Ids, N, Index)) :-
+    findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids),
+    length(Ids, N), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+
+% kept_in(+Ids, +Mentioned, -Kept): the elements of Ids that are mentioned, in the order of Ids:
+% one walk of both lists when Ids is a sorted set about as long as the mentioned ones, else a
+% lookup per id
+kept_in(Ids, m(Set, N, _), Kept) :- length(Ids, L), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !, ord_intersection(Ids, Set, Kept).
+kept_in(Ids, m(_, _, Index), Kept) :- include(in_index(Index), Ids, Kept).
+
+in_index(Index, Id) :- get_assoc(Id, Index, _).
 
 condition(window(_, _)).
 condition(current(_)).
@@ -269,27 +295,38 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Ref): the g_*
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref): the g_*
 % facts of a new view, replacing the last one's. Each list is flat (the arguments of one fact
 % after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
 % reference date.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
+parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_day(_, _)), retractall(g_text(_, _)),
-    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref).
+    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)),
+    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref).
 
 % parley_add_view(...): the same lists for records added to the view; Ref is the new reference
 % date, or [] when it stays. The tables of the last view (tabled rule predicates) are dropped.
-parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
+parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
+    add_pairs(Mentions, g_mention),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
     ),
     abolish_all_tables.
+
+% parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
+parley_keywords(Module, Words) :-
+    (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))
+    ->  findall(W, ( clause(Module:keywords(_, List), true), is_list(List), member(W, List), atom(W) ), Words)
+    ;   Words = []
+    ).
+
+% parley_index_words(+Words): the words the text index now covers.
+parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), assertz(g_indexed(W))).
 
 add_pairs([], _).
 add_pairs([A, B | T], Name) :- Fact =.. [Name, A, B], assertz(Fact), add_pairs(T, Name).
