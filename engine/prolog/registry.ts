@@ -20,7 +20,7 @@ function helperLibrary(): string {
 }
 
 /** The predicates of the framework contract (frameworks/README.md): every framework defines them, so WHERE cannot call them by name. */
-export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5'] as const;
+export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5', 'rank/3', 'keywords/2'] as const;
 
 /** A WHERE-callable rule predicate, resolved to the module that defines it. */
 export interface RulePredicate {

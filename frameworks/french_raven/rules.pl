@@ -128,12 +128,16 @@ power_base(A, Base) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-_, B
 
 % ---- findings ------------------------------------------------------------------------
 
+% per actor, ranked by moves: a run keeps its findings limit of them (kept/2)
+rank(power_base, [A, Base], N) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, _), Bases).
+rank(dominant_base, A, Max) :- fr_profile(Ps), member(p(A, Bases), Ps), findall(N, member(_-c(N, _), Bases), Ns), max_list(Ns, Max).
+
 finding(power_base, [A, Base], Sentence, [A | Ids], [Base, 'an actor uses a base of power when the graph shows one of its moves of that base']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases),
+    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases), kept(power_base, [A, Base]),
     fr_base_text(Base, Text),
     join([[A], ' uses ', Text, ': ', N, ' of its moves or attributes show it.'], Sentence).
 
 finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base is the one with the most moves; ties go in the order reward, coercive, legitimate, referent, expert, informational']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), fr_dominant(Bases, Base, Ids),
+    fr_profile(Ps), member(p(A, Bases), Ps), kept(dominant_base, A), fr_dominant(Bases, Base, Ids),
     fr_base_text(Base, Text), fr_profile_text(Bases, Profile),
     join([[A], ' relies most on ', Text, ' (bases: ', Profile, ').'], Sentence).

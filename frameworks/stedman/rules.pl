@@ -162,7 +162,10 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-st_spoilers(Ctx, Spoilers) :-
+% (tabled: the ranking and the findings read them, once per graph view)
+st_spoilers(Ctx, Spoilers) :- st_all_spoilers(C, S), Ctx = C, Spoilers = S.
+:- table st_all_spoilers/2.
+st_all_spoilers(Ctx, Spoilers) :-
     st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), Ctx = ctx(_, _, After),
     findall(S, (member(A-Ps0, Candidates), st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, After, S)), Spoilers).
 
@@ -228,8 +231,15 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
         atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than 180 days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
     st_process_ids(Ids).
 
+% per spoiler, three findings each (type, position, strategy), ranked by the moves against the
+% process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps
+rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), length(Beh, N), st_finding_key(Key).
+
+st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
+
 finding(Key, Value, Sentence, Ids, Because) :-
     st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
+    st_finding_key(Key), kept(Key, A),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
     st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
 
