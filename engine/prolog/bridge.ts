@@ -17,8 +17,9 @@
  *                                         node's text or label contains, ignoring case
  *   filter_ids(Ids, Condition, Kept)      the ids of a list that meet Condition: window(From, To)
  *                                         (days before the reference date), current(Days) (in the
- *                                         last Days, or undated), dated, mentions(Keywords),
- *                                         prop(Key, Value), kind(Label)
+ *                                         last Days, or undated), dated, mentions(Keywords) (read
+ *                                         from the text index when every keyword is one a module
+ *                                         declares), prop(Key, Value), kind(Label)
  *   group_by_edge(Ids, Type, Dir, Role, Groups)
  *                                         groups Ids by the node at the other end of their edges of
  *                                         Type (Dir in: edges arriving at the id; out: leaving it),
@@ -39,7 +40,7 @@
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
  * over once as facts (when the graph, its revision or the view's cuts change: only the
  * records added, when the graph has only grown, else all of them; tabled rule predicates
- * are dropped with the old facts) and every rule runs inside the engine. Ids, labels, types, keys and
+ * are dropped with the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
