@@ -75,11 +75,11 @@ export class TextIndex {
       for (const needle of this.needlesOf(token)) found.add(needle);
     }
     const hits: string[] = [];
-    for (const needle of found) if (this.terms.has(needle)) hits.push(needle);
-    for (const [run, terms] of this.composite) {
-      if (run !== '' && !found.has(run)) continue;
-      for (const term of terms) if (text.includes(term)) hits.push(term);
+    for (const needle of found) {
+      if (this.terms.has(needle)) hits.push(needle);
+      for (const term of this.composite.get(needle) ?? []) if (text.includes(term)) hits.push(term);
     }
+    for (const term of this.composite.get('') ?? []) if (text.includes(term)) hits.push(term);
     return hits;
   }
 
