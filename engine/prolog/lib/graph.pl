@@ -72,6 +72,19 @@ text_mentions(Id, Keywords, Keyword) :-
 filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
+    (   shared_set(Ids), ground(Condition) -> filter_ids_shared(Ids, Condition, Found), Kept = Found
+    ;   filter_ids_(Ids, Condition, Kept)
+    ).
+
+% shared_set(+Ids): a list long enough that a set predicate's answer over it is kept for the
+% rest of the view (tabled): the frameworks of one assess ask for the same large sets (the
+% claims, the events of a type, the current ones) again and again
+shared_set(Ids) :- length(Ids, N), N >= 64.
+
+:- table filter_ids_shared/3.
+filter_ids_shared(Ids, Condition, Kept) :- filter_ids_(Ids, Condition, Kept).
+
+filter_ids_(Ids, Condition, Kept) :-
     (   Condition = mentions(Keywords), indexed_words(Keywords)
     ->  mentioned_by(Keywords, Mentioned), kept_in(Ids, Mentioned, Kept)
     ;   condition(Condition)
@@ -125,6 +138,15 @@ keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 % group_by_edge(+Ids, +Type, +Dir, ?Role, -Groups): Node-Ids pairs, by the node at the other end.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
     must_be(list, Ids), must_be(atom, Type), must_be(atom, Dir),
+    (   shared_set(Ids), ( var(Role) ; atom(Role) )
+    ->  group_by_edge_shared(Ids, Type, Dir, Role, Found), Groups = Found
+    ;   group_by_edge_(Ids, Type, Dir, Role, Groups)
+    ).
+
+:- table group_by_edge_shared/5.
+group_by_edge_shared(Ids, Type, Dir, Role, Groups) :- group_by_edge_(Ids, Type, Dir, Role, Groups).
+
+group_by_edge_(Ids, Type, Dir, Role, Groups) :-
     findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
@@ -139,6 +161,15 @@ role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Rol
 link_pairs(Ids, SideA, SideB, Pairs) :-
     must_be(list, Ids),
     (   side(SideA), side(SideB) -> true ; instantiation_error(link_pairs(Ids, SideA, SideB)) ),
+    (   shared_set(Ids), ground(SideA-SideB)
+    ->  link_pairs_shared(Ids, SideA, SideB, Found), Pairs = Found
+    ;   link_pairs_(Ids, SideA, SideB, Pairs)
+    ).
+
+:- table link_pairs_shared/4.
+link_pairs_shared(Ids, SideA, SideB, Pairs) :- link_pairs_(Ids, SideA, SideB, Pairs).
+
+link_pairs_(Ids, SideA, SideB, Pairs) :-
     findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
     sort(Found, Sorted),
     triples_to_pairs(Sorted, Pairs).
