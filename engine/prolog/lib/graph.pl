@@ -86,29 +86,32 @@ filter_ids_shared(Ids, Condition, Kept) :- filter_ids_(Ids, Condition, Kept).
 
 filter_ids_(Ids, Condition, Kept) :-
     (   Condition = mentions(Keywords), indexed_words(Keywords)
-    ->  mentioned_by(Keywords, Mentioned), kept_in(Ids, Mentioned, Kept)
+    ->  kept_in(Ids, Keywords, Kept)
     ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
 
 % indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
-% mentions condition on other words scans the texts of the ids instead)
+% mentions condition on other words scans the texts of the ids instead); tabled, as a rule asks
+% it again with the same list for every actor
+:- table indexed_words/1.
 indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
 
-% mentioned_by(+Keywords, -m(Ids, N, Index)): the sorted ids whose text contains one of
-% Keywords, how many, and the same as an assoc (tabled: a framework's word list is asked
-% for again by its indicators, its findings and per actor)
-:- table mentioned_by/2.
-mentioned_by(Keywords, m(Ids, N, Index)) :-
-    findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids),
-    length(Ids, N), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+% mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
+% (tabled: a framework's word list is asked for again by its indicators, its findings and per
+% actor), and mentioned_index/2 the same as an assoc, built when a short list asks
+:- table mentioned_by/2, mentioned_index/2.
+mentioned_by(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_index(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
 
-% kept_in(+Ids, +Mentioned, -Kept): the elements of Ids that are mentioned, in the order of Ids:
-% one walk of both lists when Ids is a sorted set about as long as the mentioned ones, else a
-% lookup per id
-kept_in(Ids, m(Set, N, _), Kept) :- length(Ids, L), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !, ord_intersection(Ids, Set, Kept).
-kept_in(Ids, m(_, _, Index), Kept) :- include(in_index(Index), Ids, Kept).
+% kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
+% of Ids: one walk of both lists when Ids is a sorted set about as long as the mentioned ones,
+% else a lookup per id
+kept_in(Ids, Keywords, Kept) :-
+    mentioned_by(Keywords, Set), length(Ids, L), length(Set, N), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !,
+    ord_intersection(Ids, Set, Kept).
+kept_in(Ids, Keywords, Kept) :- mentioned_index(Keywords, Index), include(in_index(Index), Ids, Kept).
 
 in_index(Index, Id) :- get_assoc(Id, Index, _).
 
