@@ -185,6 +185,11 @@ export class PrologBridge {
     for (const indicator of indicators) this.userPredicates.add(indicator);
   }
 
+  /** The predicates callable here: the ones consulted into this bridge and the ones adopted, as `name/arity`. */
+  predicates(): string[] {
+    return [...this.userPredicates];
+  }
+
   /** Whether a consulted rule module defines `name/arity`. */
   defines(name: string, arity: number): boolean {
     return this.userPredicates.has(`${name}/${arity}`);
