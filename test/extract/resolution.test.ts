@@ -80,6 +80,34 @@ describe('a government named by a description ("the junta", "the military govern
     expect(speakers(graph)).toMatchObject({ 'The government demanded that the M23 withdraw to its earlier positions': 'Government of DR Congo' });
   });
 
+  it('is the government of the nationality its own clause names, over the country of the document\'s places', async () => {
+    const graph = await graphOf(
+      'Ministers met in Luanda, Benguela and Huambo on Sunday. The Angolan presidency said the talks would continue. ' +
+        'The Congolese delegation said the government would never negotiate with the M23. ' +
+        'Rwandan officials said the government had failed to disarm the FDLR. Later the government said it would attend the next round.',
+    );
+    const angola = actorLabelled(graph, 'Government of Angola');
+    const congo = actorLabelled(graph, 'Government of DR Congo');
+    expect(speakers(graph)).toMatchObject({
+      'the government would never negotiate with the M23': 'Government of DR Congo',
+      // No nationality in its sentence: the country of the document's places.
+      'it would attend the next round': 'Government of Angola',
+    });
+    // The Rwandan officials' "the government" is Rwanda's, which the text never names: nobody, never Angola or DR Congo.
+    const quotes = (node: StructuredNode) => node.provenance.map((record) => record.span!.start);
+    const rwandan = 'Ministers met in Luanda, Benguela and Huambo on Sunday. The Angolan presidency said the talks would continue. The Congolese delegation said the government would never negotiate with the M23. Rwandan officials said '.length;
+    expect([...quotes(angola), ...quotes(congo)]).not.toContain(rwandan);
+    expect(nodes(graph, 'Actor').map((node) => node.properties.label)).not.toContain('Government of Rwanda');
+  });
+
+  it('takes a country name inside another actor\'s name as its nationality, but not a country acting as a party', async () => {
+    const delegation = await graphOf('Fighting continued in Luanda and Huambo. The DRC delegation said the government would never cede Goma to the rebels.');
+    expect(actorLabelled(delegation, 'Government of DR Congo').provenance.map((record) => record.quote)).toEqual(['DRC delegation', 'the government']);
+    const party = await graphOf('Fighting continued in Lashio and Mandalay. Thailand said the junta would never cede Lashio to the rebels.');
+    expect(actorLabelled(party, 'Government of Myanmar').provenance.map((record) => record.quote)).toEqual(['the junta']);
+    expect(nodes(party, 'Actor').map((node) => node.properties.label)).not.toContain('Government of Thailand');
+  });
+
   it('refers back to the government the document named, in one node', async () => {
     const graph = await graphOf(
       "Myanmar's military government said it would not negotiate with the Arakan Army. Thailand urged the junta to release prisoners held in Sittwe. The junta accused the Arakan Army of attacking civilians.",

@@ -134,9 +134,11 @@ export function findClaims(
 /**
  * "the group said" speaks for the named actor of the same type mentioned last
  * before it ("M23 fighters entered Goma ... and the group's leaders called on ...").
+ * A government description is left to the structure stage, which knows whose government
+ * it is (coreference.ts).
  */
 function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
-  if (speaker.canonical || !/^the\s/i.test(speaker.text)) return speaker;
+  if (speaker.canonical || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
   const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
   return named[named.length - 1] ?? speaker;
 }
