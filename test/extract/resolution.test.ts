@@ -169,6 +169,37 @@ describe('role titles stand for the person named with that title nearby', () => 
   });
 });
 
+describe('the subject of coordinated acts', () => {
+  it('"The Foreign Secretary met X and said ..." is said by the Foreign Secretary named before, not by X', async () => {
+    const graph = await graphOf(
+      'Foreign Secretary David Lammy arrived in Kyiv on Monday. ' +
+        'The Foreign Secretary met President Volodymyr Zelensky and said Britain would never recognise the annexation of Crimea. ' +
+        'General Ahmed Salim visited troops in Gao and warned that the army would retake Kidal.',
+    );
+    expect(speakers(graph)).toEqual({
+      'Britain would never recognise the annexation of Crimea': 'David Lammy',
+      'warned that the army would retake Kidal': 'Ahmed Salim',
+    });
+  });
+
+  it('an act\'s place, date and partners stop at the next coordinated act', async () => {
+    const graph = await graphOf(
+      'Foreign Secretary David Lammy met President Volodymyr Zelensky and said Britain would never recognise the annexation of Crimea. ' +
+        'The RSF attacked Tambul, and on 25 October 2024 the RSF attacked the town of Kabkabiya.',
+    );
+    const byType = (type: string) => nodes(graph, 'Event').filter((event) => event.properties.event_type === type);
+    const [meeting] = byType('CONSULT');
+    expect(meeting.properties.label).toBe('met President Volodymyr Zelensky');
+    expect(graph.edges.some((edge) => edge.type === 'OCCURRED_AT' && edge.from === meeting.id)).toBe(false);
+    expect(byType('ASSAULT').map((event) => event.properties.date ?? null)).toEqual([null, '2024-10-25']);
+  });
+
+  it('a capitalised verb inside a sentence is no act: an undated "3 March" is not a march', async () => {
+    const graph = await graphOf('On 3 March the M23 shelled Sake. Protesters march in Goma every Friday.');
+    expect(nodes(graph, 'Event').map((event) => event.properties.event_type).sort()).toEqual(['ASSAULT', 'PROTEST']);
+  });
+});
+
 describe('one event per occurrence', () => {
   const events = (graph: StructuredDocument) => nodes(graph, 'Event');
   const placeOf = (graph: StructuredDocument, event: StructuredNode) => {

@@ -109,7 +109,8 @@ export function findClaims(
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
         if (quoted) speaker = quote.speaker;
-        previousSpeaker = speaker ?? previousSpeaker;
+        // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
+        previousSpeaker = speaker ?? actingSubject(tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
         const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb ? reporting : undefined;
         const claimSpan = quoted ? quote.words : claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
@@ -183,6 +184,14 @@ function subjectBefore(clauseActors: ActorMention[], relations: RelationMention[
   // "X, backed by Y, said": the speaker is X, the head of the noun phrase.
   const alliance = relations.find((r) => r.type === 'ALLIED_WITH' && r.to.start === subject.start && r.from.start < subject.start);
   return (alliance && before.find((actor) => actor.start === alliance.from.start)) || subject;
+}
+
+/** The subject of a unit's first finite verb ("The Foreign Secretary met ..."). */
+function actingSubject(tokens: Token[], unit: Unit, unitActors: ActorMention[], relations: RelationMention[]): ActorMention | undefined {
+  for (let i = unit.firstToken + 1; i < unit.endToken; i++) {
+    if (isFiniteVerb(tokens[i])) return subjectBefore(unitActors, relations, tokens[i].start, unit.start);
+  }
+  return undefined;
 }
 
 function actorAfter(clauseActors: ActorMention[], offset: number): ActorMention | undefined {
