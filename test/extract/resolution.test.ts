@@ -169,6 +169,33 @@ describe('role titles stand for the person named with that title nearby', () => 
   });
 });
 
+describe('how far a title looks back for its holder', () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, k) => `Aid convoy ${k + 1} reached the camp.`).join(' ');
+
+  it('finds the holder mentioned within the window, by any name, and nobody beyond it', async () => {
+    const near = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(4)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(near)).toEqual({ 'Britain would never recognise the annexation': 'David Lammy' });
+    const renamed = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(4)} Lammy visited Odesa. ${filler(4)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(renamed)).toEqual({ 'Britain would never recognise the annexation': 'David Lammy' });
+    const far = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(6)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(far)).toEqual({ 'Britain would never recognise the annexation': 'Foreign Secretary' });
+    const lowerCase = await graphOf(`Defence Secretary John Healey visited Tallinn. ${filler(6)} "Russia must withdraw its forces," the secretary said.`);
+    expect(speakers(lowerCase)).toEqual({ 'Russia must withdraw its forces': null });
+  });
+
+  it('resolves nobody when two different persons hold the title within the window', async () => {
+    const graph = await graphOf(
+      'President Felix Tshisekedi met President Paul Kagame in Luanda. The President said the M23 must withdraw from Goma. ' +
+        '"We will never negotiate with the M23," the president said.',
+    );
+    expect(speakers(graph)).toEqual({ 'the M23 must withdraw from Goma': 'President', 'We will never negotiate with the M23': null });
+    const labels = nodes(graph, 'Actor').map((node) => node.properties.label);
+    expect(actorLabelled(graph, 'Félix Tshisekedi').provenance.map((record) => record.quote)).toEqual(['Felix Tshisekedi']);
+    expect(actorLabelled(graph, 'Paul Kagame').provenance.map((record) => record.quote)).toEqual(['Paul Kagame']);
+    expect(labels).toContain('President');
+  });
+});
+
 describe('the subject of coordinated acts', () => {
   it('"The Foreign Secretary met X and said ..." is said by the Foreign Secretary named before, not by X', async () => {
     const graph = await graphOf(

@@ -81,7 +81,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   nameDescribedGovernments(tokens, sentences, actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
-  actors.push(...roleReferences(context, actors, [...taken, ...actors]));
+  actors.push(...roleReferences(context, sentences, actors, [...taken, ...actors]));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
