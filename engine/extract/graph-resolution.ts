@@ -1,7 +1,7 @@
-import type { PropertyValue } from '../ontology/index.ts';
+import type { PropertyValue, Provenance } from '../ontology/index.ts';
 import { deriveEdgeId, deriveNodeId, normaliseForIdentity } from '../store/ids.ts';
 import type { KnownActor } from './structure/coreference.ts';
-import { MAX_PROVENANCE_PER_NODE, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+import { addProvenance, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 
 /**
  * Entity resolution against the graph a document is committed to: the graph-dependent
@@ -50,17 +50,18 @@ interface GraphActor extends KnownActor {
   role?: string;
 }
 
+/** An Actor node's properties as the actor directory reads them. */
+export function knownActor(properties: Record<string, PropertyValue> | undefined): KnownActor | undefined {
+  if (typeof properties?.label !== 'string') return undefined;
+  return { label: properties.label, aliases: stringList(properties.aliases), ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
+}
+
 /** Labels, aliases and types of the graph's actors. */
 export function* graphActors(index: ActorGraph): Iterable<GraphActor> {
   for (const id of index.nodesWithLabel('Actor')) {
     const properties = index.node(id)?.properties;
-    if (typeof properties?.label !== 'string') continue;
-    const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-    yield {
-      id, label: properties.label, aliases,
-      ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}),
-      ...(typeof properties.role === 'string' ? { role: properties.role } : {}),
-    };
+    const actor = knownActor(properties);
+    if (actor) yield { id, ...actor, ...(typeof properties!.role === 'string' ? { role: properties!.role } : {}) };
   }
 }
 
@@ -173,23 +174,24 @@ function stringList(value: PropertyValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Two records of one node as one: provenance unioned (bounded as structuring bounds it), the higher confidence, aliases unioned. */
+/** Two records' provenance as one, as structuring keeps it (one record per span, bounded). */
+function unionProvenance(a: readonly Provenance[], b: readonly Provenance[]): Provenance[] {
+  const provenance = [...a];
+  for (const record of b) addProvenance(provenance, record);
+  return provenance;
+}
+
+/** Two records of one node as one: provenance unioned, the higher confidence, aliases unioned. */
 function mergeNodes(a: StructuredNode, b: StructuredNode): StructuredNode {
-  const provenance = [...a.provenance];
-  for (const record of b.provenance) {
-    if (provenance.length >= MAX_PROVENANCE_PER_NODE) break;
-    if (!provenance.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) provenance.push(record);
-  }
   const aliases = [...new Set([...stringList(a.properties.aliases), ...stringList(b.properties.aliases)])].sort();
-  return { ...a, properties: { ...a.properties, ...(a.properties.aliases !== undefined ? { aliases } : {}) }, confidence: Math.max(a.confidence, b.confidence), provenance };
+  return {
+    ...a, properties: { ...a.properties, ...(a.properties.aliases !== undefined ? { aliases } : {}) }, confidence: Math.max(a.confidence, b.confidence),
+    provenance: unionProvenance(a.provenance, b.provenance),
+  };
 }
 
 function mergeEdges(a: StructuredEdge, b: StructuredEdge): StructuredEdge {
-  const provenance = [...a.provenance];
-  for (const record of b.provenance) {
-    if (!provenance.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) provenance.push(record);
-  }
-  return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance };
+  return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance: unionProvenance(a.provenance, b.provenance) };
 }
 
 export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGraph): StructuredDocument {
