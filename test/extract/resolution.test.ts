@@ -227,6 +227,27 @@ describe('the subject of coordinated acts', () => {
   });
 });
 
+describe('speakers described between commas, and the labels countries get', () => {
+  it('"X, the AU\'s mediator, proposed" and "X, which backs Y, denied" are said by X; "..., which Kigali denied" by Kigali', async () => {
+    const graph = await graphOf(
+      "President Joao Lourenco, the African Union's mediator, proposed a summit in Luanda. Rwanda, which backs the M23, denied the accusation. " +
+        'Kinshasa accused Rwanda of backing the M23, which Kigali denied.',
+    );
+    expect(speakers(graph)).toEqual({
+      "President Joao Lourenco, the African Union's mediator, proposed a summit in Luanda": 'Joao Lourenco',
+      'Rwanda, which backs the M23, denied the accusation': 'Rwanda',
+      'Kinshasa accused Rwanda of backing the M23': 'Government of DR Congo',
+      'which Kigali denied': 'Government of Rwanda',
+    });
+  });
+
+  it('a country is labelled by its common name, never an acronym', async () => {
+    const graph = await graphOf('The UAE denied arming the RSF. The Netherlands urged a ceasefire. The United States said it would continue its mediation.');
+    const states = nodes(graph, 'Actor').filter((node) => node.properties.actor_type === 'state').map((node) => node.properties.label);
+    expect(states.sort()).toEqual(['Netherlands', 'United Arab Emirates', 'United States']);
+  });
+});
+
 describe('one event per occurrence', () => {
   const events = (graph: StructuredDocument) => nodes(graph, 'Event');
   const placeOf = (graph: StructuredDocument, event: StructuredNode) => {
