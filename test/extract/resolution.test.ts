@@ -241,6 +241,11 @@ describe('speakers described between commas, and the labels countries get', () =
     });
   });
 
+  it('the subject of a demand no verb of speech reports is whom it is made of, not who makes it', async () => {
+    const graph = await graphOf('Displaced people must be allowed to return to Masisi. The M23 must withdraw from Rutshuru, the United States said.');
+    expect(speakers(graph)).toEqual({ 'Displaced people must be allowed to return to Masisi': null, 'The M23 must withdraw from Rutshuru': 'United States' });
+  });
+
   it('a country is labelled by its common name, never an acronym', async () => {
     const graph = await graphOf('The UAE denied arming the RSF. The Netherlands urged a ceasefire. The United States said it would continue its mediation.');
     const states = nodes(graph, 'Actor').filter((node) => node.properties.actor_type === 'state').map((node) => node.properties.label);

@@ -105,7 +105,9 @@ export function findClaims(
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
         const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
-        let speaker = verb ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
+        // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
+        const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
+        let speaker = verb && !unreportedDemand ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
