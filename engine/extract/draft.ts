@@ -1,8 +1,8 @@
-import type { PropertyValue, WorkspaceTier } from '../ontology/index.ts';
+import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
 import { graphActors } from './graph-resolution.ts';
-import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type KnownActor, type StructuredDocument } from './structure/index.ts';
+import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
 
 /**
@@ -189,11 +189,4 @@ export function graphAnswers(index: GraphIndex): GraphAnswers {
     directory: actorDirectory(graphActors(index)),
     isMemberOf: (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation),
   };
-}
-
-/** An Actor node's properties as the actor directory reads them. */
-export function knownActor(properties: Record<string, PropertyValue> | undefined): KnownActor | undefined {
-  if (typeof properties?.label !== 'string') return undefined;
-  const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-  return { label: properties.label, aliases, ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
 }

@@ -1,7 +1,7 @@
-import type { PropertyValue } from '../ontology/index.ts';
+import type { PropertyValue, Provenance } from '../ontology/index.ts';
 import { deriveEdgeId, deriveNodeId, normaliseForIdentity } from '../store/ids.ts';
 import type { KnownActor } from './structure/coreference.ts';
-import { MAX_PROVENANCE_PER_NODE, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+import { addProvenance, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
 
 /**
  * Entity resolution against the graph a document is committed to: the graph-dependent
@@ -25,13 +25,21 @@ import { MAX_PROVENANCE_PER_NODE, type StructuredDocument, type StructuredEdge, 
  *    differs), its provenance and its edges; the store's merge unions aliases and
  *    provenance and keeps the higher confidence.
  * Claims spoken by a matched actor name the graph's node as their speaker, and their ids
- * follow. Deterministic: the same document and graph always resolve alike.
+ * follow.
+ *
+ * Each extracted Location follows the same rule with the graph's Location nodes (a place a
+ * user imported as `el-fasher`): its id kept when the graph has it; else the same three
+ * levels of names; country codes must agree when both are known; among several matches the
+ * same location_type is preferred, and a name still ambiguous matches nothing; on a match the
+ * graph's id, label, and its location_type and country_code when known win, and extraction
+ * adds its names as aliases. Edges to the place (OCCURRED_AT ...) follow it.
+ * Deterministic: the same document and graph always resolve alike.
  */
 
 const PERSON = 'individual';
 const UNTYPED = new Set(['unknown', '']);
 
-/** What resolution reads of a graph: its Actor nodes (a GraphIndex, or one with writes not yet committed merged in). */
+/** What resolution reads of a graph: its Actor and Location nodes (a GraphIndex, or one with writes not yet committed merged in). */
 export interface ActorGraph {
   node(id: string): { properties: Record<string, PropertyValue> } | undefined;
   nodesWithLabel(label: string): Iterable<string>;
@@ -42,15 +50,16 @@ interface GraphActor extends KnownActor {
   role?: string;
 }
 
+/** An Actor node's properties as the actor directory reads them. */
+export function knownActor(properties: Record<string, PropertyValue> | undefined): KnownActor | undefined {
+  if (typeof properties?.label !== 'string') return undefined;
+  return { label: properties.label, aliases: stringList(properties.aliases), ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}) };
+}
+
 /** An Actor node's names, type and role as resolution reads them; undefined without a label. */
 function graphActor(id: string, properties: Record<string, PropertyValue> | undefined): GraphActor | undefined {
-  if (typeof properties?.label !== 'string') return undefined;
-  const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-  return {
-    id, label: properties.label, aliases,
-    ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}),
-    ...(typeof properties.role === 'string' ? { role: properties.role } : {}),
-  };
+  const actor = knownActor(properties);
+  return actor && { id, ...actor, ...(typeof properties!.role === 'string' ? { role: properties!.role } : {}) };
 }
 
 /** Labels, aliases and types of the graph's actors. */
@@ -76,8 +85,8 @@ const isKnown = (value: PropertyValue | undefined): value is string => typeof va
  * the order the actors came in.
  */
 export class ActorNames {
-  private readonly byLabel = new Map<string, GraphActor[]>();
-  private readonly byAlias = new Map<string, GraphActor[]>();
+  readonly byLabel = new Map<string, GraphActor[]>();
+  readonly byAlias = new Map<string, GraphActor[]>();
   private readonly actors = new Map<string, GraphActor>();
 
   constructor(actors: Iterable<GraphActor>) {
@@ -104,23 +113,74 @@ export class ActorNames {
 
   /** The graph actor an extracted actor is, or undefined (no match, or an ambiguous one). */
   match(label: string, aliases: readonly string[], type: string | undefined): GraphActor | undefined {
-    const labelKey = normaliseForIdentity(label);
-    const aliasKeys = aliases.map(normaliseForIdentity).filter(Boolean);
-    const levels: GraphActor[][] = [
-      this.byLabel.get(labelKey) ?? [],
-      [...(this.byAlias.get(labelKey) ?? []), ...aliasKeys.flatMap((key) => this.byLabel.get(key) ?? [])],
-      aliasKeys.flatMap((key) => this.byAlias.get(key) ?? []),
-    ];
-    for (const level of levels) {
-      const candidates = unique(level.filter((actor) => typesAgree(actor.actor_type, type)));
-      if (candidates.length === 0) continue;
-      const sameType = candidates.filter((actor) => actor.actor_type === type);
-      const chosen = sameType.length > 0 ? sameType : candidates;
-      return chosen.length === 1 ? chosen[0] : undefined;
-    }
-    return undefined;
+    return matchByNames(this, label, aliases, (actor) => typesAgree(actor.actor_type, type), (actor) => actor.actor_type === type);
   }
 }
+
+/**
+ * The rule's levels of names: the same label, then one side's label the other's alias, then a
+ * shared alias; the first level with a candidate that `agrees` decides, preferring those `alike`;
+ * more than one left is ambiguous (undefined).
+ */
+function matchByNames<T extends { id: string }>(
+  names: { byLabel: Map<string, T[]>; byAlias: Map<string, T[]> },
+  label: string,
+  aliases: readonly string[],
+  agrees: (candidate: T) => boolean,
+  alike: (candidate: T) => boolean,
+): T | undefined {
+  const labelKey = normaliseForIdentity(label);
+  const aliasKeys = aliases.map(normaliseForIdentity).filter(Boolean);
+  const levels: T[][] = [
+    names.byLabel.get(labelKey) ?? [],
+    [...(names.byAlias.get(labelKey) ?? []), ...aliasKeys.flatMap((key) => names.byLabel.get(key) ?? [])],
+    aliasKeys.flatMap((key) => names.byAlias.get(key) ?? []),
+  ];
+  for (const level of levels) {
+    const candidates = unique(level.filter(agrees));
+    if (candidates.length === 0) continue;
+    const same = candidates.filter(alike);
+    const chosen = same.length > 0 ? same : candidates;
+    return chosen.length === 1 ? chosen[0] : undefined;
+  }
+  return undefined;
+}
+
+interface GraphLocation {
+  id: string;
+  label: string;
+  aliases: string[];
+  location_type?: string;
+  country_code?: string;
+}
+
+/** The graph's places by normalised label and alias. */
+class LocationNames {
+  readonly byLabel = new Map<string, GraphLocation[]>();
+  readonly byAlias = new Map<string, GraphLocation[]>();
+
+  constructor(graph: ActorGraph) {
+    for (const id of graph.nodesWithLabel('Location')) {
+      const properties = graph.node(id)?.properties;
+      if (typeof properties?.label !== 'string') continue;
+      const place: GraphLocation = {
+        id, label: properties.label, aliases: stringList(properties.aliases),
+        ...(isKnown(properties.location_type) ? { location_type: properties.location_type } : {}),
+        ...(typeof properties.country_code === 'string' ? { country_code: properties.country_code } : {}),
+      };
+      push(this.byLabel, normaliseForIdentity(place.label), place);
+      for (const alias of place.aliases) push(this.byAlias, normaliseForIdentity(alias), place);
+    }
+  }
+
+  /** The graph place an extracted place is: no other country, the same location_type preferred; undefined when none or ambiguous. */
+  match(label: string, aliases: readonly string[], type: string | undefined, country: string | undefined): GraphLocation | undefined {
+    return matchByNames(this, label, aliases, (place) => !country || !place.country_code || place.country_code === country, (place) => place.location_type === type);
+  }
+}
+
+/** A place with no particular type agrees with any. */
+const UNTYPED_PLACE = 'other';
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   if (!key) return;
@@ -140,27 +200,33 @@ function unique<T extends { id: string }>(items: readonly T[]): T[] {
   return [...new Map(items.map((item) => [item.id, item])).values()];
 }
 
+/** The names extraction read, as aliases of the graph node it matched: its aliases, and its own label when it differs. */
+function namesRead(label: string, aliases: readonly string[], knownLabel: string): string[] {
+  return [...new Set([...aliases, ...(normaliseForIdentity(label) === normaliseForIdentity(knownLabel) ? [] : [label])])].sort();
+}
+
 function stringList(value: PropertyValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Two records of one node as one: provenance unioned (bounded as structuring bounds it), the higher confidence, aliases unioned. */
+/** Two records' provenance as one, as structuring keeps it (one record per span, bounded). */
+function unionProvenance(a: readonly Provenance[], b: readonly Provenance[]): Provenance[] {
+  const provenance = [...a];
+  for (const record of b) addProvenance(provenance, record);
+  return provenance;
+}
+
+/** Two records of one node as one: provenance unioned, the higher confidence, aliases unioned. */
 function mergeNodes(a: StructuredNode, b: StructuredNode): StructuredNode {
-  const provenance = [...a.provenance];
-  for (const record of b.provenance) {
-    if (provenance.length >= MAX_PROVENANCE_PER_NODE) break;
-    if (!provenance.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) provenance.push(record);
-  }
   const aliases = [...new Set([...stringList(a.properties.aliases), ...stringList(b.properties.aliases)])].sort();
-  return { ...a, properties: { ...a.properties, ...(a.properties.aliases !== undefined ? { aliases } : {}) }, confidence: Math.max(a.confidence, b.confidence), provenance };
+  return {
+    ...a, properties: { ...a.properties, ...(a.properties.aliases !== undefined ? { aliases } : {}) }, confidence: Math.max(a.confidence, b.confidence),
+    provenance: unionProvenance(a.provenance, b.provenance),
+  };
 }
 
 function mergeEdges(a: StructuredEdge, b: StructuredEdge): StructuredEdge {
-  const provenance = [...a.provenance];
-  for (const record of b.provenance) {
-    if (!provenance.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) provenance.push(record);
-  }
-  return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance };
+  return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance: unionProvenance(a.provenance, b.provenance) };
 }
 
 /** `names`: the graph's actors' names, when the caller keeps them (ActorNames); else read from `graph`. */
@@ -177,10 +243,30 @@ export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGr
     const properties: Record<string, PropertyValue> = {
       ...node.properties,
       label: known.label,
-      aliases: [...new Set([...aliases, ...(normaliseForIdentity(label) === normaliseForIdentity(known.label) ? [] : [label])])].sort(),
+      aliases: namesRead(label, aliases, known.label),
     };
     if (isKnown(known.actor_type)) properties.actor_type = known.actor_type;
     if (isKnown(known.role)) properties.role = known.role;
+    renamed.set(node.id, known.id);
+    resolved.set(node.id, { ...node, id: known.id, properties });
+  }
+  let places: LocationNames | undefined;
+  for (const node of document.nodes) {
+    if (node.labels[0] !== 'Location' || graph.node(node.id)) continue;
+    places ??= new LocationNames(graph);
+    const label = String(node.properties.label ?? '');
+    const aliases = stringList(node.properties.aliases);
+    const type = typeof node.properties.location_type === 'string' ? node.properties.location_type : undefined;
+    const country = typeof node.properties.country_code === 'string' ? node.properties.country_code : undefined;
+    const known = places.match(label, aliases, type, country);
+    if (!known) continue;
+    const properties: Record<string, PropertyValue> = {
+      ...node.properties,
+      label: known.label,
+      aliases: namesRead(label, aliases, known.label),
+    };
+    if (known.location_type !== undefined && known.location_type !== UNTYPED_PLACE) properties.location_type = known.location_type;
+    if (known.country_code !== undefined) properties.country_code = known.country_code;
     renamed.set(node.id, known.id);
     resolved.set(node.id, { ...node, id: known.id, properties });
   }

@@ -12,7 +12,6 @@ export {
   sha256Of,
   type ExtractOptions,
   type DocumentDraft,
-  type DocumentReading,
   type ExtractedDocument,
   type ExtractionPipeline,
   type ExtractionResult,

@@ -50,11 +50,9 @@ export interface ResolveOptions {
 }
 
 /** What the text alone yields: the rules' findings and the transformer's spans. */
-export interface DocumentReading {
-  input: DocumentInput;
+interface DocumentReading {
   findings: Findings;
   neural: NeuralEntity[] | null;
-  ms: number;
 }
 
 export interface ExtractorInfo {
@@ -97,7 +95,6 @@ export interface ExtractionResult {
 export interface ExtractionPipeline {
   readonly extractor: ExtractorInfo;
   extract(input: DocumentInput, options: ExtractOptions): Promise<ExtractionResult>;
-  read(input: DocumentInput): Promise<DocumentReading>;
   /**
    * Reads and structures a document as if its graph knew nothing, in the rule workers when
    * there are any (the costly, graph-independent part of extract()).
@@ -156,12 +153,10 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
   const provenanceExtractor = `${extractor.rules} + ${extractor.model ?? 'none'}`;
 
   const read = async (input: DocumentInput): Promise<DocumentReading> => {
-    checkDocumentText(input.text);
-    const started = performance.now();
     const neuralPromise: Promise<NeuralEntity[] | null> = ner ? ner.recognise([input.text]).then((all) => all[0] ?? []) : Promise.resolve(null);
     // The transformer runs in worker threads while the rules run here.
     const [findings, neural] = await Promise.all([findInChunks(symbolic, input), neuralPromise]);
-    return { input, findings, neural, ms: performance.now() - started };
+    return { findings, neural };
   };
 
   const draft = async (input: DocumentInput, draftOptions: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft> => {
@@ -181,7 +176,6 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
 
   return {
     extractor,
-    read,
     draft,
     resolve(made, input, resolveOptions) {
       const started = performance.now();

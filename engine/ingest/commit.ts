@@ -1,14 +1,13 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
-import { knownActor } from '../extract/draft.ts';
 import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
-import { ActorNames, graphActors, resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
+import { ActorNames, graphActors, knownActor, resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**

@@ -126,9 +126,9 @@ describe('OPPOSES, ALLIED_WITH and participation roles', () => {
   it('does not oppose an actor to its backer, and the backer in apposition is not the one who acts', async () => {
     const text = 'The Rapid Support Forces, backed by the United Arab Emirates, threatened to attack Port Sudan.';
     const result = await extract(text);
-    expect(pairs(result, 'ALLIED_WITH')).toEqual(['Actor:Rapid Support Forces -> Actor:UAE']);
+    expect(pairs(result, 'ALLIED_WITH')).toEqual(['Actor:Rapid Support Forces -> Actor:United Arab Emirates']);
     expect(pairs(result, 'OPPOSES')).toEqual([]);
-    expect(pairs(result, 'PARTICIPATES_IN').every((pair) => !pair.startsWith('Actor:UAE'))).toBe(true);
+    expect(pairs(result, 'PARTICIPATES_IN').every((pair) => !pair.startsWith('Actor:United Arab Emirates'))).toBe(true);
   });
 
   it('allies the members of a coalition, listed after "of" or before a forming verb', async () => {

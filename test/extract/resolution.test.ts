@@ -80,6 +80,34 @@ describe('a government named by a description ("the junta", "the military govern
     expect(speakers(graph)).toMatchObject({ 'The government demanded that the M23 withdraw to its earlier positions': 'Government of DR Congo' });
   });
 
+  it('is the government of the nationality its own clause names, over the country of the document\'s places', async () => {
+    const graph = await graphOf(
+      'Ministers met in Luanda, Benguela and Huambo on Sunday. The Angolan presidency said the talks would continue. ' +
+        'The Congolese delegation said the government would never negotiate with the M23. ' +
+        'Rwandan officials said the government had failed to disarm the FDLR. Later the government said it would attend the next round.',
+    );
+    const angola = actorLabelled(graph, 'Government of Angola');
+    const congo = actorLabelled(graph, 'Government of DR Congo');
+    expect(speakers(graph)).toMatchObject({
+      'the government would never negotiate with the M23': 'Government of DR Congo',
+      // No nationality in its sentence: the country of the document's places.
+      'it would attend the next round': 'Government of Angola',
+    });
+    // The Rwandan officials' "the government" is Rwanda's, which the text never names: nobody, never Angola or DR Congo.
+    const quotes = (node: StructuredNode) => node.provenance.map((record) => record.span!.start);
+    const rwandan = 'Ministers met in Luanda, Benguela and Huambo on Sunday. The Angolan presidency said the talks would continue. The Congolese delegation said the government would never negotiate with the M23. Rwandan officials said '.length;
+    expect([...quotes(angola), ...quotes(congo)]).not.toContain(rwandan);
+    expect(nodes(graph, 'Actor').map((node) => node.properties.label)).not.toContain('Government of Rwanda');
+  });
+
+  it('takes a country name inside another actor\'s name as its nationality, but not a country acting as a party', async () => {
+    const delegation = await graphOf('Fighting continued in Luanda and Huambo. The DRC delegation said the government would never cede Goma to the rebels.');
+    expect(actorLabelled(delegation, 'Government of DR Congo').provenance.map((record) => record.quote)).toEqual(['DRC delegation', 'the government']);
+    const party = await graphOf('Fighting continued in Lashio and Mandalay. Thailand said the junta would never cede Lashio to the rebels.');
+    expect(actorLabelled(party, 'Government of Myanmar').provenance.map((record) => record.quote)).toEqual(['the junta']);
+    expect(nodes(party, 'Actor').map((node) => node.properties.label)).not.toContain('Government of Thailand');
+  });
+
   it('refers back to the government the document named, in one node', async () => {
     const graph = await graphOf(
       "Myanmar's military government said it would not negotiate with the Arakan Army. Thailand urged the junta to release prisoners held in Sittwe. The junta accused the Arakan Army of attacking civilians.",
@@ -138,6 +166,90 @@ describe('role titles stand for the person named with that title nearby', () => 
     const graph = await graphOf('"The Front must disarm," the secretary said. The Foreign Secretary met the envoy. Foreign Secretary David Lammy left on Friday.');
     expect(speakers(graph)).toEqual({ 'The Front must disarm': null });
     expect(nodes(graph, 'Actor').map((node) => node.properties.label).sort()).toEqual(['David Lammy', 'Foreign Secretary']);
+  });
+});
+
+describe('how far a title looks back for its holder', () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, k) => `Aid convoy ${k + 1} reached the camp.`).join(' ');
+
+  it('finds the holder mentioned within the window, by any name, and nobody beyond it', async () => {
+    const near = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(4)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(near)).toEqual({ 'Britain would never recognise the annexation': 'David Lammy' });
+    const renamed = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(4)} Lammy visited Odesa. ${filler(4)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(renamed)).toEqual({ 'Britain would never recognise the annexation': 'David Lammy' });
+    const far = await graphOf(`Foreign Secretary David Lammy arrived in Kyiv. ${filler(6)} The Foreign Secretary said Britain would never recognise the annexation.`);
+    expect(speakers(far)).toEqual({ 'Britain would never recognise the annexation': 'Foreign Secretary' });
+    const lowerCase = await graphOf(`Defence Secretary John Healey visited Tallinn. ${filler(6)} "Russia must withdraw its forces," the secretary said.`);
+    expect(speakers(lowerCase)).toEqual({ 'Russia must withdraw its forces': null });
+  });
+
+  it('resolves nobody when two different persons hold the title within the window', async () => {
+    const graph = await graphOf(
+      'President Felix Tshisekedi met President Paul Kagame in Luanda. The President said the M23 must withdraw from Goma. ' +
+        '"We will never negotiate with the M23," the president said.',
+    );
+    expect(speakers(graph)).toEqual({ 'the M23 must withdraw from Goma': 'President', 'We will never negotiate with the M23': null });
+    const labels = nodes(graph, 'Actor').map((node) => node.properties.label);
+    expect(actorLabelled(graph, 'Félix Tshisekedi').provenance.map((record) => record.quote)).toEqual(['Felix Tshisekedi']);
+    expect(actorLabelled(graph, 'Paul Kagame').provenance.map((record) => record.quote)).toEqual(['Paul Kagame']);
+    expect(labels).toContain('President');
+  });
+});
+
+describe('the subject of coordinated acts', () => {
+  it('"The Foreign Secretary met X and said ..." is said by the Foreign Secretary named before, not by X', async () => {
+    const graph = await graphOf(
+      'Foreign Secretary David Lammy arrived in Kyiv on Monday. ' +
+        'The Foreign Secretary met President Volodymyr Zelensky and said Britain would never recognise the annexation of Crimea. ' +
+        'General Ahmed Salim visited troops in Gao and warned that the army would retake Kidal.',
+    );
+    expect(speakers(graph)).toEqual({
+      'Britain would never recognise the annexation of Crimea': 'David Lammy',
+      'warned that the army would retake Kidal': 'Ahmed Salim',
+    });
+  });
+
+  it('an act\'s place, date and partners stop at the next coordinated act', async () => {
+    const graph = await graphOf(
+      'Foreign Secretary David Lammy met President Volodymyr Zelensky and said Britain would never recognise the annexation of Crimea. ' +
+        'The RSF attacked Tambul, and on 25 October 2024 the RSF attacked the town of Kabkabiya.',
+    );
+    const byType = (type: string) => nodes(graph, 'Event').filter((event) => event.properties.event_type === type);
+    const [meeting] = byType('CONSULT');
+    expect(meeting.properties.label).toBe('met President Volodymyr Zelensky');
+    expect(graph.edges.some((edge) => edge.type === 'OCCURRED_AT' && edge.from === meeting.id)).toBe(false);
+    expect(byType('ASSAULT').map((event) => event.properties.date ?? null)).toEqual([null, '2024-10-25']);
+  });
+
+  it('a capitalised verb inside a sentence is no act: an undated "3 March" is not a march', async () => {
+    const graph = await graphOf('On 3 March the M23 shelled Sake. Protesters march in Goma every Friday.');
+    expect(nodes(graph, 'Event').map((event) => event.properties.event_type).sort()).toEqual(['ASSAULT', 'PROTEST']);
+  });
+});
+
+describe('speakers described between commas, and the labels countries get', () => {
+  it('"X, the AU\'s mediator, proposed" and "X, which backs Y, denied" are said by X; "..., which Kigali denied" by Kigali', async () => {
+    const graph = await graphOf(
+      "President Joao Lourenco, the African Union's mediator, proposed a summit in Luanda. Rwanda, which backs the M23, denied the accusation. " +
+        'Kinshasa accused Rwanda of backing the M23, which Kigali denied.',
+    );
+    expect(speakers(graph)).toEqual({
+      "President Joao Lourenco, the African Union's mediator, proposed a summit in Luanda": 'Joao Lourenco',
+      'Rwanda, which backs the M23, denied the accusation': 'Rwanda',
+      'Kinshasa accused Rwanda of backing the M23': 'Government of DR Congo',
+      'which Kigali denied': 'Government of Rwanda',
+    });
+  });
+
+  it('the subject of a demand no verb of speech reports is whom it is made of, not who makes it', async () => {
+    const graph = await graphOf('Displaced people must be allowed to return to Masisi. The M23 must withdraw from Rutshuru, the United States said.');
+    expect(speakers(graph)).toEqual({ 'Displaced people must be allowed to return to Masisi': null, 'The M23 must withdraw from Rutshuru': 'United States' });
+  });
+
+  it('a country is labelled by its common name, never an acronym', async () => {
+    const graph = await graphOf('The UAE denied arming the RSF. The Netherlands urged a ceasefire. The United States said it would continue its mediation.');
+    const states = nodes(graph, 'Actor').filter((node) => node.properties.actor_type === 'state').map((node) => node.properties.label);
+    expect(states.sort()).toEqual(['Netherlands', 'United Arab Emirates', 'United States']);
   });
 });
 

@@ -386,7 +386,8 @@ export function filterByTier(graph: StructuredDocument, tier: WorkspaceTier): St
   return { nodes, edges };
 }
 
-function addProvenance(records: Provenance[], record: Provenance): void {
+/** Adds a provenance record unless one for the same span is there, up to MAX_PROVENANCE_PER_NODE. */
+export function addProvenance(records: Provenance[], record: Provenance): void {
   if (records.length >= MAX_PROVENANCE_PER_NODE) return;
   if (records.some((known) => known.span?.start === record.span?.start && known.span?.end === record.span?.end)) return;
   records.push(record);

@@ -364,16 +364,18 @@ export class EntityResolver {
   /**
    * The named actor a description refers back to. A government description never stands
    * for another party named in its own sentence ("China said the military government had
-   * agreed"), nor, when it is placed in a country, for another country or its government.
+   * agreed"), nor, when it is placed in a country, for another country or its government;
+   * the government of its own country is no other party ("The Congolese delegation said
+   * the government ...").
    */
   private antecedent(at: EntityMention, types: readonly ActorType[]): Cluster | undefined {
     const government = GOVERNMENT_DESCRIPTION.test(at.text.trim());
     const sentence = government ? sentenceAround(this.text, at) : undefined;
+    const own = at.country === undefined ? undefined : `Government of ${at.country}`;
     const namedIn = (cluster: Cluster, span: TextSpan) =>
-      cluster.mentions.some((mention) => !mention.generic && mention.start >= span.start && mention.end <= span.end);
+      cluster.label !== own && cluster.mentions.some((mention) => !mention.generic && mention.start >= span.start && mention.end <= span.end);
     const ofAnotherCountry = (cluster: Cluster, type: ActorType) =>
-      at.country !== undefined &&
-      ((type === 'state' && cluster.label !== at.country) || (/^Government of /.test(cluster.label) && cluster.label !== `Government of ${at.country}`));
+      at.country !== undefined && ((type === 'state' && cluster.label !== at.country) || (/^Government of /.test(cluster.label) && cluster.label !== own));
     const candidates = this.clusters.filter((cluster) => {
       const type = typeOf(cluster);
       if (cluster.kind !== 'Actor' || type === undefined || !types.includes(type)) return false;

@@ -4,6 +4,7 @@ export { EntityResolver, actorDirectory, nameOf, type ActorDirectory, type Entit
 export { findIssues, type IssueCue } from './issues.ts';
 export {
   MAX_PROVENANCE_PER_NODE,
+  addProvenance,
   filterByTier,
   structureDocument,
   type StructureInput,

@@ -116,6 +116,8 @@ const GOVERNMENT_NOUNS = [
   'government', 'authorities', 'administration', 'regime', 'junta', 'cabinet', 'foreign ministry', 'ministry of defence',
   'defence ministry', 'defense ministry', 'interior ministry', 'presidency', 'transitional government', 'foreign office',
   'military government', 'federal government', 'foreign affairs ministry', 'ministry of foreign affairs',
+  // A country's delegation at talks speaks for its government.
+  'delegation',
 ];
 const INSURGENT_NOUNS = [
   'rebels', 'rebel', 'militants', 'militia', 'militias', 'separatists', 'insurgents', 'jihadists', 'fighters', 'gangs',
@@ -319,7 +321,8 @@ export function stateCandidates(context: Context): ActorCandidate[] {
   return found;
 }
 
-function countryAt(tokens: Token[], index: number): { code: string; endToken: number; isCountryName: boolean } | undefined {
+/** The country a demonym or a country name at `index` names. */
+export function countryAt(tokens: Token[], index: number): { code: string; endToken: number; isCountryName: boolean } | undefined {
   const [demonym] = demonyms().matchesAt(tokens, index);
   if (demonym) return { code: demonym.value, endToken: demonym.endToken, isCountryName: false };
   const [place] = knownPlaces().matchesAt(tokens, index);

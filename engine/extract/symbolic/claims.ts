@@ -40,7 +40,7 @@ const PARTICIPLE_OPENERS = new Set([
   'insisting', 'saying', 'warning', 'adding', 'accusing', 'rejecting', 'calling', 'urging', 'demanding', 'vowing',
   'threatening', 'denying', 'arguing', 'claiming', 'noting', 'stressing', 'pledging', 'promising', 'offering',
 ]);
-const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|report|statement)|an (?:accusation|allegation)|which \S+)$/;
+const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|report|statement)|an (?:accusation|allegation))$/;
 const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
 /** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
 const SPEECH_ACT_CUE = /^(?:den|accus|demand|threat|warn|urg|call|offer|pledg|promis|vow|blam|condemn|denounc|reject|dismiss|refut|insist|complain|lament|acknowledg|admit|conced|propos|order|agre|commit|undert|guarantee|request|appeal|press|oppos|welcom|support|endors|maintain|argu)\w*(?:ed|s)\b/i;
@@ -70,7 +70,12 @@ export function claimUnits(tokens: Token[], clause: Sentence): Unit[] {
       close(tokens[i - 1].text === ',' ? i - 1 : i, i + 1, isFiniteVerb(tokens[i + 1]));
     } else if (token.text === ',' && PARTICIPLE_OPENERS.has(tokens[i + 1].lower)) {
       close(i, i + 1, true);
-    } else if (token.text === ',' && RESPONSE_OPENERS.test(`${tokens[i + 1].lower} ${tokens[i + 2]?.lower ?? ''}`)) {
+    } else if (
+      token.text === ',' &&
+      (RESPONSE_OPENERS.test(`${tokens[i + 1].lower} ${tokens[i + 2]?.lower ?? ''}`) ||
+        // "..., which Asmara dismissed" answers; "..., which backs the M23, denied" describes the subject.
+        (tokens[i + 1].lower === 'which' && (tokens[i + 2]?.capitalised || tokens[i + 2]?.lower === 'the')))
+    ) {
       // "..., a charge Asmara dismissed": another speaker answers.
       close(i, i + 1, false);
     }
@@ -100,7 +105,9 @@ export function findClaims(
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
         const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
-        let speaker = verb ? subjectBefore(unitActors, relations, verb.start, unit.start) : undefined;
+        // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
+        const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
+        let speaker = verb && !unreportedDemand ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
@@ -109,7 +116,8 @@ export function findClaims(
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
         if (quoted) speaker = quote.speaker;
-        previousSpeaker = speaker ?? previousSpeaker;
+        // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
+        previousSpeaker = speaker ?? actingSubject(text, tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
         const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb ? reporting : undefined;
         const claimSpan = quoted ? quote.words : claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
@@ -134,9 +142,11 @@ export function findClaims(
 /**
  * "the group said" speaks for the named actor of the same type mentioned last
  * before it ("M23 fighters entered Goma ... and the group's leaders called on ...").
+ * A government description is left to the structure stage, which knows whose government
+ * it is (coreference.ts).
  */
 function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
-  if (speaker.canonical || !/^the\s/i.test(speaker.text)) return speaker;
+  if (speaker.canonical || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
   const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
   return named[named.length - 1] ?? speaker;
 }
@@ -163,14 +173,20 @@ function firstMatch(pattern: RegExp, clauseText: string, offset: number): TextSp
   return undefined;
 }
 
+/** What stands between a subject and its verb when an apposition describes it: ", the African Union's mediator, ". */
+const APPOSITION = /^\s*,[^,;:"“”]{1,80},\s*(?:also\s+|has\s+|had\s+|have\s+)?$/;
+
 /**
  * The subject of a reporting or cue verb: the closest actor before it in the
- * clause, except that "X of the Y said" and "X, head of Y, said" speak for X.
+ * clause, except that "X of the Y said", "X, head of Y, said" and "X, the Y's
+ * mediator, proposed" speak for X.
  */
-function subjectBefore(clauseActors: ActorMention[], relations: RelationMention[], verbStart: number, clauseStart: number): ActorMention | undefined {
+function subjectBefore(text: string, clauseActors: ActorMention[], relations: RelationMention[], verbStart: number, clauseStart: number): ActorMention | undefined {
   const before = clauseActors.filter((actor) => actor.end <= verbStart && actor.start >= clauseStart);
   let subject = before[before.length - 1];
   if (!subject) return undefined;
+  const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
+  if (described.length > 0) subject = described[described.length - 1];
   for (;;) {
     const current: ActorMention = subject;
     const member = relations.find((r) => r.type === 'MEMBER_OF' && r.to.start === current.start && r.from.start < current.start);
@@ -181,6 +197,14 @@ function subjectBefore(clauseActors: ActorMention[], relations: RelationMention[
   // "X, backed by Y, said": the speaker is X, the head of the noun phrase.
   const alliance = relations.find((r) => r.type === 'ALLIED_WITH' && r.to.start === subject.start && r.from.start < subject.start);
   return (alliance && before.find((actor) => actor.start === alliance.from.start)) || subject;
+}
+
+/** The subject of a unit's first finite verb ("The Foreign Secretary met ..."). */
+function actingSubject(text: string, tokens: Token[], unit: Unit, unitActors: ActorMention[], relations: RelationMention[]): ActorMention | undefined {
+  for (let i = unit.firstToken + 1; i < unit.endToken; i++) {
+    if (isFiniteVerb(tokens[i])) return subjectBefore(text, unitActors, relations, tokens[i].start, unit.start);
+  }
+  return undefined;
 }
 
 function actorAfter(clauseActors: ActorMention[], offset: number): ActorMention | undefined {

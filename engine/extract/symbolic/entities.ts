@@ -1,6 +1,6 @@
 import type { ActorMention, DateMention, LocationMention, TextSpan } from '../types.ts';
 import {
-  describedCandidates, gazetteerCandidates, genericCandidates, organisationCandidates, personCandidates, stateCandidates, titledCandidates,
+  countryAt, describedCandidates, gazetteerCandidates, genericCandidates, organisationCandidates, personCandidates, stateCandidates, titledCandidates,
   type ActorCandidate,
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
@@ -8,7 +8,7 @@ import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { isAcronym } from './phrases.ts';
-import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
+import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
  * Settles the actor and place candidates into one non-overlapping set of
@@ -78,22 +78,43 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
   const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
   actors.push(...states);
-  nameDescribedGovernments(actors, locations);
+  nameDescribedGovernments(tokens, sentences, actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
-  actors.push(...roleReferences(context, actors, [...taken, ...actors]));
+  actors.push(...roleReferences(context, sentences, actors, [...taken, ...actors]));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
 }
 
 /**
- * A government the document names only by a description ("the junta", "the federal
- * government") governs the country most of the document's places lie in, when one country
- * has more of them than any other (datelines aside); the structure stage names it after that country when
- * no named actor stands for it.
+ * The country a government the document names only by a description ("the junta", "the
+ * federal government") governs, which the structure stage names it after when no named
+ * actor stands for it:
+ * 1. the nationality its own clause gives, else its sentence's ("The Congolese delegation
+ *    said the government ..."): demonyms, and country names inside another actor's name
+ *    ("the DRC delegation"); a country that is itself a party or a place there ("China said
+ *    the military government ...", "fighting in Sudan") says nothing of whose government it is;
+ * 2. else the country most of the document's places lie in, when one has more than any
+ *    other (datelines aside).
+ * Where the deciding clause or sentence names several nationalities, the document's country
+ * is kept if it is one of them; otherwise the description has none.
  */
-function nameDescribedGovernments(actors: ActorMention[], places: LocationMention[]): void {
+function nameDescribedGovernments(tokens: Token[], sentences: Sentence[], actors: ActorMention[], places: LocationMention[]): void {
+  const described = actors.filter((actor) => actor.actor_type === 'government' && !actor.canonical && actor.source === 'pattern');
+  if (described.length === 0) return;
+  const majority = documentCountry(places);
+  for (const actor of described) {
+    const sentence = sentences.find((candidate) => spanContains(candidate, actor));
+    const clause = sentence && clauses(tokens, sentence).find((candidate) => spanContains(candidate, actor));
+    const named = [clause, sentence].map((span) => (span ? nationalitiesIn(tokens, span, actors) : new Set<string>())).find((codes) => codes.size > 0);
+    const code = !named ? majority : named.size === 1 ? [...named][0] : majority && named.has(majority) ? majority : undefined;
+    if (code) actor.country = countryName(code);
+  }
+}
+
+/** The country most of the document's places lie in, when one has strictly more than any other. */
+function documentCountry(places: LocationMention[]): string | undefined {
   const counts = new Map<string, number>();
   for (const place of places) {
     // A dateline's place, written in capitals ("LUANDA, 4 August"), is where the report was filed, not where things happen.
@@ -101,9 +122,20 @@ function nameDescribedGovernments(actors: ActorMention[], places: LocationMentio
     counts.set(place.country_code, (counts.get(place.country_code) ?? 0) + 1);
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  if (ranked.length === 0 || ranked[1]?.[1] === ranked[0][1]) return;
-  const country = countryName(ranked[0][0]);
-  for (const actor of actors) if (actor.actor_type === 'government' && !actor.canonical && actor.source === 'pattern') actor.country = country;
+  return ranked.length === 0 || ranked[1]?.[1] === ranked[0][1] ? undefined : ranked[0][0];
+}
+
+/** Country codes of the nationalities a span states: demonyms, and country names inside an actor's name that is not the state itself. */
+function nationalitiesIn(tokens: Token[], span: Sentence, actors: ActorMention[]): Set<string> {
+  const codes = new Set<string>();
+  for (let i = span.firstToken; i < span.endToken; i++) {
+    const country = countryAt(tokens, i);
+    if (!country) continue;
+    const named = { start: tokens[i].start, end: tokens[country.endToken - 1].end };
+    if (!country.isCountryName || actors.some((actor) => actor.actor_type !== 'state' && spanContains(actor, named))) codes.add(country.code);
+    i = country.endToken - 1;
+  }
+  return codes;
 }
 
 function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {

@@ -1,5 +1,6 @@
 import type { EventType, ParticipationRole } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, DateMention, EventMention, LocationMention, RelationMention, TextSpan } from '../types.ts';
+import { claimUnits } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
 import { clauses, spanContains, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -8,7 +9,8 @@ import { clauses, spanContains, tokenIndexAt, type Sentence, type Token } from '
  * from the syntax around the trigger: the subject before it is the perpetrator,
  * the object after it the target, "by X" after a passive the perpetrator; the
  * location is a place after "in/at/near/on" or the place the verb acts on; the
- * date is the date mention of the sentence nearest the trigger.
+ * date is the date mention of the sentence nearest the trigger, a later coordinated
+ * act's date aside.
  */
 
 /** Base verbs per PLOVER type; inflections are generated, irregular forms listed. */
@@ -117,8 +119,7 @@ export function findEvents(
   for (const sentence of sentences) {
     const sentenceDates = dates.filter((date) => spanContains(sentence, date));
     for (const clause of clauses(tokens, sentence)) {
-      const clauseActors = actors.filter((actor) => spanContains(clause, actor));
-      const clauseLocations = locations.filter((location) => spanContains(clause, location));
+      const units = claimUnits(tokens, clause);
       for (let i = clause.firstToken; i < clause.endToken; i++) {
         const [match] = triggers().matchesAt(tokens, i, clause.endToken);
         if (!match) continue;
@@ -128,12 +129,22 @@ export function findEvents(
         if (named.some((span) => span.start <= trigger.start && trigger.end <= span.end)) continue;
         if (IRREALIS.has(tokens[match.firstToken - 1]?.lower ?? '') || IRREALIS.has(tokens[match.firstToken - 2]?.lower ?? '') && tokens[match.firstToken - 1]?.lower === 'not') continue;
         if (!match.value.noun && usedOtherwise(tokens, match.firstToken, match.endToken)) continue;
+        // A capitalised verb inside a sentence is a name or a month the dates did not resolve ("On 3 March the M23 ..."), not an act.
+        if (!match.value.noun && tokens[match.firstToken].capitalised && match.firstToken !== sentence.firstToken) continue;
         const gerund = tokens[match.firstToken].lower.endsWith('ing');
         const previous = tokens[match.firstToken - 1]?.lower ?? '';
         // "accused the RSF of shelling": the act lives inside a claim. ", killing 12": the same episode as the verb before.
         if (gerund && (previous === 'of' || previous === 'for' || (previous === ',' && events.some((e) => spanContains(clause, e.trigger))))) continue;
         if (insideClaims.some((claim) => spanContains(claim, trigger))) continue;
-        const event = buildEvent(text, tokens, clause, match.firstToken, match.endToken, match.value, trigger, clauseActors, clauseLocations, sentenceDates, relations);
+        // What follows the trigger is its own up to the next coordinated act ("met X | and said ...",
+        // "attacked A, | and on 25 October attacked B"); its subject may come before, in the clause.
+        const unit = units.find((candidate) => candidate.firstToken <= match.firstToken && match.firstToken < candidate.endToken)!;
+        const scope = { ...clause, end: unit.end, endToken: unit.endToken };
+        const event = buildEvent(
+          text, tokens, scope, match.firstToken, match.endToken, match.value, trigger,
+          actors.filter((actor) => spanContains(scope, actor)), locations.filter((location) => spanContains(scope, location)),
+          sentenceDates.filter((date) => date.start < scope.end), relations,
+        );
         if (event) events.push(event);
       }
     }

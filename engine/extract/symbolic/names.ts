@@ -2,7 +2,7 @@ import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, TextSpan } from '../types.ts';
 import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, refineOrganisationType, type ActorCandidate, type Context } from './actors.ts';
 import { PhraseIndex, isAcronym } from './phrases.ts';
-import { spansOverlap, type Token } from './text.ts';
+import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
  * Names the gazetteer cannot know, as official statements write them: organisations
@@ -202,18 +202,32 @@ function endsWith(words: readonly string[], suffix: readonly string[]): boolean 
 }
 
 /**
+ * How far back a title looks for its holder: the holder must be mentioned (by any of their
+ * names) in the title's sentence or one of this many sentences before it. On the sample
+ * documents (corpora/) a person introduced with a title is named again at most 4 sentences
+ * later (5 such back-references; the gold sets are single sentences and hold none).
+ */
+export const ROLE_LOOKBACK_SENTENCES = 5;
+
+/**
  * Titles standing for the person named with that title earlier in the document: "The
  * Foreign Secretary met ..." after "Foreign Secretary David Lammy", and a lower-case
- * "the secretary said" after "Defence Secretary John Healey". The nearest such person
- * before the title is meant; with none, a capitalised office stays its own actor and a
- * lower-case role is nobody (it names no one the document introduced).
+ * "the secretary said" after "Defence Secretary John Healey". The holder is the one person
+ * with that title mentioned within ROLE_LOOKBACK_SENTENCES; with none, or with two different
+ * persons holding it there ("President Tshisekedi met President Kagame. The President
+ * said ..."), a capitalised office stays its own actor and a lower-case role is nobody.
  */
-export function roleReferences(context: Context, actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
+export function roleReferences(context: Context, sentences: readonly Sentence[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const titled = actors.filter((actor) => actor.actor_type === 'individual' && actor.title && actor.title !== actor.text);
   if (titled.length === 0) return [];
+  const personOf = (actor: ActorMention) => actor.canonical ?? actor.text;
   const holderBefore = (position: number, role: readonly string[]) => {
-    const before = titled.filter((person) => person.end <= position && endsWith(roleWords(person.title!), role));
-    return before[before.length - 1];
+    const windowStart = sentences[Math.max(0, tokenIndexAt(sentences, position + 1) - 1 - ROLE_LOOKBACK_SENTENCES)].start;
+    const recent = actors.filter((actor) => actor.actor_type === 'individual' && actor.start >= windowStart && actor.end <= position).map(personOf);
+    // By any of their names: "Lammy" is David Lammy.
+    const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
+    const holders = titled.filter((person) => person.end <= position && endsWith(roleWords(person.title!), role) && mentioned(person));
+    return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
   };
   const asHolder = (person: ActorMention): Partial<ActorMention> => ({
     canonical: person.canonical ?? person.text, ...(person.aliases ? { aliases: person.aliases } : {}),

