@@ -293,13 +293,14 @@ export class GraphIndex {
     return this.edges.size;
   }
 
-  /** Inserts or replaces a node, keeping every index in step. */
-  putNode(node: NodeRecord): void {
+  /** Inserts or replaces a node, keeping every index in step; returns whether it replaced one. */
+  putNode(node: NodeRecord): boolean {
     this.changes++;
     const dense = this.nodes.reserve(node.id);
     const previous = this.nodes.at(dense);
     if (previous) this.unindexNode(previous, dense);
     this.placeNode(node, dense, previous);
+    return previous !== undefined;
   }
 
   /** Puts a node in its place, replacing `previous` (already unindexed). */
@@ -348,21 +349,22 @@ export class GraphIndex {
     return values;
   }
 
-  /** Inserts or replaces an edge. Its ends are found by id, whether or not their nodes are in yet. */
-  putEdge(edge: EdgeRecord): void {
+  /** Inserts or replaces an edge; returns whether it replaced one. Its ends are found by id, whether or not their nodes are in yet. */
+  putEdge(edge: EdgeRecord): boolean {
     this.changes++;
     const known = this.edges.denseOf(edge.id);
     if (known >= 0) {
       const previous = this.edges.at(known)!;
       if (previous.type === edge.type && previous.from === edge.from && previous.to === edge.to) {
         this.edges.put(edge, known);
-        return;
+        return true;
       }
       // new ends or type: the edge leaves its old adjacency and joins the end of the new
       this.deleteEdge(edge.id);
       this.changes--;
     }
     this.addEdge(edge, this.edges.append(edge.id), this.nodes.reserve(edge.from), this.nodes.reserve(edge.to));
+    return known >= 0;
   }
 
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
