@@ -11,7 +11,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import type { SlotCounter } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
-import { buildCountingRunner, buildMatchRunner, type CountingRunner, type MatchStep, type NodeCheck } from './match.ts';
+import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
@@ -30,7 +30,8 @@ export interface CompiledProjection {
   /** Slot holding each group's finished aggregate values, for ORDER BY after aggregation. */
   aggregateSlot: number;
   distinct: boolean;
-  orderBy: { fn: Fn; descending: boolean }[];
+  /** `slot`: the key is that projected item's value. */
+  orderBy: { fn: Fn; descending: boolean; slot?: number }[];
   skip?: Fn;
   limit?: Fn;
   where?: Fn;
@@ -55,6 +56,8 @@ export type CompiledClause =
       count?: CountingRunner;
       /** With `count`: the slot that its prefix, one node scan, binds to a different node in every row it hands on. */
       distinctSlot?: number;
+      /** With `distinctSlot`, when the scan is by label and the tail one expansion checked by labels: the counts per node, in one array. */
+      denseCount?: DenseCounter;
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -137,7 +140,7 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
-    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot,
+    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length) : undefined,
   };
 }
 
@@ -153,7 +156,11 @@ class MatchStepsBuilder {
 
   constructor(private readonly ctx: ExprContext) {}
 
+  /** The names of the relationships a named path reads. */
+  private pathRels = new Set<string>();
+
   build(goals: Goal[]): MatchStep[] {
+    for (const goal of goals) if (goal.kind === 'namedPath') for (const rel of goal.rels) this.pathRels.add(rel.name);
     for (const goal of goals) this.add(goal);
     return this.steps;
   }
@@ -224,6 +231,10 @@ class MatchStepsBuilder {
             kind: goal.kind === 'path' ? 'varExpand' : 'expand',
             sourceSlot: (reversed ? goal.to : goal.from).slot, targetSlot: target.slot, targetBound, relSlot: goal.rel.slot,
             direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
+            // an anonymous relationship (its name begins with a space) is read by nothing after the step but a named path
+            bindRel: !goal.rel.name.startsWith(' ') || this.pathRels.has(goal.rel.name),
+            // set by the first run: present from the start, so that every step of a kind keeps one shape
+            ids: undefined,
           };
           this.start(step);
           if (!targetBound) this.freshNodes.set(target.name, step);
@@ -271,7 +282,7 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
   const orderBy = plan.orderBy.map(({ key, descending }) => {
     if ('slot' in key) {
       const slot = key.slot;
-      return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending };
+      return { fn: ((row: Row) => row[slot] ?? null) as Fn, descending, slot };
     }
     return { fn: compileExpr(key.expr, sortContext), descending };
   });

@@ -86,6 +86,8 @@ interface Sink {
    * and that is the match runner's own (`live`: copied if it starts a group).
    */
   pushCounted?(row: Row, weight: number, live: boolean, distinctSlot?: number): void;
+  /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
+  pushPerNode?(counts: Int32Array, slot: number): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -115,7 +117,9 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
         push(row) {
           if (counted) {
             const distinctSlot = clause.distinctSlot;
-            if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
+            const perNode = next.pushPerNode && clause.denseCount?.(row, env);
+            if (perNode) next.pushPerNode!(perNode, distinctSlot!);
+            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
             else clause.run(row, env, (matched) => counted(matched, 1, true), true);
             return;
           }
@@ -155,16 +159,22 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       };
     case 'project': {
       const projection = clause.projection;
-      const target: Sink = clause.final
-        ? {
-            push(row) {
-              const values = projection.items.map((item) => row[item.slot] ?? null);
-              env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
-              output.push(values);
-            },
-            end() {},
-          }
-        : next;
+      const answer = (values: CypherValue[]) => {
+        env.budget.chargeResponse(approximateBytes(values, env.budget.limits.responseBytes));
+        output.push(values);
+      };
+      if (clause.final && !buffered(projection) && !projection.distinct && !projection.where) {
+        // each answer row straight from the input row, with no projected copy of the row between
+        return {
+          copies: true,
+          push(row) {
+            env.budget.tick();
+            answer(projection.items.map((item) => item.fn(row, env) ?? null));
+          },
+          end() {},
+        };
+      }
+      const target: Sink = clause.final ? { push: (row) => answer(projection.items.map((item) => row[item.slot] ?? null)), end() {} } : next;
       // every projection builds its rows with projectRow, which copies
       return { ...projectSink(projection, target, env), copies: true };
     }
@@ -183,19 +193,19 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
   }
 }
 
-/** A projection: rows pass straight through unless it aggregates, sorts or pages. */
+/** Whether a projection needs its rows together: it aggregates, sorts or pages. */
+function buffered(projection: CompiledProjection): boolean {
+  return projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
+}
+
+/** A projection: rows pass straight through unless it is buffered. */
 function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
-  const buffered = projection.aggregating || projection.orderBy.length > 0 || projection.skip !== undefined || projection.limit !== undefined;
-  if (!buffered) {
-    const seen = projection.distinct ? new Set<string>() : undefined;
+  if (!buffered(projection)) {
+    const isNew = distinctFilter(projection);
     return {
       push(row) {
         const out = projectRow(projection, row, env);
-        if (seen) {
-          const key = equivalenceKey(projection.items.map((item) => out[item.slot] ?? null));
-          if (seen.has(key)) return;
-          seen.add(key);
-        }
+        if (!isNew(out)) return;
         if (projection.where && projection.where(out, env) !== true) return;
         next.push(out);
       },
@@ -207,8 +217,11 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     return {
       push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
+      pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
       end() {
-        for (const row of finishProjection(projection, (visit) => aggregator.forEachRow(visit), env)) next.push(row);
+        const page = pageOf(projection, env);
+        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit), env);
+        for (const row of rows) next.push(row);
         next.end();
       },
     };
@@ -220,7 +233,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
     },
     end() {
-      for (const row of finishProjection(projection, (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
+      for (const row of finishProjection(projection, pageOf(projection, env), (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
       next.end();
     },
   };
@@ -236,22 +249,37 @@ function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
 /** Projected rows, one at a time; `own` false: the row is reused for the next one, so it is copied if kept. */
 type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 
-/**
- * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
- * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
- */
-function finishProjection(projection: CompiledProjection, source: RowSource, env: Env): Row[] {
-  // SKIP and LIMIT are expressions over no variables: known before any row
-  const skip = projection.skip ? countArgument(projection.skip([], env), 'SKIP') : 0;
-  const limit = projection.limit ? countArgument(projection.limit([], env), 'LIMIT') : undefined;
-  const seen = projection.distinct ? new Set<string>() : undefined;
-  const isNew = (row: Row): boolean => {
-    if (!seen) return true;
+/** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT). */
+function distinctFilter(projection: CompiledProjection): (row: Row) => boolean {
+  if (!projection.distinct) return () => true;
+  const seen = new Set<string>();
+  return (row) => {
     const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   };
+}
+
+interface Page {
+  skip: number;
+  limit: number | undefined;
+}
+
+/** SKIP and LIMIT: expressions over no variables, known before any row. */
+function pageOf(projection: CompiledProjection, env: Env): Page {
+  return {
+    skip: projection.skip ? countArgument(projection.skip([], env), 'SKIP') : 0,
+    limit: projection.limit ? countArgument(projection.limit([], env), 'LIMIT') : undefined,
+  };
+}
+
+/**
+ * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
+ * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
+ */
+function finishProjection(projection: CompiledProjection, { skip, limit }: Page, source: RowSource, env: Env): Row[] {
+  const isNew = distinctFilter(projection);
   let rows: Row[] = [];
   if (projection.orderBy.length > 0) {
     type Keyed = { row: Row; index: number; keys: CypherValue[] };
@@ -312,6 +340,16 @@ class BoundedHeap<T> {
 
   constructor(private readonly k: number, private readonly compare: (a: T, b: T) => number) {}
 
+  /** Whether the heap holds k items, k > 0. */
+  get full(): boolean {
+    return this.heap.length > 0 && this.heap.length >= this.k;
+  }
+
+  /** The greatest item kept (the first to go); only when some is. */
+  get greatest(): T {
+    return this.heap[0];
+  }
+
   /** Whether `item` would be kept, were it offered now. */
   admits(item: T): boolean {
     return this.k > 0 && (this.heap.length < this.k || this.compare(item, this.heap[0]) < 0);
@@ -358,6 +396,8 @@ class BoundedHeap<T> {
  */
 class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
+  /** The items that are not grouping keys. */
+  private readonly valueItems: CompiledProjection['items'];
   /** Groups by their single string key; by equivalence key otherwise. */
   private readonly stringGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
@@ -366,9 +406,12 @@ class Aggregator {
   private groupCount = 0;
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
+  /** Counts per dense node, kept as a MATCH counted them (addPerNode): the groups are the nodes with a count. */
+  private perNode: { counts: Int32Array; slot: number } | undefined;
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
+    this.valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
     const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
@@ -425,24 +468,114 @@ class Aggregator {
     return group;
   }
 
+  /**
+   * A MATCH's counts per dense node (MatchClause.denseCount), each node with a count its
+   * own group in node order, as the counting runner would have handed them. Kept as they
+   * are when the groups are those nodes and hold plain counts only, for topRows; made
+   * groups otherwise, and at the first other read.
+   */
+  addPerNode(counts: Int32Array, slot: number): void {
+    let groups = 0;
+    for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
+    this.env.budget.checkIntermediate(this.groupCount + groups);
+    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0 && slot === this.projection.groupKeySlot) this.perNode = { counts, slot };
+    else this.openPerNode(counts, slot);
+  }
+
+  private openPerNode(counts: Int32Array, slot: number): void {
+    for (let node = 0; node < counts.length; node++) {
+      if (counts[node] === 0) continue;
+      const row: Row = [];
+      row[slot] = { $node: this.env.graph.nodeAt(node)! };
+      this.add(row, counts[node], false, slot);
+    }
+  }
+
   /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
   forEachRow(visit: (row: Row, own: boolean) => void): void {
-    const { projection, env, keyItems } = this;
-    // with no grouping keys, an empty input still gives one row (count(*) = 0)
-    if (this.groupCount === 0 && keyItems.length === 0) this.open('', [], [], false);
-    const width = projection.aggregates.length;
-    const valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
-    const reused: Row = [];
-    for (let group = 0; group < this.groupCount; group++) {
-      const first = this.firstRows?.[group];
-      const out = first ? first.slice() : reused;
-      const values: CypherValue[] = new Array(width);
-      for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
-      env.aggregateValues = values;
-      out[projection.aggregateSlot] = values;
-      for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
-      for (const item of valueItems) out[item.slot] = item.fn(first ?? out, env);
-      visit(out, first !== undefined);
+    if (this.perNode) {
+      const { counts, slot } = this.perNode;
+      this.perNode = undefined;
+      this.openPerNode(counts, slot);
     }
+    // with no grouping keys, an empty input still gives one row (count(*) = 0)
+    if (this.groupCount === 0 && this.keyItems.length === 0) this.open('', [], [], false);
+    const reused: Row = [];
+    for (let group = 0; group < this.groupCount; group++) visit(this.rowOf(group, reused), this.firstRows !== undefined);
+  }
+
+  /**
+   * ORDER BY … LIMIT straight over the flat counts, when every sort key is a grouping key
+   * or a count(*): a bounded heap of group numbers (or, with counts per node, node ids),
+   * so that only the groups kept get an output row (and their counts an integer). Ties
+   * go to the group that began first, as in finishProjection, which sees the groups in
+   * that order. Undefined when the projection needs finishProjection.
+   */
+  topRows({ skip, limit }: Page): Row[] | undefined {
+    const { projection, keyItems, counts, keyValues, perNode, env } = this;
+    if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
+    // per sort key, the grouping key it reads, or -1 for the count (every other item is a count(*), having no first rows)
+    const keys: { key: number; descending: boolean }[] = [];
+    for (const { slot, descending } of projection.orderBy) {
+      const item = projection.items.findIndex((item) => item.slot === slot);
+      if (item < 0) return undefined;
+      keys.push({ key: projection.groupingItems.indexOf(item), descending });
+    }
+    const width = projection.aggregates.length;
+    const keyWidth = keyItems.length;
+    // a group's count is at group × stride
+    const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
+    const keyOf = perNode ? (node: number) => this.nodeKey(node) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
+    const compare = (a: number, b: number): number => {
+      for (const { key, descending } of keys) {
+        const result = key < 0 ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, key), keyOf(b, key));
+        if (result !== 0) return descending ? -result : result;
+      }
+      return a - b;
+    };
+    const heap = new BoundedHeap<number>(skip + limit, compare);
+    // with the count as the first sort key, a group behind the heap's greatest on it stays out without a comparison
+    const sign = keys.length > 0 && keys[0].key < 0 ? (keys[0].descending ? -1 : 1) : 0;
+    const end = perNode ? perNode.counts.length : this.groupCount;
+    for (let group = 0; group < end; group++) {
+      const count = countAt[group * stride];
+      if (perNode && count === 0) continue;
+      env.budget.tick();
+      if (sign !== 0 && heap.full && sign * (count - countAt[heap.greatest * stride]) > 0) continue;
+      if (heap.admits(group)) heap.offer(group);
+    }
+    return heap.sorted().slice(skip).map((group) => {
+      if (!perNode) return this.rowOf(group, []);
+      const out: Row = [];
+      out[keyItems[0].slot] = this.nodeKey(group);
+      return this.finishRow(out, new Array(width).fill(BigInt(perNode.counts[group])));
+    });
+  }
+
+  /** The grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
+  private nodeKey(node: number): CypherValue {
+    const row: Row = [];
+    row[this.perNode!.slot] = { $node: this.env.graph.nodeAt(node)! };
+    return this.keyItems[0].fn(row, this.env) ?? null;
+  }
+
+  /** The output row of `group`: a copy of its first row, or `reused` refilled. */
+  private rowOf(group: number, reused: Row): Row {
+    const { projection, keyItems } = this;
+    const width = projection.aggregates.length;
+    const first = this.firstRows?.[group];
+    const out = first ? first.slice() : reused;
+    const values: CypherValue[] = new Array(width);
+    for (let i = 0; i < width; i++) values[i] = this.counts ? BigInt(this.counts[group * width + i]) : this.accumulators[group][i].result();
+    for (let i = 0; i < keyItems.length; i++) out[keyItems[i].slot] = this.keyValues[group * keyItems.length + i];
+    return this.finishRow(out, values, first);
+  }
+
+  /** `out` with its grouping keys: the aggregate values and the items computed from them (or from the group's first row). */
+  private finishRow(out: Row, values: CypherValue[], first?: Row): Row {
+    this.env.aggregateValues = values;
+    out[this.projection.aggregateSlot] = values;
+    for (const item of this.valueItems) out[item.slot] = item.fn(first ?? out, this.env);
+    return out;
   }
 }

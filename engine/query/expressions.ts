@@ -460,10 +460,12 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   if (name === 'exists' && expr.args[0] && expr.args[0].kind !== 'prop' && expr.args[0].kind !== 'pattern') {
     throw compileError('InvalidArgumentType', 'exists() takes a property or a pattern', expr.pos);
   }
-  return (row, env) => {
-    const values = args.map((arg) => arg(row, env));
-    return fn(values, env);
-  };
+  if (args.length === 1) {
+    // most calls take one argument (id(n), labels(n), size(l)): no mapping closure per row
+    const [arg] = args;
+    return (row, env) => fn([arg(row, env)], env);
+  }
+  return (row, env) => fn(args.map((arg) => arg(row, env)), env);
 }
 
 // V8's linear-time engine (the `l` flag) is off by default; flags are per process, so once is enough

@@ -6,6 +6,7 @@
  * Relationship isomorphism: within one MATCH, no relationship is used twice.
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Env, Fn, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
@@ -51,6 +52,10 @@ type ExpandStep = {
   max: number;
   /** The expansion walks the pattern right to left: the relationship list is reversed when bound. */
   reversed: boolean;
+  /** Whether the relationship is written to its slot: not for an anonymous one no path reads. */
+  bindRel: boolean;
+  /** The target's labels and the edge types as ints in the graph last run on, once all of them had one (a graph never withdraws an int it gave). */
+  ids?: { graph: GraphIndex; labels: number[]; types: number[] | undefined };
 } & NodeCheck;
 
 type Next = () => boolean;
@@ -114,6 +119,45 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
   };
 }
 
+/**
+ * Per node of a label scan, how many edges of the counted expansion from it pass: the
+ * counts of a MATCH whose prefix is one label scan and whose tail one expansion that
+ * labels alone check, in one array indexed by dense node id (0: no completion, or a
+ * node not scanned), with no row per node. Built only for such steps; undefined when
+ * this run cannot use it (as_of reads every record).
+ */
+export type DenseCounter = (row: Row, env: Env) => Int32Array | undefined;
+
+export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
+  const [scan, tail] = steps;
+  if (steps.length !== 2 || from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || tail.kind !== 'expand') return undefined;
+  if (tail.sourceSlot !== scan.slot || tail.targetBound || tail.direction === 'both' || tail.types.length === 0 || tail.relProps.length > 0 || !plainNode(tail, {})) return undefined;
+  const { label } = scan.access;
+  const direction = tail.direction;
+  // the label's bit is set on live nodes only: with nothing else to check, no record is read
+  const plainScan = scan.labels.length === 0 && plainNode(scan, {});
+  return (row, env) => {
+    if (env.asOf !== undefined) return undefined;
+    const graph = env.graph;
+    const counts = new Int32Array(graph.nodes.span);
+    const scanned = graph.labelId(label);
+    const ids = scanned >= 0 ? expansionIds(tail, graph) : undefined;
+    if (!ids) return counts;
+    const { labels, types } = ids;
+    graph.eachNodeWithLabel(scanned, (node) => {
+      env.budget.tick();
+      if (!plainScan) {
+        const record = graph.nodeAt(node);
+        if (!record || !nodePasses(record, scan, row, env)) return;
+      }
+      let count = 0;
+      for (const type of types!) count += graph.countEdges(node, direction, type, labels);
+      counts[node] = count;
+    });
+    return counts;
+  };
+}
+
 /** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
 function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): number {
   const graph = env.graph;
@@ -154,13 +198,24 @@ function expansionEnds(step: ExpandStep, row: Row, env: Env): { from: number; ta
     target = node ? graph.denseNode(node) : -1;
     if (target < 0) return undefined;
   }
+  const ids = expansionIds(step, graph);
+  return ids && { from, target, labels: ids.labels, types: ids.types };
+}
+
+/** The target's labels and the edge types of an expansion as ints; undefined when a label is on no node. */
+function expansionIds(step: ExpandStep, graph: GraphIndex): { labels: number[]; types: number[] | undefined } | undefined {
+  if (step.ids?.graph === graph) return step.ids;
   const labels: number[] = [];
   for (const label of step.labels) {
     const id = graph.labelId(label);
     if (id < 0) return undefined;
     labels.push(id);
   }
-  return { from, target, labels, types: step.types.length ? graph.typeIdsOf(step.types) : undefined };
+  const types = step.types.length ? graph.typeIdsOf(step.types) : undefined;
+  const ids = { graph, labels, types };
+  // a type no edge has yet may get an int later
+  if (!types || types.length === new Set(step.types).size) step.ids = ids;
+  return ids;
 }
 
 /** A relationship check with nothing to read on the record. */
@@ -168,7 +223,7 @@ function plainRel(step: ExpandStep, env: Env): boolean {
   return env.asOf === undefined && step.relProps.length === 0;
 }
 /** A node check that labels alone decide. */
-function plainNode(check: NodeCheck, env: Env): boolean {
+function plainNode(check: NodeCheck, env: { asOf?: string }): boolean {
   return env.asOf === undefined && check.props.length === 0 && check.id === undefined;
 }
 
@@ -238,15 +293,17 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
       return graph.eachEdge(from, step.direction, types, (edge, other) => {
         budget.tick();
         if (used.length > 0 && used.includes(edge)) return false;
-        const rel = graph.edgeAt(edge)!;
-        if (!relPlain && !relPasses(rel, step.relProps, row, env)) return false;
+        // the record is read only when it is checked or bound
+        const rel = relPlain && !step.bindRel ? undefined : graph.edgeAt(edge)!;
+        if (!relPlain && !relPasses(rel!, step.relProps, row, env)) return false;
         if (target >= 0) {
           if (other !== target) return false;
         } else {
           if (label >= 0 ? !graph.hasLabel(other, label) : !otherPasses(graph, other, labels, step, row, env)) return false;
           row[step.targetSlot] = { $node: graph.nodeAt(other)! };
         }
-        row[step.relSlot] = { $rel: rel };
+        // null in an unbound slot all the same: a row with a hole would become a slower kind of array
+        row[step.relSlot] = step.bindRel ? { $rel: rel! } : null;
         used.push(edge);
         const stop = next();
         used.pop();
@@ -334,8 +391,10 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
       if (!otherPasses(graph, node, labels, step, row, env)) return false;
       row[step.targetSlot] = { $node: graph.nodeAt(node)! };
     }
-    const rels = path.map((edge) => ({ $rel: edge }));
-    row[step.relSlot] = step.reversed ? rels.reverse() : rels;
+    if (step.bindRel) {
+      const rels = path.map((edge) => ({ $rel: edge }));
+      row[step.relSlot] = step.reversed ? rels.reverse() : rels;
+    } else row[step.relSlot] = null;
     return next();
   };
   const walk = (node: number): boolean => {

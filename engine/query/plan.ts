@@ -510,6 +510,9 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
   const orderBy = (projection.orderBy ?? []).map((sort) => {
     const matchingItem = itemKeys.indexOf(exprKey(sort.expr));
     if (matchingItem >= 0 && projected) return { key: { slot: items[matchingItem].slot }, descending: sort.descending };
+    // a projected item named by its alias: its slot too (the sort scope then holds only the projected names)
+    const named = projected && sort.expr.kind === 'var' ? outputScope.get(sort.expr.name) : undefined;
+    if (named) return { key: { slot: named.slot }, descending: sort.descending };
     const expr = projected ? rewriteToProjected(sort.expr, itemKeys, items.map((item) => item.name)) : sort.expr;
     return { key: { expr }, descending: sort.descending };
   });

@@ -581,7 +581,7 @@ export class GraphIndex {
         if (visit(edge, others[i]) === true) return true;
       }
     }
-    const appended = adjacency.appended.get(node);
+    const appended = adjacency.appended.size > 0 ? adjacency.appended.get(node) : undefined;
     if (appended) {
       for (const edge of appended) {
         if (edgeType[edge] === DEAD) continue;
@@ -621,7 +621,7 @@ export class GraphIndex {
         }
       }
     }
-    const appended = adjacency.appended.get(node);
+    const appended = adjacency.appended.size > 0 ? adjacency.appended.get(node) : undefined;
     if (appended) {
       const ends = direction === 'out' ? this.edgeTo : this.edgeFrom;
       for (const edge of appended) {

@@ -244,6 +244,38 @@ describe('aggregation without rows', () => {
     expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
   });
 
+  it('keeps the top k of plain counts in the order of the general path, ties included', () => {
+    // 40 actors with 0 to 3 claims each: most counts tie; tiers 1 and 1.0 are two groups that compare equal
+    const graph = new GraphIndex();
+    const at = '2024-01-01T00:00:00.000Z';
+    const record = { confidence: 1, provenance: [], recorded_at: at };
+    const tiers = [1, 1.5, 2, null];
+    for (let i = 0; i < 40; i++) {
+      const tier = tiers[i % 4];
+      graph.putNode({ id: `a${(i * 7) % 40}`, labels: ['Actor'], properties: tier === null ? {} : { tier: i % 8 === 0 && tier === 1 ? 1.0 : tier }, ...record });
+    }
+    // more claims than actors, so that the plan starts from the actors and counts the claims per actor
+    for (let i = 0; i < 60; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: {}, ...record });
+    for (let i = 0, e = 0; i < 40; i++) for (let j = 0; j < (i * 13) % 4; j++) graph.putEdge({ id: `e${e++}`, type: 'ASSERTS', from: `a${i}`, to: `c${e % 60}`, properties: {}, ...record });
+    const orders = ['n DESC', 'n', 'n DESC, a', 'n, a DESC', 'a', 'n DESC, t'];
+    for (const [groups, order] of orders.map((order) => [order.includes('t') ? 'a.tier AS t' : 'id(a) AS a', order])) {
+      const text = (page: string, sort = order) => `MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN ${groups}, count(*) AS n, count(*) AS m ORDER BY ${sort} ${page}`;
+      // without LIMIT, a stable sort of every group; with an expression as the first key, the general bounded heap
+      expect(runQuery(graph, text('LIMIT 1'), { explain: true }).plan).toContainEqual(expect.stringMatching(/^count expand/));
+      const all = runQuery(graph, text('')).rows;
+      expect(all.length).toBeGreaterThan(order.includes('t') ? 2 : 20);
+      const general = order.replace(/^n/, 'n + 0');
+      for (const [skip, limit] of [[0, 0], [0, 1], [0, 7], [3, 5], [0, 15], [2, 11], [0, 1000], [50, 20]]) {
+        const page = `SKIP ${skip} LIMIT ${limit}`;
+        const top = runQuery(graph, text(page)).rows;
+        expect(top).toEqual(all.slice(skip, skip + limit));
+        expect(runQuery(graph, text(page, general)).rows).toEqual(top);
+        // as_of reads every record: the counting runner instead of the counts per node
+        expect(runQuery(graph, text(page), { as_of: '2025-01-01T00:00:00Z' }).rows).toEqual(top);
+      }
+    }
+  });
+
   it('keeps the k first rows of ORDER BY ... LIMIT k in order, ties in input order, past SKIP', () => {
     const graph = randomGraph(5);
     const all = runQuery(graph, 'MATCH (a:Actor)-[r]->(b) RETURN id(r) AS r, a.tier AS t ORDER BY t').rows;
