@@ -25,9 +25,19 @@ export function openStore(config: ParleyConfig): Promise<ParleyStore> {
 /** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
 export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   const store = await openStore(config);
-  const admin = await store.bootstrapAdminKey(config.adminKey);
-  const { pipeline: extraction, status: extractionStatus } = await openExtractionPipeline(extractionOptions(config));
-  const reasoning = await ReasoningPool.open(store, reasoningOptions(config));
+  // the two slow parts of a start, each a child process (the model's warm-up, the rule-module
+  // catalog: seconds each), run side by side
+  const opening = await Promise.allSettled([openExtractionPipeline(extractionOptions(config)), ReasoningPool.open(store, reasoningOptions(config)), store.bootstrapAdminKey(config.adminKey)]);
+  const [extractionOpened, reasoningOpened, adminOpened] = opening;
+  if (extractionOpened.status === 'rejected' || reasoningOpened.status === 'rejected' || adminOpened.status === 'rejected') {
+    if (extractionOpened.status === 'fulfilled') await extractionOpened.value.pipeline.close();
+    if (reasoningOpened.status === 'fulfilled') await reasoningOpened.value.close();
+    await store.close();
+    throw opening.find((result): result is PromiseRejectedResult => result.status === 'rejected')!.reason;
+  }
+  const { pipeline: extraction, status: extractionStatus } = extractionOpened.value;
+  const reasoning = reasoningOpened.value;
+  const admin = adminOpened.value;
   return {
     deps: { store, config, extraction, reasoning },
     createdAdminKey: admin.secret,

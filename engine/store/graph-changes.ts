@@ -36,17 +36,16 @@ const size = (entry: Entry) => (entry.nodes?.length ?? 0) + (entry.edges?.length
 
 /** Puts the records into the graph, as putNode/putEdge do, and logs what they added. */
 export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges: readonly EdgeRecord[]): void {
-  const nodeIds = nodes.map((node) => node.id);
-  const edgeIds = edges.map((edge) => edge.id);
-  const replaces =
-    nodeIds.some((id) => graph.node(id) !== undefined) || edgeIds.some((id) => graph.edge(id) !== undefined) ||
-    new Set(nodeIds).size < nodeIds.length || new Set(edgeIds).size < edgeIds.length;
   const from = graph.revision;
-  for (const node of nodes) graph.putNode(node);
-  for (const edge of edges) graph.putEdge(edge);
+  // a record put twice replaces itself the second time: put* tells, as it does for one the graph held
+  let replaces = false;
+  for (const node of nodes) if (graph.putNode(node)) replaces = true;
+  for (const edge of edges) if (graph.putEdge(edge)) replaces = true;
+  const nodeIds = replaces ? undefined : nodes.map((node) => node.id);
+  const edgeIds = replaces ? undefined : edges.map((edge) => edge.id);
   let log = logs.get(graph);
   if (!log) logs.set(graph, (log = { entries: [], records: 0 }));
-  const entry: Entry = replaces ? { from, to: graph.revision } : { from, to: graph.revision, nodes: nodeIds, edges: edgeIds };
+  const entry: Entry = { from, to: graph.revision, nodes: nodeIds, edges: edgeIds };
   log.entries.push(entry);
   log.records += size(entry);
   while (log.records > MAX_LOGGED_RECORDS || log.entries.length > MAX_LOGGED_RECORDS) log.records -= size(log.entries.shift()!);

@@ -20,9 +20,30 @@ type Placed = { [DENSE]?: number };
  * id may hold a place before its record arrives (an edge naming it came first).
  */
 export class RecordTable<R extends { id: string }> {
-  private readonly ids = new Map<string, number>();
+  /** id → dense id; undefined while records taken by adopt() have not been looked up by id yet. */
+  private idMap: Map<string, number> | undefined = new Map();
   private slots: (R | undefined)[] = [];
   private live = 0;
+
+  private get ids(): Map<string, number> {
+    if (this.idMap) return this.idMap;
+    const ids = new Map<string, number>();
+    for (let dense = 0; dense < this.slots.length; dense++) ids.set(this.slots[dense]!.id, dense);
+    return (this.idMap = ids);
+  }
+
+  /**
+   * Takes records of distinct ids, the first at dense id 0, into an empty table, without
+   * mapping their ids yet: the map is built on the first lookup by id. A graph loaded
+   * from its snapshot answers queries that walk edges by dense id without it, so its
+   * first answer does not wait for hundreds of thousands of edge ids to be mapped.
+   */
+  adopt(records: readonly R[]): void {
+    if (this.slots.length > 0) throw new Error('adopt() needs an empty table');
+    this.slots = records.slice();
+    this.live = records.length;
+    this.idMap = undefined;
+  }
 
   get size(): number {
     return this.live;
@@ -33,7 +54,8 @@ export class RecordTable<R extends { id: string }> {
   }
   /** Places left by deleted records. */
   get holes(): number {
-    return this.slots.length - this.ids.size;
+    // adopted records fill every place
+    return this.idMap ? this.slots.length - this.idMap.size : 0;
   }
 
   get(id: string): R | undefined {
@@ -50,10 +72,17 @@ export class RecordTable<R extends { id: string }> {
   denseOf(id: string): number {
     return this.ids.get(id) ?? -1;
   }
-  /** The dense id of a record read from this table: found on the record, else by its id. */
+  /**
+   * The dense id of a record read from this table: found on the record, else by its id
+   * (and then kept on the record: records are marked on first such lookup, not when put,
+   * so that loading a large graph does not pay for marking records no query reads).
+   */
   denseOfRecord(record: R): number {
-    const dense = (record as Placed)[DENSE];
-    return dense !== undefined && this.slots[dense] === record ? dense : this.denseOf(record.id);
+    const marked = (record as Placed)[DENSE];
+    if (marked !== undefined && this.slots[marked] === record) return marked;
+    const dense = this.denseOf(record.id);
+    if (dense >= 0 && this.slots[dense] === record) mark(record, dense);
+    return dense;
   }
 
   /** A place for `id`, made when it has none. */
@@ -69,12 +98,20 @@ export class RecordTable<R extends { id: string }> {
     return dense;
   }
 
+  /** A new place at the end for an id believed to have none, without looking it up first; a RangeError (and this table no longer fit for use) if it had one. */
+  appendNew(id: string): number {
+    const size = this.ids.size;
+    const dense = this.append(id);
+    if (this.ids.size === size) throw new RangeError(`id '${id}' is in the table twice`);
+    return dense;
+  }
+
   /** Stores a record in its id's place (a new place at the end for a new id); returns the record it replaced. */
   put(record: R, dense = this.reserve(record.id)): R | undefined {
     const previous = this.slots[dense];
     if (!previous) this.live++;
     this.slots[dense] = record;
-    place(record, dense);
+    if ((record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
     return previous;
   }
 
@@ -97,7 +134,7 @@ export class RecordTable<R extends { id: string }> {
       mapping[dense] = slots.length;
       this.ids.set(id, slots.length);
       const record = this.slots[dense];
-      if (record) place(record, slots.length);
+      if (record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = slots.length;
       slots.push(record);
     }
     this.slots = slots;
@@ -122,7 +159,7 @@ export class RecordTable<R extends { id: string }> {
   }
 }
 
-function place(record: object, dense: number): void {
+function mark(record: object, dense: number): void {
   if ((record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
   else if (Object.isExtensible(record)) Object.defineProperty(record, DENSE, { value: dense, writable: true, enumerable: false });
 }
@@ -158,11 +195,17 @@ const DEAD = -1;
 export class GraphIndex {
   readonly nodes = new RecordTable<NodeRecord>();
   readonly edges = new RecordTable<EdgeRecord>();
-  private readonly byLabel = new Map<string, Set<string>>();
-  /** property key → value key → dense node ids */
+  /**
+   * property key → value key → dense node ids, for the keys a query or the planner has
+   * asked about: each key's index is built on first use by one pass over the nodes, then
+   * kept in step by writes. Loading a graph builds none (most keys, such as free text,
+   * are never looked up by value, and a Set per distinct value was most of a load's cost).
+   */
   private byProperty = new Map<string, Map<string, Set<number>>>();
-  /** label → its int; the bitset of its nodes by dense id */
+  /** label → its int; by int: its name, how many nodes carry it, and the bitset of those nodes by dense id */
   private readonly labelIds = new Map<string, number>();
+  private readonly labelNames: string[] = [];
+  private readonly labelCounts: number[] = [];
   private labelBits: Uint32Array[] = [];
   /** edge type → its int; its name and live edge count by int */
   private readonly typeIds = new Map<string, number>();
@@ -184,11 +227,44 @@ export class GraphIndex {
   private properties = 0;
   private changes = 0;
 
+  /** An index of the records, as putNode and putEdge one by one would build it. */
   static fromRecords(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRecord>): GraphIndex {
     const index = new GraphIndex();
     for (const node of nodes) index.putNode(node);
     for (const edge of edges) index.putEdge(edge);
     return index;
+  }
+
+  /**
+   * The same for records known to have distinct ids (a snapshot's, written from the
+   * tables), with `ends`: for edge i, the positions in `nodes` of its `from` and `to` at
+   * 2i and 2i+1 (-1: not among them). No id is looked up before it is placed, no edge
+   * end by id, and edge ids are mapped only when first looked up (RecordTable.adopt):
+   * that was most of what fromRecords costs. The ends are trusted as the ids are (the
+   * snapshot's checksum stands for both); a RangeError when a node id repeats or an end
+   * position is out of range.
+   */
+  static fromDistinctRecords(nodes: readonly NodeRecord[], edges: readonly EdgeRecord[], ends: Int32Array): GraphIndex {
+    const index = new GraphIndex();
+    for (const node of nodes) {
+      index.changes++;
+      index.placeNode(node, index.nodes.appendNew(node.id), undefined);
+    }
+    index.edges.adopt(edges);
+    index.growEdgeColumns(edges.length);
+    for (let i = 0; i < edges.length; i++) {
+      const edge = edges[i];
+      index.changes++;
+      index.addEdge(edge, i, index.endAt(nodes.length, ends[2 * i], edge.from), index.endAt(nodes.length, ends[2 * i + 1], edge.to));
+    }
+    return index;
+  }
+
+  /** For fromDistinctRecords: the dense id of an edge end at `position` among `count` nodes, or by its id when it is not among them (-1). */
+  private endAt(count: number, position: number, id: string): number {
+    if (position < 0) return this.nodes.reserve(id);
+    if (position >= count) throw new RangeError(`an edge names node position ${position} of ${count}`);
+    return position;
   }
 
   /** Grows with every change, so that a reader holding a copy of the graph (the Prolog bridge's facts) sees when it is stale. */
@@ -217,46 +293,82 @@ export class GraphIndex {
     return this.edges.size;
   }
 
-  /** Inserts or replaces a node, keeping every index in step. */
-  putNode(node: NodeRecord): void {
+  /** Inserts or replaces a node, keeping every index in step; returns whether it replaced one. */
+  putNode(node: NodeRecord): boolean {
     this.changes++;
     const dense = this.nodes.reserve(node.id);
     const previous = this.nodes.at(dense);
     if (previous) this.unindexNode(previous, dense);
+    this.placeNode(node, dense, previous);
+    return previous !== undefined;
+  }
+
+  /** Puts a node in its place, replacing `previous` (already unindexed). */
+  private placeNode(node: NodeRecord, dense: number, previous: NodeRecord | undefined): void {
     this.nodes.put(node, dense);
-    this.properties += Object.keys(node.properties).length;
+    const properties = node.properties;
+    for (const key in properties) {
+      this.properties++;
+      const values = this.byProperty.get(key);
+      if (values) this.indexProperty(values, properties[key], dense);
+    }
     if (!previous) this.countChanged(this.nodes.size);
     for (const label of node.labels) {
-      if (addToSet(this.byLabel, label, node.id)) this.schema++;
-      setBit(this.labelBitsOf(label), dense);
-    }
-    for (const [key, value] of Object.entries(node.properties)) {
-      const valueKey = propertyValueKey(value);
-      if (valueKey === undefined) continue;
-      let values = this.byProperty.get(key);
-      if (!values) {
-        this.byProperty.set(key, (values = new Map()));
-        this.schema++;
-      }
-      addToSet(values, valueKey, dense);
+      const id = this.labelIdOf(label);
+      const bits = this.labelBitsOf(id);
+      if ((bits[dense >>> 5] & (1 << (dense & 31))) !== 0) continue;
+      setBit(bits, dense);
+      if (this.labelCounts[id]++ === 0) this.schema++;
     }
   }
 
-  /** Inserts or replaces an edge. Its ends are found by id, whether or not their nodes are in yet. */
-  putEdge(edge: EdgeRecord): void {
+  /** Adds a node's value of one property key to that key's index. */
+  private indexProperty(values: Map<string, Set<number>>, value: PropertyValue, dense: number): void {
+    const valueKey = propertyValueKey(value);
+    if (valueKey === undefined) return;
+    // a key gaining its first indexed value is a schema change (the planner may now use it)
+    if (values.size === 0) this.schema++;
+    const nodes = values.get(valueKey);
+    if (nodes) nodes.add(dense);
+    else values.set(valueKey, new Set([dense]));
+  }
+
+  /** The index of one property key, built by a pass over the nodes the first time the key is asked about. */
+  private propertyIndex(key: string): Map<string, Set<number>> {
+    let values = this.byProperty.get(key);
+    if (values) return values;
+    values = new Map();
+    const schema = this.schema;
+    for (let dense = 0; dense < this.nodes.span; dense++) {
+      const node = this.nodes.at(dense);
+      if (node && Object.hasOwn(node.properties, key)) this.indexProperty(values, node.properties[key], dense);
+    }
+    // building an index is no change to the graph
+    this.schema = schema;
+    this.byProperty.set(key, values);
+    return values;
+  }
+
+  /** Inserts or replaces an edge; returns whether it replaced one. Its ends are found by id, whether or not their nodes are in yet. */
+  putEdge(edge: EdgeRecord): boolean {
     this.changes++;
     const known = this.edges.denseOf(edge.id);
     if (known >= 0) {
       const previous = this.edges.at(known)!;
       if (previous.type === edge.type && previous.from === edge.from && previous.to === edge.to) {
         this.edges.put(edge, known);
-        return;
+        return true;
       }
       // new ends or type: the edge leaves its old adjacency and joins the end of the new
       this.deleteEdge(edge.id);
       this.changes--;
     }
-    const dense = this.edges.append(edge.id);
+    this.addEdge(edge, this.edges.append(edge.id), this.nodes.reserve(edge.from), this.nodes.reserve(edge.to));
+    return known >= 0;
+  }
+
+  /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
+  private addEdge(edge: EdgeRecord, dense: number, from: number, to: number): void {
     this.edges.put(edge, dense);
     this.countChanged(this.edges.size);
     let type = this.typeIds.get(edge.type);
@@ -268,8 +380,6 @@ export class GraphIndex {
     }
     if (this.typeCounts[type]++ === 0) this.schema++;
     if (dense >= this.edgeType.length) this.growEdgeColumns(dense + 1);
-    const from = this.nodes.reserve(edge.from);
-    const to = this.nodes.reserve(edge.to);
     this.edgeFrom[dense] = from;
     this.edgeTo[dense] = to;
     this.edgeType[dense] = type;
@@ -317,9 +427,24 @@ export class GraphIndex {
     return this.edges.get(id);
   }
 
-  /** Ids of the nodes carrying `label`. */
-  nodesWithLabel(label: string): ReadonlySet<string> {
-    return this.byLabel.get(label) ?? EMPTY;
+  /** Ids of the nodes carrying `label`, in dense (insertion) order. */
+  nodesWithLabel(label: string): Iterable<string> & { readonly size: number; has(id: string): boolean } {
+    const id = this.labelId(label);
+    const nodes = this.nodes;
+    const index = this;
+    return {
+      size: id < 0 ? 0 : this.labelCounts[id],
+      has: (node) => {
+        const dense = nodes.denseOf(node);
+        return id >= 0 && dense >= 0 && nodes.at(dense) !== undefined && index.hasLabel(dense, id);
+      },
+      *[Symbol.iterator]() {
+        const bits = id < 0 ? undefined : index.labelBits[id];
+        for (let word = 0; bits !== undefined && word < bits.length; word++) {
+          for (let rest = bits[word]; rest !== 0; rest &= rest - 1) yield nodes.at((word << 5) + 31 - Math.clz32(rest & -rest))!.id;
+        }
+      },
+    };
   }
 
   /** Ids of the nodes whose property `key` equals `value` (scalars only; lists and maps are not indexed). */
@@ -339,7 +464,7 @@ export class GraphIndex {
   nodesWithPropertyDense(key: string, value: PropertyValue): ReadonlySet<number> {
     const valueKey = propertyValueKey(value);
     if (valueKey === undefined) return NO_NODES;
-    return this.byProperty.get(key)?.get(valueKey) ?? NO_NODES;
+    return this.propertyIndex(key).get(valueKey) ?? NO_NODES;
   }
 
   /** Ids of the edges of `type`, in insertion order. */
@@ -513,7 +638,8 @@ export class GraphIndex {
 
   /** Planner statistics. */
   labelCount(label: string): number {
-    return this.byLabel.get(label)?.size ?? 0;
+    const id = this.labelIds.get(label);
+    return id === undefined ? 0 : this.labelCounts[id];
   }
   edgeTypeCount(type: string): number {
     const id = this.typeIds.get(type);
@@ -524,7 +650,7 @@ export class GraphIndex {
   }
   /** How many distinct values property `key` takes (0 when never set). */
   distinctPropertyValues(key: string): number {
-    return this.byProperty.get(key)?.size ?? 0;
+    return this.propertyIndex(key).size;
   }
 
   counts(): GraphCounts {
@@ -536,19 +662,26 @@ export class GraphIndex {
   }
 
   labels(): string[] {
-    return [...this.byLabel.keys()].filter((label) => this.labelCount(label) > 0);
+    return this.labelNames.filter((_, id) => this.labelCounts[id] > 0);
   }
   edgeTypes(): string[] {
     return this.typeNames.filter((_, id) => this.typeCounts[id] > 0);
   }
 
-  private labelBitsOf(label: string): Uint32Array {
+  private labelIdOf(label: string): number {
     let id = this.labelIds.get(label);
     if (id === undefined) {
       id = this.labelBits.length;
       this.labelIds.set(label, id);
+      this.labelNames.push(label);
+      this.labelCounts.push(0);
       this.labelBits.push(new Uint32Array(0));
     }
+    return id;
+  }
+
+  /** A label's bitset, grown to cover every dense node id. */
+  private labelBitsOf(id: number): Uint32Array {
     const needed = (this.nodes.span + 31) >>> 5;
     let bits = this.labelBits[id];
     if (bits.length < needed) {
@@ -667,26 +800,29 @@ export class GraphIndex {
   }
 
   private unindexNode(node: NodeRecord, dense: number): void {
-    this.properties -= Object.keys(node.properties).length;
     for (const label of node.labels) {
-      if (deleteFromSet(this.byLabel, label, node.id)) this.schema++;
-      const bits = this.labelBits[this.labelIds.get(label)!];
-      if (dense >>> 5 < bits.length) bits[dense >>> 5] &= ~(1 << (dense & 31));
+      const id = this.labelIds.get(label)!;
+      if (!this.hasLabel(dense, id)) continue;
+      this.labelBits[id][dense >>> 5] &= ~(1 << (dense & 31));
+      if (--this.labelCounts[id] === 0) this.schema++;
     }
-    for (const [key, value] of Object.entries(node.properties)) {
-      const valueKey = propertyValueKey(value);
+    const properties = node.properties;
+    for (const key in properties) {
+      this.properties--;
       const values = this.byProperty.get(key);
-      if (valueKey === undefined || !values) continue;
-      deleteFromSet(values, valueKey, dense);
-      if (values.size === 0) {
-        this.byProperty.delete(key);
-        this.schema++;
-      }
+      const valueKey = values && propertyValueKey(properties[key]);
+      if (valueKey === undefined) continue;
+      const nodes = values!.get(valueKey);
+      if (!nodes) continue;
+      nodes.delete(dense);
+      if (nodes.size > 0) continue;
+      values!.delete(valueKey);
+      // a key losing its last indexed value is a schema change
+      if (values!.size === 0) this.schema++;
     }
   }
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
 const NO_NODES: ReadonlySet<number> = new Set();
 
 /**
@@ -704,27 +840,6 @@ export function propertyValueKey(value: PropertyValue): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** Whether `key` is new to the map. */
-function addToSet<K, V>(map: Map<K, Set<V>>, key: K, id: V): boolean {
-  const set = map.get(key);
-  if (set) {
-    set.add(id);
-    return false;
-  }
-  map.set(key, new Set([id]));
-  return true;
-}
-
-/** Whether `key` left the map. */
-function deleteFromSet<K, V>(map: Map<K, Set<V>>, key: K, id: V): boolean {
-  const set = map.get(key);
-  if (!set) return false;
-  set.delete(id);
-  if (set.size > 0) return false;
-  map.delete(key);
-  return true;
 }
 
 function setBit(bits: Uint32Array, index: number): void {

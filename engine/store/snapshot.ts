@@ -13,7 +13,9 @@
  *     as one latin1 or UTF-16 run that is decoded in one call and cut by lengths;
  *   - node count, edge count, then each record as a tagged value whose strings are
  *     indexes into the table. Values are encoded generically, so a record comes back
- *     exactly as it was stored, with its members in the same order.
+ *     exactly as it was stored, with its members in the same order;
+ *   - for each edge, the positions of its two end nodes among the nodes (format 3), so
+ *     that a load places edges without looking their ends up by id.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
@@ -21,7 +23,7 @@ import path from 'node:path';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface SnapshotHeader {
   format: number;
@@ -69,8 +71,8 @@ export async function readSnapshot(file: string, generation: string, revision: n
     const body = content.subarray(newline + 1);
     if (header.format !== FORMAT || header.generation !== generation || header.revision !== revision || header.bytes !== body.length) return undefined;
     if (createHash('sha256').update(body).digest('hex') !== header.sha256) return undefined;
-    const { nodes, edges } = decodeGraph(body);
-    return GraphIndex.fromRecords(nodes, edges);
+    const { nodes, edges, ends } = decodeGraph(body);
+    return GraphIndex.fromDistinctRecords(nodes, edges, ends);
   } catch {
     return undefined;
   }
@@ -221,8 +223,18 @@ export function encodeGraph(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRec
   const encoder = new Encoder();
   encoder.out.varint(nodeCount);
   encoder.out.varint(edgeCount);
-  for (const node of nodes) encoder.value(node);
-  for (const edge of edges) encoder.value(edge);
+  // a node's position, by the table index of its id (ids are strings of the table)
+  const positions = new Map<number, number>();
+  for (const node of nodes) {
+    positions.set(encoder.string(node.id), positions.size);
+    encoder.value(node);
+  }
+  const ends: number[] = [];
+  for (const edge of edges) {
+    encoder.value(edge);
+    ends.push(positions.get(encoder.string(edge.from)) ?? -1, positions.get(encoder.string(edge.to)) ?? -1);
+  }
+  for (const end of ends) encoder.out.varint(end + 1);
 
   const table = [...encoder.strings.keys()];
   const head = new Writer();
@@ -240,7 +252,8 @@ export function encodeGraph(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRec
   return Buffer.concat([head.bytes(), text, shapes.bytes(), encoder.out.bytes()]);
 }
 
-export function decodeGraph(body: Buffer): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
+/** The records, and each edge's end positions among the nodes as GraphIndex.fromRecords takes them. */
+export function decodeGraph(body: Buffer): { nodes: NodeRecord[]; edges: EdgeRecord[]; ends: Int32Array } {
   const reader = new Reader(body);
   const wide = body[reader.at++] === UTF16;
   const count = reader.varint();
@@ -257,8 +270,10 @@ export function decodeGraph(body: Buffer): { nodes: NodeRecord[]; edges: EdgeRec
   const edges = new Array<EdgeRecord>(reader.varint());
   for (let i = 0; i < nodes.length; i++) nodes[i] = reader.value() as NodeRecord;
   for (let i = 0; i < edges.length; i++) edges[i] = reader.value() as EdgeRecord;
+  const ends = new Int32Array(2 * edges.length);
+  for (let i = 0; i < ends.length; i++) ends[i] = reader.varint() - 1;
   if (reader.at !== body.length) throw new RangeError('snapshot holds more than its records');
-  return { nodes, edges };
+  return { nodes, edges, ends };
 }
 
 type ShapeReader = (reader: Reader) => Record<string, unknown>;

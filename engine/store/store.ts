@@ -116,8 +116,6 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
 export class ParleyStore {
   /** Loaded graphs, least recently used first, bounded by their total facts (cacheFacts). */
   private readonly loaded = new Map<string, LoadedGraph>();
-  /** Snapshot writes under way: close() waits for them. */
-  private readonly snapshotting = new Set<Promise<void>>();
   /** One writer per graph at a time. */
   private readonly locks = new SerialQueue();
   /** API key records by key id, as last written by this process (the store's only writer): no LevelDB read per request. */
@@ -166,12 +164,17 @@ export class ParleyStore {
     await this.db.put(metaKey.layout(), LAYOUT_VERSION);
   }
 
-  /** Waits for the writes, snapshots every loaded graph changed since its snapshot, and closes. */
+  /**
+   * Waits for the writes, snapshots every loaded graph changed since its snapshot, and
+   * closes. A snapshot that fails to write only costs the next start a rebuild from the
+   * records.
+   */
   async close(): Promise<void> {
     await this.locks.drain();
-    while (this.snapshotting.size > 0) await Promise.all(this.snapshotting);
-    for (const [key, entry] of this.loaded) if (entry.snapshotRevision !== entry.revision) this.snapshot(key, entry);
-    while (this.snapshotting.size > 0) await Promise.all(this.snapshotting);
+    const snapshots = [...this.loaded.values()]
+      .filter((entry) => entry.snapshotRevision !== entry.revision)
+      .map((entry) => writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, entry.revision, entry.index).catch(() => undefined));
+    await Promise.all(snapshots);
     await this.db.close();
   }
 
@@ -459,20 +462,23 @@ export class ParleyStore {
       const changedEdges: EdgeRecord[] = [];
       // records go straight into one chained batch (no op objects), written once at the end
       let revision = meta.revision ?? 0;
+      // What the writes changed against the stored graph. One write changed what its tally
+      // found (compared once, there); of several, only the records some write changed are
+      // compared again, as the last left them (a later write may have put one back as stored).
+      const touchedNodes = writes.length === 1 ? undefined : new Set(replay.flatMap((changed) => changed.nodes.map((node) => node.id)));
+      const touchedEdges = writes.length === 1 ? undefined : new Set(replay.flatMap((changed) => changed.edges.map((edge) => edge.id)));
       const batch = this.db.batch();
       try {
         if (newMeta) batch.put(newMeta.key, newMeta.value);
-        for (const node of nodes.values()) {
+        for (const node of touchedNodes ? nodes.values() : replay[0].nodes) {
           if (slicer.due()) await slicer.turn();
-          const before = storedNodes.get(node.id);
-          if (before && sameRecord(before, node)) continue;
+          if (touchedNodes && !changedSinceStored(touchedNodes, storedNodes, node)) continue;
           changedNodes.push(node);
           batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
         }
-        for (const edge of edges.values()) {
+        for (const edge of touchedEdges ? edges.values() : replay[0].edges) {
           if (slicer.due()) await slicer.turn();
-          const before = storedEdges.get(edge.id);
-          if (before && sameRecord(before, edge)) continue;
+          if (touchedEdges && !changedSinceStored(touchedEdges, storedEdges, edge)) continue;
           changedEdges.push(edge);
           batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
         }
@@ -574,22 +580,6 @@ export class ParleyStore {
     return index;
   }
 
-  /**
-   * Writes a loaded graph's snapshot in the background (close() waits for it). The
-   * records are serialised at once, so the snapshot holds the state of `revision`; a
-   * failure to write only costs the next start a rebuild from the records.
-   */
-  private snapshot(cacheKey: string, entry: LoadedGraph): void {
-    const revision = entry.revision;
-    const done = writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, revision, entry.index)
-      .then(() => {
-        if (this.loaded.get(cacheKey) === entry) entry.snapshotRevision = revision;
-      })
-      .catch(() => undefined)
-      .finally(() => this.snapshotting.delete(done));
-    this.snapshotting.add(done);
-  }
-
   /** Marks a loaded graph most recently used. */
   private touch(cacheKey: string, index: GraphIndex): GraphIndex {
     const entry = this.loaded.get(cacheKey)!;
@@ -677,6 +667,13 @@ function changesOf<R extends NodeRecord | EdgeRecord>(before: Map<string, R | un
     changes.records.push(record);
   }
   return changes;
+}
+
+/** Of several writes' merged records: whether one that a write changed differs from the stored one. */
+function changedSinceStored<R extends NodeRecord | EdgeRecord>(touched: ReadonlySet<string>, stored: ReadonlyMap<string, R>, record: R): boolean {
+  if (!touched.has(record.id)) return false;
+  const before = stored.get(record.id);
+  return !before || !sameRecord(before, record);
 }
 
 /**

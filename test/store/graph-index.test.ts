@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { runQuery } from '../../engine/query/index.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { decodeGraph, encodeGraph } from '../../engine/store/snapshot.ts';
 
 const RECORDED_AT = '2024-01-01T00:00:00.000Z';
 const LABELS = ['Actor', 'Claim', 'Event'];
@@ -165,6 +166,50 @@ describe('GraphIndex on dense ids', () => {
     const someNode = index.nodes.values().next().value!;
     expect(Object.keys(someNode).sort()).toEqual(['confidence', 'id', 'labels', 'properties', 'provenance', 'recorded_at']);
     expect(JSON.parse(JSON.stringify(someNode))).toEqual(someNode);
+  });
+
+  it('loads a snapshot\'s records, edges placed by their end positions, as record by record, and takes writes after', () => {
+    const random = lcg(11);
+    const IDS = 120;
+    // every seventh id has no node: edges naming it reserve its place by id
+    const nodes = Array.from({ length: IDS }, (_, i) => randomNode(random, `n${i}`)).filter((_, i) => i % 7 !== 3);
+    const edges = Array.from({ length: 500 }, (_, i) => randomEdge(random, `e${i}`, IDS));
+    const model = new Model();
+    for (const node of nodes) model.putNode(node);
+    for (const edge of edges) model.putEdge(edge);
+    const decoded = decodeGraph(encodeGraph(nodes, edges, nodes.length, edges.length));
+    expect(decoded.ends.filter((end) => end < 0).length).toBeGreaterThan(0);
+    const index = GraphIndex.fromDistinctRecords(decoded.nodes, decoded.edges, decoded.ends);
+    expectSame(index, model);
+    expect(index.edge('e7')).toEqual(edges[7]);
+    // writes after the load: replaced and re-ended edges, deletions, new edges (edge ids are mapped on first use)
+    let edgeCounter = edges.length;
+    for (let step = 0; step < 600; step++) {
+      const draw = random();
+      const ids = [...model.edges.keys()];
+      if (draw < 0.3) {
+        const previous = model.edges.get(ids[Math.floor(random() * ids.length)])!;
+        const edge = random() < 0.5 ? { ...previous, confidence: random() } : randomEdge(random, previous.id, IDS);
+        index.putEdge(edge);
+        model.putEdge(edge);
+      } else if (draw < 0.6) {
+        const id = ids[Math.floor(random() * ids.length)];
+        index.deleteEdge(id);
+        model.deleteEdge(id);
+      } else if (draw < 0.9) {
+        const edge = randomEdge(random, `e${edgeCounter++}`, IDS);
+        index.putEdge(edge);
+        model.putEdge(edge);
+      } else {
+        const id = `n${Math.floor(random() * IDS)}`;
+        index.deleteNode(id);
+        model.deleteNode(id);
+      }
+    }
+    expectSame(index, model);
+    // node ids must be distinct, and an end position must be one of the nodes
+    expect(() => GraphIndex.fromDistinctRecords([nodes[0], nodes[0]], [], new Int32Array(0))).toThrow(RangeError);
+    expect(() => GraphIndex.fromDistinctRecords([nodes[0]], [edges[0]], Int32Array.of(0, 1))).toThrow(RangeError);
   });
 
   it('keeps query answers right across writes after the arrays were built', () => {

@@ -98,7 +98,9 @@ describe('graph snapshots', () => {
     const edges: EdgeRecord[] = [{ id: 'e1', type: 'OPPOSES', from: 'rsf', to: 'odd', properties: { dropped: undefined, kept: 'x' } as never, confidence: 0.5, provenance: [], recorded_at }];
     const decoded = decodeGraph(encodeGraph(nodes, edges, nodes.length, edges.length));
     // JSON text compares member order too; -0 and the __proto__ member need their own checks
-    expect(JSON.stringify(decoded)).toBe(JSON.stringify({ nodes, edges }));
+    expect(JSON.stringify({ nodes: decoded.nodes, edges: decoded.edges })).toBe(JSON.stringify({ nodes, edges }));
+    // each edge's ends as positions among the nodes
+    expect([...decoded.ends]).toEqual([0, 2]);
     expect(Object.is(decoded.nodes[1].properties.n, -0)).toBe(true);
     expect(Object.getPrototypeOf(decoded.nodes[2].properties)).toBe(Object.prototype);
     expect(Object.keys(decoded.nodes[2].properties)).toEqual(['__proto__', 'a\u0000b']);
