@@ -115,7 +115,7 @@ describe('the import body limit', () => {
     try {
       const key = await t.keyFor('tenant-a');
       const nodes = Array.from({ length: 80 }, (_, i) => ({ kind: 'Actor', id: `a${i}`, label: `Actor ${i}` }));
-      const bodies = { 'application/json': JSON.stringify({ nodes }), 'application/x-ndjson': nodes.map((node) => JSON.stringify({ node })).join('\n') };
+      const bodies: Record<string, string> = { 'application/json': JSON.stringify({ nodes }), 'application/x-ndjson': nodes.map((node) => JSON.stringify({ node })).join('\n') };
       for (const [contentType, body] of Object.entries(bodies)) {
         const declared = await t.app.inject({ method: 'POST', url: '/v1/graphs/g/import', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
         expect(declared.statusCode).toBe(413);
