@@ -509,6 +509,8 @@ export class ParleyStore {
             putLogged(index, [], linked.slice(at, at + APPLY_CHUNK));
           }
         }
+        // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
+        await index.prepareInSlices(slicer);
         if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
         else this.loaded.get(cacheKey)!.revision = revision;
         this.evict(cacheKey);
