@@ -172,22 +172,22 @@ describe('GraphIndex on dense ids', () => {
     const random = lcg(11);
     const index = new GraphIndex();
     const model = new Model();
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 60; i++) {
       const node = randomNode(random, `n${i}`);
       index.putNode(node);
       model.putNode(node);
     }
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       // past the rebuild threshold (a quarter of the built edges, at least 1,024), and past one step of the sliced build
-      for (let i = 0; i < 5_000; i++) {
-        const edge = randomEdge(random, `e${round}-${i}`, 200);
+      for (let i = 0; i < 4_500; i++) {
+        const edge = randomEdge(random, `e${round}-${i}`, 60);
         index.putEdge(edge);
         model.putEdge(edge);
       }
       let turns = 0;
       const eager = { due: () => true, turn: async () => {
         turns++;
-        const node = `n${turns % 200}`;
+        const node = `n${turns % 60}`;
         expect(index.edgesOf(node, 'both').map((edge) => edge.id)).toEqual(model.edgesOf(node, 'both', model.types, model.ordered()).map((edge) => edge.id));
       } } as unknown as LoopSlicer;
       await index.prepareInSlices(eager);
