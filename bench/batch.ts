@@ -21,17 +21,20 @@
  * the figures are those of a long batch, whose compiled code is warm (a 32-document run
  * from fresh workers spends about as much CPU compiling as extracting).
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024]
+ * The process tiers up as `parley analyze-corpus` does (tierUpForBatch); with
+ * --v8-default-tier-up it keeps V8's default, to compare.
+ *
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --v8-default-tier-up]
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { ingestFolder, listCorpus } from '../engine/ingest/batch.ts';
+import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,12 +42,15 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     warm: { type: 'string', default: '0' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+    'v8-default-tier-up': { type: 'boolean', default: false },
   },
 });
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const WARM = Number(args.warm);
 const CORPUS = path.resolve(args.corpus!);
+// as `parley analyze-corpus` runs a batch, unless asked for V8's default (to compare)
+if (!args['v8-default-tier-up']) tierUpForBatch();
 
 interface Measure {
   documents: number;
@@ -54,28 +60,6 @@ interface Measure {
   cpuSeconds: number;
   /** CPU milliseconds by thread kind during the batch (Linux), or null. */
   threads: { main: number; workers: number; other: number } | null;
-}
-
-/** CPU milliseconds of each of this process's threads, by thread id (Linux: /proc/self/task); null elsewhere. */
-function threadCpu(): Map<string, number> | null {
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return null;
-  }
-  const ticks = new Map<string, number>();
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // utime and stime, in clock ticks of 10 ms, are the 14th and 15th fields; the name before them may hold spaces
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return ticks;
 }
 
 async function measure(workers: number): Promise<Measure> {
@@ -120,7 +104,7 @@ const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, rule workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
-console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {

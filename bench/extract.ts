@@ -9,6 +9,11 @@
  *     runs as a batch runs it: drafted in the workers (rules and structuring, after the
  *     transformer's spans), then resolved on the calling thread (ExtractionPipeline.draft
  *     and resolve, against no graph).
+ * Beside each rate: the CPU time per sentence of the whole process (every thread; the main
+ * thread's share in brackets) and the cores it kept busy. A "1 worker" full pipeline is one
+ * NER worker and one rule worker, which work on different documents at once, so it already
+ * keeps more than one core busy; the scaling line gives the ratio the cores allow at the
+ * pool's CPU per sentence.
  * Two models: the one shipped in engine/extract/neural/model/ (what the service runs by
  * default) and the test suite's tiny generated one, which measures the layer's own overhead
  * (splitting, tokenizing, messaging, grouping).
@@ -28,6 +33,7 @@ import { splitSentences } from '../engine/extract/neural/sentences.ts';
 import { splitWords } from '../engine/extract/neural/words.ts';
 import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
 import { buildTinyNerModel } from '../test/helpers/tiny-ner-model.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -112,31 +118,83 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** One pass over the documents with CONCURRENCY in flight; sentences per second. */
-async function rateOf(work: (d: DocumentInput) => unknown, over: DocumentInput[] = documents): Promise<number> {
+/** One pass over the documents with CONCURRENCY in flight, and the CPU it took. */
+interface Pass {
+  sentences: number;
+  seconds: number;
+  /** CPU milliseconds of the whole process (every thread) and of its main thread (Linux; null elsewhere). */
+  cpuMs: number;
+  mainMs: number | null;
+  /** CPU milliseconds of the busiest other thread (a worker, in the configurations with workers), or null. */
+  busiestMs: number | null;
+}
+
+async function pass(work: (d: DocumentInput) => unknown, over: DocumentInput[] = documents): Promise<Pass> {
   let next = 0;
+  const threadsBefore = threadCpu();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < over.length) await work(over[next++]!);
     }),
   );
-  const sentenceCount = over.reduce((sum, d) => sum + splitSentences(d.text).length, 0);
-  return sentenceCount / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const threadsAfter = threadCpu();
+  const spent = threadsBefore && threadsAfter ? [...threadsAfter].map(([tid, ms]) => [tid, ms - (threadsBefore.get(tid) ?? 0)] as const) : null;
+  const main = String(process.pid);
+  return {
+    sentences: over.reduce((sum, d) => sum + splitSentences(d.text).length, 0),
+    seconds,
+    cpuMs: (used.user + used.system) / 1000,
+    mainMs: spent ? (spent.find(([tid]) => tid === main)?.[1] ?? 0) : null,
+    busiestMs: spent ? Math.max(0, ...spent.filter(([tid]) => tid !== main).map(([, ms]) => ms)) : null,
+  };
+}
+
+const rateOf = (measured: Pass) => measured.sentences / measured.seconds;
+
+/** A workload's median rate, with the CPU its measured runs took in all. */
+interface Measured {
+  rate: number;
+  /** CPU milliseconds per sentence: the whole process, and its main thread. */
+  cpuPerSentence: number;
+  mainPerSentence: number | null;
+  /** Cores the workload kept busy on average (CPU time / wall time). */
+  cores: number;
+  /**
+   * The least time per sentence (ms) an idle machine allows from these CPU figures: at
+   * least the busiest thread's CPU, the main thread's, and the whole process's spread over
+   * every core. Null without per-thread figures.
+   */
+  leastMs: number | null;
 }
 
 /**
  * Median rate of each workload after a warm-up pass. The workloads take turns within every
  * run, so that load from other processes on the shared machine falls on all of them alike.
  */
-async function interleaved(workloads: ((d: DocumentInput) => unknown)[]): Promise<number[]> {
+async function interleaved(workloads: ((d: DocumentInput) => unknown)[]): Promise<Measured[]> {
   // A whole pass each: the rule layer runs about three times slower over its first ten documents (JIT).
-  for (const work of workloads) await rateOf(work);
-  const rates = workloads.map((): number[] => []);
+  for (const work of workloads) await pass(work);
+  const passes = workloads.map((): Pass[] => []);
   for (let run = 0; run < RUNS; run++) {
-    for (const [i, work] of workloads.entries()) rates[i]!.push(await rateOf(work));
+    for (const [i, work] of workloads.entries()) passes[i]!.push(await pass(work));
   }
-  return rates.map(median);
+  return passes.map((runs) => {
+    const sum = (value: (p: Pass) => number) => runs.reduce((total, p) => total + value(p), 0);
+    const sentenceCount = sum((p) => p.sentences);
+    return {
+      rate: median(runs.map(rateOf)),
+      cpuPerSentence: sum((p) => p.cpuMs) / sentenceCount,
+      mainPerSentence: runs.every((p) => p.mainMs !== null) ? sum((p) => p.mainMs!) / sentenceCount : null,
+      cores: sum((p) => p.cpuMs) / 1000 / sum((p) => p.seconds),
+      leastMs: runs.every((p) => p.mainMs !== null && p.busiestMs !== null)
+        ? Math.max(sum((p) => p.busiestMs!), sum((p) => p.mainMs!), sum((p) => p.cpuMs) / CORES) / sentenceCount
+        : null,
+    };
+  });
 }
 
 type SymbolicModule = { findConflictEntities(document: DocumentInput): Findings | Promise<Findings> };
@@ -156,6 +214,7 @@ interface Row {
   threads: string;
   rate: number | null;
   baseline?: number | null;
+  cpu?: Measured;
   note?: string;
 }
 
@@ -176,8 +235,8 @@ console.log(
 
 const symbolic = await optionalImport<SymbolicModule>('../engine/extract/symbolic/index.ts');
 if ('module' in symbolic) {
-  const [rate] = await interleaved([(d) => (symbolic.module as SymbolicModule).findConflictEntities(d)]);
-  rows.push({ measure: 'rule layer alone', model: '-', threads: 'calling thread', rate: rate! });
+  const [measured] = await interleaved([(d) => (symbolic.module as SymbolicModule).findConflictEntities(d)]);
+  rows.push({ measure: 'rule layer alone', model: '-', threads: 'calling thread', rate: measured!.rate, cpu: measured! });
 } else {
   rows.push({ measure: 'rule layer alone', model: '-', threads: '-', rate: null, note: `symbolic layer missing (${symbolic.missing})` });
 }
@@ -217,14 +276,21 @@ for (const { name, open } of MODELS) {
         });
       }
     });
-    const rates = await interleaved(workloads.map((w) => w.work));
+    const results = await interleaved(workloads.map((w) => w.work));
     for (const measure of ['neural layer alone', 'full pipeline']) {
-      const measured = workloads.map((w, i) => ({ ...w, rate: rates[i]! })).filter((w) => w.measure === measure);
-      for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate });
+      const measured = workloads.map((w, i) => ({ ...w, ...results[i]! })).filter((w) => w.measure === measure);
+      for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate, cpu: w });
       const [, one, pool] = measured;
       if (one && pool) {
         const ratio = pool.rate / (CORES * one.rate);
-        scaling.push(`${measure}, ${name} model: pool ${pool.rate.toFixed(1)} / (${CORES} x 1 worker ${one.rate.toFixed(1)}) = ${ratio.toFixed(2)} ${ratio >= 0.9 ? '(>= 0.9)' : '(below 0.9)'}`);
+        // What an idle machine allows from the CPU figures: a 1-worker run that already keeps
+        // more than one core busy leaves the pool less to gain.
+        const ceiling = one.leastMs !== null && pool.leastMs !== null ? one.leastMs / (CORES * pool.leastMs) : null;
+        scaling.push(
+          `${measure}, ${name} model: pool ${pool.rate.toFixed(1)} / (${CORES} x 1 worker ${one.rate.toFixed(1)}) = ${ratio.toFixed(2)} ${ratio >= 0.9 ? '(>= 0.9)' : '(below 0.9)'}; ` +
+            `1 worker kept ${one.cores.toFixed(2)} cores busy (${one.cpuPerSentence.toFixed(1)} CPU ms/sentence), the pool ${pool.cores.toFixed(2)} (${pool.cpuPerSentence.toFixed(1)}): ` +
+            (ceiling === null ? '' : `${CORES} idle cores allow at most ${ceiling.toFixed(2)} (least ms/sentence: 1 worker ${one.leastMs!.toFixed(2)}, pool ${pool.leastMs!.toFixed(2)})`),
+        );
       }
     }
   } finally {
@@ -233,13 +299,15 @@ for (const { name, open } of MODELS) {
   }
 }
 
-const header = ['measure', 'model', 'threads', 'sentences/s', 'vs no worker'];
+const header = ['measure', 'model', 'threads', 'sentences/s', 'vs no worker', 'CPU ms/sentence (main thread)', 'cores busy'];
 const table = rows.map((r) => [
   r.measure,
   r.model,
   r.threads,
   r.rate === null ? '-' : r.rate.toFixed(1),
   r.rate !== null && r.baseline ? `${(r.rate / r.baseline).toFixed(2)}x` : '',
+  r.cpu ? `${r.cpu.cpuPerSentence.toFixed(2)}${r.cpu.mainPerSentence === null ? '' : ` (${r.cpu.mainPerSentence.toFixed(2)})`}` : '',
+  r.cpu ? r.cpu.cores.toFixed(2) : '',
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
-import type { RunLimits } from '../engine/prolog/framework-run.ts';
+import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
@@ -33,6 +33,8 @@ export interface ParleyConfig {
   queryResponseLimitBytes: number;
   /** Most Prolog inferences one query or analysis may run. */
   inferenceLimit: number;
+  /** Per-actor findings one framework run keeps (the highest scores; the rest are counted in findings_omitted). */
+  findingsLimit: number;
   /** Requests per key per minute (429 beyond); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Requests per admin key per minute, apart from the tenants' limit; 0 = off. */
@@ -88,9 +90,9 @@ export function queryLimits(config: ParleyConfig): Partial<QueryLimits> {
   };
 }
 
-/** The limits of one framework run (assess, analyze, the batch report): a query's time and inference limits. */
+/** The limits of one framework run (assess, analyze, the batch report): a query's time and inference limits, and the findings limit. */
 export function frameworkLimits(config: ParleyConfig): RunLimits {
-  return { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs };
+  return { inferenceLimit: config.inferenceLimit, timeLimitMs: config.queryTimeoutMs, maxFindings: config.findingsLimit };
 }
 
 /** The reasoning pool's settings (engine/reason/pool.ts) from the configuration. */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     queryCollectionLimit: integer(env, LIMIT_SETTINGS.collectionLimit, DEFAULT_LIMITS.collectionLimit),
     queryResponseLimitBytes: integer(env, LIMIT_SETTINGS.responseBytes, DEFAULT_LIMITS.responseBytes),
     inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', DEFAULT_LIMITS.inferenceLimit),
+    findingsLimit: integer(env, 'PARLEY_FINDINGS_LIMIT', DEFAULT_MAX_FINDINGS),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),
     authFailuresPerMinute: integer(env, 'PARLEY_AUTH_FAILURES_PER_MINUTE', 100),

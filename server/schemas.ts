@@ -409,6 +409,10 @@ export const FindingSchema = Type.Object(
   },
   { $id: 'Finding', description: 'one conclusion of a framework, with the ids of the nodes and edges it rests on' },
 );
+const FindingsOmitted = Type.Integer({
+  minimum: 0,
+  description: 'per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score',
+});
 export const RunErrorSchema = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RunError', description: 'why a framework run stopped' });
 
 export const AssessmentSchema = Type.Object(
@@ -426,6 +430,7 @@ export const AssessmentSchema = Type.Object(
         explanation: Type.String(),
         evidence: Type.Array(Type.String()),
         findings: Type.Array(ref(FindingSchema)),
+        findings_omitted: FindingsOmitted,
         error: Type.Optional(ref(RunErrorSchema)),
       }),
     ),
@@ -444,6 +449,7 @@ export const AssessmentSchema = Type.Object(
                 score: Type.Number(),
                 missing: Type.Array(Type.String()),
                 findings: Type.Array(ref(FindingSchema)),
+                findings_omitted: FindingsOmitted,
                 error: Type.Optional(ref(RunErrorSchema)),
               }),
             ),
@@ -468,6 +474,7 @@ export const AnalysisSchema = Type.Object(
         score: Type.Number(),
         missing: Type.Array(Type.String()),
         findings: Type.Array(ref(FindingSchema)),
+        findings_omitted: FindingsOmitted,
         evidence: Type.Array(Type.String()),
         trace: Type.Array(Type.String()),
         error: Type.Optional(ref(RunErrorSchema)),

@@ -42,17 +42,22 @@ interface GraphActor extends KnownActor {
   role?: string;
 }
 
+/** An Actor node's names, type and role as resolution reads them; undefined without a label. */
+function graphActor(id: string, properties: Record<string, PropertyValue> | undefined): GraphActor | undefined {
+  if (typeof properties?.label !== 'string') return undefined;
+  const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
+  return {
+    id, label: properties.label, aliases,
+    ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}),
+    ...(typeof properties.role === 'string' ? { role: properties.role } : {}),
+  };
+}
+
 /** Labels, aliases and types of the graph's actors. */
 export function* graphActors(index: ActorGraph): Iterable<GraphActor> {
   for (const id of index.nodesWithLabel('Actor')) {
-    const properties = index.node(id)?.properties;
-    if (typeof properties?.label !== 'string') continue;
-    const aliases = Array.isArray(properties.aliases) ? properties.aliases.filter((alias): alias is string => typeof alias === 'string') : [];
-    yield {
-      id, label: properties.label, aliases,
-      ...(typeof properties.actor_type === 'string' ? { actor_type: properties.actor_type } : {}),
-      ...(typeof properties.role === 'string' ? { role: properties.role } : {}),
-    };
+    const actor = graphActor(id, index.node(id)?.properties);
+    if (actor) yield actor;
   }
 }
 
@@ -63,15 +68,38 @@ function typesAgree(a: string | undefined, b: string | undefined): boolean {
 
 const isKnown = (value: PropertyValue | undefined): value is string => typeof value === 'string' && !UNTYPED.has(value);
 
-class ActorNames {
-  readonly byLabel = new Map<string, GraphActor[]>();
-  readonly byAlias = new Map<string, GraphActor[]>();
+/**
+ * The graph's actors by normalised label and alias. Built once for a graph (or a commit
+ * batch) and kept in step through set() as actors change, rather than rebuilt for every
+ * document: building reads every actor, so rebuilding per document made a batch's
+ * resolution grow with the square of its graph. What match() answers does not depend on
+ * the order the actors came in.
+ */
+export class ActorNames {
+  private readonly byLabel = new Map<string, GraphActor[]>();
+  private readonly byAlias = new Map<string, GraphActor[]>();
+  private readonly actors = new Map<string, GraphActor>();
 
   constructor(actors: Iterable<GraphActor>) {
-    for (const actor of actors) {
-      push(this.byLabel, normaliseForIdentity(actor.label), actor);
-      for (const alias of actor.aliases ?? []) push(this.byAlias, normaliseForIdentity(alias), actor);
+    for (const actor of actors) this.add(actor);
+  }
+
+  /** What the Actor node `id` now has as properties (undefined: the node is gone). */
+  set(id: string, properties: Record<string, PropertyValue> | undefined): void {
+    const before = this.actors.get(id);
+    if (before) {
+      this.actors.delete(id);
+      drop(this.byLabel, normaliseForIdentity(before.label), id);
+      for (const alias of before.aliases ?? []) drop(this.byAlias, normaliseForIdentity(alias), id);
     }
+    const actor = graphActor(id, properties);
+    if (actor) this.add(actor);
+  }
+
+  private add(actor: GraphActor): void {
+    this.actors.set(actor.id, actor);
+    push(this.byLabel, normaliseForIdentity(actor.label), actor);
+    for (const alias of actor.aliases ?? []) push(this.byAlias, normaliseForIdentity(alias), actor);
   }
 
   /** The graph actor an extracted actor is, or undefined (no match, or an ambiguous one). */
@@ -101,6 +129,13 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+function drop(map: Map<string, GraphActor[]>, key: string, id: string): void {
+  const list = map.get(key)?.filter((actor) => actor.id !== id);
+  if (list === undefined) return;
+  if (list.length > 0) map.set(key, list);
+  else map.delete(key);
+}
+
 function unique<T extends { id: string }>(items: readonly T[]): T[] {
   return [...new Map(items.map((item) => [item.id, item])).values()];
 }
@@ -128,8 +163,8 @@ function mergeEdges(a: StructuredEdge, b: StructuredEdge): StructuredEdge {
   return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance };
 }
 
-export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGraph): StructuredDocument {
-  const names = new ActorNames(graphActors(graph));
+/** `names`: the graph's actors' names, when the caller keeps them (ActorNames); else read from `graph`. */
+export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGraph, names = new ActorNames(graphActors(graph))): StructuredDocument {
   const renamed = new Map<string, string>();
   const resolved = new Map<string, StructuredNode>();
   for (const node of document.nodes) {

@@ -8,7 +8,7 @@ import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
-import { resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
+import { ActorNames, graphActors, resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -119,8 +119,8 @@ async function extractAgainstGraph(
 }
 
 /** Extracted actors that are actors the graph holds (imported ones too) become those nodes (resolveAgainstGraph). */
-function withGraphActors(extracted: ExtractionResult, graph: ActorGraph): ExtractionResult {
-  const resolved = resolveAgainstGraph(extracted.graph, graph);
+function withGraphActors(extracted: ExtractionResult, graph: ActorGraph, names?: ActorNames): ExtractionResult {
+  const resolved = resolveAgainstGraph(extracted.graph, graph, names);
   if (resolved === extracted.graph) return extracted;
   return { ...extracted, graph: resolved, stats: { ...extracted.stats, nodes: resolved.nodes.length, edges: resolved.edges.length } };
 }
@@ -151,6 +151,8 @@ class HeldWrites {
   /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
   private readonly claims = new Map<string, string>();
   private contested = false;
+  /** The actors' names as resolveAgainstGraph matches them: built once for the batch, kept in step by hold(). */
+  readonly names: ActorNames;
 
   constructor(private readonly index: GraphIndex | undefined) {
     for (const id of index?.nodesWithLabel('Actor') ?? []) {
@@ -158,6 +160,7 @@ class HeldWrites {
       this.actors.set(id, node);
       this.claim(knownActor(node.properties));
     }
+    this.names = new ActorNames(graphActors(this.actorGraph));
   }
 
   private claim(actor: KnownActor | undefined): void {
@@ -201,6 +204,7 @@ class HeldWrites {
       const after = { labels, properties: mergeNodeProperties(before, node, labels) };
       this.actors.delete(node.id);
       this.actors.set(node.id, after);
+      this.names.set(node.id, after.properties);
       const names = (actor: KnownActor | undefined) => JSON.stringify(actor ? [actor.label, actor.aliases] : null);
       const known = knownActor(after.properties);
       if (names(known) === names(knownActor(before?.properties))) continue;
@@ -259,7 +263,7 @@ export async function commitDrafts(
         known = held.knows(documentIdOf(document.draft.made.sha256));
         const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
         if (drafted) {
-          held.hold(position, withGraphActors(drafted, held.actorGraph));
+          held.hold(position, withGraphActors(drafted, held.actorGraph, held.names));
           continue;
         }
       } catch (error) {

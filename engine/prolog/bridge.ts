@@ -17,8 +17,9 @@
  *                                         node's text or label contains, ignoring case
  *   filter_ids(Ids, Condition, Kept)      the ids of a list that meet Condition: window(From, To)
  *                                         (days before the reference date), current(Days) (in the
- *                                         last Days, or undated), dated, mentions(Keywords),
- *                                         prop(Key, Value), kind(Label)
+ *                                         last Days, or undated), dated, mentions(Keywords) (read
+ *                                         from the text index when every keyword is one a module
+ *                                         declares), prop(Key, Value), kind(Label)
  *   group_by_edge(Ids, Type, Dir, Role, Groups)
  *                                         groups Ids by the node at the other end of their edges of
  *                                         Type (Dir in: edges arriving at the id; out: leaving it),
@@ -39,7 +40,7 @@
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
  * over once as facts (when the graph, its revision or the view's cuts change: only the
  * records added, when the graph has only grown, else all of them; tabled rule predicates
- * are dropped with the old facts) and every rule runs inside the engine. Ids, labels, types, keys and
+ * are dropped with the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
@@ -51,6 +52,7 @@ import { type GraphView, inView, validTime } from '../store/view.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { addedSince } from '../store/graph-changes.ts';
 import { LimitError, ValidationError } from '../errors.ts';
+import { TextIndex } from './text-index.ts';
 
 const require = createRequire(import.meta.url);
 type Any = any;
@@ -168,6 +170,7 @@ export class PrologBridge {
     }
     const added = this.definedNow().filter((indicator) => !before.has(indicator));
     added.forEach((indicator) => this.userPredicates.add(indicator));
+    indexKeywords(this.module);
     return added;
   }
 
@@ -180,6 +183,11 @@ export class PrologBridge {
   adoptPredicates(from: PrologBridge, indicators: Iterable<string>): void {
     once('add_import_module(M, From, start)', { M: this.module, From: from.module });
     for (const indicator of indicators) this.userPredicates.add(indicator);
+  }
+
+  /** The predicates callable here: the ones consulted into this bridge and the ones adopted, as `name/arity`. */
+  predicates(): string[] {
+    return [...this.userPredicates];
   }
 
   /** Whether a consulted rule module defines `name/arity`. */
@@ -221,6 +229,21 @@ export class PrologBridge {
   }
 }
 
+/** The keywords every consulted module declares, indexed in the texts of each view handed over. */
+const textIndex = new TextIndex();
+
+/**
+ * Adds the words a module declares (its keywords/2 facts) to the text index; a new word
+ * makes the next solve call load its view again, so that the index covers every text.
+ */
+function indexKeywords(module: string): void {
+  const { Words } = once('parley_keywords(M, Words)', { M: module });
+  const words = (Words as unknown[]).filter((word): word is string => typeof word === 'string');
+  if (!textIndex.add(words)) return;
+  once('parley_index_words(Words)', { Words: words });
+  loaded = undefined;
+}
+
 /** The view whose records the engine holds as facts now, and the latest valid time among them. */
 let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string } | undefined;
 
@@ -240,7 +263,7 @@ function loadView(view: GraphView): void {
     const facts = new ViewFacts(view, previous!.latest);
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, R, V, T, Ref)', facts.arguments(facts.latest !== previous!.latest));
+    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref)', facts.arguments(facts.latest !== previous!.latest));
     loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest };
     return;
   }
@@ -252,7 +275,7 @@ function loadView(view: GraphView): void {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, R, V, T, Ref)', facts.arguments(true));
+  once('parley_load_view(N, P, EP, E, R, V, T, M, Ref)', facts.arguments(true));
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest };
 }
 
@@ -264,7 +287,7 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/8 and parley_add_view/8
+ * The g_* facts of some records, as the flat lists parley_load_view/9 and parley_add_view/9
  * take (the arguments of one fact after another).
  */
 class ViewFacts {
@@ -275,6 +298,8 @@ class ViewFacts {
   readonly roles: unknown[] = [];
   readonly valid: unknown[] = [];
   readonly texts: unknown[] = [];
+  /** Keyword, node id: the declared keywords each text contains (g_mention). */
+  readonly mentions: unknown[] = [];
   /** Nodes in the view (for the edges under a valid-time cut). */
   readonly visible = new Set<string>();
 
@@ -295,7 +320,11 @@ class ViewFacts {
       if (this.latest === undefined || time > this.latest) this.latest = time;
     }
     const text = node.properties.text ?? node.properties.label;
-    if (typeof text === 'string') this.texts.push(node.id, text.toLowerCase().replace(/[\u2018\u2019]/g, "'"));
+    if (typeof text === 'string') {
+      const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+      this.texts.push(node.id, lower);
+      for (const word of textIndex.matches(lower)) this.mentions.push(word, node.id);
+    }
   }
 
   addEdge(edge: EdgeRecord): void {
@@ -308,7 +337,7 @@ class ViewFacts {
   arguments(withReference: boolean): Record<string, unknown> {
     const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
     const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
-    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, Ref: ref };
+    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, M: this.mentions, Ref: ref };
   }
 }
 

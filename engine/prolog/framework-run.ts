@@ -23,9 +23,14 @@ import { inView } from '../store/view.ts';
 /** Evidence ids listed per finding or indicator; the total is reported beside the list. */
 export const MAX_EVIDENCE_LISTED = 25;
 
+/** Per-actor (ranked) findings one framework run keeps, the highest scores first; the rest are counted in findings_omitted. */
+export const DEFAULT_MAX_FINDINGS = 25;
+
 export interface RunLimits {
   inferenceLimit: number;
   timeLimitMs: number;
+  /** Ranked findings kept per run (DEFAULT_MAX_FINDINGS when absent). */
+  maxFindings?: number;
 }
 
 export interface IndicatorResult {
@@ -56,6 +61,8 @@ export interface FrameworkRun {
   indicators_present: IndicatorResult[];
   indicators_missing: Omit<IndicatorResult, 'evidence' | 'evidence_total'>[];
   findings: Finding[];
+  /** Per-actor findings the run's findings limit left out (the framework ranks them: rank/3). */
+  findings_omitted: number;
   /** Every id the findings and present indicators rest on, sorted. */
   evidence: string[];
   trace: string[];
@@ -88,6 +95,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     indicators_present: [],
     indicators_missing: [],
     findings: [],
+    findings_omitted: 0,
     evidence: [],
     trace: [],
     inferences: 0,
@@ -132,7 +140,12 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     if (run.applies) {
       const byName = new Map([...run.indicators_present.map((indicator) => [indicator.name, indicator] as const)]);
       const seen = new Set<string>();
-      for (const [key, value, sentence, evidence, because] of solve('finding(K, V, S, E, B)', ['K', 'V', 'S', 'E', 'B'])) {
+      const cap = Math.max(0, Math.floor(limits.maxFindings ?? DEFAULT_MAX_FINDINGS));
+      // kept/2 in the framework's ranked finding clauses reads the cap (lib/conflict.pl); an infinite one keeps them all
+      const capped = Number.isFinite(cap) && bridge.defines('rank', 3);
+      const found = solve(`${capped ? `b_setval(parley_findings_cap, ${cap}), ` : ''}finding(K, V, S, E, B)`, ['K', 'V', 'S', 'E', 'B']);
+      if (capped) run.findings_omitted = Number(solve(`findings_omitted(${cap}, N)`, ['N'])[0]?.[0] ?? 0);
+      for (const [key, value, sentence, evidence, because] of found) {
         const { evidence: listed, evidence_total, all } = evidenceOf(evidence);
         if (all.length === 0) continue; // no finding without evidence that exists in the graph
         const identity = JSON.stringify([key, value]);

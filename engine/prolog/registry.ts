@@ -20,7 +20,7 @@ function helperLibrary(): string {
 }
 
 /** The predicates of the framework contract (frameworks/README.md): every framework defines them, so WHERE cannot call them by name. */
-export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5'] as const;
+export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5', 'rank/3', 'keywords/2'] as const;
 
 /** A WHERE-callable rule predicate, resolved to the module that defines it. */
 export interface RulePredicate {
@@ -41,8 +41,6 @@ export interface RuleSet {
 
 export class RuleRegistry implements RuleSet {
   private readonly modules = new Map<string, PrologBridge>();
-  /** What each module defines beyond the helper library. */
-  private readonly defined = new Map<string, string[]>();
   private readonly libraryPredicates: Set<string>;
   /** A session with the helper library alone: helper predicates are callable with no module loaded. */
   private readonly base: PrologBridge;
@@ -64,14 +62,12 @@ export class RuleRegistry implements RuleSet {
     bridge.adoptPredicates(this.base, this.libraryPredicates);
     const defined = bridge.consult(program, origin).filter((indicator) => !this.libraryPredicates.has(indicator));
     this.modules.set(id, bridge);
-    this.defined.set(id, defined);
     this.generation++;
     return defined;
   }
 
   /** Takes a module out again (a framework whose rules consult but break the contract). */
   unload(id: string): void {
-    this.defined.delete(id);
     if (this.modules.delete(id)) this.generation++;
   }
 
@@ -110,7 +106,7 @@ export class RuleRegistry implements RuleSet {
   /** Every predicate WHERE may call, by indicator, with the module `predicate` resolves it to: the registry as data, for a thread without an engine. */
   callable(): Record<string, string> {
     const callable: Record<string, string> = {};
-    for (const indicator of new Set([...this.libraryPredicates, ...[...this.defined.values()].flat()])) {
+    for (const indicator of new Set([...this.libraryPredicates, ...[...this.modules.values()].flatMap((bridge) => bridge.predicates())])) {
       const slash = indicator.lastIndexOf('/');
       const predicate = this.predicate(indicator.slice(0, slash), Number(indicator.slice(slash + 1)));
       if (predicate) callable[indicator] = predicate.module;

@@ -21,6 +21,8 @@ export interface Assessment {
   explanation: string;
   evidence: string[];
   findings: { key: string; value: unknown; statement: string; evidence: string[] }[];
+  /** Per-actor findings the findings limit left out. */
+  findings_omitted: number;
   error?: { code: string; message: string };
 }
 
@@ -38,6 +40,7 @@ export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
       explanation: explain(run),
       evidence: run.evidence,
       findings: run.findings.map(({ key, value, statement, evidence }) => ({ key, value, statement, evidence })),
+      findings_omitted: run.findings_omitted,
       ...(run.error ? { error: run.error } : {}),
     }));
 }
@@ -85,6 +88,7 @@ export interface Analysis {
     score: number;
     missing: string[];
     findings: FrameworkRun['findings'];
+    findings_omitted: number;
     evidence: string[];
     trace: string[];
     error?: { code: string; message: string };
@@ -131,6 +135,7 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       score: run.score,
       missing: run.missing,
       findings: run.findings,
+      findings_omitted: run.findings_omitted,
       evidence: run.evidence,
       trace: run.trace,
       ...(run.error ? { error: run.error } : {}),

@@ -35,12 +35,16 @@ export interface FixtureExpectation {
   indicators_missing?: string[];
   min_score?: number;
   max_score?: number;
+  /** How many per-actor findings the findings limit leaves out. */
+  findings_omitted?: number;
 }
 
 export interface FixtureCase {
   description: string;
   /** ISO instant: the graph as recorded then (as assess's `as_of`). */
   as_of?: string;
+  /** The run's findings limit (PARLEY_FINDINGS_LIMIT), instead of the default. */
+  max_findings?: number;
   graph: { nodes: unknown[]; edges: unknown[] };
   expect: FixtureExpectation;
 }
@@ -81,7 +85,8 @@ export async function runFixtures(registry: RuleRegistry, manifest: FrameworkMan
         const graphId = `fixture-${i}`;
         await store.writeGraph('fixtures', graphId, await graphWriteFromJson(fixture.graph));
         const graph = await store.loadGraph('fixtures', graphId);
-        const run = runFramework(registry, manifest, { graph, ...(fixture.as_of ? { asOf: fixture.as_of } : {}) }, FIXTURE_LIMITS);
+        const limits = fixture.max_findings !== undefined ? { ...FIXTURE_LIMITS, maxFindings: fixture.max_findings } : FIXTURE_LIMITS;
+        const run = runFramework(registry, manifest, { graph, ...(fixture.as_of ? { asOf: fixture.as_of } : {}) }, limits);
         outcomes.push({ file, description: fixture.description ?? path.basename(file), failures: compare(run, fixture.expect ?? {}), run });
       } catch (error) {
         outcomes.push({ file, description: fixture.description ?? path.basename(file), failures: [`could not run: ${(error as Error).message}`] });
@@ -122,5 +127,8 @@ export function compare(run: FrameworkRun, expected: FixtureExpectation): string
   for (const name of expected.indicators_missing ?? []) if (present.includes(name)) failures.push(`expected indicator '${name}' missing, but it is present`);
   if (expected.min_score !== undefined && run.score < expected.min_score) failures.push(`expected score >= ${expected.min_score}, got ${run.score}`);
   if (expected.max_score !== undefined && run.score > expected.max_score) failures.push(`expected score <= ${expected.max_score}, got ${run.score}`);
+  if (expected.findings_omitted !== undefined && run.findings_omitted !== expected.findings_omitted) {
+    failures.push(`expected ${expected.findings_omitted} findings left out by the findings limit, got ${run.findings_omitted}`);
+  }
   return failures;
 }

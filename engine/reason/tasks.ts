@@ -24,7 +24,7 @@ export interface TrajectoryPoint {
   period: string;
   /** Last day of the period: the valid-time cut the frameworks saw. */
   until: string;
-  results: Pick<FrameworkRun, 'framework_id' | 'applies' | 'score' | 'findings' | 'missing' | 'error'>[];
+  results: Pick<FrameworkRun, 'framework_id' | 'applies' | 'score' | 'findings' | 'findings_omitted' | 'missing' | 'error'>[];
 }
 
 export interface Trajectory {
@@ -122,7 +122,7 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
       until,
       results: selected.map((manifest) => {
         const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), task.limits);
-        return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
+        return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
       }),
     })),
   };

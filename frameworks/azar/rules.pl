@@ -43,8 +43,8 @@ az_present(protracted, _, Ids) :- az_protracted(Ids).
 
 % ---- sets ---------------------------------------------------------------------
 
-az_identity_words([ethnic, religio, tribal, tribe, communit, 'people of', ' clan', indigenous, minority, sectarian, ' caste', 'our people']).
-az_deprivation_words([depriv, poverty, poor, access, services, ' land', landless, farmland, grazing, jobs, unemploy, marginalis, marginaliz,
+keywords(az_identity_words, [ethnic, religio, tribal, tribe, communit, 'people of', ' clan', indigenous, minority, sectarian, ' caste', 'our people']).
+keywords(az_deprivation_words, [depriv, poverty, poor, access, services, ' land', landless, farmland, grazing, jobs, unemploy, marginalis, marginaliz,
     exclud, exclusion, dispossess, hunger, 'clean water', schools, clinics, electricity]).
 
 % az_ctx(-ctx(Parties, IdentityGroups, States)): what most rules need, computed once per graph view
@@ -75,7 +75,7 @@ az_identity_groups(Groups) :-
     nodes_where('Actor', actor_type, community, Communities),
     nodes_where('Actor', actor_type, armed_group, AG), nodes_where('Actor', actor_type, political_party, PP),
     append(AG, PP, Organised0), sort(Organised0, Organised),
-    az_identity_words(W), mentioning(Organised, W, ByLabel),
+    keywords(az_identity_words, W), mentioning(Organised, W, ByLabel),
     nodes_where('Claim', _, _, Cs), mentioning(Cs, W, IdClaims), speakers(IdClaims, Speakers),
     az_keys(Speakers, SpeakerIds), az_ord_intersect(SpeakerIds, Organised, ByClaims),
     append([Communities, ByLabel, ByClaims], A0), sort(A0, Actors),
@@ -85,7 +85,7 @@ az_communal_groups(ctx(Ps, Groups, _), Sel) :- az_keys(Groups, As), az_ord_inter
 az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As).
 az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As), az_values(Sel, Said), append(As, Said, I0), sort(I0, Ids).
 
-az_deprivation(Ids) :- claims_of_type('Grievance', G), az_deprivation_words(W), mentioning(G, W, Ids).
+az_deprivation(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_words, W), mentioning(G, W, Ids).
 
 % the state as party: by role, or as perpetrator of ASSAULT/COERCE against an identity group
 az_state_party(Ctx, Ids) :-

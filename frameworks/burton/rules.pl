@@ -41,10 +41,10 @@ bn_indicator(participation_need, participation).
 % the needs, in the order findings list them
 bn_need(identity). bn_need(security). bn_need(recognition). bn_need(participation).
 
-bn_words(identity, ['identity', 'culture', 'cultural', 'language', 'mother tongue', 'religion', 'religious', 'faith', 'ethnic', 'heritage', 'traditions']).
-bn_words(security, ['security', 'safety', 'survival', 'attack', 'protect', 'killed', 'killing', 'massacre', 'fear for our lives']).
-bn_words(recognition, ['recognition', 'recognise', 'recognize', 'respect', 'dignity', 'status', 'acknowledge', 'humiliat']).
-bn_words(participation, ['participation', 'participate', 'represent', 'exclude', 'exclusion', ' vote', 'voting', 'voice', 'inclusion', 'election']).
+keywords(bn_words(identity), ['identity', 'culture', 'cultural', 'language', 'mother tongue', 'religion', 'religious', 'faith', 'ethnic', 'heritage', 'traditions']).
+keywords(bn_words(security), ['security', 'safety', 'survival', 'attack', 'protect', 'killed', 'killing', 'massacre', 'fear for our lives']).
+keywords(bn_words(recognition), ['recognition', 'recognise', 'recognize', 'respect', 'dignity', 'status', 'acknowledge', 'humiliat']).
+keywords(bn_words(participation), ['participation', 'participate', 'represent', 'exclude', 'exclusion', ' vote', 'voting', 'voice', 'inclusion', 'election']).
 
 % ---- list tools that never walk a list id by id ------------------------------------
 
@@ -72,7 +72,7 @@ bn_tally([A-Ids|Gs], Need, Kind, [(A-Need)-t(Kind, N, S)|Ts]) :- bn_len(Ids, N),
 bn_sources([G, R]) :- claims_of_type('Grievance', G), claims_of_type('RedLine', R).
 
 % bn_claims(+Need, -Hits): Grievance or RedLine claims that name Need (one list per claim type).
-bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), bn_words(Need, Words), mentioning(Cs, Words, Hits).
+bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), keywords(bn_words(Need), Words), mentioning(Cs, Words, Hits).
 
 % bn_interests(+Need, -Interests): the Interest nodes whose interest_type is Need.
 bn_interests(participation, []) :- !.
@@ -82,9 +82,9 @@ bn_interests(Need, Is) :- nodes_where('Interest', interest_type, Need, Is).
 bn_held(Need, G) :- bn_interests(Need, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G).
 
 % bn_threatened(-Groups): (Actor-Need)-[t(claims or interests, Count, FirstIds)...], sorted.
-% Computed inside findall/3: the answers enumerated afterwards then do not carry the derivation
-% behind them.
-bn_threatened(Groups) :- findall(G, bn_compute_threatened(G), [Groups]).
+% Tabled: the ranking and the findings read it, once per graph view.
+bn_threatened(Groups) :- bn_compute_threatened(G), Groups = G.
+:- table bn_compute_threatened/1.
 
 bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_claims(N, Hits), speakers(Hits, G), bn_tally(G, N, claims, Ts)), L1),
@@ -113,8 +113,13 @@ threatened_need(A, Need) :- bn_threatened(Groups), member((A-Need)-_, Groups).
 
 % ---- findings ------------------------------------------------------------------------
 
+% per actor and need, ranked by the claims and interests naming it: a run keeps its findings limit of them (kept/2)
+rank(threatened_need, A-Need, N) :-
+    bn_threatened(Groups), member((A-Need)-Ts, Groups),
+    ( member(t(claims, NC, _), Ts) -> true ; NC = 0 ), ( member(t(interests, _, Is), Ts) -> length(Is, NI) ; NI = 0 ), N is NC + NI.
+
 finding(threatened_need, [A, Need], Sentence, Evidence, [Indicator, Rule]) :-
-    bn_threatened(Groups), member((A-Need)-Ts, Groups), bn_indicator(Indicator, Need),
+    bn_threatened(Groups), member((A-Need)-Ts, Groups), kept(threatened_need, A-Need), bn_indicator(Indicator, Need),
     ( member(t(claims, NC, Cs), Ts) -> true ; NC = 0, Cs = [] ),
     ( member(t(interests, _, Interests), Ts) -> true ; Interests = [] ),
     findall(E, (member(I, Interests), bn_holding_edge(A, I, E)), Edges),

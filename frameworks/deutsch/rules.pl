@@ -168,8 +168,11 @@ finding(interaction, Mode, Sentence, Evidence, [Rule | Inds]) :-
                 dt_type(Kind, Node, T), dt_ids(Node, T, [_|_])), I0), sort(I0, Inds0), dt_keep_order(Inds0, Inds),
     dt_mode_text(Mode, Text),
     join(['The interaction between the parties is ', Text, ' (', C, ' cooperative moves against ', K, ' competitive ones).'], Sentence).
+% per pair, ranked by the moves between the two: a run keeps its findings limit of them (kept/2)
+rank(pair_interaction, A-B, N) :- dt_pair_moves(Pairs), member(pm(A, B, C, K, _), Pairs), N is C + K.
+
 finding(pair_interaction, [A, B, Mode], Sentence, Evidence, [Rule, paired_moves]) :-
-    dt_pair_moves(Pairs), member(pm(A, B, C, K, Evidence), Pairs), dt_mode(C, K, Mode),
+    dt_pair_moves(Pairs), member(pm(A, B, C, K, Evidence), Pairs), kept(pair_interaction, A-B), dt_mode(C, K, Mode),
     atomic_list_concat(['a pair''s mode follows the same two-to-one rule over the moves between the two actors: ', C, ' cooperative, ', K, ' competitive'], Rule),
     dt_adverb(Mode, Adverb),
     join([[A, B], ' interact ', Adverb, ': ', C, ' cooperative and ', K, ' competitive moves between them.'], Sentence).

@@ -12,6 +12,9 @@
 %                        indivisible stake (sovereignty, independence, capital, holy site...)
 % Helpers of this module are prefixed fe_.
 
+% its keyword lists stand beside the rules that read them
+:- discontiguous keywords/2.
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: bargaining failure is between parties') :-
@@ -55,7 +58,7 @@ fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
 fe_breaks(Breaks) :-
     claims_by_actor('Commitment', Makers), Makers \== [], !,
     events_of_type('ASSAULT', A), perpetrators(A, ByA), events_of_type('COERCE', C), perpetrators(C, ByC),
-    claims_of_type('Denial', Ds0), fe_pledge_words(PW), mentioning(Ds0, PW, Ds1), fe_contradicting_commitments(Ds2),
+    claims_of_type('Denial', Ds0), keywords(fe_pledge_words, PW), mentioning(Ds0, PW, Ds1), fe_contradicting_commitments(Ds2),
     append(Ds1, Ds2, Ds3), sort(Ds3, Ds), speakers(Ds, ByDenial),
     % one pass over the four Actor-Ids lists (sorted by actor): each maker's commitments and later acts
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
@@ -77,7 +80,7 @@ fe_fill(c, Ids, r(_, A), r(Ids, A)) :- !.
 fe_fill(_, Ids, r(C, A0), r(C, A)) :- append(Ids, A0, A).
 
 % the Denials that bear on a pledge: they speak of ceasefires, agreements, pledges, withdrawal...
-fe_pledge_words([ceasefire, 'cease-fire', truce, agreement, accord, ' deal', commit, pledge, promise, ' bind', 'bound', withdraw, elections, disarm]).
+keywords(fe_pledge_words, [ceasefire, 'cease-fire', truce, agreement, accord, ' deal', commit, pledge, promise, ' bind', 'bound', withdraw, elections, disarm]).
 
 % Denials that a CONTRADICTS edge links to a Commitment (either way)
 fe_contradicting_commitments(Ds) :-
@@ -87,19 +90,19 @@ fe_break_ids(Bs, Ids) :- findall([C | L], member(br(_, C, L), Bs), L0), append(L
 
 % ---- information problems -------------------------------------------------------
 
-fe_strength_words([casualt, killed, ' dead', deaths, 'death toll', wounded, losses, ' lost ', strength, troops, fighters, soldiers,
+keywords(fe_strength_words, [casualt, killed, ' dead', deaths, 'death toll', wounded, losses, ' lost ', strength, troops, fighters, soldiers,
     brigades, battalions, weapons, missiles, capabilit, 'under control', 'in control', 'we control', 'we hold', 'still hold', resolve]).
 
 % CONTRADICTS edges with a claim about strength or casualties at either end (the edges and the claims)
 fe_contradictions(Ids) :-
-    fe_strength_words(W),
+    keywords(fe_strength_words, W),
     findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( text_mentions(C1, W, _) ; text_mentions(C2, W, _) )) ), L),
     append(L, I0), sort(I0, Ids).
 
 % fe_rival_accounts(-Rs): ra(A, B, Ids) for opposing pairs where both speak of strength or casualties
 % and one of them denies (a Denial claim among them)
 fe_rival_accounts(Pairs, Rs) :-
-    nodes_where('Claim', _, _, Cs), fe_strength_words(W), mentioning(Cs, W, Hits), Hits \== [], !,
+    nodes_where('Claim', _, _, Cs), keywords(fe_strength_words, W), mentioning(Cs, W, Hits), Hits \== [], !,
     speakers(Hits, Groups), index_groups(Groups, BySpeaker),
     findall(ra(A, B, Ids),
             ( member(A-B, Pairs), group_ids(A, BySpeaker, SA), SA \== [], group_ids(B, BySpeaker, SB), SB \== [],
@@ -109,7 +112,7 @@ fe_rival_accounts(_, []).
 
 % ---- indivisibility ---------------------------------------------------------------
 
-fe_stake_words([sovereign, independence, 'self-determination', capital, holy, sacred, shrine, temple, homeland, territor, autonomy, constitution]).
+keywords(fe_stake_words, [sovereign, independence, 'self-determination', capital, holy, sacred, shrine, temple, homeland, territor, autonomy, constitution]).
 
 % fe_red_line_pairs(-Ps): rl(A, B, RedLinesOfA, RedLinesOfB) for opposing pairs with red lines on both sides
 fe_red_line_pairs(Pairs, Ps) :-
@@ -128,7 +131,7 @@ fe_indivisible(Ps, Is) :-
             ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Ps, Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
     findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
-    fe_place_words(Places), fe_stake_words(Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
+    fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
     findall(ind(A, B, Stake, Ids),
             ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
               fe_pair_in(Ps, Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),

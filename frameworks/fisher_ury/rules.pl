@@ -41,14 +41,14 @@ present(shared_interests, Ids) :-
     findall(I, (member(s(_, _, _, Is, _), First), member(I, Is)), L), sort(L, Ids), nonempty(Ids).
 present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), fu_cite([O, C], Ids), nonempty(Ids).
 present(objective_criteria, Ids) :-
-    nodes_where('Claim', _, _, Cs), fu_criteria_words(Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
+    nodes_where('Claim', _, _, Cs), keywords(fu_criteria_words, Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
 present(talks, Ids) :- events_of_type('CONSULT', Es), fu_cite([Es], Ids), nonempty(Ids).
 present(alternatives, Ids) :-
     fu_batna_records(Records), fu_first(Records, First),
     findall(Id, (member(b(_, _, _, Alt, Press, _), First), (member(Id, Alt) ; member(Id, Press))), L),
     sort(L, Ids), nonempty(Ids).
 
-fu_criteria_words([' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
+keywords(fu_criteria_words, [' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
 
 fu_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
 
@@ -116,7 +116,9 @@ fu_positional(Value, Evidence, Because, Sentence) :-
 % ---- interests ----------------------------------------------------------------------
 
 % fu_interest_answers(-Answers): h(A, I, Type) per interest held, s(A, C) per Justification claim.
-fu_interest_answers(Answers) :- findall(As, fu_compute_interests(As), [Answers]).
+% Tabled (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
+fu_interest_answers(Answers) :- fu_compute_interests(As), Answers = As.
+:- table fu_compute_interests/1.
 
 fu_compute_interests(Answers) :-
     fu_holders(HG), fu_holdings(HG, Hs),
@@ -139,7 +141,8 @@ fu_stated_of(A, [C|Cs], [s(A, C)|Ss], Rest) :- fu_stated_of(A, Cs, Ss, Rest).
 % type: both hold an interest of Type (untyped interests: the same Interest node). When the graph
 % shows hostility between any two actors, only pairs that stand against each other are kept
 % (opposing parties are where agreement matters); otherwise every pair that is not allied.
-fu_shared(Shared) :- findall(S, fu_compute_shared(S), [Shared]).
+fu_shared(Shared) :- fu_compute_shared(S), Shared = S.
+:- table fu_compute_shared/1.
 
 fu_compute_shared(Shared) :-
     findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), group_pairs_by_key(P1, Pairs),
@@ -200,7 +203,8 @@ fu_type_text(T, Text) :- atomic_list_concat([T, ' interests'], Text).
 % states a position or holds or states an interest (it negotiates). Alternatives: its alliances
 % and the sanctions, coercion, attacks and mobilisations it perpetrates; pressure: the
 % sanctions, coercion and attacks aimed at it.
-fu_batna_records(Records) :- findall(Rs, fu_compute_batna(Rs), [Records]).
+fu_batna_records(Records) :- fu_compute_batna(Rs), Records = Rs.
+:- table fu_compute_batna/1.
 
 fu_compute_batna(Records) :-
     findall(Ts, (fu_batna_source(Tag, G), fu_tally(G, Tag, Ts)), Lists),
@@ -252,15 +256,22 @@ fu_batna(b(A, NA, NP, Alt, Press, Neg), A, Value, Evidence, Because, Sentence) :
 finding(positional_bargaining, Value, Sentence, Evidence, Because) :-
     fu_positional(Value, Evidence, Because, Sentence).
 
+% per actor (or pair), ranked: a run keeps its findings limit of them (kept/2); an interest counts
+% one, common ground the interests it rests on and the hostility across it, a BATNA the moves
+% that decide it
+rank(interests, [A, X], 1) :- fu_interest_answers(Answers), ( member(h(A, X, _), Answers) ; member(s(A, X), Answers) ).
+rank(shared_interest, [A, B, T], N) :- fu_shared(Shared), member(s(A, B, T, Interests, Hostility), Shared), length(Interests, NI), length(Hostility, NH), N is NI + NH.
+rank(batna, A, N) :- fu_batna_records(Records), member(b(A, NA, NP, _, _, _), Records), N is NA + NP.
+
 finding(interests, [A, I], Sentence, [A, I, E], [interests_stated, 'an actor holds an interest when a HOLDS_INTEREST edge links it to an Interest node']) :-
-    fu_interest_answers(Answers), member(h(A, I, T), Answers), fu_holding_edge(A, I, E),
+    fu_interest_answers(Answers), member(h(A, I, T), Answers), kept(interests, [A, I]), fu_holding_edge(A, I, E),
     join([[A], ' holds the interest "', [I], '" (', T, '): a need beneath its positions.'], Sentence).
 finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification claim states the reason behind a stance, read as a stated interest']) :-
-    fu_interest_answers(Answers), member(s(A, C), Answers),
+    fu_interest_answers(Answers), member(s(A, C), Answers), kept(interests, [A, C]),
     join([[A], ' states the reason behind its stance: "', [C], '".'], Sentence).
 
 finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]) :-
-    fu_shared(Shared), member(s(A, B, T, Interests, Hostility), Shared),
+    fu_shared(Shared), member(s(A, B, T, Interests, Hostility), Shared), kept(shared_interest, [A, B, T]),
     findall(E, (member(I, Interests), (fu_holding_edge(A, I, E) ; fu_holding_edge(B, I, E))), Edges),
     append([[A, B], Interests, Edges, Hostility], E0), sort(E0, Evidence),
     fu_type_text(T, TypeText),
@@ -272,4 +283,4 @@ finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]
     ).
 
 finding(batna, [A, Value], Sentence, Evidence, Because) :-
-    fu_batna_records(Records), member(R, Records), fu_batna(R, A, Value, Evidence, Because, Sentence).
+    fu_batna_records(Records), member(R, Records), R = b(A, _, _, _, _, _), kept(batna, A), fu_batna(R, A, Value, Evidence, Because, Sentence).

@@ -42,9 +42,9 @@ present(Base, Ids) :-
 % the bases, in tie-break order
 fr_base(reward). fr_base(coercive). fr_base(legitimate). fr_base(referent). fr_base(expert). fr_base(informational).
 
-fr_words(legitimate, ['mandate', ' law', 'lawful', 'legal', 'constitution', 'elected', 'election', 'resolution', 'sovereign', 'legitimate']).
-fr_words(expert, ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
-fr_words(informational, ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
+keywords(fr_words(legitimate), ['mandate', ' law', 'lawful', 'legal', 'constitution', 'elected', 'election', 'resolution', 'sovereign', 'legitimate']).
+keywords(fr_words(expert), ['expert', 'specialist', 'scientist', 'engineers', 'study', 'studies', 'technical assessment', 'professional']).
+keywords(fr_words(informational), ['report', 'data', 'evidence', 'investigation', 'according to', 'figures', 'statistics', 'documents', 'footage', 'satellite', 'records', 'census', 'survey']).
 
 % ---- list tools ------------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_se
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (tabled:
 % the indicators and the profile both read them).
 :- table fr_citing/2.
-fr_citing(Base, Groups) :- fr_words(Base, Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
+fr_citing(Base, Groups) :- keywords(fr_words(Base), Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
 % tie-break order; tabled, so that it is computed once per graph view.
@@ -128,12 +128,16 @@ power_base(A, Base) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-_, B
 
 % ---- findings ------------------------------------------------------------------------
 
+% per actor, ranked by moves: a run keeps its findings limit of them (kept/2)
+rank(power_base, [A, Base], N) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, _), Bases).
+rank(dominant_base, A, Max) :- fr_profile(Ps), member(p(A, Bases), Ps), findall(N, member(_-c(N, _), Bases), Ns), max_list(Ns, Max).
+
 finding(power_base, [A, Base], Sentence, [A | Ids], [Base, 'an actor uses a base of power when the graph shows one of its moves of that base']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases),
+    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases), kept(power_base, [A, Base]),
     fr_base_text(Base, Text),
     join([[A], ' uses ', Text, ': ', N, ' of its moves or attributes show it.'], Sentence).
 
 finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base is the one with the most moves; ties go in the order reward, coercive, legitimate, referent, expert, informational']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), fr_dominant(Bases, Base, Ids),
+    fr_profile(Ps), member(p(A, Bases), Ps), kept(dominant_base, A), fr_dominant(Bases, Base, Ids),
     fr_base_text(Base, Text), fr_profile_text(Bases, Profile),
     join([[A], ' relies most on ', Text, ' (bases: ', Profile, ').'], Sentence).

@@ -38,27 +38,27 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 
 gt_direct(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
-gt_structural(Ids) :- claims_of_type('Grievance', G), gt_structural_words(W), mentioning(G, W, Ids).
+gt_structural(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_words, W), mentioning(G, W, Ids).
 
 % gt_cultural(-Dehumanising, -Justifying): claims that dehumanise or justify (sorted, may overlap).
 gt_cultural(Dehumanising, Justifying) :-
     nodes_where('Claim', _, _, All),
-    gt_dehumanising_words(DW), mentioning(All, DW, Dehumanising),
-    gt_force_words(FW), mentioning(All, FW, OfForce),
-    gt_justifying_words(JW), mentioning(OfForce, JW, Said),
-    gt_violence_justified(VJ), mentioning(All, VJ, Outright),
+    keywords(gt_dehumanising_words, DW), mentioning(All, DW, Dehumanising),
+    keywords(gt_force_words, FW), mentioning(All, FW, OfForce),
+    keywords(gt_justifying_words, JW), mentioning(OfForce, JW, Said),
+    keywords(gt_violence_justified, VJ), mentioning(All, VJ, Outright),
     claims_of_type('Justification', J), mentioning(J, FW, Justifications),
     append([Said, Outright, Justifications], J0), sort(J0, Justifying).
 
-gt_structural_words([exclud, exclusion, depriv, discriminat, poverty, impoverish, marginalis, marginaliz,
+keywords(gt_structural_words, [exclud, exclusion, depriv, discriminat, poverty, impoverish, marginalis, marginaliz,
     'denied access', 'deny access', 'denies access', 'denied the right', 'no access', 'without access', 'cut off from',
     inequalit, unequal, segregat, disenfranchis, 'second-class', landless]).
-gt_dehumanising_words([vermin, cockroach, ' rats', parasite, terrorists, traitors, infidel, animals, subhuman, 'sub-human',
+keywords(gt_dehumanising_words, [vermin, cockroach, ' rats', parasite, terrorists, traitors, infidel, animals, subhuman, 'sub-human',
     savages, inferior, cleanse, impure, 'not human']).
 % words that justify, counted only in a claim that also speaks of force; and phrases that justify violence by themselves
-gt_justifying_words([deserve, justified, justify, legitimate, 'had it coming', 'no choice', 'necessary', 'self-defence', 'self-defense', 'right to']).
-gt_violence_justified([ 'holy war', 'deserve to die', 'deserved to die', 'deserve no mercy', 'only language they understand', 'had it coming']).
-gt_force_words([violence, violent, attack, strike, ' kill', 'by force', 'use of force', 'force is', 'armed struggle', 'take up arms',
+keywords(gt_justifying_words, [deserve, justified, justify, legitimate, 'had it coming', 'no choice', 'necessary', 'self-defence', 'self-defense', 'right to']).
+keywords(gt_violence_justified, [ 'holy war', 'deserve to die', 'deserved to die', 'deserve no mercy', 'only language they understand', 'had it coming']).
+keywords(gt_force_words, [violence, violent, attack, strike, ' kill', 'by force', 'use of force', 'force is', 'armed struggle', 'take up arms',
     bomb, shelling, ' war ', ' war,', ' war.', warfare, fight, retaliat, punish, eliminat, crush, 'driven out', 'drive them out', expel]).
 
 gt_kind(direct, 1, direct_violence, 'direct').

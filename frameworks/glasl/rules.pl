@@ -37,18 +37,18 @@ present(fatalities_rising, Recent) :-
     fatalities(Recent, FR), fatalities(Earlier, FE), FR > FE.
 present(existential_threats, Ids) :-
     current_claims('Threat', T), current_claims('RedLine', R), append(T, R, Cs),
-    existential_words(Words), mentioning(Cs, Words, Ids), nonempty(Ids).
+    keywords(existential_words, Words), mentioning(Cs, Words, Ids), nonempty(Ids).
 present(talks_refused, Ids) :-
     current_events('REJECT', Rejections),
     current_claims('RedLine', R), current_claims('Position', P), current_claims('Denial', D), append([R, P, D], Cs0),
-    refusal_words(Words), mentioning(Cs0, Words, Cs),
+    keywords(refusal_words, Words), mentioning(Cs0, Words, Cs),
     append(Rejections, Cs, Ids0), sort(Ids0, Ids), nonempty(Ids).
 
 party_like(A) :- actor_role(A, Role), member(Role, [party, ally, spoiler]), !.
 party_like(A) :- actor_type(A, Type), member(Type, [state, government, armed_forces, armed_group, political_party]), !.
 
-existential_words([annihilat, extermina, 'wipe out', 'wiped out', eradicat, 'destroy them', 'to the last', 'to the end', 'cease to exist', 'no future for']).
-refusal_words(['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk']).
+keywords(existential_words, [annihilat, extermina, 'wipe out', 'wiped out', eradicat, 'destroy them', 'to the last', 'to the end', 'cease to exist', 'no future for']).
+keywords(refusal_words, ['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk']).
 
 % ---- stages -------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ kr_window0(w(R, E, NR, NE, T)) :-
 kr_peace_window(0, Ids) :- recent_window(W), kr_peace_types(Ts), kr_events_in(Ts, 0, W, Ids).
 kr_peace_window(1, Ids) :- recent_window(W), W1 is W + 1, W2 is 2 * W, kr_peace_types(Ts), kr_events_in(Ts, W1, W2, Ids).
 
-kr_agreement_words([ceasefire, 'cease-fire', truce, armistice, 'peace agreement', 'peace accord', 'peace deal', 'peace treaty',
+keywords(kr_agreement_words, [ceasefire, 'cease-fire', truce, armistice, 'peace agreement', 'peace accord', 'peace deal', 'peace treaty',
     accord, agreement, 'settlement', 'end the war', 'end to the war', 'end the fighting', 'end to the fighting']).
 
 kr_contention(Ids) :-
@@ -97,7 +97,7 @@ kr_latest_violence(Days) :-
 % event), Days before the reference date, with no violence dated after it; Markers are the settlement
 % markers from that one on
 kr_settlement(Days, Markers) :-
-    claims_of_type('Commitment', Cs), kr_agreement_words(W), mentioning(Cs, W, Ms1),
+    claims_of_type('Commitment', Cs), keywords(kr_agreement_words, W), mentioning(Cs, W, Ms1),
     events_of_type('AGREE', Ms2), kr_latest(Ms1, D1, Ms2, D2, Days), kr_none_after(Days),
     filter_ids(Ms1, window(0, Days), K1), filter_ids(Ms2, window(0, Days), K2), append(K1, K2, K0), sort(K0, Markers).
 

@@ -52,9 +52,9 @@ ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
 
 ld_top_types([state, government, armed_forces, international_org, armed_group, political_party]).
 ld_middle_types([ngo, civil_society, media]).
-ld_middle_words([bishop, imam, sheikh, cleric, rabbi, priest, 'pastor ', ulema, mufti, 'council of elders', 'elders council',
+keywords(ld_middle_words, [bishop, imam, sheikh, cleric, rabbi, priest, 'pastor ', ulema, mufti, 'council of elders', 'elders council',
     church, mosque, 'religious leader', interfaith, 'inter-faith', university, academic, professor, 'bar association', 'trade union']).
-ld_grassroots_words([local, village, refugee, displaced, ' idp', 'idps', women, youth, neighbourhood, neighborhood, grassroots, farmers,
+keywords(ld_grassroots_words, [local, village, refugee, displaced, ' idp', 'idps', women, youth, neighbourhood, neighborhood, grassroots, farmers,
     herders, pastoralist, ' camp']).
 
 % ld_levels(-lv(Top, Middle, Grassroots)): sorted actor ids of each level; an actor has one level:
@@ -63,8 +63,8 @@ ld_grassroots_words([local, village, refugee, displaced, ' idp', 'idps', women, 
 ld_levels(lv(Top, Middle, Grass)) :-
     ld_top_types(TT), ld_of_types(TT, Top),
     nodes_where('Actor', _, _, All),
-    ld_middle_words(MW), mentioning(All, MW, MiddleWords), ld_subtract(MiddleWords, Top, Middle1),
-    nodes_where('Actor', actor_type, community, Comm), ld_grassroots_words(GW), mentioning(All, GW, GrassWords),
+    keywords(ld_middle_words, MW), mentioning(All, MW, MiddleWords), ld_subtract(MiddleWords, Top, Middle1),
+    nodes_where('Actor', actor_type, community, Comm), keywords(ld_grassroots_words, GW), mentioning(All, GW, GrassWords),
     append(Comm, GrassWords, G0), sort(G0, G1), ld_subtract(G1, Top, G2), ld_subtract(G2, Middle1, Grass),
     ld_middle_types(MT), ld_of_types(MT, MiddleTyped), ld_subtract(MiddleTyped, Top, M2), ld_subtract(M2, Grass, M3),
     append(Middle1, M3, M0), sort(M0, Middle).

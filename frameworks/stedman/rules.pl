@@ -36,7 +36,7 @@ present(agreement, Ids) :- st_agreement_ids(Ids), nonempty(Ids).
 present(opposition, Ids) :- st_ctx(Ctx), st_opposition_edges(Ctx, Ids), nonempty(Ids).
 present(red_lines_against_deal, Ids) :- st_deal_claims(Ids), nonempty(Ids).
 present(violence_after_commitment, Ids) :- st_assaults_after(Ids), nonempty(Ids).
-present(inclusion_demands, Ids) :- claims_of_type('Demand', D), st_inclusion_words(W), mentioning(D, W, Ids), nonempty(Ids).
+present(inclusion_demands, Ids) :- claims_of_type('Demand', D), keywords(st_inclusion_words, W), mentioning(D, W, Ids), nonempty(Ids).
 present(shifting_demands, Ids) :-
     claims_by_actor('Demand', Groups), findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Ds)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
 present(total_rejection, Ids) :- st_rejections(Ids), nonempty(Ids).
@@ -74,16 +74,16 @@ st_keys([K-_ | T], [K | Ks]) :- st_keys(T, Ks).
 
 % ---- evidence of spoiling ---------------------------------------------------------
 
-st_deal_words([agreement, ' deal', ceasefire, 'cease-fire', truce, talks, accords, ' accord ', ' accord,', ' accord.', negotiat, peace, treaty, settlement]).
-st_inclusion_words([inclusion, 'be included', 'included in', 'a seat', 'seats at', 'seat at', represented, representation, recognition, recognis, recogniz,
+keywords(st_deal_words, [agreement, ' deal', ceasefire, 'cease-fire', truce, talks, accords, ' accord ', ' accord,', ' accord.', negotiat, peace, treaty, settlement]).
+keywords(st_inclusion_words, [inclusion, 'be included', 'included in', 'a seat', 'seats at', 'seat at', represented, representation, recognition, recognis, recogniz,
     'part of the talks', 'part of the negotiations', 'at the table', 'a place at', 'excluded from', 'without us', 'share of power', 'power-sharing', 'power sharing']).
-st_total_words([never, 'any agreement', 'any deal', 'any talks', 'any negotiation', 'all talks', 'all negotiations', 'all agreements',
+keywords(st_total_words, [never, 'any agreement', 'any deal', 'any talks', 'any negotiation', 'all talks', 'all negotiations', 'all agreements',
     'reject all', 'rejects all', 'reject any', 'rejects any', 'no agreement', 'no negotiation', 'no talks', 'under no circumstances',
     'until victory', 'total victory', 'to the end']).
 
 % RedLine and Denial claims against the agreement, talks or ceasefire
 st_deal_claims(Ids) :-
-    claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), st_deal_words(W), mentioning(C, W, Ids).
+    claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), keywords(st_deal_words, W), mentioning(C, W, Ids).
 
 % the first dated Commitment claim or AGREE event: how many days before the reference date
 % (a binary search over windows of the set predicate filter_ids: a few steps whatever the number)
@@ -104,7 +104,7 @@ st_assaults_after(Ids) :-
 % REJECT events, and claims rejecting any agreement or talks
 st_rejections(Ids) :-
     events_of_type('REJECT', Rejects),
-    findall(X, (member(T, ['RedLine', 'Denial', 'Position', 'Threat']), claims_of_type(T, Cs), st_total_words(W), mentioning(Cs, W, X)), L),
+    findall(X, (member(T, ['RedLine', 'Denial', 'Position', 'Threat']), claims_of_type(T, Cs), keywords(st_total_words, W), mentioning(Cs, W, X)), L),
     append([Rejects | L], I0), sort(I0, Ids).
 
 % st_shifting(+Demands, -Dated): the dated demands when they fall on two or more dates and not all are
@@ -112,7 +112,7 @@ st_rejections(Ids) :-
 st_shifting(Demands, Dated) :-
     dated_ids(Demands, Dated), Dated = [First, _ | _], days_before_reference(First, K),
     filter_ids(Dated, window(K, K), SameDay), SameDay \== Dated,
-    st_inclusion_words(W), mentioning(Dated, W, Inc), Inc \== Dated.
+    keywords(st_inclusion_words, W), mentioning(Dated, W, Inc), Inc \== Dated.
 
 % OPPOSES edges between an actor and a party of the process
 st_opposition_edges(ctx(_, Parties, _), Ids) :-
@@ -144,7 +144,7 @@ st_spoiler_of(A, After, s(A, Ps, OppIds, Beh)) :-
 st_spoiler_with(A, Ps, After, s(A, Ps, OppIds, Beh)) :-
     ( actor_role(A, spoiler) -> Decl = [A] ; Decl = [] ),
     ( Ps = [_|_] ; Decl = [_] ), !,
-    st_profile(A, Prof), st_claims_of(Prof, ['RedLine', 'Denial'], RD), st_deal_words(W), mentioning(RD, W, Deal),
+    st_profile(A, Prof), st_claims_of(Prof, ['RedLine', 'Denial'], RD), keywords(st_deal_words, W), mentioning(RD, W, Deal),
     ( After = none -> Attacks = [] ; st_acts_of(Prof, 'ASSAULT', As), filter_ids(As, After, Attacks) ),
     append(Deal, Attacks, B0), sort(B0, Beh), nonempty(Beh),
     findall(E, (member(P, Ps), ( edge(E, 'OPPOSES', A, P, _) ; edge(E, 'OPPOSES', P, A, _) )), Es),
@@ -162,7 +162,10 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-st_spoilers(Ctx, Spoilers) :-
+% (tabled: the ranking and the findings read them, once per graph view)
+st_spoilers(Ctx, Spoilers) :- st_all_spoilers(C, S), Ctx = C, Spoilers = S.
+:- table st_all_spoilers/2.
+st_all_spoilers(Ctx, Spoilers) :-
     st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), Ctx = ctx(_, _, After),
     findall(S, (member(A-Ps0, Candidates), st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, After, S)), Spoilers).
 
@@ -191,9 +194,9 @@ st_type_(_, Demands, _, greedy, Dated, Reason, [shifting_demands]) :-
     Dates = [First | _], last(Dates, Last),
     atomic_list_concat(['its demands have shifted over time (', N, ' demands from ', First, ' to ', Last, ')'], Reason).
 st_type_(_, Demands, _, limited, Inc, 'it demands inclusion: a seat, representation or recognition', [inclusion_demands]) :-
-    st_inclusion_words(W), mentioning(Demands, W, Inc), nonempty(Inc).
+    keywords(st_inclusion_words, W), mentioning(Demands, W, Inc), nonempty(Inc).
 st_type_(Prof, Demands, Offers, total, Ids, Reason, Inds) :-
-    st_acts_of(Prof, 'REJECT', R1), st_claims_of(Prof, ['RedLine', 'Denial', 'Position', 'Threat'], RC), st_total_words(W), mentioning(RC, W, R2),
+    st_acts_of(Prof, 'REJECT', R1), st_claims_of(Prof, ['RedLine', 'Denial', 'Position', 'Threat'], RC), keywords(st_total_words, W), mentioning(RC, W, R2),
     append(R1, R2, Rej0), sort(Rej0, Rej), append(Demands, Offers, Own),
     ( Rej = [_|_] ; Own = [] ),
     ( Rej = [_|_], Own = [] -> Reason = 'it rejects talks and agreements outright and puts forward no demand or offer of its own'
@@ -228,8 +231,15 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
         atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than 180 days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
     st_process_ids(Ids).
 
+% per spoiler, three findings each (type, position, strategy), ranked by the moves against the
+% process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps
+rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), length(Beh, N), st_finding_key(Key).
+
+st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
+
 finding(Key, Value, Sentence, Ids, Because) :-
     st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
+    st_finding_key(Key), kept(Key, A),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
     st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
 

@@ -61,7 +61,7 @@ tk_split([], _, R, R, U, U).
 tk_split([_-Cs|Gs], [_-t(returned, yes, _)|Fs], R0, R, U0, U) :- !, tk_first(Cs, S), tk_split(Gs, Fs, [S|R0], R, U0, U).
 tk_split([_-Cs|Gs], [_|Fs], R0, R, U0, U) :- tk_first(Cs, S), tk_split(Gs, Fs, R0, R, [S|U0], U).
 
-tk_refusal_words(['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'refuse to talk', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk', 'boycott the talks', 'walk out of the talks', 'walked out of the talks']).
+keywords(tk_refusal_words, ['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'refuse to talk', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk', 'boycott the talks', 'walk out of the talks', 'walked out of the talks']).
 
 tk_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
 
@@ -102,7 +102,7 @@ tk_source_of(offer, offer, G) :- claims_by_actor('Offer', G).
 tk_source_of(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
 tk_source_of(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
 tk_source_of(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
-tk_source_of(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), tk_refusal_words(W), mentioning(Cs, W, Hits), speakers(Hits, G).
+tk_source_of(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), keywords(tk_refusal_words, W), mentioning(Cs, W, Hits), speakers(Hits, G).
 tk_source_of(concession, concession, G) :- claims_by_actor('Concession', G).
 tk_source_of(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
 tk_source_of(shared_same, collaborating, G) :- tk_shared_same_groups(G).
@@ -233,8 +233,11 @@ tk_mode(A, Mode) :- tk_records(Records), tk_member(r(A, _, Mode), Records).
 
 % ---- findings ------------------------------------------------------------------------
 
+% per actor, ranked by the moves of its mode: a run keeps its findings limit of them (kept/2)
+rank(mode, A, N) :- tk_records(Records), tk_member(r(A, Lists, Mode), Records), member(Mode-c(N, _), Lists).
+
 finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is the one with the most moves; ties go in the order competing, collaborating, compromising, avoiding, accommodating']) :-
-    tk_records(Records), tk_member(r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),
+    tk_records(Records), tk_member(r(A, Lists, Mode), Records), kept(mode, A), member(Mode-c(_, Samples), Lists),
     append(Samples, Ids0), sort(Ids0, Ids),
     tk_indicator_mode(Indicator, Mode), tk_mode_text(Mode, Text), tk_counts(Lists, Counts),
     join([[A], ' is ', Text, ' (moves: ', Counts, ').'], Sentence).

@@ -38,7 +38,7 @@ present(loop_back, Ids) :-
     current_events('CONSULT', Cs), group_by_edge(Cs, 'PARTICIPATES_IN', in, mediator, G),
     ubg_first(G, G5), findall(F, (member(_-Es, G5), ubg_first(Es, F)), Fs), append(Fs, L), sort(L, Ids), nonempty(Ids).
 
-ubg_rights_words([' law', 'lawful', 'legal', 'court', 'tribunal', 'treaty', 'treaties', 'agreement', 'accords', 'constitution', 'ruling', 'verdict', 'arbitration', 'violation of', 'violates', 'resolution', 'convention', 'rights']).
+keywords(ubg_rights_words, [' law', 'lawful', 'legal', 'court', 'tribunal', 'treaty', 'treaties', 'agreement', 'accords', 'constitution', 'ruling', 'verdict', 'arbitration', 'violation of', 'violates', 'resolution', 'convention', 'rights']).
 
 % ---- list tools that never walk a list id by id ------------------------------------
 
@@ -85,7 +85,7 @@ ubg_moves(Scope, M) :- ubg_holdings(NH, EH), ubg_moves(Scope, NH, EH, M).
 ubg_moves(Scope, NH, EH, m(NI, NR, NP, EI, ER, EP)) :-
     claims_of_type('Offer', O0), events_of_type('CONSULT', C0), ubg_scope(Scope, O0, O), ubg_scope(Scope, C0, C),
     ubg_count([O, C], NIC, EIC), NI is NIC + NH, append(EIC, EH, EI0), sort(EI0, EI),
-    nodes_where('Claim', _, _, Cs0), ubg_scope(Scope, Cs0, Cs), ubg_rights_words(W), mentioning(Cs, W, R),
+    nodes_where('Claim', _, _, Cs0), ubg_scope(Scope, Cs0, Cs), keywords(ubg_rights_words, W), mentioning(Cs, W, R),
     ubg_count([R], NR, ER),
     ubg_power_lists(Scope, PL), ubg_count(PL, NP, EP).
 

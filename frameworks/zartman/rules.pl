@@ -50,7 +50,7 @@ zt_no_gain_state(no_cost(_)).
 
 % ---- sets ---------------------------------------------------------------------
 
-zt_cost_words([cost, exhaust, ' toll', 'toll ', suffering, 'cannot win', 'can''t win', 'can not win', 'no one can win', 'nobody can win',
+keywords(zt_cost_words, [cost, exhaust, ' toll', 'toll ', suffering, 'cannot win', 'can''t win', 'can not win', 'no one can win', 'nobody can win',
     stalemate, deadlock, losses, 'war-weary', 'war weary', weary, bleeding, unwinnable, 'no military solution', 'too high a price', 'unbearable']).
 
 % zt_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
@@ -73,7 +73,7 @@ zt_ctx(ctx(Assaulters, Yielders, CostSpeakers)) :-
     current_claims('Concession', Cn), speakers(Cn, Y2), append(Y1, Y2, Y0), zt_merge_groups(Y0, Yielders),
     zt_cost_claims(Costs), speakers(Costs, CostSpeakers).
 
-zt_cost_claims(Ids) :- nodes_where('Claim', _, _, Cs0), current_ids(Cs0, Cs), zt_cost_words(W), mentioning(Cs, W, Ids).
+zt_cost_claims(Ids) :- nodes_where('Claim', _, _, Cs0), current_ids(Cs0, Cs), keywords(zt_cost_words, W), mentioning(Cs, W, Ids).
 
 % cost claims made by a side of an opposing pair
 zt_party_cost_claims(States, Ids) :-

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAgainstGraph } from '../../engine/extract/graph-resolution.ts';
+import { ActorNames, graphActors, resolveAgainstGraph } from '../../engine/extract/graph-resolution.ts';
 import type { StructuredDocument, StructuredNode } from '../../engine/extract/structure/index.ts';
 import type { NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -90,5 +90,28 @@ describe('resolving extracted actors against the graph', () => {
     expect(resolved.nodes[0]).toMatchObject({ id: 'burhan', properties: { aliases: ['Burhan'] } });
     expect(resolved.nodes[0].provenance.map((record) => record.span!.start)).toEqual([0, 60]);
     expect(resolved.edges).toEqual([]);
+  });
+
+  it('names kept in step with set() resolve as names read afresh from the changed graph', () => {
+    const before = { rsf: { label: 'Rapid Support Forces', actor_type: 'armed_group', aliases: ['RSF'] }, saf: { label: 'Sudanese Armed Forces', actor_type: 'armed_forces', aliases: ['SAF'] } };
+    const after = {
+      // an alias dropped, one added; a label changed; a type learned; an actor gone; one new
+      rsf: { label: 'Rapid Support Forces', actor_type: 'armed_group', aliases: ['Janjaweed'] },
+      saf: { label: 'SAF', actor_type: 'armed_forces', aliases: ['Sudanese Armed Forces'] },
+      hemedti: { label: 'Mohamed Hamdan Dagalo', actor_type: 'individual', aliases: ['Hemedti'] },
+    };
+    const kept = new ActorNames(graphActors(graphOf(before)));
+    for (const [id, properties] of Object.entries(after)) kept.set(id, properties);
+    kept.set('gone', undefined);
+    const graph = graphOf(after);
+    const afresh = new ActorNames(graphActors(graph));
+    const extracted = [
+      extractedActor('RSF', 'armed_group'), extractedActor('Janjaweed', 'unknown'), extractedActor('SAF', 'armed_forces'),
+      extractedActor('Sudanese Armed Forces', 'armed_forces'), extractedActor('Hemedti', 'individual'), extractedActor('Hemedti', 'armed_group'),
+    ];
+    const resolvedIds = extracted.map((actor) => actorIds(resolveAgainstGraph(spoken(actor), graph, kept)));
+    expect(resolvedIds).toEqual(extracted.map((actor) => actorIds(resolveAgainstGraph(spoken(actor), graph, afresh))));
+    // the dropped alias no longer matches; the new names do
+    expect(resolvedIds).toEqual([[deriveNodeId('Actor', { label: 'RSF' })], ['rsf'], ['saf'], ['saf'], ['hemedti'], [deriveNodeId('Actor', { label: 'Hemedti' })]]);
   });
 });

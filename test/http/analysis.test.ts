@@ -13,6 +13,7 @@ interface Assessment {
   fit: number;
   applies: boolean;
   findings: { key: string; value: unknown; statement: string; evidence: string[] }[];
+  findings_omitted: number;
   explanation: string;
   evidence: string[];
 }
@@ -83,6 +84,8 @@ describe('assess and analyze over HTTP', () => {
     expect(finding(assessments, 'ury_brett_goldberg', 'dominant')[0]?.value).toBe('interests');
     expect(finding(assessments, 'deutsch', 'interaction')[0]?.value).toBe('cooperative');
     expect(finding(assessments, 'fisher_ury', 'shared_interest').length).toBeGreaterThan(0);
+    // a small graph: the findings limit (25 per-actor findings) leaves nothing out, and says so
+    for (const assessment of assessments) expect(assessment.findings_omitted).toBe(0);
     expect(finding(assessments, 'glasl', 'stage')[0]?.value).toBeLessThanOrEqual(3);
   });
 
@@ -105,6 +108,7 @@ describe('assess and analyze over HTTP', () => {
     expect(body.citations.find((c: { id: string }) => c.id === 's_ev7')).toMatchObject({ kind: 'Event', label: 'drone strikes on the river port' });
     const glasl = body.frameworks.find((f: { id: string }) => f.id === 'glasl');
     expect(glasl.trace.join('\n')).toMatch(/because indicator violence/);
+    expect(glasl.findings_omitted).toBe(0);
     // deterministic: the same graph and question give the same bytes
     expect((await analyze('stalemate', 'What stage of escalation is this conflict in?')).body).toBe(response.body);
   });

@@ -85,6 +85,21 @@ describe('Prolog bridge', () => {
     expect(bridge.solve("nodes_where('Claim', type, 'Demand', Ds)", ['Ds'], { graph })).toEqual([[['c2', 'c4']]]);
   });
 
+  it('reads mentions of declared keywords from the text index, as a scan of the texts would, and after additions', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult("keywords(refusal, ['no negotiation', 'army', talks]).");
+    const goal = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([army, 'no negotiation']), A), filter_ids(Rs, mentions([talks]), B)";
+    // the same words, one of them undeclared: the texts are scanned
+    const scanned = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([army, 'no negotiation', undeclared]), A), filter_ids(Rs, mentions([talks, undeclared]), B)";
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c3'], ['c4']]]);
+    expect(bridge.solve('g_mention(W, c1)', ['W'], { graph }).map(([word]) => word).sort()).toEqual(['army', 'no negotiation']);
+    const later = '2024-01-09T00:00:00.000Z';
+    putLogged(graph, [{ id: 'c7', labels: ['Claim'], properties: { type: 'Position', text: 'Talks resume; the ARMY withdraws' }, confidence: 0.9, recorded_at: later, provenance: [{ source: 'doc-c7', timestamp: later }] }], []);
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c3', 'c7'], ['c7', 'c4']]]);
+    expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
+  });
+
   it('refuses a module that does not parse', () => {
     const bridge = new PrologBridge();
     expect(() => bridge.consult('ok(1).\nbroken(:- .\n', 'mine/rules.pl')).toThrow(

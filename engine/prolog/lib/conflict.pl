@@ -259,3 +259,41 @@ index_groups(Groups, Index) :- list_to_assoc(Groups, Index).
 
 % mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords.
 mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
+
+% ---- per-actor findings, bounded ----------------------------------------------
+
+% A framework that concludes something of every actor (or pair, or spoiler) declares those
+% findings' candidates with rank(Key, Subject, Score) and guards each such finding/5 clause
+% with kept(Key, Subject) before it builds the sentence and the evidence. A run keeps the Cap
+% candidates of the highest Score over all its ranked keys (ties by Subject, then Key), Cap
+% being the run's findings limit (framework-run.ts sets parley_findings_cap for the finding
+% call; unset, as when a query calls finding/5, every subject is kept), and reports how many
+% it left out (findings_omitted/2).
+:- meta_predicate kept(:, ?), findings_omitted(:, -).
+
+kept(M:Key, Subject) :-
+    (   nb_current(parley_findings_cap, Cap), integer(Cap)
+    ->  ranked_kept(M, Cap, Kept, _), ord_memberchk(Key-Subject, Kept)
+    ;   true
+    ).
+
+% findings_omitted(+Cap, -N): how many ranked candidates the cap leaves out.
+findings_omitted(M:Cap, N) :- ( current_predicate(M:rank/3) -> ranked_kept(M, Cap, _, N) ; N = 0 ).
+
+% ranked_kept(+Module, +Cap, -Kept, -Omitted): the Key-Subject pairs kept, as an ordered set
+% (tabled: every guarded clause asks, once per graph view)
+:- table ranked_kept/4.
+ranked_kept(M, Cap, Kept, Omitted) :-
+    findall(Key-Subject-Score, ( M:rank(Key, Subject, Score), number(Score) ), Found),
+    sort(Found, Sorted), best_scores(Sorted, Best),
+    findall(Neg-Subject-Key, ( member(Key-Subject-Score, Best), Neg is -Score ), Keyed),
+    msort(Keyed, Ordered),
+    length(Ordered, Total),
+    Take is min(Cap, Total), length(First, Take), append(First, _, Ordered),
+    findall(Key-Subject, member(_-Subject-Key, First), Pairs), sort(Pairs, Kept),
+    Omitted is Total - Take.
+
+% best_scores(+Sorted, -Best): each Key-Subject once, with its highest Score
+best_scores([], []).
+best_scores([K-S-_, K2-S2-Sc2 | Rest], Best) :- K == K2, S == S2, !, best_scores([K2-S2-Sc2 | Rest], Best).
+best_scores([T | Rest], [T | Best]) :- best_scores(Rest, Best).

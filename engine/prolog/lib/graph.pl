@@ -17,8 +17,13 @@
 %   g_day(Id, Days)                 the same as days since 1970-01-01
 %   g_text(Id, Lower)               a node's text (else label) in lower case
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
+%   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
+%                                   modules declare (keywords/2 facts): the text index the bridge
+%                                   builds when it hands the view over (engine/prolog/text-index.ts)
+% and, for as long as the engine runs (not per view):
+%   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -47,7 +52,6 @@ reference_date(Date) :- g_ref(Date, _).
 nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
 :- table nodes_where_/4.
 nodes_where_(Label, Key, Value, Ids) :-
-    must_be(atom, Label),
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
@@ -68,10 +72,48 @@ text_mentions(Id, Keywords, Keyword) :-
 filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
-    (   condition(Condition)
+    (   shared_set(Ids), ground(Condition) -> filter_ids_shared(Ids, Condition, Found), Kept = Found
+    ;   filter_ids_(Ids, Condition, Kept)
+    ).
+
+% shared_set(+Ids): a list long enough that a set predicate's answer over it is kept for the
+% rest of the view (tabled): the frameworks of one assess ask for the same large sets (the
+% claims, the events of a type, the current ones) again and again
+shared_set(Ids) :- length(Ids, N), N >= 64.
+
+:- table filter_ids_shared/3.
+filter_ids_shared(Ids, Condition, Kept) :- filter_ids_(Ids, Condition, Kept).
+
+filter_ids_(Ids, Condition, Kept) :-
+    (   Condition = mentions(Keywords), indexed_words(Keywords)
+    ->  kept_in(Ids, Keywords, Kept)
+    ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
+
+% indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
+% mentions condition on other words scans the texts of the ids instead); tabled, as a rule asks
+% it again with the same list for every actor
+:- table indexed_words/1.
+indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
+
+% mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
+% (tabled: a framework's word list is asked for again by its indicators, its findings and per
+% actor), and mentioned_index/2 the same as an assoc, built when a short list asks
+:- table mentioned_by/2, mentioned_index/2.
+mentioned_by(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_index(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+
+% kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
+% of Ids: one walk of both lists when Ids is a sorted set about as long as the mentioned ones,
+% else a lookup per id
+kept_in(Ids, Keywords, Kept) :-
+    mentioned_by(Keywords, Set), length(Ids, L), length(Set, N), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !,
+    ord_intersection(Ids, Set, Kept).
+kept_in(Ids, Keywords, Kept) :- mentioned_index(Keywords, Index), include(in_index(Index), Ids, Kept).
+
+in_index(Index, Id) :- get_assoc(Id, Index, _).
 
 condition(window(_, _)).
 condition(current(_)).
@@ -99,6 +141,15 @@ keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 % group_by_edge(+Ids, +Type, +Dir, ?Role, -Groups): Node-Ids pairs, by the node at the other end.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
     must_be(list, Ids), must_be(atom, Type), must_be(atom, Dir),
+    (   shared_set(Ids), ( var(Role) ; atom(Role) )
+    ->  group_by_edge_shared(Ids, Type, Dir, Role, Found), Groups = Found
+    ;   group_by_edge_(Ids, Type, Dir, Role, Groups)
+    ).
+
+:- table group_by_edge_shared/5.
+group_by_edge_shared(Ids, Type, Dir, Role, Groups) :- group_by_edge_(Ids, Type, Dir, Role, Groups).
+
+group_by_edge_(Ids, Type, Dir, Role, Groups) :-
     findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
@@ -113,6 +164,15 @@ role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Rol
 link_pairs(Ids, SideA, SideB, Pairs) :-
     must_be(list, Ids),
     (   side(SideA), side(SideB) -> true ; instantiation_error(link_pairs(Ids, SideA, SideB)) ),
+    (   shared_set(Ids), ground(SideA-SideB)
+    ->  link_pairs_shared(Ids, SideA, SideB, Found), Pairs = Found
+    ;   link_pairs_(Ids, SideA, SideB, Pairs)
+    ).
+
+:- table link_pairs_shared/4.
+link_pairs_shared(Ids, SideA, SideB, Pairs) :- link_pairs_(Ids, SideA, SideB, Pairs).
+
+link_pairs_(Ids, SideA, SideB, Pairs) :-
     findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
     sort(Found, Sorted),
     triples_to_pairs(Sorted, Pairs).
@@ -269,27 +329,38 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Ref): the g_*
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref): the g_*
 % facts of a new view, replacing the last one's. Each list is flat (the arguments of one fact
 % after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
 % reference date.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
+parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_day(_, _)), retractall(g_text(_, _)),
-    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref).
+    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)),
+    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref).
 
 % parley_add_view(...): the same lists for records added to the view; Ref is the new reference
 % date, or [] when it stays. The tables of the last view (tabled rule predicates) are dropped.
-parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Ref) :-
+parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
+    add_pairs(Mentions, g_mention),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
     ),
     abolish_all_tables.
+
+% parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
+parley_keywords(Module, Words) :-
+    (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))
+    ->  findall(W, ( clause(Module:keywords(_, List), true), is_list(List), member(W, List), atom(W) ), Words)
+    ;   Words = []
+    ).
+
+% parley_index_words(+Words): the words the text index now covers.
+parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), assertz(g_indexed(W))).
 
 add_pairs([], _).
 add_pairs([A, B | T], Name) :- Fact =.. [Name, A, B], assertz(Fact), add_pairs(T, Name).

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { openExtractionPipeline } from '../../../../engine/extract/pipeline.ts';
-import { ingestFolder, type BatchProgress, type BatchSummary } from '../../../../engine/ingest/batch.ts';
+import { ingestFolder, tierUpForBatch, type BatchProgress, type BatchSummary } from '../../../../engine/ingest/batch.ts';
 import { assessGraph } from '../../../../engine/reason/assess.ts';
 import { buildCorpusReport } from '../../../../engine/reason/corpus-report.ts';
 import { ReasoningPool } from '../../../../engine/reason/pool.ts';
@@ -96,6 +96,7 @@ async function analyzeCorpus(dir: string, options: Options): Promise<number> {
     console.error(`analyze-corpus: ${dir} is not a folder`);
     return EXIT.usage;
   }
+  tierUpForBatch();
   const config = loadConfig();
   const store = await openStore(config);
   const workers = options.workers ?? config.ruleWorkers;
