@@ -3,7 +3,7 @@
  * the event loop's own delay over that time, and a JSON POST. Loops are bounded in
  * count and time; every address is 127.0.0.1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface ServerProcess {
@@ -15,10 +15,10 @@ export interface ServerProcess {
 /**
  * The server as `npm start` runs it, in a child process on 127.0.0.1 (port 0), with
  * `env` over this process's environment; resolves once it listens. `nodeArgs` go before
- * the script (e.g. --cpu-prof).
+ * the script, after tsx's loader (e.g. --cpu-prof, or --import of a TypeScript module).
  */
 export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'server/main.ts'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = await new Promise<string>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
     const watch = (chunk: string) => {
@@ -81,6 +81,28 @@ export async function healthEvery(base: string, stop: () => boolean, intervalMs 
   }
   await Promise.all(pending);
   return latencies;
+}
+
+/**
+ * `healthEvery` run from a process of its own (bench/health-probe.ts), so that the
+ * benchmark's own work does not delay the probes; resolves once probing has begun.
+ * `stop()` ends it and gives the latencies.
+ */
+export async function probeHealth(base: string, intervalMs = 10, maxMs = 600_000): Promise<{ stop: () => Promise<number[] & { errors: number }> }> {
+  const child = fork(new URL('./health-probe.ts', import.meta.url).pathname, [base, String(intervalMs), String(maxMs)], { execArgv: ['--import', 'tsx'] });
+  const result = new Promise<number[] & { errors: number }>((resolve, reject) => {
+    child.on('message', (message: { latencies?: number[]; errors: number }) => {
+      if (message.latencies) resolve(Object.assign(message.latencies, { errors: message.errors }));
+    });
+    child.on('exit', (code) => reject(new Error(`health prober exited: ${code}`)));
+  });
+  await new Promise((resolve) => child.once('message', resolve));
+  return {
+    stop: () => {
+      child.send('stop');
+      return result;
+    },
+  };
 }
 
 /** The event loop's own delay (perf_hooks) over `work`: its stalls, apart from what the HTTP client adds. */

@@ -8,9 +8,10 @@
  *   - path traversal: ingest sources that try to leave the corpora root (relative, absolute,
  *     encoded, file: URLs, NUL, backslashes); an escape is a 2xx, or the marker of a file
  *     outside the root in any answer;
- *   - SIGKILL: the server killed at a random moment during a large import or an ingest,
- *     restarted on the same data dir; counts graphs left partial (not all of an import's
- *     records) and edges whose endpoints are missing;
+ *   - SIGKILL: the server killed during a large import or an ingest, at a random moment or
+ *     as soon as the write committed (its graph listed), and restarted on the same data dir;
+ *     counts graphs left partial (not all of an import's records, an ingest's findings
+ *     without its Document), edges whose endpoints are missing, and commits lost;
  *   - load: --clients concurrent clients (200) sending point queries for --seconds (5):
  *     requests/s, p50/p99, errors;
  *   - rate limits, on a server with the default limits: a key's 601st request in a minute,
@@ -160,32 +161,51 @@ try {
   const document = Array.from({ length: 400 }, (_, i) => `On ${1 + (i % 28)} May 2024 the Northern Front ${i % 2 ? 'attacked' : 'shelled'} the port of Sawakin, and the Coastal Council said it would never accept a ceasefire.`).join(' ');
   let partial = 0;
   let dangling = 0;
+  let lost = 0;
   const outcomes: string[] = [];
+  /** Polls the graph list (it reads the stored metadata, which commits in the same batch as the records) until `graph` is in it. */
+  const committed = async (graph: string, deadline: number): Promise<boolean> => {
+    while (Date.now() < deadline) {
+      const listed = await send(server.port, 'GET', '/v1/graphs?page_size=500', a.api_key).catch(() => undefined);
+      if (listed?.status === 200 && (JSON.parse(listed.body).graphs as { graph_id: string }[]).some((entry) => entry.graph_id === graph)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return false;
+  };
   for (let kill = 0; kill < KILLS; kill++) {
+    // kinds in turn: an import and an ingest killed at a random moment (mostly before they
+    // commit), then each killed at once after it committed (its graph listed): the commit
+    // must survive whole, whatever was still running after it (index, replicas, snapshot, reply)
     const viaIngest = kill % 2 === 1;
+    const afterCommit = kill % 4 >= 2;
     const graph = `kill-${kill}`;
     const sending = viaIngest
       ? send(server.port, 'POST', `/v1/graphs/${graph}/ingest`, a.api_key, { source: `doc-${kill}.txt`, text: document })
       : send(server.port, 'POST', `/v1/graphs/${graph}/import`, a.api_key, big);
     sending.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * (viaIngest ? 3_000 : 6_000)));
+    const sawCommit = afterCommit
+      ? await committed(graph, Date.now() + 120_000)
+      : (await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * (viaIngest ? 3_000 : 6_000))), false);
     await stopServer(server, 'SIGKILL');
     server = await startProbeServer(data, corpora, { PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_AUTH_FAILURES_PER_MINUTE: '0' });
+    const kind = `${viaIngest ? 'ingest' : 'import'} ${afterCommit ? 'after commit' : 'at random'}`;
     const exported = await send(server.port, 'GET', `/v1/graphs/${graph}/export`, a.api_key);
     if (exported.status === 404) {
-      outcomes.push('absent');
+      if (sawCommit) lost++;
+      outcomes.push(`${kind}: absent`);
       continue;
     }
-    const records = exported.body.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { node?: { id: string }; edge?: { from: string; to: string } });
-    const nodeIds = new Set(records.flatMap((record) => (record.node ? [record.node.id] : [])));
+    const records = exported.body.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { node?: { id: string; kind: string }; edge?: { from: string; to: string } });
+    const nodes = records.flatMap((record) => (record.node ? [record.node] : []));
+    const nodeIds = new Set(nodes.map((node) => node.id));
     const edges = records.flatMap((record) => (record.edge ? [record.edge] : []));
     dangling += edges.filter((edge) => !nodeIds.has(edge.from) || !nodeIds.has(edge.to)).length;
     if (!viaIngest && (nodeIds.size !== N || edges.length !== N - 1)) partial++;
-    // an ingest commits the document and its findings in one write: a document record without findings would be partial
-    if (viaIngest && nodeIds.size === 0) partial++;
-    outcomes.push(viaIngest ? `ingested (${nodeIds.size} nodes)` : 'complete');
+    // an ingest commits the document and its findings in one write: findings without the document, or nothing, would be partial
+    if (viaIngest && !nodes.some((node) => node.kind === 'Document')) partial++;
+    outcomes.push(`${kind}: ${viaIngest ? `ingested (${nodeIds.size} nodes, ${edges.length} edges)` : 'complete'}`);
   }
-  console.log(`| SIGKILL during import (20k nodes, 20k edges) and ingest, restart on the same data | ${KILLS} | ${partial} partial graphs, ${dangling} dangling edges; after restart: ${outcomes.join(', ')} |`);
+  console.log(`| SIGKILL during import (20k nodes, 20k edges) and ingest, at random and just after commit; restart on the same data | ${KILLS} | ${partial} partial graphs, ${dangling} dangling edges, ${lost} commits lost; after restart: ${outcomes.join('; ')} |`);
   await stopServer(server);
 
   // ---- rate limits, with the defaults ---------------------------------------------------

@@ -21,8 +21,32 @@ export function nestedDeeperThan(value: unknown, limit: number, countArrays = tr
   return false;
 }
 
+declare global {
+  interface String {
+    /** ES2024 (Node 20 has it; the ES2022 lib this project compiles against does not declare it). */
+    isWellFormed(): boolean;
+  }
+}
+
 /** NUL, and UTF-16 surrogates without their pair: no text has them, and LevelDB keys and JSON output break on them. */
-const ILL_FORMED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function wellFormed(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\u0000');
+}
+
+/** A place in a value being walked: its parent's place and its key there, so a path is spelled only for an error. */
+interface Place {
+  item: unknown;
+  parent?: Place;
+  key?: string | number;
+}
+
+function pathOf(place: Place | undefined, where: string): string {
+  const keys: (string | number)[] = [];
+  for (let at = place; at?.parent; at = at.parent) keys.push(at.key!);
+  let path = where;
+  for (let i = keys.length - 1; i >= 0; i--) path = typeof keys[i] === 'number' ? `${path}[${keys[i]}]` : path ? `${path}.${keys[i]}` : `${keys[i]}`;
+  return path;
+}
 
 /**
  * Refuses a JSON-like value any of whose strings or member names holds a NUL or an
@@ -31,18 +55,18 @@ const ILL_FORMED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  * parsing must too); the error names where (`nodes[3].label`).
  */
 export function checkStrings(value: unknown, where = ''): void {
-  const stack: [unknown, string][] = [[value, where]];
+  const stack: Place[] = [{ item: value }];
   while (stack.length > 0) {
-    const [item, at] = stack.pop()!;
+    const place = stack.pop()!;
+    const item = place.item;
     if (typeof item === 'string') {
-      if (ILL_FORMED.test(item)) refuseString(at);
+      if (!wellFormed(item)) refuseString(pathOf(place, where));
     } else if (Array.isArray(item)) {
-      item.forEach((child, i) => stack.push([child, `${at}[${i}]`]));
+      for (let i = 0; i < item.length; i++) stack.push({ item: item[i], parent: place, key: i });
     } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) {
-        const path = at ? `${at}.${key}` : key;
-        checkMemberName(key, path);
-        stack.push([child, path]);
+      for (const key of Object.keys(item)) {
+        if (!wellFormed(key) || key === '__proto__') checkMemberName(key, pathOf({ item: undefined, parent: place, key }, where));
+        stack.push({ item: (item as Record<string, unknown>)[key], parent: place, key });
       }
     }
   }
@@ -50,7 +74,7 @@ export function checkStrings(value: unknown, where = ''): void {
 
 /** A member name as checkStrings checks it: well-formed, and not `__proto__`. */
 export function checkMemberName(name: string, path: string): void {
-  if (ILL_FORMED.test(name)) refuseString(path);
+  if (!wellFormed(name)) refuseString(path);
   if (name === '__proto__') throw new ValidationError('forbidden_member', `${path}: a member may not be named __proto__`, { field: path });
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** Longest stretch of synchronous work between two turns of the event loop. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 /** Lets the event loop run pending I/O (setImmediate runs after the poll phase). */
 export function yieldToLoop(): Promise<void> {

@@ -1,8 +1,10 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { decodeText } from '../engine/ingest/source.ts';
 import { checkStrings } from '../engine/shape.ts';
 import { registerAuth, type Principal } from './auth.ts';
+import { readBodyText } from './body.ts';
 import type { AppDeps } from './deps.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, errorHandler, problem, sendProblem } from './problems.ts';
 import { REGISTERED_SCHEMAS } from './schemas.ts';
@@ -87,8 +89,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     });
   });
   // JSON Lines for graph import: kept as text, parsed and validated by the engine.
-  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'buffer', bodyLimit: deps.config.importBodyLimitBytes }, (_request, body, done) =>
-    done(null, decodeText(body as Buffer, 'request body')),
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { bodyLimit: deps.config.importBodyLimitBytes }, (request: FastifyRequest, payload: Readable) =>
+    readBodyText(request, payload, deps.config.importBodyLimitBytes),
   );
 
   registerAuth(

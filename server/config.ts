@@ -3,7 +3,7 @@ import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import type { ReasoningOptions } from '../engine/reason/pool.ts';
-import { COLLECTION_LIMIT, RESPONSE_LIMIT_BYTES } from '../engine/query/limits.ts';
+import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
@@ -132,11 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_ADMIN_KEY ? { adminKey: env.PARLEY_ADMIN_KEY } : {}),
     bodyLimitBytes: integer(env, 'PARLEY_BODY_LIMIT_BYTES', 2 * 1024 * 1024),
     importBodyLimitBytes: integer(env, 'PARLEY_IMPORT_LIMIT_BYTES', 64 * 1024 * 1024),
-    queryTimeoutMs: integer(env, 'PARLEY_QUERY_TIMEOUT_MS', 5_000),
-    queryRowLimit: integer(env, 'PARLEY_QUERY_ROW_LIMIT', 10_000),
-    queryCollectionLimit: integer(env, 'PARLEY_QUERY_COLLECTION_LIMIT', COLLECTION_LIMIT),
-    queryResponseLimitBytes: integer(env, 'PARLEY_QUERY_RESPONSE_LIMIT_BYTES', RESPONSE_LIMIT_BYTES),
-    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', 20_000_000),
+    // the settings a limit error names (LIMIT_SETTINGS) and the engine's defaults
+    queryTimeoutMs: integer(env, LIMIT_SETTINGS.timeLimitMs, DEFAULT_LIMITS.timeLimitMs),
+    queryRowLimit: integer(env, LIMIT_SETTINGS.rowCap, DEFAULT_LIMITS.rowCap),
+    queryCollectionLimit: integer(env, LIMIT_SETTINGS.collectionLimit, DEFAULT_LIMITS.collectionLimit),
+    queryResponseLimitBytes: integer(env, LIMIT_SETTINGS.responseBytes, DEFAULT_LIMITS.responseBytes),
+    inferenceLimit: integer(env, 'PARLEY_INFERENCE_LIMIT', DEFAULT_LIMITS.inferenceLimit),
     findingsLimit: integer(env, 'PARLEY_FINDINGS_LIMIT', DEFAULT_MAX_FINDINGS),
     rateLimitPerMinute: integer(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 600),
     adminRateLimitPerMinute: integer(env, 'PARLEY_ADMIN_RATE_LIMIT_PER_MINUTE', 6000),

@@ -104,11 +104,35 @@ export async function resolveSource(corporaDir: string, reference: string): Prom
 
 /** UTF-8 text or a clear refusal: NUL bytes mean binary, invalid sequences mean another encoding. */
 export function decodeText(bytes: Uint8Array, name: string): string {
-  if (bytes.includes(0)) throw new ValidationError('source_not_text', `source '${name}' is binary (it contains NUL bytes), not a text document`, { source: name });
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new ValidationError('source_not_text', `source '${name}' is not valid UTF-8 text; convert it to UTF-8 first`, { source: name });
+  const decoder = new TextChunks(name);
+  return decoder.push(bytes) + decoder.end();
+}
+
+/**
+ * decodeText for bytes that arrive in chunks, each decoded as it comes (a character may
+ * span two chunks): a large request body costs its reader a little per chunk instead of
+ * one long step at the end (10 MB took 15–30 ms). The refusals are decodeText's.
+ */
+export class TextChunks {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+  constructor(private readonly name: string) {}
+
+  push(bytes: Uint8Array): string {
+    if (bytes.includes(0)) throw new ValidationError('source_not_text', `source '${this.name}' is binary (it contains NUL bytes), not a text document`, { source: this.name });
+    return this.decode(bytes, true);
+  }
+
+  end(): string {
+    return this.decode(undefined, false);
+  }
+
+  private decode(bytes: Uint8Array | undefined, stream: boolean): string {
+    try {
+      return this.decoder.decode(bytes, { stream });
+    } catch {
+      throw new ValidationError('source_not_text', `source '${this.name}' is not valid UTF-8 text; convert it to UTF-8 first`, { source: this.name });
+    }
   }
 }
 

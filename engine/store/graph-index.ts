@@ -1,4 +1,5 @@
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
+import type { LoopSlicer } from '../turns.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -182,6 +183,8 @@ interface Adjacency {
 const REBUILD_FRACTION = 0.25;
 const REBUILD_FLOOR = 1024;
 const DEAD = -1;
+/** Edges a sliced build (prepareInSlices) handles between looks at the clock. */
+const BUILD_STEP = 4096;
 
 /**
  * The in-memory indexes of one graph (DESIGN.md decision 1). LevelDB is the source of
@@ -710,8 +713,22 @@ export class GraphIndex {
    * that a run of writes costs amortised O(1) each and reads stay on arrays.
    */
   private prepare(): void {
-    if (this.out.length === this.typeNames.length && this.pending <= Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION)) return;
-    this.build();
+    if (!this.stale()) return;
+    for (const _ of this.build());
+  }
+
+  private stale(): boolean {
+    return this.out.length !== this.typeNames.length || this.pending > Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION);
+  }
+
+  /**
+   * What prepare does, with the loop turning between slices: the store calls it after
+   * applying a large write, while readers wait for the write, so the first read after
+   * it does not rebuild the arrays in one step (120 ms at 200k facts on a busy machine).
+   */
+  async prepareInSlices(slicer: LoopSlicer): Promise<void> {
+    if (!this.stale()) return;
+    for (const _ of this.build()) if (slicer.due()) await slicer.turn();
   }
 
   /**
@@ -757,8 +774,12 @@ export class GraphIndex {
     });
   }
 
-  /** Counting sort of the live edges by (type, end node), in dense edge order within each node. */
-  private build(): void {
+  /**
+   * Counting sort of the live edges by (type, end node), in dense edge order within each
+   * node; pauses (yields) every BUILD_STEP edges, and puts the new arrays in place only
+   * when they are whole.
+   */
+  private *build(): Generator<void> {
     const nodeSpan = this.nodes.span;
     const edgeSpan = this.edges.span;
     const types = this.typeNames.length;
@@ -767,6 +788,7 @@ export class GraphIndex {
     const inCounts = Array.from({ length: types }, () => new Int32Array(nodeSpan + 1));
     let live = 0;
     for (let edge = 0; edge < edgeSpan; edge++) {
+      if (edge % BUILD_STEP === 0) yield;
       const type = edgeType[edge];
       if (type === DEAD) continue;
       outCounts[type][edgeFrom[edge] + 1]++;
@@ -778,22 +800,26 @@ export class GraphIndex {
       const size = counts[nodeSpan];
       return { offsets: counts, edges: new Int32Array(size), others: new Int32Array(size), appended: new Map() };
     };
-    this.out = outCounts.map(make);
-    this.in = inCounts.map(make);
-    const outFill = this.out.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
-    const inFill = this.in.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
+    const out = outCounts.map(make);
+    const into = inCounts.map(make);
+    yield;
+    const outFill = out.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
+    const inFill = into.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
     for (let edge = 0; edge < edgeSpan; edge++) {
+      if (edge % BUILD_STEP === 0) yield;
       const type = edgeType[edge];
       if (type === DEAD) continue;
       const from = edgeFrom[edge];
       const to = edgeTo[edge];
       const o = outFill[type][from]++;
-      this.out[type].edges[o] = edge;
-      this.out[type].others[o] = to;
+      out[type].edges[o] = edge;
+      out[type].others[o] = to;
       const i = inFill[type][to]++;
-      this.in[type].edges[i] = edge;
-      this.in[type].others[i] = from;
+      into[type].edges[i] = edge;
+      into[type].others[i] = from;
     }
+    this.out = out;
+    this.in = into;
     this.built = live;
     this.pending = 0;
     this.deleted = 0;

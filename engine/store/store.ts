@@ -448,7 +448,7 @@ export class ParleyStore {
           if (!previousEdges.has(id)) previousEdges.set(id, previous);
           edges.set(id, mergeEdge(previous, input, id, now));
         }
-        const changedByWrite = { nodes: changesOf(previousNodes, nodes), edges: changesOf(previousEdges, edges) };
+        const changedByWrite = { nodes: await changesOf(previousNodes, nodes, slicer), edges: await changesOf(previousEdges, edges, slicer) };
         summaries.push({
           nodes_created: changedByWrite.nodes.created, nodes_updated: changedByWrite.nodes.updated,
           edges_created: changedByWrite.edges.created, edges_updated: changedByWrite.edges.updated,
@@ -515,6 +515,8 @@ export class ParleyStore {
             putLogged(index, [], linked.slice(at, at + APPLY_CHUNK));
           }
         }
+        // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
+        await index.prepareInSlices(slicer);
         if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
         else this.loaded.get(cacheKey)!.revision = revision;
         this.evict(cacheKey);
@@ -657,9 +659,10 @@ export function edgeIdOf(input: EdgeInput): string {
 }
 
 /** What one write changed of the records it touched: each as the write left it, and how many it created and updated. */
-function changesOf<R extends NodeRecord | EdgeRecord>(before: Map<string, R | undefined>, after: Map<string, R>): { records: R[]; created: number; updated: number } {
+async function changesOf<R extends NodeRecord | EdgeRecord>(before: Map<string, R | undefined>, after: Map<string, R>, slicer: LoopSlicer): Promise<{ records: R[]; created: number; updated: number }> {
   const changes = { records: [] as R[], created: 0, updated: 0 };
   for (const [id, previous] of before) {
+    if (slicer.due()) await slicer.turn();
     const record = after.get(id)!;
     if (previous && sameRecord(previous, record)) continue;
     if (previous) changes.updated++;

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../engine/errors.ts';
-import { decodeText } from '../../engine/ingest/source.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines, parseGraphJson } from '../../engine/store/transfer.ts';
+import { readBodyText } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
 
@@ -17,8 +17,8 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
   // An import body is parsed a record at a time with the event loop turning between
   // slices (only import takes a JSON body among these routes; this plugin's parser only)
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: config.importBodyLimitBytes }, async (_request: unknown, body: Buffer) =>
-    parseGraphJson(decodeText(body, 'request body')),
+  app.addContentTypeParser('application/json', { bodyLimit: config.importBodyLimitBytes }, async (request: FastifyRequest, payload: Readable) =>
+    parseGraphJson(await readBodyText(request, payload, config.importBodyLimitBytes)),
   );
 
   app.get<{ Querystring: PageQueryT; Reply: Static<typeof GraphListSchema> }>(

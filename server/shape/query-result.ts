@@ -37,11 +37,21 @@ function toJson(value: CypherValue): JsonValue {
   return map;
 }
 
+/** By parsed query: parseQuery hands out one AST per query text while it is cached, and walking it cost a point query 40 µs. */
+const typesOfAst = new WeakMap<QueryAst, ReadonlySet<string> | undefined>();
+
 /**
  * The relationship types a query's patterns traverse; undefined when some pattern
  * leaves the type open (`-->`), which admits every type.
  */
-export function patternRelationshipTypes(ast: QueryAst): Set<string> | undefined {
+export function patternRelationshipTypes(ast: QueryAst): ReadonlySet<string> | undefined {
+  if (typesOfAst.has(ast)) return typesOfAst.get(ast);
+  const types = walkRelationshipTypes(ast);
+  typesOfAst.set(ast, types);
+  return types;
+}
+
+function walkRelationshipTypes(ast: QueryAst): Set<string> | undefined {
   const types = new Set<string>();
   let open = false;
   const visit = (value: unknown): void => {
@@ -69,24 +79,26 @@ export function patternRelationshipTypes(ast: QueryAst): Set<string> | undefined
 export interface ConnectingEdges {
   graph: GraphIndex;
   /** From patternRelationshipTypes: undefined admits every type. */
-  types: Set<string> | undefined;
+  types: ReadonlySet<string> | undefined;
   asOf?: string;
+}
+
+/** The nodes and relationships a result value holds, however deep. */
+function collectRecords(value: CypherValue, nodes: Map<string, NodeRecord>, edges: Map<string, EdgeRecord>): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) for (const item of value) collectRecords(item, nodes, edges);
+  else if (isNode(value)) nodes.set(value.$node.id, value.$node);
+  else if (isRel(value)) edges.set(value.$rel.id, value.$rel);
+  else if (isPath(value)) {
+    for (const node of value.$path.nodes) nodes.set(node.id, node);
+    for (const rel of value.$path.rels) edges.set(rel.id, rel);
+  } else if (isMap(value)) for (const item of Object.values(value)) collectRecords(item, nodes, edges);
 }
 
 export function queryResultBody(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges): GraphQueryResult {
   const nodes = new Map<string, NodeRecord>();
   const edges = new Map<string, EdgeRecord>();
-  const collect = (value: CypherValue): void => {
-    if (value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) return value.forEach(collect);
-    if (isNode(value)) nodes.set(value.$node.id, value.$node);
-    else if (isRel(value)) edges.set(value.$rel.id, value.$rel);
-    else if (isPath(value)) {
-      value.$path.nodes.forEach((node) => nodes.set(node.id, node));
-      value.$path.rels.forEach((rel) => edges.set(rel.id, rel));
-    } else if (isMap(value)) Object.values(value).forEach(collect);
-  };
-  result.rows.forEach((row) => row.forEach(collect));
+  for (const row of result.rows) for (const value of row) collectRecords(value, nodes, edges);
   if (connecting && nodes.size > 0) {
     const typeList = connecting.types ? [...connecting.types] : undefined;
     for (const id of nodes.keys()) {

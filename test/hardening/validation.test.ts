@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -85,8 +86,50 @@ describe('strict validation of what comes in', () => {
     expect(graph.json().actors).toEqual([]);
   });
 
+  it('decodes an import body as its chunks arrive: a character split between chunks is kept, an invalid sequence split between them refused', async () => {
+    const text = Buffer.from('{"nodes": [{"kind": "Actor", "id": "split", "label": "café"}]}');
+    const at = text.indexOf(0xa9); // the second byte of é
+    const kept = await importRaw(Readable.from([text.subarray(0, at), text.subarray(at)], { objectMode: false }) as unknown as Buffer, 'application/json');
+    expect(kept.statusCode).toBe(200);
+    const stored = await t.app.inject({ method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key }, payload: { graph_id: 'g', query: "MATCH (n:Actor) WHERE id(n) = 'split' RETURN n.label AS label" } });
+    expect(stored.json().rows).toEqual([['café']]);
+    const lines = Buffer.from('{"node": {"kind": "Actor", "id": "split2", "label": "caf\u00e9"}}\n');
+    const bad = [Buffer.from('{"node": {"kind": "Actor", "id": "bad", "label": "caf'), Buffer.from([0xc3]), Buffer.from([0x28]), Buffer.from('"}}')];
+    for (const contentType of ['application/json', 'application/x-ndjson']) {
+      const refused = await importRaw(Readable.from(bad, { objectMode: false }) as unknown as Buffer, contentType);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'source_not_text' });
+    }
+    expect((await importRaw(Readable.from([lines.subarray(0, 10), lines.subarray(10)], { objectMode: false }) as unknown as Buffer, 'application/x-ndjson')).statusCode).toBe(200);
+  });
+
   it('refuses an impossible as_of', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/v1/graph/query', headers: { 'x-api-key': key }, payload: { graph_id: 'g', query: 'MATCH (n) RETURN n', as_of: '2024-13-45T99:99:99Z' } });
     expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('the import body limit', () => {
+  it('answers 413 for an import body past PARLEY_IMPORT_LIMIT_BYTES, declared or streamed, in JSON and JSON Lines', async () => {
+    const t = await makeTestApp({ importBodyLimitBytes: 2_000 });
+    try {
+      const key = await t.keyFor('tenant-a');
+      const nodes = Array.from({ length: 80 }, (_, i) => ({ kind: 'Actor', id: `a${i}`, label: `Actor ${i}` }));
+      const bodies: Record<string, string> = { 'application/json': JSON.stringify({ nodes }), 'application/x-ndjson': nodes.map((node) => JSON.stringify({ node })).join('\n') };
+      for (const [contentType, body] of Object.entries(bodies)) {
+        const declared = await t.app.inject({ method: 'POST', url: '/v1/graphs/g/import', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+        expect(declared.statusCode).toBe(413);
+        expect(declared.json()).toMatchObject({ code: 'body_too_large' });
+        // no content-length: the limit is found while the chunks arrive
+        const chunks = [body.slice(0, 1500), body.slice(1500)].map((part) => Buffer.from(part));
+        const streamed = await t.app.inject({ method: 'POST', url: '/v1/graphs/g/import', headers: { 'x-api-key': key, 'content-type': contentType }, payload: Readable.from(chunks, { objectMode: false }) });
+        expect(streamed.statusCode).toBe(413);
+        const small = await t.app.inject({ method: 'POST', url: '/v1/graphs/g/import', headers: { 'x-api-key': key, 'content-type': contentType }, payload: contentType === 'application/json' ? JSON.stringify({ nodes: nodes.slice(0, 3) }) : bodies[contentType].split('\n').slice(0, 3).join('\n') });
+        expect(small.statusCode).toBe(200);
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/v1/graphs/g', headers: { 'x-api-key': key } })).json().node_count).toBe(3);
+    } finally {
+      await t.close();
+    }
   });
 });

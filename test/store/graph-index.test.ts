@@ -3,6 +3,7 @@ import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { runQuery } from '../../engine/query/index.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph } from '../../engine/store/snapshot.ts';
+import type { LoopSlicer } from '../../engine/turns.ts';
 
 const RECORDED_AT = '2024-01-01T00:00:00.000Z';
 const LABELS = ['Actor', 'Claim', 'Event'];
@@ -210,6 +211,34 @@ describe('GraphIndex on dense ids', () => {
     // node ids must be distinct, and an end position must be one of the nodes
     expect(() => GraphIndex.fromDistinctRecords([nodes[0], nodes[0]], [], new Int32Array(0))).toThrow(RangeError);
     expect(() => GraphIndex.fromDistinctRecords([nodes[0]], [edges[0]], Int32Array.of(0, 1))).toThrow(RangeError);
+  });
+
+  it('rebuilds the arrays in slices as it does in one go, and a read between slices sees the graph whole', async () => {
+    const random = lcg(11);
+    const index = new GraphIndex();
+    const model = new Model();
+    for (let i = 0; i < 60; i++) {
+      const node = randomNode(random, `n${i}`);
+      index.putNode(node);
+      model.putNode(node);
+    }
+    for (let round = 0; round < 2; round++) {
+      // past the rebuild threshold (a quarter of the built edges, at least 1,024), and past one step of the sliced build
+      for (let i = 0; i < 4_500; i++) {
+        const edge = randomEdge(random, `e${round}-${i}`, 60);
+        index.putEdge(edge);
+        model.putEdge(edge);
+      }
+      let turns = 0;
+      const eager = { due: () => true, turn: async () => {
+        turns++;
+        const node = `n${turns % 60}`;
+        expect(index.edgesOf(node, 'both').map((edge) => edge.id)).toEqual(model.edgesOf(node, 'both', model.types, model.ordered()).map((edge) => edge.id));
+      } } as unknown as LoopSlicer;
+      await index.prepareInSlices(eager);
+      expect(turns).toBeGreaterThan(1);
+      expectSame(index, model);
+    }
   });
 
   it('keeps query answers right across writes after the arrays were built', () => {
