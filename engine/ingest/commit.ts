@@ -139,6 +139,8 @@ export type DraftOutcome = { committed: CommittedExtraction } | { error: unknown
 class HeldWrites {
   readonly writes: { position: number; extraction: ExtractionResult }[] = [];
   private readonly actors = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
+  /** The held writes' places as the graph will hold them (the index's others are read from it). */
+  private readonly places = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
   private readonly memberships = new Set<string>();
   private readonly documents = new Set<string>();
   /**
@@ -171,11 +173,21 @@ class HeldWrites {
     }
   }
 
-  /** The graph's actors as resolveAgainstGraph reads them, with the held writes merged in. */
+  /** The graph's actors and places as resolveAgainstGraph reads them, with the held writes merged in. */
   readonly actorGraph: ActorGraph = {
-    node: (id) => this.actors.get(id),
-    nodesWithLabel: (label) => (label === 'Actor' ? this.actors.keys() : []),
+    node: (id) => this.actors.get(id) ?? this.place(id),
+    nodesWithLabel: (label) => (label === 'Actor' ? this.actors.keys() : label === 'Location' ? this.placeIds() : []),
   };
+
+  private place(id: string): Pick<NodeRecord, 'labels' | 'properties'> | undefined {
+    const node = this.places.get(id) ?? this.index?.node(id);
+    return node?.labels[0] === 'Location' ? node : undefined;
+  }
+
+  private *placeIds(): Iterable<string> {
+    for (const id of this.index?.nodesWithLabel('Location') ?? []) if (!this.places.has(id)) yield id;
+    yield* this.places.keys();
+  }
 
   knows(documentId: string): boolean {
     return this.documents.has(documentId) || this.index?.node(documentId) !== undefined;
@@ -196,6 +208,11 @@ class HeldWrites {
     this.writes.push({ position, extraction });
     this.documents.add(extraction.document.id);
     for (const node of extraction.graph.nodes) {
+      if (node.labels[0] === 'Location') {
+        const before = this.place(node.id);
+        const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+        this.places.set(node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+      }
       if (node.labels[0] !== 'Actor') continue;
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
       const before = this.actors.get(node.id);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
 import { commitDrafts, draftAhead, extractForGraph, type DocumentToExtract } from '../../engine/ingest/commit.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
@@ -64,5 +64,28 @@ describe('commitDrafts', { timeout: 120_000 }, () => {
     // fewer batches than documents: each batch that changes a graph counts once
     const revision = async (graphId: string) => (await store.getGraphMeta('t', graphId)).revision ?? 0;
     expect(await revision('drafted')).toBeLessThan(await revision('one-by-one'));
+  });
+
+  it('attaches to places a user imported as the one-by-one path does', async () => {
+    const context = { store, pipeline };
+    const imported: GraphWrite = {
+      nodes: [
+        { id: 'el-fasher', labels: ['Location'], properties: { label: 'Al-Fashir', location_type: 'city', aliases: ['El Fasher'] } },
+        { id: 'omdurman', labels: ['Location'], properties: { label: 'Omdurman' } },
+      ],
+      edges: [],
+    };
+    for (const graphId of ['places-one', 'places-drafted']) await store.writeGraph('t', graphId, imported);
+    for (const document of DOCUMENTS) await extractForGraph(context, 't', 'places-one', document, { tier: 'full', commit: true });
+    const drafted = await Promise.all(DOCUMENTS.map(async (document) => ({ ...document, draft: await draftAhead(context, document, 'full') })));
+    for (const outcome of await commitDrafts(context, 't', 'places-drafted', drafted, { tier: 'full' })) if ('error' in outcome) throw outcome.error;
+
+    const one = await store.loadGraph('t', 'places-one');
+    const batched = await store.loadGraph('t', 'places-drafted');
+    expect(await exportWithoutInstants(batched)).toEqual(await exportWithoutInstants(one));
+    const sources = (id: string) => new Set(batched.node(id)!.provenance.map((record) => record.source));
+    expect(sources('el-fasher')).toEqual(new Set(['c.txt']));
+    expect(sources('omdurman')).toEqual(new Set(['f.txt']));
+    expect([...batched.nodesWithLabel('Location')].filter((id) => /fash|omdurman/i.test(String(batched.node(id)!.properties.label)))).toEqual(['el-fasher', 'omdurman']);
   });
 });
