@@ -125,6 +125,11 @@ describe('longest match and context checks', () => {
     expect(extract('Rear Adm. Scott C. Dayton spoke.').actors.map((a) => a.text)).toEqual(['Scott C. Dayton']);
   });
 
+  it('Washington is the US capital, not a town of that name elsewhere', () => {
+    const [washington] = extract('The envoys met in Washington on Tuesday to discuss the truce.').locations;
+    expect([washington.text, washington.location_type, washington.country_code]).toEqual(['Washington', 'city', 'US']);
+  });
+
   it('"Summit" after G7 is no town, and the G7 is an organisation', () => {
     const findings = extract('Leaders met at the G7 Summit in Hiroshima.');
     expect(findings.locations.map((p) => p.text)).toEqual(['Hiroshima']);

