@@ -20,7 +20,6 @@
  *
  *   npm run bench:store [-- --facts 100000 --sizes 100000,1000000 --runs 3]
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +30,7 @@ import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { snapshotFile } from '../engine/store/snapshot.ts';
 import { runQuery } from '../engine/query/index.ts';
-import { postJson } from './http.ts';
+import { postJson, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
   options: { facts: { type: 'string', default: '100000' }, sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' } },
@@ -212,35 +211,15 @@ try {
 
   // ---- 3. the server, as npm start runs it ---------------------------------------------------
   const adminKey = 'pk_bench_store_admin_key_0123456789abcdef';
-  const startServer = async () => {
-    const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_GRAPH_CACHE_FACTS: String(2 * SIZES.reduce((a, b) => a + b, 0)) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const base = new Promise<string>((resolve, reject) => {
-      server.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
-      const watch = (chunk: string) => {
-        const match = /listening at (http:\/\/[\d.:]+)/.exec(chunk);
-        if (match) resolve(match[1]);
-      };
-      server.stdout!.setEncoding('utf8').on('data', watch);
-      server.stderr!.setEncoding('utf8').on('data', watch);
-    });
-    base.catch(() => undefined);
-    return { server, base };
-  };
-  const stopServer = async (server: ReturnType<typeof spawn>) => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('exit', resolve));
-  };
+  const serverEnv = { PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_GRAPH_CACHE_FACTS: String(2 * SIZES.reduce((a, b) => a + b, 0)) };
   let started = performance.now();
-  let { server, base: listening } = await startServer();
+  let server = await startServer(serverEnv);
   let key: string;
   try {
-    const base = await listening;
+    const { base } = server;
     const listeningMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const rss = [await rssMb(server.pid!)];
+    const rss = [await rssMb(server.process.pid!)];
     key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'read' })).json.api_key;
     const firstAnswers: number[] = [];
     for (const size of SIZES) {
@@ -250,7 +229,7 @@ try {
       if (answer.status !== 200 || answer.json.rows.length === 0) throw new Error(`first query: ${answer.status} ${JSON.stringify(answer.json)}`);
       // a heavy query moves to a reasoning worker, which loads its replica of the graph
       await postJson(`${base}/v1/graph/query`, key, { graph_id: `g${size}`, query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' });
-      rss.push(await rssMb(server.pid!));
+      rss.push(await rssMb(server.process.pid!));
     }
     console.log(`| server (child process): spawn to listening, ms; first point query on each graph (its load from the snapshot), ms | ${fmt(listeningMs)}; ${SIZES.map((size, i) => `${count(size)}: ${fmt(firstAnswers[i])}`).join(', ')} | | |`);
     console.log(`| server RSS, MB: idle (no graph) / with the ${SIZES.map(count).join(' / then the ')} graph loaded (main thread and worker replicas) | ${rss.map(fmt).join(' / ')} | | |`);
@@ -260,9 +239,9 @@ try {
   // a restart as a user sees it: spawn, then the first answer on the largest graph, asked as soon as the server listens
   const largest = Math.max(...SIZES);
   started = performance.now();
-  ({ server, base: listening } = await startServer());
+  server = await startServer(serverEnv);
   try {
-    const base = await listening;
+    const { base } = server;
     const listeningMs = performance.now() - started;
     const answer = await postJson(`${base}/v1/graph/query`, key, { graph_id: `g${largest}`, query: POINT_QUERY, parameters: POINT_PARAMETERS });
     if (answer.status !== 200 || answer.json.rows.length === 0) throw new Error(`first query after restart: ${answer.status} ${JSON.stringify(answer.json)}`);

@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphAnswers, openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { graphAnswers, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { datelineDate } from '../../engine/ingest/dateline.ts';
 import { readSource } from '../../engine/ingest/source.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
 import type { NodeRecord } from '../../engine/ontology/index.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../corpora/sudan-drc-2024');
@@ -20,21 +19,16 @@ function actor(label: string, aliases: string[] = []): NodeRecord {
 }
 
 describe('drafts: documents structured in the rule workers without their graph, resolved at commit', { timeout: 120_000 }, () => {
-  let work: string;
+  let opened: StoreWithPipeline;
   let store: ParleyStore;
   let pipeline: ExtractionPipeline;
 
   beforeAll(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'parley-draft-'));
-    store = await ParleyStore.open(path.join(work, 'store'));
-    ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
+    opened = await openStoreWithPipeline('parley-draft-');
+    ({ store, pipeline } = opened);
   });
 
-  afterAll(async () => {
-    await pipeline.close();
-    await store.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   it('document after document, a resolved draft is what extraction against the graph gives', async () => {
     for (const source of SOURCES) {

@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import type { ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import type { StructuredDocument } from '../../engine/extract/structure/index.ts';
 import { commitDrafts, draftAhead, extractForGraph, type DocumentToExtract } from '../../engine/ingest/commit.ts';
-import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
+import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
@@ -21,21 +19,16 @@ const DOCUMENTS: DocumentToExtract[] = [
 ];
 
 describe('commitDrafts', { timeout: 120_000 }, () => {
-  let work: string;
+  let opened: StoreWithPipeline;
   let store: ParleyStore;
   let pipeline: ExtractionPipeline;
 
   beforeAll(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'parley-commit-drafts-'));
-    store = await ParleyStore.open(path.join(work, 'store'));
-    ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
+    opened = await openStoreWithPipeline('parley-commit-drafts-');
+    ({ store, pipeline } = opened);
   });
 
-  afterAll(async () => {
-    await pipeline.close();
-    await store.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   it('commits drafted documents in fewer batches to the graph extractForGraph builds one by one, with the same outcomes', async () => {
     const context = { store, pipeline };
