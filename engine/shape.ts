@@ -1,3 +1,4 @@
+/// <reference lib="es2024.string" />
 /**
  * Shape checks shared by every door (query text, query parameters, imported
  * records): values nested past a bound would overflow the stack of whatever walks
@@ -19,13 +20,6 @@ export function nestedDeeperThan(value: unknown, limit: number, countArrays = tr
     }
   }
   return false;
-}
-
-declare global {
-  interface String {
-    /** ES2024 (Node 20 has it; the ES2022 lib this project compiles against does not declare it). */
-    isWellFormed(): boolean;
-  }
 }
 
 /** NUL, and UTF-16 surrogates without their pair: no text has them, and LevelDB keys and JSON output break on them. */

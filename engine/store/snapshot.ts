@@ -252,7 +252,7 @@ export function encodeGraph(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRec
   return Buffer.concat([head.bytes(), text, shapes.bytes(), encoder.out.bytes()]);
 }
 
-/** The records, and each edge's end positions among the nodes as GraphIndex.fromRecords takes them. */
+/** The records, and each edge's end positions among the nodes as GraphIndex.fromDistinctRecords takes them. */
 export function decodeGraph(body: Buffer): { nodes: NodeRecord[]; edges: EdgeRecord[]; ends: Int32Array } {
   const reader = new Reader(body);
   const wide = body[reader.at++] === UTF16;

@@ -350,14 +350,15 @@ export class ParleyStore {
 
   /** The graph's in-memory indexes, loaded from LevelDB on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
-    await this.applying.get(graphLockKey(tenant, graphId));
+    const cacheKey = graphLockKey(tenant, graphId);
+    const applying = this.applying.get(cacheKey);
+    if (applying) await applying;
     // a loaded graph is current: every write and deletion of it goes through this store and keeps `loaded` in step
-    const loaded = this.loaded.get(graphLockKey(tenant, graphId));
-    if (loaded) return this.touch(graphLockKey(tenant, graphId), loaded.index);
+    const loaded = this.loaded.get(cacheKey);
+    if (loaded) return this.touch(cacheKey, loaded.index);
     const meta = await this.getGraphMeta(tenant, graphId);
-    const cached = this.loaded.get(graphLockKey(tenant, graphId));
-    if (cached && cached.generation === meta.generation) return this.touch(graphLockKey(tenant, graphId), cached.index);
-    return this.locks.run(graphLockKey(tenant, graphId), () => this.loadIndex(tenant, meta));
+    // loadIndex looks at the cache again, under the graph's lock
+    return this.locks.run(cacheKey, () => this.loadIndex(tenant, meta));
   }
 
   /**
@@ -428,26 +429,10 @@ export class ParleyStore {
       // one slicer for the whole write: the loop gets a turn every SLICE_MS of merging, encoding or applying
       const slicer = new LoopSlicer();
       for (const write of writes) {
-        await validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf);
+        await validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf, slicer);
         // the records as the writes before this one left them, to count what this one changes
-        const previousNodes = new Map<string, NodeRecord | undefined>();
-        for (const input of write.nodes) {
-          if (slicer.due()) await slicer.turn();
-          const id = nodeIdOf(input);
-          let previous = nodes.get(id);
-          if (!previous && (previous = index.node(id))) storedNodes.set(id, previous);
-          if (!previousNodes.has(id)) previousNodes.set(id, previous);
-          nodes.set(id, mergeNode(previous, input, id, now));
-        }
-        const previousEdges = new Map<string, EdgeRecord | undefined>();
-        for (const input of write.edges) {
-          if (slicer.due()) await slicer.turn();
-          const id = edgeIdOf(input);
-          let previous = edges.get(id);
-          if (!previous && (previous = index.edge(id))) storedEdges.set(id, previous);
-          if (!previousEdges.has(id)) previousEdges.set(id, previous);
-          edges.set(id, mergeEdge(previous, input, id, now));
-        }
+        const previousNodes = await mergeInputs(write.nodes, nodeIdOf, (id) => index.node(id), nodes, storedNodes, (previous, input, id) => mergeNode(previous, input, id, now), slicer);
+        const previousEdges = await mergeInputs(write.edges, edgeIdOf, (id) => index.edge(id), edges, storedEdges, (previous, input, id) => mergeEdge(previous, input, id, now), slicer);
         const changedByWrite = { nodes: await changesOf(previousNodes, nodes, slicer), edges: await changesOf(previousEdges, edges, slicer) };
         summaries.push({
           nodes_created: changedByWrite.nodes.created, nodes_updated: changedByWrite.nodes.updated,
@@ -482,9 +467,10 @@ export class ParleyStore {
           changedEdges.push(edge);
           batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
         }
-        const changed = changedNodes.length > 0 || changedEdges.length > 0;
-        if (!isNew && changed) revision++;
-        if (!isNew && changed) batch.put(metaKey.graph(tenant, graphId), JSON.stringify({ ...meta, updated_at: now, revision }));
+        if (!isNew && (changedNodes.length > 0 || changedEdges.length > 0)) {
+          revision++;
+          batch.put(metaKey.graph(tenant, graphId), JSON.stringify({ ...meta, updated_at: now, revision }));
+        }
         if (options.idempotencyKey !== undefined) {
           const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
           const record: CommittedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };
@@ -724,6 +710,32 @@ export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | u
   const newAliases = input.properties.aliases;
   if (Array.isArray(oldAliases) && Array.isArray(newAliases)) properties.aliases = [...new Set([...oldAliases, ...newAliases])];
   return properties;
+}
+
+/**
+ * Merges a write's inputs into `merged` (the records as the writes so far leave them), each
+ * onto the record before it: one merged earlier, else the stored one (noted in `stored`).
+ * Gives each id's record as it was before this write (undefined: new).
+ */
+async function mergeInputs<I, R>(
+  inputs: readonly I[],
+  idOf: (input: I) => string,
+  storedOf: (id: string) => R | undefined,
+  merged: Map<string, R>,
+  stored: Map<string, R>,
+  merge: (previous: R | undefined, input: I, id: string) => R,
+  slicer: LoopSlicer,
+): Promise<Map<string, R | undefined>> {
+  const before = new Map<string, R | undefined>();
+  for (const input of inputs) {
+    if (slicer.due()) await slicer.turn();
+    const id = idOf(input);
+    let previous = merged.get(id);
+    if (!previous && (previous = storedOf(id))) stored.set(id, previous);
+    if (!before.has(id)) before.set(id, previous);
+    merged.set(id, merge(previous, input, id));
+  }
+  return before;
 }
 
 function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {

@@ -304,17 +304,14 @@ export async function* exportJsonLines(index: GraphIndex): AsyncGenerator<string
   const slicer = new LoopSlicer();
   const nodes = [...index.nodes.values()];
   const edges = [...index.edges.values()];
-  let chunk = '';
-  for (const node of await sortedById(nodes, slicer)) {
-    chunk += JSON.stringify({ node: nodeToRecord(node) }) + '\n';
-    if (chunk.length >= EXPORT_CHUNK_BYTES) {
-      yield chunk;
-      chunk = '';
-    }
-    if (slicer.due()) await slicer.turn();
+  // the edges are sorted only once the nodes have gone out
+  async function* lines(): AsyncGenerator<string> {
+    for (const node of await sortedById(nodes, slicer)) yield JSON.stringify({ node: nodeToRecord(node) }) + '\n';
+    for (const edge of await sortedById(edges, slicer)) yield JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
   }
-  for (const edge of await sortedById(edges, slicer)) {
-    chunk += JSON.stringify({ edge: edgeToRecord(edge) }) + '\n';
+  let chunk = '';
+  for await (const line of lines()) {
+    chunk += line;
     if (chunk.length >= EXPORT_CHUNK_BYTES) {
       yield chunk;
       chunk = '';

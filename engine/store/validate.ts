@@ -174,14 +174,15 @@ function checkProperties(where: string, properties: unknown): asserts properties
  * Checks a write against the ontology before anything is stored: kinds, required
  * properties, closed vocabularies, edge endpoints (which must exist in the graph or
  * in the same write). The first problem found rejects the whole write. A large write
- * is checked a slice at a time, with the event loop turning between slices.
+ * is checked a slice at a time, with the event loop turning between slices (the write's
+ * own slicer, so the time it spent before counts).
  */
 export async function validateGraphWrite(
   write: GraphWrite,
   lookupLabels: (nodeId: string) => readonly string[] | undefined,
   resolveNodeId: (node: NodeInput) => string,
+  slicer: LoopSlicer,
 ): Promise<void> {
-  const slicer = new LoopSlicer();
   const labelsInWrite = new Map<string, readonly string[]>();
   for (const [i, node] of write.nodes.entries()) {
     if (slicer.due()) await slicer.turn();
