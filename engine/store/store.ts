@@ -503,8 +503,10 @@ export class ParleyStore {
         }
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);
-        if (isNew) this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
-        else this.loaded.get(cacheKey)!.revision = revision;
+        // another graph's load may have evicted this one while the write took turns: it comes back
+        const entry = this.loaded.get(cacheKey);
+        if (entry) entry.revision = revision;
+        else this.loaded.set(cacheKey, { tenant, graphId, generation: meta.generation, revision, index });
         this.evict(cacheKey);
         if (changedNodes.length > 0 || changedEdges.length > 0) await this.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
       } finally {

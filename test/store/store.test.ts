@@ -239,6 +239,25 @@ describe('ParleyStore graph cache', () => {
   });
 });
 
+describe('ParleyStore graph cache during a write', () => {
+  it('a write whose graph another load evicted while the write took turns still commits, and the graph loads whole', async () => {
+    const bounded = await ParleyStore.open(path.join(dir, 'evicted-mid-write'), { cacheFacts: 20 });
+    try {
+      await bounded.writeGraph('t1', 'a', sudan);
+      await bounded.writeGraph('t1', 'b', sudan); // a is dropped: 30 facts do not fit in 20
+      const big: GraphWrite = { nodes: Array.from({ length: 20_000 }, (_, i) => ({ id: `actor${i}`, labels: ['Actor'], properties: { label: `Actor ${i}`, actor_type: 'armed_group' } })), edges: [] };
+      const writing = bounded.writeGraph('t1', 'b', big);
+      // loading a while b's write takes its turns drops b, the least recently used
+      await bounded.loadGraph('t1', 'a');
+      expect(bounded.loadedGeneration('t1', 'b')).toBeUndefined();
+      expect((await writing).nodes_created).toBe(20_000);
+      expect((await bounded.loadGraph('t1', 'b')).nodeCount).toBe(20_003);
+    } finally {
+      await bounded.close();
+    }
+  });
+});
+
 describe('ParleyStore keys and workspaces', () => {
   it('authenticates live keys only, comparing hashes', async () => {
     const { record, secret } = await store.createKey({ tenant: 'acme', scope: 'read' });
