@@ -83,9 +83,9 @@ interface Sink {
   push(row: Row): void;
   /**
    * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
-   * and that is the match runner's own (`live`: copied if it starts a group).
+   * and that is the match runner's own (copied if it starts a group).
    */
-  pushCounted?(row: Row, weight: number, live: boolean, distinctSlot?: number): void;
+  pushCounted?(row: Row, weight: number, distinctSlot?: number): void;
   /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
   pushPerNode?(counts: Int32Array, slot: number): void;
   end(): void;
@@ -119,8 +119,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.denseCount?.(row, env);
             if (perNode) next.pushPerNode!(perNode, distinctSlot!);
-            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, true, distinctSlot));
-            else clause.run(row, env, (matched) => counted(matched, 1, true), true);
+            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, distinctSlot));
+            else clause.run(row, env, (matched) => counted(matched, 1), true);
             return;
           }
           let matched = false;
@@ -216,7 +216,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     const aggregator = new Aggregator(projection, env);
     return {
       push: (row) => aggregator.add(row, 1, true),
-      pushCounted: (row, weight, live, distinctSlot) => aggregator.add(row, weight, live, distinctSlot),
+      pushCounted: (row, weight, distinctSlot) => aggregator.add(row, weight, true, distinctSlot),
       pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
       end() {
         const page = pageOf(projection, env);
@@ -484,10 +484,7 @@ class Aggregator {
 
   private openPerNode(counts: Int32Array, slot: number): void {
     for (let node = 0; node < counts.length; node++) {
-      if (counts[node] === 0) continue;
-      const row: Row = [];
-      row[slot] = { $node: this.env.graph.nodeAt(node)! };
-      this.add(row, counts[node], false, slot);
+      if (counts[node] !== 0) this.add(this.nodeRow(node, slot), counts[node], false, slot);
     }
   }
 
@@ -554,9 +551,14 @@ class Aggregator {
 
   /** The grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
   private nodeKey(node: number): CypherValue {
+    return this.keyItems[0].fn(this.nodeRow(node, this.perNode!.slot), this.env) ?? null;
+  }
+
+  /** A row binding only the dense `node`, in `slot`. */
+  private nodeRow(node: number, slot: number): Row {
     const row: Row = [];
-    row[this.perNode!.slot] = { $node: this.env.graph.nodeAt(node)! };
-    return this.keyItems[0].fn(row, this.env) ?? null;
+    row[slot] = { $node: this.env.graph.nodeAt(node)! };
+    return row;
   }
 
   /** The output row of `group`: a copy of its first row, or `reused` refilled. */

@@ -165,7 +165,8 @@ function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): numb
   if (!ends) return 0;
   const { from, target, labels, types } = ends;
   env.budget.tick();
-  if (target < 0 && used.length === 0 && types !== undefined && step.direction !== 'both' && plainRel(step, env) && plainNode(step, env)) {
+  const relPlain = plainRel(step, env);
+  if (target < 0 && used.length === 0 && types !== undefined && step.direction !== 'both' && relPlain && plainNode(step, env)) {
     // factorised: the tail's count is read off the adjacency arrays (a degree, or a label test per edge)
     let count = 0;
     for (const type of types) count += graph.countEdges(from, step.direction, type, labels);
@@ -175,7 +176,7 @@ function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): numb
   graph.eachEdge(from, step.direction, types, (edge, other) => {
     env.budget.tick();
     if (used.length > 0 && used.includes(edge)) return;
-    if (!plainRel(step, env) && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
+    if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
     if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) count++;
   });
   return count;
