@@ -70,8 +70,17 @@ export async function findInChunks(symbolic: Pick<SymbolicLayer, 'find'>, input:
   return all;
 }
 
-export function countSentences(text: string): number {
+function countSentences(text: string): number {
   return text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((part) => /\p{L}/u.test(part)).length;
+}
+
+/** What reading a document found, as extraction's stats report it. */
+export function readingStats(text: string, findings: Findings, neural: NeuralEntity[] | null): { sentences: number; neural_entities: number | null; symbolic_mentions: number } {
+  return {
+    sentences: countSentences(text),
+    neural_entities: neural ? neural.length : null,
+    symbolic_mentions: findings.actors.length + findings.locations.length + findings.claims.length + findings.events.length,
+  };
 }
 
 /** What a worker needs to draft a document: everything structuring reads but the graph. */
@@ -146,11 +155,7 @@ export async function draftDocument(
     },
     graph,
     questions,
-    stats: {
-      sentences: countSentences(input.text),
-      neural_entities: task.neural ? task.neural.length : null,
-      symbolic_mentions: findings.actors.length + findings.locations.length + findings.claims.length + findings.events.length,
-    },
+    stats: readingStats(input.text, findings, task.neural),
     ms: performance.now() - started,
   };
 }
@@ -187,6 +192,11 @@ export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAns
 export function graphAnswers(index: GraphIndex): GraphAnswers {
   return {
     directory: actorDirectory(graphActors(index)),
-    isMemberOf: (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation),
+    isMemberOf: memberOf(index),
   };
+}
+
+/** Whether the graph holds `member` MEMBER_OF `organisation`. */
+export function memberOf(index: GraphIndex): GraphAnswers['isMemberOf'] {
+  return (member, organisation) => index.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation);
 }

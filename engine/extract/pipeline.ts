@@ -4,7 +4,7 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { countSentences, draftDocument, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
+import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
@@ -22,7 +22,7 @@ import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer }
  * one extraction to well under a minute and a few tens of MB. Split longer sources.
  */
 export const MAX_DOCUMENT_CHARS = 1_000_000;
-export { chunkBounds, graphAnswers, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
+export { chunkBounds, graphAnswers, memberOf, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
 /** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
@@ -208,9 +208,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
         graph,
         stats: {
           characters: input.text.length,
-          sentences: countSentences(input.text),
-          neural_entities: neural ? neural.length : null,
-          symbolic_mentions: findings.actors.length + findings.locations.length + findings.claims.length + findings.events.length,
+          ...readingStats(input.text, findings, neural),
           nodes: graph.nodes.length,
           edges: graph.edges.length,
           ms: Math.round(performance.now() - started),

@@ -1,7 +1,7 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
-import { checkDocumentText, documentIdOf, graphAnswers, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { checkDocumentText, documentIdOf, graphAnswers, memberOf, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
@@ -154,8 +154,10 @@ class HeldWrites {
   private contested = false;
   /** The actors' names as resolveAgainstGraph matches them: built once for the batch, kept in step by hold(). */
   readonly names: ActorNames;
+  private readonly indexMemberOf: GraphAnswers['isMemberOf'] | undefined;
 
   constructor(private readonly index: GraphIndex | undefined) {
+    this.indexMemberOf = index && memberOf(index);
     for (const id of index?.nodesWithLabel('Actor') ?? []) {
       const node = index!.node(id)!;
       this.actors.set(id, node);
@@ -199,8 +201,7 @@ class HeldWrites {
     }
     return {
       directory: this.directory,
-      isMemberOf: (member, organisation) =>
-        this.memberships.has(`${member}\u0000${organisation}`) || (this.index?.edgesOf(member, 'out', ['MEMBER_OF']).some((edge) => edge.to === organisation) ?? false),
+      isMemberOf: (member, organisation) => this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false),
     };
   }
 
@@ -221,14 +222,18 @@ class HeldWrites {
       this.actors.delete(node.id);
       this.actors.set(node.id, after);
       this.names.set(node.id, after.properties);
-      const names = (actor: KnownActor | undefined) => JSON.stringify(actor ? [actor.label, actor.aliases] : null);
       const known = knownActor(after.properties);
-      if (names(known) === names(knownActor(before?.properties))) continue;
+      if (namesKey(known) === namesKey(knownActor(before?.properties))) continue;
       this.directory = undefined;
       this.claim(known);
     }
     for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
   }
+}
+
+/** An actor's names as one comparable string. */
+function namesKey(actor: KnownActor | undefined): string {
+  return JSON.stringify(actor ? [actor.label, actor.aliases] : null);
 }
 
 /**
