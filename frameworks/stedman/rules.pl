@@ -239,8 +239,10 @@ st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strate
 
 finding(Key, Value, Sentence, Ids, Because) :-
     st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
-    st_finding_key(Key), kept(Key, A),
+    % a kept spoiler is profiled once, for all its kept findings
+    once(( st_finding_key(Kept), kept(Kept, A) )),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
+    st_finding_key(Key), kept(Key, A),
     st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
 
 st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, spoiler, [A, Type], Sentence, Ids, Because) :-

@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/8).
+% new, only the records added since when the graph has only grown (parley_add_view/9).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
