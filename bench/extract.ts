@@ -34,6 +34,7 @@ import { splitWords } from '../engine/extract/neural/words.ts';
 import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';
 import { buildTinyNerModel } from '../test/helpers/tiny-ner-model.ts';
 import { threadCpu } from './thread-cpu.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -113,10 +114,6 @@ function documentsOf(sentences: string[]): DocumentInput[] {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** One pass over the documents with CONCURRENCY in flight, and the CPU it took. */
 interface Pass {

@@ -54,6 +54,7 @@ import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: { sizes: { type: 'string', default: '1000,10000,100000' }, runs: { type: 'string', default: '3' } },
@@ -171,10 +172,6 @@ function indexPass(graph: GraphIndex): number {
 
 // ---- measuring -------------------------------------------------------------------------
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

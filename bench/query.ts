@@ -48,6 +48,7 @@ import { buildApp } from '../server/app.ts';
 import { shapeAnswer } from '../server/shape/query-answer.ts';
 import { loadConfig, reasoningOptions } from '../server/config.ts';
 import { healthUntil as healthSamples, loopDelay, postJson as post } from './http.ts';
+import { median } from './stats.ts';
 
 const RECORDED_AT = '2024-01-01T00:00:00.000Z';
 
@@ -309,10 +310,6 @@ function parleyAnswer(graph: GraphIndex, testCase: Case, parameters: Record<stri
   return runQuery(graph, testCase.parley, { parameters, limits }).rows.map((row) => row.map(String).join('|'));
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];

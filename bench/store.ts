@@ -31,6 +31,7 @@ import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { snapshotFile } from '../engine/store/snapshot.ts';
 import { runQuery } from '../engine/query/index.ts';
 import { postJson, startServer, stopServer } from './http.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: { facts: { type: 'string', default: '100000' }, sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' } },
@@ -68,10 +69,6 @@ async function importGraph(store: ParleyStore, graphId: string, graph: GraphWrit
   for (let i = 0; i < graph.edges.length; i += CHUNK) await store.writeGraph('bench', graphId, { nodes: [], edges: graph.edges.slice(i, i + CHUNK) });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const count = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
