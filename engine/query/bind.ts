@@ -33,6 +33,11 @@ export function anonymousName(state: SlotCounter): string {
   return ` anon${state.anonymous++}`;
 }
 
+/** Whether `name` is one anonymousName made (a written name cannot begin with a space). */
+export function isAnonymous(name: string): boolean {
+  return name.startsWith(' ');
+}
+
 /** Names and slots the elements of `patterns`, adding the new names to `scope` (which the caller owns). */
 export function bindPattern(patterns: PatternPart[], state: SlotCounter, scope: Scope): BoundPattern {
   const result: BoundPattern = { nodes: new Map(), rels: [], paths: [] };

@@ -9,7 +9,7 @@
 import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
-import type { SlotCounter } from './bind.ts';
+import { isAnonymous, type SlotCounter } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
 import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
@@ -232,7 +232,7 @@ class MatchStepsBuilder {
             sourceSlot: (reversed ? goal.to : goal.from).slot, targetSlot: target.slot, targetBound, relSlot: goal.rel.slot,
             direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
             // an anonymous relationship (its name begins with a space) is read by nothing after the step but a named path
-            bindRel: !goal.rel.name.startsWith(' ') || this.pathRels.has(goal.rel.name),
+            bindRel: !isAnonymous(goal.rel.name) || this.pathRels.has(goal.rel.name),
             // set by the first run: present from the start, so that every step of a kind keeps one shape
             ids: undefined,
           };

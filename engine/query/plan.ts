@@ -17,7 +17,7 @@
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { type Clause, type Expr, exprKey, type PatternPart, type Projection, type QueryAst } from './ast.ts';
-import { anonymousName, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
+import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import type { QueryLimits } from './limits.ts';
@@ -487,7 +487,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
   const inputScope = state.scope;
   const written: { name: string; expr: Expr }[] = [];
   if (projection.star) {
-    const names = [...inputScope.keys()].filter((name) => !name.startsWith(' ')).sort();
+    const names = [...inputScope.keys()].filter((name) => !isAnonymous(name)).sort();
     if (names.length === 0 && projection.items.length === 0) {
       throw compileError('NoVariablesInScope', 'RETURN * needs at least one variable in scope', projection.pos);
     }
