@@ -234,24 +234,25 @@ export class ReplicaSet {
     });
   }
 
+  /** The parts received so far of `message`'s delta, its records appended; undefined when none came before it. */
+  private joinParts(message: Extract<ReplicaMessage, { type: 'delta' | 'delta-part' }>): Extract<ReplicaMessage, { type: 'delta-part' }> | undefined {
+    const sofar = this.parts.get(message.key);
+    if (!sofar || sofar.generation !== message.generation || sofar.version !== message.version) return undefined;
+    sofar.nodes.push(...message.nodes);
+    sofar.edges.push(...message.edges);
+    return sofar;
+  }
+
   private onMessage(message: ReplicaMessage): void {
     switch (message.type) {
       case 'delta-part': {
-        const sofar = this.parts.get(message.key);
-        if (sofar && sofar.generation === message.generation && sofar.version === message.version) {
-          sofar.nodes.push(...message.nodes);
-          sofar.edges.push(...message.edges);
-        } else this.parts.set(message.key, message);
+        if (!this.joinParts(message)) this.parts.set(message.key, message);
         return;
       }
       case 'delta': {
-        const sofar = this.parts.get(message.key);
+        const sofar = this.joinParts(message);
         this.parts.delete(message.key);
-        if (sofar && sofar.generation === message.generation && sofar.version === message.version) {
-          sofar.nodes.push(...message.nodes);
-          sofar.edges.push(...message.edges);
-          message = { ...message, nodes: sofar.nodes, edges: sofar.edges };
-        }
+        if (sofar) message = { ...message, nodes: sofar.nodes, edges: sofar.edges };
         const building = this.building.get(message.key);
         if (building && building.generation === message.generation) {
           if (message.version > building.version) building.pending.push(message);
