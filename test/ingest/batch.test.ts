@@ -66,11 +66,16 @@ describe('ingestFolder', () => {
     expect((await store.loadGraph('t', 'g')).nodeCount).toBe(nodes);
   });
 
-  it('stops between documents when its signal fires, and says it was interrupted', async () => {
+  it('stops between commits when its signal fires, and says it was interrupted', async () => {
     const stop = new AbortController();
     const summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'stopped', workers: 1, signal: stop.signal, onDocument: () => stop.abort() });
-    expect(summary.documents).toHaveLength(1);
     expect(summary.interrupted).toBe(true);
-    expect([...(await store.loadGraph('t', 'stopped')).nodesWithLabel('Document')]).toHaveLength(1);
+    // the first commit takes the first document and every draft ready with it (at most the
+    // read-ahead of one worker, 4, of the corpus's 5): how many is a matter of timing
+    expect(summary.documents.length).toBeGreaterThanOrEqual(1);
+    expect(summary.documents.length).toBeLessThan(summary.total);
+    expect(summary.documents.map((document) => document.source)).toEqual((await listCorpus(corpus)).slice(0, summary.documents.length));
+    // what went in is what the summary reports, nothing after it
+    expect([...(await store.loadGraph('t', 'stopped')).nodesWithLabel('Document')]).toHaveLength(summary.ingested);
   });
 });
