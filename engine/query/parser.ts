@@ -981,7 +981,7 @@ export function parse(text: string): QueryAst {
   if (error) {
     const index = error.token.tokenType === T.EOF_TOKEN || Number.isNaN(error.token.startLine) ? tokens.length : tokens.indexOf(error.token);
     if (error instanceof NotAllInputParsedException) throw redundantInput(tokens, index);
-    throw syntaxError(tokens, index, decodeExpected(error.message), RULE_STARTS);
+    throw syntaxError(tokens, index, decodeExpected(error.message), RULE_STARTS, { allowedAt });
   }
   // positions are one object level each; the budget counts expression levels
   if (nestedDeeperThan(ast, MAX_EXPRESSION_DEPTH + 16, false)) {
@@ -1037,22 +1037,34 @@ const RULE_STARTS: RuleStarts = { atom: startsOf('atom'), expression: startsOf('
  */
 export const MAX_CONTENT_ASSIST_TOKENS = 120;
 
-/** Tokens left over after a whole query parsed: a clause went on where it could not. */
-function redundantInput(tokens: IToken[], index: number): QueryError {
-  // after the closing ';' only the end may come
-  if (tokens[index - 1]?.tokenType === T.Semicolon) return syntaxError(tokens, index, [T.EOF_TOKEN], RULE_STARTS);
+/** Where the clause `tokens[index]` is in begins: its keyword, the last outside brackets closed before `index`. */
+function clauseStart(tokens: IToken[], index: number): number {
   let start = index - 1;
   for (let depth = 0; start > 0; start--) {
     const type = tokens[start].tokenType;
     if (type === T.RParen || type === T.RBracket || type === T.RBrace || type === T.End) depth++;
     else if (type === T.LParen || type === T.LBracket || type === T.LBrace || type === T.Case) depth--;
-    else if (depth === 0 && RULE_STARTS.clause.has(type) && !(type === T.With && (tokens[start - 1].tokenType === T.Starts || tokens[start - 1].tokenType === T.Ends))) break;
+    else if (depth <= 0 && RULE_STARTS.clause.has(type) && !(type === T.With && (tokens[start - 1].tokenType === T.Starts || tokens[start - 1].tokenType === T.Ends))) break;
   }
+  return Math.max(start, 0);
+}
+
+/** What the grammar allows at `tokens[index]` after the tokens of its clause before it; undefined for a clause too long to walk. */
+function allowedAt(tokens: IToken[], index: number): TokenType[] | undefined {
+  const start = clauseStart(tokens, index);
+  if (index - start > MAX_CONTENT_ASSIST_TOKENS) return undefined;
+  return [...new Set(parserInstance.computeContentAssist('singleQuery', tokens.slice(start, index)).map((path) => path.nextTokenType))];
+}
+
+/** Tokens left over after a whole query parsed: a clause went on where it could not. */
+function redundantInput(tokens: IToken[], index: number): QueryError {
+  // after the closing ';' only the end may come
+  if (tokens[index - 1]?.tokenType === T.Semicolon) return syntaxError(tokens, index, [T.EOF_TOKEN], RULE_STARTS);
   const after = [...RULE_STARTS.clause, T.Union, T.Semicolon, T.EOF_TOKEN];
-  if (index - start > MAX_CONTENT_ASSIST_TOKENS) {
-    const clause = tokens[start];
-    return syntaxError(tokens, index, after, RULE_STARTS, [`more of the ${clause.image.toUpperCase()} clause at line ${clause.startLine}, column ${clause.startColumn}`]);
+  const within = allowedAt(tokens, index);
+  if (within === undefined) {
+    const clause = tokens[clauseStart(tokens, index)];
+    return syntaxError(tokens, index, after, RULE_STARTS, { allowedAt, rest: [`more of the ${clause.image.toUpperCase()} clause at line ${clause.startLine}, column ${clause.startColumn}`] });
   }
-  const within = parserInstance.computeContentAssist('singleQuery', tokens.slice(start, index)).map((path) => path.nextTokenType);
-  return syntaxError(tokens, index, [...new Set([...within, ...after])], RULE_STARTS);
+  return syntaxError(tokens, index, [...new Set([...within, ...after])], RULE_STARTS, { allowedAt });
 }

@@ -141,7 +141,13 @@ function where(token: IToken): string {
  * of the input) where the grammar allows `expected` (undefined: it cannot be told).
  * `rest` names what else may come, already in words.
  */
-export function syntaxError(tokens: readonly IToken[], index: number, expected: readonly TokenType[], starts: RuleStarts, rest: string[] = []): QueryError {
+export function syntaxError(
+  tokens: IToken[],
+  index: number,
+  expected: readonly TokenType[],
+  starts: RuleStarts,
+  { rest = [], allowedAt }: { rest?: string[]; allowedAt?: (tokens: IToken[], index: number) => TokenType[] | undefined } = {},
+): QueryError {
   const atEnd = index >= tokens.length;
   const found = tokens[index];
   const last = tokens[tokens.length - 1];
@@ -155,12 +161,20 @@ export function syntaxError(tokens: readonly IToken[], index: number, expected: 
   }
   const description = labels.length > 0 ? either(labels) : 'a different token';
   const foundText = atEnd ? 'end of input' : `'${found.image}'`;
-  const meant = atEnd ? [] : suggestions(found, expected);
-  const hint = meant.length > 0 ? ` (did you mean ${either(meant)}?)` : '';
+  let meant = atEnd ? [] : suggestions(found, expected);
+  let hint = meant.length > 0 ? ` (did you mean ${either(meant)}?)` : '';
+  let misspelt: { line: number; column: number } | undefined;
+  // a misspelt keyword that is a name too (RETURN DISTINT n) fails only at the token after it
+  const previous = tokens[index - 1];
+  if (meant.length === 0 && previous?.tokenType === T.Identifier && allowedAt) {
+    meant = suggestions(previous, (allowedAt(tokens, index - 1) ?? []).filter((type) => !type.CATEGORIES?.includes(T.SoftKeyword)));
+    misspelt = { line: previous.startLine ?? 1, column: previous.startColumn ?? 1 };
+    if (meant.length > 0) hint = ` (did you mean ${either(meant)} for '${previous.image}' at ${where(previous)}?)`;
+  }
   return QueryError.tck('SyntaxError', 'UnexpectedSyntax', `syntax error at line ${line}, column ${column}: expected ${description}, found ${foundText}${hint}`, { line, column }, {
     expected: description,
     found: foundText,
-    ...(meant.length > 0 ? { suggestions: meant } : {}),
+    ...(meant.length > 0 ? { suggestions: meant, ...(misspelt ? { misspelt } : {}) } : {}),
     phase: 'compile',
   });
 }

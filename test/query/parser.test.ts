@@ -132,6 +132,13 @@ describe('parser', () => {
       expect(error, query).toMatchObject({ code: 'unexpected_syntax', line, column, details: { found, suggestions } });
       expect(error.message, query).toContain(`found ${found} (did you mean ${suggestions[0]}?)`);
     }
+    // a misspelt keyword read as a name fails one token later: the suggestion names it and where it is
+    const distinct = syntaxErrorOf('MATCH (a)\nRETURN DISTINT\n  a.name');
+    expect(distinct).toMatchObject({ line: 3, column: 3, details: { found: "'a'", suggestions: ['DISTINCT'], misspelt: { line: 2, column: 8 } } });
+    expect(distinct.message).toContain("found 'a' (did you mean DISTINCT for 'DISTINT' at line 2, column 8?)");
+    expect(syntaxErrorOf('MATCH (a) WHERE NTO a.x RETURN a').details).toMatchObject({ suggestions: ['NOT'], misspelt: { line: 1, column: 17 } });
+    // but not a name that is one: `node` is one edit from NONE, which is a name too where it would go
+    expect(syntaxErrorOf('MATCH (node) RETURN node x').details.suggestions).toBeUndefined();
     // no suggestion for a name nowhere near an allowed keyword, nor a short name a keyword could be rewritten into
     for (const query of ['MATCH (a) RETURN a ORDER a.x', 'MATCH (a) RETURN a a', 'MATCH (a) RETURN a WHEN']) expect(syntaxErrorOf(query).details.suggestions, query).toBeUndefined();
     // a keyword the grammar does not allow there is not suggested: only WHERE or a clause may follow this pattern
