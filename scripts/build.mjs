@@ -34,6 +34,7 @@ const hasCode = (dir) => readdirSync(dir, { withFileTypes: true }).some((entry) 
  */
 export async function build({ outDir = BUILD_DIR, clean = false, log = console.log } = {}) {
   if (clean) rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
   const stale = [];
   const expected = new Set([outDir]);
   const link = (source, target) => {
