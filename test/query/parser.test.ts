@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QueryError } from '../../engine/errors.ts';
 import { parseQuery, runQuery } from '../../engine/query/index.ts';
+import { validateGrammar } from '../../engine/query/parser.ts';
 import { conflictGraph } from './fixtures.ts';
 
 function syntaxErrorOf(text: string): QueryError {
@@ -16,6 +17,10 @@ function syntaxErrorOf(text: string): QueryError {
 }
 
 describe('parser', () => {
+  it("passes chevrotain's grammar checks, which the parser built at start-up skips", () => {
+    expect(() => validateGrammar()).not.toThrow();
+  });
+
   it('parses the RedLine query into clauses and patterns', () => {
     const ast = parseQuery("MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c");
     const [match, ret] = ast.parts[0].clauses;
