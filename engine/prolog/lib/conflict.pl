@@ -149,8 +149,14 @@ dated(Id, Date) :- valid_time(Id, Date).
 recent_window(180).
 
 % days_before_reference(+Id, -Days): how many days before the reference date Id happened.
-days_before_reference(Id, Days) :-
-    reference_date(Ref), valid_time(Id, Date), date_days(Ref, R), date_days(Date, D), Days is R - D.
+days_before_reference(Id, Days) :- reference_days(R), valid_time(Id, Date), day_number(Date, D), Days is R - D.
+
+% reference_days(-Days) and day_number(+Date, -Days): days since 1970-01-01 of the reference date
+% and of a date, tabled: a date parses in some sixty inferences, and rules that read the age of
+% thousands of events meet the same few hundred dates again and again
+:- table reference_days/1, day_number/2.
+reference_days(R) :- reference_date(Ref), date_days(Ref, R).
+day_number(Date, Days) :- date_days(Date, Days).
 
 % recent(+Id): Id happened within the recent window before the reference date.
 recent(Id) :- recent_window(W), days_before_reference(Id, Days), Days >= 0, Days =< W.
