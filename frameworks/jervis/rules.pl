@@ -93,8 +93,7 @@ jv_steps(Moves, Answers, Steps) :-
 jv_states(States) :- jv_states0(S), States = S.
 :- table jv_states0/1.
 jv_states0(States) :-
-    jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
-    jv_partners(Pairs, Partners),
+    jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_partners(Partners),
     % only the pairs with a mover in them: each mover with each of its opponents
     findall(X-Y, ( member(A-Bs, Partners), jv_rec(A, Recs, r([_|_], _, _)), member(B, Bs), order_pair(A, B, X, Y) ), Ps0),
     sort(Ps0, Active),
@@ -102,10 +101,6 @@ jv_states0(States) :-
             ( member(A-B, Active), jv_rec(A, Recs, r(TA, DTA, DRA)), jv_rec(B, Recs, r(TB, DTB, DRB)),
               jv_steps(DTA, DRB, SAB), jv_steps(DTB, DRA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
-
-% jv_partners(+Pairs, -Partners): Actor-Opponents for each actor of an opposing pair, by actor
-jv_partners(Pairs, Partners) :-
-    findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
 % jv_recs(+Ctx, -Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
 % that each pair looks its two sides up in the index; the dated lists hold Id-Days

@@ -130,6 +130,15 @@ hostile_actor_pair(X, Y) :-
     member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
     link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
 
+% hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
+% list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
+% from those actors rather than walk every pair (tabled, as the pairs are).
+hostile_partners(Partners) :- all_hostile_partners(All), Partners = All.
+:- table all_hostile_partners/1.
+all_hostile_partners(Partners) :-
+    hostile_actor_pairs(Pairs),
+    findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
+
 % pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them.
 pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
 
