@@ -112,9 +112,8 @@ jv_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
     jv_fill(T, Ids, r([], [], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
 jv_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, jv_fill(T, Ids, R0, R1), jv_collect_same(K, Rest, R1, R, Out).
 jv_collect_same(_, Rest, R, R, Rest).
-jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- jv_days(Ids, D).
-jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- jv_days(Ids, R).
-jv_days(Ids, Dated) :- findall(Id-D, ( member(Id, Ids), days_before_reference(Id, D) ), Dated).
+jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- id_days(Ids, D).
+jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 jv_rec(_, _, r([], [], [])).
 

@@ -134,7 +134,7 @@ zt_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 zt_rec(_, _, r([], [], [], days(no, none, none))).
 
 zt_days(Ids, days(Dated, Latest, Oldest)) :-
-    findall(D, ( member(Id, Ids), days_before_reference(Id, D) ), Ds),
+    id_days(Ids, IdDays), findall(D, member(_-D, IdDays), Ds),
     ( Ds == [] -> Dated = no ; Dated = yes ),
     recent_window(W),
     findall(D, ( member(D, Ds), D >= 0, D =< W ), Rs), zt_extreme(min_list, Rs, Latest),

@@ -139,6 +139,25 @@ all_hostile_partners(Partners) :-
     hostile_actor_pairs(Pairs),
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
+% hostile_pairs_among(+Groups, -Pairs): p(A, B, IdsA, IdsB) for each hostile pair A-B (A @< B, as
+% hostile_actor_pairs/1 has them, in that order) whose two sides both have ids in Groups (Actor-Ids
+% sorted by actor, as the grouping helpers return them): read from each actor of Groups to its
+% opponents, not over every pair.
+hostile_pairs_among(Groups, Pairs) :-
+    hostile_partners(Partners), index_groups(Groups, Index),
+    findall(p(A, B, IdsA, IdsB),
+            ( partners_of_groups(Groups, Partners, A, IdsA, Bs), member(B, Bs), A @< B, group_ids(B, Index, IdsB), IdsB \== [] ),
+            Pairs).
+
+% partners_of_groups(+Groups, +Partners, -A, -Ids, -Opponents): each actor of Groups that has
+% opponents, with its ids and its opponents (both lists sorted by actor: one walk of the two)
+partners_of_groups([A-Ids | Gs], [B-Bs | Ps], Actor, ActorIds, Opponents) :-
+    compare(O, A, B),
+    (   O == (=) -> ( Actor-ActorIds-Opponents = A-Ids-Bs ; partners_of_groups(Gs, Ps, Actor, ActorIds, Opponents) )
+    ;   O == (<) -> partners_of_groups(Gs, [B-Bs | Ps], Actor, ActorIds, Opponents)
+    ;   partners_of_groups([A-Ids | Gs], Ps, Actor, ActorIds, Opponents)
+    ).
+
 % pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them.
 pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
 
@@ -159,6 +178,11 @@ recent_window(180).
 
 % days_before_reference(+Id, -Days): how many days before the reference date Id happened.
 days_before_reference(Id, Days) :- reference_days(R), valid_time(Id, Date), day_number(Date, D), Days is R - D.
+
+% id_days(+Ids, -IdDays): Id-Days for each dated id of the list, in its order, Days being how many
+% days before the reference date it happened: a rule that compares the dates of a few ids with each
+% other (what followed what, within how long) reads each id's day once
+id_days(Ids, IdDays) :- findall(Id-D, ( member(Id, Ids), days_before_reference(Id, D) ), IdDays).
 
 % reference_days(-Days) and day_number(+Date, -Days): days since 1970-01-01 of the reference date
 % and of a date, tabled: a date parses in some sixty inferences, and rules that read the age of
