@@ -310,9 +310,11 @@ mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
 % it left out (findings_omitted/2).
 :- meta_predicate kept(:, ?), findings_omitted(:, -).
 
+% (Subject is bound: the kept pairs are ground, and memberchk/2 tests one in a single step where
+% ord_memberchk/2 walks the list in Prolog, for each of the thousands of candidates a run meets)
 kept(M:Key, Subject) :-
     (   nb_current(parley_findings_cap, Cap), integer(Cap)
-    ->  ranked_kept(M, Cap, Kept, _), ord_memberchk(Key-Subject, Kept)
+    ->  ranked_kept(M, Cap, Kept, _), memberchk(Key-Subject, Kept)
     ;   true
     ).
 
