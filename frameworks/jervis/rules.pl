@@ -34,7 +34,7 @@ indicator(recent_steps, 0.5, 'the spiral is live: a reaction falls in the recent
 % the pairs' steps are computed once per call, and every indicator read from them
 present(Name, Ids) :- jv_states(States), jv_present(Name, States, Ids), nonempty(Ids).
 
-jv_present(defensive_moves, States, Ids) :- findall(T, member(ps(_, _, _, _, T), States), L), append(L, I0), sort(I0, Ids).
+jv_present(defensive_moves, _, Ids) :- jv_movers(Movers), findall(T, member(m(_, T, _), Movers), L), append(L, I0), sort(I0, Ids).
 jv_present(defensive_framing, _, Ids) :- jv_defensive_claims(Ids).
 jv_present(threat_responses, States, Ids) :- jv_step_ids(States, _, Ids).
 jv_present(reciprocal, States, Ids) :- jv_spirals_of(States, Spirals), findall(E, member(sp(_, _, E), Spirals), L), append(L, I0), sort(I0, Ids).
@@ -86,25 +86,35 @@ jv_steps(Moves, Answers, Steps) :-
     findall(step(M, R), ( member(M-D, Moves), D >= 1, Lo is D - Reach,
                           findall(A, ( member(A-DA, Answers), DA >= Lo, DA < D ), R), R \== [] ), Steps).
 
-% jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) in which
-% one side at least made a defensive move: StepsAB are B's reactions to A's moves, StepsBA A's
-% reactions to B's. A pair where neither side moved has no steps; jv_closest/5 reads it apart.
+% jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) with a
+% step either way: StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's. The pairs
+% with moves but no step, and those without moves, are read apart (jv_movers/1, jv_closest/5).
 % (tabled: computed once per graph view, and every indicator and finding reads the same states)
 jv_states(States) :- jv_states0(S), States = S.
 :- table jv_states0/1.
 jv_states0(States) :-
-    jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_partners(Partners),
-    % only the pairs with a mover in them: each mover with each of its opponents
-    findall(X-Y, ( member(A-Bs, Partners), jv_rec(A, Recs, r([_|_], _, _)), member(B, Bs), order_pair(A, B, X, Y) ), Ps0),
-    sort(Ps0, Active),
+    jv_recs(Recs), jv_movers(Movers),
+    % the pairs where a step can be: a mover and an opponent that reacts
+    findall(X-Y, ( member(m(A, _, Bs), Movers), member(B, Bs), jv_rec(B, Recs, r(_, _, [_|_])), order_pair(A, B, X, Y) ), Ps0),
+    sort(Ps0, Pairs),
     findall(ps(A, B, SAB, SBA, Ts),
-            ( member(A-B, Active), jv_rec(A, Recs, r(TA, DTA, DRA)), jv_rec(B, Recs, r(TB, DTB, DRB)),
-              jv_steps(DTA, DRB, SAB), jv_steps(DTB, DRA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
+            ( member(A-B, Pairs), jv_rec(A, Recs, r(TA, DTA, DRA)), jv_rec(B, Recs, r(TB, DTB, DRB)),
+              jv_steps(DTA, DRB, SAB), jv_steps(DTB, DRA, SBA), \+ ( SAB == [], SBA == [] ), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
 
-% jv_recs(+Ctx, -Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
+% jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
+jv_movers(Movers) :- jv_movers0(M), Movers = M.
+:- table jv_movers0/1.
+jv_movers0(Movers) :-
+    jv_recs(Recs), hostile_partners(Partners),
+    findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers).
+
+% jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
 % that each pair looks its two sides up in the index; the dated lists hold Id-Days
-jv_recs(ctx(Tr, Re), Recs) :-
+jv_recs(Recs) :- jv_recs0(R), Recs = R.
+:- table jv_recs0/1.
+jv_recs0(Recs) :-
+    jv_ctx(ctx(Tr, Re)),
     findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Pairs),
     list_to_assoc(Pairs, Recs).
 jv_collect([], []).
@@ -143,20 +153,17 @@ spiral_pair(A, B) :-
 
 % ---- why there is no spiral ----------------------------------------------------------
 
-% the pair closest to a spiral, and why it is none: one_way(Mover, Reactor), unanswered, no_moves
-% (when no pair has a mover: the first pair, on its OPPOSES edges)
-jv_closest(States, A, B, Why, Evidence) :-
-    findall(R-c(A1, B1, W1), ( member(ps(A1, B1, SAB, SBA, Ts), States), jv_why(A1, B1, SAB, SBA, Ts, R, W1) ), L),
-    msort(L, [_-c(A, B, Why) | _]), !,
-    memberchk(ps(A, B, SAB, SBA, Ts), States), jv_why_ids(Why, SAB, SBA, Ts, Evidence).
+% the pair closest to a spiral, and why it is none: one_way(Mover, Reactor) (the first pair with
+% steps one way), else unanswered (the first pair with a mover, on its moves), else no_moves (the
+% first pair, on its OPPOSES edges)
+jv_closest([ps(A, B, SAB, SBA, _) | _], A, B, Why, Evidence) :- !,
+    ( SBA == [] -> Why = one_way(A, B) ; Why = one_way(B, A) ),
+    append(SAB, SBA, Steps), jv_step_list_ids(Steps, M, R), append(M, R, I0), sort(I0, Evidence).
+jv_closest([], A, B, unanswered, Evidence) :-
+    jv_movers(Movers), Movers \== [], !,
+    findall(X-Y, ( member(m(P, _, [Q | _]), Movers), order_pair(P, Q, X, Y) ), Firsts), msort(Firsts, [A-B | _]),
+    jv_recs(Recs), jv_rec(A, Recs, r(TA, _, _)), jv_rec(B, Recs, r(TB, _, _)), append(TA, TB, E0), sort(E0, Evidence).
 jv_closest([], A, B, no_moves, Evidence) :- hostile_actor_pairs([A-B | _]), pair_evidence(A, B, Evidence).
-
-jv_why(A, B, SAB, [], _, 1, one_way(A, B)) :- SAB \== [], !.
-jv_why(A, B, [], SBA, _, 1, one_way(B, A)) :- SBA \== [], !.
-jv_why(_, _, [], [], Ts, 2, unanswered) :- Ts \== [].
-
-jv_why_ids(one_way(_, _), SAB, SBA, _, Ids) :- append(SAB, SBA, Steps), jv_step_list_ids(Steps, M, R), append(M, R, I0), sort(I0, Ids).
-jv_why_ids(unanswered, _, _, Ts, Ts).
 
 jv_why_text(A, B, one_way(M, R), S) :-
     join(['No spiral yet: ', [R], ' answered moves of ', [M], ' with threats or mobilisation within 90 days, but ', [M],
