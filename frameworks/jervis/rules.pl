@@ -103,17 +103,17 @@ jv_states0(States) :-
             States).
 
 % jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
-jv_movers(Movers) :- jv_movers0(M), Movers = M.
-:- table jv_movers0/1.
-jv_movers0(Movers) :-
+jv_movers(Movers) :- jv_movers_(M), Movers = M.
+:- table jv_movers_/1.
+jv_movers_(Movers) :-
     jv_recs(Recs), hostile_partners(Partners),
     findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers).
 
 % jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
 % that each pair looks its two sides up in the index; the dated lists hold Id-Days
-jv_recs(Recs) :- jv_recs0(R), Recs = R.
-:- table jv_recs0/1.
-jv_recs0(Recs) :-
+jv_recs(Recs) :- jv_recs_(R), Recs = R.
+:- table jv_recs_/1.
+jv_recs_(Recs) :-
     jv_ctx(ctx(Tr, Re)),
     findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Pairs),
     list_to_assoc(Pairs, Recs).

@@ -91,17 +91,17 @@ kr_none_after(Days) :- ( Days >= 1 -> To is Days - 1, \+ kr_violence_exists(0, T
 
 % kr_latest_violence(-Days): days before the reference date of the latest violent event (tabled:
 % the phases and the failed talks read it)
-kr_latest_violence(Days) :- kr_latest_violence0(D), Days = D.
-:- table kr_latest_violence0/1.
-kr_latest_violence0(Days) :-
+kr_latest_violence(Days) :- kr_latest_violence_(D), Days = D.
+:- table kr_latest_violence_/1.
+kr_latest_violence_(Days) :-
     kr_violence_types(Ts), findall(D, (member(T, Ts), events_of_type(T, All), kr_latest(All, D)), Ds), Ds \== [], min_list(Ds, Days).
 
 % kr_settlement(-Days, -Markers): the latest settlement marker (Commitment claim of agreement or AGREE
 % event), Days before the reference date, with no violence dated after it; Markers are the settlement
 % markers from that one on (tabled: the indicators and the phase read it)
-kr_settlement(Days, Markers) :- kr_settlement0(D, M), Days-Markers = D-M.
-:- table kr_settlement0/2.
-kr_settlement0(Days, Markers) :-
+kr_settlement(Days, Markers) :- kr_settlement_(D, M), Days-Markers = D-M.
+:- table kr_settlement_/2.
+kr_settlement_(Days, Markers) :-
     claims_of_type('Commitment', Cs), keywords(kr_agreement_words, W), mentioning(Cs, W, Ms1),
     events_of_type('AGREE', Ms2), kr_latest(Ms1, D1, Ms2, D2, Days), kr_none_after(Days),
     filter_ids(Ms1, window(0, Days), K1), filter_ids(Ms2, window(0, Days), K2), append(K1, K2, K0), sort(K0, Markers).

@@ -45,9 +45,9 @@ ld_process_ids(Ids) :- ld_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids)
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
 % (tabled, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
-ld_ctx(Ctx) :- ld_ctx0(C), Ctx = C.
-:- table ld_ctx0/1.
-ld_ctx0(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
+ld_ctx(Ctx) :- ld_ctx_(C), Ctx = C.
+:- table ld_ctx_/1.
+ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
     ld_levels(Levels), ld_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
     ld_keys(ByEvents, K1), ld_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
 
@@ -84,9 +84,9 @@ ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
 
 % ld_per_level(-PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
 % order: its actors in the process, their process events and claims, and their process events alone
-ld_per_level(PerLevel) :- ld_per_level0(P), PerLevel = P.
-:- table ld_per_level0/1.
-ld_per_level0(PerLevel) :-
+ld_per_level(PerLevel) :- ld_per_level_(P), PerLevel = P.
+:- table ld_per_level_/1.
+ld_per_level_(PerLevel) :-
     ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)),
     findall(lv(Level, Actors, Said, Events),
             ( member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),

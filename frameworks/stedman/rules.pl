@@ -75,9 +75,9 @@ st_deal_claims(Ids) :-
 
 % the first dated Commitment claim or AGREE event (up to the reference date): how many days before
 % the reference date (tabled: the indicators and the spoilers' behaviour read it)
-st_first_agreement_days(Days) :- st_first_agreement_days0(D), Days = D.
-:- table st_first_agreement_days0/1.
-st_first_agreement_days0(Days) :-
+st_first_agreement_days(Days) :- st_first_agreement_days_(D), Days = D.
+:- table st_first_agreement_days_/1.
+st_first_agreement_days_(Days) :-
     st_agreement_ids(Ids),
     findall(D, ( member(Id, Ids), days_before_reference(Id, D), D >= 0 ), Ds), max_list(Ds, Days).
 

@@ -116,9 +116,9 @@ zt_pair_states0(States) :-
 % each pair looks its two sides up in the index; Days is days(Dated, Latest, Oldest) of the actor's
 % assaults: whether any is dated, how many days before the reference date the latest in the recent
 % window happened (none when none), and the oldest (none when none is dated)
-zt_recs(Recs) :- zt_recs0(R), Recs = R.
-:- table zt_recs0/1.
-zt_recs0(Recs) :-
+zt_recs(Recs) :- zt_recs_(R), Recs = R.
+:- table zt_recs_/1.
+zt_recs_(Recs) :-
     zt_ctx(ctx(As, Ys, Cs)),
     findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Pairs),
     list_to_assoc(Pairs, Recs).

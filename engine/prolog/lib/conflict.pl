@@ -133,9 +133,9 @@ hostile_actor_pair(X, Y) :-
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
 % list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
 % from those actors rather than walk every pair (tabled, as the pairs are).
-hostile_partners(Partners) :- all_hostile_partners(All), Partners = All.
-:- table all_hostile_partners/1.
-all_hostile_partners(Partners) :-
+hostile_partners(Partners) :- hostile_partners_(All), Partners = All.
+:- table hostile_partners_/1.
+hostile_partners_(Partners) :-
     hostile_actor_pairs(Pairs),
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
