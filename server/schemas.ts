@@ -42,6 +42,13 @@ export const ProblemSchema = Type.Object(
     column: Type.Optional(Type.Integer({ description: 'query errors: the column' })),
     expected: Type.Optional(Type.String({ description: 'query syntax errors: what the parser expected' })),
     found: Type.Optional(Type.String()),
+    suggestions: Type.Optional(Type.Array(Type.String(), { description: 'query syntax errors: the keywords a misspelt word may have meant, nearest first' })),
+    misspelt: Type.Optional(
+      Type.Object(
+        { line: Type.Integer(), column: Type.Integer() },
+        { description: 'query syntax errors: where the misspelt word is, when the parser failed only at the token after it' },
+      ),
+    ),
   },
   { additionalProperties: true, $id: 'Problem', description: 'RFC 9457 problem details, sent as application/problem+json' },
 );

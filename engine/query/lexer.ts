@@ -135,17 +135,22 @@ export const ALL_TOKENS: TokenType[] = [
 
 export const queryLexer = new Lexer(ALL_TOKENS, { positionTracking: 'full', ensureOptimizations: false });
 
+const QUOTES: Record<string, string> = { "'": 'string', '"': 'string', '`': 'name in backquotes' };
+
 export function tokenize(text: string) {
   const result = queryLexer.tokenize(text);
   if (result.errors.length > 0) {
     const error = result.errors[0];
     const character = text.slice(error.offset, error.offset + error.length).slice(0, 20);
+    const where = `line ${error.line}, column ${error.column}`;
+    // a quote the lexer cannot match opens a string (or a name in backquotes) that is never closed
+    const quote = QUOTES[text[error.offset]];
     throw new QueryError(
       'unexpected_character',
-      `unexpected character '${character}' at line ${error.line}, column ${error.column}`,
+      quote ? `the ${quote} opened at ${where} is never closed: expected a closing ${text[error.offset]}` : `unexpected character '${character}' at ${where}`,
       error.line ?? 1,
       error.column ?? 1,
-      { tck_type: 'SyntaxError', tck_detail: 'UnexpectedSyntax', phase: 'compile', expected: 'a token of the pattern language' },
+      { tck_type: 'SyntaxError', tck_detail: 'UnexpectedSyntax', phase: 'compile', expected: quote ? `a closing ${text[error.offset]}` : 'a token of the pattern language', found: quote ? 'end of input' : `'${character}'` },
     );
   }
   return result.tokens;

@@ -18,8 +18,9 @@
  *   ahead past the parenthesised node, since LL(k) cannot tell them from `(expr)`.
  */
 import {
-  EarlyExitException, EmbeddedActionsParser, NoViableAltException, defaultParserErrorProvider, getLookaheadPaths,
-  type IRecognitionException, type IToken, type LookaheadProductionType, type Rule, type TokenType,
+  EarlyExitException, EmbeddedActionsParser, NoViableAltException, NotAllInputParsedException, getLookaheadPaths,
+  type IParserErrorMessageProvider, type IRecognitionException, type IToken, type LookaheadProductionType, type Rule,
+  type TokenType,
 } from 'chevrotain';
 import { QueryError } from '../errors.ts';
 import type {
@@ -29,6 +30,7 @@ import type {
 import * as T from './lexer.ts';
 import { MAX_EXPRESSION_DEPTH, MAX_QUERY_NESTING } from './limits.ts';
 import { nestedDeeperThan } from '../shape.ts';
+import { syntaxError, type RuleStarts } from './syntax-error.ts';
 
 const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
   [T.Equals, '='], [T.NotEquals, '<>'], [T.Less, '<'], [T.Greater, '>'], [T.LessEquals, '<='], [T.GreaterEquals, '>='],
@@ -60,6 +62,24 @@ interface RecognizerInternals {
   LA(howMuch: number): IToken;
 }
 
+/**
+ * A recognition error's message carries the names of the token types the grammar
+ * allowed there, for parse() to put in words (syntax-error.ts); chevrotain's own
+ * prose would have to be read back. Redundant input has none: parse() works them out.
+ */
+const EXPECTED_SEPARATOR = ' ';
+const encodeExpected = (types: TokenType[]): string => types.map((type) => type.name).join(EXPECTED_SEPARATOR);
+const firstTokens = (paths: TokenType[][]): TokenType[] => paths.map((path) => path[0]).filter((type) => type !== undefined);
+const expectedMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected }) => encodeExpected([expected]),
+  buildNotAllInputParsedMessage: () => '',
+  buildNoViableAltMessage: ({ expectedPathsPerAlt }) => encodeExpected(expectedPathsPerAlt.flatMap(firstTokens)),
+  buildEarlyExitMessage: ({ expectedIterationPaths }) => encodeExpected(firstTokens(expectedIterationPaths)),
+};
+const TOKEN_BY_NAME = new Map([...T.ALL_TOKENS, T.EOF_TOKEN].map((type) => [type.name, type]));
+const decodeExpected = (message: string): TokenType[] =>
+  message.split(EXPECTED_SEPARATOR).flatMap((name) => TOKEN_BY_NAME.get(name) ?? []).filter((type, i, all) => all.indexOf(type) === i);
+
 /** chevrotain's PROD_TYPE numbers of the repetitions whose early exit it raises. */
 const EARLY_EXIT_PRODUCTIONS: Record<number, LookaheadProductionType> = { 2: 'RepetitionMandatory', 3: 'RepetitionMandatoryWithSeparator' };
 
@@ -69,7 +89,7 @@ class PatternLanguageParser extends EmbeddedActionsParser {
   private readonly expectedAt = new Map<string, ReturnType<typeof getLookaheadPaths>>();
 
   constructor() {
-    super(T.ALL_TOKENS, { maxLookahead: 4, recoveryEnabled: false });
+    super(T.ALL_TOKENS, { maxLookahead: 4, recoveryEnabled: false, errorMessageProvider: expectedMessages });
     this.performSelfAnalysis();
   }
 
@@ -94,7 +114,7 @@ class PatternLanguageParser extends EmbeddedActionsParser {
   /** Replaces chevrotain's (error_handler.js) with the cheap expected() above. */
   raiseNoAltException(occurrence: number, customUserDescription: string | undefined): never {
     const self = this as unknown as RecognizerInternals;
-    const message = defaultParserErrorProvider.buildNoViableAltMessage({
+    const message = expectedMessages.buildNoViableAltMessage({
       expectedPathsPerAlt: this.expected(occurrence, 'Alternation'),
       actual: [self.LA(1)],
       previous: self.LA(0),
@@ -107,7 +127,7 @@ class PatternLanguageParser extends EmbeddedActionsParser {
   /** Replaces chevrotain's (error_handler.js) with the cheap expected() above. */
   raiseEarlyExitException(occurrence: number, prodType: number, customUserDescription: string | undefined): never {
     const self = this as unknown as RecognizerInternals;
-    const message = defaultParserErrorProvider.buildEarlyExitMessage({
+    const message = expectedMessages.buildEarlyExitMessage({
       expectedIterationPaths: this.expected(occurrence, EARLY_EXIT_PRODUCTIONS[prodType])[0],
       actual: [self.LA(1)],
       previous: self.LA(0),
@@ -959,18 +979,9 @@ export function parse(text: string): QueryAst {
   const ast = parseTokens(text, tokens);
   const error = parserInstance.errors[0];
   if (error) {
-    const token = error.token;
-    const atEnd = token.tokenType === T.EOF_TOKEN || Number.isNaN(token.startLine);
-    const last = tokens[tokens.length - 1];
-    const line = atEnd ? (last?.endLine ?? 1) : (token.startLine ?? 1);
-    const column = atEnd ? (last ? (last.endColumn ?? 0) + 1 : 1) : (token.startColumn ?? 1);
-    const expected = describeExpected(error.message);
-    const found = atEnd ? 'end of input' : `'${token.image}'`;
-    throw QueryError.tck('SyntaxError', 'UnexpectedSyntax', `syntax error at line ${line}, column ${column}: expected ${expected}, found ${found}`, { line, column }, {
-      expected,
-      found,
-      phase: 'compile',
-    });
+    const index = error.token.tokenType === T.EOF_TOKEN || Number.isNaN(error.token.startLine) ? tokens.length : tokens.indexOf(error.token);
+    if (error instanceof NotAllInputParsedException) throw redundantInput(tokens, index);
+    throw syntaxError(tokens, index, decodeExpected(error.message), RULE_STARTS, { allowedAt });
   }
   // positions are one object level each; the budget counts expression levels
   if (nestedDeeperThan(ast, MAX_EXPRESSION_DEPTH + 16, false)) {
@@ -1015,13 +1026,45 @@ export function tooComplex(): QueryError {
   return new QueryError('query_too_complex', 'the query is too deeply nested or too large to process', 1, 1, { phase: 'compile' });
 }
 
-/** Chevrotain says what it expected in prose; keep the token names only. */
-function describeExpected(message: string): string {
-  const names = new Set<string>();
-  for (const match of message.matchAll(/(?:-->\s*(\w+)\s*<--)|\[([^\]]+)\]/g)) {
-    const name = (match[1] ?? match[2]).trim();
-    if (name && !/^'/.test(name)) names.add(name);
+const startsOf = (rule: string) => new Set(parserInstance.computeContentAssist(rule, []).map((path) => path.nextTokenType));
+const RULE_STARTS: RuleStarts = { atom: startsOf('atom'), expression: startsOf('expression'), clause: startsOf('clause') };
+
+/**
+ * What may follow a complete clause is worked out by chevrotain's content assist, which
+ * walks the grammar over the tokens before: from the start of the last clause only (the
+ * parse stopped at the top level, between clauses), and only for a clause this long, the
+ * walk taking about 0.1–0.5 ms a token. Past that the error names what may follow any clause.
+ */
+export const MAX_CONTENT_ASSIST_TOKENS = 120;
+
+/** Where the clause `tokens[index]` is in begins: its keyword, the last outside brackets closed before `index`. */
+function clauseStart(tokens: IToken[], index: number): number {
+  let start = index - 1;
+  for (let depth = 0; start > 0; start--) {
+    const type = tokens[start].tokenType;
+    if (type === T.RParen || type === T.RBracket || type === T.RBrace || type === T.End) depth++;
+    else if (type === T.LParen || type === T.LBracket || type === T.LBrace || type === T.Case) depth--;
+    else if (depth <= 0 && RULE_STARTS.clause.has(type) && !(type === T.With && (tokens[start - 1].tokenType === T.Starts || tokens[start - 1].tokenType === T.Ends))) break;
   }
-  if (names.size === 0) return 'a different token';
-  return [...names].slice(0, 12).join(', ');
+  return Math.max(start, 0);
+}
+
+/** What the grammar allows at `tokens[index]` after the tokens of its clause before it; undefined for a clause too long to walk. */
+function allowedAt(tokens: IToken[], index: number): TokenType[] | undefined {
+  const start = clauseStart(tokens, index);
+  if (index - start > MAX_CONTENT_ASSIST_TOKENS) return undefined;
+  return [...new Set(parserInstance.computeContentAssist('singleQuery', tokens.slice(start, index)).map((path) => path.nextTokenType))];
+}
+
+/** Tokens left over after a whole query parsed: a clause went on where it could not. */
+function redundantInput(tokens: IToken[], index: number): QueryError {
+  // after the closing ';' only the end may come
+  if (tokens[index - 1]?.tokenType === T.Semicolon) return syntaxError(tokens, index, [T.EOF_TOKEN], RULE_STARTS);
+  const after = [...RULE_STARTS.clause, T.Union, T.Semicolon, T.EOF_TOKEN];
+  const within = allowedAt(tokens, index);
+  if (within === undefined) {
+    const clause = tokens[clauseStart(tokens, index)];
+    return syntaxError(tokens, index, after, RULE_STARTS, { allowedAt, rest: [`more of the ${clause.image.toUpperCase()} clause at line ${clause.startLine}, column ${clause.startColumn}`] });
+  }
+  return syntaxError(tokens, index, [...new Set([...within, ...after])], RULE_STARTS, { allowedAt });
 }

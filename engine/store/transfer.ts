@@ -110,7 +110,9 @@ export async function graphWriteFromJsonLines(text: string): Promise<GraphWrite>
     try {
       entry = JSON.parse(line);
     } catch (error) {
-      throw new ValidationError('invalid_json_line', `${where}: not valid JSON (${(error as Error).message})`, { line: number });
+      const { what, offset } = jsonParseComplaint(error, line.length);
+      const column = offset === undefined ? undefined : offset + 1;
+      throw new ValidationError('invalid_json_line', `${where}${column === undefined ? '' : `, column ${column}`}: not valid JSON (${what})`, { line: number, ...(column === undefined ? {} : { column }) });
     }
     checkStrings(entry, where);
     if (isObject(entry) && Object.keys(entry).length === 1 && 'node' in entry) write.nodes.push(nodeFromRecord(entry.node, where));
@@ -118,6 +120,29 @@ export async function graphWriteFromJsonLines(text: string): Promise<GraphWrite>
     else invalid(where, 'record', 'each line must be {"node": {...}} or {"edge": {...}}');
   }
   return write;
+}
+
+/**
+ * JSON.parse's complaint about `length` characters of JSON without the position V8 puts
+ * in it ("… in JSON at position 12"), which counts from the start of what it was given,
+ * and that position (the end, for "Unexpected end of JSON input"; none known for
+ * "Unexpected token … is not valid JSON").
+ */
+function jsonParseComplaint(error: unknown, length: number): { what: string; offset?: number } {
+  const message = (error as Error).message;
+  const at = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
+  if (at) return { what: message.slice(0, at.index), offset: Number(at[1]) };
+  return message === 'Unexpected end of JSON input' ? { what: message, offset: length } : { what: message };
+}
+
+/** A position in a text as a person finds it: with the line and column where the text has lines. */
+function located(text: string, position: number): { where: string; details: Record<string, number> } {
+  const lineStart = text.lastIndexOf('\n', position - 1) + 1;
+  if (lineStart === 0 && text.indexOf('\n', position) < 0) return { where: `position ${position}`, details: { position } };
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
+  const column = position - lineStart + 1;
+  return { where: `line ${line}, column ${column} (position ${position})`, details: { position, line, column } };
 }
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -134,8 +159,9 @@ const [QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CL
 export async function parseGraphJson(text: string): Promise<Record<string, unknown>> {
   const slicer = new LoopSlicer();
   let at = 0;
-  const malformed = (what: string): never => {
-    throw new ValidationError('malformed_json', `the body is not valid JSON: ${what} at position ${at}`, { position: at });
+  const malformed = (what: string, position = at): never => {
+    const { where, details } = located(text, position);
+    throw new ValidationError('malformed_json', `the body is not valid JSON: ${what} at ${where}`, details);
   };
   const skipSpace = () => {
     while (at < text.length && WHITESPACE.has(text.charCodeAt(at))) at++;
@@ -173,7 +199,8 @@ export async function parseGraphJson(text: string): Promise<Record<string, unkno
     try {
       return JSON.parse(text.slice(at, end));
     } catch (error) {
-      return malformed((error as Error).message);
+      const { what, offset } = jsonParseComplaint(error, end - at);
+      return malformed(what, at + (offset ?? 0));
     } finally {
       at = end;
     }

@@ -101,6 +101,11 @@ describe('the client against the server', () => {
     expect(syntax).toBeInstanceOf(ParleyQueryError);
     expect(syntax).toMatchObject({ status: 400, code: 'unexpected_syntax', line: 2, column: 17, found: 'end of input' });
     expect(syntax.expected).toEqual(expect.any(String));
+    expect(syntax.suggestions).toEqual([]);
+
+    const misspelt = await client.query('sudan', 'MATCH (a:Actor)\nRETRUN a').catch((error) => error);
+    expect(misspelt).toBeInstanceOf(ParleyQueryError);
+    expect(misspelt).toMatchObject({ code: 'unexpected_syntax', line: 2, column: 1, suggestions: ['RETURN'] });
 
     const undefinedVariable = await client.query('sudan', 'MATCH (a:Actor) RETURN b').catch((error) => error);
     expect(undefinedVariable).toBeInstanceOf(ParleyQueryError);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../engine/errors.ts';
 import { checkStrings } from '../../engine/shape.ts';
-import { graphWriteFromJson, parseGraphJson } from '../../engine/store/transfer.ts';
+import { graphWriteFromJson, graphWriteFromJsonLines, parseGraphJson } from '../../engine/store/transfer.ts';
 import { GraphImportSchema } from '../../server/schemas.ts';
 
 /**
@@ -127,7 +127,8 @@ describe('parseGraphJson, the import body read a record at a time', () => {
       ['an unterminated string in a record', '{"nodes":[{"kind":"A}]}', 23],
       ['an escape at the very end', '{"nodes":[{"kind":"A\\', 21],
       ['an empty record', '{"nodes":[{"kind":"A"},,{"kind":"B"}]}', 23],
-      ['a record closed by the wrong bracket', '{"nodes":[{"kind":["A"}]}', 10],
+      ['a record closed by the wrong bracket', '{"nodes":[{"kind":["A"}]}', 22],
+      ['a member without its colon, in a record', '{"nodes":[{"kind" "A"}]}', 18],
       ['two records without a comma', '{"nodes":[{"kind":"A"} {"kind":"B"}]}', 23],
       ['two members without a comma', '{"nodes":[] "edges":[]}', 12],
       ['a body not closed', '{"nodes":[]', 11],
@@ -164,6 +165,37 @@ describe('parseGraphJson, the import body read a record at a time', () => {
     }
     return out;
   };
+
+  it('says once where a record is malformed: the position in the body, and the line and column where the body has lines', async () => {
+    const failure = async (text: string) => {
+      try {
+        await parseGraphJson(text);
+      } catch (error) {
+        expect(error, text).toBeInstanceOf(ValidationError);
+        return error as ValidationError;
+      }
+      throw new Error(`parsed: ${text}`);
+    };
+    // JSON.parse's own position counts from the record's start: it is moved to the body's, and said once
+    const oneLine = await failure('{"nodes":[{"kind":"A"},{"kind":"B","x":1 "y":2}]}');
+    expect(oneLine.message).toBe("the body is not valid JSON: Expected ',' or '}' after property value at position 41");
+    expect(oneLine.details).toEqual({ position: 41 });
+    const lines = '{"nodes": [\n  {"kind": "A"},\n  {"kind": "B", "x": 1 "y": 2}\n],\n"edges": []}';
+    const inRecord = await failure(lines);
+    expect(inRecord.message).toBe("the body is not valid JSON: Expected ',' or '}' after property value at line 3, column 24 (position 52)");
+    expect(inRecord.details).toEqual({ position: 52, line: 3, column: 24 });
+    expect(lines.split('\n')[2][23]).toBe('"');
+    // found by the frame scanner, not JSON.parse, and the end of a cut record
+    expect((await failure('{"nodes": [\n  {"kind": "A"}\n  {"kind": "B"}\n]}')).details).toEqual({ position: 30, line: 3, column: 3 });
+    expect((await failure('{"nodes": [\n  {"kind": "A"},\n  {"kind": ')).message).toBe('the body is not valid JSON: Unexpected end of JSON input at line 3, column 12 (position 40)');
+    // a JSON Lines body: the line and the column in it
+    const jsonLines = '{"node": {"kind": "A"}}\n\n{"node": {"kind" "B"}}\n';
+    await expect(graphWriteFromJsonLines(jsonLines)).rejects.toMatchObject({
+      code: 'invalid_json_line',
+      message: "line 3, column 18: not valid JSON (Expected ':' after property name)",
+      details: { line: 3, column: 18 },
+    });
+  });
 
   it('reads any import-shaped JSON text as JSON.parse does', async () => {
     await fc.assert(

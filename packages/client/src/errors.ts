@@ -34,6 +34,8 @@ export class ParleyQueryError extends ParleyError {
   readonly column: number;
   readonly expected: string | undefined;
   readonly found: string | undefined;
+  /** Keywords a misspelt word may have meant, nearest first (`RETRUN` → `['RETURN']`); empty when none is near. */
+  readonly suggestions: string[];
 
   constructor(problem: Problem & { line: number; column: number }) {
     super(problem);
@@ -41,6 +43,7 @@ export class ParleyQueryError extends ParleyError {
     this.column = problem.column;
     this.expected = problem.expected;
     this.found = problem.found;
+    this.suggestions = problem.suggestions ?? [];
   }
 }
 
