@@ -59,15 +59,14 @@ az_state_actors(S) :-
 % az_parties(-Parties): role party or spoiler, and every actor on either side of a hostile relation:
 % an OPPOSES edge, a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) as perpetrator or target,
 % a Threat, Accusation, Demand or RedLine as speaker or target (the groupings are done by the set
-% predicates; only lists of actors are walked)
+% predicates; only lists of actors are walked; the OPPOSES edges, few, are read one by one)
 az_parties(Ps) :-
     nodes_where('Actor', role, party, P1), nodes_where('Actor', role, spoiler, P2),
     findall(K, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
                 ( perpetrators(Es, G) ; targets(Es, G) ), az_keys(G, K)), L1),
     findall(K, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
                 ( speakers(Cs, G) ; group_by_edge(Cs, 'TARGETS', out, _, G) ), az_keys(G, K)), L2),
-    nodes_where('Actor', _, _, All),
-    findall(K, (( group_by_edge(All, 'OPPOSES', out, _, G) ; group_by_edge(All, 'OPPOSES', in, _, G) ), az_keys(G, K)), L3),
+    findall([A, B], edge(_, 'OPPOSES', A, B, _), L3),
     append([[P1, P2], L1, L2, L3], L), append(L, P0), sort(P0, Ps).
 
 % az_identity_groups(-Groups): Actor-Claims pairs (sorted), the identity groups and the identity claims they make
@@ -140,12 +139,11 @@ az_violence_ages(Ages) :-
 az_violence_within(To, [D-_ | _]) :- D =< To.
 
 % az_linkage(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
+% (of the ALLIED_WITH edges, those with a party at one end)
 az_linkage(ctx(Ps, _, _), Links) :-
-    group_by_edge(Ps, 'ALLIED_WITH', out, _, G1), group_by_edge(Ps, 'ALLIED_WITH', in, _, G2), append(G1, G2, Allies),
-    findall(l(X, P, E), (member(X-PsX, Allies), member(P, PsX), X \== P, az_foreign(X, P), az_alliance_edge(X, P, E)), L0),
+    findall(P-t, member(P, Ps), PL), list_to_assoc(PL, IsParty),
+    findall(l(X, P, E), ( allied(X, P, E), get_assoc(P, IsParty, _), X \== P, az_foreign(X, P) ), L0),
     sort(L0, Links).
-az_alliance_edge(X, P, E) :- edge(E, 'ALLIED_WITH', X, P, _).
-az_alliance_edge(X, P, E) :- edge(E, 'ALLIED_WITH', P, X, _).
 % an outside actor (not itself of role party): of another country_code than the party when both carry
 % one; else a state or an international organisation
 az_foreign(X, _) :- actor_role(X, party), !, fail.

@@ -48,8 +48,8 @@ fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(in
 fe_ctx(Ctx) :- fe_ctx0(C), Ctx = C.
 :- table fe_ctx0/1.
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
-    hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Pairs, Rivals),
-    fe_red_line_pairs(Pairs, RLPairs), fe_indivisible(RLPairs, Indiv).
+    hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Rivals),
+    fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Indiv).
 
 % ---- commitment problems --------------------------------------------------------
 
@@ -64,9 +64,9 @@ fe_breaks(Breaks) :-
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
     fe_collect(Sorted, Recs),
     findall(br(M, Cm, Later),
-            ( member(M-r(Cs, Acts), Recs), Cs \== [], Acts \== [],
-              member(Cm, Cs), days_before_reference(Cm, D), D >= 1, To is D - 1,
-              filter_ids(Acts, window(0, To), Later), nonempty(Later) ),
+            ( member(M-r(Cs, Acts), Recs), Cs \== [], Acts \== [], id_days(Acts, Dated),
+              member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
+              findall(X, ( member(X-DX, Dated), DX >= 0, DX < D ), Later), nonempty(Later) ),
             Breaks).
 fe_breaks([]).
 
@@ -95,32 +95,32 @@ keywords(fe_strength_words, [casualt, killed, ' dead', deaths, 'death toll', wou
 
 % CONTRADICTS edges with a claim about strength or casualties at either end (the edges and the claims)
 fe_contradictions(Ids) :-
-    keywords(fe_strength_words, W),
-    findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( text_mentions(C1, W, _) ; text_mentions(C2, W, _) )) ), L),
+    fe_strength_claims(Hits), findall(H-t, member(H, Hits), HL), list_to_assoc(HL, IsHit),
+    findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( get_assoc(C1, IsHit, _) ; get_assoc(C2, IsHit, _) )) ), L),
     append(L, I0), sort(I0, Ids).
+
+% the claims about strength or casualties
+fe_strength_claims(Hits) :- nodes_where('Claim', _, _, Cs), keywords(fe_strength_words, W), mentioning(Cs, W, Hits).
 
 % fe_rival_accounts(-Rs): ra(A, B, Ids) for opposing pairs where both speak of strength or casualties
 % and one of them denies (a Denial claim among them)
-fe_rival_accounts(Pairs, Rs) :-
-    nodes_where('Claim', _, _, Cs), keywords(fe_strength_words, W), mentioning(Cs, W, Hits), Hits \== [], !,
-    speakers(Hits, Groups), index_groups(Groups, BySpeaker),
+fe_rival_accounts(Rs) :-
+    fe_strength_claims(Hits), Hits \== [], !,
+    speakers(Hits, Groups), hostile_pairs_among(Groups, Both),
     findall(ra(A, B, Ids),
-            ( member(A-B, Pairs), group_ids(A, BySpeaker, SA), SA \== [], group_ids(B, BySpeaker, SB), SB \== [],
-              append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), [_|_]) ),
+            ( member(p(A, B, SA, SB), Both), append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), [_|_]) ),
             Rs).
-fe_rival_accounts(_, []).
+fe_rival_accounts([]).
 
 % ---- indivisibility ---------------------------------------------------------------
 
 keywords(fe_stake_words, [sovereign, independence, 'self-determination', capital, holy, sacred, shrine, temple, homeland, territor, autonomy, constitution]).
 
 % fe_red_line_pairs(-Ps): rl(A, B, RedLinesOfA, RedLinesOfB) for opposing pairs with red lines on both sides
-fe_red_line_pairs(Pairs, Ps) :-
-    claims_by_actor('RedLine', Groups), Groups \== [], !, index_groups(Groups, BySpeaker),
-    findall(rl(A, B, RA, RB),
-            ( member(A-B, Pairs), group_ids(A, BySpeaker, RA), RA \== [], group_ids(B, BySpeaker, RB), RB \== [] ),
-            Ps).
-fe_red_line_pairs(_, []).
+fe_red_line_pairs(Ps) :-
+    claims_by_actor('RedLine', Groups), Groups \== [], !,
+    hostile_pairs_among(Groups, Both), findall(rl(A, B, RA, RB), member(p(A, B, RA, RB), Both), Ps).
+fe_red_line_pairs([]).
 
 % fe_indivisible(-Is): ind(A, B, Stake, Ids): both sides' red lines about the same Issue (Stake = the
 % issue id) or naming the same place or stake (Stake = the word)

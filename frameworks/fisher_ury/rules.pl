@@ -138,16 +138,24 @@ fu_stated_of(A, [C|Cs], [s(A, C)|Ss], Rest) :- fu_stated_of(A, Cs, Ss, Rest).
 % ---- shared interests ----------------------------------------------------------------
 
 % fu_shared(-Shared): s(A, B, Type, Interests, Hostility) once per pair (A @< B) and interest
-% type: both hold an interest of Type (untyped interests: the same Interest node). When the graph
-% shows hostility between any two actors, only pairs that stand against each other are kept
+% type: both hold an interest of Type (untyped interests: the same Interest node), sorted. When the
+% graph shows hostility between any two actors, only pairs that stand against each other are kept
 % (opposing parties are where agreement matters); otherwise every pair that is not allied.
+% Hostility is the first ids that show it (none for a pair that is not hostile).
 fu_shared(Shared) :- fu_compute_shared(S), Shared = S.
 :- table fu_compute_shared/1.
 
 fu_compute_shared(Shared) :-
-    findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), group_pairs_by_key(P1, Pairs),
-    fu_hostility(Hostile), ( Hostile == [] -> Mode = any ; Mode = hostile ),
-    fu_join_hostility(Pairs, Hostile, Mode, Shared).
+    (   hostile_actor_pairs([]), \+ edge(_, 'OPPOSES', _, _, _)
+    ->  findall(k(A, B, T)-Is, fu_pair(A, B, T, Is), P0), msort(P0, P1), group_pairs_by_key(P1, Pairs),
+        findall(s(A, B, T, Is, []), ( member(k(A, B, T)-Iss, Pairs), \+ allied(A, B), append(Iss, Is0), sort(Is0, Is) ), Shared)
+    ;   % the opposing pairs both of whose sides hold interests, read from each holder's opponents
+        fu_keyed_holders(KG), hostile_pairs_among(KG, Both),
+        findall(s(A, B, T, Is, Hostility),
+                ( member(p(A, B, KA, KB), Both), fu_common(KA, KB, Common), Common \== [],
+                  fu_pair_hostility(A, B, Hostility), member(T-Is, Common) ),
+                Shared)
+    ).
 
 % fu_pair(-A, -B, -Type, -Interests): a pair of holders of one interest type, or of one untyped interest.
 fu_pair(A, B, T, Is) :-
@@ -156,43 +164,43 @@ fu_pair(A, B, T, Is) :-
     member(A-IA, G), member(B-IB, G), A @< B, append(IA, IB, Is).
 fu_pair(A, B, other, [I]) :-
     fu_holders(HG), findall(X, member(X-_, HG), As), group_by_edge(As, 'HOLDS_INTEREST', out, _, ByInterest),
-    member(I-[H1, H2|Hs], ByInterest), \+ (prop(I, interest_type, T), T \== other),
+    member(I-[H1, H2|Hs], ByInterest), fu_untyped(I),
     member(A, [H1, H2|Hs]), member(B, [H1, H2|Hs]), A @< B.
 
-% fu_hostility(-Map): k(A, B)-FirstIds (A @< B) for each pair hostile either way, sorted.
-fu_hostility(Map) :-
-    findall(Ks, (fu_hostile_links(P), fu_keyed(P, Ks)), Lists),
-    findall(K-[E], (edge(E, 'OPPOSES', X, Y, _), fu_key(X, Y, K)), L2),
-    append([L2|Lists], L), msort(L, S), group_pairs_by_key(S, Map0), fu_flatten_values(Map0, Map).
+% an interest without a type of its own (none, or other): shared only as the same node
+fu_untyped(I) :- \+ (prop(I, interest_type, T), T \== other).
 
-fu_hostile_links(P) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), P).
-fu_hostile_links(P) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), P).
+% fu_common(+KeyedA, +KeyedB, -Common): Type-Interests for each interest type both hold (the
+% interests of that type of either), and other-Interests for the untyped interests both hold, by type
+fu_common(KA, KB, Common) :-
+    fu_keys(KA, KsA), fu_keys(KB, KsB), ord_intersection(KsA, KsB, Ks),
+    findall(T-Is, ( member(T, Ks), atom(T), findall(I, ( member(T-I, KA) ; member(T-I, KB) ), Is0), sort(Is0, Is) ), Typed),
+    findall(I, member(u(I), Ks), Same),
+    ( Same == [] -> Untyped = [] ; Untyped = [other-Same] ),
+    append(Typed, Untyped, Common0), msort(Common0, Common).
 
-fu_keyed([], []).
-fu_keyed([p(X, Y, Ids)|Ps], [K-F|Ks]) :- fu_key(X, Y, K), fu_first(Ids, F), fu_keyed(Ps, Ks).
-fu_key(X, Y, k(X, Y)) :- X @< Y, !.
-fu_key(X, Y, k(Y, X)).
+fu_keys(Keyed, Keys) :- findall(K, member(K-_, Keyed), Ks), sort(Ks, Keys).
 
-fu_flatten_values([], []).
-fu_flatten_values([K-Ls|Gs], [K-Ids|Fs]) :- append(Ls, L), sort(L, Ids0), fu_first(Ids0, Ids), fu_flatten_values(Gs, Fs).
+% fu_keyed_holders(-Groups): Actor-[Key-Interest] for each holder, Key being the interest's type, or
+% u(Interest) for an untyped one (shared only as the same node)
+fu_keyed_holders(Groups) :-
+    fu_holders(HG), fu_interest_types(Types),
+    findall(A-Keyed, ( member(A-Is, HG), findall(K-I, ( member(I, Is), fu_share_key(I, Types, K) ), Keyed) ), Groups).
 
-% fu_join_hostility(+Pairs, +Hostile, +Mode, -Shared): both sorted by pair, walked together.
-fu_join_hostility([], _, _, []).
-fu_join_hostility([k(A, B, T)-Iss|Ps], H0, Mode, Shared) :-
-    fu_skip(H0, k(A, B), H),
-    ( H = [k(A, B)-Ev|_] -> Hostility = Ev ; Hostility = [] ),
-    (   Hostility == [], ( Mode == hostile ; allied(A, B) )
-    ->  Shared = Rest
-    ;   append(Iss, Is0), sort(Is0, Is), Shared = [s(A, B, T, Is, Hostility)|Rest]
-    ),
-    fu_join_hostility(Ps, H, Mode, Rest).
+fu_share_key(I, Types, K) :- prop(I, interest_type, T), memberchk(T, Types), !, K = T.
+fu_share_key(I, _, u(I)) :- fu_untyped(I).
 
-fu_skip([K-_|T], Key, Rest) :- K @< Key, !, fu_skip(T, Key, Rest).
-fu_skip(L, _, L).
+% fu_pair_hostility(+A, +B, -First): the first ids (sorted) that show A and B against each other,
+% either way: OPPOSES edges, Threat, Accusation, Demand and RedLine claims one asserts aimed at the
+% other, ASSAULT, COERCE, THREATEN, SANCTION and ACCUSE events one perpetrates with the other as target
+fu_pair_hostility(A, B, First) :-
+    findall(Id, ( opposes(A, B, Id) ; member(X-Y, [A-B, B-A]), fu_hostile_act(X, Y, Id) ), L), sort(L, Ids), fu_first(Ids, First).
+
+fu_hostile_act(X, Y, C) :-
+    claim_target(C, Y), prop(C, type, T), memberchk(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), asserts(X, C).
+fu_hostile_act(X, Y, E) :-
+    edge(P, 'PARTICIPATES_IN', Y, E, _), prop(E, event_type, T), memberchk(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']),
+    participation_role(P, target), participant(E, X, perpetrator).
 
 fu_type_text(other, 'the same interest') :- !.
 fu_type_text(T, Text) :- atomic_list_concat([T, ' interests'], Text).

@@ -59,9 +59,11 @@ fr_first([A, B, C], [A, B, C]).
 fr_first([A, B, C, D], [A, B, C, D]).
 fr_first([A, B, C, D, E|_], [A, B, C, D, E]).
 
-% fr_tally(+Groups, +Base, -Tallies): Actor-t(Base, Count, FirstIds) for each Actor-Ids group.
-fr_tally([], _, []).
-fr_tally([A-Ids|Gs], Base, [A-t(Base, N, S)|Ts]) :- fr_len(Ids, N), fr_first(Ids, S), fr_tally(Gs, Base, Ts).
+% fr_tally(+Groups, +Base, -Tallies): Actor-t(Rank, Base, Count, FirstIds) for each Actor-Ids group,
+% Rank being the base's place in tie-break order (so that an actor's tallies sort in that order).
+fr_tally(Groups, Base, Tallies) :- findall(B, fr_base(B), Bs), nth1(Rank, Bs, Base), !, fr_tally(Groups, Rank, Base, Tallies).
+fr_tally([], _, _, []).
+fr_tally([A-Ids|Gs], R, Base, [A-t(R, Base, N, S)|Ts]) :- fr_len(Ids, N), fr_first(Ids, S), fr_tally(Gs, R, Base, Ts).
 
 % fr_selves(+Actors, -Groups): Actor-[Actor] for each actor (the actor is its own evidence).
 fr_selves([], []).
@@ -97,13 +99,15 @@ fr_compute_profile(Profiles) :-
     append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
     findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
-% fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order.
-fr_bases(Ts, Bases) :-
-    findall(B-c(N, Ids), (fr_base(B), fr_sum(Ts, B, 0, N, [], Ls), N > 0, append(Ls, L), sort(L, Ids)), Bases).
+% fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order
+% (the actor's tallies, sorted, come base by base in that order).
+fr_bases([], []).
+fr_bases([t(R, B, N, S)|Ts], [B-c(Sum, Ids)|Bases]) :-
+    fr_sum(Ts, R, N, Sum, [S], Ls, Rest), append(Ls, L), sort(L, Ids), fr_bases(Rest, Bases).
 
-fr_sum([], _, N, N, L, L).
-fr_sum([t(B, K, S)|Ts], B, N0, N, L0, L) :- !, N1 is N0 + K, fr_sum(Ts, B, N1, N, [S|L0], L).
-fr_sum([_|Ts], B, N0, N, L0, L) :- fr_sum(Ts, B, N0, N, L0, L).
+% fr_sum(+Tallies, +Rank, +N0, -N, +L0, -L, -Rest): the count and first ids of the leading tallies of one base
+fr_sum([t(R, _, K, S)|Ts], R, N0, N, L0, L, Rest) :- !, N1 is N0 + K, fr_sum(Ts, R, N1, N, [S|L0], L, Rest).
+fr_sum(Rest, _, N, N, L, L, Rest).
 
 % fr_dominant(+Bases, -Base, -Ids): the base with the most moves, the first in order on a tie.
 fr_dominant(Bases, Base, Ids) :-

@@ -34,7 +34,7 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 
 % The sets below are read by the indicators, the findings and the tally of kinds alike: each is
 % tabled, so it is computed once per graph view.
-:- table gt_direct/1, gt_structural/1, gt_cultural/2, gt_adjacency/1, gt_contradiction/1.
+:- table gt_direct/1, gt_structural/1, gt_cultural/2, gt_adjacency/1, gt_issue_speakers/1, gt_contradiction/1.
 
 gt_direct(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
@@ -70,8 +70,8 @@ gt_kind(cultural, 3, cultural_violence, 'cultural').
 % Two actors are opposing when an OPPOSES edge joins them (either way), or one acts against the
 % other: a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) with the other as target, or a
 % Threat, Accusation, Demand or RedLine aimed at the other (TARGETS). gt_adjacency/1 builds, once,
-% each actor's adversaries from the set predicates (link_pairs, group_by_edge); the speakers on
-% each issue and the holders of each interest type are then checked against it.
+% each actor's adversaries from the set predicates (link_pairs) and the OPPOSES edges, indexed by
+% actor; the speakers on each issue and the holders of each interest type are then looked up in it.
 
 gt_contradiction(Ids) :-
     gt_adjacency(Adj),
@@ -85,8 +85,7 @@ gt_contested_set(interest(T)) :- gt_contested_interest_type(T).
 % the issue and the opposing actors' claims about it
 % (one opposing pair per issue or interest type is enough to show the contradiction)
 gt_set_opposed(issue(Issue), Adj, [Issue | Said]) :-
-    group_by_edge([Issue], 'ABOUT', in, _, ByClaim), gt_keys(ByClaim, Claims),
-    speakers(Claims, Speakers), gt_keys(Speakers, Actors),
+    gt_issue_speakers(ByIssue), group_ids(Issue, ByIssue, Speakers), gt_keys(Speakers, Actors),
     gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Speakers, Sel), gt_values(Sel, Said).
 % the opposing actors' interests of that type (other than 'other')
 gt_set_opposed(interest(Type), Adj, Interests) :-
@@ -94,25 +93,26 @@ gt_set_opposed(interest(Type), Adj, Interests) :-
     group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), gt_keys(Holders, Actors),
     gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Holders, Sel), gt_values(Sel, Interests).
 
-% gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric
+% gt_issue_speakers(-ByIssue): Issue-Speakers for each issue claims are about, Speakers being Actor-Claims
+% (both sorted), as an index (index_groups/2): read once from the ABOUT edges and the claims' speakers
+gt_issue_speakers(ByIssue) :-
+    findall(I-(A-C), ( edge(_, 'ABOUT', C, I, _), asserts(A, C) ), L), sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
+    findall(I-Speakers, ( member(I-ACs, Issues), group_pairs_by_key(ACs, Speakers) ), Groups), index_groups(Groups, ByIssue).
+
+% gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
 gt_adjacency(Adj) :-
     findall(Ps, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
                  link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps)), EL),
     findall(Ps, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
                  link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps)), CL),
     append(EL, CL, PLs), gt_pair_lists(PLs, [], Links0),
-    nodes_where('Actor', _, _, Actors), group_by_edge(Actors, 'OPPOSES', in, _, BySource), gt_source_links(BySource, Links0, Links),
-    msort(Links, Sorted), gt_group_links(Sorted, Adj).
+    findall([S-T, T-S], edge(_, 'OPPOSES', S, T, _), OL), append([Links0 | OL], Links),
+    msort(Links, Sorted), gt_group_links(Sorted, Groups), index_groups(Groups, Adj).
 
 gt_pair_lists([], Acc, Acc).
 gt_pair_lists([Ps | Rest], Acc0, Acc) :- gt_pair_links(Ps, Acc0, Acc1), gt_pair_lists(Rest, Acc1, Acc).
 gt_pair_links([], Acc, Acc).
 gt_pair_links([p(A, B, _) | Rest], Acc, Out) :- gt_pair_links(Rest, [A-B, B-A | Acc], Out).
-
-gt_source_links([], Acc, Acc).
-gt_source_links([S-Ts | Rest], Acc0, Acc) :- gt_target_links(Ts, S, Acc0, Acc1), gt_source_links(Rest, Acc1, Acc).
-gt_target_links([], _, Acc, Acc).
-gt_target_links([T | Ts], S, Acc, Out) :- gt_target_links(Ts, S, [S-T, T-S | Acc], Out).
 
 % consecutive A-B of a sorted list grouped as A-[B, ...] (duplicates dropped)
 gt_group_links([], []).
@@ -123,15 +123,15 @@ gt_take_key(_, Rest, [], Rest).
 gt_contested_interest_type(T) :- member(T, [security, territory, resources, recognition, autonomy, identity, power, economic]).
 
 % gt_opposed_pair(+Actors, +Adj, -Pair): the first two actors of a sorted list that are adversaries
-% (sorted [A, B]); walks the list and the adjacency side by side and stops at the first pair
+% (sorted [A, B]); walks the list, looking each actor's adversaries up (the first of them in the list),
+% and stops at the first pair
 gt_opposed_pair(Actors, Adj, Pair) :- Actors = [_, _ | _], gt_first_pair(Actors, Adj, Actors, Pair).
 
-gt_first_pair([A | As], [K-Adv | Adj], Actors, Pair) :-
-    compare(O, A, K),
-    ( O = (<) -> gt_first_pair(As, [K-Adv | Adj], Actors, Pair)
-    ; O = (>) -> gt_first_pair([A | As], Adj, Actors, Pair)
-    ; gt_ord_intersect(Adv, Actors, [B | _]) -> msort([A, B], Pair)
-    ; gt_first_pair(As, Adj, Actors, Pair) ).
+gt_first_pair([A | As], Adj, Actors, Pair) :-
+    (   group_ids(A, Adj, Adv), member(B, Adv), memberchk(B, Actors)
+    ->  msort([A, B], Pair)
+    ;   gt_first_pair(As, Adj, Actors, Pair)
+    ).
 
 % ---- ordered lists (one pass over sorted lists, deterministic) --------------------------
 
@@ -141,14 +141,6 @@ gt_keys([K-_ | T], [K | Ks]) :- gt_keys(T, Ks).
 % the values of a Key-Values list, appended
 gt_values([], []).
 gt_values([_-V | T], Out) :- gt_values(T, R), append(V, R, Out).
-
-% gt_ord_intersect(+Sorted, +Sorted, -Sorted)
-gt_ord_intersect([], _, []) :- !.
-gt_ord_intersect(_, [], []) :- !.
-gt_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), gt_intersect_(O, X, Xs, Y, Ys, Out).
-gt_intersect_(<, _, Xs, Y, Ys, Out) :- gt_ord_intersect(Xs, [Y | Ys], Out).
-gt_intersect_(=, X, Xs, _, Ys, [X | Out]) :- gt_ord_intersect(Xs, Ys, Out).
-gt_intersect_(>, X, Xs, _, Ys, Out) :- gt_ord_intersect([X | Xs], Ys, Out).
 
 % gt_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
 gt_select([], _, []) :- !.

@@ -34,7 +34,7 @@ indicator(recent_steps, 0.5, 'the spiral is live: a reaction falls in the recent
 % the pairs' steps are computed once per call, and every indicator read from them
 present(Name, Ids) :- jv_states(States), jv_present(Name, States, Ids), nonempty(Ids).
 
-jv_present(defensive_moves, States, Ids) :- findall(T, member(ps(_, _, _, _, T, _), States), L), append(L, I0), sort(I0, Ids).
+jv_present(defensive_moves, _, Ids) :- jv_movers(Movers), findall(T, member(m(_, T, _), Movers), L), append(L, I0), sort(I0, Ids).
 jv_present(defensive_framing, _, Ids) :- jv_defensive_claims(Ids).
 jv_present(threat_responses, States, Ids) :- jv_step_ids(States, _, Ids).
 jv_present(reciprocal, States, Ids) :- jv_spirals_of(States, Spirals), findall(E, member(sp(_, _, E), Spirals), L), append(L, I0), sort(I0, Ids).
@@ -77,39 +77,55 @@ jv_ctx(ctx(Triggers, Reactions)) :-
     jv_doers(M, ByM), speakers(D, ByD), append(ByM, ByD, Tr0), jv_merge_groups(Tr0, Triggers),
     append(M, T, MT), jv_doers(MT, ByMT), speakers(C, ByC), append(ByMT, ByC, Re0), jv_merge_groups(Re0, Reactions).
 
-% jv_steps(+Moves, +Answers, -Steps): step(Move, Reactions) for each move answered within 90 days
+% jv_steps(+Moves, +Answers, -Steps): step(Move, Reactions) for each move answered within 90 days;
+% Moves and Answers are Id-Days lists (days before the reference date, read once per id)
+jv_steps([], _, []) :- !.
+jv_steps(_, [], []) :- !.
 jv_steps(Moves, Answers, Steps) :-
     jv_reach(Reach),
-    findall(step(M, R), (member(M, Moves), days_before_reference(M, D), D >= 1, Hi is D - 1, Lo is D - Reach,
-                         filter_ids(Answers, window(Lo, Hi), R), nonempty(R)), Steps).
+    findall(step(M, R), ( member(M-D, Moves), D >= 1, Lo is D - Reach,
+                          findall(A, ( member(A-DA, Answers), DA >= Lo, DA < D ), R), R \== [] ), Steps).
 
-% jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds, PairEvidence) for each opposing pair
-% (A @< B): StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's
+% jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) with a
+% step either way: StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's. The pairs
+% with moves but no step, and those without moves, are read apart (jv_movers/1, jv_closest/5).
 % (tabled: computed once per graph view, and every indicator and finding reads the same states)
 jv_states(States) :- jv_states0(S), States = S.
 :- table jv_states0/1.
 jv_states0(States) :-
-    jv_ctx(Ctx), jv_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
-    findall(ps(A, B, SAB, SBA, Ts, Ev),
-            ( member(A-B, Pairs), pair_evidence(A, B, Ev),
-              jv_rec(A, Recs, r(TA, RA)), jv_rec(B, Recs, r(TB, RB)),
-              jv_steps(TA, RB, SAB), jv_steps(TB, RA, SBA), append(TA, TB, Ts0), sort(Ts0, Ts) ),
+    jv_recs(Recs), jv_movers(Movers),
+    % the pairs where a step can be: a mover and an opponent that reacts
+    findall(X-Y, ( member(m(A, _, Bs), Movers), member(B, Bs), jv_rec(B, Recs, r(_, _, [_|_])), order_pair(A, B, X, Y) ), Ps0),
+    sort(Ps0, Pairs),
+    findall(ps(A, B, SAB, SBA, Ts),
+            ( member(A-B, Pairs), jv_rec(A, Recs, r(TA, DTA, DRA)), jv_rec(B, Recs, r(TB, DTB, DRB)),
+              jv_steps(DTA, DRB, SAB), jv_steps(DTB, DRA, SBA), \+ ( SAB == [], SBA == [] ), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
 
-% jv_recs(+Ctx, -Recs): Actor-r(Moves, Reactions) in one pass, indexed by actor, so that each pair
-% looks its two sides up in the index
-jv_recs(ctx(Tr, Re), Recs) :-
+% jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
+jv_movers(Movers) :- jv_movers_(M), Movers = M.
+:- table jv_movers_/1.
+jv_movers_(Movers) :-
+    jv_recs(Recs), hostile_partners(Partners),
+    findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers).
+
+% jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
+% that each pair looks its two sides up in the index; the dated lists hold Id-Days
+jv_recs(Recs) :- jv_recs_(R), Recs = R.
+:- table jv_recs_/1.
+jv_recs_(Recs) :-
+    jv_ctx(ctx(Tr, Re)),
     findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Pairs),
     list_to_assoc(Pairs, Recs).
 jv_collect([], []).
 jv_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
-    jv_fill(T, Ids, r([], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
+    jv_fill(T, Ids, r([], [], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
 jv_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, jv_fill(T, Ids, R0, R1), jv_collect_same(K, Rest, R1, R, Out).
 jv_collect_same(_, Rest, R, R, Rest).
-jv_fill(m, Ids, r(_, R), r(Ids, R)).
-jv_fill(r, Ids, r(M, _), r(M, Ids)).
+jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- id_days(Ids, D).
+jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
-jv_rec(_, _, r([], [])).
+jv_rec(_, _, r([], [], [])).
 
 jv_step_list_ids(Steps, Moves, Reactions) :-
     findall(M, member(step(M, _), Steps), Moves),
@@ -117,13 +133,13 @@ jv_step_list_ids(Steps, Moves, Reactions) :-
 
 % jv_step_ids(+States, -Reactions, -Ids): the reactions of every step, and the moves and reactions together
 jv_step_ids(States, Reactions, Ids) :-
-    findall(S, (member(ps(_, _, SAB, SBA, _, _), States), ( member(S, SAB) ; member(S, SBA) )), Steps),
+    findall(S, (member(ps(_, _, SAB, SBA, _), States), ( member(S, SAB) ; member(S, SBA) )), Steps),
     jv_step_list_ids(Steps, Moves, R0), sort(R0, Reactions),
     append(Moves, Reactions, I0), sort(I0, Ids).
 
 % jv_spirals_of(+States, -Spirals): sp(A, B, Evidence) for each pair in a spiral
 jv_spirals_of(States, Spirals) :-
-    findall(sp(A, B, Ids), ( member(ps(A, B, SAB, SBA, _, _), States), SAB \== [], SBA \== [],
+    findall(sp(A, B, Ids), ( member(ps(A, B, SAB, SBA, _), States), SAB \== [], SBA \== [],
                              append(SAB, SBA, Steps), jv_step_list_ids(Steps, Ms, Rs), append(Ms, Rs, I0), sort(I0, Ids) ), Spirals).
 
 % spiral_pair(?A, ?B): A and B are caught in a spiral (callable from queries). Unbound, each pair once
@@ -137,15 +153,17 @@ spiral_pair(A, B) :-
 
 % ---- why there is no spiral ----------------------------------------------------------
 
-% the pair closest to a spiral, and why it is none: one_way(Mover, Reactor), unanswered, no_moves
-jv_closest(States, A, B, Why, Evidence) :-
-    findall(R-c(A1, B1, W1, E1), (member(ps(A1, B1, SAB, SBA, Ts, Ev), States), jv_why(A1, B1, SAB, SBA, Ts, Ev, R, W1, E1)), L),
-    msort(L, [_-c(A, B, Why, Evidence) | _]).
-
-jv_why(A, B, SAB, [], _, _, 1, one_way(A, B), Ids) :- SAB \== [], !, jv_step_list_ids(SAB, M, R), append(M, R, I0), sort(I0, Ids).
-jv_why(A, B, [], SBA, _, _, 1, one_way(B, A), Ids) :- SBA \== [], !, jv_step_list_ids(SBA, M, R), append(M, R, I0), sort(I0, Ids).
-jv_why(_, _, [], [], Ts, _, 2, unanswered, Ts) :- Ts \== [], !.
-jv_why(_, _, [], [], [], Ev, 3, no_moves, Ev).
+% the pair closest to a spiral, and why it is none: one_way(Mover, Reactor) (the first pair with
+% steps one way), else unanswered (the first pair with a mover, on its moves), else no_moves (the
+% first pair, on its OPPOSES edges)
+jv_closest([ps(A, B, SAB, SBA, _) | _], A, B, Why, Evidence) :- !,
+    ( SBA == [] -> Why = one_way(A, B) ; Why = one_way(B, A) ),
+    append(SAB, SBA, Steps), jv_step_list_ids(Steps, M, R), append(M, R, I0), sort(I0, Evidence).
+jv_closest([], A, B, unanswered, Evidence) :-
+    jv_movers(Movers), Movers \== [], !,
+    findall(X-Y, ( member(m(P, _, [Q | _]), Movers), order_pair(P, Q, X, Y) ), Firsts), msort(Firsts, [A-B | _]),
+    jv_recs(Recs), jv_rec(A, Recs, r(TA, _, _)), jv_rec(B, Recs, r(TB, _, _)), append(TA, TB, E0), sort(E0, Evidence).
+jv_closest([], A, B, no_moves, Evidence) :- hostile_actor_pairs([A-B | _]), pair_evidence(A, B, Evidence).
 
 jv_why_text(A, B, one_way(M, R), S) :-
     join(['No spiral yet: ', [R], ' answered moves of ', [M], ' with threats or mobilisation within 90 days, but ', [M],
@@ -170,7 +188,7 @@ jv_finding(spiral, States, Spirals, Answer, Sentence, Evidence, Because) :- jv_s
 jv_finding(spiral_pair, States, Spirals, [A, B], Sentence, Evidence,
         ['a pair is in a spiral when each side answered the other''s defensive moves with threats or mobilisation within 90 days', reciprocal]) :-
     member(sp(A, B, Evidence), Spirals),
-    member(ps(A, B, SAB, SBA, _, _), States), length(SAB, NAB), length(SBA, NBA),
+    member(ps(A, B, SAB, SBA, _), States), length(SAB, NAB), length(SBA, NBA),
     join([[A, B], ' are in a spiral: ', [B], ' answered ', NAB, ' move(s) of ', [A], ', and ', [A], ' answered ', NBA, ' of ', [B],
           ', each reading the other''s precautions as a threat.'], Sentence).
 

@@ -89,14 +89,19 @@ kr_contention(Ids) :-
 kr_after(Days, After) :- ( Days >= 1 -> To is Days - 1, kr_violence_in(0, To, After) ; After = [] ).
 kr_none_after(Days) :- ( Days >= 1 -> To is Days - 1, \+ kr_violence_exists(0, To) ; true ).
 
-% kr_latest_violence(-Days): days before the reference date of the latest violent event
-kr_latest_violence(Days) :-
+% kr_latest_violence(-Days): days before the reference date of the latest violent event (tabled:
+% the phases and the failed talks read it)
+kr_latest_violence(Days) :- kr_latest_violence_(D), Days = D.
+:- table kr_latest_violence_/1.
+kr_latest_violence_(Days) :-
     kr_violence_types(Ts), findall(D, (member(T, Ts), events_of_type(T, All), kr_latest(All, D)), Ds), Ds \== [], min_list(Ds, Days).
 
 % kr_settlement(-Days, -Markers): the latest settlement marker (Commitment claim of agreement or AGREE
 % event), Days before the reference date, with no violence dated after it; Markers are the settlement
-% markers from that one on
-kr_settlement(Days, Markers) :-
+% markers from that one on (tabled: the indicators and the phase read it)
+kr_settlement(Days, Markers) :- kr_settlement_(D, M), Days-Markers = D-M.
+:- table kr_settlement_/2.
+kr_settlement_(Days, Markers) :-
     claims_of_type('Commitment', Cs), keywords(kr_agreement_words, W), mentioning(Cs, W, Ms1),
     events_of_type('AGREE', Ms2), kr_latest(Ms1, D1, Ms2, D2, Days), kr_none_after(Days),
     filter_ids(Ms1, window(0, Days), K1), filter_ids(Ms2, window(0, Days), K2), append(K1, K2, K0), sort(K0, Markers).
@@ -208,17 +213,10 @@ kr_trend_text(steady, 0, 0, S) :- !, join(['Violence is steady: no violent event
 kr_trend_text(Trend, NR, NE, S) :-
     kr_events(NR, R), join(['Violence is ', Trend, ': ', R, ' in the last 180 days against ', NE, ' in the 180 days before.'], S).
 
-% ---- time without walking lists ---------------------------------------------------
+% ---- time -----------------------------------------------------------------------
 
 % kr_latest(+Ids, -Days) and kr_earliest(+Ids, -Days): how many days before the reference date the
-% latest (earliest) dated id happened, found by halving windows (filter_ids) instead of walking the list
-kr_latest(Ids, Days) :- filter_ids(Ids, window(0, 36500), [_|_]), kr_search_latest(Ids, 0, 36500, Days).
-kr_search_latest(_, Lo, Lo, Lo) :- !.
-kr_search_latest(Ids, Lo, Hi, Days) :-
-    Mid is (Lo + Hi) // 2,
-    ( filter_ids(Ids, window(Lo, Mid), [_|_]) -> kr_search_latest(Ids, Lo, Mid, Days) ; Lo1 is Mid + 1, kr_search_latest(Ids, Lo1, Hi, Days) ).
-kr_earliest(Ids, Days) :- filter_ids(Ids, window(0, 36500), [_|_]), kr_search_earliest(Ids, 0, 36500, Days).
-kr_search_earliest(_, Hi, Hi, Hi) :- !.
-kr_search_earliest(Ids, Lo, Hi, Days) :-
-    Mid is (Lo + Hi + 1) // 2,
-    ( filter_ids(Ids, window(Mid, Hi), [_|_]) -> kr_search_earliest(Ids, Mid, Hi, Days) ; Hi1 is Mid - 1, kr_search_earliest(Ids, Lo, Hi1, Days) ).
+% latest (earliest) id dated up to then (and within a hundred years) happened
+kr_latest(Ids, Days) :- kr_days_within(Ids, Ds), min_list(Ds, Days).
+kr_earliest(Ids, Days) :- kr_days_within(Ids, Ds), max_list(Ds, Days).
+kr_days_within(Ids, Ds) :- id_days(Ids, IdDays), findall(D, ( member(_-D, IdDays), D >= 0, D =< 36500 ), Ds).

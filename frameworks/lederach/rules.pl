@@ -28,7 +28,7 @@ indicator(grassroots_engaged, 1, 'grassroots leaders in the process: community a
 indicator(vertical_integration, 1, 'levels meeting: process events in which actors of two or more levels take part together').
 
 present(process, Ids) :- ld_process_ids(Ids), nonempty(Ids).
-present(Name, Ids) :- Name \== process, ld_ctx(Ctx), ld_per_level(Ctx, PerLevel), ld_present(Name, Ctx, PerLevel, Ids).
+present(Name, Ids) :- Name \== process, ld_ctx(Ctx), ld_per_level(PerLevel), ld_present(Name, Ctx, PerLevel, Ids).
 
 ld_present(Name, _, PerLevel, Ids) :-
     member(Name-Level, [top_engaged-top, middle_engaged-middle, grassroots_engaged-grassroots]),
@@ -44,7 +44,10 @@ ld_process_ids(Ids) :- ld_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids)
 
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
-ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
+% (tabled, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
+ld_ctx(Ctx) :- ld_ctx_(C), Ctx = C.
+:- table ld_ctx_/1.
+ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
     ld_levels(Levels), ld_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
     ld_keys(ByEvents, K1), ld_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
 
@@ -79,9 +82,12 @@ ld_level_set(lv(_, _, G), grassroots, G).
 ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
     findall(L, (member(L, [top, middle, grassroots]), ld_level_set(Levels, L, Set), ld_intersect(Set, Engaged, [_|_])), Found).
 
-% ld_per_level(+Ctx, -PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
+% ld_per_level(-PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
 % order: its actors in the process, their process events and claims, and their process events alone
-ld_per_level(ctx(Levels, ByEvents, ByClaims, Engaged), PerLevel) :-
+ld_per_level(PerLevel) :- ld_per_level_(P), PerLevel = P.
+:- table ld_per_level_/1.
+ld_per_level_(PerLevel) :-
+    ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)),
     findall(lv(Level, Actors, Said, Events),
             ( member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),
               ld_intersect(Set, Engaged, Actors), nonempty(Actors),
@@ -164,7 +170,7 @@ ld_indicator(grassroots, grassroots_engaged).
 % ---- findings -------------------------------------------------------------------
 
 finding(Key, Value, Sentence, Ids, Because) :-
-    ld_ctx(Ctx), ld_per_level(Ctx, PerLevel), PerLevel = [_|_], findall(L, member(lv(L, _, _, _), PerLevel), Engaged),
+    ld_ctx(Ctx), ld_per_level(PerLevel), PerLevel = [_|_], findall(L, member(lv(L, _, _, _), PerLevel), Engaged),
     ld_finding(Ctx, PerLevel, Engaged, Key, Value, Sentence, Ids, Because).
 
 ld_finding(_, PerLevel, _, level_engaged, Level, Sentence, Ids, [Rule, Indicator]) :-

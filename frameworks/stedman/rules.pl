@@ -50,24 +50,12 @@ st_process(Events, Claims) :-
 st_process_ids(Ids) :- st_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
 st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment', C), append(A, C, I0), sort(I0, Ids).
 
-% st_ctx(-ctx(Inside, Parties, After)): Inside = who took part in talks or agreements or made a
-% commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose); After = the
-% window (days before the reference date) of events after the first commitment or agreement, or none
-st_ctx(ctx(Inside, Parties, After)) :-
+% st_ctx(-ctx(Inside, Parties)): Inside = who took part in talks or agreements or made a
+% commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose)
+st_ctx(ctx(Inside, Parties)) :-
     st_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
     st_keys(G1, K1), st_keys(G2, K2), st_keys(G3, K3),
-    append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties), st_after(After).
-
-st_after(After) :- ( st_first_agreement_days(First), First >= 1 -> To is First - 1, After = window(0, To) ; After = none ).
-
-% for one actor (spoiler/1 with its argument bound) the parties are not listed: each of its
-% opponents is tested on its own edges
-st_is_party(N) :-
-    group_by_edge([N], 'PARTICIPATES_IN', out, _, GE), st_keys(GE, Es),
-    ( filter_ids(Es, prop(event_type, 'CONSULT'), [_|_]) ; filter_ids(Es, prop(event_type, 'AGREE'), [_|_]) ), !.
-st_is_party(N) :-
-    group_by_edge([N], 'ASSERTS', out, _, GC), st_keys(GC, Cs),
-    ( filter_ids(Cs, prop(type, 'Commitment'), [_|_]) ; filter_ids(Cs, prop(type, 'Offer'), [_|_]) ), !.
+    append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties).
 
 st_keys([], []).
 st_keys([K-_ | T], [K | Ks]) :- st_keys(T, Ks).
@@ -85,16 +73,13 @@ keywords(st_total_words, [never, 'any agreement', 'any deal', 'any talks', 'any 
 st_deal_claims(Ids) :-
     claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), keywords(st_deal_words, W), mentioning(C, W, Ids).
 
-% the first dated Commitment claim or AGREE event: how many days before the reference date
-% (a binary search over windows of the set predicate filter_ids: a few steps whatever the number)
-st_first_agreement_days(Days) :-
-    st_agreement_ids(Ids), filter_ids(Ids, window(0, 1000000), [_|_]), st_max_days(Ids, 0, 1000000, Days).
-
-% st_max_days(+Ids, +Lo, +Hi, -Max): the largest D in Lo..Hi with an id dated D days before the reference
-st_max_days(_, Lo, Lo, Lo) :- !.
-st_max_days(Ids, Lo, Hi, Max) :-
-    Mid is (Lo + Hi + 1) // 2,
-    ( filter_ids(Ids, window(Mid, Hi), [_|_]) -> st_max_days(Ids, Mid, Hi, Max) ; Hi1 is Mid - 1, st_max_days(Ids, Lo, Hi1, Max) ).
+% the first dated Commitment claim or AGREE event (up to the reference date): how many days before
+% the reference date (tabled: the indicators and the spoilers' behaviour read it)
+st_first_agreement_days(Days) :- st_first_agreement_days_(D), Days = D.
+:- table st_first_agreement_days_/1.
+st_first_agreement_days_(Days) :-
+    st_agreement_ids(Ids),
+    findall(D, ( member(Id, Ids), days_before_reference(Id, D), D >= 0 ), Ds), max_list(Ds, Days).
 
 % ASSAULT events dated after the first commitment or agreement
 st_assaults_after(Ids) :-
@@ -114,9 +99,11 @@ st_shifting(Demands, Dated) :-
     filter_ids(Dated, window(K, K), SameDay), SameDay \== Dated,
     keywords(st_inclusion_words, W), mentioning(Dated, W, Inc), Inc \== Dated.
 
-% OPPOSES edges between an actor and a party of the process
-st_opposition_edges(ctx(_, Parties, _), Ids) :-
-    findall(E, (member(P, Parties), opposes(P, _, E)), L), sort(L, Ids).
+% OPPOSES edges between an actor and a party of the process (either way): of all the OPPOSES
+% edges, those with a party at one end
+st_opposition_edges(ctx(_, Parties), Ids) :-
+    findall(P-t, member(P, Parties), PL), list_to_assoc(PL, IsParty),
+    findall(E, ( opposes(X, Y, E), ( get_assoc(X, IsParty, _) ; get_assoc(Y, IsParty, _) ) ), L), sort(L, Ids).
 
 % ---- one actor --------------------------------------------------------------------
 
@@ -131,28 +118,31 @@ st_profile(A, prof(Claims, Acts)) :-
 st_claims_of(prof(Claims, _), Types, Ids) :- findall(X, (member(T, Types), filter_ids(Claims, prop(type, T), X)), L), append(L, Ids).
 st_acts_of(prof(_, Acts), Type, Ids) :- filter_ids(Acts, prop(event_type, Type), Ids).
 
-% st_spoiler_of(+A, +Ctx, -s(A, Opposed, OppositionIds, Behaviour)): A is a spoiler: opposed to a
-% party of the process (OPPOSES either way), or named spoiler in the graph, and acting against the
-% process: RedLine or Denial claims about the deal, or ASSAULT events after the first commitment
-st_spoiler_of(A, After, s(A, Ps, OppIds, Beh)) :-
-    group_by_edge([A], 'OPPOSES', out, _, O1), group_by_edge([A], 'OPPOSES', in, _, O2),
-    st_keys(O1, K1), st_keys(O2, K2), append(K1, K2, K0), sort(K0, Ks),
-    findall(N, (member(N, Ks), st_is_party(N)), Ps0), st_drop(A, Ps0, Ps),
-    st_spoiler_with(A, Ps, After, s(A, Ps, OppIds, Beh)).
-
-% st_spoiler_with(+A, +OpposedParties, +After, -S): the same, the parties A is opposed to being known
-st_spoiler_with(A, Ps, After, s(A, Ps, OppIds, Beh)) :-
+% st_spoiler_with(+A, +OpposedParties, +Behaviour, -s(A, Opposed, OppositionIds, Behaviour)): A is a
+% spoiler: opposed to a party of the process (OPPOSES either way), or named spoiler in the graph, and
+% acting against the process (Behaviour, st_behaviour/1: RedLine or Denial claims about the deal, or
+% ASSAULT events after the first commitment)
+st_spoiler_with(A, Ps, Beh, s(A, Ps, OppIds, Beh)) :-
     ( actor_role(A, spoiler) -> Decl = [A] ; Decl = [] ),
     ( Ps = [_|_] ; Decl = [_] ), !,
-    st_profile(A, Prof), st_claims_of(Prof, ['RedLine', 'Denial'], RD), keywords(st_deal_words, W), mentioning(RD, W, Deal),
-    ( After = none -> Attacks = [] ; st_acts_of(Prof, 'ASSAULT', As), filter_ids(As, After, Attacks) ),
-    append(Deal, Attacks, B0), sort(B0, Beh), nonempty(Beh),
     findall(E, (member(P, Ps), ( edge(E, 'OPPOSES', A, P, _) ; edge(E, 'OPPOSES', P, A, _) )), Es),
     append(Es, Decl, O), sort(O, OppIds).
 
+% st_behaviour(-Index): each actor's moves against the process, as an index for group_ids/3: the
+% RedLine and Denial claims about the deal it asserts, and the ASSAULT events after the first
+% commitment or agreement it perpetrates or takes part in (not as target or mediator)
+st_behaviour(Index) :-
+    st_deal_claims(Deal), speakers(Deal, ByDeal),
+    (   st_assaults_after(Attacks)
+    ->  group_by_edge(Attacks, 'PARTICIPATES_IN', in, perpetrator, G1),
+        group_by_edge(Attacks, 'PARTICIPATES_IN', in, participant, G2)
+    ;   G1 = [], G2 = []
+    ),
+    append([ByDeal, G1, G2], G0), msort(G0, G), st_merge(G, Groups), index_groups(Groups, Index).
+
 % st_candidates(+Ctx, -Candidates): Actor-OpposedParties for the actors with an OPPOSES edge (either
 % way) to a party of the process, and those named spoiler (grouped by the set predicate group_by_edge)
-st_candidates(ctx(_, Parties, _), Candidates) :-
+st_candidates(ctx(_, Parties), Candidates) :-
     group_by_edge(Parties, 'OPPOSES', in, _, In), group_by_edge(Parties, 'OPPOSES', out, _, Out),
     nodes_where('Actor', role, spoiler, Declared), findall(D-[], member(D, Declared), DL),
     append([In, Out, DL], C0), msort(C0, C1), st_merge(C1, Candidates).
@@ -166,8 +156,9 @@ st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 st_spoilers(Ctx, Spoilers) :- st_all_spoilers(C, S), Ctx = C, Spoilers = S.
 :- table st_all_spoilers/2.
 st_all_spoilers(Ctx, Spoilers) :-
-    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), Ctx = ctx(_, _, After),
-    findall(S, (member(A-Ps0, Candidates), st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, After, S)), Spoilers).
+    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
+    findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
+                 st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S) ), Spoilers).
 
 st_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
 st_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
@@ -212,8 +203,9 @@ st_strategy(total, coercion, 'coercion: protect the process from it, weaken it, 
 
 % ---- the query predicate -----------------------------------------------------------
 
-% spoiler(?Actor): Actor is a spoiler of any type. Bound, only that actor's own edges are read.
-spoiler(A) :- nonvar(A), !, st_process_exists, st_after(After), st_spoiler_of(A, After, _).
+% spoiler(?Actor): Actor is a spoiler of any type (the spoilers are found once per graph view, and
+% a query asks for each of its actors)
+spoiler(A) :- nonvar(A), !, st_spoilers(_, S), memberchk(s(A, _, _, _), S).
 spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _), S).
 
 % ---- findings -------------------------------------------------------------------
@@ -238,7 +230,7 @@ rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), 
 st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
 
 finding(Key, Value, Sentence, Ids, Because) :-
-    st_spoilers(ctx(Inside, _, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
+    st_spoilers(ctx(Inside, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
     % a kept spoiler is profiled once, for all its kept findings
     once(( st_finding_key(Kept), kept(Kept, A) )),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),

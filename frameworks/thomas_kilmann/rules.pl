@@ -158,21 +158,13 @@ tk_intersect(S1, S2, Y) :-
 % tk_len(+List, -N): the length of List (functor/3 of a term built by =..).
 tk_len(L, N) :- T =.. [n|L], functor(T, _, N).
 
-% tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events.
+% tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events: the
+% library's hostile_partners/1, and an actor that OPPOSES itself among its own opponents.
 tk_opponents(Map) :-
-    findall(Ps, (tk_hostile_links(P), tk_pairs(P, [], Ps)), Lists),
-    findall(A-B, (edge(_, 'OPPOSES', X, Y, _), (A-B = X-Y ; A-B = Y-X)), L2),
-    append([L2|Lists], L), sort(L, S), group_pairs_by_key(S, Map).
-
-tk_pairs([], Acc, Acc).
-tk_pairs([p(A, B, _)|Ps], Acc0, Acc) :- tk_pairs(Ps, [A-B, B-A|Acc0], Acc).
-
-tk_hostile_links(P) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
-    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), P).
-tk_hostile_links(P) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
-    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), P).
+    hostile_partners(Partners), findall(X-X, edge(_, 'OPPOSES', X, X, _), Selves),
+    (   Selves == [] -> Map = Partners
+    ;   findall(A-B, (member(A-Bs, Partners), member(B, Bs)), L0), append(L0, Selves, L), sort(L, S), group_pairs_by_key(S, Map)
+    ).
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.

@@ -33,20 +33,21 @@ indicator(mediator, 1, 'a way out through a third party: actors with role mediat
 % the pair states are computed once per call, and every indicator read from them
 present(Name, Ids) :- zt_pair_states(States), zt_present(Name, States, Ids), nonempty(Ids).
 
+% (the attacks of a state are its ASSAULT evidence)
 zt_present(sustained_violence, States, Ids) :-
-    findall(Ev, (member(st(_, _, S, Ev), States), zt_sustained_state(S)), L), append(L, I0), filter_ids(I0, prop(event_type, 'ASSAULT'), I1), sort(I1, Ids).
+    findall(U, (member(st(_, _, S, _), States), zt_sustained_state(S, U)), L), append(L, I0), sort(I0, Ids).
 zt_present(no_side_gaining, States, Ids) :-
-    findall(Ev, (member(st(_, _, S, Ev), States), zt_no_gain_state(S)), L), append(L, I0), filter_ids(I0, prop(event_type, 'ASSAULT'), I1), sort(I1, Ids).
-zt_present(cost_perceived, States, Ids) :- zt_party_cost_claims(States, Ids).
+    findall(U, (member(st(_, _, S, _), States), zt_no_gain_state(S, U)), L), append(L, I0), sort(I0, Ids).
+zt_present(cost_perceived, _, Ids) :- zt_party_cost_claims(Ids).
 zt_present(offers, _, Ids) :- current_claims('Offer', O), current_claims('Concession', C), append(O, C, I0), sort(I0, Ids).
 zt_present(talks, _, Ids) :- current_events('CONSULT', Ids).
 zt_present(mediator, _, Ids) :- zt_mediation(Ids).
 
-zt_sustained_state(hurting(_, _)).
-zt_sustained_state(no_cost(_)).
-zt_sustained_state(gaining(_, _, _)).
-zt_no_gain_state(hurting(_, _)).
-zt_no_gain_state(no_cost(_)).
+zt_sustained_state(hurting(U, _), U).
+zt_sustained_state(no_cost(U), U).
+zt_sustained_state(gaining(_, _, U), U).
+zt_no_gain_state(hurting(U, _), U).
+zt_no_gain_state(no_cost(U), U).
 
 % ---- sets ---------------------------------------------------------------------
 
@@ -76,58 +77,91 @@ zt_ctx(ctx(Assaulters, Yielders, CostSpeakers)) :-
 zt_cost_claims(Ids) :- nodes_where('Claim', _, _, Cs0), current_ids(Cs0, Cs), keywords(zt_cost_words, W), mentioning(Cs, W, Ids).
 
 % cost claims made by a side of an opposing pair
-zt_party_cost_claims(States, Ids) :-
-    zt_cost_claims(Costs), speakers(Costs, Groups), findall(X, (member(st(A, B, _, _), States), ( X = A ; X = B )), P0), sort(P0, Parties),
-    findall(Cs, (member(A-Cs, Groups), member(A, Parties)), L), append(L, I0), sort(I0, Ids).
+zt_party_cost_claims(Ids) :-
+    zt_cost_claims(Costs), speakers(Costs, Groups), hostile_partners(Partners),
+    findall(Cs, zt_party_group(Groups, Partners, Cs), L), append(L, I0), sort(I0, Ids).
 
-% zt_pair_states(-States): st(A, B, State, Evidence) for each opposing pair (A @< B), State one of
+% zt_party_group(+Groups, +Partners, -Ids): the ids of each key of Groups that is a key of Partners
+% as well (both sorted by key: one walk of the two)
+zt_party_group([A-Cs | Gs], [B-Bs | Ps], Ids) :-
+    compare(O, A, B),
+    (   O == (=) -> ( Ids = Cs ; zt_party_group(Gs, Ps, Ids) )
+    ;   O == (<) -> zt_party_group(Gs, [B-Bs | Ps], Ids)
+    ;   zt_party_group([A-Cs | Gs], Ps, Ids)
+    ).
+
+% zt_pair_states(-States): st(A, B, State, Evidence) for each opposing pair (A @< B) whose two
+% sides both attack (the candidates of a stalemate), State one of
 %   hurting(Attacks, CostSpeakers) sustained mutual violence, no side gaining, the cost spoken of
 %   no_cost(Attacks)             sustained mutual violence, no side gaining, nobody speaks of the cost
 %   gaining(Yielder, Gainer, Attacks) sustained mutual violence, but one side retreats or concedes
 %   lapsed                       mutual violence that does not reach into the recent window
 %   not_sustained(Attacks)       mutual violence within fewer than 30 days
-% (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest)
-%   one_sided(Attacker)          only one side attacks
-%   no_violence                  neither side attacks
+% (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest).
+% The other pairs are one_sided(Attacker), only one side attacks, or no_violence: zt_closest/2
+% reads them when no pair attacks both ways.
 % (tabled: computed once per graph view, and every indicator and finding reads the same states)
 zt_pair_states(States) :- zt_pair_states0(S), States = S.
 :- table zt_pair_states0/1.
 zt_pair_states0(States) :-
-    zt_ctx(Ctx), zt_recs(Ctx, Recs), hostile_actor_pairs(Pairs),
-    findall(st(A, B, S, Ev), (member(A-B, Pairs), zt_pair_state(Recs, A, B, S, Ev)), States).
+    zt_recs(Recs), hostile_partners(Partners),
+    % each attacker with each of its opponents that attacks too
+    findall(st(A, B, S, Ev),
+            ( member(A-Bs, Partners), zt_rec(A, Recs, RA), RA = r([_|_], _, _, _),
+              member(B, Bs), A @< B, zt_rec(B, Recs, RB), RB = r([_|_], _, _, _),
+              zt_pair_state(A, RA, B, RB, S, Ev) ),
+            States).
 
-% zt_recs(+Ctx, -Recs): Actor-r(Assaults, Yields, CostClaims) in one pass, indexed by actor, so that
-% each pair looks its two sides up in the index
-zt_recs(ctx(As, Ys, Cs), Recs) :-
+% zt_recs(-Recs): Actor-r(Assaults, Yields, CostClaims, Days) in one pass, indexed by actor, so that
+% each pair looks its two sides up in the index; Days is days(Dated, Latest, Oldest) of the actor's
+% assaults: whether any is dated, how many days before the reference date the latest in the recent
+% window happened (none when none), and the oldest (none when none is dated)
+zt_recs(Recs) :- zt_recs_(R), Recs = R.
+:- table zt_recs_/1.
+zt_recs_(Recs) :-
+    zt_ctx(ctx(As, Ys, Cs)),
     findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Pairs),
     list_to_assoc(Pairs, Recs).
 zt_collect([], []).
 zt_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
-    zt_fill(T, Ids, r([], [], []), R1), zt_collect_same(K, Rest, R1, R, Rest1), zt_collect(Rest1, Recs).
+    zt_fill(T, Ids, r([], [], [], days(no, none, none)), R1), zt_collect_same(K, Rest, R1, R, Rest1), zt_collect(Rest1, Recs).
 zt_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, zt_fill(T, Ids, R0, R1), zt_collect_same(K, Rest, R1, R, Out).
 zt_collect_same(_, Rest, R, R, Rest).
-zt_fill(a, Ids, r(_, Y, C), r(Ids, Y, C)).
-zt_fill(y, Ids, r(A, _, C), r(A, Ids, C)).
-zt_fill(c, Ids, r(A, Y, _), r(A, Y, Ids)).
+zt_fill(a, Ids, r(_, Y, C, _), r(Ids, Y, C, D)) :- zt_days(Ids, D).
+zt_fill(y, Ids, r(A, _, C, D), r(A, Ids, C, D)).
+zt_fill(c, Ids, r(A, Y, _, D), r(A, Y, Ids, D)).
 zt_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
-zt_rec(_, _, r([], [], [])).
+zt_rec(_, _, r([], [], [], days(no, none, none))).
 
-zt_pair_state(Recs, A, B, State, Evidence) :-
-    zt_rec(A, Recs, r(EA, YA, CA)), zt_rec(B, Recs, r(EB, YB, CB)),
-    (   EA == [], EB == [] -> State = no_violence, pair_evidence(A, B, Evidence)
-    ;   EB == [] -> State = one_sided(A), pair_evidence(A, B, PairEv), append(PairEv, EA, E0), sort(E0, Evidence)
-    ;   EA == [] -> State = one_sided(B), pair_evidence(A, B, PairEv), append(PairEv, EB, E0), sort(E0, Evidence)
-    ;   append(EA, EB, U0), sort(U0, U), recent_window(W),
-        (   filter_ids(U, dated, []) -> State = not_sustained(U), Evidence = U
-        ;   filter_ids(U, window(0, W), []) -> State = lapsed, Evidence = U
-        ;   zt_latest_within(U, W, Latest), From is Latest + 30, filter_ids(U, window(From, 36500), []) -> State = not_sustained(U), Evidence = U
-        ;   YA \== [] -> State = gaining(A, B, U), append(U, YA, E0), sort(E0, Evidence)
-        ;   YB \== [] -> State = gaining(B, A, U), append(U, YB, E0), sort(E0, Evidence)
-        ;   append(CA, CB, C0), sort(C0, Cs),
-            (   Cs == [] -> State = no_cost(U), Evidence = U
-            ;   findall(X, (member(X-CX, [A-CA, B-CB]), CX \== []), Speakers),
-                State = hurting(U, Speakers), append(U, Cs, E0), sort(E0, Evidence)
-            )
+zt_days(Ids, days(Dated, Latest, Oldest)) :-
+    id_days(Ids, IdDays), findall(D, member(_-D, IdDays), Ds),
+    ( Ds == [] -> Dated = no ; Dated = yes ),
+    recent_window(W),
+    findall(D, ( member(D, Ds), D >= 0, D =< W ), Rs), zt_extreme(min_list, Rs, Latest),
+    findall(D, ( member(D, Ds), D =< 36500 ), Os), zt_extreme(max_list, Os, Oldest).
+zt_extreme(_, [], none) :- !.
+zt_extreme(P, Ds, D) :- call(P, Ds, D).
+
+% the smaller (or larger) of two days, none standing for no day
+zt_min(none, D, D) :- !.
+zt_min(D, none, D) :- !.
+zt_min(X, Y, D) :- D is min(X, Y).
+zt_max(none, D, D) :- !.
+zt_max(D, none, D) :- !.
+zt_max(X, Y, D) :- D is max(X, Y).
+
+% zt_pair_state(+A, +RecA, +B, +RecB, -State, -Evidence): the state of a pair whose two sides attack
+zt_pair_state(A, r(EA, YA, CA, days(DA, LA, OA)), B, r(EB, YB, CB, days(DB, LB, OB)), State, Evidence) :-
+    append(EA, EB, U0), sort(U0, U), zt_min(LA, LB, Latest), zt_max(OA, OB, Oldest),
+    (   DA == no, DB == no -> State = not_sustained(U), Evidence = U
+    ;   Latest == none -> State = lapsed, Evidence = U
+    ;   Oldest < Latest + 30 -> State = not_sustained(U), Evidence = U
+    ;   YA \== [] -> State = gaining(A, B, U), append(U, YA, E0), sort(E0, Evidence)
+    ;   YB \== [] -> State = gaining(B, A, U), append(U, YB, E0), sort(E0, Evidence)
+    ;   append(CA, CB, C0), sort(C0, Cs),
+        (   Cs == [] -> State = no_cost(U), Evidence = U
+        ;   findall(X, (member(X-CX, [A-CA, B-CB]), CX \== []), Speakers),
+            State = hurting(U, Speakers), append(U, Cs, E0), sort(E0, Evidence)
         )
     ).
 
@@ -142,10 +176,17 @@ zt_rank(no_violence, 6).
 
 zt_hurting(States, Hurting) :- findall(st(A, B, S, Ev), (member(st(A, B, S, Ev), States), S = hurting(_, _)), Hurting).
 
-% the closest pair that does not hurt
-zt_closest(States, st(A, B, S, Ev)) :-
-    findall(R-st(A1, B1, S1, E1), (member(st(A1, B1, S1, E1), States), zt_rank(S1, R)), Ranked),
-    msort(Ranked, [_-st(A, B, S, Ev) | _]).
+% the closest pair that does not hurt: among the pairs that attack both ways, else the first pair
+% where one side attacks, else the first pair
+zt_closest([St | Sts], Closest) :- !,
+    findall(R-St1, ( member(St1, [St | Sts]), St1 = st(_, _, S1, _), zt_rank(S1, R) ), Ranked),
+    msort(Ranked, [_-Closest | _]).
+zt_closest([], st(A, B, one_sided(X), Ev)) :-
+    hostile_actor_pairs(Pairs), zt_recs(Recs),
+    member(A-B, Pairs), zt_rec(A, Recs, r(EA, _, _, _)), zt_rec(B, Recs, r(EB, _, _, _)),
+    ( EA == [] -> EB \== [], X = B, EX = EB ; EB == [], X = A, EX = EA ), !,
+    pair_evidence(A, B, PairEv), append(PairEv, EX, E0), sort(E0, Ev).
+zt_closest([], st(A, B, no_violence, Ev)) :- hostile_actor_pairs([A-B | _]), pair_evidence(A, B, Ev).
 
 % hurting_party(?A): A is a side of a mutually hurting stalemate (callable from queries)
 hurting_party(A) :-
@@ -240,8 +281,8 @@ zt_way_out_finding(_, Parts, Evidence, yes, Sentence, Evidence, ['a way out is p
     Parts \== [], !,
     zt_parts_text(Parts, Text),
     join(['A way out is in sight: ', Text, '.'], Sentence).
-zt_way_out_finding(States, [], _, no, Sentence, Evidence, ['a way out needs an Offer or Concession, CONSULT events or a mediator; none is current']) :-
-    findall(Ev, (member(st(A, B, _, _), States), pair_evidence(A, B, Ev)), L), append(L, E0), sort(E0, Evidence),
+zt_way_out_finding(_, [], _, no, Sentence, Evidence, ['a way out needs an Offer or Concession, CONSULT events or a mediator; none is current']) :-
+    hostile_actor_pairs(Pairs), findall(Ev, (member(A-B, Pairs), pair_evidence(A, B, Ev)), L), append(L, E0), sort(E0, Evidence),
     join(['No way out is in sight: no current offer or concession, no talks and no mediator.'], Sentence).
 
 zt_ripe(States, Parts, WE, Answer, Sentence, Evidence, Because) :-
@@ -262,12 +303,3 @@ zt_missing_part(no, [_|_], S, 'ripeness needs a mutually hurting stalemate as we
     join(['The conflict is not ripe: the hurting stalemate is missing. A way out is in sight, but the parties are not shown to be stuck in a costly deadlock.'], S).
 zt_missing_part(no, [], S, 'ripeness needs both a mutually hurting stalemate and a way out: both are missing') :-
     join(['The conflict is not ripe: both parts are missing, the hurting stalemate and the way out.'], S).
-
-
-% zt_latest_within(+Ids, +Max, -Days): how many days before the reference date the latest id dated in
-% the last Max days happened, found by halving windows (filter_ids) instead of walking the list
-zt_latest_within(Ids, Max, Days) :- filter_ids(Ids, window(0, Max), [_|_]), zt_search_latest(Ids, 0, Max, Days).
-zt_search_latest(_, Lo, Lo, Lo) :- !.
-zt_search_latest(Ids, Lo, Hi, Days) :-
-    Mid is (Lo + Hi) // 2,
-    ( filter_ids(Ids, window(Lo, Mid), [_|_]) -> zt_search_latest(Ids, Lo, Mid, Days) ; Lo1 is Mid + 1, zt_search_latest(Ids, Lo1, Hi, Days) ).

@@ -130,6 +130,34 @@ hostile_actor_pair(X, Y) :-
     member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
     link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
 
+% hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
+% list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
+% from those actors rather than walk every pair (tabled, as the pairs are).
+hostile_partners(Partners) :- hostile_partners_(All), Partners = All.
+:- table hostile_partners_/1.
+hostile_partners_(Partners) :-
+    hostile_actor_pairs(Pairs),
+    findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
+
+% hostile_pairs_among(+Groups, -Pairs): p(A, B, IdsA, IdsB) for each hostile pair A-B (A @< B, as
+% hostile_actor_pairs/1 has them, in that order) whose two sides both have ids in Groups (Actor-Ids
+% sorted by actor, as the grouping helpers return them): read from each actor of Groups to its
+% opponents, not over every pair.
+hostile_pairs_among(Groups, Pairs) :-
+    hostile_partners(Partners), index_groups(Groups, Index),
+    findall(p(A, B, IdsA, IdsB),
+            ( partners_of_groups(Groups, Partners, A, IdsA, Bs), member(B, Bs), A @< B, group_ids(B, Index, IdsB), IdsB \== [] ),
+            Pairs).
+
+% partners_of_groups(+Groups, +Partners, -A, -Ids, -Opponents): each actor of Groups that has
+% opponents, with its ids and its opponents (both lists sorted by actor: one walk of the two)
+partners_of_groups([A-Ids | Gs], [B-Bs | Ps], Actor, ActorIds, Opponents) :-
+    compare(O, A, B),
+    (   O == (=) -> ( Actor-ActorIds-Opponents = A-Ids-Bs ; partners_of_groups(Gs, Ps, Actor, ActorIds, Opponents) )
+    ;   O == (<) -> partners_of_groups(Gs, [B-Bs | Ps], Actor, ActorIds, Opponents)
+    ;   partners_of_groups([A-Ids | Gs], Ps, Actor, ActorIds, Opponents)
+    ).
+
 % pair_evidence(+A, +B, -Ids): the two actors and the OPPOSES edges between them.
 pair_evidence(A, B, Ids) :- findall(E, ( edge(E, 'OPPOSES', A, B, _) ; edge(E, 'OPPOSES', B, A, _) ), Es), append([A, B], Es, Ids).
 
@@ -149,8 +177,19 @@ dated(Id, Date) :- valid_time(Id, Date).
 recent_window(180).
 
 % days_before_reference(+Id, -Days): how many days before the reference date Id happened.
-days_before_reference(Id, Days) :-
-    reference_date(Ref), valid_time(Id, Date), date_days(Ref, R), date_days(Date, D), Days is R - D.
+days_before_reference(Id, Days) :- reference_days(R), valid_time(Id, Date), day_number(Date, D), Days is R - D.
+
+% id_days(+Ids, -IdDays): Id-Days for each dated id of the list, in its order, Days being how many
+% days before the reference date it happened: a rule that compares the dates of a few ids with each
+% other (what followed what, within how long) reads each id's day once
+id_days(Ids, IdDays) :- findall(Id-D, ( member(Id, Ids), days_before_reference(Id, D) ), IdDays).
+
+% reference_days(-Days) and day_number(+Date, -Days): days since 1970-01-01 of the reference date
+% and of a date, tabled: a date parses in some sixty inferences, and rules that read the age of
+% thousands of events meet the same few hundred dates again and again
+:- table reference_days/1, day_number/2.
+reference_days(R) :- reference_date(Ref), date_days(Ref, R).
+day_number(Date, Days) :- date_days(Date, Days).
 
 % recent(+Id): Id happened within the recent window before the reference date.
 recent(Id) :- recent_window(W), days_before_reference(Id, Days), Days >= 0, Days =< W.
@@ -271,9 +310,11 @@ mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
 % it left out (findings_omitted/2).
 :- meta_predicate kept(:, ?), findings_omitted(:, -).
 
+% (Subject is bound: the kept pairs are ground, and memberchk/2 tests one in a single step where
+% ord_memberchk/2 walks the list in Prolog, for each of the thousands of candidates a run meets)
 kept(M:Key, Subject) :-
     (   nb_current(parley_findings_cap, Cap), integer(Cap)
-    ->  ranked_kept(M, Cap, Kept, _), ord_memberchk(Key-Subject, Kept)
+    ->  ranked_kept(M, Cap, Kept, _), memberchk(Key-Subject, Kept)
     ;   true
     ).
 
