@@ -20,10 +20,11 @@
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
 %                                   modules declare (keywords/2 facts): the text index the bridge
 %                                   builds when it hands the view over (engine/prolog/text-index.ts)
+%   g_memo(Slot)                    a global variable holding view_memo/3 answers of this view
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1, g_memo/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -47,16 +48,43 @@ valid_time(Id, Date) :- g_valid(Id, Date).
 
 reference_date(Date) :- g_ref(Date, _).
 
-% nodes_where(+Label, ?Key, ?Value, -Ids): tabled, so that a set the rules of several
+% nodes_where(+Label, ?Key, ?Value, -Ids): memoised for the view (view_memo/3), so that a set the rules of several
 % frameworks read (the claims, the claims of a type) is collected once per graph view
-nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
-:- table nodes_where_/4.
+nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), view_memo(nodes_where(Label, Key, Value), Found, nodes_where_(Label, Key, Value, Found)), Ids = Found.
 nodes_where_(Label, Key, Value, Ids) :-
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
     ),
     sort(Found, Ids).
+
+% view_memo(+Key, ?Value, :Goal): Value as the first answer of Goal computes it, once per graph
+% view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
+% variant) until the view changes. A table would do the same, but each call of a tabled
+% predicate copies its answer out of the table and walks a list argument through the trie:
+% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept in global variables
+% instead (read without a copy), found by a fingerprint of Key (a list argument stands for
+% its length and first element) and compared with Key in C.
+view_memo(Key, Value, Goal) :-
+    memo_slot(Key, Slot),
+    (   nb_current(Slot, Entries), memo_entry(Entries, Key, Found)
+    ->  true
+    ;   ( call(Goal) -> Found = answer(Value) ; Found = failed ),
+        ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
+        nb_setval(Slot, [Key-Found|Old])
+    ),
+    Found = answer(Value).
+
+memo_slot(Key, Slot) :-
+    Key =.. [Name|Args],
+    maplist(memo_print, Args, Prints),
+    Print =.. [Name|Prints],
+    ( ground(Print) -> term_hash(Print, Hash) ; variant_sha1(Print, Hash) ),
+    atom_concat('$parley_memo_', Hash, Slot).
+
+memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
+
+memo_entry([K-F|Rest], Key, Found) :- ( K =@= Key -> Found = F ; memo_entry(Rest, Key, Found) ).
 
 % text_mentions(+Id, +Keywords, -Keyword): the first keyword the node's text contains.
 text_mentions(Id, Keywords, Keyword) :-
@@ -72,17 +100,14 @@ text_mentions(Id, Keywords, Keyword) :-
 filter_ids(Ids, Condition, Kept) :-
     must_be(list, Ids),
     must_be(nonvar, Condition),
-    (   shared_set(Ids), ground(Condition) -> filter_ids_shared(Ids, Condition, Found), Kept = Found
+    (   shared_set(Ids), ground(Condition) -> view_memo(filter_ids(Ids, Condition), Found, filter_ids_(Ids, Condition, Found)), Kept = Found
     ;   filter_ids_(Ids, Condition, Kept)
     ).
 
 % shared_set(+Ids): a list long enough that a set predicate's answer over it is kept for the
-% rest of the view (tabled): the frameworks of one assess ask for the same large sets (the
+% rest of the view (view_memo/3): the frameworks of one assess ask for the same large sets (the
 % claims, the events of a type, the current ones) again and again
 shared_set(Ids) :- length(Ids, N), N >= 64.
-
-:- table filter_ids_shared/3.
-filter_ids_shared(Ids, Condition, Kept) :- filter_ids_(Ids, Condition, Kept).
 
 filter_ids_(Ids, Condition, Kept) :-
     (   Condition = mentions(Keywords), indexed_words(Keywords)
@@ -93,17 +118,18 @@ filter_ids_(Ids, Condition, Kept) :-
     ).
 
 % indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
-% mentions condition on other words scans the texts of the ids instead); tabled, as a rule asks
-% it again with the same list for every actor
-:- table indexed_words/1.
-indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
+% mentions condition on other words scans the texts of the ids instead); memoised, as a rule
+% asks it again with the same list for every actor
+indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
+indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
-% (tabled: a framework's word list is asked for again by its indicators, its findings and per
+% (memoised: a framework's word list is asked for again by its indicators, its findings and per
 % actor), and mentioned_index/2 the same as an assoc, built when a short list asks
-:- table mentioned_by/2, mentioned_index/2.
-mentioned_by(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
-mentioned_index(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+mentioned_by(Keywords, Ids) :- view_memo(mentioned_by(Keywords), Ids, mentioned_by_(Keywords, Ids)).
+mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_index(Keywords, Index) :- view_memo(mentioned_index(Keywords), Index, mentioned_index_(Keywords, Index)).
+mentioned_index_(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
 
 % kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
 % of Ids: one walk of both lists when Ids is a sorted set about as long as the mentioned ones,
@@ -142,12 +168,9 @@ keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
     must_be(list, Ids), must_be(atom, Type), must_be(atom, Dir),
     (   shared_set(Ids), ( var(Role) ; atom(Role) )
-    ->  group_by_edge_shared(Ids, Type, Dir, Role, Found), Groups = Found
+    ->  view_memo(group_by_edge(Ids, Type, Dir, Role), Found, group_by_edge_(Ids, Type, Dir, Role, Found)), Groups = Found
     ;   group_by_edge_(Ids, Type, Dir, Role, Groups)
     ).
-
-:- table group_by_edge_shared/5.
-group_by_edge_shared(Ids, Type, Dir, Role, Groups) :- group_by_edge_(Ids, Type, Dir, Role, Groups).
 
 group_by_edge_(Ids, Type, Dir, Role, Groups) :-
     findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
@@ -165,12 +188,9 @@ link_pairs(Ids, SideA, SideB, Pairs) :-
     must_be(list, Ids),
     (   side(SideA), side(SideB) -> true ; instantiation_error(link_pairs(Ids, SideA, SideB)) ),
     (   shared_set(Ids), ground(SideA-SideB)
-    ->  link_pairs_shared(Ids, SideA, SideB, Found), Pairs = Found
+    ->  view_memo(link_pairs(Ids, SideA, SideB), Found, link_pairs_(Ids, SideA, SideB, Found)), Pairs = Found
     ;   link_pairs_(Ids, SideA, SideB, Pairs)
     ).
-
-:- table link_pairs_shared/4.
-link_pairs_shared(Ids, SideA, SideB, Pairs) :- link_pairs_(Ids, SideA, SideB, Pairs).
 
 link_pairs_(Ids, SideA, SideB, Pairs) :-
     findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
@@ -341,7 +361,8 @@ parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, 
     parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref).
 
 % parley_add_view(...): the same lists for records added to the view; Ref is the new reference
-% date, or [] when it stays. The tables of the last view (tabled rule predicates) are dropped.
+% date, or [] when it stays. The tables of the last view (tabled rule predicates) and its
+% view_memo/3 answers are dropped.
 parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
@@ -350,6 +371,7 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, R
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
     ),
+    forall(retract(g_memo(Slot)), nb_delete(Slot)),
     abolish_all_tables.
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
