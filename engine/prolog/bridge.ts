@@ -127,7 +127,7 @@ async function startEngine(): Promise<Any> {
   const prolog = swipl.prolog;
   const graphLibrary = readFileSync(fileURLToPath(new URL('./lib/graph.pl', import.meta.url)), 'utf8');
   prolog.query('set_prolog_flag(double_quotes, atom)').once();
-  const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true)]), close(S))", { Text: graphLibrary }).once();
+  const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true), optimise(true)]), close(S))", { Text: graphLibrary }).once();
   if (!loaded || loaded.error || loaded.success === false) throw new Error(`lib/graph.pl does not load: ${loaded?.message ?? 'failed'}`);
   prolog.query(`set_prolog_flag(heartbeat, ${HEARTBEAT_INFERENCES})`).once();
   return prolog;
@@ -153,15 +153,19 @@ export class PrologBridge {
 
   /**
    * Consults a rule module's text. Throws RuleModuleError naming `origin`, the line and
-   * the reason when it does not load.
+   * the reason when it does not load. `trusted` code (the helper library) has its
+   * arithmetic compiled inline, which costs no inference and runs faster; a rule module's
+   * is not, because inline arithmetic never reaches the heartbeat that checks the time
+   * limit, so a runaway arithmetic loop would only stop at the inference limit.
    */
-  consult(program: string, origin = 'rule module'): string[] {
+  consult(program: string, origin = 'rule module', trusted = false): string[] {
     const before = new Set(this.definedNow());
-    const { Problems } = once('parley_consult(M, Source, Text, Problems)', {
+    const { Problems } = once('parley_consult(M, Source, Text, Optimise, Problems)', {
       M: this.module,
       // SWI-Prolog loads one source into one module only: the same file consulted by two registries needs two names
       Source: `${this.module}/${origin}`,
       Text: program,
+      Optimise: trusted ? 'true' : 'false',
     });
     const problems = (Problems as Any[]).map((problem) => compoundArgs(problem) as [number, number, string]);
     if (problems.length > 0) {

@@ -309,13 +309,14 @@ parley_past_deadline :-
     nb_current(parley_deadline, Deadline), Deadline > 0,
     get_time(Now), Now > Deadline.
 
-% parley_consult(+Module, +Origin, +Text, -Problems): loads Text into Module; Problems
-% lists problem(Line, Column, Message) for each error the loader reported.
-parley_consult(Module, Origin, Text, Problems) :-
+% parley_consult(+Module, +Origin, +Text, +Optimise, -Problems): loads Text into Module (its
+% arithmetic compiled inline when Optimise is true); Problems lists problem(Line, Column,
+% Message) for each error the loader reported.
+parley_consult(Module, Origin, Text, Optimise, Problems) :-
     nb_setval(parley_problems, []),
     setup_call_cleanup(
         ( open_string(Text, Stream), nb_setval(parley_consulting, true) ),
-        catch(load_files(Module:Origin, [stream(Stream), silent(true)]), Error, note_problem(Error)),
+        catch(load_files(Module:Origin, [stream(Stream), silent(true), optimise(Optimise)]), Error, note_problem(Error)),
         ( nb_setval(parley_consulting, false), close(Stream) )),
     nb_getval(parley_problems, Reversed),
     reverse(Reversed, Problems).
