@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/9).
+% new, only the records added since when the graph has only grown (parley_add_view/10).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -18,13 +18,16 @@
 %   g_text(Id, Lower)               a node's text (else label) in lower case
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
-%                                   modules declare (keywords/2 facts): the text index the bridge
-%                                   builds when it hands the view over (engine/prolog/text-index.ts)
+%                                   modules declare (keywords/2 facts) or the name of a node of
+%                                   a label they declare (name_keywords/1): the text index the
+%                                   bridge builds when it hands the view over (text-index.ts)
+%   g_named(Word)                   Word is the name of a node of a name_keywords label: g_mention
+%                                   covers it in this view
 %   g_memo(Slot)                    a global variable holding view_memo/3 answers of this view
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1, g_memo/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -117,11 +120,11 @@ filter_ids_(Ids, Condition, Kept) :-
     ;   domain_error(filter_condition, Condition)
     ).
 
-% indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
-% mentions condition on other words scans the texts of the ids instead); memoised, as a rule
-% asks it again with the same list for every actor
+% indexed_words(+Keywords): a list of words every one of which the text index covers (declared
+% keywords, names of nodes of name_keywords labels); a mentions condition on other words scans
+% the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor
 indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
-indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
+indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), ( g_indexed(W) -> true ; g_named(W) ) )).
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
 % (memoised: a framework's word list is asked for again by its indicators, its findings and per
@@ -132,12 +135,22 @@ mentioned_index(Keywords, Index) :- view_memo(mentioned_index(Keywords), Index, 
 mentioned_index_(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
 
 % kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
-% of Ids: one walk of both lists when Ids is a sorted set about as long as the mentioned ones,
-% else a lookup per id
+% of Ids. When few ids mention them (a place name), memberchk/2 (a scan in C, some ten times
+% faster per element than a step of Prolog; Ids ground, so that it only compares) finds each
+% in Ids, or each id in them; when Ids is a
+% sorted set about as long as the mentioned ones, one walk of both lists; else a lookup per id.
+kept_in(Ids, Keywords, Kept) :-
+    mentioned_by(Keywords, Set), length(Set, N), N =< 16, ground(Ids), !,
+    (   sort(Ids, Sorted), Sorted == Ids
+    ->  include(member_of(Ids), Set, Kept)
+    ;   include(member_of(Set), Ids, Kept)
+    ).
 kept_in(Ids, Keywords, Kept) :-
     mentioned_by(Keywords, Set), length(Ids, L), length(Set, N), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !,
     ord_intersection(Ids, Set, Kept).
 kept_in(Ids, Keywords, Kept) :- mentioned_index(Keywords, Index), include(in_index(Index), Ids, Kept).
+
+member_of(List, X) :- memberchk(X, List).
 
 in_index(Index, Id) :- get_assoc(Id, Index, _).
 
@@ -350,24 +363,24 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref): the g_*
-% facts of a new view, replacing the last one's. Each list is flat (the arguments of one fact
-% after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref, +Named):
+% the g_* facts of a new view, replacing the last one's. Each list is flat (the arguments of one
+% fact after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
-% reference date.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
+% reference date; Named the node names the text index covers.
+parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)),
-    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref).
+    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
+    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named).
 
 % parley_add_view(...): the same lists for records added to the view; Ref is the new reference
 % date, or [] when it stays. The tables of the last view (tabled rule predicates) and its
 % view_memo/3 answers are dropped.
-parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
+parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
-    add_pairs(Mentions, g_mention),
+    add_pairs(Mentions, g_mention), forall(member(W, Named), assertz(g_named(W))),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
@@ -380,6 +393,13 @@ parley_keywords(Module, Words) :-
     (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))
     ->  findall(W, ( clause(Module:keywords(_, List), true), is_list(List), member(W, List), atom(W) ), Words)
     ;   Words = []
+    ).
+
+% parley_name_labels(+Module, -Labels): the labels of the name_keywords/1 facts Module defines itself.
+parley_name_labels(Module, Labels) :-
+    (   current_predicate(Module:name_keywords/1), \+ predicate_property(Module:name_keywords(_), imported_from(_))
+    ->  findall(L, ( clause(Module:name_keywords(L), true), atom(L) ), Labels)
+    ;   Labels = []
     ).
 
 % parley_index_words(+Words): the words the text index now covers.
