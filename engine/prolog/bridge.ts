@@ -19,7 +19,8 @@
  *                                         (days before the reference date), current(Days) (in the
  *                                         last Days, or undated), dated, mentions(Keywords) (read
  *                                         from the text index when every keyword is one a module
- *                                         declares), prop(Key, Value), kind(Label)
+ *                                         declares or a node name it indexes), prop(Key, Value),
+ *                                         kind(Label)
  *   group_by_edge(Ids, Type, Dir, Role, Groups)
  *                                         groups Ids by the node at the other end of their edges of
  *                                         Type (Dir in: edges arriving at the id; out: leaving it),
@@ -34,6 +35,14 @@
  *                                         one through SideB (a side: in(Type), in(Type, Role),
  *                                         out(Type)): a sorted list of p(A, B, Ids), e.g. who
  *                                         (perpetrator) attacked whom (target) in which events
+ *   view_memo(Key, Value, Goal)           Value as Goal's first answer computes it, kept under Key
+ *                                         for the rest of the view (a per-view set a rule reads
+ *                                         again: cheaper than `:- table` for large answers)
+ *
+ * A module may declare `keywords(Name, Words)` facts (word lists, indexed in every text)
+ * and `name_keywords(Label)` facts: the names of the nodes of Label (label/2: their label,
+ * else text, lower case) are then indexed in every text too, so that `mentioning(Ids,
+ * [Name], Hits)` with a place or issue name read from the graph is a lookup, not a scan.
  *
  * defined in lib/graph.pl over facts that hold the records of the solve call's graph
  * view (engine/store/view.ts). A JavaScript call from Prolog costs tens of
