@@ -206,15 +206,20 @@ group_by_edge(Ids, Type, Dir, Role, Groups) :-
     ).
 
 group_by_edge_(Ids, Type, Dir, Role, Groups) :-
-    findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
+    ( Dir == in -> End = in ; End = out ),
+    findall(Other-Id, ( member(Id, Ids), atom(Id), other_end(End, Type, Role, Id, Other) ), Found),
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
 
-edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, T, Other, Id, _), T == Type.
-edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, T, Id, Other, _), T == Type.
-
-% an edge without a role fact has role participant
-role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+% other_end(+Dir, +Type, ?Role, +Id, -Other): the node at the other end of an edge of Type
+% arriving at Id (in) or leaving it (out), whose role is Role when Role is an atom (an edge
+% without a role fact has role participant)
+other_end(in, Type, Role, Id, Other) :-
+    g_edge(Edge, T, Other, Id, _), T == Type,
+    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+other_end(out, Type, Role, Id, Other) :-
+    g_edge(Edge, T, Id, Other, _), T == Type,
+    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
@@ -226,16 +231,15 @@ link_pairs(Ids, SideA, SideB, Pairs) :-
     ).
 
 link_pairs_(Ids, SideA, SideB, Pairs) :-
-    findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
+    side_parts(SideA, DirA, TypeA, RoleA), side_parts(SideB, DirB, TypeB, RoleB),
+    findall(A-B-Id, ( member(Id, Ids), atom(Id), other_end(DirA, TypeA, RoleA, Id, A), other_end(DirB, TypeB, RoleB, Id, B), A \== B ), Found),
     sort(Found, Sorted),
     triples_to_pairs(Sorted, Pairs).
 
 side(Side) :- compound(Side), compound_name_arguments(Side, Dir, [Type|_]), memberchk(Dir, [in, out]), atom(Type).
 
-side_end(Side, Id, End) :-
-    compound_name_arguments(Side, Dir, [Type|Rest]),
-    edge_end(Dir, Type, Id, Edge, End),
-    ( Rest = [Role|_] -> role_matches(Role, Edge) ; true ).
+% side_parts(+Side, -Dir, -Type, -Role): Role left unbound (any role) when the side names none
+side_parts(Side, Dir, Type, Role) :- compound_name_arguments(Side, Dir, [Type|Rest]), ( Rest = [R|_] -> Role = R ; true ).
 
 triples_to_pairs([], []).
 triples_to_pairs([A-B-Id|Rest], [p(A, B, [Id|Ids])|Pairs]) :-
