@@ -132,31 +132,31 @@ indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), ( g_indexed(W
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
 % (memoised: a framework's word list is asked for again by its indicators, its findings and per
-% actor), and mentioned_index/2 the same as an assoc, built when a short list asks
+% actor), and mentioned_trie/2 the same in a trie, for a lookup per id in C
 mentioned_by(Keywords, Ids) :- view_memo(mentioned_by(Keywords), Ids, mentioned_by_(Keywords, Ids)).
 mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
-mentioned_index(Keywords, Index) :- view_memo(mentioned_index(Keywords), Index, mentioned_index_(Keywords, Index)).
-mentioned_index_(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+mentioned_trie(Keywords, Trie) :- view_memo(mentioned_trie(Keywords), Trie, mentioned_trie_(Keywords, Trie)).
+mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
 % kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
 % of Ids. When few ids mention them (a place name), memberchk/2 (a scan in C, some ten times
 % faster per element than a step of Prolog; Ids ground, so that it only compares) finds each
-% in Ids, or each id in them; when Ids is a
-% sorted set about as long as the mentioned ones, one walk of both lists; else a lookup per id.
+% in Ids, or each id in them; else each id is looked up in the trie of the mentioned ones (two
+% inferences an id, where a walk of both sorted lists takes three a step).
 kept_in(Ids, Keywords, Kept) :-
     mentioned_by(Keywords, Set), length(Set, N), N =< 16, ground(Ids), !,
     (   sort(Ids, Sorted), Sorted == Ids
     ->  include(member_of(Ids), Set, Kept)
     ;   include(member_of(Set), Ids, Kept)
     ).
-kept_in(Ids, Keywords, Kept) :-
-    mentioned_by(Keywords, Set), length(Ids, L), length(Set, N), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !,
-    ord_intersection(Ids, Set, Kept).
-kept_in(Ids, Keywords, Kept) :- mentioned_index(Keywords, Index), include(in_index(Index), Ids, Kept).
+kept_in(Ids, Keywords, Kept) :- mentioned_trie(Keywords, Trie), in_trie(Ids, Trie, Kept).
 
 member_of(List, X) :- memberchk(X, List).
 
-in_index(Index, Id) :- get_assoc(Id, Index, _).
+in_trie([], _, []).
+in_trie([Id|Ids], Trie, Kept) :-
+    ( atom(Id), trie_lookup(Trie, Id, _) -> Kept = [Id|Rest] ; Kept = Rest ),
+    in_trie(Ids, Trie, Rest).
 
 % in_window(+Ids, +From, +To, +Ref, -Kept) and current_in(+Ids, +Within, +Ref, -Kept): the window
 % and current conditions as keeps/2 tests them, in one loop (a third of the inferences of include/3
