@@ -121,6 +121,20 @@ describe('Prolog bridge', () => {
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
   });
 
+  it('keeps a view_memo answer per module for the rest of the view, and computes it again for a new view', () => {
+    const program = (answer: string) => `:- dynamic computed/1.\ncomputed(0).\nctx(V) :- view_memo(ctx, V, compute(V)).\ncompute(${answer}-N) :- retract(computed(N0)), N is N0 + 1, assertz(computed(N)).`;
+    const first = new PrologBridge();
+    const second = new PrologBridge();
+    first.consult(program('first'));
+    second.consult(program('second'));
+    const graph = conflictGraph();
+    expect(first.solve('ctx(A), ctx(B)', ['A', 'B'], { graph })).toEqual([['first-1', 'first-1']]);
+    expect(second.solve('ctx(A)', ['A'], { graph })).toEqual([['second-1']]);
+    expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-1']]);
+    putLogged(graph, [graph.node('c2')!], []);
+    expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-2']]);
+  });
+
   it('refuses a module that does not parse', () => {
     const bridge = new PrologBridge();
     expect(() => bridge.consult('ok(1).\nbroken(:- .\n', 'mine/rules.pl')).toThrow(

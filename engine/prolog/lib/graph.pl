@@ -68,21 +68,24 @@ nodes_where_(Label, Key, Value, Ids) :-
 % about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept in global variables
 % instead (read without a copy), found by a fingerprint of Key (a list argument stands for
 % its length and first element) and compared with Key in C.
+% Keys are per module: two rule modules may use the same Key.
+:- meta_predicate view_memo(?, ?, 0).
 view_memo(Key, Value, Goal) :-
-    memo_slot(Key, Slot),
-    (   nb_current(Slot, Entries), memo_entry(Entries, Key, Found)
+    strip_module(Goal, Module, _),
+    memo_slot(Module, Key, Slot),
+    (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, Found)
     ->  true
     ;   ( call(Goal) -> Found = answer(Value) ; Found = failed ),
         ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
-        nb_setval(Slot, [Key-Found|Old])
+        nb_setval(Slot, [(Module:Key)-Found|Old])
     ),
     Found = answer(Value).
 
-memo_slot(Key, Slot) :-
+memo_slot(Module, Key, Slot) :-
     Key =.. [Name|Args],
     maplist(memo_print, Args, Prints),
     Print =.. [Name|Prints],
-    ( ground(Print) -> term_hash(Print, Hash) ; variant_sha1(Print, Hash) ),
+    ( ground(Print) -> term_hash(Module-Print, Hash) ; variant_sha1(Module-Print, Hash) ),
     atom_concat('$parley_memo_', Hash, Slot).
 
 memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
