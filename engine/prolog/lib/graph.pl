@@ -122,6 +122,8 @@ filter_ids_(Ids, Condition, Kept) :-
     ->  reference_days(Ref), in_window(Ids, From, To, Ref, Kept)
     ;   Condition = current(Within), number(Within)
     ->  reference_days(Ref), current_in(Ids, Within, Ref, Kept)
+    ;   Condition = prop(Key, Value), atom(Key)
+    ->  prop_in(Ids, Key, Value, Kept)
     ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
@@ -176,6 +178,15 @@ current_in([Id|Ids], Within, Ref, Kept) :-
     ;   Kept = Rest
     ),
     current_in(Ids, Within, Ref, Rest).
+
+% prop_in(+Ids, +Key, ?Value, -Kept): the prop condition as keeps/2 tests it, in one loop
+prop_in([], _, _, []).
+prop_in([Id|Ids], Key, Value, Kept) :-
+    (   atom(Id), ( g_prop(Id, K, V), K == Key -> true ; g_eprop(Id, K, V), K == Key -> true ), V == Value
+    ->  Kept = [Id|Rest]
+    ;   Kept = Rest
+    ),
+    prop_in(Ids, Key, Value, Rest).
 
 condition(window(_, _)).
 condition(current(_)).
