@@ -90,7 +90,8 @@ memo_slot(Module, Key, Slot) :-
 
 memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
 
-memo_entry([K-F|Rest], Key, Found) :- ( K =@= Key -> Found = F ; memo_entry(Rest, Key, Found) ).
+% == first: twice as fast as =@= on a ground key (a list of ids), which most keys are
+memo_entry([K-F|Rest], Key, Found) :- ( ( K == Key -> true ; K =@= Key ) -> Found = F ; memo_entry(Rest, Key, Found) ).
 
 % text_mentions(+Id, +Keywords, -Keyword): the first keyword the node's text contains.
 text_mentions(Id, Keywords, Keyword) :-
