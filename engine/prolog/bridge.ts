@@ -19,7 +19,8 @@
  *                                         (days before the reference date), current(Days) (in the
  *                                         last Days, or undated), dated, mentions(Keywords) (read
  *                                         from the text index when every keyword is one a module
- *                                         declares), prop(Key, Value), kind(Label)
+ *                                         declares or a node name it indexes), prop(Key, Value),
+ *                                         kind(Label)
  *   group_by_edge(Ids, Type, Dir, Role, Groups)
  *                                         groups Ids by the node at the other end of their edges of
  *                                         Type (Dir in: edges arriving at the id; out: leaving it),
@@ -34,6 +35,14 @@
  *                                         one through SideB (a side: in(Type), in(Type, Role),
  *                                         out(Type)): a sorted list of p(A, B, Ids), e.g. who
  *                                         (perpetrator) attacked whom (target) in which events
+ *   view_memo(Key, Value, Goal)           Value as Goal's first answer computes it, kept under Key
+ *                                         for the rest of the view (a per-view set a rule reads
+ *                                         again: cheaper than `:- table` for large answers)
+ *
+ * A module may declare `keywords(Name, Words)` facts (word lists, indexed in every text)
+ * and `name_keywords(Label)` facts: the names of the nodes of Label (label/2: their label,
+ * else text, lower case) are then indexed in every text too, so that `mentioning(Ids,
+ * [Name], Hits)` with a place or issue name read from the graph is a lookup, not a scan.
  *
  * defined in lib/graph.pl over facts that hold the records of the solve call's graph
  * view (engine/store/view.ts). A JavaScript call from Prolog costs tens of
@@ -127,7 +136,7 @@ async function startEngine(): Promise<Any> {
   const prolog = swipl.prolog;
   const graphLibrary = readFileSync(fileURLToPath(new URL('./lib/graph.pl', import.meta.url)), 'utf8');
   prolog.query('set_prolog_flag(double_quotes, atom)').once();
-  const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true)]), close(S))", { Text: graphLibrary }).once();
+  const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true), optimise(true)]), close(S))", { Text: graphLibrary }).once();
   if (!loaded || loaded.error || loaded.success === false) throw new Error(`lib/graph.pl does not load: ${loaded?.message ?? 'failed'}`);
   prolog.query(`set_prolog_flag(heartbeat, ${HEARTBEAT_INFERENCES})`).once();
   return prolog;
@@ -153,15 +162,19 @@ export class PrologBridge {
 
   /**
    * Consults a rule module's text. Throws RuleModuleError naming `origin`, the line and
-   * the reason when it does not load.
+   * the reason when it does not load. `trusted` code (the helper library) has its
+   * arithmetic compiled inline, which costs no inference and runs faster; a rule module's
+   * is not, because inline arithmetic never reaches the heartbeat that checks the time
+   * limit, so a runaway arithmetic loop would only stop at the inference limit.
    */
-  consult(program: string, origin = 'rule module'): string[] {
+  consult(program: string, origin = 'rule module', trusted = false): string[] {
     const before = new Set(this.definedNow());
-    const { Problems } = once('parley_consult(M, Source, Text, Problems)', {
+    const { Problems } = once('parley_consult(M, Source, Text, Optimise, Problems)', {
       M: this.module,
       // SWI-Prolog loads one source into one module only: the same file consulted by two registries needs two names
       Source: `${this.module}/${origin}`,
       Text: program,
+      Optimise: trusted ? 'true' : 'false',
     });
     const problems = (Problems as Any[]).map((problem) => compoundArgs(problem) as [number, number, string]);
     if (problems.length > 0) {
@@ -171,6 +184,7 @@ export class PrologBridge {
     const added = this.definedNow().filter((indicator) => !before.has(indicator));
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
+    indexNames(this.module);
     return added;
   }
 
@@ -244,8 +258,34 @@ function indexKeywords(module: string): void {
   loaded = undefined;
 }
 
+/** The node labels whose nodes' names some module indexes (its name_keywords/1 facts). */
+const nameLabels = new Set<string>();
+
+/** Adds the labels a module declares in name_keywords/1; a new one makes the next solve call load its view again. */
+function indexNames(module: string): void {
+  const { Labels } = once('parley_name_labels(M, Labels)', { M: module });
+  let added = false;
+  for (const label of Labels as unknown[]) {
+    if (typeof label !== 'string' || nameLabels.has(label)) continue;
+    nameLabels.add(label);
+    added = true;
+  }
+  if (added) loaded = undefined;
+}
+
+/**
+ * The name of a node as a keyword: what label/2 (lib/conflict.pl) reads (its label, else its
+ * text, else its id), lower-cased; undefined for a node of no name_keywords label.
+ */
+function nodeName(node: NodeRecord): string | undefined {
+  if (!node.labels.some((label) => nameLabels.has(label))) return undefined;
+  const { label, text } = node.properties;
+  const name = (typeof label === 'string' ? label : typeof text === 'string' ? text : node.id).toLowerCase();
+  return name === '' ? undefined : name;
+}
+
 /** The view whose records the engine holds as facts now, and the latest valid time among them. */
-let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string } | undefined;
+let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string; names: TextIndex } | undefined;
 
 /**
  * Makes the g_* facts of lib/graph.pl hold the records of `view`: nothing to do when they
@@ -259,15 +299,21 @@ function loadView(view: GraphView): void {
   const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
   const previous = loaded;
   loaded = undefined;
-  if (added) {
-    const facts = new ViewFacts(view, previous!.latest);
+  // a new name is looked for in every text: the whole view is loaded again
+  if (added && added.nodes.every((id) => { const name = nodeName(graph.node(id)!); return name === undefined || previous!.names.has(name); })) {
+    const facts = new ViewFacts(view, previous!.latest, previous!.names);
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref)', facts.arguments(facts.latest !== previous!.latest));
-    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest };
+    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, []));
+    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names: previous!.names };
     return;
   }
-  const facts = new ViewFacts(view, undefined);
+  const names = new TextIndex();
+  for (const node of graph.nodes.values()) {
+    const name = nodeName(node);
+    if (name !== undefined && inView(node, view)) names.add([name]);
+  }
+  const facts = new ViewFacts(view, undefined, names);
   for (const node of graph.nodes.values()) if (inView(node, view)) facts.addNode(node);
   for (const edge of graph.edges.values()) {
     if (!inView(edge, view)) continue;
@@ -275,8 +321,8 @@ function loadView(view: GraphView): void {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, R, V, T, M, Ref)', facts.arguments(true));
-  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest };
+  once('parley_load_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(true, names.words()));
+  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
@@ -287,7 +333,7 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/9 and parley_add_view/9
+ * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/10
  * take (the arguments of one fact after another).
  */
 class ViewFacts {
@@ -298,7 +344,7 @@ class ViewFacts {
   readonly roles: unknown[] = [];
   readonly valid: unknown[] = [];
   readonly texts: unknown[] = [];
-  /** Keyword, node id: the declared keywords each text contains (g_mention). */
+  /** Keyword, node id: the declared keywords and the node names each text contains (g_mention). */
   readonly mentions: unknown[] = [];
   /** Nodes in the view (for the edges under a valid-time cut). */
   readonly visible = new Set<string>();
@@ -307,6 +353,8 @@ class ViewFacts {
     private readonly view: GraphView,
     /** The latest valid time of the records the engine holds already. */
     public latest: string | undefined,
+    /** The names of the view's nodes of name_keywords labels. */
+    private readonly names: TextIndex,
   ) {}
 
   addNode(node: NodeRecord): void {
@@ -323,7 +371,9 @@ class ViewFacts {
     if (typeof text === 'string') {
       const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
       this.texts.push(node.id, lower);
-      for (const word of textIndex.matches(lower)) this.mentions.push(word, node.id);
+      const words = textIndex.matches(lower);
+      for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
+      for (const word of words) this.mentions.push(word, node.id);
     }
   }
 
@@ -333,11 +383,11 @@ class ViewFacts {
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
   }
 
-  /** The goal's input; the reference date (the view's valid-time cut, else the latest valid time) when `withReference`. */
-  arguments(withReference: boolean): Record<string, unknown> {
+  /** The goal's input; the reference date (the view's valid-time cut, else the latest valid time) when `withReference`; `named`, the node names the index covers anew. */
+  arguments(withReference: boolean, named: string[]): Record<string, unknown> {
     const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
     const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
-    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, M: this.mentions, Ref: ref };
+    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, M: this.mentions, Ref: ref, Named: named };
   }
 }
 

@@ -49,7 +49,7 @@ export class RuleRegistry implements RuleSet {
 
   constructor() {
     this.base = new PrologBridge();
-    this.libraryPredicates = new Set(this.base.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl'));
+    this.libraryPredicates = new Set(this.base.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl', true));
   }
 
   /**

@@ -46,6 +46,11 @@ export class TextIndex {
     return this.terms.has(word);
   }
 
+  /** Every word, in the order it was added. */
+  words(): string[] {
+    return [...this.terms];
+  }
+
   get size(): number {
     return this.terms.size;
   }

@@ -115,6 +115,7 @@ fe_rival_accounts([]).
 % ---- indivisibility ---------------------------------------------------------------
 
 keywords(fe_stake_words, [sovereign, independence, 'self-determination', capital, holy, sacred, shrine, temple, homeland, territor, autonomy, constitution]).
+name_keywords('Location'). name_keywords('Issue').  % the places and issues fe_place_words/1 looks for, indexed by the bridge
 
 % fe_red_line_pairs(-Ps): rl(A, B, RedLinesOfA, RedLinesOfB) for opposing pairs with red lines on both sides
 fe_red_line_pairs(Ps) :-

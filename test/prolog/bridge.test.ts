@@ -100,6 +100,41 @@ describe('Prolog bridge', () => {
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
   });
 
+  it('indexes the names of the nodes of a name_keywords label, as a scan of the texts would find them, and after additions', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult("name_keywords('Location').");
+    const goal = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([khartoum]), A), filter_ids(Rs, mentions([jeddah]), B)";
+    const scanned = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([khartoum, undeclared]), A), filter_ids(Rs, mentions([jeddah, undeclared]), B)";
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1'], ['c4']]]);
+    expect(bridge.holds('g_named(khartoum), g_mention(khartoum, c1)', { graph })).toBe(true);
+    // Jeddah is no Location node yet: its mentions come from the scan
+    expect(bridge.holds('g_named(jeddah)', { graph })).toBe(false);
+    const later = '2024-01-09T00:00:00.000Z';
+    const record = (id: string, labels: string[], properties: Record<string, string>) => ({ id, labels, properties, confidence: 0.9, recorded_at: later, provenance: [{ source: `doc-${id}`, timestamp: later }] });
+    // a claim naming a known place is indexed with the records added; a new place has every text indexed again
+    putLogged(graph, [record('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
+    putLogged(graph, [record('jeddah', ['Location'], { label: 'Jeddah' })], []);
+    expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7)', { graph })).toBe(true);
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
+    expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
+  });
+
+  it('keeps a view_memo answer per module for the rest of the view, and computes it again for a new view', () => {
+    const program = (answer: string) => `:- dynamic computed/1.\ncomputed(0).\nctx(V) :- view_memo(ctx, V, compute(V)).\ncompute(${answer}-N) :- retract(computed(N0)), N is N0 + 1, assertz(computed(N)).`;
+    const first = new PrologBridge();
+    const second = new PrologBridge();
+    first.consult(program('first'));
+    second.consult(program('second'));
+    const graph = conflictGraph();
+    expect(first.solve('ctx(A), ctx(B)', ['A', 'B'], { graph })).toEqual([['first-1', 'first-1']]);
+    expect(second.solve('ctx(A)', ['A'], { graph })).toEqual([['second-1']]);
+    expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-1']]);
+    putLogged(graph, [graph.node('c2')!], []);
+    expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-2']]);
+  });
+
   it('refuses a module that does not parse', () => {
     const bridge = new PrologBridge();
     expect(() => bridge.consult('ok(1).\nbroken(:- .\n', 'mine/rules.pl')).toThrow(

@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/9).
+% new, only the records added since when the graph has only grown (parley_add_view/10).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -18,12 +18,16 @@
 %   g_text(Id, Lower)               a node's text (else label) in lower case
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
-%                                   modules declare (keywords/2 facts): the text index the bridge
-%                                   builds when it hands the view over (engine/prolog/text-index.ts)
+%                                   modules declare (keywords/2 facts) or the name of a node of
+%                                   a label they declare (name_keywords/1): the text index the
+%                                   bridge builds when it hands the view over (text-index.ts)
+%   g_named(Word)                   Word is the name of a node of a name_keywords label: g_mention
+%                                   covers it in this view
+%   g_memo(Slot)                    a global variable holding view_memo/3 answers of this view
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_indexed/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -47,16 +51,47 @@ valid_time(Id, Date) :- g_valid(Id, Date).
 
 reference_date(Date) :- g_ref(Date, _).
 
-% nodes_where(+Label, ?Key, ?Value, -Ids): tabled, so that a set the rules of several
+% nodes_where(+Label, ?Key, ?Value, -Ids): memoised for the view (view_memo/3), so that a set the rules of several
 % frameworks read (the claims, the claims of a type) is collected once per graph view
-nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), nodes_where_(Label, Key, Value, Found), Ids = Found.
-:- table nodes_where_/4.
+nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), view_memo(nodes_where(Label, Key, Value), Found, nodes_where_(Label, Key, Value, Found)), Ids = Found.
 nodes_where_(Label, Key, Value, Ids) :-
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
     ),
     sort(Found, Ids).
+
+% view_memo(+Key, ?Value, :Goal): Value as the first answer of Goal computes it, once per graph
+% view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
+% variant) until the view changes. A table would do the same, but each call of a tabled
+% predicate copies its answer out of the table and walks a list argument through the trie:
+% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept in global variables
+% instead (read without a copy), found by a fingerprint of Key (a list argument stands for
+% its length and first element) and compared with Key in C.
+% Keys are per module: two rule modules may use the same Key.
+:- meta_predicate view_memo(?, ?, 0).
+view_memo(Key, Value, Goal) :-
+    strip_module(Goal, Module, _),
+    memo_slot(Module, Key, Slot),
+    (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, Found)
+    ->  true
+    ;   ( call(Goal) -> Found = answer(Value) ; Found = failed ),
+        ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
+        nb_setval(Slot, [(Module:Key)-Found|Old])
+    ),
+    Found = answer(Value).
+
+memo_slot(Module, Key, Slot) :-
+    Key =.. [Name|Args],
+    maplist(memo_print, Args, Prints),
+    Print =.. [Name|Prints],
+    ( ground(Print) -> term_hash(Module-Print, Hash) ; variant_sha1(Module-Print, Hash) ),
+    atom_concat('$parley_memo_', Hash, Slot).
+
+memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
+
+% == first: twice as fast as =@= on a ground key (a list of ids), which most keys are
+memo_entry([K-F|Rest], Key, Found) :- ( ( K == Key -> true ; K =@= Key ) -> Found = F ; memo_entry(Rest, Key, Found) ).
 
 % text_mentions(+Id, +Keywords, -Keyword): the first keyword the node's text contains.
 text_mentions(Id, Keywords, Keyword) :-
@@ -70,50 +105,89 @@ text_mentions(Id, Keywords, Keyword) :-
 
 % filter_ids(+Ids, +Condition, -Kept)
 filter_ids(Ids, Condition, Kept) :-
-    must_be(list, Ids),
-    must_be(nonvar, Condition),
-    (   shared_set(Ids), ground(Condition) -> filter_ids_shared(Ids, Condition, Found), Kept = Found
+    ( is_list(Ids) -> true ; must_be(list, Ids) ),
+    ( nonvar(Condition) -> true ; must_be(nonvar, Condition) ),
+    (   shared_set(Ids), ground(Condition) -> view_memo(filter_ids(Ids, Condition), Found, filter_ids_(Ids, Condition, Found)), Kept = Found
     ;   filter_ids_(Ids, Condition, Kept)
     ).
 
 % shared_set(+Ids): a list long enough that a set predicate's answer over it is kept for the
-% rest of the view (tabled): the frameworks of one assess ask for the same large sets (the
+% rest of the view (view_memo/3): the frameworks of one assess ask for the same large sets (the
 % claims, the events of a type, the current ones) again and again
 shared_set(Ids) :- length(Ids, N), N >= 64.
-
-:- table filter_ids_shared/3.
-filter_ids_shared(Ids, Condition, Kept) :- filter_ids_(Ids, Condition, Kept).
 
 filter_ids_(Ids, Condition, Kept) :-
     (   Condition = mentions(Keywords), indexed_words(Keywords)
     ->  kept_in(Ids, Keywords, Kept)
+    ;   Condition = window(From, To), number(From), number(To)
+    ->  reference_days(Ref), in_window(Ids, From, To, Ref, Kept)
+    ;   Condition = current(Within), number(Within)
+    ->  reference_days(Ref), current_in(Ids, Within, Ref, Kept)
+    ;   Condition = prop(Key, Value), atom(Key)
+    ->  prop_in(Ids, Key, Value, Kept)
     ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
     ).
 
-% indexed_words(+Keywords): a list of declared keywords, every one in the text index (a
-% mentions condition on other words scans the texts of the ids instead); tabled, as a rule asks
-% it again with the same list for every actor
-:- table indexed_words/1.
-indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], forall(member(W, Keywords), ( atom(W), g_indexed(W) )).
+% indexed_words(+Keywords): a list of words every one of which the text index covers (declared
+% keywords, names of nodes of name_keywords labels); a mentions condition on other words scans
+% the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor
+indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
+indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), ( g_indexed(W) -> true ; g_named(W) ) )).
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
-% (tabled: a framework's word list is asked for again by its indicators, its findings and per
-% actor), and mentioned_index/2 the same as an assoc, built when a short list asks
-:- table mentioned_by/2, mentioned_index/2.
-mentioned_by(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
-mentioned_index(Keywords, Index) :- mentioned_by(Keywords, Ids), findall(Id-t, member(Id, Ids), Pairs), list_to_assoc(Pairs, Index).
+% (memoised: a framework's word list is asked for again by its indicators, its findings and per
+% actor), and mentioned_trie/2 the same in a trie, for a lookup per id in C
+mentioned_by(Keywords, Ids) :- view_memo(mentioned_by(Keywords), Ids, mentioned_by_(Keywords, Ids)).
+mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_trie(Keywords, Trie) :- view_memo(mentioned_trie(Keywords), Trie, mentioned_trie_(Keywords, Trie)).
+mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
 % kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
-% of Ids: one walk of both lists when Ids is a sorted set about as long as the mentioned ones,
-% else a lookup per id
+% of Ids. When few ids mention them (a place name), memberchk/2 (a scan in C, some ten times
+% faster per element than a step of Prolog; Ids ground, so that it only compares) finds each
+% in Ids, or each id in them; else each id is looked up in the trie of the mentioned ones (two
+% inferences an id, where a walk of both sorted lists takes three a step).
 kept_in(Ids, Keywords, Kept) :-
-    mentioned_by(Keywords, Set), length(Ids, L), length(Set, N), L * 8 >= N, sort(Ids, Sorted), Sorted == Ids, !,
-    ord_intersection(Ids, Set, Kept).
-kept_in(Ids, Keywords, Kept) :- mentioned_index(Keywords, Index), include(in_index(Index), Ids, Kept).
+    mentioned_by(Keywords, Set), length(Set, N), N =< 16, ground(Ids), !,
+    (   sort(Ids, Sorted), Sorted == Ids
+    ->  include(member_of(Ids), Set, Kept)
+    ;   include(member_of(Set), Ids, Kept)
+    ).
+kept_in(Ids, Keywords, Kept) :- mentioned_trie(Keywords, Trie), in_trie(Ids, Trie, Kept).
 
-in_index(Index, Id) :- get_assoc(Id, Index, _).
+member_of(List, X) :- memberchk(X, List).
+
+in_trie([], _, []).
+in_trie([Id|Ids], Trie, Kept) :-
+    ( atom(Id), trie_lookup(Trie, Id, _) -> Kept = [Id|Rest] ; Kept = Rest ),
+    in_trie(Ids, Trie, Rest).
+
+% in_window(+Ids, +From, +To, +Ref, -Kept) and current_in(+Ids, +Within, +Ref, -Kept): the window
+% and current conditions as keeps/2 tests them, in one loop (a third of the inferences of include/3
+% calling keeps/2 per id: the frameworks of one assess filter some 100k ids by date at 100k facts)
+in_window([], _, _, _, []).
+in_window([Id|Ids], From, To, Ref, Kept) :-
+    (   atom(Id), g_day(Id, D), Days is Ref - D, Days >= From, Days =< To -> Kept = [Id|Rest] ; Kept = Rest ),
+    in_window(Ids, From, To, Ref, Rest).
+
+current_in([], _, _, []).
+current_in([Id|Ids], Within, Ref, Kept) :-
+    (   atom(Id), \+ \+ g_node(Id, _), ( g_day(Id, D) -> Days is Ref - D, Days >= 0, Days =< Within ; true )
+    ->  Kept = [Id|Rest]
+    ;   Kept = Rest
+    ),
+    current_in(Ids, Within, Ref, Rest).
+
+% prop_in(+Ids, +Key, ?Value, -Kept): the prop condition as keeps/2 tests it, in one loop
+prop_in([], _, _, []).
+prop_in([Id|Ids], Key, Value, Kept) :-
+    (   atom(Id), ( g_prop(Id, K, V), K == Key -> true ; g_eprop(Id, K, V), K == Key -> true ), V == Value
+    ->  Kept = [Id|Rest]
+    ;   Kept = Rest
+    ),
+    prop_in(Ids, Key, Value, Rest).
 
 condition(window(_, _)).
 condition(current(_)).
@@ -142,47 +216,45 @@ keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
 group_by_edge(Ids, Type, Dir, Role, Groups) :-
     must_be(list, Ids), must_be(atom, Type), must_be(atom, Dir),
     (   shared_set(Ids), ( var(Role) ; atom(Role) )
-    ->  group_by_edge_shared(Ids, Type, Dir, Role, Found), Groups = Found
+    ->  view_memo(group_by_edge(Ids, Type, Dir, Role), Found, group_by_edge_(Ids, Type, Dir, Role, Found)), Groups = Found
     ;   group_by_edge_(Ids, Type, Dir, Role, Groups)
     ).
 
-:- table group_by_edge_shared/5.
-group_by_edge_shared(Ids, Type, Dir, Role, Groups) :- group_by_edge_(Ids, Type, Dir, Role, Groups).
-
 group_by_edge_(Ids, Type, Dir, Role, Groups) :-
-    findall(Other-Id, ( member(Id, Ids), atom(Id), edge_end(Dir, Type, Id, Edge, Other), role_matches(Role, Edge) ), Found),
+    ( Dir == in -> End = in ; End = out ),
+    findall(Other-Id, ( member(Id, Ids), atom(Id), other_end(End, Type, Role, Id, Other) ), Found),
     sort(Found, Pairs),
     group_pairs_by_key(Pairs, Groups).
 
-edge_end(in, Type, Id, Edge, Other) :- !, g_edge(Edge, T, Other, Id, _), T == Type.
-edge_end(_, Type, Id, Edge, Other) :- g_edge(Edge, T, Id, Other, _), T == Type.
-
-% an edge without a role fact has role participant
-role_matches(Role, Edge) :- ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+% other_end(+Dir, +Type, ?Role, +Id, -Other): the node at the other end of an edge of Type
+% arriving at Id (in) or leaving it (out), whose role is Role when Role is an atom (an edge
+% without a role fact has role participant)
+other_end(in, Type, Role, Id, Other) :-
+    g_edge(Edge, T, Other, Id, _), T == Type,
+    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+other_end(out, Type, Role, Id, Other) :-
+    g_edge(Edge, T, Id, Other, _), T == Type,
+    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
     must_be(list, Ids),
     (   side(SideA), side(SideB) -> true ; instantiation_error(link_pairs(Ids, SideA, SideB)) ),
     (   shared_set(Ids), ground(SideA-SideB)
-    ->  link_pairs_shared(Ids, SideA, SideB, Found), Pairs = Found
+    ->  view_memo(link_pairs(Ids, SideA, SideB), Found, link_pairs_(Ids, SideA, SideB, Found)), Pairs = Found
     ;   link_pairs_(Ids, SideA, SideB, Pairs)
     ).
 
-:- table link_pairs_shared/4.
-link_pairs_shared(Ids, SideA, SideB, Pairs) :- link_pairs_(Ids, SideA, SideB, Pairs).
-
 link_pairs_(Ids, SideA, SideB, Pairs) :-
-    findall(A-B-Id, ( member(Id, Ids), atom(Id), side_end(SideA, Id, A), side_end(SideB, Id, B), A \== B ), Found),
+    side_parts(SideA, DirA, TypeA, RoleA), side_parts(SideB, DirB, TypeB, RoleB),
+    findall(A-B-Id, ( member(Id, Ids), atom(Id), other_end(DirA, TypeA, RoleA, Id, A), other_end(DirB, TypeB, RoleB, Id, B), A \== B ), Found),
     sort(Found, Sorted),
     triples_to_pairs(Sorted, Pairs).
 
 side(Side) :- compound(Side), compound_name_arguments(Side, Dir, [Type|_]), memberchk(Dir, [in, out]), atom(Type).
 
-side_end(Side, Id, End) :-
-    compound_name_arguments(Side, Dir, [Type|Rest]),
-    edge_end(Dir, Type, Id, Edge, End),
-    ( Rest = [Role|_] -> role_matches(Role, Edge) ; true ).
+% side_parts(+Side, -Dir, -Type, -Role): Role left unbound (any role) when the side names none
+side_parts(Side, Dir, Type, Role) :- compound_name_arguments(Side, Dir, [Type|Rest]), ( Rest = [R|_] -> Role = R ; true ).
 
 triples_to_pairs([], []).
 triples_to_pairs([A-B-Id|Rest], [p(A, B, [Id|Ids])|Pairs]) :-
@@ -289,13 +361,14 @@ parley_past_deadline :-
     nb_current(parley_deadline, Deadline), Deadline > 0,
     get_time(Now), Now > Deadline.
 
-% parley_consult(+Module, +Origin, +Text, -Problems): loads Text into Module; Problems
-% lists problem(Line, Column, Message) for each error the loader reported.
-parley_consult(Module, Origin, Text, Problems) :-
+% parley_consult(+Module, +Origin, +Text, +Optimise, -Problems): loads Text into Module (its
+% arithmetic compiled inline when Optimise is true); Problems lists problem(Line, Column,
+% Message) for each error the loader reported.
+parley_consult(Module, Origin, Text, Optimise, Problems) :-
     nb_setval(parley_problems, []),
     setup_call_cleanup(
         ( open_string(Text, Stream), nb_setval(parley_consulting, true) ),
-        catch(load_files(Module:Origin, [stream(Stream), silent(true)]), Error, note_problem(Error)),
+        catch(load_files(Module:Origin, [stream(Stream), silent(true), optimise(Optimise)]), Error, note_problem(Error)),
         ( nb_setval(parley_consulting, false), close(Stream) )),
     nb_getval(parley_problems, Reversed),
     reverse(Reversed, Problems).
@@ -329,27 +402,29 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref): the g_*
-% facts of a new view, replacing the last one's. Each list is flat (the arguments of one fact
-% after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref, +Named):
+% the g_* facts of a new view, replacing the last one's. Each list is flat (the arguments of one
+% fact after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
-% reference date.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
+% reference date; Named the node names the text index covers.
+parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)),
-    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref).
+    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
+    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named).
 
 % parley_add_view(...): the same lists for records added to the view; Ref is the new reference
-% date, or [] when it stays. The tables of the last view (tabled rule predicates) are dropped.
-parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref) :-
+% date, or [] when it stays. The tables of the last view (tabled rule predicates) and its
+% view_memo/3 answers are dropped.
+parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
-    add_pairs(Mentions, g_mention),
+    add_pairs(Mentions, g_mention), forall(member(W, Named), assertz(g_named(W))),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
     ),
+    forall(retract(g_memo(Slot)), nb_delete(Slot)),
     abolish_all_tables.
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
@@ -357,6 +432,13 @@ parley_keywords(Module, Words) :-
     (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))
     ->  findall(W, ( clause(Module:keywords(_, List), true), is_list(List), member(W, List), atom(W) ), Words)
     ;   Words = []
+    ).
+
+% parley_name_labels(+Module, -Labels): the labels of the name_keywords/1 facts Module defines itself.
+parley_name_labels(Module, Labels) :-
+    (   current_predicate(Module:name_keywords/1), \+ predicate_property(Module:name_keywords(_), imported_from(_))
+    ->  findall(L, ( clause(Module:name_keywords(L), true), atom(L) ), Labels)
+    ;   Labels = []
     ).
 
 % parley_index_words(+Words): the words the text index now covers.
