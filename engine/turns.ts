@@ -13,34 +13,16 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Calls of LoopSlicer.due() between two reads of the clock, at most: a call covers one record or so. */
-const MAX_STRIDE = 16;
-
-/**
- * Says when SLICE_MS of work has run since the last turn: `if (slicer.due()) await slicer.turn()`.
- * The clock is read once per stride of calls: the stride doubles (up to MAX_STRIDE) while a
- * stride takes under an eighth of a slice, and falls back to one call when it takes longer,
- * so that checking costs little for cheap records (an import called it five times per
- * record) and a slice still ends close to SLICE_MS when records are heavy.
- */
+/** Says when SLICE_MS of work has run since the last turn: `if (slicer.due()) await slicer.turn()`. */
 export class LoopSlicer {
   private since = performance.now();
-  private read = this.since;
-  private stride = 1;
-  private left = 1;
 
   due(): boolean {
-    if (--this.left > 0) return false;
-    const now = performance.now();
-    this.stride = now - this.read < SLICE_MS / 8 ? Math.min(this.stride * 2, MAX_STRIDE) : 1;
-    this.left = this.stride;
-    this.read = now;
-    return now - this.since >= SLICE_MS;
+    return performance.now() - this.since >= SLICE_MS;
   }
 
   async turn(): Promise<void> {
     await yieldToLoop();
-    this.since = this.read = performance.now();
-    this.stride = this.left = 1;
+    this.since = performance.now();
   }
 }
