@@ -70,7 +70,7 @@ const server = await startServer(
     PARLEY_IMPORT_LIMIT_BYTES: String(Math.max(64 << 20, 2 * bodies.json.length)),
     PARLEY_BENCH_LOOP_WATCH: watchFile,
   },
-  ['--import', './bench/loop-watch.ts', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+  ['--import', 'tsx', '--import', './bench/loop-watch.ts', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
 );
 /** What each row measured: its name, its time window (µs, monotonic clock: the server's long turns are matched to it), its latencies. */
 const phases: { what: string; startUs: number; endUs: number; latencies: number[] & { errors: number }; extra: string }[] = [];

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
+import AjvCompiler from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { decodeText } from '../engine/ingest/source.ts';
 import { checkStrings } from '../engine/shape.ts';
 import { registerAuth, type Principal } from './auth.ts';
@@ -31,6 +33,32 @@ export interface AppOptions {
   localPrincipal?: Principal;
 }
 
+/**
+ * fastify's own compilers (its defaults), with each route's validators and response
+ * serializers compiled on their first call instead of at start: compiling them all is about
+ * a third of a second of CPU, on the path of a restart to its first answer, for routes most
+ * runs never call. A schema that does not compile fails that route's first request (the
+ * tests call every route).
+ */
+function compiledOnFirstUse<Args extends unknown[], Route, Compiled extends (...call: never[]) => unknown>(
+  factory: (...args: Args) => (route: Route) => Compiled,
+): (...args: Args) => (route: Route) => Compiled {
+  return (...args) => {
+    const compiler = factory(...args);
+    return (route) => {
+      let compiled: Compiled | undefined;
+      const onFirstUse = function (this: unknown, ...call: Parameters<Compiled>) {
+        compiled ??= compiler(route);
+        const result = compiled.apply(this, call);
+        // a validator reports its last call's errors on itself, where fastify reads them
+        (onFirstUse as unknown as { errors?: unknown }).errors = (compiled as unknown as { errors?: unknown }).errors;
+        return result;
+      };
+      return onFirstUse as unknown as Compiled;
+    };
+  };
+}
+
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -42,6 +70,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       // Refuse, never silently drop or coerce: unknown fields and wrong types are the client's to fix.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
     },
+    schemaController: { compilersFactory: { buildValidator: compiledOnFirstUse(AjvCompiler()), buildSerializer: compiledOnFirstUse(SerializerSelector()) } },
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // fastify's own errors (bad URLs, over-long path parameters, HTTP parser errors) in the one problem+json shape

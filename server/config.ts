@@ -104,6 +104,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     maxGraphs: config.replicaGraphs,
     inlineBudgetMs: config.queryInlineMs,
     answerShaper: ANSWER_SHAPER_URL,
+    catalogCache: path.join(config.dataDir, 'rule-catalog.json'),
   };
 }
 

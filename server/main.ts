@@ -11,7 +11,6 @@ if (engine.adminKeyRevoked) {
 if (engine.createdAdminKey) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${engine.createdAdminKey}\n`);
 }
-console.log(`parley: extraction: ${engine.extractionStatus}`);
 const { reasoning } = engine.deps;
 for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleFiles]) {
   if (entry.status === 'refused') {
@@ -22,6 +21,14 @@ const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.st
 console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
 const app = await buildApp(engine.deps, { logger: true });
 await app.listen({ port: config.port, host: config.host });
+engine.extractionOpened.then(
+  (status) => console.log(`parley: extraction: ${status}`),
+  (error: unknown) => {
+    console.error('parley: extraction could not open:', error);
+    process.exitCode = 1;
+    void shutdown('extraction failure');
+  },
+);
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -30,7 +37,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info(`${signal}: closing`);
   await app.close();
   await engine.close();
-  process.exit(0);
+  process.exit();
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

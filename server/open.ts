@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
+import path from 'node:path';
+import { openExtractionPipeline, type ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { ReasoningPool } from '../engine/reason/pool.ts';
 import { extractionOptions, reasoningOptions, type ParleyConfig } from './config.ts';
@@ -11,42 +12,73 @@ export interface OpenedEngine {
   createdAdminKey: string | undefined;
   /** PARLEY_ADMIN_KEY names a key that was revoked: it stays revoked. */
   adminKeyRevoked: boolean;
-  /** How extraction runs (rules only, or with which model). */
-  extractionStatus: string;
+  /**
+   * How extraction runs (rules only, or with which model), once the model has warmed up;
+   * rejects when extraction cannot open. Until then extraction calls wait (openEngine does not).
+   */
+  extractionOpened: Promise<string>;
   close(): Promise<void>;
 }
 
 /** The store in config.dataDir (created when missing), with the configured graph cache. */
 export function openStore(config: ParleyConfig): Promise<ParleyStore> {
   mkdirSync(config.dataDir, { recursive: true });
-  return ParleyStore.open(`${config.dataDir}/store`, { cacheFacts: config.graphCacheFacts });
+  return ParleyStore.open(path.join(config.dataDir, 'store'), { cacheFacts: config.graphCacheFacts });
 }
 
-/** The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start` and the embedded CLI serve. */
+/**
+ * The store in config.dataDir, the extraction pipeline and the reasoning pool: what `npm start`
+ * and the embedded CLI serve. It resolves once the store, the rule-module catalog and the admin
+ * key are ready; the NER model's warm-up (about a second, in a child process) goes on after, so
+ * the server listens without waiting for it.
+ */
 export async function openEngine(config: ParleyConfig): Promise<OpenedEngine> {
   const store = await openStore(config);
-  // the two slow parts of a start, each a child process (the model's warm-up, the rule-module
-  // catalog: seconds each), run side by side
-  const opening = await Promise.allSettled([openExtractionPipeline(extractionOptions(config)), ReasoningPool.open(store, reasoningOptions(config)), store.bootstrapAdminKey(config.adminKey)]);
-  const [extractionOpened, reasoningOpened, adminOpened] = opening;
-  if (extractionOpened.status === 'rejected' || reasoningOpened.status === 'rejected' || adminOpened.status === 'rejected') {
-    if (extractionOpened.status === 'fulfilled') await extractionOpened.value.pipeline.close();
+  const extractionOpening = openExtractionPipeline(extractionOptions(config));
+  const extraction = whenOpened(extractionOpening.then(({ pipeline }) => pipeline));
+  const opening = await Promise.allSettled([ReasoningPool.open(store, reasoningOptions(config)), store.bootstrapAdminKey(config.adminKey)]);
+  const [reasoningOpened, adminOpened] = opening;
+  if (reasoningOpened.status === 'rejected' || adminOpened.status === 'rejected') {
+    await extraction.close();
     if (reasoningOpened.status === 'fulfilled') await reasoningOpened.value.close();
     await store.close();
     throw opening.find((result): result is PromiseRejectedResult => result.status === 'rejected')!.reason;
   }
-  const { pipeline: extraction, status: extractionStatus } = extractionOpened.value;
   const reasoning = reasoningOpened.value;
   const admin = adminOpened.value;
+  const extractionOpened = extractionOpening.then(({ status }) => status);
+  // a caller that never asks (the embedded CLI) meets a failure in its extraction calls instead
+  extractionOpened.catch(() => undefined);
   return {
     deps: { store, config, extraction, reasoning },
     createdAdminKey: admin.secret,
     adminKeyRevoked: admin.revoked === true,
-    extractionStatus,
+    extractionOpened,
     async close() {
       await extraction.close();
       await reasoning.close();
       await store.close();
+    },
+  };
+}
+
+/**
+ * The pipeline `opening` resolves to, usable before it does: calls wait for it. A draft comes
+ * only from the pipeline's own draft(), so until it is open resolve() has nothing to resolve.
+ */
+function whenOpened(opening: Promise<ExtractionPipeline>): ExtractionPipeline {
+  let opened: ExtractionPipeline | undefined;
+  opening.then((pipeline) => (opened = pipeline), () => undefined);
+  return {
+    get extractor() {
+      if (!opened) throw new Error('extraction is still opening: its extractor is known once the model has warmed up');
+      return opened.extractor;
+    },
+    extract: async (input, options) => (await opening).extract(input, options),
+    draft: async (input, options) => (await opening).draft(input, options),
+    resolve: (draft, input, options) => opened?.resolve(draft, input, options),
+    async close() {
+      await (await opening.catch(() => undefined))?.close();
     },
   };
 }

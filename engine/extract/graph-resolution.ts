@@ -45,9 +45,21 @@ export interface ActorGraph {
   nodesWithLabel(label: string): Iterable<string>;
 }
 
+/** A graph node as resolution matches it: its id and names. */
+interface Named {
+  id: string;
+  label: string;
+  aliases?: readonly string[];
+}
+
 interface GraphActor extends KnownActor {
   id: string;
   role?: string;
+}
+
+interface GraphLocation extends Named {
+  location_type?: string;
+  country_code?: string;
 }
 
 /** An Actor node's properties as the actor directory reads them. */
@@ -62,12 +74,31 @@ function graphActor(id: string, properties: Record<string, PropertyValue> | unde
   return actor && { id, ...actor, ...(typeof properties!.role === 'string' ? { role: properties!.role } : {}) };
 }
 
-/** Labels, aliases and types of the graph's actors. */
-export function* graphActors(index: ActorGraph): Iterable<GraphActor> {
-  for (const id of index.nodesWithLabel('Actor')) {
-    const actor = graphActor(id, index.node(id)?.properties);
-    if (actor) yield actor;
+/** A Location node's names, type and country as resolution reads them; undefined without a label. */
+function graphLocation(id: string, properties: Record<string, PropertyValue> | undefined): GraphLocation | undefined {
+  if (typeof properties?.label !== 'string') return undefined;
+  return {
+    id, label: properties.label, aliases: stringList(properties.aliases),
+    ...(isKnown(properties.location_type) ? { location_type: properties.location_type } : {}),
+    ...(typeof properties.country_code === 'string' ? { country_code: properties.country_code } : {}),
+  };
+}
+
+function* graphNodes<T>(graph: ActorGraph, label: string, read: (id: string, properties: Record<string, PropertyValue> | undefined) => T | undefined): Iterable<T> {
+  for (const id of graph.nodesWithLabel(label)) {
+    const node = read(id, graph.node(id)?.properties);
+    if (node) yield node;
   }
+}
+
+/** Labels, aliases and types of the graph's actors. */
+export function graphActors(graph: ActorGraph): Iterable<GraphActor> {
+  return graphNodes(graph, 'Actor', graphActor);
+}
+
+/** Labels, aliases, types and countries of the graph's places. */
+export function graphLocations(graph: ActorGraph): Iterable<GraphLocation> {
+  return graphNodes(graph, 'Location', graphLocation);
 }
 
 function typesAgree(a: string | undefined, b: string | undefined): boolean {
@@ -78,43 +109,75 @@ function typesAgree(a: string | undefined, b: string | undefined): boolean {
 const isKnown = (value: PropertyValue | undefined): value is string => typeof value === 'string' && !UNTYPED.has(value);
 
 /**
- * The graph's actors by normalised label and alias. Built once for a graph (or a commit
- * batch) and kept in step through set() as actors change, rather than rebuilt for every
- * document: building reads every actor, so rebuilding per document made a batch's
- * resolution grow with the square of its graph. What match() answers does not depend on
- * the order the actors came in.
+ * The graph's nodes of one kind by normalised label and alias. Built once for a graph (or a
+ * commit batch) and kept in step through set() as nodes change, rather than rebuilt for every
+ * document: building reads every node of the kind, so rebuilding per document made a batch's
+ * resolution grow with the square of its graph. What matchByNames answers does not depend on
+ * the order the nodes came in.
  */
-export class ActorNames {
-  readonly byLabel = new Map<string, GraphActor[]>();
-  readonly byAlias = new Map<string, GraphActor[]>();
-  private readonly actors = new Map<string, GraphActor>();
+class NameTable<T extends Named> {
+  readonly byLabel = new Map<string, T[]>();
+  readonly byAlias = new Map<string, T[]>();
+  private readonly entries = new Map<string, T>();
 
-  constructor(actors: Iterable<GraphActor>) {
-    for (const actor of actors) this.add(actor);
+  constructor(
+    private readonly read: (id: string, properties: Record<string, PropertyValue> | undefined) => T | undefined,
+    entries: Iterable<T>,
+  ) {
+    for (const entry of entries) this.add(entry);
   }
 
-  /** What the Actor node `id` now has as properties (undefined: the node is gone). */
+  /** What the node `id` now has as properties (undefined: the node is gone). */
   set(id: string, properties: Record<string, PropertyValue> | undefined): void {
-    const before = this.actors.get(id);
+    const before = this.entries.get(id);
     if (before) {
-      this.actors.delete(id);
+      this.entries.delete(id);
       drop(this.byLabel, normaliseForIdentity(before.label), id);
       for (const alias of before.aliases ?? []) drop(this.byAlias, normaliseForIdentity(alias), id);
     }
-    const actor = graphActor(id, properties);
-    if (actor) this.add(actor);
+    const entry = this.read(id, properties);
+    if (entry) this.add(entry);
   }
 
-  private add(actor: GraphActor): void {
-    this.actors.set(actor.id, actor);
-    push(this.byLabel, normaliseForIdentity(actor.label), actor);
-    for (const alias of actor.aliases ?? []) push(this.byAlias, normaliseForIdentity(alias), actor);
+  private add(entry: T): void {
+    this.entries.set(entry.id, entry);
+    push(this.byLabel, normaliseForIdentity(entry.label), entry);
+    for (const alias of entry.aliases ?? []) push(this.byAlias, normaliseForIdentity(alias), entry);
   }
+}
 
-  /** The graph actor an extracted actor is, or undefined (no match, or an ambiguous one). */
-  match(label: string, aliases: readonly string[], type: string | undefined): GraphActor | undefined {
-    return matchByNames(this, label, aliases, (actor) => typesAgree(actor.actor_type, type), (actor) => actor.actor_type === type);
+/** The graph's actors by name (graphActors), kept in step through set(). */
+export class ActorNames extends NameTable<GraphActor> {
+  constructor(actors: Iterable<GraphActor>) {
+    super(graphActor, actors);
   }
+}
+
+/** The graph's places by name (graphLocations), kept in step through set(). */
+export class LocationNames extends NameTable<GraphLocation> {
+  constructor(places: Iterable<GraphLocation>) {
+    super(graphLocation, places);
+  }
+}
+
+/** The graph's names of each kind resolution matches. */
+export interface GraphNames {
+  readonly actors: ActorNames;
+  readonly places: LocationNames;
+}
+
+/** `graph`'s names (none without a graph), each kind read when first asked for: a document with no place does not read the graph's places. */
+export function graphNames(graph: ActorGraph | undefined): GraphNames {
+  let actors: ActorNames | undefined;
+  let places: LocationNames | undefined;
+  return {
+    get actors() {
+      return (actors ??= new ActorNames(graph ? graphActors(graph) : []));
+    },
+    get places() {
+      return (places ??= new LocationNames(graph ? graphLocations(graph) : []));
+    },
+  };
 }
 
 /**
@@ -122,8 +185,8 @@ export class ActorNames {
  * shared alias; the first level with a candidate that `agrees` decides, preferring those `alike`;
  * more than one left is ambiguous (undefined).
  */
-function matchByNames<T extends { id: string }>(
-  names: { byLabel: Map<string, T[]>; byAlias: Map<string, T[]> },
+function matchByNames<T extends Named>(
+  names: NameTable<T>,
   label: string,
   aliases: readonly string[],
   agrees: (candidate: T) => boolean,
@@ -146,39 +209,6 @@ function matchByNames<T extends { id: string }>(
   return undefined;
 }
 
-interface GraphLocation {
-  id: string;
-  label: string;
-  aliases: string[];
-  location_type?: string;
-  country_code?: string;
-}
-
-/** The graph's places by normalised label and alias. */
-class LocationNames {
-  readonly byLabel = new Map<string, GraphLocation[]>();
-  readonly byAlias = new Map<string, GraphLocation[]>();
-
-  constructor(graph: ActorGraph) {
-    for (const id of graph.nodesWithLabel('Location')) {
-      const properties = graph.node(id)?.properties;
-      if (typeof properties?.label !== 'string') continue;
-      const place: GraphLocation = {
-        id, label: properties.label, aliases: stringList(properties.aliases),
-        ...(isKnown(properties.location_type) ? { location_type: properties.location_type } : {}),
-        ...(typeof properties.country_code === 'string' ? { country_code: properties.country_code } : {}),
-      };
-      push(this.byLabel, normaliseForIdentity(place.label), place);
-      for (const alias of place.aliases) push(this.byAlias, normaliseForIdentity(alias), place);
-    }
-  }
-
-  /** The graph place an extracted place is: no other country, the same location_type preferred; undefined when none or ambiguous. */
-  match(label: string, aliases: readonly string[], type: string | undefined, country: string | undefined): GraphLocation | undefined {
-    return matchByNames(this, label, aliases, (place) => !country || !place.country_code || place.country_code === country, (place) => place.location_type === type);
-  }
-}
-
 /** A place with no particular type agrees with any. */
 const UNTYPED_PLACE = 'other';
 
@@ -189,8 +219,8 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-function drop(map: Map<string, GraphActor[]>, key: string, id: string): void {
-  const list = map.get(key)?.filter((actor) => actor.id !== id);
+function drop<T extends Named>(map: Map<string, T[]>, key: string, id: string): void {
+  const list = map.get(key)?.filter((entry) => entry.id !== id);
   if (list === undefined) return;
   if (list.length > 0) map.set(key, list);
   else map.delete(key);
@@ -229,47 +259,64 @@ function mergeEdges(a: StructuredEdge, b: StructuredEdge): StructuredEdge {
   return { ...a, confidence: Math.max(a.confidence, b.confidence), provenance: unionProvenance(a.provenance, b.provenance) };
 }
 
-/** `names`: the graph's actors' names, when the caller keeps them (ActorNames); else read from `graph`. */
-export function resolveAgainstGraph(document: StructuredDocument, graph: ActorGraph, names = new ActorNames(graphActors(graph))): StructuredDocument {
-  const renamed = new Map<string, string>();
+/** One kind of node resolution matches against the graph's nodes of that kind. */
+interface Kind<T extends Named> {
+  label: string;
+  names: (names: GraphNames) => NameTable<T>;
+  /** Whether a graph node may be the extracted node with these properties. */
+  agrees: (known: T, extracted: Record<string, PropertyValue>) => boolean;
+  /** Preferred among several that agree. */
+  alike: (known: T, extracted: Record<string, PropertyValue>) => boolean;
+  /** The properties the graph node wins, besides its label. */
+  wins: (known: T) => Record<string, PropertyValue>;
+}
+
+const stringOf = (value: PropertyValue | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+const actorKind: Kind<GraphActor> = {
+  label: 'Actor',
+  names: (names) => names.actors,
+  agrees: (actor, extracted) => typesAgree(actor.actor_type, stringOf(extracted.actor_type)),
+  alike: (actor, extracted) => actor.actor_type === stringOf(extracted.actor_type),
+  wins: (actor) => ({ ...(isKnown(actor.actor_type) ? { actor_type: actor.actor_type } : {}), ...(isKnown(actor.role) ? { role: actor.role } : {}) }),
+};
+
+const locationKind: Kind<GraphLocation> = {
+  label: 'Location',
+  names: (names) => names.places,
+  agrees: (place, extracted) => {
+    const country = stringOf(extracted.country_code);
+    return !country || !place.country_code || place.country_code === country;
+  },
+  alike: (place, extracted) => place.location_type === stringOf(extracted.location_type),
+  wins: (place) => ({
+    ...(place.location_type !== undefined && place.location_type !== UNTYPED_PLACE ? { location_type: place.location_type } : {}),
+    ...(place.country_code !== undefined ? { country_code: place.country_code } : {}),
+  }),
+};
+
+/** The extracted nodes of `kind` that are graph nodes, by extracted id: each becomes the graph's node (id, label, what it wins) with the names read as aliases. */
+function resolveKind<T extends Named>(document: StructuredDocument, graph: Pick<ActorGraph, 'node'>, names: GraphNames, kind: Kind<T>, resolved: Map<string, StructuredNode>): void {
+  for (const node of document.nodes) {
+    if (node.labels[0] !== kind.label || graph.node(node.id)) continue;
+    const label = String(node.properties.label ?? '');
+    const aliases = stringList(node.properties.aliases);
+    const known = matchByNames(kind.names(names), label, aliases, (candidate) => kind.agrees(candidate, node.properties), (candidate) => kind.alike(candidate, node.properties));
+    if (!known) continue;
+    const properties: Record<string, PropertyValue> = { ...node.properties, label: known.label, aliases: namesRead(label, aliases, known.label), ...kind.wins(known) };
+    resolved.set(node.id, { ...node, id: known.id, properties });
+  }
+}
+
+/**
+ * `graph` answers whether it holds an extracted node's id; `names` are its actors' and places'
+ * names, which a caller resolving many documents keeps in step (graphNames, set()).
+ */
+export function resolveAgainstGraph(document: StructuredDocument, graph: Pick<ActorGraph, 'node'>, names: GraphNames): StructuredDocument {
   const resolved = new Map<string, StructuredNode>();
-  for (const node of document.nodes) {
-    if (node.labels[0] !== 'Actor' || graph.node(node.id)) continue;
-    const label = String(node.properties.label ?? '');
-    const aliases = stringList(node.properties.aliases);
-    const type = typeof node.properties.actor_type === 'string' ? node.properties.actor_type : undefined;
-    const known = names.match(label, aliases, type);
-    if (!known) continue;
-    const properties: Record<string, PropertyValue> = {
-      ...node.properties,
-      label: known.label,
-      aliases: namesRead(label, aliases, known.label),
-    };
-    if (isKnown(known.actor_type)) properties.actor_type = known.actor_type;
-    if (isKnown(known.role)) properties.role = known.role;
-    renamed.set(node.id, known.id);
-    resolved.set(node.id, { ...node, id: known.id, properties });
-  }
-  let places: LocationNames | undefined;
-  for (const node of document.nodes) {
-    if (node.labels[0] !== 'Location' || graph.node(node.id)) continue;
-    places ??= new LocationNames(graph);
-    const label = String(node.properties.label ?? '');
-    const aliases = stringList(node.properties.aliases);
-    const type = typeof node.properties.location_type === 'string' ? node.properties.location_type : undefined;
-    const country = typeof node.properties.country_code === 'string' ? node.properties.country_code : undefined;
-    const known = places.match(label, aliases, type, country);
-    if (!known) continue;
-    const properties: Record<string, PropertyValue> = {
-      ...node.properties,
-      label: known.label,
-      aliases: namesRead(label, aliases, known.label),
-    };
-    if (known.location_type !== undefined && known.location_type !== UNTYPED_PLACE) properties.location_type = known.location_type;
-    if (known.country_code !== undefined) properties.country_code = known.country_code;
-    renamed.set(node.id, known.id);
-    resolved.set(node.id, { ...node, id: known.id, properties });
-  }
+  resolveKind(document, graph, names, actorKind, resolved);
+  resolveKind(document, graph, names, locationKind, resolved);
+  const renamed = new Map([...resolved].map(([id, node]) => [id, node.id]));
   if (renamed.size === 0) return document;
 
   // A claim's id derives from its speaker: claims of a matched actor move with it.

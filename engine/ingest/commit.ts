@@ -7,7 +7,7 @@ import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { DocumentInput } from '../extract/types.ts';
-import { ActorNames, graphActors, knownActor, resolveAgainstGraph, type ActorGraph } from '../extract/graph-resolution.ts';
+import { graphNames, knownActor, resolveAgainstGraph, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
 
 /**
@@ -111,14 +111,14 @@ async function extractAgainstGraph(
   // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
   const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: graphAnswers(index) } : {}) });
   const extracted = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
-  const extraction = index ? withGraphActors(extracted, index) : extracted;
+  const extraction = index ? withGraphActors(extracted, index, graphNames(index)) : extracted;
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };
 }
 
 /** Extracted actors that are actors the graph holds (imported ones too) become those nodes (resolveAgainstGraph). */
-function withGraphActors(extracted: ExtractionResult, graph: ActorGraph, names?: ActorNames): ExtractionResult {
+function withGraphActors(extracted: ExtractionResult, graph: Pick<ActorGraph, 'node'>, names: GraphNames): ExtractionResult {
   const resolved = resolveAgainstGraph(extracted.graph, graph, names);
   if (resolved === extracted.graph) return extracted;
   return { ...extracted, graph: resolved, stats: { ...extracted.stats, nodes: resolved.nodes.length, edges: resolved.edges.length } };
@@ -152,8 +152,8 @@ class HeldWrites {
   /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
   private readonly claims = new Map<string, string>();
   private contested = false;
-  /** The actors' names as resolveAgainstGraph matches them: built once for the batch, kept in step by hold(). */
-  readonly names: ActorNames;
+  /** The actors' and places' names as resolveAgainstGraph matches them: read from the index once for the batch, kept in step by hold(). */
+  readonly names: GraphNames;
   private readonly indexMemberOf: GraphAnswers['isMemberOf'] | undefined;
 
   constructor(private readonly index: GraphIndex | undefined) {
@@ -163,7 +163,7 @@ class HeldWrites {
       this.actors.set(id, node);
       this.claim(knownActor(node.properties));
     }
-    this.names = new ActorNames(graphActors(this.actorGraph));
+    this.names = graphNames(index);
   }
 
   private claim(actor: KnownActor | undefined): void {
@@ -175,20 +175,12 @@ class HeldWrites {
     }
   }
 
-  /** The graph's actors and places as resolveAgainstGraph reads them, with the held writes merged in. */
-  readonly actorGraph: ActorGraph = {
-    node: (id) => this.actors.get(id) ?? this.place(id),
-    nodesWithLabel: (label) => (label === 'Actor' ? this.actors.keys() : label === 'Location' ? this.placeIds() : []),
-  };
+  /** The graph's actors and places as resolveAgainstGraph looks them up by id, with the held writes merged in. */
+  readonly actorGraph: Pick<ActorGraph, 'node'> = { node: (id) => this.actors.get(id) ?? this.place(id) };
 
   private place(id: string): Pick<NodeRecord, 'labels' | 'properties'> | undefined {
     const node = this.places.get(id) ?? this.index?.node(id);
     return node?.labels[0] === 'Location' ? node : undefined;
-  }
-
-  private *placeIds(): Iterable<string> {
-    for (const id of this.index?.nodesWithLabel('Location') ?? []) if (!this.places.has(id)) yield id;
-    yield* this.places.keys();
   }
 
   knows(documentId: string): boolean {
@@ -212,7 +204,9 @@ class HeldWrites {
       if (node.labels[0] === 'Location') {
         const before = this.place(node.id);
         const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
-        this.places.set(node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+        const after = { labels, properties: mergeNodeProperties(before, node, labels) };
+        this.places.set(node.id, after);
+        this.names.places.set(node.id, after.properties);
       }
       if (node.labels[0] !== 'Actor') continue;
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
@@ -221,7 +215,7 @@ class HeldWrites {
       const after = { labels, properties: mergeNodeProperties(before, node, labels) };
       this.actors.delete(node.id);
       this.actors.set(node.id, after);
-      this.names.set(node.id, after.properties);
+      this.names.actors.set(node.id, after.properties);
       const known = knownActor(after.properties);
       if (namesKey(known) === namesKey(knownActor(before?.properties))) continue;
       this.directory = undefined;

@@ -468,8 +468,33 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   return (row, env) => fn(args.map((arg) => arg(row, env)), env);
 }
 
-// V8's linear-time engine (the `l` flag) is off by default; flags are per process, so once is enough
-v8.setFlagsFromString('--enable-experimental-regexp-engine');
+/** The process cannot compile linear-time regular expressions: a fault of the runtime, not of a query. */
+export class LinearRegExpUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`V8 refused the linear-time RegExp engine (the 'l' flag) after --enable-experimental-regexp-engine, so =~ cannot run within a time limit: ${(cause as Error).message}`, { cause });
+    this.name = 'LinearRegExpUnavailable';
+  }
+}
+
+let linearEngine = false;
+
+/**
+ * Turns on V8's linear-time RegExp engine (the `l` flag, off by default) and checks that it
+ * took. Called where it is needed, before the first `=~` pattern compiles, rather than at
+ * each place a process starts: V8 flags are per process, yet the processes and threads that
+ * compile queries are many (the server and its worker pool, the CLI, benches, the TCK, test
+ * and fuzz workers), and one left out would refuse every `=~` there as the user's error.
+ */
+function enableLinearRegExps(): void {
+  if (linearEngine) return;
+  v8.setFlagsFromString('--enable-experimental-regexp-engine');
+  try {
+    new RegExp('', 'l');
+  } catch (error) {
+    throw new LinearRegExpUnavailable(error);
+  }
+  linearEngine = true;
+}
 
 /**
  * The pattern of `=~`, matched whole, by V8's linear-time engine: a pattern that would
@@ -483,6 +508,7 @@ function regularExpression(pattern: string): RegExp {
   const refuse = (reason: string) =>
     runtimeError('ArgumentError', 'InvalidRegularExpression', `'${pattern.slice(0, 100)}' is not a valid regular expression: ${reason}`);
   if (/\\[pP]\{|\\u\{/.test(pattern)) throw refuse('unicode property and code point escapes are not supported');
+  enableLinearRegExps();
   try {
     return new RegExp('^(?:' + pattern + ')$', 'l');
   } catch (error) {

@@ -316,14 +316,11 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
     case 'scanEdges':
     case 'checkRel': {
       const graph = env.graph;
-      const candidates: Iterable<EdgeRecord> =
-        step.kind === 'checkRel' ? boundRels(row[step.relSlot]) : step.types.length === 0 ? graph.edges.values() : edgesOfTypes(graph, step.types);
-      for (const edge of candidates) {
+      const visit = (dense: number, edge: EdgeRecord): boolean => {
         budget.tick();
-        const dense = graph.denseEdge(edge);
         // a relationship from outside the graph (a parameter) has no dense id and meets no isomorphism check
-        if ((dense >= 0 && used.includes(dense)) || !relPasses(edge, step.relProps, row, env)) continue;
-        if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) continue;
+        if ((dense >= 0 && used.includes(dense)) || !relPasses(edge, step.relProps, row, env)) return false;
+        if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) return false;
         const orientations: [string, string][] =
           step.direction === 'out' ? [[edge.from, edge.to]] : step.direction === 'in' ? [[edge.to, edge.from]] : edge.from === edge.to ? [[edge.from, edge.to]] : [[edge.from, edge.to], [edge.to, edge.from]];
         for (const [fromId, toId] of orientations) {
@@ -335,19 +332,32 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
           used.pop();
           if (stop) return true;
         }
-      }
+        return false;
+      };
+      if (step.kind === 'scanEdges') return eachEdgeOfTypes(graph, step.types, visit);
+      for (const edge of boundRels(row[step.relSlot])) if (visit(graph.denseEdge(edge), edge)) return true;
       return false;
     }
     case 'bindPath': {
-      const nodes: NodeRecord[] = [];
+      const nodes: NodeRecord[] = [(row[step.nodeSlots[0]] as { $node: NodeRecord }).$node];
       const rels: EdgeRecord[] = [];
-      nodes.push((row[step.nodeSlots[0]] as { $node: NodeRecord }).$node);
       for (let i = 0; i < step.relSlots.length; i++) {
         const value = row[step.relSlots[i]];
-        const segment = Array.isArray(value) ? value.map((rel) => (rel as { $rel: EdgeRecord }).$rel) : [(value as { $rel: EdgeRecord }).$rel];
+        // the pattern's nodes are bound in their slots; only those inside a variable-length segment are read off its relationships
+        const end = (row[step.nodeSlots[i + 1]] as { $node: NodeRecord }).$node;
+        if (!Array.isArray(value)) {
+          rels.push((value as { $rel: EdgeRecord }).$rel);
+          nodes.push(end);
+          continue;
+        }
         let current = nodes[nodes.length - 1].id;
-        for (const rel of segment) {
+        for (let j = 0; j < value.length; j++) {
+          const rel = (value[j] as { $rel: EdgeRecord }).$rel;
           rels.push(rel);
+          if (j === value.length - 1) {
+            nodes.push(end);
+            break;
+          }
           current = rel.from === current ? rel.to : rel.from;
           nodes.push(env.graph.node(current)!);
         }
@@ -358,8 +368,20 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
   }
 }
 
-function* edgesOfTypes(graph: Env['graph'], types: string[]): Iterable<EdgeRecord> {
-  for (const type of types) for (const id of graph.edgesWithType(type)) yield graph.edge(id)!;
+/**
+ * Visits the edges of `types` (every edge when none), type by type, each in insertion order,
+ * by dense id: a graph loaded from its snapshot maps its edge ids only when one is looked up
+ * (RecordTable.adopt), and a scan need not look any up. Returning true stops the walk.
+ */
+function eachEdgeOfTypes(graph: Env['graph'], types: readonly string[], visit: (dense: number, edge: EdgeRecord) => boolean): boolean {
+  const span = graph.edges.span;
+  for (let t = 0; t < Math.max(types.length, 1); t++) {
+    for (let dense = 0; dense < span; dense++) {
+      const edge = graph.edgeAt(dense);
+      if (edge && (types.length === 0 || edge.type === types[t]) && visit(dense, edge)) return true;
+    }
+  }
+  return false;
 }
 
 function boundRels(value: CypherValue): EdgeRecord[] {

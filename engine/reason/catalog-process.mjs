@@ -3,8 +3,8 @@
 // reasoning workers. A process rather than a worker thread: a thread that has run the engine
 // leaves about 60 MB behind in the process when it ends (measured), a process leaves nothing.
 // Plain JavaScript, as worker.mjs is.
-import { tsImport } from 'tsx/esm/api';
+import { loadModule } from '../load-module.mjs';
 
-const { catalogListing, loadRuleModules } = await tsImport('../prolog/framework-loader.ts', import.meta.url);
+const { catalogListing, loadRuleModules } = await loadModule('../prolog/framework-loader.ts', import.meta.url);
 const listing = catalogListing(await loadRuleModules(JSON.parse(process.argv[2])));
 process.send(listing, () => process.disconnect());

@@ -28,6 +28,7 @@ import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
+import { cachedCatalog } from './catalog-cache.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
 import { deserialise, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
@@ -50,6 +51,8 @@ export interface ReasoningOptions {
    * turn a result into the client's bytes, in the worker that ran the query.
    */
   answerShaper?: string;
+  /** A file that keeps the rule-module catalog between starts (catalog-cache.ts); without it each process lists the modules afresh. */
+  catalogCache?: string;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -66,14 +69,16 @@ type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; expla
 /**
  * The main thread only lists what is loaded (workers solve), so pools in one process
  * (tests build many apps) share one catalog per set of directories: loading the 15
- * frameworks starts a Prolog engine and consults 16 files.
+ * frameworks starts a Prolog engine and consults 16 files. The first pool's cache file,
+ * if it names one, serves the next process.
  */
 const catalogs = new Map<string, Promise<CatalogListing>>();
-function catalogFor(frameworkDirs: string[]): Promise<CatalogListing> {
+function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Promise<CatalogListing> {
   const key = JSON.stringify(frameworkDirs);
   let catalog = catalogs.get(key);
   if (!catalog) {
-    catalogs.set(key, (catalog = loadCatalog(frameworkDirs)));
+    catalog = cacheFile ? cachedCatalog(cacheFile, frameworkDirs, () => loadCatalog(frameworkDirs)) : loadCatalog(frameworkDirs);
+    catalogs.set(key, catalog);
     catalog.catch(() => catalogs.delete(key));
   }
   return catalog;
@@ -135,7 +140,7 @@ export class ReasoningPool {
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
-    return new ReasoningPool(store, options, await catalogFor(options.frameworkDirs ?? []));
+    return new ReasoningPool(store, options, await catalogFor(options.frameworkDirs ?? [], options.catalogCache));
   }
 
   private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing) {

@@ -1,11 +1,10 @@
 // Entry point of a reasoning worker thread. Plain JavaScript, because a worker thread does not
-// inherit the TypeScript loader of vitest or tsx; one tsx scoped import loads the TypeScript side,
-// so that every module (and every error class) exists once in the thread.
+// inherit its parent's loader (engine/load-module.mjs).
 import { workerData } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import { loadModule } from '../load-module.mjs';
 
-const { startWorker } = await tsImport('./worker-entry.ts', import.meta.url);
-const shaper = workerData.answerShaper ? (await tsImport(workerData.answerShaper, import.meta.url)).shapeAnswer : undefined;
+const { startWorker } = await loadModule('./worker-entry.ts', import.meta.url);
+const shaper = workerData.answerShaper ? (await loadModule(workerData.answerShaper, import.meta.url)).shapeAnswer : undefined;
 const handle = await startWorker(workerData, shaper);
 
 export default function reasonInWorker(task) {

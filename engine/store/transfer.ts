@@ -74,8 +74,8 @@ export async function graphWriteFromJson(body: unknown): Promise<GraphWrite> {
   for (const key of Object.keys(body)) {
     if (key !== 'nodes' && key !== 'edges') throw new ValidationError('unknown_field', `field '${key}' is not allowed (allowed: nodes, edges)`, { field: key });
   }
-  const nodes = body.nodes ?? [];
-  const edges = body.edges ?? [];
+  const nodes = body.nodes === undefined ? [] : body.nodes;
+  const edges = body.edges === undefined ? [] : body.edges;
   if (!Array.isArray(nodes)) invalid('body', 'nodes', 'nodes must be an array');
   if (!Array.isArray(edges)) invalid('body', 'edges', 'edges must be an array');
   const slicer = new LoopSlicer();
@@ -211,9 +211,10 @@ export async function parseGraphJson(text: string): Promise<Record<string, unkno
             checkStrings(record, `${key}[${records.length}]`);
             records.push(record);
             skipSpace();
-            const next = text.charCodeAt(at++);
+            const next = text.charCodeAt(at);
+            if (next !== COMMA && next !== CLOSE_BRACKET) malformed("expected ',' or ']'");
+            at++;
             if (next === CLOSE_BRACKET) break;
-            if (next !== COMMA) malformed("expected ',' or ']'");
           }
         }
         body[key] = records;
@@ -224,9 +225,10 @@ export async function parseGraphJson(text: string): Promise<Record<string, unkno
         body[key] = value;
       }
       skipSpace();
-      const next = text.charCodeAt(at++);
+      const next = text.charCodeAt(at);
+      if (next !== COMMA && next !== CLOSE_BRACE) malformed("expected ',' or '}'");
+      at++;
       if (next === CLOSE_BRACE) break;
-      if (next !== COMMA) malformed("expected ',' or '}'");
     }
   }
   skipSpace();

@@ -3,6 +3,7 @@ import { QueryError } from '../../engine/errors.ts';
 import { startProlog } from '../../engine/prolog/bridge.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { isNode, runQuery, type CypherValue } from '../../engine/query/index.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from './fixtures.ts';
 
 await startProlog();
@@ -43,6 +44,27 @@ describe('query execution', () => {
     expect(reach.rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
     const optional = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:OPPOSES]->(b) RETURN a.label AS a, b.label AS b ORDER BY a');
     expect(optional.rows).toEqual([['IGAD', null], ['Rapid Support Forces', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', null]]);
+  });
+
+  it('scans edges and binds paths alike on a graph loaded from its snapshot, whose edge ids are mapped only when looked up', () => {
+    const built = conflictGraph();
+    const nodes = [...built.nodes.values()];
+    const edges = [...built.edges.values()];
+    const position = new Map(nodes.map((node, i) => [node.id, i]));
+    const loaded = GraphIndex.fromDistinctRecords(nodes, edges, Int32Array.from(edges.flatMap((edge) => [position.get(edge.from)!, position.get(edge.to)!])));
+    const cases: [string, unknown[][]][] = [
+      // type by type, each in insertion order
+      ['MATCH (a)-[r:OPPOSES|ALLIED_WITH]->(b) RETURN id(a), type(r), id(b)', [['rsf', 'OPPOSES', 'saf'], ['igad', 'ALLIED_WITH', 'saf'], ['saf', 'ALLIED_WITH', 'rsf']]],
+      ["MATCH p = (a:Actor {label: 'IGAD'})-[:ALLIED_WITH*0..2]->(b) RETURN [n IN nodes(p) | id(n)], [r IN relationships(p) | id(r)]", [[['igad'], []], [['igad', 'saf'], ['e6']], [['igad', 'saf', 'rsf'], ['e6', 'e7']]]],
+      ["MATCH p = (c:Claim {type: 'Offer'})<-[:ASSERTS]-(a)-[:ALLIED_WITH*2]-(b)-[:OPPOSES]->(d) RETURN [n IN nodes(p) | id(n)]", [[['c4', 'igad', 'saf', 'rsf', 'saf']]]],
+      ['MATCH p = (a)-[:OPPOSES]-(b) RETURN [n IN nodes(p) | id(n)]', [[['rsf', 'saf']], [['saf', 'rsf']]]],
+    ];
+    for (const [query, expected] of cases) {
+      const rows = (graph: GraphIndex) => runQuery(graph, query).rows.map((row) => row.map((value) => (isNode(value) ? value.$node.id : value)));
+      expect(rows(loaded), query).toEqual(expected);
+      expect(rows(built), query).toEqual(expected);
+    }
+    expect(runQuery(loaded, cases[0][0], { explain: true }).plan).toEqual(expect.arrayContaining([expect.stringMatching(/^scan edges/)]));
   });
 
   it('binds parameters', () => {

@@ -1,9 +1,8 @@
 // Entry point of a piscina worker thread. Plain JavaScript, because a worker thread does not
-// inherit the TypeScript loader of vitest or of a bundler; tsx's scoped tsImport loads the
-// TypeScript task without registering a loader for the whole thread.
-import { tsImport } from 'tsx/esm/api';
+// inherit its parent's loader (engine/load-module.mjs).
+import { loadModule } from '../../load-module.mjs';
 
-const task = await tsImport('./worker-task.ts', import.meta.url);
+const task = await loadModule('./worker-task.ts', import.meta.url);
 
 export default task.default;
 export const typeClaims = task.typeClaims;

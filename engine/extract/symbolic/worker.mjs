@@ -1,9 +1,9 @@
 // Entry point of a rule-layer worker thread. Plain JavaScript, because a worker thread does not
-// inherit the TypeScript loader of vitest or tsx; tsx's scoped tsImport loads the rules.
-import { tsImport } from 'tsx/esm/api';
+// inherit its parent's loader (engine/load-module.mjs).
+import { loadModule } from '../../load-module.mjs';
 
-const rules = await tsImport('./index.ts', import.meta.url);
-const drafts = await tsImport('../draft.ts', import.meta.url);
+const rules = await loadModule('./index.ts', import.meta.url);
+const drafts = await loadModule('../draft.ts', import.meta.url);
 
 export default function findInWorker(document) {
   return rules.findConflictEntities(document);

@@ -10,8 +10,10 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '../../..');
 const moduleUrl = (path: string) => pathToFileURL(join(PROJECT_ROOT, path)).href;
 
 /**
- * The service runs under tsx (`npm start`), the tests under vitest: the worker entry must load
- * under both. This runs the pool in a fresh Node process started the way `npm start` starts one.
+ * The service runs from its TypeScript sources under tsx (`npm run dev`, the CLI), the tests under
+ * vitest: the worker entry must load under both (compiled, as `npm start` runs it:
+ * test/http/compiled-server.test.ts). This runs the pool in a fresh Node process started the way
+ * `npm run dev` starts one.
  */
 describe('worker pool under tsx', () => {
   let dir: string;

@@ -1,0 +1,62 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogListing, loadRuleModules, type CatalogListing } from '../../engine/prolog/framework-loader.ts';
+import { cachedCatalog, catalogKey } from '../../engine/reason/catalog-cache.ts';
+
+describe('the rule-module catalog kept between starts', () => {
+  let dir: string;
+  let rules: string;
+  let file: string;
+  let listings = 0;
+  const list = async (): Promise<CatalogListing> => {
+    listings++;
+    return catalogListing(await loadRuleModules([rules]));
+  };
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-catalog-cache-'));
+    rules = path.join(dir, 'rules');
+    await mkdir(rules);
+    await writeFile(path.join(rules, 'alliances.pl'), 'ally(a, b).\n');
+    file = path.join(dir, 'rule-catalog.json');
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('lists from its file while nothing the listing is made from changed, and afresh when a rule module changes', async () => {
+    const first = await cachedCatalog(file, [rules], list);
+    expect(listings).toBe(1);
+    expect(first.callable['ally/2']).toBe('alliances');
+    expect(first.frameworks.filter((entry) => entry.status === 'loaded')).toHaveLength(15);
+
+    expect(await cachedCatalog(file, [rules], list)).toEqual(first);
+    expect(listings).toBe(1);
+
+    // a module broken since the last start is still reported, with its file and line
+    await writeFile(path.join(rules, 'broken.pl'), 'fine(1).\nbroken(:- .\n');
+    const broken = await cachedCatalog(file, [rules], list);
+    expect(listings).toBe(2);
+    expect(broken.ruleFiles.find((entry) => entry.id === 'broken')).toMatchObject({ status: 'refused', problems: [expect.objectContaining({ line: 2 })] });
+    expect(await cachedCatalog(file, [rules], list)).toEqual(broken);
+    expect(listings).toBe(2);
+
+    await writeFile(path.join(rules, 'alliances.pl'), 'ally(a, b).\nfoe(a, c).\n');
+    expect((await cachedCatalog(file, [rules], list)).callable['foe/2']).toBe('alliances');
+    expect(listings).toBe(3);
+
+    // a damaged file is listed afresh and written whole again
+    await writeFile(file, '{"key": ');
+    await cachedCatalog(file, [rules], list);
+    await cachedCatalog(file, [rules], list);
+    expect(listings).toBe(4);
+  });
+
+  it('keys by every file under the rule directories, and by which directories', async () => {
+    const before = catalogKey([rules]);
+    expect(catalogKey([rules])).toBe(before);
+    await mkdir(path.join(rules, 'nested'), { recursive: true });
+    await writeFile(path.join(rules, 'nested', 'notes.txt'), 'x');
+    expect(catalogKey([rules])).not.toBe(before);
+    expect(catalogKey([])).not.toBe(catalogKey([rules]));
+  });
+});
