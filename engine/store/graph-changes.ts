@@ -34,13 +34,19 @@ const logs = new WeakMap<GraphIndex, Log>();
 
 const size = (entry: Entry) => (entry.nodes?.length ?? 0) + (entry.edges?.length ?? 0);
 
-/** Puts the records into the graph, as putNode/putEdge do, and logs what they added. */
-export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges: readonly EdgeRecord[]): void {
+/**
+ * Puts the records into the graph, as putNode/putEdge do, and logs what they added.
+ * `ends`: the edges are known to be new to the graph, of distinct ids (a write's tally found
+ * them so), and go in without their ids being looked up, at the dense ids of their ends
+ * (edge i's at 2i and 2i+1; -1: found by id).
+ */
+export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges: readonly EdgeRecord[], ends?: Int32Array): void {
   const from = graph.revision;
   // a record put twice replaces itself the second time: put* tells, as it does for one the graph held
   let replaces = false;
   for (const node of nodes) if (graph.putNode(node)) replaces = true;
-  for (const edge of edges) if (graph.putEdge(edge)) replaces = true;
+  if (ends) for (let i = 0; i < edges.length; i++) graph.addNewEdge(edges[i], ends[2 * i], ends[2 * i + 1]);
+  else for (const edge of edges) if (graph.putEdge(edge)) replaces = true;
   const nodeIds = replaces ? undefined : nodes.map((node) => node.id);
   const edgeIds = replaces ? undefined : edges.map((edge) => edge.id);
   let log = logs.get(graph);

@@ -370,6 +370,16 @@ export class GraphIndex {
     return known >= 0;
   }
 
+  /**
+   * Adds an edge known to be new to the index (no edge of its id in it), as putEdge would,
+   * without looking its id up first (one that is not new leaves the edge table broken), between
+   * the dense nodes `from` and `to` when the caller knows them (-1: found by id).
+   */
+  addNewEdge(edge: EdgeRecord, from = -1, to = -1): void {
+    this.changes++;
+    this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
+  }
+
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
   private addEdge(edge: EdgeRecord, dense: number, from: number, to: number): void {
     this.edges.put(edge, dense);
@@ -390,7 +400,9 @@ export class GraphIndex {
       appendTo(this.out[type].appended, from, dense);
       appendTo(this.in[type].appended, to, dense);
     }
-    this.pending++;
+    // past the point where the next read rebuilds the arrays, the append areas are work for
+    // nothing: the arrays go now, and a large write appends no more
+    if (++this.pending > Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION) && this.out.length > 0) this.dropAdjacency();
   }
 
   /** Removes a node and every edge touching it. */
@@ -739,9 +751,14 @@ export class GraphIndex {
   private closeHoles(): void {
     if (this.edges.holes <= Math.max(REBUILD_FLOOR, this.edges.span * REBUILD_FRACTION) && this.nodes.holes <= Math.max(REBUILD_FLOOR, this.nodes.span * REBUILD_FRACTION)) return;
     this.renumber();
+    this.dropAdjacency();
+    this.pending = Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Leaves the adjacency arrays to be rebuilt at the next read (stale() says so while they are missing). */
+  private dropAdjacency(): void {
     this.out = [];
     this.in = [];
-    this.pending = Number.MAX_SAFE_INTEGER;
   }
 
   private renumber(): void {

@@ -52,11 +52,10 @@ export function graphDataPrefix(tenant: string, graphId: string, generation: str
 }
 
 export const dataKey = {
-  node: (prefix: string, id: string) => prefix + 'n' + SEP + id,
-  edge: (prefix: string, id: string) => prefix + 'e' + SEP + id,
   /** The index keys of layout 2, cleared when a store is brought to layout 3. */
   droppedIndexes: (prefix: string) => ['o', 'i', 'l'].map((kind) => prefix + kind + SEP),
   idempotency: (prefix: string, key: string) => prefix + 'x' + SEP + key,
+  /** The key of a node record is this and its id; of an edge record, edges() and its id. */
   nodes: (prefix: string) => prefix + 'n' + SEP,
   edges: (prefix: string) => prefix + 'e' + SEP,
 };

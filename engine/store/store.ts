@@ -9,7 +9,7 @@ import { SerialQueue } from './serial-queue.ts';
 import { LoopSlicer } from '../turns.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
-import { validateGraphWrite, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
+import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 import { putLogged } from './graph-changes.ts';
 
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
@@ -416,56 +416,88 @@ export class ParleyStore {
 
       // A large write merges and encodes in chunks, yielding between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
-      // `stored`: the graph's records the writes merge into, looked up once (an import of new
-      // records looks nothing up again)
-      const nodes = new Map<string, NodeRecord>();
-      const storedNodes = new Map<string, NodeRecord>();
-      const edges = new Map<string, EdgeRecord>();
-      const storedEdges = new Map<string, EdgeRecord>();
+      // `nodes`, `edges`: every record the writes touch, by id, with the stored one (looked up once: an
+      // import of new records looks nothing up again) and the one as the writes so far leave it
+      const nodes = new Map<string, Touched<NodeRecord>>();
+      const edges = new Map<string, Touched<EdgeRecord>>();
       const summaries: WriteSummary[] = [];
       // The records each write changed, as it left them: the index takes them write by write,
       // so its iteration order is what writes one by one leave
-      const replay: { nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
+      const replay: { nodes: Changes<NodeRecord>; edges: Changes<EdgeRecord> }[] = [];
       // one slicer for the whole write: the loop gets a turn every SLICE_MS of merging, encoding or applying
       const slicer = new LoopSlicer();
-      for (const write of writes) {
-        await validateGraphWrite(write, (id) => (nodes.get(id) ?? index.node(id))?.labels, nodeIdOf, slicer);
-        // the records as the writes before this one left them, to count what this one changes
-        const previousNodes = await mergeInputs(write.nodes, nodeIdOf, (id) => index.node(id), nodes, storedNodes, (previous, input, id) => mergeNode(previous, input, id, now), slicer);
-        const previousEdges = await mergeInputs(write.edges, edgeIdOf, (id) => index.edge(id), edges, storedEdges, (previous, input, id) => mergeEdge(previous, input, id, now), slicer);
-        const changedByWrite = { nodes: await changesOf(previousNodes, nodes, slicer), edges: await changesOf(previousEdges, edges, slicer) };
+      const checker = new WriteChecker();
+      for (let write = 0; write < writes.length; write++) {
+        const { nodes: nodeInputs, edges: edgeInputs } = writes[write];
+        // a node is merged as soon as it is checked (merging a node cannot fail, and an invalid
+        // one later still rejects the whole write)
+        const touchedNodes: Touched<NodeRecord>[] = [];
+        const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now);
+        for (let i = 0; i < nodeInputs.length; i++) {
+          if (slicer.due()) await slicer.turn();
+          const input = nodeInputs[i];
+          checker.node(input, i);
+          mergeInput(input, nodeIdOf(input), write, (id) => index.node(id), nodes, touchedNodes, mergeOnto).labels = input.labels;
+        }
+        // every edge is checked before any is merged, so that an invalid edge is reported before
+        // another's id conflict; the dense ids of the ends it names in the index (-1: a node of
+        // these writes) are found once, for the check and for the index
+        const ends = new Int32Array(2 * edgeInputs.length);
+        let edge = 0;
+        const labelsOf = (id: string, end: 0 | 1): readonly string[] | undefined => {
+          const touched = nodes.get(id);
+          ends[2 * edge + end] = -1;
+          // a node this write names is checked as this write gives it, as before it was merged
+          if (touched) return touched.write === write ? touched.labels : touched.record.labels;
+          const dense = index.nodes.denseOf(id);
+          const node = dense < 0 ? undefined : index.nodes.at(dense);
+          if (node) ends[2 * edge + end] = dense;
+          return node?.labels;
+        };
+        for (edge = 0; edge < edgeInputs.length; edge++) {
+          if (slicer.due()) await slicer.turn();
+          checker.edge(edgeInputs[edge], edge, labelsOf);
+        }
+        const touchedEdges: Touched<EdgeRecord>[] = [];
+        const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now);
+        for (let i = 0; i < edgeInputs.length; i++) {
+          if (slicer.due()) await slicer.turn();
+          const input = edgeInputs[i];
+          const touched = mergeInput(input, edgeIdOf(input), write, (id) => index.edge(id), edges, touchedEdges, mergeEdgeOnto);
+          if (touched.from === UNPLACED) {
+            touched.from = ends[2 * i];
+            touched.to = ends[2 * i + 1];
+          }
+        }
+        const changed = { nodes: await changesOf(touchedNodes, slicer), edges: await changesOf(touchedEdges, slicer) };
         summaries.push({
-          nodes_created: changedByWrite.nodes.created, nodes_updated: changedByWrite.nodes.updated,
-          edges_created: changedByWrite.edges.created, edges_updated: changedByWrite.edges.updated,
-          node_ids: [...previousNodes.keys()], edge_ids: [...previousEdges.keys()],
+          nodes_created: changed.nodes.created.length, nodes_updated: changed.nodes.updated.length,
+          edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length,
+          node_ids: touchedNodes.map((touched) => touched.record.id), edge_ids: touchedEdges.map((touched) => touched.record.id),
         });
-        replay.push({ nodes: changedByWrite.nodes.records, edges: changedByWrite.edges.records });
+        replay.push(changed);
       }
 
       const prefix = graphDataPrefix(tenant, graphId, meta.generation);
-      const changedNodes: NodeRecord[] = [];
-      const changedEdges: EdgeRecord[] = [];
-      // records go straight into one chained batch (no op objects), written once at the end
-      let revision = meta.revision ?? 0;
+      const nodePrefix = dataKey.nodes(prefix);
+      const edgePrefix = dataKey.edges(prefix);
       // What the writes changed against the stored graph. One write changed what its tally
-      // found (compared once, there); of several, only the records some write changed are
-      // compared again, as the last left them (a later write may have put one back as stored).
-      const touchedNodes = writes.length === 1 ? undefined : new Set(replay.flatMap((changed) => changed.nodes.map((node) => node.id)));
-      const touchedEdges = writes.length === 1 ? undefined : new Set(replay.flatMap((changed) => changed.edges.map((edge) => edge.id)));
+      // found (compared once, there); of several, the records some write changed are compared
+      // again, as the last left them (a later write may have put one back as stored).
+      const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(nodes);
+      const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(edges);
+      let revision = meta.revision ?? 0;
+      // records go straight into one chained batch (no op objects), written once at the end
       const batch = this.db.batch();
       try {
         if (newMeta) batch.put(newMeta.key, newMeta.value);
-        for (const node of touchedNodes ? nodes.values() : replay[0].nodes) {
+        for (let i = 0; i < changedNodes.length; i++) {
           if (slicer.due()) await slicer.turn();
-          if (touchedNodes && !changedSinceStored(touchedNodes, storedNodes, node)) continue;
-          changedNodes.push(node);
-          batch.put(dataKey.node(prefix, node.id), JSON.stringify(node));
+          batch.put(nodePrefix + changedNodes[i].id, JSON.stringify(changedNodes[i]));
         }
-        for (const edge of touchedEdges ? edges.values() : replay[0].edges) {
+        for (let i = 0; i < changedEdges.length; i++) {
           if (slicer.due()) await slicer.turn();
-          if (touchedEdges && !changedSinceStored(touchedEdges, storedEdges, edge)) continue;
-          changedEdges.push(edge);
-          batch.put(dataKey.edge(prefix, edge.id), JSON.stringify(edge));
+          batch.put(edgePrefix + changedEdges[i].id, JSON.stringify(changedEdges[i]));
         }
         if (!isNew && (changedNodes.length > 0 || changedEdges.length > 0)) {
           revision++;
@@ -491,14 +523,30 @@ export class ParleyStore {
       this.applying.set(cacheKey, new Promise<void>((resolve) => (applied = resolve)));
       try {
         for (const { nodes: written, edges: linked } of replay) {
-          // a large write goes in pieces (its nodes, then its edges: the order of one put)
-          for (let at = 0; at < written.length; at += APPLY_CHUNK) {
+          // a large write goes in pieces (its nodes, then its edges: the order of one put); the
+          // edges it created go in at the ends found when they were checked, without their ids
+          // being looked up again
+          for (let at = 0; at < written.updated.length; at += APPLY_CHUNK) {
             if (slicer.due()) await slicer.turn();
-            putLogged(index, written.slice(at, at + APPLY_CHUNK), []);
+            putLogged(index, written.updated.slice(at, at + APPLY_CHUNK), []);
           }
-          for (let at = 0; at < linked.length; at += APPLY_CHUNK) {
+          for (let at = 0; at < written.created.length; at += APPLY_CHUNK) {
             if (slicer.due()) await slicer.turn();
-            putLogged(index, [], linked.slice(at, at + APPLY_CHUNK));
+            putLogged(index, written.created.slice(at, at + APPLY_CHUNK).map(recordOf), []);
+          }
+          for (let at = 0; at < linked.updated.length; at += APPLY_CHUNK) {
+            if (slicer.due()) await slicer.turn();
+            putLogged(index, [], linked.updated.slice(at, at + APPLY_CHUNK));
+          }
+          for (let at = 0; at < linked.created.length; at += APPLY_CHUNK) {
+            if (slicer.due()) await slicer.turn();
+            const created = linked.created.slice(at, at + APPLY_CHUNK);
+            const placed = new Int32Array(2 * created.length);
+            for (let i = 0; i < created.length; i++) {
+              placed[2 * i] = created[i].from;
+              placed[2 * i + 1] = created[i].to;
+            }
+            putLogged(index, [], created.map(recordOf), placed);
           }
         }
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
@@ -646,25 +694,51 @@ export function edgeIdOf(input: EdgeInput): string {
   return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
 }
 
-/** What one write changed of the records it touched: each as the write left it, and how many it created and updated. */
-async function changesOf<R extends NodeRecord | EdgeRecord>(before: Map<string, R | undefined>, after: Map<string, R>, slicer: LoopSlicer): Promise<{ records: R[]; created: number; updated: number }> {
-  const changes = { records: [] as R[], created: 0, updated: 0 };
-  for (const [id, previous] of before) {
+/** Touched.from and .to of a record that is no edge, or not placed yet. */
+const UNPLACED = -2;
+
+/** A record some write of a commit touches: as stored before the commit, as the writes so far leave it, and as it was before the write now merging. */
+interface Touched<R> {
+  stored: R | undefined;
+  record: R;
+  before: R | undefined;
+  /** The last write that touched it, and whether some write changed it. */
+  write: number;
+  changed: boolean;
+  /** A node's labels as that write last gave them. */
+  labels: readonly string[] | undefined;
+  /** An edge's ends by dense id in the index (-1: found by id when the edge goes in). */
+  from: number;
+  to: number;
+}
+
+const recordOf = <R>(touched: Touched<R>): R => touched.record;
+
+/** What one write changed of the records it touched, each as the write left it. */
+interface Changes<R> {
+  created: Touched<R>[];
+  updated: R[];
+}
+
+async function changesOf<R extends NodeRecord | EdgeRecord>(touched: readonly Touched<R>[], slicer: LoopSlicer): Promise<Changes<R>> {
+  const changes: Changes<R> = { created: [], updated: [] };
+  for (let i = 0; i < touched.length; i++) {
     if (slicer.due()) await slicer.turn();
-    const record = after.get(id)!;
-    if (previous && sameRecord(previous, record)) continue;
-    if (previous) changes.updated++;
-    else changes.created++;
-    changes.records.push(record);
+    const entry = touched[i];
+    const previous = entry.before;
+    if (previous && sameRecord(previous, entry.record)) continue;
+    entry.changed = true;
+    if (previous) changes.updated.push(entry.record);
+    else changes.created.push(entry);
   }
   return changes;
 }
 
-/** Of several writes' merged records: whether one that a write changed differs from the stored one. */
-function changedSinceStored<R extends NodeRecord | EdgeRecord>(touched: ReadonlySet<string>, stored: ReadonlyMap<string, R>, record: R): boolean {
-  if (!touched.has(record.id)) return false;
-  const before = stored.get(record.id);
-  return !before || !sameRecord(before, record);
+/** Of several writes' merged records: those some write changed that differ from the stored ones. */
+function changedSinceStored<R extends NodeRecord | EdgeRecord>(merged: ReadonlyMap<string, Touched<R>>): R[] {
+  const records: R[] = [];
+  for (const { changed, stored, record } of merged.values()) if (changed && (!stored || !sameRecord(stored, record))) records.push(record);
+  return records;
 }
 
 /**
@@ -715,29 +789,34 @@ export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | u
 }
 
 /**
- * Merges a write's inputs into `merged` (the records as the writes so far leave them), each
- * onto the record before it: one merged earlier, else the stored one (noted in `stored`).
- * Gives each id's record as it was before this write (undefined: new).
+ * Merges an input of write number `write` into `merged` (the records as the writes so far
+ * leave them), onto the record before it: one merged earlier, else the stored one. `touched`
+ * gets the records this write touches, in the order it first names them.
  */
-async function mergeInputs<I, R>(
-  inputs: readonly I[],
-  idOf: (input: I) => string,
+function mergeInput<I, R>(
+  input: I,
+  id: string,
+  write: number,
   storedOf: (id: string) => R | undefined,
-  merged: Map<string, R>,
-  stored: Map<string, R>,
+  merged: Map<string, Touched<R>>,
+  touched: Touched<R>[],
   merge: (previous: R | undefined, input: I, id: string) => R,
-  slicer: LoopSlicer,
-): Promise<Map<string, R | undefined>> {
-  const before = new Map<string, R | undefined>();
-  for (const input of inputs) {
-    if (slicer.due()) await slicer.turn();
-    const id = idOf(input);
-    let previous = merged.get(id);
-    if (!previous && (previous = storedOf(id))) stored.set(id, previous);
-    if (!before.has(id)) before.set(id, previous);
-    merged.set(id, merge(previous, input, id));
+): Touched<R> {
+  let entry = merged.get(id);
+  if (!entry) {
+    const stored = storedOf(id);
+    entry = { stored, record: merge(stored, input, id), before: stored, write, changed: false, labels: undefined, from: UNPLACED, to: UNPLACED };
+    merged.set(id, entry);
+    touched.push(entry);
+    return entry;
   }
-  return before;
+  if (entry.write !== write) {
+    entry.before = entry.record;
+    entry.write = write;
+    touched.push(entry);
+  }
+  entry.record = merge(entry.record, input, id);
+  return entry;
 }
 
 function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {

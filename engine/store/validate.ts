@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.ts';
 import { nestedDeeperThan } from '../shape.ts';
-import { LoopSlicer } from '../turns.ts';
 import {
   COMMON_PROPERTY_TYPES,
   EDGE_ENDPOINTS,
   EDGE_PROPERTY_TYPES,
   NODE_PROPERTY_TYPES,
   PROVENANCE_PROPERTY_TYPES,
+  type EdgeType,
   type PropertyType,
   EDGE_ENUM_PROPERTIES,
   NODE_ENUM_PROPERTIES,
@@ -44,8 +44,6 @@ export interface GraphWrite {
   edges: EdgeInput[];
 }
 
-/** Ids, labels, edge types, tenants and graph ids: printable, bounded, never a NUL. */
-const ID_PATTERN = /^[^\u0000-\u001f]{1,256}$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 const ISO_INSTANT = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?)?)?$/;
 
@@ -66,7 +64,25 @@ export function isIsoInstant(value: unknown): value is string {
   );
 }
 
-function checkType(where: string, field: string, value: PropertyValue | undefined, type: PropertyType): void {
+/**
+ * Where in a write a record is (`nodes[3]`), spelled only when a check fails: a write of
+ * 10k records built 10k such strings for nothing. One per list, moved from record to record.
+ */
+class Where {
+  index = 0;
+  constructor(private readonly list: string, private readonly suffix = '') {}
+  /** The place of something inside the current record (`nodes[3].provenance[0]`). */
+  within(suffix: string): Where {
+    const inner = new Where(this.list, `${this.suffix}.${suffix}`);
+    inner.index = this.index;
+    return inner;
+  }
+  toString(): string {
+    return `${this.list}[${this.index}]${this.suffix}`;
+  }
+}
+
+function checkType(where: Where, field: string, value: PropertyValue | undefined, type: PropertyType): void {
   if (value === undefined || value === null) return;
   const valid =
     type === 'string' ? typeof value === 'string'
@@ -83,7 +99,7 @@ const TYPE_NAMES: Record<PropertyType, string> = {
   count: 'a non-negative integer',
 };
 
-function checkTypes(where: string, properties: Record<string, PropertyValue> | undefined, types: Record<string, PropertyType> | undefined): void {
+function checkTypes(where: Where, properties: Record<string, PropertyValue> | undefined, types: Record<string, PropertyType> | undefined): void {
   if (!properties || !types) return;
   // for...in over the small ontology tables: no entries array per record on the import path
   for (const field in types) checkType(where, field, properties[field], types[field]);
@@ -100,19 +116,26 @@ export function validateName(what: string, value: string): void {
   }
 }
 
-function fail(where: string, field: string, message: string): never {
-  throw new ValidationError('invalid_record', `${where}: ${message}`, { record: where, field });
+function fail(where: Where, field: string, message: string): never {
+  throw new ValidationError('invalid_record', `${where}: ${message}`, { record: String(where), field });
 }
 
-function checkEnum(where: string, field: string, value: PropertyValue | undefined, allowed: readonly string[]): void {
+/** Ids, labels and edge types: 1-256 characters, none a control character (tested without a regex: the import path tests four per edge). */
+function isId(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 256) return false;
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20) return false;
+  return true;
+}
+
+function checkEnum(where: Where, field: string, value: PropertyValue | undefined, allowed: readonly string[]): void {
   if (value === undefined) return;
   if (typeof value !== 'string' || !allowed.includes(value)) {
     fail(where, field, `${field} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
   }
 }
 
-function checkCommon(where: string, record: { id?: string; confidence?: number; provenance?: Provenance[]; recorded_at?: string }): void {
-  if (record.id !== undefined && (typeof record.id !== 'string' || !ID_PATTERN.test(record.id))) {
+function checkCommon(where: Where, record: { id?: string; confidence?: number; provenance?: Provenance[]; recorded_at?: string }): void {
+  if (record.id !== undefined && !isId(record.id)) {
     fail(where, 'id', 'id must be a string of 1-256 characters without control characters');
   }
   if (record.confidence !== undefined && (typeof record.confidence !== 'number' || !(record.confidence >= 0 && record.confidence <= 1))) {
@@ -124,14 +147,14 @@ function checkCommon(where: string, record: { id?: string; confidence?: number; 
   if (record.provenance === undefined) return;
   if (!Array.isArray(record.provenance)) fail(where, 'provenance', 'provenance must be an array');
   if (nestedDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
-    throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: 'provenance', limit: MAX_PROPERTY_DEPTH });
+    throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: String(where), field: 'provenance', limit: MAX_PROPERTY_DEPTH });
   }
   record.provenance.forEach((entry, i) => {
     const at = `provenance[${i}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
     if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
     if (!isIsoInstant(entry.timestamp)) fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp naming a real day and time`);
-    checkTypes(`${where}.${at}`, entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
+    checkTypes(where.within(at), entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
     const span = entry.span;
     if (span !== undefined) {
       const valid = span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start;
@@ -148,7 +171,7 @@ export const MAX_PROPERTY_DEPTH = 16;
 /** Bytes of one node's or edge's properties (as JSON): a record is read whole on every match. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
-function checkProperties(where: string, properties: unknown): asserts properties is Record<string, PropertyValue> {
+function checkProperties(where: Where, properties: unknown): asserts properties is Record<string, PropertyValue> {
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) fail(where, 'properties', 'properties must be an object');
   // An upper bound of the JSON's UTF-8 bytes (a code unit is at most 6 bytes escaped),
   // so that a record of scalars is cleared without serialising it; lists and maps are serialised.
@@ -157,7 +180,7 @@ function checkProperties(where: string, properties: unknown): asserts properties
     const value = (properties as Record<string, PropertyValue>)[key];
     if (value !== null && typeof value === 'object') {
       if (nestedDeeperThan(value, MAX_PROPERTY_DEPTH)) {
-        throw new ValidationError('property_depth', `${where}: property '${key}' nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: where, field: key, limit: MAX_PROPERTY_DEPTH });
+        throw new ValidationError('property_depth', `${where}: property '${key}' nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: String(where), field: key, limit: MAX_PROPERTY_DEPTH });
       }
       bound = Infinity;
     }
@@ -166,31 +189,27 @@ function checkProperties(where: string, properties: unknown): asserts properties
   if (bound <= MAX_RECORD_BYTES) return;
   const bytes = Buffer.byteLength(JSON.stringify(properties));
   if (bytes > MAX_RECORD_BYTES) {
-    throw new ValidationError('record_too_large', `${where}: properties take ${bytes} bytes as JSON, more than ${MAX_RECORD_BYTES}`, { record: where, field: 'properties', limit: MAX_RECORD_BYTES });
+    throw new ValidationError('record_too_large', `${where}: properties take ${bytes} bytes as JSON, more than ${MAX_RECORD_BYTES}`, { record: String(where), field: 'properties', limit: MAX_RECORD_BYTES });
   }
 }
 
 /**
- * Checks a write against the ontology before anything is stored: kinds, required
- * properties, closed vocabularies, edge endpoints (which must exist in the graph or
- * in the same write). The first problem found rejects the whole write. A large write
- * is checked a slice at a time, with the event loop turning between slices (the write's
- * own slicer, so the time it spent before counts).
+ * Checks a write's records against the ontology before anything is stored: kinds,
+ * required properties, closed vocabularies, edge endpoints (which must exist in the graph
+ * or in the same write). The first problem found rejects the whole write. The caller walks
+ * the write, a record at a time, so that it can turn the event loop between slices and
+ * merge each node as soon as it is checked.
  */
-export async function validateGraphWrite(
-  write: GraphWrite,
-  lookupLabels: (nodeId: string) => readonly string[] | undefined,
-  resolveNodeId: (node: NodeInput) => string,
-  slicer: LoopSlicer,
-): Promise<void> {
-  const labelsInWrite = new Map<string, readonly string[]>();
-  for (const [i, node] of write.nodes.entries()) {
-    if (slicer.due()) await slicer.turn();
-    const where = `nodes[${i}]`;
+export class WriteChecker {
+  private readonly nodeAt = new Where('nodes');
+  private readonly edgeAt = new Where('edges');
+
+  /** Node `i` of the write. */
+  node(node: NodeInput, i: number): void {
+    const where = this.nodeAt;
+    where.index = i;
     checkCommon(where, node);
-    if (!Array.isArray(node.labels) || node.labels.length === 0 || node.labels.some((l) => typeof l !== 'string' || !ID_PATTERN.test(l))) {
-      fail(where, 'kind', 'kind must be a non-empty string');
-    }
+    if (!Array.isArray(node.labels) || node.labels.length === 0 || !node.labels.every(isId)) fail(where, 'kind', 'kind must be a non-empty string');
     checkProperties(where, node.properties);
     const kind = node.labels[0];
     if (isNodeKind(kind)) {
@@ -203,35 +222,42 @@ export async function validateGraphWrite(
       checkTypes(where, node.properties, NODE_PROPERTY_TYPES[kind]);
     }
     checkTypes(where, node.properties, COMMON_PROPERTY_TYPES);
-    labelsInWrite.set(resolveNodeId(node), node.labels);
   }
-  const labelsOf = (id: string) => labelsInWrite.get(id) ?? lookupLabels(id);
-  for (const [i, edge] of write.edges.entries()) {
-    if (slicer.due()) await slicer.turn();
-    const where = `edges[${i}]`;
+
+  /**
+   * Edge `i` of the write. `labelsOf` gives the labels of the node an end names (undefined:
+   * no such node in the graph or the write); it is asked for end 0 (`from`), then end 1 (`to`).
+   */
+  edge(edge: EdgeInput, i: number, labelsOf: (nodeId: string, end: 0 | 1) => readonly string[] | undefined): void {
+    const where = this.edgeAt;
+    where.index = i;
     checkCommon(where, edge);
-    if (typeof edge.type !== 'string' || !ID_PATTERN.test(edge.type)) fail(where, 'type', 'type must be a non-empty string');
-    for (const end of ['from', 'to'] as const) {
-      if (typeof edge[end] !== 'string' || !ID_PATTERN.test(edge[end])) fail(where, end, `${end} must be a node id`);
-    }
+    if (!isId(edge.type)) fail(where, 'type', 'type must be a non-empty string');
+    if (!isId(edge.from)) fail(where, 'from', 'from must be a node id');
+    if (!isId(edge.to)) fail(where, 'to', 'to must be a node id');
     if (edge.properties !== undefined) checkProperties(where, edge.properties);
     checkTypes(where, edge.properties, COMMON_PROPERTY_TYPES);
-    if (isEdgeType(edge.type)) checkTypes(where, edge.properties, EDGE_PROPERTY_TYPES[edge.type]);
-    const fromLabels = labelsOf(edge.from);
-    const toLabels = labelsOf(edge.to);
+    const type = edge.type;
+    const known = isEdgeType(type);
+    if (known) checkTypes(where, edge.properties, EDGE_PROPERTY_TYPES[type]);
+    const fromLabels = labelsOf(edge.from, 0);
+    const toLabels = labelsOf(edge.to, 1);
     if (!fromLabels) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);
     if (!toLabels) fail(where, 'to', `to '${edge.to}' is not a node of this graph or of this import`);
-    if (!isEdgeType(edge.type)) continue;
-    const endpoints = EDGE_ENDPOINTS[edge.type];
-    for (const [end, labels] of [['from', fromLabels], ['to', toLabels]] as const) {
-      const allowed = endpoints[end];
-      if (allowed !== '*' && !allowed.includes(labels[0] as never)) {
-        fail(where, end, `${edge.type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${edge[end]}' is a ${labels[0]}`);
-      }
-    }
-    for (const [field, allowed] of Object.entries(EDGE_ENUM_PROPERTIES[edge.type] ?? {})) {
-      checkEnum(where, field, edge.properties?.[field], allowed);
-    }
+    if (!known) return;
+    checkEnd(where, type, 'from', edge.from, fromLabels);
+    checkEnd(where, type, 'to', edge.to, toLabels);
+    const enums = EDGE_ENUM_PROPERTIES[type];
+    for (const field in enums) checkEnum(where, field, edge.properties?.[field], enums[field]);
+  }
+}
+
+/** That the node at one end of an edge of an ontology type is of a kind the type allows there. */
+function checkEnd(where: Where, type: EdgeType, end: 'from' | 'to', id: string, labels: readonly string[]): void {
+  const endpoints = EDGE_ENDPOINTS[type];
+  const allowed = endpoints[end];
+  if (allowed !== '*' && !allowed.includes(labels[0] as never)) {
+    fail(where, end, `${type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${id}' is a ${labels[0]}`);
   }
 }
 

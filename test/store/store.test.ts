@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../engine/errors.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 import { deriveNodeId } from '../../engine/store/ids.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { exportJsonLines, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
 
 let dir: string;
@@ -86,6 +87,29 @@ describe('ParleyStore graphs', () => {
     store = await ParleyStore.open(dir);
     const byId = (index: typeof one) => records(index).sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(byId(await store.loadGraph('t1', 'together'))).toEqual(byId(await store.loadGraph('t1', 'one')));
+  });
+
+  it('puts new edges into the index at the ends they were checked against: nodes of the graph, of the write, updated by it, or created by an earlier write of the batch', async () => {
+    const actor = (id: string, label = id) => ({ id, labels: ['Actor'], properties: { label } });
+    const opposes = (id: string, from: string, to: string) => ({ id, type: 'OPPOSES', from, to });
+    await store.writeGraph('t1', 'g', { nodes: ['a1', 'a2', 'a3', 'a4'].map((id) => actor(id)), edges: [opposes('e1', 'a1', 'a2')] });
+    const summaries = await store.writeGraphs('t1', 'g', [
+      {
+        nodes: [actor('a5'), actor('a1', 'renamed')],
+        // to a node of the write, from one it updates, between nodes of the graph, and one id twice
+        edges: [opposes('e2', 'a2', 'a5'), opposes('e3', 'a1', 'a3'), opposes('e4', 'a4', 'a3'), opposes('e4', 'a4', 'a3'), opposes('e1', 'a1', 'a2')],
+      },
+      { nodes: [actor('a6')], edges: [opposes('e5', 'a5', 'a6'), opposes('e6', 'a3', 'a5'), opposes('e7', 'a6', 'a4')] },
+    ]);
+    expect(summaries.map(({ edges_created, edges_updated }) => [edges_created, edges_updated])).toEqual([[3, 0], [3, 0]]);
+    const index = await store.loadGraph('t1', 'g');
+    const fromRecords = GraphIndex.fromRecords([...index.nodes.values()], [...index.edges.values()]);
+    const adjacency = (graph: GraphIndex) => [...graph.nodes.keys()].map((id) => [id, graph.edgesOf(id, 'out').map((e) => e.id), graph.edgesOf(id, 'in').map((e) => e.id)]);
+    expect(adjacency(index)).toEqual(adjacency(fromRecords));
+    expect(index.edgesOf('a5', 'in').map((e) => e.id)).toEqual(['e2', 'e6']);
+    expect(index.edgesOf('a3', 'in').map((e) => e.id)).toEqual(['e3', 'e4']);
+    expect(index.edgesOf('a6', 'both').map((e) => e.id)).toEqual(['e7', 'e5']);
+    expect(index.node('a1')!.properties.label).toBe('renamed');
   });
 
   it('writing the same content twice changes nothing; new provenance merges into the same node', async () => {
