@@ -129,24 +129,26 @@ fe_indivisible(Ps, Is) :-
     Ps \== [], !,
     claims_of_type('RedLine', R), group_by_edge(R, 'ABOUT', out, _, ByIssue),
     findall(ind(A, B, I, Ids),
-            ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Ps, Sp, A, B, Ids0), Ids = [I | Ids0] ),
+            ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
     findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
     fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
     findall(ind(A, B, Stake, Ids),
             ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
-              fe_pair_in(Ps, Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
+              fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
               ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
 fe_indivisible(_, []).
 
-% fe_pair_in(+RedLinePairs, +Speakers, -A, -B, -Ids): an opposing pair with red lines whose both sides are
-% among the speakers (Actor-Claims) of a set of red lines; Ids are their claims in the set
-fe_pair_in(Ps, Sp, A, B, Ids) :-
-    index_groups(Sp, BySpeaker),
-    member(rl(A, B, _, _), Ps), group_ids(A, BySpeaker, CA), CA \== [], group_ids(B, BySpeaker, CB), CB \== [], append(CA, CB, Ids).
+% fe_pair_in(+Speakers, -A, -B, -Ids): an opposing pair with red lines (of fe_red_line_pairs/1) whose both
+% sides are among the speakers (Actor-Claims, sorted) of a set of red lines; Ids are their claims in the set.
+% Every speaker of a red line has red lines, so these are the hostile pairs among the speakers: read from
+% each speaker's opponents (a few), in the pairs' order (A @< B, by A then B), not by a walk of every pair
+% with red lines for each issue and word
+fe_pair_in(Sp, A, B, Ids) :-
+    member(A-CA, Sp), opponents(A, Bs), member(B, Bs), A @< B, memberchk(B-CB, Sp), append(CA, CB, Ids).
 
 % one stake word per pair is enough: the first one, in order
 fe_first_per_pair(Is, Kept) :- empty_assoc(Seen), fe_first_per_pair(Is, Seen, Kept).

@@ -139,6 +139,11 @@ hostile_partners_(Partners) :-
     hostile_actor_pairs(Pairs),
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
+% opponents(+Actor, -Opponents): Actor's opponents as hostile_partners/1 has them (sorted; [] when it
+% has none), looked up in an index of them built once per graph view (view_memo/3, read without a
+% copy): for rules that ask of a few actors at a time, many times
+opponents(Actor, Opponents) :- view_memo(opponent_index, Index, (hostile_partners(Ps), index_groups(Ps, Index))), group_ids(Actor, Index, Opponents).
+
 % hostile_pairs_among(+Groups, -Pairs): p(A, B, IdsA, IdsB) for each hostile pair A-B (A @< B, as
 % hostile_actor_pairs/1 has them, in that order) whose two sides both have ids in Groups (Actor-Ids
 % sorted by actor, as the grouping helpers return them): read from each actor of Groups to its
