@@ -94,13 +94,25 @@ az_state_party(Ctx, Ids) :-
 az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), az_ord_intersect(States, P, Ids).
 
 % p(State, Group, Events): a state actor perpetrating ASSAULT or COERCE events against an identity group
+% (read from the perpetrator-target pairs of each type, which hostile_actor_pairs/1 groups too: the
+% pairs whose perpetrator is a state, then whose target is a group; a state is never an identity group,
+% the two being told apart by actor_type)
 az_state_repression(ctx(_, Groups, States), Pairs) :-
     az_keys(Groups, IdActors),
     findall(p(S, T, Ev),
-            ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es), perpetrators(Es, ByPerp),
-              az_select(States, ByPerp, ByState), member(S-SEs, ByState), targets(SEs, ByTarget),
-              az_select(IdActors, ByTarget, Hit), member(T-Ev, Hit) ), Pairs0),
+            ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es),
+              link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByPair),
+              az_pair_from(States, ByPair, p(S, T, Ev)), memberchk(T, IdActors) ), Pairs0),
     sort(Pairs0, Pairs).
+
+% az_pair_from(+SortedKeys, +Pairs, -Pair): a p(A, B, Ids) of Pairs (sorted) whose A is in SortedKeys:
+% one walk of the two lists
+az_pair_from([K | Ks], [P | Ps], Pair) :-
+    P = p(A, _, _), compare(O, K, A),
+    (   O == (<) -> az_pair_from(Ks, [P | Ps], Pair)
+    ;   O == (>) -> az_pair_from([K | Ks], Ps, Pair)
+    ;   ( Pair = P ; az_pair_from([K | Ks], Ps, Pair) )
+    ).
 
 % a state actor mediating talks (role mediator, or the mediator of the CONSULT event) after the last
 % of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed
