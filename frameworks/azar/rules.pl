@@ -152,10 +152,21 @@ az_violence_within(To, [D-_ | _]) :- D =< To.
 
 % az_linkage(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
 % (of the ALLIED_WITH edges, those with a party at one end)
+% (the alliances keyed by their party end, sorted, and walked once with the sorted parties: the
+% parties are most actors, too many to index for a few hundred alliances)
 az_linkage(ctx(Ps, _, _), Links) :-
-    findall(P-t, member(P, Ps), PL), list_to_assoc(PL, IsParty),
-    findall(l(X, P, E), ( allied(X, P, E), get_assoc(P, IsParty, _), X \== P, az_foreign(X, P) ), L0),
-    sort(L0, Links).
+    findall(P-l(X, P, E), ( allied(X, P, E), X \== P ), L0), keysort(L0, ByEnd),
+    findall(L, ( az_keyed_in(Ps, ByEnd, L), L = l(X, P, _), az_foreign(X, P) ), L1),
+    sort(L1, Links).
+
+% az_keyed_in(+SortedKeys, +KeySorted, -Value): a Value of a Key-Value list (keysorted) whose Key is in
+% SortedKeys: one walk of the two lists
+az_keyed_in([K | Ks], [K1-V1 | Vs], V) :-
+    compare(O, K, K1),
+    (   O == (<) -> az_keyed_in(Ks, [K1-V1 | Vs], V)
+    ;   O == (>) -> az_keyed_in([K | Ks], Vs, V)
+    ;   ( V = V1 ; az_keyed_in([K | Ks], Vs, V) )
+    ).
 % an outside actor (not itself of role party): of another country_code than the party when both carry
 % one; else a state or an international organisation
 az_foreign(X, _) :- actor_role(X, party), !, fail.
