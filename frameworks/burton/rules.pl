@@ -119,7 +119,7 @@ rank(threatened_need, A-Need, N) :-
     ( member(t(claims, NC, _), Ts) -> true ; NC = 0 ), ( member(t(interests, _, Is), Ts) -> length(Is, NI) ; NI = 0 ), N is NC + NI.
 
 finding(threatened_need, [A, Need], Sentence, Evidence, [Indicator, Rule]) :-
-    bn_threatened(Groups), member((A-Need)-Ts, Groups), kept(threatened_need, A-Need), bn_indicator(Indicator, Need),
+    bn_threatened(Groups), kept_member(threatened_need, A-Need, (A-Need)-Ts, Groups), bn_indicator(Indicator, Need),
     ( member(t(claims, NC, Cs), Ts) -> true ; NC = 0, Cs = [] ),
     ( member(t(interests, _, Interests), Ts) -> true ; Interests = [] ),
     findall(E, (member(I, Interests), bn_holding_edge(A, I, E)), Edges),

@@ -172,7 +172,7 @@ finding(interaction, Mode, Sentence, Evidence, [Rule | Inds]) :-
 rank(pair_interaction, A-B, N) :- dt_pair_moves(Pairs), member(pm(A, B, C, K, _), Pairs), N is C + K.
 
 finding(pair_interaction, [A, B, Mode], Sentence, Evidence, [Rule, paired_moves]) :-
-    dt_pair_moves(Pairs), member(pm(A, B, C, K, Evidence), Pairs), kept(pair_interaction, A-B), dt_mode(C, K, Mode),
+    dt_pair_moves(Pairs), kept_member(pair_interaction, A-B, pm(A, B, C, K, Evidence), Pairs), dt_mode(C, K, Mode),
     atomic_list_concat(['a pair''s mode follows the same two-to-one rule over the moves between the two actors: ', C, ' cooperative, ', K, ' competitive'], Rule),
     dt_adverb(Mode, Adverb),
     join([[A, B], ' interact ', Adverb, ': ', C, ' cooperative and ', K, ' competitive moves between them.'], Sentence).

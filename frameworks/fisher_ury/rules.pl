@@ -272,14 +272,14 @@ rank(shared_interest, [A, B, T], N) :- fu_shared(Shared), member(s(A, B, T, Inte
 rank(batna, A, N) :- fu_batna_records(Records), member(b(A, NA, NP, _, _, _), Records), N is NA + NP.
 
 finding(interests, [A, I], Sentence, [A, I, E], [interests_stated, 'an actor holds an interest when a HOLDS_INTEREST edge links it to an Interest node']) :-
-    fu_interest_answers(Answers), member(h(A, I, T), Answers), kept(interests, [A, I]), fu_holding_edge(A, I, E),
+    fu_interest_answers(Answers), kept_member(interests, [A, I], h(A, I, T), Answers), fu_holding_edge(A, I, E),
     join([[A], ' holds the interest "', [I], '" (', T, '): a need beneath its positions.'], Sentence).
 finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification claim states the reason behind a stance, read as a stated interest']) :-
-    fu_interest_answers(Answers), member(s(A, C), Answers), kept(interests, [A, C]),
+    fu_interest_answers(Answers), kept_member(interests, [A, C], s(A, C), Answers),
     join([[A], ' states the reason behind its stance: "', [C], '".'], Sentence).
 
 finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]) :-
-    fu_shared(Shared), member(s(A, B, T, Interests, Hostility), Shared), kept(shared_interest, [A, B, T]),
+    fu_shared(Shared), kept_member(shared_interest, [A, B, T], s(A, B, T, Interests, Hostility), Shared),
     findall(E, (member(I, Interests), (fu_holding_edge(A, I, E) ; fu_holding_edge(B, I, E))), Edges),
     append([[A, B], Interests, Edges, Hostility], E0), sort(E0, Evidence),
     fu_type_text(T, TypeText),
@@ -291,4 +291,4 @@ finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]
     ).
 
 finding(batna, [A, Value], Sentence, Evidence, Because) :-
-    fu_batna_records(Records), member(R, Records), R = b(A, _, _, _, _, _), kept(batna, A), fu_batna(R, A, Value, Evidence, Because, Sentence).
+    fu_batna_records(Records), R = b(A, _, _, _, _, _), kept_member(batna, A, R, Records), fu_batna(R, A, Value, Evidence, Because, Sentence).

@@ -132,16 +132,26 @@ power_base(A, Base) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-_, B
 
 % ---- findings ------------------------------------------------------------------------
 
+% fr_kept_base(+Profiles, -A, -Base, -N, -Ids): the bases a run keeps (kept/2), in the order of the
+% profiles (by actor, bases in tie-break order): the few kept actors looked up in the thousands of
+% profiles, not each actor and base tested (kept_member/4 does the same for a flat list)
+fr_kept_base(Ps, A, Base, N, Ids) :-
+    (   kept_subjects(power_base, Kept)
+    ->  findall(A0, member([A0, _], Kept), As0), sort(As0, As),
+        member(A, As), memberchk(p(A, Bases), Ps), member(Base-c(N, Ids), Bases), memberchk([A, Base], Kept)
+    ;   member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases)
+    ).
+
 % per actor, ranked by moves: a run keeps its findings limit of them (kept/2)
 rank(power_base, [A, Base], N) :- fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, _), Bases).
 rank(dominant_base, A, Max) :- fr_profile(Ps), member(p(A, Bases), Ps), findall(N, member(_-c(N, _), Bases), Ns), max_list(Ns, Max).
 
 finding(power_base, [A, Base], Sentence, [A | Ids], [Base, 'an actor uses a base of power when the graph shows one of its moves of that base']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), member(Base-c(N, Ids), Bases), kept(power_base, [A, Base]),
+    fr_profile(Ps), fr_kept_base(Ps, A, Base, N, Ids),
     fr_base_text(Base, Text),
     join([[A], ' uses ', Text, ': ', N, ' of its moves or attributes show it.'], Sentence).
 
 finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base is the one with the most moves; ties go in the order reward, coercive, legitimate, referent, expert, informational']) :-
-    fr_profile(Ps), member(p(A, Bases), Ps), kept(dominant_base, A), fr_dominant(Bases, Base, Ids),
+    fr_profile(Ps), kept_member(dominant_base, A, p(A, Bases), Ps), fr_dominant(Bases, Base, Ids),
     fr_base_text(Base, Text), fr_profile_text(Bases, Profile),
     join([[A], ' relies most on ', Text, ' (bases: ', Profile, ').'], Sentence).

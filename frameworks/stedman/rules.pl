@@ -230,12 +230,20 @@ rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), 
 st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
 
 finding(Key, Value, Sentence, Ids, Because) :-
-    st_spoilers(ctx(Inside, _), Spoilers), member(s(A, Ps, OppIds, Beh), Spoilers),
     % a kept spoiler is profiled once, for all its kept findings
-    once(( st_finding_key(Kept), kept(Kept, A) )),
+    st_spoilers(ctx(Inside, _), Spoilers), st_kept_spoiler(Spoilers, s(A, Ps, OppIds, Beh)),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
     st_finding_key(Key), kept(Key, A),
     st_spoiler_finding(A, Ps, OppIds, Beh, Prof, Type, TypeIds, TypeReason, TInds, Inside, Key, Value, Sentence, Ids, Because).
+
+% st_kept_spoiler(+Spoilers, -Spoiler): the spoilers a run keeps for one of the three keys at least, in
+% the order of Spoilers (by actor, as the kept subjects are): the few kept looked up, not each tested
+st_kept_spoiler(Spoilers, S) :-
+    (   kept_subjects(spoiler, _)
+    ->  findall(A, ( st_finding_key(K), kept_subjects(K, As), member(A, As) ), Kept0), sort(Kept0, Kept),
+        S = s(A, _, _, _), member(A, Kept), memberchk(S, Spoilers)
+    ;   member(S, Spoilers)
+    ).
 
 st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, spoiler, [A, Type], Sentence, Ids, Because) :-
     st_behaviour_text(Beh, BText, BInds),

@@ -229,7 +229,7 @@ tk_mode(A, Mode) :- tk_records(Records), tk_member(r(A, _, Mode), Records).
 rank(mode, A, N) :- tk_records(Records), tk_member(r(A, Lists, Mode), Records), member(Mode-c(N, _), Lists).
 
 finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is the one with the most moves; ties go in the order competing, collaborating, compromising, avoiding, accommodating']) :-
-    tk_records(Records), tk_member(r(A, Lists, Mode), Records), kept(mode, A), member(Mode-c(_, Samples), Lists),
+    tk_records(Records), kept_member(mode, A, r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),
     append(Samples, Ids0), sort(Ids0, Ids),
     tk_indicator_mode(Indicator, Mode), tk_mode_text(Mode, Text), tk_counts(Lists, Counts),
     join([[A], ' is ', Text, ' (moves: ', Counts, ').'], Sentence).

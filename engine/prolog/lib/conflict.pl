@@ -313,7 +313,7 @@ mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
 % being the run's findings limit (framework-run.ts sets parley_findings_cap for the finding
 % call; unset, as when a query calls finding/5, every subject is kept), and reports how many
 % it left out (findings_omitted/2).
-:- meta_predicate kept(:, ?), findings_omitted(:, -).
+:- meta_predicate kept(:, ?), kept_subjects(:, -), kept_member(:, ?, ?, +), findings_omitted(:, -).
 
 % (Subject is bound: the kept pairs are ground, and memberchk/2 tests one in a single step where
 % ord_memberchk/2 walks the list in Prolog, for each of the thousands of candidates a run meets)
@@ -321,6 +321,24 @@ kept(M:Key, Subject) :-
     (   nb_current(parley_findings_cap, Cap), integer(Cap)
     ->  ranked_kept(M, Cap, Kept, _), memberchk(Key-Subject, Kept)
     ;   true
+    ).
+
+% kept_subjects(+Key, -Subjects): the subjects of Key a run keeps, sorted; fails when every subject is
+% kept (no cap). A rule whose candidates are many and kept few looks the kept ones up in its list
+% (memberchk/2, a scan in C) instead of testing kept/2 on each candidate; its findings must then come
+% in the Subjects' order, as they do when it enumerates the candidates sorted by subject.
+kept_subjects(M:Key, Subjects) :-
+    nb_current(parley_findings_cap, Cap), integer(Cap),
+    ranked_kept(M, Cap, Kept, _), findall(S, member(Key-S, Kept), Subjects).
+
+% kept_member(+Key, ?Subject, ?Candidate, +Candidates): member(Candidate, Candidates), Candidate being
+% about Subject (they share variables: pm(A, B, ...) and A-B), for the candidates a run keeps, as
+% member/2 then kept/2 would give them when Candidates are sorted by Subject, without testing each
+%   finding(pair, [A, B], ...) :- my_pairs(Ps), kept_member(pair, A-B, pm(A, B, N, Ids), Ps), ...
+kept_member(M:Key, Subject, Candidate, Candidates) :-
+    (   kept_subjects(M:Key, Kept)
+    ->  member(Subject, Kept), memberchk(Candidate, Candidates)
+    ;   member(Candidate, Candidates)
     ).
 
 % findings_omitted(+Cap, -N): how many ranked candidates the cap leaves out.
