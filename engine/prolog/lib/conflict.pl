@@ -181,20 +181,20 @@ dated(Id, Date) :- valid_time(Id, Date).
 % recent_window(-Days): how far back "recent" reaches from the reference date.
 recent_window(180).
 
-% days_before_reference(+Id, -Days): how many days before the reference date Id happened.
-days_before_reference(Id, Days) :- reference_days(R), valid_time(Id, Date), day_number(Date, D), Days is R - D.
+% days_before_reference(+Id, -Days): how many days before the reference date Id happened. The day
+% is g_day/2's, which the bridge hands over beside each valid time (lib/graph.pl; its filters read
+% it too): the days date_days/2 gives the same date, without parsing the date or keeping a table
+% per date (730 of them at 100k facts, a tenth of a second to fill)
+days_before_reference(Id, Days) :- reference_days(R), g_day(Id, D), Days is R - D.
 
 % id_days(+Ids, -IdDays): Id-Days for each dated id of the list, in its order, Days being how many
 % days before the reference date it happened: a rule that compares the dates of a few ids with each
 % other (what followed what, within how long) reads each id's day once
 id_days(Ids, IdDays) :- findall(Id-D, ( member(Id, Ids), days_before_reference(Id, D) ), IdDays).
 
-% reference_days(-Days) and day_number(+Date, -Days): days since 1970-01-01 of the reference date
-% and of a date, tabled: a date parses in some sixty inferences, and rules that read the age of
-% thousands of events meet the same few hundred dates again and again
-:- table reference_days/1, day_number/2.
+% reference_days(-Days): days since 1970-01-01 of the reference date (tabled: read for every age)
+:- table reference_days/1.
 reference_days(R) :- reference_date(Ref), date_days(Ref, R).
-day_number(Date, Days) :- date_days(Date, Days).
 
 % recent(+Id): Id happened within the recent window before the reference date.
 recent(Id) :- recent_window(W), days_before_reference(Id, Days), Days >= 0, Days =< W.
@@ -222,7 +222,7 @@ trend_of(_, _, steady).
 
 % span_days(+Ids, -Days): days between the earliest and the latest dated Id (0 with fewer than two).
 span_days(Ids, Days) :-
-    findall(D, (member(Id, Ids), valid_time(Id, Date), date_days(Date, D)), Ds),
+    findall(D, (member(Id, Ids), g_day(Id, D)), Ds),
     ( Ds = [] -> Days = 0 ; min_list(Ds, Min), max_list(Ds, Max), Days is Max - Min ).
 
 % before(+X, +Y): X happened before Y (both dated).
