@@ -75,7 +75,7 @@ az_identity_groups(Groups) :-
     nodes_where('Actor', actor_type, armed_group, AG), nodes_where('Actor', actor_type, political_party, PP),
     append(AG, PP, Organised0), sort(Organised0, Organised),
     keywords(az_identity_words, W), mentioning(Organised, W, ByLabel),
-    nodes_where('Claim', _, _, Cs), mentioning(Cs, W, IdClaims), speakers(IdClaims, Speakers),
+    nodes_mentioning('Claim', W, IdClaims), speakers(IdClaims, Speakers),
     az_keys(Speakers, SpeakerIds), az_ord_intersect(SpeakerIds, Organised, ByClaims),
     append([Communities, ByLabel, ByClaims], A0), sort(A0, Actors),
     az_attach(Actors, Speakers, Groups).

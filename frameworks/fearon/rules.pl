@@ -100,7 +100,7 @@ fe_contradictions(Ids) :-
     append(L, I0), sort(I0, Ids).
 
 % the claims about strength or casualties
-fe_strength_claims(Hits) :- nodes_where('Claim', _, _, Cs), keywords(fe_strength_words, W), mentioning(Cs, W, Hits).
+fe_strength_claims(Hits) :- keywords(fe_strength_words, W), nodes_mentioning('Claim', W, Hits).
 
 % fe_rival_accounts(-Rs): ra(A, B, Ids) for opposing pairs where both speak of strength or casualties
 % and one of them denies (a Denial claim among them)

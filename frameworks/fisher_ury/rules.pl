@@ -41,7 +41,7 @@ present(shared_interests, Ids) :-
     findall(I, (member(s(_, _, _, Is, _), First), member(I, Is)), L), sort(L, Ids), nonempty(Ids).
 present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), fu_cite([O, C], Ids), nonempty(Ids).
 present(objective_criteria, Ids) :-
-    nodes_where('Claim', _, _, Cs), keywords(fu_criteria_words, Words), mentioning(Cs, Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
+    keywords(fu_criteria_words, Words), nodes_mentioning('Claim', Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
 present(talks, Ids) :- events_of_type('CONSULT', Es), fu_cite([Es], Ids), nonempty(Ids).
 present(alternatives, Ids) :-
     fu_batna_records(Records), fu_first(Records, First),

@@ -87,7 +87,7 @@ fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_se
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (tabled:
 % the indicators and the profile both read them).
 :- table fr_citing/2.
-fr_citing(Base, Groups) :- keywords(fr_words(Base), Words), nodes_where('Claim', _, _, Cs), mentioning(Cs, Words, Hits), speakers(Hits, Groups).
+fr_citing(Base, Groups) :- keywords(fr_words(Base), Words), nodes_mentioning('Claim', Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
 % tie-break order; tabled, so that it is computed once per graph view.

@@ -42,11 +42,10 @@ gt_structural(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_wor
 
 % gt_cultural(-Dehumanising, -Justifying): claims that dehumanise or justify (sorted, may overlap).
 gt_cultural(Dehumanising, Justifying) :-
-    nodes_where('Claim', _, _, All),
-    keywords(gt_dehumanising_words, DW), mentioning(All, DW, Dehumanising),
-    keywords(gt_force_words, FW), mentioning(All, FW, OfForce),
+    keywords(gt_dehumanising_words, DW), nodes_mentioning('Claim', DW, Dehumanising),
+    keywords(gt_force_words, FW), nodes_mentioning('Claim', FW, OfForce),
     keywords(gt_justifying_words, JW), mentioning(OfForce, JW, Said),
-    keywords(gt_violence_justified, VJ), mentioning(All, VJ, Outright),
+    keywords(gt_violence_justified, VJ), nodes_mentioning('Claim', VJ, Outright),
     claims_of_type('Justification', J), mentioning(J, FW, Justifications),
     append([Said, Outright, Justifications], J0), sort(J0, Justifying).
 

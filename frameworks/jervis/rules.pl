@@ -48,7 +48,7 @@ keywords(jv_defence_words, [defend, defensive, defence, defense, deterren, ' det
 jv_window(Days) :- recent_window(W), Days is 2 * W.
 jv_reach(90).
 
-jv_defensive_claims(Ids) :- nodes_where('Claim', _, _, Cs0), jv_window(D), filter_ids(Cs0, window(0, D), Cs), keywords(jv_defence_words, W), mentioning(Cs, W, Ids).
+jv_defensive_claims(Ids) :- keywords(jv_defence_words, W), nodes_mentioning('Claim', W, Cs), jv_window(D), filter_ids(Cs, window(0, D), Ids).
 
 jv_in_window(Ids0, Ids) :- jv_window(D), filter_ids(Ids0, window(0, D), Ids).
 
@@ -56,7 +56,7 @@ jv_in_window(Ids0, Ids) :- jv_window(D), filter_ids(Ids0, window(0, D), Ids).
 jv_move_set(Ids) :- events_of_type('MOBILIZE', Ids), Ids \== [].
 jv_move_set(Ids) :- events_of_type('THREATEN', Ids), Ids \== [].
 jv_move_set(Ids) :- claims_of_type('Threat', Ids), Ids \== [].
-jv_move_set(Ids) :- nodes_where('Claim', _, _, Cs), keywords(jv_defence_words, W), mentioning(Cs, W, Ids), Ids \== [].
+jv_move_set(Ids) :- keywords(jv_defence_words, W), nodes_mentioning('Claim', W, Ids), Ids \== [].
 
 % jv_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
 jv_doers(Events, Groups) :-

@@ -102,7 +102,7 @@ tk_source_of(offer, offer, G) :- claims_by_actor('Offer', G).
 tk_source_of(consult, collaborating, G) :- events_of_type('CONSULT', Es), participants(Es, G).
 tk_source_of(reject_perpetrator, avoiding, G) :- events_of_type('REJECT', Es), perpetrators(Es, G).
 tk_source_of(reject_participant, avoiding, G) :- events_of_type('REJECT', Es), group_by_edge(Es, 'PARTICIPATES_IN', in, participant, G).
-tk_source_of(refusal, avoiding, G) :- nodes_where('Claim', _, _, Cs), keywords(tk_refusal_words, W), mentioning(Cs, W, Hits), speakers(Hits, G).
+tk_source_of(refusal, avoiding, G) :- keywords(tk_refusal_words, W), nodes_mentioning('Claim', W, Hits), speakers(Hits, G).
 tk_source_of(concession, concession, G) :- claims_by_actor('Concession', G).
 tk_source_of(shared_typed, collaborating, G) :- findall(TG, tk_shared_type_groups(TG), TGs), append(TGs, G).
 tk_source_of(shared_same, collaborating, G) :- tk_shared_same_groups(G).

@@ -85,7 +85,7 @@ ubg_moves(Scope, M) :- ubg_holdings(NH, EH), ubg_moves(Scope, NH, EH, M).
 ubg_moves(Scope, NH, EH, m(NI, NR, NP, EI, ER, EP)) :-
     claims_of_type('Offer', O0), events_of_type('CONSULT', C0), ubg_scope(Scope, O0, O), ubg_scope(Scope, C0, C),
     ubg_count([O, C], NIC, EIC), NI is NIC + NH, append(EIC, EH, EI0), sort(EI0, EI),
-    nodes_where('Claim', _, _, Cs0), ubg_scope(Scope, Cs0, Cs), keywords(ubg_rights_words, W), mentioning(Cs, W, R),
+    keywords(ubg_rights_words, W), nodes_mentioning('Claim', W, R0), ubg_scope(Scope, R0, R),
     ubg_count([R], NR, ER),
     ubg_power_lists(Scope, PL), ubg_count(PL, NP, EP).
 

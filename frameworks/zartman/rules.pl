@@ -74,7 +74,7 @@ zt_ctx(ctx(Assaulters, Yielders, CostSpeakers)) :-
     current_claims('Concession', Cn), speakers(Cn, Y2), append(Y1, Y2, Y0), zt_merge_groups(Y0, Yielders),
     zt_cost_claims(Costs), speakers(Costs, CostSpeakers).
 
-zt_cost_claims(Ids) :- nodes_where('Claim', _, _, Cs0), current_ids(Cs0, Cs), keywords(zt_cost_words, W), mentioning(Cs, W, Ids).
+zt_cost_claims(Ids) :- keywords(zt_cost_words, W), nodes_mentioning('Claim', W, Cs), current_ids(Cs, Ids).
 
 % cost claims made by a side of an opposing pair
 zt_party_cost_claims(Ids) :-

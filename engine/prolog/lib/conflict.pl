@@ -304,6 +304,17 @@ index_groups(Groups, Index) :- list_to_assoc(Groups, Index).
 % mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords.
 mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
 
+% nodes_mentioning(+Label, +Keywords, -Hits): the nodes of Label whose text mentions one of the
+% keywords, sorted: what nodes_where(Label, _, _, All), mentioning(All, Keywords, Hits) gives. When
+% the text index covers every keyword, the nodes it lists for them (a few hundred) are read and kept
+% when of Label, where mentioning/3 would test each of the thousands of claims (indexed_words/1 and
+% mentioned_by/2 of lib/graph.pl: the index filter_ids/3 reads)
+nodes_mentioning(Label, Keywords, Hits) :-
+    (   indexed_words(Keywords)
+    ->  mentioned_by(Keywords, Mentioned), filter_ids(Mentioned, kind(Label), Hits)
+    ;   nodes_where(Label, _, _, All), mentioning(All, Keywords, Hits)
+    ).
+
 % ---- per-actor findings, bounded ----------------------------------------------
 
 % A framework that concludes something of every actor (or pair, or spoiler) declares those
