@@ -19,7 +19,7 @@
 % ---- applies --------------------------------------------------------------
 
 missing('no dated events: the phase is read from how events change over time') :-
-    nodes_where('Event', _, _, Es), filter_ids(Es, dated, []).
+    nodes_where('Event', _, _, Es), \+ ( member(E, Es), dated(E, _) ).  % stops at the first dated one
 missing('fewer than two actors: a conflict''s life cycle is a relation between parties') :-
     \+ nodes_where('Actor', _, _, [_, _ | _]).
 

@@ -19,7 +19,7 @@ missing('fewer than two actors: ripeness is a relation between the parties') :-
 missing('no opposing parties: no OPPOSES edge, hostile event or hostile claim shows who is in conflict with whom') :-
     hostile_actor_pairs([]).
 missing('no dated events: a hurting stalemate is read from violence sustained over time') :-
-    nodes_where('Event', _, _, Es), dated_ids(Es, []).
+    nodes_where('Event', _, _, Es), \+ ( member(E, Es), dated(E, _) ).  % stops at the first dated one
 
 % ---- indicators -------------------------------------------------------------
 
