@@ -36,9 +36,10 @@ present(agreement, Ids) :- st_agreement_ids(Ids), nonempty(Ids).
 present(opposition, Ids) :- st_ctx(Ctx), st_opposition_edges(Ctx, Ids), nonempty(Ids).
 present(red_lines_against_deal, Ids) :- st_deal_claims(Ids), nonempty(Ids).
 present(violence_after_commitment, Ids) :- st_assaults_after(Ids), nonempty(Ids).
-present(inclusion_demands, Ids) :- claims_of_type('Demand', D), keywords(st_inclusion_words, W), mentioning(D, W, Ids), nonempty(Ids).
+present(inclusion_demands, Ids) :- st_inclusion_demands(Ids), nonempty(Ids).
 present(shifting_demands, Ids) :-
-    claims_by_actor('Demand', Groups), findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Ds)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+    claims_by_actor('Demand', Groups), st_inclusion_demands(Inclusion),
+    findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Inclusion, Ds)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
 present(total_rejection, Ids) :- st_rejections(Ids), nonempty(Ids).
 present(declared_spoilers, Ids) :- nodes_where('Actor', role, spoiler, Ids), nonempty(Ids).
 
@@ -92,12 +93,16 @@ st_rejections(Ids) :-
     findall(X, (member(T, ['RedLine', 'Denial', 'Position', 'Threat']), claims_of_type(T, Cs), keywords(st_total_words, W), mentioning(Cs, W, X)), L),
     append([Rejects | L], I0), sort(I0, Ids).
 
-% st_shifting(+Demands, -Dated): the dated demands when they fall on two or more dates and not all are
-% for inclusion (set predicates only: the demands dated on the day of the first are not all of them)
-st_shifting(Demands, Dated) :-
-    dated_ids(Demands, Dated), Dated = [First, _ | _], days_before_reference(First, K),
-    filter_ids(Dated, window(K, K), SameDay), SameDay \== Dated,
-    keywords(st_inclusion_words, W), mentioning(Dated, W, Inc), Inc \== Dated.
+st_inclusion_demands(Ids) :- claims_of_type('Demand', D), keywords(st_inclusion_words, W), mentioning(D, W, Ids).
+
+% st_shifting(+Demands, +Inclusion, -Dated): an actor's dated demands when they fall on two or more
+% dates and not all are for inclusion (among Inclusion, the demands for it): each demand's day read
+% once, where filters per actor cost a call each for hundreds of actors
+st_shifting(Demands, Inclusion, Dated) :-
+    Demands = [_, _ | _], id_days(Demands, IdDays), IdDays = [_-K, _ | _],
+    \+ \+ ( member(_-D, IdDays), D =\= K ),
+    \+ \+ ( member(X-_, IdDays), \+ memberchk(X, Inclusion) ),
+    findall(X, member(X-_, IdDays), Dated).
 
 % OPPOSES edges between an actor and a party of the process (either way): of all the OPPOSES
 % edges, those with a party at one end
@@ -180,7 +185,7 @@ st_type(Prof, Type, Ids, Reason, Inds) :-
     st_type_(Prof, Demands, Offers, Type, Ids, Reason, Inds), !.
 
 st_type_(_, Demands, _, greedy, Dated, Reason, [shifting_demands]) :-
-    st_shifting(Demands, Dated),
+    st_inclusion_demands(Inclusion), st_shifting(Demands, Inclusion, Dated),
     findall(D, (member(C, Dated), valid_time(C, D)), Dates0), sort(Dates0, Dates), length(Dated, N),
     Dates = [First | _], last(Dates, Last),
     atomic_list_concat(['its demands have shifted over time (', N, ' demands from ', First, ' to ', Last, ')'], Reason).
