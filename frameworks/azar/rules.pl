@@ -156,17 +156,8 @@ az_violence_within(To, [D-_ | _]) :- D =< To.
 % parties are most actors, too many to index for a few hundred alliances)
 az_linkage(ctx(Ps, _, _), Links) :-
     findall(P-l(X, P, E), ( allied(X, P, E), X \== P ), L0), keysort(L0, ByEnd),
-    findall(L, ( az_keyed_in(Ps, ByEnd, L), L = l(X, P, _), az_foreign(X, P) ), L1),
+    findall(L, ( keyed_member(Ps, ByEnd, L), L = l(X, P, _), az_foreign(X, P) ), L1),
     sort(L1, Links).
-
-% az_keyed_in(+SortedKeys, +KeySorted, -Value): a Value of a Key-Value list (keysorted) whose Key is in
-% SortedKeys: one walk of the two lists
-az_keyed_in([K | Ks], [K1-V1 | Vs], V) :-
-    compare(O, K, K1),
-    (   O == (<) -> az_keyed_in(Ks, [K1-V1 | Vs], V)
-    ;   O == (>) -> az_keyed_in([K | Ks], Vs, V)
-    ;   ( V = V1 ; az_keyed_in([K | Ks], Vs, V) )
-    ).
 % an outside actor (not itself of role party): of another country_code than the party when both carry
 % one; else a state or an international organisation
 az_foreign(X, _) :- actor_role(X, party), !, fail.

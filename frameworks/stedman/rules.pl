@@ -105,10 +105,10 @@ st_shifting(Demands, Inclusion, Dated) :-
     findall(X, member(X-_, IdDays), Dated).
 
 % OPPOSES edges between an actor and a party of the process (either way): of all the OPPOSES
-% edges, those with a party at one end
+% edges, those with a party at one end (keyed by each end, walked once with the parties)
 st_opposition_edges(ctx(_, Parties), Ids) :-
-    findall(P-t, member(P, Parties), PL), list_to_assoc(PL, IsParty),
-    findall(E, ( opposes(X, Y, E), ( get_assoc(X, IsParty, _) ; get_assoc(Y, IsParty, _) ) ), L), sort(L, Ids).
+    findall(P-E, ( edge(E, 'OPPOSES', X, Y, _), ( P = X ; P = Y ) ), L0), keysort(L0, ByEnd),
+    findall(E, keyed_member(Parties, ByEnd, E), L), sort(L, Ids).
 
 % ---- one actor --------------------------------------------------------------------
 
@@ -146,11 +146,13 @@ st_behaviour(Index) :-
     append([ByDeal, G1, G2], G0), msort(G0, G), st_merge(G, Groups), index_groups(Groups, Index).
 
 % st_candidates(+Ctx, -Candidates): Actor-OpposedParties for the actors with an OPPOSES edge (either
-% way) to a party of the process, and those named spoiler (grouped by the set predicate group_by_edge)
+% way) to a party of the process, and those named spoiler: the OPPOSES edges (a few hundred) keyed
+% by each end and walked once with the parties, rather than every party's edges read
 st_candidates(ctx(_, Parties), Candidates) :-
-    group_by_edge(Parties, 'OPPOSES', in, _, In), group_by_edge(Parties, 'OPPOSES', out, _, Out),
+    findall(P-(O-[P]), ( edge(_, 'OPPOSES', X, Y, _), ( P-O = X-Y ; P-O = Y-X ) ), L0), keysort(L0, ByParty),
+    findall(C, keyed_member(Parties, ByParty, C), Opposed),
     nodes_where('Actor', role, spoiler, Declared), findall(D-[], member(D, Declared), DL),
-    append([In, Out, DL], C0), msort(C0, C1), st_merge(C1, Candidates).
+    append(Opposed, DL, C0), msort(C0, C1), st_merge(C1, Candidates).
 
 st_merge([], []).
 st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([A-Z | Rest], Out).

@@ -287,6 +287,16 @@ claims_by_actor(Type, Groups) :- claims_by_actor_(Type, G), Groups = G.
 :- table claims_by_actor_/2.
 claims_by_actor_(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
 
+% keyed_member(+SortedKeys, +Keyed, -Value): a Value of a Key-Value list (keysorted) whose Key is in
+% SortedKeys, in the order of Keyed: one walk of the two lists. For a few hundred edges or claims
+% keyed by an actor, and a set of most actors (the parties), which is too large to index for them
+keyed_member([K | Ks], [K1-V1 | Vs], V) :-
+    compare(O, K, K1),
+    (   O == (<) -> keyed_member(Ks, [K1-V1 | Vs], V)
+    ;   O == (>) -> keyed_member([K | Ks], Vs, V)
+    ;   ( V = V1 ; keyed_member([K | Ks], Vs, V) )
+    ).
+
 % group_ids(+Key, +Groups, -Ids): the ids of one key of a Key-Ids list, or of the index
 % index_groups/2 made of one ([] when absent). A lookup in the list walks it: a rule that
 % looks keys up in a loop (each side of every pair) indexes the groups first.
