@@ -172,8 +172,10 @@ fu_untyped(I) :- \+ (prop(I, interest_type, T), T \== other).
 
 % fu_common(+KeyedA, +KeyedB, -Common): Type-Interests for each interest type both hold (the
 % interests of that type of either), and other-Interests for the untyped interests both hold, by type
-fu_common(KA, KB, Common) :-
-    fu_keys(KA, KsA), fu_keys(KB, KsB), ord_intersection(KsA, KsB, Ks),
+% (KeyedA and KeyedB are k(Keys, Keyed) of fu_keyed_holders/1: most pairs share no key, and fail at the
+% intersection of keys read once per holder)
+fu_common(k(KsA, KA), k(KsB, KB), Common) :-
+    ord_intersection(KsA, KsB, Ks), Ks \== [],
     findall(T-Is, ( member(T, Ks), atom(T), findall(I, ( member(T-I, KA) ; member(T-I, KB) ), Is0), sort(Is0, Is) ), Typed),
     findall(I, member(u(I), Ks), Same),
     ( Same == [] -> Untyped = [] ; Untyped = [other-Same] ),
@@ -181,11 +183,11 @@ fu_common(KA, KB, Common) :-
 
 fu_keys(Keyed, Keys) :- findall(K, member(K-_, Keyed), Ks), sort(Ks, Keys).
 
-% fu_keyed_holders(-Groups): Actor-[Key-Interest] for each holder, Key being the interest's type, or
-% u(Interest) for an untyped one (shared only as the same node)
+% fu_keyed_holders(-Groups): Actor-k(Keys, Keyed) for each holder, Keyed being Key-Interest, Key the
+% interest's type, or u(Interest) for an untyped one (shared only as the same node), and Keys its keys
 fu_keyed_holders(Groups) :-
     fu_holders(HG), fu_interest_types(Types),
-    findall(A-Keyed, ( member(A-Is, HG), findall(K-I, ( member(I, Is), fu_share_key(I, Types, K) ), Keyed) ), Groups).
+    findall(A-k(Keys, Keyed), ( member(A-Is, HG), findall(K-I, ( member(I, Is), fu_share_key(I, Types, K) ), Keyed), fu_keys(Keyed, Keys) ), Groups).
 
 fu_share_key(I, Types, K) :- prop(I, interest_type, T), memberchk(T, Types), !, K = T.
 fu_share_key(I, _, u(I)) :- fu_untyped(I).
