@@ -104,10 +104,11 @@ zt_party_group([A-Cs | Gs], [B-Bs | Ps], Ids) :-
 zt_pair_states(States) :- zt_pair_states0(S), States = S.
 :- table zt_pair_states0/1.
 zt_pair_states0(States) :-
-    zt_recs(Recs), hostile_partners(Partners),
-    % each attacker with each of its opponents that attacks too
+    zt_recs(Recs), hostile_partners(Partners), events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
+    % each attacker with each of its opponents that attacks too (the attackers and the actors with
+    % opponents, both sorted, walked once: an attacker is one with assaults in its record)
     findall(st(A, B, S, Ev),
-            ( member(A-Bs, Partners), zt_rec(A, Recs, RA), RA = r([_|_], _, _, _),
+            ( partners_of_groups(Assaulters, Partners, A, _, Bs), zt_rec(A, Recs, RA),
               member(B, Bs), A @< B, zt_rec(B, Recs, RB), RB = r([_|_], _, _, _),
               zt_pair_state(A, RA, B, RB, S, Ev) ),
             States).
