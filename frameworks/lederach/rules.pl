@@ -65,9 +65,8 @@ keywords(ld_grassroots_words, [local, village, refugee, displaced, ' idp', 'idps
 % actors and grassroots words, then the middle-range actor_types (ngo, civil_society, media)
 ld_levels(lv(Top, Middle, Grass)) :-
     ld_top_types(TT), ld_of_types(TT, Top),
-    nodes_where('Actor', _, _, All),
-    keywords(ld_middle_words, MW), mentioning(All, MW, MiddleWords), ld_subtract(MiddleWords, Top, Middle1),
-    nodes_where('Actor', actor_type, community, Comm), keywords(ld_grassroots_words, GW), mentioning(All, GW, GrassWords),
+    keywords(ld_middle_words, MW), nodes_mentioning('Actor', MW, MiddleWords), ld_subtract(MiddleWords, Top, Middle1),
+    nodes_where('Actor', actor_type, community, Comm), keywords(ld_grassroots_words, GW), nodes_mentioning('Actor', GW, GrassWords),
     append(Comm, GrassWords, G0), sort(G0, G1), ld_subtract(G1, Top, G2), ld_subtract(G2, Middle1, Grass),
     ld_middle_types(MT), ld_of_types(MT, MiddleTyped), ld_subtract(MiddleTyped, Top, M2), ld_subtract(M2, Grass, M3),
     append(Middle1, M3, M0), sort(M0, Middle).
