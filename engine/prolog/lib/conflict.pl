@@ -117,10 +117,10 @@ opposing_pair(A, B, Evidence) :-
 
 % hostile_actor_pairs(-Pairs): the pairs alone, X-Y with X @< Y, each once: who stands
 % against whom, as hostile_pairs/1 reads it, without collecting every pair's evidence.
-% Several frameworks ask for them: they are computed once per graph view (tabled; the
-% bridge abolishes the tables when it hands over another view).
-hostile_actor_pairs(Pairs) :- all_hostile_actor_pairs(All), Pairs = All.
-:- table all_hostile_actor_pairs/1.
+% Several frameworks ask for them, some many times: they are computed once per graph view and kept
+% by view_memo/3, which hands the list over without the copy a table makes at each call (thousands
+% of pairs at 100k facts).
+hostile_actor_pairs(Pairs) :- view_memo(hostile_actor_pairs, All, all_hostile_actor_pairs(All)), Pairs = All.
 all_hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
 hostile_actor_pair(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
 hostile_actor_pair(X, Y) :-
@@ -132,9 +132,8 @@ hostile_actor_pair(X, Y) :-
 
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
 % list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
-% from those actors rather than walk every pair (tabled, as the pairs are).
-hostile_partners(Partners) :- hostile_partners_(All), Partners = All.
-:- table hostile_partners_/1.
+% from those actors rather than walk every pair (kept for the view, as the pairs are).
+hostile_partners(Partners) :- view_memo(hostile_partners, All, hostile_partners_(All)), Partners = All.
 hostile_partners_(Partners) :-
     hostile_actor_pairs(Pairs),
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
@@ -281,11 +280,9 @@ perpetrators(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, per
 targets(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, target, Groups).
 participants(Events, Groups) :- group_by_edge(Events, 'PARTICIPATES_IN', in, _, Groups).
 
-% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type (tabled: several
-% frameworks group the same claims).
-claims_by_actor(Type, Groups) :- claims_by_actor_(Type, G), Groups = G.
-:- table claims_by_actor_/2.
-claims_by_actor_(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
+% claims_by_actor(+Type, -Groups): Actor-Claims pairs for the claims of one type (several frameworks
+% group the same claims: speakers/2 keeps the grouping of a large set for the view, view_memo/3).
+claims_by_actor(Type, Groups) :- claims_of_type(Type, Cs), speakers(Cs, Groups).
 
 % keyed_member(+SortedKeys, +Keyed, -Value): a Value of a Key-Value list (keysorted) whose Key is in
 % SortedKeys, in the order of Keyed: one walk of the two lists. For a few hundred edges or claims
