@@ -155,8 +155,6 @@ tk_skip(L, _, L).
 % thousand each time
 tk_intersect(Few, Many, Y) :- ( member(X, Few), memberchk(X, Many) -> Y = yes ; Y = no ).
 
-% tk_len(+List, -N): the length of List (functor/3 of a term built by =..).
-tk_len(L, N) :- T =.. [n|L], functor(T, _, N).
 
 % tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events: the
 % library's hostile_partners/1, and an actor that OPPOSES itself among its own opponents.
