@@ -155,7 +155,6 @@ tk_skip(L, _, L).
 % thousand each time
 tk_intersect(Few, Many, Y) :- ( member(X, Few), memberchk(X, Many) -> Y = yes ; Y = no ).
 
-
 % tk_opponents(-Map): Actor-[Opponents], from OPPOSES edges and hostile claims and events: the
 % library's hostile_partners/1, and an actor that OPPOSES itself among its own opponents.
 tk_opponents(Map) :-
