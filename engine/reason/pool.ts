@@ -278,7 +278,8 @@ export class ReasoningPool {
    * Starts every worker not running (on the pool's first call, and after they stopped for want of
    * work): piscina starts a thread only when a task finds none free, so after a first query on one
    * thread, a first assess would run on that one while the next starts (some 4 s: its engine, the
-   * rule modules) and then loads its replica and its Prolog facts for the last task alone.
+   * rule modules) and then loads its replica and its Prolog facts for the last task alone. On cores
+   * shared with other work the first call waits longer, as the engines start side by side.
    */
   private startWorkers(): void {
     for (let i = this.pool.threads.length; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
