@@ -265,9 +265,8 @@ export class ReasoningPool {
 
   /** One call of several tasks, spread over the workers; values in task order. */
   private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
-    this.startWorkers();
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
-    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>);
+    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>).finally(() => this.startWorkers());
     return replies.map((reply) => {
       if (!reply.ok) throw deserialise(reply.error);
       return reply.value;
@@ -275,14 +274,18 @@ export class ReasoningPool {
   }
 
   /**
-   * Starts every worker not running (on the pool's first call, and after they stopped for want of
-   * work): piscina starts a thread only when a task finds none free, so after a first query on one
-   * thread, a first assess would run on that one while the next starts (some 4 s: its engine, the
-   * rule modules) and then loads its replica and its Prolog facts for the last task alone. On cores
-   * shared with other work the first call waits longer, as the engines start side by side.
+   * Starts the workers not running once a call is answered (the pool's first, and the first after
+   * they stopped for want of work): piscina starts a thread only when a task finds none free, so
+   * after a first query on one thread, a first assess would run on that one while the next starts
+   * (some 4 s: its engine, the rule modules), which then loads its replica and its Prolog facts for
+   * the last task alone. Not before the first call is answered: engines starting side by side on
+   * cores shared with other work each take longer (bench/frameworks: the first call 8 s against 3 s
+   * at load 3-5), and the first call waits for one. One task that does nothing per worker: those
+   * that find a free thread take it, the others start one.
    */
   private startWorkers(): void {
-    for (let i = this.pool.threads.length; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
+    if (this.pool.threads.length >= this.workers) return;
+    for (let i = 0; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
   }
 
   private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
