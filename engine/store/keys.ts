@@ -9,8 +9,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  *   m␀ws␀<tenant>␀<workspace_id>                      workspace
  *   m␀graph-ws␀<tenant>␀<graph_id>␀<workspace_id>      the workspace's id: the workspaces naming a graph
  *   m␀graph␀<tenant>␀<graph_id>                       graph meta, with its data generation
- *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record
- *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record
+ *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record (encoded as record-codec.ts says)
+ *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record (likewise)
  *   g␀<tenant>␀<graph_id>␀<gen>␀x␀<idempotency_key>         an import's summary, written in its batch
  *
  * Nothing reads a graph from LevelDB but by whole records (reads come from the in-memory

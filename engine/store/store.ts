@@ -11,6 +11,7 @@ import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, hashSecret, keyIdOf, metaKey, newApiKey, secretMatches } from './keys.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 import { putLogged } from './graph-changes.ts';
+import { decodeEdge, decodeNode, encodeEdge, encodeNode, isJsonRecord } from './record-codec.ts';
 
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
 
@@ -101,9 +102,10 @@ const DEFAULT_CONFIDENCE = 1;
 /**
  * Version of the key layout (keys.ts). 2 added the graph → workspace index; a store
  * written before it (no layout key) gets the index built from its workspaces on open.
- * 3 dropped the per-record index keys, which are cleared on open.
+ * 3 dropped the per-record index keys, which are cleared on open. 4 keeps node and edge
+ * records in record-codec.ts's encoding, not JSON: records are re-encoded on open.
  */
-const LAYOUT_VERSION = '3';
+const LAYOUT_VERSION = '4';
 
 type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
@@ -160,8 +162,23 @@ export class ParleyStore {
       const [, , tenant, graphId] = key.split(SEP);
       const prefix = graphDataPrefix(tenant, graphId, (JSON.parse(value) as GraphMeta).generation);
       for (const dropped of dataKey.droppedIndexes(prefix)) await this.db.clear(prefixRange(dropped));
+      await this.reencode(dataKey.nodes(prefix), (id, value) => encodeNode({ ...(JSON.parse(value) as NodeRecord), id }));
+      await this.reencode(dataKey.edges(prefix), (id, value) => encodeEdge({ ...(JSON.parse(value) as EdgeRecord), id }));
     }
     await this.db.put(metaKey.layout(), LAYOUT_VERSION);
+  }
+
+  /**
+   * Rewrites the JSON records under `prefix` in layout 4's encoding, a batch per chunk: a
+   * crash part way leaves some records re-encoded, which the repeat tells apart and skips.
+   */
+  private async reencode(prefix: string, encode: (id: string, value: string) => string): Promise<void> {
+    await this.scan(prefix, async (entries) => {
+      const batch = this.db.batch();
+      for (const [key, value] of entries) if (isJsonRecord(value)) batch.put(key, encode(key.slice(prefix.length), value));
+      if (batch.length > 0) await batch.write();
+      else await batch.close();
+    });
   }
 
   /**
@@ -493,11 +510,11 @@ export class ParleyStore {
         if (newMeta) batch.put(newMeta.key, newMeta.value);
         for (let i = 0; i < changedNodes.length; i++) {
           if (slicer.due()) await slicer.turn();
-          batch.put(nodePrefix + changedNodes[i].id, JSON.stringify(changedNodes[i]));
+          batch.put(nodePrefix + changedNodes[i].id, encodeNode(changedNodes[i]));
         }
         for (let i = 0; i < changedEdges.length; i++) {
           if (slicer.due()) await slicer.turn();
-          batch.put(edgePrefix + changedEdges[i].id, JSON.stringify(changedEdges[i]));
+          batch.put(edgePrefix + changedEdges[i].id, encodeEdge(changedEdges[i]));
         }
         if (!isNew && (changedNodes.length > 0 || changedEdges.length > 0)) {
           revision++;
@@ -606,8 +623,14 @@ export class ParleyStore {
     const index = fromSnapshot ?? new GraphIndex();
     if (!fromSnapshot) {
       const prefix = graphDataPrefix(tenant, meta.graph_id, meta.generation);
-      await this.scan(dataKey.nodes(prefix), (value) => index.putNode(JSON.parse(value) as NodeRecord));
-      await this.scan(dataKey.edges(prefix), (value) => index.putEdge(JSON.parse(value) as EdgeRecord));
+      const nodePrefix = dataKey.nodes(prefix);
+      const edgePrefix = dataKey.edges(prefix);
+      await this.scan(nodePrefix, (entries) => {
+        for (const [key, value] of entries) index.putNode(decodeNode(key.slice(nodePrefix.length), value));
+      });
+      await this.scan(edgePrefix, (entries) => {
+        for (const [key, value] of entries) index.putEdge(decodeEdge(key.slice(edgePrefix.length), value));
+      });
     }
     const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
     this.loaded.delete(cacheKey);
@@ -638,12 +661,11 @@ export class ParleyStore {
     }
   }
 
-  private async scan(prefix: string, onValue: (value: string) => void): Promise<void> {
-    const iterator = this.db.values(prefixRange(prefix));
+  /** The entries under `prefix`, a chunk at a time (the key holds a record's id, its value the rest). */
+  private async scan(prefix: string, onChunk: (entries: [string, string][]) => void | Promise<void>): Promise<void> {
+    const iterator = this.db.iterator(prefixRange(prefix));
     try {
-      for (let chunk = await iterator.nextv(LOAD_CHUNK); chunk.length > 0; chunk = await iterator.nextv(LOAD_CHUNK)) {
-        for (const value of chunk) onValue(value);
-      }
+      for (let chunk = await iterator.nextv(LOAD_CHUNK); chunk.length > 0; chunk = await iterator.nextv(LOAD_CHUNK)) await onChunk(chunk);
     } finally {
       await iterator.close();
     }

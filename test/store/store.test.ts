@@ -364,9 +364,48 @@ describe('ParleyStore keys and workspaces', () => {
     expect(await dataKeys()).not.toContain('o');
     expect(await dataKeys()).not.toContain('i');
     expect(await dataKeys()).not.toContain('l');
-    expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('3');
+    expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('4');
     await db.close();
     store = await ParleyStore.open(dir);
+  });
+
+  it('re-encodes the JSON records of a layout-3 store on open, a crash part way through included, and answers the same', async () => {
+    await store.writeGraph('acme', 'sudan', sudan);
+    await store.writeGraph('acme', 'sudan', { nodes: [{ id: 'extra', labels: ['Actor', 'Second'], properties: { label: 'Extra', actor_type: 'armed_group' }, confidence: 0.4 }], edges: [] });
+    const exportOf = async () => {
+      let text = '';
+      for await (const chunk of exportJsonLines(await store.loadGraph('acme', 'sudan'))) text += chunk;
+      return text;
+    };
+    const before = await exportOf();
+    const index = await store.loadGraph('acme', 'sudan');
+    const records = [...[...index.nodes.values()].map((node) => ['n', node] as const), ...[...index.edges.values()].map((edge) => ['e', edge] as const)];
+    await store.close();
+    const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await db.open();
+    const meta = JSON.parse((await db.get(['m', 'graph', 'acme', 'sudan'].join('\u0000')))!) as { generation: string };
+    const prefix = ['g', 'acme', 'sudan', meta.generation, ''].join('\u0000');
+    const recordKeys = records.map(([kind, record]) => prefix + kind + '\u0000' + record.id);
+    // layout 3 kept each record as its JSON; the last one is left as layout 4 wrote it (a re-encoding cut short by a crash)
+    await db.batch([
+      ...records.slice(0, -1).map(([, record], i) => ({ type: 'put' as const, key: recordKeys[i], value: JSON.stringify(record) })),
+      { type: 'put', key: ['m', 'layout'].join('\u0000'), value: '3' },
+    ]);
+    await db.close();
+    // without the snapshot, the graph is built from its records
+    await rm(path.join(dir, 'snapshots'), { recursive: true, force: true });
+
+    store = await ParleyStore.open(dir);
+    expect(await exportOf()).toBe(before);
+    const reloaded = await store.loadGraph('acme', 'sudan');
+    for (const [kind, record] of records) expect(kind === 'n' ? reloaded.node(record.id) : reloaded.edge(record.id)).toStrictEqual(record);
+    await store.close();
+    await db.open();
+    expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('4');
+    for (const value of await db.getMany(recordKeys)) expect(value?.startsWith('{')).toBe(false);
+    await db.close();
+    store = await ParleyStore.open(dir);
+    expect(await exportOf()).toBe(before);
   });
 
   it('paginates workspaces per tenant', async () => {
