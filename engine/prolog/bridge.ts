@@ -284,6 +284,22 @@ function nodeName(node: NodeRecord): string | undefined {
   return name === '' ? undefined : name;
 }
 
+/** The names of `nodes` (nodeName) that `names` does not hold yet, each once, in order. */
+function newNames(nodes: Iterable<NodeRecord>, names: TextIndex): string[] {
+  const found = new Set<string>();
+  for (const node of nodes) {
+    const name = nodeName(node);
+    if (name !== undefined && !names.has(name)) found.add(name);
+  }
+  return [...found];
+}
+
+/** A node's text (else its label) as g_text/2 holds it and the keyword index reads it: lower case, curly apostrophes straight. */
+function lowerText(node: NodeRecord): string | undefined {
+  const text = node.properties.text ?? node.properties.label;
+  return typeof text === 'string' ? text.toLowerCase().replace(/[\u2018\u2019]/g, "'") : undefined;
+}
+
 /** The view whose records the engine holds as facts now, and the latest valid time among them. */
 let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string; names: TextIndex } | undefined;
 
@@ -299,20 +315,25 @@ function loadView(view: GraphView): void {
   const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
   const previous = loaded;
   loaded = undefined;
-  // a new name is looked for in every text: the whole view is loaded again
-  if (added && added.nodes.every((id) => { const name = nodeName(graph.node(id)!); return name === undefined || previous!.names.has(name); })) {
-    const facts = new ViewFacts(view, previous!.latest, previous!.names);
+  if (added) {
+    const { names } = previous!;
+    const facts = new ViewFacts(view, previous!.latest, names);
+    // a new name is looked for in the texts held already (the added texts are matched against every name as they are added)
+    const named = newNames(added.nodes.map((id) => graph.node(id)!), names);
+    if (named.length > 0) {
+      names.add(named);
+      const addedIds = new Set(added.nodes);
+      const unindexed = named.filter((name) => !textIndex.has(name));
+      if (unindexed.length > 0) for (const node of graph.nodes.values()) if (!addedIds.has(node.id)) facts.addMentions(node, unindexed);
+    }
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, []));
-    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names: previous!.names };
+    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
+    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
     return;
   }
   const names = new TextIndex();
-  for (const node of graph.nodes.values()) {
-    const name = nodeName(node);
-    if (name !== undefined && inView(node, view)) names.add([name]);
-  }
+  names.add(newNames([...graph.nodes.values()].filter((node) => inView(node, view)), names));
   const facts = new ViewFacts(view, undefined, names);
   for (const node of graph.nodes.values()) if (inView(node, view)) facts.addNode(node);
   for (const edge of graph.edges.values()) {
@@ -367,14 +388,21 @@ class ViewFacts {
       this.valid.push(node.id, time, day);
       if (this.latest === undefined || time > this.latest) this.latest = time;
     }
-    const text = node.properties.text ?? node.properties.label;
-    if (typeof text === 'string') {
-      const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+    const lower = lowerText(node);
+    if (lower !== undefined) {
       this.texts.push(node.id, lower);
       const words = textIndex.matches(lower);
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);
     }
+  }
+
+  /** The mentions of `names` (none of them a declared keyword) in the text of a node the engine holds already: what the full hand-over would have found with them. */
+  addMentions(node: NodeRecord, names: string[]): void {
+    const lower = lowerText(node);
+    if (lower === undefined) return;
+    // a name is matched as a plain substring (TextIndex's contract), so includes finds what the index would
+    for (const name of names) if (lower.includes(name)) this.mentions.push(name, node.id);
   }
 
   addEdge(edge: EdgeRecord): void {

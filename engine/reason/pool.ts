@@ -30,7 +30,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { cachedCatalog } from './catalog-cache.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
-import { deserialise, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
+import { deserialise, START_TASK, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
 export interface ReasoningOptions {
@@ -127,7 +127,10 @@ export class ReasoningPool {
   private readonly source: ReplicaSource;
   private readonly pool: Piscina;
   private readonly gate: CallGate;
+  private readonly workers: number;
   private readonly cache = new Map<string, unknown>();
+  /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
+  private readonly frameworkCost = new Map<string, number>();
   private readonly inlineBudgetMs: number;
   private readonly answerShaperUrl: string | undefined;
   private answerShaper: Promise<AnswerShaper> | undefined;
@@ -150,7 +153,7 @@ export class ReasoningPool {
     this.rules = workerRules(catalog.callable);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);
-    const workers = Math.max(1, options.workers ?? availableParallelism());
+    const workers = (this.workers = Math.max(1, options.workers ?? availableParallelism()));
     this.answerShaperUrl = options.answerShaper;
     const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
@@ -227,10 +230,17 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
-    // one task per framework, so the workers share an assess
+    // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
+    // them), so that the workers, each taking the next task when it is free, finish together
     const runs = await this.cached(key, async () => {
-      const tasks: ReasonTask[] = frameworkIds.map((id) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
-      return ((await this.runAll(tasks)) as FrameworkRun[][]).flat();
+      const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
+      order.sort((a, b) => (a.cost === b.cost ? a.index - b.index : b.cost - a.cost));
+      const tasks: ReasonTask[] = order.map(({ id }) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
+      const done = (await this.runAll(tasks)) as FrameworkRun[][];
+      const inOrder: FrameworkRun[][] = [];
+      order.forEach(({ index }, i) => (inOrder[index] = done[i]));
+      for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
+      return inOrder.flat();
     });
     return { runs, graph };
   }
@@ -256,11 +266,26 @@ export class ReasoningPool {
   /** One call of several tasks, spread over the workers; values in task order. */
   private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
-    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>);
+    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>).finally(() => this.startWorkers());
     return replies.map((reply) => {
       if (!reply.ok) throw deserialise(reply.error);
       return reply.value;
     });
+  }
+
+  /**
+   * Starts the workers not running once a call is answered (the pool's first, and the first after
+   * they stopped for want of work): piscina starts a thread only when a task finds none free, so
+   * after a first query on one thread, a first assess would run on that one while the next starts
+   * (some 4 s: its engine, the rule modules), which then loads its replica and its Prolog facts for
+   * the last task alone. Not before the first call is answered: engines starting side by side on
+   * cores shared with other work each take longer (bench/frameworks: the first call 8 s against 3 s
+   * at load 3-5), and the first call waits for one. One task that does nothing per worker: those
+   * that find a free thread take it, the others start one.
+   */
+  private startWorkers(): void {
+    if (this.pool.threads.length >= this.workers) return;
+    for (let i = 0; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
   }
 
   private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {

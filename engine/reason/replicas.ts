@@ -273,9 +273,13 @@ export class ReplicaSet {
         this.replicas.delete(message.key);
         this.building.delete(message.key);
         break;
-      case 'snapshot-begin':
+      case 'snapshot-begin': {
+        // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
+        const replica = this.replicas.get(message.key);
+        if (replica && replica.generation === message.generation && replica.version >= message.version) break;
         this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [] });
         break;
+      }
       case 'snapshot-chunk': {
         const building = this.building.get(message.key);
         if (building && building.generation === message.generation) applyDelta(building.graph, message.nodes, message.edges);

@@ -20,6 +20,9 @@ export type ReasonTask =
   | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits }
   | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits };
 
+/** A task that does nothing: what the pool sends to have a thread started (piscina starts one when a task finds none free). */
+export const START_TASK = { kind: 'start' } as const;
+
 export interface TrajectoryPoint {
   period: string;
   /** Last day of the period: the valid-time cut the frameworks saw. */

@@ -5,7 +5,7 @@
  */
 import { loadRuleModules } from '../prolog/framework-loader.ts';
 import { ReplicaSet } from './replicas.ts';
-import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask } from './tasks.ts';
+import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
   channelName: string;
@@ -15,8 +15,8 @@ export interface WorkerSetup {
   answerShaper?: string;
 }
 
-export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask) => Promise<ReasonReply>> {
+export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   const catalog = await loadRuleModules(setup.frameworkDirs);
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs);
-  return async (task) => runTask(task, await replicas.graph(task.at), catalog, shaper);
+  return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), catalog, shaper));
 }

@@ -112,13 +112,22 @@ describe('Prolog bridge', () => {
     expect(bridge.holds('g_named(jeddah)', { graph })).toBe(false);
     const later = '2024-01-09T00:00:00.000Z';
     const record = (id: string, labels: string[], properties: Record<string, string>) => ({ id, labels, properties, confidence: 0.9, recorded_at: later, provenance: [{ source: `doc-${id}`, timestamp: later }] });
-    // a claim naming a known place is indexed with the records added; a new place has every text indexed again
+    // a claim naming a known place is indexed with the records added; a new place is looked for in the texts held already, and in the ones added with it
     putLogged(graph, [record('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
-    putLogged(graph, [record('jeddah', ['Location'], { label: 'Jeddah' })], []);
-    expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7)', { graph })).toBe(true);
-    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
+    // a fact of no record marks the facts held: a whole hand-over would drop it
+    expect(bridge.holds('assertz(user:g_node(marker, x))', { graph })).toBe(true);
+    putLogged(graph, [record('jeddah', ['Location'], { label: 'Jeddah' }), record('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
+    expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7), g_mention(jeddah, c8)', { graph })).toBe(true);
+    expect(bridge.holds('retract(user:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
+    // the facts after those additions are the facts of the same graph handed over whole
+    const facts = "findall(F, ( member(F, [g_node(_, _), g_prop(_, _, _), g_eprop(_, _, _), g_edge(_, _, _, _, _), g_role(_, _), g_valid(_, _), g_day(_, _), g_text(_, _), g_ref(_, _), g_mention(_, _), g_named(_)]), call(user:F) ), Fs), msort(Fs, Sorted)";
+    const added = bridge.solve(facts, ['Sorted'], { graph });
+    const whole = bridge.solve(facts, ['Sorted'], { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
+    expect((added[0][0] as string[]).length).toBeGreaterThan(50);
+    expect(added).toEqual(whole);
   });
 
   it('keeps a view_memo answer per module for the rest of the view, and computes it again for a new view', () => {
@@ -133,6 +142,45 @@ describe('Prolog bridge', () => {
     expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-1']]);
     putLogged(graph, [graph.node('c2')!], []);
     expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-2']]);
+  });
+
+  it('keeps, after records are added, the graph predicates\' answers they cannot change, and answers as over the whole graph', () => {
+    const day = (n: number) => `2024-02-${String(n).padStart(2, '0')}T00:00:00.000Z`;
+    const record = (id: string, labels: string[], properties: Record<string, string>, n = 1) => ({ id, labels, properties, confidence: 0.9, recorded_at: day(n), provenance: [{ source: `doc-${id}`, timestamp: day(n) }] });
+    const link = (id: string, type: string, from: string, to: string) => ({ id, type, from, to, properties: {}, confidence: 0.8, recorded_at: day(1), provenance: [{ source: `doc-${id}`, timestamp: day(1) }] });
+    // 80 claims (a set large enough to be kept for the view) said by four actors over ten days
+    const claims = Array.from({ length: 80 }, (_, i) => record(`c${i}`, ['Claim'], { type: 'Position', text: `claim ${i}` }, 1 + (i % 10)));
+    const graph = GraphIndex.fromRecords(
+      [...['a0', 'a1', 'a2', 'a3'].map((id) => record(id, ['Actor'], { label: id })), ...claims],
+      claims.map((claim, i) => link(`s${i}`, 'ASSERTS', `a${i % 4}`, claim.id)),
+    );
+    const bridge = new PrologBridge();
+    bridge.consult(':- dynamic computed/1.\ncomputed(0).\nctx(N) :- view_memo(ctx, N, ( retract(computed(N0)), N is N0 + 1, assertz(computed(N)) )).');
+    // the 80 claims as a fixed list (the same key before and after additions) and as the view's set
+    const goal = "numlist(0, 79, Is), maplist([I, C]>>format(atom(C), 'c~w', [I]), Is, Cs0), sort(Cs0, Cs), nodes_where('Claim', _, _, All), nodes_where('Actor', _, _, As), group_by_edge(Cs, 'ASSERTS', in, _, G), filter_ids(Cs, window(0, 3), W), filter_ids(Cs, dated, D), group_by_edge(All, 'ASSERTS', in, _, GA), filter_ids(All, window(0, 3), WA), ctx(N)";
+    const template = ['All', 'As', 'G', 'W', 'D', 'GA', 'WA', 'N'];
+    const slots = "aggregate_all(count, user:g_memo(_), N)";
+    const whole = () => bridge.solve(goal, template.slice(0, 7), { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
+    // each addition to a view whose answers are kept (a whole hand-over of the copy drops them: the graph's is made again first)
+    const afterAdding = (nodes: ReturnType<typeof record>[], edges: ReturnType<typeof link>[]) => {
+      bridge.solve(goal, template, { graph });
+      putLogged(graph, nodes, edges);
+      const added = bridge.solve(goal, template.slice(0, 7), { graph });
+      expect(added).toEqual(whole());
+      return added;
+    };
+    expect(bridge.solve(goal, template, { graph })[0][7]).toBe(1);
+    const before = Number(bridge.solve(slots, ['N'], { graph })[0][0]);
+    // an actor: the claim sets, their grouping and their filters stay; the module's own answer and the actors go
+    putLogged(graph, [record('a4', ['Actor'], { label: 'a4' })], []);
+    expect(Number(bridge.solve(slots, ['N'], { graph })[0][0])).toBe(before - 2);
+    expect(bridge.solve(goal, template.slice(0, 7), { graph })).toEqual(whole());
+    // a later claim, its edge and one to a claim held: a new reference date, the claims and the ASSERTS groupings change
+    const later = afterAdding([record('c80', ['Claim'], { type: 'Position', text: 'claim 80' }, 20)], [link('s80', 'ASSERTS', 'a4', 'c80'), link('s81', 'ASSERTS', 'a4', 'c0')]);
+    expect((later[0][0] as string[]).length).toBe(81);
+    expect(later[0][3]).toEqual([]);
+    // an edge of another type keeps the ASSERTS groupings, and an actor's edge the claims
+    afterAdding([], [link('o1', 'OPPOSES', 'a0', 'a1')]);
   });
 
   it('refuses a module that does not parse', () => {

@@ -68,6 +68,18 @@ describe('the reasoning pool', () => {
     const after = await pool.frameworks('t', 'g', ['glasl'], { limits });
     expect(after.runs).not.toBe(first.runs);
   });
+
+  it('answers an assess in the order asked, though it hands the costliest frameworks out first', async () => {
+    const ids = ['glasl', 'azar', 'burton', 'zartman'];
+    const first = await pool.frameworks('t', 'g', ids, { limits });
+    expect(first.runs.map((run) => run.framework_id)).toEqual(ids);
+    // cheapest first as asked: the tasks go out in the reverse order, the answers come back as asked
+    const cheapestFirst = [...first.runs].sort((a, b) => a.inferences - b.inferences).map((run) => run.framework_id);
+    expect(new Set(first.runs.map((run) => run.inferences)).size).toBe(ids.length);
+    await store.writeGraph('t', 'g', { nodes: [actor('later', 'Later still')], edges: [] });
+    const after = await pool.frameworks('t', 'g', cheapestFirst, { limits });
+    expect(after.runs.map((run) => run.framework_id)).toEqual(cheapestFirst);
+  });
 });
 
 describe('queries on the event loop first', () => {

@@ -411,21 +411,60 @@ parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, 
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
     retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
-    parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named).
+    forall(retract(g_memo(Slot)), nb_delete(Slot)),
+    add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named),
+    abolish_all_tables.
 
-% parley_add_view(...): the same lists for records added to the view; Ref is the new reference
-% date, or [] when it stays. The tables of the last view (tabled rule predicates) and its
-% view_memo/3 answers are dropped.
+% parley_add_view(...): the same lists for records added to the view (the graph only grew: no
+% record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
+% (tabled rule predicates) are dropped, and the view_memo/3 answers the additions may change
+% (memo_holds/4 keeps the others).
 parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
+    add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named),
+    added_keys(Nodes, 2, Labels), added_keys(Edges, 5, Types),
+    forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
+    abolish_all_tables.
+
+% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions may change
+forget_changed(Slot, Labels, Types, Ref) :-
+    nb_getval(Slot, Entries),
+    include(memo_holds(Labels, Types, Ref), Entries, Kept),
+    length(Entries, N), length(Kept, K),
+    (   K =:= N -> true
+    ;   K =:= 0 -> nb_delete(Slot), retract(g_memo(Slot))
+    ;   nb_setval(Slot, Kept)
+    ).
+
+% memo_holds(+Labels, +Types, +Ref, +Entry): an answer of the graph predicates that records added
+% cannot change: Labels are the labels of the nodes added, Types the types of the edges added, Ref
+% [] when the reference date stays. The sets hold only ids of records the view had (an edge's ends
+% are nodes of the graph), whose facts an addition leaves as they were: a set of nodes changes
+% only with a node of its label, a grouping or a pairing by edges only with an edge of its type,
+% and a filter only when it reads the reference date. Mentions of a new name do change in the
+% texts held, but a filter on it scanned those texts before, finding what the index now holds.
+% Every other answer (the rule modules' own, the mention sets) is dropped.
+memo_holds(Labels, _, _, (user:nodes_where(Label, _, _))-_) :- \+ memberchk(Label, Labels).
+memo_holds(_, Types, _, (user:group_by_edge(_, Type, _, _))-_) :- \+ memberchk(Type, Types).
+memo_holds(_, Types, _, (user:link_pairs(_, SideA, SideB))-_) :-
+    side_parts(SideA, _, TypeA, _), side_parts(SideB, _, TypeB, _),
+    \+ memberchk(TypeA, Types), \+ memberchk(TypeB, Types).
+memo_holds(_, _, Ref, (user:filter_ids(_, Condition))-_) :-
+    ( Ref == [] -> true ; \+ memberchk(Condition, [window(_, _), current(_)]) ).
+
+% added_keys(+Flat, +Width, -Keys): the sorted second elements of the records of a flat list
+% (parley_load_view/10) Width elements long: the labels of the nodes, the types of the edges
+added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Keys).
+added_keys_([], _, []).
+added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
+
+add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     add_pairs(Nodes, g_node), add_triples(Props, g_prop), add_triples(EdgeProps, g_eprop),
     add_edges(Edges), add_pairs(Roles, g_role), add_valid(Valid), add_pairs(Texts, g_text),
     add_pairs(Mentions, g_mention), forall(member(W, Named), assertz(g_named(W))),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
-    ),
-    forall(retract(g_memo(Slot)), nb_delete(Slot)),
-    abolish_all_tables.
+    ).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-

@@ -1,0 +1,42 @@
+import { BroadcastChannel } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReplicaSet } from '../../engine/reason/replicas.ts';
+
+const recorded = '2024-01-01T00:00:00.000Z';
+const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
+
+describe('a worker\'s graph replicas', () => {
+  const closing: { close(): void }[] = [];
+  afterEach(() => closing.splice(0).forEach((item) => item.close()));
+
+  it('keeps its replica when another worker\'s snapshot is no newer, and takes a newer one', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const replicas = new ReplicaSet(name, 4);
+    closing.push(main, replicas);
+    const key = 't\u0000g';
+    const snapshot = (version: number, ids: string[]) => {
+      main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
+      main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
+      main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+    };
+    const at = (version: number) => ({ key, generation: 'g1', version });
+    snapshot(0, ['a']);
+    const first = await replicas.graph(at(0));
+    expect([...first.nodes.keys()]).toEqual(['a']);
+    main.postMessage({ type: 'delta', key, generation: 'g1', version: 1, nodes: [actor('b')], edges: [] });
+    expect(await replicas.graph(at(1))).toBe(first);
+    // snapshots another worker asked for (one sent before the delta reached it): no newer than this replica
+    snapshot(0, ['a']);
+    snapshot(1, ['a', 'b']);
+    // messages arrive in order: by the time this delta is applied, the snapshots have been heard
+    main.postMessage({ type: 'delta', key, generation: 'g1', version: 2, nodes: [actor('c')], edges: [] });
+    expect(await replicas.graph(at(2))).toBe(first);
+    expect([...first.nodes.keys()]).toEqual(['a', 'b', 'c']);
+    // a snapshot newer than the replica (this worker missed a delta) replaces it
+    snapshot(4, ['a', 'b', 'c', 'd']);
+    const newer = await replicas.graph(at(4));
+    expect(newer).not.toBe(first);
+    expect([...newer.nodes.keys()]).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
