@@ -11,9 +11,11 @@
 //   import.meta.url find them, and an edited rule file needs no rebuild.
 //
 // Incremental: only sources newer than their output are compiled, and TypeScript is loaded only
-// then, so the check `npm start` makes before every start costs a few milliseconds of stat calls.
+// then, so the check `npm start` makes before every start costs a few milliseconds of stat calls;
+// a change of this script or of the package versions it builds with starts afresh (buildStamp).
 // `node scripts/build.mjs` builds (npm's `prepare` runs it at install); `--clean` starts afresh.
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,17 +28,41 @@ const SOURCE_DIRS = ['engine', 'server'];
 const LINKED = ['frameworks'];
 
 const isCode = (name) => (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.mjs');
-const hasCode = (dir) => readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? hasCode(path.join(dir, entry.name)) : isCode(entry.name)));
+
+/**
+ * What the outputs depend on besides their sources: this script (compiler options, the
+ * single-file builds) and the versions of the packages it compiles with or points at. The
+ * mtime check cannot see these change, so a changed stamp starts the build afresh.
+ */
+function buildStamp() {
+  const require = createRequire(path.join(ROOT, 'package.json'));
+  // a single-file build's package hides its package.json behind its exports: the file itself stands for its version
+  const bundles = Object.entries(SINGLE_FILE_BUILDS).map(([name, locate]) => {
+    const file = locate(require.resolve(name));
+    const { size, mtimeMs } = statSync(file);
+    return `${file}:${size}:${mtimeMs}`;
+  });
+  const inputs = [`typescript@${require('typescript/package.json').version}`, ...bundles];
+  return createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(inputs.join('\n')).digest('hex');
+}
 
 /**
  * Brings the compiled tree up to date with the sources; resolves to how many files it compiled
  * or copied. `outDir` must lie inside the repository, where its modules find node_modules.
  */
 export async function build({ outDir = BUILD_DIR, clean = false, log = console.log } = {}) {
-  if (clean) rmSync(outDir, { recursive: true, force: true });
+  const stamp = buildStamp();
+  const stampFile = path.join(outDir, '.stamp');
+  const built = statSync(stampFile, { throwIfNoEntry: false }) ? readFileSync(stampFile, 'utf8') : undefined;
+  if (clean || built !== stamp) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const stale = [];
-  const expected = new Set([outDir]);
+  const expected = new Set([outDir, stampFile]);
+  const codeIn = new Map();
+  const hasCode = (dir) => {
+    if (!codeIn.has(dir)) codeIn.set(dir, readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? hasCode(path.join(dir, entry.name)) : isCode(entry.name))));
+    return codeIn.get(dir);
+  };
   const link = (source, target) => {
     expected.add(target);
     const relative = path.relative(path.dirname(target), source);
@@ -69,6 +95,8 @@ export async function build({ outDir = BUILD_DIR, clean = false, log = console.l
     await compile(stale);
     log(`parley: compiled ${stale.length} source file${stale.length === 1 ? '' : 's'} into ${path.relative(ROOT, outDir)}/`);
   }
+  // written last: a build stopped before here starts afresh next time
+  writeFileSync(stampFile, stamp);
   return stale.length;
 }
 

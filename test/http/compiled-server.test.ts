@@ -131,4 +131,14 @@ describe('the compiled server', () => {
       expect(await stop(second.child)).toBe(0);
     }
   }, 300_000);
+
+  it('compiles nothing when the tree is up to date, and starts afresh when what the build depends on changed', async () => {
+    expect(await build({ outDir, log: () => undefined })).toBe(0);
+    // a stamp from another build script, TypeScript or chevrotain bundle
+    await writeFile(path.join(outDir, '.stamp'), 'from another build');
+    const compiled = await build({ outDir, log: () => undefined });
+    expect(compiled).toBe(filesEndingWith(outDir, '.js').length + filesEndingWith(outDir, '.mjs').length);
+    expect(compiled).toBeGreaterThan(100);
+    expect(await build({ outDir, log: () => undefined })).toBe(0);
+  }, 300_000);
 });
