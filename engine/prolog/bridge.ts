@@ -332,10 +332,11 @@ function loadView(view: GraphView): void {
     loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
     return;
   }
+  const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const names = new TextIndex();
-  names.add(newNames([...graph.nodes.values()].filter((node) => inView(node, view)), names));
+  names.add(newNames(nodes, names));
   const facts = new ViewFacts(view, undefined, names);
-  for (const node of graph.nodes.values()) if (inView(node, view)) facts.addNode(node);
+  for (const node of nodes) facts.addNode(node);
   for (const edge of graph.edges.values()) {
     if (!inView(edge, view)) continue;
     // under a valid-time cut an edge is in the view only when both its ends are
