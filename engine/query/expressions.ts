@@ -469,7 +469,7 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
 }
 
 /** The process cannot compile linear-time regular expressions: a fault of the runtime, not of a query. */
-export class LinearRegExpUnavailable extends Error {
+class LinearRegExpUnavailable extends Error {
   constructor(cause: unknown) {
     super(`V8 refused the linear-time RegExp engine (the 'l' flag) after --enable-experimental-regexp-engine, so =~ cannot run within a time limit: ${(cause as Error).message}`, { cause });
     this.name = 'LinearRegExpUnavailable';

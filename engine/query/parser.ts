@@ -30,7 +30,7 @@ import type {
 import * as T from './lexer.ts';
 import { MAX_EXPRESSION_DEPTH, MAX_QUERY_NESTING } from './limits.ts';
 import { nestedDeeperThan } from '../shape.ts';
-import { syntaxError, type RuleStarts } from './syntax-error.ts';
+import { CLOSERS, OPENERS, syntaxError, type RuleStarts } from './syntax-error.ts';
 
 const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
   [T.Equals, '='], [T.NotEquals, '<>'], [T.Less, '<'], [T.Greater, '>'], [T.LessEquals, '<='], [T.GreaterEquals, '>='],
@@ -78,7 +78,7 @@ const expectedMessages: IParserErrorMessageProvider = {
 };
 const TOKEN_BY_NAME = new Map([...T.ALL_TOKENS, T.EOF_TOKEN].map((type) => [type.name, type]));
 const decodeExpected = (message: string): TokenType[] =>
-  message.split(EXPECTED_SEPARATOR).flatMap((name) => TOKEN_BY_NAME.get(name) ?? []).filter((type, i, all) => all.indexOf(type) === i);
+  [...new Set(message.split(EXPECTED_SEPARATOR).flatMap((name) => TOKEN_BY_NAME.get(name) ?? []))];
 
 /** chevrotain's PROD_TYPE numbers of the repetitions whose early exit it raises. */
 const EARLY_EXIT_PRODUCTIONS: Record<number, LookaheadProductionType> = { 2: 'RepetitionMandatory', 3: 'RepetitionMandatoryWithSeparator' };
@@ -1004,9 +1004,6 @@ export function parse(text: string): QueryAst {
   return ast;
 }
 
-const OPENERS = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace, T.Case]);
-const CLOSERS = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.End]);
-
 /** The parser recurses once per open bracket: refuse too many at once before it starts. */
 function checkNesting(tokens: IToken[]): void {
   let depth = 0;
@@ -1053,8 +1050,8 @@ function clauseStart(tokens: IToken[], index: number): number {
   let start = index - 1;
   for (let depth = 0; start > 0; start--) {
     const type = tokens[start].tokenType;
-    if (type === T.RParen || type === T.RBracket || type === T.RBrace || type === T.End) depth++;
-    else if (type === T.LParen || type === T.LBracket || type === T.LBrace || type === T.Case) depth--;
+    if (CLOSERS.has(type)) depth++;
+    else if (OPENERS.has(type)) depth--;
     else if (depth <= 0 && RULE_STARTS.clause.has(type) && !(type === T.With && (tokens[start - 1].tokenType === T.Starts || tokens[start - 1].tokenType === T.Ends))) break;
   }
   return Math.max(start, 0);

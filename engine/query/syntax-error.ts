@@ -32,8 +32,8 @@ const CLAUSE_LABEL = 'a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN)';
 /** Keywords that only ever start a two-word form. */
 const TWO_WORDS = new Map<TokenType, string>([[T.Order, 'ORDER BY'], [T.Starts, 'STARTS WITH'], [T.Ends, 'ENDS WITH'], [T.Optional, 'OPTIONAL MATCH']]);
 const CLOSER_OF = new Map<TokenType, TokenType>([[T.LParen, T.RParen], [T.LBracket, T.RBracket], [T.LBrace, T.RBrace], [T.Case, T.End]]);
-const OPENERS = new Set(CLOSER_OF.keys());
-const CLOSERS = new Set(CLOSER_OF.values());
+export const OPENERS = new Set(CLOSER_OF.keys());
+export const CLOSERS = new Set(CLOSER_OF.values());
 
 function isKeyword(type: TokenType): boolean {
   return type.CATEGORIES?.includes(T.Keyword) ?? false;

@@ -375,7 +375,7 @@ export class GraphIndex {
    * without looking its id up first (one that is not new leaves the edge table broken), between
    * the dense nodes `from` and `to` when the caller knows them (-1: found by id).
    */
-  addNewEdge(edge: EdgeRecord, from = -1, to = -1): void {
+  addNewEdge(edge: EdgeRecord, from: number, to: number): void {
     this.changes++;
     this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
   }
