@@ -368,18 +368,12 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
   }
 }
 
-/**
- * Visits the edges of `types` (every edge when none), type by type, each in insertion order,
- * by dense id: a graph loaded from its snapshot maps its edge ids only when one is looked up
- * (RecordTable.adopt), and a scan need not look any up. Returning true stops the walk.
- */
+/** Visits the edges of `types` (every edge when none), type by type (a type named twice twice), each in insertion order. */
 function eachEdgeOfTypes(graph: Env['graph'], types: readonly string[], visit: (dense: number, edge: EdgeRecord) => boolean): boolean {
-  const span = graph.edges.span;
-  for (let t = 0; t < Math.max(types.length, 1); t++) {
-    for (let dense = 0; dense < span; dense++) {
-      const edge = graph.edgeAt(dense);
-      if (edge && (types.length === 0 || edge.type === types[t]) && visit(dense, edge)) return true;
-    }
+  if (types.length === 0) return graph.eachEdgeOfType(undefined, visit);
+  for (const type of types) {
+    const typeId = graph.typeId(type);
+    if (typeId >= 0 && graph.eachEdgeOfType(typeId, visit)) return true;
   }
   return false;
 }

@@ -482,6 +482,22 @@ export class GraphIndex {
     return this.propertyIndex(key).get(valueKey) ?? NO_NODES;
   }
 
+  /**
+   * Visits the edges of the type whose int is `typeId` (every edge when undefined) in insertion
+   * order, by dense id: no edge id is looked up, so a graph loaded from its snapshot need not map
+   * them (RecordTable.adopt). Returning true stops the walk, and says so.
+   */
+  eachEdgeOfType(typeId: number | undefined, visit: (dense: number, edge: EdgeRecord) => boolean): boolean {
+    const { edges, edgeType } = this;
+    for (let dense = 0; dense < edges.span; dense++) {
+      const type = edgeType[dense];
+      if (type === DEAD || (typeId !== undefined && type !== typeId)) continue;
+      const edge = edges.at(dense);
+      if (edge && visit(dense, edge)) return true;
+    }
+    return false;
+  }
+
   /** Ids of the edges of `type`, in insertion order. */
   edgesWithType(type: string): Iterable<string> & { readonly size: number } {
     const typeId = this.typeIds.get(type);
