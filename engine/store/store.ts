@@ -162,8 +162,8 @@ export class ParleyStore {
       const [, , tenant, graphId] = key.split(SEP);
       const prefix = graphDataPrefix(tenant, graphId, (JSON.parse(value) as GraphMeta).generation);
       for (const dropped of dataKey.droppedIndexes(prefix)) await this.db.clear(prefixRange(dropped));
-      await this.reencode(dataKey.nodes(prefix), (id, value) => encodeNode({ ...(JSON.parse(value) as NodeRecord), id }));
-      await this.reencode(dataKey.edges(prefix), (id, value) => encodeEdge({ ...(JSON.parse(value) as EdgeRecord), id }));
+      await this.reencode(dataKey.nodes(prefix), encodeNode);
+      await this.reencode(dataKey.edges(prefix), encodeEdge);
     }
     await this.db.put(metaKey.layout(), LAYOUT_VERSION);
   }
@@ -172,10 +172,11 @@ export class ParleyStore {
    * Rewrites the JSON records under `prefix` in layout 4's encoding, a batch per chunk: a
    * crash part way leaves some records re-encoded, which the repeat tells apart and skips.
    */
-  private async reencode(prefix: string, encode: (id: string, value: string) => string): Promise<void> {
+  private async reencode<R extends NodeRecord | EdgeRecord>(prefix: string, encode: (record: R) => string): Promise<void> {
     await this.scan(prefix, async (entries) => {
       const batch = this.db.batch();
-      for (const [key, value] of entries) if (isJsonRecord(value)) batch.put(key, encode(key.slice(prefix.length), value));
+      // the id is the key's last segment (layout 3 kept it in the JSON too)
+      for (const [key, value] of entries) if (isJsonRecord(value)) batch.put(key, encode({ ...(JSON.parse(value) as R), id: key.slice(prefix.length) }));
       if (batch.length > 0) await batch.write();
       else await batch.close();
     });
@@ -543,28 +544,23 @@ export class ParleyStore {
           // a large write goes in pieces (its nodes, then its edges: the order of one put); the
           // edges it created go in at the ends found when they were checked, without their ids
           // being looked up again
-          for (let at = 0; at < written.updated.length; at += APPLY_CHUNK) {
-            if (slicer.due()) await slicer.turn();
-            putLogged(index, written.updated.slice(at, at + APPLY_CHUNK), []);
-          }
-          for (let at = 0; at < written.created.length; at += APPLY_CHUNK) {
-            if (slicer.due()) await slicer.turn();
-            putLogged(index, written.created.slice(at, at + APPLY_CHUNK).map(recordOf), []);
-          }
-          for (let at = 0; at < linked.updated.length; at += APPLY_CHUNK) {
-            if (slicer.due()) await slicer.turn();
-            putLogged(index, [], linked.updated.slice(at, at + APPLY_CHUNK));
-          }
-          for (let at = 0; at < linked.created.length; at += APPLY_CHUNK) {
-            if (slicer.due()) await slicer.turn();
-            const created = linked.created.slice(at, at + APPLY_CHUNK);
-            const placed = new Int32Array(2 * created.length);
-            for (let i = 0; i < created.length; i++) {
-              placed[2 * i] = created[i].from;
-              placed[2 * i + 1] = created[i].to;
+          const inChunks = async <T>(list: T[], put: (chunk: T[]) => void) => {
+            for (let at = 0; at < list.length; at += APPLY_CHUNK) {
+              if (slicer.due()) await slicer.turn();
+              put(list.slice(at, at + APPLY_CHUNK));
             }
-            putLogged(index, [], created.map(recordOf), placed);
-          }
+          };
+          await inChunks(written.updated, (chunk) => putLogged(index, chunk, []));
+          await inChunks(written.created, (chunk) => putLogged(index, chunk.map(recordOf), []));
+          await inChunks(linked.updated, (chunk) => putLogged(index, [], chunk));
+          await inChunks(linked.created, (chunk) => {
+            const placed = new Int32Array(2 * chunk.length);
+            for (let i = 0; i < chunk.length; i++) {
+              placed[2 * i] = chunk[i].from;
+              placed[2 * i + 1] = chunk[i].to;
+            }
+            putLogged(index, [], chunk.map(recordOf), placed);
+          });
         }
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);
