@@ -183,17 +183,15 @@ recent_window(180).
 % days_before_reference(+Id, -Days): how many days before the reference date Id happened. The day
 % is g_day/2's, which the bridge hands over beside each valid time (lib/graph.pl; its filters read
 % it too): the days date_days/2 gives the same date, without parsing the date or keeping a table
-% per date (730 of them at 100k facts, a tenth of a second to fill)
-days_before_reference(Id, Days) :- reference_days(R), g_day(Id, D), Days is R - D.
+% per date (730 of them at 100k facts, a tenth of a second to fill); the reference's days are the
+% ones the filters read (reference_days/1 of lib/graph.pl), and an id has a day only when the view
+% has a reference date
+days_before_reference(Id, Days) :- g_day(Id, D), reference_days(R), Days is R - D.
 
 % id_days(+Ids, -IdDays): Id-Days for each dated id of the list, in its order, Days being how many
 % days before the reference date it happened: a rule that compares the dates of a few ids with each
 % other (what followed what, within how long) reads each id's day once
 id_days(Ids, IdDays) :- findall(Id-D, ( member(Id, Ids), days_before_reference(Id, D) ), IdDays).
-
-% reference_days(-Days): days since 1970-01-01 of the reference date (tabled: read for every age)
-:- table reference_days/1.
-reference_days(R) :- reference_date(Ref), date_days(Ref, R).
 
 % recent(+Id): Id happened within the recent window before the reference date.
 recent(Id) :- recent_window(W), days_before_reference(Id, Days), Days >= 0, Days =< W.
