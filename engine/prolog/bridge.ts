@@ -323,8 +323,9 @@ function loadView(view: GraphView): void {
     if (named.length > 0) {
       names.add(named);
       const addedIds = new Set(added.nodes);
-      const unindexed = named.filter((name) => !textIndex.has(name));
-      if (unindexed.length > 0) for (const node of graph.nodes.values()) if (!addedIds.has(node.id)) facts.addMentions(node, unindexed);
+      const unindexed = new TextIndex();
+      unindexed.add(named.filter((name) => !textIndex.has(name)));
+      if (unindexed.size > 0) for (const node of graph.nodes.values()) if (!addedIds.has(node.id)) facts.addMentions(node, unindexed);
     }
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
@@ -399,11 +400,9 @@ class ViewFacts {
   }
 
   /** The mentions of `names` (none of them a declared keyword) in the text of a node the engine holds already: what the full hand-over would have found with them. */
-  addMentions(node: NodeRecord, names: string[]): void {
+  addMentions(node: NodeRecord, names: TextIndex): void {
     const lower = lowerText(node);
-    if (lower === undefined) return;
-    // a name is matched as a plain substring (TextIndex's contract), so includes finds what the index would
-    for (const name of names) if (lower.includes(name)) this.mentions.push(name, node.id);
+    if (lower !== undefined) for (const name of names.matches(lower)) this.mentions.push(name, node.id);
   }
 
   addEdge(edge: EdgeRecord): void {
