@@ -65,6 +65,20 @@ async function exported(graphId: string): Promise<Exported> {
   return result;
 }
 
+/**
+ * Ingests `document` into `graphId` a second time (asserting it adds nothing), then `later` as a
+ * new source: the graph exported before and after.
+ */
+async function reingest(graphId: string, document: string, later: string): Promise<{ before: Exported; after: Exported }> {
+  const ingest = (source: string, text: string) =>
+    t.app.inject({ method: 'POST', url: `/v1/graphs/${graphId}/ingest`, headers: { 'x-api-key': key }, payload: { source, text } });
+  const before = await exported(graphId);
+  const again = await ingest('wire.txt', document);
+  expect(again.json().added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
+  expect((await ingest('later.txt', later)).statusCode).toBe(200);
+  return { before, after: await exported(graphId) };
+}
+
 const actorsOf = (graph: Exported) => Object.values(graph.nodes).filter((node) => node.kind === 'Actor');
 
 const placesOf = (graph: Exported) => Object.values(graph.nodes).filter((node) => node.kind === 'Location');
@@ -121,16 +135,7 @@ describe('extraction into a graph with imported actors', () => {
   });
 
   it('a later document and a second ingest of the same one land on the same nodes and add nothing new', async () => {
-    const before = await exported('sudan');
-    const again = await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/ingest', headers: { 'x-api-key': key }, payload: { source: 'wire.txt', text: DOCUMENT } });
-    expect(again.json().added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
-
-    const later = await t.app.inject({
-      method: 'POST', url: '/v1/graphs/sudan/ingest', headers: { 'x-api-key': key },
-      payload: { source: 'later.txt', text: 'Burhan said the RSF must withdraw from Omdurman.' },
-    });
-    expect(later.statusCode).toBe(200);
-    const after = await exported('sudan');
+    const { before, after } = await reingest('sudan', DOCUMENT, 'Burhan said the RSF must withdraw from Omdurman.');
     expect(actorsOf(after).map((node) => node.id).sort()).toEqual(actorsOf(before).map((node) => node.id).sort());
     const demand = Object.values(after.nodes).find((node) => node.kind === 'Claim' && String(node.text).includes('Omdurman'))!;
     expect(demand.speaker).toBe('burhan');
@@ -172,15 +177,7 @@ describe('extraction into a graph with imported places', () => {
   });
 
   it('a second ingest of the document and a later one land on the same places and add nothing new', async () => {
-    const before = await exported('places');
-    const again = await t.app.inject({ method: 'POST', url: '/v1/graphs/places/ingest', headers: { 'x-api-key': key }, payload: { source: 'wire.txt', text: PLACES_DOCUMENT } });
-    expect(again.json().added).toEqual({ nodes_created: 0, nodes_updated: 0, edges_created: 0, edges_updated: 0 });
-    const later = await t.app.inject({
-      method: 'POST', url: '/v1/graphs/places/ingest', headers: { 'x-api-key': key },
-      payload: { source: 'later.txt', text: 'The RSF shelled Al-Fashir on 12 March 2024.' },
-    });
-    expect(later.statusCode).toBe(200);
-    const after = await exported('places');
+    const { before, after } = await reingest('places', PLACES_DOCUMENT, 'The RSF shelled Al-Fashir on 12 March 2024.');
     expect(placesOf(after).map((node) => node.id).sort()).toEqual(placesOf(before).map((node) => node.id).sort());
     expect(occurredAt(after)['shelled Al-Fashir on 12 March 2024']).toBe('el-fasher');
   });
