@@ -199,9 +199,9 @@ fu_pair_hostility(A, B, First) :-
     findall(Id, ( opposes(A, B, Id) ; member(X-Y, [A-B, B-A]), fu_hostile_act(X, Y, Id) ), L), sort(L, Ids), fu_first(Ids, First).
 
 fu_hostile_act(X, Y, C) :-
-    claim_target(C, Y), prop(C, type, T), memberchk(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), asserts(X, C).
+    claim_target(C, Y), prop(C, type, T), once(hostile_claim_type(T)), asserts(X, C).
 fu_hostile_act(X, Y, E) :-
-    edge(P, 'PARTICIPATES_IN', Y, E, _), prop(E, event_type, T), memberchk(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']),
+    edge(P, 'PARTICIPATES_IN', Y, E, _), prop(E, event_type, T), once(hostile_event_type(T)),
     participation_role(P, target), participant(E, X, perpetrator).
 
 fu_type_text(other, 'the same interest') :- !.

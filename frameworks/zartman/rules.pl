@@ -79,16 +79,7 @@ zt_cost_claims(Ids) :- keywords(zt_cost_words, W), nodes_mentioning('Claim', W, 
 % cost claims made by a side of an opposing pair
 zt_party_cost_claims(Ids) :-
     zt_cost_claims(Costs), speakers(Costs, Groups), hostile_partners(Partners),
-    findall(Cs, zt_party_group(Groups, Partners, Cs), L), append(L, I0), sort(I0, Ids).
-
-% zt_party_group(+Groups, +Partners, -Ids): the ids of each key of Groups that is a key of Partners
-% as well (both sorted by key: one walk of the two)
-zt_party_group([A-Cs | Gs], [B-Bs | Ps], Ids) :-
-    compare(O, A, B),
-    (   O == (=) -> ( Ids = Cs ; zt_party_group(Gs, Ps, Ids) )
-    ;   O == (<) -> zt_party_group(Gs, [B-Bs | Ps], Ids)
-    ;   zt_party_group([A-Cs | Gs], Ps, Ids)
-    ).
+    findall(Cs, partners_of_groups(Groups, Partners, _, Cs, _), L), append(L, I0), sort(I0, Ids).
 
 % zt_pair_states(-States): st(A, B, State, Evidence) for each opposing pair (A @< B) whose two
 % sides both attack (the candidates of a stalemate), State one of

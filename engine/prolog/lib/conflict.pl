@@ -99,14 +99,19 @@ allied(A, B, E) :- edge(E, 'ALLIED_WITH', B, A, _).
 % Accusation, Demand or RedLine of A's aimed at B (TARGETS). Set-level: cheap on large graphs.
 hostile_pairs(Pairs) :-
     findall(p(A, B, [E]), edge(E, 'OPPOSES', A, B, _), Opposes),
-    findall(Es, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es)), EventLists),
+    findall(Es, (hostile_event_type(T), events_of_type(T, Es)), EventLists),
     union_ids(EventLists, Events),
     link_pairs(Events, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByEvents),
-    findall(Cs, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs)), ClaimLists),
+    findall(Cs, (hostile_claim_type(T), claims_of_type(T, Cs)), ClaimLists),
     union_ids(ClaimLists, Claims),
     link_pairs(Claims, in('ASSERTS'), out('TARGETS'), ByClaims),
     append([Opposes, ByEvents, ByClaims], Pairs0),
     merge_pairs(Pairs0, directed, Pairs).
+
+% The event and claim types by which one actor acts against another (each event's perpetrator
+% against its target, each claim's speaker against what it TARGETS), in this order.
+hostile_event_type(T) :- member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']).
+hostile_claim_type(T) :- member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']).
 
 % hostile(?A, ?B, -Evidence): A acts against B, on these ids (all of them in one list).
 hostile(A, B, Evidence) :- hostile_pairs(Pairs), member(p(A, B, Evidence), Pairs).
@@ -124,10 +129,10 @@ hostile_actor_pairs(Pairs) :- view_memo(hostile_actor_pairs, All, all_hostile_ac
 all_hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
 hostile_actor_pair(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
 hostile_actor_pair(X, Y) :-
-    member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE']), events_of_type(T, Es),
+    hostile_event_type(T), events_of_type(T, Es),
     link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
 hostile_actor_pair(X, Y) :-
-    member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs),
+    hostile_claim_type(T), claims_of_type(T, Cs),
     link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
 
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
