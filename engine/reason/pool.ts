@@ -161,6 +161,9 @@ export class ReasoningPool {
       minThreads: 0,
       maxThreads: workers,
       idleTimeout: 60_000,
+      // an idle worker keeps its event loop turning (piscina's default parks it in Atomics.wait between
+      // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
+      atomics: 'disabled',
       workerData: setup,
     });
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, workers);
@@ -258,6 +261,15 @@ export class ReasoningPool {
     return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>);
   }
 
+  /**
+   * Resolves once every worker holds the graph's view in its Prolog engine, at its current
+   * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
+   * its replica (worker-entry.ts) has finished, so an assess now pays no hand-over.
+   */
+  viewsPrepared(tenant: string, graphId: string, timeoutMs: number): Promise<boolean> {
+    return this.source.prepared(tenant, graphId, this.workers, timeoutMs);
+  }
+
   private async run(task: ReasonTask): Promise<unknown> {
     const [value] = await this.runAll([task]);
     return value;
@@ -280,8 +292,10 @@ export class ReasoningPool {
    * (some 4 s: its engine, the rule modules), which then loads its replica and its Prolog facts for
    * the last task alone. Not before the first call is answered: engines starting side by side on
    * cores shared with other work each take longer (bench/frameworks: the first call 8 s against 3 s
-   * at load 3-5), and the first call waits for one. One task that does nothing per worker: those
-   * that find a free thread take it, the others start one.
+   * at load 3-5; started with the pool, the first call took 7-10 s against 3.6 s at load 2-4), and
+   * the first call waits for one. One task that does nothing per worker: those that find a free
+   * thread take it, the others start one. A worker that starts asks for the replica of the graph
+   * last asked about (replicas.ts), and hands it to its engine before its first task.
    */
   private startWorkers(): void {
     if (this.pool.threads.length >= this.workers) return;

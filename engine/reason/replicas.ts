@@ -8,7 +8,11 @@
  *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
  *   worker → main   need       {key, generation}                          a replica is missing or has a gap
+ *   worker → main   started    {}                                        a new worker: it is sent the replica of the
+ *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
+ *   worker → main   prepared   {key, generation, version}               a worker has handed a replica it was
+ *                                                                        sent to its Prolog engine (worker-entry.ts)
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -39,9 +43,11 @@ type ReplicaMessage =
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
+  | { type: 'started' }
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
-  | { type: 'snapshot-end'; key: string; generation: string };
+  | { type: 'snapshot-end'; key: string; generation: string }
+  | { type: 'prepared'; key: string; generation: string; version: number };
 
 export function graphKey(tenant: string, graphId: string): string {
   return `${tenant}\u0000${graphId}`;
@@ -58,6 +64,11 @@ export class ReplicaSource {
   private readonly versions = new Map<string, { generation: string; version: number }>();
   private readonly snapshotting = new Set<string>();
   private readonly unsubscribe: () => void;
+  /** Per graph, how many workers have said they hold its view in their engine, at which version (a new version starts the count again). */
+  private readonly preparedBy = new Map<string, { generation: string; version: number; workers: number }>();
+  private readonly preparedWaiters = new Set<() => void>();
+  /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
+  private lastAsked: string | undefined;
 
   constructor(
     private readonly store: ParleyStore,
@@ -68,6 +79,8 @@ export class ReplicaSource {
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
       if (message.type === 'need') void this.sendSnapshot(message.key);
+      else if (message.type === 'started' && this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
+      else if (message.type === 'prepared') this.notePrepared(message);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -76,6 +89,7 @@ export class ReplicaSource {
   async current(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
     const graph = await this.store.loadGraph(tenant, graphId);
     const key = graphKey(tenant, graphId);
+    this.lastAsked = key;
     const generation = this.store.loadedGeneration(tenant, graphId)!;
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
@@ -92,6 +106,8 @@ export class ReplicaSource {
     const key = graphKey(change.tenant, change.graphId);
     if (change.kind === 'delete') {
       this.versions.delete(key);
+      this.preparedBy.delete(key);
+      if (this.lastAsked === key) this.lastAsked = undefined;
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
     }
@@ -116,6 +132,39 @@ export class ReplicaSource {
       await yieldToLoop();
     }
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
+  }
+
+  private notePrepared({ key, generation, version }: { key: string; generation: string; version: number }): void {
+    const entry = this.preparedBy.get(key);
+    if (entry && entry.generation === generation && entry.version === version) entry.workers++;
+    else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: 1 });
+    for (const waiter of [...this.preparedWaiters]) waiter();
+  }
+
+  /**
+   * Resolves once `workers` workers have said they hold the graph's view, at its current
+   * version or newer, in their engines (false after `timeoutMs`): how a caller (bench/frameworks,
+   * the tests) knows the preload a replica starts has finished.
+   */
+  async prepared(tenant: string, graphId: string, workers: number, timeoutMs: number): Promise<boolean> {
+    const key = graphKey(tenant, graphId);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const current = this.versions.get(key);
+      const entry = this.preparedBy.get(key);
+      if (current && entry && entry.generation === current.generation && entry.version >= current.version && entry.workers >= workers) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.preparedWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(left, 1_000));
+        this.preparedWaiters.add(done);
+      });
+    }
   }
 
   private async sendSnapshot(key: string): Promise<void> {
@@ -181,10 +230,13 @@ export class ReplicaSet {
   constructor(
     channelName: string,
     private readonly maxGraphs: number,
+    /** Called when a snapshot has made a replica (the worker hands it to its engine ahead of the first task). */
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex) => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => this.onMessage((event as { data: ReplicaMessage }).data);
+    this.channel.postMessage({ type: 'started' } satisfies ReplicaMessage);
   }
 
   /** The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. */
@@ -298,12 +350,26 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph);
         break;
       }
       case 'need':
+      case 'started':
+      case 'prepared':
         break;
     }
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** The replica of `key` as it is now, when this set holds one. */
+  held(key: string): { graph: GraphIndex; at: GraphVersion } | undefined {
+    const replica = this.replicas.get(key);
+    return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
+  }
+
+  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared). */
+  announcePrepared(at: GraphVersion): void {
+    this.channel.postMessage({ type: 'prepared', ...at } satisfies ReplicaMessage);
   }
 
   private evict(): void {
