@@ -350,16 +350,16 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
 }
 
 /**
- * Hands `view` to the engine ahead of the solve calls that will read it (a reasoning worker
- * does this when a replica arrives, so that the first assess finds its facts there): the
- * records, then, when they were handed over whole, a goal that has SWI-Prolog build the
+ * Hands `view` to the engine ahead of the solve calls that will read it (RuleRegistry.prepare):
+ * the records, then, when they were handed over whole, a goal that has SWI-Prolog build the
  * clause indexes the graph predicates look the facts up by (some 0.3 s at 100k facts, else
- * paid inside the first framework run). Returns whether the engine did any work.
+ * paid inside the first framework run). Returns what it handed over: nothing ('held': the
+ * engine holds the view already), the records added since, or the whole view.
  */
-export function prepareView(view: GraphView): boolean {
+export function prepareView(view: GraphView): 'held' | 'added' | 'whole' {
   const done = loadView(view);
   if (done === 'whole') once('parley_warm', {});
-  return done !== 'held';
+  return done;
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type GraphView, PrologBridge, type PrologValue, type SolveLimits } from './bridge.ts';
+import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, prepareView } from './bridge.ts';
 
 const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url));
 let libraryText: string | undefined;
@@ -112,6 +112,20 @@ export class RuleRegistry implements RuleSet {
       if (predicate) callable[indicator] = predicate.module;
     }
     return callable;
+  }
+
+  /**
+   * Makes the engine ready for the framework runs of `view` before any is asked for (a reasoning
+   * worker does this when a snapshot makes a replica): the view handed over, SWI-Prolog's clause
+   * indexes built, and, when the view was new, the helper library's shared sets computed
+   * (warm_view_sets/0: the nodes of each type, who asserts and did what, the hostile pairs),
+   * which the frameworks would otherwise compute inside the first assess. Returns whether the
+   * engine did any work (false when it held the view already).
+   */
+  prepare(view: GraphView, limits: SolveLimits = {}): boolean {
+    const done = prepareView(view);
+    if (done === 'whole') this.base.solve('warm_view_sets', [], view, limits);
+    return done !== 'held';
   }
 
   /** Solves a goal in one module's session. */

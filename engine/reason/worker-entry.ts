@@ -6,8 +6,7 @@
  * its facts there rather than paying for them (the engine holds one view at a time:
  * the latest replica made replaces the view it held).
  */
-import { prepareView } from '../prolog/bridge.ts';
-import { loadRuleModules } from '../prolog/framework-loader.ts';
+import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import { ReplicaSet } from './replicas.ts';
 import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
@@ -36,7 +35,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       const replica = replicas.held(key);
       if (!replica) return;
       try {
-        prepareView({ graph: replica.graph });
+        catalog.registry.prepare({ graph: replica.graph });
       } catch {
         return; // the next task on the graph hands it over again and reports what broke
       }
@@ -47,7 +46,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     toPrepare = at.key;
     schedule();
   });
-  const catalog = await loadRuleModules(setup.frameworkDirs);
+  const catalog: FrameworkCatalog = await loadRuleModules(setup.frameworkDirs);
   engineReady = true;
   schedule();
   return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), catalog, shaper));

@@ -382,3 +382,20 @@ ranked_kept(M, Cap, Kept, Omitted) :-
 best_scores([], []).
 best_scores([K-S-_, K2-S2-Sc2 | Rest], Best) :- K == K2, S == S2, !, best_scores([K2-S2-Sc2 | Rest], Best).
 best_scores([T | Rest], [T | Best]) :- best_scores(Rest, Best).
+
+% ---- warming a view ---------------------------------------------------------
+
+% warm_view_sets: computes the sets of this library that several frameworks read and keep for the
+% view (view_memo/3): the nodes of each kind and of each claim and event type, who asserts each
+% type of claim, who did what to whom in each type of event, the current and recent ones of each,
+% the hostile pairs and each actor's opponents. A reasoning worker runs it when it is handed a new
+% view, before any assess asks (engine/reason/worker-entry.ts), so that the first assess reads them.
+warm_view_sets :-
+    forall(member(L, ['Actor', 'Issue', 'Interest']), nodes_where(L, _, _, _)),
+    nodes_where('Claim', _, _, Cs), kinds_of(Cs, type, ClaimTypes),
+    forall(member(T, ClaimTypes), ( claims_by_actor(T, _), current_claims(T, _), claims_of_type(T, C1), trend(C1, _, _, _) )),
+    nodes_where('Event', _, _, Es), kinds_of(Es, event_type, EventTypes),
+    forall(member(T, EventTypes), ( events_of_type(T, E1), perpetrators(E1, _), targets(E1, _), participants(E1, _), current_ids(E1, _), trend(E1, _, _, _) )),
+    opponents('$none', _).
+
+kinds_of(Ids, Key, Kinds) :- findall(K, ( member(Id, Ids), prop(Id, Key, K) ), Ks), sort(Ks, Kinds).
