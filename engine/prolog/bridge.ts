@@ -349,6 +349,11 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
   return 'whole';
 }
 
+/** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
+export function holdsGraph(graph: GraphIndex): boolean {
+  return loaded !== undefined && loaded.graph.deref() === graph && loaded.asOf === undefined && loaded.validUntil === undefined;
+}
+
 /**
  * Hands `view` to the engine ahead of the solve calls that will read it (RuleRegistry.prepare):
  * the records, then, when they were handed over whole, a goal that has SWI-Prolog build the

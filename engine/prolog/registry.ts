@@ -116,16 +116,17 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * Makes the engine ready for the framework runs of `view` before any is asked for (a reasoning
-   * worker does this when a snapshot makes a replica): the view handed over, SWI-Prolog's clause
-   * indexes built, and, when the view was new, the helper library's shared sets computed
-   * (warm_view_sets/0: the nodes of each type, who asserts and did what, the hostile pairs),
-   * which the frameworks would otherwise compute inside the first assess. Returns whether the
-   * engine did any work (false when it held the view already).
+   * worker does this when a snapshot makes a replica, and after writes to it): the view handed
+   * over (whole, or the records added since), SWI-Prolog's clause indexes built, and the helper
+   * library's shared sets computed (warm_view_sets/0: the nodes of each type, who asserts and did
+   * what, the hostile pairs; after an addition only those it changed), which the frameworks would
+   * otherwise compute inside the first assess. Returns whether the engine did any work (false when
+   * it held the view already).
    */
   prepare(view: GraphView, limits: SolveLimits = {}): boolean {
-    const done = prepareView(view);
-    if (done === 'whole') this.base.solve('warm_view_sets', [], view, limits);
-    return done !== 'held';
+    if (prepareView(view) === 'held') return false;
+    this.base.solve('warm_view_sets', [], view, limits);
+    return true;
   }
 
   /** Solves a goal in one module's session. */

@@ -230,8 +230,8 @@ export class ReplicaSet {
   constructor(
     channelName: string,
     private readonly maxGraphs: number,
-    /** Called when a snapshot has made a replica (the worker hands it to its engine ahead of the first task). */
-    private readonly onReplica: (at: GraphVersion, graph: GraphIndex) => void = () => {},
+    /** Called when a snapshot has made a replica, or a delta moved one on (the worker hands it to its engine ahead of the next task). */
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta') => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -318,6 +318,7 @@ export class ReplicaSet {
         }
         applyDelta(replica.graph, message.nodes, message.edges);
         replica.version = message.version;
+        this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'delta');
         break;
       }
       case 'drop':
@@ -350,7 +351,7 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph);
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, 'snapshot');
         break;
       }
       case 'need':

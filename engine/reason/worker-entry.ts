@@ -2,10 +2,12 @@
  * A reasoning worker: consults the rule modules once at start, keeps graph
  * replicas in step with the store (replicas.ts), and runs each task on the replica
  * at the version the task names. A replica a snapshot has just made is handed to the
- * Prolog engine at once, in the background, so that the first assess of the graph finds
- * its facts there rather than paying for them (the engine holds one view at a time:
- * the latest replica made replaces the view it held).
+ * Prolog engine at once, in the background, and so are the records a write adds to the
+ * graph whose view the engine holds, so that the next assess finds the facts and the shared
+ * sets there rather than paying for them. The engine holds one view at a time: the latest
+ * replica a snapshot made replaces the view it held.
  */
+import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import { ReplicaSet } from './replicas.ts';
 import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
@@ -18,36 +20,49 @@ export interface WorkerSetup {
   answerShaper?: string;
 }
 
+/**
+ * How long a worker waits, after a write to a graph whose view its engine holds, before it hands
+ * the records added over: the writes of one import come in quick succession, and are handed over
+ * once, after the last.
+ */
+export const PREPARE_AFTER_WRITE_MS = 200;
+
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
+  // the replica whose view the engine is to take next, and when
+  let toPrepare: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let engineReady = false;
+  const prepareIn = (delayMs: number) => {
+    clearTimeout(timer);
+    // (a timer, not at once: a task waiting for this replica runs first, and hands the view over itself)
+    timer = setTimeout(prepare, delayMs).unref();
+  };
+  const prepare = () => {
+    const key = toPrepare;
+    if (!engineReady || key === undefined) return;
+    toPrepare = undefined;
+    const replica = replicas.held(key);
+    if (!replica) return;
+    try {
+      catalog.registry.prepare({ graph: replica.graph });
+    } catch {
+      return; // the next task on the graph hands it over again and reports what broke
+    }
+    replicas.announcePrepared(replica.at);
+  };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
-  let toPrepare: string | undefined;
-  let engineReady = false;
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled || !engineReady || toPrepare === undefined) return;
-    scheduled = true;
-    // after the turn: a task waiting for this replica runs first (and hands the view over itself)
-    setImmediate(() => {
-      scheduled = false;
-      const key = toPrepare!;
-      toPrepare = undefined;
-      const replica = replicas.held(key);
-      if (!replica) return;
-      try {
-        catalog.registry.prepare({ graph: replica.graph });
-      } catch {
-        return; // the next task on the graph hands it over again and reports what broke
-      }
-      replicas.announcePrepared(replica.at);
-    });
-  };
-  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, (at) => {
-    toPrepare = at.key;
-    schedule();
+  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, (at, graph, by) => {
+    if (by === 'snapshot') {
+      toPrepare = at.key; // the engine's view is replaced by the newest replica's
+      prepareIn(0);
+    } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {
+      toPrepare = at.key;
+      prepareIn(PREPARE_AFTER_WRITE_MS);
+    }
   });
   const catalog: FrameworkCatalog = await loadRuleModules(setup.frameworkDirs);
   engineReady = true;
-  schedule();
+  prepare();
   return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), catalog, shaper));
 }

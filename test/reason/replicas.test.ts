@@ -39,4 +39,30 @@ describe('a worker\'s graph replicas', () => {
     expect(newer).not.toBe(first);
     expect([...newer.nodes.keys()]).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  it('says it has started, and reports each replica a snapshot made or a delta moved on, not a snapshot it ignored', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const heard: unknown[] = [];
+    main.onmessage = (event) => heard.push((event as { data: unknown }).data);
+    const reported: string[] = [];
+    const replicas = new ReplicaSet(name, 4, (at, graph, by) => reported.push(`${by} ${at.version} ${[...graph.nodes.keys()].join(',')}`));
+    closing.push(main, replicas);
+    const key = 't\u0000g';
+    const snapshot = (version: number, ids: string[]) => {
+      main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
+      main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
+      main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+    };
+    snapshot(0, ['a']);
+    await replicas.graph({ key, generation: 'g1', version: 0 });
+    snapshot(0, ['a']); // another worker's: no newer, ignored
+    main.postMessage({ type: 'delta', key, generation: 'g1', version: 1, nodes: [actor('b')], edges: [] });
+    await replicas.graph({ key, generation: 'g1', version: 1 });
+    expect(reported).toEqual(['snapshot 0 a', 'delta 1 a,b']);
+    replicas.announcePrepared({ key, generation: 'g1', version: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // (besides the need of the first graph() call, which came before the snapshot)
+    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1 }]);
+  });
 });

@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
+import { runFramework, type FrameworkRun } from '../../engine/prolog/framework-run.ts';
+import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { graphWriteFromJson } from '../../engine/store/transfer.ts';
+
+// The workers hand a replica to their engines before any assess asks (worker-entry.ts): what an
+// assess then answers must be what a run over a fresh copy of the graph answers, writes made
+// while the hand-over ran included. The copy runs here, on this thread's own engine.
+const limits = { inferenceLimit: 5_000_000, timeLimitMs: 20_000, maxFindings: Infinity };
+const withoutCost = (runs: FrameworkRun[]) => runs.map(({ inferences: _, ...run }) => run);
+
+describe('views preloaded in the reasoning workers', () => {
+  let dir: string;
+  let store: ParleyStore;
+  let pool: ReasoningPool;
+  const catalogLoading = loadRuleModules();
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-preload-'));
+    store = await ParleyStore.open(path.join(dir, 'store'));
+    pool = await ReasoningPool.open(store, { workers: 2, inlineBudgetMs: 0 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const inProcess = async (graphId: string, ids: string[]) => {
+    const catalog = await catalogLoading;
+    const stored = await store.loadGraph('t', graphId);
+    const view = { graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) };
+    const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
+    return ids.map((id) => runFramework(catalog.registry, manifests.find((manifest) => manifest.id === id)!, view, limits));
+  };
+
+  it('are in both workers once a first query made the replica, and an assess over them answers as a fresh run, a write made meanwhile included', async () => {
+    const fixture = JSON.parse(await readFile(path.join('frameworks', 'stedman', 'tests', '1-total-outside-spoiler.json'), 'utf8'));
+    await store.writeGraph('t', 'p', await graphWriteFromJson(fixture.graph));
+    const ids = pool.catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
+    const before = await inProcess('p', ids);
+
+    await pool.query('t', 'p', 'MATCH (a:Actor) RETURN count(a)', { limits: {} }); // the replica, and with it the hand-over
+    // a write while the workers hand the view over: a second spoiler, violent after the ceasefire
+    await store.writeGraph('t', 'p', {
+      nodes: [
+        { id: 'late', labels: ['Actor'], properties: { label: 'Late Front', role: 'spoiler', actor_type: 'armed_group' } },
+        { id: 'ev_late', labels: ['Event'], properties: { event_type: 'ASSAULT', date: '2024-04-02', label: 'Late Front raid on the ceasefire line', fatalities: 3 } },
+      ],
+      edges: [
+        { id: 'late_raid', type: 'PARTICIPATES_IN', from: 'late', to: 'ev_late', properties: { role: 'perpetrator' } },
+        { id: 'late_target', type: 'PARTICIPATES_IN', from: 'gov', to: 'ev_late', properties: { role: 'target' } },
+        { id: 'late_opp', type: 'OPPOSES', from: 'late', to: 'gov' },
+      ],
+    });
+    expect(await pool.viewsPrepared('t', 'p', 60_000)).toBe(true);
+
+    const after = await inProcess('p', ids);
+    expect(withoutCost(after)).not.toEqual(withoutCost(before)); // the write changes what the frameworks conclude
+    const { runs } = await pool.frameworks('t', 'p', ids, { limits });
+    expect(withoutCost(runs)).toEqual(withoutCost(after));
+    expect(runs.find((run) => run.framework_id === 'stedman')!.evidence).toContain('ev_late');
+  }, 120_000);
+
+  it('follow the graph last asked about: a second graph\'s replica replaces the first\'s view, and both still answer as fresh runs', async () => {
+    const fixture = JSON.parse(await readFile(path.join('frameworks', 'glasl', 'tests', '1-violent-escalation.json'), 'utf8'));
+    await store.writeGraph('t', 'q', await graphWriteFromJson(fixture.graph));
+    await pool.query('t', 'q', 'MATCH (a:Actor) RETURN count(a)', { limits: {} });
+    expect(await pool.viewsPrepared('t', 'q', 60_000)).toBe(true);
+    const ids = ['glasl', 'stedman', 'zartman'];
+    expect(withoutCost((await pool.frameworks('t', 'q', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('q', ids)));
+    // the engines now hold q's view: an assess of p hands p over again, and answers as before
+    expect(withoutCost((await pool.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
+  }, 120_000);
+});
