@@ -5,6 +5,13 @@ import { ReplicaSet } from '../../engine/reason/replicas.ts';
 const recorded = '2024-01-01T00:00:00.000Z';
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
 
+/** Sends a snapshot of generation g1 of `key` at `version`, made of these actors, as the main thread does. */
+const snapshotOn = (main: BroadcastChannel, key: string) => (version: number, ids: string[]) => {
+  main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
+  main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
+  main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+};
+
 describe('a worker\'s graph replicas', () => {
   const closing: { close(): void }[] = [];
   afterEach(() => closing.splice(0).forEach((item) => item.close()));
@@ -15,11 +22,7 @@ describe('a worker\'s graph replicas', () => {
     const replicas = new ReplicaSet(name, 4);
     closing.push(main, replicas);
     const key = 't\u0000g';
-    const snapshot = (version: number, ids: string[]) => {
-      main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
-      main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
-      main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
-    };
+    const snapshot = snapshotOn(main, key);
     const at = (version: number) => ({ key, generation: 'g1', version });
     snapshot(0, ['a']);
     const first = await replicas.graph(at(0));
@@ -49,11 +52,7 @@ describe('a worker\'s graph replicas', () => {
     const replicas = new ReplicaSet(name, 4, (at, graph, by) => reported.push(`${by} ${at.version} ${[...graph.nodes.keys()].join(',')}`));
     closing.push(main, replicas);
     const key = 't\u0000g';
-    const snapshot = (version: number, ids: string[]) => {
-      main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
-      main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
-      main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
-    };
+    const snapshot = snapshotOn(main, key);
     snapshot(0, ['a']);
     await replicas.graph({ key, generation: 'g1', version: 0 });
     snapshot(0, ['a']); // another worker's: no newer, ignored
