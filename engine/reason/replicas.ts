@@ -11,8 +11,9 @@
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
- *   worker → main   prepared   {key, generation, version}               a worker has handed a replica it was
- *                                                                        sent to its Prolog engine (worker-entry.ts)
+ *   worker → main   prepared   {key, generation, version, worker}       worker (its thread id) has handed a replica to
+ *                                                                        its Prolog engine (worker-entry.ts), which
+ *                                                                        holds one view: it no longer holds another
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -20,7 +21,7 @@
  * between them; deltas that arrive while a snapshot is being built are applied
  * after it, in order.
  */
-import { BroadcastChannel } from 'node:worker_threads';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from '../store/graph-index.ts';
 import { putLogged } from '../store/graph-changes.ts';
@@ -47,7 +48,7 @@ type ReplicaMessage =
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number };
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number };
 
 export function graphKey(tenant: string, graphId: string): string {
   return `${tenant}\u0000${graphId}`;
@@ -64,8 +65,8 @@ export class ReplicaSource {
   private readonly versions = new Map<string, { generation: string; version: number }>();
   private readonly snapshotting = new Set<string>();
   private readonly unsubscribe: () => void;
-  /** Per graph, how many workers have said they hold its view in their engine, at which version (a new version starts the count again). */
-  private readonly preparedBy = new Map<string, { generation: string; version: number; workers: number }>();
+  /** Per graph, the workers that last said their engine holds its view, at which version (a newer version starts the set again). */
+  private readonly preparedBy = new Map<string, { generation: string; version: number; workers: Set<number> }>();
   private readonly preparedWaiters = new Set<() => void>();
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
@@ -134,10 +135,15 @@ export class ReplicaSource {
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
-  private notePrepared({ key, generation, version }: { key: string; generation: string; version: number }): void {
+  private notePrepared({ key, generation, version, worker }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+    for (const [other, entry] of this.preparedBy) {
+      if (other === key) continue;
+      entry.workers.delete(worker); // its engine holds one view
+      if (entry.workers.size === 0) this.preparedBy.delete(other);
+    }
     const entry = this.preparedBy.get(key);
-    if (entry && entry.generation === generation && entry.version === version) entry.workers++;
-    else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: 1 });
+    if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
+    else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
     for (const waiter of [...this.preparedWaiters]) waiter();
   }
 
@@ -152,7 +158,7 @@ export class ReplicaSource {
     for (;;) {
       const current = this.versions.get(key);
       const entry = this.preparedBy.get(key);
-      if (current && entry && entry.generation === current.generation && entry.version >= current.version && entry.workers >= workers) return true;
+      if (current && entry && entry.generation === current.generation && entry.version >= current.version && entry.workers.size >= workers) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
       await new Promise<void>((resolve) => {
@@ -370,7 +376,7 @@ export class ReplicaSet {
 
   /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared). */
   announcePrepared(at: GraphVersion): void {
-    this.channel.postMessage({ type: 'prepared', ...at } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId } satisfies ReplicaMessage);
   }
 
   private evict(): void {

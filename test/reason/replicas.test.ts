@@ -1,4 +1,4 @@
-import { BroadcastChannel } from 'node:worker_threads';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReplicaSet } from '../../engine/reason/replicas.ts';
 
@@ -62,6 +62,6 @@ describe('a worker\'s graph replicas', () => {
     replicas.announcePrepared({ key, generation: 'g1', version: 1 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     // (besides the need of the first graph() call, which came before the snapshot)
-    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1 }]);
+    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId }]);
   });
 });
