@@ -9,8 +9,12 @@
  *   - through a new ReasoningPool (the service's path: worker threads over graph replicas),
  *     each part apart: the worker start (the pool's first call, a query on a 1-node
  *     graph), the replica snapshot (the first call on the graph, a point query), the
- *     first assess (`pool.frameworks(tenant, graph, all ids, {limits})`, replica ready,
- *     nothing cached), then up to --runs assess calls each after one small write (a new
+ *     first assess (`pool.frameworks(tenant, graph, all ids, {limits})`) right after the
+ *     replica, nothing cached: the workers are still handing the replica to their engines
+ *     (worker-entry.ts) and the second worker may still be starting; the same first assess
+ *     in a second new pool, asked once every worker's engine holds the view
+ *     (`pool.viewsPrepared`, and how long after the replica that was); then, in the first
+ *     pool, up to --runs assess calls each after one small write (a new
  *     Issue node: the per-version result cache misses, the worker applies the one-record
  *     delta and runs every framework again: an assess after an ingest), their median,
  *     and the inferences the runs used (sum of run.inferences). A call the pool's gate
