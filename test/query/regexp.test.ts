@@ -39,6 +39,8 @@ it("answers =~ on a runtime that refuses the linear-time engine with a 500 namin
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.json()).toMatchObject({ status: 500, code: 'linear_regexp_unavailable', type: 'https://parley.dev/problems/linear_regexp_unavailable' });
     expect(refused.json().detail).toMatch(/refused V8's linear-time RegExp engine .*Invalid flags supplied to RegExp constructor 'l'/);
+    const documented = (await t.app.inject({ url: '/v1/openapi.json' })).json().paths['/v1/graph/query'].post.responses[500];
+    expect(documented.description).toContain('linear_regexp_unavailable');
     const answered = await query();
     expect(answered.statusCode).toBe(200);
     expect(answered.json().rows).toEqual([[true]]);
