@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
-import type { ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_PRELOAD_MAX_FACTS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
@@ -61,6 +61,7 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
+  preloadMaxFacts: number;
   /** Facts the store keeps loaded over all graphs (LRU beyond). */
   graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
@@ -102,6 +103,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     maxQueue: config.reasonMaxQueue,
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
+    preloadMaxFacts: config.preloadMaxFacts,
     inlineBudgetMs: config.queryInlineMs,
     answerShaper: ANSWER_SHAPER_URL,
     catalogCache: path.join(config.dataDir, 'rule-catalog.json'),
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32, 1),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8, 1),
+    preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
   };

@@ -52,12 +52,19 @@ export interface ReasoningOptions {
    * turn a result into the client's bytes, in the worker that ran the query.
    */
   answerShaper?: string;
+  /**
+   * Largest graph (in facts) a worker hands to its Prolog engine ahead of an assess (worker-entry.ts;
+   * default 250,000; 0 = never): a bigger one costs each worker seconds of CPU and engine memory per
+   * replica, and would stop at the framework time limit, for a graph that may never be assessed.
+   */
+  preloadMaxFacts?: number;
   /** A file that keeps the rule-module catalog between starts (catalog-cache.ts); without it each process lists the modules afresh. */
   catalogCache?: string;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
 export const DEFAULT_REPLICA_GRAPHS = 8;
+export const DEFAULT_PRELOAD_MAX_FACTS = 250_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
 /** Framework results kept (per graph version, view and framework set). */
@@ -156,7 +163,7 @@ export class ReasoningPool {
     this.source = new ReplicaSource(store, channelName);
     const workers = (this.workers = Math.max(1, options.workers ?? availableParallelism()));
     this.answerShaperUrl = options.answerShaper;
-    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,

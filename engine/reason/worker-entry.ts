@@ -16,6 +16,8 @@ export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
   maxGraphs: number;
+  /** Largest graph (facts) handed to the engine ahead of a task (ReasoningOptions.preloadMaxFacts). */
+  preloadMaxFacts: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
   answerShaper?: string;
 }
@@ -42,7 +44,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (!engineReady || key === undefined) return;
     toPrepare = undefined;
     const replica = replicas.held(key);
-    if (!replica) return;
+    if (!replica || replica.graph.factCount > setup.preloadMaxFacts) return;
     try {
       catalog.registry.prepare({ graph: replica.graph });
     } catch {

@@ -9,7 +9,7 @@ describe('settings from the environment', () => {
   });
 
   it('takes 0 where it means "off" and refuses what is not a whole number', () => {
-    expect(loadConfig({ PARLEY_QUERY_INLINE_MS: '0', PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_RULE_WORKERS: '0' })).toMatchObject({ queryInlineMs: 0, rateLimitPerMinute: 0, ruleWorkers: 0 });
+    expect(loadConfig({ PARLEY_QUERY_INLINE_MS: '0', PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_RULE_WORKERS: '0', PARLEY_PRELOAD_MAX_FACTS: '0' })).toMatchObject({ queryInlineMs: 0, rateLimitPerMinute: 0, ruleWorkers: 0, preloadMaxFacts: 0 });
     expect(() => loadConfig({ PARLEY_QUERY_TIMEOUT_MS: '1.5' })).toThrow("PARLEY_QUERY_TIMEOUT_MS must be a non-negative integer (got '1.5')");
     expect(() => loadConfig({ PARLEY_REASON_MAX_QUEUE: 'many' })).toThrow('PARLEY_REASON_MAX_QUEUE must be an integer of at least 1');
   });

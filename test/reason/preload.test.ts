@@ -77,4 +77,21 @@ describe('views preloaded in the reasoning workers', () => {
     // the engines now hold q's view: an assess of p hands p over again, and answers as before
     expect(withoutCost((await pool.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
   }, 120_000);
+
+  it('leave graphs above the preload bound to their first assess', async () => {
+    const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10 });
+    try {
+      await store.writeGraph('t', 'small', { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'A' } }], edges: [] });
+      await bounded.query('t', 'small', 'MATCH (a:Actor) RETURN count(a)', { limits: {} });
+      expect(await bounded.viewsPrepared('t', 'small', 60_000)).toBe(true); // within the bound: preloaded
+      // p (the stedman fixture and its write) holds far more than 10 facts
+      expect((await store.loadGraph('t', 'p')).nodes.size).toBeGreaterThan(10);
+      await bounded.query('t', 'p', 'MATCH (a:Actor) RETURN count(a)', { limits: {} });
+      expect(await bounded.viewsPrepared('t', 'p', 3_000)).toBe(false);
+      const ids = ['stedman', 'glasl'];
+      expect(withoutCost((await bounded.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
+    } finally {
+      await bounded.close();
+    }
+  }, 120_000);
 });
