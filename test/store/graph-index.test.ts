@@ -101,6 +101,8 @@ function expectSame(index: GraphIndex, model: Model): void {
     expect(new Set(index.nodesWithProperty('rank', rank))).toEqual(new Set(expected));
   }
   for (const type of TYPES) expect(index.edgeTypeCount(type)).toBe([...model.edges.values()].filter((edge) => edge.type === type).length);
+  // the kind column (what a write checks an edge's ends against) says labels[0] where a node is, nothing where none is
+  for (let place = 0; place < index.nodes.span; place++) expect(index.kindAt(place)).toBe(index.nodeAt(place)?.labels[0]);
   const ordered = model.ordered();
   for (const node of model.nodes.values()) {
     for (const direction of ['out', 'in', 'both'] as const) {
