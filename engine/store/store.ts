@@ -775,8 +775,22 @@ function provenanceSketch(record: Provenance): string {
   return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
 }
 
+/**
+ * The provenance of a record that has none, and the properties of an edge that has none:
+ * shared by every such record (most imported edges), where an empty array and object each
+ * were copied by every collection during an import. Frozen, so that no code can change one
+ * record's through another's (stored records are replaced, never edited).
+ */
+const NO_PROVENANCE = Object.freeze([]) as unknown as Provenance[];
+const NO_PROPERTIES = Object.freeze({}) as Record<string, PropertyValue>;
+
+function hasNoKeys(object: object | undefined): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
 function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
-  if (!incoming || incoming.length === 0) return [...existing];
+  if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
   // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
   const sketches = new Set(incoming.map(provenanceSketch));
   const seen = new Set(existing.filter((record) => sketches.has(provenanceSketch(record))).map(canonicalJson));
@@ -859,7 +873,7 @@ function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: strin
     type: input.type,
     from: input.from,
     to: input.to,
-    properties: { ...existing?.properties, ...input.properties },
+    properties: hasNoKeys(existing?.properties) && hasNoKeys(input.properties) ? NO_PROPERTIES : { ...existing?.properties, ...input.properties },
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
     provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
