@@ -388,6 +388,15 @@ export class GraphIndex {
     this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
   }
 
+  /**
+   * Says that `count` new edges are about to go in. When they would leave the adjacency
+   * arrays to be rebuilt anyway, the arrays go now, before any edge is appended to them
+   * (a large import's edges were, for nothing: a sixth of its adjacency work at 1M facts).
+   */
+  expectEdges(count: number): void {
+    if (this.out.length > 0 && this.pending + count > Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION)) this.dropAdjacency();
+  }
+
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
   private addEdge(edge: EdgeRecord, dense: number, from: number, to: number): void {
     this.edges.put(edge, dense);

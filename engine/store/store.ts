@@ -554,6 +554,7 @@ export class ParleyStore {
           await inChunks(written.updated, (chunk) => putLogged(index, chunk, []));
           await inChunks(written.created, (chunk) => putLogged(index, chunk.map(recordOf), []));
           await inChunks(linked.updated, (chunk) => putLogged(index, [], chunk));
+          index.expectEdges(linked.created.length);
           await inChunks(linked.created, (chunk) => {
             const placed = new Int32Array(2 * chunk.length);
             for (let i = 0; i < chunk.length; i++) {
