@@ -12,7 +12,8 @@ export type ErrorKind =
   | 'conflict' // 409
   | 'too_large' // 413
   | 'limit' // 503: a query or job past its time, row or inference limit
-  | 'overloaded'; // 503: a bounded queue is full
+  | 'overloaded' // 503: a bounded queue is full
+  | 'runtime'; // 500: the runtime lacks what the request needs, a fault of the deployment that no retry mends
 
 export class ParleyError extends Error {
   constructor(

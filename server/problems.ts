@@ -19,6 +19,7 @@ const STATUS: Record<ErrorKind, number> = {
   too_large: 413,
   limit: 503,
   overloaded: 503,
+  runtime: 500,
 };
 
 const TITLES: Record<number, string> = {
@@ -135,6 +136,7 @@ export const RETRY_AFTER_SECONDS = 1;
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const body = toProblem(error);
   if (error instanceof ParleyError && error.kind === 'overloaded') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
-  if (body.status >= 500 && body.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+  // the server's faults, unexpected or typed (kind 'runtime'); a 503 is a limit or a full queue, working as meant
+  if (body.status === 500) request.log.error({ err: error }, 'server fault');
   return sendProblem(reply, body);
 }

@@ -61,6 +61,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'the resource conflicts with one that exists',
   413: 'the body or text is larger than the limit',
   429: 'more requests in a minute than the rate limit allows; retry after Retry-After seconds',
+  500: "the server's runtime cannot run what the request needs (linear_regexp_unavailable: it refused the linear-time RegExp engine =~ runs on); no retry mends it",
   503: 'a bounded queue is full (retry after Retry-After seconds) or a query or analysis ran past its time or inference limit',
 };
 const RetryAfter = { 'Retry-After': Type.Integer({ description: 'seconds to wait before retrying' }) };

@@ -158,11 +158,19 @@ class MatchStepsBuilder {
 
   /** The names of the relationships a named path reads. */
   private pathRels = new Set<string>();
+  /** Where a variable-length relationship a named path reads leaves the nodes it passes through, by its name. */
+  private innerSlots = new Map<string, number>();
 
   build(goals: Goal[]): MatchStep[] {
     for (const goal of goals) if (goal.kind === 'namedPath') for (const rel of goal.rels) this.pathRels.add(rel.name);
     for (const goal of goals) this.add(goal);
     return this.steps;
+  }
+
+  private innerSlot(rel: string): number {
+    let slot = this.innerSlots.get(rel);
+    if (slot === undefined) this.innerSlots.set(rel, (slot = this.ctx.allocateSlot()));
+    return slot;
   }
 
   private start(step: MatchStep): void {
@@ -233,6 +241,7 @@ class MatchStepsBuilder {
             direction: reversed ? flip(goal.direction) : goal.direction, types: goal.types, relProps, min, max, reversed, labels: [], props: [],
             // an anonymous relationship (its name begins with a space) is read by nothing after the step but a named path
             bindRel: !isAnonymous(goal.rel.name) || this.pathRels.has(goal.rel.name),
+            innerSlot: goal.kind === 'path' && this.pathRels.has(goal.rel.name) ? this.innerSlot(goal.rel.name) : -1,
             // set by the first run: present from the start, so that every step of a kind keeps one shape
             ids: undefined,
           };
@@ -262,7 +271,10 @@ class MatchStepsBuilder {
         return;
       }
       case 'namedPath':
-        this.start({ kind: 'bindPath', slot: goal.path.slot, nodeSlots: goal.nodes.map((node) => node.slot), relSlots: goal.rels.map((rel) => rel.slot) });
+        this.start({
+          kind: 'bindPath', slot: goal.path.slot, nodeSlots: goal.nodes.map((node) => node.slot), relSlots: goal.rels.map((rel) => rel.slot),
+          innerSlots: goal.rels.map((rel) => this.innerSlots.get(rel.name) ?? -1),
+        });
         return;
     }
   }

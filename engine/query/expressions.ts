@@ -4,7 +4,7 @@
  * 64-bit overflow checks, list and map operations.
  */
 import v8 from 'node:v8';
-import { QueryError } from '../errors.ts';
+import { ParleyError, QueryError } from '../errors.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
 import { callRule, type RuleSet } from './rules.ts';
@@ -468,11 +468,15 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   return (row, env) => fn(args.map((arg) => arg(row, env)), env);
 }
 
-/** The process cannot compile linear-time regular expressions: a fault of the runtime, not of a query. */
-class LinearRegExpUnavailable extends Error {
+/**
+ * The process cannot compile linear-time regular expressions: a fault of the runtime, not of a
+ * query. Typed (kind 'runtime') so that it reaches the client as itself, from a worker too,
+ * rather than as an internal error.
+ */
+class LinearRegExpUnavailable extends ParleyError {
   constructor(cause: unknown) {
-    super(`V8 refused the linear-time RegExp engine (the 'l' flag) after --enable-experimental-regexp-engine, so =~ cannot run within a time limit: ${(cause as Error).message}`, { cause });
-    this.name = 'LinearRegExpUnavailable';
+    super('runtime', 'linear_regexp_unavailable', `this server's JavaScript runtime refused V8's linear-time RegExp engine (the 'l' flag) after --enable-experimental-regexp-engine, so =~ cannot run within a time limit: ${(cause as Error).message}`);
+    this.cause = cause;
   }
 }
 

@@ -117,6 +117,12 @@ export const Caret = createToken({ name: 'Caret', pattern: /\^/ });
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexer.SKIPPED });
 export const LineComment = createToken({ name: 'LineComment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
 export const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: Lexer.SKIPPED });
+/**
+ * A `/*` that BlockComment could not match runs to the end of the input. Lexed as one
+ * token so that tokenize can say where it opened; otherwise it would lex as '/' '*' and
+ * the parser would report a stray '*'.
+ */
+const UnclosedComment = createToken({ name: 'UnclosedComment', pattern: /\/\*[\s\S]*/ });
 
 const KEYWORDS = [
   Optional, Match, Unwind, With, Return, Create, Merge, Set, Detach, Delete, Remove, Union, All, Any, None, Single,
@@ -125,7 +131,7 @@ const KEYWORDS = [
 ];
 
 export const ALL_TOKENS: TokenType[] = [
-  WhiteSpace, LineComment, BlockComment,
+  WhiteSpace, LineComment, BlockComment, UnclosedComment,
   StringLiteral, FloatLiteral, HexInteger, OctalInteger, DecimalInteger, Parameter,
   Keyword, SoftKeyword, ...KEYWORDS, Identifier, EscapedIdentifier,
   LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, DotDot, Dot, Colon, Pipe, Semicolon,
@@ -139,21 +145,29 @@ const QUOTES: Record<string, string> = { "'": 'string', '"': 'string', '`': 'nam
 
 export function tokenize(text: string) {
   const result = queryLexer.tokenize(text);
+  // a lexer error always lies before an unclosed comment, which runs to the end
   if (result.errors.length > 0) {
     const error = result.errors[0];
     const character = text.slice(error.offset, error.offset + error.length).slice(0, 20);
-    const where = `line ${error.line}, column ${error.column}`;
     // a quote the lexer cannot match opens a string (or a name in backquotes) that is never closed
     const quote = QUOTES[text[error.offset]];
-    throw new QueryError(
-      'unexpected_character',
-      quote ? `the ${quote} opened at ${where} is never closed: expected a closing ${text[error.offset]}` : `unexpected character '${character}' at ${where}`,
-      error.line ?? 1,
-      error.column ?? 1,
-      { tck_type: 'SyntaxError', tck_detail: 'UnexpectedSyntax', phase: 'compile', expected: quote ? `a closing ${text[error.offset]}` : 'a token of the pattern language', found: quote ? 'end of input' : `'${character}'` },
-    );
+    if (quote) throw neverClosed(quote, text[error.offset], error.line ?? 1, error.column ?? 1);
+    throw new QueryError('unexpected_character', `unexpected character '${character}' at line ${error.line}, column ${error.column}`, error.line ?? 1, error.column ?? 1, {
+      ...SYNTAX_ERROR, expected: 'a token of the pattern language', found: `'${character}'`,
+    });
   }
+  const last = result.tokens.at(-1);
+  if (last?.tokenType === UnclosedComment) throw neverClosed('comment', '*/', last.startLine ?? 1, last.startColumn ?? 1);
   return result.tokens;
+}
+
+const SYNTAX_ERROR = { tck_type: 'SyntaxError', tck_detail: 'UnexpectedSyntax', phase: 'compile' };
+
+/** A string, a name in backquotes or a comment that runs to the end of the input. */
+function neverClosed(what: string, closer: string, line: number, column: number): QueryError {
+  return new QueryError('unexpected_character', `the ${what} opened at line ${line}, column ${column} is never closed: expected a closing ${closer}`, line, column, {
+    ...SYNTAX_ERROR, expected: `a closing ${closer}`, found: 'end of input',
+  });
 }
 
 export const EOF_TOKEN = EOF;

@@ -37,7 +37,8 @@ export type MatchStep =
     }
   | ({ kind: 'checkNode'; slot: number } & NodeCheck)
   | { kind: 'filter'; fn: Fn }
-  | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[] };
+  /** innerSlots: per relationship, where its variable-length walk left the nodes it passed through (-1: a single relationship). */
+  | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[]; innerSlots: number[] };
 
 type ExpandStep = {
   kind: 'expand' | 'varExpand';
@@ -54,6 +55,8 @@ type ExpandStep = {
   reversed: boolean;
   /** Whether the relationship is written to its slot: not for an anonymous one no path reads. */
   bindRel: boolean;
+  /** Where a variable-length walk a named path reads writes the nodes it passed through, in the path's order (-1: none). */
+  innerSlot: number;
   /** The target's labels and the edge types as ints in the graph last run on, once all of them had one (a graph never withdraws an int it gave). */
   ids?: { graph: GraphIndex; labels: number[]; types: number[] | undefined };
 } & NodeCheck;
@@ -343,24 +346,17 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
       const rels: EdgeRecord[] = [];
       for (let i = 0; i < step.relSlots.length; i++) {
         const value = row[step.relSlots[i]];
-        // the pattern's nodes are bound in their slots; only those inside a variable-length segment are read off its relationships
+        // the pattern's nodes are bound in their slots, those inside a variable-length segment in the slot its walk left them in
         const end = (row[step.nodeSlots[i + 1]] as { $node: NodeRecord }).$node;
         if (!Array.isArray(value)) {
           rels.push((value as { $rel: EdgeRecord }).$rel);
           nodes.push(end);
           continue;
         }
-        let current = nodes[nodes.length - 1].id;
-        for (let j = 0; j < value.length; j++) {
-          const rel = (value[j] as { $rel: EdgeRecord }).$rel;
-          rels.push(rel);
-          if (j === value.length - 1) {
-            nodes.push(end);
-            break;
-          }
-          current = rel.from === current ? rel.to : rel.from;
-          nodes.push(env.graph.node(current)!);
-        }
+        for (const rel of value) rels.push((rel as { $rel: EdgeRecord }).$rel);
+        for (const node of row[step.innerSlots[i]] as { $node: NodeRecord }[]) nodes.push(node.$node);
+        // a segment of no relationships ends where it starts
+        if (value.length > 0) nodes.push(end);
       }
       row[step.slot] = { $path: { nodes, rels } };
       return next();
@@ -400,7 +396,10 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
   const ends = expansionEnds(step, row, env);
   if (!ends) return false;
   const { from, target, labels, types } = ends;
+  const relPlain = plainRel(step, env);
+  // the relationships walked, kept only when they are bound, and the nodes reached, only when a named path reads them
   const path: EdgeRecord[] = [];
+  const reached: { $node: NodeRecord }[] = [];
   const arrive = (node: number): boolean => {
     if (target >= 0) {
       if (node !== target) return false;
@@ -412,20 +411,31 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
       const rels = path.map((edge) => ({ $rel: edge }));
       row[step.relSlot] = step.reversed ? rels.reverse() : rels;
     } else row[step.relSlot] = null;
+    if (step.innerSlot >= 0) {
+      // the last node reached is the target, not one passed through
+      const inner = reached.slice(0, -1);
+      row[step.innerSlot] = step.reversed ? inner.reverse() : inner;
+    }
     return next();
   };
+  // `used` ends with the edges walked from `from`, so its length past `start` is the depth
+  const start = used.length;
   const walk = (node: number): boolean => {
     env.budget.tick();
-    if (path.length >= step.min && arrive(node)) return true;
-    if (path.length >= step.max) return false;
+    const depth = used.length - start;
+    if (depth >= step.min && arrive(node)) return true;
+    if (depth >= step.max) return false;
     return graph.eachEdge(node, step.direction, types, (edge, other) => {
       if (used.includes(edge)) return false;
-      const rel = graph.edgeAt(edge)!;
-      if (!relPasses(rel, step.relProps, row, env)) return false;
+      // the record is read only when it is checked or bound, as in 'expand'
+      const rel = relPlain && !step.bindRel ? undefined : graph.edgeAt(edge)!;
+      if (!relPlain && !relPasses(rel!, step.relProps, row, env)) return false;
       used.push(edge);
-      path.push(rel);
+      if (step.bindRel) path.push(rel!);
+      if (step.innerSlot >= 0) reached.push({ $node: graph.nodeAt(other)! });
       const stop = walk(other);
-      path.pop();
+      if (step.innerSlot >= 0) reached.pop();
+      if (step.bindRel) path.pop();
       used.pop();
       return stop;
     });

@@ -22,7 +22,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
       schema: {
         summary: 'Run a graph query (read-only pattern language) and return actors, claims and edges',
         body: ref(GraphQueryRequestSchema),
-        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
+        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 500, 503) },
       },
     },
     async (request, reply) => {
@@ -44,7 +44,7 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
         summary: 'Run a graph query given as parts: match, where, return (the client library form)',
         params: GraphParams,
         body: ref(PatternQueryRequestSchema),
-        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 503) },
+        response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 500, 503) },
       },
     },
     async (request, reply) => {

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { ROOT, spawnServer, stopServer } from '../helpers/server-process.ts';
 
 /** The `parley` command as a real child process, embedded (its own store) and against a listening server. */
 
@@ -63,6 +64,29 @@ describe('parley, embedded', () => {
     const usage = await parley(['query', 'sudan'], env);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("missing required argument 'pattern'");
+  });
+});
+
+describe('parley serve', () => {
+  it('serves as npm start does: the compiled tree, brought up to date first; SIGTERM closes it', { timeout: 240_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-serve-'));
+    try {
+      // a source newer than its compiled file (its content unchanged): only scripts/start.mjs's build compiles it
+      const now = new Date();
+      await utimes(path.join(ROOT, 'server', 'main.ts'), now, now);
+      const admin = 'pk_cli_serve_admin_key_0123456789abcdef';
+      const server = await spawnServer([BIN, 'serve', '--port', '0'], { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: admin, PARLEY_NER_MODEL_DIR: 'none', PARLEY_REASON_WORKERS: '1', PARLEY_RULE_WORKERS: '0' });
+      let statuses: number[];
+      try {
+        statuses = [(await fetch(`${server.base}/v1/health`)).status, (await fetch(`${server.base}/v1/keys`, { headers: { 'x-api-key': admin } })).status];
+      } finally {
+        expect(await stopServer(server.child)).toBe(0);
+      }
+      expect(server.output()).toMatch(/parley: compiled \d+ source files? into \.build\//);
+      expect(statuses).toEqual([200, 200]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

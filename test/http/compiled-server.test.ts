@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without declarations (npm's prepare and start run it)
 import { build } from '../../scripts/build.mjs';
 import { SUDAN_SENTENCE } from '../extract/structure/fixtures.ts';
+import { ROOT, spawnServer, stopServer } from '../helpers/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_KEY = 'pk_compiled_server_admin_key_0123456789abcdef';
 const REACHES = `
 reaches(X, Y) :- edge(_, 'ALLIED_WITH', X, Y, _).
@@ -57,32 +56,10 @@ describe('the compiled server', () => {
     for (const dir of [outDir, dataDir, rulesDir]) await rm(dir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-    const child = spawn(process.execPath, [path.join(outDir, 'server', 'main.js')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_WORKERS: '1', PARLEY_RULE_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const start = () =>
+    spawnServer([path.join(outDir, 'server', 'main.js')], {
+      PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_WORKERS: '1', PARLEY_RULE_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0',
     });
-    let output = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${output}`)));
-      for (const stream of [child.stdout!, child.stderr!]) {
-        stream.setEncoding('utf8').on('data', (chunk: string) => {
-          output += chunk;
-          const listening = /listening at (http:\/\/[\d.:]+)/.exec(output);
-          if (listening) resolve(listening[1]);
-        });
-      }
-    });
-    child.removeAllListeners('exit');
-    return { child, base, output: () => output };
-  }
-
-  async function stop(child: ChildProcess): Promise<number | null> {
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    return exited;
-  }
 
   const call = async (base: string, method: string, url: string, key: string, body?: unknown) => {
     const response = await fetch(`${base}${url}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -118,7 +95,7 @@ describe('the compiled server', () => {
       expect(extracted.json.actors.map((actor: { label: string }) => actor.label)).toContain('Rapid Support Forces');
       expect(first.output()).toMatch(/parley: extraction: NER model /);
     } finally {
-      expect(await stop(first.child)).toBe(0);
+      expect(await stopServer(first.child)).toBe(0);
     }
     expect(existsSync(path.join(dataDir, 'rule-catalog.json'))).toBe(true);
 
@@ -128,7 +105,7 @@ describe('the compiled server', () => {
       const reachable = await call(second.base, 'POST', '/v1/graph/query', key, { graph_id: 'sudan', query: REACHABLE });
       expect(reachable.json.rows).toHaveLength(3);
     } finally {
-      expect(await stop(second.child)).toBe(0);
+      expect(await stopServer(second.child)).toBe(0);
     }
   }, 300_000);
 

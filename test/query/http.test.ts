@@ -78,6 +78,10 @@ describe('POST /v1/graph/query', () => {
     const syntax = await post('/v1/graph/query', { query: 'MATCH (a:Actor)\nRETURN a,', graph_id: 'sudan' });
     expect(syntax.statusCode).toBe(400);
     expect(syntax.json()).toMatchObject({ code: 'unexpected_syntax', line: 2, column: 10 });
+    const comment = await post('/v1/graph/query', { query: 'MATCH (a:Actor)\n/* the RSF only\nRETURN a', graph_id: 'sudan' });
+    expect(comment.statusCode).toBe(400);
+    expect(comment.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(comment.json()).toMatchObject({ code: 'unexpected_character', line: 2, column: 1, expected: 'a closing */', found: 'end of input' });
     const undefinedVariable = await post('/v1/graph/query', { query: 'MATCH (a) RETURN b', graph_id: 'sudan' });
     expect(undefinedVariable.json()).toMatchObject({ status: 400, code: 'undefined_variable', line: 1, column: 18 });
     const write = await post('/v1/graph/query', { query: "CREATE (a:Actor {label: 'x'}) RETURN a", graph_id: 'sudan' });

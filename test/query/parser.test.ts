@@ -186,11 +186,16 @@ describe('parser', () => {
       ["MATCH (a)\nWHERE a.name = 'Hezbollah\nRETURN a", 2, 16, "the string opened at line 2, column 16 is never closed: expected a closing '"],
       ['RETURN "a\\"', 1, 8, 'the string opened at line 1, column 8 is never closed: expected a closing "'],
       ['MATCH (a) RETURN a.`odd name', 1, 20, 'the name in backquotes opened at line 1, column 20 is never closed: expected a closing `'],
+      // without its own token, '/*' lexed as '/' '*' and the error was a stray '*'; a quote inside does not open a string
+      ["MATCH (a)\n  /* a's name RETURN a", 2, 3, 'the comment opened at line 2, column 3 is never closed: expected a closing */'],
+      ['RETURN 1 // a line comment\n/* and /* a block', 2, 1, 'the comment opened at line 2, column 1 is never closed: expected a closing */'],
     ];
     for (const [query, line, column, message] of unclosed) {
       const error = syntaxErrorOf(query);
       expect(error, query).toMatchObject({ code: 'unexpected_character', line, column, message, details: { tck_type: 'SyntaxError', found: 'end of input' } });
     }
+    // closed, a comment may hold anything, '/*' and quotes included
+    expect(parseQuery("MATCH (a) /* a's /* */ RETURN a /**/").parts[0].clauses).toHaveLength(2);
   });
 
   it('refuses a regular expression that does not compile with a typed error (found by the million-query fuzz run: a 500)', () => {

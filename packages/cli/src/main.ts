@@ -31,7 +31,7 @@ function describe(error: unknown): string {
   return `parley: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function createProgram(): Command {
+export function createProgram(startServer: () => Promise<void>): Command {
   const program = new Command('parley')
     .description('conflict analysis knowledge graph: embedded (the store in PARLEY_DATA_DIR) or against a server (--url)')
     .addOption(new Option('--url <url>', 'the server; without it the store is opened here').env('PARLEY_URL'))
@@ -41,13 +41,14 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .exitOverride(); // before the commands are added: they inherit it
   // one line per command file; each registers its commands with their options and --help
-  for (const register of [serve, workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer]) register(program);
+  serve(program, startServer);
+  for (const register of [workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer]) register(program);
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], startServer: () => Promise<void>): Promise<number> {
   try {
-    await createProgram().parseAsync(argv);
+    await createProgram(startServer).parseAsync(argv);
     // a command that finished with something to say (partial, interrupted) set process.exitCode
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
@@ -57,6 +58,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-// `serve` keeps running: its process ends on SIGINT/SIGTERM (server/main.ts)
-const code = await main(process.argv);
-if (!process.argv.includes('serve') || code !== EXIT.ok) process.exit(code);
+/** The `parley` command (bin/parley.mjs); `startServer` starts the server for `parley serve`. */
+export async function run(startServer: () => Promise<void>): Promise<void> {
+  const code = await main(process.argv, startServer);
+  // `serve` keeps running: its process ends on SIGINT/SIGTERM (server/main.ts)
+  if (!process.argv.includes('serve') || code !== EXIT.ok) process.exit(code);
+}

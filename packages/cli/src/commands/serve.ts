@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 
-export function register(program: Command): void {
+/** `startServer` starts the server as `npm start` does (bin/parley.mjs). */
+export function register(program: Command, startServer: () => Promise<void>): void {
   program
     .command('serve')
     .description('serve the HTTP API (as npm start), with its store in PARLEY_DATA_DIR; the configuration variables of the README apply')
@@ -9,6 +10,6 @@ export function register(program: Command): void {
     .action(async (options: { port?: string; host?: string }) => {
       if (options.port) process.env.PORT = options.port;
       if (options.host) process.env.HOST = options.host;
-      await import('../../../../server/main.ts');
+      await startServer();
     });
 }
