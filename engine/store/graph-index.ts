@@ -124,12 +124,12 @@ export class RecordTable<R extends { id: string }> {
 
   /** Renumbers the places in use (records, and ids named before their record), closing the holes; returns old → new dense id (-1: a hole). */
   compact(): Int32Array {
-    const ids = this.ids.keysByDense(this.slots.length);
+    const ids = this.ids;
     const mapping = new Int32Array(this.slots.length).fill(-1);
     const slots: (R | undefined)[] = [];
     const moved = new IdTable();
     for (let dense = 0; dense < this.slots.length; dense++) {
-      const id = ids[dense];
+      const id = ids.keyAt(dense);
       if (id === undefined) continue;
       mapping[dense] = slots.length;
       moved.add(id, slots.length);
