@@ -2,7 +2,7 @@ import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
-import { PERIODS } from '../engine/reason/tasks.ts';
+import { PERIODS } from '../engine/reason/period.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 
 /**

@@ -2,7 +2,8 @@ import { NotFoundError } from '../errors.ts';
 import type { RunLimits } from '../prolog/framework-run.ts';
 import { rankAssessments, type Assessment } from './analysis.ts';
 import type { ReasoningPool } from './pool.ts';
-import type { Period, Trajectory } from './tasks.ts';
+import type { Period } from './period.ts';
+import type { Trajectory } from './tasks.ts';
 
 /** Periods a trajectory covers at most (the latest ones are kept). */
 export const MAX_TRAJECTORY_PERIODS = 60;

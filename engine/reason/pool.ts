@@ -29,8 +29,9 @@ import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { cachedCatalog } from './catalog-cache.ts';
+import type { Period } from './period.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
-import { deserialise, START_TASK, type AnswerShaper, type Period, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
+import { deserialise, START_TASK, type AnswerShaper, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
 export interface ReasoningOptions {

@@ -10,10 +10,8 @@ import { type FrameworkRun, type RunLimits, runFramework } from '../prolog/frame
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { validTime, inView, type GraphView } from '../store/view.ts';
+import type { Period } from './period.ts';
 import type { GraphVersion } from './replicas.ts';
-
-export type Period = 'month' | 'quarter' | 'year';
-export const PERIODS: readonly Period[] = ['month', 'quarter', 'year'];
 
 export type ReasonTask =
   | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits>; shape?: ShapeRequest }
