@@ -13,12 +13,27 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Calls of dueStep() per look at the clock. A clock read costs 50-100 ns, and an import
+ * made about five per record (validated, merged, compared, encoded: a few µs in all), some
+ * 5% of its CPU; a slice overruns by at most STEP_STRIDE - 1 such steps.
+ */
+export const STEP_STRIDE = 8;
+
 /** Says when SLICE_MS of work has run since the last turn: `if (slicer.due()) await slicer.turn()`. */
 export class LoopSlicer {
   private since = performance.now();
+  private steps = 0;
 
   due(): boolean {
     return performance.now() - this.since >= SLICE_MS;
+  }
+
+  /** due() for loops of short steps (a record each), looking at the clock once in STEP_STRIDE calls. */
+  dueStep(): boolean {
+    if (++this.steps < STEP_STRIDE) return false;
+    this.steps = 0;
+    return this.due();
   }
 
   async turn(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
+import { IdTable } from './id-table.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -22,15 +23,15 @@ type Placed = { [DENSE]?: number };
  */
 export class RecordTable<R extends { id: string }> {
   /** id → dense id; undefined while records taken by adopt() have not been looked up by id yet. */
-  private idMap: Map<string, number> | undefined = new Map();
+  private idTable: IdTable | undefined = new IdTable();
   private slots: (R | undefined)[] = [];
   private live = 0;
 
-  private get ids(): Map<string, number> {
-    if (this.idMap) return this.idMap;
-    const ids = new Map<string, number>();
-    for (let dense = 0; dense < this.slots.length; dense++) ids.set(this.slots[dense]!.id, dense);
-    return (this.idMap = ids);
+  private get ids(): IdTable {
+    if (this.idTable) return this.idTable;
+    const ids = new IdTable();
+    for (let dense = 0; dense < this.slots.length; dense++) ids.add(this.slots[dense]!.id, dense);
+    return (this.idTable = ids);
   }
 
   /**
@@ -43,7 +44,7 @@ export class RecordTable<R extends { id: string }> {
     if (this.slots.length > 0) throw new Error('adopt() needs an empty table');
     this.slots = records.slice();
     this.live = records.length;
-    this.idMap = undefined;
+    this.idTable = undefined;
   }
 
   get size(): number {
@@ -56,12 +57,12 @@ export class RecordTable<R extends { id: string }> {
   /** Places left by deleted records. */
   get holes(): number {
     // adopted records fill every place
-    return this.idMap ? this.slots.length - this.idMap.size : 0;
+    return this.idTable ? this.slots.length - this.idTable.size : 0;
   }
 
   get(id: string): R | undefined {
     const dense = this.ids.get(id);
-    return dense === undefined ? undefined : this.slots[dense];
+    return dense < 0 ? undefined : this.slots[dense];
   }
   has(id: string): boolean {
     return this.get(id) !== undefined;
@@ -71,7 +72,7 @@ export class RecordTable<R extends { id: string }> {
   }
   /** The dense id of `id` (-1 when it has no place). */
   denseOf(id: string): number {
-    return this.ids.get(id) ?? -1;
+    return this.ids.get(id);
   }
   /**
    * The dense id of a record read from this table: found on the record, else by its id
@@ -88,22 +89,18 @@ export class RecordTable<R extends { id: string }> {
 
   /** A place for `id`, made when it has none. */
   reserve(id: string): number {
-    return this.ids.get(id) ?? this.append(id);
-  }
-
-  /** A new place at the end, for an id known to have none. */
-  append(id: string): number {
     const dense = this.slots.length;
-    this.ids.set(id, dense);
+    const known = this.ids.add(id, dense);
+    if (known >= 0) return known;
     this.slots.push(undefined);
     return dense;
   }
 
-  /** A new place at the end for an id believed to have none, without looking it up first; a RangeError (and this table no longer fit for use) if it had one. */
-  appendNew(id: string): number {
-    const size = this.ids.size;
-    const dense = this.append(id);
-    if (this.ids.size === size) throw new RangeError(`id '${id}' is in the table twice`);
+  /** A new place at the end for an id believed to have none; a RangeError (the table unchanged) if it had one. */
+  append(id: string): number {
+    const dense = this.slots.length;
+    if (this.ids.add(id, dense) >= 0) throw new RangeError(`id '${id}' is in the table twice`);
+    this.slots.push(undefined);
     return dense;
   }
 
@@ -118,9 +115,8 @@ export class RecordTable<R extends { id: string }> {
 
   /** Removes the record and its place; returns its dense id (-1 when absent). */
   remove(id: string): number {
-    const dense = this.ids.get(id);
-    if (dense === undefined) return -1;
-    this.ids.delete(id);
+    const dense = this.ids.delete(id);
+    if (dense < 0) return -1;
     if (this.slots[dense]) this.live--;
     this.slots[dense] = undefined;
     return dense;
@@ -128,17 +124,21 @@ export class RecordTable<R extends { id: string }> {
 
   /** Renumbers the places in use (records, and ids named before their record), closing the holes; returns old → new dense id (-1: a hole). */
   compact(): Int32Array {
+    const ids = this.ids;
     const mapping = new Int32Array(this.slots.length).fill(-1);
     const slots: (R | undefined)[] = [];
-    // the map's order is dense order: places are handed out in the order ids are first set
-    for (const [id, dense] of this.ids) {
+    const moved = new IdTable();
+    for (let dense = 0; dense < this.slots.length; dense++) {
+      const id = ids.keyAt(dense);
+      if (id === undefined) continue;
       mapping[dense] = slots.length;
-      this.ids.set(id, slots.length);
+      moved.add(id, slots.length);
       const record = this.slots[dense];
       if (record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = slots.length;
       slots.push(record);
     }
     this.slots = slots;
+    this.idTable = moved;
     return mapping;
   }
 
@@ -183,6 +183,7 @@ interface Adjacency {
 const REBUILD_FRACTION = 0.25;
 const REBUILD_FLOOR = 1024;
 const DEAD = -1;
+const NO_KIND = -1;
 /** Edges a sliced build (prepareInSlices) handles between looks at the clock. */
 const BUILD_STEP = 4096;
 
@@ -210,6 +211,11 @@ export class GraphIndex {
   private readonly labelNames: string[] = [];
   private readonly labelCounts: number[] = [];
   private labelBits: Uint32Array[] = [];
+  /**
+   * by dense node id: the int of its kind (labels[0]; NO_KIND while the place holds no node),
+   * for a write checking the ends of its edges without reading their records
+   */
+  private nodeKinds = new Int32Array(64).fill(NO_KIND);
   /** edge type → its int; its name and live edge count by int */
   private readonly typeIds = new Map<string, number>();
   private readonly typeNames: string[] = [];
@@ -251,7 +257,7 @@ export class GraphIndex {
     const index = new GraphIndex();
     for (const node of nodes) {
       index.changes++;
-      index.placeNode(node, index.nodes.appendNew(node.id), undefined);
+      index.placeNode(node, index.nodes.append(node.id), undefined);
     }
     index.edges.adopt(edges);
     index.growEdgeColumns(edges.length);
@@ -323,6 +329,8 @@ export class GraphIndex {
       setBit(bits, dense);
       if (this.labelCounts[id]++ === 0) this.schema++;
     }
+    if (dense >= this.nodeKinds.length) this.nodeKinds = grownColumn(this.nodeKinds, Math.max(dense + 1, 2 * this.nodeKinds.length), NO_KIND);
+    this.nodeKinds[dense] = node.labels.length > 0 ? this.labelIds.get(node.labels[0])! : NO_KIND;
   }
 
   /** Adds a node's value of one property key to that key's index. */
@@ -372,12 +380,21 @@ export class GraphIndex {
 
   /**
    * Adds an edge known to be new to the index (no edge of its id in it), as putEdge would,
-   * without looking its id up first (one that is not new leaves the edge table broken), between
+   * without looking its id up first (a RangeError if it is not new), between
    * the dense nodes `from` and `to` when the caller knows them (-1: found by id).
    */
   addNewEdge(edge: EdgeRecord, from: number, to: number): void {
     this.changes++;
     this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
+  }
+
+  /**
+   * Says that `count` new edges are about to go in. When they would leave the adjacency
+   * arrays to be rebuilt anyway, the arrays go now, before any edge is appended to them
+   * (a large import's edges were, for nothing: a sixth of its adjacency work at 1M facts).
+   */
+  expectEdges(count: number): void {
+    if (this.out.length > 0 && this.pending + count > Math.max(REBUILD_FLOOR, this.built * REBUILD_FRACTION)) this.dropAdjacency();
   }
 
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
@@ -413,6 +430,7 @@ export class GraphIndex {
     for (const edge of this.edgesOf(id, 'both')) this.deleteEdge(edge.id);
     const dense = this.nodes.denseOf(id);
     this.unindexNode(node, dense);
+    this.nodeKinds[dense] = NO_KIND;
     this.nodes.remove(id);
     this.countChanged(this.nodes.size);
     this.closeHoles();
@@ -545,6 +563,11 @@ export class GraphIndex {
   }
   edgeAt(dense: number): EdgeRecord | undefined {
     return this.edges.at(dense);
+  }
+  /** labels[0] of the node at a dense id, read without its record (undefined: no node there). */
+  kindAt(node: number): string | undefined {
+    const kind = node < this.nodeKinds.length ? this.nodeKinds[node] : NO_KIND;
+    return kind === NO_KIND ? undefined : this.labelNames[kind];
   }
   /** A label's int (-1: no node has ever carried it). */
   labelId(label: string): number {
@@ -725,14 +748,9 @@ export class GraphIndex {
 
   private growEdgeColumns(size: number): void {
     const capacity = Math.max(size, this.edgeType.length * 2);
-    const grow = (column: Int32Array, fill: number) => {
-      const grown = new Int32Array(capacity).fill(fill);
-      grown.set(column);
-      return grown;
-    };
-    this.edgeFrom = grow(this.edgeFrom, 0);
-    this.edgeTo = grow(this.edgeTo, 0);
-    this.edgeType = grow(this.edgeType, DEAD);
+    this.edgeFrom = grownColumn(this.edgeFrom, capacity, 0);
+    this.edgeTo = grownColumn(this.edgeTo, capacity, 0);
+    this.edgeType = grownColumn(this.edgeType, capacity, DEAD);
   }
 
   /**
@@ -792,6 +810,9 @@ export class GraphIndex {
       this.edgeTo[to] = nodeMap[edgeTo[edge]];
       this.edgeType[to] = edgeType[edge];
     }
+    const nodeKinds = this.nodeKinds;
+    this.nodeKinds = new Int32Array(Math.max(64, this.nodes.span)).fill(NO_KIND);
+    for (let node = 0; node < nodeKinds.length && node < nodeMap.length; node++) if (nodeMap[node] >= 0) this.nodeKinds[nodeMap[node]] = nodeKinds[node];
     const moved = new Map<string, Map<string, Set<number>>>();
     for (const [key, values] of this.byProperty) {
       moved.set(key, new Map([...values].map(([valueKey, nodes]) => [valueKey, new Set([...nodes].map((node) => nodeMap[node]))])));
@@ -899,6 +920,13 @@ export function propertyValueKey(value: PropertyValue): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** `column` copied into a new one of `capacity`, the rest `fill`. */
+function grownColumn(column: Int32Array<ArrayBuffer>, capacity: number, fill: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(capacity).fill(fill);
+  grown.set(column);
+  return grown;
 }
 
 function setBit(bits: Uint32Array, index: number): void {

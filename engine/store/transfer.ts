@@ -81,11 +81,11 @@ export async function graphWriteFromJson(body: unknown): Promise<GraphWrite> {
   const slicer = new LoopSlicer();
   const write: GraphWrite = { nodes: [], edges: [] };
   for (const [i, record] of nodes.entries()) {
-    if (slicer.due()) await slicer.turn();
+    if (slicer.dueStep()) await slicer.turn();
     write.nodes.push(nodeFromRecord(record, `nodes[${i}]`));
   }
   for (const [i, record] of edges.entries()) {
-    if (slicer.due()) await slicer.turn();
+    if (slicer.dueStep()) await slicer.turn();
     write.edges.push(edgeFromRecord(record, `edges[${i}]`));
   }
   return write;
@@ -99,7 +99,7 @@ export async function graphWriteFromJsonLines(text: string): Promise<GraphWrite>
   const write: GraphWrite = { nodes: [], edges: [] };
   const slicer = new LoopSlicer();
   for (let start = 0, number = 1; start < text.length; number++) {
-    if (slicer.due()) await slicer.turn();
+    if (slicer.dueStep()) await slicer.turn();
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     const line = text.slice(start, end);
@@ -232,7 +232,7 @@ export async function parseGraphJson(text: string): Promise<Record<string, unkno
         if (text.charCodeAt(at) === CLOSE_BRACKET) at++;
         else {
           for (;;) {
-            if (slicer.due()) await slicer.turn();
+            if (slicer.dueStep()) await slicer.turn();
             skipSpace();
             const record = parseSlice(valueEnd());
             checkStrings(record, `${key}[${records.length}]`);

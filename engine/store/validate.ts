@@ -225,10 +225,11 @@ export class WriteChecker {
   }
 
   /**
-   * Edge `i` of the write. `labelsOf` gives the labels of the node an end names (undefined:
-   * no such node in the graph or the write); it is asked for end 0 (`from`), then end 1 (`to`).
+   * Edge `i` of the write. `kindOf` gives the kind (labels[0]) of the node an end names
+   * (undefined: no such node in the graph or the write); it is asked for end 0 (`from`), then
+   * end 1 (`to`).
    */
-  edge(edge: EdgeInput, i: number, labelsOf: (nodeId: string, end: 0 | 1) => readonly string[] | undefined): void {
+  edge(edge: EdgeInput, i: number, kindOf: (nodeId: string, end: 0 | 1) => string | undefined): void {
     const where = this.edgeAt;
     where.index = i;
     checkCommon(where, edge);
@@ -240,24 +241,24 @@ export class WriteChecker {
     const type = edge.type;
     const known = isEdgeType(type);
     if (known) checkTypes(where, edge.properties, EDGE_PROPERTY_TYPES[type]);
-    const fromLabels = labelsOf(edge.from, 0);
-    const toLabels = labelsOf(edge.to, 1);
-    if (!fromLabels) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);
-    if (!toLabels) fail(where, 'to', `to '${edge.to}' is not a node of this graph or of this import`);
+    const fromKind = kindOf(edge.from, 0);
+    const toKind = kindOf(edge.to, 1);
+    if (fromKind === undefined) fail(where, 'from', `from '${edge.from}' is not a node of this graph or of this import`);
+    if (toKind === undefined) fail(where, 'to', `to '${edge.to}' is not a node of this graph or of this import`);
     if (!known) return;
-    checkEnd(where, type, 'from', edge.from, fromLabels);
-    checkEnd(where, type, 'to', edge.to, toLabels);
+    checkEnd(where, type, 'from', edge.from, fromKind);
+    checkEnd(where, type, 'to', edge.to, toKind);
     const enums = EDGE_ENUM_PROPERTIES[type];
     for (const field in enums) checkEnum(where, field, edge.properties?.[field], enums[field]);
   }
 }
 
 /** That the node at one end of an edge of an ontology type is of a kind the type allows there. */
-function checkEnd(where: Where, type: EdgeType, end: 'from' | 'to', id: string, labels: readonly string[]): void {
+function checkEnd(where: Where, type: EdgeType, end: 'from' | 'to', id: string, kind: string): void {
   const endpoints = EDGE_ENDPOINTS[type];
   const allowed = endpoints[end];
-  if (allowed !== '*' && !allowed.includes(labels[0] as never)) {
-    fail(where, end, `${type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${id}' is a ${labels[0]}`);
+  if (allowed !== '*' && !allowed.includes(kind as never)) {
+    fail(where, end, `${type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${id}' is a ${kind}`);
   }
 }
 
