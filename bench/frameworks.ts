@@ -278,13 +278,17 @@ try {
     pool = undefined;
 
     // a second new pool: the same first assess, asked once every worker has handed the replica to its engine
-    pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 });
-    await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
-    await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
-    const preload = await timed(() => pool!.viewsPrepared(TENANT, graphId, DEFAULT_CALL_TIMEOUT_MS));
-    const afterPreload = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
-    await pool.close();
-    pool = undefined;
+    // (not for a graph above the bound: its workers never preload it, and the wait would sit out the call timeout)
+    let preloaded: { preload: { value: boolean; ms: number }; afterPreload: Attempt<{ runs: FrameworkRun[] }> } | undefined;
+    if (graph.factCount <= config.preloadMaxFacts) {
+      pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 });
+      await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
+      await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
+      const preload = await timed(() => pool!.viewsPrepared(TENANT, graphId, DEFAULT_CALL_TIMEOUT_MS));
+      preloaded = { preload, afterPreload: await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits })) };
+      await pool.close();
+      pool = undefined;
+    }
 
     // in-process on the main thread: the facts of a fresh copy, then every framework once, in order
     const stored = await store.loadGraph(TENANT, graphId);
@@ -330,7 +334,11 @@ try {
     console.log(`   pool: worker start (first call of a new pool, a query on a 1-node graph): ${start.error ? `FAILED ${start.error}` : `${ms(start.ms)} ms`}`);
     console.log(`   pool: replica snapshot (first call on this graph, a point query): ${snapshot.error ? `FAILED ${snapshot.error}` : `${ms(snapshot.ms)} ms`}`);
     console.log(`   pool: assess, first call right after the replica (its hand-over to the engines under way, nothing cached): ${describe(first)}`);
-    console.log(`   pool: assess, first call once the preload finished (a new pool; every worker's engine holds the view, ${preload.value ? `${ms(preload.ms)} ms after the replica` : `NOT reached in ${ms(preload.ms)} ms`}; nothing cached): ${describe(afterPreload)}`);
+    if (!preloaded) console.log(`   pool: assess once the preload finished: not preloaded (above PARLEY_PRELOAD_MAX_FACTS, ${count(config.preloadMaxFacts)} facts)`);
+    else {
+      const { preload, afterPreload } = preloaded;
+      console.log(`   pool: assess, first call once the preload finished (a new pool; every worker's engine holds the view, ${preload.value ? `${ms(preload.ms)} ms after the replica` : `NOT reached in ${ms(preload.ms)} ms`}; nothing cached): ${describe(afterPreload)}`);
+    }
     if (warm.length > 0) console.log(`   pool: assess after one write each (median of ${warm.length}): ${okWarm.length ? ms(median(okWarm)) : '-'} ms [${warm.map((call) => (call.error ? 'failed' : ms(call.ms))).join(', ')}]; last: ${describe(warm[warm.length - 1])}`);
     else console.log('   pool: assess after one write: not run (the first call failed)');
     if (cached) console.log(`   pool: assess, unchanged graph (the per-version cache answers): ${ms(cached.ms)} ms`);
