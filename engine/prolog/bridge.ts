@@ -310,7 +310,7 @@ let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; valid
  */
 function loadView(view: GraphView): 'held' | 'added' | 'whole' {
   const { graph } = view;
-  const same = loaded !== undefined && loaded.graph.deref() === graph && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil;
+  const same = holds(view);
   if (same && loaded!.revision === graph.revision) return 'held';
   const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
   const previous = loaded;
@@ -349,9 +349,14 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
   return 'whole';
 }
 
+/** Whether the engine holds facts of `view`'s records, at whatever revision of its graph. */
+function holds(view: GraphView): boolean {
+  return loaded !== undefined && loaded.graph.deref() === view.graph && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil;
+}
+
 /** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
 export function holdsGraph(graph: GraphIndex): boolean {
-  return loaded !== undefined && loaded.graph.deref() === graph && loaded.asOf === undefined && loaded.validUntil === undefined;
+  return holds({ graph });
 }
 
 /**
