@@ -33,7 +33,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // the replica whose view the engine is to take next, and when
   let toPrepare: string | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let engineReady = false;
+  let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
   const prepareIn = (delayMs: number) => {
     clearTimeout(timer);
     // (a timer, not at once: a task waiting for this replica runs first, and hands the view over itself)
@@ -41,7 +41,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   };
   const prepare = () => {
     const key = toPrepare;
-    if (!engineReady || key === undefined) return;
+    if (!catalog || key === undefined) return;
     toPrepare = undefined;
     const replica = replicas.held(key);
     if (!replica || replica.graph.factCount > setup.preloadMaxFacts) return;
@@ -63,8 +63,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       prepareIn(PREPARE_AFTER_WRITE_MS);
     }
   });
-  const catalog: FrameworkCatalog = await loadRuleModules(setup.frameworkDirs);
-  engineReady = true;
+  catalog = await loadRuleModules(setup.frameworkDirs);
+  const loadedCatalog = catalog;
   prepare();
-  return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), catalog, shaper));
+  return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), loadedCatalog, shaper));
 }
