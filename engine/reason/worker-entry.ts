@@ -27,7 +27,7 @@ export interface WorkerSetup {
  * the records added over: the writes of one import come in quick succession, and are handed over
  * once, after the last.
  */
-export const PREPARE_AFTER_WRITE_MS = 200;
+const PREPARE_AFTER_WRITE_MS = 200;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   // the replica whose view the engine is to take next, and when
