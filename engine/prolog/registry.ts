@@ -123,9 +123,9 @@ export class RuleRegistry implements RuleSet {
    * otherwise compute inside the first assess. Returns whether the engine did any work (false when
    * it held the view already).
    */
-  prepare(view: GraphView, limits: SolveLimits = {}): boolean {
+  prepare(view: GraphView): boolean {
     if (prepareView(view) === 'held') return false;
-    this.base.solve('warm_view_sets', [], view, limits);
+    this.base.solve('warm_view_sets', [], view);
     return true;
   }
 
