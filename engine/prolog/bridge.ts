@@ -363,13 +363,13 @@ export function holdsGraph(graph: GraphIndex): boolean {
  * Hands `view` to the engine ahead of the solve calls that will read it (RuleRegistry.prepare):
  * the records, then, when they were handed over whole, a goal that has SWI-Prolog build the
  * clause indexes the graph predicates look the facts up by (some 0.3 s at 100k facts, else
- * paid inside the first framework run). Returns what it handed over: nothing ('held': the
- * engine holds the view already), the records added since, or the whole view.
+ * paid inside the first framework run). Returns whether it handed anything over (false: the
+ * engine holds the view already).
  */
-export function prepareView(view: GraphView): 'held' | 'added' | 'whole' {
+export function prepareView(view: GraphView): boolean {
   const done = loadView(view);
   if (done === 'whole') once('parley_warm', {});
-  return done;
+  return done !== 'held';
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */

@@ -124,7 +124,7 @@ export class RuleRegistry implements RuleSet {
    * it held the view already).
    */
   prepare(view: GraphView): boolean {
-    if (prepareView(view) === 'held') return false;
+    if (!prepareView(view)) return false;
     this.base.solve('warm_view_sets', [], view);
     return true;
   }
