@@ -363,7 +363,7 @@ export class ReplicaSet {
       case 'need':
       case 'started':
       case 'prepared':
-        break;
+        return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();
   }
