@@ -55,6 +55,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, (at, graph, by) => {
+    // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
+    // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
+    if (graph.factCount > setup.preloadMaxFacts) return;
     if (by === 'snapshot') {
       toPrepare = at.key; // the engine's view is replaced by the newest replica's
       prepareIn(0);
