@@ -161,15 +161,7 @@ export class ReplicaSource {
       if (current && entry && entry.generation === current.generation && entry.version >= current.version && entry.workers.size >= workers) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.preparedWaiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(left, 1_000));
-        this.preparedWaiters.add(done);
-      });
+      await waitForMessage(this.preparedWaiters, Math.min(left, 1_000));
     }
   }
 
@@ -222,6 +214,19 @@ interface Building {
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
 }
 
+/** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
+function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    waiters.add(done);
+  });
+}
+
 /** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`). */
 export class ReplicaSet {
   private readonly channel: BroadcastChannel;
@@ -259,7 +264,7 @@ export class ReplicaSet {
       if (!this.building.has(at.key)) this.request(at);
       else this.behindSince.delete(at.key);
       if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive within ${REPLICA_WAIT_MS} ms`);
-      await this.nextMessage(1_000);
+      await waitForMessage(this.waiters, 1_000);
     }
   }
 
@@ -278,18 +283,6 @@ export class ReplicaSet {
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
     this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation } satisfies ReplicaMessage);
-  }
-
-  private nextMessage(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.waiters.add(done);
-    });
   }
 
   /** The parts received so far of `message`'s delta, its records appended; undefined when none came before it. */
