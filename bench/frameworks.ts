@@ -258,10 +258,16 @@ try {
     console.log(`## ${count(generated.facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties), written in ${ms(written.ms)} ms`);
     console.log(`   nodes ${JSON.stringify(counts.nodes)}; edges ${JSON.stringify(counts.edges)}`);
 
+    // a new pool (every query in a worker: the path measured here), its workers started, and the graph's replica made
+    const openReplicated = async () => {
+      pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 });
+      const start = await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
+      const snapshot = await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
+      return { start, snapshot };
+    };
+
     // through a new pool: worker start, replica snapshot, assess, assess after one write
-    pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 }); // every query in a worker: the path measured here
-    const start = await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
-    const snapshot = await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
+    const { start, snapshot } = await openReplicated();
     const first = await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
     const warm: Attempt<{ runs: FrameworkRun[] }>[] = [];
     let warmSpent = 0;
@@ -274,19 +280,17 @@ try {
       if (call.error) break;
     }
     const cached = first.error ? undefined : await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits }));
-    await pool.close(); // ends a call the gate gave up on (its worker would run on to every framework's limit)
+    await pool!.close(); // ends a call the gate gave up on (its worker would run on to every framework's limit)
     pool = undefined;
 
     // a second new pool: the same first assess, asked once every worker has handed the replica to its engine
     // (not for a graph above the bound: its workers never preload it, and the wait would sit out the call timeout)
     let preloaded: { preload: { value: boolean; ms: number }; afterPreload: Attempt<{ runs: FrameworkRun[] }> } | undefined;
     if (graph.factCount <= config.preloadMaxFacts) {
-      pool = await ReasoningPool.open(store, { ...reasoningOptions(config), inlineBudgetMs: 0 });
-      await attempt(() => pool!.query(TENANT, 'tiny', 'MATCH (a:Actor) RETURN a', { limits: {} }));
-      await attempt(() => pool!.query(TENANT, graphId, "MATCH (a:Actor {label: 'nobody'}) RETURN a", { limits: {} }));
+      await openReplicated();
       const preload = await timed(() => pool!.viewsPrepared(TENANT, graphId, DEFAULT_CALL_TIMEOUT_MS));
       preloaded = { preload, afterPreload: await attempt(() => pool!.frameworks(TENANT, graphId, ids, { limits })) };
-      await pool.close();
+      await pool!.close();
       pool = undefined;
     }
 
