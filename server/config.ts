@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
-import { DEFAULT_PRELOAD_MAX_FACTS, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
@@ -153,8 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64, 1),
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
-    reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', 32, 1),
-    replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', 8, 1),
+    reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', DEFAULT_REASON_QUEUE, 1),
+    replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', DEFAULT_REPLICA_GRAPHS, 1),
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),

@@ -167,9 +167,10 @@ class MatchStepsBuilder {
     return this.steps;
   }
 
+  /** A slot for the nodes a named path's variable-length relationship passes through (a relationship variable is walked once: a second use is a check of the bound list). */
   private innerSlot(rel: string): number {
-    let slot = this.innerSlots.get(rel);
-    if (slot === undefined) this.innerSlots.set(rel, (slot = this.ctx.allocateSlot()));
+    const slot = this.ctx.allocateSlot();
+    this.innerSlots.set(rel, slot);
     return slot;
   }
 

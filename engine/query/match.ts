@@ -55,7 +55,7 @@ type ExpandStep = {
   reversed: boolean;
   /** Whether the relationship is written to its slot: not for an anonymous one no path reads. */
   bindRel: boolean;
-  /** Where a variable-length walk a named path reads writes the nodes it passed through, in the path's order (-1: none). */
+  /** Where a variable-length walk a named path reads writes the dense ids of the nodes it passed through, in the path's order (-1: none): their records are read only for a row the path binds. */
   innerSlot: number;
   /** The target's labels and the edge types as ints in the graph last run on, once all of them had one (a graph never withdraws an int it gave). */
   ids?: { graph: GraphIndex; labels: number[]; types: number[] | undefined };
@@ -354,7 +354,7 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
           continue;
         }
         for (const rel of value) rels.push((rel as { $rel: EdgeRecord }).$rel);
-        for (const node of row[step.innerSlots[i]] as { $node: NodeRecord }[]) nodes.push(node.$node);
+        for (const dense of row[step.innerSlots[i]] as number[]) nodes.push(env.graph.nodeAt(dense)!);
         // a segment of no relationships ends where it starts
         if (value.length > 0) nodes.push(end);
       }
@@ -399,7 +399,7 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
   const relPlain = plainRel(step, env);
   // the relationships walked, kept only when they are bound, and the nodes reached, only when a named path reads them
   const path: EdgeRecord[] = [];
-  const reached: { $node: NodeRecord }[] = [];
+  const reached: number[] = [];
   const arrive = (node: number): boolean => {
     if (target >= 0) {
       if (node !== target) return false;
@@ -432,7 +432,7 @@ function varExpand(step: ExpandStep, row: Row, env: Env, used: number[], next: N
       if (!relPlain && !relPasses(rel!, step.relProps, row, env)) return false;
       used.push(edge);
       if (step.bindRel) path.push(rel!);
-      if (step.innerSlot >= 0) reached.push({ $node: graph.nodeAt(other)! });
+      if (step.innerSlot >= 0) reached.push(other);
       const stop = walk(other);
       if (step.innerSlot >= 0) reached.pop();
       if (step.bindRel) path.pop();

@@ -58,12 +58,15 @@ describe('query execution', () => {
       ["MATCH p = (a:Actor {label: 'IGAD'})-[:ALLIED_WITH*0..2]->(b) RETURN [n IN nodes(p) | id(n)], [r IN relationships(p) | id(r)]", [[['igad'], []], [['igad', 'saf'], ['e6']], [['igad', 'saf', 'rsf'], ['e6', 'e7']]]],
       ["MATCH p = (c:Claim {type: 'Offer'})<-[:ASSERTS]-(a)-[:ALLIED_WITH*2]-(b)-[:OPPOSES]->(d) RETURN [n IN nodes(p) | id(n)]", [[['c4', 'igad', 'saf', 'rsf', 'saf']]]],
       ['MATCH p = (a)-[:OPPOSES]-(b) RETURN [n IN nodes(p) | id(n)]', [[['rsf', 'saf']], [['saf', 'rsf']]]],
-      // walked right to left, from the end the label picks: the nodes passed through come in the path's order all the same
+    ];
+    // walked right to left, from the end the label picks: the nodes passed through come in the path's order all the same
+    const reversed: [string, unknown[][]][] = [
       ["MATCH p = (a)-[:ALLIED_WITH*2]->(b:Actor {label: 'Rapid Support Forces'}) RETURN [n IN nodes(p) | id(n)], [r IN relationships(p) | id(r)]", [[['igad', 'saf', 'rsf'], ['e6', 'e7']]]],
       ["MATCH p = (a)-[:ALLIED_WITH*0..2]-(b:Actor {label: 'Rapid Support Forces'}) RETURN [n IN nodes(p) | id(n)], [r IN relationships(p) | id(r)]", [[['rsf'], []], [['saf', 'rsf'], ['e7']], [['igad', 'saf', 'rsf'], ['e6', 'e7']]]],
       ["MATCH p = (a)-[:ALLIED_WITH|OPPOSES*3]-(b:Actor {label: 'IGAD'}) RETURN [n IN nodes(p) | id(n)], [r IN relationships(p) | id(r)]", [[['saf', 'rsf', 'saf', 'igad'], ['e5', 'e7', 'e6']], [['saf', 'rsf', 'saf', 'igad'], ['e7', 'e5', 'e6']]]],
     ];
-    for (const [query] of cases.slice(4)) expect(runQuery(built, query, { explain: true }).plan, query).toContainEqual(expect.stringMatching(/^expand b -\[.*\]- a /));
+    cases.push(...reversed);
+    for (const [query] of reversed) expect(runQuery(built, query, { explain: true }).plan, query).toContainEqual(expect.stringMatching(/^expand b -\[.*\]- a /));
     for (const [query, expected] of cases) {
       const rows = (graph: GraphIndex) => runQuery(graph, query).rows.map((row) => row.map((value) => (isNode(value) ? value.$node.id : value)));
       expect(rows(loaded), query).toEqual(expected);

@@ -15,6 +15,8 @@ it('a fresh process turns the linear-time RegExp engine on where =~ first compil
   expect(JSON.parse(output)).toEqual({ worker: expected, main: expected });
 });
 
+// This test must run before any =~ compiles in this file's process: once the linear-time flag is on
+// (expressions.ts), a refused 'l' flag is an invalid pattern (400), not the runtime's fault (500).
 it("answers =~ on a runtime that refuses the linear-time engine with a 500 naming that fault, and runs =~ once the runtime takes the flag", async () => {
   const t = await makeTestApp();
   try {

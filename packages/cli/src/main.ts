@@ -12,9 +12,7 @@ import { register as transfer } from './commands/transfer.ts';
 import { register as workspaces } from './commands/workspaces.ts';
 import { EXIT } from './exit.ts';
 
-export { EXIT };
-
-export function exitCodeOf(error: unknown): number {
+function exitCodeOf(error: unknown): number {
   if (error instanceof ParleyError) {
     if (error.status === 404) return EXIT.notFound;
     if (error.status === 401 || error.status === 403) return EXIT.denied;
@@ -31,7 +29,7 @@ function describe(error: unknown): string {
   return `parley: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function createProgram(startServer: () => Promise<void>): Command {
+function createProgram(startServer: () => Promise<void>): Command {
   const program = new Command('parley')
     .description('conflict analysis knowledge graph: embedded (the store in PARLEY_DATA_DIR) or against a server (--url)')
     .addOption(new Option('--url <url>', 'the server; without it the store is opened here').env('PARLEY_URL'))
@@ -46,7 +44,7 @@ export function createProgram(startServer: () => Promise<void>): Command {
   return program;
 }
 
-export async function main(argv: string[], startServer: () => Promise<void>): Promise<number> {
+async function main(argv: string[], startServer: () => Promise<void>): Promise<number> {
   try {
     await createProgram(startServer).parseAsync(argv);
     // a command that finished with something to say (partial, interrupted) set process.exitCode
@@ -60,7 +58,11 @@ export async function main(argv: string[], startServer: () => Promise<void>): Pr
 
 /** The `parley` command (bin/parley.mjs); `startServer` starts the server for `parley serve`. */
 export async function run(startServer: () => Promise<void>): Promise<void> {
-  const code = await main(process.argv, startServer);
-  // `serve` keeps running: its process ends on SIGINT/SIGTERM (server/main.ts)
-  if (!process.argv.includes('serve') || code !== EXIT.ok) process.exit(code);
+  let serving = false;
+  const code = await main(process.argv, async () => {
+    serving = true;
+    await startServer();
+  });
+  // a server started keeps running: its process ends on SIGINT/SIGTERM (server/main.ts)
+  if (!serving || code !== EXIT.ok) process.exit(code);
 }
