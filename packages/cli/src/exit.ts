@@ -1,7 +1,7 @@
 /** Exit codes of every command (README "Command line"): scripts can tell what went wrong without parsing messages. */
 export const EXIT = {
   ok: 0,
-  /** Anything unexpected (store, configuration, a bug). */
+  /** Anything unexpected (store, configuration, a bug; a server's 500). */
   failure: 1,
   /** Unknown command or option, missing argument. */
   usage: 2,
@@ -11,7 +11,7 @@ export const EXIT = {
   notFound: 4,
   /** 401, 403: no key, a wrong or revoked one, or too little scope. */
   denied: 5,
-  /** 429, 503, no connection, timeout: worth retrying later. */
+  /** 408, 429, 502, 503, 504, no connection, timeout: worth retrying later. */
   unavailable: 6,
   /** The command finished, but some inputs failed (listed in its output). */
   partial: 7,

@@ -12,11 +12,16 @@ import { register as transfer } from './commands/transfer.ts';
 import { register as workspaces } from './commands/workspaces.ts';
 import { EXIT } from './exit.ts';
 
-function exitCodeOf(error: unknown): number {
+/** Statuses a later try may get past: busy, overloaded, timed out (a proxy's included). */
+const RETRYABLE = new Set([408, 429, 502, 503, 504]);
+
+/** The exit code for a command's error (exit.ts); a 500 is the server's fault, not worth retrying, so a failure. */
+export function exitCodeOf(error: unknown): number {
   if (error instanceof ParleyError) {
     if (error.status === 404) return EXIT.notFound;
     if (error.status === 401 || error.status === 403) return EXIT.denied;
-    if (error.status === 429 || error.status >= 500) return EXIT.unavailable;
+    if (RETRYABLE.has(error.status)) return EXIT.unavailable;
+    if (error.status >= 500) return EXIT.failure;
     return EXIT.invalid;
   }
   if (error instanceof ParleyConnectionError) return EXIT.unavailable;
