@@ -17,6 +17,10 @@ spin(N) :- N >= 0, M is N + 1, spin(M).
 `;
 
 const view = { graph: conflictGraph() };
+/** The claims mentioning the words of `first` (in order), and of `second` (in reverse order), as A and B. */
+const mentionGoal = (first: string, second: string) => `nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([${first}]), A), filter_ids(Rs, mentions([${second}]), B)`;
+/** A record added after the fixture's, on 9 January. */
+const addedRecord = (id: string, labels: string[], properties: Record<string, string>) => ({ id, labels, properties, confidence: 0.9, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [{ source: `doc-${id}`, timestamp: '2024-01-09T00:00:00.000Z' }] });
 
 describe('Prolog bridge', () => {
   it('answers base predicates from the graph view', () => {
@@ -89,13 +93,12 @@ describe('Prolog bridge', () => {
     const graph = conflictGraph();
     const bridge = new PrologBridge();
     bridge.consult("keywords(refusal, ['no negotiation', 'army', talks]).");
-    const goal = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([army, 'no negotiation']), A), filter_ids(Rs, mentions([talks]), B)";
+    const goal = mentionGoal("army, 'no negotiation'", 'talks');
     // the same words, one of them undeclared: the texts are scanned
-    const scanned = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([army, 'no negotiation', undeclared]), A), filter_ids(Rs, mentions([talks, undeclared]), B)";
+    const scanned = mentionGoal("army, 'no negotiation', undeclared", 'talks, undeclared');
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c3'], ['c4']]]);
     expect(bridge.solve('g_mention(W, c1)', ['W'], { graph }).map(([word]) => word).sort()).toEqual(['army', 'no negotiation']);
-    const later = '2024-01-09T00:00:00.000Z';
-    putLogged(graph, [{ id: 'c7', labels: ['Claim'], properties: { type: 'Position', text: 'Talks resume; the ARMY withdraws' }, confidence: 0.9, recorded_at: later, provenance: [{ source: 'doc-c7', timestamp: later }] }], []);
+    putLogged(graph, [addedRecord('c7', ['Claim'], { type: 'Position', text: 'Talks resume; the ARMY withdraws' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c3', 'c7'], ['c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
   });
@@ -104,20 +107,18 @@ describe('Prolog bridge', () => {
     const graph = conflictGraph();
     const bridge = new PrologBridge();
     bridge.consult("name_keywords('Location').");
-    const goal = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([khartoum]), A), filter_ids(Rs, mentions([jeddah]), B)";
-    const scanned = "nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([khartoum, undeclared]), A), filter_ids(Rs, mentions([jeddah, undeclared]), B)";
+    const goal = mentionGoal('khartoum', 'jeddah');
+    const scanned = mentionGoal('khartoum, undeclared', 'jeddah, undeclared');
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1'], ['c4']]]);
     expect(bridge.holds('g_named(khartoum), g_mention(khartoum, c1)', { graph })).toBe(true);
     // Jeddah is no Location node yet: its mentions come from the scan
     expect(bridge.holds('g_named(jeddah)', { graph })).toBe(false);
-    const later = '2024-01-09T00:00:00.000Z';
-    const record = (id: string, labels: string[], properties: Record<string, string>) => ({ id, labels, properties, confidence: 0.9, recorded_at: later, provenance: [{ source: `doc-${id}`, timestamp: later }] });
     // a claim naming a known place is indexed with the records added; a new place is looked for in the texts held already, and in the ones added with it
-    putLogged(graph, [record('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
+    putLogged(graph, [addedRecord('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
     // a fact of no record marks the facts held: a whole hand-over would drop it
     expect(bridge.holds('assertz(user:g_node(marker, x))', { graph })).toBe(true);
-    putLogged(graph, [record('jeddah', ['Location'], { label: 'Jeddah' }), record('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
+    putLogged(graph, [addedRecord('jeddah', ['Location'], { label: 'Jeddah' }), addedRecord('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
     expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7), g_mention(jeddah, c8)', { graph })).toBe(true);
     expect(bridge.holds('retract(user:g_node(marker, x))', { graph })).toBe(true);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
