@@ -467,15 +467,18 @@ add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Na
     ).
 
 % parley_warm: has SWI-Prolog build, now, the just-in-time clause index of each g_* predicate on
-% each argument the graph predicates look its facts up by (the first call with that argument
-% bound builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay)
+% each argument the frameworks look its facts up by (the first call with that argument bound
+% builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay). Not
+% g_edge by id (edge/5 with the id bound): no built-in framework asks for an edge by its id, and
+% that index, over every edge's distinct id, is the dearest of them (a sixth of the warming); a
+% rule that does ask builds it on its first call.
 parley_warm :-
     forall(warm_lookup(W, Fact), ( W = '$parley_warm', \+ call(Fact) )).
 
 warm_lookup(W, g_node(W, _)).           warm_lookup(W, g_node(_, W)).
 warm_lookup(W, g_prop(W, _, _)).        warm_lookup(W, g_prop(_, _, W)).
 warm_lookup(W, g_eprop(W, _, _)).
-warm_lookup(W, g_edge(W, _, _, _, _)).  warm_lookup(W, g_edge(_, W, _, _, _)).
+warm_lookup(W, g_edge(_, W, _, _, _)).
 warm_lookup(W, g_edge(_, _, W, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _)).
 warm_lookup(W, g_role(W, _)).           warm_lookup(W, g_valid(W, _)).
 warm_lookup(W, g_day(W, _)).            warm_lookup(W, g_text(W, _)).
