@@ -13,8 +13,8 @@
 %   g_edge(Id, Type, From, To, Confidence)
 %   g_role(Edge, Role)              an edge's role property, when it is text (else the
 %                                   edge's role is participant)
-%   g_valid(Id, Date)               a node's valid time, 'YYYY-MM-DD'
-%   g_day(Id, Days)                 the same as days since 1970-01-01
+%   g_valid(Id, Date, Days)         a node's valid time, 'YYYY-MM-DD', and the same as days since
+%                                   1970-01-01 (one fact: one assertion and one index, not two)
 %   g_text(Id, Lower)               a node's text (else label) in lower case
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
@@ -27,7 +27,7 @@
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/2, g_day/2, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -47,7 +47,7 @@ edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C), T
 edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C), T = Type, D = To, I = Id, C = Confidence.
 edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence).
 
-valid_time(Id, Date) :- g_valid(Id, Date).
+valid_time(Id, Date) :- g_valid(Id, Date, _).
 
 reference_date(Date) :- g_ref(Date, _).
 
@@ -169,12 +169,12 @@ in_trie([Id|Ids], Trie, Kept) :-
 % calling keeps/2 per id: the frameworks of one assess filter some 100k ids by date at 100k facts)
 in_window([], _, _, _, []).
 in_window([Id|Ids], From, To, Ref, Kept) :-
-    (   atom(Id), g_day(Id, D), Days is Ref - D, Days >= From, Days =< To -> Kept = [Id|Rest] ; Kept = Rest ),
+    (   atom(Id), g_valid(Id, _, D), Days is Ref - D, Days >= From, Days =< To -> Kept = [Id|Rest] ; Kept = Rest ),
     in_window(Ids, From, To, Ref, Rest).
 
 current_in([], _, _, []).
 current_in([Id|Ids], Within, Ref, Kept) :-
-    (   atom(Id), \+ \+ g_node(Id, _), ( g_day(Id, D) -> Days is Ref - D, Days >= 0, Days =< Within ; true )
+    (   atom(Id), \+ \+ g_node(Id, _), ( g_valid(Id, _, D) -> Days is Ref - D, Days >= 0, Days =< Within ; true )
     ->  Kept = [Id|Rest]
     ;   Kept = Rest
     ),
@@ -205,9 +205,9 @@ resolved(Condition, Condition).
 
 reference_days(Ref) :- ( g_ref(_, R) -> Ref = R ; Ref = none ).
 
-keeps(window(From, To, Ref), Id) :- atom(Id), number(From), number(To), g_day(Id, D), Days is Ref - D, Days >= From, Days =< To.
-keeps(current(Within, Ref), Id) :- atom(Id), once(g_node(Id, _)), ( g_day(Id, D) -> Days is Ref - D, number(Within), Days >= 0, Days =< Within ; true ).
-keeps(dated, Id) :- atom(Id), g_valid(Id, _).
+keeps(window(From, To, Ref), Id) :- atom(Id), number(From), number(To), g_valid(Id, _, D), Days is Ref - D, Days >= From, Days =< To.
+keeps(current(Within, Ref), Id) :- atom(Id), once(g_node(Id, _)), ( g_valid(Id, _, D) -> Days is Ref - D, number(Within), Days >= 0, Days =< Within ; true ).
+keeps(dated, Id) :- atom(Id), g_valid(Id, _, _).
 keeps(mentions(Keywords), Id) :- atom(Id), text_mentions(Id, Keywords, _).
 keeps(prop(Key, Value), Id) :- atom(Id), atom(Key), once(( ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K == Key )), V == Value.
 keeps(kind(Label), Id) :- atom(Id), atom(Label), g_node(Id, L), L == Label, !.
@@ -409,8 +409,8 @@ parley_defined(Module, Indicators) :-
 % reference date; Named the node names the text index covers.
 parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
-    retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _)),
-    retractall(g_day(_, _)), retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
+    retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _, _)),
+    retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
     forall(retract(g_memo(Slot)), nb_delete(Slot)),
     add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named),
     abolish_all_tables.
@@ -480,8 +480,8 @@ warm_lookup(W, g_prop(W, _, _)).        warm_lookup(W, g_prop(_, _, W)).
 warm_lookup(W, g_eprop(W, _, _)).
 warm_lookup(W, g_edge(_, W, _, _, _)).
 warm_lookup(W, g_edge(_, _, W, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _)).
-warm_lookup(W, g_role(W, _)).           warm_lookup(W, g_valid(W, _)).
-warm_lookup(W, g_day(W, _)).            warm_lookup(W, g_text(W, _)).
+warm_lookup(W, g_role(W, _)).           warm_lookup(W, g_valid(W, _, _)).
+warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
@@ -518,4 +518,4 @@ add_mentions([Word, Id | T]) :- assertz(g_mention(Word, Id)), add_mentions(T).
 add_edges([]).
 add_edges([Id, Type, From, To, Confidence | T]) :- assertz(g_edge(Id, Type, From, To, Confidence)), add_edges(T).
 add_valid([]).
-add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date)), assertz(g_day(Id, Days)), add_valid(T).
+add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date, Days)), add_valid(T).
