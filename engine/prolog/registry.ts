@@ -122,10 +122,17 @@ export class RuleRegistry implements RuleSet {
    * what, the hostile pairs; after an addition only those it changed), which the frameworks would
    * otherwise compute inside the first assess. Returns whether the engine did any work (false when
    * it held the view already).
+   *
+   * The shared sets are computed under `limits`, solve's (DEFAULT_INFERENCE_LIMIT and
+   * DEFAULT_RULE_TIME_LIMIT_MS) when none are given: they take some 0.5M inferences at 100k facts and
+   * 1.3M at 250k, and a graph on which they run past the limit (pairs that multiply) ends the preload
+   * with a LimitError, its facts and indexes handed over, each framework then computing what it reads
+   * within its own limits. The indexes are not under a limit: SWI-Prolog builds them in C, in a
+   * dozen lookups (some 60 inferences) that no limit interrupts, in time linear in the facts.
    */
-  prepare(view: GraphView): boolean {
+  prepare(view: GraphView, limits: SolveLimits = {}): boolean {
     if (!prepareView(view)) return false;
-    this.base.solve('warm_view_sets', [], view);
+    this.base.solve('warm_view_sets', [], view, limits);
     return true;
   }
 
