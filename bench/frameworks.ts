@@ -230,7 +230,8 @@ const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map(
 
 const benchStarted = performance.now();
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-frameworks-'));
-const config: ParleyConfig = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') });
+// the PARLEY_* settings of the shell (workers, limits, preload bound) apply, as they would to the service; the store is the bench's own
+const config: ParleyConfig = loadConfig({ ...process.env, PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') });
 const limits = frameworkLimits(config);
 let store = await ParleyStore.open(path.join(dir, 'store'));
 let pool: ReasoningPool | undefined;
