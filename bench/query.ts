@@ -405,7 +405,8 @@ const fixed = (value: number) => value.toFixed(2);
 const p = (values: number[], q: number) => percentile([...values].sort((a, b) => a - b), q);
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-query-'));
-const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora'), PARLEY_RATE_LIMIT_PER_MINUTE: '0' });
+// the PARLEY_* settings of the shell apply, as they would to the service; the store is the bench's own, and no rate limit
+const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora'), PARLEY_RATE_LIMIT_PER_MINUTE: '0' });
 const store = await ParleyStore.open(path.join(dir, 'store'));
 const pool = await ReasoningPool.open(store, reasoningOptions(config));
 const extraction = createExtractionPipeline();

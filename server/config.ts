@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
-import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
@@ -59,6 +59,8 @@ export interface ParleyConfig {
   reasonWorkers?: number;
   /** Queries and analyses admitted at once (running or waiting); more are refused with 503. */
   reasonMaxQueue: number;
+  /** Milliseconds a reasoning worker with nothing to do lives before it stops (and its replicas and preloaded view with it). */
+  reasonIdleMs: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
   preloadMaxFacts: number;
@@ -101,6 +103,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
   return {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
     maxQueue: config.reasonMaxQueue,
+    workerIdleMs: config.reasonIdleMs,
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
     preloadMaxFacts: config.preloadMaxFacts,
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', DEFAULT_REASON_QUEUE, 1),
+    reasonIdleMs: integer(env, 'PARLEY_REASON_IDLE_MS', DEFAULT_WORKER_IDLE_MS, 1),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', DEFAULT_REPLICA_GRAPHS, 1),
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),

@@ -30,13 +30,19 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { cachedCatalog } from './catalog-cache.ts';
 import type { Period } from './period.ts';
-import { ReplicaSource, type GraphVersion } from './replicas.ts';
+import { ReplicaSource, graphKey, type GraphVersion } from './replicas.ts';
 import { deserialise, START_TASK, type AnswerShaper, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
 export interface ReasoningOptions {
-  /** Worker threads (default: one per core). They start on first use. */
+  /** Worker threads (default: one per core). They start on first use, or when a client opens or writes a graph (preload). */
   workers?: number;
+  /**
+   * How long a worker with nothing to do lives (default 15 minutes): a worker that stops takes its
+   * replicas and its engine's view with it, and its successor pays seconds to start and take them
+   * again, so an analyst who reads for a few minutes before asking for an assess should not pay it.
+   */
+  workerIdleMs?: number;
   /** Calls admitted at once, running or waiting (default 32); more get 503. */
   maxQueue?: number;
   /** Extra framework/rule directories beside the built-ins (PARLEY_FRAMEWORKS_DIR). */
@@ -67,6 +73,14 @@ export const DEFAULT_REPLICA_GRAPHS = 8;
 export const DEFAULT_PRELOAD_MAX_FACTS = 250_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
+export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
+/**
+ * A preload waits for a pause this long in the requests about a graph (an import in parts, a
+ * client paging through a graph), so that it is asked for once, after the last ...
+ */
+const PRELOAD_PAUSE_MS = 100;
+/** ... but never longer than this after the first of them. */
+const PRELOAD_MAX_WAIT_MS = 1_000;
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
 /** Query texts remembered as too heavy for the inline budget (per tenant and graph). */
@@ -148,6 +162,10 @@ export class ReasoningPool {
    * repeating theirs would otherwise stack those stalls.
    */
   private readonly heavy = new Set<string>();
+  private readonly preloadMaxFacts: number;
+  /** The preload waiting for a pause in the requests about its graph (PRELOAD_PAUSE_MS). */
+  private ahead: { key: string; since: number; timer: NodeJS.Timeout } | undefined;
+  private closed = false;
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
@@ -163,17 +181,19 @@ export class ReasoningPool {
     this.source = new ReplicaSource(store, channelName);
     const workers = (this.workers = Math.max(1, options.workers ?? availableParallelism()));
     this.answerShaperUrl = options.answerShaper;
-    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
+    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: workers,
-      idleTimeout: 60_000,
+      idleTimeout: options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS,
       // an idle worker keeps its event loop turning (piscina's default parks it in Atomics.wait between
       // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
       atomics: 'disabled',
       workerData: setup,
     });
+    this.pool.on('workerDestroy', () => this.source.forgetPrepared());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, workers);
   }
 
@@ -181,7 +201,10 @@ export class ReasoningPool {
   async query(tenant: string, graphId: string, text: string, options: QueryOptions): Promise<{ result: QueryResult; graph: GraphIndex }> {
     const { graph, at } = await this.admitQuery(tenant, graphId, options);
     const inline = this.tryInline(tenant, graphId, graph, text, options);
-    if (inline) return { result: inline, graph };
+    if (inline) {
+      this.preload(tenant, graphId);
+      return { result: inline, graph };
+    }
     const result = (await this.run({ kind: 'query', at, text, ...options })) as QueryResult;
     return { result, graph };
   }
@@ -196,6 +219,7 @@ export class ReasoningPool {
     const { graph, at } = await this.admitQuery(tenant, graphId, options);
     const inline = this.tryInline(tenant, graphId, graph, text, options);
     if (inline) {
+      this.preload(tenant, graphId);
       this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
       return (await this.answerShaper)(inline, graph, text, options.shape);
     }
@@ -270,6 +294,34 @@ export class ReasoningPool {
   }
 
   /**
+   * Has the workers hand the graph's view to their Prolog engines ahead of an assess, when a
+   * client is at work on it (the HTTP layer calls this when a workspace is opened, a graph read or
+   * written; a query that runs inline calls it; one that runs in a worker makes the replica, and with
+   * it the view): the first assess then pays neither the snapshot nor the hand-over (at 100k facts,
+   * seconds). Asked once the requests about the graph pause (PRELOAD_PAUSE_MS, at most
+   * PRELOAD_MAX_WAIT_MS after the first); the latest graph wins, as each engine holds one view.
+   * Starts the workers when they are not running. Graphs above preloadMaxFacts are left to their
+   * first assess; an absent graph asks nothing.
+   */
+  preload(tenant: string, graphId: string): void {
+    if (this.closed || this.preloadMaxFacts === 0) return;
+    const key = graphKey(tenant, graphId);
+    const now = Date.now();
+    const since = this.ahead?.key === key ? this.ahead.since : now;
+    clearTimeout(this.ahead?.timer);
+    const timer = setTimeout(() => {
+      this.ahead = undefined;
+      if (this.closed) return;
+      this.source.preload(tenant, graphId, this.preloadMaxFacts, this.pool.threads.length).then(
+        () => this.startWorkers(),
+        () => {}, // the graph was deleted meanwhile: nothing to preload
+      );
+    }, Math.max(0, Math.min(PRELOAD_PAUSE_MS, since + PRELOAD_MAX_WAIT_MS - now)));
+    timer.unref();
+    this.ahead = { key, since, timer };
+  }
+
+  /**
    * Resolves once every worker holds the graph's view in its Prolog engine, at its current
    * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
    * its replica (worker-entry.ts) has finished, so an assess now pays no hand-over.
@@ -301,7 +353,8 @@ export class ReasoningPool {
    * the last task alone. Not before the first call is answered: engines starting side by side on
    * cores shared with other work each take longer (bench/frameworks: the first call 8 s against 3 s
    * at load 3-5; started with the pool, the first call took 7-10 s against 3.6 s at load 2-4), and
-   * the first call waits for one. One task that does nothing per worker: those that find a free
+   * the first call waits for one. A preload (a client at work on a graph, no call waiting) starts
+   * them all: the assess it prepares for spreads over all of them. One task that does nothing per worker: those that find a free
    * thread take it, the others start one. A worker that starts asks for the replica of the graph
    * last asked about (replicas.ts), and hands it to its engine before its first task.
    */
@@ -324,6 +377,8 @@ export class ReasoningPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.ahead?.timer);
     this.source.close();
     await this.pool.destroy();
   }

@@ -11,6 +11,9 @@
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
+ *   main → workers  preload    {key, generation, version}                a client is at work on the graph: each worker
+ *                                                                        hands its replica to its engine now (one
+ *                                                                        without the replica asks for a snapshot)
  *   worker → main   prepared   {key, generation, version, worker}       worker (its thread id) has handed a replica to
  *                                                                        its Prolog engine (worker-entry.ts), which
  *                                                                        holds one view: it no longer holds another
@@ -48,6 +51,7 @@ type ReplicaMessage =
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
+  | { type: 'preload'; key: string; generation: string; version: number }
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number };
 
 export function graphKey(tenant: string, graphId: string): string {
@@ -63,7 +67,9 @@ function splitKey(key: string): { tenant: string; graphId: string } {
 export class ReplicaSource {
   private readonly channel: BroadcastChannel;
   private readonly versions = new Map<string, { generation: string; version: number }>();
-  private readonly snapshotting = new Set<string>();
+  /** Graphs whose snapshot is going out, and whether a worker asked for one since it began (a worker started after its first chunk went out would miss it). */
+  private readonly snapshotting = new Map<string, { again: boolean }>();
+  private closed = false;
   private readonly unsubscribe: () => void;
   /** Per graph, the workers that last said their engine holds its view, at which version (a newer version starts the set again). */
   private readonly preparedBy = new Map<string, { generation: string; version: number; workers: Set<number> }>();
@@ -84,6 +90,27 @@ export class ReplicaSource {
       else if (message.type === 'prepared') this.notePrepared(message);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
+  }
+
+  /**
+   * Asks the running workers to hand the graph's view to their Prolog engines now, ahead of the
+   * assess a client at work on it may ask for (those without its replica ask for a snapshot, and
+   * a worker that starts is sent it, as the graph last asked about). Nothing to ask when the graph
+   * is larger than `maxFacts` or its view is held by `workers` workers at its current version.
+   * Returns whether it asked; rejects (NotFoundError) when the graph is absent.
+   */
+  async preload(tenant: string, graphId: string, maxFacts: number, workers: number): Promise<boolean> {
+    const { graph, at } = await this.current(tenant, graphId);
+    if (this.closed || graph.factCount > maxFacts) return false;
+    const entry = this.preparedBy.get(at.key);
+    if (entry && entry.generation === at.generation && entry.version >= at.version && entry.workers.size >= workers) return false;
+    this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
+    return true;
+  }
+
+  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which. */
+  forgetPrepared(): void {
+    this.preparedBy.clear();
   }
 
   /** Loads the graph (404 when absent) and names the version a task on it must see. */
@@ -166,11 +193,17 @@ export class ReplicaSource {
   }
 
   private async sendSnapshot(key: string): Promise<void> {
-    if (this.snapshotting.has(key)) return;
-    this.snapshotting.add(key);
+    const going = this.snapshotting.get(key);
+    if (going) {
+      going.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.snapshotting.set(key, state);
     try {
       const { tenant, graphId } = splitKey(key);
       const { graph, at } = await this.current(tenant, graphId).catch(() => ({ graph: undefined, at: undefined }));
+      if (this.closed) return;
       if (!graph || !at) {
         this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
         return;
@@ -183,18 +216,23 @@ export class ReplicaSource {
       for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) {
         this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + SNAPSHOT_CHUNK), edges: [] } satisfies ReplicaMessage);
         await yieldToLoop();
+        if (this.closed) return;
       }
       for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) {
         this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + SNAPSHOT_CHUNK) } satisfies ReplicaMessage);
         await yieldToLoop();
+        if (this.closed) return;
       }
       this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
     } finally {
       this.snapshotting.delete(key);
     }
+    // the workers that have the replica now keep it (snapshot-begin): this one goes to those that missed its beginning
+    if (state.again) void this.sendSnapshot(key);
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe();
     this.channel.close();
   }
@@ -241,8 +279,8 @@ export class ReplicaSet {
   constructor(
     channelName: string,
     private readonly maxGraphs: number,
-    /** Called when a snapshot has made a replica, or a delta moved one on (the worker hands it to its engine ahead of the next task). */
-    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta') => void = () => {},
+    /** Called when a snapshot has made a replica, a delta moved one on, or the main thread asked for a preload of one held (the worker hands it to its engine ahead of the next task). */
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload') => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -352,6 +390,19 @@ export class ReplicaSet {
         this.evict();
         if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, 'snapshot');
         break;
+      }
+      case 'preload': {
+        if (this.building.has(message.key)) return; // the snapshot's end hands the replica over
+        const replica = this.replicas.get(message.key);
+        if (replica && replica.generation === message.generation && replica.version >= message.version) {
+          replica.lastUsed = Date.now();
+          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'preload');
+        } else {
+          // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
+          this.replicas.delete(message.key);
+          this.request(message);
+        }
+        return;
       }
       case 'need':
       case 'started':

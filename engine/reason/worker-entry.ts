@@ -2,7 +2,8 @@
  * A reasoning worker: consults the rule modules once at start, keeps graph
  * replicas in step with the store (replicas.ts), and runs each task on the replica
  * at the version the task names. A replica a snapshot has just made is handed to the
- * Prolog engine at once, in the background, and so are the records a write adds to the
+ * Prolog engine at once, in the background, and so is the replica of a graph a client is at
+ * work on when the main thread asks (ReasoningPool.preload), and the records a write adds to the
  * graph whose view the engine holds, so that the next assess finds the facts and the shared
  * sets there rather than paying for them. The engine holds one view at a time: the latest
  * replica a snapshot made replaces the view it held.
@@ -58,8 +59,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    if (by === 'snapshot') {
-      toPrepare = at.key; // the engine's view is replaced by the newest replica's
+    if (by === 'snapshot' || by === 'preload') {
+      toPrepare = at.key; // the engine's view is replaced by the newest replica's, or the one a client is at work on
       prepareIn(0);
     } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {
       toPrepare = at.key;

@@ -9,7 +9,7 @@ import { extractionBody } from '../shape/extraction.ts';
 
 type ExtractBodyT = Static<typeof ExtractRequestSchema>;
 
-export default async function extractRoutes(app: FastifyInstance, { store, extraction }: AppDeps): Promise<void> {
+export default async function extractRoutes(app: FastifyInstance, { store, extraction, reasoning }: AppDeps): Promise<void> {
   app.post<{ Params: { id: string }; Body: ExtractBodyT; Reply: Static<typeof ExtractionSchema> }>(
     '/v1/workspaces/:id/extract',
     {
@@ -38,6 +38,7 @@ export default async function extractRoutes(app: FastifyInstance, { store, extra
         { text, source, ...(document_date ? { document_date } : {}) },
         { tier: workspace.tier, commit },
       );
+      if (commit) reasoning.preload(tenant, workspace.graph_id);
       return extractionBody(workspace, extracted);
     },
   );

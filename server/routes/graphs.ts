@@ -11,7 +11,7 @@ import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListS
 const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,128}$', description: 'a key the client chooses per import, e.g. a UUID' });
 const ImportParams = Type.Object({ graph_id: GraphParams.properties.graph_id, idempotency_key: IdempotencyKey }, { additionalProperties: false });
 
-export default async function graphRoutes(app: FastifyInstance, { store, config }: AppDeps): Promise<void> {
+export default async function graphRoutes(app: FastifyInstance, { store, config, reasoning }: AppDeps): Promise<void> {
   type GraphRoute = { Params: { graph_id: string } };
 
   // An import body is parsed a record at a time with the event loop turning between
@@ -51,7 +51,9 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
     async (request) => {
       const { tenant } = request.principal;
       const { graph_id, created_at, updated_at } = await store.getGraphMeta(tenant, request.params.graph_id);
-      return { graph_id, created_at, updated_at, ...(await store.loadGraph(tenant, graph_id)).counts() };
+      const counts = (await store.loadGraph(tenant, graph_id)).counts();
+      reasoning.preload(tenant, graph_id);
+      return { graph_id, created_at, updated_at, ...counts };
     },
   );
 
@@ -100,6 +102,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config 
       });
       // a retry of an import that committed: the first answer again, nothing written twice
       if (replayed) reply.header('idempotency-replayed', 'true');
+      reasoning.preload(request.principal.tenant, request.params.graph_id);
       return { graph_id: request.params.graph_id, ...counts };
     },
   );

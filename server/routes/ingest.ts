@@ -7,7 +7,7 @@ import { ingestionBody } from '../shape/extraction.ts';
 
 type IngestBodyT = Static<typeof IngestRequestSchema>;
 
-export default async function ingestRoutes(app: FastifyInstance, { store, config, extraction }: AppDeps): Promise<void> {
+export default async function ingestRoutes(app: FastifyInstance, { store, config, extraction, reasoning }: AppDeps): Promise<void> {
   app.post<{ Params: { graph_id: string }; Body: IngestBodyT; Reply: Static<typeof IngestionSchema> }>(
     '/v1/graphs/:graph_id/ingest',
     {
@@ -21,7 +21,9 @@ export default async function ingestRoutes(app: FastifyInstance, { store, config
     },
     async (request) => {
       const { graph_id: graphId } = request.params;
-      return ingestionBody(graphId, await ingest({ store, pipeline: extraction, corporaDir: config.corporaDir }, request.principal.tenant, graphId, request.body));
+      const ingested = await ingest({ store, pipeline: extraction, corporaDir: config.corporaDir }, request.principal.tenant, graphId, request.body);
+      reasoning.preload(request.principal.tenant, graphId);
+      return ingestionBody(graphId, ingested);
     },
   );
 }

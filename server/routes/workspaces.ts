@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { PageQuery, WorkspaceCreate, WorkspaceListSchema, WorkspaceParams, WorkspaceSchema, errorResponses, pageSizeOf, ref, type PageQueryT, type WorkspaceCreateT } from '../schemas.ts';
 
-export default async function workspaceRoutes(app: FastifyInstance, { store }: AppDeps): Promise<void> {
+export default async function workspaceRoutes(app: FastifyInstance, { store, reasoning }: AppDeps): Promise<void> {
   app.post<{ Body: WorkspaceCreateT; Reply: Static<typeof WorkspaceSchema> }>(
     '/v1/workspaces',
     {
@@ -36,7 +36,11 @@ export default async function workspaceRoutes(app: FastifyInstance, { store }: A
   app.get<{ Params: { id: string }; Reply: Static<typeof WorkspaceSchema> }>(
     '/v1/workspaces/:id',
     { config: { scope: 'read' }, schema: { summary: 'Get a workspace', params: WorkspaceParams, response: { 200: ref(WorkspaceSchema), ...errorResponses(404) } } },
-    async (request) => store.getWorkspace(request.principal.tenant, request.params.id),
+    async (request) => {
+      const workspace = await store.getWorkspace(request.principal.tenant, request.params.id);
+      reasoning.preload(request.principal.tenant, workspace.graph_id); // an analyst opening a workspace may ask for an assess next
+      return workspace;
+    },
   );
 
   app.delete<{ Params: { id: string } }>(

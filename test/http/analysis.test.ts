@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 // Three conflicts written as graphs (test/fixtures/conflicts): what a conflict analyst would expect of each.
@@ -47,6 +48,16 @@ describe('assess and analyze over HTTP', () => {
     }
   });
   afterAll(async () => t.close());
+
+  it('has the workers take the graph of a workspace a client opens, ahead of its first assess', async () => {
+    // written behind the API's back, so that only the GET asks for the preload
+    await t.store.writeGraph('analysts', 'opened', await graphWriteFromJson(conflict('spoiler')));
+    const created = await post('/v1/workspaces', { name: 'opened', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'opened' });
+    expect(await t.deps.reasoning.viewsPrepared('analysts', 'opened', 1_000)).toBe(false);
+    const opened = await t.app.inject({ method: 'GET', url: `/v1/workspaces/${created.json().id}`, headers: { 'x-api-key': key } });
+    expect(opened.statusCode).toBe(200);
+    expect(await t.deps.reasoning.viewsPrepared('analysts', 'opened', 60_000)).toBe(true);
+  }, 90_000);
 
   it('lists the 15 built-in frameworks with their manifests and READMEs', async () => {
     const listing = (await t.app.inject({ method: 'GET', url: '/v1/frameworks', headers: { 'x-api-key': key } })).json();

@@ -3,7 +3,7 @@ import { loadConfig } from '../../server/config.ts';
 
 describe('settings from the environment', () => {
   it('refuses a pool or queue of size 0 by name, where 0 would admit nothing', () => {
-    for (const name of ['PARLEY_REASON_MAX_QUEUE', 'PARLEY_NER_MAX_QUEUE', 'PARLEY_RULE_MAX_QUEUE', 'PARLEY_REASON_WORKERS', 'PARLEY_NER_WORKERS', 'PARLEY_REPLICA_GRAPHS']) {
+    for (const name of ['PARLEY_REASON_MAX_QUEUE', 'PARLEY_NER_MAX_QUEUE', 'PARLEY_RULE_MAX_QUEUE', 'PARLEY_REASON_WORKERS', 'PARLEY_NER_WORKERS', 'PARLEY_REPLICA_GRAPHS', 'PARLEY_REASON_IDLE_MS']) {
       expect(() => loadConfig({ [name]: '0' }), name).toThrow(`${name} must be an integer of at least 1 (got '0')`);
     }
   });
@@ -12,5 +12,10 @@ describe('settings from the environment', () => {
     expect(loadConfig({ PARLEY_QUERY_INLINE_MS: '0', PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_RULE_WORKERS: '0', PARLEY_PRELOAD_MAX_FACTS: '0' })).toMatchObject({ queryInlineMs: 0, rateLimitPerMinute: 0, ruleWorkers: 0, preloadMaxFacts: 0 });
     expect(() => loadConfig({ PARLEY_QUERY_TIMEOUT_MS: '1.5' })).toThrow("PARLEY_QUERY_TIMEOUT_MS must be a non-negative integer (got '1.5')");
     expect(() => loadConfig({ PARLEY_REASON_MAX_QUEUE: 'many' })).toThrow('PARLEY_REASON_MAX_QUEUE must be an integer of at least 1');
+  });
+
+  it('keeps idle reasoning workers for 15 minutes unless told otherwise', () => {
+    expect(loadConfig({}).reasonIdleMs).toBe(900_000);
+    expect(loadConfig({ PARLEY_REASON_IDLE_MS: '5000' }).reasonIdleMs).toBe(5_000);
   });
 });

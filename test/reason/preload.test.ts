@@ -78,6 +78,26 @@ describe('views preloaded in the reasoning workers', () => {
     expect(withoutCost((await pool.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
   }, 120_000);
 
+  it('are asked for by a client at work on a graph before any query or assess: the workers start and take the view', async () => {
+    const fixture = JSON.parse(await readFile(path.join('frameworks', 'zartman', 'tests', '1-hurting-stalemate-and-an-offer.json'), 'utf8'));
+    await store.writeGraph('t', 'r', await graphWriteFromJson(fixture.graph));
+    const fresh = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
+    const off = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 0 });
+    try {
+      fresh.preload('t', 'absent'); // replaced by the next (the latest graph wins), and would ask nothing
+      fresh.preload('t', 'r');
+      expect(await fresh.viewsPrepared('t', 'r', 60_000)).toBe(true);
+      const ids = ['zartman', 'glasl', 'stedman'];
+      expect(withoutCost((await fresh.frameworks('t', 'r', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('r', ids)));
+      fresh.preload('t', 'absent'); // a graph that does not exist: nothing asked, nothing thrown
+      off.preload('t', 'r'); // preloads turned off
+      expect(await off.viewsPrepared('t', 'r', 3_000)).toBe(false);
+    } finally {
+      await fresh.close();
+      await off.close();
+    }
+  }, 120_000);
+
   it('leave graphs above the preload bound to their first assess', async () => {
     const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10 });
     try {

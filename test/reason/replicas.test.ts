@@ -1,6 +1,10 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReplicaSet } from '../../engine/reason/replicas.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
 
 const recorded = '2024-01-01T00:00:00.000Z';
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
@@ -64,4 +68,64 @@ describe('a worker\'s graph replicas', () => {
     // (besides the need of the first graph() call, which came before the snapshot)
     expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId }]);
   });
+
+  it('hands a held replica over when a preload names it, and asks for a snapshot when it holds none', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const heard: { type: string; key?: string }[] = [];
+    main.onmessage = (event) => heard.push((event as { data: { type: string } }).data);
+    const reported: string[] = [];
+    const replicas = new ReplicaSet(name, 4, (at, graph, by) => reported.push(`${by} ${at.key} ${at.version} ${[...graph.nodes.keys()].join(',')}`));
+    closing.push(main, replicas);
+    const key = 't\u0000g';
+    snapshotOn(main, key)(0, ['a']);
+    await replicas.graph({ key, generation: 'g1', version: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const heardBefore = heard.length;
+    main.postMessage({ type: 'preload', key, generation: 'g1', version: 0 });
+    main.postMessage({ type: 'preload', key: 't\u0000other', generation: 'g7', version: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reported).toEqual(['snapshot t\u0000g 0 a', 'preload t\u0000g 0 a']);
+    expect(heard.slice(heardBefore)).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7' }]);
+  });
+});
+
+describe('the main thread\'s side of the replicas', () => {
+  it('sends a snapshot again to a worker that started while it was going out, which would have missed its beginning', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const name = `replicas-test-${Math.random()}`;
+    const source = new ReplicaSource(store, name);
+    const sets: ReplicaSet[] = [];
+    try {
+      const ids = Array.from({ length: SNAPSHOT_CHUNK * 8 }, (_, i) => `n${i}`);
+      await store.writeGraph('t', 'big', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
+      const { at } = await source.current('t', 'big');
+      const watch = new BroadcastChannel(name);
+      let late: ReplicaSet | undefined;
+      const lateStarted = new Promise<void>((resolve) => {
+        watch.onmessage = (event) => {
+          const { type } = (event as { data: { type: string } }).data;
+          // a worker starting between the snapshot's first and last chunk
+          if (type === 'snapshot-chunk' && !late) {
+            sets.push((late = new ReplicaSet(name, 4)));
+            resolve();
+          }
+        };
+      });
+      const first = new ReplicaSet(name, 4);
+      sets.push(first);
+      expect((await first.graph(at)).nodes.size).toBe(ids.length);
+      await lateStarted;
+      watch.close();
+      const deadline = Date.now() + 20_000;
+      while (!late!.held(at.key) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(late!.held(at.key)?.graph.nodes.size).toBe(ids.length);
+    } finally {
+      sets.forEach((set) => set.close());
+      source.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
