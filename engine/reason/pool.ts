@@ -81,6 +81,12 @@ export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
 const PRELOAD_PAUSE_MS = 100;
 /** ... but never longer than this after the first of them. */
 const PRELOAD_MAX_WAIT_MS = 1_000;
+/**
+ * Whether a time limit stopped the run: such a result depends on how busy the machine was, and is
+ * not kept (an inference limit stops a run at the same point every time, so that result is).
+ */
+const stoppedByTime = (run: { error?: { code: string } }) => run.error?.code === 'query_time_limit';
+
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
 /** Query texts remembered as too heavy for the inline budget (per tenant and graph). */
@@ -276,7 +282,7 @@ export class ReasoningPool {
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       return inOrder.flat();
-    });
+    }, (runs) => !runs.some(stoppedByTime));
     return { runs, graph };
   }
 
@@ -290,7 +296,7 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     const { at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods]);
-    return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>);
+    return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) => !trajectory.points.some((point) => point.results.some(stoppedByTime)));
   }
 
   /**
@@ -313,7 +319,7 @@ export class ReasoningPool {
       this.ahead = undefined;
       if (this.closed) return;
       this.source.preload(tenant, graphId, this.preloadMaxFacts, this.pool.threads.length).then(
-        () => this.startWorkers(),
+        (worth) => worth && this.startWorkers(),
         () => {}, // the graph was deleted meanwhile: nothing to preload
       );
     }, Math.max(0, Math.min(PRELOAD_PAUSE_MS, since + PRELOAD_MAX_WAIT_MS - now)));
@@ -363,7 +369,8 @@ export class ReasoningPool {
     for (let i = 0; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
   }
 
-  private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  /** The value of `key`, computed when not cached, and kept when `keep` says so. */
+  private async cached<T>(key: string, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
     if (this.cache.has(key)) {
       const value = this.cache.get(key) as T;
       this.cache.delete(key);
@@ -371,6 +378,7 @@ export class ReasoningPool {
       return value;
     }
     const value = await compute();
+    if (!keep(value)) return value;
     this.cache.set(key, value);
     if (this.cache.size > RESULT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return value;
