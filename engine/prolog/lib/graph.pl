@@ -470,8 +470,8 @@ add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Na
 % each argument the frameworks look its facts up by (the first call with that argument bound
 % builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay). Not
 % g_edge by id (edge/5 with the id bound): no built-in framework asks for an edge by its id, and
-% that index, over every edge's distinct id, is the dearest of them (a sixth of the warming); a
-% rule that does ask builds it on its first call.
+% that index, over every edge's distinct id, is the dearest of them (some 23 of 170 ms at 100k
+% facts); a rule that does ask builds it on its first call.
 parley_warm :-
     forall(warm_lookup(W, Fact), ( W = '$parley_warm', \+ call(Fact) )).
 
@@ -501,8 +501,8 @@ parley_name_labels(Module, Labels) :-
 % parley_index_words(+Words): the words the text index now covers.
 parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), assertz(g_indexed(W))).
 
-% one adder per fact, each asserting its own functor: building the fact with =../2 made the
-% assertions half as dear again (the hand-over asserts some 170k facts at 100k facts)
+% one adder per kind of fact, each asserting its own functor: building each fact with =../2 made
+% the assertions some 60% dearer (the hand-over asserts some 160k facts at 100k facts)
 add_nodes([]).
 add_nodes([Id, Label | T]) :- assertz(g_node(Id, Label)), add_nodes(T).
 add_props([]).
