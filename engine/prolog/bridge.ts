@@ -329,7 +329,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
     }
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
+    once('parley_add_view(N, P, EP, E, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
     loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
     return 'added';
   }
@@ -344,7 +344,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, R, V, T, M, Ref, Named)', facts.arguments(true, names.words()));
+  once('parley_load_view(N, P, EP, E, V, T, M, Ref, Named)', facts.arguments(true, names.words()));
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   return 'whole';
 }
@@ -380,7 +380,7 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/10
+ * The g_* facts of some records, as the flat lists parley_load_view/9 and parley_add_view/9
  * take (the arguments of one fact after another).
  */
 class ViewFacts {
@@ -388,7 +388,6 @@ class ViewFacts {
   readonly props: unknown[] = [];
   readonly edgeProps: unknown[] = [];
   readonly edges: unknown[] = [];
-  readonly roles: unknown[] = [];
   readonly valid: unknown[] = [];
   readonly texts: unknown[] = [];
   /** Keyword, node id: the declared keywords and the node names each text contains (g_mention). */
@@ -430,8 +429,8 @@ class ViewFacts {
   }
 
   addEdge(edge: EdgeRecord): void {
-    this.edges.push(edge.id, edge.type, edge.from, edge.to, edge.confidence);
-    if (typeof edge.properties.role === 'string') this.roles.push(edge.id, edge.properties.role);
+    // the role in the edge's fact ([] for none): the rules that group events by who took part read it where they find the edge
+    this.edges.push(edge.id, edge.type, edge.from, edge.to, edge.confidence, typeof edge.properties.role === 'string' ? edge.properties.role : []);
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
   }
 
@@ -439,7 +438,7 @@ class ViewFacts {
   arguments(withReference: boolean, named: string[]): Record<string, unknown> {
     const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
     const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
-    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, R: this.roles, V: this.valid, T: this.texts, M: this.mentions, Ref: ref, Named: named };
+    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, Ref: ref, Named: named };
   }
 }
 

@@ -124,7 +124,7 @@ describe('Prolog bridge', () => {
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
     // the facts after those additions are the facts of the same graph handed over whole
-    const facts = "findall(F, ( member(F, [g_node(_, _), g_prop(_, _, _), g_eprop(_, _, _), g_edge(_, _, _, _, _), g_role(_, _), g_valid(_, _, _), g_text(_, _), g_ref(_, _), g_mention(_, _), g_named(_)]), call(user:F) ), Fs), msort(Fs, Sorted)";
+    const facts = "findall(F, ( member(F, [g_node(_, _), g_prop(_, _, _), g_eprop(_, _, _), g_edge(_, _, _, _, _, _), g_valid(_, _, _), g_text(_, _), g_ref(_, _), g_mention(_, _), g_named(_)]), call(user:F) ), Fs), msort(Fs, Sorted)";
     const added = bridge.solve(facts, ['Sorted'], { graph });
     const whole = bridge.solve(facts, ['Sorted'], { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
     expect((added[0][0] as string[]).length).toBeGreaterThan(50);

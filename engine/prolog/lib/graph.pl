@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/10).
+% new, only the records added since when the graph has only grown (parley_add_view/9).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -10,9 +10,10 @@
 %   g_prop(Id, Key, Value)          node properties (no null values); prop/3 with the id
 %                                   unbound and a key and value given reads only these
 %   g_eprop(Id, Key, Value)         edge properties
-%   g_edge(Id, Type, From, To, Confidence)
-%   g_role(Edge, Role)              an edge's role property, when it is text (else the
-%                                   edge's role is participant)
+%   g_edge(Id, Type, From, To, Confidence, Role)
+%                                   Role: the edge's role property when it is text, else []
+%                                   (the edge's role is then participant); in the edge's own fact,
+%                                   read where the edge is found, not looked up again by its id
 %   g_valid(Id, Date, Days)         a node's valid time, 'YYYY-MM-DD', and the same as days since
 %                                   1970-01-01 (one fact: one assertion and one index, not two)
 %   g_text(Id, Lower)               a node's text (else label) in lower case
@@ -27,7 +28,7 @@
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/5, g_role/2, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -42,10 +43,10 @@ prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ),
 prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, K, Value), K == Key.
 prop(Id, Key, Value) :- ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
 
-edge(Id, Type, From, To, Confidence) :- nonvar(Id), !, g_edge(Id, T, F, D, C), T = Type, F = From, D = To, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C), T = Type, F = From, I = Id, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C), T = Type, D = To, I = Id, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence).
+edge(Id, Type, From, To, Confidence) :- nonvar(Id), !, g_edge(Id, T, F, D, C, _), T = Type, F = From, D = To, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C, _), T = Type, F = From, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C, _), T = Type, D = To, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence, _).
 
 valid_time(Id, Date) :- g_valid(Id, Date, _).
 
@@ -230,11 +231,11 @@ group_by_edge_(Ids, Type, Dir, Role, Groups) :-
 % arriving at Id (in) or leaving it (out), whose role is Role when Role is an atom (an edge
 % without a role fact has role participant)
 other_end(in, Type, Role, Id, Other) :-
-    g_edge(Edge, T, Other, Id, _), T == Type,
-    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+    g_edge(_, T, Other, Id, _, R), T == Type,
+    ( atom(Role) -> ( R == [] -> Role == participant ; R == Role ) ; true ).
 other_end(out, Type, Role, Id, Other) :-
-    g_edge(Edge, T, Id, Other, _), T == Type,
-    ( atom(Role) -> ( g_role(Edge, R) -> R == Role ; Role == participant ) ; true ).
+    g_edge(_, T, Id, Other, _, R), T == Type,
+    ( atom(Role) -> ( R == [] -> Role == participant ; R == Role ) ; true ).
 
 % link_pairs(+Ids, +SideA, +SideB, -Pairs): p(A, B, Ids) for the nodes each id links.
 link_pairs(Ids, SideA, SideB, Pairs) :-
@@ -402,26 +403,26 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Roles, +Valid, +Texts, +Mentions, +Ref, +Named):
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Ref, +Named):
 % the g_* facts of a new view, replacing the last one's. Each list is flat (the arguments of one
 % fact after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
 % reference date; Named the node names the text index covers.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
+parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
-    retractall(g_edge(_, _, _, _, _)), retractall(g_role(_, _)), retractall(g_valid(_, _, _)),
+    retractall(g_edge(_, _, _, _, _, _)), retractall(g_valid(_, _, _)),
     retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
     forall(retract(g_memo(Slot)), nb_delete(Slot)),
-    add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named),
+    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named),
     abolish_all_tables.
 
 % parley_add_view(...): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
 % (tabled rule predicates) are dropped, and the view_memo/3 answers the additions may change
 % (memo_holds/4 keeps the others).
-parley_add_view(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
-    add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named),
-    added_keys(Nodes, 2, Labels), added_keys(Edges, 5, Types),
+parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
+    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named),
+    added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
     abolish_all_tables.
 
@@ -452,14 +453,14 @@ memo_holds(_, _, Ref, (user:filter_ids(_, Condition))-_) :-
     ( Ref == [] -> true ; \+ memberchk(Condition, [window(_, _), current(_)]) ).
 
 % added_keys(+Flat, +Width, -Keys): the sorted second elements of the records of a flat list
-% (parley_load_view/10) Width elements long: the labels of the nodes, the types of the edges
+% (parley_load_view/9) Width elements long: the labels of the nodes, the types of the edges
 added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Keys).
 added_keys_([], _, []).
 added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
 
-add_facts(Nodes, Props, EdgeProps, Edges, Roles, Valid, Texts, Mentions, Ref, Named) :-
+add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
     add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
-    add_edges(Edges), add_roles(Roles), add_valid(Valid), add_texts(Texts),
+    add_edges(Edges), add_valid(Valid), add_texts(Texts),
     add_mentions(Mentions), forall(member(W, Named), assertz(g_named(W))),
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
@@ -478,9 +479,9 @@ parley_warm :-
 warm_lookup(W, g_node(W, _)).           warm_lookup(W, g_node(_, W)).
 warm_lookup(W, g_prop(W, _, _)).        warm_lookup(W, g_prop(_, _, W)).
 warm_lookup(W, g_eprop(W, _, _)).
-warm_lookup(W, g_edge(_, W, _, _, _)).
-warm_lookup(W, g_edge(_, _, W, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _)).
-warm_lookup(W, g_role(W, _)).           warm_lookup(W, g_valid(W, _, _)).
+warm_lookup(W, g_edge(_, W, _, _, _, _)).
+warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, _)).
+warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
 
@@ -509,13 +510,11 @@ add_props([]).
 add_props([Id, Key, Value | T]) :- assertz(g_prop(Id, Key, Value)), add_props(T).
 add_eprops([]).
 add_eprops([Id, Key, Value | T]) :- assertz(g_eprop(Id, Key, Value)), add_eprops(T).
-add_roles([]).
-add_roles([Edge, Role | T]) :- assertz(g_role(Edge, Role)), add_roles(T).
 add_texts([]).
 add_texts([Id, Lower | T]) :- assertz(g_text(Id, Lower)), add_texts(T).
 add_mentions([]).
 add_mentions([Word, Id | T]) :- assertz(g_mention(Word, Id)), add_mentions(T).
 add_edges([]).
-add_edges([Id, Type, From, To, Confidence | T]) :- assertz(g_edge(Id, Type, From, To, Confidence)), add_edges(T).
+add_edges([Id, Type, From, To, Confidence, Role | T]) :- assertz(g_edge(Id, Type, From, To, Confidence, Role)), add_edges(T).
 add_valid([]).
 add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date, Days)), add_valid(T).
