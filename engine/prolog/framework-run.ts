@@ -14,7 +14,7 @@
  * renders the derivation as readable lines. One inference budget and one time limit
  * cover the whole run; a run that spends either is reported, not thrown.
  */
-import { ParleyError } from '../errors.ts';
+import { LimitError, ParleyError } from '../errors.ts';
 import type { GraphView, PrologValue } from './bridge.ts';
 import type { RuleRegistry } from './registry.ts';
 import type { FrameworkManifest } from './framework-loader.ts';
@@ -179,8 +179,16 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       run.trace = run.missing.map((reason) => `does not apply: ${reason}`);
     }
   } catch (error) {
-    // a rule that breaks the engine (a JavaScript stack overflow deep in a term) stops its own run only
-    run.error = error instanceof ParleyError ? { code: error.code, message: error.message } : { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
+    // a rule that breaks the engine (a JavaScript stack overflow deep in a term) stops its own run only;
+    // a limit is named as the run's (the solve call that met it had only what earlier calls left)
+    run.error =
+      error instanceof LimitError && error.code === 'query_time_limit'
+        ? { code: error.code, message: `the framework ran past its time limit of ${limits.timeLimitMs} ms` }
+        : error instanceof LimitError && error.code === 'query_inference_limit'
+          ? { code: error.code, message: `the framework used more than its ${limits.inferenceLimit} inferences` }
+          : error instanceof ParleyError
+            ? { code: error.code, message: error.message }
+            : { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
     run.trace.push(`stopped: ${run.error.message}`);
   }
   run.evidence = [...allEvidence].sort().slice(0, MAX_RUN_EVIDENCE_LISTED);

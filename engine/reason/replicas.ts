@@ -8,6 +8,8 @@
  *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
  *   worker → main   need       {key, generation}                          a replica is missing or has a gap
+ *   main → workers  gone       {key, generation}                          the answer to a need of a generation deleted
+ *                                                                        since: the task waiting for it fails (404)
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
@@ -25,6 +27,7 @@
  * after it, in order.
  */
 import { BroadcastChannel, threadId } from 'node:worker_threads';
+import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from '../store/graph-index.ts';
 import { putLogged } from '../store/graph-changes.ts';
@@ -35,6 +38,8 @@ import { yieldToLoop } from '../turns.ts';
 export const SNAPSHOT_CHUNK = 5_000;
 /** How long a worker waits for a replica before the task fails. */
 export const REPLICA_WAIT_MS = 60_000;
+/** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
+const GONE_KEPT = 256;
 
 export interface GraphVersion {
   key: string;
@@ -52,6 +57,7 @@ type ReplicaMessage =
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number }
+  | { type: 'gone'; key: string; generation: string }
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number };
 
 export function graphKey(tenant: string, graphId: string): string {
@@ -85,7 +91,7 @@ export class ReplicaSource {
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
-      if (message.type === 'need') void this.sendSnapshot(message.key);
+      if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started' && this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
       else if (message.type === 'prepared') this.notePrepared(message);
     };
@@ -96,15 +102,18 @@ export class ReplicaSource {
    * Asks the running workers to hand the graph's view to their Prolog engines now, ahead of the
    * assess a client at work on it may ask for (those without its replica ask for a snapshot, and
    * a worker that starts is sent it, as the graph last asked about). Nothing to ask when the graph
-   * is larger than `maxFacts` or its view is held by `workers` workers at its current version.
-   * Returns whether it asked; rejects (NotFoundError) when the graph is absent.
+   * is larger than `maxFacts` (it does not become the graph last asked about either: a worker that
+   * starts is not sent it), or its view is held by `workers` workers at its current version.
+   * Returns whether the graph is one to preload (false: too large); rejects (NotFoundError) when it is absent.
    */
   async preload(tenant: string, graphId: string, maxFacts: number, workers: number): Promise<boolean> {
-    const { graph, at } = await this.current(tenant, graphId);
+    const { graph, at } = await this.versionOf(tenant, graphId);
     if (this.closed || graph.factCount > maxFacts) return false;
+    this.lastAsked = at.key;
     const entry = this.preparedBy.get(at.key);
-    if (entry && entry.generation === at.generation && entry.version >= at.version && entry.workers.size >= workers) return false;
-    this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
+    if (!entry || entry.generation !== at.generation || entry.version < at.version || entry.workers.size < workers) {
+      this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
+    }
     return true;
   }
 
@@ -113,11 +122,16 @@ export class ReplicaSource {
     this.preparedBy.clear();
   }
 
-  /** Loads the graph (404 when absent) and names the version a task on it must see. */
+  /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
   async current(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
+    const current = await this.versionOf(tenant, graphId);
+    this.lastAsked = current.at.key;
+    return current;
+  }
+
+  private async versionOf(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
     const graph = await this.store.loadGraph(tenant, graphId);
     const key = graphKey(tenant, graphId);
-    this.lastAsked = key;
     const generation = this.store.loadedGeneration(tenant, graphId)!;
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
@@ -131,6 +145,7 @@ export class ReplicaSource {
    * last part before readers see the write, so a task names a version the workers get.
    */
   private async onChange(change: GraphChange): Promise<void> {
+    if (this.closed) return;
     const key = graphKey(change.tenant, change.graphId);
     if (change.kind === 'delete') {
       this.versions.delete(key);
@@ -158,7 +173,9 @@ export class ReplicaSource {
       node = nodeEnd;
       edge = edgeEnd;
       await yieldToLoop();
+      if (this.closed) return;
     }
+    if (this.closed) return; // (the store still waits for this listener: the write is committed, the workers are gone)
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
@@ -190,6 +207,23 @@ export class ReplicaSource {
       if (left <= 0) return false;
       await waitForMessage(this.preparedWaiters, Math.min(left, 1_000));
     }
+  }
+
+  /**
+   * A snapshot for a worker that lacks a replica, unless the generation it asks for is no more (the
+   * graph was deleted, or deleted and made again, since its task was given out): then the worker is
+   * told so, and its task fails with 404, rather than taking the new generation's snapshot, finding
+   * it is not the one its task names, and asking again, snapshot after snapshot, until it times out.
+   */
+  private async answerNeed(key: string, generation: string): Promise<void> {
+    const { tenant, graphId } = splitKey(key);
+    const at = await this.current(tenant, graphId).then(
+      ({ at }) => at,
+      () => undefined,
+    );
+    if (this.closed) return;
+    if (at?.generation === generation) return this.sendSnapshot(key);
+    this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
   }
 
   private async sendSnapshot(key: string): Promise<void> {
@@ -275,6 +309,8 @@ export class ReplicaSet {
   private readonly waiters = new Set<() => void>();
   private readonly requested = new Map<string, number>();
   private readonly behindSince = new Map<string, number>();
+  /** Per graph, the generation the main thread said is no more (a task naming it fails). */
+  private readonly gone = new Map<string, string>();
 
   constructor(
     channelName: string,
@@ -298,7 +334,8 @@ export class ReplicaSet {
         this.behindSince.delete(at.key);
         return replica.graph;
       }
-      if (replica && replica.generation !== at.generation) this.replicas.delete(at.key);
+      if (this.gone.get(at.key) === at.generation) throw new NotFoundError('graph', splitKey(at.key).graphId);
+      // (a replica of another generation stays: it may be the newer one; a snapshot of the task's replaces it)
       if (!this.building.has(at.key)) this.request(at);
       else this.behindSince.delete(at.key);
       if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive within ${REPLICA_WAIT_MS} ms`);
@@ -312,7 +349,7 @@ export class ReplicaSet {
    */
   private request(at: GraphVersion): void {
     const now = Date.now();
-    if (this.replicas.has(at.key)) {
+    if (this.replicas.get(at.key)?.generation === at.generation) {
       const since = this.behindSince.get(at.key);
       if (since === undefined) this.behindSince.set(at.key, now);
       if (since === undefined || now - since < 500) return;
@@ -403,6 +440,11 @@ export class ReplicaSet {
           this.request(message);
         }
         return;
+      }
+      case 'gone': {
+        this.gone.set(message.key, message.generation);
+        if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
+        break;
       }
       case 'need':
       case 'started':

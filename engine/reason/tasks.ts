@@ -162,7 +162,8 @@ function periodStart(day: string, period: Period): number {
   return Number(day.slice(0, 4)) * 12 + month - (month % MONTHS_IN[period]);
 }
 
-function serialise(error: unknown): SerialisedError {
+/** An error as data, to cross the thread boundary (deserialise makes it typed again). */
+export function serialise(error: unknown): SerialisedError {
   if (error instanceof ParleyError) return { kind: error.kind, code: error.code, message: error.message, details: error.details };
   return { kind: 'internal', code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
 }

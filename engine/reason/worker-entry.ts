@@ -11,7 +11,7 @@
 import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import { ReplicaSet } from './replicas.ts';
-import { runTask, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
+import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
   channelName: string;
@@ -70,5 +70,14 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;
   prepare();
-  return async (task) => (task.kind === 'start' ? null : runTask(task, await replicas.graph(task.at), loadedCatalog, shaper));
+  return async (task) => {
+    if (task.kind === 'start') return null;
+    let graph;
+    try {
+      graph = await replicas.graph(task.at);
+    } catch (error) {
+      return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
+    }
+    return runTask(task, graph, loadedCatalog, shaper);
+  };
 }

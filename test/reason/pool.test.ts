@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,6 +80,46 @@ describe('the reasoning pool', () => {
     const after = await pool.frameworks('t', 'g', cheapestFirst, { limits });
     expect(after.runs.map((run) => run.framework_id)).toEqual(cheapestFirst);
   });
+});
+
+describe('a framework stopped by its time limit', () => {
+  it('is reported with the run\'s limit, and its result is not kept: the next assess runs it again', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-limit-'));
+    const modules = path.join(dir, 'modules', 'spinner');
+    await mkdir(modules, { recursive: true });
+    await writeFile(path.join(modules, 'manifest.json'), JSON.stringify({
+      id: 'spinner', name: 'Spinner', citation: 'none', question: 'Does it stop?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
+    }));
+    await writeFile(path.join(modules, 'README.md'), '# Spinner\n\nA rule that never ends, to prove the time limit holds.');
+    await writeFile(path.join(modules, 'rules.pl'), [
+      "indicator(actors, 1, 'actors').",
+      "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].",
+      'finding(k, v, s, [], []) :- spin(0).',
+      // (a built-in besides arithmetic: the heartbeat that checks the time is reached only through one)
+      'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).',
+    ].join('\n'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const spinning = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
+    try {
+      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+      const timeLimited = { inferenceLimit: 1e12, timeLimitMs: 300 };
+      const first = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
+      expect(first.runs[0].error).toEqual({ code: 'query_time_limit', message: 'the framework ran past its time limit of 300 ms' });
+      expect(first.runs[1].error).toBeUndefined();
+      const again = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
+      expect(again.runs).not.toBe(first.runs);
+      expect(again.runs[0].error).toEqual(first.runs[0].error);
+      // an inference limit stops the run at the same point every time: that result is kept
+      const inferenceLimited = { inferenceLimit: 50_000, timeLimitMs: 60_000 };
+      const stopped = await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited });
+      expect(stopped.runs[0].error).toEqual({ code: 'query_inference_limit', message: 'the framework used more than its 50000 inferences' });
+      expect((await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited })).runs).toBe(stopped.runs);
+    } finally {
+      await spinning.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('queries on the event loop first', () => {

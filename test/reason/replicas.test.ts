@@ -128,4 +128,40 @@ describe('the main thread\'s side of the replicas', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('fails a task on a graph deleted and made again since it was given out with 404, after one answer, not a snapshot after snapshot', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const name = `replicas-test-${Math.random()}`;
+    const source = new ReplicaSource(store, name);
+    const set = new ReplicaSet(name, 4);
+    const watch = new BroadcastChannel(name);
+    const snapshots: string[] = [];
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string; generation?: string } }).data;
+      if (message.type === 'snapshot-begin') snapshots.push(message.generation!);
+    };
+    try {
+      const write = { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'A' } }], edges: [] };
+      await store.writeGraph('t', 'g', write);
+      const { at: old } = await source.current('t', 'g');
+      await store.deleteGraph('t', 'g');
+      await store.writeGraph('t', 'g', write);
+      const { at: now } = await source.current('t', 'g');
+      expect(now.generation).not.toBe(old.generation);
+      expect((await set.graph(now)).nodes.size).toBe(1);
+      const started = Date.now();
+      await expect(set.graph(old)).rejects.toMatchObject({ kind: 'not_found', code: 'graph_not_found' });
+      expect(Date.now() - started).toBeLessThan(5_000); // not the wait for a replica (REPLICA_WAIT_MS)
+      expect((await set.graph(now)).nodes.size).toBe(1); // the new generation's replica was kept
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(snapshots).toEqual([now.generation]);
+    } finally {
+      watch.close();
+      set.close();
+      source.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
