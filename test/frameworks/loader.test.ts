@@ -217,6 +217,7 @@ describe('rule modules from directories outside the repo', () => {
 
 describe('entries of a rules directory that cannot be read', () => {
   let dir: string;
+  let notADir: string;
   let catalog: FrameworkCatalog;
 
   beforeAll(async () => {
@@ -229,17 +230,21 @@ describe('entries of a rules directory that cannot be read', () => {
     const readmeDir = writeFramework(dir, 'ext_readme_dir', { rules: EXT_RULES.replace(/ext_/g, 'readme_') });
     rmSync(path.join(readmeDir, 'README.md'));
     mkdirSync(path.join(readmeDir, 'README.md'));
-    catalog = await loadRuleModules([dir]);
+    // and a rules "directory" that is a file (PARLEY_FRAMEWORKS_DIR set to the wrong path)
+    notADir = path.join(tempDir('file'), 'rules.txt');
+    writeFileSync(notADir, 'not a directory\n');
+    catalog = await loadRuleModules([dir, notADir]);
   });
 
   it('refuses each with its file and reason, and every other module still loads', () => {
     const refused = catalog.frameworks.filter((entry) => !entry.builtin && entry.status === 'refused');
-    expect(refused.map((entry) => entry.id).sort()).toEqual(['ext_gone', 'ext_readme_dir']);
+    expect(refused.map((entry) => entry.id).sort()).toEqual(['ext_gone', 'ext_readme_dir', 'rules.txt']);
     const problemsOf = (id: string) => {
       const found = refused.find((entry) => entry.id === id);
       return found?.status === 'refused' ? found.problems : [];
     };
     expect(problemsOf('ext_gone')).toEqual([{ file: path.join(dir, 'ext_gone'), reason: expect.stringMatching(/ENOENT/) }]);
+    expect(problemsOf('rules.txt')).toEqual([{ file: notADir, reason: expect.stringMatching(/directory cannot be read: ENOTDIR/) }]);
     expect(problemsOf('ext_readme_dir')).toEqual([{ file: path.join(dir, 'ext_readme_dir', 'README.md'), reason: expect.stringMatching(/README\.md cannot be read: .*EISDIR/) }]);
     // refused before its rules were consulted: nothing of it is callable
     expect(catalog.registry.module('ext_readme_dir')).toBeUndefined();
