@@ -65,7 +65,7 @@ describe('a trajectory over dates the store does not check', () => {
   });
 
   // a Claim's `timestamp` is outside the ontology's typed properties: any string is written as it is
-  const trajectory = async (graphId: string, claimTimestamps: string[], period: Period, maxPeriods: number): Promise<Trajectory> => {
+  const trajectory = async (graphId: string, claimTimestamps: string[], period: Period, maxPeriods: number, timeLimitMs = 20_000): Promise<Trajectory> => {
     const nodes = [
       { kind: 'Actor', id: 'army', label: 'Northern Army', role: 'party' },
       { kind: 'Actor', id: 'villagers', label: 'River Valley villagers', role: 'party' },
@@ -82,7 +82,7 @@ describe('a trajectory over dates the store does not check', () => {
     ];
     await store.writeGraph('t', graphId, await graphWriteFromJson({ nodes, edges }), { createGraph: true });
     const graph = await store.loadGraph('t', graphId);
-    const task: ReasonTask = { kind: 'trajectory', at: { key: `t\0${graphId}`, generation: 'g', version: 1 }, frameworkIds: ['glasl'], period, maxPeriods, limits: { inferenceLimit: 5_000_000, timeLimitMs: 20_000 } };
+    const task: ReasonTask = { kind: 'trajectory', at: { key: `t\0${graphId}`, generation: 'g', version: 1 }, frameworkIds: ['glasl'], period, maxPeriods, limits: { inferenceLimit: 5_000_000, timeLimitMs } };
     const reply = runTask(task, graph, await catalogLoading);
     if (!reply.ok) throw new Error(reply.error.message);
     return reply.value as Trajectory;
@@ -99,5 +99,16 @@ describe('a trajectory over dates the store does not check', () => {
     expect(points.map((point) => point.period)).toEqual(['9999-11', '9999-12']);
     expect(truncated).toBe(9999 * 12 - 2);
     expect(points[1].results).toEqual([expect.objectContaining({ framework_id: 'glasl', applies: true })]);
+  });
+
+  it('is bounded as a whole by what an assess of its frameworks may take: the periods past it say so', async () => {
+    const months = Array.from({ length: 24 }, (_, i) => `${2018 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-15`);
+    const { points } = await trajectory('bounded', months, 'month', 60, 1);
+    expect(points.length).toBeGreaterThan(20);
+    expect(points.at(-1)!.results).toEqual([
+      expect.objectContaining({ framework_id: 'glasl', applies: false, error: { code: 'query_time_limit', message: 'the trajectory ran past its time limit of 1 ms (1 ms per framework)' } }),
+    ]);
+    const unbounded = await trajectory('unbounded', months, 'month', 60);
+    expect(unbounded.points.every((point) => point.results.every((result) => result.error === undefined))).toBe(true);
   });
 });
