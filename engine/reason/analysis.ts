@@ -111,6 +111,10 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       citations: [],
     };
   }
+  if (runs.length === 0) {
+    // the question's kind is understood, but no framework loaded now answers it (a module refused at start-up)
+    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, frameworks: [], citations: [] };
+  }
   const sentences: string[] = [];
   const cited = new Set<string>();
   const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
