@@ -2,6 +2,7 @@ import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
+import { MAX_RUN_EVIDENCE_LISTED } from '../engine/prolog/framework-run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 
@@ -421,6 +422,11 @@ const FindingsOmitted = Type.Integer({
   minimum: 0,
   description: 'per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score',
 });
+const RunEvidence = Type.Array(Type.String(), {
+  maxItems: MAX_RUN_EVIDENCE_LISTED,
+  description: `the ids of the nodes and edges the findings and present indicators rest on, sorted: the first ${MAX_RUN_EVIDENCE_LISTED}`,
+});
+const RunEvidenceTotal = Type.Integer({ minimum: 0, description: 'how many ids the findings and present indicators rest on (evidence lists the first of them)' });
 export const RunErrorSchema = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RunError', description: 'why a framework run stopped' });
 
 export const AssessmentSchema = Type.Object(
@@ -436,7 +442,8 @@ export const AssessmentSchema = Type.Object(
         indicators_present: Type.Array(Type.String()),
         indicators_missing: Type.Array(Type.String()),
         explanation: Type.String(),
-        evidence: Type.Array(Type.String()),
+        evidence: RunEvidence,
+        evidence_total: RunEvidenceTotal,
         findings: Type.Array(ref(FindingSchema)),
         findings_omitted: FindingsOmitted,
         error: Type.Optional(ref(RunErrorSchema)),
@@ -483,7 +490,8 @@ export const AnalysisSchema = Type.Object(
         missing: Type.Array(Type.String()),
         findings: Type.Array(ref(FindingSchema)),
         findings_omitted: FindingsOmitted,
-        evidence: Type.Array(Type.String()),
+        evidence: RunEvidence,
+        evidence_total: RunEvidenceTotal,
         trace: Type.Array(Type.String()),
         error: Type.Optional(ref(RunErrorSchema)),
       }),

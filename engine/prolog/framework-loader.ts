@@ -10,7 +10,7 @@
  * module that fails any of this is refused with its file, line and reason, and the
  * others still load.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
@@ -102,12 +102,28 @@ export async function loadRuleModules(extraDirs: string[] = [], options: { built
   const dirs = [{ dir: options.builtinDir ?? BUILTIN_FRAMEWORKS_DIR, builtin: true }, ...extraDirs.map((dir) => ({ dir: path.resolve(dir), builtin: false }))];
   for (const { dir, builtin } of dirs) {
     if (!existsSync(dir)) {
-      catalog.frameworks.push({ status: 'refused', id: path.basename(dir), dir, builtin, problems: [{ file: dir, reason: 'directory does not exist' }] });
+      catalog.frameworks.push(refusedFolder(dir, builtin, 'directory does not exist'));
       continue;
     }
-    for (const name of readdirSync(dir).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      catalog.frameworks.push(refusedFolder(dir, builtin, `directory cannot be read: ${(error as Error).message}`));
+      continue;
+    }
+    for (const name of names) {
       const entryPath = path.join(dir, name);
-      const stat = statSync(entryPath);
+      let stat: Stats;
+      try {
+        stat = statSync(entryPath);
+      } catch (error) {
+        // a dangling symlink or an entry that cannot be examined: whatever it was meant to be, it cannot load
+        const reason = `cannot be read: ${(error as Error).message}`;
+        if (name.endsWith('.pl')) catalog.ruleFiles.push({ status: 'refused', id: path.basename(name, '.pl'), file: entryPath, predicates: [], problems: [{ file: entryPath, reason }] });
+        else catalog.frameworks.push(refusedFolder(entryPath, builtin, reason));
+        continue;
+      }
       if (stat.isDirectory() && existsSync(path.join(entryPath, 'manifest.json'))) {
         catalog.frameworks.push(loadFramework(registry, entryPath, builtin));
       } else if (stat.isFile() && name.endsWith('.pl')) {
@@ -116,6 +132,11 @@ export async function loadRuleModules(extraDirs: string[] = [], options: { built
     }
   }
   return catalog;
+}
+
+/** A folder (a rule directory, or an entry in one) refused as a whole: it names no module file to blame. */
+function refusedFolder(dir: string, builtin: boolean, reason: string): FrameworkEntry {
+  return { status: 'refused', id: path.basename(dir), dir, builtin, problems: [{ file: dir, reason }] };
 }
 
 export function catalogListing(catalog: FrameworkCatalog): CatalogListing {
@@ -147,6 +168,13 @@ export function loadFramework(registry: RuleRegistry, dir: string, builtin: bool
   const readmePath = path.join(dir, 'README.md');
   if (!existsSync(rulesPath)) return refuse({ file: rulesPath, reason: 'rules.pl is missing' });
   if (!existsSync(readmePath)) return refuse({ file: readmePath, reason: 'README.md is missing' });
+  // read before the rules are consulted, so a refused module leaves nothing in the registry
+  let readme: string;
+  try {
+    readme = readFileSync(readmePath, 'utf8');
+  } catch (error) {
+    return refuse({ file: readmePath, reason: `README.md cannot be read: ${(error as Error).message}` });
+  }
   try {
     const defined = registry.load(valid.id, readFileSync(rulesPath, 'utf8'), rulesPath);
     const absent = REQUIRED_PREDICATES.filter((indicator) => !defined.includes(indicator));
@@ -157,7 +185,7 @@ export function loadFramework(registry: RuleRegistry, dir: string, builtin: bool
   } catch (error) {
     return refuse(problemOf(error, rulesPath));
   }
-  return { status: 'loaded', id: valid.id, dir, manifest: valid, readme: readFileSync(readmePath, 'utf8'), builtin };
+  return { status: 'loaded', id: valid.id, dir, manifest: valid, readme, builtin };
 }
 
 function loadRuleFile(registry: RuleRegistry, file: string): RuleFileEntry {

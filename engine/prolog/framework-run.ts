@@ -23,6 +23,13 @@ import { inView } from '../store/view.ts';
 /** Evidence ids listed per finding or indicator; the total is reported beside the list. */
 export const MAX_EVIDENCE_LISTED = 25;
 
+/**
+ * Evidence ids a run lists for all its findings and indicators together (the first, sorted);
+ * the total is reported beside the list. A run's evidence grows with the graph (hundreds of
+ * ids at 10k facts) and every assess and analyze returns it, per framework.
+ */
+export const MAX_RUN_EVIDENCE_LISTED = 100;
+
 /** Per-actor (ranked) findings one framework run keeps, the highest scores first; the rest are counted in findings_omitted. */
 export const DEFAULT_MAX_FINDINGS = 25;
 
@@ -63,8 +70,10 @@ export interface FrameworkRun {
   findings: Finding[];
   /** Per-actor findings the run's findings limit left out (the framework ranks them: rank/3). */
   findings_omitted: number;
-  /** Every id the findings and present indicators rest on, sorted. */
+  /** The first MAX_RUN_EVIDENCE_LISTED of the ids the findings and present indicators rest on, sorted. */
   evidence: string[];
+  /** How many ids the findings and present indicators rest on. */
+  evidence_total: number;
   trace: string[];
   inferences: number;
   /** Set when the run was stopped (inference or time limit, rule error): what it had found is kept. */
@@ -97,6 +106,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     findings: [],
     findings_omitted: 0,
     evidence: [],
+    evidence_total: 0,
     trace: [],
     inferences: 0,
   };
@@ -181,7 +191,8 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
             : { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
     run.trace.push(`stopped: ${run.error.message}`);
   }
-  run.evidence = [...allEvidence].sort();
+  run.evidence = [...allEvidence].sort().slice(0, MAX_RUN_EVIDENCE_LISTED);
+  run.evidence_total = allEvidence.size;
   run.inferences = inferences;
   return run;
 }

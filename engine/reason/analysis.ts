@@ -20,7 +20,8 @@ export interface Assessment {
   indicators_missing: string[];
   explanation: string;
   evidence: string[];
-  findings: { key: string; value: unknown; statement: string; evidence: string[] }[];
+  evidence_total: number;
+  findings: { key: string; value: unknown; statement: string; evidence: string[]; evidence_total: number }[];
   /** Per-actor findings the findings limit left out. */
   findings_omitted: number;
   error?: { code: string; message: string };
@@ -39,7 +40,8 @@ export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
       indicators_missing: run.indicators_missing.map((indicator) => indicator.name),
       explanation: explain(run),
       evidence: run.evidence,
-      findings: run.findings.map(({ key, value, statement, evidence }) => ({ key, value, statement, evidence })),
+      evidence_total: run.evidence_total,
+      findings: run.findings.map(({ key, value, statement, evidence, evidence_total }) => ({ key, value, statement, evidence, evidence_total })),
       findings_omitted: run.findings_omitted,
       ...(run.error ? { error: run.error } : {}),
     }));
@@ -90,6 +92,7 @@ export interface Analysis {
     findings: FrameworkRun['findings'];
     findings_omitted: number;
     evidence: string[];
+    evidence_total: number;
     trace: string[];
     error?: { code: string; message: string };
   }[];
@@ -107,6 +110,10 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       frameworks: [],
       citations: [],
     };
+  }
+  if (runs.length === 0) {
+    // the question's kind is understood, but no framework loaded now answers it (a module refused at start-up)
+    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, frameworks: [], citations: [] };
   }
   const sentences: string[] = [];
   const cited = new Set<string>();
@@ -137,6 +144,7 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       findings: run.findings,
       findings_omitted: run.findings_omitted,
       evidence: run.evidence,
+      evidence_total: run.evidence_total,
       trace: run.trace,
       ...(run.error ? { error: run.error } : {}),
     })),
@@ -144,12 +152,18 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
   };
 }
 
-/** Ids cited in a sentence: the first few, then how many more (all of them are in `citations`). */
+/**
+ * Ids cited in a sentence: the first few, then how many more the finding rests on. `citations`
+ * resolves the ids the finding lists (the first MAX_EVIDENCE_LISTED); when it rests on more, the
+ * sentence says how many of the rest are there.
+ */
 const IDS_PER_SENTENCE = 8;
-function citeList(ids: string[], total: number): string {
-  const shown = ids.slice(0, IDS_PER_SENTENCE);
+function citeList(listed: string[], total: number): string {
+  const shown = listed.slice(0, IDS_PER_SENTENCE);
   const more = total - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+  if (more <= 0) return shown.join(', ');
+  const moreCited = listed.length - shown.length;
+  return `${shown.join(', ')} and ${more} more${moreCited < more ? ` (${moreCited} of them in citations)` : ''}`;
 }
 
 /** What an evidence id points at: the record's kind and label, and its first source. */

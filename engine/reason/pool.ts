@@ -82,6 +82,12 @@ const PRELOAD_PAUSE_MS = 100;
 /** ... but never longer than this after the first of them. */
 const PRELOAD_MAX_WAIT_MS = 1_000;
 /**
+ * How long after a call on a graph a preload of another waits: with two clients on two graphs,
+ * each one's preload would otherwise hand the other's view out of the engines between that
+ * one's calls (seconds at 100k facts, paid again by its next assess).
+ */
+const VIEW_IN_USE_MS = 10_000;
+/**
  * Whether a time limit stopped the run: such a result depends on how busy the machine was, and is
  * not kept (an inference limit stops a run at the same point every time, so that result is).
  */
@@ -171,6 +177,8 @@ export class ReasoningPool {
   private readonly preloadMaxFacts: number;
   /** The preload waiting for a pause in the requests about its graph (PRELOAD_PAUSE_MS). */
   private ahead: { key: string; since: number; timer: NodeJS.Timeout } | undefined;
+  /** Per graph, the calls running on it and when the last one ended (kept VIEW_IN_USE_MS). */
+  private readonly inUse = new Map<string, { running: number; ended: number }>();
   private closed = false;
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
@@ -305,8 +313,8 @@ export class ReasoningPool {
    * written; a query that runs inline calls it; one that runs in a worker makes the replica, and with
    * it the view): the first assess then pays neither the snapshot nor the hand-over (at 100k facts,
    * seconds). Asked once the requests about the graph pause (PRELOAD_PAUSE_MS, at most
-   * PRELOAD_MAX_WAIT_MS after the first); the latest graph wins, as each engine holds one view.
-   * Starts the workers when they are not running. Graphs above preloadMaxFacts are left to their
+   * PRELOAD_MAX_WAIT_MS after the first); the latest graph wins, as each engine holds one view,
+   * except over a graph a call ran on in the last VIEW_IN_USE_MS (it waits for that). Starts the workers when they are not running. Graphs above preloadMaxFacts are left to their
    * first assess; an absent graph asks nothing.
    */
   preload(tenant: string, graphId: string): void {
@@ -318,6 +326,11 @@ export class ReasoningPool {
     const timer = setTimeout(() => {
       this.ahead = undefined;
       if (this.closed) return;
+      const wait = this.inUseElsewhere(key);
+      if (wait > 0) {
+        this.ahead = { key, since, timer: setTimeout(() => this.preload(tenant, graphId), wait).unref() };
+        return;
+      }
       this.source.preload(tenant, graphId, this.preloadMaxFacts, this.pool.threads.length).then(
         (worth) => worth && this.startWorkers(),
         () => {}, // the graph was deleted meanwhile: nothing to preload
@@ -325,6 +338,18 @@ export class ReasoningPool {
     }, Math.max(0, Math.min(PRELOAD_PAUSE_MS, since + PRELOAD_MAX_WAIT_MS - now)));
     timer.unref();
     this.ahead = { key, since, timer };
+  }
+
+  /** How long until no other graph than `key` has been in use for VIEW_IN_USE_MS (0: none is). */
+  private inUseElsewhere(key: string): number {
+    const now = Date.now();
+    let wait = 0;
+    for (const [other, use] of this.inUse) {
+      const left = use.running > 0 ? VIEW_IN_USE_MS : use.ended + VIEW_IN_USE_MS - now;
+      if (left <= 0) this.inUse.delete(other);
+      else if (other !== key) wait = Math.max(wait, left);
+    }
+    return wait;
   }
 
   /**
@@ -343,8 +368,16 @@ export class ReasoningPool {
 
   /** One call of several tasks, spread over the workers; values in task order. */
   private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
+    const key = tasks[0].at.key;
+    const use = this.inUse.get(key) ?? { running: 0, ended: 0 };
+    this.inUse.set(key, use);
+    use.running++;
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
-    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>).finally(() => this.startWorkers());
+    const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>).finally(() => {
+      use.running--;
+      use.ended = Date.now();
+      this.startWorkers();
+    });
     return replies.map((reply) => {
       if (!reply.ok) throw deserialise(reply.error);
       return reply.value;

@@ -294,7 +294,7 @@ function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<vo
       waiters.delete(done);
       resolve();
     };
-    const timer = setTimeout(done, timeoutMs);
+    const timer = setTimeout(done, timeoutMs).unref(); // a wait keeps no process alive: its caller does, if anything
     waiters.add(done);
   });
 }

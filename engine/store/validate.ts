@@ -57,11 +57,21 @@ export function isIsoInstant(value: unknown): value is string {
   const match = ISO_INSTANT.exec(value);
   if (!match) return false;
   const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', offsetHours = '00', offsetMinutes = '00'] = match;
-  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
   return (
-    Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= daysInMonth &&
+    isCalendarDay(Number(year), Number(month), Number(day)) &&
     Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59
   );
+}
+
+/** Whether a year, month (1-12) and day name a real day of the proleptic Gregorian calendar (ISO 8601's). */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** Days in a month (1-12) of the proleptic Gregorian calendar; Date.UTC would read the years 0-99 as 1900-1999. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
+import { isCalendarDay } from './validate.ts';
 
 /**
  * A graph as one reader sees it. Two time axes (ontology.md "Provenance and time"):
@@ -28,18 +29,36 @@ export function recordedBy(record: { recorded_at: string }, asOf: string | undef
 export function validTime(record: NodeRecord | EdgeRecord): string | undefined {
   const properties = record.properties;
   for (const key of ['date', 'valid_from', 'timestamp']) {
-    const value = properties[key];
-    if (typeof value === 'string' && ISO_DATE.test(value)) return value.slice(0, 10);
+    const day = dayOf(properties[key]);
+    if (day !== undefined) return day;
   }
   let earliest: string | undefined;
   for (const provenance of record.provenance) {
-    const stamp = provenance.timestamp;
-    if (typeof stamp === 'string' && ISO_DATE.test(stamp) && (earliest === undefined || stamp < earliest)) earliest = stamp;
+    const day = dayOf(provenance.timestamp);
+    if (day !== undefined && (earliest === undefined || day < earliest)) earliest = day;
   }
-  return earliest?.slice(0, 10);
+  return earliest;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * The day (YYYY-MM-DD) a value starts with, when that is a real calendar day. The
+ * ontology's typed properties are checked on write, but a `timestamp` (or a `date` of
+ * a kind that does not type it) may hold anything: "2020-00-15" names no day, and cut
+ * into periods it made a quarter "2020-Q0".
+ */
+function dayOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ISO_DATE.test(value)) return undefined;
+  // read for every record at every valid-time cut (each trajectory period): the digits at their places, no Date
+  return isCalendarDay(digitsAt(value, 0, 4), digitsAt(value, 5, 7), digitsAt(value, 8, 10)) ? value.slice(0, 10) : undefined;
+}
+
+function digitsAt(text: string, from: number, to: number): number {
+  let number = 0;
+  for (let i = from; i < to; i++) number = number * 10 + text.charCodeAt(i) - 48;
+  return number;
+}
 
 /** Whether a record is part of the view: recorded by `asOf`, and (when it has a valid time) valid by `validUntil`. */
 export function inView(record: NodeRecord | EdgeRecord, view: GraphView): boolean {

@@ -5,7 +5,7 @@
  * framework:check round trip as child processes.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,6 +212,50 @@ describe('rule modules from directories outside the repo', () => {
       const slash = indicator.lastIndexOf('/');
       expect(catalog.registry.predicate(indicator.slice(0, slash), Number(indicator.slice(slash + 1)))?.module).toBe(module);
     }
+  });
+});
+
+describe('entries of a rules directory that cannot be read', () => {
+  let dir: string;
+  let notADir: string;
+  let catalog: FrameworkCatalog;
+
+  beforeAll(async () => {
+    dir = tempDir('unreadable');
+    writeFramework(dir, 'ext_demo', { rules: EXT_RULES });
+    // a module folder moved away and a rule file deleted, each leaving its symlink behind
+    symlinkSync(path.join(dir, 'moved_away'), path.join(dir, 'ext_gone'));
+    symlinkSync(path.join(dir, 'deleted.pl'), path.join(dir, 'ext_gone_rules.pl'));
+    // a README that cannot be read as text (a directory: unreadable even to root, unlike a mode-000 file)
+    const readmeDir = writeFramework(dir, 'ext_readme_dir', { rules: EXT_RULES.replace(/ext_/g, 'readme_') });
+    rmSync(path.join(readmeDir, 'README.md'));
+    mkdirSync(path.join(readmeDir, 'README.md'));
+    // and a rules "directory" that is a file (PARLEY_FRAMEWORKS_DIR set to the wrong path)
+    notADir = path.join(tempDir('file'), 'rules.txt');
+    writeFileSync(notADir, 'not a directory\n');
+    catalog = await loadRuleModules([dir, notADir]);
+  });
+
+  it('refuses each with its file and reason, and every other module still loads', () => {
+    const refused = catalog.frameworks.filter((entry) => !entry.builtin && entry.status === 'refused');
+    expect(refused.map((entry) => entry.id).sort()).toEqual(['ext_gone', 'ext_readme_dir', 'rules.txt']);
+    const problemsOf = (id: string) => {
+      const found = refused.find((entry) => entry.id === id);
+      return found?.status === 'refused' ? found.problems : [];
+    };
+    expect(problemsOf('ext_gone')).toEqual([{ file: path.join(dir, 'ext_gone'), reason: expect.stringMatching(/ENOENT/) }]);
+    expect(problemsOf('rules.txt')).toEqual([{ file: notADir, reason: expect.stringMatching(/directory cannot be read: ENOTDIR/) }]);
+    expect(problemsOf('ext_readme_dir')).toEqual([{ file: path.join(dir, 'ext_readme_dir', 'README.md'), reason: expect.stringMatching(/README\.md cannot be read: .*EISDIR/) }]);
+    // refused before its rules were consulted: nothing of it is callable
+    expect(catalog.registry.module('ext_readme_dir')).toBeUndefined();
+    expect(catalog.registry.predicate('readme_hardliner', 1)).toBeUndefined();
+
+    expect(catalog.ruleFiles).toEqual([
+      { status: 'refused', id: 'ext_gone_rules', file: path.join(dir, 'ext_gone_rules.pl'), predicates: [], problems: [{ file: path.join(dir, 'ext_gone_rules.pl'), reason: expect.stringMatching(/ENOENT/) }] },
+    ]);
+
+    const loaded = catalog.frameworks.filter((entry) => entry.status === 'loaded').map((entry) => entry.id);
+    expect(loaded.sort()).toEqual([...builtinIds, 'ext_demo'].sort());
   });
 });
 

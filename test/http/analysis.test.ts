@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVIDENCE_LISTED, MAX_RUN_EVIDENCE_LISTED } from '../../engine/prolog/framework-run.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -13,10 +14,11 @@ interface Assessment {
   framework_id: string;
   fit: number;
   applies: boolean;
-  findings: { key: string; value: unknown; statement: string; evidence: string[] }[];
+  findings: { key: string; value: unknown; statement: string; evidence: string[]; evidence_total: number }[];
   findings_omitted: number;
   explanation: string;
   evidence: string[];
+  evidence_total: number;
 }
 
 describe('assess and analyze over HTTP', () => {
@@ -141,6 +143,44 @@ describe('assess and analyze over HTTP', () => {
     expect(body.answer).toContain('True Liberation Brigade');
     const query = await post('/v1/graph/query', { graph_id: 'spoiler', query: 'MATCH (a:Actor) WHERE spoiler(a) RETURN a.label AS spoiler' });
     expect(query.json().rows).toEqual([['True Liberation Brigade']]);
+  });
+
+  it('bounds the evidence each framework lists, counting the rest, and cites in its answer only ids it resolves', async () => {
+    // the stalemate with 140 more shellings of the valley towns: galtung's direct violence rests on each of them
+    const crowded = conflict('stalemate');
+    for (let i = 0; i < 140; i++) {
+      const id = `s_shelling_${String(i).padStart(3, '0')}`;
+      crowded.nodes.push({ kind: 'Event', id, event_type: 'ASSAULT', date: '2024-05-01', label: `shelling ${i} of the valley towns` });
+      crowded.edges.push({ type: 'PARTICIPATES_IN', from: 'army', to: id, role: 'perpetrator' }, { type: 'PARTICIPATES_IN', from: 'villagers', to: id, role: 'target' });
+    }
+    const created = await post('/v1/workspaces', { name: 'crowded', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'crowded' });
+    workspaces.crowded = created.json().id;
+    expect((await post('/v1/graphs/crowded/import', crowded)).statusCode).toBe(200);
+
+    const galtung = (await assess('crowded', { frameworks: ['galtung'] })).assessments[0];
+    expect(galtung.evidence).toHaveLength(MAX_RUN_EVIDENCE_LISTED);
+    expect(galtung.evidence).toEqual([...galtung.evidence].sort());
+    expect(galtung.evidence_total).toBeGreaterThan(140);
+    const shellings = galtung.findings.find((f) => f.statement.startsWith('Direct violence: 148'));
+    expect(shellings).toMatchObject({ evidence: expect.arrayContaining(['s_ev1']), evidence_total: 148 });
+    expect(shellings!.evidence).toHaveLength(MAX_EVIDENCE_LISTED);
+
+    const response = await analyze('crowded', 'What kinds of violence are present?');
+    const body = response.json();
+    const framework = body.frameworks.find((f: { id: string }) => f.id === 'galtung');
+    expect(framework.evidence).toEqual(galtung.evidence);
+    expect(framework.evidence_total).toBe(galtung.evidence_total);
+    const citations = new Set(body.citations.map((c: { id: string }) => c.id));
+    const cited = [...(body.answer as string).matchAll(/\[([^\]]*)\]/g)].flatMap(([, list]) => list.replace(/ and \d+ more.*$/, '').split(', '));
+    expect(cited.length).toBeGreaterThan(0);
+    for (const id of cited) expect(citations).toContain(id);
+    // a finding resting on more ids than it lists says how many of the rest the citations hold
+    const direct = framework.findings.find((f: { evidence: string[]; evidence_total: number }) => f.evidence_total > f.evidence.length);
+    expect(direct).toBeDefined();
+    const more = direct.evidence_total - 8;
+    expect(body.answer).toContain(`and ${more} more (${direct.evidence.length - 8} of them in citations)]`);
+    for (const id of direct.evidence) expect(citations).toContain(id);
+    expect((await analyze('crowded', 'What kinds of violence are present?')).body).toBe(response.body);
   });
 
   it('says so when no framework addresses a question, listing the questions it understands', async () => {

@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogListing, loadRuleModules, type CatalogListing } from '../../engine/prolog/framework-loader.ts';
 import { cachedCatalog, catalogKey } from '../../engine/reason/catalog-cache.ts';
@@ -58,5 +60,24 @@ describe('the rule-module catalog kept between starts', () => {
     await writeFile(path.join(rules, 'nested', 'notes.txt'), 'x');
     expect(catalogKey([rules])).not.toBe(before);
     expect(catalogKey([])).not.toBe(catalogKey([rules]));
+  });
+
+  it('keys a rule directory holding a file this process may not read, rather than failing the start', async () => {
+    const unreadable = path.join(dir, 'unreadable');
+    await mkdir(unreadable);
+    await writeFile(path.join(unreadable, 'private.pl'), 'secret(1).\n');
+    await chmod(path.join(unreadable, 'private.pl'), 0o000);
+    // root reads any file: then the key is taken by a child process running as nobody, as a server might
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) await chmod(dir, 0o755);
+    const script = `import { catalogKey } from ${JSON.stringify(fileURLToPath(new URL('../../engine/reason/catalog-cache.ts', import.meta.url)))};
+process.stdout.write(catalogKey([${JSON.stringify(unreadable)}]));`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      encoding: 'utf8',
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -98,6 +98,21 @@ describe('views preloaded in the reasoning workers', () => {
     }
   }, 120_000);
 
+  it('leave the view a call ran on moments ago in place: another graph\'s preload waits until it is left alone', async () => {
+    const single = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
+    try {
+      for (const [graphId, fixture] of [['busy', 'glasl/tests/1-violent-escalation.json'], ['next', 'zartman/tests/1-hurting-stalemate-and-an-offer.json']]) {
+        await store.writeGraph('t', graphId, await graphWriteFromJson(JSON.parse(await readFile(path.join('frameworks', fixture), 'utf8')).graph));
+      }
+      await single.frameworks('t', 'busy', ['glasl'], { limits });
+      single.preload('t', 'next');
+      expect(await single.viewsPrepared('t', 'next', 3_000)).toBe(false); // the assess of 'busy' ended under 10 s ago
+      expect(await single.viewsPrepared('t', 'next', 30_000)).toBe(true);
+    } finally {
+      await single.close();
+    }
+  }, 120_000);
+
   it('leave graphs above the preload bound to their first assess', async () => {
     const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10 });
     try {
