@@ -110,6 +110,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     inlineBudgetMs: config.queryInlineMs,
     answerShaper: ANSWER_SHAPER_URL,
     catalogCache: path.join(config.dataDir, 'rule-catalog.json'),
+    lastGraphFile: path.join(config.dataDir, 'last-preloaded-graph.json'),
   };
 }
 

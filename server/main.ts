@@ -21,6 +21,7 @@ const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.st
 console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
 const app = await buildApp(engine.deps, { logger: true });
 await app.listen({ port: config.port, host: config.host });
+void reasoning.preloadLast(); // the graph last worked on before the restart, in the background
 engine.extractionOpened.then(
   (status) => console.log(`parley: extraction: ${status}`),
   (error: unknown) => {

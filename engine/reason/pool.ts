@@ -14,6 +14,7 @@
  * over HTTP), so a query first gets a few milliseconds on the loop and moves to a
  * worker only when it needs more.
  */
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { fork } from 'node:child_process';
@@ -66,6 +67,12 @@ export interface ReasoningOptions {
   preloadMaxFacts?: number;
   /** A file that keeps the rule-module catalog between starts (catalog-cache.ts); without it each process lists the modules afresh. */
   catalogCache?: string;
+  /**
+   * A file naming the graph last preloaded or assessed, so that a restart preloads it again
+   * (`preloadLast`), as PostgreSQL's autoprewarm reloads the buffers it held: the workspace an
+   * analyst was on is ready when they come back, rather than its first assess paying the hand-over.
+   */
+  lastGraphFile?: string;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -180,6 +187,10 @@ export class ReasoningPool {
   /** Per graph, the calls running on it and when the last one ended (kept VIEW_IN_USE_MS). */
   private readonly inUse = new Map<string, { running: number; ended: number }>();
   private closed = false;
+  private readonly lastGraphFile: string | undefined;
+  /** What lastGraphFile says now, or is being made to say, and the write under way (one at a time, in order). */
+  private lastGraph: string | undefined;
+  private lastGraphWrite: Promise<void> = Promise.resolve();
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
@@ -196,6 +207,7 @@ export class ReasoningPool {
     const workers = (this.workers = Math.max(1, options.workers ?? availableParallelism()));
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
+    this.lastGraphFile = options.lastGraphFile;
     const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -278,6 +290,7 @@ export class ReasoningPool {
   async frameworks(tenant: string, graphId: string, frameworkIds: string[], options: { asOf?: string; limits: RunLimits }): Promise<{ runs: FrameworkRun[]; graph: GraphIndex }> {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
+    this.rememberLast(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
     // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
     // them), so that the workers, each taking the next task when it is free, finish together
@@ -332,12 +345,41 @@ export class ReasoningPool {
         return;
       }
       this.source.preload(tenant, graphId, this.preloadMaxFacts, this.pool.threads.length).then(
-        (worth) => worth && this.startWorkers(),
+        (worth) => {
+          if (!worth) return;
+          this.startWorkers();
+          this.rememberLast(tenant, graphId);
+        },
         () => {}, // the graph was deleted meanwhile: nothing to preload
       );
     }, Math.max(0, Math.min(PRELOAD_PAUSE_MS, since + PRELOAD_MAX_WAIT_MS - now)));
     timer.unref();
     this.ahead = { key, since, timer };
+  }
+
+  /**
+   * Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart),
+   * when it still exists; a server calls this once it listens.
+   */
+  async preloadLast(): Promise<void> {
+    if (!this.lastGraphFile) return;
+    const named = await readFile(this.lastGraphFile, 'utf8')
+      .then((text) => JSON.parse(text) as unknown)
+      .catch(() => undefined); // none yet, or damaged: nothing to preload
+    if (!Array.isArray(named) || named.length !== 2 || !named.every((part) => typeof part === 'string')) return;
+    const [tenant, graphId] = named as [string, string];
+    this.lastGraph = JSON.stringify(named);
+    this.preload(tenant, graphId);
+  }
+
+  /** Writes lastGraphFile when the graph it names changes (a failed write costs only the preload after a restart). */
+  private rememberLast(tenant: string, graphId: string): void {
+    const named = JSON.stringify([tenant, graphId]);
+    if (!this.lastGraphFile || named === this.lastGraph) return;
+    this.lastGraph = named;
+    const file = this.lastGraphFile;
+    const temporary = `${file}.${process.pid}.tmp`;
+    this.lastGraphWrite = this.lastGraphWrite.then(() => writeFile(temporary, named).then(() => rename(temporary, file))).catch(() => {});
   }
 
   /** How long until no other graph than `key` has been in use for VIEW_IN_USE_MS (0: none is). */

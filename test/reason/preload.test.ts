@@ -113,6 +113,26 @@ describe('views preloaded in the reasoning workers', () => {
     }
   }, 120_000);
 
+  it('are asked for again after a restart, for the graph last preloaded or assessed', async () => {
+    const lastGraphFile = path.join(dir, 'last-preloaded-graph.json');
+    const before = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile });
+    try {
+      await before.frameworks('t', 'q', ['glasl'], { limits });
+      for (let waited = 0; waited < 5_000 && !(await readFile(lastGraphFile, 'utf8').catch(() => '')).includes('"q"'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(JSON.parse(await readFile(lastGraphFile, 'utf8'))).toEqual(['t', 'q']);
+    } finally {
+      await before.close();
+    }
+    const restarted = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile });
+    try {
+      expect(await restarted.viewsPrepared('t', 'q', 1_000)).toBe(false);
+      await restarted.preloadLast();
+      expect(await restarted.viewsPrepared('t', 'q', 60_000)).toBe(true);
+    } finally {
+      await restarted.close();
+    }
+  }, 120_000);
+
   it('leave graphs above the preload bound to their first assess', async () => {
     const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10 });
     try {
