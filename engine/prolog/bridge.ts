@@ -48,8 +48,9 @@
  * view (engine/store/view.ts). A JavaScript call from Prolog costs tens of
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
  * over once as facts (when the graph, its revision or the view's cuts change: only the
- * records added, when the graph has only grown, else all of them; tabled rule predicates
- * are dropped with the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
+ * records added, when the graph has only grown; only the records taken out, when the
+ * valid-time cut moved earlier; else all of them; tabled rule predicates are dropped with
+ * the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
@@ -57,7 +58,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
-import { type GraphView, inView, validTime } from '../store/view.ts';
+import { type GraphView, inView, recordedBy, validTime } from '../store/view.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { addedSince } from '../store/graph-changes.ts';
 import { LimitError, ValidationError } from '../errors.ts';
@@ -306,12 +307,18 @@ let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; valid
 /**
  * Makes the g_* facts of lib/graph.pl hold the records of `view`: nothing to do when they
  * do already; the records added since, when the view is the whole graph and it has only
- * grown since it was loaded (a write applied to a worker's replica); else all of them.
+ * grown since it was loaded (a write applied to a worker's replica); the records of a later
+ * valid time taken out, when the view is the one held cut at an earlier day (a trajectory's
+ * periods, run from the last back); else all of them.
  */
-function loadView(view: GraphView): 'held' | 'added' | 'whole' {
+function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   const { graph } = view;
   const same = holds(view);
   if (same && loaded!.revision === graph.revision) return 'held';
+  if (cutEarlier(view)) {
+    removeLater(view);
+    return 'removed';
+  }
   const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
   const previous = loaded;
   loaded = undefined;
@@ -347,6 +354,77 @@ function loadView(view: GraphView): 'held' | 'added' | 'whole' {
   once('parley_load_view(N, P, EP, E, V, T, M, Ref, Named)', facts.arguments(true, names.words()));
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   return 'whole';
+}
+
+/**
+ * Whether `view` is the view the engine holds (graph, revision, as_of) at an earlier or the same
+ * valid-time cut. Taking the later records out of the held facts leaves the others in the order
+ * the whole hand-over asserts them (the graph's), which rules can read (the first of a node's
+ * edges): adding the records of a later cut would append them after the others instead.
+ */
+function cutEarlier(view: GraphView): boolean {
+  return (
+    loaded !== undefined &&
+    loaded.graph.deref() === view.graph &&
+    loaded.revision === view.graph.revision &&
+    loaded.asOf === view.asOf &&
+    loaded.validUntil !== undefined &&
+    view.validUntil !== undefined &&
+    view.validUntil.slice(0, 10) <= loaded.validUntil.slice(0, 10)
+  );
+}
+
+/**
+ * Takes out of the held facts the records the view's earlier valid-time cut hides (inView: the
+ * nodes of a later valid time, the edges of a later one or with such an end), with the mentions
+ * of node names no node left in the view has; keeps the view_memo/3 answers that do not read them.
+ */
+function removeLater(view: GraphView): void {
+  const { graph, asOf } = view;
+  const held = loaded!;
+  const before = held.validUntil!.slice(0, 10);
+  const after = view.validUntil!.slice(0, 10);
+  loaded = undefined;
+  const nodeTime = new Map<string, string | undefined>();
+  const removedNodes: string[] = [];
+  const labels = new Set<string>();
+  const kept: NodeRecord[] = [];
+  let latest: string | undefined;
+  for (const node of graph.nodes.values()) {
+    if (!recordedBy(node, asOf)) continue;
+    const time = validTime(node);
+    nodeTime.set(node.id, time);
+    if (time !== undefined && time > after) {
+      if (time > before) continue;
+      removedNodes.push(node.id);
+      for (const label of node.labels) labels.add(label);
+      continue;
+    }
+    kept.push(node);
+    if (time !== undefined && Number.isFinite(Date.parse(time)) && (latest === undefined || time > latest)) latest = time;
+  }
+  const shownAt = (id: string, cut: string) => {
+    if (!nodeTime.has(id)) return false;
+    const time = nodeTime.get(id);
+    return time === undefined || time <= cut;
+  };
+  const removedEdges: string[] = [];
+  const types = new Set<string>();
+  for (const edge of graph.edges.values()) {
+    if (!recordedBy(edge, asOf)) continue;
+    const time = validTime(edge);
+    const shownBefore = (time === undefined || time <= before) && shownAt(edge.from, before) && shownAt(edge.to, before);
+    if (!shownBefore) continue;
+    if ((time === undefined || time <= after) && shownAt(edge.from, after) && shownAt(edge.to, after)) continue;
+    removedEdges.push(edge.id);
+    types.add(edge.type);
+  }
+  const names = new TextIndex();
+  names.add(newNames(kept, names));
+  const gone = held.names.words().filter((name) => !names.has(name) && !textIndex.has(name));
+  const ref = after === before ? [] : [after, Date.parse(after) / DAY_MS];
+  once('parley_remove_view(N, E, L, T, Gone, Named, Ref)', { N: removedNodes, E: removedEdges, L: [...labels], T: [...types], Gone: gone, Named: names.words(), Ref: ref });
+  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names };
 }
 
 /** Whether the engine holds facts of `view`'s records, at whatever revision of its graph. */

@@ -2,7 +2,8 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/9).
+% new, only the records added since when the graph has only grown (parley_add_view/9), only
+% the records taken out when the valid-time cut moved earlier (parley_remove_view/7).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -426,7 +427,26 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Nam
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
     abolish_all_tables.
 
-% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions may change
+% parley_remove_view(+Nodes, +Edges, +Labels, +Types, +Gone, +Named, +Ref): takes the facts of the
+% nodes and edges of the ids Nodes and Edges out of the view (the view cut at an earlier valid time: the
+% rest stays in the order it was asserted in), with the mentions of the node names Gone, no longer
+% indexed; Named are the node names the index covers now, Labels and Types the labels of the nodes and
+% the types of the edges taken out, Ref the new reference date or [] when it stays. The view_memo/3
+% answers those records may change are dropped (memo_holds/4 keeps the others), and the tables.
+parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
+    forall(member(Id, Nodes), remove_node(Id)),
+    forall(member(Id, Edges), ( retractall(g_edge(Id, _, _, _, _, _)), retractall(g_eprop(Id, _, _)) )),
+    forall(member(W, Gone), retractall(g_mention(W, _))),
+    retractall(g_named(_)), forall(member(W, Named), assertz(g_named(W))),
+    set_reference(Ref),
+    forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
+    abolish_all_tables.
+
+remove_node(Id) :-
+    retractall(g_node(Id, _)), retractall(g_prop(Id, _, _)), retractall(g_valid(Id, _, _)),
+    retractall(g_text(Id, _)), retractall(g_mention(_, Id)).
+
+% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions (or removals) may change
 forget_changed(Slot, Labels, Types, Ref) :-
     nb_getval(Slot, Entries),
     include(memo_holds(Labels, Types, Ref), Entries, Kept),
@@ -437,12 +457,14 @@ forget_changed(Slot, Labels, Types, Ref) :-
     ).
 
 % memo_holds(+Labels, +Types, +Ref, +Entry): an answer of the graph predicates that records added
-% cannot change: Labels are the labels of the nodes added, Types the types of the edges added, Ref
-% [] when the reference date stays. The sets hold only ids of records the view had (an edge's ends
-% are nodes of the graph), whose facts an addition leaves as they were: a set of nodes changes
-% only with a node of its label, a grouping or a pairing by edges only with an edge of its type,
-% and a filter only when it reads the reference date. Mentions of a new name do change in the
-% texts held, but a filter on it scanned those texts before, finding what the index now holds.
+% (or taken out) cannot change: Labels are the labels of the nodes added, Types the types of the
+% edges added, Ref [] when the reference date stays. The sets hold only ids of records the view had
+% (an edge's ends are nodes of the graph), whose facts an addition leaves as they were: a set of
+% nodes changes only with a node of its label, a grouping or a pairing by edges only with an edge of
+% its type, and a filter only when it reads the reference date. Mentions of a new name do change in
+% the texts held, but a filter on it scanned those texts before, finding what the index now holds.
+% The same holds of records taken out, for the sets a rule can ask for again: those of ids still in
+% the view (a name no longer indexed is scanned for, finding what the index held).
 % Every other answer (the rule modules' own, the mention sets) is dropped.
 memo_holds(Labels, _, _, (user:nodes_where(Label, _, _))-_) :- \+ memberchk(Label, Labels).
 memo_holds(_, Types, _, (user:group_by_edge(_, Type, _, _))-_) :- \+ memberchk(Type, Types).
@@ -462,6 +484,10 @@ add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
     add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
     add_edges(Edges), add_valid(Valid), add_texts(Texts),
     add_mentions(Mentions), forall(member(W, Named), assertz(g_named(W))),
+    set_reference(Ref).
+
+% set_reference(+Ref): [Date, Days] the new reference date, none no reference date, [] the same one
+set_reference(Ref) :-
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
     ;   Ref == none -> retractall(g_ref(_, _))
     ;   true
