@@ -120,23 +120,24 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
   // say so (at 100k facts a period of the 7 time-aware frameworks takes some 0.4 s)
   const budgetMs = task.limits.timeLimitMs * selected.length;
   const deadline = Date.now() + budgetMs;
-  return {
-    period: task.period,
-    truncated: periodCount(first, last, task.period) - kept.length,
-    points: kept.map(({ label, until }) => ({
-      period: label,
-      until,
-      results: selected.map((manifest) => {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          const error = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
-          return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error };
-        }
-        const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), { ...task.limits, timeLimitMs: Math.min(task.limits.timeLimitMs, left) });
-        return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
-      }),
-    })),
-  };
+  const pointOf = ({ label, until }: { label: string; until: string }): TrajectoryPoint => ({
+    period: label,
+    until,
+    results: selected.map((manifest) => {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const error = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
+        return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error };
+      }
+      const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), { ...task.limits, timeLimitMs: Math.min(task.limits.timeLimitMs, left) });
+      return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
+    }),
+  });
+  // the last period first: each earlier one is its view less the records of a later valid time, which the
+  // engine takes out of the facts it holds instead of being handed the whole view again (engine/prolog/
+  // bridge.ts); the periods the budget leaves out are then the earliest, as maxPeriods leaves those out
+  const points = kept.reverse().map(pointOf).reverse();
+  return { period: task.period, truncated: periodCount(first, last, task.period) - kept.length, points };
 }
 
 /**
