@@ -7,9 +7,11 @@ import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
 import { runFramework, type FrameworkRun } from '../../engine/prolog/framework-run.ts';
 import { FIXTURE_LIMITS, fixtureFiles, type FixtureCase } from '../../engine/reason/fixtures.ts';
+import { runTask, type ReasonTask, type Trajectory } from '../../engine/reason/tasks.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
+import { validTime } from '../../engine/store/view.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 
 // RuleRegistry.prepare (what a reasoning worker does when a replica arrives, and after writes):
@@ -85,5 +87,68 @@ describe('a prepared view', () => {
     const runs = manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, view, limits)));
     expect(runs).toEqual(manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, fresh(view.graph), limits))));
     expect(runs.filter((run) => run.applies).length).toBeGreaterThan(5);
+  }, 120_000);
+});
+
+// A trajectory's periods are views of one graph at valid-time cuts, the engine keeping the last one's facts
+// between them (bridge.ts): each must give what a fresh copy cut there gives, in every byte, whatever
+// order the cuts come in.
+describe('a view at one valid-time cut after another', () => {
+  const cutRuns = (view: { graph: GraphIndex; validUntil: string }) => manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, view, limits)));
+
+  it('gives every framework the results of a fresh copy cut there, the cuts going back and forth', async () => {
+    const write = await allFixtures();
+    const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    const days = [...new Set(write.nodes.map((node) => validTime(node)).filter((day): day is string => day !== undefined))].sort();
+    expect(days.length).toBeGreaterThan(20);
+    const at = (share: number) => days[Math.floor((days.length - 1) * share)];
+    const cuts = [at(1), at(0.8), at(0.55), at(0.3), at(0.05), at(0.5), at(0.9), `${at(0.9)}T12:00:00Z`, at(0.2)];
+    // one cut after another on the graph held, then each on a fresh copy (a run on a copy hands its view over)
+    const held = cuts.map((validUntil) => cutRuns({ graph, validUntil }));
+    cuts.forEach((validUntil, i) => expect(held[i], validUntil).toEqual(cutRuns({ graph: fresh(graph).graph, validUntil })));
+    expect(new Set(held.map((runs) => JSON.stringify(runs))).size).toBeGreaterThan(5); // the cuts show different graphs
+  }, 120_000);
+
+  // french_raven cites the first five alliances of the communities (lib/conflict.pl allied/3 reads a
+  // node's edges in the order the facts were asserted): an alliance of a later valid time, earlier in the
+  // graph than the others, must come first when its cut shows it
+  it('keeps the facts in the order a whole hand-over gives them, which the rules read', () => {
+    const record = (id: string, properties: Record<string, string | number>) => ({ id, confidence: 1, provenance: [], recorded_at: '2022-01-01T00:00:00.000Z', properties });
+    const actor = (id: string, actor_type: string) => ({ ...record(id, { label: `Actor ${id}`, role: 'party', actor_type }), labels: ['Actor'] });
+    const alliance = (i: number, properties: Record<string, string> = {}) => ({ ...record(`e${i}`, properties), type: 'ALLIED_WITH', from: 'community', to: `x${i}` });
+    const nodes = [
+      actor('community', 'community'),
+      ...[1, 2, 3, 4, 5, 6].map((i) => actor(`x${i}`, 'armed_group')),
+      { ...record('talks', { event_type: 'CONSULT', date: '2021-01-10', label: 'talks' }), labels: ['Event'] },
+      { ...record('raid', { event_type: 'ASSAULT', date: '2021-05-20', label: 'raid' }), labels: ['Event'] },
+    ];
+    const edges = [alliance(1, { valid_from: '2021-05-01' }), ...[2, 3, 4, 5, 6].map((i) => alliance(i))];
+    const graph = GraphIndex.fromRecords(nodes, edges);
+    const referent = (runs: Omit<FrameworkRun, 'inferences'>[]) => runs.find((run) => run.framework_id === 'french_raven')!.indicators_present.find((indicator) => indicator.name === 'referent')!.evidence;
+    const cuts = ['2021-03-31', '2021-06-30', '2021-03-31', '2021-06-30'];
+    const held = cuts.map((validUntil) => cutRuns({ graph, validUntil }));
+    cuts.forEach((validUntil, i) => {
+      expect(held[i], validUntil).toEqual(cutRuns({ graph: fresh(graph).graph, validUntil }));
+      expect(referent(held[i])).toEqual(validUntil === '2021-03-31' ? ['community', 'e2', 'e3', 'e4', 'e5', 'e6'] : ['community', 'e1', 'e2', 'e3', 'e4', 'e5']);
+    });
+  });
+
+  it('gives a trajectory, period by period, what the cut of each period gives a fresh copy', async () => {
+    const write = await allFixtures();
+    const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    const frameworkIds = manifests.map((manifest) => manifest.id);
+    const task: ReasonTask = { kind: 'trajectory', at: { key: 't\0all', generation: 'g', version: 1 }, frameworkIds, period: 'year', maxPeriods: 60, limits };
+    const reply = runTask(task, graph, catalog);
+    if (!reply.ok) throw new Error(reply.error.message);
+    const { points } = reply.value as Trajectory;
+    expect(points.length).toBeGreaterThan(2);
+    for (const point of points) {
+      // each period on a fresh copy, a whole hand-over
+      const alone = manifests.map((manifest) => {
+        const { framework_id, applies, score, findings, findings_omitted, missing, error } = runFramework(catalog.registry, manifest, { ...fresh(graph), validUntil: point.until }, limits);
+        return { framework_id, applies, score, findings, findings_omitted, missing, ...(error ? { error } : {}) };
+      });
+      expect(point.results, point.period).toEqual(alone);
+    }
   }, 120_000);
 });
