@@ -49,7 +49,7 @@
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
  * over once as facts (when the graph, its revision or the view's cuts change: only the
  * records added, when the graph has only grown; only the records taken out, when the
- * valid-time cut moved earlier; else all of them; tabled rule predicates are dropped with
+ * valid-time cut moved earlier or a view without one is cut; else all of them; tabled rule predicates are dropped with
  * the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
@@ -308,8 +308,8 @@ let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; valid
  * Makes the g_* facts of lib/graph.pl hold the records of `view`: nothing to do when they
  * do already; the records added since, when the view is the whole graph and it has only
  * grown since it was loaded (a write applied to a worker's replica); the records of a later
- * valid time taken out, when the view is the one held cut at an earlier day (a trajectory's
- * periods, run from the last back); else all of them.
+ * valid time taken out, when the view is the one held cut at an earlier day, or cut where the one
+ * held is not (a trajectory's periods, run from the last back, after an assess); else all of them.
  */
 function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   const { graph } = view;
@@ -357,10 +357,11 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
 }
 
 /**
- * Whether `view` is the view the engine holds (graph, revision, as_of) at an earlier or the same
- * valid-time cut. Taking the later records out of the held facts leaves the others in the order
- * the whole hand-over asserts them (the graph's), which rules can read (the first of a node's
- * edges): adding the records of a later cut would append them after the others instead.
+ * Whether `view` is the view the engine holds (graph, revision, as_of) cut at an earlier or the same
+ * valid time, or cut where the view held is not (an assess's view, then a trajectory's). Taking the
+ * later records out of the held facts leaves the others in the order the whole hand-over asserts
+ * them (the graph's), which rules can read (the first of a node's edges): adding the records of a
+ * later cut would append them after the others instead.
  */
 function cutEarlier(view: GraphView): boolean {
   return (
@@ -368,21 +369,21 @@ function cutEarlier(view: GraphView): boolean {
     loaded.graph.deref() === view.graph &&
     loaded.revision === view.graph.revision &&
     loaded.asOf === view.asOf &&
-    loaded.validUntil !== undefined &&
     view.validUntil !== undefined &&
-    view.validUntil.slice(0, 10) <= loaded.validUntil.slice(0, 10)
+    (loaded.validUntil === undefined || view.validUntil.slice(0, 10) <= loaded.validUntil.slice(0, 10))
   );
 }
 
 /**
- * Takes out of the held facts the records the view's earlier valid-time cut hides (inView: the
- * nodes of a later valid time, the edges of a later one or with such an end), with the mentions
+ * Takes out of the held facts the records the view's valid-time cut hides (inView: the nodes of a
+ * later valid time, the edges of a later one or with an end not in the view), with the mentions
  * of node names no node left in the view has; keeps the view_memo/3 answers that do not read them.
  */
 function removeLater(view: GraphView): void {
   const { graph, asOf } = view;
   const held = loaded!;
-  const before = held.validUntil!.slice(0, 10);
+  // undefined: the view held has no valid-time cut (it holds every node recorded, and every edge, whatever its ends)
+  const before = held.validUntil?.slice(0, 10);
   const after = view.validUntil!.slice(0, 10);
   loaded = undefined;
   const nodeTime = new Map<string, string | undefined>();
@@ -395,7 +396,7 @@ function removeLater(view: GraphView): void {
     const time = validTime(node);
     nodeTime.set(node.id, time);
     if (time !== undefined && time > after) {
-      if (time > before) continue;
+      if (before !== undefined && time > before) continue;
       removedNodes.push(node.id);
       for (const label of node.labels) labels.add(label);
       continue;
@@ -413,7 +414,7 @@ function removeLater(view: GraphView): void {
   for (const edge of graph.edges.values()) {
     if (!recordedBy(edge, asOf)) continue;
     const time = validTime(edge);
-    const shownBefore = (time === undefined || time <= before) && shownAt(edge.from, before) && shownAt(edge.to, before);
+    const shownBefore = before === undefined || ((time === undefined || time <= before) && shownAt(edge.from, before) && shownAt(edge.to, before));
     if (!shownBefore) continue;
     if ((time === undefined || time <= after) && shownAt(edge.from, after) && shownAt(edge.to, after)) continue;
     removedEdges.push(edge.id);

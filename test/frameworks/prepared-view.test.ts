@@ -94,7 +94,7 @@ describe('a prepared view', () => {
 // between them (bridge.ts): each must give what a fresh copy cut there gives, in every byte, whatever
 // order the cuts come in.
 describe('a view at one valid-time cut after another', () => {
-  const cutRuns = (view: { graph: GraphIndex; validUntil: string }) => manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, view, limits)));
+  const cutRuns = (view: { graph: GraphIndex; validUntil?: string }) => manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, view, limits)));
 
   it('gives every framework the results of a fresh copy cut there, the cuts going back and forth', async () => {
     const write = await allFixtures();
@@ -102,7 +102,8 @@ describe('a view at one valid-time cut after another', () => {
     const days = [...new Set(write.nodes.map((node) => validTime(node)).filter((day): day is string => day !== undefined))].sort();
     expect(days.length).toBeGreaterThan(20);
     const at = (share: number) => days[Math.floor((days.length - 1) * share)];
-    const cuts = [at(1), at(0.8), at(0.55), at(0.3), at(0.05), at(0.5), at(0.9), `${at(0.9)}T12:00:00Z`, at(0.2)];
+    // from the whole graph (an assess's view) on: earlier, later, the same day as an instant, uncut again
+    const cuts = [undefined, at(1), at(0.8), at(0.55), at(0.3), at(0.05), at(0.5), at(0.9), `${at(0.9)}T12:00:00Z`, at(0.2), undefined, at(0.6)];
     // one cut after another on the graph held, then each on a fresh copy (a run on a copy hands its view over)
     const held = cuts.map((validUntil) => cutRuns({ graph, validUntil }));
     cuts.forEach((validUntil, i) => expect(held[i], validUntil).toEqual(cutRuns({ graph: fresh(graph).graph, validUntil })));
@@ -136,6 +137,7 @@ describe('a view at one valid-time cut after another', () => {
   it('gives a trajectory, period by period, what the cut of each period gives a fresh copy', async () => {
     const write = await allFixtures();
     const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    catalog.registry.prepare({ graph }); // as a worker holds it, for an assess before the trajectory
     const frameworkIds = manifests.map((manifest) => manifest.id);
     const task: ReasonTask = { kind: 'trajectory', at: { key: 't\0all', generation: 'g', version: 1 }, frameworkIds, period: 'year', maxPeriods: 60, limits };
     const reply = runTask(task, graph, catalog);

@@ -3,7 +3,8 @@
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
 % new, only the records added since when the graph has only grown (parley_add_view/9), only
-% the records taken out when the valid-time cut moved earlier (parley_remove_view/7).
+% the records taken out when the valid-time cut moved earlier or a view without one is cut
+% (parley_remove_view/7).
 % The set predicates do over those facts what a rule would otherwise spell out as a
 % findall and a sort; their results are sorted and duplicate-free.
 %
@@ -428,8 +429,8 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Nam
     abolish_all_tables.
 
 % parley_remove_view(+Nodes, +Edges, +Labels, +Types, +Gone, +Named, +Ref): takes the facts of the
-% nodes and edges of the ids Nodes and Edges out of the view (the view cut at an earlier valid time: the
-% rest stays in the order it was asserted in), with the mentions of the node names Gone, no longer
+% nodes and edges of the ids Nodes and Edges out of the view (the view cut at an earlier valid time, or
+% cut where it was not: the rest stays in the order it was asserted in), with the mentions of the node names Gone, no longer
 % indexed; Named are the node names the index covers now, Labels and Types the labels of the nodes and
 % the types of the edges taken out, Ref the new reference date or [] when it stays. The view_memo/3
 % answers those records may change are dropped (memo_holds/4 keeps the others), and the tables.
