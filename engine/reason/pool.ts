@@ -29,7 +29,7 @@ import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
-import { cachedCatalog } from './catalog-cache.ts';
+import { cachedCatalog, catalogKey } from './catalog-cache.ts';
 import type { Period } from './period.ts';
 import { ReplicaSource, graphKey, type GraphVersion } from './replicas.ts';
 import { deserialise, START_TASK, type AnswerShaper, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -113,12 +113,15 @@ type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; expla
  * frameworks starts a Prolog engine and consults 16 files. The first pool's cache file,
  * if it names one, serves the next process.
  */
-const catalogs = new Map<string, Promise<CatalogListing>>();
-function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Promise<CatalogListing> {
+const catalogs = new Map<string, Promise<{ listing: CatalogListing; sourceKey: string }>>();
+function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Promise<{ listing: CatalogListing; sourceKey: string }> {
   const key = JSON.stringify(frameworkDirs);
   let catalog = catalogs.get(key);
   if (!catalog) {
-    catalog = cacheFile ? cachedCatalog(cacheFile, frameworkDirs, () => loadCatalog(frameworkDirs)) : loadCatalog(frameworkDirs);
+    // the hash of the files listed: a worker that starts later checks that it consults the same (worker-entry.ts)
+    const sourceKey = catalogKey(frameworkDirs);
+    const listing = cacheFile ? cachedCatalog(cacheFile, frameworkDirs, () => loadCatalog(frameworkDirs), sourceKey) : loadCatalog(frameworkDirs);
+    catalog = listing.then((listed) => ({ listing: listed, sourceKey }));
     catalogs.set(key, catalog);
     catalog.catch(() => catalogs.delete(key));
   }
@@ -194,10 +197,11 @@ export class ReasoningPool {
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
-    return new ReasoningPool(store, options, await catalogFor(options.frameworkDirs ?? [], options.catalogCache));
+    const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
+    return new ReasoningPool(store, options, listing, sourceKey);
   }
 
-  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing) {
+  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.inlineBudgetMs = options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
     this.catalog = catalog;
@@ -208,7 +212,7 @@ export class ReasoningPool {
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     this.lastGraphFile = options.lastGraphFile;
-    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,

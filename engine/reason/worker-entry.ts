@@ -10,12 +10,16 @@
  */
 import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
+import { ParleyError } from '../errors.ts';
+import { catalogKey } from './catalog-cache.ts';
 import { ReplicaSet } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
+  /** The hash of the rule files as the main thread listed them (catalog-cache.ts catalogKey). */
+  catalogSourceKey: string;
   maxGraphs: number;
   /** Largest graph (facts) handed to the engine ahead of a task (ReasoningOptions.preloadMaxFacts). */
   preloadMaxFacts: number;
@@ -69,9 +73,16 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   });
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;
+  // rules are consulted once, at start-up, and GET /v1/frameworks lists those: a worker started since
+  // (after an idle stop, or a crash) that finds other files would answer with rules nobody listed
+  const rulesChanged =
+    catalogKey(setup.frameworkDirs) === setup.catalogSourceKey
+      ? undefined
+      : new ParleyError('runtime', 'rule_modules_changed', 'the rule modules changed on disk since the server started (they are consulted once, at start-up, and GET /v1/frameworks lists those): restart the server to load them');
   prepare();
   return async (task) => {
     if (task.kind === 'start') return null;
+    if (rulesChanged && task.kind !== 'query') return { ok: false, error: serialise(rulesChanged) };
     let graph;
     try {
       graph = await replicas.graph(task.at);

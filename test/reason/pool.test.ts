@@ -122,6 +122,34 @@ describe('a framework stopped by its time limit', () => {
   }, 60_000);
 });
 
+describe('rule modules changed on disk after the listing', () => {
+  it('are not run by a worker started since: the call says the server needs a restart, as the listing still shows the old ones', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-changed-'));
+    const module = path.join(dir, 'modules', 'edited');
+    await mkdir(module, { recursive: true });
+    await writeFile(path.join(module, 'manifest.json'), JSON.stringify({
+      id: 'edited', name: 'Edited', citation: 'none', question: 'Is anyone there?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
+    }));
+    await writeFile(path.join(module, 'README.md'), '# Edited\n\nA module edited while the server runs.');
+    await writeFile(path.join(module, 'rules.pl'), "indicator(actors, 1, 'actors').\npresent(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].\nfinding(present, yes, 'there are actors', [], []).\n");
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
+    try {
+      expect(pool.catalog.frameworks.find((entry) => entry.id === 'edited')).toMatchObject({ status: 'loaded' });
+      // edited (broken, even) after the listing, before the first worker starts and consults it
+      await writeFile(path.join(module, 'rules.pl'), 'present(actors, Ids) :- .\n');
+      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+      await expect(pool.frameworks('t', 'g', ['edited', 'glasl'], { limits })).rejects.toMatchObject({ kind: 'runtime', code: 'rule_modules_changed' });
+      // queries do not depend on the modules unless they call one: they still answer
+      expect((await pool.query('t', 'g', 'MATCH (a:Actor) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
+    } finally {
+      await pool.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('queries on the event loop first', () => {
   it('answers within the inline budget, or moves the query to a worker with the same answer', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-inline-'));
