@@ -82,22 +82,26 @@ describe('the reasoning pool', () => {
   });
 });
 
+/** A third-party framework folder `modules/<id>` under `dir`, reading actors, with these rules after its indicator and `present/2`; returns the folder. */
+async function writeModule(dir: string, id: string, rules: string[]): Promise<string> {
+  const folder = path.join(dir, 'modules', id);
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'manifest.json'), JSON.stringify({
+    id, name: id, citation: 'none', question: 'Is anyone there?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
+  }));
+  await writeFile(path.join(folder, 'README.md'), `# ${id}\n\nA module written by a test.`);
+  await writeFile(path.join(folder, 'rules.pl'), ["indicator(actors, 1, 'actors').", "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].", ...rules].join('\n'));
+  return folder;
+}
+
 describe('a framework stopped by its time limit', () => {
   it('is reported with the run\'s limit, and its result is not kept: the next assess runs it again', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-limit-'));
-    const modules = path.join(dir, 'modules', 'spinner');
-    await mkdir(modules, { recursive: true });
-    await writeFile(path.join(modules, 'manifest.json'), JSON.stringify({
-      id: 'spinner', name: 'Spinner', citation: 'none', question: 'Does it stop?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
-    }));
-    await writeFile(path.join(modules, 'README.md'), '# Spinner\n\nA rule that never ends, to prove the time limit holds.');
-    await writeFile(path.join(modules, 'rules.pl'), [
-      "indicator(actors, 1, 'actors').",
-      "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].",
+    await writeModule(dir, 'spinner', [
       'finding(k, v, s, [], []) :- spin(0).',
       // (a built-in besides arithmetic: the heartbeat that checks the time is reached only through one)
       'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).',
-    ].join('\n'));
+    ]);
     const store = await ParleyStore.open(path.join(dir, 'store'));
     const spinning = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
     try {
@@ -125,13 +129,7 @@ describe('a framework stopped by its time limit', () => {
 describe('rule modules changed on disk after the listing', () => {
   it('are not run by a worker started since: the call says the server needs a restart, as the listing still shows the old ones', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-changed-'));
-    const module = path.join(dir, 'modules', 'edited');
-    await mkdir(module, { recursive: true });
-    await writeFile(path.join(module, 'manifest.json'), JSON.stringify({
-      id: 'edited', name: 'Edited', citation: 'none', question: 'Is anyone there?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
-    }));
-    await writeFile(path.join(module, 'README.md'), '# Edited\n\nA module edited while the server runs.');
-    await writeFile(path.join(module, 'rules.pl'), "indicator(actors, 1, 'actors').\npresent(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].\nfinding(present, yes, 'there are actors', [], []).\n");
+    const module = await writeModule(dir, 'edited', ["finding(present, yes, 'there are actors', [], [])."]);
     const store = await ParleyStore.open(path.join(dir, 'store'));
     const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
     try {
