@@ -12,7 +12,8 @@ import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from './catalog-cache.ts';
-import { ReplicaSet } from './replicas.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { ReplicaSet, type GraphVersion } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
@@ -55,7 +56,13 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     } catch {
       return; // the next task on the graph hands it over again and reports what broke
     }
-    replicas.announcePrepared(replica.at);
+    announce(replica.at, replica.graph);
+  };
+  // the replica whose view this worker last said its engine holds
+  let announced: GraphIndex | undefined;
+  const announce = (at: GraphVersion, graph: GraphIndex) => {
+    announced = graph;
+    replicas.announcePrepared(at);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
@@ -83,12 +90,25 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   return async (task) => {
     if (task.kind === 'start') return null;
     if (rulesChanged && task.kind !== 'query') return { ok: false, error: serialise(rulesChanged) };
+    if (toPrepare !== undefined && toPrepare !== task.at.key) {
+      // a call on another graph came first: the engine is to hold that one, not be switched between its tasks
+      toPrepare = undefined;
+      clearTimeout(timer);
+    }
     let graph;
     try {
       graph = await replicas.graph(task.at);
     } catch (error) {
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
     }
-    return runTask(task, graph, loadedCatalog, shaper);
+    const reply = runTask(task, graph, loadedCatalog, shaper);
+    // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
+    // (a framework run brings the engine to the task's version; a query only when it calls a rule)
+    if (task.kind !== 'query' && holdsGraph(graph)) announce(task.at, graph);
+    else if (announced && !holdsGraph(announced)) {
+      announced = undefined;
+      replicas.announceReleased();
+    }
+    return reply;
   };
 }
