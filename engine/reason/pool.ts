@@ -28,7 +28,7 @@ import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts'
 import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import type { ParleyStore } from '../store/store.ts';
+import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { cachedCatalog, catalogKey } from './catalog-cache.ts';
 import type { Period } from './period.ts';
 import { ReplicaSource, graphKey, type GraphVersion } from './replicas.ts';
@@ -50,6 +50,12 @@ export interface ReasoningOptions {
   frameworkDirs?: string[];
   /** Graphs a worker keeps replicas of (default 8; least recently used dropped). */
   maxGraphs?: number;
+  /**
+   * Facts a worker's replicas may hold together (default 2,000,000, as the store's cache; least
+   * recently used dropped, the one in use kept however large): workers live for minutes, and a
+   * client paging through large graphs would otherwise leave each worker holding 8 of them.
+   */
+  replicaFacts?: number;
   /** Wall-clock limit of one call, queueing included (default 120 s): a safety net, since each query and framework run has its own time and inference limits. */
   callTimeoutMs?: number;
   /** How long a query may first run on the event loop before it moves to a worker (default 10 ms; 0 = always a worker). */
@@ -222,7 +228,7 @@ export class ReasoningPool {
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     this.lastGraphFile = options.lastGraphFile;
     this.timeStoppedKeptMs = options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS;
-    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,

@@ -310,7 +310,7 @@ function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<vo
   });
 }
 
-/** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`). */
+/** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`, or `maxFacts` over all of them). */
 export class ReplicaSet {
   private readonly channel: BroadcastChannel;
   private readonly replicas = new Map<string, Replica>();
@@ -330,6 +330,8 @@ export class ReplicaSet {
     private readonly maxGraphs: number,
     /** Called when a snapshot has made a replica, a delta moved one on, or the main thread asked for a preload of one held (the worker hands it to its engine ahead of the next task). */
     private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload') => void = () => {},
+    /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
+    private readonly maxFacts = Infinity,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -499,9 +501,12 @@ export class ReplicaSet {
   }
 
   private evict(): void {
-    while (this.replicas.size > this.maxGraphs) {
-      const [oldest] = [...this.replicas].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
-      this.replicas.delete(oldest);
+    const byUse = [...this.replicas].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    let facts = byUse.reduce((total, [, replica]) => total + replica.graph.factCount, 0);
+    for (const [key, replica] of byUse.slice(0, -1)) {
+      if (this.replicas.size <= this.maxGraphs && facts <= this.maxFacts) break;
+      this.replicas.delete(key);
+      facts -= replica.graph.factCount;
     }
   }
 

@@ -22,6 +22,8 @@ export interface WorkerSetup {
   /** The hash of the rule files as the main thread listed them (catalog-cache.ts catalogKey). */
   catalogSourceKey: string;
   maxGraphs: number;
+  /** Facts a worker's replicas may hold together (ReasoningOptions.replicaFacts). */
+  maxReplicaFacts: number;
   /** Largest graph (facts) handed to the engine ahead of a task (ReasoningOptions.preloadMaxFacts). */
   preloadMaxFacts: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
@@ -66,7 +68,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
-  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, (at, graph, by) => {
+  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
+  function onReplica(at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload'): void {
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
@@ -77,7 +80,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       toPrepare = at.key;
       prepareIn(PREPARE_AFTER_WRITE_MS);
     }
-  });
+  }
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;
   // rules are consulted once, at start-up, and GET /v1/frameworks lists those: a worker started since

@@ -47,6 +47,21 @@ describe('a worker\'s graph replicas', () => {
     expect([...newer.nodes.keys()]).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('drops the least recently used replicas beyond its facts bound, keeping the one in use however large', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const replicas = new ReplicaSet(name, 4, undefined, 3);
+    closing.push(main, replicas);
+    const [first, second] = ['t\u0000first', 't\u0000second'];
+    snapshotOn(main, first)(0, ['a', 'b']); // 2 nodes and their labels: 4 facts, above the bound, and kept
+    expect((await replicas.graph({ key: first, generation: 'g1', version: 0 })).factCount).toBe(4);
+    expect(replicas.held(first)).toBeDefined();
+    snapshotOn(main, second)(0, ['c']);
+    await replicas.graph({ key: second, generation: 'g1', version: 0 });
+    expect(replicas.held(first)).toBeUndefined();
+    expect(replicas.held(second)).toBeDefined();
+  });
+
   it('says it has started, and reports each replica a snapshot made or a delta moved on, not a snapshot it ignored', async () => {
     const name = `replicas-test-${Math.random()}`;
     const main = new BroadcastChannel(name);
