@@ -106,6 +106,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     workerIdleMs: config.reasonIdleMs,
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
+    replicaFacts: config.graphCacheFacts,
     preloadMaxFacts: config.preloadMaxFacts,
     inlineBudgetMs: config.queryInlineMs,
     answerShaper: ANSWER_SHAPER_URL,

@@ -22,8 +22,7 @@ const FORMAT = 1;
 const CODE_DIRS = ['../prolog/', '../ontology/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 /** The catalog of `frameworkDirs` from `file` when its key still holds, else from `list()`, then written to `file`. */
-export async function cachedCatalog(file: string, frameworkDirs: string[], list: () => Promise<CatalogListing>): Promise<CatalogListing> {
-  const key = catalogKey(frameworkDirs);
+export async function cachedCatalog(file: string, frameworkDirs: string[], list: () => Promise<CatalogListing>, key = catalogKey(frameworkDirs)): Promise<CatalogListing> {
   // missing or damaged: listed afresh
   const kept = await readFile(file, 'utf8')
     .then((text) => JSON.parse(text) as { key?: unknown; listing?: CatalogListing })
@@ -82,5 +81,6 @@ function readable(file: string): Buffer | undefined {
 }
 
 function swiplVersion(): string {
-  return (createRequire(import.meta.url)('swipl-wasm/package.json') as { version: string }).version;
+  // read, not required: the main thread loads nothing of the engine's package (test/reason/pool.test.ts)
+  return (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('swipl-wasm/package.json'), 'utf8')) as { version: string }).version;
 }

@@ -28,8 +28,8 @@ import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts'
 import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import type { ParleyStore } from '../store/store.ts';
-import { cachedCatalog } from './catalog-cache.ts';
+import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
+import { cachedCatalog, catalogKey } from './catalog-cache.ts';
 import type { Period } from './period.ts';
 import { ReplicaSource, graphKey, type GraphVersion } from './replicas.ts';
 import { deserialise, START_TASK, type AnswerShaper, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -50,6 +50,12 @@ export interface ReasoningOptions {
   frameworkDirs?: string[];
   /** Graphs a worker keeps replicas of (default 8; least recently used dropped). */
   maxGraphs?: number;
+  /**
+   * Facts a worker's replicas may hold together (default 2,000,000, as the store's cache; least
+   * recently used dropped, the one in use kept however large): workers live for minutes, and a
+   * client paging through large graphs would otherwise leave each worker holding 8 of them.
+   */
+  replicaFacts?: number;
   /** Wall-clock limit of one call, queueing included (default 120 s): a safety net, since each query and framework run has its own time and inference limits. */
   callTimeoutMs?: number;
   /** How long a query may first run on the event loop before it moves to a worker (default 10 ms; 0 = always a worker). */
@@ -73,6 +79,8 @@ export interface ReasoningOptions {
    * analyst was on is ready when they come back, rather than its first assess paying the hand-over.
    */
   lastGraphFile?: string;
+  /** How long a result a time limit stopped is kept (default 60 s; others are kept while the graph is unchanged). */
+  timeStoppedKeptMs?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -89,16 +97,22 @@ const PRELOAD_PAUSE_MS = 100;
 /** ... but never longer than this after the first of them. */
 const PRELOAD_MAX_WAIT_MS = 1_000;
 /**
- * How long after a call on a graph a preload of another waits: with two clients on two graphs,
- * each one's preload would otherwise hand the other's view out of the engines between that
- * one's calls (seconds at 100k facts, paid again by its next assess).
+ * How long after a call on a graph, or its preload, a preload of another waits: the engines hold
+ * one view each, and with two clients on two graphs (or one paging through workspaces) each
+ * preload would hand the other's view out of the engines, seconds of CPU at 100k facts per
+ * switch, paid again by the other's next assess. So background switches happen at most once
+ * in this long; a call never waits for one.
  */
 const VIEW_IN_USE_MS = 10_000;
 /**
- * Whether a time limit stopped the run: such a result depends on how busy the machine was, and is
- * not kept (an inference limit stops a run at the same point every time, so that result is).
+ * How long a result a time limit stopped is kept (others are kept until the graph changes):
+ * where it stopped depends on how busy the machine was, so it is run again, but not on every
+ * request (a client repeating an assess that meets the limit would keep the workers busy).
  */
+export const DEFAULT_TIME_STOPPED_KEPT_MS = 60_000;
 const stoppedByTime = (run: { error?: { code: string } }) => run.error?.code === 'query_time_limit';
+/** The largest timer delay Node honours (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Framework results kept (per graph version, view and framework set). */
 const RESULT_CACHE_SIZE = 64;
@@ -113,12 +127,15 @@ type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; expla
  * frameworks starts a Prolog engine and consults 16 files. The first pool's cache file,
  * if it names one, serves the next process.
  */
-const catalogs = new Map<string, Promise<CatalogListing>>();
-function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Promise<CatalogListing> {
+const catalogs = new Map<string, Promise<{ listing: CatalogListing; sourceKey: string }>>();
+function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Promise<{ listing: CatalogListing; sourceKey: string }> {
   const key = JSON.stringify(frameworkDirs);
   let catalog = catalogs.get(key);
   if (!catalog) {
-    catalog = cacheFile ? cachedCatalog(cacheFile, frameworkDirs, () => loadCatalog(frameworkDirs)) : loadCatalog(frameworkDirs);
+    // the hash of the files listed: a worker that starts later checks that it consults the same (worker-entry.ts)
+    const sourceKey = catalogKey(frameworkDirs);
+    const listing = cacheFile ? cachedCatalog(cacheFile, frameworkDirs, () => loadCatalog(frameworkDirs), sourceKey) : loadCatalog(frameworkDirs);
+    catalog = listing.then((listed) => ({ listing: listed, sourceKey }));
     catalogs.set(key, catalog);
     catalog.catch(() => catalogs.delete(key));
   }
@@ -169,7 +186,7 @@ export class ReasoningPool {
   private readonly pool: Piscina;
   private readonly gate: CallGate;
   private readonly workers: number;
-  private readonly cache = new Map<string, unknown>();
+  private readonly cache = new Map<string, { value: unknown; until: number }>();
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly inlineBudgetMs: number;
@@ -188,16 +205,18 @@ export class ReasoningPool {
   private readonly inUse = new Map<string, { running: number; ended: number }>();
   private closed = false;
   private readonly lastGraphFile: string | undefined;
+  private readonly timeStoppedKeptMs: number;
   /** What lastGraphFile says now, or is being made to say, and the write under way (one at a time, in order). */
   private lastGraph: string | undefined;
   private lastGraphWrite: Promise<void> = Promise.resolve();
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
-    return new ReasoningPool(store, options, await catalogFor(options.frameworkDirs ?? [], options.catalogCache));
+    const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
+    return new ReasoningPool(store, options, listing, sourceKey);
   }
 
-  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing) {
+  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.inlineBudgetMs = options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
     this.catalog = catalog;
@@ -208,12 +227,13 @@ export class ReasoningPool {
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     this.lastGraphFile = options.lastGraphFile;
-    const setup: WorkerSetup = { channelName, frameworkDirs, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    this.timeStoppedKeptMs = options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS;
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: workers,
-      idleTimeout: options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS,
+      idleTimeout: Math.min(options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, MAX_TIMER_MS),
       // an idle worker keeps its event loop turning (piscina's default parks it in Atomics.wait between
       // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
       atomics: 'disabled',
@@ -290,7 +310,7 @@ export class ReasoningPool {
   async frameworks(tenant: string, graphId: string, frameworkIds: string[], options: { asOf?: string; limits: RunLimits }): Promise<{ runs: FrameworkRun[]; graph: GraphIndex }> {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
-    this.rememberLast(tenant, graphId);
+    if (graph.factCount <= this.preloadMaxFacts) this.rememberLast(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
     // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
     // them), so that the workers, each taking the next task when it is free, finish together
@@ -303,7 +323,7 @@ export class ReasoningPool {
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       return inOrder.flat();
-    }, (runs) => !runs.some(stoppedByTime));
+    }, (runs) => (runs.some(stoppedByTime) ? this.timeStoppedKeptMs : Infinity));
     return { runs, graph };
   }
 
@@ -317,7 +337,9 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     const { at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods]);
-    return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) => !trajectory.points.some((point) => point.results.some(stoppedByTime)));
+    return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) =>
+      trajectory.points.some((point) => point.results.some(stoppedByTime)) ? this.timeStoppedKeptMs : Infinity,
+    );
   }
 
   /**
@@ -327,8 +349,9 @@ export class ReasoningPool {
    * it the view): the first assess then pays neither the snapshot nor the hand-over (at 100k facts,
    * seconds). Asked once the requests about the graph pause (PRELOAD_PAUSE_MS, at most
    * PRELOAD_MAX_WAIT_MS after the first); the latest graph wins, as each engine holds one view,
-   * except over a graph a call ran on in the last VIEW_IN_USE_MS (it waits for that). Starts the workers when they are not running. Graphs above preloadMaxFacts are left to their
-   * first assess; an absent graph asks nothing.
+   * and waits while another graph is in use (a call on it, or its preload, in the last
+   * VIEW_IN_USE_MS). Starts the workers when they are not running. Graphs above preloadMaxFacts
+   * are left to their first assess; an absent graph asks nothing.
    */
   preload(tenant: string, graphId: string): void {
     if (this.closed || this.preloadMaxFacts === 0) return;
@@ -344,9 +367,10 @@ export class ReasoningPool {
         this.ahead = { key, since, timer: setTimeout(() => this.preload(tenant, graphId), wait).unref() };
         return;
       }
-      this.source.preload(tenant, graphId, this.preloadMaxFacts, this.pool.threads.length).then(
+      this.source.preload(tenant, graphId, this.preloadMaxFacts).then(
         (worth) => {
-          if (!worth) return;
+          if (!worth || this.closed) return;
+          this.used(key).ended = Date.now(); // the engines take this view: no other preload for VIEW_IN_USE_MS
           this.startWorkers();
           this.rememberLast(tenant, graphId);
         },
@@ -375,7 +399,7 @@ export class ReasoningPool {
   /** Writes lastGraphFile when the graph it names changes (a failed write costs only the preload after a restart). */
   private rememberLast(tenant: string, graphId: string): void {
     const named = JSON.stringify([tenant, graphId]);
-    if (!this.lastGraphFile || named === this.lastGraph) return;
+    if (!this.lastGraphFile || this.preloadMaxFacts === 0 || named === this.lastGraph) return;
     this.lastGraph = named;
     const file = this.lastGraphFile;
     const temporary = `${file}.${process.pid}.tmp`;
@@ -394,6 +418,14 @@ export class ReasoningPool {
     return wait;
   }
 
+  /** The use entry of `key` (made when absent), the entries no longer in use dropped first. */
+  private used(key: string): { running: number; ended: number } {
+    this.inUseElsewhere(key);
+    let use = this.inUse.get(key);
+    if (!use) this.inUse.set(key, (use = { running: 0, ended: 0 }));
+    return use;
+  }
+
   /**
    * Resolves once every worker holds the graph's view in its Prolog engine, at its current
    * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
@@ -410,9 +442,7 @@ export class ReasoningPool {
 
   /** One call of several tasks, spread over the workers; values in task order. */
   private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
-    const key = tasks[0].at.key;
-    const use = this.inUse.get(key) ?? { running: 0, ended: 0 };
-    this.inUse.set(key, use);
+    const use = this.used(tasks[0].at.key);
     use.running++;
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
     const replies = await this.gate.run(tasks, (item, signal) => this.pool.run(item, { signal }) as Promise<ReasonReply>).finally(() => {
@@ -440,21 +470,20 @@ export class ReasoningPool {
    * last asked about (replicas.ts), and hands it to its engine before its first task.
    */
   private startWorkers(): void {
-    if (this.pool.threads.length >= this.workers) return;
+    if (this.closed || this.pool.threads.length >= this.workers) return;
     for (let i = 0; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
   }
 
-  /** The value of `key`, computed when not cached, and kept when `keep` says so. */
-  private async cached<T>(key: string, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
-    if (this.cache.has(key)) {
-      const value = this.cache.get(key) as T;
-      this.cache.delete(key);
-      this.cache.set(key, value); // most recently used last
-      return value;
+  /** The value of `key`, computed when not cached (or kept past its time), and kept for as long as `keepMs` says. */
+  private async cached<T>(key: string, compute: () => Promise<T>, keepMs: (value: T) => number): Promise<T> {
+    const kept = this.cache.get(key);
+    this.cache.delete(key);
+    if (kept && Date.now() < kept.until) {
+      this.cache.set(key, kept); // most recently used last
+      return kept.value as T;
     }
     const value = await compute();
-    if (!keep(value)) return value;
-    this.cache.set(key, value);
+    this.cache.set(key, { value, until: Date.now() + keepMs(value) });
     if (this.cache.size > RESULT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return value;
   }
@@ -464,5 +493,6 @@ export class ReasoningPool {
     clearTimeout(this.ahead?.timer);
     this.source.close();
     await this.pool.destroy();
+    await this.lastGraphWrite;
   }
 }

@@ -19,6 +19,8 @@
  *   worker → main   prepared   {key, generation, version, worker}       worker (its thread id) has handed a replica to
  *                                                                        its Prolog engine (worker-entry.ts), which
  *                                                                        holds one view: it no longer holds another
+ *   worker → main   released   {worker}                                 a task left the engine with no whole view
+ *                                                                        (an as_of or valid-time cut of one)
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -58,7 +60,8 @@ type ReplicaMessage =
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number };
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number }
+  | { type: 'released'; worker: number };
 
 export function graphKey(tenant: string, graphId: string): string {
   return `${tenant}\u0000${graphId}`;
@@ -73,8 +76,8 @@ function splitKey(key: string): { tenant: string; graphId: string } {
 export class ReplicaSource {
   private readonly channel: BroadcastChannel;
   private readonly versions = new Map<string, { generation: string; version: number }>();
-  /** Graphs whose snapshot is going out, and whether a worker asked for one since it began (a worker started after its first chunk went out would miss it). */
-  private readonly snapshotting = new Map<string, { again: boolean }>();
+  /** Graphs whose snapshot is going out. */
+  private readonly snapshotting = new Set<string>();
   private closed = false;
   private readonly unsubscribe: () => void;
   /** Per graph, the workers that last said their engine holds its view, at which version (a newer version starts the set again). */
@@ -94,6 +97,7 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started' && this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
       else if (message.type === 'prepared') this.notePrepared(message);
+      else if (message.type === 'released') this.noteReleased(message.worker);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -101,19 +105,17 @@ export class ReplicaSource {
   /**
    * Asks the running workers to hand the graph's view to their Prolog engines now, ahead of the
    * assess a client at work on it may ask for (those without its replica ask for a snapshot, and
-   * a worker that starts is sent it, as the graph last asked about). Nothing to ask when the graph
-   * is larger than `maxFacts` (it does not become the graph last asked about either: a worker that
-   * starts is not sent it), or its view is held by `workers` workers at its current version.
-   * Returns whether the graph is one to preload (false: too large); rejects (NotFoundError) when it is absent.
+   * a worker that starts is sent it, as the graph last asked about); a worker whose engine holds
+   * the view already has nothing to do. Nothing is asked when the graph is larger than `maxFacts`:
+   * it does not become the graph last asked about (a worker that starts is not sent it), nor one the
+   * workers follow. Returns whether the graph is one to preload; rejects (NotFoundError) when it is absent.
    */
-  async preload(tenant: string, graphId: string, maxFacts: number, workers: number): Promise<boolean> {
-    const { graph, at } = await this.versionOf(tenant, graphId);
+  async preload(tenant: string, graphId: string, maxFacts: number): Promise<boolean> {
+    const graph = await this.store.loadGraph(tenant, graphId);
     if (this.closed || graph.factCount > maxFacts) return false;
-    this.lastAsked = at.key;
-    const entry = this.preparedBy.get(at.key);
-    if (!entry || entry.generation !== at.generation || entry.version < at.version || entry.workers.size < workers) {
-      this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
-    }
+    const { at } = await this.current(tenant, graphId);
+    if (this.closed) return false;
+    this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
     return true;
   }
 
@@ -132,7 +134,8 @@ export class ReplicaSource {
   private async versionOf(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
     const graph = await this.store.loadGraph(tenant, graphId);
     const key = graphKey(tenant, graphId);
-    const generation = this.store.loadedGeneration(tenant, graphId)!;
+    // (evicted from the store's cache meanwhile by another graph's load: the generation is in its metadata)
+    const generation = this.store.loadedGeneration(tenant, graphId) ?? (await this.store.getGraphMeta(tenant, graphId)).generation;
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
     return { graph, at: { key, generation, version: entry.version } };
@@ -179,6 +182,14 @@ export class ReplicaSource {
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
+  /** A worker's engine holds no whole view now. */
+  private noteReleased(worker: number): void {
+    for (const [key, entry] of this.preparedBy) {
+      entry.workers.delete(worker);
+      if (entry.workers.size === 0) this.preparedBy.delete(key);
+    }
+  }
+
   private notePrepared({ key, generation, version, worker }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
     for (const [other, entry] of this.preparedBy) {
       if (other === key) continue;
@@ -217,23 +228,25 @@ export class ReplicaSource {
    */
   private async answerNeed(key: string, generation: string): Promise<void> {
     const { tenant, graphId } = splitKey(key);
-    const at = await this.current(tenant, graphId).then(
-      ({ at }) => at,
-      () => undefined,
-    );
+    let current: string;
+    try {
+      current = (await this.current(tenant, graphId)).at.generation;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) return; // (the store closing): the worker asks again, or its task times out
+      current = '';
+    }
     if (this.closed) return;
-    if (at?.generation === generation) return this.sendSnapshot(key);
+    if (current === generation) return this.sendSnapshot(key);
     this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
   }
 
+  /**
+   * Sends the graph's replica to the workers in chunks. A request while one goes out is served by it;
+   * a worker that started after its beginning (and so could not build it) asks again once it ends.
+   */
   private async sendSnapshot(key: string): Promise<void> {
-    const going = this.snapshotting.get(key);
-    if (going) {
-      going.again = true;
-      return;
-    }
-    const state = { again: false };
-    this.snapshotting.set(key, state);
+    if (this.snapshotting.has(key)) return;
+    this.snapshotting.add(key);
     try {
       const { tenant, graphId } = splitKey(key);
       const { graph, at } = await this.current(tenant, graphId).catch(() => ({ graph: undefined, at: undefined }));
@@ -261,8 +274,6 @@ export class ReplicaSource {
     } finally {
       this.snapshotting.delete(key);
     }
-    // the workers that have the replica now keep it (snapshot-begin): this one goes to those that missed its beginning
-    if (state.again) void this.sendSnapshot(key);
   }
 
   close(): void {
@@ -299,7 +310,7 @@ function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<vo
   });
 }
 
-/** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`). */
+/** A worker's side: the replicas it holds (least recently used dropped beyond `maxGraphs`, or `maxFacts` over all of them). */
 export class ReplicaSet {
   private readonly channel: BroadcastChannel;
   private readonly replicas = new Map<string, Replica>();
@@ -311,12 +322,16 @@ export class ReplicaSet {
   private readonly behindSince = new Map<string, number>();
   /** Per graph, the generation the main thread said is no more (a task naming it fails). */
   private readonly gone = new Map<string, string>();
+  /** Graphs this worker asked a snapshot of and has not received. */
+  private readonly wanted = new Set<string>();
 
   constructor(
     channelName: string,
     private readonly maxGraphs: number,
     /** Called when a snapshot has made a replica, a delta moved one on, or the main thread asked for a preload of one held (the worker hands it to its engine ahead of the next task). */
     private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload') => void = () => {},
+    /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
+    private readonly maxFacts = Infinity,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -354,6 +369,7 @@ export class ReplicaSet {
       if (since === undefined) this.behindSince.set(at.key, now);
       if (since === undefined || now - since < 500) return;
     }
+    this.wanted.add(at.key);
     const last = this.requested.get(at.key);
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
@@ -396,6 +412,7 @@ export class ReplicaSet {
         break;
       }
       case 'drop':
+        this.wanted.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -414,7 +431,18 @@ export class ReplicaSet {
       }
       case 'snapshot-end': {
         const building = this.building.get(message.key);
-        if (!building || building.generation !== message.generation) break;
+        if (!building || building.generation !== message.generation) {
+          // a snapshot this worker heard only the end of (it started after the beginning): asked again when wanted
+          const replica = this.replicas.get(message.key);
+          const fresh = this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
+          if ((this.wanted.has(message.key) || fresh) && !(replica && replica.generation === message.generation)) {
+            this.requested.delete(message.key);
+            this.request({ key: message.key, generation: message.generation, version: 0 });
+          }
+          break;
+        }
+        this.gone.delete(message.key);
+        this.wanted.delete(message.key);
         this.building.delete(message.key);
         let version = building.version;
         for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
@@ -442,6 +470,7 @@ export class ReplicaSet {
         return;
       }
       case 'gone': {
+        this.wanted.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
         break;
@@ -449,6 +478,7 @@ export class ReplicaSet {
       case 'need':
       case 'started':
       case 'prepared':
+      case 'released':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();
@@ -465,10 +495,18 @@ export class ReplicaSet {
     this.channel.postMessage({ type: 'prepared', ...at, worker: threadId } satisfies ReplicaMessage);
   }
 
+  /** Tells the main thread that this worker's engine holds no whole view (a task left a cut of one). */
+  announceReleased(): void {
+    this.channel.postMessage({ type: 'released', worker: threadId } satisfies ReplicaMessage);
+  }
+
   private evict(): void {
-    while (this.replicas.size > this.maxGraphs) {
-      const [oldest] = [...this.replicas].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
-      this.replicas.delete(oldest);
+    const byUse = [...this.replicas].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    let facts = byUse.reduce((total, [, replica]) => total + replica.graph.factCount, 0);
+    for (const [key, replica] of byUse.slice(0, -1)) {
+      if (this.replicas.size <= this.maxGraphs && facts <= this.maxFacts) break;
+      this.replicas.delete(key);
+      facts -= replica.graph.factCount;
     }
   }
 

@@ -10,13 +10,20 @@
  */
 import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
-import { ReplicaSet } from './replicas.ts';
+import { ParleyError } from '../errors.ts';
+import { catalogKey } from './catalog-cache.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { ReplicaSet, type GraphVersion } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
+  /** The hash of the rule files as the main thread listed them (catalog-cache.ts catalogKey). */
+  catalogSourceKey: string;
   maxGraphs: number;
+  /** Facts a worker's replicas may hold together (ReasoningOptions.replicaFacts). */
+  maxReplicaFacts: number;
   /** Largest graph (facts) handed to the engine ahead of a task (ReasoningOptions.preloadMaxFacts). */
   preloadMaxFacts: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
@@ -51,11 +58,18 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     } catch {
       return; // the next task on the graph hands it over again and reports what broke
     }
-    replicas.announcePrepared(replica.at);
+    announce(replica.at, replica.graph);
+  };
+  // the replica whose view this worker last said its engine holds
+  let announced: GraphIndex | undefined;
+  const announce = (at: GraphVersion, graph: GraphIndex) => {
+    announced = graph;
+    replicas.announcePrepared(at);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
-  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, (at, graph, by) => {
+  const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
+  function onReplica(at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload'): void {
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
@@ -66,18 +80,38 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       toPrepare = at.key;
       prepareIn(PREPARE_AFTER_WRITE_MS);
     }
-  });
+  }
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;
+  // rules are consulted once, at start-up, and GET /v1/frameworks lists those: a worker started since
+  // (after an idle stop, or a crash) that finds other files would answer with rules nobody listed
+  const rulesChanged =
+    catalogKey(setup.frameworkDirs) === setup.catalogSourceKey
+      ? undefined
+      : new ParleyError('runtime', 'rule_modules_changed', 'the rule modules changed on disk since the server started (they are consulted once, at start-up, and GET /v1/frameworks lists those): restart the server to load them');
   prepare();
   return async (task) => {
     if (task.kind === 'start') return null;
+    if (rulesChanged && task.kind !== 'query') return { ok: false, error: serialise(rulesChanged) };
+    if (toPrepare !== undefined && toPrepare !== task.at.key) {
+      // a call on another graph came first: the engine is to hold that one, not be switched between its tasks
+      toPrepare = undefined;
+      clearTimeout(timer);
+    }
     let graph;
     try {
       graph = await replicas.graph(task.at);
     } catch (error) {
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
     }
-    return runTask(task, graph, loadedCatalog, shaper);
+    const reply = runTask(task, graph, loadedCatalog, shaper);
+    // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
+    // (a framework run brings the engine to the task's version; a query only when it calls a rule)
+    if (task.kind !== 'query' && holdsGraph(graph)) announce(task.at, graph);
+    else if (announced && !holdsGraph(announced)) {
+      announced = undefined;
+      replicas.announceReleased();
+    }
+    return reply;
   };
 }

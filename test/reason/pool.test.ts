@@ -82,30 +82,37 @@ describe('the reasoning pool', () => {
   });
 });
 
+/** A third-party framework folder `modules/<id>` under `dir`, reading actors, with these rules after its indicator and `present/2`; returns the folder. */
+async function writeModule(dir: string, id: string, rules: string[]): Promise<string> {
+  const folder = path.join(dir, 'modules', id);
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'manifest.json'), JSON.stringify({
+    id, name: id, citation: 'none', question: 'Is anyone there?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
+  }));
+  await writeFile(path.join(folder, 'README.md'), `# ${id}\n\nA module written by a test.`);
+  await writeFile(path.join(folder, 'rules.pl'), ["indicator(actors, 1, 'actors').", "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].", ...rules].join('\n'));
+  return folder;
+}
+
 describe('a framework stopped by its time limit', () => {
-  it('is reported with the run\'s limit, and its result is not kept: the next assess runs it again', async () => {
+  it('is reported with the run\'s limit, and its result is kept only a while: an assess after that runs it again', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-limit-'));
-    const modules = path.join(dir, 'modules', 'spinner');
-    await mkdir(modules, { recursive: true });
-    await writeFile(path.join(modules, 'manifest.json'), JSON.stringify({
-      id: 'spinner', name: 'Spinner', citation: 'none', question: 'Does it stop?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
-    }));
-    await writeFile(path.join(modules, 'README.md'), '# Spinner\n\nA rule that never ends, to prove the time limit holds.');
-    await writeFile(path.join(modules, 'rules.pl'), [
-      "indicator(actors, 1, 'actors').",
-      "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].",
+    await writeModule(dir, 'spinner', [
       'finding(k, v, s, [], []) :- spin(0).',
       // (a built-in besides arithmetic: the heartbeat that checks the time is reached only through one)
       'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).',
-    ].join('\n'));
+    ]);
     const store = await ParleyStore.open(path.join(dir, 'store'));
-    const spinning = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
+    const spinning = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')], timeStoppedKeptMs: 1_500 });
     try {
       await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
       const timeLimited = { inferenceLimit: 1e12, timeLimitMs: 300 };
       const first = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
       expect(first.runs[0].error).toEqual({ code: 'query_time_limit', message: 'the framework ran past its time limit of 300 ms' });
       expect(first.runs[1].error).toBeUndefined();
+      // kept a while (a client repeating it does not keep the workers busy), then run again
+      expect((await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited })).runs).toBe(first.runs);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
       const again = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
       expect(again.runs).not.toBe(first.runs);
       expect(again.runs[0].error).toEqual(first.runs[0].error);
@@ -116,6 +123,28 @@ describe('a framework stopped by its time limit', () => {
       expect((await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited })).runs).toBe(stopped.runs);
     } finally {
       await spinning.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('rule modules changed on disk after the listing', () => {
+  it('are not run by a worker started since: the call says the server needs a restart, as the listing still shows the old ones', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-changed-'));
+    const module = await writeModule(dir, 'edited', ["finding(present, yes, 'there are actors', [], [])."]);
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
+    try {
+      expect(pool.catalog.frameworks.find((entry) => entry.id === 'edited')).toMatchObject({ status: 'loaded' });
+      // edited (broken, even) after the listing, before the first worker starts and consults it
+      await writeFile(path.join(module, 'rules.pl'), 'present(actors, Ids) :- .\n');
+      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+      await expect(pool.frameworks('t', 'g', ['edited', 'glasl'], { limits })).rejects.toMatchObject({ kind: 'runtime', code: 'rule_modules_changed' });
+      // queries do not depend on the modules unless they call one: they still answer
+      expect((await pool.query('t', 'g', 'MATCH (a:Actor) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
+    } finally {
+      await pool.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     }

@@ -82,7 +82,8 @@ describe('views preloaded in the reasoning workers', () => {
     const fixture = JSON.parse(await readFile(path.join('frameworks', 'zartman', 'tests', '1-hurting-stalemate-and-an-offer.json'), 'utf8'));
     await store.writeGraph('t', 'r', await graphWriteFromJson(fixture.graph));
     const fresh = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
-    const off = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 0 });
+    const offFile = path.join(dir, 'off-last-graph.json');
+    const off = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 0, lastGraphFile: offFile });
     try {
       fresh.preload('t', 'absent'); // replaced by the next (the latest graph wins), and would ask nothing
       fresh.preload('t', 'r');
@@ -92,6 +93,9 @@ describe('views preloaded in the reasoning workers', () => {
       fresh.preload('t', 'absent'); // a graph that does not exist: nothing asked, nothing thrown
       off.preload('t', 'r'); // preloads turned off
       expect(await off.viewsPrepared('t', 'r', 3_000)).toBe(false);
+      await off.frameworks('t', 'r', ['glasl'], { limits });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(readFile(offFile, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' }); // nothing to preload after a restart either
     } finally {
       await fresh.close();
       await off.close();
@@ -108,6 +112,25 @@ describe('views preloaded in the reasoning workers', () => {
       single.preload('t', 'next');
       expect(await single.viewsPrepared('t', 'next', 3_000)).toBe(false); // the assess of 'busy' ended under 10 s ago
       expect(await single.viewsPrepared('t', 'next', 30_000)).toBe(true);
+    } finally {
+      await single.close();
+    }
+  }, 120_000);
+
+  it('switch graphs at most once in a while, and say truly which view an engine holds after a call on another graph', async () => {
+    const single = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
+    try {
+      single.preload('t', 'busy');
+      expect(await single.viewsPrepared('t', 'busy', 60_000)).toBe(true);
+      // two clients paging between two graphs: the second graph's preload waits while the first one's view is fresh
+      single.preload('t', 'next');
+      expect(await single.viewsPrepared('t', 'next', 3_000)).toBe(false);
+      expect(await single.viewsPrepared('t', 'next', 30_000)).toBe(true);
+      expect(await single.viewsPrepared('t', 'busy', 0)).toBe(false);
+      // a call hands its graph over itself, and the worker says so: 'next' is no longer held
+      await single.frameworks('t', 'busy', ['glasl'], { limits });
+      expect(await single.viewsPrepared('t', 'busy', 5_000)).toBe(true);
+      expect(await single.viewsPrepared('t', 'next', 0)).toBe(false);
     } finally {
       await single.close();
     }
@@ -134,17 +157,24 @@ describe('views preloaded in the reasoning workers', () => {
   }, 120_000);
 
   it('leave graphs above the preload bound to their first assess', async () => {
-    const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10 });
+    const lastGraphFile = path.join(dir, 'bounded-last-graph.json');
+    const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10, lastGraphFile });
+    const named = () => readFile(lastGraphFile, 'utf8').then((text) => JSON.parse(text) as string[], () => undefined);
     try {
+      // p (the stedman fixture and its write) holds far more than 10 facts: a preload of it is declined, and leaves no trace
+      expect((await store.loadGraph('t', 'p')).nodes.size).toBeGreaterThan(10);
+      bounded.preload('t', 'p');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await named()).toBeUndefined();
       await store.writeGraph('t', 'small', { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'A' } }], edges: [] });
       await bounded.query('t', 'small', 'MATCH (a:Actor) RETURN count(a)', { limits: {} });
       expect(await bounded.viewsPrepared('t', 'small', 60_000)).toBe(true); // within the bound: preloaded
-      // p (the stedman fixture and its write) holds far more than 10 facts
-      expect((await store.loadGraph('t', 'p')).nodes.size).toBeGreaterThan(10);
       await bounded.query('t', 'p', 'MATCH (a:Actor) RETURN count(a)', { limits: {} });
       expect(await bounded.viewsPrepared('t', 'p', 3_000)).toBe(false);
       const ids = ['stedman', 'glasl'];
       expect(withoutCost((await bounded.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await named()).not.toEqual(['t', 'p']); // a restart does not preload it either
     } finally {
       await bounded.close();
     }

@@ -47,6 +47,21 @@ describe('a worker\'s graph replicas', () => {
     expect([...newer.nodes.keys()]).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('drops the least recently used replicas beyond its facts bound, keeping the one in use however large', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const replicas = new ReplicaSet(name, 4, undefined, 3);
+    closing.push(main, replicas);
+    const [first, second] = ['t\u0000first', 't\u0000second'];
+    snapshotOn(main, first)(0, ['a', 'b']); // 2 nodes and their labels: 4 facts, above the bound, and kept
+    expect((await replicas.graph({ key: first, generation: 'g1', version: 0 })).factCount).toBe(4);
+    expect(replicas.held(first)).toBeDefined();
+    snapshotOn(main, second)(0, ['c']);
+    await replicas.graph({ key: second, generation: 'g1', version: 0 });
+    expect(replicas.held(first)).toBeUndefined();
+    expect(replicas.held(second)).toBeDefined();
+  });
+
   it('says it has started, and reports each replica a snapshot made or a delta moved on, not a snapshot it ignored', async () => {
     const name = `replicas-test-${Math.random()}`;
     const main = new BroadcastChannel(name);
@@ -159,6 +174,39 @@ describe('the main thread\'s side of the replicas', () => {
     } finally {
       watch.close();
       set.close();
+      source.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('serves the workers that ask for a graph at once with one snapshot', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
+    const store = await ParleyStore.open(path.join(dir, 'store'));
+    const name = `replicas-test-${Math.random()}`;
+    const source = new ReplicaSource(store, name);
+    const sets = [new ReplicaSet(name, 4), new ReplicaSet(name, 4), new ReplicaSet(name, 4)];
+    const watch = new BroadcastChannel(name);
+    let snapshots = 0;
+    watch.onmessage = (event) => {
+      if ((event as { data: { type: string } }).data.type === 'snapshot-begin') snapshots++;
+    };
+    try {
+      const ids = Array.from({ length: SNAPSHOT_CHUNK * 2 }, (_, i) => `n${i}`);
+      await store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
+      const { at } = await source.current('t', 'g');
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the 'started' of each set heard, its snapshot sent
+      snapshots = 0;
+      await store.writeGraph('t', 'h', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
+      const { at: other } = await source.current('t', 'h');
+      const graphs = await Promise.all(sets.map((set) => set.graph(other)));
+      expect(graphs.map((graph) => graph.nodes.size)).toEqual([ids.length, ids.length, ids.length]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(snapshots).toBe(1);
+      expect((await sets[0].graph(at)).nodes.size).toBe(ids.length);
+    } finally {
+      watch.close();
+      sets.forEach((set) => set.close());
       source.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
