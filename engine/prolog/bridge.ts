@@ -49,8 +49,9 @@
  * microseconds in swipl-wasm, a fact lookup well under one, so the view is handed
  * over once as facts (when the graph, its revision or the view's cuts change: only the
  * records added, when the graph has only grown; only the records taken out, when the
- * valid-time cut moved earlier or a view without one is cut; else all of them; tabled rule predicates are dropped with
- * the old facts), with the keyword index of its texts (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
+ * valid-time cut moved earlier or a view without one is cut; else all of them; tabled rule
+ * predicates are dropped with the old facts), with the keyword index of its texts
+ * (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */

@@ -136,7 +136,7 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
   // the last period first: each earlier one is its view less the records of a later valid time, which the
   // engine takes out of the facts it holds instead of being handed the whole view again (engine/prolog/
   // bridge.ts); the periods the budget leaves out are then the earliest, as maxPeriods leaves those out
-  const points = kept.reverse().map(pointOf).reverse();
+  const points = [...kept].reverse().map(pointOf).reverse();
   return { period: task.period, truncated: periodCount(first, last, task.period) - kept.length, points };
 }
 
