@@ -131,6 +131,42 @@ describe('Prolog bridge', () => {
     expect(added).toEqual(whole);
   });
 
+  it('takes out of a view it holds the records a valid-time cut hides, leaving the facts of a whole hand-over in its order', () => {
+    const base = conflictGraph();
+    const at = (day: number) => `2024-01-0${day}T00:00:00.000Z`;
+    const later = (id: string, labels: string[], properties: Record<string, string>, day: number) => ({ id, labels, properties, confidence: 0.9, recorded_at: at(day), provenance: [{ source: `doc-${id}`, timestamp: at(day) }] });
+    // first in the graph, later in valid time: a place named in a held claim (c4), and an edge recorded before its claim
+    const graph = GraphIndex.fromRecords(
+      [later('jeddah', ['Location'], { label: 'Jeddah' }, 6), ...base.nodes.values(), later('c9', ['Claim'], { type: 'Threat', text: 'Jeddah talks are a trap' }, 8)],
+      [{ id: 'e0', type: 'ASSERTS', from: 'saf', to: 'c9', properties: {}, confidence: 0.8, recorded_at: at(2), provenance: [] }, ...base.edges.values()],
+    );
+    const bridge = new PrologBridge();
+    bridge.consult("name_keywords('Location').");
+    const facts = "findall(F, ( member(F, [g_node(_, _), g_prop(_, _, _), g_eprop(_, _, _), g_edge(_, _, _, _, _, _), g_valid(_, _, _), g_text(_, _), g_ref(_, _), g_mention(_, _), g_named(_)]), call(user:F) ), Fs)";
+    const asOf = at(3);
+    const views = [
+      { graph },
+      { graph, validUntil: '2024-01-07' },
+      { graph, validUntil: '2024-01-05' },
+      { graph, validUntil: '2024-01-04T10:00:00Z' },
+      { graph, validUntil: '2024-01-02' },
+      { graph, asOf },
+      { graph, asOf, validUntil: '2024-01-06' },
+      { graph, asOf, validUntil: '2023-12-31' },
+    ];
+    // a fact of no record marks the facts held: a whole hand-over would drop it
+    const held = views.map((view, i) => {
+      if (i > 0) expect(bridge.holds('retract(user:g_node(marker, x))', view), JSON.stringify(view)).toBe(i !== 5);
+      const answer = bridge.solve(facts, ['Fs'], view)[0][0] as string[];
+      bridge.holds('assertz(user:g_node(marker, x))', view);
+      return answer;
+    });
+    const whole = views.map((view) => bridge.solve(facts, ['Fs'], { ...view, graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) })[0][0]);
+    expect(held).toEqual(whole);
+    expect(held[1].length).toBeGreaterThan(held[2].length);
+    expect(new Set(held.map((f) => JSON.stringify(f))).size).toBe(views.length);
+  });
+
   it('keeps a view_memo answer per module for the rest of the view, and computes it again for a new view', () => {
     const program = (answer: string) => `:- dynamic computed/1.\ncomputed(0).\nctx(V) :- view_memo(ctx, V, compute(V)).\ncompute(${answer}-N) :- retract(computed(N0)), N is N0 + 1, assertz(computed(N)).`;
     const first = new PrologBridge();
