@@ -125,12 +125,12 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
     until,
     results: selected.map((manifest) => {
       const left = deadline - Date.now();
-      if (left <= 0) {
-        const error = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
-        return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error };
-      }
+      const pastBudget = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
+      if (left <= 0) return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error: pastBudget };
       const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), { ...task.limits, timeLimitMs: Math.min(task.limits.timeLimitMs, left) });
-      return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(run.error ? { error: run.error } : {}) };
+      // a run stopped by what was left of the budget, not by its own limit, says so (its message names the time it was given)
+      const error = run.error?.code === 'query_time_limit' && left < task.limits.timeLimitMs ? pastBudget : run.error;
+      return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(error ? { error } : {}) };
     }),
   });
   // the last period first: each earlier one is its view less the records of a later valid time, which the
