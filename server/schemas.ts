@@ -1,5 +1,5 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import { WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
+import { TIMESTAMP_OF_INGESTION, WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/prolog/framework-run.ts';
@@ -223,6 +223,7 @@ export const IngestRequestSchema = Type.Object(
 const provenanceProperties = {
   source: Type.String(),
   timestamp: Type.String(),
+  timestamp_of: Type.Optional(Type.Literal(TIMESTAMP_OF_INGESTION, { description: 'present when timestamp is when an undated document was ingested, not when its source says it happened or was said' })),
   document_id: Type.Optional(Type.String()),
   span: Type.Optional(Type.Object({ start: Type.Integer(), end: Type.Integer() })),
   quote: Type.Optional(Type.String()),

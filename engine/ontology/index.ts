@@ -175,11 +175,16 @@ export interface Span {
   end: number;
 }
 
+/** `provenance.timestamp_of` when the timestamp is when an undated document was ingested, not a time in the world. */
+export const TIMESTAMP_OF_INGESTION = 'ingestion';
+
 /** Where a fact came from (ontology.md "Provenance and time"). */
 export interface Provenance {
   source: string;
   /** ISO 8601: when the source says it happened or was said, else when it was ingested. */
   timestamp: string;
+  /** TIMESTAMP_OF_INGESTION when `timestamp` is the ingestion time (the source gave none). */
+  timestamp_of?: typeof TIMESTAMP_OF_INGESTION;
   document_id?: string;
   span?: Span;
   quote?: string;

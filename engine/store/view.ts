@@ -1,4 +1,4 @@
-import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import { TIMESTAMP_OF_INGESTION, type EdgeRecord, type NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { isCalendarDay } from './validate.ts';
 
@@ -24,9 +24,10 @@ export function recordedBy(record: { recorded_at: string }, asOf: string | undef
 /**
  * When a node held or was said in the world, as an ISO date (YYYY-MM-DD): an event's
  * `date`, else `valid_from`, else the earliest provenance timestamp that is not the
- * ingest time (a document's own date). Undefined when the record carries none.
+ * ingest time (a document's own date; an undated document's facts are stamped when they
+ * were ingested, and say so). Undefined when the record carries none.
  */
-export function validTime(record: NodeRecord | EdgeRecord): string | undefined {
+export function validTime(record: Pick<NodeRecord | EdgeRecord, 'properties' | 'provenance'>): string | undefined {
   const properties = record.properties;
   for (const key of ['date', 'valid_from', 'timestamp']) {
     const day = dayOf(properties[key]);
@@ -34,6 +35,7 @@ export function validTime(record: NodeRecord | EdgeRecord): string | undefined {
   }
   let earliest: string | undefined;
   for (const provenance of record.provenance) {
+    if (provenance.timestamp_of === TIMESTAMP_OF_INGESTION) continue;
     const day = dayOf(provenance.timestamp);
     if (day !== undefined && (earliest === undefined || day < earliest)) earliest = day;
   }

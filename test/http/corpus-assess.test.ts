@@ -42,4 +42,21 @@ describe('assess over a graph extracted from the sample corpus', () => {
     expect(answer.answer).toMatch(/Glasl stage \d of 9/);
     expect(answer.citations.some((c: { source?: string }) => DOCUMENTS.includes(c.source ?? ''))).toBe(true);
   });
+
+  it('keeps reading the documents\' own dates after an undated document: its facts are not taken as said today', async () => {
+    const fits = async () => {
+      const { assessments } = (await post(`/v1/workspaces/${workspace}/assess`, {})).json();
+      return Object.fromEntries(assessments.map((a: { framework_id: string; fit: number }) => [a.framework_id, a.fit]));
+    };
+    const before = await fits();
+    const undated = await post('/v1/graphs/corpus/ingest', {
+      source: 'undated-note.txt',
+      text: 'The Rapid Support Forces said they would never accept talks. Sudanese Armed Forces shelled Omdurman.',
+    });
+    expect(undated.statusCode).toBe(200);
+    const after = await fits();
+    // the escalation and ripeness frameworks read the months before the latest date: a fact dated by its ingestion
+    // (today, years after the documents) would move that window off every document
+    for (const id of ['glasl', 'kriesberg', 'zartman', 'jervis']) expect(after[id], id).toBeGreaterThanOrEqual(before[id]);
+  });
 });

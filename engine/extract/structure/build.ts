@@ -1,6 +1,7 @@
 import {
   TIER_EDGE_TYPES,
   TIER_NODE_KINDS,
+  TIMESTAMP_OF_INGESTION,
   type EdgeType,
   type NodeKind,
   type PropertyValue,
@@ -82,7 +83,11 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const { text, source } = input.document;
   const documentTimestamp = input.document.document_date ?? input.ingestedAt;
   const provenance = (span: TextSpan, timestamp = documentTimestamp): Provenance => ({
-    source, timestamp, document_id: input.documentId, span: { start: span.start, end: span.end },
+    source, timestamp,
+    // an undated document's facts are stamped when they were ingested (ontology.md), which is no time in the world:
+    // said so, so that a valid-time reading (store/view.ts validTime) does not take them as said today
+    ...(input.document.document_date === undefined && timestamp === input.ingestedAt ? { timestamp_of: TIMESTAMP_OF_INGESTION } : {}),
+    document_id: input.documentId, span: { start: span.start, end: span.end },
     quote: text.slice(span.start, span.end), extractor: input.extractor,
   });
 

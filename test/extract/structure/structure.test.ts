@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actorDirectory, COMBINATION_POLICIES, structureDocument, type StructureInput, type StructuredDocument } from '../../../engine/extract/structure/index.ts';
 import { deriveNodeId } from '../../../engine/store/ids.ts';
+import { validTime } from '../../../engine/store/view.ts';
 import type { Findings, NeuralEntity } from '../../../engine/extract/types.ts';
 import { TIER_EDGE_TYPES, TIER_NODE_KINDS } from '../../../engine/ontology/index.ts';
 import { SUDAN_SENTENCE, emptyFindings, spanOf, sudanFindings } from './fixtures.ts';
@@ -54,6 +55,20 @@ describe('structure stage on the Sudan sentence', () => {
     expect(edgesOf(graph, 'OCCURRED_AT').map((e) => [e.from, e.to])).toEqual([[event.id, fasher.id]]);
     expect(edgesOf(graph, 'PARTICIPATES_IN').map((e) => [e.from, e.to, e.properties.role])).toEqual([[rsf.id, event.id, 'perpetrator']]);
     expect(event.provenance[0].timestamp).toBe('2024-03-03');
+  });
+
+  it('says which timestamps are only when the undated document was ingested, so that none is read as a time in the world', () => {
+    const claim = graph.nodes.find((n) => n.labels[0] === 'Claim')!;
+    expect(claim.provenance[0]).toMatchObject({ timestamp: '2026-01-01T00:00:00.000Z', timestamp_of: 'ingestion' });
+    expect(validTime(claim)).toBeUndefined();
+    const event = graph.nodes.find((n) => n.labels[0] === 'Event')!; // dated by the text itself
+    expect(event.provenance[0].timestamp_of).toBeUndefined();
+    expect(validTime(event)).toBe('2024-03-03');
+    const dated = structureDocument(input(SUDAN_SENTENCE, sudanFindings(), { document: { text: SUDAN_SENTENCE, source: 'fixture.txt', document_date: '2024-03-04' } }));
+    const datedClaim = dated.nodes.find((n) => n.labels[0] === 'Claim')!;
+    expect(datedClaim.provenance[0]).toMatchObject({ timestamp: '2024-03-04' });
+    expect(datedClaim.provenance[0].timestamp_of).toBeUndefined();
+    expect(validTime(datedClaim)).toBe('2024-03-04');
   });
 
   it('gives every node and edge provenance whose span indexes the text exactly', () => {
