@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { ReasoningPool, type ReasoningOptions } from '../../engine/reason/pool.ts';
 import { periodsBetween } from '../../engine/reason/tasks.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from '../../server/shape/query-answer.ts';
@@ -94,18 +94,33 @@ async function writeModule(dir: string, id: string, rules: string[]): Promise<st
   return folder;
 }
 
+/**
+ * Runs `body` with a pool (and its store, in a temp dir of its own) whose frameworks include the
+ * module `id` with these rules (writeModule); closes and removes everything after.
+ */
+async function withModulePool(id: string, rules: string[], options: ReasoningOptions, body: (pool: ReasoningPool, store: ParleyStore, folder: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), `parley-pool-${id}-`));
+  const folder = await writeModule(dir, id, rules);
+  const store = await ParleyStore.open(path.join(dir, 'store'));
+  const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')], ...options });
+  try {
+    await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+    await body(pool, store, folder);
+  } finally {
+    await pool.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a framework stopped by its time limit', () => {
   it('is reported with the run\'s limit, and its result is kept only a while: an assess after that runs it again', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-limit-'));
-    await writeModule(dir, 'spinner', [
+    const rules = [
       'finding(k, v, s, [], []) :- spin(0).',
       // (a built-in besides arithmetic: the heartbeat that checks the time is reached only through one)
       'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).',
-    ]);
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const spinning = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')], timeStoppedKeptMs: 1_500 });
-    try {
-      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+    ];
+    await withModulePool('spinner', rules, { timeStoppedKeptMs: 1_500 }, async (spinning) => {
       const timeLimited = { inferenceLimit: 1e12, timeLimitMs: 300 };
       const first = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
       expect(first.runs[0].error).toEqual({ code: 'query_time_limit', message: 'the framework ran past its time limit of 300 ms' });
@@ -121,33 +136,20 @@ describe('a framework stopped by its time limit', () => {
       const stopped = await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited });
       expect(stopped.runs[0].error).toEqual({ code: 'query_inference_limit', message: 'the framework used more than its 50000 inferences' });
       expect((await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited })).runs).toBe(stopped.runs);
-    } finally {
-      await spinning.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 
 describe('rule modules changed on disk after the listing', () => {
   it('are not run by a worker started since: the call says the server needs a restart, as the listing still shows the old ones', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-changed-'));
-    const module = await writeModule(dir, 'edited', ["finding(present, yes, 'there are actors', [], [])."]);
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')] });
-    try {
+    await withModulePool('edited', ["finding(present, yes, 'there are actors', [], [])."], {}, async (pool, _store, folder) => {
       expect(pool.catalog.frameworks.find((entry) => entry.id === 'edited')).toMatchObject({ status: 'loaded' });
       // edited (broken, even) after the listing, before the first worker starts and consults it
-      await writeFile(path.join(module, 'rules.pl'), 'present(actors, Ids) :- .\n');
-      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+      await writeFile(path.join(folder, 'rules.pl'), 'present(actors, Ids) :- .\n');
       await expect(pool.frameworks('t', 'g', ['edited', 'glasl'], { limits })).rejects.toMatchObject({ kind: 'runtime', code: 'rule_modules_changed' });
       // queries do not depend on the modules unless they call one: they still answer
       expect((await pool.query('t', 'g', 'MATCH (a:Actor) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
-    } finally {
-      await pool.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 

@@ -1,5 +1,5 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,110 +106,93 @@ describe('a worker\'s graph replicas', () => {
 });
 
 describe('the main thread\'s side of the replicas', () => {
+  let dir: string;
+  let store: ParleyStore;
+  let name: string;
+  let source: ReplicaSource;
+  const closing: { close(): void }[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
+    store = await ParleyStore.open(path.join(dir, 'store'));
+    name = `replicas-test-${Math.random()}`;
+    source = new ReplicaSource(store, name);
+  });
+  afterEach(async () => {
+    closing.splice(0).forEach((item) => item.close());
+    source.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A worker's replica set on this test's channel. */
+  const workerSet = () => {
+    const set = new ReplicaSet(name, 4);
+    closing.push(set);
+    return set;
+  };
+  /** Calls `heard` with every message on this test's channel from now on. */
+  const listen = (heard: (message: { type: string; generation?: string }) => void) => {
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => heard((event as { data: { type: string; generation?: string } }).data);
+  };
+  const actorsWrite = (ids: string[]) => ({ nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
+
   it('sends a snapshot again to a worker that started while it was going out, which would have missed its beginning', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const name = `replicas-test-${Math.random()}`;
-    const source = new ReplicaSource(store, name);
-    const sets: ReplicaSet[] = [];
-    try {
-      const ids = Array.from({ length: SNAPSHOT_CHUNK * 8 }, (_, i) => `n${i}`);
-      await store.writeGraph('t', 'big', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
-      const { at } = await source.current('t', 'big');
-      const watch = new BroadcastChannel(name);
-      let late: ReplicaSet | undefined;
-      const lateStarted = new Promise<void>((resolve) => {
-        watch.onmessage = (event) => {
-          const { type } = (event as { data: { type: string } }).data;
-          // a worker starting between the snapshot's first and last chunk
-          if (type === 'snapshot-chunk' && !late) {
-            sets.push((late = new ReplicaSet(name, 4)));
-            resolve();
-          }
-        };
-      });
-      const first = new ReplicaSet(name, 4);
-      sets.push(first);
-      expect((await first.graph(at)).nodes.size).toBe(ids.length);
-      await lateStarted;
-      watch.close();
-      const deadline = Date.now() + 20_000;
-      while (!late!.held(at.key) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(late!.held(at.key)?.graph.nodes.size).toBe(ids.length);
-    } finally {
-      sets.forEach((set) => set.close());
-      source.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * 8 }, (_, i) => `n${i}`);
+    await store.writeGraph('t', 'big', actorsWrite(ids));
+    const { at } = await source.current('t', 'big');
+    let late: ReplicaSet | undefined;
+    const lateStarted = new Promise<void>((resolve) =>
+      listen(({ type }) => {
+        // a worker starting between the snapshot's first and last chunk
+        if (type === 'snapshot-chunk' && !late) {
+          late = workerSet();
+          resolve();
+        }
+      }),
+    );
+    expect((await workerSet().graph(at)).nodes.size).toBe(ids.length);
+    await lateStarted;
+    const deadline = Date.now() + 20_000;
+    while (!late!.held(at.key) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(late!.held(at.key)?.graph.nodes.size).toBe(ids.length);
   }, 60_000);
 
   it('fails a task on a graph deleted and made again since it was given out with 404, after one answer, not a snapshot after snapshot', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const name = `replicas-test-${Math.random()}`;
-    const source = new ReplicaSource(store, name);
-    const set = new ReplicaSet(name, 4);
-    const watch = new BroadcastChannel(name);
+    const set = workerSet();
     const snapshots: string[] = [];
-    watch.onmessage = (event) => {
-      const message = (event as { data: { type: string; generation?: string } }).data;
-      if (message.type === 'snapshot-begin') snapshots.push(message.generation!);
-    };
-    try {
-      const write = { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'A' } }], edges: [] };
-      await store.writeGraph('t', 'g', write);
-      const { at: old } = await source.current('t', 'g');
-      await store.deleteGraph('t', 'g');
-      await store.writeGraph('t', 'g', write);
-      const { at: now } = await source.current('t', 'g');
-      expect(now.generation).not.toBe(old.generation);
-      expect((await set.graph(now)).nodes.size).toBe(1);
-      const started = Date.now();
-      await expect(set.graph(old)).rejects.toMatchObject({ kind: 'not_found', code: 'graph_not_found' });
-      expect(Date.now() - started).toBeLessThan(5_000); // not the wait for a replica (REPLICA_WAIT_MS)
-      expect((await set.graph(now)).nodes.size).toBe(1); // the new generation's replica was kept
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(snapshots).toEqual([now.generation]);
-    } finally {
-      watch.close();
-      set.close();
-      source.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    listen((message) => message.type === 'snapshot-begin' && snapshots.push(message.generation!));
+    await store.writeGraph('t', 'g', actorsWrite(['a']));
+    const { at: old } = await source.current('t', 'g');
+    await store.deleteGraph('t', 'g');
+    await store.writeGraph('t', 'g', actorsWrite(['a']));
+    const { at: now } = await source.current('t', 'g');
+    expect(now.generation).not.toBe(old.generation);
+    expect((await set.graph(now)).nodes.size).toBe(1);
+    const started = Date.now();
+    await expect(set.graph(old)).rejects.toMatchObject({ kind: 'not_found', code: 'graph_not_found' });
+    expect(Date.now() - started).toBeLessThan(5_000); // not the wait for a replica (REPLICA_WAIT_MS)
+    expect((await set.graph(now)).nodes.size).toBe(1); // the new generation's replica was kept
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(snapshots).toEqual([now.generation]);
   }, 60_000);
 
   it('serves the workers that ask for a graph at once with one snapshot', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const name = `replicas-test-${Math.random()}`;
-    const source = new ReplicaSource(store, name);
-    const sets = [new ReplicaSet(name, 4), new ReplicaSet(name, 4), new ReplicaSet(name, 4)];
-    const watch = new BroadcastChannel(name);
+    const sets = [workerSet(), workerSet(), workerSet()];
     let snapshots = 0;
-    watch.onmessage = (event) => {
-      if ((event as { data: { type: string } }).data.type === 'snapshot-begin') snapshots++;
-    };
-    try {
-      const ids = Array.from({ length: SNAPSHOT_CHUNK * 2 }, (_, i) => `n${i}`);
-      await store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
-      const { at } = await source.current('t', 'g');
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the 'started' of each set heard, its snapshot sent
-      snapshots = 0;
-      await store.writeGraph('t', 'h', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
-      const { at: other } = await source.current('t', 'h');
-      const graphs = await Promise.all(sets.map((set) => set.graph(other)));
-      expect(graphs.map((graph) => graph.nodes.size)).toEqual([ids.length, ids.length, ids.length]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(snapshots).toBe(1);
-      expect((await sets[0].graph(at)).nodes.size).toBe(ids.length);
-    } finally {
-      watch.close();
-      sets.forEach((set) => set.close());
-      source.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    listen(({ type }) => type === 'snapshot-begin' && snapshots++);
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * 2 }, (_, i) => `n${i}`);
+    await store.writeGraph('t', 'g', actorsWrite(ids));
+    const { at } = await source.current('t', 'g');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the 'started' of each set heard, its snapshot sent
+    snapshots = 0;
+    await store.writeGraph('t', 'h', actorsWrite(ids));
+    const { at: other } = await source.current('t', 'h');
+    const graphs = await Promise.all(sets.map((set) => set.graph(other)));
+    expect(graphs.map((graph) => graph.nodes.size)).toEqual([ids.length, ids.length, ids.length]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(snapshots).toBe(1);
+    expect((await sets[0].graph(at)).nodes.size).toBe(ids.length);
   }, 60_000);
 });
