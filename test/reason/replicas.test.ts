@@ -131,10 +131,10 @@ describe('the main thread\'s side of the replicas', () => {
     return set;
   };
   /** Calls `heard` with every message on this test's channel from now on. */
-  const listen = (heard: (message: { type: string; generation?: string }) => void) => {
+  const listen = (heard: (message: { type: string; key?: string; generation?: string }) => void) => {
     const watch = new BroadcastChannel(name);
     closing.push(watch);
-    watch.onmessage = (event) => heard((event as { data: { type: string; generation?: string } }).data);
+    watch.onmessage = (event) => heard((event as { data: { type: string; key?: string; generation?: string } }).data);
   };
   const actorsWrite = (ids: string[]) => ({ nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
 
@@ -181,14 +181,12 @@ describe('the main thread\'s side of the replicas', () => {
   it('serves the workers that ask for a graph at once with one snapshot', async () => {
     const sets = [workerSet(), workerSet(), workerSet()];
     let snapshots = 0;
-    listen(({ type }) => type === 'snapshot-begin' && snapshots++);
     const ids = Array.from({ length: SNAPSHOT_CHUNK * 2 }, (_, i) => `n${i}`);
     await store.writeGraph('t', 'g', actorsWrite(ids));
-    const { at } = await source.current('t', 'g');
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the 'started' of each set heard, its snapshot sent
-    snapshots = 0;
+    const { at } = await source.current('t', 'g'); // the graph last asked about: the sets' 'started' get its snapshot
     await store.writeGraph('t', 'h', actorsWrite(ids));
     const { at: other } = await source.current('t', 'h');
+    listen(({ type, key }) => type === 'snapshot-begin' && key === other.key && snapshots++);
     const graphs = await Promise.all(sets.map((set) => set.graph(other)));
     expect(graphs.map((graph) => graph.nodes.size)).toEqual([ids.length, ids.length, ids.length]);
     await new Promise((resolve) => setTimeout(resolve, 100));
