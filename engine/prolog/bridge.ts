@@ -403,7 +403,7 @@ function removeLater(view: GraphView): void {
       continue;
     }
     kept.push(node);
-    if (time !== undefined && Number.isFinite(Date.parse(time)) && (latest === undefined || time > latest)) latest = time;
+    if (time !== undefined && (latest === undefined || time > latest)) latest = time;
   }
   const shownAt = (id: string, cut: string) => {
     if (!nodeTime.has(id)) return false;
@@ -487,10 +487,9 @@ class ViewFacts {
     this.visible.add(node.id);
     for (const label of node.labels) this.nodes.push(node.id, label);
     for (const [key, value] of Object.entries(node.properties)) if (value !== null) this.props.push(node.id, key, fromJs(value));
-    const time = validTime(node);
-    const day = time === undefined ? NaN : Date.parse(time) / DAY_MS;
-    if (time !== undefined && Number.isFinite(day)) {
-      this.valid.push(node.id, time, day);
+    const time = validTime(node); // a real calendar day, or none
+    if (time !== undefined) {
+      this.valid.push(node.id, time, Date.parse(time) / DAY_MS);
       if (this.latest === undefined || time > this.latest) this.latest = time;
     }
     const lower = lowerText(node);

@@ -179,22 +179,22 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       run.trace = run.missing.map((reason) => `does not apply: ${reason}`);
     }
   } catch (error) {
-    // a rule that breaks the engine (a JavaScript stack overflow deep in a term) stops its own run only;
-    // a limit is named as the run's (the solve call that met it had only what earlier calls left)
-    run.error =
-      error instanceof LimitError && error.code === 'query_time_limit'
-        ? { code: error.code, message: `the framework ran past its time limit of ${limits.timeLimitMs} ms` }
-        : error instanceof LimitError && error.code === 'query_inference_limit'
-          ? { code: error.code, message: `the framework used more than its ${limits.inferenceLimit} inferences` }
-          : error instanceof ParleyError
-            ? { code: error.code, message: error.message }
-            : { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
+    // a rule that breaks the engine (a JavaScript stack overflow deep in a term) stops its own run only
+    run.error = stopOf(error, limits);
     run.trace.push(`stopped: ${run.error.message}`);
   }
   run.evidence = [...allEvidence].sort().slice(0, MAX_RUN_EVIDENCE_LISTED);
   run.evidence_total = allEvidence.size;
   run.inferences = inferences;
   return run;
+}
+
+/** Why a run stopped; a limit is named as the run's (the solve call that met it had only what earlier calls left). */
+function stopOf(error: unknown, limits: RunLimits): { code: string; message: string } {
+  if (!(error instanceof ParleyError)) return { code: 'rule_error', message: `rule evaluation failed: ${(error as Error).message}` };
+  if (error instanceof LimitError && error.code === 'query_time_limit') return { code: error.code, message: `the framework ran past its time limit of ${limits.timeLimitMs} ms` };
+  if (error instanceof LimitError && error.code === 'query_inference_limit') return { code: error.code, message: `the framework used more than its ${limits.inferenceLimit} inferences` };
+  return { code: error.code, message: error.message };
 }
 
 function text(value: PrologValue): string {

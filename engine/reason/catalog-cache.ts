@@ -8,12 +8,13 @@
  * against, and the Prolog engine's version. Any change there lists the modules afresh, so
  * a module broken since the last start is still reported, with its file and line.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceFile } from '../files.ts';
 import { BUILTIN_FRAMEWORKS_DIR, type CatalogListing } from '../prolog/framework-loader.ts';
 
 /** Raised when the file's layout or the listing's shape changes. */
@@ -29,15 +30,8 @@ export async function cachedCatalog(file: string, frameworkDirs: string[], list:
     .catch(() => undefined);
   if (kept?.key === key && kept.listing) return kept.listing;
   const listing = await list();
-  // written whole or not at all: two servers starting at once each write their own temporary file
-  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, JSON.stringify({ key, listing }));
-    await rename(temporary, file);
-  } catch {
-    // a read-only data dir costs the next start the listing again, nothing more
-    await rm(temporary, { force: true });
-  }
+  // a read-only data dir costs the next start the listing again, nothing more
+  await replaceFile(file, JSON.stringify({ key, listing })).catch(() => {});
   return listing;
 }
 

@@ -14,7 +14,7 @@
  * over HTTP), so a query first gets a few milliseconds on the loop and moves to a
  * worker only when it needs more.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { fork } from 'node:child_process';
@@ -27,6 +27,7 @@ import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
+import { replaceFile } from '../files.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { cachedCatalog, catalogKey } from './catalog-cache.ts';
@@ -111,6 +112,8 @@ const VIEW_IN_USE_MS = 10_000;
  */
 export const DEFAULT_TIME_STOPPED_KEPT_MS = 60_000;
 const stoppedByTime = (run: { error?: { code: string } }) => run.error?.code === 'query_time_limit';
+/** How long a graph stays in use: VIEW_IN_USE_MS while a call on it runs, else what is left of it after the last. */
+const inUseLeft = (use: { running: number; ended: number }, now: number) => (use.running > 0 ? VIEW_IN_USE_MS : use.ended + VIEW_IN_USE_MS - now);
 /** The largest timer delay Node honours (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -199,8 +202,8 @@ export class ReasoningPool {
    */
   private readonly heavy = new Set<string>();
   private readonly preloadMaxFacts: number;
-  /** The preload waiting for a pause in the requests about its graph (PRELOAD_PAUSE_MS). */
-  private ahead: { key: string; since: number; timer: NodeJS.Timeout } | undefined;
+  /** The preload waiting for a pause in the requests about its graph (PRELOAD_PAUSE_MS): when they began, when the last came. */
+  private ahead: { key: string; tenant: string; graphId: string; since: number; last: number; timer: NodeJS.Timeout } | undefined;
   /** Per graph, the calls running on it and when the last one ended (kept VIEW_IN_USE_MS). */
   private readonly inUse = new Map<string, { running: number; ended: number }>();
   private closed = false;
@@ -323,7 +326,7 @@ export class ReasoningPool {
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       return inOrder.flat();
-    }, (runs) => (runs.some(stoppedByTime) ? this.timeStoppedKeptMs : Infinity));
+    }, (runs) => this.keptMs(runs.some(stoppedByTime)));
     return { runs, graph };
   }
 
@@ -338,7 +341,7 @@ export class ReasoningPool {
     const { at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods]);
     return this.cached(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) =>
-      trajectory.points.some((point) => point.results.some(stoppedByTime)) ? this.timeStoppedKeptMs : Infinity,
+      this.keptMs(trajectory.points.some((point) => point.results.some(stoppedByTime))),
     );
   }
 
@@ -357,28 +360,35 @@ export class ReasoningPool {
     if (this.closed || this.preloadMaxFacts === 0) return;
     const key = graphKey(tenant, graphId);
     const now = Date.now();
-    const since = this.ahead?.key === key ? this.ahead.since : now;
+    if (this.ahead?.key === key) {
+      this.ahead.last = now; // (its timer looks again when it fires: a point query pays no timer of its own)
+      return;
+    }
     clearTimeout(this.ahead?.timer);
-    const timer = setTimeout(() => {
-      this.ahead = undefined;
-      if (this.closed) return;
-      const wait = this.inUseElsewhere(key);
-      if (wait > 0) {
-        this.ahead = { key, since, timer: setTimeout(() => this.preload(tenant, graphId), wait).unref() };
-        return;
-      }
-      this.source.preload(tenant, graphId, this.preloadMaxFacts).then(
-        (worth) => {
-          if (!worth || this.closed) return;
-          this.used(key).ended = Date.now(); // the engines take this view: no other preload for VIEW_IN_USE_MS
-          this.startWorkers();
-          this.rememberLast(tenant, graphId);
-        },
-        () => {}, // the graph was deleted meanwhile: nothing to preload
-      );
-    }, Math.max(0, Math.min(PRELOAD_PAUSE_MS, since + PRELOAD_MAX_WAIT_MS - now)));
-    timer.unref();
-    this.ahead = { key, since, timer };
+    this.ahead = { key, tenant, graphId, since: now, last: now, timer: setTimeout(() => this.preloadDue(), PRELOAD_PAUSE_MS).unref() };
+  }
+
+  /** The pending preload, asked now unless its requests have not paused yet or another graph is in use. */
+  private preloadDue(): void {
+    const ahead = this.ahead;
+    if (this.closed || !ahead) return;
+    const { key, tenant, graphId } = ahead;
+    const now = Date.now();
+    const wait = Math.max(Math.min(ahead.last + PRELOAD_PAUSE_MS, ahead.since + PRELOAD_MAX_WAIT_MS) - now, this.inUseElsewhere(key));
+    if (wait > 0) {
+      ahead.timer = setTimeout(() => this.preloadDue(), wait).unref();
+      return;
+    }
+    this.ahead = undefined;
+    this.source.preload(tenant, graphId, this.preloadMaxFacts).then(
+      (worth) => {
+        if (!worth || this.closed) return;
+        this.used(key).ended = Date.now(); // the engines take this view: no other preload for VIEW_IN_USE_MS
+        this.startWorkers();
+        this.rememberLast(tenant, graphId);
+      },
+      () => {}, // the graph was deleted meanwhile: nothing to preload
+    );
   }
 
   /**
@@ -402,25 +412,27 @@ export class ReasoningPool {
     if (!this.lastGraphFile || this.preloadMaxFacts === 0 || named === this.lastGraph) return;
     this.lastGraph = named;
     const file = this.lastGraphFile;
-    const temporary = `${file}.${process.pid}.tmp`;
-    this.lastGraphWrite = this.lastGraphWrite.then(() => writeFile(temporary, named).then(() => rename(temporary, file))).catch(() => {});
+    this.lastGraphWrite = this.lastGraphWrite.then(() => replaceFile(file, named)).catch(() => {});
   }
 
   /** How long until no other graph than `key` has been in use for VIEW_IN_USE_MS (0: none is). */
   private inUseElsewhere(key: string): number {
+    this.dropUnused();
     const now = Date.now();
     let wait = 0;
-    for (const [other, use] of this.inUse) {
-      const left = use.running > 0 ? VIEW_IN_USE_MS : use.ended + VIEW_IN_USE_MS - now;
-      if (left <= 0) this.inUse.delete(other);
-      else if (other !== key) wait = Math.max(wait, left);
-    }
+    for (const [other, use] of this.inUse) if (other !== key) wait = Math.max(wait, inUseLeft(use, now));
     return wait;
   }
 
-  /** The use entry of `key` (made when absent), the entries no longer in use dropped first. */
+  /** Forgets the graphs no longer in use. */
+  private dropUnused(): void {
+    const now = Date.now();
+    for (const [key, use] of this.inUse) if (inUseLeft(use, now) <= 0) this.inUse.delete(key);
+  }
+
+  /** The use entry of `key` (made when absent). */
   private used(key: string): { running: number; ended: number } {
-    this.inUseElsewhere(key);
+    this.dropUnused();
     let use = this.inUse.get(key);
     if (!use) this.inUse.set(key, (use = { running: 0, ended: 0 }));
     return use;
@@ -472,6 +484,11 @@ export class ReasoningPool {
   private startWorkers(): void {
     if (this.closed || this.pool.threads.length >= this.workers) return;
     for (let i = 0; i < this.workers; i++) void this.pool.run(START_TASK).catch(() => {});
+  }
+
+  /** How long a result is kept: until the graph changes, or a while when a time limit stopped a run of it. */
+  private keptMs(stoppedByTime: boolean): number {
+    return stoppedByTime ? this.timeStoppedKeptMs : Infinity;
   }
 
   /** The value of `key`, computed when not cached (or kept past its time), and kept for as long as `keepMs` says. */

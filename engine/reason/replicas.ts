@@ -97,7 +97,7 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started' && this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'released') this.noteReleased(message.worker);
+      else if (message.type === 'released') this.forgetWorker(message.worker);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -113,8 +113,9 @@ export class ReplicaSource {
   async preload(tenant: string, graphId: string, maxFacts: number): Promise<boolean> {
     const graph = await this.store.loadGraph(tenant, graphId);
     if (this.closed || graph.factCount > maxFacts) return false;
-    const { at } = await this.current(tenant, graphId);
+    const at = await this.versionOf(tenant, graphId);
     if (this.closed) return false;
+    this.lastAsked = at.key;
     this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
     return true;
   }
@@ -126,19 +127,20 @@ export class ReplicaSource {
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
   async current(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
-    const current = await this.versionOf(tenant, graphId);
-    this.lastAsked = current.at.key;
-    return current;
+    const graph = await this.store.loadGraph(tenant, graphId);
+    const at = await this.versionOf(tenant, graphId);
+    this.lastAsked = at.key;
+    return { graph, at };
   }
 
-  private async versionOf(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
-    const graph = await this.store.loadGraph(tenant, graphId);
+  /** The version a task on a loaded graph must see (the graph's versions are followed from now on). */
+  private async versionOf(tenant: string, graphId: string): Promise<GraphVersion> {
     const key = graphKey(tenant, graphId);
     // (evicted from the store's cache meanwhile by another graph's load: the generation is in its metadata)
     const generation = this.store.loadedGeneration(tenant, graphId) ?? (await this.store.getGraphMeta(tenant, graphId)).generation;
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
-    return { graph, at: { key, generation, version: entry.version } };
+    return { key, generation, version: entry.version };
   }
 
   /**
@@ -182,20 +184,17 @@ export class ReplicaSource {
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
-  /** A worker's engine holds no whole view now. */
-  private noteReleased(worker: number): void {
+  /** The worker's engine holds no view now but (at most) `except`'s: it holds one at a time. */
+  private forgetWorker(worker: number, except?: string): void {
     for (const [key, entry] of this.preparedBy) {
+      if (key === except) continue;
       entry.workers.delete(worker);
       if (entry.workers.size === 0) this.preparedBy.delete(key);
     }
   }
 
   private notePrepared({ key, generation, version, worker }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
-    for (const [other, entry] of this.preparedBy) {
-      if (other === key) continue;
-      entry.workers.delete(worker); // its engine holds one view
-      if (entry.workers.size === 0) this.preparedBy.delete(other);
-    }
+    this.forgetWorker(worker, key);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });

@@ -120,12 +120,12 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
   // say so (at 100k facts a period of the 7 time-aware frameworks takes some 0.4 s)
   const budgetMs = task.limits.timeLimitMs * selected.length;
   const deadline = Date.now() + budgetMs;
+  const pastBudget = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
   const pointOf = ({ label, until }: { label: string; until: string }): TrajectoryPoint => ({
     period: label,
     until,
     results: selected.map((manifest) => {
       const left = deadline - Date.now();
-      const pastBudget = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
       if (left <= 0) return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error: pastBudget };
       const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), { ...task.limits, timeLimitMs: Math.min(task.limits.timeLimitMs, left) });
       // a run stopped by what was left of the budget, not by its own limit, says so (its message names the time it was given)

@@ -17,11 +17,12 @@
  *   - for each edge, the positions of its two end nodes among the nodes (format 3), so
  *     that a load places edges without looking their ends up by id.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
+import { replaceFile } from '../files.ts';
 
 const FORMAT = 3;
 
@@ -42,18 +43,7 @@ export async function writeSnapshot(file: string, generation: string, revision: 
   const body = encodeGraph(graph.nodes.values(), graph.edges.values(), graph.nodeCount, graph.edgeCount);
   const header: SnapshotHeader = { format: FORMAT, generation, revision, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]));
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(temporary, file);
+  await replaceFile(file, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]), { durable: true });
 }
 
 /** The graph the snapshot holds, when it is whole and of this generation and revision; else undefined. */
