@@ -11,18 +11,38 @@ export interface StoreWithPipeline {
   close(): Promise<void>;
 }
 
-/** A real store in a fresh temp dir and a real extraction pipeline: what the draft and commit tests run on. */
-export async function openStoreWithPipeline(prefix: string): Promise<StoreWithPipeline> {
-  const work = await mkdtemp(path.join(tmpdir(), prefix));
-  const store = await ParleyStore.open(path.join(work, 'store'));
-  const { pipeline } = await openExtractionPipeline({ ruleWorkers: 1 });
+export interface TempStore {
+  store: ParleyStore;
+  /** The temp dir (the store is in its `store` folder): room for other files of the test. */
+  dir: string;
+  /** Closes the store and removes the dir. */
+  close(): Promise<void>;
+}
+
+/** A real store in a fresh temp dir. */
+export async function openTempStore(prefix: string): Promise<TempStore> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const store = await ParleyStore.open(path.join(dir, 'store'));
   return {
     store,
+    dir,
+    async close() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real store in a fresh temp dir and a real extraction pipeline: what the draft and commit tests run on. */
+export async function openStoreWithPipeline(prefix: string): Promise<StoreWithPipeline> {
+  const temp = await openTempStore(prefix);
+  const { pipeline } = await openExtractionPipeline({ ruleWorkers: 1 });
+  return {
+    store: temp.store,
     pipeline,
     async close() {
       await pipeline.close();
-      await store.close();
-      await rm(work, { recursive: true, force: true });
+      await temp.close();
     },
   };
 }

@@ -95,14 +95,19 @@ async function writeModule(dir: string, id: string, rules: string[]): Promise<st
 }
 
 /**
- * Runs `body` with a pool (and its store, in a temp dir of its own) whose frameworks include the
- * module `id` with these rules (writeModule); closes and removes everything after.
+ * Runs `body` with a one-worker pool over a store of its own in a temp dir, graph 'g' holding
+ * Alpha; with `module`, its frameworks include that one (writeModule; `folder` is its folder).
+ * Closes and removes everything after.
  */
-async function withModulePool(id: string, rules: string[], options: ReasoningOptions, body: (pool: ReasoningPool, store: ParleyStore, folder: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), `parley-pool-${id}-`));
-  const folder = await writeModule(dir, id, rules);
+async function withPool(
+  options: ReasoningOptions,
+  body: (pool: ReasoningPool, store: ParleyStore, folder: string) => Promise<void>,
+  module?: { id: string; rules: string[] },
+): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-pool-'));
+  const folder = module ? await writeModule(dir, module.id, module.rules) : '';
   const store = await ParleyStore.open(path.join(dir, 'store'));
-  const pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')], ...options });
+  const pool = await ReasoningPool.open(store, { workers: 1, ...(module ? { frameworkDirs: [path.join(dir, 'modules')] } : {}), ...options });
   try {
     await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
     await body(pool, store, folder);
@@ -120,7 +125,7 @@ describe('a framework stopped by its time limit', () => {
       // (a built-in besides arithmetic: the heartbeat that checks the time is reached only through one)
       'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).',
     ];
-    await withModulePool('spinner', rules, { timeStoppedKeptMs: 1_500 }, async (spinning) => {
+    await withPool({ timeStoppedKeptMs: 1_500 }, async (spinning) => {
       const timeLimited = { inferenceLimit: 1e12, timeLimitMs: 300 };
       const first = await spinning.frameworks('t', 'g', ['spinner', 'glasl'], { limits: timeLimited });
       expect(first.runs[0].error).toEqual({ code: 'query_time_limit', message: 'the framework ran past its time limit of 300 ms' });
@@ -136,61 +141,46 @@ describe('a framework stopped by its time limit', () => {
       const stopped = await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited });
       expect(stopped.runs[0].error).toEqual({ code: 'query_inference_limit', message: 'the framework used more than its 50000 inferences' });
       expect((await spinning.frameworks('t', 'g', ['spinner'], { limits: inferenceLimited })).runs).toBe(stopped.runs);
-    });
+    }, { id: 'spinner', rules });
   }, 60_000);
 });
 
 describe('rule modules changed on disk after the listing', () => {
   it('are not run by a worker started since: the call says the server needs a restart, as the listing still shows the old ones', async () => {
-    await withModulePool('edited', ["finding(present, yes, 'there are actors', [], [])."], {}, async (pool, _store, folder) => {
+    await withPool({}, async (pool, _store, folder) => {
       expect(pool.catalog.frameworks.find((entry) => entry.id === 'edited')).toMatchObject({ status: 'loaded' });
       // edited (broken, even) after the listing, before the first worker starts and consults it
       await writeFile(path.join(folder, 'rules.pl'), 'present(actors, Ids) :- .\n');
       await expect(pool.frameworks('t', 'g', ['edited', 'glasl'], { limits })).rejects.toMatchObject({ kind: 'runtime', code: 'rule_modules_changed' });
       // queries do not depend on the modules unless they call one: they still answer
       expect((await pool.query('t', 'g', 'MATCH (a:Actor) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
-    });
+    }, { id: 'edited', rules: ["finding(present, yes, 'there are actors', [], [])."] });
   }, 60_000);
 });
 
 describe('queries on the event loop first', () => {
   it('answers within the inline budget, or moves the query to a worker with the same answer', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-inline-'));
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 2 });
-    try {
-      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
+    await withPool({ inlineBudgetMs: 2 }, async (pool) => {
       const heavy = 'UNWIND range(1, 3000) AS x UNWIND range(1, 100) AS y WITH y WHERE y % 2 = 0 RETURN count(y) AS n';
       expect((await pool.query('t', 'g', heavy, { limits: {} })).result.rows).toEqual([[150000n]]);
       // a real time limit still holds once the query is in the worker
       await expect(pool.query('t', 'g', 'UNWIND range(1, 90000) AS x UNWIND range(1, 500) AS y RETURN count(y)', { limits: { timeLimitMs: 50 } })).rejects.toMatchObject({ code: 'query_time_limit' });
       expect((await pool.query('t', 'g', "MATCH (a:Actor {label: 'Alpha'}) RETURN a.label", { limits: {} })).result.rows).toEqual([['Alpha']]);
-    } finally {
-      await pool.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('rule calls', () => {
   it('are solved in a worker: a query calling one moves there, and this thread never starts a Prolog engine', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'parley-rulecall-'));
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 10_000 });
-    try {
-      await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha'), { id: 'c', labels: ['Claim'], properties: { type: 'RedLine', text: 'No.' } }], edges: [] });
+    await withPool({ inlineBudgetMs: 10_000 }, async (pool, store) => {
+      await store.writeGraph('t', 'g', { nodes: [{ id: 'c', labels: ['Claim'], properties: { type: 'RedLine', text: 'No.' } }], edges: [] });
       expect((await pool.query('t', 'g', 'MATCH (a) WHERE actor(a) RETURN a.label', { limits: {} })).result.rows).toEqual([['Alpha']]);
       const { result } = await pool.query('t', 'g', 'MATCH (a) WHERE actor(a) RETURN a.label', { limits: {}, explain: true });
       expect(result.plan).toEqual(expect.arrayContaining([expect.stringContaining('call actor/1 of rule module lib')]));
       // an unknown function is still a compile error, found on this thread
       await expect(pool.query('t', 'g', 'MATCH (a) WHERE nosuch(a) RETURN a', { limits: {} })).rejects.toMatchObject({ code: 'unknown_function' });
       expect(Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('swipl'))).toEqual([]);
-    } finally {
-      await pool.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
 import { runFramework, type FrameworkRun } from '../../engine/prolog/framework-run.ts';
-import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { ReasoningPool, type ReasoningOptions } from '../../engine/reason/pool.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
@@ -30,6 +30,16 @@ describe('views preloaded in the reasoning workers', () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });
   });
+
+  /** Runs `body` with a new one-worker pool over the store (every query through the worker), closed after. */
+  const withPool = async (options: ReasoningOptions, body: (pool: ReasoningPool) => Promise<void>) => {
+    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, ...options });
+    try {
+      await body(pool);
+    } finally {
+      await pool.close();
+    }
+  };
 
   const inProcess = async (graphId: string, ids: string[]) => {
     const catalog = await catalogLoading;
@@ -103,8 +113,7 @@ describe('views preloaded in the reasoning workers', () => {
   }, 120_000);
 
   it('leave the view a call ran on moments ago in place: another graph\'s preload waits until it is left alone', async () => {
-    const single = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
-    try {
+    await withPool({}, async (single) => {
       for (const [graphId, fixture] of [['busy', 'glasl/tests/1-violent-escalation.json'], ['next', 'zartman/tests/1-hurting-stalemate-and-an-offer.json']]) {
         await store.writeGraph('t', graphId, await graphWriteFromJson(JSON.parse(await readFile(path.join('frameworks', fixture), 'utf8')).graph));
       }
@@ -112,14 +121,11 @@ describe('views preloaded in the reasoning workers', () => {
       single.preload('t', 'next');
       expect(await single.viewsPrepared('t', 'next', 3_000)).toBe(false); // the assess of 'busy' ended under 10 s ago
       expect(await single.viewsPrepared('t', 'next', 30_000)).toBe(true);
-    } finally {
-      await single.close();
-    }
+    });
   }, 120_000);
 
   it('switch graphs at most once in a while, and say truly which view an engine holds after a call on another graph', async () => {
-    const single = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0 });
-    try {
+    await withPool({}, async (single) => {
       single.preload('t', 'busy');
       expect(await single.viewsPrepared('t', 'busy', 60_000)).toBe(true);
       // two clients paging between two graphs: the second graph's preload waits while the first one's view is fresh
@@ -131,36 +137,27 @@ describe('views preloaded in the reasoning workers', () => {
       await single.frameworks('t', 'busy', ['glasl'], { limits });
       expect(await single.viewsPrepared('t', 'busy', 5_000)).toBe(true);
       expect(await single.viewsPrepared('t', 'next', 0)).toBe(false);
-    } finally {
-      await single.close();
-    }
+    });
   }, 120_000);
 
   it('are asked for again after a restart, for the graph last preloaded or assessed', async () => {
     const lastGraphFile = path.join(dir, 'last-preloaded-graph.json');
-    const before = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile });
-    try {
+    await withPool({ lastGraphFile }, async (before) => {
       await before.frameworks('t', 'q', ['glasl'], { limits });
       for (let waited = 0; waited < 5_000 && !(await readFile(lastGraphFile, 'utf8').catch(() => '')).includes('"q"'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(JSON.parse(await readFile(lastGraphFile, 'utf8'))).toEqual(['t', 'q']);
-    } finally {
-      await before.close();
-    }
-    const restarted = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile });
-    try {
+    });
+    await withPool({ lastGraphFile }, async (restarted) => {
       expect(await restarted.viewsPrepared('t', 'q', 1_000)).toBe(false);
       await restarted.preloadLast();
       expect(await restarted.viewsPrepared('t', 'q', 60_000)).toBe(true);
-    } finally {
-      await restarted.close();
-    }
+    });
   }, 120_000);
 
   it('leave graphs above the preload bound to their first assess', async () => {
     const lastGraphFile = path.join(dir, 'bounded-last-graph.json');
-    const bounded = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 10, lastGraphFile });
     const named = () => readFile(lastGraphFile, 'utf8').then((text) => JSON.parse(text) as string[], () => undefined);
-    try {
+    await withPool({ preloadMaxFacts: 10, lastGraphFile }, async (bounded) => {
       // p (the stedman fixture and its write) holds far more than 10 facts: a preload of it is declined, and leaves no trace
       expect((await store.loadGraph('t', 'p')).nodes.size).toBeGreaterThan(10);
       bounded.preload('t', 'p');
@@ -175,8 +172,6 @@ describe('views preloaded in the reasoning workers', () => {
       expect(withoutCost((await bounded.frameworks('t', 'p', ids, { limits })).runs)).toEqual(withoutCost(await inProcess('p', ids)));
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await named()).not.toEqual(['t', 'p']); // a restart does not preload it either
-    } finally {
-      await bounded.close();
-    }
+    });
   }, 120_000);
 });

@@ -1,10 +1,8 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
 
 const recorded = '2024-01-01T00:00:00.000Z';
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
@@ -106,22 +104,21 @@ describe('a worker\'s graph replicas', () => {
 });
 
 describe('the main thread\'s side of the replicas', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: ParleyStore;
   let name: string;
   let source: ReplicaSource;
   const closing: { close(): void }[] = [];
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-replicas-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
+    temp = await openTempStore('parley-replicas-');
+    store = temp.store;
     name = `replicas-test-${Math.random()}`;
     source = new ReplicaSource(store, name);
   });
   afterEach(async () => {
     closing.splice(0).forEach((item) => item.close());
     source.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.close();
   });
 
   /** A worker's replica set on this test's channel. */

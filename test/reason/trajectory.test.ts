@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
 import { periodCount, periodsBetween, runTask, type ReasonTask, type Trajectory } from '../../engine/reason/tasks.ts';
 import type { Period } from '../../engine/reason/period.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 import { validTime } from '../../engine/store/view.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
 
 describe('trajectory periods over any span', () => {
   it('builds only the periods it keeps, the last ones, and counts them all', () => {
@@ -52,17 +50,14 @@ describe('valid time', () => {
 });
 
 describe('a trajectory over dates the store does not check', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: ParleyStore;
   const catalogLoading = loadRuleModules();
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-trajectory-'));
-    store = await ParleyStore.open(dir);
+    temp = await openTempStore('parley-trajectory-');
+    store = temp.store;
   });
-  afterAll(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => temp.close());
 
   // a Claim's `timestamp` is outside the ontology's typed properties: any string is written as it is
   const trajectory = async (graphId: string, claimTimestamps: string[], period: Period, maxPeriods: number, timeLimitMs = 20_000): Promise<Trajectory> => {
