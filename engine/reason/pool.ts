@@ -21,16 +21,16 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CallGate } from '../gate.ts';
-import type { CatalogListing } from '../prolog/framework-loader.ts';
+import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
-import type { FrameworkRun, RunLimits } from '../prolog/framework-run.ts';
+import type { FrameworkRun, RunLimits } from '../frameworks/run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
 import { LimitError } from '../errors.ts';
 import { replaceFile } from '../files.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
-import { cachedCatalog, catalogKey } from './catalog-cache.ts';
+import { cachedCatalog, catalogKey } from '../frameworks/catalog-cache.ts';
 import type { Period } from './period.ts';
 import { ReplicaSource, graphKey, type GraphVersion } from './replicas.ts';
 import { deserialise, START_TASK, type AnswerShaper, type ReasonReply, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -148,7 +148,7 @@ function catalogFor(frameworkDirs: string[], cacheFile: string | undefined): Pro
 /** The catalog as a child process loads it, with the engine that process alone holds. */
 function loadCatalog(frameworkDirs: string[]): Promise<CatalogListing> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./catalog-process.mjs', import.meta.url)), [JSON.stringify(frameworkDirs)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('../frameworks/catalog-process.mjs', import.meta.url)), [JSON.stringify(frameworkDirs)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (listing) => resolve(listing as CatalogListing));
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the rule-module catalog process exited (code ${code}) before it answered`)));

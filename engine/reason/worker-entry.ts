@@ -9,9 +9,9 @@
  * replica a snapshot made replaces the view it held.
  */
 import { holdsGraph } from '../prolog/bridge.ts';
-import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
+import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
-import { catalogKey } from './catalog-cache.ts';
+import { catalogKey } from '../frameworks/catalog-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';

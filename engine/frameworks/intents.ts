@@ -6,7 +6,7 @@
  * every framework; one that is about neither gets an answer saying which
  * questions are understood. Matching is on lower-cased words, deterministic.
  */
-import type { Intent } from '../prolog/framework-loader.ts';
+import type { Intent } from './loader.ts';
 
 export interface IntentRule {
   intent: Intent;

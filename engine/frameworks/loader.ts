@@ -15,14 +15,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { RuleModuleError, startProlog } from './bridge.ts';
-import { RuleRegistry } from './registry.ts';
+import { RuleModuleError, startProlog } from '../prolog/bridge.ts';
+import { RuleRegistry } from '../prolog/registry.ts';
 import { EDGE_TYPES, NODE_KINDS } from '../ontology/index.ts';
 
 /** Where the 15 built-in frameworks live. */
 export const BUILTIN_FRAMEWORKS_DIR = fileURLToPath(new URL('../../frameworks/', import.meta.url));
 
-/** The questions analyze routes to frameworks (engine/reason/intents.ts documents each). */
+/** The questions analyze routes to frameworks (engine/frameworks/intents.ts documents each). */
 export const INTENTS = [
   'escalation', 'ripeness', 'negotiation', 'violence', 'phase', 'leadership', 'cooperation', 'conflict_style',
   'power', 'needs', 'identity', 'bargaining', 'spoilers', 'dispute_system', 'security_dilemma',

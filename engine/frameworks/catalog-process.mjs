@@ -5,6 +5,6 @@
 // Plain JavaScript, as worker.mjs is.
 import { loadModule } from '../load-module.mjs';
 
-const { catalogListing, loadRuleModules } = await loadModule('../prolog/framework-loader.ts', import.meta.url);
+const { catalogListing, loadRuleModules } = await loadModule('./loader.ts', import.meta.url);
 const listing = catalogListing(await loadRuleModules(JSON.parse(process.argv[2])));
 process.send(listing, () => process.disconnect());
