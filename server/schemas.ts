@@ -1,7 +1,7 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { TIMESTAMP_OF_INGESTION, WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
-import { FrameworkManifestSchema } from '../engine/frameworks/loader.ts';
+import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ParleyStore } from '../store/store.ts';
 import { graphWriteFromJson } from '../store/transfer.ts';
-import type { FrameworkManifest } from './loader.ts';
+import type { FrameworkManifest } from './manifest.ts';
 import { type FrameworkRun, runFramework } from './run.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 

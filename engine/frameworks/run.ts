@@ -17,7 +17,7 @@
 import { LimitError, ParleyError } from '../errors.ts';
 import type { GraphView, PrologValue } from '../prolog/bridge.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
-import type { FrameworkManifest } from './loader.ts';
+import type { FrameworkManifest } from './manifest.ts';
 import { inView } from '../store/view.ts';
 
 /** Evidence ids listed per finding or indicator; the total is reported beside the list. */

@@ -19,7 +19,7 @@ import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTas
 export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
-  /** The hash of the rule files as the main thread listed them (catalog-cache.ts catalogKey). */
+  /** The hash of the rule files as the main thread listed them (engine/frameworks/catalog-cache.ts catalogKey). */
   catalogSourceKey: string;
   maxGraphs: number;
   /** Facts a worker's replicas may hold together (ReasoningOptions.replicaFacts). */
