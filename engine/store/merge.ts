@@ -22,7 +22,7 @@ export function edgeIdOf(input: EdgeInput): string {
   return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
 }
 
-/** Refuses a commit that names no graph it may, or a write that is no write, before any is merged. */
+/** Refuses an invalid graph id, or a write without nodes and edges arrays, before anything is merged. */
 export function checkWrites(graphId: string, writes: readonly GraphWrite[]): void {
   validateName('graph_id', graphId);
   for (const write of writes) {
@@ -34,6 +34,21 @@ export function checkWrites(graphId: string, writes: readonly GraphWrite[]): voi
 export interface WriteChanges {
   nodes: Changes<NodeRecord>;
   edges: Changes<EdgeRecord>;
+}
+
+/** What each step of a commit's merge works with. */
+interface Merging {
+  /** The graph as stored. */
+  index: GraphIndex;
+  now: string;
+  slicer: LoopSlicer;
+  checker: WriteChecker;
+  /**
+   * Every record the writes touch, by id, with the stored one (looked up once: an import of
+   * new records looks nothing up again) and the one as the writes so far leave it.
+   */
+  nodes: Map<string, Touched<NodeRecord>>;
+  edges: Map<string, Touched<EdgeRecord>>;
 }
 
 /**
@@ -48,18 +63,14 @@ export async function mergeWrites(
   now: string,
   slicer: LoopSlicer,
 ): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[] }> {
-  // every record the writes touch, by id, with the stored one (looked up once: an import of new
-  // records looks nothing up again) and the one as the writes so far leave it
-  const nodes = new Map<string, Touched<NodeRecord>>();
-  const edges = new Map<string, Touched<EdgeRecord>>();
+  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map() };
   const summaries: WriteSummary[] = [];
   const replay: WriteChanges[] = [];
-  const checker = new WriteChecker();
   for (let write = 0; write < writes.length; write++) {
     const { nodes: nodeInputs, edges: edgeInputs } = writes[write];
-    const touchedNodes = await mergeNodes(index, nodeInputs, write, nodes, checker, now, slicer);
-    const ends = await checkEdges(index, edgeInputs, write, nodes, checker, slicer);
-    const touchedEdges = await mergeEdges(index, edgeInputs, ends, write, edges, now, slicer);
+    const touchedNodes = await mergeNodes(merging, nodeInputs, write);
+    const ends = await checkEdges(merging, edgeInputs, write);
+    const touchedEdges = await mergeEdges(merging, edgeInputs, ends, write);
     const changed = { nodes: await changesOf(touchedNodes, slicer), edges: await changesOf(touchedEdges, slicer) };
     summaries.push({
       nodes_created: changed.nodes.created.length, nodes_updated: changed.nodes.updated.length,
@@ -71,8 +82,8 @@ export async function mergeWrites(
   // What the writes changed against the stored graph. One write changed what its tally
   // found (compared once, there); of several, the records some write changed are compared
   // again, as the last left them (a later write may have put one back as stored).
-  const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(nodes);
-  const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(edges);
+  const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(merging.nodes);
+  const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(merging.edges);
   return { summaries, replay, changedNodes, changedEdges };
 }
 
@@ -80,15 +91,7 @@ export async function mergeWrites(
  * Merges write number `write`'s nodes, each as soon as it is checked (merging a node cannot
  * fail, and an invalid one later still rejects the whole write); returns those it touched.
  */
-async function mergeNodes(
-  index: GraphIndex,
-  inputs: readonly NodeInput[],
-  write: number,
-  nodes: Map<string, Touched<NodeRecord>>,
-  checker: WriteChecker,
-  now: string,
-  slicer: LoopSlicer,
-): Promise<Touched<NodeRecord>[]> {
+async function mergeNodes({ index, now, slicer, checker, nodes }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
   const touched: Touched<NodeRecord>[] = [];
   const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now);
   for (let i = 0; i < inputs.length; i++) {
@@ -106,14 +109,7 @@ async function mergeNodes(
  * index (edge i's at 2i and 2i+1; -1: a node of these writes), found once, for the check and
  * for the index.
  */
-async function checkEdges(
-  index: GraphIndex,
-  inputs: readonly EdgeInput[],
-  write: number,
-  nodes: ReadonlyMap<string, Touched<NodeRecord>>,
-  checker: WriteChecker,
-  slicer: LoopSlicer,
-): Promise<Int32Array> {
+async function checkEdges({ index, slicer, checker, nodes }: Merging, inputs: readonly EdgeInput[], write: number): Promise<Int32Array> {
   const ends = new Int32Array(2 * inputs.length);
   let edge = 0;
   const kindOf = (id: string, end: 0 | 1): string | undefined => {
@@ -135,15 +131,7 @@ async function checkEdges(
 }
 
 /** Merges write number `write`'s checked edges, placing a new one at the `ends` checkEdges found; returns those it touched. */
-async function mergeEdges(
-  index: GraphIndex,
-  inputs: readonly EdgeInput[],
-  ends: Int32Array,
-  write: number,
-  edges: Map<string, Touched<EdgeRecord>>,
-  now: string,
-  slicer: LoopSlicer,
-): Promise<Touched<EdgeRecord>[]> {
+async function mergeEdges({ index, now, slicer, edges }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
   const touchedEdges: Touched<EdgeRecord>[] = [];
   const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now);
   for (let i = 0; i < inputs.length; i++) {
