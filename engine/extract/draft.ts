@@ -3,7 +3,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
 import { graphActors } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
-import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
+import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
 /**
  * A document structured without its graph, where the text was read (a rule worker), and
@@ -59,12 +59,12 @@ function shifted<T>(value: T, offset: number): T {
   return result as T;
 }
 
-export async function findInChunks(symbolic: Pick<SymbolicLayer, 'find'>, input: DocumentInput): Promise<Findings> {
-  if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return symbolic.find(input);
+export async function findInChunks(find: FindingsReader, input: DocumentInput): Promise<Findings> {
+  if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return find(input);
   const all: Findings = { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] };
   for (const [start, end] of chunkBounds(input.text, SYMBOLIC_CHUNK_CHARS)) {
     await yieldToLoop();
-    const found = shifted(await symbolic.find({ ...input, text: input.text.slice(start, end) }), start);
+    const found = shifted(await find({ ...input, text: input.text.slice(start, end) }), start);
     for (const key of Object.keys(all) as (keyof Findings)[]) (all[key] as unknown[]).push(...found[key]);
   }
   return all;
@@ -120,11 +120,11 @@ export interface DocumentDraft {
 /** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the rule layer. */
 export async function draftDocument(
   task: DraftTask & { sha256: string; documentId: string },
-  find: (document: DocumentInput) => Findings | Promise<Findings>,
+  find: FindingsReader,
 ): Promise<DocumentDraft> {
   const started = performance.now();
   const { input } = task;
-  const findings = await findInChunks({ find }, input);
+  const findings = await findInChunks(find, input);
   const questions: GraphQuestions = { names: [], mentions: null, memberships: [] };
   const directory: ActorDirectory = {
     lookup(surface) {

@@ -19,4 +19,5 @@ export {
   type PipelineOptions,
 } from './pipeline.ts';
 export { structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+export type { SymbolicLayer } from './symbolic/layer.ts';
 export type * from './types.ts';

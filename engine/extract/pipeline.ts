@@ -8,7 +8,8 @@ import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, 
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledRuleLayer } from './symbolic/pool.ts';
-import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
+import type { SymbolicLayer } from './symbolic/layer.ts';
+import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
 
 /**
  * The extraction pipeline: text → neural spans (when a model is configured) and
@@ -155,7 +156,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
   const read = async (input: DocumentInput): Promise<DocumentReading> => {
     const neuralPromise: Promise<NeuralEntity[] | null> = ner ? ner.recognise([input.text]).then((all) => all[0] ?? []) : Promise.resolve(null);
     // The transformer runs in worker threads while the rules run here.
-    const [findings, neural] = await Promise.all([findInChunks(symbolic, input), neuralPromise]);
+    const [findings, neural] = await Promise.all([findInChunks((document) => symbolic.find(document), input), neuralPromise]);
     return { findings, neural };
   };
 

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
-import type { SymbolicLayer } from '../types.ts';
+import type { SymbolicLayer } from '../symbolic/layer.ts';
 // transformers and ONNX (about 180 MB resident) load only when a claim model is configured: see createClaimTyper
 import type { ClaimClassifier, ClaimModelKind, ClaimTypePrediction } from './claim-classifier.ts';
 import { CallGate } from '../../gate.ts';

@@ -1,5 +1,5 @@
 import type { NeuralEntity, TextSpan } from '../types.ts';
-import { inferLocationType, inferOrganisationType, type EntityMention } from './mentions.ts';
+import { inferLocationType, inferOrganisationType, type EntityMention } from './entity-mention.ts';
 
 /**
  * How the rule layer's mentions and the transformer's spans become one list. The rules

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
 import type { DocumentDraft, DraftTask } from '../draft.ts';
-import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
+import type { DocumentInput, Findings } from '../types.ts';
+import type { SymbolicLayer } from './layer.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
 /** find() calls admitted at a time (running or waiting for a worker); more are refused with OverloadedError (HTTP 503). */
