@@ -1,7 +1,7 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
-import { graphActors } from './graph-resolution.ts';
+import { graphNames, type GraphNames } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
@@ -188,10 +188,14 @@ export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAns
   return draft.graph;
 }
 
-/** What `index` answers structuring with; its directory is built once, so take new answers after the graph changes. */
-export function graphAnswers(index: GraphIndex): GraphAnswers {
+/**
+ * What `index` answers structuring with; its directory is built once, so take new answers
+ * after the graph changes. Its actors are read through `names`, so that a commit resolving
+ * the same document against the graph (resolveAgainstGraph) reads them once.
+ */
+export function graphAnswers(index: GraphIndex, names: GraphNames = graphNames(index)): GraphAnswers {
   return {
-    directory: actorDirectory(graphActors(index)),
+    directory: actorDirectory(names.actors.values()),
     isMemberOf: memberOf(index),
   };
 }

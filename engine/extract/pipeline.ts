@@ -34,8 +34,10 @@ export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
 
 export interface ExtractOptions {
   tier: WorkspaceTier;
-  /** The graph the result is meant for: its actors' labels and aliases resolve names across documents. */
-  graph?: GraphIndex;
+  /** The graph the result is meant for, or what it answers (graphAnswers): its actors' labels and aliases resolve names across documents. */
+  graph?: GraphIndex | GraphAnswers;
+  /** The document's text as checkText passed it where the document came in; checked here when absent. */
+  checked?: CheckedText;
   /** Timestamp of facts the document does not date (default: now). Reused on re-ingest so nothing changes. */
   ingestedAt?: string;
   title?: string;
@@ -54,6 +56,13 @@ export interface ResolveOptions {
 interface DocumentReading {
   findings: Findings;
   neural: NeuralEntity[] | null;
+}
+
+export interface DraftOptions {
+  tier: WorkspaceTier;
+  title?: string;
+  /** As in ExtractOptions. */
+  checked?: CheckedText;
 }
 
 export interface ExtractorInfo {
@@ -100,7 +109,7 @@ export interface ExtractionPipeline {
    * Reads and structures a document as if its graph knew nothing, in the rule workers when
    * there are any (the costly, graph-independent part of extract()).
    */
-  draft(input: DocumentInput, options: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft>;
+  draft(input: DocumentInput, options: DraftOptions): Promise<DocumentDraft>;
   /**
    * The graph-dependent part, at commit time: the extraction `draft` stands for when it was
    * made from this document with these options and the graph does not change it
@@ -120,7 +129,7 @@ export function documentIdOf(sha256: string): string {
 }
 
 /** Empty, whitespace-only and over-long texts are refused before any work is done. */
-export function checkDocumentText(text: unknown): asserts text is string {
+function checkDocumentText(text: unknown): asserts text is string {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new ValidationError('empty_text', 'text is empty: there is nothing to extract', { field: 'text' });
   }
@@ -130,6 +139,28 @@ export function checkDocumentText(text: unknown): asserts text is string {
       characters: text.length,
     });
   }
+}
+
+/**
+ * A document's text that checkText accepted, with its hash: made once where the document
+ * comes in and handed on, so that the steps after that door (drafting, extraction, the
+ * commit) neither check nor hash the text again.
+ */
+export interface CheckedText {
+  readonly text: string;
+  readonly sha256: string;
+}
+
+/** The CheckedText records checkText made: no other object passes for one. */
+const madeByCheckText = new WeakSet<CheckedText>();
+
+/** `text` refused (empty, whitespace-only, over-long) or accepted and hashed, unless `checked` is checkText's own record of this very text. */
+export function checkText(text: unknown, checked?: CheckedText): CheckedText {
+  if (checked && madeByCheckText.has(checked) && checked.text === text) return checked;
+  checkDocumentText(text);
+  const made = Object.freeze({ text, sha256: sha256Of(text) });
+  madeByCheckText.add(made);
+  return made;
 }
 
 export interface PipelineOptions {
@@ -160,10 +191,9 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     return { findings, neural };
   };
 
-  const draft = async (input: DocumentInput, draftOptions: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft> => {
-    checkDocumentText(input.text);
+  const draft = async (input: DocumentInput, draftOptions: DraftOptions): Promise<DocumentDraft> => {
     const started = performance.now();
-    const sha256 = sha256Of(input.text);
+    const { sha256 } = checkText(input.text, draftOptions.checked);
     const neural = ner ? ((await ner.recognise([input.text]))[0] ?? []) : null;
     const task = {
       input, neural, tier: draftOptions.tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), sha256, documentId: documentIdOf(sha256),
@@ -192,12 +222,12 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       };
     },
     async extract(input, extractOptions) {
-      checkDocumentText(input.text);
       const started = performance.now();
-      const sha256 = sha256Of(input.text);
+      const { sha256 } = checkText(input.text, extractOptions.checked);
       const documentId = documentIdOf(sha256);
       const { findings, neural } = await read(input);
-      const answers = extractOptions.graph ? graphAnswers(extractOptions.graph) : undefined;
+      const { graph: known } = extractOptions;
+      const answers = known && ('isMemberOf' in known ? known : graphAnswers(known));
       const graph = structureDocument({
         document: input, documentId, sha256, findings, neural, ...(options.combination ? { combination: options.combination } : {}), tier: extractOptions.tier, extractor: provenanceExtractor,
         ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),

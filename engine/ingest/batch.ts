@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { ParleyError, TooLargeError } from '../errors.ts';
-import { documentIdOf, sha256Of } from '../extract/pipeline.ts';
+import { checkText, documentIdOf } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
@@ -140,8 +140,9 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     let read: SourceDocument;
     try {
       read = await readSource(dir, source);
-      if (graph?.node(documentIdOf(sha256Of(read.text)))) return { kind: 'known', source };
-      const document: DocumentToExtract = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
+      const checked = checkText(read.text);
+      if (graph?.node(documentIdOf(checked.sha256))) return { kind: 'known', source };
+      const document: DocumentToExtract = { text: read.text, source: read.source, checked, ...(read.title ? { title: read.title } : {}) };
       return { kind: 'drafted', document: { ...document, draft: await draftAhead(context, document, tier) } };
     } catch (error) {
       return { kind: 'failed', source, error };
