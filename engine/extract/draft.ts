@@ -6,7 +6,7 @@ import { actorDirectory, collectMentions, structureDocument, type ActorDirectory
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
 /**
- * A document structured without its graph, where the text was read (a rule worker), and
+ * A document structured without its graph, where the text was read (a symbolic worker), and
  * the graph-dependent step that decides at commit time whether the graph would have
  * changed it. Structuring asks the graph three things: which actor a name denotes
  * (ActorDirectory.lookup), where the text names known actors that no extractor found
@@ -89,7 +89,7 @@ export interface DraftTask {
   /** Transformer spans, or null when no model is configured. */
   neural: NeuralEntity[] | null;
   tier: WorkspaceTier;
-  /** Rule set and model with versions, as every provenance record names them. */
+  /** Symbolic layer and model with versions, as every provenance record names them. */
   extractor: string;
   ingestedAt: string;
   title?: string;
@@ -117,7 +117,7 @@ export interface DocumentDraft {
   ms: number;
 }
 
-/** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the rule layer. */
+/** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the symbolic layer. */
 export async function draftDocument(
   task: DraftTask & { sha256: string; documentId: string },
   find: FindingsReader,

@@ -7,7 +7,7 @@ import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
-import { PooledRuleLayer } from './symbolic/pool.ts';
+import { PooledSymbolicLayer } from './symbolic/pool.ts';
 import type { SymbolicLayer } from './symbolic/layer.ts';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
 
@@ -26,7 +26,7 @@ export const MAX_DOCUMENT_CHARS = 1_000_000;
 export { chunkBounds, graphAnswers, memberOf, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
-/** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
+/** The symbolic layer in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with symbolic workers the server never loads them). */
 export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
   version: SYMBOLIC_EXTRACTOR_VERSION,
   find: async (document) => (await import('./symbolic/index.ts')).findConflictEntities(document),
@@ -52,7 +52,7 @@ export interface ResolveOptions {
   title?: string;
 }
 
-/** What the text alone yields: the rules' findings and the transformer's spans. */
+/** What the text alone yields: the symbolic layer's findings and the transformer's spans. */
 interface DocumentReading {
   findings: Findings;
   neural: NeuralEntity[] | null;
@@ -66,6 +66,7 @@ export interface DraftOptions {
 }
 
 export interface ExtractorInfo {
+  /** The symbolic layer's name and version; `rules` is the HTTP answer's field name (api.md "Extraction"), kept. */
   rules: string;
   model: string | null;
   transformer: boolean;
@@ -106,7 +107,7 @@ export interface ExtractionPipeline {
   readonly extractor: ExtractorInfo;
   extract(input: DocumentInput, options: ExtractOptions): Promise<ExtractionResult>;
   /**
-   * Reads and structures a document as if its graph knew nothing, in the rule workers when
+   * Reads and structures a document as if its graph knew nothing, in the symbolic workers when
    * there are any (the costly, graph-independent part of extract()).
    */
   draft(input: DocumentInput, options: DraftOptions): Promise<DocumentDraft>;
@@ -169,7 +170,7 @@ export interface PipelineOptions {
   symbolic?: SymbolicLayer;
   /** Why there is no model (e.g. openNerBackend's status), reported in every result instead of the default note. */
   modelStatus?: string;
-  /** How rule mentions and transformer spans combine (default DEFAULT_COMBINATION, the policy that measured best). */
+  /** How symbolic mentions and transformer spans combine (default DEFAULT_COMBINATION, the policy that measured best). */
   combination?: CombinationPolicy;
 }
 
@@ -186,7 +187,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
 
   const read = async (input: DocumentInput): Promise<DocumentReading> => {
     const neuralPromise: Promise<NeuralEntity[] | null> = ner ? ner.recognise([input.text]).then((all) => all[0] ?? []) : Promise.resolve(null);
-    // The transformer runs in worker threads while the rules run here.
+    // The transformer runs in worker threads while the symbolic layer runs here.
     const [findings, neural] = await Promise.all([findInChunks((document) => symbolic.find(document), input), neuralPromise]);
     return { findings, neural };
   };
@@ -200,7 +201,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       ...(draftOptions.title ? { title: draftOptions.title } : {}),
       ...(options.combination ? { combination: options.combination } : {}),
     };
-    // a longer document is read chunk by chunk (one rule call each) and structured here
+    // a longer document is read chunk by chunk (one symbolic-layer call each) and structured here
     const made = symbolic.draft && input.text.length <= SYMBOLIC_CHUNK_CHARS ? await symbolic.draft(task) : await draftDocument(task, (chunk) => symbolic.find(chunk));
     return { ...made, ms: performance.now() - started };
   };
@@ -261,28 +262,28 @@ export async function openExtractionPipeline(options: {
   modelDir?: string;
   workers?: number;
   maxQueue?: number;
-  /** A text-classification or zero-shot model that re-types claims the rules found. */
+  /** A text-classification or zero-shot model that re-types claims the symbolic layer found. */
   claimModelDir?: string;
-  /** Rule-layer worker threads (default one per core); 0 runs the rules on the calling thread. */
-  ruleWorkers?: number;
-  /** Rule-layer calls admitted at once (default DEFAULT_RULE_MAX_QUEUE); more are refused with 503. */
-  ruleMaxQueue?: number;
+  /** Symbolic-layer worker threads (default one per core); 0 runs the symbolic layer on the calling thread. */
+  symbolicWorkers?: number;
+  /** Symbolic-layer calls admitted at once (default DEFAULT_SYMBOLIC_MAX_QUEUE); more are refused with 503. */
+  symbolicMaxQueue?: number;
 }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
-  const { claimModelDir, ruleWorkers, ruleMaxQueue, ...nerOptions } = options;
+  const { claimModelDir, symbolicWorkers, symbolicMaxQueue, ...nerOptions } = options;
   const { backend, status } = await openNerBackend(nerOptions);
   const { typer, status: claimStatus } = await openClaimTyper(claimModelDir ? { modelDir: claimModelDir } : {});
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
-  const rules = ruleWorkers === 0 ? undefined : new PooledRuleLayer({
-    ...(ruleWorkers === undefined ? {} : { workers: ruleWorkers }),
-    ...(ruleMaxQueue === undefined ? {} : { maxQueue: ruleMaxQueue }),
+  const pool = symbolicWorkers === 0 ? undefined : new PooledSymbolicLayer({
+    ...(symbolicWorkers === undefined ? {} : { workers: symbolicWorkers }),
+    ...(symbolicMaxQueue === undefined ? {} : { maxQueue: symbolicMaxQueue }),
   });
-  const ruleLayer: SymbolicLayer = rules ?? DEFAULT_SYMBOLIC_LAYER;
-  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(ruleLayer, typer) : ruleLayer });
+  const symbolic: SymbolicLayer = pool ?? DEFAULT_SYMBOLIC_LAYER;
+  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(symbolic, typer) : symbolic });
   const close = async () => {
     await pipeline.close();
     await typer?.close();
-    await rules?.close();
+    await pool?.close();
   };
   return { pipeline: { ...pipeline, close }, status: `${status}; ${claimStatus}` };
 }

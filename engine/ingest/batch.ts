@@ -29,10 +29,10 @@ const READ_AHEAD_PER_WORKER = 4;
 /**
  * V8's tier-up budget (bytecode executed between a function's optimisation checks) for a
  * process that runs a batch: 16 times V8's default of 67,584. A batch runs a large,
- * varied body of code (the NLP library, the rules, structuring, the store) in fresh
+ * varied body of code (the NLP library, the symbolic layer, structuring, the store) in fresh
  * worker isolates, and at the default V8 hands so much of it to its optimising compiler
- * that the compiler threads took as much CPU as the rule workers themselves (measured on
- * the sample corpus: 15-33 ms of compiling per document beside 17-34 ms in the rule
+ * that the compiler threads took as much CPU as the symbolic workers themselves (measured on
+ * the sample corpus: 15-33 ms of compiling per document beside 17-34 ms in the symbolic
  * workers). At this budget only the code that stays hot is optimised: 2-5 ms of compiling
  * per document, the workers' own CPU per document about the same (within the shared
  * machines' noise), and 30-40% less CPU per document in all, which on a machine with few
@@ -76,7 +76,7 @@ export interface BatchProgress {
 export interface BatchOptions {
   tenant: string;
   graphId: string;
-  /** Threads of the pipeline's rule pool: how many documents to read ahead is a multiple of it. */
+  /** Threads of the pipeline's symbolic pool: how many documents to read ahead is a multiple of it. */
   workers: number;
   /** Called once the folder is listed, before any document is read. */
   onStart?: (total: number) => void;
