@@ -1,6 +1,6 @@
 /**
  * bench/batch: `analyze-corpus`'s ingest (engine/ingest/batch.ts) over the sample
- * corpus, in documents/s and sentences/s, with the rule layer on 1 worker and on the
+ * corpus, in documents/s and sentences/s, with the symbolic layer on 1 worker and on the
  * pool, measured in the same run and alternated round by round (the machines are
  * shared and noisy: read the ratio). Each run gets a fresh LevelDB store and a pool
  * whose workers have loaded their gazetteers before the clock starts. Target: the pool
@@ -11,7 +11,7 @@
  * slice of a busy machine, so extra workers only add speed when cores are idle. CPU
  * per document says whether the pool itself adds work. On Linux it is split by thread
  * (/proc/self/task): the main thread (resolving drafts against the graph, committing),
- * the rule workers (reading and structuring), and the other threads (V8's compiler and
+ * the symbolic workers (reading and structuring), and the other threads (V8's compiler and
  * garbage-collector helpers, I/O). Everything but the workers' share competes with them
  * for the cores, so the line "ceiling" gives the pool / 1-worker ratio an idle machine
  * with these cores allows from those figures alone: a run takes at least its busiest
@@ -65,7 +65,7 @@ interface Measure {
 async function measure(workers: number): Promise<Measure> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-'));
   const store = await ParleyStore.open(path.join(dir, 'store'));
-  const { pipeline } = await openExtractionPipeline({ ruleWorkers: workers });
+  const { pipeline } = await openExtractionPipeline({ symbolicWorkers: workers });
   try {
     // every worker loads its gazetteers before the clock starts
     const warm = await readSource(CORPUS, (await listCorpus(CORPUS))[0]);
@@ -102,7 +102,7 @@ async function measure(workers: number): Promise<Measure> {
 const best = (runs: Measure[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
 const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
-  (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, rule workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
+  (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
 console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
@@ -122,6 +122,6 @@ if (one.threads && pool.threads) {
   const least = (m: Measure, workers: number) => Math.max(m.threads!.workers / workers, m.threads!.main, (1000 * m.cpuSeconds) / cores) / m.documents;
   console.log(
     `ceiling on ${cores} idle cores from the CPU figures: ${(least(one, 1) / least(pool, WORKERS)).toFixed(2)}x ` +
-      `(a run takes at least max(rule workers / workers, main thread, all threads / cores) per document: 1 worker ${least(one, 1).toFixed(1)} ms, pool ${least(pool, WORKERS).toFixed(1)} ms)`,
+      `(a run takes at least max(symbolic workers / workers, main thread, all threads / cores) per document: 1 worker ${least(one, 1).toFixed(1)} ms, pool ${least(pool, WORKERS).toFixed(1)} ms)`,
   );
 }

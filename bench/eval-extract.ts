@@ -23,17 +23,17 @@ import {
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
- * plus actors and claims per conflict setting, for each layer: the rules alone, the
+ * plus actors and claims per conflict setting, for each layer: the symbolic layer alone, the
  * transformer model alone (its spans typed as the pipeline types them; it finds no
  * claims, events or dates) and both combined under the default policy. The model is the
- * shipped one unless PARLEY_NER_MODEL_DIR names another (`none`: rules only).
+ * shipped one unless PARLEY_NER_MODEL_DIR names another (`none`: symbolic layer only).
  * `--policies` adds a combined run for every candidate policy of
  * engine/extract/structure/combine.ts, reusing the model's output.
  */
 
 /**
  * The labelled sets: `dev` to develop against; `heldout` and `heldout-official` (official press
- * releases and statements, written before the issue-9 rule work) to check that what was
+ * releases and statements, written before the issue-9 symbolic-layer work) to check that what was
  * developed generalises. Never tune on the held-out sets.
  */
 const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl' } as const;
@@ -43,7 +43,7 @@ const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD
 const EVAL_NER_WORKERS = 1;
 /** One sentence's extraction taking longer than this is recorded as an error (empty prediction). */
 const SENTENCE_TIMEOUT_MS = 30_000;
-/** The issue's acceptance targets for the rule layer alone. */
+/** The issue's acceptance targets for the symbolic layer alone. */
 const TARGETS: readonly { kind: ScoreKind; f1: number }[] = [
   { kind: 'actors (text+type)', f1: 0.8 },
   { kind: 'claims (type+speaker)', f1: 0.6 },
@@ -268,16 +268,16 @@ async function main(): Promise<void> {
   const layer = args.layer ?? (await defaultLayer(log));
   const reports: RunReport[] = [];
 
-  let rules: Extractor;
+  let symbolicAlone: Extractor;
   try {
-    rules = await openExtractor(layer, null);
+    symbolicAlone = await openExtractor(layer, null);
   } catch (error) {
     throw new NothingToEvaluateError(`the ${layer} layer does not load, so there is nothing to evaluate yet: ${(error as Error).message.split('\n')[0]}`);
   }
   try {
-    reports.push(await evaluate('rule layer alone', rules, gold));
+    reports.push(await evaluate('symbolic layer alone', symbolicAlone, gold));
   } finally {
-    await rules.close();
+    await symbolicAlone.close();
   }
   if (!args.json) log(`${formatRun(reports[0], args.verbose)}\n\n${formatTargets(reports[0])}\n`);
 
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       const ner = memoised(opened.backend);
       const runs: [string, Extractor][] = [['transformer model alone', modelExtractor(ner)]];
       for (const policy of args.policies ? COMBINATION_POLICIES : [DEFAULT_COMBINATION]) {
-        runs.push([`rules + model, "${policy.name}"${policy === DEFAULT_COMBINATION ? ' (default)' : ''}`, await openExtractor(layer, ner, opened.status, policy)]);
+        runs.push([`symbolic + model, "${policy.name}"${policy === DEFAULT_COMBINATION ? ' (default)' : ''}`, await openExtractor(layer, ner, opened.status, policy)]);
       }
       try {
         for (const [name, extractor] of runs) {

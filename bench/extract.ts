@@ -1,17 +1,17 @@
 /**
  * bench/extract: extraction throughput in sentences per second, every configuration
  * measured in the same run (the machines are shared and noisy, so read the ratios):
- *   - the rule layer alone (symbolic conflict layer, calling thread);
- *   - the neural layer alone and the full pipeline (neural + rules + structure), run on the
+ *   - the symbolic layer alone (symbolic conflict layer, calling thread);
+ *   - the neural layer alone and the full pipeline (neural + symbolic + structure), run on the
  *     calling thread (no worker), on 1 worker, and on the pool (one worker per core), each
- *     NER worker with one ONNX thread and as many rule workers; the pool's rate is also
+ *     NER worker with one ONNX thread and as many symbolic workers; the pool's rate is also
  *     given against workers × the 1-worker rate (1.00 = perfect scaling). The full pipeline
- *     runs as a batch runs it: drafted in the workers (rules and structuring, after the
+ *     runs as a batch runs it: drafted in the workers (symbolic layer and structuring, after the
  *     transformer's spans), then resolved on the calling thread (ExtractionPipeline.draft
  *     and resolve, against no graph).
  * Beside each rate: the CPU time per sentence of the whole process (every thread; the main
  * thread's share in brackets) and the cores it kept busy. A "1 worker" full pipeline is one
- * NER worker and one rule worker, which work on different documents at once, so it already
+ * NER worker and one symbolic worker, which work on different documents at once, so it already
  * keeps more than one core busy; the scaling line gives the ratio the cores allow at the
  * pool's CPU per sentence.
  * Two models: the one shipped in engine/extract/neural/model/ (what the service runs by
@@ -26,7 +26,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createNerBackend, type PooledNerBackend } from '../engine/extract/neural/backend.ts';
-import { PooledRuleLayer } from '../engine/extract/symbolic/pool.ts';
+import { PooledSymbolicLayer } from '../engine/extract/symbolic/pool.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { htmlToText } from '../engine/ingest/source.ts';
 import { splitSentences } from '../engine/extract/neural/sentences.ts';
@@ -173,7 +173,7 @@ interface Measured {
  * run, so that load from other processes on the shared machine falls on all of them alike.
  */
 async function interleaved(workloads: ((d: DocumentInput) => unknown)[]): Promise<Measured[]> {
-  // A whole pass each: the rule layer runs about three times slower over its first ten documents (JIT).
+  // A whole pass each: the symbolic layer runs about three times slower over its first ten documents (JIT).
   for (const work of workloads) await pass(work);
   const passes = workloads.map((): Pass[] => []);
   for (let run = 0; run < RUNS; run++) {
@@ -233,9 +233,9 @@ console.log(
 const symbolic = await optionalImport<SymbolicModule>('../engine/extract/symbolic/index.ts');
 if ('module' in symbolic) {
   const [measured] = await interleaved([(d) => (symbolic.module as SymbolicModule).findConflictEntities(d)]);
-  rows.push({ measure: 'rule layer alone', model: '-', threads: 'calling thread', rate: measured!.rate, cpu: measured! });
+  rows.push({ measure: 'symbolic layer alone', model: '-', threads: 'calling thread', rate: measured!.rate, cpu: measured! });
 } else {
-  rows.push({ measure: 'rule layer alone', model: '-', threads: '-', rate: null, note: `symbolic layer missing (${symbolic.missing})` });
+  rows.push({ measure: 'symbolic layer alone', model: '-', threads: '-', rate: null, note: `symbolic layer missing (${symbolic.missing})` });
 }
 const pipelineModule = await optionalImport<PipelineModule>('../engine/extract/pipeline.ts');
 
@@ -249,7 +249,7 @@ const scaling: string[] = [];
 for (const { name, open } of MODELS) {
   const model = await open();
   const backends: PooledNerBackend[] = [];
-  const rulePools: PooledRuleLayer[] = [];
+  const symbolicPools: PooledSymbolicLayer[] = [];
   try {
     for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 }));
     const workloads: { measure: string; threads: string; work: (d: DocumentInput) => unknown }[] = [];
@@ -260,9 +260,9 @@ for (const { name, open } of MODELS) {
         // The pipeline would close its backend; these are closed below, so it gets a view without close().
         const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
         const workers = CONFIGURATIONS[i]!.workers;
-        const rules = workers > 0 ? new PooledRuleLayer({ workers, maxQueue: CONCURRENCY * 4 }) : undefined;
-        if (rules) rulePools.push(rules);
-        const pipeline = pipelineModule.module.createExtractionPipeline({ ner, ...(rules ? { symbolic: rules } : {}) });
+        const pool = workers > 0 ? new PooledSymbolicLayer({ workers, maxQueue: CONCURRENCY * 4 }) : undefined;
+        if (pool) symbolicPools.push(pool);
+        const pipeline = pipelineModule.module.createExtractionPipeline({ ner, ...(pool ? { symbolic: pool } : {}) });
         workloads.push({
           measure: 'full pipeline',
           threads,
@@ -291,7 +291,7 @@ for (const { name, open } of MODELS) {
       }
     }
   } finally {
-    await Promise.all([...backends.map((b) => b.close()), ...rulePools.map((rules) => rules.close())]);
+    await Promise.all([...backends.map((b) => b.close()), ...symbolicPools.map((pool) => pool.close())]);
     await model.remove();
   }
 }

@@ -1,8 +1,8 @@
 /**
- * bench/graph-kinds: what extraction (rule layer, full tier) writes for the sample documents in
+ * bench/graph-kinds: what extraction (symbolic layer, full tier) writes for the sample documents in
  * corpora/ (and its sub-folders) and for the gold sentences (corpora/gold/*.jsonl, one document per
  * set and conflict, sentences as paragraphs), counted per node kind and per edge type, so a
- * change to the rules can be compared with a run of the same script on the code before it. Then,
+ * change to the symbolic layer can be compared with a run of the same script on the code before it. Then,
  * per framework, which of the node kinds and edge types its manifest reads extraction wrote none of.
  *
  *   npx tsx bench/graph-kinds.ts [corpora-dir]

@@ -43,12 +43,12 @@ export interface ParleyConfig {
   authFailuresPerMinute: number;
   /** Directory of a token-classification model (config.json, tokenizer.json, onnx/): the shipped one unless PARLEY_NER_MODEL_DIR says otherwise; unset (PARLEY_NER_MODEL_DIR=none) = symbolic layer only. */
   nerModelDir?: string;
-  /** Directory of a text-classification or zero-shot model that re-types claims; unset = the rules type them. */
+  /** Directory of a text-classification or zero-shot model that re-types claims; unset = the symbolic layer types them. */
   claimModelDir?: string;
-  /** Rule-layer worker threads; default one per core; 0 runs the rules on the event loop. */
-  ruleWorkers?: number;
-  /** Rule-layer calls admitted at once (running or waiting for a worker); more are refused with 503. */
-  ruleMaxQueue: number;
+  /** Symbolic-layer worker threads; default one per core; 0 runs the symbolic layer on the event loop. */
+  symbolicWorkers?: number;
+  /** Symbolic-layer calls admitted at once (running or waiting for a worker); more are refused with 503. */
+  symbolicMaxQueue: number;
   /** NER worker threads; default one per core. */
   nerWorkers?: number;
   /** NER calls admitted at once (running or waiting for a worker); more are refused with 503. */
@@ -77,8 +77,8 @@ export function extractionOptions(config: ParleyConfig): Parameters<typeof openE
     ...(config.nerWorkers !== undefined ? { workers: config.nerWorkers } : {}),
     maxQueue: config.nerMaxQueue,
     ...(config.claimModelDir ? { claimModelDir: config.claimModelDir } : {}),
-    ...(config.ruleWorkers !== undefined ? { ruleWorkers: config.ruleWorkers } : {}),
-    ruleMaxQueue: config.ruleMaxQueue,
+    ...(config.symbolicWorkers !== undefined ? { symbolicWorkers: config.symbolicWorkers } : {}),
+    symbolicMaxQueue: config.symbolicMaxQueue,
   };
 }
 
@@ -124,7 +124,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`} (got '${raw}')`);
 }
 
-/** The shipped model unless PARLEY_NER_MODEL_DIR names another folder, or is `none` (rule layer only). */
+/** Which of a setting's two names is set: `name`, else `former`, the deprecated name it replaces (read still; the new one wins). */
+function settingName(env: NodeJS.ProcessEnv, name: string, former: string): string {
+  return (env[name] === undefined || env[name] === '') && env[former] ? former : name;
+}
+
+/** The shipped model unless PARLEY_NER_MODEL_DIR names another folder, or is `none` (symbolic layer only). */
 function nerModelDir(setting: string | undefined): { nerModelDir?: string } {
   if (setting === 'none') return {};
   return { nerModelDir: setting ? path.resolve(setting) : SHIPPED_NER_MODEL_DIR };
@@ -132,6 +137,7 @@ function nerModelDir(setting: string | undefined): { nerModelDir?: string } {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   const nerWorkers = env.PARLEY_NER_WORKERS ? integer(env, 'PARLEY_NER_WORKERS', 1, 1) : undefined;
+  const symbolicWorkers = settingName(env, 'PARLEY_SYMBOLIC_WORKERS', 'PARLEY_RULE_WORKERS');
   return {
     port: integer(env, 'PORT', 8080),
     host: env.HOST ?? '127.0.0.1',
@@ -153,8 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...nerModelDir(env.PARLEY_NER_MODEL_DIR),
     ...(env.PARLEY_CLAIM_MODEL_DIR ? { claimModelDir: path.resolve(env.PARLEY_CLAIM_MODEL_DIR) } : {}),
     ...(nerWorkers !== undefined ? { nerWorkers } : {}),
-    ...(env.PARLEY_RULE_WORKERS ? { ruleWorkers: integer(env, 'PARLEY_RULE_WORKERS', 1) } : {}),
-    ruleMaxQueue: integer(env, 'PARLEY_RULE_MAX_QUEUE', 64, 1),
+    ...(env[symbolicWorkers] ? { symbolicWorkers: integer(env, symbolicWorkers, 1) } : {}),
+    symbolicMaxQueue: integer(env, settingName(env, 'PARLEY_SYMBOLIC_MAX_QUEUE', 'PARLEY_RULE_MAX_QUEUE'), 64, 1),
     nerMaxQueue: integer(env, 'PARLEY_NER_MAX_QUEUE', 64, 1),
     frameworkDirs: (env.PARLEY_FRAMEWORKS_DIR ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.resolve(dir)),
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),

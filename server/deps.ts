@@ -7,7 +7,7 @@ import type { ParleyConfig } from './config.ts';
 export interface AppDeps {
   store: ParleyStore;
   config: ParleyConfig;
-  /** Text → conflict entities with provenance (NER worker pool when a model is configured, rules always). */
+  /** Text → conflict entities with provenance (NER worker pool when a model is configured, the symbolic layer always). */
   extraction: ExtractionPipeline;
   /** Queries and framework runs in worker threads over graph replicas; the loaded rule modules. */
   reasoning: ReasoningPool;

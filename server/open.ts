@@ -13,7 +13,7 @@ export interface OpenedEngine {
   /** PARLEY_ADMIN_KEY names a key that was revoked: it stays revoked. */
   adminKeyRevoked: boolean;
   /**
-   * How extraction runs (rules only, or with which model), once the model has warmed up;
+   * How extraction runs (the symbolic layer only, or with which model), once the model has warmed up;
    * rejects when extraction cannot open. Until then extraction calls wait (openEngine does not).
    */
   extractionOpened: Promise<string>;

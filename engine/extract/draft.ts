@@ -1,12 +1,12 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
-import { graphActors } from './graph-resolution.ts';
+import { graphNames, type GraphNames } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
-import type { DocumentInput, Findings, NeuralEntity, SymbolicLayer } from './types.ts';
+import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
 /**
- * A document structured without its graph, where the text was read (a rule worker), and
+ * A document structured without its graph, where the text was read (a symbolic worker), and
  * the graph-dependent step that decides at commit time whether the graph would have
  * changed it. Structuring asks the graph three things: which actor a name denotes
  * (ActorDirectory.lookup), where the text names known actors that no extractor found
@@ -59,12 +59,12 @@ function shifted<T>(value: T, offset: number): T {
   return result as T;
 }
 
-export async function findInChunks(symbolic: Pick<SymbolicLayer, 'find'>, input: DocumentInput): Promise<Findings> {
-  if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return symbolic.find(input);
+export async function findInChunks(find: FindingsReader, input: DocumentInput): Promise<Findings> {
+  if (input.text.length <= SYMBOLIC_CHUNK_CHARS) return find(input);
   const all: Findings = { actors: [], locations: [], dates: [], claims: [], events: [], relations: [] };
   for (const [start, end] of chunkBounds(input.text, SYMBOLIC_CHUNK_CHARS)) {
     await yieldToLoop();
-    const found = shifted(await symbolic.find({ ...input, text: input.text.slice(start, end) }), start);
+    const found = shifted(await find({ ...input, text: input.text.slice(start, end) }), start);
     for (const key of Object.keys(all) as (keyof Findings)[]) (all[key] as unknown[]).push(...found[key]);
   }
   return all;
@@ -89,7 +89,7 @@ export interface DraftTask {
   /** Transformer spans, or null when no model is configured. */
   neural: NeuralEntity[] | null;
   tier: WorkspaceTier;
-  /** Rule set and model with versions, as every provenance record names them. */
+  /** Symbolic layer and model with versions, as every provenance record names them. */
   extractor: string;
   ingestedAt: string;
   title?: string;
@@ -117,14 +117,14 @@ export interface DocumentDraft {
   ms: number;
 }
 
-/** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the rule layer. */
+/** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the symbolic layer. */
 export async function draftDocument(
   task: DraftTask & { sha256: string; documentId: string },
-  find: (document: DocumentInput) => Findings | Promise<Findings>,
+  find: FindingsReader,
 ): Promise<DocumentDraft> {
   const started = performance.now();
   const { input } = task;
-  const findings = await findInChunks({ find }, input);
+  const findings = await findInChunks(find, input);
   const questions: GraphQuestions = { names: [], mentions: null, memberships: [] };
   const directory: ActorDirectory = {
     lookup(surface) {
@@ -188,10 +188,14 @@ export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAns
   return draft.graph;
 }
 
-/** What `index` answers structuring with; its directory is built once, so take new answers after the graph changes. */
-export function graphAnswers(index: GraphIndex): GraphAnswers {
+/**
+ * What `index` answers structuring with; its directory is built once, so take new answers
+ * after the graph changes. Its actors are read through `names`, so that a commit resolving
+ * the same document against the graph (resolveAgainstGraph) reads them once.
+ */
+export function graphAnswers(index: GraphIndex, names: GraphNames = graphNames(index)): GraphAnswers {
   return {
-    directory: actorDirectory(graphActors(index)),
+    directory: actorDirectory(names.actors.values()),
     isMemberOf: memberOf(index),
   };
 }

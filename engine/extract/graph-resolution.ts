@@ -127,6 +127,11 @@ class NameTable<T extends Named> {
     for (const entry of entries) this.add(entry);
   }
 
+  /** The nodes the table holds, in the order they came in (a node set() again comes last). */
+  values(): IterableIterator<T> {
+    return this.entries.values();
+  }
+
   /** What the node `id` now has as properties (undefined: the node is gone). */
   set(id: string, properties: Record<string, PropertyValue> | undefined): void {
     const before = this.entries.get(id);

@@ -5,11 +5,12 @@ export {
   NO_MODEL_NOTE,
   SYMBOLIC_CHUNK_CHARS,
   chunkBounds,
-  checkDocumentText,
+  checkText,
   createExtractionPipeline,
   openExtractionPipeline,
   documentIdOf,
   sha256Of,
+  type CheckedText,
   type ExtractOptions,
   type DocumentDraft,
   type ExtractedDocument,
@@ -19,4 +20,5 @@ export {
   type PipelineOptions,
 } from './pipeline.ts';
 export { structureDocument, type StructuredDocument, type StructuredEdge, type StructuredNode } from './structure/index.ts';
+export type { SymbolicLayer } from './symbolic/layer.ts';
 export type * from './types.ts';

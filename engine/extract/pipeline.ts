@@ -7,8 +7,9 @@ import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
-import { PooledRuleLayer } from './symbolic/pool.ts';
-import type { DocumentInput, Findings, NerBackend, NeuralEntity, SymbolicLayer } from './types.ts';
+import { PooledSymbolicLayer } from './symbolic/pool.ts';
+import type { SymbolicLayer } from './symbolic/layer.ts';
+import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.ts';
 
 /**
  * The extraction pipeline: text → neural spans (when a model is configured) and
@@ -25,7 +26,7 @@ export const MAX_DOCUMENT_CHARS = 1_000_000;
 export { chunkBounds, graphAnswers, memberOf, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
-/** The rules in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with rule workers the server never loads them). */
+/** The symbolic layer in this thread, loaded on first use (lexicons and gazetteers cost ~50 MB resident; with symbolic workers the server never loads them). */
 export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
   version: SYMBOLIC_EXTRACTOR_VERSION,
   find: async (document) => (await import('./symbolic/index.ts')).findConflictEntities(document),
@@ -33,8 +34,10 @@ export const DEFAULT_SYMBOLIC_LAYER: SymbolicLayer = {
 
 export interface ExtractOptions {
   tier: WorkspaceTier;
-  /** The graph the result is meant for: its actors' labels and aliases resolve names across documents. */
-  graph?: GraphIndex;
+  /** The graph the result is meant for, or what it answers (graphAnswers): its actors' labels and aliases resolve names across documents. */
+  graph?: GraphIndex | GraphAnswers;
+  /** The document's text as checkText passed it where the document came in; checked here when absent. */
+  checked?: CheckedText;
   /** Timestamp of facts the document does not date (default: now). Reused on re-ingest so nothing changes. */
   ingestedAt?: string;
   title?: string;
@@ -49,13 +52,21 @@ export interface ResolveOptions {
   title?: string;
 }
 
-/** What the text alone yields: the rules' findings and the transformer's spans. */
+/** What the text alone yields: the symbolic layer's findings and the transformer's spans. */
 interface DocumentReading {
   findings: Findings;
   neural: NeuralEntity[] | null;
 }
 
+export interface DraftOptions {
+  tier: WorkspaceTier;
+  title?: string;
+  /** As in ExtractOptions. */
+  checked?: CheckedText;
+}
+
 export interface ExtractorInfo {
+  /** The symbolic layer's name and version; `rules` is the HTTP answer's field name (api.md "Extraction"), kept. */
   rules: string;
   model: string | null;
   transformer: boolean;
@@ -96,10 +107,10 @@ export interface ExtractionPipeline {
   readonly extractor: ExtractorInfo;
   extract(input: DocumentInput, options: ExtractOptions): Promise<ExtractionResult>;
   /**
-   * Reads and structures a document as if its graph knew nothing, in the rule workers when
+   * Reads and structures a document as if its graph knew nothing, in the symbolic workers when
    * there are any (the costly, graph-independent part of extract()).
    */
-  draft(input: DocumentInput, options: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft>;
+  draft(input: DocumentInput, options: DraftOptions): Promise<DocumentDraft>;
   /**
    * The graph-dependent part, at commit time: the extraction `draft` stands for when it was
    * made from this document with these options and the graph does not change it
@@ -119,7 +130,7 @@ export function documentIdOf(sha256: string): string {
 }
 
 /** Empty, whitespace-only and over-long texts are refused before any work is done. */
-export function checkDocumentText(text: unknown): asserts text is string {
+function checkDocumentText(text: unknown): asserts text is string {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new ValidationError('empty_text', 'text is empty: there is nothing to extract', { field: 'text' });
   }
@@ -131,13 +142,35 @@ export function checkDocumentText(text: unknown): asserts text is string {
   }
 }
 
+/**
+ * A document's text that checkText accepted, with its hash: made once where the document
+ * comes in and handed on, so that the steps after that door (drafting, extraction, the
+ * commit) neither check nor hash the text again.
+ */
+export interface CheckedText {
+  readonly text: string;
+  readonly sha256: string;
+}
+
+/** The CheckedText records checkText made: no other object passes for one. */
+const madeByCheckText = new WeakSet<CheckedText>();
+
+/** `text` refused (empty, whitespace-only, over-long) or accepted and hashed, unless `checked` is checkText's own record of this very text. */
+export function checkText(text: unknown, checked?: CheckedText): CheckedText {
+  if (checked && madeByCheckText.has(checked) && checked.text === text) return checked;
+  checkDocumentText(text);
+  const made = Object.freeze({ text, sha256: sha256Of(text) });
+  madeByCheckText.add(made);
+  return made;
+}
+
 export interface PipelineOptions {
   /** The transformer NER pool; null or absent runs the symbolic layer alone. */
   ner?: NerBackend | null;
   symbolic?: SymbolicLayer;
   /** Why there is no model (e.g. openNerBackend's status), reported in every result instead of the default note. */
   modelStatus?: string;
-  /** How rule mentions and transformer spans combine (default DEFAULT_COMBINATION, the policy that measured best). */
+  /** How symbolic mentions and transformer spans combine (default DEFAULT_COMBINATION, the policy that measured best). */
   combination?: CombinationPolicy;
 }
 
@@ -154,22 +187,21 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
 
   const read = async (input: DocumentInput): Promise<DocumentReading> => {
     const neuralPromise: Promise<NeuralEntity[] | null> = ner ? ner.recognise([input.text]).then((all) => all[0] ?? []) : Promise.resolve(null);
-    // The transformer runs in worker threads while the rules run here.
-    const [findings, neural] = await Promise.all([findInChunks(symbolic, input), neuralPromise]);
+    // The transformer runs in worker threads while the symbolic layer runs here.
+    const [findings, neural] = await Promise.all([findInChunks((document) => symbolic.find(document), input), neuralPromise]);
     return { findings, neural };
   };
 
-  const draft = async (input: DocumentInput, draftOptions: { tier: WorkspaceTier; title?: string }): Promise<DocumentDraft> => {
-    checkDocumentText(input.text);
+  const draft = async (input: DocumentInput, draftOptions: DraftOptions): Promise<DocumentDraft> => {
     const started = performance.now();
-    const sha256 = sha256Of(input.text);
+    const { sha256 } = checkText(input.text, draftOptions.checked);
     const neural = ner ? ((await ner.recognise([input.text]))[0] ?? []) : null;
     const task = {
       input, neural, tier: draftOptions.tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), sha256, documentId: documentIdOf(sha256),
       ...(draftOptions.title ? { title: draftOptions.title } : {}),
       ...(options.combination ? { combination: options.combination } : {}),
     };
-    // a longer document is read chunk by chunk (one rule call each) and structured here
+    // a longer document is read chunk by chunk (one symbolic-layer call each) and structured here
     const made = symbolic.draft && input.text.length <= SYMBOLIC_CHUNK_CHARS ? await symbolic.draft(task) : await draftDocument(task, (chunk) => symbolic.find(chunk));
     return { ...made, ms: performance.now() - started };
   };
@@ -191,12 +223,12 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       };
     },
     async extract(input, extractOptions) {
-      checkDocumentText(input.text);
       const started = performance.now();
-      const sha256 = sha256Of(input.text);
+      const { sha256 } = checkText(input.text, extractOptions.checked);
       const documentId = documentIdOf(sha256);
       const { findings, neural } = await read(input);
-      const answers = extractOptions.graph ? graphAnswers(extractOptions.graph) : undefined;
+      const { graph: known } = extractOptions;
+      const answers = known && ('isMemberOf' in known ? known : graphAnswers(known));
       const graph = structureDocument({
         document: input, documentId, sha256, findings, neural, ...(options.combination ? { combination: options.combination } : {}), tier: extractOptions.tier, extractor: provenanceExtractor,
         ingestedAt: extractOptions.ingestedAt ?? new Date().toISOString(),
@@ -230,28 +262,28 @@ export async function openExtractionPipeline(options: {
   modelDir?: string;
   workers?: number;
   maxQueue?: number;
-  /** A text-classification or zero-shot model that re-types claims the rules found. */
+  /** A text-classification or zero-shot model that re-types claims the symbolic layer found. */
   claimModelDir?: string;
-  /** Rule-layer worker threads (default one per core); 0 runs the rules on the calling thread. */
-  ruleWorkers?: number;
-  /** Rule-layer calls admitted at once (default DEFAULT_RULE_MAX_QUEUE); more are refused with 503. */
-  ruleMaxQueue?: number;
+  /** Symbolic-layer worker threads (default one per core); 0 runs the symbolic layer on the calling thread. */
+  symbolicWorkers?: number;
+  /** Symbolic-layer calls admitted at once (default DEFAULT_SYMBOLIC_MAX_QUEUE); more are refused with 503. */
+  symbolicMaxQueue?: number;
 }): Promise<{ pipeline: ExtractionPipeline; status: string }> {
-  const { claimModelDir, ruleWorkers, ruleMaxQueue, ...nerOptions } = options;
+  const { claimModelDir, symbolicWorkers, symbolicMaxQueue, ...nerOptions } = options;
   const { backend, status } = await openNerBackend(nerOptions);
   const { typer, status: claimStatus } = await openClaimTyper(claimModelDir ? { modelDir: claimModelDir } : {});
   // A configured model that failed to load is worth naming in every result; no model at all gets the standard note.
   const modelStatus = !backend && options.modelDir ? { modelStatus: status } : {};
-  const rules = ruleWorkers === 0 ? undefined : new PooledRuleLayer({
-    ...(ruleWorkers === undefined ? {} : { workers: ruleWorkers }),
-    ...(ruleMaxQueue === undefined ? {} : { maxQueue: ruleMaxQueue }),
+  const pool = symbolicWorkers === 0 ? undefined : new PooledSymbolicLayer({
+    ...(symbolicWorkers === undefined ? {} : { workers: symbolicWorkers }),
+    ...(symbolicMaxQueue === undefined ? {} : { maxQueue: symbolicMaxQueue }),
   });
-  const ruleLayer: SymbolicLayer = rules ?? DEFAULT_SYMBOLIC_LAYER;
-  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(ruleLayer, typer) : ruleLayer });
+  const symbolic: SymbolicLayer = pool ?? DEFAULT_SYMBOLIC_LAYER;
+  const pipeline = createExtractionPipeline({ ner: backend, ...modelStatus, symbolic: typer ? withClaimTyping(symbolic, typer) : symbolic });
   const close = async () => {
     await pipeline.close();
     await typer?.close();
-    await rules?.close();
+    await pool?.close();
   };
   return { pipeline: { ...pipeline, close }, status: `${status}; ${claimStatus}` };
 }

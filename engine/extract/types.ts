@@ -5,7 +5,6 @@ import type {
   LocationType,
   ParticipationRole,
 } from '../ontology/index.ts';
-import type { DocumentDraft, DraftTask } from './draft.ts';
 
 /**
  * Typed boundaries of the extraction stages: extract (neural + symbolic findings,
@@ -24,19 +23,6 @@ export interface NeuralEntity extends TextSpan {
   label: string;
   text: string;
   score: number;
-}
-
-/**
- * The symbolic conflict layer as the pipeline sees it: the rules on the calling thread, in a
- * worker pool, or wrapped (claim typing re-types what they find). Also the seam for evaluation
- * and tests.
- */
-export interface SymbolicLayer {
-  /** Rule set name and version, e.g. 'parley-rules/1.0.0'. */
-  readonly version: string;
-  find(document: DocumentInput): Findings | Promise<Findings>;
-  /** Reads and structures one document (at most SYMBOLIC_CHUNK_CHARS long) where the rules run: a layer in worker threads offers it. */
-  draft?(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft>;
 }
 
 /** The neural layer as the pipeline sees it: a worker pool, or nothing when no model is configured. */
@@ -131,3 +117,6 @@ export interface DocumentInput {
   /** ISO 8601 date the document was written; relative dates ("yesterday") resolve against it. */
   document_date?: string;
 }
+
+/** Finds the symbolic layer's findings in one document, on the calling thread or in a worker. */
+export type FindingsReader = (document: DocumentInput) => Findings | Promise<Findings>;

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { ParleyError, TooLargeError } from '../errors.ts';
-import { documentIdOf, sha256Of } from '../extract/pipeline.ts';
+import { checkText, documentIdOf } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
@@ -29,10 +29,10 @@ const READ_AHEAD_PER_WORKER = 4;
 /**
  * V8's tier-up budget (bytecode executed between a function's optimisation checks) for a
  * process that runs a batch: 16 times V8's default of 67,584. A batch runs a large,
- * varied body of code (the NLP library, the rules, structuring, the store) in fresh
+ * varied body of code (the NLP library, the symbolic layer, structuring, the store) in fresh
  * worker isolates, and at the default V8 hands so much of it to its optimising compiler
- * that the compiler threads took as much CPU as the rule workers themselves (measured on
- * the sample corpus: 15-33 ms of compiling per document beside 17-34 ms in the rule
+ * that the compiler threads took as much CPU as the symbolic workers themselves (measured on
+ * the sample corpus: 15-33 ms of compiling per document beside 17-34 ms in the symbolic
  * workers). At this budget only the code that stays hot is optimised: 2-5 ms of compiling
  * per document, the workers' own CPU per document about the same (within the shared
  * machines' noise), and 30-40% less CPU per document in all, which on a machine with few
@@ -76,7 +76,7 @@ export interface BatchProgress {
 export interface BatchOptions {
   tenant: string;
   graphId: string;
-  /** Threads of the pipeline's rule pool: how many documents to read ahead is a multiple of it. */
+  /** Threads of the pipeline's symbolic pool: how many documents to read ahead is a multiple of it. */
   workers: number;
   /** Called once the folder is listed, before any document is read. */
   onStart?: (total: number) => void;
@@ -140,8 +140,9 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     let read: SourceDocument;
     try {
       read = await readSource(dir, source);
-      if (graph?.node(documentIdOf(sha256Of(read.text)))) return { kind: 'known', source };
-      const document: DocumentToExtract = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
+      const checked = checkText(read.text);
+      if (graph?.node(documentIdOf(checked.sha256))) return { kind: 'known', source };
+      const document: DocumentToExtract = { text: read.text, source: read.source, checked, ...(read.title ? { title: read.title } : {}) };
       return { kind: 'drafted', document: { ...document, draft: await draftAhead(context, document, tier) } };
     } catch (error) {
       return { kind: 'failed', source, error };

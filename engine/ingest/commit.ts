@@ -2,7 +2,7 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkDocumentText, documentIdOf, graphAnswers, memberOf, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
@@ -31,6 +31,8 @@ export interface DocumentToExtract {
   document_date?: string;
   /** The document drafted ahead (draftAhead); extraction reads it again when absent or when the graph changes it. */
   draft?: DocumentDraft;
+  /** Its text as checkText passed it where the document came in; checked here when absent. */
+  checked?: CheckedText;
 }
 
 export interface CommitOptions {
@@ -71,9 +73,9 @@ export async function extractForGraph(
   document: DocumentToExtract,
   options: CommitOptions,
 ): Promise<CommittedExtraction> {
-  checkDocumentText(document.text);
-  if (!options.commit) return extractAgainstGraph(context, tenant, graphId, document, options);
-  return oneAtATime(tenant, graphId, () => extractAgainstGraph(context, tenant, graphId, document, options));
+  const checkedDocument = { ...document, checked: checkText(document.text, document.checked) };
+  if (!options.commit) return extractAgainstGraph(context, tenant, graphId, checkedDocument, options);
+  return oneAtATime(tenant, graphId, () => extractAgainstGraph(context, tenant, graphId, checkedDocument, options));
 }
 
 /** What extraction reads of a document: its text, name and date (given, else from its dateline). */
@@ -88,8 +90,8 @@ function extractionInput(document: DocumentToExtract, source = document.source):
  * worker busy while commits to one graph run one at a time.
  */
 export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
-  checkDocumentText(document.text);
-  return context.pipeline.draft(extractionInput(document), { tier, ...(document.title ? { title: document.title } : {}) });
+  const checked = checkText(document.text, document.checked);
+  return context.pipeline.draft(extractionInput(document), { tier, checked, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -99,8 +101,9 @@ async function extractAgainstGraph(
   document: DocumentToExtract,
   options: CommitOptions,
 ): Promise<CommittedExtraction> {
+  const checked = checkText(document.text, document.checked);
   const index = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
-  const stored = index?.node(documentIdOf(sha256Of(document.text)));
+  const stored = index?.node(documentIdOf(checked.sha256));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
   const input = extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source);
@@ -110,9 +113,12 @@ async function extractAgainstGraph(
     ...(document.title ? { title: document.title } : {}),
   };
   // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
-  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(index ? { graph: graphAnswers(index) } : {}) });
-  const extracted = drafted || (await context.pipeline.extract(input, { ...settings, ...(index ? { graph: index } : {}) }));
-  const extraction = index ? withGraphActors(extracted, index, graphNames(index)) : extracted;
+  // the graph's actors are read once, for the answers structuring asks and for resolveAgainstGraph
+  const names = index && graphNames(index);
+  const answers = index && graphAnswers(index, names);
+  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(answers ? { graph: answers } : {}) });
+  const extracted = drafted || (await context.pipeline.extract(input, { ...settings, checked, ...(answers ? { graph: answers } : {}) }));
+  const extraction = index && names ? withGraphActors(extracted, index, names) : extracted;
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added };

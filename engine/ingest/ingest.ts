@@ -1,7 +1,7 @@
 import { WORKSPACE_TIERS, type WorkspaceTier } from '../ontology/index.ts';
 import type { GraphCounts } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
-import { checkDocumentText } from '../extract/pipeline.ts';
+import { checkText } from '../extract/pipeline.ts';
 import { extractForGraph, type AddedCounts, type CommitContext, type CommittedExtraction, type DocumentToExtract } from './commit.ts';
 import { readSource, type SourceFormat } from './source.ts';
 
@@ -41,8 +41,8 @@ export async function ingest(context: IngestContext, tenant: string, graphId: st
     document = { text: read.text, source: read.source, ...(read.title ? { title: read.title } : {}) };
     format = read.format;
   }
-  checkDocumentText(document.text);
+  const checked = checkText(document.text);
   const tier = await tierForGraph(context.store, tenant, graphId);
-  const committed = await extractForGraph(context, tenant, graphId, document, { tier, commit: true });
+  const committed = await extractForGraph(context, tenant, graphId, { ...document, checked }, { tier, commit: true });
   return { ...committed, format, added: committed.added!, summary: (await context.store.loadGraph(tenant, graphId)).counts() };
 }

@@ -21,7 +21,7 @@
  * - MAX_PARAMETER_DEPTH: nesting of lists and maps in `parameters` (400 `query_parameter_depth`).
  */
 import { LimitError, ValidationError } from '../errors.ts';
-import { nestedDeeperThan } from '../shape.ts';
+import { nestedDeeperThan } from '../input-checks.ts';
 import { isNode, isPath, isRel, type CypherValue } from './values.ts';
 
 export const QUERY_TIME_LIMIT_MS = 5_000;

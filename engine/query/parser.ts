@@ -29,7 +29,7 @@ import type {
 } from './ast.ts';
 import * as T from './lexer.ts';
 import { MAX_EXPRESSION_DEPTH, MAX_QUERY_NESTING } from './limits.ts';
-import { nestedDeeperThan } from '../shape.ts';
+import { nestedDeeperThan } from '../input-checks.ts';
 import { CLOSERS, OPENERS, syntaxError, type RuleStarts } from './syntax-error.ts';
 
 const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.ts';
-import { checkMemberName, checkStrings } from '../shape.ts';
+import { checkMemberName, checkStrings } from '../input-checks.ts';
 import { LoopSlicer } from '../turns.ts';
 import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.ts';
-import { nestedDeeperThan } from '../shape.ts';
+import { nestedDeeperThan } from '../input-checks.ts';
 import {
   COMMON_PROPERTY_TYPES,
   EDGE_ENDPOINTS,

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError } from '../../engine/errors.ts';
-import { sha256Of } from '../../engine/extract/pipeline.ts';
+import { checkText } from '../../engine/extract/pipeline.ts';
 import { extractForGraph } from '../../engine/ingest/commit.ts';
 import type { AppDeps } from '../deps.ts';
 import { ExtractRequestSchema, ExtractionSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
@@ -30,12 +30,13 @@ export default async function extractRoutes(app: FastifyInstance, { store, extra
         throw new ParleyError('forbidden', 'read_only_key', 'this key has read scope: send "commit": false to extract without writing');
       }
       const { text, document_date } = request.body;
-      const source = request.body.source ?? (typeof text === 'string' ? `sha256:${sha256Of(text).slice(0, 16)}` : '');
+      const checked = checkText(text);
+      const source = request.body.source ?? `sha256:${checked.sha256.slice(0, 16)}`;
       const extracted = await extractForGraph(
         { store, pipeline: extraction },
         tenant,
         workspace.graph_id,
-        { text, source, ...(document_date ? { document_date } : {}) },
+        { text, source, checked, ...(document_date ? { document_date } : {}) },
         { tier: workspace.tier, commit },
       );
       if (commit) reasoning.preload(tenant, workspace.graph_id);

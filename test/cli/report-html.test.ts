@@ -43,7 +43,7 @@ describe('report.html in headless Chromium', { timeout: 300_000 }, () => {
     await writeFile(path.join(corpus, 'scan.txt'), Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]));
 
     store = await ParleyStore.open(path.join(work, 'store'));
-    ({ pipeline } = await openExtractionPipeline({ ruleWorkers: 1 }));
+    ({ pipeline } = await openExtractionPipeline({ symbolicWorkers: 1 }));
     reasoning = await ReasoningPool.open(store, { workers: 1 });
     summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1 });
     const assessed = await assessGraph(reasoning, 't', 'g', { trajectory: { period: 'quarter' }, limits: { inferenceLimit: 1_000_000, timeLimitMs: 20_000 } });

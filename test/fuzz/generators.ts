@@ -110,7 +110,7 @@ const ROUTE_LIMITS = { ...queryLimits(loadConfig({})), timeLimitMs: 50 };
 
 /**
  * A query taken the way POST /v1/graph/query takes one that runs inline, without the
- * HTTP round trip: the parameters' shape check, the engine under the server's default
+ * HTTP round trip: the parameters' input checks (engine/input-checks.ts), the engine under the server's default
  * limits (time 50 ms), the answer shaped into the body the client gets, and an error
  * mapped to its status by the one mapping (problems.ts). Undefined when the route would
  * answer well (200, or a typed 4xx / 503 limit); else what went wrong.

@@ -36,7 +36,7 @@ export async function openTempStore(prefix: string): Promise<TempStore> {
 /** A real store in a fresh temp dir and a real extraction pipeline: what the draft and commit tests run on. */
 export async function openStoreWithPipeline(prefix: string): Promise<StoreWithPipeline> {
   const temp = await openTempStore(prefix);
-  const { pipeline } = await openExtractionPipeline({ ruleWorkers: 1 });
+  const { pipeline } = await openExtractionPipeline({ symbolicWorkers: 1 });
   return {
     store: temp.store,
     pipeline,

@@ -9,9 +9,18 @@ describe('settings from the environment', () => {
   });
 
   it('takes 0 where it means "off" and refuses what is not a whole number', () => {
-    expect(loadConfig({ PARLEY_QUERY_INLINE_MS: '0', PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_RULE_WORKERS: '0', PARLEY_PRELOAD_MAX_FACTS: '0' })).toMatchObject({ queryInlineMs: 0, rateLimitPerMinute: 0, ruleWorkers: 0, preloadMaxFacts: 0 });
+    expect(loadConfig({ PARLEY_QUERY_INLINE_MS: '0', PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_RULE_WORKERS: '0', PARLEY_PRELOAD_MAX_FACTS: '0' })).toMatchObject({ queryInlineMs: 0, rateLimitPerMinute: 0, symbolicWorkers: 0, preloadMaxFacts: 0 });
     expect(() => loadConfig({ PARLEY_QUERY_TIMEOUT_MS: '1.5' })).toThrow("PARLEY_QUERY_TIMEOUT_MS must be a non-negative integer (got '1.5')");
     expect(() => loadConfig({ PARLEY_REASON_MAX_QUEUE: 'many' })).toThrow('PARLEY_REASON_MAX_QUEUE must be an integer of at least 1');
+  });
+
+  it('reads the symbolic layer settings by their names, and by their deprecated PARLEY_RULE_ names when the new ones are unset', () => {
+    expect(loadConfig({ PARLEY_SYMBOLIC_WORKERS: '3', PARLEY_SYMBOLIC_MAX_QUEUE: '7' })).toMatchObject({ symbolicWorkers: 3, symbolicMaxQueue: 7 });
+    expect(loadConfig({ PARLEY_RULE_WORKERS: '2', PARLEY_RULE_MAX_QUEUE: '5' })).toMatchObject({ symbolicWorkers: 2, symbolicMaxQueue: 5 });
+    expect(loadConfig({ PARLEY_SYMBOLIC_WORKERS: '3', PARLEY_RULE_WORKERS: '2', PARLEY_SYMBOLIC_MAX_QUEUE: '7', PARLEY_RULE_MAX_QUEUE: '5' })).toMatchObject({ symbolicWorkers: 3, symbolicMaxQueue: 7 });
+    expect(loadConfig({}).symbolicWorkers).toBeUndefined();
+    expect(loadConfig({}).symbolicMaxQueue).toBe(64);
+    expect(() => loadConfig({ PARLEY_SYMBOLIC_MAX_QUEUE: '0', PARLEY_RULE_MAX_QUEUE: '5' })).toThrow("PARLEY_SYMBOLIC_MAX_QUEUE must be an integer of at least 1 (got '0')");
   });
 
   it('keeps idle reasoning workers for 15 minutes unless told otherwise', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
-import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { checkText, createExtractionPipeline, type CheckedText } from '../../engine/extract/pipeline.ts';
 import { ingest, tierForGraph, type IngestContext, type IngestedDocument } from '../../engine/ingest/ingest.ts';
 import { deriveNodeId } from '../../engine/store/ids.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
@@ -19,6 +19,18 @@ let base: string;
 let store: ParleyStore;
 let context: IngestContext;
 const TENANT = 'acme';
+
+/** `target` with its method `key` replaced by what `wrap` makes of the original (bound to `target`); every other member as it is. */
+function withMethod<T extends object, K extends keyof T>(target: T, key: K, wrap: (original: T[K]) => T[K]): T {
+  return new Proxy(target, {
+    get(object, member) {
+      const value = Reflect.get(object, member, object);
+      if (typeof value !== 'function') return value;
+      const bound = value.bind(object);
+      return member === key ? wrap(bound) : bound;
+    },
+  });
+}
 
 const found = (result: IngestedDocument, kind: string) => result.extraction.graph.nodes.filter((node) => node.labels[0] === kind).length;
 
@@ -167,6 +179,49 @@ describe('ingest', () => {
       expect((error as ParleyError).code).toBe(code);
     }
     expect(await store.graphExists(TENANT, 'refused')).toBe(false);
+  });
+
+  it("reads the graph's actors once per ingest and hands the checked text on to extraction", async () => {
+    await ingest(context, TENANT, 'once', { source: 'first.txt' });
+    const walked: string[] = [];
+    const extractedWith: (CheckedText | undefined)[] = [];
+    const counting: IngestContext = {
+      ...context,
+      store: withMethod(store, 'loadGraph', (load) => async (...args: Parameters<ParleyStore['loadGraph']>) =>
+        withMethod(await load(...args), 'nodesWithLabel', (walk) => (label: string) => {
+          walked.push(label);
+          return walk(label);
+        })),
+      pipeline: {
+        ...context.pipeline,
+        extract: (input, options) => {
+          extractedWith.push(options.checked);
+          return context.pipeline.extract(input, options);
+        },
+      },
+    };
+    // a document with actors the graph does not hold by id, so that resolution looks them up by name
+    const second = await ingest(counting, TENANT, 'once', { source: 'sudan-jeddah-talks.md' });
+    expect(second.added.nodes_created).toBeGreaterThan(0);
+    expect(walked.filter((label) => label === 'Actor')).toHaveLength(1);
+    expect(extractedWith).toHaveLength(1);
+    expect(extractedWith[0]?.sha256).toBe(second.extraction.document.sha256);
+    expect(checkText(extractedWith[0]!.text, extractedWith[0])).toBe(extractedWith[0]);
+  });
+
+  it('checks a text again unless the record handed on is the one checkText made for it', () => {
+    const made = checkText(SECOND_DOCUMENT);
+    expect(checkText(SECOND_DOCUMENT, made)).toBe(made);
+    const forged = { text: SECOND_DOCUMENT, sha256: 'forged' };
+    expect(checkText(SECOND_DOCUMENT, forged).sha256).toBe(made.sha256);
+    const error = (() => {
+      try {
+        return checkText(' ', made);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((error as ParleyError).code).toBe('empty_text');
   });
 
   it('keeps graphs of different tenants apart', async () => {

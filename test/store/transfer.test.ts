@@ -2,7 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../engine/errors.ts';
-import { checkStrings } from '../../engine/shape.ts';
+import { checkStrings } from '../../engine/input-checks.ts';
 import { graphWriteFromJson, graphWriteFromJsonLines, parseGraphJson } from '../../engine/store/transfer.ts';
 import { GraphImportSchema } from '../../server/schemas.ts';
 

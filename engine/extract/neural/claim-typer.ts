@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { TooLargeError } from '../../errors.ts';
-import type { SymbolicLayer } from '../types.ts';
+import type { SymbolicLayer } from '../symbolic/layer.ts';
 // transformers and ONNX (about 180 MB resident) load only when a claim model is configured: see createClaimTyper
 import type { ClaimClassifier, ClaimModelKind, ClaimTypePrediction } from './claim-classifier.ts';
 import { CallGate } from '../../gate.ts';
@@ -10,7 +10,7 @@ import type { ClaimTask } from './worker-task.ts';
 /**
  * Optional model-based claim typing: a text classifier trained on the ontology's claim types,
  * or an NLI model used zero-shot, re-types the clauses the symbolic layer found as claims.
- * The rules still find the claims and their spans; the model only judges their type.
+ * The symbolic layer still finds the claims and their spans; the model only judges their type.
  */
 
 /** Claim typing is a few clauses per document: one worker is enough, and it leaves the cores to NER. */
@@ -21,7 +21,7 @@ export const DEFAULT_CLAIM_MAX_QUEUE = 64;
 export const DEFAULT_CLAIM_MAX_CLAUSES_PER_CALL = 2_000;
 /** Wall-clock limit of one call (LimitError beyond); zero-shot typing makes 11 model sequences per clause. */
 export const DEFAULT_CLAIM_TIMEOUT_MS = 2 * 60_000;
-/** A model's type replaces the rules' type only when the model gives it at least this probability. */
+/** A model's type replaces the symbolic layer's type only when the model gives it at least this probability. */
 export const DEFAULT_MIN_CLAIM_TYPE_SCORE = 0.6;
 const CLAUSES_PER_TASK = 8;
 const WARM_UP_TIMEOUT_MS = 120_000;
@@ -158,7 +158,7 @@ export async function createClaimTyper(options: ClaimTyperOptions): Promise<Pool
 /**
  * The symbolic layer with its claims re-typed by the model where the model is confident
  * (probability ≥ minScore) and names a claim type; the claim's confidence becomes the lower
- * of the rules' and the model's. For createExtractionPipeline({ symbolic }).
+ * of the symbolic layer's and the model's. For createExtractionPipeline({ symbolic }).
  */
 export function withClaimTyping(layer: SymbolicLayer, typer: ClaimTyper, minScore = DEFAULT_MIN_CLAIM_TYPE_SCORE): SymbolicLayer {
   return {
@@ -179,12 +179,12 @@ export function withClaimTyping(layer: SymbolicLayer, typer: ClaimTyper, minScor
 
 /** For the pipeline: a claim typer when a model folder is configured and works, otherwise null and the reason. */
 export async function openClaimTyper(options: Partial<ClaimTyperOptions>): Promise<{ typer: PooledClaimTyper | null; status: string }> {
-  if (!options.modelDir) return { typer: null, status: 'no claim model configured: claims typed by the rules' };
+  if (!options.modelDir) return { typer: null, status: 'no claim model configured: claims typed by the symbolic layer' };
   try {
     const typer = await createClaimTyper({ ...options, modelDir: options.modelDir });
     return { typer, status: `claim model ${typer.model} (${typer.kind})` };
   } catch (error) {
     if (!(error instanceof NerModelUnavailableError)) throw error;
-    return { typer: null, status: `${error.message}: claims typed by the rules` };
+    return { typer: null, status: `${error.message}: claims typed by the symbolic layer` };
   }
 }

@@ -63,10 +63,10 @@ export interface StructureInput {
   findings: Findings;
   /** Transformer spans, or null when no model is configured. */
   neural: readonly NeuralEntity[] | null;
-  /** How rule mentions and transformer spans combine; DEFAULT_COMBINATION when absent. */
+  /** How symbolic mentions and transformer spans combine; DEFAULT_COMBINATION when absent. */
   combination?: CombinationPolicy;
   tier: WorkspaceTier;
-  /** Rule set and model with versions, as every provenance record names them. */
+  /** Symbolic layer and model with versions, as every provenance record names them. */
   extractor: string;
   /** When the graph learned of the document: the timestamp of facts the document does not date. */
   ingestedAt: string;

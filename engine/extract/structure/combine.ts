@@ -1,9 +1,9 @@
 import type { NeuralEntity, TextSpan } from '../types.ts';
-import { inferLocationType, inferOrganisationType, type EntityMention } from './mentions.ts';
+import { inferLocationType, inferOrganisationType, type EntityMention } from './entity-mention.ts';
 
 /**
- * How the rule layer's mentions and the transformer's spans become one list. The rules
- * know conflict actors by name and type them finely; the model finds names the gazetteer
+ * How the symbolic layer's mentions and the transformer's spans become one list. The symbolic
+ * layer knows conflict actors by name and types them finely; the model finds names the gazetteer
  * lacks and reads a name as a whole where a greedy gazetteer hit takes part of it (the
  * city "Dayton" inside "Scott C. Dayton"). Which of the two wins where they disagree is a
  * policy, chosen by measurement (bench/eval-extract.ts --policies; figures in the README).
@@ -14,7 +14,7 @@ export interface CombinationPolicy {
   /** Model spans scoring below this are ignored (the score is the mean word probability of the span). */
   minScore: number;
   /**
-   * A model span that reaches this score and strictly contains rule mentions of another
+   * A model span that reaches this score and strictly contains symbolic mentions of another
    * family, or of the same family but shorter, replaces them; null never replaces (model
    * spans only fill gaps).
    */
@@ -41,11 +41,11 @@ export const COMBINATION_POLICIES: readonly CombinationPolicy[] = [
 ];
 
 /**
- * On the dev set the rules already find nearly every actor (F1 0.94), so model organisation
+ * On the dev set the symbolic layer already finds nearly every actor (F1 0.94), so model organisation
  * spans (typed only by their name) cost precision and model person spans changed nothing;
  * confident model places raised place F1 from 0.85 to 0.88. "persons and places >= 0.9" measured
- * the same as "places only >= 0.9" (the best) and keeps the model's persons, the class the rules
- * miss most on unseen official text; see the README for the table.
+ * the same as "places only >= 0.9" (the best) and keeps the model's persons, the class the symbolic
+ * layer misses most on unseen official text; see the README for the table.
  */
 export const DEFAULT_COMBINATION: CombinationPolicy = COMBINATION_POLICIES.find((p) => p.name === 'persons and places, fill gaps >= 0.9')!;
 
@@ -77,9 +77,9 @@ export function mentionOfEntity(entity: NeuralEntity, family: NerFamily): Entity
 }
 
 /**
- * The rule mentions, less those a confident model span overrides, plus the model spans
- * that no remaining rule mention overlaps. A model span overrides only when it contains
- * every rule mention it overlaps and differs from each (longer, or another family): the
+ * The symbolic mentions, less those a confident model span overrides, plus the model spans
+ * that no remaining symbolic mention overlaps. A model span overrides only when it contains
+ * every symbolic mention it overlaps and differs from each (longer, or another family): the
  * model then read more of the name than the gazetteer hit did, or read it as another kind.
  */
 export function combineMentions(symbolic: readonly EntityMention[], neural: readonly NeuralEntity[], policy: CombinationPolicy = DEFAULT_COMBINATION): EntityMention[] {

@@ -1,7 +1,7 @@
 import { ACTOR_TYPES, type ActorType, type LocationType } from '../../ontology/index.ts';
 import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
-import { inferOrganisationType, type EntityMention } from './mentions.ts';
+import { inferOrganisationType, type EntityMention } from './entity-mention.ts';
 import { sentenceAround } from './sentences.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { TextSpan } from '../types.ts';
 
 /**
- * Sentence bounds around a position, for the structure stage's sentence-level rules (an
+ * Sentence bounds around a position, for the structure stage's sentence-level checks (an
  * event's date, a description's antecedent). The symbolic layer's sentences are not
  * passed down; a full stop after an initial or a rank abbreviation ("Lt. Gen.") ends none.
  */

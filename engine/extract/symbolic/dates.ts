@@ -17,7 +17,7 @@ const NUMBER_WORDS: Record<string, number> = {
   eleven: 11, twelve: 12, several: 3, few: 3,
 };
 
-interface DateRule {
+interface DatePattern {
   pattern: RegExp;
   /** Group whose text is the mention (0 = the whole match). */
   group?: number;
@@ -73,7 +73,7 @@ function weekday(name: string, direction: 'last' | 'next' | 'nearest', context: 
 
 const quantity = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
 
-const RULES: DateRule[] = [
+const DATE_PATTERNS: DatePattern[] = [
   {
     pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g,
     resolve: (m) => validDay(Number(m[1]), Number(m[2]) - 1, Number(m[3])),
@@ -175,16 +175,16 @@ export function findDates(text: string, documentDate?: string): DateMention[] {
   const anchor = parseDocumentDate(documentDate);
   const found: DateMention[] = [];
   const unresolved: { start: number; end: number }[] = [];
-  for (const rule of RULES) {
-    for (const match of text.matchAll(rule.pattern)) {
-      const groupText = match[rule.group ?? 0];
-      const start = match.index + (rule.group ? match[0].indexOf(groupText) : 0);
+  for (const datePattern of DATE_PATTERNS) {
+    for (const match of text.matchAll(datePattern.pattern)) {
+      const groupText = match[datePattern.group ?? 0];
+      const start = match.index + (datePattern.group ? match[0].indexOf(groupText) : 0);
       const end = start + groupText.length;
       if ([...found, ...unresolved].some((date) => date.start < end && start < date.end)) continue;
       const clauseStart = Math.max(text.lastIndexOf('.', start), text.lastIndexOf(',', start), 0);
       const future = FUTURE_CUE.test(text.slice(clauseStart, start)) || /^next\b/i.test(groupText);
-      const iso = rule.resolve(match, { documentDate: anchor, future });
-      // An expression that cannot be resolved (no document date, 31 February) still keeps its words from shorter rules.
+      const iso = datePattern.resolve(match, { documentDate: anchor, future });
+      // An expression that cannot be resolved (no document date, 31 February) still keeps its words from shorter patterns.
       if (iso) found.push({ start, end, text: groupText, iso });
       else unresolved.push({ start, end });
     }

@@ -161,7 +161,7 @@ function nameAfterTitle(tokens: Token[], index: number): boolean {
 /** Ship prefixes: what follows is a vessel's name, not a person's or a place's. */
 const SHIP_PREFIXES = new Set(['HMS', 'USS', 'USNS', 'HMAS', 'HMCS', 'HMNZS', 'INS', 'KNS', 'FS', 'ITS', 'TCG', 'RFS', 'ROKS', 'JS', 'MV', 'SS', 'RV', 'HNLMS', 'FGS', 'SPS', 'HDMS']);
 
-/** Spans of ships' names ("HMS Diamond", "USS Carney"), which no rule may read as a person or a place. */
+/** Spans of ships' names ("HMS Diamond", "USS Carney"), which no pattern may read as a person or a place. */
 export function vesselSpans(tokens: Token[]): TextSpan[] {
   const spans: TextSpan[] = [];
   for (let i = 0; i < tokens.length - 1; i++) {

@@ -1,8 +1,8 @@
 /**
- * Text as the rules match it: NFKC, curly quotes and apostrophes straightened,
+ * Text as the symbolic layer matches it: NFKC, curly quotes and apostrophes straightened,
  * Unicode hyphens made ASCII, and invisible marks (bidi controls, zero-width
  * characters, soft hyphens, byte-order marks) dropped, so that "Kata’ib", "Kata'ib"
- * and "Kata\u200f'ib" are the same word to the gazetteer. The rules run on the matching
+ * and "Kata\u200f'ib" are the same word to the gazetteer. The symbolic layer runs on the matching
  * text; `toOriginal` maps every span they find back onto the text the user gave, so
  * provenance quotes stay exact.
  */
@@ -18,7 +18,7 @@ const FOLDED: Record<string, string> = {
 const NEEDS_WORK = /[^\u0000-\u007f]|`/u;
 
 export interface MatchingText {
-  /** The text the rules read. */
+  /** The text the symbolic layer reads. */
   text: string;
   /** Maps a span of `text` onto the original; the identity when nothing changed. */
   toOriginal(start: number, end: number): { start: number; end: number };

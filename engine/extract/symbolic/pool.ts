@@ -2,42 +2,43 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
 import type { DocumentDraft, DraftTask } from '../draft.ts';
-import type { DocumentInput, Findings, SymbolicLayer } from '../types.ts';
+import type { DocumentInput, Findings } from '../types.ts';
+import type { SymbolicLayer } from './layer.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
 /** find() calls admitted at a time (running or waiting for a worker); more are refused with OverloadedError (HTTP 503). */
-export const DEFAULT_RULE_MAX_QUEUE = 64;
+export const DEFAULT_SYMBOLIC_MAX_QUEUE = 64;
 /**
  * Wall-clock limit of one find() call (LimitError beyond). The pipeline sends at most one
- * symbolic chunk (50,000 characters, about 2-3 s of rules) per call; a worker's first call
+ * symbolic chunk (50,000 characters, about 2-3 s of the symbolic layer) per call; a worker's first call
  * also loads the gazetteers.
  */
-export const DEFAULT_RULE_TIMEOUT_MS = 60_000;
-/** How long a rule worker with nothing to do stays, keeping its loaded gazetteers for the next document. */
-const RULE_WORKER_IDLE_MS = 60_000;
+export const DEFAULT_SYMBOLIC_TIMEOUT_MS = 60_000;
+/** How long a symbolic worker with nothing to do stays, keeping its loaded gazetteers for the next document. */
+const SYMBOLIC_WORKER_IDLE_MS = 60_000;
 
-export interface PooledRuleLayerOptions {
+export interface PooledSymbolicLayerOptions {
   /** Worker threads; default one per core. */
   workers?: number;
-  /** find() calls admitted at a time; default DEFAULT_RULE_MAX_QUEUE. */
+  /** find() calls admitted at a time; default DEFAULT_SYMBOLIC_MAX_QUEUE. */
   maxQueue?: number;
-  /** Wall-clock limit of one find() call; default DEFAULT_RULE_TIMEOUT_MS. */
+  /** Wall-clock limit of one find() call; default DEFAULT_SYMBOLIC_TIMEOUT_MS. */
   timeoutMs?: number;
 }
 
 /**
- * The rule layer in worker threads, so that a long document never stalls the HTTP
+ * The symbolic layer in worker threads, so that a long document never stalls the HTTP
  * event loop (measured in the main thread: ~1.9 s stalls on a 1M-character document).
  * Each worker loads the gazetteers once, on its first document. Calls are admitted
  * through a CallGate, like the model pools'; a call that runs out of time has its
- * worker terminated (the rules are plain JavaScript) and replaced.
+ * worker terminated (the symbolic layer is plain JavaScript) and replaced.
  */
-export class PooledRuleLayer implements SymbolicLayer {
+export class PooledSymbolicLayer implements SymbolicLayer {
   readonly version = SYMBOLIC_EXTRACTOR_VERSION;
   private readonly pool: Piscina<DocumentInput | DraftTask, Findings | DocumentDraft>;
   private readonly gate: CallGate;
 
-  constructor(options: PooledRuleLayerOptions = {}) {
+  constructor(options: PooledSymbolicLayerOptions = {}) {
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -45,11 +46,11 @@ export class PooledRuleLayer implements SymbolicLayer {
       // no worker (each is ~70 MB resident once its gazetteers are loaded)
       minThreads: 0,
       maxThreads: workers,
-      idleTimeout: RULE_WORKER_IDLE_MS,
+      idleTimeout: SYMBOLIC_WORKER_IDLE_MS,
       // The gate bounds the calls admitted, and so the pool's queue.
       maxQueue: Infinity,
     });
-    this.gate = new CallGate({ name: 'rule-based extraction', code: 'rules' }, options.maxQueue ?? DEFAULT_RULE_MAX_QUEUE, options.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS, workers);
+    this.gate = new CallGate({ name: 'symbolic extraction', code: 'rules' }, options.maxQueue ?? DEFAULT_SYMBOLIC_MAX_QUEUE, options.timeoutMs ?? DEFAULT_SYMBOLIC_TIMEOUT_MS, workers);
   }
 
   /** Calls admitted whose task has not stopped yet. */
@@ -62,7 +63,7 @@ export class PooledRuleLayer implements SymbolicLayer {
     return findings as Findings;
   }
 
-  /** Rules and structuring in one worker call: the main thread only receives the nodes and edges. */
+  /** The symbolic layer and structuring in one worker call: the main thread only receives the nodes and edges. */
   async draft(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft> {
     const [draft] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draft' }));
     return draft as DocumentDraft;

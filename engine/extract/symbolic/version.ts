@@ -1,2 +1,2 @@
-/** The rule set's name and version, apart from the rules: the server names it without loading them (they load in the rule workers). */
+/** The symbolic layer's name and version, apart from the layer: the server names it without loading the layer (it loads in the symbolic workers). */
 export const SYMBOLIC_EXTRACTOR_VERSION = 'parley-rules/1.0.0';

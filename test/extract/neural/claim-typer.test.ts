@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimModelKind } from '../../../engine/extract/neural/claim-classifier.ts';
 import { createClaimTyper, openClaimTyper, withClaimTyping, type PooledClaimTyper } from '../../../engine/extract/neural/claim-typer.ts';
 import { NerModelUnavailableError } from '../../../engine/extract/neural/model-dir.ts';
-import type { SymbolicLayer } from '../../../engine/extract/types.ts';
+import type { SymbolicLayer } from '../../../engine/extract/symbolic/layer.ts';
 import type { ClaimMention, Findings } from '../../../engine/extract/types.ts';
 import { buildTinyNerModel, buildTinySequenceClassifier, type TinyNerModel } from '../../helpers/tiny-ner-model.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { combineMentions, COMBINATION_POLICIES, DEFAULT_COMBINATION, nerFamily, type CombinationPolicy } from '../../../engine/extract/structure/combine.ts';
-import { collectMentions, type EntityMention } from '../../../engine/extract/structure/mentions.ts';
+import type { EntityMention } from '../../../engine/extract/structure/entity-mention.ts';
+import { collectMentions } from '../../../engine/extract/structure/mentions.ts';
 import type { NeuralEntity } from '../../../engine/extract/types.ts';
 import { emptyFindings } from './fixtures.ts';
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { findConflictEntities } from '../../../engine/extract/symbolic/index.ts';
-import { PooledRuleLayer } from '../../../engine/extract/symbolic/pool.ts';
+import { PooledSymbolicLayer } from '../../../engine/extract/symbolic/pool.ts';
 import { LimitError, OverloadedError } from '../../../engine/errors.ts';
 import { toProblem } from '../../../server/problems.ts';
 
-const pool = new PooledRuleLayer({ workers: 2 });
+const pool = new PooledSymbolicLayer({ workers: 2 });
 afterAll(() => pool.close());
 
 it('finds in worker threads exactly what the rules find on the calling thread', async () => {
@@ -20,7 +20,7 @@ it('finds in worker threads exactly what the rules find on the calling thread', 
 });
 
 it('admits at most maxQueue calls at once and refuses the rest with a 503 OverloadedError', async () => {
-  const small = new PooledRuleLayer({ workers: 1, maxQueue: 2 });
+  const small = new PooledSymbolicLayer({ workers: 1, maxQueue: 2 });
   try {
     const document = { text: 'The army shelled the town. '.repeat(200), source: 'x' };
     const settled = await Promise.allSettled(Array.from({ length: 6 }, () => small.find(document)));
@@ -42,7 +42,7 @@ it('admits at most maxQueue calls at once and refuses the rest with a 503 Overlo
 
 it('stops a call that runs out of time with a LimitError and terminates its worker', async () => {
   // A worker's first call loads the gazetteers (seconds): far beyond 50 ms.
-  const slow = new PooledRuleLayer({ workers: 1, timeoutMs: 50 });
+  const slow = new PooledSymbolicLayer({ workers: 1, timeoutMs: 50 });
   try {
     const error = await slow.find({ text: 'The army shelled the town. '.repeat(2_000), source: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LimitError);

@@ -68,8 +68,8 @@ export async function analyzeCorpus(dir: string, options: AnalyzeCorpusOptions):
   tierUpForBatch();
   const config = loadConfig();
   const store = await openStore(config);
-  const workers = options.workers ?? config.ruleWorkers;
-  const { pipeline } = await openExtractionPipeline({ ...extractionOptions(config), ...(workers !== undefined ? { ruleWorkers: workers } : {}) });
+  const workers = options.workers ?? config.symbolicWorkers;
+  const { pipeline } = await openExtractionPipeline({ ...extractionOptions(config), ...(workers !== undefined ? { symbolicWorkers: workers } : {}) });
   let reasoning: ReasoningPool | undefined;
   const stop = new AbortController();
   const onSigint = () => {

@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .argument('<dir>', 'folder of documents (walked recursively; README files and hidden entries are left out)')
     .requiredOption('-g, --graph <id>', 'graph to ingest into (created when missing)', graphName)
     .option('-o, --out <dir>', 'folder for report.json and report.html', 'report')
-    .option('-w, --workers <n>', 'rule-layer worker threads (default: PARLEY_RULE_WORKERS, else one per core)', positiveInteger)
+    .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', positiveInteger)
     .addOption(new Option('--period <period>', 'period of the escalation trajectory').choices(PERIODS).default('month'))
     .addOption(new Option('--progress <mode>', 'progress display: a bar when stdout is a terminal (auto), one line per document, or none').choices(PROGRESS_MODES).default('auto'))
     .option('--no-report', 'ingest only; write no report')

@@ -1,6 +1,6 @@
 /// <reference lib="es2024.string" />
 /**
- * Shape checks shared by every door (query text, query parameters, imported
+ * Input checks shared by every door (query text, query parameters, imported
  * records): values nested past a bound would overflow the stack of whatever walks
  * them later (the parser, JSON.stringify, structured clone, the evaluator), so they
  * are refused where they come in, by a walk that does not itself recurse.
