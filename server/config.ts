@@ -9,8 +9,8 @@ import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
- * Configuration from the environment, every limit with a safe default. README.md
- * "Configuration" lists the same names; keep the two in step.
+ * Configuration from the environment, every limit with a safe default. docs/configuration.md
+ * lists the same names, and test/docs checks that it does.
  */
 export interface ParleyConfig {
   port: number;

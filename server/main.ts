@@ -6,7 +6,7 @@ import { openEngine } from './open.ts';
 const config = loadConfig();
 const engine = await openEngine(config);
 if (engine.adminKeyRevoked) {
-  console.warn('parley: PARLEY_ADMIN_KEY names a key that was revoked; it stays revoked. Set a new value to get a working admin key (README: rotating the admin key).');
+  console.warn('parley: PARLEY_ADMIN_KEY names a key that was revoked; it stays revoked. Set a new value to get a working admin key (docs/operations.md, "API keys").');
 }
 if (engine.createdAdminKey) {
   console.log(`\nparley: created the admin API key (shown once, stored only as a hash):\n\n  ${engine.createdAdminKey}\n`);

@@ -1,4 +1,4 @@
-/** Exit codes of every command (README "Command line"): scripts can tell what went wrong without parsing messages. */
+/** Exit codes of every command (docs/cli.md, "Exit codes"): scripts can tell what went wrong without parsing messages. */
 export const EXIT = {
   ok: 0,
   /** Anything unexpected (store, configuration, a bug; a server's 500). */

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 export function register(program: Command, startServer: () => Promise<void>): void {
   program
     .command('serve')
-    .description('serve the HTTP API (as npm start), with its store in PARLEY_DATA_DIR; the configuration variables of the README apply')
+    .description('serve the HTTP API (as npm start), with its store in PARLEY_DATA_DIR; the variables of docs/configuration.md apply')
     .option('--port <port>', 'HTTP port (PORT, default 8080)')
     .option('--host <host>', 'address to listen on (HOST, default 127.0.0.1)')
     .action(async (options: { port?: string; host?: string }) => {

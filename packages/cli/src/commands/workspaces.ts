@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .command('create')
     .description('create a workspace and its graph; prints its id')
     .argument('<name>', 'a name for people')
-    .requiredOption('--domain <domain>', 'e.g. armed, political (api.md lists them)')
+    .requiredOption('--domain <domain>', 'e.g. armed, political (docs/api.md lists them)')
     .requiredOption('--scale <scale>', 'micro, meso or macro')
     .option('--tier <tier>', 'essential, standard or full', 'full')
     .option('--graph <id>', 'the graph id (default: the workspace id)')
