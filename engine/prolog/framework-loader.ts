@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { RuleModuleError, startProlog } from './bridge.ts';
-import { RuleRegistry } from './registry.ts';
+import { type HiddenPredicate, RuleRegistry } from './registry.ts';
 import { EDGE_TYPES, NODE_KINDS } from '../ontology/index.ts';
 
 /** Where the 15 built-in frameworks live. */
@@ -82,6 +82,8 @@ export interface CatalogListing {
   ruleFiles: RuleFileEntry[];
   /** Every predicate WHERE may call, by indicator, with its module (RuleRegistry.callable). */
   callable: Record<string, string>;
+  /** Every predicate modules define but do not export, with what WHERE may call instead (RuleRegistry.hidden). */
+  hidden: Record<string, HiddenPredicate>;
 }
 
 export interface FrameworkCatalog {
@@ -140,7 +142,7 @@ function refusedFolder(dir: string, builtin: boolean, reason: string): Framework
 }
 
 export function catalogListing(catalog: FrameworkCatalog): CatalogListing {
-  return { frameworks: catalog.frameworks, ruleFiles: catalog.ruleFiles, callable: catalog.registry.callable() };
+  return { frameworks: catalog.frameworks, ruleFiles: catalog.ruleFiles, callable: catalog.registry.callable(), hidden: catalog.registry.hiddenPredicates() };
 }
 
 /** Validates and consults one framework folder into `registry`. */

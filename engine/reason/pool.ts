@@ -163,9 +163,10 @@ class RuleCallNeedsWorker extends Error {}
  * same predicates as in a worker (so analysis, planning and explain agree), but
  * solving one throws RuleCallNeedsWorker.
  */
-function workerRules(callable: Record<string, string>): RuleSet {
+function workerRules({ callable, hidden }: CatalogListing): RuleSet {
   return {
     generation: 0,
+    hidden: (name, arity) => (Object.hasOwn(hidden, `${name}/${arity}`) ? hidden[`${name}/${arity}`] : undefined),
     predicate(name, arity) {
       const indicator = `${name}/${arity}`;
       if (!Object.hasOwn(callable, indicator)) return undefined;
@@ -223,7 +224,7 @@ export class ReasoningPool {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.inlineBudgetMs = options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
     this.catalog = catalog;
-    this.rules = workerRules(catalog.callable);
+    this.rules = workerRules(catalog);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);
     const workers = (this.workers = Math.max(1, options.workers ?? availableParallelism()));

@@ -9,6 +9,8 @@
 %                          (or an ally whose country_code differs from the party's)
 % A protracted social conflict when at least three hold. Helpers of this module are prefixed az_.
 
+:- module(azar, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: a protracted social conflict is between communal groups, or a group and the state') :-

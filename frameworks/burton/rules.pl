@@ -14,6 +14,10 @@
 % grouping made in one step by a set predicate, passed over once; bn_len/2 counts a list
 % (functor/3 of a term built from it); evidence cites the first ids of each list.
 
+:- module(burton, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, threatened_need/2
+]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no grievances, red lines or interests: needs are read from what parties complain of (Grievance), refuse to give up (RedLine) or hold (HOLDS_INTEREST)') :-

@@ -16,6 +16,8 @@
 % concatenated: evidence lists the most recent moves of each type (up to 10). Helpers of this
 % module are prefixed dt_.
 
+:- module(deutsch, [indicator/3, present/2, missing/1, finding/5, rank/3]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: cooperation and competition are relations between parties') :-

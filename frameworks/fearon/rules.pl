@@ -12,6 +12,8 @@
 %                        indivisible stake (sovereignty, independence, capital, holy site...)
 % Helpers of this module are prefixed fe_.
 
+:- module(fearon, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % its keyword lists stand beside the rules that read them
 :- discontiguous keywords/2.
 

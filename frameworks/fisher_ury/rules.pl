@@ -16,6 +16,8 @@
 % fu_len/2 counts a list (functor/3 of a term built from it); evidence cites the first ids of
 % each list.
 
+:- module(fisher_ury, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no positions and no interests: neither Demand or RedLine claims nor interests held (HOLDS_INTEREST) or stated (Justification claims), so there is no negotiation to read') :-

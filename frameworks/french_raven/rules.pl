@@ -18,6 +18,10 @@
 % event; fr_len/2 counts a list (functor/3 of a term built from it); evidence cites the first
 % five ids of each group.
 
+:- module(french_raven, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, power_base/2
+]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no claims or events: power bases are read from what actors say and do') :-

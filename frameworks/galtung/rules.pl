@@ -9,6 +9,8 @@
 % The whole view is read (not only the recent window): the triangle describes the
 % conflict's make-up, not its momentum. Helpers of this module are prefixed gt_.
 
+:- module(galtung, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no claims or events: violence is read from what the actors do (events) and say (claims)') :-

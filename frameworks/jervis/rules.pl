@@ -12,6 +12,8 @@
 %   MATCH (a:Actor), (b:Actor) WHERE spiral_pair(a, b) RETURN a.label, b.label
 % Helpers of this module are prefixed jv_.
 
+:- module(jervis, [indicator/3, present/2, missing/1, finding/5, keywords/2, spiral_pair/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: a security dilemma is between two sides') :-

@@ -16,6 +16,8 @@
 % statements about windows and counts rather than about lists.
 % Helpers of this module are prefixed kr_.
 
+:- module(kriesberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no dated events: the phase is read from how events change over time') :-

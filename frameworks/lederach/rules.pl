@@ -9,6 +9,8 @@
 % asserts a process claim. Lederach's warning: a process resting on one level does not carry the
 % society with it. Helpers of this module are prefixed ld_.
 
+:- module(lederach, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no peace process: no talks or agreements (CONSULT, AGREE events) and no offers or commitments (Offer, Commitment claims) whose participants could be placed on the pyramid') :-

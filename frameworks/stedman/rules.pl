@@ -14,6 +14,8 @@
 % spoiler/1 is callable from queries: MATCH (a:Actor) WHERE spoiler(a) RETURN a.label.
 % Helpers of this module are prefixed st_.
 
+:- module(stedman, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, spoiler/1]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no peace process: no talks, offers, agreements or commitments (CONSULT, AGREE events; Offer, Commitment claims): there is nothing to spoil') :-

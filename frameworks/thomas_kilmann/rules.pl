@@ -19,6 +19,10 @@
 % group (functor/3 of a term built from it) and keeps its first five ids as evidence, so that the
 % cost grows with the number of actors rather than with every claim and event.
 
+:- module(thomas_kilmann, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, competing/1
+]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no actor with attributed moves: modes are read from the claims an actor asserts (ASSERTS) and the events it takes part in (PARTICIPATES_IN)') :-

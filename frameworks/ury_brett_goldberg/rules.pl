@@ -12,6 +12,8 @@
 % Cost: lists of ids are filtered and counted by set predicates and functor/3 (ubg_len/2),
 % never walked id by id; evidence cites the first ids of each list.
 
+:- module(ury_brett_goldberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no offers, talks, interests held, claims citing law or agreements, threats, coercion or attacks: nothing shows how the dispute is handled') :-

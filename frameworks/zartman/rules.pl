@@ -12,6 +12,8 @@
 % hurting_party(A) is callable from queries: MATCH (a:Actor) WHERE hurting_party(a) RETURN a.label.
 % Helpers of this module are prefixed zt_.
 
+:- module(zartman, [indicator/3, present/2, missing/1, finding/5, keywords/2, hurting_party/1]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: ripeness is a relation between the parties') :-
