@@ -53,9 +53,6 @@ kr_present(agreement, _, Ids) :- kr_settlement(_, Ids).
 kr_violence_types(['ASSAULT', 'COERCE']).
 kr_peace_types(['AGREE', 'CONCEDE', 'RETREAT']).
 
-% kr_count(+List, -N): the length of a list in one step (length/2 walks it)
-kr_count(L, N) :- T =.. [c | L], functor(T, _, N).
-
 % kr_events_in(+Types, +From, +To, -Ids): the events of Types dated From..To days before the reference date
 kr_events_in(Types, From, To, Ids) :-
     findall(Es, (member(T, Types), events_of_type(T, All), filter_ids(All, window(From, To), Es)), L), append(L, I0), sort(I0, Ids).
@@ -73,7 +70,7 @@ kr_window(Wv) :- kr_window0(X), Wv = X.
 :- table kr_window0/1.
 kr_window0(w(R, E, NR, NE, T)) :-
     recent_window(W), W1 is W + 1, W2 is 2 * W,
-    kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), kr_count(R, NR), kr_count(E, NE), trend_of(NR, NE, T).
+    kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), count_ids(R, NR), count_ids(E, NE), trend_of(NR, NE, T).
 
 % kr_peace_window(+Which, -Ids): AGREE, CONCEDE, RETREAT events of the recent window (0) or the one before (1)
 kr_peace_window(0, Ids) :- recent_window(W), kr_peace_types(Ts), kr_events_in(Ts, 0, W, Ids).
@@ -158,7 +155,7 @@ kr_phase(Wv, de_escalating, Ids, [Rule | Inds], Sentence) :-
     ( kr_falling(Wv) -> Falling = yes ; Falling = no ),
     kr_peace_window(0, PR), kr_peace_window(1, PE),
     ( kr_peace_after_violence(PR, PA) -> true ; PA = [] ),
-    kr_count(PR, NPR), kr_count(PE, NPE), ( trend_of(NPR, NPE, rising) -> PeaceRising = yes ; PeaceRising = no ),
+    count_ids(PR, NPR), count_ids(PE, NPE), ( trend_of(NPR, NPE, rising) -> PeaceRising = yes ; PeaceRising = no ),
     ( Falling == yes ; PA \== [] ; PeaceRising == yes ), !,
     append([R, E, PR, PE], I0), sort(I0, Ids),
     findall(I, (member(I-C, [violence_falling-Falling, peace_moves-PR]), C \== no, C \== []), Inds),
