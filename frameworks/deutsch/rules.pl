@@ -137,7 +137,7 @@ dt_trend0(Trend, Evidence, Rule, Sentence) :-
         atomic_list_concat(['the trend compares the cooperative share of moves in the recent window (', PR, '%) with the window before (', PE,
             '%); a change of 20 points or more counts'], Rule),
         dt_trend_text(Trend, Lead),
-        join([Lead, ' cooperative moves are ', PR, '% of the ', NR, ' moves in the last 180 days, against ', PE, '% of the ', NE, ' in the 180 days before.'], Sentence)
+        recent_window(Days), join([Lead, ' cooperative moves are ', PR, '% of the ', NR, ' moves in the last ', Days, ' days, against ', PE, '% of the ', NE, ' in the ', Days, ' days before.'], Sentence)
     ;   trend_of(NCR, NCE, TC), trend_of(NKR, NKE, TK),
         (   TC == rising, TK \== rising -> Trend = towards_cooperation
         ;   TK == rising, TC \== rising -> Trend = towards_competition
@@ -145,7 +145,7 @@ dt_trend0(Trend, Evidence, Rule, Sentence) :-
         ),
         atomic_list_concat(['with moves in only one of the two windows, the trend is which kind of move rises: cooperative ', TC, ', competitive ', TK], Rule),
         dt_trend_text(Trend, Lead),
-        join([Lead, ' ', NCR, ' cooperative and ', NKR, ' competitive moves in the last 180 days, against ', NCE, ' and ', NKE, ' in the 180 days before.'], Sentence)
+        recent_window(Days), join([Lead, ' ', NCR, ' cooperative and ', NKR, ' competitive moves in the last ', Days, ' days, against ', NCE, ' and ', NKE, ' in the ', Days, ' days before.'], Sentence)
     ).
 
 dt_trend_text(towards_cooperation, 'The process is moving towards cooperation:').

@@ -208,11 +208,11 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     peace_process_ids(All), nonempty(All), current_ids(All, Current),
     findall(D, (member(Id, All), valid_time(Id, D)), Ds0), msort(Ds0, Ds),
     ( Ds = [] -> Latest = 'undated' ; last(Ds, Latest) ),
-    Rule = 'a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (180 days) or is undated',
+    recent_window(Days), atomic_list_concat(['a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (', Days, ' days) or is undated'], Rule),
     ( Current = [_|_] -> Value = yes,
         atomic_list_concat(['A peace process is under way: ', Record, ', the latest on ', Latest, '.'], Sentence)
     ; Value = no,
-        atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than 180 days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
+        recent_window(Days), atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than ', Days, ' days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
     peace_process_ids(Ids).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the
