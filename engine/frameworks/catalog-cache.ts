@@ -18,7 +18,7 @@ import { replaceFile } from '../files.ts';
 import { BUILTIN_FRAMEWORKS_DIR, type CatalogListing } from './loader.ts';
 
 /** Raised when the file's layout or the listing's shape changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** The engine code a listing depends on, in the tree that runs (sources or the compiled tree). */
 const CODE_DIRS = ['./', '../prolog/', '../ontology/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import { RuleModuleError, startProlog } from '../prolog/bridge.ts';
-import { RuleRegistry } from '../prolog/registry.ts';
+import { type HiddenPredicate, RuleRegistry } from '../prolog/registry.ts';
 import { REQUIRED_PREDICATES } from './contract.ts';
 import { FrameworkManifestSchema, type FrameworkManifest } from './manifest.ts';
 
@@ -47,6 +47,8 @@ export interface CatalogListing {
   ruleFiles: RuleFileEntry[];
   /** Every predicate WHERE may call, by indicator, with its module (RuleRegistry.callable). */
   callable: Record<string, string>;
+  /** Every predicate modules define but do not export, with what WHERE may call instead (RuleRegistry.hidden). */
+  hidden: Record<string, HiddenPredicate>;
 }
 
 export interface FrameworkCatalog {
@@ -105,7 +107,7 @@ function refusedFolder(dir: string, builtin: boolean, reason: string): Framework
 }
 
 export function catalogListing(catalog: FrameworkCatalog): CatalogListing {
-  return { frameworks: catalog.frameworks, ruleFiles: catalog.ruleFiles, callable: catalog.registry.callable() };
+  return { frameworks: catalog.frameworks, ruleFiles: catalog.ruleFiles, callable: catalog.registry.callable(), hidden: catalog.registry.hiddenPredicates() };
 }
 
 /** Validates and consults one framework folder into `registry`. */

@@ -159,6 +159,10 @@ export class PrologBridge {
   /** The Prolog module this bridge's rules live in. */
   private readonly module = `parley_m${++moduleCount}`;
   private readonly userPredicates = new Set<string>();
+  /** The bridge whose predicates this one adopted (the helper library's): a module header resets a module's imports, so the consult adopts them again. */
+  private adopted: PrologBridge | undefined;
+  /** What the rule module's header exports (`name/arity`); undefined for a module consulted without a header. */
+  private exportList: string[] | undefined;
   /** Inferences spent by the last solve call. */
   lastUsage: SolveUsage = { inferences: 0 };
 
@@ -183,6 +187,9 @@ export class PrologBridge {
       const [line, column, message] = problems[0];
       throw new RuleModuleError(origin, line > 0 ? line : undefined, column > 0 ? column : undefined, String(message).trim());
     }
+    if (this.adopted) once('add_import_module(M, From, start)', { M: this.module, From: this.adopted.module });
+    const { Exports } = once('parley_exports(M, Es), ( Es == none -> Exports = none ; maplist([N/A, I]>>format(atom(I), "~w/~w", [N, A]), Es, Exports) )', { M: this.module });
+    this.exportList = Exports === 'none' ? undefined : (Exports as string[]);
     const added = this.definedNow().filter((indicator) => !before.has(indicator));
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
@@ -198,7 +205,13 @@ export class PrologBridge {
   /** Makes the predicates another bridge has consulted (the helper library) callable here, without consulting them again. */
   adoptPredicates(from: PrologBridge, indicators: Iterable<string>): void {
     once('add_import_module(M, From, start)', { M: this.module, From: from.module });
+    this.adopted = from;
     for (const indicator of indicators) this.userPredicates.add(indicator);
+  }
+
+  /** The predicates the module's header exports, as `name/arity`; undefined when it has no header (every predicate it defines is public). */
+  exports(): string[] | undefined {
+    return this.exportList;
   }
 
   /** The predicates callable here: the ones consulted into this bridge and the ones adopted, as `name/arity`. */

@@ -2,8 +2,9 @@
  * The rule registry: every loaded rule module (the 15 frameworks, third-party
  * frameworks, plain rule files), each consulted once into a Prolog module of
  * its own that imports the shared helper library (lib/conflict.pl), so that two
- * modules never clash on a predicate name. The query language reaches a module's
- * predicates through `predicate(name, arity)` (WHERE `spoiler(a)`); frameworks run
+ * modules never clash on a predicate name. The query language reaches the predicates
+ * a module exports (its `:- module(Id, Exports)` header; every one it defines when it
+ * has no header) through `predicate(name, arity)` (WHERE `spoiler(a)`); frameworks run
  * through `module(id)`. Every solve call is given its graph view: nothing here holds
  * a graph.
  */
@@ -28,13 +29,23 @@ export interface RulePredicate {
   holds(args: string[], view: GraphView, limits: SolveLimits): boolean;
 }
 
+/** A predicate some module defines but does not export, so WHERE cannot call it: what to call instead. */
+export interface HiddenPredicate {
+  /** The modules that define it. */
+  modules: string[];
+  /** The predicates WHERE may call from those modules (from every module, when those export none), `name/arity`. */
+  exported: string[];
+}
+
 /**
  * What the query engine needs of loaded rule modules: WHERE calls resolved to their
- * predicates, and a generation that changes whenever the modules do (plans cache by it).
+ * predicates, the predicates it cannot call explained, and a generation that changes
+ * whenever the modules do (plans cache by it).
  */
 export interface RuleSet {
   generation: number;
   predicate(name: string, arity: number): RulePredicate | undefined;
+  hidden(name: string, arity: number): HiddenPredicate | undefined;
 }
 
 export class RuleRegistry implements RuleSet {
@@ -84,14 +95,20 @@ export class RuleRegistry implements RuleSet {
     return [...this.modules].filter(([, bridge]) => bridge.defines(name, arity)).map(([id]) => id);
   }
 
+  /** The modules that make `name/arity` public: export it in their header, or define it and have no header. */
+  private publishers(name: string, arity: number): string[] {
+    const indicator = `${name}/${arity}`;
+    return [...this.modules].filter(([, bridge]) => (bridge.exports()?.includes(indicator) ?? true) && bridge.defines(name, arity)).map(([id]) => id);
+  }
+
   /**
    * The predicate WHERE may call as `name(...)`: a helper-library predicate, or one that
-   * exactly one module defines (contract predicates, defined by every framework, are not callable).
+   * exactly one module makes public (contract predicates, defined by every framework, are not callable).
    */
   predicate(name: string, arity: number): RulePredicate | undefined {
     const indicator = `${name}/${arity}`;
     if ((CONTRACT_PREDICATES as readonly string[]).includes(indicator)) return undefined;
-    const providers = this.providers(name, arity);
+    const providers = this.libraryPredicates.has(indicator) ? ['lib'] : this.publishers(name, arity);
     if (providers.length !== 1) return undefined;
     const bridge = providers[0] === 'lib' ? this.base : this.modules.get(providers[0])!;
     return {
@@ -99,6 +116,21 @@ export class RuleRegistry implements RuleSet {
       indicator,
       holds: (args, view, limits) => bridge.holds(`${name}(${args.join(', ')})`, view, limits),
     };
+  }
+
+  /**
+   * A predicate that modules define but none makes public (their headers do not export it), with
+   * the module predicates WHERE may call instead; undefined for one WHERE may call, a contract
+   * predicate, or one no module defines.
+   */
+  hidden(name: string, arity: number, callable = this.callable()): HiddenPredicate | undefined {
+    const indicator = `${name}/${arity}`;
+    if ((CONTRACT_PREDICATES as readonly string[]).includes(indicator) || this.libraryPredicates.has(indicator)) return undefined;
+    const modules = this.providers(name, arity);
+    if (modules.length === 0 || this.publishers(name, arity).length > 0) return undefined;
+    const modulePredicates = (ids: string[]) => Object.entries(callable).filter(([, module]) => ids.includes(module)).map(([predicate]) => predicate).sort();
+    const exported = modulePredicates(modules);
+    return { modules, exported: exported.length > 0 ? exported : modulePredicates(this.moduleIds()) };
   }
 
   /** Every predicate WHERE may call, by indicator, with the module `predicate` resolves it to: the registry as data, for a thread without an engine. */
@@ -110,6 +142,18 @@ export class RuleRegistry implements RuleSet {
       if (predicate) callable[indicator] = predicate.module;
     }
     return callable;
+  }
+
+  /** Every predicate `hidden` explains, by indicator: the registry as data, for a thread without an engine. */
+  hiddenPredicates(): Record<string, HiddenPredicate> {
+    const hidden: Record<string, HiddenPredicate> = {};
+    const callable = this.callable();
+    for (const indicator of new Set([...this.modules.values()].flatMap((bridge) => bridge.predicates()))) {
+      const slash = indicator.lastIndexOf('/');
+      const found = this.hidden(indicator.slice(0, slash), Number(indicator.slice(slash + 1)), callable);
+      if (found) hidden[indicator] = found;
+    }
+    return hidden;
   }
 
   /**

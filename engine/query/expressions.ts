@@ -456,7 +456,14 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
     return (row, env) => callRule(rule, args.map((arg) => arg(row, env)), env);
   }
   const fn = scalarFunction(name);
-  if (!fn) throw compileError('UnknownFunction', `unknown function ${expr.name}()`, expr.pos);
+  if (!fn) {
+    const hidden = ctx.rules?.hidden(expr.name, args.length);
+    if (hidden) {
+      const indicator = `${expr.name}/${args.length}`;
+      throw new QueryError('rule_predicate_not_exported', `${indicator} is not exported by ${hidden.modules.join(', ')}: WHERE may call ${hidden.exported.length > 0 ? hidden.exported.join(', ') : 'no predicate of the loaded modules'} (and the helper library's predicates)`, expr.pos.line, expr.pos.column, { predicate: indicator, modules: hidden.modules, exported: hidden.exported });
+    }
+    throw compileError('UnknownFunction', `unknown function ${expr.name}()`, expr.pos);
+  }
   if (name === 'exists' && expr.args[0] && expr.args[0].kind !== 'prop' && expr.args[0].kind !== 'pattern') {
     throw compileError('InvalidArgumentType', 'exists() takes a property or a pattern', expr.pos);
   }

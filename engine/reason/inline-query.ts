@@ -4,6 +4,7 @@
  * against the workers' rule modules as data (the main thread has no Prolog engine).
  */
 import { LimitError } from '../errors.ts';
+import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
@@ -21,9 +22,10 @@ class RuleCallNeedsWorker extends Error {}
  * same predicates as in a worker (so analysis, planning and explain agree), but
  * solving one throws RuleCallNeedsWorker.
  */
-export function workerRules(callable: Record<string, string>): RuleSet {
+export function workerRules({ callable, hidden }: Pick<CatalogListing, 'callable' | 'hidden'>): RuleSet {
   return {
     generation: 0,
+    hidden: (name, arity) => (Object.hasOwn(hidden, `${name}/${arity}`) ? hidden[`${name}/${arity}`] : undefined),
     predicate(name, arity) {
       const indicator = `${name}/${arity}`;
       if (!Object.hasOwn(callable, indicator)) return undefined;

@@ -118,7 +118,7 @@ export class ReasoningPool {
   private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.catalog = catalog;
-    this.rules = workerRules(catalog.callable);
+    this.rules = workerRules(catalog);
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.source = new ReplicaSource(store, channelName);

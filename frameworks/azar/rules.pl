@@ -9,6 +9,8 @@
 %                          (or an ally whose country_code differs from the party's)
 % A protracted social conflict when at least three hold. Helpers of this module are prefixed az_.
 
+:- module(azar, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: a protracted social conflict is between communal groups, or a group and the state') :-
@@ -63,9 +65,9 @@ az_state_actors(S) :-
 az_parties(Ps) :-
     nodes_where('Actor', role, party, P1), nodes_where('Actor', role, spoiler, P2),
     findall(K, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
-                ( perpetrators(Es, G) ; targets(Es, G) ), az_keys(G, K)), L1),
+                ( perpetrators(Es, G) ; targets(Es, G) ), pairs_keys(G, K)), L1),
     findall(K, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
-                ( speakers(Cs, G) ; group_by_edge(Cs, 'TARGETS', out, _, G) ), az_keys(G, K)), L2),
+                ( speakers(Cs, G) ; group_by_edge(Cs, 'TARGETS', out, _, G) ), pairs_keys(G, K)), L2),
     findall([A, B], edge(_, 'OPPOSES', A, B, _), L3),
     append([[P1, P2], L1, L2, L3], L), append(L, P0), sort(P0, Ps).
 
@@ -76,13 +78,13 @@ az_identity_groups(Groups) :-
     append(AG, PP, Organised0), sort(Organised0, Organised),
     keywords(az_identity_words, W), mentioning(Organised, W, ByLabel),
     nodes_mentioning('Claim', W, IdClaims), speakers(IdClaims, Speakers),
-    az_keys(Speakers, SpeakerIds), az_ord_intersect(SpeakerIds, Organised, ByClaims),
+    pairs_keys(Speakers, SpeakerIds), ord_intersection(SpeakerIds, Organised, ByClaims),
     append([Communities, ByLabel, ByClaims], A0), sort(A0, Actors),
     az_attach(Actors, Speakers, Groups).
 
-az_communal_groups(ctx(Ps, Groups, _), Sel) :- az_keys(Groups, As), az_ord_intersect(As, Ps, In), az_select(In, Groups, Sel).
-az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As).
-az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), az_keys(Sel, As), az_values(Sel, Said), append(As, Said, I0), sort(I0, Ids).
+az_communal_groups(ctx(Ps, Groups, _), Sel) :- pairs_keys(Groups, As), ord_intersection(As, Ps, In), select_groups(In, Groups, Sel).
+az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As).
+az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As), grouped_ids(Sel, Said), append(As, Said, I0), sort(I0, Ids).
 
 az_deprivation(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_words, W), mentioning(G, W, Ids).
 
@@ -91,14 +93,14 @@ az_state_party(Ctx, Ids) :-
     az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
     findall([S, T | Es], member(p(S, T, Es), Pairs), L), append([ByRole | L], Ids0), sort(Ids0, Ids).
 
-az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), az_ord_intersect(States, P, Ids).
+az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), ord_intersection(States, P, Ids).
 
 % p(State, Group, Events): a state actor perpetrating ASSAULT or COERCE events against an identity group
 % (read from the perpetrator-target pairs of each type, which hostile_actor_pairs/1 groups too: the
 % pairs whose perpetrator is a state, then whose target is a group; a state is never an identity group,
 % the two being told apart by actor_type)
 az_state_repression(ctx(_, Groups, States), Pairs) :-
-    az_keys(Groups, IdActors),
+    pairs_keys(Groups, IdActors),
     findall(p(S, T, Ev),
             ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es),
               link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByPair),
@@ -118,13 +120,13 @@ az_pair_from([K | Ks], [P | Ps], Pair) :-
 % of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed
 az_failing_mediation(ctx(_, _, States), Ids, Mediators) :-
     events_of_type('CONSULT', Talks), nonempty(Talks),
-    group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), az_select(States, ByMediatorEdge, M1),
-    nodes_where('Actor', role, mediator, RoleMediators), az_ord_intersect(States, RoleMediators, StateMediators),
-    participants(Talks, ByActor), az_select(StateMediators, ByActor, M2),
+    group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), select_groups(States, ByMediatorEdge, M1),
+    nodes_where('Actor', role, mediator, RoleMediators), ord_intersection(States, RoleMediators, StateMediators),
+    participants(Talks, ByActor), select_groups(StateMediators, ByActor, M2),
     append(M1, M2, M0), msort(M0, M3), az_first_per_key(M3, Mediated),
     az_violence_ages(Violence),
     findall(M-t(MTalks, To), (member(M-MTalks, Mediated), az_before_last_talk(MTalks, To), az_violence_within(To, Violence)), L),
-    az_keys(L, Mediators),
+    pairs_keys(L, Mediators),
     % the violence after each mediator's last talks is the violence of the last To days, so the
     % violence after any of them is that of the largest To
     findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [] ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
@@ -176,20 +178,6 @@ az_protracted_kind(Ks) :- claims_of_type('Grievance', Ks).
 
 % ---- ordered lists (linear, deterministic) ------------------------------------------
 
-az_keys([], []).
-az_keys([K-_ | T], [K | Ks]) :- az_keys(T, Ks).
-
-az_values([], []).
-az_values([_-V | T], Out) :- az_values(T, R), append(V, R, Out).
-
-% az_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
-az_select([], _, []) :- !.
-az_select(_, [], []) :- !.
-az_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), az_select_(O, K, Ks, G, V, Gs, Out).
-az_select_(<, _, Ks, G, V, Gs, Out) :- az_select(Ks, [G-V | Gs], Out).
-az_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- az_select(Ks, Gs, Out).
-az_select_(>, K, Ks, _, _, Gs, Out) :- az_select([K | Ks], Gs, Out).
-
 % az_attach(+SortedKeys, +SortedGroups, -Attached): Key-Values for every key ([] when Groups has none)
 az_attach([], _, []) :- !.
 az_attach([K | Ks], [], [K-[] | Out]) :- !, az_attach(Ks, [], Out).
@@ -198,27 +186,19 @@ az_attach_(<, K, Ks, G, V, Gs, [K-[] | Out]) :- az_attach(Ks, [G-V | Gs], Out).
 az_attach_(=, K, Ks, _, V, Gs, [K-V | Out]) :- az_attach(Ks, Gs, Out).
 az_attach_(>, K, Ks, _, _, Gs, Out) :- az_attach([K | Ks], Gs, Out).
 
-% az_ord_intersect(+Sorted, +Sorted, -Sorted)
-az_ord_intersect([], _, []) :- !.
-az_ord_intersect(_, [], []) :- !.
-az_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), az_intersect_(O, X, Xs, Y, Ys, Out).
-az_intersect_(<, _, Xs, Y, Ys, Out) :- az_ord_intersect(Xs, [Y | Ys], Out).
-az_intersect_(=, X, Xs, _, Ys, [X | Out]) :- az_ord_intersect(Xs, Ys, Out).
-az_intersect_(>, X, Xs, _, Ys, Out) :- az_ord_intersect([X | Xs], Ys, Out).
-
 % ---- preconditions -------------------------------------------------------------
 
 % az_preconditions(+Ctx, -Held): pre(Name, Evidence, Because, Sentence) for each precondition that holds
 az_preconditions(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
 
 az_precondition(Ctx, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
-    az_communal_actors(Ctx, As), nonempty(As), az_names(As, Who),
+    az_communal_actors(Ctx, As), nonempty(As), few_labels(As, Who),
     atomic_list_concat(['Communal identity: the parties include identity groups (', Who, ').'], S),
     az_communal(Ctx, Ids).
 az_precondition(_, deprivation, Ids, ['deprivation holds when grievances name deprived needs (land, jobs, services, access)', deprivation], S) :-
-    az_deprivation(Ids), nonempty(Ids), speakers(Ids, Sp), az_keys(Sp, As), length(Ids, N),
+    az_deprivation(Ids), nonempty(Ids), speakers(Ids, Sp), pairs_keys(Sp, As), length(Ids, N),
     ( N =:= 1 -> Noun = ' grievance' ; Noun = ' grievances' ),
-    ( As = [] -> By = '' ; az_names(As, Who), atomic_list_concat([', voiced by ', Who], By) ),
+    ( As = [] -> By = '' ; few_labels(As, Who), atomic_list_concat([', voiced by ', Who], By) ),
     atomic_list_concat(['Deprivation of needs: ', N, Noun, ' about land, jobs, services or access', By, '.'], S).
 az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
     az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
@@ -231,38 +211,23 @@ az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
 az_precondition(Ctx, international_linkage, Ids, ['international linkage holds when an outside state, organisation or foreign actor is allied with a party', international_linkage], S) :-
     az_linkage(Ctx, Links), nonempty(Links), az_link_ids(Links, Ids),
     findall(X, member(l(X, _, _), Links), Xs0), sort(Xs0, Xs), findall(P, member(l(_, P, _), Links), Ps0), sort(Ps0, Ps),
-    az_names(Xs, Outside), az_names(Ps, Parties),
+    few_labels(Xs, Outside), few_labels(Ps, Parties),
     atomic_list_concat(['International linkage: ', Outside, ' allied with ', Parties, '.'], S).
 
 az_governance_text(ByRole, Pairs, Mediators, S) :-
     findall(X, member(p(X, _, _), Pairs), R0), append(ByRole, R0, S0), sort(S0, States),
     findall(Y, member(p(_, Y, _), Pairs), V0), sort(V0, Victims),
     ( States == [] -> T1 = ''
-    ; az_names(States, SN), ( Victims == [] -> atomic_list_concat(['the state is a party (', SN, ')'], T1)
-                             ; az_names(Victims, VN), atomic_list_concat(['the state is a party (', SN, '), attacking or coercing ', VN], T1) ) ),
-    ( Mediators == [] -> T2 = '' ; az_names(Mediators, MN), atomic_list_concat(['mediation by ', MN, ' was followed by more violence'], T2) ),
+    ; few_labels(States, SN), ( Victims == [] -> atomic_list_concat(['the state is a party (', SN, ')'], T1)
+                             ; few_labels(Victims, VN), atomic_list_concat(['the state is a party (', SN, '), attacking or coercing ', VN], T1) ) ),
+    ( Mediators == [] -> T2 = '' ; few_labels(Mediators, MN), atomic_list_concat(['mediation by ', MN, ' was followed by more violence'], T2) ),
     ( T1 \== '', T2 \== '' -> Sep = '; ' ; Sep = '' ),
     atomic_list_concat(['Governance failure: ', T1, Sep, T2, '.'], S).
-
-% az_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
-az_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
-az_names(Actors, Text) :-
-    az_take(4, Actors, Top), length(Actors, N), Others is N - 4,
-    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
-
-az_take(0, _, []) :- !.
-az_take(_, [], []) :- !.
-az_take(N, [X | Xs], [X | Ys]) :- M is N - 1, az_take(M, Xs, Ys).
 
 az_name(communal_identity, 'communal identity').
 az_name(deprivation, 'deprivation').
 az_name(governance_failure, 'governance failure').
 az_name(international_linkage, 'international linkage').
-
-az_and([], 'none').
-az_and([X], X) :- !.
-az_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
-az_and([X|Xs], T) :- az_and(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
 
 % ---- findings -------------------------------------------------------------------
 
@@ -277,8 +242,8 @@ az_finding(ctx(Parties, _, _), Held, protracted_social_conflict, Value, Sentence
     findall(I, (member(pre(_, _, [_|Is], _), Held), member(I, Is)), Inds),
     length(Names, K), ( K >= 3 -> Value = yes ; Value = no ),
     Rule = 'Azar: a protracted social conflict when at least three of the four preconditions hold',
-    findall(T, (member(N, Names), az_name(N, T)), HeldNames), az_and(HeldNames, HeldText),
-    findall(T, (az_name(N, T), \+ member(N, Names)), AbsentNames), az_and(AbsentNames, AbsentText),
+    findall(T, (member(N, Names), az_name(N, T)), HeldNames), list_text(HeldNames, HeldText),
+    findall(T, (az_name(N, T), \+ member(N, Names)), AbsentNames), list_text(AbsentNames, AbsentText),
     ( az_protracted(P), nonempty(P) -> Lasting = ' The hostility has lasted over a year and goes on.' ; Lasting = '' ),
     az_psc_text(Value, K, HeldText, AbsentText, Lasting, Sentence).
 

@@ -11,8 +11,12 @@
 % speakers/2 for who asserts them, group_by_edge/5 for who holds which interests.
 % Shape: the rules work on sets, so that their cost grows with the number of actors and
 % groupings rather than with every claim and event: each source of needs is an Actor-Ids
-% grouping made in one step by a set predicate, passed over once; bn_len/2 counts a list
-% (functor/3 of a term built from it); evidence cites the first ids of each list.
+% grouping made in one step by a set predicate, passed over once; count_ids/2 counts a list
+% (lib); evidence cites the first ids of each list.
+
+:- module(burton, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, threatened_need/2
+]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -30,8 +34,8 @@ indicator(red_lines, 0.5, 'conditions declared non-negotiable (RedLine claims)')
 
 present(Indicator, Ids) :-
     bn_indicator(Indicator, Need), bn_need_ids(Need, Ids), nonempty(Ids).
-present(grievances, Ids) :- claims_of_type('Grievance', G), bn_prefix(G, Ids), nonempty(Ids).
-present(red_lines, Ids) :- claims_of_type('RedLine', R), bn_prefix(R, Ids), nonempty(Ids).
+present(grievances, Ids) :- claims_of_type('Grievance', G), take(10, G, Ids), nonempty(Ids).
+present(red_lines, Ids) :- claims_of_type('RedLine', R), take(10, R, Ids), nonempty(Ids).
 
 bn_indicator(identity_need, identity).
 bn_indicator(security_need, security).
@@ -48,23 +52,9 @@ keywords(bn_words(participation), ['participation', 'participate', 'represent', 
 
 % ---- list tools that never walk a list id by id ------------------------------------
 
-% bn_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
-bn_len(L, N) :- T =.. [n|L], functor(T, _, N).
-
-% bn_first(+List, -First): its first five elements (head unification only).
-bn_first([], []).
-bn_first([A], [A]).
-bn_first([A, B], [A, B]).
-bn_first([A, B, C], [A, B, C]).
-bn_first([A, B, C, D], [A, B, C, D]).
-bn_first([A, B, C, D, E|_], [A, B, C, D, E]).
-
-% bn_prefix(+List, -Prefix): its first ten elements.
-bn_prefix(L, P) :- bn_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
-
 % bn_tally(+Groups, +Need, +Kind, -Tallies): (Actor-Need)-t(Kind, Count, FirstIds) per Actor-Ids group.
 bn_tally([], _, _, []).
-bn_tally([A-Ids|Gs], Need, Kind, [(A-Need)-t(Kind, N, S)|Ts]) :- bn_len(Ids, N), bn_first(Ids, S), bn_tally(Gs, Need, Kind, Ts).
+bn_tally([A-Ids|Gs], Need, Kind, [(A-Need)-t(Kind, N, S)|Ts]) :- count_ids(Ids, N), take(5, Ids, S), bn_tally(Gs, Need, Kind, Ts).
 
 % ---- the sets it reads ----------------------------------------------------------------
 
@@ -91,8 +81,6 @@ bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_held(N, G), bn_tally(G, N, interests, Ts)), L2),
     append(L1, L2, Lists), append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, Groups).
 
-bn_holding_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
-
 % bn_at_stake(-Needs, -Ids): the needs named or held anywhere (attributed or not), and the first
 % ids that show each.
 bn_at_stake(Needs, Ids) :-
@@ -102,8 +90,8 @@ bn_at_stake(Needs, Ids) :-
 
 % bn_need_ids(+Need, -Ids): the first claims naming Need and the first interests of that type held.
 bn_need_ids(Need, Ids) :-
-    findall(P, (bn_claims(Need, Hits), bn_prefix(Hits, P)), Ps),
-    bn_held(Need, G), bn_first(G, G5), findall(F, (member(_-Is, G5), bn_first(Is, F)), Fs),
+    findall(P, (bn_claims(Need, Hits), take(10, Hits, P)), Ps),
+    bn_held(Need, G), take(5, G, G5), findall(F, (member(_-Is, G5), take(5, Is, F)), Fs),
     append(Ps, Fs, Ls), append(Ls, L), sort(L, Ids).
 
 % ---- query-callable ------------------------------------------------------------------
@@ -122,7 +110,7 @@ finding(threatened_need, [A, Need], Sentence, Evidence, [Indicator, Rule]) :-
     bn_threatened(Groups), kept_member(threatened_need, A-Need, (A-Need)-Ts, Groups), bn_indicator(Indicator, Need),
     ( member(t(claims, NC, Cs), Ts) -> true ; NC = 0, Cs = [] ),
     ( member(t(interests, _, Interests), Ts) -> true ; Interests = [] ),
-    findall(E, (member(I, Interests), bn_holding_edge(A, I, E)), Edges),
+    findall(E, (member(I, Interests), holds_interest_edge(A, I, E)), Edges),
     append([[A], Cs, Interests, Edges], E0), sort(E0, Evidence),
     (   Interests == []
     ->  Rule = 'a need is threatened when a Grievance or RedLine claim of the actor names it',
@@ -142,8 +130,8 @@ finding(bargainable, Value, Sentence, Evidence, Because) :-
         append(Indicators, ['such needs are non-negotiable, so bargaining over them fails'], Because),
         join(['Basic needs are at stake (', NeedText, '): such needs are non-negotiable, so bargaining over them fails. ',
               'Burton calls for analytical problem-solving that finds ways to meet every party''s needs rather than trading them.'], Sentence)
-    ;   Value = yes, bn_sources(Lists), findall(P, (member(L, Lists), bn_prefix(L, P)), Ps),
-        nodes_where('Interest', _, _, Is), bn_prefix(Is, IP), append([IP|Ps], E0), sort(E0, Evidence),
+    ;   Value = yes, bn_sources(Lists), findall(P, (member(L, Lists), take(10, L, P)), Ps),
+        nodes_where('Interest', _, _, Is), take(10, Is, IP), append([IP|Ps], E0), sort(E0, Evidence),
         Lists = [G, R], findall(I, member(I-[_|_], [grievances-G, red_lines-R]), Indicators),
         append(Indicators, ['no grievance, red line or interest names identity, security, recognition or participation, so what is at stake can be bargained over'], Because),
         join(['The grievances, red lines and interests name no basic need (identity, security, recognition, participation): ',

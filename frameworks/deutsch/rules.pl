@@ -12,9 +12,11 @@
 %   trend               the cooperative share of the recent window (180 days before the reference
 %                       date) against the window before: a change of 0.2 or more; when one window
 %                       has no moves, which kind of move rises
-% Moves are counted type by type (a count is one step: dt_count) and whole sets are never
+% Moves are counted type by type (a count is one step: count_ids/2) and whole sets are never
 % concatenated: evidence lists the most recent moves of each type (up to 10). Helpers of this
 % module are prefixed dt_.
+
+:- module(deutsch, [indicator/3, present/2, missing/1, finding/5, rank/3]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -38,7 +40,7 @@ dt_present(cooperative_events, Ids) :- dt_sample(coop, event, Ids).
 dt_present(cooperative_claims, Ids) :- dt_sample(coop, claim, Ids).
 dt_present(competitive_events, Ids) :- dt_sample(comp, event, Ids).
 dt_present(competitive_claims, Ids) :- dt_sample(comp, claim, Ids).
-dt_present(paired_moves, Ids) :- once(( dt_type(_, Node, T), dt_ids(Node, T, All), All \== [], dt_link(Node, All, _, _, L), dt_take(10, L, Ids) )).
+dt_present(paired_moves, Ids) :- once(( dt_type(_, Node, T), dt_ids(Node, T, All), All \== [], dt_link(Node, All, _, _, L), take(10, L, Ids) )).
 dt_present(shift, Ids) :- dt_trend(T, Ids, _, _), T \== stable.
 
 % ---- moves ---------------------------------------------------------------------
@@ -54,21 +56,13 @@ dt_ids(claim, T, Ids) :- claims_of_type(T, Ids).
 
 dt_any_move :- dt_type(_, Node, T), dt_ids(Node, T, [_|_]), !.
 
-% dt_count(+List, -N): the length of a list in one step (length/2 walks it)
-dt_count(L, N) :- T =.. [c | L], functor(T, _, N).
-
-% dt_take(+K, +List, -Prefix): the first K elements (or all)
-dt_take(0, _, []) :- !.
-dt_take(_, [], []) :- !.
-dt_take(K, [X | Xs], [X | Ys]) :- K1 is K - 1, dt_take(K1, Xs, Ys).
-
 % dt_few(+Ids, -Few): up to 10 ids, the recent ones first
-dt_few(Ids, Few) :- recent_ids(Ids, R), ( R == [] -> dt_take(10, Ids, Few) ; dt_take(10, R, Few) ).
+dt_few(Ids, Few) :- recent_ids(Ids, R), ( R == [] -> take(10, Ids, Few) ; take(10, R, Few) ).
 
 % dt_totals(-NCoop, -NComp): how many moves of each kind
 dt_totals(C, K) :-
-    findall(N, (dt_type(coop, Node, T), dt_ids(Node, T, Ids), dt_count(Ids, N)), Cs), sum_list(Cs, C),
-    findall(N, (dt_type(comp, Node, T), dt_ids(Node, T, Ids), dt_count(Ids, N)), Ks), sum_list(Ks, K).
+    findall(N, (dt_type(coop, Node, T), dt_ids(Node, T, Ids), count_ids(Ids, N)), Cs), sum_list(Cs, C),
+    findall(N, (dt_type(comp, Node, T), dt_ids(Node, T, Ids), count_ids(Ids, N)), Ks), sum_list(Ks, K).
 
 % dt_sample(+Kind, +Node, -Ids): the evidence for the moves of one kind and node: up to 10 per type
 dt_sample(Kind, Node, Ids) :- findall(F, (dt_type(Kind, Node, T), dt_ids(Node, T, All), dt_few(All, F)), L), append(L, I0), sort(I0, Ids).
@@ -94,7 +88,7 @@ dt_pair_moves(Pairs) :- dt_pair_moves0(P), Pairs = P.
 :- table dt_pair_moves0/1.
 dt_pair_moves0(Pairs) :-
     findall(X-Y-m(Kind, N, Few), ( dt_type(Kind, Node, T), dt_ids(Node, T, Ids), Ids \== [],
-                                   dt_link(Node, Ids, X, Y, L), dt_count(L, N), dt_take(5, L, Few) ), Ms),
+                                   dt_link(Node, Ids, X, Y, L), count_ids(L, N), take(5, L, Few) ), Ms),
     msort(Ms, Sorted), dt_fold(Sorted, Pairs).
 
 dt_fold([], []).
@@ -124,7 +118,7 @@ dt_adverb(mixed, 'in a mixed way').
 % reference date, and up to 10 of them per type
 dt_window_counts(From, To, C, K, Few) :-
     findall(Kind-N-F, ( dt_type(Kind, Node, T), dt_ids(Node, T, All), filter_ids(All, window(From, To), Ids),
-                        dt_count(Ids, N), dt_take(10, Ids, F) ), L),
+                        count_ids(Ids, N), take(10, Ids, F) ), L),
     findall(N, member(coop-N-_, L), Cs), sum_list(Cs, C),
     findall(N, member(comp-N-_, L), Ks), sum_list(Ks, K),
     findall(F, member(_-_-F, L), Fs), append(Fs, Few).
@@ -143,7 +137,7 @@ dt_trend0(Trend, Evidence, Rule, Sentence) :-
         atomic_list_concat(['the trend compares the cooperative share of moves in the recent window (', PR, '%) with the window before (', PE,
             '%); a change of 20 points or more counts'], Rule),
         dt_trend_text(Trend, Lead),
-        join([Lead, ' cooperative moves are ', PR, '% of the ', NR, ' moves in the last 180 days, against ', PE, '% of the ', NE, ' in the 180 days before.'], Sentence)
+        recent_window(Days), join([Lead, ' cooperative moves are ', PR, '% of the ', NR, ' moves in the last ', Days, ' days, against ', PE, '% of the ', NE, ' in the ', Days, ' days before.'], Sentence)
     ;   trend_of(NCR, NCE, TC), trend_of(NKR, NKE, TK),
         (   TC == rising, TK \== rising -> Trend = towards_cooperation
         ;   TK == rising, TC \== rising -> Trend = towards_competition
@@ -151,7 +145,7 @@ dt_trend0(Trend, Evidence, Rule, Sentence) :-
         ),
         atomic_list_concat(['with moves in only one of the two windows, the trend is which kind of move rises: cooperative ', TC, ', competitive ', TK], Rule),
         dt_trend_text(Trend, Lead),
-        join([Lead, ' ', NCR, ' cooperative and ', NKR, ' competitive moves in the last 180 days, against ', NCE, ' and ', NKE, ' in the 180 days before.'], Sentence)
+        recent_window(Days), join([Lead, ' ', NCR, ' cooperative and ', NKR, ' competitive moves in the last ', Days, ' days, against ', NCE, ' and ', NKE, ' in the ', Days, ' days before.'], Sentence)
     ).
 
 dt_trend_text(towards_cooperation, 'The process is moving towards cooperation:').

@@ -12,6 +12,8 @@
 %                        indivisible stake (sovereignty, independence, capital, holy site...)
 % Helpers of this module are prefixed fe_.
 
+:- module(fearon, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % its keyword lists stand beside the rules that read them
 :- discontiguous keywords/2.
 
@@ -62,7 +64,7 @@ fe_breaks(Breaks) :-
     append(Ds1, Ds2, Ds3), sort(Ds3, Ds), speakers(Ds, ByDenial),
     % one pass over the four Actor-Ids lists (sorted by actor): each maker's commitments and later acts
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
-    fe_collect(Sorted, Recs),
+    collect_tagged(Sorted, r([], []), fe_fill, Recs),
     findall(br(M, Cm, Later),
             ( member(M-r(Cs, Acts), Recs), Cs \== [], Acts \== [], id_days(Acts, Dated),
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
@@ -70,12 +72,6 @@ fe_breaks(Breaks) :-
             Breaks).
 fe_breaks([]).
 
-% fe_collect(+Sorted, -Recs): Actor-r(Commitments, Acts) from K-t(Tag, Ids) sorted by actor
-fe_collect([], []).
-fe_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
-    fe_fill(T, Ids, r([], []), R1), fe_collect_same(K, Rest, R1, R, Rest1), fe_collect(Rest1, Recs).
-fe_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, fe_fill(T, Ids, R0, R1), fe_collect_same(K, Rest, R1, R, Out).
-fe_collect_same(_, Rest, R, R, Rest).
 fe_fill(c, Ids, r(_, A), r(Ids, A)) :- !.
 fe_fill(_, Ids, r(C, A0), r(C, A)) :- append(Ids, A0, A).
 
@@ -199,12 +195,8 @@ fe_mechanism_text(indivisibility, 'an indivisible stake').
 fe_mechanisms_text([], S) :- !,
     join(['None of Fearon''s three mechanisms shows in the graph: no broken commitment, no contradicting accounts of strength, no indivisible stake. The failure to bargain is not explained by the evidence at hand.'], S).
 fe_mechanisms_text(Ms, S) :-
-    findall(T, (member(M, Ms), fe_mechanism_text(M, T)), Ts), fe_and(Ts, Text),
+    findall(T, (member(M, Ms), fe_mechanism_text(M, T)), Ts), list_text(Ts, Text),
     join(['Fearon''s bargaining theory explains the failure to settle by ', Text, '.'], S).
-
-fe_and([X], X) :- !.
-fe_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
-fe_and([X | Xs], T) :- fe_and(Xs, R), atomic_list_concat([X, ', ', R], T).
 
 fe_pair_evidence(c(Pairs, _, _, _, _, _), Ids) :- findall(E, (member(A-B, Pairs), pair_evidence(A, B, E)), L), append(L, I0), sort(I0, Ids).
 

@@ -13,8 +13,10 @@
 % Shape: per-actor figures come from Actor-Ids groupings made in one step by set predicates
 % (claims_by_actor, group_by_edge, perpetrators, targets) and passed over once, so that the cost
 % grows with the number of actors and interests rather than with every claim and event;
-% fu_len/2 counts a list (functor/3 of a term built from it); evidence cites the first ids of
+% count_ids/2 counts a list; evidence cites the first ids of
 % each list.
+
+:- module(fisher_ury, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -37,47 +39,31 @@ present(positions, Ids) :- claims_of_type('Demand', D), claims_of_type('RedLine'
 present(red_lines, Ids) :- claims_of_type('RedLine', R), fu_cite([R], Ids), nonempty(Ids).
 present(interests_stated, Ids) :- fu_interest_evidence(Ids), nonempty(Ids).
 present(shared_interests, Ids) :-
-    fu_shared(Shared), fu_first(Shared, First),
+    fu_shared(Shared), take(5, Shared, First),
     findall(I, (member(s(_, _, _, Is, _), First), member(I, Is)), L), sort(L, Ids), nonempty(Ids).
 present(options, Ids) :- claims_of_type('Offer', O), claims_of_type('Concession', C), fu_cite([O, C], Ids), nonempty(Ids).
 present(objective_criteria, Ids) :-
     keywords(fu_criteria_words, Words), nodes_mentioning('Claim', Words, Hits), fu_cite([Hits], Ids), nonempty(Ids).
 present(talks, Ids) :- events_of_type('CONSULT', Es), fu_cite([Es], Ids), nonempty(Ids).
 present(alternatives, Ids) :-
-    fu_batna_records(Records), fu_first(Records, First),
+    fu_batna_records(Records), take(5, Records, First),
     findall(Id, (member(b(_, _, _, Alt, Press, _), First), (member(Id, Alt) ; member(Id, Press))), L),
     sort(L, Ids), nonempty(Ids).
 
 keywords(fu_criteria_words, [' fair', 'fairness', 'unfair', 'precedent', 'independent', 'objective', 'criteria', 'standard', 'market value', 'international law', 'expert', 'scientific', 'impartial', 'benchmark']).
 
-fu_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
-
 % ---- list tools that never walk a list id by id ------------------------------------
 
-% fu_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
-fu_len(L, N) :- T =.. [n|L], functor(T, _, N).
-
-% fu_first(+List, -First): its first five elements (head unification only).
-fu_first([], []).
-fu_first([A], [A]).
-fu_first([A, B], [A, B]).
-fu_first([A, B, C], [A, B, C]).
-fu_first([A, B, C, D], [A, B, C, D]).
-fu_first([A, B, C, D, E|_], [A, B, C, D, E]).
-
-% fu_prefix(+List, -Prefix): its first ten elements.
-fu_prefix(L, P) :- fu_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
-
 % fu_cite(+Lists, -Ids): the first ten ids of each list, sorted (evidence to cite).
-fu_cite(Lists, Ids) :- findall(P, (member(L, Lists), fu_prefix(L, P)), Ps), append(Ps, L0), sort(L0, Ids).
+fu_cite(Lists, Ids) :- findall(P, (member(L, Lists), take(10, L, P)), Ps), append(Ps, L0), sort(L0, Ids).
 
 % fu_tally(+Groups, +Tag, -Tallies): Actor-t(Tag, Count, FirstIds) for each Actor-Ids group.
 fu_tally([], _, []).
-fu_tally([A-Ids|Gs], Tag, [A-t(Tag, N, S)|Ts]) :- fu_len(Ids, N), fu_first(Ids, S), fu_tally(Gs, Tag, Ts).
+fu_tally([A-Ids|Gs], Tag, [A-t(Tag, N, S)|Ts]) :- count_ids(Ids, N), take(5, Ids, S), fu_tally(Gs, Tag, Ts).
 
 % fu_sum(+Groups, +N0, -N): the number of ids in Actor-Ids groups.
 fu_sum([], N, N).
-fu_sum([_-L|Gs], N0, N) :- fu_len(L, K), N1 is N0 + K, fu_sum(Gs, N1, N).
+fu_sum([_-L|Gs], N0, N) :- count_ids(L, K), N1 is N0 + K, fu_sum(Gs, N1, N).
 
 % ---- the sets it reads -------------------------------------------------------------
 
@@ -86,18 +72,15 @@ fu_holders(G) :- nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INT
 
 % fu_interest_evidence(-Ids): the first interests held and Justification claims.
 fu_interest_evidence(Ids) :-
-    fu_holders(HG), fu_first(HG, HG5), findall(F, (member(_-Is, HG5), fu_first(Is, F)), Fs),
-    claims_of_type('Justification', J), fu_prefix(J, JP), append([JP|Fs], L), sort(L, Ids).
-
-% fu_holding_edge(+A, +I, -E): the HOLDS_INTEREST edge from A to I.
-fu_holding_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
+    fu_holders(HG), take(5, HG, HG5), findall(F, (member(_-Is, HG5), take(5, Is, F)), Fs),
+    claims_of_type('Justification', J), take(10, J, JP), append([JP|Fs], L), sort(L, Ids).
 
 % ---- positional bargaining ----------------------------------------------------------
 
 % fu_positional(-Value, -Evidence, -Because, -Sentence)
 fu_positional(Value, Evidence, Because, Sentence) :-
-    claims_of_type('Demand', D), claims_of_type('RedLine', R), fu_len(D, ND), fu_len(R, NR), NP is ND + NR,
-    fu_holders(HG), fu_sum(HG, 0, NH), claims_of_type('Justification', J), fu_len(J, NJ), NI is NH + NJ,
+    claims_of_type('Demand', D), claims_of_type('RedLine', R), count_ids(D, ND), count_ids(R, NR), NP is ND + NR,
+    fu_holders(HG), fu_sum(HG, 0, NH), claims_of_type('Justification', J), count_ids(J, NJ), NI is NH + NJ,
     (   NP >= 2, NP >= 2 * NI
     ->  Value = yes, fu_cite([D, R], Evidence),
         Because = [positions, 'positional bargaining holds when Demand and RedLine claims number at least two and at least twice the interests held or stated'],
@@ -159,7 +142,7 @@ fu_compute_shared(Shared) :-
 
 % fu_pair(-A, -B, -Type, -Interests): a pair of holders of one interest type, or of one untyped interest.
 fu_pair(A, B, T, Is) :-
-    fu_interest_types(Types), member(T, Types),
+    interest_types(Types), member(T, Types),
     nodes_where('Interest', interest_type, T, TIs), group_by_edge(TIs, 'HOLDS_INTEREST', in, _, G), G = [_, _|_],
     member(A-IA, G), member(B-IB, G), A @< B, append(IA, IB, Is).
 fu_pair(A, B, other, [I]) :-
@@ -186,7 +169,7 @@ fu_keys(Keyed, Keys) :- findall(K, member(K-_, Keyed), Ks), sort(Ks, Keys).
 % fu_keyed_holders(-Groups): Actor-k(Keys, Keyed) for each holder, Keyed being Key-Interest, Key the
 % interest's type, or u(Interest) for an untyped one (shared only as the same node), and Keys its keys
 fu_keyed_holders(Groups) :-
-    fu_holders(HG), fu_interest_types(Types),
+    fu_holders(HG), interest_types(Types),
     findall(A-k(Keys, Keyed), ( member(A-Is, HG), findall(K-I, ( member(I, Is), fu_share_key(I, Types, K) ), Keyed), fu_keys(Keyed, Keys) ), Groups).
 
 fu_share_key(I, Types, K) :- prop(I, interest_type, T), memberchk(T, Types), !, K = T.
@@ -196,7 +179,7 @@ fu_share_key(I, _, u(I)) :- fu_untyped(I).
 % either way: OPPOSES edges, Threat, Accusation, Demand and RedLine claims one asserts aimed at the
 % other, ASSAULT, COERCE, THREATEN, SANCTION and ACCUSE events one perpetrates with the other as target
 fu_pair_hostility(A, B, First) :-
-    findall(Id, ( opposes(A, B, Id) ; member(X-Y, [A-B, B-A]), fu_hostile_act(X, Y, Id) ), L), sort(L, Ids), fu_first(Ids, First).
+    findall(Id, ( opposes(A, B, Id) ; member(X-Y, [A-B, B-A]), fu_hostile_act(X, Y, Id) ), L), sort(L, Ids), take(5, Ids, First).
 
 fu_hostile_act(X, Y, C) :-
     claim_target(C, Y), prop(C, type, T), once(hostile_claim_type(T)), asserts(X, C).
@@ -274,7 +257,7 @@ rank(shared_interest, [A, B, T], N) :- fu_shared(Shared), member(s(A, B, T, Inte
 rank(batna, A, N) :- fu_batna_records(Records), member(b(A, NA, NP, _, _, _), Records), N is NA + NP.
 
 finding(interests, [A, I], Sentence, [A, I, E], [interests_stated, 'an actor holds an interest when a HOLDS_INTEREST edge links it to an Interest node']) :-
-    fu_interest_answers(Answers), kept_member(interests, [A, I], h(A, I, T), Answers), fu_holding_edge(A, I, E),
+    fu_interest_answers(Answers), kept_member(interests, [A, I], h(A, I, T), Answers), holds_interest_edge(A, I, E),
     join([[A], ' holds the interest "', [I], '" (', T, '): a need beneath its positions.'], Sentence).
 finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification claim states the reason behind a stance, read as a stated interest']) :-
     fu_interest_answers(Answers), kept_member(interests, [A, C], s(A, C), Answers),
@@ -282,7 +265,7 @@ finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification
 
 finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]) :-
     fu_shared(Shared), kept_member(shared_interest, [A, B, T], s(A, B, T, Interests, Hostility), Shared),
-    findall(E, (member(I, Interests), (fu_holding_edge(A, I, E) ; fu_holding_edge(B, I, E))), Edges),
+    findall(E, (member(I, Interests), (holds_interest_edge(A, I, E) ; holds_interest_edge(B, I, E))), Edges),
     append([[A, B], Interests, Edges, Hostility], E0), sort(E0, Evidence),
     fu_type_text(T, TypeText),
     (   Hostility \== []

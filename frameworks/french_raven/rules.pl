@@ -15,8 +15,12 @@
 % Shape: each source of a base is an Actor-Ids grouping made in one step by a set predicate
 % (claims_by_actor, perpetrators, speakers of the claims mentioning the keywords) and passed over
 % once, so that the cost grows with the number of actors rather than with every claim and
-% event; fr_len/2 counts a list (functor/3 of a term built from it); evidence cites the first
+% event; count_ids/2 counts a list; evidence cites the first
 % five ids of each group.
+
+:- module(french_raven, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, power_base/2
+]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -36,7 +40,7 @@ indicator(referent, 1, 'referent power: alliances (ALLIED_WITH) with community o
 
 present(Base, Ids) :-
     fr_base(Base),
-    findall(F, (fr_source(Base, G), fr_first(G, G5), member(_-Is, G5), fr_first(Is, F)), Fs),
+    findall(F, (fr_source(Base, G), take(5, G, G5), member(_-Is, G5), take(5, Is, F)), Fs),
     append(Fs, L), sort(L, Ids), nonempty(Ids).
 
 % the bases, in tie-break order
@@ -48,22 +52,11 @@ keywords(fr_words(informational), ['report', 'data', 'evidence', 'investigation'
 
 % ---- list tools ------------------------------------------------------------------------
 
-% fr_len(+List, -N): the length of List (functor/3 of a term built by =..).
-fr_len(L, N) :- T =.. [n|L], functor(T, _, N).
-
-% fr_first(+List, -First): its first five elements (head unification only).
-fr_first([], []).
-fr_first([A], [A]).
-fr_first([A, B], [A, B]).
-fr_first([A, B, C], [A, B, C]).
-fr_first([A, B, C, D], [A, B, C, D]).
-fr_first([A, B, C, D, E|_], [A, B, C, D, E]).
-
 % fr_tally(+Groups, +Base, -Tallies): Actor-t(Rank, Base, Count, FirstIds) for each Actor-Ids group,
 % Rank being the base's place in tie-break order (so that an actor's tallies sort in that order).
 fr_tally(Groups, Base, Tallies) :- findall(B, fr_base(B), Bs), nth1(Rank, Bs, Base), !, fr_tally(Groups, Rank, Base, Tallies).
 fr_tally([], _, _, []).
-fr_tally([A-Ids|Gs], R, Base, [A-t(R, Base, N, S)|Ts]) :- fr_len(Ids, N), fr_first(Ids, S), fr_tally(Gs, R, Base, Ts).
+fr_tally([A-Ids|Gs], R, Base, [A-t(R, Base, N, S)|Ts]) :- count_ids(Ids, N), take(5, Ids, S), fr_tally(Gs, R, Base, Ts).
 
 % fr_selves(+Actors, -Groups): Actor-[Actor] for each actor (the actor is its own evidence).
 fr_selves([], []).

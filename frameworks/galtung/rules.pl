@@ -9,6 +9,8 @@
 % The whole view is read (not only the recent window): the triangle describes the
 % conflict's make-up, not its momentum. Helpers of this module are prefixed gt_.
 
+:- module(galtung, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no claims or events: violence is read from what the actors do (events) and say (claims)') :-
@@ -89,13 +91,13 @@ gt_contested_set(interest(T)) :- gt_contested_interest_type(T).
 % the issue and the opposing actors' claims about it
 % (one opposing pair per issue or interest type is enough to show the contradiction)
 gt_set_opposed(issue(Issue), s(Adj, ByIssue), [Issue | Said]) :-
-    group_ids(Issue, ByIssue, Speakers), gt_keys(Speakers, Actors),
-    gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Speakers, Sel), gt_values(Sel, Said).
+    group_ids(Issue, ByIssue, Speakers), pairs_keys(Speakers, Actors),
+    gt_opposed_pair(Actors, Adj, Pair), select_groups(Pair, Speakers, Sel), grouped_ids(Sel, Said).
 % the opposing actors' interests of that type (other than 'other')
 gt_set_opposed(interest(Type), s(Adj, _), Interests) :-
     nodes_where('Interest', interest_type, Type, Is), nonempty(Is),
-    group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), gt_keys(Holders, Actors),
-    gt_opposed_pair(Actors, Adj, Pair), gt_select(Pair, Holders, Sel), gt_values(Sel, Interests).
+    group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), pairs_keys(Holders, Actors),
+    gt_opposed_pair(Actors, Adj, Pair), select_groups(Pair, Holders, Sel), grouped_ids(Sel, Interests).
 
 % gt_issue_speakers(-ByIssue): Issue-Speakers for each issue claims are about, Speakers being Actor-Claims
 % (both sorted), as an index (index_groups/2): read once from the ABOUT edges and the claims' speakers
@@ -139,20 +141,7 @@ gt_first_pair([A | As], Adj, Actors, Pair) :-
 
 % ---- ordered lists (one pass over sorted lists, deterministic) --------------------------
 
-gt_keys([], []).
-gt_keys([K-_ | T], [K | Ks]) :- gt_keys(T, Ks).
-
 % the values of a Key-Values list, appended
-gt_values([], []).
-gt_values([_-V | T], Out) :- gt_values(T, R), append(V, R, Out).
-
-% gt_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
-gt_select([], _, []) :- !.
-gt_select(_, [], []) :- !.
-gt_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), gt_select_(O, K, Ks, G, V, Gs, Out).
-gt_select_(<, _, Ks, G, V, Gs, Out) :- gt_select(Ks, [G-V | Gs], Out).
-gt_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- gt_select(Ks, Gs, Out).
-gt_select_(>, K, Ks, _, _, Gs, Out) :- gt_select([K | Ks], Gs, Out).
 
 % ---- sentences -------------------------------------------------------------------
 
@@ -162,15 +151,11 @@ gt_by(Groups, Text) :- gt_names(Groups, Names), atomic_list_concat([', by ', Nam
 
 % gt_names(+Groups, -Text): the actors of Actor-Items groups by label, at most five, those with the
 % most items first when there are more ("A, B, C, D and 7 others")
-gt_names(Groups, Text) :- length(Groups, N), N =< 5, !, gt_keys(Groups, Actors), join([Actors], Text).
+gt_names(Groups, Text) :- length(Groups, N), N =< 5, !, pairs_keys(Groups, Actors), join([Actors], Text).
 gt_names(Groups, Text) :-
     findall(Neg-A, (member(A-Items, Groups), length(Items, K), Neg is -K), Ranked0), msort(Ranked0, Ranked),
-    gt_take(4, Ranked, Top), findall(A, member(_-A, Top), Actors), length(Groups, N), Others is N - 4,
+    take(4, Ranked, Top), findall(A, member(_-A, Top), Actors), length(Groups, N), Others is N - 4,
     labels(Actors, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
-
-gt_take(0, _, []) :- !.
-gt_take(_, [], []) :- !.
-gt_take(N, [X | Xs], [X | Ys]) :- M is N - 1, gt_take(M, Xs, Ys).
 
 gt_plural(1, Singular, _, Singular) :- !.
 gt_plural(_, _, Plural, Plural).
@@ -217,11 +202,11 @@ gt_tally(Tally) :-
 % the corners of the conflict triangle that are visible, as a list in the order A, B, C
 finding(abc, Corners, Sentence, Ids, [Rule | Corners]) :-
     findall(C-Ev, (member(C, [attitudes, behaviour, contradiction]), gt_corner(C, Ev)), Found), nonempty(Found),
-    gt_keys(Found, Corners), findall(Ev, member(_-Ev, Found), Evs), append(Evs, Ids0), sort(Ids0, Ids),
+    pairs_keys(Found, Corners), findall(Ev, member(_-Ev, Found), Evs), append(Evs, Ids0), sort(Ids0, Ids),
     findall(C, (member(C, [attitudes, behaviour, contradiction]), \+ member(C, Corners)), Absent),
     gt_abc_reading(Corners, Absent, Reading),
     Rule = 'attitudes are Accusation and Grievance claims, behaviour is events, contradiction is opposing actors on one Issue or interest type',
-    gt_and(Corners, Seen),
+    list_text(Corners, Seen),
     join(['Of the conflict triangle, the corners visible are ', Seen, Reading], Sentence).
 
 % a corner and its evidence; for contradiction the first issue or interest type that shows it is enough
@@ -231,16 +216,11 @@ gt_corner(C, Ev) :- present(C, Ev).
 gt_abc_reading([_, _, _], _, ': a manifest conflict, which Galtung would address on all three corners at once.') :- !.
 gt_abc_reading([contradiction], _, ' alone: a latent conflict, an incompatibility not yet voiced or acted on.') :- !.
 gt_abc_reading(_, Absent, Text) :-
-    gt_and(Absent, Missing), gt_plural_of(Absent, Verb),
+    list_text(Absent, Missing), gt_plural_of(Absent, Verb),
     atomic_list_concat(['; ', Missing, ' ', Verb, ' not shown in the graph.'], Text).
 
 gt_plural_of([attitudes], 'are') :- !.
 gt_plural_of([_], 'is') :- !.
 gt_plural_of(_, 'are').
-
-% gt_and(+Atoms, -Text): "a", "a and b", "a, b and c"
-gt_and([X], X) :- !.
-gt_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
-gt_and([X|Xs], T) :- gt_and(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
 
 gt_capitalise(S0, S) :- atom_chars(S0, [C|Cs]), upcase_atom(C, U), atom_chars(U, [UC]), atom_chars(S, [UC|Cs]).

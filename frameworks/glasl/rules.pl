@@ -4,6 +4,8 @@
 %   4-6 win-lose:  coalitions, loss of face (accusations), strategies of threats
 %   7-9 lose-lose: limited destructive blows, fragmentation, together into the abyss
 
+:- module(glasl, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no claims or events: nothing shows how the parties deal with each other') :-

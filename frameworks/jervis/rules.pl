@@ -12,6 +12,8 @@
 %   MATCH (a:Actor), (b:Actor) WHERE spiral_pair(a, b) RETURN a.label, b.label
 % Helpers of this module are prefixed jv_.
 
+:- module(jervis, [indicator/3, present/2, missing/1, finding/5, keywords/2, spiral_pair/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: a security dilemma is between two sides') :-
@@ -58,24 +60,13 @@ jv_move_set(Ids) :- events_of_type('THREATEN', Ids), Ids \== [].
 jv_move_set(Ids) :- claims_of_type('Threat', Ids), Ids \== [].
 jv_move_set(Ids) :- keywords(jv_defence_words, W), nodes_mentioning('Claim', W, Ids), Ids \== [].
 
-% jv_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
-jv_doers(Events, Groups) :-
-    group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, G1),
-    group_by_edge(Events, 'PARTICIPATES_IN', in, participant, G2),
-    append(G1, G2, G0), jv_merge_groups(G0, Groups).
-
-jv_merge_groups(Groups, Merged) :- msort(Groups, Sorted), jv_merge_sorted(Sorted, Merged).
-jv_merge_sorted([], []).
-jv_merge_sorted([K-A, K-B | Rest], Merged) :- !, append(A, B, C0), sort(C0, C), jv_merge_sorted([K-C | Rest], Merged).
-jv_merge_sorted([G | Rest], [G | Merged]) :- jv_merge_sorted(Rest, Merged).
-
 % jv_ctx(-ctx(Triggers, Reactions)): Actor-Ids lists of each actor's defensive moves and of its
 % threatening or mobilising reactions, dated in the last two windows
 jv_ctx(ctx(Triggers, Reactions)) :-
     events_of_type('MOBILIZE', M0), jv_in_window(M0, M), events_of_type('THREATEN', T0), jv_in_window(T0, T),
     claims_of_type('Threat', C0), jv_in_window(C0, C), jv_defensive_claims(D),
-    jv_doers(M, ByM), speakers(D, ByD), append(ByM, ByD, Tr0), jv_merge_groups(Tr0, Triggers),
-    append(M, T, MT), jv_doers(MT, ByMT), speakers(C, ByC), append(ByMT, ByC, Re0), jv_merge_groups(Re0, Reactions).
+    doers(M, ByM), speakers(D, ByD), append(ByM, ByD, Tr0), merge_groups(Tr0, Triggers),
+    append(M, T, MT), doers(MT, ByMT), speakers(C, ByC), append(ByMT, ByC, Re0), merge_groups(Re0, Reactions).
 
 % jv_steps(+Moves, +Answers, -Steps): step(Move, Reactions) for each move answered within 90 days;
 % Moves and Answers are Id-Days lists (days before the reference date, read once per id)
@@ -115,13 +106,8 @@ jv_recs(Recs) :- jv_recs_(R), Recs = R.
 :- table jv_recs_/1.
 jv_recs_(Recs) :-
     jv_ctx(ctx(Tr, Re)),
-    findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), jv_collect(S, Pairs),
+    findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], []), jv_fill, Pairs),
     list_to_assoc(Pairs, Recs).
-jv_collect([], []).
-jv_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
-    jv_fill(T, Ids, r([], [], []), R1), jv_collect_same(K, Rest, R1, R, Rest1), jv_collect(Rest1, Recs).
-jv_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, jv_fill(T, Ids, R0, R1), jv_collect_same(K, Rest, R1, R, Out).
-jv_collect_same(_, Rest, R, R, Rest).
 jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- id_days(Ids, D).
 jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.

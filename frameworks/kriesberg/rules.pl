@@ -16,6 +16,8 @@
 % statements about windows and counts rather than about lists.
 % Helpers of this module are prefixed kr_.
 
+:- module(kriesberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no dated events: the phase is read from how events change over time') :-
@@ -51,9 +53,6 @@ kr_present(agreement, _, Ids) :- kr_settlement(_, Ids).
 kr_violence_types(['ASSAULT', 'COERCE']).
 kr_peace_types(['AGREE', 'CONCEDE', 'RETREAT']).
 
-% kr_count(+List, -N): the length of a list in one step (length/2 walks it)
-kr_count(L, N) :- T =.. [c | L], functor(T, _, N).
-
 % kr_events_in(+Types, +From, +To, -Ids): the events of Types dated From..To days before the reference date
 kr_events_in(Types, From, To, Ids) :-
     findall(Es, (member(T, Types), events_of_type(T, All), filter_ids(All, window(From, To), Es)), L), append(L, I0), sort(I0, Ids).
@@ -71,7 +70,7 @@ kr_window(Wv) :- kr_window0(X), Wv = X.
 :- table kr_window0/1.
 kr_window0(w(R, E, NR, NE, T)) :-
     recent_window(W), W1 is W + 1, W2 is 2 * W,
-    kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), kr_count(R, NR), kr_count(E, NE), trend_of(NR, NE, T).
+    kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), count_ids(R, NR), count_ids(E, NE), trend_of(NR, NE, T).
 
 % kr_peace_window(+Which, -Ids): AGREE, CONCEDE, RETREAT events of the recent window (0) or the one before (1)
 kr_peace_window(0, Ids) :- recent_window(W), kr_peace_types(Ts), kr_events_in(Ts, 0, W, Ids).
@@ -146,24 +145,24 @@ kr_phase(_, Phase, Ms, [Rule, agreement], Sentence) :-
               ' days before the reference date and no violence (ASSAULT, COERCE) has followed it.'], Sentence)
     ).
 kr_phase(w(R, _, NR, NE, rising), escalating, R, ['escalating when violent events rise from one window to the next', violence_rising, violence], Sentence) :-
-    kr_events(NR, RT), join(['The conflict is escalating: ', RT, ' (ASSAULT, COERCE) in the last 180 days against ', NE, ' in the 180 days before.'], Sentence).
+    kr_events(NR, RT), recent_window(Days), join(['The conflict is escalating: ', RT, ' (ASSAULT, COERCE) in the last ', Days, ' days against ', NE, ' in the ', Days, ' days before.'], Sentence).
 kr_phase(w(R, [], NR, _, _), escalating, R, ['escalating when violence begins: violent events in the recent window and none before', violence], Sentence) :-
     nonempty(R), recent_window(W), Lo is W + 1, \+ kr_violence_exists(Lo, 1000000),
     kr_events(NR, RT),
-    join(['The conflict is escalating: violence has begun, with ', RT, ' (ASSAULT, COERCE) in the last 180 days and none before.'], Sentence).
+    recent_window(Days), join(['The conflict is escalating: violence has begun, with ', RT, ' (ASSAULT, COERCE) in the last ', Days, ' days and none before.'], Sentence).
 kr_phase(Wv, de_escalating, Ids, [Rule | Inds], Sentence) :-
     Wv = w(R, E, NR, NE, T), T \== rising, nonempty(E),
     ( kr_falling(Wv) -> Falling = yes ; Falling = no ),
     kr_peace_window(0, PR), kr_peace_window(1, PE),
     ( kr_peace_after_violence(PR, PA) -> true ; PA = [] ),
-    kr_count(PR, NPR), kr_count(PE, NPE), ( trend_of(NPR, NPE, rising) -> PeaceRising = yes ; PeaceRising = no ),
+    count_ids(PR, NPR), count_ids(PE, NPE), ( trend_of(NPR, NPE, rising) -> PeaceRising = yes ; PeaceRising = no ),
     ( Falling == yes ; PA \== [] ; PeaceRising == yes ), !,
     append([R, E, PR, PE], I0), sort(I0, Ids),
     findall(I, (member(I-C, [violence_falling-Falling, peace_moves-PR]), C \== no, C \== []), Inds),
     (   Falling == yes
     ->  Rule = 'de-escalating when violent events fall from one window to the next',
         ( PR == [] -> Moves = '' ; join([', alongside moves towards agreement or withdrawal (', PR, ')'], Moves) ),
-        kr_events(NR, RT), join(['The conflict is de-escalating: ', RT, ' (ASSAULT, COERCE) in the last 180 days against ', NE, ' in the 180 days before', Moves, '.'], Sentence)
+        kr_events(NR, RT), recent_window(Days), join(['The conflict is de-escalating: ', RT, ' (ASSAULT, COERCE) in the last ', Days, ' days against ', NE, ' in the ', Days, ' days before', Moves, '.'], Sentence)
     ;   Rule = 'de-escalating when AGREE, CONCEDE or RETREAT moves rise or come after the last violence, while violence does not rise',
         join(['The conflict is de-escalating: moves towards agreement or withdrawal (', PR, ') come after the last violence, which is not rising.'], Sentence)
     ).
@@ -173,21 +172,21 @@ kr_phase(w(R, E, NR, NE, _), stalemate, Ids, [Rule, violence | Inds], Sentence) 
     kr_events(NR, RT),
     (   F \== []
     ->  Inds = [failed_talks], Rule = 'stalemate when violence goes on at a steady level and talks fail',
-        join(['The conflict is in a stalemate: violence goes on at a steady level (', RT, ' in the last 180 days, ', NE,
-              ' in the 180 days before) and talks or offers were followed by more violence or rejected.'], Sentence)
+        recent_window(Days), join(['The conflict is in a stalemate: violence goes on at a steady level (', RT, ' in the last ', Days, ' days, ', NE,
+              ' in the ', Days, ' days before) and talks or offers were followed by more violence or rejected.'], Sentence)
     ;   Inds = [], Rule = 'stalemate when violence goes on at a steady level, neither rising nor falling',
-        join(['The conflict is in a stalemate: violence goes on at a steady level (', RT, ' in the last 180 days, ', NE,
-              ' in the 180 days before), neither rising nor falling.'], Sentence)
+        recent_window(Days), join(['The conflict is in a stalemate: violence goes on at a steady level (', RT, ' in the last ', Days, ' days, ', NE,
+              ' in the ', Days, ' days before), neither rising nor falling.'], Sentence)
     ).
 kr_phase(w([], [], _, _, _), emerging, Ids, ['emerging when parties make demands, accuse, threaten or protest without violence', contention], Sentence) :-
     kr_contention(Ids), nonempty(Ids),
-    join(['The conflict is emerging: the parties make demands, accusations or threats, or protest, but no violence (ASSAULT, COERCE) is recorded in the last 360 days.'], Sentence).
+    recent_window(Days), Span is 2 * Days, join(['The conflict is emerging: the parties make demands, accusations or threats, or protest, but no violence (ASSAULT, COERCE) is recorded in the last ', Span, ' days.'], Sentence).
 kr_phase(w([], [], _, _, _), latent, Ids, ['latent when grievances are held but not pressed', grievances], Sentence) :-
     current_claims('Grievance', Ids), nonempty(Ids),
     join(['The conflict is latent: grievances are held (', Ids, ') but not pressed with demands, protests or violence.'], Sentence).
 kr_phase(_, latent, Ids, ['latent when nothing contentious is current: no violence, demands or protests in the last two windows'], Sentence) :-
     nodes_where('Event', _, _, Es), filter_ids(Es, dated, D), kr_latest(D, Days), filter_ids(D, window(Days, Days), Ids),
-    join(['The conflict is latent: nothing contentious is current (no violence, demands or protests in the last 360 days).'], Sentence).
+    recent_window(Window), Span is 2 * Window, join(['The conflict is latent: nothing contentious is current (no violence, demands or protests in the last ', Span, ' days).'], Sentence).
 
 % kr_events(+N, -Text): "1 violent event", "3 violent events"
 kr_events(1, '1 violent event') :- !.
@@ -209,9 +208,9 @@ kr_finding(trend, w(R, E, NR, NE, Trend), phase(_, PE, _, _), Trend, Sentence, E
     findall(I, (member(I-T, [violence_rising-rising, violence_falling-falling]), T == Trend), Inds),
     kr_trend_text(Trend, NR, NE, Sentence).
 
-kr_trend_text(steady, 0, 0, S) :- !, join(['Violence is steady: no violent events (ASSAULT, COERCE) in the last 180 days or in the 180 days before.'], S).
+kr_trend_text(steady, 0, 0, S) :- !, recent_window(Days), join(['Violence is steady: no violent events (ASSAULT, COERCE) in the last ', Days, ' days or in the ', Days, ' days before.'], S).
 kr_trend_text(Trend, NR, NE, S) :-
-    kr_events(NR, R), join(['Violence is ', Trend, ': ', R, ' in the last 180 days against ', NE, ' in the 180 days before.'], S).
+    kr_events(NR, R), recent_window(Days), join(['Violence is ', Trend, ': ', R, ' in the last ', Days, ' days against ', NE, ' in the ', Days, ' days before.'], S).
 
 % ---- time -----------------------------------------------------------------------
 

@@ -9,15 +9,14 @@
 % asserts a process claim. Lederach's warning: a process resting on one level does not carry the
 % society with it. Helpers of this module are prefixed ld_.
 
+:- module(lederach, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no peace process: no talks or agreements (CONSULT, AGREE events) and no offers or commitments (Offer, Commitment claims) whose participants could be placed on the pyramid') :-
-    \+ ld_process_exists.
+    \+ peace_process_exists.
 missing('no participant of the process can be placed at a level: give the actors in talks, agreements, offers or commitments an actor_type (state, armed_group, ngo, civil_society, community...)') :-
-    ld_process_exists, ld_ctx(Ctx), ld_engaged_levels(Ctx, []).
-
-ld_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
-ld_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
+    peace_process_exists, ld_ctx(Ctx), ld_engaged_levels(Ctx, []).
 
 % ---- indicators -------------------------------------------------------------
 
@@ -27,7 +26,7 @@ indicator(middle_engaged, 1, 'middle-range leaders in the process: NGOs, civil s
 indicator(grassroots_engaged, 1, 'grassroots leaders in the process: community actors, villages, refugees, the displaced, women''s and youth groups taking part or asserting process claims').
 indicator(vertical_integration, 1, 'levels meeting: process events in which actors of two or more levels take part together').
 
-present(process, Ids) :- ld_process_ids(Ids), nonempty(Ids).
+present(process, Ids) :- peace_process_ids(Ids), nonempty(Ids).
 present(Name, Ids) :- Name \== process, ld_ctx(Ctx), ld_per_level(PerLevel), ld_present(Name, Ctx, PerLevel, Ids).
 
 ld_present(Name, _, PerLevel, Ids) :-
@@ -37,19 +36,14 @@ ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerL
 
 % ---- the process ---------------------------------------------------------------
 
-ld_process(Events, Claims) :-
-    events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
-    claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
-ld_process_ids(Ids) :- ld_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
-
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
 % (tabled, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
 ld_ctx(Ctx) :- ld_ctx_(C), Ctx = C.
 :- table ld_ctx_/1.
 ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
-    ld_levels(Levels), ld_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
-    ld_keys(ByEvents, K1), ld_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
+    ld_levels(Levels), peace_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
+    pairs_keys(ByEvents, K1), pairs_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
 
 % ---- levels of the pyramid -------------------------------------------------------
 
@@ -79,7 +73,7 @@ ld_level_set(lv(_, _, G), grassroots, G).
 
 % ld_engaged_levels(+Ctx, -Levels): the levels with an actor in the process, in pyramid order
 ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
-    findall(L, (member(L, [top, middle, grassroots]), ld_level_set(Levels, L, Set), ld_intersect(Set, Engaged, [_|_])), Found).
+    findall(L, (member(L, [top, middle, grassroots]), ld_level_set(Levels, L, Set), ord_intersection(Set, Engaged, [_|_])), Found).
 
 % ld_per_level(-PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
 % order: its actors in the process, their process events and claims, and their process events alone
@@ -89,14 +83,14 @@ ld_per_level_(PerLevel) :-
     ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)),
     findall(lv(Level, Actors, Said, Events),
             ( member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),
-              ld_intersect(Set, Engaged, Actors), nonempty(Actors),
-              ld_select(Actors, ByEvents, E), ld_select(Actors, ByClaims, C), ld_values(E, V1), ld_values(C, V2),
+              ord_intersection(Set, Engaged, Actors), nonempty(Actors),
+              select_groups(Actors, ByEvents, E), select_groups(Actors, ByClaims, C), grouped_ids(E, V1), grouped_ids(C, V2),
               sort(V1, Events), append(V1, V2, S0), sort(S0, Said) ),
             PerLevel).
 
 % process events joining actors of two or more levels
 ld_cross_level_events(PerLevel, Ids) :-
-    findall(X, (member(lv(L1, _, _, E1), PerLevel), member(lv(L2, _, _, E2), PerLevel), L1 @< L2, ld_intersect(E1, E2, X)), Xs),
+    findall(X, (member(lv(L1, _, _, E1), PerLevel), member(lv(L2, _, _, E2), PerLevel), L1 @< L2, ord_intersection(E1, E2, X)), Xs),
     append(Xs, I0), sort(I0, Ids).
 
 % the actors of a level that are in the graph but not in the process
@@ -105,20 +99,6 @@ ld_outside(ctx(Levels, _, _, Engaged), Level, Outside) :-
 
 % ---- ordered lists (linear, deterministic) ------------------------------------------
 
-ld_keys([], []).
-ld_keys([K-_ | T], [K | Ks]) :- ld_keys(T, Ks).
-
-ld_values([], []).
-ld_values([_-V | T], Out) :- ld_values(T, R), append(V, R, Out).
-
-% ld_select(+SortedKeys, +SortedGroups, -Selected): the Key-Values of Groups whose Key is in SortedKeys
-ld_select([], _, []) :- !.
-ld_select(_, [], []) :- !.
-ld_select([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), ld_select_(O, K, Ks, G, V, Gs, Out).
-ld_select_(<, _, Ks, G, V, Gs, Out) :- ld_select(Ks, [G-V | Gs], Out).
-ld_select_(=, K, Ks, _, V, Gs, [K-V | Out]) :- ld_select(Ks, Gs, Out).
-ld_select_(>, K, Ks, _, _, Gs, Out) :- ld_select([K | Ks], Gs, Out).
-
 % ld_subtract(+Sorted, +Sorted, -Sorted): ordered set difference
 ld_subtract([], _, []) :- !.
 ld_subtract(Xs, [], Xs) :- !.
@@ -126,14 +106,6 @@ ld_subtract([X|Xs], [Y|Ys], Out) :- compare(O, X, Y), ld_subtract_(O, X, Xs, Y, 
 ld_subtract_(<, X, Xs, Y, Ys, [X|Out]) :- ld_subtract(Xs, [Y|Ys], Out).
 ld_subtract_(=, _, Xs, _, Ys, Out) :- ld_subtract(Xs, Ys, Out).
 ld_subtract_(>, X, Xs, _, Ys, Out) :- ld_subtract([X|Xs], Ys, Out).
-
-% ld_intersect(+Sorted, +Sorted, -Sorted): ordered set intersection
-ld_intersect([], _, []) :- !.
-ld_intersect(_, [], []) :- !.
-ld_intersect([X|Xs], [Y|Ys], Out) :- compare(O, X, Y), ld_intersect_(O, X, Xs, Y, Ys, Out).
-ld_intersect_(<, _, Xs, Y, Ys, Out) :- ld_intersect(Xs, [Y|Ys], Out).
-ld_intersect_(=, X, Xs, _, Ys, [X|Out]) :- ld_intersect(Xs, Ys, Out).
-ld_intersect_(>, X, Xs, _, Ys, Out) :- ld_intersect([X|Xs], Ys, Out).
 
 % ---- sentences ---------------------------------------------------------------------
 
@@ -148,20 +120,6 @@ ld_single_risk(top, 'an agreement made at the top has no middle-range or grassro
 ld_single_risk(middle, 'middle-range leaders can link the levels, but here neither the leaders who decide nor the communities who live with the outcome take part.').
 ld_single_risk(grassroots, 'local peace made without top-level or middle-range leaders cannot change the policies and structures that keep the conflict going.').
 
-ld_and([X], X) :- !.
-ld_and([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
-ld_and([X|Xs], T) :- ld_and(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
-
-% ld_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
-ld_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
-ld_names(Actors, Text) :-
-    ld_take(4, Actors, Top), length(Actors, N), Others is N - 4,
-    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
-
-ld_take(0, _, []) :- !.
-ld_take(_, [], []) :- !.
-ld_take(N, [X | Xs], [X | Ys]) :- M is N - 1, ld_take(M, Xs, Ys).
-
 ld_indicator(top, top_engaged).
 ld_indicator(middle, middle_engaged).
 ld_indicator(grassroots, grassroots_engaged).
@@ -174,7 +132,7 @@ finding(Key, Value, Sentence, Ids, Because) :-
 
 ld_finding(_, PerLevel, _, level_engaged, Level, Sentence, Ids, [Rule, Indicator]) :-
     member(lv(Level, Actors, Said, _), PerLevel), ld_indicator(Level, Indicator), ld_name(Level, Name), ld_kind(Level, Kind),
-    length(Said, N), ld_names(Actors, Who),
+    length(Said, N), few_labels(Actors, Who),
     ( N =:= 1 -> Through = ' process event or claim' ; Through = ' process events and claims' ),
     Rule = 'a level is engaged when its actors take part in CONSULT or AGREE events or assert Offer or Commitment claims',
     atomic_list_concat(['The process engages ', Name, ' (', Kind, '): ', Who, ', through ', N, Through, ' (talks, agreements, offers, commitments).'], Sentence),
@@ -182,7 +140,7 @@ ld_finding(_, PerLevel, _, level_engaged, Level, Sentence, Ids, [Rule, Indicator
 
 ld_finding(Ctx, PerLevel, Engaged, single_level_process, Value, Sentence, Ids, [Rule, process | Inds]) :-
     findall(I, (member(L, Engaged), ld_indicator(L, I)), Inds),
-    findall(T, (member(L, Engaged), ld_name(L, T)), Names), ld_and(Names, Text),
+    findall(T, (member(L, Engaged), ld_name(L, T)), Names), nonempty(Names), list_text(Names, Text),
     Rule = 'Lederach: a process that engages only one level of leadership lacks the vertical links that carry a settlement through society',
     ( Engaged = [Only] -> Value = yes, ld_single_risk(Only, Risk),
         atomic_list_concat(['The process rests on one level only, ', Text, ': ', Risk], Sentence)
@@ -190,13 +148,13 @@ ld_finding(Ctx, PerLevel, Engaged, single_level_process, Value, Sentence, Ids, [
         ( Cross = [] -> Joined = ' but no process event brings actors of two levels together.' ; Joined = ', and some process events bring actors of different levels together.' ),
         length(Engaged, K),
         atomic_list_concat(['The process engages ', K, ' levels (', Text, ')', Joined], Sentence) ),
-    Ctx = ctx(_, _, _, As), ld_process_ids(P), append(P, As, I0), sort(I0, Ids).
+    Ctx = ctx(_, _, _, As), peace_process_ids(P), append(P, As, I0), sort(I0, Ids).
 
 ld_finding(Ctx, _, Engaged, missing_level, Absent, Sentence, Ids, [Rule, process]) :-
     findall(L, (member(L, [top, middle, grassroots]), \+ member(L, Engaged)), Absent), nonempty(Absent),
     findall(O, (member(L, Absent), ld_outside(Ctx, L, O)), Os), append(Os, Outside0), sort(Outside0, Outside),
-    findall(T, (member(L, Absent), ld_name(L, T)), Names), ld_and(Names, Text),
+    findall(T, (member(L, Absent), ld_name(L, T)), Names), nonempty(Names), list_text(Names, Text),
     Rule = 'a level is missing when none of its actors takes part in a process event or asserts a process claim',
     ( Outside = [] -> atomic_list_concat(['The process leaves out ', Text, '; the graph shows no such actors.'], Sentence)
-    ; ld_names(Outside, Who), atomic_list_concat(['The process leaves out ', Text, '; in the graph but outside the process: ', Who, '.'], Sentence) ),
-    ld_process_ids(P), append(P, Outside, I0), sort(I0, Ids).
+    ; few_labels(Outside, Who), atomic_list_concat(['The process leaves out ', Text, '; in the graph but outside the process: ', Who, '.'], Sentence) ),
+    peace_process_ids(P), append(P, Outside, I0), sort(I0, Ids).

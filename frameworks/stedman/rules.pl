@@ -14,10 +14,12 @@
 % spoiler/1 is callable from queries: MATCH (a:Actor) WHERE spoiler(a) RETURN a.label.
 % Helpers of this module are prefixed st_.
 
+:- module(stedman, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, spoiler/1]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no peace process: no talks, offers, agreements or commitments (CONSULT, AGREE events; Offer, Commitment claims): there is nothing to spoil') :-
-    \+ st_process_exists.
+    \+ peace_process_exists.
 
 % ---- indicators -------------------------------------------------------------
 
@@ -31,7 +33,7 @@ indicator(shifting_demands, 0.5, 'shifting demands: one actor''s Demand claims d
 indicator(total_rejection, 0.5, 'total rejection: REJECT events, claims rejecting any agreement or talks (never, any agreement, under no circumstances)').
 indicator(declared_spoilers, 0.5, 'actors the graph already names as spoilers (role spoiler)').
 
-present(process, Ids) :- st_process_ids(Ids), nonempty(Ids).
+present(process, Ids) :- peace_process_ids(Ids), nonempty(Ids).
 present(agreement, Ids) :- st_agreement_ids(Ids), nonempty(Ids).
 present(opposition, Ids) :- st_ctx(Ctx), st_opposition_edges(Ctx, Ids), nonempty(Ids).
 present(red_lines_against_deal, Ids) :- st_deal_claims(Ids), nonempty(Ids).
@@ -45,21 +47,14 @@ present(declared_spoilers, Ids) :- nodes_where('Actor', role, spoiler, Ids), non
 
 % ---- the process ---------------------------------------------------------------
 
-st_process(Events, Claims) :-
-    events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
-    claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
-st_process_ids(Ids) :- st_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
 st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment', C), append(A, C, I0), sort(I0, Ids).
 
 % st_ctx(-ctx(Inside, Parties)): Inside = who took part in talks or agreements or made a
 % commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose)
 st_ctx(ctx(Inside, Parties)) :-
-    st_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
-    st_keys(G1, K1), st_keys(G2, K2), st_keys(G3, K3),
+    peace_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
+    pairs_keys(G1, K1), pairs_keys(G2, K2), pairs_keys(G3, K3),
     append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties).
-
-st_keys([], []).
-st_keys([K-_ | T], [K | Ks]) :- st_keys(T, Ks).
 
 % ---- evidence of spoiling ---------------------------------------------------------
 
@@ -115,9 +110,9 @@ st_opposition_edges(ctx(_, Parties), Ids) :-
 % st_profile(+A, -prof(Claims, Acts)): the claims A asserts, the events A perpetrates or takes part in
 % (not as target or mediator), each read from A's own edges
 st_profile(A, prof(Claims, Acts)) :-
-    group_by_edge([A], 'ASSERTS', out, _, GC), st_keys(GC, Claims),
-    group_by_edge([A], 'PARTICIPATES_IN', out, perpetrator, GP), st_keys(GP, Done),
-    group_by_edge([A], 'PARTICIPATES_IN', out, participant, GQ), st_keys(GQ, Joined),
+    group_by_edge([A], 'ASSERTS', out, _, GC), pairs_keys(GC, Claims),
+    group_by_edge([A], 'PARTICIPATES_IN', out, perpetrator, GP), pairs_keys(GP, Done),
+    group_by_edge([A], 'PARTICIPATES_IN', out, participant, GQ), pairs_keys(GQ, Joined),
     append(Done, Joined, A0), sort(A0, Acts).
 
 st_claims_of(prof(Claims, _), Types, Ids) :- findall(X, (member(T, Types), filter_ids(Claims, prop(type, T), X)), L), append(L, Ids).
@@ -163,23 +158,13 @@ st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 st_spoilers(Ctx, Spoilers) :- st_all_spoilers(C, S), Ctx = C, Spoilers = S.
 :- table st_all_spoilers/2.
 st_all_spoilers(Ctx, Spoilers) :-
-    st_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
+    peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
     findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
                  st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S) ), Spoilers).
-
-st_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
-st_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
 
 st_drop(_, [], []).
 st_drop(X, [X|T], R) :- !, st_drop(X, T, R).
 st_drop(X, [H|T], [H|R]) :- st_drop(X, T, R).
-
-st_ord_intersect([], _, []) :- !.
-st_ord_intersect(_, [], []) :- !.
-st_ord_intersect([X | Xs], [Y | Ys], Out) :- compare(O, X, Y), st_intersect_(O, X, Xs, Y, Ys, Out).
-st_intersect_(<, _, Xs, Y, Ys, Out) :- st_ord_intersect(Xs, [Y | Ys], Out).
-st_intersect_(=, X, Xs, _, Ys, [X | Out]) :- st_ord_intersect(Xs, Ys, Out).
-st_intersect_(>, X, Xs, _, Ys, Out) :- st_ord_intersect([X | Xs], Ys, Out).
 
 % st_type(+Profile, -Type, -Evidence, -Reason, -Indicators): greedy, then limited (inclusion), then total, then limited
 st_type(Prof, Type, Ids, Reason, Inds) :-
@@ -218,17 +203,17 @@ spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _), S).
 % ---- findings -------------------------------------------------------------------
 
 finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
-    st_process(Es, Cs), length(Es, NE), length(Cs, NC),
+    peace_process(Es, Cs), length(Es, NE), length(Cs, NC),
     st_counts([NE-'talks or agreement event'-'talks and agreement events', NC-'offer or commitment'-'offers and commitments'], Record),
-    st_process_ids(All), nonempty(All), current_ids(All, Current),
+    peace_process_ids(All), nonempty(All), current_ids(All, Current),
     findall(D, (member(Id, All), valid_time(Id, D)), Ds0), msort(Ds0, Ds),
     ( Ds = [] -> Latest = 'undated' ; last(Ds, Latest) ),
-    Rule = 'a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (180 days) or is undated',
+    recent_window(Days), atomic_list_concat(['a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (', Days, ' days) or is undated'], Rule),
     ( Current = [_|_] -> Value = yes,
         atomic_list_concat(['A peace process is under way: ', Record, ', the latest on ', Latest, '.'], Sentence)
     ; Value = no,
-        atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than 180 days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
-    st_process_ids(Ids).
+        recent_window(Days), atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than ', Days, ' days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
+    peace_process_ids(Ids).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the
 % process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps
@@ -254,7 +239,7 @@ st_kept_spoiler(Spoilers, S) :-
 
 st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, spoiler, [A, Type], Sentence, Ids, Because) :-
     st_behaviour_text(Beh, BText, BInds),
-    ( Ps = [] -> join(['', [A], ' is named a spoiler in the graph'], OText) ; st_names(Ps, PN), join(['', [A], ' opposes ', PN, ' (in the process)'], OText) ),
+    ( Ps = [] -> join(['', [A], ' is named a spoiler in the graph'], OText) ; few_labels(Ps, PN), join(['', [A], ' opposes ', PN, ' (in the process)'], OText) ),
     ( Ps = [] -> OInds = [declared_spoilers] ; OInds = [opposition] ),
     append([OInds, BInds, TInds], Inds),
     atomic_list_concat(['a spoiler opposes a party to the process and acts against it; ', Type, ' spoilers: ', TypeReason], Rule),
@@ -262,7 +247,7 @@ st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, s
     join([OText, '; it ', BText, ': a ', Type, ' spoiler, since ', TypeReason, '.'], Sentence),
     append([[A], OppIds, Beh, TypeIds], I0), sort(I0, Ids).
 st_spoiler_finding(A, _, OppIds, Beh, prof(Claims, Acts), _, _, _, _, Inside, spoiler_position, [A, Position], Sentence, Ids, [Rule, opposition]) :-
-    ( st_ord_intersect([A], Inside, [A]) -> Position = inside ; Position = outside ),
+    ( ord_intersection([A], Inside, [A]) -> Position = inside ; Position = outside ),
     filter_ids(Acts, prop(event_type, 'CONSULT'), E1), filter_ids(Acts, prop(event_type, 'AGREE'), E2), append(E1, E2, MyEvents),
     filter_ids(Claims, prop(type, 'Commitment'), MyCommits),
     Rule = 'inside spoilers take part in talks or agreements (CONSULT, AGREE) or made a commitment; outside spoilers do not',
@@ -295,12 +280,3 @@ st_counts(Items, Text) :-
 st_count(1, Singular, _, Text) :- !, atomic_list_concat([1, ' ', Singular], Text).
 st_count(N, _, Plural, Text) :- atomic_list_concat([N, ' ', Plural], Text).
 
-% st_names(+Actors, -Text): at most five actors by label ("A, B, C, D and 7 others")
-st_names(Actors, Text) :- length(Actors, N), N =< 5, !, join([Actors], Text).
-st_names(Actors, Text) :-
-    st_take(4, Actors, Top), length(Actors, N), Others is N - 4,
-    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
-
-st_take(0, _, []) :- !.
-st_take(_, [], []) :- !.
-st_take(N, [X | Xs], [X | Ys]) :- M is N - 1, st_take(M, Xs, Ys).

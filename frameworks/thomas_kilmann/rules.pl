@@ -19,6 +19,10 @@
 % group (functor/3 of a term built from it) and keeps its first five ids as evidence, so that the
 % cost grows with the number of actors rather than with every claim and event.
 
+:- module(thomas_kilmann, [
+    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, competing/1
+]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('no actor with attributed moves: modes are read from the claims an actor asserts (ASSERTS) and the events it takes part in (PARTICIPATES_IN)') :-
@@ -35,7 +39,7 @@ indicator(accommodating_moves, 1, 'yielding: Concession claims the other side ha
 present(Indicator, Ids) :-
     tk_indicator_kinds(Indicator, Kinds),
     findall(S, (tk_sources(Ss), member(Src, Ss), tk_source(Src, Kind, G), member(Kind, Kinds),
-                tk_first(G, G5), tk_tally(G5, Kind, Ts), member(_-t(_, _, S), Ts)), L),
+                take(5, G, G5), tk_tally(G5, Kind, Ts), member(_-t(_, _, S), Ts)), L),
     append(L, Ids0), sort(Ids0, Ids), nonempty(Ids).
 present(Indicator, Ids) :-
     findall(R-U, tk_concessions(R, U), [Returned-Unreturned]),
@@ -58,22 +62,16 @@ tk_concessions(Returned, Unreturned) :-
     tk_split(GC, Flags, [], R0, [], U0), append(R0, R), sort(R, Returned), append(U0, U), sort(U, Unreturned).
 
 tk_split([], _, R, R, U, U).
-tk_split([_-Cs|Gs], [_-t(returned, yes, _)|Fs], R0, R, U0, U) :- !, tk_first(Cs, S), tk_split(Gs, Fs, [S|R0], R, U0, U).
-tk_split([_-Cs|Gs], [_|Fs], R0, R, U0, U) :- tk_first(Cs, S), tk_split(Gs, Fs, R0, R, [S|U0], U).
+tk_split([_-Cs|Gs], [_-t(returned, yes, _)|Fs], R0, R, U0, U) :- !, take(5, Cs, S), tk_split(Gs, Fs, [S|R0], R, U0, U).
+tk_split([_-Cs|Gs], [_|Fs], R0, R, U0, U) :- take(5, Cs, S), tk_split(Gs, Fs, R0, R, [S|U0], U).
 
 keywords(tk_refusal_words, ['no negotiation', 'not negotiate', 'never negotiate', 'no talks', 'refuse talks', 'refuses talks', 'refuse to talk', 'reject talks', 'rejects talks', 'no dialogue', 'will not talk', 'never talk', 'boycott the talks', 'walk out of the talks', 'walked out of the talks']).
-
-tk_interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
 
 % ---- passes over groupings (never id by id) -------------------------------------------
 
 % tk_tally(+Groups, +Kind, -Tallies): Actor-t(Kind, Count, FirstIds) for each Actor-Ids group.
 tk_tally([], _, []).
-tk_tally([A-Ids|Gs], Kind, [A-t(Kind, N, S)|Ts]) :- C =.. [n|Ids], functor(C, _, N), tk_first(Ids, S), tk_tally(Gs, Kind, Ts).
-
-% tk_first(+Ids, -First): the first five ids (evidence to cite).
-tk_first([A, B, C, D, E|_], [A, B, C, D, E]) :- !.
-tk_first(L, L).
+tk_tally([A-Ids|Gs], Kind, [A-t(Kind, N, S)|Ts]) :- C =.. [n|Ids], functor(C, _, N), take(5, Ids, S), tk_tally(Gs, Kind, Ts).
 
 % tk_member(-X, +List): each element of List, found by halving its index range (arg/3 on a term
 % built by =..); the same answers, in the same order, as member/2.
@@ -110,7 +108,7 @@ tk_source_of(shared_same, collaborating, G) :- tk_shared_same_groups(G).
 % tk_shared_type_groups(-Groups): Actor-Interests for an interest type held by two actors or
 % more (one grouping per type); tk_shared_same_groups: an untyped interest two actors hold.
 tk_shared_type_groups(G) :-
-    tk_interest_types(Types), member(T, Types),
+    interest_types(Types), member(T, Types),
     nodes_where('Interest', interest_type, T, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G),
     G = [_, _|_].
 tk_shared_same_groups(G) :-

@@ -9,8 +9,10 @@
 %   power:     Threat claims, COERCE and ASSAULT events
 % The mix is read from current evidence (the last 180 days before the reference date,
 % and undated evidence); when nothing is current, from the whole record.
-% Cost: lists of ids are filtered and counted by set predicates and functor/3 (ubg_len/2),
+% Cost: lists of ids are filtered and counted by set predicates (count_ids/2),
 % never walked id by id; evidence cites the first ids of each list.
+
+:- module(ury_brett_goldberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -30,39 +32,25 @@ present(Indicator, Ids) :-
     member(Indicator-N-Ids, [interests_moves-NI-EI, rights_moves-NR-ER, power_moves-NP-EP]), N > 0, nonempty(Ids).
 present(power_rising, Ids) :-
     ubg_power_lists(all, Lists),
-    findall(N-P, (member(L, Lists), recent_ids(L, Rc), ubg_len(Rc, N), ubg_prefix(Rc, P)), Rs),
-    findall(N, (member(L, Lists), earlier_ids(L, Ea), ubg_len(Ea, N)), Es),
+    findall(N-P, (member(L, Lists), recent_ids(L, Rc), count_ids(Rc, N), take(10, Rc, P)), Rs),
+    findall(N, (member(L, Lists), earlier_ids(L, Ea), count_ids(Ea, N)), Es),
     ubg_sum_pairs(Rs, 0, NR, [], Ps), sum_list(Es, NE), trend_of(NR, NE, rising),
     append(Ps, L0), sort(L0, Ids), nonempty(Ids).
 present(loop_back, Ids) :-
     current_events('CONSULT', Cs), group_by_edge(Cs, 'PARTICIPATES_IN', in, mediator, G),
-    ubg_first(G, G5), findall(F, (member(_-Es, G5), ubg_first(Es, F)), Fs), append(Fs, L), sort(L, Ids), nonempty(Ids).
+    take(5, G, G5), findall(F, (member(_-Es, G5), take(5, Es, F)), Fs), append(Fs, L), sort(L, Ids), nonempty(Ids).
 
 keywords(ubg_rights_words, [' law', 'lawful', 'legal', 'court', 'tribunal', 'treaty', 'treaties', 'agreement', 'accords', 'constitution', 'ruling', 'verdict', 'arbitration', 'violation of', 'violates', 'resolution', 'convention', 'rights']).
 
 % ---- list tools that never walk a list id by id ------------------------------------
 
-% ubg_len(+List, -N): the length of List in one inference (functor/3 of a term built by =..).
-ubg_len(L, N) :- T =.. [n|L], functor(T, _, N).
-
-% ubg_first(+List, -First): its first five elements (head unification only).
-ubg_first([], []).
-ubg_first([A], [A]).
-ubg_first([A, B], [A, B]).
-ubg_first([A, B, C], [A, B, C]).
-ubg_first([A, B, C, D], [A, B, C, D]).
-ubg_first([A, B, C, D, E|_], [A, B, C, D, E]).
-
-% ubg_prefix(+List, -Prefix): its first ten elements.
-ubg_prefix(L, P) :- ubg_len(L, N), ( N > 10 -> length(P, 10), append(P, _, L) ; P = L ).
-
 % ubg_count(+Lists, -N, -Evidence): the number of ids in Lists, and the first ten of each.
 ubg_count(Lists, N, Evidence) :-
-    findall(K-P, (member(L, Lists), ubg_len(L, K), ubg_prefix(L, P)), KPs),
+    findall(K-P, (member(L, Lists), count_ids(L, K), take(10, L, P)), KPs),
     ubg_sum_pairs(KPs, 0, N, [], Ps), append(Ps, E0), sort(E0, Evidence).
 
 ubg_sum_groups([], N, N).
-ubg_sum_groups([_-L|Gs], N0, N) :- ubg_len(L, K), N1 is N0 + K, ubg_sum_groups(Gs, N1, N).
+ubg_sum_groups([_-L|Gs], N0, N) :- count_ids(L, K), N1 is N0 + K, ubg_sum_groups(Gs, N1, N).
 
 ubg_sum_pairs([], N, N, Ps, Ps).
 ubg_sum_pairs([K-P|KPs], N0, N, Ps0, Ps) :- N1 is N0 + K, ubg_sum_pairs(KPs, N1, N, [P|Ps0], Ps).
@@ -93,7 +81,7 @@ ubg_moves(Scope, NH, EH, m(NI, NR, NP, EI, ER, EP)) :-
 ubg_holdings(N, Edges) :-
     nodes_where('Interest', _, _, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G),
     ubg_sum_groups(G, 0, N),
-    ubg_first(G, G5), findall(E, (member(A-AIs, G5), ubg_first(AIs, F), member(I, F), edge(E, 'HOLDS_INTEREST', A, I, _)), Edges).
+    take(5, G, G5), findall(E, (member(A-AIs, G5), take(5, AIs, F), member(I, F), edge(E, 'HOLDS_INTEREST', A, I, _)), Edges).
 
 % ubg_mix(-Scope, -Moves): the current moves, else (nothing current) all of them.
 ubg_mix(Scope, M) :-

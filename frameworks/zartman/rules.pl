@@ -12,6 +12,8 @@
 % hurting_party(A) is callable from queries: MATCH (a:Actor) WHERE hurting_party(a) RETURN a.label.
 % Helpers of this module are prefixed zt_.
 
+:- module(zartman, [indicator/3, present/2, missing/1, finding/5, keywords/2, hurting_party/1]).
+
 % ---- applies --------------------------------------------------------------
 
 missing('fewer than two actors: ripeness is a relation between the parties') :-
@@ -54,24 +56,12 @@ zt_no_gain_state(no_cost(U), U).
 keywords(zt_cost_words, [cost, exhaust, ' toll', 'toll ', suffering, 'cannot win', 'can''t win', 'can not win', 'no one can win', 'nobody can win',
     stalemate, deadlock, losses, 'war-weary', 'war weary', weary, bleeding, unwinnable, 'no military solution', 'too high a price', 'unbearable']).
 
-% zt_doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant)
-zt_doers(Events, Groups) :-
-    group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, G1),
-    group_by_edge(Events, 'PARTICIPATES_IN', in, participant, G2),
-    append(G1, G2, G0), zt_merge_groups(G0, Groups).
-
-% zt_merge_groups(+Groups, -Merged): one Key-Ids per key, ids unioned
-zt_merge_groups(Groups, Merged) :- msort(Groups, Sorted), zt_merge_sorted(Sorted, Merged).
-zt_merge_sorted([], []).
-zt_merge_sorted([K-A, K-B | Rest], Merged) :- !, append(A, B, C0), sort(C0, C), zt_merge_sorted([K-C | Rest], Merged).
-zt_merge_sorted([G | Rest], [G | Merged]) :- zt_merge_sorted(Rest, Merged).
-
 % zt_ctx(-ctx(Assaulters, Yielders, CostSpeakers)): who attacks, who retreats or concedes now,
 % who speaks of the cost now (each an Actor-Ids list)
 zt_ctx(ctx(Assaulters, Yielders, CostSpeakers)) :-
     events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
-    events_of_type('RETREAT', R), events_of_type('CONCEDE', C), append(R, C, RC0), current_ids(RC0, RC), zt_doers(RC, Y1),
-    current_claims('Concession', Cn), speakers(Cn, Y2), append(Y1, Y2, Y0), zt_merge_groups(Y0, Yielders),
+    events_of_type('RETREAT', R), events_of_type('CONCEDE', C), append(R, C, RC0), current_ids(RC0, RC), doers(RC, Y1),
+    current_claims('Concession', Cn), speakers(Cn, Y2), append(Y1, Y2, Y0), merge_groups(Y0, Yielders),
     zt_cost_claims(Costs), speakers(Costs, CostSpeakers).
 
 zt_cost_claims(Ids) :- keywords(zt_cost_words, W), nodes_mentioning('Claim', W, Cs), current_ids(Cs, Ids).
@@ -112,13 +102,8 @@ zt_recs(Recs) :- zt_recs_(R), Recs = R.
 :- table zt_recs_/1.
 zt_recs_(Recs) :-
     zt_ctx(ctx(As, Ys, Cs)),
-    findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), zt_collect(S, Pairs),
+    findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], [], days(no, none, none)), zt_fill, Pairs),
     list_to_assoc(Pairs, Recs).
-zt_collect([], []).
-zt_collect([K-t(T, Ids) | Rest], [K-R | Recs]) :-
-    zt_fill(T, Ids, r([], [], [], days(no, none, none)), R1), zt_collect_same(K, Rest, R1, R, Rest1), zt_collect(Rest1, Recs).
-zt_collect_same(K, [K-t(T, Ids) | Rest], R0, R, Out) :- !, zt_fill(T, Ids, R0, R1), zt_collect_same(K, Rest, R1, R, Out).
-zt_collect_same(_, Rest, R, R, Rest).
 zt_fill(a, Ids, r(_, Y, C, _), r(Ids, Y, C, D)) :- zt_days(Ids, D).
 zt_fill(y, Ids, r(A, _, C, D), r(A, Ids, C, D)).
 zt_fill(c, Ids, r(A, Y, _, D), r(A, Y, Ids, D)).

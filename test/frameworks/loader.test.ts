@@ -112,6 +112,10 @@ describe('rule modules from directories outside the repo', () => {
     writeFramework(dirA, 'ext_badanswers', { manifest: manifest('ext_badanswers', { answers: ['weather'] }), rules: EXT_RULES.replace(/ext_/g, 'bad_') });
     writeFramework(dirA, 'ext_wrongid', { manifest: manifest('other_name'), rules: EXT_RULES.replace(/ext_/g, 'wrong_') });
     writeFramework(dirA, 'ext_nofinding', { rules: "indicator(x, 1, 'x').\npresent(x, [c1]).\nnofinding_helper(1).\n" });
+    // a framework with a module header: only what it exports is callable
+    writeFramework(dirA, 'ext_exports', {
+      rules: `:- module(ext_exports, [indicator/3, present/2, finding/5, ext_offers/1]).\n${EXT_RULES.replace(/ext_hardliner/g, 'ext_private').replace(/ext_shared/g, 'ext_offerer')}ext_offers(A) :- ext_offerer(A), claim_by(A, _, 'Offer').\n`,
+    });
     // a plain rule file: a module without a framework; ext_shared/1 is also defined by ext_demo
     writeFileSync(path.join(dirA, 'ext_helpers.pl'), "ext_dove(A) :- claim_by(A, _, 'Offer').\next_shared(X) :- actor(X).\n");
     // a second directory repeating an id of the first, and one of a built-in
@@ -201,6 +205,27 @@ describe('rule modules from directories outside the repo', () => {
 
     expect(catalog.registry.predicate('ext_shared', 1)).toBeUndefined();
     expect(catalog.registry.providers('ext_shared', 1).sort()).toEqual(['ext_demo', 'ext_helpers']);
+  });
+
+  it('makes callable only what a module header exports, and explains the rest; a module without a header exports everything', () => {
+    expect(entry(dirA, 'ext_exports').status).toBe('loaded');
+    const offers = catalog.registry.predicate('ext_offers', 1);
+    expect(offers?.module).toBe('ext_exports');
+    expect(offers!.holds(["'saf'"], view, {})).toBe(true);
+    expect(offers!.holds(["'rsf'"], view, {})).toBe(false);
+    for (const unexported of ['ext_private', 'ext_offerer']) {
+      expect(catalog.registry.predicate(unexported, 1)).toBeUndefined();
+      expect(catalog.registry.hidden(unexported, 1)).toEqual({ modules: ['ext_exports'], exported: ['ext_offers/1'] });
+    }
+    // the contract predicates are exported, and still not callable by name
+    expect(catalog.registry.predicate('finding', 5)).toBeUndefined();
+    expect(catalog.registry.hidden('finding', 5)).toBeUndefined();
+    // without a header every predicate is public: ext_demo's are callable
+    expect(catalog.registry.predicate('ext_hardliner', 1)?.module).toBe('ext_demo');
+    expect(catalogListing(catalog).hidden['ext_private/1']).toEqual({ modules: ['ext_exports'], exported: ['ext_offers/1'] });
+    // a built-in exports its query predicates only
+    expect(catalog.registry.predicate('spoiler', 1)?.module).toBe('stedman');
+    expect(catalog.registry.hidden('st_agreement_ids', 1)).toEqual({ modules: ['stedman'], exported: ['spoiler/1'] });
   });
 
   it('gives the catalog as data that resolves WHERE calls as the registry does (what the server keeps, with no engine)', () => {

@@ -127,6 +127,31 @@ describe('query execution', () => {
     // without the module the same name is an unknown function
     expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'unknown_function' }));
   });
+
+  it('calls only what a module with a header exports, and names the exported predicates for one it does not', () => {
+    const rules = new RuleRegistry();
+    rules.load('alliances', `
+      :- module(alliances, [allied_to/2, has_allies/1]).
+      allied_to(X, Y) :- edge(_, 'ALLIED_WITH', X, Y, _).
+      has_allies(X) :- allied_to(X, _).
+      alliance_edge(E) :- edge(E, 'ALLIED_WITH', _, _, _).
+    `, 'alliances.pl');
+    const exported = 'MATCH (a:Actor), (b:Actor) WHERE allied_to(a, b) RETURN a.label AS a, b.label AS b ORDER BY a, b';
+    expect(runQuery(conflictGraph(), exported, { rules }).rows).toEqual([
+      ['IGAD', 'Sudanese Armed Forces'],
+      ['Sudanese Armed Forces', 'Rapid Support Forces'],
+    ]);
+    expect(rules.predicate('alliance_edge', 1)).toBeUndefined();
+    expect(() => runQuery(conflictGraph(), 'MATCH ()-[r]->() WHERE alliance_edge(r) RETURN r', { rules })).toThrow(
+      expect.objectContaining({
+        code: 'rule_predicate_not_exported',
+        message: 'alliance_edge/1 is not exported by alliances: WHERE may call allied_to/2, has_allies/1 (and the helper library\'s predicates)',
+        details: expect.objectContaining({ predicate: 'alliance_edge/1', modules: ['alliances'], exported: ['allied_to/2', 'has_allies/1'], line: 1, column: 24 }),
+      }),
+    );
+    // a name no module defines is still an unknown function
+    expect(() => runQuery(conflictGraph(), 'MATCH (a) WHERE alliance_ids(a) RETURN a', { rules })).toThrow(expect.objectContaining({ code: 'unknown_function' }));
+  });
 });
 
 describe('collection limit', () => {

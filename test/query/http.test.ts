@@ -91,6 +91,24 @@ describe('POST /v1/graph/query', () => {
     expect(merge.json()).toMatchObject({ status: 400, code: 'read_only_query', line: 1, column: 1 });
   });
 
+  it('refuses a WHERE call of a framework predicate its module does not export, naming the ones it does', async () => {
+    const response = await post('/v1/graph/query', { query: 'MATCH (a:Actor) WHERE st_agreement_ids(a) RETURN a', graph_id: 'sudan' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({
+      status: 400,
+      code: 'rule_predicate_not_exported',
+      detail: "st_agreement_ids/1 is not exported by stedman: WHERE may call spoiler/1 (and the helper library's predicates)",
+      predicate: 'st_agreement_ids/1',
+      modules: ['stedman'],
+      exported: ['spoiler/1'],
+      line: 1,
+      column: 23,
+    });
+    // what stedman exports answers
+    expect((await post('/v1/graph/query', { query: 'MATCH (a:Actor) WHERE spoiler(a) RETURN a.label AS spoiler', graph_id: 'sudan' })).statusCode).toBe(200);
+  });
+
   it('answers a query past its time limit with 503', async () => {
     const slow = await post('/v1/graph/query', { query: 'UNWIND range(1, 100000) AS x UNWIND range(1, 1000) AS y WITH x WHERE x < 0 RETURN x', graph_id: 'sudan' });
     expect(slow.statusCode).toBe(503);

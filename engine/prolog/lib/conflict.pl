@@ -325,6 +325,69 @@ nodes_mentioning(Label, Keywords, Hits) :-
     ;   nodes_where(Label, _, _, All), mentioning(All, Keywords, Hits)
     ).
 
+% ---- lists, groups and sentences the frameworks share ---------------------------
+
+% take(+N, +List, -Prefix): the first N elements of List, all of them when it is shorter.
+take(0, _, []) :- !.
+take(_, [], []) :- !.
+take(N, [X | Xs], [X | Ys]) :- M is N - 1, take(M, Xs, Ys).
+
+% grouped_ids(+Groups, -Ids): the ids of every group of a Key-Ids list, appended in the groups' order.
+grouped_ids([], []).
+grouped_ids([_-Ids | Groups], All) :- grouped_ids(Groups, Rest), append(Ids, Rest, All).
+
+% select_groups(+SortedKeys, +SortedGroups, -Selected): the Key-Ids groups whose Key is in SortedKeys.
+select_groups([], _, []) :- !.
+select_groups(_, [], []) :- !.
+select_groups([K | Ks], [G-V | Gs], Out) :- compare(O, K, G), select_groups_(O, K, Ks, G, V, Gs, Out).
+select_groups_(<, _, Ks, G, V, Gs, Out) :- select_groups(Ks, [G-V | Gs], Out).
+select_groups_(=, K, Ks, _, V, Gs, [K-V | Out]) :- select_groups(Ks, Gs, Out).
+select_groups_(>, K, Ks, _, _, Gs, Out) :- select_groups([K | Ks], Gs, Out).
+
+% merge_groups(+Groups, -Merged): Key-Ids groups with each key once, the ids of a key merged and sorted.
+merge_groups(Groups, Merged) :- msort(Groups, Sorted), merge_sorted_groups(Sorted, Merged).
+merge_sorted_groups([], []).
+merge_sorted_groups([K-A, K-B | Rest], Merged) :- !, append(A, B, C0), sort(C0, C), merge_sorted_groups([K-C | Rest], Merged).
+merge_sorted_groups([G | Rest], [G | Merged]) :- merge_sorted_groups(Rest, Merged).
+
+% doers(+Events, -Groups): Actor-Events, who carries out the events (perpetrator or participant).
+doers(Events, Groups) :-
+    group_by_edge(Events, 'PARTICIPATES_IN', in, perpetrator, G1),
+    group_by_edge(Events, 'PARTICIPATES_IN', in, participant, G2),
+    append(G1, G2, G0), merge_groups(G0, Groups).
+
+% collect_tagged(+Tagged, +Empty, :Fill, -Records): Key-Record for a list of Key-t(Tag, Ids) sorted by
+% key, each Record built from Empty by call(Fill, Tag, Ids, Record0, Record) over the key's entries.
+:- meta_predicate collect_tagged(+, +, 4, -).
+collect_tagged([], _, _, []).
+collect_tagged([K-t(T, Ids) | Rest], Empty, Fill, [K-R | Records]) :-
+    call(Fill, T, Ids, Empty, R1), collect_key(K, Rest, Fill, R1, R, Rest1), collect_tagged(Rest1, Empty, Fill, Records).
+collect_key(K, [K-t(T, Ids) | Rest], Fill, R0, R, Out) :- !, call(Fill, T, Ids, R0, R1), collect_key(K, Rest, Fill, R1, R, Out).
+collect_key(_, Rest, _, R, R, Rest).
+
+% few_labels(+Ids, -Text): at most five ids by label ("A, B, C, D and 7 others").
+few_labels(Ids, Text) :- length(Ids, N), N =< 5, !, join([Ids], Text).
+few_labels(Ids, Text) :-
+    take(4, Ids, Top), length(Ids, N), Others is N - 4,
+    labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+% interest_types(-Types): the types of Interest nodes (HOLDS_INTEREST) the frameworks weigh.
+interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
+
+% holds_interest_edge(+Actor, +Interest, -Edge): the first HOLDS_INTEREST edge from Actor to Interest.
+holds_interest_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
+
+% peace_process(-Events, -Claims): the process, its talks and agreements (CONSULT, AGREE events) and
+% its offers and commitments (Offer, Commitment claims), each sorted; peace_process_ids/1 both in one list.
+peace_process(Events, Claims) :-
+    events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
+    claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
+peace_process_ids(Ids) :- peace_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
+
+% peace_process_exists: the graph holds a process event or claim.
+peace_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
+peace_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
+
 % ---- per-actor findings, bounded ----------------------------------------------
 
 % A framework that concludes something of every actor (or pair, or spoiler) declares those

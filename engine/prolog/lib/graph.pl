@@ -370,11 +370,27 @@ parley_past_deadline :-
 parley_consult(Module, Origin, Text, Optimise, Problems) :-
     nb_setval(parley_problems, []),
     setup_call_cleanup(
-        ( open_string(Text, Stream), nb_setval(parley_consulting, true) ),
-        catch(load_files(Module:Origin, [stream(Stream), silent(true), optimise(Optimise)]), Error, note_problem(Error)),
-        ( nb_setval(parley_consulting, false), close(Stream) )),
+        ( open_string(Text, Stream), nb_setval(parley_consulting, true), nb_setval(parley_module, Module) ),
+        catch(load_files(Module:Origin, [stream(Stream), silent(true), optimise(Optimise), imports([])]), Error, note_problem(Error)),
+        ( nb_setval(parley_consulting, false), nb_setval(parley_module, []), close(Stream) )),
     nb_getval(parley_problems, Reversed),
     reverse(Reversed, Problems).
+
+% A rule module's header, `:- module(Name, Exports)`, is loaded as the header of the module the
+% bridge consults it into: the same framework consulted by two registries (in tests, one thread)
+% makes two modules, each with the export list the author wrote.
+:- multifile user:term_expansion/2.
+user:term_expansion((:- module(_, Exports)), (:- module(Module, Exports))) :-
+    nb_current(parley_module, Module), Module \== [],
+    nb_setval(parley_module, []).
+
+% parley_exports(+Module, -Exports): the predicates Module's header exports, as Name/Arity; none
+% when it was consulted without a header (a plain rule file).
+parley_exports(Module, Exports) :-
+    (   module_property(Module, file(_))
+    ->  module_property(Module, exports(Found)), msort(Found, Exports)
+    ;   Exports = none
+    ).
 
 :- multifile user:message_hook/3.
 user:message_hook(Message, Kind, _) :-

@@ -60,7 +60,7 @@ const files: Record<string, string> = {
     null,
     2,
   )}\n`,
-  'rules.pl': rules(),
+  'rules.pl': rules(id),
   'README.md': readme(id),
   'tests/1-applies-and-concludes.json': fixture({
     description: 'two actors, one of them stating a demand: applies and counts 1 demand (TODO: your own case)',
@@ -168,13 +168,17 @@ which text cues are English keywords.
 `;
 }
 
-function rules(): string {
+function rules(id: string): string {
   return String.raw`% TODO: one paragraph on the model these rules follow and how they read it from the graph.
 %
 % The scaffold meets the contract (frameworks/README.md, "2. The contract") with one
 % missing/1 rule, one indicator and one finding, and its three fixtures in tests/ pass:
 % replace them with your own rules and keep the fixtures in step
 % (npm run framework:check <this folder>).
+
+% The module header exports the contract predicates this module defines, and the
+% predicates queries may call in WHERE (add yours to the list); the rest stay private.
+:- module(${id}, [indicator/3, present/2, missing/1, finding/5]).
 
 % ---- applies ------------------------------------------------------------------
 % missing(Reason): why the framework does not apply, naming the absent evidence.
