@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PERIODS, type Period } from '../../../../engine/reason/period.ts';
-import { validateName } from '../../../../engine/store/validate.ts';
+import { PERIODS, type Period } from '@parley/engine/reason/period.ts';
+import { validateName } from '@parley/engine/store/validate.ts';
 import { EXIT } from '../exit.ts';
 
 /**
