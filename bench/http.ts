@@ -14,13 +14,13 @@ export interface ServerProcess {
 }
 
 /**
- * The server as `npm start` runs it (scripts/start.mjs: the compiled tree, brought up to date
+ * The server as `npm start` runs it (server/start.mjs: the compiled tree, brought up to date
  * first), in a child process on 127.0.0.1 (port 0), with `env` over this process's environment;
  * resolves once it listens. `nodeArgs` go before the script (e.g. --cpu-prof; a TypeScript
  * module given to --import needs `--import tsx` before it).
  */
 export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, 'server/start.mjs'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = await new Promise<string>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
     const watch = (chunk: string) => {

@@ -13,7 +13,7 @@
  *    store of its own: open the store, load the graph, answer a point query, in this process,
  *    from the graph's snapshot and from its records alone (the snapshot removed: the path
  *    before snapshots).
- * 3. The server (a child process, started as `npm start` starts it: scripts/start.mjs) on a store holding
+ * 3. The server (a child process, started as `npm start` starts it: server/start.mjs) on a store holding
  *    a graph of each size: RSS once it listens with no graph loaded, then after the first
  *    query on each graph (the main thread holds the graph; a query too heavy to run inline
  *    makes a reasoning worker load its replica too), and the time from spawn to that first

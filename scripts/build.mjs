@@ -26,6 +26,8 @@ export const BUILD_DIR = path.join(ROOT, '.build');
 const SOURCE_DIRS = ['engine', 'server'];
 /** Trees without code the sources find by a relative path (engine/frameworks/loader.ts). */
 const LINKED = ['frameworks'];
+/** Runs from the sources, never from the mirror: it is what brings the mirror up to date. */
+const NOT_MIRRORED = new Set([path.join(ROOT, 'server', 'start.mjs')]);
 
 const isCode = (name) => (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.mjs');
 
@@ -77,6 +79,7 @@ export async function build({ outDir = BUILD_DIR, clean = false, log = console.l
     for (const entry of readdirSync(sourceDir, { withFileTypes: true })) {
       const source = path.join(sourceDir, entry.name);
       const target = path.join(targetDir, entry.name);
+      if (NOT_MIRRORED.has(source)) continue;
       if (entry.isDirectory()) {
         if (hasCode(source)) walk(source, target);
         else link(source, target);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, type BatchSummary } from '../../engine/ingest/batch.ts';
 import { assessGraph } from '../../engine/reason/assess.ts';
-import { buildCorpusReport, type CorpusReport } from '../../engine/reason/corpus-report.ts';
+import { buildCorpusReport, type CorpusReport } from '../../packages/cli/src/report/corpus-report.ts';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { expectedMarks, renderReportHtml } from '../../packages/cli/src/report/html.ts';

@@ -71,7 +71,7 @@ describe('parley serve', () => {
   it('serves as npm start does: the compiled tree, brought up to date first; SIGTERM closes it', { timeout: 240_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'parley-serve-'));
     try {
-      // a source newer than its compiled file (its content unchanged): only scripts/start.mjs's build compiles it
+      // a source newer than its compiled file (its content unchanged): only server/start.mjs's build compiles it
       const now = new Date();
       await utimes(path.join(ROOT, 'server', 'main.ts'), now, now);
       const admin = 'pk_cli_serve_admin_key_0123456789abcdef';

@@ -287,7 +287,7 @@ describe('entries of a rules directory that cannot be read', () => {
 describe('framework:new and framework:check', () => {
   // as package.json runs them (tsx), from the repo root
   const run = (script: 'framework-new' | 'framework-check', args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', `engine/reason/cli/${script}.ts`, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+    spawnSync(process.execPath, ['--import', 'tsx', `packages/cli/src/commands/${script}.ts`, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
 
   it('scaffolds a module that checks green, and reports a broken rules.pl with its file and line', () => {
     const parent = tempDir('cli');

@@ -1,36 +1,24 @@
 /**
  * The rooms' arrows run one way: no module reaches itself again through the modules it
  * imports, type-only imports and dynamic import() included (a type cycle still ties two
- * rooms into one for whoever reads or moves them). Imports are read with TypeScript's own
- * pre-processor, so a specifier in a comment or a string does not count.
+ * rooms into one for whoever reads or moves them), and imports by workspace name
+ * (@parley/engine/…) count as the relative paths they stand for.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT as ROOT, importSpecifiers, resolveImport, sourceFiles } from './source-imports.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TREES = ['engine', 'server', 'packages'];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(full);
-    return /\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
-/** Each file's relative imports, as absolute paths. */
+/** Each file's imports of files of the trees (by relative path or workspace name), as absolute paths. */
 function importGraph(files: string[]): Map<string, string[]> {
   const known = new Set(files);
   return new Map(
     files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      const targets = importedFiles
-        .map(({ fileName }) => fileName)
-        .filter((specifier) => specifier.startsWith('.'))
-        .map((specifier) => path.resolve(path.dirname(file), specifier))
-        .filter((target) => known.has(target));
+      const targets = importSpecifiers(readFileSync(file, 'utf8'))
+        .map((specifier) => resolveImport(file, specifier))
+        .filter((target): target is string => target !== undefined && known.has(target));
       return [file, targets];
     }),
   );

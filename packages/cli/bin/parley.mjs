@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `parley` command: the CLI's TypeScript sources run through tsx. The server `parley serve`
-// starts is the compiled one `npm start` runs (scripts/start.mjs), with tsx's loader turned off
+// starts is the compiled one `npm start` runs (@parley/server/start), with tsx's loader turned off
 // first: left on, it would cost each of the server's modules a round trip (README: about 1.4 s of a start).
 import { register } from 'tsx/esm/api';
 
@@ -8,5 +8,5 @@ const leaveTsx = register();
 const { run } = await import('../src/main.ts');
 await run(async () => {
   await leaveTsx();
-  await import('../../../scripts/start.mjs');
+  await import('@parley/server/start');
 });

@@ -25,9 +25,9 @@ export async function withClient<T>(command: Command, run: (client: Parley) => P
 
   // loaded only here: a command against a server starts without the engine
   const [{ buildApp }, { loadConfig }, { openEngine }] = await Promise.all([
-    import('../../../server/app.ts'),
-    import('../../../server/config.ts'),
-    import('../../../server/open.ts'),
+    import('@parley/server/app.ts'),
+    import('@parley/server/config.ts'),
+    import('@parley/server/open.ts'),
   ]);
   const engine = await openEngine(loadConfig());
   try {

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PERIODS } from '../../../../engine/reason/period.ts';
-import { validateName } from '../../../../engine/store/validate.ts';
+import { PERIODS } from '@parley/engine/reason/period.ts';
+import { validateName } from '@parley/engine/store/validate.ts';
 import { EXIT } from '../exit.ts';
 import { PROGRESS_MODES, type AnalyzeCorpusOptions } from './analyze-corpus-options.ts';
 

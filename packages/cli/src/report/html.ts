@@ -1,4 +1,4 @@
-import type { CorpusReport } from '../../../../engine/reason/corpus-report.ts';
+import type { CorpusReport } from './corpus-report.ts';
 
 /**
  * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched)

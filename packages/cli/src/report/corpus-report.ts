@@ -1,8 +1,8 @@
-import type { BatchSummary } from '../ingest/batch.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
-import { validTime } from '../store/view.ts';
-import type { GraphAssessment } from './assess.ts';
-import { periodsBetween, type Trajectory } from './tasks.ts';
+import type { BatchSummary } from '@parley/engine/ingest/batch.ts';
+import type { GraphIndex } from '@parley/engine/store/graph-index.ts';
+import { validTime } from '@parley/engine/store/view.ts';
+import type { GraphAssessment } from '@parley/engine/reason/assess.ts';
+import { periodsBetween, type Trajectory } from '@parley/engine/reason/tasks.ts';
 
 /**
  * What an analyst reads after a batch: the corpus's documents with what each gave,
