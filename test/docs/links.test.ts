@@ -146,11 +146,17 @@ describe('the documentation', () => {
     ]);
   });
 
-  it('names only npm scripts that package.json defines', () => {
-    const scripts = Object.keys(JSON.parse(read('package.json')).scripts as Record<string, string>);
-    const named = PAGES.flatMap((page) => [...read(page).matchAll(/\bnpm (?:run ([\w:.-]+)|(start|test)\b)/g)].map((match) => match[1] ?? match[2]));
+  it('names only npm scripts that package.json defines (with -w, the workspace)', () => {
+    const scriptsOf = (dir: string) => Object.keys((JSON.parse(read(path.join(dir, 'package.json'))).scripts ?? {}) as Record<string, string>);
+    const workspaces = new Map<string, string[]>(
+      (JSON.parse(read('package.json')).workspaces as string[]).map((dir) => [JSON.parse(read(path.join(dir, 'package.json'))).name as string, scriptsOf(dir)]),
+    );
+    const named = PAGES.flatMap((page) =>
+      [...read(page).matchAll(/\bnpm (?:run ([\w:.-]+)(?: -w ([\w@/.-]+))?|(start|test)\b)/g)].map((match) => ({ script: match[1] ?? match[3], workspace: match[2] })),
+    );
     expect(named.length).toBeGreaterThan(10);
-    expect([...new Set(named)].filter((script) => !scripts.includes(script))).toEqual([]);
+    const unknown = named.filter(({ script, workspace }) => !(workspace ? (workspaces.get(workspace) ?? []) : scriptsOf('.')).includes(script));
+    expect(unknown.map(({ script, workspace }) => (workspace ? `${script} -w ${workspace}` : script))).toEqual([]);
   });
 
   it('names only parley commands the CLI defines', () => {
