@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import { RuleModuleError, startProlog } from '../prolog/bridge.ts';
 import { type HiddenPredicate, RuleRegistry } from '../prolog/registry.ts';
-import { REQUIRED_PREDICATES } from './contract.ts';
+import { CONTRACT_PREDICATES, REQUIRED_PREDICATES } from './contract.ts';
 import { FrameworkManifestSchema, type FrameworkManifest } from './manifest.ts';
 
 /** Where the 15 built-in frameworks live. */
@@ -64,7 +64,7 @@ export interface FrameworkCatalog {
  */
 export async function loadRuleModules(extraDirs: string[] = [], options: { builtinDir?: string } = {}): Promise<FrameworkCatalog> {
   await startProlog();
-  const registry = new RuleRegistry();
+  const registry = new RuleRegistry(CONTRACT_PREDICATES);
   const catalog: FrameworkCatalog = { registry, frameworks: [], ruleFiles: [] };
   const dirs = [{ dir: options.builtinDir ?? BUILTIN_FRAMEWORKS_DIR, builtin: true }, ...extraDirs.map((dir) => ({ dir: path.resolve(dir), builtin: false }))];
   for (const { dir, builtin } of dirs) {

@@ -11,7 +11,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, prepareView } from './bridge.ts';
-import { CONTRACT_PREDICATES } from '../frameworks/contract.ts';
 
 const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url));
 let libraryText: string | undefined;
@@ -56,7 +55,11 @@ export class RuleRegistry implements RuleSet {
   /** Bumped by every load and unload: query plans resolved against the modules before are stale. */
   generation = 0;
 
-  constructor() {
+  /**
+   * `reserved`: predicates no module lends to WHERE, whichever defines them (the framework
+   * contract, engine/frameworks/contract.ts: every framework defines them, so a name alone names none).
+   */
+  constructor(private readonly reserved: readonly string[] = []) {
     this.base = new PrologBridge();
     this.libraryPredicates = new Set(this.base.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl', true));
   }
@@ -103,11 +106,11 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * The predicate WHERE may call as `name(...)`: a helper-library predicate, or one that
-   * exactly one module makes public (contract predicates, defined by every framework, are not callable).
+   * exactly one module makes public (a reserved one is not callable).
    */
   predicate(name: string, arity: number): RulePredicate | undefined {
     const indicator = `${name}/${arity}`;
-    if ((CONTRACT_PREDICATES as readonly string[]).includes(indicator)) return undefined;
+    if (this.reserved.includes(indicator)) return undefined;
     const providers = this.libraryPredicates.has(indicator) ? ['lib'] : this.publishers(name, arity);
     if (providers.length !== 1) return undefined;
     const bridge = providers[0] === 'lib' ? this.base : this.modules.get(providers[0])!;
@@ -120,12 +123,12 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * A predicate that modules define but none makes public (their headers do not export it), with
-   * the module predicates WHERE may call instead; undefined for one WHERE may call, a contract
+   * the module predicates WHERE may call instead; undefined for one WHERE may call, a reserved
    * predicate, or one no module defines.
    */
   hidden(name: string, arity: number, callable = this.callable()): HiddenPredicate | undefined {
     const indicator = `${name}/${arity}`;
-    if ((CONTRACT_PREDICATES as readonly string[]).includes(indicator) || this.libraryPredicates.has(indicator)) return undefined;
+    if (this.reserved.includes(indicator) || this.libraryPredicates.has(indicator)) return undefined;
     const modules = this.providers(name, arity);
     if (modules.length === 0 || this.publishers(name, arity).length > 0) return undefined;
     const modulePredicates = (ids: string[]) => Object.entries(callable).filter(([, module]) => ids.includes(module)).map(([predicate]) => predicate).sort();

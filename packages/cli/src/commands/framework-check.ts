@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFramework, type ModuleProblem } from '@parley/engine/frameworks/loader.ts';
 import { startProlog } from '@parley/engine/prolog/bridge.ts';
+import { CONTRACT_PREDICATES } from '@parley/engine/frameworks/contract.ts';
 import { RuleRegistry } from '@parley/engine/prolog/registry.ts';
 import { runFixtures } from '@parley/engine/frameworks/fixtures.ts';
 
@@ -51,7 +52,7 @@ const where = (problem: ModuleProblem): string =>
   `${show(problem.file)}${problem.line !== undefined ? `:${problem.line}` : ''}${problem.line !== undefined && problem.column !== undefined ? `:${problem.column}` : ''}`;
 
 await startProlog();
-const registry = new RuleRegistry();
+const registry = new RuleRegistry(CONTRACT_PREDICATES);
 const entry = loadFramework(registry, dir, false);
 if (entry.status === 'refused') {
   if (json) {
