@@ -24,6 +24,12 @@ function importGraph(files: string[]): Map<string, string[]> {
   );
 }
 
+/** The room a file lives in: its folder under engine/ or packages/, or its top-level folder (a module directly in engine/ is a room of its own). */
+function roomOf(file: string): string {
+  const [top, second] = path.relative(ROOT, file).split(path.sep);
+  return path.join(ROOT, top === 'engine' || top === 'packages' ? path.join(top, second) : top);
+}
+
 /** The strongly connected components of more than one module (Tarjan), each as paths from the root. */
 function cycles(graph: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
@@ -67,6 +73,18 @@ describe('import structure', () => {
 
   it('has no import cycle in engine/, server/ or packages/', () => {
     expect(cycles(importGraph(files))).toEqual([]);
+  });
+
+  it('has no cycle between rooms (engine/<room>, server, packages/<package>), and engine/ontology imports nothing', () => {
+    const graph = importGraph(files);
+    const rooms = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = roomOf(file);
+      const arrows = rooms.get(from) ?? rooms.set(from, new Set()).get(from)!;
+      for (const target of targets) if (roomOf(target) !== from) arrows.add(roomOf(target));
+    }
+    expect([...rooms.get(path.join(ROOT, 'engine/ontology'))!]).toEqual([]);
+    expect(cycles(new Map([...rooms].map(([room, arrows]) => [room, [...arrows]])))).toEqual([]);
   });
 
   it('finds a cycle when there is one', () => {
