@@ -53,7 +53,7 @@ const DEFAULT_MAX_POSITIONS = 512;
 
 /**
  * The entity recogniser shipped in the repository (trained by bench/train-ner/train.py, model
- * card in its README.md): what the service runs when PARLEY_NER_MODEL_DIR is unset.
+ * card in bench/train-ner/README.md): what the service runs when PARLEY_NER_MODEL_DIR is unset.
  */
 export const SHIPPED_NER_MODEL_DIR = fileURLToPath(new URL('./model/', import.meta.url));
 /** Written by `npm run models:pull`: where the folder came from. */

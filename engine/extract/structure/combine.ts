@@ -6,7 +6,7 @@ import { inferLocationType, inferOrganisationType, type EntityMention } from './
  * layer knows conflict actors by name and types them finely; the model finds names the gazetteer
  * lacks and reads a name as a whole where a greedy gazetteer hit takes part of it (the
  * city "Dayton" inside "Scott C. Dayton"). Which of the two wins where they disagree is a
- * policy, chosen by measurement (bench/eval-extract.ts --policies; figures in the README).
+ * policy, chosen by measurement (`npm run eval:extract -- --policies` prints the table).
  */
 export interface CombinationPolicy {
   /** Name shown by the eval. */
@@ -45,7 +45,7 @@ export const COMBINATION_POLICIES: readonly CombinationPolicy[] = [
  * spans (typed only by their name) cost precision and model person spans changed nothing;
  * confident model places raised place F1 from 0.85 to 0.88. "persons and places >= 0.9" measured
  * the same as "places only >= 0.9" (the best) and keeps the model's persons, the class the symbolic
- * layer misses most on unseen official text; see the README for the table.
+ * layer misses most on unseen official text.
  */
 export const DEFAULT_COMBINATION: CombinationPolicy = COMBINATION_POLICIES.find((p) => p.name === 'persons and places, fill gaps >= 0.9')!;
 
