@@ -188,7 +188,9 @@ export const GraphImportSchema = Type.Object(
   },
   { additionalProperties: false, $id: 'GraphImport', description: 'nodes and edges as export writes them (ontology.md has every field)' },
 );
-export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties }, { $id: 'ImportSummary' });
+/** Said by every write that may create its graph: a misspelled graph id shows at once. */
+const GraphCreated = Type.Boolean({ description: 'this write created the graph (it did not exist before)' });
+export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties, graph_created: GraphCreated }, { $id: 'ImportSummary' });
 export const CommittedImportSchema = Type.Object(
   { graph_id: Type.String(), idempotency_key: Type.String(), committed_at: Type.String({ format: 'date-time' }), summary: ref(WriteCountsSchema) },
   { $id: 'CommittedImport', description: 'an import sent with an Idempotency-Key that committed' },
@@ -295,6 +297,7 @@ export const ExtractionSchema = Type.Object(
     edges: Type.Array(ref(ExtractedEdgeSchema), { description: 'every edge but MENTIONED_IN (each node has one)' }),
     committed: Type.Boolean(),
     added: Type.Union([ref(WriteCountsSchema), Type.Null()], { description: 'null when not committed' }),
+    graph_created: GraphCreated,
     stats: ref(ExtractionStatsSchema),
     extractor: ref(ExtractorSchema),
   },
@@ -306,6 +309,7 @@ export const IngestionSchema = Type.Object(
     graph_id: Type.String(),
     document: ref(IngestedDocumentSchema),
     added: ref(WriteCountsSchema),
+    graph_created: GraphCreated,
     summary: ref(GraphCountsSchema),
     found: Type.Object(
       { actors: Type.Integer(), claims: Type.Integer(), events: Type.Integer(), locations: Type.Integer(), issues: Type.Integer(), edges: Type.Integer() },

@@ -231,6 +231,7 @@ export class ReasoningPool {
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     this.lastGraphFile = options.lastGraphFile;
     this.timeStoppedKeptMs = options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS;
+    const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -241,9 +242,11 @@ export class ReasoningPool {
       // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
       atomics: 'disabled',
       workerData: setup,
+      // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
+      closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
     this.pool.on('workerDestroy', () => this.source.forgetPrepared());
-    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, workers);
+    this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);
   }
 
   /** Runs a graph query (inline within the budget, else in a worker); the graph is the main thread's index at the version queried. */
@@ -509,7 +512,11 @@ export class ReasoningPool {
     this.closed = true;
     clearTimeout(this.ahead?.timer);
     this.source.close();
-    await this.pool.destroy();
+    // close, not destroy: destroy drops the tasks on running threads, and a reply already on its way
+    // (a warm-up task from startWorkers answers within a millisecond) then reaches piscina as a reply
+    // to no task, which it reports as an 'error' event: uncaught, it ended the embedded CLI with
+    // exit 1 right after its answer. Forced, close drops at once the tasks still waiting for a thread.
+    await this.pool.close({ force: true });
     await this.lastGraphWrite;
   }
 }

@@ -53,7 +53,8 @@ export interface GraphMeta {
 export interface CommittedImport {
   idempotency_key: string;
   committed_at: string;
-  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
+  /** (graph_created is absent from the records of imports committed before it was answered) */
+  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids' | 'graph_created'> & { graph_created?: boolean };
 }
 
 export interface WriteSummary {
@@ -61,6 +62,8 @@ export interface WriteSummary {
   nodes_updated: number;
   edges_created: number;
   edges_updated: number;
+  /** This write created the graph (the first of a batch that did): a misspelled graph id is seen in the answer. */
+  graph_created: boolean;
   node_ids: string[];
   edge_ids: string[];
 }
@@ -393,7 +396,8 @@ export class ParleyStore {
     options: { createGraph?: boolean; idempotencyKey?: string } = {},
   ): Promise<WriteSummary & { replayed?: CommittedImport }> {
     const { summaries, replayed } = await this.commitWrites(tenant, graphId, [write], options);
-    return replayed ? { ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
+    // a replay answers the first summary, which says whether that import created the graph
+    return replayed ? { graph_created: false, ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
   }
 
   /**
@@ -491,7 +495,7 @@ export class ParleyStore {
         const changed = { nodes: await changesOf(touchedNodes, slicer), edges: await changesOf(touchedEdges, slicer) };
         summaries.push({
           nodes_created: changed.nodes.created.length, nodes_updated: changed.nodes.updated.length,
-          edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length,
+          edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length, graph_created: isNew && write === 0,
           node_ids: touchedNodes.map((touched) => touched.record.id), edge_ids: touchedEdges.map((touched) => touched.record.id),
         });
         replay.push(changed);
