@@ -351,6 +351,17 @@ const QueryProvenance = Type.Optional(
   Type.Array(ref(ProvenanceSchema), { description: 'every provenance record, the earliest first (with include_provenance), as extract and export give it' }),
 );
 
+export const QueryNotificationSchema = Type.Object(
+  {
+    code: StringEnum(['unknown_label', 'unknown_relationship_type']),
+    severity: StringEnum(['warning']),
+    title: Type.String(),
+    description: Type.String(),
+    position: Type.Object({ line: Type.Integer({ minimum: 1 }), column: Type.Integer({ minimum: 1 }) }, { description: 'where the name is written in the query text' }),
+  },
+  { $id: 'QueryNotification', description: "a warning about the query, as Neo4j's UnknownLabelWarning and UnknownRelationshipTypeWarning" },
+);
+
 export const GraphQueryResultSchema = Type.Object(
   {
     actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
@@ -371,6 +382,9 @@ export const GraphQueryResultSchema = Type.Object(
     rows: Type.Array(Type.Array(Type.Unknown()), { description: 'every returned column as JSON' }),
     goal: Type.Optional(Type.String({ description: 'the compiled Prolog goal (explain)' })),
     plan: Type.Optional(Type.Unknown({ description: 'the plan (explain)' })),
+    notifications: Type.Optional(
+      Type.Array(ref(QueryNotificationSchema), { description: 'present when the query names a label or relationship type the graph holds none of: those parts match nothing' }),
+    ),
   },
   { $id: 'GraphQueryResult' },
 );
@@ -575,6 +589,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   IngestionSchema,
   GraphQueryRequestSchema,
   PatternQueryRequestSchema,
+  QueryNotificationSchema,
   GraphQueryResultSchema,
   AssessRequestSchema,
   AnalyzeRequestSchema,
