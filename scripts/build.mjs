@@ -24,7 +24,7 @@ export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const BUILD_DIR = path.join(ROOT, '.build');
 /** The trees compiled; everything they reach by a relative path lies in them or in LINKED. */
 const SOURCE_DIRS = ['engine', 'server'];
-/** Trees without code the sources find by a relative path (framework-loader.ts). */
+/** Trees without code the sources find by a relative path (engine/frameworks/loader.ts). */
 const LINKED = ['frameworks'];
 
 const isCode = (name) => (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.mjs');

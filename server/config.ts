@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/prolog/framework-run.ts';
+import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/frameworks/run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';

@@ -1,8 +1,8 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { TIMESTAMP_OF_INGESTION, WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
 import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
-import { FrameworkManifestSchema } from '../engine/prolog/framework-loader.ts';
-import { MAX_RUN_EVIDENCE_LISTED } from '../engine/prolog/framework-run.ts';
+import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
+import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 

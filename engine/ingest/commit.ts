@@ -1,6 +1,7 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
-import { mergeNodeProperties, type ParleyStore, type WriteSummary } from '../store/store.ts';
+import { mergeNodeProperties } from '../store/merge.ts';
+import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkDocumentText, documentIdOf, graphAnswers, memberOf, sha256Of, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, prepareView } from './bridge.ts';
+import { CONTRACT_PREDICATES } from '../frameworks/contract.ts';
 
 const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url));
 let libraryText: string | undefined;
@@ -18,9 +19,6 @@ let libraryText: string | undefined;
 function helperLibrary(): string {
   return (libraryText ??= readFileSync(LIBRARY_PATH, 'utf8'));
 }
-
-/** The predicates of the framework contract (frameworks/README.md): every framework defines them, so WHERE cannot call them by name. */
-export const CONTRACT_PREDICATES = ['indicator/3', 'present/2', 'missing/1', 'finding/5', 'rank/3', 'keywords/2'] as const;
 
 /** A WHERE-callable rule predicate, resolved to the module that defines it. */
 export interface RulePredicate {

@@ -6,10 +6,10 @@
  * the citations to the records and sources they point at. Deterministic: the same
  * runs and question give the same bytes.
  */
-import type { FrameworkEntry } from '../prolog/framework-loader.ts';
-import type { FrameworkRun } from '../prolog/framework-run.ts';
+import type { FrameworkEntry } from '../frameworks/loader.ts';
+import type { FrameworkRun } from '../frameworks/run.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { INTENT_RULES, type Routing } from './intents.ts';
+import { INTENT_RULES, type Routing } from '../frameworks/intents.ts';
 
 export interface Assessment {
   framework_id: string;

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.ts';
-import type { RunLimits } from '../prolog/framework-run.ts';
+import type { RunLimits } from '../frameworks/run.ts';
 import { rankAssessments, type Assessment } from './analysis.ts';
 import type { ReasoningPool } from './pool.ts';
 import type { Period } from './period.ts';

@@ -5,8 +5,9 @@
  * error does not keep its class across a thread boundary.
  */
 import { ParleyError, QueryError } from '../errors.ts';
-import type { FrameworkCatalog, FrameworkManifest } from '../prolog/framework-loader.ts';
-import { type FrameworkRun, type RunLimits, runFramework } from '../prolog/framework-run.ts';
+import type { FrameworkCatalog } from '../frameworks/loader.ts';
+import type { FrameworkManifest } from '../frameworks/manifest.ts';
+import { type FrameworkRun, type RunLimits, runFramework } from '../frameworks/run.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { daysInMonth } from '../store/validate.ts';

@@ -9,9 +9,9 @@
  * replica a snapshot made replaces the view it held.
  */
 import { holdsGraph } from '../prolog/bridge.ts';
-import { type FrameworkCatalog, loadRuleModules } from '../prolog/framework-loader.ts';
+import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
-import { catalogKey } from './catalog-cache.ts';
+import { catalogKey } from '../frameworks/catalog-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
@@ -19,7 +19,7 @@ import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTas
 export interface WorkerSetup {
   channelName: string;
   frameworkDirs: string[];
-  /** The hash of the rule files as the main thread listed them (catalog-cache.ts catalogKey). */
+  /** The hash of the rule files as the main thread listed them (engine/frameworks/catalog-cache.ts catalogKey). */
   catalogSourceKey: string;
   maxGraphs: number;
   /** Facts a worker's replicas may hold together (ReasoningOptions.replicaFacts). */

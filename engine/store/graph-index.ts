@@ -1,6 +1,7 @@
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
-import { IdTable } from './id-table.ts';
+import { DEAD, REBUILD_FLOOR, REBUILD_FRACTION, appendTo, buildAdjacency, walkAdjacency, type Adjacency } from './adjacency.ts';
+import { RecordTable } from './record-table.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -10,182 +11,7 @@ export interface GraphCounts {
   edges: Record<string, number>;
 }
 
-/** Where a record sits in its table, kept on the record itself (not enumerable: invisible to JSON, spread, structured clone and equality). */
-const DENSE = Symbol('dense id');
-type Placed = { [DENSE]?: number };
-
-/**
- * Records by external id, each also under a dense integer id (its position in the
- * table), so that the indexes can hold ints in typed arrays instead of strings in Maps.
- * Dense ids are handed out in insertion order and not reused, so iterating them in
- * order is insertion order (a replaced record keeps its place, as in a Map). A node
- * id may hold a place before its record arrives (an edge naming it came first).
- */
-export class RecordTable<R extends { id: string }> {
-  /** id → dense id; undefined while records taken by adopt() have not been looked up by id yet. */
-  private idTable: IdTable | undefined = new IdTable();
-  private slots: (R | undefined)[] = [];
-  private live = 0;
-
-  private get ids(): IdTable {
-    if (this.idTable) return this.idTable;
-    const ids = new IdTable();
-    for (let dense = 0; dense < this.slots.length; dense++) ids.add(this.slots[dense]!.id, dense);
-    return (this.idTable = ids);
-  }
-
-  /**
-   * Takes records of distinct ids, the first at dense id 0, into an empty table, without
-   * mapping their ids yet: the map is built on the first lookup by id. A graph loaded
-   * from its snapshot answers queries that walk edges by dense id without it, so its
-   * first answer does not wait for hundreds of thousands of edge ids to be mapped.
-   */
-  adopt(records: readonly R[]): void {
-    if (this.slots.length > 0) throw new Error('adopt() needs an empty table');
-    this.slots = records.slice();
-    this.live = records.length;
-    this.idTable = undefined;
-  }
-
-  get size(): number {
-    return this.live;
-  }
-  /** Dense ids run from 0 to below this. */
-  get span(): number {
-    return this.slots.length;
-  }
-  /** Places left by deleted records. */
-  get holes(): number {
-    // adopted records fill every place
-    return this.idTable ? this.slots.length - this.idTable.size : 0;
-  }
-
-  get(id: string): R | undefined {
-    const dense = this.ids.get(id);
-    return dense < 0 ? undefined : this.slots[dense];
-  }
-  has(id: string): boolean {
-    return this.get(id) !== undefined;
-  }
-  at(dense: number): R | undefined {
-    return this.slots[dense];
-  }
-  /** The dense id of `id` (-1 when it has no place). */
-  denseOf(id: string): number {
-    return this.ids.get(id);
-  }
-  /**
-   * The dense id of a record read from this table: found on the record, else by its id
-   * (and then kept on the record: records are marked on first such lookup, not when put,
-   * so that loading a large graph does not pay for marking records no query reads).
-   */
-  denseOfRecord(record: R): number {
-    const marked = (record as Placed)[DENSE];
-    if (marked !== undefined && this.slots[marked] === record) return marked;
-    const dense = this.denseOf(record.id);
-    if (dense >= 0 && this.slots[dense] === record) mark(record, dense);
-    return dense;
-  }
-
-  /** A place for `id`, made when it has none. */
-  reserve(id: string): number {
-    const dense = this.slots.length;
-    const known = this.ids.add(id, dense);
-    if (known >= 0) return known;
-    this.slots.push(undefined);
-    return dense;
-  }
-
-  /** A new place at the end for an id believed to have none; a RangeError (the table unchanged) if it had one. */
-  append(id: string): number {
-    const dense = this.slots.length;
-    if (this.ids.add(id, dense) >= 0) throw new RangeError(`id '${id}' is in the table twice`);
-    this.slots.push(undefined);
-    return dense;
-  }
-
-  /** Stores a record in its id's place (a new place at the end for a new id); returns the record it replaced. */
-  put(record: R, dense = this.reserve(record.id)): R | undefined {
-    const previous = this.slots[dense];
-    if (!previous) this.live++;
-    this.slots[dense] = record;
-    if ((record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
-    return previous;
-  }
-
-  /** Removes the record and its place; returns its dense id (-1 when absent). */
-  remove(id: string): number {
-    const dense = this.ids.delete(id);
-    if (dense < 0) return -1;
-    if (this.slots[dense]) this.live--;
-    this.slots[dense] = undefined;
-    return dense;
-  }
-
-  /** Renumbers the places in use (records, and ids named before their record), closing the holes; returns old → new dense id (-1: a hole). */
-  compact(): Int32Array {
-    const ids = this.ids;
-    const mapping = new Int32Array(this.slots.length).fill(-1);
-    const slots: (R | undefined)[] = [];
-    const moved = new IdTable();
-    for (let dense = 0; dense < this.slots.length; dense++) {
-      const id = ids.keyAt(dense);
-      if (id === undefined) continue;
-      mapping[dense] = slots.length;
-      moved.add(id, slots.length);
-      const record = this.slots[dense];
-      if (record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = slots.length;
-      slots.push(record);
-    }
-    this.slots = slots;
-    this.idTable = moved;
-    return mapping;
-  }
-
-  *values(): IterableIterator<R> {
-    const slots = this.slots;
-    for (let i = 0; i < slots.length; i++) {
-      const record = slots[i];
-      if (record) yield record;
-    }
-  }
-  *keys(): IterableIterator<string> {
-    for (const record of this.values()) yield record.id;
-  }
-  *entries(): IterableIterator<[string, R]> {
-    for (const record of this.values()) yield [record.id, record];
-  }
-  [Symbol.iterator](): IterableIterator<[string, R]> {
-    return this.entries();
-  }
-}
-
-function mark(record: object, dense: number): void {
-  if ((record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
-  else if (Object.isExtensible(record)) Object.defineProperty(record, DENSE, { value: dense, writable: true, enumerable: false });
-}
-
-/**
- * The edges of one type in one direction, CSR-style: the edges at node n are
- * `edges[offsets[n]..offsets[n+1]]` (dense edge ids, insertion order) with the node at
- * their other end in `others`; edges written since the arrays were built wait in
- * `appended` (node → dense edge ids). A deleted edge stays in the arrays until the next
- * build, marked dead in the index's type column.
- */
-interface Adjacency {
-  offsets: Int32Array;
-  edges: Int32Array;
-  others: Int32Array;
-  appended: Map<number, number[]>;
-}
-
-/** Writes waiting in append areas and tombstones before the arrays are rebuilt: this fraction of the built edges, or at least the floor. */
-const REBUILD_FRACTION = 0.25;
-const REBUILD_FLOOR = 1024;
-const DEAD = -1;
 const NO_KIND = -1;
-/** Edges a sliced build (prepareInSlices) handles between looks at the clock. */
-const BUILD_STEP = 4096;
 
 /**
  * The in-memory indexes of one graph (DESIGN.md decision 1). LevelDB is the source of
@@ -615,34 +441,10 @@ export class GraphIndex {
     this.prepare();
     const typeCount = types === undefined ? this.typeNames.length : types.length;
     if (direction !== 'in') {
-      for (let t = 0; t < typeCount; t++) if (this.walk(this.out[types === undefined ? t : types[t]], this.edgeTo, node, false, visit)) return true;
+      for (let t = 0; t < typeCount; t++) if (walkAdjacency(this.out[types === undefined ? t : types[t]], this.edgeTo, this.edgeType, this.deleted > 0, node, false, visit)) return true;
     }
     if (direction !== 'out') {
-      for (let t = 0; t < typeCount; t++) if (this.walk(this.in[types === undefined ? t : types[t]], this.edgeFrom, node, direction === 'both', visit)) return true;
-    }
-    return false;
-  }
-
-  /** `ends`: the column holding the other end of an appended edge. */
-  private walk(adjacency: Adjacency, ends: Int32Array, node: number, skipLoops: boolean, visit: (edge: number, other: number) => boolean | void): boolean {
-    const { offsets, edges, others } = adjacency;
-    const edgeType = this.edgeType;
-    if (node + 1 < offsets.length) {
-      const checkDead = this.deleted > 0;
-      for (let i = offsets[node], end = offsets[node + 1]; i < end; i++) {
-        const edge = edges[i];
-        if ((checkDead && edgeType[edge] === DEAD) || (skipLoops && others[i] === node)) continue;
-        if (visit(edge, others[i]) === true) return true;
-      }
-    }
-    const appended = adjacency.appended.size > 0 ? adjacency.appended.get(node) : undefined;
-    if (appended) {
-      for (const edge of appended) {
-        if (edgeType[edge] === DEAD) continue;
-        const other = ends[edge];
-        if (skipLoops && other === node) continue;
-        if (visit(edge, other) === true) return true;
-      }
+      for (let t = 0; t < typeCount; t++) if (walkAdjacency(this.in[types === undefined ? t : types[t]], this.edgeFrom, this.edgeType, this.deleted > 0, node, direction === 'both', visit)) return true;
     }
     return false;
   }
@@ -828,53 +630,12 @@ export class GraphIndex {
     });
   }
 
-  /**
-   * Counting sort of the live edges by (type, end node), in dense edge order within each
-   * node; pauses (yields) every BUILD_STEP edges, and puts the new arrays in place only
-   * when they are whole.
-   */
+  /** Builds the adjacency arrays (buildAdjacency), pausing as it does, and puts them in place when they are whole. */
   private *build(): Generator<void> {
-    const nodeSpan = this.nodes.span;
-    const edgeSpan = this.edges.span;
-    const types = this.typeNames.length;
-    const { edgeFrom, edgeTo, edgeType } = this;
-    const outCounts = Array.from({ length: types }, () => new Int32Array(nodeSpan + 1));
-    const inCounts = Array.from({ length: types }, () => new Int32Array(nodeSpan + 1));
-    let live = 0;
-    for (let edge = 0; edge < edgeSpan; edge++) {
-      if (edge % BUILD_STEP === 0) yield;
-      const type = edgeType[edge];
-      if (type === DEAD) continue;
-      outCounts[type][edgeFrom[edge] + 1]++;
-      inCounts[type][edgeTo[edge] + 1]++;
-      live++;
-    }
-    const make = (counts: Int32Array): Adjacency => {
-      for (let node = 0; node < nodeSpan; node++) counts[node + 1] += counts[node];
-      const size = counts[nodeSpan];
-      return { offsets: counts, edges: new Int32Array(size), others: new Int32Array(size), appended: new Map() };
-    };
-    const out = outCounts.map(make);
-    const into = inCounts.map(make);
-    yield;
-    const outFill = out.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
-    const inFill = into.map((adjacency) => adjacency.offsets.slice(0, nodeSpan));
-    for (let edge = 0; edge < edgeSpan; edge++) {
-      if (edge % BUILD_STEP === 0) yield;
-      const type = edgeType[edge];
-      if (type === DEAD) continue;
-      const from = edgeFrom[edge];
-      const to = edgeTo[edge];
-      const o = outFill[type][from]++;
-      out[type].edges[o] = edge;
-      out[type].others[o] = to;
-      const i = inFill[type][to]++;
-      into[type].edges[i] = edge;
-      into[type].others[i] = from;
-    }
-    this.out = out;
-    this.in = into;
-    this.built = live;
+    const built = yield* buildAdjacency(this.nodes.span, this.edges.span, this.typeNames.length, this.edgeFrom, this.edgeTo, this.edgeType);
+    this.out = built.out;
+    this.in = built.in;
+    this.built = built.live;
     this.pending = 0;
     this.deleted = 0;
   }
@@ -931,10 +692,4 @@ function grownColumn(column: Int32Array<ArrayBuffer>, capacity: number, fill: nu
 
 function setBit(bits: Uint32Array, index: number): void {
   bits[index >>> 5] |= 1 << (index & 31);
-}
-
-function appendTo(map: Map<number, number[]>, node: number, edge: number): void {
-  const list = map.get(node);
-  if (list) list.push(edge);
-  else map.set(node, [edge]);
 }

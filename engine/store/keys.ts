@@ -1,10 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
 /**
  * LevelDB key layout. Every segment is joined with NUL, which no id may contain
  * (validateId refuses it), so a prefix scan never runs into a neighbour's keys.
  *
- *   m␀layout                                         version of this layout (see ParleyStore.open)
+ *   m␀layout                                         version of this layout (see LevelBackend.open)
  *   m␀key␀<key_id>                                   API key record (hash only)
  *   m␀ws␀<tenant>␀<workspace_id>                      workspace
  *   m␀graph-ws␀<tenant>␀<graph_id>␀<workspace_id>      the workspace's id: the workspaces naming a graph
@@ -59,29 +57,3 @@ export const dataKey = {
   nodes: (prefix: string) => prefix + 'n' + SEP,
   edges: (prefix: string) => prefix + 'e' + SEP,
 };
-
-/** API keys look like `pk_<key_id>_<secret>`: the id finds the record, the secret is compared by hash. */
-export const API_KEY_PREFIX = 'pk_';
-
-export function newApiKey(): { keyId: string; secret: string; hash: string } {
-  const keyId = randomBytes(8).toString('hex');
-  const secret = `${API_KEY_PREFIX}${keyId}_${randomBytes(24).toString('base64url')}`;
-  return { keyId, secret, hash: hashSecret(secret) };
-}
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-/** The id a key is stored under: the one inside a generated secret, else (an operator's own secret) the start of its hash. */
-export function keyIdOf(secret: string): string {
-  const match = /^pk_([0-9a-f]{16})_[A-Za-z0-9_-]+$/.exec(secret);
-  return match?.[1] ?? hashSecret(secret).slice(0, 16);
-}
-
-/** Constant-time comparison of a presented secret with a stored SHA-256 hash. */
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashSecret(secret), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return presented.length === stored.length && timingSafeEqual(presented, stored);
-}

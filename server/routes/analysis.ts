@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { frameworksFor, writeAnalysis } from '../../engine/reason/analysis.ts';
 import { assessGraph, selectFrameworks } from '../../engine/reason/assess.ts';
-import { routeQuestion } from '../../engine/reason/intents.ts';
+import { routeQuestion } from '../../engine/frameworks/intents.ts';
 import { frameworkLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';

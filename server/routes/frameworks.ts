@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../engine/errors.ts';
-import type { FrameworkEntry, ModuleProblem } from '../../engine/prolog/framework-loader.ts';
+import type { FrameworkEntry, ModuleProblem } from '../../engine/frameworks/loader.ts';
 import type { AppDeps } from '../deps.ts';
 import { FrameworkDetailSchema, FrameworkListSchema, FrameworkSummarySchema, errorResponses, ref } from '../schemas.ts';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
-import { runFramework, type FrameworkRun } from '../../engine/prolog/framework-run.ts';
-import { FIXTURE_LIMITS, fixtureFiles, type FixtureCase } from '../../engine/reason/fixtures.ts';
+import { loadRuleModules } from '../../engine/frameworks/loader.ts';
+import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts';
+import { FIXTURE_LIMITS, fixtureFiles, type FixtureCase } from '../../engine/frameworks/fixtures.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 

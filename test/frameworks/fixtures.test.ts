@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
-import { fixtureFiles, runFixtures } from '../../engine/reason/fixtures.ts';
+import { loadRuleModules } from '../../engine/frameworks/loader.ts';
+import { fixtureFiles, runFixtures } from '../../engine/frameworks/fixtures.ts';
 
 // Every built-in framework, through the loader the server uses, against its own fixture graphs.
 const catalog = await loadRuleModules();

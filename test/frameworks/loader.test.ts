@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
-import { BUILTIN_FRAMEWORKS_DIR, catalogListing, type FrameworkCatalog, type FrameworkEntry, loadRuleModules } from '../../engine/prolog/framework-loader.ts';
-import { runFramework } from '../../engine/prolog/framework-run.ts';
+import { BUILTIN_FRAMEWORKS_DIR, catalogListing, type FrameworkCatalog, type FrameworkEntry, loadRuleModules } from '../../engine/frameworks/loader.ts';
+import { runFramework } from '../../engine/frameworks/run.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

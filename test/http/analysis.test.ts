@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EVIDENCE_LISTED, MAX_RUN_EVIDENCE_LISTED } from '../../engine/prolog/framework-run.ts';
+import { MAX_EVIDENCE_LISTED, MAX_RUN_EVIDENCE_LISTED } from '../../engine/frameworks/run.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuleModules } from '../../engine/prolog/framework-loader.ts';
+import { loadRuleModules } from '../../engine/frameworks/loader.ts';
 import { periodCount, periodsBetween, runTask, type ReasonTask, type Trajectory } from '../../engine/reason/tasks.ts';
 import type { Period } from '../../engine/reason/period.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';

@@ -331,7 +331,7 @@ nodes_mentioning(Label, Keywords, Hits) :-
 % findings' candidates with rank(Key, Subject, Score) and guards each such finding/5 clause
 % with kept(Key, Subject) before it builds the sentence and the evidence. A run keeps the Cap
 % candidates of the highest Score over all its ranked keys (ties by Subject, then Key), Cap
-% being the run's findings limit (framework-run.ts sets parley_findings_cap for the finding
+% being the run's findings limit (frameworks/run.ts sets parley_findings_cap in the finding
 % call; unset, as when a query calls finding/5, every subject is kept), and reports how many
 % it left out (findings_omitted/2).
 :- meta_predicate kept(:, ?), kept_subjects(:, -), kept_member(:, ?, ?, +), findings_omitted(:, -).

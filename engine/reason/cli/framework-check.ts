@@ -15,10 +15,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadFramework, type ModuleProblem } from '../../prolog/framework-loader.ts';
+import { loadFramework, type ModuleProblem } from '../../frameworks/loader.ts';
 import { startProlog } from '../../prolog/bridge.ts';
 import { RuleRegistry } from '../../prolog/registry.ts';
-import { runFixtures } from '../fixtures.ts';
+import { runFixtures } from '../../frameworks/fixtures.ts';
 
 const USAGE = 'usage: npm run framework:check <dir> [-- --json]   (dir: one framework folder with manifest.json, rules.pl, README.md, tests/)';
 

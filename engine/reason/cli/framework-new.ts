@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUILTIN_FRAMEWORKS_DIR } from '../../prolog/framework-loader.ts';
+import { BUILTIN_FRAMEWORKS_DIR } from '../../frameworks/loader.ts';
 
 /** The manifest schema's id pattern (FrameworkManifestSchema). */
 const ID_PATTERN = /^[a-z][a-z0-9_]{1,39}$/;

@@ -11,7 +11,7 @@ import { extractionOptions, frameworkLimits, loadConfig, reasoningOptions } from
 import { openStore } from '../../../../server/open.ts';
 import { EXIT } from '../exit.ts';
 import { renderReportHtml } from '../report/html.ts';
-import type { AnalyzeCorpusOptions, ProgressMode } from './analyze-corpus.ts';
+import type { AnalyzeCorpusOptions, ProgressMode } from './analyze-corpus-options.ts';
 
 /**
  * What `parley analyze-corpus` does, loaded only when the command runs: the extraction

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PERIODS, type Period } from '../../../../engine/reason/period.ts';
+import { PERIODS } from '../../../../engine/reason/period.ts';
 import { validateName } from '../../../../engine/store/validate.ts';
 import { EXIT } from '../exit.ts';
+import { PROGRESS_MODES, type AnalyzeCorpusOptions } from './analyze-corpus-options.ts';
 
 /**
  * `parley analyze-corpus <dir> --graph <id>`: batch ingest of a folder into a graph in
@@ -9,19 +10,6 @@ import { EXIT } from '../exit.ts';
  * report.html. Stopping it (Ctrl-C, or a killed process) loses nothing committed; the
  * next run skips what the graph holds.
  */
-
-const PROGRESS_MODES = ['auto', 'bar', 'lines', 'none'] as const;
-export type ProgressMode = (typeof PROGRESS_MODES)[number];
-
-export interface AnalyzeCorpusOptions {
-  graph: string;
-  out: string;
-  tenant: string;
-  workers?: number;
-  period: Period;
-  progress: ProgressMode;
-  report: boolean;
-}
 
 function positiveInteger(value: string): number {
   const number = Number(value);

@@ -15,9 +15,9 @@
  * cover the whole run; a run that spends either is reported, not thrown.
  */
 import { LimitError, ParleyError } from '../errors.ts';
-import type { GraphView, PrologValue } from './bridge.ts';
-import type { RuleRegistry } from './registry.ts';
-import type { FrameworkManifest } from './framework-loader.ts';
+import type { GraphView, PrologValue } from '../prolog/bridge.ts';
+import type { RuleRegistry } from '../prolog/registry.ts';
+import type { FrameworkManifest } from './manifest.ts';
 import { inView } from '../store/view.ts';
 
 /** Evidence ids listed per finding or indicator; the total is reported beside the list. */

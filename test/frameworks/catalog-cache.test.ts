@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogListing, loadRuleModules, type CatalogListing } from '../../engine/prolog/framework-loader.ts';
-import { cachedCatalog, catalogKey } from '../../engine/reason/catalog-cache.ts';
+import { catalogListing, loadRuleModules, type CatalogListing } from '../../engine/frameworks/loader.ts';
+import { cachedCatalog, catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 
 describe('the rule-module catalog kept between starts', () => {
   let dir: string;
@@ -70,7 +70,7 @@ describe('the rule-module catalog kept between starts', () => {
     // root reads any file: then the key is taken by a child process running as nobody, as a server might
     const asRoot = process.getuid?.() === 0;
     if (asRoot) await chmod(dir, 0o755);
-    const script = `import { catalogKey } from ${JSON.stringify(fileURLToPath(new URL('../../engine/reason/catalog-cache.ts', import.meta.url)))};
+    const script = `import { catalogKey } from ${JSON.stringify(fileURLToPath(new URL('../../engine/frameworks/catalog-cache.ts', import.meta.url)))};
 process.stdout.write(catalogKey([${JSON.stringify(unreadable)}]));`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),

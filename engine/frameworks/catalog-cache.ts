@@ -4,8 +4,8 @@
  * reasoning workers consult them again to solve; a restart with the same modules lists
  * them from this file instead. The file is keyed by a hash of everything the listing is
  * made from: every file under the rule directories (with their paths, which the listing
- * names), the Prolog layer's code and libraries, the ontology the manifests are checked
- * against, and the Prolog engine's version. Any change there lists the modules afresh, so
+ * names), the code and libraries of this room and of the Prolog layer, the ontology the
+ * manifests are checked against, and the Prolog engine's version. Any change there lists the modules afresh, so
  * a module broken since the last start is still reported, with its file and line.
  */
 import { createHash } from 'node:crypto';
@@ -15,12 +15,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { replaceFile } from '../files.ts';
-import { BUILTIN_FRAMEWORKS_DIR, type CatalogListing } from '../prolog/framework-loader.ts';
+import { BUILTIN_FRAMEWORKS_DIR, type CatalogListing } from './loader.ts';
 
 /** Raised when the file's layout or the listing's shape changes. */
 const FORMAT = 1;
 /** The engine code a listing depends on, in the tree that runs (sources or the compiled tree). */
-const CODE_DIRS = ['../prolog/', '../ontology/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
+const CODE_DIRS = ['./', '../prolog/', '../ontology/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 /** The catalog of `frameworkDirs` from `file` when its key still holds, else from `list()`, then written to `file`. */
 export async function cachedCatalog(file: string, frameworkDirs: string[], list: () => Promise<CatalogListing>, key = catalogKey(frameworkDirs)): Promise<CatalogListing> {

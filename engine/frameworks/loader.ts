@@ -13,49 +13,14 @@
 import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { RuleModuleError, startProlog } from './bridge.ts';
-import { RuleRegistry } from './registry.ts';
-import { EDGE_TYPES, NODE_KINDS } from '../ontology/index.ts';
+import { RuleModuleError, startProlog } from '../prolog/bridge.ts';
+import { RuleRegistry } from '../prolog/registry.ts';
+import { REQUIRED_PREDICATES } from './contract.ts';
+import { FrameworkManifestSchema, type FrameworkManifest } from './manifest.ts';
 
 /** Where the 15 built-in frameworks live. */
 export const BUILTIN_FRAMEWORKS_DIR = fileURLToPath(new URL('../../frameworks/', import.meta.url));
-
-/** The questions analyze routes to frameworks (engine/reason/intents.ts documents each). */
-export const INTENTS = [
-  'escalation', 'ripeness', 'negotiation', 'violence', 'phase', 'leadership', 'cooperation', 'conflict_style',
-  'power', 'needs', 'identity', 'bargaining', 'spoilers', 'dispute_system', 'security_dilemma',
-] as const;
-export type Intent = (typeof INTENTS)[number];
-
-export const FrameworkManifestSchema = Type.Object(
-  {
-    id: Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$', description: 'lower-case id, the folder name' }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    citation: Type.String({ minLength: 1, maxLength: 500 }),
-    question: Type.String({ minLength: 1, maxLength: 500 }),
-    version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$' }),
-    reads: Type.Object(
-      {
-        nodes: Type.Array(Type.Union(NODE_KINDS.map((kind) => Type.Literal(kind))), { minItems: 1, uniqueItems: true }),
-        edges: Type.Array(Type.Union(EDGE_TYPES.map((type) => Type.Literal(type))), { uniqueItems: true }),
-      },
-      { additionalProperties: false },
-    ),
-    answers: Type.Array(Type.Union(INTENTS.map((intent) => Type.Literal(intent))), {
-      minItems: 1,
-      uniqueItems: true,
-      description: 'the kinds of question this framework answers (analyze routes by them)',
-    }),
-    time_aware: Type.Optional(Type.Boolean({ description: 'its conclusions depend on dates: assess can give its trajectory per period' })),
-  },
-  { additionalProperties: false, $id: 'FrameworkManifest' },
-);
-export type FrameworkManifest = Static<typeof FrameworkManifestSchema>;
-
-/** The contract predicates (frameworks/README.md); indicator/3 and finding/5 are required. */
-const REQUIRED_PREDICATES = ['indicator/3', 'finding/5'];
 
 export interface ModuleProblem {
   file: string;

@@ -1,21 +1,21 @@
 /**
- * The intent map of `analyze`: which kinds of question a plain-language question
+ * The intents `analyze` routes by: the kinds of question a plain-language question
  * asks, by the words in it. Each framework's manifest lists the kinds it answers
- * (`answers`), so a third-party framework is routed the same way as the built-ins.
+ * (`answers`, checked against this list), so a third-party framework is routed the
+ * same way as the built-ins, and a new kind of question is one entry here.
  * A question that names no kind but asks about the conflict as a whole goes to
  * every framework; one that is about neither gets an answer saying which
  * questions are understood. Matching is on lower-cased words, deterministic.
  */
-import type { Intent } from '../prolog/framework-loader.ts';
 
-export interface IntentRule {
-  intent: Intent;
+interface IntentWords {
+  intent: string;
   /** What such a question asks, for the "questions understood" answer and the docs. */
   asks: string;
   words: RegExp;
 }
 
-export const INTENT_RULES: readonly IntentRule[] = [
+export const INTENT_RULES = [
   { intent: 'escalation', asks: 'What stage of escalation is the conflict in?', words: /\bescalat\w*|\bstage\b|\bintensif\w*|\bworsen\w*|\bhow (bad|serious)\b/ },
   { intent: 'ripeness', asks: 'Is the conflict ripe for mediation or settlement?', words: /\bripe\w*|\bmediat\w*|\bstalemate\b|\bway out\b|\bready to (talk|negotiate|settle)\b|\btiming\b/ },
   { intent: 'negotiation', asks: 'How are the parties negotiating, and where could agreement lie?', words: /\bnegotiat\w*|\btalks?\b|\bcompromis\w*|\binterests?\b|\bpositions?\b|\bbatna\b|\bwhere could .*agree\w*/ },
@@ -31,7 +31,12 @@ export const INTENT_RULES: readonly IntentRule[] = [
   { intent: 'spoilers', asks: 'Who could spoil an agreement?', words: /\bspoil\w*|\bundermin\w*|\bsabotag\w*|\bderail\w*|\bwreck\w*|\bveto\w*/ },
   { intent: 'dispute_system', asks: 'Is the dispute handled by interests, rights or power?', words: /\brights?\b|\bcourts?\b|\blegal\w*|\blaw\b|\bdispute system\b|\barbitrat\w*/ },
   { intent: 'security_dilemma', asks: 'Are defensive moves read as threats, feeding a spiral?', words: /\bsecurity dilemma\b|\bspiral\w*|\barms race\b|\bmobili[sz]\w*|\bdefensive\b|\bdeterr\w*|\btit[- ]for[- ]tat\b/ },
-];
+] as const satisfies readonly IntentWords[];
+
+export type Intent = (typeof INTENT_RULES)[number]['intent'];
+
+/** The kinds of question, in the order above: what a manifest's `answers` may name. */
+export const INTENTS: readonly Intent[] = INTENT_RULES.map((rule) => rule.intent);
 
 /** Words of a question about the conflict as a whole: every framework answers it. */
 const GENERAL = /\bconflict\b|\bsituation\b|\banaly[sz]\w*|\boverview\b|\bsummar\w*|\bassess\w*|\bwhat is (happening|going on)\b|\bexplain\b|\bwar\b|\bcrisis\b/;

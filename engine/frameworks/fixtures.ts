@@ -12,8 +12,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ParleyStore } from '../store/store.ts';
 import { graphWriteFromJson } from '../store/transfer.ts';
-import type { FrameworkManifest } from '../prolog/framework-loader.ts';
-import { type FrameworkRun, runFramework } from '../prolog/framework-run.ts';
+import type { FrameworkManifest } from './manifest.ts';
+import { type FrameworkRun, runFramework } from './run.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 
 export interface FindingExpectation {

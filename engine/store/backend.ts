@@ -1,0 +1,155 @@
+/**
+ * What a store backend keeps durably, and the records it keeps. The backend is the source
+ * of truth and nothing more: validation, merging, id allocation, the in-memory graphs and
+ * their change events are the store's (store.ts), the same over every backend. The LevelDB
+ * directory is one backend (level-backend.ts); another implements this interface to keep the
+ * same records elsewhere.
+ */
+import { ValidationError } from '../errors.ts';
+import type { EdgeRecord, NodeRecord, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
+import type { LoopSlicer } from '../turns.ts';
+
+export type KeyScope = 'read' | 'write';
+
+export interface ApiKeyRecord {
+  key_id: string;
+  tenant: string;
+  scope: KeyScope;
+  admin: boolean;
+  name?: string;
+  created_at: string;
+  revoked_at?: string;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  hash: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  domain: WorkspaceDomain;
+  scale: WorkspaceScale;
+  tier: WorkspaceTier;
+  graph_id: string;
+  created_at: string;
+}
+
+export interface GraphMeta {
+  graph_id: string;
+  created_at: string;
+  updated_at: string;
+  /** Names this graph's data keys; a deleted graph's generation is never reused. */
+  generation: string;
+  /** Counts the writes that changed the graph's content (absent: none since it was created); names a snapshot's state. */
+  revision?: number;
+}
+
+/** An import's outcome as kept under its idempotency key. */
+export interface CommittedImport {
+  idempotency_key: string;
+  committed_at: string;
+  /** (graph_created is absent from the records of imports committed before it was answered) */
+  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids' | 'graph_created'> & { graph_created?: boolean };
+}
+
+export interface WriteSummary {
+  nodes_created: number;
+  nodes_updated: number;
+  edges_created: number;
+  edges_updated: number;
+  /** This write created the graph (the first of a batch that did): a misspelled graph id is seen in the answer. */
+  graph_created: boolean;
+  node_ids: string[];
+  edge_ids: string[];
+}
+
+export interface Page<T> {
+  items: T[];
+  next_page_token?: string;
+}
+
+/** Default and largest page sizes for list endpoints. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** What one committed write of a graph changed, written all or nothing. */
+export interface GraphBatch {
+  tenant: string;
+  graphId: string;
+  generation: string;
+  /** The graph's meta record as the batch leaves it: a new graph's, or one with a new revision. */
+  meta?: GraphMeta;
+  /** The records the batch changed, whole, as they now are. */
+  nodes: readonly NodeRecord[];
+  edges: readonly EdgeRecord[];
+  /** An import's outcome, kept under its idempotency key in the same batch. */
+  committedImport?: CommittedImport;
+}
+
+/**
+ * The durable records of a store. Every write is atomic; the store calls a graph's writes
+ * one at a time (its lock), and brings its in-memory graph in step only after the write
+ * resolved. A graph's data belongs to its meta's generation: deleting a graph drops the meta
+ * (the graph is gone at once), and its generation's data is cleared afterwards, never to
+ * reappear under a graph later created with the same id.
+ */
+export interface StoreBackend {
+  // keys and tenants: a key names its tenant
+  getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
+  putKey(record: ApiKeyRecord): Promise<void>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+
+  // workspaces
+  getWorkspace(tenant: string, id: string): Promise<Workspace | undefined>;
+  /** Writes the workspace and the graph → workspace index entry, with `newGraph`'s meta when its graph is new, in one write. */
+  putWorkspace(tenant: string, workspace: Workspace, newGraph: GraphMeta | undefined): Promise<void>;
+  deleteWorkspace(tenant: string, workspace: Workspace): Promise<void>;
+  listWorkspaces(tenant: string, page: PageRequest): Promise<Page<Workspace>>;
+  /** The tenant's workspaces that name `graphId`. */
+  workspacesOfGraph(tenant: string, graphId: string): Promise<Workspace[]>;
+
+  // graph metadata
+  getGraphMeta(tenant: string, graphId: string): Promise<GraphMeta | undefined>;
+  putGraphMeta(tenant: string, meta: GraphMeta): Promise<void>;
+  listGraphs(tenant: string, page: PageRequest): Promise<Page<GraphMeta>>;
+  /** Drops the graph's meta record: one atomic write after which the graph does not exist. */
+  dropGraphMeta(tenant: string, graphId: string): Promise<void>;
+  /** Clears the records of a dropped graph's generation. */
+  clearGraphData(tenant: string, graphId: string, generation: string): Promise<void>;
+
+  // graph records
+  /**
+   * Writes the batch in one atomic write (nothing when it holds nothing). `slicer`: a large
+   * batch gives the event loop its turns while it is prepared.
+   */
+  commitGraph(batch: GraphBatch, slicer: LoopSlicer): Promise<void>;
+  committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined>;
+  /** Visits every record of a graph's generation: all its nodes, then all its edges. */
+  scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+/** A page of a list, ordered by id: up to `size` items after the id `after` (from the start when absent). */
+export interface PageRequest {
+  size: number;
+  after?: string;
+}
+
+/** A list endpoint's page size and token, checked; the token is the last id of the page before. */
+export function pageRequest(pageSize = DEFAULT_PAGE_SIZE, pageToken: string | undefined): PageRequest {
+  const size = Math.min(Math.max(1, Math.floor(pageSize)), MAX_PAGE_SIZE);
+  return pageToken === undefined ? { size } : { size, after: decodePageToken(pageToken) };
+}
+
+/** `items`, read one past the page's size, as a page, with the token of the next one when there is more. */
+export function pageOf<T>(items: T[], size: number, idOf: (item: T) => string): Page<T> {
+  if (items.length <= size) return { items };
+  items.length = size;
+  return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
+}
+
+function decodePageToken(token: string): string {
+  const decoded = Buffer.from(token, 'base64url').toString('utf8');
+  if (decoded.length === 0 || decoded.includes('\u0000')) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued', { field: 'page_token' });
+  return decoded;
+}

@@ -1,0 +1,170 @@
+import { NotFoundError } from '../errors.ts';
+import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphMeta, StoreBackend } from './backend.ts';
+import { GraphIndex } from './graph-index.ts';
+import type { SerialQueue } from './serial-queue.ts';
+import { readSnapshot, removeSnapshot, snapshotFile, writeSnapshot } from './snapshot.ts';
+
+/** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
+export const DEFAULT_CACHE_FACTS = 2_000_000;
+
+/** What changed in a graph: the records a committed write changed, or the graph's deletion. */
+export type GraphChange =
+  | { kind: 'write'; tenant: string; graphId: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { kind: 'delete'; tenant: string; graphId: string; generation: string };
+
+/** The key a graph is loaded and locked under. */
+export function graphKey(tenant: string, graphId: string): string {
+  return tenant + '\u0000' + graphId;
+}
+
+interface LoadedGraph {
+  tenant: string;
+  graphId: string;
+  generation: string;
+  /** The meta revision the index holds. */
+  revision: number;
+  index: GraphIndex;
+  /** The revision of the graph's snapshot on disk, when known to be current. */
+  snapshotRevision?: number;
+}
+
+/**
+ * The graphs in memory: each loaded once, lazily, into a GraphIndex (from its snapshot when
+ * current, else from the backend's records) that every later write keeps in step, and the
+ * listeners told of each change once the index reflects it. The same over every backend.
+ */
+export class GraphCache {
+  /** Loaded graphs, least recently used first, bounded by their total facts (cacheFacts). */
+  private readonly loaded = new Map<string, LoadedGraph>();
+  /** Graphs whose index a committed write is being applied to, a slice at a time: readers wait for the whole. */
+  private readonly applying = new Map<string, Promise<void>>();
+  private readonly changeListeners = new Set<(change: GraphChange) => void | Promise<void>>();
+
+  constructor(
+    private readonly backend: StoreBackend,
+    /** The store's graph locks: one writer per graph at a time. */
+    private readonly locks: SerialQueue,
+    /** How many facts (nodes, node properties, edges) the loaded graphs may hold together; the graph in use always stays. */
+    private readonly cacheFacts: number,
+    /** Where the graphs' snapshots are kept. */
+    private readonly snapshotDir: string,
+  ) {}
+
+  /**
+   * Snapshots every loaded graph changed since its snapshot (the store's writes are over). A
+   * snapshot that fails to write only costs the next start a rebuild from the records.
+   */
+  async writeSnapshots(): Promise<void> {
+    const snapshots = [...this.loaded.values()]
+      .filter((entry) => entry.snapshotRevision !== entry.revision)
+      .map((entry) => writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, entry.revision, entry.index).catch(() => undefined));
+    await Promise.all(snapshots);
+  }
+
+  /**
+   * Calls `listener` after every committed write (with the records that changed) and
+   * every graph deletion, once the in-memory index reflects it: replicas of a graph in
+   * worker threads follow the store through these. A listener's promise is awaited
+   * before readers see the write. Returns the unsubscribe function.
+   */
+  onChange(listener: (change: GraphChange) => void | Promise<void>): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  async emitChange(change: GraphChange): Promise<void> {
+    await Promise.all([...this.changeListeners].map((listener) => listener(change)));
+  }
+
+  /** The generation of a graph's in-memory index, when it is loaded (no backend read). */
+  loadedGeneration(tenant: string, graphId: string): string | undefined {
+    return this.loaded.get(graphKey(tenant, graphId))?.generation;
+  }
+
+  /** The graph's in-memory indexes, loaded from the backend on first use. */
+  async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
+    const key = graphKey(tenant, graphId);
+    const applying = this.applying.get(key);
+    if (applying) await applying;
+    // a loaded graph is current: every write and deletion of it goes through this store and keeps `loaded` in step
+    const loaded = this.loaded.get(key);
+    if (loaded) return this.touch(key, loaded.index);
+    const meta = await this.backend.getGraphMeta(tenant, graphId);
+    if (!meta) throw new NotFoundError('graph', graphId);
+    // load looks at the cache again, under the graph's lock
+    return this.locks.run(key, () => this.load(tenant, meta));
+  }
+
+  /** The index of the graph `meta` describes; the caller holds the graph's lock. */
+  async load(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
+    const key = graphKey(tenant, meta.graph_id);
+    const cached = this.loaded.get(key);
+    if (cached && cached.generation === meta.generation) return this.touch(key, cached.index);
+    const revision = meta.revision ?? 0;
+    const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
+    const index = fromSnapshot ?? new GraphIndex();
+    if (!fromSnapshot) {
+      await this.backend.scanGraph(tenant, meta.graph_id, meta.generation, (node) => index.putNode(node), (edge) => index.putEdge(edge));
+    }
+    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
+    this.loaded.delete(key);
+    this.loaded.set(key, entry);
+    this.evict(key);
+    // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
+    // a million-fact graph holds the event loop for seconds, and a query is waiting
+    return index;
+  }
+
+  /**
+   * Runs `apply`, which brings a graph's index in step with a durable write, while readers
+   * (loadGraph) wait for the whole of it, so that none sees half a write.
+   */
+  async whileApplying<T>(tenant: string, graphId: string, apply: () => Promise<T>): Promise<T> {
+    const key = graphKey(tenant, graphId);
+    let applied!: () => void;
+    this.applying.set(key, new Promise<void>((resolve) => (applied = resolve)));
+    try {
+      return await apply();
+    } finally {
+      this.applying.delete(key);
+      applied();
+    }
+  }
+
+  /** Keeps `index` as the graph at `revision`: another graph's load may have evicted it while a write took turns, and it comes back. */
+  keep(tenant: string, graphId: string, generation: string, revision: number, index: GraphIndex): void {
+    const key = graphKey(tenant, graphId);
+    const entry = this.loaded.get(key);
+    if (entry) entry.revision = revision;
+    else this.loaded.set(key, { tenant, graphId, generation, revision, index });
+    this.evict(key);
+  }
+
+  /** Forgets a deleted graph and its snapshot, and says so to the listeners. */
+  async drop(tenant: string, graphId: string, generation: string): Promise<void> {
+    this.loaded.delete(graphKey(tenant, graphId));
+    await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
+    await this.emitChange({ kind: 'delete', tenant, graphId, generation });
+  }
+
+  /** Marks a loaded graph most recently used. */
+  private touch(key: string, index: GraphIndex): GraphIndex {
+    const entry = this.loaded.get(key)!;
+    this.loaded.delete(key);
+    this.loaded.set(key, entry);
+    return index;
+  }
+
+  /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
+  private evict(keep: string): void {
+    let total = 0;
+    for (const { index } of this.loaded.values()) total += index.factCount;
+    for (const [key, { index }] of this.loaded) {
+      if (total <= this.cacheFacts) return;
+      if (key === keep) continue;
+      this.loaded.delete(key);
+      total -= index.factCount;
+    }
+  }
+}

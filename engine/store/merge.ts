@@ -1,0 +1,315 @@
+/**
+ * How writes merge onto a graph: each record a write names is merged onto the one before it
+ * (merged by an earlier write of the same commit, else the stored one), and the writes'
+ * changes tallied against what the graph held.
+ */
+import { ConflictError, ValidationError } from '../errors.ts';
+import { NODE_UNKNOWN_VALUES, type EdgeRecord, type NodeKind, type NodeRecord, type PropertyValue, type Provenance } from '../ontology/index.ts';
+import type { LoopSlicer } from '../turns.ts';
+import type { WriteSummary } from './backend.ts';
+import type { GraphIndex } from './graph-index.ts';
+import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
+import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
+
+/** Default confidence of a record imported without one: the client states it as fact. */
+const DEFAULT_CONFIDENCE = 1;
+
+export function nodeIdOf(input: NodeInput): string {
+  return input.id ?? deriveNodeId(input.labels[0], input.properties);
+}
+
+export function edgeIdOf(input: EdgeInput): string {
+  return input.id ?? deriveEdgeId(input.type, input.from, input.to, input.properties ?? {});
+}
+
+/** Refuses an invalid graph id, or a write without nodes and edges arrays, before anything is merged. */
+export function checkWrites(graphId: string, writes: readonly GraphWrite[]): void {
+  validateName('graph_id', graphId);
+  for (const write of writes) {
+    if (!Array.isArray(write.nodes) || !Array.isArray(write.edges)) throw new ValidationError('invalid_write', 'a write needs nodes and edges arrays');
+  }
+}
+
+/** The records a write changed, as it left them: a graph takes them write by write, so that its order is what writes one by one leave. */
+export interface WriteChanges {
+  nodes: Changes<NodeRecord>;
+  edges: Changes<EdgeRecord>;
+}
+
+/** What each step of a commit's merge works with. */
+interface Merging {
+  /** The graph as stored. */
+  index: GraphIndex;
+  now: string;
+  slicer: LoopSlicer;
+  checker: WriteChecker;
+  /**
+   * Every record the writes touch, by id, with the stored one (looked up once: an import of
+   * new records looks nothing up again) and the one as the writes so far leave it.
+   */
+  nodes: Map<string, Touched<NodeRecord>>;
+  edges: Map<string, Touched<EdgeRecord>>;
+}
+
+/**
+ * Several writes merged onto `index` one after the other (validated as they go: an invalid
+ * record rejects them all), nothing written: a large commit merges in slices, the loop
+ * turning between them. Returns each write's summary (the first says it created the graph,
+ * when `createsGraph`) and changes, and the records that differ from the stored ones once all are merged.
+ */
+export async function mergeWrites(
+  index: GraphIndex,
+  writes: readonly GraphWrite[],
+  now: string,
+  slicer: LoopSlicer,
+  createsGraph: boolean,
+): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[] }> {
+  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map() };
+  const summaries: WriteSummary[] = [];
+  const replay: WriteChanges[] = [];
+  for (let write = 0; write < writes.length; write++) {
+    const { nodes: nodeInputs, edges: edgeInputs } = writes[write];
+    const touchedNodes = await mergeNodes(merging, nodeInputs, write);
+    const ends = await checkEdges(merging, edgeInputs, write);
+    const touchedEdges = await mergeEdges(merging, edgeInputs, ends, write);
+    const changed = { nodes: await changesOf(touchedNodes, slicer), edges: await changesOf(touchedEdges, slicer) };
+    summaries.push({
+      nodes_created: changed.nodes.created.length, nodes_updated: changed.nodes.updated.length,
+      edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length, graph_created: createsGraph && write === 0,
+      node_ids: touchedNodes.map((touched) => touched.record.id), edge_ids: touchedEdges.map((touched) => touched.record.id),
+    });
+    replay.push(changed);
+  }
+  // What the writes changed against the stored graph. One write changed what its tally
+  // found (compared once, there); of several, the records some write changed are compared
+  // again, as the last left them (a later write may have put one back as stored).
+  const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(merging.nodes);
+  const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(merging.edges);
+  return { summaries, replay, changedNodes, changedEdges };
+}
+
+/**
+ * Merges write number `write`'s nodes, each as soon as it is checked (merging a node cannot
+ * fail, and an invalid one later still rejects the whole write); returns those it touched.
+ */
+async function mergeNodes({ index, now, slicer, checker, nodes }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
+  const touched: Touched<NodeRecord>[] = [];
+  const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now);
+  for (let i = 0; i < inputs.length; i++) {
+    if (slicer.dueStep()) await slicer.turn();
+    const input = inputs[i];
+    checker.node(input, i);
+    mergeInput(input, nodeIdOf(input), write, (id) => index.node(id), nodes, touched, mergeOnto).labels = input.labels;
+  }
+  return touched;
+}
+
+/**
+ * Checks every edge of write number `write` before any is merged, so that an invalid edge is
+ * reported before another's id conflict. Returns the dense ids of the ends each names in the
+ * index (edge i's at 2i and 2i+1; -1: a node of these writes), found once, for the check and
+ * for the index.
+ */
+async function checkEdges({ index, slicer, checker, nodes }: Merging, inputs: readonly EdgeInput[], write: number): Promise<Int32Array> {
+  const ends = new Int32Array(2 * inputs.length);
+  let edge = 0;
+  const kindOf = (id: string, end: 0 | 1): string | undefined => {
+    const touched = nodes.get(id);
+    ends[2 * edge + end] = -1;
+    // a node this write names is checked as this write gives it, as before it was merged
+    if (touched) return (touched.write === write ? touched.labels! : touched.record.labels)[0];
+    // read off the index's kind column, not the record: two random reads fewer per end
+    const dense = index.nodes.denseOf(id);
+    const kind = dense < 0 ? undefined : index.kindAt(dense);
+    if (kind !== undefined) ends[2 * edge + end] = dense;
+    return kind;
+  };
+  for (edge = 0; edge < inputs.length; edge++) {
+    if (slicer.dueStep()) await slicer.turn();
+    checker.edge(inputs[edge], edge, kindOf);
+  }
+  return ends;
+}
+
+/** Merges write number `write`'s checked edges, placing a new one at the `ends` checkEdges found; returns those it touched. */
+async function mergeEdges({ index, now, slicer, edges }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
+  const touchedEdges: Touched<EdgeRecord>[] = [];
+  const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now);
+  for (let i = 0; i < inputs.length; i++) {
+    if (slicer.dueStep()) await slicer.turn();
+    const input = inputs[i];
+    const touched = mergeInput(input, edgeIdOf(input), write, (id) => index.edge(id), edges, touchedEdges, mergeEdgeOnto);
+    if (touched.from === UNPLACED) {
+      touched.from = ends[2 * i];
+      touched.to = ends[2 * i + 1];
+    }
+  }
+  return touchedEdges;
+}
+
+/** Touched.from and .to of a record that is no edge, or not placed yet. */
+const UNPLACED = -2;
+
+/** A record some write of a commit touches: as stored before the commit, as the writes so far leave it, and as it was before the write now merging. */
+interface Touched<R> {
+  stored: R | undefined;
+  record: R;
+  before: R | undefined;
+  /** The last write that touched it, and whether some write changed it. */
+  write: number;
+  changed: boolean;
+  /** A node's labels as that write last gave them. */
+  labels: readonly string[] | undefined;
+  /** An edge's ends by dense id in the index (-1: found by id when the edge goes in). */
+  from: number;
+  to: number;
+}
+
+export const recordOf = <R>(touched: Touched<R>): R => touched.record;
+
+/** What one write changed of the records it touched, each as the write left it. */
+export interface Changes<R> {
+  created: Touched<R>[];
+  updated: R[];
+}
+
+async function changesOf<R extends NodeRecord | EdgeRecord>(touched: readonly Touched<R>[], slicer: LoopSlicer): Promise<Changes<R>> {
+  const changes: Changes<R> = { created: [], updated: [] };
+  for (let i = 0; i < touched.length; i++) {
+    if (slicer.dueStep()) await slicer.turn();
+    const entry = touched[i];
+    const previous = entry.before;
+    if (previous && sameRecord(previous, entry.record)) continue;
+    entry.changed = true;
+    if (previous) changes.updated.push(entry.record);
+    else changes.created.push(entry);
+  }
+  return changes;
+}
+
+/** Of several writes' merged records: those some write changed that differ from the stored ones. */
+function changedSinceStored<R extends NodeRecord | EdgeRecord>(merged: ReadonlyMap<string, Touched<R>>): R[] {
+  const records: R[] = [];
+  for (const { changed, stored, record } of merged.values()) if (changed && (!stored || !sameRecord(stored, record))) records.push(record);
+  return records;
+}
+
+/**
+ * Whether a merged record equals the stored one. Merging only appends provenance, so a
+ * longer provenance list is a change, found without serialising the whole record (a
+ * much-mentioned actor carries hundreds of provenance records).
+ */
+function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRecord): boolean {
+  if (before.provenance.length !== after.provenance.length || before.confidence !== after.confidence) return false;
+  return canonicalJson(before) === canonicalJson(after);
+}
+
+/** Fields that tell provenance records apart cheaply: records that differ in them are never equal. */
+function provenanceSketch(record: Provenance): string {
+  return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
+}
+
+/**
+ * The provenance of a record that has none, and the properties of an edge that has none:
+ * shared by every such record (most imported edges), where an empty array and object each
+ * were copied by every collection during an import. Frozen, so that no code can change one
+ * record's through another's (stored records are replaced, never edited).
+ */
+const NO_PROVENANCE = Object.freeze([]) as unknown as Provenance[];
+const NO_PROPERTIES = Object.freeze({}) as Record<string, PropertyValue>;
+
+function hasNoKeys(object: object | undefined): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
+function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
+  if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
+  // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
+  const sketches = new Set(incoming.map(provenanceSketch));
+  const seen = new Set(existing.filter((record) => sketches.has(provenanceSketch(record))).map(canonicalJson));
+  const result = [...existing];
+  for (const record of incoming) {
+    const key = canonicalJson(record);
+    if (!seen.has(key)) {
+      seen.add(key);
+      result.push(record);
+    }
+  }
+  return result;
+}
+
+/** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */
+export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
+  const properties = { ...existing?.properties, ...input.properties };
+  if (!existing) return properties;
+  for (const label of labels) {
+    for (const [key, unknown] of Object.entries(NODE_UNKNOWN_VALUES[label as NodeKind] ?? {})) {
+      const stored = existing.properties[key];
+      if (input.properties[key] === unknown && typeof stored === 'string' && stored !== unknown) properties[key] = stored;
+    }
+  }
+  const oldAliases = existing.properties.aliases;
+  const newAliases = input.properties.aliases;
+  if (Array.isArray(oldAliases) && Array.isArray(newAliases)) properties.aliases = [...new Set([...oldAliases, ...newAliases])];
+  return properties;
+}
+
+/**
+ * Merges an input of write number `write` into `merged` (the records as the writes so far
+ * leave them), onto the record before it: one merged earlier, else the stored one. `touched`
+ * gets the records this write touches, in the order it first names them.
+ */
+function mergeInput<I, R>(
+  input: I,
+  id: string,
+  write: number,
+  storedOf: (id: string) => R | undefined,
+  merged: Map<string, Touched<R>>,
+  touched: Touched<R>[],
+  merge: (previous: R | undefined, input: I, id: string) => R,
+): Touched<R> {
+  let entry = merged.get(id);
+  if (!entry) {
+    const stored = storedOf(id);
+    entry = { stored, record: merge(stored, input, id), before: stored, write, changed: false, labels: undefined, from: UNPLACED, to: UNPLACED };
+    merged.set(id, entry);
+    touched.push(entry);
+    return entry;
+  }
+  if (entry.write !== write) {
+    entry.before = entry.record;
+    entry.write = write;
+    touched.push(entry);
+  }
+  entry.record = merge(entry.record, input, id);
+  return entry;
+}
+
+function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {
+  const labels = existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels];
+  return {
+    id,
+    labels,
+    properties: mergeNodeProperties(existing, input, labels),
+    confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
+  };
+}
+
+function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string): EdgeRecord {
+  if (existing && (existing.from !== input.from || existing.to !== input.to || existing.type !== input.type)) {
+    throw new ConflictError('edge_id_conflict', `edge '${id}' exists already with other endpoints or type`, { edge_id: id });
+  }
+  return {
+    id,
+    type: input.type,
+    from: input.from,
+    to: input.to,
+    properties: hasNoKeys(existing?.properties) && hasNoKeys(input.properties) ? NO_PROPERTIES : { ...existing?.properties, ...input.properties },
+    confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
+  };
+}
