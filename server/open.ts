@@ -20,10 +20,23 @@ export interface OpenedEngine {
   close(): Promise<void>;
 }
 
+/** The store's lock is held: another process (a parley server, most likely) has it open. */
+export class DataDirInUseError extends Error {
+  constructor(readonly dataDir: string) {
+    super(`the data directory ${dataDir} is in use by another process (a parley server?): one process at a time opens a store`);
+  }
+}
+
 /** The store in config.dataDir (created when missing), with the configured graph cache. */
-export function openStore(config: ParleyConfig): Promise<ParleyStore> {
+export async function openStore(config: ParleyConfig): Promise<ParleyStore> {
   mkdirSync(config.dataDir, { recursive: true });
-  return ParleyStore.open(path.join(config.dataDir, 'store'), { cacheFacts: config.graphCacheFacts });
+  try {
+    return await ParleyStore.open(path.join(config.dataDir, 'store'), { cacheFacts: config.graphCacheFacts });
+  } catch (error) {
+    // LevelDB says only "Database failed to open"; why is in its cause
+    if ((error as { cause?: { code?: unknown } }).cause?.code === 'LEVEL_LOCKED') throw new DataDirInUseError(config.dataDir);
+    throw error;
+  }
 }
 
 /**

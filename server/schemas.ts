@@ -188,7 +188,9 @@ export const GraphImportSchema = Type.Object(
   },
   { additionalProperties: false, $id: 'GraphImport', description: 'nodes and edges as export writes them (ontology.md has every field)' },
 );
-export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties }, { $id: 'ImportSummary' });
+/** Said by every write that may create its graph: a misspelled graph id shows at once. */
+const GraphCreated = Type.Boolean({ description: 'this write created the graph (it did not exist before)' });
+export const ImportSummarySchema = Type.Object({ graph_id: Type.String(), ...writeCountProperties, graph_created: GraphCreated }, { $id: 'ImportSummary' });
 export const CommittedImportSchema = Type.Object(
   { graph_id: Type.String(), idempotency_key: Type.String(), committed_at: Type.String({ format: 'date-time' }), summary: ref(WriteCountsSchema) },
   { $id: 'CommittedImport', description: 'an import sent with an Idempotency-Key that committed' },
@@ -295,6 +297,7 @@ export const ExtractionSchema = Type.Object(
     edges: Type.Array(ref(ExtractedEdgeSchema), { description: 'every edge but MENTIONED_IN (each node has one)' }),
     committed: Type.Boolean(),
     added: Type.Union([ref(WriteCountsSchema), Type.Null()], { description: 'null when not committed' }),
+    graph_created: GraphCreated,
     stats: ref(ExtractionStatsSchema),
     extractor: ref(ExtractorSchema),
   },
@@ -306,6 +309,7 @@ export const IngestionSchema = Type.Object(
     graph_id: Type.String(),
     document: ref(IngestedDocumentSchema),
     added: ref(WriteCountsSchema),
+    graph_created: GraphCreated,
     summary: ref(GraphCountsSchema),
     found: Type.Object(
       { actors: Type.Integer(), claims: Type.Integer(), events: Type.Integer(), locations: Type.Integer(), issues: Type.Integer(), edges: Type.Integer() },
@@ -347,6 +351,17 @@ const QueryProvenance = Type.Optional(
   Type.Array(ref(ProvenanceSchema), { description: 'every provenance record, the earliest first (with include_provenance), as extract and export give it' }),
 );
 
+export const QueryNotificationSchema = Type.Object(
+  {
+    code: StringEnum(['unknown_label', 'unknown_relationship_type']),
+    severity: StringEnum(['warning']),
+    title: Type.String(),
+    description: Type.String(),
+    position: Type.Object({ line: Type.Integer({ minimum: 1 }), column: Type.Integer({ minimum: 1 }) }, { description: 'where the name is written in the query text' }),
+  },
+  { $id: 'QueryNotification', description: "a warning about the query, as Neo4j's UnknownLabelWarning and UnknownRelationshipTypeWarning" },
+);
+
 export const GraphQueryResultSchema = Type.Object(
   {
     actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
@@ -367,6 +382,9 @@ export const GraphQueryResultSchema = Type.Object(
     rows: Type.Array(Type.Array(Type.Unknown()), { description: 'every returned column as JSON' }),
     goal: Type.Optional(Type.String({ description: 'the compiled Prolog goal (explain)' })),
     plan: Type.Optional(Type.Unknown({ description: 'the plan (explain)' })),
+    notifications: Type.Optional(
+      Type.Array(ref(QueryNotificationSchema), { description: 'present when the query names a label or relationship type the graph holds none of: those parts match nothing' }),
+    ),
   },
   { $id: 'GraphQueryResult' },
 );
@@ -571,6 +589,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   IngestionSchema,
   GraphQueryRequestSchema,
   PatternQueryRequestSchema,
+  QueryNotificationSchema,
   GraphQueryResultSchema,
   AssessRequestSchema,
   AnalyzeRequestSchema,

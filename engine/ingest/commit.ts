@@ -40,7 +40,7 @@ export interface CommitOptions {
   commit: boolean;
 }
 
-export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
+export type AddedCounts = Omit<WriteSummary, 'node_ids' | 'edge_ids' | 'graph_created'>;
 
 export interface CommittedExtraction {
   extraction: ExtractionResult;
@@ -48,6 +48,8 @@ export interface CommittedExtraction {
   already_ingested: boolean;
   /** What the commit changed; null when nothing was committed. */
   added: AddedCounts | null;
+  /** The commit created the graph. */
+  graph_created: boolean;
 }
 
 /** Commits in progress per tenant and graph: each waits for the one before it. */
@@ -119,9 +121,9 @@ async function extractAgainstGraph(
   const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(answers ? { graph: answers } : {}) });
   const extracted = drafted || (await context.pipeline.extract(input, { ...settings, checked, ...(answers ? { graph: answers } : {}) }));
   const extraction = index && names ? withGraphActors(extracted, index, names) : extracted;
-  if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null };
-  const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
-  return { extraction, already_ingested: stored !== undefined, added };
+  if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null, graph_created: false };
+  const { node_ids: _nodeIds, edge_ids: _edgeIds, graph_created, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
+  return { extraction, already_ingested: stored !== undefined, added, graph_created };
 }
 
 /** Extracted actors that are actors the graph holds (imported ones too) become those nodes (resolveAgainstGraph). */
@@ -271,8 +273,8 @@ export async function commitDrafts(
         return;
       }
       writes.forEach(({ position, extraction }, i) => {
-        const { node_ids: _nodeIds, edge_ids: _edgeIds, ...added } = summaries[i];
-        outcomes[position] = { committed: { extraction, already_ingested: false, added } };
+        const { node_ids: _nodeIds, edge_ids: _edgeIds, graph_created, ...added } = summaries[i];
+        outcomes[position] = { committed: { extraction, already_ingested: false, added, graph_created } };
       });
     };
     for (const [position, document] of documents.entries()) {

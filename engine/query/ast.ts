@@ -22,7 +22,7 @@ export type Expr =
   | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; pos: Position }
   | { kind: 'unary'; op: 'NOT' | '-' | '+'; operand: Expr; pos: Position }
   | { kind: 'isNull'; operand: Expr; negated: boolean; pos: Position }
-  | { kind: 'labels'; target: Expr; labels: string[]; pos: Position }
+  | { kind: 'labels'; target: Expr; labels: string[]; labelsAt: Position[]; pos: Position }
   | { kind: 'call'; name: string; distinct: boolean; args: Expr[]; star: boolean; pos: Position }
   | { kind: 'case'; subject?: Expr; whens: [Expr, Expr][]; otherwise?: Expr; pos: Position }
   | { kind: 'comprehension'; variable: string; source: Expr; where?: Expr; map?: Expr; pos: Position }
@@ -39,6 +39,8 @@ export type BinaryOp =
 export interface NodePattern {
   variable?: string;
   labels: string[];
+  /** Where each label is written (labelsAt[i] for labels[i]). */
+  labelsAt: Position[];
   properties?: Expr;
   pos: Position;
 }
@@ -46,6 +48,8 @@ export interface NodePattern {
 export interface RelationshipPattern {
   variable?: string;
   types: string[];
+  /** Where each type is written (typesAt[i] for types[i]). */
+  typesAt: Position[];
   direction: 'out' | 'in' | 'both';
   /** Present for variable-length relationships: `*` alone has neither bound. */
   range?: { min?: number; max?: number };
@@ -103,7 +107,10 @@ export interface QueryAst {
   unionAll: boolean[];
 }
 
+/** Keys that say where something is written, not what it is. */
+const WHERE_WRITTEN = new Set(['pos', 'labelsAt', 'typesAt']);
+
 /** An expression's identity wherever it was written: two expressions with one key are the same expression. */
 export function exprKey(expr: Expr): string {
-  return JSON.stringify(expr, (key, value) => (key === 'pos' ? undefined : typeof value === 'bigint' ? `${value}n` : value));
+  return JSON.stringify(expr, (key, value) => (WHERE_WRITTEN.has(key) ? undefined : typeof value === 'bigint' ? `${value}n` : value));
 }

@@ -14,7 +14,8 @@
  *
  * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
  * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (the Prolog bridge
- *   solves synchronously, bounded by the inference and time limits).
+ *   solves synchronously, bounded by the inference and time limits); with notifications
+ *   (notifications.ts) when it names a label or relationship type the graph holds none of.
  * - `applyCreateForTests(graph, text, parameters)`: the test-only writer (the TCK
  *   runner's setup scripts). It runs the full engine with CREATE enabled
  *   (`allowWrites: true`), so setup scripts may use MATCH, WITH, UNWIND too.
@@ -39,6 +40,7 @@ import { planQuery, type QueryPlan } from './plan.ts';
 import { buildQuery, type CompiledQuery } from './build.ts';
 import { executeQuery } from './execute.ts';
 import { explainQuery } from './explain.ts';
+import { schemaNotifications, type QueryNotification } from './notifications.ts';
 import { DEFAULT_LIMITS, checkParameters, type QueryLimits } from './limits.ts';
 import type { RuleSet } from './rules.ts';
 import type { CypherValue } from './values.ts';
@@ -49,6 +51,7 @@ export { isNode, isRel, isPath, isMap } from './values.ts';
 export type { QueryLimits } from './limits.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
 export type { RuleSet } from './rules.ts';
+export type { QueryNotification } from './notifications.ts';
 
 export interface QueryOptions {
   parameters?: Record<string, unknown>;
@@ -70,6 +73,8 @@ export interface QueryResult {
   goal?: string;
   /** The plan, step by step with estimated cardinalities (when `explain`). */
   plan?: unknown;
+  /** Labels and relationship types the query names that the graph holds none of (absent: none). */
+  notifications?: QueryNotification[];
 }
 
 /** Parsed queries by text: ASTs are never mutated, and parsing is most of a point query's cost. */
@@ -95,7 +100,12 @@ interface PlanCache {
   schemaVersion: number;
   rules: RuleSet | undefined;
   rulesGeneration: number;
-  entries: Map<string, { plan: QueryPlan; compiled: CompiledQuery }>;
+  entries: Map<string, CompiledEntry>;
+}
+interface CompiledEntry {
+  plan: QueryPlan;
+  compiled: CompiledQuery;
+  notifications: QueryNotification[];
 }
 const planCaches = new WeakMap<GraphIndex, PlanCache>();
 
@@ -122,7 +132,7 @@ function planCacheOf(graph: GraphIndex, rules: RuleSet | undefined): PlanCache {
   return cache;
 }
 
-function compile(graph: GraphIndex, text: string, options: QueryOptions, limits: QueryLimits): { plan: QueryPlan; compiled: CompiledQuery } {
+function compile(graph: GraphIndex, text: string, options: QueryOptions, limits: QueryLimits): CompiledEntry {
   const allowWrites = options.allowWrites ?? false;
   const parameters = options.parameters ?? {};
   // writes change the graph under the plan and name what they create: never cached
@@ -138,7 +148,8 @@ function compile(graph: GraphIndex, text: string, options: QueryOptions, limits:
   analyse(ast, { allowWrites, rules: options.rules });
   const planOptions = { rules: options.rules, parameters, limits };
   const plan = planQuery(ast, graph, planOptions);
-  const entry = { plan, compiled: buildQuery(plan, graph, planOptions) };
+  // a write names what it creates: no warning about what the graph does not hold yet
+  const entry = { plan, compiled: buildQuery(plan, graph, planOptions), notifications: allowWrites ? [] : schemaNotifications(ast, graph) };
   if (cache) {
     if (cache.entries.size >= PLAN_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
     cache.entries.set(key, entry);
@@ -159,7 +170,7 @@ export function runQuery(graph: GraphIndex, text: string, options: QueryOptions 
 function run(graph: GraphIndex, text: string, options: QueryOptions): QueryResult {
   checkParameters(options.parameters);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const { plan, compiled } = compile(graph, text, options, limits);
+  const { plan, compiled, notifications } = compile(graph, text, options, limits);
   const result = executeQuery(compiled, graph, {
     parameters: options.parameters ?? {},
     limits,
@@ -167,8 +178,8 @@ function run(graph: GraphIndex, text: string, options: QueryOptions): QueryResul
     allowWrites: options.allowWrites ?? false,
     rules: options.rules,
   });
-  if (options.explain) return { ...result, ...explainQuery(plan) };
-  return result;
+  const answered = notifications.length > 0 ? { ...result, notifications } : result;
+  return options.explain ? { ...answered, ...explainQuery(plan) } : answered;
 }
 
 export function applyCreateForTests(graph: GraphIndex, text: string, parameters: Record<string, unknown> = {}): void {

@@ -372,19 +372,21 @@ class PatternLanguageParser extends EmbeddedActionsParser {
   nodePattern = this.RULE('nodePattern', (): NodePattern => {
     const open = this.CONSUME(T.LParen);
     const variable = this.OPTION(() => this.SUBRULE(this.variable));
-    const labels = this.OPTION2(() => this.SUBRULE(this.nodeLabels)) ?? [];
+    const named = this.OPTION2(() => this.SUBRULE(this.nodeLabels));
     const properties = this.OPTION3(() => this.SUBRULE(this.properties));
     this.CONSUME(T.RParen);
-    return { variable, labels, properties, pos: pos(open) };
+    return { variable, labels: named?.labels ?? [], labelsAt: named?.labelsAt ?? [], properties, pos: pos(open) };
   });
 
-  nodeLabels = this.RULE('nodeLabels', (): string[] => {
+  nodeLabels = this.RULE('nodeLabels', (): { labels: string[]; labelsAt: Position[] } => {
     const labels: string[] = [];
+    const labelsAt: Position[] = [];
     this.AT_LEAST_ONE(() => {
       this.CONSUME(T.Colon);
+      labelsAt.push(pos(this.LA(1)));
       labels.push(this.SUBRULE(this.schemaName));
     });
-    return labels;
+    return { labels, labelsAt };
   });
 
   relationshipPattern = this.RULE('relationshipPattern', (): RelationshipPattern => {
@@ -404,29 +406,31 @@ class PatternLanguageParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() => {
       const direction = left && !right ? 'in' : right && !left ? 'out' : 'both';
-      return { types: [], ...detail, direction, pos: pos(first) };
+      return { types: [], typesAt: [], ...detail, direction, pos: pos(first) };
     });
   });
 
   relationshipDetail = this.RULE('relationshipDetail', (): Omit<RelationshipPattern, 'direction' | 'pos'> => {
     this.CONSUME(T.LBracket);
     const variable = this.OPTION(() => this.SUBRULE(this.variable));
-    const types = this.OPTION2(() => this.SUBRULE(this.relationshipTypes)) ?? [];
+    const named = this.OPTION2(() => this.SUBRULE(this.relationshipTypes));
     const range = this.OPTION3(() => this.SUBRULE(this.rangeLiteral));
     const properties = this.OPTION4(() => this.SUBRULE(this.properties));
     this.CONSUME(T.RBracket);
-    return { variable, types, range, properties };
+    return { variable, types: named?.types ?? [], typesAt: named?.typesAt ?? [], range, properties };
   });
 
-  relationshipTypes = this.RULE('relationshipTypes', (): string[] => {
+  relationshipTypes = this.RULE('relationshipTypes', (): { types: string[]; typesAt: Position[] } => {
     this.CONSUME(T.Colon);
+    const typesAt = [pos(this.LA(1))];
     const types = [this.SUBRULE(this.schemaName)];
     this.MANY(() => {
       this.CONSUME(T.Pipe);
       this.OPTION(() => this.CONSUME2(T.Colon));
+      typesAt.push(pos(this.LA(1)));
       types.push(this.SUBRULE2(this.schemaName));
     });
-    return types;
+    return { types, typesAt };
   });
 
   rangeLiteral = this.RULE('rangeLiteral', (): { min?: number; max?: number } => {
@@ -676,8 +680,8 @@ class PatternLanguageParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const token = this.LA(1);
-            const labels = this.SUBRULE(this.nodeLabels);
-            target = { kind: 'labels', target, labels, pos: pos(token) };
+            const { labels, labelsAt } = this.SUBRULE(this.nodeLabels);
+            target = { kind: 'labels', target, labels, labelsAt, pos: pos(token) };
           },
         },
       ]),

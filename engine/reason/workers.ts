@@ -15,8 +15,11 @@ export class ReasoningWorkers {
   private readonly pool: Piscina;
   private closed = false;
 
-  /** `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or crashes). */
-  constructor(setup: WorkerSetup, count: number, idleMs: number, stopped: () => void) {
+  /**
+   * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or crashes).
+   * `callTimeoutMs` bounds a task: a call's deadline ends it.
+   */
+  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: () => void) {
     this.count = count;
     this.pool = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -27,6 +30,8 @@ export class ReasoningWorkers {
       // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
       atomics: 'disabled',
       workerData: setup,
+      // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
+      closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
     this.pool.on('workerDestroy', stopped);
   }
@@ -56,6 +61,10 @@ export class ReasoningWorkers {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.pool.destroy();
+    // close, not destroy: destroy drops the tasks on running threads, and a reply already on its way
+    // (a warm-up task from start() answers within a millisecond) then reaches piscina as a reply
+    // to no task, which it reports as an 'error' event: uncaught, it ended the embedded CLI with
+    // exit 1 right after its answer. Forced, close drops at once the tasks still waiting for a thread.
+    await this.pool.close({ force: true });
   }
 }

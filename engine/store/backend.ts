@@ -47,7 +47,8 @@ export interface GraphMeta {
 export interface CommittedImport {
   idempotency_key: string;
   committed_at: string;
-  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids'>;
+  /** (graph_created is absent from the records of imports committed before it was answered) */
+  summary: Omit<WriteSummary, 'node_ids' | 'edge_ids' | 'graph_created'> & { graph_created?: boolean };
 }
 
 export interface WriteSummary {
@@ -55,6 +56,8 @@ export interface WriteSummary {
   nodes_updated: number;
   edges_created: number;
   edges_updated: number;
+  /** This write created the graph (the first of a batch that did): a misspelled graph id is seen in the answer. */
+  graph_created: boolean;
   node_ids: string[];
   edge_ids: string[];
 }

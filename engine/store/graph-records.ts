@@ -97,7 +97,7 @@ export class GraphRecords {
       // A large write merges and encodes in slices, the loop turning between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
       const slicer = new LoopSlicer();
-      const { summaries, replay, changedNodes, changedEdges } = await mergeWrites(index, writes, now, slicer);
+      const { summaries, replay, changedNodes, changedEdges } = await mergeWrites(index, writes, now, slicer, stored === undefined);
       const batch = batchOf(tenant, meta, stored === undefined, changedNodes, changedEdges, now);
       if (options.idempotencyKey !== undefined) {
         const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];

@@ -54,14 +54,15 @@ interface Merging {
 /**
  * Several writes merged onto `index` one after the other (validated as they go: an invalid
  * record rejects them all), nothing written: a large commit merges in slices, the loop
- * turning between them. Returns each write's summary and changes, and the records that
- * differ from the stored ones once all are merged.
+ * turning between them. Returns each write's summary (the first says it created the graph,
+ * when `createsGraph`) and changes, and the records that differ from the stored ones once all are merged.
  */
 export async function mergeWrites(
   index: GraphIndex,
   writes: readonly GraphWrite[],
   now: string,
   slicer: LoopSlicer,
+  createsGraph: boolean,
 ): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[] }> {
   const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map() };
   const summaries: WriteSummary[] = [];
@@ -74,7 +75,7 @@ export async function mergeWrites(
     const changed = { nodes: await changesOf(touchedNodes, slicer), edges: await changesOf(touchedEdges, slicer) };
     summaries.push({
       nodes_created: changed.nodes.created.length, nodes_updated: changed.nodes.updated.length,
-      edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length,
+      edges_created: changed.edges.created.length, edges_updated: changed.edges.updated.length, graph_created: createsGraph && write === 0,
       node_ids: touchedNodes.map((touched) => touched.record.id), edge_ids: touchedEdges.map((touched) => touched.record.id),
     });
     replay.push(changed);

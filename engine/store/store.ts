@@ -154,7 +154,8 @@ export class ParleyStore {
     options: { createGraph?: boolean; idempotencyKey?: string } = {},
   ): Promise<WriteSummary & { replayed?: CommittedImport }> {
     const { summaries, replayed } = await this.graphs.commitWrites(tenant, graphId, [write], options);
-    return replayed ? { ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
+    // a replay answers the first summary, which says whether that import created the graph
+    return replayed ? { graph_created: false, ...replayed.summary, node_ids: [], edge_ids: [], replayed } : summaries[0];
   }
 
   /**

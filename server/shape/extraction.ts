@@ -37,7 +37,7 @@ function listedEdges(result: ExtractionResult): StructuredEdge[] {
 }
 
 /** `POST /v1/workspaces/{id}/extract`. */
-export function extractionBody(workspace: Workspace, { extraction, added }: CommittedExtraction): Static<typeof ExtractionSchema> {
+export function extractionBody(workspace: Workspace, { extraction, added, graph_created }: CommittedExtraction): Static<typeof ExtractionSchema> {
   return {
     workspace_id: workspace.id,
     graph_id: workspace.graph_id,
@@ -51,6 +51,7 @@ export function extractionBody(workspace: Workspace, { extraction, added }: Comm
     edges: listedEdges(extraction).map(edgeView),
     committed: added !== null,
     added,
+    graph_created,
     stats: extraction.stats,
     extractor: extraction.extractor,
   };
@@ -64,6 +65,7 @@ export function ingestionBody(graphId: string, ingested: IngestedDocument): Stat
     graph_id: graphId,
     document: { ...extraction.document, format: ingested.format, already_ingested: ingested.already_ingested },
     added: ingested.added,
+    graph_created: ingested.graph_created,
     summary: ingested.summary,
     found: {
       actors: count('actors'), claims: count('claims'), events: count('events'),

@@ -129,5 +129,6 @@ export function queryResultBody(result: QueryResult, includeProvenance: boolean,
   for (const edge of edges.values()) response.edges.push({ id: edge.id, from: edge.from, to: edge.to, type: edge.type, confidence: edge.confidence });
   if (result.goal !== undefined) response.goal = result.goal;
   if (result.plan !== undefined) response.plan = result.plan;
+  if (result.notifications) response.notifications = result.notifications;
   return response;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ParleyStore } from '../../engine/store/store.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 import { ROOT, spawnServer, stopServer } from '../helpers/server-process.ts';
 
@@ -64,6 +65,80 @@ describe('parley, embedded', () => {
     const usage = await parley(['query', 'sudan'], env);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("missing required argument 'pattern'");
+  });
+});
+
+describe('parley, embedded: no silent traps', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-cli-traps-'));
+    // two reasoning workers: a call starts the second after its answer, and the command closes the pool while it starts
+    env = { PARLEY_DATA_DIR: path.join(dir, 'data'), PARLEY_REASON_WORKERS: '2', PARLEY_NER_MODEL_DIR: 'none' };
+    await writeFile(path.join(dir, 'fasher.txt'), 'The Rapid Support Forces attacked El Fasher on 10 May 2024. The Sudanese Armed Forces demanded that the RSF withdraw from the city.\n');
+    await writeFile(path.join(dir, 'talks.txt'), 'The African Union called for a ceasefire between the SAF and the RSF in Khartoum. The RSF rejected talks in Jeddah.\n');
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+  const noTrace = (run: Run) => expect(run.stderr).not.toMatch(/Error|\n\s+at /);
+
+  it('every command exits 0 on success, analyze included, and names the data directory it uses', { timeout: 900_000 }, async () => {
+    const created = await parley(['workspaces', 'create', 'Sudan', '--domain', 'armed', '--scale', 'macro'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(`created a new data directory ${env.PARLEY_DATA_DIR}`);
+    const workspace = created.stdout.trim();
+
+    const ingested = await parley(['ingest', '-g', workspace, path.join(dir, 'fasher.txt'), path.join(dir, 'talks.txt')], env);
+    expect(ingested.code, ingested.stderr).toBe(0);
+    expect(ingested.stderr).toContain(`using the data directory ${env.PARLEY_DATA_DIR}`);
+    expect(ingested.stderr).not.toContain('created graph'); // the workspace made its graph
+    expect(ingested.stdout).toMatch(/fasher\.txt: \d+ nodes and \d+ edges created/);
+
+    // the question no framework can answer yet answered fastest, and exited 1 after its answer every time
+    for (const [question, answer] of [['Who could spoil an agreement?', 'Stedman'], ['What stage of escalation is the conflict in?', 'Glasl'], ['Analyse this conflict', 'Azar']]) {
+      const analyzed = await parley(['analyze', workspace, question], env);
+      expect(analyzed.code, analyzed.stderr).toBe(0);
+      expect(analyzed.stdout).toContain(answer);
+      noTrace(analyzed);
+    }
+    const assessed = await parley(['assess', workspace, '--frameworks', 'glasl,stedman'], env);
+    expect(assessed.code, assessed.stderr).toBe(0);
+    noTrace(assessed);
+    const queried = await parley(['query', workspace, 'MATCH (a:Actor) RETURN a.label'], env);
+    expect(queried.code, queried.stderr).toBe(0);
+    expect(queried.stderr).not.toContain('warning');
+    const exported = await parley(['export', workspace, '--out', path.join(dir, 'sudan.jsonl')], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const listed = await parley(['workspaces', 'list'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(workspace);
+
+    // a misspelled graph id: the import works (SEED.md's ingest into a new graph), and says it made a new graph beside the one meant
+    const misspelled = await parley(['import', `${workspace}x`, path.join(dir, 'sudan.jsonl')], env);
+    expect(misspelled.code, misspelled.stderr).toBe(0);
+    expect(misspelled.stderr).toContain(`parley: created graph '${workspace}x' (existing graphs: ${workspace})`);
+    const intoIt = await parley(['ingest', '-g', `${workspace}x`, path.join(dir, 'talks.txt')], env);
+    expect(intoIt.code, intoIt.stderr).toBe(0);
+    expect(intoIt.stderr).not.toContain('created graph');
+
+    // a query naming a label the graph never held: its (empty) table, and a warning naming the label where it is written
+    const unknown = await parley(['query', workspace, 'MATCH (a:Actr) RETURN a.label'], env);
+    expect(unknown.code, unknown.stderr).toBe(0);
+    expect(unknown.stdout).toContain('(0 rows)');
+    expect(unknown.stderr).toContain('parley: warning: The label `Actr` is not in the graph (line 1, column 10)');
+  });
+
+  it('refuses a store another process holds, naming it and what to do', { timeout: 240_000 }, async () => {
+    const held = await ParleyStore.open(path.join(env.PARLEY_DATA_DIR, 'store'));
+    try {
+      const refused = await parley(['workspaces', 'list'], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`the data directory ${env.PARLEY_DATA_DIR} is in use by another process (a parley server?)`);
+      expect(refused.stderr).toContain('--url');
+      expect(refused.stderr).not.toContain('Database failed to open');
+      expect(refused.stdout).toBe('');
+    } finally {
+      await held.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Parley } from '@parley/client';
 
@@ -24,12 +25,19 @@ export async function withClient<T>(command: Command, run: (client: Parley) => P
   if (options.url) return run(new Parley({ baseUrl: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }));
 
   // loaded only here: a command against a server starts without the engine
-  const [{ buildApp }, { loadConfig }, { openEngine }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { openEngine, DataDirInUseError }] = await Promise.all([
     import('@parley/server/app.ts'),
     import('@parley/server/config.ts'),
     import('@parley/server/open.ts'),
   ]);
-  const engine = await openEngine(loadConfig());
+  const config = loadConfig();
+  const existed = existsSync(config.dataDir);
+  const engine = await openEngine(config).catch((error: unknown) => {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    throw new Error(`${error.message}. Run the command against that server with --url <url> (or PARLEY_URL), or stop the server first.`);
+  });
+  // named on every call: a command run from another folder, or with PARLEY_DATA_DIR unset, opens another store than the one meant
+  process.stderr.write(`parley: ${existed ? 'using the' : 'created a new'} data directory ${config.dataDir}\n`);
   try {
     const app = await buildApp(engine.deps, { localPrincipal: { tenant: options.tenant, key_id: 'embedded', scope: 'write', admin: true } });
     const inject: typeof fetch = async (input, init) => {
@@ -49,6 +57,21 @@ export async function withClient<T>(command: Command, run: (client: Parley) => P
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * Says on standard error that a write created its graph, naming the graphs there were
+ * already: a misspelled graph id would otherwise fill a new graph without a word.
+ */
+export async function tellCreatedGraph(client: Parley, graphId: string): Promise<void> {
+  const others: string[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await client.graphs.list(pageToken ? { page_size: 500, page_token: pageToken } : { page_size: 500 });
+    for (const graph of page.graphs) if (graph.graph_id !== graphId) others.push(graph.graph_id);
+    pageToken = page.next_page_token;
+  } while (pageToken);
+  process.stderr.write(`parley: created graph '${graphId}' (existing graphs: ${others.length > 0 ? others.join(', ') : 'none'})\n`);
 }
 
 /** JSON with --json, otherwise the human form. */

@@ -160,6 +160,8 @@ export type ImportSummary = {
   nodes_updated: number;
   edges_created: number;
   edges_updated: number;
+  /** this write created the graph (it did not exist before) */
+  graph_created: boolean;
 };
 
 /** an import sent with an Idempotency-Key that committed */
@@ -283,6 +285,8 @@ export type Extraction = {
   committed: boolean;
   /** null when not committed */
   added: WriteCounts | null;
+  /** this write created the graph (it did not exist before) */
+  graph_created: boolean;
   stats: ExtractionStats;
   extractor: Extractor;
 };
@@ -291,6 +295,8 @@ export type Ingestion = {
   graph_id: string;
   document: IngestedDocument;
   added: WriteCounts;
+  /** this write created the graph (it did not exist before) */
+  graph_created: boolean;
   summary: GraphCounts;
   /** what the extraction found in the document, as /extract lists it */
   found: {
@@ -333,6 +339,19 @@ export type PatternQueryRequest = {
   include_provenance?: boolean;
 };
 
+/** a warning about the query, as Neo4j's UnknownLabelWarning and UnknownRelationshipTypeWarning */
+export type QueryNotification = {
+  code: 'unknown_label' | 'unknown_relationship_type';
+  severity: 'warning';
+  title: string;
+  description: string;
+  /** where the name is written in the query text */
+  position: {
+    line: number;
+    column: number;
+  };
+};
+
 export type GraphQueryResult = {
   actors: Array<{
     id: string;
@@ -373,6 +392,8 @@ export type GraphQueryResult = {
   goal?: string;
   /** the plan (explain) */
   plan?: unknown;
+  /** present when the query names a label or relationship type the graph holds none of: those parts match nothing */
+  notifications?: QueryNotification[];
 };
 
 export type AssessRequest = {

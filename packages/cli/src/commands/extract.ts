@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { output, readInput, withClient } from '../context.ts';
+import { output, readInput, tellCreatedGraph, withClient } from '../context.ts';
 
 export function register(program: Command): void {
   program
@@ -20,6 +20,7 @@ export function register(program: Command): void {
           ...(source ? { source } : {}),
           ...(options.date ? { document_date: options.date } : {}),
         });
+        if (result.graph_created) await tellCreatedGraph(client, result.graph_id);
         output(command, result, () => {
           const lines = [`${result.committed ? 'merged into' : 'not committed to'} graph ${result.graph_id} (${result.extractor.rules}${result.extractor.model ? `, ${result.extractor.model}` : ''})`];
           for (const kind of ['actors', 'claims', 'events', 'locations', 'issues'] as const) {

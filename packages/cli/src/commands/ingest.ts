@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Ingestion } from '@parley/client';
-import { output, withClient } from '../context.ts';
+import { output, tellCreatedGraph, withClient } from '../context.ts';
 
 export function register(program: Command): void {
   program
@@ -17,7 +17,9 @@ export function register(program: Command): void {
           // read here, as the server's corpora root may be on another machine; named by the path as given
           const absolute = path.resolve(file);
           const document = await readSource(path.dirname(absolute), path.basename(absolute));
-          results.push(await client.ingest(options.graph, { source: file, text: document.text }));
+          const result = await client.ingest(options.graph, { source: file, text: document.text });
+          if (result.graph_created) await tellCreatedGraph(client, options.graph);
+          results.push(result);
         }
         output(command, results, () =>
           results

@@ -17,6 +17,7 @@ export function register(program: Command): void {
           ...(options.params ? { parameters: JSON.parse(options.params) } : {}),
           ...(options.asOf ? { as_of: options.asOf } : {}),
         });
+        for (const { title, position } of result.notifications ?? []) process.stderr.write(`parley: warning: ${title} (line ${position.line}, column ${position.column})\n`);
         output(command, result, () => `${table(result.columns, result.rows)}\n(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
       });
     });

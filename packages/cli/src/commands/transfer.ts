@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { output, readInput, withClient } from '../context.ts';
+import { output, readInput, tellCreatedGraph, withClient } from '../context.ts';
 
 export function register(program: Command): void {
   program
@@ -25,6 +25,7 @@ export function register(program: Command): void {
       await withClient(command, async (client) => {
         const isJson = text.trimStart().startsWith('{') && /^\s*\{\s*"(nodes|edges)"/.test(text);
         const summary = await client.graphs.import(graph, isJson ? JSON.parse(text) : text);
+        if (summary.graph_created) await tellCreatedGraph(client, graph);
         output(command, summary, () => `${graph}: ${summary.nodes_created} nodes and ${summary.edges_created} edges created, ${summary.nodes_updated + summary.edges_updated} updated`);
       });
     });

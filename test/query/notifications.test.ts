@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { applyCreateForTests, runQuery } from '../../engine/query/index.ts';
+
+function sudan(): GraphIndex {
+  const graph = new GraphIndex();
+  applyCreateForTests(graph, "CREATE (:Actor {label: 'SAF'})-[:OPPOSES]->(:Actor {label: 'RSF'})");
+  return graph;
+}
+
+describe('query notifications against the graph schema', () => {
+  it('warn about each label and relationship type the graph holds none of, where it is written; the rows are those without them', () => {
+    const graph = sudan();
+    const result = runQuery(graph, 'MATCH (a:Actr)-[:OPOSES]->(b:Actor)\nWHERE b:Acter OR a:Actor\nRETURN a.label');
+    expect(result.rows).toEqual([]);
+    expect(result.notifications?.map(({ code, severity, position }) => ({ code, severity, position }))).toEqual([
+      { code: 'unknown_label', severity: 'warning', position: { line: 1, column: 10 } },
+      { code: 'unknown_relationship_type', severity: 'warning', position: { line: 1, column: 18 } },
+      { code: 'unknown_label', severity: 'warning', position: { line: 2, column: 9 } },
+    ]);
+    expect(result.notifications![0].title).toContain('`Actr`');
+    expect(result.notifications![1].description).toContain('OPOSES');
+  });
+
+  it('say nothing about a query over names the graph holds, and see a name once the graph gains it', () => {
+    const graph = sudan();
+    const known = runQuery(graph, 'MATCH (a:Actor)-[:OPPOSES|ALLIES_WITH]->(b) RETURN a.label');
+    expect(known.rows).toEqual([['SAF']]);
+    // ALLIES_WITH is not held: one warning for it, none for OPPOSES
+    expect(known.notifications?.map((n) => n.title)).toEqual(['The relationship type `ALLIES_WITH` is not in the graph']);
+    expect(runQuery(graph, 'MATCH (a:Actor)-[:OPPOSES]->(b) RETURN a.label').notifications).toBeUndefined();
+
+    const query = 'MATCH (m:Mediator) RETURN count(m)';
+    expect(runQuery(graph, query).notifications).toHaveLength(1);
+    applyCreateForTests(graph, "CREATE (:Mediator {label: 'AU'})");
+    const after = runQuery(graph, query);
+    expect(after.rows).toEqual([[1n]]);
+    expect(after.notifications).toBeUndefined();
+  });
+
+  it('reach pattern expressions, every UNION part and explain', () => {
+    const graph = sudan();
+    const query = 'MATCH (a:Actor) RETURN size([(a)-[:FUNDS]->(x) | x]) AS n UNION ALL MATCH (c:Claim) RETURN 0 AS n';
+    const result = runQuery(graph, query, { explain: true });
+    expect(result.notifications?.map((n) => [n.code, n.position.column])).toEqual([
+      ['unknown_relationship_type', query.indexOf('FUNDS') + 1],
+      ['unknown_label', query.indexOf('Claim') + 1],
+    ]);
+    expect(result.plan).toBeDefined();
+  });
+});
