@@ -179,12 +179,12 @@ export function withClaimTyping(layer: SymbolicLayer, typer: ClaimTyper, minScor
 
 /** For the pipeline: a claim typer when a model folder is configured and works, otherwise null and the reason. */
 export async function openClaimTyper(options: Partial<ClaimTyperOptions>): Promise<{ typer: PooledClaimTyper | null; status: string }> {
-  if (!options.modelDir) return { typer: null, status: 'no claim model configured: claims typed by the symbolic layer' };
+  if (!options.modelDir) return { typer: null, status: 'no claim model configured: claims typed by the rules' };
   try {
     const typer = await createClaimTyper({ ...options, modelDir: options.modelDir });
     return { typer, status: `claim model ${typer.model} (${typer.kind})` };
   } catch (error) {
     if (!(error instanceof NerModelUnavailableError)) throw error;
-    return { typer: null, status: `${error.message}: claims typed by the symbolic layer` };
+    return { typer: null, status: `${error.message}: claims typed by the rules` };
   }
 }
