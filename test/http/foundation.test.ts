@@ -134,7 +134,7 @@ describe('graphs: import, export, tenants', () => {
   it('imports, counts by kind, exports JSON Lines that import reads back identically', async () => {
     const key = await t.keyFor('acme');
     const imported = await t.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers: { 'x-api-key': key }, payload: sudanGraph });
-    expect(imported.json()).toEqual({ graph_id: 'sudan', nodes_created: 3, nodes_updated: 0, edges_created: 2, edges_updated: 0 });
+    expect(imported.json()).toEqual({ graph_id: 'sudan', nodes_created: 3, nodes_updated: 0, edges_created: 2, edges_updated: 0, graph_created: true });
     const summary = (await t.app.inject({ url: '/v1/graphs/sudan', headers: { 'x-api-key': key } })).json();
     expect(summary).toMatchObject({ graph_id: 'sudan', node_count: 3, edge_count: 2, nodes: { Actor: 2, Claim: 1 }, edges: { ASSERTS: 1, TARGETS: 1 } });
     const exported = await t.app.inject({ url: '/v1/graphs/sudan/export', headers: { 'x-api-key': key } });
