@@ -353,13 +353,13 @@ const QueryProvenance = Type.Optional(
 
 export const QueryNotificationSchema = Type.Object(
   {
-    code: StringEnum(['unknown_label', 'unknown_relationship_type']),
+    code: StringEnum(['unknown_label', 'unknown_relationship_type', 'unknown_property_key']),
     severity: StringEnum(['warning']),
     title: Type.String(),
     description: Type.String(),
     position: Type.Object({ line: Type.Integer({ minimum: 1 }), column: Type.Integer({ minimum: 1 }) }, { description: 'where the name is written in the query text' }),
   },
-  { $id: 'QueryNotification', description: "a warning about the query, as Neo4j's UnknownLabelWarning and UnknownRelationshipTypeWarning" },
+  { $id: 'QueryNotification', description: "a warning about the query, as Neo4j's UnknownLabelWarning, UnknownRelationshipTypeWarning and UnknownPropertyKeyWarning" },
 );
 
 export const GraphQueryResultSchema = Type.Object(

@@ -14,11 +14,11 @@ export type Expr =
   | { kind: 'literal'; value: Literal; pos: Position }
   | { kind: 'param'; name: string; pos: Position }
   | { kind: 'var'; name: string; pos: Position }
-  | { kind: 'prop'; target: Expr; key: string; pos: Position }
+  | { kind: 'prop'; target: Expr; key: string; keyAt: Position; pos: Position }
   | { kind: 'index'; target: Expr; index: Expr; pos: Position }
   | { kind: 'slice'; target: Expr; from?: Expr; to?: Expr; pos: Position }
   | { kind: 'list'; items: Expr[]; pos: Position }
-  | { kind: 'map'; entries: [string, Expr][]; pos: Position }
+  | { kind: 'map'; entries: [string, Expr][]; keysAt: Position[]; pos: Position }
   | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; pos: Position }
   | { kind: 'unary'; op: 'NOT' | '-' | '+'; operand: Expr; pos: Position }
   | { kind: 'isNull'; operand: Expr; negated: boolean; pos: Position }
@@ -108,7 +108,7 @@ export interface QueryAst {
 }
 
 /** Keys that say where something is written, not what it is. */
-const WHERE_WRITTEN = new Set(['pos', 'labelsAt', 'typesAt']);
+const WHERE_WRITTEN = new Set(['pos', 'labelsAt', 'typesAt', 'keyAt', 'keysAt']);
 
 /** An expression's identity wherever it was written: two expressions with one key are the same expression. */
 export function exprKey(expr: Expr): string {

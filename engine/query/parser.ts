@@ -643,8 +643,9 @@ class PatternLanguageParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const token = this.CONSUME(T.Dot);
+            const keyAt = pos(this.LA(1));
             const key = this.SUBRULE(this.schemaName);
-            target = { kind: 'prop', target, key, pos: pos(token) };
+            target = { kind: 'prop', target, key, keyAt, pos: pos(token) };
           },
         },
         {
@@ -744,19 +745,22 @@ class PatternLanguageParser extends EmbeddedActionsParser {
   mapLiteral = this.RULE('mapLiteral', (): Expr => {
     const open = this.CONSUME(T.LBrace);
     const entries: [string, Expr][] = [];
+    const keysAt: Position[] = [];
     this.OPTION(() => {
+      keysAt.push(pos(this.LA(1)));
       const key = this.SUBRULE(this.schemaName);
       this.CONSUME(T.Colon);
       entries.push([key, this.SUBRULE(this.expression)]);
       this.MANY(() => {
         this.CONSUME(T.Comma);
+        keysAt.push(pos(this.LA(1)));
         const nextKey = this.SUBRULE2(this.schemaName);
         this.CONSUME2(T.Colon);
         entries.push([nextKey, this.SUBRULE2(this.expression)]);
       });
     });
     this.CONSUME(T.RBrace);
-    return { kind: 'map', entries, pos: pos(open) };
+    return { kind: 'map', entries, keysAt, pos: pos(open) };
   });
 
   listLiteral = this.RULE('listLiteral', (): Expr => {

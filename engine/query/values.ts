@@ -93,6 +93,9 @@ export function toProperty(value: CypherValue): PropertyValue {
   throw runtimeError('TypeError', 'InvalidPropertyType', `a ${typeName(value)} cannot be stored as a property`);
 }
 
+/** Keys a record answers from its own fields when it has no such property (nodeProperty, relProperty): always known. */
+export const RECORD_FIELD_KEYS: ReadonlySet<string> = new Set(['confidence']);
+
 export function nodeProperty(node: NodeRecord, key: string): CypherValue {
   const value = node.properties[key];
   if (value === undefined && key === 'confidence' && !Object.hasOwn(node.properties, 'confidence') && node.provenance.length > 0) {

@@ -58,6 +58,11 @@ export class GraphIndex {
   private built = 0;
   /** Edges deleted since the build: while none, a node's degree is the difference of two offsets. */
   private deleted = 0;
+  /**
+   * Every property key a node or edge of the graph has held, never shrinking: a query naming
+   * another is told so (engine/query/notifications.ts); a new one changes the schema version.
+   */
+  private readonly keysHeld = new Set<string>();
   private schema = 0;
   private properties = 0;
   private changes = 0;
@@ -144,6 +149,7 @@ export class GraphIndex {
     const properties = node.properties;
     for (const key in properties) {
       this.properties++;
+      if (!this.keysHeld.has(key)) this.holdKey(key);
       const values = this.byProperty.get(key);
       if (values) this.indexProperty(values, properties[key], dense);
     }
@@ -194,6 +200,7 @@ export class GraphIndex {
       const previous = this.edges.at(known)!;
       if (previous.type === edge.type && previous.from === edge.from && previous.to === edge.to) {
         this.edges.put(edge, known);
+        this.holdKeysOf(edge);
         return true;
       }
       // new ends or type: the edge leaves its old adjacency and joins the end of the new
@@ -226,6 +233,7 @@ export class GraphIndex {
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
   private addEdge(edge: EdgeRecord, dense: number, from: number, to: number): void {
     this.edges.put(edge, dense);
+    this.holdKeysOf(edge);
     this.countChanged(this.edges.size);
     let type = this.typeIds.get(edge.type);
     if (type === undefined) {
@@ -490,6 +498,20 @@ export class GraphIndex {
   private hasLabels(node: number, labels: readonly number[]): boolean {
     for (const label of labels) if (!this.hasLabel(node, label)) return false;
     return true;
+  }
+
+  private holdKey(key: string): void {
+    this.keysHeld.add(key);
+    this.schema++;
+  }
+
+  private holdKeysOf(edge: EdgeRecord): void {
+    for (const key in edge.properties) if (!this.keysHeld.has(key)) this.holdKey(key);
+  }
+
+  /** Whether a node or edge of the graph has ever held property `key`. */
+  hasHeldPropertyKey(key: string): boolean {
+    return this.keysHeld.has(key);
   }
 
   /** Planner statistics. */

@@ -48,4 +48,24 @@ describe('query notifications against the graph schema', () => {
     ]);
     expect(result.plan).toBeDefined();
   });
+
+  it('warn about a property key no node or relationship has held, read of a record or in a pattern map, not about a key of a map the query builds', () => {
+    const graph = sudan();
+    const query = "MATCH (a:Actor {lable: 'SAF'})-[r:OPPOSES]->(b)\nWITH a, r, b, {nme: 1} AS m\nRETURN a.label, b.nme, r.sinse, m.nme, a.confidence";
+    const result = runQuery(graph, query);
+    expect(result.rows).toEqual([]);
+    expect(result.notifications?.map((n) => [n.code, n.title, n.position.line, n.position.column])).toEqual([
+      ['unknown_property_key', 'The property key `lable` is not in the graph', 1, query.indexOf('lable') + 1],
+      ['unknown_property_key', 'The property key `nme` is not in the graph', 3, 'RETURN a.label, b.'.length + 1],
+      ['unknown_property_key', 'The property key `sinse` is not in the graph', 3, 'RETURN a.label, b.nme, r.'.length + 1],
+    ]);
+  });
+
+  it('see a property key once a node or relationship holds it', () => {
+    const graph = sudan();
+    const query = 'MATCH (a:Actor)-[r]->(b) WHERE a.since IS NULL RETURN r.since';
+    expect(runQuery(graph, query).notifications?.map((n) => n.code)).toEqual(['unknown_property_key', 'unknown_property_key']);
+    applyCreateForTests(graph, "CREATE (:Actor {label: 'AU'})-[:MEDIATES {since: 2023}]->(:Actor {label: 'SAF'})");
+    expect(runQuery(graph, query).notifications).toBeUndefined();
+  });
 });

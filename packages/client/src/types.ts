@@ -339,9 +339,9 @@ export type PatternQueryRequest = {
   include_provenance?: boolean;
 };
 
-/** a warning about the query, as Neo4j's UnknownLabelWarning and UnknownRelationshipTypeWarning */
+/** a warning about the query, as Neo4j's UnknownLabelWarning, UnknownRelationshipTypeWarning and UnknownPropertyKeyWarning */
 export type QueryNotification = {
-  code: 'unknown_label' | 'unknown_relationship_type';
+  code: 'unknown_label' | 'unknown_relationship_type' | 'unknown_property_key';
   severity: 'warning';
   title: string;
   description: string;
