@@ -157,7 +157,8 @@ jv_why_text(A, B, one_way(M, R), S) :-
 jv_why_text(A, B, unanswered, S) :-
     join(['No spiral: ', [A, B], ' make military or defensive moves, but neither answered the other''s within 90 days with threats or mobilisation.'], S).
 jv_why_text(A, B, no_moves, S) :-
-    join(['No spiral: neither ', [A], ' nor ', [B], ' mobilised or framed a move as defensive in the last 360 days.'], S).
+    jv_window(Days),
+    join(['No spiral: neither ', [A], ' nor ', [B], ' mobilised or framed a move as defensive in the last ', Days, ' days.'], S).
 
 jv_why_rule(one_way(_, _), 'a spiral needs reciprocal steps: each side must answer the other''s moves at least once').
 jv_why_rule(unanswered, 'a step of a spiral is a defensive move answered by the other side''s THREATEN, MOBILIZE or Threat within 90 days').

@@ -91,7 +91,7 @@ ubg_mix(Scope, M) :-
     ;   Scope = current, M = M0
     ).
 
-ubg_scope_text(current, 'in the last 180 days (and undated)').
+ubg_scope_text(current, T) :- recent_window(Days), atomic_list_concat(['in the last ', Days, ' days (and undated)'], T).
 ubg_scope_text(all, 'over the whole record (none is recent)').
 
 % ubg_dominant(-Kind, -Ids, -Scope, -Counts): the kind with the most moves; ties go to the

@@ -215,7 +215,8 @@ zt_no_text(st(_, _, gaining(Y, G, U), _), T) :-
     span_days(U, Days),
     join(['No stalemate: ', [Y], ' retreated or conceded while the fighting went on (', Days, ' days), so ', [G], ' is gaining ground rather than stuck.'], T).
 zt_no_text(st(A, B, lapsed, _), T) :-
-    join(['No current stalemate: the fighting between ', [A, B], ' does not reach into the last 180 days.'], T).
+    recent_window(Days),
+    join(['No current stalemate: the fighting between ', [A, B], ' does not reach into the last ', Days, ' days.'], T).
 zt_no_text(st(A, B, not_sustained(U), _), T) :-
     span_days(U, Days),
     join(['No stalemate: ', [A, B], ' exchanged attacks within only ', Days, ' days, not violence sustained over a period of 30 days or more.'], T).
