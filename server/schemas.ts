@@ -383,7 +383,7 @@ export const GraphQueryResultSchema = Type.Object(
     goal: Type.Optional(Type.String({ description: 'the compiled Prolog goal (explain)' })),
     plan: Type.Optional(Type.Unknown({ description: 'the plan (explain)' })),
     notifications: Type.Optional(
-      Type.Array(ref(QueryNotificationSchema), { description: 'present when the query names a label or relationship type the graph holds none of: those parts match nothing' }),
+      Type.Array(ref(QueryNotificationSchema), { description: 'present when the query names a label, relationship type or property key the graph holds none of: those parts match nothing' }),
     ),
   },
   { $id: 'GraphQueryResult' },

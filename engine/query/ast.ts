@@ -108,7 +108,7 @@ export interface QueryAst {
 }
 
 /** Keys that say where something is written, not what it is. */
-const WHERE_WRITTEN = new Set(['pos', 'labelsAt', 'typesAt', 'keyAt', 'keysAt']);
+export const WHERE_WRITTEN: ReadonlySet<string> = new Set(['pos', 'labelsAt', 'typesAt', 'keyAt', 'keysAt']);
 
 /** An expression's identity wherever it was written: two expressions with one key are the same expression. */
 export function exprKey(expr: Expr): string {

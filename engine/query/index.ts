@@ -15,7 +15,8 @@
  * - `parseQuery(text)` → QueryAst; throws QueryError with line/column.
  * - `runQuery(graph, text, options)` → QueryResult, SYNCHRONOUSLY (the Prolog bridge
  *   solves synchronously, bounded by the inference and time limits); with notifications
- *   (notifications.ts) when it names a label or relationship type the graph holds none of.
+ *   (notifications.ts) when it names a label, relationship type or property key the graph
+ *   holds none of.
  * - `applyCreateForTests(graph, text, parameters)`: the test-only writer (the TCK
  *   runner's setup scripts). It runs the full engine with CREATE enabled
  *   (`allowWrites: true`), so setup scripts may use MATCH, WITH, UNWIND too.
@@ -73,7 +74,7 @@ export interface QueryResult {
   goal?: string;
   /** The plan, step by step with estimated cardinalities (when `explain`). */
   plan?: unknown;
-  /** Labels and relationship types the query names that the graph holds none of (absent: none). */
+  /** Labels, relationship types and property keys the query names that the graph holds none of (absent: none). */
   notifications?: QueryNotification[];
 }
 

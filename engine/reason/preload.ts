@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { replaceFile } from '../files.ts';
-import { graphKey, type ReplicaSource } from './replicas.ts';
+import { graphKey } from '../store/graph-cache.ts';
+import type { ReplicaSource } from './replicas.ts';
 
 /**
  * A preload waits for a pause this long in the requests about a graph (an import in parts, a

@@ -31,6 +31,7 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import { graphKey } from '../store/graph-cache.ts';
 import { GraphIndex } from '../store/graph-index.ts';
 import { putLogged } from '../store/graph-changes.ts';
 import type { GraphChange, ParleyStore } from '../store/store.ts';
@@ -63,9 +64,6 @@ type ReplicaMessage =
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number }
   | { type: 'released'; worker: number };
 
-export function graphKey(tenant: string, graphId: string): string {
-  return `${tenant}\u0000${graphId}`;
-}
 
 function splitKey(key: string): { tenant: string; graphId: string } {
   const at = key.indexOf('\u0000');

@@ -50,8 +50,8 @@ export class ReasoningWorkers {
    * cores shared with other work each take longer (bench/frameworks: the first call 8 s against 3 s
    * at load 3-5; started with the pool, the first call took 7-10 s against 3.6 s at load 2-4), and
    * the first call waits for one. A preload (a client at work on a graph, no call waiting) starts
-   * them all: the assess it prepares for spreads over all of them. One task that does nothing per worker: those that find a free
-   * thread take it, the others start one. A worker that starts asks for the replica of the graph
+   * them all: the assess it prepares for spreads over all of them. One task that does nothing per
+   * worker: those that find a free thread take it, the others start one. A worker that starts asks for the replica of the graph
    * last asked about (replicas.ts), and hands it to its engine before its first task.
    */
   start(): void {

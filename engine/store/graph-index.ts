@@ -509,7 +509,7 @@ export class GraphIndex {
     for (const key in edge.properties) if (!this.keysHeld.has(key)) this.holdKey(key);
   }
 
-  /** Whether a node or edge of the graph has ever held property `key`. */
+  /** Whether a node or edge of the graph has held property `key` since the index was built. */
   hasHeldPropertyKey(key: string): boolean {
     return this.keysHeld.has(key);
   }

@@ -17,7 +17,7 @@ interface Run { code: number; stdout: string; stderr: string }
 
 function parley(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, PARLEY_REASON_WORKERS: '1', PARLEY_RULE_WORKERS: '0', ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, PARLEY_REASON_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '0', ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
@@ -150,7 +150,7 @@ describe('parley serve', () => {
       const now = new Date();
       await utimes(path.join(ROOT, 'server', 'main.ts'), now, now);
       const admin = 'pk_cli_serve_admin_key_0123456789abcdef';
-      const server = await spawnServer([BIN, 'serve', '--port', '0'], { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: admin, PARLEY_NER_MODEL_DIR: 'none', PARLEY_REASON_WORKERS: '1', PARLEY_RULE_WORKERS: '0' });
+      const server = await spawnServer([BIN, 'serve', '--port', '0'], { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: admin, PARLEY_NER_MODEL_DIR: 'none', PARLEY_REASON_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '0' });
       let statuses: number[];
       try {
         statuses = [(await fetch(`${server.base}/v1/health`)).status, (await fetch(`${server.base}/v1/keys`, { headers: { 'x-api-key': admin } })).status];

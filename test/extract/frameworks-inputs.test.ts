@@ -9,7 +9,7 @@ import type { WorkspaceTier } from '../../engine/ontology/index.ts';
 /**
  * What the frameworks read (issue 9): Issue/ABOUT, Interest/HOLDS_INTEREST, OPPOSES and
  * ALLIED_WITH between actors, participation roles, CONTRADICTS between claims and PRECEDES
- * between dated events, found by the real rule layer in sentences written like news reports.
+ * between dated events, found by the real symbolic layer in sentences written like news reports.
  */
 
 const INGESTED_AT = '2026-01-01T00:00:00.000Z';

@@ -58,7 +58,7 @@ describe('the compiled server', () => {
 
   const start = () =>
     spawnServer([path.join(outDir, 'server', 'main.js')], {
-      PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_WORKERS: '1', PARLEY_RULE_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0',
+      PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0',
     });
 
   const call = async (base: string, method: string, url: string, key: string, body?: unknown) => {

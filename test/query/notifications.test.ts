@@ -68,4 +68,16 @@ describe('query notifications against the graph schema', () => {
     applyCreateForTests(graph, "CREATE (:Actor {label: 'AU'})-[:MEDIATES {since: 2023}]->(:Actor {label: 'SAF'})");
     expect(runQuery(graph, query).notifications).toBeUndefined();
   });
+
+  it('follow a variable through WITH and UNION parts: a name rebound to a map or a list element reads the query\'s own keys', () => {
+    const graph = sudan();
+    const codes = (query: string) => runQuery(graph, query).notifications?.map((n) => `${n.code} ${n.title}`);
+    expect(codes('MATCH (a:Actor) WITH {nme: 1} AS a RETURN a.nme')).toBeUndefined();
+    expect(codes('MATCH (a:Actor) RETURN [a IN [{k: 1}] | a.k] AS x')).toBeUndefined();
+    expect(codes('MATCH (a:Actor) UNWIND [{k: 1}] AS a RETURN a.k')).toBeUndefined();
+    expect(codes('MATCH (a:Actor) RETURN a.label AS x UNION ALL WITH {k: 1} AS a RETURN a.k AS x')).toBeUndefined();
+    // still a node: passed on by WITH under its name or another, or read inside a comprehension over something else
+    expect(codes('MATCH (a:Actor) WITH a AS b, 1 AS one RETURN b.nme')).toEqual(['unknown_property_key The property key `nme` is not in the graph']);
+    expect(codes('MATCH (a:Actor) RETURN [x IN [1] | a.nme] AS y')).toEqual(['unknown_property_key The property key `nme` is not in the graph']);
+  });
 });

@@ -392,7 +392,7 @@ export type GraphQueryResult = {
   goal?: string;
   /** the plan (explain) */
   plan?: unknown;
-  /** present when the query names a label or relationship type the graph holds none of: those parts match nothing */
+  /** present when the query names a label, relationship type or property key the graph holds none of: those parts match nothing */
   notifications?: QueryNotification[];
 };
 

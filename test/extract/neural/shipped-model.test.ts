@@ -10,7 +10,7 @@ import { loadConfig } from '../../../server/config.ts';
 /**
  * The recogniser shipped in engine/extract/neural/model/: it loads from the repository
  * alone (transformers.js never fetches remote models, see token-classifier.ts) and reads
- * plain names in plain sentences. The names are not in the rule layer's gazetteer, so what
+ * plain names in plain sentences. The names are not in the symbolic layer's gazetteer, so what
  * is found here is the model's doing.
  */
 

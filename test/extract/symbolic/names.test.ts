@@ -3,7 +3,7 @@ import { FuzzyIndex, editDistance, skeleton } from '../../../engine/extract/symb
 import { findConflictEntities } from '../../../engine/extract/symbolic/index.ts';
 import { matchingText } from '../../../engine/extract/symbolic/normalise.ts';
 
-/** Robust names in the rule layer (issue 9): one describe per category of miss. */
+/** Robust names in the symbolic layer (issue 9): one describe per category of miss. */
 
 const extract = (text: string, document_date = '2024-06-10') => findConflictEntities({ text, source: 'test', document_date });
 const actorsOf = (text: string) => extract(text).actors.map((actor) => [actor.text, actor.actor_type]);
