@@ -152,7 +152,7 @@ describe('graphs: import, export, tenants', () => {
     const key = await t.keyFor('acme');
     const records = [{ source: 'afp-2024-03-04', timestamp: '2024-03-04' }, { source: 'reuters-2024-03-03', timestamp: '2024-03-03T10:00:00Z', quote: 'never acce' }];
     const claim = (provenance: unknown) => ({ nodes: [{ kind: 'Claim', id: 'c1', type: 'RedLine', text: 'never accept a ceasefire', provenance }] });
-    const exportOf = async (graph: string, body: unknown) => {
+    const exportOf = async (graph: string, body: object) => {
       expect((await t.app.inject({ method: 'POST', url: `/v1/graphs/${graph}/import`, headers: { 'x-api-key': key }, payload: body })).statusCode).toBe(200);
       // each graph records its own import time
       const { recorded_at, ...node } = JSON.parse((await t.app.inject({ url: `/v1/graphs/${graph}/export`, headers: { 'x-api-key': key } })).body).node;
