@@ -232,13 +232,22 @@ const provenanceProperties = {
   extractor: Type.Optional(Type.String()),
 };
 export const ProvenanceSchema = Type.Object(provenanceProperties, { additionalProperties: true, $id: 'Provenance', description: 'where a fact came from' });
+export const ProvenanceSummarySchema = Type.Object(
+  {
+    source: Type.String({ description: "the earliest record's source" }),
+    timestamp: Type.String({ description: "the earliest record's timestamp (ISO 8601)" }),
+    timestamp_of: provenanceProperties.timestamp_of,
+    sources: Type.Array(ref(ProvenanceSchema), { description: 'every record, the earliest first' }),
+  },
+  { $id: 'ProvenanceSummary', description: "a fact's provenance as SEED.md gives it: the earliest source and its timestamp, with every source in sources" },
+);
 
 export const ExtractedNodeSchema = Type.Object(
-  { id: Type.String(), label: Type.Optional(Type.String()), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
+  { id: Type.String(), label: Type.Optional(Type.String()), confidence: Type.Number(), provenance: Type.Optional(ref(ProvenanceSummarySchema)) },
   { additionalProperties: true, $id: 'ExtractedNode', description: 'a node: id, its properties (label, actor_type, type, text, ...), confidence, provenance' },
 );
 export const ExtractedEdgeSchema = Type.Object(
-  { id: Type.String(), type: Type.String(), from: Type.String(), to: Type.String(), confidence: Type.Number(), provenance: Type.Array(ref(ProvenanceSchema)) },
+  { id: Type.String(), type: Type.String(), from: Type.String(), to: Type.String(), confidence: Type.Number(), provenance: Type.Optional(ref(ProvenanceSummarySchema)) },
   { additionalProperties: true, $id: 'ExtractedEdge', description: 'an edge, with its properties (e.g. role) beside the fixed fields' },
 );
 
@@ -347,9 +356,9 @@ export const PatternQueryRequestSchema = Type.Object(
   { additionalProperties: false, $id: 'PatternQueryRequest', description: 'the client-library form: errors name the part (field) and its column' },
 );
 
-const QueryProvenance = Type.Optional(
-  Type.Array(ref(ProvenanceSchema), { description: 'every provenance record, the earliest first (with include_provenance), as extract and export give it' }),
-);
+
+/** With include_provenance, in the shape extract and export give it. */
+const QueryProvenance = Type.Optional(ref(ProvenanceSummarySchema));
 
 export const QueryNotificationSchema = Type.Object(
   {
@@ -366,7 +375,7 @@ export const GraphQueryResultSchema = Type.Object(
   {
     actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
     claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: QueryProvenance })),
-    edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number() })),
+    edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number(), provenance: QueryProvenance })),
     nodes: Type.Array(
       Type.Object({
         id: Type.String(),
@@ -577,6 +586,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   ImportSummarySchema,
   CommittedImportSchema,
   ProvenanceSchema,
+  ProvenanceSummarySchema,
   ExtractRequestSchema,
   IngestRequestSchema,
   ExtractedNodeSchema,

@@ -193,6 +193,27 @@ export interface Provenance {
 }
 
 /**
+ * A fact's provenance as SEED.md gives it: an object whose `source` and `timestamp`
+ * are the earliest record's (where the graph first learned the fact), with every
+ * record in `sources`, the earliest first. The store keeps the records; answers,
+ * extract and export show them in this shape.
+ */
+export interface ProvenanceSummary {
+  source: string;
+  timestamp: string;
+  timestamp_of?: typeof TIMESTAMP_OF_INGESTION;
+  sources: Provenance[];
+}
+
+/** The records in SEED.md's shape; undefined when there are none (SEED.md's source is a string). */
+export function summariseProvenance(records: Provenance[]): ProvenanceSummary | undefined {
+  if (records.length === 0) return undefined;
+  const sources = [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  const [earliest] = sources;
+  return { source: earliest.source, timestamp: earliest.timestamp, ...(earliest.timestamp_of ? { timestamp_of: earliest.timestamp_of } : {}), sources };
+}
+
+/**
  * A node as the store keeps it. `labels[0]` is the node's kind; further labels are
  * allowed (the query language works on any labels).
  */

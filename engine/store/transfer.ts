@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.ts';
 import { checkMemberName, checkStrings } from '../input-checks.ts';
 import { LoopSlicer } from '../turns.ts';
-import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
+import { type EdgeRecord, type NodeRecord, type PropertyValue, type Provenance, summariseProvenance } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
 
@@ -9,7 +9,8 @@ import type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
  * The graph interchange format (api.md "Graphs"): what import reads and export
  * writes. A node is `{kind, id?, labels?, confidence?, provenance?, recorded_at?,
  * ...properties}`; an edge is `{type, from, to, id?, confidence?, provenance?,
- * recorded_at?, ...properties}`. Export writes JSON Lines, one `{"node": …}` or
+ * recorded_at?, ...properties}`; `provenance` is SEED.md's object (import also reads
+ * a list of records). Export writes JSON Lines, one `{"node": …}` or
  * `{"edge": …}` per line, nodes first, that import reads back identically.
  */
 
@@ -33,6 +34,27 @@ function propertiesOf(record: JsonObject, fields: Set<string>): Record<string, P
   return properties;
 }
 
+/**
+ * The records a `provenance` member holds: SEED.md's object (export's shape: the
+ * earliest `source` and `timestamp`, every record in `sources`), one record as an
+ * object without `sources`, or a list of records (as imports gave it before). Each
+ * record is checked when the write is validated.
+ */
+function provenanceRecords(value: unknown, where: string): Provenance[] {
+  if (Array.isArray(value)) return value as Provenance[];
+  if (!isObject(value)) invalid(where, 'provenance', 'provenance must be an object {source, timestamp, sources?} or a list of {source, timestamp}');
+  if (value.sources === undefined) return [value as Provenance];
+  if (!Array.isArray(value.sources) || value.sources.length === 0) invalid(where, 'provenance.sources', 'provenance.sources must be a non-empty list of {source, timestamp}');
+  const records = value.sources as Provenance[];
+  const earliest = records.every(isObject) ? summariseProvenance(records) : undefined;
+  for (const field of ['source', 'timestamp'] as const) {
+    if (earliest && value[field] !== undefined && value[field] !== earliest[field]) {
+      invalid(where, `provenance.${field}`, `provenance.${field} must be the earliest of provenance.sources (${JSON.stringify(earliest[field])}), or left out`);
+    }
+  }
+  return records;
+}
+
 export function nodeFromRecord(record: unknown, where: string): NodeInput {
   if (!isObject(record)) invalid(where, 'node', 'a node must be an object');
   if (typeof record.kind !== 'string' || record.kind.length === 0) invalid(where, 'kind', 'a node needs a kind (e.g. "Actor")');
@@ -43,7 +65,7 @@ export function nodeFromRecord(record: unknown, where: string): NodeInput {
     labels: [record.kind, ...((extra as string[] | undefined) ?? [])],
     properties: propertiesOf(record, NODE_FIELDS),
     ...(record.confidence !== undefined ? { confidence: record.confidence as number } : {}),
-    ...(record.provenance !== undefined ? { provenance: record.provenance as Provenance[] } : {}),
+    ...(record.provenance !== undefined ? { provenance: provenanceRecords(record.provenance, where) } : {}),
     ...(record.recorded_at !== undefined ? { recorded_at: record.recorded_at as string } : {}),
   };
 }
@@ -60,7 +82,7 @@ export function edgeFromRecord(record: unknown, where: string): EdgeInput {
     to: record.to as string,
     properties: propertiesOf(record, EDGE_FIELDS),
     ...(record.confidence !== undefined ? { confidence: record.confidence as number } : {}),
-    ...(record.provenance !== undefined ? { provenance: record.provenance as Provenance[] } : {}),
+    ...(record.provenance !== undefined ? { provenance: provenanceRecords(record.provenance, where) } : {}),
     ...(record.recorded_at !== undefined ? { recorded_at: record.recorded_at as string } : {}),
   };
 }
@@ -271,7 +293,7 @@ export function nodeToRecord(node: NodeRecord): JsonObject {
     ...(extra.length > 0 ? { labels: extra } : {}),
     ...node.properties,
     confidence: node.confidence,
-    provenance: node.provenance,
+    ...(node.provenance.length > 0 ? { provenance: summariseProvenance(node.provenance) } : {}),
     recorded_at: node.recorded_at,
   };
 }
@@ -284,7 +306,7 @@ export function edgeToRecord(edge: EdgeRecord): JsonObject {
     to: edge.to,
     ...edge.properties,
     confidence: edge.confidence,
-    provenance: edge.provenance,
+    ...(edge.provenance.length > 0 ? { provenance: summariseProvenance(edge.provenance) } : {}),
     recorded_at: edge.recorded_at,
   };
 }

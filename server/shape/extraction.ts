@@ -3,6 +3,7 @@ import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
 import type { StructuredEdge, StructuredNode } from '../../engine/extract/structure/index.ts';
 import type { CommittedExtraction } from '../../engine/ingest/commit.ts';
 import type { IngestedDocument } from '../../engine/ingest/ingest.ts';
+import { summariseProvenance } from '../../engine/ontology/index.ts';
 import type { Workspace } from '../../engine/store/store.ts';
 import type { ExtractedEdgeSchema, ExtractedNodeSchema, ExtractionSchema, IngestionSchema } from '../schemas.ts';
 
@@ -20,11 +21,11 @@ const LISTED_KINDS = { actors: 'Actor', claims: 'Claim', events: 'Event', locati
 type ListedKey = keyof typeof LISTED_KINDS;
 
 function nodeView(node: StructuredNode): ExtractedNode {
-  return { id: node.id, ...node.properties, confidence: node.confidence, provenance: node.provenance };
+  return { id: node.id, ...node.properties, confidence: node.confidence, provenance: summariseProvenance(node.provenance) };
 }
 
 function edgeView(edge: StructuredEdge): ExtractedEdge {
-  return { id: edge.id, type: edge.type, from: edge.from, to: edge.to, ...edge.properties, confidence: edge.confidence, provenance: edge.provenance };
+  return { id: edge.id, type: edge.type, from: edge.from, to: edge.to, ...edge.properties, confidence: edge.confidence, provenance: summariseProvenance(edge.provenance) };
 }
 
 function nodesOfKind(result: ExtractionResult, key: ListedKey): StructuredNode[] {

@@ -1,10 +1,11 @@
 /**
  * The HTTP shape of a query result (SEED.md "Graph query result", api.md): the
  * actors, claims and edges the query bound, other nodes in `nodes`, and every
- * column as JSON in `columns`/`rows`. Provenance on claims only when asked.
+ * column as JSON in `columns`/`rows`. Provenance (SEED.md's object) on claims,
+ * other nodes and edges only when asked.
  */
 import type { Static } from '@sinclair/typebox';
-import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../../engine/ontology/index.ts';
+import { type EdgeRecord, type NodeRecord, type PropertyValue, summariseProvenance } from '../../engine/ontology/index.ts';
 import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import type { PatternPart, QueryAst } from '../../engine/query/ast.ts';
 import type { QueryResult } from '../../engine/query/index.ts';
@@ -13,12 +14,6 @@ import type { GraphQueryResultSchema } from '../schemas.ts';
 
 type GraphQueryResult = Static<typeof GraphQueryResultSchema>;
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** Every record, the earliest first: where the graph first learned the fact leads. */
-function provenanceOf(records: Provenance[]): Provenance[] | undefined {
-  if (records.length === 0) return undefined;
-  return [...records].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
-}
 
 function text(value: PropertyValue | undefined): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -116,17 +111,22 @@ export function queryResultBody(result: QueryResult, includeProvenance: boolean,
       response.actors.push({ id: node.id, label: text(node.properties.label), role: text(node.properties.role) || 'unknown', confidence: node.confidence });
     } else if (kind === 'Claim') {
       const claim: GraphQueryResult['claims'][number] = { id: node.id, type: text(node.properties.type), text: text(node.properties.text) };
-      const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
+      const provenance = includeProvenance ? summariseProvenance(node.provenance) : undefined;
       if (provenance) claim.provenance = provenance;
       response.claims.push(claim);
     } else {
       const out: GraphQueryResult['nodes'][number] = { id: node.id, kind, labels: node.labels, properties: node.properties, confidence: node.confidence };
-      const provenance = includeProvenance ? provenanceOf(node.provenance) : undefined;
+      const provenance = includeProvenance ? summariseProvenance(node.provenance) : undefined;
       if (provenance) out.provenance = provenance;
       response.nodes.push(out);
     }
   }
-  for (const edge of edges.values()) response.edges.push({ id: edge.id, from: edge.from, to: edge.to, type: edge.type, confidence: edge.confidence });
+  for (const edge of edges.values()) {
+    const out: GraphQueryResult['edges'][number] = { id: edge.id, from: edge.from, to: edge.to, type: edge.type, confidence: edge.confidence };
+    const provenance = includeProvenance ? summariseProvenance(edge.provenance) : undefined;
+    if (provenance) out.provenance = provenance;
+    response.edges.push(out);
+  }
   if (result.goal !== undefined) response.goal = result.goal;
   if (result.plan !== undefined) response.plan = result.plan;
   if (result.notifications) response.notifications = result.notifications;

@@ -76,7 +76,7 @@ describe('the client against the server', () => {
     expect(invalid.problem.allowed).toEqual(['essential', 'standard', 'full']);
   });
 
-  it('imports, gets and exports a graph (JSON and JSON Lines), and queries it in both forms with provenance arrays', async () => {
+  it('imports, gets and exports a graph (JSON and JSON Lines), and queries it in both forms with provenance as SEED.md gives it', async () => {
     expect(await client.graphs.import('sudan', conflict)).toMatchObject({ graph_id: 'sudan', nodes_created: 3, edges_created: 3 });
     const detail = await client.graphs.get('sudan');
     expect(detail).toMatchObject({ node_count: 3, edge_count: 3, nodes: { Actor: 2, Claim: 1 } });
@@ -88,7 +88,7 @@ describe('the client against the server', () => {
 
     const byPattern = await client.query('sudan', "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a, c", { include_provenance: true });
     expect(byPattern.actors.map((a) => a.label)).toEqual(['Sudanese Armed Forces']);
-    expect(byPattern.claims[0].provenance).toEqual([{ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z' }]);
+    expect(byPattern.claims[0].provenance).toEqual({ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z', sources: [{ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z' }] });
 
     const byParts = await client.query('sudan', { match: '(a:Actor)-[:ASSERTS]->(c:Claim)', where: "c.type = 'RedLine'", include_provenance: true });
     expect(byParts.claims).toEqual(byPattern.claims);
@@ -118,12 +118,47 @@ describe('the client against the server', () => {
     await expect(client.query('nowhere', 'MATCH (a) RETURN a')).rejects.toMatchObject({ status: 404, code: 'graph_not_found' });
   });
 
+  it('answers a client written against SEED.md: claim.provenance.source is a string, provenance.timestamp an ISO date, edges carry provenance', async () => {
+    await client.graphs.import('seed', {
+      nodes: [
+        { kind: 'Actor', id: 'saf', label: 'Sudanese Armed Forces', role: 'party', actor_type: 'state' },
+        { kind: 'Claim', id: 'c1', type: 'RedLine', text: 'no talks while El Fasher is besieged',
+          provenance: { source: 'wire-2024-03-05', timestamp: '2024-03-05', sources: [{ source: 'statement-2024-03-03', timestamp: '2024-03-03', quote: 'no talks' }, { source: 'wire-2024-03-05', timestamp: '2024-03-05' }] } },
+      ],
+      edges: [{ type: 'ASSERTS', from: 'saf', to: 'c1', provenance: [{ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z' }] }],
+    }).then(
+      () => expect.unreachable('a source that is not the earliest is refused'),
+      (error: ParleyError) => expect(error.problem).toMatchObject({ status: 400, record: 'nodes[1]', field: 'provenance.source' }),
+    );
+    await client.graphs.import('seed', {
+      nodes: [
+        { kind: 'Actor', id: 'saf', label: 'Sudanese Armed Forces', role: 'party', actor_type: 'state' },
+        { kind: 'Claim', id: 'c1', type: 'RedLine', text: 'no talks while El Fasher is besieged',
+          provenance: { source: 'statement-2024-03-03', timestamp: '2024-03-03', sources: [{ source: 'wire-2024-03-05', timestamp: '2024-03-05' }, { source: 'statement-2024-03-03', timestamp: '2024-03-03', quote: 'no talks' }] } },
+      ],
+      edges: [{ type: 'ASSERTS', from: 'saf', to: 'c1', provenance: [{ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z' }] }],
+    });
+    const answer = await client.query('seed', 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, c', { include_provenance: true });
+    const [claim] = answer.claims;
+    expect(typeof claim.provenance?.source).toBe('string');
+    expect(claim.provenance?.source).toBe('statement-2024-03-03');
+    expect(claim.provenance?.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}/);
+    expect(Number.isNaN(Date.parse(claim.provenance!.timestamp))).toBe(false);
+    expect(claim.provenance?.sources.map((record) => record.source)).toEqual(['statement-2024-03-03', 'wire-2024-03-05']);
+    expect(claim.provenance?.sources[0].quote).toBe('no talks');
+    const [edge] = answer.edges;
+    expect(edge.provenance).toEqual({ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z', sources: [{ source: 'statement-2024-03-03', timestamp: '2024-03-03T10:00:00Z' }] });
+    const plain = await client.query('seed', 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, c');
+    expect(plain.claims[0]).not.toHaveProperty('provenance');
+    expect(plain.edges[0]).not.toHaveProperty('provenance');
+  });
+
   it('extracts (preview and commit), ingests, assesses and analyzes', async () => {
     const [workspace] = (await client.workspaces.list()).workspaces;
     const preview = await client.extract(workspace.id, { text: SUDAN_SENTENCE, commit: false, document_date: '2024-03-04' });
     expect(preview).toMatchObject({ committed: false, added: null });
     expect(preview.actors.map((actor) => actor.label)).toEqual(expect.arrayContaining(['Rapid Support Forces']));
-    expect(preview.actors[0].provenance[0]).toMatchObject({ source: expect.any(String), quote: expect.any(String) });
+    expect(preview.actors[0].provenance?.sources[0]).toMatchObject({ source: expect.any(String), quote: expect.any(String) });
     const committed = await client.extract(workspace.id, { text: SUDAN_SENTENCE, source: 'note-1' });
     expect(committed.committed).toBe(true);
 

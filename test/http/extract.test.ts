@@ -55,7 +55,8 @@ describe('POST /v1/workspaces/{id}/extract', () => {
 
     for (const item of [...body.actors, ...body.claims, ...body.events, ...body.locations, ...body.edges]) {
       expect(item.confidence).toBeGreaterThan(0);
-      for (const record of item.provenance) {
+      expect(item.provenance.source).toBe(item.provenance.sources[0].source);
+      for (const record of item.provenance.sources) {
         expect(SUDAN_SENTENCE.slice(record.span.start, record.span.end)).toBe(record.quote);
         expect(record.source).toBe('wire/sudan-1.txt');
       }

@@ -141,11 +141,42 @@ describe('graphs: import, export, tenants', () => {
     expect(exported.headers['content-type']).toMatch(/application\/x-ndjson/);
     const lines = exported.body.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.filter((l) => l.node)).toHaveLength(3);
-    expect(lines.find((l) => l.node?.id === 'c1').node.provenance[0].source).toBe('reuters-2024-03-03');
+    expect(lines.find((l) => l.node?.id === 'c1').node.provenance.source).toBe('reuters-2024-03-03');
     const reimported = await t.app.inject({ method: 'POST', url: '/v1/graphs/copy/import', headers: { 'x-api-key': key, 'content-type': 'application/x-ndjson' }, payload: exported.body });
     expect(reimported.json()).toMatchObject({ nodes_created: 3, edges_created: 2 });
     const again = await t.app.inject({ url: '/v1/graphs/copy/export', headers: { 'x-api-key': key } });
     expect(again.body).toBe(exported.body);
+  });
+
+  it("exports provenance as SEED.md's object; import reads that object, one record as an object, or a list, to the same graph", async () => {
+    const key = await t.keyFor('acme');
+    const records = [{ source: 'afp-2024-03-04', timestamp: '2024-03-04' }, { source: 'reuters-2024-03-03', timestamp: '2024-03-03T10:00:00Z', quote: 'never acce' }];
+    const claim = (provenance: unknown) => ({ nodes: [{ kind: 'Claim', id: 'c1', type: 'RedLine', text: 'never accept a ceasefire', provenance }] });
+    const exportOf = async (graph: string, body: object) => {
+      expect((await t.app.inject({ method: 'POST', url: `/v1/graphs/${graph}/import`, headers: { 'x-api-key': key }, payload: body })).statusCode).toBe(200);
+      // each graph records its own import time
+      const { recorded_at, ...node } = JSON.parse((await t.app.inject({ url: `/v1/graphs/${graph}/export`, headers: { 'x-api-key': key } })).body).node;
+      expect(recorded_at).toEqual(expect.any(String));
+      return node;
+    };
+    const fromList = await exportOf('list', claim(records));
+    expect(fromList.provenance).toEqual({ source: 'reuters-2024-03-03', timestamp: '2024-03-03T10:00:00Z', sources: [records[1], records[0]] });
+    expect(await exportOf('object', claim(fromList.provenance))).toEqual(fromList);
+    expect(await exportOf('sources-only', claim({ sources: records }))).toEqual(fromList);
+    const single = (await exportOf('single', claim(records[0]))).provenance;
+    expect(single).toEqual({ source: 'afp-2024-03-04', timestamp: '2024-03-04', sources: [records[0]] });
+
+    const refused = async (provenance: unknown, field: string) => {
+      const response = await t.app.inject({ method: 'POST', url: '/v1/graphs/refused/import', headers: { 'x-api-key': key }, payload: claim(provenance) });
+      expect(expectProblem(response, 400, 'invalid_record'), JSON.stringify(provenance)).toMatchObject({ record: 'nodes[0]', field });
+    };
+    await refused('reuters', 'provenance');
+    await refused({ source: 'reuters-2024-03-03', timestamp: '2024-03-03T10:00:00Z', sources: [] }, 'provenance.sources');
+    await refused({ source: 'reuters', timestamp: '2024-03-03T10:00:00Z', sources: 'reuters' }, 'provenance.sources');
+    await refused({ source: 'afp-2024-03-04', timestamp: '2024-03-04', sources: records }, 'provenance.source');
+    await refused({ source: 'reuters-2024-03-03', timestamp: '2024-03-04', sources: records }, 'provenance.timestamp');
+    await refused({ source: 'reuters', timestamp: 'yesterday' }, 'provenance[0].timestamp');
+    expect((await t.app.inject({ url: '/v1/graphs/refused', headers: { 'x-api-key': key } })).statusCode).toBe(404);
   });
 
   it('rejects the whole import when one record is bad, naming it, and leaves the graph unchanged', async () => {

@@ -114,7 +114,7 @@ describe('extraction into a graph with imported actors', () => {
     expect(graph.nodes.saf).toMatchObject({ label: 'SAF', actor_type: 'armed_forces', aliases: expect.arrayContaining(['Sudanese Armed Forces']) });
     // Each imported node now carries the document's provenance.
     for (const id of ['burhan', 'rsf', 'saf']) {
-      expect((graph.nodes[id].provenance as { source: string }[]).some((record) => record.source === 'wire.txt')).toBe(true);
+      expect(((graph.nodes[id].provenance as { sources: { source: string }[] } | undefined)?.sources ?? []).some((record) => record.source === 'wire.txt')).toBe(true);
     }
 
     // The extracted claim and event hang off the imported nodes.
@@ -157,10 +157,10 @@ describe('extraction into a graph with imported places', () => {
     expect(graph.nodes['el-fasher']).toMatchObject({ label: 'Al-Fashir', location_type: 'city', country_code: 'SD', aliases: ['El Fasher'] });
     expect(graph.nodes.omdurman).toMatchObject({ label: 'Omdurman', location_type: 'city', country_code: 'SD' });
     for (const id of ['el-fasher', 'omdurman', 'kassala-sd', 'kadugli-town']) {
-      expect((graph.nodes[id].provenance as { source: string }[]).some((record) => record.source === 'wire.txt')).toBe(true);
+      expect(((graph.nodes[id].provenance as { sources: { source: string }[] } | undefined)?.sources ?? []).some((record) => record.source === 'wire.txt')).toBe(true);
     }
     for (const id of ['kassala-er', 'kadugli-area', 'nyala-a', 'nyala-b']) {
-      expect((graph.nodes[id].provenance as { source: string }[]).some((record) => record.source === 'wire.txt')).toBe(false);
+      expect(((graph.nodes[id].provenance as { sources: { source: string }[] } | undefined)?.sources ?? []).some((record) => record.source === 'wire.txt')).toBe(false);
     }
     const extractedNyala = placesOf(graph).filter((node) => node.label === 'Nyala' && !['nyala-a', 'nyala-b'].includes(node.id as string));
     expect(extractedNyala).toHaveLength(1);

@@ -47,11 +47,15 @@ describe('POST /v1/graph/query', () => {
     expect(body.columns).toEqual(['a', 'c']);
 
     const withProvenance = (await post('/v1/graph/query', { query: REDLINE, graph_id: 'sudan', include_provenance: true })).json();
-    // an array, as extract and export give it, the earliest record first
-    expect(withProvenance.claims[0].provenance).toEqual([
-      { source: 'reuters-2023-06-01', timestamp: '2023-06-01T10:00:00Z', span: { start: 10, end: 52 } },
-      { source: 'afp-2023-06-02', timestamp: '2023-06-02T08:00:00Z' },
-    ]);
+    // SEED.md's object, as extract and export give it: the earliest source and its timestamp, every record in sources, the earliest first
+    expect(withProvenance.claims[0].provenance).toEqual({
+      source: 'reuters-2023-06-01',
+      timestamp: '2023-06-01T10:00:00Z',
+      sources: [
+        { source: 'reuters-2023-06-01', timestamp: '2023-06-01T10:00:00Z', span: { start: 10, end: 52 } },
+        { source: 'afp-2023-06-02', timestamp: '2023-06-02T08:00:00Z' },
+      ],
+    });
     expect(withProvenance.actors[0]).not.toHaveProperty('provenance');
   });
 

@@ -188,6 +188,18 @@ export type Provenance = {
   [key: string]: unknown;
 };
 
+/** a fact's provenance as SEED.md gives it: the earliest source and its timestamp, with every source in sources */
+export type ProvenanceSummary = {
+  /** the earliest record's source */
+  source: string;
+  /** the earliest record's timestamp (ISO 8601) */
+  timestamp: string;
+  /** present when timestamp is when an undated document was ingested, not when its source says it happened or was said */
+  timestamp_of?: 'ingestion';
+  /** every record, the earliest first */
+  sources: Provenance[];
+};
+
 export type ExtractRequest = {
   /** the document text (at most 1,000,000 characters; 413 beyond) */
   text: string;
@@ -211,7 +223,7 @@ export type ExtractedNode = {
   id: string;
   label?: string;
   confidence: number;
-  provenance: Provenance[];
+  provenance?: ProvenanceSummary;
   [key: string]: unknown;
 };
 
@@ -222,7 +234,7 @@ export type ExtractedEdge = {
   from: string;
   to: string;
   confidence: number;
-  provenance: Provenance[];
+  provenance?: ProvenanceSummary;
   [key: string]: unknown;
 };
 
@@ -363,8 +375,7 @@ export type GraphQueryResult = {
     id: string;
     type: string;
     text: string;
-    /** every provenance record, the earliest first (with include_provenance), as extract and export give it */
-    provenance?: Provenance[];
+    provenance?: ProvenanceSummary;
   }>;
   edges: Array<{
     id: string;
@@ -372,6 +383,7 @@ export type GraphQueryResult = {
     to: string;
     type: string;
     confidence: number;
+    provenance?: ProvenanceSummary;
   }>;
   /** the nodes bound that are neither actors nor claims */
   nodes: Array<{
@@ -382,8 +394,7 @@ export type GraphQueryResult = {
       [key: string]: unknown;
     };
     confidence: number;
-    /** every provenance record, the earliest first (with include_provenance), as extract and export give it */
-    provenance?: Provenance[];
+    provenance?: ProvenanceSummary;
   }>;
   columns: string[];
   /** every returned column as JSON */
