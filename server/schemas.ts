@@ -465,8 +465,13 @@ export const AssessmentSchema = Type.Object(
       Type.Object({
         framework_id: Type.String(),
         name: Type.String(),
-        fit: Type.Number(),
+        fit: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: "how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply",
+        }),
         applies: Type.Boolean(),
+        coverage: Type.Number({ minimum: 0, maximum: 1, description: "the weighted share of the framework's indicators present" }),
         indicators_present: Type.Array(Type.String()),
         indicators_missing: Type.Array(Type.String()),
         explanation: Type.String(),

@@ -16,6 +16,7 @@ import { routeQuestion } from '../../engine/frameworks/intents.ts';
 import { frameworksFor, rankAssessments, writeAnalysis, type Assessment } from '../../engine/reason/analysis.ts';
 import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
+import { generate } from '../conflict-graph.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
 
 export const VIGNETTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../corpora/vignettes');
@@ -153,4 +154,21 @@ export function vignetteTable(results: VignetteResult[], totals: VignetteTotals)
 
 function pct(part: number, whole: number): string {
   return `${Math.round((100 * part) / Math.max(1, whole))}%`;
+}
+
+/** How many frameworks share the top fit on a generated graph of about `size` facts (bench/conflict-graph.ts). */
+export async function topScoreSharing(catalog: FrameworkCatalog, size: number): Promise<{ sharing: number; ranking: Assessment[] }> {
+  const storeDir = await mkdtemp(path.join(tmpdir(), 'parley-vignettes-generated-'));
+  const store = await ParleyStore.open(storeDir);
+  try {
+    await store.writeGraph('generated', 'g', generate(size).write);
+    const graph = await store.loadGraph('generated', 'g');
+    const limits = { inferenceLimit: 200_000_000, timeLimitMs: 600_000 };
+    const runs = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [runFramework(catalog.registry, entry.manifest, { graph }, limits)] : []));
+    const ranking = rankAssessments(runs);
+    return { sharing: ranking.filter((assessment) => assessment.fit === ranking[0]!.fit).length, ranking };
+  } finally {
+    await store.close();
+    await rm(storeDir, { recursive: true, force: true });
+  }
 }

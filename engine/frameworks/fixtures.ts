@@ -33,8 +33,12 @@ export interface FixtureExpectation {
   absent_findings?: FindingExpectation[];
   indicators_present?: string[];
   indicators_missing?: string[];
+  /** Bounds on the fit (the run's score). */
   min_score?: number;
   max_score?: number;
+  /** Bounds on the coverage: the weighted share of the indicators present. */
+  min_coverage?: number;
+  max_coverage?: number;
   /** How many per-actor findings the findings limit leaves out. */
   findings_omitted?: number;
 }
@@ -127,6 +131,8 @@ export function compare(run: FrameworkRun, expected: FixtureExpectation): string
   for (const name of expected.indicators_missing ?? []) if (present.includes(name)) failures.push(`expected indicator '${name}' missing, but it is present`);
   if (expected.min_score !== undefined && run.score < expected.min_score) failures.push(`expected score >= ${expected.min_score}, got ${run.score}`);
   if (expected.max_score !== undefined && run.score > expected.max_score) failures.push(`expected score <= ${expected.max_score}, got ${run.score}`);
+  if (expected.min_coverage !== undefined && run.coverage < expected.min_coverage) failures.push(`expected coverage >= ${expected.min_coverage}, got ${run.coverage}`);
+  if (expected.max_coverage !== undefined && run.coverage > expected.max_coverage) failures.push(`expected coverage <= ${expected.max_coverage}, got ${run.coverage}`);
   if (expected.findings_omitted !== undefined && run.findings_omitted !== expected.findings_omitted) {
     failures.push(`expected ${expected.findings_omitted} findings left out by the findings limit, got ${run.findings_omitted}`);
   }

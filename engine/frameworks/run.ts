@@ -7,9 +7,12 @@
  *   present(Name, Evidence)                          an indicator holds, on these ids
  *   finding(Key, Value, Sentence, Evidence, Because) a conclusion, its sentence, the ids it
  *                                                    rests on, the indicators and rules behind it
+ *   strength(Conclusion, Score, Evidence)            optional: how strongly the graph supports a
+ *                                                    conclusion, 0..1, on these ids
  *
  * Everything a framework concludes is decided in its Prolog rules; this module only
- * reads the answers, scores fit as the weighted share of indicators present, drops
+ * reads the answers, takes the fit from the strongest conclusion (strength/3; a framework
+ * without it is scored by its coverage, the weighted share of indicators present), drops
  * evidence that is not in the view (no finding without evidence in the graph), and
  * renders the derivation as readable lines. One inference budget and one time limit
  * cover the whole run; a run that spends either is reported, not thrown.
@@ -63,8 +66,16 @@ export interface FrameworkRun {
   applies: boolean;
   /** Why it does not apply: which evidence is missing. */
   missing: string[];
-  /** Weighted share of the indicators present, 0..1. */
+  /**
+   * The fit, 0..1: how strongly and specifically the graph supports the framework's conclusion, the
+   * highest Score of its strength/3 answers (0 when it does not apply); its coverage when it defines
+   * no strength/3.
+   */
   score: number;
+  /** The conclusion the score is read from (strength/3's Conclusion), when there is one. */
+  strongest?: string;
+  /** Weighted share of the indicators present, 0..1. */
+  coverage: number;
   indicators_present: IndicatorResult[];
   indicators_missing: Omit<IndicatorResult, 'evidence' | 'evidence_total'>[];
   findings: Finding[];
@@ -101,6 +112,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     applies: false,
     missing: [],
     score: 0,
+    coverage: 0,
     indicators_present: [],
     indicators_missing: [],
     findings: [],
@@ -145,7 +157,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     }
     const totalWeight = declared.reduce((sum, indicator) => sum + indicator.weight, 0);
     const presentWeight = run.indicators_present.reduce((sum, indicator) => sum + indicator.weight, 0);
-    run.score = totalWeight === 0 ? 0 : round(presentWeight / totalWeight);
+    run.coverage = totalWeight === 0 ? 0 : round(presentWeight / totalWeight);
     run.applies = run.missing.length === 0;
     if (run.applies) {
       const byName = new Map([...run.indicators_present.map((indicator) => [indicator.name, indicator] as const)]);
@@ -175,6 +187,14 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
         run.findings.push({ key: text(key), value, statement, evidence: listed, evidence_total, trace });
       }
       run.trace = run.findings.flatMap((finding) => finding.trace);
+      if (bridge.defines('strength', 3)) {
+        for (const [conclusion, score, evidence] of solve('strength(C, S, E)', ['C', 'S', 'E'])) {
+          // a strength rests on evidence in the view, like a finding
+          if (typeof score !== 'number' || evidenceOf(evidence).all.length === 0) continue;
+          const value = round(Math.min(1, Math.max(0, score)));
+          if (run.strongest === undefined || value > run.score) [run.score, run.strongest] = [value, render(conclusion)];
+        }
+      } else run.score = run.coverage;
     } else {
       run.trace = run.missing.map((reason) => `does not apply: ${reason}`);
     }

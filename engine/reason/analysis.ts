@@ -16,6 +16,8 @@ export interface Assessment {
   name: string;
   fit: number;
   applies: boolean;
+  /** Weighted share of the framework's indicators present, 0..1 (what fit was before it weighed the conclusion). */
+  coverage: number;
   indicators_present: string[];
   indicators_missing: string[];
   explanation: string;
@@ -36,6 +38,7 @@ export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
       name: run.name,
       fit: run.applies ? run.score : 0,
       applies: run.applies,
+      coverage: run.coverage,
       indicators_present: run.indicators_present.map((indicator) => indicator.name),
       indicators_missing: run.indicators_missing.map((indicator) => indicator.name),
       explanation: explain(run),
@@ -54,7 +57,7 @@ function explain(run: FrameworkRun): string {
   const missing = run.indicators_missing.map((indicator) => indicator.name);
   const conclusions = run.findings.map((finding) => finding.statement).join(' ');
   return [
-    `Fit ${run.score.toFixed(2)}: ${present.length} of ${present.length + missing.length} indicators present${present.length ? ` (${present.join(', ')})` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}.`,
+    `Fit ${run.score.toFixed(2)}${run.strongest ? `, from its conclusion ${run.strongest}` : ''}; coverage ${run.coverage.toFixed(2)}: ${present.length} of ${present.length + missing.length} indicators present${present.length ? ` (${present.join(', ')})` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}.`,
     conclusions,
   ].filter(Boolean).join(' ');
 }

@@ -9,7 +9,7 @@
 %                          (or an ally whose country_code differs from the party's)
 % A protracted social conflict when at least three hold. Helpers of this module are prefixed az_.
 
-:- module(azar, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(azar, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -254,3 +254,11 @@ az_psc_text(no, K, Held, Absent, Lasting, S) :-
     ( K =:= 1 -> Verb = ' of the 4 preconditions holds (' ; Verb = ' of the 4 preconditions hold (' ),
     ( K =:= 0 -> atomic_list_concat(['Not a protracted social conflict in Azar''s sense: none of the 4 preconditions (', Absent, ') is shown.', Lasting], S)
     ; atomic_list_concat(['Not a protracted social conflict in Azar''s sense: ', K, Verb, Held, '); not shown: ', Absent, '.', Lasting], S) ).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% a protracted social conflict is a strong reading, the stronger the more preconditions hold;
+% preconditions without it a weak one
+strength(protracted_social_conflict-V, Score, Ids) :-
+    finding(protracted_social_conflict, V, _, Ids, _), findall(P, finding(precondition, P, _, _, _), Ps), length(Ps, N),
+    ( V == yes -> W is 0.6 + 0.075 * N ; W is 0.1 * N ), reading_strength(W, Ids, Score).

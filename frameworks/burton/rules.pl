@@ -15,7 +15,7 @@
 % (lib); evidence cites the first ids of each list.
 
 :- module(burton, [
-    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, threatened_need/2
+    indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2, threatened_need/2
 ]).
 
 % ---- applies --------------------------------------------------------------
@@ -137,3 +137,9 @@ finding(bargainable, Value, Sentence, Evidence, Because) :-
         join(['The grievances, red lines and interests name no basic need (identity, security, recognition, participation): ',
               'what divides the parties are interests, which can be bargained over.'], Sentence)
     ).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% needs declared non-negotiable are the needs reading's home; bargainable ones a weak reading
+strength(bargainable-no, Score, Ids) :- finding(bargainable, no, _, Ids, _), reading_strength(0.85, Ids, Score).
+strength(bargainable-yes, Score, Ids) :- finding(bargainable, yes, _, Ids, _), reading_strength(0.3, Ids, Score).

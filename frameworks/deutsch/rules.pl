@@ -16,7 +16,7 @@
 % concatenated: evidence lists the most recent moves of each type (up to 10). Helpers of this
 % module are prefixed dt_.
 
-:- module(deutsch, [indicator/3, present/2, missing/1, finding/5, rank/3]).
+:- module(deutsch, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -176,3 +176,17 @@ finding(trend, Trend, Sentence, Evidence, [Rule | Inds]) :-
 
 dt_keep_order(Found, Inds) :-
     findall(I, (member(I, [cooperative_events, cooperative_claims, competitive_events, competitive_claims]), member(I, Found)), Inds).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% a cooperative relationship, or a turn towards cooperation, is Deutsch's reading; competition
+% the escalation frameworks read as well
+strength(interaction-M, Score, Ids) :- finding(interaction, M, _, Ids, _), dt_mode_weight(M, W), reading_strength(W, Ids, Score).
+strength(trend-T, Score, Ids) :- finding(trend, T, _, Ids, _), dt_trend_weight(T, W), reading_strength(W, Ids, Score).
+
+dt_mode_weight(cooperative, 0.8).
+dt_mode_weight(competitive, 0.5).
+dt_mode_weight(mixed, 0.4).
+dt_trend_weight(towards_cooperation, 0.85).
+dt_trend_weight(towards_competition, 0.6).
+dt_trend_weight(stable, 0.3).

@@ -12,7 +12,7 @@
 %                        indivisible stake (sovereignty, independence, capital, holy site...)
 % Helpers of this module are prefixed fe_.
 
-:- module(fearon, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(fearon, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % its keyword lists stand beside the rules that read them
 :- discontiguous keywords/2.
@@ -241,3 +241,9 @@ fe_indivisibility(Ctx, no, Sentence, Evidence, ['indivisibility needs RedLines o
         join(['No indivisible stake shows: red lines are not drawn by both sides of an opposing pair.'], Sentence)
     ).
 
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% the more of the three mechanisms of bargaining failure hold, the stronger the reading
+strength(rational_explanation-Ms, Score, Ids) :-
+    finding(rational_explanation, Ms, _, Ids, _), length(Ms, N), W is 0.15 + 0.25 * N, reading_strength(W, Ids, Score).

@@ -16,7 +16,7 @@
 % count_ids/2 counts a list; evidence cites the first ids of
 % each list.
 
-:- module(fisher_ury, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2]).
+:- module(fisher_ury, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -277,3 +277,17 @@ finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]
 
 finding(batna, [A, Value], Sentence, Evidence, Because) :-
     fu_batna_records(Records), R = b(A, _, _, _, _, _), kept_member(batna, A, R, Records), fu_batna(R, A, Value, Evidence, Because, Sentence).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% principled negotiation reads a negotiation: positions stated (0.45), in talks or with options
+% on the table (+0.2), with interests shared or objective criteria invoked (+0.2)
+strength(positional_bargaining-V, Score, Ids) :-
+    finding(positional_bargaining, V, _, E, _),
+    fu_strength_part([talks, options], 0.2, W1, I1), fu_strength_part([shared_interests, objective_criteria], 0.2, W2, I2),
+    W is 0.45 + W1 + W2, append([E, I1, I2], I0), sort(I0, Ids), reading_strength(W, Ids, Score).
+
+% fu_strength_part(+Indicators, +Weight, -W, -Ids): Weight when one of Indicators is present, on their ids
+fu_strength_part(Indicators, Weight, W, Ids) :-
+    findall(I, ( member(N, Indicators), present(N, Is), member(I, Is) ), Ids),
+    ( Ids = [_|_] -> W = Weight ; W = 0 ).

@@ -19,7 +19,7 @@
 % five ids of each group.
 
 :- module(french_raven, [
-    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, power_base/2
+    indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2, power_base/2
 ]).
 
 % ---- applies --------------------------------------------------------------
@@ -148,3 +148,13 @@ finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base
     fr_profile(Ps), kept_member(dominant_base, A, p(A, Bases), Ps), fr_dominant(Bases, Base, Ids),
     fr_base_text(Base, Text), fr_profile_text(Bases, Profile),
     join([[A], ' relies most on ', Text, ' (bases: ', Profile, ').'], Sentence).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% power is in every conflict: the reading is the stronger the more bases of power the actors use
+% (0.4 and 0.1 a base), its evidence every move of every base
+strength(bases-N, Score, Ids) :-
+    fr_profile(Ps), findall(B-I, ( member(p(_, Bases), Ps), member(B-c(_, I), Bases) ), BIs), BIs = [_|_],
+    findall(B, member(B-_, BIs), B0), sort(B0, Bs), length(Bs, N),
+    findall(I, member(_-I, BIs), I0), append(I0, I1), sort(I1, Ids),
+    W is min(0.9, 0.4 + 0.1 * N), reading_strength(W, Ids, Score).

@@ -9,7 +9,7 @@
 % The whole view is read (not only the recent window): the triangle describes the
 % conflict's make-up, not its momentum. Helpers of this module are prefixed gt_.
 
-:- module(galtung, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(galtung, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -224,3 +224,13 @@ gt_plural_of([_], 'is') :- !.
 gt_plural_of(_, 'are').
 
 gt_capitalise(S0, S) :- atom_chars(S0, [C|Cs]), upcase_atom(C, U), atom_chars(U, [UC]), atom_chars(S, [UC|Cs]).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% structural and cultural violence are what the violence triangle sees that others do not;
+% direct violence several frameworks read
+strength(dominant_violence-K, Score, Ids) :- finding(dominant_violence, K, _, Ids, _), gt_kind_weight(K, W), reading_strength(W, Ids, Score).
+
+gt_kind_weight(cultural, 0.9).
+gt_kind_weight(structural, 0.85).
+gt_kind_weight(direct, 0.55).

@@ -4,7 +4,7 @@
 %   4-6 win-lose:  coalitions, loss of face (accusations), strategies of threats
 %   7-9 lose-lose: limited destructive blows, fragmentation, together into the abyss
 
-:- module(glasl, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(glasl, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -110,3 +110,13 @@ stage_finding(S, _, intervention, I, Sentence, [Rule]) :-
     intervention(S, I), intervention_text(I, Text),
     atomic_list_concat(['Glasl matches third-party roles to stages; stage ', S, ' calls for ', I], Rule),
     join(['The fitting intervention is ', Text, '.'], Sentence).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% the win-lose stages (4-6) are what the escalation model reads that no other framework does; the
+% violent ones (7-9) several frameworks read; the first three are a weak reading of a conflict
+strength(stage-S, Score, Ids) :- finding(stage, S, _, Ids, _), gl_stage_weight(S, W), reading_strength(W, Ids, Score).
+
+gl_stage_weight(S, 0.5) :- S =< 3, !.
+gl_stage_weight(S, 0.85) :- S =< 6, !.
+gl_stage_weight(_, 0.7).

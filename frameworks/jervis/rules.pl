@@ -12,7 +12,7 @@
 %   MATCH (a:Actor), (b:Actor) WHERE spiral_pair(a, b) RETURN a.label, b.label
 % Helpers of this module are prefixed jv_.
 
-:- module(jervis, [indicator/3, present/2, missing/1, finding/5, keywords/2, spiral_pair/2]).
+:- module(jervis, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2, spiral_pair/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -192,3 +192,8 @@ jv_spiral_finding(States, [], no, Sentence, Evidence, [Rule | Inds]) :-
     jv_why_text(A, B, Why, Sentence), jv_why_rule(Why, Rule),
     findall(I, (member(I, [defensive_moves, threat_responses]), jv_present(I, States, [_|_])), Inds).
 
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+strength(spiral-yes, Score, Ids) :- finding(spiral, yes, _, Ids, _), reading_strength(0.95, Ids, Score).
+strength(spiral-no, Score, Ids) :- finding(spiral, no, _, Ids, _), reading_strength(0.15, Ids, Score).

@@ -16,7 +16,7 @@
 % statements about windows and counts rather than about lists.
 % Helpers of this module are prefixed kr_.
 
-:- module(kriesberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(kriesberg, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -219,3 +219,18 @@ kr_trend_text(Trend, NR, NE, S) :-
 kr_latest(Ids, Days) :- kr_days_within(Ids, Ds), min_list(Ds, Days).
 kr_earliest(Ids, Days) :- kr_days_within(Ids, Ds), max_list(Ds, Days).
 kr_days_within(Ids, Ds) :- id_days(Ids, IdDays), findall(D, ( member(_-D, IdDays), D >= 0, D =< 36500 ), Ds).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% the phases before and after the fighting are the life-cycle reading's own; emerging contention
+% (anything from demands to threats without violence) is less specific than an escalation stage,
+% and escalation is read as well by the escalation and violence frameworks
+strength(phase-P, Score, Ids) :- finding(phase, P, _, Ids, _), kr_phase_weight(P, W), reading_strength(W, Ids, Score).
+
+kr_phase_weight(latent, 0.9).
+kr_phase_weight(emerging, 0.75).
+kr_phase_weight(de_escalating, 0.9).
+kr_phase_weight(settlement, 0.85).
+kr_phase_weight(post_conflict, 0.9).
+kr_phase_weight(stalemate, 0.75).
+kr_phase_weight(escalating, 0.65).

@@ -9,7 +9,7 @@
 % asserts a process claim. Lederach's warning: a process resting on one level does not carry the
 % society with it. Helpers of this module are prefixed ld_.
 
-:- module(lederach, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(lederach, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -158,3 +158,11 @@ ld_finding(Ctx, _, Engaged, missing_level, Absent, Sentence, Ids, [Rule, process
     ( Outside = [] -> atomic_list_concat(['The process leaves out ', Text, '; the graph shows no such actors.'], Sentence)
     ; few_labels(Outside, Who), atomic_list_concat(['The process leaves out ', Text, '; in the graph but outside the process: ', Who, '.'], Sentence) ),
     peace_process_ids(P), append(P, Outside, I0), sort(I0, Ids).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% a process confined to one level, or missing one, is the pyramid's warning; an integrated
+% process a weaker reading
+strength(single_level_process-yes, Score, Ids) :- finding(single_level_process, yes, _, Ids, _), reading_strength(0.85, Ids, Score).
+strength(missing_level-L, Score, Ids) :- finding(missing_level, L, _, Ids, _), reading_strength(0.75, Ids, Score).
+strength(single_level_process-no, Score, Ids) :- finding(single_level_process, no, _, Ids, _), reading_strength(0.55, Ids, Score).

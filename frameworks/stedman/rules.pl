@@ -14,7 +14,7 @@
 % spoiler/1 is callable from queries: MATCH (a:Actor) WHERE spoiler(a) RETURN a.label.
 % Helpers of this module are prefixed st_.
 
-:- module(stedman, [indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, spoiler/1]).
+:- module(stedman, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2, spoiler/1]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -280,3 +280,13 @@ st_counts(Items, Text) :-
 st_count(1, Singular, _, Text) :- !, atomic_list_concat([1, ' ', Singular], Text).
 st_count(N, _, Plural, Text) :- atomic_list_concat([N, ' ', Plural], Text).
 
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% spoilers of a process are the reading's substance: the process and the spoilers' moves against
+% it are its evidence; a process without spoilers is a weak reading
+strength(spoilers-N, Score, Ids) :-
+    st_spoilers(_, Spoilers), Spoilers = [_|_], length(Spoilers, N),
+    findall(I, ( member(s(A, _, _, Beh), Spoilers), member(I, [A | Beh]) ), I0), peace_process_ids(P),
+    append(I0, P, I1), sort(I1, Ids), reading_strength(0.9, Ids, Score).
+strength(peace_process-yes, Score, Ids) :- finding(peace_process, yes, _, Ids, _), reading_strength(0.4, Ids, Score).

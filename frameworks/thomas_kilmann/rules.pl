@@ -20,7 +20,7 @@
 % cost grows with the number of actors rather than with every claim and event.
 
 :- module(thomas_kilmann, [
-    indicator/3, present/2, missing/1, finding/5, rank/3, keywords/2, competing/1
+    indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2, competing/1
 ]).
 
 % ---- applies --------------------------------------------------------------
@@ -228,3 +228,13 @@ finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is t
     append(Samples, Ids0), sort(Ids0, Ids),
     tk_indicator_mode(Indicator, Mode), tk_mode_text(Mode, Text), tk_counts(Lists, Counts),
     join([[A], ' is ', Text, ' (moves: ', Counts, ').'], Sentence).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% the styles are the reading when the sides handle the conflict differently (one competes, the
+% other yields or avoids); one style for all is a weak reading
+strength(modes-N, Score, Ids) :-
+    tk_records(Records), Records = [_|_],
+    findall(M, member(r(_, _, M), Records), M0), sort(M0, Modes), length(Modes, N),
+    findall(I, ( member(r(_, Lists, M), Records), member(M-c(_, Samples), Lists), append(Samples, I) ), I0), append(I0, I1), sort(I1, Ids),
+    ( N >= 2 -> W = 0.8 ; W = 0.45 ), reading_strength(W, Ids, Score).

@@ -12,7 +12,7 @@
 % Cost: lists of ids are filtered and counted by set predicates (count_ids/2),
 % never walked id by id; evidence cites the first ids of each list.
 
-:- module(ury_brett_goldberg, [indicator/3, present/2, missing/1, finding/5, keywords/2]).
+:- module(ury_brett_goldberg, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -134,3 +134,13 @@ finding(mix, [NI, NR, NP], Sentence, Evidence, Because) :-
 finding(recommendation, Value, Sentence, Ids, [Rule]) :-
     ubg_dominant(Kind, Ids, _, _), ubg_recommendation(Kind, Value, Sentence),
     atomic_list_concat(['Ury, Brett and Goldberg advise moving from power to rights to interests; the dispute is now dominated by ', Kind], Rule).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% a dispute handled by rights (courts, treaties) is the dispute-system reading's own; one handled
+% by power the escalation frameworks read as well
+strength(dominant-K, Score, Ids) :- finding(dominant, K, _, Ids, _), ubg_kind_weight(K, W), reading_strength(W, Ids, Score).
+
+ubg_kind_weight(rights, 0.85).
+ubg_kind_weight(interests, 0.7).
+ubg_kind_weight(power, 0.5).

@@ -12,7 +12,7 @@
 % hurting_party(A) is callable from queries: MATCH (a:Actor) WHERE hurting_party(a) RETURN a.label.
 % Helpers of this module are prefixed zt_.
 
-:- module(zartman, [indicator/3, present/2, missing/1, finding/5, keywords/2, hurting_party/1]).
+:- module(zartman, [indicator/3, strength/3, present/2, missing/1, finding/5, keywords/2, hurting_party/1]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -281,3 +281,11 @@ zt_missing_part(no, [_|_], S, 'ripeness needs a mutually hurting stalemate as we
     join(['The conflict is not ripe: the hurting stalemate is missing. A way out is in sight, but the parties are not shown to be stuck in a costly deadlock.'], S).
 zt_missing_part(no, [], S, 'ripeness needs both a mutually hurting stalemate and a way out: both are missing') :-
     join(['The conflict is not ripe: both parts are missing, the hurting stalemate and the way out.'], S).
+
+% ---- strength: the fit (frameworks/README.md, "Fit"; the weights are in README.md, "Score") ----
+
+% ripeness is a strong reading; a hurting stalemate without a way out still a telling one; a
+% conflict that is neither a weak one
+strength(ripe-yes, Score, Ids) :- finding(ripe, yes, _, Ids, _), reading_strength(0.95, Ids, Score).
+strength(hurting_stalemate-yes, Score, Ids) :- finding(hurting_stalemate, yes, _, Ids, _), reading_strength(0.85, Ids, Score).
+strength(ripe-no, Score, Ids) :- finding(ripe, no, _, Ids, _), reading_strength(0.25, Ids, Score).

@@ -460,3 +460,22 @@ warm_view_sets :-
     nodes_where('Event', _, _, Es), ids(K2, ( member(E, Es), prop(E, event_type, K2) ), EventTypes),
     forall(member(T, EventTypes), ( events_of_type(T, E1), perpetrators(E1, _), targets(E1, _), participants(E1, _), current_ids(E1, _), trend(E1, _, _, _) )),
     opponents('$none', _).
+
+% ---- reading strength -------------------------------------------------------
+
+% reading_strength(+Weight, +Ids, -Score): how strongly the graph supports a conclusion resting on
+% Ids, for a framework's strength/3 (frameworks/README.md, "Fit"). Weight (0..1) says how telling
+% the conclusion is of the situation, as the theory sees it ("ripe" is a strong reading, "no
+% spiral" a weak one); it is scaled by the share of the graph's claims and events the conclusion
+% rests on (a rate, so the score does not saturate as the graph grows; its square root, so that a
+% conclusion resting on a quarter of the graph keeps most of its weight) and by the share of that
+% evidence in the recent window:
+%   Score = Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare)
+reading_strength(Weight, Ids, Score) :-
+    sort(Ids, Sorted), filter_ids(Sorted, kind('Claim'), Cs), filter_ids(Sorted, kind('Event'), Es),
+    count_ids(Cs, NC), count_ids(Es, NE), N is NC + NE,
+    kind_count('Claim', TC), kind_count('Event', TE), Total is TC + TE,
+    share(N, Total, Share),
+    append(Cs, Es, Moves), recent_ids(Moves, Recent), count_ids(Recent, NR), share(NR, N, RecentShare),
+    Score0 is Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare),
+    Score is min(1.0, max(0.0, Score0)).

@@ -453,8 +453,11 @@ export type Assessment = {
   assessments: Array<{
     framework_id: string;
     name: string;
+    /** how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply */
     fit: number;
     applies: boolean;
+    /** the weighted share of the framework's indicators present */
+    coverage: number;
     indicators_present: string[];
     indicators_missing: string[];
     explanation: string;
