@@ -119,4 +119,4 @@ strength(stage-S, Score, Ids) :- finding(stage, S, _, Ids, _), gl_stage_weight(S
 
 gl_stage_weight(S, 0.5) :- S =< 3, !.
 gl_stage_weight(S, 0.85) :- S =< 6, !.
-gl_stage_weight(_, 0.7).
+gl_stage_weight(_, 0.8).

@@ -232,5 +232,5 @@ kr_phase_weight(emerging, 0.75).
 kr_phase_weight(de_escalating, 0.9).
 kr_phase_weight(settlement, 0.85).
 kr_phase_weight(post_conflict, 0.9).
-kr_phase_weight(stalemate, 0.75).
+kr_phase_weight(stalemate, 0.85).
 kr_phase_weight(escalating, 0.65).

@@ -76,7 +76,9 @@ describe('assess and analyze over HTTP', () => {
   it('a violent stalemate with failed talks: escalation and life-cycle frameworks fit best; late stage, hurting stalemate', async () => {
     const { assessments } = await assess('stalemate');
     expect(assessments).toHaveLength(15);
-    for (const id of ['zartman', 'glasl', 'galtung']) expect(rankOf(assessments, id)).toBeLessThan(5);
+    // the fit weighs each conclusion (issue 23): a hurting stalemate, a late Glasl stage and Kriesberg's stalemate
+    // phase are this graph's strong readings; Galtung's direct violence, which many frameworks read, is not one
+    for (const id of ['zartman', 'glasl', 'kriesberg']) expect(rankOf(assessments, id)).toBeLessThan(5);
     expect(rankOf(assessments, 'glasl')).toBeLessThan(rankOf(assessments, 'fisher_ury'));
     expect(rankOf(assessments, 'zartman')).toBeLessThan(rankOf(assessments, 'lederach'));
     const stage = finding(assessments, 'glasl', 'stage')[0];
