@@ -48,6 +48,8 @@ export interface VignetteResult {
   glaslRange: [number, number];
   glaslInRange: boolean;
   homeConclusions: boolean;
+  /** The home framework ranks first. */
+  homeFirst: boolean;
   /** Frameworks whose fit equals the top fit. */
   sharingTop: number;
   conceptNamed: boolean;
@@ -60,6 +62,7 @@ export interface VignetteTotals {
   expectedInTop3: number;
   glaslInRange: number;
   homeConclusions: number;
+  homeFirst: number;
   conceptNamed: number;
   /** Mean number of frameworks sharing the top score. */
   meanSharingTop: number;
@@ -102,6 +105,7 @@ export async function evaluateVignettes(catalog: FrameworkCatalog, dir = VIGNETT
         glaslRange: vignette.glasl_stage,
         glaslInRange: glaslStage >= vignette.glasl_stage[0] && glaslStage <= vignette.glasl_stage[1],
         homeConclusions,
+        homeFirst: ranking[0]?.framework_id === vignette.home,
         sharingTop: ranking.filter((assessment) => assessment.fit === ranking[0]!.fit).length,
         conceptNamed: analysis.answer.toLowerCase().includes(vignette.concept.toLowerCase()),
         ranking,
@@ -120,6 +124,7 @@ export async function evaluateVignettes(catalog: FrameworkCatalog, dir = VIGNETT
       expectedInTop3: sum((result) => result.expectedInTop3),
       glaslInRange: sum((result) => Number(result.glaslInRange)),
       homeConclusions: sum((result) => Number(result.homeConclusions)),
+      homeFirst: sum((result) => Number(result.homeFirst)),
       conceptNamed: sum((result) => Number(result.conceptNamed)),
       meanSharingTop: Math.round((sum((result) => result.sharingTop) / Math.max(1, results.length)) * 100) / 100,
     },
@@ -147,7 +152,7 @@ export function vignetteTable(results: VignetteResult[], totals: VignetteTotals)
     '',
     `expected readings in top 3: ${totals.expectedInTop3} of ${totals.expectedReadings} (${pct(totals.expectedInTop3, totals.expectedReadings)}); ` +
       `Glasl in range: ${totals.glaslInRange} of ${totals.vignettes} (${pct(totals.glaslInRange, totals.vignettes)}); ` +
-      `home conclusions: ${totals.homeConclusions} of ${totals.vignettes}; answer names the concept: ${totals.conceptNamed} of ${totals.vignettes}; ` +
+      `home conclusions: ${totals.homeConclusions} of ${totals.vignettes}; home framework first: ${totals.homeFirst} of ${totals.vignettes}; answer names the concept: ${totals.conceptNamed} of ${totals.vignettes}; ` +
       `frameworks sharing the top score: ${totals.meanSharingTop} on average`,
   ].join('\n');
 }
