@@ -247,7 +247,34 @@ function buildEvent(
     location: location ? { start: location.start, end: location.end } : undefined,
     date: date ? { start: date.start, end: date.end } : undefined,
     confidence: trigger.noun ? 0.55 : participants.length > 0 ? 0.75 : 0.6,
+    ...(SIZED.has(trigger.type) ? sizeOf(text.slice(clause.start, clause.end)) : {}),
   };
+}
+
+/** Events whose size is the people taking part: a protest's crowd, a strike's workers, a mobilisation's troops. */
+const SIZED: Set<EventType> = new Set(['PROTEST', 'MOBILIZE']);
+const PEOPLE = String.raw`(?:people|protesters|protestors|demonstrators|marchers|workers|strikers|students|supporters|residents|women|farmers|teachers|miners|villagers|troops|soldiers|fighters|reservists|members)`;
+/** A number the text gives ("5,000 protesters", "a crowd of 5,000", "1.5 million people"). */
+const COUNTED = new RegExp(String.raw`\b(?:(?:a\s+)?crowds?\s+of\s+(?:some\s+|about\s+|around\s+|more\s+than\s+|over\s+|at\s+least\s+|nearly\s+|up\s+to\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\s+million)?|(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s+million)?\s+(?:\w+\s+)?${PEOPLE})\b`, 'i');
+/** A vague number: the least the words allow ("thousands" is at least two thousand). */
+const VAGUE: [RegExp, number][] = [
+  [new RegExp(String.raw`\bhundreds\s+of\s+thousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 200_000],
+  [new RegExp(String.raw`\btens\s+of\s+thousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 20_000],
+  [new RegExp(String.raw`\bthousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 2_000],
+  [new RegExp(String.raw`\bhundreds\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 200],
+  [new RegExp(String.raw`\bdozens\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 24],
+];
+
+/** How many took part, as the clause counts them; nothing when it does not. */
+export function sizeOf(clause: string): { size: number } | Record<string, never> {
+  const counted = COUNTED.exec(clause);
+  if (counted) {
+    const [, crowd, crowdMillions, number, millions] = counted;
+    const value = Number((crowd ?? number).replace(/,/g, '')) * (crowdMillions ?? millions ? 1_000_000 : 1);
+    if (Number.isSafeInteger(Math.round(value)) && value > 0) return { size: Math.round(value) };
+  }
+  const vague = VAGUE.find(([pattern]) => pattern.test(clause));
+  return vague ? { size: vague[1] } : {};
 }
 
 /** What stands between an actor and its backer in apposition: ", backed by the". */
