@@ -159,7 +159,7 @@ export const TIER_EDGE_TYPES: Record<WorkspaceTier, readonly EdgeType[]> = {
   essential: ['ASSERTS', 'DENIES', 'TARGETS', 'PARTICIPATES_IN', 'OCCURRED_AT', 'MEMBER_OF', 'MENTIONED_IN'],
   standard: [
     'ASSERTS', 'DENIES', 'TARGETS', 'PARTICIPATES_IN', 'OCCURRED_AT', 'MEMBER_OF', 'MENTIONED_IN', 'ABOUT',
-    'HOLDS_INTEREST', 'ALLIED_WITH', 'OPPOSES',
+    'HOLDS_INTEREST', 'ALLIED_WITH', 'OPPOSES', 'CONCERNS', 'REFERS_TO',
   ],
   full: EDGE_TYPES,
 };
