@@ -16,7 +16,7 @@ export const CLAIM_TYPES = [
   'RedLine', 'Demand', 'Offer', 'Concession', 'Commitment', 'Threat', 'Accusation', 'Denial', 'Grievance',
   'Justification', 'Position', 'Dehumanization',
 ] as const;
-/** PLOVER event types. */
+/** PLOVER event types, and two PLOVER lacks: ADJUDICATE (a court ruling) and LEGISLATE (a law passed). */
 export const EVENT_TYPES = [
   'AGREE', 'CONSULT', 'SUPPORT', 'CONCEDE', 'COOPERATE', 'AID', 'RETREAT', 'REQUEST', 'ACCUSE', 'REJECT',
   'THREATEN', 'PROTEST', 'SANCTION', 'MOBILIZE', 'COERCE', 'ASSAULT', 'ADJUDICATE', 'LEGISLATE',

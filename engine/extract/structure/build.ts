@@ -365,9 +365,9 @@ function entityProperties(entity: ResolvedEntity, engagement: Set<string> | unde
 
 /**
  * The conflict role one document supports: a mediator when it mediates an event, an
- * adjudicator when a court acts or speaks (it decides, it does not take a side), a party when a state, armed or political actor (or someone of its ranks) acts, speaks,
- * is targeted or opposes; otherwise unknown (a role known from other documents is kept
- * by the ingest stage).
+ * adjudicator when a court acts or speaks (it decides, it takes no side), a party when a
+ * state, armed or political actor (or someone of its ranks) acts, speaks, is targeted or
+ * opposes; otherwise unknown (a role known from other documents is kept by the ingest stage).
  */
 function conflictRole(entity: ResolvedEntity, engagement: Set<string> | undefined): string {
   if (!engagement) return 'unknown';
