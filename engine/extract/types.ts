@@ -91,6 +91,8 @@ export interface EventMention extends TextSpan {
   location?: TextSpan;
   date?: TextSpan;
   confidence: number;
+  /** How many people took part, as the text counts them (Event.size). */
+  size?: number;
 }
 
 export interface RelationMention extends TextSpan {

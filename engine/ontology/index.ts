@@ -5,23 +5,25 @@
  * Depends on nothing.
  */
 
-export const ACTOR_ROLES = ['party', 'ally', 'mediator', 'guarantor', 'spoiler', 'victim', 'observer', 'unknown'] as const;
+export const ACTOR_ROLES = [
+  'party', 'ally', 'mediator', 'guarantor', 'spoiler', 'victim', 'observer', 'unknown', 'adjudicator', 'arbitrator',
+] as const;
 export const ACTOR_TYPES = [
   'state', 'government', 'armed_forces', 'armed_group', 'political_party', 'international_org', 'ngo',
-  'civil_society', 'media', 'community', 'individual', 'unknown',
+  'civil_society', 'media', 'community', 'individual', 'unknown', 'company', 'court', 'police',
 ] as const;
 export const CLAIM_TYPES = [
   'RedLine', 'Demand', 'Offer', 'Concession', 'Commitment', 'Threat', 'Accusation', 'Denial', 'Grievance',
-  'Justification', 'Position',
+  'Justification', 'Position', 'Dehumanization',
 ] as const;
-/** PLOVER event types. */
+/** PLOVER event types, and two PLOVER lacks: ADJUDICATE (a court ruling) and LEGISLATE (a law passed). */
 export const EVENT_TYPES = [
   'AGREE', 'CONSULT', 'SUPPORT', 'CONCEDE', 'COOPERATE', 'AID', 'RETREAT', 'REQUEST', 'ACCUSE', 'REJECT',
-  'THREATEN', 'PROTEST', 'SANCTION', 'MOBILIZE', 'COERCE', 'ASSAULT',
+  'THREATEN', 'PROTEST', 'SANCTION', 'MOBILIZE', 'COERCE', 'ASSAULT', 'ADJUDICATE', 'LEGISLATE',
 ] as const;
 export const LOCATION_TYPES = ['country', 'region', 'city', 'site', 'other'] as const;
 export const INTEREST_TYPES = [
-  'security', 'territory', 'resources', 'recognition', 'autonomy', 'identity', 'power', 'economic', 'other',
+  'security', 'territory', 'resources', 'recognition', 'autonomy', 'identity', 'power', 'economic', 'other', 'participation',
 ] as const;
 export const PARTICIPATION_ROLES = ['perpetrator', 'target', 'mediator', 'participant'] as const;
 
@@ -38,7 +40,7 @@ export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const EDGE_TYPES = [
   'ASSERTS', 'DENIES', 'TARGETS', 'ABOUT', 'CONTRADICTS', 'SUPPORTS', 'PARTICIPATES_IN', 'OCCURRED_AT',
-  'PRECEDES', 'ALLIED_WITH', 'OPPOSES', 'MEMBER_OF', 'HOLDS_INTEREST', 'MENTIONED_IN',
+  'PRECEDES', 'ALLIED_WITH', 'OPPOSES', 'MEMBER_OF', 'HOLDS_INTEREST', 'MENTIONED_IN', 'CONCERNS', 'REFERS_TO',
 ] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
@@ -87,7 +89,7 @@ export const COMMON_PROPERTY_TYPES: Record<string, PropertyType> = { valid_from:
 export const NODE_PROPERTY_TYPES: Record<NodeKind, Record<string, PropertyType>> = {
   Actor: { label: 'string', role: 'string', actor_type: 'string', aliases: 'strings' },
   Claim: { type: 'string', text: 'string', speaker: 'string' },
-  Event: { event_type: 'string', date: 'instant', fatalities: 'count', label: 'string' },
+  Event: { event_type: 'string', date: 'instant', fatalities: 'count', label: 'string', size: 'count' },
   Location: { label: 'string', location_type: 'string', country_code: 'string' },
   Issue: { label: 'string' },
   Interest: { label: 'string', interest_type: 'string' },
@@ -131,6 +133,8 @@ export const EDGE_ENDPOINTS: Record<EdgeType, { from: Endpoint; to: Endpoint }> 
   MEMBER_OF: { from: ['Actor'], to: ['Actor'] },
   HOLDS_INTEREST: { from: ['Actor'], to: ['Interest'] },
   MENTIONED_IN: { from: '*', to: ['Document'] },
+  CONCERNS: { from: ['Interest'], to: ['Issue'] },
+  REFERS_TO: { from: ['Claim'], to: ['Event'] },
 };
 
 /** Edge properties with a closed vocabulary. */
@@ -155,7 +159,7 @@ export const TIER_EDGE_TYPES: Record<WorkspaceTier, readonly EdgeType[]> = {
   essential: ['ASSERTS', 'DENIES', 'TARGETS', 'PARTICIPATES_IN', 'OCCURRED_AT', 'MEMBER_OF', 'MENTIONED_IN'],
   standard: [
     'ASSERTS', 'DENIES', 'TARGETS', 'PARTICIPATES_IN', 'OCCURRED_AT', 'MEMBER_OF', 'MENTIONED_IN', 'ABOUT',
-    'HOLDS_INTEREST', 'ALLIED_WITH', 'OPPOSES',
+    'HOLDS_INTEREST', 'ALLIED_WITH', 'OPPOSES', 'CONCERNS', 'REFERS_TO',
   ],
   full: EDGE_TYPES,
 };

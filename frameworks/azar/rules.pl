@@ -2,7 +2,7 @@
 %   communal identity      identity groups are the parties (community actors; armed groups or parties
 %                          on ethnic, religious, tribal or communal lines, by label or by what they say)
 %   deprivation            grievances of deprived needs: land, jobs, services, access, poverty, exclusion
-%   governance failure     the state is a party (state, government or armed forces as party, or
+%   governance failure     the state is a party (state, government, armed forces or police as party, or
 %                          attacking or coercing a communal group), or a state mediator whose talks
 %                          were followed by more violence
 %   international linkage  foreign states or international organisations allied with a party
@@ -21,14 +21,14 @@ missing('no actor types: communal groups and the state are told apart by actor_t
     \+ az_typed_actor.
 
 az_typed_actor :-
-    member(T, [community, armed_group, political_party, state, government, armed_forces, international_org, ngo, civil_society, media, individual]),
+    member(T, [community, armed_group, political_party, state, government, armed_forces, international_org, ngo, civil_society, media, individual, police, company, court]),
     nodes_where('Actor', actor_type, T, [_|_]), !.
 
 % ---- indicators -------------------------------------------------------------
 
 indicator(communal_identity, 1, 'communal groups as parties: community actors, or armed groups and parties whose label or claims name ethnic, religious, tribal or communal identity').
 indicator(deprivation, 1, 'deprivation of needs: Grievance claims about land, jobs, services, access, poverty, marginalisation or exclusion').
-indicator(state_party, 1, 'the state as party: state, government or armed-forces actors with role party, or perpetrating ASSAULT or COERCE against a communal group').
+indicator(state_party, 1, 'the state as party: state, government, armed-forces or police actors with role party, or perpetrating ASSAULT or COERCE against a communal group').
 indicator(failing_mediator, 0.5, 'a failing state mediator: a state actor mediating CONSULT events after the last of which ASSAULT or COERCE events followed').
 indicator(international_linkage, 1, 'international linkage: a foreign state or international organisation (or an actor of another country_code) ALLIED_WITH a party').
 indicator(protracted, 0.5, 'protracted: violence, coercion, protest or grievances both a year or more before the reference date and in the recent window').
@@ -55,7 +55,7 @@ keywords(az_deprivation_words, [depriv, poverty, poor, access, services, ' land'
 az_ctx(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
 
 az_state_actors(S) :-
-    findall(Ids, (member(T, [state, government, armed_forces]), nodes_where('Actor', actor_type, T, Ids)), L),
+    findall(Ids, (member(T, [state, government, armed_forces, police]), nodes_where('Actor', actor_type, T, Ids)), L),
     append(L, S0), sort(S0, S).
 
 % az_parties(-Parties): role party or spoiler, and every actor on either side of a hostile relation:

@@ -4,7 +4,7 @@
 % and the needs must be met (analytical problem-solving, "provention").
 %   threatened need: a Grievance or RedLine claim whose text names the need (keyword
 %                    lists below), by the actor who asserts it; an Interest of
-%                    interest_type identity, security or recognition an actor holds
+%                    interest_type identity, security, recognition or participation an actor holds
 %   bargainable:     no when a need is at stake; yes when grievances, red lines and
 %                    interests name none
 % Needs are read from whole sets: mentioning/3 over the Grievance and RedLine claims,
@@ -28,7 +28,7 @@ missing('no grievances, red lines or interests: needs are read from what parties
 indicator(identity_need, 1, 'identity named in Grievance or RedLine claims (identity, culture, language, religion, ethnicity, heritage), or identity interests held').
 indicator(security_need, 1, 'security named in Grievance or RedLine claims (security, safety, survival, attacks, protection, killings), or security interests held').
 indicator(recognition_need, 1, 'recognition named in Grievance or RedLine claims (recognition, respect, dignity, status), or recognition interests held').
-indicator(participation_need, 1, 'participation named in Grievance or RedLine claims (participation, representation, exclusion, vote, voice, elections)').
+indicator(participation_need, 1, 'participation named in Grievance or RedLine claims (participation, representation, exclusion, vote, voice, elections), or participation interests held').
 indicator(grievances, 0.5, 'grievances voiced (Grievance claims)').
 indicator(red_lines, 0.5, 'conditions declared non-negotiable (RedLine claims)').
 
@@ -65,7 +65,6 @@ bn_sources([G, R]) :- claims_of_type('Grievance', G), claims_of_type('RedLine', 
 bn_claims(Need, Hits) :- bn_sources(Lists), member(Cs, Lists), keywords(bn_words(Need), Words), mentioning(Cs, Words, Hits).
 
 % bn_interests(+Need, -Interests): the Interest nodes whose interest_type is Need.
-bn_interests(participation, []) :- !.
 bn_interests(Need, Is) :- nodes_where('Interest', interest_type, Need, Is).
 
 % bn_held(+Need, -Groups): Actor-Interests for the interests of type Need that actors hold.
@@ -116,7 +115,7 @@ finding(threatened_need, [A, Need], Sentence, Evidence, [Indicator, Rule]) :-
     ->  Rule = 'a need is threatened when a Grievance or RedLine claim of the actor names it',
         join([[A], '''s need for ', Need, ' is threatened: its grievances or red lines name it (claims: ', NC, ').'], Sentence)
     ;   NC =:= 0
-    ->  Rule = 'an interest of type identity, security or recognition an actor holds is one of its basic needs',
+    ->  Rule = 'an interest of type identity, security, recognition or participation an actor holds is one of its basic needs',
         join([[A], '''s need for ', Need, ' is at stake: it holds it as an interest (', Interests, ').'], Sentence)
     ;   Rule = 'a need is threatened when a Grievance or RedLine claim of the actor names it, or it holds it as an interest',
         join([[A], '''s need for ', Need, ' is threatened: its grievances or red lines name it (claims: ', NC, '), and it holds it as an interest (', Interests, ').'], Sentence)

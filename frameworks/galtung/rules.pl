@@ -3,9 +3,12 @@
 %   structural violence  harm built into the social order: Grievance claims about exclusion,
 %                        deprivation, discrimination, poverty, marginalisation, denied access, inequality
 %   cultural violence    what makes the other two look right: claims that dehumanise the other side
-%                        or justify violence
+%                        (Dehumanization claims, or dehumanising words) or justify violence (words of
+%                        justification about force, or a Justification claim REFERS_TO an ASSAULT or
+%                        COERCE event)
 %   ABC triangle         attitudes (Accusation, Grievance claims), behaviour (events), contradiction
-%                        (opposing actors with claims about one Issue, or interests of one type)
+%                        (opposing actors with claims about one Issue or interests CONCERNS it, or
+%                        interests of one type)
 % The whole view is read (not only the recent window): the triangle describes the
 % conflict's make-up, not its momentum. Helpers of this module are prefixed gt_.
 
@@ -20,10 +23,10 @@ missing('no claims or events: violence is read from what the actors do (events) 
 
 indicator(direct_violence, 1, 'direct violence: physical harm or coercion done by an actor (ASSAULT, COERCE events)').
 indicator(structural_violence, 1, 'structural violence: Grievance claims about exclusion, deprivation, discrimination, poverty, marginalisation, denied access or inequality').
-indicator(cultural_violence, 1, 'cultural violence: claims that dehumanise the other side (vermin, traitors, subhuman, infidels...) or justify violence (force called deserved, justified or necessary; holy war; Justification claims about force)').
+indicator(cultural_violence, 1, 'cultural violence: claims that dehumanise the other side (Dehumanization claims; vermin, traitors, subhuman, infidels...) or justify violence (force called deserved, justified or necessary; holy war; Justification claims about force or referring to an ASSAULT or COERCE event)').
 indicator(attitudes, 1, 'attitudes: hostile perceptions voiced in Accusation and Grievance claims').
 indicator(behaviour, 1, 'behaviour: what the parties do (events of any type)').
-indicator(contradiction, 1, 'contradiction: opposing actors with claims about the same Issue (ABOUT), or holding interests of the same type (HOLDS_INTEREST)').
+indicator(contradiction, 1, 'contradiction: opposing actors with claims about the same Issue (ABOUT) or interests in it (CONCERNS), or holding interests of the same type (HOLDS_INTEREST)').
 
 present(direct_violence, Ids) :- gt_direct(Ids), nonempty(Ids).
 present(structural_violence, Ids) :- gt_structural(Ids), nonempty(Ids).
@@ -44,12 +47,17 @@ gt_structural(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_wor
 
 % gt_cultural(-Dehumanising, -Justifying): claims that dehumanise or justify (sorted, may overlap).
 gt_cultural(Dehumanising, Justifying) :-
-    keywords(gt_dehumanising_words, DW), nodes_mentioning('Claim', DW, Dehumanising),
+    keywords(gt_dehumanising_words, DW), nodes_mentioning('Claim', DW, Worded),
+    claims_of_type('Dehumanization', Typed), append(Worded, Typed, D0), sort(D0, Dehumanising),
     keywords(gt_force_words, FW), nodes_mentioning('Claim', FW, OfForce),
     keywords(gt_justifying_words, JW), mentioning(OfForce, JW, Said),
     keywords(gt_violence_justified, VJ), nodes_mentioning('Claim', VJ, Outright),
-    claims_of_type('Justification', J), mentioning(J, FW, Justifications),
-    append([Said, Outright, Justifications], J0), sort(J0, Justifying).
+    claims_of_type('Justification', J), mentioning(J, FW, Justifications), gt_justified_acts(J, OfActs),
+    append([Said, Outright, Justifications, OfActs], J0), sort(J0, Justifying).
+
+% gt_justified_acts(+Justifications, -OfViolence): the Justification claims that speak of (REFERS_TO) direct violence
+gt_justified_acts(J, OfViolence) :-
+    gt_direct(Direct), ids(C, ( member(C, J), edge(_, 'REFERS_TO', C, E, _), ord_memberchk(E, Direct) ), OfViolence).
 
 keywords(gt_structural_words, [exclud, exclusion, depriv, discriminat, poverty, impoverish, marginalis, marginaliz,
     'denied access', 'deny access', 'denies access', 'denied the right', 'no access', 'without access', 'cut off from',
@@ -102,7 +110,8 @@ gt_set_opposed(interest(Type), s(Adj, _), Interests) :-
 % gt_issue_speakers(-ByIssue): Issue-Speakers for each issue claims are about, Speakers being Actor-Claims
 % (both sorted), as an index (index_groups/2): read once from the ABOUT edges and the claims' speakers
 gt_issue_speakers(ByIssue) :-
-    findall(I-(A-C), ( edge(_, 'ABOUT', C, I, _), asserts(A, C) ), L), sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
+    findall(I-(A-C), ( edge(_, 'ABOUT', C, I, _), asserts(A, C) ; edge(_, 'CONCERNS', C, I, _), edge(_, 'HOLDS_INTEREST', A, C, _) ), L),
+    sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
     findall(I-Speakers, ( member(I-ACs, Issues), group_pairs_by_key(ACs, Speakers) ), Groups), index_groups(Groups, ByIssue).
 
 % gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
@@ -127,6 +136,7 @@ gt_take_key(A, [A-B | Rest], [B | Bs], Rest1) :- !, gt_take_key(A, Rest, Bs, Res
 gt_take_key(_, Rest, [], Rest).
 
 gt_contested_interest_type(T) :- member(T, [security, territory, resources, recognition, autonomy, identity, power, economic]).
+gt_contested_interest_type(participation).
 
 % gt_opposed_pair(+Actors, +Adj, -Pair): the first two actors of a sorted list that are adversaries
 % (sorted [A, B]); walks the list, looking each actor's adversaries up (the first of them in the list),

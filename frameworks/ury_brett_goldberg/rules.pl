@@ -5,7 +5,9 @@
 % resolves most disputes through interests, with low-cost rights and power backups,
 % and "loops back" from power to rights to interests.
 %   interests: Offer claims, CONSULT events, HOLDS_INTEREST edges
-%   rights:    claims citing law, courts, treaties, agreements, the constitution, rulings
+%   rights:    claims citing law, courts, treaties, agreements, the constitution, rulings;
+%              court rulings and laws passed (ADJUDICATE, LEGISLATE events) and other events
+%              a court, an adjudicator or an arbitrator takes part in
 %   power:     Threat claims, COERCE and ASSAULT events
 % The mix is read from current evidence (the last 180 days before the reference date,
 % and undated evidence); when nothing is current, from the whole record.
@@ -22,7 +24,7 @@ missing('no offers, talks, interests held, claims citing law or agreements, thre
 % ---- indicators -------------------------------------------------------------
 
 indicator(interests_moves, 1, 'moves that reconcile interests (Offer claims, CONSULT events, HOLDS_INTEREST edges)').
-indicator(rights_moves, 1, 'moves that appeal to rights (claims citing law, courts, treaties, agreements, the constitution, rulings, violations)').
+indicator(rights_moves, 1, 'moves that appeal to rights (claims citing law, courts, treaties, agreements, the constitution, rulings, violations; ADJUDICATE and LEGISLATE events; events with a court, adjudicator or arbitrator taking part)').
 indicator(power_moves, 1, 'moves that test power (Threat claims, COERCE and ASSAULT events)').
 indicator(power_rising, 0.5, 'threats, coercion and attacks more frequent in the recent window than in the one before').
 indicator(loop_back, 0.5, 'a loop-back procedure: talks with a mediator (CONSULT events with a PARTICIPATES_IN role mediator)').
@@ -74,8 +76,18 @@ ubg_moves(Scope, NH, EH, m(NI, NR, NP, EI, ER, EP)) :-
     claims_of_type('Offer', O0), events_of_type('CONSULT', C0), ubg_scope(Scope, O0, O), ubg_scope(Scope, C0, C),
     ubg_count([O, C], NIC, EIC), NI is NIC + NH, append(EIC, EH, EI0), sort(EI0, EI),
     keywords(ubg_rights_words, W), nodes_mentioning('Claim', W, R0), ubg_scope(Scope, R0, R),
-    ubg_count([R], NR, ER),
+    ubg_rights_events(Ev0), ubg_scope(Scope, Ev0, Ev),
+    ubg_count([R, Ev], NR, ER),
     ubg_power_lists(Scope, PL), ubg_count(PL, NP, EP).
+
+% ubg_rights_events(-Events): court rulings and laws passed, and the events a court, an adjudicator
+% or an arbitrator takes part in (a hearing, an arbitration), sorted
+ubg_rights_events(Events) :-
+    events_of_type('ADJUDICATE', A), events_of_type('LEGISLATE', L),
+    findall(As, ( member(T-K, [role-adjudicator, role-arbitrator, actor_type-court]), nodes_where('Actor', T, K, As) ), AL),
+    append(AL, Deciders0), sort(Deciders0, Deciders),
+    ids(E, ( member(D, Deciders), edge(_, 'PARTICIPATES_IN', D, E, _) ), Heard),
+    append([A, L, Heard], E0), sort(E0, Events).
 
 % ubg_holdings(-N, -Edges): how many interests actors hold (HOLDS_INTEREST), and the first edges.
 ubg_holdings(N, Edges) :-
@@ -128,7 +140,7 @@ finding(mix, [NI, NR, NP], Sentence, Evidence, Because) :-
     ubg_mix(Scope, m(NI, NR, NP, EI, ER, EP)),
     append([EI, ER, EP], E0), sort(E0, Evidence), ubg_scope_text(Scope, When),
     findall(Name, (member(Name-N, [interests_moves-NI, rights_moves-NR, power_moves-NP]), N > 0), Present),
-    append(Present, ['the mix counts interests moves (Offer, CONSULT, HOLDS_INTEREST), rights moves (claims citing law, courts, treaties, agreements) and power moves (Threat, COERCE, ASSAULT)'], Because),
+    append(Present, ['the mix counts interests moves (Offer, CONSULT, HOLDS_INTEREST), rights moves (claims citing law, courts, treaties, agreements; rulings, laws passed, events before a court or arbitrator) and power moves (Threat, COERCE, ASSAULT)'], Because),
     join(['Moves seen ', When, ': ', NI, ' on interests, ', NR, ' on rights, ', NP, ' on power.'], Sentence).
 
 finding(recommendation, Value, Sentence, Ids, [Rule]) :-

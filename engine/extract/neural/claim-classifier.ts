@@ -38,6 +38,7 @@ export const CLAIM_HYPOTHESES: Readonly<Record<ClaimType, string>> = {
   Grievance: 'This statement complains about an injustice suffered.',
   Justification: 'This statement justifies an action.',
   Position: 'This statement states a position on an issue.',
+  Dehumanization: 'This statement describes a group of people as vermin, animals or less than human.',
 };
 
 /** Clauses per model call; NLI models make CLAIM_TYPES.length sequences of each. */

@@ -17,6 +17,7 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceStartBefore } from './sentences.ts';
+import { spanContains } from '../symbolic/text.ts';
 
 /**
  * Stage 3 of structuring: resolved entities and findings → the nodes and edges one
@@ -77,7 +78,7 @@ export interface StructureInput {
 }
 
 /** Actor types that are conflict parties when they act or speak in the conflict. */
-const PARTY_TYPES = new Set(['state', 'government', 'armed_forces', 'armed_group', 'political_party', 'individual', 'community']);
+const PARTY_TYPES = new Set(['state', 'government', 'armed_forces', 'armed_group', 'political_party', 'individual', 'community', 'police', 'company']);
 
 export function structureDocument(input: StructureInput): StructuredDocument {
   const { text, source } = input.document;
@@ -190,6 +191,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
         const span = { start: claim.start + interest.start, end: claim.start + interest.end };
         const interestId = addNode('Interest', { label: interest.label, interest_type: interest.interest_type }, claim.confidence, span);
         addEdge('HOLDS_INTEREST', speaker.id, interestId, claim.confidence, span);
+        // stated in a claim about an issue, the interest is at stake in that issue
+        for (const issueId of issueIds) addEdge('CONCERNS', interestId, issueId, claim.confidence, span);
       }
     }
     stated.push({ id: claimId, type: claim.type, speaker: speaker?.id, targets: targets.map((target) => target.id), issues: issueIds, span: claim, confidence: claim.confidence });
@@ -213,6 +216,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     targets: participants.filter((p) => p.role === 'target').map((p) => p.id),
   })));
   const dated: DatedEvent[] = [];
+  const toldEvents: { id: string; span: TextSpan }[] = [];
   for (const members of occurrences) {
     const told = members.map((index) => events[index]);
     // The fullest label names the occurrence ("hit a market in Alamata" over "strike"); its date is the first one stated.
@@ -220,6 +224,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const date = told.find((mention) => mention.date)?.date;
     const properties: Record<string, PropertyValue> = { event_type: told[0].event.event_type, label };
     if (date) properties.date = date;
+    const sizes = told.flatMap((mention) => (mention.event.size === undefined ? [] : [mention.event.size]));
+    if (sizes.length > 0) properties.size = Math.max(...sizes);
     let eventId = '';
     for (const { event, participants, place } of told) {
       eventId = addNode('Event', properties, event.confidence, event, date ?? documentTimestamp);
@@ -228,9 +234,15 @@ export function structureDocument(input: StructureInput): StructuredDocument {
         engage(participant.id, participant.role);
       }
       if (place) addEdge('OCCURRED_AT', eventId, place, event.confidence, event);
+      toldEvents.push({ id: eventId, span: event.trigger });
     }
     const first = told[0].event;
     if (date && !dated.some((known) => known.id === eventId)) dated.push({ id: eventId, date, span: first, confidence: first.confidence });
+  }
+
+  // A claim whose words report an event (a justification of a strike, a grievance about an eviction) speaks of it.
+  for (const claim of stated) {
+    for (const event of toldEvents) if (spanContains(claim.span, event.span)) addEdge('REFERS_TO', claim.id, event.id, claim.confidence, claim.span);
   }
 
   for (const [earlier, later] of successions(dated)) {
@@ -352,14 +364,15 @@ function entityProperties(entity: ResolvedEntity, engagement: Set<string> | unde
 }
 
 /**
- * The conflict role one document supports: a mediator when it mediates an event, a
- * party when a state, armed or political actor (or someone of its ranks) acts, speaks,
- * is targeted or opposes; otherwise unknown (a role known from other documents is kept
- * by the ingest stage).
+ * The conflict role one document supports: a mediator when it mediates an event, an
+ * adjudicator when a court acts or speaks (it decides, it takes no side), a party when a
+ * state, armed or political actor (or someone of its ranks) acts, speaks, is targeted or
+ * opposes; otherwise unknown (a role known from other documents is kept by the ingest stage).
  */
 function conflictRole(entity: ResolvedEntity, engagement: Set<string> | undefined): string {
   if (!engagement) return 'unknown';
   if (engagement.has('mediator')) return 'mediator';
+  if (entity.actor_type === 'court') return 'adjudicator';
   return PARTY_TYPES.has(entity.actor_type ?? 'unknown') ? 'party' : 'unknown';
 }
 

@@ -115,12 +115,16 @@ const LEADING_TITLES =
 
 /** Definite descriptions that refer back to a named actor of one of these types. */
 const DEFINITE_DESCRIPTIONS: readonly [RegExp, readonly ActorType[]][] = [
-  [/^(the )?(army|military|armed forces|troops|soldiers|forces|police|security forces|government forces|government troops|state forces|regime forces|junta forces)$/i, ['armed_forces']],
+  [/^(the )?(army|military|armed forces|troops|soldiers|forces|security forces|government forces|government troops|state forces|regime forces|junta forces)$/i, ['armed_forces']],
   [/^(the )?(militias?|paramilitar(y|ies)|paramilitary forces?|rebels|rebel forces|rebel group|insurgents|jihadists|militants|fighters|gangs|armed gangs|group|armed group|movement)$/i, ['armed_group']],
   // A junta or a regime is a government, never the state it rules ("Myanmar" stays the country).
   [/^(the )?((military|de facto) )?(regime|junta|military government|military authorities)$/i, ['government']],
   [/^(the )?((federal|central|national|transitional|interim|de facto) )?(government|authorities|administration)$/i, ['government', 'state']],
   [/^(the )?(mediators|peacekeepers)$/i, ['international_org']],
+  // graphs written before police had a type of their own hold them as armed forces
+  [/^(the )?(riot )?(police|police force)$/i, ['police', 'armed_forces']],
+  [/^(the )?(court|tribunal)$/i, ['court']],
+  [/^(the )?(company|firm)$/i, ['company']],
 ];
 
 /** Words an acronym skips ("Sudan People's Liberation Movement" → SPLM). */

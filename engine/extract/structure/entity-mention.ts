@@ -30,6 +30,8 @@ export interface EntityMention extends TextSpan {
  * Order matters: the first matching pattern wins.
  */
 const ORGANISATION_TYPE_CUES: readonly [RegExp, ActorType][] = [
+  [/\b(court|tribunal)\b/i, 'court'],
+  [/\b(police|constabulary)\b/i, 'police'],
   [/\b(armed forces|army|navy|air force|military|defen[cs]e forces)\b/i, 'armed_forces'],
   [/\b(militia|rebels?|brigades?|battalions?|liberation|insurgents?|front|resistance|mujahideen|jihad)\b/i, 'armed_group'],
   [/\b(united nations|african union|european union|league|igad|nato|ecowas|commission|council)\b/i, 'international_org'],
@@ -37,6 +39,7 @@ const ORGANISATION_TYPE_CUES: readonly [RegExp, ActorType][] = [
   [/\b(party|congress|alliance for)\b/i, 'political_party'],
   [/\b(red cross|red crescent|m[ée]decins|relief|aid|foundation|watch|amnesty)\b/i, 'ngo'],
   [/\b(news|agency|times|post|radio|tv|television)\b/i, 'media'],
+  [/\b(company|corporation|corp|inc|ltd|limited|plc|llc|holdings)\b/i, 'company'],
 ];
 
 export function inferOrganisationType(name: string): ActorType {

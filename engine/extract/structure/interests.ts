@@ -26,7 +26,8 @@ const TYPE_CUES: readonly [InterestType, RegExp][] = [
   ['resources', /\b(water|oil|gold|minerals?|resources|grazing|pasture|fuel|food|farmland|rivers?|wells)\b/i],
   ['recognition', /\b(recogni[sz]\w*|dignity|respect|legitimacy|status|acknowledg\w*)\b/i],
   ['identity', /\b(identity|culture|cultural|language|religion|religious|heritage|ethnic\w*|faith|traditions?)\b/i],
-  ['power', /\b(power|representation|seats?|participation|share\s+of|role\s+in|say\s+in|inclusion|included)\b/i],
+  ['participation', /\b(participation|participate|representation|represented|say\s+in|inclusion|included|vote|voting|voice|seat\s+at\s+the\s+table)\b/i],
+  ['power', /\b(power|seats?|share\s+of|role\s+in)\b/i],
   ['economic', /\b(economy|economic|jobs|livelihoods?|salaries|wages|trade|revenues?|income|prosperity|investment|development)\b/i],
   ['security', /\b(secur\w*|safe\w*|protect\w*|defen[cs]e|defend\w*|survival|survive|guarantees?|lives|people|population|civilians|citizens|attacks?|threats?|stability|peace|order)\b/i],
 ];

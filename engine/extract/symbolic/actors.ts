@@ -84,7 +84,7 @@ export const ORGANISATION_HEADS: Record<string, ActorType> = {
   presidency: 'government',
   organisation: 'international_org', organization: 'international_org', union: 'international_org',
   mission: 'international_org', commission: 'international_org', agency: 'international_org', programme: 'international_org',
-  court: 'international_org', tribunal: 'international_org', community: 'international_org',
+  court: 'court', tribunal: 'court', community: 'international_org',
   foundation: 'ngo', watch: 'ngo', committee: 'ngo', initiative: 'ngo', relief: 'ngo', international: 'ngo', institute: 'ngo',
   association: 'civil_society', society: 'civil_society', network: 'civil_society', federation: 'civil_society',
   syndicate: 'civil_society', collective: 'civil_society', platform: 'civil_society',
@@ -98,6 +98,9 @@ export const ORGANISATION_HEADS: Record<string, ActorType> = {
   gendarmerie: 'armed_forces', cell: 'armed_forces', service: 'government', department: 'government', office: 'government',
   directorate: 'government', centre: 'government', center: 'government', secretariat: 'international_org',
   fund: 'international_org', observatory: 'ngo', crescent: 'ngo', cross: 'ngo',
+  police: 'police',
+  company: 'company', corporation: 'company', corp: 'company', inc: 'company', ltd: 'company', limited: 'company',
+  plc: 'company', llc: 'company', holdings: 'company', industries: 'company', enterprises: 'company', petroleum: 'company',
 };
 
 const NAME_CONNECTORS = new Set(['of', 'for', 'the', 'and', 'de', 'du', 'la', 'des', 'in']);
@@ -110,14 +113,16 @@ const INSURGENT_WORDS = /\b(?:liberation|revolutionary|resistance|islamic|jihad|
 const STATE_FORCE_NOUNS = [
   'army', 'armed forces', 'forces', 'troops', 'military', 'soldiers', 'navy', 'air force', 'security forces',
   'special forces', 'border guards', 'marines', 'paratroopers', 'defence forces', 'defense forces', 'national army',
-  'police', 'national police', 'federal police', 'gendarmerie', 'coast guard', 'military junta', 'police officers',
+  'gendarmerie', 'coast guard', 'military junta',
 ];
+const POLICE_NOUNS = ['police', 'national police', 'federal police', 'police officers', 'riot police', 'police force'];
 const GOVERNMENT_NOUNS = [
   'government', 'authorities', 'administration', 'regime', 'junta', 'cabinet', 'foreign ministry', 'ministry of defence',
   'defence ministry', 'defense ministry', 'interior ministry', 'presidency', 'transitional government', 'foreign office',
   'military government', 'federal government', 'foreign affairs ministry', 'ministry of foreign affairs',
   // A country's delegation at talks speaks for its government.
   'delegation',
+  'parliament', 'national assembly', 'legislature', 'senate',
 ];
 const INSURGENT_NOUNS = [
   'rebels', 'rebel', 'militants', 'militia', 'militias', 'separatists', 'insurgents', 'jihadists', 'fighters', 'gangs',
@@ -129,7 +134,7 @@ const GENERIC_MENTIONS: [string, ActorType][] = [
   ['the army', 'armed_forces'], ['the military', 'armed_forces'], ['the armed forces', 'armed_forces'],
   ['government forces', 'armed_forces'], ['government troops', 'armed_forces'], ['the security forces', 'armed_forces'],
   ['security forces', 'armed_forces'], ['state forces', 'armed_forces'], ['regime forces', 'armed_forces'],
-  ['the police', 'armed_forces'], ['junta forces', 'armed_forces'], ['the troops', 'armed_forces'],
+  ['the police', 'police'], ['police', 'police'], ['junta forces', 'armed_forces'], ['the troops', 'armed_forces'], ['riot police', 'police'],
   ['the militia', 'armed_group'], ['the militias', 'armed_group'], ['the rebels', 'armed_group'], ['rebel forces', 'armed_group'],
   ['the insurgents', 'armed_group'], ['the jihadists', 'armed_group'], ['the militants', 'armed_group'],
   ['the paramilitaries', 'armed_group'], ['the paramilitary', 'armed_group'], ['paramilitary forces', 'armed_group'],
@@ -141,6 +146,7 @@ const GENERIC_MENTIONS: [string, ActorType][] = [
   ['the military junta', 'government'], ['the military regime', 'government'], ['the military authorities', 'government'],
   ['the de facto authorities', 'government'],
   ['the mediators', 'international_org'], ['the peacekeepers', 'international_org'], ['peacekeepers', 'international_org'],
+  ['the court', 'court'], ['the tribunal', 'court'], ['the company', 'company'], ['the firm', 'company'],
 ];
 
 let titleIndex: PhraseIndex<string> | undefined;
@@ -168,6 +174,7 @@ function stateNouns(): PhraseIndex<ActorType> {
   if (!stateNounIndex) {
     stateNounIndex = new PhraseIndex();
     for (const noun of STATE_FORCE_NOUNS) stateNounIndex.add(noun, 'armed_forces');
+    for (const noun of POLICE_NOUNS) stateNounIndex.add(noun, 'police');
     for (const noun of GOVERNMENT_NOUNS) stateNounIndex.add(noun, 'government');
     for (const noun of INSURGENT_NOUNS) stateNounIndex.add(noun, 'armed_group');
   }
@@ -336,8 +343,10 @@ function stateCandidate(context: Context, first: number, end: number, type: Acto
   let extra: Partial<ActorMention> = {};
   if (type === 'armed_forces') {
     const forces = countryForces(code);
-    const isPolice = /police|gendarmerie/i.test(context.text.slice(context.tokens[first].start, context.tokens[end - 1].end));
-    extra = forces && !isPolice ? { canonical: forces.canonical, aliases: forces.aliases } : { canonical: `${countryName(code)} ${isPolice ? 'police' : 'armed forces'}` };
+    const isGendarmerie = /gendarmerie/i.test(context.text.slice(context.tokens[first].start, context.tokens[end - 1].end));
+    extra = forces && !isGendarmerie ? { canonical: forces.canonical, aliases: forces.aliases } : { canonical: `${countryName(code)} ${isGendarmerie ? 'police' : 'armed forces'}` };
+  } else if (type === 'police') {
+    extra = { canonical: `${countryName(code)} police` };
   } else if (type === 'government') {
     extra = { canonical: `Government of ${countryName(code)}` };
   }

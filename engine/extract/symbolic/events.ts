@@ -50,6 +50,18 @@ const EVENT_VERBS: Record<EventType, string[]> = {
   REJECT: ['veto|vetoed|vetoing|vetoes', 'walk out of|walked out of', 'suspend negotiations|suspended negotiations|suspended talks|suspend talks',
     'halt talks|halted talks|halted negotiations', 'boycott',
     'withdraw from the agreement|withdrew from the agreement|withdraw from the treaty|withdrew from the treaty|withdraw from the deal|withdrew from the deal|withdrew from talks|withdrew from the talks|withdrew from the negotiations'],
+  // A court's decision; "ruled out" is no ruling, so "rule" takes what follows it.
+  ADJUDICATE: ['rule that|ruled that|ruling that|rules that', 'rule in favour of|ruled in favour of|ruled in favor of|rules in favour of|rules in favor of',
+    'rule against|ruled against|ruling against|rules against', 'issue a ruling|issued a ruling|issued its ruling|issued a verdict|issued its verdict',
+    'deliver a verdict|delivered a verdict|delivered its verdict|delivered a ruling|delivered its ruling',
+    'hand down a ruling|handed down a ruling|handed down its ruling|handed down a verdict|handed down a sentence|handed down sentences',
+    'convict', 'acquit|acquitted|acquitting|acquits', 'sentenced|sentencing', 'overturn',
+    'upheld the ruling|upheld the verdict|upheld the conviction|upheld the sentence|upheld the decision|upheld the ban',
+    'strike down|struck down|striking down|strikes down', 'annul'],
+  LEGISLATE: ['pass a law|passed a law|passing a law|passes a law', 'pass the law|passed the law', 'pass a bill|passed a bill|passed the bill|passes a bill',
+    'pass legislation|passed legislation|passing legislation', 'enact', 'adopt a law|adopted a law|adopted the law|adopted legislation|adopted a bill',
+    'approve a law|approved a law|approved the law|approved a bill|approved the bill|approved legislation', 'amend the constitution|amended the constitution',
+    'promulgate', 'sign into law|signed into law|signed the bill into law|signed the law'],
 };
 
 /** Nouns that report an event without a verb ("an airstrike on", "clashes in"): lower confidence. */
@@ -60,13 +72,14 @@ const EVENT_NOUNS: [string, EventType][] = [
   ['attack on', 'ASSAULT'], ['attacks on', 'ASSAULT'], ['assault on', 'ASSAULT'], ['siege of', 'COERCE'],
   ['blockade of', 'COERCE'], ['protests', 'PROTEST'], ['peace talks', 'CONSULT'], ['ceasefire talks', 'CONSULT'],
   ['peace deal', 'AGREE'], ['ceasefire agreement', 'AGREE'], ['peace agreement', 'AGREE'], ['sanctions on', 'SANCTION'],
+  ['court ruling', 'ADJUDICATE'], ['arbitration award', 'ADJUDICATE'],
 ];
 
 /** Claims whose content may report real events ("Ankara said the operation targeted terrorists"). */
 const UNREALISED_CLAIMS_EXCLUDED = new Set(['Position', 'Justification', 'Grievance']);
 
 /** Types whose subject acts on its object; for the others both sides are participants. */
-const DIRECTED: Set<EventType> = new Set(['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE', 'REJECT', 'REQUEST', 'AID', 'SUPPORT', 'PROTEST']);
+const DIRECTED: Set<EventType> = new Set(['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION', 'ACCUSE', 'REJECT', 'REQUEST', 'AID', 'SUPPORT', 'PROTEST', 'ADJUDICATE', 'LEGISLATE']);
 const PASSIVE_AUXILIARIES = new Set(['was', 'were', 'been', 'being', 'is', 'are', 'be', 'got']);
 const LOCATIVE = new Set(['in', 'at', 'near', 'on', 'outside', 'around', 'across', 'into', 'inside', 'towards', 'toward', 'throughout', 'from', 'of', 'to']);
 /** Words before a trigger that mean the event did not (yet) happen: a claim, not an event. */
@@ -234,7 +247,34 @@ function buildEvent(
     location: location ? { start: location.start, end: location.end } : undefined,
     date: date ? { start: date.start, end: date.end } : undefined,
     confidence: trigger.noun ? 0.55 : participants.length > 0 ? 0.75 : 0.6,
+    ...(SIZED.has(trigger.type) ? sizeOf(text.slice(clause.start, clause.end)) : {}),
   };
+}
+
+/** Events whose size is the people taking part: a protest's crowd, a strike's workers, a mobilisation's troops. */
+const SIZED: Set<EventType> = new Set(['PROTEST', 'MOBILIZE']);
+const PEOPLE = String.raw`(?:people|protesters|protestors|demonstrators|marchers|workers|strikers|students|supporters|residents|women|farmers|teachers|miners|villagers|troops|soldiers|fighters|reservists|members)`;
+/** A number the text gives ("5,000 protesters", "a crowd of 5,000", "1.5 million people"). */
+const COUNTED = new RegExp(String.raw`\b(?:(?:a\s+)?crowds?\s+of\s+(?:some\s+|about\s+|around\s+|more\s+than\s+|over\s+|at\s+least\s+|nearly\s+|up\s+to\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\s+million)?|(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s+million)?\s+(?:\w+\s+)?${PEOPLE})\b`, 'i');
+/** A vague number: the least the words allow ("thousands" is at least two thousand). */
+const VAGUE: [RegExp, number][] = [
+  [new RegExp(String.raw`\bhundreds\s+of\s+thousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 200_000],
+  [new RegExp(String.raw`\btens\s+of\s+thousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 20_000],
+  [new RegExp(String.raw`\bthousands\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 2_000],
+  [new RegExp(String.raw`\bhundreds\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 200],
+  [new RegExp(String.raw`\bdozens\s+of\s+(?:\w+\s+)?${PEOPLE}\b`, 'i'), 24],
+];
+
+/** How many took part, as the clause counts them; nothing when it does not. */
+export function sizeOf(clause: string): { size: number } | Record<string, never> {
+  const counted = COUNTED.exec(clause);
+  if (counted) {
+    const [, crowd, crowdMillions, number, millions] = counted;
+    const value = Number((crowd ?? number).replace(/,/g, '')) * (crowdMillions ?? millions ? 1_000_000 : 1);
+    if (Number.isSafeInteger(Math.round(value)) && value > 0) return { size: Math.round(value) };
+  }
+  const vague = VAGUE.find(([pattern]) => pattern.test(clause));
+  return vague ? { size: vague[1] } : {};
 }
 
 /** What stands between an actor and its backer in apposition: ", backed by the". */

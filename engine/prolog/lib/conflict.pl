@@ -372,7 +372,7 @@ few_labels(Ids, Text) :-
     labels(Top, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
 
 % interest_types(-Types): the types of Interest nodes (HOLDS_INTEREST) the frameworks weigh.
-interest_types([security, territory, resources, recognition, autonomy, identity, power, economic]).
+interest_types([security, territory, resources, recognition, autonomy, identity, power, economic, participation]).
 
 % holds_interest_edge(+Actor, +Interest, -Edge): the first HOLDS_INTEREST edge from Actor to Interest.
 holds_interest_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.

@@ -529,7 +529,7 @@ export type FrameworkManifest = {
   version: string;
   reads: {
     nodes: Array<'Actor' | 'Claim' | 'Event' | 'Location' | 'Issue' | 'Interest' | 'Document'>;
-    edges: Array<'ASSERTS' | 'DENIES' | 'TARGETS' | 'ABOUT' | 'CONTRADICTS' | 'SUPPORTS' | 'PARTICIPATES_IN' | 'OCCURRED_AT' | 'PRECEDES' | 'ALLIED_WITH' | 'OPPOSES' | 'MEMBER_OF' | 'HOLDS_INTEREST' | 'MENTIONED_IN'>;
+    edges: Array<'ASSERTS' | 'DENIES' | 'TARGETS' | 'ABOUT' | 'CONTRADICTS' | 'SUPPORTS' | 'PARTICIPATES_IN' | 'OCCURRED_AT' | 'PRECEDES' | 'ALLIED_WITH' | 'OPPOSES' | 'MEMBER_OF' | 'HOLDS_INTEREST' | 'MENTIONED_IN' | 'CONCERNS' | 'REFERS_TO'>;
   };
   /** the kinds of question this framework answers (analyze routes by them) */
   answers: Array<'escalation' | 'ripeness' | 'negotiation' | 'violence' | 'phase' | 'leadership' | 'cooperation' | 'conflict_style' | 'power' | 'needs' | 'identity' | 'bargaining' | 'spoilers' | 'dispute_system' | 'security_dilemma'>;

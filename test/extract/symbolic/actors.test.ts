@@ -60,7 +60,7 @@ describe('state actors, forces and governments', () => {
     const findings = extract("Malian troops and Kenyan police backed the government of Chad, while Sudan's army regrouped.");
     expect(findings.actors.map((a) => [a.text, a.actor_type, a.canonical])).toEqual([
       ['Malian troops', 'armed_forces', 'Malian Armed Forces'],
-      ['Kenyan police', 'armed_forces', 'Kenya police'],
+      ['Kenyan police', 'police', 'Kenya police'],
       ['government of Chad', 'government', 'Government of Chad'],
       ["Sudan's army", 'armed_forces', 'Sudanese Armed Forces'],
     ]);
