@@ -5,6 +5,7 @@
  * their reliability as preferences), and what the answers say of it: who says what on each
  * side, and on how many sources. A claim or event nothing contradicts has no status.
  */
+import { LimitError } from '../errors.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 import type { SolveLimits } from '../prolog/bridge.ts';
@@ -12,7 +13,7 @@ import { isMap, isNode, isPath, type CypherValue } from '../query/values.ts';
 import type { QueryResult } from '../query/index.ts';
 import { pageOf, pageRequest, type Page } from '../store/backend.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import type { GraphView } from '../store/view.ts';
+import { inView, type GraphView } from '../store/view.ts';
 
 export const ARGUMENT_STATUSES = ['accepted', 'disputed', 'rejected'] as const;
 export type ArgumentStatus = (typeof ARGUMENT_STATUSES)[number];
@@ -69,6 +70,15 @@ export function bindsContested(result: QueryResult, graph: GraphIndex): boolean 
   return result.rows.some((row) => row.some(visit));
 }
 
+/**
+ * What a query answer does when weighing its graph ran past the inference or time limit: it shows
+ * no status rather than failing the query (any other error fails it).
+ */
+export function shownUnlessPastLimits(error: unknown): undefined {
+  if (error instanceof LimitError) return undefined;
+  throw error;
+}
+
 /** The statuses by id, for shaping answers. */
 export function statusById(statuses: ArgumentStatuses): Record<string, ArgumentStatus> {
   return Object.fromEntries(statuses.map(({ id, status }) => [id, status]));
@@ -101,11 +111,11 @@ export interface DisputedRecord {
 export const DEFAULT_DISPUTES_PAGE = 50;
 
 /**
- * The contested records of `statuses` whose status is one of `only` (default: disputed and
- * rejected, what an analyst must weigh), by id, a page at a time.
+ * The contested records of `statuses` (weighed over `view`) whose status is one of `only` (default:
+ * disputed and rejected, what an analyst must weigh), by id, a page at a time.
  */
 export function listDisputes(
-  graph: GraphIndex,
+  view: GraphView,
   statuses: ArgumentStatuses,
   options: { only?: readonly ArgumentStatus[]; pageSize?: number; pageToken?: string } = {},
 ): Page<DisputedRecord> {
@@ -119,11 +129,11 @@ export function listDisputes(
     if (selected.length > size) break;
   }
   const page = pageOf(selected, size, (argument) => argument.id);
-  return { items: page.items.map((argument) => disputedRecord(graph, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+  return { items: page.items.map((argument) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
 }
 
-function disputedRecord(graph: GraphIndex, argument: WeighedArgument, byId: Map<string, WeighedArgument>): DisputedRecord {
-  const node = graph.node(argument.id);
+function disputedRecord(view: GraphView, argument: WeighedArgument, byId: Map<string, WeighedArgument>): DisputedRecord {
+  const node = view.graph.node(argument.id);
   return {
     id: argument.id,
     kind: node?.labels[0] ?? '',
@@ -131,12 +141,12 @@ function disputedRecord(graph: GraphIndex, argument: WeighedArgument, byId: Map<
     status: argument.status,
     weight: argument.weight,
     sources: argument.sources,
-    asserted_by: actorsAt(graph, argument.id, 'ASSERTS'),
-    denied_by: actorsAt(graph, argument.id, 'DENIES'),
+    asserted_by: actorsAt(view, argument.id, 'ASSERTS'),
+    denied_by: actorsAt(view, argument.id, 'DENIES'),
     documents: [...new Set((node?.provenance ?? []).map((record) => record.source))].sort(),
-    contradicted_by: opponents(graph, argument.id),
-    supported_by: [...new Set(graph.edgesOf(argument.id, 'in', ['SUPPORTS']).map((edge) => edge.from))].filter((id) => id !== argument.id).sort(),
-    summary: describeDispute(argument.id, graph, byId) ?? '',
+    contradicted_by: opponents(view, argument.id),
+    supported_by: [...new Set(edgesAt(view, argument.id, 'in', 'SUPPORTS').map((edge) => edge.from))].filter((id) => id !== argument.id).sort(),
+    summary: describeDispute(argument.id, view, byId) ?? '',
   };
 }
 
@@ -146,21 +156,22 @@ function disputedRecord(graph: GraphIndex, argument: WeighedArgument, byId: Map<
  *   disputed: the Sudanese Armed Forces says "we hold the airport" (1 source); the Rapid Support
  *   Forces denies it: "the airport has fallen" (1 source, disputed).
  * Undefined for a record with no status (nothing contradicts it). `statuses`: the graph's, as
- * weighArguments gives them (a Map by id, or the list).
+ * weighArguments gives them (a Map by id, or the list); `graph`, or the view (as_of) they were weighed over.
  */
-export function describeDispute(id: string, graph: GraphIndex, statuses: ArgumentStatuses | ReadonlyMap<string, WeighedArgument>): string | undefined {
+export function describeDispute(id: string, graph: GraphIndex | GraphView, statuses: ArgumentStatuses | ReadonlyMap<string, WeighedArgument>): string | undefined {
+  const view: GraphView = 'graph' in graph ? graph : { graph };
   const byId = Array.isArray(statuses) ? new Map(statuses.map((argument) => [argument.id, argument])) : (statuses as ReadonlyMap<string, WeighedArgument>);
   const argument = byId.get(id);
-  const node = graph.node(id);
+  const node = view.graph.node(id);
   if (!argument || !node) return undefined;
-  const others = opponents(graph, id).filter((other) => byId.has(other) && graph.node(other));
-  const deniers = actorsAt(graph, id, 'DENIES').map((actor) => actorName(graph, actor));
+  const others = opponents(view, id).filter((other) => byId.has(other) && view.graph.node(other));
+  const deniers = actorsAt(view, id, 'DENIES').map((actor) => actorName(view.graph, actor));
   const sides = others.map((other) => {
     const weighed = byId.get(other)!;
-    return `${voice(graph, graph.node(other)!, 'against')} ${account(graph.node(other)!, true)} (${sourceCount(weighed)}, ${weighed.status})`;
+    return `${voice(view, view.graph.node(other)!, 'against')} ${account(view.graph.node(other)!, true)} (${sourceCount(weighed)}, ${weighed.status})`;
   });
   if (deniers.length > 0) sides.push(`${joinNames(deniers)} ${deniers.length > 1 ? 'deny' : 'denies'} it`);
-  return [`${argument.status}: ${voice(graph, node, 'for')} ${account(node, true)} (${sourceCount(argument)})`, ...sides].join('; ') + '.';
+  return [`${argument.status}: ${voice(view, node, 'for')} ${account(node, true)} (${sourceCount(argument)})`, ...sides].join('; ') + '.';
 }
 
 /** A record's words: a claim's text (quoted when `quoted`), an event's label (else its type and date). */
@@ -176,10 +187,10 @@ function account(node: NodeRecord, quoted = false): string {
  * Who puts a record forward: a claim's asserting actors ("the army says"), else its speaker;
  * an event's reporting sources ("reports say"). A contradicting Denial denies it.
  */
-function voice(graph: GraphIndex, node: NodeRecord, side: 'for' | 'against'): string {
-  const asserting = actorsAt(graph, node.id, 'ASSERTS').map((actor) => actorName(graph, actor));
+function voice(view: GraphView, node: NodeRecord, side: 'for' | 'against'): string {
+  const asserting = actorsAt(view, node.id, 'ASSERTS').map((actor) => actorName(view.graph, actor));
   const speaker = node.properties.speaker;
-  const names = asserting.length > 0 ? asserting : typeof speaker === 'string' && speaker !== '' ? [actorName(graph, speaker)] : [];
+  const names = asserting.length > 0 ? asserting : typeof speaker === 'string' && speaker !== '' ? [actorName(view.graph, speaker)] : [];
   const denial = side === 'against' && node.properties.type === 'Denial';
   if (names.length === 0) return node.labels[0] === 'Event' ? (denial ? 'reports deny it:' : 'reports say') : denial ? 'a denial:' : 'a claim says';
   const plural = names.length > 1;
@@ -190,12 +201,17 @@ function sourceCount(argument: WeighedArgument): string {
   return argument.sources === 1 ? '1 source' : `${argument.sources} independent sources`;
 }
 
-function actorsAt(graph: GraphIndex, id: string, type: 'ASSERTS' | 'DENIES'): string[] {
-  return [...new Set(graph.edgesOf(id, 'in', [type]).map((edge) => edge.from))].sort();
+/** The edges of a type at a node that the view shows. */
+function edgesAt(view: GraphView, id: string, direction: 'in' | 'both', type: string) {
+  return view.graph.edgesOf(id, direction, [type]).filter((edge) => inView(edge, view));
 }
 
-function opponents(graph: GraphIndex, id: string): string[] {
-  const ids = graph.edgesOf(id, 'both', ['CONTRADICTS']).map((edge) => (edge.from === id ? edge.to : edge.from));
+function actorsAt(view: GraphView, id: string, type: 'ASSERTS' | 'DENIES'): string[] {
+  return [...new Set(edgesAt(view, id, 'in', type).map((edge) => edge.from))].sort();
+}
+
+function opponents(view: GraphView, id: string): string[] {
+  const ids = edgesAt(view, id, 'both', 'CONTRADICTS').map((edge) => (edge.from === id ? edge.to : edge.from));
   return [...new Set(ids)].filter((other) => other !== id).sort();
 }
 
