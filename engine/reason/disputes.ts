@@ -174,6 +174,27 @@ export function describeDispute(id: string, graph: GraphIndex | GraphView, statu
   return [`${argument.status}: ${voice(view, node, 'for')} ${account(node, true)} (${sourceCount(argument)})`, ...sides].join('; ') + '.';
 }
 
+/**
+ * What an answer says of the records it cites that the evidence does not let stand (disputed or
+ * rejected): one describeDispute sentence per dispute, in the order of `ids`; a record whose
+ * dispute an earlier sentence told (it stands on the other side) is not told again.
+ */
+export function disputeNotes(ids: Iterable<string>, graph: GraphIndex | GraphView, statuses: ArgumentStatuses): { id: string; sentence: string }[] {
+  const view: GraphView = 'graph' in graph ? graph : { graph };
+  const byId = new Map(statuses.map((argument) => [argument.id, argument]));
+  const told = new Set<string>();
+  const notes: { id: string; sentence: string }[] = [];
+  for (const id of ids) {
+    const status = byId.get(id)?.status;
+    if (told.has(id) || (status !== 'disputed' && status !== 'rejected')) continue;
+    const sentence = describeDispute(id, view, byId);
+    if (sentence === undefined) continue;
+    notes.push({ id, sentence });
+    for (const other of [id, ...opponents(view, id)]) told.add(other);
+  }
+  return notes;
+}
+
 /** A record's words: a claim's text (quoted when `quoted`), an event's label (else its type and date). */
 function account(node: NodeRecord, quoted = false): string {
   const { text, label, event_type: type, date } = node.properties;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord, Provenance } from '../../engine/ontology/index.ts';
 import { startProlog } from '../../engine/prolog/bridge.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
-import { describeDispute, weighArguments } from '../../engine/reason/disputes.ts';
+import { describeDispute, disputeNotes, weighArguments } from '../../engine/reason/disputes.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
@@ -93,6 +93,18 @@ describe('grounded semantics over CONTRADICTS, with independent sources as prefe
     expect(describeDispute('denial', graph, weighArguments(registry, { graph }))).toBe(
       'rejected: the RSF says "we did not shell the market" (1 source); reports say "shelling of the Omdurman market" (2 independent sources, accepted).',
     );
+  });
+
+  it('notes each dispute among the records an answer cites once, and nothing of the records that stand', () => {
+    const graph = GraphIndex.fromRecords(
+      [actor('saf', 'the army'), claim('a', 'we hold the airport', ['s1']), claim('b', 'the airport has fallen', ['s2']), claim('c', 'x', ['s3']), claim('d', 'not x', ['s4', 's5']), claim('e', 'talks resume', ['s6'])],
+      [edge('ASSERTS', 'saf', 'a'), edge('CONTRADICTS', 'b', 'a'), edge('CONTRADICTS', 'c', 'd')],
+    );
+    const statuses = weighArguments(registry, { graph });
+    expect(disputeNotes(['e', 'd', 'b', 'a', 'c'], graph, statuses)).toEqual([
+      { id: 'b', sentence: 'disputed: a claim says "the airport has fallen" (1 source); the army says "we hold the airport" (1 source, disputed).' },
+      { id: 'c', sentence: 'rejected: a claim says "x" (1 source); a claim says "not x" (2 independent sources, accepted).' },
+    ]);
   });
 
   it('stays within the inference limit it is given', () => {
