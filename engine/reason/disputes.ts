@@ -59,6 +59,7 @@ export function contested(graph: GraphIndex, id: string): boolean {
 
 /** Whether a query result binds a node that has a status: only then does its answer need the statuses. */
 export function bindsContested(result: QueryResult, graph: GraphIndex): boolean {
+  if (graph.edgeTypeCount('CONTRADICTS') === 0) return false;
   const seen = new Set<string>();
   const visit = (value: CypherValue): boolean => {
     if (value === null || typeof value !== 'object') return false;
