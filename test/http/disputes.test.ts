@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Parley } from '../../packages/client/src/index.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 const at = '2024-05-02T00:00:00.000Z';
@@ -88,6 +89,27 @@ describe('contradictions weighed over HTTP: statuses in query answers and GET /v
     expect(badStatus.headers['content-type']).toMatch(/problem\+json/);
     const badToken = await get('/v1/graphs/sudan/disputes?page_token=');
     expect(badToken.statusCode).toBe(400);
+  });
+
+  it('gives the same statuses when the query is shaped in a worker (no inline budget), and the client lists the disputes', async () => {
+    const inline = await post('/v1/graph/query', { graph_id: 'sudan', query: 'MATCH (c:Claim)-[r:CONTRADICTS]->(e:Event) RETURN c, r, e' });
+    const worker = await makeTestApp({ queryInlineMs: 0 });
+    try {
+      const workerKey = await worker.keyFor('tenant-a');
+      const headers = { 'x-api-key': workerKey };
+      for (const graph of [contested, corroboration]) expect((await worker.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers, payload: graph })).statusCode).toBe(200);
+      const shaped = await worker.app.inject({ method: 'POST', url: '/v1/graph/query', headers, payload: { graph_id: 'sudan', query: 'MATCH (c:Claim)-[r:CONTRADICTS]->(e:Event) RETURN c, r, e' } });
+      expect(shaped.json()).toMatchObject({ claims: [{ id: 'denial', status: 'rejected' }], nodes: [{ id: 'shelling', status: 'accepted' }] });
+      expect(shaped.json().claims).toEqual(inline.json().claims);
+      expect(shaped.json().nodes).toEqual(inline.json().nodes);
+      await worker.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = worker.app.server.address() as { port: number };
+      const client = new Parley({ baseUrl: `http://127.0.0.1:${port}`, apiKey: workerKey });
+      expect((await client.disputes('sudan')).disputes.map((d) => [d.id, d.status])).toEqual([['denial', 'rejected']]);
+      expect((await client.disputes('sudan', { status: 'accepted' })).disputes.map((d) => d.id)).toEqual(['shelling']);
+    } finally {
+      await worker.close();
+    }
   });
 
   it("keeps tenants apart: another tenant's graph is not found, and its own graph of the same name has its own disputes", async () => {
