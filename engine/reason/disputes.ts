@@ -85,29 +85,6 @@ export function statusById(statuses: ArgumentStatuses): Record<string, ArgumentS
   return Object.fromEntries(statuses.map(({ id, status }) => [id, status]));
 }
 
-/** One side of a dispute as GET /v1/graphs/{graph_id}/disputes lists it. */
-export interface DisputedRecord {
-  id: string;
-  kind: string;
-  /** A claim's text, an event's label. */
-  text: string;
-  status: ArgumentStatus;
-  weight: number;
-  sources: number;
-  /** Actors that assert it (ASSERTS), sorted. */
-  asserted_by: string[];
-  /** Actors that deny it (DENIES), sorted. */
-  denied_by: string[];
-  /** The sources of its own provenance, sorted. */
-  documents: string[];
-  /** The records it contradicts or that contradict it, sorted. */
-  contradicted_by: string[];
-  /** The records that SUPPORT it, sorted. */
-  supported_by: string[];
-  /** The dispute in a sentence (describeDispute). */
-  summary: string;
-}
-
 /** Records a disputes page lists at most (api.md pagination: default 50). */
 export const DEFAULT_DISPUTES_PAGE = 50;
 
@@ -133,7 +110,10 @@ export function listDisputes(
   return { items: page.items.map((argument) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
 }
 
-function disputedRecord(view: GraphView, argument: WeighedArgument, byId: Map<string, WeighedArgument>): DisputedRecord {
+/** One record as GET /v1/graphs/{graph_id}/disputes lists it (server/schemas.ts DisputeSchema says what each field holds). */
+export type DisputedRecord = ReturnType<typeof disputedRecord>;
+
+function disputedRecord(view: GraphView, argument: WeighedArgument, byId: Map<string, WeighedArgument>) {
   const node = view.graph.node(argument.id);
   return {
     id: argument.id,
