@@ -5,6 +5,7 @@ import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
+import { ARGUMENT_STATUSES } from '../engine/reason/disputes.ts';
 
 /**
  * Request and response schemas shared by the routes. The same objects validate
@@ -371,10 +372,17 @@ export const QueryNotificationSchema = Type.Object(
   { $id: 'QueryNotification', description: "a warning about the query, as Neo4j's UnknownLabelWarning, UnknownRelationshipTypeWarning and UnknownPropertyKeyWarning" },
 );
 
+/** A contradicted claim's or event's standing (engine/reason/disputes.ts). */
+const ArgumentStatusField = Type.Optional(
+  StringEnum(ARGUMENT_STATUSES, {
+    description: 'present when a CONTRADICTS edge links it: accepted (it stands), disputed (the evidence does not settle it) or rejected (outweighed), weighing independent sources (docs/api.md "Contradictions weighed")',
+  }),
+);
+
 export const GraphQueryResultSchema = Type.Object(
   {
     actors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), role: Type.String(), confidence: Type.Number() })),
-    claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: QueryProvenance })),
+    claims: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), text: Type.String(), provenance: QueryProvenance, status: ArgumentStatusField })),
     edges: Type.Array(Type.Object({ id: Type.String(), from: Type.String(), to: Type.String(), type: Type.String(), confidence: Type.Number(), provenance: QueryProvenance })),
     nodes: Type.Array(
       Type.Object({
@@ -384,6 +392,7 @@ export const GraphQueryResultSchema = Type.Object(
         properties: Type.Record(Type.String(), Type.Unknown()),
         confidence: Type.Number(),
         provenance: QueryProvenance,
+        status: ArgumentStatusField,
       }),
       { description: 'the nodes bound that are neither actors nor claims' },
     ),
@@ -571,6 +580,40 @@ export const FrameworkListSchema = Type.Object(
 
 export const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
 
+// ---- contradictions weighed -----------------------------------------------------------
+
+export const DisputesQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    status: Type.Optional(
+      Type.String({ pattern: '^(accepted|disputed|rejected)(,(accepted|disputed|rejected))*$', description: 'the statuses listed, comma-separated (default disputed,rejected)' }),
+    ),
+    as_of: Type.Optional(Type.String({ format: 'date-time', description: 'weigh the graph as it was recorded at this instant' })),
+  },
+  { additionalProperties: false },
+);
+export type DisputesQueryT = Static<typeof DisputesQuery>;
+
+export const DisputeSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.String({ description: 'Claim or Event' }),
+    text: Type.String({ description: "a claim's text, an event's label" }),
+    status: StringEnum(ARGUMENT_STATUSES),
+    weight: Type.Number({ description: 'what its independent sources count for together: each its Document reliability (0-1) where the graph rates it, else 1' }),
+    sources: Type.Integer({ description: 'independent sources (publishers) it rests on: its own provenance and what SUPPORTS it' }),
+    asserted_by: Type.Array(Type.String(), { description: 'actors that assert it (ASSERTS)' }),
+    denied_by: Type.Array(Type.String(), { description: 'actors that deny it (DENIES)' }),
+    documents: Type.Array(Type.String(), { description: 'the sources of its own provenance' }),
+    contradicted_by: Type.Array(Type.String(), { description: 'the claims and events a CONTRADICTS edge links it to' }),
+    supported_by: Type.Array(Type.String(), { description: 'the claims and events that SUPPORT it' }),
+    summary: Type.String({ description: 'the dispute in a sentence: who says what on each side, on how many sources' }),
+  },
+  { $id: 'Dispute' },
+);
+
+export const DisputeListSchema = Type.Object({ disputes: Type.Array(ref(DisputeSchema)), next_page_token: NextPageToken }, { $id: 'DisputeList' });
+
 /** Every schema with an $id: buildApp registers each once; routes and other schemas ref() them. */
 export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   ProblemSchema,
@@ -616,4 +659,6 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   FrameworkSummarySchema,
   FrameworkDetailSchema,
   FrameworkListSchema,
+  DisputeSchema,
+  DisputeListSchema,
 ];

@@ -123,8 +123,9 @@ export const EDGE_ENDPOINTS: Record<EdgeType, { from: Endpoint; to: Endpoint }> 
   DENIES: { from: ['Actor'], to: ['Claim'] },
   TARGETS: { from: ['Claim'], to: ['Actor'] },
   ABOUT: { from: ['Claim'], to: ['Issue'] },
-  CONTRADICTS: { from: ['Claim'], to: ['Claim'] },
-  SUPPORTS: { from: ['Claim'], to: ['Claim'] },
+  // an account of an event, as the graph holds it, is contradicted (a denial) or corroborated like a claim (lib/argumentation.pl)
+  CONTRADICTS: { from: ['Claim', 'Event'], to: ['Claim', 'Event'] },
+  SUPPORTS: { from: ['Claim', 'Event'], to: ['Claim', 'Event'] },
   PARTICIPATES_IN: { from: ['Actor'], to: ['Event'] },
   OCCURRED_AT: { from: ['Event'], to: ['Location'] },
   PRECEDES: { from: ['Event'], to: ['Event'] },

@@ -38,6 +38,10 @@
  *   view_memo(Key, Value, Goal)           Value as Goal's first answer computes it, kept under Key
  *                                         for the rest of the view (a per-view set a rule reads
  *                                         again: cheaper than `:- table` for large answers)
+ *   argument_source(Id, Source)           a source of node Id's provenance (its document id, else
+ *                                         its source), for each claim and event at an end of a
+ *                                         CONTRADICTS or SUPPORTS edge (lib/argumentation.pl
+ *                                         weighs them)
  *
  * A module may declare `keywords(Name, Words)` facts (word lists, indexed in every text)
  * and `name_keywords(Label)` facts: the names of the nodes of Label (label/2: their label,
@@ -350,7 +354,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     }
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, V, T, M, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
+    once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
     loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
     return 'added';
   }
@@ -365,7 +369,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, V, T, M, Ref, Named)', facts.arguments(true, names.words()));
+  once('parley_load_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(true, names.words()));
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   return 'whole';
 }
@@ -473,7 +477,7 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/9 and parley_add_view/9
+ * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/10
  * take (the arguments of one fact after another).
  */
 class ViewFacts {
@@ -485,8 +489,12 @@ class ViewFacts {
   readonly texts: unknown[] = [];
   /** Keyword, node id: the declared keywords and the node names each text contains (g_mention). */
   readonly mentions: unknown[] = [];
+  /** Node id, source: the provenance sources of the ends of CONTRADICTS and SUPPORTS edges (g_source). */
+  readonly sources: unknown[] = [];
   /** Nodes in the view (for the edges under a valid-time cut). */
   readonly visible = new Set<string>();
+  /** Nodes whose sources `sources` holds. */
+  private readonly sourced = new Set<string>();
 
   constructor(
     private readonly view: GraphView,
@@ -524,13 +532,23 @@ class ViewFacts {
     // the role in the edge's fact ([] for none): the rules that group events by who took part read it where they find the edge
     this.edges.push(edge.id, edge.type, edge.from, edge.to, edge.confidence, typeof edge.properties.role === 'string' ? edge.properties.role : []);
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
+    // only the arguments' sources: every node's would add a fact per node to each hand-over, for the few that are weighed
+    if (edge.type === 'CONTRADICTS' || edge.type === 'SUPPORTS') for (const end of [edge.from, edge.to]) this.addSources(end);
+  }
+
+  private addSources(id: string): void {
+    if (this.sourced.has(id)) return;
+    this.sourced.add(id);
+    const node = this.view.graph.node(id);
+    const sources = new Set((node?.provenance ?? []).map((record) => record.document_id ?? record.source));
+    for (const source of sources) this.sources.push(id, source);
   }
 
   /** The goal's input; the reference date (the view's valid-time cut, else the latest valid time) when `withReference`; `named`, the node names the index covers anew. */
   arguments(withReference: boolean, named: string[]): Record<string, unknown> {
     const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
     const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
-    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, Ref: ref, Named: named };
+    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources, Ref: ref, Named: named };
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The rule registry: every loaded rule module (the 15 frameworks, third-party
  * frameworks, plain rule files), each consulted once into a Prolog module of
- * its own that imports the shared helper library (lib/conflict.pl), so that two
+ * its own that imports the shared helper library (lib/conflict.pl and
+ * lib/argumentation.pl), so that two
  * modules never clash on a predicate name. The query language reaches the predicates
  * a module exports (its `:- module(Id, Exports)` header; every one it defines when it
  * has no header) through `predicate(name, arity)` (WHERE `spoiler(a)`); frameworks run
@@ -12,12 +13,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, prepareView } from './bridge.ts';
 
-const LIBRARY_PATH = fileURLToPath(new URL('./lib/conflict.pl', import.meta.url));
-let libraryText: string | undefined;
+/** The shared helper library every module is consulted with: time windows, counts, pairs, sides, trends (conflict.pl); the statuses of contradicted accounts (argumentation.pl). */
+const LIBRARY_FILES = ['conflict.pl', 'argumentation.pl'];
+let libraryTexts: { file: string; text: string }[] | undefined;
 
-/** The shared helper library every module is consulted with (time windows, counts, pairs, sides, trends). */
-function helperLibrary(): string {
-  return (libraryText ??= readFileSync(LIBRARY_PATH, 'utf8'));
+function helperLibrary(): { file: string; text: string }[] {
+  return (libraryTexts ??= LIBRARY_FILES.map((file) => ({ file, text: readFileSync(fileURLToPath(new URL(`./lib/${file}`, import.meta.url)), 'utf8') })));
 }
 
 /** A WHERE-callable rule predicate, resolved to the module that defines it. */
@@ -61,7 +62,7 @@ export class RuleRegistry implements RuleSet {
    */
   constructor(private readonly reserved: readonly string[] = []) {
     this.base = new PrologBridge();
-    this.libraryPredicates = new Set(this.base.consult(helperLibrary(), 'engine/prolog/lib/conflict.pl', true));
+    this.libraryPredicates = new Set(helperLibrary().flatMap(({ file, text }) => this.base.consult(text, `engine/prolog/lib/${file}`, true)));
   }
 
   /**
@@ -179,6 +180,11 @@ export class RuleRegistry implements RuleSet {
     if (!prepareView(view)) return false;
     this.base.solve('warm_view_sets', [], view, limits);
     return true;
+  }
+
+  /** Solves a goal of the helper library alone (no rule module), e.g. argument_statuses/1. */
+  solveLibrary(goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
+    return this.base.solve(goal, template, view, limits);
   }
 
   /** Solves a goal in one module's session. */

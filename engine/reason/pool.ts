@@ -32,6 +32,7 @@ import { Preloads } from './preload.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
+import { bindsContested, shownUnlessPastLimits, statusById, type ArgumentStatuses } from './disputes.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 import { ReasoningWorkers } from './workers.ts';
 
@@ -157,7 +158,9 @@ export class ReasoningPool {
     if (inline) {
       this.preload(tenant, graphId);
       this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
-      return (await this.answerShaper)(inline, graph, text, options.shape);
+      // (a query run in a worker weighs there: tasks.ts)
+      const statuses = bindsContested(inline, graph) ? await this.weighed(at, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
+      return (await this.answerShaper)(inline, graph, text, statuses ? { ...options.shape, statuses } : options.shape);
     }
     return (await this.run({ kind: 'query', at, text, ...options })) as string;
   }
@@ -203,6 +206,22 @@ export class ReasoningPool {
     return this.results.get(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) =>
       trajectory.points.some((point) => point.results.some(stoppedByTime)),
     );
+  }
+
+  /**
+   * The statuses of the graph's contradicted claims and events (engine/reason/disputes.ts), weighed
+   * in Prolog by a worker once per graph version (and as_of).
+   */
+  async arguments(tenant: string, graphId: string, asOf?: string): Promise<{ statuses: ArgumentStatuses; graph: GraphIndex }> {
+    this.gate.checkCapacity();
+    const { graph, at } = await this.source.current(tenant, graphId);
+    // a graph nothing contradicts in has nothing to weigh: no worker need take its view
+    return { statuses: graph.edgeTypeCount('CONTRADICTS') === 0 ? [] : await this.weighed(at, asOf), graph };
+  }
+
+  private weighed(at: GraphVersion, asOf: string | undefined): Promise<ArgumentStatuses> {
+    const key = JSON.stringify(['arguments', at, asOf ?? null]);
+    return this.results.get(key, () => this.run({ kind: 'arguments', at, ...(asOf ? { asOf } : {}) }) as Promise<ArgumentStatuses>, () => false);
   }
 
   /**

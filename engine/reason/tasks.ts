@@ -12,13 +12,15 @@ import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts'
 import type { GraphIndex } from '../store/graph-index.ts';
 import { daysInMonth } from '../store/validate.ts';
 import { validTime, inView, type GraphView } from '../store/view.ts';
+import { bindsContested, shownUnlessPastLimits, statusById, weighedArguments, type ArgumentStatus, type ArgumentStatuses } from './disputes.ts';
 import type { Period } from './period.ts';
 import type { GraphVersion } from './replicas.ts';
 
 export type ReasonTask =
   | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits>; shape?: ShapeRequest }
   | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits }
-  | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits };
+  | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits }
+  | { kind: 'arguments'; at: GraphVersion; asOf?: string };
 
 /** A task that does nothing: what the pool sends to have a thread started (piscina starts one when a task finds none free). */
 export const START_TASK = { kind: 'start' } as const;
@@ -45,6 +47,8 @@ export interface Trajectory {
 export interface ShapeRequest {
   includeProvenance: boolean;
   asOf?: string;
+  /** The statuses of the graph's contradicted claims and events (engine/reason/disputes.ts), when the result binds one. */
+  statuses?: Record<string, ArgumentStatus>;
 }
 
 /**
@@ -53,7 +57,7 @@ export interface ShapeRequest {
  */
 export type AnswerShaper = (result: QueryResult, graph: GraphIndex, text: string, request: ShapeRequest) => string;
 
-export type ReasonValue = QueryResult | string | FrameworkRun[] | Trajectory;
+export type ReasonValue = QueryResult | string | FrameworkRun[] | Trajectory | ArgumentStatuses;
 
 export interface SerialisedError {
   kind: ParleyError['kind'] | 'internal';
@@ -77,15 +81,27 @@ export function runTask(task: ReasonTask, graph: GraphIndex, catalog: FrameworkC
         });
         if (!task.shape) return { ok: true, value: result };
         if (!shaper) throw new Error('a shaped answer was asked of a worker started without an answer shaper');
-        return { ok: true, value: shaper(result, graph, task.text, task.shape) };
+        const statuses = bindsContested(result, graph) ? answerStatuses(catalog, graph, task.shape.asOf) : undefined;
+        return { ok: true, value: shaper(result, graph, task.text, statuses ? { ...task.shape, statuses } : task.shape) };
       }
       case 'frameworks':
         return { ok: true, value: manifests(catalog, task.frameworkIds).map((manifest) => runFramework(catalog.registry, manifest, view(graph, task.asOf), task.limits)) };
       case 'trajectory':
         return { ok: true, value: trajectory(graph, catalog, task) };
+      case 'arguments':
+        return { ok: true, value: weighedArguments(catalog.registry, graph, task.asOf) };
     }
   } catch (error) {
     return { ok: false, error: serialise(error) };
+  }
+}
+
+/** The statuses a query answer shows, computed once per graph version (shownUnlessPastLimits). */
+function answerStatuses(catalog: FrameworkCatalog, graph: GraphIndex, asOf: string | undefined): Record<string, ArgumentStatus> | undefined {
+  try {
+    return statusById(weighedArguments(catalog.registry, graph, asOf));
+  } catch (error) {
+    return shownUnlessPastLimits(error);
   }
 }
 

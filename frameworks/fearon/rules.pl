@@ -5,8 +5,12 @@
 %                        or by a Denial claim of its own
 %   information problem  the parties hold, and have reasons to misrepresent, different beliefs
 %                        about strength and resolve: CONTRADICTS edges between claims about
-%                        casualties, strength, troops, fighters...; or one side's Denial about
-%                        such figures against the other side's claims about them
+%                        casualties, strength, troops, fighters... that the evidence leaves
+%                        disputed (lib/argumentation.pl: neither side outweighs the other); or
+%                        one side's Denial about such figures, not rejected, against the other
+%                        side's claims about them
+% Findings do not rest on accounts the weighed evidence rejects: a rejected commitment, attack or
+% denial breaks no pledge, a rejected denial is no rival account.
 %   indivisibility       the stake cannot be split: RedLine claims of both sides of an opposing
 %                        pair about the same Issue (ABOUT), or naming the same place or
 %                        indivisible stake (sovereignty, independence, capital, holy site...)
@@ -30,8 +34,8 @@ missing('no claims: commitments, red lines and rival accounts are read from what
 
 indicator(commitments, 0.5, 'commitments made: Commitment claims (pledges of ceasefire, withdrawal, elections...)').
 indicator(broken_commitments, 1, 'commitments broken: a Commitment followed by an ASSAULT or COERCE its maker perpetrates, or by a Denial of its own').
-indicator(contradicting_accounts, 1, 'contradicting accounts of strength or casualties: CONTRADICTS edges between claims about casualties, losses, troops, fighters or strength').
-indicator(rival_accounts, 0.5, 'rival accounts: a side''s Denial about casualties or strength against the other side''s claims about them').
+indicator(contradicting_accounts, 1, 'contradicting accounts of strength or casualties: CONTRADICTS edges between claims about casualties, losses, troops, fighters or strength that the evidence leaves disputed').
+indicator(rival_accounts, 0.5, 'rival accounts: a side''s Denial about casualties or strength, not rejected, against the other side''s claims about them').
 indicator(red_lines, 0.5, 'red lines on both sides: RedLine claims by both sides of an opposing pair').
 indicator(indivisible_stake, 1, 'an indivisible stake: RedLines of both sides about the same Issue (ABOUT) or the same place or stake').
 
@@ -66,7 +70,7 @@ fe_breaks(Breaks) :-
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
     collect_tagged(Sorted, r([], []), fe_fill, Recs),
     findall(br(M, Cm, Later),
-            ( member(M-r(Cs, Acts), Recs), Cs \== [], Acts \== [], id_days(Acts, Dated),
+            ( member(M-r(Cs0, Acts0), Recs), not_rejected(Cs0, Cs), not_rejected(Acts0, Acts), Cs \== [], Acts \== [], id_days(Acts, Dated),
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
               findall(X, ( member(X-DX, Dated), DX >= 0, DX < D ), Later), nonempty(Later) ),
             Breaks).
@@ -92,7 +96,7 @@ keywords(fe_strength_words, [casualt, killed, ' dead', deaths, 'death toll', wou
 % CONTRADICTS edges with a claim about strength or casualties at either end (the edges and the claims)
 fe_contradictions(Ids) :-
     fe_strength_claims(Hits), findall(H-t, member(H, Hits), HL), list_to_assoc(HL, IsHit),
-    findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( get_assoc(C1, IsHit, _) ; get_assoc(C2, IsHit, _) )) ), L),
+    findall([E, C1, C2], ( edge(E, 'CONTRADICTS', C1, C2, _), once(( get_assoc(C1, IsHit, _) ; get_assoc(C2, IsHit, _) )), once(( disputed(C1) ; disputed(C2) )) ), L),
     append(L, I0), sort(I0, Ids).
 
 % the claims about strength or casualties
@@ -104,7 +108,7 @@ fe_rival_accounts(Rs) :-
     fe_strength_claims(Hits), Hits \== [], !,
     speakers(Hits, Groups), hostile_pairs_among(Groups, Both),
     findall(ra(A, B, Ids),
-            ( member(p(A, B, SA, SB), Both), append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), [_|_]) ),
+            ( member(p(A, B, SA, SB), Both), append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), Denials), not_rejected(Denials, [_|_]) ),
             Rs).
 fe_rival_accounts([]).
 

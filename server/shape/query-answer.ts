@@ -9,11 +9,16 @@ import { patternRelationshipTypes, queryResultBody } from './query-result.ts';
 
 export const shapeAnswer: AnswerShaper = (result, graph, text, request) =>
   JSON.stringify(
-    queryResultBody(result, request.includeProvenance, {
-      graph,
-      types: patternRelationshipTypes(parseQuery(text)),
-      ...(request.asOf ? { asOf: request.asOf } : {}),
-    }),
+    queryResultBody(
+      result,
+      request.includeProvenance,
+      {
+        graph,
+        types: patternRelationshipTypes(parseQuery(text)),
+        ...(request.asOf ? { asOf: request.asOf } : {}),
+      },
+      request.statuses,
+    ),
   );
 
 /** Its URL, for ReasoningOptions.answerShaper. */

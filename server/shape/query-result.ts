@@ -9,6 +9,7 @@ import { type EdgeRecord, type NodeRecord, type PropertyValue, summariseProvenan
 import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import type { PatternPart, QueryAst } from '../../engine/query/ast.ts';
 import type { QueryResult } from '../../engine/query/index.ts';
+import type { ArgumentStatus } from '../../engine/reason/disputes.ts';
 import { type CypherValue, isMap, isNode, isPath, isRel } from '../../engine/query/values.ts';
 import type { GraphQueryResultSchema } from '../schemas.ts';
 
@@ -90,7 +91,8 @@ function collectRecords(value: CypherValue, nodes: Map<string, NodeRecord>, edge
   } else if (isMap(value)) for (const item of Object.values(value)) collectRecords(item, nodes, edges);
 }
 
-export function queryResultBody(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges): GraphQueryResult {
+/** `statuses`: those of the graph's contradicted claims and events, shown as each one's `status`. */
+export function queryResultBody(result: QueryResult, includeProvenance: boolean, connecting?: ConnectingEdges, statuses?: Record<string, ArgumentStatus>): GraphQueryResult {
   const nodes = new Map<string, NodeRecord>();
   const edges = new Map<string, EdgeRecord>();
   for (const row of result.rows) for (const value of row) collectRecords(value, nodes, edges);
@@ -113,11 +115,14 @@ export function queryResultBody(result: QueryResult, includeProvenance: boolean,
       const claim: GraphQueryResult['claims'][number] = { id: node.id, type: text(node.properties.type), text: text(node.properties.text) };
       const provenance = includeProvenance ? summariseProvenance(node.provenance) : undefined;
       if (provenance) claim.provenance = provenance;
+      // (own keys only: a node id may be "constructor")
+      if (statuses && Object.hasOwn(statuses, node.id)) claim.status = statuses[node.id];
       response.claims.push(claim);
     } else {
       const out: GraphQueryResult['nodes'][number] = { id: node.id, kind, labels: node.labels, properties: node.properties, confidence: node.confidence };
       const provenance = includeProvenance ? summariseProvenance(node.provenance) : undefined;
       if (provenance) out.provenance = provenance;
+      if (statuses && Object.hasOwn(statuses, node.id)) out.status = statuses[node.id];
       response.nodes.push(out);
     }
   }

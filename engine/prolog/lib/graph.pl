@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/9), only
+% new, only the records added since when the graph has only grown (parley_add_view/10), only
 % the records taken out when the valid-time cut moved earlier or a view without one is cut
 % (parley_remove_view/7).
 % The set predicates do over those facts what a rule would otherwise spell out as a
@@ -27,10 +27,12 @@
 %   g_named(Word)                   Word is the name of a node of a name_keywords label: g_mention
 %                                   covers it in this view
 %   g_memo(Slot)                    a global variable holding view_memo/3 answers of this view
+%   g_source(Id, Source)            a source of node Id's provenance (document id, else source),
+%                                   for the nodes at an end of a CONTRADICTS or SUPPORTS edge
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -53,6 +55,9 @@ edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence, _
 valid_time(Id, Date) :- g_valid(Id, Date, _).
 
 reference_date(Date) :- g_ref(Date, _).
+
+% argument_source(?Id, ?Source): held for the claims and events a CONTRADICTS or SUPPORTS edge links
+argument_source(Id, Source) :- g_source(Id, Source).
 
 % nodes_where(+Label, ?Key, ?Value, -Ids): memoised for the view (view_memo/3), so that a set the rules of several
 % frameworks read (the claims, the claims of a type) is collected once per graph view
@@ -421,25 +426,25 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Ref, +Named):
+% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources, +Ref, +Named):
 % the g_* facts of a new view, replacing the last one's. Each list is flat (the arguments of one
 % fact after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
 % times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
 % reference date; Named the node names the text index covers.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
+parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _, _)), retractall(g_valid(_, _, _)),
-    retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)),
+    retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)), retractall(g_source(_, _)),
     forall(retract(g_memo(Slot)), nb_delete(Slot)),
-    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named),
+    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     abolish_all_tables.
 
 % parley_add_view(...): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
 % (tabled rule predicates) are dropped, and the view_memo/3 answers the additions may change
 % (memo_holds/4 keeps the others).
-parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
-    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named),
+parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
+    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
     abolish_all_tables.
@@ -461,7 +466,7 @@ parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
 
 remove_node(Id) :-
     retractall(g_node(Id, _)), retractall(g_prop(Id, _, _)), retractall(g_valid(Id, _, _)),
-    retractall(g_text(Id, _)), retractall(g_mention(_, Id)).
+    retractall(g_text(Id, _)), retractall(g_mention(_, Id)), retractall(g_source(Id, _)).
 
 % forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions (or removals) may change
 forget_changed(Slot, Labels, Types, Ref) :-
@@ -492,14 +497,14 @@ memo_holds(_, _, Ref, (user:filter_ids(_, Condition))-_) :-
     ( Ref == [] -> true ; \+ memberchk(Condition, [window(_, _), current(_)]) ).
 
 % added_keys(+Flat, +Width, -Keys): the sorted second elements of the records of a flat list
-% (parley_load_view/9) Width elements long: the labels of the nodes, the types of the edges
+% (parley_load_view/10) Width elements long: the labels of the nodes, the types of the edges
 added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Keys).
 added_keys_([], _, []).
 added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
 
-add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Ref, Named) :-
+add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
     add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
-    add_edges(Edges), add_valid(Valid), add_texts(Texts),
+    add_edges(Edges), add_valid(Valid), add_texts(Texts), add_sources(Sources),
     add_mentions(Mentions), forall(member(W, Named), assertz(g_named(W))),
     set_reference(Ref).
 
@@ -561,3 +566,6 @@ add_edges([]).
 add_edges([Id, Type, From, To, Confidence, Role | T]) :- assertz(g_edge(Id, Type, From, To, Confidence, Role)), add_edges(T).
 add_valid([]).
 add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date, Days)), add_valid(T).
+% (an addition may link a node the view held, whose sources an earlier edge handed over)
+add_sources([]).
+add_sources([Id, Source | T]) :- ( g_source(Id, Source) -> true ; assertz(g_source(Id, Source)) ), add_sources(T).

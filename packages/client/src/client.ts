@@ -166,6 +166,11 @@ export class Parley {
     return this.json({ method: 'POST', path: `/v1/workspaces/${segment(workspaceId)}/analyze`, body, ...options });
   }
 
+  /** The graph's contradicted claims and events, weighed: the disputed and rejected ones (or those of `status`), who asserts and denies each, on which sources. */
+  disputes(graphId: string, request: { status?: string; as_of?: string; page_size?: number; page_token?: string } = {}, options?: CallOptions): Promise<T.DisputeList> {
+    return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/disputes`, query: request, ...options });
+  }
+
   private async json<R>(request: Request): Promise<R> {
     const response = await this.send(request);
     return (response.status === 204 ? undefined : await response.json()) as R;

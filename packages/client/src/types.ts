@@ -376,6 +376,8 @@ export type GraphQueryResult = {
     type: string;
     text: string;
     provenance?: ProvenanceSummary;
+    /** present when a CONTRADICTS edge links it: accepted (it stands), disputed (the evidence does not settle it) or rejected (outweighed), weighing independent sources (docs/api.md "Contradictions weighed") */
+    status?: 'accepted' | 'disputed' | 'rejected';
   }>;
   edges: Array<{
     id: string;
@@ -395,6 +397,8 @@ export type GraphQueryResult = {
     };
     confidence: number;
     provenance?: ProvenanceSummary;
+    /** present when a CONTRADICTS edge links it: accepted (it stands), disputed (the evidence does not settle it) or rejected (outweighed), weighing independent sources (docs/api.md "Contradictions weighed") */
+    status?: 'accepted' | 'disputed' | 'rejected';
   }>;
   columns: string[];
   /** every returned column as JSON */
@@ -586,6 +590,37 @@ export type FrameworkList = {
       reason: string;
     }>;
   }>;
+};
+
+export type Dispute = {
+  id: string;
+  /** Claim or Event */
+  kind: string;
+  /** a claim's text, an event's label */
+  text: string;
+  status: 'accepted' | 'disputed' | 'rejected';
+  /** what its independent sources count for together: each its Document reliability (0-1) where the graph rates it, else 1 */
+  weight: number;
+  /** independent sources (publishers) it rests on: its own provenance and what SUPPORTS it */
+  sources: number;
+  /** actors that assert it (ASSERTS) */
+  asserted_by: string[];
+  /** actors that deny it (DENIES) */
+  denied_by: string[];
+  /** the sources of its own provenance */
+  documents: string[];
+  /** the claims and events a CONTRADICTS edge links it to */
+  contradicted_by: string[];
+  /** the claims and events that SUPPORT it */
+  supported_by: string[];
+  /** the dispute in a sentence: who says what on each side, on how many sources */
+  summary: string;
+};
+
+export type DisputeList = {
+  disputes: Dispute[];
+  /** present when there are more items: pass it as page_token */
+  next_page_token?: string;
 };
 
 export type PageQuery = {

@@ -1,0 +1,161 @@
+% Contradictions weighed: which account stands when claims and events contradict each other.
+% Loaded with conflict.pl into the helper library every rule module imports (engine/prolog/
+% registry.ts); reads the graph through the bridge's predicates (lib/graph.pl).
+%
+% The arguments are the claims and events at an end of a CONTRADICTS edge (a node
+% contradicting itself is no argument). A contradiction is mutual: each side attacks the
+% other, whichever way the edge points. An attack of A on B succeeds (A defeats B) unless B is
+% strictly preferred to A: B has more weight, weight being what its independent sources count
+% for together. Its sources are those of its own provenance and of the claims and events that
+% SUPPORT it (directly), one per publisher: a source that is a Document whose `source` is a
+% URL counts as the URL's host (two reports of one outlet are one source), any other as
+% itself; a record without provenance counts as one source of its own. A source counts for
+% the `reliability` (a number from 0 to 1) of its Document where the graph gives one (for a
+% publisher, its highest), else 1: a doubtful outlet rated 0.3 weighs less than an unrated one.
+%
+% The statuses are Dung's grounded semantics over the defeats (the least fixpoint, the most
+% sceptical reading: Dung 1995; with preferences, Amgoud and Cayrol 2002):
+%   accepted   in the grounded extension: every argument defeating it is rejected
+%   rejected   defeated by an accepted argument
+%   disputed   neither (undecided): e.g. two accounts that contradict each other with equal weight
+% A claim or event no CONTRADICTS edge links has no status: nothing disputes it.
+% Computed once per graph view (view_memo/3) in time linear in the arguments and defeats,
+% within the solve call's inference and time limits like every rule.
+
+% argument_statuses(-Rows): [Id, Status, Weight, Sources] for each argument, sorted by Id; Weight
+% as above, Sources the number of independent sources it counts (its own and its supporters')
+argument_statuses(Rows) :-
+    arg_weighed(w(Args, Statuses, Weights)),
+    findall([Id, Status, Weight, Sources],
+            ( member(Id, Args), get_assoc(Id, Statuses, Status), get_assoc(Id, Weights, Weight-Sources) ),
+            Rows).
+
+% claim_status(?Id, ?Status): the status of a claim or event a CONTRADICTS edge links (accepted,
+% disputed or rejected); fails for one nothing contradicts
+claim_status(Id, Status) :-
+    arg_weighed(w(Args, Statuses, _)),
+    (   nonvar(Id) -> get_assoc(Id, Statuses, Found), Status = Found
+    ;   member(Id, Args), get_assoc(Id, Statuses, Status)
+    ).
+
+% rejected(+Id): Id is a claim or event the weighed evidence rejects
+rejected(Id) :- claim_status(Id, rejected), !.
+
+% disputed(?Id): Id is an account that neither stands nor falls on the evidence
+disputed(Id) :- claim_status(Id, disputed).
+
+% not_rejected(+Ids, -Kept): the ids of a list that are not rejected, in its order (findings
+% should not rest on accounts the evidence rejects)
+not_rejected(Ids, Kept) :-
+    arg_weighed(w(Args, Statuses, _)),
+    (   Args == [] -> Kept = Ids
+    ;   exclude(arg_rejected_in(Statuses), Ids, Kept)
+    ).
+
+arg_rejected_in(Statuses, Id) :- atom(Id), get_assoc(Id, Statuses, rejected).
+
+% arg_weighed(-w(Args, Statuses, Weights)): the arguments (sorted), their statuses and their
+% Weight-Sources, as assocs by id: once per graph view
+arg_weighed(W) :- view_memo(argumentation, Found, arg_weigh(Found)), W = Found.
+
+arg_weigh(w(Args, Statuses, Weights)) :-
+    findall(X-Y, ( edge(_, 'CONTRADICTS', A, B, _), A \== B, ( X-Y = A-B ; X-Y = B-A ) ), Attacks0),
+    sort(Attacks0, Attacks),
+    findall(X, member(X-_, Attacks), Args0), sort(Args0, Args),
+    findall(Id-(Weight-N), ( member(Id, Args), arg_weight(Id, Weight, N) ), WeightPairs),
+    list_to_assoc(WeightPairs, Weights),
+    include(arg_defeat(Weights), Attacks, Defeats),
+    arg_grounded(Args, Defeats, Statuses).
+
+% arg_defeat(+Weights, +A-B): the attack of A on B succeeds: B is not strictly preferred to A
+arg_defeat(Weights, A-B) :-
+    get_assoc(A, Weights, WA-_), get_assoc(B, Weights, WB-_),
+    \+ WB > WA + 1.0e-9.
+
+% arg_weight(+Id, -Weight, -N): what Id's independent sources count for together, and how many they are
+arg_weight(Id, Weight, N) :-
+    findall(S, ( arg_sources_of(Id, S) ; edge(_, 'SUPPORTS', X, Id, _), X \== Id, arg_sources_of(X, S) ), Sources),
+    findall(P-R, ( member(S, Sources), arg_publisher(S, P), arg_reliability(S, R) ), Rated0),
+    sort(Rated0, Rated),
+    arg_best_per_publisher(Rated, Best),
+    length(Best, N),
+    sum_list(Best, Weight).
+
+% arg_sources_of(+Id, -Source): the sources of a node's provenance; the node itself when it has none
+arg_sources_of(Id, Source) :- ( argument_source(Id, _) -> argument_source(Id, Source) ; Source = Id ).
+
+% arg_publisher(+Source, -Publisher): a document of a URL source counts as its host, anything else as itself
+arg_publisher(Source, Publisher) :-
+    (   node(Source, 'Document'), prop(Source, source, Url), atom(Url), arg_host(Url, Host) -> Publisher = Host
+    ;   atom(Source), arg_host(Source, Host) -> Publisher = Host
+    ;   Publisher = Source
+    ).
+
+% arg_host(+Url, -Host): the host of a URL, lower case, without a leading www.
+arg_host(Url, Host) :-
+    sub_atom(Url, Before, 3, _, '://'), Before > 0, !,
+    Start is Before + 3, sub_atom(Url, Start, _, 0, Rest),
+    ( sub_atom(Rest, End, _, _, '/') -> sub_atom(Rest, 0, End, _, H0) ; H0 = Rest ),
+    H0 \== '', downcase_atom(H0, H1),
+    ( atom_concat('www.', H2, H1) -> Host = H2 ; Host = H1 ).
+
+% arg_reliability(+Source, -R): the reliability of a source's Document (0..1) when the graph rates it, else 1
+arg_reliability(Source, R) :-
+    (   node(Source, 'Document'), prop(Source, reliability, R0), number(R0), R0 >= 0, R0 =< 1 -> R = R0
+    ;   R = 1
+    ).
+
+% arg_best_per_publisher(+Sorted, -Reliabilities): the highest reliability of each publisher (the
+% Publisher-R pairs sorted, so a publisher's highest is its last)
+arg_best_per_publisher([], []).
+arg_best_per_publisher([P-_, P2-R2 | Rest], Best) :- P == P2, !, arg_best_per_publisher([P2-R2 | Rest], Best).
+arg_best_per_publisher([_-R | Rest], [R | Best]) :- arg_best_per_publisher(Rest, Best).
+
+% arg_grounded(+Args, +Defeats, -Statuses): the grounded labelling (Modgil and Caminada 2009), in
+% one pass: an argument goes in once every argument defeating it is out, and each argument an in
+% one defeats goes out; what neither reaches is undecided (disputed)
+arg_grounded(Args, Defeats, Statuses) :-
+    findall(B-A, member(A-B, Defeats), ByTarget0), keysort(ByTarget0, ByTarget), group_pairs_by_key(ByTarget, Defeaters),
+    keysort(Defeats, ByAttacker), group_pairs_by_key(ByAttacker, Defeated),
+    list_to_assoc(Defeated, DefeatsOf),
+    findall(A-0, member(A, Args), Zero), list_to_assoc(Zero, Counts0),
+    foldl(arg_count_defeaters, Defeaters, Counts0, Counts),
+    findall(A, ( member(A, Args), get_assoc(A, Counts, 0) ), Unattacked),
+    empty_assoc(Labels0),
+    arg_label_in(Unattacked, DefeatsOf, Counts, Labels0, Labels),
+    findall(A-S, ( member(A, Args), ( get_assoc(A, Labels, L) -> arg_status(L, S) ; S = disputed ) ), Pairs),
+    list_to_assoc(Pairs, Statuses).
+
+arg_count_defeaters(B-As, Counts0, Counts) :- length(As, N), put_assoc(B, Counts0, N, Counts).
+
+arg_status(in, accepted).
+arg_status(out, rejected).
+
+% arg_label_in(+Queue, +DefeatsOf, +Counts, +Labels0, -Labels): labels the queued arguments in,
+% what they defeat out, and queues what the outs free (its count of defeaters not out falls to 0)
+arg_label_in([], _, _, Labels, Labels).
+arg_label_in([A | Queue], DefeatsOf, Counts, Labels0, Labels) :-
+    (   get_assoc(A, Labels0, _)
+    ->  arg_label_in(Queue, DefeatsOf, Counts, Labels0, Labels)
+    ;   put_assoc(A, Labels0, in, Labels1),
+        ( get_assoc(A, DefeatsOf, Targets) -> true ; Targets = [] ),
+        arg_label_out(Targets, DefeatsOf, Counts, Counts1, Labels1, Labels2, Freed),
+        append(Freed, Queue, Queue1),
+        arg_label_in(Queue1, DefeatsOf, Counts1, Labels2, Labels)
+    ).
+
+arg_label_out([], _, Counts, Counts, Labels, Labels, []).
+arg_label_out([B | Bs], DefeatsOf, Counts0, Counts, Labels0, Labels, Freed) :-
+    (   get_assoc(B, Labels0, _)
+    ->  Counts1 = Counts0, Labels1 = Labels0, Freed0 = []
+    ;   put_assoc(B, Labels0, out, Labels1),
+        ( get_assoc(B, DefeatsOf, Cs) -> true ; Cs = [] ),
+        foldl(arg_release, Cs, Counts0-[], Counts1-Freed0)
+    ),
+    arg_label_out(Bs, DefeatsOf, Counts1, Counts, Labels1, Labels, Freed1),
+    append(Freed0, Freed1, Freed).
+
+% arg_release(+C, +Counts0-Freed0, -Counts-Freed): one of C's defeaters went out
+arg_release(C, Counts0-Freed0, Counts-Freed) :-
+    get_assoc(C, Counts0, N0), N is N0 - 1, put_assoc(C, Counts0, N, Counts),
+    ( N =:= 0 -> Freed = [C | Freed0] ; Freed = Freed0 ).
