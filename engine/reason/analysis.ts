@@ -1,15 +1,17 @@
 /**
  * Theory assessment and conflict analysis from framework runs (api.md "Analyze and
  * theory assessment"). The frameworks decide everything they conclude; this module
- * ranks them by fit, routes a question to the ones it concerns (intents.ts), writes
- * the answer from their findings' sentences, each citing its evidence, and resolves
- * the citations to the records and sources they point at. Deterministic: the same
+ * ranks them by fit, routes a question to the ones it concerns (intents.ts), has
+ * answer.ts write the answer first and the readings beside it (or, on request, one
+ * sentence per finding), each citing its evidence, and resolves the citations to the
+ * records, quotes and sources they point at. Deterministic: the same
  * runs and question give the same bytes.
  */
 import type { FrameworkEntry } from '../frameworks/loader.ts';
 import type { FrameworkRun } from '../frameworks/run.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { INTENT_RULES, type Routing } from '../frameworks/intents.ts';
+import { byRank, writeAnswer, type Reading } from './answer.ts';
 
 export interface Assessment {
   framework_id: string;
@@ -30,7 +32,7 @@ export interface Assessment {
 /** All runs ranked by fit: frameworks that apply first, then by score, then by id. */
 export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
   return [...runs]
-    .sort((a, b) => Number(b.applies) - Number(a.applies) || b.score - a.score || (a.framework_id < b.framework_id ? -1 : 1))
+    .sort(byRank)
     .map((run) => ({
       framework_id: run.framework_id,
       name: run.name,
@@ -83,6 +85,7 @@ export interface Analysis {
   question: string;
   answer: string;
   intents: string[];
+  readings: Reading[];
   frameworks: {
     id: string;
     name: string;
@@ -99,24 +102,57 @@ export interface Analysis {
   citations: Citation[];
 }
 
-/** Writes the answer: one sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
-export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex): Analysis {
+/**
+ * How much `answer` says: the direct answer (answer.ts), the readings beside it; or, `full`, one
+ * sentence per finding with the ids it rests on, and the frameworks that cannot say, and why.
+ */
+export type AnalysisDetail = 'answer' | 'full';
+
+export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex, detail: AnalysisDetail = 'answer'): Analysis {
   const intents = routing.kind === 'intents' ? routing.intents : routing.kind === 'general' ? ['general'] : [];
   if (routing.kind === 'unrelated') {
     return {
       question,
       answer: `No framework addresses this question. The questions understood are: ${INTENT_RULES.map((rule) => rule.asks).join(' ')} A general question about the conflict ("Analyse this conflict") runs every framework.`,
       intents,
+      readings: [],
       frameworks: [],
       citations: [],
     };
   }
   if (runs.length === 0) {
     // the question's kind is understood, but no framework loaded now answers it (a module refused at start-up)
-    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, frameworks: [], citations: [] };
+    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, readings: [], frameworks: [], citations: [] };
   }
+  // a general question (no intents) is answered from the best ranked readings
+  const written = writeAnswer(routing.kind === 'intents' ? routing.intents : [], runs, graph);
+  const cited = new Set<string>(written.cited);
+  const answer = detail === 'full' ? fullAnswer(runs, cited) : written.answer;
+  return {
+    question,
+    answer,
+    intents,
+    readings: written.readings,
+    frameworks: runs.map((run) => ({
+      id: run.framework_id,
+      name: run.name,
+      applies: run.applies,
+      score: run.score,
+      missing: run.missing,
+      findings: run.findings,
+      findings_omitted: run.findings_omitted,
+      evidence: run.evidence,
+      evidence_total: run.evidence_total,
+      trace: run.trace,
+      ...(run.error ? { error: run.error } : {}),
+    })),
+    citations: citations([...cited], graph),
+  };
+}
+
+/** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. Adds the ids to `cited`. */
+function fullAnswer(runs: FrameworkRun[], cited: Set<string>): string {
   const sentences: string[] = [];
-  const cited = new Set<string>();
   const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
   for (const run of applying) {
     for (const finding of run.findings) {
@@ -131,25 +167,7 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
     );
   }
   if (applying.length === 0) sentences.unshift('The graph does not yet hold the evidence these frameworks need to answer.');
-  return {
-    question,
-    answer: sentences.join('\n'),
-    intents,
-    frameworks: runs.map((run) => ({
-      id: run.framework_id,
-      name: run.name,
-      applies: run.applies,
-      score: run.score,
-      missing: run.missing,
-      findings: run.findings,
-      findings_omitted: run.findings_omitted,
-      evidence: run.evidence,
-      evidence_total: run.evidence_total,
-      trace: run.trace,
-      ...(run.error ? { error: run.error } : {}),
-    })),
-    citations: [...cited].sort().map((id) => citation(id, graph)),
-  };
+  return sentences.join('\n');
 }
 
 /**
@@ -164,6 +182,11 @@ function citeList(listed: string[], total: number): string {
   if (more <= 0) return shown.join(', ');
   const moreCited = listed.length - shown.length;
   return `${shown.join(', ')} and ${more} more${moreCited < more ? ` (${moreCited} of them in citations)` : ''}`;
+}
+
+/** The citations of ids, each once, in id order. */
+export function citations(ids: Iterable<string>, graph: GraphIndex): Citation[] {
+  return [...new Set(ids)].sort().map((id) => citation(id, graph));
 }
 
 /** What an evidence id points at: the record's kind and label, and its first source. */
