@@ -126,8 +126,9 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
   }
   // a general question (no intents) is answered from the best ranked readings
   const written = writeAnswer(routing.kind === 'intents' ? routing.intents : [], runs, graph);
-  const cited = new Set<string>(written.cited);
-  const answer = detail === 'full' ? fullAnswer(runs, cited) : written.answer;
+  // every id a finding lists is resolved, whichever answer cites it
+  const cited = new Set<string>([...written.cited, ...runs.flatMap((run) => run.findings.flatMap((finding) => finding.evidence))]);
+  const answer = detail === 'full' ? fullAnswer(runs) : written.answer;
   return {
     question,
     answer,
@@ -150,13 +151,12 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
   };
 }
 
-/** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. Adds the ids to `cited`. */
-function fullAnswer(runs: FrameworkRun[], cited: Set<string>): string {
+/** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
+function fullAnswer(runs: FrameworkRun[]): string {
   const sentences: string[] = [];
   const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
   for (const run of applying) {
     for (const finding of run.findings) {
-      finding.evidence.forEach((id) => cited.add(id));
       sentences.push(`${run.name}: ${finding.statement} [${citeList(finding.evidence, finding.evidence_total)}]`);
     }
   }

@@ -297,7 +297,8 @@ class Words {
         groups.push(this.actorGroup(run.framework_id, key, together.flatMap((other) => byKey.get(other)!)));
       } else {
         merged.add(key);
-        groups.push(this.plainGroup(run.framework_id, key, findings));
+        // an empty list (no mechanism, no corner) says nothing the other findings do not
+        if (findings.some((finding) => !Array.isArray(finding.value) || finding.value.length > 0)) groups.push(this.plainGroup(run.framework_id, key, findings));
       }
     }
     return groups;
