@@ -196,7 +196,8 @@ export function citation(id: string, graph: GraphIndex): Citation {
   const record = node ?? edge;
   if (!record) return { id, kind: 'unknown', label: id };
   const properties = record.properties;
-  const label = String(properties.label ?? properties.text ?? (edge ? `${edge.from} ${edge.type} ${edge.to}` : id));
+  const nameOf = (end: string) => String(graph.node(end)?.properties.label ?? end);
+  const label = String(properties.label ?? properties.text ?? (edge ? `${nameOf(edge.from)} ${edge.type} ${nameOf(edge.to)}` : id));
   const provenance = record.provenance[0];
   return {
     id,

@@ -5,7 +5,8 @@ export const EVIDENCE_LINES = 12;
 
 /** One cited id as a person checks it: the quote (or the record's label), its source and date. */
 export function citationLine(citation: Citation): string {
-  const said = citation.quote ? `"${citation.quote.replace(/\s+/g, ' ').trim()}"` : `${citation.kind} ${citation.label}`;
+  // an edge's label names its ends and type already; a node's is said with its kind
+  const said = citation.quote ? `"${citation.quote.replace(/\s+/g, ' ').trim()}"` : citation.label.includes(citation.kind) ? citation.label : `${citation.kind} ${citation.label}`;
   const where = [citation.source, citation.timestamp?.slice(0, 10)].filter(Boolean).join(', ');
   return `[${citation.id}] ${said}${where ? ` (${where})` : ' (no source recorded)'}`;
 }
@@ -17,4 +18,9 @@ export function evidenceLines(ids: string[], citations: Citation[], limit = EVID
   const lines = found.slice(0, limit).map((citation) => `${indent}${citationLine(citation)}`);
   if (found.length > limit) lines.push(`${indent}and ${found.length - limit} more (--json lists them all)`);
   return lines;
+}
+
+/** The ids an answer cites, in order: each sentence ends with them in brackets, "and N more" after the first few. */
+export function idsCited(answer: string): string[] {
+  return [...answer.matchAll(/\[([^\]]+)\]/g)].flatMap(([, list]) => list.replace(/ and \d+ more.*$/, '').split(', '));
 }

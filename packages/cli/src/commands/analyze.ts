@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { output, withClient } from '../context.ts';
-import { evidenceLines } from '../evidence.ts';
+import { evidenceLines, idsCited } from '../evidence.ts';
 
 export function register(program: Command): void {
   program
@@ -19,8 +19,7 @@ export function register(program: Command): void {
         });
         output(command, result, () => {
           // the ids the answer cites, each with the words and source it rests on
-          const cited = result.citations.filter((citation) => result.answer.includes(citation.id)).map((citation) => citation.id);
-          const evidence = evidenceLines(cited, result.citations);
+          const evidence = evidenceLines(idsCited(result.answer), result.citations);
           const readings = options.full ? [] : result.readings.map((reading) => `  ${reading.summary}`);
           return [
             result.answer,
