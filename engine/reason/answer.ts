@@ -239,12 +239,15 @@ class Words {
     return this.graph.node(id)?.labels.includes('Actor') ?? false;
   }
 
-  /** The parties behind the records a finding cites: actors cited, who asserted or denied a claim, who acted in an event; most often first. */
+  /**
+   * The parties behind the records a finding cites: the actors it cites itself (a mediator, a
+   * party to talks) first, then who asserted or denied a claim, who acted in an event; most often first.
+   */
   private partiesOf(evidence: string[]): string[] {
     const counts = new Map<string, number>();
-    const count = (id: string) => counts.set(id, (counts.get(id) ?? 0) + 1);
+    const count = (id: string, weight = 1) => counts.set(id, (counts.get(id) ?? 0) + weight);
     for (const id of evidence) {
-      if (this.isActor(id)) count(id);
+      if (this.isActor(id)) count(id, evidence.length + 1);
       else if (this.graph.node(id)) {
         for (const edge of this.graph.edgesOf(id, 'in', ['ASSERTS', 'DENIES', 'PARTICIPATES_IN'])) {
           if (edge.type === 'PARTICIPATES_IN' && edge.properties.role === 'target') continue;
