@@ -50,9 +50,8 @@ export function byRank(a: FrameworkRun, b: FrameworkRun): number {
   return Number(b.applies) - Number(a.applies) || b.score - a.score || (a.framework_id < b.framework_id ? -1 : 1);
 }
 
-const STRENGTHS = ['strong', 'moderate', 'weak'] as const;
 /** How sure a reading is, in words, from the run's score (0..1). */
-export function strength(score: number): (typeof STRENGTHS)[number] {
+export function strength(score: number): 'strong' | 'moderate' | 'weak' {
   return score >= 0.75 ? 'strong' : score >= 0.5 ? 'moderate' : 'weak';
 }
 
@@ -70,16 +69,17 @@ function focusKeys(intent: Intent, frameworkId: string): string[] {
 }
 
 /**
- * The frameworks that answer an intent, in the order the answer draws on them: by how sure the
- * run is (its score, in the bands `strength` names), then by how directly the framework answers
- * that kind of question (the order of `finds`), then by score. Within a band the scores tell
- * little apart, and the theory made for the question reads it best.
+ * The frameworks that answer an intent, in the order the answer draws on them: weak readings
+ * last; then the theory made for that kind of question first (the order of `finds`), since a
+ * moderate reading of the phase answers "where is it heading?" better than a strong one of
+ * cooperation; then as assess ranks them.
  */
 function answerers(intent: Intent, ranked: FrameworkRun[]): FrameworkRun[] {
   const preference = (run: FrameworkRun) => findsOf(intent).findIndex((name) => name.startsWith(`${run.framework_id}.`));
+  const weak = (run: FrameworkRun) => Number(strength(run.score) === 'weak');
   return ranked
     .filter((run) => answering(run) && run.findings.some((finding) => focusKeys(intent, run.framework_id).includes(finding.key)))
-    .sort((a, b) => STRENGTHS.indexOf(strength(a.score)) - STRENGTHS.indexOf(strength(b.score)) || preference(a) - preference(b) || byRank(a, b));
+    .sort((a, b) => weak(a) - weak(b) || preference(a) - preference(b) || byRank(a, b));
 }
 
 const opening = (run: FrameworkRun) => `${run.name} (${strength(run.score)} reading, score ${run.score.toFixed(2)})`;
