@@ -38,7 +38,7 @@ export interface Reading {
   evidence: string[];
 }
 
-export interface WrittenAnswer {
+interface WrittenAnswer {
   answer: string;
   readings: Reading[];
   /** Every id the answer and the readings cite. */
@@ -51,7 +51,7 @@ export function byRank(a: FrameworkRun, b: FrameworkRun): number {
 }
 
 /** How sure a reading is, in words, from the run's score (0..1). */
-export function strength(score: number): 'strong' | 'moderate' | 'weak' {
+function strength(score: number): 'strong' | 'moderate' | 'weak' {
   return score >= 0.75 ? 'strong' : score >= 0.5 ? 'moderate' : 'weak';
 }
 
@@ -208,7 +208,7 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 const humanise = (value: string) => VALUE_WORDS[value] ?? value.replace(/_/g, ' ');
 
 /** "a, b and c"; past `limit` names, "and N more". */
-export function listNames(names: string[], limit = NAMES_LISTED): string {
+function listNames(names: string[], limit = NAMES_LISTED): string {
   const shown = names.slice(0, limit);
   const more = names.length - shown.length;
   if (more > 0) return `${shown.join(', ')} and ${more} more`;
