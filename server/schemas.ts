@@ -440,6 +440,11 @@ export const AnalyzeRequestSchema = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 2_000, description: 'a question in plain language' }),
     frameworks: Type.Optional(FrameworkIds),
     as_of: Type.Optional(AsOf),
+    detail: Type.Optional(
+      StringEnum(['answer', 'full'] as const, {
+        description: '`answer` (the default): a direct answer of at most about 120 words, with the readings beside it; `full`: one sentence per finding, as the frameworks state them',
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'AnalyzeRequest' },
 );
@@ -466,6 +471,19 @@ const RunEvidence = Type.Array(Type.String(), {
 const RunEvidenceTotal = Type.Integer({ minimum: 0, description: 'how many ids the findings and present indicators rest on (evidence lists the first of them)' });
 export const RunErrorSchema = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RunError', description: 'why a framework run stopped' });
 
+export const CitationSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.String({ description: "the node's kind or the edge's type; unknown when the id is not in the graph" }),
+    label: Type.String(),
+    source: Type.Optional(Type.String({ description: 'the first source the record was read from' })),
+    timestamp: Type.Optional(Type.String({ description: 'when that source said it' })),
+    quote: Type.Optional(Type.String({ description: 'the words of that source the record was read from' })),
+  },
+  { $id: 'Citation', description: 'what a cited id points at: the record, and the quote, source and date it rests on' },
+);
+const Citations = Type.Array(ref(CitationSchema), { description: 'every id cited, once, in id order, with its quote, source and date' });
+
 export const AssessmentSchema = Type.Object(
   {
     workspace_id: Type.String(),
@@ -491,6 +509,7 @@ export const AssessmentSchema = Type.Object(
         error: Type.Optional(ref(RunErrorSchema)),
       }),
     ),
+    citations: Citations,
     trajectory: Type.Optional(
       Type.Object({
         period: Type.String(),
@@ -521,8 +540,19 @@ export const AssessmentSchema = Type.Object(
 export const AnalysisSchema = Type.Object(
   {
     question: Type.String(),
-    answer: Type.String(),
+    answer: Type.String({ description: 'the direct answer (at most about 120 words), each sentence citing ids; with `detail: full`, one sentence per finding' }),
     intents: Type.Array(Type.String()),
+    readings: Type.Array(
+      Type.Object({
+        framework_id: Type.String(),
+        name: Type.String(),
+        applies: Type.Boolean(),
+        score: Type.Number(),
+        summary: Type.String({ description: "the framework's contribution in one or two sentences, its unknowns said once" }),
+        evidence: Type.Array(Type.String()),
+      }),
+      { description: 'one reading per framework consulted, the most relevant to the question first' },
+    ),
     frameworks: Type.Array(
       Type.Object({
         id: Type.String(),
@@ -538,16 +568,7 @@ export const AnalysisSchema = Type.Object(
         error: Type.Optional(ref(RunErrorSchema)),
       }),
     ),
-    citations: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        kind: Type.String(),
-        label: Type.String(),
-        source: Type.Optional(Type.String()),
-        timestamp: Type.Optional(Type.String()),
-        quote: Type.Optional(Type.String()),
-      }),
-    ),
+    citations: Citations,
   },
   { $id: 'Analysis' },
 );
@@ -653,6 +674,7 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   AnalyzeRequestSchema,
   FindingSchema,
   RunErrorSchema,
+  CitationSchema,
   AssessmentSchema,
   AnalysisSchema,
   FrameworkManifestSchema,

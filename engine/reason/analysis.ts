@@ -1,15 +1,17 @@
 /**
  * Theory assessment and conflict analysis from framework runs (api.md "Analyze and
  * theory assessment"). The frameworks decide everything they conclude; this module
- * ranks them by fit, routes a question to the ones it concerns (intents.ts), writes
- * the answer from their findings' sentences, each citing its evidence, and resolves
- * the citations to the records and sources they point at. Deterministic: the same
+ * ranks them by fit, routes a question to the ones it concerns (intents.ts), has
+ * answer.ts write the answer first and the readings beside it (or, on request, one
+ * sentence per finding), each citing its evidence, and resolves the citations to the
+ * records, quotes and sources they point at. Deterministic: the same
  * runs and question give the same bytes.
  */
 import type { FrameworkEntry } from '../frameworks/loader.ts';
 import type { FrameworkRun } from '../frameworks/run.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { INTENT_RULES, type Routing } from '../frameworks/intents.ts';
+import { byRank, writeAnswer, type Reading } from './answer.ts';
 
 export interface Assessment {
   framework_id: string;
@@ -32,7 +34,7 @@ export interface Assessment {
 /** All runs ranked by fit: frameworks that apply first, then by score, then by id. */
 export function rankAssessments(runs: FrameworkRun[]): Assessment[] {
   return [...runs]
-    .sort((a, b) => Number(b.applies) - Number(a.applies) || b.score - a.score || (a.framework_id < b.framework_id ? -1 : 1))
+    .sort(byRank)
     .map((run) => ({
       framework_id: run.framework_id,
       name: run.name,
@@ -86,6 +88,7 @@ export interface Analysis {
   question: string;
   answer: string;
   intents: string[];
+  readings: Reading[];
   frameworks: {
     id: string;
     name: string;
@@ -102,42 +105,38 @@ export interface Analysis {
   citations: Citation[];
 }
 
-/** Writes the answer: one sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
-export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex): Analysis {
+/**
+ * How much `answer` says: the direct answer (answer.ts), the readings beside it; or, `full`, one
+ * sentence per finding with the ids it rests on, and the frameworks that cannot say, and why.
+ */
+export type AnalysisDetail = 'answer' | 'full';
+
+export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex, detail: AnalysisDetail = 'answer'): Analysis {
   const intents = routing.kind === 'intents' ? routing.intents : routing.kind === 'general' ? ['general'] : [];
   if (routing.kind === 'unrelated') {
     return {
       question,
       answer: `No framework addresses this question. The questions understood are: ${INTENT_RULES.map((rule) => rule.asks).join(' ')} A general question about the conflict ("Analyse this conflict") runs every framework.`,
       intents,
+      readings: [],
       frameworks: [],
       citations: [],
     };
   }
   if (runs.length === 0) {
     // the question's kind is understood, but no framework loaded now answers it (a module refused at start-up)
-    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, frameworks: [], citations: [] };
+    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, readings: [], frameworks: [], citations: [] };
   }
-  const sentences: string[] = [];
-  const cited = new Set<string>();
-  const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
-  for (const run of applying) {
-    for (const finding of run.findings) {
-      finding.evidence.forEach((id) => cited.add(id));
-      sentences.push(`${run.name}: ${finding.statement} [${citeList(finding.evidence, finding.evidence_total)}]`);
-    }
-  }
-  const silent = runs.filter((run) => !applying.includes(run));
-  for (const run of silent) {
-    sentences.push(
-      run.error ? `${run.name} could not finish: ${run.error.message}.` : `${run.name} cannot say: not enough evidence: ${run.missing.join('; ') || 'no finding rests on evidence in the graph'}.`,
-    );
-  }
-  if (applying.length === 0) sentences.unshift('The graph does not yet hold the evidence these frameworks need to answer.');
+  // a general question (no intents) is answered from the best ranked readings
+  const written = writeAnswer(routing.kind === 'intents' ? routing.intents : [], runs, graph);
+  // every id a finding lists is resolved, whichever answer cites it
+  const cited = new Set<string>([...written.cited, ...runs.flatMap((run) => run.findings.flatMap((finding) => finding.evidence))]);
+  const answer = detail === 'full' ? fullAnswer(runs) : written.answer;
   return {
     question,
-    answer: sentences.join('\n'),
+    answer,
     intents,
+    readings: written.readings,
     frameworks: runs.map((run) => ({
       id: run.framework_id,
       name: run.name,
@@ -151,8 +150,27 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       trace: run.trace,
       ...(run.error ? { error: run.error } : {}),
     })),
-    citations: [...cited].sort().map((id) => citation(id, graph)),
+    citations: citations([...cited], graph),
   };
+}
+
+/** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
+function fullAnswer(runs: FrameworkRun[]): string {
+  const sentences: string[] = [];
+  const applying = runs.filter((run) => run.applies && run.findings.length > 0 && !run.error);
+  for (const run of applying) {
+    for (const finding of run.findings) {
+      sentences.push(`${run.name}: ${finding.statement} [${citeList(finding.evidence, finding.evidence_total)}]`);
+    }
+  }
+  const silent = runs.filter((run) => !applying.includes(run));
+  for (const run of silent) {
+    sentences.push(
+      run.error ? `${run.name} could not finish: ${run.error.message}.` : `${run.name} cannot say: not enough evidence: ${run.missing.join('; ') || 'no finding rests on evidence in the graph'}.`,
+    );
+  }
+  if (applying.length === 0) sentences.unshift('The graph does not yet hold the evidence these frameworks need to answer.');
+  return sentences.join('\n');
 }
 
 /**
@@ -169,6 +187,11 @@ function citeList(listed: string[], total: number): string {
   return `${shown.join(', ')} and ${more} more${moreCited < more ? ` (${moreCited} of them in citations)` : ''}`;
 }
 
+/** The citations of ids, each once, in id order. */
+export function citations(ids: Iterable<string>, graph: GraphIndex): Citation[] {
+  return [...new Set(ids)].sort().map((id) => citation(id, graph));
+}
+
 /** What an evidence id points at: the record's kind and label, and its first source. */
 export function citation(id: string, graph: GraphIndex): Citation {
   const node = graph.node(id);
@@ -176,7 +199,8 @@ export function citation(id: string, graph: GraphIndex): Citation {
   const record = node ?? edge;
   if (!record) return { id, kind: 'unknown', label: id };
   const properties = record.properties;
-  const label = String(properties.label ?? properties.text ?? (edge ? `${edge.from} ${edge.type} ${edge.to}` : id));
+  const nameOf = (end: string) => String(graph.node(end)?.properties.label ?? end);
+  const label = String(properties.label ?? properties.text ?? (edge ? `${nameOf(edge.from)} ${edge.type} ${nameOf(edge.to)}` : id));
   const provenance = record.provenance[0];
   return {
     id,

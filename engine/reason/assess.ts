@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors.ts';
 import type { RunLimits } from '../frameworks/run.ts';
-import { rankAssessments, type Assessment } from './analysis.ts';
+import { citations, rankAssessments, type Assessment, type Citation } from './analysis.ts';
 import type { ReasoningPool } from './pool.ts';
 import type { Period } from './period.ts';
 import type { Trajectory } from './tasks.ts';
@@ -20,6 +20,8 @@ export interface AssessRequest {
 
 export interface GraphAssessment {
   assessments: Assessment[];
+  /** Every id the assessments cite (findings and indicators), with its quote, source and date. */
+  citations: Citation[];
   trajectory?: Trajectory;
 }
 
@@ -34,8 +36,9 @@ export function selectFrameworks(reasoning: ReasoningPool, ids: string[] | undef
 /** Theory assessment of a graph: the frameworks ranked by fit, and the trajectory when asked. The one path the API and the command line share. */
 export async function assessGraph(reasoning: ReasoningPool, tenant: string, graphId: string, request: AssessRequest): Promise<GraphAssessment> {
   const selected = (ids: string[] | undefined) => selectFrameworks(reasoning, ids);
-  const { runs } = await reasoning.frameworks(tenant, graphId, selected(request.frameworks), { asOf: request.asOf, limits: request.limits });
-  const result: GraphAssessment = { assessments: rankAssessments(runs) };
+  const { runs, graph } = await reasoning.frameworks(tenant, graphId, selected(request.frameworks), { asOf: request.asOf, limits: request.limits });
+  const assessments = rankAssessments(runs);
+  const result: GraphAssessment = { assessments, citations: citations(assessments.flatMap((assessment) => [...assessment.evidence, ...assessment.findings.flatMap((finding) => finding.evidence)]), graph) };
   if (request.trajectory) {
     const timeAware = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded' && entry.manifest.time_aware).map((entry) => entry.id);
     result.trajectory = await reasoning.trajectory(tenant, graphId, selected(request.trajectory.frameworks ?? timeAware), {

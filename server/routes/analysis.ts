@@ -60,7 +60,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const { runs, graph } = ids.length > 0
         ? await reasoning.frameworks(tenant, workspace.graph_id, ids, { asOf: asOf(body.as_of), limits })
         : { runs: [], graph: await store.loadGraph(tenant, workspace.graph_id) };
-      return writeAnalysis(body.query, routing, runs, graph);
+      return writeAnalysis(body.query, routing, runs, graph, body.detail);
     },
   );
 }

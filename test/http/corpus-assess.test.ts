@@ -39,7 +39,7 @@ describe('assess over a graph extracted from the sample corpus', () => {
     }
     // the escalation question gets an answer from the extracted events
     const answer = (await post(`/v1/workspaces/${workspace}/analyze`, { query: 'What stage of escalation is this conflict in?' })).json();
-    expect(answer.answer).toMatch(/Glasl stage \d of 9/);
+    expect(answer.answer).toMatch(/Glasl, escalation model \([^)]*\): stage \d of 9/);
     expect(answer.citations.some((c: { source?: string }) => DOCUMENTS.includes(c.source ?? ''))).toBe(true);
   });
 

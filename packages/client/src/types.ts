@@ -433,6 +433,8 @@ export type AnalyzeRequest = {
   frameworks?: string[];
   /** reason over the graph as it was recorded at this instant */
   as_of?: string;
+  /** `answer` (the default): a direct answer of at most about 120 words, with the readings beside it; `full`: one sentence per finding, as the frameworks state them */
+  detail?: 'answer' | 'full';
 };
 
 /** one conclusion of a framework, with the ids of the nodes and edges it rests on */
@@ -449,6 +451,20 @@ export type Finding = {
 export type RunError = {
   code: string;
   message: string;
+};
+
+/** what a cited id points at: the record, and the quote, source and date it rests on */
+export type Citation = {
+  id: string;
+  /** the node's kind or the edge's type; unknown when the id is not in the graph */
+  kind: string;
+  label: string;
+  /** the first source the record was read from */
+  source?: string;
+  /** when that source said it */
+  timestamp?: string;
+  /** the words of that source the record was read from */
+  quote?: string;
 };
 
 export type Assessment = {
@@ -474,6 +490,8 @@ export type Assessment = {
     findings_omitted: number;
     error?: RunError;
   }>;
+  /** every id cited, once, in id order, with its quote, source and date */
+  citations: Citation[];
   trajectory?: {
     period: string;
     truncated: number;
@@ -496,8 +514,19 @@ export type Assessment = {
 
 export type Analysis = {
   question: string;
+  /** the direct answer (at most about 120 words), each sentence citing ids; with `detail: full`, one sentence per finding */
   answer: string;
   intents: string[];
+  /** one reading per framework consulted, the most relevant to the question first */
+  readings: Array<{
+    framework_id: string;
+    name: string;
+    applies: boolean;
+    score: number;
+    /** the framework's contribution in one or two sentences, its unknowns said once */
+    summary: string;
+    evidence: string[];
+  }>;
   frameworks: Array<{
     id: string;
     name: string;
@@ -514,14 +543,8 @@ export type Analysis = {
     trace: string[];
     error?: RunError;
   }>;
-  citations: Array<{
-    id: string;
-    kind: string;
-    label: string;
-    source?: string;
-    timestamp?: string;
-    quote?: string;
-  }>;
+  /** every id cited, once, in id order, with its quote, source and date */
+  citations: Citation[];
 };
 
 export type FrameworkManifest = {
@@ -536,7 +559,7 @@ export type FrameworkManifest = {
     edges: Array<'ASSERTS' | 'DENIES' | 'TARGETS' | 'ABOUT' | 'CONTRADICTS' | 'SUPPORTS' | 'PARTICIPATES_IN' | 'OCCURRED_AT' | 'PRECEDES' | 'ALLIED_WITH' | 'OPPOSES' | 'MEMBER_OF' | 'HOLDS_INTEREST' | 'MENTIONED_IN' | 'CONCERNS' | 'REFERS_TO'>;
   };
   /** the kinds of question this framework answers (analyze routes by them) */
-  answers: Array<'escalation' | 'ripeness' | 'negotiation' | 'violence' | 'phase' | 'leadership' | 'cooperation' | 'conflict_style' | 'power' | 'needs' | 'identity' | 'bargaining' | 'spoilers' | 'dispute_system' | 'security_dilemma'>;
+  answers: Array<'escalation' | 'ripeness' | 'negotiation' | 'violence' | 'phase' | 'leadership' | 'cooperation' | 'conflict_style' | 'power' | 'needs' | 'identity' | 'bargaining' | 'spoilers' | 'dispute_system' | 'security_dilemma' | 'commitment' | 'root_causes' | 'heading' | 'relationship' | 'mediation'>;
   /** its conclusions depend on dates: assess can give its trajectory per period */
   time_aware?: boolean;
 };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { output, withClient } from '../context.ts';
+import { evidenceLines, idsCited } from '../evidence.ts';
 
 export function register(program: Command): void {
   program
@@ -8,13 +9,24 @@ export function register(program: Command): void {
     .argument('<workspace>', 'the workspace id')
     .argument('<question>', 'a question in plain language')
     .option('--frameworks <ids>', 'comma-separated framework ids')
-    .action(async (workspace: string, question: string, options: { frameworks?: string }, command: Command) => {
+    .option('--full', 'one sentence per finding instead of the short answer')
+    .action(async (workspace: string, question: string, options: { frameworks?: string; full?: boolean }, command: Command) => {
       await withClient(command, async (client) => {
         const result = await client.analyze(workspace, {
           query: question,
           ...(options.frameworks ? { frameworks: options.frameworks.split(',').map((id) => id.trim()) } : {}),
+          ...(options.full ? { detail: 'full' as const } : {}),
         });
-        output(command, result, () => result.answer);
+        output(command, result, () => {
+          // the ids the answer cites, each with the words and source it rests on
+          const evidence = evidenceLines(idsCited(result.answer), result.citations);
+          const readings = options.full ? [] : result.readings.map((reading) => `  ${reading.summary}`);
+          return [
+            result.answer,
+            ...(evidence.length ? ['', 'Evidence:', ...evidence] : []),
+            ...(readings.length ? ['', 'Readings:', ...readings] : []),
+          ].join('\n');
+        });
       });
     });
 }

@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
 import { output, withClient } from '../context.ts';
+import { evidenceLines } from '../evidence.ts';
+
+/** Evidence lines printed under each framework (--json has every citation). */
+const EVIDENCE_PER_FRAMEWORK = 3;
 
 export function register(program: Command): void {
   program
@@ -16,7 +20,11 @@ export function register(program: Command): void {
         });
         output(command, result, () =>
           result.assessments
-            .map((a) => `${a.fit.toFixed(2)}  ${a.applies ? 'applies ' : 'does not'}  ${a.name}: ${a.explanation}`)
+            .map((a) => [
+              `${a.fit.toFixed(2)}  ${a.applies ? 'applies ' : 'does not'}  ${a.name}: ${a.explanation}`,
+              // the first records its findings rest on, as a person checks them
+              ...evidenceLines(a.findings.flatMap((finding) => finding.evidence.slice(0, 1)), result.citations, EVIDENCE_PER_FRAMEWORK, '      '),
+            ].join('\n'))
             .join('\n'),
         );
       });

@@ -53,6 +53,8 @@ export interface CorpusReport {
     left_out: number;
   };
   assessment: GraphAssessment['assessments'];
+  /** What each id the assessment cites points at: its quote, source and date. */
+  citations: GraphAssessment['citations'];
   trajectory: Trajectory | null;
 }
 
@@ -159,6 +161,7 @@ export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: strin
     events_by_month: monthsBetween([...months.keys()]).map((month) => ({ month, count: months.get(month)?.count ?? 0, by_type: months.get(month)?.by_type ?? {} })),
     network: actorNetwork(graph, label),
     assessment: assessed.assessments,
+    citations: assessed.citations,
     trajectory: assessed.trajectory ?? null,
   };
 }
