@@ -38,7 +38,7 @@ function graphOf(): GraphIndex {
 }
 function run(framework_id: string, name: string, score: number, findings: [string, PrologValue, string[]][], extra: Partial<FrameworkRun> = {}): FrameworkRun {
   return {
-    framework_id, name, applies: true, missing: [], score, indicators_present: [], indicators_missing: [], findings_omitted: 0, evidence: [], evidence_total: 0, trace: [], inferences: 0,
+    framework_id, name, applies: true, missing: [], score, coverage: score, indicators_present: [], indicators_missing: [], findings_omitted: 0, evidence: [], evidence_total: 0, trace: [], inferences: 0,
     findings: findings.map(([key, value, evidence]) => ({ key, value, statement: `${name} says ${key} at length, one sentence per finding.`, evidence, evidence_total: evidence.length, trace: [] })),
     ...extra,
   };
