@@ -6,6 +6,7 @@
  * same records elsewhere.
  */
 import { ValidationError } from '../errors.ts';
+import type { CorrectionRecord } from '../corrections/index.ts';
 import type { EdgeRecord, NodeRecord, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 
@@ -83,6 +84,8 @@ export interface GraphBatch {
   edges: readonly EdgeRecord[];
   /** An import's outcome, kept under its idempotency key in the same batch. */
   committedImport?: CommittedImport;
+  /** Audit records of corrections (engine/corrections) this batch appends, each under its ordinal. */
+  corrections?: readonly CorrectionRecord[];
 }
 
 /**
@@ -123,6 +126,8 @@ export interface StoreBackend {
    */
   commitGraph(batch: GraphBatch, slicer: LoopSlicer): Promise<void>;
   committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined>;
+  /** The audit records of a graph's corrections, by ordinal (none: an empty list). */
+  graphCorrections(tenant: string, graphId: string, generation: string): Promise<CorrectionRecord[]>;
   /** Visits every record of a graph's generation: all its nodes, then all its edges. */
   scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void>;
 
