@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Corrections, checkCorrection, correctedGraph, type CorrectionInput, type CorrectionRecord } from '../corrections/index.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { GraphIndex } from './graph-index.ts';
 import { LoopSlicer } from '../turns.ts';
 import { pageRequest, type Page, type StoreBackend } from './backend.ts';
 import { graphKey, type GraphCache, type GraphState } from './graph-cache.ts';
@@ -9,6 +10,18 @@ import type { SerialQueue } from './serial-queue.ts';
 
 /** An audit record as listed: a correction an undo has undone names it. */
 export type ListedCorrection = CorrectionRecord & { undone_by?: string };
+
+/** Graphs whose view before a later correction is kept (the one last asked for per graph). */
+const PAST_VIEWS_KEPT = 8;
+
+interface PastView {
+  raw: GraphIndex;
+  rawRevision: number;
+  /** Audit records of the graph, and of them those made by the instant asked about. */
+  records: number;
+  kept: number;
+  index: GraphIndex;
+}
 
 /** A node or edge with what is known of where it came from and how it was corrected. */
 export interface Trace<R extends NodeRecord | EdgeRecord> {
@@ -28,6 +41,8 @@ export interface Trace<R extends NodeRecord | EdgeRecord> {
  * read rebuilt from the records as written.
  */
 export class GraphCorrections {
+  private readonly pastViews = new Map<string, PastView>();
+
   constructor(
     private readonly backend: StoreBackend,
     private readonly locks: SerialQueue,
@@ -96,6 +111,26 @@ export class GraphCorrections {
       return correction.target === id || (correction.op === 'retract' && ends.has(correction.target));
     });
     return { record, retracted: !edge, aliases: [], corrections: touched.map((correction) => listed(correction, corrections)) };
+  }
+
+  /**
+   * The graph as read at `asOf` when a correction (or undo) was made after it: the records as
+   * written with only the corrections made by then; undefined when none was made since (the graph
+   * as read now, cut by recorded_at as every as_of is, is the graph as it was).
+   */
+  async asOf(tenant: string, graphId: string, asOf: string): Promise<GraphIndex | undefined> {
+    const { raw, corrections } = await this.state(tenant, graphId);
+    const madeBy = corrections.records.filter((record) => record.created_at <= asOf);
+    if (madeBy.length === corrections.records.length) return undefined;
+    const key = graphKey(tenant, graphId);
+    const kept = this.pastViews.get(key);
+    if (kept && kept.raw === raw && kept.rawRevision === raw.revision && kept.records === corrections.records.length && kept.kept === madeBy.length) return kept.index;
+    const then = new Corrections(madeBy);
+    const index = then.inForce ? correctedGraph(raw, then) : raw;
+    this.pastViews.delete(key);
+    this.pastViews.set(key, { raw, rawRevision: raw.revision, records: corrections.records.length, kept: madeBy.length, index });
+    if (this.pastViews.size > PAST_VIEWS_KEPT) this.pastViews.delete(this.pastViews.keys().next().value!);
+    return index;
   }
 
   private state(tenant: string, graphId: string): Promise<GraphState> {

@@ -191,6 +191,11 @@ export class ParleyStore {
     return this.corrections.list(tenant, graphId, pageSize, pageToken);
   }
 
+  /** The graph as read at `asOf`, when a correction was made or undone since (else undefined: the graph as read now, cut at `asOf`). */
+  graphAsOf(tenant: string, graphId: string, asOf: string): Promise<GraphIndex | undefined> {
+    return this.corrections.asOf(tenant, graphId, asOf);
+  }
+
   traceNode(tenant: string, graphId: string, id: string): Promise<Trace<NodeRecord>> {
     return this.corrections.traceNode(tenant, graphId, id);
   }

@@ -247,3 +247,23 @@ describe('the audit', () => {
     expect((await get(`/v1/graphs/${graph}/edges/saf`)).json().code).toBe('edge_not_found');
   });
 });
+
+describe('as_of', () => {
+  it('before a correction shows the graph as it was; after it, as corrected; an undo is a point in time too', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const retraction = (await correct({ op: 'retract', target: 'uae', reason: 'x' })).json();
+    const justBefore = new Date(Date.parse(retraction.created_at) - 1).toISOString();
+    const at = async (asOf: string) => {
+      const response = await post('/v1/graph/query', { graph_id: graph, as_of: asOf, query: "MATCH (a:Actor) WHERE id(a) = 'uae' RETURN id(a)" });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().rows;
+    };
+    expect(await at(justBefore)).toEqual([['uae']]);
+    expect(await at(retraction.created_at)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const undo = (await del(`/v1/graphs/${graph}/corrections/${retraction.correction_id}`)).json();
+    expect(await at(retraction.created_at)).toEqual([]);
+    expect(await at(undo.created_at)).toEqual([['uae']]);
+    expect(await rows("MATCH (a:Actor) WHERE id(a) = 'uae' RETURN id(a)")).toEqual([['uae']]);
+  });
+});
