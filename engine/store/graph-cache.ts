@@ -199,12 +199,17 @@ export class GraphCache {
   /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
   private evict(keep: string): void {
     let total = 0;
-    for (const { index } of this.loaded.values()) total += index.factCount;
-    for (const [key, { index }] of this.loaded) {
+    for (const entry of this.loaded.values()) total += factsHeld(entry);
+    for (const [key, entry] of this.loaded) {
       if (total <= this.cacheFacts) return;
       if (key === keep) continue;
       this.loaded.delete(key);
-      total -= index.factCount;
+      total -= factsHeld(entry);
     }
   }
+}
+
+/** Facts a loaded graph holds: a corrected graph holds its records as written too. */
+function factsHeld({ index, raw }: LoadedGraph): number {
+  return index === raw ? index.factCount : index.factCount + raw.factCount;
 }
