@@ -4,7 +4,7 @@ import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
-import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/corrections/index.ts';
+import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/store/corrections.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 
 /**

@@ -174,7 +174,7 @@ export class ReasoningPool {
     return this.source.current(tenant, graphId);
   }
 
-  /** The graph as read at the query's as_of when a correction came after it (engine/corrections), else undefined. */
+  /** The graph as read at the query's as_of when a correction came after it (engine/store/corrections.ts), else undefined. */
   private async pastView(tenant: string, graphId: string, options: QueryOptions): Promise<GraphIndex | undefined> {
     const asOf = options.asOf === undefined ? NaN : Date.parse(options.asOf);
     return Number.isNaN(asOf) ? undefined : this.store.graphAsOf(tenant, graphId, new Date(asOf).toISOString());

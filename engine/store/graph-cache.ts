@@ -1,4 +1,4 @@
-import { Corrections, correctedGraph } from '../corrections/index.ts';
+import { Corrections, correctedGraph } from './corrections.ts';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphMeta, StoreBackend } from './backend.ts';
@@ -11,7 +11,7 @@ export const DEFAULT_CACHE_FACTS = 2_000_000;
 
 /**
  * What changed in a graph: the records a committed write changed, the graph's deletion, or a
- * correction that replaced the graph as read (engine/corrections: records may have left it).
+ * correction that replaced the graph as read (engine/store/corrections.ts: records may have left it).
  */
 export type GraphChange =
   | { kind: 'write'; tenant: string; graphId: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Corrections, checkCorrection, correctedGraph, type CorrectionInput, type CorrectionRecord } from '../corrections/index.ts';
+import { Corrections, checkCorrection, correctedGraph, type CorrectionInput, type CorrectionRecord } from './corrections.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
@@ -35,7 +35,7 @@ export interface Trace<R extends NodeRecord | EdgeRecord> {
 }
 
 /**
- * A graph's corrections (engine/corrections) as the store keeps them: each one checked against the
+ * A graph's corrections (engine/store/corrections.ts) as the store keeps them: each one checked against the
  * graph as corrected now, appended to the graph's audit in one atomic batch with the graph's next
  * revision (so a snapshot, the replicas and the assess caches see a new graph), and the graph as
  * read rebuilt from the records as written.

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { LoopSlicer } from '../turns.ts';
 import { pageRequest, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type StoreBackend, type WriteSummary } from './backend.ts';
-import { Corrections, correctedChanges } from '../corrections/index.ts';
+import { Corrections, correctedChanges } from './corrections.ts';
 import { graphKey, type GraphCache, type GraphState } from './graph-cache.ts';
 import { putLogged } from './graph-changes.ts';
 import { GraphIndex } from './graph-index.ts';
@@ -95,7 +95,7 @@ export class GraphRecords {
       }
       const meta = stored ?? newGraphMeta(graphId, now);
       const state = stored ? await this.cache.loadState(tenant, stored) : newGraphState();
-      // writes merge onto the records as written; the graph as corrected follows (engine/corrections)
+      // writes merge onto the records as written; the graph as corrected follows (engine/store/corrections.ts)
       const index = state.raw;
       // A large write merges and encodes in slices, the loop turning between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.

@@ -1,5 +1,5 @@
 import { Level } from 'level';
-import type { CorrectionRecord } from '../corrections/index.ts';
+import type { CorrectionRecord } from './backend.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type PageRequest, type StoreBackend, type Workspace } from './backend.ts';

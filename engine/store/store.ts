@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CorrectionInput, CorrectionRecord } from '../corrections/index.ts';
+import type { CorrectionInput, CorrectionRecord } from './corrections.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { ApiKeys } from './api-keys.ts';
@@ -174,7 +174,7 @@ export class ParleyStore {
     return (await this.graphs.commitWrites(tenant, graphId, writes, {})).summaries;
   }
 
-  // ---- corrections (graph-corrections.ts, engine/corrections) ------------------------
+  // ---- corrections (graph-corrections.ts, engine/store/corrections.ts) ------------------------
 
   /** Makes a correction (merge, retract, retype, set) of a graph, made by the key `keyId`; answers its audit record. */
   correct(tenant: string, graphId: string, input: CorrectionInput, keyId: string): Promise<CorrectionRecord> {

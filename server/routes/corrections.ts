@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { correctionInput } from '../../engine/corrections/index.ts';
+import { correctionInput } from '../../engine/store/corrections.ts';
 import { summariseProvenance, type EdgeRecord, type NodeRecord } from '../../engine/ontology/index.ts';
 import type { ListedCorrection, Trace } from '../../engine/store/store.ts';
 import type { AppDeps } from '../deps.ts';

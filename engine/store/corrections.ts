@@ -14,9 +14,12 @@
  */
 import { ConflictError, ValidationError } from '../errors.ts';
 import { EDGE_ENDPOINTS, EDGE_TYPES, isEdgeType, type EdgeRecord, type NodeRecord, type PropertyValue } from '../ontology/index.ts';
-import { GraphIndex } from '../store/graph-index.ts';
-import { unionProvenance } from '../store/merge.ts';
-import { WriteChecker } from '../store/validate.ts';
+import type { AuditFields, CorrectionBody, CorrectionRecord } from './backend.ts';
+import { GraphIndex } from './graph-index.ts';
+import { unionProvenance } from './merge.ts';
+import { WriteChecker } from './validate.ts';
+
+export type { CorrectionRecord } from './backend.ts';
 
 export const CORRECTION_OPS = ['merge', 'retract', 'retype', 'set'] as const;
 export type CorrectionOp = (typeof CORRECTION_OPS)[number];
@@ -32,27 +35,6 @@ export type CorrectionInput =
   | { op: 'retract'; target: string; reason: string }
   | { op: 'retype'; edge: string; type: string; reason: string }
   | { op: 'set'; target: string; properties: Record<string, PropertyValue>; reason: string };
-
-/** What every audit record carries. */
-interface AuditFields {
-  correction_id: string;
-  /** Its place in the graph's audit: 1 for the first correction, and so on. */
-  ordinal: number;
-  /** The API key that made it. */
-  key_id: string;
-  created_at: string;
-  reason: string;
-}
-
-/** What a correction did, its ids as resolved when it was made (an alias names the node it was merged into). */
-type CorrectionBody =
-  | { op: 'merge'; into: string; from: string[] }
-  | { op: 'retract'; target: string; target_kind: 'node' | 'edge' }
-  | { op: 'retype'; edge: string; type: string; previous_type: string }
-  | { op: 'set'; target: string; target_kind: 'node' | 'edge'; properties: Record<string, PropertyValue> };
-
-/** One audit record: a correction, or the undo of one. */
-export type CorrectionRecord = AuditFields & (CorrectionBody | { op: 'undo'; undoes: string });
 
 /** How many merges deep an alias may resolve: merges chain (a into b, then b into c), never in a cycle. */
 const MAX_ALIAS_DEPTH = 1_000;
