@@ -20,6 +20,7 @@ import queryRoutes from './routes/query.ts';
 import frameworkRoutes from './routes/frameworks.ts';
 import analysisRoutes from './routes/analysis.ts';
 import disputeRoutes from './routes/disputes.ts';
+import correctionRoutes from './routes/corrections.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(frameworkRoutes, deps);
   await app.register(analysisRoutes, deps);
   await app.register(disputeRoutes, deps);
+  await app.register(correctionRoutes, deps);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -4,6 +4,7 @@ import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
 import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
+import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/store/corrections.ts';
 import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 import { ARGUMENT_STATUSES } from '../engine/reason/disputes.ts';
 
@@ -635,6 +636,76 @@ export const DisputeSchema = Type.Object(
 
 export const DisputeListSchema = Type.Object({ disputes: Type.Array(ref(DisputeSchema)), next_page_token: NextPageToken }, { $id: 'DisputeList' });
 
+// ---- corrections and traces ---------------------------------------------------------
+
+const RecordId = Type.String({ minLength: 1, maxLength: 256 });
+export const CorrectionRequestSchema = Type.Object(
+  {
+    op: StringEnum(CORRECTION_OPS),
+    into: Type.Optional({ ...RecordId, description: 'merge: the node the others become (an alias id names the node it was merged into)' }),
+    from: Type.Optional(Type.Array(RecordId, { minItems: 1, maxItems: MAX_MERGE_FROM, description: `merge: the nodes merged into \`into\` (1-${MAX_MERGE_FROM}); their ids stay as aliases of it` })),
+    target: Type.Optional({ ...RecordId, description: 'retract, set: the node or edge' }),
+    edge: Type.Optional({ ...RecordId, description: 'retype: the edge' }),
+    type: Type.Optional(Type.String({ description: 'retype: the edge type it becomes (ontology.md)' })),
+    properties: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'set: the properties to set, checked against the ontology' })),
+    reason: Type.String({ minLength: 1, maxLength: MAX_REASON_LENGTH, description: 'why: kept in the audit' }),
+  },
+  {
+    additionalProperties: false,
+    $id: 'CorrectionRequest',
+    description:
+      'one of {op: merge, into, from}, {op: retract, target}, {op: retype, edge, type} or {op: set, target, properties}, each with a reason; a field of another op is refused',
+  },
+);
+const TargetKind = StringEnum(['node', 'edge'] as const);
+export const CorrectionSchema = Type.Object(
+  {
+    correction_id: Type.String(),
+    ordinal: Type.Integer({ description: "its place in the graph's audit, from 1" }),
+    op: StringEnum([...CORRECTION_OPS, 'undo'] as const),
+    key_id: Type.String({ description: 'the API key that made it' }),
+    created_at: Type.String({ format: 'date-time' }),
+    reason: Type.String(),
+    into: Type.Optional(Type.String()),
+    from: Type.Optional(Type.Array(Type.String())),
+    target: Type.Optional(Type.String()),
+    target_kind: Type.Optional(TargetKind),
+    edge: Type.Optional(Type.String()),
+    type: Type.Optional(Type.String()),
+    previous_type: Type.Optional(Type.String({ description: 'retype: the type the edge had' })),
+    properties: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    undoes: Type.Optional(Type.String({ description: 'undo: the correction it undid' })),
+    undone_by: Type.Optional(Type.String({ description: 'present when an undo has undone this correction' })),
+  },
+  { $id: 'Correction', description: 'an audit record: a correction (ids as resolved when it was made) or the undo of one' },
+);
+export const CorrectionListSchema = Type.Object({ corrections: Type.Array(ref(CorrectionSchema)), next_page_token: NextPageToken }, { $id: 'CorrectionList', description: 'newest first' });
+const traceProperties = {
+  retracted: Type.Boolean({ description: 'a retraction took the record (or a node at its end) out of the graph; it is shown as written' }),
+  aliases: Type.Array(Type.String(), { description: 'ids merged into this node: they resolve to it' }),
+  corrections: Type.Array(ref(CorrectionSchema), { description: 'the corrections that touched it, and their undos, the oldest first' }),
+};
+export const NodeTraceSchema = Type.Object(
+  {
+    node: Type.Object(
+      { id: Type.String(), labels: Type.Array(Type.String()), properties: Type.Record(Type.String(), Type.Unknown()), confidence: Type.Number(), recorded_at: Type.String(), provenance: Type.Optional(ref(ProvenanceSummarySchema)) },
+      { description: 'the node as the graph reads it (a merged node with its aliases\' provenance)' },
+    ),
+    ...traceProperties,
+  },
+  { $id: 'NodeTrace' },
+);
+export const EdgeTraceSchema = Type.Object(
+  {
+    edge: Type.Object(
+      { id: Type.String(), type: Type.String(), from: Type.String(), to: Type.String(), properties: Type.Record(Type.String(), Type.Unknown()), confidence: Type.Number(), recorded_at: Type.String(), provenance: Type.Optional(ref(ProvenanceSummarySchema)) },
+      { description: 'the edge as the graph reads it: its type as retyped, its ends as merged' },
+    ),
+    ...traceProperties,
+  },
+  { $id: 'EdgeTrace' },
+);
+
 /** Every schema with an $id: buildApp registers each once; routes and other schemas ref() them. */
 export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   ProblemSchema,
@@ -683,4 +754,9 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   FrameworkListSchema,
   DisputeSchema,
   DisputeListSchema,
+  CorrectionRequestSchema,
+  CorrectionSchema,
+  CorrectionListSchema,
+  NodeTraceSchema,
+  EdgeTraceSchema,
 ];

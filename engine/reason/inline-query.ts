@@ -3,7 +3,7 @@
  * about 0.3 ms more, so a query first runs on the main thread within a small time budget,
  * against the workers' rule modules as data (the main thread has no Prolog engine).
  */
-import { LimitError } from '../errors.ts';
+import { LimitError, ValidationError } from '../errors.ts';
 import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
@@ -80,5 +80,19 @@ export class InlineQueries {
       if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.values().next().value!);
       return undefined;
     }
+  }
+}
+
+/**
+ * A query over the graph as it was before a later correction (ReasoningPool.query with as_of): a
+ * view the workers' replicas do not hold, so it runs here, under its full limits. A rule call,
+ * solved only in workers, is refused.
+ */
+export function runOnPastView(rules: RuleSet, graph: GraphIndex, text: string, options: QueryOptions): QueryResult {
+  try {
+    return runQuery(graph, text, { parameters: options.parameters, as_of: options.asOf, explain: options.explain, limits: options.limits, rules });
+  } catch (error) {
+    if (!(error instanceof RuleCallNeedsWorker)) throw error;
+    throw new ValidationError('rule_call_before_correction', 'a query calling a framework rule reads the graph as corrected now: give an as_of after the last correction, or none', { field: 'as_of' });
   }
 }

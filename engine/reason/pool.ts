@@ -26,7 +26,7 @@ import type { QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
-import { InlineQueries, workerRules, type QueryOptions } from './inline-query.ts';
+import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './inline-query.ts';
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
@@ -109,6 +109,7 @@ export class ReasoningPool {
   private readonly answerShaperUrl: string | undefined;
   private answerShaper: Promise<AnswerShaper> | undefined;
   private readonly preloadMaxFacts: number;
+  private readonly store: ParleyStore;
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
@@ -118,6 +119,7 @@ export class ReasoningPool {
 
   private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string) {
     const frameworkDirs = options.frameworkDirs ?? [];
+    this.store = store;
     this.catalog = catalog;
     this.rules = workerRules(catalog);
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
@@ -137,6 +139,8 @@ export class ReasoningPool {
   /** Runs a graph query (inline within the budget, else in a worker); the graph is the main thread's index at the version queried. */
   async query(tenant: string, graphId: string, text: string, options: QueryOptions): Promise<{ result: QueryResult; graph: GraphIndex }> {
     const { graph, at } = await this.admitQuery(tenant, graphId, options);
+    const past = await this.pastView(tenant, graphId, options);
+    if (past) return { result: runOnPastView(this.rules, past, text, options), graph: past };
     const inline = this.inline.run(tenant, graphId, graph, text, options);
     if (inline) {
       this.preload(tenant, graphId);
@@ -154,13 +158,15 @@ export class ReasoningPool {
   async answer(tenant: string, graphId: string, text: string, options: QueryOptions & { shape: ShapeRequest }): Promise<string> {
     if (!this.answerShaperUrl) throw new Error('ReasoningPool.answer needs the answerShaper option');
     const { graph, at } = await this.admitQuery(tenant, graphId, options);
-    const inline = this.inline.run(tenant, graphId, graph, text, options);
+    const past = await this.pastView(tenant, graphId, options);
+    const inline = past ? runOnPastView(this.rules, past, text, options) : this.inline.run(tenant, graphId, graph, text, options);
     if (inline) {
       this.preload(tenant, graphId);
       this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
+      const shown = past ?? graph;
       // (a query run in a worker weighs there: tasks.ts)
-      const statuses = bindsContested(inline, graph) ? await this.weighed(at, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
-      return (await this.answerShaper)(inline, graph, text, statuses ? { ...options.shape, statuses } : options.shape);
+      const statuses = bindsContested(inline, shown) ? await this.weighed(at, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
+      return (await this.answerShaper)(inline, shown, text, statuses ? { ...options.shape, statuses } : options.shape);
     }
     return (await this.run({ kind: 'query', at, text, ...options })) as string;
   }
@@ -170,6 +176,12 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     checkParameters(options.parameters);
     return this.source.current(tenant, graphId);
+  }
+
+  /** The graph as read at the query's as_of when a correction came after it (engine/store/corrections.ts), else undefined. */
+  private async pastView(tenant: string, graphId: string, options: QueryOptions): Promise<GraphIndex | undefined> {
+    const asOf = options.asOf === undefined ? NaN : Date.parse(options.asOf);
+    return Number.isNaN(asOf) ? undefined : this.store.graphAsOf(tenant, graphId, new Date(asOf).toISOString());
   }
 
   /** Runs frameworks over the graph (as recorded by `asOf`), cached per graph version. */

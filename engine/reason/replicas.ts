@@ -157,6 +157,15 @@ export class ReplicaSource {
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
     }
+    if (change.kind === 'replace') {
+      // a correction: records may have left the graph, which a delta cannot say; the workers drop their
+      // replicas, and the next task, naming the next version, has them take a snapshot of the graph as corrected
+      const entry = this.versions.get(key);
+      if (entry && entry.generation === change.generation) entry.version++;
+      this.preparedBy.delete(key);
+      this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
+      return;
+    }
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== change.generation) {
       // a graph no task has asked about yet: workers have no replica to keep in step

@@ -6,7 +6,7 @@
  * same records elsewhere.
  */
 import { ValidationError } from '../errors.ts';
-import type { EdgeRecord, NodeRecord, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, PropertyValue, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 
 export type KeyScope = 'read' | 'write';
@@ -62,6 +62,29 @@ export interface WriteSummary {
   edge_ids: string[];
 }
 
+// The audit records of corrections: what they do is engine/store/corrections.ts.
+
+/** What every audit record carries. */
+export interface AuditFields {
+  correction_id: string;
+  /** Its place in the graph's audit: 1 for the first correction, and so on. */
+  ordinal: number;
+  /** The API key that made it. */
+  key_id: string;
+  created_at: string;
+  reason: string;
+}
+
+/** What a correction did, its ids as resolved when it was made (an alias names the node it was merged into). */
+export type CorrectionBody =
+  | { op: 'merge'; into: string; from: string[] }
+  | { op: 'retract'; target: string; target_kind: 'node' | 'edge' }
+  | { op: 'retype'; edge: string; type: string; previous_type: string }
+  | { op: 'set'; target: string; target_kind: 'node' | 'edge'; properties: Record<string, PropertyValue> };
+
+/** One audit record: a correction, or the undo of one. */
+export type CorrectionRecord = AuditFields & (CorrectionBody | { op: 'undo'; undoes: string });
+
 export interface Page<T> {
   items: T[];
   next_page_token?: string;
@@ -83,6 +106,8 @@ export interface GraphBatch {
   edges: readonly EdgeRecord[];
   /** An import's outcome, kept under its idempotency key in the same batch. */
   committedImport?: CommittedImport;
+  /** Audit records of corrections (engine/store/corrections.ts) this batch appends, each under its ordinal. */
+  corrections?: readonly CorrectionRecord[];
 }
 
 /**
@@ -123,6 +148,8 @@ export interface StoreBackend {
    */
   commitGraph(batch: GraphBatch, slicer: LoopSlicer): Promise<void>;
   committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined>;
+  /** The audit records of a graph's corrections, by ordinal (none: an empty list). */
+  graphCorrections(tenant: string, graphId: string, generation: string): Promise<CorrectionRecord[]>;
   /** Visits every record of a graph's generation: all its nodes, then all its edges. */
   scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void>;
 

@@ -1,3 +1,4 @@
+import { Corrections, correctedGraph } from './corrections.ts';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphMeta, StoreBackend } from './backend.ts';
@@ -8,10 +9,24 @@ import { readSnapshot, removeSnapshot, snapshotFile, writeSnapshot } from './sna
 /** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
 export const DEFAULT_CACHE_FACTS = 2_000_000;
 
-/** What changed in a graph: the records a committed write changed, or the graph's deletion. */
+/**
+ * What changed in a graph: the records a committed write changed, the graph's deletion, or a
+ * correction that replaced the graph as read (engine/store/corrections.ts: records may have left it).
+ */
 export type GraphChange =
   | { kind: 'write'; tenant: string; graphId: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
-  | { kind: 'delete'; tenant: string; graphId: string; generation: string };
+  | { kind: 'delete'; tenant: string; graphId: string; generation: string }
+  | { kind: 'replace'; tenant: string; graphId: string; generation: string };
+
+/**
+ * A loaded graph as read and as written: `index` is the graph as corrected (what readers get),
+ * `raw` the records as written (what writes merge onto); one index when no correction is in force.
+ */
+export interface GraphState {
+  index: GraphIndex;
+  raw: GraphIndex;
+  corrections: Corrections;
+}
 
 /** The key a graph is loaded and locked under. */
 export function graphKey(tenant: string, graphId: string): string {
@@ -25,6 +40,8 @@ interface LoadedGraph {
   /** The meta revision the index holds. */
   revision: number;
   index: GraphIndex;
+  raw: GraphIndex;
+  corrections: Corrections;
   /** The revision of the graph's snapshot on disk, when known to be current. */
   snapshotRevision?: number;
 }
@@ -58,7 +75,7 @@ export class GraphCache {
   async writeSnapshots(): Promise<void> {
     const snapshots = [...this.loaded.values()]
       .filter((entry) => entry.snapshotRevision !== entry.revision)
-      .map((entry) => writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, entry.revision, entry.index).catch(() => undefined));
+      .map((entry) => writeSnapshot(snapshotFile(this.snapshotDir, entry.tenant, entry.graphId), entry.generation, entry.revision, entry.raw).catch(() => undefined));
     await Promise.all(snapshots);
   }
 
@@ -96,24 +113,47 @@ export class GraphCache {
     return this.locks.run(key, () => this.load(tenant, meta));
   }
 
-  /** The index of the graph `meta` describes; the caller holds the graph's lock. */
+  /** The graph as read and as written (loadGraph's, with its corrections). */
+  async loadGraphState(tenant: string, graphId: string): Promise<GraphState> {
+    const index = await this.loadGraph(tenant, graphId);
+    const entry = this.loaded.get(graphKey(tenant, graphId));
+    if (entry && entry.index === index) return entry;
+    // (evicted by another graph's load meanwhile)
+    const meta = await this.backend.getGraphMeta(tenant, graphId);
+    if (!meta) throw new NotFoundError('graph', graphId);
+    return this.locks.run(graphKey(tenant, graphId), () => this.loadState(tenant, meta));
+  }
+
+  /** The index of the graph `meta` describes (as corrected); the caller holds the graph's lock. */
   async load(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
+    return (await this.loadState(tenant, meta)).index;
+  }
+
+  /** The graph `meta` describes as read and as written; the caller holds the graph's lock. */
+  async loadState(tenant: string, meta: GraphMeta): Promise<GraphState> {
     const key = graphKey(tenant, meta.graph_id);
     const cached = this.loaded.get(key);
-    if (cached && cached.generation === meta.generation) return this.touch(key, cached.index);
-    const revision = meta.revision ?? 0;
-    const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
-    const index = fromSnapshot ?? new GraphIndex();
-    if (!fromSnapshot) {
-      await this.backend.scanGraph(tenant, meta.graph_id, meta.generation, (node) => index.putNode(node), (edge) => index.putEdge(edge));
+    if (cached && cached.generation === meta.generation) {
+      this.touch(key, cached.index);
+      return cached;
     }
-    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
+    const revision = meta.revision ?? 0;
+    // the snapshot holds the records as written; the corrections are applied to them here
+    const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
+    const raw = fromSnapshot ?? new GraphIndex();
+    if (!fromSnapshot) {
+      await this.backend.scanGraph(tenant, meta.graph_id, meta.generation, (node) => raw.putNode(node), (edge) => raw.putEdge(edge));
+    }
+    const records = await this.backend.graphCorrections(tenant, meta.graph_id, meta.generation);
+    const corrections = records.length === 0 ? Corrections.NONE : new Corrections(records);
+    const index = corrections.inForce ? correctedGraph(raw, corrections) : raw;
+    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, raw, corrections, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
     this.loaded.delete(key);
     this.loaded.set(key, entry);
     this.evict(key);
     // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
     // a million-fact graph holds the event loop for seconds, and a query is waiting
-    return index;
+    return entry;
   }
 
   /**
@@ -132,12 +172,12 @@ export class GraphCache {
     }
   }
 
-  /** Keeps `index` as the graph at `revision`: another graph's load may have evicted it while a write took turns, and it comes back. */
-  keep(tenant: string, graphId: string, generation: string, revision: number, index: GraphIndex): void {
+  /** Keeps `state` as the graph at `revision`: another graph's load may have evicted it while a write took turns, and it comes back. */
+  keep(tenant: string, graphId: string, generation: string, revision: number, state: GraphState): void {
     const key = graphKey(tenant, graphId);
     const entry = this.loaded.get(key);
-    if (entry) entry.revision = revision;
-    else this.loaded.set(key, { tenant, graphId, generation, revision, index });
+    if (entry) Object.assign(entry, { revision, index: state.index, raw: state.raw, corrections: state.corrections });
+    else this.loaded.set(key, { tenant, graphId, generation, revision, index: state.index, raw: state.raw, corrections: state.corrections });
     this.evict(key);
   }
 
@@ -159,12 +199,17 @@ export class GraphCache {
   /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
   private evict(keep: string): void {
     let total = 0;
-    for (const { index } of this.loaded.values()) total += index.factCount;
-    for (const [key, { index }] of this.loaded) {
+    for (const entry of this.loaded.values()) total += factsHeld(entry);
+    for (const [key, entry] of this.loaded) {
       if (total <= this.cacheFacts) return;
       if (key === keep) continue;
       this.loaded.delete(key);
-      total -= index.factCount;
+      total -= factsHeld(entry);
     }
   }
+}
+
+/** Facts a loaded graph holds: a corrected graph holds its records as written too. */
+function factsHeld({ index, raw }: LoadedGraph): number {
+  return index === raw ? index.factCount : index.factCount + raw.factCount;
 }

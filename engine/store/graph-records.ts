@@ -3,7 +3,8 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { LoopSlicer } from '../turns.ts';
 import { pageRequest, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type StoreBackend, type WriteSummary } from './backend.ts';
-import { graphKey, type GraphCache } from './graph-cache.ts';
+import { Corrections, correctedChanges } from './corrections.ts';
+import { graphKey, type GraphCache, type GraphState } from './graph-cache.ts';
 import { putLogged } from './graph-changes.ts';
 import { GraphIndex } from './graph-index.ts';
 import { checkWrites, mergeWrites, recordOf, type WriteChanges } from './merge.ts';
@@ -93,7 +94,9 @@ export class GraphRecords {
         if (replayed) return { summaries: [], replayed };
       }
       const meta = stored ?? newGraphMeta(graphId, now);
-      const index = stored ? await this.cache.load(tenant, stored) : new GraphIndex();
+      const state = stored ? await this.cache.loadState(tenant, stored) : newGraphState();
+      // writes merge onto the records as written; the graph as corrected follows (engine/store/corrections.ts)
+      const index = state.raw;
       // A large write merges and encodes in slices, the loop turning between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
       const slicer = new LoopSlicer();
@@ -107,14 +110,23 @@ export class GraphRecords {
       // durable now: the index is brought in step, readers (loadGraph) waiting for the whole
       await this.cache.whileApplying(tenant, graphId, async () => {
         await applyToIndex(index, replay, slicer);
+        const changed = state.index === index ? { nodes: changedNodes, edges: changedEdges } : correctedChanges(index, state.corrections, changedNodes, changedEdges);
+        if (state.index !== index) putLogged(state.index, changed.nodes, changed.edges);
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);
-        this.cache.keep(tenant, graphId, meta.generation, batch.meta?.revision ?? meta.revision ?? 0, index);
-        if (changedNodes.length > 0 || changedEdges.length > 0) await this.cache.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, nodes: changedNodes, edges: changedEdges });
+        await state.index.prepareInSlices(slicer);
+        this.cache.keep(tenant, graphId, meta.generation, batch.meta?.revision ?? meta.revision ?? 0, state);
+        if (changed.nodes.length > 0 || changed.edges.length > 0) await this.cache.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, ...changed });
       });
       return { summaries };
     });
   }
+}
+
+/** A graph not yet written: one empty index, no corrections. */
+function newGraphState(): GraphState {
+  const index = new GraphIndex();
+  return { index, raw: index, corrections: Corrections.NONE };
 }
 
 /**

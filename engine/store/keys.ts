@@ -10,6 +10,7 @@
  *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record (encoded as record-codec.ts says)
  *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record (likewise)
  *   g␀<tenant>␀<graph_id>␀<gen>␀x␀<idempotency_key>         an import's summary, written in its batch
+ *   g␀<tenant>␀<graph_id>␀<gen>␀c␀<ordinal, 10 digits>      a correction's audit record (engine/store/corrections.ts), JSON
  *
  * Nothing reads a graph from LevelDB but by whole records (reads come from the in-memory
  * indexes, rebuilt from the records), so a record is one key. Layout 2 also kept forward,
@@ -56,4 +57,7 @@ export const dataKey = {
   /** The key of a node record is this and its id; of an edge record, edges() and its id. */
   nodes: (prefix: string) => prefix + 'n' + SEP,
   edges: (prefix: string) => prefix + 'e' + SEP,
+  /** A graph's corrections, in the order made: the key of one is this and its ordinal, zero-padded. */
+  corrections: (prefix: string) => prefix + 'c' + SEP,
+  correction: (prefix: string, ordinal: number) => prefix + 'c' + SEP + String(ordinal).padStart(10, '0'),
 };

@@ -1,4 +1,5 @@
 import { Level } from 'level';
+import type { CorrectionRecord } from './backend.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type PageRequest, type StoreBackend, type Workspace } from './backend.ts';
@@ -158,6 +159,7 @@ export class LevelBackend implements StoreBackend {
       }
       if (graph.meta) batch.put(metaKey.graph(graph.tenant, graph.graphId), JSON.stringify(graph.meta));
       if (graph.committedImport) batch.put(dataKey.idempotency(prefix, graph.committedImport.idempotency_key), JSON.stringify(graph.committedImport));
+      for (const correction of graph.corrections ?? []) batch.put(dataKey.correction(prefix, correction.ordinal), JSON.stringify(correction));
     } catch (error) {
       await batch.close();
       throw error;
@@ -168,6 +170,11 @@ export class LevelBackend implements StoreBackend {
 
   committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
     return this.getJson<CommittedImport>(dataKey.idempotency(graphDataPrefix(tenant, graphId, generation), idempotencyKey));
+  }
+
+  async graphCorrections(tenant: string, graphId: string, generation: string): Promise<CorrectionRecord[]> {
+    const values = await this.db.values(prefixRange(dataKey.corrections(graphDataPrefix(tenant, graphId, generation)))).all();
+    return values.map((value) => JSON.parse(value) as CorrectionRecord);
   }
 
   async scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void> {

@@ -223,7 +223,7 @@ function hasNoKeys(object: object | undefined): boolean {
   return true;
 }
 
-function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
+export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
   if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
   // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
   const sketches = new Set(incoming.map(provenanceSketch));

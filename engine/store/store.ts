@@ -1,8 +1,11 @@
 import path from 'node:path';
+import type { CorrectionInput, CorrectionRecord } from './corrections.ts';
+import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { ApiKeys } from './api-keys.ts';
 import type { ApiKeyRecord, CommittedImport, GraphMeta, KeyScope, Page, StoreBackend, Workspace, WriteSummary } from './backend.ts';
 import { DEFAULT_CACHE_FACTS, GraphCache, type GraphChange } from './graph-cache.ts';
+import { GraphCorrections, type ListedCorrection, type Trace } from './graph-corrections.ts';
 import { GraphRecords } from './graph-records.ts';
 import { LevelBackend } from './level-backend.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -10,6 +13,7 @@ import { removeUnfinishedSnapshots } from './snapshot.ts';
 import type { GraphWrite } from './validate.ts';
 import { Workspaces } from './workspaces.ts';
 
+export type { ListedCorrection, Trace } from './graph-corrections.ts';
 export type { ApiKeyRecord, CommittedImport, GraphMeta, KeyScope, Page, Workspace, WriteSummary } from './backend.ts';
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
 export { DEFAULT_CACHE_FACTS, type GraphChange } from './graph-cache.ts';
@@ -27,6 +31,7 @@ export class ParleyStore {
   private readonly workspaces: Workspaces;
   private readonly graphs: GraphRecords;
   private readonly cache: GraphCache;
+  private readonly corrections: GraphCorrections;
 
   private constructor(
     private readonly backend: StoreBackend,
@@ -37,6 +42,7 @@ export class ParleyStore {
     this.workspaces = new Workspaces(backend, this.locks);
     this.cache = new GraphCache(backend, this.locks, cacheFacts, snapshotDir);
     this.graphs = new GraphRecords(backend, this.locks, this.cache);
+    this.corrections = new GraphCorrections(backend, this.locks, this.cache);
   }
 
   /**
@@ -166,5 +172,35 @@ export class ParleyStore {
    */
   async writeGraphs(tenant: string, graphId: string, writes: readonly GraphWrite[]): Promise<WriteSummary[]> {
     return (await this.graphs.commitWrites(tenant, graphId, writes, {})).summaries;
+  }
+
+  // ---- corrections (graph-corrections.ts, engine/store/corrections.ts) ------------------------
+
+  /** Makes a correction (merge, retract, retype, set) of a graph, made by the key `keyId`; answers its audit record. */
+  correct(tenant: string, graphId: string, input: CorrectionInput, keyId: string): Promise<CorrectionRecord> {
+    return this.corrections.correct(tenant, graphId, input, keyId);
+  }
+
+  /** Undoes a correction; answers the undo's audit record. */
+  undoCorrection(tenant: string, graphId: string, correctionId: string, keyId: string): Promise<CorrectionRecord> {
+    return this.corrections.undo(tenant, graphId, correctionId, keyId);
+  }
+
+  /** A graph's corrections and undos, newest first. */
+  listCorrections(tenant: string, graphId: string, pageSize?: number, pageToken?: string): Promise<Page<ListedCorrection>> {
+    return this.corrections.list(tenant, graphId, pageSize, pageToken);
+  }
+
+  /** The graph as read at `asOf`, when a correction was made or undone since (else undefined: the graph as read now, cut at `asOf`). */
+  graphAsOf(tenant: string, graphId: string, asOf: string): Promise<GraphIndex | undefined> {
+    return this.corrections.asOf(tenant, graphId, asOf);
+  }
+
+  traceNode(tenant: string, graphId: string, id: string): Promise<Trace<NodeRecord>> {
+    return this.corrections.traceNode(tenant, graphId, id);
+  }
+
+  traceEdge(tenant: string, graphId: string, id: string): Promise<Trace<EdgeRecord>> {
+    return this.corrections.traceEdge(tenant, graphId, id);
   }
 }

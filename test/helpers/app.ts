@@ -21,9 +21,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a real LevelDB store in a fresh temp dir. */
-export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promise<TestApp> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
+/**
+ * The real app on a real LevelDB store in a fresh temp dir, or in `dir` (a restart on the data of an
+ * app closed with keepData: its keys stand, and no admin key is made again).
+ */
+export async function makeTestApp(overrides: Partial<ParleyConfig> = {}, { dir: reopened, keepData = false }: { dir?: string; keepData?: boolean } = {}): Promise<TestApp> {
+  const dir = reopened ?? (await mkdtemp(path.join(tmpdir(), 'parley-test-')));
   // one reasoning worker per app: test files run two at a time on two cores
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), reasonWorkers: 1, ...overrides };
   const store = await ParleyStore.open(path.join(dir, 'store'));
@@ -34,7 +37,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
     app,
     store,
     deps,
-    adminKey: secret!,
+    adminKey: secret ?? '',
     dir,
     async keyFor(tenant, scope = 'write') {
       const response = await app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': secret! }, payload: { tenant, scope } });
@@ -46,7 +49,7 @@ export async function makeTestApp(overrides: Partial<ParleyConfig> = {}): Promis
       await deps.extraction.close();
       await deps.reasoning.close();
       await store.close();
-      await rm(dir, { recursive: true, force: true });
+      if (!keepData) await rm(dir, { recursive: true, force: true });
     },
   };
 }

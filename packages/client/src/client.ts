@@ -171,6 +171,31 @@ export class Parley {
     return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/disputes`, query: request, ...options });
   }
 
+  /** Corrects the graph (merge, retract, retype or set, with a reason); answers the correction's audit record. */
+  correct(graphId: string, correction: T.CorrectionRequest, options?: CallOptions): Promise<T.Correction> {
+    return this.json({ method: 'POST', path: `/v1/graphs/${segment(graphId)}/corrections`, body: correction, ...options });
+  }
+
+  /** The graph's corrections and their undos, newest first. */
+  listCorrections(graphId: string, page: { page_size?: number; page_token?: string } = {}, options?: CallOptions): Promise<T.CorrectionList> {
+    return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/corrections`, query: page, ...options });
+  }
+
+  /** Undoes a correction; answers the undo's audit record. */
+  undoCorrection(graphId: string, correctionId: string, options?: CallOptions): Promise<T.Correction> {
+    return this.json({ method: 'DELETE', path: `/v1/graphs/${segment(graphId)}/corrections/${segment(correctionId)}`, ...options });
+  }
+
+  /** A node with its provenance and the corrections that touched it (an alias id finds the node it was merged into). */
+  node(graphId: string, id: string, options?: CallOptions): Promise<T.NodeTrace> {
+    return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/nodes/${segment(id)}`, ...options });
+  }
+
+  /** An edge with its provenance and the corrections that touched it. */
+  edge(graphId: string, id: string, options?: CallOptions): Promise<T.EdgeTrace> {
+    return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/edges/${segment(id)}`, ...options });
+  }
+
   private async json<R>(request: Request): Promise<R> {
     const response = await this.send(request);
     return (response.status === 204 ? undefined : await response.json()) as R;

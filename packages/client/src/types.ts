@@ -646,6 +646,103 @@ export type DisputeList = {
   next_page_token?: string;
 };
 
+/** one of {op: merge, into, from}, {op: retract, target}, {op: retype, edge, type} or {op: set, target, properties}, each with a reason; a field of another op is refused */
+export type CorrectionRequest = {
+  op: 'merge' | 'retract' | 'retype' | 'set';
+  /** merge: the node the others become (an alias id names the node it was merged into) */
+  into?: string;
+  /** merge: the nodes merged into `into` (1-100); their ids stay as aliases of it */
+  from?: string[];
+  /** retract, set: the node or edge */
+  target?: string;
+  /** retype: the edge */
+  edge?: string;
+  /** retype: the edge type it becomes (ontology.md) */
+  type?: string;
+  /** set: the properties to set, checked against the ontology */
+  properties?: {
+    [key: string]: unknown;
+  };
+  /** why: kept in the audit */
+  reason: string;
+};
+
+/** an audit record: a correction (ids as resolved when it was made) or the undo of one */
+export type Correction = {
+  correction_id: string;
+  /** its place in the graph's audit, from 1 */
+  ordinal: number;
+  op: 'merge' | 'retract' | 'retype' | 'set' | 'undo';
+  /** the API key that made it */
+  key_id: string;
+  created_at: string;
+  reason: string;
+  into?: string;
+  from?: string[];
+  target?: string;
+  target_kind?: 'node' | 'edge';
+  edge?: string;
+  type?: string;
+  /** retype: the type the edge had */
+  previous_type?: string;
+  properties?: {
+    [key: string]: unknown;
+  };
+  /** undo: the correction it undid */
+  undoes?: string;
+  /** present when an undo has undone this correction */
+  undone_by?: string;
+};
+
+/** newest first */
+export type CorrectionList = {
+  corrections: Correction[];
+  /** present when there are more items: pass it as page_token */
+  next_page_token?: string;
+};
+
+export type NodeTrace = {
+  /** the node as the graph reads it (a merged node with its aliases' provenance) */
+  node: {
+    id: string;
+    labels: string[];
+    properties: {
+      [key: string]: unknown;
+    };
+    confidence: number;
+    recorded_at: string;
+    provenance?: ProvenanceSummary;
+  };
+  /** a retraction took the record (or a node at its end) out of the graph; it is shown as written */
+  retracted: boolean;
+  /** ids merged into this node: they resolve to it */
+  aliases: string[];
+  /** the corrections that touched it, and their undos, the oldest first */
+  corrections: Correction[];
+};
+
+export type EdgeTrace = {
+  /** the edge as the graph reads it: its type as retyped, its ends as merged */
+  edge: {
+    id: string;
+    type: string;
+    from: string;
+    to: string;
+    properties: {
+      [key: string]: unknown;
+    };
+    confidence: number;
+    recorded_at: string;
+    provenance?: ProvenanceSummary;
+  };
+  /** a retraction took the record (or a node at its end) out of the graph; it is shown as written */
+  retracted: boolean;
+  /** ids merged into this node: they resolve to it */
+  aliases: string[];
+  /** the corrections that touched it, and their undos, the oldest first */
+  corrections: Correction[];
+};
+
 export type PageQuery = {
   /** items per page (1-500, default 50) */
   page_size?: string;
