@@ -19,6 +19,7 @@ import ingestRoutes from './routes/ingest.ts';
 import queryRoutes from './routes/query.ts';
 import frameworkRoutes from './routes/frameworks.ts';
 import analysisRoutes from './routes/analysis.ts';
+import conflictRoutes from './routes/conflicts.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(queryRoutes, deps);
   await app.register(frameworkRoutes, deps);
   await app.register(analysisRoutes, deps);
+  await app.register(conflictRoutes, deps);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
