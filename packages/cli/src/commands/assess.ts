@@ -1,23 +1,28 @@
 import type { Command } from 'commander';
 import { output, withClient } from '../context.ts';
+import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.ts';
 
 export function register(program: Command): void {
-  program
-    .command('assess')
+  addScopeOptions(program
+    .command('assess'))
     .description("run the theory frameworks over a workspace's graph, ranked by fit")
     .argument('<workspace>', 'the workspace id')
     .option('--frameworks <ids>', 'comma-separated framework ids (default: all loaded)')
     .option('--trajectory <period>', 'also the escalation trajectory per month, quarter or year')
-    .action(async (workspace: string, options: { frameworks?: string; trajectory?: 'month' | 'quarter' | 'year' }, command: Command) => {
+    .option('--by-conflict', 'also assess each conflict of the graph on its own')
+    .action(async (workspace: string, options: ScopeOptions & { frameworks?: string; trajectory?: 'month' | 'quarter' | 'year'; byConflict?: boolean }, command: Command) => {
+      const scope = scopeOf(options);
       await withClient(command, async (client) => {
         const result = await client.assess(workspace, {
           ...(options.frameworks ? { frameworks: options.frameworks.split(',').map((id) => id.trim()) } : {}),
           ...(options.trajectory ? { trajectory: { period: options.trajectory } } : {}),
+          ...(scope ? { scope } : {}),
+          ...(options.byConflict ? { by_conflict: true } : {}),
         });
+        const ranking = (assessments: typeof result.assessments) =>
+          assessments.map((a) => `${a.fit.toFixed(2)}  ${a.applies ? 'applies ' : 'does not'}  ${a.name}: ${a.explanation}`).join('\n');
         output(command, result, () =>
-          result.assessments
-            .map((a) => `${a.fit.toFixed(2)}  ${a.applies ? 'applies ' : 'does not'}  ${a.name}: ${a.explanation}`)
-            .join('\n'),
+          [ranking(result.assessments), ...(result.conflicts ?? []).map((entry) => `\n${entry.conflict.name} (${entry.conflict.id})\n${ranking(entry.assessments)}`)].join('\n'),
         );
       });
     });
