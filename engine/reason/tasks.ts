@@ -153,7 +153,7 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
 }
 
 /** A run's conclusions about the whole conflict, in the order it gives them. */
-export function conclusionsOf(run: Pick<FrameworkRun, 'framework_id' | 'findings'>): Conclusion[] {
+export function conclusionsOf(run: { framework_id: string; findings: { key: string; value: unknown }[] }): Conclusion[] {
   const times = new Map<string, number>();
   for (const finding of run.findings) times.set(finding.key, (times.get(finding.key) ?? 0) + 1);
   return run.findings.flatMap(({ key, value }) =>

@@ -1,4 +1,5 @@
 import type { CorpusReport } from './corpus-report.ts';
+import { conclusionsOf } from '@parley/engine/reason/tasks.ts';
 import { GLASL_STAGES, KRIESBERG_PHASES, type EscalationPoint } from './escalation.ts';
 
 /**
@@ -185,6 +186,12 @@ function conclusionsTable(rows: EscalationPoint[]): string {
   return `<details><summary>Other conclusions per period</summary>${table(['period', ...columns.map((column) => column.replace('.', ': ').replace(/_/g, ' '))], rows.map((row) => [escape(row.period), ...columns.map((column) => escape(String(row.other[column] ?? '—').replace(/_/g, ' ')))]))}</details>`;
 }
 
+/** What a framework concluded of the conflict as a whole, in its own sentences (the findings conclusionsOf keeps: one per key, a plain value). */
+function conclusionStatements(assessment: CorpusReport['assessment'][number]): string {
+  const kept = new Set(conclusionsOf(assessment).map((conclusion) => conclusion.key));
+  return assessment.findings.filter((finding) => kept.has(finding.key)).map((finding) => finding.statement).join(' ');
+}
+
 /** One conflict: who, where and when, its escalation per period, and the frameworks that read it best. */
 function conflictSection(report: CorpusReport, conflict: CorpusReport['conflicts'][number]): string {
   const top = conflict.assessment.slice(0, 5);
@@ -194,7 +201,7 @@ function conflictSection(report: CorpusReport, conflict: CorpusReport['conflicts
 <span class="muted">${conflict.events} events, ${conflict.claims} claims${conflict.first ? `, ${escape(conflict.first)} to ${escape(conflict.last ?? '')}` : ''}; id <code>${escape(conflict.id)}</code></span></p>
 ${escalationChart(`escalation-${conflict.id}`, conflict.escalation, report.trajectory?.period ?? 'period')}
 ${conclusionsTable(conflict.escalation)}
-${table(['framework', 'fit', 'explanation'], top.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(assessment.explanation)]))}
+${table(['framework', 'fit', 'what it concludes'], top.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(conclusionStatements(assessment) || '—')]))}
 </section>`;
 }
 
