@@ -489,8 +489,8 @@ const RunEvidence = Type.Array(Type.String(), {
 const RunEvidenceTotal = Type.Integer({ minimum: 0, description: 'how many ids the findings and present indicators rest on (evidence lists the first of them)' });
 export const RunErrorSchema = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RunError', description: 'why a framework run stopped' });
 
-const FrameworkAssessments = Type.Array(
-  Type.Object({
+export const FrameworkAssessmentSchema = Type.Object(
+  {
     framework_id: Type.String(),
     name: Type.String(),
     fit: Type.Number(),
@@ -503,33 +503,38 @@ const FrameworkAssessments = Type.Array(
     findings: Type.Array(ref(FindingSchema)),
     findings_omitted: FindingsOmitted,
     error: Type.Optional(ref(RunErrorSchema)),
-  }),
+  },
+  { $id: 'FrameworkAssessment', description: 'one framework run over the graph (or the scope), with its fit' },
 );
-const TrajectorySchema = Type.Object({
-  period: Type.String(),
-  truncated: Type.Integer(),
-  points: Type.Array(
-    Type.Object({
-      period: Type.String(),
-      until: Type.String(),
-      results: Type.Array(
-        Type.Object({
-          framework_id: Type.String(),
-          applies: Type.Boolean(),
-          score: Type.Number(),
-          missing: Type.Array(Type.String()),
-          findings: Type.Array(ref(FindingSchema)),
-          findings_omitted: FindingsOmitted,
-          error: Type.Optional(ref(RunErrorSchema)),
-        }),
-      ),
-      conclusions: Type.Array(
-        Type.Object({ framework_id: Type.String(), key: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }),
-        { description: "what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ..." },
-      ),
-    }),
-  ),
-});
+const FrameworkAssessments = Type.Array(ref(FrameworkAssessmentSchema));
+export const TrajectorySchema = Type.Object(
+  {
+    period: Type.String(),
+    truncated: Type.Integer(),
+    points: Type.Array(
+      Type.Object({
+        period: Type.String(),
+        until: Type.String(),
+        results: Type.Array(
+          Type.Object({
+            framework_id: Type.String(),
+            applies: Type.Boolean(),
+            score: Type.Number(),
+            missing: Type.Array(Type.String()),
+            findings: Type.Array(ref(FindingSchema)),
+            findings_omitted: FindingsOmitted,
+            error: Type.Optional(ref(RunErrorSchema)),
+          }),
+        ),
+        conclusions: Type.Array(
+          Type.Object({ framework_id: Type.String(), key: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }),
+          { description: "what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ..." },
+        ),
+      }),
+    ),
+  },
+  { $id: 'Trajectory', description: 'the time-aware frameworks once per period, each seeing what had happened by its end' },
+);
 const NamedNode = Type.Object({ id: Type.String(), label: Type.String() });
 export const ConflictSchema = Type.Object(
   {
@@ -561,9 +566,9 @@ export const AssessmentSchema = Type.Object(
     graph_id: Type.String(),
     scope: Type.Optional(ref(ResolvedScopeSchema)),
     assessments: FrameworkAssessments,
-    trajectory: Type.Optional(TrajectorySchema),
+    trajectory: Type.Optional(ref(TrajectorySchema)),
     conflicts: Type.Optional(
-      Type.Array(Type.Object({ conflict: ref(ConflictSchema), assessments: FrameworkAssessments, trajectory: Type.Optional(TrajectorySchema) }), {
+      Type.Array(Type.Object({ conflict: ref(ConflictSchema), assessments: FrameworkAssessments, trajectory: Type.Optional(ref(TrajectorySchema)) }), {
         description: 'with by_conflict: each conflict assessed on its own (within the scope), the largest first',
       }),
     ),
@@ -672,6 +677,8 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   GraphQueryResultSchema,
   ScopeSchema,
   ResolvedScopeSchema,
+  FrameworkAssessmentSchema,
+  TrajectorySchema,
   ConflictSchema,
   ConflictListSchema,
   AssessRequestSchema,

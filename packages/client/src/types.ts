@@ -437,6 +437,51 @@ export type ResolvedScope = {
   source?: 'request' | 'question';
 };
 
+/** one framework run over the graph (or the scope), with its fit */
+export type FrameworkAssessment = {
+  framework_id: string;
+  name: string;
+  fit: number;
+  applies: boolean;
+  indicators_present: string[];
+  indicators_missing: string[];
+  explanation: string;
+  /** the ids of the nodes and edges the findings and present indicators rest on, sorted: the first 100 */
+  evidence: string[];
+  /** how many ids the findings and present indicators rest on (evidence lists the first of them) */
+  evidence_total: number;
+  findings: Finding[];
+  /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
+  findings_omitted: number;
+  error?: RunError;
+};
+
+/** the time-aware frameworks once per period, each seeing what had happened by its end */
+export type Trajectory = {
+  period: string;
+  truncated: number;
+  points: Array<{
+    period: string;
+    until: string;
+    results: Array<{
+      framework_id: string;
+      applies: boolean;
+      score: number;
+      missing: string[];
+      findings: Finding[];
+      /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
+      findings_omitted: number;
+      error?: RunError;
+    }>;
+    /** what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ... */
+    conclusions: Array<{
+      framework_id: string;
+      key: string;
+      value: string | number | boolean;
+    }>;
+  }>;
+};
+
 /** a group of actors linked by opposition, alliance, membership, shared events and claims against one another */
 export type Conflict = {
   /** conflict_ and a hash of its actor ids: stable while its actors are */
@@ -519,91 +564,13 @@ export type Assessment = {
   workspace_id: string;
   graph_id: string;
   scope?: ResolvedScope;
-  assessments: Array<{
-    framework_id: string;
-    name: string;
-    fit: number;
-    applies: boolean;
-    indicators_present: string[];
-    indicators_missing: string[];
-    explanation: string;
-    /** the ids of the nodes and edges the findings and present indicators rest on, sorted: the first 100 */
-    evidence: string[];
-    /** how many ids the findings and present indicators rest on (evidence lists the first of them) */
-    evidence_total: number;
-    findings: Finding[];
-    /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-    findings_omitted: number;
-    error?: RunError;
-  }>;
-  trajectory?: {
-    period: string;
-    truncated: number;
-    points: Array<{
-      period: string;
-      until: string;
-      results: Array<{
-        framework_id: string;
-        applies: boolean;
-        score: number;
-        missing: string[];
-        findings: Finding[];
-        /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-        findings_omitted: number;
-        error?: RunError;
-      }>;
-      /** what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ... */
-      conclusions: Array<{
-        framework_id: string;
-        key: string;
-        value: string | number | boolean;
-      }>;
-    }>;
-  };
+  assessments: FrameworkAssessment[];
+  trajectory?: Trajectory;
   /** with by_conflict: each conflict assessed on its own (within the scope), the largest first */
   conflicts?: Array<{
     conflict: Conflict;
-    assessments: Array<{
-      framework_id: string;
-      name: string;
-      fit: number;
-      applies: boolean;
-      indicators_present: string[];
-      indicators_missing: string[];
-      explanation: string;
-      /** the ids of the nodes and edges the findings and present indicators rest on, sorted: the first 100 */
-      evidence: string[];
-      /** how many ids the findings and present indicators rest on (evidence lists the first of them) */
-      evidence_total: number;
-      findings: Finding[];
-      /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-      findings_omitted: number;
-      error?: RunError;
-    }>;
-    trajectory?: {
-      period: string;
-      truncated: number;
-      points: Array<{
-        period: string;
-        until: string;
-        results: Array<{
-          framework_id: string;
-          applies: boolean;
-          score: number;
-          missing: string[];
-          findings: Finding[];
-          /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-          findings_omitted: number;
-          error?: RunError;
-        }>;
-        /** what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ... */
-        conclusions: Array<{
-          framework_id: string;
-          key: string;
-          value: string | number | boolean;
-        }>;
-      }>;
-    };
+    assessments: FrameworkAssessment[];
+    trajectory?: Trajectory;
   }>;
   /** conflicts beyond the 10 largest, not assessed */
   conflicts_omitted?: number;

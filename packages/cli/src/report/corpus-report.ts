@@ -1,6 +1,7 @@
 import type { BatchSummary } from '@parley/engine/ingest/batch.ts';
 import type { GraphIndex } from '@parley/engine/store/graph-index.ts';
 import { validTime } from '@parley/engine/store/view.ts';
+import type { Conflict } from '@parley/engine/conflicts/detect.ts';
 import type { GraphAssessment } from '@parley/engine/reason/assess.ts';
 import { periodsBetween, type Trajectory } from '@parley/engine/reason/tasks.ts';
 import { escalationOf, type EscalationPoint } from './escalation.ts';
@@ -62,18 +63,12 @@ export interface CorpusReport {
   conflicts: ConflictSection[];
 }
 
-export interface ConflictSection {
-  id: string;
-  name: string;
+/** A conflict as detect.ts gives it, its parties, places, actors and third parties by label. */
+export interface ConflictSection extends Pick<Conflict, 'id' | 'name' | 'events' | 'claims' | 'first' | 'last'> {
   parties: string[];
   places: string[];
-  /** Labels of every actor of the conflict, and of the outsiders who deal with it. */
   actors: string[];
   third_parties: string[];
-  events: number;
-  claims: number;
-  first?: string;
-  last?: string;
   assessment: GraphAssessment['assessments'];
   trajectory: Trajectory | null;
   escalation: EscalationPoint[];
