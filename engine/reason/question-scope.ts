@@ -37,7 +37,10 @@ export function questionScope(graph: GraphIndex, question: string): (ResolvedSco
   const actors = new Set<string>();
   const places = new Set<string>();
   for (const name of found) for (const id of name.ids) (name.kind === 'Actor' ? actors : places).add(id);
-  for (const id of genericActors(graph, text, actors)) actors.add(id);
+  // "the army" outside the names found: "the DRC government" names the government already
+  let rest = text;
+  for (const name of found) rest = rest.slice(0, name.start) + ' '.repeat(name.end - name.start) + rest.slice(name.end);
+  for (const id of genericActors(graph, rest.replace(/ +/g, ' '), actors)) actors.add(id);
   const period = periodIn(words, latestDay(graph));
   if (actors.size === 0 && places.size === 0 && !period) return undefined;
   const dyad = actors.size === 2 && /\bbetween\b/.test(text);

@@ -106,3 +106,16 @@ describe('the scope a question names', () => {
     expect(questionScope(twoWars(), 'May the talks succeed?')).toBeUndefined();
   });
 });
+
+describe('the scope a question names, and the words inside names', () => {
+  it('a word of a name found ("the Sudanese government") stands for no other actor; "the government" of a conflict that has two names none', () => {
+    const graph = twoWars();
+    graph.putNode(node('gov', 'Actor', { label: 'Government of Sudan', aliases: ['Sudanese government'], actor_type: 'government' }));
+    graph.putNode(node('chad', 'Actor', { label: 'Government of Chad', actor_type: 'government' }));
+    graph.putEdge(edge('OPPOSES', 'gov', 'rsf'));
+    graph.putEdge(edge('ALLIED_WITH', 'chad', 'rsf'));
+    expect(questionScope(graph, 'Will the Sudanese government and the RSF talk?')?.actors).toEqual(['gov', 'rsf']);
+    expect(questionScope(graph, 'Will the RSF talk to the government?')?.actors).toEqual(['rsf']);
+    expect(questionScope(graph, 'Will the RSF talk to the army?')?.actors).toEqual(['rsf', 'saf']);
+  });
+});
