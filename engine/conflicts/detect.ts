@@ -76,7 +76,11 @@ function detect(graph: GraphIndex): Conflict[] {
   }
   const eventsOf = new Map<string, string[]>();
   const claimsOf = new Map<string, string[]>();
-  const add = (map: Map<string, string[]>, key: string, value: string) => map.set(key, [...(map.get(key) ?? []), value]);
+  const add = (map: Map<string, string[]>, key: string, value: string) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
   for (const id of graph.nodesWithLabel('Event')) {
     const actors = [...new Set(graph.edgesOf(id, 'in', ['PARTICIPATES_IN']).map((edge) => edge.from).filter(isActor))];
     for (const actor of actors) {
@@ -101,7 +105,7 @@ function detect(graph: GraphIndex): Conflict[] {
     const { actor_type, role } = graph.node(id)!.properties;
     if (OUTSIDER_TYPES.has(String(actor_type)) || OUTSIDER_ROLES.has(String(role))) outsiders.add(id);
   }
-  for (let bridge = findBridge(ties, outsiders); bridge !== undefined; bridge = findBridge(ties, outsiders)) outsiders.add(bridge);
+  for (let found = 0, bridge = findBridge(ties, outsiders); bridge !== undefined && found < MAX_BRIDGES; found++, bridge = findBridge(ties, outsiders)) outsiders.add(bridge);
 
   const groups = components(ties, outsiders);
   const conflicts: Conflict[] = [];
@@ -133,6 +137,8 @@ function detect(graph: GraphIndex): Conflict[] {
   return conflicts.sort((a, b) => b.events + b.claims - (a.events + a.claims) || (a.id < b.id ? -1 : 1));
 }
 
+/** Bridges looked for at most, one walk of the graph each: a graph of many wars joined in a chain stops there, its last groups together. */
+const MAX_BRIDGES = 64;
 /** A group needs this many sides on each side of an actor for that actor to count as a bridge between two conflicts. */
 const MIN_BRIDGED_GROUP = 3;
 
