@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { periodsBetween } from '../../engine/reason/tasks.ts';
-import { GLASL_STAGES, KRIESBERG_PHASES, type EscalationPoint } from '../../packages/cli/src/report/escalation.ts';
+import { GLASL_STAGES, KRIESBERG_PHASES, escalationOf, type EscalationPoint } from '../../packages/cli/src/report/escalation.ts';
 import { CHAR_WIDTH_EM, CHART_FONT_PX, CHART_SMALL_FONT_PX, escalationChart } from '../../packages/cli/src/report/html.ts';
 
 /**
@@ -67,5 +67,22 @@ describe('the escalation chart', () => {
 
   it('says so when no period has a stage or a phase', () => {
     expect(escalationChart('escalation', [{ period: '2024-01', other: {} }], 'month')).toContain('data-chart-empty="escalation"');
+  });
+
+  it("plots the trajectory's stage and phase from the first period that has one, the other conclusions beside them", () => {
+    const point = (period: string, conclusions: { framework_id: string; key: string; value: string | number | boolean }[]) => ({ period, until: `${period}-28`, results: [], conclusions });
+    const rows = escalationOf({
+      period: 'month',
+      truncated: 0,
+      points: [
+        point('2024-01', [{ framework_id: 'stedman', key: 'peace_process', value: 'yes' }]),
+        point('2024-02', [{ framework_id: 'kriesberg', key: 'phase', value: 'emerging' }, { framework_id: 'kriesberg', key: 'trend', value: 'rising' }]),
+        point('2024-03', [{ framework_id: 'glasl', key: 'stage', value: 4 }, { framework_id: 'kriesberg', key: 'phase', value: 'escalating' }]),
+      ],
+    });
+    expect(rows).toEqual([
+      { period: '2024-02', phase: 'emerging', other: { 'kriesberg.trend': 'rising' } },
+      { period: '2024-03', stage: 4, phase: 'escalating', other: {} },
+    ]);
   });
 });

@@ -23,8 +23,9 @@ export const GLASL_STAGES = [
 /** Kriesberg's phases, from the earliest of a conflict's life to the latest (frameworks/kriesberg/rules.pl). */
 export const KRIESBERG_PHASES = ['latent', 'emerging', 'escalating', 'stalemate', 'de_escalating', 'settlement', 'post_conflict'] as const;
 
+/** The trajectory's points from the first with a stage or a phase: a small conflict's actors may be named months before it starts. */
 export function escalationOf(trajectory: Trajectory | undefined): EscalationPoint[] {
-  return (trajectory?.points ?? []).map((point) => {
+  const rows = (trajectory?.points ?? []).map((point) => {
     const row: EscalationPoint = { period: point.period, other: {} };
     for (const { framework_id, key, value } of point.conclusions) {
       if (framework_id === 'glasl' && key === 'stage' && typeof value === 'number') row.stage = value;
@@ -33,4 +34,6 @@ export function escalationOf(trajectory: Trajectory | undefined): EscalationPoin
     }
     return row;
   });
+  const first = rows.findIndex((row) => row.stage !== undefined || row.phase !== undefined);
+  return first < 0 ? [] : rows.slice(first);
 }
