@@ -21,6 +21,7 @@ import frameworkRoutes from './routes/frameworks.ts';
 import analysisRoutes from './routes/analysis.ts';
 import disputeRoutes from './routes/disputes.ts';
 import correctionRoutes from './routes/corrections.ts';
+import conflictRoutes from './routes/conflicts.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(analysisRoutes, deps);
   await app.register(disputeRoutes, deps);
   await app.register(correctionRoutes, deps);
+  await app.register(conflictRoutes, deps);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

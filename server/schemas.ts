@@ -5,8 +5,10 @@ import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/store/corrections.ts';
-import { MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
+import { MAX_CONFLICTS_ASSESSED, MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 import { ARGUMENT_STATUSES } from '../engine/reason/disputes.ts';
+import { MAX_SCOPE_NAMES } from '../engine/conflicts/scope.ts';
+import { MAX_CONFLICTS } from '../engine/conflicts/detect.ts';
 
 /**
  * Request and response schemas shared by the routes. The same objects validate
@@ -418,9 +420,38 @@ const FrameworkIds = Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$' 
 });
 const AsOf = Type.String({ format: 'date-time', description: 'reason over the graph as it was recorded at this instant' });
 
+const ScopeName = Type.String({ minLength: 1, maxLength: 200 });
+const ScopeNames = (what: string) => Type.Array(ScopeName, { minItems: 1, maxItems: MAX_SCOPE_NAMES, uniqueItems: true, description: `${what} by id, label or alias` });
+const ScopeDay = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40, description });
+export const ScopeSchema = Type.Object(
+  {
+    actors: Type.Optional(ScopeNames('actors in scope')),
+    dyad: Type.Optional(Type.Array(ScopeName, { minItems: 2, maxItems: 2, description: 'two actors (id, label or alias): only what passes between them, and what either does with no other actor named' })),
+    places: Type.Optional(ScopeNames('places in scope (a country holds the places of its country code)')),
+    from: Type.Optional(ScopeDay('first day in scope (ISO date)')),
+    to: Type.Optional(ScopeDay('last day in scope (ISO date)')),
+    conflict: Type.Optional(Type.String({ pattern: '^conflict_[0-9a-f]{12}$', description: 'a conflict of GET /v1/graphs/{graph_id}/conflicts: its actors' })),
+  },
+  { additionalProperties: false, $id: 'Scope', description: 'reason over the sub-graph of these actors, places and period: the actors, the events and claims that involve them, the events at the places, the records of the period' },
+);
+export const ResolvedScopeSchema = Type.Object(
+  {
+    actors: Type.Array(Type.String(), { description: 'actor ids in scope (none: every actor)' }),
+    dyad: Type.Boolean(),
+    places: Type.Array(Type.String(), { description: 'place ids in scope (none: every place)' }),
+    from: Type.Optional(Type.String()),
+    to: Type.Optional(Type.String()),
+    conflict: Type.Optional(Type.String()),
+    source: Type.Optional(StringEnum(['request', 'question'] as const, { description: "analyze: whether the request gave the scope or the question's words named it" })),
+  },
+  { $id: 'ResolvedScope', description: 'the scope reasoned over, its names resolved to node ids' },
+);
+
 export const AssessRequestSchema = Type.Object(
   {
     as_of: Type.Optional(AsOf),
+    scope: Type.Optional(ref(ScopeSchema)),
+    by_conflict: Type.Optional(Type.Boolean({ description: `also assess each conflict of the graph (within the scope) on its own: the ${MAX_CONFLICTS_ASSESSED} largest` })),
     frameworks: Type.Optional(FrameworkIds),
     trajectory: Type.Optional(
       Type.Object(
@@ -446,6 +477,7 @@ export const AnalyzeRequestSchema = Type.Object(
         description: '`answer` (the default): a direct answer of at most about 120 words, with the readings beside it; `full`: one sentence per finding, as the frameworks state them',
       }),
     ),
+    scope: Type.Optional(ref(ScopeSchema)),
   },
   { additionalProperties: false, $id: 'AnalyzeRequest' },
 );
@@ -484,56 +516,96 @@ export const CitationSchema = Type.Object(
   { $id: 'Citation', description: 'what a cited id points at: the record, and the quote, source and date it rests on' },
 );
 const Citations = Type.Array(ref(CitationSchema), { description: 'every id cited, once, in id order, with its quote, source and date' });
+export const FrameworkAssessmentSchema = Type.Object(
+  {
+    framework_id: Type.String(),
+    name: Type.String(),
+    fit: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply",
+    }),
+    applies: Type.Boolean(),
+    coverage: Type.Number({ minimum: 0, maximum: 1, description: "the weighted share of the framework's indicators present" }),
+    indicators_present: Type.Array(Type.String()),
+    indicators_missing: Type.Array(Type.String()),
+    explanation: Type.String(),
+    evidence: RunEvidence,
+    evidence_total: RunEvidenceTotal,
+    findings: Type.Array(ref(FindingSchema)),
+    findings_omitted: FindingsOmitted,
+    error: Type.Optional(ref(RunErrorSchema)),
+  },
+  { $id: 'FrameworkAssessment', description: 'one framework run over the graph (or the scope), with its fit' },
+);
+const FrameworkAssessments = Type.Array(ref(FrameworkAssessmentSchema));
+export const TrajectorySchema = Type.Object(
+  {
+    period: Type.String(),
+    truncated: Type.Integer(),
+    points: Type.Array(
+      Type.Object({
+        period: Type.String(),
+        until: Type.String(),
+        results: Type.Array(
+          Type.Object({
+            framework_id: Type.String(),
+            applies: Type.Boolean(),
+            score: Type.Number(),
+            missing: Type.Array(Type.String()),
+            findings: Type.Array(ref(FindingSchema)),
+            findings_omitted: FindingsOmitted,
+            error: Type.Optional(ref(RunErrorSchema)),
+          }),
+        ),
+        conclusions: Type.Array(
+          Type.Object({ framework_id: Type.String(), key: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }),
+          { description: "what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ..." },
+        ),
+      }),
+    ),
+  },
+  { $id: 'Trajectory', description: 'the time-aware frameworks once per period, each seeing what had happened by its end' },
+);
+const NamedNode = Type.Object({ id: Type.String(), label: Type.String() });
+export const ConflictSchema = Type.Object(
+  {
+    id: Type.String({ description: 'conflict_ and a hash of its actor ids: stable while its actors are' }),
+    name: Type.String({ description: 'its main parties and places' }),
+    parties: Type.Array(NamedNode, { description: 'the most engaged actors, the most engaged first' }),
+    places: Type.Array(NamedNode, { description: 'where its events happened most often' }),
+    actors: Type.Array(Type.String(), { description: 'every actor of the group' }),
+    third_parties: Type.Array(Type.String(), { description: 'organisations, mediators and observers, and actors who deal with several conflicts, that deal with its actors' }),
+    events: Type.Integer(),
+    claims: Type.Integer(),
+    first: Type.Optional(Type.String()),
+    last: Type.Optional(Type.String()),
+  },
+  { $id: 'Conflict', description: 'a group of actors linked by opposition, alliance, membership, shared events and claims against one another' },
+);
+export const ConflictListSchema = Type.Object(
+  {
+    graph_id: Type.String(),
+    conflicts: Type.Array(ref(ConflictSchema), { description: 'the largest (events and claims) first' }),
+    total: Type.Integer({ description: `how many conflicts the graph holds (the first ${MAX_CONFLICTS} listed)` }),
+  },
+  { $id: 'ConflictList' },
+);
 
 export const AssessmentSchema = Type.Object(
   {
     workspace_id: Type.String(),
     graph_id: Type.String(),
-    assessments: Type.Array(
-      Type.Object({
-        framework_id: Type.String(),
-        name: Type.String(),
-        fit: Type.Number({
-          minimum: 0,
-          maximum: 1,
-          description: "how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply",
-        }),
-        applies: Type.Boolean(),
-        coverage: Type.Number({ minimum: 0, maximum: 1, description: "the weighted share of the framework's indicators present" }),
-        indicators_present: Type.Array(Type.String()),
-        indicators_missing: Type.Array(Type.String()),
-        explanation: Type.String(),
-        evidence: RunEvidence,
-        evidence_total: RunEvidenceTotal,
-        findings: Type.Array(ref(FindingSchema)),
-        findings_omitted: FindingsOmitted,
-        error: Type.Optional(ref(RunErrorSchema)),
-      }),
-    ),
+    scope: Type.Optional(ref(ResolvedScopeSchema)),
+    assessments: FrameworkAssessments,
     citations: Citations,
-    trajectory: Type.Optional(
-      Type.Object({
-        period: Type.String(),
-        truncated: Type.Integer(),
-        points: Type.Array(
-          Type.Object({
-            period: Type.String(),
-            until: Type.String(),
-            results: Type.Array(
-              Type.Object({
-                framework_id: Type.String(),
-                applies: Type.Boolean(),
-                score: Type.Number(),
-                missing: Type.Array(Type.String()),
-                findings: Type.Array(ref(FindingSchema)),
-                findings_omitted: FindingsOmitted,
-                error: Type.Optional(ref(RunErrorSchema)),
-              }),
-            ),
-          }),
-        ),
+    trajectory: Type.Optional(ref(TrajectorySchema)),
+    conflicts: Type.Optional(
+      Type.Array(Type.Object({ conflict: ref(ConflictSchema), assessments: FrameworkAssessments, citations: Citations, trajectory: Type.Optional(ref(TrajectorySchema)) }), {
+        description: 'with by_conflict: each conflict assessed on its own (within the scope), the largest first',
       }),
     ),
+    conflicts_omitted: Type.Optional(Type.Integer({ description: `conflicts beyond the ${MAX_CONFLICTS_ASSESSED} largest, not assessed` })),
   },
   { $id: 'Assessment' },
 );
@@ -570,6 +642,7 @@ export const AnalysisSchema = Type.Object(
       }),
     ),
     citations: Citations,
+    scope: Type.Optional(ref(ResolvedScopeSchema)),
   },
   { $id: 'Analysis' },
 );
@@ -741,6 +814,12 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   PatternQueryRequestSchema,
   QueryNotificationSchema,
   GraphQueryResultSchema,
+  ScopeSchema,
+  ResolvedScopeSchema,
+  FrameworkAssessmentSchema,
+  TrajectorySchema,
+  ConflictSchema,
+  ConflictListSchema,
   AssessRequestSchema,
   AnalyzeRequestSchema,
   FindingSchema,

@@ -17,6 +17,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { detectConflicts, type Conflict } from '../conflicts/detect.ts';
+import { resolveScope, scopeKey, type ResolvedScope, type ScopeRequest } from '../conflicts/scope.ts';
 import { CallGate } from '../gate.ts';
 import { catalogFor } from '../frameworks/catalog.ts';
 import type { CatalogListing } from '../frameworks/loader.ts';
@@ -184,12 +186,12 @@ export class ReasoningPool {
     return Number.isNaN(asOf) ? undefined : this.store.graphAsOf(tenant, graphId, new Date(asOf).toISOString());
   }
 
-  /** Runs frameworks over the graph (as recorded by `asOf`), cached per graph version. */
-  async frameworks(tenant: string, graphId: string, frameworkIds: string[], options: { asOf?: string; limits: RunLimits }): Promise<{ runs: FrameworkRun[]; graph: GraphIndex }> {
+  /** Runs frameworks over the graph (as recorded by `asOf`; over the sub-graph of `scope`), cached per graph version. */
+  async frameworks(tenant: string, graphId: string, frameworkIds: string[], options: { asOf?: string; limits: RunLimits; scope?: ResolvedScope }): Promise<{ runs: FrameworkRun[]; graph: GraphIndex }> {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
     if (graph.factCount <= this.preloadMaxFacts) this.preloads.remember(tenant, graphId);
-    const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null]);
+    const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null, scopeKey(options.scope)]);
     // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
     // them), so that the workers, each taking the next task when it is free, finish together
     const runs = await this.results.get(key, async () => {
@@ -210,14 +212,26 @@ export class ReasoningPool {
     tenant: string,
     graphId: string,
     frameworkIds: string[],
-    options: { asOf?: string; period: Period; maxPeriods: number; limits: RunLimits },
+    options: { asOf?: string; period: Period; maxPeriods: number; limits: RunLimits; scope?: ResolvedScope },
   ): Promise<Trajectory> {
     this.gate.checkCapacity();
     const { at } = await this.source.current(tenant, graphId);
-    const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods]);
+    const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods, scopeKey(options.scope)]);
     return this.results.get(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) =>
       trajectory.points.some((point) => point.results.some(stoppedByTime)),
     );
+  }
+
+  /** The separate conflicts of the graph at its current version (engine/conflicts/detect.ts). */
+  async conflicts(tenant: string, graphId: string): Promise<Conflict[]> {
+    const { graph } = await this.source.current(tenant, graphId);
+    return detectConflicts(graph);
+  }
+
+  /** A scope's names resolved against the graph at its current version: the ids its tasks carry. */
+  async scope(tenant: string, graphId: string, request: ScopeRequest): Promise<ResolvedScope> {
+    const { graph } = await this.source.current(tenant, graphId);
+    return resolveScope(graph, request);
   }
 
   /**

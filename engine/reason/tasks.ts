@@ -4,6 +4,7 @@
  * thread (worker.mjs) and in tests; errors come back as data, because a typed
  * error does not keep its class across a thread boundary.
  */
+import { graphInScope, type ResolvedScope } from '../conflicts/scope.ts';
 import { ParleyError, QueryError } from '../errors.ts';
 import type { FrameworkCatalog } from '../frameworks/loader.ts';
 import type { FrameworkManifest } from '../frameworks/manifest.ts';
@@ -18,8 +19,8 @@ import type { GraphVersion } from './replicas.ts';
 
 export type ReasonTask =
   | { kind: 'query'; at: GraphVersion; text: string; parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits>; shape?: ShapeRequest }
-  | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits }
-  | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits }
+  | { kind: 'frameworks'; at: GraphVersion; frameworkIds: string[]; asOf?: string; limits: RunLimits; scope?: ResolvedScope }
+  | { kind: 'trajectory'; at: GraphVersion; frameworkIds: string[]; asOf?: string; period: Period; maxPeriods: number; limits: RunLimits; scope?: ResolvedScope }
   | { kind: 'arguments'; at: GraphVersion; asOf?: string };
 
 /** A task that does nothing: what the pool sends to have a thread started (piscina starts one when a task finds none free). */
@@ -30,6 +31,15 @@ export interface TrajectoryPoint {
   /** Last day of the period: the valid-time cut the frameworks saw. */
   until: string;
   results: Pick<FrameworkRun, 'framework_id' | 'applies' | 'score' | 'findings' | 'findings_omitted' | 'missing' | 'error'>[];
+  /** What the frameworks concluded of the period as a whole (Glasl's stage, Kriesberg's phase and trend, ...): what a trajectory plots. */
+  conclusions: Conclusion[];
+}
+
+/** A framework's conclusion about the whole conflict: a finding with a plain value whose key the run gives once (not one per actor or pair). */
+export interface Conclusion {
+  framework_id: string;
+  key: string;
+  value: string | number | boolean;
 }
 
 export interface Trajectory {
@@ -84,10 +94,12 @@ export function runTask(task: ReasonTask, graph: GraphIndex, catalog: FrameworkC
         const statuses = bindsContested(result, graph) ? answerStatuses(catalog, graph, task.shape.asOf) : undefined;
         return { ok: true, value: shaper(result, graph, task.text, statuses ? { ...task.shape, statuses } : task.shape) };
       }
-      case 'frameworks':
-        return { ok: true, value: manifests(catalog, task.frameworkIds).map((manifest) => runFramework(catalog.registry, manifest, view(graph, task.asOf), task.limits)) };
+      case 'frameworks': {
+        const scoped = graphInScope(graph, task.scope);
+        return { ok: true, value: manifests(catalog, task.frameworkIds).map((manifest) => runFramework(catalog.registry, manifest, view(scoped, task.asOf), task.limits)) };
+      }
       case 'trajectory':
-        return { ok: true, value: trajectory(graph, catalog, task) };
+        return { ok: true, value: trajectory(graphInScope(graph, task.scope), catalog, task) };
       case 'arguments':
         return { ok: true, value: weighedArguments(catalog.registry, graph, task.asOf) };
     }
@@ -138,23 +150,31 @@ function trajectory(graph: GraphIndex, catalog: FrameworkCatalog, task: Extract<
   const budgetMs = task.limits.timeLimitMs * selected.length;
   const deadline = Date.now() + budgetMs;
   const pastBudget = { code: 'query_time_limit', message: `the trajectory ran past its time limit of ${budgetMs} ms (${task.limits.timeLimitMs} ms per framework)` };
-  const pointOf = ({ label, until }: { label: string; until: string }): TrajectoryPoint => ({
-    period: label,
-    until,
-    results: selected.map((manifest) => {
+  const pointOf = ({ label, until }: { label: string; until: string }): TrajectoryPoint => {
+    const results = selected.map((manifest): TrajectoryPoint['results'][number] => {
       const left = deadline - Date.now();
       if (left <= 0) return { framework_id: manifest.id, applies: false, score: 0, findings: [], findings_omitted: 0, missing: [], error: pastBudget };
       const run = runFramework(catalog.registry, manifest, view(graph, task.asOf, until), { ...task.limits, timeLimitMs: Math.min(task.limits.timeLimitMs, left) });
       // a run stopped by what was left of the budget, not by its own limit, says so (its message names the time it was given)
       const error = run.error?.code === 'query_time_limit' && left < task.limits.timeLimitMs ? pastBudget : run.error;
       return { framework_id: run.framework_id, applies: run.applies, score: run.score, findings: run.findings, findings_omitted: run.findings_omitted, missing: run.missing, ...(error ? { error } : {}) };
-    }),
-  });
+    });
+    return { period: label, until, results, conclusions: results.flatMap(conclusionsOf) };
+  };
   // the last period first: each earlier one is its view less the records of a later valid time, which the
   // engine takes out of the facts it holds instead of being handed the whole view again (engine/prolog/
   // bridge.ts); the periods the budget leaves out are then the earliest, as maxPeriods leaves those out
   const points = [...kept].reverse().map(pointOf).reverse();
   return { period: task.period, truncated: periodCount(first, last, task.period) - kept.length, points };
+}
+
+/** A run's conclusions about the whole conflict, in the order it gives them. */
+export function conclusionsOf(run: { framework_id: string; findings: { key: string; value: unknown }[] }): Conclusion[] {
+  const times = new Map<string, number>();
+  for (const finding of run.findings) times.set(finding.key, (times.get(finding.key) ?? 0) + 1);
+  return run.findings.flatMap(({ key, value }) =>
+    times.get(key) === 1 && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') ? [{ framework_id: run.framework_id, key, value }] : [],
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { frameworksFor, writeAnalysis } from '../../engine/reason/analysis.ts';
 import { assessGraph, selectFrameworks } from '../../engine/reason/assess.ts';
+import { questionScope } from '../../engine/reason/question-scope.ts';
 import { routeQuestion } from '../../engine/frameworks/intents.ts';
 import { frameworkLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -30,6 +31,8 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const assessed = await assessGraph(reasoning, tenant, workspace.graph_id, {
         ...(body.frameworks ? { frameworks: body.frameworks } : {}),
         asOf: asOf(body.as_of),
+        ...(body.scope ? { scope: body.scope } : {}),
+        ...(body.by_conflict ? { byConflict: true } : {}),
         ...(body.trajectory ? { trajectory: { period: body.trajectory.period, frameworks: body.trajectory.frameworks, maxPeriods: body.trajectory.max_periods } } : {}),
         limits,
       });
@@ -57,10 +60,14 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       // frameworks named by the client answer whatever the question's words say
       const routing = body.frameworks && asked.kind === 'unrelated' ? ({ kind: 'general' } as const) : asked;
       const ids = body.frameworks ? selectFrameworks(reasoning, body.frameworks) : frameworksFor(routing, loaded());
+      // the scope the request gives, else the one the question names ("between the RSF and the army since March")
+      const scope = body.scope
+        ? { ...(await reasoning.scope(tenant, workspace.graph_id, body.scope)), source: 'request' as const }
+        : questionScope(await store.loadGraph(tenant, workspace.graph_id), body.query);
       const { runs, graph } = ids.length > 0
-        ? await reasoning.frameworks(tenant, workspace.graph_id, ids, { asOf: asOf(body.as_of), limits })
+        ? await reasoning.frameworks(tenant, workspace.graph_id, ids, { asOf: asOf(body.as_of), limits, ...(scope ? { scope } : {}) })
         : { runs: [], graph: await store.loadGraph(tenant, workspace.graph_id) };
-      return writeAnalysis(body.query, routing, runs, graph, body.detail);
+      return { ...writeAnalysis(body.query, routing, runs, graph, body.detail), ...(scope ? { scope } : {}) };
     },
   );
 }

@@ -46,7 +46,7 @@ describe('report.html in headless Chromium', { timeout: 300_000 }, () => {
     ({ pipeline } = await openExtractionPipeline({ symbolicWorkers: 1 }));
     reasoning = await ReasoningPool.open(store, { workers: 1 });
     summary = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1 });
-    const assessed = await assessGraph(reasoning, 't', 'g', { trajectory: { period: 'quarter' }, limits: { inferenceLimit: 1_000_000, timeLimitMs: 20_000 } });
+    const assessed = await assessGraph(reasoning, 't', 'g', { trajectory: { period: 'quarter' }, byConflict: true, limits: { inferenceLimit: 1_000_000, timeLimitMs: 20_000 } });
     report = buildCorpusReport(await store.loadGraph('t', 'g'), 'g', corpus, summary, assessed);
     await writeFile(path.join(work, 'report.html'), renderReportHtml(report));
     browser = await chromium.launchPersistentContext(path.join(work, 'profile'), {
@@ -80,6 +80,9 @@ describe('report.html in headless Chromium', { timeout: 300_000 }, () => {
     await page.goto(`file://${path.join(work, 'report.html')}`);
 
     const expected = expectedMarks(report);
+    // the Sudan and DRC documents are two conflicts, each with its stage and phase per quarter drawn
+    expect(report.conflicts.length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(expected).filter((chart) => chart.startsWith('escalation-conflict_')).length).toBeGreaterThanOrEqual(2);
     const drawn = await page.evaluate(() =>
       [...document.querySelectorAll<SVGSVGElement>('svg[data-chart]')].map((svg) => {
         const box = svg.getBBox();

@@ -4,6 +4,7 @@ import { register as analyze } from './commands/analyze.ts';
 import { register as analyzeCorpus } from './commands/analyze-corpus.ts';
 import { register as assess } from './commands/assess.ts';
 import { register as correct } from './commands/correct.ts';
+import { register as conflicts } from './commands/conflicts.ts';
 import { register as extract } from './commands/extract.ts';
 import { register as ingest } from './commands/ingest.ts';
 import { register as keys } from './commands/keys.ts';
@@ -46,7 +47,7 @@ function createProgram(startServer: () => Promise<void>): Command {
     .exitOverride(); // before the commands are added: they inherit it
   // one line per command file; each registers its commands with their options and --help
   serve(program, startServer);
-  for (const register of [workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer, correct]) register(program);
+  for (const register of [workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer, correct, conflicts]) register(program);
   return program;
 }
 

@@ -110,6 +110,8 @@ export class Parley {
         ...(typeof data === 'string' ? { text: data, contentType: 'application/x-ndjson' } : { body: data }),
         ...options,
       }),
+    /** The separate conflicts of the graph, each named by its main parties and places: their ids scope assess and analyze. */
+    conflicts: (graphId: string, options?: CallOptions): Promise<T.ConflictList> => this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/conflicts`, ...options }),
     /** The graph as JSON Lines (one {"node": …} or {"edge": …} per line), which import reads back. */
     export: async (graphId: string, options?: CallOptions): Promise<string> =>
       (await this.send({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/export`, ...options })).text(),

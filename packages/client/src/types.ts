@@ -411,9 +411,124 @@ export type GraphQueryResult = {
   notifications?: QueryNotification[];
 };
 
+/** reason over the sub-graph of these actors, places and period: the actors, the events and claims that involve them, the events at the places, the records of the period */
+export type Scope = {
+  /** actors in scope by id, label or alias */
+  actors?: string[];
+  /** two actors (id, label or alias): only what passes between them, and what either does with no other actor named */
+  dyad?: string[];
+  /** places in scope (a country holds the places of its country code) by id, label or alias */
+  places?: string[];
+  /** first day in scope (ISO date) */
+  from?: string;
+  /** last day in scope (ISO date) */
+  to?: string;
+  /** a conflict of GET /v1/graphs/{graph_id}/conflicts: its actors */
+  conflict?: string;
+};
+
+/** the scope reasoned over, its names resolved to node ids */
+export type ResolvedScope = {
+  /** actor ids in scope (none: every actor) */
+  actors: string[];
+  dyad: boolean;
+  /** place ids in scope (none: every place) */
+  places: string[];
+  from?: string;
+  to?: string;
+  conflict?: string;
+  /** analyze: whether the request gave the scope or the question's words named it */
+  source?: 'request' | 'question';
+};
+
+/** one framework run over the graph (or the scope), with its fit */
+export type FrameworkAssessment = {
+  framework_id: string;
+  name: string;
+  /** how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply */
+  fit: number;
+  applies: boolean;
+  /** the weighted share of the framework's indicators present */
+  coverage: number;
+  indicators_present: string[];
+  indicators_missing: string[];
+  explanation: string;
+  /** the ids of the nodes and edges the findings and present indicators rest on, sorted: the first 100 */
+  evidence: string[];
+  /** how many ids the findings and present indicators rest on (evidence lists the first of them) */
+  evidence_total: number;
+  findings: Finding[];
+  /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
+  findings_omitted: number;
+  error?: RunError;
+};
+
+/** the time-aware frameworks once per period, each seeing what had happened by its end */
+export type Trajectory = {
+  period: string;
+  truncated: number;
+  points: Array<{
+    period: string;
+    until: string;
+    results: Array<{
+      framework_id: string;
+      applies: boolean;
+      score: number;
+      missing: string[];
+      findings: Finding[];
+      /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
+      findings_omitted: number;
+      error?: RunError;
+    }>;
+    /** what the frameworks concluded of the period as a whole: Glasl's stage, Kriesberg's phase and trend, Zartman's ripeness, ... */
+    conclusions: Array<{
+      framework_id: string;
+      key: string;
+      value: string | number | boolean;
+    }>;
+  }>;
+};
+
+/** a group of actors linked by opposition, alliance, membership, shared events and claims against one another */
+export type Conflict = {
+  /** conflict_ and a hash of its actor ids: stable while its actors are */
+  id: string;
+  /** its main parties and places */
+  name: string;
+  /** the most engaged actors, the most engaged first */
+  parties: Array<{
+    id: string;
+    label: string;
+  }>;
+  /** where its events happened most often */
+  places: Array<{
+    id: string;
+    label: string;
+  }>;
+  /** every actor of the group */
+  actors: string[];
+  /** organisations, mediators and observers, and actors who deal with several conflicts, that deal with its actors */
+  third_parties: string[];
+  events: number;
+  claims: number;
+  first?: string;
+  last?: string;
+};
+
+export type ConflictList = {
+  graph_id: string;
+  /** the largest (events and claims) first */
+  conflicts: Conflict[];
+  /** how many conflicts the graph holds (the first 100 listed) */
+  total: number;
+};
+
 export type AssessRequest = {
   /** reason over the graph as it was recorded at this instant */
   as_of?: string;
+  scope?: Scope;
+  /** also assess each conflict of the graph (within the scope) on its own: the 10 largest */
+  by_conflict?: boolean;
   /** run only these frameworks (default: all loaded) */
   frameworks?: string[];
   /** also run the time-aware frameworks once per period, each seeing what had happened by its end */
@@ -435,6 +550,7 @@ export type AnalyzeRequest = {
   as_of?: string;
   /** `answer` (the default): a direct answer of at most about 120 words, with the readings beside it; `full`: one sentence per finding, as the frameworks state them */
   detail?: 'answer' | 'full';
+  scope?: Scope;
 };
 
 /** one conclusion of a framework, with the ids of the nodes and edges it rests on */
@@ -470,46 +586,21 @@ export type Citation = {
 export type Assessment = {
   workspace_id: string;
   graph_id: string;
-  assessments: Array<{
-    framework_id: string;
-    name: string;
-    /** how strongly and specifically the graph supports the framework's conclusion (its strength/3, frameworks/README.md); 0 when it does not apply */
-    fit: number;
-    applies: boolean;
-    /** the weighted share of the framework's indicators present */
-    coverage: number;
-    indicators_present: string[];
-    indicators_missing: string[];
-    explanation: string;
-    /** the ids of the nodes and edges the findings and present indicators rest on, sorted: the first 100 */
-    evidence: string[];
-    /** how many ids the findings and present indicators rest on (evidence lists the first of them) */
-    evidence_total: number;
-    findings: Finding[];
-    /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-    findings_omitted: number;
-    error?: RunError;
-  }>;
+  scope?: ResolvedScope;
+  assessments: FrameworkAssessment[];
   /** every id cited, once, in id order, with its quote, source and date */
   citations: Citation[];
-  trajectory?: {
-    period: string;
-    truncated: number;
-    points: Array<{
-      period: string;
-      until: string;
-      results: Array<{
-        framework_id: string;
-        applies: boolean;
-        score: number;
-        missing: string[];
-        findings: Finding[];
-        /** per-actor findings (one per actor, pair or spoiler) the findings limit (PARLEY_FINDINGS_LIMIT) left out: a framework keeps those of the highest score */
-        findings_omitted: number;
-        error?: RunError;
-      }>;
-    }>;
-  };
+  trajectory?: Trajectory;
+  /** with by_conflict: each conflict assessed on its own (within the scope), the largest first */
+  conflicts?: Array<{
+    conflict: Conflict;
+    assessments: FrameworkAssessment[];
+    /** every id cited, once, in id order, with its quote, source and date */
+    citations: Citation[];
+    trajectory?: Trajectory;
+  }>;
+  /** conflicts beyond the 10 largest, not assessed */
+  conflicts_omitted?: number;
 };
 
 export type Analysis = {
@@ -545,6 +636,7 @@ export type Analysis = {
   }>;
   /** every id cited, once, in id order, with its quote, source and date */
   citations: Citation[];
+  scope?: ResolvedScope;
 };
 
 export type FrameworkManifest = {

@@ -102,6 +102,7 @@ export async function analyzeCorpus(dir: string, options: AnalyzeCorpusOptions):
       reasoning = await ReasoningPool.open(store, reasoningOptions(config));
       const assessed = await assessGraph(reasoning, options.tenant, options.graph, {
         trajectory: { period: options.period },
+        byConflict: true,
         limits: frameworkLimits(config),
       });
       const graph = await store.loadGraph(options.tenant, options.graph);

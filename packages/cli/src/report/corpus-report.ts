@@ -1,8 +1,10 @@
 import type { BatchSummary } from '@parley/engine/ingest/batch.ts';
 import type { GraphIndex } from '@parley/engine/store/graph-index.ts';
 import { validTime } from '@parley/engine/store/view.ts';
+import type { Conflict } from '@parley/engine/conflicts/detect.ts';
 import type { GraphAssessment } from '@parley/engine/reason/assess.ts';
 import { periodsBetween, type Trajectory } from '@parley/engine/reason/tasks.ts';
+import { escalationOf, type EscalationPoint } from './escalation.ts';
 
 /**
  * What an analyst reads after a batch: the corpus's documents with what each gave,
@@ -47,7 +49,8 @@ export interface CorpusReport {
   claim_types: { type: string; count: number }[];
   events_by_month: { month: string; count: number; by_type: Record<string, number> }[];
   network: {
-    nodes: { id: string; label: string; actor_type?: string }[];
+    /** In the order drawn: the actors of each conflict together (the largest conflict first), then the others. */
+    nodes: { id: string; label: string; actor_type?: string; conflict?: string }[];
     edges: { from: string; to: string; type: 'OPPOSES' | 'ALLIED_WITH' }[];
     /** Actors with relations left out of the chart (MAX_NETWORK_ACTORS). */
     left_out: number;
@@ -56,6 +59,21 @@ export interface CorpusReport {
   /** What each id the assessment cites points at: its quote, source and date. */
   citations: GraphAssessment['citations'];
   trajectory: Trajectory | null;
+  /** Glasl's stage and Kriesberg's phase per period over the whole graph (all conflicts together). */
+  escalation: EscalationPoint[];
+  /** Each conflict of the graph (engine/conflicts/detect.ts) assessed on its own, the largest first. */
+  conflicts: ConflictSection[];
+}
+
+/** A conflict as detect.ts gives it, its parties, places, actors and third parties by label. */
+export interface ConflictSection extends Pick<Conflict, 'id' | 'name' | 'events' | 'claims' | 'first' | 'last'> {
+  parties: string[];
+  places: string[];
+  actors: string[];
+  third_parties: string[];
+  assessment: GraphAssessment['assessments'];
+  trajectory: Trajectory | null;
+  escalation: EscalationPoint[];
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -159,10 +177,25 @@ export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: strin
     red_lines: redLines,
     claim_types: [...claimTypes].map(([type, count]) => ({ type, count })).sort(byCount((item) => item.type)),
     events_by_month: monthsBetween([...months.keys()]).map((month) => ({ month, count: months.get(month)?.count ?? 0, by_type: months.get(month)?.by_type ?? {} })),
-    network: actorNetwork(graph, label),
+    network: actorNetwork(graph, label, assessed.conflicts?.map((entry) => entry.conflict) ?? []),
     assessment: assessed.assessments,
     citations: assessed.citations,
     trajectory: assessed.trajectory ?? null,
+    escalation: escalationOf(assessed.trajectory),
+    conflicts: (assessed.conflicts ?? []).map(({ conflict, assessments, trajectory }) => ({
+      id: conflict.id,
+      name: conflict.name,
+      parties: conflict.parties.map((party) => party.label),
+      places: conflict.places.map((place) => place.label),
+      actors: conflict.actors.map(label).sort(),
+      third_parties: conflict.third_parties.map(label).sort(),
+      events: conflict.events,
+      claims: conflict.claims,
+      ...(conflict.first ? { first: conflict.first, last: conflict.last } : {}),
+      assessment: assessments,
+      trajectory: trajectory ?? null,
+      escalation: escalationOf(trajectory),
+    })),
   };
 }
 
@@ -174,7 +207,7 @@ function monthsBetween(months: string[]): string[] {
 }
 
 /** Who opposes and allies with whom: one undirected edge per pair and type, the most connected actors kept. */
-function actorNetwork(graph: GraphIndex, label: (id: string) => string): CorpusReport['network'] {
+function actorNetwork(graph: GraphIndex, label: (id: string) => string, conflicts: { id: string; actors: string[] }[]): CorpusReport['network'] {
   const pairs = new Map<string, { from: string; to: string; type: 'OPPOSES' | 'ALLIED_WITH' }>();
   for (const type of ['OPPOSES', 'ALLIED_WITH'] as const) {
     for (const edgeId of graph.edgesWithType(type)) {
@@ -187,8 +220,17 @@ function actorNetwork(graph: GraphIndex, label: (id: string) => string): CorpusR
   for (const { from, to } of pairs.values()) for (const id of [from, to]) degree.set(id, (degree.get(id) ?? 0) + 1);
   const ranked = [...degree].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
   const kept = new Set(ranked.slice(0, MAX_NETWORK_ACTORS));
+  const conflictOf = new Map(conflicts.flatMap((conflict, index) => conflict.actors.map((id) => [id, index] as const)));
   return {
-    nodes: [...kept].sort().map((id) => ({ id, label: label(id), ...(text(graph.node(id)?.properties.actor_type) ? { actor_type: text(graph.node(id)?.properties.actor_type) } : {}) })),
+    nodes: [...kept]
+      .map((id) => ({ id, order: conflictOf.has(id) ? conflictOf.get(id)! : conflicts.length }))
+      .sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1))
+      .map(({ id }) => ({
+        id,
+        label: label(id),
+        ...(text(graph.node(id)?.properties.actor_type) ? { actor_type: text(graph.node(id)?.properties.actor_type) } : {}),
+        ...(conflictOf.has(id) ? { conflict: conflicts[conflictOf.get(id)!].id } : {}),
+      })),
     edges: [...pairs.values()].filter(({ from, to }) => kept.has(from) && kept.has(to)).sort((a, b) => `${a.type}${a.from}${a.to}`.localeCompare(`${b.type}${b.from}${b.to}`)),
     left_out: ranked.length - kept.size,
   };
