@@ -642,6 +642,9 @@ export const AnalysisSchema = Type.Object(
       }),
     ),
     citations: Citations,
+    disputes: Type.Array(Type.Object({ id: Type.String(), sentence: Type.String() }), {
+      description: 'the cited claims and events the weighed evidence does not let stand (disputed or rejected), each dispute told once: who says what on each side',
+    }),
     scope: Type.Optional(ref(ResolvedScopeSchema)),
   },
   { $id: 'Analysis' },

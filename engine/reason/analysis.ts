@@ -11,7 +11,8 @@ import type { FrameworkEntry } from '../frameworks/loader.ts';
 import type { FrameworkRun } from '../frameworks/run.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { INTENT_RULES, type Routing } from '../frameworks/intents.ts';
-import { byRank, writeAnswer, type Reading } from './answer.ts';
+import { ANSWER_WORDS, byRank, wordCount, writeAnswer, type Reading } from './answer.ts';
+import { disputeNotes, type ArgumentStatuses } from './disputes.ts';
 
 export interface Assessment {
   framework_id: string;
@@ -103,6 +104,14 @@ export interface Analysis {
     error?: { code: string; message: string };
   }[];
   citations: Citation[];
+  /** The cited claims and events the weighed evidence does not let stand (disputed or rejected), each dispute told once. */
+  disputes: { id: string; sentence: string }[];
+}
+
+/** The contradicted records weighed over the whole graph (disputes.ts), to say which cited accounts are disputed. */
+export interface WeighedGraph {
+  statuses: ArgumentStatuses;
+  graph: GraphIndex;
 }
 
 /**
@@ -111,7 +120,7 @@ export interface Analysis {
  */
 export type AnalysisDetail = 'answer' | 'full';
 
-export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex, detail: AnalysisDetail = 'answer'): Analysis {
+export function writeAnalysis(question: string, routing: Routing, runs: FrameworkRun[], graph: GraphIndex, detail: AnalysisDetail = 'answer', weighed?: WeighedGraph): Analysis {
   const intents = routing.kind === 'intents' ? routing.intents : routing.kind === 'general' ? ['general'] : [];
   if (routing.kind === 'unrelated') {
     return {
@@ -121,17 +130,20 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       readings: [],
       frameworks: [],
       citations: [],
+      disputes: [],
     };
   }
   if (runs.length === 0) {
     // the question's kind is understood, but no framework loaded now answers it (a module refused at start-up)
-    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, readings: [], frameworks: [], citations: [] };
+    return { question, answer: `No loaded framework answers questions of this kind (${intents.join(', ')}); GET /v1/frameworks lists what is loaded and what was refused.`, intents, readings: [], frameworks: [], citations: [], disputes: [] };
   }
   // a general question (no intents) is answered from the best ranked readings
   const written = writeAnswer(routing.kind === 'intents' ? routing.intents : [], runs, graph);
   // every id a finding lists is resolved, whichever answer cites it
   const cited = new Set<string>([...written.cited, ...runs.flatMap((run) => run.findings.flatMap((finding) => finding.evidence))]);
-  const answer = detail === 'full' ? fullAnswer(runs) : written.answer;
+  // the answer's own ids first, so that the dispute it rests on is the one it tells
+  const disputes = weighed ? disputeNotes([...written.cited, ...[...cited].sort()], weighed.graph, weighed.statuses) : [];
+  const answer = detail === 'full' ? fullAnswer(runs) : withDispute(written.answer, disputes);
   return {
     question,
     answer,
@@ -151,8 +163,23 @@ export function writeAnalysis(question: string, routing: Routing, runs: Framewor
       ...(run.error ? { error: run.error } : {}),
     })),
     citations: citations([...cited], graph),
+    disputes,
   };
 }
+
+/** Words the dispute sentence may add to the answer: a disputed account it rests on is part of how sure it is. */
+const DISPUTE_WORDS = 40;
+
+/** The answer with the first dispute among what it cites told, or counted when the sentence would run too long. */
+function withDispute(answer: string, disputes: { sentence: string }[]): string {
+  if (disputes.length === 0) return answer;
+  const [first] = disputes;
+  const more = disputes.length > 1 ? ` ${disputes.length - 1} more of the cited accounts are disputed (disputes).` : '';
+  if (wordCount(first.sentence) <= DISPUTE_WORDS && wordCount(answer) + wordCount(first.sentence) <= ANSWER_WORDS + DISPUTE_WORDS) return `${answer} ${capitalise(first.sentence)}${more}`;
+  return `${answer} ${disputes.length === 1 ? 'One of the cited accounts is' : `${disputes.length} of the cited accounts are`} disputed (disputes).`;
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
 function fullAnswer(runs: FrameworkRun[]): string {

@@ -203,7 +203,7 @@ const KEY_WORDS: Record<string, { yes?: string; no?: string; value?: string; plu
   'lederach.missing_level': { value: 'levels left out: {v}' },
 };
 
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+export const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const humanise = (value: string) => VALUE_WORDS[value] ?? value.replace(/_/g, ' ');
 

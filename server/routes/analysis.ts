@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { frameworksFor, writeAnalysis } from '../../engine/reason/analysis.ts';
 import { assessGraph, selectFrameworks } from '../../engine/reason/assess.ts';
+import { shownUnlessPastLimits } from '../../engine/reason/disputes.ts';
 import { questionScope } from '../../engine/reason/question-scope.ts';
 import { routeQuestion } from '../../engine/frameworks/intents.ts';
 import { frameworkLimits } from '../config.ts';
@@ -67,7 +68,9 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const { runs, graph } = ids.length > 0
         ? await reasoning.frameworks(tenant, workspace.graph_id, ids, { asOf: asOf(body.as_of), limits, ...(scope ? { scope } : {}) })
         : { runs: [], graph: await store.loadGraph(tenant, workspace.graph_id) };
-      return { ...writeAnalysis(body.query, routing, runs, graph, body.detail), ...(scope ? { scope } : {}) };
+      // which cited accounts stand: weighed over the whole graph, whatever the scope (a rival account may lie outside it)
+      const weighed = runs.length > 0 ? await reasoning.arguments(tenant, workspace.graph_id, asOf(body.as_of)).catch(shownUnlessPastLimits) : undefined;
+      return { ...writeAnalysis(body.query, routing, runs, graph, body.detail, weighed), ...(scope ? { scope } : {}) };
     },
   );
 }

@@ -138,3 +138,40 @@ describe('routing by the kind of question', () => {
     }
   }, 60_000);
 });
+
+describe('the answer says which accounts it rests on are disputed', () => {
+  const question = 'Who are the spoilers?';
+  const contested = () => {
+    const graph = graphOf();
+    const at = '2024-06-02T00:00:00.000Z';
+    graph.putNode({ id: 'denial', labels: ['Claim'], properties: { text: 'we did not shell El Fasher', type: 'Denial' }, confidence: 1, recorded_at: at, provenance: [{ source: 'rsf-channel', timestamp: at }] });
+    graph.putEdge({ id: 'e5', type: 'ASSERTS', from: 'rsf', to: 'denial', properties: {}, confidence: 1, recorded_at: at, provenance: [] });
+    graph.putEdge({ id: 'e6', type: 'CONTRADICTS', from: 'denial', to: 'attack', properties: {}, confidence: 1, recorded_at: at, provenance: [] });
+    return graph;
+  };
+  const weighed = (attack: 'disputed' | 'accepted') => ({
+    graph: contested(),
+    statuses: [
+      { id: 'attack', status: attack, weight: attack === 'accepted' ? 2 : 1, sources: attack === 'accepted' ? 2 : 1 },
+      { id: 'denial', status: attack === 'accepted' ? ('rejected' as const) : ('disputed' as const), weight: 1, sources: 1 },
+    ],
+  });
+
+  it('tells the dispute behind a cited event once, who says what on each side, within the answer', () => {
+    const analysis = writeAnalysis(question, routeQuestion(question), RUNS, contested(), 'answer', weighed('disputed'));
+    expect(analysis.disputes).toHaveLength(1);
+    expect(analysis.disputes[0].id).toBe('attack');
+    expect(analysis.disputes[0].sentence).toMatch(/^disputed: .*"RSF shells El Fasher" \(1 source\); .*"we did not shell El Fasher" \(1 source, disputed\)/);
+    expect(analysis.disputes[0].sentence).toContain('Rapid Support Forces');
+    expect(analysis.answer).toContain(' Disputed: ');
+    expect(words(analysis.answer)).toBeLessThanOrEqual(ANSWER_WORDS + 40);
+  });
+
+  it('says nothing of a dispute the evidence settled for the account it cites, and nothing without weighing', () => {
+    const settled = writeAnalysis(question, routeQuestion(question), RUNS, contested(), 'answer', weighed('accepted'));
+    // the cited event stands; its rejected denial is cited by no finding
+    expect(settled.disputes).toEqual([]);
+    expect(settled.answer).not.toMatch(/disputed|rejected/i);
+    expect(writeAnalysis(question, routeQuestion(question), RUNS, contested()).disputes).toEqual([]);
+  });
+});

@@ -636,6 +636,11 @@ export type Analysis = {
   }>;
   /** every id cited, once, in id order, with its quote, source and date */
   citations: Citation[];
+  /** the cited claims and events the weighed evidence does not let stand (disputed or rejected), each dispute told once: who says what on each side */
+  disputes: Array<{
+    id: string;
+    sentence: string;
+  }>;
   scope?: ResolvedScope;
 };
 
