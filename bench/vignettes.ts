@@ -15,6 +15,7 @@ const { values: args } = parseArgs({ options: { generated: { type: 'string', def
 const catalog = await loadRuleModules([]);
 const { results, totals } = await evaluateVignettes(catalog);
 console.log(vignetteTable(results, totals));
+for (const result of results.filter((entry) => !entry.conceptNamed)) console.log(`\n${result.file}: the answer does not name the concept:\n  ${result.answer}`);
 for (const size of args.generated!.split(',').map(Number).filter((x) => x > 0)) {
   const { sharing, ranking } = await topScoreSharing(catalog, size);
   console.log(`\ngenerated graph of ${size} facts: ${sharing} of ${ranking.length} frameworks share the top score`);

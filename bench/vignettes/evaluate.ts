@@ -53,6 +53,8 @@ export interface VignetteResult {
   /** Frameworks whose fit equals the top fit. */
   sharingTop: number;
   conceptNamed: boolean;
+  /** analyze's answer to the vignette's question. */
+  answer: string;
   ranking: Assessment[];
 }
 
@@ -108,6 +110,7 @@ export async function evaluateVignettes(catalog: FrameworkCatalog, dir = VIGNETT
         homeFirst: ranking[0]?.framework_id === vignette.home,
         sharingTop: ranking.filter((assessment) => assessment.fit === ranking[0]!.fit).length,
         conceptNamed: analysis.answer.toLowerCase().includes(vignette.concept.toLowerCase()),
+        answer: analysis.answer,
         ranking,
       });
     }

@@ -153,6 +153,7 @@ interface Group {
 /** Value atoms as words; those not listed read with their underscores as spaces. */
 const VALUE_WORDS: Record<string, string> = {
   de_escalating: 'de-escalating',
+  post_conflict: 'post-conflict',
   lose_lose: 'lose-lose',
   win_lose: 'win-lose',
   win_win: 'win-win',

@@ -108,4 +108,25 @@ describe('report.html in headless Chromium', { timeout: 300_000 }, () => {
     expect(requested.filter((url) => !url.startsWith('file://'))).toEqual([]);
     await page.close();
   });
+
+  it("quotes the evidence of each framework's findings, with its source and date, beside the ranking", async () => {
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(work, 'report.html')}`);
+    // the evidence column of the whole-graph table and of each conflict's table
+    const cells = await page.evaluate(() =>
+      [...document.querySelectorAll('table')]
+        .filter((table) => [...table.querySelectorAll('th')].at(-1)?.textContent === 'evidence')
+        .flatMap((table) => [...table.querySelectorAll('tbody tr')].map((row) => row.lastElementChild!))
+        .flatMap((cell) => [...cell.querySelectorAll('div')].map((entry) => ({ id: entry.querySelector('code')?.textContent ?? '', text: entry.textContent ?? '' }))),
+    );
+    const cited = new Map([...report.citations, ...report.conflicts.flatMap((conflict) => conflict.citations)].map((citation) => [citation.id, citation]));
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) {
+      const citation = cited.get(cell.id);
+      expect(citation?.quote, cell.id).toBeTruthy();
+      expect(cell.text).toContain(citation!.quote);
+      expect(cell.text).toContain(citation!.source);
+    }
+    await page.close();
+  });
 });

@@ -72,6 +72,8 @@ export interface ConflictSection extends Pick<Conflict, 'id' | 'name' | 'events'
   actors: string[];
   third_parties: string[];
   assessment: GraphAssessment['assessments'];
+  /** What each id the conflict's assessment cites points at: its quote, source and date. */
+  citations: GraphAssessment['citations'];
   trajectory: Trajectory | null;
   escalation: EscalationPoint[];
 }
@@ -182,7 +184,7 @@ export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: strin
     citations: assessed.citations,
     trajectory: assessed.trajectory ?? null,
     escalation: escalationOf(assessed.trajectory),
-    conflicts: (assessed.conflicts ?? []).map(({ conflict, assessments, trajectory }) => ({
+    conflicts: (assessed.conflicts ?? []).map(({ conflict, assessments, citations, trajectory }) => ({
       id: conflict.id,
       name: conflict.name,
       parties: conflict.parties.map((party) => party.label),
@@ -193,6 +195,7 @@ export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: strin
       claims: conflict.claims,
       ...(conflict.first ? { first: conflict.first, last: conflict.last } : {}),
       assessment: assessments,
+      citations,
       trajectory: trajectory ?? null,
       escalation: escalationOf(trajectory),
     })),

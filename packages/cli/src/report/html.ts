@@ -192,6 +192,21 @@ function conclusionStatements(assessment: CorpusReport['assessment'][number]): s
   return assessment.findings.filter((finding) => kept.has(finding.key)).map((finding) => finding.statement).join(' ');
 }
 
+/** Findings quoted per framework in the report's tables (report.json has every citation). */
+const QUOTES_PER_FRAMEWORK = 2;
+
+/** The evidence of a framework's findings as a reader checks it: the first records they rest on, each with its quote, source and date. */
+function evidenceQuotes(assessment: CorpusReport['assessment'][number], citations: CorpusReport['citations']): string {
+  const byId = new Map(citations.map((citation) => [citation.id, citation]));
+  const ids = [...new Set(assessment.findings.flatMap((finding) => finding.evidence.slice(0, 1)))].filter((id) => byId.get(id)?.quote).slice(0, QUOTES_PER_FRAMEWORK);
+  return ids
+    .map((id) => {
+      const citation = byId.get(id)!;
+      return `<div><blockquote>“${escape(citation.quote!)}”</blockquote><span class="muted">${escape(citation.source ?? '')}${citation.timestamp ? `, ${escape(citation.timestamp.slice(0, 10))}` : ''} · <code>${escape(id)}</code></span></div>`;
+    })
+    .join('');
+}
+
 /** One conflict: who, where and when, its escalation per period, and the frameworks that read it best. */
 function conflictSection(report: CorpusReport, conflict: CorpusReport['conflicts'][number]): string {
   const top = conflict.assessment.slice(0, 5);
@@ -201,7 +216,7 @@ function conflictSection(report: CorpusReport, conflict: CorpusReport['conflicts
 <span class="muted">${conflict.events} events, ${conflict.claims} claims${conflict.first ? `, ${escape(conflict.first)} to ${escape(conflict.last ?? '')}` : ''}; id <code>${escape(conflict.id)}</code></span></p>
 ${escalationChart(`escalation-${conflict.id}`, conflict.escalation, report.trajectory?.period ?? 'period')}
 ${conclusionsTable(conflict.escalation)}
-${table(['framework', 'fit', 'what it concludes'], top.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(conclusionStatements(assessment) || '—')]))}
+${table(['framework', 'fit', 'what it concludes', 'evidence'], top.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(conclusionStatements(assessment) || '—'), evidenceQuotes(assessment, conflict.citations)]))}
 </section>`;
 }
 
@@ -251,7 +266,7 @@ ${escalationChart('escalation', report.escalation, report.trajectory?.period ?? 
 ${conclusionsTable(report.escalation)}
 <h2>Framework assessment</h2>
 ${barChart('fit', 'Framework fit', fitItems, (value) => value.toFixed(2))}
-${table(['framework', 'fit', 'explanation'], report.assessment.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(assessment.explanation)]))}
+${table(['framework', 'fit', 'explanation', 'evidence'], report.assessment.map((assessment) => [escape(assessment.name), assessment.applies ? assessment.fit.toFixed(2) : '<span class="muted">n/a</span>', escape(assessment.explanation), evidenceQuotes(assessment, report.citations)]))}
 <h2>Claims by type</h2>
 ${barChart('claims', 'Claims by type', report.claim_types.map((item) => ({ label: item.type, value: item.count, colour: PALETTE[4] })))}
 <h2>Red lines</h2>
