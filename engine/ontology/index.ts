@@ -81,7 +81,7 @@ export const NODE_REQUIRED_PROPERTIES: Record<NodeKind, readonly string[]> = {
  * date-time that names a real day and time, `count` a non-negative integer.
  * Properties outside the ontology may hold any JSON value.
  */
-export type PropertyType = 'string' | 'strings' | 'instant' | 'count';
+export type PropertyType = 'string' | 'strings' | 'instant' | 'count' | 'share';
 
 /** Properties every node and edge may carry (ontology.md "Provenance and time"). */
 export const COMMON_PROPERTY_TYPES: Record<string, PropertyType> = { valid_from: 'instant', valid_to: 'instant' };
@@ -93,7 +93,7 @@ export const NODE_PROPERTY_TYPES: Record<NodeKind, Record<string, PropertyType>>
   Location: { label: 'string', location_type: 'string', country_code: 'string' },
   Issue: { label: 'string' },
   Interest: { label: 'string', interest_type: 'string' },
-  Document: { source: 'string', sha256: 'string', title: 'string', published_at: 'instant' },
+  Document: { source: 'string', sha256: 'string', title: 'string', published_at: 'instant', reliability: 'share' },
 };
 
 export const EDGE_PROPERTY_TYPES: Partial<Record<EdgeType, Record<string, PropertyType>>> = {

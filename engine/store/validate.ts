@@ -98,6 +98,7 @@ function checkType(where: Where, field: string, value: PropertyValue | undefined
     type === 'string' ? typeof value === 'string'
     : type === 'strings' ? Array.isArray(value) && value.every((item) => typeof item === 'string')
     : type === 'instant' ? isIsoInstant(value)
+    : type === 'share' ? typeof value === 'number' && value >= 0 && value <= 1
     : Number.isSafeInteger(value) && (value as number) >= 0;
   if (!valid) fail(where, field, `${field} must be ${TYPE_NAMES[type]} (got ${JSON.stringify(value).slice(0, 60)})`);
 }
@@ -107,6 +108,7 @@ const TYPE_NAMES: Record<PropertyType, string> = {
   strings: 'a list of strings',
   instant: 'an ISO 8601 date or date-time naming a real day and time',
   count: 'a non-negative integer',
+  share: 'a number from 0 to 1',
 };
 
 function checkTypes(where: Where, properties: Record<string, PropertyValue> | undefined, types: Record<string, PropertyType> | undefined): void {

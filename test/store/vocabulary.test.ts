@@ -108,6 +108,8 @@ describe('the vocabulary issue 23 adds', () => {
     ['a negative size', [node('e', 'Event', { event_type: 'PROTEST', size: -5 })], [], /size must be a non-negative integer/],
     ['CONCERNS from a claim', [node('c', 'Claim', { type: 'Demand', text: 'x' }), node('i', 'Issue', { label: 'y' })], [{ type: 'CONCERNS', from: 'c', to: 'i' }], /CONCERNS goes from Interest to Issue/],
     ['REFERS_TO an issue', [node('c', 'Claim', { type: 'Demand', text: 'x' }), node('i', 'Issue', { label: 'y' })], [{ type: 'REFERS_TO', from: 'c', to: 'i' }], /REFERS_TO goes from Claim to Event/],
+    ['a reliability above 1', [node('d', 'Document', { source: 'x', reliability: 1.5 })], [], /reliability must be a number from 0 to 1/],
+    ['a reliability in words', [node('d', 'Document', { source: 'x', reliability: 'high' })], [], /reliability must be a number from 0 to 1/],
     ['an actor type outside the list', [node('a', 'Actor', { label: 'x', actor_type: 'corporation' })], [], /actor_type must be one of .*company, court, police/],
   ])('refuses %s and writes nothing', async (_name, nodes, edges, message) => {
     await expect(store.writeGraph('t', 'refused', await graphWriteFromJson({ nodes, edges }), { createGraph: true })).rejects.toThrow(message);
