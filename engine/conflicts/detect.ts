@@ -7,7 +7,6 @@
  * Deterministic: a conflict's id is a hash of its members, its name its main parties and places.
  */
 import { createHash } from 'node:crypto';
-import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { validTime } from '../store/view.ts';
 
@@ -40,8 +39,6 @@ export const MAX_CONFLICTS = 100;
 const OUTSIDER_TYPES = new Set(['international_org', 'ngo', 'media']);
 const OUTSIDER_ROLES = new Set(['mediator', 'observer']);
 const ACTOR_LINKS = ['OPPOSES', 'ALLIED_WITH', 'MEMBER_OF'];
-
-const label = (node: NodeRecord | undefined, id: string) => (typeof node?.properties.label === 'string' ? node.properties.label : id);
 
 const cache = new WeakMap<GraphIndex, { revision: number; conflicts: Conflict[] }>();
 
@@ -109,6 +106,7 @@ function detect(graph: GraphIndex): Conflict[] {
 
   const groups = components(ties, outsiders);
   const conflicts: Conflict[] = [];
+  const countries = countriesOf(graph);
   for (const members of groups) {
     if (members.length < 2) continue;
     members.sort();
@@ -119,8 +117,8 @@ function detect(graph: GraphIndex): Conflict[] {
     const parties = [...members]
       .sort((a, b) => (engagement.get(b) ?? 0) - (engagement.get(a) ?? 0) || (a < b ? -1 : 1))
       .slice(0, MAX_NAMED_PARTIES)
-      .map((id) => ({ id, label: label(graph.node(id), id) }));
-    const places = placesOf(graph, events);
+      .map((id) => ({ id, label: graph.labelOf(id) }));
+    const places = placesOf(graph, events, countries);
     const name = `${parties.map((party) => party.label).join(' vs ')}${places.length > 0 ? ` (${places.map((place) => place.label).join(', ')})` : ''}`;
     conflicts.push({
       id: `conflict_${createHash('sha256').update(members.join('\n')).digest('hex').slice(0, 12)}`,
@@ -214,13 +212,18 @@ function findBridge(ties: Map<string, Set<string>>, outsiders: Set<string>): str
   return best?.id;
 }
 
-/** The places a conflict's events happened at most often: a city counts for its country too, when the graph holds the country. */
-function placesOf(graph: GraphIndex, events: Set<string>): { id: string; label: string }[] {
+/** The graph's country Locations by country code (the first of each). */
+function countriesOf(graph: GraphIndex): Map<string, string> {
   const countries = new Map<string, string>();
   for (const id of graph.nodesWithLabel('Location')) {
     const { location_type, country_code } = graph.node(id)!.properties;
     if (location_type === 'country' && typeof country_code === 'string' && !countries.has(country_code)) countries.set(country_code, id);
   }
+  return countries;
+}
+
+/** The places a conflict's events happened at most often: a city counts for its country too, when the graph holds the country. */
+function placesOf(graph: GraphIndex, events: Set<string>, countries: Map<string, string>): { id: string; label: string }[] {
   const counts = new Map<string, number>();
   const count = (id: string) => counts.set(id, (counts.get(id) ?? 0) + 1);
   for (const event of events) {
@@ -238,5 +241,5 @@ function placesOf(graph: GraphIndex, events: Set<string>): { id: string; label: 
   return [...counts]
     .sort((a, b) => b[1] - a[1] || Number(isCountry(b[0])) - Number(isCountry(a[0])) || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_NAMED_PLACES)
-    .map(([id]) => ({ id, label: label(graph.node(id), id) }));
+    .map(([id]) => ({ id, label: graph.labelOf(id) }));
 }

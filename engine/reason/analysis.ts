@@ -11,7 +11,7 @@ import type { FrameworkEntry } from '../frameworks/loader.ts';
 import type { FrameworkRun } from '../frameworks/run.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { INTENT_RULES, type Routing } from '../frameworks/intents.ts';
-import { ANSWER_WORDS, byRank, wordCount, writeAnswer, type Reading } from './answer.ts';
+import { ANSWER_WORDS, byRank, capitalise, wordCount, writeAnswer, type Reading } from './answer.ts';
 import { disputeNotes, type ArgumentStatuses } from './disputes.ts';
 
 export interface Assessment {
@@ -179,7 +179,6 @@ function withDispute(answer: string, disputes: { sentence: string }[]): string {
   return `${answer} ${disputes.length === 1 ? 'One of the cited accounts is' : `${disputes.length} of the cited accounts are`} disputed (disputes).`;
 }
 
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** One sentence per finding, with the ids it rests on; frameworks that cannot say, and why. */
 function fullAnswer(runs: FrameworkRun[]): string {

@@ -35,12 +35,11 @@ export async function analyzeGraph(reasoning: ReasoningPool, store: Pick<ParleyS
   const loaded = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded');
   const ids = request.frameworks ? selectFrameworks(reasoning, request.frameworks) : frameworksFor(routing, loaded);
   // the scope the request gives, else the one the question names ("between the RSF and the army since March")
-  const scope = request.scope
-    ? { ...(await reasoning.scope(tenant, graphId, request.scope)), source: 'request' as const }
-    : questionScope(await store.loadGraph(tenant, graphId), request.question);
+  const whole = request.scope ? undefined : await store.loadGraph(tenant, graphId);
+  const scope = whole ? questionScope(whole, request.question) : { ...(await reasoning.scope(tenant, graphId, request.scope!)), source: 'request' as const };
   const { runs, graph } = ids.length > 0
     ? await reasoning.frameworks(tenant, graphId, ids, { asOf: request.asOf, limits: request.limits, ...(scope ? { scope } : {}) })
-    : { runs: [], graph: await store.loadGraph(tenant, graphId) };
+    : { runs: [], graph: whole ?? (await store.loadGraph(tenant, graphId)) };
   // which cited accounts stand: weighed over the whole graph, whatever the scope (a rival account may lie outside it)
   const weighed = runs.length > 0 ? await reasoning.arguments(tenant, graphId, request.asOf).catch(shownUnlessPastLimits) : undefined;
   return { ...writeAnalysis(request.question, routing, runs, graph, request.detail, weighed), ...(scope ? { scope } : {}) };

@@ -205,11 +205,11 @@ const KEY_WORDS: Record<string, { yes?: string; no?: string; value?: string; plu
 };
 
 export const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const humanise = (value: string) => VALUE_WORDS[value] ?? value.replace(/_/g, ' ');
 
 /** "a, b and c"; past `limit` names, "and N more". */
-function listNames(names: string[], limit = NAMES_LISTED): string {
+export function listNames(names: string[], limit = NAMES_LISTED): string {
   const shown = names.slice(0, limit);
   const more = names.length - shown.length;
   if (more > 0) return `${shown.join(', ')} and ${more} more`;

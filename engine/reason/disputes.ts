@@ -14,6 +14,7 @@ import type { QueryResult } from '../query/index.ts';
 import { pageOf, pageRequest, type Page } from '../store/backend.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { inView, type GraphView } from '../store/view.ts';
+import { listNames } from './answer.ts';
 
 export const ARGUMENT_STATUSES = ['accepted', 'disputed', 'rejected'] as const;
 export type ArgumentStatus = (typeof ARGUMENT_STATUSES)[number];
@@ -146,12 +147,12 @@ export function describeDispute(id: string, graph: GraphIndex | GraphView, statu
   const node = view.graph.node(id);
   if (!argument || !node) return undefined;
   const others = opponents(view, id).filter((other) => byId.has(other) && view.graph.node(other));
-  const deniers = actorsAt(view, id, 'DENIES').map((actor) => actorName(view.graph, actor));
+  const deniers = actorsAt(view, id, 'DENIES').map((actor) => view.graph.labelOf(actor));
   const sides = others.map((other) => {
     const weighed = byId.get(other)!;
     return `${voice(view, view.graph.node(other)!, 'against')} ${account(view.graph.node(other)!, true)} (${sourceCount(weighed)}, ${weighed.status})`;
   });
-  if (deniers.length > 0) sides.push(`${joinNames(deniers)} ${deniers.length > 1 ? 'deny' : 'denies'} it`);
+  if (deniers.length > 0) sides.push(`${listNames(deniers, Infinity)} ${deniers.length > 1 ? 'deny' : 'denies'} it`);
   return [`${argument.status}: ${voice(view, node, 'for')} ${account(node, true)} (${sourceCount(argument)})`, ...sides].join('; ') + '.';
 }
 
@@ -190,13 +191,13 @@ function account(node: NodeRecord, quoted = false): string {
  * an event's reporting sources ("reports say"). A contradicting Denial denies it.
  */
 function voice(view: GraphView, node: NodeRecord, side: 'for' | 'against'): string {
-  const asserting = actorsAt(view, node.id, 'ASSERTS').map((actor) => actorName(view.graph, actor));
+  const asserting = actorsAt(view, node.id, 'ASSERTS').map((actor) => view.graph.labelOf(actor));
   const speaker = node.properties.speaker;
-  const names = asserting.length > 0 ? asserting : typeof speaker === 'string' && speaker !== '' ? [actorName(view.graph, speaker)] : [];
+  const names = asserting.length > 0 ? asserting : typeof speaker === 'string' && speaker !== '' ? [view.graph.labelOf(speaker)] : [];
   const denial = side === 'against' && node.properties.type === 'Denial';
   if (names.length === 0) return node.labels[0] === 'Event' ? (denial ? 'reports deny it:' : 'reports say') : denial ? 'a denial:' : 'a claim says';
   const plural = names.length > 1;
-  return `${joinNames(names)} ${denial ? (plural ? 'deny it:' : 'denies it:') : plural ? 'say' : 'says'}`;
+  return `${listNames(names, Infinity)} ${denial ? (plural ? 'deny it:' : 'denies it:') : plural ? 'say' : 'says'}`;
 }
 
 function sourceCount(argument: WeighedArgument): string {
@@ -217,11 +218,3 @@ function opponents(view: GraphView, id: string): string[] {
   return [...new Set(ids)].filter((other) => other !== id).sort();
 }
 
-function actorName(graph: GraphIndex, id: string): string {
-  const label = graph.node(id)?.properties.label;
-  return typeof label === 'string' && label !== '' ? label : id;
-}
-
-function joinNames(names: string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}

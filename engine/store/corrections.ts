@@ -17,7 +17,7 @@ import { EDGE_ENDPOINTS, EDGE_TYPES, isEdgeType, type EdgeRecord, type NodeRecor
 import type { AuditFields, CorrectionBody, CorrectionRecord } from './backend.ts';
 import { GraphIndex } from './graph-index.ts';
 import { unionProvenance } from './merge.ts';
-import { WriteChecker } from './validate.ts';
+import { endAllows, WriteChecker } from './validate.ts';
 
 export type { CorrectionRecord } from './backend.ts';
 
@@ -114,12 +114,12 @@ export class Corrections {
   }
 
   /** The corrected form of node `id` (a node id, not an alias), given the raw records; undefined when it is retracted or absent. */
-  node(id: string, raw: (id: string) => NodeRecord | undefined): NodeRecord | undefined {
+  node(id: string, raw: GraphIndex): NodeRecord | undefined {
     if (this.retracted.has(id) || this.aliases.has(id)) return undefined;
-    let node = this.patched(raw(id));
+    let node = this.patched(raw.node(id));
     if (!node) return undefined;
     for (const alias of this.aliasesOf(id)) {
-      const other = this.patched(raw(alias));
+      const other = this.patched(raw.node(alias));
       if (other && !this.retracted.has(alias)) node = joined(node, other);
     }
     return node;
@@ -167,9 +167,8 @@ function stringsOf(value: PropertyValue | undefined): string[] {
 /** The corrected graph of a raw one: a new index, the raw records' order kept. */
 export function correctedGraph(raw: GraphIndex, corrections: Corrections): GraphIndex {
   const corrected = new GraphIndex();
-  const rawNode = (id: string) => raw.node(id);
   for (const node of raw.nodes.values()) {
-    const kept = corrections.node(node.id, rawNode);
+    const kept = corrections.node(node.id, raw);
     if (kept) corrected.putNode(kept);
   }
   for (const edge of raw.edges.values()) {
@@ -185,10 +184,9 @@ export function correctedGraph(raw: GraphIndex, corrections: Corrections): Graph
  */
 export function correctedChanges(raw: GraphIndex, corrections: Corrections, nodes: readonly NodeRecord[], edges: readonly EdgeRecord[]): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
   const roots = new Set(nodes.map((node) => corrections.resolve(node.id)));
-  const rawNode = (id: string) => raw.node(id);
   const correctedNodes: NodeRecord[] = [];
   for (const id of roots) {
-    const node = corrections.node(id, rawNode);
+    const node = corrections.node(id, raw);
     if (node) correctedNodes.push(node);
   }
   const correctedEdges: EdgeRecord[] = [];
@@ -200,14 +198,14 @@ export function correctedChanges(raw: GraphIndex, corrections: Corrections, node
 }
 
 /** What a correction is checked against: the graph as corrected now, the raw graph, and the corrections in force. */
-export interface CorrectionTarget {
+interface CorrectionTarget {
   corrected: GraphIndex;
   raw: GraphIndex;
   corrections: Corrections;
 }
 
 /** The fields of an audit record a correction's check settles (the store adds id, ordinal, key and time). */
-export type CheckedCorrection = CorrectionBody & { reason: string };
+type CheckedCorrection = CorrectionBody & { reason: string };
 
 /**
  * Checks a correction against the graph as corrected now and the ontology, and resolves its ids
@@ -242,12 +240,10 @@ export function checkCorrection(input: CorrectionInput, target: CorrectionTarget
       const type = input.type;
       if (!isEdgeType(type)) throw new ValidationError('invalid_value', `field 'type' must be one of: ${EDGE_TYPES.join(', ')}`, { field: 'type', allowed: [...EDGE_TYPES] });
       if (type === edge.type) throw new ValidationError('type_unchanged', `edge '${edge.id}' is a ${type} already`, { field: 'type' });
-      const kind = (id: string) => target.corrected.node(id)!.labels[0];
-      const endpoints = EDGE_ENDPOINTS[type];
       for (const [end, id] of [['from', edge.from], ['to', edge.to]] as const) {
-        const allowed = endpoints[end];
-        if (allowed !== '*' && !allowed.includes(kind(id) as never)) {
-          throw new ValidationError('invalid_endpoint', `a ${type} goes ${end} ${allowed.join(' or ')}; '${id}' is a ${kind(id)}`, { field: 'type', id });
+        const kind = target.corrected.node(id)!.labels[0];
+        if (!endAllows(type, end, kind)) {
+          throw new ValidationError('invalid_endpoint', `a ${type} goes ${end} ${(EDGE_ENDPOINTS[type][end] as readonly string[]).join(' or ')}; '${id}' is a ${kind}`, { field: 'type', id });
         }
       }
       checkEdgeRecord({ ...edge, type }, target, 'type');

@@ -101,32 +101,24 @@ export class GraphCache {
 
   /** The graph's in-memory indexes, loaded from the backend on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
+    return (await this.loadGraphState(tenant, graphId)).index;
+  }
+
+  /** The graph as read and as written (loadGraph's index, with its corrections and the records as written). */
+  async loadGraphState(tenant: string, graphId: string): Promise<GraphState> {
     const key = graphKey(tenant, graphId);
     const applying = this.applying.get(key);
     if (applying) await applying;
     // a loaded graph is current: every write and deletion of it goes through this store and keeps `loaded` in step
     const loaded = this.loaded.get(key);
-    if (loaded) return this.touch(key, loaded.index);
+    if (loaded) {
+      this.touch(key, loaded.index);
+      return loaded;
+    }
     const meta = await this.backend.getGraphMeta(tenant, graphId);
     if (!meta) throw new NotFoundError('graph', graphId);
-    // load looks at the cache again, under the graph's lock
-    return this.locks.run(key, () => this.load(tenant, meta));
-  }
-
-  /** The graph as read and as written (loadGraph's, with its corrections). */
-  async loadGraphState(tenant: string, graphId: string): Promise<GraphState> {
-    const index = await this.loadGraph(tenant, graphId);
-    const entry = this.loaded.get(graphKey(tenant, graphId));
-    if (entry && entry.index === index) return entry;
-    // (evicted by another graph's load meanwhile)
-    const meta = await this.backend.getGraphMeta(tenant, graphId);
-    if (!meta) throw new NotFoundError('graph', graphId);
-    return this.locks.run(graphKey(tenant, graphId), () => this.loadState(tenant, meta));
-  }
-
-  /** The index of the graph `meta` describes (as corrected); the caller holds the graph's lock. */
-  async load(tenant: string, meta: GraphMeta): Promise<GraphIndex> {
-    return (await this.loadState(tenant, meta)).index;
+    // loadState looks at the cache again, under the graph's lock
+    return this.locks.run(key, () => this.loadState(tenant, meta));
   }
 
   /** The graph `meta` describes as read and as written; the caller holds the graph's lock. */

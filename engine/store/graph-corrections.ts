@@ -17,8 +17,7 @@ const PAST_VIEWS_KEPT = 8;
 interface PastView {
   raw: GraphIndex;
   rawRevision: number;
-  /** Audit records of the graph, and of them those made by the instant asked about. */
-  records: number;
+  /** Audit records made by the instant asked about (records are only appended: later ones leave the past view as it was). */
   kept: number;
   index: GraphIndex;
 }
@@ -124,11 +123,11 @@ export class GraphCorrections {
     if (madeBy.length === corrections.records.length) return undefined;
     const key = graphKey(tenant, graphId);
     const kept = this.pastViews.get(key);
-    if (kept && kept.raw === raw && kept.rawRevision === raw.revision && kept.records === corrections.records.length && kept.kept === madeBy.length) return kept.index;
+    if (kept && kept.raw === raw && kept.rawRevision === raw.revision && kept.kept === madeBy.length) return kept.index;
     const then = new Corrections(madeBy);
     const index = then.inForce ? correctedGraph(raw, then) : raw;
     this.pastViews.delete(key);
-    this.pastViews.set(key, { raw, rawRevision: raw.revision, records: corrections.records.length, kept: madeBy.length, index });
+    this.pastViews.set(key, { raw, rawRevision: raw.revision, kept: madeBy.length, index });
     if (this.pastViews.size > PAST_VIEWS_KEPT) this.pastViews.delete(this.pastViews.keys().next().value!);
     return index;
   }

@@ -290,6 +290,11 @@ export class GraphIndex {
   node(id: string): NodeRecord | undefined {
     return this.nodes.get(id);
   }
+  /** What a node is called in prose: its label, else its id. */
+  labelOf(id: string): string {
+    const label = this.nodes.get(id)?.properties.label;
+    return typeof label === 'string' && label !== '' ? label : id;
+  }
   edge(id: string): EdgeRecord | undefined {
     return this.edges.get(id);
   }

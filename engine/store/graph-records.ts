@@ -110,11 +110,12 @@ export class GraphRecords {
       // durable now: the index is brought in step, readers (loadGraph) waiting for the whole
       await this.cache.whileApplying(tenant, graphId, async () => {
         await applyToIndex(index, replay, slicer);
-        const changed = state.index === index ? { nodes: changedNodes, edges: changedEdges } : correctedChanges(index, state.corrections, changedNodes, changedEdges);
-        if (state.index !== index) putLogged(state.index, changed.nodes, changed.edges);
+        const corrected = state.index !== index;
+        const changed = corrected ? correctedChanges(index, state.corrections, changedNodes, changedEdges) : { nodes: changedNodes, edges: changedEdges };
+        if (corrected) putLogged(state.index, changed.nodes, changed.edges);
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);
-        await state.index.prepareInSlices(slicer);
+        if (corrected) await state.index.prepareInSlices(slicer);
         this.cache.keep(tenant, graphId, meta.generation, batch.meta?.revision ?? meta.revision ?? 0, state);
         if (changed.nodes.length > 0 || changed.edges.length > 0) await this.cache.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, ...changed });
       });

@@ -265,11 +265,16 @@ export class WriteChecker {
   }
 }
 
+/** Whether an edge of an ontology type may have a node of this kind at this end. */
+export function endAllows(type: EdgeType, end: 'from' | 'to', kind: string): boolean {
+  const allowed = EDGE_ENDPOINTS[type][end];
+  return allowed === '*' || allowed.includes(kind as never);
+}
+
 /** That the node at one end of an edge of an ontology type is of a kind the type allows there. */
 function checkEnd(where: Where, type: EdgeType, end: 'from' | 'to', id: string, kind: string): void {
-  const endpoints = EDGE_ENDPOINTS[type];
-  const allowed = endpoints[end];
-  if (allowed !== '*' && !allowed.includes(kind as never)) {
+  if (!endAllows(type, end, kind)) {
+    const endpoints = EDGE_ENDPOINTS[type];
     fail(where, end, `${type} goes from ${listKinds(endpoints.from)} to ${listKinds(endpoints.to)}; '${id}' is a ${kind}`);
   }
 }

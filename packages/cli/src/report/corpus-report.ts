@@ -82,7 +82,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const byCount = <T extends { count: number }>(key: (item: T) => string) => (a: T, b: T) => b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
 export function buildCorpusReport(graph: GraphIndex, graphId: string, dir: string, batch: BatchSummary, assessed: GraphAssessment): CorpusReport {
-  const label = (id: string) => text(graph.node(id)?.properties.label) ?? id;
+  const label = (id: string) => graph.labelOf(id);
   const sourceOfDocument = new Map<string, string>();
   for (const id of graph.nodesWithLabel('Document')) {
     const source = text(graph.node(id)?.properties.source);

@@ -132,7 +132,7 @@ const stageColour = (stage: number) => (stage <= 3 ? '#2ca02c' : stage <= 6 ? '#
  * name; the period labels are thinned to every k-th so that none overlaps the next.
  */
 export function escalationChart(id: string, rows: EscalationPoint[], period: string): string {
-  if (Object.keys(escalationMarks(id, rows)).length === 0) return empty(id, 'No escalation stage or phase concluded for any period: the graph holds too few dated records');
+  if (!rows.some((row) => row.stage !== undefined || row.phase !== undefined)) return empty(id, 'No escalation stage or phase concluded for any period: the graph holds too few dated records');
   const stageLabels = GLASL_STAGES.map((name, index) => `${index + 1} ${name}`);
   const phaseLabels = KRIESBERG_PHASES.map(phaseLabel);
   const width = 900;
