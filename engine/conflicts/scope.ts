@@ -7,6 +7,7 @@
 import { ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from '../store/graph-index.ts';
+import { isCalendarDay } from '../store/validate.ts';
 import { validTime } from '../store/view.ts';
 import { detectConflicts } from './detect.ts';
 
@@ -107,7 +108,7 @@ export function resolveScope(graph: GraphIndex, request: ScopeRequest): Resolved
   const day = (field: 'from' | 'to') => {
     const value = request[field];
     if (value === undefined) return undefined;
-    if (!ISO_DAY.test(value) || Number.isNaN(Date.parse(value.slice(0, 10)))) throw new ValidationError('scope_invalid', `scope.${field}: '${value}' is not an ISO date`, { field: `scope.${field}` });
+    if (!ISO_DAY.test(value) || !isCalendarDay(Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10)))) throw new ValidationError('scope_invalid', `scope.${field}: '${value}' is not an ISO date`, { field: `scope.${field}` });
     return value.slice(0, 10);
   };
   const from = day('from');

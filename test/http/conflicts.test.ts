@@ -136,6 +136,9 @@ describe('conflicts in one graph, one at a time', () => {
     const backwards = await post(`/v1/workspaces/${workspaces.both}/assess`, { scope: { from: '2024-05-01', to: '2024-01-01' } });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().code).toBe('scope_invalid');
+    const noSuchDay = await post(`/v1/workspaces/${workspaces.both}/assess`, { scope: { from: '2024-02-30' } });
+    expect(noSuchDay.statusCode).toBe(400);
+    expect(noSuchDay.json()).toMatchObject({ code: 'scope_invalid', field: 'scope.from' });
     const notAConflict = await post(`/v1/workspaces/${workspaces.both}/assess`, { scope: { conflict: 'conflict_000000000000' } });
     expect(notAConflict.statusCode).toBe(400);
   });
