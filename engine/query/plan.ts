@@ -243,9 +243,33 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
   }
   for (let i = 0; i + 1 < planned.length; i++) {
     const [match, projection] = [planned[i], planned[i + 1]];
-    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) match.countFrom = countTail(match, projection);
+    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
+      countRowsByMeaning(match, projection);
+      match.countFrom = countTail(match, projection);
+    }
   }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+/**
+ * `count(x)` of an element the MATCH binds is its row count: a MATCH that is not optional
+ * binds no null. Written as `count(*)` it takes the same path, so `count(c)` over
+ * `(a)-->(c)` is pushed down as `count(*)` over `(a)-->()` is, whichever name the user wrote.
+ */
+function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || !projection.aggregating) return;
+  const bound = new Set<string>();
+  for (const goal of match.goals) {
+    if (goal.kind === 'node') bound.add(goal.node.name);
+    else if (goal.kind === 'edge' || goal.kind === 'path') for (const element of [goal.rel, goal.from, goal.to]) bound.add(element.name);
+    else if (goal.kind === 'namedPath') bound.add(goal.path.name);
+  }
+  for (const item of projection.items) {
+    const { expr } = item;
+    if (expr.kind === 'call' && !expr.star && !expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && bound.has(expr.args[0].name)) {
+      item.expr = { ...expr, star: true, args: [] };
+    }
+  }
 }
 
 /**
