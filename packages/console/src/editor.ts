@@ -133,8 +133,12 @@ export function createEditor(parent: HTMLElement, vocabulary: Vocabulary, run: (
     keymap.of([{ key: 'Mod-Enter', run: () => (run(), true) }, ...defaultKeymap, ...historyKeymap]),
     EditorView.contentAttributes.of({ 'aria-label': 'Query', 'aria-multiline': 'true' }),
     EditorView.lineWrapping,
+    EditorView.theme({ '&': { height: '100%', fontSize: '14px' }, '.cm-scroller': { overflow: 'auto', fontFamily: 'ui-monospace, monospace' }, '&.cm-focused': { outline: '2px solid #1f5fa8' } }),
   ];
-  const view = new EditorView({ state: EditorState.create({ doc: initial, extensions }), parent });
+  // In a shadow root CodeMirror's styles go to adopted style sheets; in the document they would
+  // be a <style> element, which the console's Content-Security-Policy refuses.
+  const root = parent.attachShadow({ mode: 'open' });
+  const view = new EditorView({ state: EditorState.create({ doc: initial, extensions }), parent: root, root });
   return {
     view,
     text: () => view.state.doc.toString(),

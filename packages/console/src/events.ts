@@ -24,11 +24,11 @@ export const MAX_ROWS = 5000;
 
 export const EVENTS_QUERY = `MATCH (e:Event)
 OPTIONAL MATCH (e)-[:OCCURRED_AT]->(l:Location)
-RETURN e.id AS id, e.event_type AS type, e.date AS date, e.fatalities AS fatalities, e.label AS label, l.label AS place, l.country_code AS country
+RETURN id(e) AS id, e.event_type AS type, e.date AS date, e.fatalities AS fatalities, e.label AS label, l.label AS place, l.country_code AS country
 ORDER BY date, id LIMIT ${MAX_ROWS + 1}`;
 
 export const PLACES_QUERY = `MATCH (l:Location)
-RETURN l.id AS id, l.label AS label, l.country_code AS country, l.location_type AS type
+RETURN id(l) AS id, l.label AS label, l.country_code AS country, l.location_type AS type
 ORDER BY label, id LIMIT ${MAX_ROWS + 1}`;
 
 export function rowsOf<T>(answer: Pick<QueryAnswer, 'columns' | 'rows'>): T[] {

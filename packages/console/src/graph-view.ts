@@ -74,7 +74,9 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
           color: colourOf(node.kind, node.properties),
         });
       });
-      for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: 1.5, color: '#9aa5b1', type: 'arrow' });
+      // thick enough to hit: sigma picks edges on a half-resolution buffer
+      const edgeSize = count <= 200 ? 3 : 1.5;
+      for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
       renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4 });

@@ -89,7 +89,7 @@ function render(panel: HTMLElement, trace: Trace, record: Traced, context: Inspe
       el(
         'div',
         { class: 'source' },
-        el('div', { class: 'muted' }, [source.source ?? source.document_id ?? 'unknown source', source.timestamp, source.span ? `characters ${source.span.join('–')}` : undefined, source.extractor].filter(Boolean).join(' · ')),
+        el('div', { class: 'muted' }, [source.source ?? source.document_id ?? 'unknown source', source.timestamp, source.span ? `characters ${source.span.start}–${source.span.end}` : undefined, source.extractor].filter(Boolean).join(' · ')),
         source.quote ? el('blockquote', { class: 'quote' }, record.text && record.text.includes(source.quote) ? highlighted(record.text, source.quote) : el('mark', {}, source.quote)) : null,
       ),
     ),

@@ -9,7 +9,7 @@ import { EVENTS_QUERY, PLACES_QUERY, rowsOf, type EventRow, type PlaceRow } from
 import { createGraphView } from './graph-view.ts';
 import { inspect, type InspectorContext } from './inspector.ts';
 import { renderMap } from './map.ts';
-import { graphMl, jsonLines, shownCsv, shownOf, type QueryAnswer, type Shown } from './model.ts';
+import { graphMl, jsonLines, nodeLabel, shownCsv, shownOf, type QueryAnswer, type Shown } from './model.ts';
 import { renderReview } from './review.ts';
 import { stored } from './stored.ts';
 import { renderTimeline } from './timeline.ts';
@@ -139,7 +139,12 @@ const slider = byId<HTMLInputElement>('as-of');
 function setAsOf(instant: string | undefined): void {
   state.asOf = instant;
   if (!instant) slider.value = String(AS_OF_STEPS);
-  byId('as-of-value').textContent = instant ? instant.slice(0, 16).replace('T', ' ') + ' UTC' : 'now';
+  const text = instant ? `${instant.slice(0, 19).replace('T', ' ')} UTC` : 'now';
+  byId('as-of-value').textContent = text;
+  slider.setAttribute('aria-valuetext', text);
+  // the instants the ends stand for, for whoever drives the slider by its value
+  slider.dataset.from = new Date(state.asOfRange[0]).toISOString();
+  slider.dataset.to = new Date(state.asOfRange[1]).toISOString();
 }
 
 function sliderInstant(): string | undefined {
@@ -234,9 +239,11 @@ function renderTable(answer: QueryAnswer): void {
   const ids = new Set([...state.shown.nodes.map((node) => node.id), ...state.shown.edges.map((edge) => edge.id)]);
   const edgeIds = new Set(state.shown.edges.map((edge) => edge.id));
   const cell = (value: unknown) => {
-    const id = typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : undefined;
+    const record = value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string; type?: unknown; properties?: Record<string, unknown>; labels?: string[] }) : undefined;
+    const id = typeof value === 'string' ? value : record?.id;
     if (id && ids.has(id)) {
-      const button = el('button', { type: 'button', class: 'link' }, show(value));
+      const text = record ? (typeof record.type === 'string' ? `${record.type} ${id}` : nodeLabel(record.labels?.[0] ?? '', record.properties ?? {}, id)) : id;
+      const button = el('button', { type: 'button', class: 'link' }, text);
       button.addEventListener('click', () => void openRecord(edgeIds.has(id) ? { edge: id } : { node: id }));
       return el('td', {}, button);
     }

@@ -4,7 +4,7 @@
 export interface Provenance {
   source: string;
   timestamp: string;
-  sources: { source?: string; timestamp?: string; document_id?: string; span?: [number, number] | number[]; quote?: string; extractor?: string }[];
+  sources: { source?: string; timestamp?: string; document_id?: string; span?: { start: number; end: number }; quote?: string; extractor?: string }[];
 }
 
 export interface QueryAnswer {
