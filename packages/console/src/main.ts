@@ -107,7 +107,8 @@ async function start(graphIds: string[]): Promise<void> {
   const remembered = localStorage.getItem(GRAPH_ITEM);
   picker.value = remembered && graphIds.includes(remembered) ? remembered : graphIds[0];
   await chooseGraph(picker.value);
-  performance.mark('parley:query-view');
+  // the query view with its result drawn: bench/console.ts reads this mark
+  requestAnimationFrame(() => performance.mark('parley:query-view'));
 }
 
 async function chooseGraph(graphId: string): Promise<void> {
