@@ -155,10 +155,14 @@ function sliderInstant(): string | undefined {
   return new Date(from + ((to - from) * step) / AS_OF_STEPS).toISOString();
 }
 
+/** A slider held down (arrow keys, a drag) reads the graph once it rests, not at every step. */
+const AS_OF_SETTLE_MS = 250;
+let settling: ReturnType<typeof setTimeout> | undefined;
 slider.addEventListener('input', () => setAsOf(sliderInstant()));
 slider.addEventListener('change', () => {
   setAsOf(sliderInstant());
-  void refresh();
+  clearTimeout(settling);
+  settling = setTimeout(() => void refresh(), AS_OF_SETTLE_MS);
 });
 
 /** Reads the current view again (after a new graph, an as_of, a correction). */
@@ -206,18 +210,24 @@ tabs('result-tabs', (name) => {
 
 // ---- query -----------------------------------------------------------------------------------
 
+/** Counts the queries run: an answer that arrives after a later query was started is dropped. */
+let queriesRun = 0;
+
 async function runQuery(): Promise<void> {
   const query = editor.text().trim();
   if (!query || !state.graphId) return;
+  const run = (queriesRun += 1);
   quiet();
   byId('result-summary').textContent = 'Running…';
   try {
     const answer = await api<QueryAnswer>('POST', '/v1/graph/query', { graph_id: state.graphId, query, explain: true, ...(state.asOf ? { as_of: state.asOf } : {}) });
+    if (run !== queriesRun) return;
     stored.remember(query);
     fillHistory();
     editor.mark((answer.notifications ?? []).map((note) => ({ ...note.position, message: `${note.title}: ${note.description}`, severity: 'warning' as const })));
     showAnswer(answer);
   } catch (error) {
+    if (run !== queriesRun) return;
     byId('result-summary').textContent = '';
     if (error instanceof ApiError && error.problem.line !== undefined && error.problem.column !== undefined) {
       editor.mark([{ line: error.problem.line, column: error.problem.column, message: error.message, severity: 'error' }]);
