@@ -24,7 +24,7 @@ const DIST = path.resolve(import.meta.dirname, '../packages/console/dist');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 console.log('## bundle\n\n| file | bytes | gzipped |\n|---|---|---|');
-for (const name of (await readdir(DIST)).filter((file) => file !== 'meta.json').sort()) {
+for (const name of (await readdir(DIST)).sort()) {
   const body = await readFile(path.join(DIST, name));
   console.log(`| ${name} | ${(await stat(path.join(DIST, name))).size} | ${gzipSync(body).length} |`);
 }

@@ -2,7 +2,7 @@
 // everything it imports bundled into one minified script, beside the page, its stylesheet and the
 // country outlines the map draws. Nothing is fetched from elsewhere at run time. `npm run build`
 // (and so npm's prepare) runs this; dist/ is gitignored.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-const result = await build({
+await build({
   entryPoints: [path.join(here, 'src', 'main.ts')],
   bundle: true,
   minify: true,
@@ -22,11 +22,9 @@ const result = await build({
   target: ['chrome110', 'firefox115', 'safari16'],
   outfile: path.join(dist, 'console.js'),
   legalComments: 'linked',
-  metafile: true,
   logLevel: 'warning',
 });
 for (const file of ['index.html', 'console.css']) copyFileSync(path.join(here, 'src', file), path.join(dist, file));
 // Natural Earth 1:110m outlines (public domain, packaged by world-atlas under ISC)
 copyFileSync(require.resolve('world-atlas/countries-110m.json'), path.join(dist, 'countries-110m.json'));
-writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(result.metafile));
 console.log(`parley: console bundled into ${path.relative(process.cwd(), dist)}/`);

@@ -24,7 +24,7 @@ const ACTOR_TYPE_COLOURS: Record<string, string> = {
   individual: '#3d6fb3',
 };
 
-export function colourOf(kind: string, properties: Record<string, unknown>): string {
+function colourOf(kind: string, properties: Record<string, unknown>): string {
   if (kind === 'Actor' && typeof properties.actor_type === 'string') return ACTOR_TYPE_COLOURS[properties.actor_type] ?? KIND_COLOURS.Actor;
   return KIND_COLOURS[kind] ?? '#888';
 }
@@ -41,7 +41,6 @@ export interface GraphView {
   pan(dx: number, dy: number): void;
   /** Redraws at the container's size (after its tab is shown again). */
   refresh(): void;
-  sigma(): Sigma | undefined;
 }
 
 export function createGraphView(container: HTMLElement, onSelect: (selection: { node: string } | { edge: string }) => void): GraphView {
@@ -95,7 +94,6 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       renderer?.resize();
       renderer?.refresh();
     },
-    sigma: () => renderer,
   };
   return view;
 }
