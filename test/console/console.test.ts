@@ -252,8 +252,22 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await shoot('14-review');
   });
 
-  it('export CSV of what is shown', async () => {
+  it("a node's neighbours expand by relationship type", async () => {
     await page.getByRole('tab', { name: 'Query view' }).click();
+    await typeQuery("MATCH (a:Actor) WHERE a.label = 'Sudanese Armed Forces' RETURN a");
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect.poll(() => summary().textContent()).toMatch(/^1 nodes/);
+    await page.getByRole('tab', { name: 'Table result' }).click();
+    await page.locator('#result-table').getByRole('button', { name: 'Sudanese Armed Forces' }).click();
+    const inspector = page.locator('#inspector');
+    await inspector.getByLabel('Relationship type to expand by').selectOption('ASSERTS');
+    await inspector.getByRole('button', { name: 'Expand neighbours' }).click();
+    await expect.poll(() => summary().textContent()).toMatch(/^2 nodes, 1 edges/);
+    expect(await page.locator('#result-table').textContent()).toContain(HOSTILE.claim);
+    await page.getByRole('tab', { name: 'Graph result' }).click();
+  });
+
+  it('export CSV of what is shown', async () => {
     await typeQuery('MATCH (a:Actor) RETURN a.label AS actor, a.role AS role ORDER BY actor');
     await page.getByRole('button', { name: 'Run query' }).click();
     await expect.poll(() => summary().textContent()).toContain('rows');

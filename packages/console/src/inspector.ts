@@ -33,6 +33,8 @@ export interface InspectorContext {
   graphId(): string;
   /** The relationship types the graph holds: retype's choices. */
   edgeTypes(): string[];
+  /** Shows the node's neighbours (by one relationship type, or all) as the query result. */
+  expand(id: string, type: string | undefined): void;
   /** After a correction: the views read the graph again. */
   corrected(message: string): void;
   failed(error: unknown): void;
@@ -95,8 +97,19 @@ function render(panel: HTMLElement, trace: Trace, record: Traced, context: Inspe
     ),
     el('h4', {}, `Corrections (${trace.corrections.length})`),
     trace.corrections.length === 0 ? el('p', { class: 'muted' }, 'None.') : el('ul', {}, ...trace.corrections.map((correction) => el('li', {}, `${correction.created_at.slice(0, 16).replace('T', ' ')} ${correction.op}${correction.type ? ` → ${correction.type}` : ''}${correction.undone_by ? ' (undone)' : ''}: ${correction.reason}`))),
+    trace.retracted || record.isEdge ? null : expandForm(record.id, context),
     trace.retracted ? null : correctionForm(record, context),
   );
+}
+
+function expandForm(id: string, context: InspectorContext): HTMLFormElement {
+  const type = el('select', { 'aria-label': 'Relationship type to expand by' }, el('option', { value: '' }, 'any relationship'), ...context.edgeTypes().map((name) => el('option', { value: name }, name)));
+  const form = el('form', { class: 'expand-form', 'aria-label': 'Expand neighbours' }, type, el('button', { type: 'submit' }, 'Expand neighbours'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    context.expand(id, type.value || undefined);
+  });
+  return form;
 }
 
 function correctionForm(record: Traced, context: InspectorContext): HTMLFormElement {

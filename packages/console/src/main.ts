@@ -268,11 +268,23 @@ function renderTable(answer: QueryAnswer): void {
   );
 }
 
+/** How many neighbours an expansion shows at most. */
+const EXPAND_LIMIT = 100;
+/** A string literal of the pattern language. */
+const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function expand(id: string, type: string | undefined): void {
+  const relationship = type && /^[A-Za-z_][A-Za-z0-9_]*$/.test(type) ? `:${type}` : '';
+  editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${EXPAND_LIMIT}`);
+  void runQuery();
+}
+
 async function openRecord(selection: { node: string } | { edge: string }): Promise<void> {
   if (state.view !== 'query') byId('tab-query').click();
   const context: InspectorContext = {
     graphId: () => state.graphId,
     edgeTypes: () => vocabulary.types,
+    expand,
     // the views read the graph as corrected, then the record shows its correction
     corrected: (text) =>
       void refresh().then(() => {
