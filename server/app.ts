@@ -22,6 +22,7 @@ import analysisRoutes from './routes/analysis.ts';
 import disputeRoutes from './routes/disputes.ts';
 import correctionRoutes from './routes/corrections.ts';
 import conflictRoutes from './routes/conflicts.ts';
+import consoleRoutes from './routes/console.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(disputeRoutes, deps);
   await app.register(correctionRoutes, deps);
   await app.register(conflictRoutes, deps);
+  await app.register(consoleRoutes);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

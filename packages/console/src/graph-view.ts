@@ -1,0 +1,99 @@
+// The graph result: sigma.js (WebGL) over a graphology graph, so a few thousand nodes pan
+// smoothly. Positions are deterministic: a circle by id order, then a bounded ForceAtlas2.
+import Graph from 'graphology';
+import forceAtlas2 from 'graphology-layout-forceatlas2';
+import Sigma from 'sigma';
+import type { Shown } from './model.ts';
+
+/** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
+const KIND_COLOURS: Record<string, string> = {
+  Actor: '#1f5fa8',
+  Claim: '#b35c00',
+  Event: '#a8321f',
+  Location: '#2f7d32',
+  Issue: '#7a3e9d',
+  Interest: '#00838f',
+  Document: '#6a737d',
+};
+const ACTOR_TYPE_COLOURS: Record<string, string> = {
+  armed_group: '#0d3b78',
+  armed_forces: '#2c4f9e',
+  state: '#4a7cc9',
+  government: '#4a7cc9',
+  international_org: '#5b9bd5',
+  individual: '#3d6fb3',
+};
+
+function colourOf(kind: string, properties: Record<string, unknown>): string {
+  if (kind === 'Actor' && typeof properties.actor_type === 'string') return ACTOR_TYPE_COLOURS[properties.actor_type] ?? KIND_COLOURS.Actor;
+  return KIND_COLOURS[kind] ?? '#888';
+}
+
+/** How many ForceAtlas2 iterations a graph of this size gets: the layout stays within about a second. */
+function layoutIterations(order: number): number {
+  if (order <= 1) return 0;
+  return order <= 300 ? 200 : order <= 1000 ? 60 : 25;
+}
+
+export interface GraphView {
+  show(shown: Shown): void;
+  /** Pans by a fraction of the view (keyboard, and the bench's panning). */
+  pan(dx: number, dy: number): void;
+  /** Redraws at the container's size (after its tab is shown again). */
+  refresh(): void;
+}
+
+export function createGraphView(container: HTMLElement, onSelect: (selection: { node: string } | { edge: string }) => void): GraphView {
+  let renderer: Sigma | undefined;
+  // arrow keys pan, + and - zoom: the canvas is a focusable region
+  container.tabIndex = 0;
+  container.setAttribute('aria-label', 'Graph of the result: arrow keys pan, + and - zoom; the table lists the same records');
+  container.addEventListener('keydown', (event) => {
+    const step = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, 0.1], ArrowDown: [0, -0.1] }[event.key];
+    if (step) {
+      view.pan(step[0], step[1]);
+      event.preventDefault();
+    } else if (event.key === '+' || event.key === '-') {
+      const camera = renderer?.getCamera();
+      if (camera) void (event.key === '+' ? camera.animatedZoom() : camera.animatedUnzoom());
+    }
+  });
+  const view: GraphView = {
+    show(shown) {
+      renderer?.kill();
+      const graph = new Graph({ multi: true, type: 'directed' });
+      const count = shown.nodes.length;
+      shown.nodes.forEach((node, i) => {
+        const angle = (2 * Math.PI * i) / Math.max(count, 1);
+        graph.addNode(node.id, {
+          label: node.label.length > 60 ? `${node.label.slice(0, 57)}…` : node.label,
+          x: Math.cos(angle) * 100,
+          y: Math.sin(angle) * 100,
+          size: node.kind === 'Actor' ? 7 : 5,
+          color: colourOf(node.kind, node.properties),
+        });
+      });
+      // thick enough to hit: sigma picks edges on a half-resolution buffer
+      const edgeSize = count <= 200 ? 3 : 1.5;
+      for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
+      const iterations = layoutIterations(count);
+      if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
+      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4 });
+      renderer.on('clickNode', ({ node }) => onSelect({ node }));
+      renderer.on('clickEdge', ({ edge }) => onSelect({ edge }));
+      renderer.on('enterEdge', () => container.classList.add('pointing'));
+      renderer.on('leaveEdge', () => container.classList.remove('pointing'));
+    },
+    pan(dx, dy) {
+      const camera = renderer?.getCamera();
+      if (!camera) return;
+      const state = camera.getState();
+      camera.setState({ x: state.x + dx * state.ratio, y: state.y + dy * state.ratio });
+    },
+    refresh() {
+      renderer?.resize();
+      renderer?.refresh();
+    },
+  };
+  return view;
+}
