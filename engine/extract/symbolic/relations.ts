@@ -21,7 +21,7 @@ const MEMBERSHIP_ROLES = new Set([
   'members', 'founder', 'chairman', 'chairperson', 'president', 'deputy', 'official', 'officials', 'officer', 'minister',
   'envoy', 'representative', 'general', 'colonel', 'fighter', 'fighters', 'faction', 'wing', 'unit', 'affiliate',
   'part', 'branch', 'negotiator', 'negotiators', 'secretary-general', 'chief-of-staff', 'emir', 'boss', 'ally',
-  'commander-in-chief', 'envoy',
+  'commander-in-chief',
 ]);
 const MODIFIERS = new Set([
   'a', 'an', 'the', 'senior', 'top', 'deputy', 'military', 'political', 'local', 'regional', 'field', 'former', 'chief',
