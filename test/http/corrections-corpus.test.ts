@@ -7,7 +7,7 @@ import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 /**
  * Corrections that last (issue 24): the sample corpus's DRC documents ingested, an edge retracted, two
- * actors merged, an OPPOSES edge retyped ALLIED_WITH; the server restarted on the same data, the
+ * actors merged, an ALLIED_WITH edge retyped MEMBER_OF; the server restarted on the same data, the
  * documents ingested again with one new document naming the merged alias; every correction holds,
  * and assess reads the corrected graph.
  */
@@ -42,38 +42,40 @@ it('corrections hold over a restart and a re-ingest, and assess reads the correc
   const findings = async () => (await assess()).flatMap((assessment) => assessment.findings);
 
   await ingestAll();
-  // what extraction got wrong: the Rwanda Defence Force read as opposing the M23 it fights beside, the
-  // president as opposing his own country, the Wazalendo militias twice
-  const [opposes] = (await edgesBetween('Rwanda Defence Force', 'M23')).filter(([, type]) => type === 'OPPOSES');
-  const [presidentOpposes] = await edgesBetween('Félix Tshisekedi', 'DR Congo');
+  // Since issue 25 extraction reads the Rwanda Defence Force as the M23's ally and the president no longer as
+  // opposing his own country. What a reviewer still corrects: the M23 read as opposing the FDLR from its own
+  // justification, the Wazalendo militias twice, and their alliance with the army that is a membership.
+  expect((await edgesBetween('Rwanda Defence Force', 'M23')).map(([, type]) => type)).toEqual(['ALLIED_WITH']);
+  expect(await edgesBetween('Félix Tshisekedi', 'DR Congo')).toEqual([]);
+  const [opposes] = await edgesBetween('M23', 'Democratic Forces for the Liberation of Rwanda');
+  const [alliance] = (await edgesBetween('Wazalendo', 'Armed Forces of the Democratic Republic of the Congo')).filter(([, type]) => type === 'ALLIED_WITH');
   const wazalendo = await actorId('Wazalendo');
   const fighters = await actorId('Fighters of the Wazalendo');
   expect(opposes).toBeDefined();
-  expect(presidentOpposes).toBeDefined();
+  expect(alliance).toBeDefined();
   expect(wazalendo && fighters).toBeTruthy();
-  const rdfOpposesM23 = opposes[0] as string;
-  const retractedEdge = presidentOpposes[0] as string;
+  const retractedEdge = opposes[0] as string;
+  const retypedEdge = alliance[0] as string;
   const before = await findings();
-  expect(before.some((finding) => finding.statement.includes('Rwanda Defence Force opposes M23'))).toBe(true);
+  expect(before.some((finding) => finding.evidence.includes(retractedEdge))).toBe(true);
   expect(before.some((finding) => finding.evidence.includes(fighters!))).toBe(true);
 
   const made = [
-    await post('/v1/graphs/drc/corrections', { op: 'retract', target: retractedEdge, reason: 'Tshisekedi is the president of the DRC' }),
+    await post('/v1/graphs/drc/corrections', { op: 'retract', target: retractedEdge, reason: 'the M23 only says it protects civilians from the FDLR' }),
     await post('/v1/graphs/drc/corrections', { op: 'merge', into: wazalendo, from: [fighters], reason: 'one militia coalition' }),
-    await post('/v1/graphs/drc/corrections', { op: 'retype', edge: rdfOpposesM23, type: 'ALLIED_WITH', reason: 'the RDF fights beside the M23' }),
+    await post('/v1/graphs/drc/corrections', { op: 'retype', edge: retypedEdge, type: 'MEMBER_OF', reason: 'the Wazalendo fight as the army reserve' }),
   ];
   for (const response of made) expect(response.statusCode, response.body).toBe(201);
 
   const holds = async () => {
-    expect(await edgesBetween('Félix Tshisekedi', 'DR Congo')).toEqual([]);
-    expect((await edgesBetween('Rwanda Defence Force', 'M23')).filter(([id]) => id === rdfOpposesM23)).toEqual([[rdfOpposesM23, 'ALLIED_WITH']]);
+    expect(await edgesBetween('M23', 'Democratic Forces for the Liberation of Rwanda')).toEqual([]);
+    expect((await edgesBetween('Wazalendo', 'Armed Forces of the Democratic Republic of the Congo')).filter(([id]) => id === retypedEdge)).toEqual([[retypedEdge, 'MEMBER_OF']]);
     expect(await actorId('Fighters of the Wazalendo')).toBeUndefined();
     const alias = (await get(`/v1/graphs/drc/nodes/${fighters}`)).json();
     expect(alias.node.id).toBe(wazalendo);
     expect(alias.aliases).toContain(fighters);
     expect((await get(`/v1/graphs/drc/edges/${retractedEdge}`)).json().retracted).toBe(true);
     const after = await findings();
-    expect(after.filter((finding) => finding.statement.includes('Rwanda Defence Force opposes M23'))).toEqual([]);
     expect(after.filter((finding) => finding.evidence.includes(retractedEdge) || finding.evidence.includes(fighters!))).toEqual([]);
     expect(after.filter((finding) => finding.statement.includes('Fighters of the Wazalendo'))).toEqual([]);
   };

@@ -138,10 +138,15 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const memberships: [string, string][] = [];
   /** "from to" keys of the allied pairs, both ways. */
   const alliances = new Set<string>();
-  for (const relation of input.findings.relations) {
+  // Memberships first: a party never opposes its own organisation, nor an organisation its own members.
+  const relations = [...input.findings.relations].sort((a, b) => Number(b.type === 'MEMBER_OF') - Number(a.type === 'MEMBER_OF'));
+  const isMemberOf = (member: string, organisation: string) =>
+    memberships.some(([m, o]) => m === member && o === organisation) || (input.isMemberOf?.(member, organisation) ?? false);
+  const ownSide = (a: string, b: string) => isMemberOf(a, b) || isMemberOf(b, a);
+  for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
-    if (!from || !to) continue;
+    if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id))) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
@@ -150,9 +155,6 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       engage(to.id, 'opposes');
     }
   }
-
-  const isMemberOf = (member: string, organisation: string) =>
-    memberships.some(([m, o]) => m === member && o === organisation) || (input.isMemberOf?.(member, organisation) ?? false);
 
   // Claims: the speaker asserts, the claim targets, is about issues and states the speaker's interests.
   const stated: StatedClaim[] = [];
@@ -176,7 +178,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     // Threatening or accusing an actor is taking a side against it (unless the document says they are allies).
     // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
     const aimedAt = speaker && HOSTILE_CLAIMS.has(claim.type) ? targets[0]?.id : undefined;
-    if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`)) {
+    if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

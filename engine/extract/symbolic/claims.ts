@@ -28,7 +28,7 @@ export const CLAIM_CUES: [ClaimType, RegExp][] = [
 ];
 
 /** Reporting verbs: they introduce the claim's words and mark their subject as the speaker. */
-const REPORTING = /\b(?:said|says|say|stated|states|told|tells|announced|announces|declared|declares|insisted|insists|maintained|maintains|argued|argues|believes|believe|stressed|stresses|asserted|asserts|reiterated|reiterates|affirmed|affirms|noted|notes|added|adds|claimed|claims|wrote|writes|posted|tweeted|explained|explains|confirmed|confirms|rejected|rejects|opposed|opposes|welcomed|welcomes|according\s+to|in\s+a\s+statement)\b/gi;
+export const REPORTING = /\b(?:said|says|say|stated|states|told|tells|announced|announces|declared|declares|insisted|insists|maintained|maintains|argued|argues|believes|believe|stressed|stresses|asserted|asserts|reiterated|reiterates|affirmed|affirms|noted|notes|added|adds|claimed|claims|wrote|writes|posted|tweeted|explained|explains|confirmed|confirms|rejected|rejects|opposed|opposes|welcomed|welcomes|according\s+to|in\s+a\s+statement)\b/gi;
 
 /** Words that turn a cue off when they precede it closely ("did not threaten", "never denied"). */
 const NEGATION_BEFORE = /\b(?:not|n't|never|no\s+longer|refused\s+to|declined\s+to|without)\s+(?:\w+\s+){0,1}$/i;
@@ -103,28 +103,38 @@ export function findClaims(
       for (const unit of claimUnits(tokens, clause)) {
         const unitText = text.slice(unit.start, unit.end);
         const cue = strongestCue(unitText, unit.start);
-        const reporting = firstMatch(REPORTING, unitText, unit.start);
+        const reporting = innermostReporting(unitText, unit.start, cue?.span);
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
-        const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end));
+        // "said the RSF had committed war crimes": the crimes are the accusation's content, not a speech act of the RSF.
+        const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end)) && !(cue.type === 'Accusation' && /^committ/i.test(text.slice(cue.span.start, cue.span.end)));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
         // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
         const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
         let speaker = verb && !unreportedDemand ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
-        if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end))) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
+        if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
         speaker ??= pronounSpeaker(text, unit, verb, actors, sentences, sentenceIndex);
         if (speaker) speaker = resolveGeneric(speaker, actors);
+        // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
+        const holder = cue && SUBJECT_STANCES.has(cue.type) ? cueSubject(text, unitActors, cue.span) : undefined;
+        const relayed = speaker !== undefined && holder !== undefined && holder !== speaker && RELAYING_TYPES.has(speaker.actor_type) && !RELAYING_TYPES.has(holder.actor_type);
+        if (relayed) speaker = holder;
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
         if (quoted) speaker = quote.speaker;
         // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
         previousSpeaker = speaker ?? actingSubject(text, tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
-        const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb ? reporting : undefined;
-        const claimSpan = quoted ? quote.words : claimExtent(text, unit, reportingBeforeCue, speaker, attribution?.start);
+        // "The UN said the RSF denied ...", "According to the UN, the RSF would never ...": the RSF's claim, its words from the RSF on.
+        const relayedFrom = speaker && reporting && reporting.end <= speaker.start && (relayed || (cueIsVerb && reporting.start < cue.span.start))
+          ? speaker.start - (/\bthe\s+$/i.exec(text.slice(unit.start, speaker.start))?.[0].length ?? 0) : undefined;
+        const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb && relayedFrom === undefined ? reporting : undefined;
+        const claimSpan = quoted ? quote.words : claimExtent(text, { ...unit, start: relayedFrom ?? unit.start }, reportingBeforeCue, speaker, attribution?.start);
         if (claimSpan.end <= claimSpan.start) continue;
-        const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors);
+        const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors)
+          // "the DRC would respond": who threatens is no target of the threat.
+          .filter((target) => !(cue.type === 'Threat' && target === holder));
         claims.push({
           start: claimSpan.start,
           end: claimSpan.end,
@@ -170,10 +180,28 @@ function isPurposeDenial(clauseText: string, start: number, end: number): boolea
   return /\bto\s+$/i.test(clauseText.slice(Math.max(0, start - 4), start)) || /^\s+(?:\S+\s+){1,4}?(?:a\s+)?(?:safe\s+havens?|sanctuary|access|the\s+(?:ability|opportunity|right|chance|means)|freedom\s+of)\b/i.test(clauseText.slice(end, end + 60));
 }
 
-function firstMatch(pattern: RegExp, clauseText: string, offset: number): TextSpan | undefined {
-  for (const match of clauseText.matchAll(pattern)) return { start: offset + match.index, end: offset + match.index + match[0].length };
-  return undefined;
+/**
+ * The reporting verb that introduces the cue: the last one before it ("the UN reported that the RSF
+ * declared it would never ..." is the RSF's declaration), or the first one when none comes before.
+ */
+function innermostReporting(unitText: string, offset: number, cue: TextSpan | undefined): TextSpan | undefined {
+  const spans = [...unitText.matchAll(REPORTING)].map((match) => ({ start: offset + match.index, end: offset + match.index + match[0].length }));
+  return (cue && spans.filter((span) => span.end <= cue.start).pop()) || spans[0];
 }
+
+/** Claim types that are a stance of the subject of their cue ("the RSF would never accept", "the DRC would respond"). */
+const SUBJECT_STANCES = new Set<ClaimType>(['RedLine', 'Threat']);
+/** Actor types that relay what others say as often as they speak for themselves. */
+const RELAYING_TYPES = new Set(['international_org', 'media', 'ngo']);
+
+/** The actor right before a cue, with at most an auxiliary or an adverb between: the cue's subject. */
+function cueSubject(text: string, unitActors: ActorMention[], cue: TextSpan): ActorMention | undefined {
+  const subject = unitActors.filter((actor) => actor.end <= cue.start).pop();
+  return subject && /^\s*(?:(?:has|have|had|also|still)\s+)?(?:\w+ly\s+)?$/.test(text.slice(subject.end, cue.start)) ? subject : undefined;
+}
+
+const GOVERNED = /\b(?:to|at|before|towards|in|against|on|with)\s+(?:the\s+)?$/i;
+const SUBJECT_PRONOUN = /\b(he|she|it|they)\s+(?:\w+\s+)?$/i;
 
 /** What stands between a subject and its verb when an apposition describes it: ", the African Union's mediator, ". */
 const APPOSITION = /^\s*,[^,;:"“”]{1,80},\s*(?:also\s+|has\s+|had\s+|have\s+)?$/;
@@ -184,9 +212,16 @@ const APPOSITION = /^\s*,[^,;:"“”]{1,80},\s*(?:also\s+|has\s+|had\s+|have\s+
  * mediator, proposed" speak for X.
  */
 function subjectBefore(text: string, clauseActors: ActorMention[], relations: RelationMention[], verbStart: number, clauseStart: number): ActorMention | undefined {
-  const before = clauseActors.filter((actor) => actor.end <= verbStart && actor.start >= clauseStart);
+  // "The army's envoy to the UN said": a name a preposition governs is not the verb's subject.
+  const before = clauseActors.filter((actor) => actor.end <= verbStart && actor.start >= clauseStart && !GOVERNED.test(text.slice(Math.max(clauseStart, actor.start - 16), actor.start)));
   let subject = before[before.length - 1];
   if (!subject) return undefined;
+  // "... addressed the UN General Assembly, where he said": the pronoun is the subject; it stands for the last actor of its kind.
+  const pronoun = SUBJECT_PRONOUN.exec(text.slice(subject.end, verbStart))?.[1].toLowerCase();
+  if (pronoun) {
+    const kind = PRONOUN_SPEAKERS[pronoun];
+    return before.filter((actor) => (kind === 'person') === (actor.actor_type === 'individual')).pop();
+  }
   const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {

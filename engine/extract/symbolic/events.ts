@@ -212,9 +212,10 @@ function buildEvent(
     if (/\b(?:mediated|brokered|hosted|facilitated|chaired)\s+by\s+(?:the\s+)?$/i.test(text.slice(Math.max(clause.start, actor.start - 40), actor.start))) add(actor, 'mediator');
   }
   const subject = subjectOf(text, clauseActors, relations, triggerSpan.start);
-  // "Armenia and Azerbaijan held talks": both coordinated subjects take part.
+  // "Armenia and Azerbaijan held talks", "Rwanda's army and the M23 attacked": both coordinated subjects take part.
   const subjectIndex = subject ? tokenIndexAt(tokens, subject.start) : -1;
-  const coordinated = subject && tokens[subjectIndex - 1]?.lower === 'and' ? clauseActors.find((actor) => actor.end === tokens[subjectIndex - 2]?.end) : undefined;
+  const and = subjectIndex - (tokens[subjectIndex - 1]?.lower === 'the' ? 2 : 1);
+  const coordinated = subject && tokens[and]?.lower === 'and' ? clauseActors.find((actor) => actor.end === tokens[and - 1]?.end) : undefined;
   const agent = passive ? byPhrase(tokens, clauseActors, endToken) : undefined;
   const object = passive ? undefined : objectOf(tokens, clauseActors, clauseLocations, endToken, trigger.noun);
   const directed = DIRECTED.has(trigger.type);

@@ -1,9 +1,9 @@
-import type { DocumentInput, EventMention, Findings, RelationMention } from '../types.ts';
+import type { DocumentInput, EventMention, Findings, RelationMention, TextSpan } from '../types.ts';
 import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { findRelations } from './relations.ts';
+import { findRelations, quoteReportedRelations } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenize } from './text.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
@@ -27,27 +27,38 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(events, relations));
+  quoteReportedRelations(text, sentences, relations);
   return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
 }
 
-/** An actor that attacks another opposes it. */
+/**
+ * An actor that attacks or sanctions another opposes it; actors that attack together are allies
+ * ("Rwandan troops and M23 fighters attacked FARDC positions"). An attack between parties
+ * the text calls allies is not read as enmity ("fighting beside the army").
+ */
 function oppositionsFromAssaults(events: EventMention[], relations: RelationMention[]): RelationMention[] {
   const found: RelationMention[] = [];
-  for (const event of events) {
-    if (event.event_type !== 'ASSAULT') continue;
-    const perpetrator = event.participants.find((p) => p.role === 'perpetrator');
-    const target = event.participants.find((p) => p.role === 'target');
-    if (!perpetrator || !target) continue;
-    const known = [...relations, ...found].some((r) => r.type === 'OPPOSES' && r.from.start === perpetrator.start && r.to.start === target.start);
-    if (known) continue;
+  const known = (type: RelationMention['type'], a: TextSpan, b: TextSpan) =>
+    [...relations, ...found].some((r) => r.type === type && ((r.from.start === a.start && r.to.start === b.start) || (type === 'ALLIED_WITH' && r.from.start === b.start && r.to.start === a.start)));
+  const relate = (type: RelationMention['type'], from: TextSpan, to: TextSpan) => {
+    if (known(type, from, to) || (type === 'OPPOSES' && known('ALLIED_WITH', from, to))) return;
     found.push({
-      type: 'OPPOSES',
-      start: Math.min(perpetrator.start, target.start),
-      end: Math.max(perpetrator.end, target.end),
-      from: { start: perpetrator.start, end: perpetrator.end },
-      to: { start: target.start, end: target.end },
+      type,
+      start: Math.min(from.start, to.start),
+      end: Math.max(from.end, to.end),
+      from: { start: from.start, end: from.end },
+      to: { start: to.start, end: to.end },
       confidence: 0.6,
     });
+  };
+  for (const event of events) {
+    if (event.event_type !== 'ASSAULT' && event.event_type !== 'SANCTION') continue;
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator');
+    const targets = event.participants.filter((p) => p.role === 'target');
+    // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
+    if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
+    for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);
+    for (let a = 0; a < perpetrators.length; a++) for (let b = a + 1; b < perpetrators.length; b++) relate('ALLIED_WITH', perpetrators[a], perpetrators[b]);
   }
   return found;
 }

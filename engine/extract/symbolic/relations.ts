@@ -1,13 +1,18 @@
 import type { ActorMention, RelationMention } from '../types.ts';
+import { REPORTING } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
 import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 
 /**
  * Relations between actor mentions of one sentence, from the words between them:
  * MEMBER_OF ("X of the Y", "X, a commander of Y", "Y commander X", "Y's leader X"),
- * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with", "a coalition of X, Y and Z",
- * "X and Y formed an alliance"), OPPOSES
+ * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with", "X backed Y", "fought alongside",
+ * "a coalition of X, Y and Z", "X and Y formed an alliance"), OPPOSES
  * ("clashes between X and Y", "X fighting Y", "against").
+ * A cue's parties are its clause's subject and object, coordinated ones included ("X and Y fought Z":
+ * both oppose Z and are allies); a negated cue ("never backed", "denies supporting") or one inside an
+ * allegation ("accused X of arming Y") states no relation. Where the alliance and the opposition readings
+ * overlap ("fighting alongside") the alliance wins.
  */
 
 /** Words that make the person before "of/for" a member of the organisation after it. */
@@ -16,6 +21,7 @@ const MEMBERSHIP_ROLES = new Set([
   'members', 'founder', 'chairman', 'chairperson', 'president', 'deputy', 'official', 'officials', 'officer', 'minister',
   'envoy', 'representative', 'general', 'colonel', 'fighter', 'fighters', 'faction', 'wing', 'unit', 'affiliate',
   'part', 'branch', 'negotiator', 'negotiators', 'secretary-general', 'chief-of-staff', 'emir', 'boss', 'ally',
+  'commander-in-chief',
 ]);
 const MODIFIERS = new Set([
   'a', 'an', 'the', 'senior', 'top', 'deputy', 'military', 'political', 'local', 'regional', 'field', 'former', 'chief',
@@ -25,11 +31,31 @@ const MODIFIERS = new Set([
 const ALLIANCE_BEFORE_CUES = ['allied with', 'allied to', 'aligned with', 'backed by', 'supported by', 'armed by',
   'funded by', 'sponsored by', 'in alliance with', 'an ally of', 'allies of', 'joined forces with', 'fighting alongside',
   'fought alongside', 'alongside', 'and its allies', 'and its ally', 'together with', 'in coalition with', 'a proxy of',
-  'proxies of', 'an alliance with', 'alliance with', 'a coalition with', 'which is backed by', 'which are backed by', 'which is supported by'];
+  'proxies of', 'an alliance with', 'alliance with', 'a coalition with', 'which is backed by', 'which are backed by', 'which is supported by',
+  'fighting beside', 'fought beside', 'sided with', 'siding with', 'sides with', 'in coordination with', 'coordinating with',
+  'coordinated with', 'in cooperation with', 'backed', 'backs', 'backing', 'supported', 'supports', 'supporting', 'armed', 'arming',
+  'allied', 'joined forces', 'teamed up with', 'reinforced', 'came to the aid of', 'a joint operation with', 'joint operations with',
+  'a joint offensive with', 'joint patrols with', 'conducted a joint operation', 'conducted joint operations', 'launched a joint operation',
+  'launched a joint offensive', 'supplied', 'supplies', 'supplying', 'delivered weapons to', 'delivered arms to', 'transferred weapons to',
+  'sent weapons to', 'provided weapons to', 'provided military support to'];
 const ALLIANCE_HYPHEN_WORDS = new Set(['backed', 'aligned', 'allied', 'supported', 'sponsored', 'funded', 'armed', 'trained', 'led', 'installed']);
 const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashing with', 'clashes with', 'battled',
   'battling', 'against', 'at war with', 'fighting against', 'opposed to', 'opposes', 'opposing', 'resisting', 'resisted',
-  'in conflict with', 'hostile to'];
+  'in conflict with', 'hostile to', 'launched an offensive against', 'launched a counteroffensive against', 'an offensive against',
+  'a counteroffensive against', 'waging war on', 'waged war on', 'declared war on', 'at war', 'clashed', 'clashing', 'clash',
+  'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on'];
+/** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
+const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
+/** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
+const RECIPROCAL = new Set(['fighting', 'fought', 'fights', 'clashed', 'clashing', 'clash', 'battled', 'battling', 'at war', 'in conflict with']);
+/** Words before a cue that deny it ("has never backed", "did not attack", "denies supporting"). */
+const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nor', 'without', 'deny', 'denies', 'denied', 'denying', 'refused', 'refuses', 'stopped', 'ceased']);
+/** Words of a clause that make what follows an allegation, not a stated relation ("accused Rwanda of backing the M23"). */
+const ALLEGING = /^(?:accus|alleg|den(?:y|ies|ied)|reject|dismiss|refut|suspect|blam)/;
+/** What may stand between a subject and its verb ("has long backed", "were reportedly fighting"). */
+const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'been', 'be', 'also', 'long', 'openly', 'reportedly',
+  'allegedly', 'repeatedly', 'jointly', 'then', 'later', 'still', 'now', 'again', 'continue', 'continued', 'to', 'already', 'once']);
+const PASSIVE = new Set(['is', 'are', 'was', 'were', 'been', 'being']);
 const BETWEEN_NOUNS = new Set(['clashes', 'fighting', 'war', 'battle', 'battles', 'conflict', 'hostilities', 'confrontation',
   'confrontations', 'skirmishes', 'tensions', 'fight', 'combat']);
 
@@ -61,7 +87,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   const relations: RelationMention[] = [];
   const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
     if (from.start === to.start || sameActor(from, to)) return;
-    if (relations.some((r) => r.type === type && r.from.start === from.start && r.to.start === to.start)) return;
+    const known = (a: ActorMention, b: ActorMention) => relations.some((r) => r.type === type && r.from.start === a.start && r.to.start === b.start);
+    if (known(from, to) || (type === 'ALLIED_WITH' && known(to, from))) return;
     const start = Math.min(from.start, to.start);
     const end = Math.max(from.end, to.end);
     relations.push({ type, start, end, from: span(from), to: span(to), confidence });
@@ -103,6 +130,15 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
           add('MEMBER_OF', member.actor, group.actor, 0.8);
         }
       }
+      // "The army's commander-in-chief, General X": X belongs to the army.
+      m = member.endToken;
+      if (ORGANISATION_TYPES.has(member.actor.actor_type) && tokens[m]?.lower === "'s") {
+        let r = m + 1;
+        let role = false;
+        while (r < sentence.endToken && (MODIFIERS.has(tokens[r].lower) || MEMBERSHIP_ROLES.has(tokens[r].lower)) && r - m < 5) role ||= MEMBERSHIP_ROLES.has(tokens[r++].lower);
+        const person = role && tokens[r]?.text === ',' ? inSentence.find((l) => l.firstToken > r && l.firstToken <= r + 3 && l.actor.actor_type === 'individual') : undefined;
+        if (person) add('MEMBER_OF', person.actor, member.actor, 0.75);
+      }
       // "Iran-backed Houthis": Houthis ALLIED_WITH Iran
       m = member.endToken;
       if (tokens[m]?.text === '-' && ALLIANCE_HYPHEN_WORDS.has(tokens[m + 1]?.lower ?? '')) {
@@ -115,13 +151,24 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         }
       }
     }
+    /** Where the last alliance cue ends: an opposition cue inside it ("fighting" in "fighting alongside") is none. */
+    let allianceEnd = -1;
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
-        if (!cue) continue;
-        const left = nearestBefore(inSentence, tokens, cue.firstToken, 3);
-        const right = nearestAfter(inSentence, tokens, cue.endToken, 3);
-        if (left && right) add(type, left.actor, right.actor, 0.65);
+        if (!cue || (type === 'OPPOSES' && i < allianceEnd)) continue;
+        if (type === 'ALLIED_WITH') allianceEnd = Math.max(allianceEnd, cue.endToken);
+        // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated or alleged states nothing.
+        if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrAlleged(tokens, sentence, i)) continue;
+        if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
+        const passive = PASSIVE.has(tokens[i - 1]?.lower ?? '') && tokens[cue.endToken]?.lower === 'by';
+        const subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        const objects = objectsAfter(inSentence, tokens, passive ? cue.endToken + 1 : cue.endToken);
+        const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
+        for (const agent of agents) for (const patient of patients) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
+        // "X and Y fought Z", "X and Y joined forces": co-agents are allies; "X and Y fought", "X and Y are at war": enemies.
+        const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) ? 'OPPOSES' : undefined;
+        if (between) for (let a = 0; a < agents.length; a++) for (let b = a + 1; b < agents.length; b++) add(between, agents[a].actor, agents[b].actor, 0.6);
       }
       // "a coalition of X, Y and Z", "X and Y formed an alliance": every pair of members.
       const coalitionEnd = phraseAt(tokens, i, COALITION_NOUNS);
@@ -141,6 +188,95 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+function cueText(tokens: Token[], cue: { firstToken: number; endToken: number }): string {
+  return tokens.slice(cue.firstToken, cue.endToken).map((token) => token.lower).join(' ');
+}
+
+/** "has never backed", "denies supporting", "accused Rwanda of arming the M23": the words before the cue deny or allege it. */
+function deniedOrAlleged(tokens: Token[], sentence: Sentence, cueFirst: number): boolean {
+  for (let k = cueFirst - 1; k >= Math.max(sentence.firstToken, cueFirst - 12); k--) {
+    const word = tokens[k].lower;
+    if (word === ';' || word === 'said' || word === 'but') return false;
+    if (cueFirst - k <= 3 && NEGATORS.has(word)) return true;
+    if (ALLEGING.test(word)) return true;
+  }
+  return false;
+}
+
+/**
+ * The subjects of the verb at `cueFirst`: the actor before it (past auxiliaries and adverbs, and past an
+ * apposition: "the M23, backed by Rwanda, attacked" is the M23's act) with those coordinated with it.
+ */
+function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence, cueFirst: number): Located[] {
+  let k = cueFirst;
+  while (k > sentence.firstToken && AUXILIARIES.has(tokens[k - 1].lower)) k--;
+  let subject: Located | undefined;
+  if (tokens[k - 1]?.text === ',') {
+    for (let c = k - 2; c > Math.max(sentence.firstToken, k - 14); c--) {
+      if (tokens[c].text !== ',') continue;
+      subject = located.find((l) => l.endToken === c);
+      break;
+    }
+  }
+  subject ??= nearestBefore(located, tokens, k, 3);
+  if (!subject) return [];
+  const subjects = [subject];
+  // "Rwandan troops and M23 fighters", "X, Y and the Z": back along the list while it is one.
+  let link = subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 1 : 0);
+  let first = true;
+  for (;;) {
+    const joiner = tokens[link - 1]?.lower;
+    if (joiner !== 'and' && !(joiner === ',' && !first)) break;
+    const previous = located.find((l) => l.endToken <= link - 1 && link - 1 - l.endToken <= 2 && tokens.slice(l.endToken, link - 1).every((t) => t.word && !t.capitalised && !AUXILIARIES.has(t.lower)));
+    if (!previous) break;
+    subjects.unshift(previous);
+    link = previous.firstToken - (tokens[previous.firstToken - 1]?.lower === 'the' ? 1 : 0);
+    first = false;
+  }
+  return subjects;
+}
+
+/** The objects of a cue ending before `index`: the actor after it, and those coordinated with it unless they start a clause of their own. */
+function objectsAfter(located: Located[], tokens: Token[], index: number): Located[] {
+  const object = nearestAfter(located, tokens, index, 3);
+  if (!object) return [];
+  const objects = [object];
+  for (;;) {
+    let k = objects[objects.length - 1].endToken;
+    while (tokens[k]?.word && !tokens[k].capitalised && tokens[k].lower !== 'and' && k - objects[objects.length - 1].endToken < 2) k++;
+    if (tokens[k]?.lower !== 'and' && tokens[k]?.text !== ',') break;
+    let next = k + 1;
+    if (tokens[next]?.lower === 'and') next++;
+    if (tokens[next]?.lower === 'the') next++;
+    const further = located.find((l) => l.firstToken === next);
+    if (!further || opensClause(tokens[further.endToken])) break;
+    objects.push(further);
+  }
+  return objects;
+}
+
+/** A finite verb after a coordinated name makes it a new clause's subject ("attacked the SAF and the UN condemned it"). */
+function opensClause(token: Token | undefined): boolean {
+  return token !== undefined && !token.capitalised && (/ed$/.test(token.lower) || ['said', 'says', 'is', 'was', 'has', 'had', 'have', 'will', 'would', 'are', 'were'].includes(token.lower));
+}
+
+/**
+ * "The UN said the RSF attacked the SAF": the RSF opposes the SAF as the UN reports it, and the UN is no
+ * party. Such a relation's span is its whole sentence, so that its provenance quote names who reports it.
+ */
+export function quoteReportedRelations(text: string, sentences: Sentence[], relations: RelationMention[]): void {
+  for (const relation of relations) {
+    if (relation.type === 'MEMBER_OF') continue;
+    const sentence = sentences.find((candidate) => candidate.start <= relation.start && relation.end <= candidate.end);
+    if (!sentence) continue;
+    const reported = [...text.slice(sentence.start, sentence.end).matchAll(REPORTING)].some((match) => {
+      const at = sentence.start + match.index;
+      return at + match[0].length <= relation.start || at >= relation.end;
+    });
+    if (reported) Object.assign(relation, { start: sentence.start, end: sentence.end });
+  }
 }
 
 /** The end of a one- or two-word phrase of `phrases` starting at token `i`. */

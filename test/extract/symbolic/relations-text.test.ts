@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { findConflictEntities } from '../../../engine/extract/symbolic/index.ts';
+
+/** The OPPOSES and ALLIED_WITH relations of one sentence, as [type, from, to] in the text's words. */
+function stated(text: string): [string, string, string][] {
+  const findings = findConflictEntities({ text, source: 'test', document_date: '2024-06-10' });
+  const quote = (span: { start: number; end: number }) => text.slice(span.start, span.end);
+  return findings.relations.filter((relation) => relation.type !== 'MEMBER_OF').map((relation) => [relation.type, quote(relation.from), quote(relation.to)]);
+}
+
+type Case = [sentence: string, relations: [string, string, string][]];
+
+const CONFLICT_WORDING: Case[] = [
+  ['The Rapid Support Forces shelled positions of the Sudanese Armed Forces in Omdurman.', [['OPPOSES', 'Rapid Support Forces', 'Sudanese Armed Forces']]],
+  ['The M23 clashed with the FARDC near Sake on Monday.', [['OPPOSES', 'M23', 'FARDC']]],
+  ['Houthi fighters battled the Yemeni army outside Marib.', [['OPPOSES', 'Houthi', 'Yemeni army']]],
+  ['The Arakan Army launched an offensive against the Tatmadaw in Rakhine State.', [['OPPOSES', 'Arakan Army', 'Tatmadaw']]],
+  ['Israel has been at war with Hamas since October.', [['OPPOSES', 'Israel', 'Hamas']]],
+  ['Al-Shabaab fighters ambushed African Union troops near Mogadishu.', [['OPPOSES', 'Al-Shabaab', 'African Union']]],
+  ['Ukraine\'s army fought Russian forces in Kursk.', [['OPPOSES', 'Ukraine\'s army', 'Russian forces']]],
+  ['Fighting between the SAF and the RSF spread to Gezira.', [['OPPOSES', 'SAF', 'RSF']]],
+  ['Pakistan opposes the Taliban government.', [['OPPOSES', 'Pakistan', 'Taliban government']]],
+  ['The European Union sanctioned Wagner Group commanders.', [['OPPOSES', 'European Union', 'Wagner Group']]],
+];
+
+const ALLIANCE_WORDING: Case[] = [
+  ['Iran backed the Houthis throughout the war.', [['ALLIED_WITH', 'Iran', 'Houthis']]],
+  ['Russia has supported the Syrian government since 2015.', [['ALLIED_WITH', 'Russia', 'Syrian government']]],
+  ['The UAE supplied the RSF with drones.', [['ALLIED_WITH', 'UAE', 'RSF']]],
+  ['Wagner Group fighters fought alongside Malian troops near Kidal.', [['ALLIED_WITH', 'Wagner Group', 'Malian troops']]],
+  ['The SLA sided with the Sudanese Armed Forces in April.', [['ALLIED_WITH', 'SLA', 'Sudanese Armed Forces']]],
+  ['The Wazalendo, allied with the FARDC, held the hills above Sake.', [['ALLIED_WITH', 'Wazalendo', 'FARDC']]],
+  ['Hezbollah and Hamas joined forces in southern Lebanon.', [['ALLIED_WITH', 'Hezbollah', 'Hamas']]],
+  ['The JEM fought beside the army in El Fasher.', [['ALLIED_WITH', 'JEM', 'the army']]],
+  ['The RSF operated in coordination with the Misseriya militia.', [['ALLIED_WITH', 'RSF', 'Misseriya']]],
+  ['The Houthis are backed by Iran.', [['ALLIED_WITH', 'Houthis', 'Iran']]],
+  ['Turkey sent weapons to the Syrian National Army.', [['ALLIED_WITH', 'Turkey', 'Syrian National Army']]],
+];
+
+const COORDINATION: Case[] = [
+  ['Rwandan troops and M23 fighters attacked FARDC positions near Sake.', [
+    ['OPPOSES', 'Rwandan troops', 'FARDC'], ['OPPOSES', 'M23', 'FARDC'], ['ALLIED_WITH', 'Rwandan troops', 'M23'],
+  ]],
+  ['The FARDC and the Wazalendo attacked M23 positions in Masisi.', [
+    ['OPPOSES', 'FARDC', 'M23'], ['OPPOSES', 'Wazalendo', 'M23'], ['ALLIED_WITH', 'FARDC', 'Wazalendo'],
+  ]],
+  ['The United States and Britain struck Houthi radar sites near Hodeidah.', [
+    ['OPPOSES', 'United States', 'Houthi'], ['OPPOSES', 'Britain', 'Houthi'], ['ALLIED_WITH', 'United States', 'Britain'],
+  ]],
+  ['The M23 attacked the FARDC and the Wazalendo near Goma.', [['OPPOSES', 'M23', 'FARDC'], ['OPPOSES', 'M23', 'Wazalendo']]],
+  ['The SAF and the RSF clashed in El Obeid.', [['OPPOSES', 'SAF', 'RSF']]],
+  ['Ethiopia and Eritrea were at war for two years.', [['OPPOSES', 'Ethiopia', 'Eritrea']]],
+];
+
+const ROLES_FROM_THE_CLAUSE: Case[] = [
+  ['The M23, backed by Rwanda, attacked the FARDC in Sake.', [['ALLIED_WITH', 'M23', 'Rwanda'], ['OPPOSES', 'M23', 'FARDC']]],
+  ['The RSF, which the UAE arms, attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The SAF attacked the RSF and the UN condemned the strike.', [['OPPOSES', 'SAF', 'RSF']]],
+  ['The Rwanda Defence Force are fighting alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
+  ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army']]],
+];
+
+const NEGATION_AND_ALLEGATION: Case[] = [
+  ['Rwanda denies backing the M23.', []],
+  ['Rwanda has never supported the M23.', []],
+  ['The RSF did not attack the SAF in El Fasher.', []],
+  ['Eritrea denied that its troops had fought alongside the ENDF.', []],
+  ['Hamas never fought alongside Hezbollah.', []],
+  ['Kinshasa accused Rwanda of supporting the M23.', []],
+  ['The SAF accused the RSF of attacking the camp.', []],
+];
+
+const REPORTED_SPEECH: Case[] = [
+  ['The UN said the RSF attacked the SAF in El Fasher.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['According to the UN, the M23 shelled FARDC positions.', [['OPPOSES', 'M23', 'FARDC']]],
+  ['UN experts reported that the Rwanda Defence Force fought alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
+  ['The African Union said the Houthis attacked the Saudi-led coalition.', [['OPPOSES', 'Houthis', 'Saudi-led coalition']]],
+  ['The United Arab Emirates armed the RSF, according to UN experts.', [['ALLIED_WITH', 'United Arab Emirates', 'RSF']]],
+];
+
+describe('relations checked against the text', () => {
+  for (const [category, cases] of Object.entries({ CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH })) {
+    describe(category.toLowerCase().replace(/_/g, ' '), () => {
+      for (const [sentence, relations] of cases) {
+        it(sentence, () => expect(stated(sentence)).toEqual(relations));
+      }
+    });
+  }
+
+  it('quotes a reported relation with its whole sentence, which names who reports it', () => {
+    const text = 'Fighting resumed on Monday. The UN said the RSF attacked the SAF in El Fasher.';
+    const [relation] = findConflictEntities({ text, source: 'test' }).relations;
+    expect(text.slice(relation.start, relation.end)).toBe('The UN said the RSF attacked the SAF in El Fasher.');
+    const direct = 'The RSF attacked the SAF in El Fasher.';
+    const [own] = findConflictEntities({ text: direct, source: 'test' }).relations;
+    expect(direct.slice(own.start, own.end)).toBe('RSF attacked the SAF');
+  });
+
+  it('reads a possessive commander before his name as a member of that force', () => {
+    const text = "The army's commander-in-chief, General Abdel Fattah al-Burhan, vowed to retake Singa.";
+    const findings = findConflictEntities({ text, source: 'test' });
+    expect(findings.relations.map((r) => [r.type, text.slice(r.from.start, r.from.end), text.slice(r.to.start, r.to.end)])).toEqual([
+      ['MEMBER_OF', 'Abdel Fattah al-Burhan', 'The army'],
+    ]);
+  });
+});
