@@ -37,7 +37,7 @@ export interface PredictedEntity { names: string[]; type: string }
 export interface PredictedClaim { type: string; speaker: string[] }
 export interface PredictedEvent { type: string; location: string[]; date: string | null }
 export interface PredictedDate { text: string; iso: string }
-/** Names of both ends of a predicted OPPOSES or ALLIED_WITH edge. */
+/** Names of both ends of a predicted OPPOSES, ALLIED_WITH or MEMBER_OF edge (the entity sets score the first two). */
 export interface PredictedRelation { type: string; from: string[]; to: string[] }
 
 export interface Prediction {
@@ -301,7 +301,7 @@ const showClaim = (claim: PredictedClaim) => `${claim.type} by ${claim.speaker[0
 const showEvent = (event: PredictedEvent) => `${event.type} at ${event.location[0] ?? '-'} on ${event.date ?? '-'}`;
 
 /** A relation end's names: the actor's text and its aliases. */
-function relationNames(text: string, actors: readonly GoldActor[]): string[] {
+export function relationNames(text: string, actors: readonly GoldActor[]): string[] {
   const actor = actors.find((candidate) => candidate.text === text);
   return actor ? goldActorNames(actor) : [text];
 }
