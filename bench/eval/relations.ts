@@ -308,7 +308,7 @@ export async function evaluateRelations(
   extractor: RelationExtractor,
   records: readonly ResolvedRecord[],
   types: readonly RelationType[] = RELATION_TYPES,
-): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number }> {
+): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number; sources: Record<'written' | 'open', Metrics> }> {
   const outcomes: RelationOutcome[] = [];
   let errors = 0;
   const started = performance.now();
@@ -322,15 +322,23 @@ export async function evaluateRelations(
     outcomes.push(scoreRelationRecord(record, predicted, types));
   }
   const elapsed = performance.now() - started;
+  // Written records and Re-DocRED's encyclopedic ones differ in style: all types, apart.
+  const ofSource = (open: boolean) => {
+    const chosen = records.flatMap((record, index) => ((record.source !== undefined) === open ? [index] : []));
+    return summariseRelations(chosen.map((index) => records[index]), chosen.map((index) => outcomes[index]), types).types.all;
+  };
   return {
     extractor: extractor.description,
     errors,
     ms_per_record: Math.round((elapsed / Math.max(records.length, 1)) * 10) / 10,
     ...summariseRelations(records, outcomes, types),
+    sources: { written: ofSource(false), open: ofSource(true) },
   };
 }
 
 const figure = (value: number | null) => (value === null ? '    –' : value.toFixed(3));
+const row = (label: string, m: Metrics) =>
+  `${label.padEnd(14)}${String(m.tp + m.fn).padStart(6)}${String(m.tp + m.fp).padStart(6)}${String(m.tp).padStart(6)}${figure(m.precision).padStart(8)}${figure(m.recall).padStart(8)}${figure(m.f1).padStart(8)}`;
 
 /** The table for one run: per type, all types, reported relations and traps. */
 export function formatRelationSummary(title: string, summary: Awaited<ReturnType<typeof evaluateRelations>>): string {
@@ -341,8 +349,9 @@ export function formatRelationSummary(title: string, summary: Awaited<ReturnType
     '',
     `${'relation'.padEnd(14)}${'gold'.padStart(6)}${'pred'.padStart(6)}${'tp'.padStart(6)}${'P'.padStart(8)}${'R'.padStart(8)}${'F1'.padStart(8)}`,
   ];
-  for (const [type, m] of Object.entries(summary.types)) {
-    lines.push(`${type.padEnd(14)}${String(m.tp + m.fn).padStart(6)}${String(m.tp + m.fp).padStart(6)}${String(m.tp).padStart(6)}${figure(m.precision).padStart(8)}${figure(m.recall).padStart(8)}${figure(m.f1).padStart(8)}`);
+  for (const [type, m] of Object.entries(summary.types)) lines.push(row(type, m));
+  if (summary.sources.open.tp + summary.sources.open.fn > 0) {
+    lines.push('', ...Object.entries(summary.sources).map(([source, m]) => row(`all, ${source}`, m)));
   }
   if (summary.reported.gold > 0) {
     lines.push('', `reported relations found: ${summary.reported.found} of ${summary.reported.gold} (recall ${figure(summary.reported.recall).trim()})`);

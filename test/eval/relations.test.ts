@@ -163,9 +163,13 @@ describe('relation scoring', () => {
       },
       close: async () => undefined,
     };
-    const summary = await evaluateRelations(extractor, [record(), record({ id: 'r-2' })]);
+    const openRecord = record({ id: 'r-3', source: { set: 'redocred', file: 'dev_revised.json', document: 0, title: 'T', sentences: [0] } });
+    const summary = await evaluateRelations(extractor, [record(), record({ id: 'r-2' }), openRecord]);
     expect(summary.errors).toBe(1);
-    expect(summary.types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 3 });
+    expect(summary.types.OPPOSES).toMatchObject({ tp: 2, fp: 0, fn: 4 });
+    // Written and open records apart, all types together.
+    expect(summary.sources.written).toMatchObject({ tp: 1, fp: 0, fn: 5 });
+    expect(summary.sources.open).toMatchObject({ tp: 1, fp: 0, fn: 2 });
   });
 
   it("takes an entity set's relations with each end's aliases", () => {
