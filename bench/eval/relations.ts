@@ -15,6 +15,7 @@ import {
   type Prediction,
   type PredictedRelation,
   parseGold,
+  parseRecords,
 } from './score.ts';
 
 /**
@@ -65,24 +66,7 @@ const isRelationType = (type: unknown): type is RelationType => RELATION_TYPES.i
  * kinds, ends, sources, unique ids, and no trap that repeats one of the record's relations.
  */
 export function parseRelationSet(jsonl: string): RelationRecord[] {
-  const records: RelationRecord[] = [];
-  const ids = new Set<string>();
-  jsonl.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `line ${index + 1}`;
-    let record: RelationRecord;
-    try {
-      record = JSON.parse(line) as RelationRecord;
-    } catch (error) {
-      throw new Error(`${where}: not JSON (${(error as Error).message})`);
-    }
-    const problems = recordShapeProblems(record);
-    if (ids.has(record.id)) problems.push(`duplicate id ${record.id}`);
-    if (problems.length > 0) throw new Error(`${where} (${record.id ?? 'no id'}): ${problems.join('; ')}`);
-    ids.add(record.id);
-    records.push(record);
-  });
-  return records;
+  return parseRecords(jsonl, recordShapeProblems);
 }
 
 function recordShapeProblems(record: RelationRecord): string[] {

@@ -64,24 +64,29 @@ function asList(value: string | string[] | null): string[] {
  * the set fails loudly instead of silently lowering a score.
  */
 export function parseGold(jsonl: string): GoldSentence[] {
-  const sentences: GoldSentence[] = [];
+  return parseRecords(jsonl, goldProblems);
+}
+
+/** One JSON record per line, each checked by `problemsOf` and for a unique id; the first bad line throws, naming itself. */
+export function parseRecords<T extends { id: string }>(jsonl: string, problemsOf: (record: T) => string[]): T[] {
+  const records: T[] = [];
   const ids = new Set<string>();
   jsonl.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     const where = `line ${index + 1}`;
-    let record: GoldSentence;
+    let record: T;
     try {
-      record = JSON.parse(line) as GoldSentence;
+      record = JSON.parse(line) as T;
     } catch (error) {
       throw new Error(`${where}: not JSON (${(error as Error).message})`);
     }
-    const problems = goldProblems(record);
+    const problems = problemsOf(record);
     if (ids.has(record.id)) problems.push(`duplicate id ${record.id}`);
     if (problems.length > 0) throw new Error(`${where} (${record.id ?? 'no id'}): ${problems.join('; ')}`);
     ids.add(record.id);
-    sentences.push(record);
+    records.push(record);
   });
-  return sentences;
+  return records;
 }
 
 /** What is wrong with one gold record (empty when it is well formed). */
