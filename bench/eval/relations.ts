@@ -6,6 +6,8 @@ import {
   addCounts,
   anyNamesMatch,
   metricsOf,
+  parseGold,
+  parseRecords,
   relationNames,
   scoreItems,
   type Counts,
@@ -14,15 +16,14 @@ import {
   type Metrics,
   type Prediction,
   type PredictedRelation,
-  parseGold,
-  parseRecords,
 } from './score.ts';
 
 /**
  * Scoring of the relations extraction writes between actors (OPPOSES, ALLIED_WITH,
  * MEMBER_OF) against corpora/gold/relations.jsonl (guideline in corpora/gold/README.md,
  * "Relation set"), and against the `relations` of the entity sets (heldout-official.jsonl).
- * Pure functions, except the loader of the open records' text from ../shared.
+ * Pure functions, except the reading of the open records' text from ../shared and the run
+ * that `npm run eval:extract -- --set relations` starts.
  */
 
 export const RELATION_TYPES = ['OPPOSES', 'ALLIED_WITH', 'MEMBER_OF'] as const;
