@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from '../engine/extract/types.ts';
 import type { CombinationPolicy } from '../engine/extract/structure/combine.ts';
 import { predictionFromFindings, predictionFromNeural, predictionFromResult } from './eval/predict.ts';
+import { runRelationEval } from './eval/relations.ts';
 import {
   SCORE_KINDS,
   addCounts,
@@ -19,7 +20,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official] [-- --policies]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|relations] [-- --policies]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -36,7 +37,7 @@ import {
  * releases and statements, written before the issue-9 symbolic-layer work) to check that what was
  * developed generalises. Never tune on the held-out sets.
  */
-const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl' } as const;
+const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', relations: 'relations.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
@@ -263,6 +264,9 @@ async function defaultLayer(log: (line: string) => void): Promise<Layer> {
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2));
   const log = (line: string) => (args.json ? console.error(line) : console.log(line));
+  if (args.set === 'relations') {
+    return runRelationEval({ open: (layer) => openExtractor(layer, null), json: args.json, log });
+  }
   const gold = parseGold(await readFile(goldPath(args.set), 'utf8'));
   log(`gold set: corpora/gold/${GOLD_SETS[args.set]}`);
   const layer = args.layer ?? (await defaultLayer(log));

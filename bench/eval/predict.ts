@@ -76,7 +76,7 @@ export function predictionFromResult(result: ExtractionResult, findings: Finding
     locations: ofKind('Location').map((node) => entity(node, 'location_type')),
     dates: findings.dates.map((date) => ({ text: date.text, iso: date.iso })),
     relations: result.graph.edges
-      .filter((edge) => edge.type === 'OPPOSES' || edge.type === 'ALLIED_WITH')
+      .filter((edge) => edge.type === 'OPPOSES' || edge.type === 'ALLIED_WITH' || edge.type === 'MEMBER_OF')
       .map((edge) => ({ type: edge.type, from: nodeNames(byId.get(edge.from)), to: nodeNames(byId.get(edge.to)) })),
   };
 }

@@ -37,7 +37,7 @@ export interface PredictedEntity { names: string[]; type: string }
 export interface PredictedClaim { type: string; speaker: string[] }
 export interface PredictedEvent { type: string; location: string[]; date: string | null }
 export interface PredictedDate { text: string; iso: string }
-/** Names of both ends of a predicted OPPOSES or ALLIED_WITH edge. */
+/** Names of both ends of a predicted OPPOSES, ALLIED_WITH or MEMBER_OF edge (the entity sets score the first two). */
 export interface PredictedRelation { type: string; from: string[]; to: string[] }
 
 export interface Prediction {
@@ -64,24 +64,29 @@ function asList(value: string | string[] | null): string[] {
  * the set fails loudly instead of silently lowering a score.
  */
 export function parseGold(jsonl: string): GoldSentence[] {
-  const sentences: GoldSentence[] = [];
+  return parseRecords(jsonl, goldProblems);
+}
+
+/** One JSON record per line, each checked by `problemsOf` and for a unique id; the first bad line throws, naming itself. */
+export function parseRecords<T extends { id: string }>(jsonl: string, problemsOf: (record: T) => string[]): T[] {
+  const records: T[] = [];
   const ids = new Set<string>();
   jsonl.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     const where = `line ${index + 1}`;
-    let record: GoldSentence;
+    let record: T;
     try {
-      record = JSON.parse(line) as GoldSentence;
+      record = JSON.parse(line) as T;
     } catch (error) {
       throw new Error(`${where}: not JSON (${(error as Error).message})`);
     }
-    const problems = goldProblems(record);
+    const problems = problemsOf(record);
     if (ids.has(record.id)) problems.push(`duplicate id ${record.id}`);
     if (problems.length > 0) throw new Error(`${where} (${record.id ?? 'no id'}): ${problems.join('; ')}`);
     ids.add(record.id);
-    sentences.push(record);
+    records.push(record);
   });
-  return sentences;
+  return records;
 }
 
 /** What is wrong with one gold record (empty when it is well formed). */
@@ -301,7 +306,7 @@ const showClaim = (claim: PredictedClaim) => `${claim.type} by ${claim.speaker[0
 const showEvent = (event: PredictedEvent) => `${event.type} at ${event.location[0] ?? '-'} on ${event.date ?? '-'}`;
 
 /** A relation end's names: the actor's text and its aliases. */
-function relationNames(text: string, actors: readonly GoldActor[]): string[] {
+export function relationNames(text: string, actors: readonly GoldActor[]): string[] {
   const actor = actors.find((candidate) => candidate.text === text);
   return actor ? goldActorNames(actor) : [text];
 }

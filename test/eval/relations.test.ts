@@ -1,0 +1,209 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  detokenise,
+  evaluateRelations,
+  parseRelationSet,
+  relationRecordsOf,
+  relationTextProblems,
+  resolveRecords,
+  scoreRelationRecord,
+  summariseRelations,
+  type RelationRecord,
+  type ResolvedRecord,
+} from '../../bench/eval/relations.ts';
+import { parseGold, type PredictedRelation } from '../../bench/eval/score.ts';
+
+const record = (overrides: Partial<ResolvedRecord> = {}): ResolvedRecord => ({
+  id: 'r-1', conflict: 'Test', document_date: '2024-07-09',
+  text: 'Rwandan troops fought alongside M23 rebels against the Congolese army near Sake, UN experts said.',
+  relations: [
+    { type: 'ALLIED_WITH', from: 'Rwandan troops', to: 'M23', reported_by: 'UN experts' },
+    { type: 'OPPOSES', from: 'Rwandan troops', to: 'Congolese army', reported_by: 'UN experts' },
+    { type: 'OPPOSES', from: 'M23', to: 'Congolese army', reported_by: 'UN experts' },
+  ],
+  not: [
+    { type: 'OPPOSES', from: 'Rwandan troops', to: 'M23', why: 'allies' },
+    { type: 'OPPOSES', from: 'UN experts', to: 'M23', why: 'reporter' },
+  ],
+  ...overrides,
+});
+
+const predicted = (type: string, from: string, to: string): PredictedRelation => ({ type, from: [from], to: [to] });
+const line = (value: object) => JSON.stringify(value);
+
+describe('the relation set file', () => {
+  it('rejects unknown types, unknown trap kinds, a trap that repeats a relation, records without text or source, and duplicate ids', () => {
+    const { text, ...base } = record();
+    const good = { ...base, text };
+    expect(() => parseRelationSet(line({ ...good, relations: [{ type: 'SUPPORTS', from: 'M23', to: 'Congolese army' }] }))).toThrow(/relation type "SUPPORTS"/);
+    expect(() => parseRelationSet(line({ ...good, not: [{ type: 'OPPOSES', from: 'M23', to: 'UN experts', why: 'rumour' }] }))).toThrow(/trap kind "rumour"/);
+    // The same pair, either way round: an opposition has no direction when matched.
+    expect(() => parseRelationSet(line({ ...good, not: [{ type: 'OPPOSES', from: 'Congolese army', to: 'M23', why: 'allies' }] }))).toThrow(/both a relation and a trap/);
+    expect(() => parseRelationSet(line(base))).toThrow(/either a text or a redocred source/);
+    expect(() => parseRelationSet(`${line(good)}\n${line(good)}`)).toThrow(/duplicate id r-1/);
+    expect(parseRelationSet(`${line(good)}\n\n`)).toHaveLength(1);
+  });
+
+  it('finds ends and reporters that are not in the text', () => {
+    expect(relationTextProblems(record())).toEqual([]);
+    expect(relationTextProblems(record({ relations: [{ type: 'OPPOSES', from: 'M23', to: 'FARDC', reported_by: 'MONUSCO' }] })))
+      .toEqual(['"FARDC" does not occur in the text', 'reporter "MONUSCO" does not occur in the text']);
+  });
+});
+
+describe('Re-DocRED text', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it('detokenises brackets, punctuation, hyphens and possessives', () => {
+    expect(detokenise(['The', 'Ho', '-', 'Chunk', '(', 'or', 'Winnebago', ')', 'attacked', 'Aurangzeb', "'s", 'forces', ',', 'twice', '.']))
+      .toBe("The Ho-Chunk (or Winnebago) attacked Aurangzeb's forces, twice.");
+  });
+
+  const open: RelationRecord = {
+    id: 'ro-1', conflict: 'Test', document_date: '2020-01-01',
+    source: { set: 'redocred', file: 'dev_revised.json', document: 1, title: 'Battle of Nowhere', sentences: [0, 1] },
+    relations: [{ type: 'OPPOSES', from: 'Aurangzeb', to: 'Dara Shikoh' }],
+    not: [],
+  };
+  const documents = [
+    { title: 'Something else', sents: [['Nothing', '.']] },
+    { title: 'Battle of Nowhere', sents: [['Aurangzeb', 'defeated', 'Dara', 'Shikoh', "'s", 'forces', '.'], ['It', 'rained', '.']] },
+  ];
+
+  it('reads an open record\'s sentences from the files and skips them when the files are absent', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-relations-'));
+    await writeFile(join(dir, 'dev_revised.json'), JSON.stringify(documents));
+    const written = record();
+    const { resolved, skipped } = await resolveRecords([written, open], dir);
+    expect(skipped).toBe(0);
+    expect(resolved.map((item) => item.text)).toEqual([written.text, "Aurangzeb defeated Dara Shikoh's forces. It rained."]);
+
+    const absent = await resolveRecords([written, open], join(dir, 'missing'));
+    expect(absent.skipped).toBe(1);
+    expect(absent.resolved.map((item) => item.id)).toEqual(['r-1']);
+  });
+
+  it('fails when a document no longer has its title or an end is not in its text', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-relations-'));
+    await writeFile(join(dir, 'dev_revised.json'), JSON.stringify(documents));
+    await expect(resolveRecords([{ ...open, source: { ...open.source!, document: 0 } }], dir)).rejects.toThrow(/not "Battle of Nowhere"/);
+    await expect(resolveRecords([{ ...open, relations: [{ type: 'OPPOSES', from: 'Murad Baksh', to: 'Dara Shikoh' }] }], dir)).rejects.toThrow(/"Murad Baksh" does not occur/);
+  });
+});
+
+describe('relation scoring', () => {
+  it('matches oppositions and alliances either way round, memberships only from member to organisation', () => {
+    const member = record({
+      text: 'Mohamed Hamdan Dagalo, the RSF commander, said his forces had attacked the Sudanese Armed Forces.',
+      relations: [{ type: 'MEMBER_OF', from: 'Mohamed Hamdan Dagalo', to: 'RSF' }, { type: 'OPPOSES', from: 'RSF', to: 'Sudanese Armed Forces' }],
+      not: [],
+    });
+    const right = scoreRelationRecord(member, [predicted('MEMBER_OF', 'Dagalo', 'Rapid Support Forces'), predicted('OPPOSES', 'SAF', 'Rapid Support Forces')]);
+    expect([right.types.MEMBER_OF.tp, right.types.OPPOSES.tp]).toEqual([1, 1]);
+    const reversed = scoreRelationRecord(member, [predicted('MEMBER_OF', 'RSF', 'Mohamed Hamdan Dagalo')]);
+    expect(reversed.types.MEMBER_OF).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+  });
+
+  it('counts a second edge of a found relation neither way, and a wrong type as a miss and a false positive', () => {
+    const outcome = scoreRelationRecord(record(), [
+      predicted('ALLIED_WITH', 'Rwandan troops', 'M23'),
+      predicted('ALLIED_WITH', 'M23', 'Rwandan troops'),
+      predicted('ALLIED_WITH', 'M23', 'Congolese army'),
+    ]);
+    expect(outcome.types.ALLIED_WITH).toMatchObject({ tp: 1, fp: 1, fn: 0 });
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 0, fn: 2 });
+  });
+
+  it('counts predictions that fall into a trap by kind, and the reported relations found', () => {
+    const outcome = scoreRelationRecord(record(), [
+      predicted('OPPOSES', 'M23', 'Rwandan troops'),
+      predicted('OPPOSES', 'UN', 'M23 rebels'),
+      predicted('OPPOSES', 'Congolese army', 'M23'),
+    ]);
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 1, fp: 2, fn: 1 });
+    expect(outcome.trapViolations).toEqual(['allies', 'reporter']);
+    expect(outcome.reported).toEqual({ gold: 3, found: 1 });
+  });
+
+  it('scores only the types asked for', () => {
+    const outcome = scoreRelationRecord(record(), [predicted('MEMBER_OF', 'M23', 'Congolese army')], ['OPPOSES', 'ALLIED_WITH']);
+    expect(outcome.types.MEMBER_OF).toMatchObject({ tp: 0, fp: 0, fn: 0 });
+    expect(outcome.types.OPPOSES.fn).toBe(2);
+  });
+
+  it('sums records per type and over all types', () => {
+    const records = [record(), record({ id: 'r-2' })];
+    const outcomes = [
+      scoreRelationRecord(records[0], [predicted('ALLIED_WITH', 'Rwandan troops', 'M23'), predicted('OPPOSES', 'Rwandan troops', 'M23')]),
+      scoreRelationRecord(records[1], []),
+    ];
+    const summary = summariseRelations(records, outcomes);
+    expect(summary.types.ALLIED_WITH).toMatchObject({ tp: 1, fp: 0, fn: 1, precision: 1, recall: 0.5 });
+    expect(summary.types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 4, precision: 0, recall: 0 });
+    expect(summary.types.MEMBER_OF).toMatchObject({ precision: null, recall: null });
+    expect(summary.types.all).toMatchObject({ tp: 1, fp: 1, fn: 5 });
+    expect(summary.traps).toEqual({ entries: 4, violations: 1, byKind: { allies: 1 } });
+    expect(summary.reported).toEqual({ gold: 6, found: 1, recall: 1 / 6 });
+  });
+
+  it('runs an extractor over the records, scoring a failed extraction as empty', async () => {
+    const extractor = {
+      description: 'stub',
+      predict: async (sentence: { id: string }) => {
+        if (sentence.id === 'r-2') throw new Error('boom');
+        return { actors: [], claims: [], events: [], locations: [], dates: [], relations: [predicted('OPPOSES', 'M23', 'Congolese army')] };
+      },
+      close: async () => undefined,
+    };
+    const openRecord = record({ id: 'r-3', source: { set: 'redocred', file: 'dev_revised.json', document: 0, title: 'T', sentences: [0] } });
+    const summary = await evaluateRelations(extractor, [record(), record({ id: 'r-2' }), openRecord]);
+    expect(summary.errors).toBe(1);
+    expect(summary.types.OPPOSES).toMatchObject({ tp: 2, fp: 0, fn: 4 });
+    // Written and open records apart, all types together.
+    expect(summary.sources.written).toMatchObject({ tp: 1, fp: 0, fn: 5 });
+    expect(summary.sources.open).toMatchObject({ tp: 1, fp: 0, fn: 2 });
+  });
+
+  it("takes an entity set's relations with each end's aliases", () => {
+    const [sentence] = parseGold(line({
+      id: 'of-1', conflict: 'Syria', document_date: '2024-01-16',
+      text: 'U.S. Central Command (CENTCOM) forces struck Hurras al-Din.',
+      actors: [{ text: 'U.S. Central Command', type: 'armed_forces', aliases: ['CENTCOM'] }, { text: 'Hurras al-Din', type: 'armed_group' }],
+      claims: [], events: [], locations: [], dates: [],
+      relations: [{ type: 'OPPOSES', from: 'U.S. Central Command', to: 'Hurras al-Din' }],
+    }));
+    const [converted] = relationRecordsOf([sentence, { ...sentence, id: 'of-2', relations: undefined }]);
+    expect(converted.relations).toEqual([{ type: 'OPPOSES', from: ['U.S. Central Command', 'CENTCOM'], to: ['Hurras al-Din'] }]);
+    expect(scoreRelationRecord(converted, [predicted('OPPOSES', 'CENTCOM', 'Hurras al-Din')]).types.OPPOSES.tp).toBe(1);
+  });
+});
+
+describe('corpora/gold/relations.jsonl', () => {
+  const set = parseRelationSet(readFileSync(new URL('../../corpora/gold/relations.jsonl', import.meta.url), 'utf8'));
+  const count = (type: string) => set.reduce((sum, item) => sum + item.relations.filter((relation) => relation.type === type).length, 0);
+
+  it('holds at least 150 records, 60 of them written, with the counts its README promises', () => {
+    expect(set.length).toBeGreaterThanOrEqual(150);
+    expect(set.filter((item) => item.text !== undefined).length).toBeGreaterThanOrEqual(60);
+    expect(count('OPPOSES')).toBeGreaterThanOrEqual(50);
+    expect(count('ALLIED_WITH')).toBeGreaterThanOrEqual(40);
+    expect(set.reduce((sum, item) => sum + item.not.length, 0)).toBeGreaterThanOrEqual(40);
+  });
+
+  it("names its written records' ends verbatim and shares no sentence with the entity sets", () => {
+    const written = set.filter((item): item is ResolvedRecord => item.text !== undefined);
+    expect(written.flatMap((item) => relationTextProblems(item).map((problem) => `${item.id}: ${problem}`))).toEqual([]);
+    const others = ['dev.jsonl', 'heldout.jsonl', 'heldout-official.jsonl']
+      .flatMap((file) => parseGold(readFileSync(new URL(`../../corpora/gold/${file}`, import.meta.url), 'utf8')));
+    const texts = new Set(others.map((sentence) => sentence.text));
+    expect(written.filter((item) => texts.has(item.text))).toEqual([]);
+  });
+});
