@@ -430,6 +430,8 @@ export function personCandidates(context: Context): ActorCandidate[] {
     // A name ends on a capitalised word ("KIA spokesman" is a role, not a person).
     if (!/^\p{Lu}/u.test(words[words.length - 1])) continue;
     if (/^['’]s\s+\p{Lu}/u.test(context.text.slice(end, end + 4))) continue;
+    // "SOMALIA — Al-Shabaab": a dateline's dash separates the place from the sentence, never two parts of a name.
+    if (/\s[—–-]\s/u.test(text)) continue;
     if (/\b(?:in|at|near|outside|of|town|village|city|to)\s+$/i.test(context.text.slice(Math.max(0, start - 12), start))) continue;
     const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.person });

@@ -4,6 +4,7 @@ import {
   type ActorCandidate,
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
+import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, qualifiesActor } from './place-roles.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
@@ -76,7 +77,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   ];
   const chosen = choose(candidates, blocking);
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
-  const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
+  const { states, places: locations } = actingStates(text, tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
   actors.push(...states);
   nameDescribedGovernments(tokens, sentences, actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
@@ -157,22 +158,30 @@ function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {
  * verb speaks for its government ("Kyiv said", "Islamabad vowed"). Such a
  * mention is an actor instead of a place.
  */
-function actingStates(tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
+function actingStates(text: string, tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
   const states: ActorMention[] = [];
   const places: LocationMention[] = [];
   const capitals = capitalCities();
-  for (const location of locations) {
+  for (const [position, location] of locations.entries()) {
+    const previous = locations[position - 1];
     const index = tokenIndexAt(tokens, location.start);
     const after = tokenIndexAt(tokens, location.end);
+    const possessed = tokens[after + 1];
+    const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
+    if (possessor && (POSSESSED_INSTITUTION.test(possessed.lower) || qualifiesActor(tokens, location, actors))) continue;
+    const speaks = ACTING_VERB.test(tokens[after]?.lower ?? '');
+    const listedWithPlace = previous !== undefined && places.includes(previous) && coordinatedWith(tokens, location, previous);
+    if (!speaks && (listedWithPlace || locatesPlaceBefore(tokens, location, previous) || isHeadingOrDateline(text, location))) {
+      places.push(location);
+      continue;
+    }
     const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
     const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
     const capitalOf = capitals.get(location.text.toLowerCase()) ?? CAPITAL_ALIASES[location.text];
-    const possessed = tokens[after + 1];
-    const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
     const acting =
       !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&
       (location.location_type === 'country' ||
-        (capitalOf !== undefined && (ACTING_VERB.test(tokens[after]?.lower ?? '') || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
+        (capitalOf !== undefined && (speaks || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
     if (!acting) {
       places.push(location);
       continue;
