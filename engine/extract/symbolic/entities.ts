@@ -63,10 +63,11 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...acronymCandidates(context),
     ...officeCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
-  for (const place of findDescribedPlaces(text, tokens, sentenceStarts)) {
+  const described = findDescribedPlaces(text, tokens, sentenceStarts);
+  for (const place of described) {
     candidates.push({ reserve: place.mention, priority: PLACE_PRIORITY.described, location: place.mention });
   }
-  for (const place of findPlaceCandidates(text, tokens, sentenceStarts)) {
+  for (const place of findPlaceCandidates(text, tokens, sentenceStarts, described)) {
     candidates.push({ reserve: place.mention, priority: place.curated ? PLACE_PRIORITY.curated : PLACE_PRIORITY.city, location: place.mention });
   }
   // A date blocks names inside it ("March"), unless a gazetteer name contains it ("March 23 Movement");

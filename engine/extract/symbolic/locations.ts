@@ -1,6 +1,7 @@
 import type { LocationMention } from '../types.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
-import { demonyms, fuzzyPlaces, knownCities, knownPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { placeKey } from './gazetteer/transliteration.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
@@ -18,7 +19,8 @@ export interface PlaceCandidate {
   curated: boolean;
 }
 
-export function findPlaceCandidates(text: string, tokens: Token[], sentenceStarts: Set<number>): PlaceCandidate[] {
+/** `described`: the places ./findDescribedPlaces found, which a list of places may continue. */
+export function findPlaceCandidates(text: string, tokens: Token[], sentenceStarts: Set<number>, described: readonly PlaceCandidate[] = []): PlaceCandidate[] {
   const found: PlaceCandidate[] = [];
   const curated = knownPlaces();
   const cities = knownCities();
@@ -34,6 +36,13 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     if (!city) {
       const variant = sentenceStarts.has(i) ? undefined : fuzzyPlaceAt(tokens, i);
       if (variant) found.push({ ...toCandidate(text, tokens, i, variant.endToken, variant.place, 'gazetteer'), curated: false });
+      else {
+        const spelling = transliteratedPlaceAt(text, tokens, i, [...described, ...found]);
+        if (spelling) {
+          found.push({ ...toCandidate(text, tokens, i, spelling.endToken, spelling.place, 'gazetteer'), curated: spelling.place.curated });
+          i = spelling.endToken - 1;
+        }
+      }
       continue;
     }
     // "Scott C. Dayton", "New York": a town's name after another name word is the end of a longer name.
@@ -168,4 +177,48 @@ function toCandidate(text: string, tokens: Token[], firstToken: number, endToken
       source,
     },
   };
+}
+
+/** Words before a name that make it a place ("near Qayyarah", "the liberation of Tall Afar"). */
+const PLACE_CONTEXT_WORDS = new Set([
+  'in', 'near', 'at', 'from', 'outside', 'around', 'towards', 'toward', 'into', 'across', 'inside', 'nearby', 'throughout',
+  'via', 'reached', 'entered', 'captured', 'recaptured', 'retook', 'seized', 'shelled', 'besieged', 'liberated', 'stormed',
+]);
+/** Nouns that make "of X" a place ("the outskirts of X", "the fall of X"). */
+const PLACE_OF_NOUNS = new Set([
+  'liberation', 'outskirts', 'outskirt', 'capture', 'recapture', 'fall', 'siege', 'town', 'city', 'village', 'villages',
+  'towns', 'province', 'governorate', 'district', 'region', 'centre', 'center', 'residents', 'people', 'east', 'west',
+  'north', 'south', 'northeast', 'northwest', 'southeast', 'southwest', 'countryside', 'suburbs', 'vicinity', 'environs',
+]);
+/** Lower-case particles inside a transliterated place name ("Jisr al Shughur", "Dayr az Zawr"). */
+const NAME_PARTICLES = /^(?:al|el|ar|as|ad|an|at|az|ash|ez|es|ed|en|er|et|ul|ud|e|i|bin|ibn|wa)$/;
+/** Longest place name tried, in tokens. */
+const MAX_PLACE_TOKENS = 4;
+
+/**
+ * A place whose spelling differs from the gazetteers' by transliteration ("Tikrit" for
+ * Tikrīt, "Dayr az Zawr" for Deir ez-Zor), accepted only where the words around it make it a
+ * place: a locative word or "liberation/outskirts/town of" before it, or a place it is listed
+ * with just before. Without that context a key this loose would read people as towns.
+ */
+function transliteratedPlaceAt(text: string, tokens: Token[], first: number, places: readonly PlaceCandidate[]): { endToken: number; place: KnownPlace } | undefined {
+  if (!hasPlaceContext(tokens, first, places)) return undefined;
+  let end = first + 1;
+  while (end < tokens.length && end - first < MAX_PLACE_TOKENS && tokens[end].word && tokens[end].start > tokens[end - 1].end &&
+    (tokens[end].capitalised || NAME_PARTICLES.test(tokens[end].lower) || /^\p{Ll}{1,3}-\p{Lu}/u.test(tokens[end].text))) end++;
+  // The whole name or nothing: "Puerto Jordán" is not Porto.
+  while (end > first + 1 && !/\p{Lu}/u.test(tokens[end - 1].text)) end--;
+  if (end === first + 1 && readsAsCommonWord(tokens[first].text)) return undefined;
+  const place = transliteratedPlaces().get(placeKey(text.slice(tokens[first].start, tokens[end - 1].end)));
+  return place ? { endToken: end, place } : undefined;
+}
+
+function hasPlaceContext(tokens: Token[], index: number, places: readonly PlaceCandidate[]): boolean {
+  const before = tokens[index - 1]?.lower === 'the' ? index - 2 : index - 1;
+  const word = tokens[before]?.lower ?? '';
+  if (PLACE_CONTEXT_WORDS.has(word)) return true;
+  if (word === 'of' && PLACE_OF_NOUNS.has(tokens[before - 1]?.lower ?? '')) return true;
+  // "in Fallujah and Ramadi", "Tikrit, Baiji and Samarra"
+  const joiner = tokens[index - 1]?.lower;
+  return (joiner === ',' || joiner === 'and' || joiner === 'or') && places.some((place) => place.endToken === index - 1);
 }
