@@ -22,7 +22,8 @@ export interface ActorCandidate {
   priority: number;
 }
 
-export const ACTOR_PRIORITY = { gazetteer: 5, titled: 6, state: 4, organisation: 3, person: 2, generic: 1 } as const;
+/** `variant`: a gazetteer name's variant spelling, which yields to an exact hand-listed place ("Sinjar" is not Sinwar). */
+export const ACTOR_PRIORITY = { gazetteer: 5, titled: 6, state: 4, organisation: 3, person: 2, generic: 1, variant: 4.4 } as const;
 
 /** Titles written before a name, capitalised as in news text. */
 const TITLES = [
@@ -234,7 +235,7 @@ function fuzzyActorAt(context: Context, first: number): ActorCandidate | undefin
     const known = fuzzyActors().lookup(phrase.text);
     if (!known) continue;
     const actor = mention(context, first, phrase.endToken, known.value.actor_type, 'gazetteer', 0.7, fromKnown(known.value));
-    return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.gazetteer };
+    return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.variant };
   }
   return undefined;
 }

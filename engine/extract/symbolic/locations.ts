@@ -78,8 +78,11 @@ const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
 };
 /** Compass words that make a country or region into a part of it ("northwest Syria", "southern Lebanon"). */
 const COMPASS = /^(?:north|south|east|west|northern|southern|eastern|western|central|north-?east|north-?west|south-?east|south-?west|north-?eastern|north-?western|south-?eastern|south-?western)$/;
-/** "the town of Shasha", "the village of Krasnohorivka". */
-const SETTLEMENT_WORDS = new Set(['town', 'village', 'city', 'villages', 'towns', 'port', 'district']);
+/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo". */
+const SETTLEMENT_WORDS = new Set([
+  'town', 'village', 'city', 'villages', 'towns', 'port', 'district', 'liberation', 'outskirts', 'countryside', 'suburbs',
+  'environs', 'vicinity', 'province', 'governorate',
+]);
 
 let placeNounIndex: PhraseIndex<LocationMention['location_type']> | undefined;
 
@@ -103,6 +106,8 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
       continue;
     }
     if (!tokens[i].capitalised || !tokens[i].word || sentenceStarts.has(i) && !tokens[i - 1]) continue;
+    // "Near Kalo Bridge, ...", "The Tessin district ...": a capital that only the sentence start gave is no part of the name.
+    if (sentenceStarts.has(i) && NAME_BREAKERS.has(tokens[i].text)) continue;
     let end = i;
     while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
@@ -119,6 +124,8 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     }
     // "near Tessalit", "outside Kidal": a capitalised name after these is a place (unlike "in", which also takes languages and faiths).
     else if (['near', 'outside'].includes(tokens[i - 1]?.lower ?? '') && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.45));
+    // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...").
+    else if (locatedByCountry(tokens, end) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
     i = end - 1;
   }
   return found;
@@ -184,11 +191,10 @@ const PLACE_CONTEXT_WORDS = new Set([
   'in', 'near', 'at', 'from', 'outside', 'around', 'towards', 'toward', 'into', 'across', 'inside', 'nearby', 'throughout',
   'via', 'reached', 'entered', 'captured', 'recaptured', 'retook', 'seized', 'shelled', 'besieged', 'liberated', 'stormed',
 ]);
-/** Nouns that make "of X" a place ("the outskirts of X", "the fall of X"). */
+/** Nouns that make "of X" a place when a gazetteer knows X ("the fall of Tall Afar"), besides the settlement words. */
 const PLACE_OF_NOUNS = new Set([
-  'liberation', 'outskirts', 'outskirt', 'capture', 'recapture', 'fall', 'siege', 'town', 'city', 'village', 'villages',
-  'towns', 'province', 'governorate', 'district', 'region', 'centre', 'center', 'residents', 'people', 'east', 'west',
-  'north', 'south', 'northeast', 'northwest', 'southeast', 'southwest', 'countryside', 'suburbs', 'vicinity', 'environs',
+  ...SETTLEMENT_WORDS, 'capture', 'recapture', 'fall', 'siege', 'region', 'centre', 'center', 'residents', 'people', 'east',
+  'west', 'north', 'south', 'northeast', 'northwest', 'southeast', 'southwest',
 ]);
 /** Lower-case particles inside a transliterated place name ("Jisr al Shughur", "Dayr az Zawr"). */
 const NAME_PARTICLES = /^(?:al|el|ar|as|ad|an|at|az|ash|ez|es|ed|en|er|et|ul|ud|e|i|bin|ibn|wa)$/;
@@ -221,4 +227,11 @@ function hasPlaceContext(tokens: Token[], index: number, places: readonly PlaceC
   // "in Fallujah and Ramadi", "Tikrit, Baiji and Samarra"
   const joiner = tokens[index - 1]?.lower;
   return (joiner === ',' || joiner === 'and' || joiner === 'or') && places.some((place) => place.endToken === index - 1);
+}
+
+/** A comma, then a country that is not possessive, right after the name ending before `end`. */
+function locatedByCountry(tokens: Token[], end: number): boolean {
+  if (tokens[end]?.text !== ',') return false;
+  const [country] = knownPlaces().matchesAt(tokens, end + 1);
+  return country?.value.location_type === 'country' && tokens[country.endToken]?.lower !== "'s";
 }
