@@ -80,6 +80,16 @@ describe('places no list has, named by the words around them', () => {
     expect(actors).toEqual([]);
   });
 
+  it('"in X in <known place>" and "rural X"', async () => {
+    const { places } = await extract('Gunmen abducted pupils from a school in Kuriga in Kaduna State. Most deaths were in Idlib and rural Aleppo.');
+    expect(places.map((place) => [place.text, place.type])).toEqual([
+      ['Kuriga', 'city'],
+      ['Kaduna State', 'region'],
+      ['Idlib', 'region'],
+      ['rural Aleppo', 'region'],
+    ]);
+  });
+
   it('a sentence-initial "Near X," keeps the name and is not read as a name with "Near"', async () => {
     const { places } = await extract('Near Shirqat, militants ambushed a convoy. Near Kalo Bridge, the army set up checkpoints.');
     expect(texts(places)).toEqual(['Shirqat', 'Kalo Bridge']);

@@ -35,7 +35,7 @@ const LOCATIVE_WORDS = new Set([
 /** "to <country>" is a place after a motion verb ("travelled to Ukraine"), a recipient otherwise ("weapons to Ukraine"). */
 const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;
 /** "Lebanon's caretaker Prime Minister", "Russia's defence ministry": the country is part of that mention, not an actor. */
-const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
+const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|health|finance|justice|information|education|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
 /** Verbs before a capital that make it a government addressed or accused ("accused Kigali of"). */
 const ADDRESSING_VERB = /^(?:accused|accuses|blamed|blames|urged|urges|warned|warns|told|condemned|criticised|criticized|pressed|sanctioned|and)$/;
 /** Verbs after a capital that make it speak or act for its government. */

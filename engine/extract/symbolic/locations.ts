@@ -99,7 +99,7 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
   for (let i = 0; i < tokens.length; i++) {
-    const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : 0;
+    const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : tokens[i].text === 'rural' ? countrysideOf(tokens, i + 1) : 0;
     if (compass > 0) {
       found.push(make(i, compass, 'region', 0.7));
       i = compass - 1;
@@ -124,8 +124,9 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     }
     // "near Tessalit", "outside Kidal": a capitalised name after these is a place (unlike "in", which also takes languages and faiths).
     else if (['near', 'outside'].includes(tokens[i - 1]?.lower ?? '') && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.45));
-    // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...").
-    else if (locatedByCountry(tokens, end) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
+    // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...");
+    // "a school in Kuriga in Kaduna State": by a known place it lies in.
+    else if ((locatedByCountry(tokens, end) || locatedIn(tokens, i, end)) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
     i = end - 1;
   }
   return found;
@@ -234,4 +235,15 @@ function locatedByCountry(tokens: Token[], end: number): boolean {
   if (tokens[end]?.text !== ',') return false;
   const [country] = knownPlaces().matchesAt(tokens, end + 1);
   return country?.value.location_type === 'country' && tokens[country.endToken]?.lower !== "'s";
+}
+
+/** "in Kuriga in Kaduna State": a name after a locative word, then "in" and a known place. */
+function locatedIn(tokens: Token[], first: number, end: number): boolean {
+  return ['in', 'at', 'near', 'from'].includes(tokens[first - 1]?.lower ?? '') && tokens[end]?.text === 'in' && isKnownPlace(tokens, end + 1);
+}
+
+/** Where "rural Aleppo", "rural Idlib" ends: the countryside around a known town or region (0 when none follows). */
+function countrysideOf(tokens: Token[], index: number): number {
+  const [place] = knownPlaces().matchesAt(tokens, index);
+  return place && place.value.location_type !== 'country' ? place.endToken : 0;
 }
