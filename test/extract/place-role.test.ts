@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 
 /**
@@ -9,6 +9,9 @@ import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 
 const pipeline = createExtractionPipeline();
 afterAll(() => pipeline.close());
+/** The gazetteers load on the first place they are asked about: seconds, minutes on a loaded machine. */
+const GAZETTEER_LOAD_MS = 300_000;
+beforeAll(() => pipeline.extract({ text: 'Troops entered Tikrit.', source: 'warm.txt' }, { tier: 'full' }), GAZETTEER_LOAD_MS);
 
 interface Typed { label: string; spans: [number, number][] }
 
