@@ -247,6 +247,8 @@ export class EntityResolver {
   private longestMention = 0;
   /** Descriptions with no antecedent yet, kept for the country the symbolic layer gave them. */
   private readonly undescribed: EntityMention[] = [];
+  /** Pronouns and nominal mentions that two actors fit: they stand for nobody. */
+  private readonly unresolved: EntityMention[] = [];
 
   constructor(
     private readonly text: string,
@@ -255,8 +257,10 @@ export class EntityResolver {
   ) {
     const named: EntityMention[] = [];
     const generic: EntityMention[] = [];
+    const references: EntityMention[] = [];
     for (const mention of mentions) {
-      if (mention.kind === 'Actor' && !mention.canonical && definiteDescriptionTypes(mention.text)) generic.push(mention);
+      if (mention.reference) (mention.antecedent ? references : this.unresolved).push(mention);
+      else if (mention.kind === 'Actor' && !mention.canonical && definiteDescriptionTypes(mention.text)) generic.push(mention);
       else named.push(mention);
     }
     // Canonical names first, then longer names before the short forms that refer to them.
@@ -265,6 +269,11 @@ export class EntityResolver {
     );
     for (const mention of order) for (const part of this.conjuncts(mention)) this.place(part);
     for (const mention of generic) if (!this.describe(mention, false)) this.undescribed.push(mention);
+    // In text order, so that a pronoun standing for an earlier pronoun finds it placed.
+    for (const mention of references) {
+      const target = this.headAt(mention.antecedent!, 'Actor')?.cluster ?? (mention.canonical ? this.byName.get(this.key('Actor', mention.canonical)) : undefined);
+      if (target) this.attach(target, { ...mention, generic: true });
+    }
   }
 
   /**
@@ -420,14 +429,9 @@ export class EntityResolver {
    * the span is a claim's speaker, which gives a government description an actor of its own.
    */
   resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean, speaking = false): EntityRef | undefined {
-    let head: { mention: EntityMention; cluster: Cluster } | undefined;
-    for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
-      const entry = this.byPosition[i];
-      if (entry.mention.start >= span.end) break;
-      if (entry.cluster.kind !== kind || entry.mention.end <= span.start) continue;
-      if (!head || entry.mention.start < head.mention.start || (entry.mention.start === head.mention.start && entry.mention.end > head.mention.end)) head = entry;
-    }
+    const head = this.headAt(span, kind);
     if (head) return this.refOf(head.cluster);
+    if (this.unresolved.some((mention) => mention.start < span.end && span.start < mention.end)) return undefined;
     const surface = this.text.slice(span.start, span.end);
     if (!surface.trim()) return undefined;
     const mention: EntityMention = {
@@ -447,6 +451,18 @@ export class EntityResolver {
     }
     if (!create) return undefined;
     return this.refOf(this.place(mention));
+  }
+
+  /** The first placed mention of `kind` inside a span (the longest of those starting there). */
+  private headAt(span: TextSpan, kind: 'Actor' | 'Location'): { mention: EntityMention; cluster: Cluster } | undefined {
+    let head: { mention: EntityMention; cluster: Cluster } | undefined;
+    for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
+      const entry = this.byPosition[i];
+      if (entry.mention.start >= span.end) break;
+      if (entry.cluster.kind !== kind || entry.mention.end <= span.start) continue;
+      if (!head || entry.mention.start < head.mention.start || (entry.mention.start === head.mention.start && entry.mention.end > head.mention.end)) head = entry;
+    }
+    return head;
   }
 
   private refOf(cluster: Cluster): EntityRef {

@@ -500,3 +500,11 @@ export function genericCandidates(context: Context): ActorCandidate[] {
   }
   return found;
 }
+
+let genericPhrases: Set<string> | undefined;
+
+/** Whether a mention is one of the descriptions without a name ("the army", "the police"). */
+export function isGenericMention(text: string): boolean {
+  genericPhrases ??= new Set(GENERIC_MENTIONS.map(([phrase]) => phrase));
+  return genericPhrases.has(text.toLowerCase().replace(/\s+/g, ' '));
+}

@@ -8,6 +8,7 @@ import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { isAcronym } from './phrases.ts';
+import { resolveReferences } from './references.ts';
 import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -82,6 +83,8 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
   actors.push(...roleReferences(context, sentences, actors, [...taken, ...actors]));
+  actors.sort((a, b) => a.start - b.start || a.end - b.end);
+  actors.push(...resolveReferences(context, sentences, actors, locations, taken));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };
