@@ -7,6 +7,7 @@ import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
+import { nationalityCandidates } from './nationalities.ts';
 import { isAcronym } from './phrases.ts';
 import { resolveReferences } from './references.ts';
 import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
@@ -62,6 +63,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...genericCandidates(context),
     ...acronymCandidates(context),
     ...officeCandidates(context),
+    ...nationalityCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
   for (const place of findDescribedPlaces(text, tokens, sentenceStarts)) {
     candidates.push({ reserve: place.mention, priority: PLACE_PRIORITY.described, location: place.mention });
