@@ -129,7 +129,7 @@ export function resolveReferences(
   const subjectsIn = (sentenceIndex: number): ActorMention[][] => {
     let known = subjects.get(sentenceIndex);
     if (!known || known.resolvedCount !== resolved.length) {
-      known = { resolvedCount: resolved.length, segments: subjectsOf(tokens, sentences[sentenceIndex], [...named, ...resolved]) };
+      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved]) };
       subjects.set(sentenceIndex, known);
     }
     return known.segments;
@@ -232,7 +232,7 @@ const SEGMENT_OPENERS = new Set([',', ';', ':', '(', 'that', 'but', 'while', 'wh
  * its first finite verb and not governed by a preposition: "Lammy met Rubio" has Lammy;
  * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran.
  */
-function subjectsOf(tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[]): ActorMention[][] {
+function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[]): ActorMention[][] {
   const inSentence = mentions.filter((mention) => spanContains(sentence, mention));
   const inMention = (token: Token) => inSentence.some((mention) => spanContains(mention, token));
   const segments: ActorMention[][] = [];
@@ -245,7 +245,10 @@ function subjectsOf(tokens: Token[], sentence: Sentence, mentions: readonly Acto
       const mention = inSentence.find((candidate) => candidate.start === token.start);
       const before = tokens[i - 1];
       const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower);
-      if (mention && !verbSeen && !governed && !current.includes(mention)) current.push(mention);
+      // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
+      const previous = current[current.length - 1];
+      const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
+      if (mention && !verbSeen && !governed && coordinated && !current.includes(mention)) current.push(mention);
       continue;
     }
     if (SEGMENT_OPENERS.has(token.lower)) {
@@ -306,7 +309,8 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
     if (NOMINAL_MODIFIERS.has(tokens[k]?.lower ?? '') && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
     const headToken = tokens[k];
     const fits = headToken && !headToken.capitalised ? NOMINAL_HEADS[headToken.lower] : undefined;
-    if (!fits || tokens[k + 1]?.lower === 'of') continue;
+    // "the ministry of Defence" is a name written in lower case, not a reference.
+    if (!fits || (tokens[k + 1]?.lower === 'of' && tokens[k + 2]?.capitalised)) continue;
     const span = { start: tokens[i].start, end: headToken.end };
     if (!free(span)) continue;
     found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false });
