@@ -5,6 +5,7 @@ import { countryForces, countryName, demonyms, fuzzyActors, knownActors, knownPl
 import { fuzzyPhrases } from './fuzzy.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
+import { isNumberedUnit } from './units.ts';
 
 /**
  * Actor candidates from six sources, strongest first: the gazetteer, people
@@ -366,8 +367,10 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     if (tokens[first]?.lower === "'s") first++;
     while (first < head && NOT_NAME_WORDS.has(tokens[first].text) && sentenceStarts.has(first)) first++;
     let end = head + 1;
+    // "55th Brigade of the Iraqi Army": a numbered unit's name ends at its unit word; the rest says whose it is (units.ts).
+    const numberedUnit = isNumberedUnit(tokens, first, head);
     // "Front for the Liberation of Azawad": connectors followed by capitalised words
-    for (let probe = end; probe < tokens.length && probe - first < 10; ) {
+    for (let probe = end; !numberedUnit && probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
       while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
       // "Front for Justice and Development" continues a name; "Workers and the Valdran Party" starts another.
@@ -383,7 +386,7 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     if (end - first < 2) continue;
     const name = context.text.slice(tokens[first].start, tokens[end - 1].end);
     const stateNamed = isKnownCountryWord(tokens, first) && !INSURGENT_WORDS.test(name);
-    const type = refineOrganisationType(name, headType === 'armed_group' && stateNamed ? 'armed_forces' : headType);
+    const type = numberedUnit && !INSURGENT_WORDS.test(name) ? 'armed_forces' : refineOrganisationType(name, headType === 'armed_group' && stateNamed ? 'armed_forces' : headType);
     const actor = mention(context, first, end, type, 'pattern', 0.75);
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
     head = end - 1;

@@ -36,6 +36,8 @@ const PRONOUNS: Record<string, Fits> = {
   it: isOrganisation, its: isOrganisation, itself: isOrganisation,
   they: isGroup, them: isGroup, their: isGroup, themselves: isGroup,
 };
+/** Object pronouns: never the subject of their own clause ("Velt met him" is not Velt). */
+const OBJECT_PRONOUNS = new Set(['him', 'them']);
 /** Pronouns that also point at things and places, not only at actors: they follow subjects only. */
 const THING_PRONOUNS = new Set(['it', 'its', 'itself', 'they', 'them', 'their', 'themselves']);
 
@@ -105,6 +107,8 @@ interface Expression extends TextSpan {
   head?: string;
   /** Follows subjects only when they are in an earlier sentence. */
   subjectsOnly: boolean;
+  /** An object pronoun, which its own sentence's subject cannot be. */
+  object?: boolean;
   /** Looks back through the whole document (a coalition is named once, at the top). */
   wholeDocument: boolean;
   /** A description the actor patterns found, decided here instead of becoming a new mention. */
@@ -192,6 +196,7 @@ function chooseAntecedent(
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
   const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
   if (expression.subjectsOnly) candidates = candidates.filter((actor) => sentenceOf(actor) === sentenceIndex || isSubject(actor));
+  if (expression.object) candidates = candidates.filter((actor) => sentenceOf(actor) !== sentenceIndex || !isSubject(actor));
   if (candidates.length === 0) return undefined;
   const latest = sentenceOf(candidates[candidates.length - 1]);
   const recent = candidates.filter((actor) => sentenceOf(actor) === latest);
@@ -294,7 +299,10 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
     const pronoun = PRONOUNS[token.lower];
     if (pronoun && free(token)) {
       if (token.lower === 'it' && !isReferringIt(tokens, i)) continue;
-      found.push({ start: token.start, end: token.end, kind: 'pronoun', fits: pronoun, subjectsOnly: THING_PRONOUNS.has(token.lower), wholeDocument: false });
+      found.push({
+        start: token.start, end: token.end, kind: 'pronoun', fits: pronoun, subjectsOnly: THING_PRONOUNS.has(token.lower),
+        object: OBJECT_PRONOUNS.has(token.lower), wholeDocument: false,
+      });
       continue;
     }
     // "the Coalition", "Coalition forces", "coalition partners": the coalition the document named.
