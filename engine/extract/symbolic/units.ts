@@ -16,9 +16,9 @@ export function isNumberedUnit(tokens: readonly Token[], first: number, head: nu
   return ORDINAL.test(tokens[first]?.text ?? '') && UNIT_WORDS.has(tokens[head]?.lower ?? '');
 }
 
-/** MEMBER_OF from each numbered unit to the armed forces the text places it in. */
+/** MEMBER_OF from each numbered unit to the forces the text places it in (an unknown country's "Kivaran Army" reads as an armed group). */
 export function unitMemberships(text: string, tokens: readonly Token[], actors: readonly ActorMention[]): RelationMention[] {
-  const forces = actors.filter((actor) => actor.actor_type === 'armed_forces' && !actor.reference);
+  const forces = actors.filter((actor) => (actor.actor_type === 'armed_forces' || actor.actor_type === 'armed_group') && !actor.reference);
   const found: RelationMention[] = [];
   for (const unit of forces) {
     const first = tokenIndexAt(tokens, unit.start);
