@@ -386,7 +386,7 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     if (end - first < 2) continue;
     const name = context.text.slice(tokens[first].start, tokens[end - 1].end);
     const stateNamed = isKnownCountryWord(tokens, first) && !INSURGENT_WORDS.test(name);
-    const type = numberedUnit && !INSURGENT_WORDS.test(name) ? 'armed_forces' : refineOrganisationType(name, headType === 'armed_group' && stateNamed ? 'armed_forces' : headType);
+    const type = refineOrganisationType(name, headType === 'armed_group' && stateNamed ? 'armed_forces' : headType);
     const actor = mention(context, first, end, type, 'pattern', 0.75);
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.organisation });
     head = end - 1;

@@ -95,7 +95,7 @@ const EXPLETIVE_FOLLOWERS = new Set(['is', 'was', "'s", 'seems', 'seemed', 'appe
 /** Tokens before an "it" that make it a subject (a clause opener) rather than an object ("about it"). */
 const SUBJECT_OPENERS = new Set([',', ';', ':', '"', '“', 'that', 'and', 'but', 'said', 'says', 'as', 'because', 'when', 'while', 'after', 'before', 'if', 'since', 'although', 'where', 'which', 'until', 'once', 'so']);
 /** Finite verbs and auxiliaries: a clause's subject stands before the first one. */
-const FINITE_VERB = /^(?:\p{Ll}+ed|said|says|told|tells|met|meets|is|was|are|were|has|had|have|will|would|could|can|may|might|must|should|shall|did|does|do|took|gave|sent|struck|fought|held|made|led|began|won|lost|left|came|went|saw|spoke|took|kept|brought|sought|withdrew|stood|ran|set|put|hit|shot|seized|killed|vowed|warned|urged)$/u;
+const FINITE_VERB = /^(?:\p{Ll}+ed|said|says|told|tells|met|meets|is|was|are|were|has|had|have|will|would|could|can|may|might|must|should|shall|did|does|do|took|gave|sent|struck|fought|held|made|led|began|won|lost|left|came|went|saw|spoke|kept|brought|sought|withdrew|stood|ran|set|put|hit|shot|seized|killed|vowed|warned|urged)$/u;
 /** Past participles used as adjectives before a name ("armed groups", "displaced families"): no verb of the clause. */
 const ADJECTIVAL_PARTICIPLES = new Set(['armed', 'united', 'displaced', 'detained', 'alleged', 'so-called', 'based', 'backed', 'led', 'named', 'unnamed', 'unidentified', 'suspected', 'combined', 'allied', 'organised', 'organized']);
 const PREPOSITIONS = new Set(['of', 'from', 'with', 'by', 'to', 'for', 'against', 'in', 'at', 'near', 'on', 'about', 'between', 'among', 'toward', 'towards', 'into', 'over', 'under']);
@@ -141,15 +141,20 @@ export function resolveReferences(
   const found: ActorMention[] = [];
   for (const expression of expressions) {
     const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
+    // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
+    const from = (start: number) => (list: readonly ActorMention[]) => list.slice(tokenIndexAt(list, start), tokenIndexAt(list, expression.start));
     if (expression.kind === 'pronoun' && THING_PRONOUNS.has(context.text.slice(expression.start, expression.end).toLowerCase())) {
-      if (thingBefore(context, sentences[sentenceIndex], expression, [...named, ...resolved], locations)) continue;
+      const sentence = sentences[sentenceIndex];
+      const sentenceActors = [named, resolved].flatMap(from(sentence.start));
+      if (thingBefore(context, sentence, expression, sentenceActors, locations)) continue;
     }
     const lookback = expression.kind === 'pronoun' ? PRONOUN_LOOKBACK_SENTENCES : NOMINAL_LOOKBACK_SENTENCES;
     const earliest = expression.wholeDocument ? 0 : sentences[Math.max(0, sentenceIndex - lookback)].start;
-    const before = [...named, ...resolved].filter((actor) => actor.end <= expression.start && expression.fits(actor)).sort((a, b) => a.start - b.start);
-    const pool = before.filter((actor) => actor.start >= earliest);
+    const within = from(earliest);
+    const pool = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start && expression.fits(actor)).sort((a, b) => a.start - b.start);
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
-    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && before.length > 0 ? AMBIGUOUS : undefined);
+    const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
+    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && outOfReach() ? AMBIGUOUS : undefined);
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
