@@ -23,7 +23,8 @@ export function predictionFromFindings(text: string, findings: Findings): Predic
     return unique([text.slice(span.start, span.end), ...covering.flatMap((mention) => [mention.text, mention.canonical, ...(mention.aliases ?? [])])]);
   };
   return {
-    actors: findings.actors.map((actor) => ({ names: unique([actor.text, actor.canonical, ...(actor.aliases ?? [])]), type: actor.actor_type })),
+    // A pronoun or description stands for an actor named elsewhere: it is no actor of its own.
+    actors: findings.actors.filter((actor) => !actor.reference).map((actor) => ({ names: unique([actor.text, actor.canonical, ...(actor.aliases ?? [])]), type: actor.actor_type })),
     claims: findings.claims.map((claim) => ({ type: claim.type, speaker: claim.speaker ? namesAt(claim.speaker, findings.actors) : [] })),
     events: findings.events.map((event) => ({
       type: event.event_type,

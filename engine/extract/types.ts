@@ -53,6 +53,14 @@ export interface ActorMention extends TextSpan {
    * actor stands for it ("Government of Myanmar").
    */
   country?: string;
+  /**
+   * A pronoun ("he", "its", "they") or a nominal mention ("the ministry", "the group", "the
+   * Coalition") standing for an actor named before it (./symbolic/references.ts). Its
+   * `antecedent` is that actor's mention and its `canonical` that actor's name; with no
+   * antecedent (two candidates fit) it stands for nobody.
+   */
+  reference?: 'pronoun' | 'nominal';
+  antecedent?: TextSpan;
   confidence: number;
   source: FindingSource;
 }

@@ -6,10 +6,15 @@ import { NODE_IDENTITY_PROPERTIES, isNodeKind, type PropertyValue } from '../ont
  * from time or randomness, so the same document ingested twice gives the same ids.
  */
 
-/** Case, Unicode form, punctuation and spacing do not change identity. */
+/** Marks that change nothing a reader sees: bidi controls, zero-width characters, soft hyphen, BOM, Arabic letter mark. */
+export const INVISIBLE_MARKS = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+
+/** Case, Unicode form, punctuation, invisible marks, the kind of dash and spacing do not change identity. */
 export function normaliseForIdentity(text: string): string {
   return text
     .normalize('NFKC')
+    .replace(INVISIBLE_MARKS, '')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
     .toLowerCase()
     .replace(/[\u2018\u2019\u201c\u201d'"`.,;:!?()[\]{}]/g, '')
     .replace(/\s+/g, ' ')

@@ -25,8 +25,12 @@ import { spanContains } from '../symbolic/text.ts';
  * document exactly. Pure: the same input always gives the same output.
  */
 
-/** Provenance records one node keeps from one document: its first mentions (bounds record size on long texts). */
-export const MAX_PROVENANCE_PER_NODE = 10;
+/**
+ * Provenance records one node keeps from one document: its first mentions, pronouns and
+ * descriptions standing for it included (bounds record size on long texts; a statement's main
+ * actor is named, described or referred to by a pronoun a few dozen times).
+ */
+export const MAX_PROVENANCE_PER_NODE = 50;
 /** Longest event label, in characters (the label is part of the event's identity). */
 const MAX_EVENT_LABEL_CHARS = 160;
 /** Longest quote on a Document node's provenance: its first line, up to this many characters. */

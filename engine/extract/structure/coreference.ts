@@ -1,5 +1,6 @@
 import { ACTOR_TYPES, type ActorType, type LocationType } from '../../ontology/index.ts';
-import { deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
+import { INVISIBLE_MARKS, deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
+import { matchingText } from '../symbolic/normalise.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
 import { inferOrganisationType, type EntityMention } from './entity-mention.ts';
 import { sentenceAround } from './sentences.ts';
@@ -32,7 +33,8 @@ export interface ResolvedEntity {
 
 /** The graph's actors as earlier documents left them: a surface form → the label of the node it names. */
 export interface ActorDirectory {
-  lookup(surface: string): string | undefined;
+  /** By label or alias; an organisation also by an acronym of its name or the name an acronym spells. */
+  lookup(surface: string, person?: boolean): string | undefined;
   /** Where the text names a known actor by its label or an alias (case-sensitive, whole words). */
   occurrences(text: string): EntityMention[];
 }
@@ -57,18 +59,22 @@ function isMatchableName(name: string): boolean {
 export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
   const byName = new Map<string, string>();
   const byAlias = new Map<string, string>();
+  /** Acronyms (labels and aliases) and the initials of long names → the labels they name; two labels make an acronym nobody's. */
+  const byInitials = new Map<string, string | null>();
+  const addInitials = (key: string, label: string) => byInitials.set(key, byInitials.has(key) && byInitials.get(key) !== label ? null : label);
   /** First word of a known name → the names starting with it, as word lists, longest first. */
   const byFirstWord = new Map<string, { words: string[]; label: string; actor_type: ActorType }[]>();
   for (const actor of actors) {
     byName.set(normaliseForIdentity(actor.label), actor.label);
     const actor_type = ((ACTOR_TYPES as readonly string[]).includes(actor.actor_type ?? '') ? actor.actor_type : 'unknown') as ActorType;
     for (const name of [actor.label, ...(actor.aliases ?? [])]) {
+      if (actor_type !== 'individual') addInitials(isAcronym(name) ? compact(name) : initialsOf(name), actor.label);
       if (name !== actor.label) {
         const key = normaliseForIdentity(name);
         if (!byAlias.has(key)) byAlias.set(key, actor.label);
       }
       if (!isMatchableName(name)) continue;
-      const words = [...name.matchAll(WORD)].map((match) => match[0]);
+      const words = [...matchingText(name).text.matchAll(WORD)].map((match) => match[0]);
       if (words.length === 0 || words.length > MAX_KNOWN_NAME_WORDS) continue;
       const list = byFirstWord.get(words[0]) ?? [];
       list.push({ words, label: actor.label, actor_type });
@@ -77,11 +83,19 @@ export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
   }
   for (const list of byFirstWord.values()) list.sort((a, b) => b.words.length - a.words.length);
   return {
-    lookup(surface) {
+    lookup(surface, person = false) {
       const key = normaliseForIdentity(surface);
-      return byName.get(key) ?? byAlias.get(key);
+      const known = byName.get(key) ?? byAlias.get(key);
+      if (known || person) return known;
+      // "KPA" for the "Kivara Patriotic Army" an earlier document named, and the other way round.
+      const words = surface.trim().split(/\s+/);
+      const initials = isAcronym(surface) ? compact(surface) : words.length >= 2 && /^\p{Lu}/u.test(surface) ? initialsOf(surface) : undefined;
+      return initials && initials.length >= 2 ? (byInitials.get(initials) ?? undefined) : undefined;
     },
-    occurrences(text) {
+    occurrences(original) {
+      // Matched as the symbolic layer reads text: "Kata’ib" and "Kata\u200b'ib" are "Kata'ib".
+      const matching = matchingText(original);
+      const { text } = matching;
       const words = [...text.matchAll(WORD)].map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }));
       const found: EntityMention[] = [];
       for (let i = 0; i < words.length; i++) {
@@ -91,10 +105,9 @@ export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
           name.every((word, k) => words[i + k]?.text === word && (k === 0 || /^\s+$/.test(text.slice(words[i + k - 1].end, words[i + k].start)))),
         );
         if (!match) continue;
-        const last = words[i + match.words.length - 1];
-        const start = words[i].start;
+        const { start, end } = matching.toOriginal(words[i].start, words[i + match.words.length - 1].end);
         found.push({
-          kind: 'Actor', start, end: last.end, text: text.slice(start, last.end), actor_type: match.actor_type,
+          kind: 'Actor', start, end, text: original.slice(start, end), actor_type: match.actor_type,
           canonical: match.label, confidence: KNOWN_NAME_CONFIDENCE, source: 'pattern',
         });
         i += match.words.length - 1;
@@ -142,11 +155,16 @@ function definiteDescriptionTypes(surface: string): readonly ActorType[] | undef
   return DEFINITE_DESCRIPTIONS.find(([pattern]) => pattern.test(trimmed))?.[1];
 }
 
-/** The name a mention contributes: no leading article, and no title for a person. */
+/** The name a mention contributes: composed (NFC), no invisible marks, no leading article, and no title for a person. */
 export function nameOf(text: string, isPerson: boolean): string {
-  let name = text.trim().replace(/\s+/g, ' ').replace(/^the\s+/i, '');
+  let name = cleanName(text).replace(/^the\s+/i, '');
   if (isPerson) name = name.replace(LEADING_TITLES, '');
   return name || text.trim();
+}
+
+/** A name as a label shows it: composed, without marks no reader sees, on one line. */
+function cleanName(text: string): string {
+  return text.normalize('NFC').replace(INVISIBLE_MARKS, '').trim().replace(/\s+/g, ' ');
 }
 
 function compact(text: string): string {
@@ -247,6 +265,8 @@ export class EntityResolver {
   private longestMention = 0;
   /** Descriptions with no antecedent yet, kept for the country the symbolic layer gave them. */
   private readonly undescribed: EntityMention[] = [];
+  /** Pronouns and nominal mentions that two actors fit: they stand for nobody. */
+  private readonly unresolved: EntityMention[] = [];
 
   constructor(
     private readonly text: string,
@@ -255,8 +275,10 @@ export class EntityResolver {
   ) {
     const named: EntityMention[] = [];
     const generic: EntityMention[] = [];
+    const references: EntityMention[] = [];
     for (const mention of mentions) {
-      if (mention.kind === 'Actor' && !mention.canonical && definiteDescriptionTypes(mention.text)) generic.push(mention);
+      if (mention.reference) (mention.antecedent ? references : this.unresolved).push(mention);
+      else if (mention.kind === 'Actor' && !mention.canonical && definiteDescriptionTypes(mention.text)) generic.push(mention);
       else named.push(mention);
     }
     // Canonical names first, then longer names before the short forms that refer to them.
@@ -265,6 +287,11 @@ export class EntityResolver {
     );
     for (const mention of order) for (const part of this.conjuncts(mention)) this.place(part);
     for (const mention of generic) if (!this.describe(mention, false)) this.undescribed.push(mention);
+    // In text order, so that a pronoun standing for an earlier pronoun finds it placed.
+    for (const mention of references) {
+      const target = this.headAt(mention.antecedent!, 'Actor')?.cluster ?? (mention.canonical ? this.byName.get(this.key('Actor', mention.canonical)) : undefined);
+      if (target) this.attach(target, { ...mention, generic: true });
+    }
   }
 
   /**
@@ -304,8 +331,8 @@ export class EntityResolver {
       this.byName.get(this.key(mention.kind, name)) ||
       (mention.kind === 'Actor' && !mention.canonical ? this.shortFormOf(name, mention) : undefined);
     if (!cluster) {
-      const known = mention.kind === 'Actor' ? this.directory?.lookup(mention.canonical ?? name) : undefined;
-      cluster = { kind: mention.kind, label: known ?? mention.canonical ?? name, names: new Map(), mentions: [], type: null };
+      const known = mention.kind === 'Actor' ? this.directory?.lookup(mention.canonical ?? name, this.isPerson(mention)) : undefined;
+      cluster = { kind: mention.kind, label: known ?? cleanName(mention.canonical ?? name), names: new Map(), mentions: [], type: null };
       this.clusters.push(cluster);
       this.register(cluster, cluster.label);
     }
@@ -420,14 +447,9 @@ export class EntityResolver {
    * the span is a claim's speaker, which gives a government description an actor of its own.
    */
   resolveSpan(span: TextSpan, kind: 'Actor' | 'Location', create: boolean, speaking = false): EntityRef | undefined {
-    let head: { mention: EntityMention; cluster: Cluster } | undefined;
-    for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
-      const entry = this.byPosition[i];
-      if (entry.mention.start >= span.end) break;
-      if (entry.cluster.kind !== kind || entry.mention.end <= span.start) continue;
-      if (!head || entry.mention.start < head.mention.start || (entry.mention.start === head.mention.start && entry.mention.end > head.mention.end)) head = entry;
-    }
+    const head = this.headAt(span, kind);
     if (head) return this.refOf(head.cluster);
+    if (this.unresolved.some((mention) => mention.start < span.end && span.start < mention.end)) return undefined;
     const surface = this.text.slice(span.start, span.end);
     if (!surface.trim()) return undefined;
     const mention: EntityMention = {
@@ -447,6 +469,18 @@ export class EntityResolver {
     }
     if (!create) return undefined;
     return this.refOf(this.place(mention));
+  }
+
+  /** The first placed mention of `kind` inside a span (the longest of those starting there). */
+  private headAt(span: TextSpan, kind: 'Actor' | 'Location'): { mention: EntityMention; cluster: Cluster } | undefined {
+    let head: { mention: EntityMention; cluster: Cluster } | undefined;
+    for (let i = lowerBound(this.byPosition, span.start - this.longestMention); i < this.byPosition.length; i++) {
+      const entry = this.byPosition[i];
+      if (entry.mention.start >= span.end) break;
+      if (entry.cluster.kind !== kind || entry.mention.end <= span.start) continue;
+      if (!head || entry.mention.start < head.mention.start || (entry.mention.start === head.mention.start && entry.mention.end > head.mention.end)) head = entry;
+    }
+    return head;
   }
 
   private refOf(cluster: Cluster): EntityRef {

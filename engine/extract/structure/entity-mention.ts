@@ -23,6 +23,9 @@ export interface EntityMention extends TextSpan {
   source: FindingSource;
   /** Set on definite descriptions ("the army") once resolved to the named actor they refer to. */
   generic?: boolean;
+  /** ActorMention.reference and .antecedent: a pronoun or nominal mention, and the mention it stands for (none: nobody). */
+  reference?: 'pronoun' | 'nominal';
+  antecedent?: TextSpan;
 }
 
 /**

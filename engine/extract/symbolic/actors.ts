@@ -5,6 +5,7 @@ import { countryForces, countryName, demonyms, fuzzyActors, knownActors, knownPl
 import { fuzzyPhrases } from './fuzzy.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
+import { isNumberedUnit } from './units.ts';
 
 /**
  * Actor candidates from six sources, strongest first: the gazetteer, people
@@ -367,8 +368,10 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     if (tokens[first]?.lower === "'s") first++;
     while (first < head && NOT_NAME_WORDS.has(tokens[first].text) && sentenceStarts.has(first)) first++;
     let end = head + 1;
+    // "55th Brigade of the Iraqi Army": a numbered unit's name ends at its unit word; the rest says whose it is (units.ts).
+    const numberedUnit = isNumberedUnit(tokens, first, head);
     // "Front for the Liberation of Azawad": connectors followed by capitalised words
-    for (let probe = end; probe < tokens.length && probe - first < 10; ) {
+    for (let probe = end; !numberedUnit && probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
       while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
       // "Front for Justice and Development" continues a name; "Workers and the Valdran Party" starts another.
@@ -502,4 +505,12 @@ export function genericCandidates(context: Context): ActorCandidate[] {
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.generic });
   }
   return found;
+}
+
+let genericPhrases: Set<string> | undefined;
+
+/** Whether a mention is one of the descriptions without a name ("the army", "the police"). */
+export function isGenericMention(text: string): boolean {
+  genericPhrases ??= new Set(GENERIC_MENTIONS.map(([phrase]) => phrase));
+  return genericPhrases.has(text.toLowerCase().replace(/\s+/g, ' '));
 }

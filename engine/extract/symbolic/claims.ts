@@ -33,8 +33,6 @@ export const REPORTING = /\b(?:said|says|say|stated|states|told|tells|announced|
 /** Words that turn a cue off when they precede it closely ("did not threaten", "never denied"). */
 const NEGATION_BEFORE = /\b(?:not|n't|never|no\s+longer|refused\s+to|declined\s+to|without)\s+(?:\w+\s+){0,1}$/i;
 
-const PRONOUN_SPEAKERS: Record<string, 'person' | 'group'> = { he: 'person', she: 'person', it: 'group', they: 'group' };
-
 const CONFIDENCE: Partial<Record<ClaimType, number>> = { RedLine: 0.85, Position: 0.5 };
 
 /** Participles after a comma that open a further claim by the same speaker (", insisting that ..."). */
@@ -114,7 +112,6 @@ export function findClaims(
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
-        speaker ??= pronounSpeaker(text, unit, verb, actors, sentences, sentenceIndex);
         if (speaker) speaker = resolveGeneric(speaker, actors);
         // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
         const holder = cue && SUBJECT_STANCES.has(cue.type) ? cueSubject(text, unitActors, cue.span) : undefined;
@@ -158,7 +155,7 @@ export function findClaims(
  * it is (coreference.ts).
  */
 function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
-  if (speaker.canonical || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
+  if (speaker.canonical || speaker.reference || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
   const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
   return named[named.length - 1] ?? speaker;
 }
@@ -293,23 +290,6 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   const verbAt = tailStart + direct.index + direct[0].length;
   const before = after.filter((actor) => actor.end <= verbAt);
   return { words, speaker: before[before.length - 1] };
-}
-
-function pronounSpeaker(
-  text: string,
-  clause: Sentence,
-  verb: TextSpan | undefined,
-  actors: ActorMention[],
-  sentences: Sentence[],
-  sentenceIndex: number,
-): ActorMention | undefined {
-  if (!verb) return undefined;
-  const before = text.slice(clause.start, verb.start).trim().toLowerCase().replace(/^(?:while|but|and|whereas|however,?)\s+/, '');
-  const kind = PRONOUN_SPEAKERS[before];
-  if (!kind) return undefined;
-  const earliest = sentences[Math.max(0, sentenceIndex - 2)].start;
-  const candidates = actors.filter((actor) => actor.start >= earliest && actor.end <= clause.start && (kind === 'person' ? actor.actor_type === 'individual' : actor.actor_type !== 'individual' && actor.actor_type !== 'community'));
-  return candidates[candidates.length - 1];
 }
 
 /** The claim's words: after the reporting verb ("said [that] ..."), before a trailing attribution. */

@@ -8,7 +8,9 @@ import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, qualifiesActo
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
+import { nationalityCandidates } from './nationalities.ts';
 import { isAcronym } from './phrases.ts';
+import { resolveReferences } from './references.ts';
 import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -62,6 +64,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...genericCandidates(context),
     ...acronymCandidates(context),
     ...officeCandidates(context),
+    ...nationalityCandidates(context),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
   const described = findDescribedPlaces(text, tokens, sentenceStarts);
   for (const place of described) {
@@ -84,6 +87,8 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   const taken = [...chosen.map((choice) => choice.reserve), ...blocking];
   actors.push(...documentAliases(tokens, actors, taken));
   actors.push(...roleReferences(context, sentences, actors, [...taken, ...actors]));
+  actors.sort((a, b) => a.start - b.start || a.end - b.end);
+  actors.push(...resolveReferences(context, sentences, actors, locations, taken));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };

@@ -6,6 +6,7 @@ import { findEvents } from './events.ts';
 import { findRelations, quoteReportedRelations } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenize } from './text.ts';
+import { unitMemberships } from './units.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
 export { SYMBOLIC_EXTRACTOR_VERSION };
@@ -24,6 +25,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const dates = findDates(text, doc.document_date);
   const { actors, locations } = findEntities(text, tokens, sentences, dates);
   const relations = findRelations(tokens, sentences, actors);
+  relations.push(...unitMemberships(text, tokens, actors));
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(events, relations));

@@ -1,6 +1,7 @@
 import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, TextSpan } from '../types.ts';
 import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, refineOrganisationType, type ActorCandidate, type Context } from './actors.ts';
+import { isMaterielAcronym } from './materiel.ts';
 import { PhraseIndex, isAcronym } from './phrases.ts';
 import { spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -95,6 +96,7 @@ export function acronymCandidates(context: Context): ActorCandidate[] {
       continue;
     }
     if (!isAcronym(token.text) || NOT_ORGANISATION_ACRONYMS.has(token.text) || defined.has(token.text) || /^\d/.test(token.text)) continue;
+    if (isMaterielAcronym(tokens, i)) continue;
     // A headline or a dateline in capitals is not a row of acronyms ("MEKELLE, 4 March").
     if (isShouting(tokens[i - 1]) || isShouting(tokens[i + 1]) || (tokens[i + 1]?.text === ',' && /^\d/.test(tokens[i + 2]?.text ?? ''))) continue;
     if (acronymLetters(token.text).length < 2 || acronymLetters(token.text).length > 7) continue;

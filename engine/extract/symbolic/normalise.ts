@@ -1,3 +1,5 @@
+import { INVISIBLE_MARKS } from '../../store/ids.ts';
+
 /**
  * Text as the symbolic layer matches it: NFKC, curly quotes and apostrophes straightened,
  * Unicode hyphens made ASCII, and invisible marks (bidi controls, zero-width
@@ -7,8 +9,7 @@
  * provenance quotes stay exact.
  */
 
-/** Marks that change nothing a reader sees: bidi controls, zero-width characters, soft hyphen, BOM, Arabic letter mark. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+const INVISIBLE = new RegExp(INVISIBLE_MARKS.source, 'u');
 const FOLDED: Record<string, string> = {
   '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u02bc': "'", '\u2032': "'", '\u00b4': "'", '`': "'",
   '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u2033': '"', '\u00ab': '"', '\u00bb': '"',
@@ -36,7 +37,7 @@ export function matchingText(original: string): MatchingText {
   for (const match of original.matchAll(/\P{M}\p{M}*|\p{M}+/gsu)) {
     const cluster = match[0];
     if (INVISIBLE.test(cluster) && cluster.length === 1) continue;
-    const folded = (FOLDED[cluster] ?? cluster.normalize('NFKC')).replace(new RegExp(INVISIBLE.source, 'gu'), '');
+    const folded = (FOLDED[cluster] ?? cluster.normalize('NFKC')).replace(INVISIBLE_MARKS, '');
     for (let k = 0; k < folded.length; k++) {
       starts.push(match.index);
       ends.push(match.index + cluster.length);

@@ -11,7 +11,10 @@ describe('actors unknown to the gazetteer', () => {
     expect(findings.actors.map((a) => [a.text, a.actor_type, a.title])).toEqual([
       ['Mbarga', 'individual', 'Colonel'],
       ['Ngoro Liberation Front', 'armed_group', undefined],
+      // "his" stands for the colonel (references.ts)
+      ['his', 'individual', undefined],
     ]);
+    expect(findings.actors[2]).toMatchObject({ reference: 'pronoun', canonical: 'Mbarga', antecedent: { start: 8, end: 14 } });
     expect(findings.relations).toEqual([
       expect.objectContaining({ type: 'MEMBER_OF', from: { start: 8, end: 14 }, to: { start: 22, end: 44 } }),
     ]);

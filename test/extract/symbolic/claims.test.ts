@@ -5,10 +5,13 @@ import type { ClaimType } from '../../../engine/ontology/index.ts';
 function claimsOf(text: string) {
   const findings = findConflictEntities({ text, source: 'test', document_date: '2024-06-10' });
   const quote = (span: { start: number; end: number } | undefined) => (span ? text.slice(span.start, span.end) : undefined);
+  // A speaker named by a pronoun or a description ("his government", "the group") by the name it stands for.
+  const speakerName = (span: { start: number; end: number } | undefined) =>
+    findings.actors.find((actor) => actor.reference && actor.start === span?.start && actor.end === span.end)?.canonical ?? quote(span);
   return findings.claims.map((claim) => ({
     type: claim.type,
     cue: quote(claim.cue),
-    speaker: quote(claim.speaker),
+    speaker: speakerName(claim.speaker),
     targets: claim.targets.map(quote),
     text: claim.text,
   }));

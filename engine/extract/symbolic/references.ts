@@ -1,0 +1,346 @@
+import type { ActorType } from '../../ontology/index.ts';
+import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
+import { normaliseForIdentity } from '../../store/ids.ts';
+import { isGenericMention, type Context } from './actors.ts';
+import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
+
+/**
+ * Within-document coreference for actors: pronouns ("he said", "its fighters", "they
+ * withdrew"), nominal mentions ("the ministry", "the group", "the movement") and collective
+ * references ("the Coalition", "coalition forces") stand for the actor named before them when
+ * exactly one candidate fits, and for nobody when two do. A candidate fits by agreement (a
+ * person for "he", an organisation for "it", a group for "they"), by the noun's type ("the
+ * ministry" is a government body, and one whose name holds "Ministry" is preferred), and by
+ * recency: the latest sentence within REFERENCE_LOOKBACK_SENTENCES that names a fitting actor
+ * decides, its subject preferred when it names several. "it" and "they" take only subjects
+ * from earlier sentences ("Reporters asked the ministry. It said" is too loose to follow).
+ * Offices ("the Foreign Secretary", "the minister") are names.ts's roleReferences.
+ */
+
+/**
+ * Sentences before a pronoun searched for its antecedent. Official statements name the actor
+ * again at least once a paragraph; three sentences back keeps a pronoun from reaching past one.
+ */
+export const PRONOUN_LOOKBACK_SENTENCES = 3;
+/** The same for a nominal mention, which says more of what it stands for (as far as a title looks: names.ts ROLE_LOOKBACK_SENTENCES). */
+export const NOMINAL_LOOKBACK_SENTENCES = 5;
+
+type Fits = (actor: ActorMention) => boolean;
+
+const isPerson: Fits = (actor) => actor.actor_type === 'individual';
+const isOrganisation: Fits = (actor) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
+const isGroup: Fits = (actor) => actor.actor_type !== 'individual';
+
+const PRONOUNS: Record<string, Fits> = {
+  he: isPerson, him: isPerson, his: isPerson, himself: isPerson, she: isPerson, her: isPerson, hers: isPerson, herself: isPerson,
+  it: isOrganisation, its: isOrganisation, itself: isOrganisation,
+  they: isGroup, them: isGroup, their: isGroup, themselves: isGroup,
+};
+/** Object pronouns: never the subject of their own clause ("Velt met him" is not Velt). */
+const OBJECT_PRONOUNS = new Set(['him', 'them']);
+/** Pronouns that also point at things and places, not only at actors: they follow subjects only. */
+const THING_PRONOUNS = new Set(['it', 'its', 'itself', 'they', 'them', 'their', 'themselves']);
+
+const ofTypes = (...types: ActorType[]): Fits => (actor) => types.includes(actor.actor_type);
+
+/** Head nouns of nominal mentions, with the actor types they can stand for. */
+const NOMINAL_HEADS: Record<string, Fits> = {
+  ministry: ofTypes('government'),
+  department: ofTypes('government'),
+  movement: ofTypes('armed_group', 'political_party'),
+  group: ofTypes('armed_group', 'political_party', 'ngo', 'civil_society'),
+  militia: ofTypes('armed_group'),
+  militias: ofTypes('armed_group'),
+  organisation: ofTypes('armed_group', 'political_party', 'international_org', 'ngo', 'civil_society'),
+  organization: ofTypes('armed_group', 'political_party', 'international_org', 'ngo', 'civil_society'),
+  agency: ofTypes('international_org', 'government', 'media'),
+  mission: ofTypes('international_org'),
+  coalition: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
+  alliance: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
+  party: ofTypes('political_party'),
+  council: ofTypes('government', 'international_org', 'civil_society'),
+  commission: ofTypes('international_org', 'government', 'ngo', 'civil_society'),
+  committee: ofTypes('international_org', 'government', 'ngo', 'civil_society'),
+  brigade: ofTypes('armed_forces', 'armed_group'),
+  battalion: ofTypes('armed_forces', 'armed_group'),
+  regiment: ofTypes('armed_forces', 'armed_group'),
+  division: ofTypes('armed_forces', 'armed_group'),
+};
+/** Words that may stand between "the" and a nominal head ("the armed group", "the defence ministry"). */
+const NOMINAL_MODIFIERS = new Set([
+  'armed', 'rebel', 'militant', 'jihadist', 'insurgent', 'extremist', 'terrorist', 'paramilitary', 'separatist', 'political',
+  'defence', 'defense', 'foreign', 'interior', 'information', 'military', 'ruling', 'opposition', 'international', 'humanitarian',
+]);
+/** Collective nouns a document writes capitalised for the coalition it names ("the Coalition", "Coalition forces"). */
+const COLLECTIVES = new Set(['coalition', 'alliance']);
+/** Words after a collective noun that make it the coalition's people or means ("Coalition forces", "coalition partners"). */
+const COLLECTIVE_BEARERS = new Set(['forces', 'partners', 'troops', 'aircraft', 'members', 'officials', 'strikes', 'strike', 'jets', 'warplanes', 'nations', 'countries', 'allies']);
+
+/** Descriptions the actor patterns already find ("the army", "the militia") that this module decides too, by their last word. */
+const DESCRIPTION_FITS: Record<string, Fits> = {
+  army: ofTypes('armed_forces'), military: ofTypes('armed_forces'), forces: ofTypes('armed_forces'), troops: ofTypes('armed_forces'),
+  rebels: ofTypes('armed_group'), insurgents: ofTypes('armed_group'), jihadists: ofTypes('armed_group'), militants: ofTypes('armed_group'),
+  paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), force: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
+  ...NOMINAL_HEADS,
+};
+
+/** Plural nouns for people who are no actor: "they" after them is theirs ("Residents said they fled"). */
+const PEOPLE_NOUNS = new Set([
+  'residents', 'civilians', 'people', 'witnesses', 'villagers', 'families', 'children', 'women', 'men', 'protesters', 'demonstrators',
+  'refugees', 'voters', 'students', 'journalists', 'reporters', 'analysts', 'diplomats', 'officials', 'sources', 'doctors', 'workers',
+  'patients', 'detainees', 'prisoners', 'hostages', 'victims', 'survivors', 'farmers', 'herders', 'traders', 'displaced', 'observers',
+]);
+/** "it is", "it was reported that": an "it" that refers to nothing. */
+const EXPLETIVE_FOLLOWERS = new Set(['is', 'was', "'s", 'seems', 'seemed', 'appears', 'appeared', 'remains', 'remained', 'becomes', 'became', 'means', 'meant', 'takes', 'took']);
+/** Tokens before an "it" that make it a subject (a clause opener) rather than an object ("about it"). */
+const SUBJECT_OPENERS = new Set([',', ';', ':', '"', '“', 'that', 'and', 'but', 'said', 'says', 'as', 'because', 'when', 'while', 'after', 'before', 'if', 'since', 'although', 'where', 'which', 'until', 'once', 'so']);
+/** Finite verbs and auxiliaries: a clause's subject stands before the first one. */
+const FINITE_VERB = /^(?:\p{Ll}+ed|said|says|told|tells|met|meets|is|was|are|were|has|had|have|will|would|could|can|may|might|must|should|shall|did|does|do|took|gave|sent|struck|fought|held|made|led|began|won|lost|left|came|went|saw|spoke|kept|brought|sought|withdrew|stood|ran|set|put|hit|shot|seized|killed|vowed|warned|urged)$/u;
+/** Past participles used as adjectives before a name ("armed groups", "displaced families"): no verb of the clause. */
+const ADJECTIVAL_PARTICIPLES = new Set(['armed', 'united', 'displaced', 'detained', 'alleged', 'so-called', 'based', 'backed', 'led', 'named', 'unnamed', 'unidentified', 'suspected', 'combined', 'allied', 'organised', 'organized']);
+const PREPOSITIONS = new Set(['of', 'from', 'with', 'by', 'to', 'for', 'against', 'in', 'at', 'near', 'on', 'about', 'between', 'among', 'toward', 'towards', 'into', 'over', 'under']);
+
+interface Expression extends TextSpan {
+  kind: 'pronoun' | 'nominal';
+  fits: Fits;
+  /** A word the antecedent's name is preferred to hold ("ministry" for "the ministry"). */
+  head?: string;
+  /** Follows subjects only when they are in an earlier sentence. */
+  subjectsOnly: boolean;
+  /** An object pronoun, which its own sentence's subject cannot be. */
+  object?: boolean;
+  /** Looks back through the whole document (a coalition is named once, at the top). */
+  wholeDocument: boolean;
+  /** A description the actor patterns found, decided here instead of becoming a new mention. */
+  existing?: ActorMention;
+}
+
+/**
+ * Pronouns, nominal mentions and collective references resolved to the actors before them.
+ * Returns the new mentions; descriptions already among `actors` ("the group") are decided in
+ * place: given the actor they stand for, or marked as standing for nobody.
+ */
+export function resolveReferences(
+  context: Context, sentences: readonly Sentence[], actors: ActorMention[], locations: readonly LocationMention[], taken: readonly TextSpan[],
+): ActorMention[] {
+  const { tokens } = context;
+  const expressions = findExpressions(context, actors, taken);
+  if (expressions.length === 0) return [];
+  const resolved: ActorMention[] = [];
+  const named = actors.filter((actor) => !isDescription(actor));
+  /** Each sentence's subjects by segment, as of how many references were resolved when they were read. */
+  const subjects = new Map<number, { resolvedCount: number; segments: ActorMention[][] }>();
+  const subjectsIn = (sentenceIndex: number): ActorMention[][] => {
+    let known = subjects.get(sentenceIndex);
+    if (!known || known.resolvedCount !== resolved.length) {
+      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved]) };
+      subjects.set(sentenceIndex, known);
+    }
+    return known.segments;
+  };
+  const found: ActorMention[] = [];
+  for (const expression of expressions) {
+    const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
+    // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
+    const from = (start: number) => (list: readonly ActorMention[]) => list.slice(tokenIndexAt(list, start), tokenIndexAt(list, expression.start));
+    if (expression.kind === 'pronoun' && THING_PRONOUNS.has(context.text.slice(expression.start, expression.end).toLowerCase())) {
+      const sentence = sentences[sentenceIndex];
+      const sentenceActors = [named, resolved].flatMap(from(sentence.start));
+      if (thingBefore(context, sentence, expression, sentenceActors, locations)) continue;
+    }
+    const lookback = expression.kind === 'pronoun' ? PRONOUN_LOOKBACK_SENTENCES : NOMINAL_LOOKBACK_SENTENCES;
+    const earliest = expression.wholeDocument ? 0 : sentences[Math.max(0, sentenceIndex - lookback)].start;
+    const within = from(earliest);
+    const pool = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start && expression.fits(actor)).sort((a, b) => a.start - b.start);
+    // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
+    const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
+    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && outOfReach() ? AMBIGUOUS : undefined);
+    if (antecedent === undefined) continue;
+    const target = antecedent === AMBIGUOUS ? undefined : antecedent;
+    const decided: Partial<ActorMention> = {
+      reference: expression.kind,
+      ...(target ? {
+        antecedent: { start: target.start, end: target.end }, canonical: target.canonical ?? target.text,
+        actor_type: target.actor_type, ...(target.aliases ? { aliases: target.aliases } : {}),
+      } : {}),
+    };
+    if (expression.existing) {
+      Object.assign(expression.existing, decided);
+      if (target) resolved.push(expression.existing);
+      continue;
+    }
+    if (!target) continue;
+    const mention: ActorMention = {
+      start: expression.start, end: expression.end, text: context.text.slice(expression.start, expression.end),
+      actor_type: target.actor_type, confidence: Math.min(target.confidence, expression.kind === 'pronoun' ? 0.6 : 0.65), source: 'pattern', ...decided,
+    };
+    found.push(mention);
+    resolved.push(mention);
+  }
+  return found;
+}
+
+const AMBIGUOUS = Symbol('ambiguous');
+
+/**
+ * The one actor that fits: the latest sentence naming a fitting actor decides; when it names
+ * several, their subjects do: in an earlier sentence its first segment's subject ("Lammy met
+ * Rubio. He said" is Lammy), in the reference's own sentence the nearest segment's subject
+ * ("The ministry said Iran must stop its attacks" is Iran). AMBIGUOUS when two distinct
+ * actors fit there ("Lammy and Rubio met. He said"); undefined when none does.
+ */
+function chooseAntecedent(
+  expression: Expression, pool: ActorMention[], sentences: readonly Sentence[], sentenceIndex: number,
+  subjectsIn: (sentenceIndex: number) => ActorMention[][],
+): ActorMention | typeof AMBIGUOUS | undefined {
+  let candidates = pool;
+  if (expression.head) {
+    const headed = candidates.filter((actor) => nameWords(actor).includes(expression.head!));
+    if (headed.length > 0) candidates = headed;
+  }
+  const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
+  const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
+  if (expression.subjectsOnly) candidates = candidates.filter((actor) => sentenceOf(actor) === sentenceIndex || isSubject(actor));
+  if (expression.object) candidates = candidates.filter((actor) => sentenceOf(actor) !== sentenceIndex || !isSubject(actor));
+  if (candidates.length === 0) return undefined;
+  const latest = sentenceOf(candidates[candidates.length - 1]);
+  const recent = candidates.filter((actor) => sentenceOf(actor) === latest);
+  const distinct = latestByIdentity(recent);
+  if (distinct.length === 1) return distinct[0];
+  const segments = subjectsIn(latest).map((segment) => segment.filter((actor) => recent.includes(actor))).filter((segment) => segment.length > 0);
+  const deciding = latest === sentenceIndex ? segments[segments.length - 1] : segments[0];
+  const subjects = latestByIdentity(deciding ?? []);
+  return subjects.length === 1 ? subjects[0] : AMBIGUOUS;
+}
+
+/** One mention per actor (its last), by the name it resolves to. */
+function latestByIdentity(mentions: readonly ActorMention[]): ActorMention[] {
+  const byName = new Map<string, ActorMention>();
+  for (const mention of mentions) byName.set(normaliseForIdentity(mention.canonical ?? mention.text), mention);
+  return [...byName.values()];
+}
+
+function nameWords(actor: ActorMention): string[] {
+  return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/).map(singular) : []));
+}
+
+/** A description the actor patterns found ("the army", "the police") and left unnamed: never an antecedent. */
+function isDescription(actor: ActorMention): boolean {
+  return !actor.canonical && actor.source === 'pattern' && isGenericMention(actor.text);
+}
+
+function lastWordFits(text: string): Fits | undefined {
+  const words = text.toLowerCase().split(/\s+/);
+  return DESCRIPTION_FITS[words[words.length - 1]];
+}
+
+/** Tokens that open a segment of a sentence: its subject stands before the segment's first verb. */
+const SEGMENT_OPENERS = new Set([',', ';', ':', '(', 'that', 'but', 'while', 'whereas', 'after', 'before', 'when', 'because', 'which', 'who', 'although', 'though', 'since', 'until', 'as']);
+
+/**
+ * Per segment of a sentence (split at commas, "that", subordinating words), the actors before
+ * its first finite verb and not governed by a preposition: "Lammy met Rubio" has Lammy;
+ * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran.
+ */
+function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[]): ActorMention[][] {
+  const inSentence = mentions.filter((mention) => spanContains(sentence, mention));
+  const inMention = (token: Token) => inSentence.some((mention) => spanContains(mention, token));
+  const segments: ActorMention[][] = [];
+  let segmentStart = sentence.start;
+  let verbSeen = false;
+  let current: ActorMention[] = [];
+  for (let i = sentence.firstToken; i < sentence.endToken; i++) {
+    const token = tokens[i];
+    if (inMention(token)) {
+      const mention = inSentence.find((candidate) => candidate.start === token.start);
+      const before = tokens[i - 1];
+      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower);
+      // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
+      const previous = current[current.length - 1];
+      const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
+      if (mention && !verbSeen && !governed && coordinated && !current.includes(mention)) current.push(mention);
+      continue;
+    }
+    if (SEGMENT_OPENERS.has(token.lower)) {
+      if (current.length > 0) segments.push(current);
+      current = [];
+      verbSeen = false;
+      segmentStart = token.end;
+    } else if (FINITE_VERB.test(token.text) && !ADJECTIVAL_PARTICIPLES.has(token.lower)) {
+      verbSeen = true;
+    }
+  }
+  if (current.length > 0) segments.push(current);
+  return segments;
+}
+
+/**
+ * "it", "its" or "they" closer to a place or to people than to any actor in its own sentence
+ * ("Goma and its surroundings", "Residents said they fled"): not a reference to an actor.
+ */
+function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors: readonly ActorMention[], locations: readonly LocationMention[]): boolean {
+  const lastActor = Math.max(sentence.start, ...actors.filter((actor) => actor.end <= at.start && actor.start >= sentence.start).map((actor) => actor.end));
+  if (locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
+  const { tokens } = context;
+  for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
+    // "RSF fighters said they": a bearer right after the actor is the actor's own.
+    if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;
+  }
+  return false;
+}
+
+function findExpressions(context: Context, actors: ActorMention[], taken: readonly TextSpan[]): Expression[] {
+  const { tokens } = context;
+  const found: Expression[] = [];
+  const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
+  for (const actor of actors) {
+    if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text) || actor.actor_type === 'government') continue;
+    const words = actor.text.toLowerCase().split(/\s+/);
+    const head = words[words.length - 1];
+    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor });
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const pronoun = PRONOUNS[token.lower];
+    if (pronoun && free(token)) {
+      if (token.lower === 'it' && !isReferringIt(tokens, i)) continue;
+      found.push({
+        start: token.start, end: token.end, kind: 'pronoun', fits: pronoun, subjectsOnly: THING_PRONOUNS.has(token.lower),
+        object: OBJECT_PRONOUNS.has(token.lower), wholeDocument: false,
+      });
+      continue;
+    }
+    // "the Coalition", "Coalition forces", "coalition partners": the coalition the document named.
+    if (COLLECTIVES.has(token.lower) && (tokens[i - 1]?.lower === 'the' || COLLECTIVE_BEARERS.has(tokens[i + 1]?.lower ?? ''))) {
+      if (tokens[i + 1]?.capitalised || !free(token)) continue;
+      const collective = (actor: ActorMention) => isOrganisation(actor) && nameWords(actor).includes(token.lower);
+      found.push({ start: token.start, end: token.end, kind: 'nominal', fits: collective, subjectsOnly: false, wholeDocument: true });
+      continue;
+    }
+    if (token.lower !== 'the') continue;
+    let k = i + 1;
+    if (NOMINAL_MODIFIERS.has(tokens[k]?.lower ?? '') && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
+    const headToken = tokens[k];
+    const fits = headToken && !headToken.capitalised ? NOMINAL_HEADS[headToken.lower] : undefined;
+    // "the ministry of Defence" is a name written in lower case, not a reference.
+    if (!fits || (tokens[k + 1]?.lower === 'of' && tokens[k + 2]?.capitalised)) continue;
+    const span = { start: tokens[i].start, end: headToken.end };
+    if (!free(span)) continue;
+    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false });
+    i = k;
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+function singular(noun: string): string {
+  return noun.replace(/ies$/, 'y').replace(/(?<=[^s])s$/, '');
+}
+
+/** "it said", "that it would": a subject "it" that is no expletive ("it is unclear", "it was reported"). */
+function isReferringIt(tokens: Token[], index: number): boolean {
+  const before = tokens[index - 1];
+  if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text)) return false;
+  const next = tokens[index + 1]?.lower ?? '';
+  if (EXPLETIVE_FOLLOWERS.has(next)) return false;
+  return !(['has', 'had', 'will', 'would', 'could', 'may', 'might'].includes(next) && ['been', 'be'].includes(tokens[index + 2]?.lower ?? ''));
+}

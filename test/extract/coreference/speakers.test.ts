@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { coreferencePipeline, referentOf, speakers } from './helpers.ts';
+
+/**
+ * Issue 25: claims after the first sentence keep their speaker through coreference ("... he
+ * said", "The ministry stated that ...", "Its spokesman said ..."); the Claim's `speaker` and
+ * its ASSERTS edge name the same actor (helpers.ts checks they agree).
+ */
+
+const pipeline = coreferencePipeline();
+afterAll(() => pipeline.close());
+
+describe('claim speakers through coreference', () => {
+  it('follow a pronoun, a nominal mention and a possessive into later sentences', async () => {
+    const text =
+      'Defence Minister Ana Velt visited troops in Bora on Tuesday. She said the army would never withdraw from the border. ' +
+      'The Ministry of Interior of Kivara announced a curfew in the capital. The ministry stated that all checkpoints must stay open. ' +
+      'The Ngoro Liberation Front shelled the outskirts overnight. Its leaders warned that the attacks would continue.';
+    const graph = await pipeline.graphOf(text);
+    expect(speakers(graph)).toMatchObject({
+      'the army would never withdraw from the border': 'Ana Velt',
+      'all checkpoints must stay open': 'Ministry of Interior of Kivara',
+      'Its leaders warned that the attacks would continue': 'Ngoro Liberation Front',
+    });
+    // The speaker's mention is provenance of the speaker's node.
+    expect(referentOf(graph, text, 'She')).toBe('Ana Velt');
+    expect(referentOf(graph, text, 'The ministry')).toBe('Ministry of Interior of Kivara');
+  });
+
+  it('follow a speaker named after the quotation by a pronoun', async () => {
+    const text = 'General Tomas Vell commands the garrison at Bora. "We will never surrender the town," he said on Monday.';
+    const graph = await pipeline.graphOf(text);
+    expect(Object.entries(speakers(graph))).toEqual([[expect.stringContaining('never surrender the town'), 'Tomas Vell']]);
+  });
+});
