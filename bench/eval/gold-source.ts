@@ -184,3 +184,13 @@ export function checkDocument(document: GoldDocument): string[] {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(document.document_date)) problems.push(`date ${document.document_date}`);
   return problems;
 }
+
+/** The committed documents.jsonl, each record checked (a hand edit that breaks a span fails loudly). */
+export function parseGoldDocuments(jsonl: string): GoldDocument[] {
+  return jsonl.split('\n').filter((line) => line.trim() !== '').map((line) => {
+    const document = JSON.parse(line) as GoldDocument;
+    const problems = checkDocument(document);
+    if (problems.length > 0) fail(document.id, problems.join('; '));
+    return document;
+  });
+}
