@@ -168,7 +168,24 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-const EMPTY_PREDICTION: Prediction = { actors: [], claims: [], events: [], locations: [], dates: [] };
+const EMPTY_READING: Reading = { prediction: { actors: [], claims: [], events: [], locations: [], dates: [] }, document: { nodes: [], claims: [], resolves: false } };
+
+/** Reads every record in turn (a failure or a timeout is an empty reading with its error), and the mean time per record. */
+async function readEach<R extends { id: string; text: string; document_date: string }>(
+  extractor: Extractor,
+  records: readonly R[],
+): Promise<{ readings: { record: R; reading: Reading; error?: string }[]; msPerRecord: number }> {
+  const readings = [];
+  const started = performance.now();
+  for (const record of records) {
+    try {
+      readings.push({ record, reading: await withTimeout(extractor.read(documentOf(record)), SENTENCE_TIMEOUT_MS) });
+    } catch (cause) {
+      readings.push({ record, reading: EMPTY_READING, error: (cause as Error).message });
+    }
+  }
+  return { readings, msPerRecord: Math.round(((performance.now() - started) / Math.max(records.length, 1)) * 10) / 10 };
+}
 
 interface SentenceReport { id: string; conflict: string; text: string; outcome: Record<ScoreKind, KindOutcome>; error?: string }
 
@@ -184,19 +201,10 @@ interface RunReport {
 }
 
 async function evaluate(run: string, extractor: Extractor, gold: readonly GoldSentence[]): Promise<RunReport> {
-  const details: SentenceReport[] = [];
-  const started = performance.now();
-  for (const sentence of gold) {
-    let prediction = EMPTY_PREDICTION;
-    let error: string | undefined;
-    try {
-      prediction = (await withTimeout(extractor.read(documentOf(sentence)), SENTENCE_TIMEOUT_MS)).prediction;
-    } catch (cause) {
-      error = (cause as Error).message;
-    }
-    details.push({ id: sentence.id, conflict: sentence.conflict, text: sentence.text, outcome: scoreSentence(sentence, prediction), ...(error ? { error } : {}) });
-  }
-  const elapsed = performance.now() - started;
+  const { readings, msPerRecord } = await readEach(extractor, gold);
+  const details: SentenceReport[] = readings.map(({ record: sentence, reading, error }) => (
+    { id: sentence.id, conflict: sentence.conflict, text: sentence.text, outcome: scoreSentence(sentence, reading.prediction), ...(error ? { error } : {}) }
+  ));
   const byRegion = new Map<string, { actors: Counts; claims: Counts }>();
   for (const detail of details) {
     const region = byRegion.get(detail.conflict) ?? { actors: { tp: 0, fp: 0, fn: 0 }, claims: { tp: 0, fp: 0, fn: 0 } };
@@ -209,7 +217,7 @@ async function evaluate(run: string, extractor: Extractor, gold: readonly GoldSe
     extractor: extractor.description,
     sentences: gold.length,
     errors: details.filter((detail) => detail.error).length,
-    ms_per_sentence: Math.round((elapsed / Math.max(gold.length, 1)) * 10) / 10,
+    ms_per_sentence: msPerRecord,
     kinds: microAverage(details.map((detail) => detail.outcome)),
     regions: Object.fromEntries(
       [...byRegion].sort(([a], [b]) => a.localeCompare(b)).map(([region, counts]) => [region, { actors: metricsOf(counts.actors), claims: metricsOf(counts.claims) }]),
@@ -277,29 +285,18 @@ interface DocumentRunReport {
 }
 
 async function evaluateDocuments(run: string, extractor: Extractor, gold: readonly GoldDocument[]): Promise<DocumentRunReport> {
-  const outcomes = [];
-  const details: DocumentRunReport['details'] = [];
-  const started = performance.now();
-  for (const document of gold) {
-    let reading: Reading = { prediction: EMPTY_PREDICTION, document: { nodes: [], claims: [], resolves: false } };
-    let error: string | undefined;
-    try {
-      reading = await withTimeout(extractor.read(documentOf(document)), SENTENCE_TIMEOUT_MS);
-    } catch (cause) {
-      error = (cause as Error).message;
-    }
-    const outcome = scoreDocument(document, reading.document);
-    outcomes.push(outcome);
-    details.push({ id: document.id, ...(error ? { error } : {}), missed: outcome.missed, outcome: scoreSentence(sentenceOfDocument(document), reading.prediction) });
-  }
-  const elapsed = performance.now() - started;
+  const { readings, msPerRecord } = await readEach(extractor, gold);
+  const outcomes = readings.map(({ record, reading }) => scoreDocument(record, reading.document));
+  const details: DocumentRunReport['details'] = readings.map(({ record, reading, error }, index) => (
+    { id: record.id, ...(error ? { error } : {}), missed: outcomes[index].missed, outcome: scoreSentence(sentenceOfDocument(record), reading.prediction) }
+  ));
   const kinds = microAverage(details.map((detail) => detail.outcome));
   return {
     run,
     extractor: extractor.description,
     documents: gold.length,
     errors: details.filter((detail) => detail.error).length,
-    ms_per_document: Math.round((elapsed / Math.max(gold.length, 1)) * 10) / 10,
+    ms_per_document: msPerRecord,
     scores: aggregateDocuments(outcomes),
     kinds: Object.fromEntries(DOCUMENT_TABLE_KINDS.map((kind) => [kind, kinds[kind]])),
     details,
