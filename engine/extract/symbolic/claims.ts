@@ -213,12 +213,10 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   const before = clauseActors.filter((actor) => actor.end <= verbStart && actor.start >= clauseStart && !GOVERNED.test(text.slice(Math.max(clauseStart, actor.start - 16), actor.start)));
   let subject = before[before.length - 1];
   if (!subject) return undefined;
-  // "... addressed the UN General Assembly, where he said": the pronoun is the subject; it stands for the last actor of its kind.
-  const pronoun = SUBJECT_PRONOUN.exec(text.slice(subject.end, verbStart))?.[1].toLowerCase();
-  if (pronoun) {
-    const kind = PRONOUN_SPEAKERS[pronoun];
-    return before.filter((actor) => (kind === 'person') === (actor.actor_type === 'individual')).pop();
-  }
+  // "... addressed the UN General Assembly, where he said": the pronoun is the subject, not the name before it.
+  // Coreference makes a pronoun it resolves an actor mention of its own (then it is `subject`); one it left
+  // unresolved speaks for nobody.
+  if (SUBJECT_PRONOUN.test(text.slice(subject.end, verbStart))) return undefined;
   const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {

@@ -1,0 +1,224 @@
+import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
+import { mentionOfEntity, nerFamily } from '../../engine/extract/structure/combine.ts';
+import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
+import type { Findings, NeuralEntity, TextSpan } from '../../engine/extract/types.ts';
+import { REFERENCE_KINDS, type GoldDocument, type ReferenceKind } from './gold-source.ts';
+import { addCounts, maximumMatching, metricsOf, type Counts, type GoldSentence, type Metrics } from './score.ts';
+import { SPAN_CLASSES, ZERO_SPAN_OUTCOME, scoreSpans, spanClassOfActor, type ClassedSpan, type SpanClass, type SpanOutcome } from './spans.ts';
+
+/**
+ * Scoring of the held-out documents (corpora/gold/documents.jsonl): named-mention spans per
+ * class, recall of pronoun, office and nominal references through the nodes they resolve
+ * to, and claim speaker accuracy. Predicted nodes are mapped to gold entities by span
+ * overlap with the entities' named mentions. Pure functions, plus adapters from each
+ * extraction layer's output to `DocumentPrediction`.
+ */
+
+/** A node of the result (or, for layers without nodes, one mention): every span it was read from. */
+export interface PredictedNode { id: string; class: SpanClass; spans: TextSpan[] }
+/** A claim: its type, where it was read (the gold cue must lie in it) and its speaker node. */
+export interface PredictedDocumentClaim { type: string; span: TextSpan; speaker: string | null }
+export interface DocumentPrediction {
+  nodes: PredictedNode[];
+  /** null: the layer finds no claims (claims are not measured). */
+  claims: PredictedDocumentClaim[] | null;
+  /** Whether the layer links mentions into nodes at all: without that, reference recall is not measured. */
+  resolves: boolean;
+}
+
+export interface ReferenceCounts { found: number; total: number }
+export interface DocumentOutcome {
+  spans: SpanOutcome;
+  /** null where the layer resolves nothing. */
+  references: Record<ReferenceKind, ReferenceCounts> | null;
+  /** gold claims; those matched by type at their cue; of those with a gold speaker, how many have it; null: the layer finds no claims. */
+  claims: { gold: number; matched: number; withSpeaker: number; speakerRight: number } | null;
+  missed: string[];
+}
+
+/**
+ * Each node's gold entity: the one whose named mentions its spans overlap most often (ties:
+ * the entity listed first); nodes overlapping no named mention map to nothing.
+ */
+export function mapNodesToEntities(document: GoldDocument, nodes: readonly PredictedNode[]): Map<string, string> {
+  const mapping = new Map<string, string>();
+  for (const node of nodes) {
+    let best: { id: string; hits: number } | null = null;
+    for (const entity of document.entities) {
+      const hits = node.spans.filter((span) => entity.mentions.some((mention) => spansOverlap(mention, span))).length;
+      if (hits > 0 && (best === null || hits > best.hits)) best = { id: entity.id, hits };
+    }
+    if (best) mapping.set(node.id, best.id);
+  }
+  return mapping;
+}
+
+export function scoreDocument(document: GoldDocument, prediction: DocumentPrediction): DocumentOutcome {
+  const goldSpans: ClassedSpan[] = document.entities.flatMap((entity) => entity.mentions.map((mention) => ({ class: entity.type, start: mention.start, end: mention.end })));
+  const predictedSpans = prediction.nodes.flatMap((node) => node.spans.map((span) => ({ class: node.class, start: span.start, end: span.end })));
+  const spans = scoreSpans(goldSpans, predictedSpans, document.references);
+  const entityOf = mapNodesToEntities(document, prediction.nodes);
+  const missed: string[] = [];
+
+  let references: DocumentOutcome['references'] = null;
+  if (prediction.resolves) {
+    references = Object.fromEntries(REFERENCE_KINDS.map((kind) => [kind, { found: 0, total: 0 }])) as Record<ReferenceKind, ReferenceCounts>;
+    for (const reference of document.references) {
+      const counts = references[reference.kind];
+      counts.total += 1;
+      const found = prediction.nodes.some((node) => entityOf.get(node.id) === reference.entity && node.spans.some((span) => spansOverlap(span, reference)));
+      if (found) counts.found += 1;
+      else missed.push(`${reference.kind} "${reference.surface}" (${reference.start}) → ${reference.entity}`);
+    }
+  }
+
+  let claims: DocumentOutcome['claims'] = null;
+  const predictedClaims = prediction.claims;
+  if (predictedClaims !== null) {
+    const assignment = maximumMatching(document.claims.length, predictedClaims.length, (g, p) => {
+      const gold = document.claims[g];
+      const predicted = predictedClaims[p];
+      return gold.type === predicted.type && spansOverlap(gold.cue, predicted.span);
+    });
+    claims = { gold: document.claims.length, matched: 0, withSpeaker: 0, speakerRight: 0 };
+    document.claims.forEach((gold, g) => {
+      if (assignment[g] === -1) return;
+      claims!.matched += 1;
+      if (gold.speaker === null) return;
+      claims!.withSpeaker += 1;
+      const speaker = predictedClaims[assignment[g]].speaker;
+      if (speaker !== null && entityOf.get(speaker) === gold.speaker) claims!.speakerRight += 1;
+      else missed.push(`speaker of ${gold.type} "${gold.cue.surface}" → ${gold.speaker}`);
+    });
+  }
+  return { spans, references, claims, missed };
+}
+
+// ---------------------------------------------------------------- aggregation
+
+export interface DocumentMetrics {
+  documents: number;
+  spans: { exact: Record<SpanClass, Metrics>; overlap: Record<SpanClass, Metrics> };
+  /** Recall per reference kind and over all kinds; null where the layer resolves nothing. */
+  references: Record<ReferenceKind | 'all', ReferenceCounts & { recall: number | null }> | null;
+  claims: { gold: number; matched: number; recall: number | null; with_speaker: number; speaker_right: number; speaker_accuracy: number | null } | null;
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** Micro-averages over documents. */
+export function aggregateDocuments(outcomes: readonly DocumentOutcome[]): DocumentMetrics {
+  const spanTotals = (mode: 'exact' | 'overlap') => Object.fromEntries(SPAN_CLASSES.map((spanClass) => [
+    spanClass,
+    metricsOf(outcomes.reduce<Counts>((total, outcome) => addCounts(total, outcome.spans[mode][spanClass]), ZERO_SPAN_OUTCOME[mode][spanClass])),
+  ])) as Record<SpanClass, Metrics>;
+
+  const resolving = outcomes.filter((outcome) => outcome.references !== null);
+  let references: DocumentMetrics['references'] = null;
+  if (resolving.length > 0) {
+    const sum = (kinds: readonly ReferenceKind[]) => {
+      let found = 0;
+      let total = 0;
+      for (const outcome of resolving) for (const kind of kinds) {
+        found += outcome.references![kind].found;
+        total += outcome.references![kind].total;
+      }
+      return { found, total, recall: ratio(found, total) };
+    };
+    references = { pronoun: sum(['pronoun']), office: sum(['office']), nominal: sum(['nominal']), all: sum(REFERENCE_KINDS) };
+  }
+
+  const claimed = outcomes.flatMap((outcome) => (outcome.claims ? [outcome.claims] : []));
+  let claims: DocumentMetrics['claims'] = null;
+  if (claimed.length > 0) {
+    const total = (key: 'gold' | 'matched' | 'withSpeaker' | 'speakerRight') => claimed.reduce((sum, counts) => sum + counts[key], 0);
+    claims = {
+      gold: total('gold'), matched: total('matched'), recall: ratio(total('matched'), total('gold')),
+      with_speaker: total('withSpeaker'), speaker_right: total('speakerRight'), speaker_accuracy: ratio(total('speakerRight'), total('withSpeaker')),
+    };
+  }
+  return { documents: outcomes.length, spans: { exact: spanTotals('exact'), overlap: spanTotals('overlap') }, references, claims };
+}
+
+// ---------------------------------------------------------------- the sentence scorer's shape
+
+/**
+ * A document as one record of the sentence sets' format, for the existing name-matching tables
+ * (actors, persons, organisations, claims, locations, relations): every entity once, its
+ * first mention as its text and its other forms as aliases. Events and dates are not
+ * annotated on the documents (their lists are empty and their kinds not reported).
+ */
+export function sentenceOfDocument(document: GoldDocument): GoldSentence {
+  const entity = new Map(document.entities.map((item) => [item.id, item]));
+  const textOf = (id: string) => entity.get(id)!.mentions[0].surface;
+  const aliasesOf = (id: string) => {
+    const { name, mentions } = entity.get(id)!;
+    return [...new Set([name, ...mentions.map((mention) => mention.surface)])].filter((alias) => alias !== textOf(id));
+  };
+  const actors = document.entities.filter((item) => item.type !== 'LOC');
+  return {
+    id: document.id,
+    conflict: document.conflict,
+    document_date: document.document_date,
+    text: document.text,
+    actors: actors.map((item) => ({ text: textOf(item.id), type: item.subtype, aliases: aliasesOf(item.id) })),
+    claims: document.claims.map((claim) => ({ type: claim.type, speaker: claim.speaker === null ? null : textOf(claim.speaker), cue: claim.cue.surface })),
+    events: [],
+    locations: document.entities.filter((item) => item.type === 'LOC').map((item) => ({ text: textOf(item.id), type: item.subtype })),
+    dates: [],
+    relations: document.relations.flatMap((relation) => (relation.type === 'MEMBER_OF'
+      ? []
+      : [{ type: relation.type, from: textOf(relation.from), to: textOf(relation.to) }])),
+  };
+}
+
+// ---------------------------------------------------------------- adapters
+
+/** The symbolic layer's findings: each mention its own node (the layer links nothing), claims with their speaker's mention. */
+export function documentPredictionFromFindings(findings: Findings): DocumentPrediction {
+  const nodes: PredictedNode[] = [
+    ...findings.actors.map((actor, index) => ({ id: `actor-${index}`, class: spanClassOfActor(actor.actor_type), spans: [{ start: actor.start, end: actor.end }] })),
+    ...findings.locations.map((location, index) => ({ id: `location-${index}`, class: 'LOC' as const, spans: [{ start: location.start, end: location.end }] })),
+  ];
+  const speakerNode = (speaker: TextSpan | undefined) => {
+    if (!speaker) return null;
+    const index = findings.actors.findIndex((actor) => spansOverlap(actor, speaker));
+    return index === -1 ? null : `actor-${index}`;
+  };
+  return {
+    nodes,
+    claims: findings.claims.map((claim) => ({ type: claim.type, span: { start: claim.start, end: claim.end }, speaker: speakerNode(claim.speaker) })),
+    resolves: false,
+  };
+}
+
+/** The transformer's spans alone, classed as the pipeline would class them; it finds no claims. */
+export function documentPredictionFromNeural(entities: readonly NeuralEntity[]): DocumentPrediction {
+  const nodes = entities.flatMap((entity, index) => {
+    const family = nerFamily(entity.label);
+    if (!family) return [];
+    const mention = mentionOfEntity(entity, family);
+    const spanClass = mention.kind === 'Location' ? 'LOC' as const : spanClassOfActor(mention.actor_type);
+    return [{ id: `span-${index}`, class: spanClass, spans: [{ start: entity.start, end: entity.end }] }];
+  });
+  return { nodes, claims: null, resolves: false };
+}
+
+/** The pipeline's structured result: Actor and Location nodes with their provenance spans, Claim nodes with their speaker. */
+export function documentPredictionFromResult(result: ExtractionResult): DocumentPrediction {
+  const spansOf = (provenance: ExtractionResult['graph']['nodes'][number]['provenance']) =>
+    provenance.flatMap((record) => (record.span ? [{ start: record.span.start, end: record.span.end }] : []));
+  const nodes: PredictedNode[] = [];
+  const claims: PredictedDocumentClaim[] = [];
+  for (const node of result.graph.nodes) {
+    const [label] = node.labels;
+    if (label === 'Actor') nodes.push({ id: node.id, class: spanClassOfActor(String(node.properties.actor_type)), spans: spansOf(node.provenance) });
+    else if (label === 'Location') nodes.push({ id: node.id, class: 'LOC', spans: spansOf(node.provenance) });
+    else if (label === 'Claim') {
+      const [span] = spansOf(node.provenance);
+      const { speaker, type } = node.properties;
+      if (span) claims.push({ type: String(type), span, speaker: typeof speaker === 'string' ? speaker : null });
+    }
+  }
+  return { nodes, claims, resolves: true };
+}
