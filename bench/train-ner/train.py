@@ -502,8 +502,10 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--news-weight", type=int, default=2,
                     help="times each news and encyclopedic sentence (Re-DocRED, wikigold, CrossNER) is seen per epoch")
+    ap.add_argument("--resume", help="checkpoint.pt of an earlier run: its vocabulary, shape and weights, trained on for --minutes more")
     ap.add_argument("--no-sharealike", action="store_true",
-                    help="leave out UNER EWT (CC BY-SA 4.0), so that the weights carry only CC BY 4.0 attribution duties")
+                    help="leave out UNER EWT (CC BY-SA 4.0) and the Wikipedia text of Re-DocRED, wikigold and CrossNER (CC BY-SA), "
+                         "so that the weights carry only CC BY 4.0 attribution duties")
     args = ap.parse_args()
     if args.selftest:
         selftest()
@@ -525,19 +527,29 @@ def main():
     wikigold = split_documents(read_wikigold(f"{d}/wikigold/wikigold.conll.txt"))
     news = ([s for doc in read_redocred(f"{d}/redocred/dev_revised.json", set(names["demonyms"])) for s in doc]
             + wikigold["train"] + read_conll(f"{d}/crossner_politics/train.txt", "crossner"))
+    if args.no_sharealike:
+        # Their labels are MIT or CC BY 4.0, but their text is Wikipedia's (CC BY-SA).
+        news = []
     train += news * args.news_weight
     synthetic = generate(names, args.synthetic, seed=args.seed)
     valid = (read_conll(f"{d}/btc/btc.dev", "btc") + read_conll(f"{d}/wnut17/emerging.dev.conll", "wnut")
              + read_conll(f"{d}/crossner_politics/dev.txt", "crossner") + wikigold["valid"])
     print(f"train: {len(train)} public ({len(news)} news and encyclopedic, x{args.news_weight}) + {len(synthetic)} synthetic sentences; "
           f"validation {len(valid)}", flush=True)
-    vocab = build_vocab(train + synthetic, args.vocab)
+    resumed = torch.load(args.resume) if args.resume else None
+    if resumed:
+        # The shape is the checkpoint's, whatever the arguments say.
+        for key in ("hidden", "layers", "heads", "inner", "max_len"):
+            setattr(args, key, resumed["args"][key])
+    vocab = resumed["vocab"] if resumed else build_vocab(train + synthetic, args.vocab)
     print(f"vocab {len(vocab)}", flush=True)
     train_data = encode(train + synthetic, vocab, args.max_len)
     valid_data = encode(valid, vocab, args.max_len)
     synth_valid = encode(generate(names, 500, seed=args.seed + 1), vocab, args.max_len)
 
     model = Tagger(len(vocab), args.hidden, args.layers, args.heads, args.inner, args.max_len)
+    if resumed:
+        model.load_state_dict(resumed["state"])
     print(f"parameters {sum(p.numel() for p in model.parameters()):,}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     warmup = 300
@@ -550,6 +562,9 @@ def main():
     weights = torch.tensor([1.0] + [2.0] * (len(LABELS) - 1))
     unk = vocab["[UNK]"]
     best, best_state, epoch = -1.0, None, 0
+    if resumed:
+        # The checkpoint itself is the score to beat.
+        best, best_state = evaluate(model, valid_data) + 0.5 * evaluate(model, synth_valid), resumed["state"]
     for epoch in range(1, args.epochs + 1):
         loss_sum = n = 0
         for ids, mask, labels in batches(train_data, args.batch, True, rng):
@@ -579,10 +594,12 @@ def main():
         if time.time() - started > 60 * args.minutes:
             break
     model.load_state_dict(best_state)
-    torch.save({"state": best_state, "vocab": vocab, "args": vars(args)}, os.path.join(args.work, "checkpoint.pt"))
+    torch.save({"state": best_state, "vocab": vocab, "args": vars(args), "epochs": epoch + (resumed.get("epochs", 0) if resumed else 0)},
+               os.path.join(args.work, "checkpoint.pt"))
     meta = {"sources": ["btc train", "wnut17 train"] + ([] if args.no_sharealike else ["uner en_ewt dev"])
-            + ["redocred dev", "wikigold (documents 2-4 of every 5)", "crossner politics train", "synthetic"],
-            "public_sentences": len(train), "synthetic_sentences": len(synthetic), "epochs": epoch,
+            + ([] if args.no_sharealike else ["redocred dev", "wikigold (documents 2-4 of every 5)", "crossner politics train"])
+            + ["synthetic"],
+            "public_sentences": len(train), "synthetic_sentences": len(synthetic), "epochs": epoch + (resumed.get("epochs", 0) if resumed else 0),
             "validation_f1": round(evaluate(model, valid_data), 3), "seed": args.seed}
     export(model, vocab, args, meta)
     print(json.dumps(meta), flush=True)
