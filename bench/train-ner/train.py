@@ -129,7 +129,8 @@ def read_redocred(path, demonyms):
                 if typ == "LOC" and (m["name"] in demonyms or DEMONYM_SHAPE.match(m["name"])):
                     typ = None
                 spans[m["sent_id"]].append((m["pos"][0], m["pos"][1], typ))
-        out.append([bio_from_spans(sent, sorted(spans[i])) for i, sent in enumerate(doc["sents"])])
+        # By start, end, then a mention without a type first (bench/eval/ner-sets.ts sorts alike).
+        out.append([bio_from_spans(sent, sorted(spans[i], key=lambda s: (s[0], s[1], s[2] or ""))) for i, sent in enumerate(doc["sents"])])
     return out
 
 
