@@ -502,7 +502,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--news-weight", type=int, default=2,
-                    help="times each news and encyclopedic sentence (Re-DocRED, wikigold, CrossNER) is seen per epoch")
+                    help="times each news and encyclopedic sentence (Re-DocRED, wikigold, CrossNER) is seen per epoch; "
+                         "0 leaves them out of training and validation (the data of the shipped model)")
     ap.add_argument("--resume", help="checkpoint.pt of an earlier run: its vocabulary, shape and weights, trained on for --minutes more")
     ap.add_argument("--no-sharealike", action="store_true",
                     help="leave out UNER EWT (CC BY-SA 4.0) and the Wikipedia text of Re-DocRED, wikigold and CrossNER (CC BY-SA), "
@@ -528,13 +529,14 @@ def main():
     wikigold = split_documents(read_wikigold(f"{d}/wikigold/wikigold.conll.txt"))
     news = ([s for doc in read_redocred(f"{d}/redocred/dev_revised.json", set(names["demonyms"])) for s in doc]
             + wikigold["train"] + read_conll(f"{d}/crossner_politics/train.txt", "crossner"))
-    if args.no_sharealike:
+    if args.no_sharealike or args.news_weight == 0:
         # Their labels are MIT or CC BY 4.0, but their text is Wikipedia's (CC BY-SA).
         news = []
     train += news * args.news_weight
     synthetic = generate(names, args.synthetic, seed=args.seed)
-    valid = (read_conll(f"{d}/btc/btc.dev", "btc") + read_conll(f"{d}/wnut17/emerging.dev.conll", "wnut")
-             + read_conll(f"{d}/crossner_politics/dev.txt", "crossner") + wikigold["valid"])
+    valid = read_conll(f"{d}/btc/btc.dev", "btc") + read_conll(f"{d}/wnut17/emerging.dev.conll", "wnut")
+    if news:
+        valid += read_conll(f"{d}/crossner_politics/dev.txt", "crossner") + wikigold["valid"]
     print(f"train: {len(train)} public ({len(news)} news and encyclopedic, x{args.news_weight}) + {len(synthetic)} synthetic sentences; "
           f"validation {len(valid)}", flush=True)
     resumed = torch.load(args.resume) if args.resume else None
@@ -598,7 +600,7 @@ def main():
     torch.save({"state": best_state, "vocab": vocab, "args": vars(args), "epochs": epoch + (resumed.get("epochs", 0) if resumed else 0)},
                os.path.join(args.work, "checkpoint.pt"))
     meta = {"sources": ["btc train", "wnut17 train"] + ([] if args.no_sharealike else ["uner en_ewt dev"])
-            + ([] if args.no_sharealike else ["redocred dev", "wikigold (documents 2-4 of every 5)", "crossner politics train"])
+            + (["redocred dev", "wikigold (documents 2-4 of every 5)", "crossner politics train"] if news else [])
             + ["synthetic"],
             "public_sentences": len(train), "synthetic_sentences": len(synthetic), "epochs": epoch + (resumed.get("epochs", 0) if resumed else 0),
             "validation_f1": round(evaluate(model, valid_data), 3), "seed": args.seed}
