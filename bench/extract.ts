@@ -14,9 +14,10 @@
  * NER worker and one symbolic worker, which work on different documents at once, so it already
  * keeps more than one core busy; the scaling line gives the ratio the cores allow at the
  * pool's CPU per sentence.
- * Two models: the one shipped in engine/extract/neural/model/ (what the service runs by
+ * The models: the one shipped in engine/extract/neural/model/ (what the service runs by
  * default) and the test suite's tiny generated one, which measures the layer's own overhead
- * (splitting, tokenizing, messaging, grouping).
+ * (splitting, tokenizing, messaging, grouping); and a third, PARLEY_NER_MODEL_DIR, where it is
+ * set (a candidate to compare with the shipped one).
  * Sentences come from corpora/ plus generated ones of about 40 words.
  *
  *   npm run bench:extract [-- --sentences 120 --runs 3 --concurrency 4]
@@ -54,6 +55,10 @@ const CORPORA_DIR = path.resolve(import.meta.dirname, '../corpora');
 const MODELS: { name: string; open(): Promise<{ dir: string; remove(): Promise<void> }> }[] = [
   { name: 'shipped', open: async () => ({ dir: SHIPPED_NER_MODEL_DIR, remove: async () => undefined }) },
   { name: 'tiny (test model)', open: () => buildTinyNerModel({ noise: 0.5 }) },
+  // A candidate model beside the shipped one, so that the two compare in the same run.
+  ...(process.env.PARLEY_NER_MODEL_DIR && process.env.PARLEY_NER_MODEL_DIR !== 'none'
+    ? [{ name: `PARLEY_NER_MODEL_DIR (${process.env.PARLEY_NER_MODEL_DIR})`, open: async () => ({ dir: path.resolve(process.env.PARLEY_NER_MODEL_DIR!), remove: async () => undefined }) }]
+    : []),
 ];
 
 // ---------------------------------------------------------------------------------------------
