@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { findConflictEntities } from '../../../engine/extract/symbolic/index.ts';
 
-/** Each claim of one sentence as type, speaker, targets and words. */
+/** Each claim of one sentence as type, speaker (a pronoun by the name coreference gave it), targets and words. */
 function claims(text: string) {
+  const findings = findConflictEntities({ text, source: 'test' });
   const quote = (span: { start: number; end: number } | undefined) => (span ? text.slice(span.start, span.end) : null);
-  return findConflictEntities({ text, source: 'test' }).claims.map((claim) => ({
-    type: claim.type, speaker: quote(claim.speaker), targets: claim.targets.map(quote), text: claim.text,
+  const speakerName = (span: { start: number; end: number } | undefined) =>
+    findings.actors.find((actor) => actor.reference && actor.start === span?.start && actor.end === span.end)?.canonical ?? quote(span);
+  return findings.claims.map((claim) => ({
+    type: claim.type, speaker: speakerName(claim.speaker), targets: claim.targets.map(quote), text: claim.text,
   }));
 }
 
