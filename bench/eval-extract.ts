@@ -467,7 +467,7 @@ async function main(): Promise<void> {
     const { SHIPPED_NER_MODEL_DIR } = await import('../engine/extract/neural/model-dir.ts');
     const { COMBINATION_POLICIES, DEFAULT_COMBINATION } = await import('../engine/extract/structure/combine.ts');
     const setting = process.env.PARLEY_NER_MODEL_DIR;
-    const opened = setting === 'none' ? null : await openNerBackend({ modelDir: setting || SHIPPED_NER_MODEL_DIR, workers: EVAL_NER_WORKERS });
+    const opened = setting === 'none' ? null : await openNerBackend({ modelDir: setting && setting !== 'shipped' ? setting : SHIPPED_NER_MODEL_DIR, workers: EVAL_NER_WORKERS });
     if (!opened) {
       log('PARLEY_NER_MODEL_DIR=none: no neural run');
     } else if (!opened.backend) {

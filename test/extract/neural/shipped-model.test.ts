@@ -73,8 +73,9 @@ describe('the shipped entity recogniser', () => {
 });
 
 describe('the service configuration', () => {
-  it('uses the shipped model when PARLEY_NER_MODEL_DIR is unset, another folder when it names one, none for "none"', () => {
-    expect(loadConfig({}).nerModelDir).toBe(SHIPPED_NER_MODEL_DIR);
+  it('runs no model when PARLEY_NER_MODEL_DIR is unset or "none", the shipped one for "shipped", another folder when it names one', () => {
+    expect(loadConfig({}).nerModelDir).toBeUndefined();
+    expect(loadConfig({ PARLEY_NER_MODEL_DIR: 'shipped' }).nerModelDir).toBe(SHIPPED_NER_MODEL_DIR);
     expect(loadConfig({ PARLEY_NER_MODEL_DIR: 'models/other' }).nerModelDir).toBe(path.resolve('models/other'));
     expect(loadConfig({ PARLEY_NER_MODEL_DIR: 'none' }).nerModelDir).toBeUndefined();
   });
