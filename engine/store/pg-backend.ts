@@ -22,8 +22,8 @@ import { decodeEdge, decodeNode, encodeEdge, encodeNode } from './record-codec.t
 const INSERT_CHUNK = 5_000;
 /** Records read per round trip when a graph is loaded (a cursor's fetch). */
 const LOAD_CHUNK = 5_000;
-/** Connections each server opens to the database, beside its listening one. */
-export const DEFAULT_PG_POOL_SIZE = 10;
+/** Connections each server opens to the database, beside its listening one (docs/operations.md says so). */
+const POOL_SIZE = 10;
 /** The channel a commit announces its graph's revision on. */
 const CHANNEL = 'parley_graph_commits';
 
@@ -75,8 +75,8 @@ export class PgBackend implements StoreBackend {
   ) {}
 
   /** Opens the database at `url`, bringing its schema to the latest migration. */
-  static async open(url: string, options: { poolSize?: number } = {}): Promise<PgBackend> {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_PG_POOL_SIZE });
+  static async open(url: string): Promise<PgBackend> {
+    const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
     // an idle connection the server dropped is replaced on next use; without a listener its error would end the process
     pool.on('error', () => undefined);
     const backend = new PgBackend(pool, url);
@@ -91,9 +91,7 @@ export class PgBackend implements StoreBackend {
 
   /** Applies the migrations the database lacks, each in a transaction, servers starting together taking turns. */
   private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inOwnTransaction(this.pool, 'BEGIN', async (client) => {
       // one server migrates at a time; the others find the work done
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('parley migrations', 0))`);
       await client.query('CREATE TABLE IF NOT EXISTS parley_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
@@ -103,19 +101,7 @@ export class PgBackend implements StoreBackend {
         await client.query(MIGRATIONS[version - 1]);
         await client.query('INSERT INTO parley_migrations (version) VALUES ($1)', [version]);
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
-  /** The schema version the database is at. */
-  async schemaVersion(): Promise<number> {
-    const { rows } = await this.query<{ version: number }>('SELECT max(version) AS version FROM parley_migrations');
-    return rows[0].version;
+    });
   }
 
   async close(): Promise<void> {
@@ -166,17 +152,7 @@ export class PgBackend implements StoreBackend {
       await this.endTransaction(transaction, 'COMMIT');
       return;
     }
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await run(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await inOwnTransaction(this.pool, 'BEGIN', run);
   }
 
   // ---- following the other servers -------------------------------------------------
@@ -237,18 +213,7 @@ export class PgBackend implements StoreBackend {
   private async snapshot<T>(read: (client: Queryable) => Promise<T>): Promise<T> {
     const transaction = this.transaction.getStore();
     if (transaction?.open) return read(transaction.client);
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const result = await read(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inOwnTransaction(this.pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', read);
   }
 
   // ---- keys ---------------------------------------------------------------
@@ -427,6 +392,22 @@ export class PgBackend implements StoreBackend {
 /** The advisory lock of a graph: 64 bits of a hash of its tenant and id (a collision only makes two graphs take turns). */
 function graphLockId(tenant: string, graphId: string): string {
   return createHash('sha256').update(tenant).update('\u0000').update(graphId).digest().readBigInt64BE(0).toString();
+}
+
+/** Runs `run` in a transaction of its own on a pooled connection, begun with `begin`: committed when it resolves, rolled back when it throws. */
+async function inOwnTransaction<T>(pool: pg.Pool, begin: string, run: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await run(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 async function putMeta(client: Queryable, tenant: string, meta: GraphMeta): Promise<void> {
