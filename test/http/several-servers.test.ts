@@ -77,7 +77,8 @@ beforeAll(async () => {
   servers.push(await startServer('b'));
   const created = await fetch(servers[0].base + '/v1/keys', { method: 'POST', headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ tenant: 'acme', scope: 'write' }) });
   key = ((await created.json()) as { api_key: string }).api_key;
-});
+  // two servers starting (tsx compiling, workers warming) take minutes on a loaded 2-core machine
+}, 300_000);
 
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) await stopServer(server.child);
