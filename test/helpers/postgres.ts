@@ -2,12 +2,13 @@
  * A throwaway PostgreSQL server for the tests: Debian's `postgresql` binaries (.ci/run installs
  * the package), a cluster initialised in a temporary folder, listening on a free loopback port,
  * trust authentication, fsync off. PostgreSQL refuses to run as root, so as root the cluster is
- * made and run by the `postgres` user the package creates (runuser). Test files each take a
+ * made and run by the `postgres` user the package creates (runuser). A run killed before its
+ * teardown leaves its server running: the next run stops it (removeOrphanedClusters). Test files each take a
  * database of their own (freshDatabase) on the one server the run starts (test/setup/postgres.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,9 +42,47 @@ async function freePort(): Promise<number> {
   });
 }
 
+const CLUSTER_PREFIX = 'parley-pg-';
+/** The file in a cluster's folder naming the process that started it. */
+const OWNER_FILE = 'owner.pid';
+
+/** Whether process `pid` is alive (signal 0 only asks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops and removes the clusters of test runs that were killed before their teardown (a
+ * timeout, SIGKILL), left running: those whose starting process is gone. Another run's live
+ * cluster is left alone.
+ */
+function removeOrphanedClusters(run: (program: string, args: string[]) => void): void {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(CLUSTER_PREFIX))) {
+    const root = path.join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(path.join(root, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // being made right now, or not one of ours
+    }
+    if (alive(owner)) continue;
+    try {
+      run('pg_ctl', ['-D', path.join(root, 'data'), '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // not running
+    }
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = binDir();
-  const root = mkdtempSync(path.join(tmpdir(), 'parley-pg-'));
+  const root = mkdtempSync(path.join(tmpdir(), CLUSTER_PREFIX));
   const asRoot = process.getuid?.() === 0;
   // the postgres user must reach and own its folders
   if (asRoot) {
@@ -54,11 +93,13 @@ export async function startPostgres(): Promise<TestPostgres> {
     const [command, full] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args];
     execFileSync(command, full, { stdio: ['ignore', 'pipe', 'pipe'] });
   };
+  removeOrphanedClusters(run);
   const data = path.join(root, 'data');
   run('initdb', ['-D', data, '-U', 'parley', '--auth=trust', '--encoding=UTF8', '--locale=C']);
   const port = await freePort();
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(root, 'server.log'), '-w', 'start']);
+  writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
   return {
     url: `postgres://parley@127.0.0.1:${port}/postgres`,
     stop() {
