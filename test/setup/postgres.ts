@@ -8,7 +8,7 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const postgres = await startPostgres();
   project.provide('postgresUrl', postgres.url);
   return () => postgres.stop();
