@@ -7,5 +7,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // one PostgreSQL server for the run: the store's behaviour suite runs on it too
+    globalSetup: ['test/setup/postgres.ts'],
   },
 });

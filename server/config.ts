@@ -5,7 +5,7 @@ import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
-import { DEFAULT_CACHE_FACTS } from '../engine/store/store.ts';
+import { DEFAULT_CACHE_FACTS, DEFAULT_MIN_REVISION_WAIT_MS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
 
 /**
@@ -16,6 +16,10 @@ export interface ParleyConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** Where the records are kept: a PostgreSQL URL (postgres://…, several servers may share it), else the LevelDB directory dataDir/store. */
+  store: string;
+  /** How long a read naming a min_revision waits for this server to reach it (503 after). */
+  minRevisionWaitMs: number;
   corporaDir: string;
   /** Supplies the admin key instead of generating one on first start. */
   adminKey?: string;
@@ -147,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     port: integer(env, 'PORT', 8080),
     host: env.HOST ?? '127.0.0.1',
     dataDir: path.resolve(env.PARLEY_DATA_DIR ?? './data'),
+    store: env.PARLEY_STORE || path.join(path.resolve(env.PARLEY_DATA_DIR ?? './data'), 'store'),
+    minRevisionWaitMs: integer(env, 'PARLEY_MIN_REVISION_WAIT_MS', DEFAULT_MIN_REVISION_WAIT_MS),
     corporaDir: path.resolve(env.PARLEY_CORPORA_DIR ?? './corpora'),
     ...(env.PARLEY_ADMIN_KEY ? { adminKey: env.PARLEY_ADMIN_KEY } : {}),
     bodyLimitBytes: integer(env, 'PARLEY_BODY_LIMIT_BYTES', 2 * 1024 * 1024),

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openExtractionPipeline, type ExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { ParleyStore } from '../engine/store/store.ts';
+import { ParleyStore, isPostgresUrl } from '../engine/store/store.ts';
 import { ReasoningPool } from '../engine/reason/pool.ts';
 import { extractionOptions, reasoningOptions, type ParleyConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -27,11 +27,16 @@ export class DataDirInUseError extends Error {
   }
 }
 
-/** The store in config.dataDir (created when missing), with the configured graph cache. */
+/**
+ * The store config.store names (the LevelDB directory in config.dataDir by default, created when
+ * missing; or a PostgreSQL database, this server's graph snapshots then in config.dataDir), with
+ * the configured graph cache.
+ */
 export async function openStore(config: ParleyConfig): Promise<ParleyStore> {
   mkdirSync(config.dataDir, { recursive: true });
   try {
-    return await ParleyStore.open(path.join(config.dataDir, 'store'), { cacheFacts: config.graphCacheFacts });
+    const snapshots = isPostgresUrl(config.store) ? { snapshotDir: path.join(config.dataDir, 'snapshots') } : {};
+    return await ParleyStore.open(config.store, { cacheFacts: config.graphCacheFacts, ...snapshots });
   } catch (error) {
     // LevelDB says only "Database failed to open"; why is in its cause
     if ((error as { cause?: { code?: unknown } }).cause?.code === 'LEVEL_LOCKED') throw new DataDirInUseError(config.dataDir);

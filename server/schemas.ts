@@ -338,6 +338,17 @@ export const IngestionSchema = Type.Object(
 
 export const QUERY_TEXT_MAX = 20_000;
 
+/** A read's bookmark: the graph revision a write answered (its Parley-Revision header), which the read must see. */
+const MinRevision = Type.Integer({
+  minimum: 0,
+  description: 'read the graph at this revision or later (a write answers its revision in the Parley-Revision header): a server behind it waits for it, up to PARLEY_MIN_REVISION_WAIT_MS (503 after)',
+});
+
+/** The same bookmark as a header, for every read that names a graph (export has no body). */
+export const MinRevisionHeaders = Type.Object({
+  'parley-min-revision': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'as the body field min_revision; the higher of the two counts' })),
+});
+
 export const GraphQueryRequestSchema = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: QUERY_TEXT_MAX, description: 'the pattern language (api.md): MATCH … WHERE … RETURN …' }),
@@ -346,6 +357,7 @@ export const GraphQueryRequestSchema = Type.Object(
     parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'values of $name parameters' })),
     as_of: Type.Optional(Type.String({ format: 'date-time', description: 'see the graph as it was at this instant' })),
     explain: Type.Optional(Type.Boolean({ description: 'add the compiled Prolog goal and the plan' })),
+    min_revision: Type.Optional(MinRevision),
   },
   { additionalProperties: false, $id: 'GraphQueryRequest' },
 );
@@ -356,6 +368,7 @@ export const PatternQueryRequestSchema = Type.Object(
     where: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the condition after WHERE' })),
     return: Type.Optional(Type.String({ maxLength: QUERY_TEXT_MAX, description: 'the projection after RETURN (default *)' })),
     include_provenance: Type.Optional(Type.Boolean()),
+    min_revision: Type.Optional(MinRevision),
   },
   { additionalProperties: false, $id: 'PatternQueryRequest', description: 'the client-library form: errors name the part (field) and its column' },
 );
@@ -463,6 +476,7 @@ export const AssessRequestSchema = Type.Object(
         { additionalProperties: false, description: 'also run the time-aware frameworks once per period, each seeing what had happened by its end' },
       ),
     ),
+    min_revision: Type.Optional(MinRevision),
   },
   { additionalProperties: false, $id: 'AssessRequest' },
 );
@@ -478,6 +492,7 @@ export const AnalyzeRequestSchema = Type.Object(
       }),
     ),
     scope: Type.Optional(ref(ScopeSchema)),
+    min_revision: Type.Optional(MinRevision),
   },
   { additionalProperties: false, $id: 'AnalyzeRequest' },
 );
@@ -676,7 +691,27 @@ export const FrameworkListSchema = Type.Object(
   { $id: 'FrameworkList' },
 );
 
-export const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
+export const HealthSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    store: Type.Object(
+      {
+        kind: StringEnum(['leveldb', 'postgres'] as const, { description: 'what keeps the records: the LevelDB directory (the default) or PostgreSQL (PARLEY_STORE)' }),
+        replication: Type.Optional(
+          Type.Object(
+            {
+              graphs_behind: Type.Integer({ minimum: 0, description: "loaded graphs with another server's commit announced and not yet followed" }),
+              lag_ms: Type.Integer({ minimum: 0, description: 'age of the oldest such commit (0: none)' }),
+            },
+            { description: 'PostgreSQL: how far this server is behind the writes of the others sharing the database' },
+          ),
+        ),
+      },
+      { description: 'no tenant data: what keeps the records, and how current this server is' },
+    ),
+  },
+  { $id: 'Health' },
+);
 
 // ---- contradictions weighed -----------------------------------------------------------
 

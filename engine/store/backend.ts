@@ -118,6 +118,9 @@ export interface GraphBatch {
  * reappear under a graph later created with the same id.
  */
 export interface StoreBackend {
+  /** What keeps the records: health says so. */
+  readonly kind: 'leveldb' | 'postgres';
+
   // keys and tenants: a key names its tenant
   getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
   putKey(record: ApiKeyRecord): Promise<void>;
@@ -154,6 +157,30 @@ export interface StoreBackend {
   scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void>;
 
   close(): Promise<void>;
+
+  /**
+   * Runs `write`, one write of a graph, as the graph's only writer among the processes sharing
+   * the records (the store's lock already makes it the only one in this process). LevelDB is
+   * opened by one process, so it just runs it; PostgreSQL holds an advisory lock for it.
+   */
+  writingGraph<T>(tenant: string, graphId: string, write: () => Promise<T>): Promise<T>;
+
+  /**
+   * The records other processes wrote since a revision, when the backend is shared (absent:
+   * only this process writes, and its in-memory graphs are always current).
+   */
+  recordsSince?(tenant: string, graphId: string, generation: string, revision: number): Promise<RecordsSince | undefined>;
+}
+
+/** The records a graph's commits after some revision left, as they now are, read with the meta they go with. */
+export interface RecordsSince {
+  /** The graph's generation and revision as read (a generation other than the one asked about: the graph was deleted and created again). */
+  generation: string;
+  revision: number;
+  nodes: NodeRecord[];
+  edges: EdgeRecord[];
+  /** A correction was made or undone since: the graph as read is rebuilt, not patched. */
+  corrected: boolean;
 }
 
 /** A page of a list, ordered by id: up to `size` items after the id `after` (from the start when absent). */

@@ -1,4 +1,5 @@
-import { Corrections, correctedGraph } from './corrections.ts';
+import { Corrections, correctedChanges, correctedGraph } from './corrections.ts';
+import { putLogged } from './graph-changes.ts';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphMeta, StoreBackend } from './backend.ts';
@@ -31,6 +32,11 @@ export interface GraphState {
 /** The key a graph is loaded and locked under. */
 export function graphKey(tenant: string, graphId: string): string {
   return tenant + '\u0000' + graphId;
+}
+
+/** Runs a write of a graph as its one writer: under the store's lock of the graph, and the backend's across processes. */
+export function writingGraph<T>(locks: SerialQueue, backend: StoreBackend, tenant: string, graphId: string, write: () => Promise<T>): Promise<T> {
+  return locks.run(graphKey(tenant, graphId), () => backend.writingGraph(tenant, graphId, write));
 }
 
 interface LoadedGraph {
@@ -125,11 +131,13 @@ export class GraphCache {
   async loadState(tenant: string, meta: GraphMeta): Promise<GraphState> {
     const key = graphKey(tenant, meta.graph_id);
     const cached = this.loaded.get(key);
-    if (cached && cached.generation === meta.generation) {
+    const revision = meta.revision ?? 0;
+    // behind when another process sharing the backend wrote the graph since
+    if (cached && cached.generation === meta.generation && (cached.revision >= revision || (await this.followWrites(cached)))) {
       this.touch(key, cached.index);
       return cached;
     }
-    const revision = meta.revision ?? 0;
+    const replaced = cached !== undefined && cached.generation === meta.generation;
     // the snapshot holds the records as written; the corrections are applied to them here
     const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
     const raw = fromSnapshot ?? new GraphIndex();
@@ -143,6 +151,7 @@ export class GraphCache {
     this.loaded.delete(key);
     this.loaded.set(key, entry);
     this.evict(key);
+    if (replaced) await this.emitChange({ kind: 'replace', tenant, graphId: meta.graph_id, generation: meta.generation });
     // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
     // a million-fact graph holds the event loop for seconds, and a query is waiting
     return entry;
@@ -178,6 +187,56 @@ export class GraphCache {
     this.loaded.delete(graphKey(tenant, graphId));
     await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
     await this.emitChange({ kind: 'delete', tenant, graphId, generation });
+  }
+
+  /** The graphs in memory. */
+  loadedGraphs(): { tenant: string; graphId: string }[] {
+    return [...this.loaded.values()].map(({ tenant, graphId }) => ({ tenant, graphId }));
+  }
+
+  /** The revision of a graph's in-memory index, when it is loaded. */
+  loadedRevision(tenant: string, graphId: string): number | undefined {
+    return this.loaded.get(graphKey(tenant, graphId))?.revision;
+  }
+
+  /**
+   * Brings a loaded graph to the revision the backend holds (another process wrote it, or
+   * deleted it); a graph not loaded is read whole when first used.
+   */
+  async follow(tenant: string, graphId: string): Promise<void> {
+    const key = graphKey(tenant, graphId);
+    if (!this.loaded.has(key)) return;
+    await this.locks.run(key, async () => {
+      const loaded = this.loaded.get(key);
+      if (!loaded) return;
+      const meta = await this.backend.getGraphMeta(tenant, graphId);
+      if (meta) await this.loadState(tenant, meta);
+      else if (this.loaded.get(key) === loaded) {
+        this.loaded.delete(key);
+        await this.emitChange({ kind: 'delete', tenant, graphId, generation: loaded.generation });
+      }
+    });
+  }
+
+  /**
+   * Puts the records other processes wrote since the loaded revision into the graph, telling
+   * the listeners, as a write of this process does; false when a correction was made or undone
+   * since (the graph as read is then rebuilt whole, as a correction of this process rebuilds it).
+   * The caller holds the graph's lock.
+   */
+  private async followWrites(loaded: LoadedGraph): Promise<boolean> {
+    const { tenant, graphId, generation } = loaded;
+    const since = await this.backend.recordsSince?.(tenant, graphId, generation, loaded.revision);
+    if (!since || since.corrected || since.generation !== generation) return false;
+    await this.whileApplying(tenant, graphId, async () => {
+      putLogged(loaded.raw, since.nodes, since.edges);
+      const corrected = loaded.index !== loaded.raw;
+      const changed = corrected ? correctedChanges(loaded.raw, loaded.corrections, since.nodes, since.edges) : { nodes: since.nodes, edges: since.edges };
+      if (corrected) putLogged(loaded.index, changed.nodes, changed.edges);
+      loaded.revision = since.revision;
+      if (changed.nodes.length > 0 || changed.edges.length > 0) await this.emitChange({ kind: 'write', tenant, graphId, generation, ...changed });
+    });
+    return true;
   }
 
   /** Marks a loaded graph most recently used. */

@@ -5,7 +5,7 @@ import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { LoopSlicer } from '../turns.ts';
 import { pageRequest, type Page, type StoreBackend } from './backend.ts';
-import { graphKey, type GraphCache, type GraphState } from './graph-cache.ts';
+import { graphKey, writingGraph, type GraphCache, type GraphState } from './graph-cache.ts';
 import type { SerialQueue } from './serial-queue.ts';
 
 /** An audit record as listed: a correction an undo has undone names it. */
@@ -142,7 +142,7 @@ export class GraphCorrections {
    * records as written with every correction in force, and the replicas told it was replaced.
    */
   private underLock(tenant: string, graphId: string, make: (state: GraphState, now: string) => Promise<CorrectionRecord>): Promise<CorrectionRecord> {
-    return this.locks.run(graphKey(tenant, graphId), async () => {
+    return writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       const meta = await this.backend.getGraphMeta(tenant, graphId);
       if (!meta) throw new NotFoundError('graph', graphId);
       const state = await this.cache.loadState(tenant, meta);

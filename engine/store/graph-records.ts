@@ -4,7 +4,7 @@ import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { LoopSlicer } from '../turns.ts';
 import { pageRequest, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type StoreBackend, type WriteSummary } from './backend.ts';
 import { Corrections, correctedChanges } from './corrections.ts';
-import { graphKey, type GraphCache, type GraphState } from './graph-cache.ts';
+import { writingGraph, type GraphCache, type GraphState } from './graph-cache.ts';
 import { putLogged } from './graph-changes.ts';
 import { GraphIndex } from './graph-index.ts';
 import { checkWrites, mergeWrites, recordOf, type WriteChanges } from './merge.ts';
@@ -48,7 +48,7 @@ export class GraphRecords {
   /** Creates an empty graph; a graph that exists already is a conflict. */
   async createGraph(tenant: string, graphId: string): Promise<GraphMeta> {
     validateName('graph_id', graphId);
-    return this.locks.run(graphKey(tenant, graphId), async () => {
+    return writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       if (await this.backend.getGraphMeta(tenant, graphId)) throw new ConflictError('graph_exists', `graph '${graphId}' exists already`, { graph_id: graphId });
       const meta = newGraphMeta(graphId, new Date().toISOString());
       await this.backend.putGraphMeta(tenant, meta);
@@ -58,7 +58,7 @@ export class GraphRecords {
 
   /** Deletes a graph: one atomic write hides it, then its data is cleared. */
   async deleteGraph(tenant: string, graphId: string): Promise<void> {
-    await this.locks.run(graphKey(tenant, graphId), async () => {
+    await writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       const meta = await this.getGraphMeta(tenant, graphId);
       await this.backend.dropGraphMeta(tenant, graphId);
       await this.cache.drop(tenant, graphId, meta.generation);
@@ -85,7 +85,7 @@ export class GraphRecords {
     options: { createGraph?: boolean; idempotencyKey?: string },
   ): Promise<{ summaries: WriteSummary[]; replayed?: CommittedImport }> {
     checkWrites(graphId, writes);
-    return this.locks.run(graphKey(tenant, graphId), async () => {
+    return writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       const now = new Date().toISOString();
       const stored = await this.backend.getGraphMeta(tenant, graphId);
       if (!stored && options.createGraph === false) throw new NotFoundError('graph', graphId);

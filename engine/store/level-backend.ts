@@ -20,6 +20,8 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
 
 /** The store's records in a LevelDB directory, laid out as keys.ts says; a graph's batch is one LevelDB batch. */
 export class LevelBackend implements StoreBackend {
+  readonly kind = 'leveldb';
+
   private constructor(private readonly db: Level<string, string>) {}
 
   static async open(dir: string): Promise<LevelBackend> {
@@ -69,6 +71,11 @@ export class LevelBackend implements StoreBackend {
 
   close(): Promise<void> {
     return this.db.close();
+  }
+
+  /** One process opens the directory (LevelDB's lock), so the store's own graph lock is the whole of it. */
+  writingGraph<T>(_tenant: string, _graphId: string, write: () => Promise<T>): Promise<T> {
+    return write();
   }
 
   // ---- keys ---------------------------------------------------------------

@@ -7,7 +7,9 @@ import type { ApiKeyRecord, CommittedImport, GraphMeta, KeyScope, Page, StoreBac
 import { DEFAULT_CACHE_FACTS, GraphCache, type GraphChange } from './graph-cache.ts';
 import { GraphCorrections, type ListedCorrection, type Trace } from './graph-corrections.ts';
 import { GraphRecords } from './graph-records.ts';
+import { DEFAULT_MIN_REVISION_WAIT_MS, GraphFollower, reachRevision, type ReplicationLag } from './follow.ts';
 import { LevelBackend } from './level-backend.ts';
+import { PgBackend } from './pg-backend.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { removeUnfinishedSnapshots } from './snapshot.ts';
 import type { GraphWrite } from './validate.ts';
@@ -17,6 +19,12 @@ export type { ListedCorrection, Trace } from './graph-corrections.ts';
 export type { ApiKeyRecord, CommittedImport, GraphMeta, KeyScope, Page, Workspace, WriteSummary } from './backend.ts';
 export type { EdgeInput, GraphWrite, NodeInput } from './validate.ts';
 export { DEFAULT_CACHE_FACTS, type GraphChange } from './graph-cache.ts';
+export { DEFAULT_MIN_REVISION_WAIT_MS, type ReplicationLag } from './follow.ts';
+
+/** Whether a store location names a PostgreSQL database (else it is a LevelDB directory). */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//.test(location);
+}
 
 /**
  * The store: API keys, workspaces and graphs, kept by a backend (backend.ts: the LevelDB
@@ -32,6 +40,8 @@ export class ParleyStore {
   private readonly graphs: GraphRecords;
   private readonly cache: GraphCache;
   private readonly corrections: GraphCorrections;
+  /** Follows the other servers' writes to a shared backend (absent: LevelDB, this process its only writer). */
+  private follower: GraphFollower | undefined;
 
   private constructor(
     private readonly backend: StoreBackend,
@@ -46,19 +56,47 @@ export class ParleyStore {
   }
 
   /**
-   * The store in LevelDB directory `dir`, its graph snapshots in a folder inside it (which
-   * LevelDB leaves alone). `cacheFacts`: how many facts (nodes, node properties, edges) the
+   * The store in LevelDB directory `location`, its graph snapshots in a folder inside it (which
+   * LevelDB leaves alone), or in the PostgreSQL database `location` names (postgres://…), its
+   * snapshots in `snapshotDir` (required then), following the writes of the other servers
+   * sharing the database. `cacheFacts`: how many facts (nodes, node properties, edges) the
    * loaded graphs may hold together; the graph in use always stays.
    */
-  static async open(dir: string, options: { cacheFacts?: number } = {}): Promise<ParleyStore> {
-    const snapshotDir = path.join(dir, 'snapshots');
-    const store = new ParleyStore(await LevelBackend.open(dir), options.cacheFacts ?? DEFAULT_CACHE_FACTS, snapshotDir);
+  static async open(location: string, options: { cacheFacts?: number; snapshotDir?: string } = {}): Promise<ParleyStore> {
+    const postgres = isPostgresUrl(location);
+    if (postgres && options.snapshotDir === undefined) throw new Error('a PostgreSQL store needs a local folder for its graph snapshots (snapshotDir)');
+    const snapshotDir = options.snapshotDir ?? path.join(location, 'snapshots');
+    const backend = postgres ? await PgBackend.open(location) : await LevelBackend.open(location);
+    const store = new ParleyStore(backend, options.cacheFacts ?? DEFAULT_CACHE_FACTS, snapshotDir);
+    if (backend instanceof PgBackend) {
+      store.follower = new GraphFollower(store.cache);
+      await store.follower.start(backend);
+    }
     await removeUnfinishedSnapshots(snapshotDir);
     return store;
   }
 
+  /** What keeps the records, and (a shared backend) how far this process is behind the others' writes. */
+  storeStatus(): { kind: StoreBackend['kind']; replication?: ReplicationLag } {
+    return this.follower ? { kind: this.backend.kind, replication: this.follower.lag() } : { kind: this.backend.kind };
+  }
+
+  /**
+   * Resolves once this process serves the graph at `revision` or later (a write made through
+   * another server sharing the backend), waiting up to `waitMs`; else a 503 naming the revision it has.
+   */
+  reachRevision(tenant: string, graphId: string, revision: number, waitMs = DEFAULT_MIN_REVISION_WAIT_MS): Promise<void> {
+    return reachRevision(this.backend, this.cache, tenant, graphId, revision, waitMs);
+  }
+
+  /** The revision of the graph as this process serves it (its stored one when it is not loaded). */
+  async graphRevision(tenant: string, graphId: string): Promise<number> {
+    return this.cache.loadedRevision(tenant, graphId) ?? (await this.graphs.getGraphMeta(tenant, graphId)).revision ?? 0;
+  }
+
   /** Waits for the writes, snapshots every loaded graph changed since its snapshot, and closes. */
   async close(): Promise<void> {
+    this.follower?.close();
     await this.locks.drain();
     await this.cache.writeSnapshots();
     await this.backend.close();

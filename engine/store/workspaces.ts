@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '../errors.ts';
 import { pageRequest, type Page, type StoreBackend, type Workspace } from './backend.ts';
-import { graphKey } from './graph-cache.ts';
+import { writingGraph } from './graph-cache.ts';
 import { newGraphMeta } from './graph-records.ts';
 import type { SerialQueue } from './serial-queue.ts';
 import { validateName } from './validate.ts';
@@ -20,7 +20,7 @@ export class Workspaces {
     validateName('graph_id', graphId);
     const now = new Date().toISOString();
     const workspace: Workspace = { id, name: input.name, domain: input.domain, scale: input.scale, tier: input.tier, graph_id: graphId, created_at: now };
-    await this.locks.run(graphKey(tenant, graphId), async () => {
+    await writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       const newGraph = (await this.backend.getGraphMeta(tenant, graphId)) ? undefined : newGraphMeta(graphId, now);
       await this.backend.putWorkspace(tenant, workspace, newGraph);
     });

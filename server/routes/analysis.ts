@@ -4,7 +4,8 @@ import { analyzeGraph } from '../../engine/reason/analyze.ts';
 import { assessGraph } from '../../engine/reason/assess.ts';
 import { frameworkLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
+import { reachRequestedRevision } from '../revision.ts';
+import { AnalysisSchema, AnalyzeRequestSchema, AssessRequestSchema, AssessmentSchema, MinRevisionHeaders, WorkspaceParams, errorResponses, ref } from '../schemas.ts';
 
 export default async function analysisRoutes(app: FastifyInstance, { store, reasoning, config }: AppDeps): Promise<void> {
   const limits = frameworkLimits(config);
@@ -17,6 +18,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       schema: {
         summary: "Theory assessment: every loaded framework run over the workspace's graph and ranked by fit, optionally with the escalation trajectory per period",
         params: WorkspaceParams,
+        headers: MinRevisionHeaders,
         body: ref(AssessRequestSchema),
         response: { 200: ref(AssessmentSchema), ...errorResponses(400, 404, 503) },
       },
@@ -25,6 +27,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const tenant = request.principal.tenant;
       const workspace = await store.getWorkspace(tenant, request.params.id);
       const body = request.body;
+      await reachRequestedRevision(store, config.minRevisionWaitMs, request, workspace.graph_id, body.min_revision);
       const assessed = await assessGraph(reasoning, tenant, workspace.graph_id, {
         ...(body.frameworks ? { frameworks: body.frameworks } : {}),
         asOf: asOf(body.as_of),
@@ -45,6 +48,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       schema: {
         summary: 'Conflict analysis: answer a question with the frameworks it concerns, every sentence citing its evidence',
         params: WorkspaceParams,
+        headers: MinRevisionHeaders,
         body: ref(AnalyzeRequestSchema),
         response: { 200: ref(AnalysisSchema), ...errorResponses(400, 404, 503) },
       },
@@ -53,6 +57,7 @@ export default async function analysisRoutes(app: FastifyInstance, { store, reas
       const tenant = request.principal.tenant;
       const workspace = await store.getWorkspace(tenant, request.params.id);
       const body = request.body;
+      await reachRequestedRevision(store, config.minRevisionWaitMs, request, workspace.graph_id, body.min_revision);
       return analyzeGraph(reasoning, store, tenant, workspace.graph_id, {
         question: body.query,
         ...(body.frameworks ? { frameworks: body.frameworks } : {}),

@@ -4,6 +4,7 @@ import { correctionInput } from '../../engine/store/corrections.ts';
 import { summariseProvenance, type EdgeRecord, type NodeRecord } from '../../engine/ontology/index.ts';
 import type { ListedCorrection, Trace } from '../../engine/store/store.ts';
 import type { AppDeps } from '../deps.ts';
+import { answerRevision } from '../revision.ts';
 import {
   CorrectionListSchema,
   CorrectionRequestSchema,
@@ -54,6 +55,7 @@ export default async function correctionRoutes(app: FastifyInstance, { store, re
     async (request, reply) => {
       const { tenant, key_id } = request.principal;
       const correction = await store.correct(tenant, request.params.graph_id, correctionInput(request.body), key_id);
+      await answerRevision(store, reply, tenant, request.params.graph_id);
       reasoning.preload(tenant, request.params.graph_id);
       return reply.code(201).send(shown(correction));
     },
@@ -86,9 +88,10 @@ export default async function correctionRoutes(app: FastifyInstance, { store, re
         response: { 200: ref(CorrectionSchema), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { tenant, key_id } = request.principal;
       const undo = await store.undoCorrection(tenant, request.params.graph_id, request.params.correction_id, key_id);
+      await answerRevision(store, reply, tenant, request.params.graph_id);
       reasoning.preload(tenant, request.params.graph_id);
       return shown(undo);
     },

@@ -5,7 +5,8 @@ import { NotFoundError, ValidationError } from '../../engine/errors.ts';
 import { exportJsonLines, graphWriteFromJson, graphWriteFromJsonLines, parseGraphJson } from '../../engine/store/transfer.ts';
 import { readBodyText } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
-import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
+import { answerRevision, reachRequestedRevision } from '../revision.ts';
+import { CommittedImportSchema, GraphDetailSchema, GraphImportSchema, GraphListSchema, GraphParams, ImportSummarySchema, MinRevisionHeaders, PageQuery, errorResponses, pageSizeOf, ref, type PageQueryT } from '../schemas.ts';
 
 /** Printable, and short enough to keep beside the graph: clients usually send a UUID. */
 const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,128}$', description: 'a key the client chooses per import, e.g. a UUID' });
@@ -102,6 +103,7 @@ export default async function graphRoutes(app: FastifyInstance, { store, config,
       });
       // a retry of an import that committed: the first answer again, nothing written twice
       if (replayed) reply.header('idempotency-replayed', 'true');
+      await answerRevision(store, reply, request.principal.tenant, request.params.graph_id);
       reasoning.preload(request.principal.tenant, request.params.graph_id);
       return { graph_id: request.params.graph_id, ...counts };
     },
@@ -133,10 +135,12 @@ export default async function graphRoutes(app: FastifyInstance, { store, config,
         summary: 'Export the graph as JSON Lines that import reads back identically',
         params: GraphParams,
         produces: ['application/x-ndjson'],
-        response: { 200: Type.String({ description: 'JSON Lines' }), ...errorResponses(404) },
+        headers: MinRevisionHeaders,
+        response: { 200: Type.String({ description: 'JSON Lines' }), ...errorResponses(400, 404, 503) },
       },
     },
     async (request, reply) => {
+      await reachRequestedRevision(store, config.minRevisionWaitMs, request, request.params.graph_id);
       const index = await store.loadGraph(request.principal.tenant, request.params.graph_id);
       return reply.type('application/x-ndjson').send(Readable.from(exportJsonLines(index)));
     },

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ingest } from '../../engine/ingest/ingest.ts';
 import type { AppDeps } from '../deps.ts';
+import { answerRevision } from '../revision.ts';
 import { GraphParams, IngestRequestSchema, IngestionSchema, errorResponses, ref } from '../schemas.ts';
 import { ingestionBody } from '../shape/extraction.ts';
 
@@ -19,10 +20,11 @@ export default async function ingestRoutes(app: FastifyInstance, { store, config
         response: { 200: ref(IngestionSchema), ...errorResponses(400, 403, 404, 413, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { graph_id: graphId } = request.params;
       const ingested = await ingest({ store, pipeline: extraction, corporaDir: config.corporaDir }, request.principal.tenant, graphId, request.body);
       reasoning.preload(request.principal.tenant, graphId);
+      await answerRevision(store, reply, request.principal.tenant, graphId);
       return ingestionBody(graphId, ingested);
     },
   );

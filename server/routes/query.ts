@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { QueryError } from '../../engine/errors.ts';
 import { queryLimits } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { GraphParams, GraphQueryRequestSchema, GraphQueryResultSchema, PatternQueryRequestSchema, errorResponses, ref } from '../schemas.ts';
+import { reachRequestedRevision } from '../revision.ts';
+import { GraphParams, GraphQueryRequestSchema, GraphQueryResultSchema, MinRevisionHeaders, PatternQueryRequestSchema, errorResponses, ref } from '../schemas.ts';
 
 /** The library form puts each part on its own line; errors are reported against the part the client wrote. */
 const LIBRARY_PARTS = [
@@ -12,7 +13,7 @@ const LIBRARY_PARTS = [
   { field: 'return', prefix: 'RETURN ' },
 ] as const;
 
-export default async function queryRoutes(app: FastifyInstance, { reasoning, config }: AppDeps): Promise<void> {
+export default async function queryRoutes(app: FastifyInstance, { store, reasoning, config }: AppDeps): Promise<void> {
   const limits = queryLimits(config);
 
   app.post<{ Body: Static<typeof GraphQueryRequestSchema> }>(
@@ -21,12 +22,14 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
       config: { scope: 'read' },
       schema: {
         summary: 'Run a graph query (read-only pattern language) and return actors, claims and edges',
+        headers: MinRevisionHeaders,
         body: ref(GraphQueryRequestSchema),
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 500, 503) },
       },
     },
     async (request, reply) => {
       const body = request.body;
+      await reachRequestedRevision(store, config.minRevisionWaitMs, request, body.graph_id, body.min_revision);
       const answer = await reasoning.answer(request.principal.tenant, body.graph_id, body.query, {
         parameters: body.parameters, asOf: body.as_of, explain: body.explain, limits,
         shape: { includeProvenance: body.include_provenance === true, ...(body.as_of ? { asOf: new Date(body.as_of).toISOString() } : {}) },
@@ -43,12 +46,14 @@ export default async function queryRoutes(app: FastifyInstance, { reasoning, con
       schema: {
         summary: 'Run a graph query given as parts: match, where, return (the client library form)',
         params: GraphParams,
+        headers: MinRevisionHeaders,
         body: ref(PatternQueryRequestSchema),
         response: { 200: ref(GraphQueryResultSchema), ...errorResponses(400, 404, 500, 503) },
       },
     },
     async (request, reply) => {
       const body = request.body;
+      await reachRequestedRevision(store, config.minRevisionWaitMs, request, request.params.graph_id, body.min_revision);
       const lines = [body.match, body.where?.trim() ? body.where : undefined, body.return?.trim() ? body.return : '*'];
       const present = LIBRARY_PARTS.map((part, i) => ({ ...part, text: lines[i] })).filter((part) => part.text !== undefined);
       const text = present.map((part) => part.prefix + part.text!.replace(/[\r\n]+/g, ' ')).join('\n');

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, reasoningOptions, type ParleyConfig } from '../../server/config.ts';
+import { openStore } from '../../server/open.ts';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import type { AppDeps } from '../../server/deps.ts';
 
@@ -22,14 +23,15 @@ export interface TestApp {
 }
 
 /**
- * The real app on a real LevelDB store in a fresh temp dir, or in `dir` (a restart on the data of an
+ * The real app on a real LevelDB store (or the PostgreSQL database overrides.store names) in a fresh temp dir, or in `dir` (a restart on the data of an
  * app closed with keepData: its keys stand, and no admin key is made again).
  */
 export async function makeTestApp(overrides: Partial<ParleyConfig> = {}, { dir: reopened, keepData = false }: { dir?: string; keepData?: boolean } = {}): Promise<TestApp> {
   const dir = reopened ?? (await mkdtemp(path.join(tmpdir(), 'parley-test-')));
   // one reasoning worker per app: test files run two at a time on two cores
   const config = { ...loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_CORPORA_DIR: path.join(dir, 'corpora') }), reasonWorkers: 1, ...overrides };
-  const store = await ParleyStore.open(path.join(dir, 'store'));
+  // the LevelDB directory in `dir`, unless overrides.store names a PostgreSQL database
+  const store = await openStore(config);
   const { secret } = await store.bootstrapAdminKey();
   const deps: AppDeps = { store, config, extraction: createExtractionPipeline(), reasoning: await ReasoningPool.open(store, reasoningOptions(config)) };
   const app = await buildApp(deps);

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it } from 'vitest';
-import { ParleyStore } from '../../engine/store/store.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStoreAt, storeBackends, type StoreLocation } from '../helpers/store-backends.ts';
 
 const WRITER = fileURLToPath(new URL('../fixtures/crash-writer.ts', import.meta.url));
 const BATCH = 20_000;
@@ -15,8 +15,9 @@ afterEach(async () => {
 });
 
 /** Starts the writer, waits until `committedBatches` batches are durable, then SIGKILLs it `delayMs` later. */
-async function killMidImport(committedBatches: number, delayMs: number): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path.join(dir, 'store'), String(BATCH)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function killMidImport(store: StoreLocation, committedBatches: number, delayMs: number): Promise<number> {
+  const args = [store.location, String(BATCH), ...(store.snapshotDir ? [store.snapshotDir] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let committed = -1;
   await new Promise<void>((resolve, reject) => {
     child.on('error', reject);
@@ -31,25 +32,28 @@ async function killMidImport(committedBatches: number, delayMs: number): Promise
   return committed;
 }
 
-it('a process killed in the middle of large imports leaves each batch wholly there or wholly absent', async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'parley-crash-'));
-  // Kill at several points inside the next batch's write.
-  for (const [round, delayMs] of [[1, 5], [2, 60], [3, 150]] as const) {
-    const committed = await killMidImport(round, delayMs);
-    const store = await ParleyStore.open(path.join(dir, 'store'));
-    const index = await store.loadGraph('tenant', 'big');
-    const nodesPerBatch = new Map<number, number>();
-    const edgesPerBatch = new Map<number, number>();
-    for (const node of index.nodes.values()) nodesPerBatch.set(node.properties.batch as number, (nodesPerBatch.get(node.properties.batch as number) ?? 0) + 1);
-    for (const edge of index.edges.values()) edgesPerBatch.set(edge.properties.batch as number, (edgesPerBatch.get(edge.properties.batch as number) ?? 0) + 1);
-    // every batch reported durable is there, and no batch is there in part
-    for (let n = 0; n <= committed; n++) expect(nodesPerBatch.get(n)).toBe(BATCH);
-    for (const [n, count] of nodesPerBatch) {
-      expect(count, `batch ${n}`).toBe(BATCH);
-      expect(edgesPerBatch.get(n), `edges of batch ${n}`).toBe(BATCH - 1);
+describe.each(storeBackends)('a store ($kind)', (backend) => {
+  it('a process killed in the middle of large imports leaves each batch wholly there or wholly absent', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-crash-'));
+    const location = await backend.newLocation(path.join(dir, 'store'));
+    // Kill at several points inside the next batch's write.
+    for (const [round, delayMs] of [[1, 5], [2, 60], [3, 150]] as const) {
+      const committed = await killMidImport(location, round, delayMs);
+      const store = await openStoreAt(location);
+      const index = await store.loadGraph('tenant', 'big');
+      const nodesPerBatch = new Map<number, number>();
+      const edgesPerBatch = new Map<number, number>();
+      for (const node of index.nodes.values()) nodesPerBatch.set(node.properties.batch as number, (nodesPerBatch.get(node.properties.batch as number) ?? 0) + 1);
+      for (const edge of index.edges.values()) edgesPerBatch.set(edge.properties.batch as number, (edgesPerBatch.get(edge.properties.batch as number) ?? 0) + 1);
+      // every batch reported durable is there, and no batch is there in part
+      for (let n = 0; n <= committed; n++) expect(nodesPerBatch.get(n)).toBe(BATCH);
+      for (const [n, count] of nodesPerBatch) {
+        expect(count, `batch ${n}`).toBe(BATCH);
+        expect(edgesPerBatch.get(n), `edges of batch ${n}`).toBe(BATCH - 1);
+      }
+      // the on-disk indexes agree with the records: every edge's endpoints exist
+      for (const edge of index.edges.values()) expect(index.node(edge.from) && index.node(edge.to)).toBeTruthy();
+      await store.close();
     }
-    // the on-disk indexes agree with the records: every edge's endpoints exist
-    for (const edge of index.edges.values()) expect(index.node(edge.from) && index.node(edge.to)).toBeTruthy();
-    await store.close();
-  }
-}, 180_000);
+  }, 180_000);
+});

@@ -8,18 +8,30 @@ import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 import { deriveNodeId } from '../../engine/store/ids.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { exportJsonLines, graphWriteFromJsonLines } from '../../engine/store/transfer.ts';
+import { levelBackend, storeBackends, type StoreBackendCase, type StoreOpener } from '../helpers/store-backends.ts';
 
 let dir: string;
 let store: ParleyStore;
+/** Opens the store of the test again, on its backend. */
+let reopen: StoreOpener;
 
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'parley-store-'));
-  store = await ParleyStore.open(dir);
-});
-afterEach(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+/** Each test of the describe block a new store on `backend`. */
+function storeEach(backend: StoreBackendCase): void {
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-store-'));
+    reopen = await backend.newStore(dir);
+    store = await reopen();
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+
+/** Another new store on `backend`, its local files in `sub` of the test's folder. */
+async function openAnother(backend: StoreBackendCase, sub: string, options: { cacheFacts: number }): Promise<ParleyStore> {
+  return (await backend.newStore(path.join(dir, sub)))(options);
+}
 
 const provenance = (start: number) => [{ source: 'doc.txt', timestamp: '2024-03-03', span: { start, end: start + 3 }, quote: 'RSF' }];
 
@@ -35,7 +47,8 @@ const sudan: GraphWrite = {
   ],
 };
 
-describe('ParleyStore graphs', () => {
+describe.each(storeBackends)('ParleyStore graphs ($kind)', (backend) => {
+  storeEach(backend);
   it('writes atomically into indexes and restores them after reopening', async () => {
     const summary = await store.writeGraph('t1', 'sudan', sudan);
     expect(summary).toMatchObject({ nodes_created: 3, edges_created: 2, nodes_updated: 0 });
@@ -46,7 +59,7 @@ describe('ParleyStore graphs', () => {
     expect(index.edgesOf('rsf', 'in').map((e) => e.type)).toEqual(['TARGETS']);
 
     await store.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     const reloaded = await store.loadGraph('t1', 'sudan');
     expect(reloaded.nodeCount).toBe(3);
     expect(reloaded.edgeCount).toBe(2);
@@ -84,7 +97,7 @@ describe('ParleyStore graphs', () => {
     expect(batched.node('saf')!.properties).toMatchObject({ actor_type: 'armed_forces', aliases: ['SAF'] });
 
     await store.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     const byId = (index: typeof one) => records(index).sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(byId(await store.loadGraph('t1', 'together'))).toEqual(byId(await store.loadGraph('t1', 'one')));
   });
@@ -199,7 +212,7 @@ describe('ParleyStore graphs', () => {
     expect(index.nodeCount).toBe(3);
     expect(index.edgeCount).toBe(2);
     await store.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect((await store.loadGraph('t1', 'g')).nodeCount).toBe(3);
   });
 
@@ -234,10 +247,11 @@ describe('ParleyStore graphs', () => {
   });
 });
 
-describe('ParleyStore graph cache', () => {
+describe.each(storeBackends)('ParleyStore graph cache ($kind)', (backend) => {
+  storeEach(backend);
   it('keeps the loaded graphs within their facts bound, dropping the least recently used, and loads a dropped graph again whole', async () => {
     // sudan is 3 nodes + 10 properties + 2 edges = 15 facts: two fit in 40, three do not
-    const bounded = await ParleyStore.open(path.join(dir, 'bounded'), { cacheFacts: 40 });
+    const bounded = await openAnother(backend, 'bounded', { cacheFacts: 40 });
     try {
       for (const graph of ['a', 'b', 'c']) await bounded.writeGraph('t1', graph, sudan);
       expect(bounded.loadedGeneration('t1', 'a')).toBeUndefined();
@@ -249,7 +263,7 @@ describe('ParleyStore graph cache', () => {
       expect(bounded.loadedGeneration('t1', 'c')).toBeUndefined();
       expect(bounded.loadedGeneration('t1', 'b')).toBeDefined();
       // a graph larger than the bound stays loaded alone while in use
-      const single = await ParleyStore.open(path.join(dir, 'single'), { cacheFacts: 10 });
+      const single = await openAnother(backend, 'single', { cacheFacts: 10 });
       try {
         await single.writeGraph('t1', 'big', sudan);
         expect((await single.loadGraph('t1', 'big')).nodeCount).toBe(3);
@@ -263,9 +277,10 @@ describe('ParleyStore graph cache', () => {
   });
 });
 
-describe('ParleyStore graph cache during a write', () => {
+describe.each(storeBackends)('ParleyStore graph cache during a write ($kind)', (backend) => {
+  storeEach(backend);
   it('a write whose graph another load evicted while the write took turns still commits, and the graph loads whole', async () => {
-    const bounded = await ParleyStore.open(path.join(dir, 'evicted-mid-write'), { cacheFacts: 20 });
+    const bounded = await openAnother(backend, 'evicted-mid-write', { cacheFacts: 20 });
     try {
       await bounded.writeGraph('t1', 'a', sudan);
       await bounded.writeGraph('t1', 'b', sudan); // a is dropped: 30 facts do not fit in 20
@@ -282,7 +297,8 @@ describe('ParleyStore graph cache during a write', () => {
   });
 });
 
-describe('ParleyStore keys and workspaces', () => {
+describe.each(storeBackends)('ParleyStore keys and workspaces ($kind)', (backend) => {
+  storeEach(backend);
   it('authenticates live keys only, comparing hashes', async () => {
     const { record, secret } = await store.createKey({ tenant: 'acme', scope: 'read' });
     expect((await store.authenticate(secret))?.tenant).toBe('acme');
@@ -314,6 +330,11 @@ describe('ParleyStore keys and workspaces', () => {
     await store.deleteWorkspace('acme', lean.id);
     expect(await ids()).toEqual([rich.id]);
   });
+});
+
+// LevelDB's own key layout, brought up to date on open
+describe('ParleyStore keys and workspaces on LevelDB, from earlier layouts', () => {
+  storeEach(levelBackend);
 
   it('indexes by graph the workspaces of a store written before the index existed', async () => {
     await store.close();
@@ -328,12 +349,12 @@ describe('ParleyStore keys and workspaces', () => {
     ]);
     await old.close();
 
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect(await store.workspacesOfGraph('acme', 'sudan')).toEqual([workspace]);
     expect(await store.getWorkspace('acme', 'ws_old')).toEqual(workspace);
     await store.deleteWorkspace('acme', 'ws_old');
     await store.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect(await store.workspacesOfGraph('acme', 'sudan')).toEqual([]);
   });
 
@@ -355,7 +376,7 @@ describe('ParleyStore keys and workspaces', () => {
     ]);
     await db.close();
 
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     const graph = await store.loadGraph('acme', 'sudan');
     expect(graph.nodeCount).toBe(sudan.nodes.length);
     expect(graph.edgeCount).toBe(sudan.edges.length);
@@ -366,7 +387,7 @@ describe('ParleyStore keys and workspaces', () => {
     expect(await dataKeys()).not.toContain('l');
     expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('4');
     await db.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
   });
 
   it('re-encodes the JSON records of a layout-3 store on open, a crash part way through included, and answers the same', async () => {
@@ -395,7 +416,7 @@ describe('ParleyStore keys and workspaces', () => {
     // without the snapshot, the graph is built from its records
     await rm(path.join(dir, 'snapshots'), { recursive: true, force: true });
 
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect(await exportOf()).toBe(before);
     const reloaded = await store.loadGraph('acme', 'sudan');
     for (const [kind, record] of records) expect(kind === 'n' ? reloaded.node(record.id) : reloaded.edge(record.id)).toStrictEqual(record);
@@ -404,9 +425,14 @@ describe('ParleyStore keys and workspaces', () => {
     expect(await db.get(['m', 'layout'].join('\u0000'))).toBe('4');
     for (const value of await db.getMany(recordKeys)) expect(value?.startsWith('{')).toBe(false);
     await db.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect(await exportOf()).toBe(before);
   });
+
+});
+
+describe.each(storeBackends)('ParleyStore workspace pages ($kind)', (backend) => {
+  storeEach(backend);
 
   it('paginates workspaces per tenant', async () => {
     for (let i = 0; i < 5; i++) await store.createWorkspace('acme', { name: `w${i}`, domain: 'armed', scale: 'macro', tier: 'full' });
@@ -421,7 +447,8 @@ describe('ParleyStore keys and workspaces', () => {
   });
 });
 
-describe('ParleyStore keys', () => {
+describe.each(storeBackends)('ParleyStore keys ($kind)', (backend) => {
+  storeEach(backend);
   it('a key revoked while requests with it are being authenticated is refused from the moment the revocation returns', async () => {
     const { record, secret } = await store.createKey({ tenant: 't1', scope: 'read' });
     expect(await store.authenticate(secret)).toMatchObject({ key_id: record.key_id }); // now kept in memory
@@ -440,9 +467,9 @@ describe('ParleyStore keys', () => {
     }
     await store.revokeKey(record.key_id);
     expect(await store.authenticate(secret)).toBeUndefined();
-    // and after a restart, from LevelDB
+    // and after a restart, from the backend
     await store.close();
-    store = await ParleyStore.open(dir);
+    store = await reopen();
     expect(await store.authenticate(secret)).toBeUndefined();
   });
 });

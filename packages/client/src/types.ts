@@ -32,6 +32,18 @@ export type Problem = {
 
 export type Health = {
   status: 'ok';
+  /** no tenant data: what keeps the records, and how current this server is */
+  store: {
+    /** what keeps the records: the LevelDB directory (the default) or PostgreSQL (PARLEY_STORE) */
+    kind: 'leveldb' | 'postgres';
+    /** PostgreSQL: how far this server is behind the writes of the others sharing the database */
+    replication?: {
+      /** loaded graphs with another server's commit announced and not yet followed */
+      graphs_behind: number;
+      /** age of the oldest such commit (0: none) */
+      lag_ms: number;
+    };
+  };
 };
 
 export type ApiKeyCreate = {
@@ -338,6 +350,8 @@ export type GraphQueryRequest = {
   as_of?: string;
   /** add the compiled Prolog goal and the plan */
   explain?: boolean;
+  /** read the graph at this revision or later (a write answers its revision in the Parley-Revision header): a server behind it waits for it, up to PARLEY_MIN_REVISION_WAIT_MS (503 after) */
+  min_revision?: number;
 };
 
 /** the client-library form: errors name the part (field) and its column */
@@ -349,6 +363,8 @@ export type PatternQueryRequest = {
   /** the projection after RETURN (default *) */
   return?: string;
   include_provenance?: boolean;
+  /** read the graph at this revision or later (a write answers its revision in the Parley-Revision header): a server behind it waits for it, up to PARLEY_MIN_REVISION_WAIT_MS (503 after) */
+  min_revision?: number;
 };
 
 /** a warning about the query, as Neo4j's UnknownLabelWarning, UnknownRelationshipTypeWarning and UnknownPropertyKeyWarning */
@@ -539,6 +555,8 @@ export type AssessRequest = {
     frameworks?: string[];
     max_periods?: number;
   };
+  /** read the graph at this revision or later (a write answers its revision in the Parley-Revision header): a server behind it waits for it, up to PARLEY_MIN_REVISION_WAIT_MS (503 after) */
+  min_revision?: number;
 };
 
 export type AnalyzeRequest = {
@@ -551,6 +569,8 @@ export type AnalyzeRequest = {
   /** `answer` (the default): a direct answer of at most about 120 words, with the readings beside it; `full`: one sentence per finding, as the frameworks state them */
   detail?: 'answer' | 'full';
   scope?: Scope;
+  /** read the graph at this revision or later (a write answers its revision in the Parley-Revision header): a server behind it waits for it, up to PARLEY_MIN_REVISION_WAIT_MS (503 after) */
+  min_revision?: number;
 };
 
 /** one conclusion of a framework, with the ids of the nodes and edges it rests on */

@@ -1,0 +1,85 @@
+/**
+ * Two stores on one PostgreSQL database, as two servers have them: each follows the other's
+ * writes, corrections and deletions into its loaded graphs, and tells its listeners.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GraphChange, ParleyStore } from '../../engine/store/store.ts';
+import { openStoreAt, postgresBackend } from '../helpers/store-backends.ts';
+
+let dir: string;
+let writer: ParleyStore;
+let follower: ParleyStore;
+let changes: GraphChange[];
+
+const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: `Actor ${id}` } });
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'parley-follow-'));
+  const at = await postgresBackend.newLocation(path.join(dir, 'writer'));
+  writer = await openStoreAt(at);
+  follower = await openStoreAt({ location: at.location, snapshotDir: path.join(dir, 'follower') });
+  changes = [];
+  follower.onChange((change) => void changes.push(change));
+});
+afterEach(async () => {
+  await writer.close();
+  await follower.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Resolves when `check` holds, looking every few milliseconds for up to 5 s. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 5) {
+    if (waited > 5_000) throw new Error('not within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('a store following another on one PostgreSQL database', () => {
+  it("puts the other's writes into its loaded graph, announced, and tells its listeners the records", async () => {
+    await writer.writeGraph('t1', 'g', { nodes: [actor('a'), actor('b')], edges: [] });
+    const graph = await follower.loadGraph('t1', 'g');
+    expect(graph.nodeCount).toBe(2);
+    await writer.writeGraph('t1', 'g', { nodes: [actor('c'), { ...actor('a'), properties: { label: 'Renamed' } }], edges: [{ id: 'e1', type: 'OPPOSES', from: 'c', to: 'b' }] });
+    const revision = await writer.graphRevision('t1', 'g');
+    // no read asks for it: the announcement alone brings it
+    await eventually(() => graph.nodeCount === 3);
+    expect(graph.node('a')!.properties.label).toBe('Renamed');
+    expect(graph.edgesOf('c', 'out').map((edge) => edge.to)).toEqual(['b']);
+    expect(await follower.graphRevision('t1', 'g')).toBe(revision);
+    expect(changes).toEqual([{ kind: 'write', tenant: 't1', graphId: 'g', generation: expect.any(String), nodes: [expect.objectContaining({ id: 'a' }), expect.objectContaining({ id: 'c' })], edges: [expect.objectContaining({ id: 'e1' })] }]);
+    expect(follower.storeStatus()).toEqual({ kind: 'postgres', replication: { graphs_behind: 0, lag_ms: 0 } });
+  });
+
+  it("rebuilds its loaded graph after the other's correction, and forgets a graph the other deleted", async () => {
+    await writer.writeGraph('t1', 'g', { nodes: [actor('a'), actor('b')], edges: [] });
+    await follower.loadGraph('t1', 'g');
+    await writer.correct('t1', 'g', { op: 'retract', target: 'b', reason: 'not an actor' }, 'key');
+    await eventually(() => changes.length > 0);
+    expect(changes).toEqual([{ kind: 'replace', tenant: 't1', graphId: 'g', generation: expect.any(String) }]);
+    expect((await follower.loadGraph('t1', 'g')).node('b')).toBeUndefined();
+
+    await writer.deleteGraph('t1', 'g');
+    await eventually(() => follower.loadedGeneration('t1', 'g') === undefined);
+    expect(changes.at(-1)).toEqual({ kind: 'delete', tenant: 't1', graphId: 'g', generation: expect.any(String) });
+    await expect(follower.loadGraph('t1', 'g')).rejects.toThrow(/does not exist/);
+  });
+
+  it('reaches a revision the database has at once, and waits its bound for one it has not', async () => {
+    await writer.writeGraph('t1', 'g', { nodes: [actor('a')], edges: [] });
+    await follower.loadGraph('t1', 'g');
+    await writer.writeGraph('t1', 'g', { nodes: [actor('b')], edges: [] });
+    await follower.reachRevision('t1', 'g', await writer.graphRevision('t1', 'g'), 0);
+    expect((await follower.loadGraph('t1', 'g')).node('b')).toBeDefined();
+    const ahead = (await writer.graphRevision('t1', 'g')) + 1;
+    // a write in flight through the other store gets there within the bound
+    const reaching = follower.reachRevision('t1', 'g', ahead, 5_000);
+    await writer.writeGraph('t1', 'g', { nodes: [actor('c')], edges: [] });
+    await reaching;
+    expect((await follower.loadGraph('t1', 'g')).node('c')).toBeDefined();
+    await expect(follower.reachRevision('t1', 'g', ahead + 1, 50)).rejects.toMatchObject({ code: 'min_revision_not_reached', details: { revision: ahead } });
+  });
+});
