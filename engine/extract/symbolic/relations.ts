@@ -135,7 +135,9 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
       if (ORGANISATION_TYPES.has(member.actor.actor_type) && tokens[m]?.lower === "'s") {
         let r = m + 1;
         let role = false;
-        while (r < sentence.endToken && (MODIFIERS.has(tokens[r].lower) || MEMBERSHIP_ROLES.has(tokens[r].lower)) && r - m < 5) role ||= MEMBERSHIP_ROLES.has(tokens[r++].lower);
+        for (; r < sentence.endToken && (MODIFIERS.has(tokens[r].lower) || MEMBERSHIP_ROLES.has(tokens[r].lower)) && r - m < 5; r++) {
+          if (MEMBERSHIP_ROLES.has(tokens[r].lower)) role = true;
+        }
         const person = role && tokens[r]?.text === ',' ? inSentence.find((l) => l.firstToken > r && l.firstToken <= r + 3 && l.actor.actor_type === 'individual') : undefined;
         if (person) add('MEMBER_OF', person.actor, member.actor, 0.75);
       }

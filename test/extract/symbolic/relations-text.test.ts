@@ -103,5 +103,9 @@ describe('relations checked against the text', () => {
     expect(findings.relations.map((r) => [r.type, text.slice(r.from.start, r.from.end), text.slice(r.to.start, r.to.end)])).toEqual([
       ['MEMBER_OF', 'Abdel Fattah al-Burhan', 'The army'],
     ]);
+    // two role words in a row ("deputy leader") once looped for ever
+    const deputy = "The army's deputy commander, General Shams al-Din Kabbashi, vowed to retake Singa.";
+    expect(findConflictEntities({ text: deputy, source: 'test' }).relations.map((r) => [r.type, deputy.slice(r.from.start, r.from.end), deputy.slice(r.to.start, r.to.end)]))
+      .toContainEqual(['MEMBER_OF', 'Shams al-Din Kabbashi', 'The army']);
   });
 });
