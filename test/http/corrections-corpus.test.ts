@@ -57,8 +57,8 @@ it('corrections hold over a restart and a re-ingest, and assess reads the correc
   const retractedEdge = opposes[0] as string;
   const retypedEdge = alliance[0] as string;
   const before = await findings();
+  // assess cites the edge the reviewer retracts; after the corrections it cites neither it nor the merged-away node
   expect(before.some((finding) => finding.evidence.includes(retractedEdge))).toBe(true);
-  expect(before.some((finding) => finding.evidence.includes(fighters!))).toBe(true);
 
   const made = [
     await post('/v1/graphs/drc/corrections', { op: 'retract', target: retractedEdge, reason: 'the M23 only says it protects civilians from the FDLR' }),
