@@ -1,27 +1,9 @@
 // analyze (the answer first, the readings below, the quotes they cite one click away) and
 // assess (the frameworks ranked by fit, with their conclusions, indicators and evidence).
+import type { Analysis, Assessment, Citation } from '@parley/client';
 import { byId, clear, el } from './dom.ts';
 
-interface Citation {
-  id: string;
-  kind: string;
-  label: string;
-  source?: string;
-  timestamp?: string;
-  quote?: string;
-}
-
-export interface Analysis {
-  answer: string;
-  readings: { framework_id: string; name: string; applies: boolean; score: number; summary: string; evidence: string[] }[];
-  citations: Citation[];
-  disputes: { id: string; sentence: string }[];
-}
-
-export interface Assessment {
-  assessments: { framework_id: string; name: string; fit: number; applies: boolean; coverage: number; indicators_present: string[]; indicators_missing: string[]; explanation: string; findings: { statement: string; evidence: string[] }[]; evidence: string[]; error?: { message: string } }[];
-  citations: Citation[];
-}
+export type { Analysis, Assessment } from '@parley/client';
 
 function evidenceList(ids: string[], citations: Map<string, Citation>): HTMLElement {
   const details = el('details', {}, el('summary', {}, `Evidence (${ids.length})`));
