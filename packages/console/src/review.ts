@@ -1,16 +1,9 @@
 // The review queue: the claims and events the weighed evidence leaves disputed or rejected,
 // and the records extraction was least sure of, each a click from the inspector.
+import type { Dispute } from '@parley/client';
 import { api } from './api.ts';
 import { byId, clear, el } from './dom.ts';
 import { shownOf, type QueryAnswer } from './model.ts';
-
-interface Dispute {
-  id: string;
-  kind: string;
-  status: string;
-  text: string;
-  summary: string;
-}
 
 /** Below this confidence a record is queued for review. */
 export const LOW_CONFIDENCE = 0.6;
