@@ -1,0 +1,187 @@
+/**
+ * bench:soak — the server under a mixed load for a long while (issue 28): does it keep
+ * answering, at what latency, and does its memory stay put? The server runs as `npm start`
+ * runs it (child process, 127.0.0.1) over a generated conflict graph of --facts facts and a
+ * workspace on it; --clients concurrent clients (node:http, keep-alive) each send, one after
+ * another, a mix drawn from a seeded sequence:
+ *
+ *   point query (one actor's red lines)           50 %   whole-graph query (claims per actor) 20 %
+ *   import of 20 nodes (the same ids, new values) 10 %   ingest of a document (the same ones)  10 %
+ *   assess of the workspace                        6 %   analyze a question                     4 %
+ *
+ * Imports and ingests rewrite the same records, so the graph's size stays put and its memory
+ * should too: the server's RSS (all its threads, from /proc) is sampled every 10 s and printed
+ * per minute. After --warm-up minutes (default 5) RSS must stay within 10 % of its value at
+ * the end of the warm-up and no request may fail; the last lines say whether it did.
+ *
+ *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --facts 10000]
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './conflict-graph.ts';
+import { startServer, stopServer } from './http.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '30' },
+    'warm-up': { type: 'string', default: '5' },
+    clients: { type: 'string', default: '50' },
+    facts: { type: 'string', default: '10000' },
+  },
+});
+const MINUTES = Number(args.minutes);
+const WARM_UP_MINUTES = Number(args['warm-up']);
+const CLIENTS = Number(args.clients);
+if (!(MINUTES > 0) || !(WARM_UP_MINUTES >= 0) || WARM_UP_MINUTES >= MINUTES || !(CLIENTS >= 1)) {
+  throw new Error('--minutes must exceed --warm-up, and --clients be at least 1');
+}
+const RSS_SAMPLE_MS = 10_000;
+const RSS_TOLERANCE = 0.1;
+
+const generated = generate(Number(args.facts));
+const nodes = generated.write.nodes.map(({ id, labels: [kind], properties, confidence }) => ({ kind, id, ...properties, confidence }));
+const edges = generated.write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
+const actors = nodes.filter((node) => node.kind === 'Actor').map((node) => node.id);
+const corpus = path.resolve(import.meta.dirname, '../corpora');
+const documents = await Promise.all(
+  ['sudan-el-fasher.txt', 'sudan-rsf-statement.txt', 'sudan-jeddah-talks.md'].map(async (name) => ({ source: name, text: await readFile(path.join(corpus, name), 'utf8') })),
+);
+const QUESTIONS = ['Who could spoil an agreement?', 'Is the conflict escalating?', 'Is the conflict ripe for resolution?'];
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+let port = 0;
+function request(method: string, url: string, key: string, body?: unknown): Promise<{ status: number; body: string }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'x-api-key': key, ...(text ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } : {}) };
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers }, (res) => {
+      let answer = '';
+      res.setEncoding('utf8').on('data', (chunk) => (answer += chunk)).on('end', () => resolve({ status: res.statusCode!, body: answer }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** The operations of the mix, with their weights; `send` gets the client's own random draw. */
+function operations(key: string, workspace: string): { name: string; weight: number; send: (draw: number) => Promise<{ status: number; body: string }> }[] {
+  return [
+    {
+      name: 'point query',
+      weight: 50,
+      send: (draw) => request('POST', '/v1/graph/query', key, {
+        graph_id: 'g',
+        query: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $actor AND c.type = 'RedLine' RETURN id(c) AS c",
+        parameters: { actor: actors[Math.floor(draw * actors.length)] },
+      }),
+    },
+    {
+      name: 'whole-graph query',
+      weight: 20,
+      send: () => request('POST', '/v1/graph/query', key, {
+        graph_id: 'g',
+        query: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
+      }),
+    },
+    {
+      name: 'import (20 nodes)',
+      weight: 10,
+      send: (draw) => {
+        // the same records with a new confidence: a real write that leaves the graph's size as it was
+        const from = Math.floor(draw * (nodes.length - 20));
+        const confidence = Math.round((0.5 + draw / 2) * 1_000) / 1_000;
+        return request('POST', '/v1/graphs/g/import', key, { nodes: nodes.slice(from, from + 20).map((node) => ({ ...node, confidence })), edges: [] });
+      },
+    },
+    { name: 'ingest', weight: 10, send: (draw) => request('POST', '/v1/graphs/documents/ingest', key, documents[Math.floor(draw * documents.length)]) },
+    { name: 'assess', weight: 6, send: () => request('POST', `/v1/workspaces/${workspace}/assess`, key, {}) },
+    { name: 'analyze', weight: 4, send: (draw) => request('POST', `/v1/workspaces/${workspace}/analyze`, key, { query: QUESTIONS[Math.floor(draw * QUESTIONS.length)] }) },
+  ];
+}
+
+/** The resident set of a process and all its threads, in MB (Linux). */
+async function rssMegabytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
+const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';
+const server = await startServer({ PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' });
+port = server.port;
+const pid = server.process.pid!;
+try {
+  const created = await request('POST', '/v1/keys', adminKey, { tenant: 'soak', scope: 'write' });
+  const key = JSON.parse(created.body).api_key as string;
+  const imported = await request('POST', '/v1/graphs/g/import', key, { nodes, edges });
+  if (imported.status !== 200) throw new Error(`import: ${imported.status} ${imported.body.slice(0, 300)}`);
+  const workspace = await request('POST', '/v1/workspaces', key, { name: 'soak', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'g' });
+  if (workspace.status !== 201) throw new Error(`workspace: ${workspace.status} ${workspace.body.slice(0, 300)}`);
+  const mix = operations(key, JSON.parse(workspace.body).id as string);
+  const totalWeight = mix.reduce((sum, operation) => sum + operation.weight, 0);
+
+  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients, ${MINUTES} min (warm-up ${WARM_UP_MINUTES}); load average ${loadavg()[0].toFixed(1)}`);
+  const started = performance.now();
+  const deadline = started + MINUTES * 60_000;
+  const warmUpEnd = started + WARM_UP_MINUTES * 60_000;
+  const latencies = new Map(mix.map((operation) => [operation.name, [] as number[]]));
+  const errors = new Map(mix.map((operation) => [operation.name, [] as string[]]));
+  let requestsThisMinute = 0;
+
+  const rss: { at: number; megabytes: number }[] = [];
+  const sampler = setInterval(async () => rss.push({ at: performance.now() - started, megabytes: await rssMegabytes(pid) }), RSS_SAMPLE_MS);
+  console.log('| minute | requests | requests/s | server RSS MB | load average |\n|---|---|---|---|---|');
+  let minute = 0;
+  const reporter = setInterval(() => {
+    minute++;
+    const last = rss.at(-1)?.megabytes ?? 0;
+    console.log(`| ${minute} | ${requestsThisMinute} | ${(requestsThisMinute / 60).toFixed(1)} | ${last.toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+    requestsThisMinute = 0;
+  }, 60_000);
+
+  await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
+    // a seeded sequence per client: the same mix in every run
+    let seed = 1_000 + client;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    while (performance.now() < deadline) {
+      let choice = random() * totalWeight;
+      const operation = mix.find((candidate) => (choice -= candidate.weight) < 0) ?? mix[mix.length - 1];
+      const sent = performance.now();
+      try {
+        const answer = await operation.send(random());
+        if (answer.status >= 300) errors.get(operation.name)!.push(`${answer.status} ${answer.body.slice(0, 200)}`);
+      } catch (error) {
+        errors.get(operation.name)!.push(String(error));
+      }
+      if (sent >= warmUpEnd) latencies.get(operation.name)!.push(performance.now() - sent);
+      requestsThisMinute++;
+    }
+  }));
+  clearInterval(sampler);
+  clearInterval(reporter);
+  const seconds = (performance.now() - warmUpEnd) / 1000;
+
+  console.log(`\nafter the warm-up (${seconds.toFixed(0)} s):\n| operation | requests | requests/s | p50 ms | p99 ms | errors (whole run) |\n|---|---|---|---|---|---|`);
+  for (const { name } of mix) {
+    const sorted = [...latencies.get(name)!].sort((a, b) => a - b);
+    const failed = errors.get(name)!;
+    console.log(`| ${name} | ${sorted.length} | ${(sorted.length / seconds).toFixed(1)} | ${sorted.length ? percentile(sorted, 50).toFixed(1) : '–'} | ${sorted.length ? percentile(sorted, 99).toFixed(1) : '–'} | ${failed.length}${failed.length ? ` (first: ${failed[0]})` : ''} |`);
+  }
+  const afterWarmUp = rss.filter((sample) => sample.at >= WARM_UP_MINUTES * 60_000);
+  const baseline = afterWarmUp[0]?.megabytes ?? rss.at(-1)!.megabytes;
+  const highest = Math.max(...afterWarmUp.map((sample) => sample.megabytes));
+  const lowest = Math.min(...afterWarmUp.map((sample) => sample.megabytes));
+  const drift = Math.max(highest - baseline, baseline - lowest) / baseline;
+  const failures = [...errors.values()].reduce((sum, list) => sum + list.length, 0);
+  console.log(`\nserver RSS after the warm-up: ${baseline.toFixed(0)} MB at its end, then ${lowest.toFixed(0)}–${highest.toFixed(0)} MB (${(drift * 100).toFixed(1)} % off; target within ${RSS_TOLERANCE * 100} %): ${drift <= RSS_TOLERANCE ? 'met' : 'NOT met'}`);
+  console.log(`errors: ${failures} (target 0): ${failures === 0 ? 'met' : 'NOT met'}`);
+} finally {
+  agent.destroy();
+  await stopServer(server);
+  await rm(dir, { recursive: true, force: true });
+}
