@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, FlowProducer, Queue, QueueEvents, UnrecoverableError, Worker, type IQueueBackend, type Job } from 'bullmq';
 import { ParleyError } from '../errors.ts';
-import { checkText } from '../extract/pipeline.ts';
+import { checkText, sha256Of } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type DocumentToExtract, type DraftedDocument } from '../ingest/commit.ts';
 import { tierForGraph } from '../ingest/ingest.ts';
 import type { DocumentDraft } from '../extract/pipeline.ts';
@@ -78,18 +77,14 @@ export interface QueuedDocument {
   title?: string;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 /** The graph's part of its jobs' ids: a hash, as tenants and graph names may hold '.' and BullMQ ids no ':'. */
 function graphPart(tenant: string, graphId: string): string {
-  return sha256(`${tenant}\u0000${graphId}`).slice(0, 16);
+  return sha256Of(`${tenant}\u0000${graphId}`).slice(0, 16);
 }
 
 /** A document job's id: its graph's part and its text's content hash, so the same document enqueued again for the same graph is the same job. */
 export function documentJobId(tenant: string, graphId: string, text: string): string {
-  return `${graphPart(tenant, graphId)}.${checkText(text).sha256}`;
+  return `${graphPart(tenant, graphId)}.${sha256Of(text)}`;
 }
 
 /** A BullMQ key for a job (`queue:id`) back to the id. */
@@ -118,7 +113,7 @@ export async function enqueueCorpus(
   settings: { attempts?: number; backoffMs?: number } = {},
 ): Promise<EnqueuedCorpus> {
   const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text));
-  const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256(jobIds.join('\n'))}`;
+  const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256Of(jobIds.join('\n'))}`;
   const connection = queueConnection(url);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
   const flows = new FlowProducer({ connection: connection.connection }, connection.backend);
@@ -198,6 +193,13 @@ export async function followCorpus(
     const outcome = parsed<CorpusJobResult>(await parent.waitUntilFinished(events));
     for (const [jobId, result] of Object.entries(outcome.results)) report(jobId, { result });
     for (const [jobId, error] of Object.entries(outcome.failures)) report(jobId, { error });
+    // a job that had completed for an earlier corpus is not run again for this one: its document was in the graph already
+    for (const jobId of enqueued.jobIds.filter((id) => !seen.has(id))) {
+      const earlier = await queue.getJob(jobId);
+      const result: DocumentJobResult = { source: (earlier?.data as DocumentJobData | undefined)?.source ?? '', status: 'skipped', revision: earlier?.returnvalue ? parsed<DocumentJobResult>(earlier.returnvalue).revision : 0 };
+      outcome.results[jobId] = result;
+      report(jobId, { result });
+    }
     const finished = await queue.getJob(enqueued.parentId);
     return { ...outcome, ms: Math.max(0, (finished?.finishedOn ?? Date.now()) - parent.timestamp) };
   } finally {
