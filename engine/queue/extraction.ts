@@ -213,6 +213,8 @@ export interface ExtractionWorkerSettings {
   concurrency: number;
   rateLimitPerMinute?: number;
   lockMs?: number;
+  /** Told of each document job this worker finished: its result, or its error when it failed (for good or to be tried again). */
+  onDocument?: (source: string, outcome: DocumentOutcome) => void;
 }
 
 export interface ExtractionWorker {
@@ -244,6 +246,15 @@ export function startExtractionWorker(url: string, context: CommitContext, setti
     },
     connection.backend,
   );
+  if (settings.onDocument) {
+    const told = settings.onDocument;
+    worker.on('completed', (job, result) => {
+      if (job.name === 'document') told((job.data as DocumentJobData).source, { result: result as DocumentJobResult });
+    });
+    worker.on('failed', (job, error) => {
+      if (job?.name === 'document') told((job.data as DocumentJobData).source, { error: error.message });
+    });
+  }
   // a lost connection is retried by BullMQ; said on stderr rather than thrown from an emitter
   worker.on('error', (error) => process.stderr.write(`parley worker: ${error.message}\n`));
   return {

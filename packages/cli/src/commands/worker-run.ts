@@ -29,6 +29,7 @@ export async function runWorker(queue: string, options: WorkerOptions): Promise<
     concurrency,
     rateLimitPerMinute: options.rateLimit ?? config.queueRateLimitPerMinute,
     lockMs: config.queueLockMs,
+    onDocument: (source, outcome) => console.log('error' in outcome ? `failed ${source}: ${outcome.error}` : `${outcome.result.status} ${source} (revision ${outcome.result.revision})`),
   });
   try {
     await worker.ready;
