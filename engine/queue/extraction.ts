@@ -5,7 +5,7 @@ import { checkText, sha256Of } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type DocumentToExtract, type DraftedDocument } from '../ingest/commit.ts';
 import { tierForGraph } from '../ingest/ingest.ts';
 import type { DocumentDraft } from '../extract/pipeline.ts';
-import { queueConnection, type QueueConnection } from './connection.ts';
+import { queueConnection } from './connection.ts';
 import { DEFAULT_QUEUE_SETTINGS } from './settings.ts';
 
 export { DEFAULT_QUEUE_SETTINGS } from './settings.ts';
@@ -348,30 +348,4 @@ async function awaitTurn(queue: ExtractionJobs, job: Job<DocumentJobData>, token
     await sleep(pause);
   }
   return 0;
-}
-
-/** What health says of the queue: reachable, and its document jobs by state. */
-export interface QueueStatus {
-  kind: QueueConnection['kind'];
-  reachable: boolean;
-  waiting?: number;
-  active?: number;
-  delayed?: number;
-  failed?: number;
-}
-
-/** The queue's state, within `timeoutMs` (unreachable past it). */
-export async function queueStatus(url: string, timeoutMs = 2_000): Promise<QueueStatus> {
-  const connection = queueConnection(url);
-  const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
-  queue.on('error', () => undefined);
-  try {
-    const counts = await Promise.race([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), sleep(timeoutMs).then(() => undefined)]);
-    if (!counts) return { kind: connection.kind, reachable: false };
-    return { kind: connection.kind, reachable: true, waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
-  } catch {
-    return { kind: connection.kind, reachable: false };
-  } finally {
-    await queue.close().catch(() => undefined);
-  }
 }

@@ -18,6 +18,7 @@ import { EXTRACTION_QUEUE, documentJobId, enqueueCorpus, followCorpus, startExtr
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
+import { makeTestApp } from '../helpers/app.ts';
 import { queueBackends, stopQueueBackends } from '../helpers/queue-backends.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../corpora/sudan-drc-2024');
@@ -134,6 +135,22 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
       expect(failed!.attemptsMade).toBe(1);
     } finally {
       await jobs.close();
+    }
+  });
+
+  it('health reports the queue next to the store: its backend and its jobs by state; an unreachable one as such', async () => {
+    const served = await makeTestApp({ queue });
+    const unreachable = await makeTestApp({ queue: backend.kind === 'redis' ? 'redis://127.0.0.1:1' : 'postgres://parley:wrong@127.0.0.1:1/none' });
+    try {
+      const health = (await served.app.inject({ method: 'GET', url: '/v1/health' })).json();
+      // the poison document of the test before is kept in the failed list
+      expect(health).toEqual({ status: 'ok', store: { kind: 'leveldb' }, queue: { kind: backend.kind, reachable: true, waiting: 0, active: 0, delayed: 0, failed: 1 } });
+      const down = await unreachable.app.inject({ method: 'GET', url: '/v1/health' });
+      expect(down.statusCode).toBe(200);
+      expect(down.json().queue).toEqual({ kind: backend.kind, reachable: false });
+    } finally {
+      await served.close();
+      await unreachable.close();
     }
   });
 });
