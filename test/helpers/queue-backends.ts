@@ -6,10 +6,9 @@
  * PARLEY_TEST_REQUIRE_REDIS=1, under which a missing redis-server fails the run instead of
  * leaving the Redis cases out (docs/development.md says what runs where).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { inject } from 'vitest';
 import { freshDatabase } from './postgres.ts';
+import { redisInstalled, startRedis, type TestRedis } from './redis.ts';
 
 export interface QueueBackendCase {
   kind: 'postgres' | 'redis';
@@ -17,55 +16,16 @@ export interface QueueBackendCase {
   newQueue(): Promise<string>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const REDIS_SERVER = 'redis-server';
-
-function redisInstalled(): boolean {
-  return spawnSync(REDIS_SERVER, ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-const stops: (() => Promise<void>)[] = [];
-
-/** A Redis server of this test file's own, stopped by stopQueueBackends. */
-async function startRedis(): Promise<string> {
-  const port = await freePort();
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-  });
-  child.removeAllListeners('exit');
-  stops.push(() => new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  }));
-  return `redis://127.0.0.1:${port}`;
-}
-
 const postgresCase: QueueBackendCase = { kind: 'postgres', newQueue: () => freshDatabase(inject('postgresUrl')) };
 
-let redisUrl: Promise<string> | undefined;
+let redis: Promise<TestRedis> | undefined;
 let redisDatabases = 0;
 /** Each queue a database of the file's one Redis server (0-15). */
 const redisCase: QueueBackendCase = {
   kind: 'redis',
   async newQueue() {
-    redisUrl ??= startRedis();
-    return `${await redisUrl}/${redisDatabases++}`;
+    redis ??= startRedis();
+    return `${(await redis).url}/${redisDatabases++}`;
   },
 };
 
@@ -77,6 +37,7 @@ export function queueBackends(): QueueBackendCase[] {
 
 /** Stops what the cases started (afterAll). */
 export async function stopQueueBackends(): Promise<void> {
-  await Promise.all(stops.splice(0).map((stop) => stop()));
-  redisUrl = undefined;
+  const started = redis;
+  redis = undefined;
+  await (await started)?.stop();
 }
