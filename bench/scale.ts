@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { measureRoundTrips } from '../engine/queue/round-trip.ts';
 import { freshDatabase, startPostgres } from '../test/helpers/postgres.ts';
 import { redisInstalled, startRedis, type TestRedis } from '../test/helpers/redis.ts';
+import { startWorker } from '../test/helpers/worker-process.ts';
 import { postJson, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({ options: { workers: { type: 'string', default: '1,2,4' }, writes: { type: 'string', default: '200' } } });
@@ -40,22 +41,6 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 function cliEnv(store: string, dataDir: string): NodeJS.ProcessEnv {
   return { ...process.env, PARLEY_STORE: store, PARLEY_DATA_DIR: dataDir, PARLEY_NER_MODEL_DIR: 'none', PARLEY_SYMBOLIC_WORKERS: '1', PARLEY_REASON_WORKERS: '1' };
-}
-
-async function startWorker(queue: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', queue, '--concurrency', '2'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`a worker exited (${code}): ${output}`)));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      stream.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('taking jobs')) resolve();
-      });
-    }
-  });
-  child.removeAllListeners('exit');
-  return child;
 }
 
 function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -85,7 +70,7 @@ try {
   for (const [i, count] of WORKER_COUNTS.entries()) {
     const store = await freshDatabase(postgres.url);
     const queue = redis ? `${redis.url}/${i}` : store;
-    const workers = await Promise.all(Array.from({ length: count }, (_, k) => startWorker(queue, cliEnv(store, path.join(dir, `w${count}-${k}`)))));
+    const workers = await Promise.all(Array.from({ length: count }, (_, k) => startWorker(queue, cliEnv(store, path.join(dir, `w${count}-${k}`))).then((worker) => worker.child)));
     try {
       const before = load();
       const output = await run(['analyze-corpus', CORPUS, '--graph', 'scale', '--queue', queue, '--no-report', '--progress', 'none'], cliEnv(store, path.join(dir, `a${count}`)));

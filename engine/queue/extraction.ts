@@ -143,7 +143,7 @@ export async function enqueueCorpus(
       after = jobIds[i];
     });
     const data: CorpusJobData = { tenant, graphId, documents: children.length };
-    await flows.add({ name: 'corpus', queueName: EXTRACTION_QUEUE, data, opts: { jobId: parentId, removeOnComplete: keep, removeOnFail: keep }, children });
+    await flows.add({ name: 'corpus', queueName: EXTRACTION_QUEUE, data, opts: { jobId: parentId, attempts: settings.attempts ?? DEFAULT_QUEUE_SETTINGS.attempts, removeOnComplete: keep, removeOnFail: keep }, children });
     return { parentId, jobIds, resumed: false };
   } finally {
     await flows.close();

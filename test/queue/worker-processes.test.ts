@@ -16,6 +16,7 @@ import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 import { ROOT } from '../helpers/server-process.ts';
+import { startWorker as startQueueWorker, type WorkerProcess } from '../helpers/worker-process.ts';
 
 const BIN = path.join(ROOT, 'packages/cli/bin/parley.mjs');
 const CORPUS = path.join(ROOT, 'corpora/sudan-drc-2024');
@@ -44,30 +45,14 @@ function env(name: string): NodeJS.ProcessEnv {
   };
 }
 
-interface Worker {
-  child: ChildProcess;
-  output: () => string;
+/** A `parley worker` process, killed after the tests when still running. */
+async function startWorker(name: string): Promise<WorkerProcess> {
+  const worker = await startQueueWorker(store, env(name));
+  workers.push(worker.child);
+  return worker;
 }
 
-/** A `parley worker` process, once it takes jobs. */
-async function startWorker(name: string): Promise<Worker> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', store, '--concurrency', '2'], { cwd: ROOT, env: env(name), stdio: ['ignore', 'pipe', 'pipe'] });
-  workers.push(child);
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the worker exited (${code}): ${output}`)));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      stream.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('taking jobs')) resolve();
-      });
-    }
-  });
-  child.removeAllListeners('exit');
-  return { child, output: () => output };
-}
-
-/** `parley analyze-corpus --queue` into `graph`; `onLine` sees its output as it comes. */
+/** `parley analyze-corpus --queue` into `graph`; `onOutput` sees its output as it comes. */
 function analyzeOnQueue(graph: string, onOutput: (output: string) => void = () => undefined): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'analyze-corpus', folder, '--graph', graph, '--queue', store, '--no-report', '--progress', 'lines'], { cwd: ROOT, env: env('analyze'), stdio: ['ignore', 'pipe', 'pipe'] });
