@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, FlowProducer, Queue, QueueEvents, UnrecoverableError, Worker, type IQueueBackend, type Job } from 'bullmq';
-import { ParleyError } from '../errors.ts';
+import { TooLargeError, ValidationError } from '../errors.ts';
 import { checkText, sha256Of } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type DocumentToExtract, type DraftedDocument } from '../ingest/commit.ts';
 import { tierForGraph } from '../ingest/ingest.ts';
@@ -229,13 +228,14 @@ export function startExtractionWorker(url: string, context: CommitContext, setti
   const connection = queueConnection(url);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
   const drafts = new Map<string, Promise<DocumentDraft>>();
+  const settled = new SettledJobs(new QueueEvents(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend));
   const lockMs = settings.lockMs ?? DEFAULT_QUEUE_SETTINGS.lockMs;
   const rate = settings.rateLimitPerMinute ?? DEFAULT_QUEUE_SETTINGS.rateLimitPerMinute;
   const worker = new Worker(
     EXTRACTION_QUEUE,
     async (job: Job, token?: string) => {
       if (job.name === 'corpus') return corpusOutcome(job);
-      return extractDocument(context, queue, drafts, job as Job<DocumentJobData>, token);
+      return extractDocument(context, queue, settled, drafts, job as Job<DocumentJobData>, token);
     },
     {
       connection: connection.connection,
@@ -258,9 +258,10 @@ export function startExtractionWorker(url: string, context: CommitContext, setti
   // a lost connection is retried by BullMQ; said on stderr rather than thrown from an emitter
   worker.on('error', (error) => process.stderr.write(`parley worker: ${error.message}\n`));
   return {
-    ready: worker.waitUntilReady().then(() => undefined),
+    ready: Promise.all([worker.waitUntilReady(), settled.events.waitUntilReady()]).then(() => undefined),
     async close() {
       await worker.close();
+      await settled.events.close();
       await queue.close();
     },
   };
@@ -274,14 +275,19 @@ async function corpusOutcome(job: Job): Promise<CorpusJobResult> {
   return { results, failures };
 }
 
-/** A document's own fault (bad text, a limit): trying again cannot help. */
+/**
+ * A document's own fault (bad text, too large): trying again cannot help, so its job fails at
+ * once. Anything else (the store busy or unreachable, a limit of the moment) is tried again.
+ */
 function unrecoverable(error: unknown): Error {
-  return error instanceof ParleyError ? new UnrecoverableError(`${error.message} (${error.code})`) : (error as Error);
+  const documentsFault = error instanceof ValidationError || error instanceof TooLargeError;
+  return documentsFault ? new UnrecoverableError(`${error.message} (${error.code})`) : (error as Error);
 }
 
 async function extractDocument(
   context: CommitContext,
   queue: ExtractionJobs,
+  settled: SettledJobs,
   drafts: Map<string, Promise<DocumentDraft>>,
   job: Job<DocumentJobData>,
   token: string | undefined,
@@ -309,7 +315,7 @@ async function extractDocument(
   } catch (error) {
     throw unrecoverable(error);
   }
-  const revision = await awaitTurn(queue, job, token);
+  const revision = await awaitTurn(queue, settled, job, token);
   drafts.delete(job.id!);
   if (revision > 0) await context.store.reachRevision(tenant, graphId, revision, REACH_REVISION_MS);
   const [outcome] = await commitDrafts(context, tenant, graphId, [drafted], { tier });
@@ -326,10 +332,10 @@ async function extractDocument(
  * left the graph at (0: none). Gives the job's place back (DelayedError) when the document
  * it waits for stays untaken.
  */
-async function awaitTurn(queue: ExtractionJobs, job: Job<DocumentJobData>, token: string | undefined): Promise<number> {
+async function awaitTurn(queue: ExtractionJobs, settled: SettledJobs, job: Job<DocumentJobData>, token: string | undefined): Promise<number> {
   let after = job.data.after;
   let untakenSince: number | undefined;
-  for (let pause = 5; after !== null; pause = Math.min(pause * 2, 100)) {
+  for (let pause = 5; after !== null; pause = Math.min(pause * 2, 200)) {
     const before = await queue.getJob(after);
     // gone: finished long ago (kept for DEFAULT_QUEUE_SETTINGS.keepSeconds)
     if (!before) return 0;
@@ -345,7 +351,41 @@ async function awaitTurn(queue: ExtractionJobs, job: Job<DocumentJobData>, token
       await job.moveToDelayed(Date.now() + TAKE_AGAIN_AFTER_MS, token);
       throw new DelayedError();
     }
-    await sleep(pause);
+    await settled.next(after, pause);
   }
   return 0;
+}
+
+/**
+ * Wakes the jobs waiting for their turn as soon as the job they wait for completes or fails
+ * (the queue's events), rather than at their next look: the commits of a corpus are a chain,
+ * and each link's wait adds to every document after it. The look stays, in case an event is
+ * missed (a reconnection).
+ */
+class SettledJobs {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  constructor(readonly events: QueueEvents<unknown, IQueueBackend, unknown>) {
+    const wake = ({ jobId }: { jobId: string }) => {
+      for (const resolve of this.waiting.get(jobId) ?? []) resolve();
+      this.waiting.delete(jobId);
+    };
+    events.on('completed', wake);
+    events.on('failed', wake);
+    events.on('error', () => undefined);
+  }
+
+  /** Resolves when `jobId` settles, or after `ms` at the latest. */
+  async next(jobId: string, ms: number): Promise<void> {
+    let resolve!: () => void;
+    const woken = new Promise<void>((done) => (resolve = done));
+    const waiters = this.waiting.get(jobId) ?? new Set();
+    waiters.add(resolve);
+    this.waiting.set(jobId, waiters);
+    const timer = setTimeout(resolve, ms);
+    await woken;
+    clearTimeout(timer);
+    waiters.delete(resolve);
+    if (waiters.size === 0 && this.waiting.get(jobId) === waiters) this.waiting.delete(jobId);
+  }
 }
