@@ -1,30 +1,13 @@
 import { createPostgresBackend, createRedisBackend, type BackendFactory, type IQueueBackend } from 'bullmq';
-import { ValidationError } from '../errors.ts';
+import { queueBackendKind, type QueueBackendKind } from './settings.ts';
 
-/**
- * Where the queue lives, from one setting (PARLEY_QUEUE, --queue): a Redis URL (redis://,
- * rediss://: Redis 7, BullMQ's default and most used backend) or a PostgreSQL URL (postgres://,
- * postgresql://: BullMQ's PostgreSQL backend, which may be the store's own database: its tables
- * go in a schema of their own, `bullmq`, created and migrated on first connect).
- */
-export type QueueBackendKind = 'redis' | 'postgres';
+export { queueBackendKind, withoutCredentials, type QueueBackendKind } from './settings.ts';
 
 export interface QueueConnection {
   kind: QueueBackendKind;
   /** What BullMQ's classes take as `connection`, with `backend` as their last argument. */
   connection: object;
   backend: BackendFactory<IQueueBackend, unknown>;
-}
-
-/** The URL with its credentials left out, for messages and logs. */
-export function withoutCredentials(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//…@');
-}
-
-export function queueBackendKind(url: string): QueueBackendKind {
-  if (/^rediss?:\/\//.test(url)) return 'redis';
-  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
-  throw new ValidationError('invalid_queue_url', `the queue must be a redis://, rediss://, postgres:// or postgresql:// URL (got '${withoutCredentials(url)}')`, { field: 'queue' });
 }
 
 export function queueConnection(url: string): QueueConnection {

@@ -1,4 +1,5 @@
-/** The queue's settings and their defaults, apart from the code that loads BullMQ (a server without a queue reads them too). */
+/** The queue's settings and their defaults, apart from the code that loads BullMQ (a server without a queue, and the command line's option parsing, read them too). */
+import { ValidationError } from '../errors.ts';
 
 /** Defaults of the queue's settings (docs/configuration.md names their variables). */
 export const DEFAULT_QUEUE_SETTINGS = {
@@ -23,3 +24,22 @@ export const DEFAULT_QUEUE_SETTINGS = {
   /** Documents per minute over all workers; 0: no limit. */
   rateLimitPerMinute: 0,
 };
+
+/**
+ * Where the queue lives, from one setting (PARLEY_QUEUE, --queue): a Redis URL (redis://,
+ * rediss://: Redis 7, BullMQ's default and most used backend) or a PostgreSQL URL (postgres://,
+ * postgresql://: BullMQ's PostgreSQL backend, which may be the store's own database: its tables
+ * go in a schema of their own, `bullmq`, created and migrated on first connect).
+ */
+export type QueueBackendKind = 'redis' | 'postgres';
+
+/** The URL with its credentials left out, for messages and logs. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//…@');
+}
+
+export function queueBackendKind(url: string): QueueBackendKind {
+  if (/^rediss?:\/\//.test(url)) return 'redis';
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  throw new ValidationError('invalid_queue_url', `the queue must be a redis://, rediss://, postgres:// or postgresql:// URL (got '${withoutCredentials(url)}')`, { field: 'queue' });
+}

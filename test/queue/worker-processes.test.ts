@@ -3,7 +3,8 @@
  * queue on BullMQ's PostgreSQL backend in the store's own database: two workers build the
  * graph one process builds from a slice of the sample corpus, and so do they when one of them
  * is killed with SIGKILL part way (its jobs run again once their claim lapses), each document
- * once; a second run of the same command follows the finished flow and adds nothing.
+ * once; a second run of the same command follows the finished flow and adds nothing; a queue
+ * URL of another kind, a worker without a queue and --queue on a LevelDB store are usage errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -133,3 +134,23 @@ it('a worker killed with SIGKILL part way loses nothing: the run completes with 
   expect(records).toEqual(reference);
   expect(records.filter((line) => line.includes('"Document"')).length).toBe(SLICE.length);
 }, 240_000);
+
+it('refuses a queue that is not a redis:// or postgres:// URL, a worker without a queue, and --queue on a LevelDB store, each with exit 2 and what to do', async () => {
+  const cli = (argv: string[], extra: NodeJS.ProcessEnv = {}) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const { PARLEY_QUEUE: _queue, ...without } = { ...env('usage'), ...extra };
+      const child = spawn(process.execPath, [BIN, ...argv], { cwd: ROOT, env: without, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+  const [badUrl, noQueue, level] = await Promise.all([
+    cli(['worker', '--queue', 'http://user:secret@host/']),
+    cli(['worker']),
+    cli(['analyze-corpus', folder, '--graph', 'g', '--queue', store], { PARLEY_STORE: '' }),
+  ]);
+  expect(badUrl.code).toBe(2);
+  expect(badUrl.output).toContain("must be a redis://, rediss://, postgres:// or postgresql:// URL (got 'http://…@host/')");
+  expect(noQueue).toMatchObject({ code: 2, output: expect.stringContaining('worker needs --queue <url> (or PARLEY_QUEUE)') });
+  expect(level).toMatchObject({ code: 2, output: expect.stringContaining('--queue needs a store the workers share: set PARLEY_STORE=postgres://') });
+}, 120_000);

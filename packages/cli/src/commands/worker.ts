@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { queueBackendKind } from '@parley/engine/queue/settings.ts';
 import { EXIT } from '../exit.ts';
 
 /**
@@ -15,6 +16,16 @@ function count(minimum: number) {
   };
 }
 
+/** --queue: a redis:// or postgres:// URL, refused as a usage error otherwise. */
+export function queueUrl(value: string): string {
+  try {
+    queueBackendKind(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
+}
+
 export interface WorkerOptions {
   queue?: string;
   concurrency?: number;
@@ -26,7 +37,7 @@ export function register(program: Command): void {
   program
     .command('worker')
     .description('take extraction jobs from a queue (analyze-corpus --queue) and commit them into the shared store, until stopped')
-    .addOption(new Option('--queue <url>', 'the queue: redis://host:6379 or postgres://… (BullMQ\'s PostgreSQL backend)').env('PARLEY_QUEUE'))
+    .addOption(new Option('--queue <url>', 'the queue: redis://host:6379 or postgres://… (BullMQ\'s PostgreSQL backend)').env('PARLEY_QUEUE').argParser(queueUrl))
     .addOption(new Option('-c, --concurrency <n>', 'documents worked on at once (PARLEY_QUEUE_CONCURRENCY; default one per symbolic worker thread)').argParser(count(1)))
     .addOption(new Option('--rate-limit <n>', 'documents per minute over all workers (PARLEY_QUEUE_RATE_LIMIT_PER_MINUTE; 0 = none)').argParser(count(0)))
     .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', count(1))
