@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS, DEFAULT_MIN_REVISION_WAIT_MS } from '../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from './shape/query-answer.ts';
+import { DEFAULT_QUEUE_SETTINGS } from '../engine/queue/settings.ts';
 
 /**
  * Configuration from the environment, every limit with a safe default. docs/configuration.md
@@ -72,6 +73,16 @@ export interface ParleyConfig {
   graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
   queryInlineMs: number;
+  /** The extraction queue (PARLEY_QUEUE): a redis:// or postgres:// URL; unset: none (health then says nothing of one). */
+  queue?: string;
+  /** Documents a `parley worker` process works on at once; default one per symbolic worker thread. */
+  queueConcurrency?: number;
+  /** Documents per minute taken over all workers; 0 = no limit. */
+  queueRateLimitPerMinute: number;
+  /** A worker's claim on a job; a dead worker's jobs are run again within about twice this. */
+  queueLockMs: number;
+  /** Tries per document before it ends in the failed list. */
+  queueAttempts: number;
 }
 
 /** The extraction pipeline's options (openExtractionPipeline) from the configuration. */
@@ -181,5 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
+    ...(env.PARLEY_QUEUE ? { queue: env.PARLEY_QUEUE } : {}),
+    ...(env.PARLEY_QUEUE_CONCURRENCY ? { queueConcurrency: integer(env, 'PARLEY_QUEUE_CONCURRENCY', 1, 1) } : {}),
+    queueRateLimitPerMinute: integer(env, 'PARLEY_QUEUE_RATE_LIMIT_PER_MINUTE', DEFAULT_QUEUE_SETTINGS.rateLimitPerMinute),
+    queueLockMs: integer(env, 'PARLEY_QUEUE_LOCK_MS', DEFAULT_QUEUE_SETTINGS.lockMs, 1),
+    queueAttempts: integer(env, 'PARLEY_QUEUE_ATTEMPTS', DEFAULT_QUEUE_SETTINGS.attempts, 1),
   };
 }

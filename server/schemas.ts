@@ -709,6 +709,19 @@ export const HealthSchema = Type.Object(
       },
       { description: 'no tenant data: what keeps the records, and how current this server is' },
     ),
+    queue: Type.Optional(
+      Type.Object(
+        {
+          kind: StringEnum(['redis', 'postgres'] as const, { description: "where the queue lives: Redis or BullMQ's PostgreSQL backend" }),
+          reachable: Type.Boolean({ description: 'the queue answered within 1 s' }),
+          waiting: Type.Optional(Type.Integer({ minimum: 0, description: 'document jobs waiting for a worker' })),
+          active: Type.Optional(Type.Integer({ minimum: 0, description: 'document jobs a worker holds' })),
+          delayed: Type.Optional(Type.Integer({ minimum: 0, description: 'jobs waiting to be tried again' })),
+          failed: Type.Optional(Type.Integer({ minimum: 0, description: 'jobs that failed for good (kept 7 days)' })),
+        },
+        { description: 'PARLEY_QUEUE set: the extraction queue that `parley worker` processes take from (docs/operations.md)' },
+      ),
+    ),
   },
   { $id: 'Health' },
 );

@@ -21,7 +21,8 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

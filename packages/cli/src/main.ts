@@ -12,6 +12,7 @@ import { register as query } from './commands/query.ts';
 import { register as serve } from './commands/serve.ts';
 import { register as transfer } from './commands/transfer.ts';
 import { register as workspaces } from './commands/workspaces.ts';
+import { register as worker } from './commands/worker.ts';
 import { EXIT } from './exit.ts';
 
 /** Statuses a later try may get past: busy, overloaded, timed out (a proxy's included). */
@@ -47,7 +48,7 @@ function createProgram(startServer: () => Promise<void>): Command {
     .exitOverride(); // before the commands are added: they inherit it
   // one line per command file; each registers its commands with their options and --help
   serve(program, startServer);
-  for (const register of [workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer, correct, conflicts]) register(program);
+  for (const register of [workspaces, query, extract, ingest, assess, analyze, analyzeCorpus, keys, transfer, correct, conflicts, worker]) register(program);
   return program;
 }
 

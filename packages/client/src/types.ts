@@ -44,6 +44,21 @@ export type Health = {
       lag_ms: number;
     };
   };
+  /** PARLEY_QUEUE set: the extraction queue that `parley worker` processes take from (docs/operations.md) */
+  queue?: {
+    /** where the queue lives: Redis or BullMQ's PostgreSQL backend */
+    kind: 'redis' | 'postgres';
+    /** the queue answered within 1 s */
+    reachable: boolean;
+    /** document jobs waiting for a worker */
+    waiting?: number;
+    /** document jobs a worker holds */
+    active?: number;
+    /** jobs waiting to be tried again */
+    delayed?: number;
+    /** jobs that failed for good (kept 7 days) */
+    failed?: number;
+  };
 };
 
 export type ApiKeyCreate = {

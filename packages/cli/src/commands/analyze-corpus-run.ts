@@ -6,7 +6,8 @@ import { openExtractionPipeline } from '@parley/engine/extract/pipeline.ts';
 import { ingestFolder, tierUpForBatch, type BatchProgress, type BatchSummary } from '@parley/engine/ingest/batch.ts';
 import { assessGraph } from '@parley/engine/reason/assess.ts';
 import { ReasoningPool } from '@parley/engine/reason/pool.ts';
-import { extractionOptions, frameworkLimits, loadConfig, reasoningOptions } from '@parley/server/config.ts';
+import { extractionOptions, frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '@parley/server/config.ts';
+import type { ParleyStore } from '@parley/engine/store/store.ts';
 import { openStore } from '@parley/server/open.ts';
 import { EXIT } from '../exit.ts';
 import { buildCorpusReport } from '../report/corpus-report.ts';
@@ -20,7 +21,7 @@ import type { AnalyzeCorpusOptions, ProgressMode } from './analyze-corpus-option
  */
 
 /** Progress as a bar (a terminal), one line per document (logs), or nothing. */
-function progressReporter(mode: ProgressMode): { start(total: number): void; update(progress: BatchProgress): void; stop(): void } {
+export function progressReporter(mode: ProgressMode): { start(total: number): void; update(progress: BatchProgress): void; stop(): void } {
   const resolved = mode === 'auto' ? (process.stdout.isTTY ? 'bar' : 'none') : mode;
   const started = performance.now();
   const rate = (sentences: number) => (sentences / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(1);
@@ -46,7 +47,7 @@ function progressReporter(mode: ProgressMode): { start(total: number): void; upd
   return { start: () => undefined, update: () => undefined, stop: () => undefined };
 }
 
-function printSummary(summary: BatchSummary): void {
+export function printSummary(summary: BatchSummary): void {
   const seconds = summary.ms / 1000;
   console.log(
     `${summary.total} documents: ${summary.ingested} ingested, ${summary.skipped} skipped (already in the graph), ${summary.failures.length} failed; `
@@ -70,7 +71,6 @@ export async function analyzeCorpus(dir: string, options: AnalyzeCorpusOptions):
   const store = await openStore(config);
   const workers = options.workers ?? config.symbolicWorkers;
   const { pipeline } = await openExtractionPipeline({ ...extractionOptions(config), ...(workers !== undefined ? { symbolicWorkers: workers } : {}) });
-  let reasoning: ReasoningPool | undefined;
   const stop = new AbortController();
   const onSigint = () => {
     // the first Ctrl-C lets the current commit finish; a second one leaves at once (commits are atomic either way)
@@ -95,29 +95,39 @@ export async function analyzeCorpus(dir: string, options: AnalyzeCorpusOptions):
       return EXIT.interrupted;
     }
     if (options.report) {
-      if (!(await store.graphExists(options.tenant, options.graph))) {
-        console.error(`analyze-corpus: nothing was ingested into graph '${options.graph}', so there is nothing to report`);
-        return EXIT.failure;
-      }
-      reasoning = await ReasoningPool.open(store, reasoningOptions(config));
-      const assessed = await assessGraph(reasoning, options.tenant, options.graph, {
-        trajectory: { period: options.period },
-        byConflict: true,
-        limits: frameworkLimits(config),
-      });
-      const graph = await store.loadGraph(options.tenant, options.graph);
-      const report = buildCorpusReport(graph, options.graph, dir, summary, assessed);
-      const out = path.resolve(options.out);
-      await mkdir(out, { recursive: true });
-      await writeFile(path.join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-      await writeFile(path.join(out, 'report.html'), renderReportHtml(report));
-      console.log(`report: ${path.join(out, 'report.html')} and report.json`);
+      const written = await writeReport(store, config, dir, options, summary);
+      if (written !== EXIT.ok) return written;
     }
     return summary.failures.length > 0 ? EXIT.partial : EXIT.ok;
   } finally {
     process.off('SIGINT', onSigint);
-    await reasoning?.close();
     await pipeline.close();
     await store.close();
+  }
+}
+
+/** Assesses the graph and writes report.json and report.html for a batch's summary. */
+export async function writeReport(store: ParleyStore, config: ParleyConfig, dir: string, options: AnalyzeCorpusOptions, summary: BatchSummary): Promise<number> {
+  if (!(await store.graphExists(options.tenant, options.graph))) {
+    console.error(`analyze-corpus: nothing was ingested into graph '${options.graph}', so there is nothing to report`);
+    return EXIT.failure;
+  }
+  const reasoning = await ReasoningPool.open(store, reasoningOptions(config));
+  try {
+    const assessed = await assessGraph(reasoning, options.tenant, options.graph, {
+      trajectory: { period: options.period },
+      byConflict: true,
+      limits: frameworkLimits(config),
+    });
+    const graph = await store.loadGraph(options.tenant, options.graph);
+    const report = buildCorpusReport(graph, options.graph, dir, summary, assessed);
+    const out = path.resolve(options.out);
+    await mkdir(out, { recursive: true });
+    await writeFile(path.join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
+    await writeFile(path.join(out, 'report.html'), renderReportHtml(report));
+    console.log(`report: ${path.join(out, 'report.html')} and report.json`);
+    return EXIT.ok;
+  } finally {
+    await reasoning.close();
   }
 }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { PERIODS } from '@parley/engine/reason/period.ts';
 import { validateName } from '@parley/engine/store/validate.ts';
 import { EXIT } from '../exit.ts';
+import { queueUrl } from './worker.ts';
 import { PROGRESS_MODES, type AnalyzeCorpusOptions } from './analyze-corpus-options.ts';
 
 /**
@@ -37,16 +38,22 @@ export function register(program: Command): void {
     .addOption(new Option('--period <period>', 'period of the escalation trajectory').choices(PERIODS).default('month'))
     .addOption(new Option('--progress <mode>', 'progress display: a bar when stdout is a terminal (auto), one line per document, or none').choices(PROGRESS_MODES).default('auto'))
     .option('--no-report', 'ingest only; write no report')
+    .addOption(new Option('--queue <url>', 'fan the documents out over this queue (redis:// or postgres://) to `parley worker` processes, which commit into the shared PARLEY_STORE; this command follows the flow and writes the report').argParser(queueUrl))
     .addHelpText('after', `
 The store is opened directly in PARLEY_DATA_DIR (default ./data); no server is needed,
 and none may have the store open; the graph belongs to --tenant. Exit codes: 0 done;
 1 error; 2 bad arguments; 7 done, but some documents failed (listed with reasons);
 130 interrupted (Ctrl-C): run the same command again to resume.`)
-    .action(async (dir: string, options: Omit<AnalyzeCorpusOptions, 'tenant'>, command: Command) => {
+    .action(async (dir: string, options: Omit<AnalyzeCorpusOptions, 'tenant'> & { queue?: string }, command: Command) => {
       const globals = command.optsWithGlobals<{ tenant: string; url?: string }>();
       if (globals.url) {
         process.stderr.write('parley: analyze-corpus opens the store in PARLEY_DATA_DIR itself; it does not run against --url\n');
         process.exitCode = EXIT.usage;
+        return;
+      }
+      if (options.queue) {
+        const { analyzeCorpusOnQueue } = await import('./analyze-corpus-queue.ts');
+        process.exitCode = await analyzeCorpusOnQueue(dir, options.queue, { ...options, tenant: globals.tenant });
         return;
       }
       const { analyzeCorpus } = await import('./analyze-corpus-run.ts');

@@ -1,0 +1,112 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ParleyError } from '@parley/engine/errors.ts';
+import { checkText } from '@parley/engine/extract/pipeline.ts';
+import { listCorpus, type BatchDocument, type BatchSummary } from '@parley/engine/ingest/batch.ts';
+import { readSource } from '@parley/engine/ingest/source.ts';
+import { enqueueCorpus, followCorpus, type DocumentOutcome, type QueuedDocument } from '@parley/engine/queue/extraction.ts';
+import { isPostgresUrl } from '@parley/engine/store/store.ts';
+import { loadConfig } from '@parley/server/config.ts';
+import { openStore } from '@parley/server/open.ts';
+import { EXIT } from '../exit.ts';
+import type { AnalyzeCorpusOptions } from './analyze-corpus-options.ts';
+import { printSummary, progressReporter, writeReport } from './analyze-corpus-run.ts';
+
+/**
+ * `parley analyze-corpus <dir> --queue <url>`: the documents are read here and put on the
+ * queue as one flow (engine/queue/extraction.ts); `parley worker` processes extract and
+ * commit them into the shared store; this command follows the flow and writes the report
+ * when it completes. Stopped and run again, it finds its flow and follows it on.
+ */
+
+/** What failed a job, back from BullMQ's failure text: `message (code)` for the document's own fault. */
+function failureOf(source: string, error: string): BatchDocument {
+  const coded = /^(.*) \(([a-z_]+)\)$/s.exec(error);
+  return { source, status: 'failed', code: coded ? coded[2] : 'extraction_failed', reason: coded ? coded[1] : error };
+}
+
+function readFailure(source: string, error: unknown): BatchDocument {
+  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
+  return { source, status: 'failed', code, reason: error instanceof Error ? error.message : String(error) };
+}
+
+export async function analyzeCorpusOnQueue(dir: string, queue: string, options: AnalyzeCorpusOptions): Promise<number> {
+  const folder = path.resolve(dir);
+  if (!(await stat(folder).catch(() => undefined))?.isDirectory()) {
+    console.error(`analyze-corpus: ${dir} is not a folder`);
+    return EXIT.usage;
+  }
+  const config = loadConfig();
+  if (!isPostgresUrl(config.store)) {
+    console.error('analyze-corpus: --queue needs a store the workers share: set PARLEY_STORE=postgres://… here and for every worker');
+    return EXIT.usage;
+  }
+  const sources = await listCorpus(folder);
+  const unread = new Map<string, BatchDocument>();
+  const documents: (QueuedDocument & { index: number })[] = [];
+  for (const [index, source] of sources.entries()) {
+    try {
+      const read = await readSource(folder, source);
+      checkText(read.text);
+      documents.push({ index, source: read.source, text: read.text, ...(read.title ? { title: read.title } : {}) });
+    } catch (error) {
+      unread.set(source, readFailure(source, error));
+    }
+  }
+  const enqueued = await enqueueCorpus(queue, options.tenant, options.graph, documents, { attempts: config.queueAttempts });
+  console.log(`analyze-corpus: ${enqueued.resumed ? 'following the flow enqueued before' : 'enqueued'} (${new Set(enqueued.jobIds).size} document jobs, corpus job ${enqueued.parentId})`);
+
+  // each job's documents in path order: the first is the job's, the others (the same text) are skipped
+  const byJob = new Map<string, number[]>();
+  enqueued.jobIds.forEach((jobId, i) => byJob.set(jobId, [...(byJob.get(jobId) ?? []), documents[i].index]));
+  const outcomes: (BatchDocument | undefined)[] = sources.map((source) => unread.get(source));
+  const progress = progressReporter(options.progress);
+  progress.start(sources.length);
+  let done = 0;
+  let sentences = 0;
+  const settle = (index: number, document: BatchDocument) => {
+    outcomes[index] = document;
+    sentences += document.sentences ?? 0;
+    progress.update({ done: ++done, total: sources.length, sentences, document });
+  };
+  for (const document of unread.values()) settle(sources.indexOf(document.source), document);
+  const onDocument = (jobId: string, outcome: DocumentOutcome) => {
+    const [first, ...same] = byJob.get(jobId) ?? [];
+    if (first === undefined) return;
+    settle(first, 'error' in outcome
+      ? failureOf(sources[first], outcome.error)
+      : { source: sources[first], status: outcome.result.status, ...(outcome.result.sentences !== undefined ? { sentences: outcome.result.sentences, added: outcome.result.added! } : {}) });
+    for (const index of same) settle(index, { source: sources[index], status: 'skipped' });
+  };
+
+  const interrupted = new Promise<'interrupted'>((resolve) => process.once('SIGINT', () => resolve('interrupted')));
+  const followed = await Promise.race([followCorpus(queue, enqueued, onDocument), interrupted]);
+  progress.stop();
+  if (followed === 'interrupted') {
+    console.log('interrupted: the workers go on with the flow; run the same command again to follow it and write the report');
+    return EXIT.interrupted;
+  }
+  const listed = outcomes.filter((document) => document !== undefined);
+  const failures = listed.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! }));
+  const summary: BatchSummary = {
+    total: sources.length,
+    ingested: listed.filter((document) => document.status === 'ingested').length,
+    skipped: listed.filter((document) => document.status === 'skipped').length,
+    failures,
+    sentences,
+    ms: followed.ms,
+    interrupted: false,
+    documents: listed,
+  };
+  printSummary(summary);
+  if (options.report) {
+    const store = await openStore(config);
+    try {
+      const written = await writeReport(store, config, dir, options, summary);
+      if (written !== EXIT.ok) return written;
+    } finally {
+      await store.close();
+    }
+  }
+  return failures.length > 0 ? EXIT.partial : EXIT.ok;
+}
