@@ -9,14 +9,14 @@
 import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
-import { isAnonymous, type SlotCounter } from './bind.ts';
+import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
 import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
 } from './plan.ts';
-import { isAggregateFunction } from './functions.ts';
+import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
 import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
@@ -47,6 +47,11 @@ export interface CompiledProjection {
    * there fall in distinct groups, and the other keys are read once per group.
    */
   groupKeySlot?: number;
+  /**
+   * The slots of the items WITH's WHERE reads, when it reads only items that are `count(*)`:
+   * then whether a group passes depends on its count alone.
+   */
+  whereCountSlots?: number[];
 }
 
 export type CompiledClause =
@@ -318,7 +323,19 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
       plan.orderBy.some(({ key }) => !('slot' in key)) ||
       plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
     groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
+    whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),
   };
+}
+
+/** The slots of the items `where` reads, when every one is a `count(*)`. */
+function countSlotsRead(where: Expr, items: ProjectionPlan['items']): number[] | undefined {
+  const slots: number[] = [];
+  for (const name of variablesOf(where)) {
+    const item = items.find((item) => item.name === name);
+    if (!item || item.expr.kind !== 'call' || !isCountStar(item.expr)) return undefined;
+    slots.push(item.slot);
+  }
+  return slots;
 }
 
 /**

@@ -310,9 +310,12 @@ function finishProjection(projection: CompiledProjection, { skip, limit }: Page,
     });
     rows = (heap ? heap.sorted() : keyed.sort(compare)).map(({ row }) => row);
   } else {
+    // with no page to take first, WITH's WHERE drops a row before it is copied
+    const where = skip === 0 && limit === undefined ? projection.where : undefined;
     source((row, own) => {
-      if (isNew(row)) rows.push(own ? row : row.slice());
+      if (isNew(row) && (!where || where(row, env) === true)) rows.push(own ? row : row.slice());
     });
+    if (where) return rows;
   }
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
@@ -496,8 +499,10 @@ class Aggregator {
   }
 
   private openPerNode(counts: Float64Array, slot: number): void {
+    // without first rows a group keeps no input row: one row serves every node
+    const reused: Row | undefined = this.firstRows ? undefined : [];
     for (let node = 0; node < counts.length; node++) {
-      if (counts[node] !== 0) this.add(this.nodeRow(node, slot), counts[node], false, slot);
+      if (counts[node] !== 0) this.add(this.nodeRow(node, slot, reused), counts[node], false, slot);
     }
   }
 
@@ -505,12 +510,13 @@ class Aggregator {
   forEachRow(visit: (row: Row, own: boolean) => void): void {
     if (this.perNode && this.groupCount === 0) {
       // the groups are the nodes with a count, in node order, as openPerNode would begin them
-      const reused: Row = [];
+      const [reused, bound]: Row[] = [[], []];
       const { counts } = this.perNode;
+      const passes = this.countPasses();
       for (let node = 0; node < counts.length; node++) {
-        if (counts[node] === 0) continue;
+        if (counts[node] === 0 || (passes && !passes(counts[node]))) continue;
         this.env.budget.tick();
-        visit(this.nodeGroupRow(node, reused), false);
+        visit(this.nodeGroupRow(node, reused, bound), false);
       }
       return;
     }
@@ -571,22 +577,42 @@ class Aggregator {
     return where ? rows.filter((row) => where(row, env) === true) : rows;
   }
 
+  /**
+   * Whether a group of `count` passes WITH's WHERE, when that depends on the count alone
+   * (CompiledProjection.whereCountSlots): decided once per count, so that a group that
+   * fails gets no row. finishProjection still filters the rows that pass.
+   */
+  private countPasses(): ((count: number) => boolean) | undefined {
+    const { where, whereCountSlots } = this.projection;
+    if (!where || !whereCountSlots) return undefined;
+    const decided = new Map<number, boolean>();
+    const row: Row = [];
+    return (count) => {
+      let passes = decided.get(count);
+      if (passes === undefined) {
+        const value = BigInt(count);
+        for (const slot of whereCountSlots) row[slot] = value;
+        decided.set(count, (passes = where(row, this.env) === true));
+      }
+      return passes;
+    };
+  }
+
   /** A grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
   private nodeKey(node: number, key: number): CypherValue {
     return this.keyItems[key].fn(this.nodeRow(node, this.perNode!.slot), this.env) ?? null;
   }
 
   /** With counts per node, the output row of a dense node's group, in `out`: its keys, read off the node now, and its counts. */
-  private nodeGroupRow(node: number, out: Row): Row {
+  private nodeGroupRow(node: number, out: Row, bound?: Row): Row {
     const { keyItems, perNode } = this;
-    const bound = this.nodeRow(node, perNode!.slot);
+    bound = this.nodeRow(node, perNode!.slot, bound);
     for (const item of keyItems) out[item.slot] = item.fn(bound, this.env) ?? null;
     return this.finishRow(out, new Array(this.projection.aggregates.length).fill(BigInt(perNode!.counts[node])));
   }
 
-  /** A row binding only the dense `node`, in `slot`. */
-  private nodeRow(node: number, slot: number): Row {
-    const row: Row = [];
+  /** A row binding only the dense `node`, in `slot`: `row` when given, refilled. */
+  private nodeRow(node: number, slot: number, row: Row = []): Row {
     row[slot] = { $node: this.env.graph.nodeAt(node)! };
     return row;
   }

@@ -321,6 +321,10 @@ describe('aggregation without rows', () => {
       [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`],
       [`${asserts} WITH id(a) AS id, a.name AS name, count(*) AS n WHERE n >= 2 RETURN id, name, n`, `${asserts} WITH id(a) AS id, coalesce(a.name) AS name, sum(1) AS n WHERE n >= 2 RETURN id, name, n`],
       [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`],
+      // a WHERE that reads the count alone is decided once per count; one that reads a key too, per group
+      [`${asserts} WITH a, count(*) AS n, count(c) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`,
+        `${asserts} WITH a, sum(1) AS n, sum(1) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`],
+      [`${asserts} WITH a, count(*) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`],
       // two hops, the middle node anonymous or named, the end counted by name
       ['MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, count(d) AS n ORDER BY n DESC, id LIMIT 5',
         'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5'],
