@@ -220,7 +220,8 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
       end() {
         const page = pageOf(projection, env);
-        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit), env);
+        const paged = page.skip > 0 || page.limit !== undefined;
+        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
         for (const row of rows) next.push(row);
         next.end();
       },
@@ -506,13 +507,16 @@ class Aggregator {
     }
   }
 
-  /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
-  forEachRow(visit: (row: Row, own: boolean) => void): void {
+  /**
+   * Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false).
+   * `unpaged`: no SKIP or LIMIT comes before WITH's WHERE, so a group that fails it may be left out.
+   */
+  forEachRow(visit: (row: Row, own: boolean) => void, unpaged: boolean): void {
     if (this.perNode && this.groupCount === 0) {
       // the groups are the nodes with a count, in node order, as openPerNode would begin them
       const [reused, bound]: Row[] = [[], []];
       const { counts } = this.perNode;
-      const passes = this.countPasses();
+      const passes = unpaged ? this.countPasses() : undefined;
       for (let node = 0; node < counts.length; node++) {
         if (counts[node] === 0 || (passes && !passes(counts[node]))) continue;
         this.env.budget.tick();

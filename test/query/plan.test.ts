@@ -325,6 +325,9 @@ describe('aggregation without rows', () => {
       [`${asserts} WITH a, count(*) AS n, count(c) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`,
         `${asserts} WITH a, sum(1) AS n, sum(1) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`],
       [`${asserts} WITH a, count(*) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`],
+      // the page first, then WHERE: a group that fails still takes its place on the page
+      [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`],
+      [`${asserts} WITH DISTINCT a, count(*) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`, `${asserts} WITH DISTINCT a, sum(1) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`],
       // two hops, the middle node anonymous or named, the end counted by name
       ['MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, count(d) AS n ORDER BY n DESC, id LIMIT 5',
         'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5'],
