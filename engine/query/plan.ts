@@ -289,6 +289,7 @@ function countTail(match: MatchPlan, projection: ProjectionPlan): number | undef
   return at >= 0 ? at : undefined;
 }
 
+/** Whether `tail` can be counted without rows: what it binds is read neither after the MATCH nor by anything in it but its own checks. */
 function countable(tail: Goal[], read: Set<string>): boolean {
   const bound = new Set<string>();
   return tail[0].kind === 'edge' && tail.every((goal) => {
