@@ -4,7 +4,7 @@
  * count and time; every address is 127.0.0.1.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { Agent, get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface ServerProcess {
@@ -135,4 +135,25 @@ export async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; 
 export async function postJson(url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
   return { status: response.status, json: await response.json() };
+}
+
+/**
+ * Requests to one port on 127.0.0.1 over kept-alive node:http connections (fetch alone
+ * costs more than a point query's target); the body comes back as text.
+ */
+export function keepAliveClient(port: number, maxSockets = 1): { send(method: string, url: string, key?: string, body?: string): Promise<{ status: number; body: string }>; close(): void } {
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  return {
+    send: (method, url, key, body) =>
+      new Promise((resolve, reject) => {
+        const headers: Record<string, string> = { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
+        const sent = request({ host: '127.0.0.1', port, method, path: url, agent, headers }, (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, body: text }));
+        });
+        sent.on('error', reject);
+        sent.end(body);
+      }),
+    close: () => agent.destroy(),
+  };
 }

@@ -12,12 +12,11 @@
  *   npm run bench:point [-- --facts 10000 --requests 2000 --clients 50]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
-import { postJson, startServer, stopServer } from './http.ts';
+import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,20 +29,6 @@ const { values: args } = parseArgs({
 const REQUESTS = Number(args.requests);
 const CLIENTS = Number(args.clients);
 const QUERY = "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $actor AND c.type = 'RedLine' RETURN id(c) AS c";
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-let port = 0;
-function request(method: string, url: string, key?: string, body?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function timed(count: number, send: () => Promise<{ status: number; body: string }>): Promise<number[]> {
   const latencies: number[] = [];
@@ -76,7 +61,8 @@ const server = await startServer(
   { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' },
   args['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof-dir']}`] : [],
 );
-port = server.port;
+const client = keepAliveClient(server.port, CLIENTS);
+const request = client.send;
 try {
   const { base } = server;
   const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
@@ -112,7 +98,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
 } finally {
-  agent.destroy();
+  client.close();
   await stopServer(server);
   await rm(dir, { recursive: true, force: true });
 }

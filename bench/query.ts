@@ -11,6 +11,9 @@
  * Every answer is checked equal across systems (sorted rows) before timing. Prints the
  * median per system and the ratios parley ÷ Kuzu and parley ÷ hand-written.
  * Issue 11 targets: parley ÷ Kuzu ≤ 1.0 everywhere; Q1 and Q5 ≤ 2x the hand-written join at 1M.
+ * Queries with a `question` are forms users write of one question (issue 28: count(c) for
+ * count(*), a named end node, id and label as keys, WITH ... WHERE; Q7 a two-hop count): each
+ * also prints its time ÷ the fastest form's at its size. Target: ≤ 1.2 and ≤ 1.0x Kuzu.
  *
  * Then over real HTTP (127.0.0.1, port 0, fetch) on a 100k-fact graph written into a
  * ParleyStore in a temp dir, in the same run:
@@ -26,6 +29,10 @@
  *       running, and while 4 heavy queries run at once (clients repeating them for a fixed
  *       window), through the real route and, as the baseline, through the previous path.
  *       Target: health p99 under 50 ms.
+ *   (c) the hot path, from one keep-alive node:http client: the route's round trip (`RETURN 1`:
+ *       key, validation, the pool, serialisation), the point queries and every other query,
+ *       each query's Kuzu run in this process right after it, in rounds. Targets (issue 28):
+ *       point query p50 ≤ 0.4 ms; whole-graph queries less the round trip ≤ 1.0x Kuzu.
  * Rate limiting is off in these apps (PARLEY_RATE_LIMIT_PER_MINUTE=0): the bench sends
  * thousands of requests a minute with one key.
  *
@@ -47,7 +54,7 @@ import { ParleyStore } from '../engine/store/store.ts';
 import { buildApp } from '../server/app.ts';
 import { shapeAnswer } from '../server/shape/query-answer.ts';
 import { loadConfig, reasoningOptions } from '../server/config.ts';
-import { healthUntil as healthSamples, loopDelay, postJson as post } from './http.ts';
+import { healthUntil as healthSamples, keepAliveClient, loopDelay, postJson as post } from './http.ts';
 import { median } from './stats.ts';
 
 const RECORDED_AT = '2024-01-01T00:00:00.000Z';
@@ -149,6 +156,8 @@ interface Case {
   kuzu: string;
   parameters(records: Records): Record<string, string>;
   hand(graph: HandGraph, parameters: Record<string, string>): Answer;
+  /** The question a form answers (issue 28): the forms of one question print their time against its fastest form's. */
+  question?: string;
 }
 
 /** Point queries start from the ends of the first ASSERTS and SUPPORTS edges past the middle of the edge list: nodes with edges. */
@@ -156,6 +165,29 @@ function pointParameters(records: Records): { actor: string; claim: string } {
   const middle = Math.floor(records.edges.length / 2);
   const after = (type: string) => records.edges.find((edge, i) => i >= middle && edge.type === type)!.from;
   return { actor: after('ASSERTS'), claim: after('SUPPORTS') };
+}
+
+/** Per actor with a non-zero sum, the sum over its ASSERTS edges to claims of `weight(claim)`: Q5 counts the claims, Q7 what they support. */
+function perActor(graph: HandGraph, weight: (claim: string) => number): [string, number][] {
+  const counts: [string, number][] = [];
+  for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
+    if (!graph.has(actorId, 'Actor')) continue;
+    let count = 0;
+    for (const edge of edges) if (graph.has(edge.to, 'Claim')) count += weight(edge.to);
+    if (count > 0) counts.push([actorId, count]);
+  }
+  return counts;
+}
+
+/** The 10 greatest counts, ties by key: the answers of Q5 and Q7. */
+function topCounts(counts: Iterable<[string, number]>): Answer {
+  const sorted = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  return sorted.slice(0, 10).map(([key, count]) => `${key}|${count}`);
+}
+
+/** Another form of the question of the case named `of…`: that case's answer. */
+function formOf(of: string, name: string, parley: string, kuzu: string): Case {
+  return { name, question: of, parley, kuzu, parameters: () => ({}), hand: (graph, parameters) => CASES.find((testCase) => testCase.name.startsWith(`${of} `))!.hand(graph, parameters) };
 }
 
 const CASES: Case[] = [
@@ -212,31 +244,19 @@ const CASES: Case[] = [
   },
   {
     name: 'Q5 ASSERTS per actor, top 10',
+    question: 'Q5',
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN id(a) AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10',
     kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim) RETURN a.id AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10',
     parameters: () => ({}),
-    hand(graph) {
-      const counts: [string, number][] = [];
-      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
-        if (!graph.has(actorId, 'Actor')) continue;
-        let count = 0;
-        for (const edge of edges) if (graph.has(edge.to, 'Claim')) count++;
-        if (count > 0) counts.push([actorId, count]);
-      }
-      counts.sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-      return counts.slice(0, 10).map(([actor, count]) => `${actor}|${count}`);
-    },
+    hand: (graph) => topCounts(perActor(graph, () => 1)),
   },
-  {
-    // Q5 as users also write it (issue 28): the counted node named, count(c) for count(*)
-    name: 'Q5n Q5 with count(c)',
-    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
-    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.id AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
-    parameters: () => ({}),
-    hand: (graph, parameters) => CASES.find((testCase) => testCase.name.startsWith('Q5 '))!.hand(graph, parameters),
-  },
+  // Q5 as users also write it (issue 28): the counted node named, count(c) for count(*)
+  formOf('Q5', 'Q5n Q5 with count(c)',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.id AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10'),
   {
     name: 'Q5l Q5 grouped by label, count(c)',
+    question: 'Q5',
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, count(c) AS n ORDER BY n DESC, name LIMIT 10',
     kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, count(c) AS n ORDER BY n DESC, name LIMIT 10',
     parameters: () => ({}),
@@ -247,8 +267,7 @@ const CASES: Case[] = [
         const label = String(graph.nodes.get(actorId)!.properties.label);
         for (const edge of edges) if (graph.has(edge.to, 'Claim')) counts.set(label, (counts.get(label) ?? 0) + 1);
       }
-      const sorted = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-      return sorted.slice(0, 10).map(([label, count]) => `${label}|${count}`);
+      return topCounts(counts);
     },
   },
   {
@@ -269,6 +288,41 @@ const CASES: Case[] = [
       return rows;
     },
   },
+  // the other forms users write of Q5 (issue 28): every actor label is its own here, so each answers Q5's question
+  formOf('Q5', 'Q5c Q5 with the end node named, count(*)',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.id AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10'),
+  {
+    name: 'Q5k Q5 grouped by id and label',
+    question: 'Q5',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, a.label AS name, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.id AS actor, a.label AS name, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    parameters: () => ({}),
+    hand: (graph, parameters) =>
+      CASES.find((testCase) => testCase.name.startsWith('Q5 '))!.hand(graph, parameters).map((row) => {
+        const [actor, count] = row.split('|');
+        return `${actor}|${graph.nodes.get(actor)!.properties.label}|${count}`;
+      }),
+  },
+  {
+    name: 'Q5w Q5 through WITH ... WHERE n > 3',
+    question: 'Q5',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS n WHERE n > 3 RETURN id(a) AS actor, n AS claims ORDER BY claims DESC, actor LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS n WHERE n > 3 RETURN a.id AS actor, n AS claims ORDER BY claims DESC, actor LIMIT 10',
+    parameters: () => ({}),
+    hand: (graph, parameters) => CASES.find((testCase) => testCase.name.startsWith('Q5 '))!.hand(graph, parameters).filter((row) => Number(row.split('|')[1]) > 3),
+  },
+  {
+    name: 'Q7 claims supported by an actor\'s claims, top 10 (two-hop count)',
+    question: 'Q7',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(:Claim) RETURN id(a) AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(:Claim) RETURN a.id AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10',
+    parameters: () => ({}),
+    hand: (graph) => topCounts(perActor(graph, (claim) => graph.edges('out', 'SUPPORTS', claim).filter((edge) => graph.has(edge.to, 'Claim')).length)),
+  },
+  formOf('Q7', 'Q7n Q7 with the nodes named, count(d)',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN a.id AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10'),
 ];
 
 // ---- Kuzu: the same records, loaded by COPY from CSV into an in-memory database ----
@@ -368,8 +422,8 @@ const WARM_UP_ROUNDS = warmUpAt >= 0 ? Number(argv[warmUpAt + 1]) : 1;
 const limits = { rowCap: Number.MAX_SAFE_INTEGER, timeLimitMs: 600_000, intermediateRowCap: Number.MAX_SAFE_INTEGER };
 
 console.log(`medians per round after ${WARM_UP_ROUNDS} untimed warm-up round(s), systems interleaved; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}; ratio = parley ÷ other (lower is better for parley)`);
-console.log('| facts | query | rows | parley ms | Kuzu ms | hand ms | parley ÷ Kuzu | parley ÷ hand |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| facts | query | rows | parley ms | Kuzu ms | hand ms | parley ÷ Kuzu | parley ÷ hand | ÷ fastest form |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const facts of SIZES) {
   const records = generate(facts);
   const graph = GraphIndex.fromRecords(records.nodes, records.edges);
@@ -377,26 +431,46 @@ for (const facts of SIZES) {
   const kuzuDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-kuzu-'));
   const kuzuSystem = await KuzuSystem.load(records, kuzuDir);
   const rounds = facts >= 1_000_000 ? 7 : facts >= 100_000 ? 15 : 40;
+  // printed once the size is done: a form's time against the fastest form of its question
+  const measured: { testCase: Case; rows: number; ours: number; theirs: number; floor: number }[] = [];
   try {
+    // the forms of one question are timed in the same rounds, in turn: the machine's moods fall on each alike
+    const groups: Case[][] = [];
     for (const testCase of CASES.filter((testCase) => !QUERIES || QUERIES.some((query) => testCase.name.startsWith(query)))) {
-      const parameters = testCase.parameters(records);
-      const answers = [parleyAnswer(graph, testCase, parameters), kuzuSystem.run(testCase.kuzu, parameters), testCase.hand(hand, parameters)];
-      const ordered = testCase.parley.includes('ORDER BY');
-      if (!sameAnswer(answers[0], answers[1], ordered) || !sameAnswer(answers[0], answers[2], ordered)) {
-        throw new Error(`${testCase.name} at ${facts}: answers differ: parley ${answers[0].length} rows, Kuzu ${answers[1].length}, hand-written ${answers[2].length}\n${answers.map((a) => a.slice(0, 5).join(' ')).join('\n')}`);
-      }
-      const times: number[][] = [[], [], []];
+      const group = testCase.question === undefined ? undefined : groups.find((forms) => forms[0].question === testCase.question);
+      if (group) group.push(testCase);
+      else groups.push([testCase]);
+    }
+    for (const group of groups) {
+      const runs = group.map((testCase) => {
+        const parameters = testCase.parameters(records);
+        const answers = [parleyAnswer(graph, testCase, parameters), kuzuSystem.run(testCase.kuzu, parameters), testCase.hand(hand, parameters)];
+        const ordered = testCase.parley.includes('ORDER BY');
+        if (!sameAnswer(answers[0], answers[1], ordered) || !sameAnswer(answers[0], answers[2], ordered)) {
+          throw new Error(`${testCase.name} at ${facts}: answers differ: parley ${answers[0].length} rows, Kuzu ${answers[1].length}, hand-written ${answers[2].length}\n${answers.map((a) => a.slice(0, 5).join(' ')).join('\n')}`);
+        }
+        return { testCase, parameters, rows: answers[0].length, times: [[], [], []] as number[][] };
+      });
       for (let round = -WARM_UP_ROUNDS; round < rounds; round++) {
-        const measured = [
-          timed(() => parleyAnswer(graph, testCase, parameters)),
-          timed(() => kuzuSystem.run(testCase.kuzu, parameters)),
-          timed(() => testCase.hand(hand, parameters)),
-        ];
-        if (round >= 0) measured.forEach((ms, system) => times[system].push(ms));
+        for (const { testCase, parameters, times } of runs) {
+          const ms = [
+            timed(() => parleyAnswer(graph, testCase, parameters)),
+            timed(() => kuzuSystem.run(testCase.kuzu, parameters)),
+            timed(() => testCase.hand(hand, parameters)),
+          ];
+          if (round >= 0) ms.forEach((value, system) => times[system].push(value));
+        }
       }
-      const [ours, theirs, floor] = times.map(median);
+      for (const { testCase, rows, times } of runs) {
+        const [ours, theirs, floor] = times.map(median);
+        measured.push({ testCase, rows, ours, theirs, floor });
+      }
+    }
+    for (const { testCase, rows, ours, theirs, floor } of measured) {
+      const forms = measured.filter((other) => testCase.question !== undefined && other.testCase.question === testCase.question);
+      const fastest = forms.length > 1 ? `${(ours / Math.min(...forms.map((form) => form.ours))).toFixed(2)}` : '';
       console.log(
-        `| ${facts.toLocaleString('en')} | ${testCase.name} | ${answers[0].length} | ${ours.toFixed(3)} | ${theirs.toFixed(3)} | ${floor.toFixed(3)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} |`,
+        `| ${facts.toLocaleString('en')} | ${testCase.name} | ${rows} | ${ours.toFixed(3)} | ${theirs.toFixed(3)} | ${floor.toFixed(3)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} | ${fastest} |`,
       );
     }
   } finally {
@@ -419,6 +493,8 @@ const POINT_ROUNDS = 10;
 const POINT_PER_ROUND = 40;
 const HEAVY_WINDOW_MS = 8_000;
 const HEALTH_MAX_SAMPLES = 50_000;
+const HOT_PATH_ROUNDS = 15;
+const HOT_PATH_PER_ROUND = 20;
 
 function listening(app: FastifyInstance): string {
   const address = app.server.address();
@@ -522,6 +598,58 @@ try {
     console.log(
       `| 4 heavy queries, ${name} | ${during.length} | ${fixed(p(during, 0.5))} | ${fixed(p(during, 0.99))} | ${fixed(Math.max(...during))} | ${fixed(loop.p99)} / ${fixed(loop.max)} | ${heavyTimes.length} | ${fixed(p(heavyTimes, 0.5))} | ${p(during, 0.99) < 50 ? 'yes' : 'no'} |`,
     );
+  }
+
+  // (c) the hot path: keep-alive node:http, the pool's route, against Kuzu in process on the same records
+  const kuzuDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-kuzu-http-'));
+  const kuzuSystem = await KuzuSystem.load(source, kuzuDir);
+  const client = keepAliveClient(Number(new URL(poolBase).port));
+  try {
+    const ROUND_TRIP = 'RETURN 1 AS one';
+    const send = async (text: string, parameters: Record<string, string>) => {
+      const started = performance.now();
+      const response = await client.send('POST', '/v1/graph/query', key, JSON.stringify({ graph_id: GRAPH_ID, query: text, parameters }));
+      if (response.status !== 200) throw new Error(`${text}: ${response.status} ${response.body.slice(0, 300)}`);
+      return performance.now() - started;
+    };
+    const whole = CASES.filter((testCase) => !POINT_CASES.includes(testCase) && (!QUERIES || QUERIES.some((query) => testCase.name.startsWith(query))));
+    const timedCases = [...POINT_CASES, ...whole];
+    const http = new Map<string, number[]>([[ROUND_TRIP, []], ...timedCases.map((testCase): [string, number[]] => [testCase.name, []])]);
+    const inProcess = new Map(timedCases.map((testCase): [string, number[]] => [testCase.name, []]));
+    for (let round = -WARM_UP_ROUNDS - 1; round < HOT_PATH_ROUNDS; round++) {
+      // a round: the round trip and each query over HTTP, each query in Kuzu, in turn
+      for (let i = 0; i < HOT_PATH_PER_ROUND; i++) {
+        const ms = await send(ROUND_TRIP, {});
+        if (round >= 0) http.get(ROUND_TRIP)!.push(ms);
+      }
+      for (const testCase of timedCases) {
+        const parameters = httpParameters(testCase);
+        const repeats = POINT_CASES.includes(testCase) ? HOT_PATH_PER_ROUND : 1;
+        for (let i = 0; i < repeats; i++) {
+          const ms = await send(testCase.parley, parameters);
+          const kuzuMs = timed(() => kuzuSystem.run(testCase.kuzu, parameters));
+          if (round >= 0) {
+            http.get(testCase.name)!.push(ms);
+            inProcess.get(testCase.name)!.push(kuzuMs);
+          }
+        }
+      }
+    }
+    const roundTrip = median(http.get(ROUND_TRIP)!);
+    console.log(`\n(c) the hot path: POST /v1/graph/query from one keep-alive node:http client, ${HOT_PATH_ROUNDS} rounds (point queries ${HOT_PATH_PER_ROUND} a round), each query's Kuzu run in this process right after it; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(`round trip (the route answering ${ROUND_TRIP}: key, validation, pool, serialisation): p50 ${roundTrip.toFixed(3)} ms; targets: point query p50 <= 0.4 ms, whole-graph queries minus the round trip <= 1.0x Kuzu in process`);
+    console.log('| query | HTTP p50 ms | HTTP p99 ms | minus round trip ms | Kuzu in process p50 ms | (HTTP - round trip) ÷ Kuzu |');
+    console.log('|---|---|---|---|---|---|');
+    for (const testCase of timedCases) {
+      const times = http.get(testCase.name)!;
+      const kuzuMs = median(inProcess.get(testCase.name)!);
+      const net = median(times) - roundTrip;
+      console.log(`| ${testCase.name} | ${median(times).toFixed(3)} | ${p(times, 0.99).toFixed(3)} | ${net.toFixed(3)} | ${kuzuMs.toFixed(3)} | ${(net / kuzuMs).toFixed(2)} |`);
+    }
+  } finally {
+    client.close();
+    kuzuSystem.close();
+    await rm(kuzuDir, { recursive: true, force: true });
   }
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(1)).join(' ')}; the bench ran ${(performance.now() / 1000).toFixed(0)} s`);
 } finally {

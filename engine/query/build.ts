@@ -9,14 +9,14 @@
 import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
-import { isAnonymous, type SlotCounter } from './bind.ts';
+import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
 import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   planPatternExpression, type QueryPlan,
 } from './plan.ts';
-import { isAggregateFunction } from './functions.ts';
+import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
 import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
@@ -41,8 +41,17 @@ export interface CompiledProjection {
    * groups hold no copy of a row.
    */
   groupsKeepFirstRow: boolean;
-  /** The slot of the node variable `v` when the only grouping key is `v` or `id(v)`: rows binding distinct nodes there fall in distinct groups. */
+  /**
+   * The slot of the node variable `v` when the groups are `v`'s nodes: the grouping keys
+   * are `v` or `id(v)`, and any of `v`'s properties beside. Rows binding distinct nodes
+   * there fall in distinct groups, and the other keys are read once per group.
+   */
   groupKeySlot?: number;
+  /**
+   * The slots of the items WITH's WHERE reads, when it reads only items that are `count(*)`:
+   * then whether a group passes depends on its count alone.
+   */
+  whereCountSlots?: number[];
 }
 
 export type CompiledClause =
@@ -56,7 +65,7 @@ export type CompiledClause =
       count?: CountingRunner;
       /** With `count`: the slot that its prefix, one node scan, binds to a different node in every row it hands on. */
       distinctSlot?: number;
-      /** With `distinctSlot`, when the scan is by label and the tail one expansion checked by labels: the counts per node, in one array. */
+      /** With `distinctSlot`, when the scan is by label and the tail a chain of expansions checked by labels: the counts per node, in one array. */
       denseCount?: DenseCounter;
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
@@ -311,17 +320,38 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     limit: builder.constant(plan.limit),
     where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
     groupsKeepFirstRow:
-      plan.where !== undefined ||
       plan.orderBy.some(({ key }) => !('slot' in key)) ||
       plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
-    groupKeySlot: plan.groupingItems.length === 1 ? nodeKeySlot(plan.items[plan.groupingItems[0]].expr, plan.inputScope) : undefined,
+    groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
+    whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),
   };
 }
 
-/** The slot of `v` when `expr` is the variable `v` or `id(v)`. */
-function nodeKeySlot(expr: Expr, scope: Scope): number | undefined {
-  const variable = expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr;
-  return variable.kind === 'var' ? scope.get(variable.name)?.slot : undefined;
+/** The slots of the items `where` reads, when every one is a `count(*)`. */
+function countSlotsRead(where: Expr, items: ProjectionPlan['items']): number[] | undefined {
+  const slots: number[] = [];
+  for (const name of variablesOf(where)) {
+    const item = items.find((item) => item.name === name);
+    if (!item || item.expr.kind !== 'call' || !isCountStar(item.expr)) return undefined;
+    slots.push(item.slot);
+  }
+  return slots;
+}
+
+/**
+ * The slot of the node variable `v` when the grouping keys group by `v`'s identity: one
+ * of them is `v` or `id(v)` and every other a property `v.key` (a function of the node).
+ */
+function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
+  const nodeOf = (expr: Expr) => (expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr);
+  const identity = keys.map(nodeOf).find((expr) => expr.kind === 'var');
+  if (identity?.kind !== 'var') return undefined;
+  const node = scope.get(identity.name);
+  const ofNode = (expr: Expr) => {
+    const target = expr.kind === 'prop' ? expr.target : nodeOf(expr);
+    return target.kind === 'var' && target.name === identity.name;
+  };
+  return node?.kind === 'node' && keys.every(ofNode) ? node.slot : undefined;
 }
 
 // ---- CREATE (the test-only writer) ----

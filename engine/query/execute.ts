@@ -9,7 +9,7 @@ import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
-import { type CypherMap, type CypherValue, equivalenceKey, orderCompare, runtimeError, typeName } from './values.ts';
+import { type CypherMap, type CypherValue, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 import { isIsoInstant } from '../store/validate.ts';
 
@@ -87,7 +87,7 @@ interface Sink {
    */
   pushCounted?(row: Row, weight: number, distinctSlot?: number): void;
   /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
-  pushPerNode?(counts: Int32Array, slot: number): void;
+  pushPerNode?(counts: Float64Array, slot: number): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -220,7 +220,8 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
       end() {
         const page = pageOf(projection, env);
-        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit), env);
+        const paged = page.skip > 0 || page.limit !== undefined;
+        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
         for (const row of rows) next.push(row);
         next.end();
       },
@@ -310,9 +311,12 @@ function finishProjection(projection: CompiledProjection, { skip, limit }: Page,
     });
     rows = (heap ? heap.sorted() : keyed.sort(compare)).map(({ row }) => row);
   } else {
+    // with no page to take first, WITH's WHERE drops a row before it is copied
+    const where = skip === 0 && limit === undefined ? projection.where : undefined;
     source((row, own) => {
-      if (isNew(row)) rows.push(own ? row : row.slice());
+      if (isNew(row) && (!where || where(row, env) === true)) rows.push(own ? row : row.slice());
     });
+    if (where) return rows;
   }
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
@@ -398,8 +402,9 @@ class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
   /** The items that are not grouping keys. */
   private readonly valueItems: CompiledProjection['items'];
-  /** Groups by their single string key; by equivalence key otherwise. */
+  /** Groups by their single string key; by the node's id when the groups are nodes (CompiledProjection.groupKeySlot); by equivalence key otherwise. */
   private readonly stringGroups = new Map<string, number>();
+  private readonly nodeGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
   private readonly keyValues: CypherValue[] = [];
   private readonly firstRows: Row[] | undefined;
@@ -407,7 +412,7 @@ class Aggregator {
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
   /** Counts per dense node, kept as a MATCH counted them (addPerNode): the groups are the nodes with a count. */
-  private perNode: { counts: Int32Array; slot: number } | undefined;
+  private perNode: { counts: Float64Array; slot: number } | undefined;
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
@@ -419,8 +424,8 @@ class Aggregator {
 
   /**
    * `live`: the row is the match runner's own, copied if it starts a group.
-   * `distinctSlot`: every row comes with a different node in this slot; when the group
-   * key is that node (or its id), each row starts a group of its own, and no map is kept.
+   * `distinctSlot`: every row comes with a different node in this slot; when the groups
+   * are that slot's nodes, each row starts a group of its own, and no map is kept.
    */
   add(row: Row, weight: number, live: boolean, distinctSlot?: number): void {
     const { env, keyItems } = this;
@@ -428,8 +433,14 @@ class Aggregator {
     let group: number | undefined;
     let groupKey: string | undefined;
     let keys: CypherValue[];
-    if (distinctSlot !== undefined && distinctSlot === this.projection.groupKeySlot) {
-      group = this.open(null, keyItems[0].fn(row, env), row, live);
+    const nodeSlot = this.projection.groupKeySlot;
+    const node = nodeSlot === undefined ? undefined : row[nodeSlot];
+    if (distinctSlot !== undefined && distinctSlot === nodeSlot) {
+      group = this.open(null, this.keysOf(row), row, live);
+    } else if (node && isNode(node)) {
+      // grouped by the node: its other keys are read when its group begins
+      group = this.nodeGroups.get(node.$node.id);
+      if (group === undefined) this.nodeGroups.set(node.$node.id, (group = this.open(null, this.keysOf(row), row, live)));
     } else if (keyItems.length === 1) {
       const key = keyItems[0].fn(row, env);
       if (typeof key === 'string') group = this.stringGroups.get(key);
@@ -448,6 +459,12 @@ class Aggregator {
     if (weight !== 1) throw new Error('only count(*) takes weighted rows');
     const accumulators = this.accumulators[group];
     for (let i = 0; i < aggregates.length; i++) accumulators[i].add(aggregates[i].args.map((arg) => arg(row, this.env)));
+  }
+
+  /** The single key's value, or the keys' values when there are several. */
+  private keysOf(row: Row): CypherValue[] | CypherValue {
+    const { keyItems, env } = this;
+    return keyItems.length === 1 ? keyItems[0].fn(row, env) : keyItems.map((item) => item.fn(row, env));
   }
 
   /**
@@ -474,7 +491,7 @@ class Aggregator {
    * are when the groups are those nodes and hold plain counts only, for topRows; made
    * groups otherwise, and at the first other read.
    */
-  addPerNode(counts: Int32Array, slot: number): void {
+  addPerNode(counts: Float64Array, slot: number): void {
     let groups = 0;
     for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
     this.env.budget.checkIntermediate(this.groupCount + groups);
@@ -482,14 +499,31 @@ class Aggregator {
     else this.openPerNode(counts, slot);
   }
 
-  private openPerNode(counts: Int32Array, slot: number): void {
+  private openPerNode(counts: Float64Array, slot: number): void {
+    // without first rows a group keeps no input row: one row serves every node
+    const reused: Row | undefined = this.firstRows ? undefined : [];
     for (let node = 0; node < counts.length; node++) {
-      if (counts[node] !== 0) this.add(this.nodeRow(node, slot), counts[node], false, slot);
+      if (counts[node] !== 0) this.add(this.nodeRow(node, slot, reused), counts[node], false, slot);
     }
   }
 
-  /** Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false). */
-  forEachRow(visit: (row: Row, own: boolean) => void): void {
+  /**
+   * Each group's output row, in the order the groups began; without first rows, in one reused row (`own` false).
+   * `unpaged`: no SKIP or LIMIT comes before WITH's WHERE, so a group that fails it may be left out.
+   */
+  forEachRow(visit: (row: Row, own: boolean) => void, unpaged: boolean): void {
+    if (this.perNode && this.groupCount === 0) {
+      // the groups are the nodes with a count, in node order, as openPerNode would begin them
+      const [reused, bound]: Row[] = [[], []];
+      const { counts } = this.perNode;
+      const passes = unpaged ? this.countPasses() : undefined;
+      for (let node = 0; node < counts.length; node++) {
+        if (counts[node] === 0 || (passes && !passes(counts[node]))) continue;
+        this.env.budget.tick();
+        visit(this.nodeGroupRow(node, reused, bound), false);
+      }
+      return;
+    }
     if (this.perNode) {
       const { counts, slot } = this.perNode;
       this.perNode = undefined;
@@ -522,7 +556,7 @@ class Aggregator {
     const keyWidth = keyItems.length;
     // a group's count is at group × stride
     const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
-    const keyOf = perNode ? (node: number) => this.nodeKey(node) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
+    const keyOf = perNode ? (node: number, key: number) => this.nodeKey(node, key) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
     const compare = (a: number, b: number): number => {
       for (const { key, descending } of keys) {
         const result = key < 0 ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, key), keyOf(b, key));
@@ -541,22 +575,48 @@ class Aggregator {
       if (sign !== 0 && heap.full && sign * (count - countAt[heap.greatest * stride]) > 0) continue;
       if (heap.admits(group)) heap.offer(group);
     }
-    return heap.sorted().slice(skip).map((group) => {
-      if (!perNode) return this.rowOf(group, []);
-      const out: Row = [];
-      out[keyItems[0].slot] = this.nodeKey(group);
-      return this.finishRow(out, new Array(width).fill(BigInt(perNode.counts[group])));
-    });
+    const rows = heap.sorted().slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
+    // WITH's WHERE filters the page, as in finishProjection
+    const where = projection.where;
+    return where ? rows.filter((row) => where(row, env) === true) : rows;
   }
 
-  /** The grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
-  private nodeKey(node: number): CypherValue {
-    return this.keyItems[0].fn(this.nodeRow(node, this.perNode!.slot), this.env) ?? null;
-  }
-
-  /** A row binding only the dense `node`, in `slot`. */
-  private nodeRow(node: number, slot: number): Row {
+  /**
+   * Whether a group of `count` passes WITH's WHERE, when that depends on the count alone
+   * (CompiledProjection.whereCountSlots): decided once per count, so that a group that
+   * fails gets no row. finishProjection still filters the rows that pass.
+   */
+  private countPasses(): ((count: number) => boolean) | undefined {
+    const { where, whereCountSlots } = this.projection;
+    if (!where || !whereCountSlots) return undefined;
+    const decided = new Map<number, boolean>();
     const row: Row = [];
+    return (count) => {
+      let passes = decided.get(count);
+      if (passes === undefined) {
+        const value = BigInt(count);
+        for (const slot of whereCountSlots) row[slot] = value;
+        decided.set(count, (passes = where(row, this.env) === true));
+      }
+      return passes;
+    };
+  }
+
+  /** A grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
+  private nodeKey(node: number, key: number): CypherValue {
+    return this.keyItems[key].fn(this.nodeRow(node, this.perNode!.slot), this.env) ?? null;
+  }
+
+  /** With counts per node, the output row of a dense node's group, in `out`: its keys, read off the node now, and its counts. */
+  private nodeGroupRow(node: number, out: Row, bound?: Row): Row {
+    const { keyItems, perNode } = this;
+    bound = this.nodeRow(node, perNode!.slot, bound);
+    for (const item of keyItems) out[item.slot] = item.fn(bound, this.env) ?? null;
+    return this.finishRow(out, new Array(this.projection.aggregates.length).fill(BigInt(perNode!.counts[node])));
+  }
+
+  /** A row binding only the dense `node`, in `slot`: `row` when given, refilled. */
+  private nodeRow(node: number, slot: number, row: Row = []): Row {
     row[slot] = { $node: this.env.graph.nodeAt(node)! };
     return row;
   }

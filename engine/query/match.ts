@@ -123,39 +123,65 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
 }
 
 /**
- * Per node of a label scan, how many edges of the counted expansion from it pass: the
- * counts of a MATCH whose prefix is one label scan and whose tail one expansion that
- * labels alone check, in one array indexed by dense node id (0: no completion, or a
- * node not scanned), with no row per node. Built only for such steps; undefined when
- * this run cannot use it (as_of reads every record).
+ * Per node of a label scan, how many ways the counted expansions from it complete: the
+ * counts of a MATCH whose prefix is one label scan and whose tail a chain of expansions
+ * (each from the node the one before reached) that labels alone check, in one array
+ * indexed by dense node id (0: no completion, or a node not scanned), with no row per
+ * node. A node's count is the sum, over the edges of its first expansion, of the counts
+ * of the nodes they reach, each node's count computed once per hop. Built only for such
+ * steps whose expansions share no edge type (relationship isomorphism then excludes
+ * nothing); undefined when this run cannot use it (as_of reads every record).
  */
-export type DenseCounter = (row: Row, env: Env) => Int32Array | undefined;
+export type DenseCounter = (row: Row, env: Env) => Float64Array | undefined;
 
 export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
-  const [scan, tail] = steps;
-  if (steps.length !== 2 || from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || tail.kind !== 'expand') return undefined;
-  if (tail.sourceSlot !== scan.slot || tail.targetBound || tail.direction === 'both' || tail.types.length === 0 || tail.relProps.length > 0 || !plainNode(tail, {})) return undefined;
+  const [scan, ...chain] = steps;
+  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0) return undefined;
+  const hops: ExpandStep[] = [];
+  const types = new Set<string>();
+  for (const hop of chain) {
+    if (hop.kind !== 'expand' || hop.sourceSlot !== (hops.at(-1)?.targetSlot ?? scan.slot) || hop.targetBound || hop.direction === 'both') return undefined;
+    if (hop.types.length === 0 || hop.relProps.length > 0 || !plainNode(hop, {}) || hop.types.some((type) => types.has(type))) return undefined;
+    for (const type of hop.types) types.add(type);
+    hops.push(hop);
+  }
   const { label } = scan.access;
-  const direction = tail.direction;
   // the label's bit is set on live nodes only: with nothing else to check, no record is read
   const plainScan = scan.labels.length === 0 && plainNode(scan, {});
   return (row, env) => {
     if (env.asOf !== undefined) return undefined;
     const graph = env.graph;
-    const counts = new Int32Array(graph.nodes.span);
+    const counts = new Float64Array(graph.nodes.span);
     const scanned = graph.labelId(label);
-    const ids = scanned >= 0 ? expansionIds(tail, graph) : undefined;
-    if (!ids) return counts;
-    const { labels, types } = ids;
+    const ids = scanned >= 0 ? hops.map((hop) => expansionIds(hop, graph)) : [];
+    if (scanned < 0 || ids.some((hop) => hop?.types === undefined)) return counts;
+    const last = ids.length - 1;
+    // per hop after the first, the counts of the nodes reached so far (-1: not yet counted)
+    const memo = ids.map((_, hop) => (hop === 0 ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
+    const completions = (node: number, hop: number): number => {
+      const { labels, types } = ids[hop]!;
+      const { direction } = hops[hop] as { direction: 'out' | 'in' };
+      let count = 0;
+      if (hop === last) {
+        for (const type of types!) count += graph.countEdges(node, direction, type, labels);
+        return count;
+      }
+      const known = memo[hop + 1]!;
+      graph.eachEdge(node, direction, types, (_, other) => {
+        env.budget.tick();
+        for (const label of labels) if (!graph.hasLabel(other, label)) return;
+        if (known[other] < 0) known[other] = completions(other, hop + 1);
+        count += known[other];
+      });
+      return count;
+    };
     graph.eachNodeWithLabel(scanned, (node) => {
       env.budget.tick();
       if (!plainScan) {
         const record = graph.nodeAt(node);
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
-      let count = 0;
-      for (const type of types!) count += graph.countEdges(node, direction, type, labels);
-      counts[node] = count;
+      counts[node] = completions(node, 0);
     });
     return counts;
   };

@@ -273,9 +273,10 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
 }
 
 /**
- * Where a MATCH's countable tail begins, if it has one: its last goal that binds is an
- * expansion to a new node, followed only by checks on that node and relationship, and
- * the aggregation after it reads neither, its aggregates all `count(*)`.
+ * Where a MATCH's countable tail begins, if it has one: the earliest expansion to a new
+ * node from which every goal is an expansion to a new node or a check of what the tail
+ * bound against constants, the aggregation after it reading nothing the tail binds and
+ * its aggregates all `count(*)`. One hop (`(a)-->()`) or a chain (`(a)-->()-->()`).
  */
 function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
   if (match.optional || !projection.aggregating) return undefined;
@@ -284,16 +285,24 @@ function countTail(match: MatchPlan, projection: ProjectionPlan): number | undef
   const read = new Set<string>();
   for (const item of projection.items) variablesOf(item.expr, read);
   for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
-  let at = match.goals.length - 1;
-  while (at >= 0 && match.goals[at].kind !== 'edge') at--;
-  const edge = match.goals[at];
-  if (!edge || edge.kind !== 'edge' || edge.access.kind !== 'expand') return undefined;
-  const target = edge.access.reversed ? edge.from : edge.to;
-  if ((edge.access.reversed ? edge.access.fromBound : edge.access.toBound) || read.has(target.name) || read.has(edge.rel.name)) return undefined;
-  const checksOnly = match.goals.slice(at + 1).every((goal) =>
-    (goal.kind === 'node' && !goal.scan && goal.node.name === target.name) || (goal.kind === 'id' && !goal.scan && goal.node.name === target.name) ||
-    (goal.kind === 'prop' && !goal.scan && (goal.element.name === target.name || goal.element.name === edge.rel.name) && variablesOf(goal.value).size === 0));
-  return checksOnly ? at : undefined;
+  const at = match.goals.findIndex((_, start) => countable(match.goals.slice(start), read));
+  return at >= 0 ? at : undefined;
+}
+
+/** Whether `tail` can be counted without rows: what it binds is read neither after the MATCH nor by anything in it but its own checks. */
+function countable(tail: Goal[], read: Set<string>): boolean {
+  const bound = new Set<string>();
+  return tail[0].kind === 'edge' && tail.every((goal) => {
+    if (goal.kind === 'edge') {
+      if (goal.access.kind !== 'expand') return false;
+      const target = goal.access.reversed ? goal.from : goal.to;
+      if ((goal.access.reversed ? goal.access.fromBound : goal.access.toBound) || read.has(target.name) || read.has(goal.rel.name)) return false;
+      bound.add(target.name).add(goal.rel.name);
+      return true;
+    }
+    return (goal.kind === 'node' && !goal.scan && bound.has(goal.node.name)) || (goal.kind === 'id' && !goal.scan && bound.has(goal.node.name)) ||
+      (goal.kind === 'prop' && !goal.scan && bound.has(goal.element.name) && variablesOf(goal.value).size === 0);
+  });
 }
 
 // ---- MATCH ----

@@ -291,6 +291,86 @@ describe('aggregation without rows', () => {
   });
 });
 
+  it('groups by meaning: node keys, properties, WITH ... WHERE and two-hop counts answer as the general path does', () => {
+    /** Actors whose names repeat and are sometimes missing, claims that support claims, allies with self-loops and parallel edges. */
+    function namedGraph(seed: number): GraphIndex {
+      let state = seed;
+      const random = (n: number) => Math.floor(((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * n);
+      const graph = new GraphIndex();
+      const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+      for (let i = 0; i < 14; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i % 5 === 4 ? {} : { name: ['Kim', 'Ola', 'Ben'][i % 3] }, ...record });
+      for (let i = 0; i < 20; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: {}, ...record });
+      for (let i = 0; i < 90; i++) {
+        const kind = random(3);
+        const [type, from, to] = kind === 0 ? ['ASSERTS', `a${random(14)}`, `c${random(20)}`] : kind === 1 ? ['SUPPORTS', `c${random(20)}`, `c${random(20)}`] : ['ALLIED_WITH', `a${random(14)}`, `a${random(14)}`];
+        graph.putEdge({ id: `e${i}`, type, from, to, properties: {}, ...record });
+      }
+      return graph;
+    }
+    // [form the fast path takes, the same question written so that every row is made and grouped by value]
+    const asserts = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)';
+    const cases: [fast: string, general: string][] = [
+      [`${asserts} RETURN id(a) AS id, a.name AS name, count(c) AS n ORDER BY n DESC, id LIMIT 5`, `${asserts} RETURN id(a) AS id, coalesce(a.name) AS name, sum(1) AS n ORDER BY n DESC, id LIMIT 5`],
+      [`${asserts} RETURN a.name AS name, id(a) AS id, count(*) AS n ORDER BY n DESC, name, id LIMIT 6`, `${asserts} RETURN coalesce(a.name) AS name, id(a) AS id, sum(1) AS n ORDER BY n DESC, name, id LIMIT 6`],
+      [`${asserts} RETURN a, a.name AS name, count(*) AS n ORDER BY name DESC, n`, `${asserts} RETURN a, coalesce(a.name) AS name, sum(1) AS n ORDER BY name DESC, n`],
+      // grouped by a property alone: actors of one name (or of none) are one group
+      [`${asserts} RETURN a.name AS name, count(c) AS n ORDER BY n DESC, name LIMIT 2`, `${asserts} RETURN coalesce(a.name) AS name, sum(1) AS n ORDER BY n DESC, name LIMIT 2`],
+      [`${asserts} RETURN a.name AS name, count(*) AS n`, `${asserts} RETURN coalesce(a.name) AS name, sum(1) AS n`],
+      [`${asserts} RETURN DISTINCT a.name AS name, count(*) AS n ORDER BY name`, `${asserts} RETURN DISTINCT coalesce(a.name) AS name, sum(1) AS n ORDER BY name`],
+      // WITH ... WHERE on the count, with and without a page of its own
+      [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`],
+      [`${asserts} WITH id(a) AS id, a.name AS name, count(*) AS n WHERE n >= 2 RETURN id, name, n`, `${asserts} WITH id(a) AS id, coalesce(a.name) AS name, sum(1) AS n WHERE n >= 2 RETURN id, name, n`],
+      [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`],
+      // a WHERE that reads the count alone is decided once per count; one that reads a key too, per group
+      [`${asserts} WITH a, count(*) AS n, count(c) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`,
+        `${asserts} WITH a, sum(1) AS n, sum(1) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`],
+      [`${asserts} WITH a, count(*) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 OR a.name IS NULL RETURN id(a) AS id, n ORDER BY id`],
+      // the page first, then WHERE: a group that fails still takes its place on the page
+      [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`],
+      [`${asserts} WITH DISTINCT a, count(*) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`, `${asserts} WITH DISTINCT a, sum(1) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`],
+      // two hops, the middle node anonymous or named, the end counted by name
+      ['MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, count(d) AS n ORDER BY n DESC, id LIMIT 5',
+        'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5'],
+      ['MATCH (a:Actor)-[:ASSERTS]->(c)-[:SUPPORTS]->() RETURN a.name AS name, count(*) AS n ORDER BY name', 'MATCH (a:Actor)-[:ASSERTS]->(c)-[:SUPPORTS]->() RETURN coalesce(a.name) AS name, sum(1) AS n ORDER BY name'],
+      ['MATCH (d:Claim)<-[:SUPPORTS]-(:Claim)<-[:ASSERTS]-(b) RETURN id(d) AS id, count(*) AS n ORDER BY id', 'MATCH (d:Claim)<-[:SUPPORTS]-(:Claim)<-[:ASSERTS]-(b) RETURN id(d) AS id, sum(1) AS n ORDER BY id'],
+      // one type on both hops: a self-loop must not be walked twice (relationship isomorphism)
+      ['MATCH (a:Actor)-[:ALLIED_WITH]->(b)-[:ALLIED_WITH]->(c) RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id', 'MATCH (a:Actor)-[:ALLIED_WITH]->(b)-[:ALLIED_WITH]->(c) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id'],
+      ['MATCH (a:Actor)-[:ALLIED_WITH]-()-[:ASSERTS]->(:Claim)-[:SUPPORTS]->() RETURN id(a) AS id, count(*) AS n ORDER BY id', 'MATCH (a:Actor)-[:ALLIED_WITH]-()-[:ASSERTS]->(:Claim)-[:SUPPORTS]->() RETURN id(a) AS id, sum(1) AS n ORDER BY id'],
+    ];
+    const check = (graph: GraphIndex, asOf?: string) => {
+      for (const [fast, general] of cases) {
+        const made = runQuery(graph, general, { explain: true, as_of: asOf });
+        expect(made.goal).not.toContain('aggregate_all');
+        const counted = runQuery(graph, fast, { explain: true, as_of: asOf });
+        expect(counted.goal, fast).toContain('aggregate_all(count, (');
+        expect(counted.rows, fast).toEqual(made.rows);
+        expect(made.rows.length, general).toBeGreaterThan(0);
+      }
+    };
+    for (const seed of [1, 2, 3]) {
+      const graph = namedGraph(seed);
+      check(graph);
+      check(graph, '2025-01-01T00:00:00Z');
+      for (let i = 0; i < 90; i += 4) graph.deleteEdge(`e${i}`);
+      graph.putEdge({ id: 'fresh', type: 'SUPPORTS', from: 'c1', to: 'c2', properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+      check(graph);
+    }
+  });
+
+  it('counts nulls of an optional match as nothing, off the fast path', () => {
+    const graph = new GraphIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    for (let i = 0; i < 4; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i === 3 ? {} : { name: i === 2 ? 'Kim' : 'Ola' }, ...record });
+    graph.putNode({ id: 'c0', labels: ['Claim'], properties: {}, ...record });
+    graph.putNode({ id: 'c1', labels: ['Claim'], properties: {}, ...record });
+    for (const [id, from, to] of [['e0', 'a0', 'c0'], ['e1', 'a0', 'c1'], ['e2', 'a1', 'c0']]) graph.putEdge({ id, type: 'ASSERTS', from, to, properties: {}, ...record });
+    const optional = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, a.name AS name, count(c) AS n ORDER BY id', { explain: true });
+    expect(optional.goal).not.toContain('aggregate_all');
+    expect(optional.rows).toEqual([['a0', 'Ola', 2n], ['a1', 'Ola', 1n], ['a2', 'Kim', 0n], ['a3', null, 0n]]);
+    const byName = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN a.name AS name, count(c) AS n, count(*) AS rows ORDER BY name');
+    expect(byName.rows).toEqual([['Kim', 0n, 1n], ['Ola', 3n, 3n], [null, 0n, 1n]]);
+  });
+
 describe('the plan cache', () => {
   /** Counts the planner's statistics reads: none means the query was not planned again. */
   class CountingIndex extends GraphIndex {
