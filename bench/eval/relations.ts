@@ -4,16 +4,17 @@ import { fileURLToPath } from 'node:url';
 import {
   ZERO_COUNTS,
   addCounts,
-  anyNamesMatch,
   metricsOf,
   parseGold,
   parseRecords,
+  relationMatches,
   relationNames,
   scoreItems,
   type Counts,
   type GoldSentence,
   type KindOutcome,
   type Metrics,
+  type NamedRelation,
   type Prediction,
   type PredictedRelation,
 } from './score.ts';
@@ -188,17 +189,13 @@ export function relationRecordsOf(sentences: readonly GoldSentence[]): ResolvedR
 
 // ---------------------------------------------------------------- scoring
 
-/** Alliances and oppositions are matched either way (who struck whom is the event's business); memberships only from member to organisation. */
-function relationMatches(gold: { type: RelationType; from: RelationEnd; to: RelationEnd }, predicted: PredictedRelation): boolean {
-  if (gold.type !== predicted.type) return false;
-  const from = formsOf(gold.from);
-  const to = formsOf(gold.to);
-  if (anyNamesMatch(from, predicted.from) && anyNamesMatch(to, predicted.to)) return true;
-  return gold.type !== 'MEMBER_OF' && anyNamesMatch(from, predicted.to) && anyNamesMatch(to, predicted.from);
-}
+type AnnotatedEnds = { type: RelationType; from: RelationEnd; to: RelationEnd };
+const named = (relation: AnnotatedEnds): NamedRelation => ({ type: relation.type, from: formsOf(relation.from), to: formsOf(relation.to) });
+/** score.ts's rule, on an annotated relation's surface forms. */
+const annotatedMatches = (gold: AnnotatedEnds, predicted: PredictedRelation) => relationMatches(named(gold), predicted);
 
-function sameRelation(a: { type: RelationType; from: RelationEnd; to: RelationEnd }, b: { type: RelationType; from: RelationEnd; to: RelationEnd }): boolean {
-  return relationMatches(a, { type: b.type, from: formsOf(b.from), to: formsOf(b.to) });
+function sameRelation(a: AnnotatedEnds, b: AnnotatedEnds): boolean {
+  return relationMatches(named(a), named(b));
 }
 
 const showRelation = (relation: { type: string; from: RelationEnd; to: RelationEnd }) =>
@@ -227,12 +224,12 @@ export function scoreRelationRecord(record: RelationRecord, predicted: readonly 
   for (const type of types) {
     const gold = record.relations.filter((relation) => relation.type === type);
     const candidates = predicted.filter((relation) => relation.type === type);
-    outcome.types[type] = scoreItems(gold, candidates, relationMatches, { gold: showRelation, predicted: showPredicted }, relationMatches);
+    outcome.types[type] = scoreItems(gold, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }, annotatedMatches);
     const reported = gold.filter((relation) => relation.reported_by !== undefined);
     outcome.reported.gold += reported.length;
-    outcome.reported.found += scoreItems(reported, candidates, relationMatches, { gold: showRelation, predicted: showPredicted }).tp;
-    for (const relation of candidates.filter((candidate) => !gold.some((entry) => relationMatches(entry, candidate)))) {
-      const trap = record.not.find((entry) => relationMatches(entry, relation));
+    outcome.reported.found += scoreItems(reported, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }).tp;
+    for (const relation of candidates.filter((candidate) => !gold.some((entry) => annotatedMatches(entry, candidate)))) {
+      const trap = record.not.find((entry) => annotatedMatches(entry, relation));
       if (trap) outcome.trapViolations.push(trap.why);
     }
   }
