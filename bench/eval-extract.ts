@@ -33,7 +33,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|relations] [-- --policies]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|relations|relations-dev] [-- --policies]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -53,7 +53,7 @@ import {
  * (multi-paragraph documents annotated at span level, issue 25) to check that what was
  * developed generalises. Never tune on the held-out sets.
  */
-const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', relations: 'relations.jsonl' } as const;
+const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', relations: 'relations.jsonl', 'relations-dev': 'relations-dev.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
@@ -441,12 +441,12 @@ function sentenceEvaluation(gold: readonly GoldSentence[], args: Arguments, log:
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2));
   const log = (line: string) => (args.json ? console.error(line) : console.log(line));
-  if (args.set === 'relations') {
+  if (args.set === 'relations' || args.set === 'relations-dev') {
     const open = async (layer: Layer) => {
       const extractor = await openExtractor(layer, null);
       return { description: extractor.description, predict: async (sentence: GoldSentence) => (await extractor.read(documentOf(sentence))).prediction, close: () => extractor.close() };
     };
-    return runRelationEval({ open, json: args.json, log });
+    return runRelationEval({ open, json: args.json, log, ...(args.set === 'relations-dev' ? { development: { verbose: args.verbose } } : {}) });
   }
   const goldText = await readFile(goldPath(args.set), 'utf8');
   const evaluation = args.set === 'documents'

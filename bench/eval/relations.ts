@@ -290,7 +290,7 @@ export async function evaluateRelations(
   extractor: RelationExtractor,
   records: readonly ResolvedRecord[],
   types: readonly RelationType[] = RELATION_TYPES,
-): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number; sources: Record<'written' | 'open', Metrics> }> {
+): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number; sources: Record<'written' | 'open', Metrics>; outcomes: RelationOutcome[] }> {
   const outcomes: RelationOutcome[] = [];
   let errors = 0;
   const started = performance.now();
@@ -315,6 +315,7 @@ export async function evaluateRelations(
     ms_per_record: Math.round((elapsed / Math.max(records.length, 1)) * 10) / 10,
     ...summariseRelations(records, outcomes, types),
     sources: { written: ofSource(false), open: ofSource(true) },
+    outcomes,
   };
 }
 
@@ -352,20 +353,39 @@ const REDOCRED_DIR = fileURLToPath(new URL('../../../shared/data/ner/redocred/',
 const ENTITY_SETS = ['dev.jsonl', 'heldout.jsonl', 'heldout-official.jsonl'] as const;
 const LAYERS = [['symbolic', "symbolic layer's raw findings"], ['pipeline', "pipeline's result (no model)"]] as const;
 
+/** Each record's misses, false positives and traps fallen into: only ever printed for the development set. */
+export function formatRelationDetails(records: readonly ResolvedRecord[], outcomes: readonly RelationOutcome[]): string {
+  const lines: string[] = [];
+  records.forEach((record, index) => {
+    const outcome = outcomes[index];
+    const problems = RELATION_TYPES.flatMap((type) => [
+      ...outcome.types[type].missed.map((item) => `   - missed   ${item}`),
+      ...outcome.types[type].spurious.map((item) => `   + spurious ${item}`),
+    ]);
+    if (outcome.trapViolations.length > 0) problems.push(`   ! traps: ${outcome.trapViolations.join(', ')}`);
+    if (problems.length > 0) lines.push(`${record.id}: ${record.text}`, ...problems);
+  });
+  return lines.join('\n');
+}
+
 /**
  * `npm run eval:extract -- --set relations`: relations.jsonl scored per relation type for the
  * symbolic layer's findings and the pipeline's result, then the entity sets' relations in
  * aggregate. Per-record misses are never printed: every set scored here is held out.
+ * `--set relations-dev` scores the development set (relations-dev.jsonl) alone, and with
+ * `--verbose` prints each record's errors: that set is the one to tune on.
  */
 export async function runRelationEval(options: {
   open: (layer: 'symbolic' | 'pipeline') => Promise<RelationExtractor>;
   json: boolean;
   log: (line: string) => void;
+  development?: { verbose: boolean };
 }): Promise<void> {
-  const { open, json, log } = options;
-  const parsed = parseRelationSet(await readFile(join(GOLD_DIR, 'relations.jsonl'), 'utf8'));
+  const { open, json, log, development } = options;
+  const file = development ? 'relations-dev.jsonl' : 'relations.jsonl';
+  const parsed = parseRelationSet(await readFile(join(GOLD_DIR, file), 'utf8'));
   const { resolved, skipped } = await resolveRecords(parsed, REDOCRED_DIR);
-  log(`gold set: corpora/gold/relations.jsonl, ${resolved.length} records${skipped ? `; ${skipped} Re-DocRED records skipped (${REDOCRED_DIR} is absent)` : ''}`);
+  log(`gold set: corpora/gold/${file}, ${resolved.length} records${skipped ? `; ${skipped} Re-DocRED records skipped (${REDOCRED_DIR} is absent)` : ''}`);
   const runs: { set: string; layer: string; summary: Awaited<ReturnType<typeof evaluateRelations>> }[] = [];
   const run = async (set: string, records: readonly ResolvedRecord[], types: readonly RelationType[]) => {
     for (const [layer, title] of LAYERS) {
@@ -376,14 +396,15 @@ export async function runRelationEval(options: {
         await extractor.close();
       }
       if (!json) log(`${formatRelationSummary(`${set}: ${title}`, runs[runs.length - 1].summary)}\n`);
+      if (!json && development?.verbose) log(`${formatRelationDetails(records, runs[runs.length - 1].summary.outcomes)}\n`);
     }
   };
-  await run('relations.jsonl', resolved, RELATION_TYPES);
-  for (const file of ENTITY_SETS) {
+  await run(file, resolved, RELATION_TYPES);
+  for (const file of development ? [] : ENTITY_SETS) {
     const records = relationRecordsOf(parseGold(await readFile(join(GOLD_DIR, file), 'utf8')));
     const types = RELATION_TYPES.filter((type) => records.some((record) => record.relations.some((relation) => relation.type === type)));
     if (records.length === 0) log(`${file}: no record carries relations\n`);
     else await run(file, records, types);
   }
-  if (json) console.log(JSON.stringify(runs.map(({ set, layer, summary }) => ({ set, layer, ...summary })), null, 2));
+  if (json) console.log(JSON.stringify(runs.map(({ set, layer, summary: { outcomes, ...summary } }) => ({ set, layer, ...summary })), null, 2));
 }
