@@ -67,8 +67,47 @@ const NEGATION_AND_ALLEGATION: Case[] = [
   ['The RSF did not attack the SAF in El Fasher.', []],
   ['Eritrea denied that its troops had fought alongside the ENDF.', []],
   ['Hamas never fought alongside Hezbollah.', []],
-  ['Kinshasa accused Rwanda of supporting the M23.', []],
   ['The SAF accused the RSF of attacking the camp.', []],
+];
+
+/** An accusation states the relation it alleges (as the accuser reports it); a denial states none. */
+const ALLEGATION: Case[] = [
+  ['Kinshasa accused Rwanda of supporting the M23.', [['ALLIED_WITH', 'Rwanda', 'M23']]],
+  ['Rwanda rejected claims that it armed the M23.', []],
+];
+
+/** Threats, conditions and calls state no relation. */
+const HYPOTHETICAL: Case[] = [
+  ['The Houthis threatened to strike Saudi Arabia if the blockade continued.', []],
+  ['Hezbollah would attack Israel if the war spread.', []],
+  ['The UN called on the RSF to stop attacking the Masalit.', []],
+  ['Kinshasa urged Burundi to stop backing the FDLR.', []],
+];
+
+/** Mediators are nobody's allies, and parties that only meet, talk or swap prisoners are neither allies nor enemies. */
+const MEDIATION_AND_CO_OCCURRENCE: Case[] = [
+  ['Qatar and Egypt mediated between Israel and Hamas.', []],
+  ['Russia and Ukraine exchanged prisoners in a swap brokered by the UAE.', []],
+];
+
+/** A cue's parties are named in its clause, not the places around it, nor the names inside an apposition. */
+const PARTIES_NOT_PLACES: Case[] = [
+  ['ISIS fighters were fighting in Syria and Iraq.', []],
+  ["People's Defence Force units, loyal to the National Unity Government, fought the Tatmadaw.", [['OPPOSES', "People's Defence Force", 'Tatmadaw']]],
+  ['Iran-backed militias and Hezbollah fought alongside the Syrian army.', [['ALLIED_WITH', 'Hezbollah', 'Syrian army']]],
+  ['The Tuareg-led CSP rebels clashed with the Malian army.', [['OPPOSES', 'CSP', 'Malian army']]],
+];
+
+/** Allies "against" a third party both oppose it; "fought for" an actor is siding with it, "fighting for control" is not. */
+const ALLIANCE_AGAINST: Case[] = [
+  ['Burundian troops are supporting the Congolese army against the M23.', [
+    ['ALLIED_WITH', 'Burundian troops', 'Congolese army'], ['OPPOSES', 'Burundian troops', 'M23'], ['OPPOSES', 'Congolese army', 'M23'],
+  ]],
+  ['The Colombian army and the police launched a joint operation against the Clan del Golfo.', [
+    ['OPPOSES', 'Colombian army', 'Clan del Golfo'], ['OPPOSES', 'the police', 'Clan del Golfo'], ['ALLIED_WITH', 'Colombian army', 'the police'],
+  ]],
+  ["Wagner Group mercenaries fought for Khalifa Haftar's forces.", [['ALLIED_WITH', 'Wagner Group', 'Khalifa Haftar']]],
+  ['The ELN and FARC dissidents were fighting for control of Catatumbo.', [['OPPOSES', 'ELN', 'FARC dissidents']]],
 ];
 
 const REPORTED_SPEECH: Case[] = [
@@ -80,7 +119,10 @@ const REPORTED_SPEECH: Case[] = [
 ];
 
 describe('relations checked against the text', () => {
-  for (const [category, cases] of Object.entries({ CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH })) {
+  for (const [category, cases] of Object.entries({
+    CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH,
+    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, PARTIES_NOT_PLACES, ALLIANCE_AGAINST,
+  })) {
     describe(category.toLowerCase().replace(/_/g, ' '), () => {
       for (const [sentence, relations] of cases) {
         it(sentence, () => expect(stated(sentence)).toEqual(relations));
