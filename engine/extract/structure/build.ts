@@ -17,6 +17,7 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceStartBefore } from './sentences.ts';
+import { namesViolence } from '../symbolic/events.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -182,7 +183,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     // Accusing an actor of violence is taking a side against it (unless the document says they are allies);
     // a threat is only a possibility, and an accusation of arming or violating sovereignty a grievance, not enmity.
     // Only the first actor aimed at: in "accused A of shelling B" the accusation is against A.
-    const accusesViolence = claim.type === 'Accusation' && input.findings.events.some((event) => VIOLENT_EVENTS.has(event.event_type) && spanContains(claim, event.trigger));
+    const accusesViolence = claim.type === 'Accusation' && namesViolence(claim.text);
     const aimedAt = speaker && accusesViolence ? targets[0]?.id : undefined;
     if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
@@ -282,8 +283,6 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   );
 }
 
-/** Events whose mention inside an accusation makes it one of violence, setting the accuser against the accused (OPPOSES). */
-const VIOLENT_EVENTS = new Set(['ASSAULT', 'COERCE']);
 /** An opposition read from one threat or accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
 /** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */

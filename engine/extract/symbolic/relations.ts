@@ -64,6 +64,13 @@ const HYPOTHETICAL = new Set(['threatened', 'threatens', 'threaten', 'threatenin
 const OBJECT_GAP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'both', 'rival', 'on', 'at', 'of', 'with', 'into', 'upon',
   'positions', 'position', 'targets', 'bases', 'base', 'forces', 'troops', 'fighters', 'units', 'camps', 'convoy', 'convoys', 'members', 'sites', 'outposts',
   'weapons', 'arms', 'drones', 'rockets', 'ammunition', 'money', 'support', 'to']);
+/** Capitalised words that are no name ("the RSF on Monday attacked"). */
+const CALENDAR_WORDS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+/** Verbs of speech and accusation: whoever stands before one is the speaker, not the subject of the cue after it. */
+const SPEECH_VERBS = /^(?:accus|blam|urg|call|said$|says$|told$|ask)/;
+/** Phrases that mark a tie as over ("split from", "no longer"): a sentence holding one states no alliance or membership. */
+const ENDED_TIES = ['split from', 'broke with', 'broke away from', 'broken with', 'no longer', 'ended its support', 'ended their support',
+  'withdrew from', 'withdrew its', 'defected from', 'quit', 'left the', 'cut ties with', 'severed ties with', 'former'];
 /** A name after one of these is where something happens, not who does it ("In Sudan, fighting spread"). */
 const LOCATIVE = new Set(['in', 'near', 'across', 'from', 'at', 'outside', 'around', 'inside', 'throughout', 'within', 'over']);
 /** What may stand between a subject and its verb ("has long backed", "were reportedly fighting"). */
@@ -99,8 +106,10 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   oppositionIndex ??= cueIndex(OPPOSITION_CUES);
   const located: Located[] = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }));
   const relations: RelationMention[] = [];
+  /** Whether the sentence read now says a tie is over ("split from", "former ally"): its alliances and memberships are past. */
+  let tiesEnded = false;
   const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
-    if (from.start === to.start || sameActor(from, to)) return;
+    if (from.start === to.start || sameActor(from, to) || (type !== 'OPPOSES' && tiesEnded)) return;
     const known = (a: ActorMention, b: ActorMention) => relations.some((r) => r.type === type && r.from.start === a.start && r.to.start === b.start);
     if (known(from, to) || (type === 'ALLIED_WITH' && known(to, from))) return;
     const start = Math.min(from.start, to.start);
@@ -108,6 +117,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     relations.push({ type, start, end, from: span(from), to: span(to), confidence });
   };
   for (const sentence of sentences) {
+    tiesEnded = endsTies(tokens, sentence);
     const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
     const startingAt = (index: number) => inSentence.find((l) => l.firstToken === index);
     const endingAt = (index: number) => inSentence.find((l) => l.endToken === index);
@@ -179,7 +189,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (type === 'ALLIED_WITH' && ALLIANCE_NEEDS_OBJECT.has(cueText(tokens, cue)) && objects.length === 0) continue;
         if (type === 'ALLIED_WITH') allianceEnd = Math.max(allianceEnd, cue.endToken);
         // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated, denied or hypothetical states nothing.
-        if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || unstated(tokens, sentence, i)) continue;
+        if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         const subjects = subjectsBefore(inSentence, tokens, sentence, i);
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
@@ -213,12 +223,17 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   return relations;
 }
 
+function endsTies(tokens: Token[], sentence: Sentence): boolean {
+  const words = ` ${tokens.slice(sentence.firstToken, sentence.endToken).map((token) => token.lower).join(' ')} `;
+  return ENDED_TIES.some((phrase) => words.includes(` ${phrase} `));
+}
+
 function cueText(tokens: Token[], cue: { firstToken: number; endToken: number }): string {
   return tokens.slice(cue.firstToken, cue.endToken).map((token) => token.lower).join(' ');
 }
 
 /** "has never backed", "denies supporting", "threatened to strike": the words before the cue, in its clause, deny it or make it a possibility. */
-function unstated(tokens: Token[], sentence: Sentence, cueFirst: number): boolean {
+export function deniedOrHypothetical(tokens: Token[], sentence: Sentence, cueFirst: number): boolean {
   for (let k = cueFirst - 1; k >= Math.max(sentence.firstToken, cueFirst - 12); k--) {
     const word = tokens[k].lower;
     if (word === ';' || word === 'said' || word === 'but') return false;
@@ -254,7 +269,8 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
       break;
     }
   }
-  subject ??= nearestBefore(located, tokens, k, 3);
+  // "The ministry accused Dunmaria of supplying": past an unknown name or a verb of speech, the actor before is not the cue's subject.
+  subject ??= nearestBefore(located, tokens, k, 3, (token) => (!token.capitalised || CALENDAR_WORDS.test(token.lower)) && !SPEECH_VERBS.test(token.lower));
   // "In Sudan, fighting spread": a name after a place preposition is no subject.
   if (!subject || LOCATIVE.has(tokens[subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 2 : 1)]?.lower ?? '')) return [];
   const subjects = [subject];
@@ -364,9 +380,11 @@ function listBefore(located: Located[], tokens: Token[], index: number): Located
   return members.length > 1 ? members : [];
 }
 
-/** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between. */
-function nearestBefore(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {
-  return located.filter((l) => l.endToken <= index && index - l.endToken <= gap && !crossesClause(tokens, l.endToken, index)).sort((a, b) => b.endToken - a.endToken)[0];
+/** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between, each of them `passable`. */
+function nearestBefore(located: Located[], tokens: Token[], index: number, gap: number, passable: (token: Token) => boolean = () => true): Located | undefined {
+  return located
+    .filter((l) => l.endToken <= index && index - l.endToken <= gap && !crossesClause(tokens, l.endToken, index) && tokens.slice(l.endToken, index).every(passable))
+    .sort((a, b) => b.endToken - a.endToken)[0];
 }
 
 function nearestAfter(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {
