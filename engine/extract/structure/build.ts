@@ -17,7 +17,6 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceStartBefore } from './sentences.ts';
-import { namesViolence } from '../symbolic/events.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -180,11 +179,11 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       addEdge('TARGETS', claimId, target.id, claim.confidence, claim);
       engage(target.id, 'target');
     }
-    // Accusing an actor of violence is taking a side against it (unless the document says they are allies);
-    // a threat is only a possibility, and an accusation of arming or violating sovereignty a grievance, not enmity.
-    // Only the first actor aimed at: in "accused A of shelling B" the accusation is against A.
-    const accusesViolence = claim.type === 'Accusation' && namesViolence(claim.text);
-    const aimedAt = speaker && accusesViolence ? targets[0]?.id : undefined;
+    // Accusing an actor is taking a side against it (unless the document says they are allies); a threat is only
+    // a possibility ("threatened to strike"), and a condemnation a stance ("the Council condemned the offensive"), no stated opposition.
+    // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
+    const accuses = claim.type === 'Accusation' && !CONDEMNING.test(text.slice(claim.cue.start, claim.cue.end));
+    const aimedAt = speaker && accuses ? targets[0]?.id : undefined;
     if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
@@ -285,6 +284,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 
 /** An opposition read from one threat or accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
+/** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
+const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;
 /** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */
 const CONTRADICTION_FACTOR = 0.8;
 /** Dated events of one document ordered by PRECEDES (bounds the pairwise date comparison). */

@@ -2,7 +2,7 @@ import type { EventType, ParticipationRole } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, DateMention, EventMention, LocationMention, RelationMention, TextSpan } from '../types.ts';
 import { claimUnits } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
-import { clauses, spanContains, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+import { clauses, spanContains, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
  * Events from verbs (and a few nouns) mapped to PLOVER types. Participants come
@@ -325,15 +325,4 @@ function locationOf(tokens: Token[], clauseLocations: LocationMention[], trigger
 
 function nearest<T extends TextSpan>(spans: T[], anchor: TextSpan): T | undefined {
   return [...spans].sort((a, b) => Math.abs(a.start - anchor.start) - Math.abs(b.start - anchor.start))[0];
-}
-
-const VIOLENT_EVENT_TYPES: ReadonlySet<EventType> = new Set(['ASSAULT', 'COERCE']);
-
-/**
- * Whether a text names an act of violence (an assault or coercion trigger, as a verb or a noun):
- * "accused the RSF of shelling the camp" does, "accused Rwanda of arming the M23" does not.
- */
-export function namesViolence(text: string): boolean {
-  const tokens = tokenize(text);
-  return tokens.some((_, i) => triggers().matchesAt(tokens, i).some((match) => VIOLENT_EVENT_TYPES.has(match.value.type)));
 }

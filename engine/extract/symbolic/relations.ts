@@ -68,9 +68,9 @@ const OBJECT_GAP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'bot
 const CALENDAR_WORDS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Verbs of speech and accusation: whoever stands before one is the speaker, not the subject of the cue after it. */
 const SPEECH_VERBS = /^(?:accus|blam|urg|call|said$|says$|told$|ask)/;
-/** Phrases that mark a tie as over ("split from", "no longer"): a sentence holding one states no alliance or membership. */
+/** Phrases that mark a tie as over ("split from", "no longer"): a sentence holding one states no alliance or membership ("former" is read where it stands). */
 const ENDED_TIES = ['split from', 'broke with', 'broke away from', 'broken with', 'no longer', 'ended its support', 'ended their support',
-  'withdrew from', 'withdrew its', 'defected from', 'quit', 'left the', 'cut ties with', 'severed ties with', 'former'];
+  'withdrew from', 'withdrew its', 'defected from', 'quit', 'left the', 'cut ties with', 'severed ties with'];
 /** A name after one of these is where something happens, not who does it ("In Sudan, fighting spread"). */
 const LOCATIVE = new Set(['in', 'near', 'across', 'from', 'at', 'outside', 'around', 'inside', 'throughout', 'within', 'over']);
 /** What may stand between a subject and its verb ("has long backed", "were reportedly fighting"). */
@@ -126,8 +126,13 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
       let k = member.endToken;
       if (tokens[k]?.text === ',') k++;
       let sawRole = false;
+      // "X, a former commander of Y" is no member now; "X, an ally of Y" is an ally, not a member.
+      let former = false;
+      let ally = false;
       while (k < sentence.endToken && (MODIFIERS.has(tokens[k].lower) || MEMBERSHIP_ROLES.has(tokens[k].lower)) && k - member.endToken < 6) {
         sawRole ||= MEMBERSHIP_ROLES.has(tokens[k].lower);
+        former ||= tokens[k].lower === 'former';
+        ally ||= tokens[k].lower === 'ally';
         k++;
       }
       const direct = k === member.endToken;
@@ -135,8 +140,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         let g = k + 1;
         if (tokens[g]?.lower === 'the') g++;
         const group = startingAt(g);
-        if (group && ORGANISATION_TYPES.has(group.actor.actor_type) && (member.actor.actor_type === 'individual' || sawRole)) {
-          add('MEMBER_OF', member.actor, group.actor, direct ? 0.8 : 0.75);
+        if (group && !former && ORGANISATION_TYPES.has(group.actor.actor_type) && (member.actor.actor_type === 'individual' || sawRole)) {
+          add(ally ? 'ALLIED_WITH' : 'MEMBER_OF', member.actor, group.actor, direct ? 0.8 : 0.75);
         }
       }
       // "X, the Hezbollah leader", "X, an RSF commander"

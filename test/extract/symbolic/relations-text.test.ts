@@ -74,6 +74,8 @@ const NEGATION_AND_ALLEGATION: Case[] = [
 const ALLEGATION: Case[] = [
   ['Kinshasa accused Rwanda of supporting the M23.', [['ALLIED_WITH', 'Rwanda', 'M23']]],
   ['Rwanda rejected claims that it armed the M23.', []],
+  // The accused is no name the layer knows: the accuser is not made the backer in its place.
+  ['The Sudanese army accused Velmar of arming the RSF.', []],
 ];
 
 /** Threats, conditions and calls state no relation. */
@@ -82,6 +84,7 @@ const HYPOTHETICAL: Case[] = [
   ['Hezbollah would attack Israel if the war spread.', []],
   ['The UN called on the RSF to stop attacking the Masalit.', []],
   ['Kinshasa urged Burundi to stop backing the FDLR.', []],
+  ['The Office of the High Commissioner for Human Rights called on the RSF and allied militias to stop attacks on the Masalit.', []],
 ];
 
 /** Mediators are nobody's allies, and parties that only meet, talk or swap prisoners are neither allies nor enemies. */
@@ -129,6 +132,13 @@ describe('relations checked against the text', () => {
       }
     });
   }
+
+  it('reads no alliance or membership from a tie the sentence says is over, and an ally as an ally', () => {
+    const all = (text: string) => findConflictEntities({ text, source: 'test' }).relations.map((r) => [r.type, text.slice(r.from.start, r.from.end), text.slice(r.to.start, r.to.end)]);
+    expect(all('The Karmash Brigade, a faction of the Vell Liberation Front, split from the movement.')).toEqual([]);
+    expect(all('Chad, a former ally of the Sudanese army, backed the RSF.')).toEqual([['ALLIED_WITH', 'Chad', 'RSF']]);
+    expect(all('Chad, an ally of the Sudanese army, attacked the RSF.')).toEqual([['ALLIED_WITH', 'Chad', 'Sudanese army'], ['OPPOSES', 'Chad', 'RSF']]);
+  });
 
   it('quotes a reported relation with its whole sentence, which names who reports it', () => {
     const text = 'Fighting resumed on Monday. The UN said the RSF attacked the SAF in El Fasher.';
