@@ -26,6 +26,13 @@ describe('oppositions from claims and reports', () => {
     expect(arming).toContainEqual(['ALLIED_WITH', 'Rwanda', 'M23']);
   });
 
+  it('sets the accuser against the accused only, not against whom the charge names', async () => {
+    const relayed = await sides('The Government of Sudan rejected the participation of the United Arab Emirates, which it accuses of arming the RSF.');
+    expect(relayed.filter(([type, , to]) => type === 'OPPOSES' && to === 'Rapid Support Forces')).toEqual([]);
+    const mutual = await sides('The M23 and the FARDC accused each other of violating the ceasefire.');
+    expect(mutual.filter(([type]) => type === 'OPPOSES').map(([, from, to]) => [from, to].sort())).toEqual([['Armed Forces of the Democratic Republic of the Congo', 'M23']]);
+  });
+
   it('reads no opposition from a threat or a condemnation', async () => {
     expect(await sides('The Houthis threatened to strike Saudi Arabia if the blockade continued.')).toEqual([]);
     expect(await sides('The Security Council condemned the M23 offensive near Goma.')).toEqual([]);

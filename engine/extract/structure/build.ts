@@ -181,9 +181,17 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     }
     // Accusing an actor is taking a side against it (unless the document says they are allies); a threat is only
     // a possibility ("threatened to strike"), and a condemnation a stance ("the Council condemned the offensive"), no stated opposition.
-    // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
+    // Only the accused: the first actor after the cue and before "of"/"for" ("accused A of arming B" is against A;
+    // in "the UAE, which it accuses of arming the RSF" and "the army ... officers he blamed" no named actor is accused),
+    // or the other party of "X and Y accused each other".
     const accuses = claim.type === 'Accusation' && !CONDEMNING.test(text.slice(claim.cue.start, claim.cue.end));
-    const aimedAt = speaker && accuses ? targets[0]?.id : undefined;
+    const charge = text.slice(claim.cue.end, claim.end).search(/\b(?:of|for)\b/);
+    const mutual = /^\s+(?:each other|one another)\b/.test(text.slice(claim.cue.end, claim.end));
+    const accused = accuses
+      ? [...claim.targets].sort((a, b) => a.start - b.start).find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
+      : undefined;
+    const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
+    const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
     if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
