@@ -48,7 +48,9 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'battling', 'against', 'at war with', 'fighting against', 'opposed to', 'opposes', 'opposing', 'resisting', 'resisted',
   'in conflict with', 'hostile to', 'launched an offensive against', 'launched a counteroffensive against', 'an offensive against',
   'a counteroffensive against', 'waging war on', 'waged war on', 'declared war on', 'at war', 'clashed', 'clashing', 'clash',
-  'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on'];
+  'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
+  'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
+  'repelled', 'repulsed'];
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
 /** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
@@ -63,7 +65,7 @@ const HYPOTHETICAL = new Set(['threatened', 'threatens', 'threaten', 'threatenin
 /** Words that may stand between a cue and its object ("shelled positions of the SAF", "fired on the convoy of"); a place preposition may not ("fighting in Sudan"). */
 const OBJECT_GAP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'both', 'rival', 'on', 'at', 'of', 'with', 'into', 'upon',
   'positions', 'position', 'targets', 'bases', 'base', 'forces', 'troops', 'fighters', 'units', 'camps', 'convoy', 'convoys', 'members', 'sites', 'outposts',
-  'weapons', 'arms', 'drones', 'rockets', 'ammunition', 'money', 'support', 'to']);
+  'weapons', 'arms', 'drones', 'rockets', 'missiles', 'artillery', 'shells', 'ammunition', 'money', 'support', 'to']);
 /** Capitalised words that are no name ("the RSF on Monday attacked"). */
 const CALENDAR_WORDS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Verbs of speech and accusation: whoever stands before one is the speaker, not the subject of the cue after it. */
@@ -185,6 +187,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
     /** Where the last alliance cue ends: an opposition cue inside it ("fighting" in "fighting alongside") is none. */
     let allianceEnd = -1;
+    /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
+    let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
@@ -196,8 +200,10 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated, denied or hypothetical states nothing.
         if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
-        const subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        let subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
+        if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
         for (const agent of agents) for (const patient of patients) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
         // "Burundian troops are supporting the Congolese army against the M23": both allies oppose the M23.
         if (type === 'ALLIED_WITH' && !passive) {

@@ -58,7 +58,7 @@ const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
   ['The SAF attacked the RSF and the UN condemned the strike.', [['OPPOSES', 'SAF', 'RSF']]],
   ['The Rwanda Defence Force are fighting alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
-  ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army']]],
+  ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army'], ['OPPOSES', 'Wazalendo militias', 'M23']]],
 ];
 
 const NEGATION_AND_ALLEGATION: Case[] = [
@@ -113,6 +113,13 @@ const ALLIANCE_AGAINST: Case[] = [
   ['The ELN and FARC dissidents were fighting for control of Catatumbo.', [['OPPOSES', 'ELN', 'FARC dissidents']]],
 ];
 
+/** Wording the layer once missed: repelling a force, firing missiles or rockets at one, supplying shells to one. */
+const MORE_WORDING: Case[] = [
+  ['The Sudanese army repelled RSF fighters near Omdurman.', [['OPPOSES', 'Sudanese army', 'RSF']]],
+  ['Hezbollah fired rockets at Israeli army positions.', [['OPPOSES', 'Hezbollah', 'Israeli army']]],
+  ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
+];
+
 const REPORTED_SPEECH: Case[] = [
   ['The UN said the RSF attacked the SAF in El Fasher.', [['OPPOSES', 'RSF', 'SAF']]],
   ['According to the UN, the M23 shelled FARDC positions.', [['OPPOSES', 'M23', 'FARDC']]],
@@ -124,7 +131,7 @@ const REPORTED_SPEECH: Case[] = [
 describe('relations checked against the text', () => {
   for (const [category, cases] of Object.entries({
     CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH,
-    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, PARTIES_NOT_PLACES, ALLIANCE_AGAINST,
+    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, PARTIES_NOT_PLACES, ALLIANCE_AGAINST, MORE_WORDING,
   })) {
     describe(category.toLowerCase().replace(/_/g, ' '), () => {
       for (const [sentence, relations] of cases) {
