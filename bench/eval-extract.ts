@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { DocumentInput, Findings, NerBackend, NeuralEntity } from '../engine/extract/types.ts';
 import type { CombinationPolicy } from '../engine/extract/structure/combine.ts';
 import { predictionFromFindings, predictionFromNeural, predictionFromResult } from './eval/predict.ts';
-import { runRelationEval } from './eval/relations.ts';
+import { RELATION_TYPES, runRelationEval, scoreRelationRecord, summariseRelations, type RelationSummary } from './eval/relations.ts';
 import {
   aggregateDocuments,
   documentPredictionFromFindings,
   documentPredictionFromNeural,
   documentPredictionFromResult,
+  relationRecordOfDocument,
   scoreDocument,
   sentenceOfDocument,
   type DocumentMetrics,
@@ -32,7 +33,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|relations] [-- --policies]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|relations|relations-dev] [-- --policies]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -52,7 +53,7 @@ import {
  * (multi-paragraph documents annotated at span level, issue 25) to check that what was
  * developed generalises. Never tune on the held-out sets.
  */
-const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', relations: 'relations.jsonl' } as const;
+const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', relations: 'relations.jsonl', 'relations-dev': 'relations-dev.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
@@ -268,6 +269,8 @@ function formatTargets(report: RunReport): string {
 
 /** The issue-25 targets on the held-out documents (span F1 by overlap, one unit per gold span). */
 const DOCUMENT_TARGETS = { span_f1: 0.85, speaker_accuracy: 0.8 } as const;
+/** The issue-25 relation targets on the held-out documents: precision of the relation types that carry a conflict's sides. */
+const DOCUMENT_RELATION_PRECISION_TARGETS = { OPPOSES: 0.8, ALLIED_WITH: 0.8 } as const;
 /** The name-matching kinds the documents are annotated for (no events or dates). */
 const DOCUMENT_TABLE_KINDS: readonly ScoreKind[] = [
   'actors (text+type)', 'actors (span only)', 'persons (text+class)', 'organisations (text+class)', 'claims (type+speaker)', 'claims (type only)',
@@ -282,6 +285,8 @@ interface DocumentRunReport {
   ms_per_document: number;
   scores: DocumentMetrics;
   kinds: Partial<Record<ScoreKind, Metrics>>;
+  /** Per relation type (MEMBER_OF included), scored as relations.jsonl is. */
+  relations: RelationSummary;
   details: { id: string; error?: string; missed: string[]; outcome: Record<ScoreKind, KindOutcome> }[];
 }
 
@@ -292,6 +297,8 @@ async function evaluateDocuments(run: string, extractor: Extractor, gold: readon
     { id: record.id, ...(error ? { error } : {}), missed: outcomes[index].missed, outcome: scoreSentence(sentenceOfDocument(record), reading.prediction) }
   ));
   const kinds = microAverage(details.map((detail) => detail.outcome));
+  const relationRecords = gold.map(relationRecordOfDocument);
+  const relationOutcomes = readings.map(({ reading }, index) => scoreRelationRecord(relationRecords[index], reading.prediction.relations ?? []));
   return {
     run,
     extractor: extractor.description,
@@ -300,6 +307,7 @@ async function evaluateDocuments(run: string, extractor: Extractor, gold: readon
     ms_per_document: msPerRecord,
     scores: aggregateDocuments(outcomes),
     kinds: Object.fromEntries(DOCUMENT_TABLE_KINDS.map((kind) => [kind, kinds[kind]])),
+    relations: summariseRelations(relationRecords, relationOutcomes),
     details,
   };
 }
@@ -309,6 +317,7 @@ function documentTargets(report: DocumentRunReport): Record<string, { min: numbe
   return {
     ...Object.fromEntries(SPAN_CLASSES.map((spanClass) => [`${spanClass} span F1 (overlap)`, target(DOCUMENT_TARGETS.span_f1, report.scores.spans.overlap[spanClass].f1)])),
     'claim speaker accuracy': target(DOCUMENT_TARGETS.speaker_accuracy, report.scores.claims?.speaker_accuracy ?? null),
+    ...Object.fromEntries(Object.entries(DOCUMENT_RELATION_PRECISION_TARGETS).map(([type, min]) => [`${type} precision`, target(min, report.relations.types[type as keyof typeof DOCUMENT_RELATION_PRECISION_TARGETS].precision)])),
   };
 }
 
@@ -340,6 +349,8 @@ function formatDocumentRun(report: DocumentRunReport, verbose: boolean): string 
   }
   lines.push('', `${'name-matching tables'.padEnd(28)}${'gold'.padStart(6)}${'pred'.padStart(6)}${'tp'.padStart(6)}${'P'.padStart(8)}${'R'.padStart(8)}${'F1'.padStart(8)}`);
   for (const kind of DOCUMENT_TABLE_KINDS) lines.push(row(kind, report.kinds[kind]!));
+  lines.push('', `${'relations per type'.padEnd(28)}${'gold'.padStart(6)}${'pred'.padStart(6)}${'tp'.padStart(6)}${'P'.padStart(8)}${'R'.padStart(8)}${'F1'.padStart(8)}`);
+  for (const type of [...RELATION_TYPES, 'all'] as const) lines.push(row(type, report.relations.types[type]));
   lines.push('', ...Object.entries(documentTargets(report)).map(([name, { min, value, met }]) => `target ${name} >= ${min}: ${figure(value).trim()} ${met ? 'met' : 'NOT met'}`));
   if (verbose) {
     for (const detail of report.details) {
@@ -430,12 +441,12 @@ function sentenceEvaluation(gold: readonly GoldSentence[], args: Arguments, log:
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2));
   const log = (line: string) => (args.json ? console.error(line) : console.log(line));
-  if (args.set === 'relations') {
+  if (args.set === 'relations' || args.set === 'relations-dev') {
     const open = async (layer: Layer) => {
       const extractor = await openExtractor(layer, null);
       return { description: extractor.description, predict: async (sentence: GoldSentence) => (await extractor.read(documentOf(sentence))).prediction, close: () => extractor.close() };
     };
-    return runRelationEval({ open, json: args.json, log });
+    return runRelationEval({ open, json: args.json, log, ...(args.set === 'relations-dev' ? { development: { verbose: args.verbose } } : {}) });
   }
   const goldText = await readFile(goldPath(args.set), 'utf8');
   const evaluation = args.set === 'documents'

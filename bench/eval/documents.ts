@@ -3,6 +3,7 @@ import { mentionOfEntity, nerFamily } from '../../engine/extract/structure/combi
 import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
 import type { Findings, NeuralEntity, TextSpan } from '../../engine/extract/types.ts';
 import { REFERENCE_KINDS, type GoldDocument, type ReferenceKind } from './gold-source.ts';
+import type { ResolvedRecord } from './relations.ts';
 import { addCounts, maximumMatching, metricsOf, type Counts, type GoldSentence, type Metrics } from './score.ts';
 import { SPAN_CLASSES, ZERO_SPAN_OUTCOME, scoreSpans, spanClassOfActor, type ClassedSpan, type SpanClass, type SpanOutcome } from './spans.ts';
 
@@ -169,6 +170,27 @@ export function sentenceOfDocument(document: GoldDocument): GoldSentence {
     relations: document.relations.flatMap((relation) => (relation.type === 'MEMBER_OF'
       ? []
       : [{ type: relation.type, from: textOf(relation.from), to: textOf(relation.to) }])),
+  };
+}
+
+/**
+ * A document as one record of the relation set, every relation type included (MEMBER_OF too),
+ * each end with all its entity's names, so that relations are scored per type as on relations.jsonl.
+ * The documents carry no `not` entries.
+ */
+export function relationRecordOfDocument(document: GoldDocument): ResolvedRecord {
+  const entity = new Map(document.entities.map((item) => [item.id, item]));
+  const namesOf = (id: string) => {
+    const { name, mentions } = entity.get(id)!;
+    return [...new Set([...mentions.map((mention) => mention.surface), name])];
+  };
+  return {
+    id: document.id,
+    conflict: document.conflict,
+    document_date: document.document_date,
+    text: document.text,
+    relations: document.relations.map((relation) => ({ type: relation.type, from: namesOf(relation.from), to: namesOf(relation.to) })),
+    not: [],
   };
 }
 

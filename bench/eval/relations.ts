@@ -4,16 +4,17 @@ import { fileURLToPath } from 'node:url';
 import {
   ZERO_COUNTS,
   addCounts,
-  anyNamesMatch,
   metricsOf,
   parseGold,
   parseRecords,
+  relationMatches,
   relationNames,
   scoreItems,
   type Counts,
   type GoldSentence,
   type KindOutcome,
   type Metrics,
+  type NamedRelation,
   type Prediction,
   type PredictedRelation,
 } from './score.ts';
@@ -188,17 +189,13 @@ export function relationRecordsOf(sentences: readonly GoldSentence[]): ResolvedR
 
 // ---------------------------------------------------------------- scoring
 
-/** Alliances and oppositions are matched either way (who struck whom is the event's business); memberships only from member to organisation. */
-function relationMatches(gold: { type: RelationType; from: RelationEnd; to: RelationEnd }, predicted: PredictedRelation): boolean {
-  if (gold.type !== predicted.type) return false;
-  const from = formsOf(gold.from);
-  const to = formsOf(gold.to);
-  if (anyNamesMatch(from, predicted.from) && anyNamesMatch(to, predicted.to)) return true;
-  return gold.type !== 'MEMBER_OF' && anyNamesMatch(from, predicted.to) && anyNamesMatch(to, predicted.from);
-}
+type AnnotatedEnds = { type: RelationType; from: RelationEnd; to: RelationEnd };
+const named = (relation: AnnotatedEnds): NamedRelation => ({ type: relation.type, from: formsOf(relation.from), to: formsOf(relation.to) });
+/** score.ts's rule, on an annotated relation's surface forms. */
+const annotatedMatches = (gold: AnnotatedEnds, predicted: PredictedRelation) => relationMatches(named(gold), predicted);
 
-function sameRelation(a: { type: RelationType; from: RelationEnd; to: RelationEnd }, b: { type: RelationType; from: RelationEnd; to: RelationEnd }): boolean {
-  return relationMatches(a, { type: b.type, from: formsOf(b.from), to: formsOf(b.to) });
+function sameRelation(a: AnnotatedEnds, b: AnnotatedEnds): boolean {
+  return relationMatches(named(a), named(b));
 }
 
 const showRelation = (relation: { type: string; from: RelationEnd; to: RelationEnd }) =>
@@ -227,12 +224,12 @@ export function scoreRelationRecord(record: RelationRecord, predicted: readonly 
   for (const type of types) {
     const gold = record.relations.filter((relation) => relation.type === type);
     const candidates = predicted.filter((relation) => relation.type === type);
-    outcome.types[type] = scoreItems(gold, candidates, relationMatches, { gold: showRelation, predicted: showPredicted }, relationMatches);
+    outcome.types[type] = scoreItems(gold, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }, annotatedMatches);
     const reported = gold.filter((relation) => relation.reported_by !== undefined);
     outcome.reported.gold += reported.length;
-    outcome.reported.found += scoreItems(reported, candidates, relationMatches, { gold: showRelation, predicted: showPredicted }).tp;
-    for (const relation of candidates.filter((candidate) => !gold.some((entry) => relationMatches(entry, candidate)))) {
-      const trap = record.not.find((entry) => relationMatches(entry, relation));
+    outcome.reported.found += scoreItems(reported, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }).tp;
+    for (const relation of candidates.filter((candidate) => !gold.some((entry) => annotatedMatches(entry, candidate)))) {
+      const trap = record.not.find((entry) => annotatedMatches(entry, relation));
       if (trap) outcome.trapViolations.push(trap.why);
     }
   }
@@ -293,7 +290,7 @@ export async function evaluateRelations(
   extractor: RelationExtractor,
   records: readonly ResolvedRecord[],
   types: readonly RelationType[] = RELATION_TYPES,
-): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number; sources: Record<'written' | 'open', Metrics> }> {
+): Promise<RelationSummary & { extractor: string; errors: number; ms_per_record: number; sources: Record<'written' | 'open', Metrics>; outcomes: RelationOutcome[] }> {
   const outcomes: RelationOutcome[] = [];
   let errors = 0;
   const started = performance.now();
@@ -318,6 +315,7 @@ export async function evaluateRelations(
     ms_per_record: Math.round((elapsed / Math.max(records.length, 1)) * 10) / 10,
     ...summariseRelations(records, outcomes, types),
     sources: { written: ofSource(false), open: ofSource(true) },
+    outcomes,
   };
 }
 
@@ -355,20 +353,39 @@ const REDOCRED_DIR = fileURLToPath(new URL('../../../shared/data/ner/redocred/',
 const ENTITY_SETS = ['dev.jsonl', 'heldout.jsonl', 'heldout-official.jsonl'] as const;
 const LAYERS = [['symbolic', "symbolic layer's raw findings"], ['pipeline', "pipeline's result (no model)"]] as const;
 
+/** Each record's misses, false positives and traps fallen into: only ever printed for the development set. */
+export function formatRelationDetails(records: readonly ResolvedRecord[], outcomes: readonly RelationOutcome[]): string {
+  const lines: string[] = [];
+  records.forEach((record, index) => {
+    const outcome = outcomes[index];
+    const problems = RELATION_TYPES.flatMap((type) => [
+      ...outcome.types[type].missed.map((item) => `   - missed   ${item}`),
+      ...outcome.types[type].spurious.map((item) => `   + spurious ${item}`),
+    ]);
+    if (outcome.trapViolations.length > 0) problems.push(`   ! traps: ${outcome.trapViolations.join(', ')}`);
+    if (problems.length > 0) lines.push(`${record.id}: ${record.text}`, ...problems);
+  });
+  return lines.join('\n');
+}
+
 /**
  * `npm run eval:extract -- --set relations`: relations.jsonl scored per relation type for the
  * symbolic layer's findings and the pipeline's result, then the entity sets' relations in
  * aggregate. Per-record misses are never printed: every set scored here is held out.
+ * `--set relations-dev` scores the development set (relations-dev.jsonl) alone, and with
+ * `--verbose` prints each record's errors: that set is the one to tune on.
  */
 export async function runRelationEval(options: {
   open: (layer: 'symbolic' | 'pipeline') => Promise<RelationExtractor>;
   json: boolean;
   log: (line: string) => void;
+  development?: { verbose: boolean };
 }): Promise<void> {
-  const { open, json, log } = options;
-  const parsed = parseRelationSet(await readFile(join(GOLD_DIR, 'relations.jsonl'), 'utf8'));
+  const { open, json, log, development } = options;
+  const file = development ? 'relations-dev.jsonl' : 'relations.jsonl';
+  const parsed = parseRelationSet(await readFile(join(GOLD_DIR, file), 'utf8'));
   const { resolved, skipped } = await resolveRecords(parsed, REDOCRED_DIR);
-  log(`gold set: corpora/gold/relations.jsonl, ${resolved.length} records${skipped ? `; ${skipped} Re-DocRED records skipped (${REDOCRED_DIR} is absent)` : ''}`);
+  log(`gold set: corpora/gold/${file}, ${resolved.length} records${skipped ? `; ${skipped} Re-DocRED records skipped (${REDOCRED_DIR} is absent)` : ''}`);
   const runs: { set: string; layer: string; summary: Awaited<ReturnType<typeof evaluateRelations>> }[] = [];
   const run = async (set: string, records: readonly ResolvedRecord[], types: readonly RelationType[]) => {
     for (const [layer, title] of LAYERS) {
@@ -379,14 +396,15 @@ export async function runRelationEval(options: {
         await extractor.close();
       }
       if (!json) log(`${formatRelationSummary(`${set}: ${title}`, runs[runs.length - 1].summary)}\n`);
+      if (!json && development?.verbose) log(`${formatRelationDetails(records, runs[runs.length - 1].summary.outcomes)}\n`);
     }
   };
-  await run('relations.jsonl', resolved, RELATION_TYPES);
-  for (const file of ENTITY_SETS) {
+  await run(file, resolved, RELATION_TYPES);
+  for (const file of development ? [] : ENTITY_SETS) {
     const records = relationRecordsOf(parseGold(await readFile(join(GOLD_DIR, file), 'utf8')));
     const types = RELATION_TYPES.filter((type) => records.some((record) => record.relations.some((relation) => relation.type === type)));
     if (records.length === 0) log(`${file}: no record carries relations\n`);
     else await run(file, records, types);
   }
-  if (json) console.log(JSON.stringify(runs.map(({ set, layer, summary }) => ({ set, layer, ...summary })), null, 2));
+  if (json) console.log(JSON.stringify(runs.map(({ set, layer, summary: { outcomes, ...summary } }) => ({ set, layer, ...summary })), null, 2));
 }

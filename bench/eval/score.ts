@@ -311,6 +311,20 @@ export function relationNames(text: string, actors: readonly GoldActor[]): strin
   return actor ? goldActorNames(actor) : [text];
 }
 
+/** A relation with each end given by its names (gold: the actor's surface forms; predicted: the entity's names). */
+export interface NamedRelation { type: string; from: readonly string[]; to: readonly string[] }
+
+/**
+ * Whether a predicted relation is a gold one: the same type and both ends matched by name.
+ * Alliances and oppositions match in either direction (who struck whom is the event's
+ * business); memberships only from member to organisation. The one rule of every relation score.
+ */
+export function relationMatches(gold: NamedRelation, predicted: NamedRelation): boolean {
+  if (gold.type !== predicted.type) return false;
+  if (anyNamesMatch(gold.from, predicted.from) && anyNamesMatch(gold.to, predicted.to)) return true;
+  return gold.type !== 'MEMBER_OF' && anyNamesMatch(gold.from, predicted.to) && anyNamesMatch(gold.to, predicted.from);
+}
+
 /** Actors of one coarse class, matched by name among the predictions of that class. */
 function scoreClass(
   gold: readonly GoldActor[],
@@ -366,9 +380,7 @@ export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record
       ? { tp: 0, fp: 0, fn: 0, missed: [], spurious: [] }
       : scoreItems(
         gold.relations, (predicted.relations ?? []).filter((relation) => relation.type === 'OPPOSES' || relation.type === 'ALLIED_WITH'),
-        // Alliances have no direction; an opposition is matched either way too (who struck whom is the event's business).
-        (g, p) => g.type === p.type && ((anyNamesMatch(relationNames(g.from, gold.actors), p.from) && anyNamesMatch(relationNames(g.to, gold.actors), p.to))
-          || (anyNamesMatch(relationNames(g.from, gold.actors), p.to) && anyNamesMatch(relationNames(g.to, gold.actors), p.from))),
+        (g, p) => relationMatches({ type: g.type, from: relationNames(g.from, gold.actors), to: relationNames(g.to, gold.actors) }, p),
         { gold: (r) => `${r.from} ${r.type} ${r.to}`, predicted: (r) => `${r.from[0] ?? '?'} ${r.type} ${r.to[0] ?? '?'}` },
       ),
     'dates (iso)': scoreItems(

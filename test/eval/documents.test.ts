@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateDocuments, mapNodesToEntities, scoreDocument, sentenceOfDocument, type DocumentPrediction } from '../../bench/eval/documents.ts';
+import { aggregateDocuments, mapNodesToEntities, relationRecordOfDocument, scoreDocument, sentenceOfDocument, type DocumentPrediction } from '../../bench/eval/documents.ts';
+import { scoreRelationRecord } from '../../bench/eval/relations.ts';
 import { parseSource } from '../../bench/eval/gold-source.ts';
 
 const [document] = parseSource(`=== t-1
@@ -9,11 +10,13 @@ date: 2024-01-02
 entity alpha ORG armed_group Alpha Front
 entity bravo LOC city Bravo
 entity mara PER individual Mara Quell
+entity kesh ORG armed_group Kesh Guard
 claim c1 Threat mara
 claim c2 Denial alpha
 relation r1 OPPOSES alpha mara
+relation r2 MEMBER_OF mara kesh
 ---
-The [Alpha Front|alpha] took [Bravo|bravo] on Monday. Its commander [Mara Quell|mara] [attacked|r:r1] the town again.
+The [Alpha Front|alpha] took [Bravo|bravo] on Monday. Its commander [Mara Quell|mara] [of|r:r2] the [Kesh Guard|kesh] [attacked|r:r1] the town again.
 
 [She|mara:pronoun] [vowed|c:c1] to hold [Bravo|bravo]. [The group|alpha:nominal] [denied|c:c2] looting, and [the commander|mara:office] left.
 
@@ -90,9 +93,27 @@ describe('sentenceOfDocument', () => {
     expect(sentence.actors).toEqual([
       { text: 'Alpha Front', type: 'armed_group', aliases: [] },
       { text: 'Mara Quell', type: 'individual', aliases: [] },
+      { text: 'Kesh Guard', type: 'armed_group', aliases: [] },
     ]);
     expect(sentence.locations).toEqual([{ text: 'Bravo', type: 'city' }]);
     expect(sentence.claims.map((claim) => claim.speaker)).toEqual(['Mara Quell', 'Alpha Front']);
     expect(sentence.relations).toEqual([{ type: 'OPPOSES', from: 'Alpha Front', to: 'Mara Quell' }]);
+  });
+});
+
+describe('relationRecordOfDocument', () => {
+  it('keeps every relation type, MEMBER_OF included, each end with all its names, for per-type scoring', () => {
+    const record = relationRecordOfDocument(document);
+    expect(record.relations).toEqual([
+      { type: 'OPPOSES', from: ['Alpha Front'], to: ['Mara Quell'] },
+      { type: 'MEMBER_OF', from: ['Mara Quell'], to: ['Kesh Guard'] },
+    ]);
+    const outcome = scoreRelationRecord(record, [
+      { type: 'MEMBER_OF', from: ['Quell'], to: ['Kesh Guard'] },
+      { type: 'ALLIED_WITH', from: ['Alpha Front'], to: ['Mara Quell'] },
+    ]);
+    expect(outcome.types.MEMBER_OF).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 0, fn: 1 });
+    expect(outcome.types.ALLIED_WITH).toMatchObject({ tp: 0, fp: 1, fn: 0 });
   });
 });

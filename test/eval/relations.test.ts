@@ -207,3 +207,26 @@ describe('corpora/gold/relations.jsonl', () => {
     expect(written.filter((item) => texts.has(item.text))).toEqual([]);
   });
 });
+
+describe('corpora/gold/relations-dev.jsonl', () => {
+  const set = parseRelationSet(readFileSync(new URL('../../corpora/gold/relations-dev.jsonl', import.meta.url), 'utf8'));
+
+  it('holds at least 120 written records with every relation type and the traps the rules are tuned against', () => {
+    expect(set.length).toBeGreaterThanOrEqual(120);
+    const types = new Set(set.flatMap((item) => item.relations.map((relation) => relation.type)));
+    expect([...types].sort()).toEqual(['ALLIED_WITH', 'MEMBER_OF', 'OPPOSES']);
+    const traps = new Set(set.flatMap((item) => item.not.map((trap) => trap.why)));
+    for (const kind of ['negated', 'reporter', 'allies', 'mediator', 'ended', 'hypothetical', 'target_only', 'own_side']) expect(traps).toContain(kind);
+  });
+
+  it('names its ends verbatim and shares no sentence with the held-out sets or the entity sets', () => {
+    const written = set.filter((item): item is ResolvedRecord => item.text !== undefined);
+    expect(written).toHaveLength(set.length);
+    expect(written.flatMap((item) => relationTextProblems(item).map((problem) => `${item.id}: ${problem}`))).toEqual([]);
+    const heldOut = parseRelationSet(readFileSync(new URL('../../corpora/gold/relations.jsonl', import.meta.url), 'utf8'));
+    const others = ['dev.jsonl', 'heldout.jsonl', 'heldout-official.jsonl']
+      .flatMap((file) => parseGold(readFileSync(new URL(`../../corpora/gold/${file}`, import.meta.url), 'utf8')));
+    const texts = new Set([...heldOut.map((item) => item.text), ...others.map((sentence) => sentence.text)]);
+    expect(written.filter((item) => texts.has(item.text)).map((item) => item.id)).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import {
   nameTokens,
   namesMatch,
   parseGold,
+  relationMatches,
   scoreItems,
   scoreSentence,
   type GoldSentence,
@@ -194,5 +195,23 @@ describe('relations (type+ends)', () => {
     expect(goldProblems(sentence({ relations: [{ type: 'OPPOSES', from: 'Nobody', to: 'Rapid Support Forces' }] }))).toEqual([
       'relation end "Nobody" is not one of the sentence\'s actors',
     ]);
+  });
+});
+
+describe('relationMatches', () => {
+  const gold = (type: string) => ({ type, from: ['Mohamed Hamdan Dagalo', 'Hemedti'], to: ['Rapid Support Forces', 'RSF'] });
+
+  it('matches oppositions and alliances by type and both ends, by any name, in either direction', () => {
+    for (const type of ['OPPOSES', 'ALLIED_WITH']) {
+      expect(relationMatches(gold(type), { type, from: ['Hemedti'], to: ['RSF'] })).toBe(true);
+      expect(relationMatches(gold(type), { type, from: ['RSF'], to: ['Dagalo'] })).toBe(true);
+    }
+    expect(relationMatches(gold('OPPOSES'), { type: 'ALLIED_WITH', from: ['Hemedti'], to: ['RSF'] })).toBe(false);
+    expect(relationMatches(gold('OPPOSES'), { type: 'OPPOSES', from: ['Hemedti'], to: ['Sudanese Armed Forces'] })).toBe(false);
+  });
+
+  it('matches a membership only from member to organisation', () => {
+    expect(relationMatches(gold('MEMBER_OF'), { type: 'MEMBER_OF', from: ['Hemedti'], to: ['Rapid Support Forces'] })).toBe(true);
+    expect(relationMatches(gold('MEMBER_OF'), { type: 'MEMBER_OF', from: ['RSF'], to: ['Hemedti'] })).toBe(false);
   });
 });

@@ -179,9 +179,19 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       addEdge('TARGETS', claimId, target.id, claim.confidence, claim);
       engage(target.id, 'target');
     }
-    // Threatening or accusing an actor is taking a side against it (unless the document says they are allies).
-    // Only the first actor aimed at: in "accused A of arming B" the accusation is against A.
-    const aimedAt = speaker && HOSTILE_CLAIMS.has(claim.type) ? targets[0]?.id : undefined;
+    // Accusing an actor is taking a side against it (unless the document says they are allies); a threat is only
+    // a possibility ("threatened to strike"), and a condemnation a stance ("the Council condemned the offensive"), no stated opposition.
+    // Only the accused: the first actor after the cue and before "of"/"for" ("accused A of arming B" is against A;
+    // in "the UAE, which it accuses of arming the RSF" and "the army ... officers he blamed" no named actor is accused),
+    // or the other party of "X and Y accused each other".
+    const accuses = claim.type === 'Accusation' && !CONDEMNING.test(text.slice(claim.cue.start, claim.cue.end));
+    const charge = text.slice(claim.cue.end, claim.end).search(/\b(?:of|for)\b/);
+    const mutual = /^\s+(?:each other|one another)\b/.test(text.slice(claim.cue.end, claim.end));
+    const accused = accuses
+      ? [...claim.targets].sort((a, b) => a.start - b.start).find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
+      : undefined;
+    const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
+    const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
     if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
@@ -280,10 +290,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   );
 }
 
-/** Claim types that set their speaker against the actors they aim at (OPPOSES). */
-const HOSTILE_CLAIMS = new Set(['Threat', 'Accusation']);
 /** An opposition read from one threat or accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
+/** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
+const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;
 /** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */
 const CONTRADICTION_FACTOR = 0.8;
 /** Dated events of one document ordered by PRECEDES (bounds the pairwise date comparison). */

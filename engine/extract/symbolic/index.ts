@@ -3,9 +3,9 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { findRelations, quoteReportedRelations } from './relations.ts';
+import { deniedOrHypothetical, findRelations, quoteReportedRelations } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
-import { splitSentences, tokenize } from './text.ts';
+import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
@@ -28,7 +28,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   relations.push(...unitMemberships(text, tokens, actors));
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
-  relations.push(...oppositionsFromAssaults(events, relations));
+  relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences));
   quoteReportedRelations(text, sentences, relations);
   return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
 }
@@ -36,9 +36,14 @@ export function findConflictEntities(doc: DocumentInput): Findings {
 /**
  * An actor that attacks or sanctions another opposes it; actors that attack together are allies
  * ("Rwandan troops and M23 fighters attacked FARDC positions"). An attack between parties
- * the text calls allies is not read as enmity ("fighting beside the army").
+ * the text calls allies is not read as enmity ("fighting beside the army"), nor is one the text denies or only
+ * threatens or calls for ("called on the RSF to stop attacks on the Masalit"). Whoever reports the act is no
+ * party to it ("UNICEF said children had been killed by the RSF").
  */
-function oppositionsFromAssaults(events: EventMention[], relations: RelationMention[]): RelationMention[] {
+/** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
+const REPORTED_BY = /\b(?:said|says|say|stated|states|told|reported|reports|announced|according\s+to|in\s+a\s+statement)\b/i;
+
+function oppositionsFromAssaults(text: string, events: EventMention[], relations: RelationMention[], tokens: Token[], sentences: Sentence[]): RelationMention[] {
   const found: RelationMention[] = [];
   const known = (type: RelationMention['type'], a: TextSpan, b: TextSpan) =>
     [...relations, ...found].some((r) => r.type === type && ((r.from.start === a.start && r.to.start === b.start) || (type === 'ALLIED_WITH' && r.from.start === b.start && r.to.start === a.start)));
@@ -55,8 +60,12 @@ function oppositionsFromAssaults(events: EventMention[], relations: RelationMent
   };
   for (const event of events) {
     if (event.event_type !== 'ASSAULT' && event.event_type !== 'SANCTION') continue;
-    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator');
-    const targets = event.participants.filter((p) => p.role === 'target');
+    const trigger = tokenIndexAt(tokens, event.trigger.start);
+    const sentence = sentences.find((candidate) => candidate.firstToken <= trigger && trigger < candidate.endToken);
+    if (sentence && deniedOrHypothetical(tokens, sentence, trigger)) continue;
+    const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && !reportsIt(p));
+    const targets = event.participants.filter((p) => p.role === 'target' && !reportsIt(p));
     // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
     if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);

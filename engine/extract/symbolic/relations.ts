@@ -10,9 +10,11 @@ import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
  * "a coalition of X, Y and Z", "X and Y formed an alliance"), OPPOSES
  * ("clashes between X and Y", "X fighting Y", "against").
  * A cue's parties are its clause's subject and object, coordinated ones included ("X and Y fought Z":
- * both oppose Z and are allies); a negated cue ("never backed", "denies supporting") or one inside an
- * allegation ("accused X of arming Y") states no relation. Where the alliance and the opposition readings
- * overlap ("fighting alongside") the alliance wins.
+ * both oppose Z and are allies); a negated or denied cue ("never backed", "denies supporting") or a
+ * hypothetical one ("threatened to attack", "called on X to stop attacking") states no relation, while an
+ * allegation ("accused X of arming Y") states the relation it alleges, as the accuser reports it. Where the
+ * alliance and the opposition readings overlap ("fighting alongside") the alliance wins; an alliance "against
+ * Z" ("backed the army against the M23") sets both allies against Z.
  */
 
 /** Words that make the person before "of/for" a member of the organisation after it. */
@@ -37,21 +39,42 @@ const ALLIANCE_BEFORE_CUES = ['allied with', 'allied to', 'aligned with', 'backe
   'allied', 'joined forces', 'teamed up with', 'reinforced', 'came to the aid of', 'a joint operation with', 'joint operations with',
   'a joint offensive with', 'joint patrols with', 'conducted a joint operation', 'conducted joint operations', 'launched a joint operation',
   'launched a joint offensive', 'supplied', 'supplies', 'supplying', 'delivered weapons to', 'delivered arms to', 'transferred weapons to',
-  'sent weapons to', 'provided weapons to', 'provided military support to'];
-const ALLIANCE_HYPHEN_WORDS = new Set(['backed', 'aligned', 'allied', 'supported', 'sponsored', 'funded', 'armed', 'trained', 'led', 'installed']);
+  'sent weapons to', 'provided weapons to', 'provided military support to', 'fought for', 'fighting for', 'fights for'];
+/** Alliance cues that are one only with an actor after them ("fought for Haftar's forces", not "fighting for control"). */
+const ALLIANCE_NEEDS_OBJECT = new Set(['fought for', 'fighting for', 'fights for']);
+/** "Iran-backed": the first is the second's backer ("Tuareg-led", "US-led" name a leader or a member, no ally). */
+const ALLIANCE_HYPHEN_WORDS = new Set(['backed', 'aligned', 'allied', 'supported', 'sponsored', 'funded', 'armed', 'trained', 'installed']);
 const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashing with', 'clashes with', 'battled',
   'battling', 'against', 'at war with', 'fighting against', 'opposed to', 'opposes', 'opposing', 'resisting', 'resisted',
   'in conflict with', 'hostile to', 'launched an offensive against', 'launched a counteroffensive against', 'an offensive against',
   'a counteroffensive against', 'waging war on', 'waged war on', 'declared war on', 'at war', 'clashed', 'clashing', 'clash',
-  'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on'];
+  'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
+  'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
+  'repelled', 'repulsed'];
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
 /** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
 const RECIPROCAL = new Set(['fighting', 'fought', 'fights', 'clashed', 'clashing', 'clash', 'battled', 'battling', 'at war', 'in conflict with']);
 /** Words before a cue that deny it ("has never backed", "did not attack", "denies supporting"). */
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nor', 'without', 'deny', 'denies', 'denied', 'denying', 'refused', 'refuses', 'stopped', 'ceased']);
-/** Words of a clause that make what follows an allegation, not a stated relation ("accused Rwanda of backing the M23"). */
-const ALLEGING = /^(?:accus|alleg|den(?:y|ies|ied)|reject|dismiss|refut|suspect|blam)/;
+/** Words of a clause that deny what follows ("rejected claims that it armed the M23"); an accusation states what it alleges. */
+const DENYING = /^(?:den(?:y|ies|ied|ying)|reject|dismiss|refut)/;
+/** Words of a clause that make what follows a possibility, not a fact ("threatened to strike", "would attack if", "urged X to stop attacking"). */
+const HYPOTHETICAL = new Set(['threatened', 'threatens', 'threaten', 'threatening', 'vowed', 'vows', 'would', 'could', 'might', 'will', 'if', 'unless',
+  'urged', 'urges', 'urging', 'called', 'calls', 'calling', 'plans', 'planned', 'planning', 'intends', 'ready', 'prepared', 'asked']);
+/** Words that may stand between a cue and its object ("shelled positions of the SAF", "fired on the convoy of"); a place preposition may not ("fighting in Sudan"). */
+const OBJECT_GAP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'both', 'rival', 'on', 'at', 'of', 'with', 'into', 'upon',
+  'positions', 'position', 'targets', 'bases', 'base', 'forces', 'troops', 'fighters', 'units', 'camps', 'convoy', 'convoys', 'members', 'sites', 'outposts',
+  'weapons', 'arms', 'drones', 'rockets', 'missiles', 'artillery', 'shells', 'ammunition', 'money', 'support', 'to']);
+/** Capitalised words that are no name ("the RSF on Monday attacked"). */
+const CALENDAR_WORDS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+/** Verbs of speech and accusation: whoever stands before one is the speaker, not the subject of the cue after it. */
+const SPEECH_VERBS = /^(?:accus|blam|urg|call|said$|says$|told$|ask)/;
+/** Phrases that mark a tie as over ("split from", "no longer"): a sentence holding one states no alliance or membership ("former" is read where it stands). */
+const ENDED_TIES = ['split from', 'broke with', 'broke away from', 'broken with', 'no longer', 'ended its support', 'ended their support',
+  'withdrew from', 'withdrew its', 'defected from', 'quit', 'left the', 'cut ties with', 'severed ties with'];
+/** A name after one of these is where something happens, not who does it ("In Sudan, fighting spread"). */
+const LOCATIVE = new Set(['in', 'near', 'across', 'from', 'at', 'outside', 'around', 'inside', 'throughout', 'within', 'over']);
 /** What may stand between a subject and its verb ("has long backed", "were reportedly fighting"). */
 const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'been', 'be', 'also', 'long', 'openly', 'reportedly',
   'allegedly', 'repeatedly', 'jointly', 'then', 'later', 'still', 'now', 'again', 'continue', 'continued', 'to', 'already', 'once']);
@@ -85,8 +108,10 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   oppositionIndex ??= cueIndex(OPPOSITION_CUES);
   const located: Located[] = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }));
   const relations: RelationMention[] = [];
+  /** Whether the sentence read now says a tie is over ("split from", "former ally"): its alliances and memberships are past. */
+  let tiesEnded = false;
   const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
-    if (from.start === to.start || sameActor(from, to)) return;
+    if (from.start === to.start || sameActor(from, to) || (type !== 'OPPOSES' && tiesEnded)) return;
     const known = (a: ActorMention, b: ActorMention) => relations.some((r) => r.type === type && r.from.start === a.start && r.to.start === b.start);
     if (known(from, to) || (type === 'ALLIED_WITH' && known(to, from))) return;
     const start = Math.min(from.start, to.start);
@@ -94,6 +119,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     relations.push({ type, start, end, from: span(from), to: span(to), confidence });
   };
   for (const sentence of sentences) {
+    tiesEnded = endsTies(tokens, sentence);
     const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
     const startingAt = (index: number) => inSentence.find((l) => l.firstToken === index);
     const endingAt = (index: number) => inSentence.find((l) => l.endToken === index);
@@ -102,8 +128,13 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
       let k = member.endToken;
       if (tokens[k]?.text === ',') k++;
       let sawRole = false;
+      // "X, a former commander of Y" is no member now; "X, an ally of Y" is an ally, not a member.
+      let former = false;
+      let ally = false;
       while (k < sentence.endToken && (MODIFIERS.has(tokens[k].lower) || MEMBERSHIP_ROLES.has(tokens[k].lower)) && k - member.endToken < 6) {
         sawRole ||= MEMBERSHIP_ROLES.has(tokens[k].lower);
+        former ||= tokens[k].lower === 'former';
+        ally ||= tokens[k].lower === 'ally';
         k++;
       }
       const direct = k === member.endToken;
@@ -111,8 +142,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         let g = k + 1;
         if (tokens[g]?.lower === 'the') g++;
         const group = startingAt(g);
-        if (group && ORGANISATION_TYPES.has(group.actor.actor_type) && (member.actor.actor_type === 'individual' || sawRole)) {
-          add('MEMBER_OF', member.actor, group.actor, direct ? 0.8 : 0.75);
+        if (group && !former && ORGANISATION_TYPES.has(group.actor.actor_type) && (member.actor.actor_type === 'individual' || sawRole)) {
+          add(ally ? 'ALLIED_WITH' : 'MEMBER_OF', member.actor, group.actor, direct ? 0.8 : 0.75);
         }
       }
       // "X, the Hezbollah leader", "X, an RSF commander"
@@ -144,7 +175,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
       // "Iran-backed Houthis": Houthis ALLIED_WITH Iran
       m = member.endToken;
       if (tokens[m]?.text === '-' && ALLIANCE_HYPHEN_WORDS.has(tokens[m + 1]?.lower ?? '')) {
-        for (let g = m + 2; g < Math.min(m + 5, sentence.endToken); g++) {
+        // The backed name follows, past plain words only ("Iran-backed Houthi rebels"; not past "militias and" to the next name).
+        for (let g = m + 2; g < Math.min(m + 5, sentence.endToken) && tokens[g].word && tokens[g].lower !== 'and'; g++) {
           const ally = startingAt(g);
           if (ally) {
             add('ALLIED_WITH', ally.actor, member.actor, 0.75);
@@ -155,19 +187,29 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
     /** Where the last alliance cue ends: an opposition cue inside it ("fighting" in "fighting alongside") is none. */
     let allianceEnd = -1;
+    /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
+    let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
         if (!cue || (type === 'OPPOSES' && i < allianceEnd)) continue;
-        if (type === 'ALLIED_WITH') allianceEnd = Math.max(allianceEnd, cue.endToken);
-        // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated or alleged states nothing.
-        if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrAlleged(tokens, sentence, i)) continue;
-        if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         const passive = PASSIVE.has(tokens[i - 1]?.lower ?? '') && tokens[cue.endToken]?.lower === 'by';
-        const subjects = subjectsBefore(inSentence, tokens, sentence, i);
         const objects = objectsAfter(inSentence, tokens, passive ? cue.endToken + 1 : cue.endToken);
+        if (type === 'ALLIED_WITH' && ALLIANCE_NEEDS_OBJECT.has(cueText(tokens, cue)) && objects.length === 0) continue;
+        if (type === 'ALLIED_WITH') allianceEnd = Math.max(allianceEnd, cue.endToken);
+        // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated, denied or hypothetical states nothing.
+        if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
+        if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
+        let subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
+        if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
         for (const agent of agents) for (const patient of patients) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
+        // "Burundian troops are supporting the Congolese army against the M23": both allies oppose the M23.
+        if (type === 'ALLIED_WITH' && !passive) {
+          const enemies = enemiesAfter(inSentence, tokens, patients.length > 0 ? patients[patients.length - 1].endToken : cue.endToken);
+          for (const side of [...agents, ...patients]) for (const enemy of enemies) add('OPPOSES', side.actor, enemy.actor, 0.6);
+        }
         // "X and Y fought Z", "X and Y joined forces": co-agents are allies; "X and Y fought", "X and Y are at war": enemies.
         const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) ? 'OPPOSES' : undefined;
         if (between) for (let a = 0; a < agents.length; a++) for (let b = a + 1; b < agents.length; b++) add(between, agents[a].actor, agents[b].actor, 0.6);
@@ -192,19 +234,33 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   return relations;
 }
 
+function endsTies(tokens: Token[], sentence: Sentence): boolean {
+  const words = ` ${tokens.slice(sentence.firstToken, sentence.endToken).map((token) => token.lower).join(' ')} `;
+  return ENDED_TIES.some((phrase) => words.includes(` ${phrase} `));
+}
+
 function cueText(tokens: Token[], cue: { firstToken: number; endToken: number }): string {
   return tokens.slice(cue.firstToken, cue.endToken).map((token) => token.lower).join(' ');
 }
 
-/** "has never backed", "denies supporting", "accused Rwanda of arming the M23": the words before the cue deny or allege it. */
-function deniedOrAlleged(tokens: Token[], sentence: Sentence, cueFirst: number): boolean {
+/** "has never backed", "denies supporting", "threatened to strike": the words before the cue, in its clause, deny it or make it a possibility. */
+export function deniedOrHypothetical(tokens: Token[], sentence: Sentence, cueFirst: number): boolean {
   for (let k = cueFirst - 1; k >= Math.max(sentence.firstToken, cueFirst - 12); k--) {
     const word = tokens[k].lower;
     if (word === ';' || word === 'said' || word === 'but') return false;
     if (cueFirst - k <= 3 && NEGATORS.has(word)) return true;
-    if (ALLEGING.test(word)) return true;
+    if (DENYING.test(word) || HYPOTHETICAL.has(word)) return true;
   }
   return false;
+}
+
+/** The actors after "against" following an alliance's last party (within a few words, in the clause): the allies' common enemy. */
+function enemiesAfter(located: Located[], tokens: Token[], index: number): Located[] {
+  for (let k = index; k < Math.min(index + 4, tokens.length); k++) {
+    if (tokens[k].lower === 'against') return objectsAfter(located, tokens, k + 1);
+    if (!tokens[k].word || crossesClause(tokens, k, k + 1)) return [];
+  }
+  return [];
 }
 
 /**
@@ -216,14 +272,18 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
   while (k > sentence.firstToken && AUXILIARIES.has(tokens[k - 1].lower)) k--;
   let subject: Located | undefined;
   if (tokens[k - 1]?.text === ',') {
-    for (let c = k - 2; c > Math.max(sentence.firstToken, k - 14); c--) {
+    for (let c = k - 2; c > Math.max(sentence.firstToken, k - 20); c--) {
       if (tokens[c].text !== ',') continue;
-      subject = located.find((l) => l.endToken === c);
+      // "People's Defence Force units, loyal to the NUG, fought": the name before the apposition, a plain noun after it allowed.
+      subject = located.find((l) => l.endToken === c || (l.endToken === c - 1 && tokens[c - 1].word && !tokens[c - 1].capitalised));
+      if (!subject && located.some((l) => l.firstToken > c && l.endToken < k)) return [];
       break;
     }
   }
-  subject ??= nearestBefore(located, tokens, k, 3);
-  if (!subject) return [];
+  // "The ministry accused Dunmaria of supplying": past an unknown name or a verb of speech, the actor before is not the cue's subject.
+  subject ??= nearestBefore(located, tokens, k, 3, (token) => (!token.capitalised || CALENDAR_WORDS.test(token.lower)) && !SPEECH_VERBS.test(token.lower));
+  // "In Sudan, fighting spread": a name after a place preposition is no subject.
+  if (!subject || LOCATIVE.has(tokens[subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 2 : 1)]?.lower ?? '')) return [];
   const subjects = [subject];
   // "Rwandan troops and M23 fighters", "X, Y and the Z": back along the list while it is one.
   let link = subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 1 : 0);
@@ -243,7 +303,7 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
 /** The objects of a cue ending before `index`: the actor after it, and those coordinated with it unless they start a clause of their own. */
 function objectsAfter(located: Located[], tokens: Token[], index: number): Located[] {
   const object = nearestAfter(located, tokens, index, 3);
-  if (!object) return [];
+  if (!object || tokens.slice(index, object.firstToken).some((token) => !OBJECT_GAP.has(token.lower))) return [];
   const objects = [object];
   for (;;) {
     let k = objects[objects.length - 1].endToken;
@@ -331,9 +391,11 @@ function listBefore(located: Located[], tokens: Token[], index: number): Located
   return members.length > 1 ? members : [];
 }
 
-/** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between. */
-function nearestBefore(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {
-  return located.filter((l) => l.endToken <= index && index - l.endToken <= gap && !crossesClause(tokens, l.endToken, index)).sort((a, b) => b.endToken - a.endToken)[0];
+/** The actor mention ending closest before `index`, with at most `gap` tokens (commas, "which is") between, each of them `passable`. */
+function nearestBefore(located: Located[], tokens: Token[], index: number, gap: number, passable: (token: Token) => boolean = () => true): Located | undefined {
+  return located
+    .filter((l) => l.endToken <= index && index - l.endToken <= gap && !crossesClause(tokens, l.endToken, index) && tokens.slice(l.endToken, index).every(passable))
+    .sort((a, b) => b.endToken - a.endToken)[0];
 }
 
 function nearestAfter(located: Located[], tokens: Token[], index: number, gap: number): Located | undefined {

@@ -58,7 +58,7 @@ const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
   ['The SAF attacked the RSF and the UN condemned the strike.', [['OPPOSES', 'SAF', 'RSF']]],
   ['The Rwanda Defence Force are fighting alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
-  ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army']]],
+  ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army'], ['OPPOSES', 'Wazalendo militias', 'M23']]],
 ];
 
 const NEGATION_AND_ALLEGATION: Case[] = [
@@ -67,8 +67,57 @@ const NEGATION_AND_ALLEGATION: Case[] = [
   ['The RSF did not attack the SAF in El Fasher.', []],
   ['Eritrea denied that its troops had fought alongside the ENDF.', []],
   ['Hamas never fought alongside Hezbollah.', []],
-  ['Kinshasa accused Rwanda of supporting the M23.', []],
   ['The SAF accused the RSF of attacking the camp.', []],
+];
+
+/** An accusation states the relation it alleges (as the accuser reports it); a denial states none. */
+const ALLEGATION: Case[] = [
+  ['Kinshasa accused Rwanda of supporting the M23.', [['ALLIED_WITH', 'Rwanda', 'M23']]],
+  ['Rwanda rejected claims that it armed the M23.', []],
+  // The accused is no name the layer knows: the accuser is not made the backer in its place.
+  ['The Sudanese army accused Velmar of arming the RSF.', []],
+];
+
+/** Threats, conditions and calls state no relation. */
+const HYPOTHETICAL: Case[] = [
+  ['The Houthis threatened to strike Saudi Arabia if the blockade continued.', []],
+  ['Hezbollah would attack Israel if the war spread.', []],
+  ['The UN called on the RSF to stop attacking the Masalit.', []],
+  ['Kinshasa urged Burundi to stop backing the FDLR.', []],
+  ['The Office of the High Commissioner for Human Rights called on the RSF and allied militias to stop attacks on the Masalit.', []],
+];
+
+/** Mediators are nobody's allies, and parties that only meet, talk or swap prisoners are neither allies nor enemies. */
+const MEDIATION_AND_CO_OCCURRENCE: Case[] = [
+  ['Qatar and Egypt mediated between Israel and Hamas.', []],
+  ['Russia and Ukraine exchanged prisoners in a swap brokered by the UAE.', []],
+];
+
+/** A cue's parties are named in its clause, not the places around it, nor the names inside an apposition. */
+const PARTIES_NOT_PLACES: Case[] = [
+  ['ISIS fighters were fighting in Syria and Iraq.', []],
+  ["People's Defence Force units, loyal to the National Unity Government, fought the Tatmadaw.", [['OPPOSES', "People's Defence Force", 'Tatmadaw']]],
+  ['Iran-backed militias and Hezbollah fought alongside the Syrian army.', [['ALLIED_WITH', 'Hezbollah', 'Syrian army']]],
+  ['The Tuareg-led CSP rebels clashed with the Malian army.', [['OPPOSES', 'CSP', 'Malian army']]],
+];
+
+/** Allies "against" a third party both oppose it; "fought for" an actor is siding with it, "fighting for control" is not. */
+const ALLIANCE_AGAINST: Case[] = [
+  ['Burundian troops are supporting the Congolese army against the M23.', [
+    ['ALLIED_WITH', 'Burundian troops', 'Congolese army'], ['OPPOSES', 'Burundian troops', 'M23'], ['OPPOSES', 'Congolese army', 'M23'],
+  ]],
+  ['The Colombian army and the police launched a joint operation against the Clan del Golfo.', [
+    ['OPPOSES', 'Colombian army', 'Clan del Golfo'], ['OPPOSES', 'the police', 'Clan del Golfo'], ['ALLIED_WITH', 'Colombian army', 'the police'],
+  ]],
+  ["Wagner Group mercenaries fought for Khalifa Haftar's forces.", [['ALLIED_WITH', 'Wagner Group', 'Khalifa Haftar']]],
+  ['The ELN and FARC dissidents were fighting for control of Catatumbo.', [['OPPOSES', 'ELN', 'FARC dissidents']]],
+];
+
+/** Wording the layer once missed: repelling a force, firing missiles or rockets at one, supplying shells to one. */
+const MORE_WORDING: Case[] = [
+  ['The Sudanese army repelled RSF fighters near Omdurman.', [['OPPOSES', 'Sudanese army', 'RSF']]],
+  ['Hezbollah fired rockets at Israeli army positions.', [['OPPOSES', 'Hezbollah', 'Israeli army']]],
+  ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
 ];
 
 const REPORTED_SPEECH: Case[] = [
@@ -80,13 +129,23 @@ const REPORTED_SPEECH: Case[] = [
 ];
 
 describe('relations checked against the text', () => {
-  for (const [category, cases] of Object.entries({ CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH })) {
+  for (const [category, cases] of Object.entries({
+    CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH,
+    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, PARTIES_NOT_PLACES, ALLIANCE_AGAINST, MORE_WORDING,
+  })) {
     describe(category.toLowerCase().replace(/_/g, ' '), () => {
       for (const [sentence, relations] of cases) {
         it(sentence, () => expect(stated(sentence)).toEqual(relations));
       }
     });
   }
+
+  it('reads no alliance or membership from a tie the sentence says is over, and an ally as an ally', () => {
+    const all = (text: string) => findConflictEntities({ text, source: 'test' }).relations.map((r) => [r.type, text.slice(r.from.start, r.from.end), text.slice(r.to.start, r.to.end)]);
+    expect(all('The Karmash Brigade, a faction of the Vell Liberation Front, split from the movement.')).toEqual([]);
+    expect(all('Chad, a former ally of the Sudanese army, backed the RSF.')).toEqual([['ALLIED_WITH', 'Chad', 'RSF']]);
+    expect(all('Chad, an ally of the Sudanese army, attacked the RSF.')).toEqual([['ALLIED_WITH', 'Chad', 'Sudanese army'], ['OPPOSES', 'Chad', 'RSF']]);
+  });
 
   it('quotes a reported relation with its whole sentence, which names who reports it', () => {
     const text = 'Fighting resumed on Monday. The UN said the RSF attacked the SAF in El Fasher.';
