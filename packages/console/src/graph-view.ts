@@ -3,6 +3,7 @@
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
+import type { MouseCoords } from 'sigma/types';
 import type { Shown } from './model.ts';
 
 /** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
@@ -78,7 +79,8 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
-      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4 });
+      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: count > 500, hideLabelsOnMove: count > 500 });
+      pickOnlyWhenNeeded(renderer);
       renderer.on('clickNode', ({ node }) => onSelect({ node }));
       renderer.on('clickEdge', ({ edge }) => onSelect({ edge }));
       renderer.on('enterEdge', () => container.classList.add('pointing'));
@@ -96,4 +98,25 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
     },
   };
   return view;
+}
+
+/**
+ * Sigma looks for the node and the edge under the pointer at every mouse move, button press and
+ * release and wheel turn, reading its picking buffers back (gl.readPixels), which waits for the
+ * GPU to finish drawing: a stall at each, and while a large graph is dragged, frames of half a
+ * second (bench/console.ts). Only clicks and hovering need it: the press, release and wheel
+ * look-ups (for events the console does not listen to) go, and the hover look-up waits while the
+ * button is down, since nothing is hovered while the graph is dragged.
+ */
+function pickOnlyWhenNeeded(renderer: Sigma): void {
+  const captor = renderer.getMouseCaptor();
+  // sigma's own handlers (a private field), each the one listener it adds to the captor's event
+  const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel', (coords: MouseCoords) => void> }).activeListeners;
+  captor.removeListener('mousedown', listeners.handleDown);
+  captor.removeListener('mouseup', listeners.handleUp);
+  captor.removeListener('wheel', listeners.handleWheel);
+  captor.removeListener('mousemove', listeners.handleMove);
+  captor.on('mousemove', (coords) => {
+    if (!captor.isMouseDown) listeners.handleMove(coords);
+  });
 }
