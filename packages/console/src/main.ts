@@ -11,6 +11,7 @@ import { inspect, type InspectorContext } from './inspector.ts';
 import { renderMap } from './map.ts';
 import { graphMl, jsonLines, nodeLabel, shownCsv, shownOf, type QueryAnswer, type Shown } from './model.ts';
 import { renderReview } from './review.ts';
+import { literal, SEARCH_LIMIT, searchQuery, type SearchKind } from './search.ts';
 import { stored } from './stored.ts';
 import { renderTimeline } from './timeline.ts';
 
@@ -213,7 +214,8 @@ tabs('result-tabs', (name) => {
 /** Counts the queries run: an answer that arrives after a later query was started is dropped. */
 let queriesRun = 0;
 
-async function runQuery(): Promise<void> {
+/** Runs the editor's query and shows its answer (undefined: it failed, or a later query overtook it). */
+async function runQuery(): Promise<QueryAnswer | undefined> {
   const query = editor.text().trim();
   if (!query || !state.graphId) return;
   const run = (queriesRun += 1);
@@ -226,6 +228,7 @@ async function runQuery(): Promise<void> {
     fillHistory();
     editor.mark((answer.notifications ?? []).map((note) => ({ ...note.position, message: `${note.title}: ${note.description}`, severity: 'warning' as const })));
     showAnswer(answer);
+    return answer;
   } catch (error) {
     if (run !== queriesRun) return;
     byId('result-summary').textContent = '';
@@ -268,14 +271,10 @@ function renderTable(answer: QueryAnswer): void {
   );
 }
 
-/** How many neighbours an expansion shows at most. */
-const EXPAND_LIMIT = 100;
-/** A string literal of the pattern language. */
-const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-function expand(id: string, type: string | undefined): void {
+function expand(id: string, type: string | undefined, limit: number): void {
   const relationship = type && /^[A-Za-z_][A-Za-z0-9_]*$/.test(type) ? `:${type}` : '';
-  editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${EXPAND_LIMIT}`);
+  editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${limit}`);
   void runQuery();
 }
 
@@ -297,6 +296,23 @@ async function openRecord(selection: { node: string } | { edge: string }): Promi
 }
 
 byId('run').addEventListener('click', () => void runQuery());
+
+// ---- find by name ----------------------------------------------------------------------------
+
+byId<HTMLFormElement>('search-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const words = byId<HTMLInputElement>('search-name').value.trim();
+  if (!words) return;
+  editor.setText(searchQuery(byId<HTMLSelectElement>('search-kind').value as SearchKind, words));
+  void runQuery().then((answer) => {
+    if (!answer) return;
+    const found = state.shown.nodes;
+    // one record found: it is what was sought, read at once
+    if (found.length === 1) void openRecord({ node: found[0].id });
+    else if (found.length === 0) say(`Nothing found for "${words}": try part of the name, or another kind.`, 'info');
+    else if (found.length >= SEARCH_LIMIT) say(`The first ${SEARCH_LIMIT} found: add words to narrow it.`, 'info');
+  });
+});
 
 // ---- history and saved queries ---------------------------------------------------------------
 
