@@ -14,6 +14,7 @@ import { renderReview } from './review.ts';
 import { literal, SEARCH_LIMIT, searchQuery, type SearchKind } from './search.ts';
 import { stored } from './stored.ts';
 import { renderTimeline } from './timeline.ts';
+import { renderTrajectory, trajectoryRequest, type Period } from './trajectory.ts';
 
 interface GraphDetail {
   graph_id: string;
@@ -37,6 +38,7 @@ const state = {
   answer: undefined as QueryAnswer | undefined,
   shown: { nodes: [], edges: [] } as Shown,
   view: 'query',
+  period: 'month' as Period,
 };
 const vocabulary: Vocabulary = { labels: [], types: [], properties: new Set(['id', 'label', 'text', 'type', 'role', 'actor_type', 'event_type', 'date', 'fatalities', 'country_code', 'source']) };
 
@@ -170,6 +172,7 @@ slider.addEventListener('change', () => {
 async function refresh(): Promise<void> {
   if (state.view === 'query') await runQuery();
   else if (state.view === 'timeline' || state.view === 'map') await drawPlaces();
+  else if (state.view === 'trajectory') await drawTrajectory();
   else if (state.view === 'review') await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch(failed);
 }
 
@@ -371,6 +374,30 @@ async function drawPlaces(): Promise<void> {
     if (view === 'timeline') renderTimeline(eventRows, state.country, () => chooseCountry(null), (id) => void openRecord({ node: id }));
     else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.country, chooseCountry);
   } catch (error) {
+    failed(error);
+  }
+}
+
+// ---- escalation trajectory -------------------------------------------------------------------
+
+/** Counts the trajectories asked for: one that arrives after a later one was asked is dropped. */
+let trajectoriesAsked = 0;
+
+async function drawTrajectory(): Promise<void> {
+  const workspace = needWorkspace();
+  if (!workspace) return clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, 'It needs a workspace that reads this graph.'));
+  const asked = (trajectoriesAsked += 1);
+  clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, `Running Glasl and Kriesberg for each ${state.period}, for the graph and each conflict…`));
+  try {
+    const assessment = await api<Assessment>('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/assess`, trajectoryRequest(state.period, state.asOf));
+    if (asked !== trajectoriesAsked || state.view !== 'trajectory') return;
+    renderTrajectory(assessment, state.period, (period) => {
+      state.period = period;
+      void drawTrajectory();
+    });
+  } catch (error) {
+    if (asked !== trajectoriesAsked) return;
+    clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, 'Could not draw the trajectory.'));
     failed(error);
   }
 }
