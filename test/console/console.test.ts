@@ -371,6 +371,16 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await page.getByRole('button', { name: 'Run query' }).click();
     await expect.poll(() => message().textContent()).toContain('The server failed to answer (500 internal_error): the store failed');
     await shoot('15-server-error');
+    // a view that fails to read says so in itself too, not a blank page
+    await page.getByRole('tab', { name: 'Timeline view' }).click();
+    await expect.poll(() => page.locator('#view-timeline').textContent()).toContain('Could not read the events and places: The server failed to answer (500 internal_error)');
+    await page.route('**/v1/workspaces/*/assess', (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, code: 'busy', detail: 'every reasoning worker is busy' }) }));
+    await page.getByRole('tab', { name: 'Trajectory view' }).click();
+    await expect.poll(() => page.locator('#view-trajectory').textContent()).toContain('Could not draw the trajectory: The server failed to answer (503 busy): every reasoning worker is busy');
+    expect(await message().textContent()).toContain('503 busy');
+    await shoot('15b-server-error-trajectory');
+    await page.unroute('**/v1/workspaces/*/assess');
+    await page.getByRole('tab', { name: 'Query view' }).click();
     await page.unroute('**/v1/graph/query');
   });
 
@@ -389,7 +399,7 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     expect(pageErrors).toEqual([]);
     expect(unexpected).toEqual([]);
     expect(violations).toEqual([]);
-    // the refused key, the expired one and the failed query log their status; nothing else (no CSP violation)
-    expect(consoleErrors.filter((text) => !/status of (400|401|500)/.test(text))).toEqual([]);
+    // the refused key, the expired one and the failed requests log their status; nothing else (no CSP violation)
+    expect(consoleErrors.filter((text) => !/status of (400|401|500|503)/.test(text))).toEqual([]);
   });
 });

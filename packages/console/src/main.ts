@@ -173,7 +173,12 @@ async function refresh(): Promise<void> {
   if (state.view === 'query') await runQuery();
   else if (state.view === 'timeline' || state.view === 'map') await drawPlaces();
   else if (state.view === 'trajectory') await drawTrajectory();
-  else if (state.view === 'review') await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch(failed);
+  else if (state.view === 'review') {
+    await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch((error: unknown) => {
+      clear(byId('view-review'), el('p', { class: 'muted' }, `Could not read the review queue: ${describe(error)}`));
+      failed(error);
+    });
+  }
 }
 
 // ---- views and tabs --------------------------------------------------------------------------
@@ -374,6 +379,7 @@ async function drawPlaces(): Promise<void> {
     if (view === 'timeline') renderTimeline(eventRows, state.country, () => chooseCountry(null), (id) => void openRecord({ node: id }));
     else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.country, chooseCountry);
   } catch (error) {
+    clear(byId(`view-${view}`), el('p', { class: 'muted' }, `Could not read the events and places: ${describe(error)}`));
     failed(error);
   }
 }
@@ -397,7 +403,7 @@ async function drawTrajectory(): Promise<void> {
     });
   } catch (error) {
     if (asked !== trajectoriesAsked) return;
-    clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, 'Could not draw the trajectory.'));
+    clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, `Could not draw the trajectory: ${describe(error)}`));
     failed(error);
   }
 }
