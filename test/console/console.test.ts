@@ -120,6 +120,8 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     expect(edges).toBeGreaterThanOrEqual(3);
     // sigma drew into its WebGL canvases
     expect(await page.locator('#result-graph canvas').count()).toBeGreaterThan(0);
+    // styled by kind and actor type, the colours named
+    expect(await page.locator('#result-graph .graph-legend li').allTextContents()).toEqual(expect.arrayContaining(['Actor (armed_forces)', 'Actor (armed_group)', 'Claim']));
     // highlighted: keywords, labels and variables in their own spans
     expect(await page.locator('#editor .cm-line span').count()).toBeGreaterThan(2);
     await shoot('02-query-graph');

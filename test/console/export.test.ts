@@ -26,6 +26,13 @@ describe('what the console exports', () => {
     expect(shown.nodes.find((node) => node.id === 'c')!.properties).toEqual({ type: 'Accusation', text: '=HYPERLINK("http://x")' });
   });
 
+  it("an actor returned whole in the rows keeps its every property (its actor type colours it)", () => {
+    const rows = [[{ id: 'b', labels: ['Actor'], properties: { label: 'Rapid "Support", Forces', role: 'party', actor_type: 'armed_group', aliases: ['RSF'] } }, 'not a node']];
+    const actor = shownOf({ ...answer, columns: ['a', 'x'], rows }).nodes.find((node) => node.id === 'b')!;
+    expect(actor.properties).toEqual({ label: 'Rapid "Support", Forces', role: 'party', actor_type: 'armed_group', aliases: ['RSF'] });
+    expect(shownOf(answer).nodes.find((node) => node.id === 'b')!.properties).toEqual({ label: 'Rapid "Support", Forces', role: 'party' });
+  });
+
   it('CSV quotes what needs quoting and defuses spreadsheet formulas', () => {
     expect(csvCell('plain')).toBe('plain');
     expect(csvCell('a, "b"')).toBe('"a, ""b"""');

@@ -4,6 +4,7 @@ import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
 import type { MouseCoords } from 'sigma/types';
+import { clear, el } from './dom.ts';
 import type { Shown } from './model.ts';
 
 /** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
@@ -44,8 +45,19 @@ export interface GraphView {
   refresh(): void;
 }
 
+/** What the colours of the nodes shown stand for: each kind, and each actor type among the actors. */
+function legendOf(shown: Shown): { name: string; colour: string }[] {
+  const entries = new Map<string, string>();
+  for (const node of shown.nodes) {
+    const type = node.kind === 'Actor' && typeof node.properties.actor_type === 'string' && ACTOR_TYPE_COLOURS[node.properties.actor_type] ? `Actor (${node.properties.actor_type})` : node.kind;
+    entries.set(type, colourOf(node.kind, node.properties));
+  }
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, colour]) => ({ name, colour }));
+}
+
 export function createGraphView(container: HTMLElement, onSelect: (selection: { node: string } | { edge: string }) => void): GraphView {
   let renderer: Sigma | undefined;
+  const legend = el('ul', { class: 'graph-legend', 'aria-label': 'Colours of the graph' });
   // arrow keys pan, + and - zoom: the canvas is a focusable region
   container.tabIndex = 0;
   container.setAttribute('aria-label', 'Graph of the result: arrow keys pan, + and - zoom; the table lists the same records');
@@ -81,6 +93,13 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
       renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: count > 500, hideLabelsOnMove: count > 500 });
       pickOnlyWhenNeeded(renderer);
+      // over the canvases, inside their box: appended again since killing a renderer empties the container
+      container.appendChild(legend);
+      clear(legend, ...legendOf(shown).map(({ name, colour }) => {
+        const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+        swatch.style.background = colour;
+        return el('li', {}, swatch, name);
+      }));
       renderer.on('clickNode', ({ node }) => onSelect({ node }));
       renderer.on('clickEdge', ({ edge }) => onSelect({ edge }));
       renderer.on('enterEdge', () => container.classList.add('pointing'));
