@@ -40,7 +40,7 @@ export interface InspectorContext {
   failed(error: unknown): void;
 }
 
-/** How many neighbours an expansion shows unless asked, and at most (the graph view stays fluid well past it). */
+/** How many neighbours an expansion shows unless asked, and at most (fewer than the 2,000 nodes bench/console.ts pans). */
 const EXPAND_DEFAULT = 100;
 const EXPAND_MAX = 1000;
 

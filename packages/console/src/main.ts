@@ -279,7 +279,6 @@ function renderTable(answer: QueryAnswer): void {
   );
 }
 
-
 function expand(id: string, type: string | undefined, limit: number): void {
   const relationship = type && /^[A-Za-z_][A-Za-z0-9_]*$/.test(type) ? `:${type}` : '';
   editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${limit}`);
