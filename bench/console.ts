@@ -9,7 +9,7 @@
  *   npm run bench:console [-- --nodes 2000 --runs 5]
  */
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -105,6 +105,8 @@ try {
   const sorted = [...intervals].sort((a, b) => a - b);
   console.log(`\n## panning a ${NODES}-node result\n\nresult: ${summary}; run to drawn (query, layout, WebGL upload): ${drawn} ms`);
   console.log(`frames: ${intervals.length} in ${seconds.toFixed(2)} s = ${(intervals.length / seconds).toFixed(1)} fps; frame time median ${median(intervals).toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms, worst ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  // Chromium draws with SwiftShader here: the frames are the CPU's, and a loaded machine's frames are slower
+  console.log(`machine load (1-minute average) while panning: ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`);
 } finally {
   await browser.close();
   await stopServer(server);

@@ -120,6 +120,8 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     expect(edges).toBeGreaterThanOrEqual(3);
     // sigma drew into its WebGL canvases
     expect(await page.locator('#result-graph canvas').count()).toBeGreaterThan(0);
+    // styled by kind and actor type, the colours named
+    expect(await page.locator('#result-graph .graph-legend li').allTextContents()).toEqual(expect.arrayContaining(['Actor (armed_forces)', 'Actor (armed_group)', 'Claim']));
     // highlighted: keywords, labels and variables in their own spans
     expect(await page.locator('#editor .cm-line span').count()).toBeGreaterThan(2);
     await shoot('02-query-graph');
@@ -198,15 +200,61 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     expect(await page.locator('#as-of-value').textContent()).toBe('now');
   });
 
-  it('the timeline shows the events by month, their labels as text', async () => {
+  it('the timeline shows the events by month and by type, with the dead, their labels as text', async () => {
     await page.getByRole('tab', { name: 'Timeline view' }).click();
     const timeline = page.locator('#view-timeline');
     await expect.poll(() => timeline.locator('.month').count()).toBeGreaterThanOrEqual(3);
-    expect(await timeline.locator('[aria-label="Events per month"]').getAttribute('role')).toBe('list');
-    expect(await timeline.locator('.month[aria-label^="2024-03"]').getAttribute('aria-label')).toBe('2024-03: 2 events, 12 killed'); // e1, and the attack the ingested document reports
+    expect(await timeline.locator('[aria-label="Events per month, by type"]').getAttribute('role')).toBe('list');
+    // e1, and the attack the ingested document reports; then e3 and the militia's raid
+    expect(await timeline.locator('.month[aria-label^="2024-03"]').getAttribute('aria-label')).toBe('2024-03: 2 events (2 ASSAULT), 12 killed');
+    expect(await timeline.locator('.month[aria-label^="2024-04"]').getAttribute('aria-label')).toBe('2024-04: 2 events (2 ASSAULT), 8 killed');
+    expect(await timeline.locator('[aria-label="Killed per month"] [role=listitem]').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual(['2024-03: 12 killed', '2024-04: 8 killed', '2024-05: 0 killed']);
+    const byType = timeline.getByRole('table', { name: 'Events by type' });
+    expect(await byType.locator('tbody tr').evaluateAll((rows) => rows.map((row) => (row as HTMLTableRowElement).innerText.split('\t').join(' ')))).toEqual(['ASSAULT 4 20', 'PROTEST 1 0']);
     expect(await timeline.textContent()).toContain(HOSTILE.event);
+    expect(await timeline.textContent()).toContain(HOSTILE.raid);
     expect(await timeline.locator('b, img, script').count()).toBe(0);
     await shoot('09-timeline');
+    // one type alone, chosen by the keyboard
+    await byType.getByRole('button', { name: 'Show only PROTEST events' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => timeline.locator('.month').count()).toBe(1);
+    expect(await timeline.getByLabel('Event type to show').inputValue()).toBe('PROTEST');
+    expect(await timeline.getByRole('table', { name: 'Events', exact: true }).textContent()).toContain('march in Khartoum');
+    expect(await timeline.getByRole('table', { name: 'Events', exact: true }).textContent()).not.toContain(HOSTILE.event);
+    await shoot('09b-timeline-one-type');
+    await timeline.getByLabel('Event type to show').selectOption('');
+    await expect.poll(() => timeline.locator('.month').count()).toBe(3);
+  });
+
+  it('the escalation trajectory shows the stage and phase per period of each conflict, its names as text', async () => {
+    await page.getByRole('tab', { name: 'Trajectory view' }).click();
+    const view = page.locator('#view-trajectory');
+    const table = view.locator('table.trajectory');
+    await table.waitFor({ timeout: 120_000 });
+    const groups = await table.locator('tbody th[scope=rowgroup]').allTextContents();
+    expect(groups[0]).toBe('The whole graph');
+    // the second conflict is named after its parties, whose labels are markup: shown as written
+    const hostile = groups.find((name) => name.includes(HOSTILE.party));
+    expect(hostile).toContain(HOSTILE.otherParty);
+    expect(await table.locator('thead th').allTextContents()).toEqual(['conflict', '', '2024-03', '2024-04', '2024-05']);
+    // the militia's raid (2024-04) escalated: a stage, coloured by Glasl's level
+    const stage = table.getByRole('button', { name: `${hostile}, 2024-04: Glasl's stage, stage`, exact: false });
+    expect(await stage.textContent()).toMatch(/^[1-9]$/);
+    expect(await stage.getAttribute('class')).toMatch(/cell (win-win|win-lose|lose-lose)/);
+    expect(await table.getByRole('button', { name: `${hostile}, 2024-04: Kriesberg's phase`, exact: false }).textContent()).toMatch(/^[a-z -]+$/);
+    expect(await view.locator('script, img, a, b').count()).toBe(0);
+    await shoot('09c-trajectory');
+    // a period's statements, by the keyboard
+    await stage.focus();
+    await page.keyboard.press('Enter');
+    const detail = view.locator('#trajectory-detail');
+    await expect.poll(() => detail.locator('h3').textContent()).toBe(`${hostile}, 2024-04`);
+    expect(await detail.textContent()).toMatch(/Glasl stage [1-9] of 9/);
+    await shoot('09d-trajectory-period');
+    // by quarter
+    await view.getByLabel('Period of the trajectory').selectOption('quarter');
+    await expect.poll(() => table.locator('thead th').allTextContents(), { timeout: 120_000 }).toEqual(['conflict', '', '2024-Q1', '2024-Q2']);
   });
 
   it('the map shades the countries with places and filters the timeline by one', async () => {
@@ -267,6 +315,44 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await page.getByRole('tab', { name: 'Graph result' }).click();
   });
 
+  it('find an actor, a place or a claim by name, and expand its neighbours within a bound', async () => {
+    const inspector = page.locator('#inspector');
+    const find = async (kind: string, words: string) => {
+      await page.getByLabel('Kind to find').selectOption(kind);
+      await page.getByLabel('Name or words to find').fill(words);
+      await page.getByLabel('Name or words to find').press('Enter');
+    };
+    // a place, by part of its name: the one found opens at once
+    await find('Location', 'khart');
+    await expect.poll(() => inspector.locator('h3').textContent()).toBe('Location Khartoum');
+    expect(await summary().textContent()).toMatch(/^1 nodes/);
+    // an actor by an alias only (the ingested document's)
+    await find('Actor', 'sudan army');
+    await expect.poll(() => inspector.locator('h3').textContent()).toBe('Actor Sudanese Armed Forces');
+    expect(await summary().textContent()).toMatch(/^1 nodes/);
+    expect(await page.locator('#editor .cm-content').textContent()).toContain("CONTAINS 'sudan army'");
+    await shoot('17-find-actor');
+    // its neighbours, at most one
+    await inspector.getByLabel('Relationship type to expand by').selectOption('');
+    await inspector.getByLabel('At most this many neighbours (1 to 1000)').fill('1');
+    await inspector.getByRole('button', { name: 'Expand neighbours' }).click();
+    await expect.poll(() => summary().textContent()).toMatch(/^2 nodes, 1 edges, 1 rows/);
+    expect(await page.locator('#editor .cm-content').textContent()).toContain('LIMIT 1');
+    // any kind, by words of markup: the claim and the militia, as written
+    await find('', '<script>');
+    await expect.poll(() => summary().textContent()).toMatch(/^[2-9] nodes/);
+    await page.getByRole('tab', { name: 'Table result' }).click();
+    const table = page.locator('#result-table');
+    await expect.poll(() => table.textContent()).toContain(HOSTILE.party);
+    expect(await table.textContent()).toContain(HOSTILE.claim);
+    expect(await table.locator('img, script, a, b').count()).toBe(0);
+    await shoot('18-find-markup');
+    await page.getByRole('tab', { name: 'Graph result' }).click();
+    // nothing found says so
+    await find('Claim', 'no such words anywhere');
+    await expect.poll(() => message().textContent()).toContain('Nothing found for "no such words anywhere"');
+  });
+
   it('export CSV of what is shown', async () => {
     await typeQuery('MATCH (a:Actor) RETURN a.label AS actor, a.role AS role ORDER BY actor');
     await page.getByRole('button', { name: 'Run query' }).click();
@@ -287,6 +373,16 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await page.getByRole('button', { name: 'Run query' }).click();
     await expect.poll(() => message().textContent()).toContain('The server failed to answer (500 internal_error): the store failed');
     await shoot('15-server-error');
+    // a view that fails to read says so in itself too, not a blank page
+    await page.getByRole('tab', { name: 'Timeline view' }).click();
+    await expect.poll(() => page.locator('#view-timeline').textContent()).toContain('Could not read the events and places: The server failed to answer (500 internal_error)');
+    await page.route('**/v1/workspaces/*/assess', (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, code: 'busy', detail: 'every reasoning worker is busy' }) }));
+    await page.getByRole('tab', { name: 'Trajectory view' }).click();
+    await expect.poll(() => page.locator('#view-trajectory').textContent()).toContain('Could not draw the trajectory: The server failed to answer (503 busy): every reasoning worker is busy');
+    expect(await message().textContent()).toContain('503 busy');
+    await shoot('15b-server-error-trajectory');
+    await page.unroute('**/v1/workspaces/*/assess');
+    await page.getByRole('tab', { name: 'Query view' }).click();
     await page.unroute('**/v1/graph/query');
   });
 
@@ -305,7 +401,7 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     expect(pageErrors).toEqual([]);
     expect(unexpected).toEqual([]);
     expect(violations).toEqual([]);
-    // the refused key, the expired one and the failed query log their status; nothing else (no CSP violation)
-    expect(consoleErrors.filter((text) => !/status of (400|401|500)/.test(text))).toEqual([]);
+    // the refused key, the expired one and the failed requests log their status; nothing else (no CSP violation)
+    expect(consoleErrors.filter((text) => !/status of (400|401|500|503)/.test(text))).toEqual([]);
   });
 });

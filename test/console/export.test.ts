@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { byMonth, type EventRow } from '../../packages/console/src/events.ts';
+import { byMonth, byType, type EventRow } from '../../packages/console/src/events.ts';
 import { csv, csvCell, graphMl, jsonLines, shownCsv, shownOf, type QueryAnswer } from '../../packages/console/src/model.ts';
+import { SEARCH_LIMIT, searchQuery } from '../../packages/console/src/search.ts';
 
 const answer: QueryAnswer = {
   actors: [{ id: 'b', label: 'Rapid "Support", Forces', role: 'party', confidence: 0.9 }, { id: 'a', label: '<img src=x onerror=alert(1)>', role: 'observer', confidence: 0.4 }],
@@ -23,6 +24,13 @@ describe('what the console exports', () => {
     expect(shown.nodes.find((node) => node.id === 'c')!.label).toBe('Accusation: =HYPERLINK("http://x")');
     // a claim's status is computed by the server, not a property to import back
     expect(shown.nodes.find((node) => node.id === 'c')!.properties).toEqual({ type: 'Accusation', text: '=HYPERLINK("http://x")' });
+  });
+
+  it("an actor returned whole in the rows keeps its every property (its actor type colours it)", () => {
+    const rows = [[{ id: 'b', labels: ['Actor'], properties: { label: 'Rapid "Support", Forces', role: 'party', actor_type: 'armed_group', aliases: ['RSF'] } }, 'not a node']];
+    const actor = shownOf({ ...answer, columns: ['a', 'x'], rows }).nodes.find((node) => node.id === 'b')!;
+    expect(actor.properties).toEqual({ label: 'Rapid "Support", Forces', role: 'party', actor_type: 'armed_group', aliases: ['RSF'] });
+    expect(shownOf(answer).nodes.find((node) => node.id === 'b')!.properties).toEqual({ label: 'Rapid "Support", Forces', role: 'party' });
   });
 
   it('CSV quotes what needs quoting and defuses spreadsheet formulas', () => {
@@ -71,5 +79,28 @@ describe('the timeline by month', () => {
       ['2025-01', 1, 5],
     ]);
     expect(byMonth([event('d', null)])).toEqual([]);
+  });
+});
+
+describe('the timeline by type', () => {
+  const event = (id: string, type: string, fatalities: number | null = null): EventRow => ({ id, type, date: '2024-01-01', fatalities, label: null, place: null, country: null });
+
+  it('counts events and the dead per type, the most frequent first, ties by name', () => {
+    expect(byType([event('a', 'PROTEST'), event('b', 'ASSAULT', 4), event('c', 'ASSAULT', 1), event('d', 'COERCE'), event('e', '', 2)])).toEqual([
+      { type: 'ASSAULT', events: 2, fatalities: 5 },
+      { type: 'COERCE', events: 1, fatalities: 0 },
+      { type: 'PROTEST', events: 1, fatalities: 0 },
+      { type: 'untyped', events: 1, fatalities: 2 },
+    ]);
+  });
+});
+
+describe('finding by name', () => {
+  it('looks in labels and aliases, or claim texts, in any case, the words a string literal whatever they hold', () => {
+    const actor = searchQuery('Actor', "  O'Brien \\ Sons ");
+    expect(actor).toContain("MATCH (n:Actor)\nWHERE toLower(n.label) CONTAINS 'o\\'brien \\\\ sons' OR any(alias IN n.aliases WHERE toLower(alias) CONTAINS 'o\\'brien \\\\ sons')");
+    expect(actor).toMatch(new RegExp(`ORDER BY n.label, id\\(n\\)\\nLIMIT ${SEARCH_LIMIT}$`));
+    expect(searchQuery('Claim', 'Ceasefire')).toContain("MATCH (n:Claim)\nWHERE toLower(n.text) CONTAINS 'ceasefire'\n");
+    expect(searchQuery('', 'x')).toContain('WHERE (n:Actor OR n:Location OR n:Claim) AND (');
   });
 });

@@ -4,6 +4,10 @@ export const HOSTILE = {
   claim: 'The army said: <script>alert("claim")</script> see [proof](javascript:alert("link")) **now** &lt;b&gt;',
   quote: 'the RSF fought the army <img src=x onerror=alert("quote")> near <a href="javascript:alert(1)">Khartoum</a>',
   event: 'shelling of the market <b onmouseover=alert("event")>x</b>',
+  /** The two parties of a second conflict: its name, in the trajectory, is made of theirs. */
+  party: '<script>alert("party")</script> Militia',
+  otherParty: '[Guards](javascript:alert("party"))',
+  raid: 'raid on the <b onclick=alert("raid")>village</b>',
 };
 
 /** The same tricks in a document extraction reads (ingest), so its quotes carry them too. */
@@ -13,7 +17,7 @@ export const HOSTILE_DOCUMENT = [
   'A statement read: [click here](javascript:alert("doc3")) and <iframe src="javascript:alert(4)"></iframe>.',
 ].join(' ');
 
-/** The seeded graph: two armies opposed, a claim, two events in Khartoum, and the hostile actor. */
+/** The seeded graph: two armies opposed, a claim, two events in Khartoum, the hostile actor, and a second conflict of hostile names. */
 export function seedGraph() {
   const source = (quote: string, day: string) => ({ source: 'report-1', timestamp: `${day}T00:00:00Z`, quote, span: { start: 0, end: quote.length }, document_id: 'doc-report-1' });
   return {
@@ -26,6 +30,9 @@ export function seedGraph() {
       { kind: 'Event', id: 'e1', event_type: 'ASSAULT', date: '2024-03-03', label: HOSTILE.event, fatalities: 12, provenance: source(HOSTILE.event, '2024-03-03') },
       { kind: 'Event', id: 'e2', event_type: 'PROTEST', date: '2024-05-10', label: 'march in Khartoum', size: 300 },
       { kind: 'Event', id: 'e3', event_type: 'ASSAULT', date: '2024-04-20', label: 'attack on El Fasher', fatalities: 3 },
+      { kind: 'Actor', id: 'militia', label: HOSTILE.party, role: 'party', actor_type: 'armed_group', confidence: 0.9 },
+      { kind: 'Actor', id: 'guards', label: HOSTILE.otherParty, role: 'party', actor_type: 'armed_group', confidence: 0.9 },
+      { kind: 'Event', id: 'e4', event_type: 'ASSAULT', date: '2024-04-02', label: HOSTILE.raid, fatalities: 5 },
     ],
     edges: [
       { type: 'OPPOSES', id: 'fight', from: 'rsf', to: 'saf', confidence: 0.9, provenance: source(HOSTILE.quote, '2024-03-03') },
@@ -35,6 +42,8 @@ export function seedGraph() {
       { type: 'OCCURRED_AT', from: 'e2', to: 'khartoum' },
       { type: 'PARTICIPATES_IN', from: 'rsf', to: 'e1' },
       { type: 'PARTICIPATES_IN', from: 'hostile', to: 'e2', confidence: 0.3 },
+      { type: 'PARTICIPATES_IN', from: 'militia', to: 'e4' },
+      { type: 'PARTICIPATES_IN', from: 'guards', to: 'e4' },
     ],
   };
 }

@@ -63,7 +63,7 @@ export function describe(error: unknown, signingIn = false): string {
   }
   if (status === 403) return `This key may not do that (403 ${code}): ${detail ?? ''}`.trim();
   if (status === 0) return detail ?? 'The server could not be reached.';
-  if (status >= 500) return `The server failed to answer (${status} ${code}): ${detail ?? ''} Try again; if it persists, tell the operator.`.trim();
+  if (status >= 500) return `The server failed to answer (${status} ${code})${detail ? `: ${detail.replace(/[.!?]?$/, '.')}` : '.'} Try again; if it persists, tell the operator.`;
   if (status === 429) return 'Too many requests (429): wait a moment and try again.';
   return `${detail ?? code} (${status} ${code})`;
 }

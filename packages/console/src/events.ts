@@ -57,3 +57,21 @@ export function byMonth(events: EventRow[]): { month: string; events: EventRow[]
   }
   return out;
 }
+
+export interface TypeCount {
+  type: string;
+  events: number;
+  fatalities: number;
+}
+
+/** Events and fatalities per event type, the most frequent type first (then by name: the same order each time). */
+export function byType(events: EventRow[]): TypeCount[] {
+  const types = new Map<string, TypeCount>();
+  for (const event of events) {
+    const type = event.type || 'untyped';
+    const count = types.get(type) ?? (types.set(type, { type, events: 0, fatalities: 0 }).get(type)!);
+    count.events += 1;
+    count.fatalities += typeof event.fatalities === 'number' ? event.fatalities : 0;
+  }
+  return [...types.values()].sort((a, b) => b.events - a.events || (a.type < b.type ? -1 : 1));
+}

@@ -3,6 +3,8 @@
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
+import type { MouseCoords } from 'sigma/types';
+import { clear, el } from './dom.ts';
 import type { Shown } from './model.ts';
 
 /** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
@@ -43,8 +45,19 @@ export interface GraphView {
   refresh(): void;
 }
 
+/** What the colours of the nodes shown stand for: each kind, and each actor type among the actors. */
+function legendOf(shown: Shown): { name: string; colour: string }[] {
+  const entries = new Map<string, string>();
+  for (const node of shown.nodes) {
+    const type = node.kind === 'Actor' && typeof node.properties.actor_type === 'string' && ACTOR_TYPE_COLOURS[node.properties.actor_type] ? `Actor (${node.properties.actor_type})` : node.kind;
+    entries.set(type, colourOf(node.kind, node.properties));
+  }
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, colour]) => ({ name, colour }));
+}
+
 export function createGraphView(container: HTMLElement, onSelect: (selection: { node: string } | { edge: string }) => void): GraphView {
   let renderer: Sigma | undefined;
+  const legend = el('ul', { class: 'graph-legend', 'aria-label': 'Colours of the graph' });
   // arrow keys pan, + and - zoom: the canvas is a focusable region
   container.tabIndex = 0;
   container.setAttribute('aria-label', 'Graph of the result: arrow keys pan, + and - zoom; the table lists the same records');
@@ -78,7 +91,15 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
-      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4 });
+      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: count > 500, hideLabelsOnMove: count > 500 });
+      pickOnlyWhenNeeded(renderer);
+      // over the canvases, inside their box: appended again since killing a renderer empties the container
+      container.appendChild(legend);
+      clear(legend, ...legendOf(shown).map(({ name, colour }) => {
+        const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+        swatch.style.background = colour;
+        return el('li', {}, swatch, name);
+      }));
       renderer.on('clickNode', ({ node }) => onSelect({ node }));
       renderer.on('clickEdge', ({ edge }) => onSelect({ edge }));
       renderer.on('enterEdge', () => container.classList.add('pointing'));
@@ -96,4 +117,25 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
     },
   };
   return view;
+}
+
+/**
+ * Sigma looks for the node and the edge under the pointer at every mouse move, button press and
+ * release and wheel turn, reading its picking buffers back (gl.readPixels), which waits for the
+ * GPU to finish drawing: a stall at each, and while a large graph is dragged, frames of half a
+ * second (bench/console.ts). Only clicks and hovering need it: the press, release and wheel
+ * look-ups (for events the console does not listen to) go, and the hover look-up waits while the
+ * button is down, since nothing is hovered while the graph is dragged.
+ */
+function pickOnlyWhenNeeded(renderer: Sigma): void {
+  const captor = renderer.getMouseCaptor();
+  // sigma's own handlers (a private field), each the one listener it adds to the captor's event
+  const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel', (coords: MouseCoords) => void> }).activeListeners;
+  captor.removeListener('mousedown', listeners.handleDown);
+  captor.removeListener('mouseup', listeners.handleUp);
+  captor.removeListener('wheel', listeners.handleWheel);
+  captor.removeListener('mousemove', listeners.handleMove);
+  captor.on('mousemove', (coords) => {
+    if (!captor.isMouseDown) listeners.handleMove(coords);
+  });
 }

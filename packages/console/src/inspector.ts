@@ -33,12 +33,16 @@ export interface InspectorContext {
   graphId(): string;
   /** The relationship types the graph holds: retype's choices. */
   edgeTypes(): string[];
-  /** Shows the node's neighbours (by one relationship type, or all) as the query result. */
-  expand(id: string, type: string | undefined): void;
+  /** Shows the node's neighbours (by one relationship type, or all; at most `limit`) as the query result. */
+  expand(id: string, type: string | undefined, limit: number): void;
   /** After a correction: the views read the graph again. */
   corrected(message: string): void;
   failed(error: unknown): void;
 }
+
+/** How many neighbours an expansion shows unless asked, and at most (fewer than the 2,000 nodes bench/console.ts pans). */
+const EXPAND_DEFAULT = 100;
+const EXPAND_MAX = 1000;
 
 const path = (graphId: string, what: 'nodes' | 'edges', id: string) => `/v1/graphs/${encodeURIComponent(graphId)}/${what}/${encodeURIComponent(id)}`;
 
@@ -104,10 +108,11 @@ function render(panel: HTMLElement, trace: Trace, record: Traced, context: Inspe
 
 function expandForm(id: string, context: InspectorContext): HTMLFormElement {
   const type = el('select', { 'aria-label': 'Relationship type to expand by' }, el('option', { value: '' }, 'any relationship'), ...context.edgeTypes().map((name) => el('option', { value: name }, name)));
-  const form = el('form', { class: 'expand-form', 'aria-label': 'Expand neighbours' }, type, el('button', { type: 'submit' }, 'Expand neighbours'));
+  const limit = el('input', { type: 'number', min: '1', max: String(EXPAND_MAX), value: String(EXPAND_DEFAULT), required: '', 'aria-label': `At most this many neighbours (1 to ${EXPAND_MAX})`, title: 'at most' });
+  const form = el('form', { class: 'expand-form', 'aria-label': 'Expand neighbours' }, type, limit, el('button', { type: 'submit' }, 'Expand neighbours'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    context.expand(id, type.value || undefined);
+    context.expand(id, type.value || undefined, Math.min(EXPAND_MAX, Math.max(1, Math.floor(Number(limit.value) || EXPAND_DEFAULT))));
   });
   return form;
 }

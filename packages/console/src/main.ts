@@ -11,8 +11,10 @@ import { inspect, type InspectorContext } from './inspector.ts';
 import { renderMap } from './map.ts';
 import { graphMl, jsonLines, nodeLabel, shownCsv, shownOf, type QueryAnswer, type Shown } from './model.ts';
 import { renderReview } from './review.ts';
+import { literal, SEARCH_LIMIT, searchQuery, type SearchKind } from './search.ts';
 import { stored } from './stored.ts';
 import { renderTimeline } from './timeline.ts';
+import { renderTrajectory, trajectoryRequest, type Period } from './trajectory.ts';
 
 interface GraphDetail {
   graph_id: string;
@@ -36,6 +38,7 @@ const state = {
   answer: undefined as QueryAnswer | undefined,
   shown: { nodes: [], edges: [] } as Shown,
   view: 'query',
+  period: 'month' as Period,
 };
 const vocabulary: Vocabulary = { labels: [], types: [], properties: new Set(['id', 'label', 'text', 'type', 'role', 'actor_type', 'event_type', 'date', 'fatalities', 'country_code', 'source']) };
 
@@ -169,7 +172,13 @@ slider.addEventListener('change', () => {
 async function refresh(): Promise<void> {
   if (state.view === 'query') await runQuery();
   else if (state.view === 'timeline' || state.view === 'map') await drawPlaces();
-  else if (state.view === 'review') await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch(failed);
+  else if (state.view === 'trajectory') await drawTrajectory();
+  else if (state.view === 'review') {
+    await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch((error: unknown) => {
+      clear(byId('view-review'), el('p', { class: 'muted' }, `Could not read the review queue: ${describe(error)}`));
+      failed(error);
+    });
+  }
 }
 
 // ---- views and tabs --------------------------------------------------------------------------
@@ -213,7 +222,8 @@ tabs('result-tabs', (name) => {
 /** Counts the queries run: an answer that arrives after a later query was started is dropped. */
 let queriesRun = 0;
 
-async function runQuery(): Promise<void> {
+/** Runs the editor's query and shows its answer (undefined: it failed, or a later query overtook it). */
+async function runQuery(): Promise<QueryAnswer | undefined> {
   const query = editor.text().trim();
   if (!query || !state.graphId) return;
   const run = (queriesRun += 1);
@@ -226,6 +236,7 @@ async function runQuery(): Promise<void> {
     fillHistory();
     editor.mark((answer.notifications ?? []).map((note) => ({ ...note.position, message: `${note.title}: ${note.description}`, severity: 'warning' as const })));
     showAnswer(answer);
+    return answer;
   } catch (error) {
     if (run !== queriesRun) return;
     byId('result-summary').textContent = '';
@@ -268,14 +279,9 @@ function renderTable(answer: QueryAnswer): void {
   );
 }
 
-/** How many neighbours an expansion shows at most. */
-const EXPAND_LIMIT = 100;
-/** A string literal of the pattern language. */
-const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-
-function expand(id: string, type: string | undefined): void {
+function expand(id: string, type: string | undefined, limit: number): void {
   const relationship = type && /^[A-Za-z_][A-Za-z0-9_]*$/.test(type) ? `:${type}` : '';
-  editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${EXPAND_LIMIT}`);
+  editor.setText(`MATCH (n)-[r${relationship}]-(m)\nWHERE id(n) = ${literal(id)}\nRETURN n, r, m\nLIMIT ${limit}`);
   void runQuery();
 }
 
@@ -297,6 +303,23 @@ async function openRecord(selection: { node: string } | { edge: string }): Promi
 }
 
 byId('run').addEventListener('click', () => void runQuery());
+
+// ---- find by name ----------------------------------------------------------------------------
+
+byId<HTMLFormElement>('search-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const words = byId<HTMLInputElement>('search-name').value.trim();
+  if (!words) return;
+  editor.setText(searchQuery(byId<HTMLSelectElement>('search-kind').value as SearchKind, words));
+  void runQuery().then((answer) => {
+    if (!answer) return;
+    const found = state.shown.nodes;
+    // one record found: it is what was sought, read at once
+    if (found.length === 1) void openRecord({ node: found[0].id });
+    else if (found.length === 0) say(`Nothing found for "${words}": try part of the name, or another kind.`, 'info');
+    else if (found.length >= SEARCH_LIMIT) say(`The first ${SEARCH_LIMIT} found: add words to narrow it.`, 'info');
+  });
+});
 
 // ---- history and saved queries ---------------------------------------------------------------
 
@@ -355,6 +378,31 @@ async function drawPlaces(): Promise<void> {
     if (view === 'timeline') renderTimeline(eventRows, state.country, () => chooseCountry(null), (id) => void openRecord({ node: id }));
     else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.country, chooseCountry);
   } catch (error) {
+    clear(byId(`view-${view}`), el('p', { class: 'muted' }, `Could not read the events and places: ${describe(error)}`));
+    failed(error);
+  }
+}
+
+// ---- escalation trajectory -------------------------------------------------------------------
+
+/** Counts the trajectories asked for: one that arrives after a later one was asked is dropped. */
+let trajectoriesAsked = 0;
+
+async function drawTrajectory(): Promise<void> {
+  const workspace = needWorkspace();
+  if (!workspace) return clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, 'It needs a workspace that reads this graph.'));
+  const asked = (trajectoriesAsked += 1);
+  clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, `Running Glasl and Kriesberg for each ${state.period}, for the graph and each conflict…`));
+  try {
+    const assessment = await api<Assessment>('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/assess`, trajectoryRequest(state.period, state.asOf));
+    if (asked !== trajectoriesAsked || state.view !== 'trajectory') return;
+    renderTrajectory(assessment, state.period, (period) => {
+      state.period = period;
+      void drawTrajectory();
+    });
+  } catch (error) {
+    if (asked !== trajectoriesAsked) return;
+    clear(byId('view-trajectory'), el('h2', {}, 'Escalation trajectory'), el('p', { class: 'muted' }, `Could not draw the trajectory: ${describe(error)}`));
     failed(error);
   }
 }

@@ -50,9 +50,17 @@ export function nodeLabel(kind: string, properties: Record<string, unknown>, id:
 /** Every node and edge an answer binds, each once, sorted by id (the same answer, the same picture). */
 export function shownOf(answer: QueryAnswer): Shown {
   const nodes = new Map<string, ShownNode>();
+  // `actors` carries label and role only; a node returned whole in the rows has every property (its actor_type, its aliases)
+  const returned = new Map<string, Record<string, unknown>>();
+  for (const row of answer.rows) {
+    for (const cell of row) {
+      const node = cell as { id?: unknown; labels?: unknown; properties?: unknown } | null;
+      if (node && typeof node === 'object' && typeof node.id === 'string' && Array.isArray(node.labels) && node.properties && typeof node.properties === 'object') returned.set(node.id, node.properties as Record<string, unknown>);
+    }
+  }
   for (const actor of answer.actors) {
     const { id, confidence, ...properties } = actor;
-    nodes.set(id, { id, kind: 'Actor', label: actor.label, properties, confidence });
+    nodes.set(id, { id, kind: 'Actor', label: actor.label, properties: { ...returned.get(id), ...properties }, confidence });
   }
   for (const claim of answer.claims) {
     const { id, status: _computed, ...properties } = claim;
