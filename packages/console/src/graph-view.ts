@@ -131,6 +131,8 @@ function pickOnlyWhenNeeded(renderer: Sigma): void {
   const captor = renderer.getMouseCaptor();
   // sigma's own handlers (a private field), each the one listener it adds to the captor's event
   const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel', (coords: MouseCoords) => void> }).activeListeners;
+  // a sigma whose internals differ keeps its own handlers: slower panning, never a broken view
+  if (typeof listeners?.handleMove !== 'function' || typeof listeners.handleDown !== 'function') return;
   captor.removeListener('mousedown', listeners.handleDown);
   captor.removeListener('mouseup', listeners.handleUp);
   captor.removeListener('wheel', listeners.handleWheel);
