@@ -214,13 +214,9 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   let subject = before[before.length - 1];
   if (!subject) return undefined;
   // "... addressed the UN General Assembly, where he said": the pronoun is the subject, not the name before it.
-  // Coreference makes a pronoun it resolves an actor mention of its own (then it is `subject`); one it left
-  // alone stands for the clause's last actor of its kind (a person for he/she, else a group).
-  const pronoun = SUBJECT_PRONOUN.exec(text.slice(subject.end, verbStart))?.[1].toLowerCase();
-  if (pronoun) {
-    const person = pronoun === 'he' || pronoun === 'she';
-    return before.filter((actor) => person === (actor.actor_type === 'individual')).pop();
-  }
+  // Coreference (references.ts) makes a pronoun it resolves an actor mention of its own (then it is `subject`);
+  // one it left alone (two candidates fit, or none) speaks for nobody.
+  if (SUBJECT_PRONOUN.test(text.slice(subject.end, verbStart))) return undefined;
   const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {

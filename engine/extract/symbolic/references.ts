@@ -90,8 +90,12 @@ const PEOPLE_NOUNS = new Set([
   'refugees', 'voters', 'students', 'journalists', 'reporters', 'analysts', 'diplomats', 'officials', 'sources', 'doctors', 'workers',
   'patients', 'detainees', 'prisoners', 'hostages', 'victims', 'survivors', 'farmers', 'herders', 'traders', 'displaced', 'observers',
 ]);
-/** "it is", "it was reported that": an "it" that refers to nothing. */
-const EXPLETIVE_FOLLOWERS = new Set(['is', 'was', "'s", 'seems', 'seemed', 'appears', 'appeared', 'remains', 'remained', 'becomes', 'became', 'means', 'meant', 'takes', 'took']);
+/** "it seems", "it takes time": verbs after which "it" refers to nothing. */
+const EXPLETIVE_FOLLOWERS = new Set(['seems', 'seemed', 'appears', 'appeared', 'means', 'meant', 'takes', 'took']);
+/** Copulas: "it is unclear", "it remained to be seen" refer to nothing, "it remained committed", "it is ready" to an actor. */
+const COPULAS = new Set(['is', 'was', "'s", 'remains', 'remained', 'becomes', 'became']);
+/** What follows a copula when "it" is a placeholder for a clause to come ("it is unclear whether", "it was reported that"). */
+const EXPLETIVE_PREDICATE = /^(?:not|also|now|still|too|very|highly|equally|increasingly)?\s*(?:unclear|clear|possible|impossible|likely|unlikely|difficult|hard|easy|important|necessary|essential|vital|crucial|urgent|time|true|false|known|unknown|reported|said|believed|thought|expected|feared|understood|estimated|hoped|alleged|claimed|announced|confirmed|evident|obvious|apparent|uncertain|early|late|a\s|an\s|the\s|to\s+be\s+seen|that\b|whether\b|why\b|how\b)/;
 /** Tokens before an "it" that make it a subject (a clause opener) rather than an object ("about it"). */
 const SUBJECT_OPENERS = new Set([',', ';', ':', '"', '“', 'that', 'and', 'but', 'said', 'says', 'as', 'because', 'when', 'while', 'after', 'before', 'if', 'since', 'although', 'where', 'which', 'until', 'once', 'so']);
 /** Finite verbs and auxiliaries: a clause's subject stands before the first one. */
@@ -342,5 +346,8 @@ function isReferringIt(tokens: Token[], index: number): boolean {
   if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text)) return false;
   const next = tokens[index + 1]?.lower ?? '';
   if (EXPLETIVE_FOLLOWERS.has(next)) return false;
+  if (COPULAS.has(next)) {
+    return index + 2 < tokens.length && !EXPLETIVE_PREDICATE.test(tokens.slice(index + 2, index + 6).map((token) => token.lower).join(' '));
+  }
   return !(['has', 'had', 'will', 'would', 'could', 'may', 'might'].includes(next) && ['been', 'be'].includes(tokens[index + 2]?.lower ?? ''));
 }

@@ -32,4 +32,18 @@ describe('claim speakers through coreference', () => {
     const graph = await pipeline.graphOf(text);
     expect(Object.entries(speakers(graph))).toEqual([[expect.stringContaining('never surrender the town'), 'Tomas Vell']]);
   });
+
+  it('take "X said it ..." through coreference: "it" after a copula is the actor unless a clause follows ("it is unclear whether")', async () => {
+    const text =
+      'The Ngoro Liberation Front said it remained committed to the peace process. It is unclear whether talks will resume. ' +
+      'The group said it was ready to return to the table.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'it', 'it remained committed')).toBe('Ngoro Liberation Front');
+    expect(referentOf(graph, text, 'It', 'It is unclear')).toBeUndefined();
+    expect(referentOf(graph, text, 'it', 'it was ready')).toBe('Ngoro Liberation Front');
+    expect(speakers(graph)).toMatchObject({
+      'it remained committed to the peace process': 'Ngoro Liberation Front',
+      'it was ready to return to the table': 'Ngoro Liberation Front',
+    });
+  });
 });
