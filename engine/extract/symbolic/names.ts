@@ -184,9 +184,10 @@ const RANK_WORDS: Record<string, string> = {
 const ROLE_HEADS = new Set([
   'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
   'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
+  'leader', 'chief', 'director', 'researcher', 'mediator', 'negotiator', 'prosecutor', 'coordinator', 'rapporteur', 'premier',
 ]);
 /** Words after a lower-case role that show it is a noun phrase of its own ("the general election", "the minister of"), not a person. */
-const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
+const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|wrote|writes|later|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
 
 /** A title's words as roles compare them: lower case, ranks spelled out, no dots. */
 function roleWords(title: string): string[] {
@@ -220,23 +221,28 @@ export const ROLE_LOOKBACK_SENTENCES = 5;
  * said ..."), a capitalised office stays its own actor and a lower-case role is nobody.
  */
 export function roleReferences(context: Context, sentences: readonly Sentence[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
-  const titled = actors.filter((actor) => actor.actor_type === 'individual' && actor.title && actor.title !== actor.text);
-  if (titled.length === 0) return [];
+  const persons = actors.filter((actor) => actor.actor_type === 'individual' && actor.title !== actor.text);
+  if (persons.length === 0) return [];
+  const titled = persons.filter((actor) => actor.title);
   const personOf = (actor: ActorMention) => actor.canonical ?? actor.text;
-  const holderBefore = (position: number, role: readonly string[]) => {
+  const holderBefore = (position: number, role: readonly string[], untitledHolder: boolean) => {
     const windowStart = sentences[Math.max(0, tokenIndexAt(sentences, position + 1) - 1 - ROLE_LOOKBACK_SENTENCES)].start;
-    const recent = actors.filter((actor) => actor.actor_type === 'individual' && actor.start >= windowStart && actor.end <= position).map(personOf);
+    const inWindow = actors.filter((actor) => actor.actor_type === 'individual' && actor.start >= windowStart && actor.end <= position);
+    const recent = inWindow.map(personOf);
     // By any of their names: "Lammy" is David Lammy.
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
     const holders = titled.filter((person) => person.end <= position && endsWith(roleWords(person.title!), role) && mentioned(person));
-    return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
+    if (holders.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
+    // No one holds the role by title ("the envoy" after "The head of BINUH, María Salvador"): the one person named without a title, if only one is.
+    const untitled = inWindow.filter((person) => persons.includes(person) && !person.title && !titled.some((other) => personOf(other).endsWith(personOf(person))));
+    return new Set(untitled.map(personOf)).size === 1 && new Set(recent).size === new Set(untitled.map(personOf)).size ? untitled[untitled.length - 1] : undefined;
   };
   const asHolder = (person: ActorMention): Partial<ActorMention> => ({
     canonical: person.canonical ?? person.text, ...(person.aliases ? { aliases: person.aliases } : {}),
   });
   for (const office of actors) {
     if (office.source !== 'title' || office.title !== office.text) continue;
-    const holder = holderBefore(office.start, roleWords(office.text));
+    const holder = holderBefore(office.start, roleWords(office.text), false);
     if (holder) Object.assign(office, asHolder(holder));
   }
   const { tokens } = context;
@@ -249,7 +255,7 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
       if (tokens[end] && !ROLE_FOLLOWERS.test(tokens[end].lower)) continue;
       const span = { start: words[0].start, end: words[words.length - 1].end };
       if (taken.some((other) => spansOverlap(other, span))) break;
-      const holder = holderBefore(span.start, words.map((word) => word.lower));
+      const holder = holderBefore(span.start, words.map((word) => word.lower), true);
       if (!holder) continue;
       found.push({
         ...span, text: context.text.slice(span.start, span.end), actor_type: 'individual', title: context.text.slice(span.start, span.end),

@@ -36,6 +36,12 @@ const PRONOUNS: Record<string, Fits> = {
   it: isOrganisation, its: isOrganisation, itself: isOrganisation,
   they: isGroup, them: isGroup, their: isGroup, themselves: isGroup,
 };
+/** Pronouns that say their antecedent's gender: a person another pronoun or a title gave the other one does not fit. */
+const PRONOUN_GENDER: Record<string, Gender> = {
+  he: 'male', him: 'male', his: 'male', himself: 'male', she: 'female', her: 'female', hers: 'female', herself: 'female',
+};
+const TITLE_GENDER: Record<string, Gender> = { mr: 'male', sir: 'male', mrs: 'female', ms: 'female', miss: 'female', madam: 'female', dame: 'female' };
+type Gender = 'male' | 'female';
 /** Object pronouns: never the subject of their own clause ("Velt met him" is not Velt). */
 const OBJECT_PRONOUNS = new Set(['him', 'them']);
 /** Pronouns that also point at things and places, not only at actors: they follow subjects only. */
@@ -65,11 +71,17 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   battalion: ofTypes('armed_forces', 'armed_group'),
   regiment: ofTypes('armed_forces', 'armed_group'),
   division: ofTypes('armed_forces', 'armed_group'),
+  navy: ofTypes('armed_forces'),
+  command: ofTypes('armed_forces'),
+  guerrillas: ofTypes('armed_group'),
+  charity: ofTypes('ngo'),
+  bloc: ofTypes('international_org', 'political_party'),
 };
 /** Words that may stand between "the" and a nominal head ("the armed group", "the defence ministry"). */
 const NOMINAL_MODIFIERS = new Set([
   'armed', 'rebel', 'militant', 'jihadist', 'insurgent', 'extremist', 'terrorist', 'paramilitary', 'separatist', 'political',
   'defence', 'defense', 'foreign', 'interior', 'information', 'military', 'ruling', 'opposition', 'international', 'humanitarian',
+  'guerrilla', 'guerilla', 'medical', 'aid',
 ]);
 /** Collective nouns a document writes capitalised for the coalition it names ("the Coalition", "Coalition forces"). */
 const COLLECTIVES = new Set(['coalition', 'alliance']);
@@ -143,6 +155,13 @@ export function resolveReferences(
     return known.segments;
   };
   const found: ActorMention[] = [];
+  /** Each person's gender as far as the document has said it (a title, a pronoun resolved to them). */
+  const genders = new Map<string, Gender>();
+  const identity = (actor: ActorMention) => normaliseForIdentity(actor.canonical ?? actor.text);
+  for (const actor of named) {
+    const gender = actor.title ? TITLE_GENDER[actor.title.toLowerCase().replace(/\.$/, '')] : undefined;
+    if (gender && actor.actor_type === 'individual') genders.set(identity(actor), gender);
+  }
   for (const expression of expressions) {
     const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
     // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
@@ -155,7 +174,12 @@ export function resolveReferences(
     const lookback = expression.kind === 'pronoun' ? PRONOUN_LOOKBACK_SENTENCES : NOMINAL_LOOKBACK_SENTENCES;
     const earliest = expression.wholeDocument ? 0 : sentences[Math.max(0, sentenceIndex - lookback)].start;
     const within = from(earliest);
-    const pool = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start && expression.fits(actor)).sort((a, b) => a.start - b.start);
+    const gender = expression.kind === 'pronoun' ? PRONOUN_GENDER[context.text.slice(expression.start, expression.end).toLowerCase()] : undefined;
+    const agrees = (actor: ActorMention) => !gender || (genders.get(identity(actor)) ?? gender) === gender;
+    const before = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start).sort((a, b) => a.start - b.start);
+    let pool = before.filter((actor) => expression.fits(actor) && agrees(actor));
+    // "the army" after "the Libyan National Army", no state army in reach: the organisation its head names.
+    if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
     const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && outOfReach() ? AMBIGUOUS : undefined);
@@ -168,6 +192,7 @@ export function resolveReferences(
         actor_type: target.actor_type, ...(target.aliases ? { aliases: target.aliases } : {}),
       } : {}),
     };
+    if (target && gender) genders.set(identity(target), gender);
     if (expression.existing) {
       Object.assign(expression.existing, decided);
       if (target) resolved.push(expression.existing);
