@@ -62,7 +62,7 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   agency: ofTypes('international_org', 'government', 'media'),
   mission: ofTypes('international_org'),
   coalition: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
-  alliance: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
+  alliance: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party'),
   party: ofTypes('political_party'),
   council: ofTypes('government', 'international_org', 'civil_society'),
   commission: ofTypes('international_org', 'government', 'ngo', 'civil_society'),
@@ -365,14 +365,26 @@ function singular(noun: string): string {
   return noun.replace(/ies$/, 'y').replace(/(?<=[^s])s$/, '');
 }
 
-/** "it said", "that it would": a subject "it" that is no expletive ("it is unclear", "it was reported"). */
+/** Words that may stand between a reporting verb and the "it" it introduces ("said on Monday it", "said in a statement it"). */
+const REPORTING_ADJUNCT = /^(?:on|in|at|late|early|last|this|a|the|statement|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|earlier|later|again|also|week|night|morning|afternoon|evening|,)$/;
+const REPORTING_VERBS = new Set(['said', 'says', 'stated', 'announced', 'added', 'declared', 'insisted', 'warned']);
+
+/** "it said", "that it would", "said on Monday it would": a subject "it" that is no expletive ("it is unclear", "it was reported"). */
 function isReferringIt(tokens: Token[], index: number): boolean {
   const before = tokens[index - 1];
-  if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text)) return false;
+  if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text) && !afterReporting(tokens, index)) return false;
   const next = tokens[index + 1]?.lower ?? '';
   if (EXPLETIVE_FOLLOWERS.has(next)) return false;
   if (COPULAS.has(next)) {
     return index + 2 < tokens.length && !EXPLETIVE_PREDICATE.test(tokens.slice(index + 2, index + 6).map((token) => token.lower).join(' '));
   }
   return !(['has', 'had', 'will', 'would', 'could', 'may', 'might'].includes(next) && ['been', 'be'].includes(tokens[index + 2]?.lower ?? ''));
+}
+
+function afterReporting(tokens: Token[], index: number): boolean {
+  for (let k = index - 1; k >= Math.max(0, index - 5); k--) {
+    if (REPORTING_VERBS.has(tokens[k].lower)) return true;
+    if (!REPORTING_ADJUNCT.test(tokens[k].lower)) return false;
+  }
+  return false;
 }

@@ -33,4 +33,14 @@ describe('nominal mentions', () => {
     const graph = await pipeline.graphOf(text);
     expect(referentOf(graph, text, 'the army')).toBe('Marenne Armed Forces');
   });
+
+  it('take "the alliance" for an alliance, never for a ministry in the same sentence', async () => {
+    const text =
+      'The Ministry of Defence of Kivara said Rustem Umerov spoke to defence ministers of NATO by video link. ' +
+      'According to the ministry, he urged the alliance to speed up deliveries.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'the ministry')).toBe('Ministry of Defence of Kivara');
+    expect(referentOf(graph, text, 'the alliance')).toBe('NATO');
+  });
 });
+

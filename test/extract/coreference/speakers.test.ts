@@ -46,4 +46,12 @@ describe('claim speakers through coreference', () => {
       'it was ready to return to the table': 'Ngoro Liberation Front',
     });
   });
+
+  it('take "X said on Monday it ..." through coreference: a time or "in a statement" between the verb and "it"', async () => {
+    const text = 'The Ngoro Liberation Front said on Monday it would never disarm. The Kivaran army said in a statement it was ready to talk.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'it', 'it would never')).toBe('Ngoro Liberation Front');
+    expect(speakers(graph)).toMatchObject({ 'it would never disarm': 'Ngoro Liberation Front' });
+  });
 });
+
