@@ -92,6 +92,7 @@ export function findClaims(
   relations: RelationMention[],
 ): ClaimMention[] {
   const claims: ClaimMention[] = [];
+  const longQuotations = quotationsAcrossSentences(text, sentences, actors, relations);
   sentences.forEach((sentence, sentenceIndex) => {
     const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
     const attribution = trailingAttribution(text, sentence, sentenceActors);
@@ -120,6 +121,9 @@ export function findClaims(
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
         if (quoted) speaker = quote.speaker;
+        // A quotation of several sentences is its speaker's throughout, wherever the verb of speech stands.
+        const longQuote = !quoted && cue ? longQuotations.find((quotation) => spanContains(quotation.words, cue.span)) : undefined;
+        if (longQuote) speaker = longQuote.speaker;
         // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
         previousSpeaker = speaker ?? actingSubject(text, tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
@@ -127,7 +131,7 @@ export function findClaims(
         const relayedFrom = speaker && reporting && reporting.end <= speaker.start && (relayed || (cueIsVerb && reporting.start < cue.span.start))
           ? speaker.start - (/\bthe\s+$/i.exec(text.slice(unit.start, speaker.start))?.[0].length ?? 0) : undefined;
         const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb && relayedFrom === undefined ? reporting : undefined;
-        const claimSpan = quoted ? quote.words : claimExtent(text, { ...unit, start: relayedFrom ?? unit.start }, reportingBeforeCue, speaker, attribution?.start);
+        const claimSpan = quoted ? quote.words : longQuote ? wordsWithin(text, longQuote.words, unit) : claimExtent(text, { ...unit, start: relayedFrom ?? unit.start }, reportingBeforeCue, speaker, attribution?.start);
         if (claimSpan.end <= claimSpan.start) continue;
         const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors)
           // "the DRC would respond": who threatens is no target of the threat.
@@ -288,6 +292,42 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   const verbAt = tailStart + direct.index + direct[0].length;
   const before = after.filter((actor) => actor.end <= verbAt);
   return { words, speaker: before[before.length - 1] };
+}
+
+/** A verb of speech that introduces a quotation after it: 'X said: "', 'X told reporters on Monday, "'. */
+const QUOTE_INTRODUCTION = new RegExp(String.raw`\b${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*$`, 'i');
+
+/**
+ * Quotations that run over more than one sentence, with their speaker: named after the
+ * quotation ('"... . ...," the minister said') or before it ('X said: "... . ..."'); none
+ * when neither names an actor.
+ */
+function quotationsAcrossSentences(text: string, sentences: readonly Sentence[], actors: ActorMention[], relations: RelationMention[]): { words: TextSpan; speaker: ActorMention | undefined }[] {
+  const found: { words: TextSpan; speaker: ActorMention | undefined }[] = [];
+  const sentenceAt = (offset: number) => sentences.find((sentence) => sentence.start <= offset && offset < sentence.end);
+  for (const match of text.matchAll(/[“"]([^“”"\n]{2,2000})[”"]/g)) {
+    const words = { start: match.index + 1, end: match.index + 1 + match[1].length };
+    const opening = sentenceAt(match.index);
+    const closing = sentenceAt(words.end);
+    if (!opening || !closing || opening === closing) continue;
+    const closingActors = actors.filter((actor) => spanContains(closing, actor));
+    let speaker = quotedSpeech(text, { ...closing, start: match.index }, closingActors)?.speaker;
+    const before = text.slice(opening.start, match.index);
+    const introduction = speaker ? null : QUOTE_INTRODUCTION.exec(before);
+    if (introduction) {
+      const openingActors = actors.filter((actor) => spanContains(opening, actor));
+      speaker = subjectBefore(text, openingActors, relations, opening.start + introduction.index, opening.start);
+    }
+    found.push({ words, speaker });
+  }
+  return found;
+}
+
+/** The part of a quotation's words that lies in one unit, without the quotation's closing punctuation. */
+function wordsWithin(text: string, words: TextSpan, unit: TextSpan): TextSpan {
+  const start = Math.max(words.start, unit.start);
+  const trimmed = text.slice(start, Math.min(words.end, unit.end)).replace(/[\s.,;:!?"”]+$/u, '');
+  return { start, end: start + trimmed.length };
 }
 
 /** The claim's words: after the reporting verb ("said [that] ..."), before a trailing attribution. */

@@ -303,14 +303,21 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   return segments;
 }
 
+/** Verbs of speech: a place does not say, accuse or deny ("... entered Bora, and it accused the army"). */
+const SPEECH_VERBS = new Set([
+  'said', 'says', 'accused', 'accuses', 'denied', 'denies', 'warned', 'warns', 'urged', 'urges', 'called', 'calls', 'vowed', 'vows',
+  'insisted', 'insists', 'demanded', 'demands', 'rejected', 'rejects', 'added', 'adds', 'stated', 'claimed', 'threatened', 'pledged', 'condemned', 'announced',
+]);
+
 /**
  * "it", "its" or "they" closer to a place or to people than to any actor in its own sentence
  * ("Goma and its surroundings", "Residents said they fled"): not a reference to an actor.
  */
 function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors: readonly ActorMention[], locations: readonly LocationMention[]): boolean {
   const lastActor = Math.max(sentence.start, ...actors.filter((actor) => actor.end <= at.start && actor.start >= sentence.start).map((actor) => actor.end));
-  if (locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   const { tokens } = context;
+  const speaks = SPEECH_VERBS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
+  if (!speaks && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
     // "RSF fighters said they": a bearer right after the actor is the actor's own.
     if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;

@@ -53,5 +53,21 @@ describe('claim speakers through coreference', () => {
     expect(referentOf(graph, text, 'it', 'it would never')).toBe('Ngoro Liberation Front');
     expect(speakers(graph)).toMatchObject({ 'it would never disarm': 'Ngoro Liberation Front' });
   });
+
+  it('follow a pronoun that speaks after a place ("... entered Bora, and it accused")', async () => {
+    const text = 'The Ngoro Liberation Front denied the charge. The group insisted that its fighters had not entered Bora, and it accused the army of lying.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'it', 'it accused')).toBe('Ngoro Liberation Front');
+    expect(Object.entries(speakers(graph)).find(([claim]) => claim.includes('accused the army'))?.[1]).toBe('Ngoro Liberation Front');
+  });
+});
+
+describe('quotations of several sentences', () => {
+  it('are their speaker\'s throughout, the verb of speech before the quotation or after it', async () => {
+    const before = 'Ana Velt, the Kivaran defence minister, said: "We have been patient. We will never accept a partition of the country."';
+    expect(Object.values(speakers(await pipeline.graphOf(before)))).toEqual(['Ana Velt']);
+    const after = 'General Tomas Vell inspected the garrison at Bora. "The rebels shelled the town for a week. We will never surrender it," he said.';
+    expect(Object.values(speakers(await pipeline.graphOf(after)))).toEqual(['Tomas Vell']);
+  });
 });
 
