@@ -83,6 +83,12 @@ const NOMINAL_MODIFIERS = new Set([
   'defence', 'defense', 'foreign', 'interior', 'information', 'military', 'ruling', 'opposition', 'international', 'humanitarian',
   'guerrilla', 'guerilla', 'medical', 'aid',
 ]);
+/** What an actor issues and a text then quotes as speaking ("The statement accused ...", '"...," the report said'). */
+const RECORD_NOUNS = new Set(['statement', 'communique', 'communiqué', 'report', 'declaration', 'letter', 'bulletin', 'release']);
+/** Words between "the" and a record noun ("the joint statement", "the press release"). */
+const RECORD_MODIFIERS = new Set(['joint', 'final', 'written', 'official', 'press', 'short', 'brief', 'latest', 'new', 'annual']);
+const isIssuer: Fits = (actor) => actor.actor_type !== 'community';
+
 /** Collective nouns a document writes capitalised for the coalition it names ("the Coalition", "Coalition forces"). */
 const COLLECTIVES = new Set(['coalition', 'alliance']);
 /** Words after a collective noun that make it the coalition's people or means ("Coalition forces", "coalition partners"). */
@@ -93,6 +99,7 @@ const DESCRIPTION_FITS: Record<string, Fits> = {
   army: ofTypes('armed_forces'), military: ofTypes('armed_forces'), forces: ofTypes('armed_forces'), troops: ofTypes('armed_forces'),
   rebels: ofTypes('armed_group'), insurgents: ofTypes('armed_group'), jihadists: ofTypes('armed_group'), militants: ofTypes('armed_group'),
   paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), force: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
+  government: ofTypes('government'), authorities: ofTypes('government'), administration: ofTypes('government'),
   ...NOMINAL_HEADS,
 };
 
@@ -123,6 +130,11 @@ interface Expression extends TextSpan {
   head?: string;
   /** Follows subjects only when they are in an earlier sentence. */
   subjectsOnly: boolean;
+  /**
+   * Resolved only to an actor whose name holds the head ("the government" after "the Government of
+   * National Unity"); otherwise left to the structure stage, which knows whose government it is.
+   */
+  needsHead?: boolean;
   /** An object pronoun, which its own sentence's subject cannot be. */
   object?: boolean;
   /** Looks back through the whole document (a coalition is named once, at the top). */
@@ -182,7 +194,7 @@ export function resolveReferences(
     if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
-    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && outOfReach() ? AMBIGUOUS : undefined);
+    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined);
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
@@ -225,7 +237,7 @@ function chooseAntecedent(
   let candidates = pool;
   if (expression.head) {
     const headed = candidates.filter((actor) => nameWords(actor).includes(expression.head!));
-    if (headed.length > 0) candidates = headed;
+    if (headed.length > 0 || expression.needsHead) candidates = headed;
   }
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
   const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
@@ -330,10 +342,11 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
   for (const actor of actors) {
-    if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text) || actor.actor_type === 'government') continue;
+    if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);
     const head = words[words.length - 1];
-    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor });
+    const needsHead = actor.actor_type === 'government';
+    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor, needsHead });
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
@@ -354,6 +367,14 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
       continue;
     }
     if (token.lower !== 'the') continue;
+    // "The statement accused ...": the record speaks for whoever issued it, the subject that issued or published it before.
+    const recordAt = RECORD_MODIFIERS.has(tokens[i + 1]?.lower ?? '') ? i + 2 : i + 1;
+    if (RECORD_NOUNS.has(tokens[recordAt]?.lower ?? '') && SPEECH_VERBS.has(tokens[recordAt + 1]?.lower ?? '')) {
+      const span = { start: token.start, end: tokens[recordAt].end };
+      if (free(span)) found.push({ ...span, kind: 'nominal', fits: isIssuer, subjectsOnly: true, wholeDocument: false });
+      i = recordAt;
+      continue;
+    }
     let k = i + 1;
     if (NOMINAL_MODIFIERS.has(tokens[k]?.lower ?? '') && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
     const headToken = tokens[k];

@@ -42,5 +42,28 @@ describe('nominal mentions', () => {
     expect(referentOf(graph, text, 'the ministry')).toBe('Ministry of Defence of Kivara');
     expect(referentOf(graph, text, 'the alliance')).toBe('NATO');
   });
+
+  it('take "the government" for the government whose name says so, and leave other governments to the structure stage', async () => {
+    const named = 'The Government of National Unity said forces loyal to Khalifa Haftar had moved towards Sirte. The government accused Haftar of preparing an attack.';
+    const graph = await pipeline.graphOf(named);
+    expect(referentOf(graph, named, 'The government')).toBe('Government of National Unity');
+    expect(Object.values(speakers(graph))).toContain('Government of National Unity');
+    // No named government: the document's country gives it one of its own (structure/coreference.ts), as before.
+    const unnamed = 'The ELN attacked a base in Colombia on Monday. The government said the rebels must free the soldiers.';
+    const placed = await pipeline.graphOf(unnamed);
+    expect(referentOf(placed, unnamed, 'The government')).toBe('Government of Colombia');
+    expect(Object.values(speakers(placed))).toEqual(['Government of Colombia']);
+  });
+});
+
+describe('records that speak for their issuer', () => {
+  it('give "The statement accused ..." and \'..., the report said\' the actor that issued them, nobody when two did', async () => {
+    const text = 'Human Rights Watch published a report on Monday. The report accused the army of killing civilians in Bora.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'The report')).toBe('Human Rights Watch');
+    expect(Object.values(speakers(graph))).toEqual(['Human Rights Watch']);
+    const two = 'Human Rights Watch and Amnesty International published a report on Monday. The report accused the army of killing civilians in Bora.';
+    expect(Object.values(speakers(await pipeline.graphOf(two)))).toEqual([null]);
+  });
 });
 
