@@ -45,5 +45,14 @@ describe('persons named by office', () => {
     const two = 'Mara Solen and Marco Rubio visited Bora on Monday. The envoy said the police must be reinforced.';
     expect(referentOf(await pipeline.graphOf(two), two, 'envoy', 'The envoy said')).toBeUndefined();
   });
+
+  it('take the office an apposition gives ("Ana Velt, the Kivaran defence minister,") and keep its one holder beyond the window', async () => {
+    const text =
+      'Ana Velt, the Kivaran defence minister, met Tomas Rell in Bora on Monday. The rains came early that year. The roads were closed for weeks. ' +
+      'The harvest failed in the north. Markets emptied across the province. Prices rose in the capital. The minister said the crossings must reopen.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'minister', 'The minister said')).toBe('Ana Velt');
+    expect(speakers(graph)).toMatchObject({ 'the crossings must reopen': 'Ana Velt' });
+  });
 });
 
