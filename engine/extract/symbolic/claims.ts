@@ -113,7 +113,6 @@ export function findClaims(
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
-        if (speaker) speaker = resolveGeneric(speaker, actors);
         // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
         const holder = cue && SUBJECT_STANCES.has(cue.type) ? cueSubject(text, unitActors, cue.span) : undefined;
         const relayed = speaker !== undefined && holder !== undefined && holder !== speaker && RELAYING_TYPES.has(speaker.actor_type) && !RELAYING_TYPES.has(holder.actor_type);
@@ -150,18 +149,6 @@ export function findClaims(
     }
   });
   return claims;
-}
-
-/**
- * "the group said" speaks for the named actor of the same type mentioned last
- * before it ("M23 fighters entered Goma ... and the group's leaders called on ...").
- * A government description is left to the structure stage, which knows whose government
- * it is (coreference.ts).
- */
-function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
-  if (speaker.canonical || speaker.reference || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
-  const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
-  return named[named.length - 1] ?? speaker;
 }
 
 function strongestCue(clauseText: string, offset: number): { type: ClaimType; span: TextSpan } | undefined {

@@ -224,11 +224,11 @@ export const ROLE_LOOKBACK_SENTENCES = 5;
  * Foreign Secretary met ..." after "Foreign Secretary David Lammy", and a lower-case
  * "the secretary said" after "Defence Secretary John Healey". A title in apposition counts
  * ("Ana Velt, the Kivaran defence minister, ..."). The holder is the one person with that
- * title mentioned within ROLE_LOOKBACK_SENTENCES, else the one person named with it anywhere
- * before; with two different persons holding it there ("President Tshisekedi met President
- * Kagame. The President said ..."), a capitalised office stays its own actor and a lower-case
- * role is nobody. A lower-case role no one holds by title ("the envoy") is the one person the
- * window names, when it names only one and gives them no title.
+ * title mentioned within ROLE_LOOKBACK_SENTENCES; with none, or with two different persons
+ * holding it there ("President Tshisekedi met President Kagame. The President said ..."), a
+ * capitalised office stays its own actor and a lower-case role is nobody. A lower-case role
+ * no one before holds by title ("the envoy") is the one person the window names, when it
+ * names only one and gives them no title.
  */
 export function roleReferences(context: Context, sentences: readonly Sentence[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const persons = actors.filter((actor) => actor.actor_type === 'individual' && actor.title !== actor.text);
@@ -245,9 +245,8 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
     const holding = titled.filter((person) => person.end <= position && endsWith(roleWords(roleOf.get(person)!), role));
     const holders = holding.filter(mentioned);
-    if (holders.length > 0) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
-    // Named with the office further back, and no one else holds it in the document so far: still the holder.
-    if (holding.length > 0 || !untitledHolder) return holding.length > 0 && new Set(holding.map(personOf)).size === 1 ? holding[holding.length - 1] : undefined;
+    // A holder named with the office only beyond the window is too far back to follow ("the secretary said" is nobody then).
+    if (holding.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
     // No one holds the role by title ("the envoy" after "The head of BINUH, María Salvador"): the one person named without a title, if only one is.
     const untitled = inWindow.filter((person) => persons.includes(person) && !roleOf.get(person) && !titled.some((other) => personOf(other).endsWith(personOf(person))));
     return new Set(untitled.map(personOf)).size === 1 && new Set(recent).size === new Set(untitled.map(personOf)).size ? untitled[untitled.length - 1] : undefined;

@@ -236,7 +236,10 @@ function chooseAntecedent(
 ): ActorMention | typeof AMBIGUOUS | undefined {
   let candidates = pool;
   if (expression.head) {
-    const headed = candidates.filter((actor) => nameWords(actor).includes(expression.head!));
+    // A government must be named so in the text ("Government of National Unity"), not only by the canonical name a delegation got.
+    const headed = expression.needsHead
+      ? candidates.filter((actor) => !actor.reference && wordsOf(actor.text).includes(expression.head!))
+      : candidates.filter((actor) => nameWords(actor).includes(expression.head!));
     if (headed.length > 0 || expression.needsHead) candidates = headed;
   }
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
@@ -262,7 +265,11 @@ function latestByIdentity(mentions: readonly ActorMention[]): ActorMention[] {
 }
 
 function nameWords(actor: ActorMention): string[] {
-  return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/).map(singular) : []));
+  return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? wordsOf(name) : []));
+}
+
+function wordsOf(name: string): string[] {
+  return name.toLowerCase().split(/[\s-]+/).map(singular);
 }
 
 /** A description the actor patterns found ("the army", "the police") and left unnamed: never an antecedent. */
