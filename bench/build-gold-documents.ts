@@ -3,20 +3,26 @@ import { fileURLToPath } from 'node:url';
 import { parseSource } from './eval/gold-source.ts';
 
 /**
- * `npx tsx bench/build-gold-documents.ts [--check]`
+ * `npx tsx bench/build-gold-documents.ts [--set documents|documents-dev] [--check]`
  *
  * Builds corpora/gold/documents.jsonl from corpora/gold/documents-src/*.txt (sorted by file
  * name), computing and verifying every span's offsets; `--check` fails when the committed
- * file differs from what the sources give.
+ * file differs from what the sources give. `--set documents-dev` builds the development
+ * documents (documents-dev.jsonl from documents-dev-src/) the same way.
  */
 
-const SOURCE_DIR = fileURLToPath(new URL('../corpora/gold/documents-src/', import.meta.url));
-const OUTPUT = fileURLToPath(new URL('../corpora/gold/documents.jsonl', import.meta.url));
+/** The document sets and their source folders: the held-out one and the one to develop against. */
+export const DOCUMENT_SETS = { documents: 'documents-src', 'documents-dev': 'documents-dev-src' } as const;
+export type DocumentSet = keyof typeof DOCUMENT_SETS;
 
-export async function buildGoldDocuments(): Promise<string> {
-  const files = (await readdir(SOURCE_DIR)).filter((name) => name.endsWith('.txt')).sort();
+const GOLD_DIR = new URL('../corpora/gold/', import.meta.url);
+const sourceDir = (set: DocumentSet) => fileURLToPath(new URL(`${DOCUMENT_SETS[set]}/`, GOLD_DIR));
+export const documentSetPath = (set: DocumentSet) => fileURLToPath(new URL(`${set}.jsonl`, GOLD_DIR));
+
+export async function buildGoldDocuments(set: DocumentSet = 'documents'): Promise<string> {
+  const files = (await readdir(sourceDir(set))).filter((name) => name.endsWith('.txt')).sort();
   const documents = [];
-  for (const file of files) documents.push(...parseSource(await readFile(`${SOURCE_DIR}${file}`, 'utf8')));
+  for (const file of files) documents.push(...parseSource(await readFile(`${sourceDir(set)}${file}`, 'utf8')));
   const ids = documents.map((document) => document.id);
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) throw new Error(`gold document ids used twice: ${repeated.join(', ')}`);
@@ -24,16 +30,19 @@ export async function buildGoldDocuments(): Promise<string> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const built = await buildGoldDocuments();
+  const setArgument = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'documents';
+  if (!Object.hasOwn(DOCUMENT_SETS, setArgument)) throw new Error(`--set ${setArgument}: use ${Object.keys(DOCUMENT_SETS).join(' or ')}`);
+  const set = setArgument as DocumentSet;
+  const built = await buildGoldDocuments(set);
   if (process.argv.includes('--check')) {
-    const committed = await readFile(OUTPUT, 'utf8').catch(() => '');
+    const committed = await readFile(documentSetPath(set), 'utf8').catch(() => '');
     if (committed !== built) {
-      console.error('corpora/gold/documents.jsonl is not what corpora/gold/documents-src gives: run npx tsx bench/build-gold-documents.ts');
+      console.error(`corpora/gold/${set}.jsonl is not what corpora/gold/${DOCUMENT_SETS[set]} gives: run npx tsx bench/build-gold-documents.ts --set ${set}`);
       process.exit(1);
     }
-    console.log('documents.jsonl matches its sources');
+    console.log(`${set}.jsonl matches its sources`);
   } else {
-    await writeFile(OUTPUT, built);
-    console.log(`wrote ${built.trim().split('\n').length} documents to corpora/gold/documents.jsonl`);
+    await writeFile(documentSetPath(set), built);
+    console.log(`wrote ${built.trim().split('\n').length} documents to corpora/gold/${set}.jsonl`);
   }
 }

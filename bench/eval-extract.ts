@@ -33,7 +33,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|relations|relations-dev] [-- --policies]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|documents-dev|relations|relations-dev] [-- --policies]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -44,17 +44,20 @@ import {
  * `--policies` adds a combined run for every candidate policy of
  * engine/extract/structure/combine.ts, reusing the model's output. `--set documents` scores
  * the held-out documents instead (corpora/gold/documents.jsonl): named-mention spans per
- * class, reference recall and claim speaker accuracy, plus the name-matching tables.
+ * class, reference recall and claim speaker accuracy, plus the name-matching tables;
+ * `--set documents-dev` the development documents (corpora/gold/documents-dev.jsonl) the same way.
  */
 
 /**
- * The labelled sets: `dev` to develop against; `heldout` and `heldout-official` (official press
+ * The labelled sets: `dev` and `documents-dev` to develop against; `heldout` and `heldout-official` (official press
  * releases and statements, written before the issue-9 symbolic-layer work) and `documents`
  * (multi-paragraph documents annotated at span level, issue 25) to check that what was
  * developed generalises. Never tune on the held-out sets.
  */
-const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', relations: 'relations.jsonl', 'relations-dev': 'relations-dev.jsonl' } as const;
+const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', 'documents-dev': 'documents-dev.jsonl', relations: 'relations.jsonl', 'relations-dev': 'relations-dev.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
+/** The sets of multi-paragraph documents annotated at span level: `documents-dev` to develop against, `documents` held out. */
+const isDocumentSet = (set: GoldSet) => set === 'documents' || set === 'documents-dev';
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
 const EVAL_NER_WORKERS = 1;
@@ -449,14 +452,14 @@ async function main(): Promise<void> {
     return runRelationEval({ open, json: args.json, log, ...(args.set === 'relations-dev' ? { development: { verbose: args.verbose } } : {}) });
   }
   const goldText = await readFile(goldPath(args.set), 'utf8');
-  const evaluation = args.set === 'documents'
+  const evaluation = isDocumentSet(args.set)
     ? documentEvaluation(parseGoldDocuments(goldText), args, log)
     : sentenceEvaluation(parseGold(goldText), args, log);
   log(`gold set: corpora/gold/${GOLD_SETS[args.set]}`);
   const layer = args.layer ?? (await defaultLayer(log));
 
   // The documents are also read by the symbolic layer's raw findings, beside the pipeline without a model.
-  const firstLayers: Layer[] = args.set === 'documents' && layer === 'pipeline' ? ['symbolic', 'pipeline'] : [layer];
+  const firstLayers: Layer[] = isDocumentSet(args.set) && layer === 'pipeline' ? ['symbolic', 'pipeline'] : [layer];
   for (const firstLayer of firstLayers) {
     let symbolicAlone: Extractor;
     try {

@@ -73,3 +73,19 @@ ${'Filler words follow here. '.repeat(30)}`;
     expect(sentenceAt('U.S. forces left. Gen. Smith stayed in Erbil. Then rain.', 30)).toBe('Gen. Smith stayed in Erbil.');
   });
 });
+
+describe('corpora/gold/documents-dev.jsonl', () => {
+  const committedDev = readFileSync(new URL('../../corpora/gold/documents-dev.jsonl', import.meta.url), 'utf8');
+  const developmentDocuments: GoldDocument[] = committedDev.trim().split('\n').map((line) => JSON.parse(line));
+
+  it('is what its sources give, with at least 15 documents passing every check', async () => {
+    expect(await buildGoldDocuments('documents-dev')).toBe(committedDev);
+    expect(developmentDocuments.length).toBeGreaterThanOrEqual(15);
+    for (const document of developmentDocuments) expect(checkDocument(document), document.id).toEqual([]);
+  });
+
+  it('shares no document id with the held-out documents', () => {
+    const heldOut = new Set(documents.map((document) => document.id));
+    expect(developmentDocuments.filter((document) => heldOut.has(document.id))).toEqual([]);
+  });
+});

@@ -92,6 +92,7 @@ export function findClaims(
   relations: RelationMention[],
 ): ClaimMention[] {
   const claims: ClaimMention[] = [];
+  const longQuotations = quotationsAcrossSentences(text, sentences, actors, relations);
   sentences.forEach((sentence, sentenceIndex) => {
     const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
     const attribution = trailingAttribution(text, sentence, sentenceActors);
@@ -112,7 +113,6 @@ export function findClaims(
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
-        if (speaker) speaker = resolveGeneric(speaker, actors);
         // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
         const holder = cue && SUBJECT_STANCES.has(cue.type) ? cueSubject(text, unitActors, cue.span) : undefined;
         const relayed = speaker !== undefined && holder !== undefined && holder !== speaker && RELAYING_TYPES.has(speaker.actor_type) && !RELAYING_TYPES.has(holder.actor_type);
@@ -120,6 +120,9 @@ export function findClaims(
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
         if (quoted) speaker = quote.speaker;
+        // A quotation of several sentences is its speaker's throughout, wherever the verb of speech stands.
+        const longQuote = !quoted && cue ? longQuotations.find((quotation) => spanContains(quotation.words, cue.span)) : undefined;
+        if (longQuote) speaker = longQuote.speaker;
         // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
         previousSpeaker = speaker ?? actingSubject(text, tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
@@ -127,7 +130,7 @@ export function findClaims(
         const relayedFrom = speaker && reporting && reporting.end <= speaker.start && (relayed || (cueIsVerb && reporting.start < cue.span.start))
           ? speaker.start - (/\bthe\s+$/i.exec(text.slice(unit.start, speaker.start))?.[0].length ?? 0) : undefined;
         const reportingBeforeCue = reporting && reporting.start < cue.span.start && !cueIsVerb && relayedFrom === undefined ? reporting : undefined;
-        const claimSpan = quoted ? quote.words : claimExtent(text, { ...unit, start: relayedFrom ?? unit.start }, reportingBeforeCue, speaker, attribution?.start);
+        const claimSpan = quoted ? quote.words : longQuote ? wordsWithin(text, longQuote.words, unit) : claimExtent(text, { ...unit, start: relayedFrom ?? unit.start }, reportingBeforeCue, speaker, attribution?.start);
         if (claimSpan.end <= claimSpan.start) continue;
         const targets = chooseTargets(unitActors, claimSpan, speaker, relations, actors)
           // "the DRC would respond": who threatens is no target of the threat.
@@ -146,18 +149,6 @@ export function findClaims(
     }
   });
   return claims;
-}
-
-/**
- * "the group said" speaks for the named actor of the same type mentioned last
- * before it ("M23 fighters entered Goma ... and the group's leaders called on ...").
- * A government description is left to the structure stage, which knows whose government
- * it is (coreference.ts).
- */
-function resolveGeneric(speaker: ActorMention, actors: ActorMention[]): ActorMention {
-  if (speaker.canonical || speaker.reference || !/^the\s/i.test(speaker.text) || speaker.actor_type === 'government') return speaker;
-  const named = actors.filter((actor) => actor.end <= speaker.start && actor.actor_type === speaker.actor_type && !/^the\s/i.test(actor.text));
-  return named[named.length - 1] ?? speaker;
 }
 
 function strongestCue(clauseText: string, offset: number): { type: ClaimType; span: TextSpan } | undefined {
@@ -214,13 +205,9 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   let subject = before[before.length - 1];
   if (!subject) return undefined;
   // "... addressed the UN General Assembly, where he said": the pronoun is the subject, not the name before it.
-  // Coreference makes a pronoun it resolves an actor mention of its own (then it is `subject`); one it left
-  // alone stands for the clause's last actor of its kind (a person for he/she, else a group).
-  const pronoun = SUBJECT_PRONOUN.exec(text.slice(subject.end, verbStart))?.[1].toLowerCase();
-  if (pronoun) {
-    const person = pronoun === 'he' || pronoun === 'she';
-    return before.filter((actor) => person === (actor.actor_type === 'individual')).pop();
-  }
+  // Coreference (references.ts) makes a pronoun it resolves an actor mention of its own (then it is `subject`);
+  // one it left alone (two candidates fit, or none) speaks for nobody.
+  if (SUBJECT_PRONOUN.test(text.slice(subject.end, verbStart))) return undefined;
   const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {
@@ -292,6 +279,42 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   const verbAt = tailStart + direct.index + direct[0].length;
   const before = after.filter((actor) => actor.end <= verbAt);
   return { words, speaker: before[before.length - 1] };
+}
+
+/** A verb of speech that introduces a quotation after it: 'X said: "', 'X told reporters on Monday, "'. */
+const QUOTE_INTRODUCTION = new RegExp(String.raw`\b${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*$`, 'i');
+
+/**
+ * Quotations that run over more than one sentence, with their speaker: named after the
+ * quotation ('"... . ...," the minister said') or before it ('X said: "... . ..."'); none
+ * when neither names an actor.
+ */
+function quotationsAcrossSentences(text: string, sentences: readonly Sentence[], actors: ActorMention[], relations: RelationMention[]): { words: TextSpan; speaker: ActorMention | undefined }[] {
+  const found: { words: TextSpan; speaker: ActorMention | undefined }[] = [];
+  const sentenceAt = (offset: number) => sentences.find((sentence) => sentence.start <= offset && offset < sentence.end);
+  for (const match of text.matchAll(/[“"]([^“”"\n]{2,2000})[”"]/g)) {
+    const words = { start: match.index + 1, end: match.index + 1 + match[1].length };
+    const opening = sentenceAt(match.index);
+    const closing = sentenceAt(words.end);
+    if (!opening || !closing || opening === closing) continue;
+    const closingActors = actors.filter((actor) => spanContains(closing, actor));
+    let speaker = quotedSpeech(text, { ...closing, start: match.index }, closingActors)?.speaker;
+    const before = text.slice(opening.start, match.index);
+    const introduction = speaker ? null : QUOTE_INTRODUCTION.exec(before);
+    if (introduction) {
+      const openingActors = actors.filter((actor) => spanContains(opening, actor));
+      speaker = subjectBefore(text, openingActors, relations, opening.start + introduction.index, opening.start);
+    }
+    found.push({ words, speaker });
+  }
+  return found;
+}
+
+/** The part of a quotation's words that lies in one unit, without the quotation's closing punctuation. */
+function wordsWithin(text: string, words: TextSpan, unit: TextSpan): TextSpan {
+  const start = Math.max(words.start, unit.start);
+  const trimmed = text.slice(start, Math.min(words.end, unit.end)).replace(/[\s.,;:!?"”]+$/u, '');
+  return { start, end: start + trimmed.length };
 }
 
 /** The claim's words: after the reporting verb ("said [that] ..."), before a trailing attribution. */

@@ -176,6 +176,13 @@ export function vesselSpans(tokens: Token[]): TextSpan[] {
   return spans;
 }
 
+/** The office an apposition gives the person before it: ", the Kivaran defence minister," → "Kivaran defence minister". */
+function appositiveRole(text: string, person: TextSpan): string | undefined {
+  const apposition = /^,\s+(?:the|a|an|its|their)\s+([^,;.()"“”]{1,60}?)\s*(?:,|\bof\b|\bfor\b|\bat\b)/u.exec(text.slice(person.end, person.end + 90));
+  const words = apposition?.[1].split(/\s+/);
+  return words && ROLE_HEADS.has(words[words.length - 1].toLowerCase()) ? apposition![1] : undefined;
+}
+
 /** Rank abbreviations as a role names them ("Lt. Gen. X ... the general said"). */
 const RANK_WORDS: Record<string, string> = {
   gen: 'general', lt: 'lieutenant', maj: 'major', col: 'colonel', brig: 'brigadier', adm: 'admiral', capt: 'captain', cdr: 'commander', sgt: 'sergeant',
@@ -184,9 +191,10 @@ const RANK_WORDS: Record<string, string> = {
 const ROLE_HEADS = new Set([
   'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
   'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
+  'leader', 'chief', 'director', 'researcher', 'mediator', 'negotiator', 'prosecutor', 'coordinator', 'rapporteur', 'premier',
 ]);
 /** Words after a lower-case role that show it is a noun phrase of its own ("the general election", "the minister of"), not a person. */
-const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
+const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|wrote|writes|later|in|on|then|again|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
 
 /** A title's words as roles compare them: lower case, ranks spelled out, no dots. */
 function roleWords(title: string): string[] {
@@ -214,29 +222,41 @@ export const ROLE_LOOKBACK_SENTENCES = 5;
 /**
  * Titles standing for the person named with that title earlier in the document: "The
  * Foreign Secretary met ..." after "Foreign Secretary David Lammy", and a lower-case
- * "the secretary said" after "Defence Secretary John Healey". The holder is the one person
- * with that title mentioned within ROLE_LOOKBACK_SENTENCES; with none, or with two different
- * persons holding it there ("President Tshisekedi met President Kagame. The President
- * said ..."), a capitalised office stays its own actor and a lower-case role is nobody.
+ * "the secretary said" after "Defence Secretary John Healey". A title in apposition counts
+ * ("Ana Velt, the Kivaran defence minister, ..."). The holder is the one person with that
+ * title mentioned within ROLE_LOOKBACK_SENTENCES; with none, or with two different persons
+ * holding it there ("President Tshisekedi met President Kagame. The President said ..."), a
+ * capitalised office stays its own actor and a lower-case role is nobody. A lower-case role
+ * no one before holds by title ("the envoy") is the one person the window names, when it
+ * names only one and gives them no title.
  */
 export function roleReferences(context: Context, sentences: readonly Sentence[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
-  const titled = actors.filter((actor) => actor.actor_type === 'individual' && actor.title && actor.title !== actor.text);
-  if (titled.length === 0) return [];
+  const persons = actors.filter((actor) => actor.actor_type === 'individual' && actor.title !== actor.text);
+  if (persons.length === 0) return [];
+  // "Ana Velt, the Kivaran defence minister, said": the office in apposition is hers as a title before her name would be.
+  const roleOf = new Map(persons.map((person) => [person, person.title ?? appositiveRole(context.text, person)]));
+  const titled = persons.filter((actor) => roleOf.get(actor));
   const personOf = (actor: ActorMention) => actor.canonical ?? actor.text;
-  const holderBefore = (position: number, role: readonly string[]) => {
+  const holderBefore = (position: number, role: readonly string[], untitledHolder: boolean) => {
     const windowStart = sentences[Math.max(0, tokenIndexAt(sentences, position + 1) - 1 - ROLE_LOOKBACK_SENTENCES)].start;
-    const recent = actors.filter((actor) => actor.actor_type === 'individual' && actor.start >= windowStart && actor.end <= position).map(personOf);
+    const inWindow = actors.filter((actor) => actor.actor_type === 'individual' && actor.start >= windowStart && actor.end <= position);
+    const recent = inWindow.map(personOf);
     // By any of their names: "Lammy" is David Lammy.
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
-    const holders = titled.filter((person) => person.end <= position && endsWith(roleWords(person.title!), role) && mentioned(person));
-    return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
+    const holding = titled.filter((person) => person.end <= position && endsWith(roleWords(roleOf.get(person)!), role));
+    const holders = holding.filter(mentioned);
+    // A holder named with the office only beyond the window is too far back to follow ("the secretary said" is nobody then).
+    if (holding.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
+    // No one holds the role by title ("the envoy" after "The head of BINUH, María Salvador"): the one person named without a title, if only one is.
+    const untitled = inWindow.filter((person) => persons.includes(person) && !roleOf.get(person) && !titled.some((other) => personOf(other).endsWith(personOf(person))));
+    return new Set(untitled.map(personOf)).size === 1 && new Set(recent).size === new Set(untitled.map(personOf)).size ? untitled[untitled.length - 1] : undefined;
   };
   const asHolder = (person: ActorMention): Partial<ActorMention> => ({
     canonical: person.canonical ?? person.text, ...(person.aliases ? { aliases: person.aliases } : {}),
   });
   for (const office of actors) {
     if (office.source !== 'title' || office.title !== office.text) continue;
-    const holder = holderBefore(office.start, roleWords(office.text));
+    const holder = holderBefore(office.start, roleWords(office.text), false);
     if (holder) Object.assign(office, asHolder(holder));
   }
   const { tokens } = context;
@@ -249,7 +269,7 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
       if (tokens[end] && !ROLE_FOLLOWERS.test(tokens[end].lower)) continue;
       const span = { start: words[0].start, end: words[words.length - 1].end };
       if (taken.some((other) => spansOverlap(other, span))) break;
-      const holder = holderBefore(span.start, words.map((word) => word.lower));
+      const holder = holderBefore(span.start, words.map((word) => word.lower), true);
       if (!holder) continue;
       found.push({
         ...span, text: context.text.slice(span.start, span.end), actor_type: 'individual', title: context.text.slice(span.start, span.end),

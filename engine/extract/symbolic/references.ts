@@ -36,6 +36,12 @@ const PRONOUNS: Record<string, Fits> = {
   it: isOrganisation, its: isOrganisation, itself: isOrganisation,
   they: isGroup, them: isGroup, their: isGroup, themselves: isGroup,
 };
+/** Pronouns that say their antecedent's gender: a person another pronoun or a title gave the other one does not fit. */
+const PRONOUN_GENDER: Record<string, Gender> = {
+  he: 'male', him: 'male', his: 'male', himself: 'male', she: 'female', her: 'female', hers: 'female', herself: 'female',
+};
+const TITLE_GENDER: Record<string, Gender> = { mr: 'male', sir: 'male', mrs: 'female', ms: 'female', miss: 'female', madam: 'female', dame: 'female' };
+type Gender = 'male' | 'female';
 /** Object pronouns: never the subject of their own clause ("Velt met him" is not Velt). */
 const OBJECT_PRONOUNS = new Set(['him', 'them']);
 /** Pronouns that also point at things and places, not only at actors: they follow subjects only. */
@@ -56,7 +62,7 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   agency: ofTypes('international_org', 'government', 'media'),
   mission: ofTypes('international_org'),
   coalition: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
-  alliance: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party', 'government'),
+  alliance: ofTypes('armed_forces', 'armed_group', 'international_org', 'political_party'),
   party: ofTypes('political_party'),
   council: ofTypes('government', 'international_org', 'civil_society'),
   commission: ofTypes('international_org', 'government', 'ngo', 'civil_society'),
@@ -65,12 +71,24 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   battalion: ofTypes('armed_forces', 'armed_group'),
   regiment: ofTypes('armed_forces', 'armed_group'),
   division: ofTypes('armed_forces', 'armed_group'),
+  navy: ofTypes('armed_forces'),
+  command: ofTypes('armed_forces'),
+  guerrillas: ofTypes('armed_group'),
+  charity: ofTypes('ngo'),
+  bloc: ofTypes('international_org', 'political_party'),
 };
 /** Words that may stand between "the" and a nominal head ("the armed group", "the defence ministry"). */
 const NOMINAL_MODIFIERS = new Set([
   'armed', 'rebel', 'militant', 'jihadist', 'insurgent', 'extremist', 'terrorist', 'paramilitary', 'separatist', 'political',
   'defence', 'defense', 'foreign', 'interior', 'information', 'military', 'ruling', 'opposition', 'international', 'humanitarian',
+  'guerrilla', 'guerilla', 'medical', 'aid',
 ]);
+/** What an actor issues and a text then quotes as speaking ("The statement accused ...", '"...," the report said'). */
+const RECORD_NOUNS = new Set(['statement', 'communique', 'communiqué', 'report', 'declaration', 'letter', 'bulletin', 'release']);
+/** Words between "the" and a record noun ("the joint statement", "the press release"). */
+const RECORD_MODIFIERS = new Set(['joint', 'final', 'written', 'official', 'press', 'short', 'brief', 'latest', 'new', 'annual']);
+const isIssuer: Fits = (actor) => actor.actor_type !== 'community';
+
 /** Collective nouns a document writes capitalised for the coalition it names ("the Coalition", "Coalition forces"). */
 const COLLECTIVES = new Set(['coalition', 'alliance']);
 /** Words after a collective noun that make it the coalition's people or means ("Coalition forces", "coalition partners"). */
@@ -81,6 +99,7 @@ const DESCRIPTION_FITS: Record<string, Fits> = {
   army: ofTypes('armed_forces'), military: ofTypes('armed_forces'), forces: ofTypes('armed_forces'), troops: ofTypes('armed_forces'),
   rebels: ofTypes('armed_group'), insurgents: ofTypes('armed_group'), jihadists: ofTypes('armed_group'), militants: ofTypes('armed_group'),
   paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), force: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
+  government: ofTypes('government'), authorities: ofTypes('government'), administration: ofTypes('government'),
   ...NOMINAL_HEADS,
 };
 
@@ -90,8 +109,12 @@ const PEOPLE_NOUNS = new Set([
   'refugees', 'voters', 'students', 'journalists', 'reporters', 'analysts', 'diplomats', 'officials', 'sources', 'doctors', 'workers',
   'patients', 'detainees', 'prisoners', 'hostages', 'victims', 'survivors', 'farmers', 'herders', 'traders', 'displaced', 'observers',
 ]);
-/** "it is", "it was reported that": an "it" that refers to nothing. */
-const EXPLETIVE_FOLLOWERS = new Set(['is', 'was', "'s", 'seems', 'seemed', 'appears', 'appeared', 'remains', 'remained', 'becomes', 'became', 'means', 'meant', 'takes', 'took']);
+/** "it seems", "it takes time": verbs after which "it" refers to nothing. */
+const EXPLETIVE_FOLLOWERS = new Set(['seems', 'seemed', 'appears', 'appeared', 'means', 'meant', 'takes', 'took']);
+/** Copulas: "it is unclear", "it remained to be seen" refer to nothing, "it remained committed", "it is ready" to an actor. */
+const COPULAS = new Set(['is', 'was', "'s", 'remains', 'remained', 'becomes', 'became']);
+/** What follows a copula when "it" is a placeholder for a clause to come ("it is unclear whether", "it was reported that"). */
+const EXPLETIVE_PREDICATE = /^(?:not|also|now|still|too|very|highly|equally|increasingly)?\s*(?:unclear|clear|possible|impossible|likely|unlikely|difficult|hard|easy|important|necessary|essential|vital|crucial|urgent|time|true|false|known|unknown|reported|said|believed|thought|expected|feared|understood|estimated|hoped|alleged|claimed|announced|confirmed|evident|obvious|apparent|uncertain|early|late|a\s|an\s|the\s|to\s+be\s+seen|that\b|whether\b|why\b|how\b)/;
 /** Tokens before an "it" that make it a subject (a clause opener) rather than an object ("about it"). */
 const SUBJECT_OPENERS = new Set([',', ';', ':', '"', '“', 'that', 'and', 'but', 'said', 'says', 'as', 'because', 'when', 'while', 'after', 'before', 'if', 'since', 'although', 'where', 'which', 'until', 'once', 'so']);
 /** Finite verbs and auxiliaries: a clause's subject stands before the first one. */
@@ -107,6 +130,11 @@ interface Expression extends TextSpan {
   head?: string;
   /** Follows subjects only when they are in an earlier sentence. */
   subjectsOnly: boolean;
+  /**
+   * Resolved only to an actor whose name holds the head ("the government" after "the Government of
+   * National Unity"); otherwise left to the structure stage, which knows whose government it is.
+   */
+  needsHead?: boolean;
   /** An object pronoun, which its own sentence's subject cannot be. */
   object?: boolean;
   /** Looks back through the whole document (a coalition is named once, at the top). */
@@ -139,6 +167,13 @@ export function resolveReferences(
     return known.segments;
   };
   const found: ActorMention[] = [];
+  /** Each person's gender as far as the document has said it (a title, a pronoun resolved to them). */
+  const genders = new Map<string, Gender>();
+  const identity = (actor: ActorMention) => normaliseForIdentity(actor.canonical ?? actor.text);
+  for (const actor of named) {
+    const gender = actor.title ? TITLE_GENDER[actor.title.toLowerCase().replace(/\.$/, '')] : undefined;
+    if (gender && actor.actor_type === 'individual') genders.set(identity(actor), gender);
+  }
   for (const expression of expressions) {
     const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
     // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
@@ -151,10 +186,15 @@ export function resolveReferences(
     const lookback = expression.kind === 'pronoun' ? PRONOUN_LOOKBACK_SENTENCES : NOMINAL_LOOKBACK_SENTENCES;
     const earliest = expression.wholeDocument ? 0 : sentences[Math.max(0, sentenceIndex - lookback)].start;
     const within = from(earliest);
-    const pool = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start && expression.fits(actor)).sort((a, b) => a.start - b.start);
+    const gender = expression.kind === 'pronoun' ? PRONOUN_GENDER[context.text.slice(expression.start, expression.end).toLowerCase()] : undefined;
+    const agrees = (actor: ActorMention) => !gender || (genders.get(identity(actor)) ?? gender) === gender;
+    const before = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start).sort((a, b) => a.start - b.start);
+    let pool = before.filter((actor) => expression.fits(actor) && agrees(actor));
+    // "the army" after "the Libyan National Army", no state army in reach: the organisation its head names.
+    if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
-    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && outOfReach() ? AMBIGUOUS : undefined);
+    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined);
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
@@ -164,6 +204,7 @@ export function resolveReferences(
         actor_type: target.actor_type, ...(target.aliases ? { aliases: target.aliases } : {}),
       } : {}),
     };
+    if (target && gender) genders.set(identity(target), gender);
     if (expression.existing) {
       Object.assign(expression.existing, decided);
       if (target) resolved.push(expression.existing);
@@ -195,8 +236,11 @@ function chooseAntecedent(
 ): ActorMention | typeof AMBIGUOUS | undefined {
   let candidates = pool;
   if (expression.head) {
-    const headed = candidates.filter((actor) => nameWords(actor).includes(expression.head!));
-    if (headed.length > 0) candidates = headed;
+    // A government must be named so in the text ("Government of National Unity"), not only by the canonical name a delegation got.
+    const headed = expression.needsHead
+      ? candidates.filter((actor) => !actor.reference && wordsOf(actor.text).includes(expression.head!))
+      : candidates.filter((actor) => nameWords(actor).includes(expression.head!));
+    if (headed.length > 0 || expression.needsHead) candidates = headed;
   }
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
   const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
@@ -221,7 +265,11 @@ function latestByIdentity(mentions: readonly ActorMention[]): ActorMention[] {
 }
 
 function nameWords(actor: ActorMention): string[] {
-  return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/).map(singular) : []));
+  return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? wordsOf(name) : []));
+}
+
+function wordsOf(name: string): string[] {
+  return name.toLowerCase().split(/[\s-]+/).map(singular);
 }
 
 /** A description the actor patterns found ("the army", "the police") and left unnamed: never an antecedent. */
@@ -274,14 +322,21 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   return segments;
 }
 
+/** Verbs of speech: a place does not say, accuse or deny ("... entered Bora, and it accused the army"). */
+const SPEECH_VERBS = new Set([
+  'said', 'says', 'accused', 'accuses', 'denied', 'denies', 'warned', 'warns', 'urged', 'urges', 'called', 'calls', 'vowed', 'vows',
+  'insisted', 'insists', 'demanded', 'demands', 'rejected', 'rejects', 'added', 'adds', 'stated', 'claimed', 'threatened', 'pledged', 'condemned', 'announced',
+]);
+
 /**
  * "it", "its" or "they" closer to a place or to people than to any actor in its own sentence
  * ("Goma and its surroundings", "Residents said they fled"): not a reference to an actor.
  */
 function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors: readonly ActorMention[], locations: readonly LocationMention[]): boolean {
   const lastActor = Math.max(sentence.start, ...actors.filter((actor) => actor.end <= at.start && actor.start >= sentence.start).map((actor) => actor.end));
-  if (locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   const { tokens } = context;
+  const speaks = SPEECH_VERBS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
+  if (!speaks && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
     // "RSF fighters said they": a bearer right after the actor is the actor's own.
     if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;
@@ -294,10 +349,11 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
   for (const actor of actors) {
-    if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text) || actor.actor_type === 'government') continue;
+    if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);
     const head = words[words.length - 1];
-    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor });
+    const needsHead = actor.actor_type === 'government';
+    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor, needsHead });
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
@@ -318,6 +374,14 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
       continue;
     }
     if (token.lower !== 'the') continue;
+    // "The statement accused ...": the record speaks for whoever issued it, the subject that issued or published it before.
+    const recordAt = RECORD_MODIFIERS.has(tokens[i + 1]?.lower ?? '') ? i + 2 : i + 1;
+    if (RECORD_NOUNS.has(tokens[recordAt]?.lower ?? '') && SPEECH_VERBS.has(tokens[recordAt + 1]?.lower ?? '')) {
+      const span = { start: token.start, end: tokens[recordAt].end };
+      if (free(span)) found.push({ ...span, kind: 'nominal', fits: isIssuer, subjectsOnly: true, wholeDocument: false });
+      i = recordAt;
+      continue;
+    }
     let k = i + 1;
     if (NOMINAL_MODIFIERS.has(tokens[k]?.lower ?? '') && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
     const headToken = tokens[k];
@@ -336,11 +400,26 @@ function singular(noun: string): string {
   return noun.replace(/ies$/, 'y').replace(/(?<=[^s])s$/, '');
 }
 
-/** "it said", "that it would": a subject "it" that is no expletive ("it is unclear", "it was reported"). */
+/** Words that may stand between a reporting verb and the "it" it introduces ("said on Monday it", "said in a statement it"). */
+const REPORTING_ADJUNCT = /^(?:on|in|at|late|early|last|this|a|the|statement|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|earlier|later|again|also|week|night|morning|afternoon|evening|,)$/;
+const REPORTING_VERBS = new Set(['said', 'says', 'stated', 'announced', 'added', 'declared', 'insisted', 'warned']);
+
+/** "it said", "that it would", "said on Monday it would": a subject "it" that is no expletive ("it is unclear", "it was reported"). */
 function isReferringIt(tokens: Token[], index: number): boolean {
   const before = tokens[index - 1];
-  if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text)) return false;
+  if (before && !SUBJECT_OPENERS.has(before.lower) && !/^[.!?]$/.test(before.text) && !afterReporting(tokens, index)) return false;
   const next = tokens[index + 1]?.lower ?? '';
   if (EXPLETIVE_FOLLOWERS.has(next)) return false;
+  if (COPULAS.has(next)) {
+    return index + 2 < tokens.length && !EXPLETIVE_PREDICATE.test(tokens.slice(index + 2, index + 6).map((token) => token.lower).join(' '));
+  }
   return !(['has', 'had', 'will', 'would', 'could', 'may', 'might'].includes(next) && ['been', 'be'].includes(tokens[index + 2]?.lower ?? ''));
+}
+
+function afterReporting(tokens: Token[], index: number): boolean {
+  for (let k = index - 1; k >= Math.max(0, index - 5); k--) {
+    if (REPORTING_VERBS.has(tokens[k].lower)) return true;
+    if (!REPORTING_ADJUNCT.test(tokens[k].lower)) return false;
+  }
+  return false;
 }

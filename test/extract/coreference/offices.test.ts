@@ -34,4 +34,23 @@ describe('persons named by office', () => {
     expect(speakers(graph)).toEqual({ 'the border crossings must stay closed': 'Defence Minister' });
     expect(actors(graph).map((node) => node.properties.label)).toEqual(['Defence Minister']);
   });
+
+  it('resolve a role no one holds by title to the one person the document named without one, and to nobody when two were', async () => {
+    const text =
+      'The head of the mission, Mara Solen, told reporters that gangs had burned two villages. The envoy said the police must be reinforced. ' +
+      'President Tomas Vell wrote that help was coming. "We will not abandon the north," the president wrote.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'envoy', 'The envoy said')).toBe('Mara Solen');
+    expect(referentOf(graph, text, 'president', 'the president wrote')).toBe('Tomas Vell');
+    const two = 'Mara Solen and Marco Rubio visited Bora on Monday. The envoy said the police must be reinforced.';
+    expect(referentOf(await pipeline.graphOf(two), two, 'envoy', 'The envoy said')).toBeUndefined();
+  });
+
+  it('take the office an apposition gives ("Ana Velt, the Kivaran defence minister,")', async () => {
+    const text = 'Ana Velt, the Kivaran defence minister, met Tomas Rell in Bora on Monday. The roads were closed for weeks. The minister said the crossings must reopen.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'minister', 'The minister said')).toBe('Ana Velt');
+    expect(speakers(graph)).toMatchObject({ 'the crossings must reopen': 'Ana Velt' });
+  });
 });
+

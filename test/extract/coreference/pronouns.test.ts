@@ -50,4 +50,15 @@ describe('pronouns and nominal mentions', () => {
     const graph = await pipeline.graphOf(text);
     expect(referentOf(graph, text, 'He', 'He said')).toBeUndefined();
   });
+
+  it('agree in gender where the document has said it: a title or an earlier pronoun rules a person out', async () => {
+    const text =
+      'Ms Ana Velt and Tomas Rell met in Bora on Monday. He said the crossings must reopen. ' +
+      'Velt spoke to the press later. She said the talks had been useful, and Rell said he would return in May.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'He', 'He said')).toBe('Tomas Rell');
+    expect(referentOf(graph, text, 'She', 'She said')).toBe('Ana Velt');
+    expect(referentOf(graph, text, 'he', 'he would return')).toBe('Tomas Rell');
+  });
 });
+
