@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { PERIODS } from '@parley/engine/reason/period.ts';
 import { validateName } from '@parley/engine/store/validate.ts';
 import { EXIT } from '../exit.ts';
-import { queueUrl } from './worker.ts';
+import { queueUrl, wholeNumber } from './worker-options.ts';
 import { PROGRESS_MODES, type AnalyzeCorpusOptions } from './analyze-corpus-options.ts';
 
 /**
@@ -11,12 +11,6 @@ import { PROGRESS_MODES, type AnalyzeCorpusOptions } from './analyze-corpus-opti
  * report.html. Stopping it (Ctrl-C, or a killed process) loses nothing committed; the
  * next run skips what the graph holds.
  */
-
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return number;
-}
 
 function graphName(value: string): string {
   try {
@@ -34,7 +28,7 @@ export function register(program: Command): void {
     .argument('<dir>', 'folder of documents (walked recursively; README files and hidden entries are left out)')
     .requiredOption('-g, --graph <id>', 'graph to ingest into (created when missing)', graphName)
     .option('-o, --out <dir>', 'folder for report.json and report.html', 'report')
-    .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', positiveInteger)
+    .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', wholeNumber(1))
     .addOption(new Option('--period <period>', 'period of the escalation trajectory').choices(PERIODS).default('month'))
     .addOption(new Option('--progress <mode>', 'progress display: a bar when stdout is a terminal (auto), one line per document, or none').choices(PROGRESS_MODES).default('auto'))
     .option('--no-report', 'ingest only; write no report')

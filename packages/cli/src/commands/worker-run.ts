@@ -7,7 +7,7 @@ import { isPostgresUrl } from '@parley/engine/store/store.ts';
 import { extractionOptions, loadConfig } from '@parley/server/config.ts';
 import { openStore } from '@parley/server/open.ts';
 import { EXIT } from '../exit.ts';
-import type { WorkerOptions } from './worker.ts';
+import type { WorkerOptions } from './worker-options.ts';
 
 /** What `parley worker` does, loaded only when it runs (the pipeline and store cost seconds of start-up). */
 export async function runWorker(queue: string, options: WorkerOptions): Promise<number> {

@@ -1,46 +1,20 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { queueBackendKind } from '@parley/engine/queue/settings.ts';
+import { Command, Option } from 'commander';
 import { EXIT } from '../exit.ts';
+import { queueUrl, wholeNumber, type WorkerOptions } from './worker-options.ts';
 
 /**
  * `parley worker --queue <url>`: takes document jobs that `analyze-corpus --queue` put on the
  * queue, extracts them and commits them into the shared store (PARLEY_STORE), until SIGINT or
  * SIGTERM, which let the jobs in hand finish.
  */
-
-function count(minimum: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < minimum) throw new InvalidArgumentError(`must be a whole number of at least ${minimum}`);
-    return number;
-  };
-}
-
-/** --queue: a redis:// or postgres:// URL, refused as a usage error otherwise. */
-export function queueUrl(value: string): string {
-  try {
-    queueBackendKind(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-  return value;
-}
-
-export interface WorkerOptions {
-  queue?: string;
-  concurrency?: number;
-  rateLimit?: number;
-  workers?: number;
-}
-
 export function register(program: Command): void {
   program
     .command('worker')
     .description('take extraction jobs from a queue (analyze-corpus --queue) and commit them into the shared store, until stopped')
     .addOption(new Option('--queue <url>', 'the queue: redis://host:6379 or postgres://… (BullMQ\'s PostgreSQL backend)').env('PARLEY_QUEUE').argParser(queueUrl))
-    .addOption(new Option('-c, --concurrency <n>', 'documents worked on at once (PARLEY_QUEUE_CONCURRENCY; default one per symbolic worker thread)').argParser(count(1)))
-    .addOption(new Option('--rate-limit <n>', 'documents per minute over all workers (PARLEY_QUEUE_RATE_LIMIT_PER_MINUTE; 0 = none)').argParser(count(0)))
-    .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', count(1))
+    .addOption(new Option('-c, --concurrency <n>', 'documents worked on at once (PARLEY_QUEUE_CONCURRENCY; default one per symbolic worker thread)').argParser(wholeNumber(1)))
+    .addOption(new Option('--rate-limit <n>', 'documents per minute over all workers (PARLEY_QUEUE_RATE_LIMIT_PER_MINUTE; 0 = none)').argParser(wholeNumber(0)))
+    .option('-w, --workers <n>', 'symbolic-layer worker threads (default: PARLEY_SYMBOLIC_WORKERS, else one per core)', wholeNumber(1))
     .addHelpText('after', `
 PARLEY_STORE must name the PostgreSQL database the other workers and servers use.
 A worker killed mid-job loses nothing: the job runs again once its claim lapses
