@@ -17,12 +17,11 @@
  *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --facts 10000]
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
-import { startServer, stopServer } from './http.ts';
+import { keepAliveClient, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -51,20 +50,8 @@ const documents = await Promise.all(
 );
 const QUESTIONS = ['Who could spoil an agreement?', 'Is the conflict escalating?', 'Is the conflict ripe for resolution?'];
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-let port = 0;
-function request(method: string, url: string, key: string, body?: unknown): Promise<{ status: number; body: string }> {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'x-api-key': key, ...(text ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } : {}) };
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers }, (res) => {
-      let answer = '';
-      res.setEncoding('utf8').on('data', (chunk) => (answer += chunk)).on('end', () => resolve({ status: res.statusCode!, body: answer }));
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
+let client: ReturnType<typeof keepAliveClient>;
+const request = (method: string, url: string, key: string, body?: unknown) => client.send(method, url, key, body === undefined ? undefined : JSON.stringify(body));
 
 /** The operations of the mix, with their weights; `send` gets the client's own random draw. */
 function operations(key: string, workspace: string): { name: string; weight: number; send: (draw: number) => Promise<{ status: number; body: string }> }[] {
@@ -113,7 +100,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
 const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';
 const server = await startServer({ PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' });
-port = server.port;
+client = keepAliveClient(server.port, CLIENTS);
 const pid = server.process.pid!;
 try {
   const created = await request('POST', '/v1/keys', adminKey, { tenant: 'soak', scope: 'write' });
@@ -181,7 +168,7 @@ try {
   console.log(`\nserver RSS after the warm-up: ${baseline.toFixed(0)} MB at its end, then ${lowest.toFixed(0)}–${highest.toFixed(0)} MB (${(drift * 100).toFixed(1)} % off; target within ${RSS_TOLERANCE * 100} %): ${drift <= RSS_TOLERANCE ? 'met' : 'NOT met'}`);
   console.log(`errors: ${failures} (target 0): ${failures === 0 ? 'met' : 'NOT met'}`);
 } finally {
-  agent.destroy();
+  client.close();
   await stopServer(server);
   await rm(dir, { recursive: true, force: true });
 }
