@@ -213,3 +213,9 @@ export function generate(target: number): Generated {
   return { write, facts: facts(), nodes: write.nodes.length, edges: write.edges.length, properties };
 }
 
+/** The interchange records (transfer.ts: what import reads) of a generated write. */
+export function interchange(write: GraphWrite) {
+  const nodes = write.nodes.map(({ id, labels: [kind, ...labels], properties, confidence }) => ({ kind, id, ...(labels.length ? { labels } : {}), ...properties, confidence }));
+  const edges = write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
+  return { nodes, edges };
+}

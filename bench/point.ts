@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
+import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
@@ -48,8 +48,7 @@ function row(what: string, latencies: number[], extra = ''): void {
 }
 
 const generated = generate(Number(args.facts));
-const nodes = generated.write.nodes.map(({ id, labels: [kind], properties, confidence }) => ({ kind, id, ...properties, confidence }));
-const edges = generated.write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
+const { nodes, edges } = interchange(generated.write);
 // the actor with the most claims: a point query with rows
 const claims = new Map<string, number>();
 for (const edge of edges) if (edge.type === 'ASSERTS') claims.set(edge.from, (claims.get(edge.from) ?? 0) + 1);

@@ -20,7 +20,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
+import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
 
 const { values: args } = parseArgs({
@@ -41,8 +41,7 @@ const RSS_SAMPLE_MS = 10_000;
 const RSS_TOLERANCE = 0.1;
 
 const generated = generate(Number(args.facts));
-const nodes = generated.write.nodes.map(({ id, labels: [kind], properties, confidence }) => ({ kind, id, ...properties, confidence }));
-const edges = generated.write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
+const { nodes, edges } = interchange(generated.write);
 const actors = nodes.filter((node) => node.kind === 'Actor').map((node) => node.id);
 const corpus = path.resolve(import.meta.dirname, '../corpora');
 const documents = await Promise.all(

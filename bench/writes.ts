@@ -24,10 +24,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
+import { generate, interchange } from './conflict-graph.ts';
 import { healthEvery, postJson, probeHealth, startServer, stopServer } from './http.ts';
 import { explainTurns } from './long-turns.ts';
-import type { GraphWrite } from '../engine/store/store.ts';
 
 const { values: args } = parseArgs({
   options: { facts: { type: 'string', default: '200000' }, 'export-facts': { type: 'string', default: '420000' }, formats: { type: 'string', default: 'json,ndjson' }, 'cpu-prof-dir': { type: 'string' } },
@@ -41,13 +40,6 @@ function report(what: string, latencies: number[] & { errors: number }, extra: s
   const sorted = [...latencies].sort((a, b) => a - b);
   const f = (n: number) => n.toFixed(1);
   console.log(`| ${what} | ${sorted.length} | ${f(percentile(sorted, 50))} | ${f(percentile(sorted, 99))} | ${f(sorted[sorted.length - 1])} | ${latencies.errors} | ${extra} |`);
-}
-
-/** The interchange records (transfer.ts) of a generated write. */
-function interchange(write: GraphWrite) {
-  const nodes = write.nodes.map(({ id, labels: [kind, ...labels], properties, confidence }) => ({ kind, id, ...(labels.length ? { labels } : {}), ...properties, confidence }));
-  const edges = write.edges.map(({ id, type, from, to, properties, confidence }) => ({ type, ...(id ? { id } : {}), from, to, ...properties, confidence }));
-  return { nodes, edges };
 }
 
 const generated = generate(FACTS);
