@@ -123,7 +123,8 @@ type Prepared =
   | { kind: 'drafted'; document: DraftedDocument }
   | { kind: 'failed'; source: string; error: unknown };
 
-function failure(source: string, error: unknown): BatchDocument {
+/** A document that could not be read or extracted, with its error's code and message. */
+export function batchFailure(source: string, error: unknown): BatchDocument {
   const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
   return { source, status: 'failed', code, reason: error instanceof Error ? error.message : String(error) };
 }
@@ -176,7 +177,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     for (let i = 0; i < run.length; ) {
       const prepared = run[i];
       if (prepared.kind !== 'drafted') {
-        report(prepared.kind === 'known' ? { source: prepared.source, status: 'skipped' } : failure(prepared.source, prepared.error));
+        report(prepared.kind === 'known' ? { source: prepared.source, status: 'skipped' } : batchFailure(prepared.source, prepared.error));
         i++;
         continue;
       }
@@ -185,7 +186,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
       const outcomes = await commitDrafts(context, tenant, graphId, drafted, { tier });
       outcomes.forEach((outcome, k) => {
         const { source } = drafted[k];
-        if ('error' in outcome) return report(failure(source, outcome.error));
+        if ('error' in outcome) return report(batchFailure(source, outcome.error));
         // a document whose text appeared earlier in this batch under another name is known by now
         const { committed } = outcome;
         report(committed.already_ingested ? { source, status: 'skipped' } : { source, status: 'ingested', sentences: committed.extraction.stats.sentences, added: committed.added! });
@@ -195,15 +196,19 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   // drafts still in flight after an interruption finish in the pool before the batch returns
   await Promise.allSettled(window.map((slot) => slot.prepared));
 
-  const failures = documents.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! }));
+  return batchSummary(documents, sources.length, sentences, Math.round(performance.now() - started), documents.length < sources.length);
+}
+
+/** The summary of a batch from what became of its documents. */
+export function batchSummary(documents: BatchDocument[], total: number, sentences: number, ms: number, interrupted: boolean): BatchSummary {
   return {
-    total: sources.length,
+    total,
     ingested: documents.filter((document) => document.status === 'ingested').length,
     skipped: documents.filter((document) => document.status === 'skipped').length,
-    failures,
+    failures: documents.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! })),
     sentences,
-    ms: Math.round(performance.now() - started),
-    interrupted: documents.length < sources.length,
+    ms,
+    interrupted,
     documents,
   };
 }

@@ -1,8 +1,6 @@
 import { createPostgresBackend, createRedisBackend, type BackendFactory, type IQueueBackend } from 'bullmq';
 import { queueBackendKind, type QueueBackendKind } from './settings.ts';
 
-export { queueBackendKind, withoutCredentials, type QueueBackendKind } from './settings.ts';
-
 export interface QueueConnection {
   kind: QueueBackendKind;
   /** What BullMQ's classes take as `connection`, with `backend` as their last argument. */

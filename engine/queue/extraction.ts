@@ -5,9 +5,7 @@ import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type Do
 import { tierForGraph } from '../ingest/ingest.ts';
 import type { DocumentDraft } from '../extract/pipeline.ts';
 import { queueConnection } from './connection.ts';
-import { DEFAULT_QUEUE_SETTINGS } from './settings.ts';
-
-export { DEFAULT_QUEUE_SETTINGS } from './settings.ts';
+import { DEFAULT_QUEUE_SETTINGS, EXTRACTION_QUEUE } from './settings.ts';
 
 /**
  * Extraction fanned out over a BullMQ queue: one job per document under a parent job for the
@@ -25,9 +23,6 @@ export { DEFAULT_QUEUE_SETTINGS } from './settings.ts';
  * place back (delayed, its draft kept in this process) rather than hold it: otherwise the
  * waiting jobs could fill every worker's places while the one they wait for waits for a place.
  */
-
-/** The one queue of document jobs (and corpus parents). */
-export const EXTRACTION_QUEUE = 'parley-extract';
 
 /** How long a job waits for the document before it, not yet taken by any worker, before it gives its place back. */
 const GIVE_BACK_AFTER_MS = 1_000;
@@ -186,12 +181,13 @@ export async function followCorpus(
     await events.waitUntilReady();
     const parent = await queue.getJob(enqueued.parentId);
     if (!parent) throw new Error(`the corpus's job ${enqueued.parentId} is not on the queue (removed?)`);
-    // what finished before the events were followed
-    for (const [key, value] of Object.entries(await parent.getChildrenValues())) report(jobIdOfKey(key), { result: parsed<DocumentJobResult>(value) });
-    for (const [key, reason] of Object.entries(await parent.getIgnoredChildrenFailures())) report(jobIdOfKey(key), { error: reason });
+    const reportAll = ({ results, failures }: CorpusJobResult) => {
+      for (const [jobId, result] of Object.entries(results)) report(jobId, { result });
+      for (const [jobId, error] of Object.entries(failures)) report(jobId, { error });
+    };
+    reportAll(await corpusOutcome(parent)); // what finished before the events were followed
     const outcome = parsed<CorpusJobResult>(await parent.waitUntilFinished(events));
-    for (const [jobId, result] of Object.entries(outcome.results)) report(jobId, { result });
-    for (const [jobId, error] of Object.entries(outcome.failures)) report(jobId, { error });
+    reportAll(outcome);
     // a job that had completed for an earlier corpus is not run again for this one: its document was in the graph already
     for (const jobId of enqueued.jobIds.filter((id) => !seen.has(id))) {
       const earlier = await queue.getJob(jobId);

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, type IQueueBackend } from 'bullmq';
-import { queueConnection, type QueueBackendKind } from './connection.ts';
-import { EXTRACTION_QUEUE } from './extraction.ts';
+import { queueConnection } from './connection.ts';
+import type { QueueBackendKind } from './settings.ts';
+import { EXTRACTION_QUEUE } from './settings.ts';
 
 /** What health says of the queue: whether it answered, and its document jobs by state. */
 export interface QueueStatus {

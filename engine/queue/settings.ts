@@ -43,3 +43,6 @@ export function queueBackendKind(url: string): QueueBackendKind {
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
   throw new ValidationError('invalid_queue_url', `the queue must be a redis://, rediss://, postgres:// or postgresql:// URL (got '${withoutCredentials(url)}')`, { field: 'queue' });
 }
+
+/** The one queue of document jobs (and corpus parents). */
+export const EXTRACTION_QUEUE = 'parley-extract';

@@ -14,7 +14,8 @@ import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/ex
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { readSource } from '../../engine/ingest/source.ts';
 import { queueConnection } from '../../engine/queue/connection.ts';
-import { EXTRACTION_QUEUE, documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
+import { EXTRACTION_QUEUE } from '../../engine/queue/settings.ts';
+import { documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { freshDatabase } from '../helpers/postgres.ts';

@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ParleyError } from '@parley/engine/errors.ts';
 import { checkText } from '@parley/engine/extract/pipeline.ts';
-import { listCorpus, type BatchDocument, type BatchSummary } from '@parley/engine/ingest/batch.ts';
+import { batchFailure, batchSummary, listCorpus, type BatchDocument } from '@parley/engine/ingest/batch.ts';
 import { readSource } from '@parley/engine/ingest/source.ts';
 import { enqueueCorpus, followCorpus, type DocumentOutcome, type QueuedDocument } from '@parley/engine/queue/extraction.ts';
 import { isPostgresUrl } from '@parley/engine/store/store.ts';
@@ -25,11 +24,6 @@ function failureOf(source: string, error: string): BatchDocument {
   return { source, status: 'failed', code: coded ? coded[2] : 'extraction_failed', reason: coded ? coded[1] : error };
 }
 
-function readFailure(source: string, error: unknown): BatchDocument {
-  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
-  return { source, status: 'failed', code, reason: error instanceof Error ? error.message : String(error) };
-}
-
 export async function analyzeCorpusOnQueue(dir: string, queue: string, options: AnalyzeCorpusOptions): Promise<number> {
   const folder = path.resolve(dir);
   if (!(await stat(folder).catch(() => undefined))?.isDirectory()) {
@@ -42,7 +36,7 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
     return EXIT.usage;
   }
   const sources = await listCorpus(folder);
-  const unread = new Map<string, BatchDocument>();
+  const unread = new Map<number, BatchDocument>();
   const documents: (QueuedDocument & { index: number })[] = [];
   for (const [index, source] of sources.entries()) {
     try {
@@ -50,7 +44,7 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
       checkText(read.text);
       documents.push({ index, source: read.source, text: read.text, ...(read.title ? { title: read.title } : {}) });
     } catch (error) {
-      unread.set(source, readFailure(source, error));
+      unread.set(index, batchFailure(source, error));
     }
   }
   const enqueued = await enqueueCorpus(queue, options.tenant, options.graph, documents, { attempts: config.queueAttempts });
@@ -58,8 +52,12 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
 
   // each job's documents in path order: the first is the job's, the others (the same text) are skipped
   const byJob = new Map<string, number[]>();
-  enqueued.jobIds.forEach((jobId, i) => byJob.set(jobId, [...(byJob.get(jobId) ?? []), documents[i].index]));
-  const outcomes: (BatchDocument | undefined)[] = sources.map((source) => unread.get(source));
+  enqueued.jobIds.forEach((jobId, i) => {
+    const indexes = byJob.get(jobId);
+    if (indexes) indexes.push(documents[i].index);
+    else byJob.set(jobId, [documents[i].index]);
+  });
+  const outcomes: (BatchDocument | undefined)[] = sources.map((_, index) => unread.get(index));
   const progress = progressReporter(options.progress);
   progress.start(sources.length);
   let done = 0;
@@ -69,7 +67,7 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
     sentences += document.sentences ?? 0;
     progress.update({ done: ++done, total: sources.length, sentences, document });
   };
-  for (const document of unread.values()) settle(sources.indexOf(document.source), document);
+  for (const [index, document] of unread) settle(index, document);
   const onDocument = (jobId: string, outcome: DocumentOutcome) => {
     const [first, ...same] = byJob.get(jobId) ?? [];
     if (first === undefined) return;
@@ -86,18 +84,7 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
     console.log('interrupted: the workers go on with the flow; run the same command again to follow it and write the report');
     return EXIT.interrupted;
   }
-  const listed = outcomes.filter((document) => document !== undefined);
-  const failures = listed.filter((document) => document.status === 'failed').map(({ source, code, reason }) => ({ source, code: code!, reason: reason! }));
-  const summary: BatchSummary = {
-    total: sources.length,
-    ingested: listed.filter((document) => document.status === 'ingested').length,
-    skipped: listed.filter((document) => document.status === 'skipped').length,
-    failures,
-    sentences,
-    ms: followed.ms,
-    interrupted: false,
-    documents: listed,
-  };
+  const summary = batchSummary(outcomes.filter((document) => document !== undefined), sources.length, sentences, followed.ms, false);
   printSummary(summary);
   if (options.report) {
     const store = await openStore(config);
@@ -108,5 +95,5 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
       await store.close();
     }
   }
-  return failures.length > 0 ? EXIT.partial : EXIT.ok;
+  return summary.failures.length > 0 ? EXIT.partial : EXIT.ok;
 }

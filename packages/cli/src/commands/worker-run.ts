@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { openExtractionPipeline } from '@parley/engine/extract/pipeline.ts';
 import { tierUpForBatch } from '@parley/engine/ingest/batch.ts';
-import { withoutCredentials } from '@parley/engine/queue/connection.ts';
+import { withoutCredentials } from '@parley/engine/queue/settings.ts';
 import { startExtractionWorker } from '@parley/engine/queue/extraction.ts';
 import { isPostgresUrl } from '@parley/engine/store/store.ts';
 import { extractionOptions, loadConfig } from '@parley/server/config.ts';
