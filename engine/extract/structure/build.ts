@@ -165,7 +165,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   for (const claim of input.findings.claims) {
     const speaker = claim.speaker ? resolver.resolveSpan(claim.speaker, 'Actor', true, true) : undefined;
     // A claim is aimed at others (in text order): never at its speaker, nor at the speaker's own organisation.
-    const targets = uniqueEntities([...claim.targets].sort((a, b) => a.start - b.start).map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
+    const targetSpans = [...claim.targets].sort((a, b) => a.start - b.start);
+    const targets = uniqueEntities(targetSpans.map((span) => resolver.resolveSpan(span, 'Actor', true))).filter(
       (target) => target.id !== speaker?.id && !(speaker && isMemberOf(speaker.id, target.id)),
     );
     const properties: Record<string, PropertyValue> = { type: claim.type, text: claim.text };
@@ -185,10 +186,11 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     // in "the UAE, which it accuses of arming the RSF" and "the army ... officers he blamed" no named actor is accused),
     // or the other party of "X and Y accused each other".
     const accuses = claim.type === 'Accusation' && !CONDEMNING.test(text.slice(claim.cue.start, claim.cue.end));
-    const charge = text.slice(claim.cue.end, claim.end).search(/\b(?:of|for)\b/);
-    const mutual = /^\s+(?:each other|one another)\b/.test(text.slice(claim.cue.end, claim.end));
+    const afterCue = text.slice(claim.cue.end, claim.end);
+    const charge = afterCue.search(/\b(?:of|for)\b/);
+    const mutual = /^\s+(?:each other|one another)\b/.test(afterCue);
     const accused = accuses
-      ? [...claim.targets].sort((a, b) => a.start - b.start).find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
+      ? targetSpans.find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
       : undefined;
     const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
@@ -290,7 +292,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   );
 }
 
-/** An opposition read from one threat or accusation is less certain than the claim itself. */
+/** An opposition read from one accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
 /** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
 const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;

@@ -44,6 +44,10 @@ const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|rep
 const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
 /** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
 const SPEECH_ACT_CUE = /^(?:den|accus|demand|threat|warn|urg|call|offer|pledg|promis|vow|blam|condemn|denounc|reject|dismiss|refut|insist|complain|lament|acknowledg|admit|conced|propos|order|agre|commit|undert|guarantee|request|appeal|press|oppos|welcom|support|endors|maintain|argu)\w*(?:ed|s)\b/i;
+/** "said the RSF had committed war crimes": the crimes are the accusation's content, not a speech act of the RSF ("commit" is there for commitments). */
+function isSpeechActCue(type: string, cueText: string): boolean {
+  return SPEECH_ACT_CUE.test(cueText) && !(type === 'Accusation' && /^committ/i.test(cueText));
+}
 
 /** One stance-bearing stretch of a clause: "X accused Y of Z | and said W" are two. */
 interface Unit extends Sentence {
@@ -104,8 +108,7 @@ export function findClaims(
         const cue = strongestCue(unitText, unit.start);
         const reporting = innermostReporting(unitText, unit.start, cue?.span);
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
-        // "said the RSF had committed war crimes": the crimes are the accusation's content, not a speech act of the RSF.
-        const cueIsVerb = cue !== undefined && SPEECH_ACT_CUE.test(text.slice(cue.span.start, cue.span.end)) && !(cue.type === 'Accusation' && /^committ/i.test(text.slice(cue.span.start, cue.span.end)));
+        const cueIsVerb = cue !== undefined && isSpeechActCue(cue.type, text.slice(cue.span.start, cue.span.end));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
         // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
         const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
@@ -260,6 +263,10 @@ const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(
  * The speaker is the actor after the verb in the first shape, the last actor before it
  * in the second; a speaker no actor names ("the secretary said") is none.
  */
+/** After a quotation: its verb of speech first ('", said the minister') or after its speaker ('," the minister said'). */
+const QUOTE_VERB_FIRST = new RegExp(String.raw`^\s*,?\s*${QUOTE_VERBS}\b`, 'i');
+const QUOTE_VERB_AFTER_SPEAKER = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\b${QUOTE_VERBS}\b`, 'i');
+
 function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMention[]): { words: TextSpan; speaker: ActorMention | undefined } | undefined {
   const sentenceText = text.slice(sentence.start, sentence.end);
   const opened = /^\s*["“]/.exec(sentenceText);
@@ -272,9 +279,9 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   const tail = text.slice(wordsEnd + 1, sentence.end);
   const tailStart = wordsEnd + 1;
   const after = sentenceActors.filter((actor) => actor.start >= tailStart);
-  const inverted = new RegExp(String.raw`^\s*,?\s*${QUOTE_VERBS}\b`, 'i').exec(tail);
+  const inverted = QUOTE_VERB_FIRST.exec(tail);
   if (inverted) return { words, speaker: after[0] };
-  const direct = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\b${QUOTE_VERBS}\b`, 'i').exec(tail);
+  const direct = QUOTE_VERB_AFTER_SPEAKER.exec(tail);
   if (!direct) return undefined;
   const verbAt = tailStart + direct.index + direct[0].length;
   const before = after.filter((actor) => actor.end <= verbAt);

@@ -2,6 +2,7 @@ import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
 import { normaliseForIdentity } from '../../store/ids.ts';
 import { isGenericMention, type Context } from './actors.ts';
+import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
 import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -11,7 +12,7 @@ import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } f
  * exactly one candidate fits, and for nobody when two do. A candidate fits by agreement (a
  * person for "he", an organisation for "it", a group for "they"), by the noun's type ("the
  * ministry" is a government body, and one whose name holds "Ministry" is preferred), and by
- * recency: the latest sentence within REFERENCE_LOOKBACK_SENTENCES that names a fitting actor
+ * recency: the latest sentence within PRONOUN_ or NOMINAL_LOOKBACK_SENTENCES that names a fitting actor
  * decides, its subject preferred when it names several. "it" and "they" take only subjects
  * from earlier sentences ("Reporters asked the ministry. It said" is too loose to follow).
  * Offices ("the Foreign Secretary", "the minister") are names.ts's roleReferences.
@@ -22,8 +23,8 @@ import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } f
  * again at least once a paragraph; three sentences back keeps a pronoun from reaching past one.
  */
 export const PRONOUN_LOOKBACK_SENTENCES = 3;
-/** The same for a nominal mention, which says more of what it stands for (as far as a title looks: names.ts ROLE_LOOKBACK_SENTENCES). */
-export const NOMINAL_LOOKBACK_SENTENCES = 5;
+/** The same for a nominal mention, which says more of what it stands for: as far as a title looks. */
+export const NOMINAL_LOOKBACK_SENTENCES = ROLE_LOOKBACK_SENTENCES;
 
 type Fits = (actor: ActorMention) => boolean;
 
