@@ -1,5 +1,5 @@
-import { createPostgresBackend, createRedisBackend, type BackendFactory, type IQueueBackend } from 'bullmq';
-import { queueBackendKind, type QueueBackendKind } from './settings.ts';
+import { Queue, QueueEvents, createPostgresBackend, createRedisBackend, type BackendFactory, type IQueueBackend } from 'bullmq';
+import { EXTRACTION_QUEUE, queueBackendKind, type QueueBackendKind } from './settings.ts';
 
 export interface QueueConnection {
   kind: QueueBackendKind;
@@ -25,4 +25,18 @@ export function queueConnection(url: string): QueueConnection {
     return { kind, connection, backend: createRedisBackend as unknown as BackendFactory<IQueueBackend, unknown> };
   }
   return { kind, connection: { connectionString: url, migrate: true }, backend: createPostgresBackend as unknown as BackendFactory<IQueueBackend, unknown> };
+}
+
+/** The extraction queue's jobs at `url`: one connection, closed by its `close()`. */
+export type ExtractionJobs = Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown>;
+
+export function extractionJobs(url: string): ExtractionJobs {
+  const { connection, backend } = queueConnection(url);
+  return new Queue(EXTRACTION_QUEUE, { connection }, backend);
+}
+
+/** The extraction queue's events at `url` (completed, failed…), followed until `close()`. */
+export function extractionEvents(url: string): QueueEvents<unknown, IQueueBackend, unknown> {
+  const { connection, backend } = queueConnection(url);
+  return new QueueEvents(EXTRACTION_QUEUE, { connection }, backend);
 }

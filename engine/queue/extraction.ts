@@ -1,10 +1,10 @@
-import { DelayedError, FlowProducer, Queue, QueueEvents, UnrecoverableError, Worker, type IQueueBackend, type Job } from 'bullmq';
+import { DelayedError, FlowProducer, PRIORITY_LIMIT, UnrecoverableError, Worker, type IQueueBackend, type Job, type QueueEvents } from 'bullmq';
 import { TooLargeError, ValidationError } from '../errors.ts';
 import { checkText, sha256Of } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type DocumentToExtract, type DraftedDocument } from '../ingest/commit.ts';
 import { tierForGraph } from '../ingest/ingest.ts';
 import type { DocumentDraft } from '../extract/pipeline.ts';
-import { queueConnection } from './connection.ts';
+import { extractionEvents, extractionJobs, queueConnection, type ExtractionJobs } from './connection.ts';
 import { DEFAULT_QUEUE_SETTINGS, EXTRACTION_QUEUE } from './settings.ts';
 
 /**
@@ -22,6 +22,9 @@ import { DEFAULT_QUEUE_SETTINGS, EXTRACTION_QUEUE } from './settings.ts';
  * waiting for a document not yet taken (one retried, or one a dead worker held) gives its
  * place back (delayed, its draft kept in this process) rather than hold it: otherwise the
  * waiting jobs could fill every worker's places while the one they wait for waits for a place.
+ * A job's priority is its place in the corpus, so a free place takes the earliest document
+ * ready: a job a dead worker held comes back at the end of the queue's order, and without
+ * priorities the later jobs, given back and taken again in turn, kept it waiting for good.
  */
 
 /** How long a job waits for the document before it, not yet taken by any worker, before it gives its place back. */
@@ -109,7 +112,7 @@ export async function enqueueCorpus(
   const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text));
   const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256Of(jobIds.join('\n'))}`;
   const connection = queueConnection(url);
-  const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
+  const queue = extractionJobs(url);
   const flows = new FlowProducer({ connection: connection.connection }, connection.backend);
   try {
     if (await queue.getJob(parentId)) return { parentId, jobIds, resumed: true };
@@ -126,6 +129,7 @@ export async function enqueueCorpus(
         data: { tenant, graphId, source: document.source, text: document.text, ...(document.title ? { title: document.title } : {}), after },
         opts: {
           jobId: jobIds[i],
+          priority: Math.min(children.length + 1, PRIORITY_LIMIT),
           attempts: settings.attempts ?? DEFAULT_QUEUE_SETTINGS.attempts,
           backoff: { type: 'exponential', delay: settings.backoffMs ?? DEFAULT_QUEUE_SETTINGS.backoffMs },
           // a failed document lets the corpus finish: the parent lists it with its error
@@ -146,7 +150,6 @@ export async function enqueueCorpus(
 }
 
 /** The queue as this module opens it (on either backend). */
-type ExtractionJobs = Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown>;
 
 export type DocumentOutcome = { result: DocumentJobResult } | { error: string };
 
@@ -165,9 +168,8 @@ export async function followCorpus(
   enqueued: EnqueuedCorpus,
   onDocument: (jobId: string, outcome: DocumentOutcome) => void,
 ): Promise<CorpusJobResult & { ms: number }> {
-  const connection = queueConnection(url);
-  const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
-  const events = new QueueEvents(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
+  const queue = extractionJobs(url);
+  const events = extractionEvents(url);
   const ours = new Set(enqueued.jobIds);
   const seen = new Set<string>();
   const report = (jobId: string, outcome: DocumentOutcome) => {
@@ -222,9 +224,9 @@ export interface ExtractionWorker {
 /** Takes document jobs and commits each through `context`'s store (the shared database). */
 export function startExtractionWorker(url: string, context: CommitContext, settings: ExtractionWorkerSettings): ExtractionWorker {
   const connection = queueConnection(url);
-  const queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
+  const queue = extractionJobs(url);
   const drafts = new Map<string, Promise<DocumentDraft>>();
-  const settled = new SettledJobs(new QueueEvents(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend));
+  const settled = new SettledJobs(extractionEvents(url));
   const lockMs = settings.lockMs ?? DEFAULT_QUEUE_SETTINGS.lockMs;
   const rate = settings.rateLimitPerMinute ?? DEFAULT_QUEUE_SETTINGS.rateLimitPerMinute;
   const worker = new Worker(

@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Queue, type IQueueBackend } from 'bullmq';
-import { queueConnection } from './connection.ts';
-import type { QueueBackendKind } from './settings.ts';
-import { EXTRACTION_QUEUE } from './settings.ts';
+import { extractionJobs, type ExtractionJobs } from './connection.ts';
+import { queueBackendKind, type QueueBackendKind } from './settings.ts';
 
 /** What health says of the queue: whether it answered, and its document jobs by state. */
 export interface QueueStatus {
@@ -19,13 +17,12 @@ export const QUEUE_STATUS_TIMEOUT_MS = 1_000;
 
 /** The server's one connection to the extraction queue, for health (opened only where PARLEY_QUEUE is set). */
 export class QueueMonitor {
-  private readonly queue: Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown>;
+  private readonly queue: ExtractionJobs;
   private readonly kind: QueueBackendKind;
 
   constructor(url: string) {
-    const connection = queueConnection(url);
-    this.kind = connection.kind;
-    this.queue = new Queue(EXTRACTION_QUEUE, { connection: connection.connection }, connection.backend);
+    this.kind = queueBackendKind(url);
+    this.queue = extractionJobs(url);
     // an unreachable queue is reported by status(); BullMQ reconnects meanwhile
     this.queue.on('error', () => undefined);
   }

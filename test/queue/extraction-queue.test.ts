@@ -9,12 +9,10 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Queue, createPostgresBackend, createRedisBackend } from 'bullmq';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { readSource } from '../../engine/ingest/source.ts';
-import { queueConnection } from '../../engine/queue/connection.ts';
-import { EXTRACTION_QUEUE } from '../../engine/queue/settings.ts';
+import { extractionJobs } from '../../engine/queue/connection.ts';
 import { documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
@@ -128,14 +126,52 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
     expect(outcome.failures).toEqual({ [poisonId]: expect.stringContaining('(empty_text)') });
     expect(poisonId).toBe(documentJobId('default', 'g', poison.text));
 
-    const connection = queueConnection(queue);
-    const jobs = new Queue(EXTRACTION_QUEUE, { connection: connection.connection } as never, (connection.kind === 'redis' ? createRedisBackend : createPostgresBackend) as never);
+    const jobs = extractionJobs(queue);
     try {
       const failed = await jobs.getJob(poisonId);
       expect(await failed!.getState()).toBe('failed');
       expect(failed!.attemptsMade).toBe(1);
     } finally {
       await jobs.close();
+    }
+  });
+
+  it('a store error is tried again: the document commits once the store is back; while it stays down, the document fails after its tries with the error and nothing is written', async () => {
+    const retried = await backend.newQueue();
+    const store = await ParleyStore.open(storeUrl, { snapshotDir: path.join(dir, backend.kind, 'flaky') });
+    const flaky = storeGoingDown(store);
+    // the store comes back once a try has failed, unless told to stay down
+    let staysDown = false;
+    const onDocument = (_source: string, outcome: DocumentOutcome) => {
+      if ('error' in outcome && !staysDown) flaky.down = false;
+    };
+    const worker = startExtractionWorker(retried, { store: flaky.store, pipeline }, { concurrency: 1, lockMs: 5_000, onDocument });
+    const jobs = extractionJobs(retried);
+    try {
+      await worker.ready;
+      flaky.down = true;
+      const passing = { source: 'passing.txt', text: 'The SAF bombed Nyala on 3 June 2024, the RSF said.' };
+      const first = await enqueueCorpus(retried, 'default', 'flaky', [passing], { attempts: 3, backoffMs: 50 });
+      const passed = await followCorpus(retried, first, () => undefined);
+      expect(passed.failures).toEqual({});
+      expect(passed.results[first.jobIds[0]]).toMatchObject({ status: 'ingested' });
+      const passedJob = await jobs.getJob(first.jobIds[0]);
+      expect([await passedJob!.getState(), passedJob!.attemptsMade]).toEqual(['completed', 2]);
+
+      staysDown = true;
+      flaky.down = true;
+      const revision = await store.graphRevision('default', 'flaky');
+      const lasting = { source: 'lasting.txt', text: 'The RSF shelled El Obeid on 4 June 2024, the governor said.' };
+      const second = await enqueueCorpus(retried, 'default', 'flaky', [lasting], { attempts: 3, backoffMs: 50 });
+      const failed = await followCorpus(retried, second, () => undefined);
+      expect(failed.failures).toEqual({ [second.jobIds[0]]: expect.stringContaining(STORE_DOWN) });
+      const failedJob = await jobs.getJob(second.jobIds[0]);
+      expect([await failedJob!.getState(), failedJob!.attemptsMade]).toEqual(['failed', 3]);
+      expect(await store.graphRevision('default', 'flaky')).toBe(revision);
+    } finally {
+      await jobs.close();
+      await worker.close();
+      await store.close();
     }
   });
 
@@ -155,3 +191,25 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
     }
   });
 });
+
+const STORE_DOWN = 'Connection terminated unexpectedly';
+
+/** `store` whose graph writes throw, while `down`, what a PostgreSQL store throws when its connection drops: an error that is not the document's fault. */
+function storeGoingDown(store: ParleyStore): { store: ParleyStore; down: boolean } {
+  const writes = new Set<PropertyKey>(['writeGraph', 'writeGraphs']);
+  const state = {
+    down: false,
+    store: new Proxy(store, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (!writes.has(key)) return value.bind(target);
+        return async (...args: unknown[]) => {
+          if (state.down) throw new Error(STORE_DOWN);
+          return value.apply(target, args);
+        };
+      },
+    }),
+  };
+  return state;
+}

@@ -1,6 +1,6 @@
 /**
- * `parley analyze-corpus --queue` and `parley worker` as real processes over loopback, the
- * queue on BullMQ's PostgreSQL backend in the store's own database: two workers build the
+ * `parley analyze-corpus --queue` and `parley worker` as real processes over loopback, on each
+ * queue backend (test/helpers/queue-backends.ts; PostgreSQL's in the store's own database): two workers build the
  * graph one process builds from a slice of the sample corpus, and so do they when one of them
  * is killed with SIGKILL part way (its jobs run again once their claim lapses), each document
  * once; a second run of the same command follows the finished flow and adds nothing; a queue
@@ -10,13 +10,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder } from '../../engine/ingest/batch.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 import { ROOT } from '../helpers/server-process.ts';
+import { queueBackends, stopQueueBackends } from '../helpers/queue-backends.ts';
 import { startWorker as startQueueWorker, type WorkerProcess } from '../helpers/worker-process.ts';
 
 const BIN = path.join(ROOT, 'packages/cli/bin/parley.mjs');
@@ -46,17 +47,26 @@ function env(name: string): NodeJS.ProcessEnv {
   };
 }
 
-/** A `parley worker` process, killed after the tests when still running. */
-async function startWorker(name: string): Promise<WorkerProcess> {
-  const worker = await startQueueWorker(store, env(name));
+/** A `parley worker` process on `queue`, killed after the tests when still running. */
+async function startWorker(queue: string, name: string): Promise<WorkerProcess> {
+  const worker = await startQueueWorker(queue, env(name));
   workers.push(worker.child);
   return worker;
 }
 
-/** `parley analyze-corpus --queue` into `graph`; `onOutput` sees its output as it comes. */
-function analyzeOnQueue(graph: string, onOutput: (output: string) => void = () => undefined): Promise<{ code: number | null; output: string }> {
+/** Stops a worker (SIGTERM: it finishes the jobs in hand) and waits for it to exit. */
+function stopped(worker: WorkerProcess): Promise<void> {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    worker.child.once('exit', () => resolve());
+    worker.child.kill('SIGTERM');
+  });
+}
+
+/** `parley analyze-corpus --queue <queue>` into `graph`; `onOutput` sees its output as it comes. */
+function analyzeOnQueue(queue: string, graph: string, onOutput: (output: string) => void = () => undefined): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'analyze-corpus', folder, '--graph', graph, '--queue', store, '--no-report', '--progress', 'lines'], { cwd: ROOT, env: env('analyze'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'analyze-corpus', folder, '--graph', graph, '--queue', queue, '--no-report', '--progress', 'lines'], { cwd: ROOT, env: env('analyze'), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8').on('data', (chunk: string) => {
@@ -97,43 +107,56 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await stopQueueBackends();
   await rm(dir, { recursive: true, force: true });
 });
 
-it('two worker processes build the graph one process builds; the same command again follows the finished flow and adds nothing', async () => {
-  await Promise.all([startWorker('one'), startWorker('two')]);
-  const run = await analyzeOnQueue('g');
-  expect(run.code, run.output).toBe(0);
-  expect(run.output).toContain(`${SLICE.length} documents: ${SLICE.length} ingested, 0 skipped (already in the graph), 0 failed`);
-  const first = await exported('g');
-  expect(first.records).toEqual(reference);
-
-  const again = await analyzeOnQueue('g');
-  expect(again.code, again.output).toBe(0);
-  expect(again.output).toContain('following the flow enqueued before');
-  expect((await exported('g')).revision).toBe(first.revision);
-}, 240_000);
-
-it('a worker killed with SIGKILL part way loses nothing: the run completes with every document once, the same graph', async () => {
-  const doomed = await startWorker('doomed');
-  let killed = false;
-  const run = await analyzeOnQueue('k', () => {
-    // once the doomed worker has finished a document it holds the next ones: kill it mid-job
-    if (!killed && /^(ingested|skipped) /m.test(doomed.output())) {
-      killed = true;
-      doomed.child.kill('SIGKILL');
-    }
+describe.each(queueBackends())('on $kind', (backend) => {
+  let queue: string;
+  const running: WorkerProcess[] = [];
+  beforeAll(async () => {
+    queue = backend.kind === 'postgres' ? store : await backend.newQueue();
   });
-  expect(killed).toBe(true);
-  expect(run.code, run.output).toBe(0);
-  const summary = /(\d+) documents: (\d+) ingested, (\d+) skipped \(already in the graph\), (\d+) failed/.exec(run.output);
-  expect(summary).not.toBeNull();
-  const [, total, ingested, skipped, failed] = summary!.map(Number);
-  expect([total, ingested + skipped, failed]).toEqual([SLICE.length, SLICE.length, 0]);
-  const { records } = await exported('k');
-  expect(records).toEqual(reference);
-  expect(records.filter((line) => line.includes('"Document"')).length).toBe(SLICE.length);
-}, 240_000);
+
+  it('two worker processes build the graph one process builds; the same command again follows the finished flow and adds nothing', async () => {
+    running.push(...(await Promise.all([startWorker(queue, `one-${backend.kind}`), startWorker(queue, `two-${backend.kind}`)])));
+    const run = await analyzeOnQueue(queue, `g-${backend.kind}`);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain(`${SLICE.length} documents: ${SLICE.length} ingested, 0 skipped (already in the graph), 0 failed`);
+    const first = await exported(`g-${backend.kind}`);
+    expect(first.records).toEqual(reference);
+
+    const again = await analyzeOnQueue(queue, `g-${backend.kind}`);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('following the flow enqueued before');
+    expect((await exported(`g-${backend.kind}`)).revision).toBe(first.revision);
+  }, 240_000);
+
+  it('a worker killed with SIGKILL part way loses nothing: the run completes with every document once, the same graph', async () => {
+    // the doomed worker alone takes the corpus's first documents; another takes over once it is killed
+    await Promise.all(running.splice(0).map(stopped));
+    const doomed = await startWorker(queue, `doomed-${backend.kind}`);
+    let rescuer: Promise<WorkerProcess> | undefined;
+    const run = await analyzeOnQueue(queue, `k-${backend.kind}`, () => {
+      // once the doomed worker has finished a document it holds the next ones: kill it mid-job
+      if (!rescuer && /^(ingested|skipped) /m.test(doomed.output())) {
+        doomed.child.kill('SIGKILL');
+        rescuer = startWorker(queue, `rescuer-${backend.kind}`);
+      }
+    });
+    expect(rescuer).toBeDefined();
+    await rescuer;
+    expect(doomed.child.signalCode).toBe('SIGKILL');
+    expect(run.code, run.output).toBe(0);
+    const summary = /(\d+) documents: (\d+) ingested, (\d+) skipped \(already in the graph\), (\d+) failed/.exec(run.output);
+    expect(summary).not.toBeNull();
+    const [, total, ingested, skipped, failed] = summary!.map(Number);
+    expect([total, ingested + skipped, failed]).toEqual([SLICE.length, SLICE.length, 0]);
+    const { records } = await exported(`k-${backend.kind}`);
+    expect(records).toEqual(reference);
+    expect(records.filter((line) => line.includes('"Document"')).length).toBe(SLICE.length);
+  }, 240_000);
+});
 
 it('refuses a queue that is not a redis:// or postgres:// URL, a worker without a queue, and --queue on a LevelDB store, each with exit 2 and what to do', async () => {
   const cli = (argv: string[], extra: NodeJS.ProcessEnv = {}) =>
