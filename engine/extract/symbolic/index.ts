@@ -3,7 +3,7 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, findRelations, quoteReportedRelations } from './relations.ts';
+import { deniedOrHypothetical, findRelations, quoteReportedRelations, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
@@ -62,7 +62,7 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     if (event.event_type !== 'ASSAULT' && event.event_type !== 'SANCTION') continue;
     const trigger = tokenIndexAt(tokens, event.trigger.start);
     const sentence = sentences.find((candidate) => candidate.firstToken <= trigger && trigger < candidate.endToken);
-    if (sentence && deniedOrHypothetical(tokens, sentence, trigger)) continue;
+    if (sentence && (deniedOrHypothetical(tokens, sentence, trigger) || startsAllianceCue(tokens, trigger, sentence.endToken))) continue;
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
     const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && !reportsIt(p));
     const targets = event.participants.filter((p) => p.role === 'target' && !reportsIt(p));

@@ -53,6 +53,10 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'repelled', 'repulsed'];
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
+/** Words before "against" that make it a lawsuit, a protest, a vote or a warning, not hostility ("filed a case against", "voted against"). */
+const NOT_HOSTILE_AGAINST = new Set(['case', 'cases', 'complaint', 'complaints', 'lawsuit', 'suit', 'charges', 'proceedings', 'ruling', 'ruled',
+  'protest', 'protests', 'protested', 'protesting', 'demonstrated', 'demonstrating', 'demonstration', 'demonstrations', 'rallied', 'rally', 'rallies',
+  'petition', 'appeal', 'motion', 'resolution', 'vote', 'voted', 'votes', 'voting', 'warned', 'warns', 'warning', 'cautioned', 'spoke', 'speak', 'speaks', 'testified']);
 /** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
 const RECIPROCAL = new Set(['fighting', 'fought', 'fights', 'clashed', 'clashing', 'clash', 'battled', 'battling', 'at war', 'in conflict with']);
 /** Words before a cue that deny it ("has never backed", "did not attack", "denies supporting"). */
@@ -88,6 +92,12 @@ const FORMING_VERBS = new Set(['formed', 'form', 'forming', 'forms', 'created', 
 
 let allianceIndex: PhraseIndex<true> | undefined;
 let oppositionIndex: PhraseIndex<true> | undefined;
+
+/** Whether an alliance cue starts at token `index` ("fought beside the army" is no fight with it). */
+export function startsAllianceCue(tokens: Token[], index: number, endToken: number): boolean {
+  allianceIndex ??= cueIndex(ALLIANCE_BEFORE_CUES);
+  return allianceIndex.matchesAt(tokens, index, endToken).length > 0;
+}
 
 function cueIndex(phrases: string[]): PhraseIndex<true> {
   const index = new PhraseIndex<true>();
@@ -200,6 +210,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated, denied or hypothetical states nothing.
         if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
+        if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
         let subjects = subjectsBefore(inSentence, tokens, sentence, i);
         if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
@@ -211,7 +222,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
           for (const side of [...agents, ...patients]) for (const enemy of enemies) add('OPPOSES', side.actor, enemy.actor, 0.6);
         }
         // "X and Y fought Z", "X and Y joined forces": co-agents are allies; "X and Y fought", "X and Y are at war": enemies.
-        const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) ? 'OPPOSES' : undefined;
+        // Three or more who "fought" with no object are one side's members, or a list, not two enemies.
+        const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) && agents.length === 2 ? 'OPPOSES' : undefined;
         if (between) for (let a = 0; a < agents.length; a++) for (let b = a + 1; b < agents.length; b++) add(between, agents[a].actor, agents[b].actor, 0.6);
       }
       // "a coalition of X, Y and Z", "X and Y formed an alliance": every pair of members.
@@ -282,6 +294,8 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
   }
   // "The ministry accused Dunmaria of supplying": past an unknown name or a verb of speech, the actor before is not the cue's subject.
   subject ??= nearestBefore(located, tokens, k, 3, (token) => (!token.capitalised || CALENDAR_WORDS.test(token.lower)) && !SPEECH_VERBS.test(token.lower));
+  // "Kataib Hezbollah, an Iran-backed militia, said it had launched": a pronoun subject of a speaker's report is the speaker.
+  if (subject?.actor.reference === 'pronoun') subject = reportingSpeaker(located, tokens, sentence, subject.firstToken) ?? subject;
   // "In Sudan, fighting spread": a name after a place preposition is no subject.
   if (!subject || LOCATIVE.has(tokens[subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 2 : 1)]?.lower ?? '')) return [];
   const subjects = [subject];
@@ -298,6 +312,18 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
     first = false;
   }
   return subjects;
+}
+
+/** Verbs by which a speaker reports its own act ("X said it had struck Y"). */
+const OWN_REPORT_VERBS = new Set(['said', 'says', 'stated', 'states', 'announced', 'announces', 'claimed', 'claims', 'confirmed', 'confirms', 'added', 'reported']);
+
+/** The named speaker of the report a pronoun at `pronounFirst` opens ("X said (that) it"), or none. */
+function reportingSpeaker(located: Located[], tokens: Token[], sentence: Sentence, pronounFirst: number): Located | undefined {
+  let verb = pronounFirst - 1;
+  if (tokens[verb]?.lower === 'that') verb--;
+  if (!OWN_REPORT_VERBS.has(tokens[verb]?.lower ?? '')) return undefined;
+  const speakers = subjectsBefore(located, tokens, sentence, verb);
+  return speakers.length === 1 && !speakers[0].actor.reference ? speakers[0] : undefined;
 }
 
 /** The objects of a cue ending before `index`: the actor after it, and those coordinated with it unless they start a clause of their own. */
