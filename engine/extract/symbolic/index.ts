@@ -3,7 +3,7 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, findRelations, quoteReportedRelations, startsAllianceCue } from './relations.ts';
+import { deniedOrHypothetical, findRelations, leadsOnly, quoteReportedRelations, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
@@ -64,8 +64,9 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const sentence = sentences.find((candidate) => candidate.firstToken <= trigger && trigger < candidate.endToken);
     if (sentence && (deniedOrHypothetical(tokens, sentence, trigger) || startsAllianceCue(tokens, trigger, sentence.endToken))) continue;
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
-    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && !reportsIt(p));
-    const targets = event.participants.filter((p) => p.role === 'target' && !reportsIt(p));
+    const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p));
+    const targets = event.participants.filter((p) => p.role === 'target' && party(p));
     // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
     if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);

@@ -57,6 +57,8 @@ const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'o
 const NOT_HOSTILE_AGAINST = new Set(['case', 'cases', 'complaint', 'complaints', 'lawsuit', 'suit', 'charges', 'proceedings', 'ruling', 'ruled',
   'protest', 'protests', 'protested', 'protesting', 'demonstrated', 'demonstrating', 'demonstration', 'demonstrations', 'rallied', 'rally', 'rallies',
   'petition', 'appeal', 'motion', 'resolution', 'vote', 'voted', 'votes', 'voting', 'warned', 'warns', 'warning', 'cautioned', 'spoke', 'speak', 'speaks', 'testified']);
+/** "US-led coalition", "Saudi-headed force": the name before one of these only qualifies the party that acts. */
+const LEADER_HYPHEN_WORDS = new Set(['led', 'headed', 'commanded']);
 /** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
 const RECIPROCAL = new Set(['fighting', 'fought', 'fights', 'clashed', 'clashing', 'clash', 'battled', 'battling', 'at war', 'in conflict with']);
 /** Words before a cue that deny it ("has never backed", "did not attack", "denies supporting"). */
@@ -92,6 +94,11 @@ const FORMING_VERBS = new Set(['formed', 'form', 'forming', 'forms', 'created', 
 
 let allianceIndex: PhraseIndex<true> | undefined;
 let oppositionIndex: PhraseIndex<true> | undefined;
+
+/** Whether the name ending before token `endToken` only qualifies another ("the US-led coalition"): no party itself. */
+export function leadsOnly(tokens: Token[], endToken: number): boolean {
+  return tokens[endToken]?.text === '-' && LEADER_HYPHEN_WORDS.has(tokens[endToken + 1]?.lower ?? '');
+}
 
 /** Whether an alliance cue starts at token `index` ("fought beside the army" is no fight with it). */
 export function startsAllianceCue(tokens: Token[], index: number, endToken: number): boolean {
@@ -130,7 +137,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   };
   for (const sentence of sentences) {
     tiesEnded = endsTies(tokens, sentence);
-    const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
+    const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken && !leadsOnly(tokens, l.endToken));
     const startingAt = (index: number) => inSentence.find((l) => l.firstToken === index);
     const endingAt = (index: number) => inSentence.find((l) => l.endToken === index);
     for (const member of inSentence) {
@@ -197,12 +204,15 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
     /** Where the last alliance cue ends: an opposition cue inside it ("fighting" in "fighting alongside") is none. */
     let allianceEnd = -1;
+    /** Where the last opposition cue ends: a shorter cue inside it ("an offensive against" in "launched an offensive against") was read with it. */
+    let oppositionEnd = -1;
     /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
     let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
-        if (!cue || (type === 'OPPOSES' && i < allianceEnd)) continue;
+        if (!cue || (type === 'OPPOSES' && (i < allianceEnd || i < oppositionEnd))) continue;
+        if (type === 'OPPOSES') oppositionEnd = cue.endToken;
         const passive = PASSIVE.has(tokens[i - 1]?.lower ?? '') && tokens[cue.endToken]?.lower === 'by';
         const objects = objectsAfter(inSentence, tokens, passive ? cue.endToken + 1 : cue.endToken);
         if (type === 'ALLIED_WITH' && ALLIANCE_NEEDS_OBJECT.has(cueText(tokens, cue)) && objects.length === 0) continue;

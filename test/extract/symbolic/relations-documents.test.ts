@@ -35,4 +35,14 @@ describe('relations read from whole documents', () => {
     expect(stated('The Sudanese Armed Forces and the RSF fought for three days near El Fasher.')).toEqual([['OPPOSES', 'Sudanese Armed Forces', 'RSF']]);
     expect(stated('The Sudanese Armed Forces, the Joint Force and the Sudan Shield Forces fought for three days near El Fasher.').filter(([type]) => type === 'OPPOSES')).toEqual([]);
   });
+
+  it('reads a long cue once, not again from the shorter cue inside it with another subject', () => {
+    expect(stated("The Three Brotherhood Alliance, which includes the Arakan Army and the Ta'ang National Liberation Army, launched an offensive against the Tatmadaw."))
+      .toEqual([['OPPOSES', 'Three Brotherhood Alliance', 'Tatmadaw']]);
+  });
+
+  it('makes no party of the name that only says who leads a coalition', () => {
+    expect(stated('The US-led coalition struck ISIS targets near Raqqa.')).toEqual([]);
+    expect(stated('The US-led coalition conducted joint operations with the Iraqi Security Forces against ISIS.').filter(([, from, to]) => from === 'US' || to === 'US')).toEqual([]);
+  });
 });
