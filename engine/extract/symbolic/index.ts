@@ -67,6 +67,8 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
     const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p));
     const targets = event.participants.filter((p) => p.role === 'target' && party(p));
+    // "alarmed by air strikes by the Syrian Government": whoever follows "by" did it, whatever the roles say.
+    if (targets.some((t) => /^\s*by\s+(?:the\s+)?$/i.test(text.slice(event.trigger.end, t.start)))) continue;
     // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
     if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);

@@ -129,6 +129,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   let tiesEnded = false;
   const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
     if (from.start === to.start || sameActor(from, to) || (type !== 'OPPOSES' && tiesEnded)) return;
+    // "his Special Envoy for Syria", "President of Sudan": an office of a state or for it is no membership.
+    if (type === 'MEMBER_OF' && to.actor_type === 'state') return;
     const known = (a: ActorMention, b: ActorMention) => relations.some((r) => r.type === type && r.from.start === a.start && r.to.start === b.start);
     if (known(from, to) || (type === 'ALLIED_WITH' && known(to, from))) return;
     const start = Math.min(from.start, to.start);

@@ -45,4 +45,15 @@ describe('relations read from whole documents', () => {
     expect(stated('The US-led coalition struck ISIS targets near Raqqa.')).toEqual([]);
     expect(stated('The US-led coalition conducted joint operations with the Iraqi Security Forces against ISIS.').filter(([, from, to]) => from === 'US' || to === 'US')).toEqual([]);
   });
+
+  it('reads no act from a noun of attack whose doer follows "by": the sentence\'s subject is not its target', () => {
+    expect(stated('The Secretary-General is deeply alarmed by the escalation of hostilities in north-west Syria, including air strikes by the Syrian Government on Idlib.')).toEqual([]);
+  });
+});
+
+describe('memberships read from whole documents', () => {
+  it('makes no one a member of a state by an office for it', () => {
+    const findings = findConflictEntities({ text: 'The United Nations stands ready to support Geir Pedersen, its Special Envoy for Syria.', source: 'test', document_date: '2025-03-04' });
+    expect(findings.relations.filter((relation) => relation.type === 'MEMBER_OF')).toEqual([]);
+  });
 });
