@@ -1,4 +1,4 @@
-import type { ActorMention, RelationMention } from '../types.ts';
+import type { ActorMention, RelationMention, TextSpan } from '../types.ts';
 import { REPORTING } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
 import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
@@ -336,6 +336,17 @@ function reportingSpeaker(located: Located[], tokens: Token[], sentence: Sentenc
   if (!OWN_REPORT_VERBS.has(tokens[verb]?.lower ?? '')) return undefined;
   const speakers = subjectsBefore(located, tokens, sentence, verb);
   return speakers.length === 1 && !speakers[0].actor.reference ? speakers[0] : undefined;
+}
+
+/** The named speaker a pronoun mention stands for when it opens that speaker's report of its own act ("X said it had struck"), or none. */
+export function speakerOfPronoun(tokens: Token[], sentences: Sentence[], actors: ActorMention[], pronoun: TextSpan): ActorMention | undefined {
+  if (actors.find((actor) => actor.start === pronoun.start)?.reference !== 'pronoun') return undefined;
+  const first = tokenIndexAt(tokens, pronoun.start);
+  const sentence = sentences.find((candidate) => candidate.firstToken <= first && first < candidate.endToken);
+  if (!sentence) return undefined;
+  const located = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }))
+    .filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
+  return reportingSpeaker(located, tokens, sentence, first)?.actor;
 }
 
 /** The objects of a cue ending before `index`: the actor after it, and those coordinated with it unless they start a clause of their own. */

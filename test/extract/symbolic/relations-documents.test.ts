@@ -20,6 +20,14 @@ describe('relations read from whole documents', () => {
     expect(oppositions[0][2]).toBe('US forces');
   });
 
+  it('reads the pronoun doer of a reported attack as the speaker reporting it', () => {
+    const oppositions = stated('Kataib Hezbollah, an Iran-backed militia, said it carried out the drone strike that killed three US soldiers at a base in Jordan.').filter(([type]) => type === 'OPPOSES');
+    expect(oppositions).toHaveLength(1);
+    expect(oppositions[0][1]).toMatch(/Hezbollah$/);
+    expect(oppositions[0][2]).toBe('US soldiers');
+    expect(stated('The UN said RSF fighters attacked the Sudanese army in Omdurman.')).toEqual([['OPPOSES', 'RSF', 'Sudanese army']]);
+  });
+
   it('reads no fight from an act of fighting beside an ally', () => {
     expect(stated('Clan militias known as Macawisley fought beside the army in Hiiraan and drove al-Shabaab out of two districts.').filter(([type]) => type === 'OPPOSES')).toEqual([]);
   });
