@@ -17,6 +17,7 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceStartBefore } from './sentences.ts';
+import { chargesViolence } from '../symbolic/relations.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -147,6 +148,12 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const isMemberOf = (member: string, organisation: string) =>
     memberships.some(([m, o]) => m === member && o === organisation) || (input.isMemberOf?.(member, organisation) ?? false);
   const ownSide = (a: string, b: string) => isMemberOf(a, b) || isMemberOf(b, a);
+  /** A party to the conflict, and not one who speaks for a UN body, a rights group or the media ("the UN envoy"). */
+  const isParty = (id: string) => {
+    const types = new Map(resolver.entities().map((entity) => [entity.id, entity.actor_type ?? 'unknown']));
+    const party = (actor: string) => PARTY_TYPES.has(types.get(actor) ?? 'unknown');
+    return party(id) && !memberships.some(([member, organisation]) => member === id && !party(organisation));
+  };
   for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
@@ -194,7 +201,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       : undefined;
     const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
-    if (speaker && aimedAt && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    // Only a charge of violence is hostile ("of shelling", not "of arming the RSF"), and only from a party: a UN body, a
+    // rights group or the media, or one who speaks for them, reports what it accuses, as "the UN said" does.
+    const hostile = charge !== -1 && chargesViolence(afterCue.slice(charge)) && speaker !== undefined && isParty(speaker.id);
+    if (speaker && aimedAt && hostile && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

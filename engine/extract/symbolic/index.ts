@@ -1,9 +1,9 @@
-import type { DocumentInput, EventMention, Findings, RelationMention, TextSpan } from '../types.ts';
+import type { ActorMention, DocumentInput, EventMention, Findings, RelationMention, TextSpan } from '../types.ts';
 import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, findRelations, quoteReportedRelations } from './relations.ts';
+import { deniedOrHypothetical, findRelations, leadsOnly, quoteReportedRelations, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
@@ -28,7 +28,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   relations.push(...unitMemberships(text, tokens, actors));
   const claims = findClaims(text, tokens, sentences, actors, relations);
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
-  relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences));
+  relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences, actors));
   quoteReportedRelations(text, sentences, relations);
   return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
 }
@@ -43,7 +43,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
 /** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
 const REPORTED_BY = /\b(?:said|says|say|stated|states|told|reported|reports|announced|according\s+to|in\s+a\s+statement)\b/i;
 
-function oppositionsFromAssaults(text: string, events: EventMention[], relations: RelationMention[], tokens: Token[], sentences: Sentence[]): RelationMention[] {
+function oppositionsFromAssaults(text: string, events: EventMention[], relations: RelationMention[], tokens: Token[], sentences: Sentence[], actors: ActorMention[]): RelationMention[] {
   const found: RelationMention[] = [];
   const known = (type: RelationMention['type'], a: TextSpan, b: TextSpan) =>
     [...relations, ...found].some((r) => r.type === type && ((r.from.start === a.start && r.to.start === b.start) || (type === 'ALLIED_WITH' && r.from.start === b.start && r.to.start === a.start)));
@@ -62,10 +62,14 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     if (event.event_type !== 'ASSAULT' && event.event_type !== 'SANCTION') continue;
     const trigger = tokenIndexAt(tokens, event.trigger.start);
     const sentence = sentences.find((candidate) => candidate.firstToken <= trigger && trigger < candidate.endToken);
-    if (sentence && deniedOrHypothetical(tokens, sentence, trigger)) continue;
+    if (sentence && (deniedOrHypothetical(tokens, sentence, trigger) || startsAllianceCue(tokens, trigger, sentence.endToken))) continue;
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
-    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && !reportsIt(p));
-    const targets = event.participants.filter((p) => p.role === 'target' && !reportsIt(p));
+    const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
+    // "Kataib Hezbollah, an Iran-backed militia, said it carried out the strike": the pronoun is the speaker.
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p)).map((p) => speakerOfPronoun(tokens, sentences, actors, p) ?? p);
+    const targets = event.participants.filter((p) => p.role === 'target' && party(p));
+    // "alarmed by air strikes by the Syrian Government": whoever follows "by" did it, whatever the roles say.
+    if (targets.some((t) => /^\s*by\s+(?:the\s+)?$/i.test(text.slice(event.trigger.end, t.start)))) continue;
     // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
     if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);

@@ -1,4 +1,4 @@
-import type { ActorMention, RelationMention } from '../types.ts';
+import type { ActorMention, RelationMention, TextSpan } from '../types.ts';
 import { REPORTING } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
 import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
@@ -53,6 +53,12 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'repelled', 'repulsed'];
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
+/** Words before "against" that make it a lawsuit, a protest, a vote or a warning, not hostility ("filed a case against", "voted against"). */
+const NOT_HOSTILE_AGAINST = new Set(['case', 'cases', 'complaint', 'complaints', 'lawsuit', 'suit', 'charges', 'proceedings', 'ruling', 'ruled',
+  'protest', 'protests', 'protested', 'protesting', 'demonstrated', 'demonstrating', 'demonstration', 'demonstrations', 'rallied', 'rally', 'rallies',
+  'petition', 'appeal', 'motion', 'resolution', 'vote', 'voted', 'votes', 'voting', 'warned', 'warns', 'warning', 'cautioned', 'spoke', 'speak', 'speaks', 'testified']);
+/** "US-led coalition", "Saudi-headed force": the name before one of these only qualifies the party that acts. */
+const LEADER_HYPHEN_WORDS = new Set(['led', 'headed', 'commanded']);
 /** Opposition cues whose coordinated subjects are the two sides ("X and Y fought", "X and Y are at war"). */
 const RECIPROCAL = new Set(['fighting', 'fought', 'fights', 'clashed', 'clashing', 'clash', 'battled', 'battling', 'at war', 'in conflict with']);
 /** Words before a cue that deny it ("has never backed", "did not attack", "denies supporting"). */
@@ -89,6 +95,17 @@ const FORMING_VERBS = new Set(['formed', 'form', 'forming', 'forms', 'created', 
 let allianceIndex: PhraseIndex<true> | undefined;
 let oppositionIndex: PhraseIndex<true> | undefined;
 
+/** Whether the name ending before token `endToken` only qualifies another ("the US-led coalition"): no party itself. */
+export function leadsOnly(tokens: Token[], endToken: number): boolean {
+  return tokens[endToken]?.text === '-' && LEADER_HYPHEN_WORDS.has(tokens[endToken + 1]?.lower ?? '');
+}
+
+/** Whether an alliance cue starts at token `index` ("fought beside the army" is no fight with it). */
+export function startsAllianceCue(tokens: Token[], index: number, endToken: number): boolean {
+  allianceIndex ??= cueIndex(ALLIANCE_BEFORE_CUES);
+  return allianceIndex.matchesAt(tokens, index, endToken).length > 0;
+}
+
 function cueIndex(phrases: string[]): PhraseIndex<true> {
   const index = new PhraseIndex<true>();
   for (const phrase of phrases) index.add(phrase, true);
@@ -112,6 +129,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   let tiesEnded = false;
   const add = (type: RelationMention['type'], from: ActorMention, to: ActorMention, confidence: number) => {
     if (from.start === to.start || sameActor(from, to) || (type !== 'OPPOSES' && tiesEnded)) return;
+    // "his Special Envoy for Syria", "President of Sudan": an office of a state or for it is no membership.
+    if (type === 'MEMBER_OF' && to.actor_type === 'state') return;
     const known = (a: ActorMention, b: ActorMention) => relations.some((r) => r.type === type && r.from.start === a.start && r.to.start === b.start);
     if (known(from, to) || (type === 'ALLIED_WITH' && known(to, from))) return;
     const start = Math.min(from.start, to.start);
@@ -120,7 +139,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
   };
   for (const sentence of sentences) {
     tiesEnded = endsTies(tokens, sentence);
-    const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
+    const inSentence = located.filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken && !leadsOnly(tokens, l.endToken));
     const startingAt = (index: number) => inSentence.find((l) => l.firstToken === index);
     const endingAt = (index: number) => inSentence.find((l) => l.endToken === index);
     for (const member of inSentence) {
@@ -187,12 +206,15 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
     /** Where the last alliance cue ends: an opposition cue inside it ("fighting" in "fighting alongside") is none. */
     let allianceEnd = -1;
+    /** Where the last opposition cue ends: a shorter cue inside it ("an offensive against" in "launched an offensive against") was read with it. */
+    let oppositionEnd = -1;
     /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
     let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
-        if (!cue || (type === 'OPPOSES' && i < allianceEnd)) continue;
+        if (!cue || (type === 'OPPOSES' && (i < allianceEnd || i < oppositionEnd))) continue;
+        if (type === 'OPPOSES') oppositionEnd = cue.endToken;
         const passive = PASSIVE.has(tokens[i - 1]?.lower ?? '') && tokens[cue.endToken]?.lower === 'by';
         const objects = objectsAfter(inSentence, tokens, passive ? cue.endToken + 1 : cue.endToken);
         if (type === 'ALLIED_WITH' && ALLIANCE_NEEDS_OBJECT.has(cueText(tokens, cue)) && objects.length === 0) continue;
@@ -200,6 +222,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         // A cue inside a name ("Sudanese Armed Forces"), after a hyphen ("Iran-backed", read above), negated, denied or hypothetical states nothing.
         if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
+        if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
         let subjects = subjectsBefore(inSentence, tokens, sentence, i);
         if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
@@ -211,7 +234,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
           for (const side of [...agents, ...patients]) for (const enemy of enemies) add('OPPOSES', side.actor, enemy.actor, 0.6);
         }
         // "X and Y fought Z", "X and Y joined forces": co-agents are allies; "X and Y fought", "X and Y are at war": enemies.
-        const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) ? 'OPPOSES' : undefined;
+        // Three or more who "fought" with no object are one side's members, or a list, not two enemies.
+        const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) && agents.length === 2 ? 'OPPOSES' : undefined;
         if (between) for (let a = 0; a < agents.length; a++) for (let b = a + 1; b < agents.length; b++) add(between, agents[a].actor, agents[b].actor, 0.6);
       }
       // "a coalition of X, Y and Z", "X and Y formed an alliance": every pair of members.
@@ -282,6 +306,8 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
   }
   // "The ministry accused Dunmaria of supplying": past an unknown name or a verb of speech, the actor before is not the cue's subject.
   subject ??= nearestBefore(located, tokens, k, 3, (token) => (!token.capitalised || CALENDAR_WORDS.test(token.lower)) && !SPEECH_VERBS.test(token.lower));
+  // "Kataib Hezbollah, an Iran-backed militia, said it had launched": a pronoun subject of a speaker's report is the speaker.
+  if (subject?.actor.reference === 'pronoun') subject = reportingSpeaker(located, tokens, sentence, subject.firstToken) ?? subject;
   // "In Sudan, fighting spread": a name after a place preposition is no subject.
   if (!subject || LOCATIVE.has(tokens[subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 2 : 1)]?.lower ?? '')) return [];
   const subjects = [subject];
@@ -298,6 +324,29 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
     first = false;
   }
   return subjects;
+}
+
+/** Verbs by which a speaker reports its own act ("X said it had struck Y"). */
+const OWN_REPORT_VERBS = new Set(['said', 'says', 'stated', 'states', 'announced', 'announces', 'claimed', 'claims', 'confirmed', 'confirms', 'added', 'reported']);
+
+/** The named speaker of the report a pronoun at `pronounFirst` opens ("X said (that) it"), or none. */
+function reportingSpeaker(located: Located[], tokens: Token[], sentence: Sentence, pronounFirst: number): Located | undefined {
+  let verb = pronounFirst - 1;
+  if (tokens[verb]?.lower === 'that') verb--;
+  if (!OWN_REPORT_VERBS.has(tokens[verb]?.lower ?? '')) return undefined;
+  const speakers = subjectsBefore(located, tokens, sentence, verb);
+  return speakers.length === 1 && !speakers[0].actor.reference ? speakers[0] : undefined;
+}
+
+/** The named speaker a pronoun mention stands for when it opens that speaker's report of its own act ("X said it had struck"), or none. */
+export function speakerOfPronoun(tokens: Token[], sentences: Sentence[], actors: ActorMention[], pronoun: TextSpan): ActorMention | undefined {
+  if (actors.find((actor) => actor.start === pronoun.start)?.reference !== 'pronoun') return undefined;
+  const first = tokenIndexAt(tokens, pronoun.start);
+  const sentence = sentences.find((candidate) => candidate.firstToken <= first && first < candidate.endToken);
+  if (!sentence) return undefined;
+  const located = actors.map((actor) => ({ actor, firstToken: tokenIndexAt(tokens, actor.start), endToken: tokenIndexAt(tokens, actor.end) }))
+    .filter((l) => l.firstToken >= sentence.firstToken && l.endToken <= sentence.endToken);
+  return reportingSpeaker(located, tokens, sentence, first)?.actor;
 }
 
 /** The objects of a cue ending before `index`: the actor after it, and those coordinated with it unless they start a clause of their own. */
@@ -414,3 +463,28 @@ function sameActor(a: ActorMention, b: ActorMention): boolean {
 function span(actor: ActorMention) {
   return { start: actor.start, end: actor.end };
 }
+
+/** Words that may stand between an accusation's "of"/"for" and the act it charges ("of deliberately shelling", "for the deadly attack"). */
+const CHARGE_MODIFIERS = '(?:(?:the|a|an|its|their|this|last|recent|recently|latest|deadly|deliberately|repeatedly|indiscriminately|systematically|also|again|new)\\s+)*';
+/** Acts of violence an accusation may charge, as the words that name them. */
+const VIOLENT_ACTS = [
+  'attack(?:s|ing)?', 'shell(?:s|ing)?', 'bomb(?:s|ing|ings)?', 'bombard(?:ing|ment)', 'kill(?:ing|ings)?', 'strik(?:e|es|ing)', 'air ?strikes?',
+  'drone strikes?', 'shoot(?:ing|ings)?', 'fir(?:e|ing) (?:on|at|into|upon)', 'opening fire', 'target(?:ing)?', 'execut(?:ing|ions?)', 'massacr(?:e|es|ing)',
+  'ambush(?:es|ing)?', 'raid(?:s|ing)?', 'loot(?:ing)?', 'burn(?:ing)?', 'torch(?:ing)?', 'abduct(?:ing|ions?)', 'kidnap(?:ping|pings)?',
+  'tortur(?:e|ing)', 'rap(?:e|ing)', 'murder(?:s|ing)?', 'assault(?:s|ing)?', 'storm(?:ing)?', 'invad(?:ing)', 'invasion', 'wound(?:ing)?',
+  'injur(?:ing|ies)', 'behead(?:ing|ings)?', 'besieg(?:e|ing)', 'siege', 'wag(?:e|ing) war', 'launch(?:ing)? (?:attacks|strikes|an attack|an offensive|missiles|rockets|drones)',
+  'carry(?:ing)? out (?:attacks|strikes|an attack)', 'deaths?', 'explosion', 'blast', 'violence', 'atrocities', 'war crimes', 'ethnic cleansing', 'genocide',
+  '(?:violat(?:e|ing)|break(?:ing)?|breach(?:es|ing)?) (?:the |a )?(?:ceasefire|truce)', '(?:ceasefire|truce) (?:violations|breaches)',
+];
+const VIOLENT_CHARGE = new RegExp(`^\\s*(?:of|for)\\s+${CHARGE_MODIFIERS}(?:${VIOLENT_ACTS.join('|')})\\b`, 'i');
+
+/**
+ * Whether an accusation's charge (its text from "of"/"for" on) is one of violence: only such an accusation
+ * sets the accuser against the accused ("accused the RSF of shelling", "blamed the group for the bombing").
+ * One of arming, backing or sheltering a third party states the link it alleges instead (read above), and
+ * one of preparing or planning an attack, or of violating sovereignty, states no opposition.
+ */
+export function chargesViolence(charge: string): boolean {
+  return VIOLENT_CHARGE.test(charge);
+}
+
