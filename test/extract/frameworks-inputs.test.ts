@@ -118,10 +118,10 @@ describe('OPPOSES, ALLIED_WITH and participation roles', () => {
     expect(pairs(result, 'OPPOSES')).toContain('Actor:Sudanese Armed Forces -> Actor:Rapid Support Forces');
     expect(pairs(result, 'OPPOSES').some((pair) => pair.startsWith('Actor:Mohamed Hamdan Dagalo') && pair.endsWith('Actor:Sudanese Armed Forces'))).toBe(false);
     expectProvenance(result, text, 'OPPOSES');
-    // A charge of arming states the alleged alliance (issue 25: only a charge of violence sets the accuser against
-    // the accused), and never sets the accuser against whoever the accused is said to help.
+    // The accusation is against the accused (issue 25 lists 'accused' among the conflict verbs), not against whoever
+    // the accused is said to help; the charge of arming states the alleged alliance.
     const arming = await extract('Congolese President Felix Tshisekedi accused Rwanda of arming the M23 rebels in North Kivu.');
-    expect(pairs(arming, 'OPPOSES')).toEqual([]);
+    expect(pairs(arming, 'OPPOSES')).toEqual(['Actor:Félix Tshisekedi -> Actor:Rwanda']);
     expect(pairs(arming, 'ALLIED_WITH').some((pair) => pair.includes('Actor:Rwanda') && pair.includes('Actor:M23'))).toBe(true);
   });
 

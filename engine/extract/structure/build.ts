@@ -17,7 +17,6 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceStartBefore } from './sentences.ts';
-import { chargesViolence } from '../symbolic/relations.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -201,9 +200,9 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       : undefined;
     const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
-    // Only a charge of violence is hostile ("of shelling", not "of arming the RSF"), and only from a party: a UN body, a
-    // rights group or the media, or one who speaks for them, reports what it accuses, as "the UN said" does.
-    const hostile = charge !== -1 && chargesViolence(afterCue.slice(charge)) && speaker !== undefined && isParty(speaker.id);
+    // Only a party's accusation is hostile: a UN body, a rights group or the media, or one who speaks for them,
+    // reports what it accuses, as "the UN said" does.
+    const hostile = speaker !== undefined && isParty(speaker.id);
     if (speaker && aimedAt && hostile && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }

@@ -464,27 +464,3 @@ function span(actor: ActorMention) {
   return { start: actor.start, end: actor.end };
 }
 
-/** Words that may stand between an accusation's "of"/"for" and the act it charges ("of deliberately shelling", "for the deadly attack"). */
-const CHARGE_MODIFIERS = '(?:(?:the|a|an|its|their|this|last|recent|recently|latest|deadly|deliberately|repeatedly|indiscriminately|systematically|also|again|new)\\s+)*';
-/** Acts of violence an accusation may charge, as the words that name them. */
-const VIOLENT_ACTS = [
-  'attack(?:s|ing)?', 'shell(?:s|ing)?', 'bomb(?:s|ing|ings)?', 'bombard(?:ing|ment)', 'kill(?:ing|ings)?', 'strik(?:e|es|ing)', 'air ?strikes?',
-  'drone strikes?', 'shoot(?:ing|ings)?', 'fir(?:e|ing) (?:on|at|into|upon)', 'opening fire', 'target(?:ing)?', 'execut(?:ing|ions?)', 'massacr(?:e|es|ing)',
-  'ambush(?:es|ing)?', 'raid(?:s|ing)?', 'loot(?:ing)?', 'burn(?:ing)?', 'torch(?:ing)?', 'abduct(?:ing|ions?)', 'kidnap(?:ping|pings)?',
-  'tortur(?:e|ing)', 'rap(?:e|ing)', 'murder(?:s|ing)?', 'assault(?:s|ing)?', 'storm(?:ing)?', 'invad(?:ing)', 'invasion', 'wound(?:ing)?',
-  'injur(?:ing|ies)', 'behead(?:ing|ings)?', 'besieg(?:e|ing)', 'siege', 'wag(?:e|ing) war', 'launch(?:ing)? (?:attacks|strikes|an attack|an offensive|missiles|rockets|drones)',
-  'carry(?:ing)? out (?:attacks|strikes|an attack)', 'deaths?', 'explosion', 'blast', 'violence', 'atrocities', 'war crimes', 'ethnic cleansing', 'genocide',
-  '(?:violat(?:e|ing)|break(?:ing)?|breach(?:es|ing)?) (?:the |a )?(?:ceasefire|truce)', '(?:ceasefire|truce) (?:violations|breaches)',
-];
-const VIOLENT_CHARGE = new RegExp(`^\\s*(?:of|for)\\s+${CHARGE_MODIFIERS}(?:${VIOLENT_ACTS.join('|')})\\b`, 'i');
-
-/**
- * Whether an accusation's charge (its text from "of"/"for" on) is one of violence: only such an accusation
- * sets the accuser against the accused ("accused the RSF of shelling", "blamed the group for the bombing").
- * One of arming, backing or sheltering a third party states the link it alleges instead (read above), and
- * one of preparing or planning an attack, or of violating sovereignty, states no opposition.
- */
-export function chargesViolence(charge: string): boolean {
-  return VIOLENT_CHARGE.test(charge);
-}
-
