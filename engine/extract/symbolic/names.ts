@@ -267,6 +267,8 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
       const words = tokens.slice(i + 1, end);
       if (!ROLE_HEADS.has(words[words.length - 1].lower) || words.some((word) => word.capitalised || !word.word)) continue;
       if (tokens[end] && !ROLE_FOLLOWERS.test(tokens[end].lower)) continue;
+      // "The interim president, Aregash Tesfay, spoke": a role in apposition before a name is that person's, not someone's earlier.
+      if (tokens[end]?.text === ',' && actors.some((actor) => actor.actor_type === 'individual' && actor.start === tokens[end + 1]?.start)) break;
       const span = { start: words[0].start, end: words[words.length - 1].end };
       if (taken.some((other) => spansOverlap(other, span))) break;
       const holder = holderBefore(span.start, words.map((word) => word.lower), true);

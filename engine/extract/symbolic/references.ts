@@ -2,8 +2,9 @@ import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
 import { normaliseForIdentity } from '../../store/ids.ts';
 import { isGenericMention, type Context } from './actors.ts';
+import { quotedOrganisation, quotations } from './first-person.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
-import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
+import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
  * Within-document coreference for actors: pronouns ("he said", "its fighters", "they
@@ -77,7 +78,10 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   guerrillas: ofTypes('armed_group'),
   charity: ofTypes('ngo'),
   bloc: ofTypes('international_org', 'political_party'),
+  administration: ofTypes('government'),
 };
+/** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
+const HEADS_OF_NAMES = new Set(['administration']);
 /** Words that may stand between "the" and a nominal head ("the armed group", "the defence ministry"). */
 const NOMINAL_MODIFIERS = new Set([
   'armed', 'rebel', 'militant', 'jihadist', 'insurgent', 'extremist', 'terrorist', 'paramilitary', 'separatist', 'political',
@@ -142,6 +146,8 @@ interface Expression extends TextSpan {
   wholeDocument: boolean;
   /** A description the actor patterns found, decided here instead of becoming a new mention. */
   existing?: ActorMention;
+  /** The quotation a first-person plural pronoun stands in: it is the organisation speaking there. */
+  quotation?: TextSpan;
 }
 
 /**
@@ -175,7 +181,11 @@ export function resolveReferences(
     const gender = actor.title ? TITLE_GENDER[actor.title.toLowerCase().replace(/\.$/, '')] : undefined;
     if (gender && actor.actor_type === 'individual') genders.set(identity(actor), gender);
   }
-  for (const expression of expressions) {
+  // '"We will strike them," he said': "we" is decided last, once the pronoun naming its quotation's speaker is.
+  const inOrder = [...expressions.filter((expression) => !expression.quotation), ...expressions.filter((expression) => expression.quotation)];
+  /** Keeps `resolved` in text order, which the windows' binary search needs. */
+  const addResolved = (mention: ActorMention) => resolved.splice(tokenIndexAt(resolved, mention.start), 0, mention);
+  for (const expression of inOrder) {
     const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
     // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
     const from = (start: number) => (list: readonly ActorMention[]) => list.slice(tokenIndexAt(list, start), tokenIndexAt(list, expression.start));
@@ -195,7 +205,8 @@ export function resolveReferences(
     if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
-    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined);
+    const voice = expression.quotation && quotedOrganisation(context.text, expression.quotation, [...named, ...resolved]);
+    const antecedent = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
@@ -208,7 +219,7 @@ export function resolveReferences(
     if (target && gender) genders.set(identity(target), gender);
     if (expression.existing) {
       Object.assign(expression.existing, decided);
-      if (target) resolved.push(expression.existing);
+      if (target) addResolved(expression.existing);
       continue;
     }
     if (!target) continue;
@@ -217,7 +228,7 @@ export function resolveReferences(
       actor_type: target.actor_type, confidence: Math.min(target.confidence, expression.kind === 'pronoun' ? 0.6 : 0.65), source: 'pattern', ...decided,
     };
     found.push(mention);
-    resolved.push(mention);
+    addResolved(mention);
   }
   return found;
 }
@@ -349,6 +360,7 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const { tokens } = context;
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
+  const quoted = quotations(context.text);
   for (const actor of actors) {
     if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);
@@ -358,6 +370,12 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
+    // "We will respond," the ministry said: the organisation speaking in the quotation.
+    if (FIRST_PERSON_PLURAL.has(token.lower) && free(token)) {
+      const quotation = quoted.find((span) => spanContains(span, token));
+      if (quotation) found.push({ start: token.start, end: token.end, kind: 'pronoun', fits: isOrganisation, subjectsOnly: true, wholeDocument: false, quotation });
+      continue;
+    }
     const pronoun = PRONOUNS[token.lower];
     if (pronoun && free(token)) {
       if (token.lower === 'it' && !isReferringIt(tokens, i)) continue;
@@ -391,7 +409,7 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
     if (!fits || (tokens[k + 1]?.lower === 'of' && tokens[k + 2]?.capitalised)) continue;
     const span = { start: tokens[i].start, end: headToken.end };
     if (!free(span)) continue;
-    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false });
+    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false, needsHead: HEADS_OF_NAMES.has(headToken.lower) });
     i = k;
   }
   return found.sort((a, b) => a.start - b.start);
