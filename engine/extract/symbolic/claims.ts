@@ -117,6 +117,8 @@ export function findClaims(
         const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
         let speaker = verb && !unreportedDemand ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
+        // "The UN will keep helping, the Secretary-General said": what comes before a trailing attribution is its speaker's, unless the cue is a speech act of its own.
+        if (attribution && cue && !cueIsVerb && attribution.start >= cue.span.end && !(reporting && reporting.end <= cue.span.start)) speaker = attribution.speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
         // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
@@ -201,6 +203,8 @@ const SUBJECT_PRONOUN = /\b(he|she|it|they)\s+(?:\w+\s+)?$/i;
 
 /** What stands between a subject and its verb when an apposition describes it: ", the African Union's mediator, ". */
 const APPOSITION = /^\s*,[^,;:"“”]{1,80},\s*(?:also\s+|has\s+|had\s+|have\s+)?$/;
+/** Between a comma and a name: at most a title ("Major General "). */
+const TITLE_ONLY = /^\s*,\s*(?:\p{Lu}[\p{L}.-]*\s+){0,4}$/u;
 
 /**
  * The subject of a reporting or cue verb: the closest actor before it in the
@@ -216,7 +220,9 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   // Coreference (references.ts) makes a pronoun it resolves an actor mention of its own (then it is `subject`);
   // one it left alone (two candidates fit, or none) speaks for nobody.
   if (SUBJECT_PRONOUN.test(text.slice(subject.end, verbStart))) return undefined;
-  const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
+  // "A spokesman for the junta, Major General X, denied": an apposition that is only a person's name names the phrase's head, who speaks.
+  const namedInApposition = subject.actor_type === 'individual' && /^\s*,\s*$/.test(text.slice(subject.end, verbStart));
+  const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)) && !(namedInApposition && TITLE_ONLY.test(text.slice(actor.end, subject.start))));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {
     const current: ActorMention = subject;

@@ -17,9 +17,9 @@ export function quotations(text: string): TextSpan[] {
 const isOrganisation = (actor: ActorMention) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
 
 /** After a quotation: its verb of speech first ('," said General X') or after its speaker ('," the ministry said'). */
-const ATTRIBUTION_AFTER = new RegExp(String.raw`^[\s,.!?]*[”"]?[\s,]*(?:${QUOTE_VERBS}\s+(?<after>[^.;"“”]{1,80})|(?<before>[^.;"“”]{1,80}?)\s+${QUOTE_VERBS}\b)`, 'i');
+const ATTRIBUTION_AFTER = new RegExp(String.raw`^[\s,.!?]*[”"]?[\s,]*(?:${QUOTE_VERBS}\s+(?<after>[^.;"“”\n]{1,80})|(?<before>[^.;"“”\n]{1,80}?)\s+${QUOTE_VERBS}\b)`, 'i');
 /** Before a quotation: its speaker and verb of speech ('X said: "', 'X told reporters, "'). */
-const ATTRIBUTION_BEFORE = new RegExp(String.raw`(?<before>[^.;"“”]{1,120}?)\s+${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*[“"]$`, 'i');
+const ATTRIBUTION_BEFORE = new RegExp(String.raw`(?<before>[^.;"“”\n]{1,120}?)\s+${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*[“"]$`, 'i');
 
 /** The organisation a quotation's speaker is, or speaks for; undefined when the text does not say. */
 export function quotedOrganisation(text: string, quotation: TextSpan, actors: readonly ActorMention[]): ActorMention | undefined {
@@ -34,7 +34,9 @@ export function quotedOrganisation(text: string, quotation: TextSpan, actors: re
 
 function quotationSpeaker(text: string, quotation: TextSpan, actors: readonly ActorMention[]): ActorMention | undefined {
   const tailStart = quotation.end;
-  const after = ATTRIBUTION_AFTER.exec(text.slice(tailStart, tailStart + 160));
+  // '"... a day." Fighting went on, residents said': a quotation that ends its sentence has no attribution after it.
+  const endsSentence = /[.!?]\s*$/.test(text.slice(quotation.start, quotation.end));
+  const after = endsSentence ? null : ATTRIBUTION_AFTER.exec(text.slice(tailStart, tailStart + 160));
   if (after?.groups) {
     const named = after.groups.after ?? after.groups.before;
     const namedStart = tailStart + after.index + after[0].indexOf(named);

@@ -207,6 +207,12 @@ function roleWords(title: string): string[] {
     .filter(Boolean);
 }
 
+/** A title's words up to its head noun: "Secretary of State" is a secretary, "Minister of Defence" a minister. */
+function titleHead(words: readonly string[]): readonly string[] {
+  const of = words.indexOf('of');
+  return of > 0 ? words.slice(0, of) : words;
+}
+
 function endsWith(words: readonly string[], suffix: readonly string[]): boolean {
   return suffix.length > 0 && suffix.length <= words.length && suffix.every((word, k) => words[words.length - suffix.length + k] === word);
 }
@@ -243,7 +249,10 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
     const recent = inWindow.map(personOf);
     // By any of their names: "Lammy" is David Lammy.
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
-    const holding = titled.filter((person) => person.end <= position && endsWith(roleWords(roleOf.get(person)!), role));
+    const holding = titled.filter((person) => {
+      const title = roleWords(roleOf.get(person)!);
+      return person.end <= position && (endsWith(title, role) || endsWith(titleHead(title), role));
+    });
     const holders = holding.filter(mentioned);
     // A holder named with the office only beyond the window is too far back to follow ("the secretary said" is nobody then).
     if (holding.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;

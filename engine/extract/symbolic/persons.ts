@@ -7,7 +7,7 @@ import type { Token } from './text.ts';
  * description in apposition after the name ("Tobin Hale, a commander of the militia,
  * said"; "Mazloum Abdi, commander of the SDF, denied"), a relative clause only a person
  * takes ("Lise Kerra, who wrote the report, said"), or an office in apposition before it
- * ("The interim president, Aregash Tesfay, spoke"). Names of two to four capitalised
+ * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"). Names of two to four capitalised
  * words only, none of them an organisation word, and never a name the gazetteer knows as
  * a place or an actor: those keep their own reading.
  */
@@ -66,12 +66,12 @@ function describedAfter(tokens: Token[], end: number): boolean {
   return opens && roleBeforeHeadEnds(tokens, end + 1);
 }
 
-/** "The interim president, X,", "The head of the mission in Hudaydah, X,": an office in apposition before the name, opening the sentence. */
+/** "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the sentence. */
 function describedBefore(tokens: Token[], first: number, sentenceStarts: Set<number>): boolean {
   if (tokens[first - 1]?.text !== ',') return false;
   for (let k = first - 2; k >= 0 && first - k <= APPOSITION_TOKENS + 2; k--) {
     if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return false;
-    if (sentenceStarts.has(k)) return tokens[k].lower === 'the' && roleBeforeHeadEnds(tokens, k);
+    if (sentenceStarts.has(k)) return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k);
   }
   return false;
 }

@@ -79,6 +79,7 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   charity: ofTypes('ngo'),
   bloc: ofTypes('international_org', 'political_party'),
   administration: ofTypes('government'),
+  faction: ofTypes('armed_group', 'political_party'),
 };
 /** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
 const HEADS_OF_NAMES = new Set(['administration']);
@@ -159,7 +160,8 @@ export function resolveReferences(
   context: Context, sentences: readonly Sentence[], actors: ActorMention[], locations: readonly LocationMention[], taken: readonly TextSpan[],
 ): ActorMention[] {
   const { tokens } = context;
-  const expressions = findExpressions(context, actors, taken);
+  const quoted = quotations(context.text);
+  const expressions = findExpressions(context, actors, taken, quoted);
   if (expressions.length === 0) return [];
   const resolved: ActorMention[] = [];
   const named = actors.filter((actor) => !isDescription(actor));
@@ -199,7 +201,11 @@ export function resolveReferences(
     const within = from(earliest);
     const gender = expression.kind === 'pronoun' ? PRONOUN_GENDER[context.text.slice(expression.start, expression.end).toLowerCase()] : undefined;
     const agrees = (actor: ActorMention) => !gender || (genders.get(identity(actor)) ?? gender) === gender;
-    const before = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start).sort((a, b) => a.start - b.start);
+    // '"We call on ASEAN ...," the statement said': whom a quotation names does not speak it.
+    const quotedJustBefore = quoted.find((span) => span.end <= expression.start && span.end >= sentences[sentenceIndex].start && !spanContains(span, expression));
+    const before = [...within(named), ...within(resolved)]
+      .filter((actor) => actor.end <= expression.start && !(quotedJustBefore && spanContains(quotedJustBefore, actor)))
+      .sort((a, b) => a.start - b.start);
     let pool = before.filter((actor) => expression.fits(actor) && agrees(actor));
     // "the army" after "the Libyan National Army", no state army in reach: the organisation its head names.
     if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
@@ -313,8 +319,11 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
     const token = tokens[i];
     if (inMention(token)) {
       const mention = inSentence.find((candidate) => candidate.start === token.start);
-      const before = tokens[i - 1];
-      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower);
+      // "two tanks of the Israeli army": the article does not stop a preposition governing the name;
+      // "a spokesman for the SDF said" has the SDF speak, through its spokesman.
+      const governor = tokens[i - 1]?.lower === 'the' ? i - 2 : i - 1;
+      const before = tokens[governor];
+      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower) && !SPOKESPEOPLE.has(tokens[governor - 1]?.lower ?? '');
       // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
       const previous = current[current.length - 1];
       const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
@@ -334,6 +343,14 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   return segments;
 }
 
+/** Who speak for the actor a preposition after them names ("a spokesman for the SDF"). */
+const SPOKESPEOPLE = new Set(['spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople']);
+/** What only an actor has, after a possessive pronoun ("their fighters", "its spokesman"). */
+const ACTOR_BELONGINGS = new Set([
+  'fighters', 'troops', 'forces', 'soldiers', 'militants', 'members', 'leaders', 'leader', 'commander', 'commanders', 'spokesman',
+  'spokeswoman', 'spokesperson', 'officials', 'units', 'negotiators', 'delegation', 'envoy',
+]);
+
 /** Verbs of speech: a place does not say, accuse or deny ("... entered Bora, and it accused the army"). */
 const SPEECH_VERBS = new Set([
   'said', 'says', 'accused', 'accuses', 'denied', 'denies', 'warned', 'warns', 'urged', 'urges', 'called', 'calls', 'vowed', 'vows',
@@ -348,7 +365,9 @@ function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors:
   const lastActor = Math.max(sentence.start, ...actors.filter((actor) => actor.end <= at.start && actor.start >= sentence.start).map((actor) => actor.end));
   const { tokens } = context;
   const speaks = SPEECH_VERBS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
-  if (!speaks && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
+  // "... in Bukavu, a week after their fighters drove ...": a place has no fighters.
+  const owns = ACTOR_BELONGINGS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
+  if (!speaks && !owns && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
     // "RSF fighters said they": a bearer right after the actor is the actor's own.
     if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;
@@ -356,11 +375,10 @@ function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors:
   return false;
 }
 
-function findExpressions(context: Context, actors: ActorMention[], taken: readonly TextSpan[]): Expression[] {
+function findExpressions(context: Context, actors: ActorMention[], taken: readonly TextSpan[], quoted: readonly TextSpan[]): Expression[] {
   const { tokens } = context;
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
-  const quoted = quotations(context.text);
   for (const actor of actors) {
     if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);
