@@ -42,6 +42,8 @@ const PARTICIPLE_OPENERS = new Set([
 ]);
 const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|report|statement)|an (?:accusation|allegation))$/;
 const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
+/** A passive auxiliary right before a cue, at most an adverb between ("were accused", "had been unfairly blamed"). */
+const PASSIVE_BEFORE = /\b(?:been|was|were|is|are|be|being)\s+(?:\w+ly\s+)?$/i;
 /** "we" right before a cue, at most an adverb between ("We strongly condemn"). */
 const FIRST_PERSON_SUBJECT = /\bwe\s+(?:\w+ly\s+)?$/i;
 /** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
@@ -111,7 +113,9 @@ export function findClaims(
         const reporting = innermostReporting(unitText, unit.start, cue?.span);
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
         // "We demand ...", "we call on ...": an organisation's own words in the present tense are its speech act too.
-        const cueIsVerb = cue !== undefined && (isSpeechActCue(cue.type, text.slice(cue.span.start, cue.span.end)) || FIRST_PERSON_SUBJECT.test(text.slice(unit.start, cue.span.start)));
+        const beforeCue = cue ? text.slice(unit.start, cue.span.start) : '';
+        // "... had been unfairly blamed": a passive speech act is not its subject's.
+        const cueIsVerb = cue !== undefined && ((isSpeechActCue(cue.type, text.slice(cue.span.start, cue.span.end)) && !PASSIVE_BEFORE.test(beforeCue)) || FIRST_PERSON_SUBJECT.test(beforeCue));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
         // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
         const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;

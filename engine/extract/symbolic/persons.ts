@@ -1,5 +1,6 @@
 import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, type ActorCandidate, type Context } from './actors.ts';
 import { knownActors, knownPlaces } from './gazetteer/index.ts';
+import type { TextSpan } from '../types.ts';
 import type { Token } from './text.ts';
 
 /**
@@ -7,7 +8,8 @@ import type { Token } from './text.ts';
  * description in apposition after the name ("Tobin Hale, a commander of the militia,
  * said"; "Mazloum Abdi, commander of the SDF, denied"), a relative clause only a person
  * takes ("Lise Kerra, who wrote the report, said"), or an office in apposition before it
- * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"). Names of two to four capitalised
+ * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"), or a role noun
+ * right before it ("opposition candidate Venâncio Mondlane"). Names of two to four capitalised
  * words only, none of them an organisation word, and never a name the gazetteer knows as
  * a place or an actor: those keep their own reading.
  */
@@ -19,6 +21,7 @@ const PERSON_ROLES = new Set([
   'chairperson', 'director', 'researcher', 'secretary', 'adviser', 'advisor', 'delegate', 'coordinator', 'executive', 'founder',
   'deputy', 'member', 'lawmaker', 'senator', 'mayor', 'general', 'colonel', 'rapporteur', 'prosecutor', 'analyst', 'investigator',
   'activist', 'journalist', 'correspondent', 'doctor', 'lawyer', 'editor', 'cleric', 'emir', 'premier', 'general-secretary', 'secretary-general',
+  'candidate', 'politician',
 ]);
 /** Words that open a description of a person in apposition ("X, the ...", "X, a ...", "X, its ..."). */
 const APPOSITION_OPENERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her']);
@@ -37,8 +40,12 @@ export function contextPersonCandidates(context: Context, sentenceStarts: Set<nu
     const length = nameLength(tokens, i, NAME_TOKENS.max + 1);
     if (length < NAME_TOKENS.min || length > NAME_TOKENS.max) continue;
     const end = i + length;
-    if (!nameShaped(tokens, i, end) || !(describedAfter(tokens, end) || describedBefore(tokens, i, sentenceStarts))) continue;
-    const person = mention(context, i, end, 'individual', 'pattern', 0.6);
+    if (!nameShaped(tokens, i, end)) continue;
+    // The office before the name is the person's title, which a later "the president" finds (names.ts).
+    const office = officeBefore(tokens, i, sentenceStarts);
+    if (!office && !describedAfter(tokens, end) && !roleRightBefore(tokens, i)) continue;
+    const title = office ? context.text.slice(office.start, office.end) : roleRightBefore(tokens, i) ? tokens[i - 1].text : undefined;
+    const person = mention(context, i, end, 'individual', 'pattern', 0.6, title ? { title } : {});
     found.push({ mention: person, reserve: person, priority: ACTOR_PRIORITY.person });
     i = end - 1;
   }
@@ -66,14 +73,21 @@ function describedAfter(tokens: Token[], end: number): boolean {
   return opens && roleBeforeHeadEnds(tokens, end + 1);
 }
 
-/** "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the sentence. */
-function describedBefore(tokens: Token[], first: number, sentenceStarts: Set<number>): boolean {
-  if (tokens[first - 1]?.text !== ',') return false;
+/** "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the sentence; its words after the article. */
+function officeBefore(tokens: Token[], first: number, sentenceStarts: Set<number>): TextSpan | undefined {
+  if (tokens[first - 1]?.text !== ',') return undefined;
   for (let k = first - 2; k >= 0 && first - k <= APPOSITION_TOKENS + 2; k--) {
-    if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return false;
-    if (sentenceStarts.has(k)) return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k);
+    if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return undefined;
+    if (!sentenceStarts.has(k)) continue;
+    return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k) ? { start: tokens[k + 1].start, end: tokens[first - 2].end } : undefined;
   }
-  return false;
+  return undefined;
+}
+
+/** "opposition candidate X", "peace commissioner X": a lower-case role noun right before the name. */
+function roleRightBefore(tokens: Token[], first: number): boolean {
+  const before = tokens[first - 1];
+  return before !== undefined && !before.capitalised && PERSON_ROLES.has(before.lower);
 }
 
 /** A lower-case role noun in the head of the phrase from `start`: before its first preposition, comma or full stop. */

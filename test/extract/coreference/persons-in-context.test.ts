@@ -44,6 +44,19 @@ describe('persons recognised by context', () => {
     expect(speakers(graph)).toMatchObject({ 'she was ready to meet the faction\'s leaders': 'Aresh Tolvaye' });
   });
 
+  it('by a role noun right before the name, and the office before a name is their title for a later "the president"', async () => {
+    const text =
+      'Opposition candidate Velor Amanti called for a national strike. Halvor Brenn, a senior official of the ruling party, denied the report. ' +
+      'The interim president, Aresh Tolvaye, spoke on television. Later the president said she was ready to meet the strikers.';
+    const graph = await pipeline.graphOf(text);
+    expect(actorLabelled(graph, 'Velor Amanti').properties.actor_type).toBe('individual');
+    expect(referentOf(graph, text, 'president', 'the president said')).toBe('Aresh Tolvaye');
+    expect(speakers(graph)).toMatchObject({
+      'Opposition candidate Velor Amanti called for a national strike': 'Velor Amanti',
+      'she was ready to meet the strikers': 'Aresh Tolvaye',
+    });
+  });
+
   it('never from a capitalised pair the text does not introduce as a person, nor a known place or organisation', async () => {
     expect(await labels('Velkan Ridge fell quiet on Monday, and the shelling stopped.')).toEqual([]);
     expect(await labels('Port Sudan, the seat of the army-backed government, was calm.')).not.toContain('Port Sudan');

@@ -23,6 +23,12 @@ describe('speaker choice', () => {
     });
   });
 
+  it('does not give a passive speech act to its subject ("X said Y had been unfairly blamed ... and called for")', async () => {
+    const text = 'The Breeders Association of Kivara said herders had been unfairly blamed for the killings and called for the arrest of those responsible.';
+    const byClaim = Object.values(speakers(await pipeline.graphOf(text)));
+    expect(byClaim).toEqual(['Breeders Association of Kivara', 'Breeders Association of Kivara']);
+  });
+
   it('gives a claim to the person named in apposition after "A spokesman for X,", not to X', async () => {
     const text = 'A spokesman for the Arakan Army, Khaing Thukha, denied that the town had fallen.';
     expect(Object.values(speakers(await pipeline.graphOf(text)))).toEqual(['Khaing Thukha']);
