@@ -14,7 +14,8 @@ export function quotations(text: string): TextSpan[] {
   return [...text.matchAll(/[“"]([^“”"\n]{1,2000})[”"]/g)].map((match) => ({ start: match.index + 1, end: match.index + 1 + match[1].length }));
 }
 
-const isOrganisation = (actor: ActorMention) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
+/** An actor that is neither a person nor a people: what "it" and "we" in a statement can stand for. */
+export const isOrganisation = (actor: ActorMention) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
 
 /** After a quotation: its verb of speech first ('," said General X') or after its speaker ('," the ministry said'). */
 const ATTRIBUTION_AFTER = new RegExp(String.raw`^[\s,.!?]*[”"]?[\s,]*(?:${QUOTE_VERBS}\s+(?<after>[^.;"“”\n]{1,80})|(?<before>[^.;"“”\n]{1,80}?)\s+${QUOTE_VERBS}\b)`, 'i');

@@ -188,7 +188,7 @@ const RANK_WORDS: Record<string, string> = {
   gen: 'general', lt: 'lieutenant', maj: 'major', col: 'colonel', brig: 'brigadier', adm: 'admiral', capt: 'captain', cdr: 'commander', sgt: 'sergeant',
 };
 /** Lower-case role nouns that can stand for a titled person named earlier ("the secretary said"). */
-const ROLE_HEADS = new Set([
+export const ROLE_HEADS = new Set([
   'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
   'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
   'leader', 'chief', 'director', 'researcher', 'mediator', 'negotiator', 'prosecutor', 'coordinator', 'rapporteur', 'premier',

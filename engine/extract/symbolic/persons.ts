@@ -1,5 +1,6 @@
 import { ACTOR_PRIORITY, ORGANISATION_HEADS, mention, nameLength, type ActorCandidate, type Context } from './actors.ts';
 import { knownActors, knownPlaces } from './gazetteer/index.ts';
+import { ROLE_HEADS } from './names.ts';
 import type { TextSpan } from '../types.ts';
 import type { Token } from './text.ts';
 
@@ -14,14 +15,11 @@ import type { Token } from './text.ts';
  * a place or an actor: those keep their own reading.
  */
 
-/** Lower-case nouns that make an apposition an office or a description of a person. */
+/** Lower-case nouns that make an apposition an office or a description of a person: the offices names.ts follows, and descriptions. */
 const PERSON_ROLES = new Set([
-  'spokesman', 'spokeswoman', 'spokesperson', 'commander', 'leader', 'chief', 'head', 'envoy', 'minister', 'official', 'officer',
-  'negotiator', 'mediator', 'representative', 'ambassador', 'governor', 'commissioner', 'president', 'chairman', 'chairwoman',
-  'chairperson', 'director', 'researcher', 'secretary', 'adviser', 'advisor', 'delegate', 'coordinator', 'executive', 'founder',
-  'deputy', 'member', 'lawmaker', 'senator', 'mayor', 'general', 'colonel', 'rapporteur', 'prosecutor', 'analyst', 'investigator',
-  'activist', 'journalist', 'correspondent', 'doctor', 'lawyer', 'editor', 'cleric', 'emir', 'premier', 'general-secretary', 'secretary-general',
-  'candidate', 'politician',
+  ...ROLE_HEADS, 'head', 'official', 'officer', 'chairman', 'chairwoman', 'chairperson', 'advisor', 'delegate', 'executive', 'founder',
+  'deputy', 'member', 'lawmaker', 'senator', 'mayor', 'analyst', 'investigator', 'activist', 'journalist', 'correspondent', 'doctor',
+  'lawyer', 'editor', 'cleric', 'emir', 'general-secretary', 'candidate', 'politician',
 ]);
 /** Words that open a description of a person in apposition ("X, the ...", "X, a ...", "X, its ..."). */
 const APPOSITION_OPENERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her']);

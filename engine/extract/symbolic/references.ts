@@ -2,7 +2,7 @@ import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
 import { normaliseForIdentity } from '../../store/ids.ts';
 import { isGenericMention, type Context } from './actors.ts';
-import { quotedOrganisation, quotations } from './first-person.ts';
+import { isOrganisation, quotedOrganisation, quotations } from './first-person.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
 import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -30,7 +30,6 @@ export const NOMINAL_LOOKBACK_SENTENCES = ROLE_LOOKBACK_SENTENCES;
 type Fits = (actor: ActorMention) => boolean;
 
 const isPerson: Fits = (actor) => actor.actor_type === 'individual';
-const isOrganisation: Fits = (actor) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
 const isGroup: Fits = (actor) => actor.actor_type !== 'individual';
 
 const PRONOUNS: Record<string, Fits> = {
