@@ -70,6 +70,7 @@ const NOT_NAME_WORDS = new Set([
   'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June',
   'July', 'August', 'September', 'October', 'November', 'December', 'Said', 'Says', 'Told', 'Also', 'However',
   'Meanwhile', 'According', 'Some', 'Many', 'Government', 'Army', 'Forces', 'Police', 'Minister', 'President', 'General',
+  'Our', 'Us',
 ]);
 
 /** Organisation words that close a capitalised name, with the actor type they imply. */

@@ -1,6 +1,6 @@
 import type { ClaimType } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, RelationMention, TextSpan } from '../types.ts';
-import { clauses, spanContains, type Sentence, type Token } from './text.ts';
+import { FIRST_PERSON_PLURAL, clauses, spanContains, type Sentence, type Token } from './text.ts';
 
 /**
  * Claims: one per clause, typed by the strongest cue it holds (red lines before
@@ -42,6 +42,10 @@ const PARTICIPLE_OPENERS = new Set([
 ]);
 const RESPONSE_OPENERS = /^(?:a (?:charge|claim|claims|accusation|allegation|report|statement)|an (?:accusation|allegation))$/;
 const IRREGULAR_PAST = new Set(['said', 'told', 'held', 'made', 'took', 'gave', 'sought', 'withdrew', 'met', 'sent', 'put', 'set', 'fought', 'struck', 'brought', 'kept', 'was', 'is', 'has', 'had', 'would', 'will']);
+/** A passive auxiliary right before a cue, at most an adverb between ("were accused", "had been unfairly blamed"). */
+const PASSIVE_BEFORE = /\b(?:been|was|were|is|are|be|being)\s+(?:\w+ly\s+)?$/i;
+/** "we" right before a cue, at most an adverb between ("We strongly condemn"). */
+const FIRST_PERSON_SUBJECT = /\bwe\s+(?:\w+ly\s+)?$/i;
 /** A cue that is itself the speech act's verb ("denied", "called on"): its subject is the speaker. */
 const SPEECH_ACT_CUE = /^(?:den|accus|demand|threat|warn|urg|call|offer|pledg|promis|vow|blam|condemn|denounc|reject|dismiss|refut|insist|complain|lament|acknowledg|admit|conced|propos|order|agre|commit|undert|guarantee|request|appeal|press|oppos|welcom|support|endors|maintain|argu)\w*(?:ed|s)\b/i;
 /** "said the RSF had committed war crimes": the crimes are the accusation's content, not a speech act of the RSF ("commit" is there for commitments). */
@@ -108,12 +112,17 @@ export function findClaims(
         const cue = strongestCue(unitText, unit.start);
         const reporting = innermostReporting(unitText, unit.start, cue?.span);
         const unitActors = sentenceActors.filter((actor) => spanContains(unit, actor));
-        const cueIsVerb = cue !== undefined && isSpeechActCue(cue.type, text.slice(cue.span.start, cue.span.end));
+        // "We demand ...", "we call on ...": an organisation's own words in the present tense are its speech act too.
+        const beforeCue = cue ? text.slice(unit.start, cue.span.start) : '';
+        // "... had been unfairly blamed": a passive speech act is not its subject's.
+        const cueIsVerb = cue !== undefined && ((isSpeechActCue(cue.type, text.slice(cue.span.start, cue.span.end)) && !PASSIVE_BEFORE.test(beforeCue)) || FIRST_PERSON_SUBJECT.test(beforeCue));
         const verb = cueIsVerb ? cue.span : reporting && (!cue || reporting.start <= cue.span.start) ? reporting : cue?.span;
         // "Displaced people must be allowed to return": the subject of a demand no verb of speech reports is whom it is made of, not who makes it.
         const unreportedDemand = cue?.type === 'Demand' && !cueIsVerb && verb === cue.span;
         let speaker = verb && !unreportedDemand ? subjectBefore(text, unitActors, relations, verb.start, unit.start) : undefined;
         if (reporting && /^according/i.test(text.slice(reporting.start, reporting.end)) && !cueIsVerb) speaker = actorAfter(unitActors, reporting.end) ?? speaker;
+        // "The UN will keep helping, the Secretary-General said": what comes before a trailing attribution is its speaker's, unless the cue is a speech act of its own.
+        if (attribution && cue && !cueIsVerb && attribution.start >= cue.span.end && !(reporting && reporting.end <= cue.span.start)) speaker = attribution.speaker;
         if (!speaker && unit.continuation) speaker = previousSpeaker;
         speaker ??= attribution?.speaker;
         // "The UN said the RSF would never accept ...": a red line or a threat is its subject's; the reporter only relays it.
@@ -122,10 +131,12 @@ export function findClaims(
         if (relayed) speaker = holder;
         // Words inside a quotation are the quoted speaker's, whoever they name ("the secretary said": nobody named).
         const quoted = quote && cue && spanContains(quote.words, cue.span);
-        if (quoted) speaker = quote.speaker;
+        // ... unless it names nobody and the words say "we": then the organisation "we" stands for.
+        const firstPerson = speaker && FIRST_PERSON_PLURAL.has(text.slice(speaker.start, speaker.end).toLowerCase()) ? speaker : undefined;
+        if (quoted) speaker = quote.speaker ?? firstPerson;
         // A quotation of several sentences is its speaker's throughout, wherever the verb of speech stands.
         const longQuote = !quoted && cue ? longQuotations.find((quotation) => spanContains(quotation.words, cue.span)) : undefined;
-        if (longQuote) speaker = longQuote.speaker;
+        if (longQuote) speaker = longQuote.speaker ?? firstPerson;
         // "The Foreign Secretary met X and said ...": a unit with no speech act still gives the next one its subject.
         previousSpeaker = speaker ?? actingSubject(text, tokens, unit, unitActors, relations) ?? previousSpeaker;
         if (!cue) continue;
@@ -196,6 +207,8 @@ const SUBJECT_PRONOUN = /\b(he|she|it|they)\s+(?:\w+\s+)?$/i;
 
 /** What stands between a subject and its verb when an apposition describes it: ", the African Union's mediator, ". */
 const APPOSITION = /^\s*,[^,;:"“”]{1,80},\s*(?:also\s+|has\s+|had\s+|have\s+)?$/;
+/** Between a comma and a name: at most a title ("Major General "). */
+const TITLE_ONLY = /^\s*,\s*(?:\p{Lu}[\p{L}.-]*\s+){0,4}$/u;
 
 /**
  * The subject of a reporting or cue verb: the closest actor before it in the
@@ -211,7 +224,9 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   // Coreference (references.ts) makes a pronoun it resolves an actor mention of its own (then it is `subject`);
   // one it left alone (two candidates fit, or none) speaks for nobody.
   if (SUBJECT_PRONOUN.test(text.slice(subject.end, verbStart))) return undefined;
-  const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)));
+  // "A spokesman for the junta, Major General X, denied": an apposition that is only a person's name names the phrase's head, who speaks.
+  const namedInApposition = subject.actor_type === 'individual' && /^\s*,\s*$/.test(text.slice(subject.end, verbStart));
+  const described = before.filter((actor) => actor.end <= subject.start && APPOSITION.test(text.slice(actor.end, verbStart)) && !(namedInApposition && TITLE_ONLY.test(text.slice(actor.end, subject.start))));
   if (described.length > 0) subject = described[described.length - 1];
   for (;;) {
     const current: ActorMention = subject;
@@ -255,7 +270,7 @@ function trailingAttribution(
 }
 
 /** Verbs that attribute a quotation, before or after its speaker. */
-const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(?:\s+\S+)?|declared|wrote|warned|insisted|stressed|noted|explained|tweeted|posted)`;
+export const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(?:\s+\S+)?|declared|wrote|warned|insisted|stressed|noted|explained|tweeted|posted)`;
 
 /**
  * A sentence that opens with a quotation and names its speaker after it:

@@ -9,6 +9,7 @@ import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { nationalityCandidates } from './nationalities.ts';
+import { contextPersonCandidates } from './persons.ts';
 import { isAcronym } from './phrases.ts';
 import { resolveReferences } from './references.ts';
 import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
@@ -65,6 +66,7 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
     ...acronymCandidates(context),
     ...officeCandidates(context),
     ...nationalityCandidates(context),
+    ...contextPersonCandidates(context, sentenceStarts),
   ].map((candidate: ActorCandidate) => ({ reserve: candidate.reserve, priority: candidate.priority, actor: candidate.mention }));
   const described = findDescribedPlaces(text, tokens, sentenceStarts);
   for (const place of described) {

@@ -188,7 +188,7 @@ const RANK_WORDS: Record<string, string> = {
   gen: 'general', lt: 'lieutenant', maj: 'major', col: 'colonel', brig: 'brigadier', adm: 'admiral', capt: 'captain', cdr: 'commander', sgt: 'sergeant',
 };
 /** Lower-case role nouns that can stand for a titled person named earlier ("the secretary said"). */
-const ROLE_HEADS = new Set([
+export const ROLE_HEADS = new Set([
   'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
   'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
   'leader', 'chief', 'director', 'researcher', 'mediator', 'negotiator', 'prosecutor', 'coordinator', 'rapporteur', 'premier',
@@ -205,6 +205,12 @@ function roleWords(title: string): string[] {
     .map((word) => word.replace(/\.$/, ''))
     .map((word) => RANK_WORDS[word] ?? word)
     .filter(Boolean);
+}
+
+/** A title's words up to its head noun: "Secretary of State" is a secretary, "Minister of Defence" a minister. */
+function titleHead(words: readonly string[]): readonly string[] {
+  const of = words.indexOf('of');
+  return of > 0 ? words.slice(0, of) : words;
 }
 
 function endsWith(words: readonly string[], suffix: readonly string[]): boolean {
@@ -243,7 +249,10 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
     const recent = inWindow.map(personOf);
     // By any of their names: "Lammy" is David Lammy.
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
-    const holding = titled.filter((person) => person.end <= position && endsWith(roleWords(roleOf.get(person)!), role));
+    const holding = titled.filter((person) => {
+      const title = roleWords(roleOf.get(person)!);
+      return person.end <= position && (endsWith(title, role) || endsWith(titleHead(title), role));
+    });
     const holders = holding.filter(mentioned);
     // A holder named with the office only beyond the window is too far back to follow ("the secretary said" is nobody then).
     if (holding.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
@@ -267,6 +276,8 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
       const words = tokens.slice(i + 1, end);
       if (!ROLE_HEADS.has(words[words.length - 1].lower) || words.some((word) => word.capitalised || !word.word)) continue;
       if (tokens[end] && !ROLE_FOLLOWERS.test(tokens[end].lower)) continue;
+      // "The interim president, Aregash Tesfay, spoke": a role in apposition before a name is that person's, not someone's earlier.
+      if (tokens[end]?.text === ',' && actors.some((actor) => actor.actor_type === 'individual' && actor.start === tokens[end + 1]?.start)) break;
       const span = { start: words[0].start, end: words[words.length - 1].end };
       if (taken.some((other) => spansOverlap(other, span))) break;
       const holder = holderBefore(span.start, words.map((word) => word.lower), true);

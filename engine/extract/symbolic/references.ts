@@ -2,8 +2,9 @@ import type { ActorType } from '../../ontology/index.ts';
 import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
 import { normaliseForIdentity } from '../../store/ids.ts';
 import { isGenericMention, type Context } from './actors.ts';
+import { isOrganisation, quotedOrganisation, quotations } from './first-person.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
-import { spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
+import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
  * Within-document coreference for actors: pronouns ("he said", "its fighters", "they
@@ -29,7 +30,6 @@ export const NOMINAL_LOOKBACK_SENTENCES = ROLE_LOOKBACK_SENTENCES;
 type Fits = (actor: ActorMention) => boolean;
 
 const isPerson: Fits = (actor) => actor.actor_type === 'individual';
-const isOrganisation: Fits = (actor) => actor.actor_type !== 'individual' && actor.actor_type !== 'community';
 const isGroup: Fits = (actor) => actor.actor_type !== 'individual';
 
 const PRONOUNS: Record<string, Fits> = {
@@ -77,7 +77,11 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   guerrillas: ofTypes('armed_group'),
   charity: ofTypes('ngo'),
   bloc: ofTypes('international_org', 'political_party'),
+  administration: ofTypes('government'),
+  faction: ofTypes('armed_group', 'political_party'),
 };
+/** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
+const HEADS_OF_NAMES = new Set(['administration']);
 /** Words that may stand between "the" and a nominal head ("the armed group", "the defence ministry"). */
 const NOMINAL_MODIFIERS = new Set([
   'armed', 'rebel', 'militant', 'jihadist', 'insurgent', 'extremist', 'terrorist', 'paramilitary', 'separatist', 'political',
@@ -142,6 +146,8 @@ interface Expression extends TextSpan {
   wholeDocument: boolean;
   /** A description the actor patterns found, decided here instead of becoming a new mention. */
   existing?: ActorMention;
+  /** The quotation a first-person plural pronoun stands in: it is the organisation speaking there. */
+  quotation?: TextSpan;
 }
 
 /**
@@ -153,7 +159,8 @@ export function resolveReferences(
   context: Context, sentences: readonly Sentence[], actors: ActorMention[], locations: readonly LocationMention[], taken: readonly TextSpan[],
 ): ActorMention[] {
   const { tokens } = context;
-  const expressions = findExpressions(context, actors, taken);
+  const quoted = quotations(context.text);
+  const expressions = findExpressions(context, actors, taken, quoted);
   if (expressions.length === 0) return [];
   const resolved: ActorMention[] = [];
   const named = actors.filter((actor) => !isDescription(actor));
@@ -175,7 +182,11 @@ export function resolveReferences(
     const gender = actor.title ? TITLE_GENDER[actor.title.toLowerCase().replace(/\.$/, '')] : undefined;
     if (gender && actor.actor_type === 'individual') genders.set(identity(actor), gender);
   }
-  for (const expression of expressions) {
+  // '"We will strike them," he said': "we" is decided last, once the pronoun naming its quotation's speaker is.
+  const inOrder = [...expressions.filter((expression) => !expression.quotation), ...expressions.filter((expression) => expression.quotation)];
+  /** Keeps `resolved` in text order, which the windows' binary search needs. */
+  const addResolved = (mention: ActorMention) => resolved.splice(tokenIndexAt(resolved, mention.start), 0, mention);
+  for (const expression of inOrder) {
     const sentenceIndex = Math.max(0, tokenIndexAt(sentences, expression.start + 1) - 1);
     // Both lists are in text order: a window is found by binary search, so long documents cost no scan per reference.
     const from = (start: number) => (list: readonly ActorMention[]) => list.slice(tokenIndexAt(list, start), tokenIndexAt(list, expression.start));
@@ -189,13 +200,18 @@ export function resolveReferences(
     const within = from(earliest);
     const gender = expression.kind === 'pronoun' ? PRONOUN_GENDER[context.text.slice(expression.start, expression.end).toLowerCase()] : undefined;
     const agrees = (actor: ActorMention) => !gender || (genders.get(identity(actor)) ?? gender) === gender;
-    const before = [...within(named), ...within(resolved)].filter((actor) => actor.end <= expression.start).sort((a, b) => a.start - b.start);
+    // '"We call on ASEAN ...," the statement said': whom a quotation names does not speak it.
+    const quotedJustBefore = quoted.find((span) => span.end <= expression.start && span.end >= sentences[sentenceIndex].start && !spanContains(span, expression));
+    const before = [...within(named), ...within(resolved)]
+      .filter((actor) => actor.end <= expression.start && !(quotedJustBefore && spanContains(quotedJustBefore, actor)))
+      .sort((a, b) => a.start - b.start);
     let pool = before.filter((actor) => expression.fits(actor) && agrees(actor));
     // "the army" after "the Libyan National Army", no state army in reach: the organisation its head names.
     if (pool.length === 0 && expression.head) pool = before.filter((actor) => isOrganisation(actor) && nameWords(actor).includes(expression.head!));
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
-    const antecedent = chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined);
+    const voice = expression.quotation && quotedOrganisation(context.text, expression.quotation, [...named, ...resolved]);
+    const antecedent = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
@@ -208,7 +224,7 @@ export function resolveReferences(
     if (target && gender) genders.set(identity(target), gender);
     if (expression.existing) {
       Object.assign(expression.existing, decided);
-      if (target) resolved.push(expression.existing);
+      if (target) addResolved(expression.existing);
       continue;
     }
     if (!target) continue;
@@ -217,7 +233,7 @@ export function resolveReferences(
       actor_type: target.actor_type, confidence: Math.min(target.confidence, expression.kind === 'pronoun' ? 0.6 : 0.65), source: 'pattern', ...decided,
     };
     found.push(mention);
-    resolved.push(mention);
+    addResolved(mention);
   }
   return found;
 }
@@ -302,8 +318,11 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
     const token = tokens[i];
     if (inMention(token)) {
       const mention = inSentence.find((candidate) => candidate.start === token.start);
-      const before = tokens[i - 1];
-      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower);
+      // "two tanks of the Israeli army": the article does not stop a preposition governing the name;
+      // "a spokesman for the SDF said" has the SDF speak, through its spokesman.
+      const governor = tokens[i - 1]?.lower === 'the' ? i - 2 : i - 1;
+      const before = tokens[governor];
+      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower) && !SPOKESPEOPLE.has(tokens[governor - 1]?.lower ?? '');
       // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
       const previous = current[current.length - 1];
       const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
@@ -323,6 +342,14 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   return segments;
 }
 
+/** Who speak for the actor a preposition after them names ("a spokesman for the SDF"). */
+const SPOKESPEOPLE = new Set(['spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople']);
+/** What only an actor has, after a possessive pronoun ("their fighters", "its spokesman"). */
+const ACTOR_BELONGINGS = new Set([
+  'fighters', 'troops', 'forces', 'soldiers', 'militants', 'members', 'leaders', 'leader', 'commander', 'commanders', 'spokesman',
+  'spokeswoman', 'spokesperson', 'officials', 'units', 'negotiators', 'delegation', 'envoy',
+]);
+
 /** Verbs of speech: a place does not say, accuse or deny ("... entered Bora, and it accused the army"). */
 const SPEECH_VERBS = new Set([
   'said', 'says', 'accused', 'accuses', 'denied', 'denies', 'warned', 'warns', 'urged', 'urges', 'called', 'calls', 'vowed', 'vows',
@@ -337,7 +364,9 @@ function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors:
   const lastActor = Math.max(sentence.start, ...actors.filter((actor) => actor.end <= at.start && actor.start >= sentence.start).map((actor) => actor.end));
   const { tokens } = context;
   const speaks = SPEECH_VERBS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
-  if (!speaks && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
+  // "... in Bukavu, a week after their fighters drove ...": a place has no fighters.
+  const owns = ACTOR_BELONGINGS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
+  if (!speaks && !owns && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
   for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
     // "RSF fighters said they": a bearer right after the actor is the actor's own.
     if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;
@@ -345,7 +374,7 @@ function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors:
   return false;
 }
 
-function findExpressions(context: Context, actors: ActorMention[], taken: readonly TextSpan[]): Expression[] {
+function findExpressions(context: Context, actors: ActorMention[], taken: readonly TextSpan[], quoted: readonly TextSpan[]): Expression[] {
   const { tokens } = context;
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
@@ -358,6 +387,12 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
+    // "We will respond," the ministry said: the organisation speaking in the quotation.
+    if (FIRST_PERSON_PLURAL.has(token.lower) && free(token)) {
+      const quotation = quoted.find((span) => spanContains(span, token));
+      if (quotation) found.push({ start: token.start, end: token.end, kind: 'pronoun', fits: isOrganisation, subjectsOnly: true, wholeDocument: false, quotation });
+      continue;
+    }
     const pronoun = PRONOUNS[token.lower];
     if (pronoun && free(token)) {
       if (token.lower === 'it' && !isReferringIt(tokens, i)) continue;
@@ -391,7 +426,7 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
     if (!fits || (tokens[k + 1]?.lower === 'of' && tokens[k + 2]?.capitalised)) continue;
     const span = { start: tokens[i].start, end: headToken.end };
     if (!free(span)) continue;
-    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false });
+    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false, needsHead: HEADS_OF_NAMES.has(headToken.lower) });
     i = k;
   }
   return found.sort((a, b) => a.start - b.start);

@@ -161,3 +161,6 @@ export function clauses(tokens: Token[], sentence: Sentence): Sentence[] {
   close(sentence.endToken, sentence.endToken);
   return result;
 }
+
+/** First-person plural pronouns: an organisation speaking of itself in a quotation ("We will respond"). */
+export const FIRST_PERSON_PLURAL = new Set(['we', 'our', 'us', 'ours', 'ourselves']);

@@ -67,3 +67,14 @@ describe('records that speak for their issuer', () => {
   });
 });
 
+
+describe('"the administration"', () => {
+  it('stands for the actor whose own name holds it, and for no other government', async () => {
+    const text = 'The Tigray Interim Administration said a faction had seized the mayor\'s office. The administration accused the faction of a coup.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'The administration')).toBe('Tigray Interim Administration');
+    expect(speakers(graph)).toMatchObject({ 'The administration accused the faction of a coup': 'Tigray Interim Administration' });
+    const other = 'The Ministry of Interior of Kivara announced a curfew. The administration accused the rebels of a coup.';
+    expect(referentOf(await pipeline.graphOf(other), other, 'The administration')).toBeUndefined();
+  });
+});
