@@ -9,7 +9,7 @@ import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
-import { type CypherMap, type CypherValue, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
+import { type CypherMap, type CypherValue, RECORD_FIELD_KEYS, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 import { isIsoInstant } from '../store/validate.ts';
 
@@ -495,8 +495,48 @@ class Aggregator {
     let groups = 0;
     for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
     this.env.budget.checkIntermediate(this.groupCount + groups);
-    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0 && slot === this.projection.groupKeySlot) this.perNode = { counts, slot };
-    else this.openPerNode(counts, slot);
+    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0) {
+      const { groupKeySlot, groupProperty } = this.projection;
+      if (slot === groupKeySlot || (slot === groupProperty?.slot && this.foldPerValue(counts, groupProperty.key))) {
+        this.perNode = { counts, slot };
+        return;
+      }
+    }
+    this.openPerNode(counts, slot);
+  }
+
+  /**
+   * Counts per node folded, in place, into counts per value of the node's property `key`:
+   * each value's count on the first counted node holding it (in node order, where
+   * openPerNode would begin its group), so that the groups are again nodes with a count,
+   * and a group's key is read off its node. Values are told apart by the node first holding
+   * each (GraphIndex.firstHoldersOf), so no group is made, no row built and no value
+   * hashed; counted nodes without the key fold into one group (null). False, the counts
+   * untouched, when a counted node holds a list or a map there, or the key is one a record
+   * answers from its own fields.
+   */
+  private foldPerValue(counts: Float64Array, key: string): boolean {
+    if (RECORD_FIELD_KEYS.has(key)) return false;
+    const { graph } = this.env;
+    const holders = graph.firstHoldersOf(key);
+    const valueless = (node: number) => {
+      const value = graph.nodeAt(node)!.properties[key];
+      return value === undefined || value === null;
+    };
+    for (let node = 0; node < counts.length; node++) if (counts[node] !== 0 && holders[node] < 0 && !valueless(node)) return false;
+    // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
+    const firstCounted = new Int32Array(counts.length + 1).fill(-1);
+    for (let node = 0; node < counts.length; node++) {
+      if (counts[node] === 0) continue;
+      const holder = holders[node] < 0 ? counts.length : holders[node];
+      const first = firstCounted[holder];
+      if (first < 0) firstCounted[holder] = node;
+      else {
+        counts[first] += counts[node];
+        counts[node] = 0;
+      }
+    }
+    return true;
   }
 
   private openPerNode(counts: Float64Array, slot: number): void {
