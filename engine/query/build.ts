@@ -58,6 +58,14 @@ export interface CompiledProjection {
    * node fold into one count per value (Aggregator.countsPerValue).
    */
   groupProperty?: { slot: number; key: string };
+  /** The slots of the items that are a plain `count(*)`. */
+  countSlots: number[];
+  /**
+   * Per sort key that is a projected item (named or by its slot): the item's index, and
+   * when the item is a variable of the input, that variable's slot. What the projection
+   * before this one needs to sort its groups by this one's keys (Aggregator.topRowsFor).
+   */
+  sortItems: ({ item: number; inputSlot?: number } | undefined)[];
 }
 
 export type CompiledClause =
@@ -331,6 +339,14 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
     whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),
     groupProperty: groupPropertyOf(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
+    countSlots: plan.items.filter(({ expr }) => expr.kind === 'call' && isCountStar(expr)).map((item) => item.slot),
+    sortItems: plan.orderBy.map(({ key }) => {
+      const slot = 'slot' in key ? key.slot : key.expr.kind === 'var' ? plan.sortScope.get(key.expr.name)?.slot : undefined;
+      const item = plan.items.findIndex((item) => item.slot === slot);
+      if (item < 0) return undefined;
+      const { expr } = plan.items[item];
+      return { item, inputSlot: expr.kind === 'var' ? plan.inputScope.get(expr.name)?.slot : undefined };
+    }),
   };
 }
 

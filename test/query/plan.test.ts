@@ -321,6 +321,13 @@ describe('aggregation without rows', () => {
       [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`],
       [`${asserts} WITH id(a) AS id, a.name AS name, count(*) AS n WHERE n >= 2 RETURN id, name, n`, `${asserts} WITH id(a) AS id, coalesce(a.name) AS name, sum(1) AS n WHERE n >= 2 RETURN id, name, n`],
       [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`],
+      // the RETURN's page kept from the groups: ties, a key first, SKIP, no WHERE, a property as the group, keys off the rows
+      [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n LIMIT 3`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n RETURN a.name AS name, n, id(a) AS id ORDER BY name DESC, n SKIP 2 LIMIT 4`, `${asserts} WITH a, sum(1) AS n RETURN a.name AS name, n, id(a) AS id ORDER BY name DESC, n SKIP 2 LIMIT 4`],
+      [`${asserts} WITH a.name AS name, count(*) AS n WHERE n < 9 RETURN name, n AS m ORDER BY m DESC, name LIMIT 2`, `${asserts} WITH coalesce(a.name) AS name, sum(1) AS n WHERE n < 9 RETURN name, n AS m ORDER BY m DESC, name LIMIT 2`],
+      [`${asserts} WITH a, count(*) AS n RETURN id(a) AS id, n * 2 AS twice ORDER BY twice DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n RETURN id(a) AS id, n * 2 AS twice ORDER BY twice DESC, id LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n WHERE n > 1 OR a.name = 'Kim' RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 OR a.name = 'Kim' RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n RETURN id(a) AS id ORDER BY n DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n RETURN id(a) AS id ORDER BY n DESC, id LIMIT 3`],
       // a WHERE that reads the count alone is decided once per count; one that reads a key too, per group
       [`${asserts} WITH a, count(*) AS n, count(c) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`,
         `${asserts} WITH a, sum(1) AS n, sum(1) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`],
