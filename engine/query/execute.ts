@@ -520,20 +520,14 @@ class Aggregator {
    * each value's count on the first counted node holding it (in node order, where
    * openPerNode would begin its group), so that the groups are again nodes with a count,
    * and a group's key is read off its node. Values are told apart by the node first holding
-   * each (GraphIndex.firstHoldersOf), so no group is made, no row built and no value
-   * hashed; counted nodes without the key fold into one group (null). False, the counts
-   * untouched, when a counted node holds a list or a map there, or the key is one a record
+   * each (GraphIndex.firstHoldersOf), so no group is made, no row built, no record read and
+   * no value hashed; counted nodes without the key fold into one group (null). False, the
+   * counts untouched, when a node holds a list or a map there, or the key is one a record
    * answers from its own fields.
    */
   private foldPerValue(counts: Float64Array, key: string): boolean {
-    if (RECORD_FIELD_KEYS.has(key)) return false;
-    const { graph } = this.env;
-    const holders = graph.firstHoldersOf(key);
-    const valueless = (node: number) => {
-      const value = graph.nodeAt(node)!.properties[key];
-      return value === undefined || value === null;
-    };
-    for (let node = 0; node < counts.length; node++) if (counts[node] !== 0 && holders[node] < 0 && !valueless(node)) return false;
+    const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
+    if (!holders) return false;
     // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
     const firstCounted = new Int32Array(counts.length + 1).fill(-1);
     for (let node = 0; node < counts.length; node++) {
@@ -676,10 +670,10 @@ class Aggregator {
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
     for (let node = 0; node < counts.length; node++) {
       const count = counts[node];
-      if (count === 0 || (passes && !passes(count))) continue;
+      if (count === 0) continue;
       env.budget.tick();
       if (sign !== 0 && heap.full && sign * (count - counts[heap.greatest]) > 0) continue;
-      if (heap.admits(node)) heap.offer(node);
+      if ((!passes || passes(count)) && heap.admits(node)) heap.offer(node);
     }
     return heap.sorted().map((node) => this.nodeGroupRow(node, []));
   }
