@@ -88,10 +88,15 @@ function operations(key: string, workspace: string): { name: string; weight: num
   ];
 }
 
-/** The resident set of a process and all its threads, in MB (Linux). */
-async function rssMegabytes(pid: number): Promise<number> {
+/**
+ * The resident set of a process and all its threads, in MB (Linux), with its anonymous part
+ * (heaps, WebAssembly memories, buffers) and its file-backed part (code, mapped files), and
+ * the process's thread count (worker threads come and go with the pools).
+ */
+async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: number; files: number; threads: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
+  return { megabytes: field('VmRSS') / 1024, anonymous: field('RssAnon') / 1024, files: field('RssFile') / 1024, threads: field('Threads') };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -119,14 +124,15 @@ try {
   const errors = new Map(mix.map((operation) => [operation.name, [] as string[]]));
   let requestsThisMinute = 0;
 
-  const rss: { at: number; megabytes: number }[] = [];
-  const sampler = setInterval(async () => rss.push({ at: performance.now() - started, megabytes: await rssMegabytes(pid) }), RSS_SAMPLE_MS);
-  console.log('| minute | requests | requests/s | server RSS MB | load average |\n|---|---|---|---|---|');
+  const rss: ({ at: number } & Awaited<ReturnType<typeof memoryOf>>)[] = [];
+  const sampler = setInterval(async () => rss.push({ at: performance.now() - started, ...(await memoryOf(pid)) }), RSS_SAMPLE_MS);
+  console.log('| minute | requests | requests/s | server RSS MB | of it anonymous / file MB | threads | load average |\n|---|---|---|---|---|---|---|');
   let minute = 0;
   const reporter = setInterval(() => {
     minute++;
-    const last = rss.at(-1)?.megabytes ?? 0;
-    console.log(`| ${minute} | ${requestsThisMinute} | ${(requestsThisMinute / 60).toFixed(1)} | ${last.toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+    const last = rss.at(-1);
+    const memory = last ? `| ${last.megabytes.toFixed(0)} | ${last.anonymous.toFixed(0)} / ${last.files.toFixed(0)} | ${last.threads}` : '| – | – | –';
+    console.log(`| ${minute} | ${requestsThisMinute} | ${(requestsThisMinute / 60).toFixed(1)} ${memory} | ${loadavg()[0].toFixed(1)} |`);
     requestsThisMinute = 0;
   }, 60_000);
 

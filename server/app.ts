@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import pino from 'pino';
 import swagger from '@fastify/swagger';
 import AjvCompiler from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
@@ -65,7 +66,10 @@ function compiledOnFirstUse<Args extends unknown[], Route, Compiled extends (...
 
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // the log goes to stdout off the request's path: a line is queued and written by the thread
+    // pool as soon as the previous write is done (never held back for more), and pino writes
+    // what is queued synchronously when the process exits, a crash included
+    logger: options.logger ? { stream: pino.destination({ dest: 1, sync: false }) } : false,
     // one log line per request, written when it is answered (onResponse below), where
     // fastify's own writes two; each is a write to stdout on the request's path
     logController: new LogController({ disableRequestLogging: true }),

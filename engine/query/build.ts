@@ -52,6 +52,20 @@ export interface CompiledProjection {
    * then whether a group passes depends on its count alone.
    */
   whereCountSlots?: number[];
+  /**
+   * The node variable's slot and the key when the one grouping key is a property `v.key` of
+   * a node variable: the groups are that property's values over `v`'s nodes, so counts per
+   * node fold into one count per value (Aggregator.countsPerValue).
+   */
+  groupProperty?: { slot: number; key: string };
+  /** The slots of the items that are a plain `count(*)`. */
+  countSlots: number[];
+  /**
+   * Per sort key that is a projected item (named or by its slot): the item's index, and
+   * when the item is a variable of the input, that variable's slot. What the projection
+   * before this one needs to sort its groups by this one's keys (Aggregator.topRowsFor).
+   */
+  sortItems: ({ item: number; inputSlot?: number } | undefined)[];
 }
 
 export type CompiledClause =
@@ -324,7 +338,24 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
       plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
     groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
     whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),
+    groupProperty: groupPropertyOf(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
+    countSlots: plan.items.filter(({ expr }) => expr.kind === 'call' && isCountStar(expr)).map((item) => item.slot),
+    sortItems: plan.orderBy.map(({ key }) => {
+      const slot = 'slot' in key ? key.slot : key.expr.kind === 'var' ? plan.sortScope.get(key.expr.name)?.slot : undefined;
+      const item = plan.items.findIndex((item) => item.slot === slot);
+      if (item < 0) return undefined;
+      const { expr } = plan.items[item];
+      return { item, inputSlot: expr.kind === 'var' ? plan.inputScope.get(expr.name)?.slot : undefined };
+    }),
   };
+}
+
+/** The node variable's slot and the key, when the one grouping key is a property of a node variable. */
+function groupPropertyOf(keys: Expr[], scope: Scope): { slot: number; key: string } | undefined {
+  const [key] = keys;
+  if (keys.length !== 1 || key.kind !== 'prop' || key.target.kind !== 'var') return undefined;
+  const node = scope.get(key.target.name);
+  return node?.kind === 'node' ? { slot: node.slot, key: key.key } : undefined;
 }
 
 /** The slots of the items `where` reads, when every one is a `count(*)`. */

@@ -9,7 +9,7 @@ import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
-import { type CypherMap, type CypherValue, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
+import { type CypherMap, type CypherValue, RECORD_FIELD_KEYS, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 import { isIsoInstant } from '../store/validate.ts';
 
@@ -91,6 +91,11 @@ interface Sink {
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
+  /**
+   * Only on a projection that sorts its rows and keeps a page of them: it and its page, so
+   * that an aggregation feeding it may hand on only the groups that can reach that page.
+   */
+  sortedPage?: () => { projection: CompiledProjection; page: Page };
 }
 
 /**
@@ -221,7 +226,11 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       end() {
         const page = pageOf(projection, env);
         const paged = page.skip > 0 || page.limit !== undefined;
-        const rows = aggregator.topRows(page) ?? finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
+        const after = next.sortedPage?.();
+        const rows =
+          aggregator.topRows(page) ??
+          (after && aggregator.topRowsFor(after.projection, after.page)) ??
+          finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
         for (const row of rows) next.push(row);
         next.end();
       },
@@ -229,6 +238,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
   }
   const rows: Row[] = [];
   return {
+    sortedPage: projection.orderBy.length > 0 && projection.limit ? () => ({ projection, page: pageOf(projection, env) }) : undefined,
     push(row) {
       rows.push(projectRow(projection, row, env));
       if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
@@ -495,8 +505,42 @@ class Aggregator {
     let groups = 0;
     for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
     this.env.budget.checkIntermediate(this.groupCount + groups);
-    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0 && slot === this.projection.groupKeySlot) this.perNode = { counts, slot };
-    else this.openPerNode(counts, slot);
+    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0) {
+      const { groupKeySlot, groupProperty } = this.projection;
+      if (slot === groupKeySlot || (slot === groupProperty?.slot && this.foldPerValue(counts, groupProperty.key))) {
+        this.perNode = { counts, slot };
+        return;
+      }
+    }
+    this.openPerNode(counts, slot);
+  }
+
+  /**
+   * Counts per node folded, in place, into counts per value of the node's property `key`:
+   * each value's count on the first counted node holding it (in node order, where
+   * openPerNode would begin its group), so that the groups are again nodes with a count,
+   * and a group's key is read off its node. Values are told apart by the node first holding
+   * each (GraphIndex.firstHoldersOf), so no group is made, no row built, no record read and
+   * no value hashed; counted nodes without the key fold into one group (null). False, the
+   * counts untouched, when a node holds a list or a map there, or the key is one a record
+   * answers from its own fields.
+   */
+  private foldPerValue(counts: Float64Array, key: string): boolean {
+    const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
+    if (!holders) return false;
+    // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
+    const firstCounted = new Int32Array(counts.length + 1).fill(-1);
+    for (let node = 0; node < counts.length; node++) {
+      if (counts[node] === 0) continue;
+      const holder = holders[node] < 0 ? counts.length : holders[node];
+      const first = firstCounted[holder];
+      if (first < 0) firstCounted[holder] = node;
+      else {
+        counts[first] += counts[node];
+        counts[node] = 0;
+      }
+    }
+    return true;
   }
 
   private openPerNode(counts: Float64Array, slot: number): void {
@@ -579,6 +623,59 @@ class Aggregator {
     // WITH's WHERE filters the page, as in finishProjection
     const where = projection.where;
     return where ? rows.filter((row) => where(row, env) === true) : rows;
+  }
+
+  /**
+   * The groups that can reach the page of `next`, the projection these groups feed, when
+   * that sorts its items and keeps a page (no DISTINCT, WHERE or aggregate), this one has
+   * no sort or page of its own and its groups are nodes with plain counts: a bounded heap
+   * of nodes by `next`'s sort keys, a key read off the counts where it is a `count(*)`
+   * item of this projection and off the group's row otherwise, so that a group behind the
+   * heap on a leading count gets no row. WITH's WHERE, when it reads counts alone, drops a
+   * group first. The rows come in `next`'s order, ties in node order (as forEachRow hands
+   * them on), and `next` sorts and pages them as ever. Undefined when that does not hold.
+   */
+  topRowsFor(next: CompiledProjection, { skip, limit }: Page): Row[] | undefined {
+    const { projection, perNode, env } = this;
+    if (!perNode || this.groupCount !== 0 || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
+    if (projection.orderBy.length > 0 || projection.skip || projection.limit || projection.distinct) return undefined;
+    const passes = this.countPasses();
+    if (projection.where && !passes) return undefined;
+    if (next.sortItems.includes(undefined)) return undefined;
+    const keys = next.sortItems.map((key, i) => {
+      const { item, inputSlot } = key!;
+      const count = inputSlot !== undefined && projection.countSlots.includes(inputSlot);
+      return { count, fn: next.items[item].fn, descending: next.orderBy[i].descending };
+    });
+    const { counts } = perNode;
+    // the sort keys of the nodes compared so far, each read off the group's row once
+    const known = new Map<number, CypherValue[]>();
+    const [row, bound]: Row[] = [[], []];
+    const keysOf = (node: number) => {
+      let values = known.get(node);
+      if (!values) {
+        this.nodeGroupRow(node, row, bound);
+        known.set(node, (values = keys.map((key) => (key.count ? null : key.fn(row, env) ?? null))));
+      }
+      return values;
+    };
+    const compare = (a: number, b: number): number => {
+      for (let i = 0; i < keys.length; i++) {
+        const result = keys[i].count ? counts[a] - counts[b] : orderCompare(keysOf(a)[i], keysOf(b)[i]);
+        if (result !== 0) return keys[i].descending ? -result : result;
+      }
+      return a - b;
+    };
+    const heap = new BoundedHeap<number>(skip + limit, compare);
+    const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
+    for (let node = 0; node < counts.length; node++) {
+      const count = counts[node];
+      if (count === 0) continue;
+      env.budget.tick();
+      if (sign !== 0 && heap.full && sign * (count - counts[heap.greatest]) > 0) continue;
+      if ((!passes || passes(count)) && heap.admits(node)) heap.offer(node);
+    }
+    return heap.sorted().map((node) => this.nodeGroupRow(node, []));
   }
 
   /**

@@ -12,6 +12,8 @@ export interface GraphCounts {
 }
 
 const NO_KIND = -1;
+/** How many property keys keep firstHoldersOf's array (4 bytes a node each). */
+const FIRST_HOLDER_KEYS = 4;
 
 /**
  * The in-memory indexes of one graph (DESIGN.md decision 1). LevelDB is the source of
@@ -337,6 +339,35 @@ export class GraphIndex {
     const valueKey = propertyValueKey(value);
     if (valueKey === undefined) return NO_NODES;
     return this.propertyIndex(key).get(valueKey) ?? NO_NODES;
+  }
+
+  /** firstHoldersOf's answers by property key, each as of a revision; the most recently built few only. */
+  private readonly firstHolders = new Map<string, { revision: number; holders: Int32Array | undefined }>();
+
+  /**
+   * By dense node id, the least dense id of a node holding the same value of property `key`;
+   * -1 where the node holds none (no node there, or no such property). What grouping by a
+   * property folds counts per node by, with no value hashed: built from the property's
+   * index, and kept until the graph next changes. Undefined when some node holds a list or
+   * a map there (values the index does not hold).
+   */
+  firstHoldersOf(key: string): Int32Array | undefined {
+    const cached = this.firstHolders.get(key);
+    if (cached?.revision === this.changes) return cached.holders;
+    let holders: Int32Array | undefined = new Int32Array(this.nodes.span).fill(-1);
+    for (let dense = 0; dense < this.nodes.span; dense++) {
+      const value = this.nodes.at(dense)?.properties[key];
+      if (typeof value === 'object' && value !== null) holders = undefined;
+    }
+    for (const nodes of holders ? this.propertyIndex(key).values() : []) {
+      let first = this.nodes.span;
+      for (const node of nodes) first = Math.min(first, node);
+      for (const node of nodes) holders![node] = first;
+    }
+    this.firstHolders.delete(key);
+    this.firstHolders.set(key, { revision: this.changes, holders });
+    if (this.firstHolders.size > FIRST_HOLDER_KEYS) this.firstHolders.delete(this.firstHolders.keys().next().value!);
+    return holders;
   }
 
   /**

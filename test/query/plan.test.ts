@@ -321,6 +321,13 @@ describe('aggregation without rows', () => {
       [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 4`],
       [`${asserts} WITH id(a) AS id, a.name AS name, count(*) AS n WHERE n >= 2 RETURN id, name, n`, `${asserts} WITH id(a) AS id, coalesce(a.name) AS name, sum(1) AS n WHERE n >= 2 RETURN id, name, n`],
       [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5 WHERE n > 2 RETURN id, n`],
+      // the RETURN's page kept from the groups: ties, a key first, SKIP, no WHERE, a property as the group, keys off the rows
+      [`${asserts} WITH a, count(c) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n LIMIT 3`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 RETURN id(a) AS id, n ORDER BY n LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n RETURN a.name AS name, n, id(a) AS id ORDER BY name DESC, n SKIP 2 LIMIT 4`, `${asserts} WITH a, sum(1) AS n RETURN a.name AS name, n, id(a) AS id ORDER BY name DESC, n SKIP 2 LIMIT 4`],
+      [`${asserts} WITH a.name AS name, count(*) AS n WHERE n < 9 RETURN name, n AS m ORDER BY m DESC, name LIMIT 2`, `${asserts} WITH coalesce(a.name) AS name, sum(1) AS n WHERE n < 9 RETURN name, n AS m ORDER BY m DESC, name LIMIT 2`],
+      [`${asserts} WITH a, count(*) AS n RETURN id(a) AS id, n * 2 AS twice ORDER BY twice DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n RETURN id(a) AS id, n * 2 AS twice ORDER BY twice DESC, id LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n WHERE n > 1 OR a.name = 'Kim' RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n WHERE n > 1 OR a.name = 'Kim' RETURN id(a) AS id, n ORDER BY n DESC, id LIMIT 3`],
+      [`${asserts} WITH a, count(*) AS n RETURN id(a) AS id ORDER BY n DESC, id LIMIT 3`, `${asserts} WITH a, sum(1) AS n RETURN id(a) AS id ORDER BY n DESC, id LIMIT 3`],
       // a WHERE that reads the count alone is decided once per count; one that reads a key too, per group
       [`${asserts} WITH a, count(*) AS n, count(c) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`,
         `${asserts} WITH a, sum(1) AS n, sum(1) AS m WHERE n > 1 AND m < 4 RETURN id(a) AS id, a.name AS name, n ORDER BY id`],
@@ -355,6 +362,45 @@ describe('aggregation without rows', () => {
       graph.putEdge({ id: 'fresh', type: 'SUPPORTS', from: 'c1', to: 'c2', properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
       check(graph);
     }
+  });
+
+  it('groups by a property through its index: shared values, numbers, missing values, lists and writes answer as the general path does', () => {
+    const graph = new GraphIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    // events hold actors' names first (the least dense holder of a value is not always counted), tiers mix integers and floats
+    for (let i = 0; i < 6; i++) graph.putNode({ id: `v${i}`, labels: ['Event'], properties: { name: ['Ola', 'Kim', 'Zed'][i % 3], tier: i }, ...record });
+    const values: Record<string, string | number>[] = [{ name: 'Kim', tier: 1 }, { name: 'Ola', tier: 1.5 }, {}, { name: 'Ben', tier: 2 }, { name: 'Kim', tier: 1.5 }, { tier: 1 }];
+    for (let i = 0; i < 24; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: { ...values[(i * 5) % 6], role: i % 4 === 0 ? null : 'party' }, ...record });
+    for (let i = 0; i < 30; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: {}, ...record });
+    for (let i = 0, e = 0; i < 24; i++) for (let j = 0; j < (i * 7) % 5; j++) graph.putEdge({ id: `e${e++}`, type: 'ASSERTS', from: `a${i}`, to: `c${e % 30}`, properties: {}, ...record });
+    const asserts = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)';
+    const forms = (key: string, tail: string): [string, string] => [`${asserts} RETURN a.${key} AS k, count(c) AS n ${tail}`, `${asserts} RETURN coalesce(a.${key}) AS k, sum(1) AS n ${tail}`];
+    const check = () => {
+      for (const key of ['name', 'tier', 'role', 'missing']) {
+        // ties on the count alone go to the group that began first, on both paths
+        for (const tail of ['ORDER BY n DESC, k LIMIT 3', 'ORDER BY n DESC LIMIT 2', 'ORDER BY k', '']) {
+          const [fast, general] = forms(key, tail);
+          const counted = runQuery(graph, fast, { explain: true });
+          expect(counted.goal, fast).toContain('aggregate_all(count, (');
+          expect(counted.rows, fast).toEqual(runQuery(graph, general).rows);
+        }
+      }
+    };
+    check();
+    // actor i asserts (i × 7) mod 5 claims
+    const byName = new Map<string | null, bigint>();
+    for (let i = 0; i < 24; i++) {
+      const name = (values[(i * 5) % 6].name as string | undefined) ?? null;
+      byName.set(name, (byName.get(name) ?? 0n) + BigInt((i * 7) % 5));
+    }
+    expect(runQuery(graph, `${asserts} RETURN a.name AS k, count(c) AS n ORDER BY k`).rows).toEqual(['Ben', 'Kim', 'Ola', null].map((name) => [name, byName.get(name)]));
+    // a write after the first answer: the holders of each value are found again
+    graph.putNode({ id: 'a5', labels: ['Actor'], properties: { name: 'Ben', tier: 2 }, ...record });
+    graph.putNode({ id: 'v1', labels: ['Event'], properties: { name: 'Ben', tier: 2 }, ...record });
+    check();
+    // a list value is not in the index: grouped as the general path groups it
+    graph.putNode({ id: 'a7', labels: ['Actor'], properties: { name: ['Kim', 'Ola'], tier: [1] }, ...record });
+    check();
   });
 
   it('counts nulls of an optional match as nothing, off the fast path', () => {
