@@ -91,8 +91,11 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
-      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: count > 500, hideLabelsOnMove: count > 500 });
+      const renderEdgeLabels = count <= 200;
+      const hideOnMove = count > 500;
+      renderer = new Sigma(graph, container, { renderEdgeLabels, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: hideOnMove, hideLabelsOnMove: hideOnMove });
       pickOnlyWhenNeeded(renderer);
+      composeOnlyDrawnLayers(renderer, renderEdgeLabels, hideOnMove);
       // over the canvases, inside their box: appended again since killing a renderer empties the container
       container.appendChild(legend);
       clear(legend, ...legendOf(shown).map(({ name, colour }) => {
@@ -139,5 +142,30 @@ function pickOnlyWhenNeeded(renderer: Sigma): void {
   captor.removeListener('mousemove', listeners.handleMove);
   captor.on('mousemove', (coords) => {
     if (!captor.isMouseDown) listeners.handleMove(coords);
+  });
+}
+
+/**
+ * Sigma clears each of its seven stacked canvases at every frame, drawn on or not, so the
+ * browser composites all of them again: in a GPU-less Chromium (SwiftShader) that compositing,
+ * not sigma's drawing, is what a frame of panning costs (docs/console.md). A layer sigma leaves
+ * empty is hidden instead: the edge labels' when they are off, and while the camera moves with
+ * edges and labels hidden on move, the edges', the labels' and the hovered nodes' (sigma skips
+ * the highlights then too), so a pan's frame composites the nodes alone.
+ */
+function composeOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOnMove: boolean): void {
+  const canvases = renderer.getCanvases();
+  if (!renderEdgeLabels && canvases.edgeLabels) canvases.edgeLabels.style.visibility = 'hidden';
+  if (!hideOnMove) return;
+  const emptyWhileMoving = ['edges', 'labels', 'hovers', 'hoverNodes'].map((layer) => canvases[layer]).filter((canvas) => canvas !== undefined);
+  const captor = renderer.getMouseCaptor();
+  const camera = renderer.getCamera();
+  let hidden = false;
+  // the same test sigma's render makes, just before it draws the frame
+  renderer.on('beforeRender', () => {
+    const moving = camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.currentWheelDirection !== 0;
+    if (moving === hidden) return;
+    hidden = moving;
+    for (const canvas of emptyWhileMoving) canvas.style.visibility = moving ? 'hidden' : '';
   });
 }
