@@ -82,7 +82,12 @@ describe('the review queue over HTTP: disputes and low-confidence records with t
       ['node', 'Actor', 'the RSF', 0.4, MAY_1],
       ['edge', 'OPPOSES', 'the army → the RSF', 0.5, MAY_1],
     ]);
-    expect(answer.json().records.map((record: { id: string }) => record.id).slice(0, 2)).toEqual(['holding', 'militia']);
+    expect(answer.json().records.filter((record: { record: string }) => record.record === 'node').map((record: { id: string; from?: string; to?: string }) => [record.id, record.from, record.to])).toEqual([
+      ['holding', undefined, undefined],
+      ['militia', undefined, undefined],
+      ['rsf', undefined, undefined],
+    ]);
+    expect(answer.json().records.filter((record: { record: string }) => record.record === 'edge').map((record: { from: string; to: string }) => [record.from, record.to])).toEqual([['militia', 'rsf'], ['saf', 'rsf']]);
     // a lower bound, and the graph as it was on May 4th
     expect(rows((await get('/v1/graphs/sudan/low-confidence?below=0.35')).json()).map((row) => row[2])).toEqual(['we hold the airport', 'a militia → the RSF']);
     expect(rows((await get(`/v1/graphs/sudan/low-confidence?as_of=${encodeURIComponent('2024-05-04T00:00:00Z')}`)).json()).map((row) => row[2])).toEqual(['the RSF', 'the army → the RSF']);

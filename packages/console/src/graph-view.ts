@@ -95,7 +95,7 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       const hideOnMove = count > 500;
       renderer = new Sigma(graph, container, { renderEdgeLabels, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: hideOnMove, hideLabelsOnMove: hideOnMove });
       pickOnlyWhenNeeded(renderer);
-      composeOnlyDrawnLayers(renderer, renderEdgeLabels, hideOnMove);
+      clearOnlyDrawnLayers(renderer, renderEdgeLabels, hideOnMove);
       // over the canvases, inside their box: appended again since killing a renderer empties the container
       container.appendChild(legend);
       clear(legend, ...legendOf(shown).map(({ name, colour }) => {
@@ -146,26 +146,46 @@ function pickOnlyWhenNeeded(renderer: Sigma): void {
 }
 
 /**
- * Sigma clears each of its seven stacked canvases at every frame, drawn on or not, so the
- * browser composites all of them again: in a GPU-less Chromium (SwiftShader) that compositing,
- * not sigma's drawing, is what a frame of panning costs (docs/console.md). A layer sigma leaves
- * empty is hidden instead: the edge labels' when they are off, and while the camera moves with
- * edges and labels hidden on move, the edges', the labels' and the hovered nodes' (sigma skips
- * the highlights then too), so a pan's frame composites the nodes alone.
+ * Sigma stacks seven canvases and clears the six it draws on at every frame, drawn on or not. In
+ * a GPU-less Chromium a frame's cost is the compositing: each canvas changed in it, and each layer
+ * stacked over one that changed, is drawn again on the CPU (docs/console.md). While the camera
+ * moves with edges and labels hidden, a frame draws only the nodes: the other layers are cleared
+ * once, by the first such frame, then left alone and hidden, so the compositor skips them, until
+ * the camera rests. The edge labels' layer, when they are off, is never drawn on: never cleared,
+ * always hidden.
  */
-function composeOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOnMove: boolean): void {
+function clearOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOnMove: boolean): void {
   const canvases = renderer.getCanvases();
+  const webgl = (canvas: HTMLCanvasElement | undefined) => (canvas ? ((canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null) : null);
+  const nodes = webgl(canvases.nodes);
+  // a sigma whose layers differ keeps its own clearing: slower panning, never a stale picture
+  if (!nodes || !canvases.edges || !canvases.labels || !canvases.hovers || !canvases.hoverNodes) return;
+  const moved = webgl(canvases.edges);
+  const hoverNodes = webgl(canvases.hoverNodes);
+  const flat = ['labels', 'hovers', ...(renderEdgeLabels ? ['edgeLabels'] : [])].map((layer) => canvases[layer]?.getContext('2d')).filter((context) => context != null);
   if (!renderEdgeLabels && canvases.edgeLabels) canvases.edgeLabels.style.visibility = 'hidden';
-  if (!hideOnMove) return;
-  const emptyWhileMoving = ['edges', 'labels', 'hovers', 'hoverNodes'].map((layer) => canvases[layer]).filter((canvas) => canvas !== undefined);
+  const besideNodes = [canvases.edges, canvases.labels, canvases.hovers, canvases.hoverNodes, ...(renderEdgeLabels && canvases.edgeLabels ? [canvases.edgeLabels] : [])];
   const captor = renderer.getMouseCaptor();
   const camera = renderer.getCamera();
-  let hidden = false;
-  // the same test sigma's render makes, just before it draws the frame
+  // what the frame before drew beside the nodes: only that needs clearing
+  let drewBeside = true;
+  let drawsBeside = true;
   renderer.on('beforeRender', () => {
     const moving = camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.currentWheelDirection !== 0;
-    if (moving === hidden) return;
-    hidden = moving;
-    for (const canvas of emptyWhileMoving) canvas.style.visibility = moving ? 'hidden' : '';
+    drewBeside = drawsBeside;
+    drawsBeside = !(hideOnMove && moving);
+    if (drawsBeside !== drewBeside) for (const canvas of besideNodes) canvas.style.visibility = drawsBeside ? '' : 'hidden';
   });
+  renderer.clear = function clearDrawn(this: Sigma) {
+    const wipe = (gl: WebGLRenderingContext | null) => {
+      gl?.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl?.clear(gl.COLOR_BUFFER_BIT);
+    };
+    wipe(nodes);
+    if (!drewBeside) return this;
+    wipe(moved);
+    wipe(hoverNodes);
+    for (const context of flat) context.clearRect(0, 0, context.canvas.width, context.canvas.height);
+    return this;
+  };
 }
