@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Parley } from '../../packages/client/src/index.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 const from = (source: string) => [{ source, timestamp: '2024-05-02T00:00:00.000Z', document_id: `doc:${source}` }];
@@ -112,5 +113,13 @@ describe('the review queue over HTTP: disputes and low-confidence records with t
     const hidden = await get('/v1/graphs/sudan/low-confidence', other);
     expect(hidden.statusCode).toBe(404);
     expect(hidden.headers['content-type']).toMatch(/problem\+json/);
+  });
+
+  it('the client reads both lists, newest first', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const client = new Parley({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key });
+    expect((await client.disputes('sudan', { order: 'newest', page_size: 2 })).disputes.map((dispute) => [dispute.id, dispute.recorded_at])).toEqual([['airport', MAY_5], ['holding', MAY_5]]);
+    expect((await client.lowConfidence('sudan', { below: 0.35 })).records.map((record) => [record.record, record.what])).toEqual([['node', 'we hold the airport'], ['edge', 'a militia → the RSF']]);
   });
 });

@@ -160,7 +160,7 @@ function clearOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOn
   const nodes = webgl(canvases.nodes);
   // a sigma whose layers differ keeps its own clearing: slower panning, never a stale picture
   if (!nodes || !canvases.edges || !canvases.labels || !canvases.hovers || !canvases.hoverNodes) return;
-  const moved = webgl(canvases.edges);
+  const edges = webgl(canvases.edges);
   const hoverNodes = webgl(canvases.hoverNodes);
   const flat = ['labels', 'hovers', ...(renderEdgeLabels ? ['edgeLabels'] : [])].map((layer) => canvases[layer]?.getContext('2d')).filter((context) => context != null);
   if (!renderEdgeLabels && canvases.edgeLabels) canvases.edgeLabels.style.visibility = 'hidden';
@@ -183,9 +183,11 @@ function clearOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOn
     };
     wipe(nodes);
     if (!drewBeside) return this;
-    wipe(moved);
+    wipe(edges);
     wipe(hoverNodes);
-    for (const context of flat) context.clearRect(0, 0, context.canvas.width, context.canvas.height);
+    // in CSS pixels, as sigma clears them: its 2D contexts are scaled by the pixel ratio
+    const { width, height } = this.getDimensions();
+    for (const context of flat) context.clearRect(0, 0, width, height);
     return this;
   };
 }
