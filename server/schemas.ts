@@ -778,6 +778,8 @@ export const LowConfidenceRecordSchema = Type.Object(
     id: Type.String(),
     kind: Type.String({ description: "a node's kind, an edge's type" }),
     what: Type.String({ description: "a node's label (else its text, else its id); an edge's ends by label, from → to" }),
+    from: Type.Optional(Type.String({ description: "an edge's source node" })),
+    to: Type.Optional(Type.String({ description: "an edge's target node" })),
     confidence: Type.Number(),
     recorded_at: Type.String({ description: 'when the graph first learned it (ISO 8601)' }),
   },

@@ -17,6 +17,9 @@ export interface UnsureRecord {
   kind: string;
   /** A node's label, else its text, else its id; an edge's ends by label, `from → to`. */
   what: string;
+  /** An edge's ends, by id. */
+  from?: string;
+  to?: string;
   confidence: number;
   /** When the graph first learned it (ISO 8601). */
   recorded_at: string;
@@ -46,7 +49,7 @@ export function lowConfidenceRecords(view: GraphView, below: number, options: { 
     for (const id of graph.edgesWithType(type)) {
       const edge = graph.edge(id);
       if (!edge || edge.confidence >= below || !inView(edge, view)) continue;
-      found.push({ record: 'edge', id, kind: type, what: `${graph.labelOf(edge.from)} → ${graph.labelOf(edge.to)}`, confidence: edge.confidence, recorded_at: edge.recorded_at });
+      found.push({ record: 'edge', id, kind: type, what: `${graph.labelOf(edge.from)} → ${graph.labelOf(edge.to)}`, from: edge.from, to: edge.to, confidence: edge.confidence, recorded_at: edge.recorded_at });
     }
   }
   const newestFirst = (a: UnsureRecord, b: UnsureRecord) => (a.recorded_at !== b.recorded_at ? (a.recorded_at > b.recorded_at ? -1 : 1) : a.record !== b.record ? (a.record === 'node' ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -884,6 +884,10 @@ export type LowConfidenceRecord = {
   kind: string;
   /** a node's label (else its text, else its id); an edge's ends by label, from → to */
   what: string;
+  /** an edge's source node */
+  from?: string;
+  /** an edge's target node */
+  to?: string;
   confidence: number;
   /** when the graph first learned it (ISO 8601) */
   recorded_at: string;
