@@ -3,8 +3,9 @@
  * the query view on loopback (the page loaded with a key, the default query's result drawn:
  * the `parley:query-view` mark the console sets on the frame after it draws it); and the frame
  * rate while panning a 2,000-node result, from the browser's own frame timing
- * (requestAnimationFrame timestamps) in Debian's headless Chromium. The server runs as `npm
- * start` runs it, in a child process on 127.0.0.1.
+ * (requestAnimationFrame timestamps) in Debian's headless Chromium, twice: compositing on
+ * SwiftShader as the tests' Chromium does, then in software as Chromium does without a GPU.
+ * The server runs as `npm start` runs it, in a child process on 127.0.0.1.
  *
  *   npm run bench:console [-- --nodes 2000 --runs 5]
  */
@@ -13,6 +14,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/chromium.ts';
 import { postJson, startServer, stopServer } from './http.ts';
 
@@ -68,7 +70,27 @@ try {
   }
   console.log(`then ${RUNS} loads: median ${median(paints).toFixed(0)} ms, worst ${Math.max(...paints).toFixed(0)} ms (first contentful paint: median ${median(contentful).toFixed(0)} ms)`);
 
-  // the whole ring as the result
+  await panResult(page, 'compositing on SwiftShader, as the tests run Chromium');
+  // a second browser composites in software, as Chromium does on a machine without a GPU
+  // (--ignore-gpu-blocklist above lets it composite on SwiftShader instead); WebGL is SwiftShader's in both
+  const software = await launchChromium(path.join(dir, 'profile-software'), ['--disable-gpu-compositing']);
+  try {
+    const softwarePage = await software.newPage();
+    await softwarePage.addInitScript((secret) => sessionStorage.setItem('parley.api_key', secret), key);
+    await softwarePage.goto(`${base}/console`);
+    await panResult(softwarePage, 'software compositing (--disable-gpu-compositing)');
+  } finally {
+    await software.close();
+  }
+} finally {
+  await browser.close();
+  await stopServer(server);
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Runs the whole ring as the page's query, then drags the graph for three seconds, counting the frames. */
+async function panResult(page: Page, compositing: string): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName('parley:query-view').length > 0, undefined, { timeout: 60_000 });
   await page.locator('#editor .cm-content').click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');
@@ -98,17 +120,13 @@ try {
     await page.mouse.down();
     for (let step = 0; step < 20; step += 1) await page.mouse.move(centre.x + Math.sin(step / 3) * 200, centre.y + Math.cos(step / 3) * 120);
     await page.mouse.up();
-  }
+}
   const stamps = await frames;
   const intervals = stamps.slice(1).map((time, i) => time - stamps[i]);
   const seconds = (stamps[stamps.length - 1] - stamps[0]) / 1000;
   const sorted = [...intervals].sort((a, b) => a - b);
-  console.log(`\n## panning a ${NODES}-node result\n\nresult: ${summary}; run to drawn (query, layout, WebGL upload): ${drawn} ms`);
+  console.log(`\n## panning a ${NODES}-node result: ${compositing}\n\nresult: ${summary}; run to drawn (query, layout, WebGL upload): ${drawn} ms`);
   console.log(`frames: ${intervals.length} in ${seconds.toFixed(2)} s = ${(intervals.length / seconds).toFixed(1)} fps; frame time median ${median(intervals).toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms, worst ${sorted[sorted.length - 1].toFixed(1)} ms`);
   // Chromium draws with SwiftShader here: the frames are the CPU's, and a loaded machine's frames are slower
   console.log(`machine load (1-minute average) while panning: ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`);
-} finally {
-  await browser.close();
-  await stopServer(server);
-  await rm(dir, { recursive: true, force: true });
 }

@@ -21,6 +21,7 @@ import queryRoutes from './routes/query.ts';
 import frameworkRoutes from './routes/frameworks.ts';
 import analysisRoutes from './routes/analysis.ts';
 import disputeRoutes from './routes/disputes.ts';
+import lowConfidenceRoutes from './routes/low-confidence.ts';
 import correctionRoutes from './routes/corrections.ts';
 import conflictRoutes from './routes/conflicts.ts';
 import consoleRoutes from './routes/console.ts';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(disputeRoutes, deps);
   await app.register(correctionRoutes, deps);
   await app.register(conflictRoutes, deps);
+  await app.register(lowConfidenceRoutes, deps);
   await app.register(consoleRoutes);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

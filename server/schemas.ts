@@ -6,7 +6,7 @@ import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';
 import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/store/corrections.ts';
 import { MAX_CONFLICTS_ASSESSED, MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
-import { ARGUMENT_STATUSES } from '../engine/reason/disputes.ts';
+import { ARGUMENT_STATUSES, DISPUTE_ORDERS } from '../engine/reason/disputes.ts';
 import { MAX_SCOPE_NAMES } from '../engine/conflicts/scope.ts';
 import { MAX_CONFLICTS } from '../engine/conflicts/detect.ts';
 
@@ -735,6 +735,7 @@ export const DisputesQuery = Type.Object(
       Type.String({ pattern: '^(accepted|disputed|rejected)(,(accepted|disputed|rejected))*$', description: 'the statuses listed, comma-separated (default disputed,rejected)' }),
     ),
     as_of: Type.Optional(Type.String({ format: 'date-time', description: 'weigh the graph as it was recorded at this instant' })),
+    order: Type.Optional(StringEnum(DISPUTE_ORDERS, { description: 'id (the default): by id; newest: the latest recorded_at first, ties by id' })),
   },
   { additionalProperties: false },
 );
@@ -746,6 +747,7 @@ export const DisputeSchema = Type.Object(
     kind: Type.String({ description: 'Claim or Event' }),
     text: Type.String({ description: "a claim's text, an event's label" }),
     status: StringEnum(ARGUMENT_STATUSES),
+    recorded_at: Type.String({ description: 'when the graph first learned the claim or event (ISO 8601)' }),
     weight: Type.Number({ description: 'what its independent sources count for together: each its Document reliability (0-1) where the graph rates it, else 1' }),
     sources: Type.Integer({ description: 'independent sources (publishers) it rests on: its own provenance and what SUPPORTS it' }),
     asserted_by: Type.Array(Type.String(), { description: 'actors that assert it (ASSERTS)' }),
@@ -759,6 +761,32 @@ export const DisputeSchema = Type.Object(
 );
 
 export const DisputeListSchema = Type.Object({ disputes: Type.Array(ref(DisputeSchema)), next_page_token: NextPageToken }, { $id: 'DisputeList' });
+
+export const LowConfidenceQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    below: Type.Optional(Type.String({ pattern: '^(0(\\.[0-9]{1,6})?|1(\\.0{1,6})?)$', description: 'list the records whose confidence is below this (0-1, default 0.6)' })),
+    as_of: Type.Optional(Type.String({ format: 'date-time', description: 'the graph as it was recorded at this instant' })),
+  },
+  { additionalProperties: false },
+);
+export type LowConfidenceQueryT = Static<typeof LowConfidenceQuery>;
+
+export const LowConfidenceRecordSchema = Type.Object(
+  {
+    record: StringEnum(['node', 'edge'] as const),
+    id: Type.String(),
+    kind: Type.String({ description: "a node's kind, an edge's type" }),
+    what: Type.String({ description: "a node's label (else its text, else its id); an edge's ends by label, from → to" }),
+    from: Type.Optional(Type.String({ description: "an edge's source node" })),
+    to: Type.Optional(Type.String({ description: "an edge's target node" })),
+    confidence: Type.Number(),
+    recorded_at: Type.String({ description: 'when the graph first learned it (ISO 8601)' }),
+  },
+  { $id: 'LowConfidenceRecord' },
+);
+
+export const LowConfidenceListSchema = Type.Object({ records: Type.Array(ref(LowConfidenceRecordSchema)), next_page_token: NextPageToken }, { $id: 'LowConfidenceList' });
 
 // ---- corrections and traces ---------------------------------------------------------
 
@@ -889,4 +917,6 @@ export const REGISTERED_SCHEMAS: readonly TSchema[] = [
   CorrectionListSchema,
   NodeTraceSchema,
   EdgeTraceSchema,
+  LowConfidenceRecordSchema,
+  LowConfidenceListSchema,
 ];

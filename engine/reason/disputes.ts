@@ -5,7 +5,7 @@
  * their reliability as preferences), and what the answers say of it: who says what on each
  * side, and on how many sources. A claim or event nothing contradicts has no status.
  */
-import { LimitError } from '../errors.ts';
+import { LimitError, ValidationError } from '../errors.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 import type { SolveLimits } from '../prolog/bridge.ts';
@@ -89,18 +89,23 @@ export function statusById(statuses: ArgumentStatuses): Record<string, ArgumentS
 /** Records a disputes page lists at most (api.md pagination: default 50). */
 export const DEFAULT_DISPUTES_PAGE = 50;
 
+/** The orders a disputes page lists in: by id, or the newest recorded first (ties by id). */
+export const DISPUTE_ORDERS = ['id', 'newest'] as const;
+export type DisputeOrder = (typeof DISPUTE_ORDERS)[number];
+
 /**
  * The contested records of `statuses` (weighed over `view`) whose status is one of `only` (default:
- * disputed and rejected, what an analyst must weigh), by id, a page at a time.
+ * disputed and rejected, what an analyst must weigh), by id or newest first, a page at a time.
  */
 export function listDisputes(
   view: GraphView,
   statuses: ArgumentStatuses,
-  options: { only?: readonly ArgumentStatus[]; pageSize?: number; pageToken?: string } = {},
+  options: { only?: readonly ArgumentStatus[]; pageSize?: number; pageToken?: string; order?: DisputeOrder } = {},
 ): Page<DisputedRecord> {
   const only = options.only ?? ['disputed', 'rejected'];
   const { size, after } = pageRequest(options.pageSize ?? DEFAULT_DISPUTES_PAGE, options.pageToken);
   const byId = new Map(statuses.map((argument) => [argument.id, argument]));
+  if (options.order === 'newest') return newestDisputes(view, statuses, byId, only, size, after);
   const selected: WeighedArgument[] = [];
   for (const argument of statuses) {
     if (!only.includes(argument.status) || (after !== undefined && argument.id <= after)) continue;
@@ -109,6 +114,28 @@ export function listDisputes(
   }
   const page = pageOf(selected, size, (argument) => argument.id);
   return { items: page.items.map((argument) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+}
+
+/**
+ * listDisputes newest first: by when the graph first learned each record, the later first, ties
+ * by id; a page token carries the last record's instant and id (`<recorded_at>|<id>`).
+ */
+function newestDisputes(view: GraphView, statuses: ArgumentStatuses, byId: Map<string, WeighedArgument>, only: readonly ArgumentStatus[], size: number, after: string | undefined): Page<DisputedRecord> {
+  const cursor = after === undefined ? undefined : newestCursor(after);
+  const listed = statuses
+    .filter((argument) => only.includes(argument.status))
+    .map((argument) => ({ argument, recorded: view.graph.node(argument.id)?.recorded_at ?? '' }))
+    .sort((a, b) => (a.recorded !== b.recorded ? (a.recorded > b.recorded ? -1 : 1) : a.argument.id < b.argument.id ? -1 : 1));
+  const start = cursor === undefined ? 0 : listed.findIndex(({ argument, recorded }) => recorded < cursor.recorded || (recorded === cursor.recorded && argument.id > cursor.id));
+  const selected = start < 0 ? [] : listed.slice(start, start + size + 1);
+  const page = pageOf(selected, size, ({ argument, recorded }) => `${recorded}|${argument.id}`);
+  return { items: page.items.map(({ argument }) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+}
+
+function newestCursor(after: string): { recorded: string; id: string } {
+  const bar = after.indexOf('|');
+  if (bar < 0) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued for order=newest', { field: 'page_token' });
+  return { recorded: after.slice(0, bar), id: after.slice(bar + 1) };
 }
 
 /** One record as GET /v1/graphs/{graph_id}/disputes lists it (server/schemas.ts DisputeSchema says what each field holds). */
@@ -121,6 +148,7 @@ function disputedRecord(view: GraphView, argument: WeighedArgument, byId: Map<st
     kind: node?.labels[0] ?? '',
     text: node ? account(node) : argument.id,
     status: argument.status,
+    recorded_at: node?.recorded_at ?? '',
     weight: argument.weight,
     sources: argument.sources,
     asserted_by: actorsAt(view, argument.id, 'ASSERTS'),

@@ -25,6 +25,7 @@ export default async function disputeRoutes(app: FastifyInstance, { reasoning }:
         ...(query.status ? { only: query.status.split(',') as ArgumentStatus[] } : {}),
         pageSize: pageSizeOf(query),
         pageToken: query.page_token,
+        ...(query.order ? { order: query.order } : {}),
       });
       return { disputes: page.items, ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
     },

@@ -257,7 +257,7 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await expect.poll(() => table.locator('thead th').allTextContents(), { timeout: 120_000 }).toEqual(['conflict', '', '2024-Q1', '2024-Q2']);
   });
 
-  it('the map shades the countries with places and filters the timeline by one', async () => {
+  it('the map shades the countries with places, and one clicked filters the timeline, the query and the review queue under a chip that clears it', async () => {
     await page.getByRole('tab', { name: 'Map view' }).click();
     const sudan = page.locator('#view-map path[data-country="SD"]');
     await sudan.waitFor();
@@ -272,6 +272,35 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await expect.poll(() => page.locator('#view-timeline').textContent()).toContain('Only events in SD');
     // e3 names no place: filtered out
     expect(await page.locator('#view-timeline').textContent()).not.toContain('attack on El Fasher');
+    const chip = page.locator('#place-filter');
+    expect(await chip.isVisible()).toBe(true);
+    expect(await chip.textContent()).toContain('Only what is tied to Sudan (SD)');
+    // the query: only the actors taking part in events in Khartoum, and those events
+    await page.getByRole('tab', { name: 'Query view' }).click();
+    await typeQuery('MATCH (a:Actor)-[r]->(b)\nRETURN a, r, b');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect.poll(() => summary().textContent()).toContain('tied to SD');
+    await page.getByRole('tab', { name: 'Table result' }).click();
+    const table = page.locator('#result-table');
+    expect(await table.textContent()).toContain('Rapid Support Forces');
+    expect(await table.textContent()).toContain(HOSTILE.actor);
+    expect(await table.textContent()).not.toContain('Sudanese Armed Forces');
+    expect(await table.locator('img, script').count()).toBe(0);
+    await shoot('11-map-filtered-table');
+    await page.getByRole('tab', { name: 'Review view' }).click();
+    await expect.poll(() => page.locator('#view-review').textContent()).toContain('only what is tied to Sudan (SD)');
+    expect(await page.locator('#view-review .review-unsure').textContent()).toContain(`PARTICIPATES_IN ${HOSTILE.actor} → march in Khartoum`);
+    // cleared from the keyboard: every view shows everything again
+    await page.getByRole('button', { name: 'Clear the filter: Sudan (SD)' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => chip.isVisible()).toBe(false);
+    await expect.poll(() => page.locator('#view-review').textContent()).not.toContain('tied to');
+    await page.getByRole('tab', { name: 'Query view' }).click();
+    expect(await summary().textContent()).not.toContain('tied to');
+    expect(await table.textContent()).toContain('Sudanese Armed Forces');
+    await page.getByRole('tab', { name: 'Graph result' }).click();
+    await page.getByRole('tab', { name: 'Timeline view' }).click();
+    await expect.poll(() => page.locator('#view-timeline').textContent()).toContain('attack on El Fasher');
   });
 
   it('ask a question and see the answer first, the readings below', async () => {
@@ -292,12 +321,42 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await shoot('13-assess');
   });
 
-  it('the review queue lists the least sure records, as text', async () => {
+  it('the review queue lists the disputed and the least sure records newest first, with their dates, as text', async () => {
+    // two disputes recorded a day apart (as an export writes recorded_at), beside the seeded graph
+    const recorded = (day: string) => `2024-06-0${day}T08:30:00.000Z`;
+    const disputes = {
+      nodes: [
+        { kind: 'Claim', id: 'truce-claim', type: 'Position', text: 'the truce holds in Sennar', recorded_at: recorded('1') },
+        { kind: 'Event', id: 'sennar-clash', event_type: 'ASSAULT', label: 'clash in Sennar', recorded_at: recorded('1') },
+        { kind: 'Claim', id: 'port-claim', type: 'Denial', text: 'no ship was seized at the port', recorded_at: recorded('2') },
+        { kind: 'Event', id: 'port-seizure', event_type: 'ASSAULT', label: 'ship seized at the port', recorded_at: recorded('2') },
+      ],
+      edges: [
+        { type: 'CONTRADICTS', from: 'truce-claim', to: 'sennar-clash', recorded_at: recorded('1') },
+        { type: 'CONTRADICTS', from: 'port-claim', to: 'port-seizure', recorded_at: recorded('2') },
+      ],
+    };
+    const imported = await test.app.inject({ method: 'POST', url: '/v1/graphs/sudan/import', headers: { 'x-api-key': key }, payload: disputes });
+    expect(imported.statusCode, imported.body).toBeLessThan(300);
     await page.getByRole('tab', { name: 'Review view' }).click();
     const review = page.locator('#view-review');
     await expect.poll(() => review.textContent()).toContain('Least sure extractions');
-    expect(await review.textContent()).toContain(`PARTICIPATES_IN hostile → e2`);
+    const listed = review.locator('.review-disputes > li');
+    expect(await listed.locator('button').allTextContents()).toEqual(['Claim port-claim', 'Event port-seizure', 'Event sennar-clash', 'Claim truce-claim']);
+    expect(await listed.locator('time').allTextContents()).toEqual(['2024-06-02 08:30', '2024-06-02 08:30', '2024-06-01 08:30', '2024-06-01 08:30']);
+    // the least sure: the ingested document's records, then the seeded ones, each with its date; the hostile actor's name as written
+    const unsure = review.locator('.review-unsure > li');
+    const times = await unsure.locator('time').evaluateAll((elements) => elements.map((element) => element.getAttribute('datetime') ?? ''));
+    expect(times.length).toBeGreaterThan(1);
+    expect(times).toEqual([...times].sort().reverse());
+    const items = await unsure.allTextContents();
+    expect(items.some((text) => text.includes(`PARTICIPATES_IN ${HOSTILE.actor} → march in Khartoum (0.30)`))).toBe(true);
+    expect(items.some((text) => text.includes(`Actor ${HOSTILE.actor} (0.40)`))).toBe(true);
+    expect(await review.locator('img, script, a, b').count()).toBe(0);
     await shoot('14-review');
+    // a record opens in the inspector
+    await listed.getByRole('button', { name: 'Event port-seizure' }).click();
+    await expect.poll(() => page.locator('#inspector').textContent()).toContain('ship seized at the port');
   });
 
   it("a node's neighbours expand by relationship type", async () => {

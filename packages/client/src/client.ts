@@ -169,7 +169,7 @@ export class Parley {
   }
 
   /** The graph's contradicted claims and events, weighed: the disputed and rejected ones (or those of `status`), who asserts and denies each, on which sources. */
-  disputes(graphId: string, request: { status?: string; as_of?: string; page_size?: number; page_token?: string } = {}, options?: CallOptions): Promise<T.DisputeList> {
+  disputes(graphId: string, request: { status?: string; as_of?: string; order?: 'id' | 'newest'; page_size?: number; page_token?: string } = {}, options?: CallOptions): Promise<T.DisputeList> {
     return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/disputes`, query: request, ...options });
   }
 
@@ -196,6 +196,11 @@ export class Parley {
   /** An edge with its provenance and the corrections that touched it. */
   edge(graphId: string, id: string, options?: CallOptions): Promise<T.EdgeTrace> {
     return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/edges/${segment(id)}`, ...options });
+  }
+
+  /** The nodes and edges whose confidence is below `below` (default 0.6), the newest recorded first: what a review queue lists. */
+  lowConfidence(graphId: string, request: { below?: number; as_of?: string; page_size?: number; page_token?: string } = {}, options?: CallOptions): Promise<T.LowConfidenceList> {
+    return this.json({ method: 'GET', path: `/v1/graphs/${segment(graphId)}/low-confidence`, query: request, ...options });
   }
 
   private async json<R>(request: Request): Promise<R> {

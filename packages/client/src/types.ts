@@ -754,6 +754,8 @@ export type Dispute = {
   /** a claim's text, an event's label */
   text: string;
   status: 'accepted' | 'disputed' | 'rejected';
+  /** when the graph first learned the claim or event (ISO 8601) */
+  recorded_at: string;
   /** what its independent sources count for together: each its Document reliability (0-1) where the graph rates it, else 1 */
   weight: number;
   /** independent sources (publishers) it rests on: its own provenance and what SUPPORTS it */
@@ -873,6 +875,28 @@ export type EdgeTrace = {
   aliases: string[];
   /** the corrections that touched it, and their undos, the oldest first */
   corrections: Correction[];
+};
+
+export type LowConfidenceRecord = {
+  record: 'node' | 'edge';
+  id: string;
+  /** a node's kind, an edge's type */
+  kind: string;
+  /** a node's label (else its text, else its id); an edge's ends by label, from → to */
+  what: string;
+  /** an edge's source node */
+  from?: string;
+  /** an edge's target node */
+  to?: string;
+  confidence: number;
+  /** when the graph first learned it (ISO 8601) */
+  recorded_at: string;
+};
+
+export type LowConfidenceList = {
+  records: LowConfidenceRecord[];
+  /** present when there are more items: pass it as page_token */
+  next_page_token?: string;
 };
 
 export type PageQuery = {

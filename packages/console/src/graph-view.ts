@@ -91,8 +91,11 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
-      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: count > 500, hideLabelsOnMove: count > 500 });
+      const renderEdgeLabels = count <= 200;
+      const hideOnMove = count > 500;
+      renderer = new Sigma(graph, container, { renderEdgeLabels, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: hideOnMove, hideLabelsOnMove: hideOnMove });
       pickOnlyWhenNeeded(renderer);
+      clearOnlyDrawnLayers(renderer, renderEdgeLabels, hideOnMove);
       // over the canvases, inside their box: appended again since killing a renderer empties the container
       container.appendChild(legend);
       clear(legend, ...legendOf(shown).map(({ name, colour }) => {
@@ -140,4 +143,51 @@ function pickOnlyWhenNeeded(renderer: Sigma): void {
   captor.on('mousemove', (coords) => {
     if (!captor.isMouseDown) listeners.handleMove(coords);
   });
+}
+
+/**
+ * Sigma stacks seven canvases and clears the six it draws on at every frame, drawn on or not. In
+ * a GPU-less Chromium a frame's cost is the compositing: each canvas changed in it, and each layer
+ * stacked over one that changed, is drawn again on the CPU (docs/console.md). While the camera
+ * moves with edges and labels hidden, a frame draws only the nodes: the other layers are cleared
+ * once, by the first such frame, then left alone and hidden, so the compositor skips them, until
+ * the camera rests. The edge labels' layer, when they are off, is never drawn on: never cleared,
+ * always hidden.
+ */
+function clearOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOnMove: boolean): void {
+  const canvases = renderer.getCanvases();
+  const webgl = (canvas: HTMLCanvasElement | undefined) => (canvas ? ((canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null) : null);
+  const nodes = webgl(canvases.nodes);
+  // a sigma whose layers differ keeps its own clearing: slower panning, never a stale picture
+  if (!nodes || !canvases.edges || !canvases.labels || !canvases.hovers || !canvases.hoverNodes) return;
+  const edges = webgl(canvases.edges);
+  const hoverNodes = webgl(canvases.hoverNodes);
+  const flat = ['labels', 'hovers', ...(renderEdgeLabels ? ['edgeLabels'] : [])].map((layer) => canvases[layer]?.getContext('2d')).filter((context) => context != null);
+  if (!renderEdgeLabels && canvases.edgeLabels) canvases.edgeLabels.style.visibility = 'hidden';
+  const besideNodes = [canvases.edges, canvases.labels, canvases.hovers, canvases.hoverNodes, ...(renderEdgeLabels && canvases.edgeLabels ? [canvases.edgeLabels] : [])];
+  const captor = renderer.getMouseCaptor();
+  const camera = renderer.getCamera();
+  // what the frame before drew beside the nodes: only that needs clearing
+  let drewBeside = true;
+  let drawsBeside = true;
+  renderer.on('beforeRender', () => {
+    const moving = camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.currentWheelDirection !== 0;
+    drewBeside = drawsBeside;
+    drawsBeside = !(hideOnMove && moving);
+    if (drawsBeside !== drewBeside) for (const canvas of besideNodes) canvas.style.visibility = drawsBeside ? '' : 'hidden';
+  });
+  renderer.clear = function clearDrawn(this: Sigma) {
+    const wipe = (gl: WebGLRenderingContext | null) => {
+      gl?.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl?.clear(gl.COLOR_BUFFER_BIT);
+    };
+    wipe(nodes);
+    if (!drewBeside) return this;
+    wipe(edges);
+    wipe(hoverNodes);
+    // in CSS pixels, as sigma clears them: its 2D contexts are scaled by the pixel ratio
+    const { width, height } = this.getDimensions();
+    for (const context of flat) context.clearRect(0, 0, width, height);
+    return this;
+  };
 }

@@ -10,6 +10,7 @@ import { createGraphView } from './graph-view.ts';
 import { inspect, type InspectorContext } from './inspector.ts';
 import { renderMap } from './map.ts';
 import { graphMl, jsonLines, nodeLabel, shownCsv, shownOf, type QueryAnswer, type Shown } from './model.ts';
+import { filterRows, filterShown, renderFilterChip, tiedTo, type PlaceFilter } from './place-filter.ts';
 import { renderReview } from './review.ts';
 import { literal, SEARCH_LIMIT, searchQuery, type SearchKind } from './search.ts';
 import { stored } from './stored.ts';
@@ -35,7 +36,11 @@ const state = {
   asOf: undefined as string | undefined,
   asOfRange: [0, 0] as [number, number],
   country: null as string | null,
+  /** What is tied to the country chosen on the map: the other views show only that. */
+  place: null as PlaceFilter | null,
   answer: undefined as QueryAnswer | undefined,
+  /** The answer's rows the place filter keeps: the table and the CSV export. */
+  shownAnswer: undefined as QueryAnswer | undefined,
   shown: { nodes: [], edges: [] } as Shown,
   view: 'query',
   period: 'month' as Period,
@@ -117,6 +122,8 @@ async function start(graphIds: string[]): Promise<void> {
 async function chooseGraph(graphId: string): Promise<void> {
   state.graphId = graphId;
   state.country = null;
+  state.place = null;
+  renderFilterChip(null, clearPlace);
   localStorage.setItem(GRAPH_ITEM, graphId);
   try {
     const [detail, workspaces] = await Promise.all([
@@ -170,11 +177,20 @@ slider.addEventListener('change', () => {
 
 /** Reads the current view again (after a new graph, an as_of, a correction). */
 async function refresh(): Promise<void> {
+  if (state.place) {
+    // the ties as the graph now is (another as_of, a correction)
+    try {
+      state.place = await tiedTo(state.graphId, state.place.country, state.place.name, state.asOf);
+      renderFilterChip(state.place, clearPlace);
+    } catch (error) {
+      return failed(error);
+    }
+  }
   if (state.view === 'query') await runQuery();
   else if (state.view === 'timeline' || state.view === 'map') await drawPlaces();
   else if (state.view === 'trajectory') await drawTrajectory();
   else if (state.view === 'review') {
-    await renderReview(state.graphId, state.asOf, (selection) => void openRecord(selection)).catch((error: unknown) => {
+    await renderReview(state.graphId, state.asOf, state.place, (selection) => void openRecord(selection)).catch((error: unknown) => {
       clear(byId('view-review'), el('p', { class: 'muted' }, `Could not read the review queue: ${describe(error)}`));
       failed(error);
     });
@@ -249,11 +265,14 @@ async function runQuery(): Promise<QueryAnswer | undefined> {
 
 function showAnswer(answer: QueryAnswer): void {
   state.answer = answer;
-  state.shown = shownOf(answer);
+  const whole = shownOf(answer);
+  state.shown = filterShown(whole, state.place);
+  state.shownAnswer = filterRows(answer, state.place);
   for (const node of answer.nodes) for (const key of Object.keys(node.properties)) vocabulary.properties.add(key);
-  byId('result-summary').textContent = `${state.shown.nodes.length} nodes, ${state.shown.edges.length} edges, ${answer.rows.length} rows${state.asOf ? ` as of ${state.asOf.slice(0, 16).replace('T', ' ')}` : ''}`;
+  const filtered = state.place ? ` tied to ${state.place.country} (of ${whole.nodes.length} nodes, ${answer.rows.length} rows)` : '';
+  byId('result-summary').textContent = `${state.shown.nodes.length} nodes, ${state.shown.edges.length} edges, ${state.shownAnswer.rows.length} rows${filtered}${state.asOf ? ` as of ${state.asOf.slice(0, 16).replace('T', ' ')}` : ''}`;
   graphView.show(state.shown);
-  renderTable(answer);
+  renderTable(state.shownAnswer);
   clear(byId('result-plan'), el('h4', {}, 'Goal'), el('pre', {}, answer.goal ?? ''), el('h4', {}, 'Plan'), el('pre', {}, JSON.stringify(answer.plan ?? null, null, 2)));
 }
 
@@ -356,7 +375,7 @@ function download(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 const exportName = (extension: string) => `${state.graphId}${state.asOf ? `-as-of-${state.asOf.slice(0, 10)}` : ''}.${extension}`;
-byId('export-csv').addEventListener('click', () => download(exportName('csv'), 'text/csv', shownCsv(state.shown, state.answer)));
+byId('export-csv').addEventListener('click', () => download(exportName('csv'), 'text/csv', shownCsv(state.shown, state.shownAnswer)));
 byId('export-graphml').addEventListener('click', () => download(exportName('graphml'), 'application/graphml+xml', graphMl(state.shown)));
 byId('export-jsonl').addEventListener('click', () => download(exportName('jsonl'), 'application/x-ndjson', jsonLines(state.shown)));
 
@@ -371,11 +390,8 @@ async function drawPlaces(): Promise<void> {
       view === 'map' ? api<QueryAnswer>('POST', '/v1/graph/query', { graph_id: state.graphId, query: PLACES_QUERY, ...asOf }) : undefined,
     ]);
     const eventRows = rowsOf<EventRow>(events);
-    const chooseCountry = (country: string | null) => {
-      state.country = country;
-      void drawPlaces();
-    };
-    if (view === 'timeline') renderTimeline(eventRows, state.country, () => chooseCountry(null), (id) => void openRecord({ node: id }));
+    const chooseCountry = (country: string | null, name: string) => void (country ? choosePlace(country, name).then(drawPlaces, failed) : clearPlace());
+    if (view === 'timeline') renderTimeline(eventRows, state.country, clearPlace, (id) => void openRecord({ node: id }));
     else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.country, chooseCountry);
   } catch (error) {
     clear(byId(`view-${view}`), el('p', { class: 'muted' }, `Could not read the events and places: ${describe(error)}`));
@@ -443,3 +459,22 @@ byId('assess').addEventListener('click', () => {
 if (session.key()) {
   api<{ graphs: { graph_id: string }[] }>('GET', '/v1/graphs?page_size=500').then((list) => start(list.graphs.map((graph) => graph.graph_id)), failed);
 } else showSignIn();
+
+// ---- the place chosen on the map -------------------------------------------------------------
+
+/** Filters the views by a country: what is tied to it is read, the chip shows it, the query's answer is shown again. */
+async function choosePlace(country: string, name: string): Promise<void> {
+  const place = await tiedTo(state.graphId, country, name, state.asOf);
+  state.country = country;
+  state.place = place;
+  renderFilterChip(place, clearPlace);
+  if (state.answer) showAnswer(state.answer);
+}
+
+function clearPlace(): void {
+  state.country = null;
+  state.place = null;
+  renderFilterChip(null, clearPlace);
+  if (state.answer) showAnswer(state.answer);
+  if (state.view !== 'query') void refresh();
+}

@@ -1,6 +1,6 @@
 // Places and events on an offline world map: Natural Earth country outlines (world-atlas,
 // served beside the bundle), shaded by how many places and events the graph has in each.
-// Clicking a country filters the timeline and lists what is there.
+// Clicking a country lists what is there and filters the other views (place-filter.ts).
 import { geoNaturalEarth1, geoPath } from 'd3-geo';
 import countries from 'i18n-iso-countries';
 import { feature } from 'topojson-client';
@@ -22,7 +22,7 @@ function loadOutlines(): Promise<FeatureCollection<Geometry, { name: string }>> 
 
 const SHADES = ['#dfe6ee', '#b9d0e8', '#86b0dc', '#4f86c6', '#1f5fa8'];
 
-export async function renderMap(places: PlaceRow[], events: EventRow[], chosen: string | null, choose: (country: string | null) => void): Promise<void> {
+export async function renderMap(places: PlaceRow[], events: EventRow[], chosen: string | null, choose: (country: string | null, name: string) => void): Promise<void> {
   const view = byId('view-map');
   const world = await loadOutlines();
   const counts = new Map<string, { places: PlaceRow[]; events: EventRow[] }>();
@@ -55,7 +55,7 @@ export async function renderMap(places: PlaceRow[], events: EventRow[], chosen: 
       shape.setAttribute('tabindex', '0');
       shape.setAttribute('role', 'button');
       shape.setAttribute('aria-label', title.textContent);
-      const pick = () => choose(code === chosen ? null : code);
+      const pick = () => choose(code === chosen ? null : code, country.properties.name);
       shape.addEventListener('click', pick);
       shape.addEventListener('keydown', (event) => {
         if (event.key === 'Enter' || event.key === ' ') {
@@ -79,8 +79,8 @@ export async function renderMap(places: PlaceRow[], events: EventRow[], chosen: 
         'div',
         { class: 'map-side' },
         chosen
-          ? el('div', {}, el('h3', {}, `${names.get(chosen) ?? chosen} (${chosen})`), el('p', {}, 'The timeline shows only its events now.'), el('h4', {}, 'Places'), el('ul', {}, ...(here?.places ?? []).map((place) => el('li', {}, `${place.label}${place.type ? ` (${place.type})` : ''}`))), el('h4', {}, 'Events'), el('ul', {}, ...(here?.events ?? []).slice(0, 100).map((event) => el('li', {}, `${event.date ?? 'undated'} ${event.type}: ${event.label ?? event.id}`))))
-          : el('p', { class: 'muted' }, 'Click a shaded country (or focus it and press Enter) to list its places and events and filter the timeline.'),
+          ? el('div', {}, el('h3', {}, `${names.get(chosen) ?? chosen} (${chosen})`), el('p', {}, 'The other views show only what is tied to it now: the chip above clears it.'), el('h4', {}, 'Places'), el('ul', {}, ...(here?.places ?? []).map((place) => el('li', {}, `${place.label}${place.type ? ` (${place.type})` : ''}`))), el('h4', {}, 'Events'), el('ul', {}, ...(here?.events ?? []).slice(0, 100).map((event) => el('li', {}, `${event.date ?? 'undated'} ${event.type}: ${event.label ?? event.id}`))))
+          : el('p', { class: 'muted' }, 'Click a shaded country (or focus it and press Enter) to list its places and events and filter the other views by it.'),
         el('p', { class: 'muted' }, `${places.length} places, ${counts.size} countries; ${unplaced} places without a country code are not drawn.`),
       ),
     ),
