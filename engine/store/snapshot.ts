@@ -18,7 +18,7 @@
  *     that a load places edges without looking their ends up by id.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { GraphIndex } from './graph-index.ts';
@@ -70,6 +70,28 @@ export async function readSnapshot(file: string, generation: string, revision: n
 
 export async function removeSnapshot(file: string): Promise<void> {
   await rm(file, { force: true });
+}
+
+/**
+ * The graphs that have a snapshot in `dir` (snapshotFile's names), with its size, most recently written first:
+ * the graphs this store held in memory at its last closes, as a restart can know them without
+ * reading any (a snapshot is written at close for a graph loaded and changed since its last).
+ */
+export async function snapshotGraphs(dir: string): Promise<{ tenant: string; graphId: string; bytes: number }[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const found: { tenant: string; graphId: string; bytes: number; written: number }[] = [];
+  for (const name of names) {
+    const match = /^([^~]*)~([^~]*)\.snapshot$/.exec(name);
+    if (!match) continue;
+    const stats = await stat(path.join(dir, name)).catch(() => undefined);
+    if (stats) found.push({ tenant: decodeURIComponent(match[1]), graphId: decodeURIComponent(match[2]), bytes: stats.size, written: stats.mtimeMs });
+  }
+  return found.sort((a, b) => b.written - a.written || (a.tenant + a.graphId < b.tenant + b.graphId ? -1 : 1)).map(({ tenant, graphId, bytes }) => ({ tenant, graphId, bytes }));
 }
 
 /** Removes the temporary files of snapshot writes a crash cut short. */
