@@ -15,8 +15,6 @@ import { spawn } from 'node:child_process';
 import { constants, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 
-/** Set in the child's environment: it runs the server, and never re-executes itself. */
-const CHILD_MARK = 'PARLEY_HEAP_CHILD';
 const MB = 1024 * 1024;
 
 /**
@@ -40,23 +38,19 @@ function usableMemory() {
 }
 
 /**
- * In the child, arranges that it ends when its parent does, and returns false: serve here. In a
- * process that runs with a lower limit than the setting asks (and was not given one on its command
- * line), re-executes the command with --max-old-space-size, passes signals on, exits with the
- * child's status, and returns true: serve nothing here. Else returns false.
+ * In a process that runs with a lower limit than the setting asks (and was not given one on its
+ * command line: the child below is), re-executes the command with --max-old-space-size, passes
+ * signals on, exits with the child's status, and returns true: serve nothing here. Else returns
+ * false: serve here; a process started with an IPC channel (that child) then ends with its parent.
  */
 export function serveWithHeapSetting() {
-  if (process.env[CHILD_MARK]) {
-    // the parent's end closes the channel: end as SIGTERM does (main.ts closes the server and the store)
-    process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
-    return false;
-  }
+  // the parent's end closes the channel: end as SIGTERM does (main.ts closes the server and the store)
+  if (process.channel) process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   const wantedMb = heapSettingMb(process.env, usableMemory());
   const givenFlag = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--max-old-space-size'));
   if (wantedMb === 0 || givenFlag || wantedMb <= getHeapStatistics().heap_size_limit / MB) return false;
   const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${wantedMb}`, ...process.argv.slice(1)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, [CHILD_MARK]: '1' },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
