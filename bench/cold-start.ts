@@ -33,7 +33,8 @@ const WRITE_CHUNK = 5_000;
 export const LISTENING_BEFORE_MS = 5_000;
 const POINT_QUERY = "MATCH (a:Actor {label: 'nobody'}) RETURN a";
 
-async function writeInChunks(store: ParleyStore, graphId: string, write: GraphWrite): Promise<void> {
+/** Writes a generated graph into the store (tenant 'bench') in parts of WRITE_CHUNK records, as a client importing a large graph would. */
+export async function writeInChunks(store: ParleyStore, graphId: string, write: GraphWrite): Promise<void> {
   for (let i = 0; i < write.nodes.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: write.nodes.slice(i, i + WRITE_CHUNK), edges: [] });
   for (let i = 0; i < write.edges.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: [], edges: write.edges.slice(i, i + WRITE_CHUNK) });
 }

@@ -65,13 +65,13 @@ import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
 import { runFramework, type FrameworkRun } from '../engine/frameworks/run.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, ReasoningPool } from '../engine/reason/pool.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
-import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
+import { ParleyStore } from '../engine/store/store.ts';
 import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
 import { median } from './stats.ts';
-import { coldStartRows } from './cold-start.ts';
+import { coldStartRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
   options: { sizes: { type: 'string', default: '1000,10000,100000' }, runs: { type: 'string', default: '3' }, 'cold-only': { type: 'boolean', default: false } },
@@ -79,8 +79,6 @@ const { values: args } = parseArgs({
 const SIZES = args.sizes!.split(',').map(Number).filter((n) => n > 0);
 const RUNS = Math.max(1, Number(args.runs));
 const TENANT = 'bench';
-/** Records per store write: what a client importing a large graph in parts would send. */
-const WRITE_CHUNK = 5_000;
 /** Upper bounds that keep every loop finite whatever the machine does. */
 const HEALTH_MAX_SAMPLES = 100_000;
 const HEALTH_MAX_MS = 120_000;
@@ -88,11 +86,6 @@ const HEALTH_MAX_MS = 120_000;
 const WARM_BUDGET_MS = 35_000;
 
 // ---- writing the generated graph ---------------------------------------------------------
-
-async function writeInChunks(store: ParleyStore, graphId: string, write: GraphWrite): Promise<void> {
-  for (let i = 0; i < write.nodes.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: write.nodes.slice(i, i + WRITE_CHUNK), edges: [] });
-  for (let i = 0; i < write.edges.length; i += WRITE_CHUNK) await store.writeGraph(TENANT, graphId, { nodes: [], edges: write.edges.slice(i, i + WRITE_CHUNK) });
-}
 
 /** One small write (a new Issue node): the graph's version moves on, so the result cache misses. */
 let touches = 0;
