@@ -41,6 +41,8 @@ import { yieldToLoop } from '../turns.ts';
 
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
 export const SNAPSHOT_CHUNK = 5_000;
+/** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
+const WARM_CHUNK = 1_000;
 /** How long a worker waits for a replica before the task fails. */
 export const REPLICA_WAIT_MS = 60_000;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
@@ -305,13 +307,14 @@ export class ReplicaSource {
       const edges = [...graph.edges.values()];
       const generation = at.generation;
       this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length, ...(warm ? { warm } : {}) } satisfies ReplicaMessage);
-      for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + SNAPSHOT_CHUNK), edges: [] } satisfies ReplicaMessage);
+      const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
+      for (let i = 0; i < nodes.length; i += chunk) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + chunk), edges: [] } satisfies ReplicaMessage);
         await yieldToLoop();
         if (this.closed) return;
       }
-      for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + SNAPSHOT_CHUNK) } satisfies ReplicaMessage);
+      for (let i = 0; i < edges.length; i += chunk) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + chunk) } satisfies ReplicaMessage);
         await yieldToLoop();
         if (this.closed) return;
       }
