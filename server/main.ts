@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openEngine } from './open.ts';
@@ -19,18 +20,9 @@ for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleF
 }
 const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
 console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
+console.log(`parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB (PARLEY_HEAP_MB, docs/operations.md)`);
 const app = await buildApp(engine.deps, { logger: true });
-await app.listen({ port: config.port, host: config.host });
-void reasoning.preloadLast(); // the graph last worked on before the restart, in the background
-engine.extractionOpened.then(
-  (status) => console.log(`parley: extraction: ${status}`),
-  (error: unknown) => {
-    console.error('parley: extraction could not open:', error);
-    process.exitCode = 1;
-    void shutdown('extraction failure');
-  },
-);
-
+// before listening: a signal that comes as soon as the server listens closes it too (a client that saw it listen stops it)
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
@@ -42,3 +34,14 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+await app.listen({ port: config.port, host: config.host });
+// the workers started, the graph last worked on before the restart preloaded, the others held at the last close loaded and replicated: in the background
+reasoning.warmUp().catch((error: unknown) => console.error('parley: warming the graphs after the start failed (their first calls load them):', error));
+engine.extractionOpened.then(
+  (status) => console.log(`parley: extraction: ${status}`),
+  (error: unknown) => {
+    console.error('parley: extraction could not open:', error);
+    process.exitCode = 1;
+    void shutdown('extraction failure');
+  },
+);

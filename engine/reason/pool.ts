@@ -32,6 +32,7 @@ import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { ReplicaSource, type GraphVersion } from './replicas.ts';
+import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
 import { bindsContested, shownUnlessPastLimits, statusById, type ArgumentStatuses } from './disputes.ts';
@@ -84,11 +85,17 @@ export interface ReasoningOptions {
   lastGraphFile?: string;
   /** How long a result a time limit stopped is kept (default 60 s; others are kept while the graph is unchanged). */
   timeStoppedKeptMs?: number;
+  /**
+   * Facts of the graphs `warmUp` loads and replicates in the background after a restart (warm.ts;
+   * default 500,000, the graph lastGraphFile names counted first; 0 = none), at most maxGraphs graphs.
+   */
+  warmFacts?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
 export const DEFAULT_REPLICA_GRAPHS = 8;
 export const DEFAULT_PRELOAD_MAX_FACTS = 250_000;
+export const DEFAULT_WARM_FACTS = 500_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
 export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
@@ -112,6 +119,8 @@ export class ReasoningPool {
   private answerShaper: Promise<AnswerShaper> | undefined;
   private readonly preloadMaxFacts: number;
   private readonly store: ParleyStore;
+  private readonly warmBounds: WarmBounds;
+  private closed = false;
 
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
@@ -130,6 +139,7 @@ export class ReasoningPool {
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
+    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -268,8 +278,21 @@ export class ReasoningPool {
    * Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart),
    * when it still exists; a server calls this once it listens.
    */
-  preloadLast(): Promise<void> {
-    return this.preloads.preloadLast();
+  async preloadLast(): Promise<void> {
+    await this.preloads.preloadLast();
+  }
+
+  /**
+   * What a server calls once it listens: starts the workers now, rather than on the first call
+   * (their engines and rule modules take seconds), preloads the graph lastGraphFile names, and
+   * has the store load, and the workers replicate, the graphs it held at its last closes, within
+   * warmFacts (warm.ts). All in the background: a call meanwhile waits only for its own graph.
+   * Resolves with the graphs warmed.
+   */
+  async warmUp(): Promise<{ tenant: string; graphId: string }[]> {
+    this.workers.start();
+    const remembered = await this.preloads.preloadLast();
+    return warmGraphs(this.store, this.source, this.workers.count, remembered, this.warmBounds, () => this.closed);
   }
 
   /**
@@ -301,6 +324,7 @@ export class ReasoningPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.preloads.close();
     this.source.close();
     await this.workers.close();

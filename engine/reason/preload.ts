@@ -85,16 +85,17 @@ export class Preloads {
     );
   }
 
-  /** Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart), when it still exists. */
-  async preloadLast(): Promise<void> {
-    if (!this.lastGraphFile) return;
+  /** Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart), when it still exists; returns the graph named. */
+  async preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
+    if (!this.lastGraphFile) return undefined;
     const named = await readFile(this.lastGraphFile, 'utf8')
       .then((text) => JSON.parse(text) as unknown)
       .catch(() => undefined); // none yet, or damaged: nothing to preload
-    if (!Array.isArray(named) || named.length !== 2 || !named.every((part) => typeof part === 'string')) return;
+    if (!Array.isArray(named) || named.length !== 2 || !named.every((part) => typeof part === 'string')) return undefined;
     const [tenant, graphId] = named as [string, string];
     this.lastGraph = JSON.stringify(named);
     this.request(tenant, graphId);
+    return { tenant, graphId };
   }
 
   /** Writes lastGraphFile when the graph it names changes (a failed write costs only the preload after a restart). */

@@ -12,7 +12,9 @@
  *                                                                        since: the task waiting for it fails (404)
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
- *   main → workers  snapshot   begin {version, total} · chunk {nodes, edges}… · end
+ *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
+ *                                                                        (warm: sent after a restart, unasked, engine/reason/
+ *                                                                        warm.ts; the replica is kept, its view not handed over)
  *   main → workers  preload    {key, generation, version}                a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one
  *                                                                        without the replica asks for a snapshot)
@@ -39,6 +41,8 @@ import { yieldToLoop } from '../turns.ts';
 
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
 export const SNAPSHOT_CHUNK = 5_000;
+/** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
+const WARM_CHUNK = 1_000;
 /** How long a worker waits for a replica before the task fails. */
 export const REPLICA_WAIT_MS = 60_000;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
@@ -56,7 +60,7 @@ type ReplicaMessage =
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
   | { type: 'started' }
-  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number }
+  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number }
@@ -83,6 +87,9 @@ export class ReplicaSource {
   private readonly preparedWaiters = new Set<() => void>();
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
+  /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
+  private started = 0;
+  private readonly startedWaiters = new Set<() => void>();
 
   constructor(
     private readonly store: ParleyStore,
@@ -93,7 +100,7 @@ export class ReplicaSource {
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
-      else if (message.type === 'started' && this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
+      else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'released') this.forgetWorker(message.worker);
     };
@@ -125,10 +132,15 @@ export class ReplicaSource {
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
   async current(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
+    const loaded = await this.loaded(tenant, graphId);
+    this.lastAsked = loaded.at.key;
+    return loaded;
+  }
+
+  /** Loads the graph (404 when absent) and names its current version. */
+  private async loaded(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
     const graph = await this.store.loadGraph(tenant, graphId);
-    const at = await this.versionOf(tenant, graphId);
-    this.lastAsked = at.key;
-    return { graph, at };
+    return { graph, at: await this.versionOf(tenant, graphId) };
   }
 
   /** The version a task on a loaded graph must see (the graph's versions are followed from now on). */
@@ -226,6 +238,35 @@ export class ReplicaSource {
     }
   }
 
+  private workerStarted(): void {
+    this.started++;
+    for (const waiter of [...this.startedWaiters]) waiter();
+    if (this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
+  }
+
+  /** Resolves once `workers` workers have started since this source was made (false after `timeoutMs`). */
+  async workersStarted(workers: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.started < workers) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closed) return false;
+      await waitForMessage(this.startedWaiters, Math.min(left, 1_000));
+    }
+    return true;
+  }
+
+  /**
+   * Sends the running workers a replica of the graph, unasked (engine/reason/warm.ts, after a
+   * restart), without making it the graph last asked about; the workers keep it without handing
+   * its view to their engines. Resolves once the last chunk is posted; rejects (NotFoundError)
+   * when the graph is absent.
+   */
+  async warm(tenant: string, graphId: string): Promise<GraphIndex> {
+    const { graph } = await this.loaded(tenant, graphId);
+    await this.sendSnapshot(graphKey(tenant, graphId), true);
+    return graph;
+  }
+
   /**
    * A snapshot for a worker that lacks a replica, unless the generation it asks for is no more (the
    * graph was deleted, or deleted and made again, since its task was given out): then the worker is
@@ -250,12 +291,12 @@ export class ReplicaSource {
    * Sends the graph's replica to the workers in chunks. A request while one goes out is served by it;
    * a worker that started after its beginning (and so could not build it) asks again once it ends.
    */
-  private async sendSnapshot(key: string): Promise<void> {
+  private async sendSnapshot(key: string, warm = false): Promise<void> {
     if (this.snapshotting.has(key)) return;
     this.snapshotting.add(key);
     try {
       const { tenant, graphId } = splitKey(key);
-      const { graph, at } = await this.current(tenant, graphId).catch(() => ({ graph: undefined, at: undefined }));
+      const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
       if (this.closed) return;
       if (!graph || !at) {
         this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
@@ -265,14 +306,15 @@ export class ReplicaSource {
       const nodes = [...graph.nodes.values()];
       const edges = [...graph.edges.values()];
       const generation = at.generation;
-      this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length } satisfies ReplicaMessage);
-      for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + SNAPSHOT_CHUNK), edges: [] } satisfies ReplicaMessage);
+      this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length, ...(warm ? { warm } : {}) } satisfies ReplicaMessage);
+      const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
+      for (let i = 0; i < nodes.length; i += chunk) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + chunk), edges: [] } satisfies ReplicaMessage);
         await yieldToLoop();
         if (this.closed) return;
       }
-      for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + SNAPSHOT_CHUNK) } satisfies ReplicaMessage);
+      for (let i = 0; i < edges.length; i += chunk) {
+        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + chunk) } satisfies ReplicaMessage);
         await yieldToLoop();
         if (this.closed) return;
       }
@@ -301,6 +343,8 @@ interface Building {
   version: number;
   graph: GraphIndex;
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
+  /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
+  warm: boolean;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -334,8 +378,12 @@ export class ReplicaSet {
   constructor(
     channelName: string,
     private readonly maxGraphs: number,
-    /** Called when a snapshot has made a replica, a delta moved one on, or the main thread asked for a preload of one held (the worker hands it to its engine ahead of the next task). */
-    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload') => void = () => {},
+    /**
+     * Called when a snapshot has made a replica (a warm one: sent unasked after a restart), a delta
+     * moved one on, or the main thread asked for a preload of one held (the worker hands it to its
+     * engine ahead of the next task).
+     */
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'warm' | 'delta' | 'preload') => void = () => {},
     /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
     private readonly maxFacts = Infinity,
   ) {
@@ -427,7 +475,7 @@ export class ReplicaSet {
         // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [] });
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true });
         break;
       }
       case 'snapshot-chunk': {
@@ -459,7 +507,7 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, 'snapshot');
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.warm ? 'warm' : 'snapshot');
         break;
       }
       case 'preload': {

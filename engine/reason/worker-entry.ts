@@ -69,11 +69,13 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
-  function onReplica(at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'delta' | 'preload'): void {
+  function onReplica(at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'warm' | 'delta' | 'preload'): void {
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    if (by === 'snapshot' || by === 'preload') {
+    // a replica warmed after a restart (warm.ts) is kept, not handed over, unless the engine would otherwise hold no view
+    if (by === 'warm' && (toPrepare !== undefined || announced !== undefined)) return;
+    if (by === 'snapshot' || by === 'preload' || by === 'warm') {
       toPrepare = at.key; // the engine's view is replaced by the newest replica's, or the one a client is at work on
       prepareIn(0);
     } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {

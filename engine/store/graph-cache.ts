@@ -5,7 +5,7 @@ import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphMeta, StoreBackend } from './backend.ts';
 import { GraphIndex } from './graph-index.ts';
 import type { SerialQueue } from './serial-queue.ts';
-import { readSnapshot, removeSnapshot, snapshotFile, writeSnapshot } from './snapshot.ts';
+import { readSnapshot, removeSnapshot, snapshotFile, snapshotGraphs, writeSnapshot } from './snapshot.ts';
 
 /** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
 export const DEFAULT_CACHE_FACTS = 2_000_000;
@@ -98,6 +98,11 @@ export class GraphCache {
 
   async emitChange(change: GraphChange): Promise<void> {
     await Promise.all([...this.changeListeners].map((listener) => listener(change)));
+  }
+
+  /** The graphs that have a snapshot, most recently written first (snapshot.ts snapshotGraphs). */
+  snapshotGraphs(): Promise<{ tenant: string; graphId: string; bytes: number }[]> {
+    return snapshotGraphs(this.snapshotDir);
   }
 
   /** The generation of a graph's in-memory index, when it is loaded (no backend read). */

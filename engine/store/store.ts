@@ -180,6 +180,14 @@ export class ParleyStore {
     return this.cache.loadedGeneration(tenant, graphId);
   }
 
+  /**
+   * The graphs of every tenant this store held in memory at its last closes (those with a
+   * snapshot), most recently written first: what a restart warms (engine/reason/warm.ts).
+   */
+  recentGraphs(): Promise<{ tenant: string; graphId: string; bytes: number }[]> {
+    return this.cache.snapshotGraphs();
+  }
+
   loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     return this.cache.loadGraph(tenant, graphId);
   }

@@ -1,0 +1,58 @@
+// The heap setting `npm start` and `parley serve` apply themselves (server/start.mjs): V8's default
+// old-space limit (about 4 GB on a 64-bit machine, whatever its memory) ends an import of ten
+// million facts with "JavaScript heap out of memory" on a machine with 120 GB free. The server
+// runs with PARLEY_HEAP_MB instead (default: half of the memory the process may use, the machine's
+// or its cgroup's), set by re-executing the same command with --max-old-space-size: V8 reads the
+// limit once, at start, so a process cannot raise its own. The flag applies to every isolate of
+// the process, the reasoning and extraction worker threads included (each stays within its own
+// bounds: replicas, models).
+//
+// The child is tied to its parent: a signal the parent gets (SIGINT, SIGTERM) is passed on, the
+// parent exits with the child's status, and the child ends itself (cleanly, as on SIGTERM) when
+// the IPC channel to its parent closes, which the kernel does however the parent ends, SIGKILL
+// included, so no server is left holding the data directory.
+import { spawn } from 'node:child_process';
+import { constants, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+
+const MB = 1024 * 1024;
+
+/**
+ * The old-space limit in MB the server is to run with: PARLEY_HEAP_MB (0: V8's default, no
+ * re-execution), else half of the memory the process may use (`memoryBytes`). Throws on a value
+ * that is not a whole number.
+ */
+export function heapSettingMb(env, memoryBytes) {
+  const setting = env.PARLEY_HEAP_MB;
+  if (setting !== undefined && setting !== '') {
+    if (!/^\d+$/.test(setting)) throw new Error(`PARLEY_HEAP_MB must be a whole number of megabytes (0: V8's default), not '${setting}'`);
+    return Number(setting);
+  }
+  return Math.floor(memoryBytes / 2 / MB);
+}
+
+/** The memory this process may use: the machine's, or its cgroup's limit when lower. */
+function usableMemory() {
+  const limit = process.constrainedMemory?.() ?? 0;
+  return limit > 0 && limit < totalmem() ? limit : totalmem();
+}
+
+/**
+ * In a process that runs with a lower limit than the setting asks (and was not given one on its
+ * command line: the child below is), re-executes the command with --max-old-space-size, passes
+ * signals on, exits with the child's status, and returns true: serve nothing here. Else returns
+ * false: serve here; a process started with an IPC channel (that child) then ends with its parent.
+ */
+export function serveWithHeapSetting() {
+  // the parent's end closes the channel: end as SIGTERM does (main.ts closes the server and the store)
+  if (process.channel) process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  const wantedMb = heapSettingMb(process.env, usableMemory());
+  const givenFlag = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--max-old-space-size'));
+  if (wantedMb === 0 || givenFlag || wantedMb <= getHeapStatistics().heap_size_limit / MB) return false;
+  const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${wantedMb}`, ...process.argv.slice(1)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+  return true;
+}

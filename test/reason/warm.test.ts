@@ -1,0 +1,106 @@
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { ReplicaSet, ReplicaSource } from '../../engine/reason/replicas.ts';
+import { warmGraphs } from '../../engine/reason/warm.ts';
+import { graphKey } from '../../engine/store/graph-cache.ts';
+import { snapshotFile } from '../../engine/store/snapshot.ts';
+import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+
+// After a restart the graphs the store held at its last close are loaded and replicated in the
+// background (engine/reason/warm.ts): the remembered one first, then the most recently written,
+// within the facts and graphs bounds; a graph that cannot fit is never read.
+const actors = (count: number, prefix: string): GraphWrite => ({
+  nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: ['Actor'], properties: { label: `${prefix} actor ${i}` } })),
+  edges: [],
+});
+
+describe('warming the graphs after a restart', () => {
+  let dir: string;
+  let store: ParleyStore;
+  const facts: Record<string, number> = {};
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-warm-'));
+    const location = path.join(dir, 'store');
+    const first = await ParleyStore.open(location);
+    await first.writeGraph('t', 'remembered', actors(3, 'r'));
+    await first.writeGraph('t', 'older', actors(4, 'o'));
+    await first.writeGraph('u', 'newer', actors(5, 'n'));
+    await first.writeGraph('t', 'large', actors(2_000, 'l'));
+    for (const [tenant, graphId] of [['t', 'remembered'], ['t', 'older'], ['u', 'newer'], ['t', 'large']]) facts[graphId] = (await first.loadGraph(tenant, graphId)).factCount;
+    await first.close(); // (writes each graph's snapshot)
+    // the order of the last writes: newer, large, older, remembered
+    const written = { remembered: 1_000, older: 2_000, large: 3_000, newer: 4_000 };
+    for (const [tenant, graphId] of [['t', 'remembered'], ['t', 'older'], ['u', 'newer'], ['t', 'large']] as const) {
+      const seconds = 1_700_000_000 + written[graphId];
+      await utimes(snapshotFile(path.join(location, 'snapshots'), tenant, graphId), seconds, seconds);
+    }
+    store = await ParleyStore.open(location);
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('loads and replicates the remembered graph first, then the most recently written, within the facts bound, never reading a graph too large for it', async () => {
+    const source = new ReplicaSource(store, 'parley-warm-test');
+    const received: { key: string; by: string; facts: number }[] = [];
+    const replicas = new ReplicaSet('parley-warm-test', 8, (at, graph, by) => received.push({ key: at.key, by, facts: graph.factCount }));
+    try {
+      const bound = facts.remembered + facts.older + facts.newer;
+      const warmed = await warmGraphs(store, source, 1, { tenant: 't', graphId: 'remembered' }, { maxFacts: bound, maxGraphs: 8 }, () => false);
+      expect(warmed).toEqual([
+        { tenant: 't', graphId: 'remembered' },
+        { tenant: 'u', graphId: 'newer' },
+        { tenant: 't', graphId: 'older' },
+      ]);
+      // the store holds the warmed graphs; the large one was never read
+      expect(store.loadedGeneration('u', 'newer')).toBeDefined();
+      expect(store.loadedGeneration('t', 'older')).toBeDefined();
+      expect(store.loadedGeneration('t', 'large')).toBeUndefined();
+      // the workers' replicas, kept without a hand-over (the remembered graph's goes with its preload)
+      for (let waited = 0; waited < 10_000 && received.length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(received).toEqual([
+        { key: graphKey('u', 'newer'), by: 'warm', facts: facts.newer },
+        { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
+      ]);
+      expect(replicas.held(graphKey('u', 'newer'))?.graph.factCount).toBe(facts.newer);
+      expect(replicas.held(graphKey('t', 'remembered'))).toBeUndefined();
+    } finally {
+      replicas.close();
+      source.close();
+    }
+  });
+
+  it('warms at most maxGraphs graphs, and none with no facts allowed', async () => {
+    const source = new ReplicaSource(store, 'parley-warm-bounds');
+    const replicas = new ReplicaSet('parley-warm-bounds', 8);
+    try {
+      expect(await warmGraphs(store, source, 1, undefined, { maxFacts: 1_000_000, maxGraphs: 2 }, () => false)).toEqual([
+        { tenant: 'u', graphId: 'newer' },
+        { tenant: 't', graphId: 'large' },
+      ]);
+      expect(await warmGraphs(store, source, 1, undefined, { maxFacts: 0, maxGraphs: 8 }, () => false)).toEqual([]);
+    } finally {
+      replicas.close();
+      source.close();
+    }
+  });
+
+  it('starts the workers when the server listens, before any call, and their engines take the remembered graph', { timeout: 180_000 }, async () => {
+    const lastGraphFile = path.join(dir, 'last-preloaded-graph.json');
+    await writeFile(lastGraphFile, JSON.stringify(['t', 'remembered']));
+    const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile, warmFacts: 100 });
+    try {
+      const warmed = await pool.warmUp();
+      expect(warmed.map(({ graphId }) => graphId)).toEqual(['remembered', 'newer', 'older']);
+      expect(await pool.viewsPrepared('t', 'remembered', 120_000)).toBe(true);
+      const { result } = await pool.query('u', 'newer', 'MATCH (a:Actor) RETURN count(a) AS n', { limits: {} });
+      expect(result.rows).toEqual([[5n]]);
+    } finally {
+      await pool.close();
+    }
+  });
+});
