@@ -13,11 +13,11 @@ import { parseSource } from './eval/gold-source.ts';
 
 /** The document sets and their source folders: the held-out one and the one to develop against. */
 export const DOCUMENT_SETS = { documents: 'documents-src', 'documents-dev': 'documents-dev-src' } as const;
-export type DocumentSet = keyof typeof DOCUMENT_SETS;
+type DocumentSet = keyof typeof DOCUMENT_SETS;
 
 const GOLD_DIR = new URL('../corpora/gold/', import.meta.url);
 const sourceDir = (set: DocumentSet) => fileURLToPath(new URL(`${DOCUMENT_SETS[set]}/`, GOLD_DIR));
-export const documentSetPath = (set: DocumentSet) => fileURLToPath(new URL(`${set}.jsonl`, GOLD_DIR));
+const documentSetPath = (set: DocumentSet) => fileURLToPath(new URL(`${set}.jsonl`, GOLD_DIR));
 
 export async function buildGoldDocuments(set: DocumentSet = 'documents'): Promise<string> {
   const files = (await readdir(sourceDir(set))).filter((name) => name.endsWith('.txt')).sort();

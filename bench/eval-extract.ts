@@ -15,6 +15,7 @@ import {
   type DocumentMetrics,
   type DocumentPrediction,
 } from './eval/documents.ts';
+import { DOCUMENT_SETS } from './build-gold-documents.ts';
 import { parseGoldDocuments, type GoldDocument } from './eval/gold-source.ts';
 import { SPAN_CLASSES } from './eval/spans.ts';
 import {
@@ -57,7 +58,7 @@ import {
 const GOLD_SETS = { dev: 'dev.jsonl', heldout: 'heldout.jsonl', 'heldout-official': 'heldout-official.jsonl', documents: 'documents.jsonl', 'documents-dev': 'documents-dev.jsonl', relations: 'relations.jsonl', 'relations-dev': 'relations-dev.jsonl' } as const;
 type GoldSet = keyof typeof GOLD_SETS;
 /** The sets of multi-paragraph documents annotated at span level: `documents-dev` to develop against, `documents` held out. */
-const isDocumentSet = (set: GoldSet) => set === 'documents' || set === 'documents-dev';
+const isDocumentSet = (set: GoldSet) => Object.hasOwn(DOCUMENT_SETS, set);
 const goldPath = (set: GoldSet) => fileURLToPath(new URL(`../corpora/gold/${GOLD_SETS[set]}`, import.meta.url));
 /** NER worker threads: one, so that the eval leaves a core to whoever shares the machine. */
 const EVAL_NER_WORKERS = 1;

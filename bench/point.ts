@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
+import { percentile } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,7 +42,6 @@ async function timed(count: number, send: () => Promise<{ status: number; body: 
   return latencies;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 function row(what: string, latencies: number[], extra = ''): void {
   const sorted = [...latencies].sort((a, b) => a - b);
   console.log(`| ${what} | ${sorted.length} | ${percentile(sorted, 50).toFixed(2)} | ${percentile(sorted, 99).toFixed(2)} | ${extra} |`);

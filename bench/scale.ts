@@ -25,6 +25,7 @@ import { freshDatabase, startPostgres } from '../test/helpers/postgres.ts';
 import { redisInstalled, startRedis, type TestRedis } from '../test/helpers/redis.ts';
 import { startWorker } from '../test/helpers/worker-process.ts';
 import { postJson, startServer, stopServer } from './http.ts';
+import { percentile } from './stats.ts';
 
 const { values: args } = parseArgs({ options: { workers: { type: 'string', default: '1,2,4' }, writes: { type: 'string', default: '200' } } });
 const WORKER_COUNTS = args.workers!.split(',').map(Number);
@@ -36,7 +37,6 @@ const CORPUS = path.join(ROOT, 'corpora/sudan-drc-2024');
 const ADMIN_KEY = 'pk_bench_scale_admin_key_0123456789abcdef';
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 function cliEnv(store: string, dataDir: string): NodeJS.ProcessEnv {

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
+import { percentile } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -99,7 +100,6 @@ async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: nu
   return { megabytes: field('VmRSS') / 1024, anonymous: field('RssAnon') / 1024, files: field('RssFile') / 1024, threads: field('Threads') };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
 const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';

@@ -7,6 +7,7 @@ import { PERIODS } from '../engine/reason/period.ts';
 import { CORRECTION_OPS, MAX_MERGE_FROM, MAX_REASON_LENGTH } from '../engine/store/corrections.ts';
 import { MAX_CONFLICTS_ASSESSED, MAX_TRAJECTORY_PERIODS } from '../engine/reason/assess.ts';
 import { ARGUMENT_STATUSES, DISPUTE_ORDERS } from '../engine/reason/disputes.ts';
+import { QUEUE_BACKEND_KINDS } from '../engine/queue/settings.ts';
 import { MAX_SCOPE_NAMES } from '../engine/conflicts/scope.ts';
 import { MAX_CONFLICTS } from '../engine/conflicts/detect.ts';
 
@@ -712,7 +713,7 @@ export const HealthSchema = Type.Object(
     queue: Type.Optional(
       Type.Object(
         {
-          kind: StringEnum(['redis', 'postgres'] as const, { description: "where the queue lives: Redis or BullMQ's PostgreSQL backend" }),
+          kind: StringEnum(QUEUE_BACKEND_KINDS, { description: "where the queue lives: Redis or BullMQ's PostgreSQL backend" }),
           reachable: Type.Boolean({ description: 'the queue answered within 1 s' }),
           waiting: Type.Optional(Type.Integer({ minimum: 0, description: 'document jobs waiting for a worker' })),
           active: Type.Optional(Type.Integer({ minimum: 0, description: 'document jobs a worker holds' })),

@@ -27,16 +27,14 @@ export function queueConnection(url: string): QueueConnection {
   return { kind, connection: { connectionString: url, migrate: true }, backend: createPostgresBackend as unknown as BackendFactory<IQueueBackend, unknown> };
 }
 
-/** The extraction queue's jobs at `url`: one connection, closed by its `close()`. */
+/** The extraction queue's jobs: one connection, closed by its `close()`. */
 export type ExtractionJobs = Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown>;
 
-export function extractionJobs(url: string): ExtractionJobs {
-  const { connection, backend } = queueConnection(url);
+export function extractionJobs({ connection, backend }: QueueConnection): ExtractionJobs {
   return new Queue(EXTRACTION_QUEUE, { connection }, backend);
 }
 
-/** The extraction queue's events at `url` (completed, failed…), followed until `close()`. */
-export function extractionEvents(url: string): QueueEvents<unknown, IQueueBackend, unknown> {
-  const { connection, backend } = queueConnection(url);
+/** The extraction queue's events (completed, failed…), followed until `close()`. */
+export function extractionEvents({ connection, backend }: QueueConnection): QueueEvents<unknown, IQueueBackend, unknown> {
   return new QueueEvents(EXTRACTION_QUEUE, { connection }, backend);
 }

@@ -112,7 +112,7 @@ export async function enqueueCorpus(
   const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text));
   const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256Of(jobIds.join('\n'))}`;
   const connection = queueConnection(url);
-  const queue = extractionJobs(url);
+  const queue = extractionJobs(connection);
   const flows = new FlowProducer({ connection: connection.connection }, connection.backend);
   try {
     if (await queue.getJob(parentId)) return { parentId, jobIds, resumed: true };
@@ -149,8 +149,6 @@ export async function enqueueCorpus(
   }
 }
 
-/** The queue as this module opens it (on either backend). */
-
 export type DocumentOutcome = { result: DocumentJobResult } | { error: string };
 
 /** The result BullMQ hands back: parsed already on one backend, JSON text on another. */
@@ -168,8 +166,9 @@ export async function followCorpus(
   enqueued: EnqueuedCorpus,
   onDocument: (jobId: string, outcome: DocumentOutcome) => void,
 ): Promise<CorpusJobResult & { ms: number }> {
-  const queue = extractionJobs(url);
-  const events = extractionEvents(url);
+  const connection = queueConnection(url);
+  const queue = extractionJobs(connection);
+  const events = extractionEvents(connection);
   const ours = new Set(enqueued.jobIds);
   const seen = new Set<string>();
   const report = (jobId: string, outcome: DocumentOutcome) => {
@@ -224,9 +223,9 @@ export interface ExtractionWorker {
 /** Takes document jobs and commits each through `context`'s store (the shared database). */
 export function startExtractionWorker(url: string, context: CommitContext, settings: ExtractionWorkerSettings): ExtractionWorker {
   const connection = queueConnection(url);
-  const queue = extractionJobs(url);
+  const queue = extractionJobs(connection);
   const drafts = new Map<string, Promise<DocumentDraft>>();
-  const settled = new SettledJobs(extractionEvents(url));
+  const settled = new SettledJobs(extractionEvents(connection));
   const lockMs = settings.lockMs ?? DEFAULT_QUEUE_SETTINGS.lockMs;
   const rate = settings.rateLimitPerMinute ?? DEFAULT_QUEUE_SETTINGS.rateLimitPerMinute;
   const worker = new Worker(

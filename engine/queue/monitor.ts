@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { extractionJobs, type ExtractionJobs } from './connection.ts';
-import { queueBackendKind, type QueueBackendKind } from './settings.ts';
+import { extractionJobs, queueConnection, type ExtractionJobs } from './connection.ts';
+import type { QueueBackendKind } from './settings.ts';
 
 /** What health says of the queue: whether it answered, and its document jobs by state. */
 export interface QueueStatus {
@@ -21,8 +21,9 @@ export class QueueMonitor {
   private readonly kind: QueueBackendKind;
 
   constructor(url: string) {
-    this.kind = queueBackendKind(url);
-    this.queue = extractionJobs(url);
+    const connection = queueConnection(url);
+    this.kind = connection.kind;
+    this.queue = extractionJobs(connection);
     // an unreachable queue is reported by status(); BullMQ reconnects meanwhile
     this.queue.on('error', () => undefined);
   }

@@ -31,7 +31,8 @@ export const DEFAULT_QUEUE_SETTINGS = {
  * postgresql://: BullMQ's PostgreSQL backend, which may be the store's own database: its tables
  * go in a schema of their own, `bullmq`, created and migrated on first connect).
  */
-export type QueueBackendKind = 'redis' | 'postgres';
+export const QUEUE_BACKEND_KINDS = ['redis', 'postgres'] as const;
+export type QueueBackendKind = (typeof QUEUE_BACKEND_KINDS)[number];
 
 /** The URL with its credentials left out, for messages and logs. */
 export function withoutCredentials(url: string): string {

@@ -5,13 +5,13 @@
  * their reliability as preferences), and what the answers say of it: who says what on each
  * side, and on how many sources. A claim or event nothing contradicts has no status.
  */
-import { LimitError, ValidationError } from '../errors.ts';
+import { LimitError } from '../errors.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 import type { SolveLimits } from '../prolog/bridge.ts';
 import { isMap, isNode, isPath, type CypherValue } from '../query/values.ts';
 import type { QueryResult } from '../query/index.ts';
-import { pageOf, pageRequest, type Page } from '../store/backend.ts';
+import { newestFirstPage, pageOf, pageRequest, type Page } from '../store/backend.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { inView, type GraphView } from '../store/view.ts';
 import { listNames } from './answer.ts';
@@ -105,7 +105,12 @@ export function listDisputes(
   const only = options.only ?? ['disputed', 'rejected'];
   const { size, after } = pageRequest(options.pageSize ?? DEFAULT_DISPUTES_PAGE, options.pageToken);
   const byId = new Map(statuses.map((argument) => [argument.id, argument]));
-  if (options.order === 'newest') return newestDisputes(view, statuses, byId, only, size, after);
+  if (options.order === 'newest') {
+    // by when the graph first learned each record, the later first, ties by id
+    const recorded = (argument: WeighedArgument) => view.graph.node(argument.id)?.recorded_at ?? '';
+    const page = newestFirstPage(statuses.filter((argument) => only.includes(argument.status)), recorded, (argument) => argument.id, size, after);
+    return { items: page.items.map((argument) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+  }
   const selected: WeighedArgument[] = [];
   for (const argument of statuses) {
     if (!only.includes(argument.status) || (after !== undefined && argument.id <= after)) continue;
@@ -114,28 +119,6 @@ export function listDisputes(
   }
   const page = pageOf(selected, size, (argument) => argument.id);
   return { items: page.items.map((argument) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
-}
-
-/**
- * listDisputes newest first: by when the graph first learned each record, the later first, ties
- * by id; a page token carries the last record's instant and id (`<recorded_at>|<id>`).
- */
-function newestDisputes(view: GraphView, statuses: ArgumentStatuses, byId: Map<string, WeighedArgument>, only: readonly ArgumentStatus[], size: number, after: string | undefined): Page<DisputedRecord> {
-  const cursor = after === undefined ? undefined : newestCursor(after);
-  const listed = statuses
-    .filter((argument) => only.includes(argument.status))
-    .map((argument) => ({ argument, recorded: view.graph.node(argument.id)?.recorded_at ?? '' }))
-    .sort((a, b) => (a.recorded !== b.recorded ? (a.recorded > b.recorded ? -1 : 1) : a.argument.id < b.argument.id ? -1 : 1));
-  const start = cursor === undefined ? 0 : listed.findIndex(({ argument, recorded }) => recorded < cursor.recorded || (recorded === cursor.recorded && argument.id > cursor.id));
-  const selected = start < 0 ? [] : listed.slice(start, start + size + 1);
-  const page = pageOf(selected, size, ({ argument, recorded }) => `${recorded}|${argument.id}`);
-  return { items: page.items.map(({ argument }) => disputedRecord(view, argument, byId)), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
-}
-
-function newestCursor(after: string): { recorded: string; id: string } {
-  const bar = after.indexOf('|');
-  if (bar < 0) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued for order=newest', { field: 'page_token' });
-  return { recorded: after.slice(0, bar), id: after.slice(bar + 1) };
 }
 
 /** One record as GET /v1/graphs/{graph_id}/disputes lists it (server/schemas.ts DisputeSchema says what each field holds). */

@@ -278,8 +278,8 @@ export class ReasoningPool {
    * Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart),
    * when it still exists; a server calls this once it listens.
    */
-  async preloadLast(): Promise<void> {
-    await this.preloads.preloadLast();
+  preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
+    return this.preloads.preloadLast();
   }
 
   /**

@@ -258,13 +258,11 @@ export class ReplicaSource {
   /**
    * Sends the running workers a replica of the graph, unasked (engine/reason/warm.ts, after a
    * restart), without making it the graph last asked about; the workers keep it without handing
-   * its view to their engines. Resolves once the last chunk is posted; rejects (NotFoundError)
-   * when the graph is absent.
+   * its view to their engines. Resolves once the last chunk is posted; a graph absent meanwhile
+   * is dropped from the workers instead.
    */
-  async warm(tenant: string, graphId: string): Promise<GraphIndex> {
-    const { graph } = await this.loaded(tenant, graphId);
-    await this.sendSnapshot(graphKey(tenant, graphId), true);
-    return graph;
+  warm(tenant: string, graphId: string): Promise<void> {
+    return this.sendSnapshot(graphKey(tenant, graphId), true);
   }
 
   /**

@@ -202,6 +202,25 @@ export function pageOf<T>(items: T[], size: number, idOf: (item: T) => string): 
   return { items, next_page_token: Buffer.from(idOf(items[size - 1])).toString('base64url') };
 }
 
+/**
+ * A page of `items` newest first: the latest `recordedAt` first, ties by `tie` ascending (neither
+ * holding '|' before the tie); the next page's token carries the last item's `<recorded_at>|<tie>`,
+ * `after` being that token decoded (pageRequest). Review queues list this way.
+ */
+export function newestFirstPage<T>(items: readonly T[], recordedAt: (item: T) => string, tie: (item: T) => string, size: number, after: string | undefined): Page<T> {
+  const keyed = items.map((item) => ({ item, recorded: recordedAt(item), tie: tie(item) }));
+  keyed.sort((a, b) => (a.recorded !== b.recorded ? (a.recorded > b.recorded ? -1 : 1) : a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0));
+  let start = 0;
+  if (after !== undefined) {
+    const bar = after.indexOf('|');
+    if (bar < 0) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued for this order', { field: 'page_token' });
+    const [recorded, last] = [after.slice(0, bar), after.slice(bar + 1)];
+    start = keyed.findIndex((entry) => entry.recorded < recorded || (entry.recorded === recorded && entry.tie > last));
+  }
+  const page = pageOf(start < 0 ? [] : keyed.slice(start, start + size + 1), size, (entry) => `${entry.recorded}|${entry.tie}`);
+  return { items: page.items.map((entry) => entry.item), ...(page.next_page_token ? { next_page_token: page.next_page_token } : {}) };
+}
+
 function decodePageToken(token: string): string {
   const decoded = Buffer.from(token, 'base64url').toString('utf8');
   if (decoded.length === 0 || decoded.includes('\u0000')) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued', { field: 'page_token' });

@@ -357,7 +357,10 @@ export class GraphIndex {
     let holders: Int32Array | undefined = new Int32Array(this.nodes.span).fill(-1);
     for (let dense = 0; dense < this.nodes.span; dense++) {
       const value = this.nodes.at(dense)?.properties[key];
-      if (typeof value === 'object' && value !== null) holders = undefined;
+      if (typeof value === 'object' && value !== null) {
+        holders = undefined;
+        break;
+      }
     }
     for (const nodes of holders ? this.propertyIndex(key).values() : []) {
       let first = this.nodes.span;

@@ -1,10 +1,9 @@
 /**
  * The records extraction was least sure of, for a review queue (the console's): the nodes and
  * edges a view shows whose confidence is below a bound, the newest recorded first, a page at a
- * time. One pass over the graph's records per page (nodes by kind, edges by type).
+ * time. One pass over the graph's records per page.
  */
-import { ValidationError } from '../errors.ts';
-import { pageOf, pageRequest, type Page } from './backend.ts';
+import { newestFirstPage, pageRequest, type Page } from './backend.ts';
 import { inView, type GraphView } from './view.ts';
 
 /** Below this confidence a record is queued for review unless the request says otherwise. */
@@ -25,41 +24,23 @@ export interface UnsureRecord {
   recorded_at: string;
 }
 
-/** The key records sort by, newest first: ties by node before edge, then id. */
-const keyOf = (item: UnsureRecord) => `${item.recorded_at}|${item.record}|${item.id}`;
-
 /**
  * The view's nodes and edges with a confidence below `below`: the latest `recorded_at` first,
- * ties by node before edge, then id; a page token carries the last one's key.
+ * ties by node before edge, then id (backend.ts newestFirstPage).
  */
 export function lowConfidenceRecords(view: GraphView, below: number, options: { pageSize?: number; pageToken?: string } = {}): Page<UnsureRecord> {
   const { size, after } = pageRequest(options.pageSize, options.pageToken);
-  const cursor = after === undefined ? undefined : cursorOf(after);
   const { graph } = view;
   const found: UnsureRecord[] = [];
-  for (const label of graph.labels()) {
-    for (const id of graph.nodesWithLabel(label)) {
-      const node = graph.node(id);
-      if (!node || node.labels[0] !== label || node.confidence >= below || !inView(node, view)) continue;
-      const { label: name, text } = node.properties;
-      found.push({ record: 'node', id, kind: label, what: typeof name === 'string' && name !== '' ? name : typeof text === 'string' && text !== '' ? text : id, confidence: node.confidence, recorded_at: node.recorded_at });
-    }
+  for (const node of graph.nodes.values()) {
+    const kind = node.labels[0];
+    if (kind === undefined || node.confidence >= below || !inView(node, view)) continue;
+    const { label: name, text } = node.properties;
+    found.push({ record: 'node', id: node.id, kind, what: typeof name === 'string' && name !== '' ? name : typeof text === 'string' && text !== '' ? text : node.id, confidence: node.confidence, recorded_at: node.recorded_at });
   }
-  for (const type of graph.edgeTypes()) {
-    for (const id of graph.edgesWithType(type)) {
-      const edge = graph.edge(id);
-      if (!edge || edge.confidence >= below || !inView(edge, view)) continue;
-      found.push({ record: 'edge', id, kind: type, what: `${graph.labelOf(edge.from)} → ${graph.labelOf(edge.to)}`, from: edge.from, to: edge.to, confidence: edge.confidence, recorded_at: edge.recorded_at });
-    }
+  for (const edge of graph.edges.values()) {
+    if (edge.confidence >= below || !inView(edge, view)) continue;
+    found.push({ record: 'edge', id: edge.id, kind: edge.type, what: `${graph.labelOf(edge.from)} → ${graph.labelOf(edge.to)}`, from: edge.from, to: edge.to, confidence: edge.confidence, recorded_at: edge.recorded_at });
   }
-  const newestFirst = (a: UnsureRecord, b: UnsureRecord) => (a.recorded_at !== b.recorded_at ? (a.recorded_at > b.recorded_at ? -1 : 1) : a.record !== b.record ? (a.record === 'node' ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  found.sort(newestFirst);
-  const start = cursor === undefined ? 0 : found.findIndex((item) => newestFirst(item, cursor) > 0);
-  return pageOf(start < 0 ? [] : found.slice(start, start + size + 1), size, keyOf);
-}
-
-function cursorOf(after: string): UnsureRecord {
-  const [recorded_at, record, ...rest] = after.split('|');
-  if ((record !== 'node' && record !== 'edge') || rest.length === 0) throw new ValidationError('invalid_page_token', 'page_token is not one this server issued', { field: 'page_token' });
-  return { record, id: rest.join('|'), kind: '', what: '', confidence: 0, recorded_at };
+  return newestFirstPage(found, (item) => item.recorded_at, (item) => `${item.record === 'node' ? 0 : 1}|${item.id}`, size, after);
 }

@@ -40,6 +40,12 @@ export function snapshotFile(dir: string, tenant: string, graphId: string): stri
   return path.join(dir, `${encodeURIComponent(tenant)}~${encodeURIComponent(graphId)}.snapshot`);
 }
 
+/** The graph whose snapshot a file under the snapshot folder is, by its name (snapshotFile's); undefined for any other file. */
+function graphOfSnapshotFile(name: string): { tenant: string; graphId: string } | undefined {
+  const match = /^([^~]*)~([^~]*)\.snapshot$/.exec(name);
+  return match ? { tenant: decodeURIComponent(match[1]), graphId: decodeURIComponent(match[2]) } : undefined;
+}
+
 export async function writeSnapshot(file: string, generation: string, revision: number, graph: GraphIndex): Promise<void> {
   const body = encodeGraph(graph.nodes.values(), graph.edges.values(), graph.nodeCount, graph.edgeCount);
   const header: SnapshotHeader = { format: FORMAT, generation, revision, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };
@@ -85,13 +91,14 @@ export async function snapshotGraphs(dir: string): Promise<{ tenant: string; gra
   } catch {
     return [];
   }
-  const found: { tenant: string; graphId: string; bytes: number; written: number }[] = [];
-  for (const name of names) {
-    const match = /^([^~]*)~([^~]*)\.snapshot$/.exec(name);
-    if (!match) continue;
-    const stats = await stat(path.join(dir, name)).catch(() => undefined);
-    if (stats) found.push({ tenant: decodeURIComponent(match[1]), graphId: decodeURIComponent(match[2]), bytes: stats.size, written: stats.mtimeMs });
-  }
+  const stated = await Promise.all(
+    names.map(async (name) => {
+      const graph = graphOfSnapshotFile(name);
+      const stats = graph && (await stat(path.join(dir, name)).catch(() => undefined));
+      return stats ? { ...graph!, bytes: stats.size, written: stats.mtimeMs } : undefined;
+    }),
+  );
+  const found = stated.filter((entry) => entry !== undefined);
   return found.sort((a, b) => b.written - a.written || (a.tenant + a.graphId < b.tenant + b.graphId ? -1 : 1)).map(({ tenant, graphId, bytes }) => ({ tenant, graphId, bytes }));
 }
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { readSource } from '../../engine/ingest/source.ts';
-import { extractionJobs } from '../../engine/queue/connection.ts';
+import { extractionJobs, queueConnection } from '../../engine/queue/connection.ts';
 import { documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
@@ -126,7 +126,7 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
     expect(outcome.failures).toEqual({ [poisonId]: expect.stringContaining('(empty_text)') });
     expect(poisonId).toBe(documentJobId('default', 'g', poison.text));
 
-    const jobs = extractionJobs(queue);
+    const jobs = extractionJobs(queueConnection(queue));
     try {
       const failed = await jobs.getJob(poisonId);
       expect(await failed!.getState()).toBe('failed');
@@ -146,7 +146,7 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
       if ('error' in outcome && !staysDown) flaky.down = false;
     };
     const worker = startExtractionWorker(retried, { store: flaky.store, pipeline }, { concurrency: 1, lockMs: 5_000, onDocument });
-    const jobs = extractionJobs(retried);
+    const jobs = extractionJobs(queueConnection(retried));
     try {
       await worker.ready;
       flaky.down = true;

@@ -202,8 +202,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
     // Only a party's accusation is hostile: a UN body, a rights group or the media, or one who speaks for them,
     // reports what it accuses, as "the UN said" does.
-    const hostile = speaker !== undefined && isParty(speaker.id);
-    if (speaker && aimedAt && hostile && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    if (speaker && aimedAt && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

@@ -1,5 +1,6 @@
 import type { ClaimType } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, RelationMention, TextSpan } from '../types.ts';
+import { QUOTE_INTRODUCTION, QUOTE_VERBS, quotations } from './first-person.ts';
 import { FIRST_PERSON_PLURAL, clauses, spanContains, type Sentence, type Token } from './text.ts';
 
 /**
@@ -269,8 +270,9 @@ function trailingAttribution(
   return { speaker, start };
 }
 
-/** Verbs that attribute a quotation, before or after its speaker. */
-export const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(?:\s+\S+)?|declared|wrote|warned|insisted|stressed|noted|explained|tweeted|posted)`;
+/** After a quotation: its verb of speech first ('", said the minister') or after its speaker ('," the minister said'). */
+const QUOTE_VERB_FIRST = new RegExp(String.raw`^\s*,?\s*${QUOTE_VERBS}\b`, 'i');
+const QUOTE_VERB_AFTER_SPEAKER = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\b${QUOTE_VERBS}\b`, 'i');
 
 /**
  * A sentence that opens with a quotation and names its speaker after it:
@@ -278,10 +280,6 @@ export const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told
  * The speaker is the actor after the verb in the first shape, the last actor before it
  * in the second; a speaker no actor names ("the secretary said") is none.
  */
-/** After a quotation: its verb of speech first ('", said the minister') or after its speaker ('," the minister said'). */
-const QUOTE_VERB_FIRST = new RegExp(String.raw`^\s*,?\s*${QUOTE_VERBS}\b`, 'i');
-const QUOTE_VERB_AFTER_SPEAKER = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\b${QUOTE_VERBS}\b`, 'i');
-
 function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMention[]): { words: TextSpan; speaker: ActorMention | undefined } | undefined {
   const sentenceText = text.slice(sentence.start, sentence.end);
   const opened = /^\s*["“]/.exec(sentenceText);
@@ -303,9 +301,6 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   return { words, speaker: before[before.length - 1] };
 }
 
-/** A verb of speech that introduces a quotation after it: 'X said: "', 'X told reporters on Monday, "'. */
-const QUOTE_INTRODUCTION = new RegExp(String.raw`\b${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*$`, 'i');
-
 /**
  * Quotations that run over more than one sentence, with their speaker: named after the
  * quotation ('"... . ...," the minister said') or before it ('X said: "... . ..."'); none
@@ -314,14 +309,15 @@ const QUOTE_INTRODUCTION = new RegExp(String.raw`\b${QUOTE_VERBS}[^.;"“”]{0,
 function quotationsAcrossSentences(text: string, sentences: readonly Sentence[], actors: ActorMention[], relations: RelationMention[]): { words: TextSpan; speaker: ActorMention | undefined }[] {
   const found: { words: TextSpan; speaker: ActorMention | undefined }[] = [];
   const sentenceAt = (offset: number) => sentences.find((sentence) => sentence.start <= offset && offset < sentence.end);
-  for (const match of text.matchAll(/[“"]([^“”"\n]{2,2000})[”"]/g)) {
-    const words = { start: match.index + 1, end: match.index + 1 + match[1].length };
-    const opening = sentenceAt(match.index);
+  for (const words of quotations(text)) {
+    if (words.end - words.start < 2) continue;
+    const quoteMark = words.start - 1;
+    const opening = sentenceAt(quoteMark);
     const closing = sentenceAt(words.end);
     if (!opening || !closing || opening === closing) continue;
     const closingActors = actors.filter((actor) => spanContains(closing, actor));
-    let speaker = quotedSpeech(text, { ...closing, start: match.index }, closingActors)?.speaker;
-    const before = text.slice(opening.start, match.index);
+    let speaker = quotedSpeech(text, { ...closing, start: quoteMark }, closingActors)?.speaker;
+    const before = text.slice(opening.start, quoteMark);
     const introduction = speaker ? null : QUOTE_INTRODUCTION.exec(before);
     if (introduction) {
       const openingActors = actors.filter((actor) => spanContains(opening, actor));

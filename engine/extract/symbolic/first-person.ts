@@ -1,5 +1,4 @@
 import type { ActorMention, TextSpan } from '../types.ts';
-import { QUOTE_VERBS } from './claims.ts';
 
 /**
  * "We", "our" and "us" inside a quotation stand for the organisation that speaks there:
@@ -8,6 +7,13 @@ import { QUOTE_VERBS } from './claims.ts';
  * of the TPLF,"). When neither says, references.ts treats them as it treats "they": the
  * organisation that was the subject of the sentences before, when only one fits.
  */
+
+/** Verbs that attribute a quotation, before or after its speaker. */
+export const QUOTE_VERBS = String.raw`(?:said|says|added|adds|stated|states|told\s+\S+(?:\s+\S+)?|declared|wrote|warned|insisted|stressed|noted|explained|tweeted|posted)`;
+/** What may stand between a verb of speech and the quotation it introduces ('said on Monday:', 'told reporters,'). */
+const INTRODUCTION_TAIL = String.raw`[^.;"“”]{0,40}?[:,]?\s*`;
+/** A verb of speech that introduces a quotation after it: 'X said: "', 'X told reporters on Monday, "'. */
+export const QUOTE_INTRODUCTION = new RegExp(String.raw`\b${QUOTE_VERBS}${INTRODUCTION_TAIL}$`, 'i');
 
 /** Quotations of the text, between straight or curly double quotes, within one paragraph. */
 export function quotations(text: string): TextSpan[] {
@@ -20,7 +26,7 @@ export const isOrganisation = (actor: ActorMention) => actor.actor_type !== 'ind
 /** After a quotation: its verb of speech first ('," said General X') or after its speaker ('," the ministry said'). */
 const ATTRIBUTION_AFTER = new RegExp(String.raw`^[\s,.!?]*[”"]?[\s,]*(?:${QUOTE_VERBS}\s+(?<after>[^.;"“”\n]{1,80})|(?<before>[^.;"“”\n]{1,80}?)\s+${QUOTE_VERBS}\b)`, 'i');
 /** Before a quotation: its speaker and verb of speech ('X said: "', 'X told reporters, "'). */
-const ATTRIBUTION_BEFORE = new RegExp(String.raw`(?<before>[^.;"“”\n]{1,120}?)\s+${QUOTE_VERBS}[^.;"“”]{0,40}?[:,]?\s*[“"]$`, 'i');
+const ATTRIBUTION_BEFORE = new RegExp(String.raw`(?<before>[^.;"“”\n]{1,120}?)\s+${QUOTE_VERBS}${INTRODUCTION_TAIL}[“"]$`, 'i');
 
 /** The organisation a quotation's speaker is, or speaks for; undefined when the text does not say. */
 export function quotedOrganisation(text: string, quotation: TextSpan, actors: readonly ActorMention[]): ActorMention | undefined {

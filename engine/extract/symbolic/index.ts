@@ -33,6 +33,9 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
 }
 
+/** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
+const REPORTED_BY = /\b(?:said|says|say|stated|states|told|reported|reports|announced|according\s+to|in\s+a\s+statement)\b/i;
+
 /**
  * An actor that attacks or sanctions another opposes it; actors that attack together are allies
  * ("Rwandan troops and M23 fighters attacked FARDC positions"). An attack between parties
@@ -40,9 +43,6 @@ export function findConflictEntities(doc: DocumentInput): Findings {
  * threatens or calls for ("called on the RSF to stop attacks on the Masalit"). Whoever reports the act is no
  * party to it ("UNICEF said children had been killed by the RSF").
  */
-/** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
-const REPORTED_BY = /\b(?:said|says|say|stated|states|told|reported|reports|announced|according\s+to|in\s+a\s+statement)\b/i;
-
 function oppositionsFromAssaults(text: string, events: EventMention[], relations: RelationMention[], tokens: Token[], sentences: Sentence[], actors: ActorMention[]): RelationMention[] {
   const found: RelationMention[] = [];
   const known = (type: RelationMention['type'], a: TextSpan, b: TextSpan) =>

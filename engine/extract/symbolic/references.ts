@@ -104,7 +104,7 @@ const DESCRIPTION_FITS: Record<string, Fits> = {
   army: ofTypes('armed_forces'), military: ofTypes('armed_forces'), forces: ofTypes('armed_forces'), troops: ofTypes('armed_forces'),
   rebels: ofTypes('armed_group'), insurgents: ofTypes('armed_group'), jihadists: ofTypes('armed_group'), militants: ofTypes('armed_group'),
   paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), force: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
-  government: ofTypes('government'), authorities: ofTypes('government'), administration: ofTypes('government'),
+  government: ofTypes('government'), authorities: ofTypes('government'),
   ...NOMINAL_HEADS,
 };
 

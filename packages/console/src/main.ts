@@ -35,7 +35,6 @@ const state = {
   workspaceId: undefined as string | undefined,
   asOf: undefined as string | undefined,
   asOfRange: [0, 0] as [number, number],
-  country: null as string | null,
   /** What is tied to the country chosen on the map: the other views show only that. */
   place: null as PlaceFilter | null,
   answer: undefined as QueryAnswer | undefined,
@@ -121,7 +120,6 @@ async function start(graphIds: string[]): Promise<void> {
 
 async function chooseGraph(graphId: string): Promise<void> {
   state.graphId = graphId;
-  state.country = null;
   state.place = null;
   renderFilterChip(null, clearPlace);
   localStorage.setItem(GRAPH_ITEM, graphId);
@@ -175,9 +173,9 @@ slider.addEventListener('change', () => {
   settling = setTimeout(() => void refresh(), AS_OF_SETTLE_MS);
 });
 
-/** Reads the current view again (after a new graph, an as_of, a correction). */
-async function refresh(): Promise<void> {
-  if (state.place) {
+/** Reads the current view again (after a new graph, an as_of, a correction); `ties: false` keeps the place filter's ties as read (a tab switched: the graph is as it was). */
+async function refresh({ ties = true } = {}): Promise<void> {
+  if (ties && state.place) {
     // the ties as the graph now is (another as_of, a correction)
     try {
       state.place = await tiedTo(state.graphId, state.place.country, state.place.name, state.asOf);
@@ -227,7 +225,7 @@ tabs('views', (name) => {
   state.view = name;
   quiet();
   if (name === 'query') graphView.refresh();
-  else void refresh();
+  else void refresh({ ties: false });
 });
 tabs('result-tabs', (name) => {
   if (name === 'graph') graphView.refresh();
@@ -391,8 +389,8 @@ async function drawPlaces(): Promise<void> {
     ]);
     const eventRows = rowsOf<EventRow>(events);
     const chooseCountry = (country: string | null, name: string) => void (country ? choosePlace(country, name).then(drawPlaces, failed) : clearPlace());
-    if (view === 'timeline') renderTimeline(eventRows, state.country, clearPlace, (id) => void openRecord({ node: id }));
-    else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.country, chooseCountry);
+    if (view === 'timeline') renderTimeline(eventRows, state.place?.country ?? null, clearPlace, (id) => void openRecord({ node: id }));
+    else await renderMap(rowsOf<PlaceRow>(places!), eventRows, state.place?.country ?? null, chooseCountry);
   } catch (error) {
     clear(byId(`view-${view}`), el('p', { class: 'muted' }, `Could not read the events and places: ${describe(error)}`));
     failed(error);
@@ -465,14 +463,12 @@ if (session.key()) {
 /** Filters the views by a country: what is tied to it is read, the chip shows it, the query's answer is shown again. */
 async function choosePlace(country: string, name: string): Promise<void> {
   const place = await tiedTo(state.graphId, country, name, state.asOf);
-  state.country = country;
   state.place = place;
   renderFilterChip(place, clearPlace);
   if (state.answer) showAnswer(state.answer);
 }
 
 function clearPlace(): void {
-  state.country = null;
   state.place = null;
   renderFilterChip(null, clearPlace);
   if (state.answer) showAnswer(state.answer);
