@@ -72,6 +72,8 @@ export interface QueuedDocument {
   source: string;
   text: string;
   title?: string;
+  /** The text's content hash, when the caller has it already (checkText's): not computed again. */
+  sha256?: string;
 }
 
 /** The graph's part of its jobs' ids: a hash, as tenants and graph names may hold '.' and BullMQ ids no ':'. */
@@ -80,8 +82,8 @@ function graphPart(tenant: string, graphId: string): string {
 }
 
 /** A document job's id: its graph's part and its text's content hash, so the same document enqueued again for the same graph is the same job. */
-export function documentJobId(tenant: string, graphId: string, text: string): string {
-  return `${graphPart(tenant, graphId)}.${sha256Of(text)}`;
+export function documentJobId(tenant: string, graphId: string, text: string, sha256 = sha256Of(text)): string {
+  return `${graphPart(tenant, graphId)}.${sha256}`;
 }
 
 /** A BullMQ key for a job (`queue:id`) back to the id. */
@@ -109,7 +111,7 @@ export async function enqueueCorpus(
   documents: readonly QueuedDocument[],
   settings: { attempts?: number; backoffMs?: number } = {},
 ): Promise<EnqueuedCorpus> {
-  const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text));
+  const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text, document.sha256));
   const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256Of(jobIds.join('\n'))}`;
   const connection = queueConnection(url);
   const queue = extractionJobs(connection);
@@ -279,6 +281,12 @@ async function corpusOutcome(job: Job): Promise<CorpusJobResult> {
 function unrecoverable(error: unknown): Error {
   const documentsFault = error instanceof ValidationError || error instanceof TooLargeError;
   return documentsFault ? new UnrecoverableError(`${error.message} (${error.code})`) : (error as Error);
+}
+
+/** What failed a document's job, from the failure text BullMQ keeps: `message (code)` for the document's own fault (unrecoverable), else the error's message. */
+export function documentFailure(failure: string): { code: string; reason: string } {
+  const coded = /^(.*) \(([a-z_]+)\)$/s.exec(failure);
+  return coded ? { code: coded[2], reason: coded[1] } : { code: 'extraction_failed', reason: failure };
 }
 
 async function extractDocument(

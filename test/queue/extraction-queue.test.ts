@@ -13,7 +13,7 @@ import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/ex
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { readSource } from '../../engine/ingest/source.ts';
 import { extractionJobs, queueConnection } from '../../engine/queue/connection.ts';
-import { documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
+import { documentFailure, documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
@@ -124,6 +124,8 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
     expect(outcome.results[known]).toMatchObject({ source: documents[0].source, status: 'skipped' });
     expect(outcome.results[freshId]).toMatchObject({ source: 'note.txt', status: 'ingested' });
     expect(outcome.failures).toEqual({ [poisonId]: expect.stringContaining('(empty_text)') });
+    expect(documentFailure(outcome.failures[poisonId])).toMatchObject({ code: 'empty_text', reason: expect.not.stringContaining('(empty_text)') });
+    expect(documentFailure('Connection terminated unexpectedly')).toEqual({ code: 'extraction_failed', reason: 'Connection terminated unexpectedly' });
     expect(poisonId).toBe(documentJobId('default', 'g', poison.text));
 
     const jobs = extractionJobs(queueConnection(queue));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checkText } from '@parley/engine/extract/pipeline.ts';
 import { batchFailure, batchSummary, listCorpus, type BatchDocument } from '@parley/engine/ingest/batch.ts';
 import { readSource } from '@parley/engine/ingest/source.ts';
-import { enqueueCorpus, followCorpus, type DocumentOutcome, type QueuedDocument } from '@parley/engine/queue/extraction.ts';
+import { documentFailure, enqueueCorpus, followCorpus, type DocumentOutcome, type QueuedDocument } from '@parley/engine/queue/extraction.ts';
 import { isPostgresUrl } from '@parley/engine/store/store.ts';
 import { loadConfig } from '@parley/server/config.ts';
 import { openStore } from '@parley/server/open.ts';
@@ -17,12 +17,6 @@ import { printSummary, progressReporter, writeReport } from './analyze-corpus-ru
  * commit them into the shared store; this command follows the flow and writes the report
  * when it completes. Stopped and run again, it finds its flow and follows it on.
  */
-
-/** What failed a job, back from BullMQ's failure text: `message (code)` for the document's own fault. */
-function failureOf(source: string, error: string): BatchDocument {
-  const coded = /^(.*) \(([a-z_]+)\)$/s.exec(error);
-  return { source, status: 'failed', code: coded ? coded[2] : 'extraction_failed', reason: coded ? coded[1] : error };
-}
 
 export async function analyzeCorpusOnQueue(dir: string, queue: string, options: AnalyzeCorpusOptions): Promise<number> {
   const folder = path.resolve(dir);
@@ -41,8 +35,8 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
   for (const [index, source] of sources.entries()) {
     try {
       const read = await readSource(folder, source);
-      checkText(read.text);
-      documents.push({ index, source: read.source, text: read.text, ...(read.title ? { title: read.title } : {}) });
+      const { sha256 } = checkText(read.text);
+      documents.push({ index, source: read.source, text: read.text, sha256, ...(read.title ? { title: read.title } : {}) });
     } catch (error) {
       unread.set(index, batchFailure(source, error));
     }
@@ -72,7 +66,7 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
     const [first, ...same] = byJob.get(jobId) ?? [];
     if (first === undefined) return;
     settle(first, 'error' in outcome
-      ? failureOf(sources[first], outcome.error)
+      ? { source: sources[first], status: 'failed', ...documentFailure(outcome.error) }
       : { source: sources[first], status: outcome.result.status, ...(outcome.result.sentences !== undefined ? { sentences: outcome.result.sentences, added: outcome.result.added! } : {}) });
     for (const index of same) settle(index, { source: sources[index], status: 'skipped' });
   };
