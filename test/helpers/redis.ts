@@ -3,8 +3,9 @@
  * machine, by `.ci/run` in CI): on a free loopback port, no persistence, stopped by stop().
  * Used by the queue tests (queue-backends.ts) and bench/scale.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { freePort } from './postgres.ts';
+import { spawnUntil } from './spawn-until.ts';
 
 const REDIS_SERVER = 'redis-server';
 
@@ -20,17 +21,9 @@ export interface TestRedis {
 
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-  });
-  child.removeAllListeners('exit');
+  const { child } = await spawnUntil(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, 'redis-server', (output) =>
+    output.includes('Ready to accept connections') || undefined,
+  );
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: () =>

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { spawnUntil } from './spawn-until.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -13,20 +14,10 @@ export interface ServerProcess {
 
 /** A server in a process of its own (`node ...args`, in the repository), once it says it listens. */
 export async function spawnServer(args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${output}`)));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      stream.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        const listening = /listening at (http:\/\/[\d.:]+)/.exec(output);
-        if (listening) resolve(listening[1]);
-      });
-    }
-  });
-  child.removeAllListeners('exit');
-  return { child, base, output: () => output };
+  const { child, output, found: base } = await spawnUntil(process.execPath, args, { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env } }, 'the server', (printed) =>
+    /listening at (http:\/\/[\d.:]+)/.exec(printed)?.[1],
+  );
+  return { child, base, output };
 }
 
 /** SIGTERM, then its exit code once it has closed. */

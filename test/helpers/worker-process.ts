@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './server-process.ts';
+import { spawnUntil } from './spawn-until.ts';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -10,17 +11,8 @@ export interface WorkerProcess {
 
 /** A `parley worker` process taking from `queue` (two documents at once), once it says it takes jobs. */
 export async function startWorker(queue: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'packages/cli/bin/parley.mjs'), 'worker', '--queue', queue, '--concurrency', '2'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the worker exited (${code}): ${output}`)));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      stream.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('taking jobs')) resolve();
-      });
-    }
-  });
-  child.removeAllListeners('exit');
-  return { child, output: () => output };
+  const { child, output } = await spawnUntil(process.execPath, [path.join(ROOT, 'packages/cli/bin/parley.mjs'), 'worker', '--queue', queue, '--concurrency', '2'], { cwd: ROOT, env }, 'the worker', (printed) =>
+    printed.includes('taking jobs') || undefined,
+  );
+  return { child, output };
 }
