@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { measureRoundTrips } from '../engine/queue/round-trip.ts';
+import { measureRoundTrips } from './queue-round-trip.ts';
 import { freshDatabase, startPostgres } from '../test/helpers/postgres.ts';
 import { redisInstalled, startRedis, type TestRedis } from '../test/helpers/redis.ts';
 import { startWorker } from '../test/helpers/worker-process.ts';

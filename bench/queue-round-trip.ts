@@ -1,11 +1,11 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { queueConnection } from './connection.ts';
+import { queueConnection } from '../engine/queue/connection.ts';
 
 /**
  * The queue's own cost per job, apart from any work: no-op jobs on a queue of their own
  * (`parley-probe`, so extraction workers never take them) added, taken by a worker in this
  * process and seen completed, one at a time (the round trip a document job pays on top of its
- * extraction) and in bulk (the most jobs per second the queue passes). For bench/scale.
+ * extraction) and in bulk (the most jobs per second the queue passes). Used by bench/scale.ts.
  */
 
 const PROBE_QUEUE = 'parley-probe';
