@@ -35,6 +35,12 @@ export function rowsOf<T>(answer: Pick<QueryAnswer, 'columns' | 'rows'>): T[] {
   return answer.rows.map((row) => Object.fromEntries(answer.columns.map((column, i) => [column, row[i] ?? null])) as T);
 }
 
+/** An event's type as the timeline groups it. */
+export const typeOf = (event: EventRow): string => event.type || 'untyped';
+
+/** The fatalities the events report (an event without a number counts none). */
+export const killedIn = (events: readonly EventRow[]): number => events.reduce((sum, event) => sum + (typeof event.fatalities === 'number' ? event.fatalities : 0), 0);
+
 /** Events by month (YYYY-MM), months without events included between the first and the last. */
 export function byMonth(events: EventRow[]): { month: string; events: EventRow[]; fatalities: number }[] {
   const dated = events.filter((event) => typeof event.date === 'string' && /^\d{4}-\d{2}/.test(event.date));
@@ -50,7 +56,7 @@ export function byMonth(events: EventRow[]): { month: string; events: EventRow[]
   for (;;) {
     const key = `${year}-${String(month).padStart(2, '0')}`;
     const list = months.get(key) ?? [];
-    out.push({ month: key, events: list, fatalities: list.reduce((sum, event) => sum + (typeof event.fatalities === 'number' ? event.fatalities : 0), 0) });
+    out.push({ month: key, events: list, fatalities: killedIn(list) });
     if (key >= sorted[sorted.length - 1]) break;
     month += 1;
     if (month > 12) [year, month] = [year + 1, 1];
@@ -68,10 +74,10 @@ export interface TypeCount {
 export function byType(events: EventRow[]): TypeCount[] {
   const types = new Map<string, TypeCount>();
   for (const event of events) {
-    const type = event.type || 'untyped';
+    const type = typeOf(event);
     const count = types.get(type) ?? (types.set(type, { type, events: 0, fatalities: 0 }).get(type)!);
     count.events += 1;
-    count.fatalities += typeof event.fatalities === 'number' ? event.fatalities : 0;
+    count.fatalities += killedIn([event]);
   }
   return [...types.values()].sort((a, b) => b.events - a.events || (a.type < b.type ? -1 : 1));
 }

@@ -1,7 +1,7 @@
 // Events by month, each month's bar split by event type, the dead per month beneath; the events
 // per type; a type to show alone; the events listed below, filtered by the map's country.
 import { byId, clear, el } from './dom.ts';
-import { byMonth, byType, MAX_ROWS, type EventRow } from './events.ts';
+import { byMonth, byType, killedIn, MAX_ROWS, typeOf, type EventRow } from './events.ts';
 
 /** The colours of the most frequent types, in that order; the rest share the last. */
 const TYPE_COLOURS = ['#1f5fa8', '#b35c00', '#2f7d32', '#7a3e9d', '#00838f', '#8d6e00', '#c2185b', '#6a737d'];
@@ -17,12 +17,12 @@ export function renderTimeline(events: EventRow[], country: string | null, clear
   const types = byType(inCountry);
   if (chosenType !== null && !types.some((count) => count.type === chosenType)) chosenType = null;
   const colourOf = new Map(types.map((count, i) => [count.type, TYPE_COLOURS[Math.min(i, TYPE_COLOURS.length - 1)]]));
-  const shown = chosenType === null ? inCountry : inCountry.filter((event) => (event.type || 'untyped') === chosenType);
+  const shown = chosenType === null ? inCountry : inCountry.filter((event) => typeOf(event) === chosenType);
   const months = byMonth(shown);
   const most = Math.max(1, ...months.map((month) => month.events.length));
   const mostKilled = Math.max(1, ...months.map((month) => month.fatalities));
   const undated = shown.filter((event) => !event.date).length;
-  const killed = shown.reduce((sum, event) => sum + (typeof event.fatalities === 'number' ? event.fatalities : 0), 0);
+  const killed = killedIn(shown);
   const redraw = () => renderTimeline(events, country, clearCountry, select);
 
   const typeFilter = el('select', { id: 'event-type', 'aria-label': 'Event type to show' }, el('option', { value: '' }, `all types (${inCountry.length})`), ...types.map((count) => el('option', { value: count.type }, `${count.type} (${count.events})`)));
