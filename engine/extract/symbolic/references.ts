@@ -168,12 +168,13 @@ export function resolveReferences(
   const resolved: ActorMention[] = [];
   const named = actors.filter((actor) => !isDescription(actor));
   /** Each sentence's subjects by segment, as of how many references were resolved when they were read. */
-  const subjects = new Map<number, { resolvedCount: number; segments: ActorMention[][] }>();
-  const subjectsIn = (sentenceIndex: number): ActorMention[][] => {
-    let known = subjects.get(sentenceIndex);
+  const subjects = new Map<string, { resolvedCount: number; segments: ActorMention[][] }>();
+  const subjectsIn = (sentenceIndex: number, reportedClauses: boolean): ActorMention[][] => {
+    const key = `${sentenceIndex}:${reportedClauses}`;
+    let known = subjects.get(key);
     if (!known || known.resolvedCount !== resolved.length) {
-      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved]) };
-      subjects.set(sentenceIndex, known);
+      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved], reportedClauses) };
+      subjects.set(key, known);
     }
     return known.segments;
   };
@@ -253,7 +254,7 @@ const AMBIGUOUS = Symbol('ambiguous');
  */
 function chooseAntecedent(
   expression: Expression, pool: ActorMention[], sentences: readonly Sentence[], sentenceIndex: number,
-  subjectsIn: (sentenceIndex: number) => ActorMention[][], attributed: (sentenceIndex: number) => boolean,
+  subjectsIn: (sentenceIndex: number, reportedClauses: boolean) => ActorMention[][], attributed: (sentenceIndex: number) => boolean,
 ): ActorMention | typeof AMBIGUOUS | undefined {
   let candidates = pool;
   if (expression.head) {
@@ -264,7 +265,9 @@ function chooseAntecedent(
     if (headed.length > 0 || expression.needsHead) candidates = headed;
   }
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
-  const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
+  // A reported clause's subject is one for a pronoun in its own sentence ("The ministry said Iran must stop its attacks"), not after it.
+  const segmentsOf = (index: number) => subjectsIn(index, index === sentenceIndex);
+  const isSubject = (actor: ActorMention) => segmentsOf(sentenceOf(actor)).some((segment) => segment.includes(actor));
   if (expression.subjectsOnly) candidates = candidates.filter((actor) => sentenceOf(actor) === sentenceIndex || isSubject(actor));
   if (expression.object) candidates = candidates.filter((actor) => sentenceOf(actor) !== sentenceIndex || !isSubject(actor));
   if (candidates.length === 0) return undefined;
@@ -272,7 +275,7 @@ function chooseAntecedent(
   const recent = candidates.filter((actor) => sentenceOf(actor) === latest);
   const distinct = latestByIdentity(recent);
   if (distinct.length === 1) return distinct[0];
-  const segments = subjectsIn(latest).map((segment) => segment.filter((actor) => recent.includes(actor))).filter((segment) => segment.length > 0);
+  const segments = segmentsOf(latest).map((segment) => segment.filter((actor) => recent.includes(actor))).filter((segment) => segment.length > 0);
   // "Fighters of the SDF and Coalition advisers raided ..., the SDF said. The group said": an earlier sentence's source speaks on.
   const deciding = latest === sentenceIndex || attributed(latest) ? segments[segments.length - 1] : segments[0];
   const subjects = latestByIdentity(deciding ?? []);
@@ -323,9 +326,10 @@ const SEGMENT_OPENERS = new Set([',', ';', ':', '(', 'that', 'but', 'while', 'wh
 /**
  * Per segment of a sentence (split at commas, "that", subordinating words), the actors before
  * its first finite verb and not governed by a preposition: "Lammy met Rubio" has Lammy;
- * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran.
+ * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran. With
+ * `reportedClauses`, a reporting verb opens a segment as "that" does ("The ministry said Iran must stop").
  */
-function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[]): ActorMention[][] {
+function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[], reportedClauses: boolean): ActorMention[][] {
   const inSentence = mentions.filter((mention) => spanContains(sentence, mention));
   const inMention = (token: Token) => inSentence.some((mention) => spanContains(mention, token));
   const segments: ActorMention[][] = [];
@@ -349,7 +353,7 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
       continue;
     }
     // "The ministry said Algeria had respected ...": a reporting verb opens the clause it reports, "that" or not.
-    const reports = REPORTING_VERBS.has(token.lower);
+    const reports = reportedClauses && REPORTING_VERBS.has(token.lower);
     if (SEGMENT_OPENERS.has(token.lower) || reports) {
       if (current.length > 0) segments.push(current);
       current = [];
