@@ -40,7 +40,8 @@ import {
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
  * plus actors and claims per conflict setting, for each layer: the symbolic layer alone, the
  * transformer model alone (its spans typed as the pipeline types them; it finds no
- * claims, events or dates) and both combined under the default policy. The model is the
+ * claims, events or dates) and both combined under the default policy. The symbolic layer alone
+ * is what the service runs unless a model is set (PARLEY_NER_MODEL_DIR); the labels say so. The model is the
  * shipped one unless PARLEY_NER_MODEL_DIR names another (`none`: symbolic layer only).
  * `--policies` adds a combined run for every candidate policy of
  * engine/extract/structure/combine.ts, reusing the model's output. `--set documents` scores
@@ -469,7 +470,7 @@ async function main(): Promise<void> {
       throw new NothingToEvaluateError(`the ${firstLayer} layer does not load, so there is nothing to evaluate yet: ${(error as Error).message.split('\n')[0]}`);
     }
     try {
-      await evaluation.evaluate(firstLayer === layer ? 'symbolic layer alone' : 'symbolic layer findings', symbolicAlone);
+      await evaluation.evaluate(firstLayer === layer ? `symbolic layer alone${layer === 'pipeline' ? " (the service's default)" : ''}` : 'symbolic layer findings', symbolicAlone);
     } finally {
       await symbolicAlone.close();
     }
@@ -491,7 +492,7 @@ async function main(): Promise<void> {
       const ner = memoised(opened.backend);
       const runs: [string, Extractor][] = [['transformer model alone', modelExtractor(ner)]];
       for (const policy of args.policies ? COMBINATION_POLICIES : [DEFAULT_COMBINATION]) {
-        runs.push([`symbolic + model, "${policy.name}"${policy === DEFAULT_COMBINATION ? ' (default)' : ''}`, await openExtractor(layer, ner, opened.status, policy)]);
+        runs.push([`symbolic + model, "${policy.name}"${policy === DEFAULT_COMBINATION ? ' (default combination when a model is set)' : ''}`, await openExtractor(layer, ner, opened.status, policy)]);
       }
       try {
         for (const [name, extractor] of runs) {

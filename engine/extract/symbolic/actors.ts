@@ -293,6 +293,15 @@ export function titledCandidates(context: Context): ActorCandidate[] {
     const length = nameLength(tokens, nameStart);
     if (length === 0) continue;
     const nameEnd = nameStart + length;
+    // "the General Staff", "General Command": a rank before an organisation's head word names the body, not a person.
+    const body = ORGANISATION_HEADS[tokens[nameEnd - 1].lower];
+    if (body) {
+      if (nameStart !== titleEnd) continue;
+      const organisation = mention(context, i, nameEnd, refineOrganisationType(context.text.slice(tokens[i].start, tokens[nameEnd - 1].end), body), 'pattern', 0.75);
+      found.push({ mention: organisation, reserve: organisation, priority: ACTOR_PRIORITY.organisation });
+      i = nameEnd - 1;
+      continue;
+    }
     const nameText = context.text.slice(tokens[nameStart].start, tokens[nameEnd - 1].end);
     const [known] = knownActors().matchesAt(tokens, nameStart, nameEnd).filter((m) => m.endToken === nameEnd);
     const titleText = context.text.slice(tokens[i].start, tokens[titleEnd - 1].end);

@@ -183,6 +183,23 @@ function appositiveRole(text: string, person: TextSpan): string | undefined {
   return words && ROLE_HEADS.has(words[words.length - 1].toLowerCase()) ? apposition![1] : undefined;
 }
 
+/**
+ * The office an apposition before the person gives them: "The United Nations Special Envoy for Yemen,
+ * Hans Grundberg," → "United Nations Special Envoy", "Its speaker, Tomas Hrell," → "speaker". The
+ * phrase opens its sentence, follows a dateline's dash, a comma or "and" ("... and his Turkish counterpart, X,").
+ */
+function officeInAppositionBefore(text: string, person: TextSpan): string | undefined {
+  const before = person.start > 90 ? text.slice(person.start - 90, person.start) : `. ${text.slice(0, person.start)}`;
+  const apposition = /(?:[.!?]["”]?\s+|\s[—–-]\s+|,\s+|\band\s+)(?:the|a|an|its|their|his|her)\s+([^,;.()"“”—–]{1,60}?),\s*$/iu.exec(before);
+  const head = apposition?.[1].split(/\s+(?:of|for|to|at|in)\s+/)[0];
+  const words = head?.split(/\s+/);
+  return words && ROLE_HEADS.has(words[words.length - 1].toLowerCase()) ? head : undefined;
+}
+
+/** "his Turkish counterpart, X," and "X, her Rwandan counterpart,": a person holding the same office as the one named before. */
+const COUNTERPART_BEFORE = /\b(?:his|her|their)\s+(?:[\p{L}-]+\s+)?counterpart,\s*$/iu;
+const COUNTERPART_AFTER = /^,\s+(?:his|her|their)\s+(?:[\p{L}-]+\s+)?counterpart\b/iu;
+
 /** Rank abbreviations as a role names them ("Lt. Gen. X ... the general said"). */
 const RANK_WORDS: Record<string, string> = {
   gen: 'general', lt: 'lieutenant', maj: 'major', col: 'colonel', brig: 'brigadier', adm: 'admiral', capt: 'captain', cdr: 'commander', sgt: 'sergeant',
@@ -192,9 +209,10 @@ export const ROLE_HEADS = new Set([
   'secretary', 'minister', 'general', 'president', 'ambassador', 'envoy', 'commander', 'admiral', 'colonel', 'brigadier', 'governor',
   'chancellor', 'secretary-general', 'spokesman', 'spokeswoman', 'spokesperson', 'adviser', 'representative', 'commissioner', 'marshal',
   'leader', 'chief', 'director', 'researcher', 'mediator', 'negotiator', 'prosecutor', 'coordinator', 'rapporteur', 'premier',
+  'speaker',
 ]);
 /** Words after a lower-case role that show it is a noun phrase of its own ("the general election", "the minister of"), not a person. */
-const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|wrote|writes|later|in|on|then|again|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed)$/u;
+const ROLE_FOLLOWERS = /^(?:[.,;:!?)"”']|'s|said|says|wrote|writes|later|in|on|then|again|told|added|adds|stressed|warned|insisted|noted|declared|announced|met|visited|arrived|left|spoke|called|urged|replied|responded|also|has|had|is|was|will|would|did|who|\p{L}+ed|holds|calls|urges|insists|warns|accuses|denies|demands|stresses|rejects|reiterates|welcomes|condemns|notes|asks)$/u;
 
 /** A title's words as roles compare them: lower case, ranks spelled out, no dots. */
 function roleWords(title: string): string[] {
@@ -239,9 +257,16 @@ export const ROLE_LOOKBACK_SENTENCES = 5;
 export function roleReferences(context: Context, sentences: readonly Sentence[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const persons = actors.filter((actor) => actor.actor_type === 'individual' && actor.title !== actor.text);
   if (persons.length === 0) return [];
-  // "Ana Velt, the Kivaran defence minister, said": the office in apposition is hers as a title before her name would be.
-  const roleOf = new Map(persons.map((person) => [person, person.title ?? appositiveRole(context.text, person)]));
-  const titled = persons.filter((actor) => roleOf.get(actor));
+  // "Ana Velt, the Kivaran defence minister, said": the office in apposition is hers as a title before her name would be;
+  // "Major General Yahya Rasool, the military spokesman," holds both ("the general", "the spokesman").
+  const rolesOf = new Map(persons.map((person) => [person, [person.title, appositiveRole(context.text, person), officeInAppositionBefore(context.text, person)].filter((role): role is string => role !== undefined)]));
+  // "Foreign Minister Fuad Hussein and his Turkish counterpart, Hakan Fidan,": a counterpart holds the office of the person before him.
+  for (const person of persons) {
+    const counterpart = COUNTERPART_BEFORE.test(context.text.slice(Math.max(0, person.start - 40), person.start)) || COUNTERPART_AFTER.test(context.text.slice(person.end, person.end + 40));
+    const other = counterpart ? persons.filter((before) => before.end <= person.start && rolesOf.get(before)!.length > 0).pop() : undefined;
+    if (other) rolesOf.get(person)!.push(...rolesOf.get(other)!);
+  }
+  const titled = persons.filter((actor) => rolesOf.get(actor)!.length > 0);
   const personOf = (actor: ActorMention) => actor.canonical ?? actor.text;
   const holderBefore = (position: number, role: readonly string[], untitledHolder: boolean) => {
     const windowStart = sentences[Math.max(0, tokenIndexAt(sentences, position + 1) - 1 - ROLE_LOOKBACK_SENTENCES)].start;
@@ -249,15 +274,15 @@ export function roleReferences(context: Context, sentences: readonly Sentence[],
     const recent = inWindow.map(personOf);
     // By any of their names: "Lammy" is David Lammy.
     const mentioned = (person: ActorMention) => recent.some((name) => name === personOf(person) || personOf(person).endsWith(` ${name}`));
-    const holding = titled.filter((person) => {
-      const title = roleWords(roleOf.get(person)!);
-      return person.end <= position && (endsWith(title, role) || endsWith(titleHead(title), role));
-    });
+    const holding = titled.filter((person) => person.end <= position && rolesOf.get(person)!.some((office) => {
+      const title = roleWords(office);
+      return endsWith(title, role) || endsWith(titleHead(title), role);
+    }));
     const holders = holding.filter(mentioned);
     // A holder named with the office only beyond the window is too far back to follow ("the secretary said" is nobody then).
     if (holding.length > 0 || !untitledHolder) return new Set(holders.map(personOf)).size === 1 ? holders[holders.length - 1] : undefined;
     // No one holds the role by title ("the envoy" after "The head of BINUH, María Salvador"): the one person named without a title, if only one is.
-    const untitled = inWindow.filter((person) => persons.includes(person) && !roleOf.get(person) && !titled.some((other) => personOf(other).endsWith(personOf(person))));
+    const untitled = inWindow.filter((person) => persons.includes(person) && !titled.includes(person) && !titled.some((other) => personOf(other).endsWith(personOf(person))));
     return new Set(untitled.map(personOf)).size === 1 && new Set(recent).size === new Set(untitled.map(personOf)).size ? untitled[untitled.length - 1] : undefined;
   };
   const asHolder = (person: ActorMention): Partial<ActorMention> => ({

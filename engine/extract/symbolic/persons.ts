@@ -19,7 +19,7 @@ import type { Token } from './text.ts';
 const PERSON_ROLES = new Set([
   ...ROLE_HEADS, 'head', 'official', 'officer', 'chairman', 'chairwoman', 'chairperson', 'advisor', 'delegate', 'executive', 'founder',
   'deputy', 'member', 'lawmaker', 'senator', 'mayor', 'analyst', 'investigator', 'activist', 'journalist', 'correspondent', 'doctor',
-  'lawyer', 'editor', 'cleric', 'emir', 'general-secretary', 'candidate', 'politician',
+  'lawyer', 'editor', 'cleric', 'emir', 'general-secretary', 'candidate', 'politician', 'counterpart',
 ]);
 /** Words that open a description of a person in apposition ("X, the ...", "X, a ...", "X, its ..."). */
 const APPOSITION_OPENERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her']);
@@ -71,12 +71,17 @@ function describedAfter(tokens: Token[], end: number): boolean {
   return opens && roleBeforeHeadEnds(tokens, end + 1);
 }
 
-/** "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the sentence; its words after the article. */
+/**
+ * "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the
+ * sentence or after a comma or "and" ("In a televised address, the group's military spokesman, X,"; "X and his Turkish
+ * counterpart, Y,"); its words after the article.
+ */
 function officeBefore(tokens: Token[], first: number, sentenceStarts: Set<number>): TextSpan | undefined {
   if (tokens[first - 1]?.text !== ',') return undefined;
   for (let k = first - 2; k >= 0 && first - k <= APPOSITION_TOKENS + 2; k--) {
     if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return undefined;
-    if (!sentenceStarts.has(k)) continue;
+    const opensPhrase = sentenceStarts.has(k) || tokens[k - 1]?.text === ',' || tokens[k - 1]?.lower === 'and';
+    if (!opensPhrase || (!sentenceStarts.has(k) && !APPOSITION_OPENERS.has(tokens[k].lower))) continue;
     return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k) ? { start: tokens[k + 1].start, end: tokens[first - 2].end } : undefined;
   }
   return undefined;

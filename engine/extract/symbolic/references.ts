@@ -3,6 +3,7 @@ import type { ActorMention, LocationMention, TextSpan } from '../types.ts';
 import { normaliseForIdentity } from '../../store/ids.ts';
 import { isGenericMention, type Context } from './actors.ts';
 import { isOrganisation, quotedOrganisation, quotations } from './first-person.ts';
+import { DEMONYMS } from './gazetteer/places.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
 import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -79,6 +80,8 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   bloc: ofTypes('international_org', 'political_party'),
   administration: ofTypes('government'),
   faction: ofTypes('armed_group', 'political_party'),
+  // "The force" after a peacekeeping mission or a state's task force, as after an armed group.
+  force: ofTypes('armed_group', 'armed_forces', 'international_org'),
 };
 /** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
 const HEADS_OF_NAMES = new Set(['administration']);
@@ -103,7 +106,7 @@ const COLLECTIVE_BEARERS = new Set(['forces', 'partners', 'troops', 'aircraft', 
 const DESCRIPTION_FITS: Record<string, Fits> = {
   army: ofTypes('armed_forces'), military: ofTypes('armed_forces'), forces: ofTypes('armed_forces'), troops: ofTypes('armed_forces'),
   rebels: ofTypes('armed_group'), insurgents: ofTypes('armed_group'), jihadists: ofTypes('armed_group'), militants: ofTypes('armed_group'),
-  paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), force: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
+  paramilitaries: ofTypes('armed_group'), paramilitary: ofTypes('armed_group'), gangs: ofTypes('armed_group'),
   government: ofTypes('government'), authorities: ofTypes('government'),
   ...NOMINAL_HEADS,
 };
@@ -165,15 +168,17 @@ export function resolveReferences(
   const resolved: ActorMention[] = [];
   const named = actors.filter((actor) => !isDescription(actor));
   /** Each sentence's subjects by segment, as of how many references were resolved when they were read. */
-  const subjects = new Map<number, { resolvedCount: number; segments: ActorMention[][] }>();
-  const subjectsIn = (sentenceIndex: number): ActorMention[][] => {
-    let known = subjects.get(sentenceIndex);
+  const subjects = new Map<string, { resolvedCount: number; segments: ActorMention[][] }>();
+  const subjectsIn = (sentenceIndex: number, reportedClauses: boolean): ActorMention[][] => {
+    const key = `${sentenceIndex}:${reportedClauses}`;
+    let known = subjects.get(key);
     if (!known || known.resolvedCount !== resolved.length) {
-      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved]) };
-      subjects.set(sentenceIndex, known);
+      known = { resolvedCount: resolved.length, segments: subjectsOf(context.text, tokens, sentences[sentenceIndex], [...named, ...resolved], reportedClauses) };
+      subjects.set(key, known);
     }
     return known.segments;
   };
+  const attributed = (sentenceIndex: number) => TRAILING_ATTRIBUTION.test(context.text.slice(sentences[sentenceIndex].start, sentences[sentenceIndex].end));
   const found: ActorMention[] = [];
   /** Each person's gender as far as the document has said it (a title, a pronoun resolved to them). */
   const genders = new Map<string, Gender>();
@@ -211,7 +216,7 @@ export function resolveReferences(
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
     const voice = expression.quotation && quotedOrganisation(context.text, expression.quotation, [...named, ...resolved]);
-    const antecedent = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
+    const antecedent = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn, attributed) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
@@ -249,18 +254,20 @@ const AMBIGUOUS = Symbol('ambiguous');
  */
 function chooseAntecedent(
   expression: Expression, pool: ActorMention[], sentences: readonly Sentence[], sentenceIndex: number,
-  subjectsIn: (sentenceIndex: number) => ActorMention[][],
+  subjectsIn: (sentenceIndex: number, reportedClauses: boolean) => ActorMention[][], attributed: (sentenceIndex: number) => boolean,
 ): ActorMention | typeof AMBIGUOUS | undefined {
   let candidates = pool;
   if (expression.head) {
     // A government must be named so in the text ("Government of National Unity"), not only by the canonical name a delegation got.
     const headed = expression.needsHead
       ? candidates.filter((actor) => !actor.reference && wordsOf(actor.text).includes(expression.head!))
-      : candidates.filter((actor) => nameWords(actor).includes(expression.head!));
+      : candidates.filter((actor) => nameHolds(actor, expression.head!));
     if (headed.length > 0 || expression.needsHead) candidates = headed;
   }
   const sentenceOf = (actor: ActorMention) => Math.max(0, tokenIndexAt(sentences, actor.start + 1) - 1);
-  const isSubject = (actor: ActorMention) => subjectsIn(sentenceOf(actor)).some((segment) => segment.includes(actor));
+  // A reported clause's subject is one for a pronoun in its own sentence ("The ministry said Iran must stop its attacks"), not after it.
+  const segmentsOf = (index: number) => subjectsIn(index, index === sentenceIndex);
+  const isSubject = (actor: ActorMention) => segmentsOf(sentenceOf(actor)).some((segment) => segment.includes(actor));
   if (expression.subjectsOnly) candidates = candidates.filter((actor) => sentenceOf(actor) === sentenceIndex || isSubject(actor));
   if (expression.object) candidates = candidates.filter((actor) => sentenceOf(actor) !== sentenceIndex || !isSubject(actor));
   if (candidates.length === 0) return undefined;
@@ -268,8 +275,9 @@ function chooseAntecedent(
   const recent = candidates.filter((actor) => sentenceOf(actor) === latest);
   const distinct = latestByIdentity(recent);
   if (distinct.length === 1) return distinct[0];
-  const segments = subjectsIn(latest).map((segment) => segment.filter((actor) => recent.includes(actor))).filter((segment) => segment.length > 0);
-  const deciding = latest === sentenceIndex ? segments[segments.length - 1] : segments[0];
+  const segments = segmentsOf(latest).map((segment) => segment.filter((actor) => recent.includes(actor))).filter((segment) => segment.length > 0);
+  // "Fighters of the SDF and Coalition advisers raided ..., the SDF said. The group said": an earlier sentence's source speaks on.
+  const deciding = latest === sentenceIndex || attributed(latest) ? segments[segments.length - 1] : segments[0];
   const subjects = latestByIdentity(deciding ?? []);
   return subjects.length === 1 ? subjects[0] : AMBIGUOUS;
 }
@@ -283,6 +291,16 @@ function latestByIdentity(mentions: readonly ActorMention[]): ActorMention[] {
 
 function nameWords(actor: ActorMention): string[] {
   return [actor.canonical, actor.text, ...(actor.aliases ?? [])].flatMap((name) => (name ? wordsOf(name) : []));
+}
+
+/**
+ * Whether an actor's name holds a nominal's head: any of its names ("the coalition" after "Viv Ansanm", whose alias is
+ * "Viv Ansanm coalition"), except an alias that only puts "group" after another name: the news writes every armed
+ * group so ("Islamic State group"), which makes IS no likelier "the group" than any other group.
+ */
+function nameHolds(actor: ActorMention, head: string): boolean {
+  if ([actor.canonical, actor.text].some((name) => name !== undefined && wordsOf(name).includes(head))) return true;
+  return (actor.aliases ?? []).some((alias) => (head === 'group' ? wordsOf(alias).slice(0, -1) : wordsOf(alias)).includes(head));
 }
 
 function wordsOf(name: string): string[] {
@@ -299,41 +317,50 @@ function lastWordFits(text: string): Fits | undefined {
   return DESCRIPTION_FITS[words[words.length - 1]];
 }
 
+/** A sentence that ends by naming its source: "..., the SDF said on Tuesday." */
+const TRAILING_ATTRIBUTION = /,\s*["”]?\s*(?:the\s+)?[^,"“”]{1,60}?\s(?:said|says|added|stated|reported|announced)\b[^,"“”]{0,30}$/i;
+
 /** Tokens that open a segment of a sentence: its subject stands before the segment's first verb. */
 const SEGMENT_OPENERS = new Set([',', ';', ':', '(', 'that', 'but', 'while', 'whereas', 'after', 'before', 'when', 'because', 'which', 'who', 'although', 'though', 'since', 'until', 'as']);
 
 /**
  * Per segment of a sentence (split at commas, "that", subordinating words), the actors before
  * its first finite verb and not governed by a preposition: "Lammy met Rubio" has Lammy;
- * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran.
+ * "Lammy and Rubio met" both; "The ministry said that Iran must stop" the ministry, then Iran. With
+ * `reportedClauses`, a reporting verb opens a segment as "that" does ("The ministry said Iran must stop").
  */
-function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[]): ActorMention[][] {
+function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions: readonly ActorMention[], reportedClauses: boolean): ActorMention[][] {
   const inSentence = mentions.filter((mention) => spanContains(sentence, mention));
   const inMention = (token: Token) => inSentence.some((mention) => spanContains(mention, token));
   const segments: ActorMention[][] = [];
   let segmentStart = sentence.start;
   let verbSeen = false;
+  let relative = false;
   let current: ActorMention[] = [];
   for (let i = sentence.firstToken; i < sentence.endToken; i++) {
     const token = tokens[i];
     if (inMention(token)) {
       const mention = inSentence.find((candidate) => candidate.start === token.start);
       // "two tanks of the Israeli army": the article does not stop a preposition governing the name;
-      // "a spokesman for the SDF said" has the SDF speak, through its spokesman.
+      // "a spokesman for the SDF said" has the SDF speak, through its spokesman, "Members of the Assembly voted" the Assembly act.
       const governor = tokens[i - 1]?.lower === 'the' ? i - 2 : i - 1;
       const before = tokens[governor];
-      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower) && !SPOKESPEOPLE.has(tokens[governor - 1]?.lower ?? '');
+      const governed = before !== undefined && before.start >= segmentStart && PREPOSITIONS.has(before.lower) && !ACTING_FOR.has(tokens[governor - 1]?.lower ?? '');
       // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
       const previous = current[current.length - 1];
       const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
-      if (mention && !verbSeen && !governed && coordinated && !current.includes(mention)) current.push(mention);
+      if (mention && !verbSeen && !governed && !relative && coordinated && !current.includes(mention)) current.push(mention);
       continue;
     }
-    if (SEGMENT_OPENERS.has(token.lower)) {
+    // "The ministry said Algeria had respected ...": a reporting verb opens the clause it reports, "that" or not.
+    const reports = reportedClauses && REPORTING_VERBS.has(token.lower);
+    if (SEGMENT_OPENERS.has(token.lower) || reports) {
       if (current.length > 0) segments.push(current);
       current = [];
       verbSeen = false;
       segmentStart = token.end;
+      // "Turkey, which regards the group as terrorists, denied that its ...": a relative clause describes, its actors are no subjects.
+      relative = RELATIVE_OPENERS.has(token.lower);
     } else if (FINITE_VERB.test(token.text) && !ADJECTIVAL_PARTICIPLES.has(token.lower)) {
       verbSeen = true;
     }
@@ -342,8 +369,12 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   return segments;
 }
 
-/** Who speak for the actor a preposition after them names ("a spokesman for the SDF"). */
-const SPOKESPEOPLE = new Set(['spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople']);
+/** Who speak or act for the actor a preposition after them names ("a spokesman for the SDF", "fighters of the SDF"). */
+const ACTING_FOR = new Set([
+  'spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople', 'members', 'fighters', 'troops', 'soldiers', 'officials', 'leaders', 'units', 'commanders',
+]);
+/** Words that open a relative clause, which describes the actor before it. */
+const RELATIVE_OPENERS = new Set(['which', 'who']);
 /** What only an actor has, after a possessive pronoun ("their fighters", "its spokesman"). */
 const ACTOR_BELONGINGS = new Set([
   'fighters', 'troops', 'forces', 'soldiers', 'militants', 'members', 'leaders', 'leader', 'commander', 'commanders', 'spokesman',
@@ -366,7 +397,10 @@ function thingBefore(context: Context, sentence: Sentence, at: TextSpan, actors:
   const speaks = SPEECH_VERBS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
   // "... in Bukavu, a week after their fighters drove ...": a place has no fighters.
   const owns = ACTOR_BELONGINGS.has(tokens[tokenIndexAt(tokens, at.end)]?.lower ?? '');
-  if (!speaks && !owns && locations.some((place) => place.start >= lastActor && place.end <= at.start)) return true;
+  // "The Government of Yemen, based in Aden, denied that it ...": a place does not deny, so one before the verb is no antecedent.
+  const spoken = tokens.slice(tokenIndexAt(tokens, lastActor), tokenIndexAt(tokens, at.start)).filter((token) => SPEECH_VERBS.has(token.lower)).pop();
+  const after = Math.max(lastActor, spoken?.end ?? 0);
+  if (!speaks && !owns && locations.some((place) => place.start >= after && place.end <= at.start)) return true;
   for (let i = tokenIndexAt(tokens, lastActor); i < tokens.length && tokens[i].end <= at.start; i++) {
     // "RSF fighters said they": a bearer right after the actor is the actor's own.
     if (PEOPLE_NOUNS.has(tokens[i].lower) && !(tokens[i - 1] && tokens[i - 1].end === lastActor)) return true;
@@ -419,14 +453,19 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
       continue;
     }
     let k = i + 1;
-    if (NOMINAL_MODIFIERS.has(tokens[k]?.lower ?? '') && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
+    // "the armed group", "the Yemeni group": a modifier or a nationality between the article and the head.
+    const modifier = tokens[k] && (NOMINAL_MODIFIERS.has(tokens[k].lower) || Object.hasOwn(DEMONYMS, tokens[k].text));
+    if (modifier && NOMINAL_HEADS[tokens[k + 1]?.lower ?? '']) k++;
     const headToken = tokens[k];
-    const fits = headToken && !headToken.capitalised ? NOMINAL_HEADS[headToken.lower] : undefined;
-    // "the ministry of Defence" is a name written in lower case, not a reference.
+    const fits = headToken ? NOMINAL_HEADS[headToken.lower] : undefined;
+    // "the ministry of Defence" is a name written in lower case, not a reference; "the Ministry of Defence" a name.
     if (!fits || (tokens[k + 1]?.lower === 'of' && tokens[k + 2]?.capitalised)) continue;
+    // "The Ministry calls on ...": a statement's own capitalised head stands for the body whose name holds it, never a
+    // name's first word ("the Group Seven"); "the Coalition" is a collective, below.
+    if (headToken.capitalised && ((tokens[k + 1]?.capitalised && tokens[k + 1].word) || COLLECTIVES.has(headToken.lower))) continue;
     const span = { start: tokens[i].start, end: headToken.end };
     if (!free(span)) continue;
-    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false, needsHead: HEADS_OF_NAMES.has(headToken.lower) });
+    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false, needsHead: headToken.capitalised || HEADS_OF_NAMES.has(headToken.lower) });
     i = k;
   }
   return found.sort((a, b) => a.start - b.start);
