@@ -353,7 +353,7 @@ function countArgument(value: CypherValue, clause: string): number {
 class BoundedHeap<T> {
   private readonly heap: T[] = [];
 
-  constructor(private readonly k: number, private readonly compare: (a: T, b: T) => number) {}
+  constructor(readonly k: number, private readonly compare: (a: T, b: T) => number) {}
 
   /** Whether the heap holds k items, k > 0. */
   get full(): boolean {
@@ -409,12 +409,23 @@ class BoundedHeap<T> {
  * topRows and topRowsFor, compiled hot whichever form of a question runs.
  */
 function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: number, order: Int32Array | undefined, end: number, sign: number, budget: Budget, passes?: (count: number) => boolean): number[] {
+  // with the count first, the count the heap's last place will hold, found on counts alone: a group
+  // tied with it is compared on the other keys, which are read for it; one worse stays out unread
+  let last = NaN;
+  if (sign !== 0) {
+    const best = new BoundedHeap<number>(heap.k, (a, b) => sign * (a - b));
+    for (let i = 0; i < end; i++) {
+      const count = counts[(order ? order[i] : i) * stride];
+      if (!(order && count === 0) && (!passes || passes(count)) && best.admits(count)) best.offer(count);
+    }
+    if (best.full) last = best.greatest;
+  }
   for (let i = 0; i < end; i++) {
     const group = order ? order[i] : i;
     const count = counts[group * stride];
     if (order && count === 0) continue;
     budget.tick();
-    if (sign !== 0 && heap.full && sign * (count - counts[heap.greatest * stride]) > 0) continue;
+    if (sign * (count - last) > 0) continue;
     if ((!passes || passes(count)) && heap.admits(group)) heap.offer(group);
   }
   return heap.sorted();
@@ -693,14 +704,15 @@ class Aggregator {
   private countPasses(): ((count: number) => boolean) | undefined {
     const { where, whereCountSlots } = this.projection;
     if (!where || !whereCountSlots) return undefined;
-    const decided = new Map<number, boolean>();
+    // by count (whole numbers, mostly small: an array's index, not a hashed key)
+    const decided: (boolean | undefined)[] = [];
     const row: Row = [];
     return (count) => {
-      let passes = decided.get(count);
+      let passes = decided[count];
       if (passes === undefined) {
         const value = BigInt(count);
         for (const slot of whereCountSlots) row[slot] = value;
-        decided.set(count, (passes = where(row, this.env) === true));
+        decided[count] = passes = where(row, this.env) === true;
       }
       return passes;
     };
