@@ -6,11 +6,15 @@
  *   - sequentially, one request at a time: GET /v1/health (no key, no work: the floor of
  *     HTTP itself), GET /v1/graphs/{id} (the key checked, the graph looked up), and the
  *     point query (Q3 of bench/query: one actor's red-line claims);
- *   - the point query from --clients concurrent clients (50 by default), with requests/s.
+ *   - the point query from --clients concurrent clients (50 by default), with requests/s;
+ *   - in the same rounds, a bare fastify app's GET and POST (bench/bare-fastify.ts: no hooks,
+ *     log, schemas or key; the point query's answer as a fixed body): the floor of fastify and
+ *     the loopback socket on this machine, which the server's rows are read against.
  * With --cpu-prof-dir the server writes a CPU profile there (where the time goes).
  *
  *   npm run bench:point [-- --facts 10000 --requests 2000 --clients 50]
  */
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +66,7 @@ const server = await startServer(
 );
 const client = keepAliveClient(server.port, CLIENTS);
 const request = client.send;
+let bare: ReturnType<typeof fork> | undefined;
 try {
   const { base } = server;
   const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
@@ -69,11 +74,23 @@ try {
   if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.json)}`);
   const body = JSON.stringify({ graph_id: 'g', query: QUERY, parameters: { actor } });
   const query = () => request('POST', '/v1/graph/query', key, body);
-  const rows = JSON.parse((await query()).body).rows.length;
+  const answer = (await query()).body;
+  const rows = JSON.parse(answer).rows.length;
+  const forked = fork(new URL('./bare-fastify.ts', import.meta.url).pathname, [answer], { execArgv: ['--import', 'tsx'] });
+  bare = forked;
+  const barePort = await new Promise<number>((resolve, reject) => {
+    forked.once('message', (message: { port: number }) => resolve(message.port));
+    forked.once('exit', (code) => reject(new Error(`bare fastify exited: ${code}`)));
+  });
+  const bareClient = keepAliveClient(barePort, 1);
+  const bareGet = () => bareClient.send('GET', '/v1/health');
+  const barePost = () => bareClient.send('POST', '/v1/graph/query', undefined, body);
   // warm-up: JIT, the plan cache, the connection pool
   await timed(500, query);
   await timed(200, () => request('GET', '/v1/health'));
   await timed(200, () => request('GET', '/v1/graphs/g', key));
+  await timed(200, bareGet);
+  await timed(200, barePost);
 
   console.log(`bench:point — ${generated.facts.toLocaleString('en-US')} facts; the point query answers ${rows} rows; load average ${loadavg()[0].toFixed(1)}`);
   console.log('| sequential, one client | requests | p50 ms | p99 ms | |');
@@ -82,14 +99,20 @@ try {
   const health: number[] = [];
   const graph: number[] = [];
   const point: number[] = [];
+  const [floorGet, floorPost]: number[][] = [[], []];
   for (let round = 0; round < 10; round++) {
     health.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/health'))));
     graph.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/graphs/g', key))));
     point.push(...(await timed(REQUESTS / 10, query)));
+    floorGet.push(...(await timed(REQUESTS / 10, bareGet)));
+    floorPost.push(...(await timed(REQUESTS / 10, barePost)));
   }
+  bareClient.close();
   row('GET /v1/health (no key: HTTP itself)', health);
   row('GET /v1/graphs/g (key checked, graph looked up)', graph);
   row('POST /v1/graph/query, point query', point);
+  row('bare fastify GET (the floor: fastify and the socket)', floorGet);
+  row('bare fastify POST of the same body, the answer as a fixed string', floorPost);
 
   const all: number[] = [];
   const started = performance.now();
@@ -97,6 +120,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
 } finally {
+  bare?.disconnect();
   client.close();
   await stopServer(server);
   await rm(dir, { recursive: true, force: true });

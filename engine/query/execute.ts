@@ -7,6 +7,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
+import type { PerNodeCounts } from './match.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Row } from './types.ts';
 import { type CypherMap, type CypherValue, RECORD_FIELD_KEYS, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
@@ -87,7 +88,7 @@ interface Sink {
    */
   pushCounted?(row: Row, weight: number, distinctSlot?: number): void;
   /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
-  pushPerNode?(counts: Float64Array, slot: number): void;
+  pushPerNode?(counted: PerNodeCounts, slot: number): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -222,7 +223,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     return {
       push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, distinctSlot) => aggregator.add(row, weight, true, distinctSlot),
-      pushPerNode: (counts, slot) => aggregator.addPerNode(counts, slot),
+      pushPerNode: (counted, slot) => aggregator.addPerNode(counted, slot),
       end() {
         const page = pageOf(projection, env);
         const paged = page.skip > 0 || page.limit !== undefined;
@@ -352,7 +353,7 @@ function countArgument(value: CypherValue, clause: string): number {
 class BoundedHeap<T> {
   private readonly heap: T[] = [];
 
-  constructor(private readonly k: number, private readonly compare: (a: T, b: T) => number) {}
+  constructor(readonly k: number, private readonly compare: (a: T, b: T) => number) {}
 
   /** Whether the heap holds k items, k > 0. */
   get full(): boolean {
@@ -400,6 +401,37 @@ class BoundedHeap<T> {
 }
 
 /**
+ * What `heap` keeps of the groups, offered in `order` (group numbers; undefined: 0 … end - 1),
+ * a group's count at group × stride: with the count as the first sort key (`sign`, its
+ * direction; 0 when another key leads), a group behind the heap's greatest on it stays out
+ * without a comparison, and `passes` (WITH's WHERE on the count) drops a group before the heap
+ * sees it; with an order, a group whose count is 0 (folded into another) is none. One loop for
+ * topRows and topRowsFor, compiled hot whichever form of a question runs.
+ */
+function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: number, order: Int32Array | undefined, end: number, sign: number, budget: Budget, passes?: (count: number) => boolean): number[] {
+  // with the count first, the count the heap's last place will hold, found on counts alone: a group
+  // tied with it is compared on the other keys, which are read for it; one worse stays out unread
+  let last = NaN;
+  if (sign !== 0) {
+    const best = new BoundedHeap<number>(heap.k, (a, b) => sign * (a - b));
+    for (let i = 0; i < end; i++) {
+      const count = counts[(order ? order[i] : i) * stride];
+      if (!(order && count === 0) && (!passes || passes(count)) && best.admits(count)) best.offer(count);
+    }
+    if (best.full) last = best.greatest;
+  }
+  for (let i = 0; i < end; i++) {
+    const group = order ? order[i] : i;
+    const count = counts[group * stride];
+    if (order && count === 0) continue;
+    budget.tick();
+    if (sign * (count - last) > 0) continue;
+    if ((!passes || passes(count)) && heap.admits(group)) heap.offer(group);
+  }
+  return heap.sorted();
+}
+
+/**
  * The groups of an aggregating projection, filled one input row at a time. When every
  * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
  * and a row may stand for many (`weight`, from count pushdown); otherwise each group
@@ -422,7 +454,7 @@ class Aggregator {
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
   /** Counts per dense node, kept as a MATCH counted them (addPerNode): the groups are the nodes with a count. */
-  private perNode: { counts: Float64Array; slot: number } | undefined;
+  private perNode: (PerNodeCounts & { slot: number }) | undefined;
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
@@ -501,18 +533,16 @@ class Aggregator {
    * are when the groups are those nodes and hold plain counts only, for topRows; made
    * groups otherwise, and at the first other read.
    */
-  addPerNode(counts: Float64Array, slot: number): void {
-    let groups = 0;
-    for (let node = 0; node < counts.length; node++) if (counts[node] !== 0) groups++;
-    this.env.budget.checkIntermediate(this.groupCount + groups);
+  addPerNode(counted: PerNodeCounts, slot: number): void {
+    this.env.budget.checkIntermediate(this.groupCount + counted.nodes.length);
     if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0) {
       const { groupKeySlot, groupProperty } = this.projection;
-      if (slot === groupKeySlot || (slot === groupProperty?.slot && this.foldPerValue(counts, groupProperty.key))) {
-        this.perNode = { counts, slot };
+      if (slot === groupKeySlot || (slot === groupProperty?.slot && this.foldPerValue(counted, groupProperty.key))) {
+        this.perNode = { ...counted, slot };
         return;
       }
     }
-    this.openPerNode(counts, slot);
+    this.openPerNode(counted, slot);
   }
 
   /**
@@ -525,13 +555,13 @@ class Aggregator {
    * counts untouched, when a node holds a list or a map there, or the key is one a record
    * answers from its own fields.
    */
-  private foldPerValue(counts: Float64Array, key: string): boolean {
+  private foldPerValue({ counts, nodes }: PerNodeCounts, key: string): boolean {
     const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
     if (!holders) return false;
     // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
     const firstCounted = new Int32Array(counts.length + 1).fill(-1);
-    for (let node = 0; node < counts.length; node++) {
-      if (counts[node] === 0) continue;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
       const holder = holders[node] < 0 ? counts.length : holders[node];
       const first = firstCounted[holder];
       if (first < 0) firstCounted[holder] = node;
@@ -543,10 +573,11 @@ class Aggregator {
     return true;
   }
 
-  private openPerNode(counts: Float64Array, slot: number): void {
+  private openPerNode({ counts, nodes }: PerNodeCounts, slot: number): void {
     // without first rows a group keeps no input row: one row serves every node
     const reused: Row | undefined = this.firstRows ? undefined : [];
-    for (let node = 0; node < counts.length; node++) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
       if (counts[node] !== 0) this.add(this.nodeRow(node, slot, reused), counts[node], false, slot);
     }
   }
@@ -559,9 +590,10 @@ class Aggregator {
     if (this.perNode && this.groupCount === 0) {
       // the groups are the nodes with a count, in node order, as openPerNode would begin them
       const [reused, bound]: Row[] = [[], []];
-      const { counts } = this.perNode;
+      const { counts, nodes } = this.perNode;
       const passes = unpaged ? this.countPasses() : undefined;
-      for (let node = 0; node < counts.length; node++) {
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i];
         if (counts[node] === 0 || (passes && !passes(counts[node]))) continue;
         this.env.budget.tick();
         visit(this.nodeGroupRow(node, reused, bound), false);
@@ -569,9 +601,9 @@ class Aggregator {
       return;
     }
     if (this.perNode) {
-      const { counts, slot } = this.perNode;
+      const { slot, ...counted } = this.perNode;
       this.perNode = undefined;
-      this.openPerNode(counts, slot);
+      this.openPerNode(counted, slot);
     }
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
     if (this.groupCount === 0 && this.keyItems.length === 0) this.open('', [], [], false);
@@ -609,17 +641,10 @@ class Aggregator {
       return a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
-    // with the count as the first sort key, a group behind the heap's greatest on it stays out without a comparison
     const sign = keys.length > 0 && keys[0].key < 0 ? (keys[0].descending ? -1 : 1) : 0;
-    const end = perNode ? perNode.counts.length : this.groupCount;
-    for (let group = 0; group < end; group++) {
-      const count = countAt[group * stride];
-      if (perNode && count === 0) continue;
-      env.budget.tick();
-      if (sign !== 0 && heap.full && sign * (count - countAt[heap.greatest * stride]) > 0) continue;
-      if (heap.admits(group)) heap.offer(group);
-    }
-    const rows = heap.sorted().slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
+    // the groups in the order they began: with counts per node, the counted nodes
+    const kept = perNode ? keepTop(heap, countAt, 1, perNode.nodes, perNode.nodes.length, sign, env.budget) : keepTop(heap, countAt, stride, undefined, this.groupCount, sign, env.budget);
+    const rows = kept.slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
     // WITH's WHERE filters the page, as in finishProjection
     const where = projection.where;
     return where ? rows.filter((row) => where(row, env) === true) : rows;
@@ -647,7 +672,7 @@ class Aggregator {
       const count = inputSlot !== undefined && projection.countSlots.includes(inputSlot);
       return { count, fn: next.items[item].fn, descending: next.orderBy[i].descending };
     });
-    const { counts } = perNode;
+    const { counts, nodes } = perNode;
     // the sort keys of the nodes compared so far, each read off the group's row once
     const known = new Map<number, CypherValue[]>();
     const [row, bound]: Row[] = [[], []];
@@ -668,14 +693,7 @@ class Aggregator {
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
-    for (let node = 0; node < counts.length; node++) {
-      const count = counts[node];
-      if (count === 0) continue;
-      env.budget.tick();
-      if (sign !== 0 && heap.full && sign * (count - counts[heap.greatest]) > 0) continue;
-      if ((!passes || passes(count)) && heap.admits(node)) heap.offer(node);
-    }
-    return heap.sorted().map((node) => this.nodeGroupRow(node, []));
+    return keepTop(heap, counts, 1, nodes, nodes.length, sign, env.budget, passes).map((node) => this.nodeGroupRow(node, []));
   }
 
   /**
@@ -686,14 +704,15 @@ class Aggregator {
   private countPasses(): ((count: number) => boolean) | undefined {
     const { where, whereCountSlots } = this.projection;
     if (!where || !whereCountSlots) return undefined;
-    const decided = new Map<number, boolean>();
+    // by count (whole numbers, mostly small: an array's index, not a hashed key)
+    const decided: (boolean | undefined)[] = [];
     const row: Row = [];
     return (count) => {
-      let passes = decided.get(count);
+      let passes = decided[count];
       if (passes === undefined) {
         const value = BigInt(count);
         for (const slot of whereCountSlots) row[slot] = value;
-        decided.set(count, (passes = where(row, this.env) === true));
+        decided[count] = passes = where(row, this.env) === true;
       }
       return passes;
     };

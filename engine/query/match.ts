@@ -132,7 +132,17 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
  * steps whose expansions share no edge type (relationship isomorphism then excludes
  * nothing); undefined when this run cannot use it (as_of reads every record).
  */
-export type DenseCounter = (row: Row, env: Env) => Float64Array | undefined;
+export type DenseCounter = (row: Row, env: Env) => PerNodeCounts | undefined;
+
+/**
+ * A DenseCounter's answer: `counts` by dense node id, and `nodes`, the dense ids with a count
+ * in ascending order, so that what reads the counts walks the counted nodes alone, not every
+ * node of the graph (a scanned label is often a fifth of them).
+ */
+export interface PerNodeCounts {
+  counts: Float64Array;
+  nodes: Int32Array;
+}
 
 export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
   const [scan, ...chain] = steps;
@@ -154,7 +164,7 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
     const counts = new Float64Array(graph.nodes.span);
     const scanned = graph.labelId(label);
     const ids = scanned >= 0 ? hops.map((hop) => expansionIds(hop, graph)) : [];
-    if (scanned < 0 || ids.some((hop) => hop?.types === undefined)) return counts;
+    if (scanned < 0 || ids.some((hop) => hop?.types === undefined)) return { counts, nodes: new Int32Array(0) };
     const last = ids.length - 1;
     // per hop after the first, the counts of the nodes reached so far (-1: not yet counted)
     const memo = ids.map((_, hop) => (hop === 0 ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
@@ -175,6 +185,9 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
       });
       return count;
     };
+    // (the label's node count bounds the nodes its bits hold)
+    const nodes = new Int32Array(graph.labelCount(label));
+    let counted = 0;
     graph.eachNodeWithLabel(scanned, (node) => {
       env.budget.tick();
       if (!plainScan) {
@@ -182,8 +195,9 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
       counts[node] = completions(node, 0);
+      if (counts[node] !== 0) nodes[counted++] = node;
     });
-    return counts;
+    return { counts, nodes: nodes.subarray(0, counted) };
   };
 }
 

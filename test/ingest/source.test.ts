@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
-import { MAX_SOURCE_BYTES, htmlToText, readSource } from '../../engine/ingest/source.ts';
+import { MAX_SOURCE_BYTES, TextChunks, decodeText, htmlToText, readSource } from '../../engine/ingest/source.ts';
 
 let base: string;
 let root: string;
@@ -129,5 +129,51 @@ describe('htmlToText', () => {
     const { text, title } = htmlToText('<body><h2>A</h2><ul><li>x &lt; y</li><li>z</li></ul><noscript>n</noscript></body>');
     expect(title).toBeUndefined();
     expect(text).toBe('A\n\nx < y\n\nz');
+  });
+});
+
+describe('decodeText', () => {
+  /** The same bytes through TextChunks (TextDecoder), the chunked reader's path: its text, or its refusal. */
+  const chunked = (bytes: Uint8Array) => {
+    try {
+      const chunks = new TextChunks('body');
+      return chunks.push(bytes) + chunks.end();
+    } catch (error) {
+      return (error as ParleyError).message;
+    }
+  };
+  const whole = (bytes: Uint8Array) => {
+    try {
+      return decodeText(bytes, 'body');
+    } catch (error) {
+      return (error as ParleyError).message;
+    }
+  };
+
+  it('decodes or refuses exactly as the chunked reader does: BOMs, multi-byte text, invalid and truncated sequences, NULs', () => {
+    const cases = [
+      Buffer.from('plain ascii'),
+      Buffer.from('\ufeffa BOM first, then Genève, 北京 and 🕊'),
+      Buffer.from('a BOM \ufeff later stays'),
+      Buffer.from(''),
+      Buffer.from([0xc3, 0x28]), // a lead byte without its continuation
+      Buffer.from([0xe2, 0x82]), // truncated at the end
+      Buffer.from([0xc0, 0xaf]), // overlong
+      Buffer.from([0xed, 0xa0, 0x80]), // an encoded surrogate
+      Buffer.from([0xf4, 0x90, 0x80, 0x80]), // past U+10FFFF
+      Buffer.from('Caf\xe9 statement', 'latin1'),
+      Buffer.from('text\u0000with a NUL'),
+    ];
+    for (const bytes of cases) expect(whole(bytes)).toBe(chunked(bytes));
+    expect(whole(cases[1])).toBe('a BOM first, then Genève, 北京 and 🕊');
+    expect(whole(cases[4])).toMatch(/not valid UTF-8/);
+    expect(whole(cases[10])).toMatch(/binary/);
+  });
+
+  it('decodes a view into a larger buffer by its own bytes only', () => {
+    const pool = Buffer.from('before|Genève|after');
+    const view = pool.subarray(7, 14);
+    expect(decodeText(view, 'body')).toBe('Genève');
+    expect(decodeText(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), 'body')).toBe('Genève');
   });
 });

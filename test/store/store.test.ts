@@ -308,6 +308,19 @@ describe.each(storeBackends)('ParleyStore keys and workspaces ($kind)', (backend
     expect(await store.authenticate(secret)).toBeUndefined();
   });
 
+  it('once a secret has matched, refuses any other presented with its key id, longer, shorter or of the same length', async () => {
+    const { secret } = await store.createKey({ tenant: 'acme', scope: 'read' });
+    const operators = 'an-operators-own-secret-0123456789';
+    await store.createKey({ tenant: 'acme', scope: 'write', secret: operators });
+    for (const right of [secret, operators]) {
+      expect((await store.authenticate(right))?.tenant).toBe('acme');
+      expect((await store.authenticate(right))?.tenant).toBe('acme');
+      const lastChanged = right.slice(0, -1) + (right.endsWith('a') ? 'b' : 'a');
+      for (const wrong of [lastChanged, right + 'a', right.slice(0, -1)]) expect(await store.authenticate(wrong)).toBeUndefined();
+      expect((await store.authenticate(right))?.tenant).toBe('acme');
+    }
+  });
+
   it('bootstraps one admin key, or takes the one from the environment', async () => {
     const first = await store.bootstrapAdminKey();
     expect(first.created).toBe(true);
