@@ -83,9 +83,8 @@ fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_se
 fr_citing(Base, Groups) :- keywords(fr_words(Base), Words), nodes_mentioning('Claim', Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
-% tie-break order; tabled, so that it is computed once per graph view.
-fr_profile(Profiles) :- fr_compute_profile(Ps), Profiles = Ps.
-:- table fr_compute_profile/1.
+% tie-break order; computed once per graph view and kept with view_memo/3 (read without the copy a table makes).
+fr_profile(Profiles) :- view_memo(fr_profile, Ps, fr_compute_profile(Ps)), Profiles = Ps.
 
 fr_compute_profile(Profiles) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),
