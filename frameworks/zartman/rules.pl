@@ -178,8 +178,7 @@ zt_mediation(Ids) :-
     findall([M|Ev], member(M-Ev, G), L), append([ByRole | L], I0), sort(I0, Ids).
 
 % zt_way_out(-Parts, -Evidence): the kinds of way out present (offers, talks, mediator) and their ids
-zt_way_out(Parts, Evidence) :- zt_way_out0(P, E), Parts-Evidence = P-E.
-:- table zt_way_out0/2.
+zt_way_out(Parts, Evidence) :- view_memo(zt_way_out, P-E, zt_way_out0(P, E)), Parts-Evidence = P-E.
 zt_way_out0(Parts, Evidence) :-
     findall(P-Ids, (member(P, [offers, talks, mediator]), zt_present(P, [], Ids), Ids \== []), Found),
     findall(P, member(P-_, Found), Parts),
