@@ -221,6 +221,8 @@ rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), 
 st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
 
 finding(Key, Value, Sentence, Ids, Because) :-
+    % a caller asking for another finding (strength/3 for the peace process) profiles no spoiler
+    ( var(Key) -> true ; st_finding_key(Key) ),
     % a kept spoiler is profiled once, for all its kept findings
     st_spoilers(ctx(Inside, _), Spoilers), st_kept_spoiler(Spoilers, s(A, Ps, OppIds, Beh)),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),
