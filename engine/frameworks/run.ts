@@ -15,7 +15,10 @@
  * without it is scored by its coverage, the weighted share of indicators present), drops
  * evidence that is not in the view (no finding without evidence in the graph), and
  * renders the derivation as readable lines. One inference budget and one time limit
- * cover the whole run; a run that spends either is reported, not thrown.
+ * cover the whole run; a run that spends either is reported, not thrown. They cover its
+ * rules, not the hand-over of the view to the engine, done before the clock starts (some
+ * seconds at 1M facts, paid once per view by whichever run or preload comes first: counted
+ * in a run, it left the first run of each reasoning worker nothing of its limit).
  */
 import { LimitError, ParleyError } from '../errors.ts';
 import type { GraphView, PrologValue } from '../prolog/bridge.ts';
@@ -94,6 +97,7 @@ export interface FrameworkRun {
 export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest, view: GraphView, limits: RunLimits): FrameworkRun {
   const bridge = registry.module(manifest.id);
   if (!bridge) throw new Error(`framework '${manifest.id}' is not loaded`);
+  registry.handOver(view);
   const deadline = Date.now() + limits.timeLimitMs;
   let inferences = 0;
   const solve = (goal: string, template: string[]): PrologValue[][] => {

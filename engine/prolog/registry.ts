@@ -177,9 +177,18 @@ export class RuleRegistry implements RuleSet {
    * dozen lookups (some 60 inferences) that no limit interrupts, in time linear in the facts.
    */
   prepare(view: GraphView, limits: SolveLimits = {}): boolean {
-    if (!prepareView(view)) return false;
+    if (!this.handOver(view)) return false;
     this.base.solve('warm_view_sets', [], view, limits);
     return true;
+  }
+
+  /**
+   * Hands `view` to the engine (its facts, and SWI-Prolog's clause indexes when it is handed over
+   * whole), as the first solve call over it would; false when the engine holds it already. A
+   * framework run does this before its limits start (engine/frameworks/run.ts).
+   */
+  handOver(view: GraphView): boolean {
+    return prepareView(view);
   }
 
   /** Solves a goal of the helper library alone (no rule module), e.g. argument_statuses/1. */

@@ -71,8 +71,10 @@ export interface ReasoningOptions {
   answerShaper?: string;
   /**
    * Largest graph (in facts) a worker hands to its Prolog engine ahead of an assess (worker-entry.ts;
-   * default 250,000; 0 = never): a bigger one costs each worker seconds of CPU and engine memory per
-   * replica, and would stop at the framework time limit, for a graph that may never be assessed.
+   * default 1,000,000; 0 = never): a bigger one costs each worker more seconds of CPU and engine memory
+   * per replica (some 5 s of a core at 1M facts) for a graph that may never be assessed. A framework
+   * run's limits do not count the hand-over, so a graph above the bound still concludes: its first
+   * assess pays the hand-over before the runs.
    */
   preloadMaxFacts?: number;
   /** A file that keeps the rule-module catalog between starts (engine/frameworks/catalog-cache.ts); without it each process lists the modules afresh. */
@@ -94,7 +96,7 @@ export interface ReasoningOptions {
 
 export const DEFAULT_REASON_QUEUE = 32;
 export const DEFAULT_REPLICA_GRAPHS = 8;
-export const DEFAULT_PRELOAD_MAX_FACTS = 250_000;
+export const DEFAULT_PRELOAD_MAX_FACTS = 1_000_000;
 export const DEFAULT_WARM_FACTS = 500_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;

@@ -71,9 +71,8 @@ bn_interests(Need, Is) :- nodes_where('Interest', interest_type, Need, Is).
 bn_held(Need, G) :- bn_interests(Need, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G).
 
 % bn_threatened(-Groups): (Actor-Need)-[t(claims or interests, Count, FirstIds)...], sorted.
-% Tabled: the ranking and the findings read it, once per graph view.
-bn_threatened(Groups) :- bn_compute_threatened(G), Groups = G.
-:- table bn_compute_threatened/1.
+% Kept for the view (view_memo/3, read without the copy a table makes): the ranking and the findings read it.
+bn_threatened(Groups) :- view_memo(bn_threatened, G, bn_compute_threatened(G)), Groups = G.
 
 bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_claims(N, Hits), speakers(Hits, G), bn_tally(G, N, claims, Ts)), L1),

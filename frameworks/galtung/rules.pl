@@ -38,15 +38,20 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 % ---- the three kinds of violence ----------------------------------------------
 
 % The sets below are read by the indicators, the findings and the tally of kinds alike: each is
-% tabled, so it is computed once per graph view.
-:- table gt_direct/1, gt_structural/1, gt_cultural/2, gt_adjacency/1, gt_issue_speakers/1, gt_contradiction/1.
+% computed once per graph view and kept with view_memo/3 (read without the copy a table makes).
+gt_direct(Ids) :- view_memo(gt_direct, I, gt_direct_(I)), Ids = I.
+gt_structural(Ids) :- view_memo(gt_structural, I, gt_structural_(I)), Ids = I.
+gt_cultural(Dehumanising, Justifying) :- view_memo(gt_cultural, D-J, gt_cultural_(D, J)), Dehumanising = D, Justifying = J.
+gt_adjacency(Adj) :- view_memo(gt_adjacency, A, gt_adjacency_(A)), Adj = A.
+gt_issue_speakers(ByIssue) :- view_memo(gt_issue_speakers, B, gt_issue_speakers_(B)), ByIssue = B.
+gt_contradiction(Ids) :- view_memo(gt_contradiction, I, gt_contradiction_(I)), Ids = I.
 
-gt_direct(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
+gt_direct_(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
-gt_structural(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_words, W), mentioning(G, W, Ids).
+gt_structural_(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_words, W), mentioning(G, W, Ids).
 
 % gt_cultural(-Dehumanising, -Justifying): claims that dehumanise or justify (sorted, may overlap).
-gt_cultural(Dehumanising, Justifying) :-
+gt_cultural_(Dehumanising, Justifying) :-
     keywords(gt_dehumanising_words, DW), nodes_mentioning('Claim', DW, Worded),
     claims_of_type('Dehumanization', Typed), append(Worded, Typed, D0), sort(D0, Dehumanising),
     keywords(gt_force_words, FW), nodes_mentioning('Claim', FW, OfForce),
@@ -82,13 +87,12 @@ gt_kind(cultural, 3, cultural_violence, 'cultural').
 % each actor's adversaries from the set predicates (link_pairs) and the OPPOSES edges, indexed by
 % actor; the speakers on each issue and the holders of each interest type are then looked up in it.
 
-gt_contradiction(Ids) :-
+gt_contradiction_(Ids) :-
     gt_sides(Sides),
     findall(Ev, (gt_contested_set(Set), gt_set_opposed(Set, Sides, Ev)), Found), append(Found, Ids0), sort(Ids0, Ids).
 
-% gt_sides(-s(Adj, ByIssue)): the adjacency and the speakers by issue, read from their tables once for
-% all the contested sets (each call of a tabled predicate copies its answer out: a millisecond for
-% these indexes, where the test of a set costs a tenth of that)
+% gt_sides(-s(Adj, ByIssue)): the adjacency and the speakers by issue, read once for all the contested
+% sets
 gt_sides(s(Adj, ByIssue)) :- gt_adjacency(Adj), gt_issue_speakers(ByIssue).
 
 % the sets of actors whose opposition makes a contradiction: the speakers on each Issue, the holders
@@ -109,13 +113,13 @@ gt_set_opposed(interest(Type), s(Adj, _), Interests) :-
 
 % gt_issue_speakers(-ByIssue): Issue-Speakers for each issue claims are about, Speakers being Actor-Claims
 % (both sorted), as an index (index_groups/2): read once from the ABOUT edges and the claims' speakers
-gt_issue_speakers(ByIssue) :-
+gt_issue_speakers_(ByIssue) :-
     findall(I-(A-C), ( edge(_, 'ABOUT', C, I, _), asserts(A, C) ; edge(_, 'CONCERNS', C, I, _), edge(_, 'HOLDS_INTEREST', A, C, _) ), L),
     sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
     findall(I-Speakers, ( member(I-ACs, Issues), group_pairs_by_key(ACs, Speakers) ), Groups), index_groups(Groups, ByIssue).
 
 % gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
-gt_adjacency(Adj) :-
+gt_adjacency_(Adj) :-
     findall(Ps, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
                  link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps)), EL),
     findall(Ps, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),

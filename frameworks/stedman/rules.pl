@@ -154,9 +154,8 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-% (tabled: the ranking and the findings read them, once per graph view)
-st_spoilers(Ctx, Spoilers) :- st_all_spoilers(C, S), Ctx = C, Spoilers = S.
-:- table st_all_spoilers/2.
+% (kept with view_memo/3: the ranking and the findings read them, once per graph view)
+st_spoilers(Ctx, Spoilers) :- view_memo(st_spoilers, C-S, st_all_spoilers(C, S)), Ctx = C, Spoilers = S.
 st_all_spoilers(Ctx, Spoilers) :-
     peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
     findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
@@ -222,6 +221,8 @@ rank(Key, A, N) :- st_spoilers(_, Spoilers), member(s(A, _, _, Beh), Spoilers), 
 st_finding_key(spoiler). st_finding_key(spoiler_position). st_finding_key(strategy).
 
 finding(Key, Value, Sentence, Ids, Because) :-
+    % a caller asking for another finding (strength/3 for the peace process) profiles no spoiler
+    ( var(Key) -> true ; st_finding_key(Key) ),
     % a kept spoiler is profiled once, for all its kept findings
     st_spoilers(ctx(Inside, _), Spoilers), st_kept_spoiler(Spoilers, s(A, Ps, OppIds, Beh)),
     st_profile(A, Prof), st_type(Prof, Type, TypeIds, TypeReason, TInds),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -153,4 +153,50 @@ describe('a view at one valid-time cut after another', () => {
       expect(point.results, point.period).toEqual(alone);
     }
   }, 120_000);
+});
+
+describe('a framework run over a view the engine does not hold yet', () => {
+  it('has its whole time limit for its rules: the view is handed over before its clock starts', async () => {
+    // a framework whose finding takes some 100k inferences (past the heartbeat that checks the time), over
+    // 40k actors (some 160k facts) whose hand-over takes longer than the run's limit, as a 1M-fact graph's
+    // did for the first run of every reasoning worker
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-handover-'));
+    try {
+      const folder = path.join(dir, 'counting');
+      mkdirSync(folder);
+      const manifest = { id: 'counting', name: 'Counting', citation: 'Hand-over test (2026).', question: 'Is there an actor?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['negotiation'] };
+      writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
+      writeFileSync(path.join(folder, 'README.md'), '# Counting\n\nCounts to thirty thousand and names an actor.\n');
+      writeFileSync(
+        path.join(folder, 'rules.pl'),
+        [
+          "indicator(counted, 1, 'an actor, and a count').",
+          "present(counted, [Id]) :- node(Id, 'Actor'), !.",
+          "finding(counted, N, 'counted', [Id], [counted]) :- count_to(0, N), node(Id, 'Actor'), !.",
+          // (a built-in besides arithmetic in the loop: the heartbeat that checks the time is reached only through one)
+          'count_to(N, N) :- N >= 30000, !.',
+          'count_to(I, N) :- atom_length(abc, _), J is I + 1, count_to(J, N).',
+        ].join('\n'),
+      );
+      const counting = await loadRuleModules([dir]);
+      const entry = counting.frameworks.find((candidate) => candidate.id === 'counting');
+      if (entry?.status !== 'loaded') throw new Error('the counting framework did not load');
+      const actors: NodeRecord[] = Array.from({ length: 40_000 }, (_, i) => ({
+        id: `actor-${i}`,
+        labels: ['Actor'],
+        properties: { label: `Actor ${i}`, actor_type: 'armed_group', role: 'party' },
+        confidence: 0.9,
+        provenance: [],
+        recorded_at: '2024-01-01T00:00:00.000Z',
+      }));
+      const timeLimitMs = 200;
+      const started = performance.now();
+      const run = runFramework(counting.registry, entry.manifest, { graph: GraphIndex.fromRecords(actors, []) }, { inferenceLimit: 1_000_000, timeLimitMs });
+      expect(performance.now() - started).toBeGreaterThan(timeLimitMs); // the hand-over alone took longer
+      expect(run.error).toBeUndefined();
+      expect(run.findings).toEqual([expect.objectContaining({ key: 'counted', value: 30_000 })]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
