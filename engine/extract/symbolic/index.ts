@@ -3,7 +3,7 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, findRelations, leadsOnly, quoteReportedRelations, speakerOfPronoun, startsAllianceCue } from './relations.ts';
+import { deniedOrHypothetical, doerInReach, findRelations, leadsOnly, quoteReportedRelations, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
@@ -66,7 +66,9 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
     const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
     // "Kataib Hezbollah, an Iran-backed militia, said it carried out the strike": the pronoun is the speaker.
-    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p)).map((p) => speakerOfPronoun(tokens, sentences, actors, p) ?? p);
+    // "condemned the attack on Y", "terrorists who were preparing an attack on Y": a name before the act is its doer only within reach.
+    const inReach = (p: TextSpan) => p.start > event.trigger.start || doerInReach(tokens, tokenIndexAt(tokens, p.end), trigger);
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p) && inReach(p)).map((p) => speakerOfPronoun(tokens, sentences, actors, p) ?? p);
     const targets = event.participants.filter((p) => p.role === 'target' && party(p));
     // "alarmed by air strikes by the Syrian Government": whoever follows "by" did it, whatever the roles say.
     if (targets.some((t) => /^\s*by\s+(?:the\s+)?$/i.test(text.slice(event.trigger.end, t.start)))) continue;

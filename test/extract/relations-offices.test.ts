@@ -1,0 +1,25 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+
+/**
+ * Issue 25: a person introduced by an office of a UN body ("The head of MONUSCO, X,") speaks
+ * for that body, so her accusation reports, as the body's would: no OPPOSES of hers.
+ */
+const pipeline = createExtractionPipeline();
+afterAll(() => pipeline.close());
+
+async function edges(text: string): Promise<[string, string, string][]> {
+  const { graph } = await pipeline.extract({ text, source: 'test.txt', document_date: '2025-02-04' }, { tier: 'full', ingestedAt: '2025-02-04T00:00:00Z' });
+  const label = (id: string) => String(graph.nodes.find((node) => node.id === id)?.properties.label);
+  return graph.edges
+    .filter((edge) => ['OPPOSES', 'ALLIED_WITH', 'MEMBER_OF'].includes(edge.type))
+    .map((edge): [string, string, string] => [edge.type, label(edge.from), label(edge.to)]);
+}
+
+describe('the office a person holds, named before her', () => {
+  it('makes her accusation a monitor\'s report, not her opposition', async () => {
+    const found = await edges('The head of MONUSCO, Bintou Keita, told the Security Council on Tuesday that fighting had reached Sake. She also accused the M23 of shelling displacement sites.');
+    expect(found).toContainEqual(['MEMBER_OF', 'Bintou Keita', 'MONUSCO']);
+    expect(found.filter(([type, from]) => type === 'OPPOSES' && from === 'Bintou Keita')).toEqual([]);
+  });
+});
