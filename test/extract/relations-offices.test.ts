@@ -23,3 +23,10 @@ describe('the office a person holds, named before her', () => {
     expect(found.filter(([type, from]) => type === 'OPPOSES' && from === 'Bintou Keita')).toEqual([]);
   });
 });
+
+describe('a speaker reached through a pronoun', () => {
+  it('is never the party its own clause names later, so no opposition is read from its accusation', async () => {
+    const found = await edges('The Syrian Democratic Forces said they had captured the village of Abu Hamam from ISIS. The group said Turkish shelling had hit its positions near Manbij. It accused Turkey of helping ISIS.');
+    expect(found.filter(([type, from]) => type === 'OPPOSES' && from === 'Islamic State')).toEqual([]);
+  });
+});

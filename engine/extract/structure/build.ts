@@ -202,7 +202,12 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
     // Only a party's accusation is hostile: a UN body, a rights group or the media, or one who speaks for them,
     // reports what it accuses, as "the UN said" does.
-    if (speaker && aimedAt && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    // "It accused Turkey of helping ISIS": a pronoun or a description never stands for a name later in its own clause, so
+    // a speaker resolved to one is a misreading, and no opposition of its is stated.
+    const speakerReference = claim.speaker && input.findings.actors.some((actor) => actor.start === claim.speaker!.start && actor.reference);
+    const speakerNamedAfter = speakerReference && input.findings.actors.some((actor) =>
+      !actor.reference && actor.start >= claim.speaker!.end && actor.end <= claim.end && resolver.resolveSpan(actor, 'Actor', true)?.id === speaker?.id);
+    if (speaker && aimedAt && !speakerNamedAfter && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

@@ -30,7 +30,9 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences, actors));
   quoteReportedRelations(text, sentences, relations);
-  return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
+  // The target only: a subject pronoun follows the subject before it, an object reference is the guess.
+  const stated = relations.filter((relation) => relation.type !== 'OPPOSES' || !referenceUnsure(actors, sentences, relation.to));
+  return remapSpans({ actors, locations, dates, claims, events, relations: stated }, matching, doc.text);
 }
 
 /** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
@@ -79,3 +81,24 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
   }
   return found;
 }
+
+/**
+ * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names another
+ * actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
+ * fought the group, ..."): coreference takes the subject there, but an enmity read through such a
+ * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one.
+ */
+function referenceUnsure(actors: ActorMention[], sentences: Sentence[], end: TextSpan): boolean {
+  let mention = actors.find((actor) => actor.start === end.start && actor.reference);
+  for (let hops = 0; mention?.reference && mention.antecedent && hops < actors.length; hops++) {
+    const antecedent: ActorMention | undefined = actors.find((actor) => actor.start === mention!.antecedent!.start);
+    const sentence = sentences.find((candidate) => candidate.start <= mention!.antecedent!.start && mention!.antecedent!.start < candidate.end);
+    if (!antecedent || !sentence) return false;
+    const identity = (actor: ActorMention) => actor.canonical ?? actor.text;
+    const rival = actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= sentence.end && actor.actor_type === antecedent.actor_type && identity(actor) !== identity(antecedent));
+    if (rival) return true;
+    mention = antecedent;
+  }
+  return false;
+}
+

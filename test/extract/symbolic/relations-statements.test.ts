@@ -66,3 +66,12 @@ describe('members named in apposition after their office', () => {
       .toContainEqual(['MEMBER_OF', 'Bintou Keita', 'MONUSCO']);
   });
 });
+
+describe('enmities read through a reference', () => {
+  it('reads none towards an object description whose antecedent\'s sentence names two parties of its kind', () => {
+    const text = 'Hezbollah said its fighters had killed five members of Islamic State near Arsal. The Lebanese army, which has also fought the group, said it had arrested three suspects.';
+    expect(oppositions(text)).toEqual([]);
+    expect(oppositions('Hezbollah said its fighters had killed five civilians near Arsal. The Lebanese army, which has also fought the group, said it had arrested three suspects.'))
+      .toEqual([['OPPOSES', 'Lebanese army', 'the group']]);
+  });
+});
