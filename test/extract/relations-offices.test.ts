@@ -30,3 +30,19 @@ describe('a speaker reached through a pronoun', () => {
     expect(found.filter(([type, from]) => type === 'OPPOSES' && from === 'Islamic State')).toEqual([]);
   });
 });
+
+describe('an accused reached through a description', () => {
+  it('is no opposition when the description\'s antecedent shares its sentence with another party of its kind', async () => {
+    const found = await edges('Hezbollah said its fighters had killed five members of Islamic State near Arsal. The Lebanese army accused the group of smuggling weapons across the border.');
+    expect(found.filter(([type, from]) => type === 'OPPOSES' && from === 'Lebanese Armed Forces')).toEqual([]);
+    const named = await edges('Hezbollah said its fighters had killed five civilians near Arsal. The Lebanese army accused the group of smuggling weapons across the border.');
+    expect(named).toContainEqual(['OPPOSES', 'Lebanese Armed Forces', 'Hezbollah']);
+  });
+});
+
+describe('relations between named actors only', () => {
+  it('states none with a party the document only describes ("the junta", "regime forces")', async () => {
+    expect((await edges('The junta in Niamey accused France of backing jihadist groups.')).filter(([type]) => type === 'OPPOSES')).toEqual([]);
+    expect(await edges('Iran supports Hezbollah, which fights alongside regime forces.')).toEqual([['ALLIED_WITH', 'Iran', 'Hezbollah']]);
+  });
+});

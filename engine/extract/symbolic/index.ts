@@ -3,7 +3,7 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, doerInReach, findRelations, leadsOnly, quoteReportedRelations, speakerOfPronoun, startsAllianceCue } from './relations.ts';
+import { deniedOrHypothetical, doerInReach, findRelations, leadsOnly, quoteReportedRelations, referenceUnsure, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
 import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
@@ -31,7 +31,9 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences, actors));
   quoteReportedRelations(text, sentences, relations);
   // The target only: a subject pronoun follows the subject before it, an object reference is the guess.
-  const stated = relations.filter((relation) => relation.type !== 'OPPOSES' || !referenceUnsure(actors, sentences, relation.to));
+  const sentenceAt = (position: number) => sentences.find((sentence) => sentence.start <= position && position < sentence.end);
+  const stated = relations.filter((relation) => relation.type !== 'OPPOSES' ||
+    !(referenceUnsure(actors, sentenceAt, relation.to, relation.from) || standsForLeader(tokens, actors, relation.from) || standsForLeader(tokens, actors, relation.to)));
   return remapSpans({ actors, locations, dates, claims, events, relations: stated }, matching, doc.text);
 }
 
@@ -83,22 +85,15 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
 }
 
 /**
- * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names another
- * actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
- * fought the group, ..."): coreference takes the subject there, but an enmity read through such a
- * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one.
+ * "The US-led coalition said its aircraft hit ISIS": a name that only says who leads a coalition, or a pronoun
+ * standing for one, is no party to what the coalition does.
  */
-function referenceUnsure(actors: ActorMention[], sentences: Sentence[], end: TextSpan): boolean {
-  let mention = actors.find((actor) => actor.start === end.start && actor.reference);
-  for (let hops = 0; mention?.reference && mention.antecedent && hops < actors.length; hops++) {
-    const antecedent: ActorMention | undefined = actors.find((actor) => actor.start === mention!.antecedent!.start);
-    const sentence = sentences.find((candidate) => candidate.start <= mention!.antecedent!.start && mention!.antecedent!.start < candidate.end);
-    if (!antecedent || !sentence) return false;
-    const identity = (actor: ActorMention) => actor.canonical ?? actor.text;
-    const rival = actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= sentence.end && actor.actor_type === antecedent.actor_type && identity(actor) !== identity(antecedent));
-    if (rival) return true;
-    mention = antecedent;
+function standsForLeader(tokens: Token[], actors: ActorMention[], end: TextSpan): boolean {
+  let mention = actors.find((actor) => actor.start === end.start);
+  for (let hops = 0; mention && hops <= actors.length; hops++) {
+    if (leadsOnly(tokens, tokenIndexAt(tokens, mention.end))) return true;
+    const antecedent = mention.reference ? mention.antecedent : undefined;
+    mention = antecedent && actors.find((actor) => actor.start === antecedent.start);
   }
   return false;
 }
-

@@ -526,3 +526,26 @@ function span(actor: ActorMention) {
   return { start: actor.start, end: actor.end };
 }
 
+/**
+ * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names another
+ * actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
+ * fought the group, ..."): coreference takes the subject there, but an enmity read through such a
+ * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one.
+ */
+export function referenceUnsure(actors: readonly ActorMention[], sentenceAt: (position: number) => TextSpan | undefined, end: TextSpan, otherEnd?: TextSpan): boolean {
+  const identity = (actor: ActorMention) => actor.canonical ?? actor.text;
+  // The relation's other party is no candidate: nothing fights itself.
+  const other = actors.find((actor) => actor.start === otherEnd?.start);
+  let mention = actors.find((actor) => actor.start === end.start && actor.reference);
+  for (let hops = 0; mention?.reference && mention.antecedent && hops < actors.length; hops++) {
+    const antecedent: ActorMention | undefined = actors.find((actor) => actor.start === mention!.antecedent!.start);
+    const sentence = sentenceAt(mention.antecedent.start);
+    if (!antecedent || !sentence) return false;
+    const rival = actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= sentence.end && actor.actor_type === antecedent.actor_type &&
+      identity(actor) !== identity(antecedent) && !(other && identity(actor) === identity(other)));
+    if (rival) return true;
+    mention = antecedent;
+  }
+  return false;
+}
+

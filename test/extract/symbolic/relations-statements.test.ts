@@ -75,3 +75,14 @@ describe('enmities read through a reference', () => {
       .toEqual([['OPPOSES', 'Lebanese army', 'the group']]);
   });
 });
+
+describe('the leader named in "X-led"', () => {
+  it('is no party to what the coalition does, even through a pronoun', () => {
+    expect(oppositions('The US-led coalition said its aircraft hit ISIS targets near Raqqa.')).toEqual([]);
+    expect(oppositions('The United States said its aircraft hit ISIS targets near Raqqa.')).toEqual([['OPPOSES', 'United States', 'ISIS']]);
+  });
+
+  it('leaves the other party of the relation out of the candidates a reference could stand for', () => {
+    expect(oppositions('The US-led coalition said its aircraft hit ISIS targets near Raqqa, where the SDF is fighting the group.')).toEqual([['OPPOSES', 'SDF', 'the group']]);
+  });
+});
