@@ -110,7 +110,10 @@ const LIGHT_VERBS = new Set(['launched', 'launch', 'launches', 'launching', 'con
 /** Nouns and modifiers between an actor and its act that keep the actor the doer ("Daesh fighters attacked", "RAF aircraft struck", "a Daesh mortar team firing on"). */
 const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldiers', 'units', 'unit', 'members', 'gunmen', 'militiamen', 'rebels', 'aircraft',
   'jets', 'warplanes', 'planes', 'drones', 'drone', 'helicopters', 'artillery', 'team', 'teams', 'cells', 'cell', 'column', 'convoy', 'military', 'air',
-  'naval', 'ground', 'special', 'and', 'of', 'loyal', 'to', 'faction', 'factions', 'coalition', 'group', 'groups', 'gang', 'gangs', 'militia', 'militias', 'mortar', 'rocket', 'missile', 'suicide', 'car', 'bomb', 'bombers', 'tanks', 'snipers', 'elements', 'positions',
+  'naval', 'ground', 'special', 'and', 'of', 'loyal', 'to', 'faction', 'factions', 'coalition', 'force', 'army', 'navy', 'guard', 'guards',
+  'brigade', 'brigades', 'battalion', 'division', 'regiment', 'commandos', 'operatives', 'personnel', 'squad', 'patrol', 'patrols', 'warships',
+  'ships', 'boats', 'vessels', 'gunboats', 'batteries', 'shells', 'rockets', 'missiles', 'fighter', 'allies', 'ally', 'partners', 'operations',
+  'infantry', 'armoured', 'armored', 'mechanised', 'mechanized', 'elite', 'group', 'groups', 'gang', 'gangs', 'militia', 'militias', 'mortar', 'rocket', 'missile', 'suicide', 'car', 'bomb', 'bombers', 'tanks', 'snipers', 'elements', 'positions',
   'a', 'an', 'the', 'its', 'their', 'his', 'her', 'one', 'two', 'three', 'four', 'five', 'six', 'several', 'multiple', 'more', 'than', 'new', 'fresh',
   'further', 'heavy', 'joint', 'coordinated', 'simultaneous', 'deadly', 'renewed', 'overnight', 'yesterday', 'today', 'early', 'late', 'last', 'on',
   'in', 'near', 'at', 'around', 'also', 'then', 'again', 'later', 'still', 'jointly', 'reportedly', 'allegedly', 'repeatedly', 'has', 'have', 'had',

@@ -29,6 +29,10 @@ describe('who does the act, in statements', () => {
     expect(oppositions('Iraqi forces, backed by Coalition air strikes and Shia militias, retook Tikrit from ISIL.')).not.toContainEqual(['OPPOSES', 'Iraqi forces', 'Shia militias']);
   });
 
+  it('keeps a name the doer whose units stand between it and the act', () => {
+    expect(oppositions("The Sudanese army's 22nd infantry division attacked RSF positions near El Fasher.")).toEqual([['OPPOSES', 'Sudanese army', 'RSF']]);
+  });
+
   it('keeps the subject of a verb coordinated with its first one', () => {
     expect(oppositions('The Panel of Experts found that the RSF had received military support from Chad and had attacked the Masalit community.'))
       .toEqual([['OPPOSES', 'RSF', 'Masalit community']]);
