@@ -81,6 +81,7 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     }
   });
   renderer.on('afterRender', takePicture);
+  renderer.on('kill', () => clearTimeout(rest));
   camera.on('updated', (state: CameraState) => {
     if (state.angle !== drawnAt.angle) {
       scheduleRender();
