@@ -27,8 +27,10 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   // sigma's handler scheduling a render at each camera update (a private field)
   const scheduleRender = (renderer as unknown as { activeListeners: { camera?: () => void } }).activeListeners?.camera;
   const canvases = renderer.getCanvases();
+  const picture = document.createElement('canvas');
+  const paint = picture.getContext('2d');
   // a sigma whose internals differ keeps drawing at each move: slower, never a wrong picture
-  if (typeof scheduleRender !== 'function' || !canvases.mouse) return undefined;
+  if (typeof scheduleRender !== 'function' || !canvases.mouse || !paint) return undefined;
   const camera = renderer.getCamera();
   const captor = renderer.getMouseCaptor();
   camera.removeListener('updated', scheduleRender);
@@ -39,18 +41,13 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   drawn.className = 'graph-layers';
   container.insertBefore(drawn, canvases.mouse);
   drawn.append(...layers);
-  const picture = document.createElement('canvas');
   picture.className = 'graph-picture';
   picture.setAttribute('aria-hidden', 'true');
   picture.style.visibility = 'hidden';
   container.insertBefore(picture, canvases.mouse);
-  const paint = picture.getContext('2d');
-  // without a 2D context the layers themselves move: six layers composited a frame, still no drawing
-  const moved = paint ? picture : drawn;
 
   /** Copies the layers into the picture: in the task that drew them, while the WebGL layers' buffers still hold it. */
   const takePicture = () => {
-    if (!paint) return;
     const { width, height } = layers[0];
     if (picture.width !== width || picture.height !== height) {
       picture.width = width;
@@ -74,11 +71,9 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     drawnAt = camera.getState();
     if (!displaced) return;
     displaced = false;
-    moved.style.transform = '';
-    if (paint) {
-      picture.style.visibility = 'hidden';
-      drawn.style.visibility = '';
-    }
+    picture.style.transform = '';
+    picture.style.visibility = 'hidden';
+    drawn.style.visibility = '';
   });
   renderer.on('afterRender', takePicture);
   renderer.on('kill', () => clearTimeout(rest));
@@ -90,13 +85,11 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     // the view's corner as drawn, and where the camera now shows that point: the rest follows, scaled
     const corner = renderer.viewportToFramedGraph({ x: 0, y: 0 }, { cameraState: drawnAt });
     const { x, y } = renderer.framedGraphToViewport(corner, { cameraState: state });
-    moved.style.transform = `translate(${x}px, ${y}px) scale(${drawnAt.ratio / state.ratio})`;
+    picture.style.transform = `translate(${x}px, ${y}px) scale(${drawnAt.ratio / state.ratio})`;
     if (!displaced) {
       displaced = true;
-      if (paint) {
-        picture.style.visibility = '';
-        drawn.style.visibility = 'hidden';
-      }
+      picture.style.visibility = '';
+      drawn.style.visibility = 'hidden';
     }
     restLater();
   });
