@@ -28,7 +28,8 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   const scheduleRender = (renderer as unknown as { activeListeners: { camera?: () => void } }).activeListeners?.camera;
   const canvases = renderer.getCanvases();
   const picture = document.createElement('canvas');
-  const paint = picture.getContext('2d');
+  // opaque, so that the compositor draws nothing of the page under it
+  const paint = picture.getContext('2d', { alpha: false });
   // a sigma whose internals differ keeps drawing at each move: slower, never a wrong picture
   if (typeof scheduleRender !== 'function' || !canvases.mouse || !paint) return undefined;
   const camera = renderer.getCamera();
@@ -54,7 +55,9 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
       picture.height = height;
       picture.style.width = layers[0].style.width;
       picture.style.height = layers[0].style.height;
-    } else paint.clearRect(0, 0, width, height);
+    }
+    paint.fillStyle = getComputedStyle(container).backgroundColor;
+    paint.fillRect(0, 0, width, height);
     for (const layer of layers) if (layer.style.visibility !== 'hidden') paint.drawImage(layer, 0, 0);
   };
 
