@@ -18,8 +18,8 @@ export interface MovingPicture {
  * While the camera moves without turning, sigma draws nothing: the picture it drew last is
  * moved and scaled with a CSS transform, a change the compositor makes alone (no WebGL draw, no
  * canvas cleared), while sigma's camera moves as ever, so its coordinates and its next render
- * agree with what is shown. After each render its layers are copied into one canvas, the
- * picture, so that a pan moves one layer, not six. What a move brings into view stays blank, and
+ * agree with what is shown. After each render (from the first move on) its layers are copied
+ * into one canvas, the picture, so that a pan moves one layer, not six. What a move brings into view stays blank, and
  * a zoom shows the nodes scaled with it, until the camera rests (RESTING_MS after its last move,
  * with the button up) and the graph is drawn again.
  */
@@ -38,6 +38,10 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
 
   // sigma's layers in their order, under its mouse layer, which takes the pointer and stays put
   const layers = Object.entries(canvases).filter(([id]) => id !== 'mouse').map(([, canvas]) => canvas);
+  // the edge labels' layer when they are off: never drawn on, so neither shown nor copied
+  const edgeLabelsOff = renderer.getSetting('renderEdgeLabels') ? undefined : canvases.edgeLabels;
+  if (edgeLabelsOff) edgeLabelsOff.style.visibility = 'hidden';
+  const copied = layers.filter((layer) => layer !== edgeLabelsOff);
   const drawn = document.createElement('div');
   drawn.className = 'graph-layers';
   container.insertBefore(drawn, canvases.mouse);
@@ -58,10 +62,15 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     }
     paint.fillStyle = getComputedStyle(container).backgroundColor;
     paint.fillRect(0, 0, width, height);
-    for (const layer of layers) if (layer.style.visibility !== 'hidden') paint.drawImage(layer, 0, 0);
+    for (const layer of copied) paint.drawImage(layer, 0, 0);
   };
+  // sigma's synchronous render (private in its types; refresh() would index the graph again)
+  const render = () => (renderer as unknown as { render(): void }).render();
 
   let drawnAt: CameraState = camera.getState();
+  // a copy costs tens of milliseconds on a CPU-drawn page: none of the result's first drawing,
+  // which would delay its first paint; the first move draws again and copies, and every drawing after it
+  let copying = false;
   let displaced = false;
   let rest: ReturnType<typeof setTimeout> | undefined;
   const restLater = () => {
@@ -78,12 +87,18 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     picture.style.visibility = 'hidden';
     drawn.style.visibility = '';
   });
-  renderer.on('afterRender', takePicture);
+  renderer.on('afterRender', () => {
+    if (copying) takePicture();
+  });
   renderer.on('kill', () => clearTimeout(rest));
   camera.on('updated', (state: CameraState) => {
     if (state.angle !== drawnAt.angle) {
       scheduleRender();
       return;
+    }
+    if (!copying) {
+      copying = true;
+      render();
     }
     // the view's corner as drawn, and where the camera now shows that point: the rest follows, scaled
     const corner = renderer.viewportToFramedGraph({ x: 0, y: 0 }, { cameraState: drawnAt });
@@ -96,16 +111,12 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     }
     restLater();
   });
-  // sigma drew the graph as it was made, in this task
-  takePicture();
-
   return {
     get displaced() {
       return displaced;
     },
     settle() {
-      // sigma's synchronous render (private in its types; refresh() would index the graph again)
-      if (displaced) (renderer as unknown as { render(): void }).render();
+      if (displaced) render();
     },
   };
 }
