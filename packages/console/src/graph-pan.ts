@@ -68,9 +68,14 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   const render = () => (renderer as unknown as { render(): void }).render();
 
   let drawnAt: CameraState = camera.getState();
-  // a copy costs tens of milliseconds on a CPU-drawn page: none of the result's first drawing,
-  // which would delay its first paint; the first move draws again and copies, and every drawing after it
+  // a copy costs tens of milliseconds on a CPU-drawn page: not in the result's first drawing, which
+  // would delay its first paint, but just after that paint (or at the first move, if sooner), drawing again
   let copying = false;
+  const startCopying = () => {
+    if (copying) return;
+    copying = true;
+    render();
+  };
   let displaced = false;
   let rest: ReturnType<typeof setTimeout> | undefined;
   const restLater = () => {
@@ -90,16 +95,19 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   renderer.on('afterRender', () => {
     if (copying) takePicture();
   });
-  renderer.on('kill', () => clearTimeout(rest));
+  let killed = false;
+  renderer.on('kill', () => {
+    killed = true;
+    clearTimeout(rest);
+  });
+  // after the frame that paints the result, in a task of its own
+  requestAnimationFrame(() => setTimeout(() => killed || startCopying()));
   camera.on('updated', (state: CameraState) => {
     if (state.angle !== drawnAt.angle) {
       scheduleRender();
       return;
     }
-    if (!copying) {
-      copying = true;
-      render();
-    }
+    startCopying();
     // the view's corner as drawn, and where the camera now shows that point: the rest follows, scaled
     const corner = renderer.viewportToFramedGraph({ x: 0, y: 0 }, { cameraState: drawnAt });
     const { x, y } = renderer.framedGraphToViewport(corner, { cameraState: state });
