@@ -18,10 +18,10 @@ export interface MovingPicture {
  * While the camera moves without turning, sigma draws nothing: the picture it drew last is
  * moved and scaled with a CSS transform, a change the compositor makes alone (no WebGL draw, no
  * canvas cleared), while sigma's camera moves as ever, so its coordinates and its next render
- * agree with what is shown. After each render (from the first move on) its layers are copied
- * into one canvas, the picture, so that a pan moves one layer, not six. What a move brings into view stays blank, and
- * a zoom shows the nodes scaled with it, until the camera rests (RESTING_MS after its last move,
- * with the button up) and the graph is drawn again.
+ * agree with what is shown. After each render (once the pointer has come over the graph) its
+ * layers are copied into one canvas, the picture, so that a pan moves one layer, not six. What a
+ * move brings into view stays blank, and a zoom shows the nodes scaled with it, until the camera
+ * rests (RESTING_MS after its last move, with the button up) and the graph is drawn again.
  */
 export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HTMLElement): MovingPicture | undefined {
   // sigma's handler scheduling a render at each camera update (a private field)
@@ -68,8 +68,9 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   const render = () => (renderer as unknown as { render(): void }).render();
 
   let drawnAt: CameraState = camera.getState();
-  // a copy costs tens of milliseconds on a CPU-drawn page: not in the result's first drawing, which
-  // would delay its first paint, but just after that paint (or at the first move, if sooner), drawing again
+  // a copy costs tens to hundreds of milliseconds on a loaded CPU-drawn page: not of the result's
+  // first drawing, which would delay its first paint, but once the pointer comes over the graph (or
+  // at the first move, the keys', if sooner), drawing it again
   let copying = false;
   const startCopying = () => {
     if (copying) return;
@@ -95,13 +96,8 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   renderer.on('afterRender', () => {
     if (copying) takePicture();
   });
-  let killed = false;
-  renderer.on('kill', () => {
-    killed = true;
-    clearTimeout(rest);
-  });
-  // after the frame that paints the result, in a task of its own
-  requestAnimationFrame(() => setTimeout(() => killed || startCopying()));
+  renderer.on('kill', () => clearTimeout(rest));
+  canvases.mouse.addEventListener('pointerenter', startCopying, { once: true });
   camera.on('updated', (state: CameraState) => {
     if (state.angle !== drawnAt.angle) {
       scheduleRender();
