@@ -6,6 +6,8 @@ import type { CameraState } from 'sigma/types';
 
 /** How long the camera stays still before the graph is drawn again where it now is. */
 const RESTING_MS = 120;
+/** How long after a result's first drawing its picture is taken, unless the camera moves sooner. */
+const FIRST_COPY_MS = 1000;
 
 export interface MovingPicture {
   /** Whether the camera moved since the last render: sigma's picking buffers then hold what was under the pointer before. */
@@ -18,7 +20,7 @@ export interface MovingPicture {
  * While the camera moves without turning, sigma draws nothing: the picture it drew last is
  * moved and scaled with a CSS transform, a change the compositor makes alone (no WebGL draw, no
  * canvas cleared), while sigma's camera moves as ever, so its coordinates and its next render
- * agree with what is shown. After each render (once the pointer has come over the graph) its
+ * agree with what is shown. After each render (from a second after the result's first) its
  * layers are copied into one canvas, the picture, so that a pan moves one layer, not six. What a
  * move brings into view stays blank, and a zoom shows the nodes scaled with it, until the camera
  * rests (RESTING_MS after its last move, with the button up) and the graph is drawn again.
@@ -69,8 +71,8 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
 
   let drawnAt: CameraState = camera.getState();
   // a copy costs tens to hundreds of milliseconds on a loaded CPU-drawn page: not of the result's
-  // first drawing, which would delay its first paint, but once the pointer comes over the graph (or
-  // at the first move, the keys', if sooner), drawing it again
+  // first drawing, which would delay its first paint, but a second later, while the result is read
+  // (or at the first move, if sooner), drawing it again
   let copying = false;
   const startCopying = () => {
     if (copying) return;
@@ -96,8 +98,11 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
   renderer.on('afterRender', () => {
     if (copying) takePicture();
   });
-  renderer.on('kill', () => clearTimeout(rest));
-  canvases.mouse.addEventListener('pointerenter', startCopying, { once: true });
+  const firstCopy = setTimeout(startCopying, FIRST_COPY_MS);
+  renderer.on('kill', () => {
+    clearTimeout(rest);
+    clearTimeout(firstCopy);
+  });
   camera.on('updated', (state: CameraState) => {
     if (state.angle !== drawnAt.angle) {
       scheduleRender();
