@@ -162,6 +162,68 @@ describe('the web console in headless Chromium', { timeout: 300_000 }, () => {
     await shoot('06-edge-quote');
   });
 
+  it('dragged or moved by the keys, the graph follows, and a click lands on what is under the pointer now', async () => {
+    const EDGE = 'rsf -[OPPOSES]-> saf';
+    const inspector = page.locator('#inspector');
+    const graph = page.locator('#result-graph');
+    // another record open first, so that opening the edge is news
+    const openRsfFromTheTable = async () => {
+      await page.getByRole('tab', { name: 'Table result' }).click();
+      await page.locator('#result-table button.link', { hasText: 'Rapid Support Forces' }).first().click();
+      await expect.poll(() => inspector.locator('h3').textContent()).toBe('Actor Rapid Support Forces');
+      await page.getByRole('tab', { name: 'Graph result' }).click();
+    };
+    await openRsfFromTheTable();
+    const box = (await graph.boundingBox())!;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    /** Where the picture of the last drawing is shown: its offset and scale, or null while sigma's own layers show. */
+    const picture = () =>
+      page.evaluate(() => {
+        const style = getComputedStyle(document.querySelector('#result-graph .graph-picture')!);
+        const { e: dx, f: dy, a: scale } = new DOMMatrixReadOnly(style.transform);
+        return style.visibility === 'visible' ? { dx, dy, scale } : null;
+      });
+    // from above the edge, 120 px down: the edge, level through the centre, goes with it
+    await page.mouse.move(centre.x, centre.y - 100);
+    await page.mouse.down();
+    for (let step = 1; step <= 6; step += 1) await page.mouse.move(centre.x, centre.y - 100 + step * 10);
+    const halfway = await picture();
+    for (let step = 7; step <= 12; step += 1) await page.mouse.move(centre.x, centre.y - 100 + step * 10);
+    const moved = await picture();
+    // mid-drag the picture of a drawing is shown, not drawn again, and moves as far as the pointer does
+    if (!halfway || !moved) throw new Error(`the picture is not shown mid-drag: ${JSON.stringify({ halfway, moved })}`);
+    expect(moved.scale).toBe(1);
+    expect([moved.dx - halfway.dx, moved.dy - halfway.dy].map((value) => Math.round(value) + 0)).toEqual([0, 60]);
+    await shoot('06b-graph-mid-drag');
+    // held still before the release, so that the camera does not glide on; then past sigma's double-click time
+    await page.waitForTimeout(250);
+    await page.mouse.up();
+    await page.waitForTimeout(400);
+    await page.mouse.click(centre.x, centre.y + 120);
+    await expect.poll(() => inspector.locator('h3').textContent()).toBe(EDGE);
+    await shoot('06c-graph-after-drag');
+
+    // an arrow key, and at once a click where the edge was: the picking buffers drawn before the
+    // key still hold the edge there, so the click draws first, then finds nothing
+    await openRsfFromTheTable();
+    await graph.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.mouse.click(centre.x, centre.y + 120);
+    await page.waitForTimeout(500);
+    expect(await inspector.locator('h3').textContent()).toBe('Actor Rapid Support Forces');
+    // and hovering finds the edge where the camera put it (sigma picks edges at half resolution: every other pixel)
+    const hoversEdgeAt = async (y: number) => {
+      await page.mouse.move(centre.x, y);
+      return (await graph.getAttribute('class'))?.includes('pointing') ?? false;
+    };
+    let found: number | undefined;
+    for (let y = box.y + 4; y < box.y + box.height - 4 && found === undefined; y += 2) if (await hoversEdgeAt(y)) found = y;
+    expect(found).toBeDefined();
+    expect(Math.abs(found! - (centre.y + 120))).toBeGreaterThan(10);
+    await page.mouse.click(centre.x, found!);
+    await expect.poll(() => inspector.locator('h3').textContent()).toBe(EDGE);
+  });
+
   it('retract it with a reason, and after a reload it is gone', async () => {
     const inspector = page.locator('#inspector');
     await inspector.getByLabel('Correction', { exact: true }).selectOption('retract');

@@ -5,6 +5,7 @@ import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
 import type { MouseCoords } from 'sigma/types';
 import { clear, el } from './dom.ts';
+import { moveThePictureWhileTheCameraMoves, type MovingPicture } from './graph-pan.ts';
 import type { Shown } from './model.ts';
 
 /** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
@@ -91,11 +92,8 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
       for (const edge of shown.edges) graph.addEdgeWithKey(edge.id, edge.from, edge.to, { label: edge.type, size: edgeSize, color: '#9aa5b1', type: 'arrow' });
       const iterations = layoutIterations(count);
       if (iterations > 0 && shown.edges.length > 0) forceAtlas2.assign(graph, { iterations, settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: count > 300 } });
-      const renderEdgeLabels = count <= 200;
-      const hideOnMove = count > 500;
-      renderer = new Sigma(graph, container, { renderEdgeLabels, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4, hideEdgesOnMove: hideOnMove, hideLabelsOnMove: hideOnMove });
-      pickOnlyWhenNeeded(renderer);
-      clearOnlyDrawnLayers(renderer, renderEdgeLabels, hideOnMove);
+      renderer = new Sigma(graph, container, { renderEdgeLabels: count <= 200, enableEdgeEvents: true, allowInvalidContainer: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: count > 500 ? 12 : 4 });
+      pickOnlyWhenNeeded(renderer, moveThePictureWhileTheCameraMoves(renderer, container));
       // over the canvases, inside their box: appended again since killing a renderer empties the container
       container.appendChild(legend);
       clear(legend, ...legendOf(shown).map(({ name, colour }) => {
@@ -130,64 +128,23 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
  * look-ups (for events the console does not listen to) go, and the hover look-up waits while the
  * button is down, since nothing is hovered while the graph is dragged.
  */
-function pickOnlyWhenNeeded(renderer: Sigma): void {
+function pickOnlyWhenNeeded(renderer: Sigma, picture: MovingPicture | undefined): void {
   const captor = renderer.getMouseCaptor();
   // sigma's own handlers (a private field), each the one listener it adds to the captor's event
-  const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel', (coords: MouseCoords) => void> }).activeListeners;
+  const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel' | 'handleClick', (coords: MouseCoords) => void> }).activeListeners;
   // a sigma whose internals differ keeps its own handlers: slower panning, never a broken view
-  if (typeof listeners?.handleMove !== 'function' || typeof listeners.handleDown !== 'function') return;
+  if (typeof listeners?.handleMove !== 'function' || typeof listeners.handleDown !== 'function' || typeof listeners.handleClick !== 'function') return;
   captor.removeListener('mousedown', listeners.handleDown);
   captor.removeListener('mouseup', listeners.handleUp);
   captor.removeListener('wheel', listeners.handleWheel);
   captor.removeListener('mousemove', listeners.handleMove);
+  captor.removeListener('click', listeners.handleClick);
+  // while the picture is moved the buffers lag behind it: hovering waits for the redraw at rest, a click draws first
   captor.on('mousemove', (coords) => {
-    if (!captor.isMouseDown) listeners.handleMove(coords);
+    if (!captor.isMouseDown && !picture?.displaced) listeners.handleMove(coords);
   });
-}
-
-/**
- * Sigma stacks seven canvases and clears the six it draws on at every frame, drawn on or not. In
- * a GPU-less Chromium a frame's cost is the compositing: each canvas changed in it, and each layer
- * stacked over one that changed, is drawn again on the CPU (docs/console.md). While the camera
- * moves with edges and labels hidden, a frame draws only the nodes: the other layers are cleared
- * once, by the first such frame, then left alone and hidden, so the compositor skips them, until
- * the camera rests. The edge labels' layer, when they are off, is never drawn on: never cleared,
- * always hidden.
- */
-function clearOnlyDrawnLayers(renderer: Sigma, renderEdgeLabels: boolean, hideOnMove: boolean): void {
-  const canvases = renderer.getCanvases();
-  const webgl = (canvas: HTMLCanvasElement | undefined) => (canvas ? ((canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null) : null);
-  const nodes = webgl(canvases.nodes);
-  // a sigma whose layers differ keeps its own clearing: slower panning, never a stale picture
-  if (!nodes || !canvases.edges || !canvases.labels || !canvases.hovers || !canvases.hoverNodes) return;
-  const edges = webgl(canvases.edges);
-  const hoverNodes = webgl(canvases.hoverNodes);
-  const flat = ['labels', 'hovers', ...(renderEdgeLabels ? ['edgeLabels'] : [])].map((layer) => canvases[layer]?.getContext('2d')).filter((context) => context != null);
-  if (!renderEdgeLabels && canvases.edgeLabels) canvases.edgeLabels.style.visibility = 'hidden';
-  const besideNodes = [canvases.edges, canvases.labels, canvases.hovers, canvases.hoverNodes, ...(renderEdgeLabels && canvases.edgeLabels ? [canvases.edgeLabels] : [])];
-  const captor = renderer.getMouseCaptor();
-  const camera = renderer.getCamera();
-  // what the frame before drew beside the nodes: only that needs clearing
-  let drewBeside = true;
-  let drawsBeside = true;
-  renderer.on('beforeRender', () => {
-    const moving = camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.currentWheelDirection !== 0;
-    drewBeside = drawsBeside;
-    drawsBeside = !(hideOnMove && moving);
-    if (drawsBeside !== drewBeside) for (const canvas of besideNodes) canvas.style.visibility = drawsBeside ? '' : 'hidden';
+  captor.on('click', (coords) => {
+    picture?.settle();
+    listeners.handleClick(coords);
   });
-  renderer.clear = function clearDrawn(this: Sigma) {
-    const wipe = (gl: WebGLRenderingContext | null) => {
-      gl?.bindFramebuffer(gl.FRAMEBUFFER, null);
-      gl?.clear(gl.COLOR_BUFFER_BIT);
-    };
-    wipe(nodes);
-    if (!drewBeside) return this;
-    wipe(edges);
-    wipe(hoverNodes);
-    // in CSS pixels, as sigma clears them: its 2D contexts are scaled by the pixel ratio
-    const { width, height } = this.getDimensions();
-    for (const context of flat) context.clearRect(0, 0, width, height);
-    return this;
-  };
 }
