@@ -28,6 +28,8 @@ const DIST = path.resolve(import.meta.dirname, '../packages/console/dist');
 
 /** Long enough for the camera to rest and the graph to be drawn again (graph-pan.ts rests after 120 ms). */
 const REST_BETWEEN_DRAGS_MS = 300;
+/** Between two loads of the first-paint series: graph-pan.ts takes the graph's picture a second after its first drawing, work that would delay the next load's paint. */
+const AFTER_FIRST_COPY_MS = 2_000;
 
 console.log('## bundle\n\n| file | bytes | gzipped |\n|---|---|---|');
 for (const name of (await readdir(DIST)).sort()) {
@@ -62,8 +64,7 @@ try {
   const paints: number[] = [];
   const contentful: number[] = [];
   for (let run = 0; run <= RUNS; run += 1) {
-    // the page before has finished what it does after its first paint (the graph's picture, a second later): its work would delay this load's paint
-    if (run > 0) await page.waitForTimeout(2_000);
+    if (run > 0) await page.waitForTimeout(AFTER_FIRST_COPY_MS);
     await page.goto(`${base}/console`);
     await page.waitForFunction(() => performance.getEntriesByName('parley:query-view').length > 0, undefined, { timeout: 60_000 });
     const [meaningful, firstContentful] = await page.evaluate(() => [performance.getEntriesByName('parley:query-view')[0].startTime, performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN]);

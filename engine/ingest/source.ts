@@ -185,7 +185,7 @@ export async function readSource(corporaDir: string, reference: string): Promise
     throw new TooLargeError('source_too_large', `source '${reference}' is ${info.size} bytes; the limit is ${MAX_SOURCE_BYTES}`, { source: reference, limit: MAX_SOURCE_BYTES });
   }
   const bytes = await readFile(resolved.absolute);
-  const decoded = decodeText(bytes, reference).replace(/^\uFEFF/, '');
+  const decoded = decodeText(bytes, reference);
   if (resolved.format === 'html') {
     const { text, title } = htmlToText(decoded);
     return { source: resolved.relative, text, format: 'html', bytes: bytes.length, ...(title ? { title } : {}) };

@@ -1,6 +1,6 @@
 import { DelayedError, FlowProducer, PRIORITY_LIMIT, UnrecoverableError, Worker, type IQueueBackend, type Job, type QueueEvents } from 'bullmq';
 import { TooLargeError, ValidationError } from '../errors.ts';
-import { checkText, sha256Of } from '../extract/pipeline.ts';
+import { checkText, sha256Of, type CheckedText } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type CommitContext, type DocumentToExtract, type DraftedDocument } from '../ingest/commit.ts';
 import { tierForGraph } from '../ingest/ingest.ts';
 import type { DocumentDraft } from '../extract/pipeline.ts';
@@ -72,8 +72,8 @@ export interface QueuedDocument {
   source: string;
   text: string;
   title?: string;
-  /** The text's content hash, when the caller has it already (checkText's): not computed again. */
-  sha256?: string;
+  /** checkText's result for the text, when the caller has it already: its hash is not computed again. */
+  checked?: CheckedText;
 }
 
 /** The graph's part of its jobs' ids: a hash, as tenants and graph names may hold '.' and BullMQ ids no ':'. */
@@ -82,8 +82,8 @@ function graphPart(tenant: string, graphId: string): string {
 }
 
 /** A document job's id: its graph's part and its text's content hash, so the same document enqueued again for the same graph is the same job. */
-export function documentJobId(tenant: string, graphId: string, text: string, sha256 = sha256Of(text)): string {
-  return `${graphPart(tenant, graphId)}.${sha256}`;
+export function documentJobId(tenant: string, graphId: string, text: string, checked?: CheckedText): string {
+  return `${graphPart(tenant, graphId)}.${checked?.text === text ? checked.sha256 : sha256Of(text)}`;
 }
 
 /** A BullMQ key for a job (`queue:id`) back to the id. */
@@ -111,7 +111,7 @@ export async function enqueueCorpus(
   documents: readonly QueuedDocument[],
   settings: { attempts?: number; backoffMs?: number } = {},
 ): Promise<EnqueuedCorpus> {
-  const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text, document.sha256));
+  const jobIds = documents.map((document) => documentJobId(tenant, graphId, document.text, document.checked));
   const parentId = `corpus.${graphPart(tenant, graphId)}.${sha256Of(jobIds.join('\n'))}`;
   const connection = queueConnection(url);
   const queue = extractionJobs(connection);

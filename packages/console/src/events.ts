@@ -38,8 +38,11 @@ export function rowsOf<T>(answer: Pick<QueryAnswer, 'columns' | 'rows'>): T[] {
 /** An event's type as the timeline groups it. */
 export const typeOf = (event: EventRow): string => event.type || 'untyped';
 
-/** The fatalities the events report (an event without a number counts none). */
-export const killedIn = (events: readonly EventRow[]): number => events.reduce((sum, event) => sum + (typeof event.fatalities === 'number' ? event.fatalities : 0), 0);
+/** The fatalities an event reports (none without a number). */
+const fatalitiesOf = (event: EventRow): number => (typeof event.fatalities === 'number' ? event.fatalities : 0);
+
+/** The fatalities the events report. */
+export const killedIn = (events: readonly EventRow[]): number => events.reduce((sum, event) => sum + fatalitiesOf(event), 0);
 
 /** Events by month (YYYY-MM), months without events included between the first and the last. */
 export function byMonth(events: EventRow[]): { month: string; events: EventRow[]; fatalities: number }[] {
@@ -77,7 +80,7 @@ export function byType(events: EventRow[]): TypeCount[] {
     const type = typeOf(event);
     const count = types.get(type) ?? (types.set(type, { type, events: 0, fatalities: 0 }).get(type)!);
     count.events += 1;
-    count.fatalities += killedIn([event]);
+    count.fatalities += fatalitiesOf(event);
   }
   return [...types.values()].sort((a, b) => b.events - a.events || (a.type < b.type ? -1 : 1));
 }

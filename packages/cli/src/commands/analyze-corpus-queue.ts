@@ -35,8 +35,8 @@ export async function analyzeCorpusOnQueue(dir: string, queue: string, options: 
   for (const [index, source] of sources.entries()) {
     try {
       const read = await readSource(folder, source);
-      const { sha256 } = checkText(read.text);
-      documents.push({ index, source: read.source, text: read.text, sha256, ...(read.title ? { title: read.title } : {}) });
+      const checked = checkText(read.text);
+      documents.push({ index, source: read.source, text: read.text, checked, ...(read.title ? { title: read.title } : {}) });
     } catch (error) {
       unread.set(index, batchFailure(source, error));
     }
