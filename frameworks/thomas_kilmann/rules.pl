@@ -127,8 +127,10 @@ tk_tallies(ByActor) :-
 % tk_concession_flags(-Flags): A-t(returned, Y, []) for each actor with concessions: Y is yes when
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
-% together.
-tk_concession_flags(Flags) :-
+% together. Read by the records and by the concessions' check, so kept for the graph view.
+tk_concession_flags(Flags) :- view_memo(tk_concession_flags, Fs, tk_concession_flags_(Fs)), Flags = Fs.
+
+tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
     (   GC == [] -> Flags = []
     ;   claims_by_actor('Offer', GO), tk_keys(GC, [], R1), tk_keys(GO, R1, R0), sort(R0, Reciprocators),
