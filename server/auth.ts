@@ -89,12 +89,12 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: R
     const required = route.config?.scope;
     if (required) route.onRequest = [(request, reply) => authenticate(request, reply, required), ...[route.onRequest ?? []].flat()];
   });
+  const tooManyFailures = (reply: FastifyReply, wait: number) =>
+    limited(reply, wait, `more than ${limits.failuresPerAddress} requests without a valid API key from this address in a minute`, 'PARLEY_AUTH_FAILURES_PER_MINUTE');
   const authenticate = async (request: FastifyRequest, reply: FastifyReply, required: RequiredScope) => {
     // an address past its failures is refused before its key is looked at: guessing keys gains nothing
-    const tooManyFailures = (wait: number) =>
-      limited(reply, wait, `more than ${limits.failuresPerAddress} requests without a valid API key from this address in a minute`, 'PARLEY_AUTH_FAILURES_PER_MINUTE');
     const blocked = failures.peek(request.ip);
-    if (blocked > 0) return tooManyFailures(blocked);
+    if (blocked > 0) return tooManyFailures(reply, blocked);
     const header = request.headers['x-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret && localPrincipal) {
@@ -104,7 +104,7 @@ export function registerAuth(app: FastifyInstance, store: ParleyStore, limits: R
     const record = secret ? await store.authenticate(secret) : undefined;
     if (!record) {
       const wait = failures.take(request.ip);
-      if (wait > 0) return tooManyFailures(wait);
+      if (wait > 0) return tooManyFailures(reply, wait);
       return secret
         ? sendProblem(reply, problem(401, 'invalid_api_key', 'the API key is unknown or has been revoked'))
         : sendProblem(reply, problem(401, 'missing_api_key', 'send your API key in the X-API-Key header'));

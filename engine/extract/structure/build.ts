@@ -149,8 +149,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const ownSide = (a: string, b: string) => isMemberOf(a, b) || isMemberOf(b, a);
   /** A party to the conflict, and not one who speaks for a UN body, a rights group or the media ("the UN envoy"). */
   const isParty = (id: string) => {
-    const types = new Map(resolver.entities().map((entity) => [entity.id, entity.actor_type ?? 'unknown']));
-    const party = (actor: string) => PARTY_TYPES.has(types.get(actor) ?? 'unknown');
+    const party = (actor: string) => PARTY_TYPES.has(resolver.actorTypeOf(actor) ?? 'unknown');
     return party(id) && !memberships.some(([member, organisation]) => member === id && !party(organisation));
   };
   for (const relation of relations) {

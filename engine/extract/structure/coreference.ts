@@ -487,6 +487,12 @@ export class EntityResolver {
     return { id: clusterId(cluster), kind: cluster.kind };
   }
 
+  /** The type of the actor entity `id` ('unknown' when none is known; undefined when no actor has that id): without building every entity. */
+  actorTypeOf(id: string): ActorType | undefined {
+    const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
+    return cluster ? (typeOf(cluster) ?? 'unknown') : undefined;
+  }
+
   /** The resolved entities, in order of first mention. */
   entities(): ResolvedEntity[] {
     const entities = this.clusters.map((cluster): ResolvedEntity => {
