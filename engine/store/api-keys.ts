@@ -8,16 +8,14 @@ const KEY_RECORDS_KEPT = 10_000;
 
 /** API keys, each of one tenant: created, authenticated and revoked over the backend's key records. */
 export class ApiKeys {
-  /** API key records by key id, as last written by this process (the store's only writer): no backend read per request. */
-  private readonly keyRecords = new Map<string, ApiKeyRecord>();
+  /**
+   * API key records by key id, as last written by this process (the store's only writer): no
+   * backend read per request. With each, the secret last found to match it, compared in constant
+   * time with the one presented: hashing it again cost every request about 9 µs. A write drops both.
+   */
+  private readonly keyRecords = new Map<string, { record: ApiKeyRecord; verified?: Buffer }>();
   /** Counts key writes: a record read from the backend while one happened may be stale, and is not kept. */
   private keyWrites = 0;
-  /**
-   * The secret last found to match each kept record, compared in constant time with the one
-   * presented: hashing it again cost every request about 9 µs. Held only as long as its record
-   * is (a write replaces the record).
-   */
-  private readonly verifiedSecrets = new WeakMap<ApiKeyRecord, Buffer>();
 
   constructor(private readonly backend: StoreBackend) {}
 
@@ -64,21 +62,23 @@ export class ApiKeys {
   /** The live key record a secret belongs to, compared in constant time; undefined otherwise. */
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
     const keyId = keyIdOf(secret);
-    let record = this.keyRecords.get(keyId);
-    if (!record) {
+    let kept = this.keyRecords.get(keyId);
+    if (!kept) {
       const writes = this.keyWrites;
-      record = await this.backend.getKey(keyId);
-      if (record && writes === this.keyWrites) {
+      const read = await this.backend.getKey(keyId);
+      if (!read) return undefined;
+      kept = { record: read };
+      if (writes === this.keyWrites) {
         if (this.keyRecords.size >= KEY_RECORDS_KEPT) this.keyRecords.clear();
-        this.keyRecords.set(keyId, record);
+        this.keyRecords.set(keyId, kept);
       }
     }
-    if (!record || record.revoked_at) return undefined;
+    const { record, verified } = kept;
+    if (record.revoked_at) return undefined;
     const presented = Buffer.from(secret);
-    const verified = this.verifiedSecrets.get(record);
     if (verified) return verified.length === presented.length && timingSafeEqual(verified, presented) ? record : undefined;
     if (!secretMatches(secret, record.hash)) return undefined;
-    this.verifiedSecrets.set(record, presented);
+    kept.verified = presented;
     return record;
   }
 

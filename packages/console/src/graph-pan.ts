@@ -2,12 +2,25 @@
 // frame's cost is compositing the canvases that changed in it (docs/console.md); a pan or a zoom
 // that moves a picture already drawn changes none of them.
 import type Sigma from 'sigma';
-import type { CameraState } from 'sigma/types';
+import type { CameraState, MouseCoords } from 'sigma/types';
 
 /** How long the camera stays still before the graph is drawn again where it now is. */
 const RESTING_MS = 120;
 /** How long after a result's first drawing its picture is taken, unless the camera moves sooner. */
 const FIRST_COPY_MS = 1000;
+
+/**
+ * The two private parts of sigma (3.x) the console reaches: its own listeners (the camera's render
+ * scheduler, the mouse captor's handlers) and its synchronous render (refresh() would index the
+ * graph again). Named in one place: a sigma upgrade that changes them is checked here and by the
+ * pan's e2e test, and each caller falls back to sigma's own behaviour when a listener is missing.
+ */
+export function sigmaInternals(renderer: Sigma): {
+  activeListeners: Partial<Record<'camera', () => void> & Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel' | 'handleClick', (coords: MouseCoords) => void>> | undefined;
+  render(): void;
+} {
+  return renderer as unknown as ReturnType<typeof sigmaInternals>;
+}
 
 export interface MovingPicture {
   /** Whether the camera moved since the last render: sigma's picking buffers then hold what was under the pointer before. */
@@ -26,8 +39,8 @@ export interface MovingPicture {
  * rests (RESTING_MS after its last move, with the button up) and the graph is drawn again.
  */
 export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HTMLElement): MovingPicture | undefined {
-  // sigma's handler scheduling a render at each camera update (a private field)
-  const scheduleRender = (renderer as unknown as { activeListeners: { camera?: () => void } }).activeListeners?.camera;
+  // sigma's handler scheduling a render at each camera update
+  const scheduleRender = sigmaInternals(renderer).activeListeners?.camera;
   const canvases = renderer.getCanvases();
   const picture = document.createElement('canvas');
   // opaque, so that the compositor draws nothing of the page under it
@@ -66,8 +79,7 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     paint.fillRect(0, 0, width, height);
     for (const layer of copied) paint.drawImage(layer, 0, 0);
   };
-  // sigma's synchronous render (private in its types; refresh() would index the graph again)
-  const render = () => (renderer as unknown as { render(): void }).render();
+  const render = () => sigmaInternals(renderer).render();
 
   let drawnAt: CameraState = camera.getState();
   // a copy costs tens to hundreds of milliseconds on a loaded CPU-drawn page: not of the result's

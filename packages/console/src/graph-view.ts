@@ -3,9 +3,8 @@
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
-import type { MouseCoords } from 'sigma/types';
 import { clear, el } from './dom.ts';
-import { moveThePictureWhileTheCameraMoves, type MovingPicture } from './graph-pan.ts';
+import { moveThePictureWhileTheCameraMoves, sigmaInternals, type MovingPicture } from './graph-pan.ts';
 import type { Shown } from './model.ts';
 
 /** Colours by kind (and actor type for actors): the legend the inspector's heading repeats. */
@@ -130,21 +129,22 @@ export function createGraphView(container: HTMLElement, onSelect: (selection: { 
  */
 function pickOnlyWhenNeeded(renderer: Sigma, picture: MovingPicture | undefined): void {
   const captor = renderer.getMouseCaptor();
-  // sigma's own handlers (a private field), each the one listener it adds to the captor's event
-  const listeners = (renderer as unknown as { activeListeners: Record<'handleMove' | 'handleDown' | 'handleUp' | 'handleWheel' | 'handleClick', (coords: MouseCoords) => void> }).activeListeners;
+  // sigma's own handlers, each the one listener it adds to the captor's event
+  const listeners = sigmaInternals(renderer).activeListeners;
   // a sigma whose internals differ keeps its own handlers: slower panning, never a broken view
-  if (typeof listeners?.handleMove !== 'function' || typeof listeners.handleDown !== 'function' || typeof listeners.handleClick !== 'function') return;
-  captor.removeListener('mousedown', listeners.handleDown);
-  captor.removeListener('mouseup', listeners.handleUp);
-  captor.removeListener('wheel', listeners.handleWheel);
-  captor.removeListener('mousemove', listeners.handleMove);
-  captor.removeListener('click', listeners.handleClick);
+  const { handleMove, handleDown, handleUp, handleWheel, handleClick } = listeners ?? {};
+  if (typeof handleMove !== 'function' || typeof handleDown !== 'function' || typeof handleUp !== 'function' || typeof handleWheel !== 'function' || typeof handleClick !== 'function') return;
+  captor.removeListener('mousedown', handleDown);
+  captor.removeListener('mouseup', handleUp);
+  captor.removeListener('wheel', handleWheel);
+  captor.removeListener('mousemove', handleMove);
+  captor.removeListener('click', handleClick);
   // while the picture is moved the buffers lag behind it: hovering waits for the redraw at rest, a click draws first
   captor.on('mousemove', (coords) => {
-    if (!captor.isMouseDown && !picture?.displaced) listeners.handleMove(coords);
+    if (!captor.isMouseDown && !picture?.displaced) handleMove(coords);
   });
   captor.on('click', (coords) => {
     picture?.settle();
-    listeners.handleClick(coords);
+    handleClick(coords);
   });
 }
