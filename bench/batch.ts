@@ -24,7 +24,12 @@
  * The process tiers up as `parley analyze-corpus` does (tierUpForBatch); with
  * --v8-default-tier-up it keeps V8's default, to compare.
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --v8-default-tier-up]
+ * With --into-facts N the batch goes into a graph that holds a generated conflict graph of N
+ * facts already (bench/conflict-graph.ts, written before the clock starts): a monitoring
+ * project's busy graph, whose actors every document is resolved against. What the main thread
+ * spends per document should not grow with it.
+ *
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --into-facts 0 --v8-default-tier-up]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -34,6 +39,8 @@ import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
+import { writeInChunks } from './cold-start.ts';
+import { generate } from './conflict-graph.ts';
 import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
@@ -42,6 +49,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     warm: { type: 'string', default: '0' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+    'into-facts': { type: 'string', default: '0' },
     'v8-default-tier-up': { type: 'boolean', default: false },
   },
 });
@@ -49,6 +57,8 @@ const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const WARM = Number(args.warm);
 const CORPUS = path.resolve(args.corpus!);
+const INTO_FACTS = Number(args['into-facts']);
+const existingGraph = INTO_FACTS > 0 ? generate(INTO_FACTS).write : undefined;
 // as `parley analyze-corpus` runs a batch, unless asked for V8's default (to compare)
 if (!args['v8-default-tier-up']) tierUpForBatch();
 
@@ -65,6 +75,7 @@ interface Measure {
 async function measure(workers: number): Promise<Measure> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-'));
   const store = await ParleyStore.open(path.join(dir, 'store'));
+  if (existingGraph) await writeInChunks(store, 'batch', existingGraph);
   const { pipeline } = await openExtractionPipeline({ symbolicWorkers: workers });
   try {
     // every worker loads its gazetteers before the clock starts
@@ -104,7 +115,7 @@ const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
-console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {

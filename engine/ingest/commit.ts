@@ -3,10 +3,11 @@ import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
-import { actorDirectory, type ActorDirectory, type KnownActor } from '../extract/structure/index.ts';
+import { actorDirectory, type GrowingActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from './dateline.ts';
@@ -139,55 +140,126 @@ export type DraftedDocument = DocumentToExtract & { draft: DocumentDraft };
 /** What commitDrafts gives each document: its commit, or what failed it. */
 export type DraftOutcome = { committed: CommittedExtraction } | { error: unknown };
 
+type ActorRecord = Pick<NodeRecord, 'labels' | 'properties'>;
+
+/**
+ * The graph's actors as a batch reads them, in the order the index holds them (a write moves
+ * the actors it changes to the end, and the actor directory reads them in that order). Kept
+ * for the graph from one commitDrafts call to the next (a batch commits a few documents at a
+ * time, as their drafts come): read again from the whole graph for each, they cost every
+ * document time that grew with the graph's actors. Brought up to date with the nodes written
+ * since (nodesWrittenSince); read again when a change was not logged (a correction, a
+ * deletion) or the graph was loaded again (another index).
+ */
+interface GraphActors {
+  /** The graph's revision the actors are as of, before the writes of the batch holding them. */
+  revision: number;
+  actors: Map<string, ActorRecord>;
+  /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
+  claims: Map<string, string>;
+  /** Whether a name is claimed by two actors. */
+  contested: boolean;
+  /**
+   * The actor directory, built once and added to as actors and names come. What it answers a
+   * draft does not depend on the order of the actors (which every write changes) while no name
+   * is claimed by two actors; when one is, it is built again for each draft.
+   */
+  directory: GrowingActorDirectory | undefined;
+  /** The actors' and places' names as resolveAgainstGraph matches them. */
+  names: GraphNames;
+}
+
+/** Each graph's actors as the last batch that committed left them; a batch takes them out while it holds writes. */
+const carriedActors = new WeakMap<GraphIndex, GraphActors>();
+
+/** The actors of `index` for a batch: those the last batch left, brought up to date, else read from the index. */
+function takeGraphActors(index: GraphIndex | undefined): GraphActors {
+  const carried = index && carriedActors.get(index);
+  if (carried) {
+    // out while this batch holds writes: nothing else reads names the graph does not hold yet
+    carriedActors.delete(index!);
+    const written = nodesWrittenSince(index!, carried.revision);
+    if (written && written.every((id) => index!.node(id))) {
+      for (const id of written) {
+        const node = index!.node(id)!;
+        if (node.labels[0] === 'Actor') putActor(carried, id, node);
+        else if (node.labels[0] === 'Location') carried.names.places.set(id, node.properties);
+      }
+      carried.revision = index!.revision;
+      return carried;
+    }
+  }
+  const state: GraphActors = { revision: index?.revision ?? 0, actors: new Map(), claims: new Map(), contested: false, directory: undefined, names: graphNames(index) };
+  for (const id of index?.nodesWithLabel('Actor') ?? []) {
+    const node = index!.node(id)!;
+    state.actors.set(id, node);
+    claimNames(state, knownActor(node.properties));
+  }
+  return state;
+}
+
+function claimNames(state: GraphActors, actor: KnownActor | undefined): void {
+  for (const name of actor ? [actor.label, ...(actor.aliases ?? [])] : []) {
+    const key = normaliseForIdentity(name);
+    const claimant = state.claims.get(key);
+    if (claimant === undefined) state.claims.set(key, actor!.label);
+    else if (claimant !== actor!.label) state.contested = true;
+  }
+}
+
+/** Sets what actor `id` is now (moved to the end, as the index moves a node a write changes), its names and the directory kept in step. */
+function putActor(state: GraphActors, id: string, after: ActorRecord): void {
+  const before = state.actors.get(id);
+  state.actors.delete(id);
+  state.actors.set(id, after);
+  state.names.actors.set(id, after.properties);
+  const known = knownActor(after.properties);
+  const previously = knownActor(before?.properties);
+  if (namesKey(known) === namesKey(previously)) return;
+  claimNames(state, known);
+  // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
+  if (known && (!previously || namesGrew(previously, known))) state.directory?.add(known);
+  else state.directory = undefined;
+}
+
+/** Whether `after` is `before` with (perhaps) more aliases: the same label and type, every alias kept. */
+function namesGrew(before: KnownActor, after: KnownActor): boolean {
+  return before.label === after.label && before.actor_type === after.actor_type && (before.aliases ?? []).every((alias) => after.aliases?.includes(alias));
+}
+
 /**
  * Documents held back for one batch, and what the graph will answer once they are in it:
- * its actors in the order the index will hold them (a write moves the actors it changes to
- * the end, and the actor directory reads them in that order), the memberships and the
- * documents the held writes add.
+ * its actors (GraphActors) with the held writes merged in, the memberships and the documents
+ * the held writes add.
  */
 class HeldWrites {
   readonly writes: { position: number; extraction: ExtractionResult }[] = [];
-  private readonly actors = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
+  private readonly graphActors: GraphActors;
   /** The held writes' places as the graph will hold them (the index's others are read from it). */
-  private readonly places = new Map<string, Pick<NodeRecord, 'labels' | 'properties'>>();
+  private readonly places = new Map<string, ActorRecord>();
   private readonly memberships = new Set<string>();
   private readonly documents = new Set<string>();
-  /**
-   * The actor directory, kept while no actor's names change. What it answers a draft does
-   * not depend on the order of the actors (which every held write changes) while no name
-   * is claimed by two actors; when one is, it is built again for each draft.
-   */
-  private directory: ActorDirectory | undefined;
-  /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
-  private readonly claims = new Map<string, string>();
-  private contested = false;
-  /** The actors' and places' names as resolveAgainstGraph matches them: read from the index once for the batch, kept in step by hold(). */
-  readonly names: GraphNames;
   private readonly indexMemberOf: GraphAnswers['isMemberOf'] | undefined;
 
   constructor(private readonly index: GraphIndex | undefined) {
     this.indexMemberOf = index && memberOf(index);
-    for (const id of index?.nodesWithLabel('Actor') ?? []) {
-      const node = index!.node(id)!;
-      this.actors.set(id, node);
-      this.claim(knownActor(node.properties));
-    }
-    this.names = graphNames(index);
+    this.graphActors = takeGraphActors(index);
   }
 
-  private claim(actor: KnownActor | undefined): void {
-    for (const name of actor ? [actor.label, ...(actor.aliases ?? [])] : []) {
-      const key = normaliseForIdentity(name);
-      const claimant = this.claims.get(key);
-      if (claimant === undefined) this.claims.set(key, actor!.label);
-      else if (claimant !== actor!.label) this.contested = true;
-    }
+  /** The actors' and places' names as resolveAgainstGraph matches them: read from the index once, kept in step by hold(). */
+  get names(): GraphNames {
+    return this.graphActors.names;
+  }
+
+  /** Leaves the actors, as the graph now holds them once the held writes are in, to the graph's next batch. */
+  carryOver(): void {
+    if (this.index) carriedActors.set(this.index, this.graphActors);
   }
 
   /** The graph's actors and places as resolveAgainstGraph looks them up by id, with the held writes merged in. */
-  readonly actorGraph: Pick<ActorGraph, 'node'> = { node: (id) => this.actors.get(id) ?? this.place(id) };
+  readonly actorGraph: Pick<ActorGraph, 'node'> = { node: (id) => this.graphActors.actors.get(id) ?? this.place(id) };
 
-  private place(id: string): Pick<NodeRecord, 'labels' | 'properties'> | undefined {
+  private place(id: string): ActorRecord | undefined {
     const node = this.places.get(id) ?? this.index?.node(id);
     return node?.labels[0] === 'Location' ? node : undefined;
   }
@@ -197,11 +269,12 @@ class HeldWrites {
   }
 
   answers(): GraphAnswers {
-    if (this.contested || !this.directory) {
-      this.directory = actorDirectory([...this.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
+    const state = this.graphActors;
+    if (state.contested || !state.directory) {
+      state.directory = actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
     }
     return {
-      directory: this.directory,
+      directory: state.directory,
       isMemberOf: (member, organisation) => this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false),
     };
   }
@@ -219,24 +292,17 @@ class HeldWrites {
       }
       if (node.labels[0] !== 'Actor') continue;
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
-      const before = this.actors.get(node.id);
+      const before = this.graphActors.actors.get(node.id);
       const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
-      const after = { labels, properties: mergeNodeProperties(before, node, labels) };
-      this.actors.delete(node.id);
-      this.actors.set(node.id, after);
-      this.names.actors.set(node.id, after.properties);
-      const known = knownActor(after.properties);
-      if (namesKey(known) === namesKey(knownActor(before?.properties))) continue;
-      this.directory = undefined;
-      this.claim(known);
+      putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
     }
     for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
   }
 }
 
-/** An actor's names as one comparable string. */
+/** An actor's names and type as one comparable string. */
 function namesKey(actor: KnownActor | undefined): string {
-  return JSON.stringify(actor ? [actor.label, actor.aliases] : null);
+  return JSON.stringify(actor ? [actor.label, actor.aliases, actor.actor_type] : null);
 }
 
 /**
@@ -262,16 +328,19 @@ export async function commitDrafts(
     const outcomes: DraftOutcome[] = [];
     let held: HeldWrites | undefined;
     const flush = async () => {
-      const writes = held?.writes ?? [];
+      const batch = held;
       held = undefined;
-      if (writes.length === 0) return;
+      const writes = batch?.writes ?? [];
       let summaries: WriteSummary[] | undefined;
       try {
-        summaries = await context.store.writeGraphs(tenant, graphId, writes.map(({ extraction }) => extraction.graph));
+        if (writes.length > 0) summaries = await context.store.writeGraphs(tenant, graphId, writes.map(({ extraction }) => extraction.graph));
       } catch {
+        // the actors it held are not carried over: the graph does not hold them
         for (const { position } of writes) outcomes[position] = await single(documents[position]);
         return;
       }
+      batch?.carryOver();
+      if (!summaries) return;
       writes.forEach(({ position, extraction }, i) => {
         const { node_ids: _nodeIds, edge_ids: _edgeIds, graph_created, ...added } = summaries[i];
         outcomes[position] = { committed: { extraction, already_ingested: false, added, graph_created } };

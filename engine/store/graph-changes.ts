@@ -5,9 +5,11 @@
  * (the store, a worker's replica) put records through putLogged; a change made any other
  * way leaves a gap in the log, and the reader copies the whole graph again.
  *
- * Only additions are offered: a record that replaces one the graph held may have to keep
+ * addedSince offers only additions: a record that replaces one the graph held may have to keep
  * its place among the others (the order a reader enumerates them in), which appending it
- * would not, so a replacement ends the log at that revision.
+ * would not, so a replacement ends that log at that revision. nodesWrittenSince offers every
+ * node put, added or replacing, to a reader that keeps tables by id (a batch's actor names:
+ * engine/ingest/commit.ts).
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
@@ -19,9 +21,11 @@ interface Entry {
   /** The graph's revision before and after the records were put. */
   from: number;
   to: number;
-  /** Ids of the records added, or undefined when one of them replaced a record. */
-  nodes?: string[];
-  edges?: string[];
+  /** Ids of the records put. */
+  nodes: string[];
+  edges: string[];
+  /** Whether one of them replaced a record the graph held. */
+  replaces: boolean;
 }
 
 interface Log {
@@ -32,7 +36,7 @@ interface Log {
 
 const logs = new WeakMap<GraphIndex, Log>();
 
-const size = (entry: Entry) => (entry.nodes?.length ?? 0) + (entry.edges?.length ?? 0);
+const size = (entry: Entry) => entry.nodes.length + entry.edges.length;
 
 /**
  * Puts the records into the graph, as putNode/putEdge do, and logs what they added.
@@ -47,11 +51,9 @@ export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges
   for (const node of nodes) if (graph.putNode(node)) replaces = true;
   if (ends) for (let i = 0; i < edges.length; i++) graph.addNewEdge(edges[i], ends[2 * i], ends[2 * i + 1]);
   else for (const edge of edges) if (graph.putEdge(edge)) replaces = true;
-  const nodeIds = replaces ? undefined : nodes.map((node) => node.id);
-  const edgeIds = replaces ? undefined : edges.map((edge) => edge.id);
   let log = logs.get(graph);
   if (!log) logs.set(graph, (log = { entries: [], records: 0 }));
-  const entry: Entry = { from, to: graph.revision, nodes: nodeIds, edges: edgeIds };
+  const entry: Entry = { from, to: graph.revision, nodes: nodes.map((node) => node.id), edges: edges.map((edge) => edge.id), replaces };
   log.entries.push(entry);
   log.records += size(entry);
   while (log.records > MAX_LOGGED_RECORDS || log.entries.length > MAX_LOGGED_RECORDS) log.records -= size(log.entries.shift()!);
@@ -62,18 +64,29 @@ export function putLogged(graph: GraphIndex, nodes: readonly NodeRecord[], edges
  * added; undefined when something since then replaced a record or was not logged.
  */
 export function addedSince(graph: GraphIndex, revision: number): { nodes: string[]; edges: string[] } | undefined {
+  const entries = entriesSince(graph, revision);
+  if (!entries || entries.some((entry) => entry.replaces)) return undefined;
+  return { nodes: entries.flatMap((entry) => entry.nodes), edges: entries.flatMap((entry) => entry.edges) };
+}
+
+/** The ids of the nodes put into the graph since `revision` (added or replacing; one put twice is named twice), in the order they were put; undefined when a change since then was not logged. */
+export function nodesWrittenSince(graph: GraphIndex, revision: number): string[] | undefined {
+  return entriesSince(graph, revision)?.flatMap((entry) => entry.nodes);
+}
+
+/** The log's entries from `revision` to the graph's, when they cover every change between. */
+function entriesSince(graph: GraphIndex, revision: number): Entry[] | undefined {
+  if (revision === graph.revision) return [];
   const log = logs.get(graph)?.entries;
   if (!log) return undefined;
   let start = log.length;
   while (start > 0 && log[start - 1].to > revision) start--;
   if (start === log.length || log[start].from !== revision) return undefined;
-  const added = { nodes: [] as string[], edges: [] as string[] };
   let at = revision;
-  for (const entry of log.slice(start)) {
-    if (entry.from !== at || !entry.nodes || !entry.edges) return undefined;
-    added.nodes.push(...entry.nodes);
-    added.edges.push(...entry.edges);
+  const entries = log.slice(start);
+  for (const entry of entries) {
+    if (entry.from !== at) return undefined;
     at = entry.to;
   }
-  return at === graph.revision ? added : undefined;
+  return at === graph.revision ? entries : undefined;
 }

@@ -59,6 +59,40 @@ describe('commitDrafts', { timeout: 120_000 }, () => {
     expect(await revision('drafted')).toBeLessThan(await revision('one-by-one'));
   });
 
+  it('carries the graph\'s actors from one call to the next, in step with the writes and corrections made between calls', async () => {
+    const context = { store, pipeline };
+    const imported: GraphWrite = { nodes: [{ id: 'lfm', labels: ['Actor'], properties: { label: 'Lake Front Militia', actor_type: 'armed_group', aliases: ['LFM Fighters'] } }], edges: [] };
+    // h.txt and i.txt name no actor but by the names the import and the correction give
+    const documents: DocumentToExtract[] = [
+      ...DOCUMENTS.slice(0, 3),
+      { source: 'h.txt', text: 'SAKE, 11 February 2024 - The LFM Fighters said they would never leave the town.' },
+      ...DOCUMENTS.slice(3),
+      { source: 'i.txt', text: 'SAKE, 15 February 2024 - The Lakefront Brigade said it would hold the town.' },
+    ];
+    // between calls: an import naming an actor (a logged write), then a correction renaming it (not a write a batch makes)
+    const between = async (graphId: string, position: number) => {
+      if (position === 3) await store.writeGraph('t', graphId, imported);
+      if (position === 7) await store.correct('t', graphId, { op: 'set', target: 'lfm', properties: { aliases: ['Lakefront Brigade'] }, reason: 'renamed' }, 'key');
+    };
+    for (const [position, document] of documents.entries()) {
+      await between('calls-one', position);
+      await extractForGraph(context, 't', 'calls-one', document, { tier: 'full', commit: true });
+    }
+    const drafted = await Promise.all(documents.map(async (document) => ({ ...document, draft: await draftAhead(context, document, 'full') })));
+    // one call per document, as a batch whose drafts come one at a time commits them
+    for (const [position, document] of drafted.entries()) {
+      await between('calls-drafted', position);
+      for (const outcome of await commitDrafts(context, 't', 'calls-drafted', [document], { tier: 'full' })) if ('error' in outcome) throw outcome.error;
+    }
+
+    const one = await store.loadGraph('t', 'calls-one');
+    const batched = await store.loadGraph('t', 'calls-drafted');
+    expect(await exportWithoutInstants(batched)).toEqual(await exportWithoutInstants(one));
+    expect([...batched.nodesWithLabel('Actor')]).toEqual([...one.nodesWithLabel('Actor')]);
+    // h.txt knew the imported alias, i.txt the corrected one
+    expect(new Set(batched.node('lfm')!.provenance.map((record) => record.source))).toEqual(new Set(['h.txt', 'i.txt']));
+  });
+
   it('attaches to places a user imported as the one-by-one path does', async () => {
     const context = { store, pipeline };
     const imported: GraphWrite = {

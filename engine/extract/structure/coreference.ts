@@ -56,15 +56,25 @@ function isMatchableName(name: string): boolean {
   return name.length >= MIN_KNOWN_NAME_CHARS || /^[\p{Lu}\p{N}]+$/u.test(name);
 }
 
-export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
+/** An actor directory that takes more actors: a batch adds each document's new actors instead of building it again from the whole graph. */
+export interface GrowingActorDirectory extends ActorDirectory {
+  /**
+   * Adds an actor, or more names of one it holds (the same label and type). The directory then
+   * answers as one built from every actor added, in any order, while no name is claimed by two
+   * actors (then the order decides, and the caller builds it again in the graph's order).
+   */
+  add(actor: KnownActor): void;
+}
+
+export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirectory {
   const byName = new Map<string, string>();
   const byAlias = new Map<string, string>();
   /** Acronyms (labels and aliases) and the initials of long names → the labels they name; two labels make an acronym nobody's. */
   const byInitials = new Map<string, string | null>();
   const addInitials = (key: string, label: string) => byInitials.set(key, byInitials.has(key) && byInitials.get(key) !== label ? null : label);
-  /** First word of a known name → the names starting with it, as word lists, longest first. */
+  /** First word of a known name → the names starting with it, as word lists, longest first (of one length, in the order added). */
   const byFirstWord = new Map<string, { words: string[]; label: string; actor_type: ActorType }[]>();
-  for (const actor of actors) {
+  const add = (actor: KnownActor) => {
     byName.set(normaliseForIdentity(actor.label), actor.label);
     const actor_type = ((ACTOR_TYPES as readonly string[]).includes(actor.actor_type ?? '') ? actor.actor_type : 'unknown') as ActorType;
     for (const name of [actor.label, ...(actor.aliases ?? [])]) {
@@ -77,12 +87,15 @@ export function actorDirectory(actors: Iterable<KnownActor>): ActorDirectory {
       const words = [...matchingText(name).text.matchAll(WORD)].map((match) => match[0]);
       if (words.length === 0 || words.length > MAX_KNOWN_NAME_WORDS) continue;
       const list = byFirstWord.get(words[0]) ?? [];
-      list.push({ words, label: actor.label, actor_type });
+      if (list.some((known) => known.label === actor.label && known.words.join(' ') === words.join(' '))) continue;
+      const after = list.findIndex((known) => known.words.length < words.length);
+      list.splice(after === -1 ? list.length : after, 0, { words, label: actor.label, actor_type });
       byFirstWord.set(words[0], list);
     }
-  }
-  for (const list of byFirstWord.values()) list.sort((a, b) => b.words.length - a.words.length);
+  };
+  for (const actor of actors) add(actor);
   return {
+    add,
     lookup(surface, person = false) {
       const key = normaliseForIdentity(surface);
       const known = byName.get(key) ?? byAlias.get(key);
