@@ -2,7 +2,7 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { checkText, documentIdOf, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type GrowingActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
@@ -116,12 +116,14 @@ async function extractAgainstGraph(
     ...(document.title ? { title: document.title } : {}),
   };
   // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
-  // the graph's actors are read once, for the answers structuring asks and for resolveAgainstGraph
-  const names = index && graphNames(index);
-  const answers = index && graphAnswers(index, names);
+  // the graph's actors, as the last commit left them and brought up to date, for the answers structuring asks and for resolveAgainstGraph
+  const graphActors = index && takeGraphActors(index);
+  const answers = index && { directory: directoryOf(graphActors!), isMemberOf: memberOf(index) };
   const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(answers ? { graph: answers } : {}) });
   const extracted = drafted || (await context.pipeline.extract(input, { ...settings, checked, ...(answers ? { graph: answers } : {}) }));
-  const extraction = index && names ? withGraphActors(extracted, index, names) : extracted;
+  const extraction = index ? withGraphActors(extracted, index, graphActors!.names) : extracted;
+  // as the graph holds them before this write, which the next commit reads from the log
+  if (index) carriedActors.set(index, graphActors!);
   if (!options.commit) return { extraction, already_ingested: stored !== undefined, added: null, graph_created: false };
   const { node_ids: _nodeIds, edge_ids: _edgeIds, graph_created, ...added } = await context.store.writeGraph(tenant, graphId, extraction.graph);
   return { extraction, already_ingested: stored !== undefined, added, graph_created };
@@ -189,13 +191,24 @@ function takeGraphActors(index: GraphIndex | undefined): GraphActors {
       return carried;
     }
   }
-  const state: GraphActors = { revision: index?.revision ?? 0, actors: new Map(), claims: new Map(), contested: false, directory: undefined, names: graphNames(index) };
-  for (const id of index?.nodesWithLabel('Actor') ?? []) {
+  const actorIds = [...(index?.nodesWithLabel('Actor') ?? [])];
+  // the graph's actors walked once, for the names too
+  const names = graphNames(index && { node: (id) => index.node(id), nodesWithLabel: (label) => (label === 'Actor' ? actorIds : index.nodesWithLabel(label)) });
+  const state: GraphActors = { revision: index?.revision ?? 0, actors: new Map(), claims: new Map(), contested: false, directory: undefined, names };
+  for (const id of actorIds) {
     const node = index!.node(id)!;
     state.actors.set(id, node);
     claimNames(state, knownActor(node.properties));
   }
   return state;
+}
+
+/** The actor directory of `state`: kept, else built from its actors in their order (for each draft while a name is claimed by two). */
+function directoryOf(state: GraphActors): GrowingActorDirectory {
+  if (state.contested || !state.directory) {
+    state.directory = actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
+  }
+  return state.directory;
 }
 
 function claimNames(state: GraphActors, actor: KnownActor | undefined): void {
@@ -269,12 +282,8 @@ class HeldWrites {
   }
 
   answers(): GraphAnswers {
-    const state = this.graphActors;
-    if (state.contested || !state.directory) {
-      state.directory = actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
-    }
     return {
-      directory: state.directory,
+      directory: directoryOf(this.graphActors),
       isMemberOf: (member, organisation) => this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false),
     };
   }

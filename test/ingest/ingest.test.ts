@@ -209,6 +209,24 @@ describe('ingest', () => {
     expect(checkText(extractedWith[0]!.text, extractedWith[0])).toBe(extractedWith[0]);
   });
 
+  it("reads a large graph's actors once, not again for each later ingest, and still resolves against the actors they add", async () => {
+    await ingest(context, TENANT, 'carried', { source: 'first.txt' });
+    const index = await store.loadGraph(TENANT, 'carried');
+    const walked: string[] = [];
+    const walk = index.nodesWithLabel.bind(index);
+    index.nodesWithLabel = (label: string) => {
+      walked.push(label);
+      return walk(label);
+    };
+    await ingest(context, TENANT, 'carried', { source: 'sudan-jeddah-talks.md' });
+    const walkedBefore = walked.filter((label) => label === 'Actor').length;
+    const third = await ingest(context, TENANT, 'carried', { source: 'sudan-rsf-statement.txt' });
+    expect(walked.filter((label) => label === 'Actor')).toHaveLength(walkedBefore);
+    // the third document's actors that the second brought are the second's nodes
+    const jeddahActors = new Set([...index.nodesWithLabel('Actor')].filter((id) => index.node(id)!.provenance.some((record) => record.source === 'sudan-jeddah-talks.md')));
+    expect(third.extraction.graph.nodes.filter((node) => node.labels[0] === 'Actor' && jeddahActors.has(node.id)).length).toBeGreaterThan(0);
+  });
+
   it('checks a text again unless the record handed on is the one checkText made for it', () => {
     const made = checkText(SECOND_DOCUMENT);
     expect(checkText(SECOND_DOCUMENT, made)).toBe(made);
