@@ -203,8 +203,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const afterCue = text.slice(claim.cue.end, claim.end);
     const charge = afterCue.search(/\b(?:of|for)\b/);
     const mutual = /^\s+(?:each other|one another)\b/.test(afterCue);
+    // A possessive is no one accused: "blamed on the group and its allies" accuses the allies, not whoever "its" stands for.
     const accused = accuses
-      ? targetSpans.find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
+      ? targetSpans.find((span) => !POSSESSIVES.test(text.slice(span.start, span.end)) &&
+        (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
       : undefined;
     const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
@@ -319,6 +321,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 const HOSTILE_CLAIM_FACTOR = 0.8;
 /** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
 const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;
+/** Possessive determiners: one names whose the accused are, not the accused. */
+const POSSESSIVES = /^(?:its|their|his|our)$/i;
 /** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */
 const CONTRADICTION_FACTOR = 0.8;
 /** Dated events of one document ordered by PRECEDES (bounds the pairwise date comparison). */

@@ -413,8 +413,12 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const { tokens } = context;
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
-  // "where the SDF is fighting the group": the object of a hostile act is not its own clause's subject, as "him" is not
-  const objectOfAct = (start: number) => HOSTILE_ACT_VERBS.has(tokens[tokenIndexAt(tokens, start) - 1]?.lower ?? '');
+  // "where the SDF is fighting the group", "carried out an air strike against the group": the object of a hostile act is not
+  // its own clause's subject, as "him" is not
+  const objectOfAct = (start: number) => {
+    const before = tokens[tokenIndexAt(tokens, start) - 1]?.lower ?? '';
+    return HOSTILE_ACT_VERBS.has(before) || before === 'against';
+  };
   for (const actor of actors) {
     if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);

@@ -121,6 +121,9 @@ const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldie
   'in', 'near', 'at', 'around', 'also', 'then', 'again', 'later', 'still', 'jointly', 'reportedly', 'allegedly', 'repeatedly', 'has', 'have', 'had',
   'is', 'are', 'was', 'were', 'been', 'be', "'s", '’s', '-', "'", '’']);
 
+/** Counts written out ("conducted fourteen operations against"): like digits, they keep the actor the doer. */
+const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
+
 /** Words that open a clause of their own: a verb after one has another subject. */
 const CLAUSE_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
   'if', 'unless', 'said', 'says', 'told', ';']);
@@ -144,7 +147,7 @@ export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number)
   for (let k = actorEnd; k < actFirst; k++) {
     if (!outside(k)) continue;
     const token = tokens[k];
-    if (token.capitalised || /^\p{N}/u.test(token.text) || DOER_WORDS.has(token.lower) || LIGHT_VERBS.has(token.lower) || /ly$/.test(token.lower)) continue;
+    if (token.capitalised || /^\p{N}/u.test(token.text) || NUMBER_WORDS.test(token.lower) || DOER_WORDS.has(token.lower) || LIGHT_VERBS.has(token.lower) || /ly$/.test(token.lower)) continue;
     return false;
   }
   return true;
@@ -532,25 +535,21 @@ function span(actor: ActorMention) {
 }
 
 /**
- * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names another
- * actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
+ * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names,
+ * before it, another actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
  * fought the group, ..."): coreference takes the subject there, but an enmity read through such a
- * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one.
+ * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one. Only the reference's own
+ * choice is that guess: where its antecedent is itself a reference, that one was settled by its own sentence.
  */
 export function referenceUnsure(actors: readonly ActorMention[], sentenceAt: (position: number) => TextSpan | undefined, end: TextSpan, otherEnd?: TextSpan): boolean {
   const identity = (actor: ActorMention) => actor.canonical ?? actor.text;
   // The relation's other party is no candidate: nothing fights itself.
   const other = actors.find((actor) => actor.start === otherEnd?.start);
-  let mention = actors.find((actor) => actor.start === end.start && actor.reference);
-  for (let hops = 0; mention?.reference && mention.antecedent && hops < actors.length; hops++) {
-    const antecedent: ActorMention | undefined = actors.find((actor) => actor.start === mention!.antecedent!.start);
-    const sentence = sentenceAt(mention.antecedent.start);
-    if (!antecedent || !sentence) return false;
-    const rival = actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= sentence.end && actor.actor_type === antecedent.actor_type &&
-      identity(actor) !== identity(antecedent) && !(other && identity(actor) === identity(other)));
-    if (rival) return true;
-    mention = antecedent;
-  }
-  return false;
+  const mention = actors.find((actor) => actor.start === end.start && actor.reference);
+  const antecedent = mention?.antecedent && actors.find((actor) => actor.start === mention.antecedent!.start);
+  const sentence = antecedent && sentenceAt(antecedent.start);
+  if (!mention || !antecedent || !sentence) return false;
+  return actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= mention.start && actor.actor_type === antecedent.actor_type &&
+    identity(actor) !== identity(antecedent) && !(other && identity(actor) === identity(other)));
 }
 
