@@ -5,7 +5,7 @@ import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
 import { deniedOrHypothetical, doerInReach, findRelations, leadsOnly, quoteReportedRelations, referenceUnsure, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
-import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+import { spanAt, splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
@@ -31,7 +31,7 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences, actors));
   quoteReportedRelations(text, sentences, relations);
   // The target only: a subject pronoun follows the subject before it, an object reference is the guess.
-  const sentenceAt = (position: number) => sentences.find((sentence) => sentence.start <= position && position < sentence.end);
+  const sentenceAt = (position: number) => spanAt(sentences, position);
   const stated = relations.filter((relation) => relation.type !== 'OPPOSES' ||
     !(referenceUnsure(actors, sentenceAt, relation.to, relation.from) || standsForLeader(tokens, actors, relation.from) || standsForLeader(tokens, actors, relation.to)));
   return remapSpans({ actors, locations, dates, claims, events, relations: stated }, matching, doc.text);
