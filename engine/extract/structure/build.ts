@@ -16,7 +16,9 @@ import { findIssues } from './issues.ts';
 import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
-import { sentenceStartBefore } from './sentences.ts';
+import { sentenceAround, sentenceStartBefore } from './sentences.ts';
+import { isGenericMention } from '../symbolic/actors.ts';
+import { referenceUnsure } from '../symbolic/relations.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -152,10 +154,17 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const party = (actor: string) => PARTY_TYPES.has(resolver.actorTypeOf(actor) ?? 'unknown');
     return party(id) && !memberships.some(([member, organisation]) => member === id && !party(organisation));
   };
+  /**
+   * Whether the document names the actor: a node made only of descriptions ("regime forces", "the
+   * government" with no name before it) is no party a relation can be stated between.
+   */
+  const named = (id: string) => resolver.entities().find((entity) => entity.id === id)?.mentions
+    .some((mention) => !mention.reference && !mention.generic && !isGenericMention(mention.text)) ?? false;
+  const betweenNamed = (type: string, from: string, to: string) => type === 'MEMBER_OF' || (named(from) && named(to));
   for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
-    if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id))) continue;
+    if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !betweenNamed(relation.type, from.id, to.id)) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
@@ -194,14 +203,23 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const afterCue = text.slice(claim.cue.end, claim.end);
     const charge = afterCue.search(/\b(?:of|for)\b/);
     const mutual = /^\s+(?:each other|one another)\b/.test(afterCue);
+    // A possessive is no one accused: "blamed on the group and its allies" accuses the allies, not whoever "its" stands for.
     const accused = accuses
-      ? targetSpans.find((span) => (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
+      ? targetSpans.find((span) => !POSSESSIVES.test(text.slice(span.start, span.end)) &&
+        (mutual ? span.end <= claim.cue.start : span.start >= claim.cue.end && (charge === -1 || span.start < claim.cue.end + charge)))
       : undefined;
     const accusedId = accused ? resolver.resolveSpan(accused, 'Actor', true)?.id : undefined;
     const aimedAt = speaker && accusedId && targets.some((target) => target.id === accusedId) ? accusedId : undefined;
     // Only a party's accusation is hostile: a UN body, a rights group or the media, or one who speaks for them,
     // reports what it accuses, as "the UN said" does.
-    if (speaker && aimedAt && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    // "It accused Turkey of helping ISIS": a pronoun or a description never stands for a name later in its own clause, so
+    // a speaker resolved to one is a misreading, and no opposition of its is stated.
+    const speakerReference = claim.speaker && input.findings.actors.some((actor) => actor.start === claim.speaker!.start && actor.reference);
+    const speakerNamedAfter = speakerReference && input.findings.actors.some((actor) =>
+      !actor.reference && actor.start >= claim.speaker!.end && actor.end <= claim.end && resolver.resolveSpan(actor, 'Actor', true)?.id === speaker?.id);
+    // "accused the group of ...", its antecedent's sentence naming two groups: whom it accuses is a guess.
+    const accusedUnsure = accused !== undefined && referenceUnsure(input.findings.actors, (position) => sentenceAround(text, { start: position, end: position }), accused, claim.speaker);
+    if (speaker && aimedAt && !speakerNamedAfter && !accusedUnsure && betweenNamed('OPPOSES', speaker.id, aimedAt) && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];
@@ -303,6 +321,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 const HOSTILE_CLAIM_FACTOR = 0.8;
 /** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
 const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;
+/** Possessive determiners: one names whose the accused are, not the accused. */
+const POSSESSIVES = /^(?:its|their|his|our)$/i;
 /** A contradiction is inferred from two claims' types and issues, so it is less certain than either. */
 const CONTRADICTION_FACTOR = 0.8;
 /** Dated events of one document ordered by PRECEDES (bounds the pairwise date comparison). */

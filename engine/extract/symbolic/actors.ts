@@ -447,6 +447,8 @@ export function personCandidates(context: Context): ActorCandidate[] {
     // "SOMALIA — Al-Shabaab": a dateline's dash separates the place from the sentence, never two parts of a name.
     if (/\s[—–-]\s/u.test(text)) continue;
     if (/\b(?:in|at|near|outside|of|town|village|city|to)\s+$/i.test(context.text.slice(Math.max(0, start - 12), start))) continue;
+    // "Near Abu Kamal, one strike engaged": a sentence-initial place preposition is no first name.
+    if (/^(?:near|in|at|outside|around|from|across|inside|along|north|south|east|west)\s/i.test(text)) continue;
     const actor: ActorMention = { start, end, text, actor_type: 'individual', confidence: 0.6, source: 'pattern' };
     found.push({ mention: actor, reserve: actor, priority: ACTOR_PRIORITY.person });
   }

@@ -1,7 +1,7 @@
 import type { ClaimType } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, RelationMention, TextSpan } from '../types.ts';
 import { QUOTE_INTRODUCTION, QUOTE_VERBS, quotations } from './first-person.ts';
-import { FIRST_PERSON_PLURAL, clauses, spanContains, type Sentence, type Token } from './text.ts';
+import { FIRST_PERSON_PLURAL, clauses, spanAt, spanContains, type Sentence, type Token } from './text.ts';
 
 /**
  * Claims: one per clause, typed by the strongest cue it holds (red lines before
@@ -308,7 +308,7 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
  */
 function quotationsAcrossSentences(text: string, sentences: readonly Sentence[], actors: ActorMention[], relations: RelationMention[]): { words: TextSpan; speaker: ActorMention | undefined }[] {
   const found: { words: TextSpan; speaker: ActorMention | undefined }[] = [];
-  const sentenceAt = (offset: number) => sentences.find((sentence) => sentence.start <= offset && offset < sentence.end);
+  const sentenceAt = (offset: number) => spanAt(sentences, offset);
   for (const words of quotations(text)) {
     if (words.end - words.start < 2) continue;
     const quoteMark = words.start - 1;

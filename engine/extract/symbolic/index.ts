@@ -3,9 +3,9 @@ import { findClaims } from './claims.ts';
 import { findDates } from './dates.ts';
 import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
-import { deniedOrHypothetical, findRelations, leadsOnly, quoteReportedRelations, speakerOfPronoun, startsAllianceCue } from './relations.ts';
+import { deniedOrHypothetical, doerInReach, findRelations, leadsOnly, quoteReportedRelations, referenceUnsure, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
-import { splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+import { spanAt, splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
@@ -30,7 +30,11 @@ export function findConflictEntities(doc: DocumentInput): Findings {
   const events = findEvents(text, tokens, sentences, actors, locations, dates, relations, claims);
   relations.push(...oppositionsFromAssaults(text, events, relations, tokens, sentences, actors));
   quoteReportedRelations(text, sentences, relations);
-  return remapSpans({ actors, locations, dates, claims, events, relations }, matching, doc.text);
+  // The target only: a subject pronoun follows the subject before it, an object reference is the guess.
+  const sentenceAt = (position: number) => spanAt(sentences, position);
+  const stated = relations.filter((relation) => relation.type !== 'OPPOSES' ||
+    !(referenceUnsure(actors, sentenceAt, relation.to, relation.from) || standsForLeader(tokens, actors, relation.from) || standsForLeader(tokens, actors, relation.to)));
+  return remapSpans({ actors, locations, dates, claims, events, relations: stated }, matching, doc.text);
 }
 
 /** Words between a name and an act that make the name its reporter ("said", "according to"; not "claimed", which a perpetrator does). */
@@ -66,7 +70,9 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
     const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
     // "Kataib Hezbollah, an Iran-backed militia, said it carried out the strike": the pronoun is the speaker.
-    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p)).map((p) => speakerOfPronoun(tokens, sentences, actors, p) ?? p);
+    // "condemned the attack on Y", "terrorists who were preparing an attack on Y": a name before the act is its doer only within reach.
+    const inReach = (p: TextSpan) => p.start > event.trigger.start || doerInReach(tokens, tokenIndexAt(tokens, p.end), trigger);
+    const perpetrators = event.participants.filter((p) => p.role === 'perpetrator' && party(p) && inReach(p)).map((p) => speakerOfPronoun(tokens, sentences, actors, p) ?? p);
     const targets = event.participants.filter((p) => p.role === 'target' && party(p));
     // "alarmed by air strikes by the Syrian Government": whoever follows "by" did it, whatever the roles say.
     if (targets.some((t) => /^\s*by\s+(?:the\s+)?$/i.test(text.slice(event.trigger.end, t.start)))) continue;
@@ -76,4 +82,18 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     for (let a = 0; a < perpetrators.length; a++) for (let b = a + 1; b < perpetrators.length; b++) relate('ALLIED_WITH', perpetrators[a], perpetrators[b]);
   }
   return found;
+}
+
+/**
+ * "The US-led coalition said its aircraft hit ISIS": a name that only says who leads a coalition, or a pronoun
+ * standing for one, is no party to what the coalition does.
+ */
+function standsForLeader(tokens: Token[], actors: ActorMention[], end: TextSpan): boolean {
+  let mention = actors.find((actor) => actor.start === end.start);
+  for (let hops = 0; mention && hops <= actors.length; hops++) {
+    if (leadsOnly(tokens, tokenIndexAt(tokens, mention.end))) return true;
+    const antecedent = mention.reference ? mention.antecedent : undefined;
+    mention = antecedent && actors.find((actor) => actor.start === antecedent.start);
+  }
+  return false;
 }

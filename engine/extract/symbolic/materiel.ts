@@ -25,10 +25,13 @@ const MATERIEL_NOUNS = /^(?:launchers?|systems?|rounds?|battery|batteries|muniti
 /** What may follow an acronym after an article when it names a thing ("an IED on the road", "a UAV struck", "an IED attack"). */
 const PHRASE_END = /^(?:[.,;:!?)"”']|on|in|at|near|along|under|into|was|were|is|struck|hit|exploded|detonated|killed|wounded|that|which|and|or|targeting|against|from|to|with|by|attack|strike|\p{Ll}+ed)$/u;
 
+/** A type designation: letters and a number joined by a hyphen ("A-18", "MQ-9", "Su-24", "T-72"), never an actor's name ("G-20" is one). */
+const DESIGNATION = /^(?!G-)\p{Lu}[\p{L}]{0,2}-\d+\p{Lu}?$/u;
+
 /** Whether the acronym at `index` names a type of weapon, vehicle, munition or technical means. */
 export function isMaterielAcronym(tokens: readonly Token[], index: number): boolean {
   const token = tokens[index];
-  if (MATERIEL_ACRONYMS.has(token.text.toUpperCase())) return true;
+  if (MATERIEL_ACRONYMS.has(token.text.toUpperCase()) || DESIGNATION.test(token.text)) return true;
   const next = tokens[index + 1];
   if (next && MATERIEL_NOUNS.test(next.lower)) return true;
   const article = tokens[index - 1]?.lower;

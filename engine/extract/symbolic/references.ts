@@ -5,6 +5,7 @@ import { isGenericMention, type Context } from './actors.ts';
 import { isOrganisation, quotedOrganisation, quotations } from './first-person.ts';
 import { DEMONYMS } from './gazetteer/places.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
+import { HOSTILE_ACT_VERBS } from './relations.ts';
 import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -143,7 +144,7 @@ interface Expression extends TextSpan {
    * National Unity"); otherwise left to the structure stage, which knows whose government it is.
    */
   needsHead?: boolean;
-  /** An object pronoun, which its own sentence's subject cannot be. */
+  /** An object pronoun, or a description that is a hostile act's object: its own sentence's subject cannot be what it stands for. */
   object?: boolean;
   /** Looks back through the whole document (a coalition is named once, at the top). */
   wholeDocument: boolean;
@@ -412,12 +413,18 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const { tokens } = context;
   const found: Expression[] = [];
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
+  // "where the SDF is fighting the group", "carried out an air strike against the group": the object of a hostile act is not
+  // its own clause's subject, as "him" is not
+  const objectOfAct = (start: number) => {
+    const before = tokens[tokenIndexAt(tokens, start) - 1]?.lower ?? '';
+    return HOSTILE_ACT_VERBS.has(before) || before === 'against';
+  };
   for (const actor of actors) {
     if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);
     const head = words[words.length - 1];
     const needsHead = actor.actor_type === 'government';
-    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, wholeDocument: false, existing: actor, needsHead });
+    found.push({ start: actor.start, end: actor.end, kind: 'nominal', fits: lastWordFits(actor.text)!, head: singular(head), subjectsOnly: false, object: objectOfAct(actor.start), wholeDocument: false, existing: actor, needsHead });
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
@@ -465,7 +472,7 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
     if (headToken.capitalised && ((tokens[k + 1]?.capitalised && tokens[k + 1].word) || COLLECTIVES.has(headToken.lower))) continue;
     const span = { start: tokens[i].start, end: headToken.end };
     if (!free(span)) continue;
-    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, wholeDocument: false, needsHead: headToken.capitalised || HEADS_OF_NAMES.has(headToken.lower) });
+    found.push({ ...span, kind: 'nominal', fits, head: singular(headToken.lower), subjectsOnly: false, object: objectOfAct(span.start), wholeDocument: false, needsHead: headToken.capitalised || HEADS_OF_NAMES.has(headToken.lower) });
     i = k;
   }
   return found.sort((a, b) => a.start - b.start);

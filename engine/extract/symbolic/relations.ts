@@ -34,7 +34,7 @@ const ALLIANCE_BEFORE_CUES = ['allied with', 'allied to', 'aligned with', 'backe
   'funded by', 'sponsored by', 'in alliance with', 'an ally of', 'allies of', 'joined forces with', 'fighting alongside',
   'fought alongside', 'alongside', 'and its allies', 'and its ally', 'together with', 'in coalition with', 'a proxy of',
   'proxies of', 'an alliance with', 'alliance with', 'a coalition with', 'which is backed by', 'which are backed by', 'which is supported by',
-  'fighting beside', 'fought beside', 'sided with', 'siding with', 'sides with', 'in coordination with', 'coordinating with',
+  'fighting beside', 'fought beside', 'fights alongside', 'fight alongside', 'fights beside', 'fight beside', 'sided with', 'siding with', 'sides with', 'in coordination with', 'coordinating with',
   'coordinated with', 'in cooperation with', 'backed', 'backs', 'backing', 'supported', 'supports', 'supporting', 'armed', 'arming',
   'allied', 'joined forces', 'teamed up with', 'reinforced', 'came to the aid of', 'a joint operation with', 'joint operations with',
   'a joint offensive with', 'joint patrols with', 'conducted a joint operation', 'conducted joint operations', 'launched a joint operation',
@@ -51,6 +51,8 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
   'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
   'repelled', 'repulsed'];
+/** The one-word hostile acts among the cues ("fighting the group"): what follows one is its object. */
+export const HOSTILE_ACT_VERBS = new Set(OPPOSITION_CUES.filter((cue) => !cue.includes(' ') && cue !== 'against' && cue !== 'clash'));
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
 /** Words before "against" that make it a lawsuit, a protest, a vote or a warning, not hostility ("filed a case against", "voted against"). */
@@ -67,7 +69,8 @@ const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nor', 'without', 'deny',
 const DENYING = /^(?:den(?:y|ies|ied|ying)|reject|dismiss|refut)/;
 /** Words of a clause that make what follows a possibility, not a fact ("threatened to strike", "would attack if", "urged X to stop attacking"). */
 const HYPOTHETICAL = new Set(['threatened', 'threatens', 'threaten', 'threatening', 'vowed', 'vows', 'would', 'could', 'might', 'will', 'if', 'unless',
-  'urged', 'urges', 'urging', 'called', 'calls', 'calling', 'plans', 'planned', 'planning', 'intends', 'ready', 'prepared', 'asked']);
+  'urged', 'urges', 'urging', 'called', 'calls', 'calling', 'plans', 'planned', 'planning', 'intends', 'ready', 'prepared', 'asked',
+  'preparing', 'prepare', 'prepares', 'plotting', 'plotted', 'plots']);
 /** Words that may stand between a cue and its object ("shelled positions of the SAF", "fired on the convoy of"); a place preposition may not ("fighting in Sudan"). */
 const OBJECT_GAP = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'both', 'rival', 'on', 'at', 'of', 'with', 'into', 'upon',
   'positions', 'position', 'targets', 'bases', 'base', 'forces', 'troops', 'fighters', 'units', 'camps', 'convoy', 'convoys', 'members', 'sites', 'outposts',
@@ -84,6 +87,7 @@ const LOCATIVE = new Set(['in', 'near', 'across', 'from', 'at', 'outside', 'arou
 /** What may stand between a subject and its verb ("has long backed", "were reportedly fighting"). */
 const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'been', 'be', 'also', 'long', 'openly', 'reportedly',
   'allegedly', 'repeatedly', 'jointly', 'then', 'later', 'still', 'now', 'again', 'continue', 'continued', 'to', 'already', 'once']);
+const RELATIVE_PRONOUNS = new Set(['which', 'who', 'whom']);
 const PASSIVE = new Set(['is', 'are', 'was', 'were', 'been', 'being']);
 const BETWEEN_NOUNS = new Set(['clashes', 'fighting', 'war', 'battle', 'battles', 'conflict', 'hostilities', 'confrontation',
   'confrontations', 'skirmishes', 'tensions', 'fight', 'combat']);
@@ -98,6 +102,55 @@ let oppositionIndex: PhraseIndex<true> | undefined;
 /** Whether the name ending before token `endToken` only qualifies another ("the US-led coalition"): no party itself. */
 export function leadsOnly(tokens: Token[], endToken: number): boolean {
   return tokens[endToken]?.text === '-' && LEADER_HYPHEN_WORDS.has(tokens[endToken + 1]?.lower ?? '');
+}
+
+/** Verbs whose object names the act the subject does ("launched an attack on", "conducted 22 strikes against"). */
+const LIGHT_VERBS = new Set(['launched', 'launch', 'launches', 'launching', 'conducted', 'conduct', 'conducts', 'conducting', 'carried', 'carry', 'carries',
+  'carrying', 'out', 'mounted', 'mount', 'staged', 'stage', 'began', 'begun', 'started', 'made', 'make', 'executed', 'undertook', 'fired', 'used',
+  'continue', 'continues', 'continued', 'continuing', 'led', 'leads', 'leading', 'waged', 'wages', 'waging', 'intensified', 'stepped', 'up',
+  'claimed', 'claims', 'claim', 'responsibility', 'for']);
+/** Nouns and modifiers between an actor and its act that keep the actor the doer ("Daesh fighters attacked", "RAF aircraft struck", "a Daesh mortar team firing on"). */
+const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldiers', 'units', 'unit', 'members', 'gunmen', 'militiamen', 'rebels', 'aircraft',
+  'jets', 'warplanes', 'planes', 'drones', 'drone', 'helicopters', 'artillery', 'team', 'teams', 'cells', 'cell', 'column', 'convoy', 'military', 'air',
+  'naval', 'ground', 'special', 'and', 'of', 'loyal', 'to', 'faction', 'factions', 'coalition', 'force', 'army', 'navy', 'guard', 'guards',
+  'brigade', 'brigades', 'battalion', 'division', 'regiment', 'commandos', 'operatives', 'personnel', 'squad', 'patrol', 'patrols', 'warships',
+  'ships', 'boats', 'vessels', 'gunboats', 'batteries', 'shells', 'rockets', 'missiles', 'fighter', 'allies', 'ally', 'partners', 'operations',
+  'infantry', 'armoured', 'armored', 'mechanised', 'mechanized', 'elite', 'group', 'groups', 'gang', 'gangs', 'militia', 'militias', 'mortar', 'rocket', 'missile', 'suicide', 'car', 'bomb', 'bombers', 'tanks', 'snipers', 'elements', 'positions',
+  'a', 'an', 'the', 'its', 'their', 'his', 'her', 'one', 'two', 'three', 'four', 'five', 'six', 'several', 'multiple', 'more', 'than', 'new', 'fresh',
+  'further', 'heavy', 'joint', 'coordinated', 'simultaneous', 'deadly', 'renewed', 'overnight', 'yesterday', 'today', 'early', 'late', 'last', 'on',
+  'in', 'near', 'at', 'around', 'also', 'then', 'again', 'later', 'still', 'jointly', 'reportedly', 'allegedly', 'repeatedly', 'has', 'have', 'had',
+  'is', 'are', 'was', 'were', 'been', 'be', "'s", '’s', '-', "'", '’']);
+
+/** Counts written out ("conducted fourteen operations against"): like digits, they keep the actor the doer. */
+const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
+
+/** Words that open a clause of their own: a verb after one has another subject. */
+const CLAUSE_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
+  'if', 'unless', 'said', 'says', 'told', ';']);
+
+/**
+ * Whether the actor ending at token `actorEnd` is the doer of the act starting at token `actFirst`: only
+ * its own nouns, a light verb ("launched an attack"), auxiliaries, times and places, and a closed
+ * apposition (", backed by Y,") stand between. A verb of its own ("condemned the attack on", "called for"),
+ * a relative or subordinate clause ("terrorists who were preparing an attack", "after militants fired
+ * on") or an open apposition (", backed by Coalition air strikes") make the act another's.
+ */
+export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number): boolean {
+  // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too.
+  let coordinated = actFirst;
+  while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
+  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and' && !tokens.slice(actorEnd, coordinated).some((token) => CLAUSE_OPENERS.has(token.lower))) return true;
+  const commas: number[] = [];
+  for (let k = actorEnd; k < actFirst; k++) if (tokens[k].text === ',') commas.push(k);
+  if (commas.length % 2 === 1) return false;
+  const outside = (k: number) => commas.length === 0 || k < commas[0] || k > commas[commas.length - 1];
+  for (let k = actorEnd; k < actFirst; k++) {
+    if (!outside(k)) continue;
+    const token = tokens[k];
+    if (token.capitalised || /^\p{N}/u.test(token.text) || NUMBER_WORDS.test(token.lower) || DOER_WORDS.has(token.lower) || LIGHT_VERBS.has(token.lower) || /ly$/.test(token.lower)) continue;
+    return false;
+  }
+  return true;
 }
 
 /** Whether an alliance cue starts at token `index` ("fought beside the army" is no fight with it). */
@@ -191,6 +244,15 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const person = role && tokens[r]?.text === ',' ? inSentence.find((l) => l.firstToken > r && l.firstToken <= r + 3 && l.actor.actor_type === 'individual') : undefined;
         if (person) add('MEMBER_OF', person.actor, member.actor, 0.75);
       }
+      // "The head of MONUSCO, Bintou Keita, told": the office named in apposition before the person.
+      if (member.actor.actor_type === 'individual' && tokens[member.firstToken - 1]?.text === ',') {
+        const group = endingAt(member.firstToken - 1);
+        let r = group ? group.firstToken - 1 : -1;
+        if (tokens[r]?.lower === 'the') r--;
+        if (group && ORGANISATION_TYPES.has(group.actor.actor_type) && ['of', 'for'].includes(tokens[r]?.lower ?? '') && MEMBERSHIP_ROLES.has(tokens[r - 1]?.lower ?? '')) {
+          add('MEMBER_OF', member.actor, group.actor, 0.75);
+        }
+      }
       // "Iran-backed Houthis": Houthis ALLIED_WITH Iran
       m = member.endToken;
       if (tokens[m]?.text === '-' && ALLIANCE_HYPHEN_WORDS.has(tokens[m + 1]?.lower ?? '')) {
@@ -224,6 +286,10 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
         let subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        // "discussed the campaign against Daesh": "against" after a noun is the noun's; the subject opposes only if it wages it ("conducted strikes against").
+        if (cueText(tokens, cue) === 'against' && tokens[i - 1]?.word && !tokens[i - 1].capitalised && !oppositionIndex.matchesAt(tokens, i - 1, i).length) {
+          subjects = subjects.filter((subject) => doerInReach(tokens, subject.endToken, i - 1));
+        }
         if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
         if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
@@ -311,6 +377,8 @@ function subjectsBefore(located: Located[], tokens: Token[], sentence: Sentence,
   // "In Sudan, fighting spread": a name after a place preposition is no subject.
   if (!subject || LOCATIVE.has(tokens[subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 2 : 1)]?.lower ?? '')) return [];
   const subjects = [subject];
+  // "the regime and Hezbollah, which fights": a relative clause is the last name's alone.
+  if (tokens.slice(subject.endToken, k).some((token) => RELATIVE_PRONOUNS.has(token.lower))) return subjects;
   // "Rwandan troops and M23 fighters", "X, Y and the Z": back along the list while it is one.
   let link = subject.firstToken - (tokens[subject.firstToken - 1]?.lower === 'the' ? 1 : 0);
   let first = true;
@@ -358,6 +426,8 @@ function objectsAfter(located: Located[], tokens: Token[], index: number): Locat
     let k = objects[objects.length - 1].endToken;
     while (tokens[k]?.word && !tokens[k].capitalised && tokens[k].lower !== 'and' && k - objects[objects.length - 1].endToken < 2) k++;
     if (tokens[k]?.lower !== 'and' && tokens[k]?.text !== ',') break;
+    // "attacked by Daesh, and the UK stands with Turkey": after one name, ", and" opens a clause (a list's comma comes before its second name).
+    if (objects.length === 1 && tokens[k].text === ',' && tokens[k + 1]?.lower === 'and') break;
     let next = k + 1;
     if (tokens[next]?.lower === 'and') next++;
     if (tokens[next]?.lower === 'the') next++;
@@ -462,5 +532,24 @@ function sameActor(a: ActorMention, b: ActorMention): boolean {
 
 function span(actor: ActorMention) {
   return { start: actor.start, end: actor.end };
+}
+
+/**
+ * Whether the mention at `end` is a pronoun or a description (an object: "fought the group") whose antecedent's sentence also names,
+ * before it, another actor of the antecedent's type ("Hezbollah killed five members of Jabhat al-Nusra. The army, which has also
+ * fought the group, ..."): coreference takes the subject there, but an enmity read through such a
+ * reference is a guess between two parties, and a false OPPOSES misleads more than a missing one. Only the reference's own
+ * choice is that guess: where its antecedent is itself a reference, that one was settled by its own sentence.
+ */
+export function referenceUnsure(actors: readonly ActorMention[], sentenceAt: (position: number) => TextSpan | undefined, end: TextSpan, otherEnd?: TextSpan): boolean {
+  const identity = (actor: ActorMention) => actor.canonical ?? actor.text;
+  // The relation's other party is no candidate: nothing fights itself.
+  const other = actors.find((actor) => actor.start === otherEnd?.start);
+  const mention = actors.find((actor) => actor.start === end.start && actor.reference);
+  const antecedent = mention?.antecedent && actors.find((actor) => actor.start === mention.antecedent!.start);
+  const sentence = antecedent && sentenceAt(antecedent.start);
+  if (!mention || !antecedent || !sentence) return false;
+  return actors.some((actor) => !actor.reference && actor.start >= sentence.start && actor.end <= mention.start && actor.actor_type === antecedent.actor_type &&
+    identity(actor) !== identity(antecedent) && !(other && identity(actor) === identity(other)));
 }
 

@@ -141,6 +141,12 @@ export function tokenIndexAt(tokens: readonly TextSpan[], offset: number): numbe
   return low;
 }
 
+/** The sentence (or token) holding character `offset`, or none (binary search over spans in text order). */
+export function spanAt<T extends TextSpan>(spans: readonly T[], offset: number): T | undefined {
+  const span = spans[tokenIndexAt(spans, offset + 1) - 1];
+  return span && offset < span.end ? span : undefined;
+}
+
 /** Clause boundaries inside a sentence: semicolons, and commas or dashes before a contrasting conjunction. */
 const CLAUSE_OPENERS = new Set(['while', 'whereas', 'but', 'although', 'though', 'however', 'meanwhile']);
 
