@@ -132,14 +132,19 @@ fe_indivisible(Ps, Is) :-
             ByAbout),
     findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
     fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
+    pairs_keys(Words, Keys), mentioning_each(R, Keys, Hits), fe_word_hits(Words, Hits, WordHits),
     findall(ind(A, B, Stake, Ids),
-            ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
+            ( member(h(Word, Stake, [H1, H2 | Hs]), WordHits), speakers([H1, H2 | Hs], Sp),
               fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
               ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
 fe_indivisible(_, []).
+
+% fe_word_hits(+Words, +Hits, -WordHits): h(Word, Stake, RedLinesNamingIt) for each Word-Stake, read beside its hits
+fe_word_hits([], [], []).
+fe_word_hits([Word-Stake | Words], [Word-Ids | Hits], [h(Word, Stake, Ids) | WordHits]) :- fe_word_hits(Words, Hits, WordHits).
 
 % fe_pair_in(+Speakers, -A, -B, -Ids): an opposing pair with red lines (of fe_red_line_pairs/1) whose both
 % sides are among the speakers (Actor-Claims, sorted) of a set of red lines; Ids are their claims in the set.
