@@ -8,7 +8,7 @@
  * naming many places costs, against the same graph without them (0).
  *
  * The graph: bench/conflict-graph.ts at --facts, plus N Location nodes named like real places
- * (one word, or two: "north …", "… district", "al-…", "… camp"), and for every tenth place two
+ * (one word, or two: "north …", "… district", "al-…", "… governorate", "camp 7"), and for every tenth place two
  * RedLine claims naming it, by the two sides of an OPPOSES edge of the graph.
  *
  *   npm run bench:place-names [-- --facts 100000 --places 0,4000,25000]
@@ -36,13 +36,21 @@ const PLACES = args.places!.split(',').map(Number).filter((n) => n >= 0);
 const TENANT = 'bench';
 
 const SYLLABLES = ['al', 'ka', 'fa', 'sher', 'mar', 'tin', 'bu', 'ja', 'ra', 'dan', 'hum', 'zi', 'no', 'qa', 'lem', 'tor', 'gai', 'wen', 'so', 'bak'];
-const SHAPES = [(w: string) => w, (w: string) => w, (w: string) => `north ${w}`, (w: string) => `${w} district`, (w: string) => `al-${w}`, (w: string) => `${w} camp`];
+const SHAPES = [
+  (w: string) => w,
+  (w: string) => w,
+  (w: string) => `north ${w}`,
+  (w: string) => `${w} district`,
+  (w: string) => `al-${w}`,
+  (w: string) => `${w} governorate`,
+  (w: string, i: number) => `camp ${i}`,
+];
 
 /** The i-th place name: a distinct made-up word (two to four syllables), alone or in one of the usual shapes. */
 function placeName(i: number): string {
   let word = '';
   for (let n = i + SYLLABLES.length; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  const name = SHAPES[i % SHAPES.length](word);
+  const name = SHAPES[i % SHAPES.length](word, i);
   return name[0].toUpperCase() + name.slice(1);
 }
 
