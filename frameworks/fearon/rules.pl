@@ -51,7 +51,7 @@ fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(in
 
 % fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_memo/3), so that
 % it is computed once per graph view and the indicators and findings all read the same one
-fe_ctx(Ctx) :- view_memo(fe_ctx, C, fe_ctx0(C)), Ctx = C.
+fe_ctx(Ctx) :- view_set(fe_ctx, fe_ctx0, Ctx).
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
     hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Rivals),
     fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Indiv).
