@@ -69,7 +69,7 @@ fe_breaks(Breaks) :-
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
     collect_tagged(Sorted, r([], []), fe_fill, Recs),
     findall(br(M, Cm, Later),
-            ( member(M-r(Cs0, Acts0), Recs), not_rejected(Cs0, Cs), not_rejected(Acts0, Acts), Cs \== [], Acts \== [], id_days(Acts, Dated),
+            ( member(M-r(Cs0, Acts0), Recs), Cs0 \== [], Acts0 \== [], not_rejected(Cs0, Cs), Cs \== [], not_rejected(Acts0, Acts), Acts \== [], id_days(Acts, Dated),
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
               findall(X, ( member(X-DX, Dated), DX >= 0, DX < D ), Later), nonempty(Later) ),
             Breaks).
