@@ -74,7 +74,7 @@ import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
-import { median } from './stats.ts';
+import { cpuMsSince, median, timedCpu } from './stats.ts';
 import { coldStartRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
@@ -202,12 +202,6 @@ const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(' ');
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const count = (value: number) => value.toLocaleString('en');
 
-/** This process's CPU time (user and system, every thread) since `start`, in ms: what load on a shared machine does not change. */
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const spent = process.cpuUsage(start);
-  return (spent.user + spent.system) / 1000;
-}
-
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await fn();
@@ -289,12 +283,8 @@ try {
     // in-process on the main thread: the facts of a fresh copy, then every framework once, in order; and the baseline
     const inProcess = async () => {
       const view = { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) };
-      const loadStarted = performance.now();
-      const loadCpu = process.cpuUsage();
       // the facts and the clause indexes, as a reasoning worker hands a view over (not charged to the first framework)
-      catalog.registry.handOver(view);
-      const loadMs = performance.now() - loadStarted;
-      const loadCpuMs = cpuMsSince(loadCpu);
+      const { ms: loadMs, cpuMs: loadCpuMs } = timedCpu(() => catalog.registry.handOver(view));
       let inProcessMs = 0;
       let inProcessInferences = 0;
       let inProcessCpuMs = 0;

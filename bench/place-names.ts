@@ -24,6 +24,7 @@ import { runFramework } from '../engine/frameworks/run.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { frameworkLimits, loadConfig } from '../server/config.ts';
+import { timedCpu } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -73,10 +74,6 @@ function withPlaces(base: GraphWrite, places: number): GraphWrite {
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-const cpuMsSince = (start: NodeJS.CpuUsage) => {
-  const spent = process.cpuUsage(start);
-  return (spent.user + spent.system) / 1000;
-};
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-places-'));
 const store = await ParleyStore.open(path.join(dir, 'store'));
@@ -95,18 +92,10 @@ try {
     await writeInChunks(store, graphId, withPlaces(base, places));
     const graph = await store.loadGraph(TENANT, graphId);
     const view = { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) };
-    let started = performance.now();
-    let cpu = process.cpuUsage();
-    catalog.registry.handOver(view);
-    const handOverMs = performance.now() - started;
-    const handOverCpuMs = cpuMsSince(cpu);
-    started = performance.now();
-    cpu = process.cpuUsage();
-    const run = runFramework(catalog.registry, fearon.manifest, view, limits);
-    const runMs = performance.now() - started;
-    const runCpuMs = cpuMsSince(cpu);
+    const handOver = timedCpu(() => catalog.registry.handOver(view));
+    const { value: run, ...spent } = timedCpu(() => runFramework(catalog.registry, fearon.manifest, view, limits));
     const state = run.error ? `stopped: ${run.error.code}` : `${run.applies ? 'applies' : 'does not apply'}, score ${run.score}`;
-    console.log(`| ${places.toLocaleString('en')} | ${ms(handOverMs)} | ${ms(handOverCpuMs)} | ${ms(runMs)} | ${ms(runCpuMs)} | ${run.inferences.toLocaleString('en')} | ${state} |`);
+    console.log(`| ${places.toLocaleString('en')} | ${ms(handOver.ms)} | ${ms(handOver.cpuMs)} | ${ms(spent.ms)} | ${ms(spent.cpuMs)} | ${run.inferences.toLocaleString('en')} | ${state} |`);
   }
 } finally {
   await store.close();
