@@ -49,7 +49,7 @@ fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_,
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
-% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_memo/3), so that
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_set/3), so that
 % it is computed once per graph view and the indicators and findings all read the same one
 fe_ctx(Ctx) :- view_set(fe_ctx, fe_ctx0, Ctx).
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-

@@ -99,7 +99,7 @@ fu_positional(Value, Evidence, Because, Sentence) :-
 % ---- interests ----------------------------------------------------------------------
 
 % fu_interest_answers(-Answers): h(A, I, Type) per interest held, s(A, C) per Justification claim.
-% Kept for the view with view_memo/3 (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
+% Kept for the view with view_set/3 (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
 fu_interest_answers(Answers) :- view_set(fu_interest_answers, fu_compute_interests, Answers).
 
 fu_compute_interests(Answers) :-

@@ -38,7 +38,7 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 % ---- the three kinds of violence ----------------------------------------------
 
 % The sets below are read by the indicators, the findings and the tally of kinds alike: each is
-% computed once per graph view and kept with view_memo/3 (read without the copy a table makes).
+% computed once per graph view and kept with view_set/3 (read without the copy a table makes).
 gt_direct(Ids) :- view_set(gt_direct, gt_direct_, Ids).
 gt_structural(Ids) :- view_set(gt_structural, gt_structural_, Ids).
 gt_cultural(Dehumanising, Justifying) :- view_set(gt_cultural, gt_cultural_, Dehumanising-Justifying).

@@ -80,7 +80,7 @@ jv_steps(Moves, Answers, Steps) :-
 % jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) with a
 % step either way: StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's. The pairs
 % with moves but no step, and those without moves, are read apart (jv_movers/1, jv_closest/5).
-% (computed once per graph view, kept with view_memo/3, and every indicator and finding reads the same states)
+% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
 jv_states(States) :- view_set(jv_states, jv_states0, States).
 jv_states0(States) :-
     jv_recs(Recs), jv_movers(Movers),

@@ -38,7 +38,7 @@ ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerL
 
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
-% (kept with view_memo/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
+% (kept with view_set/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
 ld_ctx(Ctx) :- view_set(ld_ctx, ld_ctx_, Ctx).
 ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
     ld_levels(Levels), peace_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),

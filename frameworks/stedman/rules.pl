@@ -153,7 +153,7 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-% (kept with view_memo/3: the ranking and the findings read them, once per graph view)
+% (kept with view_set/3: the ranking and the findings read them, once per graph view)
 st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, Ctx-Spoilers).
 st_all_spoilers(Ctx-Spoilers) :-
     peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),

@@ -91,7 +91,7 @@ tk_keys([K-_|Gs], Acc0, Acc) :- tk_keys(Gs, [K|Acc0], Acc).
 tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject_participant, refusal, concession, shared_typed, shared_same]).
 
 % (kept for the view, per source: the applicability test, the indicators and the records all read
-% them; view_memo/3 hands the groupings over without the copy out of a table each call would make)
+% them; view_set/3 hands the groupings over without the copy out of a table each call would make)
 tk_source(Source, Kind, Groups) :- view_set(tk_source(Source), tk_source_kind(Source), Kind-Groups).
 tk_source_kind(Source, Kind-Groups) :- tk_source_of(Source, Kind, Groups).
 tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
@@ -166,7 +166,7 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-% Computed once per graph view (view_memo/3: read without the copy a table makes, some 17 ms at 100k facts).
+% Computed once per graph view (view_set/3: read without the copy a table makes, some 17 ms at 100k facts).
 tk_records(Records) :- view_set(tk_records, tk_compute_records, Records).
 
 tk_compute_records(Records) :-

@@ -81,7 +81,7 @@ zt_party_cost_claims(Ids) :-
 % (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest).
 % The other pairs are one_sided(Attacker), only one side attacks, or no_violence: zt_closest/2
 % reads them when no pair attacks both ways.
-% (computed once per graph view, kept with view_memo/3, and every indicator and finding reads the same states)
+% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
 zt_pair_states(States) :- view_set(zt_pair_states, zt_pair_states0, States).
 zt_pair_states0(States) :-
     zt_recs(Recs), hostile_partners(Partners), events_of_type('ASSAULT', As), perpetrators(As, Assaulters),

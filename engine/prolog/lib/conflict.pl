@@ -133,7 +133,7 @@ opposing_pair(A, B, Evidence) :-
 % hostile_actor_pairs(-Pairs): the pairs alone, X-Y with X @< Y, each once: who stands
 % against whom, as hostile_pairs/1 reads it, without collecting every pair's evidence.
 % Several frameworks ask for them, some many times: they are computed once per graph view and kept
-% by view_memo/3, which hands the list over without the copy a table makes at each call (thousands
+% by view_set/3, which hands the list over without the copy a table makes at each call (thousands
 % of pairs at 100k facts).
 hostile_actor_pairs(Pairs) :- view_set(hostile_actor_pairs, all_hostile_actor_pairs, Pairs).
 all_hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
@@ -154,7 +154,7 @@ hostile_partners_(Partners) :-
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
 % opponents(+Actor, -Opponents): Actor's opponents as hostile_partners/1 has them (sorted; [] when it
-% has none), looked up in an index of them built once per graph view (view_memo/3, read without a
+% has none), looked up in an index of them built once per graph view (view_set/3, read without a
 % copy): for rules that ask of a few actors at a time, many times
 opponents(Actor, Opponents) :- view_set(opponent_index, opponent_index, Index), group_ids(Actor, Index, Opponents).
 opponent_index(Index) :- hostile_partners(Ps), index_groups(Ps, Index).
