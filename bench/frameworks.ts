@@ -68,12 +68,13 @@ import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
 import { runFramework, type FrameworkRun } from '../engine/frameworks/run.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, ReasoningPool } from '../engine/reason/pool.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
+import { putLogged } from '../engine/store/graph-changes.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
-import { median } from './stats.ts';
+import { cpuMsSince, median, timedCpu } from './stats.ts';
 import { coldStartRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
@@ -267,7 +268,7 @@ try {
   await store.writeGraph(TENANT, 'tiny', { nodes: [{ id: 'x', labels: ['Actor'], properties: { label: 'x' } }], edges: [] });
 
   const summary: string[] = [];
-  const perFramework = new Map<string, Map<number, { ms: number; inferences: number; run?: FrameworkRun; error?: string }>>();
+  const perFramework = new Map<string, Map<number, { ms: number; cpuMs: number; inferences: number; run?: FrameworkRun; error?: string }>>();
   let largest: { graphId: string; facts: number; target: number } | undefined;
 
   for (const target of SIZES) {
@@ -282,29 +283,44 @@ try {
     // in-process on the main thread: the facts of a fresh copy, then every framework once, in order; and the baseline
     const inProcess = async () => {
       const view = { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) };
-      const loadStarted = performance.now();
       // the facts and the clause indexes, as a reasoning worker hands a view over (not charged to the first framework)
-      catalog.registry.handOver(view);
-      const loadMs = performance.now() - loadStarted;
+      const { ms: loadMs, cpuMs: loadCpuMs } = timedCpu(() => catalog.registry.handOver(view));
       let inProcessMs = 0;
       let inProcessInferences = 0;
+      let inProcessCpuMs = 0;
       for (const manifest of manifests) {
         let run: FrameworkRun | undefined;
         let error: string | undefined;
         const started = performance.now();
+        const cpu = process.cpuUsage();
         try {
           run = runFramework(catalog.registry, manifest, view, limits);
         } catch (thrown) {
           error = `${(thrown as Error).name}: ${(thrown as Error).message}`; // not a limit: runFramework lets it through
         }
         const spent = performance.now() - started;
+        const cpuMs = cpuMsSince(cpu);
         inProcessMs += spent;
+        inProcessCpuMs += cpuMs;
         inProcessInferences += run?.inferences ?? 0;
         let bySize = perFramework.get(manifest.id);
         if (!bySize) perFramework.set(manifest.id, (bySize = new Map()));
-        bySize.set(generated.facts, { ms: spent, inferences: run?.inferences ?? 0, ...(run ? { run } : {}), ...(error ? { error } : {}) });
+        bySize.set(generated.facts, { ms: spent, cpuMs, inferences: run?.inferences ?? 0, ...(run ? { run } : {}), ...(error ? { error } : {}) });
       }
 
+      // after one write (a new Issue node, logged as a replica applies a write): the engine takes the one record, then every framework again
+      putLogged(view.graph, [{ id: 'bench-written-issue', labels: ['Issue'], properties: { label: 'a written issue' }, confidence: 0.9, provenance: [], recorded_at: new Date(0).toISOString() }], []);
+      const afterWriteCpu = process.cpuUsage();
+      catalog.registry.handOver(view);
+      const afterWriteHandOverCpuMs = cpuMsSince(afterWriteCpu);
+      let afterWriteInferences = 0;
+      let afterWriteStopped = 0;
+      for (const manifest of manifests) {
+        const run = runFramework(catalog.registry, manifest, view, limits);
+        afterWriteInferences += run.inferences;
+        if (run.error) afterWriteStopped++;
+      }
+      const afterWriteCpuMs = cpuMsSince(afterWriteCpu);
 
       // the baseline
       indexPass(view.graph); // warm-up
@@ -314,13 +330,15 @@ try {
         indexPass(view.graph);
         baseline.push(performance.now() - started);
       }
-      return { loadMs, inProcessMs, inProcessInferences, baselineMs: median(baseline) };
+      return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, afterWriteHandOverCpuMs, afterWriteCpuMs, afterWriteInferences, afterWriteStopped, baselineMs: median(baseline) };
     };
-    const inProcessLine = (loadMs: number, inProcessMs: number, inferences: number) =>
-      `   in-process (main thread): the view loaded as facts in ${ms(loadMs)} ms, then every framework once: ${ms(inProcessMs)} ms, ${count(inferences)} inferences (${count(Math.round(inferences / (inProcessMs / 1000)))} inferences/s)`;
+    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, ...afterWrite }: Awaited<ReturnType<typeof inProcess>>) =>
+      `   in-process (main thread): the view loaded as facts in ${ms(loadMs)} ms (${ms(loadCpuMs)} ms CPU), then every framework once: ${ms(inProcessMs)} ms (${ms(inProcessCpuMs)} ms CPU), ${count(inferences)} inferences (${count(Math.round(inferences / (inProcessMs / 1000)))} inferences/s)\n` +
+      `   after one write (an Issue node): its hand-over ${ms(afterWrite.afterWriteHandOverCpuMs)} ms CPU, with every framework again ${ms(afterWrite.afterWriteCpuMs)} ms CPU, ${count(afterWrite.afterWriteInferences)} inferences${afterWrite.afterWriteStopped ? `, ${afterWrite.afterWriteStopped} stopped by a limit` : ''}`;
     if (IN_PROCESS_ONLY) {
-      const { loadMs, inProcessMs, inProcessInferences, baselineMs } = await inProcess();
-      console.log(inProcessLine(loadMs, inProcessMs, inProcessInferences));
+      const measured = await inProcess();
+      const { inProcessMs, baselineMs } = measured;
+      console.log(inProcessLine(measured));
       console.log(`   baseline (the same index reads, once, in TypeScript): ${ms(baselineMs)} ms; in-process / baseline: ${(inProcessMs / Math.max(baselineMs, 0.001)).toFixed(0)}x\n`);
       continue;
     }
@@ -364,7 +382,8 @@ try {
       pool = undefined;
     }
 
-    const { loadMs, inProcessMs, inProcessInferences, baselineMs } = await inProcess();
+    const measured = await inProcess();
+    const { inProcessMs, inProcessInferences, baselineMs } = measured;
 
     const describe = (call: Attempt<{ runs: FrameworkRun[] }>) =>
       call.error
@@ -383,7 +402,7 @@ try {
     if (warm.length > 0) console.log(`   pool: assess after one write each (median of ${warm.length}): ${okWarm.length ? ms(median(okWarm)) : '-'} ms [${warm.map((call) => (call.error ? 'failed' : ms(call.ms))).join(', ')}]; last: ${describe(warm[warm.length - 1])}`);
     else console.log('   pool: assess after one write: not run (the first call failed)');
     if (cached) console.log(`   pool: assess, unchanged graph (the per-version cache answers): ${ms(cached.ms)} ms`);
-    console.log(inProcessLine(loadMs, inProcessMs, inProcessInferences));
+    console.log(inProcessLine(measured));
     const ratio = assessMs !== undefined ? `${(assessMs / Math.max(baselineMs, 0.001)).toFixed(0)}x` : `> ${(first.ms / Math.max(baselineMs, 0.001)).toFixed(0)}x (the call failed after ${ms(first.ms)} ms)`;
     console.log(`   baseline (the same index reads, once, in TypeScript): ${ms(baselineMs)} ms; assess / baseline: ${ratio}\n`);
     summary.push(
@@ -399,13 +418,13 @@ try {
   }
 
   const sizes = [...new Set([...perFramework.values()].flatMap((bySize) => [...bySize.keys()]))].sort((a, b) => a - b);
-  console.log(`\nper framework, in-process on the main thread, once each in this order after the facts are loaded (ms / inferences; * = stopped by a limit, ! = threw):`);
+  console.log(`\nper framework, in-process on the main thread, once each in this order after the facts are loaded (ms / CPU ms / inferences; * = stopped by a limit, ! = threw):`);
   console.log(`| framework | ${sizes.map((facts) => `${count(facts)} facts`).join(' | ')} | at ${count(sizes[sizes.length - 1])} facts |`);
   console.log(`|---|${sizes.map(() => '---').join('|')}|---|`);
   for (const [id, bySize] of perFramework) {
     const cells = sizes.map((facts) => {
       const entry = bySize.get(facts)!;
-      return `${ms(entry.ms)} / ${count(entry.inferences)}${entry.error ? '!' : entry.run?.error ? '*' : ''}`;
+      return `${ms(entry.ms)} / ${ms(entry.cpuMs)} / ${count(entry.inferences)}${entry.error ? '!' : entry.run?.error ? '*' : ''}`;
     });
     const last = bySize.get(sizes[sizes.length - 1])!;
     const state = last.error ?? (last.run!.error ? `stopped: ${last.run!.error.code}` : `${last.run!.applies ? 'applies' : 'does not apply'}, score ${last.run!.score}`);

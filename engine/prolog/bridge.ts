@@ -21,6 +21,8 @@
  *                                         from the text index when every keyword is one a module
  *                                         declares or a node name it indexes), prop(Key, Value),
  *                                         kind(Label)
+ *   mentioning_each(Ids, Words, Pairs)    Word-Hits for each of Words: filter_ids' mentions([Word]) of
+ *                                         each, the indexed words read in one pass over Ids' mentions
  *   group_by_edge(Ids, Type, Dir, Role, Groups)
  *                                         groups Ids by the node at the other end of their edges of
  *                                         Type (Dir in: edges arriving at the id; out: leaving it),

@@ -10,8 +10,9 @@
  * without a separator can only occur inside one token, so its hits are found per distinct
  * token, by looking the token's substrings up (cached per token: the generated and real
  * corpora repeat their vocabulary). A word with separators (' deal', 'no talks') is tested
- * with `includes` on the texts that hold its longest separator-free run, or on every text
- * when it has none.
+ * with `includes` on the texts that hold its rarest separator-free run (the one the fewest
+ * such words share: with thousands of place names, "… district" is tested where its own
+ * word occurs, not wherever "district" does), or on every text when it has none.
  */
 
 const SEPARATORS = /[\s!-/:-@[-`{-~]+/u;
@@ -26,7 +27,7 @@ export class TextIndex {
   /** Separator-free strings looked for inside tokens: the plain words and the runs of the others. */
   private needles = new Set<string>();
   private longestNeedle = 0;
-  /** Words with separators, by their longest separator-free run ('' when none). */
+  /** Words with separators, by the separator-free run of theirs the fewest of them share (the longest of those; '' when none). */
   private composite = new Map<string, string[]>();
   private readonly tokenNeedles = new Map<string, string[]>();
 
@@ -59,16 +60,32 @@ export class TextIndex {
     this.needles = new Set();
     this.composite = new Map();
     this.tokenNeedles.clear();
+    const runsOf = new Map<string, string[]>();
+    /** How many words with separators hold each run: a word is tested in the texts holding its rarest run. */
+    const shared = new Map<string, number>();
     for (const term of this.terms) {
       if (!HAS_SEPARATOR.test(term)) {
         this.needles.add(term);
         continue;
       }
-      const run = term.split(SEPARATORS).reduce((longest, part) => (part.length > longest.length ? part : longest), '');
-      if (run !== '') this.needles.add(run);
-      this.composite.set(run, [...(this.composite.get(run) ?? []), term]);
+      const runs = [...new Set(term.split(SEPARATORS).filter((run) => run !== ''))];
+      runsOf.set(term, runs);
+      for (const run of runs) shared.set(run, (shared.get(run) ?? 0) + 1);
     }
-    this.longestNeedle = Math.max(0, ...[...this.needles].map((needle) => needle.length));
+    for (const [term, runs] of runsOf) {
+      const run = runs.reduce((best, part) => {
+        if (best === '') return part;
+        const [a, b] = [shared.get(part)!, shared.get(best)!];
+        return a < b || (a === b && part.length > best.length) ? part : best;
+      }, '');
+      if (run !== '') this.needles.add(run);
+      const terms = this.composite.get(run);
+      if (terms) terms.push(term);
+      else this.composite.set(run, [term]);
+    }
+    let longest = 0;
+    for (const needle of this.needles) longest = Math.max(longest, needle.length);
+    this.longestNeedle = longest;
   }
 
   /** The declared words `text` (already lower-cased) contains, each once. */

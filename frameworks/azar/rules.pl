@@ -50,9 +50,18 @@ keywords(az_deprivation_words, [depriv, poverty, poor, access, services, ' land'
     exclud, exclusion, dispossess, hunger, 'clean water', schools, clinics, electricity]).
 
 % az_ctx(-ctx(Parties, IdentityGroups, States)): what most rules need, computed once per graph view
-% (tabled, as are the sets the indicators and the findings both read)
-:- table az_ctx/1, az_deprivation/1, az_protracted/1, az_state_repression/2, az_failing_mediation/3, az_linkage/2.
-az_ctx(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
+% and kept (view_set/3), as are the sets the indicators and the findings both read. Those are passed
+% the context az_ctx/1 keeps, the same for the whole view, so it is not part of their keys (a table
+% walked its thousands of parties at every call)
+az_ctx(Ctx) :- view_set(az_ctx, az_ctx_, Ctx).
+az_deprivation(Ids) :- view_set(az_deprivation, az_deprivation_, Ids).
+az_protracted(Ids) :- view_set(az_protracted, az_protracted_, Ids).
+az_state_repression(Ctx, Pairs) :- view_set(az_state_repression, az_state_repression_(Ctx), Pairs).
+az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), Ids-Mediators).
+az_linkage(Ctx, Links) :- view_set(az_linkage, az_linkage_(Ctx), Links).
+az_preconditions(Ctx, Held) :- view_set(az_preconditions, az_preconditions_(Ctx), Held).
+
+az_ctx_(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
 
 az_state_actors(S) :-
     findall(Ids, (member(T, [state, government, armed_forces, police]), nodes_where('Actor', actor_type, T, Ids)), L),
@@ -86,7 +95,7 @@ az_communal_groups(ctx(Ps, Groups, _), Sel) :- pairs_keys(Groups, As), ord_inter
 az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As).
 az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As), grouped_ids(Sel, Said), append(As, Said, I0), sort(I0, Ids).
 
-az_deprivation(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_words, W), mentioning(G, W, Ids).
+az_deprivation_(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_words, W), mentioning(G, W, Ids).
 
 % the state as party: by role, or as perpetrator of ASSAULT/COERCE against an identity group
 az_state_party(Ctx, Ids) :-
@@ -99,7 +108,7 @@ az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P)
 % (read from the perpetrator-target pairs of each type, which hostile_actor_pairs/1 groups too: the
 % pairs whose perpetrator is a state, then whose target is a group; a state is never an identity group,
 % the two being told apart by actor_type)
-az_state_repression(ctx(_, Groups, States), Pairs) :-
+az_state_repression_(ctx(_, Groups, States), Pairs) :-
     pairs_keys(Groups, IdActors),
     findall(p(S, T, Ev),
             ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es),
@@ -118,7 +127,7 @@ az_pair_from([K | Ks], [P | Ps], Pair) :-
 
 % a state actor mediating talks (role mediator, or the mediator of the CONSULT event) after the last
 % of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed
-az_failing_mediation(ctx(_, _, States), Ids, Mediators) :-
+az_failing_mediation_(ctx(_, _, States), Ids-Mediators) :-
     events_of_type('CONSULT', Talks), nonempty(Talks),
     group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), select_groups(States, ByMediatorEdge, M1),
     nodes_where('Actor', role, mediator, RoleMediators), ord_intersection(States, RoleMediators, StateMediators),
@@ -156,7 +165,7 @@ az_violence_within(To, [D-_ | _]) :- D =< To.
 % (of the ALLIED_WITH edges, those with a party at one end)
 % (the alliances keyed by their party end, sorted, and walked once with the sorted parties: the
 % parties are most actors, too many to index for a few hundred alliances)
-az_linkage(ctx(Ps, _, _), Links) :-
+az_linkage_(ctx(Ps, _, _), Links) :-
     findall(P-l(X, P, E), ( allied(X, P, E), X \== P ), L0), keysort(L0, ByEnd),
     findall(L, ( keyed_member(Ps, ByEnd, L), L = l(X, P, _), az_foreign(X, P) ), L1),
     sort(L1, Links).
@@ -169,7 +178,7 @@ az_foreign(X, _) :- actor_type(X, T), member(T, [state, international_org]).
 az_link_ids(Links, Ids) :- findall(Id, (member(l(X, P, E), Links), member(Id, [X, P, E])), L), sort(L, Ids).
 
 % hostile or aggrieved evidence at least a year old, and some in the recent window
-az_protracted(Ids) :-
+az_protracted_(Ids) :-
     findall(X, (az_protracted_kind(Ks), filter_ids(Ks, window(365, 1000000), X)), OldL), append(OldL, Old), nonempty(Old),
     findall(X, (az_protracted_kind(Ks), recent_ids(Ks, X)), RecentL), append(RecentL, Recent), nonempty(Recent),
     append(Old, Recent, Ids0), sort(Ids0, Ids).
@@ -189,7 +198,7 @@ az_attach_(>, K, Ks, _, _, Gs, Out) :- az_attach([K | Ks], Gs, Out).
 % ---- preconditions -------------------------------------------------------------
 
 % az_preconditions(+Ctx, -Held): pre(Name, Evidence, Because, Sentence) for each precondition that holds
-az_preconditions(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
+az_preconditions_(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
 
 az_precondition(Ctx, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
     az_communal_actors(Ctx, As), nonempty(As), few_labels(As, Who),

@@ -71,8 +71,8 @@ bn_interests(Need, Is) :- nodes_where('Interest', interest_type, Need, Is).
 bn_held(Need, G) :- bn_interests(Need, Is), group_by_edge(Is, 'HOLDS_INTEREST', in, _, G).
 
 % bn_threatened(-Groups): (Actor-Need)-[t(claims or interests, Count, FirstIds)...], sorted.
-% Kept for the view (view_memo/3, read without the copy a table makes): the ranking and the findings read it.
-bn_threatened(Groups) :- view_memo(bn_threatened, G, bn_compute_threatened(G)), Groups = G.
+% Kept for the view (view_set/3, read without the copy a table makes): the ranking and the findings read it.
+bn_threatened(Groups) :- view_set(bn_threatened, bn_compute_threatened, Groups).
 
 bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_claims(N, Hits), speakers(Hits, G), bn_tally(G, N, claims, Ts)), L1),

@@ -83,8 +83,8 @@ dt_link(claim, Ids, X, Y, L) :-
 
 % dt_pair_moves(-Pairs): pm(A, B, NCoop, NComp, Evidence) for each pair of actors with moves between
 % them (A @< B); Evidence holds up to 5 moves per type and side combination
-% (computed once per graph view, and kept with view_memo/3: read without the copy a table makes)
-dt_pair_moves(Pairs) :- view_memo(dt_pair_moves, P, dt_pair_moves0(P)), Pairs = P.
+% (computed once per graph view, and kept with view_set/3: read without the copy a table makes)
+dt_pair_moves(Pairs) :- view_set(dt_pair_moves, dt_pair_moves0, Pairs).
 dt_pair_moves0(Pairs) :-
     findall(X-Y-m(Kind, N, Few), ( dt_type(Kind, Node, T), dt_ids(Node, T, Ids), Ids \== [],
                                    dt_link(Node, Ids, X, Y, L), count_ids(L, N), take(5, L, Few) ), Ms),

@@ -49,9 +49,9 @@ fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_,
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
-% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_memo/3), so that
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_set/3), so that
 % it is computed once per graph view and the indicators and findings all read the same one
-fe_ctx(Ctx) :- view_memo(fe_ctx, C, fe_ctx0(C)), Ctx = C.
+fe_ctx(Ctx) :- view_set(fe_ctx, fe_ctx0, Ctx).
 fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
     hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Rivals),
     fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Indiv).
@@ -69,7 +69,7 @@ fe_breaks(Breaks) :-
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
     collect_tagged(Sorted, r([], []), fe_fill, Recs),
     findall(br(M, Cm, Later),
-            ( member(M-r(Cs0, Acts0), Recs), not_rejected(Cs0, Cs), not_rejected(Acts0, Acts), Cs \== [], Acts \== [], id_days(Acts, Dated),
+            ( member(M-r(Cs0, Acts0), Recs), Cs0 \== [], Acts0 \== [], not_rejected(Cs0, Cs), Cs \== [], not_rejected(Acts0, Acts), Acts \== [], id_days(Acts, Dated),
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
               findall(X, ( member(X-DX, Dated), DX >= 0, DX < D ), Later), nonempty(Later) ),
             Breaks).
@@ -132,14 +132,19 @@ fe_indivisible(Ps, Is) :-
             ByAbout),
     findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
     fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
+    pairs_keys(Words, Keys), mentioning_each(R, Keys, Hits), fe_word_hits(Words, Hits, WordHits),
     findall(ind(A, B, Stake, Ids),
-            ( member(Word-Stake, Words), mentioning(R, [Word], [H1, H2 | Hs]), speakers([H1, H2 | Hs], Sp),
+            ( member(h(Word, Stake, [H1, H2 | Hs]), WordHits), speakers([H1, H2 | Hs], Sp),
               fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
               ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
 fe_indivisible(_, []).
+
+% fe_word_hits(+Words, +Hits, -WordHits): h(Word, Stake, RedLinesNamingIt) for each Word-Stake, read beside its hits
+fe_word_hits([], [], []).
+fe_word_hits([Word-Stake | Words], [Word-Ids | Hits], [h(Word, Stake, Ids) | WordHits]) :- fe_word_hits(Words, Hits, WordHits).
 
 % fe_pair_in(+Speakers, -A, -B, -Ids): an opposing pair with red lines (of fe_red_line_pairs/1) whose both
 % sides are among the speakers (Actor-Claims, sorted) of a set of red lines; Ids are their claims in the set.

@@ -99,8 +99,8 @@ fu_positional(Value, Evidence, Because, Sentence) :-
 % ---- interests ----------------------------------------------------------------------
 
 % fu_interest_answers(-Answers): h(A, I, Type) per interest held, s(A, C) per Justification claim.
-% Kept for the view with view_memo/3 (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
-fu_interest_answers(Answers) :- view_memo(fu_interest_answers, As, fu_compute_interests(As)), Answers = As.
+% Kept for the view with view_set/3 (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
+fu_interest_answers(Answers) :- view_set(fu_interest_answers, fu_compute_interests, Answers).
 
 fu_compute_interests(Answers) :-
     fu_holders(HG), fu_holdings(HG, Hs),
@@ -124,7 +124,7 @@ fu_stated_of(A, [C|Cs], [s(A, C)|Ss], Rest) :- fu_stated_of(A, Cs, Ss, Rest).
 % graph shows hostility between any two actors, only pairs that stand against each other are kept
 % (opposing parties are where agreement matters); otherwise every pair that is not allied.
 % Hostility is the first ids that show it (none for a pair that is not hostile).
-fu_shared(Shared) :- view_memo(fu_shared, S, fu_compute_shared(S)), Shared = S.
+fu_shared(Shared) :- view_set(fu_shared, fu_compute_shared, Shared).
 
 fu_compute_shared(Shared) :-
     (   hostile_actor_pairs([]), \+ edge(_, 'OPPOSES', _, _, _)
@@ -194,7 +194,7 @@ fu_type_text(T, Text) :- atomic_list_concat([T, ' interests'], Text).
 % states a position or holds or states an interest (it negotiates). Alternatives: its alliances
 % and the sanctions, coercion, attacks and mobilisations it perpetrates; pressure: the
 % sanctions, coercion and attacks aimed at it.
-fu_batna_records(Records) :- view_memo(fu_batna_records, Rs, fu_compute_batna(Rs)), Records = Rs.
+fu_batna_records(Records) :- view_set(fu_batna_records, fu_compute_batna, Records).
 
 fu_compute_batna(Records) :-
     findall(Ts, (fu_batna_source(Tag, G), fu_tally(G, Tag, Ts)), Lists),

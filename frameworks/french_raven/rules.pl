@@ -78,13 +78,13 @@ fr_source(referent, G) :-
 fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_selves(As, G).
 
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (kept with
-% view_memo/3: the indicators and the profile both read them).
-fr_citing(Base, Groups) :- view_memo(fr_citing(Base), G, fr_citing_(Base, G)), Groups = G.
+% view_set/3: the indicators and the profile both read them).
+fr_citing(Base, Groups) :- view_set(fr_citing(Base), fr_citing_(Base), Groups).
 fr_citing_(Base, Groups) :- keywords(fr_words(Base), Words), nodes_mentioning('Claim', Words, Hits), speakers(Hits, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
-% tie-break order; computed once per graph view and kept with view_memo/3 (read without the copy a table makes).
-fr_profile(Profiles) :- view_memo(fr_profile, Ps, fr_compute_profile(Ps)), Profiles = Ps.
+% tie-break order; computed once per graph view and kept with view_set/3 (read without the copy a table makes).
+fr_profile(Profiles) :- view_set(fr_profile, fr_compute_profile, Profiles).
 
 fr_compute_profile(Profiles) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),

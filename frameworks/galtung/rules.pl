@@ -38,20 +38,20 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 % ---- the three kinds of violence ----------------------------------------------
 
 % The sets below are read by the indicators, the findings and the tally of kinds alike: each is
-% computed once per graph view and kept with view_memo/3 (read without the copy a table makes).
-gt_direct(Ids) :- view_memo(gt_direct, I, gt_direct_(I)), Ids = I.
-gt_structural(Ids) :- view_memo(gt_structural, I, gt_structural_(I)), Ids = I.
-gt_cultural(Dehumanising, Justifying) :- view_memo(gt_cultural, D-J, gt_cultural_(D, J)), Dehumanising = D, Justifying = J.
-gt_adjacency(Adj) :- view_memo(gt_adjacency, A, gt_adjacency_(A)), Adj = A.
-gt_issue_speakers(ByIssue) :- view_memo(gt_issue_speakers, B, gt_issue_speakers_(B)), ByIssue = B.
-gt_contradiction(Ids) :- view_memo(gt_contradiction, I, gt_contradiction_(I)), Ids = I.
+% computed once per graph view and kept with view_set/3 (read without the copy a table makes).
+gt_direct(Ids) :- view_set(gt_direct, gt_direct_, Ids).
+gt_structural(Ids) :- view_set(gt_structural, gt_structural_, Ids).
+gt_cultural(Dehumanising, Justifying) :- view_set(gt_cultural, gt_cultural_, Dehumanising-Justifying).
+gt_adjacency(Adj) :- view_set(gt_adjacency, gt_adjacency_, Adj).
+gt_issue_speakers(ByIssue) :- view_set(gt_issue_speakers, gt_issue_speakers_, ByIssue).
+gt_contradiction(Ids) :- view_set(gt_contradiction, gt_contradiction_, Ids).
 
 gt_direct_(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
 gt_structural_(Ids) :- claims_of_type('Grievance', G), keywords(gt_structural_words, W), mentioning(G, W, Ids).
 
 % gt_cultural(-Dehumanising, -Justifying): claims that dehumanise or justify (sorted, may overlap).
-gt_cultural_(Dehumanising, Justifying) :-
+gt_cultural_(Dehumanising-Justifying) :-
     keywords(gt_dehumanising_words, DW), nodes_mentioning('Claim', DW, Worded),
     claims_of_type('Dehumanization', Typed), append(Worded, Typed, D0), sort(D0, Dehumanising),
     keywords(gt_force_words, FW), nodes_mentioning('Claim', FW, OfForce),

@@ -80,8 +80,8 @@ jv_steps(Moves, Answers, Steps) :-
 % jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) with a
 % step either way: StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's. The pairs
 % with moves but no step, and those without moves, are read apart (jv_movers/1, jv_closest/5).
-% (computed once per graph view, kept with view_memo/3, and every indicator and finding reads the same states)
-jv_states(States) :- view_memo(jv_states, S, jv_states0(S)), States = S.
+% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
+jv_states(States) :- view_set(jv_states, jv_states0, States).
 jv_states0(States) :-
     jv_recs(Recs), jv_movers(Movers),
     % the pairs where a step can be: a mover and an opponent that reacts
@@ -93,14 +93,14 @@ jv_states0(States) :-
             States).
 
 % jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
-jv_movers(Movers) :- view_memo(jv_movers, M, jv_movers_(M)), Movers = M.
+jv_movers(Movers) :- view_set(jv_movers, jv_movers_, Movers).
 jv_movers_(Movers) :-
     jv_recs(Recs), hostile_partners(Partners),
     findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers).
 
 % jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
 % that each pair looks its two sides up in the index; the dated lists hold Id-Days
-jv_recs(Recs) :- view_memo(jv_recs, R, jv_recs_(R)), Recs = R.
+jv_recs(Recs) :- view_set(jv_recs, jv_recs_, Recs).
 jv_recs_(Recs) :-
     jv_ctx(ctx(Tr, Re)),
     findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], []), jv_fill, Pairs),

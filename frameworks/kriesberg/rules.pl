@@ -65,9 +65,8 @@ kr_violence_exists(From, To) :-
 % kr_window(-w(Recent, Earlier, NRecent, NEarlier, Trend)): the violent events of the recent window and
 % of the window before, their counts and the trend (the library's rule: a change of two or more and
 % a quarter or more)
-% (tabled: computed once per graph view, and read by every indicator and the phase)
-kr_window(Wv) :- kr_window0(X), Wv = X.
-:- table kr_window0/1.
+% (computed once per graph view and kept, view_set/3: read by every indicator and the phase)
+kr_window(Wv) :- view_set(kr_window, kr_window0, Wv).
 kr_window0(w(R, E, NR, NE, T)) :-
     recent_window(W), W1 is W + 1, W2 is 2 * W,
     kr_violence_in(0, W, R), kr_violence_in(W1, W2, E), count_ids(R, NR), count_ids(E, NE), trend_of(NR, NE, T).
@@ -88,19 +87,17 @@ kr_contention(Ids) :-
 kr_after(Days, After) :- ( Days >= 1 -> To is Days - 1, kr_violence_in(0, To, After) ; After = [] ).
 kr_none_after(Days) :- ( Days >= 1 -> To is Days - 1, \+ kr_violence_exists(0, To) ; true ).
 
-% kr_latest_violence(-Days): days before the reference date of the latest violent event (tabled:
-% the phases and the failed talks read it)
-kr_latest_violence(Days) :- kr_latest_violence_(D), Days = D.
-:- table kr_latest_violence_/1.
+% kr_latest_violence(-Days): days before the reference date of the latest violent event (kept for
+% the view, view_set/3: the phases and the failed talks read it)
+kr_latest_violence(Days) :- view_set(kr_latest_violence, kr_latest_violence_, Days).
 kr_latest_violence_(Days) :-
     kr_violence_types(Ts), findall(D, (member(T, Ts), events_of_type(T, All), kr_latest(All, D)), Ds), Ds \== [], min_list(Ds, Days).
 
 % kr_settlement(-Days, -Markers): the latest settlement marker (Commitment claim of agreement or AGREE
 % event), Days before the reference date, with no violence dated after it; Markers are the settlement
-% markers from that one on (tabled: the indicators and the phase read it)
-kr_settlement(Days, Markers) :- kr_settlement_(D, M), Days-Markers = D-M.
-:- table kr_settlement_/2.
-kr_settlement_(Days, Markers) :-
+% markers from that one on (kept for the view, view_set/3: the indicators and the phase read it)
+kr_settlement(Days, Markers) :- view_set(kr_settlement, kr_settlement_, Days-Markers).
+kr_settlement_(Days-Markers) :-
     claims_of_type('Commitment', Cs), keywords(kr_agreement_words, W), mentioning(Cs, W, Ms1),
     events_of_type('AGREE', Ms2), kr_latest(Ms1, D1, Ms2, D2, Days), kr_none_after(Days),
     filter_ids(Ms1, window(0, Days), K1), filter_ids(Ms2, window(0, Days), K2), append(K1, K2, K0), sort(K0, Markers).

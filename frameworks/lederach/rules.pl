@@ -38,8 +38,8 @@ ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerL
 
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
-% (kept with view_memo/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
-ld_ctx(Ctx) :- view_memo(ld_ctx, C, ld_ctx_(C)), Ctx = C.
+% (kept with view_set/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
+ld_ctx(Ctx) :- view_set(ld_ctx, ld_ctx_, Ctx).
 ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
     ld_levels(Levels), peace_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
     pairs_keys(ByEvents, K1), pairs_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
@@ -76,7 +76,7 @@ ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
 
 % ld_per_level(-PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
 % order: its actors in the process, their process events and claims, and their process events alone
-ld_per_level(PerLevel) :- view_memo(ld_per_level, P, ld_per_level_(P)), PerLevel = P.
+ld_per_level(PerLevel) :- view_set(ld_per_level, ld_per_level_, PerLevel).
 ld_per_level_(PerLevel) :-
     ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)),
     findall(lv(Level, Actors, Said, Events),

@@ -70,9 +70,8 @@ st_deal_claims(Ids) :-
     claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), keywords(st_deal_words, W), mentioning(C, W, Ids).
 
 % the first dated Commitment claim or AGREE event (up to the reference date): how many days before
-% the reference date (tabled: the indicators and the spoilers' behaviour read it)
-st_first_agreement_days(Days) :- st_first_agreement_days_(D), Days = D.
-:- table st_first_agreement_days_/1.
+% the reference date (kept for the view, view_set/3: the indicators and the spoilers' behaviour read it)
+st_first_agreement_days(Days) :- view_set(st_first_agreement_days, st_first_agreement_days_, Days).
 st_first_agreement_days_(Days) :-
     st_agreement_ids(Ids),
     findall(D, ( member(Id, Ids), days_before_reference(Id, D), D >= 0 ), Ds), max_list(Ds, Days).
@@ -154,9 +153,9 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-% (kept with view_memo/3: the ranking and the findings read them, once per graph view)
-st_spoilers(Ctx, Spoilers) :- view_memo(st_spoilers, C-S, st_all_spoilers(C, S)), Ctx = C, Spoilers = S.
-st_all_spoilers(Ctx, Spoilers) :-
+% (kept with view_set/3: the ranking and the findings read them, once per graph view)
+st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, Ctx-Spoilers).
+st_all_spoilers(Ctx-Spoilers) :-
     peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
     findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
                  st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S) ), Spoilers).

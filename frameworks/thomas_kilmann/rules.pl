@@ -91,8 +91,9 @@ tk_keys([K-_|Gs], Acc0, Acc) :- tk_keys(Gs, [K|Acc0], Acc).
 tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject_participant, refusal, concession, shared_typed, shared_same]).
 
 % (kept for the view, per source: the applicability test, the indicators and the records all read
-% them; view_memo/3 hands the groupings over without the copy out of a table each call would make)
-tk_source(Source, Kind, Groups) :- view_memo(tk_source(Source), K-G, tk_source_of(Source, K, G)), Kind = K, Groups = G.
+% them; view_set/3 hands the groupings over without the copy out of a table each call would make)
+tk_source(Source, Kind, Groups) :- view_set(tk_source(Source), tk_source_kind(Source), Kind-Groups).
+tk_source_kind(Source, Kind-Groups) :- tk_source_of(Source, Kind, Groups).
 tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
 tk_source_of(threat, competing, G) :- claims_by_actor('Threat', G).
 tk_source_of(red_line, competing, G) :- claims_by_actor('RedLine', G).
@@ -128,7 +129,7 @@ tk_tallies(ByActor) :-
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
 % together. Read by the records and by the concessions' check, so kept for the graph view.
-tk_concession_flags(Flags) :- view_memo(tk_concession_flags, Fs, tk_concession_flags_(Fs)), Flags = Fs.
+tk_concession_flags(Flags) :- view_set(tk_concession_flags, tk_concession_flags_, Flags).
 
 tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
@@ -165,8 +166,8 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-% Computed once per graph view (view_memo/3: read without the copy a table makes, some 17 ms at 100k facts).
-tk_records(Records) :- view_memo(tk_records, Rs, tk_compute_records(Rs)), Records = Rs.
+% Computed once per graph view (view_set/3: read without the copy a table makes, some 17 ms at 100k facts).
+tk_records(Records) :- view_set(tk_records, tk_compute_records, Records).
 
 tk_compute_records(Records) :-
     tk_tallies(ByActor),

@@ -81,8 +81,8 @@ zt_party_cost_claims(Ids) :-
 % (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest).
 % The other pairs are one_sided(Attacker), only one side attacks, or no_violence: zt_closest/2
 % reads them when no pair attacks both ways.
-% (computed once per graph view, kept with view_memo/3, and every indicator and finding reads the same states)
-zt_pair_states(States) :- view_memo(zt_pair_states, S, zt_pair_states0(S)), States = S.
+% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
+zt_pair_states(States) :- view_set(zt_pair_states, zt_pair_states0, States).
 zt_pair_states0(States) :-
     zt_recs(Recs), hostile_partners(Partners), events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
     % each attacker with each of its opponents that attacks too (the attackers and the actors with
@@ -97,7 +97,7 @@ zt_pair_states0(States) :-
 % each pair looks its two sides up in the index; Days is days(Dated, Latest, Oldest) of the actor's
 % assaults: whether any is dated, how many days before the reference date the latest in the recent
 % window happened (none when none), and the oldest (none when none is dated)
-zt_recs(Recs) :- view_memo(zt_recs, R, zt_recs_(R)), Recs = R.
+zt_recs(Recs) :- view_set(zt_recs, zt_recs_, Recs).
 zt_recs_(Recs) :-
     zt_ctx(ctx(As, Ys, Cs)),
     findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], [], days(no, none, none)), zt_fill, Pairs),
@@ -178,8 +178,8 @@ zt_mediation(Ids) :-
     findall([M|Ev], member(M-Ev, G), L), append([ByRole | L], I0), sort(I0, Ids).
 
 % zt_way_out(-Parts, -Evidence): the kinds of way out present (offers, talks, mediator) and their ids
-zt_way_out(Parts, Evidence) :- view_memo(zt_way_out, P-E, zt_way_out0(P, E)), Parts-Evidence = P-E.
-zt_way_out0(Parts, Evidence) :-
+zt_way_out(Parts, Evidence) :- view_set(zt_way_out, zt_way_out0, Parts-Evidence).
+zt_way_out0(Parts-Evidence) :-
     findall(P-Ids, (member(P, [offers, talks, mediator]), zt_present(P, [], Ids), Ids \== []), Found),
     findall(P, member(P-_, Found), Parts),
     findall(Ids, member(_-Ids, Found), L), append(L, E0), sort(E0, Evidence).

@@ -34,4 +34,20 @@ describe('keyword index of texts', () => {
     expect(index.has('no deal')).toBe(true);
     expect(index.size).toBe(3);
   });
+
+  it('finds names that share their words (many places named "… district") as a substring test does', () => {
+    const stems = ['kafa', 'bura', 'tin', 'mar', 'sher', 'al'];
+    const names = stems.flatMap((stem) => [`${stem} district`, `north ${stem}`, `al-${stem}`, `${stem} district council`, `camp ${stem.length}`]);
+    const index = new TextIndex();
+    index.add(names);
+    const texts = [
+      'shelling in kafa district and north bura',
+      'the district of kafa; north kafaz; xal-tin district',
+      'they hold al-mar and the sher district council',
+      'camp 4 and camp 3 were emptied',
+      'districts of the north',
+      'a district',
+    ];
+    for (const text of texts) expect(index.matches(text).sort(), text).toEqual([...new Set(names.filter((name) => text.includes(name)))].sort());
+  });
 });

@@ -56,7 +56,7 @@ arg_rejected_in(Statuses, Id) :- atom(Id), get_assoc(Id, Statuses, rejected).
 
 % arg_weighed(-w(Args, Statuses, Weights)): the arguments (sorted), their statuses and their
 % Weight-Sources, as assocs by id: once per graph view
-arg_weighed(W) :- view_memo(argumentation, Found, arg_weigh(Found)), W = Found.
+arg_weighed(W) :- view_set(argumentation, arg_weigh, W).
 
 arg_weigh(w(Args, Statuses, Weights)) :-
     findall(X-Y, ( edge(_, 'CONTRADICTS', A, B, _), A \== B, ( X-Y = A-B ; X-Y = B-A ) ), Attacks0),

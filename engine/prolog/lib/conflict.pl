@@ -5,6 +5,16 @@
 % helpers use nodes_where/4, which collects a whole index entry in one call, so
 % that rules walk the sets they need, never the whole graph.
 
+% ---- sets kept for the view ------------------------------------------------
+
+% view_set(+Key, :Compute, -Value): Value as call(Compute, V) computes it, once per graph view, kept
+% under Key (view_memo/3 of lib/graph.pl: read again without the copy a table makes). Compute is
+% called with a fresh variable and Value unified after, so that a caller passing a bound Value (a
+% test, "is the set empty?") never has its guess computed, or its failure kept, as the answer for
+% the whole view.
+:- meta_predicate view_set(?, 1, ?).
+view_set(Key, Compute, Value) :- strip_module(Compute, Module, Closure), view_memo(Key, Found, Module:call(Closure, Found)), Value = Found.
+
 % ---- nodes of each kind --------------------------------------------------
 
 actor(A) :- nonvar(A), !, node(A, 'Actor').
@@ -123,9 +133,9 @@ opposing_pair(A, B, Evidence) :-
 % hostile_actor_pairs(-Pairs): the pairs alone, X-Y with X @< Y, each once: who stands
 % against whom, as hostile_pairs/1 reads it, without collecting every pair's evidence.
 % Several frameworks ask for them, some many times: they are computed once per graph view and kept
-% by view_memo/3, which hands the list over without the copy a table makes at each call (thousands
+% by view_set/3, which hands the list over without the copy a table makes at each call (thousands
 % of pairs at 100k facts).
-hostile_actor_pairs(Pairs) :- view_memo(hostile_actor_pairs, All, all_hostile_actor_pairs(All)), Pairs = All.
+hostile_actor_pairs(Pairs) :- view_set(hostile_actor_pairs, all_hostile_actor_pairs, Pairs).
 all_hostile_actor_pairs(Pairs) :- findall(X-Y, hostile_actor_pair(X, Y), L), sort(L, Pairs).
 hostile_actor_pair(X, Y) :- edge(_, 'OPPOSES', P, Q, _), P \== Q, order_pair(P, Q, X, Y).
 hostile_actor_pair(X, Y) :-
@@ -138,15 +148,16 @@ hostile_actor_pair(X, Y) :-
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
 % list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
 % from those actors rather than walk every pair (kept for the view, as the pairs are).
-hostile_partners(Partners) :- view_memo(hostile_partners, All, hostile_partners_(All)), Partners = All.
+hostile_partners(Partners) :- view_set(hostile_partners, hostile_partners_, Partners).
 hostile_partners_(Partners) :-
     hostile_actor_pairs(Pairs),
     findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
 
 % opponents(+Actor, -Opponents): Actor's opponents as hostile_partners/1 has them (sorted; [] when it
-% has none), looked up in an index of them built once per graph view (view_memo/3, read without a
+% has none), looked up in an index of them built once per graph view (view_set/3, read without a
 % copy): for rules that ask of a few actors at a time, many times
-opponents(Actor, Opponents) :- view_memo(opponent_index, Index, (hostile_partners(Ps), index_groups(Ps, Index))), group_ids(Actor, Index, Opponents).
+opponents(Actor, Opponents) :- view_set(opponent_index, opponent_index, Index), group_ids(Actor, Index, Opponents).
+opponent_index(Index) :- hostile_partners(Ps), index_groups(Ps, Index).
 
 % hostile_pairs_among(+Groups, -Pairs): p(A, B, IdsA, IdsB) for each hostile pair A-B (A @< B, as
 % hostile_actor_pairs/1 has them, in that order) whose two sides both have ids in Groups (Actor-Ids

@@ -152,6 +152,23 @@ mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, 
 mentioned_trie(Keywords, Trie) :- view_memo(mentioned_trie(Keywords), Trie, mentioned_trie_(Keywords, Trie)).
 mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
+% mentioning_each(+Ids, +Words, -Pairs): Word-Hits for each of Words, in their order, Hits what
+% mentioning(Ids, [Word], Hits) gives (the ids whose text contains Word, in the order of Ids). The
+% words the text index covers are read from one pass over the mentions of the ids' texts, so the cost
+% grows with those, not with the words (a rule may ask for every place name of the graph); the
+% others are scanned for, one by one
+mentioning_each(Ids, Words, Pairs) :-
+    must_be(list, Ids), must_be(list, Words),
+    findall(W-Id, ( member(Id, Ids), atom(Id), g_mention(W, Id) ), Found),
+    keysort(Found, Sorted), group_pairs_by_key(Sorted, Groups), list_to_assoc(Groups, Index),
+    maplist(word_hits(Ids, Index), Words, Pairs).
+
+word_hits(Ids, Index, Word, Word-Hits) :-
+    (   atom(Word), ( g_indexed(Word) -> true ; g_named(Word) )
+    ->  ( get_assoc(Word, Index, Hits) -> true ; Hits = [] )
+    ;   filter_ids(Ids, mentions([Word]), Hits)
+    ).
+
 % kept_in(+Ids, +Keywords, -Kept): the elements of Ids that mention one of Keywords, in the order
 % of Ids. When few ids mention them (a place name), memberchk/2 (a scan in C, some ten times
 % faster per element than a step of Prolog; Ids ground, so that it only compares) finds each
