@@ -94,11 +94,9 @@ interface Sink {
   copies?: boolean;
   /**
    * Only on a projection that sorts its rows and keeps a page of them: it and its page, so
-   * that an aggregation feeding it may hand on only the groups that can reach that page,
-   * and, when it hands them on already in the projection's order, says so (`arriveSorted`):
-   * the projection then pages them without sorting them again.
+   * that an aggregation feeding it may hand on only the groups that can reach that page.
    */
-  sortedPage?: () => { projection: CompiledProjection; page: Page; arriveSorted: () => void };
+  sortedPage?: () => { projection: CompiledProjection; page: Page };
 }
 
 /**
@@ -230,30 +228,24 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
         const page = pageOf(projection, env);
         const paged = page.skip > 0 || page.limit !== undefined;
         const after = next.sortedPage?.();
-        let rows = aggregator.topRows(page);
-        if (!rows && after) {
-          rows = aggregator.topRowsFor(after.projection, after.page);
-          if (rows) after.arriveSorted();
-        }
-        rows ??= finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
+        const rows =
+          aggregator.topRows(page) ??
+          (after && aggregator.topRowsFor(after.projection, after.page)) ??
+          finishProjection(projection, page, (visit) => aggregator.forEachRow(visit, !paged), env);
         for (const row of rows) next.push(row);
         next.end();
       },
     };
   }
   const rows: Row[] = [];
-  let sorted = false;
   return {
-    sortedPage: projection.orderBy.length > 0 && projection.limit ? () => ({ projection, page: pageOf(projection, env), arriveSorted: () => (sorted = true) }) : undefined,
+    sortedPage: projection.orderBy.length > 0 && projection.limit ? () => ({ projection, page: pageOf(projection, env) }) : undefined,
     push(row) {
       rows.push(projectRow(projection, row, env));
       if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
     },
     end() {
-      const page = pageOf(projection, env);
-      // (a projection that sorts and pages, with neither DISTINCT nor WHERE: Aggregator.topRowsFor)
-      const paged = sorted ? rows.slice(page.skip, page.limit === undefined ? undefined : page.skip + page.limit) : finishProjection(projection, page, (visit) => rows.forEach((row) => visit(row, true)), env);
-      for (const row of paged) next.push(row);
+      for (const row of finishProjection(projection, pageOf(projection, env), (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
       next.end();
     },
   };
