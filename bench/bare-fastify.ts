@@ -2,9 +2,10 @@
  * The floor of HTTP on this machine, for bench:point: a fastify app with no hooks, no log, no
  * schemas and no key, in a process of its own (bench/point.ts forks it), answering GET
  * /v1/health and a POST of a JSON body with a fixed answer of the point query's size. What
- * the server's own round trips cost beyond these is ours to cut.
+ * the server's own round trips cost beyond these is ours to cut. Prints the address it listens
+ * at, as the server does; ends on SIGTERM.
  *
- *   (forked) bench/bare-fastify.ts ANSWER
+ *   node --import tsx bench/bare-fastify.ts ANSWER
  */
 import Fastify from 'fastify';
 
@@ -12,7 +13,4 @@ const [answer] = process.argv.slice(2);
 const app = Fastify({ logger: false });
 app.get('/v1/health', async () => ({ status: 'ok' }));
 app.post('/v1/graph/query', async (_request, reply) => reply.type('application/json; charset=utf-8').send(answer));
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-process.on('disconnect', () => void app.close());
+console.log(`listening at ${await app.listen({ port: 0, host: '127.0.0.1' })}`);

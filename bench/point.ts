@@ -14,7 +14,7 @@
  *
  *   npm run bench:point [-- --facts 10000 --requests 2000 --clients 50]
  */
-import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
 import { percentile } from './stats.ts';
+import { spawnUntil } from '../test/helpers/spawn-until.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,7 +67,7 @@ const server = await startServer(
 );
 const client = keepAliveClient(server.port, CLIENTS);
 const request = client.send;
-let bare: ReturnType<typeof fork> | undefined;
+let bare: ChildProcess | undefined;
 try {
   const { base } = server;
   const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'write' })).json.api_key as string;
@@ -76,12 +77,12 @@ try {
   const query = () => request('POST', '/v1/graph/query', key, body);
   const answer = (await query()).body;
   const rows = JSON.parse(answer).rows.length;
-  const forked = fork(new URL('./bare-fastify.ts', import.meta.url).pathname, [answer], { execArgv: ['--import', 'tsx'] });
-  bare = forked;
-  const barePort = await new Promise<number>((resolve, reject) => {
-    forked.once('message', (message: { port: number }) => resolve(message.port));
-    forked.once('exit', (code) => reject(new Error(`bare fastify exited: ${code}`)));
+  const bareApp = await spawnUntil(process.execPath, ['--import', 'tsx', new URL('./bare-fastify.ts', import.meta.url).pathname, answer], {}, 'the bare fastify app', (printed) => {
+    const port = /listening at http:\/\/[\d.]+:(\d+)/.exec(printed)?.[1];
+    return port === undefined ? undefined : Number(port);
   });
+  bare = bareApp.child;
+  const barePort = bareApp.found;
   const bareClient = keepAliveClient(barePort, 1);
   const bareGet = () => bareClient.send('GET', '/v1/health');
   const barePost = () => bareClient.send('POST', '/v1/graph/query', undefined, body);
@@ -120,7 +121,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
 } finally {
-  bare?.disconnect();
+  bare?.kill();
   client.close();
   await stopServer(server);
   await rm(dir, { recursive: true, force: true });

@@ -3,18 +3,29 @@
  * answering, at what latency, and does its memory stay put? The server runs as `npm start`
  * runs it (child process, 127.0.0.1) over a generated conflict graph of --facts facts and a
  * workspace on it; --clients concurrent clients (node:http, keep-alive) each send, one after
- * another, a mix drawn from a seeded sequence:
+ * another, a mix drawn from a seeded sequence. --analysts of them (default 8) ask for reasoning:
  *
- *   point query (one actor's red lines)           50 %   whole-graph query (claims per actor) 20 %
- *   import of 20 nodes (the same ids, new values) 10 %   ingest of a document (the same ones)  10 %
- *   assess of the workspace                        6 %   analyze a question                     4 %
+ *   assess of the workspace                       60 %   analyze a question                    40 %
+ *
+ * the others query and write:
+ *
+ *   point query (one actor's red lines)           55 %   whole-graph query (claims per actor) 23 %
+ *   import of 20 nodes (the same ids, new values) 11 %   ingest of a document (the same ones)  11 %
+ *
+ * A client waits for each answer, so a client that asks for assessments in turn holds one
+ * reasoning call at all times: drawn from one mix, 50 clients ended up nearly all waiting on
+ * assessments (some 40 calls at once, each at a new graph version, since every import makes
+ * one), past the reasoning queue (PARLEY_REASON_MAX_QUEUE, 32: 503 reasoning_queue_full) or,
+ * with the queue raised to 50, past the call's time limit on 2 cores (503 reasoning_timeout at
+ * 120 s). The analysts keep the reasoning calls within the documented queue, and every other
+ * client keeps writing, so each assess meets a graph changed since the last.
  *
  * Imports and ingests rewrite the same records, so the graph's size stays put and its memory
  * should too: the server's RSS (all its threads, from /proc) is sampled every 10 s and printed
  * per minute. After --warm-up minutes (default 5) RSS must stay within 10 % of its value at
  * the end of the warm-up and no request may fail; the last lines say whether it did.
  *
- *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --facts 10000]
+ *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --analysts 8 --facts 10000]
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,14 +40,16 @@ const { values: args } = parseArgs({
     minutes: { type: 'string', default: '30' },
     'warm-up': { type: 'string', default: '5' },
     clients: { type: 'string', default: '50' },
+    analysts: { type: 'string', default: '8' },
     facts: { type: 'string', default: '10000' },
   },
 });
 const MINUTES = Number(args.minutes);
 const WARM_UP_MINUTES = Number(args['warm-up']);
 const CLIENTS = Number(args.clients);
-if (!(MINUTES > 0) || !(WARM_UP_MINUTES >= 0) || WARM_UP_MINUTES >= MINUTES || !(CLIENTS >= 1)) {
-  throw new Error('--minutes must exceed --warm-up, and --clients be at least 1');
+const ANALYSTS = Number(args.analysts);
+if (!(MINUTES > 0) || !(WARM_UP_MINUTES >= 0) || WARM_UP_MINUTES >= MINUTES || !(CLIENTS >= 1) || !(ANALYSTS >= 0 && ANALYSTS < CLIENTS)) {
+  throw new Error('--minutes must exceed --warm-up, --clients be at least 1 and --analysts fewer than the clients');
 }
 const RSS_SAMPLE_MS = 10_000;
 const RSS_TOLERANCE = 0.1;
@@ -53,12 +66,13 @@ const QUESTIONS = ['Who could spoil an agreement?', 'Is the conflict escalating?
 let client: ReturnType<typeof keepAliveClient>;
 const request = (method: string, url: string, key: string, body?: unknown) => client.send(method, url, key, body === undefined ? undefined : JSON.stringify(body));
 
-/** The operations of the mix, with their weights; `send` gets the client's own random draw. */
-function operations(key: string, workspace: string): { name: string; weight: number; send: (draw: number) => Promise<{ status: number; body: string }> }[] {
+/** The operations of the mix, with their weights (the analysts' and the other clients' apart); `send` gets the client's own random draw. */
+function operations(key: string, workspace: string): { name: string; analysts: boolean; weight: number; send: (draw: number) => Promise<{ status: number; body: string }> }[] {
   return [
     {
       name: 'point query',
-      weight: 50,
+      analysts: false,
+      weight: 55,
       send: (draw) => request('POST', '/v1/graph/query', key, {
         graph_id: 'g',
         query: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE id(a) = $actor AND c.type = 'RedLine' RETURN id(c) AS c",
@@ -67,7 +81,8 @@ function operations(key: string, workspace: string): { name: string; weight: num
     },
     {
       name: 'whole-graph query',
-      weight: 20,
+      analysts: false,
+      weight: 23,
       send: () => request('POST', '/v1/graph/query', key, {
         graph_id: 'g',
         query: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS actor, count(c) AS claims ORDER BY claims DESC, actor LIMIT 10',
@@ -75,7 +90,8 @@ function operations(key: string, workspace: string): { name: string; weight: num
     },
     {
       name: 'import (20 nodes)',
-      weight: 10,
+      analysts: false,
+      weight: 11,
       send: (draw) => {
         // the same records with a new confidence: a real write that leaves the graph's size as it was
         const from = Math.floor(draw * (nodes.length - 20));
@@ -83,23 +99,37 @@ function operations(key: string, workspace: string): { name: string; weight: num
         return request('POST', '/v1/graphs/g/import', key, { nodes: nodes.slice(from, from + 20).map((node) => ({ ...node, confidence })), edges: [] });
       },
     },
-    { name: 'ingest', weight: 10, send: (draw) => request('POST', '/v1/graphs/documents/ingest', key, documents[Math.floor(draw * documents.length)]) },
-    { name: 'assess', weight: 6, send: () => request('POST', `/v1/workspaces/${workspace}/assess`, key, {}) },
-    { name: 'analyze', weight: 4, send: (draw) => request('POST', `/v1/workspaces/${workspace}/analyze`, key, { query: QUESTIONS[Math.floor(draw * QUESTIONS.length)] }) },
+    { name: 'ingest', analysts: false, weight: 11, send: (draw) => request('POST', '/v1/graphs/documents/ingest', key, documents[Math.floor(draw * documents.length)]) },
+    { name: 'assess', analysts: true, weight: 60, send: () => request('POST', `/v1/workspaces/${workspace}/assess`, key, {}) },
+    { name: 'analyze', analysts: true, weight: 40, send: (draw) => request('POST', `/v1/workspaces/${workspace}/analyze`, key, { query: QUESTIONS[Math.floor(draw * QUESTIONS.length)] }) },
   ];
 }
 
-/**
- * The resident set of a process and all its threads, in MB (Linux), with its anonymous part
- * (heaps, WebAssembly memories, buffers) and its file-backed part (code, mapped files), and
- * the process's thread count (worker threads come and go with the pools).
- */
-async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: number; files: number; threads: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
-  return { megabytes: field('VmRSS') / 1024, anonymous: field('RssAnon') / 1024, files: field('RssFile') / 1024, threads: field('Threads') };
+/** A process and its descendants (`npm start` re-executes the server in a child: server/heap.mjs). */
+async function processTree(pid: number): Promise<number[]> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  const below = await Promise.all(children.split(' ').filter(Boolean).map((child) => processTree(Number(child))));
+  return [pid, ...below.flat()];
 }
 
+/**
+ * The resident set of the server (the process started and its descendants, with all their
+ * threads), in MB (Linux), with its anonymous part (heaps, WebAssembly memories, buffers) and its
+ * file-backed part (code, mapped files), and the thread count (worker threads come and go with
+ * the pools).
+ */
+async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: number; files: number; threads: number }> {
+  const total = { megabytes: 0, anonymous: 0, files: 0, threads: 0 };
+  for (const member of await processTree(pid)) {
+    const status = await readFile(`/proc/${member}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
+    total.megabytes += field('VmRSS') / 1024;
+    total.anonymous += field('RssAnon') / 1024;
+    total.files += field('RssFile') / 1024;
+    total.threads += field('Threads');
+  }
+  return total;
+}
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
 const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';
@@ -114,9 +144,12 @@ try {
   const workspace = await request('POST', '/v1/workspaces', key, { name: 'soak', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'g' });
   if (workspace.status !== 201) throw new Error(`workspace: ${workspace.status} ${workspace.body.slice(0, 300)}`);
   const mix = operations(key, JSON.parse(workspace.body).id as string);
-  const totalWeight = mix.reduce((sum, operation) => sum + operation.weight, 0);
+  const mixOf = (analyst: boolean) => {
+    const operations = mix.filter((operation) => operation.analysts === analyst);
+    return { operations, totalWeight: operations.reduce((sum, operation) => sum + operation.weight, 0) };
+  };
 
-  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients, ${MINUTES} min (warm-up ${WARM_UP_MINUTES}); load average ${loadavg()[0].toFixed(1)}`);
+  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients (${ANALYSTS} of them analysts), ${MINUTES} min (warm-up ${WARM_UP_MINUTES}), MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX || '2 (the server sets it)'}; load average ${loadavg()[0].toFixed(1)}`);
   const started = performance.now();
   const deadline = started + MINUTES * 60_000;
   const warmUpEnd = started + WARM_UP_MINUTES * 60_000;
@@ -140,9 +173,10 @@ try {
     // a seeded sequence per client: the same mix in every run
     let seed = 1_000 + client;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const { operations, totalWeight } = mixOf(client < ANALYSTS);
     while (performance.now() < deadline) {
       let choice = random() * totalWeight;
-      const operation = mix.find((candidate) => (choice -= candidate.weight) < 0) ?? mix[mix.length - 1];
+      const operation = operations.find((candidate) => (choice -= candidate.weight) < 0) ?? operations[operations.length - 1];
       const sent = performance.now();
       try {
         const answer = await operation.send(random());

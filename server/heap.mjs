@@ -7,6 +7,14 @@
 // the process, the reasoning and extraction worker threads included (each stays within its own
 // bounds: replicas, models).
 //
+// The re-executed server also gets MALLOC_ARENA_MAX=2 when the environment sets no value of its own
+// (glibc reads it once, at start, as V8 its limit): glibc gives each thread that allocates at once
+// an arena of its own, up to 8 per core, and memory freed in one (by a worker thread that ended,
+// say) is seldom returned to the system while others hold it; under a long mixed load
+// (bench/soak) the server's native memory grew by 150-210 MB in one run. Two arenas cost the
+// threads some contention on malloc, which V8's own heaps and WebAssembly memories do not go
+// through.
+//
 // The child is tied to its parent: a signal the parent gets (SIGINT, SIGTERM) is passed on, the
 // parent exits with the child's status, and the child ends itself (cleanly, as on SIGTERM) when
 // the IPC channel to its parent closes, which the kernel does however the parent ends, SIGKILL
@@ -16,6 +24,7 @@ import { constants, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 
 const MB = 1024 * 1024;
+const MALLOC_ARENAS = '2';
 
 /**
  * The old-space limit in MB the server is to run with: PARLEY_HEAP_MB (0: V8's default, no
@@ -37,19 +46,28 @@ function usableMemory() {
   return limit > 0 && limit < totalmem() ? limit : totalmem();
 }
 
+/** Whether this process runs on glibc without MALLOC_ARENA_MAX (or with it empty): the re-executed server sets it. */
+function mallocArenasUnset() {
+  return !process.env.MALLOC_ARENA_MAX && Boolean(process.report?.getReport().header.glibcVersionRuntime);
+}
+
 /**
  * In a process that runs with a lower limit than the setting asks (and was not given one on its
- * command line: the child below is), re-executes the command with --max-old-space-size, passes
- * signals on, exits with the child's status, and returns true: serve nothing here. Else returns
- * false: serve here; a process started with an IPC channel (that child) then ends with its parent.
+ * command line: the child below is), or on glibc without MALLOC_ARENA_MAX, re-executes the command
+ * with --max-old-space-size (when the limit is lower) and MALLOC_ARENA_MAX=2, passes signals on,
+ * exits with the child's status, and returns true: serve nothing here. Else returns false: serve
+ * here; a process started with an IPC channel (that child) then ends with its parent.
  */
 export function serveWithHeapSetting() {
   // the parent's end closes the channel: end as SIGTERM does (main.ts closes the server and the store)
   if (process.channel) process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   const wantedMb = heapSettingMb(process.env, usableMemory());
   const givenFlag = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--max-old-space-size'));
-  if (wantedMb === 0 || givenFlag || wantedMb <= getHeapStatistics().heap_size_limit / MB) return false;
-  const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${wantedMb}`, ...process.argv.slice(1)], {
+  const heapSet = wantedMb === 0 || givenFlag || wantedMb <= getHeapStatistics().heap_size_limit / MB;
+  if (heapSet && !mallocArenasUnset()) return false;
+  const heapFlag = heapSet ? [] : [`--max-old-space-size=${wantedMb}`];
+  const child = spawn(process.execPath, [...process.execArgv, ...heapFlag, ...process.argv.slice(1)], {
+    env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || MALLOC_ARENAS },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

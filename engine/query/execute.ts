@@ -401,14 +401,14 @@ class BoundedHeap<T> {
 }
 
 /**
- * What `heap` keeps of the groups, offered in `order` (group numbers; undefined: 0 … end - 1),
- * a group's count at group × stride: with the count as the first sort key (`sign`, its
+ * What `heap` keeps of the groups, offered in `order` (group numbers; undefined: every group in
+ * turn), a group's count at group × stride: with the count as the first sort key (`sign`, its
  * direction; 0 when another key leads), a group behind the heap's greatest on it stays out
  * without a comparison, and `passes` (WITH's WHERE on the count) drops a group before the heap
- * sees it; with an order, a group whose count is 0 (folded into another) is none. One loop for
- * topRows and topRowsFor, compiled hot whichever form of a question runs.
+ * sees it. One loop for topRows and topRowsFor, compiled hot whichever form of a question runs.
  */
-function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: number, order: Int32Array | undefined, end: number, sign: number, budget: Budget, passes?: (count: number) => boolean): number[] {
+function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: number, order: Int32Array | undefined, sign: number, budget: Budget, passes?: (count: number) => boolean): number[] {
+  const end = order ? order.length : counts.length / stride;
   // with the count first, the count the heap's last place will hold, found on counts alone: a group
   // tied with it is compared on the other keys, which are read for it; one worse stays out unread
   let last = NaN;
@@ -416,14 +416,14 @@ function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: n
     const best = new BoundedHeap<number>(heap.k, (a, b) => sign * (a - b));
     for (let i = 0; i < end; i++) {
       const count = counts[(order ? order[i] : i) * stride];
-      if (!(order && count === 0) && (!passes || passes(count)) && best.admits(count)) best.offer(count);
+      // WHERE asked only of a count the heap would take: once it is full, of few
+      if (best.admits(count) && (!passes || passes(count))) best.offer(count);
     }
     if (best.full) last = best.greatest;
   }
   for (let i = 0; i < end; i++) {
     const group = order ? order[i] : i;
     const count = counts[group * stride];
-    if (order && count === 0) continue;
     budget.tick();
     if (sign * (count - last) > 0) continue;
     if ((!passes || passes(count)) && heap.admits(group)) heap.offer(group);
@@ -537,8 +537,9 @@ class Aggregator {
     this.env.budget.checkIntermediate(this.groupCount + counted.nodes.length);
     if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0) {
       const { groupKeySlot, groupProperty } = this.projection;
-      if (slot === groupKeySlot || (slot === groupProperty?.slot && this.foldPerValue(counted, groupProperty.key))) {
-        this.perNode = { ...counted, slot };
+      const kept = slot === groupKeySlot ? counted : slot === groupProperty?.slot ? this.foldPerValue(counted, groupProperty.key) : undefined;
+      if (kept) {
+        this.perNode = { ...kept, slot };
         return;
       }
     }
@@ -548,38 +549,39 @@ class Aggregator {
   /**
    * Counts per node folded, in place, into counts per value of the node's property `key`:
    * each value's count on the first counted node holding it (in node order, where
-   * openPerNode would begin its group), so that the groups are again nodes with a count,
-   * and a group's key is read off its node. Values are told apart by the node first holding
-   * each (GraphIndex.firstHoldersOf), so no group is made, no row built, no record read and
-   * no value hashed; counted nodes without the key fold into one group (null). False, the
+   * openPerNode would begin its group), the nodes folded into another left out of the
+   * counted list, so that the groups are again the counted nodes, and a group's key is read
+   * off its node. Values are told apart by the node first holding each
+   * (GraphIndex.firstHoldersOf), so no group is made, no row built, no record read and no
+   * value hashed; counted nodes without the key fold into one group (null). Undefined, the
    * counts untouched, when a node holds a list or a map there, or the key is one a record
    * answers from its own fields.
    */
-  private foldPerValue({ counts, nodes }: PerNodeCounts, key: string): boolean {
+  private foldPerValue({ counts, nodes }: PerNodeCounts, key: string): PerNodeCounts | undefined {
     const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
-    if (!holders) return false;
+    if (!holders) return undefined;
     // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
     const firstCounted = new Int32Array(counts.length + 1).fill(-1);
+    let kept = 0;
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       const holder = holders[node] < 0 ? counts.length : holders[node];
       const first = firstCounted[holder];
-      if (first < 0) firstCounted[holder] = node;
-      else {
+      if (first < 0) {
+        firstCounted[holder] = node;
+        nodes[kept++] = node;
+      } else {
         counts[first] += counts[node];
         counts[node] = 0;
       }
     }
-    return true;
+    return { counts, nodes: nodes.subarray(0, kept) };
   }
 
   private openPerNode({ counts, nodes }: PerNodeCounts, slot: number): void {
     // without first rows a group keeps no input row: one row serves every node
     const reused: Row | undefined = this.firstRows ? undefined : [];
-    for (let i = 0; i < nodes.length; i++) {
-      const node = nodes[i];
-      if (counts[node] !== 0) this.add(this.nodeRow(node, slot, reused), counts[node], false, slot);
-    }
+    for (let i = 0; i < nodes.length; i++) this.add(this.nodeRow(nodes[i], slot, reused), counts[nodes[i]], false, slot);
   }
 
   /**
@@ -594,7 +596,7 @@ class Aggregator {
       const passes = unpaged ? this.countPasses() : undefined;
       for (let i = 0; i < nodes.length; i++) {
         const node = nodes[i];
-        if (counts[node] === 0 || (passes && !passes(counts[node]))) continue;
+        if (passes && !passes(counts[node])) continue;
         this.env.budget.tick();
         visit(this.nodeGroupRow(node, reused, bound), false);
       }
@@ -643,7 +645,7 @@ class Aggregator {
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys.length > 0 && keys[0].key < 0 ? (keys[0].descending ? -1 : 1) : 0;
     // the groups in the order they began: with counts per node, the counted nodes
-    const kept = perNode ? keepTop(heap, countAt, 1, perNode.nodes, perNode.nodes.length, sign, env.budget) : keepTop(heap, countAt, stride, undefined, this.groupCount, sign, env.budget);
+    const kept = keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget);
     const rows = kept.slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
     // WITH's WHERE filters the page, as in finishProjection
     const where = projection.where;
@@ -693,7 +695,7 @@ class Aggregator {
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
-    return keepTop(heap, counts, 1, nodes, nodes.length, sign, env.budget, passes).map((node) => this.nodeGroupRow(node, []));
+    return keepTop(heap, counts, 1, nodes, sign, env.budget, passes).map((node) => this.nodeGroupRow(node, []));
   }
 
   /**

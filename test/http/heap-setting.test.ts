@@ -12,6 +12,16 @@ import { spawnServer, stopServer } from '../helpers/server-process.ts';
 const GB = 1024 ** 3;
 const ADMIN_KEY = 'pk_heap_setting_admin_key_0123456789abcdef';
 
+/** The environment process `pid` started with, and its command line. */
+function startedWith(pid: number): { env: Map<string, string>; args: string[] } {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  const env = new Map(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] as const));
+  return { env, args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') };
+}
+
+/** The allocator setting the server runs with when the environment gives none (server/heap.mjs). */
+const ARENAS = process.env.MALLOC_ARENA_MAX || '2';
+
 /** Whether process `pid` runs (not ended, nor a zombie left for its new parent to reap). */
 function running(pid: number): boolean {
   try {
@@ -51,6 +61,7 @@ describe('the heap setting (server/heap.mjs)', () => {
         childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
         expect(childPid).toBeGreaterThan(0);
         expect(childPid).not.toBe(server.child.pid);
+        expect(startedWith(childPid).env.get('MALLOC_ARENA_MAX')).toBe(ARENAS);
       } finally {
         const killed = new Promise((resolve) => server.child.once('exit', resolve));
         server.child.kill('SIGKILL');
@@ -66,11 +77,26 @@ describe('the heap setting (server/heap.mjs)', () => {
     it('passes SIGTERM on and exits with the child’s status; PARLEY_HEAP_MB=0 serves in the process itself', { timeout: 240_000 }, async () => {
       const relaunched = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: String(askedMb) });
       expect(await stopServer(relaunched.child)).toBe(0);
-      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0' });
+      // the allocator's setting given, as the re-executed child has it
+      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', MALLOC_ARENA_MAX: ARENAS });
       try {
         expect(Number(/"pid":(\d+)[^\n]*listening at/.exec(inProcess.output())?.[1])).toBe(inProcess.child.pid);
       } finally {
         expect(await stopServer(inProcess.child)).toBe(0);
+      }
+    });
+
+    it('re-executes for MALLOC_ARENA_MAX alone when the heap needs no flag (glibc reads it at start only)', { timeout: 240_000 }, async () => {
+      // empty: unset, whatever this process's environment says
+      const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', MALLOC_ARENA_MAX: '' });
+      try {
+        const childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
+        expect(childPid).not.toBe(server.child.pid);
+        const child = startedWith(childPid);
+        expect(child.env.get('MALLOC_ARENA_MAX')).toBe('2');
+        expect(child.args.some((arg) => arg.startsWith('--max-old-space-size'))).toBe(false);
+      } finally {
+        expect(await stopServer(server.child)).toBe(0);
       }
     });
   });
