@@ -87,6 +87,13 @@ export class Preloads {
 
   /** Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart), when it still exists; returns the graph named. */
   async preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
+    const named = await this.lastNamed();
+    if (named) this.request(named.tenant, named.graphId);
+    return named;
+  }
+
+  /** The graph lastGraphFile names (the one last preloaded or assessed before a restart), if any. */
+  async lastNamed(): Promise<{ tenant: string; graphId: string } | undefined> {
     if (!this.lastGraphFile) return undefined;
     const named = await readFile(this.lastGraphFile, 'utf8')
       .then((text) => JSON.parse(text) as unknown)
@@ -94,7 +101,6 @@ export class Preloads {
     if (!Array.isArray(named) || named.length !== 2 || !named.every((part) => typeof part === 'string')) return undefined;
     const [tenant, graphId] = named as [string, string];
     this.lastGraph = JSON.stringify(named);
-    this.request(tenant, graphId);
     return { tenant, graphId };
   }
 

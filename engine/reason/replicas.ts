@@ -15,12 +15,14 @@
  *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
  *                                                                        warm.ts; the replica is kept, its view not handed over)
- *   main → workers  preload    {key, generation, version}                a client is at work on the graph: each worker
- *                                                                        hands its replica to its engine now (one
- *                                                                        without the replica asks for a snapshot)
- *   worker → main   prepared   {key, generation, version, worker}       worker (its thread id) has handed a replica to
- *                                                                        its Prolog engine (worker-entry.ts), which
- *                                                                        holds one view: it no longer holds another
+ *   main → workers  preload    {key, generation, version, worker?}       a client is at work on the graph: each worker
+ *                                                                        (or only `worker`: the warm-up's spread of the
+ *                                                                        views, warm.ts) hands its replica to its engine
+ *                                                                        now (one without the replica asks for a snapshot)
+ *   worker → main   prepared   {key, generation, version, worker,       worker (its thread id) has handed a replica to
+ *                               handOvers}                               its Prolog engine (worker-entry.ts), which
+ *                                                                        holds one view: it no longer holds another;
+ *                                                                        handOvers counts the views it took whole
  *   worker → main   released   {worker}                                 a task left the engine with no whole view
  *                                                                        (an as_of or valid-time cut of one)
  *
@@ -63,9 +65,9 @@ type ReplicaMessage =
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
-  | { type: 'preload'; key: string; generation: string; version: number }
+  | { type: 'preload'; key: string; generation: string; version: number; worker?: number }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number }
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; handOvers: number }
   | { type: 'released'; worker: number };
 
 
@@ -87,6 +89,13 @@ export class ReplicaSource {
   private readonly preparedWaiters = new Set<() => void>();
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
+  /**
+   * Per worker (thread id), the graph whose whole view its engine holds (at whatever version: a write is handed
+   * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
+   */
+  private readonly views = new Map<number, { key: string; handOvers: number }>();
+  /** Called when a worker's engine takes the view of a graph it did not hold (the pool gives it the tasks waiting for that graph). */
+  onViewTaken: () => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
@@ -102,7 +111,10 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'released') this.forgetWorker(message.worker);
+      else if (message.type === 'released') {
+        this.forgetWorker(message.worker);
+        this.views.delete(message.worker);
+      }
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -125,9 +137,29 @@ export class ReplicaSource {
     return true;
   }
 
-  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which. */
-  forgetPrepared(): void {
+  /**
+   * Asks one worker (its thread id) to hand the graph's view to its engine now (the warm-up's spread of
+   * the views over the workers, warm.ts); the others keep theirs. Rejects (NotFoundError) when the graph is absent.
+   */
+  async hold(tenant: string, graphId: string, worker: number): Promise<void> {
+    const at = await this.versionOf(tenant, graphId);
+    if (!this.closed) this.channel.postMessage({ type: 'preload', ...at, worker } satisfies ReplicaMessage);
+  }
+
+  /** The graph whose whole view the engine of `worker` holds (its key), as the worker last said. */
+  viewOf(worker: number): string | undefined {
+    return this.views.get(worker)?.key;
+  }
+
+  /** Per worker (thread id), the graph whose view its engine holds, and how many views it has taken whole since it started. */
+  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
+    return new Map([...this.views].map(([worker, { key, handOvers }]) => [worker, { ...splitKey(key), handOvers }]));
+  }
+
+  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
+  forgetPrepared(live: Set<number> = new Set()): void {
     this.preparedBy.clear();
+    for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
   }
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
@@ -165,6 +197,7 @@ export class ReplicaSource {
     if (change.kind === 'delete') {
       this.versions.delete(key);
       this.preparedBy.delete(key);
+      for (const [worker, view] of this.views) if (view.key === key) this.views.delete(worker);
       if (this.lastAsked === key) this.lastAsked = undefined;
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
@@ -212,8 +245,11 @@ export class ReplicaSource {
     }
   }
 
-  private notePrepared({ key, generation, version, worker }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+  private notePrepared({ key, generation, version, worker, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
     this.forgetWorker(worker, key);
+    const taken = this.views.get(worker)?.key !== key;
+    this.views.set(worker, { key, handOvers });
+    if (taken) this.onViewTaken();
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -509,7 +545,12 @@ export class ReplicaSet {
         break;
       }
       case 'preload': {
-        if (this.building.has(message.key)) return; // the snapshot's end hands the replica over
+        if (message.worker !== undefined && message.worker !== threadId) return; // another worker's part of the spread
+        const building = this.building.get(message.key);
+        if (building) {
+          building.warm = false; // the snapshot's end hands the replica over, a warm one included
+          return;
+        }
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) {
           replica.lastUsed = Date.now();
@@ -542,9 +583,9 @@ export class ReplicaSet {
     return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
   }
 
-  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared). */
-  announcePrepared(at: GraphVersion): void {
-    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId } satisfies ReplicaMessage);
+  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared), having taken `handOvers` views whole since it started. */
+  announcePrepared(at: GraphVersion, handOvers: number): void {
+    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId, handOvers } satisfies ReplicaMessage);
   }
 
   /** Tells the main thread that this worker's engine holds no whole view (a task left a cut of one). */

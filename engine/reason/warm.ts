@@ -4,10 +4,17 @@
  * sent to the reasoning workers, in the background, one graph at a time, so that the first call
  * on any of them pays neither the store load nor the replica snapshot (at 100k facts, seconds of
  * a cold start). Which first: the graph the restart preload names (preload.ts: the one last
- * assessed or preloaded, whose view the engines take), then the others, most recently written
- * first. Bounded: graphs of at most `maxFacts` facts together, at most `maxGraphs` graphs (the
- * workers' replica bound), a snapshot file larger than SNAPSHOT_BYTES_PER_FACT bytes per fact
- * of the budget left never read, so a graph that cannot fit costs no memory to find out.
+ * assessed or preloaded), then the others, most recently written first. Bounded: graphs of at
+ * most `maxFacts` facts together, at most `maxGraphs` graphs (the workers' replica bound), a
+ * snapshot file larger than SNAPSHOT_BYTES_PER_FACT bytes per fact of the budget left never
+ * read, so a graph that cannot fit costs no memory to find out.
+ *
+ * The views spread over the workers: each engine holds one view, so the i-th graph warmed is
+ * handed to the i-th worker's engine as soon as its replica is out (the first graphs first, one
+ * engine each), and once all are out the workers left over take the graphs again in the same
+ * order (with 4 workers and 2 graphs, each graph on 2 engines). The pool then sends each graph's
+ * tasks to the workers holding its view (workers.ts viewBalancer), so no assess hands another
+ * graph's view out of an engine. Graphs beyond the workers are replicated only.
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
@@ -28,15 +35,20 @@ export interface WarmBounds {
   maxGraphs: number;
 }
 
+/** The workers to warm: how many there are, and the thread ids of those running, in the order they started. */
+export interface WarmWorkers {
+  readonly count: number;
+  threadIds(): number[];
+}
+
 /**
- * Loads and replicates the recent graphs within `bounds`, `remembered` first (its replica goes
- * out with its preload: it is only counted here); returns the keys warmed, in order. Stops when
- * `stopped()` says so (the pool closing).
+ * Loads and replicates the recent graphs within `bounds`, `remembered` first, and spreads their views
+ * over the workers; returns the keys warmed, in order. Stops when `stopped()` says so (the pool closing).
  */
 export async function warmGraphs(
   store: ParleyStore,
   source: ReplicaSource,
-  workers: number,
+  workers: WarmWorkers,
   remembered: { tenant: string; graphId: string } | undefined,
   bounds: WarmBounds,
   stopped: () => boolean,
@@ -45,7 +57,8 @@ export async function warmGraphs(
   const recent = await store.recentGraphs();
   const isRemembered = (graph: { tenant: string; graphId: string }) => remembered !== undefined && graph.tenant === remembered.tenant && graph.graphId === remembered.graphId;
   const ordered = [...recent.filter(isRemembered), ...recent.filter((graph) => !isRemembered(graph))];
-  if (ordered.length === 0 || !(await source.workersStarted(workers, WORKERS_START_WAIT_MS))) return [];
+  if (ordered.length === 0 || !(await source.workersStarted(workers.count, WORKERS_START_WAIT_MS))) return [];
+  const engines = workers.threadIds();
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
   for (const graph of ordered) {
@@ -56,12 +69,19 @@ export async function warmGraphs(
       const loaded = await store.loadGraph(graph.tenant, graph.graphId);
       if (stopped()) break;
       if (loaded.factCount > left) continue;
-      if (!isRemembered(graph)) await source.warm(graph.tenant, graph.graphId);
+      await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
+      if (warmed.length < engines.length) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error; // (a snapshot left by a graph deleted meanwhile: nothing to warm)
     }
+  }
+  for (let engine = warmed.length; engine < engines.length && warmed.length > 0 && !stopped(); engine++) {
+    const graph = warmed[engine % warmed.length]!;
+    await source.hold(graph.tenant, graph.graphId, engines[engine]!).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error; // (deleted meanwhile)
+    });
   }
   return warmed;
 }

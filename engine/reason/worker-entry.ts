@@ -60,11 +60,14 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     announce(replica.at, replica.graph);
   };
-  // the replica whose view this worker last said its engine holds
+  // the replica whose view this worker last said its engine holds, and how many views it took whole (a
+  // replica other than the one announced last: a write to that one is handed over as an addition)
   let announced: GraphIndex | undefined;
+  let handOvers = 0;
   const announce = (at: GraphVersion, graph: GraphIndex) => {
+    if (announced !== graph) handOvers++;
     announced = graph;
-    replicas.announcePrepared(at);
+    replicas.announcePrepared(at, handOvers);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
@@ -73,9 +76,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    // a replica warmed after a restart (warm.ts) is kept, not handed over, unless the engine would otherwise hold no view
-    if (by === 'warm' && (toPrepare !== undefined || announced !== undefined)) return;
-    if (by === 'snapshot' || by === 'preload' || by === 'warm') {
+    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up names the worker that is to take its view (a preload)
+    if (by === 'warm') return;
+    if (by === 'snapshot' || by === 'preload') {
       toPrepare = at.key; // the engine's view is replaced by the newest replica's, or the one a client is at work on
       prepareIn(0);
     } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {
