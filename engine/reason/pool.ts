@@ -146,7 +146,7 @@ export class ReasoningPool {
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewOf(worker));
-    this.source.onViewTaken = () => this.workers.viewTaken();
+    this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);
   }
@@ -311,12 +311,12 @@ export class ReasoningPool {
   }
 
   /**
-   * Resolves once every worker holds the graph's view in its Prolog engine, at its current
+   * Resolves once every worker (or `workers` of them) holds the graph's view in its Prolog engine, at its current
    * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
    * its replica (worker-entry.ts) has finished, so an assess now pays no hand-over.
    */
-  viewsPrepared(tenant: string, graphId: string, timeoutMs: number): Promise<boolean> {
-    return this.source.prepared(tenant, graphId, this.workers.count, timeoutMs);
+  viewsPrepared(tenant: string, graphId: string, timeoutMs: number, workers = this.workers.count): Promise<boolean> {
+    return this.source.prepared(tenant, graphId, workers, timeoutMs);
   }
 
   private async run(task: ReasonTask): Promise<unknown> {

@@ -94,8 +94,8 @@ export class ReplicaSource {
    * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
   private readonly views = new Map<number, { key: string; handOvers: number }>();
-  /** Called when a worker's engine takes the view of a graph it did not hold (the pool gives it the tasks waiting for that graph). */
-  onViewTaken: () => void = () => {};
+  /** Called with a worker's thread id when it says its engine took the view of a graph it did not hold, or holds none now (the pool routes tasks by it). */
+  onViewChanged: (worker: number) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
@@ -114,6 +114,7 @@ export class ReplicaSource {
       else if (message.type === 'released') {
         this.forgetWorker(message.worker);
         this.views.delete(message.worker);
+        this.onViewChanged(message.worker);
       }
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
@@ -249,7 +250,7 @@ export class ReplicaSource {
     this.forgetWorker(worker, key);
     const taken = this.views.get(worker)?.key !== key;
     this.views.set(worker, { key, handOvers });
-    if (taken) this.onViewTaken();
+    if (taken) this.onViewChanged(worker);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -365,6 +366,9 @@ export class ReplicaSource {
   }
 }
 
+/** What made or moved a replica (ReplicaSet's onReplica). */
+export type ReplicaEvent = 'snapshot' | 'warm' | 'delta' | 'preload' | 'hold';
+
 interface Replica {
   generation: string;
   version: number;
@@ -379,6 +383,8 @@ interface Building {
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
+  /** The warm-up asked this worker to hand it over once made (ReplicaSource.hold). */
+  held?: boolean;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -415,9 +421,9 @@ export class ReplicaSet {
     /**
      * Called when a snapshot has made a replica (a warm one: sent unasked after a restart), a delta
      * moved one on, or the main thread asked for a preload of one held (the worker hands it to its
-     * engine ahead of the next task).
+     * engine ahead of the next task; 'hold': the warm-up asked this worker alone, ReplicaSource.hold).
      */
-    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'warm' | 'delta' | 'preload') => void = () => {},
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: ReplicaEvent) => void = () => {},
     /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
     private readonly maxFacts = Infinity,
   ) {
@@ -541,20 +547,22 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.warm ? 'warm' : 'snapshot');
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.warm ? 'warm' : 'snapshot');
         break;
       }
       case 'preload': {
         if (message.worker !== undefined && message.worker !== threadId) return; // another worker's part of the spread
         const building = this.building.get(message.key);
         if (building) {
-          building.warm = false; // the snapshot's end hands the replica over, a warm one included
+          // the snapshot's end hands the replica over, a warm one included
+          building.warm = false;
+          building.held ||= message.worker !== undefined;
           return;
         }
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) {
           replica.lastUsed = Date.now();
-          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'preload');
+          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, message.worker === undefined ? 'preload' : 'hold');
         } else {
           // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
           this.replicas.delete(message.key);

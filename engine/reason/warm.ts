@@ -13,7 +13,7 @@
  * handed to the i-th worker's engine as soon as its replica is out (the first graphs first, one
  * engine each), and once all are out the workers left over take the graphs again in the same
  * order (with 4 workers and 2 graphs, each graph on 2 engines). The pool then sends each graph's
- * tasks to the workers holding its view (workers.ts viewBalancer), so no assess hands another
+ * tasks to the workers holding its view (workers.ts ViewRouter), so no assess hands another
  * graph's view out of an engine. Graphs beyond the workers are replicated only.
  */
 import { NotFoundError } from '../errors.ts';

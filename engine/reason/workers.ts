@@ -2,7 +2,7 @@
  * The reasoning worker threads (worker.mjs, worker-entry.ts): started on first use, or ahead
  * of a call when a client is at work on a graph, and stopped when idle for a while. A task that
  * reads a graph's view in Prolog goes to a worker whose engine holds that view (graph affinity,
- * `viewBalancer`), so that the workers' views, spread over several graphs after a restart
+ * ViewRouter), so that the workers' views, spread over several graphs after a restart
  * (warm.ts), are not handed out of the engines by each other's assess.
  */
 import { Piscina, queueOptionsSymbol, type PiscinaTask } from 'piscina';
@@ -19,6 +19,7 @@ export class ReasoningWorkers {
   private closed = false;
   /** Tasks given to the pool and not yet answered. */
   private running = 0;
+  private readonly router: ViewRouter;
 
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
@@ -27,8 +28,9 @@ export class ReasoningWorkers {
    */
   constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: (live: Set<number>) => void, viewOf: (worker: number) => string | undefined) {
     this.count = count;
+    this.router = new ViewRouter(viewOf, () => this.threadIds());
     this.pool = new Piscina({
-      loadBalancer: viewBalancer(viewOf),
+      loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: count,
@@ -41,15 +43,16 @@ export class ReasoningWorkers {
       closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
     this.pool.on('workerDestroy', () => {
-      stopped(new Set(this.threadIds()));
-      // a task waiting for the view of a graph only that worker held now goes to another
-      this.viewTaken();
+      const live = new Set(this.threadIds());
+      stopped(live);
+      this.router.keepOnly(live);
+      this.nudge(); // a task waiting for the view of a graph only that worker held now goes to another
     });
   }
 
   /**
    * Runs a task on the next free thread (one whose engine holds the view of the task's graph, for a task that reads
-   * it in Prolog: viewBalancer); past `signal` the thread is ended, so a runaway task frees its slot.
+   * it in Prolog: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot.
    */
   run(task: ReasonTask, signal: AbortSignal): Promise<ReasonReply> {
     const routed = task.kind === 'query' ? task : { ...task, [queueOptionsSymbol]: { graph: task.at.key } satisfies ViewOptions };
@@ -62,11 +65,14 @@ export class ReasoningWorkers {
     return this.pool.threads.map((thread) => thread.threadId).filter((id) => id >= 0);
   }
 
-  /**
-   * A worker's engine took a view it did not hold: a task waiting for a worker holding that view may go to it now.
-   * Piscina gives out waiting tasks only when a worker becomes free, so a task that does nothing is sent to have it look.
-   */
-  viewTaken(): void {
+  /** A worker (thread id) said which view its engine holds now, a view it did not hold before or none. */
+  viewChanged(worker: number): void {
+    this.router.heard(worker);
+    this.nudge(); // a task waiting for a worker holding that view may go to it now
+  }
+
+  /** Piscina gives out waiting tasks only when a worker becomes free: a task that does nothing has it look again. */
+  private nudge(): void {
     if (this.closed || this.running === 0) return;
     void this.pool.run(START_TASK).catch(() => {});
   }
@@ -101,35 +107,67 @@ export class ReasoningWorkers {
 
 type PiscinaWorker = Parameters<NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>>[1][number];
 
-/** What a task carries for viewBalancer: the graph (key) whose view it reads in Prolog. */
+/** What a task carries for ViewRouter: the graph (key) whose view it reads in Prolog. */
 interface ViewOptions {
   graph: string;
 }
 
 /**
- * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the views their
- * engines hold: a task that reads a graph's view goes to a free worker holding it; when none is free but one holds
- * it, the task waits for it rather than having another engine take the view too (seconds of a core at 100k facts,
- * and that engine's own view lost), unless a free worker holds no view at all. A graph no worker holds goes to a
- * free worker whose view another worker holds as well, else any free one. Other tasks (queries, which read the
- * replica, not the view) take any free worker, one holding no view first.
+ * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the view each
+ * engine holds, or will once the task given to it last runs: a task that reads a graph's view goes to a free
+ * worker holding it; when none is free but one holds it, the task waits for that one rather than have another
+ * engine take the view too (seconds of a core at 100k facts, and that engine's own view lost), unless a free
+ * worker holds no view at all. A graph no worker holds goes to a free worker whose view another worker holds as
+ * well, else to any free one. Other tasks (queries, which read the replica, not the view) take any free worker,
+ * one holding no view first.
  */
-export function viewBalancer(viewOf: (worker: number) => string | undefined): (task: PiscinaTask, workers: PiscinaWorker[]) => PiscinaWorker | null {
-  return (task, workers) => {
+export class ViewRouter {
+  /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
+  private readonly given = new Map<number, string>();
+
+  /**
+   * `viewOf` names the graph whose view a worker's engine holds, as the worker last said (ReplicaSource.viewOf);
+   * `live`, the thread ids of the workers running, those still starting included (piscina offers a task only to
+   * those it has seen start: a worker holding the view that piscina has not yet seen start is waited for too).
+   */
+  constructor(
+    private readonly viewOf: (worker: number) => string | undefined,
+    private readonly live: () => number[],
+  ) {}
+
+  /** The worker said what its engine holds now (or it stopped): its own word replaces the task given. */
+  heard(worker: number): void {
+    this.given.delete(worker);
+  }
+
+  /** Forgets the workers no longer running. */
+  keepOnly(live: Set<number>): void {
+    for (const worker of this.given.keys()) if (!live.has(worker)) this.given.delete(worker);
+  }
+
+  private view(worker: number): string | undefined {
+    return this.given.get(worker) ?? this.viewOf(worker);
+  }
+
+  readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
     const free = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
     if (free.length === 0) return null;
-    const viewless = free.find((worker) => viewOf(worker.id) === undefined);
+    const viewless = free.find((worker) => this.view(worker.id) === undefined);
     const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     if (graph === undefined) return viewless ?? free[0]!;
-    const holder = free.find((worker) => viewOf(worker.id) === graph);
+    const holder = free.find((worker) => this.view(worker.id) === graph);
     if (holder) return holder;
-    if (viewless) return viewless;
-    if (workers.some((worker) => !worker.destroyed && viewOf(worker.id) === graph)) return null;
-    const held = new Map<string, number>();
-    for (const worker of workers) {
-      const view = viewOf(worker.id);
-      if (view !== undefined) held.set(view, (held.get(view) ?? 0) + 1);
-    }
-    return free.find((worker) => held.get(viewOf(worker.id)!)! > 1) ?? free[0]!;
+    const live = this.live();
+    const chosen = viewless ?? (live.some((worker) => this.view(worker) === graph) ? undefined : this.sharedOrFirst(free, live));
+    if (chosen === undefined) return null;
+    this.given.set(chosen.id, graph);
+    return chosen;
   };
+
+  /** The first free worker whose view another live worker holds as well, else the first free one. */
+  private sharedOrFirst(free: PiscinaWorker[], live: number[]): PiscinaWorker {
+    const holders = new Map<string | undefined, number>();
+    for (const worker of live) holders.set(this.view(worker), (holders.get(this.view(worker)) ?? 0) + 1);
+    return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0]!;
+  }
 }

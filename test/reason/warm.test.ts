@@ -67,7 +67,7 @@ describe('warming the graphs after a restart', () => {
       for (let waited = 0; waited < 10_000 && received.length < 4; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(received).toEqual([
         { key: graphKey('t', 'remembered'), by: 'warm', facts: facts.remembered },
-        { key: graphKey('t', 'remembered'), by: 'preload', facts: facts.remembered },
+        { key: graphKey('t', 'remembered'), by: 'hold', facts: facts.remembered },
         { key: graphKey('u', 'newer'), by: 'warm', facts: facts.newer },
         { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
       ]);
