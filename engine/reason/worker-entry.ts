@@ -6,7 +6,9 @@
  * work on when the main thread asks (ReasoningPool.preload), and the records a write adds to the
  * graph whose view the engine holds, so that the next assess finds the facts and the shared
  * sets there rather than paying for them. The engine holds one view at a time: the latest
- * replica a snapshot made replaces the view it held.
+ * replica a snapshot made replaces the view it held, unless that view is this worker's part of
+ * the warm-up's spread (warm.ts); a replica warmed after a restart is handed over only by the
+ * worker the warm-up names.
  */
 import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
