@@ -9,16 +9,17 @@
  * snapshot file larger than SNAPSHOT_BYTES_PER_FACT bytes per fact of the budget left never
  * read, so a graph that cannot fit costs no memory to find out.
  *
- * The views spread over the workers: each engine holds one view, so the i-th graph warmed is
- * handed to the i-th worker's engine as soon as its replica is out (the first graphs first, one
- * engine each), and once all are out the workers left over take the graphs again in the same
- * order (with 4 workers and 2 graphs, each graph on 2 engines). The pool then sends each graph's
- * tasks to the workers holding its view (workers.ts ViewRouter), so no assess hands another
- * graph's view out of an engine. Graphs beyond the workers are replicated only.
+ * The views spread over the workers: each engine holds one view, and a graph's assess runs on
+ * the engines holding it (workers.ts ViewRouter), so the first graphs warmed, as many as give
+ * each ENGINES_PER_GRAPH engines, share the workers out: the i-th of them is handed to the i-th
+ * worker's engine as soon as its replica is out, and once all are out the workers left over take
+ * them again in the same order (4 workers: 2 graphs, each on 2 engines; 2 workers: the first
+ * graph on both). The other graphs are replicated only.
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
 import type { ReplicaSource } from './replicas.ts';
+import { ENGINES_PER_GRAPH } from './workers.ts';
 
 /**
  * The snapshot bytes per fact beyond which a graph is taken to be too large for the budget left
@@ -59,6 +60,7 @@ export async function warmGraphs(
   const ordered = [...recent.filter(isRemembered), ...recent.filter((graph) => !isRemembered(graph))];
   if (ordered.length === 0 || !(await source.workersStarted(workers.count, WORKERS_START_WAIT_MS))) return [];
   const engines = workers.threadIds();
+  const spread = Math.max(1, Math.floor(engines.length / ENGINES_PER_GRAPH));
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
   for (const graph of ordered) {
@@ -71,14 +73,15 @@ export async function warmGraphs(
       if (loaded.factCount > left) continue;
       await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
-      if (warmed.length < engines.length) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
+      if (warmed.length < Math.min(spread, engines.length)) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error; // (a snapshot left by a graph deleted meanwhile: nothing to warm)
     }
   }
-  for (let engine = warmed.length; engine < engines.length && warmed.length > 0 && !stopped(); engine++) {
-    const graph = warmed[engine % warmed.length]!;
+  const shared = Math.min(spread, warmed.length);
+  for (let engine = shared; engine < engines.length && shared > 0 && !stopped(); engine++) {
+    const graph = warmed[engine % shared]!;
     await source.hold(graph.tenant, graph.graphId, engines[engine]!).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error; // (deleted meanwhile)
     });

@@ -113,13 +113,20 @@ interface ViewOptions {
 }
 
 /**
+ * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
+ * frameworks one after another (about 1.9 s of a core at 100k facts), a second halves that for one hand-over
+ * (about 0.8 s); a third and more would each pay the hand-over and hand another graph's view out.
+ */
+export const ENGINES_PER_GRAPH = 2;
+
+/**
  * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the view each
- * engine holds, or will once the task given to it last runs: a task that reads a graph's view goes to a free
- * worker holding it; when none is free but one holds it, the task waits for that one rather than have another
- * engine take the view too (seconds of a core at 100k facts, and that engine's own view lost), unless a free
- * worker holds no view at all. A graph no worker holds goes to a free worker whose view another worker holds as
- * well, else to any free one. Other tasks (queries, which read the replica, not the view) take any free worker,
- * one holding no view first.
+ * engine holds, or will once the task given to it last runs. A task that reads a graph's view goes to a free
+ * worker holding it, else to a free worker holding no view. When none is free, and ENGINES_PER_GRAPH engines hold
+ * or are taking the view already, it waits for one of them rather than have another engine take the view too
+ * (about 0.8 s of a core at 100k facts, and that engine's own view lost); with fewer, a free worker whose view
+ * another worker holds as well takes it, else (fewer than ENGINES_PER_GRAPH) any free one. Other tasks
+ * (queries, which read the replica, not the view) take any free worker, one holding no view first.
  */
 export class ViewRouter {
   /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
@@ -157,17 +164,17 @@ export class ViewRouter {
     if (graph === undefined) return viewless ?? free[0]!;
     const holder = free.find((worker) => this.view(worker.id) === graph);
     if (holder) return holder;
-    const live = this.live();
-    const chosen = viewless ?? (live.some((worker) => this.view(worker) === graph) ? undefined : this.sharedOrFirst(free, live));
+    const chosen = viewless ?? this.secondEngine(graph, free);
     if (chosen === undefined) return null;
     this.given.set(chosen.id, graph);
     return chosen;
   };
 
-  /** The first free worker whose view another live worker holds as well, else the first free one. */
-  private sharedOrFirst(free: PiscinaWorker[], live: number[]): PiscinaWorker {
+  /** A free worker to take the view of `graph` too, while fewer than ENGINES_PER_GRAPH live workers hold or take it. */
+  private secondEngine(graph: string, free: PiscinaWorker[]): PiscinaWorker | undefined {
     const holders = new Map<string | undefined, number>();
-    for (const worker of live) holders.set(this.view(worker), (holders.get(this.view(worker)) ?? 0) + 1);
-    return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0]!;
+    for (const worker of this.live()) holders.set(this.view(worker), (holders.get(this.view(worker)) ?? 0) + 1);
+    if ((holders.get(graph) ?? 0) >= ENGINES_PER_GRAPH) return undefined;
+    return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0];
   }
 }

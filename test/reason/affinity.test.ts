@@ -61,8 +61,8 @@ describe('graph affinity of the reasoning workers', () => {
     const lastGraphFile = path.join(dir, 'last-graph.json');
     await writeFile(lastGraphFile, JSON.stringify(['t', 'g']));
     store = await ParleyStore.open(location);
-    // three workers, two graphs: the third worker takes the remembered graph again
-    pool = await ReasoningPool.open(store, { workers: 3, inlineBudgetMs: 0, lastGraphFile });
+    // four workers, two graphs: each graph's view on two engines (ENGINES_PER_GRAPH)
+    pool = await ReasoningPool.open(store, { workers: 4, inlineBudgetMs: 0, lastGraphFile });
     ids = pool.catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
   });
   afterAll(async () => {
@@ -71,15 +71,15 @@ describe('graph affinity of the reasoning workers', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('spreads the warmed graphs\' views over the workers after a restart, the remembered graph first and again on the worker left over', async () => {
+  it('spreads the warmed graphs\' views over the workers after a restart, the remembered graph first, then again on the workers left over', async () => {
     const warmed = await pool.warmUp();
     expect(warmed).toEqual([
       { tenant: 't', graphId: 'g' },
       { tenant: 'u', graphId: 'g' },
     ]);
     expect(await pool.viewsPrepared('t', 'g', 120_000, 2)).toBe(true);
-    expect(await pool.viewsPrepared('u', 'g', 120_000, 1)).toBe(true);
-    expect(held()).toEqual({ holders: { 't/g': 2, 'u/g': 1 }, handOvers: [1, 1, 1] });
+    expect(await pool.viewsPrepared('u', 'g', 120_000, 2)).toBe(true);
+    expect(held()).toEqual({ holders: { 't/g': 2, 'u/g': 2 }, handOvers: [1, 1, 1, 1] });
   }, 180_000);
 
   it('sends each assess to the workers holding its graph\'s view: no engine takes a view again, and no tenant is served another\'s', async () => {
@@ -87,17 +87,17 @@ describe('graph affinity of the reasoning workers', () => {
     expect(theirs).not.toEqual(mine); // the two tenants' graphs conclude differently
     expect(withoutCost((await pool.frameworks('u', 'g', ids, { limits })).runs)).toEqual(theirs);
     expect(withoutCost((await pool.frameworks('t', 'g', ids, { limits })).runs)).toEqual(mine);
-    expect(held()).toEqual({ holders: { 't/g': 2, 'u/g': 1 }, handOvers: [1, 1, 1] });
+    expect(held()).toEqual({ holders: { 't/g': 2, 'u/g': 2 }, handOvers: [1, 1, 1, 1] });
   }, 180_000);
 
-  it('hands a graph no worker holds to an engine whose view another holds too, and keeps the last holder of each view', async () => {
+  it('hands a graph no worker holds to two engines whose views others hold too, and keeps the last holder of each view', async () => {
     const fixture = JSON.parse(await readFile(path.join('frameworks', 'zartman', 'tests', '1-hurting-stalemate-and-an-offer.json'), 'utf8'));
     await store.writeGraph('t', 'new', await graphWriteFromJson(fixture.graph));
     const expected = await inProcess('t', 'new');
     expect(withoutCost((await pool.frameworks('t', 'new', ids, { limits })).runs)).toEqual(expected);
-    expect(await pool.viewsPrepared('t', 'new', 10_000, 1)).toBe(true);
-    // one of the remembered graph's two engines took it; the other tenant's graph kept its only one
-    expect(held()).toMatchObject({ holders: { 't/g': 1, 'u/g': 1, 't/new': 1 } });
-    expect(held().handOvers.sort()).toEqual([1, 1, 2]);
+    expect(await pool.viewsPrepared('t', 'new', 10_000, 2)).toBe(true);
+    // one engine of each graph took it: each graph kept the other
+    expect(held()).toMatchObject({ holders: { 't/g': 1, 'u/g': 1, 't/new': 2 } });
+    expect(held().handOvers.sort()).toEqual([1, 1, 2, 2]);
   }, 180_000);
 });
