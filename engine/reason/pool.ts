@@ -290,13 +290,13 @@ export class ReasoningPool {
    * (their engines and rule modules take seconds), and has the store load, and the workers
    * replicate, the graphs it held at its last closes, within warmFacts, the graph lastGraphFile
    * names first, their views spread over the workers' engines (warm.ts). All in the background: a
-   * call meanwhile waits only for its own graph. The graph lastGraphFile names, when not warmed
+   * call meanwhile waits only for its own graph (and a client's preload meanwhile stops the spread). The graph lastGraphFile names, when not warmed
    * (warmFacts 0, or too large for it), is preloaded on every worker. Resolves with the graphs warmed.
    */
   async warmUp(): Promise<{ tenant: string; graphId: string }[]> {
     this.workers.start();
     const remembered = await this.preloads.lastNamed();
-    const warmed = await warmGraphs(this.store, this.source, this.workers, remembered, this.warmBounds, () => this.closed);
+    const warmed = await warmGraphs(this.store, this.source, this.workers, remembered, this.warmBounds, () => this.closed, () => !this.preloads.asked);
     if (remembered && !warmed.some(({ tenant, graphId }) => tenant === remembered.tenant && graphId === remembered.graphId)) this.preloads.request(remembered.tenant, remembered.graphId);
     return warmed;
   }

@@ -158,7 +158,7 @@ export class ReplicaSource {
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
-  forgetPrepared(live: Set<number> = new Set()): void {
+  forgetPrepared(live: Set<number>): void {
     this.preparedBy.clear();
     for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
   }

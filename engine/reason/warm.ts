@@ -14,7 +14,9 @@
  * each ENGINES_PER_GRAPH engines, share the workers out: the i-th of them is handed to the i-th
  * worker's engine as soon as its replica is out, and once all are out the workers left over take
  * them again in the same order (4 workers: 2 graphs, each on 2 engines; 2 workers: the first
- * graph on both). The other graphs are replicated only.
+ * graph on both). The other graphs are replicated only. A client that has asked for a preload
+ * meanwhile (ReasoningPool.preload: at work on a graph) has the engines take that graph instead:
+ * the warm-up then hands no view over.
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
@@ -44,7 +46,8 @@ export interface WarmWorkers {
 
 /**
  * Loads and replicates the recent graphs within `bounds`, `remembered` first, and spreads their views
- * over the workers; returns the keys warmed, in order. Stops when `stopped()` says so (the pool closing).
+ * over the workers while `spreading()` says so; returns the keys warmed, in order. Stops when `stopped()`
+ * says so (the pool closing).
  */
 export async function warmGraphs(
   store: ParleyStore,
@@ -53,6 +56,7 @@ export async function warmGraphs(
   remembered: { tenant: string; graphId: string } | undefined,
   bounds: WarmBounds,
   stopped: () => boolean,
+  spreading: () => boolean = () => true,
 ): Promise<{ tenant: string; graphId: string }[]> {
   if (bounds.maxFacts === 0 || bounds.maxGraphs === 0) return [];
   const recent = await store.recentGraphs();
@@ -73,14 +77,14 @@ export async function warmGraphs(
       if (loaded.factCount > left) continue;
       await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
-      if (warmed.length < Math.min(spread, engines.length)) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
+      if (warmed.length < Math.min(spread, engines.length) && spreading()) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error; // (a snapshot left by a graph deleted meanwhile: nothing to warm)
     }
   }
   const shared = Math.min(spread, warmed.length);
-  for (let engine = shared; engine < engines.length && shared > 0 && !stopped(); engine++) {
+  for (let engine = shared; engine < engines.length && shared > 0 && !stopped() && spreading(); engine++) {
     const graph = warmed[engine % shared]!;
     await source.hold(graph.tenant, graph.graphId, engines[engine]!).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error; // (deleted meanwhile)
