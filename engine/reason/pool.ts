@@ -145,7 +145,8 @@ export class ReasoningPool {
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, () => this.source.forgetPrepared());
+    this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewOf(worker));
+    this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);
   }
@@ -286,24 +287,36 @@ export class ReasoningPool {
 
   /**
    * What a server calls once it listens: starts the workers now, rather than on the first call
-   * (their engines and rule modules take seconds), preloads the graph lastGraphFile names, and
-   * has the store load, and the workers replicate, the graphs it held at its last closes, within
-   * warmFacts (warm.ts). All in the background: a call meanwhile waits only for its own graph.
-   * Resolves with the graphs warmed.
+   * (their engines and rule modules take seconds), and has the store load, and the workers
+   * replicate, the graphs it held at its last closes, within warmFacts, the graph lastGraphFile
+   * names first, their views spread over the workers' engines (warm.ts). All in the background: a
+   * call meanwhile waits only for its own graph (and a client's preload meanwhile stops the spread). The graph lastGraphFile names, when not warmed
+   * (warmFacts 0, or too large for it), is preloaded on every worker. Resolves with the graphs warmed.
    */
   async warmUp(): Promise<{ tenant: string; graphId: string }[]> {
     this.workers.start();
-    const remembered = await this.preloads.preloadLast();
-    return warmGraphs(this.store, this.source, this.workers.count, remembered, this.warmBounds, () => this.closed);
+    const remembered = await this.preloads.lastNamed();
+    const warmed = await warmGraphs(this.store, this.source, this.workers, remembered, this.warmBounds, () => this.closed, () => !this.preloads.asked);
+    if (remembered && !warmed.some(({ tenant, graphId }) => tenant === remembered.tenant && graphId === remembered.graphId)) this.preloads.request(remembered.tenant, remembered.graphId);
+    return warmed;
   }
 
   /**
-   * Resolves once every worker holds the graph's view in its Prolog engine, at its current
+   * Per worker (thread id) running, the graph whose view its engine holds and how many views it has taken
+   * whole since it started (a write is handed over as an addition): what the pool routes a graph's tasks by.
+   */
+  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
+    const live = new Set(this.workers.threadIds());
+    return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
+  }
+
+  /**
+   * Resolves once every worker (or `workers` of them) holds the graph's view in its Prolog engine, at its current
    * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
    * its replica (worker-entry.ts) has finished, so an assess now pays no hand-over.
    */
-  viewsPrepared(tenant: string, graphId: string, timeoutMs: number): Promise<boolean> {
-    return this.source.prepared(tenant, graphId, this.workers.count, timeoutMs);
+  viewsPrepared(tenant: string, graphId: string, timeoutMs: number, workers = this.workers.count): Promise<boolean> {
+    return this.source.prepared(tenant, graphId, workers, timeoutMs);
   }
 
   private async run(task: ReasonTask): Promise<unknown> {

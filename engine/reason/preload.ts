@@ -40,6 +40,8 @@ export class Preloads {
   /** What lastGraphFile says now, or is being made to say, and the write under way (one at a time, in order). */
   private lastGraph: string | undefined;
   private lastGraphWrite: Promise<void> = Promise.resolve();
+  /** Whether a preload has been asked for since the start (a client at work on a graph). */
+  asked = false;
 
   /** Preloads graphs of at most `maxFacts` (0: none); `lastGraphFile` names the last (none: a restart preloads nothing). */
   constructor(source: ReplicaSource, maxFacts: number, lastGraphFile: string | undefined, preloaded: () => void) {
@@ -52,6 +54,7 @@ export class Preloads {
   /** Asks for the preload of a graph (ReasoningPool.preload says when). */
   request(tenant: string, graphId: string): void {
     if (this.closed || this.maxFacts === 0) return;
+    this.asked = true;
     const key = graphKey(tenant, graphId);
     const now = Date.now();
     if (this.ahead?.key === key) {
@@ -87,6 +90,13 @@ export class Preloads {
 
   /** Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart), when it still exists; returns the graph named. */
   async preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
+    const named = await this.lastNamed();
+    if (named) this.request(named.tenant, named.graphId);
+    return named;
+  }
+
+  /** The graph lastGraphFile names (the one last preloaded or assessed before a restart), if any. */
+  async lastNamed(): Promise<{ tenant: string; graphId: string } | undefined> {
     if (!this.lastGraphFile) return undefined;
     const named = await readFile(this.lastGraphFile, 'utf8')
       .then((text) => JSON.parse(text) as unknown)
@@ -94,7 +104,6 @@ export class Preloads {
     if (!Array.isArray(named) || named.length !== 2 || !named.every((part) => typeof part === 'string')) return undefined;
     const [tenant, graphId] = named as [string, string];
     this.lastGraph = JSON.stringify(named);
-    this.request(tenant, graphId);
     return { tenant, graphId };
   }
 

@@ -15,12 +15,14 @@
  *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
  *                                                                        warm.ts; the replica is kept, its view not handed over)
- *   main → workers  preload    {key, generation, version}                a client is at work on the graph: each worker
- *                                                                        hands its replica to its engine now (one
- *                                                                        without the replica asks for a snapshot)
- *   worker → main   prepared   {key, generation, version, worker}       worker (its thread id) has handed a replica to
- *                                                                        its Prolog engine (worker-entry.ts), which
- *                                                                        holds one view: it no longer holds another
+ *   main → workers  preload    {key, generation, version, worker?}       a client is at work on the graph: each worker
+ *                                                                        (or only `worker`: the warm-up's spread of the
+ *                                                                        views, warm.ts) hands its replica to its engine
+ *                                                                        now (one without the replica asks for a snapshot)
+ *   worker → main   prepared   {key, generation, version, worker,       worker (its thread id) has handed a replica to
+ *                               handOvers}                               its Prolog engine (worker-entry.ts), which
+ *                                                                        holds one view: it no longer holds another;
+ *                                                                        handOvers counts the views it took whole
  *   worker → main   released   {worker}                                 a task left the engine with no whole view
  *                                                                        (an as_of or valid-time cut of one)
  *
@@ -63,9 +65,9 @@ type ReplicaMessage =
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
-  | { type: 'preload'; key: string; generation: string; version: number }
+  | { type: 'preload'; key: string; generation: string; version: number; worker?: number }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number }
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; handOvers: number }
   | { type: 'released'; worker: number };
 
 
@@ -87,6 +89,13 @@ export class ReplicaSource {
   private readonly preparedWaiters = new Set<() => void>();
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
+  /**
+   * Per worker (thread id), the graph whose whole view its engine holds (at whatever version: a write is handed
+   * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
+   */
+  private readonly views = new Map<number, { key: string; handOvers: number }>();
+  /** Called with a worker's thread id when it says its engine took the view of a graph it did not hold, or holds none now (the pool routes tasks by it). */
+  onViewChanged: (worker: number) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
@@ -102,7 +111,11 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'released') this.forgetWorker(message.worker);
+      else if (message.type === 'released') {
+        this.forgetWorker(message.worker);
+        this.views.delete(message.worker);
+        this.onViewChanged(message.worker);
+      }
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -125,9 +138,29 @@ export class ReplicaSource {
     return true;
   }
 
-  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which. */
-  forgetPrepared(): void {
+  /**
+   * Asks one worker (its thread id) to hand the graph's view to its engine now (the warm-up's spread of
+   * the views over the workers, warm.ts); the others keep theirs. Rejects (NotFoundError) when the graph is absent.
+   */
+  async hold(tenant: string, graphId: string, worker: number): Promise<void> {
+    const at = await this.versionOf(tenant, graphId);
+    if (!this.closed) this.channel.postMessage({ type: 'preload', ...at, worker } satisfies ReplicaMessage);
+  }
+
+  /** The graph whose whole view the engine of `worker` holds (its key), as the worker last said. */
+  viewOf(worker: number): string | undefined {
+    return this.views.get(worker)?.key;
+  }
+
+  /** Per worker (thread id), the graph whose view its engine holds, and how many views it has taken whole since it started. */
+  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
+    return new Map([...this.views].map(([worker, { key, handOvers }]) => [worker, { ...splitKey(key), handOvers }]));
+  }
+
+  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
+  forgetPrepared(live: Set<number>): void {
     this.preparedBy.clear();
+    for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
   }
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
@@ -165,6 +198,7 @@ export class ReplicaSource {
     if (change.kind === 'delete') {
       this.versions.delete(key);
       this.preparedBy.delete(key);
+      for (const [worker, view] of this.views) if (view.key === key) this.views.delete(worker);
       if (this.lastAsked === key) this.lastAsked = undefined;
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
@@ -212,8 +246,11 @@ export class ReplicaSource {
     }
   }
 
-  private notePrepared({ key, generation, version, worker }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+  private notePrepared({ key, generation, version, worker, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
     this.forgetWorker(worker, key);
+    const taken = this.views.get(worker)?.key !== key;
+    this.views.set(worker, { key, handOvers });
+    if (taken) this.onViewChanged(worker);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -329,6 +366,9 @@ export class ReplicaSource {
   }
 }
 
+/** What made or moved a replica (ReplicaSet's onReplica). */
+export type ReplicaEvent = 'snapshot' | 'warm' | 'delta' | 'preload' | 'hold';
+
 interface Replica {
   generation: string;
   version: number;
@@ -343,6 +383,8 @@ interface Building {
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
+  /** The warm-up asked this worker to hand it over once made (ReplicaSource.hold). */
+  held?: boolean;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -379,9 +421,9 @@ export class ReplicaSet {
     /**
      * Called when a snapshot has made a replica (a warm one: sent unasked after a restart), a delta
      * moved one on, or the main thread asked for a preload of one held (the worker hands it to its
-     * engine ahead of the next task).
+     * engine ahead of the next task; 'hold': the warm-up asked this worker alone, ReplicaSource.hold).
      */
-    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'warm' | 'delta' | 'preload') => void = () => {},
+    private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: ReplicaEvent) => void = () => {},
     /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
     private readonly maxFacts = Infinity,
   ) {
@@ -505,15 +547,22 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.warm ? 'warm' : 'snapshot');
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.warm ? 'warm' : 'snapshot');
         break;
       }
       case 'preload': {
-        if (this.building.has(message.key)) return; // the snapshot's end hands the replica over
+        if (message.worker !== undefined && message.worker !== threadId) return; // another worker's part of the spread
+        const building = this.building.get(message.key);
+        if (building) {
+          // the snapshot's end hands the replica over, a warm one included
+          building.warm = false;
+          building.held ||= message.worker !== undefined;
+          return;
+        }
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) {
           replica.lastUsed = Date.now();
-          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'preload');
+          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, message.worker === undefined ? 'preload' : 'hold');
         } else {
           // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
           this.replicas.delete(message.key);
@@ -542,9 +591,9 @@ export class ReplicaSet {
     return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
   }
 
-  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared). */
-  announcePrepared(at: GraphVersion): void {
-    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId } satisfies ReplicaMessage);
+  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared), having taken `handOvers` views whole since it started. */
+  announcePrepared(at: GraphVersion, handOvers: number): void {
+    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId, handOvers } satisfies ReplicaMessage);
   }
 
   /** Tells the main thread that this worker's engine holds no whole view (a task left a cut of one). */

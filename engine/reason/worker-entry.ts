@@ -6,14 +6,16 @@
  * work on when the main thread asks (ReasoningPool.preload), and the records a write adds to the
  * graph whose view the engine holds, so that the next assess finds the facts and the shared
  * sets there rather than paying for them. The engine holds one view at a time: the latest
- * replica a snapshot made replaces the view it held.
+ * replica a snapshot made replaces the view it held, unless that view is this worker's part of
+ * the warm-up's spread (warm.ts); a replica warmed after a restart is handed over only by the
+ * worker the warm-up names.
  */
 import { holdsGraph } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { ReplicaSet, type GraphVersion } from './replicas.ts';
+import { ReplicaSet, type GraphVersion, type ReplicaEvent } from './replicas.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
@@ -60,22 +62,31 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     announce(replica.at, replica.graph);
   };
-  // the replica whose view this worker last said its engine holds
+  // the replica whose view this worker last said its engine holds, and how many views it took whole (a
+  // replica other than the one announced last: a write to that one is handed over as an addition)
   let announced: GraphIndex | undefined;
+  let handOvers = 0;
+  // the warm-up's part of the spread (ReplicaSource.hold): kept until a client's preload or a task has the engine take another view
+  let pinned: GraphIndex | undefined;
   const announce = (at: GraphVersion, graph: GraphIndex) => {
+    if (announced !== graph) handOvers++;
     announced = graph;
-    replicas.announcePrepared(at);
+    if (pinned !== graph) pinned = undefined;
+    replicas.announcePrepared(at, handOvers);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
-  function onReplica(at: GraphVersion, graph: GraphIndex, by: 'snapshot' | 'warm' | 'delta' | 'preload'): void {
+  function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
     // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    // a replica warmed after a restart (warm.ts) is kept, not handed over, unless the engine would otherwise hold no view
-    if (by === 'warm' && (toPrepare !== undefined || announced !== undefined)) return;
-    if (by === 'snapshot' || by === 'preload' || by === 'warm') {
+    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up names the worker that is to take its view (a preload)
+    if (by === 'warm') return;
+    // nor does a replica another worker's task asked for displace the warm-up's part of the spread
+    if (by === 'snapshot' && pinned !== undefined && holdsGraph(pinned)) return;
+    if (by === 'hold') pinned = graph;
+    if (by === 'snapshot' || by === 'preload' || by === 'hold') {
       toPrepare = at.key; // the engine's view is replaced by the newest replica's, or the one a client is at work on
       prepareIn(0);
     } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {

@@ -1,8 +1,11 @@
 /**
  * The reasoning worker threads (worker.mjs, worker-entry.ts): started on first use, or ahead
- * of a call when a client is at work on a graph, and stopped when idle for a while.
+ * of a call when a client is at work on a graph, and stopped when idle for a while. A task that
+ * reads a graph's view in Prolog goes to a worker whose engine holds that view (graph affinity,
+ * ViewRouter), so that the workers' views, spread over several graphs after a restart
+ * (warm.ts), are not handed out of the engines by each other's assess.
  */
-import { Piscina } from 'piscina';
+import { Piscina, queueOptionsSymbol, type PiscinaTask } from 'piscina';
 import { START_TASK, type ReasonReply, type ReasonTask } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
@@ -14,14 +17,20 @@ export class ReasoningWorkers {
   readonly count: number;
   private readonly pool: Piscina;
   private closed = false;
+  /** Tasks given to the pool and not yet answered. */
+  private running = 0;
+  private readonly router: ViewRouter;
 
   /**
-   * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or crashes).
-   * `callTimeoutMs` bounds a task: a call's deadline ends it.
+   * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
+   * crashes), with the thread ids still running. `callTimeoutMs` bounds a task: a call's deadline ends it.
+   * `viewOf` names the graph whose view a worker's engine holds (ReplicaSource.viewOf).
    */
-  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: () => void) {
+  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: (live: Set<number>) => void, viewOf: (worker: number) => string | undefined) {
     this.count = count;
+    this.router = new ViewRouter(viewOf, () => this.threadIds());
     this.pool = new Piscina({
+      loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: count,
@@ -33,12 +42,39 @@ export class ReasoningWorkers {
       // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
       closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
-    this.pool.on('workerDestroy', stopped);
+    this.pool.on('workerDestroy', () => {
+      const live = new Set(this.threadIds());
+      stopped(live);
+      this.router.keepOnly(live);
+      this.nudge(); // a task waiting for the view of a graph only that worker held now goes to another
+    });
   }
 
-  /** Runs a task on the next free thread; past `signal` the thread is ended, so a runaway task frees its slot. */
+  /**
+   * Runs a task on the next free thread (one whose engine holds the view of the task's graph, for a task that reads
+   * it in Prolog: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot.
+   */
   run(task: ReasonTask, signal: AbortSignal): Promise<ReasonReply> {
-    return this.pool.run(task, { signal }) as Promise<ReasonReply>;
+    const routed = task.kind === 'query' ? task : { ...task, [queueOptionsSymbol]: { graph: task.at.key } satisfies ViewOptions };
+    this.running++;
+    return (this.pool.run(routed, { signal }) as Promise<ReasonReply>).finally(() => this.running--);
+  }
+
+  /** The thread ids of the workers running, in the order they started. */
+  threadIds(): number[] {
+    return this.pool.threads.map((thread) => thread.threadId).filter((id) => id >= 0);
+  }
+
+  /** A worker (thread id) said which view its engine holds now, a view it did not hold before or none. */
+  viewChanged(worker: number): void {
+    this.router.heard(worker);
+    this.nudge(); // a task waiting for a worker holding that view may go to it now
+  }
+
+  /** Piscina gives out waiting tasks only when a worker becomes free: a task that does nothing has it look again. */
+  private nudge(): void {
+    if (this.closed || this.running === 0) return;
+    void this.pool.run(START_TASK).catch(() => {});
   }
 
   /**
@@ -66,5 +102,79 @@ export class ReasoningWorkers {
     // to no task, which it reports as an 'error' event: uncaught, it ended the embedded CLI with
     // exit 1 right after its answer. Forced, close drops at once the tasks still waiting for a thread.
     await this.pool.close({ force: true });
+  }
+}
+
+type PiscinaWorker = Parameters<NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>>[1][number];
+
+/** What a task carries for ViewRouter: the graph (key) whose view it reads in Prolog. */
+interface ViewOptions {
+  graph: string;
+}
+
+/**
+ * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
+ * frameworks one after another (about 1.9 s of a core at 100k facts), a second halves that for one hand-over
+ * (about 0.8 s); a third and more would each pay the hand-over and hand another graph's view out.
+ */
+export const ENGINES_PER_GRAPH = 2;
+
+/**
+ * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the view each
+ * engine holds, or will once the task given to it last runs. A task that reads a graph's view goes to a free
+ * worker holding it, else to a free worker holding no view. When none is free, and ENGINES_PER_GRAPH engines hold
+ * or are taking the view already, it waits for one of them rather than have another engine take the view too
+ * (about 0.8 s of a core at 100k facts, and that engine's own view lost); with fewer, a free worker whose view
+ * another worker holds as well takes it, else (fewer than ENGINES_PER_GRAPH) any free one. Other tasks
+ * (queries, which read the replica, not the view) take any free worker, one holding no view first.
+ */
+export class ViewRouter {
+  /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
+  private readonly given = new Map<number, string>();
+
+  /**
+   * `viewOf` names the graph whose view a worker's engine holds, as the worker last said (ReplicaSource.viewOf);
+   * `live`, the thread ids of the workers running, those still starting included (piscina offers a task only to
+   * those it has seen start: a worker holding the view that piscina has not yet seen start is waited for too).
+   */
+  constructor(
+    private readonly viewOf: (worker: number) => string | undefined,
+    private readonly live: () => number[],
+  ) {}
+
+  /** The worker said what its engine holds now (or it stopped): its own word replaces the task given. */
+  heard(worker: number): void {
+    this.given.delete(worker);
+  }
+
+  /** Forgets the workers no longer running. */
+  keepOnly(live: Set<number>): void {
+    for (const worker of this.given.keys()) if (!live.has(worker)) this.given.delete(worker);
+  }
+
+  private view(worker: number): string | undefined {
+    return this.given.get(worker) ?? this.viewOf(worker);
+  }
+
+  readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
+    const free = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
+    if (free.length === 0) return null;
+    const viewless = free.find((worker) => this.view(worker.id) === undefined);
+    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
+    if (graph === undefined) return viewless ?? free[0]!;
+    const holder = free.find((worker) => this.view(worker.id) === graph);
+    if (holder) return holder;
+    const chosen = viewless ?? this.secondEngine(graph, free);
+    if (chosen === undefined) return null;
+    this.given.set(chosen.id, graph);
+    return chosen;
+  };
+
+  /** A free worker to take the view of `graph` too, while fewer than ENGINES_PER_GRAPH live workers hold or take it. */
+  private secondEngine(graph: string, free: PiscinaWorker[]): PiscinaWorker | undefined {
+    const holders = new Map<string | undefined, number>();
+    for (const worker of this.live()) holders.set(this.view(worker), (holders.get(this.view(worker)) ?? 0) + 1);
+    if ((holders.get(graph) ?? 0) >= ENGINES_PER_GRAPH) return undefined;
+    return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0];
   }
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { ReplicaSet, ReplicaSource } from '../../engine/reason/replicas.ts';
@@ -11,7 +12,9 @@ import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 // After a restart the graphs the store held at its last close are loaded and replicated in the
 // background (engine/reason/warm.ts): the remembered one first, then the most recently written,
-// within the facts and graphs bounds; a graph that cannot fit is never read.
+// within the facts and graphs bounds; a graph that cannot fit is never read. The views spread over the
+// workers (here this thread's replica set stands for the one worker, the first graph's view its part).
+const oneWorker = { count: 1, threadIds: () => [threadId] };
 const actors = (count: number, prefix: string): GraphWrite => ({
   nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: ['Actor'], properties: { label: `${prefix} actor ${i}` } })),
   edges: [],
@@ -50,7 +53,7 @@ describe('warming the graphs after a restart', () => {
     const replicas = new ReplicaSet('parley-warm-test', 8, (at, graph, by) => received.push({ key: at.key, by, facts: graph.factCount }));
     try {
       const bound = facts.remembered + facts.older + facts.newer;
-      const warmed = await warmGraphs(store, source, 1, { tenant: 't', graphId: 'remembered' }, { maxFacts: bound, maxGraphs: 8 }, () => false);
+      const warmed = await warmGraphs(store, source, oneWorker, { tenant: 't', graphId: 'remembered' }, { maxFacts: bound, maxGraphs: 8 }, () => false);
       expect(warmed).toEqual([
         { tenant: 't', graphId: 'remembered' },
         { tenant: 'u', graphId: 'newer' },
@@ -60,14 +63,16 @@ describe('warming the graphs after a restart', () => {
       expect(store.loadedGeneration('u', 'newer')).toBeDefined();
       expect(store.loadedGeneration('t', 'older')).toBeDefined();
       expect(store.loadedGeneration('t', 'large')).toBeUndefined();
-      // the workers' replicas, kept without a hand-over (the remembered graph's goes with its preload)
-      for (let waited = 0; waited < 10_000 && received.length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      // the workers' replicas, kept without a hand-over, but the first graph's, which the one worker is asked to take
+      for (let waited = 0; waited < 10_000 && received.length < 4; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(received).toEqual([
+        { key: graphKey('t', 'remembered'), by: 'warm', facts: facts.remembered },
+        { key: graphKey('t', 'remembered'), by: 'hold', facts: facts.remembered },
         { key: graphKey('u', 'newer'), by: 'warm', facts: facts.newer },
         { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
       ]);
       expect(replicas.held(graphKey('u', 'newer'))?.graph.factCount).toBe(facts.newer);
-      expect(replicas.held(graphKey('t', 'remembered'))).toBeUndefined();
+      expect(replicas.held(graphKey('t', 'remembered'))?.graph.factCount).toBe(facts.remembered);
     } finally {
       replicas.close();
       source.close();
@@ -78,11 +83,11 @@ describe('warming the graphs after a restart', () => {
     const source = new ReplicaSource(store, 'parley-warm-bounds');
     const replicas = new ReplicaSet('parley-warm-bounds', 8);
     try {
-      expect(await warmGraphs(store, source, 1, undefined, { maxFacts: 1_000_000, maxGraphs: 2 }, () => false)).toEqual([
+      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 1_000_000, maxGraphs: 2 }, () => false)).toEqual([
         { tenant: 'u', graphId: 'newer' },
         { tenant: 't', graphId: 'large' },
       ]);
-      expect(await warmGraphs(store, source, 1, undefined, { maxFacts: 0, maxGraphs: 8 }, () => false)).toEqual([]);
+      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 0, maxGraphs: 8 }, () => false)).toEqual([]);
     } finally {
       replicas.close();
       source.close();
