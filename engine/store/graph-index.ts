@@ -2,7 +2,7 @@ import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts
 import type { LoopSlicer } from '../turns.ts';
 import { DEAD, REBUILD_FLOOR, REBUILD_FRACTION, appendTo, buildAdjacency, walkAdjacency, type Adjacency } from './adjacency.ts';
 import { RecordTable } from './record-table.ts';
-import { SharedParts, sharedProperties, sharedProvenance } from './shared-parts.ts';
+import { SharedParts, edgeLiteral, nodeLiteral, sharedProperties, sharedProvenance } from './shared-parts.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -137,8 +137,9 @@ export class GraphIndex {
     return this.edges.size;
   }
 
-  /** Inserts or replaces a node, keeping every index in step; returns whether it replaced one. */
+  /** Inserts or replaces a node (holding a compact copy of it: shared-parts.ts), keeping every index in step; returns whether it replaced one. */
   putNode(node: NodeRecord): boolean {
+    node = nodeLiteral(node);
     this.changes++;
     const dense = this.nodes.reserve(node.id);
     const previous = this.nodes.at(dense);
@@ -199,6 +200,7 @@ export class GraphIndex {
 
   /** Inserts or replaces an edge; returns whether it replaced one. Its ends are found by id, whether or not their nodes are in yet. */
   putEdge(edge: EdgeRecord): boolean {
+    edge = edgeLiteral(edge);
     this.changes++;
     const known = this.edges.denseOf(edge.id);
     if (known >= 0) {
@@ -223,6 +225,7 @@ export class GraphIndex {
    * the dense nodes `from` and `to` when the caller knows them (-1: found by id).
    */
   addNewEdge(edge: EdgeRecord, from: number, to: number): void {
+    edge = edgeLiteral(edge);
     this.changes++;
     this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
   }

@@ -1,4 +1,4 @@
-import type { PropertyValue, Provenance } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontology/index.ts';
 
 /**
  * The provenance of a record that has none, and the properties of a record that has none:
@@ -44,4 +44,27 @@ export class SharedParts {
     if (!shared) this.labelLists.set(key, (shared = Object.freeze(labels.slice()) as string[]));
     return shared;
   }
+}
+
+/**
+ * A record as one object literal of its members, in the interface's order, so that every
+ * record a GraphIndex holds has one of two compact shapes. A record deserialised from a
+ * structured clone (a worker's replica) keeps four members in the object and the rest in a
+ * separate property array: 34 bytes per fact more at 200k facts.
+ */
+export function nodeLiteral(node: NodeRecord): NodeRecord {
+  return { id: node.id, labels: node.labels, properties: node.properties, confidence: node.confidence, provenance: node.provenance, recorded_at: node.recorded_at };
+}
+
+export function edgeLiteral(edge: EdgeRecord): EdgeRecord {
+  return {
+    id: edge.id,
+    type: edge.type,
+    from: edge.from,
+    to: edge.to,
+    properties: edge.properties,
+    confidence: edge.confidence,
+    provenance: edge.provenance,
+    recorded_at: edge.recorded_at,
+  };
 }
