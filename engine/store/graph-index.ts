@@ -2,6 +2,7 @@ import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts
 import type { LoopSlicer } from '../turns.ts';
 import { DEAD, REBUILD_FLOOR, REBUILD_FRACTION, appendTo, buildAdjacency, walkAdjacency, type Adjacency } from './adjacency.ts';
 import { RecordTable } from './record-table.ts';
+import { SharedParts, edgeLiteral, nodeLiteral, sharedProperties, sharedProvenance } from './shared-parts.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -68,6 +69,7 @@ export class GraphIndex {
   private schema = 0;
   private properties = 0;
   private changes = 0;
+  private readonly shared = new SharedParts();
 
   /** An index of the records, as putNode and putEdge one by one would build it. */
   static fromRecords(nodes: Iterable<NodeRecord>, edges: Iterable<EdgeRecord>): GraphIndex {
@@ -135,8 +137,9 @@ export class GraphIndex {
     return this.edges.size;
   }
 
-  /** Inserts or replaces a node, keeping every index in step; returns whether it replaced one. */
+  /** Inserts or replaces a node (holding a compact copy of it: shared-parts.ts), keeping every index in step; returns whether it replaced one. */
   putNode(node: NodeRecord): boolean {
+    node = nodeLiteral(node);
     this.changes++;
     const dense = this.nodes.reserve(node.id);
     const previous = this.nodes.at(dense);
@@ -147,6 +150,7 @@ export class GraphIndex {
 
   /** Puts a node in its place, replacing `previous` (already unindexed). */
   private placeNode(node: NodeRecord, dense: number, previous: NodeRecord | undefined): void {
+    this.shareNodeParts(node, dense);
     this.nodes.put(node, dense);
     const properties = node.properties;
     for (const key in properties) {
@@ -196,11 +200,13 @@ export class GraphIndex {
 
   /** Inserts or replaces an edge; returns whether it replaced one. Its ends are found by id, whether or not their nodes are in yet. */
   putEdge(edge: EdgeRecord): boolean {
+    edge = edgeLiteral(edge);
     this.changes++;
     const known = this.edges.denseOf(edge.id);
     if (known >= 0) {
       const previous = this.edges.at(known)!;
       if (previous.type === edge.type && previous.from === edge.from && previous.to === edge.to) {
+        this.shareEdgeParts(edge, this.edgeType[known], this.edgeFrom[known], this.edgeTo[known]);
         this.edges.put(edge, known);
         this.holdKeysOf(edge);
         return true;
@@ -219,6 +225,7 @@ export class GraphIndex {
    * the dense nodes `from` and `to` when the caller knows them (-1: found by id).
    */
   addNewEdge(edge: EdgeRecord, from: number, to: number): void {
+    edge = edgeLiteral(edge);
     this.changes++;
     this.addEdge(edge, this.edges.append(edge.id), from >= 0 ? from : this.nodes.reserve(edge.from), to >= 0 ? to : this.nodes.reserve(edge.to));
   }
@@ -234,9 +241,6 @@ export class GraphIndex {
 
   /** Puts an edge in the new place `dense`, between the dense nodes `from` and `to`. */
   private addEdge(edge: EdgeRecord, dense: number, from: number, to: number): void {
-    this.edges.put(edge, dense);
-    this.holdKeysOf(edge);
-    this.countChanged(this.edges.size);
     let type = this.typeIds.get(edge.type);
     if (type === undefined) {
       type = this.typeNames.length;
@@ -244,6 +248,10 @@ export class GraphIndex {
       this.typeNames.push(edge.type);
       this.typeCounts.push(0);
     }
+    this.shareEdgeParts(edge, type, from, to);
+    this.edges.put(edge, dense);
+    this.holdKeysOf(edge);
+    this.countChanged(this.edges.size);
     if (this.typeCounts[type]++ === 0) this.schema++;
     if (dense >= this.edgeType.length) this.growEdgeColumns(dense + 1);
     this.edgeFrom[dense] = from;
@@ -283,6 +291,29 @@ export class GraphIndex {
     this.pending++;
     this.deleted++;
     this.closeHoles();
+  }
+
+  /**
+   * Has a node put here hold the parts it has in common with the graph's other records
+   * (shared-parts.ts): its id string as the id table keeps it, its label list, its empty
+   * properties and provenance, its recorded_at. Each is equal to what it replaces.
+   */
+  private shareNodeParts(node: NodeRecord, dense: number): void {
+    node.id = this.nodes.idAt(dense)!;
+    node.labels = this.shared.labels(node.labels);
+    node.properties = sharedProperties(node.properties);
+    node.provenance = sharedProvenance(node.provenance);
+    node.recorded_at = this.shared.recordedAt(node.recorded_at);
+  }
+
+  /** The same for an edge of the type int `type` between the dense nodes `from` and `to`: its type and end ids as the index keeps them. */
+  private shareEdgeParts(edge: EdgeRecord, type: number, from: number, to: number): void {
+    edge.type = this.typeNames[type];
+    edge.from = this.nodes.idAt(from)!;
+    edge.to = this.nodes.idAt(to)!;
+    edge.properties = sharedProperties(edge.properties);
+    edge.provenance = sharedProvenance(edge.provenance);
+    edge.recorded_at = this.shared.recordedAt(edge.recorded_at);
   }
 
   private countChanged(count: number): void {

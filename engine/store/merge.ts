@@ -9,6 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
+import { NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
 /** Default confidence of a record imported without one: the client states it as fact. */
@@ -208,15 +209,6 @@ function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRec
 function provenanceSketch(record: Provenance): string {
   return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
 }
-
-/**
- * The provenance of a record that has none, and the properties of an edge that has none:
- * shared by every such record (most imported edges), where an empty array and object each
- * were copied by every collection during an import. Frozen, so that no code can change one
- * record's through another's (stored records are replaced, never edited).
- */
-const NO_PROVENANCE = Object.freeze([]) as unknown as Provenance[];
-const NO_PROPERTIES = Object.freeze({}) as Record<string, PropertyValue>;
 
 function hasNoKeys(object: object | undefined): boolean {
   for (const _ in object) return false;

@@ -60,6 +60,10 @@ export class RecordTable<R extends { id: string }> {
   at(dense: number): R | undefined {
     return this.slots[dense];
   }
+  /** The id that has the place `dense` (undefined: none), as the table keeps it. */
+  idAt(dense: number): string | undefined {
+    return this.ids.keyAt(dense);
+  }
   /** The dense id of `id` (-1 when it has no place). */
   denseOf(id: string): number {
     return this.ids.get(id);
