@@ -1,6 +1,6 @@
 /**
  * The floor of HTTP on this machine, for bench:point: a fastify app with no hooks, no log, no
- * schemas and no key, in a process of its own (bench/point.ts forks it), answering GET
+ * schemas and no key, in a process of its own (bench/point.ts starts it), answering GET
  * /v1/health and a POST of a JSON body with a fixed answer of the point query's size. What
  * the server's own round trips cost beyond these is ours to cut. Prints the address it listens
  * at, as the server does; ends on SIGTERM.

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
 import { percentile } from './stats.ts';
-import { spawnUntil } from '../test/helpers/spawn-until.ts';
+import { spawnServer } from '../test/helpers/server-process.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,12 +77,9 @@ try {
   const query = () => request('POST', '/v1/graph/query', key, body);
   const answer = (await query()).body;
   const rows = JSON.parse(answer).rows.length;
-  const bareApp = await spawnUntil(process.execPath, ['--import', 'tsx', new URL('./bare-fastify.ts', import.meta.url).pathname, answer], {}, 'the bare fastify app', (printed) => {
-    const port = /listening at http:\/\/[\d.]+:(\d+)/.exec(printed)?.[1];
-    return port === undefined ? undefined : Number(port);
-  });
+  const bareApp = await spawnServer(['--import', 'tsx', new URL('./bare-fastify.ts', import.meta.url).pathname, answer], {});
   bare = bareApp.child;
-  const barePort = bareApp.found;
+  const barePort = Number(new URL(bareApp.base).port);
   const bareClient = keepAliveClient(barePort, 1);
   const bareGet = () => bareClient.send('GET', '/v1/health');
   const barePost = () => bareClient.send('POST', '/v1/graph/query', undefined, body);

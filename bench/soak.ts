@@ -33,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
-import { percentile } from './stats.ts';
+import { memoryOf, percentile } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -103,32 +103,6 @@ function operations(key: string, workspace: string): { name: string; analysts: b
     { name: 'assess', analysts: true, weight: 60, send: () => request('POST', `/v1/workspaces/${workspace}/assess`, key, {}) },
     { name: 'analyze', analysts: true, weight: 40, send: (draw) => request('POST', `/v1/workspaces/${workspace}/analyze`, key, { query: QUESTIONS[Math.floor(draw * QUESTIONS.length)] }) },
   ];
-}
-
-/** A process and its descendants (`npm start` re-executes the server in a child: server/heap.mjs). */
-async function processTree(pid: number): Promise<number[]> {
-  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  const below = await Promise.all(children.split(' ').filter(Boolean).map((child) => processTree(Number(child))));
-  return [pid, ...below.flat()];
-}
-
-/**
- * The resident set of the server (the process started and its descendants, with all their
- * threads), in MB (Linux), with its anonymous part (heaps, WebAssembly memories, buffers) and its
- * file-backed part (code, mapped files), and the thread count (worker threads come and go with
- * the pools).
- */
-async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: number; files: number; threads: number }> {
-  const total = { megabytes: 0, anonymous: 0, files: 0, threads: 0 };
-  for (const member of await processTree(pid)) {
-    const status = await readFile(`/proc/${member}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
-    total.megabytes += field('VmRSS') / 1024;
-    total.anonymous += field('RssAnon') / 1024;
-    total.files += field('RssFile') / 1024;
-    total.threads += field('Threads');
-  }
-  return total;
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));

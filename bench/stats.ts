@@ -1,4 +1,5 @@
 /** Figures the benchmarks share. */
+import { readFile } from 'node:fs/promises';
 
 /** The middle value (the upper one of an even count). */
 export function median(values: number[]): number {
@@ -24,4 +25,32 @@ export function timedCpu<T>(fn: () => T): { value: T; ms: number; cpuMs: number 
   const cpu = process.cpuUsage();
   const value = fn();
   return { value, ms: performance.now() - started, cpuMs: cpuMsSince(cpu) };
+}
+
+/** A process and its descendants (`npm start` re-executes the server in a child: server/heap.mjs). */
+export async function processTree(pid: number): Promise<number[]> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  const below = await Promise.all(children.split(' ').filter(Boolean).map((child) => processTree(Number(child))));
+  return [pid, ...below.flat()];
+}
+
+/**
+ * The resident set of the server (the process started and its descendants, with all their
+ * threads), in MB (Linux), with its anonymous part (heaps, WebAssembly memories, buffers) and its
+ * file-backed part (code, mapped files), and the thread count (worker threads come and go with
+ * the pools).
+ */
+export async function memoryOf(pid: number): Promise<{ megabytes: number; anonymous: number; files: number; threads: number }> {
+  const total = { megabytes: 0, anonymous: 0, files: 0, threads: 0 };
+  for (const member of await processTree(pid)) {
+    // (a process that ended while the tree was read counts for nothing)
+    const status = await readFile(`/proc/${member}/status`, 'utf8').catch(() => undefined);
+    if (status === undefined) continue;
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
+    total.megabytes += field('VmRSS') / 1024;
+    total.anonymous += field('RssAnon') / 1024;
+    total.files += field('RssFile') / 1024;
+    total.threads += field('Threads');
+  }
+  return total;
 }

@@ -31,7 +31,7 @@
  *   npm run bench:store [-- --facts 100000 --sizes 100000,1000000 --runs 3]
  *   PARLEY_HEAP_MB=8000 npm run bench:store -- --facts 10000 --sizes 1000000,10000000 --runs 1
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +46,7 @@ import { runQuery } from '../engine/query/index.ts';
 // @ts-expect-error: plain JavaScript without declarations (npm start runs it)
 import { serveWithHeapSetting } from '../server/heap.mjs';
 import { postJson, startServer, stopServer } from './http.ts';
-import { median } from './stats.ts';
+import { median, memoryOf } from './stats.ts';
 
 // the bench runs in the child this starts with the heap setting, which ends this process when it ends
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -224,17 +224,9 @@ async function restartToAnswer(storeDir: string, graphId: string, queries: strin
   return { ms, queryMs };
 }
 
-/**
- * Resident set of a process and its descendants, from /proc (Linux), in MB: `npm start` serves
- * from a child it re-executes with the heap setting (server/heap.mjs), so the process spawned
- * is a small parent and the graph lives in its child.
- */
+/** Resident set of a process and its descendants (memoryOf), in MB: `npm start` serves from a child it re-executes with the heap setting (server/heap.mjs). */
 async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  let mb = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  for (const child of children.split(' ').filter(Boolean)) mb += await rssMb(Number(child)).catch(() => 0);
-  return mb;
+  return (await memoryOf(pid)).megabytes;
 }
 
 /** rssMb once it has stopped growing (worker replicas are made after the query that asked for them answers): two readings a second apart within 1%, or after 60 s. */

@@ -48,7 +48,8 @@ function usableMemory() {
 
 /** Whether this process runs on glibc without MALLOC_ARENA_MAX (or with it empty): the re-executed server sets it. */
 function mallocArenasUnset() {
-  return !process.env.MALLOC_ARENA_MAX && Boolean(process.report?.getReport().header.glibcVersionRuntime);
+  // (a diagnostic report is built only where glibc can be: on Linux, and when the setting is missing)
+  return process.platform === 'linux' && !process.env.MALLOC_ARENA_MAX && Boolean(process.report?.getReport().header.glibcVersionRuntime);
 }
 
 /**

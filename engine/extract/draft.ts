@@ -1,7 +1,7 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
-import { graphNames, type GraphNames } from './graph-resolution.ts';
+import { graphNames } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
@@ -189,15 +189,11 @@ export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAns
 }
 
 /**
- * What `index` answers structuring with; its directory is built once, so take new answers
- * after the graph changes. Its actors are read through `names`, so that a commit resolving
- * the same document against the graph (resolveAgainstGraph) reads them once.
+ * What `index` answers structuring with: `directory` (built from its actors when not given, once,
+ * so take new answers after the graph changes) and its memberships.
  */
-export function graphAnswers(index: GraphIndex, names: GraphNames = graphNames(index)): GraphAnswers {
-  return {
-    directory: actorDirectory(names.actors.values()),
-    isMemberOf: memberOf(index),
-  };
+export function graphAnswers(index: GraphIndex, directory: ActorDirectory = actorDirectory(graphNames(index).actors.values())): GraphAnswers {
+  return { directory, isMemberOf: memberOf(index) };
 }
 
 /** Whether the graph holds `member` MEMBER_OF `organisation`. */

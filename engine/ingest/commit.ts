@@ -2,7 +2,7 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
 import { mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
-import { checkText, documentIdOf, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
+import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type GrowingActorDirectory, type KnownActor } from '../extract/structure/index.ts';
 import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
@@ -118,7 +118,7 @@ async function extractAgainstGraph(
   // a draft needs only the graph-dependent step; one the graph changes is read and structured again here
   // the graph's actors, as the last commit left them and brought up to date, for the answers structuring asks and for resolveAgainstGraph
   const graphActors = index && takeGraphActors(index);
-  const answers = index && { directory: directoryOf(graphActors!), isMemberOf: memberOf(index) };
+  const answers = index && graphAnswers(index, directoryOf(graphActors!));
   const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(answers ? { graph: answers } : {}) });
   const extracted = drafted || (await context.pipeline.extract(input, { ...settings, checked, ...(answers ? { graph: answers } : {}) }));
   const extraction = index ? withGraphActors(extracted, index, graphActors!.names) : extracted;

@@ -281,8 +281,10 @@ export class ReasoningPool {
    * Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart),
    * when it still exists; a server calls this once it listens.
    */
-  preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
-    return this.preloads.preloadLast();
+  async preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
+    const named = await this.preloads.lastNamed();
+    if (named) this.preloads.request(named.tenant, named.graphId);
+    return named;
   }
 
   /**

@@ -88,13 +88,6 @@ export class Preloads {
     );
   }
 
-  /** Preloads the graph lastGraphFile names (the one last preloaded or assessed before a restart), when it still exists; returns the graph named. */
-  async preloadLast(): Promise<{ tenant: string; graphId: string } | undefined> {
-    const named = await this.lastNamed();
-    if (named) this.request(named.tenant, named.graphId);
-    return named;
-  }
-
   /** The graph lastGraphFile names (the one last preloaded or assessed before a restart), if any. */
   async lastNamed(): Promise<{ tenant: string; graphId: string } | undefined> {
     if (!this.lastGraphFile) return undefined;

@@ -131,10 +131,9 @@ export class ReplicaSource {
   async preload(tenant: string, graphId: string, maxFacts: number): Promise<boolean> {
     const graph = await this.store.loadGraph(tenant, graphId);
     if (this.closed || graph.factCount > maxFacts) return false;
-    const at = await this.versionOf(tenant, graphId);
-    if (this.closed) return false;
+    const at = await this.askPreload(tenant, graphId);
+    if (!at) return false;
     this.lastAsked = at.key;
-    this.channel.postMessage({ type: 'preload', ...at } satisfies ReplicaMessage);
     return true;
   }
 
@@ -143,8 +142,15 @@ export class ReplicaSource {
    * the views over the workers, warm.ts); the others keep theirs. Rejects (NotFoundError) when the graph is absent.
    */
   async hold(tenant: string, graphId: string, worker: number): Promise<void> {
+    await this.askPreload(tenant, graphId, worker);
+  }
+
+  /** Asks the workers (or one) to hand the graph's view, at its version now, to their engines; the version asked for, unless closed meanwhile. */
+  private async askPreload(tenant: string, graphId: string, worker?: number): Promise<GraphVersion | undefined> {
     const at = await this.versionOf(tenant, graphId);
-    if (!this.closed) this.channel.postMessage({ type: 'preload', ...at, worker } satisfies ReplicaMessage);
+    if (this.closed) return undefined;
+    this.channel.postMessage({ type: 'preload', ...at, ...(worker === undefined ? {} : { worker }) } satisfies ReplicaMessage);
+    return at;
   }
 
   /** The graph whose whole view the engine of `worker` holds (its key), as the worker last said. */

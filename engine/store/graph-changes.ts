@@ -71,17 +71,17 @@ export function addedSince(graph: GraphIndex, revision: number): { nodes: string
 
 /** The ids of the nodes put into the graph since `revision` (added or replacing; one put twice is named twice), in the order they were put; undefined when a change since then was not logged. */
 export function nodesWrittenSince(graph: GraphIndex, revision: number): string[] | undefined {
+  if (revision === graph.revision) return [];
   return entriesSince(graph, revision)?.flatMap((entry) => entry.nodes);
 }
 
 /** The log's entries from `revision` to the graph's, when they cover every change between. */
 function entriesSince(graph: GraphIndex, revision: number): Entry[] | undefined {
-  if (revision === graph.revision) return [];
   const log = logs.get(graph)?.entries;
   if (!log) return undefined;
   let start = log.length;
   while (start > 0 && log[start - 1].to > revision) start--;
-  if (start === log.length || log[start].from !== revision) return undefined;
+  if (start === log.length) return undefined;
   let at = revision;
   const entries = log.slice(start);
   for (const entry of entries) {

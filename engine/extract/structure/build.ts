@@ -17,7 +17,6 @@ import type { CombinationPolicy } from './combine.ts';
 import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceAround, sentenceStartBefore } from './sentences.ts';
-import { isGenericMention } from '../symbolic/actors.ts';
 import { referenceUnsure } from '../symbolic/relations.ts';
 import { spanContains } from '../symbolic/text.ts';
 
@@ -158,9 +157,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
    * Whether the document names the actor: a node made only of descriptions ("regime forces", "the
    * government" with no name before it) is no party a relation can be stated between.
    */
-  const named = (id: string) => resolver.entities().find((entity) => entity.id === id)?.mentions
-    .some((mention) => !mention.reference && !mention.generic && !isGenericMention(mention.text)) ?? false;
-  const betweenNamed = (type: string, from: string, to: string) => type === 'MEMBER_OF' || (named(from) && named(to));
+  const betweenNamed = (type: string, from: string, to: string) => type === 'MEMBER_OF' || (resolver.isNamed(from) && resolver.isNamed(to));
   for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
@@ -218,8 +215,8 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     const speakerNamedAfter = speakerReference && input.findings.actors.some((actor) =>
       !actor.reference && actor.start >= claim.speaker!.end && actor.end <= claim.end && resolver.resolveSpan(actor, 'Actor', true)?.id === speaker?.id);
     // "accused the group of ...", its antecedent's sentence naming two groups: whom it accuses is a guess.
-    const accusedUnsure = accused !== undefined && referenceUnsure(input.findings.actors, (position) => sentenceAround(text, { start: position, end: position }), accused, claim.speaker);
-    if (speaker && aimedAt && !speakerNamedAfter && !accusedUnsure && betweenNamed('OPPOSES', speaker.id, aimedAt) && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    const accusedUnsure = () => referenceUnsure(input.findings.actors, (position) => sentenceAround(text, { start: position, end: position }), accused!, claim.speaker);
+    if (speaker && aimedAt && !speakerNamedAfter && !accusedUnsure() && betweenNamed('OPPOSES', speaker.id, aimedAt) && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

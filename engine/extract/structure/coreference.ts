@@ -1,5 +1,6 @@
 import { ACTOR_TYPES, type ActorType, type LocationType } from '../../ontology/index.ts';
 import { INVISIBLE_MARKS, deriveNodeId, normaliseForIdentity } from '../../store/ids.ts';
+import { isGenericMention } from '../symbolic/actors.ts';
 import { matchingText } from '../symbolic/normalise.ts';
 import type { FindingSource, TextSpan } from '../types.ts';
 import { inferOrganisationType, type EntityMention } from './entity-mention.ts';
@@ -74,6 +75,8 @@ export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirect
   const addInitials = (key: string, label: string) => byInitials.set(key, byInitials.has(key) && byInitials.get(key) !== label ? null : label);
   /** First word of a known name → the names starting with it, as word lists, longest first (of one length, in the order added). */
   const byFirstWord = new Map<string, { words: string[]; label: string; actor_type: ActorType }[]>();
+  /** Each label's names in byFirstWord (label, then the words), so that an actor added again adds only its new ones. */
+  const listed = new Set<string>();
   const add = (actor: KnownActor) => {
     byName.set(normaliseForIdentity(actor.label), actor.label);
     const actor_type = ((ACTOR_TYPES as readonly string[]).includes(actor.actor_type ?? '') ? actor.actor_type : 'unknown') as ActorType;
@@ -86,8 +89,10 @@ export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirect
       if (!isMatchableName(name)) continue;
       const words = [...matchingText(name).text.matchAll(WORD)].map((match) => match[0]);
       if (words.length === 0 || words.length > MAX_KNOWN_NAME_WORDS) continue;
+      const key = `${actor.label}\u0000${words.join(' ')}`;
+      if (listed.has(key)) continue;
+      listed.add(key);
       const list = byFirstWord.get(words[0]) ?? [];
-      if (list.some((known) => known.label === actor.label && known.words.join(' ') === words.join(' '))) continue;
       const after = list.findIndex((known) => known.words.length < words.length);
       list.splice(after === -1 ? list.length : after, 0, { words, label: actor.label, actor_type });
       byFirstWord.set(words[0], list);
@@ -504,6 +509,14 @@ export class EntityResolver {
   actorTypeOf(id: string): ActorType | undefined {
     const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
     return cluster ? (typeOf(cluster) ?? 'unknown') : undefined;
+  }
+
+  /**
+   * Whether the document names entity `id`: a mention of it that is no reference and no description
+   * ("regime forces", "the government" with no name before it). Asked of one entity without building every one.
+   */
+  isNamed(id: string): boolean {
+    return this.clusters.find((cluster) => clusterId(cluster) === id)?.mentions.some((mention) => !mention.reference && !mention.generic && !isGenericMention(mention.text)) ?? false;
   }
 
   /** The resolved entities, in order of first mention. */

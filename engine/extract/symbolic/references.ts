@@ -5,7 +5,7 @@ import { isGenericMention, type Context } from './actors.ts';
 import { isOrganisation, quotedOrganisation, quotations } from './first-person.ts';
 import { DEMONYMS } from './gazetteer/places.ts';
 import { ROLE_LOOKBACK_SENTENCES } from './names.ts';
-import { HOSTILE_ACT_VERBS } from './relations.ts';
+import { HOSTILE_ACT_WORDS } from './relations.ts';
 import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -415,10 +415,7 @@ function findExpressions(context: Context, actors: ActorMention[], taken: readon
   const free = (span: TextSpan) => !taken.some((other) => spansOverlap(other, span)) && !actors.some((actor) => spansOverlap(actor, span));
   // "where the SDF is fighting the group", "carried out an air strike against the group": the object of a hostile act is not
   // its own clause's subject, as "him" is not
-  const objectOfAct = (start: number) => {
-    const before = tokens[tokenIndexAt(tokens, start) - 1]?.lower ?? '';
-    return HOSTILE_ACT_VERBS.has(before) || before === 'against';
-  };
+  const objectOfAct = (start: number) => HOSTILE_ACT_WORDS.has(tokens[tokenIndexAt(tokens, start) - 1]?.lower ?? '');
   for (const actor of actors) {
     if (!isDescription(actor) || !/^the\s/i.test(actor.text) || !lastWordFits(actor.text)) continue;
     const words = actor.text.toLowerCase().split(/\s+/);

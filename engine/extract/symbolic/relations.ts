@@ -51,8 +51,8 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
   'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
   'repelled', 'repulsed'];
-/** The one-word hostile acts among the cues ("fighting the group"): what follows one is its object. */
-export const HOSTILE_ACT_VERBS = new Set(OPPOSITION_CUES.filter((cue) => !cue.includes(' ') && cue !== 'against' && cue !== 'clash'));
+/** The one-word hostile acts among the cues, and "against" ("fighting the group", "a strike against the group"): what follows one is its object. */
+export const HOSTILE_ACT_WORDS = new Set(OPPOSITION_CUES.filter((cue) => !cue.includes(' ') && cue !== 'clash'));
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
 const NOUN_MARKERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'of', 'this', 'that']);
 /** Words before "against" that make it a lawsuit, a protest, a vote or a warning, not hostility ("filed a case against", "voted against"). */

@@ -19,7 +19,7 @@
 %   rejected   defeated by an accepted argument
 %   disputed   neither (undecided): e.g. two accounts that contradict each other with equal weight
 % A claim or event no CONTRADICTS edge links has no status: nothing disputes it.
-% Computed once per graph view (view_memo/3) in time linear in the arguments and defeats,
+% Computed once per graph view (view_set/3) in time linear in the arguments and defeats,
 % within the solve call's inference and time limits like every rule.
 
 % argument_statuses(-Rows): [Id, Status, Weight, Sources] for each argument, sorted by Id; Weight

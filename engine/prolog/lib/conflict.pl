@@ -7,13 +7,7 @@
 
 % ---- sets kept for the view ------------------------------------------------
 
-% view_set(+Key, :Compute, -Value): Value as call(Compute, V) computes it, once per graph view, kept
-% under Key (view_memo/3 of lib/graph.pl: read again without the copy a table makes). Compute is
-% called with a fresh variable and Value unified after, so that a caller passing a bound Value (a
-% test, "is the set empty?") never has its guess computed, or its failure kept, as the answer for
-% the whole view.
-:- meta_predicate view_set(?, 1, ?).
-view_set(Key, Compute, Value) :- strip_module(Compute, Module, Closure), view_memo(Key, Found, Module:call(Closure, Found)), Value = Found.
+% view_set/3 (lib/graph.pl) keeps a set for the graph view: the rules' sets below use it.
 
 % ---- nodes of each kind --------------------------------------------------
 

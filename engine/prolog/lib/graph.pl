@@ -89,6 +89,13 @@ view_memo(Key, Value, Goal) :-
     ),
     Found = answer(Value).
 
+% view_set(+Key, :Compute, -Value): Value as call(Compute, V) computes it, once per graph view, kept
+% under Key (view_memo/3: read again without the copy a table makes). Compute is called with a
+% fresh variable and Value unified after, so that a caller passing a bound Value (a test, "is the
+% set empty?") never has its guess computed, or its failure kept, as the answer for the whole view.
+:- meta_predicate view_set(?, 1, ?).
+view_set(Key, Compute, Value) :- strip_module(Compute, Module, Closure), view_memo(Key, Found, Module:call(Closure, Found)), Value = Found.
+
 memo_slot(Module, Key, Slot) :-
     Key =.. [Name|Args],
     maplist(memo_print, Args, Prints),
@@ -142,14 +149,15 @@ filter_ids_(Ids, Condition, Kept) :-
 % keywords, names of nodes of name_keywords labels); a mentions condition on other words scans
 % the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor
 indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
-indexed_words_(Keywords) :- forall(member(W, Keywords), ( atom(W), ( g_indexed(W) -> true ; g_named(W) ) )).
+indexed_words_(Keywords) :- forall(member(W, Keywords), indexed_word(W)).
+indexed_word(W) :- atom(W), ( g_indexed(W) -> true ; g_named(W) ).
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
 % (memoised: a framework's word list is asked for again by its indicators, its findings and per
 % actor), and mentioned_trie/2 the same in a trie, for a lookup per id in C
-mentioned_by(Keywords, Ids) :- view_memo(mentioned_by(Keywords), Ids, mentioned_by_(Keywords, Ids)).
+mentioned_by(Keywords, Ids) :- view_set(mentioned_by(Keywords), mentioned_by_(Keywords), Ids).
 mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
-mentioned_trie(Keywords, Trie) :- view_memo(mentioned_trie(Keywords), Trie, mentioned_trie_(Keywords, Trie)).
+mentioned_trie(Keywords, Trie) :- view_set(mentioned_trie(Keywords), mentioned_trie_(Keywords), Trie).
 mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
 % mentioning_each(+Ids, +Words, -Pairs): Word-Hits for each of Words, in their order, Hits what
@@ -164,7 +172,7 @@ mentioning_each(Ids, Words, Pairs) :-
     maplist(word_hits(Ids, Index), Words, Pairs).
 
 word_hits(Ids, Index, Word, Word-Hits) :-
-    (   atom(Word), ( g_indexed(Word) -> true ; g_named(Word) )
+    (   indexed_word(Word)
     ->  ( get_assoc(Word, Index, Hits) -> true ; Hits = [] )
     ;   filter_ids(Ids, mentions([Word]), Hits)
     ).

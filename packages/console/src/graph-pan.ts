@@ -39,8 +39,9 @@ export interface MovingPicture {
  * rests (RESTING_MS after its last move, with the button up) and the graph is drawn again.
  */
 export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HTMLElement): MovingPicture | undefined {
+  const internals = sigmaInternals(renderer);
   // sigma's handler scheduling a render at each camera update
-  const scheduleRender = sigmaInternals(renderer).activeListeners?.camera;
+  const scheduleRender = internals.activeListeners?.camera;
   const canvases = renderer.getCanvases();
   const picture = document.createElement('canvas');
   // opaque, so that the compositor draws nothing of the page under it
@@ -79,7 +80,7 @@ export function moveThePictureWhileTheCameraMoves(renderer: Sigma, container: HT
     paint.fillRect(0, 0, width, height);
     for (const layer of copied) paint.drawImage(layer, 0, 0);
   };
-  const render = () => sigmaInternals(renderer).render();
+  const render = () => internals.render();
 
   let drawnAt: CameraState = camera.getState();
   // a copy costs tens to hundreds of milliseconds on a loaded CPU-drawn page: not of the result's
