@@ -74,7 +74,7 @@ import { validTime } from '../engine/store/view.ts';
 import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
-import { cpuMsSince, median, timedCpu } from './stats.ts';
+import { median, timedCpu } from './stats.ts';
 import { coldStartRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
@@ -289,17 +289,13 @@ try {
       let inProcessInferences = 0;
       let inProcessCpuMs = 0;
       for (const manifest of manifests) {
-        let run: FrameworkRun | undefined;
-        let error: string | undefined;
-        const started = performance.now();
-        const cpu = process.cpuUsage();
-        try {
-          run = runFramework(catalog.registry, manifest, view, limits);
-        } catch (thrown) {
-          error = `${(thrown as Error).name}: ${(thrown as Error).message}`; // not a limit: runFramework lets it through
-        }
-        const spent = performance.now() - started;
-        const cpuMs = cpuMsSince(cpu);
+        const { value: { run, error }, ms: spent, cpuMs } = timedCpu((): { run?: FrameworkRun; error?: string } => {
+          try {
+            return { run: runFramework(catalog.registry, manifest, view, limits) };
+          } catch (thrown) {
+            return { error: `${(thrown as Error).name}: ${(thrown as Error).message}` }; // not a limit: runFramework lets it through
+          }
+        });
         inProcessMs += spent;
         inProcessCpuMs += cpuMs;
         inProcessInferences += run?.inferences ?? 0;
@@ -310,17 +306,17 @@ try {
 
       // after one write (a new Issue node, logged as a replica applies a write): the engine takes the one record, then every framework again
       putLogged(view.graph, [{ id: 'bench-written-issue', labels: ['Issue'], properties: { label: 'a written issue' }, confidence: 0.9, provenance: [], recorded_at: new Date(0).toISOString() }], []);
-      const afterWriteCpu = process.cpuUsage();
-      catalog.registry.handOver(view);
-      const afterWriteHandOverCpuMs = cpuMsSince(afterWriteCpu);
+      let afterWriteHandOverCpuMs = 0;
       let afterWriteInferences = 0;
       let afterWriteStopped = 0;
-      for (const manifest of manifests) {
-        const run = runFramework(catalog.registry, manifest, view, limits);
-        afterWriteInferences += run.inferences;
-        if (run.error) afterWriteStopped++;
-      }
-      const afterWriteCpuMs = cpuMsSince(afterWriteCpu);
+      const { cpuMs: afterWriteCpuMs } = timedCpu(() => {
+        afterWriteHandOverCpuMs = timedCpu(() => catalog.registry.handOver(view)).cpuMs;
+        for (const manifest of manifests) {
+          const run = runFramework(catalog.registry, manifest, view, limits);
+          afterWriteInferences += run.inferences;
+          if (run.error) afterWriteStopped++;
+        }
+      });
 
       // the baseline
       indexPass(view.graph); // warm-up
@@ -332,9 +328,9 @@ try {
       }
       return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, afterWriteHandOverCpuMs, afterWriteCpuMs, afterWriteInferences, afterWriteStopped, baselineMs: median(baseline) };
     };
-    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, ...afterWrite }: Awaited<ReturnType<typeof inProcess>>) =>
+    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, afterWriteHandOverCpuMs, afterWriteCpuMs, afterWriteInferences, afterWriteStopped }: Awaited<ReturnType<typeof inProcess>>) =>
       `   in-process (main thread): the view loaded as facts in ${ms(loadMs)} ms (${ms(loadCpuMs)} ms CPU), then every framework once: ${ms(inProcessMs)} ms (${ms(inProcessCpuMs)} ms CPU), ${count(inferences)} inferences (${count(Math.round(inferences / (inProcessMs / 1000)))} inferences/s)\n` +
-      `   after one write (an Issue node): its hand-over ${ms(afterWrite.afterWriteHandOverCpuMs)} ms CPU, with every framework again ${ms(afterWrite.afterWriteCpuMs)} ms CPU, ${count(afterWrite.afterWriteInferences)} inferences${afterWrite.afterWriteStopped ? `, ${afterWrite.afterWriteStopped} stopped by a limit` : ''}`;
+      `   after one write (an Issue node): its hand-over ${ms(afterWriteHandOverCpuMs)} ms CPU, with every framework again ${ms(afterWriteCpuMs)} ms CPU, ${count(afterWriteInferences)} inferences${afterWriteStopped ? `, ${afterWriteStopped} stopped by a limit` : ''}`;
     if (IN_PROCESS_ONLY) {
       const measured = await inProcess();
       const { inProcessMs, baselineMs } = measured;

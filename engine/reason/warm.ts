@@ -64,7 +64,8 @@ export async function warmGraphs(
   const ordered = [...recent.filter(isRemembered), ...recent.filter((graph) => !isRemembered(graph))];
   if (ordered.length === 0 || !(await source.workersStarted(workers.count, WORKERS_START_WAIT_MS))) return [];
   const engines = workers.threadIds();
-  const spread = Math.max(1, Math.floor(engines.length / ENGINES_PER_GRAPH));
+  // how many graphs get an engine of their own first (never more than the engines)
+  const spread = Math.min(engines.length, Math.max(1, Math.floor(engines.length / ENGINES_PER_GRAPH)));
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
   for (const graph of ordered) {
@@ -77,14 +78,15 @@ export async function warmGraphs(
       if (loaded.factCount > left) continue;
       await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
-      if (warmed.length < Math.min(spread, engines.length) && spreading()) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
+      if (warmed.length < spread && spreading()) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error; // (a snapshot left by a graph deleted meanwhile: nothing to warm)
     }
   }
   const shared = Math.min(spread, warmed.length);
-  for (let engine = shared; engine < engines.length && shared > 0 && !stopped() && spreading(); engine++) {
+  if (shared === 0) return warmed;
+  for (let engine = shared; engine < engines.length && !stopped() && spreading(); engine++) {
     const graph = warmed[engine % shared]!;
     await source.hold(graph.tenant, graph.graphId, engines[engine]!).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error; // (deleted meanwhile)

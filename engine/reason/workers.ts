@@ -159,11 +159,14 @@ export class ViewRouter {
   readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
     const free = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
     if (free.length === 0) return null;
-    const viewless = free.find((worker) => this.view(worker.id) === undefined);
     const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
+    let viewless: PiscinaWorker | undefined;
+    for (const worker of free) {
+      const view = this.view(worker.id);
+      if (graph !== undefined && view === graph) return worker;
+      if (view === undefined) viewless ??= worker;
+    }
     if (graph === undefined) return viewless ?? free[0]!;
-    const holder = free.find((worker) => this.view(worker.id) === graph);
-    if (holder) return holder;
     const chosen = viewless ?? this.secondEngine(graph, free);
     if (chosen === undefined) return null;
     this.given.set(chosen.id, graph);
@@ -173,7 +176,10 @@ export class ViewRouter {
   /** A free worker to take the view of `graph` too, while fewer than ENGINES_PER_GRAPH live workers hold or take it. */
   private secondEngine(graph: string, free: PiscinaWorker[]): PiscinaWorker | undefined {
     const holders = new Map<string | undefined, number>();
-    for (const worker of this.live()) holders.set(this.view(worker), (holders.get(this.view(worker)) ?? 0) + 1);
+    for (const worker of this.live()) {
+      const view = this.view(worker);
+      holders.set(view, (holders.get(view) ?? 0) + 1);
+    }
     if ((holders.get(graph) ?? 0) >= ENGINES_PER_GRAPH) return undefined;
     return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0];
   }
