@@ -125,7 +125,7 @@ const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldie
 const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
 
 /** Words that open a clause of their own: a verb after one has another subject. */
-const CLAUSE_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
+const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
   'if', 'unless', 'said', 'says', 'told', ';']);
 
 /**
@@ -139,7 +139,7 @@ export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number)
   // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too.
   let coordinated = actFirst;
   while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
-  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and' && !tokens.slice(actorEnd, coordinated).some((token) => CLAUSE_OPENERS.has(token.lower))) return true;
+  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and' && !tokens.slice(actorEnd, coordinated).some((token) => OTHER_SUBJECT_OPENERS.has(token.lower))) return true;
   const commas: number[] = [];
   for (let k = actorEnd; k < actFirst; k++) if (tokens[k].text === ',') commas.push(k);
   if (commas.length % 2 === 1) return false;
