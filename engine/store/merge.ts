@@ -9,7 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
+import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
 /** Default confidence of a record imported without one: the client states it as fact. */
@@ -208,11 +208,6 @@ function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRec
 /** Fields that tell provenance records apart cheaply: records that differ in them are never equal. */
 function provenanceSketch(record: Provenance): string {
   return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
-}
-
-function hasNoKeys(object: object | undefined): boolean {
-  for (const _ in object) return false;
-  return true;
 }
 
 export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {

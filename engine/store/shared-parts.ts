@@ -9,10 +9,15 @@ import type { EdgeRecord, NodeRecord, PropertyValue, Provenance } from '../ontol
 export const NO_PROVENANCE = Object.freeze([]) as unknown as Provenance[];
 export const NO_PROPERTIES = Object.freeze({}) as Record<string, PropertyValue>;
 
+/** Whether `object` is absent or has no enumerable key (without listing its keys). */
+export function hasNoKeys(object: object | undefined): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
 /** `properties`, or the shared empty object when it has no key. */
 export function sharedProperties(properties: Record<string, PropertyValue>): Record<string, PropertyValue> {
-  for (const _ in properties) return properties;
-  return NO_PROPERTIES;
+  return hasNoKeys(properties) ? NO_PROPERTIES : properties;
 }
 
 /** `provenance`, or the shared empty list when it is empty. */
