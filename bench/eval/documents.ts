@@ -2,27 +2,32 @@ import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
 import { mentionOfEntity, nerFamily } from '../../engine/extract/structure/combine.ts';
 import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
 import type { Findings, NeuralEntity, TextSpan } from '../../engine/extract/types.ts';
-import { REFERENCE_KINDS, type GoldDocument, type ReferenceKind } from './gold-source.ts';
-import type { ResolvedRecord } from './relations.ts';
-import { addCounts, maximumMatching, metricsOf, type Counts, type GoldSentence, type Metrics } from './score.ts';
+import { REFERENCE_KINDS, RELATION_TYPES, type GoldDocument, type GoldRelation, type ReferenceKind, type RelationType } from './gold-source.ts';
+import type { RelationOutcome } from './relations.ts';
+import { addCounts, maximumMatching, metricsOf, relationEndsMatch, scoreItems, type Counts, type GoldSentence, type KindOutcome, type Metrics } from './score.ts';
 import { SPAN_CLASSES, ZERO_SPAN_OUTCOME, scoreSpans, spanClassOfActor, type ClassedSpan, type SpanClass, type SpanOutcome } from './spans.ts';
 
 /**
  * Scoring of the held-out documents (corpora/gold/documents.jsonl): named-mention spans per
  * class, recall of pronoun, office and nominal references through the nodes they resolve
- * to, and claim speaker accuracy. Predicted nodes are mapped to gold entities by span
- * overlap with the entities' named mentions. Pure functions, plus adapters from each
+ * to, claim speaker accuracy, and relations per type. Predicted nodes are mapped to gold
+ * entities by span overlap with the entities' named mentions; references, speakers and
+ * relation ends are all judged through that mapping. Pure functions, plus adapters from each
  * extraction layer's output to `DocumentPrediction`.
  */
 
-/** A node of the result (or, for layers without nodes, one mention): every span it was read from. */
-export interface PredictedNode { id: string; class: SpanClass; spans: TextSpan[] }
+/** A node of the result (or, for layers without nodes, one mention): every span it was read from; `label` is shown in reports. */
+export interface PredictedNode { id: string; class: SpanClass; spans: TextSpan[]; label?: string }
 /** A claim: its type, where it was read (the gold cue must lie in it) and its speaker node. */
 export interface PredictedDocumentClaim { type: string; span: TextSpan; speaker: string | null }
+/** An OPPOSES, ALLIED_WITH or MEMBER_OF edge between two nodes (null: an end that is none of the prediction's nodes). */
+export interface PredictedDocumentRelation { type: string; from: string | null; to: string | null }
 export interface DocumentPrediction {
   nodes: PredictedNode[];
   /** null: the layer finds no claims (claims are not measured). */
   claims: PredictedDocumentClaim[] | null;
+  /** Absent: the layer writes no relations (every gold relation is missed). */
+  relations?: PredictedDocumentRelation[];
   /** Whether the layer links mentions into nodes at all: without that, reference recall is not measured. */
   resolves: boolean;
 }
@@ -34,6 +39,8 @@ export interface DocumentOutcome {
   references: Record<ReferenceKind, ReferenceCounts> | null;
   /** gold claims; those matched by type at their cue; of those with a gold speaker, how many have it; null: the layer finds no claims. */
   claims: { gold: number; matched: number; withSpeaker: number; speakerRight: number } | null;
+  /** Per relation type, by gold entity (`scoreDocumentRelations`). */
+  relations: RelationOutcome;
   missed: string[];
 }
 
@@ -92,7 +99,44 @@ export function scoreDocument(document: GoldDocument, prediction: DocumentPredic
       else missed.push(`speaker of ${gold.type} "${gold.cue.surface}" → ${gold.speaker}`);
     });
   }
-  return { spans, references, claims, missed };
+  return { spans, references, claims, relations: scoreDocumentRelations(document, prediction, entityOf), missed };
+}
+
+/**
+ * Relations per type, each end judged by the gold entity its node maps to (`mapNodesToEntities`,
+ * as for references and speakers), never by name: a node mapped to no gold entity matches
+ * nothing, and a node mapped to another entity does not match however alike the names.
+ * OPPOSES and ALLIED_WITH match in either direction, MEMBER_OF from member to organisation
+ * (score.ts `relationEndsMatch`), one to one; a second edge of a found relation (the other
+ * direction, another pair of nodes of the same two entities) counts neither way. The
+ * outcome's missed and spurious lists are exactly what its counts count, each end shown
+ * with its gold entity id.
+ */
+export function scoreDocumentRelations(
+  document: GoldDocument,
+  prediction: DocumentPrediction,
+  entityOf: ReadonlyMap<string, string> = mapNodesToEntities(document, prediction.nodes),
+): RelationOutcome {
+  const entityName = new Map(document.entities.map((entity) => [entity.id, entity.name]));
+  const nodeLabel = new Map(prediction.nodes.map((node) => [node.id, node.label ?? node.id]));
+  const mapped = (prediction.relations ?? []).map((relation) => ({
+    type: relation.type,
+    from: relation.from === null ? null : entityOf.get(relation.from) ?? null,
+    to: relation.to === null ? null : entityOf.get(relation.to) ?? null,
+    shown: { from: relation.from, to: relation.to },
+  }));
+  type Mapped = (typeof mapped)[number];
+  const sameEnd = (gold: string, predicted: string | null) => predicted !== null && predicted === gold;
+  const matches = (gold: GoldRelation, predicted: Mapped) => gold.type === predicted.type && relationEndsMatch(gold.type, gold, predicted, sameEnd);
+  const showGold = (relation: GoldRelation) => `${entityName.get(relation.from)} [${relation.from}] ${relation.type} ${entityName.get(relation.to)} [${relation.to}]`;
+  const showEnd = (node: string | null, entity: string | null) => `${node === null ? '(no node)' : nodeLabel.get(node) ?? node} [→ ${entity ?? 'no gold entity'}]`;
+  const showPredicted = (relation: Mapped) => `${showEnd(relation.shown.from, relation.from)} ${relation.type} ${showEnd(relation.shown.to, relation.to)}`;
+  const types = Object.fromEntries(RELATION_TYPES.map((type): [RelationType, KindOutcome] => [type, scoreItems(
+    document.relations.filter((relation) => relation.type === type),
+    mapped.filter((relation) => relation.type === type),
+    matches, { gold: showGold, predicted: showPredicted }, matches,
+  )])) as Record<RelationType, KindOutcome>;
+  return { types, trapViolations: [], reported: { gold: 0, found: 0 } };
 }
 
 // ---------------------------------------------------------------- aggregation
@@ -145,9 +189,10 @@ export function aggregateDocuments(outcomes: readonly DocumentOutcome[]): Docume
 
 /**
  * A document as one record of the sentence sets' format, for the existing name-matching tables
- * (actors, persons, organisations, claims, locations, relations): every entity once, its
- * first mention as its text and its other forms as aliases. Events and dates are not
- * annotated on the documents (their lists are empty and their kinds not reported).
+ * (actors, persons, organisations, claims, locations): every entity once, its first mention as
+ * its text and its other forms as aliases. Events and dates are not annotated on the documents
+ * (their lists are empty and their kinds not reported); relations are left out: they are scored
+ * by gold entity, per type (`scoreDocumentRelations`), not by name.
  */
 export function sentenceOfDocument(document: GoldDocument): GoldSentence {
   const entity = new Map(document.entities.map((item) => [item.id, item]));
@@ -167,30 +212,6 @@ export function sentenceOfDocument(document: GoldDocument): GoldSentence {
     events: [],
     locations: document.entities.filter((item) => item.type === 'LOC').map((item) => ({ text: textOf(item.id), type: item.subtype })),
     dates: [],
-    relations: document.relations.flatMap((relation) => (relation.type === 'MEMBER_OF'
-      ? []
-      : [{ type: relation.type, from: textOf(relation.from), to: textOf(relation.to) }])),
-  };
-}
-
-/**
- * A document as one record of the relation set, every relation type included (MEMBER_OF too),
- * each end with all its entity's names, so that relations are scored per type as on relations.jsonl.
- * The documents carry no `not` entries.
- */
-export function relationRecordOfDocument(document: GoldDocument): ResolvedRecord {
-  const entity = new Map(document.entities.map((item) => [item.id, item]));
-  const namesOf = (id: string) => {
-    const { name, mentions } = entity.get(id)!;
-    return [...new Set([...mentions.map((mention) => mention.surface), name])];
-  };
-  return {
-    id: document.id,
-    conflict: document.conflict,
-    document_date: document.document_date,
-    text: document.text,
-    relations: document.relations.map((relation) => ({ type: relation.type, from: namesOf(relation.from), to: namesOf(relation.to) })),
-    not: [],
   };
 }
 
@@ -199,17 +220,19 @@ export function relationRecordOfDocument(document: GoldDocument): ResolvedRecord
 /** The symbolic layer's findings: each mention its own node (the layer links nothing), claims with their speaker's mention. */
 export function documentPredictionFromFindings(findings: Findings): DocumentPrediction {
   const nodes: PredictedNode[] = [
-    ...findings.actors.map((actor, index) => ({ id: `actor-${index}`, class: spanClassOfActor(actor.actor_type), spans: [{ start: actor.start, end: actor.end }] })),
-    ...findings.locations.map((location, index) => ({ id: `location-${index}`, class: 'LOC' as const, spans: [{ start: location.start, end: location.end }] })),
+    ...findings.actors.map((actor, index) => ({ id: `actor-${index}`, class: spanClassOfActor(actor.actor_type), spans: [{ start: actor.start, end: actor.end }], label: actor.text })),
+    ...findings.locations.map((location, index) => ({ id: `location-${index}`, class: 'LOC' as const, spans: [{ start: location.start, end: location.end }], label: location.text })),
   ];
-  const speakerNode = (speaker: TextSpan | undefined) => {
-    if (!speaker) return null;
-    const index = findings.actors.findIndex((actor) => spansOverlap(actor, speaker));
+  /** The actor mention at a span (a claim's speaker, a relation's end): its node. */
+  const actorNode = (span: TextSpan | undefined) => {
+    if (!span) return null;
+    const index = findings.actors.findIndex((actor) => spansOverlap(actor, span));
     return index === -1 ? null : `actor-${index}`;
   };
   return {
     nodes,
-    claims: findings.claims.map((claim) => ({ type: claim.type, span: { start: claim.start, end: claim.end }, speaker: speakerNode(claim.speaker) })),
+    claims: findings.claims.map((claim) => ({ type: claim.type, span: { start: claim.start, end: claim.end }, speaker: actorNode(claim.speaker) })),
+    relations: findings.relations.map((relation) => ({ type: relation.type, from: actorNode(relation.from), to: actorNode(relation.to) })),
     resolves: false,
   };
 }
@@ -234,13 +257,18 @@ export function documentPredictionFromResult(result: ExtractionResult): Document
   const claims: PredictedDocumentClaim[] = [];
   for (const node of result.graph.nodes) {
     const [label] = node.labels;
-    if (label === 'Actor') nodes.push({ id: node.id, class: spanClassOfActor(String(node.properties.actor_type)), spans: spansOf(node.provenance) });
-    else if (label === 'Location') nodes.push({ id: node.id, class: 'LOC', spans: spansOf(node.provenance) });
+    const name = typeof node.properties.label === 'string' ? node.properties.label : node.id;
+    if (label === 'Actor') nodes.push({ id: node.id, class: spanClassOfActor(String(node.properties.actor_type)), spans: spansOf(node.provenance), label: name });
+    else if (label === 'Location') nodes.push({ id: node.id, class: 'LOC', spans: spansOf(node.provenance), label: name });
     else if (label === 'Claim') {
       const [span] = spansOf(node.provenance);
       const { speaker, type } = node.properties;
       if (span) claims.push({ type: String(type), span, speaker: typeof speaker === 'string' ? speaker : null });
     }
   }
-  return { nodes, claims, resolves: true };
+  const nodeIds = new Set(nodes.map((node) => node.id));
+  const relations = result.graph.edges
+    .filter((edge) => edge.type === 'OPPOSES' || edge.type === 'ALLIED_WITH' || edge.type === 'MEMBER_OF')
+    .map((edge) => ({ type: edge.type, from: nodeIds.has(edge.from) ? edge.from : null, to: nodeIds.has(edge.to) ? edge.to : null }));
+  return { nodes, claims, relations, resolves: true };
 }

@@ -243,8 +243,8 @@ export interface RelationSummary {
   traps: { entries: number; violations: number; byKind: Partial<Record<TrapKind, number>> };
 }
 
-/** Micro-averaged figures over records, per type and over the types scored. */
-export function summariseRelations(records: readonly RelationRecord[], outcomes: readonly RelationOutcome[], types: readonly RelationType[] = RELATION_TYPES): RelationSummary {
+/** Micro-averaged figures over records, per type and over the types scored (`records`: for their count and trap entries). */
+export function summariseRelations(records: readonly Pick<RelationRecord, 'not'>[], outcomes: readonly RelationOutcome[], types: readonly RelationType[] = RELATION_TYPES): RelationSummary {
   const totals = Object.fromEntries(RELATION_TYPES.map((type) => [type, ZERO_COUNTS])) as Record<RelationType, Counts>;
   let all = ZERO_COUNTS;
   const byKind: Partial<Record<TrapKind, number>> = {};

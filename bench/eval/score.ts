@@ -315,14 +315,19 @@ export function relationNames(text: string, actors: readonly GoldActor[]): strin
 export interface NamedRelation { type: string; from: readonly string[]; to: readonly string[] }
 
 /**
- * Whether a predicted relation is a gold one: the same type and both ends matched by name.
- * Alliances and oppositions match in either direction (who struck whom is the event's
- * business); memberships only from member to organisation. The one rule of every relation score.
+ * Whether a predicted relation's ends are a gold relation's, given how one end is matched
+ * (by name here, by gold entity in ./documents.ts). Alliances and oppositions match in either
+ * direction (who struck whom is the event's business); memberships only from member to
+ * organisation. The one direction rule of every relation score.
  */
+export function relationEndsMatch<G, P>(type: string, gold: { from: G; to: G }, predicted: { from: P; to: P }, sameEnd: (gold: G, predicted: P) => boolean): boolean {
+  if (sameEnd(gold.from, predicted.from) && sameEnd(gold.to, predicted.to)) return true;
+  return type !== 'MEMBER_OF' && sameEnd(gold.from, predicted.to) && sameEnd(gold.to, predicted.from);
+}
+
+/** Whether a predicted relation is a gold one: the same type and both ends matched by name (the sentence sets). */
 export function relationMatches(gold: NamedRelation, predicted: NamedRelation): boolean {
-  if (gold.type !== predicted.type) return false;
-  if (anyNamesMatch(gold.from, predicted.from) && anyNamesMatch(gold.to, predicted.to)) return true;
-  return gold.type !== 'MEMBER_OF' && anyNamesMatch(gold.from, predicted.to) && anyNamesMatch(gold.to, predicted.from);
+  return gold.type === predicted.type && relationEndsMatch(gold.type, gold, predicted, anyNamesMatch);
 }
 
 /** Actors of one coarse class, matched by name among the predictions of that class. */

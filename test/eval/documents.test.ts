@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateDocuments, mapNodesToEntities, relationRecordOfDocument, scoreDocument, sentenceOfDocument, type DocumentPrediction } from '../../bench/eval/documents.ts';
-import { scoreRelationRecord } from '../../bench/eval/relations.ts';
+import {
+  aggregateDocuments,
+  mapNodesToEntities,
+  scoreDocument,
+  scoreDocumentRelations,
+  sentenceOfDocument,
+  type DocumentPrediction,
+} from '../../bench/eval/documents.ts';
+import { summariseRelations } from '../../bench/eval/relations.ts';
+import { namesMatch } from '../../bench/eval/score.ts';
 import { parseSource } from '../../bench/eval/gold-source.ts';
 
 const [document] = parseSource(`=== t-1
@@ -88,7 +96,7 @@ describe('scoreDocument', () => {
 });
 
 describe('sentenceOfDocument', () => {
-  it('lists each entity once with its other forms as aliases, claims by speaker name, relations but MEMBER_OF', () => {
+  it('lists each entity once with its other forms as aliases, claims by speaker name, and no relations (scored by entity)', () => {
     const sentence = sentenceOfDocument(document);
     expect(sentence.actors).toEqual([
       { text: 'Alpha Front', type: 'armed_group', aliases: [] },
@@ -97,23 +105,93 @@ describe('sentenceOfDocument', () => {
     ]);
     expect(sentence.locations).toEqual([{ text: 'Bravo', type: 'city' }]);
     expect(sentence.claims.map((claim) => claim.speaker)).toEqual(['Mara Quell', 'Alpha Front']);
-    expect(sentence.relations).toEqual([{ type: 'OPPOSES', from: 'Alpha Front', to: 'Mara Quell' }]);
+    expect(sentence.relations).toBeUndefined();
   });
 });
 
-describe('relationRecordOfDocument', () => {
-  it('keeps every relation type, MEMBER_OF included, each end with all its names, for per-type scoring', () => {
-    const record = relationRecordOfDocument(document);
-    expect(record.relations).toEqual([
-      { type: 'OPPOSES', from: ['Alpha Front'], to: ['Mara Quell'] },
-      { type: 'MEMBER_OF', from: ['Mara Quell'], to: ['Kesh Guard'] },
+describe('scoreDocumentRelations', () => {
+  const [relations] = parseSource(`=== t-2
+conflict: Test
+genre: wire
+date: 2024-01-02
+entity idf ORG armed_forces Israeli troops
+entity hez ORG armed_group Hezbollah
+entity kh ORG armed_group Kata'ib Hezbollah
+entity us ORG state United States
+entity saree PER individual Yahya Saree
+relation r1 OPPOSES hez idf
+relation r2 OPPOSES us kh
+relation r3 MEMBER_OF saree hez
+---
+[Israeli troops|idf] said they had been [fired on|r:r1] by [Hezbollah|hez] near the border. The [United States|us] [struck|r:r2] [Kata'ib Hezbollah|kh] in the east, and it said more strikes were possible.
+
+[Yahya Saree|saree], a [spokesman|r:r3] of [Hezbollah|hez], said the group would respond.
+
+${'Filler words follow here. '.repeat(30)}`);
+  const mention = (id: string, index = 0) => {
+    const { start, end } = relations.entities.find((entity) => entity.id === id)!.mentions[index];
+    return { start, end };
+  };
+  const pronoun = relations.text.indexOf(' it ') + 1;
+  const nodes: DocumentPrediction['nodes'] = [
+    { id: 'idf', class: 'ORG', spans: [mention('idf')], label: 'Israeli troops' },
+    { id: 'hez', class: 'ORG', spans: [mention('hez'), mention('hez', 1)], label: 'Hezbollah' },
+    { id: 'hez-again', class: 'ORG', spans: [mention('hez', 1)], label: 'Hezbollah' },
+    { id: 'us', class: 'ORG', spans: [mention('us')], label: 'United States' },
+    { id: 'saree', class: 'PER', spans: [mention('saree')], label: 'Yahya Saree' },
+    // A node read only from a pronoun: the old scorer matched it by its quote ("it" is the initials of "Israeli troops").
+    { id: 'it', class: 'ORG', spans: [{ start: pronoun, end: pronoun + 2 }], label: 'it' },
+  ];
+  const score = (edges: NonNullable<DocumentPrediction['relations']>) => scoreDocumentRelations(relations, { nodes, claims: null, resolves: true, relations: edges });
+
+  it('matches an end through the node mapped to its gold entity, never through a pronoun quote', () => {
+    expect(namesMatch('it', 'Israeli troops')).toBe(true);
+    const outcome = score([{ type: 'OPPOSES', from: 'hez', to: 'it' }]);
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 2 });
+    expect(outcome.types.OPPOSES.spurious).toEqual(['Hezbollah [→ hez] OPPOSES it [→ no gold entity]']);
+    expect(score([{ type: 'OPPOSES', from: 'hez', to: 'idf' }]).types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 1 });
+  });
+
+  it('does not match a node mapped to another entity, however alike the names', () => {
+    expect(namesMatch('Hezbollah', "Kata'ib Hezbollah")).toBe(true);
+    const outcome = score([{ type: 'OPPOSES', from: 'us', to: 'hez' }, { type: 'OPPOSES', from: 'us', to: null }]);
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 2, fn: 2 });
+    expect(outcome.types.OPPOSES.spurious).toEqual([
+      'United States [→ us] OPPOSES Hezbollah [→ hez]',
+      'United States [→ us] OPPOSES (no node) [→ no gold entity]',
     ]);
-    const outcome = scoreRelationRecord(record, [
-      { type: 'MEMBER_OF', from: ['Quell'], to: ['Kesh Guard'] },
-      { type: 'ALLIED_WITH', from: ['Alpha Front'], to: ['Mara Quell'] },
+    expect(outcome.types.OPPOSES.missed).toContain("United States [us] OPPOSES Kata'ib Hezbollah [kh]");
+  });
+
+  it('matches OPPOSES either way and MEMBER_OF from member to organisation only', () => {
+    expect(score([{ type: 'OPPOSES', from: 'idf', to: 'hez' }]).types.OPPOSES.tp).toBe(1);
+    const reversed = score([{ type: 'MEMBER_OF', from: 'hez', to: 'saree' }]).types.MEMBER_OF;
+    expect(reversed).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(score([{ type: 'MEMBER_OF', from: 'saree', to: 'hez' }]).types.MEMBER_OF).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+  });
+
+  it('lists exactly the errors it counts: a second edge of a found pair is in neither', () => {
+    const outcome = score([
+      { type: 'OPPOSES', from: 'hez', to: 'idf' },
+      { type: 'OPPOSES', from: 'idf', to: 'hez' },
+      { type: 'OPPOSES', from: 'hez-again', to: 'idf' },
+      { type: 'OPPOSES', from: 'it', to: 'us' },
+      { type: 'ALLIED_WITH', from: 'us', to: 'idf' },
     ]);
-    expect(outcome.types.MEMBER_OF).toMatchObject({ tp: 1, fp: 0, fn: 0 });
-    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 0, fn: 1 });
-    expect(outcome.types.ALLIED_WITH).toMatchObject({ tp: 0, fp: 1, fn: 0 });
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 1, fp: 1, fn: 1 });
+    expect(outcome.types.OPPOSES.spurious).toEqual(['it [→ no gold entity] OPPOSES United States [→ us]']);
+    for (const type of ['OPPOSES', 'ALLIED_WITH', 'MEMBER_OF'] as const) {
+      expect(outcome.types[type].fp).toBe(outcome.types[type].spurious.length);
+      expect(outcome.types[type].fn).toBe(outcome.types[type].missed.length);
+    }
+    const table = summariseRelations([{ not: [] }], [outcome]).types;
+    expect(table.OPPOSES).toMatchObject({ tp: 1, fp: 1, fn: 1, precision: 0.5 });
+    expect(table.ALLIED_WITH).toMatchObject({ tp: 0, fp: 1, fn: 0 });
+  });
+
+  it('is part of scoreDocument, with every gold relation missed by a layer that writes none', () => {
+    const outcome = scoreDocument(relations, { nodes, claims: null, resolves: false });
+    expect(outcome.relations.types.OPPOSES).toMatchObject({ tp: 0, fp: 0, fn: 2 });
+    expect(outcome.relations.types.MEMBER_OF).toMatchObject({ tp: 0, fp: 0, fn: 1 });
   });
 });
