@@ -9,7 +9,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
-import { datelineDate } from './dateline.ts';
+import { datelineDate } from '../extract/dateline.ts';
 
 /**
  * Extraction committed to a graph. Re-extracting a document the graph already holds
@@ -82,18 +82,22 @@ export async function extractForGraph(
 
 /** What extraction reads of a document: its text, name and date (given, else from its dateline). */
 function extractionInput(document: DocumentToExtract, source = document.source): DocumentInput {
-  const documentDate = document.document_date ?? datelineDate(document.text);
+  return datedInput(document, source, document.document_date ?? datelineDate(document.text));
+}
+
+/** A document's text and name, with `documentDate` when it has one. */
+function datedInput(document: DocumentToExtract, source: string, documentDate: string | undefined): DocumentInput {
   return { text: document.text, source, ...(documentDate ? { document_date: documentDate } : {}) };
 }
 
 /**
- * The graph-independent part of extracting `document` (reading and structuring it),
- * run ahead of its commit in the pipeline's worker pools, so that a batch keeps every
- * worker busy while commits to one graph run one at a time.
+ * The graph-independent part of extracting `document` (reading and structuring it, and dating
+ * it by its dateline when it gives no date), run ahead of its commit in the pipeline's worker
+ * pools, so that a batch keeps every worker busy while commits to one graph run one at a time.
  */
 export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
   const checked = checkText(document.text, document.checked);
-  return context.pipeline.draft(extractionInput(document), { tier, checked, ...(document.title ? { title: document.title } : {}) });
+  return context.pipeline.draft(datedInput(document, document.source, document.document_date), { tier, checked, dateline: true, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -336,7 +340,7 @@ export async function commitDrafts(
       try {
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
         // the draft's date is the document's (given, else read from its dateline when drafted)
-        const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
+        const input = datedInput(document, document.source, document.document_date ?? document.draft.made.document_date);
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
         known = held.knows(documentIdOf(document.draft.made.sha256));
         const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
