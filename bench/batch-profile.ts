@@ -24,6 +24,7 @@ import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
+import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,23 +62,9 @@ const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
   { part: 'pool messages (drafts received, tasks sent)', functions: [], files: /piscina|node:internal\/worker/ },
 ];
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** Milliseconds per part (and GC, idle, the rest) of a profile's samples. */
 function split(profile: Profile, into: Map<string, number>): void {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = profileTree(profile);
   const partOf = new Map<number, string>();
   const classify = (leaf: number): string => {
     const known = partOf.get(leaf);
