@@ -27,9 +27,11 @@
  * With --into-facts N the batch goes into a graph that holds a generated conflict graph of N
  * facts already (bench/conflict-graph.ts, written before the clock starts): a monitoring
  * project's busy graph, whose actors every document is resolved against. What the main thread
- * spends per document should not grow with it.
+ * spends per document should not grow with it. With --contested-name the graph also holds two
+ * actors that claim one name (an alias both carry), as a graph where users imported overlapping
+ * lists does: what the main thread spends per document should not grow with that either.
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --into-facts 0 --v8-default-tier-up]
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --into-facts 0 --contested-name --v8-default-tier-up]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -38,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/ingest/source.ts';
-import { ParleyStore } from '../engine/store/store.ts';
+import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
 import { threadCpu } from './thread-cpu.ts';
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     warm: { type: 'string', default: '0' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
     'into-facts': { type: 'string', default: '0' },
+    'contested-name': { type: 'boolean', default: false },
     'v8-default-tier-up': { type: 'boolean', default: false },
   },
 });
@@ -59,6 +62,10 @@ const WARM = Number(args.warm);
 const CORPUS = path.resolve(args.corpus!);
 const INTO_FACTS = Number(args['into-facts']);
 const existingGraph = INTO_FACTS > 0 ? generate(INTO_FACTS).write : undefined;
+const CONTESTED_NAME: GraphWrite = {
+  nodes: ['North', 'South'].map((wing) => ({ id: `front-${wing.toLowerCase()}`, labels: ['Actor'], properties: { label: `Lakeside Front ${wing}`, actor_type: 'armed_group', aliases: ['Lakeside Front'] } })),
+  edges: [],
+};
 // as `parley analyze-corpus` runs a batch, unless asked for V8's default (to compare)
 if (!args['v8-default-tier-up']) tierUpForBatch();
 
@@ -76,6 +83,7 @@ async function measure(workers: number): Promise<Measure> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-'));
   const store = await ParleyStore.open(path.join(dir, 'store'));
   if (existingGraph) await writeInChunks(store, 'batch', existingGraph);
+  if (args['contested-name']) await store.writeGraph('bench', 'batch', CONTESTED_NAME);
   const { pipeline } = await openExtractionPipeline({ symbolicWorkers: workers });
   try {
     // every worker loads its gazetteers before the clock starts
@@ -115,7 +123,7 @@ const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
-console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {

@@ -12,12 +12,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   startTime: number;
   samples: number[];
@@ -48,11 +48,17 @@ function frameName(node: ProfileNode): string {
 
 const isProject = (url: string) => url.startsWith('file://') && !url.includes('/node_modules/');
 
-/** The `watched` turns explained by the samples of `profile` within each. */
-export function explainTurns(profile: Profile, watched: Watched[]): LongTurn[] {
+/** A profile's nodes by id, and each one's parent: a sample's stack is its node and the parents up from it. */
+export function profileTree(profile: Pick<Profile, 'nodes'>): { byId: Map<number, ProfileNode>; parent: Map<number, number> } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  return { byId, parent };
+}
+
+/** The `watched` turns explained by the samples of `profile` within each. */
+export function explainTurns(profile: Profile, watched: Watched[]): LongTurn[] {
+  const { byId, parent } = profileTree(profile);
   const stepOf = new Map<number, string>();
   const step = (id: number): string => {
     let found = stepOf.get(id);

@@ -1,6 +1,7 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
+import { datelineDate } from './dateline.ts';
 import { graphNames } from './graph-resolution.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
@@ -94,6 +95,11 @@ export interface DraftTask {
   ingestedAt: string;
   title?: string;
   combination?: CombinationPolicy;
+  /**
+   * When the input gives no date, the document is dated by its dateline (datelineDate), read
+   * here: in a worker, not on the thread that commits.
+   */
+  dateline?: boolean;
 }
 
 /** The questions structuring asked of the graph while drafting; each was answered "nothing known". */
@@ -123,7 +129,8 @@ export async function draftDocument(
   find: FindingsReader,
 ): Promise<DocumentDraft> {
   const started = performance.now();
-  const { input } = task;
+  const documentDate = task.input.document_date ?? (task.dateline ? datelineDate(task.input.text) : undefined);
+  const input = documentDate === task.input.document_date ? task.input : { ...task.input, document_date: documentDate };
   const findings = await findInChunks(find, input);
   const questions: GraphQuestions = { names: [], mentions: null, memberships: [] };
   const directory: ActorDirectory = {

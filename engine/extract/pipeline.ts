@@ -63,6 +63,8 @@ export interface DraftOptions {
   title?: string;
   /** As in ExtractOptions. */
   checked?: CheckedText;
+  /** Dates a document the input does not date by its dateline, where it is drafted (DraftTask.dateline). */
+  dateline?: boolean;
 }
 
 export interface ExtractorInfo {
@@ -200,6 +202,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
       input, neural, tier: draftOptions.tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), sha256, documentId: documentIdOf(sha256),
       ...(draftOptions.title ? { title: draftOptions.title } : {}),
       ...(options.combination ? { combination: options.combination } : {}),
+      ...(draftOptions.dateline ? { dateline: true } : {}),
     };
     // a longer document is read chunk by chunk (one symbolic-layer call each) and structured here
     const made = symbolic.draft && input.text.length <= SYMBOLIC_CHUNK_CHARS ? await symbolic.draft(task) : await draftDocument(task, (chunk) => symbolic.find(chunk));

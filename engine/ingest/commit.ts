@@ -4,13 +4,12 @@ import { mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type GrowingActorDirectory, type KnownActor } from '../extract/structure/index.ts';
-import { normaliseForIdentity } from '../store/ids.ts';
 import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
-import { datelineDate } from './dateline.ts';
+import { datelineDate } from '../extract/dateline.ts';
 
 /**
  * Extraction committed to a graph. Re-extracting a document the graph already holds
@@ -83,18 +82,22 @@ export async function extractForGraph(
 
 /** What extraction reads of a document: its text, name and date (given, else from its dateline). */
 function extractionInput(document: DocumentToExtract, source = document.source): DocumentInput {
-  const documentDate = document.document_date ?? datelineDate(document.text);
+  return datedInput(document, source, document.document_date ?? datelineDate(document.text));
+}
+
+/** A document's text and name, with `documentDate` when it has one. */
+function datedInput(document: DocumentToExtract, source: string, documentDate: string | undefined): DocumentInput {
   return { text: document.text, source, ...(documentDate ? { document_date: documentDate } : {}) };
 }
 
 /**
- * The graph-independent part of extracting `document` (reading and structuring it),
- * run ahead of its commit in the pipeline's worker pools, so that a batch keeps every
- * worker busy while commits to one graph run one at a time.
+ * The graph-independent part of extracting `document` (reading and structuring it, and dating
+ * it by its dateline when it gives no date), run ahead of its commit in the pipeline's worker
+ * pools, so that a batch keeps every worker busy while commits to one graph run one at a time.
  */
 export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
   const checked = checkText(document.text, document.checked);
-  return context.pipeline.draft(extractionInput(document), { tier, checked, ...(document.title ? { title: document.title } : {}) });
+  return context.pipeline.draft(datedInput(document, document.source, document.document_date), { tier, checked, dateline: true, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -145,11 +148,9 @@ export type DraftOutcome = { committed: CommittedExtraction } | { error: unknown
 type ActorRecord = Pick<NodeRecord, 'labels' | 'properties'>;
 
 /**
- * The graph's actors as a batch reads them, in the order the index holds them (a write moves
- * the actors it changes to the end, and the actor directory reads them in that order). Kept
- * for the graph from one commitDrafts call to the next (a batch commits a few documents at a
- * time, as their drafts come): read again from the whole graph for each, they cost every
- * document time that grew with the graph's actors. Brought up to date with the nodes written
+ * The graph's actors as a batch reads them. Kept for the graph from one commitDrafts call to
+ * the next (a batch commits a few documents at a time, as their drafts come): read again from
+ * the whole graph for each, they cost every document time that grew with the graph's actors. Brought up to date with the nodes written
  * since (nodesWrittenSince); read again when a change was not logged (a correction, a
  * deletion) or the graph was loaded again (another index).
  */
@@ -157,14 +158,10 @@ interface GraphActors {
   /** The graph's revision the actors are as of, before the writes of the batch holding them. */
   revision: number;
   actors: Map<string, ActorRecord>;
-  /** Each name's key (normaliseForIdentity) → the label of the actor claiming it. */
-  claims: Map<string, string>;
-  /** Whether a name is claimed by two actors. */
-  contested: boolean;
   /**
    * The actor directory, built once and added to as actors and names come. What it answers a
-   * draft does not depend on the order of the actors (which every write changes) while no name
-   * is claimed by two actors; when one is, it is built again for each draft.
+   * draft does not depend on the order of the actors (which every write changes): a name two
+   * actors claim is neither's. Built again when an actor loses a name or changes label or type.
    */
   directory: GrowingActorDirectory | undefined;
   /** The actors' and places' names as resolveAgainstGraph matches them. */
@@ -194,42 +191,25 @@ function takeGraphActors(index: GraphIndex | undefined): GraphActors {
   const actorIds = [...(index?.nodesWithLabel('Actor') ?? [])];
   // the graph's actors walked once, for the names too
   const names = graphNames(index && { node: (id) => index.node(id), nodesWithLabel: (label) => (label === 'Actor' ? actorIds : index.nodesWithLabel(label)) });
-  const state: GraphActors = { revision: index?.revision ?? 0, actors: new Map(), claims: new Map(), contested: false, directory: undefined, names };
-  for (const id of actorIds) {
-    const node = index!.node(id)!;
-    state.actors.set(id, node);
-    claimNames(state, knownActor(node.properties));
-  }
+  const state: GraphActors = { revision: index?.revision ?? 0, actors: new Map(), directory: undefined, names };
+  for (const id of actorIds) state.actors.set(id, index!.node(id)!);
   return state;
 }
 
-/** The actor directory of `state`: kept, else built from its actors in their order (for each draft while a name is claimed by two). */
+/** The actor directory of `state`: kept, else built from its actors. */
 function directoryOf(state: GraphActors): GrowingActorDirectory {
-  if (state.contested || !state.directory) {
-    state.directory = actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
-  }
+  state.directory ??= actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
   return state.directory;
 }
 
-function claimNames(state: GraphActors, actor: KnownActor | undefined): void {
-  for (const name of actor ? [actor.label, ...(actor.aliases ?? [])] : []) {
-    const key = normaliseForIdentity(name);
-    const claimant = state.claims.get(key);
-    if (claimant === undefined) state.claims.set(key, actor!.label);
-    else if (claimant !== actor!.label) state.contested = true;
-  }
-}
-
-/** Sets what actor `id` is now (moved to the end, as the index moves a node a write changes), its names and the directory kept in step. */
+/** Sets what actor `id` is now, its names and the directory kept in step. */
 function putActor(state: GraphActors, id: string, after: ActorRecord): void {
   const before = state.actors.get(id);
-  state.actors.delete(id);
   state.actors.set(id, after);
   state.names.actors.set(id, after.properties);
   const known = knownActor(after.properties);
   const previously = knownActor(before?.properties);
   if (namesKey(known) === namesKey(previously)) return;
-  claimNames(state, known);
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
   if (known && (!previously || namesGrew(previously, known))) state.directory?.add(known);
   else state.directory = undefined;
@@ -360,7 +340,7 @@ export async function commitDrafts(
       try {
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
         // the draft's date is the document's (given, else read from its dateline when drafted)
-        const input = extractionInput({ ...document, document_date: document.document_date ?? document.draft.made.document_date });
+        const input = datedInput(document, document.source, document.document_date ?? document.draft.made.document_date);
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
         known = held.knows(documentIdOf(document.draft.made.sha256));
         const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });

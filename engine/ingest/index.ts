@@ -2,4 +2,4 @@
 export { MAX_SOURCE_BYTES, SOURCE_FORMATS, SUPPORTED_EXTENSIONS, decodeText, htmlToText, readSource, resolveSource, type ResolvedSource, type SourceDocument, type SourceFormat } from './source.ts';
 export { draftAhead, extractForGraph, type AddedCounts, type CommitContext, type CommittedExtraction, type DocumentToExtract } from './commit.ts';
 export { ingest, tierForGraph, type IngestContext, type IngestedDocument } from './ingest.ts';
-export { datelineDate } from './dateline.ts';
+export { datelineDate } from '../extract/dateline.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphAnswers, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
-import { datelineDate } from '../../engine/ingest/dateline.ts';
+import { datelineDate } from '../../engine/extract/dateline.ts';
 import { readSource } from '../../engine/ingest/source.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datelineDate } from '../../engine/ingest/dateline.ts';
+import { datelineDate } from '../../engine/extract/dateline.ts';
 
 describe('datelineDate', () => {
   it.each([

@@ -34,9 +34,13 @@ export interface ResolvedEntity {
 
 /** The graph's actors as earlier documents left them: a surface form → the label of the node it names. */
 export interface ActorDirectory {
-  /** By label or alias; an organisation also by an acronym of its name or the name an acronym spells. */
+  /**
+   * By label or alias; an organisation also by an acronym of its name or the name an acronym spells.
+   * A label beats an alias; a name two actors claim alike (both as label, both as alias, or as
+   * the initials of both) is neither's: undefined, whatever order the actors came in.
+   */
   lookup(surface: string, person?: boolean): string | undefined;
-  /** Where the text names a known actor by its label or an alias (case-sensitive, whole words). */
+  /** Where the text names a known actor by its label or an alias (case-sensitive, whole words); a name two actors claim is passed over. */
   occurrences(text: string): EntityMention[];
 }
 
@@ -61,40 +65,46 @@ function isMatchableName(name: string): boolean {
 export interface GrowingActorDirectory extends ActorDirectory {
   /**
    * Adds an actor, or more names of one it holds (the same label and type). The directory then
-   * answers as one built from every actor added, in any order, while no name is claimed by two
-   * actors (then the order decides, and the caller builds it again in the graph's order).
+   * answers as one built from every actor added, in any order (a name two of them claim is neither's).
    */
   add(actor: KnownActor): void;
 }
 
+/** Records that `label` claims the name `key`: a name two labels claim is nobody's (null), so the order actors come in decides nothing. */
+function claim(names: Map<string, string | null>, key: string, label: string): void {
+  names.set(key, names.has(key) && names.get(key) !== label ? null : label);
+}
+
 export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirectory {
-  const byName = new Map<string, string>();
-  const byAlias = new Map<string, string>();
+  /** Names by key (normaliseForIdentity) → the label they name; null: two actors claim it. */
+  const byName = new Map<string, string | null>();
+  const byAlias = new Map<string, string | null>();
   /** Acronyms (labels and aliases) and the initials of long names → the labels they name; two labels make an acronym nobody's. */
   const byInitials = new Map<string, string | null>();
-  const addInitials = (key: string, label: string) => byInitials.set(key, byInitials.has(key) && byInitials.get(key) !== label ? null : label);
-  /** First word of a known name → the names starting with it, as word lists, longest first (of one length, in the order added). */
-  const byFirstWord = new Map<string, { words: string[]; label: string; actor_type: ActorType }[]>();
-  /** Each label's names in byFirstWord (label, then the words), so that an actor added again adds only its new ones. */
+  /** Each label's actor type ('unknown' when two actors of one label differ). */
+  const types = new Map<string, ActorType>();
+  /** First word of a known name → the names starting with it, as word lists with their key, longest first (of one length, in the order added). */
+  const byFirstWord = new Map<string, { words: string[]; key: string }[]>();
+  /** The names in byFirstWord, by their words: each listed once, however many actors give it (whom it names is byName's and byAlias's answer). */
   const listed = new Set<string>();
+  /** Whom the name with this key names: a label beats an alias; undefined when unknown or two actors claim it. */
+  const named = (key: string) => (byName.has(key) ? byName.get(key) : byAlias.get(key)) ?? undefined;
   const add = (actor: KnownActor) => {
-    byName.set(normaliseForIdentity(actor.label), actor.label);
+    claim(byName, normaliseForIdentity(actor.label), actor.label);
     const actor_type = ((ACTOR_TYPES as readonly string[]).includes(actor.actor_type ?? '') ? actor.actor_type : 'unknown') as ActorType;
+    types.set(actor.label, types.has(actor.label) && types.get(actor.label) !== actor_type ? 'unknown' : actor_type);
     for (const name of [actor.label, ...(actor.aliases ?? [])]) {
-      if (actor_type !== 'individual') addInitials(isAcronym(name) ? compact(name) : initialsOf(name), actor.label);
-      if (name !== actor.label) {
-        const key = normaliseForIdentity(name);
-        if (!byAlias.has(key)) byAlias.set(key, actor.label);
-      }
+      if (actor_type !== 'individual') claim(byInitials, isAcronym(name) ? compact(name) : initialsOf(name), actor.label);
+      if (name !== actor.label) claim(byAlias, normaliseForIdentity(name), actor.label);
       if (!isMatchableName(name)) continue;
       const words = [...matchingText(name).text.matchAll(WORD)].map((match) => match[0]);
       if (words.length === 0 || words.length > MAX_KNOWN_NAME_WORDS) continue;
-      const key = `${actor.label}\u0000${words.join(' ')}`;
-      if (listed.has(key)) continue;
-      listed.add(key);
+      const phrase = words.join(' ');
+      if (listed.has(phrase)) continue;
+      listed.add(phrase);
       const list = byFirstWord.get(words[0]) ?? [];
       const after = list.findIndex((known) => known.words.length < words.length);
-      list.splice(after === -1 ? list.length : after, 0, { words, label: actor.label, actor_type });
+      list.splice(after === -1 ? list.length : after, 0, { words, key: normaliseForIdentity(name) });
       byFirstWord.set(words[0], list);
     }
   };
@@ -103,8 +113,8 @@ export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirect
     add,
     lookup(surface, person = false) {
       const key = normaliseForIdentity(surface);
-      const known = byName.get(key) ?? byAlias.get(key);
-      if (known || person) return known;
+      // a name two actors claim is passed to no acronym either
+      if (byName.has(key) || byAlias.has(key) || person) return named(key);
       // "KPA" for the "Kivara Patriotic Army" an earlier document named, and the other way round.
       const words = surface.trim().split(/\s+/);
       const initials = isAcronym(surface) ? compact(surface) : words.length >= 2 && /^\p{Lu}/u.test(surface) ? initialsOf(surface) : undefined;
@@ -123,10 +133,16 @@ export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirect
           name.every((word, k) => words[i + k]?.text === word && (k === 0 || /^\s+$/.test(text.slice(words[i + k - 1].end, words[i + k].start)))),
         );
         if (!match) continue;
+        const label = named(match.key);
+        if (label === undefined) {
+          // two actors claim the name: it names neither, its words are passed over
+          i += match.words.length - 1;
+          continue;
+        }
         const { start, end } = matching.toOriginal(words[i].start, words[i + match.words.length - 1].end);
         found.push({
-          kind: 'Actor', start, end, text: original.slice(start, end), actor_type: match.actor_type,
-          canonical: match.label, confidence: KNOWN_NAME_CONFIDENCE, source: 'pattern',
+          kind: 'Actor', start, end, text: original.slice(start, end), actor_type: types.get(label),
+          canonical: label, confidence: KNOWN_NAME_CONFIDENCE, source: 'pattern',
         });
         i += match.words.length - 1;
       }

@@ -50,4 +50,25 @@ describe('an actor directory added to', () => {
     expect(directory.occurrences('The Kivara Patriotic Army said so.').map(({ text }) => text)).toEqual(['Kivara Patriotic Army']);
     expect(directory.lookup('KPA')).toBe('Kivara Patriotic Army');
   });
+
+  it('answers nobody for a name two actors claim, whichever came first, and a label still beats an alias', () => {
+    const north: KnownActor = { label: 'Lakeside Front North', aliases: ['Lakeside Front', 'Front Nord'], actor_type: 'armed_group' };
+    const south: KnownActor = { label: 'Lakeside Front South', aliases: ['Lakeside Front'], actor_type: 'armed_group' };
+    const named: KnownActor = { label: 'Front Nord', actor_type: 'armed_group' };
+    const text = 'The Lakeside Front and the Front Nord said the Lakeside Front South would hold.';
+    const read = (directory: ActorDirectory) => ({
+      lookups: ['Lakeside Front', 'lakeside front', 'Front Nord', 'Lakeside Front South'].map((surface) => directory.lookup(surface)),
+      occurrences: directory.occurrences(text).map(({ text: surface, canonical }) => [surface, canonical]),
+    });
+    const expected = {
+      lookups: [undefined, undefined, 'Front Nord', 'Lakeside Front South'],
+      occurrences: [['Front Nord', 'Front Nord'], ['Lakeside Front South', 'Lakeside Front South']],
+    };
+    expect(read(actorDirectory([north, south, named]))).toEqual(expected);
+    expect(read(actorDirectory([named, south, north]))).toEqual(expected);
+    const grown = actorDirectory([south]);
+    grown.add(named);
+    grown.add(north);
+    expect(read(grown)).toEqual(expected);
+  });
 });

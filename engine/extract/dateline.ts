@@ -1,4 +1,4 @@
-import { findDates } from '../extract/symbolic/dates.ts';
+import { findDates } from './symbolic/dates.ts';
 
 /**
  * The date a document gives itself in a dateline or byline ("KHARTOUM, 4 March 2024 -",

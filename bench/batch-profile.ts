@@ -1,0 +1,128 @@
+/**
+ * bench/batch-profile: where the main thread of a batch spends its time. The main thread
+ * resolves each draft against the graph and commits it, one document after the other; its
+ * CPU per document bounds the speed-up any pool of workers gives (bench/batch's "ceiling").
+ * This samples the main thread (V8's sampling profiler, through the inspector) while
+ * `ingestFolder` runs, and splits the samples by the part of the work they belong to, read
+ * off each sample's stack. Sampling slows the code it samples, so read the shares, not the
+ * milliseconds (bench/batch measures those).
+ *
+ * Each round ingests the corpus into a copy of the same store, which holds a generated graph
+ * of --into-facts facts (bench/conflict-graph.ts), with a pool of --workers that drafted the
+ * corpus twice before the first round (its code warm).
+ *
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024]
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
+import { ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { readSource } from '../engine/ingest/source.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+import { writeInChunks } from './cold-start.ts';
+import { generate } from './conflict-graph.ts';
+import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
+    corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+    'into-facts': { type: 'string', default: '100000' },
+  },
+});
+const WORKERS = Number(args.workers);
+const ROUNDS = Number(args.rounds);
+const CORPUS = path.resolve(args.corpus!);
+const INTO_FACTS = Number(args['into-facts']);
+/** Microseconds between samples. */
+const SAMPLING_US = 200;
+
+/**
+ * The parts, first match wins: a sample belongs to the first part one of whose functions is on
+ * its stack. After an `await` a stack starts at the async function that resumed, so each part
+ * names its inner async functions too; a sample whose stack names none goes by the file of its
+ * innermost frame that some part names.
+ */
+const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
+  { part: 'structuring again on the main thread (drafts the graph changes)', functions: ['structureDocument', 'extractAgainstGraph'] },
+  {
+    part: 'resolution against the graph (drafts, actors, names)',
+    functions: ['resolveDraft', 'resolveAgainstGraph', 'withGraphActors', 'hold', 'putActor', 'takeGraphActors', 'directoryOf', 'actorDirectory', 'answers', 'carryOver'],
+    files: /extract\/(graph-resolution|draft)\.ts|structure\/coreference\.ts|ingest\/commit\.ts/,
+  },
+  { part: 'store: merge and checks', functions: ['mergeWrites', 'mergeNodes', 'checkEdges', 'mergeEdges', 'changesOf', 'checkWrites'], files: /store\/(merge|validate|ids|shared-parts)\.ts/ },
+  { part: 'store: encode and LevelDB batch', functions: ['commitGraph'], files: /store\/(record-codec|keys|level-backend)\.ts|classic-level|abstract-level/ },
+  { part: 'store: apply to the in-memory graph', functions: ['applyToIndex', 'prepareInSlices', 'whileApplying'], files: /store\/(graph-index|adjacency|graph-changes|record-table|id-table|graph-cache)\.ts/ },
+  { part: 'store: graph meta reads', functions: ['graphExists', 'getGraphMeta', 'loadGraph'], files: /store\// },
+  { part: 'reading files and hashing', functions: ['readSource', 'checkText'], files: /ingest\/source\.ts/ },
+  { part: 'pool messages (drafts received, tasks sent)', functions: [], files: /piscina|node:internal\/worker/ },
+];
+
+/** Milliseconds per part (and GC, idle, the rest) of a profile's samples. */
+function split(profile: Profile, into: Map<string, number>): void {
+  const { byId, parent } = profileTree(profile);
+  const partOf = new Map<number, string>();
+  const classify = (leaf: number): string => {
+    const known = partOf.get(leaf);
+    if (known) return known;
+    const frames: ProfileNode['callFrame'][] = [];
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) frames.push(byId.get(id)!.callFrame);
+    const names = new Set(frames.map((frame) => frame.functionName));
+    const top = frames[0].functionName;
+    const part =
+      top === '(garbage collector)' ? 'garbage collection' :
+      top === '(idle)' ? 'idle' :
+      (PARTS.find(({ functions }) => functions.some((name) => names.has(name))) ?? frames.map((frame) => PARTS.find(({ files }) => files?.test(frame.url))).find(Boolean))?.part ?? 'the rest';
+    partOf.set(leaf, part);
+    return part;
+  };
+  profile.samples.forEach((sample, i) => {
+    const part = classify(sample);
+    into.set(part, (into.get(part) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+  });
+}
+
+tierUpForBatch();
+const base = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-profile-'));
+const session = new Session();
+const { pipeline } = await openExtractionPipeline({ symbolicWorkers: WORKERS });
+try {
+  const seeded = await ParleyStore.open(path.join(base, 'seed'));
+  if (INTO_FACTS > 0) await writeInChunks(seeded, 'batch', generate(INTO_FACTS).write);
+  await seeded.close();
+  const corpus = await Promise.all((await listCorpus(CORPUS)).map((source) => readSource(CORPUS, source)));
+  for (let pass = 0; pass < 2; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+  const parts = new Map<string, number>();
+  let documents = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const dir = path.join(base, `round-${round}`);
+    await cp(path.join(base, 'seed'), dir, { recursive: true });
+    const store = await ParleyStore.open(dir);
+    try {
+      // the graph in memory before the clock starts, as in a server that holds it
+      if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
+      await session.post('Profiler.start');
+      const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS });
+      split((await session.post('Profiler.stop')).profile as Profile, parts);
+      documents += summary.ingested;
+    } finally {
+      await store.close();
+    }
+  }
+  parts.delete('idle');
+  const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
+  console.log(`bench:batch-profile  corpus ${path.relative(process.cwd(), CORPUS)} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
+  for (const [part, ms] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${part}`);
+} finally {
+  session.disconnect();
+  await pipeline.close();
+  await rm(base, { recursive: true, force: true });
+}
