@@ -383,7 +383,7 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     // "Front for the Liberation of Azawad": connectors followed by capitalised words
     for (let probe = end; !numberedUnit && probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
-      while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      while ((NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') || namedByItsEnemy(tokens, head, connector)) && connector - probe < 2) connector++;
       // "Front for Justice and Development" continues a name; "Workers and the Valdran Party" starts another.
       if (tokens[probe]?.lower === 'and' && (probe === head + 1 || tokens[probe + 1]?.lower === 'the')) break;
       // "UN Support Mission in Libya": only bodies based somewhere take "in".
@@ -403,6 +403,11 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     head = end - 1;
   }
   return found;
+}
+
+/** "Global Coalition against Daesh": a coalition's name may say whom it stands against. */
+function namedByItsEnemy(tokens: Token[], head: number, connector: number): boolean {
+  return connector === head + 1 && tokens[connector].lower === 'against' && /^(?:coalition|alliance)$/.test(tokens[head].lower);
 }
 
 /** Words that make a force a state's ("Royal Air Force", "Korinthian Defence Forces", "Northern Shield Task Force"). */
