@@ -83,3 +83,12 @@ describe('support for a people', () => {
     expect(await relations('The United Arab Emirates has been supporting the Rapid Support Forces since 2023.', 'ALLIED_WITH')).toEqual([['United Arab Emirates', 'Rapid Support Forces']]);
   });
 });
+
+describe('a possessor before the subject ("The army\'s Northern Corps said")', () => {
+  it('is not what a pronoun in the next sentence stands for: the corps accuses', async () => {
+    const text = 'The Talvanese Armed Forces said on Friday that the frontier was calm. '
+      + 'The army\'s Northern Corps, which guards the frontier, said its troops had seen armed men near the river. '
+      + 'It accused the Rapid Support Forces of shelling border posts.';
+    expect(await relations(text)).toEqual([['Northern Corps', 'Rapid Support Forces']]);
+  });
+});
