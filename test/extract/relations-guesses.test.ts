@@ -31,11 +31,13 @@ describe('a coalition named for the enemy it stands against', () => {
   });
 });
 
-describe('a name right before "against"', () => {
-  it('is no subject of an act when no verb or act stands between', () => {
-    const text = 'The Patriotic Alliance, a bloc of parties, said the Valdran Front against the Korvat Union was a union of old rivals.';
-    const found = findConflictEntities({ text, source: 'test.txt', document_date: '2024-02-05' }).relations;
-    expect(found.filter((relation) => relation.type === 'OPPOSES')).toEqual([]);
+describe('a fight "with" a party', () => {
+  it('states no side: "fought with" is as often beside as against', async () => {
+    expect(await relations('Fighters of the Joint Force fought with the Sudanese Armed Forces in El Fasher on Sunday.')).toEqual([]);
+  });
+
+  it('while "clashed with" does', async () => {
+    expect(await relations('Fighters of the Joint Force clashed with the Sudanese Armed Forces in El Fasher on Sunday.')).toEqual([['Fighters of the Joint Force', 'Sudanese Armed Forces']]);
   });
 });
 
