@@ -94,3 +94,13 @@ describe('a possessor before the subject ("The army\'s Northern Corps said")', (
     expect(await relations(text)).toEqual([['Northern Corps', 'Rapid Support Forces']]);
   });
 });
+
+describe('a heading in capitals', () => {
+  it('holds no titled person ("GENERAL COMMAND Statement"), so nobody opposes what it names', async () => {
+    const text = 'SYRIAN DEMOCRATIC FORCES — GENERAL COMMAND Statement on operations against ISIS cells in Deir ez-Zor\n\n'
+      + 'Our forces carried out a security operation in the villages of eastern Deir ez-Zor on 8 February.';
+    const { actors } = findConflictEntities({ text, source: 'test.txt', document_date: '2024-02-05' });
+    expect(actors.filter((actor) => actor.actor_type === 'individual')).toEqual([]);
+    expect((await relations(text)).filter(([, to]) => to === 'Islamic State')).toEqual([]);
+  });
+});

@@ -274,6 +274,9 @@ function isKnownCountryWord(tokens: Token[], index: number): boolean {
   return demonyms().matchesAt(tokens, index).length > 0;
 }
 
+/** A word of three letters or more written in capitals, as headings write them ("GENERAL"), unlike acronyms ("UN") and ranks ("Gen."). */
+const HEADING_WORD = /^\p{Lu}{3,}$/u;
+
 /** "General Abdel Fattah al-Burhan", "RSF commander Abdel Rahim Dagalo", "UN envoy Ramtane Lamamra". */
 export function titledCandidates(context: Context): ActorCandidate[] {
   const { tokens } = context;
@@ -305,6 +308,8 @@ export function titledCandidates(context: Context): ActorCandidate[] {
     const nameText = context.text.slice(tokens[nameStart].start, tokens[nameEnd - 1].end);
     const [known] = knownActors().matchesAt(tokens, nameStart, nameEnd).filter((m) => m.endToken === nameEnd);
     const titleText = context.text.slice(tokens[i].start, tokens[titleEnd - 1].end);
+    // "SYRIAN DEMOCRATIC FORCES — GENERAL COMMAND Statement on ...": a rank in capitals is a heading's word, no one's title.
+    if (HEADING_WORD.test(titleText)) continue;
     const actor = mention(context, nameStart, nameEnd, 'individual', 'title', 0.85, {
       title: titleText,
       ...(known && known.value.actor_type === 'individual' ? fromKnown(known.value) : {}),
