@@ -33,7 +33,7 @@ import {
 } from './eval/score.ts';
 
 /**
- * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|documents-dev|relations|relations-dev] [-- --policies]`
+ * `npm run eval:extract [-- --verbose] [-- --json] [-- --layer pipeline|symbolic] [-- --set dev|heldout|heldout-official|documents|documents-dev|relations|relations-dev] [-- --policies] [-- --only <id prefix>]`
  *
  * Runs extraction on every sentence of the labelled development set
  * (corpora/gold/dev.jsonl) and prints micro-averaged precision, recall and F1 per kind,
@@ -47,6 +47,7 @@ import {
  * the held-out documents instead (corpora/gold/documents.jsonl): named-mention spans per
  * class, reference recall and claim speaker accuracy, plus the name-matching tables;
  * `--set documents-dev` the development documents (corpora/gold/documents-dev.jsonl) the same way.
+ * `--only <id prefix>` scores the records of a development set whose id starts with the prefix (`--only dv-r5-`).
  */
 
 /**
@@ -394,7 +395,10 @@ function documentEvaluation(gold: readonly GoldDocument[], args: Arguments, log:
 /** The extraction layers are not there (yet): a message, not a stack trace. */
 class NothingToEvaluateError extends Error {}
 
-interface Arguments { verbose: boolean; json: boolean; layer: Layer | null; set: GoldSet; policies: boolean }
+interface Arguments { verbose: boolean; json: boolean; layer: Layer | null; set: GoldSet; policies: boolean; only?: string }
+
+/** The sets a subset may be scored of: a held-out set's subset would show figures per record. */
+const SUBSET_SETS: readonly GoldSet[] = ['dev', 'documents-dev'];
 
 function parseArguments(argv: readonly string[]): Arguments {
   const parsed: Arguments = { verbose: false, json: false, layer: null, set: 'dev', policies: false };
@@ -405,8 +409,10 @@ function parseArguments(argv: readonly string[]): Arguments {
     else if (argument === '--policies') parsed.policies = true;
     else if (argument === '--layer' && (argv[i + 1] === 'pipeline' || argv[i + 1] === 'symbolic')) parsed.layer = argv[++i] as Layer;
     else if (argument === '--set' && Object.hasOwn(GOLD_SETS, argv[i + 1] ?? '')) parsed.set = argv[++i] as GoldSet;
-    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic, --set ${Object.keys(GOLD_SETS).join('|')}, --policies`);
+    else if (argument === '--only' && argv[i + 1]) parsed.only = argv[++i];
+    else throw new Error(`unknown argument ${argument}; use --verbose, --json, --layer pipeline|symbolic, --set ${Object.keys(GOLD_SETS).join('|')}, --policies, --only <id prefix>`);
   }
+  if (parsed.only !== undefined && !SUBSET_SETS.includes(parsed.set)) throw new Error(`--only scores a subset of a development set (${SUBSET_SETS.join(', ')}), not of ${parsed.set}`);
   return parsed;
 }
 
@@ -456,10 +462,15 @@ async function main(): Promise<void> {
     return runRelationEval({ open, json: args.json, log, ...(args.set === 'relations-dev' ? { development: { verbose: args.verbose } } : {}) });
   }
   const goldText = await readFile(goldPath(args.set), 'utf8');
+  const chosen = <R extends { id: string }>(records: R[]) => {
+    const subset = records.filter((record) => record.id.startsWith(args.only ?? ''));
+    if (subset.length === 0) throw new Error(`no record of corpora/gold/${GOLD_SETS[args.set]} has an id starting with "${args.only}"`);
+    return subset;
+  };
   const evaluation = isDocumentSet(args.set)
-    ? documentEvaluation(parseGoldDocuments(goldText), args, log)
-    : sentenceEvaluation(parseGold(goldText), args, log);
-  log(`gold set: corpora/gold/${GOLD_SETS[args.set]}`);
+    ? documentEvaluation(chosen(parseGoldDocuments(goldText)), args, log)
+    : sentenceEvaluation(chosen(parseGold(goldText)), args, log);
+  log(`gold set: corpora/gold/${GOLD_SETS[args.set]}${args.only === undefined ? '' : `, the records whose id starts with "${args.only}"`}`);
   const layer = args.layer ?? (await defaultLayer(log));
 
   // The documents are also read by the symbolic layer's raw findings, beside the pipeline without a model.

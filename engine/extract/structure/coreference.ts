@@ -301,6 +301,8 @@ export class EntityResolver {
   private readonly undescribed: EntityMention[] = [];
   /** Pronouns and nominal mentions that two actors fit: they stand for nobody. */
   private readonly unresolved: EntityMention[] = [];
+  /** Where descriptions start that were given an actor although not exactly one of their type was named before them. */
+  private readonly guessed = new Set<number>();
 
   constructor(
     private readonly text: string,
@@ -447,6 +449,8 @@ export class EntityResolver {
       return !(government && (namedIn(cluster, sentence!) || ofAnotherCountry(cluster, type)));
     });
     if (candidates.length === 0) return undefined;
+    const namedBefore = candidates.filter((cluster) => cluster.mentions.some((mention) => !mention.generic && mention.end <= at.start));
+    if (namedBefore.length !== 1) this.guessed.add(at.start);
     const before = this.nearestBefore(candidates, at.start);
     if (before) return before;
     // Cataphora ("the army ... the Sudanese Armed Forces"): the first named one after it.
@@ -503,6 +507,14 @@ export class EntityResolver {
     }
     if (!create) return undefined;
     return this.refOf(this.place(mention));
+  }
+
+  /**
+   * Whether the actor the span resolves to is a guess: a description ("the junta", "the government") that
+   * two named actors of its type fit, or none before it (then the nearest, the next or any one is taken).
+   */
+  isGuess(span: TextSpan): boolean {
+    return this.guessed.has(this.headAt(span, 'Actor')?.mention.start ?? span.start);
   }
 
   /** The first placed mention of `kind` inside a span (the longest of those starting there). */

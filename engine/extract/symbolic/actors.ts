@@ -274,6 +274,9 @@ function isKnownCountryWord(tokens: Token[], index: number): boolean {
   return demonyms().matchesAt(tokens, index).length > 0;
 }
 
+/** A word of three letters or more written in capitals, as headings write them ("GENERAL"), unlike acronyms ("UN") and ranks ("Gen."). */
+const HEADING_WORD = /^\p{Lu}{3,}$/u;
+
 /** "General Abdel Fattah al-Burhan", "RSF commander Abdel Rahim Dagalo", "UN envoy Ramtane Lamamra". */
 export function titledCandidates(context: Context): ActorCandidate[] {
   const { tokens } = context;
@@ -305,6 +308,8 @@ export function titledCandidates(context: Context): ActorCandidate[] {
     const nameText = context.text.slice(tokens[nameStart].start, tokens[nameEnd - 1].end);
     const [known] = knownActors().matchesAt(tokens, nameStart, nameEnd).filter((m) => m.endToken === nameEnd);
     const titleText = context.text.slice(tokens[i].start, tokens[titleEnd - 1].end);
+    // "SYRIAN DEMOCRATIC FORCES — GENERAL COMMAND Statement on ...": a rank in capitals is a heading's word, no one's title.
+    if (HEADING_WORD.test(titleText)) continue;
     const actor = mention(context, nameStart, nameEnd, 'individual', 'title', 0.85, {
       title: titleText,
       ...(known && known.value.actor_type === 'individual' ? fromKnown(known.value) : {}),
@@ -383,7 +388,7 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     // "Front for the Liberation of Azawad": connectors followed by capitalised words
     for (let probe = end; !numberedUnit && probe < tokens.length && probe - first < 10; ) {
       let connector = probe;
-      while (NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') && connector - probe < 2) connector++;
+      while ((NAME_CONNECTORS.has(tokens[connector]?.lower ?? '') || namedByItsEnemy(tokens, head, connector)) && connector - probe < 2) connector++;
       // "Front for Justice and Development" continues a name; "Workers and the Valdran Party" starts another.
       if (tokens[probe]?.lower === 'and' && (probe === head + 1 || tokens[probe + 1]?.lower === 'the')) break;
       // "UN Support Mission in Libya": only bodies based somewhere take "in".
@@ -403,6 +408,11 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     head = end - 1;
   }
   return found;
+}
+
+/** "Global Coalition against Daesh": a coalition's name may say whom it stands against. */
+function namedByItsEnemy(tokens: Token[], head: number, connector: number): boolean {
+  return connector === head + 1 && tokens[connector].lower === 'against' && /^(?:coalition|alliance)$/.test(tokens[head].lower);
 }
 
 /** Words that make a force a state's ("Royal Air Force", "Korinthian Defence Forces", "Northern Shield Task Force"). */

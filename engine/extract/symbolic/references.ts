@@ -350,7 +350,10 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
       // The subject is the segment's first actor and those coordinated with it ("Lammy and Rubio met"), not one inside its phrase.
       const previous = current[current.length - 1];
       const coordinated = previous === undefined || /^(?:\s*(?:,|and|or)\s*)+(?:the\s+)?$/i.test(text.slice(previous.end, token.start));
-      if (mention && !verbSeen && !governed && !relative && coordinated && !current.includes(mention)) current.push(mention);
+      // "The army's Chinar Corps said": the possessor only says whose the subject is.
+      const possessed = previous !== undefined && POSSESSOR_GAP.test(text.slice(previous.end, token.start));
+      if (mention && possessed && !verbSeen) current.pop();
+      if (mention && !verbSeen && !governed && !relative && (coordinated || possessed) && !current.includes(mention)) current.push(mention);
       continue;
     }
     // "The ministry said Algeria had respected ...": a reporting verb opens the clause it reports, "that" or not.
@@ -369,6 +372,9 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
   if (current.length > 0) segments.push(current);
   return segments;
 }
+
+/** Between a possessor and what it has ("'s", "'s political chief"): the thing had is the one that acts. */
+const POSSESSOR_GAP = /^['’]s\s+(?:[\p{Ll}-]+\s+)*$/u;
 
 /** Who speak or act for the actor a preposition after them names ("a spokesman for the SDF", "fighters of the SDF"). */
 const ACTING_FOR = new Set([

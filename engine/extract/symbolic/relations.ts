@@ -89,8 +89,9 @@ const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', '
   'allegedly', 'repeatedly', 'jointly', 'then', 'later', 'still', 'now', 'again', 'continue', 'continued', 'to', 'already', 'once']);
 const RELATIVE_PRONOUNS = new Set(['which', 'who', 'whom']);
 const PASSIVE = new Set(['is', 'are', 'was', 'were', 'been', 'being']);
+/** Fighting "between X and Y" ("tensions between" are no fight). */
 const BETWEEN_NOUNS = new Set(['clashes', 'fighting', 'war', 'battle', 'battles', 'conflict', 'hostilities', 'confrontation',
-  'confrontations', 'skirmishes', 'tensions', 'fight', 'combat']);
+  'confrontations', 'skirmishes', 'fight', 'combat']);
 
 /** Nouns of a coalition: its members, listed after "of" or before a forming verb, are allies. */
 const COALITION_NOUNS = new Set(['coalition', 'alliance', 'pact', 'bloc', 'joint command', 'joint force', 'joint forces']);
@@ -285,6 +286,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
+        if (type === 'OPPOSES' && fightsWith(tokens, i, cue.endToken)) continue;
         let subjects = subjectsBefore(inSentence, tokens, sentence, i);
         // "discussed the campaign against Daesh": "against" after a noun is the noun's; the subject opposes only if it wages it ("conducted strikes against").
         if (cueText(tokens, cue) === 'against' && tokens[i - 1]?.word && !tokens[i - 1].capitalised && !oppositionIndex.matchesAt(tokens, i - 1, i).length) {
@@ -293,7 +295,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (type === 'OPPOSES' && subjects.length > 0 && lastAlliance.agents.length > 0 && subjects.every((subject) => lastAlliance.patients.includes(subject))) subjects = lastAlliance.agents;
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
         if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
-        for (const agent of agents) for (const patient of patients) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
+        for (const agent of agents) for (const patient of patients) if (!supportsPopulation(type, patient.actor)) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
         // "Burundian troops are supporting the Congolese army against the M23": both allies oppose the M23.
         if (type === 'ALLIED_WITH' && !passive) {
           const enemies = enemiesAfter(inSentence, tokens, patients.length > 0 ? patients[patients.length - 1].endToken : cue.endToken);
@@ -322,6 +324,18 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);
+
+/** "fought with the army" is as often beside it as against it: a fight "with" someone states no side. */
+export function fightsWith(tokens: Token[], first: number, end: number): boolean {
+  return end === first + 1 && FIGHT_WORDS.has(tokens[first].lower) && tokens[end]?.lower === 'with';
+}
+
+/** "committed to supporting the Sudanese people": a people is supported with aid or sympathy, and takes no side by it. */
+function supportsPopulation(type: RelationMention['type'], supported: ActorMention): boolean {
+  return type === 'ALLIED_WITH' && supported.actor_type === 'community';
 }
 
 function endsTies(tokens: Token[], sentence: Sentence): boolean {
