@@ -434,9 +434,10 @@ kept_member(M:Key, Subject, Candidate, Candidates) :-
 findings_omitted(M:Cap, N) :- ( current_predicate(M:rank/3) -> ranked_kept(M, Cap, _, N) ; N = 0 ).
 
 % ranked_kept(+Module, +Cap, -Kept, -Omitted): the Key-Subject pairs kept, as an ordered set
-% (tabled: every guarded clause asks, once per graph view)
-:- table ranked_kept/4.
-ranked_kept(M, Cap, Kept, Omitted) :-
+% (kept for the view, view_memo/3: every guarded clause asks; a table would hide from a set that
+% found it filled what it read)
+ranked_kept(M, Cap, Kept, Omitted) :- view_set(ranked_kept(M, Cap), ranked_kept_(M, Cap), Kept-Omitted).
+ranked_kept_(M, Cap, Kept-Omitted) :-
     findall(Key-Subject-Score, ( M:rank(Key, Subject, Score), number(Score) ), Found),
     sort(Found, Sorted), best_scores(Sorted, Best),
     findall(Neg-Subject-Key, ( member(Key-Subject-Score, Best), Neg is -Score ), Keyed),
