@@ -271,4 +271,17 @@ computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
     // a later event: a new reference date, and the set that read it only
     expect(afterWrite([undated('w-event', ['Event'], { event_type: 'AGREE', label: 'talks', date: '2030-01-01' })], [])).toEqual(['dated']);
   });
+  it('drops, while a table is held, every set of the rule modules at a write: a table hides what it read from a set that found it filled', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult(`
+:- table claim_count/1.
+claim_count(N) :- aggregate_all(count, node(_, 'Claim'), N).
+counted(N) :- view_set(counted, counted_, N).
+counted_(N) :- claim_count(N).`);
+    const goal = 'claim_count(_), counted(N)';
+    expect(bridge.solve(goal, ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+    putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
+    expect(bridge.solve(goal, ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+  });
 });

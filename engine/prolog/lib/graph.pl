@@ -538,7 +538,7 @@ parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources
 parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
     add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
-    (   current_table(_, _)
+    (   current_table(_:_, _)
     ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref))
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
         forall(g_memo(Slot), forget_read(Slot, Changes))
