@@ -257,4 +257,13 @@ describe('a view held across writes of each kind', () => {
       expect(runsOf(after), name).toBe(runsOf({ ...after, graph: fresh(graph).graph }));
     }
   }, 600_000);
+
+  it('is read by the built-in rule modules only through the graph predicates, which note what a set reads', () => {
+    const factsNamed = (file: string) => [...new Set(readFileSync(file, 'utf8').match(/\bg_[a-z]+(?=\()/g) ?? [])];
+    for (const entry of catalog.frameworks) expect(factsNamed(path.join(entry.dir, 'rules.pl')), entry.id).toEqual([]);
+    const library = new URL('../../engine/prolog/lib/', import.meta.url);
+    expect(factsNamed(new URL('argumentation.pl', library).pathname)).toEqual([]);
+    // a node's valid days, read by its id: a write of new records never changes them
+    expect(factsNamed(new URL('conflict.pl', library).pathname)).toEqual(['g_valid']);
+  });
 });
