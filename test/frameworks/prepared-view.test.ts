@@ -258,6 +258,20 @@ describe('a view held across writes of each kind', () => {
     }
   }, 600_000);
 
+  it('gives a run again, spending no inference, when a write added nothing it read, and runs it again when it did', async () => {
+    const write = await allFixtures();
+    const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    const runs = () => manifests.map((manifest) => runFramework(catalog.registry, manifest, { graph }, limits));
+    runs(); // every run kept
+    const issue: NodeRecord = { id: 'written-issue', labels: ['Issue'], properties: { label: 'grazing rights' }, confidence: 0.9, provenance: [], recorded_at };
+    putLogged(graph, [issue], []);
+    const after = runs();
+    const again = (id: string) => after.find((run) => run.framework_id === id)!.inferences === 0;
+    expect(again('fearon')).toBe(false); // it reads the issues' names
+    expect(manifests.filter((manifest) => again(manifest.id)).length).toBeGreaterThan(5);
+    expect(runs().every((run) => run.inferences === 0)).toBe(true); // nothing added since
+  }, 120_000);
+
   it('is read by the built-in rule modules only through the graph predicates, which note what a set reads', () => {
     const factsNamed = (file: string) => [...new Set(readFileSync(file, 'utf8').match(/\bg_[a-z]+(?=\()/g) ?? [])];
     for (const entry of catalog.frameworks) expect(factsNamed(path.join(entry.dir, 'rules.pl')), entry.id).toEqual([]);

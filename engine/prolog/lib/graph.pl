@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/10), only
+% new, only the records added since when the graph has only grown (parley_add_view/11), only
 % the records taken out when the valid-time cut moved earlier or a view without one is cut
 % (parley_remove_view/7).
 % The set predicates do over those facts what a rule would otherwise spell out as a
@@ -87,7 +87,7 @@ nodes_where_(Label, Key, Value, Ids) :-
 % Keys are per module: two rule modules may use the same Key.
 % Each answer is kept with what Goal read (read_note/1), the reads of the answers it found kept
 % included, and what reads it is added to the reads of the answer being computed around it, if
-% any: a write drops only the answers whose reads it changes (parley_add_view/10).
+% any: a write drops only the answers whose reads it changes (parley_add_view/11).
 :- meta_predicate view_memo(?, ?, 0).
 view_memo(Key, Value, Goal) :-
     strip_module(Goal, Module, _),
@@ -110,7 +110,7 @@ view_memo(Key, Value, Goal) :-
 %   named                  which node names the index covers (g_named)
 %   ref                    the reference date
 %   source                 the provenance sources of arguments (argument_source/2)
-% A node's or an edge's own facts, read by its id, never change by an addition (parley_add_view/10
+% A node's or an edge's own facts, read by its id, never change by an addition (parley_add_view/11
 % adds new records only, and an edge's ends are nodes of the graph), so those reads are not noted.
 
 % read_note(+Read): Read noted for the answer being computed, if any
@@ -405,26 +405,28 @@ date_days(Date, Days) :-
 
 % parley_solve(+Module, +GoalText, +Names, +MaxAnswers, +InferenceLimit, +TimeLimitMs, -Result):
 % the answers of GoalText in Module as the values of the variables Names, within the limits.
-% Result is r(Inferences, Outcome), Outcome one of answers(List), inference_limit,
-% time_limit, error(Message), syntax(Message).
+% Result is r(Inferences, Outcome, Reads), Outcome one of answers(List), inference_limit,
+% time_limit, error(Message), syntax(Message); Reads what the call read (read_note/1), as text.
 parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
     catch(term_string(Goal, Text, [variable_names(Bindings), module(Module)]), Error, true),
     (   nonvar(Error)
-    ->  message_text(Error, Message), Result = r(0, syntax(Message))
+    ->  message_text(Error, Message), Result = r(0, syntax(Message), [])
     ;   maplist(template_value(Bindings), Names, Template),
         get_time(Now), Deadline is Now + TimeLimitMs / 1000,
         nb_setval(parley_deadline, Deadline),
-        nb_setval(parley_reads, none),
+        nb_setval(parley_reads, []),
         statistics(inferences, I0),
         catch(call_with_inference_limit(findall(Template, limit(Max, Module:Goal), Answers), Limit, Status), Caught, true),
         statistics(inferences, I1),
+        nb_getval(parley_reads, Reads), nb_setval(parley_reads, none),
         nb_setval(parley_deadline, 0),
         Used is I1 - I0,
         (   nonvar(Caught) -> caught_outcome(Caught, Outcome)
         ;   Status == inference_limit_exceeded -> Outcome = inference_limit
         ;   maplist(plain, Answers, Plain), Outcome = answers(Plain)
         ),
-        Result = r(Used, Outcome)
+        maplist(plain, Reads, ReadTexts),
+        Result = r(Used, Outcome, ReadTexts)
     ).
 
 template_value(Bindings, Name, Value) :- ( memberchk(Name = V, Bindings) -> Value = V ; true ).
@@ -530,18 +532,21 @@ parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources
     add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     abolish_all_tables.
 
-% parley_add_view(...): the same lists for records added to the view (the graph only grew: no
+% parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
 % (tabled rule predicates) are dropped, and the view_memo/3 answers whose reads the additions change
 % (added_changes/7, read_unchanged/2). A table hides what it read from an answer that found it filled:
 % while any table is held, only the graph library's own answers that cannot change are kept (memo_holds/4).
-parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
+% ChangeTexts: the changes as text (a run that read none of them concludes as before:
+% engine/frameworks/run.ts), or all while a table is held.
+parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
     add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     (   current_table(_:_, _)
-    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref))
+    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
-        forall(g_memo(Slot), forget_read(Slot, Changes))
+        forall(g_memo(Slot), forget_read(Slot, Changes)),
+        maplist(plain, Changes, ChangeTexts)
     ),
     abolish_all_tables.
 
