@@ -102,7 +102,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
   const bridge = registry.module(manifest.id);
   if (!bridge) throw new Error(`framework '${manifest.id}' is not loaded`);
   registry.handOver(view);
-  const whole = view.asOf === undefined && view.validUntil === undefined;
+  const whole = view.asOf === undefined && view.validUntil === undefined && bridge.readsReported();
   const findingsKey = String(limits.maxFindings ?? DEFAULT_MAX_FINDINGS);
   const kept = whole ? keptRuns.get(bridge)?.get(findingsKey) : undefined;
   if (kept && kept.graph.deref() === view.graph && kept.run.inferences <= limits.inferenceLimit && unchangedSince(view.graph, kept.at, kept.reads)) {

@@ -169,6 +169,8 @@ export class PrologBridge {
   private readonly userPredicates = new Set<string>();
   /** The bridge whose predicates this one adopted (the helper library's): a module header resets a module's imports, so the consult adopts them again. */
   private adopted: PrologBridge | undefined;
+  /** Whether a text consulted here names g_* facts (lib/graph.pl), which rules read past the notes of what they read. */
+  private unreported = false;
   /** What the rule module's header exports (`name/arity`); undefined for a module consulted without a header. */
   private exportList: string[] | undefined;
   /** Inferences spent by the last solve call. */
@@ -202,6 +204,10 @@ export class PrologBridge {
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
     indexNames(this.module);
+    if (!this.unreported && /\bg_[a-z]+\s*\(/.test(program)) {
+      this.unreported = true;
+      once('assertz(parley_unreported(M))', { M: this.module });
+    }
     logChanges(undefined); // new rules: no answer of the old ones stands for theirs
     return added;
   }
@@ -217,6 +223,14 @@ export class PrologBridge {
     this.adopted = from;
     logChanges(undefined);
     for (const indicator of indicators) this.userPredicates.add(indicator);
+  }
+
+  /**
+   * Whether every read of the graph by the rules here (and by the ones adopted) is noted in SolveUsage.reads:
+   * false when a text consulted names g_* facts, read past the graph predicates that note them.
+   */
+  readsReported(): boolean {
+    return !this.unreported && (this.adopted?.readsReported() ?? true);
   }
 
   /** The predicates the module's header exports, as `name/arity`; undefined when it has no header (every predicate it defines is public). */

@@ -284,4 +284,14 @@ counted_(N) :- claim_count(N).`);
     putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
     expect(bridge.solve(goal, ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
   });
+  it('keeps no set across a write for a module that reads the g_* facts themselves, past the notes of what it read', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult("claim_count(N) :- view_set(claim_count, claim_count_, N).\nclaim_count_(N) :- aggregate_all(count, g_node(_, 'Claim'), N).");
+    expect(bridge.readsReported()).toBe(false);
+    expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+    expect(bridge.lastUsage.reads).toEqual([]); // what it read went unnoted
+    putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
+    expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+  });
 });

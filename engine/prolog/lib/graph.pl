@@ -33,6 +33,9 @@
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
+% parley_unreported(Module): a rule module whose text names g_* facts, read past the notes of read_note/1
+% (engine/prolog/bridge.ts consult): none of its answers is kept across a write
+:- dynamic parley_unreported/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -56,6 +59,8 @@ edge(Id, Type, From, To, Confidence) :- nonvar(From), !, type_read(Type), g_edge
 edge(Id, Type, From, To, Confidence) :- type_read(Type), g_edge(Id, Type, From, To, Confidence, _).
 
 valid_time(Id, Date) :- ( var(Id) -> read_note(label(any)) ; true ), g_valid(Id, Date, _).
+% valid_days(?Id, ?Days): a node's valid time as days since 1970-01-01 (date_days/2 of its date)
+valid_days(Id, Days) :- ( var(Id) -> read_note(label(any)) ; true ), g_valid(Id, _, Days).
 
 reference_date(Date) :- read_note(ref), g_ref(Date, _).
 
@@ -107,23 +112,27 @@ view_memo(Key, Value, Goal) :-
 %                          not a node looked up: an addition may make it one)
 %   type(T), type(any)     edges of type T, of any type, were walked (from or to a node, or all)
 %   mention(W)             the ids whose text contains W were read from the text index
-%   named                  which node names the index covers (g_named)
+%   named                  (no set notes it) new node names the index covers: indexed_words/1's
+%                          answers change
 %   ref                    the reference date
 %   source                 the provenance sources of arguments (argument_source/2)
 % A node's or an edge's own facts, read by its id, never change by an addition (parley_add_view/11
 % adds new records only, and an edge's ends are nodes of the graph), so those reads are not noted.
 
-% read_note(+Read): Read noted for the answer being computed, if any
+% read_note(+Read): Read noted for the answer being computed, if any (memberchk/2 and sort/2 work
+% in C: a set may have noted hundreds of words)
 read_note(Read) :-
     (   nb_current(parley_reads, Reads), Reads \== none, \+ memberchk(Read, Reads)
-    ->  ord_add_element(Reads, Read, More), nb_setval(parley_reads, More)
+    ->  sort([Read|Reads], More), nb_setval(parley_reads, More)
     ;   true
     ).
 
-% reads_add(+Reads): the reads of an answer found, added to those of the answer being computed
+% reads_add(+Reads): the reads of an answer found, added to those of the answer being computed (a
+% step of Prolog per read found, the rest in C: a rule finds kept answers in loops)
 reads_add(Reads) :-
-    (   Reads \== [], nb_current(parley_reads, Current), Current \== none, \+ ord_subset(Reads, Current)
-    ->  ord_union(Current, Reads, More), nb_setval(parley_reads, More)
+    (   Reads \== [], nb_current(parley_reads, Current), Current \== none
+    ->  append(Reads, Current, All), sort(All, More),
+        ( More == Current -> true ; nb_setval(parley_reads, More) )
     ;   true
     ).
 
@@ -137,18 +146,6 @@ reads_of(Goal, Reads) :-
     nb_setval(parley_reads, Outer),
     reads_add(Reads),
     ( var(Error) -> true ; throw(Error) ).
-
-% untracked(:Goal): Goal once, its reads not counted for the answer being computed around it: for
-% an answer that only decides how another is found, not what it holds (indexed_words/1)
-untracked(Goal) :-
-    ( nb_current(parley_reads, Outer) -> true ; Outer = none ),
-    (   Outer == none
-    ->  once(Goal)
-    ;   nb_setval(parley_reads, []),
-        catch(( once(Goal) -> Held = true ; Held = false ), Error, true),
-        nb_setval(parley_reads, Outer),
-        ( var(Error) -> Held == true ; throw(Error) )
-    ).
 
 % view_set(+Key, :Compute, -Value): Value as call(Compute, V) computes it, once per graph view, kept
 % under Key (view_memo/3: read again without the copy a table makes). Compute is called with a
@@ -210,16 +207,19 @@ filter_ids_(Ids, Condition, Kept) :-
 % keywords, names of nodes of name_keywords labels); a mentions condition on other words scans
 % the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor. The
 % answer decides only how a filter finds its ids, not which (the scan finds what the index holds),
-% so a set filtered through it does not read it (untracked/1)
-indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], untracked(view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords))).
-indexed_words_(Keywords) :- read_note(named), forall(member(W, Keywords), indexed_word(W)).
+% so it notes no read (a set filtered through it reads nothing of it); a write that indexes new
+% names drops it (read_unchanged/2)
+indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
+indexed_words_(Keywords) :- forall(member(W, Keywords), indexed_word(W)).
 indexed_word(W) :- atom(W), ( g_indexed(W) -> true ; g_named(W) ).
 
 % mentioned_by(+Keywords, -Mentioned): the sorted ids whose text contains one of Keywords
 % (memoised: a framework's word list is asked for again by its indicators, its findings and per
 % actor), and mentioned_trie/2 the same in a trie, for a lookup per id in C
 mentioned_by(Keywords, Ids) :- view_set(mentioned_by(Keywords), mentioned_by_(Keywords), Ids).
-mentioned_by_(Keywords, Ids) :- forall(member(W, Keywords), read_note(mention(W))), findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_by_(Keywords, Ids) :-
+    findall(mention(W), member(W, Keywords), Reads), sort(Reads, Noted), reads_add(Noted), % at once: a rule may ask for every place name
+    findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
 mentioned_trie(Keywords, Trie) :- view_set(mentioned_trie(Keywords), mentioned_trie_(Keywords), Trie).
 mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
@@ -575,7 +575,8 @@ forget_read(Slot, Changes) :-
     include(read_unchanged(Changes), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
-read_unchanged(Changes, _-r(_, Reads)) :- \+ ( member(Read, Reads), read_changed(Read, Changes) ).
+read_unchanged(Changes, (user:indexed_words(_))-_) :- !, \+ memberchk(named, Changes).
+read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), read_changed(Read, Changes) ).
 
 read_changed(label(any), Changes) :- !, memberchk(label(_), Changes).
 read_changed(type(any), Changes) :- !, memberchk(type(_), Changes).
