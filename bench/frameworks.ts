@@ -25,7 +25,10 @@
  *     the same limits, in order, as one assess runs them in one thread (a set one of them
  *     tables, another reads; the first pays for SWI-Prolog's indexes on the new facts): ms,
  *     inferences, and what it concluded or why it stopped. Once, not a median: a repeated run
- *     on the same view would read the tables of the first;
+ *     on the same view would read the tables of the first. Then the same after one write (an
+ *     Issue node) and after an ingest-like write (an Actor, 3 Claims, 2 Events and their edges),
+ *     each put into the graph as a replica applies a write: the hand-over of the records, every
+ *     framework again, and each framework's CPU and inferences;
  *   - the baseline: the graph-predicate work the frameworks' set predicates do, done once
  *     directly in TypeScript over the GraphIndex (nodesWithLabel/nodesWithProperty per
  *     claim and event type, sorted like nodes_where, the current-window filter,
@@ -60,7 +63,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { CLAIM_TYPES, EVENT_TYPES } from '../engine/ontology/index.ts';
+import { CLAIM_TYPES, EVENT_TYPES, type EdgeRecord, type NodeRecord } from '../engine/ontology/index.ts';
 import { generate } from './conflict-graph.ts';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
@@ -240,6 +243,52 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Attempt<T>> {
 const sum = (runs: FrameworkRun[]) => runs.reduce((total, run) => total + run.inferences, 0);
 const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map((run) => `${run.framework_id} (${run.error!.code})`);
 
+/** What an ingest-like write adds (a document's worth: ingest.md), dated on the graph's latest day so that the reference date stays. */
+const INGEST_LIKE = 'an Actor, 3 Claims and 2 Events with their ASSERTS, TARGETS, ABOUT and PARTICIPATES_IN edges';
+
+/** The records of an ingest-like write into `graph`: a new actor and two of the graph's, claims between them about an issue, events they took part in. */
+function ingestLike(graph: GraphIndex): [NodeRecord[], EdgeRecord[]] {
+  let latest = '';
+  for (const node of graph.nodes.values()) {
+    const time = validTime(node);
+    if (time !== undefined && time > latest) latest = time;
+  }
+  const [speaker, other] = [...graph.nodesWithLabel('Actor')].sort();
+  const [issue] = [...graph.nodesWithLabel('Issue')].sort();
+  const recorded_at = new Date(0).toISOString();
+  const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, provenance: [], recorded_at });
+  let edges = 0;
+  const edge = (type: string, from: string, to: string, properties: EdgeRecord['properties'] = {}): EdgeRecord => ({ id: `bench-ingest-e${edges++}`, type, from, to, properties, confidence: 0.9, provenance: [], recorded_at });
+  const nodes = [
+    node('bench-ingest-actor', 'Actor', { label: 'Bench Ingest Front', role: 'primary', actor_type: 'armed_group' }),
+    node('bench-ingest-c0', 'Claim', { type: 'Demand', text: 'We demand the withdrawal of forces and security for our people', timestamp: `${latest}T09:00:00Z` }),
+    node('bench-ingest-c1', 'Claim', { type: 'Threat', text: 'They will pay; we will strike if they attack again', timestamp: `${latest}T10:00:00Z` }),
+    node('bench-ingest-c2', 'Claim', { type: 'Offer', text: 'We are ready to negotiate a ceasefire', timestamp: `${latest}T11:00:00Z` }),
+    node('bench-ingest-v0', 'Event', { event_type: 'ASSAULT', date: latest, label: 'assault in the capital', fatalities: 3 }),
+    node('bench-ingest-v1', 'Event', { event_type: 'CONSULT', date: latest, label: 'consult in the capital' }),
+  ];
+  return [
+    nodes,
+    [
+      edge('ASSERTS', 'bench-ingest-actor', 'bench-ingest-c0'), edge('TARGETS', 'bench-ingest-c0', speaker), edge('ABOUT', 'bench-ingest-c0', issue),
+      edge('ASSERTS', speaker, 'bench-ingest-c1'), edge('TARGETS', 'bench-ingest-c1', 'bench-ingest-actor'),
+      edge('ASSERTS', other, 'bench-ingest-c2'), edge('ABOUT', 'bench-ingest-c2', issue),
+      edge('PARTICIPATES_IN', 'bench-ingest-actor', 'bench-ingest-v0', { role: 'perpetrator' }), edge('PARTICIPATES_IN', speaker, 'bench-ingest-v0', { role: 'target' }),
+      edge('PARTICIPATES_IN', other, 'bench-ingest-v1', { role: 'participant' }), edge('PARTICIPATES_IN', 'bench-ingest-actor', 'bench-ingest-v1', { role: 'participant' }),
+    ],
+  ];
+}
+
+interface WriteRun {
+  handOverCpuMs: number;
+  cpuMs: number;
+  inferences: number;
+  stopped: number;
+}
+
+const writeLine = ({ handOverCpuMs, cpuMs, inferences, stopped }: WriteRun) =>
+  `its hand-over ${ms(handOverCpuMs)} ms CPU, with every framework again ${ms(cpuMs)} ms CPU, ${count(inferences)} inferences${stopped ? `, ${stopped} stopped by a limit` : ''}`;
+
 if (args['cold-only']) {
   await coldStartRows(Math.max(...SIZES));
   process.exit(0);
@@ -270,6 +319,25 @@ try {
   const summary: string[] = [];
   const perFramework = new Map<string, Map<number, { ms: number; cpuMs: number; inferences: number; run?: FrameworkRun; error?: string }>>();
   let largest: { graphId: string; facts: number; target: number } | undefined;
+  /** Per framework, per write ('issue', 'ingest') and size: CPU ms and inferences of its run after that write. */
+  const perFrameworkAfter = new Map<string, Map<string, { cpuMs: number; inferences: number; stopped: boolean }>>();
+  /** Puts the records into the view's graph as a replica applies a write (logged), hands them to the engine, then runs every framework again. */
+  const afterWrite = (write: string, facts: number, view: { graph: GraphIndex }, nodes: NodeRecord[], edges: EdgeRecord[]): WriteRun => {
+    putLogged(view.graph, nodes, edges);
+    const done: WriteRun = { handOverCpuMs: 0, cpuMs: 0, inferences: 0, stopped: 0 };
+    done.cpuMs = timedCpu(() => {
+      done.handOverCpuMs = timedCpu(() => catalog.registry.handOver(view)).cpuMs;
+      for (const manifest of manifests) {
+        const { value: run, cpuMs } = timedCpu(() => runFramework(catalog.registry, manifest, view, limits));
+        done.inferences += run.inferences;
+        if (run.error) done.stopped++;
+        let byWrite = perFrameworkAfter.get(manifest.id);
+        if (!byWrite) perFrameworkAfter.set(manifest.id, (byWrite = new Map()));
+        byWrite.set(`${write}, ${count(facts)} facts`, { cpuMs, inferences: run.inferences, stopped: Boolean(run.error) });
+      }
+    }).cpuMs;
+    return done;
+  };
 
   for (const target of SIZES) {
     const graphId = `conflict-${target}`;
@@ -304,19 +372,9 @@ try {
         bySize.set(generated.facts, { ms: spent, cpuMs, inferences: run?.inferences ?? 0, ...(run ? { run } : {}), ...(error ? { error } : {}) });
       }
 
-      // after one write (a new Issue node, logged as a replica applies a write): the engine takes the one record, then every framework again
-      putLogged(view.graph, [{ id: 'bench-written-issue', labels: ['Issue'], properties: { label: 'a written issue' }, confidence: 0.9, provenance: [], recorded_at: new Date(0).toISOString() }], []);
-      let afterWriteHandOverCpuMs = 0;
-      let afterWriteInferences = 0;
-      let afterWriteStopped = 0;
-      const { cpuMs: afterWriteCpuMs } = timedCpu(() => {
-        afterWriteHandOverCpuMs = timedCpu(() => catalog.registry.handOver(view)).cpuMs;
-        for (const manifest of manifests) {
-          const run = runFramework(catalog.registry, manifest, view, limits);
-          afterWriteInferences += run.inferences;
-          if (run.error) afterWriteStopped++;
-        }
-      });
+      // after one write (a new Issue node, logged as a replica applies a write), then after an ingest-like one: the engine takes the records, then every framework again
+      const issueWrite = afterWrite('issue', generated.facts, view, [{ id: 'bench-written-issue', labels: ['Issue'], properties: { label: 'a written issue' }, confidence: 0.9, provenance: [], recorded_at: new Date(0).toISOString() }], []);
+      const ingestWrite = afterWrite('ingest', generated.facts, view, ...ingestLike(view.graph));
 
       // the baseline
       indexPass(view.graph); // warm-up
@@ -326,11 +384,12 @@ try {
         indexPass(view.graph);
         baseline.push(performance.now() - started);
       }
-      return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, afterWriteHandOverCpuMs, afterWriteCpuMs, afterWriteInferences, afterWriteStopped, baselineMs: median(baseline) };
+      return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, issueWrite, ingestWrite, baselineMs: median(baseline) };
     };
-    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, afterWriteHandOverCpuMs, afterWriteCpuMs, afterWriteInferences, afterWriteStopped }: Awaited<ReturnType<typeof inProcess>>) =>
+    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, issueWrite, ingestWrite }: Awaited<ReturnType<typeof inProcess>>) =>
       `   in-process (main thread): the view loaded as facts in ${ms(loadMs)} ms (${ms(loadCpuMs)} ms CPU), then every framework once: ${ms(inProcessMs)} ms (${ms(inProcessCpuMs)} ms CPU), ${count(inferences)} inferences (${count(Math.round(inferences / (inProcessMs / 1000)))} inferences/s)\n` +
-      `   after one write (an Issue node): its hand-over ${ms(afterWriteHandOverCpuMs)} ms CPU, with every framework again ${ms(afterWriteCpuMs)} ms CPU, ${count(afterWriteInferences)} inferences${afterWriteStopped ? `, ${afterWriteStopped} stopped by a limit` : ''}`;
+      `   after one write (an Issue node): ${writeLine(issueWrite)}\n` +
+      `   after an ingest-like write (${INGEST_LIKE}): ${writeLine(ingestWrite)}`;
     if (IN_PROCESS_ONLY) {
       const measured = await inProcess();
       const { inProcessMs, baselineMs } = measured;
@@ -425,6 +484,13 @@ try {
     const last = bySize.get(sizes[sizes.length - 1])!;
     const state = last.error ?? (last.run!.error ? `stopped: ${last.run!.error.code}` : `${last.run!.applies ? 'applies' : 'does not apply'}, score ${last.run!.score}`);
     console.log(`| ${id} | ${cells.join(' | ')} | ${state} |`);
+  }
+  if (perFrameworkAfter.size > 0) {
+    const keys = [...new Set([...perFrameworkAfter.values()].flatMap((byWrite) => [...byWrite.keys()]))];
+    console.log(`\nper framework after each write, in the same order (CPU ms / inferences; * = stopped by a limit; issue: one Issue node; ingest: ${INGEST_LIKE}):`);
+    console.log(`| framework | ${keys.join(' | ')} |`);
+    console.log(`|---|${keys.map(() => '---').join('|')}|`);
+    for (const [id, byWrite] of perFrameworkAfter) console.log(`| ${id} | ${keys.map((key) => { const entry = byWrite.get(key); return entry ? `${ms(entry.cpuMs)} / ${count(entry.inferences)}${entry.stopped ? '*' : ''}` : '-'; }).join(' | ')} |`);
   }
 
   if (!IN_PROCESS_ONLY) {

@@ -19,9 +19,13 @@
  * rules, not the hand-over of the view to the engine, done before the clock starts (some
  * seconds at 1M facts, paid once per view by whichever run or preload comes first: counted
  * in a run, it left the first run of each reasoning worker nothing of its limit).
+ * A run over a whole graph that read nothing the records added since changed (lib/graph.pl
+ * read_note/1: labels, edge types, mentions, the reference date) is given again, as it concluded,
+ * with no inference spent.
  */
 import { LimitError, ParleyError } from '../errors.ts';
-import type { GraphView, PrologValue } from '../prolog/bridge.ts';
+import { handOverNow, unchangedSince, type GraphView, type PrologBridge, type PrologValue } from '../prolog/bridge.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
 import type { RuleRegistry } from '../prolog/registry.ts';
 import type { FrameworkManifest } from './manifest.ts';
 import { inView } from '../store/view.ts';
@@ -98,8 +102,17 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
   const bridge = registry.module(manifest.id);
   if (!bridge) throw new Error(`framework '${manifest.id}' is not loaded`);
   registry.handOver(view);
+  const whole = view.asOf === undefined && view.validUntil === undefined && bridge.readsReported();
+  const findingsKey = String(limits.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const kept = whole ? keptRuns.get(bridge)?.get(findingsKey) : undefined;
+  if (kept && kept.graph.deref() === view.graph && kept.run.inferences <= limits.inferenceLimit && unchangedSince(view.graph, kept.at, kept.reads)) {
+    kept.at = handOverNow();
+    return { ...structuredClone(kept.run), inferences: 0 };
+  }
+  const at = handOverNow();
   const deadline = Date.now() + limits.timeLimitMs;
   let inferences = 0;
+  const reads = new Set<string>();
   const solve = (goal: string, template: string[]): PrologValue[][] => {
     try {
       return bridge.solve(goal, template, view, {
@@ -108,6 +121,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       });
     } finally {
       inferences += bridge.lastUsage.inferences;
+      for (const read of bridge.lastUsage.reads) reads.add(read);
     }
   };
   const run: FrameworkRun = {
@@ -126,9 +140,12 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     trace: [],
     inferences: 0,
   };
+  /** Whether evidence named an id the graph does not hold: records added later may (the run is then not kept). */
+  let unknownEvidence = false;
   const exists = (id: PrologValue): id is string => {
     if (typeof id !== 'string') return false;
     const record = view.graph.node(id) ?? view.graph.edge(id);
+    if (record === undefined) unknownEvidence = true;
     return record !== undefined && inView(record, view);
   };
   const evidenceOf = (value: PrologValue) => {
@@ -210,8 +227,16 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
   run.evidence = [...allEvidence].sort().slice(0, MAX_RUN_EVIDENCE_LISTED);
   run.evidence_total = allEvidence.size;
   run.inferences = inferences;
+  if (whole && !run.error && !unknownEvidence) {
+    let byFindings = keptRuns.get(bridge);
+    if (!byFindings) keptRuns.set(bridge, (byFindings = new Map()));
+    byFindings.set(findingsKey, { graph: new WeakRef(view.graph), at, reads, run: structuredClone(run) });
+  }
   return run;
 }
+
+/** Each framework module's last concluded run over a whole graph, per findings limit, with what it read and the hand-over it read it at. */
+const keptRuns = new WeakMap<PrologBridge, Map<string, { graph: WeakRef<GraphIndex>; at: number; reads: ReadonlySet<string>; run: FrameworkRun }>>();
 
 /** Why a run stopped; a limit is named as the run's (the solve call that met it had only what earlier calls left). */
 function stopOf(error: unknown, limits: RunLimits): { code: string; message: string } {

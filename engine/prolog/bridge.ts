@@ -102,6 +102,8 @@ export interface SolveLimits {
 /** What a solve call spent: callers that share one budget across calls (a framework run) add these up. */
 export interface SolveUsage {
   inferences: number;
+  /** What it read that records added to the view could change (lib/graph.pl read_note/1), as text: `label(Claim)`, `type(any)`, `ref`... */
+  reads: string[];
 }
 
 /** A rule module that does not consult: where and why. */
@@ -167,10 +169,12 @@ export class PrologBridge {
   private readonly userPredicates = new Set<string>();
   /** The bridge whose predicates this one adopted (the helper library's): a module header resets a module's imports, so the consult adopts them again. */
   private adopted: PrologBridge | undefined;
+  /** Whether a text consulted here names g_* facts (lib/graph.pl), which rules read past the notes of what they read. */
+  private unreported = false;
   /** What the rule module's header exports (`name/arity`); undefined for a module consulted without a header. */
   private exportList: string[] | undefined;
   /** Inferences spent by the last solve call. */
-  lastUsage: SolveUsage = { inferences: 0 };
+  lastUsage: SolveUsage = { inferences: 0, reads: [] };
 
   /**
    * Consults a rule module's text. Throws RuleModuleError naming `origin`, the line and
@@ -200,6 +204,11 @@ export class PrologBridge {
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
     indexNames(this.module);
+    if (!this.unreported && /\bg_[a-z]+\s*\(/.test(program)) {
+      this.unreported = true;
+      once('assertz(parley_unreported(M))', { M: this.module });
+    }
+    logChanges(undefined); // new rules: no answer of the old ones stands for theirs
     return added;
   }
 
@@ -212,7 +221,16 @@ export class PrologBridge {
   adoptPredicates(from: PrologBridge, indicators: Iterable<string>): void {
     once('add_import_module(M, From, start)', { M: this.module, From: from.module });
     this.adopted = from;
+    logChanges(undefined);
     for (const indicator of indicators) this.userPredicates.add(indicator);
+  }
+
+  /**
+   * Whether every read of the graph by the rules here (and by the ones adopted) is noted in SolveUsage.reads:
+   * false when a text consulted names g_* facts, read past the graph predicates that note them.
+   */
+  readsReported(): boolean {
+    return !this.unreported && (this.adopted?.readsReported() ?? true);
   }
 
   /** The predicates the module's header exports, as `name/arity`; undefined when it has no header (every predicate it defines is public). */
@@ -244,8 +262,8 @@ export class PrologBridge {
       Limit: inferenceLimit,
       Ms: timeLimitMs,
     });
-    const [inferences, outcome] = compoundArgs(Result) as [number, Any];
-    this.lastUsage = { inferences: Number(inferences) };
+    const [inferences, outcome, reads] = compoundArgs(Result) as [number, Any, string[]];
+    this.lastUsage = { inferences: Number(inferences), reads };
     if (typeof outcome === 'string') {
       if (outcome === 'inference_limit') {
         throw new LimitError('query_inference_limit', `the rule query used more than ${inferenceLimit} inferences`, { limit: inferenceLimit });
@@ -356,8 +374,9 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     }
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
-    once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(facts.latest !== previous!.latest, named));
+    const { Changes } = once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named, Changes)', facts.arguments(facts.latest !== previous!.latest, named));
     loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
+    logChanges(Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
@@ -373,6 +392,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   }
   once('parley_load_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(true, names.words()));
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
+  logChanges(undefined);
   return 'whole';
 }
 
@@ -446,6 +466,7 @@ function removeLater(view: GraphView): void {
   const ref = after === before ? [] : [after, Date.parse(after) / DAY_MS];
   once('parley_remove_view(N, E, L, T, Gone, Named, Ref)', { N: removedNodes, E: removedEdges, L: [...labels], T: [...types], Gone: gone, Named: names.words(), Ref: ref });
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names };
+  logChanges(undefined);
 }
 
 /** Whether the engine holds facts of `view`'s records, at whatever revision of its graph. */
@@ -456,6 +477,49 @@ function holds(view: GraphView): boolean {
 /** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
 export function holdsGraph(graph: GraphIndex): boolean {
   return holds({ graph });
+}
+
+/**
+ * The hand-overs of this thread's engine, counted: `since` is the last that was not only records added
+ * (a whole view, records taken out, an addition while a table is held), `changes` what each addition
+ * after it changed (parley_add_view/11).
+ */
+const changeLog: { handOvers: number; since: number; changes: { at: number; changes: string[] }[] } = { handOvers: 0, since: 0, changes: [] };
+/** Additions the log keeps; an answer kept from before the oldest of them is computed again. */
+const MAX_LOGGED_ADDITIONS = 256;
+
+/** Counts a hand-over: an addition and what it changed, or (undefined) one that was not only records added. */
+function logChanges(changes: string[] | undefined): void {
+  const at = ++changeLog.handOvers;
+  if (changes === undefined) {
+    changeLog.since = at;
+    changeLog.changes = [];
+    return;
+  }
+  changeLog.changes.push({ at, changes });
+  if (changeLog.changes.length > MAX_LOGGED_ADDITIONS) changeLog.since = changeLog.changes.shift()!.at;
+}
+
+/** The hand-over the engine's facts are at now: what a caller keeping an answer of the whole view notes beside it. */
+export function handOverNow(): number {
+  return changeLog.handOvers;
+}
+
+/**
+ * Whether `reads` (SolveUsage.reads of calls made over the whole view of `graph` at hand-over `at`) read
+ * nothing the hand-overs since changed: only records added, none of what they changed read. Their answers
+ * would be the same now.
+ */
+export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet<string>): boolean {
+  if (!holdsGraph(graph) || at < changeLog.since) return false;
+  for (const { at: when, changes } of changeLog.changes) {
+    if (when <= at) continue;
+    for (const change of changes) {
+      const any = change.startsWith('label(') ? 'label(any)' : change.startsWith('type(') ? 'type(any)' : undefined;
+      if (reads.has(change) || (any !== undefined && reads.has(any))) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -479,7 +543,7 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/10
+ * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/11
  * take (the arguments of one fact after another).
  */
 class ViewFacts {

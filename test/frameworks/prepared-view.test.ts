@@ -200,3 +200,83 @@ describe('a framework run over a view the engine does not hold yet', () => {
     }
   });
 });
+
+// The sets the frameworks keep for a view (view_set/3) record what they read, and a write keeps those it
+// cannot change (lib/graph.pl read_note/1): after each kind of write, every framework must answer over the
+// view held exactly as over a fresh copy of the written graph, in every byte.
+describe('a view held across writes of each kind', () => {
+  const runsOf = (view: { graph: GraphIndex; validUntil?: string }) => JSON.stringify(manifests.map((manifest) => withoutCost(runFramework(catalog.registry, manifest, view, limits))));
+  const recorded_at = '2024-06-01T00:00:00.000Z';
+
+  it('gives every framework the results of a fresh copy after a node of each label, an edge of each type, a property change, a new reference date and a valid-time cut', async () => {
+    const write = await allFixtures();
+    const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    const view = { graph };
+    const days = write.nodes.map((node) => validTime(node)).filter((day): day is string => day !== undefined).sort();
+    const labels = [...new Set(write.nodes.flatMap((node) => node.labels))].sort();
+    const types = [...new Set(write.edges.map((edge) => edge.type))].sort();
+    expect(labels.length).toBeGreaterThan(5);
+    expect(types.length).toBeGreaterThan(10);
+    let written = 0;
+    // a copy of a record of the graph under a new id: a node as the graph holds them, an edge joining the start of one edge of its type to the end of another
+    const nodeLike = (label: string): NodeRecord => {
+      const model = write.nodes.filter((node) => node.labels.includes(label))[written % 3] ?? write.nodes.find((node) => node.labels.includes(label))!;
+      return { ...model, id: `written-${++written}`, recorded_at };
+    };
+    const edgeLike = (type: string): EdgeRecord => {
+      const same = write.edges.filter((edge) => edge.type === type);
+      return { ...same[0], id: `written-${++written}`, from: same[0].from, to: same[same.length - 1].to, recorded_at };
+    };
+    const writes: { name: string; put: () => void; view?: { graph: GraphIndex; validUntil?: string } }[] = [
+      ...labels.map((label) => ({ name: `a node of label ${label}`, put: () => putLogged(graph, [nodeLike(label)], []) })),
+      ...types.map((type) => ({ name: `an edge of type ${type}`, put: () => putLogged(graph, [], [edgeLike(type)]) })),
+      {
+        name: 'a claim asserted by a new actor, about an issue held',
+        put: () => {
+          const actor = nodeLike('Actor');
+          const claim = nodeLike('Claim');
+          putLogged(graph, [actor, claim], [{ ...edgeLike('ASSERTS'), from: actor.id, to: claim.id }, { ...edgeLike('ABOUT'), from: claim.id }]);
+        },
+      },
+      {
+        name: 'a new reference date (an event after every other)',
+        put: () => putLogged(graph, [{ ...nodeLike('Event'), properties: { event_type: 'ASSAULT', date: '2031-01-01', label: 'a later assault', fatalities: 2 } }], []),
+      },
+      {
+        name: 'a property changed (a claim replaced)',
+        put: () => {
+          const claim = graph.node(write.nodes.find((node) => node.labels.includes('Claim'))!.id)!;
+          putLogged(graph, [{ ...claim, properties: { ...claim.properties, type: 'Threat', text: 'we will strike and never negotiate' } }], []);
+        },
+      },
+      { name: 'a valid-time cut', put: () => {}, view: { graph, validUntil: days[Math.floor(days.length / 2)] } },
+    ];
+    for (const { name, put, view: after = view } of writes) {
+      runsOf(view); // the graph held, the sets of every framework computed
+      put();
+      expect(runsOf(after), name).toBe(runsOf({ ...after, graph: fresh(graph).graph }));
+    }
+  }, 600_000);
+
+  it('gives a run again, spending no inference, when a write added nothing it read, and runs it again when it did', async () => {
+    const write = await allFixtures();
+    const graph = GraphIndex.fromRecords(write.nodes, write.edges);
+    const runs = () => manifests.map((manifest) => runFramework(catalog.registry, manifest, { graph }, limits));
+    runs(); // every run kept
+    const issue: NodeRecord = { id: 'written-issue', labels: ['Issue'], properties: { label: 'grazing rights' }, confidence: 0.9, provenance: [], recorded_at };
+    putLogged(graph, [issue], []);
+    const after = runs();
+    const again = (id: string) => after.find((run) => run.framework_id === id)!.inferences === 0;
+    expect(again('fearon')).toBe(false); // it reads the issues' names
+    expect(manifests.filter((manifest) => again(manifest.id)).length).toBeGreaterThan(5);
+    expect(runs().every((run) => run.inferences === 0)).toBe(true); // nothing added since
+  }, 120_000);
+
+  it('is read by the built-in rule modules only through the graph predicates, which note what a set reads', () => {
+    const factsNamed = (file: string) => [...new Set(readFileSync(file, 'utf8').match(/\bg_[a-z]+(?=\()/g) ?? [])];
+    for (const entry of catalog.frameworks) expect(factsNamed(path.join(entry.dir, 'rules.pl')), entry.id).toEqual([]);
+    const library = new URL('../../engine/prolog/lib/', import.meta.url);
+    expect(factsNamed(new URL('argumentation.pl', library).pathname)).toEqual([]);
+    expect(factsNamed(new URL('conflict.pl', library).pathname)).toEqual([]);
+  });
+});

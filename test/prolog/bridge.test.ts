@@ -208,9 +208,10 @@ describe('Prolog bridge', () => {
     };
     expect(bridge.solve(goal, template, { graph })[0][7]).toBe(1);
     const before = Number(bridge.solve(slots, ['N'], { graph })[0][0]);
-    // an actor: the claim sets, their grouping and their filters stay; the module's own answer and the actors go
+    // an actor: the claim sets, their grouping and their filters stay, and the module's own answer, which read no graph record; the actors go
     putLogged(graph, [record('a4', ['Actor'], { label: 'a4' })], []);
-    expect(Number(bridge.solve(slots, ['N'], { graph })[0][0])).toBe(before - 2);
+    expect(Number(bridge.solve(slots, ['N'], { graph })[0][0])).toBe(before - 1);
+    expect(bridge.solve('ctx(N)', ['N'], { graph })).toEqual([[1]]);
     expect(bridge.solve(goal, template.slice(0, 7), { graph })).toEqual(whole());
     // a later claim, its edge and one to a claim held: a new reference date, the claims and the ASSERTS groupings change
     const later = afterAdding([record('c80', ['Claim'], { type: 'Position', text: 'claim 80' }, 20)], [link('s80', 'ASSERTS', 'a4', 'c80'), link('s81', 'ASSERTS', 'a4', 'c0')]);
@@ -225,5 +226,72 @@ describe('Prolog bridge', () => {
     expect(() => bridge.consult('ok(1).\nbroken(:- .\n', 'mine/rules.pl')).toThrow(
       expect.objectContaining({ code: 'rule_module_invalid', details: expect.objectContaining({ file: 'mine/rules.pl', line: 2 }) }),
     );
+  });
+  // view_set/3 answers record what they read (lib/graph.pl read_note/1): a write keeps those it cannot change
+  it('keeps a set after a write that cannot change what it read, nested sets included, and computes it again after one that can', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult(`
+:- dynamic computed/2.
+count_up(Name) :- ( retract(computed(Name, N0)) -> true ; N0 = 0 ), N is N0 + 1, assertz(computed(Name, N)).
+claims(Cs) :- view_set(claims, claims_, Cs).
+claims_(Cs) :- count_up(claims), findall(C, node(C, 'Claim'), Cs0), sort(Cs0, Cs).
+asserted(Ps) :- view_set(asserted, asserted_, Ps).
+asserted_(Ps) :- count_up(asserted), nodes_where('Actor', _, _, As), findall(A-C, ( member(A, As), edge(_, 'ASSERTS', A, C, _) ), Ps0), sort(Ps0, Ps).
+dated(D) :- view_set(dated, dated_, D).
+dated_(D) :- count_up(dated), ( reference_date(D) -> true ; D = none ).
+outer(N) :- view_set(outer, outer_, N).
+outer_(N) :- count_up(outer), claims(Cs), length(Cs, N).
+computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
+    // the claims first, so that the outer set finds them kept: their reads must count for it too
+    const goal = 'claims(Cs), asserted(Ps), dated(D), outer(N)';
+    const template = ['Cs', 'Ps', 'D', 'N'];
+    const counts = () => Object.fromEntries(['claims', 'asserted', 'dated', 'outer'].map((name) => [name, Number(bridge.solve(`computed_now(${name}, N)`, ['N'], { graph })[0][0])]));
+    const undated = (id: string, labels: string[], properties: Record<string, string>) => ({ ...addedRecord(id, labels, properties), provenance: [] });
+    /** The sets computed again over the graph held after the write, which must answer as a fresh copy does. */
+    const afterWrite = (nodes: ReturnType<typeof addedRecord>[], edges: { id: string; type: string; from: string; to: string }[]) => {
+      bridge.solve(goal, template, { graph }); // the graph held, its sets computed
+      const before = counts();
+      putLogged(graph, nodes, edges.map((edge) => ({ ...edge, properties: {}, confidence: 0.8, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [] })));
+      const held = bridge.solve(goal, template, { graph });
+      const after = counts();
+      expect(held).toEqual(bridge.solve(goal, template, { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) }));
+      return Object.keys(after).filter((name) => after[name] !== before[name]);
+    };
+    const [a0, a1] = [...graph.nodesWithLabel('Actor')].sort();
+    // an undated Issue node and an OPPOSES edge: no set read either
+    expect(afterWrite([undated('w-issue', ['Issue'], { label: 'water' })], [])).toEqual([]);
+    expect(afterWrite([], [{ id: 'w-opp', type: 'OPPOSES', from: a0, to: a1 }])).toEqual([]);
+    // an actor: the set that enumerates the actors only
+    expect(afterWrite([undated('w-actor', ['Actor'], { label: 'Written Front' })], [])).toEqual(['asserted']);
+    // an ASSERTS edge to a claim held: the set that walks those edges only
+    expect(afterWrite([], [{ id: 'w-asserts', type: 'ASSERTS', from: 'w-actor', to: [...graph.nodesWithLabel('Claim')].sort()[0] }])).toEqual(['asserted']);
+    // an undated claim: the claims, and the set that found them kept
+    expect(afterWrite([undated('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' })], [])).toEqual(['claims', 'outer']);
+    // a later event: a new reference date, and the set that read it only
+    expect(afterWrite([undated('w-event', ['Event'], { event_type: 'AGREE', label: 'talks', date: '2030-01-01' })], [])).toEqual(['dated']);
+  });
+  it('drops, while a table is held, every set of the rule modules at a write: a table hides what it read from a set that found it filled', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult(`
+:- table claim_count/1.
+claim_count(N) :- aggregate_all(count, node(_, 'Claim'), N).
+counted(N) :- view_set(counted, counted_, N).
+counted_(N) :- claim_count(N).`);
+    const goal = 'claim_count(_), counted(N)';
+    expect(bridge.solve(goal, ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+    putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
+    expect(bridge.solve(goal, ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+  });
+  it('keeps no set across a write for a module that reads the g_* facts themselves, past the notes of what it read', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult("claim_count(N) :- view_set(claim_count, claim_count_, N).\nclaim_count_(N) :- aggregate_all(count, g_node(_, 'Claim'), N).");
+    expect(bridge.readsReported()).toBe(false);
+    expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+    expect(bridge.lastUsage.reads).toEqual([]); // what it read went unnoted
+    putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
+    expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
   });
 });

@@ -191,12 +191,12 @@ dated(Id, Date) :- valid_time(Id, Date).
 recent_window(180).
 
 % days_before_reference(+Id, -Days): how many days before the reference date Id happened. The day
-% is g_valid/3's, which the bridge hands over beside each valid time (lib/graph.pl; its filters read
+% is valid_days/2's, which the bridge hands over beside each valid time (lib/graph.pl; its filters read
 % it too): the days date_days/2 gives the same date, without parsing the date or keeping a table
 % per date (730 of them at 100k facts, a tenth of a second to fill); the reference's days are the
 % ones the filters read (reference_days/1 of lib/graph.pl), and an id has a day only when the view
 % has a reference date
-days_before_reference(Id, Days) :- g_valid(Id, _, D), reference_days(R), Days is R - D.
+days_before_reference(Id, Days) :- valid_days(Id, D), reference_days(R), Days is R - D.
 
 % id_days(+Ids, -IdDays): Id-Days for each dated id of the list, in its order, Days being how many
 % days before the reference date it happened: a rule that compares the dates of a few ids with each
@@ -229,7 +229,7 @@ trend_of(_, _, steady).
 
 % span_days(+Ids, -Days): days between the earliest and the latest dated Id (0 with fewer than two).
 span_days(Ids, Days) :-
-    findall(D, (member(Id, Ids), g_valid(Id, _, D)), Ds),
+    findall(D, (member(Id, Ids), valid_days(Id, D)), Ds),
     ( Ds = [] -> Days = 0 ; min_list(Ds, Min), max_list(Ds, Max), Days is Max - Min ).
 
 % before(+X, +Y): X happened before Y (both dated).
@@ -434,9 +434,10 @@ kept_member(M:Key, Subject, Candidate, Candidates) :-
 findings_omitted(M:Cap, N) :- ( current_predicate(M:rank/3) -> ranked_kept(M, Cap, _, N) ; N = 0 ).
 
 % ranked_kept(+Module, +Cap, -Kept, -Omitted): the Key-Subject pairs kept, as an ordered set
-% (tabled: every guarded clause asks, once per graph view)
-:- table ranked_kept/4.
-ranked_kept(M, Cap, Kept, Omitted) :-
+% (kept for the view, view_memo/3: every guarded clause asks; a table would hide from a set that
+% found it filled what it read)
+ranked_kept(M, Cap, Kept, Omitted) :- view_set(ranked_kept(M, Cap), ranked_kept_(M, Cap), Kept-Omitted).
+ranked_kept_(M, Cap, Kept-Omitted) :-
     findall(Key-Subject-Score, ( M:rank(Key, Subject, Score), number(Score) ), Found),
     sort(Found, Sorted), best_scores(Sorted, Best),
     findall(Neg-Subject-Key, ( member(Key-Subject-Score, Best), Neg is -Score ), Keyed),

@@ -2,7 +2,7 @@
 % lists them). engine/prolog/bridge.ts loads this file once per engine, into module
 % user, which every rule module inherits from, and before each solve call makes the g_*
 % facts below hold the records of the call's graph view: all of them when the view is
-% new, only the records added since when the graph has only grown (parley_add_view/10), only
+% new, only the records added since when the graph has only grown (parley_add_view/11), only
 % the records taken out when the valid-time cut moved earlier or a view without one is cut
 % (parley_remove_view/7).
 % The set predicates do over those facts what a rule would otherwise spell out as a
@@ -33,6 +33,9 @@
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
+% parley_unreported(Module): a rule module whose text names g_* facts, read past the notes of read_note/1
+% (engine/prolog/bridge.ts consult): none of its answers is kept across a write
+:- dynamic parley_unreported/1.
 
 % Every g_* fact is looked up with one argument bound, the most selective one the call
 % has, and the other arguments are compared after. SWI-Prolog builds a just-in-time index
@@ -40,29 +43,39 @@
 % predicate has it assess and rebuild a combined index over all its clauses, again and
 % again (half a second a call at 100k facts).
 
-node(Id, Label) :- nonvar(Id), !, g_node(Id, L), L = Label.
-node(Id, Label) :- g_node(Id, Label).
+% Each of them notes what it reads that records added to the view could change (read_note/1): a
+% lookup by the id of a record the view holds reads nothing an addition changes, the enumerations
+% and the walks along edges do.
+node(Id, Label) :- nonvar(Id), !, ( g_node(Id, L) *-> L = Label ; read_note(label(any)), fail ).
+node(Id, Label) :- label_read(Label), g_node(Id, Label).
 
 prop(Id, Key, Value) :- nonvar(Id), !, ( g_prop(Id, K, V) ; g_eprop(Id, K, V) ), K = Key, V = Value.
-prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, g_prop(Id, K, Value), K == Key.
-prop(Id, Key, Value) :- ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
+prop(Id, Key, Value) :- atom(Key), nonvar(Value), !, read_note(label(any)), g_prop(Id, K, Value), K == Key.
+prop(Id, Key, Value) :- read_note(label(any)), read_note(type(any)), ( g_prop(Id, Key, Value) ; g_eprop(Id, Key, Value) ).
 
 edge(Id, Type, From, To, Confidence) :- nonvar(Id), !, g_edge(Id, T, F, D, C, _), T = Type, F = From, D = To, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- nonvar(To), !, g_edge(I, T, F, To, C, _), T = Type, F = From, I = Id, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- nonvar(From), !, g_edge(I, T, From, D, C, _), T = Type, D = To, I = Id, C = Confidence.
-edge(Id, Type, From, To, Confidence) :- g_edge(Id, Type, From, To, Confidence, _).
+edge(Id, Type, From, To, Confidence) :- nonvar(To), !, type_read(Type), g_edge(I, T, F, To, C, _), T = Type, F = From, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- nonvar(From), !, type_read(Type), g_edge(I, T, From, D, C, _), T = Type, D = To, I = Id, C = Confidence.
+edge(Id, Type, From, To, Confidence) :- type_read(Type), g_edge(Id, Type, From, To, Confidence, _).
 
-valid_time(Id, Date) :- g_valid(Id, Date, _).
+valid_time(Id, Date) :- ( var(Id) -> read_note(label(any)) ; true ), g_valid(Id, Date, _).
+% valid_days(?Id, ?Days): a node's valid time as days since 1970-01-01 (date_days/2 of its date)
+valid_days(Id, Days) :- ( var(Id) -> read_note(label(any)) ; true ), g_valid(Id, _, Days).
 
-reference_date(Date) :- g_ref(Date, _).
+reference_date(Date) :- read_note(ref), g_ref(Date, _).
 
 % argument_source(?Id, ?Source): held for the claims and events a CONTRADICTS or SUPPORTS edge links
-argument_source(Id, Source) :- g_source(Id, Source).
+% (an edge added may give a node the view held its sources)
+argument_source(Id, Source) :- read_note(source), g_source(Id, Source).
+
+label_read(Label) :- ( atom(Label) -> read_note(label(Label)) ; read_note(label(any)) ).
+type_read(Type) :- ( atom(Type) -> read_note(type(Type)) ; read_note(type(any)) ).
 
 % nodes_where(+Label, ?Key, ?Value, -Ids): memoised for the view (view_memo/3), so that a set the rules of several
 % frameworks read (the claims, the claims of a type) is collected once per graph view
 nodes_where(Label, Key, Value, Ids) :- must_be(atom, Label), view_memo(nodes_where(Label, Key, Value), Found, nodes_where_(Label, Key, Value, Found)), Ids = Found.
 nodes_where_(Label, Key, Value, Ids) :-
+    read_note(label(Label)),
     (   atom(Key), nonvar(Value)
     ->  findall(Id, (g_prop(Id, K, Value), K == Key, g_node(Id, L), L == Label), Found)
     ;   findall(Id, g_node(Id, Label), Found)
@@ -77,17 +90,62 @@ nodes_where_(Label, Key, Value, Ids) :-
 % instead (read without a copy), found by a fingerprint of Key (a list argument stands for
 % its length and first element) and compared with Key in C.
 % Keys are per module: two rule modules may use the same Key.
+% Each answer is kept with what Goal read (read_note/1), the reads of the answers it found kept
+% included, and what reads it is added to the reads of the answer being computed around it, if
+% any: a write drops only the answers whose reads it changes (parley_add_view/11).
 :- meta_predicate view_memo(?, ?, 0).
 view_memo(Key, Value, Goal) :-
     strip_module(Goal, Module, _),
     memo_slot(Module, Key, Slot),
-    (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, Found)
-    ->  true
-    ;   ( call(Goal) -> Found = answer(Value) ; Found = failed ),
+    (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
+    ->  reads_add(Reads)
+    ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
         ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
-        nb_setval(Slot, [(Module:Key)-Found|Old])
+        nb_setval(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
     Found = answer(Value).
+
+% ---- what an answer read ---------------------------------------------------
+% While view_memo/3 computes an answer, the global variable parley_reads holds the sorted list of
+% what it has read so far that records added to the view could change, else it is none:
+%   label(L), label(any)   the nodes of label L, of any label, were enumerated (or an id that was
+%                          not a node looked up: an addition may make it one)
+%   type(T), type(any)     edges of type T, of any type, were walked (from or to a node, or all)
+%   mention(W)             the ids whose text contains W were read from the text index
+%   named                  (no set notes it) new node names the index covers: indexed_words/1's
+%                          answers change
+%   ref                    the reference date
+%   source                 the provenance sources of arguments (argument_source/2)
+% A node's or an edge's own facts, read by its id, never change by an addition (parley_add_view/11
+% adds new records only, and an edge's ends are nodes of the graph), so those reads are not noted.
+
+% read_note(+Read): Read noted for the answer being computed, if any (memberchk/2 and sort/2 work
+% in C: a set may have noted hundreds of words)
+read_note(Read) :-
+    (   nb_current(parley_reads, Reads), Reads \== none, \+ memberchk(Read, Reads)
+    ->  sort([Read|Reads], More), nb_setval(parley_reads, More)
+    ;   true
+    ).
+
+% reads_add(+Reads): the reads of an answer found, added to those of the answer being computed (a
+% step of Prolog per read found, the rest in C: a rule finds kept answers in loops)
+reads_add(Reads) :-
+    (   Reads \== [], nb_current(parley_reads, Current), Current \== none
+    ->  append(Reads, Current, All), sort(All, More),
+        ( More == Current -> true ; nb_setval(parley_reads, More) )
+    ;   true
+    ).
+
+% reads_of(:Goal, -Reads): calls Goal once, and what it read; the reads count for the answer being
+% computed around it too (also when Goal throws: a rule may catch it)
+reads_of(Goal, Reads) :-
+    ( nb_current(parley_reads, Outer) -> true ; Outer = none ),
+    nb_setval(parley_reads, []),
+    catch(Goal, Error, true),
+    nb_getval(parley_reads, Reads),
+    nb_setval(parley_reads, Outer),
+    reads_add(Reads),
+    ( var(Error) -> true ; throw(Error) ).
 
 % view_set(+Key, :Compute, -Value): Value as call(Compute, V) computes it, once per graph view, kept
 % under Key (view_memo/3: read again without the copy a table makes). Compute is called with a
@@ -147,7 +205,10 @@ filter_ids_(Ids, Condition, Kept) :-
 
 % indexed_words(+Keywords): a list of words every one of which the text index covers (declared
 % keywords, names of nodes of name_keywords labels); a mentions condition on other words scans
-% the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor
+% the texts of the ids instead. Memoised, as a rule asks it again with the same list per actor. The
+% answer decides only how a filter finds its ids, not which (the scan finds what the index holds),
+% so it notes no read (a set filtered through it reads nothing of it); a write that indexes new
+% names drops it (read_unchanged/2)
 indexed_words(Keywords) :- is_list(Keywords), Keywords \== [], view_memo(indexed_words(Keywords), yes, indexed_words_(Keywords)).
 indexed_words_(Keywords) :- forall(member(W, Keywords), indexed_word(W)).
 indexed_word(W) :- atom(W), ( g_indexed(W) -> true ; g_named(W) ).
@@ -156,7 +217,9 @@ indexed_word(W) :- atom(W), ( g_indexed(W) -> true ; g_named(W) ).
 % (memoised: a framework's word list is asked for again by its indicators, its findings and per
 % actor), and mentioned_trie/2 the same in a trie, for a lookup per id in C
 mentioned_by(Keywords, Ids) :- view_set(mentioned_by(Keywords), mentioned_by_(Keywords), Ids).
-mentioned_by_(Keywords, Ids) :- findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
+mentioned_by_(Keywords, Ids) :-
+    findall(mention(W), member(W, Keywords), Reads), sort(Reads, Noted), reads_add(Noted), % at once: a rule may ask for every place name
+    findall(Id, ( member(W, Keywords), g_mention(W, Id) ), Found), sort(Found, Ids).
 mentioned_trie(Keywords, Trie) :- view_set(mentioned_trie(Keywords), mentioned_trie_(Keywords), Trie).
 mentioned_trie_(Keywords, Trie) :- mentioned_by(Keywords, Ids), trie_new(Trie), forall(member(Id, Ids), trie_insert(Trie, Id)).
 
@@ -236,7 +299,7 @@ resolved(window(From, To), window(From, To, Ref)) :- !, reference_days(Ref).
 resolved(current(Within), current(Within, Ref)) :- !, reference_days(Ref).
 resolved(Condition, Condition).
 
-reference_days(Ref) :- ( g_ref(_, R) -> Ref = R ; Ref = none ).
+reference_days(Ref) :- read_note(ref), ( g_ref(_, R) -> Ref = R ; Ref = none ).
 
 keeps(window(From, To, Ref), Id) :- atom(Id), number(From), number(To), g_valid(Id, _, D), Days is Ref - D, Days >= From, Days =< To.
 keeps(current(Within, Ref), Id) :- atom(Id), once(g_node(Id, _)), ( g_valid(Id, _, D) -> Days is Ref - D, number(Within), Days >= 0, Days =< Within ; true ).
@@ -254,6 +317,7 @@ group_by_edge(Ids, Type, Dir, Role, Groups) :-
     ).
 
 group_by_edge_(Ids, Type, Dir, Role, Groups) :-
+    read_note(type(Type)),
     ( Dir == in -> End = in ; End = out ),
     findall(Other-Id, ( member(Id, Ids), atom(Id), other_end(End, Type, Role, Id, Other) ), Found),
     sort(Found, Pairs),
@@ -280,6 +344,7 @@ link_pairs(Ids, SideA, SideB, Pairs) :-
 
 link_pairs_(Ids, SideA, SideB, Pairs) :-
     side_parts(SideA, DirA, TypeA, RoleA), side_parts(SideB, DirB, TypeB, RoleB),
+    read_note(type(TypeA)), read_note(type(TypeB)),
     findall(A-B-Id, ( member(Id, Ids), atom(Id), other_end(DirA, TypeA, RoleA, Id, A), other_end(DirB, TypeB, RoleB, Id, B), A \== B ), Found),
     sort(Found, Sorted),
     triples_to_pairs(Sorted, Pairs).
@@ -340,25 +405,28 @@ date_days(Date, Days) :-
 
 % parley_solve(+Module, +GoalText, +Names, +MaxAnswers, +InferenceLimit, +TimeLimitMs, -Result):
 % the answers of GoalText in Module as the values of the variables Names, within the limits.
-% Result is r(Inferences, Outcome), Outcome one of answers(List), inference_limit,
-% time_limit, error(Message), syntax(Message).
+% Result is r(Inferences, Outcome, Reads), Outcome one of answers(List), inference_limit,
+% time_limit, error(Message), syntax(Message); Reads what the call read (read_note/1), as text.
 parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
     catch(term_string(Goal, Text, [variable_names(Bindings), module(Module)]), Error, true),
     (   nonvar(Error)
-    ->  message_text(Error, Message), Result = r(0, syntax(Message))
+    ->  message_text(Error, Message), Result = r(0, syntax(Message), [])
     ;   maplist(template_value(Bindings), Names, Template),
         get_time(Now), Deadline is Now + TimeLimitMs / 1000,
         nb_setval(parley_deadline, Deadline),
+        nb_setval(parley_reads, []),
         statistics(inferences, I0),
         catch(call_with_inference_limit(findall(Template, limit(Max, Module:Goal), Answers), Limit, Status), Caught, true),
         statistics(inferences, I1),
+        nb_getval(parley_reads, Reads), nb_setval(parley_reads, none),
         nb_setval(parley_deadline, 0),
         Used is I1 - I0,
         (   nonvar(Caught) -> caught_outcome(Caught, Outcome)
         ;   Status == inference_limit_exceeded -> Outcome = inference_limit
         ;   maplist(plain, Answers, Plain), Outcome = answers(Plain)
         ),
-        Result = r(Used, Outcome)
+        maplist(plain, Reads, ReadTexts),
+        Result = r(Used, Outcome, ReadTexts)
     ).
 
 template_value(Bindings, Name, Value) :- ( memberchk(Name = V, Bindings) -> Value = V ; true ).
@@ -464,15 +532,55 @@ parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources
     add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     abolish_all_tables.
 
-% parley_add_view(...): the same lists for records added to the view (the graph only grew: no
+% parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
-% (tabled rule predicates) are dropped, and the view_memo/3 answers the additions may change
-% (memo_holds/4 keeps the others).
-parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
+% (tabled rule predicates) are dropped, and the view_memo/3 answers whose reads the additions change
+% (added_changes/7, read_unchanged/2). A table hides what it read from an answer that found it filled:
+% while any table is held, only the graph library's own answers that cannot change are kept (memo_holds/4).
+% ChangeTexts: the changes as text (a run that read none of them concludes as before:
+% engine/frameworks/run.ts), or all while a table is held.
+parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
     add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
-    forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
+    (   current_table(_:_, _)
+    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)), ChangeTexts = all
+    ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
+        forall(g_memo(Slot), forget_read(Slot, Changes)),
+        maplist(plain, Changes, ChangeTexts)
+    ),
     abolish_all_tables.
+
+% added_changes(+Labels, +Types, +Mentions, +Named, +Sources, +Ref, -Changes): the reads (read_note/1)
+% records added change: the labels of the nodes, the types of the edges, the words of the mentions
+% (new texts, or a new name found in texts held), the names indexed, the sources, the reference date
+added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes) :-
+    mention_words(Mentions, Words),
+    findall(Change,
+            (   member(L, Labels), Change = label(L)
+            ;   member(T, Types), Change = type(T)
+            ;   member(W, Words), Change = mention(W)
+            ;   Named \== [], Change = named
+            ;   Sources \== [], Change = source
+            ;   Ref \== [], Change = ref
+            ),
+            Changes).
+
+mention_words(Mentions, Words) :- mention_words_(Mentions, Found), sort(Found, Words).
+mention_words_([], []).
+mention_words_([Word, _|Rest], [Word|Words]) :- mention_words_(Rest, Words).
+
+% forget_read(+Slot, +Changes): drops the answers of Slot that read what Changes lists
+forget_read(Slot, Changes) :-
+    nb_getval(Slot, Entries),
+    include(read_unchanged(Changes), Entries, Kept),
+    kept_entries(Slot, Entries, Kept).
+
+read_unchanged(Changes, (user:indexed_words(_))-_) :- !, \+ memberchk(named, Changes).
+read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), read_changed(Read, Changes) ).
+
+read_changed(label(any), Changes) :- !, memberchk(label(_), Changes).
+read_changed(type(any), Changes) :- !, memberchk(type(_), Changes).
+read_changed(Read, Changes) :- memberchk(Read, Changes).
 
 % parley_remove_view(+Nodes, +Edges, +Labels, +Types, +Gone, +Named, +Ref): takes the facts of the
 % nodes and edges of the ids Nodes and Edges out of the view (the view cut at an earlier valid time, or
@@ -497,6 +605,10 @@ remove_node(Id) :-
 forget_changed(Slot, Labels, Types, Ref) :-
     nb_getval(Slot, Entries),
     include(memo_holds(Labels, Types, Ref), Entries, Kept),
+    kept_entries(Slot, Entries, Kept).
+
+% kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries
+kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N -> true
     ;   K =:= 0 -> nb_delete(Slot), retract(g_memo(Slot))
