@@ -111,6 +111,7 @@ try {
       await session.post('Profiler.start');
       const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS });
       split((await session.post('Profiler.stop')).profile as Profile, parts);
+      if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
     } finally {
       await store.close();

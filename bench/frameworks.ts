@@ -129,11 +129,7 @@ function indexPass(graph: GraphIndex): number {
     return ids.sort();
   };
   // reference_date: the latest valid time in the graph
-  let reference = '';
-  for (const node of graph.nodes.values()) {
-    const time = validTime(node);
-    if (time !== undefined && time > reference) reference = time;
-  }
+  const reference = latestValidTime(graph);
   const referenceDays = Date.parse(reference) / 86_400_000;
   const current = (ids: string[]) =>
     ids.filter((id) => {
@@ -243,29 +239,37 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Attempt<T>> {
 const sum = (runs: FrameworkRun[]) => runs.reduce((total, run) => total + run.inferences, 0);
 const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map((run) => `${run.framework_id} (${run.error!.code})`);
 
-/** What an ingest-like write adds (a document's worth: ingest.md), dated on the graph's latest day so that the reference date stays. */
-const INGEST_LIKE = 'an Actor, 3 Claims and 2 Events with their ASSERTS, TARGETS, ABOUT and PARTICIPATES_IN edges';
-
-/** The records of an ingest-like write into `graph`: a new actor and two of the graph's, claims between them about an issue, events they took part in. */
-function ingestLike(graph: GraphIndex): [NodeRecord[], EdgeRecord[]] {
+/** The latest valid time of the graph's nodes ('' when none has one): the reference date the frameworks read. */
+function latestValidTime(graph: GraphIndex): string {
   let latest = '';
   for (const node of graph.nodes.values()) {
     const time = validTime(node);
     if (time !== undefined && time > latest) latest = time;
   }
+  return latest;
+}
+
+const recorded_at = new Date(0).toISOString();
+/** A node the bench writes. */
+const writtenNode = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, provenance: [], recorded_at });
+
+/** What an ingest-like write adds (a document's worth: ingest.md), dated on the graph's latest day so that the reference date stays. */
+const INGEST_LIKE = 'an Actor, 3 Claims and 2 Events with their ASSERTS, TARGETS, ABOUT and PARTICIPATES_IN edges';
+
+/** The records of an ingest-like write into `graph`: a new actor and two of the graph's, claims between them about an issue, events they took part in. */
+function ingestLike(graph: GraphIndex): [NodeRecord[], EdgeRecord[]] {
+  const latest = latestValidTime(graph);
   const [speaker, other] = [...graph.nodesWithLabel('Actor')].sort();
   const [issue] = [...graph.nodesWithLabel('Issue')].sort();
-  const recorded_at = new Date(0).toISOString();
-  const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, provenance: [], recorded_at });
   let edges = 0;
   const edge = (type: string, from: string, to: string, properties: EdgeRecord['properties'] = {}): EdgeRecord => ({ id: `bench-ingest-e${edges++}`, type, from, to, properties, confidence: 0.9, provenance: [], recorded_at });
   const nodes = [
-    node('bench-ingest-actor', 'Actor', { label: 'Bench Ingest Front', role: 'primary', actor_type: 'armed_group' }),
-    node('bench-ingest-c0', 'Claim', { type: 'Demand', text: 'We demand the withdrawal of forces and security for our people', timestamp: `${latest}T09:00:00Z` }),
-    node('bench-ingest-c1', 'Claim', { type: 'Threat', text: 'They will pay; we will strike if they attack again', timestamp: `${latest}T10:00:00Z` }),
-    node('bench-ingest-c2', 'Claim', { type: 'Offer', text: 'We are ready to negotiate a ceasefire', timestamp: `${latest}T11:00:00Z` }),
-    node('bench-ingest-v0', 'Event', { event_type: 'ASSAULT', date: latest, label: 'assault in the capital', fatalities: 3 }),
-    node('bench-ingest-v1', 'Event', { event_type: 'CONSULT', date: latest, label: 'consult in the capital' }),
+    writtenNode('bench-ingest-actor', 'Actor', { label: 'Bench Ingest Front', role: 'primary', actor_type: 'armed_group' }),
+    writtenNode('bench-ingest-c0', 'Claim', { type: 'Demand', text: 'We demand the withdrawal of forces and security for our people', timestamp: `${latest}T09:00:00Z` }),
+    writtenNode('bench-ingest-c1', 'Claim', { type: 'Threat', text: 'They will pay; we will strike if they attack again', timestamp: `${latest}T10:00:00Z` }),
+    writtenNode('bench-ingest-c2', 'Claim', { type: 'Offer', text: 'We are ready to negotiate a ceasefire', timestamp: `${latest}T11:00:00Z` }),
+    writtenNode('bench-ingest-v0', 'Event', { event_type: 'ASSAULT', date: latest, label: 'assault in the capital', fatalities: 3 }),
+    writtenNode('bench-ingest-v1', 'Event', { event_type: 'CONSULT', date: latest, label: 'consult in the capital' }),
   ];
   return [
     nodes,
@@ -373,7 +377,7 @@ try {
       }
 
       // after one write (a new Issue node, logged as a replica applies a write), then after an ingest-like one: the engine takes the records, then every framework again
-      const issueWrite = afterWrite('issue', generated.facts, view, [{ id: 'bench-written-issue', labels: ['Issue'], properties: { label: 'a written issue' }, confidence: 0.9, provenance: [], recorded_at: new Date(0).toISOString() }], []);
+      const issueWrite = afterWrite('issue', generated.facts, view, [writtenNode('bench-written-issue', 'Issue', { label: 'a written issue' })], []);
       const ingestWrite = afterWrite('ingest', generated.facts, view, ...ingestLike(view.graph));
 
       // the baseline

@@ -126,8 +126,8 @@ export function scoreDocumentRelations(
     shown: { from: relation.from, to: relation.to },
   }));
   type Mapped = (typeof mapped)[number];
-  const sameEnd = (gold: string, predicted: string | null) => predicted !== null && predicted === gold;
-  const matches = (gold: GoldRelation, predicted: Mapped) => gold.type === predicted.type && relationEndsMatch(gold.type, gold, predicted, sameEnd);
+  const sameEnd = (gold: string, predicted: string | null) => predicted === gold;
+  const matches = (gold: GoldRelation, predicted: Mapped) => relationEndsMatch(gold.type, gold, predicted, sameEnd);
   const showGold = (relation: GoldRelation) => `${entityName.get(relation.from)} [${relation.from}] ${relation.type} ${entityName.get(relation.to)} [${relation.to}]`;
   const showEnd = (node: string | null, entity: string | null) => `${node === null ? '(no node)' : nodeLabel.get(node) ?? node} [→ ${entity ?? 'no gold entity'}]`;
   const showPredicted = (relation: Mapped) => `${showEnd(relation.shown.from, relation.from)} ${relation.type} ${showEnd(relation.shown.to, relation.to)}`;

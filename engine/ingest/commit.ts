@@ -80,14 +80,9 @@ export async function extractForGraph(
   return oneAtATime(tenant, graphId, () => extractAgainstGraph(context, tenant, graphId, checkedDocument, options));
 }
 
-/** What extraction reads of a document: its text, name and date (given, else from its dateline). */
-function extractionInput(document: DocumentToExtract, source = document.source): DocumentInput {
-  return datedInput(document, source, document.document_date ?? datelineDate(document.text));
-}
-
-/** A document's text and name, with `documentDate` when it has one. */
-function datedInput(document: DocumentToExtract, source: string, documentDate: string | undefined): DocumentInput {
-  return { text: document.text, source, ...(documentDate ? { document_date: documentDate } : {}) };
+/** What extraction reads of a document: its text and name, with `documentDate` when it has one. */
+function datedInput(text: string, source: string, documentDate: string | undefined): DocumentInput {
+  return { text, source, ...(documentDate ? { document_date: documentDate } : {}) };
 }
 
 /**
@@ -97,7 +92,7 @@ function datedInput(document: DocumentToExtract, source: string, documentDate: s
  */
 export function draftAhead(context: CommitContext, document: DocumentToExtract, tier: WorkspaceTier): Promise<DocumentDraft> {
   const checked = checkText(document.text, document.checked);
-  return context.pipeline.draft(datedInput(document, document.source, document.document_date), { tier, checked, dateline: true, ...(document.title ? { title: document.title } : {}) });
+  return context.pipeline.draft(datedInput(document.text, document.source, document.document_date), { tier, checked, dateline: true, ...(document.title ? { title: document.title } : {}) });
 }
 
 async function extractAgainstGraph(
@@ -112,7 +107,8 @@ async function extractAgainstGraph(
   const stored = index?.node(documentIdOf(checked.sha256));
   const storedSource = stored?.properties.source;
   const storedIngestedAt = stored?.properties.ingested_at;
-  const input = extractionInput(document, typeof storedSource === 'string' ? storedSource : document.source);
+  // the document's date: given, else read from its dateline
+  const input = datedInput(document.text, typeof storedSource === 'string' ? storedSource : document.source, document.document_date ?? datelineDate(document.text));
   const settings = {
     tier: options.tier,
     ...(typeof storedIngestedAt === 'string' ? { ingestedAt: storedIngestedAt } : {}),
@@ -340,7 +336,7 @@ export async function commitDrafts(
       try {
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
         // the draft's date is the document's (given, else read from its dateline when drafted)
-        const input = datedInput(document, document.source, document.document_date ?? document.draft.made.document_date);
+        const input = datedInput(document.text, document.source, document.draft.made.document_date);
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
         known = held.knows(documentIdOf(document.draft.made.sha256));
         const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });

@@ -154,16 +154,17 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     return party(id) && !memberships.some(([member, organisation]) => member === id && !party(organisation));
   };
   /**
-   * Whether the document names the actor: a node made only of descriptions ("regime forces", "the
-   * government" with no name before it) is no party a relation can be stated between.
+   * Whether a side taken between the two actors is stated: the document names both (a node made only of
+   * descriptions, "regime forces", "the government" with no name before it, is no party), and neither is
+   * read from a guessed description ("the group accused the junta", the junta resolved to the only
+   * government named after it). A membership takes no side.
    */
-  const betweenNamed = (type: string, from: string, to: string) => type === 'MEMBER_OF' || (resolver.isNamed(from) && resolver.isNamed(to));
-  /** "The group accused the junta", the junta resolved to the only government named after it: a side taken between guessed parties is no stated one. */
-  const guessedEnd = (type: string, ...spans: TextSpan[]) => type !== 'MEMBER_OF' && spans.some((span) => resolver.isGuess(span));
+  const statedBetween = (type: string, from: string, to: string, ...spans: TextSpan[]) =>
+    type === 'MEMBER_OF' || (resolver.isNamed(from) && resolver.isNamed(to) && !spans.some((span) => resolver.isGuess(span)));
   for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
-    if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !betweenNamed(relation.type, from.id, to.id) || guessedEnd(relation.type, relation.from, relation.to)) continue;
+    if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !statedBetween(relation.type, from.id, to.id, relation.from, relation.to)) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
@@ -218,7 +219,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
       !actor.reference && actor.start >= claim.speaker!.end && actor.end <= claim.end && resolver.resolveSpan(actor, 'Actor', true)?.id === speaker?.id);
     // "accused the group of ...", its antecedent's sentence naming two groups: whom it accuses is a guess.
     const accusedUnsure = () => referenceUnsure(input.findings.actors, (position) => sentenceAround(text, { start: position, end: position }), accused!, claim.speaker);
-    if (speaker && aimedAt && !speakerNamedAfter && !accusedUnsure() && !guessedEnd('OPPOSES', claim.speaker!, accused!) && betweenNamed('OPPOSES', speaker.id, aimedAt) && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
+    if (speaker && aimedAt && !speakerNamedAfter && !accusedUnsure() && statedBetween('OPPOSES', speaker.id, aimedAt, claim.speaker!, accused!) && isParty(speaker.id) && !alliances.has(`${speaker.id} ${aimedAt}`) && !ownSide(speaker.id, aimedAt)) {
       addEdge('OPPOSES', speaker.id, aimedAt, claim.confidence * HOSTILE_CLAIM_FACTOR, claim);
     }
     const issueIds: string[] = [];

@@ -67,7 +67,7 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const trigger = tokenIndexAt(tokens, event.trigger.start);
     const sentence = sentences.find((candidate) => candidate.firstToken <= trigger && trigger < candidate.endToken);
     if (sentence && (deniedOrHypothetical(tokens, sentence, trigger) || startsAllianceCue(tokens, trigger, sentence.endToken))) continue;
-    if (fightsWith(tokens, trigger, trigger + 1)) continue;
+    if (fightsWith(tokens, trigger)) continue;
     const reportsIt = (party: TextSpan) => REPORTED_BY.test(text.slice(Math.min(party.end, event.trigger.end), Math.max(party.start, event.trigger.start)));
     const party = (p: TextSpan) => !reportsIt(p) && !leadsOnly(tokens, tokenIndexAt(tokens, p.end));
     // "Kataib Hezbollah, an Iran-backed militia, said it carried out the strike": the pronoun is the speaker.

@@ -286,7 +286,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (inSentence.some((l) => l.firstToken <= i && i < l.endToken) || tokens[i - 1]?.text === '-' || deniedOrHypothetical(tokens, sentence, i)) continue;
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
-        if (type === 'OPPOSES' && fightsWith(tokens, i, cue.endToken)) continue;
+        if (type === 'OPPOSES' && cue.endToken === i + 1 && fightsWith(tokens, i)) continue;
         let subjects = subjectsBefore(inSentence, tokens, sentence, i);
         // "discussed the campaign against Daesh": "against" after a noun is the noun's; the subject opposes only if it wages it ("conducted strikes against").
         if (cueText(tokens, cue) === 'against' && tokens[i - 1]?.word && !tokens[i - 1].capitalised && !oppositionIndex.matchesAt(tokens, i - 1, i).length) {
@@ -329,8 +329,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);
 
 /** "fought with the army" is as often beside it as against it: a fight "with" someone states no side. */
-export function fightsWith(tokens: Token[], first: number, end: number): boolean {
-  return end === first + 1 && FIGHT_WORDS.has(tokens[first].lower) && tokens[end]?.lower === 'with';
+export function fightsWith(tokens: Token[], i: number): boolean {
+  return FIGHT_WORDS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'with';
 }
 
 /** "committed to supporting the Sudanese people": a people is supported with aid or sympathy, and takes no side by it. */
