@@ -514,10 +514,7 @@ export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet
   if (!holdsGraph(graph) || at < changeLog.since) return false;
   for (const { at: when, changes } of changeLog.changes) {
     if (when <= at) continue;
-    for (const change of changes) {
-      const any = change.startsWith('label(') ? 'label(any)' : change.startsWith('type(') ? 'type(any)' : undefined;
-      if (reads.has(change) || (any !== undefined && reads.has(any))) return false;
-    }
+    for (const change of changes) if (reads.has(change)) return false;
   }
   return true;
 }

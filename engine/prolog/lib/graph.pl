@@ -551,13 +551,16 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     abolish_all_tables.
 
 % added_changes(+Labels, +Types, +Mentions, +Named, +Sources, +Ref, -Changes): the reads (read_note/1)
-% records added change: the labels of the nodes, the types of the edges, the words of the mentions
-% (new texts, or a new name found in texts held), the names indexed, the sources, the reference date
+% records added change: the labels of the nodes (and label(any), read by whoever enumerated every
+% label), the types of the edges (and type(any)), the words of the mentions (new texts, or a new name
+% found in texts held), the names indexed, the sources, the reference date
 added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes) :-
     mention_words(Mentions, Words),
     findall(Change,
             (   member(L, Labels), Change = label(L)
+            ;   Labels \== [], Change = label(any)
             ;   member(T, Types), Change = type(T)
+            ;   Types \== [], Change = type(any)
             ;   member(W, Words), Change = mention(W)
             ;   Named \== [], Change = named
             ;   Sources \== [], Change = source
@@ -576,11 +579,7 @@ forget_read(Slot, Changes) :-
     kept_entries(Slot, Entries, Kept).
 
 read_unchanged(Changes, (user:indexed_words(_))-_) :- !, \+ memberchk(named, Changes).
-read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), read_changed(Read, Changes) ).
-
-read_changed(label(any), Changes) :- !, memberchk(label(_), Changes).
-read_changed(type(any), Changes) :- !, memberchk(type(_), Changes).
-read_changed(Read, Changes) :- memberchk(Read, Changes).
+read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
 % parley_remove_view(+Nodes, +Edges, +Labels, +Types, +Gone, +Named, +Ref): takes the facts of the
 % nodes and edges of the ids Nodes and Edges out of the view (the view cut at an earlier valid time, or
