@@ -382,7 +382,8 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const names = new TextIndex();
   names.add(newNames(nodes, names));
-  const facts = new ViewFacts(view, undefined, names);
+  once('parley_clear_view', {});
+  const facts = new ViewFacts(view, undefined, names, HAND_OVER_PART);
   for (const node of nodes) facts.addNode(node);
   for (const edge of graph.edges.values()) {
     if (!inView(edge, view)) continue;
@@ -390,7 +391,9 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(true, names.words()));
+  facts.handOver();
+  const { Ref, Named } = facts.arguments(true, names.words());
+  once('parley_end_view(Ref, Named)', { Ref, Named });
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   logChanges(undefined);
   return 'whole';
@@ -540,8 +543,16 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/11
- * take (the arguments of one fact after another).
+ * List elements a whole hand-over passes to the engine per call (parley_add_facts/8): the calls' lists sit on
+ * the engine's global stack, whose WebAssembly memory is never given back, so parts keep that peak to a
+ * few megabytes where the whole view in one call grew the stacks by some 200 bytes per fact.
+ */
+const HAND_OVER_PART = 60_000;
+
+/**
+ * The g_* facts of some records, as the flat lists parley_add_facts/8 and parley_add_view/11
+ * take (the arguments of one fact after another). With `part`, the lists are handed to the
+ * engine (parley_add_facts/8) and emptied whenever they hold that many elements.
  */
 class ViewFacts {
   readonly nodes: unknown[] = [];
@@ -565,7 +576,20 @@ class ViewFacts {
     public latest: string | undefined,
     /** The names of the view's nodes of name_keywords labels. */
     private readonly names: TextIndex,
+    private readonly part?: number,
   ) {}
+
+  /** Hands the lists held to the engine's facts and empties them. */
+  handOver(): void {
+    once('parley_add_facts(N, P, EP, E, V, T, M, S)', { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources });
+    for (const list of [this.nodes, this.props, this.edgeProps, this.edges, this.valid, this.texts, this.mentions, this.sources]) list.length = 0;
+  }
+
+  private handOverFull(): void {
+    if (this.part === undefined) return;
+    const held = this.nodes.length + this.props.length + this.edgeProps.length + this.edges.length + this.valid.length + this.texts.length + this.mentions.length + this.sources.length;
+    if (held >= this.part) this.handOver();
+  }
 
   addNode(node: NodeRecord): void {
     this.visible.add(node.id);
@@ -583,6 +607,7 @@ class ViewFacts {
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);
     }
+    this.handOverFull();
   }
 
   /** The mentions of `names` (none of them a declared keyword) in the text of a node the engine holds already: what the full hand-over would have found with them. */
@@ -597,6 +622,7 @@ class ViewFacts {
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
     // only the arguments' sources: every node's would add a fact per node to each hand-over, for the few that are weighed
     if (edge.type === 'CONTRADICTS' || edge.type === 'SUPPORTS') for (const end of [edge.from, edge.to]) this.addSources(end);
+    this.handOverFull();
   }
 
   private addSources(id: string): void {
