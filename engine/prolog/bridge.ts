@@ -379,6 +379,8 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     logChanges(Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
+  const started = performance.now();
+  const engineBefore = wholeHandOvers.engineMs;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const names = new TextIndex();
   names.add(newNames(nodes, names));
@@ -394,6 +396,8 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   facts.handOver();
   const { Ref, Named } = facts.arguments(true, names.words());
   once('parley_end_view(Ref, Named)', { Ref, Named });
+  wholeHandOvers.count++;
+  wholeHandOvers.recordsMs += performance.now() - started - (wholeHandOvers.engineMs - engineBefore);
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   logChanges(undefined);
   return 'whole';
@@ -531,8 +535,29 @@ export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet
  */
 export function prepareView(view: GraphView): boolean {
   const done = loadView(view);
-  if (done === 'whole') once('parley_warm', {});
+  if (done === 'whole') {
+    const started = performance.now();
+    once('parley_warm', {});
+    wholeHandOvers.indexMs += performance.now() - started;
+  }
   return done !== 'held';
+}
+
+/**
+ * Wall-clock milliseconds this thread's whole hand-overs spent, by part, summed since it started:
+ * reading the records into the lists of facts, the engine's calls taking them (their conversion into
+ * terms and the assertions), and the clause indexes (prepareView). bench/handover.ts reads them.
+ */
+export const wholeHandOvers = { count: 0, recordsMs: 0, engineMs: 0, indexMs: 0 };
+
+/** What the g_* facts of the view held take in the engine, per predicate (SWI-Prolog's own count, indexes included), and the engine's atoms. */
+export function viewFootprint(): { facts: { predicate: string; clauses: number; bytes: number }[]; atoms: number; atomBytes: number } {
+  const { Sizes, Atoms, AtomBytes } = once('parley_view_footprint(Sizes, Atoms, AtomBytes)', {});
+  const facts = (Sizes as Any[]).map((size) => {
+    const [predicate, clauses, bytes] = compoundArgs(size) as [string, number, number];
+    return { predicate, clauses: Number(clauses), bytes: Number(bytes) };
+  });
+  return { facts, atoms: Number(Atoms), atomBytes: Number(AtomBytes) };
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
@@ -581,7 +606,9 @@ class ViewFacts {
 
   /** Hands the lists held to the engine's facts and empties them. */
   handOver(): void {
+    const started = performance.now();
     once('parley_add_facts(N, P, EP, E, V, T, M, S)', { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources });
+    wholeHandOvers.engineMs += performance.now() - started;
     for (const list of [this.nodes, this.props, this.edgeProps, this.edges, this.valid, this.texts, this.mentions, this.sources]) list.length = 0;
   }
 

@@ -682,6 +682,16 @@ warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
 
+% parley_view_footprint(-Sizes, -Atoms, -AtomBytes): f(Predicate, Clauses, Bytes) for each g_* predicate of
+% the view (its clauses and their indexes, as SWI-Prolog counts them), and the engine's atoms and their bytes
+parley_view_footprint(Sizes, Atoms, AtomBytes) :-
+    findall(f(Name, Clauses, Bytes),
+            ( member(Name/Arity, [g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_mention/2, g_named/1, g_source/2]),
+              functor(Head, Name, Arity),
+              predicate_property(Head, number_of_clauses(Clauses)), predicate_property(Head, size(Bytes)) ),
+            Sizes),
+    statistics(atoms, Atoms), statistics(atom_space, AtomBytes).
+
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-
     (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))
