@@ -570,7 +570,7 @@ const DAY_MS = 86_400_000;
 /**
  * List elements a whole hand-over passes to the engine per call (parley_add_facts/8): the calls' lists sit on
  * the engine's global stack, whose WebAssembly memory is never given back, so parts keep that peak to a
- * few megabytes where the whole view in one call grew the stacks by some 200 bytes per fact.
+ * few megabytes where the whole view in one call grew them by some 300 bytes per fact.
  */
 const HAND_OVER_PART = 60_000;
 

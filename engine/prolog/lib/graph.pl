@@ -524,7 +524,7 @@ parley_defined(Module, Indicators) :-
 % Label...]), which the engine takes from JavaScript several times faster than a list of compound
 % terms; a part of some tens of thousands of elements, not the whole view in one call, because the
 % lists of a call sit on the global stack while it runs, and the WebAssembly memory the stacks grow
-% into is never given back (at 1M facts, one call grew them by some 200 MB, more than the facts took).
+% into is never given back (at 1M facts, one call grew them by some 300 MB, more than the facts took).
 
 % parley_clear_view: no g_* facts of the last view, none of its view_memo/3 answers, no tables.
 parley_clear_view :-
