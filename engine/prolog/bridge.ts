@@ -379,10 +379,15 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     logChanges(Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
+  const started = performance.now();
+  once('parley_clear_view', {});
+  const cleared = performance.now();
+  wholeHandOvers.clearMs += cleared - started;
+  const engineBefore = wholeHandOvers.engineMs;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const names = new TextIndex();
   names.add(newNames(nodes, names));
-  const facts = new ViewFacts(view, undefined, names);
+  const facts = new ViewFacts(view, undefined, names, HAND_OVER_PART);
   for (const node of nodes) facts.addNode(node);
   for (const edge of graph.edges.values()) {
     if (!inView(edge, view)) continue;
@@ -390,7 +395,10 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
   }
-  once('parley_load_view(N, P, EP, E, V, T, M, S, Ref, Named)', facts.arguments(true, names.words()));
+  facts.handOver();
+  const { Ref, Named } = facts.arguments(true, names.words());
+  once('parley_end_view(Ref, Named)', { Ref, Named });
+  wholeHandOvers.recordsMs += performance.now() - cleared - (wholeHandOvers.engineMs - engineBefore);
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   logChanges(undefined);
   return 'whole';
@@ -528,8 +536,30 @@ export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet
  */
 export function prepareView(view: GraphView): boolean {
   const done = loadView(view);
-  if (done === 'whole') once('parley_warm', {});
+  if (done === 'whole') {
+    const started = performance.now();
+    once('parley_warm', {});
+    wholeHandOvers.indexMs += performance.now() - started;
+  }
   return done !== 'held';
+}
+
+/**
+ * Wall-clock milliseconds this thread's whole hand-overs spent, by part, summed since it started:
+ * taking the last view's facts out, reading the records into the lists of facts (the last step's call
+ * included), the engine's calls taking them (their conversion into terms and the assertions), and the
+ * clause indexes (prepareView). bench/handover.ts reads them.
+ */
+export const wholeHandOvers = { clearMs: 0, recordsMs: 0, engineMs: 0, indexMs: 0 };
+
+/** What the g_* facts of the view held take in the engine, per predicate (SWI-Prolog's own count, indexes included), and the engine's atoms. */
+export function viewFootprint(): { facts: { predicate: string; clauses: number; bytes: number }[]; atoms: number; atomBytes: number } {
+  const { Sizes, Atoms, AtomBytes } = once('parley_view_footprint(Sizes, Atoms, AtomBytes)', {});
+  const facts = (Sizes as Any[]).map((size) => {
+    const [predicate, clauses, bytes] = compoundArgs(size) as [string, number, number];
+    return { predicate, clauses: Number(clauses), bytes: Number(bytes) };
+  });
+  return { facts, atoms: Number(Atoms), atomBytes: Number(AtomBytes) };
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
@@ -540,8 +570,16 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_load_view/10 and parley_add_view/11
- * take (the arguments of one fact after another).
+ * List elements a whole hand-over passes to the engine per call (parley_add_facts/8): the calls' lists sit on
+ * the engine's global stack, whose WebAssembly memory is never given back, so parts keep that peak to a
+ * few megabytes where the whole view in one call grew them by some 300 bytes per fact.
+ */
+const HAND_OVER_PART = 60_000;
+
+/**
+ * The g_* facts of some records, as the flat lists parley_add_facts/8 and parley_add_view/11
+ * take (the arguments of one fact after another). With `part`, the lists are handed to the
+ * engine (parley_add_facts/8) and emptied whenever they hold that many elements.
  */
 class ViewFacts {
   readonly nodes: unknown[] = [];
@@ -565,7 +603,22 @@ class ViewFacts {
     public latest: string | undefined,
     /** The names of the view's nodes of name_keywords labels. */
     private readonly names: TextIndex,
+    private readonly part?: number,
   ) {}
+
+  /** Hands the lists held to the engine's facts and empties them. */
+  handOver(): void {
+    const started = performance.now();
+    once('parley_add_facts(N, P, EP, E, V, T, M, S)', { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources });
+    wholeHandOvers.engineMs += performance.now() - started;
+    for (const list of [this.nodes, this.props, this.edgeProps, this.edges, this.valid, this.texts, this.mentions, this.sources]) list.length = 0;
+  }
+
+  private handOverFull(): void {
+    if (this.part === undefined) return;
+    const held = this.nodes.length + this.props.length + this.edgeProps.length + this.edges.length + this.valid.length + this.texts.length + this.mentions.length + this.sources.length;
+    if (held >= this.part) this.handOver();
+  }
 
   addNode(node: NodeRecord): void {
     this.visible.add(node.id);
@@ -583,6 +636,7 @@ class ViewFacts {
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);
     }
+    this.handOverFull();
   }
 
   /** The mentions of `names` (none of them a declared keyword) in the text of a node the engine holds already: what the full hand-over would have found with them. */
@@ -597,6 +651,7 @@ class ViewFacts {
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
     // only the arguments' sources: every node's would add a fact per node to each hand-over, for the few that are weighed
     if (edge.type === 'CONTRADICTS' || edge.type === 'SUPPORTS') for (const end of [edge.from, edge.to]) this.addSources(end);
+    this.handOverFull();
   }
 
   private addSources(id: string): void {

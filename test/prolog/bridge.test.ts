@@ -295,3 +295,22 @@ counted_(N) :- claim_count(N).`);
     expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
   });
 });
+
+describe('a whole hand-over of a large view', () => {
+  it('hands over every record in parts, the facts in the graph\'s order, without growing the engine\'s stacks to the size of the view', () => {
+    const recorded_at = '2024-01-01T00:00:00.000Z';
+    const count = 30_000;
+    const nodes = Array.from({ length: count }, (_, i) => ({ id: `a${i}`, labels: ['Actor'], properties: { label: `Actor ${i}`, role: i % 2 ? 'party' : 'ally' }, confidence: 1, provenance: [], recorded_at }));
+    // the edges from a0 lie far apart in the graph's order, so that they reach the engine in different parts
+    const edges = Array.from({ length: count }, (_, i) => ({ id: `e${i}`, type: 'OPPOSES', from: i % 1_000 === 0 ? 'a0' : `a${i}`, to: `a${(i + 1) % count}`, properties: {}, confidence: 1, provenance: [], recorded_at }));
+    const large = { graph: GraphIndex.fromRecords(nodes, edges) };
+    const bridge = new PrologBridge();
+    const [[actors, parties, opposes, last]] = bridge.solve("nodes_where('Actor', _, _, As), length(As, A), nodes_where('Actor', role, party, Ps), length(Ps, P), findall(E, edge(E, 'OPPOSES', _, _, _), Es), length(Es, O), once(prop(a29999, label, L))", ['A', 'P', 'O', 'L'], large);
+    expect([actors, parties, opposes, last]).toEqual([count, count / 2, count, 'Actor 29999']);
+    const fromFirst = bridge.solve("edge(E, 'OPPOSES', a0, _, _)", ['E'], large).map(([id]) => id);
+    expect(fromFirst).toEqual(Array.from({ length: count / 1_000 }, (_, k) => `e${k * 1_000}`));
+    // the lists of the whole view in one call (some 300k elements) grew the global stack to 32 MB; parts of 60k elements keep it near 8 MB
+    const [[stack]] = bridge.solve('statistics(global_stack, [Used, Free]), Stack is Used + Free', ['Stack'], large);
+    expect(stack).toBeLessThan(16 * 2 ** 20);
+  });
+});

@@ -519,18 +519,33 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% parley_load_view(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources, +Ref, +Named):
-% the g_* facts of a new view, replacing the last one's. Each list is flat (the arguments of one
-% fact after another: [Id, Label, Id, Label...]), which the engine takes from JavaScript several
-% times faster than a list of compound terms; Ref is [Date, Days], or none when the view has no
-% reference date; Named the node names the text index covers.
-parley_load_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
+% A whole hand-over: parley_clear_view/0, then the records in parts (parley_add_facts/8), then
+% parley_end_view/2. Each list is flat (the arguments of one fact after another: [Id, Label, Id,
+% Label...]), which the engine takes from JavaScript several times faster than a list of compound
+% terms; a part of some tens of thousands of elements, not the whole view in one call, because the
+% lists of a call sit on the global stack while it runs, and the WebAssembly memory the stacks grow
+% into is never given back (at 1M facts, one call grew them by some 300 MB, more than the facts took).
+
+% parley_clear_view: no g_* facts of the last view, none of its view_memo/3 answers, no tables.
+parley_clear_view :-
     retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
     retractall(g_edge(_, _, _, _, _, _)), retractall(g_valid(_, _, _)),
     retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)), retractall(g_source(_, _)),
+    retractall(g_ref(_, _)),
     forall(retract(g_memo(Slot)), nb_delete(Slot)),
-    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
     abolish_all_tables.
+
+% parley_add_facts(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the records
+parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources) :-
+    add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
+    add_edges(Edges), add_valid(Valid), add_texts(Texts), add_sources(Sources),
+    add_mentions(Mentions).
+
+% parley_end_view(+Ref, +Named): the last step; Ref is [Date, Days], or none when the view has no
+% reference date; Named the node names the text index covers.
+parley_end_view(Ref, Named) :-
+    forall(member(W, Named), assertz(g_named(W))),
+    set_reference(Ref).
 
 % parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
@@ -633,16 +648,14 @@ memo_holds(_, _, Ref, (user:filter_ids(_, Condition))-_) :-
     ( Ref == [] -> true ; \+ memberchk(Condition, [window(_, _), current(_)]) ).
 
 % added_keys(+Flat, +Width, -Keys): the sorted second elements of the records of a flat list
-% (parley_load_view/10) Width elements long: the labels of the nodes, the types of the edges
+% (parley_add_facts/8) Width elements long: the labels of the nodes, the types of the edges
 added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Keys).
 added_keys_([], _, []).
 added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
 
 add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
-    add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
-    add_edges(Edges), add_valid(Valid), add_texts(Texts), add_sources(Sources),
-    add_mentions(Mentions), forall(member(W, Named), assertz(g_named(W))),
-    set_reference(Ref).
+    parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
+    parley_end_view(Ref, Named).
 
 % set_reference(+Ref): [Date, Days] the new reference date, none no reference date, [] the same one
 set_reference(Ref) :-
@@ -668,6 +681,16 @@ warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, 
 warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
+
+% parley_view_footprint(-Sizes, -Atoms, -AtomBytes): f(Predicate, Clauses, Bytes) for each g_* predicate of
+% the view (its clauses and their indexes, as SWI-Prolog counts them), and the engine's atoms and their bytes
+parley_view_footprint(Sizes, Atoms, AtomBytes) :-
+    findall(f(Name, Clauses, Bytes),
+            ( member(Name/Arity, [g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_mention/2, g_named/1, g_source/2]),
+              functor(Head, Name, Arity),
+              predicate_property(Head, number_of_clauses(Clauses)), predicate_property(Head, size(Bytes)) ),
+            Sizes),
+    statistics(atoms, Atoms), statistics(atom_space, AtomBytes).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-

@@ -1,0 +1,78 @@
+/**
+ * bench:handover — the hand-over of a graph's view to a Prolog engine (engine/prolog/bridge.ts,
+ * the g_* facts of lib/graph.pl), as a reasoning worker's preload makes it, on generated conflict
+ * graphs (bench/conflict-graph.ts, the graphs bench:frameworks reasons over), one size per child
+ * process so that each engine starts empty. Per size:
+ *   - the CPU the hand-over took (the process's: the main thread alone runs here), and its wall
+ *     time by part: reading the records into lists of facts, the engine's calls taking them (their
+ *     conversion into terms and the assertions), the clause indexes;
+ *   - the process's RSS growth per fact, after a full collection (the engine's WebAssembly memory,
+ *     which is never given back: what a worker holding the view keeps), and V8's heap growth;
+ *   - the view's facts per predicate as SWI-Prolog counts them (clauses, bytes with their indexes),
+ *     the engine's atoms, and the properties handed over by key.
+ * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
+ *
+ *   npm run bench:handover [-- --sizes 100000,1000000]
+ */
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generate } from './conflict-graph.ts';
+import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
+import { loadRuleModules } from '../engine/frameworks/loader.ts';
+import { viewFootprint, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { GraphIndex } from '../engine/store/graph-index.ts';
+import { timedCpu } from './stats.ts';
+
+const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facts: { type: 'string' } } });
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+
+if (args.facts === undefined) {
+  for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
+    execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size)], { stdio: 'inherit' });
+  }
+} else {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error('run with node --expose-gc (npm run bench:handover does)');
+  const memory = () => {
+    collect();
+    collect();
+    return process.memoryUsage();
+  };
+  const generated = generate(Number(args.facts));
+  const recorded = new Date().toISOString();
+  const graph = GraphIndex.fromRecords(
+    generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+    generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
+  );
+  const facts = generated.facts;
+  generated.write.nodes.length = 0;
+  generated.write.edges.length = 0;
+  const catalog = await loadRuleModules();
+  const loadBefore = load();
+  const before = memory();
+  const { cpuMs, ms } = timedCpu(() => catalog.registry.handOver({ graph }));
+  const after = memory();
+  const perFact = (bytes: number) => (bytes / facts).toFixed(0);
+  console.log(`## ${count(facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties); load average ${loadBefore} before, ${load()} after`);
+  console.log(
+    `   hand-over: ${count(cpuMs)} ms CPU, ${count(ms)} ms wall: the last view's facts out ${count(wholeHandOvers.clearMs)} ms, the records into lists of facts ${count(wholeHandOvers.recordsMs)} ms, ` +
+      `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`,
+  );
+  console.log(`   RSS growth ${perFact(after.rss - before.rss)} bytes per fact, V8 heap growth ${perFact(after.heapUsed - before.heapUsed)} bytes per fact (after a full collection)`);
+  const footprint = viewFootprint();
+  console.log('   | facts | clauses | bytes per clause | bytes per fact of the graph |');
+  console.log('   |---|---|---|---|');
+  let bytes = 0;
+  for (const { predicate, clauses, bytes: size } of footprint.facts) {
+    bytes += size;
+    if (clauses > 0) console.log(`   | ${predicate} | ${count(clauses)} | ${(size / clauses).toFixed(0)} | ${perFact(size)} |`);
+  }
+  console.log(`   | all g_* facts | ${count(footprint.facts.reduce((sum, { clauses }) => sum + clauses, 0))} | | ${perFact(bytes)} |`);
+  console.log(`   | the engine's atoms (all, the rule modules' included) | ${count(footprint.atoms)} | ${(footprint.atomBytes / footprint.atoms).toFixed(0)} | ${perFact(footprint.atomBytes)} |`);
+  const [[byKey]] = catalog.registry.solveLibrary('findall(K, prop(_, K, _), Ks), msort(Ks, Sorted), clumped(Sorted, ByKey)', ['ByKey'], { graph });
+  console.log(`   properties handed over, by key: ${(byKey as string[]).join(', ')}`);
+}
