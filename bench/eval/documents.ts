@@ -58,7 +58,7 @@ export interface EntityRelations { entities: readonly SpannedEntity[]; relations
  * Each node's gold entity: the one whose named mentions its spans overlap most often (ties:
  * the entity listed first); nodes overlapping no named mention map to nothing. A span over
  * two entities' mentions counts for the one it covers more ("Turkish-backed Syrian National
- * Army" for the army, "Libyan National Army of Khalifa Haftar" for the army).
+ * Army" for the army, not for "Turkish").
  */
 export function mapNodesToEntities(gold: Pick<EntityRelations, 'entities'>, nodes: readonly PredictedNode[]): Map<string, string> {
   const shared = (a: TextSpan, b: TextSpan) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));

@@ -204,21 +204,21 @@ describe('relation scoring', () => {
 
   it('never matches an end through a node read only from a pronoun or a common noun (the old name matching did)', () => {
     const rockets = record({
-      text: 'Hezbollah fired rockets at Israeli troops near Metula, and it said more would follow.',
-      relations: [{ type: 'OPPOSES', from: 'Hezbollah', to: 'Israeli troops' }], not: [],
+      text: 'The Ortan Front shelled the Ibex Territorials near Vessa, and it said more would follow.',
+      relations: [{ type: 'OPPOSES', from: 'Ortan Front', to: 'Ibex Territorials' }], not: [],
     });
-    expect(namesMatch('it', 'Israeli troops')).toBe(true);
-    const pronoun = scoreRelationRecord(rockets, readIn(rockets, ['OPPOSES', 'Hezbollah', 'it']));
+    expect(namesMatch('it', 'Ibex Territorials')).toBe(true);
+    const pronoun = scoreRelationRecord(rockets, readIn(rockets, ['OPPOSES', 'Ortan Front', 'it']));
     expect(pronoun.types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
-    expect(pronoun.types.OPPOSES.spurious).toEqual(['Hezbollah [→ e0] OPPOSES it [→ no gold entity]']);
+    expect(pronoun.types.OPPOSES.spurious).toEqual(['Ortan Front [→ e0] OPPOSES it [→ no gold entity]']);
 
     const base = record({
-      text: 'The army said al-Shabaab attacked the Somali National Army base at Baidoa.',
-      relations: [{ type: 'OPPOSES', from: 'al-Shabaab', to: 'Somali National Army' }], not: [],
+      text: 'The army said the Ortan Front attacked the Vessan National Army base at Tarn.',
+      relations: [{ type: 'OPPOSES', from: 'Ortan Front', to: 'Vessan National Army' }], not: [],
     });
-    expect(namesMatch('The army', 'Somali National Army')).toBe(true);
-    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'al-Shabaab', 'The army'])).types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
-    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'al-Shabaab', 'Somali National Army'])).types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+    expect(namesMatch('The army', 'Vessan National Army')).toBe(true);
+    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'Ortan Front', 'The army'])).types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'Ortan Front', 'Vessan National Army'])).types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 0 });
   });
 
   it("does not match another actor's node however alike the names", () => {
