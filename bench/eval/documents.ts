@@ -2,8 +2,8 @@ import type { ExtractionResult } from '../../engine/extract/pipeline.ts';
 import { mentionOfEntity, nerFamily } from '../../engine/extract/structure/combine.ts';
 import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
 import type { Findings, NeuralEntity, TextSpan } from '../../engine/extract/types.ts';
-import { REFERENCE_KINDS, RELATION_TYPES, type GoldDocument, type GoldRelation, type ReferenceKind, type RelationType } from './gold-source.ts';
-import type { RelationOutcome } from './relations.ts';
+import { REFERENCE_KINDS, RELATION_TYPES, type GoldDocument, type ReferenceKind, type RelationType } from './gold-source.ts';
+import type { RelationOutcome, TrapKind } from './relations.ts';
 import { addCounts, maximumMatching, metricsOf, relationEndsMatch, scoreItems, type Counts, type GoldSentence, type KindOutcome, type Metrics } from './score.ts';
 import { SPAN_CLASSES, ZERO_SPAN_OUTCOME, scoreSpans, spanClassOfActor, type ClassedSpan, type SpanClass, type SpanOutcome } from './spans.ts';
 
@@ -12,8 +12,9 @@ import { SPAN_CLASSES, ZERO_SPAN_OUTCOME, scoreSpans, spanClassOfActor, type Cla
  * class, recall of pronoun, office and nominal references through the nodes they resolve
  * to, claim speaker accuracy, and relations per type. Predicted nodes are mapped to gold
  * entities by span overlap with the entities' named mentions; references, speakers and
- * relation ends are all judged through that mapping. Pure functions, plus adapters from each
- * extraction layer's output to `DocumentPrediction`.
+ * relation ends are all judged through that mapping. The relation sets' records are scored by
+ * the same relation scorer (relations.ts `entityRelationsOf` gives their ends spans). Pure
+ * functions, plus adapters from each extraction layer's output to `DocumentPrediction`.
  */
 
 /** A node of the result (or, for layers without nodes, one mention): every span it was read from; `label` is shown in reports. */
@@ -44,16 +45,37 @@ export interface DocumentOutcome {
   missed: string[];
 }
 
+/** A gold entity as the relation scorer needs it: its id, the name shown in reports and its named mentions' spans. */
+export interface SpannedEntity { id: string; name: string; mentions: readonly TextSpan[] }
+/** A gold relation between two entity ids; `reported_by` names the third party that reports it, if any. */
+export interface EntityRelation { type: RelationType; from: string; to: string; reported_by?: string }
+/** A relation the text does not state, and why (the relation sets' `not` entries). */
+export interface EntityTrap { type: RelationType; from: string; to: string; why: TrapKind }
+/** What relations are scored against: a document, or a relation set's record with its ends' spans. */
+export interface EntityRelations { entities: readonly SpannedEntity[]; relations: readonly EntityRelation[]; not?: readonly EntityTrap[] }
+
 /**
  * Each node's gold entity: the one whose named mentions its spans overlap most often (ties:
- * the entity listed first); nodes overlapping no named mention map to nothing.
+ * the entity listed first); nodes overlapping no named mention map to nothing. A span over
+ * two entities' mentions counts for the one it covers more ("Turkish-backed Syrian National
+ * Army" for the army, not for "Turkish").
  */
-export function mapNodesToEntities(document: GoldDocument, nodes: readonly PredictedNode[]): Map<string, string> {
+export function mapNodesToEntities(gold: Pick<EntityRelations, 'entities'>, nodes: readonly PredictedNode[]): Map<string, string> {
+  const shared = (a: TextSpan, b: TextSpan) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
+  const entityCovered = (span: TextSpan) => {
+    let best: { id: string; characters: number } | null = null;
+    for (const entity of gold.entities) {
+      const characters = Math.max(0, ...entity.mentions.map((mention) => shared(mention, span)));
+      if (characters > 0 && (best === null || characters > best.characters)) best = { id: entity.id, characters };
+    }
+    return best?.id;
+  };
   const mapping = new Map<string, string>();
   for (const node of nodes) {
+    const covered = node.spans.map(entityCovered);
     let best: { id: string; hits: number } | null = null;
-    for (const entity of document.entities) {
-      const hits = node.spans.filter((span) => entity.mentions.some((mention) => spansOverlap(mention, span))).length;
+    for (const entity of gold.entities) {
+      const hits = covered.filter((id) => id === entity.id).length;
       if (hits > 0 && (best === null || hits > best.hits)) best = { id: entity.id, hits };
     }
     if (best) mapping.set(node.id, best.id);
@@ -110,14 +132,16 @@ export function scoreDocument(document: GoldDocument, prediction: DocumentPredic
  * (score.ts `relationEndsMatch`), one to one; a second edge of a found relation (the other
  * direction, another pair of nodes of the same two entities) counts neither way. The
  * outcome's missed and spurious lists are exactly what its counts count, each end shown
- * with its gold entity id.
+ * with its gold entity id. A false positive that matches a trap is counted by the trap's
+ * kind; the relations with a `reported_by` found are counted apart. The one relation scorer:
+ * the documents and the relation sets' records (relations.ts `scoreRelationRecord`) alike.
  */
 export function scoreDocumentRelations(
-  document: GoldDocument,
+  gold: EntityRelations,
   prediction: DocumentPrediction,
-  entityOf: ReadonlyMap<string, string> = mapNodesToEntities(document, prediction.nodes),
+  entityOf: ReadonlyMap<string, string> = mapNodesToEntities(gold, prediction.nodes),
 ): RelationOutcome {
-  const entityName = new Map(document.entities.map((entity) => [entity.id, entity.name]));
+  const entityName = new Map(gold.entities.map((entity) => [entity.id, entity.name]));
   const nodeLabel = new Map(prediction.nodes.map((node) => [node.id, node.label ?? node.id]));
   const mapped = (prediction.relations ?? []).map((relation) => ({
     type: relation.type,
@@ -126,17 +150,26 @@ export function scoreDocumentRelations(
     shown: { from: relation.from, to: relation.to },
   }));
   type Mapped = (typeof mapped)[number];
-  const sameEnd = (gold: string, predicted: string | null) => predicted === gold;
-  const matches = (gold: GoldRelation, predicted: Mapped) => relationEndsMatch(gold.type, gold, predicted, sameEnd);
-  const showGold = (relation: GoldRelation) => `${entityName.get(relation.from)} [${relation.from}] ${relation.type} ${entityName.get(relation.to)} [${relation.to}]`;
+  const sameEnd = (entity: string, predicted: string | null) => predicted === entity;
+  const matches = (entry: EntityRelation | EntityTrap, predicted: Mapped) => relationEndsMatch(entry.type, entry, predicted, sameEnd);
+  const showGold = (relation: EntityRelation) => `${entityName.get(relation.from)} [${relation.from}] ${relation.type} ${entityName.get(relation.to)} [${relation.to}]`;
   const showEnd = (node: string | null, entity: string | null) => `${node === null ? '(no node)' : nodeLabel.get(node) ?? node} [→ ${entity ?? 'no gold entity'}]`;
   const showPredicted = (relation: Mapped) => `${showEnd(relation.shown.from, relation.from)} ${relation.type} ${showEnd(relation.shown.to, relation.to)}`;
-  const types = Object.fromEntries(RELATION_TYPES.map((type): [RelationType, KindOutcome] => [type, scoreItems(
-    document.relations.filter((relation) => relation.type === type),
-    mapped.filter((relation) => relation.type === type),
-    matches, { gold: showGold, predicted: showPredicted }, matches,
-  )])) as Record<RelationType, KindOutcome>;
-  return { types, trapViolations: [], reported: { gold: 0, found: 0 } };
+  const outcome: RelationOutcome = { types: {} as Record<RelationType, KindOutcome>, trapViolations: [], reported: { gold: 0, found: 0 } };
+  for (const type of RELATION_TYPES) {
+    const relations = gold.relations.filter((relation) => relation.type === type);
+    const candidates = mapped.filter((relation) => relation.type === type);
+    const describe = { gold: showGold, predicted: showPredicted };
+    outcome.types[type] = scoreItems(relations, candidates, matches, describe, matches);
+    const reported = relations.filter((relation) => relation.reported_by !== undefined);
+    outcome.reported.gold += reported.length;
+    outcome.reported.found += scoreItems(reported, candidates, matches, describe).tp;
+    for (const candidate of candidates.filter((predicted) => !relations.some((relation) => matches(relation, predicted)))) {
+      const trap = gold.not?.find((entry) => entry.type === type && matches(entry, candidate));
+      if (trap) outcome.trapViolations.push(trap.why);
+    }
+  }
+  return outcome;
 }
 
 // ---------------------------------------------------------------- aggregation

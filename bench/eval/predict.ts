@@ -33,7 +33,6 @@ export function predictionFromFindings(text: string, findings: Findings): Predic
     })),
     locations: findings.locations.map((location) => ({ names: unique([location.text, location.canonical]), type: location.location_type })),
     dates: findings.dates.map((date) => ({ text: date.text, iso: date.iso })),
-    relations: findings.relations.map((relation) => ({ type: relation.type, from: namesAt(relation.from, findings.actors), to: namesAt(relation.to, findings.actors) })),
   };
 }
 
@@ -76,9 +75,6 @@ export function predictionFromResult(result: ExtractionResult, findings: Finding
     })),
     locations: ofKind('Location').map((node) => entity(node, 'location_type')),
     dates: findings.dates.map((date) => ({ text: date.text, iso: date.iso })),
-    relations: result.graph.edges
-      .filter((edge) => edge.type === 'OPPOSES' || edge.type === 'ALLIED_WITH' || edge.type === 'MEMBER_OF')
-      .map((edge) => ({ type: edge.type, from: nodeNames(byId.get(edge.from)), to: nodeNames(byId.get(edge.to)) })),
   };
 }
 

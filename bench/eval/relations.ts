@@ -1,30 +1,33 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
+import type { TextSpan } from '../../engine/extract/types.ts';
+import { scoreDocumentRelations, type DocumentPrediction, type EntityRelations } from './documents.ts';
+import { occurrencesOf } from './gold-source.ts';
 import {
   ZERO_COUNTS,
   addCounts,
   metricsOf,
   parseGold,
   parseRecords,
-  relationMatches,
+  relationEndsMatch,
   relationNames,
-  scoreItems,
   type Counts,
   type GoldSentence,
   type KindOutcome,
   type Metrics,
-  type NamedRelation,
-  type Prediction,
-  type PredictedRelation,
 } from './score.ts';
 
 /**
  * Scoring of the relations extraction writes between actors (OPPOSES, ALLIED_WITH,
  * MEMBER_OF) against corpora/gold/relations.jsonl (guideline in corpora/gold/README.md,
  * "Relation set"), and against the `relations` of the entity sets (heldout-official.jsonl).
- * Pure functions, except the reading of the open records' text from ../shared and the run
- * that `npm run eval:extract -- --set relations` starts.
+ * Each end is the gold entity its node maps to by span, as in the documents (documents.ts
+ * `scoreDocumentRelations`): the records name their ends by surface forms that occur verbatim,
+ * so every word-bounded occurrence of a form is a span of its entity. Pure functions, except
+ * the reading of the open records' text from ../shared and the run that
+ * `npm run eval:extract -- --set relations` starts.
  */
 
 export const RELATION_TYPES = ['OPPOSES', 'ALLIED_WITH', 'MEMBER_OF'] as const;
@@ -190,17 +193,50 @@ export function relationRecordsOf(sentences: readonly GoldSentence[]): ResolvedR
 // ---------------------------------------------------------------- scoring
 
 type AnnotatedEnds = { type: RelationType; from: RelationEnd; to: RelationEnd };
-const named = (relation: AnnotatedEnds): NamedRelation => ({ type: relation.type, from: formsOf(relation.from), to: formsOf(relation.to) });
-/** score.ts's rule, on an annotated relation's surface forms. */
-const annotatedMatches = (gold: AnnotatedEnds, predicted: PredictedRelation) => relationMatches(named(gold), predicted);
+const sharesForm = (a: RelationEnd, b: RelationEnd) => formsOf(a).some((form) => formsOf(b).includes(form));
 
+/** Whether a trap repeats a relation: the same type and ends that share a surface form, in the scorer's directions. */
 function sameRelation(a: AnnotatedEnds, b: AnnotatedEnds): boolean {
-  return relationMatches(named(a), named(b));
+  return a.type === b.type && relationEndsMatch(a.type, a, b, sharesForm);
 }
 
 const showRelation = (relation: { type: string; from: RelationEnd; to: RelationEnd }) =>
   `${formsOf(relation.from)[0]} ${relation.type} ${formsOf(relation.to)[0]}`;
-const showPredicted = (relation: PredictedRelation) => `${relation.from[0] ?? '?'} ${relation.type} ${relation.to[0] ?? '?'}`;
+
+/**
+ * A record's relations and traps over entities with spans, for the one relation scorer: ends
+ * that share a surface form are one entity (named by its first form), and each word-bounded
+ * occurrence of a form in the text is a mention of it; where occurrences of two entities
+ * overlap ("Sudan" in "Sudan's army") the longer is the mention, as marks do not nest in the
+ * documents.
+ */
+export function entityRelationsOf(record: ResolvedRecord): EntityRelations {
+  const groups: string[][] = [];
+  for (const entry of [...record.relations, ...record.not]) {
+    for (const forms of [formsOf(entry.from), formsOf(entry.to)]) {
+      const [first, ...others] = groups.filter((group) => forms.some((form) => group.includes(form)));
+      if (!first) groups.push([...forms]);
+      else for (const form of [...others.flat(), ...forms]) if (!first.includes(form)) first.push(form);
+      for (const other of others) groups.splice(groups.indexOf(other), 1);
+    }
+  }
+  const idOf = (end: RelationEnd) => `e${groups.findIndex((group) => group.includes(formsOf(end)[0]))}`;
+  const occurrences = groups
+    .flatMap((group, index) => group.flatMap((form) => occurrencesOf(record.text, form).map((start) => ({ index, start, end: start + form.length }))))
+    .sort((a, b) => (b.end - b.start) - (a.end - a.start) || a.start - b.start);
+  const mentions = groups.map((): TextSpan[] => []);
+  for (const occurrence of occurrences) {
+    if (mentions.flat().some((span) => spansOverlap(span, occurrence))) continue;
+    mentions[occurrence.index].push({ start: occurrence.start, end: occurrence.end });
+  }
+  return {
+    entities: groups.map((group, index) => ({ id: `e${index}`, name: group[0], mentions: mentions[index] })),
+    relations: record.relations.map((relation) => ({
+      type: relation.type, from: idOf(relation.from), to: idOf(relation.to), ...(relation.reported_by === undefined ? {} : { reported_by: relation.reported_by }),
+    })),
+    not: record.not.map((trap) => ({ type: trap.type, from: idOf(trap.from), to: idOf(trap.to), why: trap.why })),
+  };
+}
 
 /** One record's outcome: per relation type, the traps fallen into, and the reported relations found. */
 export interface RelationOutcome {
@@ -211,29 +247,19 @@ export interface RelationOutcome {
 }
 
 /**
- * Scores one record, one-to-one per relation type. A leftover prediction that would have
- * matched an already-matched relation (the other direction of an alliance, a second mention
- * pair) counts neither way, as a second mention of a found actor does in score.ts.
+ * Scores one record by gold entity (documents.ts `scoreDocumentRelations`), one to one per
+ * relation type, only the `types` given (the others count nothing). A leftover prediction
+ * that would have matched an already-matched relation (the other direction of an alliance, a
+ * second pair of nodes) counts neither way, as a second mention of a found actor does in score.ts.
  */
-export function scoreRelationRecord(record: RelationRecord, predicted: readonly PredictedRelation[], types: readonly RelationType[] = RELATION_TYPES): RelationOutcome {
-  const outcome: RelationOutcome = {
-    types: Object.fromEntries(RELATION_TYPES.map((type): [RelationType, KindOutcome] => [type, { tp: 0, fp: 0, fn: 0, missed: [], spurious: [] }])) as Record<RelationType, KindOutcome>,
-    trapViolations: [],
-    reported: { gold: 0, found: 0 },
-  };
-  for (const type of types) {
-    const gold = record.relations.filter((relation) => relation.type === type);
-    const candidates = predicted.filter((relation) => relation.type === type);
-    outcome.types[type] = scoreItems(gold, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }, annotatedMatches);
-    const reported = gold.filter((relation) => relation.reported_by !== undefined);
-    outcome.reported.gold += reported.length;
-    outcome.reported.found += scoreItems(reported, candidates, annotatedMatches, { gold: showRelation, predicted: showPredicted }).tp;
-    for (const relation of candidates.filter((candidate) => !gold.some((entry) => annotatedMatches(entry, candidate)))) {
-      const trap = record.not.find((entry) => annotatedMatches(entry, relation));
-      if (trap) outcome.trapViolations.push(trap.why);
-    }
-  }
-  return outcome;
+export function scoreRelationRecord(record: ResolvedRecord, prediction: DocumentPrediction, types: readonly RelationType[] = RELATION_TYPES): RelationOutcome {
+  const scored = (type: RelationType) => types.includes(type);
+  const gold = entityRelationsOf({
+    ...record,
+    relations: record.relations.filter((relation) => scored(relation.type)),
+    not: record.not.filter((trap) => scored(trap.type)),
+  });
+  return scoreDocumentRelations(gold, { ...prediction, relations: (prediction.relations ?? []).filter((relation) => scored(relation.type as RelationType)) });
 }
 
 export interface RelationSummary {
@@ -272,12 +298,14 @@ export function summariseRelations(records: readonly Pick<RelationRecord, 'not'>
 
 // ---------------------------------------------------------------- the run
 
-/** What the eval script lends: one way of extracting a sentence into the scorer's shape. */
+/** What the eval script lends: one way of extracting a sentence into the relation scorer's shape (nodes with spans, edges between them). */
 export interface RelationExtractor {
   description: string;
-  predict(sentence: GoldSentence): Promise<Prediction>;
+  predict(sentence: GoldSentence): Promise<DocumentPrediction>;
   close(): Promise<void>;
 }
+
+const NOTHING_READ: DocumentPrediction = { nodes: [], claims: null, relations: [], resolves: false };
 
 /** A record as the extractors take it: a sentence with its date and no entity annotation. */
 const asSentence = (record: ResolvedRecord): GoldSentence => ({
@@ -295,9 +323,9 @@ export async function evaluateRelations(
   let errors = 0;
   const started = performance.now();
   for (const record of records) {
-    let predicted: PredictedRelation[] = [];
+    let predicted = NOTHING_READ;
     try {
-      predicted = (await extractor.predict(asSentence(record))).relations ?? [];
+      predicted = await extractor.predict(asSentence(record));
     } catch {
       errors++;
     }

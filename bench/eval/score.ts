@@ -37,8 +37,6 @@ export interface PredictedEntity { names: string[]; type: string }
 export interface PredictedClaim { type: string; speaker: string[] }
 export interface PredictedEvent { type: string; location: string[]; date: string | null }
 export interface PredictedDate { text: string; iso: string }
-/** Names of both ends of a predicted OPPOSES, ALLIED_WITH or MEMBER_OF edge (the entity sets score the first two). */
-export interface PredictedRelation { type: string; from: string[]; to: string[] }
 
 export interface Prediction {
   actors: PredictedEntity[];
@@ -46,7 +44,6 @@ export interface Prediction {
   events: PredictedEvent[];
   locations: PredictedEntity[];
   dates: PredictedDate[];
-  relations?: PredictedRelation[];
 }
 
 // ---------------------------------------------------------------- gold file
@@ -262,7 +259,6 @@ export function scoreItems<G, P>(
 export const SCORE_KINDS = [
   'actors (text+type)', 'actors (span only)', 'persons (text+class)', 'organisations (text+class)', 'claims (type+speaker)', 'claims (type only)', 'events (type)',
   'events (type+location)', 'events (type+date)', 'locations (text+type)', 'locations (span only)', 'dates (iso)',
-  'relations (type+ends)',
 ] as const;
 export type ScoreKind = (typeof SCORE_KINDS)[number];
 
@@ -311,23 +307,16 @@ export function relationNames(text: string, actors: readonly GoldActor[]): strin
   return actor ? goldActorNames(actor) : [text];
 }
 
-/** A relation with each end given by its names (gold: the actor's surface forms; predicted: the entity's names). */
-export interface NamedRelation { type: string; from: readonly string[]; to: readonly string[] }
-
 /**
- * Whether a predicted relation's ends are a gold relation's, given how one end is matched
- * (by name here, by gold entity in ./documents.ts). Alliances and oppositions match in either
- * direction (who struck whom is the event's business); memberships only from member to
- * organisation. The one direction rule of every relation score.
+ * Whether a predicted relation's ends are a gold relation's, given how one end is matched (by
+ * gold entity in ./documents.ts, the one relation scorer; by shared surface form when
+ * relations.ts checks that a trap repeats no relation). Alliances and oppositions match in
+ * either direction (who struck whom is the event's business); memberships only from member
+ * to organisation. The one direction rule of every relation score.
  */
 export function relationEndsMatch<G, P>(type: string, gold: { from: G; to: G }, predicted: { from: P; to: P }, sameEnd: (gold: G, predicted: P) => boolean): boolean {
   if (sameEnd(gold.from, predicted.from) && sameEnd(gold.to, predicted.to)) return true;
   return type !== 'MEMBER_OF' && sameEnd(gold.from, predicted.to) && sameEnd(gold.to, predicted.from);
-}
-
-/** Whether a predicted relation is a gold one: the same type and both ends matched by name (the sentence sets). */
-export function relationMatches(gold: NamedRelation, predicted: NamedRelation): boolean {
-  return gold.type === predicted.type && relationEndsMatch(gold.type, gold, predicted, anyNamesMatch);
 }
 
 /** Actors of one coarse class, matched by name among the predictions of that class. */
@@ -381,13 +370,6 @@ export function scoreSentence(gold: GoldSentence, predicted: Prediction): Record
     'locations (span only)': scoreItems(
       gold.locations, predicted.locations, locationName, { gold: showGoldLocation, predicted: showEntity }, locationName,
     ),
-    'relations (type+ends)': gold.relations === undefined
-      ? { tp: 0, fp: 0, fn: 0, missed: [], spurious: [] }
-      : scoreItems(
-        gold.relations, (predicted.relations ?? []).filter((relation) => relation.type === 'OPPOSES' || relation.type === 'ALLIED_WITH'),
-        (g, p) => relationMatches({ type: g.type, from: relationNames(g.from, gold.actors), to: relationNames(g.to, gold.actors) }, p),
-        { gold: (r) => `${r.from} ${r.type} ${r.to}`, predicted: (r) => `${r.from[0] ?? '?'} ${r.type} ${r.to[0] ?? '?'}` },
-      ),
     'dates (iso)': scoreItems(
       gold.dates, predicted.dates, (g, p) => g.iso === p.iso,
       { gold: (date) => `${date.text} = ${date.iso}`, predicted: (date) => `${date.text} = ${date.iso}` },

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DocumentPrediction } from '../../bench/eval/documents.ts';
+import { occurrencesOf } from '../../bench/eval/gold-source.ts';
 import {
   detokenise,
+  entityRelationsOf,
   evaluateRelations,
   parseRelationSet,
   relationRecordsOf,
@@ -15,7 +18,7 @@ import {
   type RelationRecord,
   type ResolvedRecord,
 } from '../../bench/eval/relations.ts';
-import { parseGold, type PredictedRelation } from '../../bench/eval/score.ts';
+import { namesMatch, parseGold } from '../../bench/eval/score.ts';
 
 const record = (overrides: Partial<ResolvedRecord> = {}): ResolvedRecord => ({
   id: 'r-1', conflict: 'Test', document_date: '2024-07-09',
@@ -32,7 +35,21 @@ const record = (overrides: Partial<ResolvedRecord> = {}): ResolvedRecord => ({
   ...overrides,
 });
 
-const predicted = (type: string, from: string, to: string): PredictedRelation => ({ type, from: [from], to: [to] });
+/** The extractor's edges in `text`, each end a node read from the first word-bounded occurrence of its surface (a pronoun's node from the pronoun). */
+const read = (text: string, ...edges: [type: string, from: string, to: string][]): DocumentPrediction => {
+  const node = (surface: string) => {
+    const [start] = occurrencesOf(text, surface);
+    if (start === undefined) throw new Error(`"${surface}" is not in the text`);
+    return { id: surface, class: 'ORG' as const, spans: [{ start, end: start + surface.length }], label: surface };
+  };
+  return {
+    nodes: [...new Set(edges.flatMap(([, from, to]) => [from, to]))].map(node),
+    claims: null,
+    resolves: true,
+    relations: edges.map(([type, from, to]) => ({ type, from, to })),
+  };
+};
+const readIn = (item: ResolvedRecord, ...edges: [type: string, from: string, to: string][]) => read(item.text, ...edges);
 const line = (value: object) => JSON.stringify(value);
 
 describe('the relation set file', () => {
@@ -106,35 +123,35 @@ describe('relation scoring', () => {
       relations: [{ type: 'MEMBER_OF', from: 'Mohamed Hamdan Dagalo', to: 'RSF' }, { type: 'OPPOSES', from: 'RSF', to: 'Sudanese Armed Forces' }],
       not: [],
     });
-    const right = scoreRelationRecord(member, [predicted('MEMBER_OF', 'Dagalo', 'Rapid Support Forces'), predicted('OPPOSES', 'SAF', 'Rapid Support Forces')]);
+    const right = scoreRelationRecord(member, readIn(member, ['MEMBER_OF', 'Dagalo', 'RSF'], ['OPPOSES', 'Sudanese Armed Forces', 'RSF']));
     expect([right.types.MEMBER_OF.tp, right.types.OPPOSES.tp]).toEqual([1, 1]);
-    const reversed = scoreRelationRecord(member, [predicted('MEMBER_OF', 'RSF', 'Mohamed Hamdan Dagalo')]);
+    const reversed = scoreRelationRecord(member, readIn(member, ['MEMBER_OF', 'RSF', 'Mohamed Hamdan Dagalo']));
     expect(reversed.types.MEMBER_OF).toMatchObject({ tp: 0, fp: 1, fn: 1 });
   });
 
   it('counts a second edge of a found relation neither way, and a wrong type as a miss and a false positive', () => {
-    const outcome = scoreRelationRecord(record(), [
-      predicted('ALLIED_WITH', 'Rwandan troops', 'M23'),
-      predicted('ALLIED_WITH', 'M23', 'Rwandan troops'),
-      predicted('ALLIED_WITH', 'M23', 'Congolese army'),
-    ]);
+    const outcome = scoreRelationRecord(record(), readIn(record(),
+      ['ALLIED_WITH', 'Rwandan troops', 'M23'],
+      ['ALLIED_WITH', 'M23', 'Rwandan troops'],
+      ['ALLIED_WITH', 'M23', 'Congolese army'],
+    ));
     expect(outcome.types.ALLIED_WITH).toMatchObject({ tp: 1, fp: 1, fn: 0 });
     expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 0, fn: 2 });
   });
 
   it('counts predictions that fall into a trap by kind, and the reported relations found', () => {
-    const outcome = scoreRelationRecord(record(), [
-      predicted('OPPOSES', 'M23', 'Rwandan troops'),
-      predicted('OPPOSES', 'UN', 'M23 rebels'),
-      predicted('OPPOSES', 'Congolese army', 'M23'),
-    ]);
+    const outcome = scoreRelationRecord(record(), readIn(record(),
+      ['OPPOSES', 'M23', 'Rwandan troops'],
+      ['OPPOSES', 'UN', 'M23 rebels'],
+      ['OPPOSES', 'Congolese army', 'M23'],
+    ));
     expect(outcome.types.OPPOSES).toMatchObject({ tp: 1, fp: 2, fn: 1 });
     expect(outcome.trapViolations).toEqual(['allies', 'reporter']);
     expect(outcome.reported).toEqual({ gold: 3, found: 1 });
   });
 
   it('scores only the types asked for', () => {
-    const outcome = scoreRelationRecord(record(), [predicted('MEMBER_OF', 'M23', 'Congolese army')], ['OPPOSES', 'ALLIED_WITH']);
+    const outcome = scoreRelationRecord(record(), readIn(record(), ['MEMBER_OF', 'M23', 'Congolese army']), ['OPPOSES', 'ALLIED_WITH']);
     expect(outcome.types.MEMBER_OF).toMatchObject({ tp: 0, fp: 0, fn: 0 });
     expect(outcome.types.OPPOSES.fn).toBe(2);
   });
@@ -142,8 +159,8 @@ describe('relation scoring', () => {
   it('sums records per type and over all types', () => {
     const records = [record(), record({ id: 'r-2' })];
     const outcomes = [
-      scoreRelationRecord(records[0], [predicted('ALLIED_WITH', 'Rwandan troops', 'M23'), predicted('OPPOSES', 'Rwandan troops', 'M23')]),
-      scoreRelationRecord(records[1], []),
+      scoreRelationRecord(records[0], readIn(records[0], ['ALLIED_WITH', 'Rwandan troops', 'M23'], ['OPPOSES', 'Rwandan troops', 'M23'])),
+      scoreRelationRecord(records[1], readIn(records[1])),
     ];
     const summary = summariseRelations(records, outcomes);
     expect(summary.types.ALLIED_WITH).toMatchObject({ tp: 1, fp: 0, fn: 1, precision: 1, recall: 0.5 });
@@ -157,9 +174,9 @@ describe('relation scoring', () => {
   it('runs an extractor over the records, scoring a failed extraction as empty', async () => {
     const extractor = {
       description: 'stub',
-      predict: async (sentence: { id: string }) => {
+      predict: async (sentence: { id: string; text: string }) => {
         if (sentence.id === 'r-2') throw new Error('boom');
-        return { actors: [], claims: [], events: [], locations: [], dates: [], relations: [predicted('OPPOSES', 'M23', 'Congolese army')] };
+        return read(sentence.text, ['OPPOSES', 'M23', 'Congolese army']);
       },
       close: async () => undefined,
     };
@@ -182,7 +199,66 @@ describe('relation scoring', () => {
     }));
     const [converted] = relationRecordsOf([sentence, { ...sentence, id: 'of-2', relations: undefined }]);
     expect(converted.relations).toEqual([{ type: 'OPPOSES', from: ['U.S. Central Command', 'CENTCOM'], to: ['Hurras al-Din'] }]);
-    expect(scoreRelationRecord(converted, [predicted('OPPOSES', 'CENTCOM', 'Hurras al-Din')]).types.OPPOSES.tp).toBe(1);
+    expect(scoreRelationRecord(converted, readIn(converted, ['OPPOSES', 'CENTCOM', 'Hurras al-Din'])).types.OPPOSES.tp).toBe(1);
+  });
+
+  it('never matches an end through a node read only from a pronoun or a common noun (the old name matching did)', () => {
+    const rockets = record({
+      text: 'The Ortan Front shelled the Ibex Territorials near Vessa, and it said more would follow.',
+      relations: [{ type: 'OPPOSES', from: 'Ortan Front', to: 'Ibex Territorials' }], not: [],
+    });
+    expect(namesMatch('it', 'Ibex Territorials')).toBe(true);
+    const pronoun = scoreRelationRecord(rockets, readIn(rockets, ['OPPOSES', 'Ortan Front', 'it']));
+    expect(pronoun.types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(pronoun.types.OPPOSES.spurious).toEqual(['Ortan Front [→ e0] OPPOSES it [→ no gold entity]']);
+
+    const base = record({
+      text: 'The army said the Ortan Front attacked the Vessan National Army base at Tarn.',
+      relations: [{ type: 'OPPOSES', from: 'Ortan Front', to: 'Vessan National Army' }], not: [],
+    });
+    expect(namesMatch('The army', 'Vessan National Army')).toBe(true);
+    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'Ortan Front', 'The army'])).types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(scoreRelationRecord(base, readIn(base, ['OPPOSES', 'Ortan Front', 'Vessan National Army'])).types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+  });
+
+  it("does not match another actor's node however alike the names", () => {
+    const talks = record({
+      text: 'Abdel Fattah el-Sisi backed Abdel Fattah al-Burhan against the RSF.',
+      relations: [{ type: 'ALLIED_WITH', from: 'Abdel Fattah el-Sisi', to: 'Abdel Fattah al-Burhan' }, { type: 'OPPOSES', from: 'Abdel Fattah al-Burhan', to: 'RSF' }],
+      not: [{ type: 'OPPOSES', from: 'Abdel Fattah el-Sisi', to: 'RSF', why: 'other' }],
+    });
+    expect(namesMatch('Abdel Fattah el-Sisi', 'Abdel Fattah al-Burhan')).toBe(true);
+    const outcome = scoreRelationRecord(talks, readIn(talks, ['OPPOSES', 'Abdel Fattah el-Sisi', 'RSF']));
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 0, fp: 1, fn: 1 });
+    expect(outcome.trapViolations).toEqual(['other']);
+  });
+
+  it('counts a span over two gold names for the one it covers more', () => {
+    const shelling = record({
+      text: 'Turkish-backed Syrian National Army factions shelled villages held by the SDF.',
+      relations: [{ type: 'ALLIED_WITH', from: 'Turkish', to: 'Syrian National Army' }, { type: 'OPPOSES', from: 'Syrian National Army', to: 'SDF' }],
+      not: [],
+    });
+    const outcome = scoreRelationRecord(shelling, readIn(shelling, ['OPPOSES', 'Turkish-backed Syrian National Army', 'SDF']));
+    expect(outcome.types.OPPOSES).toMatchObject({ tp: 1, fp: 0, fn: 0 });
+  });
+
+  it("gives a record's ends their spans: every word-bounded occurrence of a form, ends sharing a form one entity, the longer of two overlapping", () => {
+    const shelling = record({
+      text: "Sudan's army said the RSF, or Rapid Support Forces, shelled Omdurman; the RSF denied it. Sudan protested.",
+      relations: [{ type: 'OPPOSES', from: ['RSF', 'Rapid Support Forces'], to: "Sudan's army" }],
+      not: [{ type: 'OPPOSES', from: 'RSF', to: 'Sudan', why: 'other' }],
+    });
+    const span = (start: number, length: number) => ({ start, end: start + length });
+    const { entities, relations, not } = entityRelationsOf(shelling);
+    expect(entities).toEqual([
+      // Longest occurrences first, then by offset.
+      { id: 'e0', name: 'RSF', mentions: [span(30, 20), span(22, 3), span(74, 3)] },
+      { id: 'e1', name: "Sudan's army", mentions: [span(0, 12)] },
+      { id: 'e2', name: 'Sudan', mentions: [span(89, 5)] },
+    ]);
+    expect(relations).toEqual([{ type: 'OPPOSES', from: 'e0', to: 'e1' }]);
+    expect(not).toEqual([{ type: 'OPPOSES', from: 'e0', to: 'e2', why: 'other' }]);
   });
 });
 

@@ -7,7 +7,6 @@ import {
   nameTokens,
   namesMatch,
   parseGold,
-  relationMatches,
   scoreItems,
   scoreSentence,
   type GoldSentence,
@@ -176,42 +175,10 @@ describe('gold validation', () => {
   });
 });
 
-describe('relations (type+ends)', () => {
-  const withRelations = sentence({
-    actors: [{ text: 'Rapid Support Forces', type: 'armed_group', aliases: ['RSF'] }, { text: 'Sudanese Armed Forces', type: 'armed_forces' }],
-    relations: [{ type: 'OPPOSES', from: 'Sudanese Armed Forces', to: 'Rapid Support Forces' }],
-  });
-
-  it('matches an edge by type and both ends, aliases included, in either direction', () => {
-    const predicted: Prediction = { ...empty, relations: [{ type: 'OPPOSES', from: ['RSF'], to: ['Sudanese Armed Forces'] }] };
-    expect(scoreSentence(withRelations, predicted)['relations (type+ends)']).toMatchObject({ tp: 1, fp: 0, fn: 0 });
-    const wrongType: Prediction = { ...empty, relations: [{ type: 'ALLIED_WITH', from: ['RSF'], to: ['Sudanese Armed Forces'] }] };
-    expect(scoreSentence(withRelations, wrongType)['relations (type+ends)']).toMatchObject({ tp: 0, fp: 1, fn: 1 });
-  });
-
-  it('does not score sentences whose set has no relation annotations, and checks relation ends against the actors', () => {
-    const predicted: Prediction = { ...empty, relations: [{ type: 'OPPOSES', from: ['A'], to: ['B'] }] };
-    expect(scoreSentence(sentence(), predicted)['relations (type+ends)']).toMatchObject({ tp: 0, fp: 0, fn: 0 });
+describe('relation annotations of the entity sets', () => {
+  it('checks relation ends against the actors (relations are scored by gold entity, in relations.ts)', () => {
     expect(goldProblems(sentence({ relations: [{ type: 'OPPOSES', from: 'Nobody', to: 'Rapid Support Forces' }] }))).toEqual([
       'relation end "Nobody" is not one of the sentence\'s actors',
     ]);
-  });
-});
-
-describe('relationMatches', () => {
-  const gold = (type: string) => ({ type, from: ['Mohamed Hamdan Dagalo', 'Hemedti'], to: ['Rapid Support Forces', 'RSF'] });
-
-  it('matches oppositions and alliances by type and both ends, by any name, in either direction', () => {
-    for (const type of ['OPPOSES', 'ALLIED_WITH']) {
-      expect(relationMatches(gold(type), { type, from: ['Hemedti'], to: ['RSF'] })).toBe(true);
-      expect(relationMatches(gold(type), { type, from: ['RSF'], to: ['Dagalo'] })).toBe(true);
-    }
-    expect(relationMatches(gold('OPPOSES'), { type: 'ALLIED_WITH', from: ['Hemedti'], to: ['RSF'] })).toBe(false);
-    expect(relationMatches(gold('OPPOSES'), { type: 'OPPOSES', from: ['Hemedti'], to: ['Sudanese Armed Forces'] })).toBe(false);
-  });
-
-  it('matches a membership only from member to organisation', () => {
-    expect(relationMatches(gold('MEMBER_OF'), { type: 'MEMBER_OF', from: ['Hemedti'], to: ['Rapid Support Forces'] })).toBe(true);
-    expect(relationMatches(gold('MEMBER_OF'), { type: 'MEMBER_OF', from: ['RSF'], to: ['Hemedti'] })).toBe(false);
   });
 });
