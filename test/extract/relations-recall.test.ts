@@ -1,0 +1,26 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+
+/**
+ * Issue 25, OPPOSES and ALLIED_WITH recall on whole documents: wordings that state a relation the
+ * rules did not read, each beside a wording that looks alike and states none.
+ */
+const pipeline = createExtractionPipeline();
+afterAll(() => pipeline.close());
+
+async function relations(text: string, type: 'OPPOSES' | 'ALLIED_WITH' | 'MEMBER_OF' = 'OPPOSES'): Promise<[string, string][]> {
+  const { graph } = await pipeline.extract({ text, source: 'test.txt', document_date: '2024-05-06' }, { tier: 'full', ingestedAt: '2024-05-06T00:00:00Z' });
+  const label = (id: string) => String(graph.nodes.find((node) => node.id === id)?.properties.label);
+  return graph.edges.filter((edge) => edge.type === type).map((edge): [string, string] => [label(edge.from), label(edge.to)]);
+}
+
+describe('a passive whose doer is a force\'s fighters, after a time', () => {
+  it('is the force\'s attack ("was attacked on Saturday night by fighters of the ADF")', async () => {
+    const text = 'A position of the FARDC at Mayimoya was attacked on Saturday night by fighters of the Allied Democratic Forces.';
+    expect(await relations(text)).toEqual([['Allied Democratic Forces', 'Armed Forces of the Democratic Republic of the Congo']]);
+  });
+
+  it('names no doer when the fighters belong to no one named ("by fighters of a rival faction")', async () => {
+    expect(await relations('A position of the FARDC at Mayimoya was attacked on Saturday night by fighters of a rival faction.')).toEqual([]);
+  });
+});
