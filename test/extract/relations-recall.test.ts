@@ -24,3 +24,15 @@ describe('a passive whose doer is a force\'s fighters, after a time', () => {
     expect(await relations('A position of the FARDC at Mayimoya was attacked on Saturday night by fighters of a rival faction.')).toEqual([]);
   });
 });
+
+describe('ground taken "from" a party', () => {
+  it('is taken by fighting it ("retook the village of Badush, north-west of Mosul, from Daesh")', async () => {
+    const text = 'The Federal Police retook the village of Badush, north-west of Mosul, from Daesh on Tuesday after two days of fighting.';
+    expect(await relations(text)).toEqual([['Federal Police', 'Islamic State']]);
+  });
+
+  it('is no fight when it is only vowed, or when "from" belongs to another clause', async () => {
+    expect(await relations('The Federal Police vowed to retake the village of Badush from Daesh before the end of the month.')).toEqual([]);
+    expect(await relations('The Federal Police captured the village of Badush and received new rifles from Iran.')).toEqual([]);
+  });
+});

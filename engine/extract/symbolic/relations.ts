@@ -312,6 +312,11 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const members = tokens[coalitionEnd]?.lower === 'of' ? listAfter(inSentence, tokens, coalitionEnd + 1) : listBefore(inSentence, tokens, formingVerbBefore(tokens, i));
         for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) add('ALLIED_WITH', members[a].actor, members[b].actor, 0.7);
       }
+      // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
+      const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
+      if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
+        for (const taker of subjectsBefore(inSentence, tokens, sentence, i)) for (const loser of objectsAfter(inSentence, tokens, holder)) add('OPPOSES', taker.actor, loser.actor, 0.65);
+      }
       // "clashes between X and Y"
       if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
         const first = nearestAfter(inSentence, tokens, i + 2, 2);
@@ -324,6 +329,20 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+/** Verbs of taking ground: what they take "from" a party, they take by fighting it. */
+const TAKING_VERBS = new Set(['retook', 'retaken', 'retake', 'recaptured', 'recapture', 'captured', 'seized', 'regained', 'wrested', 'liberated']);
+/** Words that end the taken thing's description before any "from": a clause, a subject or a purpose of its own. */
+const TAKEN_ENDS = new Set([...OTHER_SUBJECT_OPENERS, 'and', 'but', 'to', 'by']);
+
+/** Where the party starts after "from" in "retook <place> from X", or none when the clause ends first (at most 14 words on). */
+function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | undefined {
+  for (let k = verb + 1; k < Math.min(sentence.endToken, verb + 15); k++) {
+    if (tokens[k].lower === 'from') return k + 1;
+    if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
+  }
+  return undefined;
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);
