@@ -36,3 +36,16 @@ describe('ground taken "from" a party', () => {
     expect(await relations('The Federal Police captured the village of Badush and received new rifles from Iran.')).toEqual([]);
   });
 });
+
+describe('a unit that fights', () => {
+  it('is a member of the force that owns it ("the Nigerian Army\'s 7 Division"), and its fight is that force\'s', async () => {
+    const text = 'Troops of the Nigerian Army\'s 7 Division clashed with Boko Haram fighters in the Sambisa Forest on Sunday.';
+    expect(await relations(text, 'MEMBER_OF')).toEqual([['7 Division', 'Nigerian Armed Forces']]);
+    expect((await relations(text)).sort()).toEqual([['7 Division', 'Boko Haram'], ['Nigerian Armed Forces', 'Boko Haram']]);
+  });
+
+  it('carries no fight to a force its troops are only "part of" (a national contingent of a joint force)', async () => {
+    const text = 'Chadian troops, part of the Multinational Joint Task Force, repelled a Boko Haram attack on their base near Baga.';
+    expect((await relations(text)).flat()).not.toContain('Multinational Joint Task Force');
+  });
+});
