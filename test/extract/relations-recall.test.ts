@@ -49,3 +49,18 @@ describe('a unit that fights', () => {
     expect((await relations(text)).flat()).not.toContain('Multinational Joint Task Force');
   });
 });
+
+describe('a joint action', () => {
+  it('allies the parties coordinated before it ("UNIFIL and the Lebanese Armed Forces continue joint patrols")', async () => {
+    expect(await relations('UNIFIL and the Lebanese Armed Forces continue joint patrols south of the Litani.', 'ALLIED_WITH')).toEqual([['UNIFIL', 'Lebanese Armed Forces']]);
+  });
+
+  it('allies the party it is "with" and the subject after it, when it opens the clause', async () => {
+    const text = 'Last week, in a joint operation with ATMIS troops, the Somali National Army retook the town of Ceel Baraf from al-Shabaab.';
+    expect(await relations(text, 'ALLIED_WITH')).toEqual([['Somali National Army', 'African Union Support and Stabilization Mission in Somalia']]);
+  });
+
+  it('allies no one with the party that attacks it ("Daesh attacked a joint patrol of the army")', async () => {
+    expect(await relations('Daesh attacked a joint patrol of the Iraqi army near Tuz Khurmatu on Monday.', 'ALLIED_WITH')).toEqual([]);
+  });
+});

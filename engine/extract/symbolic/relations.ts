@@ -312,6 +312,11 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const members = tokens[coalitionEnd]?.lower === 'of' ? listAfter(inSentence, tokens, coalitionEnd + 1) : listBefore(inSentence, tokens, formingVerbBefore(tokens, i));
         for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) add('ALLIED_WITH', members[a].actor, members[b].actor, 0.7);
       }
+      // "The mission and the LAF continue joint patrols", "In a joint operation with the Tessin Guard, the brigade cleared":
+      // the parties of a joint action are allies.
+      if (tokens[i].lower === 'joint' && JOINT_ACTIONS.has(tokens[i + 1]?.lower ?? '')) {
+        for (const [a, b] of jointParties(inSentence, tokens, sentence, i)) add('ALLIED_WITH', a.actor, b.actor, 0.6);
+      }
       // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
       const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
       if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
@@ -329,6 +334,38 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+/** What parties do jointly ("a joint patrol", "joint operations"). */
+const JOINT_ACTIONS = new Set(['operation', 'operations', 'patrol', 'patrols', 'offensive', 'raid', 'raids', 'assault']);
+/** Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"). */
+const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted']);
+
+/**
+ * The allied pairs of the joint action whose "joint" is token `joint`: the parties coordinated right before it
+ * ("the mission and the LAF continue joint patrols"), or, when no party comes before it, the party it is
+ * "with" and the subject after it ("Last week, in a joint operation with the Tessin Guard, a local militia, the brigade cleared").
+ * A single party before it is no pair: "Daesh attacked a joint patrol of the army" names the patrol's enemy.
+ */
+function jointParties(located: Located[], tokens: Token[], sentence: Sentence, joint: number): [Located, Located][] {
+  let k = joint;
+  while (k > sentence.firstToken && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
+  if (tokens[k - 1]?.lower === 'in' && tokens[joint + 2]?.lower === 'with' && !located.some((l) => l.endToken < k)) {
+    const [partner] = objectsAfter(located, tokens, joint + 3);
+    if (!partner) return [];
+    // The subject: the first party after a comma, past an apposition of plain words.
+    for (let c = partner.endToken; c < Math.min(sentence.endToken, partner.endToken + 10); c++) {
+      if (tokens[c].text !== ',') continue;
+      const subject = located.find((l) => l.firstToken === c + 1 || (l.firstToken === c + 2 && tokens[c + 1].lower === 'the'));
+      if (subject) return [[subject, partner]];
+      if (located.some((l) => l.firstToken > c && l.firstToken < c + 4)) return [];
+    }
+    return [];
+  }
+  const coordinated = located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : [];
+  const pairs: [Located, Located][] = [];
+  for (let a = 0; a < coordinated.length; a++) for (let b = a + 1; b < coordinated.length; b++) pairs.push([coordinated[a], coordinated[b]]);
+  return pairs;
 }
 
 /** Verbs of taking ground: what they take "from" a party, they take by fighting it. */
