@@ -64,3 +64,13 @@ describe('a joint action', () => {
     expect(await relations('Daesh attacked a joint patrol of the Iraqi army near Tuz Khurmatu on Monday.', 'ALLIED_WITH')).toEqual([]);
   });
 });
+
+describe('a strike', () => {
+  it('is a hostile act on what it "struck" ("struck positions of Hayat Tahrir al-Sham")', async () => {
+    expect(await relations('Russian Aerospace Forces struck positions of Hayat Tahrir al-Sham west of Jisr al-Shughur on Tuesday.')).toEqual([['Russian Aerospace Forces', 'Hayat Tahrir al-Sham']]);
+  });
+
+  it('is no hostility when a deal is struck', async () => {
+    expect(await relations('Russia struck a deal with Turkey on Idlib in March 2020.')).toEqual([]);
+  });
+});

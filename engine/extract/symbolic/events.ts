@@ -33,7 +33,7 @@ const EVENT_VERBS: Record<EventType, string[]> = {
     'embargo', 'suspend aid|suspended aid', 'cut ties|cut ties|cutting ties', 'recall its ambassador|recalled its ambassador',
     'expel diplomats|expelled diplomats', 'suspend membership|suspended membership'],
   AGREE: ['agree|agreed|agreeing|agrees', 'sign', 'ratify|ratified|ratifying|ratifies', 'reach an agreement|reached an agreement|reached a deal|reached a ceasefire',
-    'conclude a deal|concluded a deal', 'accept'],
+    'conclude a deal|concluded a deal', 'accept', 'strike a deal|struck a deal|struck an agreement'],
   CONSULT: ['meet|met|meeting|meets', 'hold talks|held talks|holding talks|holds talks', 'negotiate', 'visit', 'host talks|hosted talks',
     'discuss', 'mediate', 'telephone', 'convene'],
   RETREAT: ['withdraw|withdrew|withdrawn|withdrawing|withdraws', 'hand over|handed over|handing over', 'retreat', 'pull out|pulled out|pulling out|pulls out',

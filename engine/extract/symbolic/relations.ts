@@ -50,7 +50,7 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'a counteroffensive against', 'waging war on', 'waged war on', 'declared war on', 'at war', 'clashed', 'clashing', 'clash',
   'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
   'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
-  'repelled', 'repulsed'];
+  'repelled', 'repulsed', 'struck', 'targeted'];
 /** The one-word hostile acts among the cues, and "against" ("fighting the group", "a strike against the group"): what follows one is its object. */
 export const HOSTILE_ACT_WORDS = new Set(OPPOSITION_CUES.filter((cue) => !cue.includes(' ') && cue !== 'clash'));
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
