@@ -74,3 +74,12 @@ describe('a strike', () => {
     expect(await relations('Russia struck a deal with Turkey on Idlib in March 2020.')).toEqual([]);
   });
 });
+
+describe('attackers named through their men and machines in an earlier sentence', () => {
+  it('are the force the pronoun stands for ("Warplanes of the Russian Aerospace Forces took off. They struck ...")', async () => {
+    const text = 'The Syrian Observatory for Human Rights said nine soldiers were killed near Saraqib. '
+      + 'Warplanes of the Russian Aerospace Forces took off from Hmeimim at dawn on Tuesday. '
+      + 'They struck positions of Hayat Tahrir al-Sham west of Jisr al-Shughur.';
+    expect(await relations(text)).toEqual([['Russian Aerospace Forces', 'Hayat Tahrir al-Sham']]);
+  });
+});
