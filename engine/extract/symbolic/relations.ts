@@ -7,8 +7,8 @@ import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
  * Relations between actor mentions of one sentence, from the words between them:
  * MEMBER_OF ("X of the Y", "X, a commander of Y", "Y commander X", "Y's leader X"),
  * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with", "X backed Y", "fought alongside",
- * "a coalition of X, Y and Z", "X and Y formed an alliance"), OPPOSES
- * ("clashes between X and Y", "X fighting Y", "against").
+ * "a coalition of X, Y and Z", "X and Y formed an alliance", "X and Y continue joint patrols"), OPPOSES
+ * ("clashes between X and Y", "X fighting Y", "against", "X retook the town from Y").
  * A cue's parties are its clause's subject and object, coordinated ones included ("X and Y fought Z":
  * both oppose Z and are allies); a negated or denied cue ("never backed", "denies supporting") or a
  * hypothetical one ("threatened to attack", "called on X to stop attacking") states no relation, while an
