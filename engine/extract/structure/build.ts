@@ -161,16 +161,34 @@ export function structureDocument(input: StructureInput): StructuredDocument {
    */
   const statedBetween = (type: string, from: string, to: string, ...spans: TextSpan[]) =>
     type === 'MEMBER_OF' || (resolver.isNamed(from) && resolver.isNamed(to) && !spans.some((span) => resolver.isGuess(span)));
+  /** The oppositions stated between two actors, to carry each unit's to the forces it belongs to. */
+  const unitFights: { sides: [string, string]; confidence: number; span: TextSpan }[] = [];
+  /** The actors named as a unit of the force they are a member of ("9th Armoured Division"; not "Chadian troops, part of the MNJTF"). */
+  const units = new Set<string>();
   for (const relation of relations) {
     const from = resolver.resolveSpan(relation.from, 'Actor', true);
     const to = resolver.resolveSpan(relation.to, 'Actor', true);
     if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !statedBetween(relation.type, from.id, to.id, relation.from, relation.to)) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
+    if (relation.type === 'MEMBER_OF' && UNIT_NAME.test(text.slice(relation.from.start, relation.from.end))) units.add(from.id);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
     if (relation.type === 'OPPOSES') {
       engage(from.id, 'opposes');
       engage(to.id, 'opposes');
+      unitFights.push({ sides: [from.id, to.id], confidence: relation.confidence, span: relation });
+    }
+  }
+  // "The Iraqi army's 9th Armoured Division retook Badush from Daesh": a unit of a state's forces fights for
+  // them ("X's forces attacked Y" is X's act). A person's fight is not his organisation's, nor a member's its coalition's.
+  for (const { sides, confidence, span } of unitFights) {
+    for (const [unit, enemy] of [sides, [sides[1], sides[0]]]) {
+      for (const [member, force] of memberships) {
+        if (member !== unit || !units.has(unit) || resolver.actorTypeOf(unit) !== 'armed_forces' || resolver.actorTypeOf(force) !== 'armed_forces') continue;
+        if (force === enemy || ownSide(force, enemy) || alliances.has(`${force} ${enemy}`)) continue;
+        addEdge('OPPOSES', force, enemy, confidence * UNIT_FIGHT_FACTOR, span);
+        engage(force, 'opposes');
+      }
     }
   }
 
@@ -319,6 +337,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 
 /** An opposition read from one accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
+/** The name of a unit of a force: its last word says which kind ("9th Armoured Division", "Danab Brigade"). */
+const UNIT_NAME = /\b(?:brigade|battalion|division|regiment|corps|squadron|company|fleet)$/i;
+/** A force's opposition read from its unit's fight is less certain than the fight itself. */
+const UNIT_FIGHT_FACTOR = 0.9;
 /** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */
 const CONDEMNING = /^(?:condemn|denounc|deplor|critici[sz])/i;
 /** Possessive determiners: one names whose the accused are, not the accused. */

@@ -33,7 +33,7 @@ const EVENT_VERBS: Record<EventType, string[]> = {
     'embargo', 'suspend aid|suspended aid', 'cut ties|cut ties|cutting ties', 'recall its ambassador|recalled its ambassador',
     'expel diplomats|expelled diplomats', 'suspend membership|suspended membership'],
   AGREE: ['agree|agreed|agreeing|agrees', 'sign', 'ratify|ratified|ratifying|ratifies', 'reach an agreement|reached an agreement|reached a deal|reached a ceasefire',
-    'conclude a deal|concluded a deal', 'accept'],
+    'conclude a deal|concluded a deal', 'accept', 'strike a deal|struck a deal|struck an agreement'],
   CONSULT: ['meet|met|meeting|meets', 'hold talks|held talks|holding talks|holds talks', 'negotiate', 'visit', 'host talks|hosted talks',
     'discuss', 'mediate', 'telephone', 'convene'],
   RETREAT: ['withdraw|withdrew|withdrawn|withdrawing|withdraws', 'hand over|handed over|handing over', 'retreat', 'pull out|pulled out|pulling out|pulls out',
@@ -294,10 +294,14 @@ function subjectOf(text: string, clauseActors: ActorMention[], relations: Relati
   return subject;
 }
 
+/** The people of a force that do its act: "attacked by fighters of the ADF" is the ADF's attack. */
+const FORCE_MEMBERS = new Set(['fighters', 'militants', 'militiamen', 'gunmen', 'members', 'troops', 'soldiers', 'forces', 'units', 'elements']);
+
 function byPhrase(tokens: Token[], clauseActors: ActorMention[], afterToken: number): ActorMention | undefined {
   for (let i = afterToken; i < Math.min(afterToken + 8, tokens.length); i++) {
     if (tokens[i].lower !== 'by') continue;
-    const next = tokens[i + 1]?.lower === 'the' ? i + 2 : i + 1;
+    let next = tokens[i + 1]?.lower === 'the' ? i + 2 : i + 1;
+    if (FORCE_MEMBERS.has(tokens[next]?.lower ?? '') && tokens[next + 1]?.lower === 'of') next += tokens[next + 2]?.lower === 'the' ? 3 : 2;
     return clauseActors.find((actor) => actor.start === tokens[next]?.start);
   }
   return undefined;

@@ -379,6 +379,8 @@ const POSSESSOR_GAP = /^['’]s\s+(?:[\p{Ll}-]+\s+)*$/u;
 /** Who speak or act for the actor a preposition after them names ("a spokesman for the SDF", "fighters of the SDF"). */
 const ACTING_FOR = new Set([
   'spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople', 'members', 'fighters', 'troops', 'soldiers', 'officials', 'leaders', 'units', 'commanders',
+  // "Warplanes of the Russian Aerospace Forces took off. They struck ...": the force acts through its men and machines.
+  'forces', 'militants', 'militiamen', 'gunmen', 'warplanes', 'aircraft', 'jets', 'helicopters', 'drones',
 ]);
 /** Words that open a relative clause, which describes the actor before it. */
 const RELATIVE_OPENERS = new Set(['which', 'who']);

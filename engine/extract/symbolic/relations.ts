@@ -7,8 +7,8 @@ import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
  * Relations between actor mentions of one sentence, from the words between them:
  * MEMBER_OF ("X of the Y", "X, a commander of Y", "Y commander X", "Y's leader X"),
  * ALLIED_WITH ("Iran-backed Houthis", "X, backed by Y", "allied with", "X backed Y", "fought alongside",
- * "a coalition of X, Y and Z", "X and Y formed an alliance"), OPPOSES
- * ("clashes between X and Y", "X fighting Y", "against").
+ * "a coalition of X, Y and Z", "X and Y formed an alliance", "X and Y continue joint patrols"), OPPOSES
+ * ("clashes between X and Y", "X fighting Y", "against", "X retook the town from Y").
  * A cue's parties are its clause's subject and object, coordinated ones included ("X and Y fought Z":
  * both oppose Z and are allies); a negated or denied cue ("never backed", "denies supporting") or a
  * hypothetical one ("threatened to attack", "called on X to stop attacking") states no relation, while an
@@ -50,7 +50,7 @@ const OPPOSITION_CUES = ['fighting', 'fought', 'fights', 'clashed with', 'clashi
   'a counteroffensive against', 'waging war on', 'waged war on', 'declared war on', 'at war', 'clashed', 'clashing', 'clash',
   'attacked', 'shelled', 'bombed', 'ambushed', 'raided', 'stormed', 'overran', 'fired on', 'opened fire on',
   'fired missiles at', 'fired rockets at', 'fired drones at', 'launched missiles at', 'launched drones at', 'launched rockets at',
-  'repelled', 'repulsed'];
+  'repelled', 'repulsed', 'struck', 'targeted'];
 /** The one-word hostile acts among the cues, and "against" ("fighting the group", "a strike against the group"): what follows one is its object. */
 export const HOSTILE_ACT_WORDS = new Set(OPPOSITION_CUES.filter((cue) => !cue.includes(' ') && cue !== 'clash'));
 /** Before an opposition cue, words that make it a noun ("the attacked positions", "condemned the clash"), not the act of a subject. */
@@ -312,6 +312,16 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const members = tokens[coalitionEnd]?.lower === 'of' ? listAfter(inSentence, tokens, coalitionEnd + 1) : listBefore(inSentence, tokens, formingVerbBefore(tokens, i));
         for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) add('ALLIED_WITH', members[a].actor, members[b].actor, 0.7);
       }
+      // "The mission and the LAF continue joint patrols", "In a joint operation with the Tessin Guard, the brigade cleared":
+      // the parties of a joint action are allies.
+      if (tokens[i].lower === 'joint' && JOINT_ACTIONS.has(tokens[i + 1]?.lower ?? '')) {
+        for (const [a, b] of jointParties(inSentence, tokens, sentence, i)) add('ALLIED_WITH', a.actor, b.actor, 0.6);
+      }
+      // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
+      const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
+      if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
+        for (const taker of subjectsBefore(inSentence, tokens, sentence, i)) for (const loser of objectsAfter(inSentence, tokens, holder)) add('OPPOSES', taker.actor, loser.actor, 0.65);
+      }
       // "clashes between X and Y"
       if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
         const first = nearestAfter(inSentence, tokens, i + 2, 2);
@@ -324,6 +334,52 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     }
   }
   return relations;
+}
+
+/** What parties do jointly ("a joint patrol", "joint operations"). */
+const JOINT_ACTIONS = new Set(['operation', 'operations', 'patrol', 'patrols', 'offensive', 'raid', 'raids', 'assault']);
+/** Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"). */
+const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted']);
+
+/**
+ * The allied pairs of the joint action whose "joint" is token `joint`: the parties coordinated right before it
+ * ("the mission and the LAF continue joint patrols"), or, when no party comes before it, the party it is
+ * "with" and the subject after it ("Last week, in a joint operation with the Tessin Guard, a local militia, the brigade cleared").
+ * A single party before it is no pair: "Daesh attacked a joint patrol of the army" names the patrol's enemy.
+ */
+function jointParties(located: Located[], tokens: Token[], sentence: Sentence, joint: number): [Located, Located][] {
+  let k = joint;
+  while (k > sentence.firstToken && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
+  if (tokens[k - 1]?.lower === 'in' && tokens[joint + 2]?.lower === 'with' && !located.some((l) => l.endToken < k)) {
+    const [partner] = objectsAfter(located, tokens, joint + 3);
+    if (!partner) return [];
+    // The subject: the first party after a comma, past an apposition of plain words.
+    for (let c = partner.endToken; c < Math.min(sentence.endToken, partner.endToken + 10); c++) {
+      if (tokens[c].text !== ',') continue;
+      const subject = located.find((l) => l.firstToken === c + 1 || (l.firstToken === c + 2 && tokens[c + 1].lower === 'the'));
+      if (subject) return [[subject, partner]];
+      if (located.some((l) => l.firstToken > c && l.firstToken < c + 4)) return [];
+    }
+    return [];
+  }
+  const coordinated = located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : [];
+  const pairs: [Located, Located][] = [];
+  for (let a = 0; a < coordinated.length; a++) for (let b = a + 1; b < coordinated.length; b++) pairs.push([coordinated[a], coordinated[b]]);
+  return pairs;
+}
+
+/** Verbs of taking ground: what they take "from" a party, they take by fighting it. */
+const TAKING_VERBS = new Set(['retook', 'retaken', 'retake', 'recaptured', 'recapture', 'captured', 'seized', 'regained', 'wrested', 'liberated']);
+/** Words that end the taken thing's description before any "from": a clause, a subject or a purpose of its own. */
+const TAKEN_ENDS = new Set([...OTHER_SUBJECT_OPENERS, 'and', 'but', 'to', 'by']);
+
+/** Where the party starts after "from" in "retook <place> from X", or none when the clause ends first (at most 14 words on). */
+function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | undefined {
+  for (let k = verb + 1; k < Math.min(sentence.endToken, verb + 15); k++) {
+    if (tokens[k].lower === 'from') return k + 1;
+    if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
+  }
+  return undefined;
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);

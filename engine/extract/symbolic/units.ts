@@ -2,13 +2,14 @@ import type { ActorMention, RelationMention } from '../types.ts';
 import { tokenIndexAt, type Token } from './text.ts';
 
 /**
- * Numbered units ("the 3rd Battalion", "55th Brigade"): a member of the forces the text says it
+ * Numbered units ("the 3rd Battalion", "55th Brigade", "7 Division", "Third Division"): a member of the forces the text says it
  * belongs to ("55th Brigade of the Iraqi Army", "the Iraqi Army's 55th Brigade", "the 3rd
  * Battalion, part of the Kivaran Defence Forces"), and `armed_forces` when those are a state's.
  * A unit the text places in no force keeps the type its name gives it.
  */
 
-const ORDINAL = /^\d+(?:st|nd|rd|th)$/i;
+/** "55th", "7" ("7 Division", as Nigeria's army writes it), "Third". */
+const ORDINAL = /^(?:\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|twentieth)$/i;
 const UNIT_WORDS = new Set(['brigade', 'battalion', 'division', 'regiment', 'corps', 'company', 'squadron', 'army', 'fleet', 'group', 'wing', 'battery']);
 
 /** Whether the name from `first` to its head word `head` is a numbered unit ("55th Armoured Brigade"). */
