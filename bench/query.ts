@@ -36,16 +36,15 @@
  * Rate limiting is off in these apps (PARLEY_RATE_LIMIT_PER_MINUTE=0): the bench sends
  * thousands of requests a minute with one key.
  *
- * Before the timed rounds, one untimed warm-up round (--warm-up N for more). Each timed call
- * follows an untimed full collection, and each round starts at the next form of a question.
+ * Before the timed rounds, one untimed warm-up round (--warm-up N for more). Each round starts
+ * at the next form of a question. A full collection before each call was tried and dropped: it
+ * made parley's calls about ten times slower at 1M, which is not the steady state users meet.
  *
  *   npx tsx bench/query.ts [--sizes 10000,100000] [--queries Q1,Q5] [--warm-up 1] [--no-http]
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import kuzu from 'kuzu';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
@@ -396,17 +395,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-/**
- * A full collection before each timed call, untimed: the hand-written join leaves hundreds of
- * MB of garbage at 1M, and whichever system ran next paid for it, by its place in the round.
- */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc');
-})();
-
 function timed(fn: () => Answer): number {
-  collectGarbage();
   const start = performance.now();
   fn();
   return performance.now() - start;
