@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
-import { viewFootprint, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { timedCpu } from './stats.ts';
 
@@ -59,20 +59,27 @@ if (args.facts === undefined) {
   const perFact = (bytes: number) => (bytes / facts).toFixed(0);
   console.log(`## ${count(facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties); load average ${loadBefore} before, ${load()} after`);
   console.log(
-    `   hand-over: ${count(cpuMs)} ms CPU, ${count(ms)} ms wall: the last view's facts out ${count(wholeHandOvers.clearMs)} ms, the records into lists of facts ${count(wholeHandOvers.recordsMs)} ms, ` +
+    `   hand-over: ${count(cpuMs)} ms CPU, ${count(ms)} ms wall: the last view's facts out ${count(wholeHandOvers.clearMs)} ms, ` +
+      `the records into lists of facts ${count(ms - wholeHandOvers.clearMs - wholeHandOvers.engineMs - wholeHandOvers.indexMs)} ms, ` +
       `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`,
   );
   console.log(`   RSS growth ${perFact(after.rss - before.rss)} bytes per fact, V8 heap growth ${perFact(after.heapUsed - before.heapUsed)} bytes per fact (after a full collection)`);
-  const footprint = viewFootprint();
+  // SWI-Prolog's own count of each g_* predicate's clauses and bytes (their indexes included), and of the engine's atoms
+  const [[sizes, atoms, atomBytes]] = catalog.registry.solveLibrary(
+    'findall([P, C, B], ( member(P/A, [g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_mention/2, g_named/1, g_source/2]), functor(H, P, A), ' +
+      'predicate_property(user:H, number_of_clauses(C)), predicate_property(user:H, size(B)) ), Sizes), statistics(atoms, Atoms), statistics(atom_space, AtomBytes)',
+    ['Sizes', 'Atoms', 'AtomBytes'],
+    { graph },
+  ) as [[[string, number, number][], number, number]];
   console.log('   | facts | clauses | bytes per clause | bytes per fact of the graph |');
   console.log('   |---|---|---|---|');
-  let bytes = 0;
-  for (const { predicate, clauses, bytes: size } of footprint.facts) {
-    bytes += size;
-    if (clauses > 0) console.log(`   | ${predicate} | ${count(clauses)} | ${(size / clauses).toFixed(0)} | ${perFact(size)} |`);
+  let [allClauses, allBytes] = [0, 0];
+  for (const [predicate, clauses, bytes] of sizes) {
+    [allClauses, allBytes] = [allClauses + clauses, allBytes + bytes];
+    if (clauses > 0) console.log(`   | ${predicate} | ${count(clauses)} | ${(bytes / clauses).toFixed(0)} | ${perFact(bytes)} |`);
   }
-  console.log(`   | all g_* facts | ${count(footprint.facts.reduce((sum, { clauses }) => sum + clauses, 0))} | | ${perFact(bytes)} |`);
-  console.log(`   | the engine's atoms (all, the rule modules' included) | ${count(footprint.atoms)} | ${(footprint.atomBytes / footprint.atoms).toFixed(0)} | ${perFact(footprint.atomBytes)} |`);
+  console.log(`   | all g_* facts | ${count(allClauses)} | | ${perFact(allBytes)} |`);
+  console.log(`   | the engine's atoms (all, the rule modules' included) | ${count(atoms)} | ${(atomBytes / atoms).toFixed(0)} | ${perFact(atomBytes)} |`);
   const [[byKey]] = catalog.registry.solveLibrary('findall(K, prop(_, K, _), Ks), msort(Ks, Sorted), clumped(Sorted, ByKey)', ['ByKey'], { graph });
   console.log(`   properties handed over, by key: ${(byKey as string[]).join(', ')}`);
 }

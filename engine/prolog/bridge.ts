@@ -383,7 +383,6 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   once('parley_clear_view', {});
   const cleared = performance.now();
   wholeHandOvers.clearMs += cleared - started;
-  const engineBefore = wholeHandOvers.engineMs;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const names = new TextIndex();
   names.add(newNames(nodes, names));
@@ -396,9 +395,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     facts.addEdge(edge);
   }
   facts.handOver();
-  const { Ref, Named } = facts.arguments(true, names.words());
-  once('parley_end_view(Ref, Named)', { Ref, Named });
-  wholeHandOvers.recordsMs += performance.now() - cleared - (wholeHandOvers.engineMs - engineBefore);
+  once('parley_end_view(Ref, Named)', { Ref: facts.reference(true), Named: names.words() });
   loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   logChanges(undefined);
   return 'whole';
@@ -546,21 +543,11 @@ export function prepareView(view: GraphView): boolean {
 
 /**
  * Wall-clock milliseconds this thread's whole hand-overs spent, by part, summed since it started:
- * taking the last view's facts out, reading the records into the lists of facts (the last step's call
- * included), the engine's calls taking them (their conversion into terms and the assertions), and the
- * clause indexes (prepareView). bench/handover.ts reads them.
+ * taking the last view's facts out, the engine's calls taking the lists of facts (their conversion
+ * into terms and the assertions), and the clause indexes (prepareView). bench/handover.ts reads them;
+ * the rest of a hand-over is reading the records into the lists.
  */
-export const wholeHandOvers = { clearMs: 0, recordsMs: 0, engineMs: 0, indexMs: 0 };
-
-/** What the g_* facts of the view held take in the engine, per predicate (SWI-Prolog's own count, indexes included), and the engine's atoms. */
-export function viewFootprint(): { facts: { predicate: string; clauses: number; bytes: number }[]; atoms: number; atomBytes: number } {
-  const { Sizes, Atoms, AtomBytes } = once('parley_view_footprint(Sizes, Atoms, AtomBytes)', {});
-  const facts = (Sizes as Any[]).map((size) => {
-    const [predicate, clauses, bytes] = compoundArgs(size) as [string, number, number];
-    return { predicate, clauses: Number(clauses), bytes: Number(bytes) };
-  });
-  return { facts, atoms: Number(Atoms), atomBytes: Number(AtomBytes) };
-}
+export const wholeHandOvers = { clearMs: 0, engineMs: 0, indexMs: 0 };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {
@@ -592,6 +579,8 @@ class ViewFacts {
   readonly mentions: unknown[] = [];
   /** Node id, source: the provenance sources of the ends of CONTRADICTS and SUPPORTS edges (g_source). */
   readonly sources: unknown[] = [];
+  /** The lists by the names the goals give them, in parley_add_facts/8's order. */
+  private readonly lists = { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources };
   /** Nodes in the view (for the edges under a valid-time cut). */
   readonly visible = new Set<string>();
   /** Nodes whose sources `sources` holds. */
@@ -609,14 +598,14 @@ class ViewFacts {
   /** Hands the lists held to the engine's facts and empties them. */
   handOver(): void {
     const started = performance.now();
-    once('parley_add_facts(N, P, EP, E, V, T, M, S)', { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources });
+    once('parley_add_facts(N, P, EP, E, V, T, M, S)', this.lists);
     wholeHandOvers.engineMs += performance.now() - started;
-    for (const list of [this.nodes, this.props, this.edgeProps, this.edges, this.valid, this.texts, this.mentions, this.sources]) list.length = 0;
+    for (const list of Object.values(this.lists)) list.length = 0;
   }
 
   private handOverFull(): void {
     if (this.part === undefined) return;
-    const held = this.nodes.length + this.props.length + this.edgeProps.length + this.edges.length + this.valid.length + this.texts.length + this.mentions.length + this.sources.length;
+    const held = Object.values(this.lists).reduce((sum, list) => sum + list.length, 0);
     if (held >= this.part) this.handOver();
   }
 
@@ -662,11 +651,15 @@ class ViewFacts {
     for (const source of sources) this.sources.push(id, source);
   }
 
-  /** The goal's input; the reference date (the view's valid-time cut, else the latest valid time) when `withReference`; `named`, the node names the index covers anew. */
+  /** The goal's input; `named`, the node names the index covers anew. */
   arguments(withReference: boolean, named: string[]): Record<string, unknown> {
+    return { ...this.lists, Ref: this.reference(withReference), Named: named };
+  }
+
+  /** The reference date as the engine takes it (the view's valid-time cut, else the latest valid time), when `withReference`; else [] (the same one). */
+  reference(withReference: boolean): unknown {
     const reference = this.view.validUntil !== undefined ? this.view.validUntil.slice(0, 10) : this.latest;
-    const ref = !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
-    return { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources, Ref: ref, Named: named };
+    return !withReference ? [] : reference === undefined ? 'none' : [reference, Date.parse(reference) / DAY_MS];
   }
 }
 

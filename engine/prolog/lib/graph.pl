@@ -555,7 +555,8 @@ parley_end_view(Ref, Named) :-
 % ChangeTexts: the changes as text (a run that read none of them concludes as before:
 % engine/frameworks/run.ts), or all while a table is held.
 parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
-    add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named),
+    parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
+    parley_end_view(Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     (   current_table(_:_, _)
     ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)), ChangeTexts = all
@@ -653,10 +654,6 @@ added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Ke
 added_keys_([], _, []).
 added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
 
-add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named) :-
-    parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
-    parley_end_view(Ref, Named).
-
 % set_reference(+Ref): [Date, Days] the new reference date, none no reference date, [] the same one
 set_reference(Ref) :-
     (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
@@ -681,16 +678,6 @@ warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, 
 warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
-
-% parley_view_footprint(-Sizes, -Atoms, -AtomBytes): f(Predicate, Clauses, Bytes) for each g_* predicate of
-% the view (its clauses and their indexes, as SWI-Prolog counts them), and the engine's atoms and their bytes
-parley_view_footprint(Sizes, Atoms, AtomBytes) :-
-    findall(f(Name, Clauses, Bytes),
-            ( member(Name/Arity, [g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_mention/2, g_named/1, g_source/2]),
-              functor(Head, Name, Arity),
-              predicate_property(Head, number_of_clauses(Clauses)), predicate_property(Head, size(Bytes)) ),
-            Sizes),
-    statistics(atoms, Atoms), statistics(atom_space, AtomBytes).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-
