@@ -9,6 +9,7 @@ import {
   documentPredictionFromFindings,
   documentPredictionFromNeural,
   documentPredictionFromResult,
+  NOTHING_READ,
   scoreDocument,
   sentenceOfDocument,
   type DocumentMetrics,
@@ -175,7 +176,7 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-const EMPTY_READING: Reading = { prediction: { actors: [], claims: [], events: [], locations: [], dates: [] }, document: { nodes: [], claims: [], resolves: false } };
+const EMPTY_READING: Reading = { prediction: { actors: [], claims: [], events: [], locations: [], dates: [] }, document: NOTHING_READ };
 
 /** Reads every record in turn (a failure or a timeout is an empty reading with its error), and the mean time per record. */
 async function readEach<R extends { id: string; text: string; document_date: string }>(

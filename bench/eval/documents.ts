@@ -33,6 +33,9 @@ export interface DocumentPrediction {
   resolves: boolean;
 }
 
+/** A reading that failed: nothing found, every gold element missed (claims measured, as a layer that finds them would be). */
+export const NOTHING_READ: DocumentPrediction = { nodes: [], claims: [], relations: [], resolves: false };
+
 export interface ReferenceCounts { found: number; total: number }
 export interface DocumentOutcome {
   spans: SpanOutcome;
@@ -156,10 +159,10 @@ export function scoreDocumentRelations(
   const showEnd = (node: string | null, entity: string | null) => `${node === null ? '(no node)' : nodeLabel.get(node) ?? node} [→ ${entity ?? 'no gold entity'}]`;
   const showPredicted = (relation: Mapped) => `${showEnd(relation.shown.from, relation.from)} ${relation.type} ${showEnd(relation.shown.to, relation.to)}`;
   const outcome: RelationOutcome = { types: {} as Record<RelationType, KindOutcome>, trapViolations: [], reported: { gold: 0, found: 0 } };
+  const describe = { gold: showGold, predicted: showPredicted };
   for (const type of RELATION_TYPES) {
     const relations = gold.relations.filter((relation) => relation.type === type);
     const candidates = mapped.filter((relation) => relation.type === type);
-    const describe = { gold: showGold, predicted: showPredicted };
     outcome.types[type] = scoreItems(relations, candidates, matches, describe, matches);
     const reported = relations.filter((relation) => relation.reported_by !== undefined);
     outcome.reported.gold += reported.length;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spansOverlap } from '../../engine/extract/symbolic/text.ts';
 import type { TextSpan } from '../../engine/extract/types.ts';
-import { scoreDocumentRelations, type DocumentPrediction, type EntityRelations } from './documents.ts';
+import { NOTHING_READ, scoreDocumentRelations, type DocumentPrediction, type EntityRelations } from './documents.ts';
 import { occurrencesOf } from './gold-source.ts';
 import {
   ZERO_COUNTS,
@@ -225,9 +225,12 @@ export function entityRelationsOf(record: ResolvedRecord): EntityRelations {
     .flatMap((group, index) => group.flatMap((form) => occurrencesOf(record.text, form).map((start) => ({ index, start, end: start + form.length }))))
     .sort((a, b) => (b.end - b.start) - (a.end - a.start) || a.start - b.start);
   const mentions = groups.map((): TextSpan[] => []);
+  const taken: TextSpan[] = [];
   for (const occurrence of occurrences) {
-    if (mentions.flat().some((span) => spansOverlap(span, occurrence))) continue;
-    mentions[occurrence.index].push({ start: occurrence.start, end: occurrence.end });
+    if (taken.some((span) => spansOverlap(span, occurrence))) continue;
+    const span = { start: occurrence.start, end: occurrence.end };
+    taken.push(span);
+    mentions[occurrence.index].push(span);
   }
   return {
     entities: groups.map((group, index) => ({ id: `e${index}`, name: group[0], mentions: mentions[index] })),
@@ -305,7 +308,6 @@ export interface RelationExtractor {
   close(): Promise<void>;
 }
 
-const NOTHING_READ: DocumentPrediction = { nodes: [], claims: null, relations: [], resolves: false };
 
 /** A record as the extractors take it: a sentence with its date and no entity annotation. */
 const asSentence = (record: ResolvedRecord): GoldSentence => ({

@@ -18,6 +18,7 @@ import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceAround, sentenceStartBefore } from './sentences.ts';
 import { referenceUnsure } from '../symbolic/relations.ts';
+import { FORMATION_WORDS } from '../symbolic/units.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -171,7 +172,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !statedBetween(relation.type, from.id, to.id, relation.from, relation.to)) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
-    if (relation.type === 'MEMBER_OF' && UNIT_NAME.test(text.slice(relation.from.start, relation.from.end))) units.add(from.id);
+    if (relation.type === 'MEMBER_OF' && FORMATION_WORDS.has(/\w+$/.exec(text.slice(relation.from.start, relation.from.end))?.[0].toLowerCase() ?? '')) units.add(from.id);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
     if (relation.type === 'OPPOSES') {
       engage(from.id, 'opposes');
@@ -183,8 +184,9 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   // them ("X's forces attacked Y" is X's act). A person's fight is not his organisation's, nor a member's its coalition's.
   for (const { sides, confidence, span } of unitFights) {
     for (const [unit, enemy] of [sides, [sides[1], sides[0]]]) {
+      if (!units.has(unit) || resolver.actorTypeOf(unit) !== 'armed_forces') continue;
       for (const [member, force] of memberships) {
-        if (member !== unit || !units.has(unit) || resolver.actorTypeOf(unit) !== 'armed_forces' || resolver.actorTypeOf(force) !== 'armed_forces') continue;
+        if (member !== unit || resolver.actorTypeOf(force) !== 'armed_forces') continue;
         if (force === enemy || ownSide(force, enemy) || alliances.has(`${force} ${enemy}`)) continue;
         addEdge('OPPOSES', force, enemy, confidence * UNIT_FIGHT_FACTOR, span);
         engage(force, 'opposes');
@@ -337,8 +339,6 @@ export function structureDocument(input: StructureInput): StructuredDocument {
 
 /** An opposition read from one accusation is less certain than the claim itself. */
 const HOSTILE_CLAIM_FACTOR = 0.8;
-/** The name of a unit of a force: its last word says which kind ("9th Armoured Division", "Danab Brigade"). */
-const UNIT_NAME = /\b(?:brigade|battalion|division|regiment|corps|squadron|company|fleet)$/i;
 /** A force's opposition read from its unit's fight is less certain than the fight itself. */
 const UNIT_FIGHT_FACTOR = 0.9;
 /** Cues of an accusation that only condemn or criticise: a stance, not a side taken in the conflict. */

@@ -2,6 +2,7 @@ import type { EventType, ParticipationRole } from '../../ontology/index.ts';
 import type { ActorMention, ClaimMention, DateMention, EventMention, LocationMention, RelationMention, TextSpan } from '../types.ts';
 import { claimUnits } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
+import { FORCE_PEOPLE } from './references.ts';
 import { clauses, spanContains, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
 /**
@@ -295,7 +296,7 @@ function subjectOf(text: string, clauseActors: ActorMention[], relations: Relati
 }
 
 /** The people of a force that do its act: "attacked by fighters of the ADF" is the ADF's attack. */
-const FORCE_MEMBERS = new Set(['fighters', 'militants', 'militiamen', 'gunmen', 'members', 'troops', 'soldiers', 'forces', 'units', 'elements']);
+const FORCE_MEMBERS = new Set([...FORCE_PEOPLE, 'elements']);
 
 function byPhrase(tokens: Token[], clauseActors: ActorMention[], afterToken: number): ActorMention | undefined {
   for (let i = afterToken; i < Math.min(afterToken + 8, tokens.length); i++) {

@@ -5,7 +5,7 @@ import { findEntities } from './entities.ts';
 import { findEvents } from './events.ts';
 import { deniedOrHypothetical, doerInReach, fightsWith, findRelations, leadsOnly, quoteReportedRelations, referenceUnsure, speakerOfPronoun, startsAllianceCue } from './relations.ts';
 import { matchingText, remapSpans } from './normalise.ts';
-import { spanAt, splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+import { pairsOf, spanAt, splitSentences, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 import { unitMemberships } from './units.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
 
@@ -80,7 +80,7 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
     if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);
-    for (let a = 0; a < perpetrators.length; a++) for (let b = a + 1; b < perpetrators.length; b++) relate('ALLIED_WITH', perpetrators[a], perpetrators[b]);
+    for (const [a, b] of pairsOf(perpetrators)) relate('ALLIED_WITH', a, b);
   }
   return found;
 }

@@ -376,11 +376,13 @@ function subjectsOf(text: string, tokens: Token[], sentence: Sentence, mentions:
 /** Between a possessor and what it has ("'s", "'s political chief"): the thing had is the one that acts. */
 const POSSESSOR_GAP = /^['’]s\s+(?:[\p{Ll}-]+\s+)*$/u;
 
+/** The people of a force who act for it: "fighters of the ADF" attack for the ADF. */
+export const FORCE_PEOPLE = ['fighters', 'militants', 'militiamen', 'gunmen', 'members', 'troops', 'soldiers', 'forces', 'units'];
 /** Who speak or act for the actor a preposition after them names ("a spokesman for the SDF", "fighters of the SDF"). */
 const ACTING_FOR = new Set([
-  'spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople', 'members', 'fighters', 'troops', 'soldiers', 'officials', 'leaders', 'units', 'commanders',
+  'spokesman', 'spokeswoman', 'spokesperson', 'spokesmen', 'spokespeople', 'officials', 'leaders', 'commanders', ...FORCE_PEOPLE,
   // "Warplanes of the Russian Aerospace Forces took off. They struck ...": the force acts through its men and machines.
-  'forces', 'militants', 'militiamen', 'gunmen', 'warplanes', 'aircraft', 'jets', 'helicopters', 'drones',
+  'warplanes', 'aircraft', 'jets', 'helicopters', 'drones',
 ]);
 /** Words that open a relative clause, which describes the actor before it. */
 const RELATIVE_OPENERS = new Set(['which', 'who']);

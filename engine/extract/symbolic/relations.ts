@@ -1,7 +1,7 @@
 import type { ActorMention, RelationMention, TextSpan } from '../types.ts';
 import { REPORTING } from './claims.ts';
 import { PhraseIndex } from './phrases.ts';
-import { tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
+import { pairsOf, tokenIndexAt, tokenize, type Sentence, type Token } from './text.ts';
 
 /**
  * Relations between actor mentions of one sentence, from the words between them:
@@ -304,13 +304,13 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         // "X and Y fought Z", "X and Y joined forces": co-agents are allies; "X and Y fought", "X and Y are at war": enemies.
         // Three or more who "fought" with no object are one side's members, or a list, not two enemies.
         const between = patients.length > 0 || type === 'ALLIED_WITH' ? 'ALLIED_WITH' : RECIPROCAL.has(cueText(tokens, cue)) && agents.length === 2 ? 'OPPOSES' : undefined;
-        if (between) for (let a = 0; a < agents.length; a++) for (let b = a + 1; b < agents.length; b++) add(between, agents[a].actor, agents[b].actor, 0.6);
+        if (between) for (const [a, b] of pairsOf(agents)) add(between, a.actor, b.actor, 0.6);
       }
       // "a coalition of X, Y and Z", "X and Y formed an alliance": every pair of members.
       const coalitionEnd = phraseAt(tokens, i, COALITION_NOUNS);
       if (coalitionEnd !== undefined) {
         const members = tokens[coalitionEnd]?.lower === 'of' ? listAfter(inSentence, tokens, coalitionEnd + 1) : listBefore(inSentence, tokens, formingVerbBefore(tokens, i));
-        for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) add('ALLIED_WITH', members[a].actor, members[b].actor, 0.7);
+        for (const [a, b] of pairsOf(members)) add('ALLIED_WITH', a.actor, b.actor, 0.7);
       }
       // "The mission and the LAF continue joint patrols", "In a joint operation with the Tessin Guard, the brigade cleared":
       // the parties of a joint action are allies.
@@ -362,10 +362,7 @@ function jointParties(located: Located[], tokens: Token[], sentence: Sentence, j
     }
     return [];
   }
-  const coordinated = located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : [];
-  const pairs: [Located, Located][] = [];
-  for (let a = 0; a < coordinated.length; a++) for (let b = a + 1; b < coordinated.length; b++) pairs.push([coordinated[a], coordinated[b]]);
-  return pairs;
+  return pairsOf(located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : []);
 }
 
 /** Verbs of taking ground: what they take "from" a party, they take by fighting it. */

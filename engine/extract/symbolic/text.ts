@@ -121,6 +121,13 @@ function isAbbreviation(tokens: Token[], periodIndex: number): boolean {
   return /^\p{Lu}$/u.test(previous.text);
 }
 
+/** Every unordered pair of `items`, in their order: [a, b] with a before b. */
+export function pairsOf<T>(items: readonly T[]): [T, T][] {
+  const pairs: [T, T][] = [];
+  for (let a = 0; a < items.length; a++) for (let b = a + 1; b < items.length; b++) pairs.push([items[a], items[b]]);
+  return pairs;
+}
+
 export function spansOverlap(a: TextSpan, b: TextSpan): boolean {
   return a.start < b.end && b.start < a.end;
 }

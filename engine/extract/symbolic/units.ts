@@ -10,7 +10,9 @@ import { tokenIndexAt, type Token } from './text.ts';
 
 /** "55th", "7" ("7 Division", as Nigeria's army writes it), "Third". */
 const ORDINAL = /^(?:\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|twentieth)$/i;
-const UNIT_WORDS = new Set(['brigade', 'battalion', 'division', 'regiment', 'corps', 'company', 'squadron', 'army', 'fleet', 'group', 'wing', 'battery']);
+/** The last word of a unit's name that says it is a formation of a force ("9th Armoured Division", "Danab Brigade"). */
+export const FORMATION_WORDS = new Set(['brigade', 'battalion', 'division', 'regiment', 'corps', 'squadron', 'company', 'fleet']);
+const UNIT_WORDS = new Set([...FORMATION_WORDS, 'army', 'group', 'wing', 'battery']);
 
 /** Whether the name from `first` to its head word `head` is a numbered unit ("55th Armoured Brigade"). */
 export function isNumberedUnit(tokens: readonly Token[], first: number, head: number): boolean {
