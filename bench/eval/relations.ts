@@ -308,7 +308,6 @@ export interface RelationExtractor {
   close(): Promise<void>;
 }
 
-
 /** A record as the extractors take it: a sentence with its date and no entity annotation. */
 const asSentence = (record: ResolvedRecord): GoldSentence => ({
   id: record.id, conflict: record.conflict, document_date: record.document_date, text: record.text,

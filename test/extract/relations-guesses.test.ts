@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { findConflictEntities } from '../../engine/extract/symbolic/index.ts';
+import { extractedRelations } from '../helpers/extracted-relations.ts';
 
 /**
  * Issue 25, OPPOSES and ALLIED_WITH precision on whole documents: a relation is stated by a conflict
@@ -11,11 +12,7 @@ import { findConflictEntities } from '../../engine/extract/symbolic/index.ts';
 const pipeline = createExtractionPipeline();
 afterAll(() => pipeline.close());
 
-async function relations(text: string, type: 'OPPOSES' | 'ALLIED_WITH' = 'OPPOSES'): Promise<[string, string][]> {
-  const { graph } = await pipeline.extract({ text, source: 'test.txt', document_date: '2024-02-05' }, { tier: 'full', ingestedAt: '2024-02-05T00:00:00Z' });
-  const label = (id: string) => String(graph.nodes.find((node) => node.id === id)?.properties.label);
-  return graph.edges.filter((edge) => edge.type === type).map((edge): [string, string] => [label(edge.from), label(edge.to)]);
-}
+const relations = (text: string, type: 'OPPOSES' | 'ALLIED_WITH' = 'OPPOSES') => extractedRelations(pipeline, text, type, '2024-02-05');
 
 describe('a coalition named for the enemy it stands against', () => {
   it('is one name, and its name states no fight', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { extractedRelations } from '../helpers/extracted-relations.ts';
 
 /**
  * Issue 25, OPPOSES and ALLIED_WITH recall on whole documents: wordings that state a relation the
@@ -8,11 +9,7 @@ import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
 const pipeline = createExtractionPipeline();
 afterAll(() => pipeline.close());
 
-async function relations(text: string, type: 'OPPOSES' | 'ALLIED_WITH' | 'MEMBER_OF' = 'OPPOSES'): Promise<[string, string][]> {
-  const { graph } = await pipeline.extract({ text, source: 'test.txt', document_date: '2024-05-06' }, { tier: 'full', ingestedAt: '2024-05-06T00:00:00Z' });
-  const label = (id: string) => String(graph.nodes.find((node) => node.id === id)?.properties.label);
-  return graph.edges.filter((edge) => edge.type === type).map((edge): [string, string] => [label(edge.from), label(edge.to)]);
-}
+const relations = (text: string, type: 'OPPOSES' | 'ALLIED_WITH' | 'MEMBER_OF' = 'OPPOSES') => extractedRelations(pipeline, text, type, '2024-05-06');
 
 describe('a passive whose doer is a force\'s fighters, after a time', () => {
   it('is the force\'s attack ("was attacked on Saturday night by fighters of the ADF")', async () => {

@@ -18,7 +18,7 @@ import { collectMentions } from './mentions.ts';
 import { sameOccurrences } from './occurrences.ts';
 import { sentenceAround, sentenceStartBefore } from './sentences.ts';
 import { referenceUnsure } from '../symbolic/relations.ts';
-import { FORMATION_WORDS } from '../symbolic/units.ts';
+import { namesFormation } from '../symbolic/units.ts';
 import { spanContains } from '../symbolic/text.ts';
 
 /**
@@ -172,7 +172,7 @@ export function structureDocument(input: StructureInput): StructuredDocument {
     if (!from || !to || (relation.type === 'OPPOSES' && ownSide(from.id, to.id)) || !statedBetween(relation.type, from.id, to.id, relation.from, relation.to)) continue;
     addEdge(relation.type, from.id, to.id, relation.confidence, relation);
     if (relation.type === 'MEMBER_OF') memberships.push([from.id, to.id]);
-    if (relation.type === 'MEMBER_OF' && FORMATION_WORDS.has(/\w+$/.exec(text.slice(relation.from.start, relation.from.end))?.[0].toLowerCase() ?? '')) units.add(from.id);
+    if (relation.type === 'MEMBER_OF' && namesFormation(text.slice(relation.from.start, relation.from.end))) units.add(from.id);
     if (relation.type === 'ALLIED_WITH') alliances.add(`${from.id} ${to.id}`).add(`${to.id} ${from.id}`);
     if (relation.type === 'OPPOSES') {
       engage(from.id, 'opposes');

@@ -11,8 +11,13 @@ import { tokenIndexAt, type Token } from './text.ts';
 /** "55th", "7" ("7 Division", as Nigeria's army writes it), "Third". */
 const ORDINAL = /^(?:\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|twentieth)$/i;
 /** The last word of a unit's name that says it is a formation of a force ("9th Armoured Division", "Danab Brigade"). */
-export const FORMATION_WORDS = new Set(['brigade', 'battalion', 'division', 'regiment', 'corps', 'squadron', 'company', 'fleet']);
+const FORMATION_WORDS = new Set(['brigade', 'battalion', 'division', 'regiment', 'corps', 'squadron', 'company', 'fleet']);
 const UNIT_WORDS = new Set([...FORMATION_WORDS, 'army', 'group', 'wing', 'battery']);
+
+/** Whether a name ends in a formation's word ("9th Armoured Division", "Danab Brigade"), numbered or not. */
+export function namesFormation(name: string): boolean {
+  return FORMATION_WORDS.has(/\w+$/.exec(name)?.[0].toLowerCase() ?? '');
+}
 
 /** Whether the name from `first` to its head word `head` is a numbered unit ("55th Armoured Brigade"). */
 export function isNumberedUnit(tokens: readonly Token[], first: number, head: number): boolean {
