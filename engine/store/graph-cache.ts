@@ -249,10 +249,14 @@ export class GraphCache {
     return true;
   }
 
-  /** Marks a loaded graph most recently used. */
+  /** Marks the graph loaded under `key` most recently used; returns `entry`. */
   private touch(key: string, entry: LoadedGraph): LoadedGraph {
-    this.loaded.delete(key);
-    this.loaded.set(key, entry);
+    // (what is loaded under the key now: a load that awaited may find another entry there, or none)
+    const current = this.loaded.get(key);
+    if (current) {
+      this.loaded.delete(key);
+      this.loaded.set(key, current);
+    }
     return entry;
   }
 
