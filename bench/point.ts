@@ -1,8 +1,10 @@
 /**
- * bench:point — a point query's HTTP round trip (issue 11: p50 ≤ 0.5 ms on loopback).
+ * bench:point — a point query's HTTP round trip (issue 28: p50 ≤ 0.4 ms on loopback).
  * The server runs as `npm start` runs it (child process, 127.0.0.1, request logging on),
  * over a generated conflict graph of --facts facts; this process is the client, on
- * node:http with keep-alive (fetch alone costs more than the target). Prints p50/p99:
+ * node:http with keep-alive (fetch alone costs more than the target). Prints p50/p99, and
+ * the serving process's CPU per request (every thread, cpuMsOf: what the machine's load
+ * changes far less than latency), for each row:
  *   - sequentially, one request at a time: GET /v1/health (no key, no work: the floor of
  *     HTTP itself), GET /v1/graphs/{id} (the key checked, the graph looked up), and the
  *     point query (Q3 of bench/query: one actor's red-line claims);
@@ -21,7 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, postJson, startServer, stopServer } from './http.ts';
-import { percentile } from './stats.ts';
+import { cpuMsOf, percentile } from './stats.ts';
 import { spawnServer } from '../test/helpers/server-process.ts';
 
 const { values: args } = parseArgs({
@@ -47,9 +49,23 @@ async function timed(count: number, send: () => Promise<{ status: number; body: 
   return latencies;
 }
 
-function row(what: string, latencies: number[], extra = ''): void {
+/** The round trips of one kind of request, and the CPU its server spent on them. */
+interface Measured {
+  latencies: number[];
+  cpuMs: number;
+}
+
+/** `timed`, adding to `into` the latencies and the CPU the process `pid` (with its descendants) spent meanwhile. */
+async function measured(into: Measured, pid: number, count: number, send: () => Promise<{ status: number; body: string }>): Promise<void> {
+  const before = await cpuMsOf(pid);
+  into.latencies.push(...(await timed(count, send)));
+  into.cpuMs += (await cpuMsOf(pid)) - before;
+}
+
+function row(what: string, { latencies, cpuMs }: Measured, extra = ''): void {
   const sorted = [...latencies].sort((a, b) => a - b);
-  console.log(`| ${what} | ${sorted.length} | ${percentile(sorted, 50).toFixed(2)} | ${percentile(sorted, 99).toFixed(2)} | ${extra} |`);
+  const cpuUs = (cpuMs * 1000) / sorted.length;
+  console.log(`| ${what} | ${sorted.length} | ${percentile(sorted, 50).toFixed(3)} | ${percentile(sorted, 99).toFixed(2)} | ${cpuUs.toFixed(0)} | ${extra} |`);
 }
 
 const generated = generate(Number(args.facts));
@@ -91,19 +107,18 @@ try {
   await timed(200, barePost);
 
   console.log(`bench:point — ${generated.facts.toLocaleString('en-US')} facts; the point query answers ${rows} rows; load average ${loadavg()[0].toFixed(1)}`);
-  console.log('| sequential, one client | requests | p50 ms | p99 ms | |');
-  console.log('|---|---|---|---|---|');
+  console.log('| sequential, one client | requests | p50 ms | p99 ms | server CPU µs per request | |');
+  console.log('|---|---|---|---|---|---|');
   // interleaved in rounds, so the machine's moods fall on every kind alike
-  const health: number[] = [];
-  const graph: number[] = [];
-  const point: number[] = [];
-  const [floorGet, floorPost]: number[][] = [[], []];
+  const [health, graph, point, floorGet, floorPost]: Measured[] = Array.from({ length: 5 }, () => ({ latencies: [], cpuMs: 0 }));
+  const serverPid = server.process.pid!;
+  const barePid = bare.pid!;
   for (let round = 0; round < 10; round++) {
-    health.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/health'))));
-    graph.push(...(await timed(REQUESTS / 10, () => request('GET', '/v1/graphs/g', key))));
-    point.push(...(await timed(REQUESTS / 10, query)));
-    floorGet.push(...(await timed(REQUESTS / 10, bareGet)));
-    floorPost.push(...(await timed(REQUESTS / 10, barePost)));
+    await measured(health, serverPid, REQUESTS / 10, () => request('GET', '/v1/health'));
+    await measured(graph, serverPid, REQUESTS / 10, () => request('GET', '/v1/graphs/g', key));
+    await measured(point, serverPid, REQUESTS / 10, query);
+    await measured(floorGet, barePid, REQUESTS / 10, bareGet);
+    await measured(floorPost, barePid, REQUESTS / 10, barePost);
   }
   bareClient.close();
   row('GET /v1/health (no key: HTTP itself)', health);
@@ -112,11 +127,13 @@ try {
   row('bare fastify GET (the floor: fastify and the socket)', floorGet);
   row('bare fastify POST of the same body, the answer as a fixed string', floorPost);
 
-  const all: number[] = [];
+  const all: Measured = { latencies: [], cpuMs: 0 };
   const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => all.push(...(await timed(Math.ceil(REQUESTS / CLIENTS) * 5, query)))));
+  const cpuBefore = await cpuMsOf(serverPid);
+  await Promise.all(Array.from({ length: CLIENTS }, async () => all.latencies.push(...(await timed(Math.ceil(REQUESTS / CLIENTS) * 5, query)))));
+  all.cpuMs = (await cpuMsOf(serverPid)) - cpuBefore;
   const seconds = (performance.now() - started) / 1000;
-  row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.length / seconds).toFixed(0)} requests/s`);
+  row(`POST /v1/graph/query, point query, ${CLIENTS} concurrent clients`, all, `${(all.latencies.length / seconds).toFixed(0)} requests/s`);
 } finally {
   bare?.kill();
   client.close();

@@ -7,6 +7,7 @@ import { LimitError, ValidationError } from '../errors.ts';
 import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
 import { runQuery, type QueryLimits, type QueryResult } from '../query/index.ts';
+import { graphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 
 export type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string; explain?: boolean; limits: Partial<QueryLimits> };
@@ -64,8 +65,9 @@ export class InlineQueries {
   run(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.budgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
     if (budget <= 0) return undefined;
-    const key = JSON.stringify([tenant, graphId, text]);
-    if (this.heavy.has(key)) return undefined;
+    const key = graphKey(tenant, graphId) + '\u0000' + text;
+    // (no key is looked up while none is kept: the usual case)
+    if (this.heavy.size > 0 && this.heavy.has(key)) return undefined;
     try {
       return runQuery(graph, text, {
         parameters: options.parameters,

@@ -118,7 +118,7 @@ export class ReasoningPool {
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
-  private answerShaper: Promise<AnswerShaper> | undefined;
+  private answerShaper: AnswerShaper | undefined;
   private readonly preloadMaxFacts: number;
   private readonly store: ParleyStore;
   private readonly warmBounds: WarmBounds;
@@ -172,25 +172,31 @@ export class ReasoningPool {
    */
   async answer(tenant: string, graphId: string, text: string, options: QueryOptions & { shape: ShapeRequest }): Promise<string> {
     if (!this.answerShaperUrl) throw new Error('ReasoningPool.answer needs the answerShaper option');
-    const { graph, at } = await this.admitQuery(tenant, graphId, options);
-    const past = await this.pastView(tenant, graphId, options);
+    // a graph in use is admitted without an await, a query without as_of reads no past view, and the shaper once
+    // loaded is called as it is: each await was a turn of the microtask queue on a point query's path
+    const admitted = this.admitQuery(tenant, graphId, options);
+    const { graph, at } = admitted instanceof Promise ? await admitted : admitted;
+    const past = options.asOf === undefined ? undefined : await this.pastView(tenant, graphId, options);
     const inline = past ? runOnPastView(this.rules, past, text, options) : this.inline.run(tenant, graphId, graph, text, options);
     if (inline) {
       this.preload(tenant, graphId);
-      this.answerShaper ??= import(this.answerShaperUrl).then((module: { shapeAnswer: AnswerShaper }) => module.shapeAnswer);
       const shown = past ?? graph;
       // (a query run in a worker weighs there: tasks.ts)
       const statuses = bindsContested(inline, shown) ? await this.weighed(at, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
-      return (await this.answerShaper)(inline, shown, text, statuses ? { ...options.shape, statuses } : options.shape);
+      const shapeAnswer = this.answerShaper ?? (this.answerShaper = ((await import(this.answerShaperUrl)) as { shapeAnswer: AnswerShaper }).shapeAnswer);
+      return shapeAnswer(inline, shown, text, statuses ? { ...options.shape, statuses } : options.shape);
     }
     return (await this.run({ kind: 'query', at, text, ...options })) as string;
   }
 
-  /** What every query passes before it runs: admission, the parameters' shape (before structured clone walks them on the way to a worker), the graph at its current version. */
-  private async admitQuery(tenant: string, graphId: string, options: QueryOptions): Promise<{ graph: GraphIndex; at: GraphVersion }> {
+  /**
+   * What every query passes before it runs: admission, the parameters' shape (before structured clone walks them on
+   * the way to a worker), the graph at its current version (without waiting when it is in use: ReplicaSource.currentNow).
+   */
+  private admitQuery(tenant: string, graphId: string, options: QueryOptions): { graph: GraphIndex; at: GraphVersion } | Promise<{ graph: GraphIndex; at: GraphVersion }> {
     this.gate.checkCapacity();
     checkParameters(options.parameters);
-    return this.source.current(tenant, graphId);
+    return this.source.currentNow(tenant, graphId) ?? this.source.current(tenant, graphId);
   }
 
   /** The graph as read at the query's as_of when a correction came after it (engine/store/corrections.ts), else undefined. */

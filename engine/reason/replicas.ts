@@ -176,6 +176,18 @@ export class ReplicaSource {
     return loaded;
   }
 
+  /**
+   * current() without waiting, for a graph in memory with no write being applied to it (a graph
+   * in use: the store's loadedGraph); undefined otherwise, when current() is to be awaited.
+   */
+  currentNow(tenant: string, graphId: string): { graph: GraphIndex; at: GraphVersion } | undefined {
+    const loaded = this.store.loadedGraph(tenant, graphId);
+    if (!loaded) return undefined;
+    const at = this.versionAt(graphKey(tenant, graphId), loaded.generation);
+    this.lastAsked = at.key;
+    return { graph: loaded.index, at };
+  }
+
   /** Loads the graph (404 when absent) and names its current version. */
   private async loaded(tenant: string, graphId: string): Promise<{ graph: GraphIndex; at: GraphVersion }> {
     const graph = await this.store.loadGraph(tenant, graphId);
@@ -184,9 +196,13 @@ export class ReplicaSource {
 
   /** The version a task on a loaded graph must see (the graph's versions are followed from now on). */
   private async versionOf(tenant: string, graphId: string): Promise<GraphVersion> {
-    const key = graphKey(tenant, graphId);
     // (evicted from the store's cache meanwhile by another graph's load: the generation is in its metadata)
     const generation = this.store.loadedGeneration(tenant, graphId) ?? (await this.store.getGraphMeta(tenant, graphId)).generation;
+    return this.versionAt(graphKey(tenant, graphId), generation);
+  }
+
+  /** The version of the graph under `key` at `generation` (a new generation starts again at 0). */
+  private versionAt(key: string, generation: string): GraphVersion {
     let entry = this.versions.get(key);
     if (!entry || entry.generation !== generation) this.versions.set(key, (entry = { generation, version: 0 }));
     return { key, generation, version: entry.version };

@@ -110,6 +110,17 @@ export class GraphCache {
     return this.loaded.get(graphKey(tenant, graphId))?.generation;
   }
 
+  /**
+   * loadGraphState without waiting, for a graph in memory with no write being applied to it
+   * (a graph in use); undefined otherwise. A point query's awaits of the load cost it more
+   * than the lookups.
+   */
+  loadedState(tenant: string, graphId: string): (GraphState & { generation: string }) | undefined {
+    const key = graphKey(tenant, graphId);
+    const loaded = this.applying.has(key) ? undefined : this.loaded.get(key);
+    return loaded && this.touch(key, loaded);
+  }
+
   /** The graph's in-memory indexes, loaded from the backend on first use. */
   async loadGraph(tenant: string, graphId: string): Promise<GraphIndex> {
     return (await this.loadGraphState(tenant, graphId)).index;
@@ -122,10 +133,7 @@ export class GraphCache {
     if (applying) await applying;
     // a loaded graph is current: every write and deletion of it goes through this store and keeps `loaded` in step
     const loaded = this.loaded.get(key);
-    if (loaded) {
-      this.touch(key, loaded.index);
-      return loaded;
-    }
+    if (loaded) return this.touch(key, loaded);
     const meta = await this.backend.getGraphMeta(tenant, graphId);
     if (!meta) throw new NotFoundError('graph', graphId);
     // loadState looks at the cache again, under the graph's lock
@@ -138,10 +146,7 @@ export class GraphCache {
     const cached = this.loaded.get(key);
     const revision = meta.revision ?? 0;
     // behind when another process sharing the backend wrote the graph since
-    if (cached && cached.generation === meta.generation && (cached.revision >= revision || (await this.followWrites(cached)))) {
-      this.touch(key, cached.index);
-      return cached;
-    }
+    if (cached && cached.generation === meta.generation && (cached.revision >= revision || (await this.followWrites(cached)))) return this.touch(key, cached);
     const replaced = cached !== undefined && cached.generation === meta.generation;
     // the snapshot holds the records as written; the corrections are applied to them here
     const fromSnapshot = await readSnapshot(snapshotFile(this.snapshotDir, tenant, meta.graph_id), meta.generation, revision);
@@ -244,12 +249,15 @@ export class GraphCache {
     return true;
   }
 
-  /** Marks a loaded graph most recently used. */
-  private touch(key: string, index: GraphIndex): GraphIndex {
-    const entry = this.loaded.get(key)!;
-    this.loaded.delete(key);
-    this.loaded.set(key, entry);
-    return index;
+  /** Marks the graph loaded under `key` most recently used; returns `entry`. */
+  private touch(key: string, entry: LoadedGraph): LoadedGraph {
+    // (what is loaded under the key now: a load that awaited may find another entry there, or none)
+    const current = this.loaded.get(key);
+    if (current) {
+      this.loaded.delete(key);
+      this.loaded.set(key, current);
+    }
+    return entry;
   }
 
   /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */

@@ -6,10 +6,10 @@ import { SharedParts, edgeLiteral, nodeLiteral, sharedProperties, sharedProvenan
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
-  node_count: number;
-  edge_count: number;
-  nodes: Record<string, number>;
-  edges: Record<string, number>;
+  readonly node_count: number;
+  readonly edge_count: number;
+  readonly nodes: Readonly<Record<string, number>>;
+  readonly edges: Readonly<Record<string, number>>;
 }
 
 const NO_KIND = -1;
@@ -69,6 +69,8 @@ export class GraphIndex {
   private schema = 0;
   private properties = 0;
   private changes = 0;
+  /** counts() as last made, at the revision it was made at. */
+  private countsAt: { revision: number; counts: GraphCounts } | undefined;
   private readonly shared = new SharedParts();
 
   /** An index of the records, as putNode and putEdge one by one would build it. */
@@ -601,12 +603,20 @@ export class GraphIndex {
     return this.propertyIndex(key).size;
   }
 
+  /**
+   * Nodes by kind and edges by type; the same object until the graph changes (GET
+   * /v1/graphs/{id} asks on every call, and the pass over the nodes cost it about 50 µs
+   * at 10k facts, 0.1 µs a node).
+   */
   counts(): GraphCounts {
+    if (this.countsAt?.revision === this.changes) return this.countsAt.counts;
     const nodes: Record<string, number> = {};
     const edges: Record<string, number> = {};
     for (const node of this.nodes.values()) nodes[node.labels[0]] = (nodes[node.labels[0]] ?? 0) + 1;
     for (const type of this.edgeTypes()) edges[type] = this.edgeTypeCount(type);
-    return { node_count: this.nodeCount, edge_count: this.edgeCount, nodes, edges };
+    const counts = { node_count: this.nodeCount, edge_count: this.edgeCount, nodes, edges };
+    this.countsAt = { revision: this.changes, counts };
+    return counts;
   }
 
   labels(): string[] {

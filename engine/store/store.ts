@@ -192,6 +192,11 @@ export class ParleyStore {
     return this.cache.loadGraph(tenant, graphId);
   }
 
+  /** The graph's index and generation without waiting, when it is in memory and no write is being applied to it; else undefined (loadGraph waits). */
+  loadedGraph(tenant: string, graphId: string): { index: GraphIndex; generation: string } | undefined {
+    return this.cache.loadedState(tenant, graphId);
+  }
+
   /**
    * Validates, merges and writes nodes and edges in one atomic batch. A node or edge
    * that exists already is merged: incoming properties win, except that a value saying

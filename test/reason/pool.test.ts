@@ -170,6 +170,31 @@ describe('queries on the event loop first', () => {
   });
 });
 
+describe('a graph in use', () => {
+  it('is queried without waiting for its load, yet a query never sees part of a write, nor another tenant\'s graph of the same id', async () => {
+    await withPool({ inlineBudgetMs: 1_000, answerShaper: ANSWER_SHAPER_URL }, async (pool, store) => {
+      const count = async (tenant: string) => JSON.parse(await pool.answer(tenant, 'g', 'MATCH (a:Actor) RETURN count(a) AS n', { limits: {}, shape: { includeProvenance: false } })).rows[0][0];
+      expect(await count('t')).toBe(1);
+      // a write large enough to be applied to the graph in slices, the loop turning between them: queries meanwhile see it whole or not at all
+      const many = Array.from({ length: 30_000 }, (_, i) => actor(`m${i}`, `Member ${i}`));
+      let written = false;
+      const write = store.writeGraph('t', 'g', { nodes: many, edges: [] }).then(() => (written = true));
+      const seen = new Set<number>();
+      while (!written) {
+        seen.add(await count('t'));
+        // (a query of a graph in use awaits no I/O: the loop has to be let turn for the write to go on)
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await write;
+      expect([...seen].filter((n) => n !== 1 && n !== 30_001)).toEqual([]);
+      expect(await count('t')).toBe(30_001);
+      await store.writeGraph('u', 'g', { nodes: [actor('o', 'Other tenant')], edges: [] });
+      expect(await count('u')).toBe(1);
+      expect(await count('t')).toBe(30_001);
+    });
+  }, 60_000);
+});
+
 describe('rule calls', () => {
   it('are solved in a worker: a query calling one moves there, and this thread never starts a Prolog engine', async () => {
     await withPool({ inlineBudgetMs: 10_000 }, async (pool, store) => {
