@@ -56,6 +56,9 @@ const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The M23, backed by Rwanda, attacked the FARDC in Sake.', [['ALLIED_WITH', 'M23', 'Rwanda'], ['OPPOSES', 'M23', 'FARDC']]],
   ['The RSF, which the UAE arms, attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
   ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
+  // The passive's subject stands before its apposition: the name inside the apposition is not what was attacked, whatever the attack event's nearest name.
+  ['The Wazalendo, the largest militia in North Kivu besides the FDLR, were attacked by the M23 near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
+  ['The M23 attacked the Wazalendo, the largest militia in North Kivu besides the FDLR, near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
   ['The SAF attacked the RSF and the UN condemned the strike.', [['OPPOSES', 'SAF', 'RSF']]],
   ['The Rwanda Defence Force are fighting alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
   ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army'], ['OPPOSES', 'Wazalendo militias', 'M23']]],
