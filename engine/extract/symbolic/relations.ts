@@ -322,8 +322,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
       if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
         for (const taker of subjectsBefore(inSentence, tokens, sentence, i)) for (const loser of objectsAfter(inSentence, tokens, holder)) add('OPPOSES', taker.actor, loser.actor, 0.65);
       }
-      // "clashes between X and Y"
-      if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
+      // "clashes between X and Y"; not "the cessation of hostilities between X and Y"
+      if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between' && !endsFighting(tokens, i)) {
         const first = nearestAfter(inSentence, tokens, i + 2, 2);
         if (!first) continue;
         const and = first.endToken;
@@ -377,6 +377,15 @@ function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | 
     if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
   }
   return undefined;
+}
+
+/** Nouns that end or suspend a fight: "the cessation of hostilities between X and Y" states a truce, not a fight. */
+const FIGHT_ENDS = new Set(['cessation', 'end', 'ending', 'halt', 'pause', 'suspension', 'stop']);
+
+/** Whether the fighting noun at `noun` is what a truce ends ("cessation of hostilities", "an end to the fighting"). */
+function endsFighting(tokens: Token[], noun: number): boolean {
+  const preposition = tokens[noun - 1]?.lower === 'the' ? noun - 2 : noun - 1;
+  return ['of', 'to', 'in'].includes(tokens[preposition]?.lower ?? '') && FIGHT_ENDS.has(tokens[preposition - 1]?.lower ?? '');
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);

@@ -123,6 +123,13 @@ const MORE_WORDING: Case[] = [
   ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
 ];
 
+/** A truce between two parties ends their fight and states none; the fight itself, resumed or not, is one. */
+const TRUCES: Case[] = [
+  ['Since the cessation of hostilities between Israel and Hezbollah took effect, peacekeepers have found caches.', []],
+  ['Qatar called for an end to the fighting between the SAF and the RSF.', []],
+  ['Hostilities between Israel and Hezbollah resumed on Monday.', [['OPPOSES', 'Israel', 'Hezbollah']]],
+];
+
 const REPORTED_SPEECH: Case[] = [
   ['The UN said the RSF attacked the SAF in El Fasher.', [['OPPOSES', 'RSF', 'SAF']]],
   ['According to the UN, the M23 shelled FARDC positions.', [['OPPOSES', 'M23', 'FARDC']]],
@@ -134,7 +141,7 @@ const REPORTED_SPEECH: Case[] = [
 describe('relations checked against the text', () => {
   for (const [category, cases] of Object.entries({
     CONFLICT_WORDING, ALLIANCE_WORDING, COORDINATION, ROLES_FROM_THE_CLAUSE, NEGATION_AND_ALLEGATION, REPORTED_SPEECH,
-    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, PARTIES_NOT_PLACES, ALLIANCE_AGAINST, MORE_WORDING,
+    ALLEGATION, HYPOTHETICAL, MEDIATION_AND_CO_OCCURRENCE, TRUCES, PARTIES_NOT_PLACES, ALLIANCE_AGAINST, MORE_WORDING,
   })) {
     describe(category.toLowerCase().replace(/_/g, ' '), () => {
       for (const [sentence, relations] of cases) {
