@@ -137,10 +137,14 @@ const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 
  * on") or an open apposition (", backed by Coalition air strikes") make the act another's.
  */
 export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number): boolean {
-  // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too.
+  // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too,
+  // and not that of the name ending the first verb's object ("Chad", "had cleared the camp of SAF fighters and had clashed with").
   let coordinated = actFirst;
   while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
-  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and' && !tokens.slice(actorEnd, coordinated).some((token) => OTHER_SUBJECT_OPENERS.has(token.lower))) return true;
+  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and') {
+    const between = tokens.slice(actorEnd, coordinated - 1);
+    return between.some((token) => token.word) && !between.some((token) => OTHER_SUBJECT_OPENERS.has(token.lower));
+  }
   const commas: number[] = [];
   for (let k = actorEnd; k < actFirst; k++) if (tokens[k].text === ',') commas.push(k);
   if (commas.length % 2 === 1) return false;
@@ -273,6 +277,13 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     let oppositionEnd = -1;
     /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
     let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
+    /** The subjects of the last act read in the sentence: a verb coordinated with it ("and had clashed with") shares them. */
+    let lastSubjects: Located[] = [];
+    const subjectsOf = (verb: number) => {
+      const subjects = coordinatedVerb(inSentence, tokens, sentence, verb, lastSubjects);
+      if (subjects.length > 0) lastSubjects = subjects;
+      return subjects;
+    };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
@@ -287,7 +298,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
         if (type === 'OPPOSES' && cue.endToken === i + 1 && fightsWith(tokens, i)) continue;
-        let subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        let subjects = subjectsOf(i);
         // "discussed the campaign against Daesh": "against" after a noun is the noun's; the subject opposes only if it wages it ("conducted strikes against").
         if (cueText(tokens, cue) === 'against' && tokens[i - 1]?.word && !tokens[i - 1].capitalised && !oppositionIndex.matchesAt(tokens, i - 1, i).length) {
           subjects = subjects.filter((subject) => doerInReach(tokens, subject.endToken, i - 1));
@@ -318,9 +329,11 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         for (const [a, b] of jointParties(inSentence, tokens, sentence, i)) add('ALLIED_WITH', a.actor, b.actor, 0.6);
       }
       // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
+      // "had cleared the camp of fighters of the SAF": whoever clears ground of a party's men fights it.
       const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
-      if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
-        for (const taker of subjectsBefore(inSentence, tokens, sentence, i)) for (const loser of objectsAfter(inSentence, tokens, holder)) add('OPPOSES', taker.actor, loser.actor, 0.65);
+      const losers = holder !== undefined ? objectsAfter(inSentence, tokens, holder) : CLEARING_VERBS.has(tokens[i].lower) ? clearedOf(inSentence, tokens, sentence, i) : [];
+      if (losers.length > 0 && !deniedOrHypothetical(tokens, sentence, i)) {
+        for (const taker of subjectsOf(i)) for (const loser of losers) add('OPPOSES', taker.actor, loser.actor, 0.65);
       }
       // "clashes between X and Y"; not "the cessation of hostilities between X and Y"
       if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between' && !endsFighting(tokens, i)) {
@@ -369,6 +382,40 @@ function jointParties(located: Located[], tokens: Token[], sentence: Sentence, j
 const TAKING_VERBS = new Set(['retook', 'retaken', 'retake', 'recaptured', 'recapture', 'captured', 'seized', 'regained', 'wrested', 'liberated']);
 /** Words that end the taken thing's description before any "from": a clause, a subject or a purpose of its own. */
 const TAKEN_ENDS = new Set([...OTHER_SUBJECT_OPENERS, 'and', 'but', 'to', 'by']);
+
+/** Verbs of clearing ground: the party whose men they clear it "of", they fight. */
+const CLEARING_VERBS = new Set(['cleared', 'clear', 'clears', 'clearing']);
+
+/**
+ * The parties after "of" in "cleared <place> of X" ("cleared the camp of fighters of the SAF", "cleared Bora of RVM fighters"): the
+ * first "of" after the cleared thing that a party follows, within the clause (at most 14 words on); none after a passive
+ * ("was cleared of all charges") or straight after the verb.
+ */
+function clearedOf(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
+  if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
+  for (let k = verb + 2; k < Math.min(sentence.endToken, verb + 15); k++) {
+    if (TAKEN_ENDS.has(tokens[k].lower)) return [];
+    const parties = tokens[k].lower === 'of' ? objectsAfter(located, tokens, k + 1) : [];
+    if (parties.length > 0) return parties;
+  }
+  return [];
+}
+
+/**
+ * The subjects of the verb at `verb`. A verb coordinated with an earlier one ("its forces had cleared the camp of SAF fighters
+ * and had clashed with the Joint Forces") shares that verb's subjects (`earlier`, the last act read in the sentence), never
+ * the name just before its "and", which ends the earlier verb's object; with no earlier act read, only a name an
+ * intransitive verb stands between keeps it ("the RSF regrouped and attacked").
+ */
+function coordinatedVerb(located: Located[], tokens: Token[], sentence: Sentence, verb: number, earlier: Located[]): Located[] {
+  let k = verb;
+  while (k > sentence.firstToken && AUXILIARIES.has(tokens[k - 1].lower)) k--;
+  const subjects = subjectsBefore(located, tokens, sentence, verb);
+  if (tokens[k - 1]?.lower !== 'and') return subjects;
+  if (earlier.length > 0) return earlier;
+  const last = subjects[subjects.length - 1];
+  return last && tokens.slice(last.endToken, k - 1).every((token) => !token.word) ? [] : subjects;
+}
 
 /** Where the party starts after "from" in "retook <place> from X", or none when the clause ends first (at most 14 words on). */
 function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | undefined {

@@ -60,6 +60,12 @@ const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The Wazalendo, the largest militia in North Kivu besides the FDLR, were attacked by the M23 near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
   ['The M23 attacked the Wazalendo, the largest militia in North Kivu besides the FDLR, near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
   ['The SAF attacked the RSF and the UN condemned the strike.', [['OPPOSES', 'SAF', 'RSF']]],
+  // A verb coordinated with an earlier one has its subject, not the name ending the earlier verb's object.
+  ['The SAF attacked the RSF and shelled the Joint Forces near Bara.', [['OPPOSES', 'SAF', 'RSF'], ['OPPOSES', 'SAF', 'Joint Forces']]],
+  ['The RSF said its fighters had cleared the camp of fighters of the SAF and had clashed with the Joint Forces near Zamzam.', [
+    ['OPPOSES', 'RSF', 'SAF'], ['OPPOSES', 'RSF', 'Joint Forces'],
+  ]],
+  ['The RSF regrouped and attacked the SAF near Bara.', [['OPPOSES', 'RSF', 'SAF']]],
   ['The Rwanda Defence Force are fighting alongside the M23.', [['ALLIED_WITH', 'Rwanda Defence Force', 'M23']]],
   ['Wazalendo militias fighting beside the army repelled the M23.', [['ALLIED_WITH', 'Wazalendo militias', 'the army'], ['OPPOSES', 'Wazalendo militias', 'M23']]],
 ];
@@ -119,6 +125,10 @@ const ALLIANCE_AGAINST: Case[] = [
 /** Wording the layer once missed: repelling a force, firing missiles or rockets at one, supplying shells to one. */
 const MORE_WORDING: Case[] = [
   ['The Sudanese army repelled RSF fighters near Omdurman.', [['OPPOSES', 'Sudanese army', 'RSF']]],
+  // Ground cleared of a party's men is taken from it by fighting; a person cleared of charges, a road cleared of mines are not.
+  ['The Sudanese army cleared the village of Bora of RSF fighters.', [['OPPOSES', 'Sudanese army', 'RSF']]],
+  ['The commander was cleared of all charges by the RSF tribunal.', []],
+  ['Troops cleared the road of mines before the RSF convoy passed.', []],
   ['Hezbollah fired rockets at Israeli army positions.', [['OPPOSES', 'Hezbollah', 'Israeli army']]],
   ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
 ];
