@@ -83,6 +83,8 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   faction: ofTypes('armed_group', 'political_party'),
   // "The force" after a peacekeeping mission or a state's task force, as after an armed group.
   force: ofTypes('armed_group', 'armed_forces', 'international_org'),
+  // An occupying force named by what it does (issue 25, the implicit-opponent ruling: a definite nominal that refers to one party).
+  occupiers: ofTypes('armed_group', 'armed_forces'),
 };
 /** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
 const HEADS_OF_NAMES = new Set(['administration']);
