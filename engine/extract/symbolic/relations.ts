@@ -329,9 +329,11 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         for (const [a, b] of jointParties(inSentence, tokens, sentence, i)) add('ALLIED_WITH', a.actor, b.actor, 0.6);
       }
       // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
-      // "had cleared the camp of fighters of the SAF": whoever clears ground of a party's men fights it.
+      // "had cleared the camp of fighters of the SAF", "killed five Islamic State fighters": whoever clears ground of a party's men, or kills them, fights it.
       const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
-      const losers = holder !== undefined ? objectsAfter(inSentence, tokens, holder) : CLEARING_VERBS.has(tokens[i].lower) ? clearedOf(inSentence, tokens, sentence, i) : [];
+      const losers = holder !== undefined ? objectsAfter(inSentence, tokens, holder)
+        : CLEARING_VERBS.has(tokens[i].lower) ? clearedOf(inSentence, tokens, sentence, i)
+        : KILLING_VERBS.has(tokens[i].lower) ? combatantsKilled(inSentence, tokens, sentence, i) : [];
       if (losers.length > 0 && !deniedOrHypothetical(tokens, sentence, i)) {
         for (const taker of subjectsOf(i)) for (const loser of losers) add('OPPOSES', taker.actor, loser.actor, 0.65);
       }
@@ -399,6 +401,28 @@ function clearedOf(located: Located[], tokens: Token[], sentence: Sentence, verb
     if (parties.length > 0) return parties;
   }
   return [];
+}
+
+/** Verbs of killing: the party whose fighters or commanders they kill, they fight. */
+const KILLING_VERBS = new Set(['killed', 'kills', 'killing']);
+/** A party's people whose killing is a fight with it ("five Islamic State fighters", "a senior commander of Hamas"); civilians are not. */
+const COMBATANTS = new Set(['fighters', 'fighter', 'militants', 'militant', 'soldiers', 'soldier', 'troops', 'members', 'member', 'commanders', 'commander',
+  'rebels', 'insurgents', 'operatives', 'gunmen', 'militiamen', 'jihadists', 'officers', 'officer', 'leader', 'leaders', 'personnel', 'emir']);
+/** Words between "killed" and the people killed: counts and their qualifiers ("at least 14", "more than a dozen", "a senior"). */
+const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'two', 'three',
+  'four', 'five', 'six', 'one', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
+
+/**
+ * The parties whose people the killing at `verb` hits: "killed five Islamic State fighters", "killed three Israeli soldiers",
+ * "killed a senior commander of Hamas". None after a passive ("were killed"), nor when what is killed is no party's ("killed 40 civilians").
+ */
+function combatantsKilled(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
+  if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
+  let k = verb + 1;
+  while (k < sentence.endToken && k - verb <= 6 && (KILL_COUNT.has(tokens[k].lower) || /^\p{N}/u.test(tokens[k].text) || NUMBER_WORDS.test(tokens[k].lower))) k++;
+  if (COMBATANTS.has(tokens[k]?.lower ?? '') && tokens[k + 1]?.lower === 'of') return objectsAfter(located, tokens, k + 2);
+  const party = located.find((l) => l.firstToken === k);
+  return party && (COMBATANTS.has(tokens[party.endToken]?.lower ?? '') || COMBATANTS.has(tokens[party.endToken - 1].lower)) ? [party] : [];
 }
 
 /**

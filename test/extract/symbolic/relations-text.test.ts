@@ -128,6 +128,10 @@ const MORE_WORDING: Case[] = [
   // Ground cleared of a party's men is taken from it by fighting; a person cleared of charges, a road cleared of mines are not.
   ['The Sudanese army cleared the village of Bora of RSF fighters.', [['OPPOSES', 'Sudanese army', 'RSF']]],
   ['The commander was cleared of all charges by the RSF tribunal.', []],
+  // Killing a party's fighters or commanders is fighting it; killing civilians sets the killer against no party.
+  ['The Israel Defense Forces said they had killed a senior commander of Hamas in Rafah.', [['OPPOSES', 'Israel Defense Forces', 'Hamas']]],
+  ['The SAF killed at least 14 RSF fighters near Bara on Monday.', [['OPPOSES', 'SAF', 'RSF']]],
+  ['The SAF said the RSF had killed more than a dozen displaced people near Bara.', []],
   ['Troops cleared the road of mines before the RSF convoy passed.', []],
   ['Hezbollah fired rockets at Israeli army positions.', [['OPPOSES', 'Hezbollah', 'Israeli army']]],
   ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
