@@ -353,8 +353,12 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
 
 /** What parties do jointly ("a joint patrol", "joint operations"). */
 const JOINT_ACTIONS = new Set(['operation', 'operations', 'patrol', 'patrols', 'offensive', 'raid', 'raids', 'assault']);
-/** Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"). */
-const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted']);
+/**
+ * Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"),
+ * the parties' men included ("Malian soldiers and Wagner fighters on a joint patrol").
+ */
+const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted',
+  'fighters', 'troops', 'soldiers', 'forces', 'units', 'members', 'personnel']);
 
 /**
  * The allied pairs of the joint action whose "joint" is token `joint`: the parties coordinated right before it

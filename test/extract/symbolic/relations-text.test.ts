@@ -49,6 +49,9 @@ const COORDINATION: Case[] = [
   ]],
   ['The M23 attacked the FARDC and the Wazalendo near Goma.', [['OPPOSES', 'M23', 'FARDC'], ['OPPOSES', 'M23', 'Wazalendo']]],
   ['The SAF and the RSF clashed in El Obeid.', [['OPPOSES', 'SAF', 'RSF']]],
+  // Parties coordinated before their joint action are allies, their men named ("Wagner fighters on a joint patrol"); a single party before one is not.
+  ['A convoy of Malian soldiers and Wagner fighters on a joint patrol was ambushed near Kidal.', [['ALLIED_WITH', 'Malian soldiers', 'Wagner']]],
+  ['Al-Shabaab fighters ambushed a joint patrol of the Somali National Army near Jilib.', []],
   ['Ethiopia and Eritrea were at war for two years.', [['OPPOSES', 'Ethiopia', 'Eritrea']]],
 ];
 
