@@ -307,6 +307,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
         if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
         for (const agent of agents) for (const patient of patients) if (!supportsPopulation(type, patient.actor)) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
+        if (type === 'OPPOSES' && !passive) for (const partner of jointPartners(inSentence, tokens, sentence, i, subjects)) for (const patient of patients) add(type, partner.actor, patient.actor, 0.6);
         // "Burundian troops are supporting the Congolese army against the M23": both allies oppose the M23.
         if (type === 'ALLIED_WITH' && !passive) {
           const enemies = enemiesAfter(inSentence, tokens, patients.length > 0 ? patients[patients.length - 1].endToken : cue.endToken);
@@ -335,7 +336,8 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         : CLEARING_VERBS.has(tokens[i].lower) ? clearedOf(inSentence, tokens, sentence, i)
         : KILLING_VERBS.has(tokens[i].lower) ? combatantsKilled(inSentence, tokens, sentence, i) : [];
       if (losers.length > 0 && !deniedOrHypothetical(tokens, sentence, i)) {
-        for (const taker of subjectsOf(i)) for (const loser of losers) add('OPPOSES', taker.actor, loser.actor, 0.65);
+        const takers = subjectsOf(i);
+        for (const taker of [...takers, ...jointPartners(inSentence, tokens, sentence, i, takers)]) for (const loser of losers) add('OPPOSES', taker.actor, loser.actor, 0.65);
       }
       // "clashes between X and Y"; not "the cessation of hostilities between X and Y"
       if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between' && !endsFighting(tokens, i)) {
@@ -382,6 +384,23 @@ function jointParties(located: Located[], tokens: Token[], sentence: Sentence, j
     return [];
   }
   return pairsOf(located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : []);
+}
+
+/**
+ * The partners of the subject's joint action in the act at `cueFirst`: "In a joint operation with ATMIS troops, the SNA retook ...", "forces of
+ * the CTS, in a joint operation with the Federal Police, cleared ...": the partner does the act with the subject. The phrase ("in a joint
+ * <action> with") stands before the act, fronted or in apposition to the subject, with no other act or clause between.
+ */
+function jointPartners(located: Located[], tokens: Token[], sentence: Sentence, cueFirst: number, subjects: Located[]): Located[] {
+  if (subjects.length === 0) return [];
+  for (let k = cueFirst - 1; k > sentence.firstToken; k--) {
+    if (HOSTILE_ACT_WORDS.has(tokens[k].lower) || OTHER_SUBJECT_OPENERS.has(tokens[k].lower)) return [];
+    if (tokens[k].lower !== 'joint' || !JOINT_ACTIONS.has(tokens[k + 1]?.lower ?? '') || tokens[k + 2]?.lower !== 'with') continue;
+    // "in a joint operation with": a phrase of the act; "which held a joint operation with" is a clause of its own.
+    if (tokens[k - (['a', 'an'].includes(tokens[k - 1]?.lower ?? '') ? 2 : 1)]?.lower !== 'in') return [];
+    return objectsAfter(located, tokens, k + 3).filter((partner) => partner.endToken <= cueFirst && !subjects.includes(partner));
+  }
+  return [];
 }
 
 /** Verbs of taking ground: what they take "from" a party, they take by fighting it. */

@@ -115,6 +115,17 @@ const PARTIES_NOT_PLACES: Case[] = [
 
 /** Allies "against" a third party both oppose it; "fought for" an actor is siding with it, "fighting for control" is not. */
 const ALLIANCE_AGAINST: Case[] = [
+  // The partner of "in a joint operation with" does the act with the subject, fronted or in apposition; a relative clause's partner does not.
+  ['In a joint operation with ATMIS troops, the Somali National Army retook the town of Bula from al-Shabaab.', [
+    ['ALLIED_WITH', 'Somali National Army', 'ATMIS'], ['OPPOSES', 'Somali National Army', 'al-Shabaab'], ['OPPOSES', 'ATMIS', 'al-Shabaab'],
+  ]],
+  ['Forces of the Counter-Terrorism Service, in a joint operation with the Federal Police, cleared the district of Daesh fighters.', [
+    ['ALLIED_WITH', 'Forces of the Counter-Terrorism Service', 'Federal Police'], ['OPPOSES', 'Forces of the Counter-Terrorism Service', 'Daesh'],
+    ['OPPOSES', 'Federal Police', 'Daesh'],
+  ]],
+  ['The Somali National Army, which held a joint operation with ATMIS troops last year, retook the town of Bula from al-Shabaab.', [
+    ['ALLIED_WITH', 'Somali National Army', 'ATMIS'], ['OPPOSES', 'Somali National Army', 'al-Shabaab'],
+  ]],
   ['Burundian troops are supporting the Congolese army against the M23.', [
     ['ALLIED_WITH', 'Burundian troops', 'Congolese army'], ['OPPOSES', 'Burundian troops', 'M23'], ['OPPOSES', 'Congolese army', 'M23'],
   ]],
