@@ -370,7 +370,8 @@ const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'cont
  */
 function jointParties(located: Located[], tokens: Token[], sentence: Sentence, joint: number): [Located, Located][] {
   let k = joint;
-  while (k > sentence.firstToken && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
+  // Lower-case words only: "Forces" ends a name ("the Lebanese Armed Forces continue joint patrols").
+  while (k > sentence.firstToken && !tokens[k - 1].capitalised && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
   if (tokens[k - 1]?.lower === 'in' && tokens[joint + 2]?.lower === 'with' && !located.some((l) => l.endToken < k)) {
     const [partner] = objectsAfter(located, tokens, joint + 3);
     if (!partner) return [];
