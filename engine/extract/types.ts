@@ -61,6 +61,11 @@ export interface ActorMention extends TextSpan {
    */
   reference?: 'pronoun' | 'nominal';
   antecedent?: TextSpan;
+  /**
+   * The `actor_type` is only the fallback for an acronym nothing types ("BINUH", "AFRICOM" read as armed groups):
+   * the node keeps it, but no nominal resolution ("the group") and no test of who is a party relies on it.
+   */
+  type_guessed?: boolean;
   confidence: number;
   source: FindingSource;
 }

@@ -53,9 +53,22 @@ describe('a country used as a place is a Location', () => {
     expect(labels(dateline.places)).toEqual(['Somalia']);
     expect(labels(dateline.actors)).not.toContain('Somalia');
   });
+
+  it('as a side of a frontier ("the Belarus–Ukraine border", "the border with Algeria")', async () => {
+    const { actors, places } = await typed('Delegates waited at the Belarus–Ukraine border as the buses crossed. '
+      + 'The rebels fought near the border with Algeria, trucks used the frontier between Chad and Sudan, and Belarus closed its border with Poland.');
+    expect(labels(places)).toEqual(['Algeria', 'Belarus', 'Chad', 'Poland', 'Sudan', 'Ukraine']);
+    expect(actors.map((actor) => actor.label)).not.toEqual(expect.arrayContaining(['Algeria']));
+  });
 });
 
 describe('a country the text makes act stays an actor', () => {
+  it('when it acts across a border or is accused along one', async () => {
+    const text = 'Belarus closed its border with Poland. The army accused Algeria of harbouring the rebels along its border.';
+    const { actors } = await typed(text);
+    expect(labels(actors)).toEqual(expect.arrayContaining(['Algeria', 'Belarus']));
+  });
+
   it('when it says, denies or accuses, and when it is accused', async () => {
     const { actors, places } = await typed('Rwanda denied supporting the M23 rebels. Iran accused Israel of attacking its consulate.');
     expect(labels(actors)).toEqual(expect.arrayContaining(['Iran', 'Israel', 'Rwanda']));

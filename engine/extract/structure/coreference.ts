@@ -155,6 +155,8 @@ export function actorDirectory(actors: Iterable<KnownActor>): GrowingActorDirect
 const KNOWN_NAME_CONFIDENCE = 0.6;
 
 const SOURCE_PRIORITY: Record<FindingSource, number> = { gazetteer: 0, pattern: 1, title: 2, ner: 3 };
+/** Added to a mention's source priority when its type is an acronym's fallback: any stated type outranks it. */
+const GUESSED_TYPE_RANK = Object.keys(SOURCE_PRIORITY).length;
 
 /** Titles and ranks that precede a personal name and are not part of it. */
 const LEADING_TITLES =
@@ -238,8 +240,10 @@ interface Cluster {
   label: string;
   names: Map<string, string>; // normalised → first spelling seen
   mentions: EntityMention[];
-  /** The best-sourced actor type among the mentions; null = not computed since the last attach. */
+  /** The best-sourced actor type among the mentions, a guessed one last; null = not computed since the last attach. */
   type: ActorType | undefined | null;
+  /** Whether that type is only an acronym's fallback (ActorMention.type_guessed). */
+  typeGuessed?: boolean;
 }
 
 /** A resolved span: which entity, by its node id. */
@@ -251,11 +255,13 @@ export interface EntityRef {
 function typeOf(cluster: Cluster): ActorType | undefined {
   if (cluster.type !== null) return cluster.type;
   let best: EntityMention | undefined;
+  const rank = (mention: EntityMention) => SOURCE_PRIORITY[mention.source] + (mention.type_guessed ? GUESSED_TYPE_RANK : 0);
   for (const mention of cluster.mentions) {
     if (!mention.actor_type || mention.actor_type === 'unknown' || mention.generic) continue;
-    if (!best || SOURCE_PRIORITY[mention.source] < SOURCE_PRIORITY[best.source]) best = mention;
+    if (!best || rank(mention) < rank(best)) best = mention;
   }
   cluster.type = best?.actor_type ?? cluster.mentions.find((mention) => mention.actor_type)?.actor_type;
+  cluster.typeGuessed = best?.type_guessed ?? false;
   return cluster.type;
 }
 
@@ -537,6 +543,12 @@ export class EntityResolver {
   actorTypeOf(id: string): ActorType | undefined {
     const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
     return cluster ? (typeOf(cluster) ?? 'unknown') : undefined;
+  }
+
+  /** Whether the type of actor entity `id` is only an acronym's fallback ("AFRICOM" as an armed group): no party test relies on it. */
+  actorTypeGuessed(id: string): boolean {
+    const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
+    return cluster !== undefined && typeOf(cluster) !== undefined && cluster.typeGuessed === true;
   }
 
   /**

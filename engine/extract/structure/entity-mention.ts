@@ -26,6 +26,8 @@ export interface EntityMention extends TextSpan {
   /** ActorMention.reference and .antecedent: a pronoun or nominal mention, and the mention it stands for (none: nobody). */
   reference?: 'pronoun' | 'nominal';
   antecedent?: TextSpan;
+  /** ActorMention.type_guessed: the actor type is only an acronym's fallback. */
+  type_guessed?: boolean;
 }
 
 /**

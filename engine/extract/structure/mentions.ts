@@ -24,6 +24,7 @@ export function collectMentions(
       kind: 'Actor', start: actor.start, end: actor.end, text: actor.text, actor_type: actor.actor_type,
       canonical: actor.canonical, aliases: actor.aliases, title: actor.title, confidence: actor.confidence, source: actor.source,
       ...(actor.country ? { country: actor.country } : {}),
+      ...(actor.type_guessed ? { type_guessed: true } : {}),
       ...(actor.reference ? { reference: actor.reference, ...(actor.antecedent ? { antecedent: actor.antecedent } : {}) } : {}),
     });
   }

@@ -248,7 +248,7 @@ export function nameLength(tokens: Token[], first: number, limit = 5): number {
   let lastCapital = -1;
   while (end < tokens.length && end - first < limit) {
     const token = tokens[end];
-    if (token.capitalised && token.word && !NOT_NAME_WORDS.has(token.text) && !isKnownCountryWord(tokens, end)) {
+    if (token.capitalised && token.word && !NOT_NAME_WORDS.has(token.text) && (!isKnownCountryWord(tokens, end) || (end === first && countryAsFirstName(tokens, end)))) {
       lastCapital = end;
     } else if (isInitialStop(tokens, end) && lastCapital >= first) {
       // "Scott C. Dayton", "Geir O. Pedersen": the initial's full stop is inside the name.
@@ -266,6 +266,16 @@ export function nameLength(tokens: Token[], first: number, limit = 5): number {
 function isInitialStop(tokens: Token[], index: number): boolean {
   const initial = tokens[index - 1];
   return tokens[index]?.text === '.' && initial !== undefined && /^\p{Lu}$/u.test(initial.text) && tokens[index + 1]?.capitalised === true && initial.end === tokens[index].start;
+}
+
+/**
+ * "Defence Minister Israel Katz": a country's name opening a two-word name, the surname a plain capitalised word and
+ * nothing capitalised after it, is a first name ("Special Envoy Sudan Tom Perriello" is no such pair).
+ */
+function countryAsFirstName(tokens: Token[], index: number): boolean {
+  const [surname, after] = [tokens[index + 1], tokens[index + 2]];
+  return surname !== undefined && surname.capitalised && surname.word && !NOT_NAME_WORDS.has(surname.text) && !isKnownCountryWord(tokens, index + 1) &&
+    knownPlaces().matchesAt(tokens, index + 1).length === 0 && tokens[index].end + 1 === surname.start && !(after?.capitalised && after.word);
 }
 
 function isKnownCountryWord(tokens: Token[], index: number): boolean {

@@ -4,7 +4,7 @@ import {
   type ActorCandidate,
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
-import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, qualifiesActor } from './place-roles.ts';
+import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, namesFrontier, qualifiesActor } from './place-roles.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
@@ -179,7 +179,7 @@ function actingStates(text: string, tokens: Token[], locations: LocationMention[
     if (possessor && (POSSESSED_INSTITUTION.test(possessed.lower) || qualifiesActor(tokens, location, actors))) continue;
     const speaks = ACTING_VERB.test(tokens[after]?.lower ?? '');
     const listedWithPlace = previous !== undefined && places.includes(previous) && coordinatedWith(tokens, location, previous);
-    if (!speaks && (listedWithPlace || locatesPlaceBefore(tokens, location, previous) || isHeadingOrDateline(text, location))) {
+    if (!speaks && (listedWithPlace || locatesPlaceBefore(tokens, location, previous) || isHeadingOrDateline(text, location) || namesFrontier(tokens, location))) {
       places.push(location);
       continue;
     }

@@ -77,8 +77,11 @@ function oppositionsFromAssaults(text: string, events: EventMention[], relations
     const targets = event.participants.filter((p) => p.role === 'target' && party(p));
     // "alarmed by air strikes by the Syrian Government": whoever follows "by" did it, whatever the roles say.
     if (targets.some((t) => /^\s*by\s+(?:the\s+)?$/i.test(text.slice(event.trigger.end, t.start)))) continue;
-    // The clause's reading of the act ("the RSF, which the UAE arms, attacked the SAF") stands; the event's nearest-name subject does not add to it.
-    if (targets.length === 0 || relations.some((r) => r.type === 'OPPOSES' && targets.some((t) => t.start === r.to.start) && r.start <= event.trigger.start && event.trigger.end <= r.end)) continue;
+    // The clause's reading of the act stands: the event's nearest-name subject ("the RSF, which the UAE arms, attacked the SAF") or
+    // nearest-name object ("The YPG, the main component of the SDF, were attacked by Turkish forces") does not add to it.
+    const readByClause = (r: RelationMention) => r.type === 'OPPOSES' && r.start <= event.trigger.start && event.trigger.end <= r.end &&
+      (targets.some((t) => t.start === r.to.start) || perpetrators.some((p) => p.start === r.from.start));
+    if (targets.length === 0 || relations.some(readByClause)) continue;
     for (const perpetrator of perpetrators) for (const target of targets) relate('OPPOSES', perpetrator, target);
     for (const [a, b] of pairsOf(perpetrators)) relate('ALLIED_WITH', a, b);
   }

@@ -100,8 +100,8 @@ export function acronymCandidates(context: Context): ActorCandidate[] {
     // A headline or a dateline in capitals is not a row of acronyms ("MEKELLE, 4 March").
     if (isShouting(tokens[i - 1]) || isShouting(tokens[i + 1]) || (tokens[i + 1]?.text === ',' && /^\d/.test(tokens[i + 2]?.text ?? ''))) continue;
     if (acronymLetters(token.text).length < 2 || acronymLetters(token.text).length > 7) continue;
-    const type = /^G\d+$/.test(token.text) || /^UN/.test(token.text) ? 'international_org' : ACRONYM_BEARERS[tokens[i + 1]?.lower ?? ''] ?? 'armed_group';
-    const actor = mention(context, i, i + 1, type, 'pattern', 0.5);
+    const typed = /^G\d+$/.test(token.text) || /^UN/.test(token.text) ? 'international_org' : ACRONYM_BEARERS[tokens[i + 1]?.lower ?? ''];
+    const actor = mention(context, i, i + 1, typed ?? 'armed_group', 'pattern', 0.5, typed ? {} : { type_guessed: true });
     found.push({ mention: actor, reserve: actor, priority: ACRONYM_PRIORITY });
   }
   return found;

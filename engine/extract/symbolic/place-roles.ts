@@ -56,6 +56,22 @@ export function isHeadingOrDateline(text: string, location: LocationMention): bo
   return !/\p{Ll}/u.test(location.text) && /^\s*[,—–-]/u.test(rest);
 }
 
+/** Nouns of a frontier: the countries it runs along are places. */
+const FRONTIERS = new Set(['border', 'borders', 'frontier', 'boundary']);
+
+/**
+ * "the Belarus–Ukraine border", "close to the border with Algeria", "the frontier between Chad and Sudan": a
+ * country named as one side of a frontier is where it runs, not a party.
+ */
+export function namesFrontier(tokens: Token[], location: LocationMention): boolean {
+  const index = tokenIndexAt(tokens, location.start);
+  const after = tokenIndexAt(tokens, location.end);
+  const joined = /^\p{Pd}$/u.test(tokens[after]?.text ?? '') && tokens[after + 1]?.capitalised ? after + 2 : after;
+  if (FRONTIERS.has(tokens[joined]?.lower ?? '')) return true;
+  const before = tokens[index - 1]?.lower === 'the' ? index - 1 : index;
+  return ['with', 'between'].includes(tokens[before - 1]?.lower ?? '') && FRONTIERS.has(tokens[before - 2]?.lower ?? '');
+}
+
 /** "Sudan's Sovereignty Council": the place named in the possessive before an actor qualifies that actor; it is neither place nor party. */
 export function qualifiesActor(tokens: Token[], location: LocationMention, actors: readonly ActorMention[]): boolean {
   const possessed = tokens[tokenIndexAt(tokens, location.end) + 1];

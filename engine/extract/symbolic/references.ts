@@ -83,6 +83,8 @@ const NOMINAL_HEADS: Record<string, Fits> = {
   faction: ofTypes('armed_group', 'political_party'),
   // "The force" after a peacekeeping mission or a state's task force, as after an armed group.
   force: ofTypes('armed_group', 'armed_forces', 'international_org'),
+  // An occupying force named by what it does (issue 25, the implicit-opponent ruling: a definite nominal that refers to one party).
+  occupiers: ofTypes('armed_group', 'armed_forces'),
 };
 /** Heads that stand only for an actor whose own name holds them ("the administration" after "Tigray Interim Administration", not any government). */
 const HEADS_OF_NAMES = new Set(['administration']);
@@ -217,14 +219,16 @@ export function resolveReferences(
     // A description whose only fitting actors are out of reach stands for nobody; with none at all, the structure stage looks after it.
     const outOfReach = () => named.slice(0, tokenIndexAt(named, earliest)).some(expression.fits);
     const voice = expression.quotation && quotedOrganisation(context.text, expression.quotation, [...named, ...resolved]);
-    const antecedent = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn, attributed) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
+    const chosen = voice || (chooseAntecedent(expression, pool, sentences, sentenceIndex, subjectsIn, attributed) ?? (expression.existing && !expression.needsHead && outOfReach() ? AMBIGUOUS : undefined));
+    // "AFRICOM's assessment ... retook the town from the group": a noun fitting only by an acronym's guessed type stands for nobody.
+    const antecedent = chosen && chosen !== AMBIGUOUS && fitsByGuess(expression, chosen) ? AMBIGUOUS : chosen;
     if (antecedent === undefined) continue;
     const target = antecedent === AMBIGUOUS ? undefined : antecedent;
     const decided: Partial<ActorMention> = {
       reference: expression.kind,
       ...(target ? {
         antecedent: { start: target.start, end: target.end }, canonical: target.canonical ?? target.text,
-        actor_type: target.actor_type, ...(target.aliases ? { aliases: target.aliases } : {}),
+        actor_type: target.actor_type, ...(target.aliases ? { aliases: target.aliases } : {}), ...(target.type_guessed ? { type_guessed: true } : {}),
       } : {}),
     };
     if (target && gender) genders.set(identity(target), gender);
@@ -281,6 +285,11 @@ function chooseAntecedent(
   const deciding = latest === sentenceIndex || attributed(latest) ? segments[segments.length - 1] : segments[0];
   const subjects = latestByIdentity(deciding ?? []);
   return subjects.length === 1 ? subjects[0] : AMBIGUOUS;
+}
+
+/** Whether a noun ("the group") fits an actor only by the type an acronym was given for want of any other (ActorMention.type_guessed). */
+function fitsByGuess(expression: Expression, actor: ActorMention): boolean {
+  return expression.head !== undefined && actor.type_guessed === true && !nameHolds(actor, expression.head);
 }
 
 /** One mention per actor (its last), by the name it resolves to. */

@@ -137,10 +137,14 @@ const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 
  * on") or an open apposition (", backed by Coalition air strikes") make the act another's.
  */
 export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number): boolean {
-  // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too.
+  // "the RSF had received support from Chad and had attacked": a verb coordinated with the subject's first verb is the subject's too,
+  // and not that of the name ending the first verb's object ("Chad", "had cleared the camp of SAF fighters and had clashed with").
   let coordinated = actFirst;
   while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
-  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and' && !tokens.slice(actorEnd, coordinated).some((token) => OTHER_SUBJECT_OPENERS.has(token.lower))) return true;
+  if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and') {
+    const between = tokens.slice(actorEnd, coordinated - 1);
+    return between.some((token) => token.word) && !between.some((token) => OTHER_SUBJECT_OPENERS.has(token.lower));
+  }
   const commas: number[] = [];
   for (let k = actorEnd; k < actFirst; k++) if (tokens[k].text === ',') commas.push(k);
   if (commas.length % 2 === 1) return false;
@@ -273,6 +277,13 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
     let oppositionEnd = -1;
     /** The last alliance cue's parties: "Wazalendo militias fighting beside the army repelled the M23" is the Wazalendo's act, not the army's. */
     let lastAlliance: { agents: Located[]; patients: Located[] } = { agents: [], patients: [] };
+    /** The subjects of the last act read in the sentence: a verb coordinated with it ("and had clashed with") shares them. */
+    let lastSubjects: Located[] = [];
+    const subjectsOf = (verb: number) => {
+      const subjects = coordinatedVerb(inSentence, tokens, sentence, verb, lastSubjects);
+      if (subjects.length > 0) lastSubjects = subjects;
+      return subjects;
+    };
     for (let i = sentence.firstToken; i < sentence.endToken; i++) {
       for (const [index, type] of [[allianceIndex, 'ALLIED_WITH'], [oppositionIndex, 'OPPOSES']] as const) {
         const [cue] = index.matchesAt(tokens, i, sentence.endToken);
@@ -287,7 +298,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         if (type === 'OPPOSES' && NOUN_MARKERS.has(tokens[i - 1]?.lower ?? '')) continue;
         if (cueText(tokens, cue) === 'against' && NOT_HOSTILE_AGAINST.has(tokens[i - 1]?.lower ?? '')) continue;
         if (type === 'OPPOSES' && cue.endToken === i + 1 && fightsWith(tokens, i)) continue;
-        let subjects = subjectsBefore(inSentence, tokens, sentence, i);
+        let subjects = subjectsOf(i);
         // "discussed the campaign against Daesh": "against" after a noun is the noun's; the subject opposes only if it wages it ("conducted strikes against").
         if (cueText(tokens, cue) === 'against' && tokens[i - 1]?.word && !tokens[i - 1].capitalised && !oppositionIndex.matchesAt(tokens, i - 1, i).length) {
           subjects = subjects.filter((subject) => doerInReach(tokens, subject.endToken, i - 1));
@@ -296,6 +307,7 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         const [agents, patients] = passive ? [objects, subjects] : [subjects, objects];
         if (type === 'ALLIED_WITH') lastAlliance = { agents, patients };
         for (const agent of agents) for (const patient of patients) if (!supportsPopulation(type, patient.actor)) add(type, agent.actor, patient.actor, agents.length > 1 || patients.length > 1 ? 0.6 : 0.65);
+        if (type === 'OPPOSES' && !passive) for (const partner of jointPartners(inSentence, tokens, sentence, i, subjects)) for (const patient of patients) add(type, partner.actor, patient.actor, 0.6);
         // "Burundian troops are supporting the Congolese army against the M23": both allies oppose the M23.
         if (type === 'ALLIED_WITH' && !passive) {
           const enemies = enemiesAfter(inSentence, tokens, patients.length > 0 ? patients[patients.length - 1].endToken : cue.endToken);
@@ -318,12 +330,17 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
         for (const [a, b] of jointParties(inSentence, tokens, sentence, i)) add('ALLIED_WITH', a.actor, b.actor, 0.6);
       }
       // "retook the village of Badush, north-west of Mosul, from Daesh": whoever takes ground from a party fights it.
+      // "had cleared the camp of fighters of the SAF", "killed five Islamic State fighters": whoever clears ground of a party's men, or kills them, fights it.
       const holder = TAKING_VERBS.has(tokens[i].lower) ? takenFrom(tokens, sentence, i) : undefined;
-      if (holder !== undefined && !deniedOrHypothetical(tokens, sentence, i)) {
-        for (const taker of subjectsBefore(inSentence, tokens, sentence, i)) for (const loser of objectsAfter(inSentence, tokens, holder)) add('OPPOSES', taker.actor, loser.actor, 0.65);
+      const losers = holder !== undefined ? objectsAfter(inSentence, tokens, holder)
+        : CLEARING_VERBS.has(tokens[i].lower) ? clearedOf(inSentence, tokens, sentence, i)
+        : KILLING_VERBS.has(tokens[i].lower) ? combatantsKilled(inSentence, tokens, sentence, i) : [];
+      if (losers.length > 0 && !deniedOrHypothetical(tokens, sentence, i)) {
+        const takers = subjectsOf(i);
+        for (const taker of [...takers, ...jointPartners(inSentence, tokens, sentence, i, takers)]) for (const loser of losers) add('OPPOSES', taker.actor, loser.actor, 0.65);
       }
-      // "clashes between X and Y"
-      if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between') {
+      // "clashes between X and Y"; not "the cessation of hostilities between X and Y"
+      if (BETWEEN_NOUNS.has(tokens[i].lower) && tokens[i + 1]?.lower === 'between' && !endsFighting(tokens, i)) {
         const first = nearestAfter(inSentence, tokens, i + 2, 2);
         if (!first) continue;
         const and = first.endToken;
@@ -338,8 +355,12 @@ export function findRelations(tokens: Token[], sentences: Sentence[], actors: Ac
 
 /** What parties do jointly ("a joint patrol", "joint operations"). */
 const JOINT_ACTIONS = new Set(['operation', 'operations', 'patrol', 'patrols', 'offensive', 'raid', 'raids', 'assault']);
-/** Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"). */
-const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted']);
+/**
+ * Words between coordinated parties and their joint action ("continue joint patrols", "on a joint patrol", "launched a joint operation"),
+ * the parties' men included ("Malian soldiers and Wagner fighters on a joint patrol").
+ */
+const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'continued', 'continues', 'conducted', 'conduct', 'launched', 'began', 'carried', 'out', 'held', 'mounted',
+  'fighters', 'troops', 'soldiers', 'forces', 'units', 'members', 'personnel']);
 
 /**
  * The allied pairs of the joint action whose "joint" is token `joint`: the parties coordinated right before it
@@ -349,7 +370,8 @@ const BEFORE_JOINT = new Set(['a', 'an', 'their', 'on', 'new', 'continue', 'cont
  */
 function jointParties(located: Located[], tokens: Token[], sentence: Sentence, joint: number): [Located, Located][] {
   let k = joint;
-  while (k > sentence.firstToken && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
+  // Lower-case words only: "Forces" ends a name ("the Lebanese Armed Forces continue joint patrols").
+  while (k > sentence.firstToken && !tokens[k - 1].capitalised && (BEFORE_JOINT.has(tokens[k - 1].lower) || AUXILIARIES.has(tokens[k - 1].lower))) k--;
   if (tokens[k - 1]?.lower === 'in' && tokens[joint + 2]?.lower === 'with' && !located.some((l) => l.endToken < k)) {
     const [partner] = objectsAfter(located, tokens, joint + 3);
     if (!partner) return [];
@@ -365,10 +387,83 @@ function jointParties(located: Located[], tokens: Token[], sentence: Sentence, j
   return pairsOf(located.find((l) => l.endToken === k) ? subjectsBefore(located, tokens, sentence, k) : []);
 }
 
+/**
+ * The partners of the subject's joint action in the act at `cueFirst`: "In a joint operation with ATMIS troops, the SNA retook ...", "forces of
+ * the CTS, in a joint operation with the Federal Police, cleared ...": the partner does the act with the subject. The phrase ("in a joint
+ * <action> with") stands before the act, fronted or in apposition to the subject, with no other act or clause between.
+ */
+function jointPartners(located: Located[], tokens: Token[], sentence: Sentence, cueFirst: number, subjects: Located[]): Located[] {
+  if (subjects.length === 0) return [];
+  for (let k = cueFirst - 1; k > sentence.firstToken; k--) {
+    if (HOSTILE_ACT_WORDS.has(tokens[k].lower) || OTHER_SUBJECT_OPENERS.has(tokens[k].lower)) return [];
+    if (tokens[k].lower !== 'joint' || !JOINT_ACTIONS.has(tokens[k + 1]?.lower ?? '') || tokens[k + 2]?.lower !== 'with') continue;
+    // "in a joint operation with": a phrase of the act; "which held a joint operation with" is a clause of its own.
+    if (tokens[k - (['a', 'an'].includes(tokens[k - 1]?.lower ?? '') ? 2 : 1)]?.lower !== 'in') return [];
+    return objectsAfter(located, tokens, k + 3).filter((partner) => partner.endToken <= cueFirst && !subjects.includes(partner));
+  }
+  return [];
+}
+
 /** Verbs of taking ground: what they take "from" a party, they take by fighting it. */
 const TAKING_VERBS = new Set(['retook', 'retaken', 'retake', 'recaptured', 'recapture', 'captured', 'seized', 'regained', 'wrested', 'liberated']);
 /** Words that end the taken thing's description before any "from": a clause, a subject or a purpose of its own. */
 const TAKEN_ENDS = new Set([...OTHER_SUBJECT_OPENERS, 'and', 'but', 'to', 'by']);
+
+/** Verbs of clearing ground: the party whose men they clear it "of", they fight. */
+const CLEARING_VERBS = new Set(['cleared', 'clear', 'clears', 'clearing']);
+
+/**
+ * The parties after "of" in "cleared <place> of X" ("cleared the camp of fighters of the SAF", "cleared Bora of RVM fighters"): the
+ * first "of" after the cleared thing that a party follows, within the clause (at most 14 words on); none after a passive
+ * ("was cleared of all charges") or straight after the verb.
+ */
+function clearedOf(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
+  if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
+  for (let k = verb + 2; k < Math.min(sentence.endToken, verb + 15); k++) {
+    if (TAKEN_ENDS.has(tokens[k].lower)) return [];
+    const parties = tokens[k].lower === 'of' ? objectsAfter(located, tokens, k + 1) : [];
+    if (parties.length > 0) return parties;
+  }
+  return [];
+}
+
+/** Verbs of killing: the party whose fighters or commanders they kill, they fight. */
+const KILLING_VERBS = new Set(['killed', 'kills', 'killing']);
+/** A party's people whose killing is a fight with it ("five Islamic State fighters", "a senior commander of Hamas"); civilians are not. */
+const COMBATANTS = new Set(['fighters', 'fighter', 'militants', 'militant', 'soldiers', 'soldier', 'troops', 'members', 'member', 'commanders', 'commander',
+  'rebels', 'insurgents', 'operatives', 'gunmen', 'militiamen', 'jihadists', 'officers', 'officer', 'leader', 'leaders', 'personnel', 'emir']);
+/** Words between "killed" and the people killed: counts and their qualifiers ("at least 14", "more than a dozen", "a senior"). */
+const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'two', 'three',
+  'four', 'five', 'six', 'one', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
+
+/**
+ * The parties whose people the killing at `verb` hits: "killed five Islamic State fighters", "killed three Israeli soldiers",
+ * "killed a senior commander of Hamas". None after a passive ("were killed"), nor when what is killed is no party's ("killed 40 civilians").
+ */
+function combatantsKilled(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
+  if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
+  let k = verb + 1;
+  while (k < sentence.endToken && k - verb <= 6 && (KILL_COUNT.has(tokens[k].lower) || /^\p{N}/u.test(tokens[k].text) || NUMBER_WORDS.test(tokens[k].lower))) k++;
+  if (COMBATANTS.has(tokens[k]?.lower ?? '') && tokens[k + 1]?.lower === 'of') return objectsAfter(located, tokens, k + 2);
+  const party = located.find((l) => l.firstToken === k);
+  return party && (COMBATANTS.has(tokens[party.endToken]?.lower ?? '') || COMBATANTS.has(tokens[party.endToken - 1].lower)) ? [party] : [];
+}
+
+/**
+ * The subjects of the verb at `verb`. A verb coordinated with an earlier one ("its forces had cleared the camp of SAF fighters
+ * and had clashed with the Joint Forces") shares that verb's subjects (`earlier`, the last act read in the sentence), never
+ * the name just before its "and", which ends the earlier verb's object; with no earlier act read, only a name an
+ * intransitive verb stands between keeps it ("the RSF regrouped and attacked").
+ */
+function coordinatedVerb(located: Located[], tokens: Token[], sentence: Sentence, verb: number, earlier: Located[]): Located[] {
+  let k = verb;
+  while (k > sentence.firstToken && AUXILIARIES.has(tokens[k - 1].lower)) k--;
+  const subjects = subjectsBefore(located, tokens, sentence, verb);
+  if (tokens[k - 1]?.lower !== 'and') return subjects;
+  if (earlier.length > 0) return earlier;
+  const last = subjects[subjects.length - 1];
+  return last && tokens.slice(last.endToken, k - 1).every((token) => !token.word) ? [] : subjects;
+}
 
 /** Where the party starts after "from" in "retook <place> from X", or none when the clause ends first (at most 14 words on). */
 function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | undefined {
@@ -377,6 +472,15 @@ function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | 
     if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
   }
   return undefined;
+}
+
+/** Nouns that end or suspend a fight: "the cessation of hostilities between X and Y" states a truce, not a fight. */
+const FIGHT_ENDS = new Set(['cessation', 'end', 'ending', 'halt', 'pause', 'suspension', 'stop']);
+
+/** Whether the fighting noun at `noun` is what a truce ends ("cessation of hostilities", "an end to the fighting"). */
+function endsFighting(tokens: Token[], noun: number): boolean {
+  const preposition = tokens[noun - 1]?.lower === 'the' ? noun - 2 : noun - 1;
+  return ['of', 'to', 'in'].includes(tokens[preposition]?.lower ?? '') && FIGHT_ENDS.has(tokens[preposition - 1]?.lower ?? '');
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);

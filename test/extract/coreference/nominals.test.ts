@@ -34,6 +34,12 @@ describe('nominal mentions', () => {
     expect(referentOf(graph, text, 'the army')).toBe('Marenne Armed Forces');
   });
 
+  it('take "the occupiers" for the one armed party before them, as "the group" is taken', async () => {
+    const text = 'Russian forces have held Robotyne since the spring. On Monday Ukrainian sappers cleared the road from the occupiers.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'the occupiers')).toBe('Russian Armed Forces');
+  });
+
   it('take "the alliance" for an alliance, never for a ministry in the same sentence', async () => {
     const text =
       'The Ministry of Defence of Kivara said Rustem Umerov spoke to defence ministers of NATO by video link. ' +

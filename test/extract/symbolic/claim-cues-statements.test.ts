@@ -30,6 +30,13 @@ describe('claim cues of official statements', () => {
     ]);
   });
 
+  it('"pledged allegiance" is no allegation, while "alleged" is one', () => {
+    expect(claimsOf('Kesh Front fighters, who have pledged allegiance to the Islamic State, attacked a convoy near Talvane.').map((claim) => claim.type)).not.toContain('Accusation');
+    expect(claimsOf('The Kivaran defence ministry alleged on Monday that the Islamic State had sent fighters to Talvane.')).toMatchObject([
+      { type: 'Accusation', cue: 'alleged' },
+    ]);
+  });
+
   it('"expressed the readiness" is an Offer', () => {
     expect(claimsOf('Foreign Minister Ayman Safadi expressed the readiness of the Kingdom to host talks.')).toEqual([
       { type: 'Offer', cue: 'expressed the readiness', speaker: 'Ayman Safadi' },

@@ -90,6 +90,12 @@ describe('title and rank patterns for persons', () => {
     expect(findings.actors.map((a) => [a.text, a.actor_type])).toEqual([['Tom Rade', 'individual']]);
   });
 
+  it("a country's name opening a titled two-word name is a first name, not the state", () => {
+    expect(actorsOf('Defence Minister Israel Katz warned Hezbollah on Sunday.')).toEqual([['Israel Katz', 'individual'], ['Hezbollah', 'armed_group']]);
+    // A longer capitalised run after the country is no such name: the state stays.
+    expect(actorsOf('Special Envoy Sudan Tom Perriello spoke.')).toEqual([['Sudan', 'state'], ['Tom Perriello', 'individual']]);
+  });
+
   it('an office named alone stands for its holder; "the secretary" does not', () => {
     expect(actorsOf('The Foreign Secretary met the envoy.')).toEqual([['Foreign Secretary', 'individual']]);
     expect(actorsOf('The President of Korinthia spoke, and the secretary said so.')).toEqual([]);

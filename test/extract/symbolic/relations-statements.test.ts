@@ -74,7 +74,8 @@ describe('members named in apposition after their office', () => {
 describe('enmities read through a reference', () => {
   it('reads none towards an object description whose antecedent\'s sentence names two parties of its kind', () => {
     const text = 'Hezbollah said its fighters had killed five members of Islamic State near Arsal. The Lebanese army, which has also fought the group, said it had arrested three suspects.';
-    expect(oppositions(text)).toEqual([]);
+    // Killing members of Islamic State is fighting it; the army's fight with "the group" stays unread.
+    expect(oppositions(text)).toEqual([['OPPOSES', 'Hezbollah', 'Islamic State']]);
     expect(oppositions('Hezbollah said its fighters had killed five civilians near Arsal. The Lebanese army, which has also fought the group, said it had arrested three suspects.'))
       .toEqual([['OPPOSES', 'Lebanese army', 'the group']]);
   });
