@@ -198,6 +198,8 @@ filter_ids_(Ids, Condition, Kept) :-
     ->  reference_days(Ref), current_in(Ids, Within, Ref, Kept)
     ;   Condition = prop(Key, Value), atom(Key)
     ->  prop_in(Ids, Key, Value, Kept)
+    ;   Condition = kind(Label), atom(Label)
+    ->  kind_in(Ids, Label, Kept)
     ;   condition(Condition)
     ->  resolved(Condition, Test), include(keeps(Test), Ids, Kept)
     ;   domain_error(filter_condition, Condition)
@@ -284,6 +286,14 @@ prop_in([Id|Ids], Key, Value, Kept) :-
     ;   Kept = Rest
     ),
     prop_in(Ids, Key, Value, Rest).
+
+% kind_in(+Ids, +Label, -Kept): the kind condition as keeps/2 tests it, in one loop (half the
+% inferences of include/3 calling keeps/2 per id: the frameworks split some 100k ids of mixed
+% claims and events by kind at 100k facts)
+kind_in([], _, []).
+kind_in([Id|Ids], Label, Kept) :-
+    ( atom(Id), g_node(Id, L), L == Label -> Kept = [Id|Rest] ; Kept = Rest ),
+    kind_in(Ids, Label, Rest).
 
 condition(window(_, _)).
 condition(current(_)).
