@@ -482,10 +482,13 @@ warm_view_sets :-
 % evidence in the recent window:
 %   Score = Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare)
 reading_strength(Weight, Ids, Score) :-
-    sort(Ids, Sorted), filter_ids(Sorted, kind('Claim'), Cs), filter_ids(Sorted, kind('Event'), Es),
-    count_ids(Cs, NC), count_ids(Es, NE), N is NC + NE,
+    sort(Ids, Sorted), recent_window(Window),
+    (   shared_set(Sorted)
+    ->  view_memo(moves_tally(Sorted, Window), Tally, moves_tally(Sorted, Window, Tally)), t(NC, NE, NR) = Tally
+    ;   moves_tally(Sorted, Window, t(NC, NE, NR))
+    ),
+    N is NC + NE,
     kind_count('Claim', TC), kind_count('Event', TE), Total is TC + TE,
-    share(N, Total, Share),
-    append(Cs, Es, Moves), recent_ids(Moves, Recent), count_ids(Recent, NR), share(NR, N, RecentShare),
+    share(N, Total, Share), share(NR, N, RecentShare),
     Score0 is Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare),
     Score is min(1.0, max(0.0, Score0)).

@@ -295,6 +295,22 @@ kind_in([Id|Ids], Label, Kept) :-
     ( atom(Id), g_node(Id, L), L == Label -> Kept = [Id|Rest] ; Kept = Rest ),
     kind_in(Ids, Label, Rest).
 
+% moves_tally(+Ids, +Window, -t(NC, NE, NR)): how many of Ids are claims, how many events, and how
+% many of those moves (a node both a claim and an event counting twice) are dated within Window days
+% before the reference date, as filter_ids/3 with kind('Claim'), kind('Event') and window(0, Window)
+% count them, in one walk of the ids instead of three (the fit of a framework's reading,
+% reading_strength/3 of lib/conflict.pl, rests on up to every claim and event of the graph)
+moves_tally(Ids, Window, t(NC, NE, NR)) :-
+    reference_days(Ref),
+    moves_tally(Ids, Window, Ref, 0, NC, 0, NE, 0, NR).
+
+moves_tally([], _, _, NC, NC, NE, NE, NR, NR).
+moves_tally([Id | Ids], Window, Ref, NC0, NC, NE0, NE, NR0, NR) :-
+    ( atom(Id), g_node(Id, L), L == 'Claim' -> NC1 is NC0 + 1, K0 = 1 ; NC1 = NC0, K0 = 0 ),
+    ( atom(Id), g_node(Id, L2), L2 == 'Event' -> NE1 is NE0 + 1, K is K0 + 1 ; NE1 = NE0, K = K0 ),
+    ( K > 0, g_valid(Id, _, D), Days is Ref - D, Days >= 0, Days =< Window -> NR1 is NR0 + K ; NR1 = NR0 ),
+    moves_tally(Ids, Window, Ref, NC1, NC, NE1, NE, NR1, NR).
+
 condition(window(_, _)).
 condition(current(_)).
 condition(dated).
@@ -394,8 +410,9 @@ union_ids(Lists, Union) :-
     findall(Id, ( member(List, Lists), is_list(List), member(Id, List), atom(Id) ), All),
     sort(All, Union).
 
-% count_ids(+List, -N)
-count_ids(List, N) :- must_be(list, List), length(List, N).
+% count_ids(+List, -N) (must_be/2 only for what is not a list: it costs four inferences, and the
+% frameworks count some 20k lists per assess at 100k facts)
+count_ids(List, N) :- ( is_list(List) -> length(List, N) ; must_be(list, List) ).
 
 % sum_prop(+Ids, +Key, -Sum): the sum of a numeric node property over Ids.
 sum_prop(Ids, Key, Sum) :-
