@@ -271,6 +271,27 @@ computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
     // a later event: a new reference date, and the set that read it only
     expect(afterWrite([undated('w-event', ['Event'], { event_type: 'AGREE', label: 'talks', date: '2030-01-01' })], [])).toEqual(['dated']);
   });
+  it('drops at a write the sets over a list that no call asked for since the write before, and sweeps nothing after writes with no call between them', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult(`
+:- dynamic computed/2.
+count_up(Name) :- ( retract(computed(Name, N0)) -> true ; N0 = 0 ), N is N0 + 1, assertz(computed(Name, N)).
+sized(L, N) :- view_set(sized(L), sized_(L), N).
+sized_(L, N) :- count_up(L), length(L, N).
+computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
+    const computed = (list: string) => Number(bridge.solve(`computed_now(${list}, N)`, ['N'], { graph })[0][0]);
+    let n = 0;
+    /** A write that changes nothing the sets read (an undated Issue node). */
+    const write = () => putLogged(graph, [{ ...addedRecord(`w-issue-${n++}`, ['Issue'], { label: 'water' }), provenance: [] }], []);
+    bridge.solve('sized([a, b], _), sized([c], _)', [], { graph });
+    write();
+    bridge.solve('sized([a, b], _)', [], { graph }); // the write kept both; only the first is asked for again
+    write();
+    write(); // no call since the write before: nothing more is swept
+    bridge.solve('sized([a, b], _), sized([c], _)', [], { graph });
+    expect([computed('[a, b]'), computed('[c]')]).toEqual([1, 2]);
+  });
   it('drops, while a table is held, every set of the rule modules at a write: a table hides what it read from a set that found it filled', () => {
     const graph = conflictGraph();
     const bridge = new PrologBridge();
