@@ -33,8 +33,9 @@
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
-% g_memo_used(Slot): a view_memo/3 answer of Slot was computed or found since the last write (memo_sweep/0)
-:- dynamic g_memo_used/1.
+% g_memo_used(Slot, Generation): the last generation (memo_sweep/0) in which a view_memo/3 answer of Slot was
+% computed or found
+:- dynamic g_memo_used/2.
 % parley_unreported(Module): a rule module whose text names g_* facts, read past the notes of read_note/1
 % (engine/prolog/bridge.ts consult): none of its answers is kept across a write
 :- dynamic parley_unreported/1.
@@ -105,8 +106,14 @@ view_memo(Key, Value, Goal) :-
         ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
         nb_setval(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
-    ( g_memo_used(Slot) -> true ; assertz(g_memo_used(Slot)) ),
+    memo_used(Slot),
     Found = answer(Value).
+
+memo_used(Slot) :-
+    ( nb_current(parley_memo_generation, G) -> true ; G = 0 ),
+    (   g_memo_used(Slot, U) -> ( U == G -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, G)) )
+    ;   assertz(g_memo_used(Slot, G))
+    ).
 
 % ---- what an answer read ---------------------------------------------------
 % While view_memo/3 computes an answer, the global variable parley_reads holds the sorted list of
@@ -562,7 +569,7 @@ parley_clear_view :-
     retractall(g_edge(_, _, _, _, _, _)), retractall(g_valid(_, _, _)),
     retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)), retractall(g_source(_, _)),
     retractall(g_ref(_, _)),
-    forall(retract(g_memo(Slot)), nb_delete(Slot)), retractall(g_memo_used(_)),
+    forall(retract(g_memo(Slot)), nb_delete(Slot)), retractall(g_memo_used(_, _)),
     abolish_all_tables.
 
 % parley_add_facts(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the records
@@ -620,23 +627,28 @@ mention_words_([], []).
 mention_words_([Word, _|Rest], [Word|Words]) :- mention_words_(Rest, Words).
 
 % memo_sweep: drops the answers keyed by a list (a set predicate's answer over a set a rule built,
-% filter_ids/3 or group_by_edge/5 of the claims of a type...) that no call computed or found since
-% the write before, when some call did: a write keeps the answers it cannot change, but one over a
-% set the write changed is asked again with the new set, and the old one, kept too, would never be
-% asked again (at 100k facts, an ingest-like write left some 40 of them, 1.4 MB, on the global stack
-% every garbage collection walks). An answer kept through one write is thus kept through the next
-% only if a call asked for it in between; writes with no call in between sweep nothing.
+% filter_ids/3 or group_by_edge/5 of the claims of a type...) that no call computed or found in the
+% last two generations, a generation being the calls between two writes (writes with no call in
+% between make none). A write keeps the answers it cannot change, but one over a set the write
+% changed is asked again with the new set, and the old one, kept too, would never be asked again:
+% at 100k facts, each ingest-like write left some 40 of them, 1.4 MB, on the global stack every
+% garbage collection walks. Two generations, not one: after a write, the framework runs that read
+% nothing it changed are given again without a call (engine/frameworks/run.ts), and the answers
+% they read are still those of the graph.
 memo_sweep :-
-    (   g_memo_used(_)
-    ->  forall(( g_memo(Slot), \+ g_memo_used(Slot) ), forget_listed(Slot)),
-        retractall(g_memo_used(_))
+    ( nb_current(parley_memo_generation, G) -> true ; G = 0 ),
+    (   g_memo_used(_, G)
+    ->  Old is G - 1,
+        forall(( g_memo(Slot), \+ ( g_memo_used(Slot, U), U >= Old ) ), forget_listed(Slot)),
+        Next is G + 1, nb_setval(parley_memo_generation, Next)
     ;   true
     ).
 
 forget_listed(Slot) :-
     nb_getval(Slot, Entries),
     exclude(keyed_by_list, Entries, Kept),
-    kept_entries(Slot, Entries, Kept).
+    kept_entries(Slot, Entries, Kept),
+    ( g_memo(Slot) -> true ; retractall(g_memo_used(Slot, _)) ).
 
 keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 
