@@ -338,7 +338,7 @@ nodes_mentioning(Label, Keywords, Hits) :-
 % ---- lists, groups and sentences the frameworks share ---------------------------
 
 % take(+N, +List, -Prefix): the first N elements of List, all of them when it is shorter. The
-% frameworks take 5 or 10 ids of some 10k lists per assess at 100k facts: those two are read
+% frameworks take 5 or 10 ids of thousands of lists per assess at 100k facts: those two are read
 % in the clause head, one inference where a step per element takes N + 1.
 take(5, [A, B, C, D, E | _], Prefix) :- !, Prefix = [A, B, C, D, E].
 take(10, [A, B, C, D, E, F, G, H, I, J | _], Prefix) :- !, Prefix = [A, B, C, D, E, F, G, H, I, J].

@@ -109,6 +109,7 @@ view_memo(Key, Value, Goal) :-
     memo_used(Slot),
     Found = answer(Value).
 
+% memo_used(+Slot): Slot's answers were asked for in this generation (memo_sweep/0 keeps them)
 memo_used(Slot) :-
     ( nb_current(parley_memo_generation, G) -> true ; G = 0 ),
     (   g_memo_used(Slot, U) -> ( U == G -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, G)) )
@@ -298,8 +299,8 @@ prop_in([Id|Ids], Key, Value, Kept) :-
     prop_in(Ids, Key, Value, Rest).
 
 % kind_in(+Ids, +Label, -Kept): the kind condition as keeps/2 tests it, in one loop (half the
-% inferences of include/3 calling keeps/2 per id: the frameworks split some 100k ids of mixed
-% claims and events by kind at 100k facts)
+% inferences of include/3 calling keeps/2 per id: the frameworks split some 45k ids of mixed
+% claims and events by kind per assess at 100k facts)
 kind_in([], _, []).
 kind_in([Id|Ids], Label, Kept) :-
     ( atom(Id), g_node(Id, L), L == Label -> Kept = [Id|Rest] ; Kept = Rest ),
@@ -631,8 +632,8 @@ mention_words_([Word, _|Rest], [Word|Words]) :- mention_words_(Rest, Words).
 % last two generations, a generation being the calls between two writes (writes with no call in
 % between make none). A write keeps the answers it cannot change, but one over a set the write
 % changed is asked again with the new set, and the old one, kept too, would never be asked again:
-% at 100k facts, each ingest-like write left some 40 of them, 1.4 MB, on the global stack every
-% garbage collection walks. Two generations, not one: after a write, the framework runs that read
+% at 100k facts, each ingest-like write left some 40 to 70 of them, 1.4 to 3 MB, on the global
+% stack every garbage collection walks, without bound. Two generations, not one: after a write, the framework runs that read
 % nothing it changed are given again without a call (engine/frameworks/run.ts), and the answers
 % they read are still those of the graph.
 memo_sweep :-
