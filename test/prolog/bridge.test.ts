@@ -16,6 +16,12 @@ loop(X) :- loop(X).
 spin(N) :- N >= 0, M is N + 1, spin(M).
 `;
 
+/** Rules that count how often each set is computed: count_up(Name) in a set's computation, computed_now(Name, N) to read it. */
+const COUNTED = `
+:- dynamic computed/2.
+count_up(Name) :- ( retract(computed(Name, N0)) -> true ; N0 = 0 ), N is N0 + 1, assertz(computed(Name, N)).
+computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`;
+
 const view = { graph: conflictGraph() };
 /** The claims mentioning the words of `first` (in order), and of `second` (in reverse order), as A and B. */
 const mentionGoal = (first: string, second: string) => `nodes_where('Claim', _, _, Cs), reverse(Cs, Rs), filter_ids(Cs, mentions([${first}]), A), filter_ids(Rs, mentions([${second}]), B)`;
@@ -231,9 +237,7 @@ describe('Prolog bridge', () => {
   it('keeps a set after a write that cannot change what it read, nested sets included, and computes it again after one that can', () => {
     const graph = conflictGraph();
     const bridge = new PrologBridge();
-    bridge.consult(`
-:- dynamic computed/2.
-count_up(Name) :- ( retract(computed(Name, N0)) -> true ; N0 = 0 ), N is N0 + 1, assertz(computed(Name, N)).
+    bridge.consult(`${COUNTED}
 claims(Cs) :- view_set(claims, claims_, Cs).
 claims_(Cs) :- count_up(claims), findall(C, node(C, 'Claim'), Cs0), sort(Cs0, Cs).
 asserted(Ps) :- view_set(asserted, asserted_, Ps).
@@ -241,8 +245,7 @@ asserted_(Ps) :- count_up(asserted), nodes_where('Actor', _, _, As), findall(A-C
 dated(D) :- view_set(dated, dated_, D).
 dated_(D) :- count_up(dated), ( reference_date(D) -> true ; D = none ).
 outer(N) :- view_set(outer, outer_, N).
-outer_(N) :- count_up(outer), claims(Cs), length(Cs, N).
-computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
+outer_(N) :- count_up(outer), claims(Cs), length(Cs, N).`);
     // the claims first, so that the outer set finds them kept: their reads must count for it too
     const goal = 'claims(Cs), asserted(Ps), dated(D), outer(N)';
     const template = ['Cs', 'Ps', 'D', 'N'];
@@ -270,6 +273,26 @@ computed_now(Name, N) :- ( computed(Name, N) -> true ; N = 0 ).`);
     expect(afterWrite([undated('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' })], [])).toEqual(['claims', 'outer']);
     // a later event: a new reference date, and the set that read it only
     expect(afterWrite([undated('w-event', ['Event'], { event_type: 'AGREE', label: 'talks', date: '2030-01-01' })], [])).toEqual(['dated']);
+  });
+  it('drops at a write the sets over a list that no call asked for in the last two generations of calls between writes, and counts no generation for writes with no call between them', () => {
+    const graph = conflictGraph();
+    const bridge = new PrologBridge();
+    bridge.consult(`${COUNTED}
+sized(L, N) :- view_set(sized(L), sized_(L), N).
+sized_(L, N) :- count_up(L), length(L, N).`);
+    const computed = (list: string) => Number(bridge.solve(`computed_now(${list}, N)`, ['N'], { graph })[0][0]);
+    let n = 0;
+    /** A write that changes nothing the sets read (an undated Issue node). */
+    const write = () => putLogged(graph, [{ ...addedRecord(`w-issue-${n++}`, ['Issue'], { label: 'water' }), provenance: [] }], []);
+    bridge.solve('sized([a, b], _), sized([c], _), sized([d], _)', [], { graph });
+    write(); // the write keeps all three
+    bridge.solve('sized([a, b], _)', [], { graph });
+    write();
+    bridge.solve('sized([a, b], _), sized([d], _)', [], { graph });
+    write(); // [c]: no call for two generations
+    write(); // no call since the write before: no generation, nothing more swept
+    bridge.solve('sized([a, b], _), sized([c], _), sized([d], _)', [], { graph });
+    expect([computed('[a, b]'), computed('[c]'), computed('[d]')]).toEqual([1, 2, 1]);
   });
   it('drops, while a table is held, every set of the rule modules at a write: a table hides what it read from a set that found it filled', () => {
     const graph = conflictGraph();

@@ -145,7 +145,12 @@ hostile_actor_pair(X, Y) :-
 hostile_partners(Partners) :- view_set(hostile_partners, hostile_partners_, Partners).
 hostile_partners_(Partners) :-
     hostile_actor_pairs(Pairs),
-    findall(K-V, ( member(X-Y, Pairs), ( K-V = X-Y ; K-V = Y-X ) ), L), keysort(L, S), group_pairs_by_key(S, Partners).
+    both_ways(Pairs, L), keysort(L, S), group_pairs_by_key(S, Partners).
+
+% both_ways(+Pairs, -Both): X-Y and Y-X for each X-Y of Pairs, in its order (one step a pair, where a
+% findall with a disjunction takes five)
+both_ways([], []).
+both_ways([X-Y | Pairs], [X-Y, Y-X | Both]) :- both_ways(Pairs, Both).
 
 % opponents(+Actor, -Opponents): Actor's opponents as hostile_partners/1 has them (sorted; [] when it
 % has none), looked up in an index of them built once per graph view (view_set/3, read without a
@@ -332,7 +337,11 @@ nodes_mentioning(Label, Keywords, Hits) :-
 
 % ---- lists, groups and sentences the frameworks share ---------------------------
 
-% take(+N, +List, -Prefix): the first N elements of List, all of them when it is shorter.
+% take(+N, +List, -Prefix): the first N elements of List, all of them when it is shorter. The
+% frameworks take 5 or 10 ids of thousands of lists per assess at 100k facts: those two are read
+% in the clause head, one inference where a step per element takes N + 1.
+take(5, [A, B, C, D, E | _], Prefix) :- !, Prefix = [A, B, C, D, E].
+take(10, [A, B, C, D, E, F, G, H, I, J | _], Prefix) :- !, Prefix = [A, B, C, D, E, F, G, H, I, J].
 take(0, _, []) :- !.
 take(_, [], []) :- !.
 take(N, [X | Xs], [X | Ys]) :- M is N - 1, take(M, Xs, Ys).
@@ -439,18 +448,18 @@ findings_omitted(M:Cap, N) :- ( current_predicate(M:rank/3) -> ranked_kept(M, Ca
 ranked_kept(M, Cap, Kept, Omitted) :- view_set(ranked_kept(M, Cap), ranked_kept_(M, Cap), Kept-Omitted).
 ranked_kept_(M, Cap, Kept-Omitted) :-
     findall(Key-Subject-Score, ( M:rank(Key, Subject, Score), number(Score) ), Found),
-    sort(Found, Sorted), best_scores(Sorted, Best),
-    findall(Neg-Subject-Key, ( member(Key-Subject-Score, Best), Neg is -Score ), Keyed),
+    sort(Found, Sorted), best_scores(Sorted, Keyed),
     msort(Keyed, Ordered),
     length(Ordered, Total),
     Take is min(Cap, Total), length(First, Take), append(First, _, Ordered),
     findall(Key-Subject, member(_-Subject-Key, First), Pairs), sort(Pairs, Kept),
     Omitted is Total - Take.
 
-% best_scores(+Sorted, -Best): each Key-Subject once, with its highest Score
+% best_scores(+Sorted, -Keyed): each Key-Subject once, with its highest Score, as Neg-Subject-Key
+% (Neg the score negated, for msort/2 to put the highest first), in one walk of the list
 best_scores([], []).
-best_scores([K-S-_, K2-S2-Sc2 | Rest], Best) :- K == K2, S == S2, !, best_scores([K2-S2-Sc2 | Rest], Best).
-best_scores([T | Rest], [T | Best]) :- best_scores(Rest, Best).
+best_scores([K-S-_, K2-S2-Sc2 | Rest], Keyed) :- K == K2, S == S2, !, best_scores([K2-S2-Sc2 | Rest], Keyed).
+best_scores([K-S-Score | Rest], [Neg-S-K | Keyed]) :- Neg is -Score, best_scores(Rest, Keyed).
 
 % ---- warming a view ---------------------------------------------------------
 
@@ -478,10 +487,13 @@ warm_view_sets :-
 % evidence in the recent window:
 %   Score = Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare)
 reading_strength(Weight, Ids, Score) :-
-    sort(Ids, Sorted), filter_ids(Sorted, kind('Claim'), Cs), filter_ids(Sorted, kind('Event'), Es),
-    count_ids(Cs, NC), count_ids(Es, NE), N is NC + NE,
+    sort(Ids, Sorted), recent_window(Window),
+    (   shared_set(Sorted)
+    ->  view_memo(moves_tally(Sorted, Window), Tally, moves_tally(Sorted, Window, Tally)), t(NC, NE, NR) = Tally
+    ;   moves_tally(Sorted, Window, t(NC, NE, NR))
+    ),
+    N is NC + NE,
     kind_count('Claim', TC), kind_count('Event', TE), Total is TC + TE,
-    share(N, Total, Share),
-    append(Cs, Es, Moves), recent_ids(Moves, Recent), count_ids(Recent, NR), share(NR, N, RecentShare),
+    share(N, Total, Share), share(NR, N, RecentShare),
     Score0 is Weight * (0.5 + 0.3 * sqrt(Share) + 0.2 * RecentShare),
     Score is min(1.0, max(0.0, Score0)).
