@@ -206,9 +206,13 @@ export function mention(
   confidence: number,
   extra: Partial<ActorMention> = {},
 ): ActorMention {
-  const start = context.tokens[firstToken].start;
-  const end = context.tokens[endToken - 1].end;
-  return { start, end, text: context.text.slice(start, end), actor_type, confidence, source, ...extra };
+  const { text, tokens } = context;
+  // "Statement of the Ministry of Defence\n\nOn 30 March ...": a name ends with its line.
+  let last = firstToken;
+  while (last + 1 < endToken && !text.slice(tokens[last].end, tokens[last + 1].start).includes('\n')) last++;
+  const start = tokens[firstToken].start;
+  const end = tokens[last].end;
+  return { start, end, text: text.slice(start, end), actor_type, confidence, source, ...extra };
 }
 
 function fromKnown(known: KnownActor): Partial<ActorMention> {

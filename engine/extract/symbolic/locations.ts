@@ -1,7 +1,9 @@
 import type { LocationMention } from '../types.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
-import { demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { capitalCities, demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
+import { ACTING_VERB } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
 import type { Token } from './text.ts';
 
@@ -49,7 +51,7 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     if (isInsideLongerName(tokens, i)) continue;
     // A one-word city at the start of a sentence is often an ordinary word ("Police said").
     const singleWord = city.endToken - city.firstToken === 1;
-    if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1)) continue;
+    if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1) && !isCapitalActing(tokens, i)) continue;
     found.push(toCandidate(text, tokens, city.firstToken, city.endToken, city.value, 'gazetteer'));
   }
   return found;
@@ -161,6 +163,12 @@ function fuzzyPlaceAt(tokens: Token[], first: number): { endToken: number; place
 
 function isKnownPlace(tokens: Token[], index: number): boolean {
   return knownPlaces().matchesAt(tokens, index).length > 0 || knownCities().matchesAt(tokens, index).length > 0;
+}
+
+/** "Islamabad accuses Kabul ...", "Algiers rejected ...": a capital opening a sentence as its government's voice (./entities.ts reads it so). */
+function isCapitalActing(tokens: Token[], index: number): boolean {
+  const name = tokens[index].text;
+  return (capitalCities().has(name.toLowerCase()) || Object.hasOwn(CAPITAL_ALIASES, name)) && ACTING_VERB.test(tokens[index + 1]?.lower ?? '');
 }
 
 function isFollowedByPlaceContext(tokens: Token[], index: number): boolean {

@@ -9,7 +9,8 @@ import type { Token } from './text.ts';
  * description in apposition after the name ("Tobin Hale, a commander of the militia,
  * said"; "Mazloum Abdi, commander of the SDF, denied"), a relative clause only a person
  * takes ("Lise Kerra, who wrote the report, said"), or an office in apposition before it
- * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"), or a role noun
+ * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"; "The UN Humanitarian
+ * Coordinator, X, said"), or a role noun
  * right before it ("opposition candidate Venâncio Mondlane"). Names of two to four capitalised
  * words only, none of them an organisation word, and never a name the gazetteer knows as
  * a place or an actor: those keep their own reading.
@@ -82,9 +83,16 @@ function officeBefore(tokens: Token[], first: number, sentenceStarts: Set<number
     if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return undefined;
     const opensPhrase = sentenceStarts.has(k) || tokens[k - 1]?.text === ',' || tokens[k - 1]?.lower === 'and';
     if (!opensPhrase || (!sentenceStarts.has(k) && !APPOSITION_OPENERS.has(tokens[k].lower))) continue;
-    return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k) ? { start: tokens[k + 1].start, end: tokens[first - 2].end } : undefined;
+    const office = APPOSITION_OPENERS.has(tokens[k].lower) && (roleBeforeHeadEnds(tokens, k) || isCapitalisedOffice(tokens, k + 1, first - 1));
+    return office ? { start: tokens[k + 1].start, end: tokens[first - 2].end } : undefined;
   }
   return undefined;
+}
+
+/** "The United Nations Humanitarian Coordinator, X,": an office written in capitals, its last word a role noun. */
+function isCapitalisedOffice(tokens: Token[], start: number, end: number): boolean {
+  if (end - start < 1 || !PERSON_ROLES.has(tokens[end - 1].lower)) return false;
+  return tokens.slice(start, end).every((token) => token.capitalised && token.word);
 }
 
 /** "opposition candidate X", "peace commissioner X": a lower-case role noun right before the name. */

@@ -9,6 +9,9 @@ import { tokenIndexAt, type Token } from './text.ts';
  * for the rest, where the text makes the country act.
  */
 
+/** Verbs after a capital or a country that make it speak or act for its government ("Kigali denied", "Washington welcomed"). */
+export const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|welcomed|welcomes|retaliated|launched|struck|recalled|expelled|imposed|also|responded|replied|confirmed|sees|views|considers)$/;
+
 /** Tokens that join the members of a list of places. */
 const LIST_JOINERS = new Set([',', 'and', 'or', '&', ';']);
 
