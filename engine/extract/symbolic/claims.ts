@@ -252,12 +252,14 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   return (alliance && before.find((actor) => actor.start === alliance.from.start)) || subject;
 }
 
-/** The subject of a unit's first finite verb ("The Foreign Secretary met ...", "The Ministry thanks ..."). */
+/**
+ * The subject of a unit's first finite verb ("The Foreign Secretary met ..."), else of its first present-tense statement verb
+ * ("The Ministry thanks ..."): "The Ministry recalls that the Government accepted the ceasefire and remains open" goes on with the Government.
+ */
 function actingSubject(text: string, tokens: Token[], unit: Unit, unitActors: ActorMention[], relations: RelationMention[]): ActorMention | undefined {
-  for (let i = unit.firstToken + 1; i < unit.endToken; i++) {
-    if (isClauseVerb(tokens[i])) return subjectBefore(text, unitActors, relations, tokens[i].start, unit.start);
-  }
-  return undefined;
+  const words = tokens.slice(unit.firstToken + 1, unit.endToken);
+  const verb = words.find(isFiniteVerb) ?? words.find(isClauseVerb);
+  return verb && subjectBefore(text, unitActors, relations, verb.start, unit.start);
 }
 
 function actorAfter(clauseActors: ActorMention[], offset: number): ActorMention | undefined {
