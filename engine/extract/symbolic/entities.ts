@@ -34,7 +34,8 @@ const PLACE_PRIORITY = { curated: 4.5, city: 2.5, described: 2.6 };
 const LOCATIVE_WORDS = new Set([
   'in', 'at', 'near', 'inside', 'within', 'across', 'throughout', 'into', 'from', 'toward', 'towards', 'around',
   'outside', 'over', 'through', 'of', 'on', 'entered', 'visited', 'left', 'fled', 'north', 'south', 'east', 'west',
-  'northern', 'southern', 'eastern', 'western', 'central', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
+  'northern', 'southern', 'eastern', 'western', 'central', 'northwestern', 'northeastern', 'southwestern', 'southeastern',
+  'north-western', 'north-eastern', 'south-western', 'south-eastern', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
 ]);
 /** "to <country>" is a place after a motion verb ("travelled to Ukraine"), a recipient otherwise ("weapons to Ukraine"). */
 const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;

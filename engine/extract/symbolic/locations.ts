@@ -5,7 +5,7 @@ import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
 import { ACTING_VERB } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
-import type { Token } from './text.ts';
+import { tokenIndexAt, type Token } from './text.ts';
 
 /**
  * Place candidates: countries (i18n-iso-countries and aliases), hand-listed
@@ -70,7 +70,9 @@ const PLACE_NOUNS: [string, LocationMention['location_type']][] = [
   ['forward operating base', 'site'], ['checkpoint', 'site'], ['refinery', 'site'], ['oil field', 'site'], ['oilfield', 'site'],
   ['gas field', 'site'], ['barracks', 'site'], ['plains', 'region'], ['plain', 'region'], ['subdistrict', 'region'],
   ['sub-district', 'region'], ['desert', 'other'], ['hills', 'region'], ['mountain', 'other'], ['island', 'other'],
-  ['islands', 'other'], ['strait', 'other'], ['gulf', 'other'], ['peninsula', 'other'],
+  ['islands', 'other'], ['strait', 'other'], ['gulf', 'other'], ['peninsula', 'other'], ['township', 'region'],
+  ['highlands', 'region'], ['forest', 'other'], ['zone', 'region'], ['zones', 'region'], ['provinces', 'region'],
+  ['districts', 'region'],
 ];
 /** Words that begin a place's name ("Port Esker", "Tal Afar", "Deir ez-Zor", "Cape Oru"), with the place type. */
 const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
@@ -94,13 +96,15 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     placeNounIndex = new PhraseIndex();
     for (const [noun, type] of PLACE_NOUNS) placeNounIndex.add(noun, type);
   }
-  const found: PlaceCandidate[] = [];
   const make = (first: number, end: number, type: LocationMention['location_type'], confidence = 0.55): PlaceCandidate => {
     const start = tokens[first].start;
     const stop = tokens[end - 1].end;
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
+  const found: PlaceCandidate[] = datelinePlaces(text, tokens).map(([first, end]) => make(first, end, 'city', 0.6));
+  const inDateline = (i: number) => found.some((place) => place.firstToken <= i && i < place.endToken);
   for (let i = 0; i < tokens.length; i++) {
+    if (inDateline(i)) continue;
     const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : tokens[i].text === 'rural' ? countrysideOf(tokens, i + 1) : 0;
     if (compass > 0) {
       found.push(make(i, compass, 'region', 0.7));
@@ -111,7 +115,7 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     // "Near Kalo Bridge, ...", "The Tessin district ...": a capital that only the sentence start gave is no part of the name.
     if (sentenceStarts.has(i) && NAME_BREAKERS.has(tokens[i].text)) continue;
     let end = i;
-    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
+    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text)) && !lineBreakBefore(text, tokens, end, i)) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
     const [namedNoun] = end - i >= 2 ? placeNounIndex.matchesAt(tokens, end - 1).filter((m) => m.endToken === end) : [];
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
@@ -132,6 +136,26 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     i = end - 1;
   }
   return found;
+}
+
+/** A dateline's place: in capitals at the start of a line, before a comma and a date or before a dash ("HALVIK, 2 March —", "BAGHDAD — "). */
+const DATELINE_PLACE = /^(\p{Lu}[\p{Lu}'’.-]*(?: \p{Lu}[\p{Lu}'’.-]*){0,2})(?:,\s*(?:\d{1,2}\s+\p{Lu}\p{Ll}+|\p{Lu}\p{Ll}+\.?\s+\d{1,2}\b)|\s+[—–]\s)/gmu;
+
+/** A line ends between token `index` and the one before it, inside a name that began at `first` ("Washington, DC\n\nThe United States"). */
+function lineBreakBefore(text: string, tokens: Token[], index: number, first: number): boolean {
+  return index > first && text.slice(tokens[index - 1].end, tokens[index].start).includes('\n');
+}
+
+/** The token ranges of the places datelines name, whether or not a gazetteer knows them. */
+function datelinePlaces(text: string, tokens: Token[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const match of text.matchAll(DATELINE_PLACE)) {
+    if (match[1].replace(/[^\p{L}]/gu, '').length < 3) continue;
+    const first = tokenIndexAt(tokens, match.index);
+    const end = tokenIndexAt(tokens, match.index + match[1].length);
+    if (tokens[first]?.start === match.index && end > first) ranges.push([first, end]);
+  }
+  return ranges;
 }
 
 /** Words before a capitalised word that leave it free to be a place of its own. */

@@ -48,7 +48,8 @@ export function locatesPlaceBefore(tokens: Token[], location: LocationMention, p
 /**
  * A heading or dateline: the place opens its line and the line holds nothing else but dates,
  * numbers and punctuation, or the place is written in capitals at the start of a line and a
- * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA").
+ * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA"), or it opens a line before a colon ("Syria:
+ * Recent Developments").
  */
 export function isHeadingOrDateline(text: string, location: LocationMention): boolean {
   const lineStart = text.lastIndexOf('\n', location.start - 1) + 1;
@@ -56,6 +57,8 @@ export function isHeadingOrDateline(text: string, location: LocationMention): bo
   const lineEnd = text.indexOf('\n', location.end);
   const rest = text.slice(location.end, lineEnd === -1 ? text.length : lineEnd);
   if (lineEnd !== -1 && /^[\s\p{P}\p{N}]*$/u.test(rest)) return true;
+  // "Syria: Recent Developments in ...", "ETHIOPIA: Amhara Region – Flash Update": a heading's place before its colon.
+  if (/^:\s/u.test(rest)) return true;
   return !/\p{Ll}/u.test(location.text) && /^\s*[,—–-]/u.test(rest);
 }
 
