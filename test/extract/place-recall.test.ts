@@ -141,6 +141,23 @@ describe('places in headings and datelines, and more words that name a place', (
     expect(texts(places)).toEqual(expect.arrayContaining(['Kanbalu township', 'Marov highlands', 'Sambisa Forest', 'Diyala provinces', 'Syria']));
   });
 
+  it('names listed after a place read from its context, and a country across a border', async () => {
+    const { places, actors } = await extract(
+      'Air strikes targeted the governorates of Saada, Al-Bayda and Marib, and left dozens dead. ' +
+        'Fighters attacked Peshmerga lines near Makhmour, Gwer and Bashiqa at dawn. Fighting went on near Tinzaouaten, close to the border with Algeria.',
+    );
+    expect(texts(places)).toEqual(expect.arrayContaining(['Saada', 'Al-Bayda', 'Marib', 'Makhmour', 'Gwer', 'Bashiqa', 'Algeria']));
+    expect(actors).not.toContain('Algeria');
+  });
+
+  it('but persons after a place, a list that does not close with "and", and a country one deals with stay as they were', async () => {
+    const { places, actors } = await extract('Troops were near Kessa, Tomas Hale and Ana Velt said. Patrols left Kessa, Gwer, and then returned. Mali agreed with Algeria on a new patrol.');
+    expect(texts(places)).not.toEqual(expect.arrayContaining(['Tomas Hale']));
+    expect(texts(places)).not.toContain('Ana Velt');
+    expect(texts(places)).not.toContain('Gwer');
+    expect(actors).toContain('Algeria');
+  });
+
   it('while a plural of states in a name stays the organisation\'s', async () => {
     const { places } = await extract('The Alliance of Sahel States said its forces would stay.');
     expect(texts(places)).not.toContain('Sahel States');

@@ -186,7 +186,9 @@ function actingStates(text: string, tokens: Token[], locations: LocationMention[
       continue;
     }
     const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
-    const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
+    // "close to the border with Algeria": the country across a border is a place.
+    const acrossBorder = before?.lower === 'with' && /^(?:border|frontier|boundary)$/.test(tokens[index - 2]?.lower ?? '');
+    const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || acrossBorder || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
     const capitalOf = capitals.get(location.text.toLowerCase()) ?? CAPITAL_ALIASES[location.text];
     const acting =
       !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&

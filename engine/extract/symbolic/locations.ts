@@ -3,7 +3,7 @@ import { fuzzyPhrases } from './fuzzy.ts';
 import { capitalCities, demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
-import { ACTING_VERB } from './place-roles.ts';
+import { ACTING_VERB, AFTER_LIST } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
 import { tokenIndexAt, type Token } from './text.ts';
 
@@ -82,10 +82,11 @@ const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
 };
 /** Compass words that make a country or region into a part of it ("northwest Syria", "southern Lebanon"). */
 const COMPASS = /^(?:north|south|east|west|northern|southern|eastern|western|central|north-?east|north-?west|south-?east|south-?west|north-?eastern|north-?western|south-?eastern|south-?western)$/;
-/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo". */
+/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo", "the departments of Meta". */
 const SETTLEMENT_WORDS = new Set([
   'town', 'village', 'city', 'villages', 'towns', 'port', 'district', 'liberation', 'outskirts', 'countryside', 'suburbs',
-  'environs', 'vicinity', 'province', 'governorate',
+  'environs', 'vicinity', 'province', 'governorate', 'provinces', 'governorates', 'districts', 'departments', 'department',
+  'municipality', 'commune',
 ]);
 
 let placeNounIndex: PhraseIndex<LocationMention['location_type']> | undefined;
@@ -133,9 +134,43 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...");
     // "a school in Kuriga in Kaduna State": by a known place it lies in.
     else if ((locatedByCountry(tokens, end) || locatedIn(tokens, i, end)) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
-    i = end - 1;
+    else {
+      i = end - 1;
+      continue;
+    }
+    const listed = listedAfter(tokens, found[found.length - 1].endToken).filter(([first]) => !isKnownPlace(tokens, first));
+    found.push(...listed.map(([first, stop]) => make(first, stop, 'city', 0.45)));
+    i = Math.max(end, found[found.length - 1].endToken) - 1;
   }
   return found;
+}
+
+/** Lower-case words inside a place's name ("Mocímboa da Praia", "Maguindanao del Norte"). */
+const PLACE_NAME_PARTICLES = new Set(['da', 'de', 'do', 'dos', 'del', 'di', 'du', 'la', 'al', 'el']);
+
+/**
+ * "the departments of Guaviare, Meta and Caquetá", "near Makhmour, Gwer and Bashiqa": the names listed after a place read
+ * from its context are places too, where the list closes with "and" or "or" and what follows its last member ends the
+ * phrase ("near Kessa, Tomas Hale and Ana Velt said" is no list of places). Token ranges of the members.
+ */
+function listedAfter(tokens: Token[], end: number): [number, number][] {
+  const members: [number, number][] = [];
+  let k = end;
+  let closed = false;
+  while (!closed) {
+    const joiner = tokens[k]?.text === ',' ? (/^(?:and|or)$/.test(tokens[k + 1]?.lower ?? '') ? 2 : 1) : /^(?:and|or)$/.test(tokens[k]?.lower ?? '') ? 1 : 0;
+    if (joiner === 0) break;
+    closed = /^(?:and|or)$/.test(tokens[k + joiner - 1].lower);
+    const first = k + joiner;
+    let stop = first;
+    while (stop < tokens.length && stop - first < 4 && ((tokens[stop].capitalised && tokens[stop].word) || (stop > first && PLACE_NAME_PARTICLES.has(tokens[stop].text) && tokens[stop + 1]?.capitalised))) stop++;
+    if (stop === first) return [];
+    members.push([first, stop]);
+    k = stop;
+  }
+  const next = tokens[k];
+  const endsPhrase = next === undefined || !next.word || AFTER_LIST.has(next.lower) || placeNounIndex!.matchesAt(tokens, k).length > 0;
+  return closed && endsPhrase ? members : [];
 }
 
 /** A dateline's place: in capitals at the start of a line, before a comma and a date or before a dash ("HALVIK, 2 March —", "BAGHDAD — "). */

@@ -16,7 +16,7 @@ export const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vo
 const LIST_JOINERS = new Set([',', 'and', 'or', '&', ';']);
 
 /** Lower-case words that may follow the last member of a list of places; any other after ", and X" makes X open a new clause. */
-const AFTER_LIST = new Set([
+export const AFTER_LIST = new Set([
   'in', 'into', 'on', 'at', 'from', 'to', 'as', 'with', 'where', 'which', 'during', 'after', 'before', 'since', 'until',
   'for', 'over', 'between', 'near', 'through', 'across', 'along', 'alike', 'respectively', 'the', 'of', 'and', 'or',
 ]);
