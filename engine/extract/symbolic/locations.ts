@@ -5,7 +5,7 @@ import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
 import { ACTING_VERB, AFTER_LIST } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
-import { tokenIndexAt, type Token } from './text.ts';
+import { breaksLine, tokenIndexAt, type Token } from './text.ts';
 
 /**
  * Place candidates: countries (i18n-iso-countries and aliases), hand-listed
@@ -116,7 +116,7 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     // "Near Kalo Bridge, ...", "The Tessin district ...": a capital that only the sentence start gave is no part of the name.
     if (sentenceStarts.has(i) && NAME_BREAKERS.has(tokens[i].text)) continue;
     let end = i;
-    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text)) && !lineBreakBefore(text, tokens, end, i)) end++;
+    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text)) && !(end > i && breaksLine(text, tokens, end))) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
     const [namedNoun] = end - i >= 2 ? placeNounIndex.matchesAt(tokens, end - 1).filter((m) => m.endToken === end) : [];
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
@@ -175,11 +175,6 @@ function listedAfter(tokens: Token[], end: number): [number, number][] {
 
 /** A dateline's place: in capitals at the start of a line, before a comma and a date or before a dash ("HALVIK, 2 March —", "BAGHDAD — "). */
 const DATELINE_PLACE = /^(\p{Lu}[\p{Lu}'’.-]*(?: \p{Lu}[\p{Lu}'’.-]*){0,2})(?:,\s*(?:\d{1,2}\s+\p{Lu}\p{Ll}+|\p{Lu}\p{Ll}+\.?\s+\d{1,2}\b)|\s+[—–]\s)/gmu;
-
-/** A line ends between token `index` and the one before it, inside a name that began at `first` ("Washington, DC\n\nThe United States"). */
-function lineBreakBefore(text: string, tokens: Token[], index: number, first: number): boolean {
-  return index > first && text.slice(tokens[index - 1].end, tokens[index].start).includes('\n');
-}
 
 /** The token ranges of the places datelines name, whether or not a gazetteer knows them. */
 function datelinePlaces(text: string, tokens: Token[]): [number, number][] {
