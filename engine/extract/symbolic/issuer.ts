@@ -1,5 +1,5 @@
 import type { ActorMention, TextSpan } from '../types.ts';
-import { isOrganisation, quotations } from './first-person.ts';
+import { quotations } from './first-person.ts';
 import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './text.ts';
 
 /**
@@ -15,12 +15,14 @@ import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './t
 
 /** A heading line is one of the document's first lines, short and ending with no full stop. */
 const HEADING_LINE = /^[^\n]{1,200}$/;
+/** At most this many lines make a heading (a title, an author's line, a date). */
+const HEADING_LINES = 4;
 /** Words that make a heading a statement's own, naming who issues it. */
 const STATEMENT_WORDS = /\b(?:statement|communiqu[eé]|press\s+release|briefing|information\s+of|update\s+of|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
 /** "We, the Oshen People's Front,": the issuer names itself in apposition to "we". */
 const SELF_INTRODUCTION = /\bwe\s*,\s*(?:the\s+)?$/i;
 
-/** The actor the document's heading names as a statement's author, else the one "we" is put in apposition to; undefined when neither. */
+/** The actor that introduces itself after "We," ("We, the X,"), else the one the document's heading names as a statement's author; undefined when neither. */
 export function statementIssuer(text: string, actors: readonly ActorMention[]): ActorMention | undefined {
   const named = actors.filter((actor) => !actor.reference && actor.actor_type !== 'community');
   const introduced = named.find((actor) => SELF_INTRODUCTION.test(text.slice(Math.max(0, actor.start - 12), actor.start)));
@@ -30,15 +32,16 @@ export function statementIssuer(text: string, actors: readonly ActorMention[]): 
   return named.find((actor) => spanContains(heading, actor));
 }
 
-/** The lines before the first paragraph, blank lines between them: each short, none ending a sentence. */
+/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
 function headingOf(text: string): TextSpan | undefined {
   let end = 0;
-  for (const line of text.split('\n')) {
+  let lines = 0;
+  for (const line of text.split('\n', 40)) {
     if (line.trim() === '') {
       end += line.length + 1;
       continue;
     }
-    if (!HEADING_LINE.test(line) || /[.!?;]["”]?\s*$/.test(line)) break;
+    if (++lines > HEADING_LINES || !HEADING_LINE.test(line) || /[.!?;]["”]?\s*$/.test(line)) break;
     end += line.length + 1;
   }
   return end > 0 ? { start: 0, end } : undefined;
@@ -52,7 +55,7 @@ function headingOf(text: string): TextSpan | undefined {
  */
 export function issuerReferences(text: string, tokens: readonly Token[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const issuer = statementIssuer(text, actors);
-  if (!issuer || !isOrganisation(issuer) && issuer.actor_type !== 'individual') return [];
+  if (!issuer) return [];
   const standsFor = { reference: 'pronoun' as const, antecedent: { start: issuer.start, end: issuer.end }, canonical: issuer.canonical ?? issuer.text, actor_type: issuer.actor_type, ...(issuer.aliases ? { aliases: issuer.aliases } : {}) };
   const issuerWords = new Set([issuer.canonical, issuer.text, ...(issuer.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/) : [])));
   for (const description of actors) {
