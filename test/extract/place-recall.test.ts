@@ -113,3 +113,53 @@ describe('continents and world regions', () => {
     expect(places.map((place) => [place.label, place.type])).toEqual([['Europe', 'other']]);
   });
 });
+
+describe('places in headings and datelines, and more words that name a place', () => {
+  it('a dateline\'s place in capitals is a place whether or not a gazetteer knows it', async () => {
+    const { places, actors } = await extract('HALVIK, 2 March — Delegations of the two sides met on Sunday.\n\nBAGHDAD — The Iraqi Ministry of Interior said two officers were wounded.');
+    expect(texts(places)).toEqual(expect.arrayContaining(['HALVIK', 'BAGHDAD']));
+    expect(actors).not.toContain('BAGHDAD');
+  });
+
+  it('but capitals inside a line, or before no date or dash, are no dateline', async () => {
+    const { places } = await extract('Delegations met as HALVIK, 2 March talks resumed.\n\nKESSA FRONT said on Sunday that it had withdrawn.');
+    expect(texts(places)).not.toContain('HALVIK');
+    expect(texts(places)).not.toContain('KESSA FRONT');
+  });
+
+  it('a country opening a heading before a colon is a place, not a party', async () => {
+    const { places, actors } = await extract('Cameroon: Civilians Caught Between Separatists and the Army\n\nSoldiers raided two villages in the north-west on Monday.');
+    expect(texts(places)).toContain('Cameroon');
+    expect(actors).not.toContain('Cameroon');
+  });
+
+  it('"X township", "X highlands", "the X Forest", "X and Y provinces", "Northwestern X"', async () => {
+    const { places } = await extract(
+      'In Kanbalu township, survivors described jets circling. The army withdrew from the Marov highlands and searched the Sambisa Forest. ' +
+        'Strikes hit hideouts between Salah al-Din and Diyala provinces. Aid reached towns in Northwestern Syria.',
+    );
+    expect(texts(places)).toEqual(expect.arrayContaining(['Kanbalu township', 'Marov highlands', 'Sambisa Forest', 'Diyala provinces', 'Syria']));
+  });
+
+  it('names listed after a place read from its context, and a country across a border', async () => {
+    const { places, actors } = await extract(
+      'Air strikes targeted the governorates of Saada, Al-Bayda and Marib, and left dozens dead. ' +
+        'Fighters attacked Peshmerga lines near Makhmour, Gwer and Bashiqa at dawn. Fighting went on near Tinzaouaten, close to the border with Algeria.',
+    );
+    expect(texts(places)).toEqual(expect.arrayContaining(['Saada', 'Al-Bayda', 'Marib', 'Makhmour', 'Gwer', 'Bashiqa', 'Algeria']));
+    expect(actors).not.toContain('Algeria');
+  });
+
+  it('but persons after a place, a list that does not close with "and", and a country one deals with stay as they were', async () => {
+    const { places, actors } = await extract('Troops were near Kessa, Tomas Hale and Ana Velt said. Patrols left Kessa, Gwer, and then returned. Mali agreed with Algeria on a new patrol.');
+    expect(texts(places)).not.toEqual(expect.arrayContaining(['Tomas Hale']));
+    expect(texts(places)).not.toContain('Ana Velt');
+    expect(texts(places)).not.toContain('Gwer');
+    expect(actors).toContain('Algeria');
+  });
+
+  it('while a plural of states in a name stays the organisation\'s', async () => {
+    const { places } = await extract('The Alliance of Sahel States said its forces would stay.');
+    expect(texts(places)).not.toContain('Sahel States');
+  });
+});

@@ -4,7 +4,7 @@ import type { ActorMention, FindingSource } from '../types.ts';
 import { countryForces, countryName, demonyms, fuzzyActors, knownActors, knownPlaces, type KnownActor } from './gazetteer/index.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
 import { PhraseIndex } from './phrases.ts';
-import type { Token } from './text.ts';
+import { breaksLine, type Token } from './text.ts';
 import { isNumberedUnit } from './units.ts';
 
 /**
@@ -206,9 +206,13 @@ export function mention(
   confidence: number,
   extra: Partial<ActorMention> = {},
 ): ActorMention {
-  const start = context.tokens[firstToken].start;
-  const end = context.tokens[endToken - 1].end;
-  return { start, end, text: context.text.slice(start, end), actor_type, confidence, source, ...extra };
+  const { text, tokens } = context;
+  // "Statement of the Ministry of Defence\n\nOn 30 March ...": a name ends with its line.
+  let last = firstToken;
+  while (last + 1 < endToken && !breaksLine(text, tokens, last + 1)) last++;
+  const start = tokens[firstToken].start;
+  const end = tokens[last].end;
+  return { start, end, text: text.slice(start, end), actor_type, confidence, source, ...extra };
 }
 
 function fromKnown(known: KnownActor): Partial<ActorMention> {
@@ -389,7 +393,8 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
     const headType = ORGANISATION_HEADS[tokens[head].lower];
     if (!headType || !tokens[head].capitalised) continue;
     let first = head;
-    while (first > 0 && isNamePart(tokens, first - 1)) first--;
+    // "Government of Rwanda\nMinistry of Foreign Affairs": the ministry's name starts on its own line.
+    while (first > 0 && isNamePart(tokens, first - 1) && !breaksLine(context.text, tokens, first)) first--;
     if (tokens[first]?.lower === "'s") first++;
     while (first < head && NOT_NAME_WORDS.has(tokens[first].text) && sentenceStarts.has(first)) first++;
     let end = head + 1;
@@ -403,9 +408,9 @@ export function organisationCandidates(context: Context, sentenceStarts: Set<num
       if (tokens[probe]?.lower === 'and' && (probe === head + 1 || tokens[probe + 1]?.lower === 'the')) break;
       // "UN Support Mission in Libya": only bodies based somewhere take "in".
       if (tokens[probe]?.lower === 'in' && !/^(?:mission|office|force|court|bank)$/.test(tokens[head].lower)) break;
-      if (connector === probe || !tokens[connector]?.capitalised || !tokens[connector].word) break;
+      if (connector === probe || !tokens[connector]?.capitalised || !tokens[connector].word || breaksLine(context.text, tokens, connector)) break;
       let capitals = connector;
-      while (tokens[capitals]?.capitalised && tokens[capitals].word) capitals++;
+      while (tokens[capitals]?.capitalised && tokens[capitals].word && !breaksLine(context.text, tokens, capitals)) capitals++;
       end = capitals;
       probe = capitals;
     }

@@ -64,6 +64,14 @@ function isFiniteVerb(token: Token | undefined): boolean {
   return token !== undefined && (/^\p{Ll}+ed$/u.test(token.text) || IRREGULAR_PAST.has(token.lower));
 }
 
+/** Present-tense verbs of a statement ("The Ministry thanks its partners and calls on ..."): after "and" they share the clause's subject. */
+const PRESENT_STATEMENT_VERB = /^(?:calls|urges|demands|reaffirms|reiterates|stresses|underlines|emphasi[sz]es|notes|recalls|welcomes|condemns|rejects|denies|accuses|expresses|commits|remains|thanks|appeals|insists|warns|affirms|requests|encourages|invites|stands|reserves|pledges|vows)$/;
+
+/** A past-tense verb, or a statement's present-tense one: after "and" it continues its clause's subject ("... and urged", "..., and calls on"). */
+function isClauseVerb(token: Token | undefined): boolean {
+  return isFiniteVerb(token) || (token !== undefined && PRESENT_STATEMENT_VERB.test(token.text));
+}
+
 export function claimUnits(tokens: Token[], clause: Sentence): Unit[] {
   const units: Unit[] = [];
   let first = clause.firstToken;
@@ -75,8 +83,8 @@ export function claimUnits(tokens: Token[], clause: Sentence): Unit[] {
   };
   for (let i = clause.firstToken + 1; i < clause.endToken - 1; i++) {
     const token = tokens[i];
-    if (token.lower === 'and' && (tokens[i - 1].text === ',' || isFiniteVerb(tokens[i + 1]))) {
-      close(tokens[i - 1].text === ',' ? i - 1 : i, i + 1, isFiniteVerb(tokens[i + 1]));
+    if (token.lower === 'and' && (tokens[i - 1].text === ',' || isClauseVerb(tokens[i + 1]))) {
+      close(tokens[i - 1].text === ',' ? i - 1 : i, i + 1, isClauseVerb(tokens[i + 1]));
     } else if (token.text === ',' && PARTICIPLE_OPENERS.has(tokens[i + 1].lower)) {
       close(i, i + 1, true);
     } else if (
@@ -102,10 +110,13 @@ export function findClaims(
 ): ClaimMention[] {
   const claims: ClaimMention[] = [];
   const longQuotations = quotationsAcrossSentences(text, sentences, actors, relations);
+  /** The speaker of the quotation the sentence before opened with, whom a quotation right after it with no attribution of its own continues. */
+  let quotedBefore: ActorMention | undefined;
   sentences.forEach((sentence, sentenceIndex) => {
     const sentenceActors = actors.filter((actor) => spanContains(sentence, actor));
     const attribution = trailingAttribution(text, sentence, sentenceActors);
-    const quote = quotedSpeech(text, sentence, sentenceActors);
+    const quote = quotedSpeech(text, sentence, sentenceActors, quotedBefore);
+    quotedBefore = quote?.speaker;
     let previousSpeaker: ActorMention | undefined;
     for (const clause of clauses(tokens, sentence)) {
       for (const unit of claimUnits(tokens, clause)) {
@@ -241,12 +252,14 @@ function subjectBefore(text: string, clauseActors: ActorMention[], relations: Re
   return (alliance && before.find((actor) => actor.start === alliance.from.start)) || subject;
 }
 
-/** The subject of a unit's first finite verb ("The Foreign Secretary met ..."). */
+/**
+ * The subject of a unit's first finite verb ("The Foreign Secretary met ..."), else of its first present-tense statement verb
+ * ("The Ministry thanks ..."): "The Ministry recalls that the Government accepted the ceasefire and remains open" goes on with the Government.
+ */
 function actingSubject(text: string, tokens: Token[], unit: Unit, unitActors: ActorMention[], relations: RelationMention[]): ActorMention | undefined {
-  for (let i = unit.firstToken + 1; i < unit.endToken; i++) {
-    if (isFiniteVerb(tokens[i])) return subjectBefore(text, unitActors, relations, tokens[i].start, unit.start);
-  }
-  return undefined;
+  const words = tokens.slice(unit.firstToken + 1, unit.endToken);
+  const verb = words.find(isFiniteVerb) ?? words.find(isClauseVerb);
+  return verb && subjectBefore(text, unitActors, relations, verb.start, unit.start);
 }
 
 function actorAfter(clauseActors: ActorMention[], offset: number): ActorMention | undefined {
@@ -278,9 +291,11 @@ const QUOTE_VERB_AFTER_SPEAKER = new RegExp(String.raw`^\s*,?\s*([^.;]{0,120}?)\
  * A sentence that opens with a quotation and names its speaker after it:
  * '“...,” said General X, the commander' or '“...,” the ministry said in a statement'.
  * The speaker is the actor after the verb in the first shape, the last actor before it
- * in the second; a speaker no actor names ("the secretary said") is none.
+ * in the second; a speaker no actor names ("the secretary said") is none. A quotation that
+ * is the whole sentence is `continued`'s, the speaker of the quotation the sentence before
+ * opened with, when there is one.
  */
-function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMention[]): { words: TextSpan; speaker: ActorMention | undefined } | undefined {
+function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMention[], continued?: ActorMention): { words: TextSpan; speaker: ActorMention | undefined } | undefined {
   const sentenceText = text.slice(sentence.start, sentence.end);
   const opened = /^\s*["“]/.exec(sentenceText);
   if (!opened) return undefined;
@@ -295,7 +310,8 @@ function quotedSpeech(text: string, sentence: Sentence, sentenceActors: ActorMen
   const inverted = QUOTE_VERB_FIRST.exec(tail);
   if (inverted) return { words, speaker: after[0] };
   const direct = QUOTE_VERB_AFTER_SPEAKER.exec(tail);
-  if (!direct) return undefined;
+  // '"...," said X, the ICRC's director. "We call on ..."': a quotation that ends its sentence unattributed goes on with the one before.
+  if (!direct) return continued && /^[\s.!?"”]*$/.test(tail) ? { words, speaker: continued } : undefined;
   const verbAt = tailStart + direct.index + direct[0].length;
   const before = after.filter((actor) => actor.end <= verbAt);
   return { words, speaker: before[before.length - 1] };

@@ -4,13 +4,14 @@ import {
   type ActorCandidate,
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
-import { coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, namesFrontier, qualifiesActor } from './place-roles.ts';
+import { ACTING_VERB, coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, namesFrontier, qualifiesActor } from './place-roles.ts';
 import { capitalCities, countryName } from './gazetteer/index.ts';
 import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { nationalityCandidates } from './nationalities.ts';
 import { contextPersonCandidates } from './persons.ts';
 import { isAcronym } from './phrases.ts';
+import { issuerReferences } from './issuer.ts';
 import { resolveReferences } from './references.ts';
 import { clauses, spanContains, spansOverlap, tokenIndexAt, type Sentence, type Token } from './text.ts';
 
@@ -33,7 +34,8 @@ const PLACE_PRIORITY = { curated: 4.5, city: 2.5, described: 2.6 };
 const LOCATIVE_WORDS = new Set([
   'in', 'at', 'near', 'inside', 'within', 'across', 'throughout', 'into', 'from', 'toward', 'towards', 'around',
   'outside', 'over', 'through', 'of', 'on', 'entered', 'visited', 'left', 'fled', 'north', 'south', 'east', 'west',
-  'northern', 'southern', 'eastern', 'western', 'central', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
+  'northern', 'southern', 'eastern', 'western', 'central', 'northwestern', 'northeastern', 'southwestern', 'southeastern',
+  'north-western', 'north-eastern', 'south-western', 'south-eastern', 'region', 'parts', 'borders', 'bordering', 'border', 'via',
 ]);
 /** "to <country>" is a place after a motion verb ("travelled to Ukraine"), a recipient otherwise ("weapons to Ukraine"). */
 const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|flew|moved?|deployed|sent|access|route|routes|road|way|trip|visit\w*|arrived?|back|came|come)$/;
@@ -41,8 +43,6 @@ const MOTION_VERBS = /^(?:travel\w*|went|go|goes|going|return\w*|fled|flee\w*|fl
 const POSSESSED_INSTITUTION = /^(?:president|prime|foreign|defence|defense|interior|army|military|armed|government|ministry|health|finance|justice|information|education|interim|caretaker|ruling|regional|federal|transitional|new|former|top|chief|envoy|ambassador|minister|parliament|security|sovereignty|presidential|national|leader|king|emir|opposition|junta|police|navy|air|intelligence|central|supreme)/;
 /** Verbs before a capital that make it a government addressed or accused ("accused Kigali of"). */
 const ADDRESSING_VERB = /^(?:accused|accuses|blamed|blames|urged|urges|warned|warns|told|condemned|criticised|criticized|pressed|sanctioned|and)$/;
-/** Verbs after a capital that make it speak or act for its government. */
-const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|retaliated|launched|struck|recalled|expelled|imposed|did|also|responded|replied|confirmed|sees|views|considers)$/;
 
 interface Choice {
   reserve: TextSpan;
@@ -91,6 +91,8 @@ export function findEntities(text: string, tokens: Token[], sentences: Sentence[
   actors.push(...roleReferences(context, sentences, actors, [...taken, ...actors]));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   actors.push(...resolveReferences(context, sentences, actors, locations, taken));
+  actors.sort((a, b) => a.start - b.start || a.end - b.end);
+  actors.push(...issuerReferences(text, tokens, actors, taken));
   actors.sort((a, b) => a.start - b.start || a.end - b.end);
   locations.sort((a, b) => a.start - b.start);
   return { actors, locations };

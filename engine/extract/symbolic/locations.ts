@@ -1,9 +1,11 @@
 import type { LocationMention } from '../types.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
-import { demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { capitalCities, demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
+import { CAPITAL_ALIASES } from './gazetteer/places.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
+import { ACTING_VERB, AFTER_LIST } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
-import type { Token } from './text.ts';
+import { breaksLine, tokenIndexAt, type Token } from './text.ts';
 
 /**
  * Place candidates: countries (i18n-iso-countries and aliases), hand-listed
@@ -49,7 +51,7 @@ export function findPlaceCandidates(text: string, tokens: Token[], sentenceStart
     if (isInsideLongerName(tokens, i)) continue;
     // A one-word city at the start of a sentence is often an ordinary word ("Police said").
     const singleWord = city.endToken - city.firstToken === 1;
-    if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1)) continue;
+    if (singleWord && sentenceStarts.has(i) && !isFollowedByPlaceContext(tokens, i + 1) && !isCapitalActing(tokens, i)) continue;
     found.push(toCandidate(text, tokens, city.firstToken, city.endToken, city.value, 'gazetteer'));
   }
   return found;
@@ -68,7 +70,9 @@ const PLACE_NOUNS: [string, LocationMention['location_type']][] = [
   ['forward operating base', 'site'], ['checkpoint', 'site'], ['refinery', 'site'], ['oil field', 'site'], ['oilfield', 'site'],
   ['gas field', 'site'], ['barracks', 'site'], ['plains', 'region'], ['plain', 'region'], ['subdistrict', 'region'],
   ['sub-district', 'region'], ['desert', 'other'], ['hills', 'region'], ['mountain', 'other'], ['island', 'other'],
-  ['islands', 'other'], ['strait', 'other'], ['gulf', 'other'], ['peninsula', 'other'],
+  ['islands', 'other'], ['strait', 'other'], ['gulf', 'other'], ['peninsula', 'other'], ['township', 'region'],
+  ['highlands', 'region'], ['forest', 'other'], ['zone', 'region'], ['zones', 'region'], ['provinces', 'region'],
+  ['districts', 'region'],
 ];
 /** Words that begin a place's name ("Port Esker", "Tal Afar", "Deir ez-Zor", "Cape Oru"), with the place type. */
 const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
@@ -78,10 +82,11 @@ const PLACE_PREFIXES: Record<string, LocationMention['location_type']> = {
 };
 /** Compass words that make a country or region into a part of it ("northwest Syria", "southern Lebanon"). */
 const COMPASS = /^(?:north|south|east|west|northern|southern|eastern|western|central|north-?east|north-?west|south-?east|south-?west|north-?eastern|north-?western|south-?eastern|south-?western)$/;
-/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo". */
+/** "the town of Shasha", "the village of Krasnohorivka", "the liberation of Kuriga", "the outskirts of Kalo", "the departments of Meta". */
 const SETTLEMENT_WORDS = new Set([
   'town', 'village', 'city', 'villages', 'towns', 'port', 'district', 'liberation', 'outskirts', 'countryside', 'suburbs',
-  'environs', 'vicinity', 'province', 'governorate',
+  'environs', 'vicinity', 'province', 'governorate', 'provinces', 'governorates', 'districts', 'departments', 'department',
+  'municipality', 'commune',
 ]);
 
 let placeNounIndex: PhraseIndex<LocationMention['location_type']> | undefined;
@@ -92,13 +97,15 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     placeNounIndex = new PhraseIndex();
     for (const [noun, type] of PLACE_NOUNS) placeNounIndex.add(noun, type);
   }
-  const found: PlaceCandidate[] = [];
   const make = (first: number, end: number, type: LocationMention['location_type'], confidence = 0.55): PlaceCandidate => {
     const start = tokens[first].start;
     const stop = tokens[end - 1].end;
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
+  const found: PlaceCandidate[] = datelinePlaces(text, tokens).map(([first, end]) => make(first, end, 'city', 0.6));
+  const inDateline = (i: number) => found.some((place) => place.firstToken <= i && i < place.endToken);
   for (let i = 0; i < tokens.length; i++) {
+    if (inDateline(i)) continue;
     const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : tokens[i].text === 'rural' ? countrysideOf(tokens, i + 1) : 0;
     if (compass > 0) {
       found.push(make(i, compass, 'region', 0.7));
@@ -109,7 +116,7 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     // "Near Kalo Bridge, ...", "The Tessin district ...": a capital that only the sentence start gave is no part of the name.
     if (sentenceStarts.has(i) && NAME_BREAKERS.has(tokens[i].text)) continue;
     let end = i;
-    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text))) end++;
+    while (end < tokens.length && end - i < 4 && tokens[end].word && (tokens[end].capitalised || /^\p{N}/u.test(tokens[end].text)) && !(end > i && breaksLine(text, tokens, end))) end++;
     const [noun] = placeNounIndex.matchesAt(tokens, end);
     const [namedNoun] = end - i >= 2 ? placeNounIndex.matchesAt(tokens, end - 1).filter((m) => m.endToken === end) : [];
     if (noun && !tokens[end].capitalised) found.push(make(i, noun.endToken, noun.value));
@@ -127,9 +134,58 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     // "Damboa, Nigeria": a name the gazetteers lack, located by the country after it (not "X, Nigeria's ...");
     // "a school in Kuriga in Kaduna State": by a known place it lies in.
     else if ((locatedByCountry(tokens, end) || locatedIn(tokens, i, end)) && !isKnownPlace(tokens, i)) found.push(make(i, end, 'city', 0.5));
-    i = end - 1;
+    else {
+      i = end - 1;
+      continue;
+    }
+    const listed = listedAfter(tokens, found[found.length - 1].endToken).filter(([first]) => !isKnownPlace(tokens, first));
+    found.push(...listed.map(([first, stop]) => make(first, stop, 'city', 0.45)));
+    i = Math.max(end, found[found.length - 1].endToken) - 1;
   }
   return found;
+}
+
+/** Lower-case words inside a place's name ("Mocímboa da Praia", "Maguindanao del Norte"). */
+const PLACE_NAME_PARTICLES = new Set(['da', 'de', 'do', 'dos', 'del', 'di', 'du', 'la', 'al', 'el']);
+
+/**
+ * "the departments of Guaviare, Meta and Caquetá", "near Makhmour, Gwer and Bashiqa": the names listed after a place read
+ * from its context are places too, where the list closes with "and" or "or" and what follows its last member ends the
+ * phrase ("near Kessa, Tomas Hale and Ana Velt said" is no list of places). Token ranges of the members.
+ */
+function listedAfter(tokens: Token[], end: number): [number, number][] {
+  const members: [number, number][] = [];
+  let k = end;
+  let closed = false;
+  while (!closed) {
+    const joiner = tokens[k]?.text === ',' ? (/^(?:and|or)$/.test(tokens[k + 1]?.lower ?? '') ? 2 : 1) : /^(?:and|or)$/.test(tokens[k]?.lower ?? '') ? 1 : 0;
+    if (joiner === 0) break;
+    closed = /^(?:and|or)$/.test(tokens[k + joiner - 1].lower);
+    const first = k + joiner;
+    let stop = first;
+    while (stop < tokens.length && stop - first < 4 && ((tokens[stop].capitalised && tokens[stop].word) || (stop > first && PLACE_NAME_PARTICLES.has(tokens[stop].text) && tokens[stop + 1]?.capitalised))) stop++;
+    if (stop === first) return [];
+    members.push([first, stop]);
+    k = stop;
+  }
+  const next = tokens[k];
+  const endsPhrase = next === undefined || !next.word || AFTER_LIST.has(next.lower) || placeNounIndex!.matchesAt(tokens, k).length > 0;
+  return closed && endsPhrase ? members : [];
+}
+
+/** A dateline's place: in capitals at the start of a line, before a comma and a date or before a dash ("HALVIK, 2 March —", "BAGHDAD — "). */
+const DATELINE_PLACE = /^(\p{Lu}[\p{Lu}'’.-]*(?: \p{Lu}[\p{Lu}'’.-]*){0,2})(?:,\s*(?:\d{1,2}\s+\p{Lu}\p{Ll}+|\p{Lu}\p{Ll}+\.?\s+\d{1,2}\b)|\s+[—–]\s)/gmu;
+
+/** The token ranges of the places datelines name, whether or not a gazetteer knows them. */
+function datelinePlaces(text: string, tokens: Token[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const match of text.matchAll(DATELINE_PLACE)) {
+    if (match[1].replace(/[^\p{L}]/gu, '').length < 3) continue;
+    const first = tokenIndexAt(tokens, match.index);
+    const end = tokenIndexAt(tokens, match.index + match[1].length);
+    if (tokens[first]?.start === match.index && end > first) ranges.push([first, end]);
+  }
+  return ranges;
 }
 
 /** Words before a capitalised word that leave it free to be a place of its own. */
@@ -161,6 +217,12 @@ function fuzzyPlaceAt(tokens: Token[], first: number): { endToken: number; place
 
 function isKnownPlace(tokens: Token[], index: number): boolean {
   return knownPlaces().matchesAt(tokens, index).length > 0 || knownCities().matchesAt(tokens, index).length > 0;
+}
+
+/** "Islamabad accuses Kabul ...", "Algiers rejected ...": a capital opening a sentence as its government's voice (./entities.ts reads it so). */
+function isCapitalActing(tokens: Token[], index: number): boolean {
+  const name = tokens[index].text;
+  return (capitalCities().has(name.toLowerCase()) || Object.hasOwn(CAPITAL_ALIASES, name)) && ACTING_VERB.test(tokens[index + 1]?.lower ?? '');
 }
 
 function isFollowedByPlaceContext(tokens: Token[], index: number): boolean {

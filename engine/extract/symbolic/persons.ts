@@ -9,7 +9,8 @@ import type { Token } from './text.ts';
  * description in apposition after the name ("Tobin Hale, a commander of the militia,
  * said"; "Mazloum Abdi, commander of the SDF, denied"), a relative clause only a person
  * takes ("Lise Kerra, who wrote the report, said"), or an office in apposition before it
- * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"), or a role noun
+ * ("The interim president, Aregash Tesfay, spoke"; "A spokesman for the army, X, said"; "The UN Humanitarian
+ * Coordinator, X, said"), or a role noun
  * right before it ("opposition candidate Venâncio Mondlane"). Names of two to four capitalised
  * words only, none of them an organisation word, and never a name the gazetteer knows as
  * a place or an actor: those keep their own reading.
@@ -19,14 +20,16 @@ import type { Token } from './text.ts';
 const PERSON_ROLES = new Set([
   ...ROLE_HEADS, 'head', 'official', 'officer', 'chairman', 'chairwoman', 'chairperson', 'advisor', 'delegate', 'executive', 'founder',
   'deputy', 'member', 'lawmaker', 'senator', 'mayor', 'analyst', 'investigator', 'activist', 'journalist', 'correspondent', 'doctor',
-  'lawyer', 'editor', 'cleric', 'emir', 'general-secretary', 'candidate', 'politician', 'counterpart',
+  'lawyer', 'editor', 'cleric', 'emir', 'general-secretary', 'candidate', 'politician', 'counterpart', 'kingpin', 'wali',
 ]);
 /** Words that open a description of a person in apposition ("X, the ...", "X, a ...", "X, its ..."). */
 const APPOSITION_OPENERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her']);
 /** Prepositions that close the head of an apposition: its role noun stands before them ("a commander of the militia"). */
 const HEAD_CLOSERS = new Set(['of', 'for', 'at', 'in', 'to', 'with', 'from', 'on', 'who', 'which', 'and']);
+/** Words that join an office written in capitals to what it is the office of ("Minister of Petroleum", "Envoy for Yemen"). */
+const OFFICE_OF = new Set(['of', 'for']);
 /** Longest apposition, in tokens, read for its role noun. */
-const APPOSITION_TOKENS = 8;
+const APPOSITION_TOKENS = 10;
 /** Name length bounds, in tokens: one word is too often a place or an organisation. */
 const NAME_TOKENS = { min: 2, max: 4 };
 
@@ -72,19 +75,34 @@ function describedAfter(tokens: Token[], end: number): boolean {
 }
 
 /**
- * "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, opening the
- * sentence or after a comma or "and" ("In a televised address, the group's military spokesman, X,"; "X and his Turkish
- * counterpart, Y,"); its words after the article.
+ * "The interim president, X,", "A spokesman for the army, X,": an office in apposition before the name, wherever it
+ * stands in its clause ("In a televised address, the group's military spokesman, X,"; "X and his Turkish counterpart,
+ * Y,"; "killed a bandit leader, X,"); its words after the article.
  */
 function officeBefore(tokens: Token[], first: number, sentenceStarts: Set<number>): TextSpan | undefined {
   if (tokens[first - 1]?.text !== ',') return undefined;
   for (let k = first - 2; k >= 0 && first - k <= APPOSITION_TOKENS + 2; k--) {
     if (/^[.;:!?"“”]$/.test(tokens[k].text) || tokens[k].text === ',') return undefined;
-    const opensPhrase = sentenceStarts.has(k) || tokens[k - 1]?.text === ',' || tokens[k - 1]?.lower === 'and';
-    if (!opensPhrase || (!sentenceStarts.has(k) && !APPOSITION_OPENERS.has(tokens[k].lower))) continue;
-    return APPOSITION_OPENERS.has(tokens[k].lower) && roleBeforeHeadEnds(tokens, k) ? { start: tokens[k + 1].start, end: tokens[first - 2].end } : undefined;
+    // "killed a notorious bandit leader, X,", "among them the Minister of Petroleum, X,": wherever the office stands.
+    if (APPOSITION_OPENERS.has(tokens[k].lower) && (roleBeforeHeadEnds(tokens, k) || isCapitalisedOffice(tokens, k + 1, first - 1))) {
+      return { start: tokens[k + 1].start, end: tokens[first - 2].end };
+    }
+    if (sentenceStarts.has(k)) return undefined;
   }
   return undefined;
+}
+
+/**
+ * "The United Nations Humanitarian Coordinator, X,", "the Minister of Foreign Affairs of the Republic of Armenia, X,": an office
+ * written in capitals, its role noun last or followed only by what it is the office of.
+ */
+function isCapitalisedOffice(tokens: Token[], start: number, end: number): boolean {
+  let k = start;
+  while (k < end && tokens[k].capitalised && tokens[k].word && !PERSON_ROLES.has(tokens[k].lower)) k++;
+  if (k === end || !PERSON_ROLES.has(tokens[k].lower) || !tokens[k].capitalised) return false;
+  if (k + 1 === end) return true;
+  if (!OFFICE_OF.has(tokens[k + 1].lower)) return false;
+  return tokens.slice(k + 2, end).every((token) => (token.capitalised && token.word) || OFFICE_OF.has(token.lower) || token.lower === 'the' || token.lower === 'and');
 }
 
 /** "opposition candidate X", "peace commissioner X": a lower-case role noun right before the name. */

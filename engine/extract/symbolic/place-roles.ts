@@ -9,11 +9,14 @@ import { tokenIndexAt, type Token } from './text.ts';
  * for the rest, where the text makes the country act.
  */
 
+/** Verbs after a capital or a country that make it speak or act for its government ("Kigali denied", "Washington welcomed"). */
+export const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|welcomed|welcomes|retaliated|launched|struck|recalled|expelled|imposed|also|responded|replied|confirmed|sees|views|considers)$/;
+
 /** Tokens that join the members of a list of places. */
 const LIST_JOINERS = new Set([',', 'and', 'or', '&', ';']);
 
 /** Lower-case words that may follow the last member of a list of places; any other after ", and X" makes X open a new clause. */
-const AFTER_LIST = new Set([
+export const AFTER_LIST = new Set([
   'in', 'into', 'on', 'at', 'from', 'to', 'as', 'with', 'where', 'which', 'during', 'after', 'before', 'since', 'until',
   'for', 'over', 'between', 'near', 'through', 'across', 'along', 'alike', 'respectively', 'the', 'of', 'and', 'or',
 ]);
@@ -45,7 +48,8 @@ export function locatesPlaceBefore(tokens: Token[], location: LocationMention, p
 /**
  * A heading or dateline: the place opens its line and the line holds nothing else but dates,
  * numbers and punctuation, or the place is written in capitals at the start of a line and a
- * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA").
+ * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA"), or it opens a line before a colon ("Syria:
+ * Recent Developments").
  */
 export function isHeadingOrDateline(text: string, location: LocationMention): boolean {
   const lineStart = text.lastIndexOf('\n', location.start - 1) + 1;
@@ -53,6 +57,8 @@ export function isHeadingOrDateline(text: string, location: LocationMention): bo
   const lineEnd = text.indexOf('\n', location.end);
   const rest = text.slice(location.end, lineEnd === -1 ? text.length : lineEnd);
   if (lineEnd !== -1 && /^[\s\p{P}\p{N}]*$/u.test(rest)) return true;
+  // "Syria: Recent Developments in ...", "ETHIOPIA: Amhara Region – Flash Update": a heading's place before its colon.
+  if (/^:\s/u.test(rest)) return true;
   return !/\p{Ll}/u.test(location.text) && /^\s*[,—–-]/u.test(rest);
 }
 

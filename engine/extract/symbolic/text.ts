@@ -136,6 +136,11 @@ export function spanContains(outer: TextSpan, inner: TextSpan): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
 
+/** A line ends between token `index` and the one before it: a name never runs over it. */
+export function breaksLine(text: string, tokens: readonly Token[], index: number): boolean {
+  return index > 0 && text.slice(tokens[index - 1].end, tokens[index].start).includes('\n');
+}
+
 /** Index of the first token (or sentence) starting at or after `offset` (binary search). */
 export function tokenIndexAt(tokens: readonly TextSpan[], offset: number): number {
   let low = 0;

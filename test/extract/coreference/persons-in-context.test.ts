@@ -64,3 +64,21 @@ describe('persons recognised by context', () => {
     expect(actors(graph).filter((node) => node.properties.actor_type === 'individual')).toEqual([]);
   });
 });
+
+describe('persons after an office that does not open its clause', () => {
+  it('"killed a notorious bandit leader, X," and "among them the Minister of Petroleum, X," name a person', async () => {
+    const found = await labels(
+      'Troops killed a notorious bandit leader, Kessel Doran, and twelve of his fighters in an ambush. ' +
+        'The police detained senior opposition officials, among them the Minister of Petroleum, Puot Kang Ral, on Friday.',
+    );
+    expect(found).toEqual(expect.arrayContaining(['Kessel Doran', 'Puot Kang Ral']));
+  });
+
+  it('but a place or a body in apposition after a thing or a ministry names nobody', async () => {
+    const graph = await pipeline.graphOf(
+      'Troops overran the group\'s main base, Tessa Ridge, and burned its stores. ' +
+        'The inquiry was opened by the Ministry of Petroleum, Kessa Branch, on Friday.',
+    );
+    expect(actors(graph).filter((node) => node.properties.actor_type === 'individual')).toEqual([]);
+  });
+});
