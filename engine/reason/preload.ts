@@ -40,8 +40,6 @@ export class Preloads {
   /** What lastGraphFile says now, or is being made to say, and the write under way (one at a time, in order). */
   private lastGraph: string | undefined;
   private lastGraphWrite: Promise<void> = Promise.resolve();
-  /** Whether a preload has been asked for since the start (a client at work on a graph). */
-  asked = false;
 
   /** Preloads graphs of at most `maxFacts` (0: none); `lastGraphFile` names the last (none: a restart preloads nothing). */
   constructor(source: ReplicaSource, maxFacts: number, lastGraphFile: string | undefined, preloaded: () => void) {
@@ -54,7 +52,6 @@ export class Preloads {
   /** Asks for the preload of a graph (ReasoningPool.preload says when). */
   request(tenant: string, graphId: string): void {
     if (this.closed || this.maxFacts === 0) return;
-    this.asked = true;
     const key = graphKey(tenant, graphId);
     const now = Date.now();
     if (this.ahead?.key === key) {

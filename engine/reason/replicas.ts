@@ -20,11 +20,13 @@
  *                                                                        views, warm.ts) hands its replica to its engine
  *                                                                        now (one without the replica asks for a snapshot)
  *   worker → main   prepared   {key, generation, version, worker,       worker (its thread id) has handed a replica to
- *                               handOvers}                               its Prolog engine (worker-entry.ts), which
- *                                                                        holds one view: it no longer holds another;
- *                                                                        handOvers counts the views it took whole
- *   worker → main   released   {worker}                                 a task left the engine with no whole view
- *                                                                        (an as_of or valid-time cut of one)
+ *                               views, handOvers}                        its Prolog engine (worker-entry.ts); views: the
+ *                                                                        graphs whose whole views the engine holds now
+ *                                                                        (several, within its bound on facts: a view
+ *                                                                        dropped is one it no longer holds); handOvers
+ *                                                                        counts the views it took whole
+ *   worker → main   views      {worker, views, handOvers}               the views held changed otherwise (a task left
+ *                                                                        a cut of one, or took another's)
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -67,9 +69,11 @@ type ReplicaMessage =
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number; worker?: number }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; handOvers: number }
-  | { type: 'released'; worker: number };
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number }
+  | { type: 'views'; worker: number; views: string[]; handOvers: number };
 
+
+const NO_VIEWS: ReadonlySet<string> = new Set();
 
 function splitKey(key: string): { tenant: string; graphId: string } {
   const at = key.indexOf('\u0000');
@@ -90,11 +94,11 @@ export class ReplicaSource {
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
   /**
-   * Per worker (thread id), the graph whose whole view its engine holds (at whatever version: a write is handed
+   * Per worker (thread id), the graphs whose whole views its engine holds (at whatever version: a write is handed
    * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { key: string; handOvers: number }>();
-  /** Called with a worker's thread id when it says its engine took the view of a graph it did not hold, or holds none now (the pool routes tasks by it). */
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; handOvers: number }>();
+  /** Called with a worker's thread id when it says the views its engine holds changed (the pool routes tasks by them). */
   onViewChanged: (worker: number) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
@@ -111,11 +115,7 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'released') {
-        this.forgetWorker(message.worker);
-        this.views.delete(message.worker);
-        this.onViewChanged(message.worker);
-      }
+      else if (message.type === 'views') this.noteViews(message.worker, message.views, message.handOvers);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -153,14 +153,14 @@ export class ReplicaSource {
     return at;
   }
 
-  /** The graph whose whole view the engine of `worker` holds (its key), as the worker last said. */
-  viewOf(worker: number): string | undefined {
-    return this.views.get(worker)?.key;
+  /** The graphs whose whole views the engine of `worker` holds (their keys), as the worker last said. */
+  viewsOf(worker: number): ReadonlySet<string> {
+    return this.views.get(worker)?.keys ?? NO_VIEWS;
   }
 
-  /** Per worker (thread id), the graph whose view its engine holds, and how many views it has taken whole since it started. */
-  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
-    return new Map([...this.views].map(([worker, { key, handOvers }]) => [worker, { ...splitKey(key), handOvers }]));
+  /** Per worker (thread id), the graphs whose views its engine holds, and how many views it has taken whole since it started. */
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number }> {
+    return new Map([...this.views].map(([worker, { keys, handOvers }]) => [worker, { graphs: [...keys].sort().map(splitKey), handOvers }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -204,7 +204,7 @@ export class ReplicaSource {
     if (change.kind === 'delete') {
       this.versions.delete(key);
       this.preparedBy.delete(key);
-      for (const [worker, view] of this.views) if (view.key === key) this.views.delete(worker);
+      for (const [worker, view] of this.views) if (view.keys.has(key)) this.views.set(worker, { ...view, keys: new Set([...view.keys].filter((held) => held !== key)) });
       if (this.lastAsked === key) this.lastAsked = undefined;
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
@@ -243,20 +243,21 @@ export class ReplicaSource {
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
-  /** The worker's engine holds no view now but (at most) `except`'s: it holds one at a time. */
-  private forgetWorker(worker: number, except?: string): void {
+  /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
+  private noteViews(worker: number, keys: string[], handOvers: number): void {
+    const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
-      if (key === except) continue;
+      if (held.has(key)) continue;
       entry.workers.delete(worker);
       if (entry.workers.size === 0) this.preparedBy.delete(key);
     }
+    const before = this.views.get(worker)?.keys ?? NO_VIEWS;
+    this.views.set(worker, { keys: held, handOvers });
+    if (held.size !== before.size || keys.some((key) => !before.has(key))) this.onViewChanged(worker);
   }
 
-  private notePrepared({ key, generation, version, worker, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
-    this.forgetWorker(worker, key);
-    const taken = this.views.get(worker)?.key !== key;
-    this.views.set(worker, { key, handOvers });
-    if (taken) this.onViewChanged(worker);
+  private notePrepared({ key, generation, version, worker, views, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+    this.noteViews(worker, views, handOvers);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -585,7 +586,7 @@ export class ReplicaSet {
       case 'need':
       case 'started':
       case 'prepared':
-      case 'released':
+      case 'views':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();
@@ -597,14 +598,19 @@ export class ReplicaSet {
     return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
   }
 
-  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared), having taken `handOvers` views whole since it started. */
-  announcePrepared(at: GraphVersion, handOvers: number): void {
-    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId, handOvers } satisfies ReplicaMessage);
+  /**
+   * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), having
+   * taken `handOvers` views whole since it started; with `at`, that it has handed that version over
+   * (ReplicaSource.prepared).
+   */
+  announceViews(views: string[], handOvers: number, at?: GraphVersion): void {
+    const message: ReplicaMessage = at ? { type: 'prepared', ...at, worker: threadId, views, handOvers } : { type: 'views', worker: threadId, views, handOvers };
+    this.channel.postMessage(message);
   }
 
-  /** Tells the main thread that this worker's engine holds no whole view (a task left a cut of one). */
-  announceReleased(): void {
-    this.channel.postMessage({ type: 'released', worker: threadId } satisfies ReplicaMessage);
+  /** The keys of the replicas held. */
+  keys(): string[] {
+    return [...this.replicas.keys()];
   }
 
   private evict(): void {
