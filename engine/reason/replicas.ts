@@ -392,6 +392,8 @@ interface Building {
   warm: boolean;
   /** The warm-up asked this worker to hand it over once made (ReplicaSource.hold). */
   held?: boolean;
+  /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
+  preloaded?: boolean;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -421,6 +423,8 @@ export class ReplicaSet {
   private readonly gone = new Map<string, string>();
   /** Graphs this worker asked a snapshot of and has not received. */
   private readonly wanted = new Set<string>();
+  /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
+  private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
 
   constructor(
     channelName: string,
@@ -514,6 +518,7 @@ export class ReplicaSet {
       }
       case 'drop':
         this.wanted.delete(message.key);
+        this.askedAhead.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -522,7 +527,9 @@ export class ReplicaSet {
         // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true });
+        const ahead = this.askedAhead.get(message.key);
+        this.askedAhead.delete(message.key);
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload' });
         break;
       }
       case 'snapshot-chunk': {
@@ -554,7 +561,7 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.warm ? 'warm' : 'snapshot');
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
         break;
       }
       case 'preload': {
@@ -564,6 +571,7 @@ export class ReplicaSet {
           // the snapshot's end hands the replica over, a warm one included
           building.warm = false;
           building.held ||= message.worker !== undefined;
+          building.preloaded ||= message.worker === undefined;
           return;
         }
         const replica = this.replicas.get(message.key);
@@ -573,12 +581,14 @@ export class ReplicaSet {
         } else {
           // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
           this.replicas.delete(message.key);
+          this.askedAhead.set(message.key, message.worker === undefined ? 'preload' : 'hold');
           this.request(message);
         }
         return;
       }
       case 'gone': {
         this.wanted.delete(message.key);
+        this.askedAhead.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
         break;
