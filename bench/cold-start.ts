@@ -156,9 +156,12 @@ export async function coldStartRows(target: number, env: Record<string, string> 
   }
 }
 
-/** How long the in-process rows wait for the warm-up to settle (no hand-over for SETTLED_MS) before they ask. */
-const SETTLE_MAX_MS = 120_000;
-const SETTLED_MS = 3_000;
+/**
+ * How long the in-process rows wait for the warm-up to settle (a hand-over made, then none for SETTLED_MS: longer
+ * than one hand-over takes on a loaded machine) before they ask.
+ */
+const SETTLE_MAX_MS = 180_000;
+const SETTLED_MS = 10_000;
 
 /**
  * The in-process cold-start rows at `target` facts per graph: a store of two graphs (`remembered`, named by
@@ -167,7 +170,7 @@ const SETTLED_MS = 3_000;
  * `remembered` (every framework, the service's limits): wall ms, CPU ms of this process (every thread), and
  * the whole hand-overs the workers' engines made meanwhile. Twice: asked 5 s after the warm-up began (the
  * issue's target; on a loaded machine the warm-up is not done by then), and asked once it is done (no
- * hand-over for 3 s: what the warm-up leaves, whatever the load), with the warm-up's CPU and hand-overs,
+ * hand-over for 10 s after one: what the warm-up leaves, whatever the load), with the warm-up's CPU and hand-overs,
  * and this process's resident set with the views held.
  */
 export async function inProcessColdRows(target: number): Promise<void> {
@@ -202,7 +205,7 @@ export async function inProcessColdRows(target: number): Promise<void> {
           await warming;
           let last = handOvers();
           let since = performance.now();
-          while (performance.now() - since < SETTLED_MS && performance.now() - started < SETTLE_MAX_MS) {
+          while ((last === 0 || performance.now() - since < SETTLED_MS) && performance.now() - started < SETTLE_MAX_MS) {
             await new Promise((resolve) => setTimeout(resolve, 100));
             if (handOvers() !== last) [last, since] = [handOvers(), performance.now()];
           }
