@@ -277,8 +277,8 @@ export class ReasoningPool {
    * written; a query that runs inline calls it; one that runs in a worker makes the replica, and with
    * it the view): the first assess then pays neither the snapshot nor the hand-over (at 100k facts,
    * seconds). Asked once the requests about the graph pause (preload.ts), the latest graph winning,
-   * as each engine holds one view, and waiting while another graph is in use (a call on it, or its
-   * preload, a few seconds ago). Starts the workers when they are not running. Graphs above
+   * and waiting while another graph is in use (a call on it, or its preload, a few seconds ago): the
+   * engines hold several views, within viewFacts, the least recently read dropped past it. Starts the workers when they are not running. Graphs above
    * preloadMaxFacts are left to their first assess; an absent graph asks nothing.
    */
   preload(tenant: string, graphId: string): void {
