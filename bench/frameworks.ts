@@ -78,7 +78,7 @@ import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
 import { median, timedCpu } from './stats.ts';
-import { coldStartRows, writeInChunks } from './cold-start.ts';
+import { coldStartRows, inProcessColdRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -295,6 +295,7 @@ const writeLine = ({ handOverCpuMs, cpuMs, inferences, stopped }: WriteRun) =>
 
 if (args['cold-only']) {
   await coldStartRows(Math.max(...SIZES));
+  await inProcessColdRows(Math.max(...SIZES));
   process.exit(0);
 }
 
@@ -563,6 +564,7 @@ try {
     console.log('|---|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
     await coldStartRows(largest!.target);
+    await inProcessColdRows(largest!.target);
   }
   console.log(`load average at the end: ${loadAverage()}; the bench ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 } finally {

@@ -34,6 +34,19 @@ export async function processTree(pid: number): Promise<number[]> {
   return [pid, ...below.flat()];
 }
 
+/** CPU milliseconds a process and its descendants (every thread) have used (Linux: /proc, clock ticks of 10 ms). */
+export async function processCpuMs(pid: number): Promise<number> {
+  let ms = 0;
+  for (const member of await processTree(pid)) {
+    const stat = await readFile(`/proc/${member}/stat`, 'utf8').catch(() => undefined);
+    if (stat === undefined) continue; // (ended while the tree was read)
+    // utime and stime are the 14th and 15th fields; the name before them may hold spaces
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return ms;
+}
+
 /**
  * The resident set of the server (the process started and its descendants, with all their
  * threads), in MB (Linux), with its anonymous part (heaps, WebAssembly memories, buffers) and its

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/frameworks/run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
+import { DEFAULT_VIEW_FACTS } from '../engine/prolog/bridge.ts';
 import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
@@ -71,6 +72,8 @@ export interface ParleyConfig {
   preloadMaxFacts: number;
   /** Facts of the graphs a restart loads and replicates in the background (PARLEY_WARM_FACTS; 0: none). */
   warmFacts: number;
+  /** Facts of the graphs' views each reasoning worker's Prolog engine holds together (PARLEY_VIEW_FACTS). */
+  viewFacts: number;
   /** Facts the store keeps loaded over all graphs (LRU beyond). */
   graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
@@ -130,6 +133,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     catalogCache: path.join(config.dataDir, 'rule-catalog.json'),
     lastGraphFile: path.join(config.dataDir, 'last-preloaded-graph.json'),
     warmFacts: config.warmFacts,
+    viewFacts: config.viewFacts,
   };
 }
 
@@ -194,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', DEFAULT_REPLICA_GRAPHS, 1),
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     warmFacts: integer(env, 'PARLEY_WARM_FACTS', DEFAULT_WARM_FACTS),
+    viewFacts: integer(env, 'PARLEY_VIEW_FACTS', DEFAULT_VIEW_FACTS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
     ...(env.PARLEY_QUEUE ? { queue: env.PARLEY_QUEUE } : {}),

@@ -208,7 +208,7 @@ export class PrologBridge {
       this.unreported = true;
       once('assertz(parley_unreported(M))', { M: this.module });
     }
-    logChanges(undefined); // new rules: no answer of the old ones stands for theirs
+    forgetAnswers(); // new rules: no answer of the old ones stands for theirs
     return added;
   }
 
@@ -221,7 +221,7 @@ export class PrologBridge {
   adoptPredicates(from: PrologBridge, indicators: Iterable<string>): void {
     once('add_import_module(M, From, start)', { M: this.module, From: from.module });
     this.adopted = from;
-    logChanges(undefined);
+    forgetAnswers();
     for (const indicator of indicators) this.userPredicates.add(indicator);
   }
 
@@ -294,7 +294,7 @@ function indexKeywords(module: string): void {
   const words = (Words as unknown[]).filter((word): word is string => typeof word === 'string');
   if (!textIndex.add(words)) return;
   once('parley_index_words(Words)', { Words: words });
-  loaded = undefined;
+  forgetViews();
 }
 
 /** The node labels whose nodes' names some module indexes (its name_keywords/1 facts). */
@@ -309,7 +309,7 @@ function indexNames(module: string): void {
     nameLabels.add(label);
     added = true;
   }
-  if (added) loaded = undefined;
+  if (added) forgetViews();
 }
 
 /**
@@ -339,8 +339,97 @@ function lowerText(node: NodeRecord): string | undefined {
   return typeof text === 'string' ? text.toLowerCase().replace(/[\u2018\u2019]/g, "'") : undefined;
 }
 
-/** The view whose records the engine holds as facts now, and the latest valid time among them. */
-let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; validUntil?: string; latest?: string; names: TextIndex } | undefined;
+/** A view whose records a slot holds as facts, and the latest valid time among them. */
+interface HeldView {
+  graph: WeakRef<GraphIndex>;
+  revision: number;
+  asOf?: string;
+  validUntil?: string;
+  latest?: string;
+  names: TextIndex;
+}
+
+/**
+ * A view slot: a Prolog module holding the g_* facts of one view (lib/graph.pl parley_use_view/1), so that
+ * the engine holds several graphs' views at once and a call on any of them pays no hand-over.
+ */
+interface ViewSlot {
+  readonly module: string;
+  /** The view its facts hold; undefined when they hold none (new keywords to index: the next call hands its view over whole). */
+  held: HeldView | undefined;
+  /** Facts of the graph when its view was handed over or added to: what the bound counts. */
+  facts: number;
+  /** When a call last read it (the least recently read is dropped first). */
+  lastUsed: number;
+  /** The hand-over (changeLog.handOvers) since which its facts have only grown, and what each addition since changed (parley_add_view/11). */
+  since: number;
+  changes: { at: number; changes: string[] }[];
+}
+
+/** Facts of the views one engine holds together (setViewBound); the view a call reads is held however large. */
+export const DEFAULT_VIEW_FACTS = 500_000;
+let maxViewFacts = DEFAULT_VIEW_FACTS;
+const slots: ViewSlot[] = [];
+/** The slot the graph predicates read now. */
+let active: ViewSlot | undefined;
+
+/**
+ * Bounds the facts of the views this thread's engine holds together: beyond it, the views read least
+ * recently are dropped (their facts retracted) as another is handed over.
+ */
+export function setViewBound(facts: number): void {
+  maxViewFacts = facts;
+}
+
+/** Makes `slot` the one the graph predicates read. */
+function activate(slot: ViewSlot): ViewSlot {
+  if (active !== slot) once('parley_use_view(Slot)', { Slot: slot.module });
+  active = slot;
+  slot.lastUsed = ++slotUses;
+  return slot;
+}
+let slotUses = 0;
+
+/** The slot holding a view of `graph` (whatever its revision and cuts). */
+function slotOf(graph: GraphIndex): ViewSlot | undefined {
+  return slots.find((slot) => slot.held?.graph.deref() === graph);
+}
+
+/** Every slot's facts stand for no view now (new keywords or names to index): each is handed over whole again. */
+function forgetViews(): void {
+  for (const slot of slots) slot.held = undefined;
+}
+
+/**
+ * A slot to hand a view of `facts` facts over into whole: the views read least recently are dropped (their
+ * facts retracted) until the others and this one fit the bound, and so are the views of graphs no longer
+ * used (a replica dropped); the first slot so freed is taken, else a new one. Its facts are cleared by
+ * the whole hand-over that follows.
+ */
+function slotFor(facts: number): ViewSlot {
+  const used = slots.filter((slot) => slot.held?.graph.deref() !== undefined).sort((a, b) => a.lastUsed - b.lastUsed);
+  let total = used.reduce((sum, slot) => sum + slot.facts, 0);
+  const dropped = slots.filter((slot) => slot.held?.graph.deref() === undefined);
+  for (const slot of used) {
+    if (total + facts <= maxViewFacts) break;
+    total -= slot.facts;
+    dropped.push(slot);
+  }
+  const [taken, ...others] = dropped;
+  for (const slot of others) if (slot.facts > 0) dropView(slot);
+  if (taken) return taken;
+  const slot: ViewSlot = { module: `parley_view_${slots.length + 1}`, held: undefined, facts: 0, lastUsed: 0, since: 0, changes: [] };
+  slots.push(slot);
+  return slot;
+}
+
+/** Retracts the facts of the view `slot` holds (and its kept answers). */
+function dropView(slot: ViewSlot): void {
+  activate(slot);
+  once('parley_clear_view', {});
+  slot.held = undefined;
+  slot.facts = 0;
+}
 
 /**
  * Makes the g_* facts of lib/graph.pl hold the records of `view`: nothing to do when they
@@ -351,15 +440,18 @@ let loaded: { graph: WeakRef<GraphIndex>; revision: number; asOf?: string; valid
  */
 function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   const { graph } = view;
-  const same = holds(view);
-  if (same && loaded!.revision === graph.revision) return 'held';
-  if (cutEarlier(view)) {
-    removeLater(view);
+  const holding = slotOf(graph);
+  const slot = activate(holding ?? slotFor(graph.factCount));
+  const same = holds(slot, view);
+  if (same && slot.held!.revision === graph.revision) return 'held';
+  if (cutEarlier(slot, view)) {
+    removeLater(slot, view);
     return 'removed';
   }
-  const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, loaded!.revision) : undefined;
-  const previous = loaded;
-  loaded = undefined;
+  const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, slot.held!.revision) : undefined;
+  const previous = slot.held;
+  slot.held = undefined;
+  slot.facts = graph.factCount;
   if (added) {
     const { names } = previous!;
     const facts = new ViewFacts(view, previous!.latest, names);
@@ -375,10 +467,11 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
     const { Changes } = once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named, Changes)', facts.arguments(facts.latest !== previous!.latest, named));
-    loaded = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
-    logChanges(Changes === 'all' ? undefined : (Changes as string[]));
+    slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
+    logChanges(slot, Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
+  wholeHandOvers.count++;
   const started = performance.now();
   once('parley_clear_view', {});
   const cleared = performance.now();
@@ -396,8 +489,8 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   }
   facts.handOver();
   once('parley_end_view(Ref, Named)', { Ref: facts.reference(true), Named: names.words() });
-  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
-  logChanges(undefined);
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
+  logChanges(slot, undefined);
   return 'whole';
 }
 
@@ -408,7 +501,8 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
  * them (the graph's), which rules can read (the first of a node's edges): adding the records of a
  * later cut would append them after the others instead.
  */
-function cutEarlier(view: GraphView): boolean {
+function cutEarlier(slot: ViewSlot, view: GraphView): boolean {
+  const loaded = slot.held;
   return (
     loaded !== undefined &&
     loaded.graph.deref() === view.graph &&
@@ -424,13 +518,13 @@ function cutEarlier(view: GraphView): boolean {
  * later valid time, the edges of a later one or with an end not in the view), with the mentions
  * of node names no node left in the view has; keeps the view_memo/3 answers that do not read them.
  */
-function removeLater(view: GraphView): void {
+function removeLater(slot: ViewSlot, view: GraphView): void {
   const { graph, asOf } = view;
-  const held = loaded!;
+  const held = slot.held!;
   // undefined: the view held has no valid-time cut (it holds every node recorded, and every edge, whatever its ends)
   const before = held.validUntil?.slice(0, 10);
   const after = view.validUntil!.slice(0, 10);
-  loaded = undefined;
+  slot.held = undefined;
   const nodeTime = new Map<string, string | undefined>();
   const removedNodes: string[] = [];
   const labels = new Set<string>();
@@ -470,39 +564,59 @@ function removeLater(view: GraphView): void {
   const gone = held.names.words().filter((name) => !names.has(name) && !textIndex.has(name));
   const ref = after === before ? [] : [after, Date.parse(after) / DAY_MS];
   once('parley_remove_view(N, E, L, T, Gone, Named, Ref)', { N: removedNodes, E: removedEdges, L: [...labels], T: [...types], Gone: gone, Named: names.words(), Ref: ref });
-  loaded = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names };
-  logChanges(undefined);
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names };
+  logChanges(slot, undefined);
 }
 
-/** Whether the engine holds facts of `view`'s records, at whatever revision of its graph. */
-function holds(view: GraphView): boolean {
+/** Whether `slot` holds facts of `view`'s records, at whatever revision of its graph. */
+function holds(slot: ViewSlot | undefined, view: GraphView): boolean {
+  const loaded = slot?.held;
   return loaded !== undefined && loaded.graph.deref() === view.graph && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil;
 }
 
 /** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
 export function holdsGraph(graph: GraphIndex): boolean {
-  return holds({ graph });
+  return holds(slotOf(graph), { graph });
 }
 
 /**
- * The hand-overs of this thread's engine, counted: `since` is the last that was not only records added
- * (a whole view, records taken out, an addition while a table is held), `changes` what each addition
- * after it changed (parley_add_view/11).
+ * Whether a view of `graph` could be handed to the engine without dropping another graph's: it holds one
+ * already, or a slot is free, or the views held and this one fit the bound (setViewBound).
  */
-const changeLog: { handOvers: number; since: number; changes: { at: number; changes: string[] }[] } = { handOvers: 0, since: 0, changes: [] };
-/** Additions the log keeps; an answer kept from before the oldest of them is computed again. */
+export function viewFits(graph: GraphIndex): boolean {
+  if (slotOf(graph) || slots.some((slot) => slot.held?.graph.deref() === undefined)) return true;
+  return slots.reduce((sum, slot) => sum + slot.facts, 0) + graph.factCount <= maxViewFacts;
+}
+
+/**
+ * The hand-overs of this thread's engine, counted over all its slots (one count: an answer noted at a
+ * hand-over into one slot is never taken for one of a later view in another); each slot keeps the last
+ * that was not only records added (a whole view, records taken out, an addition while a table is held),
+ * and what each addition after it changed (parley_add_view/11).
+ */
+const changeLog = { handOvers: 0 };
+/** Additions a slot's log keeps; an answer kept from before the oldest of them is computed again. */
 const MAX_LOGGED_ADDITIONS = 256;
 
-/** Counts a hand-over: an addition and what it changed, or (undefined) one that was not only records added. */
-function logChanges(changes: string[] | undefined): void {
+/** Counts a hand-over into `slot`: an addition and what it changed, or (undefined) one that was not only records added. */
+function logChanges(slot: ViewSlot, changes: string[] | undefined): void {
   const at = ++changeLog.handOvers;
   if (changes === undefined) {
-    changeLog.since = at;
-    changeLog.changes = [];
+    slot.since = at;
+    slot.changes = [];
     return;
   }
-  changeLog.changes.push({ at, changes });
-  if (changeLog.changes.length > MAX_LOGGED_ADDITIONS) changeLog.since = changeLog.changes.shift()!.at;
+  slot.changes.push({ at, changes });
+  if (slot.changes.length > MAX_LOGGED_ADDITIONS) slot.since = slot.changes.shift()!.at;
+}
+
+/** New rules: no answer kept, in any slot, stands for theirs. */
+function forgetAnswers(): void {
+  const at = ++changeLog.handOvers;
+  for (const slot of slots) {
+    slot.since = at;
+    slot.changes = [];
+  }
 }
 
 /** The hand-over the engine's facts are at now: what a caller keeping an answer of the whole view notes beside it. */
@@ -516,8 +630,9 @@ export function handOverNow(): number {
  * would be the same now.
  */
 export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet<string>): boolean {
-  if (!holdsGraph(graph) || at < changeLog.since) return false;
-  for (const { at: when, changes } of changeLog.changes) {
+  const slot = slotOf(graph);
+  if (!holds(slot, { graph }) || at < slot!.since) return false;
+  for (const { at: when, changes } of slot!.changes) {
     if (when <= at) continue;
     for (const change of changes) if (reads.has(change)) return false;
   }
@@ -542,12 +657,13 @@ export function prepareView(view: GraphView): boolean {
 }
 
 /**
- * Wall-clock milliseconds this thread's whole hand-overs spent, by part, summed since it started:
- * taking the last view's facts out, the engine's calls taking the lists of facts (their conversion
- * into terms and the assertions), and the clause indexes (prepareView). bench/handover.ts reads them;
- * the rest of a hand-over is reading the records into the lists.
+ * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
+ * in a slot nor only added to), and the wall-clock milliseconds they spent, by part: taking the slot's
+ * last facts out, the engine's calls taking the lists of facts (their conversion into terms and the
+ * assertions), and the clause indexes (prepareView). bench/handover.ts reads the times; the rest of a
+ * hand-over is reading the records into the lists. The workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { clearMs: 0, engineMs: 0, indexMs: 0 };
+export const wholeHandOvers = { count: 0, clearMs: 0, engineMs: 0, indexMs: 0 };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {

@@ -23,6 +23,7 @@ import { CallGate } from '../gate.ts';
 import { catalogFor } from '../frameworks/catalog.ts';
 import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
+import { DEFAULT_VIEW_FACTS } from '../prolog/bridge.ts';
 import type { FrameworkRun, RunLimits } from '../frameworks/run.ts';
 import type { QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
@@ -92,6 +93,12 @@ export interface ReasoningOptions {
    * default 500,000, the graph lastGraphFile names counted first; 0 = none), at most maxGraphs graphs.
    */
   warmFacts?: number;
+  /**
+   * Facts of the graphs' views each worker's Prolog engine holds together (default 500,000, the warm-up's
+   * budget: every graph warmed after a restart is held on every engine); beyond it the view read least
+   * recently is dropped as another is handed over. A view larger than the bound is still held, alone.
+   */
+  viewFacts?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -141,11 +148,12 @@ export class ReasoningPool {
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
-    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS };
+    const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;
+    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts: Math.min(viewFacts, this.preloadMaxFacts) };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
-    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewOf(worker));
+    this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewsOf(worker));
     this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);
@@ -275,8 +283,8 @@ export class ReasoningPool {
    * written; a query that runs inline calls it; one that runs in a worker makes the replica, and with
    * it the view): the first assess then pays neither the snapshot nor the hand-over (at 100k facts,
    * seconds). Asked once the requests about the graph pause (preload.ts), the latest graph winning,
-   * as each engine holds one view, and waiting while another graph is in use (a call on it, or its
-   * preload, a few seconds ago). Starts the workers when they are not running. Graphs above
+   * and waiting while another graph is in use (a call on it, or its preload, a few seconds ago): the
+   * engines hold several views, within viewFacts, the least recently read dropped past it. Starts the workers when they are not running. Graphs above
    * preloadMaxFacts are left to their first assess; an absent graph asks nothing.
    */
   preload(tenant: string, graphId: string): void {
@@ -297,23 +305,23 @@ export class ReasoningPool {
    * What a server calls once it listens: starts the workers now, rather than on the first call
    * (their engines and rule modules take seconds), and has the store load, and the workers
    * replicate, the graphs it held at its last closes, within warmFacts, the graph lastGraphFile
-   * names first, their views spread over the workers' engines (warm.ts). All in the background: a
-   * call meanwhile waits only for its own graph (and a client's preload meanwhile stops the spread). The graph lastGraphFile names, when not warmed
+   * names first, their views handed to every worker's engine while they fit viewFacts (warm.ts). All in the
+   * background: a call meanwhile waits only for its own graph. The graph lastGraphFile names, when not warmed
    * (warmFacts 0, or too large for it), is preloaded on every worker. Resolves with the graphs warmed.
    */
   async warmUp(): Promise<{ tenant: string; graphId: string }[]> {
     this.workers.start();
     const remembered = await this.preloads.lastNamed();
-    const warmed = await warmGraphs(this.store, this.source, this.workers, remembered, this.warmBounds, () => this.closed, () => !this.preloads.asked);
+    const warmed = await warmGraphs(this.store, this.source, this.workers, remembered, this.warmBounds, () => this.closed);
     if (remembered && !warmed.some(({ tenant, graphId }) => tenant === remembered.tenant && graphId === remembered.graphId)) this.preloads.request(remembered.tenant, remembered.graphId);
     return warmed;
   }
 
   /**
-   * Per worker (thread id) running, the graph whose view its engine holds and how many views it has taken
+   * Per worker (thread id) running, the graphs whose views its engine holds and how many views it has taken
    * whole since it started (a write is handed over as an addition): what the pool routes a graph's tasks by.
    */
-  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number }> {
     const live = new Set(this.workers.threadIds());
     return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
   }

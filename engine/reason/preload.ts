@@ -1,7 +1,7 @@
 /**
  * The preload: the workers hand the view of the graph a client is at work on to their Prolog
- * engines ahead of an assess, at most one graph at a time (each engine holds one view), and a
- * file names the graph last preloaded or assessed, so that a restart preloads it again.
+ * engines ahead of an assess, one graph at a time, and a file names the graph last preloaded or
+ * assessed, so that a restart preloads it again.
  */
 import { readFile } from 'node:fs/promises';
 import { replaceFile } from '../files.ts';
@@ -16,11 +16,11 @@ const PRELOAD_PAUSE_MS = 100;
 /** ... but never longer than this after the first of them. */
 const PRELOAD_MAX_WAIT_MS = 1_000;
 /**
- * How long after a call on a graph, or its preload, a preload of another waits: the engines hold
- * one view each, and with two clients on two graphs (or one paging through workspaces) each
- * preload would hand the other's view out of the engines, seconds of CPU at 100k facts per
- * switch, paid again by the other's next assess. So background switches happen at most once
- * in this long; a call never waits for one.
+ * How long after a call on a graph, or its preload, a preload of another waits: a background
+ * hand-over costs seconds of CPU at 100k facts, taken from the calls on the graph in use, and
+ * past the engines' bound on views (PARLEY_VIEW_FACTS) it hands that graph's view out, paid
+ * again by its next assess. So background hand-overs happen at most once in this long; a call
+ * never waits for one.
  */
 const VIEW_IN_USE_MS = 10_000;
 /** How long a graph stays in use: VIEW_IN_USE_MS while a call on it runs, else what is left of it after the last. */
@@ -40,8 +40,6 @@ export class Preloads {
   /** What lastGraphFile says now, or is being made to say, and the write under way (one at a time, in order). */
   private lastGraph: string | undefined;
   private lastGraphWrite: Promise<void> = Promise.resolve();
-  /** Whether a preload has been asked for since the start (a client at work on a graph). */
-  asked = false;
 
   /** Preloads graphs of at most `maxFacts` (0: none); `lastGraphFile` names the last (none: a restart preloads nothing). */
   constructor(source: ReplicaSource, maxFacts: number, lastGraphFile: string | undefined, preloaded: () => void) {
@@ -54,7 +52,6 @@ export class Preloads {
   /** Asks for the preload of a graph (ReasoningPool.preload says when). */
   request(tenant: string, graphId: string): void {
     if (this.closed || this.maxFacts === 0) return;
-    this.asked = true;
     const key = graphKey(tenant, graphId);
     const now = Date.now();
     if (this.ahead?.key === key) {

@@ -20,11 +20,13 @@
  *                                                                        views, warm.ts) hands its replica to its engine
  *                                                                        now (one without the replica asks for a snapshot)
  *   worker → main   prepared   {key, generation, version, worker,       worker (its thread id) has handed a replica to
- *                               handOvers}                               its Prolog engine (worker-entry.ts), which
- *                                                                        holds one view: it no longer holds another;
- *                                                                        handOvers counts the views it took whole
- *   worker → main   released   {worker}                                 a task left the engine with no whole view
- *                                                                        (an as_of or valid-time cut of one)
+ *                               views, handOvers}                        its Prolog engine (worker-entry.ts); views: the
+ *                                                                        graphs whose whole views the engine holds now
+ *                                                                        (several, within its bound on facts: a view
+ *                                                                        dropped is one it no longer holds); handOvers
+ *                                                                        counts the views it took whole
+ *   worker → main   views      {worker, views, handOvers}               the views held changed otherwise (a task left
+ *                                                                        a cut of one, or took another's)
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -67,9 +69,11 @@ type ReplicaMessage =
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number; worker?: number }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; handOvers: number }
-  | { type: 'released'; worker: number };
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number }
+  | { type: 'views'; worker: number; views: string[]; handOvers: number };
 
+
+const NO_VIEWS: ReadonlySet<string> = new Set();
 
 function splitKey(key: string): { tenant: string; graphId: string } {
   const at = key.indexOf('\u0000');
@@ -90,11 +94,11 @@ export class ReplicaSource {
   /** The graph a task was last about: a worker that starts is sent its replica, so that it is ready (and its view preloaded) when the next task comes. */
   private lastAsked: string | undefined;
   /**
-   * Per worker (thread id), the graph whose whole view its engine holds (at whatever version: a write is handed
+   * Per worker (thread id), the graphs whose whole views its engine holds (at whatever version: a write is handed
    * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { key: string; handOvers: number }>();
-  /** Called with a worker's thread id when it says its engine took the view of a graph it did not hold, or holds none now (the pool routes tasks by it). */
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; handOvers: number }>();
+  /** Called with a worker's thread id when it says the views its engine holds changed (the pool routes tasks by them). */
   onViewChanged: (worker: number) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
@@ -111,11 +115,7 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'released') {
-        this.forgetWorker(message.worker);
-        this.views.delete(message.worker);
-        this.onViewChanged(message.worker);
-      }
+      else if (message.type === 'views') this.noteViews(message.worker, message.views, message.handOvers);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -153,14 +153,14 @@ export class ReplicaSource {
     return at;
   }
 
-  /** The graph whose whole view the engine of `worker` holds (its key), as the worker last said. */
-  viewOf(worker: number): string | undefined {
-    return this.views.get(worker)?.key;
+  /** The graphs whose whole views the engine of `worker` holds (their keys), as the worker last said. */
+  viewsOf(worker: number): ReadonlySet<string> {
+    return this.views.get(worker)?.keys ?? NO_VIEWS;
   }
 
-  /** Per worker (thread id), the graph whose view its engine holds, and how many views it has taken whole since it started. */
-  heldViews(): Map<number, { tenant: string; graphId: string; handOvers: number }> {
-    return new Map([...this.views].map(([worker, { key, handOvers }]) => [worker, { ...splitKey(key), handOvers }]));
+  /** Per worker (thread id), the graphs whose views its engine holds, and how many views it has taken whole since it started. */
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number }> {
+    return new Map([...this.views].map(([worker, { keys, handOvers }]) => [worker, { graphs: [...keys].sort().map(splitKey), handOvers }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -220,7 +220,7 @@ export class ReplicaSource {
     if (change.kind === 'delete') {
       this.versions.delete(key);
       this.preparedBy.delete(key);
-      for (const [worker, view] of this.views) if (view.key === key) this.views.delete(worker);
+      for (const [worker, view] of this.views) if (view.keys.has(key)) this.views.set(worker, { ...view, keys: new Set([...view.keys].filter((held) => held !== key)) });
       if (this.lastAsked === key) this.lastAsked = undefined;
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return;
@@ -259,20 +259,21 @@ export class ReplicaSource {
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
   }
 
-  /** The worker's engine holds no view now but (at most) `except`'s: it holds one at a time. */
-  private forgetWorker(worker: number, except?: string): void {
+  /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
+  private noteViews(worker: number, keys: string[], handOvers: number): void {
+    const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
-      if (key === except) continue;
+      if (held.has(key)) continue;
       entry.workers.delete(worker);
       if (entry.workers.size === 0) this.preparedBy.delete(key);
     }
+    const before = this.views.get(worker)?.keys ?? NO_VIEWS;
+    this.views.set(worker, { keys: held, handOvers });
+    if (held.size !== before.size || keys.some((key) => !before.has(key))) this.onViewChanged(worker);
   }
 
-  private notePrepared({ key, generation, version, worker, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
-    this.forgetWorker(worker, key);
-    const taken = this.views.get(worker)?.key !== key;
-    this.views.set(worker, { key, handOvers });
-    if (taken) this.onViewChanged(worker);
+  private notePrepared({ key, generation, version, worker, views, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+    this.noteViews(worker, views, handOvers);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -407,6 +408,8 @@ interface Building {
   warm: boolean;
   /** The warm-up asked this worker to hand it over once made (ReplicaSource.hold). */
   held?: boolean;
+  /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
+  preloaded?: boolean;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -436,6 +439,8 @@ export class ReplicaSet {
   private readonly gone = new Map<string, string>();
   /** Graphs this worker asked a snapshot of and has not received. */
   private readonly wanted = new Set<string>();
+  /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
+  private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
 
   constructor(
     channelName: string,
@@ -529,6 +534,7 @@ export class ReplicaSet {
       }
       case 'drop':
         this.wanted.delete(message.key);
+        this.askedAhead.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -537,7 +543,9 @@ export class ReplicaSet {
         // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true });
+        const ahead = this.askedAhead.get(message.key);
+        this.askedAhead.delete(message.key);
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload' });
         break;
       }
       case 'snapshot-chunk': {
@@ -569,7 +577,7 @@ export class ReplicaSet {
         this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
         this.requested.delete(message.key);
         this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.warm ? 'warm' : 'snapshot');
+        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
         break;
       }
       case 'preload': {
@@ -579,6 +587,7 @@ export class ReplicaSet {
           // the snapshot's end hands the replica over, a warm one included
           building.warm = false;
           building.held ||= message.worker !== undefined;
+          building.preloaded ||= message.worker === undefined;
           return;
         }
         const replica = this.replicas.get(message.key);
@@ -588,12 +597,14 @@ export class ReplicaSet {
         } else {
           // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
           this.replicas.delete(message.key);
+          this.askedAhead.set(message.key, message.worker === undefined ? 'preload' : 'hold');
           this.request(message);
         }
         return;
       }
       case 'gone': {
         this.wanted.delete(message.key);
+        this.askedAhead.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
         break;
@@ -601,7 +612,7 @@ export class ReplicaSet {
       case 'need':
       case 'started':
       case 'prepared':
-      case 'released':
+      case 'views':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();
@@ -613,14 +624,19 @@ export class ReplicaSet {
     return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
   }
 
-  /** Tells the main thread that this worker's engine holds the view of `at` (ReplicaSource.prepared), having taken `handOvers` views whole since it started. */
-  announcePrepared(at: GraphVersion, handOvers: number): void {
-    this.channel.postMessage({ type: 'prepared', ...at, worker: threadId, handOvers } satisfies ReplicaMessage);
+  /**
+   * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), having
+   * taken `handOvers` views whole since it started; with `at`, that it has handed that version over
+   * (ReplicaSource.prepared).
+   */
+  announceViews(views: string[], handOvers: number, at?: GraphVersion): void {
+    const message: ReplicaMessage = at ? { type: 'prepared', ...at, worker: threadId, views, handOvers } : { type: 'views', worker: threadId, views, handOvers };
+    this.channel.postMessage(message);
   }
 
-  /** Tells the main thread that this worker's engine holds no whole view (a task left a cut of one). */
-  announceReleased(): void {
-    this.channel.postMessage({ type: 'released', worker: threadId } satisfies ReplicaMessage);
+  /** The keys of the replicas held. */
+  keys(): string[] {
+    return [...this.replicas.keys()];
   }
 
   private evict(): void {

@@ -9,19 +9,14 @@
  * snapshot file larger than SNAPSHOT_BYTES_PER_FACT bytes per fact of the budget left never
  * read, so a graph that cannot fit costs no memory to find out.
  *
- * The views spread over the workers: each engine holds one view, and a graph's assess runs on
- * the engines holding it (workers.ts ViewRouter), so the first graphs warmed, as many as give
- * each ENGINES_PER_GRAPH engines, share the workers out: the i-th of them is handed to the i-th
- * worker's engine as soon as its replica is out, and once all are out the workers left over take
- * them again in the same order (4 workers: 2 graphs, each on 2 engines; 2 workers: the first
- * graph on both). The other graphs are replicated only. A client that has asked for a preload
- * meanwhile (ReasoningPool.preload: at work on a graph) has the engines take that graph instead:
- * the warm-up then hands no view over.
+ * Every worker's engine holds the views of several graphs (engine/prolog/bridge.ts, within
+ * `viewFacts` facts): each graph warmed is handed to every engine (a hold) as soon as its replica
+ * is out, while the views so held fit that bound, so that the first assess of any of them pays no
+ * hand-over and runs on all the workers. The graphs beyond it are replicated only.
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
 import type { ReplicaSource } from './replicas.ts';
-import { ENGINES_PER_GRAPH } from './workers.ts';
 
 /**
  * The snapshot bytes per fact beyond which a graph is taken to be too large for the budget left
@@ -36,6 +31,8 @@ export interface WarmBounds {
   maxFacts: number;
   /** Graphs warmed at most. */
   maxGraphs: number;
+  /** Facts of the views held on each engine (the workers' bound, ReasoningOptions.viewFacts): the graphs warmed within it are handed to every engine. */
+  viewFacts: number;
 }
 
 /** The workers to warm: how many there are, and the thread ids of those running, in the order they started. */
@@ -45,8 +42,8 @@ export interface WarmWorkers {
 }
 
 /**
- * Loads and replicates the recent graphs within `bounds`, `remembered` first, and spreads their views
- * over the workers while `spreading()` says so; returns the keys warmed, in order. Stops when `stopped()`
+ * Loads and replicates the recent graphs within `bounds`, `remembered` first, and has every worker's engine
+ * take their views while they fit bounds.viewFacts; returns the keys warmed, in order. Stops when `stopped()`
  * says so (the pool closing).
  */
 export async function warmGraphs(
@@ -56,7 +53,6 @@ export async function warmGraphs(
   remembered: { tenant: string; graphId: string } | undefined,
   bounds: WarmBounds,
   stopped: () => boolean,
-  spreading: () => boolean = () => true,
 ): Promise<{ tenant: string; graphId: string }[]> {
   if (bounds.maxFacts === 0 || bounds.maxGraphs === 0) return [];
   const recent = await store.recentGraphs();
@@ -64,10 +60,9 @@ export async function warmGraphs(
   const ordered = [...recent.filter(isRemembered), ...recent.filter((graph) => !isRemembered(graph))];
   if (ordered.length === 0 || !(await source.workersStarted(workers.count, WORKERS_START_WAIT_MS))) return [];
   const engines = workers.threadIds();
-  // how many graphs get an engine of their own first (never more than the engines)
-  const spread = Math.min(engines.length, Math.max(1, Math.floor(engines.length / ENGINES_PER_GRAPH)));
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
+  let held = 0;
   for (const graph of ordered) {
     if (stopped() || warmed.length >= bounds.maxGraphs) break;
     const left = bounds.maxFacts - facts;
@@ -78,19 +73,14 @@ export async function warmGraphs(
       if (loaded.factCount > left) continue;
       await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
-      if (warmed.length < spread && spreading()) await source.hold(graph.tenant, graph.graphId, engines[warmed.length]!);
+      if (held + loaded.factCount <= bounds.viewFacts) {
+        held += loaded.factCount;
+        for (const engine of engines) await source.hold(graph.tenant, graph.graphId, engine);
+      }
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error; // (a snapshot left by a graph deleted meanwhile: nothing to warm)
     }
-  }
-  const shared = Math.min(spread, warmed.length);
-  if (shared === 0) return warmed;
-  for (let engine = shared; engine < engines.length && !stopped() && spreading(); engine++) {
-    const graph = warmed[engine % shared]!;
-    await source.hold(graph.tenant, graph.graphId, engines[engine]!).catch((error: unknown) => {
-      if (!(error instanceof NotFoundError)) throw error; // (deleted meanwhile)
-    });
   }
   return warmed;
 }

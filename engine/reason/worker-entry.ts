@@ -3,14 +3,14 @@
  * replicas in step with the store (replicas.ts), and runs each task on the replica
  * at the version the task names. A replica a snapshot has just made is handed to the
  * Prolog engine at once, in the background, and so is the replica of a graph a client is at
- * work on when the main thread asks (ReasoningPool.preload), and the records a write adds to the
- * graph whose view the engine holds, so that the next assess finds the facts and the shared
- * sets there rather than paying for them. The engine holds one view at a time: the latest
- * replica a snapshot made replaces the view it held, unless that view is this worker's part of
- * the warm-up's spread (warm.ts); a replica warmed after a restart is handed over only by the
- * worker the warm-up names.
+ * work on when the main thread asks (ReasoningPool.preload, or the warm-up's holds after a
+ * restart, warm.ts), and the records a write adds to a graph whose view the engine holds, so
+ * that the next assess finds the facts and the shared sets there rather than paying for them.
+ * The engine holds the views of several graphs, within its bound on facts (setViewBound, the
+ * least recently read dropped first): a replica a snapshot made for another worker's task is
+ * handed over only where it drops no other graph's view.
  */
-import { holdsGraph } from '../prolog/bridge.ts';
+import { holdsGraph, setViewBound, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -28,6 +28,8 @@ export interface WorkerSetup {
   maxReplicaFacts: number;
   /** Largest graph (facts) handed to the engine ahead of a task (ReasoningOptions.preloadMaxFacts). */
   preloadMaxFacts: number;
+  /** Facts of the views the engine holds together (ReasoningOptions.viewFacts). */
+  viewFacts: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
   answerShaper?: string;
 }
@@ -38,61 +40,72 @@ export interface WorkerSetup {
  * once, after the last.
  */
 const PREPARE_AFTER_WRITE_MS = 200;
+/**
+ * How long after a task the hand-overs waiting in the background wait: the tasks of one call (an
+ * assess's frameworks, handed out one after another) run first, rather than each waiting for a
+ * hand-over of another graph (about 1 s of a core at 100k facts) made between them.
+ */
+const BACKGROUND_AFTER_TASK_MS = 200;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
-  // the replica whose view the engine is to take next, and when
-  let toPrepare: string | undefined;
+  setViewBound(setup.viewFacts);
+  // the replicas whose views the engine is to take (or take the records added to), in order, and when each is due
+  const toPrepare = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
+  let lastTask = 0;
   let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
-  const prepareIn = (delayMs: number) => {
+  const prepareIn = (key: string, delayMs: number) => {
+    toPrepare.delete(key); // (a write's delay starts again at the next write)
+    toPrepare.set(key, Date.now() + delayMs);
+    schedule();
+  };
+  // one replica per turn of the event loop, by a timer, not at once: a task waiting for this replica runs
+  // first, and hands the view over itself; a task arriving meanwhile waits for one hand-over at most
+  const schedule = () => {
     clearTimeout(timer);
-    // (a timer, not at once: a task waiting for this replica runs first, and hands the view over itself)
-    timer = setTimeout(prepare, delayMs).unref();
+    const due = Math.max(Math.min(...toPrepare.values()), lastTask + BACKGROUND_AFTER_TASK_MS);
+    if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
   };
   const prepare = () => {
-    const key = toPrepare;
-    if (!catalog || key === undefined) return;
-    toPrepare = undefined;
-    const replica = replicas.held(key);
-    if (!replica || replica.graph.factCount > setup.preloadMaxFacts) return;
-    try {
-      catalog.registry.prepare({ graph: replica.graph });
-    } catch {
-      return; // the next task on the graph hands it over again and reports what broke
+    if (!catalog) return; // (the rule modules loaded, the worker schedules what came meanwhile)
+    const now = Date.now();
+    if (now < lastTask + BACKGROUND_AFTER_TASK_MS) return schedule();
+    const next = [...toPrepare].find(([, due]) => due <= now)?.[0];
+    if (next !== undefined) {
+      toPrepare.delete(next);
+      const replica = replicas.held(next);
+      if (replica && replica.graph.factCount <= setup.preloadMaxFacts) {
+        try {
+          catalog.registry.prepare({ graph: replica.graph });
+          announce(replica.at);
+        } catch {
+          // the next task on the graph hands it over again and reports what broke
+        }
+      }
     }
-    announce(replica.at, replica.graph);
+    schedule();
   };
-  // the replica whose view this worker last said its engine holds, and how many views it took whole (a
-  // replica other than the one announced last: a write to that one is handed over as an addition)
-  let announced: GraphIndex | undefined;
-  let handOvers = 0;
-  // the warm-up's part of the spread (ReplicaSource.hold): kept until a client's preload or a task has the engine take another view
-  let pinned: GraphIndex | undefined;
-  const announce = (at: GraphVersion, graph: GraphIndex) => {
-    if (announced !== graph) handOvers++;
-    announced = graph;
-    if (pinned !== graph) pinned = undefined;
-    replicas.announcePrepared(at, handOvers);
+  // the graphs whose views this worker last said its engine holds
+  let announced: string[] = [];
+  /** Tells the main thread the views the engine holds now (and, with `at`, that it holds that version), when they changed or `at` is given. */
+  const announce = (at?: GraphVersion) => {
+    const views = replicas.keys().filter((key) => holdsGraph(replicas.held(key)!.graph));
+    if (!at && views.length === announced.length && views.every((key, i) => key === announced[i])) return;
+    announced = views;
+    replicas.announceViews(views, wholeHandOvers.count, at);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
-    // a graph above the bound is never handed over ahead: it neither arms a timer nor displaces
-    // a pending smaller one (prepare checks again, as the graph can grow until the timer fires)
+    // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up names the worker that is to take its view (a preload)
+    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks each worker to take its view (a hold)
     if (by === 'warm') return;
-    // nor does a replica another worker's task asked for displace the warm-up's part of the spread
-    if (by === 'snapshot' && pinned !== undefined && holdsGraph(pinned)) return;
-    if (by === 'hold') pinned = graph;
-    if (by === 'snapshot' || by === 'preload' || by === 'hold') {
-      toPrepare = at.key; // the engine's view is replaced by the newest replica's, or the one a client is at work on
-      prepareIn(0);
-    } else if ((toPrepare === undefined || toPrepare === at.key) && holdsGraph(graph)) {
-      toPrepare = at.key;
-      prepareIn(PREPARE_AFTER_WRITE_MS);
-    }
+    // nor does a replica another worker's task asked for drop a view the engine holds
+    if (by === 'snapshot' && !viewFits(graph)) return;
+    if (by === 'snapshot' || by === 'preload' || by === 'hold') prepareIn(at.key, 0);
+    else if (holdsGraph(graph)) prepareIn(at.key, PREPARE_AFTER_WRITE_MS);
   }
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;
@@ -102,15 +115,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     catalogKey(setup.frameworkDirs) === setup.catalogSourceKey
       ? undefined
       : new ParleyError('runtime', 'rule_modules_changed', 'the rule modules changed on disk since the server started (they are consulted once, at start-up, and GET /v1/frameworks lists those): restart the server to load them');
-  prepare();
+  schedule();
   return async (task) => {
     if (task.kind === 'start') return null;
     if (rulesChanged && task.kind !== 'query') return { ok: false, error: serialise(rulesChanged) };
-    if (toPrepare !== undefined && toPrepare !== task.at.key) {
-      // a call on another graph came first: the engine is to hold that one, not be switched between its tasks
-      toPrepare = undefined;
-      clearTimeout(timer);
-    }
     let graph;
     try {
       graph = await replicas.graph(task.at);
@@ -118,13 +126,11 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
     }
     const reply = runTask(task, graph, loadedCatalog, shaper);
+    lastTask = Date.now();
+    if (toPrepare.size > 0) schedule();
     // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
     // (a framework run brings the engine to the task's version; a query only when it calls a rule)
-    if (task.kind !== 'query' && holdsGraph(graph)) announce(task.at, graph);
-    else if (announced && !holdsGraph(announced)) {
-      announced = undefined;
-      replicas.announceReleased();
-    }
+    announce(task.kind !== 'query' && holdsGraph(graph) ? task.at : undefined);
     return reply;
   };
 }

@@ -2,8 +2,8 @@
  * The reasoning worker threads (worker.mjs, worker-entry.ts): started on first use, or ahead
  * of a call when a client is at work on a graph, and stopped when idle for a while. A task that
  * reads a graph's view in Prolog goes to a worker whose engine holds that view (graph affinity,
- * ViewRouter), so that the workers' views, spread over several graphs after a restart
- * (warm.ts), are not handed out of the engines by each other's assess.
+ * ViewRouter): each engine holds the views of several graphs (within its bound on facts), and a
+ * graph none holds is handed to ENGINES_PER_GRAPH engines, not to every one.
  */
 import { Piscina, queueOptionsSymbol, type PiscinaTask } from 'piscina';
 import { START_TASK, type ReasonReply, type ReasonTask } from './tasks.ts';
@@ -24,11 +24,11 @@ export class ReasoningWorkers {
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
    * crashes), with the thread ids still running. `callTimeoutMs` bounds a task: a call's deadline ends it.
-   * `viewOf` names the graph whose view a worker's engine holds (ReplicaSource.viewOf).
+   * `viewsOf` names the graphs whose views a worker's engine holds (ReplicaSource.viewsOf).
    */
-  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: (live: Set<number>) => void, viewOf: (worker: number) => string | undefined) {
+  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: (live: Set<number>) => void, viewsOf: (worker: number) => ReadonlySet<string>) {
     this.count = count;
-    this.router = new ViewRouter(viewOf, () => this.threadIds());
+    this.router = new ViewRouter(viewsOf, () => this.threadIds());
     this.pool = new Piscina({
       loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -65,7 +65,7 @@ export class ReasoningWorkers {
     return this.pool.threads.map((thread) => thread.threadId).filter((id) => id >= 0);
   }
 
-  /** A worker (thread id) said which view its engine holds now, a view it did not hold before or none. */
+  /** A worker (thread id) said which views its engine holds now, other than it held before. */
   viewChanged(worker: number): void {
     this.router.heard(worker);
     this.nudge(); // a task waiting for a worker holding that view may go to it now
@@ -115,30 +115,29 @@ interface ViewOptions {
 /**
  * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
  * frameworks one after another (about 1.9 s of a core at 100k facts), a second halves that for one hand-over
- * (about 0.8 s); a third and more would each pay the hand-over and hand another graph's view out.
+ * (about 0.8 s); a third and more would each pay the hand-over too (and, past their bound on facts, drop a view).
  */
 export const ENGINES_PER_GRAPH = 2;
 
 /**
- * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the view each
+ * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the views each
  * engine holds, or will once the task given to it last runs. A task that reads a graph's view goes to a free
- * worker holding it, else to a free worker holding no view. When none is free, and ENGINES_PER_GRAPH engines hold
- * or are taking the view already, it waits for one of them rather than have another engine take the view too
- * (about 0.8 s of a core at 100k facts, and that engine's own view lost); with fewer, a free worker whose view
- * another worker holds as well takes it, else (fewer than ENGINES_PER_GRAPH) any free one. Other tasks
- * (queries, which read the replica, not the view) take any free worker, one holding no view first.
+ * worker holding it. When none is free, and ENGINES_PER_GRAPH engines hold or are taking the view already, it
+ * waits for one of them rather than have another engine take the view too (about 0.8 s of a core at 100k
+ * facts); with fewer, the free worker holding the fewest views takes it. Other tasks (queries, which read the
+ * replica, not the view) take any free worker, one holding no view first.
  */
 export class ViewRouter {
   /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
   private readonly given = new Map<number, string>();
 
   /**
-   * `viewOf` names the graph whose view a worker's engine holds, as the worker last said (ReplicaSource.viewOf);
+   * `viewsOf` names the graphs whose views a worker's engine holds, as the worker last said (ReplicaSource.viewsOf);
    * `live`, the thread ids of the workers running, those still starting included (piscina offers a task only to
    * those it has seen start: a worker holding the view that piscina has not yet seen start is waited for too).
    */
   constructor(
-    private readonly viewOf: (worker: number) => string | undefined,
+    private readonly viewsOf: (worker: number) => ReadonlySet<string>,
     private readonly live: () => number[],
   ) {}
 
@@ -152,35 +151,22 @@ export class ViewRouter {
     for (const worker of this.given.keys()) if (!live.has(worker)) this.given.delete(worker);
   }
 
-  private view(worker: number): string | undefined {
-    return this.given.get(worker) ?? this.viewOf(worker);
+  /** Whether the worker's engine holds the view of `graph`, or will once the task given to it last runs. */
+  private holds(worker: number, graph: string): boolean {
+    return this.given.get(worker) === graph || this.viewsOf(worker).has(graph);
   }
 
   readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
     const free = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
     if (free.length === 0) return null;
     const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
-    let viewless: PiscinaWorker | undefined;
-    for (const worker of free) {
-      const view = this.view(worker.id);
-      if (graph !== undefined && view === graph) return worker;
-      if (view === undefined) viewless ??= worker;
-    }
-    if (graph === undefined) return viewless ?? free[0]!;
-    const chosen = viewless ?? this.secondEngine(graph, free);
-    if (chosen === undefined) return null;
+    const fewestViews = () => free.reduce((best, worker) => (this.viewsOf(worker.id).size < this.viewsOf(best.id).size ? worker : best));
+    if (graph === undefined) return fewestViews();
+    const holder = free.find((worker) => this.holds(worker.id, graph));
+    if (holder) return holder;
+    if (this.live().filter((worker) => this.holds(worker, graph)).length >= ENGINES_PER_GRAPH) return null;
+    const chosen = fewestViews();
     this.given.set(chosen.id, graph);
     return chosen;
   };
-
-  /** A free worker to take the view of `graph` too, while fewer than ENGINES_PER_GRAPH live workers hold or take it. */
-  private secondEngine(graph: string, free: PiscinaWorker[]): PiscinaWorker | undefined {
-    const holders = new Map<string | undefined, number>();
-    for (const worker of this.live()) {
-      const view = this.view(worker);
-      holders.set(view, (holders.get(view) ?? 0) + 1);
-    }
-    if ((holders.get(graph) ?? 0) >= ENGINES_PER_GRAPH) return undefined;
-    return free.find((worker) => holders.get(this.view(worker.id))! > 1) ?? free[0];
-  }
 }

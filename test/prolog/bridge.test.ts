@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PrologBridge, startProlog } from '../../engine/prolog/bridge.ts';
+import { DEFAULT_VIEW_FACTS, PrologBridge, holdsGraph, setViewBound, startProlog, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
@@ -122,11 +122,11 @@ describe('Prolog bridge', () => {
     // a claim naming a known place is indexed with the records added; a new place is looked for in the texts held already, and in the ones added with it
     putLogged(graph, [addedRecord('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
-    // a fact of no record marks the facts held: a whole hand-over would drop it
-    expect(bridge.holds('assertz(user:g_node(marker, x))', { graph })).toBe(true);
+    // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
+    expect(bridge.holds('active_view(V), assertz(V:g_node(marker, x))', { graph })).toBe(true);
     putLogged(graph, [addedRecord('jeddah', ['Location'], { label: 'Jeddah' }), addedRecord('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
     expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7), g_mention(jeddah, c8)', { graph })).toBe(true);
-    expect(bridge.holds('retract(user:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', { graph })).toBe(true);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
     // the facts after those additions are the facts of the same graph handed over whole
@@ -160,11 +160,11 @@ describe('Prolog bridge', () => {
       { graph, asOf, validUntil: '2024-01-06' },
       { graph, asOf, validUntil: '2023-12-31' },
     ];
-    // a fact of no record marks the facts held: a whole hand-over would drop it
+    // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
     const held = views.map((view, i) => {
-      if (i > 0) expect(bridge.holds('retract(user:g_node(marker, x))', view), JSON.stringify(view)).toBe(i !== 5);
+      if (i > 0) expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', view), JSON.stringify(view)).toBe(i !== 5);
       const answer = bridge.solve(facts, ['Fs'], view)[0][0] as string[];
-      bridge.holds('assertz(user:g_node(marker, x))', view);
+      bridge.holds('active_view(V), assertz(V:g_node(marker, x))', view);
       return answer;
     });
     const whole = views.map((view) => bridge.solve(facts, ['Fs'], { ...view, graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) })[0][0]);
@@ -316,6 +316,80 @@ counted_(N) :- claim_count(N).`);
     expect(bridge.lastUsage.reads).toEqual([]); // what it read went unnoted
     putLogged(graph, [{ ...addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' }), provenance: [] }], []);
     expect(bridge.solve('claim_count(N)', ['N'], { graph })).toEqual([[graph.nodesWithLabel('Claim').size]]);
+  });
+});
+
+describe('views of several graphs held on one engine', () => {
+  /** A rule module whose answers are kept per view: a memoised set, a table, and a plain read. */
+  const RULES = `
+:- table tabled_claims/1.
+tabled_claims(N) :- aggregate_all(count, node(_, 'Claim'), N).
+kept_claims(N) :- view_set(kept_claims, kept_claims_, N).
+kept_claims_(N) :- nodes_where('Claim', _, _, Cs), length(Cs, N).
+answers(Kept, Tabled, Actors) :- kept_claims(Kept), tabled_claims(Tabled), findall(A, node(A, 'Actor'), As), sort(As, Actors).`;
+  const goal = 'answers(K, T, A)';
+  const template = ['K', 'T', 'A'];
+  /** A second graph of other content: the fixture's actors and claims under other ids, one claim fewer. */
+  const otherGraph = () => {
+    const base = conflictGraph();
+    const nodes = [...base.nodes.values()].filter((node) => node.id !== 'c2').map((node) => ({ ...node, id: `o-${node.id}` }));
+    const edges = [...base.edges.values()].filter((edge) => edge.from !== 'c2' && edge.to !== 'c2').map((edge) => ({ ...edge, id: `o-${edge.id}`, from: `o-${edge.from}`, to: `o-${edge.to}` }));
+    return GraphIndex.fromRecords(nodes, edges);
+  };
+  /** The answers over a copy of `graph` no slot holds: a view handed over whole, as on a fresh engine. */
+  const fresh = (bridge: PrologBridge, graph: GraphIndex) => bridge.solve(goal, template, { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
+
+  it('switches between the views it holds without handing either over again, each call answering as over its own graph alone', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [mine, theirs] = [conflictGraph(), otherGraph()];
+    const [expectedMine, expectedTheirs] = [fresh(bridge, mine), fresh(bridge, theirs)];
+    expect(expectedTheirs).not.toEqual(expectedMine);
+    const before = wholeHandOvers.count;
+    expect(bridge.solve(goal, template, { graph: mine })).toEqual(expectedMine);
+    expect(bridge.solve(goal, template, { graph: theirs })).toEqual(expectedTheirs);
+    expect(wholeHandOvers.count - before).toBe(2);
+    for (let round = 0; round < 3; round++) {
+      expect(bridge.solve(goal, template, { graph: mine })).toEqual(expectedMine);
+      expect(bridge.solve(goal, template, { graph: theirs })).toEqual(expectedTheirs);
+    }
+    expect(wholeHandOvers.count - before).toBe(2); // the switches handed nothing over
+    expect(holdsGraph(mine) && holdsGraph(theirs)).toBe(true);
+  });
+
+  it('adds a write to its own graph\'s view only', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [mine, theirs] = [conflictGraph(), otherGraph()];
+    bridge.solve(goal, template, { graph: mine });
+    const expectedTheirs = bridge.solve(goal, template, { graph: theirs });
+    const before = wholeHandOvers.count;
+    putLogged(mine, [addedRecord('w-claim', ['Claim'], { type: 'Demand', text: 'we demand water' })], []);
+    expect(bridge.solve(goal, template, { graph: mine })).toEqual(fresh(bridge, mine));
+    expect(wholeHandOvers.count - before).toBe(1); // (the fresh copy's): the write was added to the view held
+    expect(bridge.solve(goal, template, { graph: theirs })).toEqual(expectedTheirs);
+    expect(bridge.holds("node('w-claim', _)", { graph: theirs })).toBe(false);
+    expect(bridge.holds("node('w-claim', 'Claim')", { graph: mine })).toBe(true);
+  });
+
+  it('drops the view read least recently when another would pass the bound on facts, and hands it over again when asked', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const graphs = [conflictGraph(), otherGraph(), conflictGraph()];
+    setViewBound(graphs[0]!.factCount * 2);
+    try {
+      const expected = graphs.map((graph) => fresh(bridge, graph));
+      for (const graph of graphs) bridge.solve(goal, template, { graph });
+      expect(graphs.map(holdsGraph)).toEqual([false, true, true]);
+      const before = wholeHandOvers.count;
+      expect(bridge.solve(goal, template, { graph: graphs[1]! })).toEqual(expected[1]);
+      expect(wholeHandOvers.count - before).toBe(0);
+      expect(bridge.solve(goal, template, { graph: graphs[0]! })).toEqual(expected[0]);
+      expect(wholeHandOvers.count - before).toBe(1);
+      expect(graphs.map(holdsGraph)).toEqual([true, true, false]);
+    } finally {
+      setViewBound(DEFAULT_VIEW_FACTS);
+    }
   });
 });
 

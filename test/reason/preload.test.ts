@@ -124,8 +124,9 @@ describe('views preloaded in the reasoning workers', () => {
     });
   }, 120_000);
 
-  it('switch graphs at most once in a while, and say truly which view an engine holds after a call on another graph', async () => {
-    await withPool({}, async (single) => {
+  it('switch graphs at most once in a while, and, with room for one view, say truly which view an engine holds after a call on another graph', async () => {
+    const oneView = Math.max((await store.loadGraph('t', 'busy')).factCount, (await store.loadGraph('t', 'next')).factCount);
+    await withPool({ viewFacts: oneView }, async (single) => {
       single.preload('t', 'busy');
       expect(await single.viewsPrepared('t', 'busy', 60_000)).toBe(true);
       // two clients between two graphs: the second graph's preload waits while the first one's view is fresh. A call on
@@ -141,6 +142,22 @@ describe('views preloaded in the reasoning workers', () => {
       await single.frameworks('t', 'busy', ['glasl'], { limits });
       expect(await single.viewsPrepared('t', 'busy', 5_000)).toBe(true);
       expect(await single.viewsPrepared('t', 'next', 0)).toBe(false);
+    });
+  }, 120_000);
+
+  it('keep the views of both graphs within the bound on views: a call on the one held first hands nothing over', async () => {
+    await withPool({}, async (pool) => {
+      const handOvers = () => [...pool.heldViews().values()].reduce((sum, view) => sum + view.handOvers, 0);
+      pool.preload('t', 'busy');
+      expect(await pool.viewsPrepared('t', 'busy', 60_000)).toBe(true);
+      await pool.frameworks('t', 'busy', ['kriesberg'], { limits });
+      pool.preload('t', 'next');
+      expect(await pool.viewsPrepared('t', 'next', 30_000)).toBe(true);
+      expect(await pool.viewsPrepared('t', 'busy', 0)).toBe(true);
+      const before = handOvers();
+      expect(withoutCost((await pool.frameworks('t', 'busy', ['glasl'], { limits })).runs)).toEqual(withoutCost(await inProcess('busy', ['glasl'])));
+      expect(handOvers()).toBe(before);
+      expect(await pool.viewsPrepared('t', 'next', 0)).toBe(true);
     });
   }, 120_000);
 

@@ -12,8 +12,9 @@ import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 // After a restart the graphs the store held at its last close are loaded and replicated in the
 // background (engine/reason/warm.ts): the remembered one first, then the most recently written,
-// within the facts and graphs bounds; a graph that cannot fit is never read. The views spread over the
-// workers (here this thread's replica set stands for the one worker, the first graph's view its part).
+// within the facts and graphs bounds; a graph that cannot fit is never read. Every worker is asked to hold
+// the views of the graphs warmed while they fit its bound on views (here this thread's replica set stands
+// for the one worker).
 const oneWorker = { count: 1, threadIds: () => [threadId] };
 const actors = (count: number, prefix: string): GraphWrite => ({
   nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: ['Actor'], properties: { label: `${prefix} actor ${i}` } })),
@@ -53,7 +54,9 @@ describe('warming the graphs after a restart', () => {
     const replicas = new ReplicaSet('parley-warm-test', 8, (at, graph, by) => received.push({ key: at.key, by, facts: graph.factCount }));
     try {
       const bound = facts.remembered + facts.older + facts.newer;
-      const warmed = await warmGraphs(store, source, oneWorker, { tenant: 't', graphId: 'remembered' }, { maxFacts: bound, maxGraphs: 8 }, () => false);
+      // views for the first two graphs only: the third is replicated, not held
+      const viewFacts = facts.remembered + facts.newer;
+      const warmed = await warmGraphs(store, source, oneWorker, { tenant: 't', graphId: 'remembered' }, { maxFacts: bound, maxGraphs: 8, viewFacts }, () => false);
       expect(warmed).toEqual([
         { tenant: 't', graphId: 'remembered' },
         { tenant: 'u', graphId: 'newer' },
@@ -63,12 +66,13 @@ describe('warming the graphs after a restart', () => {
       expect(store.loadedGeneration('u', 'newer')).toBeDefined();
       expect(store.loadedGeneration('t', 'older')).toBeDefined();
       expect(store.loadedGeneration('t', 'large')).toBeUndefined();
-      // the workers' replicas, kept without a hand-over, but the first graph's, which the one worker is asked to take
-      for (let waited = 0; waited < 10_000 && received.length < 4; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      // the workers' replicas, each held by the one worker while the views fit its bound
+      for (let waited = 0; waited < 10_000 && received.length < 5; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(received).toEqual([
         { key: graphKey('t', 'remembered'), by: 'warm', facts: facts.remembered },
         { key: graphKey('t', 'remembered'), by: 'hold', facts: facts.remembered },
         { key: graphKey('u', 'newer'), by: 'warm', facts: facts.newer },
+        { key: graphKey('u', 'newer'), by: 'hold', facts: facts.newer },
         { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
       ]);
       expect(replicas.held(graphKey('u', 'newer'))?.graph.factCount).toBe(facts.newer);
@@ -83,18 +87,18 @@ describe('warming the graphs after a restart', () => {
     const source = new ReplicaSource(store, 'parley-warm-bounds');
     const replicas = new ReplicaSet('parley-warm-bounds', 8);
     try {
-      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 1_000_000, maxGraphs: 2 }, () => false)).toEqual([
+      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 1_000_000, maxGraphs: 2, viewFacts: 1_000_000 }, () => false)).toEqual([
         { tenant: 'u', graphId: 'newer' },
         { tenant: 't', graphId: 'large' },
       ]);
-      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 0, maxGraphs: 8 }, () => false)).toEqual([]);
+      expect(await warmGraphs(store, source, oneWorker, undefined, { maxFacts: 0, maxGraphs: 8, viewFacts: 1_000_000 }, () => false)).toEqual([]);
     } finally {
       replicas.close();
       source.close();
     }
   });
 
-  it('starts the workers when the server listens, before any call, and their engines take the remembered graph', { timeout: 180_000 }, async () => {
+  it('starts the workers when the server listens, before any call, and their engines take the views of the graphs warmed', { timeout: 180_000 }, async () => {
     const lastGraphFile = path.join(dir, 'last-preloaded-graph.json');
     await writeFile(lastGraphFile, JSON.stringify(['t', 'remembered']));
     const pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, lastGraphFile, warmFacts: 100 });
@@ -102,6 +106,8 @@ describe('warming the graphs after a restart', () => {
       const warmed = await pool.warmUp();
       expect(warmed.map(({ graphId }) => graphId)).toEqual(['remembered', 'newer', 'older']);
       expect(await pool.viewsPrepared('t', 'remembered', 120_000)).toBe(true);
+      expect(await pool.viewsPrepared('u', 'newer', 120_000)).toBe(true);
+      expect(await pool.viewsPrepared('t', 'older', 120_000)).toBe(true);
       const { result } = await pool.query('u', 'newer', 'MATCH (a:Actor) RETURN count(a) AS n', { limits: {} });
       expect(result.rows).toEqual([[5n]]);
     } finally {

@@ -31,11 +31,36 @@
 %                                   for the nodes at an end of a CONTRADICTS or SUPPORTS edge
 % and, for as long as the engine runs (not per view):
 %   g_indexed(Word)                 Word is a declared keyword: g_mention covers it
+%
+% The engine holds the facts of several views at once, each view's in a module of its own (a view
+% slot, named by the bridge): the g_* predicates above, in module user, each hold one clause that
+% forwards to the active slot's facts (parley_use_view/1). Switching views rewrites those clauses
+% (microseconds), where handing a view over again costs about a second of a core at 100k facts; each
+% slot keeps its own clause indexes. The writers below assert into, and retract from, the active slot.
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
 % g_memo_used(Slot, Generation): the last generation (memo_sweep/0) in which a view_memo/3 answer of Slot was
-% computed or found
+% computed or found (global: a slot's name holds its view)
 :- dynamic g_memo_used/2.
+
+% view_fact(?Head): the per-view facts, in module user (forwarded) and in each slot
+view_fact(g_node(_, _)).     view_fact(g_prop(_, _, _)).       view_fact(g_eprop(_, _, _)).
+view_fact(g_edge(_, _, _, _, _, _)).                            view_fact(g_valid(_, _, _)).
+view_fact(g_text(_, _)).     view_fact(g_ref(_, _)).           view_fact(g_mention(_, _)).
+view_fact(g_named(_)).       view_fact(g_memo(_)).             view_fact(g_source(_, _)).
+
+% parley_use_view(+Slot): the g_* predicates read Slot's facts from now on; tabled answers (of the last
+% active view) are dropped when the slot changes. A slot used for the first time holds no facts.
+parley_use_view(Slot) :-
+    (   nb_current(parley_view, Slot) -> true
+    ;   forall(view_fact(Head), ( functor(Head, Name, Arity), dynamic(Slot:Name/Arity),
+                                  retractall(Head), assertz((Head :- Slot:Head)) )),
+        nb_setval(parley_view, Slot),
+        abolish_all_tables
+    ).
+
+% active_view(-Slot): the slot the g_* predicates read
+active_view(Slot) :- nb_getval(parley_view, Slot).
 % parley_unreported(Module): a rule module whose text names g_* facts, read past the notes of read_note/1
 % (engine/prolog/bridge.ts consult): none of its answers is kept across a write
 :- dynamic parley_unreported/1.
@@ -92,7 +117,7 @@ nodes_where_(Label, Key, Value, Ids) :-
 % about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept in global variables
 % instead (read without a copy), found by a fingerprint of Key (a list argument stands for
 % its length and first element) and compared with Key in C.
-% Keys are per module: two rule modules may use the same Key.
+% Keys are per module (two rule modules may use the same Key) and per view slot.
 % Each answer is kept with what Goal read (read_note/1), the reads of the answers it found kept
 % included, and what reads it is added to the reads of the answer being computed around it, if
 % any: a write drops only the answers whose reads it changes (parley_add_view/11).
@@ -103,7 +128,7 @@ view_memo(Key, Value, Goal) :-
     (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
-        ( nb_current(Slot, Old) -> true ; Old = [], assertz(g_memo(Slot)) ),
+        ( nb_current(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
         nb_setval(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
     memo_used(Slot),
@@ -169,7 +194,8 @@ memo_slot(Module, Key, Slot) :-
     Key =.. [Name|Args],
     maplist(memo_print, Args, Prints),
     Print =.. [Name|Prints],
-    ( ground(Print) -> term_hash(Module-Print, Hash) ; variant_sha1(Module-Print, Hash) ),
+    active_view(View),
+    ( ground(Print) -> term_hash(View-Module-Print, Hash) ; variant_sha1(View-Module-Print, Hash) ),
     atom_concat('$parley_memo_', Hash, Slot).
 
 memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
@@ -564,25 +590,25 @@ parley_defined(Module, Indicators) :-
 % lists of a call sit on the global stack while it runs, and the WebAssembly memory the stacks grow
 % into is never given back (at 1M facts, one call grew them by some 300 MB, more than the facts took).
 
-% parley_clear_view: no g_* facts of the last view, none of its view_memo/3 answers, no tables.
+% parley_clear_view: no g_* facts in the active slot, none of its view_memo/3 answers, no tables.
 parley_clear_view :-
-    retractall(g_node(_, _)), retractall(g_prop(_, _, _)), retractall(g_eprop(_, _, _)),
-    retractall(g_edge(_, _, _, _, _, _)), retractall(g_valid(_, _, _)),
-    retractall(g_text(_, _)), retractall(g_mention(_, _)), retractall(g_named(_)), retractall(g_source(_, _)),
-    retractall(g_ref(_, _)),
-    forall(retract(g_memo(Slot)), nb_delete(Slot)), retractall(g_memo_used(_, _)),
+    active_view(View),
+    forall(retract(View:g_memo(Slot)), ( nb_delete(Slot), retractall(g_memo_used(Slot, _)) )),
+    forall(view_fact(Head), retractall(View:Head)),
     abolish_all_tables.
 
 % parley_add_facts(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the records
 parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources) :-
-    add_nodes(Nodes), add_props(Props), add_eprops(EdgeProps),
-    add_edges(Edges), add_valid(Valid), add_texts(Texts), add_sources(Sources),
-    add_mentions(Mentions).
+    active_view(V),
+    add_nodes(V, Nodes), add_props(V, Props), add_eprops(V, EdgeProps),
+    add_edges(V, Edges), add_valid(V, Valid), add_texts(V, Texts), add_sources(V, Sources),
+    add_mentions(V, Mentions).
 
 % parley_end_view(+Ref, +Named): the last step; Ref is [Date, Days], or none when the view has no
 % reference date; Named the node names the text index covers.
 parley_end_view(Ref, Named) :-
-    forall(member(W, Named), assertz(g_named(W))),
+    active_view(V),
+    forall(member(W, Named), assertz(V:g_named(W))),
     set_reference(Ref).
 
 % parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
@@ -635,7 +661,8 @@ mention_words_([Word, _|Rest], [Word|Words]) :- mention_words_(Rest, Words).
 % at 100k facts, each ingest-like write left some 40 to 70 of them, 1.4 to 3 MB, on the global
 % stack every garbage collection walks, without bound. Two generations, not one: after a write, the framework runs that read
 % nothing it changed are given again without a call (engine/frameworks/run.ts), and the answers
-% they read are still those of the graph.
+% they read are still those of the graph. The generation is the engine's, not a view's: writes to other
+% views held on the engine age a view's answers too, which costs them being computed again, never a stale one.
 memo_sweep :-
     ( nb_current(parley_memo_generation, G) -> true ; G = 0 ),
     (   g_memo_used(_, G)
@@ -669,17 +696,18 @@ read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module),
 % the types of the edges taken out, Ref the new reference date or [] when it stays. The view_memo/3
 % answers those records may change are dropped (memo_holds/4 keeps the others), and the tables.
 parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
-    forall(member(Id, Nodes), remove_node(Id)),
-    forall(member(Id, Edges), ( retractall(g_edge(Id, _, _, _, _, _)), retractall(g_eprop(Id, _, _)) )),
-    forall(member(W, Gone), retractall(g_mention(W, _))),
-    retractall(g_named(_)), forall(member(W, Named), assertz(g_named(W))),
+    active_view(V),
+    forall(member(Id, Nodes), remove_node(V, Id)),
+    forall(member(Id, Edges), ( retractall(V:g_edge(Id, _, _, _, _, _)), retractall(V:g_eprop(Id, _, _)) )),
+    forall(member(W, Gone), retractall(V:g_mention(W, _))),
+    retractall(V:g_named(_)), forall(member(W, Named), assertz(V:g_named(W))),
     set_reference(Ref),
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
     abolish_all_tables.
 
-remove_node(Id) :-
-    retractall(g_node(Id, _)), retractall(g_prop(Id, _, _)), retractall(g_valid(Id, _, _)),
-    retractall(g_text(Id, _)), retractall(g_mention(_, Id)), retractall(g_source(Id, _)).
+remove_node(V, Id) :-
+    retractall(V:g_node(Id, _)), retractall(V:g_prop(Id, _, _)), retractall(V:g_valid(Id, _, _)),
+    retractall(V:g_text(Id, _)), retractall(V:g_mention(_, Id)), retractall(V:g_source(Id, _)).
 
 % forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions (or removals) may change
 forget_changed(Slot, Labels, Types, Ref) :-
@@ -691,7 +719,7 @@ forget_changed(Slot, Labels, Types, Ref) :-
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N -> true
-    ;   K =:= 0 -> nb_delete(Slot), retract(g_memo(Slot))
+    ;   K =:= 0 -> nb_delete(Slot), active_view(V), retract(V:g_memo(Slot))
     ;   nb_setval(Slot, Kept)
     ).
 
@@ -721,8 +749,9 @@ added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipp
 
 % set_reference(+Ref): [Date, Days] the new reference date, none no reference date, [] the same one
 set_reference(Ref) :-
-    (   Ref = [Date, Days] -> retractall(g_ref(_, _)), assertz(g_ref(Date, Days))
-    ;   Ref == none -> retractall(g_ref(_, _))
+    active_view(V),
+    (   Ref = [Date, Days] -> retractall(V:g_ref(_, _)), assertz(V:g_ref(Date, Days))
+    ;   Ref == none -> retractall(V:g_ref(_, _))
     ;   true
     ).
 
@@ -763,20 +792,20 @@ parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), asser
 
 % one adder per kind of fact, each asserting its own functor: building each fact with =../2 made
 % the assertions some 60% dearer (the hand-over asserts some 160k facts at 100k facts)
-add_nodes([]).
-add_nodes([Id, Label | T]) :- assertz(g_node(Id, Label)), add_nodes(T).
-add_props([]).
-add_props([Id, Key, Value | T]) :- assertz(g_prop(Id, Key, Value)), add_props(T).
-add_eprops([]).
-add_eprops([Id, Key, Value | T]) :- assertz(g_eprop(Id, Key, Value)), add_eprops(T).
-add_texts([]).
-add_texts([Id, Lower | T]) :- assertz(g_text(Id, Lower)), add_texts(T).
-add_mentions([]).
-add_mentions([Word, Id | T]) :- assertz(g_mention(Word, Id)), add_mentions(T).
-add_edges([]).
-add_edges([Id, Type, From, To, Confidence, Role | T]) :- assertz(g_edge(Id, Type, From, To, Confidence, Role)), add_edges(T).
-add_valid([]).
-add_valid([Id, Date, Days | T]) :- assertz(g_valid(Id, Date, Days)), add_valid(T).
+add_nodes(_, []).
+add_nodes(V, [Id, Label | T]) :- assertz(V:g_node(Id, Label)), add_nodes(V, T).
+add_props(_, []).
+add_props(V, [Id, Key, Value | T]) :- assertz(V:g_prop(Id, Key, Value)), add_props(V, T).
+add_eprops(_, []).
+add_eprops(V, [Id, Key, Value | T]) :- assertz(V:g_eprop(Id, Key, Value)), add_eprops(V, T).
+add_texts(_, []).
+add_texts(V, [Id, Lower | T]) :- assertz(V:g_text(Id, Lower)), add_texts(V, T).
+add_mentions(_, []).
+add_mentions(V, [Word, Id | T]) :- assertz(V:g_mention(Word, Id)), add_mentions(V, T).
+add_edges(_, []).
+add_edges(V, [Id, Type, From, To, Confidence, Role | T]) :- assertz(V:g_edge(Id, Type, From, To, Confidence, Role)), add_edges(V, T).
+add_valid(_, []).
+add_valid(V, [Id, Date, Days | T]) :- assertz(V:g_valid(Id, Date, Days)), add_valid(V, T).
 % (an addition may link a node the view held, whose sources an earlier edge handed over)
-add_sources([]).
-add_sources([Id, Source | T]) :- ( g_source(Id, Source) -> true ; assertz(g_source(Id, Source)) ), add_sources(T).
+add_sources(_, []).
+add_sources(V, [Id, Source | T]) :- ( V:g_source(Id, Source) -> true ; assertz(V:g_source(Id, Source)) ), add_sources(V, T).
