@@ -581,11 +581,13 @@ export function holdsGraph(graph: GraphIndex): boolean {
 
 /**
  * Whether a view of `graph` could be handed to the engine without dropping another graph's: it holds one
- * already, or a slot is free, or the views held and this one fit the bound (setViewBound).
+ * already, or it holds none of a graph still used (a larger view is then held alone), or the views of
+ * graphs still used and this one fit the bound (setViewBound), as slotFor counts them.
  */
 export function viewFits(graph: GraphIndex): boolean {
-  if (slotOf(graph) || slots.some((slot) => slot.held?.graph.deref() === undefined)) return true;
-  return slots.reduce((sum, slot) => sum + slot.facts, 0) + graph.factCount <= maxViewFacts;
+  if (slotOf(graph)) return true;
+  const live = slots.filter((slot) => slot.held?.graph.deref() !== undefined);
+  return live.length === 0 || live.reduce((sum, slot) => sum + slot.facts, 0) + graph.factCount <= maxViewFacts;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW_FACTS, PrologBridge, holdsGraph, setViewBound, startProlog, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { DEFAULT_VIEW_FACTS, PrologBridge, holdsGraph, setViewBound, startProlog, viewFits, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
@@ -293,6 +293,14 @@ sized_(L, N) :- count_up(L), length(L, N).`);
     write(); // no call since the write before: no generation, nothing more swept
     bridge.solve('sized([a, b], _), sized([c], _), sized([d], _)', [], { graph });
     expect([computed('[a, b]'), computed('[c]'), computed('[d]')]).toEqual([1, 2, 1]);
+    // the marks of which generation used a set go with the sets: writes that empty a slot leave none of this view's behind
+    const leftMarks = () => Number(bridge.solve("nb_getval(parley_view, V), atomic_list_concat(['$parley_memo_', V, '_'], P), aggregate_all(count, ( user:g_memo_used(S, _), sub_atom(S, 0, _, _, P), \\+ user:g_memo(S) ), N)", ['N'], { graph })[0][0]);
+    for (let round = 0; round < 6; round++) {
+      bridge.solve(`sized([r${round}], _)`, [], { graph });
+      write();
+      write();
+    }
+    expect(leftMarks()).toBe(0);
   });
   it('drops, while a table is held, every set of the rule modules at a write: a table hides what it read from a set that found it filled', () => {
     const graph = conflictGraph();
@@ -387,6 +395,8 @@ answers(Kept, Tabled, Actors) :- kept_claims(Kept), tabled_claims(Tabled), finda
       expect(bridge.solve(goal, template, { graph: graphs[0]! })).toEqual(expected[0]);
       expect(wholeHandOvers.count - before).toBe(1);
       expect(graphs.map(holdsGraph)).toEqual([true, true, false]);
+      // the slot freed by the drop is no room: the third view would drop another again
+      expect(graphs.map(viewFits)).toEqual([true, true, false]);
     } finally {
       setViewBound(DEFAULT_VIEW_FACTS);
     }

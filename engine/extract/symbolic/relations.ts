@@ -410,18 +410,19 @@ const TAKING_VERBS = new Set(['retook', 'retaken', 'retake', 'recaptured', 'reca
 const TAKEN_ENDS = new Set([...OTHER_SUBJECT_OPENERS, 'and', 'but', 'to', 'by']);
 
 /** Verbs of clearing ground: the party whose men they clear it "of", they fight. */
-const CLEARING_VERBS = new Set(['cleared', 'clear', 'clears', 'clearing']);
+const CLEARING_VERBS = new Set(['cleared', 'clears', 'clearing']);
 
 /**
  * The parties after "of" in "cleared <place> of X" ("cleared the camp of fighters of the SAF", "cleared Bora of RVM fighters"): the
  * first "of" after the cleared thing that a party follows, within the clause (at most 14 words on); none after a passive
- * ("was cleared of all charges") or straight after the verb.
+ * ("was cleared of all charges") or straight after the verb. The bare "clear" is left out: it is mostly the adjective ("made it
+ * clear that members of Hamas ...").
  */
 function clearedOf(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
   if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
-  for (let k = verb + 2; k < Math.min(sentence.endToken, verb + 15); k++) {
+  for (let k = verb + 1; k < Math.min(sentence.endToken, verb + 15); k++) {
     if (TAKEN_ENDS.has(tokens[k].lower)) return [];
-    const parties = tokens[k].lower === 'of' ? objectsAfter(located, tokens, k + 1) : [];
+    const parties = tokens[k].lower === 'of' && k > verb + 1 ? objectsAfter(located, tokens, k + 1) : [];
     if (parties.length > 0) return parties;
   }
   return [];
@@ -442,6 +443,8 @@ const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'ab
  */
 function combatantsKilled(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
   if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
+  // "condemned the killing of Hamas members": the noun names a killing, not the subject's act
+  if (tokens[verb + 1]?.lower === 'of') return [];
   let k = verb + 1;
   while (k < sentence.endToken && k - verb <= 6 && (KILL_COUNT.has(tokens[k].lower) || /^\p{N}/u.test(tokens[k].text) || NUMBER_WORDS.test(tokens[k].lower))) k++;
   if (COMBATANTS.has(tokens[k]?.lower ?? '') && tokens[k + 1]?.lower === 'of') return objectsAfter(located, tokens, k + 2);

@@ -195,8 +195,10 @@ memo_slot(Module, Key, Slot) :-
     maplist(memo_print, Args, Prints),
     Print =.. [Name|Prints],
     active_view(View),
-    ( ground(Print) -> term_hash(View-Module-Print, Hash) ; variant_sha1(View-Module-Print, Hash) ),
-    atom_concat('$parley_memo_', Hash, Slot).
+    ( ground(Print) -> term_hash(Module-Print, Hash) ; variant_sha1(Module-Print, Hash) ),
+    % the view in the name itself, not only in the hash: the entries are compared by Module:Key alone, so two
+    % views whose hashes met would read each other's answers
+    atomic_list_concat(['$parley_memo_', View, '_', Hash], Slot).
 
 memo_print(Arg, Print) :- ( is_list(Arg), Arg = [First|_] -> length(Arg, N), Print = list(N, First) ; Print = Arg ).
 
@@ -675,8 +677,7 @@ memo_sweep :-
 forget_listed(Slot) :-
     nb_getval(Slot, Entries),
     exclude(keyed_by_list, Entries, Kept),
-    kept_entries(Slot, Entries, Kept),
-    ( g_memo(Slot) -> true ; retractall(g_memo_used(Slot, _)) ).
+    kept_entries(Slot, Entries, Kept).
 
 keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 
@@ -719,7 +720,7 @@ forget_changed(Slot, Labels, Types, Ref) :-
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N -> true
-    ;   K =:= 0 -> nb_delete(Slot), active_view(V), retract(V:g_memo(Slot))
+    ;   K =:= 0 -> nb_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
     ;   nb_setval(Slot, Kept)
     ).
 

@@ -147,6 +147,10 @@ const MORE_WORDING: Case[] = [
   ['The SAF killed at least 14 RSF fighters near Bara on Monday.', [['OPPOSES', 'SAF', 'RSF']]],
   ['The SAF said the RSF had killed more than a dozen displaced people near Bara.', []],
   ['Troops cleared the road of mines before the RSF convoy passed.', []],
+  // "clear" the adjective and "the killing of" the noun name no act of the subject's.
+  ['Qatar made it clear that members of Hamas were welcome in Doha.', []],
+  ['Qatar condemned the killing of Hamas members in Tehran.', []],
+  ['Turkey mourned the killing of five Hamas fighters.', []],
   ['Hezbollah fired rockets at Israeli army positions.', [['OPPOSES', 'Hezbollah', 'Israeli army']]],
   ['North Korea supplied artillery shells to Russia.', [['ALLIED_WITH', 'North Korea', 'Russia']]],
 ];
