@@ -149,7 +149,7 @@ export class ReasoningPool {
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;
-    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts: Math.min(viewFacts, this.preloadMaxFacts) };
+    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
