@@ -33,7 +33,7 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { replaceFile } from '../engine/files.ts';
 import { frameworkLimits, loadConfig } from '../server/config.ts';
 import { postJson, probeHealth, startServer, stopServer, type ServerProcess } from './http.ts';
-import { median, memoryOf, percentile, processCpuMs } from './stats.ts';
+import { cpuMsOf, median, memoryOf, percentile } from './stats.ts';
 
 const TENANT = 'bench';
 const ADMIN_KEY = 'pk_bench_cold_start_admin_0123456789abcdef';
@@ -53,11 +53,11 @@ const fmt = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(
 
 /** A POST timed, with the CPU the server (`pid`, all its threads) spent meanwhile. */
 async function timedPost(url: string, key: string, body: unknown, pid: number): Promise<{ ms: number; cpuMs: number; status: number; json: any }> {
-  const cpu = await processCpuMs(pid);
+  const cpu = await cpuMsOf(pid);
   const started = performance.now();
   const response = await postJson(url, key, body);
   const ms = performance.now() - started;
-  return { ms, cpuMs: (await processCpuMs(pid)) - cpu, ...response };
+  return { ms, cpuMs: (await cpuMsOf(pid)) - cpu, ...response };
 }
 
 /** A first assess's row value: wall ms, the server's CPU ms, and the frameworks stopped. */
@@ -129,10 +129,10 @@ export async function coldStartRows(target: number, env: Record<string, string> 
     // restart 2: 5 s idle (health probed), then the first assess of the graph the preload does not name
     ({ base } = await restart());
     const probe = await probeHealth(base, 10, LISTENING_BEFORE_MS + 60_000);
-    const idleCpu = await processCpuMs(server!.process.pid!);
+    const idleCpu = await cpuMsOf(server!.process.pid!);
     await new Promise((resolve) => setTimeout(resolve, LISTENING_BEFORE_MS));
     const health = await probe.stop();
-    const warmedCpu = (await processCpuMs(server!.process.pid!)) - idleCpu;
+    const warmedCpu = (await cpuMsOf(server!.process.pid!)) - idleCpu;
     const memory = await memoryOf(server!.process.pid!);
     const assessOther = await timedPost(`${base}/v1/workspaces/${workspaces.other}/assess`, key, {}, server!.process.pid!);
     expectOk('first assess of the untouched graph', assessOther);

@@ -1,5 +1,6 @@
 /** Figures the benchmarks share. */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { threadCpu } from './thread-cpu.ts';
 
 /** The middle value (the upper one of an even count). */
 export function median(values: number[]): number {
@@ -34,19 +35,6 @@ export async function processTree(pid: number): Promise<number[]> {
   return [pid, ...below.flat()];
 }
 
-/** CPU milliseconds a process and its descendants (every thread) have used (Linux: /proc, clock ticks of 10 ms). */
-export async function processCpuMs(pid: number): Promise<number> {
-  let ms = 0;
-  for (const member of await processTree(pid)) {
-    const stat = await readFile(`/proc/${member}/stat`, 'utf8').catch(() => undefined);
-    if (stat === undefined) continue; // (ended while the tree was read)
-    // utime and stime are the 14th and 15th fields; the name before them may hold spaces
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ms += (Number(fields[11]) + Number(fields[12])) * 10;
-  }
-  return ms;
-}
-
 /**
  * The resident set of the server (the process started and its descendants, with all their
  * threads), in MB (Linux), with its anonymous part (heaps, WebAssembly memories, buffers) and its
@@ -69,19 +57,14 @@ export async function memoryOf(pid: number): Promise<{ megabytes: number; anonym
 }
 
 /**
- * The CPU time a process and its descendants have spent, every thread, in ms (Linux:
- * /proc/<pid>/task/<tid>/schedstat, in nanoseconds, where /proc/<pid>/stat counts 10 ms
- * ticks): a server's CPU per request, which load on a shared machine changes far less than
- * its latency. A thread that ended between two readings drops out of the second.
+ * The CPU time a process and its descendants have spent, every thread, in ms (Linux: threadCpu,
+ * from schedstat in nanoseconds): a server's CPU per request, which load on a shared machine
+ * changes far less than its latency. A thread that ended between two readings drops out of the
+ * second.
  */
 export async function cpuMsOf(pid: number): Promise<number> {
-  let nanoseconds = 0;
-  for (const member of await processTree(pid)) {
-    const threads = await readdir(`/proc/${member}/task`).catch(() => [] as string[]);
-    for (const thread of threads) {
-      const schedstat = await readFile(`/proc/${member}/task/${thread}/schedstat`, 'utf8').catch(() => '0');
-      nanoseconds += Number(schedstat.split(' ')[0]);
-    }
-  }
-  return nanoseconds / 1e6;
+  let ms = 0;
+  // (a process that ended while the tree was read counts for nothing)
+  for (const member of await processTree(pid)) for (const threadMs of threadCpu(member)?.values() ?? []) ms += threadMs;
+  return ms;
 }

@@ -369,6 +369,11 @@ interface ViewSlot {
 /** Facts of the views one engine holds together (setViewBound); the view a call reads is held however large. */
 export const DEFAULT_VIEW_FACTS = 500_000;
 let maxViewFacts = DEFAULT_VIEW_FACTS;
+/**
+ * Never shrinks, yet stays bounded: a new slot is made only when no slot is free or of a graph no longer used,
+ * so there are at most as many as graphs with a view alive at once, the worker's replicas (PARLEY_REPLICA_GRAPHS)
+ * and those garbage collection has not yet taken.
+ */
 const slots: ViewSlot[] = [];
 /** The slot the graph predicates read now. */
 let active: ViewSlot | undefined;
@@ -381,6 +386,8 @@ export function setViewBound(facts: number): void {
   maxViewFacts = facts;
 }
 
+/** Calls that read a slot so far: each slot's lastUsed is one of them. */
+let slotUses = 0;
 /** Makes `slot` the one the graph predicates read. */
 function activate(slot: ViewSlot): ViewSlot {
   if (active !== slot) once('parley_use_view(Slot)', { Slot: slot.module });
@@ -388,7 +395,6 @@ function activate(slot: ViewSlot): ViewSlot {
   slot.lastUsed = ++slotUses;
   return slot;
 }
-let slotUses = 0;
 
 /** The slot holding a view of `graph` (whatever its revision and cuts). */
 function slotOf(graph: GraphIndex): ViewSlot | undefined {

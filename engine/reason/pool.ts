@@ -96,7 +96,8 @@ export interface ReasoningOptions {
   /**
    * Facts of the graphs' views each worker's Prolog engine holds together (default 500,000, the warm-up's
    * budget: every graph warmed after a restart is held on every engine); beyond it the view read least
-   * recently is dropped as another is handed over. A view larger than the bound is still held, alone.
+   * recently is dropped as another is handed over. A view larger than the bound is still held, alone
+   * (0: one view at a time).
    */
   viewFacts?: number;
 }
@@ -149,7 +150,7 @@ export class ReasoningPool {
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;
-    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts: Math.min(viewFacts, this.preloadMaxFacts) };
+    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -305,7 +306,8 @@ export class ReasoningPool {
    * What a server calls once it listens: starts the workers now, rather than on the first call
    * (their engines and rule modules take seconds), and has the store load, and the workers
    * replicate, the graphs it held at its last closes, within warmFacts, the graph lastGraphFile
-   * names first, their views handed to every worker's engine while they fit viewFacts (warm.ts). All in the
+   * names first, their views handed to every worker's engine while they fit viewFacts (the first warmed whatever
+   * that bound, none above preloadMaxFacts, none over a view an engine holds: warm.ts). All in the
    * background: a call meanwhile waits only for its own graph. The graph lastGraphFile names, when not warmed
    * (warmFacts 0, or too large for it), is preloaded on every worker. Resolves with the graphs warmed.
    */

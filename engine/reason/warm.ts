@@ -12,7 +12,11 @@
  * Every worker's engine holds the views of several graphs (engine/prolog/bridge.ts, within
  * `viewFacts` facts): each graph warmed is handed to every engine (a hold) as soon as its replica
  * is out, while the views so held fit that bound, so that the first assess of any of them pays no
- * hand-over and runs on all the workers. The graphs beyond it are replicated only.
+ * hand-over and runs on all the workers. The first graph warmed (the remembered one, when it is
+ * warmed) is held whatever that bound, alone when larger: it is the graph a client was last at
+ * work on. A graph above `preloadMaxFacts` is never held; the graphs beyond the bound are
+ * replicated only. A worker whose engine holds a view a client asked for meanwhile takes no hold
+ * that would drop it (worker-entry.ts).
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
@@ -33,6 +37,8 @@ export interface WarmBounds {
   maxGraphs: number;
   /** Facts of the views held on each engine (the workers' bound, ReasoningOptions.viewFacts): the graphs warmed within it are handed to every engine. */
   viewFacts: number;
+  /** Largest graph handed to the engines ahead of a call (ReasoningOptions.preloadMaxFacts): a larger one is warmed, not held. */
+  preloadMaxFacts: number;
 }
 
 /** The workers to warm: how many there are, and the thread ids of those running, in the order they started. */
@@ -73,7 +79,7 @@ export async function warmGraphs(
       if (loaded.factCount > left) continue;
       await source.warm(graph.tenant, graph.graphId);
       facts += loaded.factCount;
-      if (held + loaded.factCount <= bounds.viewFacts) {
+      if (loaded.factCount <= bounds.preloadMaxFacts && (warmed.length === 0 || held + loaded.factCount <= bounds.viewFacts)) {
         held += loaded.factCount;
         for (const engine of engines) await source.hold(graph.tenant, graph.graphId, engine);
       }

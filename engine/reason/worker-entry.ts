@@ -7,8 +7,9 @@
  * restart, warm.ts), and the records a write adds to a graph whose view the engine holds, so
  * that the next assess finds the facts and the shared sets there rather than paying for them.
  * The engine holds the views of several graphs, within its bound on facts (setViewBound, the
- * least recently read dropped first): a replica a snapshot made for another worker's task is
- * handed over only where it drops no other graph's view.
+ * least recently read dropped first): a replica a snapshot made for another worker's task, and a
+ * graph the warm-up holds, are handed over only where they drop no other graph's view (checked
+ * when the hand-over is made, as a client's task or preload may have come first).
  */
 import { holdsGraph, setViewBound, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -49,32 +50,34 @@ const BACKGROUND_AFTER_TASK_MS = 200;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   setViewBound(setup.viewFacts);
-  // the replicas whose views the engine is to take (or take the records added to), in order, and when each is due
-  const toPrepare = new Map<string, number>();
+  // the replicas whose views the engine is to take (or take the records added to), in order: when each is due, and
+  // whether it is to drop no view held (a background hand-over: a snapshot for another worker's task, a warm-up's hold)
+  const toPrepare = new Map<string, { due: number; dropsNone: boolean }>();
   let timer: NodeJS.Timeout | undefined;
   let lastTask = 0;
   let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
-  const prepareIn = (key: string, delayMs: number) => {
+  const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
+    const waiting = toPrepare.get(key);
     toPrepare.delete(key); // (a write's delay starts again at the next write)
-    toPrepare.set(key, Date.now() + delayMs);
+    toPrepare.set(key, { due: Date.now() + delayMs, dropsNone: dropsNone && (waiting?.dropsNone ?? true) });
     schedule();
   };
   // one replica per turn of the event loop, by a timer, not at once: a task waiting for this replica runs
   // first, and hands the view over itself; a task arriving meanwhile waits for one hand-over at most
   const schedule = () => {
     clearTimeout(timer);
-    const due = Math.max(Math.min(...toPrepare.values()), lastTask + BACKGROUND_AFTER_TASK_MS);
+    const due = Math.max(Math.min(...[...toPrepare.values()].map((entry) => entry.due)), lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
   };
   const prepare = () => {
     if (!catalog) return; // (the rule modules loaded, the worker schedules what came meanwhile)
     const now = Date.now();
     if (now < lastTask + BACKGROUND_AFTER_TASK_MS) return schedule();
-    const next = [...toPrepare].find(([, due]) => due <= now)?.[0];
+    const [next, entry] = [...toPrepare].find(([, { due }]) => due <= now) ?? [];
     if (next !== undefined) {
       toPrepare.delete(next);
       const replica = replicas.held(next);
-      if (replica && replica.graph.factCount <= setup.preloadMaxFacts) {
+      if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
         try {
           catalog.registry.prepare({ graph: replica.graph });
           announce(replica.at);
@@ -102,10 +105,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (graph.factCount > setup.preloadMaxFacts) return;
     // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks each worker to take its view (a hold)
     if (by === 'warm') return;
-    // nor does a replica another worker's task asked for drop a view the engine holds
-    if (by === 'snapshot' && !viewFits(graph)) return;
-    if (by === 'snapshot' || by === 'preload' || by === 'hold') prepareIn(at.key, 0);
-    else if (holdsGraph(graph)) prepareIn(at.key, PREPARE_AFTER_WRITE_MS);
+    // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
+    if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
+    else if (by === 'preload') prepareIn(at.key, 0, false);
+    else if (holdsGraph(graph)) prepareIn(at.key, PREPARE_AFTER_WRITE_MS, true);
   }
   catalog = await loadRuleModules(setup.frameworkDirs);
   const loadedCatalog = catalog;

@@ -661,10 +661,11 @@ mention_words_([Word, _|Rest], [Word|Words]) :- mention_words_(Rest, Words).
 % between make none). A write keeps the answers it cannot change, but one over a set the write
 % changed is asked again with the new set, and the old one, kept too, would never be asked again:
 % at 100k facts, each ingest-like write left some 40 to 70 of them, 1.4 to 3 MB, on the global
-% stack every garbage collection walks, without bound. Two generations, not one: after a write, the framework runs that read
-% nothing it changed are given again without a call (engine/frameworks/run.ts), and the answers
-% they read are still those of the graph. The generation is the engine's, not a view's: writes to other
-% views held on the engine age a view's answers too, which costs them being computed again, never a stale one.
+% stack every garbage collection walks, without bound. Two generations, not one: after a write,
+% the framework runs that read nothing it changed are given again without a call
+% (engine/frameworks/run.ts), and the answers they read are still those of the graph. The
+% generation is the engine's, not a view's: writes to other views held on the engine age a
+% view's answers too, which costs them being computed again, never a stale one.
 memo_sweep :-
     ( nb_current(parley_memo_generation, G) -> true ; G = 0 ),
     (   g_memo_used(_, G)

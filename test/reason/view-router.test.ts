@@ -1,0 +1,46 @@
+import { queueOptionsSymbol, type PiscinaTask } from 'piscina';
+import { describe, expect, it } from 'vitest';
+import { ENGINES_PER_GRAPH, ViewRouter } from '../../engine/reason/workers.ts';
+
+// The choice of a worker for a task by the views its engine holds (engine/reason/workers.ts ViewRouter), over four
+// workers standing in for piscina's: which are free, and which views each engine says it holds.
+type Worker = Parameters<ViewRouter['choose']>[1][number];
+const worker = (id: number, busy = false) => ({ id, currentUsage: busy ? 1 : 0, terminating: false, destroyed: false }) as unknown as Worker;
+const readsView = (graph: string) => ({ [queueOptionsSymbol]: { graph } }) as unknown as PiscinaTask;
+const query = { [queueOptionsSymbol]: null } as unknown as PiscinaTask;
+
+describe('routing tasks by the views the engines hold', () => {
+  const routerOver = (views: Record<number, string[]>) =>
+    new ViewRouter(
+      (id) => new Set(views[id] ?? []),
+      () => [1, 2, 3, 4],
+    );
+
+  it('gives a task a free worker holding its graph\'s view, and waits when every holder is busy and enough hold it', () => {
+    expect(ENGINES_PER_GRAPH).toBe(2);
+    const router = routerOver({ 1: ['a'], 2: ['a'], 3: ['b'] });
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4)])?.id).toBe(2);
+    // both holders busy: the free ones (3, 4) do not take the view too
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2, true), worker(3), worker(4)])).toBeNull();
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2, true)])).toBeNull();
+  });
+
+  it('has the free worker holding the fewest views take a graph fewer than ENGINES_PER_GRAPH engines hold, and counts it as a holder until it says otherwise', () => {
+    const router = routerOver({ 1: ['a'], 2: ['b', 'c'], 3: ['b'] });
+    // worker 1, a's one holder, is busy: of the free, 4 holds no view
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4)])?.id).toBe(4);
+    // 4 is taking a's view: with 1, two engines hold or take it, so the next task on a waits for one of them
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4, true)])).toBeNull();
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4)])?.id).toBe(4);
+    // 4 said its engine holds none (its task was a cut of the view): a's next task takes the free one with the fewest views again
+    router.heard(4);
+    expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4, true)])?.id).toBe(3);
+  });
+
+  it('gives a query (which reads the replica, not the view) the free worker holding the fewest views, and nothing when none is free', () => {
+    const router = routerOver({ 1: ['a', 'b'], 2: ['a'], 3: ['a', 'b', 'c'] });
+    expect(router.choose(query, [worker(1), worker(2), worker(3)])?.id).toBe(2);
+    expect(router.choose(query, [worker(1), worker(2, true), worker(3)])?.id).toBe(1);
+    expect(router.choose(query, [worker(1, true), worker(2, true)])).toBeNull();
+  });
+});
