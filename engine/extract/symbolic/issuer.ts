@@ -1,6 +1,6 @@
 import type { ActorMention, TextSpan } from '../types.ts';
 import { quotations } from './first-person.ts';
-import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './text.ts';
+import { FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOverlap, type Token } from './text.ts';
 
 /**
  * Who issues a statement, and the words by which it names itself. An organisation's own
@@ -13,23 +13,45 @@ import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './t
  * the Oshen People's Front, reject ...").
  */
 
-/** A heading line is one of the document's first lines, short and ending with no full stop. */
-const HEADING_LINE = /^[^\n]{1,200}$/;
+/** A heading line is one of the document's first lines, at most this long and ending with no full stop. */
+const HEADING_LINE_MAX = 200;
 /** At most this many lines make a heading (a title, an author's line, a date). */
 const HEADING_LINES = 4;
-/** Words that make a heading a statement's own, naming who issues it. */
-const STATEMENT_WORDS = /\b(?:statement|communiqu[eé]|press\s+release|briefing|information\s+of|update\s+of|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
+/** Words that make a heading a statement's own, when bound to the actor that issues it. */
+const STATEMENT_WORD = /\b(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
+/**
+ * A heading line opening with the statement word bound to its author by a preposition:
+ * "Statement of the X", "Spokesperson for X", "Information of X" ("information" and "update"
+ * name a statement only so).
+ */
+const WORD_BEFORE_AUTHOR = /^\s*(?:the\s+)?(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin|information|update)\s+(?:of|by|from|for)\s+(?:the\s+)?$/i;
+/**
+ * Between an author opening the line and its statement word: "'s", the rest of its capitalised
+ * name ("of Somalia"), a dash or colon ("X — Press Release", "UNIFIL statement"); a lower-case
+ * word is a headline's verb ("Sudan army dismisses RSF statement"), and binds nothing.
+ */
+const AUTHOR_BEFORE_WORD = /^(?:['’]s)?(?:\s+(?:of|the|and|\p{Lu}[\p{L}.'’-]*))*\s*[—–:|-]?\s*$/u;
 /** "We, the Oshen People's Front,": the issuer names itself in apposition to "we". */
 const SELF_INTRODUCTION = /\bwe\s*,\s*(?:the\s+)?$/i;
 
-/** The actor that introduces itself after "We," ("We, the X,"), else the one the document's heading names as a statement's author; undefined when neither. */
+/** The actor that introduces itself after "We," ("We, the X,"), else the one a heading line binds to a statement word as its author; undefined when neither. */
 export function statementIssuer(text: string, actors: readonly ActorMention[]): ActorMention | undefined {
   const named = actors.filter((actor) => !actor.reference && actor.actor_type !== 'community');
   const introduced = named.find((actor) => SELF_INTRODUCTION.test(text.slice(Math.max(0, actor.start - 12), actor.start)));
   if (introduced) return introduced;
   const heading = headingOf(text);
-  if (!heading || !STATEMENT_WORDS.test(text.slice(heading.start, heading.end))) return undefined;
-  return named.find((actor) => spanContains(heading, actor));
+  return heading && named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor));
+}
+
+/** The actor's heading line binds it to a statement word: "Statement of the X", "X statement on ...", "X — Press Release". */
+function authorsStatement(text: string, actor: ActorMention): boolean {
+  const lineStart = text.lastIndexOf('\n', actor.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', actor.end);
+  const before = text.slice(lineStart, actor.start);
+  if (WORD_BEFORE_AUTHOR.test(before)) return true;
+  const after = text.slice(actor.end, lineEnd < 0 ? text.length : lineEnd);
+  const word = STATEMENT_WORD.exec(after);
+  return /^\s*(?:the\s+)?$/i.test(before) && word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index));
 }
 
 /** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
@@ -41,7 +63,7 @@ function headingOf(text: string): TextSpan | undefined {
       end += line.length + 1;
       continue;
     }
-    if (++lines > HEADING_LINES || !HEADING_LINE.test(line) || /[.!?;]["”]?\s*$/.test(line)) break;
+    if (++lines > HEADING_LINES || line.length > HEADING_LINE_MAX || /[.!?;]["”]?\s*$/.test(line)) break;
     end += line.length + 1;
   }
   return end > 0 ? { start: 0, end } : undefined;
@@ -51,7 +73,8 @@ function headingOf(text: string): TextSpan | undefined {
  * "We", "our" and "us" outside quotations, as references to the issuer; and the issuer for a
  * capitalised description whose head its name holds ("The Ministry reaffirms" in the Ministry
  * of Defence's statement, though another ministry was named since), with the pronouns that
- * followed that description. Mentions already taken (`taken`, `actors`) are left alone.
+ * followed that description: those descriptions and pronouns are rewritten in `actors` in place.
+ * The first-person words returned are only those no mention already takes (`taken`, `actors`).
  */
 export function issuerReferences(text: string, tokens: readonly Token[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const issuer = statementIssuer(text, actors);
@@ -59,7 +82,7 @@ export function issuerReferences(text: string, tokens: readonly Token[], actors:
   const standsFor = { reference: 'pronoun' as const, antecedent: { start: issuer.start, end: issuer.end }, canonical: issuer.canonical ?? issuer.text, actor_type: issuer.actor_type, ...(issuer.aliases ? { aliases: issuer.aliases } : {}) };
   const issuerWords = new Set([issuer.canonical, issuer.text, ...(issuer.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/) : [])));
   for (const description of actors) {
-    const head = /^The\s+(\p{Lu}\p{Ll}+)$/u.exec(description.text)?.[1]?.toLowerCase();
+    const head = /^[Tt]he\s+(\p{Lu}\p{Ll}+)$/u.exec(description.text)?.[1]?.toLowerCase();
     if (!description.reference || !head || !issuerWords.has(head) || sameSpan(description, issuer)) continue;
     const before = description.antecedent;
     Object.assign(description, { ...standsFor, reference: 'nominal' as const });
@@ -74,5 +97,3 @@ export function issuerReferences(text: string, tokens: readonly Token[], actors:
     .filter((token) => FIRST_PERSON_PLURAL.has(token.lower) && free(token) && !quoted.some((span) => spanContains(span, token)))
     .map((token) => ({ start: token.start, end: token.end, text: token.text, confidence: Math.min(issuer.confidence, 0.6), source: 'pattern' as const, ...standsFor }));
 }
-
-const sameSpan = (a: TextSpan, b: TextSpan) => a.start === b.start && a.end === b.end;

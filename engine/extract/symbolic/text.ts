@@ -132,6 +132,10 @@ export function spansOverlap(a: TextSpan, b: TextSpan): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
+export function sameSpan(a: TextSpan, b: TextSpan): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
 export function spanContains(outer: TextSpan, inner: TextSpan): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
