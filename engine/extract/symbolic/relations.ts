@@ -480,10 +480,18 @@ function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | 
 /** Nouns that end or suspend a fight: "the cessation of hostilities between X and Y" states a truce, not a fight. */
 const FIGHT_ENDS = new Set(['cessation', 'end', 'ending', 'halt', 'pause', 'suspension', 'stop']);
 
-/** Whether the fighting noun at `noun` is what a truce ends ("cessation of hostilities", "an end to the fighting"). */
+/** Verbs that end or suspend a fight: "sought to stop the fighting between X and Y". */
+const ENDING_VERBS = new Set(['stop', 'stops', 'stopped', 'stopping', 'halt', 'halts', 'halted', 'halting', 'end', 'ends', 'ended', 'ending',
+  'cease', 'ceased', 'suspend', 'suspended', 'suspending']);
+/** Words between a truce's word and the fighting noun: "a cessation of all hostilities", "an end to any further fighting". */
+const BEFORE_FIGHTING_NOUN = new Set(['the', 'all', 'further', 'any', 'this', 'these']);
+
+/** Whether the fighting noun at `noun` is what a truce ends ("cessation of all hostilities", "an end to the fighting", "stop the fighting"). */
 function endsFighting(tokens: Token[], noun: number): boolean {
-  const preposition = tokens[noun - 1]?.lower === 'the' ? noun - 2 : noun - 1;
-  return ['of', 'to', 'in'].includes(tokens[preposition]?.lower ?? '') && FIGHT_ENDS.has(tokens[preposition - 1]?.lower ?? '');
+  let before = noun - 1;
+  while (before > noun - 3 && BEFORE_FIGHTING_NOUN.has(tokens[before]?.lower ?? '')) before--;
+  const word = tokens[before]?.lower ?? '';
+  return ENDING_VERBS.has(word) || (['of', 'to', 'in'].includes(word) && FIGHT_ENDS.has(tokens[before - 1]?.lower ?? ''));
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);
