@@ -140,6 +140,12 @@ describe('places in headings and datelines, and more words that name a place', (
     expect(actors).not.toContain('Cameroon');
   });
 
+  it('but a country before a colon further down is a transcript\'s speaker, no place', async () => {
+    const { places } = await extract('Security Council, 9012th meeting\n\nThe President opened the meeting.\n\nRussia: We reject the draft, which ignores what happened in Kessa.\n\nFrance: We support the draft.');
+    expect(texts(places)).not.toContain('Russia');
+    expect(texts(places)).not.toContain('France');
+  });
+
   it('"X township", "X highlands", "the X Forest", "X and Y provinces", "Northwestern X"', async () => {
     const { places } = await extract(
       'In Kanbalu township, survivors described jets circling. The army withdrew from the Marov highlands and searched the Sambisa Forest. ' +

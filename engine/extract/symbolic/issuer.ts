@@ -1,6 +1,6 @@
 import type { ActorMention, TextSpan } from '../types.ts';
 import { quotations } from './first-person.ts';
-import { FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOverlap, type Token } from './text.ts';
+import { documentHeading, FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOverlap, type Token } from './text.ts';
 
 /**
  * Who issues a statement, and the words by which it names itself. An organisation's own
@@ -13,10 +13,6 @@ import { FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOverlap, type Token }
  * the Oshen People's Front, reject ...").
  */
 
-/** A heading line is one of the document's first lines, at most this long and ending with no full stop. */
-const HEADING_LINE_MAX = 200;
-/** At most this many lines make a heading (a title, an author's line, a date). */
-const HEADING_LINES = 4;
 /** Words that make a heading a statement's own, when bound to the actor that issues it. */
 const STATEMENT_WORD = /\b(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
 /**
@@ -39,7 +35,7 @@ export function statementIssuer(text: string, actors: readonly ActorMention[]): 
   const named = actors.filter((actor) => !actor.reference && actor.actor_type !== 'community');
   const introduced = named.find((actor) => SELF_INTRODUCTION.test(text.slice(Math.max(0, actor.start - 12), actor.start)));
   if (introduced) return introduced;
-  const heading = headingOf(text);
+  const heading = documentHeading(text);
   return heading && named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor));
 }
 
@@ -52,21 +48,6 @@ function authorsStatement(text: string, actor: ActorMention): boolean {
   const after = text.slice(actor.end, lineEnd < 0 ? text.length : lineEnd);
   const word = STATEMENT_WORD.exec(after);
   return /^\s*(?:the\s+)?$/i.test(before) && word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index));
-}
-
-/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
-function headingOf(text: string): TextSpan | undefined {
-  let end = 0;
-  let lines = 0;
-  for (const line of text.split('\n', 40)) {
-    if (line.trim() === '') {
-      end += line.length + 1;
-      continue;
-    }
-    if (++lines > HEADING_LINES || line.length > HEADING_LINE_MAX || /[.!?;]["”]?\s*$/.test(line)) break;
-    end += line.length + 1;
-  }
-  return end > 0 ? { start: 0, end } : undefined;
 }
 
 /**
