@@ -15,18 +15,18 @@ import { documentHeading, FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOver
 
 /** Words that make a heading a statement's own, when bound to the actor that issues it. */
 const STATEMENT_WORD = /\b(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
-/**
- * A heading line opening with the statement word bound to its author by a preposition:
- * "Statement of the X", "Spokesperson for X", "Information of X" ("information" and "update"
- * name a statement only so).
- */
-const WORD_BEFORE_AUTHOR = /^\s*(?:the\s+)?(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin|information|update)\s+(?:of|by|from|for)\s+(?:the\s+)?$/i;
+/** Statement words that name a statement only when bound to its author by a preposition ("Information of X", "Operational update of X"). */
+const BOUND_ONLY_WORD = /^(?:information|update)$/i;
+/** Words that may stand between a statement word and its author, a preposition among them: "Statement by the Spokesperson for the", "Communiqué of the 1234th meeting of the". */
+const AUTHOR_LINKS = new Set(['of', 'by', 'from', 'for', 'the', 'to', 'attributable', 'on', 'behalf', 'meeting', 'office']);
+const AUTHOR_PREPOSITIONS = new Set(['of', 'by', 'from', 'for', 'to']);
 /**
  * Between an author opening the line and its statement word: "'s", the rest of its capitalised
- * name ("of Somalia"), a dash or colon ("X — Press Release", "UNIFIL statement"); a lower-case
- * word is a headline's verb ("Sudan army dismisses RSF statement"), and binds nothing.
+ * name ("of Somalia"), dashes or colons ("X — Press Release", "X — GENERAL COMMAND Statement",
+ * "UNIFIL statement"); a lower-case word is a headline's verb ("Sudan army dismisses RSF
+ * statement"), and binds nothing.
  */
-const AUTHOR_BEFORE_WORD = /^(?:['’]s)?(?:\s+(?:of|the|and|\p{Lu}[\p{L}.'’-]*))*\s*[—–:|-]?\s*$/u;
+const AUTHOR_BEFORE_WORD = /^(?:['’]s)?(?:\s*[—–:|-]|\s+(?:of|the|and|\p{Lu}[\p{L}.'’-]*))*\s*$/u;
 /** "We, the Oshen People's Front,": the issuer names itself in apposition to "we". */
 const SELF_INTRODUCTION = /\bwe\s*,\s*(?:the\s+)?$/i;
 
@@ -36,18 +36,49 @@ export function statementIssuer(text: string, actors: readonly ActorMention[]): 
   const introduced = named.find((actor) => SELF_INTRODUCTION.test(text.slice(Math.max(0, actor.start - 12), actor.start)));
   if (introduced) return introduced;
   const heading = documentHeading(text);
-  return heading && named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor));
+  if (!heading) return undefined;
+  // A heading line with a statement word and no actor labels the statement ("PRESS RELEASE No. 45", "Press Statement"): its author opens another line.
+  const lines = lineSpans(text.slice(heading.start, heading.end));
+  const labelled = lines.some((line) => STATEMENT_WORD.test(text.slice(line.start, line.end)) && !named.some((actor) => spansOverlap(line, actor)));
+  return named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor, labelled));
 }
 
-/** The actor's heading line binds it to a statement word: "Statement of the X", "X statement on ...", "X — Press Release". */
-function authorsStatement(text: string, actor: ActorMention): boolean {
+/**
+ * The actor's heading line binds it to a statement word: "Statement of the X", "Statement by the
+ * Spokesperson for X", "X statement on ...", "X — Press Release"; or it opens a heading line where
+ * another is only the statement's label (`labelled`: "PRESS RELEASE" above "Ministry of Defence").
+ */
+function authorsStatement(text: string, actor: ActorMention, labelled: boolean): boolean {
   const lineStart = text.lastIndexOf('\n', actor.start - 1) + 1;
   const lineEnd = text.indexOf('\n', actor.end);
-  const before = text.slice(lineStart, actor.start);
-  if (WORD_BEFORE_AUTHOR.test(before)) return true;
+  // What a dash or colon ends before the statement is the line's date or place ("12 March 2024 — Statement of ...").
+  const before = text.slice(lineStart, actor.start).replace(/^.*[—–:|]\s*/u, '');
+  // "STATEMENT BY THE MINISTRY OF ...": a heading in capitals read as one name, its statement word in it.
+  if (statementWordBefore(before) || STATEMENT_WORD.exec(actor.text)?.index === 0) return true;
+  if (!/^\s*(?:the\s+)?$/i.test(before)) return false;
   const after = text.slice(actor.end, lineEnd < 0 ? text.length : lineEnd);
   const word = STATEMENT_WORD.exec(after);
-  return /^\s*(?:the\s+)?$/i.test(before) && word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index));
+  return labelled || (word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index)));
+}
+
+/** The spans of a text's lines. */
+function lineSpans(text: string): TextSpan[] {
+  let start = 0;
+  return text.split('\n').map((line) => {
+    const span = { start, end: start + line.length };
+    start = span.end + 1;
+    return span;
+  });
+}
+
+/** "Statement of the", "Joint statement by the Spokesperson for the": a statement word in the line's first three words, then only links to the author, a preposition among them. */
+function statementWordBefore(before: string): boolean {
+  const words = before.trim().split(/\s+/).filter(Boolean);
+  const at = words.findIndex((word, index) => index < 3 && (STATEMENT_WORD.test(word) || (index > 0 && STATEMENT_WORD.test(`${words[index - 1]} ${word}`)) || BOUND_ONLY_WORD.test(word)));
+  if (at < 0) return false;
+  const links = words.slice(at + 1);
+  return links.some((word) => AUTHOR_PREPOSITIONS.has(word.toLowerCase())) &&
+    links.every((word) => AUTHOR_LINKS.has(word.toLowerCase()) || STATEMENT_WORD.test(word) || /^[\p{Lu}\d]/u.test(word));
 }
 
 /**

@@ -58,8 +58,8 @@ export function isHeadingOrDateline(text: string, location: LocationMention): bo
   const rest = text.slice(location.end, lineEnd === -1 ? text.length : lineEnd);
   if (lineEnd !== -1 && /^[\s\p{P}\p{N}]*$/u.test(rest)) return true;
   // "Syria: Recent Developments in ...", "ETHIOPIA: Amhara Region – Flash Update": a heading's place before its colon,
-  // in the heading only: further down, "Russia: We reject the draft" is a transcript's speaker.
-  if (/^:\s/u.test(rest)) return spanContains(documentHeading(text) ?? { start: 0, end: 0 }, location);
+  // on the first line or in the heading only: further down, "Russia: We reject the draft" is a transcript's speaker.
+  if (/^:\s/u.test(rest)) return lineStart === 0 || spanContains(documentHeading(text) ?? { start: 0, end: 0 }, location);
   return !/\p{Ll}/u.test(location.text) && /^\s*[,—–-]/u.test(rest);
 }
 

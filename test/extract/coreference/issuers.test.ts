@@ -52,6 +52,14 @@ describe('a statement speaks as its issuer', () => {
     expect(referentOf(graph, text, 'We', 'We will respond')).toMatch(/^Ministry of Defence/);
   });
 
+  it('a statement word bound through an office, a label line, or a date before a dash still names the author', async () => {
+    for (const heading of ['Statement by the Spokesperson for the Oshen Liberation Front', 'PRESS RELEASE No. 45/2024\n\nOshen Liberation Front', '12 March 2024 — Statement of the Oshen Liberation Front']) {
+      const text = `${heading}\n\nOn 2 May the Carrodian Defence Forces shelled Kaddo. We will respond to any further attack.`;
+      const graph = await pipeline.graphOf(text);
+      expect(referentOf(graph, text, 'We', 'We will respond')).toBe('Oshen Liberation Front');
+    }
+  });
+
   it('"The Ministry" of a ministry\'s statement is that ministry, though another ministry was named since', async () => {
     const text =
       'Information of the Ministry of Defence of the Republic of Carrodia\n\n' +
