@@ -129,6 +129,17 @@ const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|nine
 const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
   'if', 'unless', 'said', 'says', 'told', ';']);
 
+/** The tokens less any relative clause between commas (", which the UAE arms,"): its verb and subject are its own. */
+function withoutRelativeClauses(tokens: readonly Token[]): Token[] {
+  const kept: Token[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const closing = tokens[k].text === ',' && RELATIVE_PRONOUNS.has(tokens[k + 1]?.lower ?? '') ? tokens.findIndex((token, c) => c > k && token.text === ',') : -1;
+    if (closing > k) k = closing;
+    else kept.push(tokens[k]);
+  }
+  return kept;
+}
+
 /**
  * Whether the actor ending at token `actorEnd` is the doer of the act starting at token `actFirst`: only
  * its own nouns, a light verb ("launched an attack"), auxiliaries, times and places, and a closed
@@ -142,7 +153,7 @@ export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number)
   let coordinated = actFirst;
   while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
   if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and') {
-    const between = tokens.slice(actorEnd, coordinated - 1);
+    const between = withoutRelativeClauses(tokens.slice(actorEnd, coordinated - 1));
     return between.some((token) => token.word) && !between.some((token) => OTHER_SUBJECT_OPENERS.has(token.lower));
   }
   const commas: number[] = [];

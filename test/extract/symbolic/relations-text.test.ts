@@ -57,6 +57,8 @@ const COORDINATION: Case[] = [
 const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The M23, backed by Rwanda, attacked the FARDC in Sake.', [['ALLIED_WITH', 'M23', 'Rwanda'], ['OPPOSES', 'M23', 'FARDC']]],
   ['The RSF, which the UAE arms, attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The RSF, which the UAE arms, looted the market and attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The RSF, which the UAE arms, regrouped near Bara, and the SAF attacked the Joint Forces.', [['OPPOSES', 'SAF', 'Joint Forces']]],
   ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
   // The passive's subject stands before its apposition: the name inside the apposition is not what was attacked, whatever the attack event's nearest name.
   ['The Wazalendo, the largest militia in North Kivu besides the FDLR, were attacked by the M23 near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
