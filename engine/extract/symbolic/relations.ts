@@ -123,7 +123,7 @@ const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldie
   'is', 'are', 'was', 'were', 'been', 'be', "'s", '’s', '-', "'", '’']);
 
 /** Counts written out ("conducted fourteen operations against"): like digits, they keep the actor the doer. */
-const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
+const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
 
 /** Words that open a clause of their own: a verb after one has another subject. */
 const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
@@ -445,8 +445,7 @@ const KILLING_VERBS = new Set(['killed', 'kills', 'killing']);
 const COMBATANTS = new Set(['fighters', 'fighter', 'militants', 'militant', 'soldiers', 'soldier', 'troops', 'members', 'member', 'commanders', 'commander',
   'rebels', 'insurgents', 'operatives', 'gunmen', 'militiamen', 'jihadists', 'officers', 'officer', 'leader', 'leaders', 'personnel', 'emir']);
 /** Words between "killed" and the people killed: counts and their qualifiers ("at least 14", "more than a dozen", "a senior"). */
-const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'two', 'three',
-  'four', 'five', 'six', 'one', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
+const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
 
 /**
  * The parties whose people the killing at `verb` hits: "killed five Islamic State fighters", "killed three Israeli soldiers",
