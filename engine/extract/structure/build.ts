@@ -151,7 +151,10 @@ export function structureDocument(input: StructureInput): StructuredDocument {
   const ownSide = (a: string, b: string) => isMemberOf(a, b) || isMemberOf(b, a);
   /** A party to the conflict, and not one who speaks for a UN body, a rights group or the media ("the UN envoy"). */
   const isParty = (id: string) => {
-    const party = (actor: string) => PARTY_TYPES.has(resolver.actorTypeOf(actor) ?? 'unknown') && !resolver.actorTypeGuessed(actor);
+    const party = (actor: string) => {
+      const typing = resolver.actorTyping(actor);
+      return typing !== undefined && PARTY_TYPES.has(typing.type) && !typing.guessed;
+    };
     return party(id) && !memberships.some(([member, organisation]) => member === id && !party(organisation));
   };
   /**

@@ -260,8 +260,10 @@ function typeOf(cluster: Cluster): ActorType | undefined {
     if (!mention.actor_type || mention.actor_type === 'unknown' || mention.generic) continue;
     if (!best || rank(mention) < rank(best)) best = mention;
   }
-  cluster.type = best?.actor_type ?? cluster.mentions.find((mention) => mention.actor_type)?.actor_type;
-  cluster.typeGuessed = best?.type_guessed ?? false;
+  // The mention that supplies the type says whether it is a guess, the fallback one too.
+  const supplier = best ?? cluster.mentions.find((mention) => mention.actor_type);
+  cluster.type = supplier?.actor_type;
+  cluster.typeGuessed = supplier?.type_guessed ?? false;
   return cluster.type;
 }
 
@@ -541,14 +543,18 @@ export class EntityResolver {
 
   /** The type of the actor entity `id` ('unknown' when none is known; undefined when no actor has that id): without building every entity. */
   actorTypeOf(id: string): ActorType | undefined {
-    const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
-    return cluster ? (typeOf(cluster) ?? 'unknown') : undefined;
+    return this.actorTyping(id)?.type;
   }
 
-  /** Whether the type of actor entity `id` is only an acronym's fallback ("AFRICOM" as an armed group): no party test relies on it. */
-  actorTypeGuessed(id: string): boolean {
+  /**
+   * The type of actor entity `id` as actorTypeOf gives it, and whether it is only an acronym's fallback ("AFRICOM" as an
+   * armed group), which no party test relies on: one look-up for both.
+   */
+  actorTyping(id: string): { type: ActorType; guessed: boolean } | undefined {
     const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
-    return cluster !== undefined && typeOf(cluster) !== undefined && cluster.typeGuessed === true;
+    if (!cluster) return undefined;
+    const type = typeOf(cluster);
+    return { type: type ?? 'unknown', guessed: type !== undefined && cluster.typeGuessed === true };
   }
 
   /**

@@ -292,7 +292,17 @@ function subjectOf(text: string, clauseActors: ActorMention[], relations: Relati
     (r.type === 'MEMBER_OF' || (r.type === 'ALLIED_WITH' && BACKER_APPOSITION.test(text.slice(r.from.end, subject.start)))));
   const holder = member && before.find((actor) => actor.start === member.from.start);
   if (holder) subject = holder;
-  return subject;
+  return outsideRelativeClause(text, before, subject, triggerStart);
+}
+
+/**
+ * "The RSF, which the UAE arms, looted the market and attacked the SAF": a name inside a relative clause closed by a comma
+ * before the trigger is that clause's; the subject is the name right before the clause, or none.
+ */
+function outsideRelativeClause(text: string, before: ActorMention[], subject: ActorMention, triggerStart: number): ActorMention | undefined {
+  const opening = text.lastIndexOf(',', subject.start);
+  if (opening < 0 || !/^,\s*(?:which|who|whom)\b/i.test(text.slice(opening)) || !text.slice(subject.end, triggerStart).includes(',')) return subject;
+  return before.find((actor) => actor.end <= opening && text.slice(actor.end, opening).trim() === '');
 }
 
 /** The people of a force that do its act: "attacked by fighters of the ADF" is the ADF's attack. */

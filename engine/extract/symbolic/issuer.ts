@@ -1,6 +1,6 @@
 import type { ActorMention, TextSpan } from '../types.ts';
 import { quotations } from './first-person.ts';
-import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './text.ts';
+import { documentHeading, FIRST_PERSON_PLURAL, sameSpan, spanContains, spansOverlap, type Token } from './text.ts';
 
 /**
  * Who issues a statement, and the words by which it names itself. An organisation's own
@@ -13,45 +13,80 @@ import { FIRST_PERSON_PLURAL, spanContains, spansOverlap, type Token } from './t
  * the Oshen People's Front, reject ...").
  */
 
-/** A heading line is one of the document's first lines, short and ending with no full stop. */
-const HEADING_LINE = /^[^\n]{1,200}$/;
-/** At most this many lines make a heading (a title, an author's line, a date). */
-const HEADING_LINES = 4;
-/** Words that make a heading a statement's own, naming who issues it. */
-const STATEMENT_WORDS = /\b(?:statement|communiqu[eé]|press\s+release|briefing|information\s+of|update\s+of|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
+/** Words that make a heading a statement's own, when bound to the actor that issues it. */
+const STATEMENT_WORD = /\b(?:statement|communiqu[eé]|press\s+release|briefing|spokes(?:person|man|woman)|declaration|bulletin)\b/i;
+/** Statement words that name a statement only when bound to its author by a preposition ("Information of X", "Operational update of X"). */
+const BOUND_ONLY_WORD = /^(?:information|update)$/i;
+/** Words that may stand between a statement word and its author, a preposition among them: "Statement by the Spokesperson for the", "Communiqué of the 1234th meeting of the". */
+const AUTHOR_LINKS = new Set(['of', 'by', 'from', 'for', 'the', 'to', 'attributable', 'on', 'behalf', 'meeting', 'office']);
+const AUTHOR_PREPOSITIONS = new Set(['of', 'by', 'from', 'for', 'to']);
+/**
+ * Between an author opening the line and its statement word: "'s", the rest of its capitalised
+ * name ("of Somalia"), dashes or colons ("X — Press Release", "X — GENERAL COMMAND Statement",
+ * "UNIFIL statement"); a lower-case word is a headline's verb ("Sudan army dismisses RSF
+ * statement"), and binds nothing.
+ */
+const AUTHOR_BEFORE_WORD = /^(?:['’]s)?(?:\s*[—–:|-]|\s+(?:of|the|and|\p{Lu}[\p{L}.'’-]*))*\s*$/u;
 /** "We, the Oshen People's Front,": the issuer names itself in apposition to "we". */
 const SELF_INTRODUCTION = /\bwe\s*,\s*(?:the\s+)?$/i;
 
-/** The actor that introduces itself after "We," ("We, the X,"), else the one the document's heading names as a statement's author; undefined when neither. */
+/** The actor that introduces itself after "We," ("We, the X,"), else the one a heading line binds to a statement word as its author; undefined when neither. */
 export function statementIssuer(text: string, actors: readonly ActorMention[]): ActorMention | undefined {
   const named = actors.filter((actor) => !actor.reference && actor.actor_type !== 'community');
   const introduced = named.find((actor) => SELF_INTRODUCTION.test(text.slice(Math.max(0, actor.start - 12), actor.start)));
   if (introduced) return introduced;
-  const heading = headingOf(text);
-  if (!heading || !STATEMENT_WORDS.test(text.slice(heading.start, heading.end))) return undefined;
-  return named.find((actor) => spanContains(heading, actor));
+  const heading = documentHeading(text);
+  if (!heading) return undefined;
+  // A heading line with a statement word and no actor labels the statement ("PRESS RELEASE No. 45", "Press Statement"): its author opens another line.
+  const lines = lineSpans(text.slice(heading.start, heading.end));
+  const labelled = lines.some((line) => STATEMENT_WORD.test(text.slice(line.start, line.end)) && !named.some((actor) => spansOverlap(line, actor)));
+  return named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor, labelled));
 }
 
-/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
-function headingOf(text: string): TextSpan | undefined {
-  let end = 0;
-  let lines = 0;
-  for (const line of text.split('\n', 40)) {
-    if (line.trim() === '') {
-      end += line.length + 1;
-      continue;
-    }
-    if (++lines > HEADING_LINES || !HEADING_LINE.test(line) || /[.!?;]["”]?\s*$/.test(line)) break;
-    end += line.length + 1;
-  }
-  return end > 0 ? { start: 0, end } : undefined;
+/**
+ * The actor's heading line binds it to a statement word: "Statement of the X", "Statement by the
+ * Spokesperson for X", "X statement on ...", "X — Press Release"; or it opens a heading line where
+ * another is only the statement's label (`labelled`: "PRESS RELEASE" above "Ministry of Defence").
+ */
+function authorsStatement(text: string, actor: ActorMention, labelled: boolean): boolean {
+  const lineStart = text.lastIndexOf('\n', actor.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', actor.end);
+  // What a dash or colon ends before the statement is the line's date or place ("12 March 2024 — Statement of ...").
+  const before = text.slice(lineStart, actor.start).replace(/^.*[—–:|]\s*/u, '');
+  // "STATEMENT BY THE MINISTRY OF ...": a heading in capitals read as one name, its statement word in it.
+  if (statementWordBefore(before) || STATEMENT_WORD.exec(actor.text)?.index === 0) return true;
+  if (!/^\s*(?:the\s+)?$/i.test(before)) return false;
+  const after = text.slice(actor.end, lineEnd < 0 ? text.length : lineEnd);
+  const word = STATEMENT_WORD.exec(after);
+  return labelled || (word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index)));
+}
+
+/** The spans of a text's lines. */
+function lineSpans(text: string): TextSpan[] {
+  let start = 0;
+  return text.split('\n').map((line) => {
+    const span = { start, end: start + line.length };
+    start = span.end + 1;
+    return span;
+  });
+}
+
+/** "Statement of the", "Joint statement by the Spokesperson for the": a statement word in the line's first three words, then only links to the author, a preposition among them. */
+function statementWordBefore(before: string): boolean {
+  const words = before.trim().split(/\s+/).filter(Boolean);
+  const at = words.findIndex((word, index) => index < 3 && (STATEMENT_WORD.test(word) || (index > 0 && STATEMENT_WORD.test(`${words[index - 1]} ${word}`)) || BOUND_ONLY_WORD.test(word)));
+  if (at < 0) return false;
+  const links = words.slice(at + 1);
+  return links.some((word) => AUTHOR_PREPOSITIONS.has(word.toLowerCase())) &&
+    links.every((word) => AUTHOR_LINKS.has(word.toLowerCase()) || STATEMENT_WORD.test(word) || /^[\p{Lu}\d]/u.test(word));
 }
 
 /**
  * "We", "our" and "us" outside quotations, as references to the issuer; and the issuer for a
  * capitalised description whose head its name holds ("The Ministry reaffirms" in the Ministry
  * of Defence's statement, though another ministry was named since), with the pronouns that
- * followed that description. Mentions already taken (`taken`, `actors`) are left alone.
+ * followed that description: those descriptions and pronouns are rewritten in `actors` in place.
+ * The first-person words returned are only those no mention already takes (`taken`, `actors`).
  */
 export function issuerReferences(text: string, tokens: readonly Token[], actors: ActorMention[], taken: readonly TextSpan[]): ActorMention[] {
   const issuer = statementIssuer(text, actors);
@@ -59,7 +94,7 @@ export function issuerReferences(text: string, tokens: readonly Token[], actors:
   const standsFor = { reference: 'pronoun' as const, antecedent: { start: issuer.start, end: issuer.end }, canonical: issuer.canonical ?? issuer.text, actor_type: issuer.actor_type, ...(issuer.aliases ? { aliases: issuer.aliases } : {}) };
   const issuerWords = new Set([issuer.canonical, issuer.text, ...(issuer.aliases ?? [])].flatMap((name) => (name ? name.toLowerCase().split(/[\s-]+/) : [])));
   for (const description of actors) {
-    const head = /^The\s+(\p{Lu}\p{Ll}+)$/u.exec(description.text)?.[1]?.toLowerCase();
+    const head = /^[Tt]he\s+(\p{Lu}\p{Ll}+)$/u.exec(description.text)?.[1]?.toLowerCase();
     if (!description.reference || !head || !issuerWords.has(head) || sameSpan(description, issuer)) continue;
     const before = description.antecedent;
     Object.assign(description, { ...standsFor, reference: 'nominal' as const });
@@ -74,5 +109,3 @@ export function issuerReferences(text: string, tokens: readonly Token[], actors:
     .filter((token) => FIRST_PERSON_PLURAL.has(token.lower) && free(token) && !quoted.some((span) => spanContains(span, token)))
     .map((token) => ({ start: token.start, end: token.end, text: token.text, confidence: Math.min(issuer.confidence, 0.6), source: 'pattern' as const, ...standsFor }));
 }
-
-const sameSpan = (a: TextSpan, b: TextSpan) => a.start === b.start && a.end === b.end;

@@ -176,11 +176,14 @@ function listedAfter(tokens: Token[], end: number): [number, number][] {
 /** A dateline's place: in capitals at the start of a line, before a comma and a date or before a dash ("HALVIK, 2 March —", "BAGHDAD — "). */
 const DATELINE_PLACE = /^(\p{Lu}[\p{Lu}'’.-]*(?: \p{Lu}[\p{Lu}'’.-]*){0,2})(?:,\s*(?:\d{1,2}\s+\p{Lu}\p{Ll}+|\p{Lu}\p{Ll}+\.?\s+\d{1,2}\b)|\s+[—–]\s)/gmu;
 
+/** A heading's label in capitals before a dash is the kind of text, no place ("PRESS RELEASE —", "UPDATE —"). */
+const HEADING_LABEL = /^(?:press release|statement|communiqu[eé]|declaration|bulletin|briefing|update|updated|breaking(?: news)?|news|news release|exclusive|analysis|opinion|editorial|alert|urgent|flash|live|developing|correction)$/i;
+
 /** The token ranges of the places datelines name, whether or not a gazetteer knows them. */
 function datelinePlaces(text: string, tokens: Token[]): [number, number][] {
   const ranges: [number, number][] = [];
   for (const match of text.matchAll(DATELINE_PLACE)) {
-    if (match[1].replace(/[^\p{L}]/gu, '').length < 3) continue;
+    if (match[1].replace(/[^\p{L}]/gu, '').length < 3 || HEADING_LABEL.test(match[1])) continue;
     const first = tokenIndexAt(tokens, match.index);
     const end = tokenIndexAt(tokens, match.index + match[1].length);
     if (tokens[first]?.start === match.index && end > first) ranges.push([first, end]);

@@ -1,5 +1,5 @@
 import type { ActorMention, LocationMention } from '../types.ts';
-import { tokenIndexAt, type Token } from './text.ts';
+import { documentHeading, spanContains, tokenIndexAt, type Token } from './text.ts';
 
 /**
  * Where the text uses a country or city as a place, whatever words stand before it: in a
@@ -10,7 +10,7 @@ import { tokenIndexAt, type Token } from './text.ts';
  */
 
 /** Verbs after a capital or a country that make it speak or act for its government ("Kigali denied", "Washington welcomed"). */
-export const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|responded|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|welcomed|welcomes|retaliated|launched|struck|recalled|expelled|imposed|also|responded|replied|confirmed|sees|views|considers)$/;
+export const ACTING_VERB = /^(?:said|says|denied|denies|accused|accuses|vowed|vows|warned|warns|rejected|rejects|insisted|insists|announced|has|had|have|would|will|did|does|is|was|called|demanded|urged|claimed|stated|threatened|agreed|refused|condemned|blamed|dismissed|sought|wants|hopes|maintains|welcomed|welcomes|retaliated|launched|struck|recalled|expelled|imposed|also|responded|replied|confirmed|sees|views|considers)$/;
 
 /** Tokens that join the members of a list of places. */
 const LIST_JOINERS = new Set([',', 'and', 'or', '&', ';']);
@@ -48,7 +48,7 @@ export function locatesPlaceBefore(tokens: Token[], location: LocationMention, p
 /**
  * A heading or dateline: the place opens its line and the line holds nothing else but dates,
  * numbers and punctuation, or the place is written in capitals at the start of a line and a
- * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA"), or it opens a line before a colon ("Syria:
+ * comma or dash follows ("BAGHDAD, Iraq —", "SYRIA"), or it opens a heading line before a colon ("Syria:
  * Recent Developments").
  */
 export function isHeadingOrDateline(text: string, location: LocationMention): boolean {
@@ -57,8 +57,9 @@ export function isHeadingOrDateline(text: string, location: LocationMention): bo
   const lineEnd = text.indexOf('\n', location.end);
   const rest = text.slice(location.end, lineEnd === -1 ? text.length : lineEnd);
   if (lineEnd !== -1 && /^[\s\p{P}\p{N}]*$/u.test(rest)) return true;
-  // "Syria: Recent Developments in ...", "ETHIOPIA: Amhara Region – Flash Update": a heading's place before its colon.
-  if (/^:\s/u.test(rest)) return true;
+  // "Syria: Recent Developments in ...", "ETHIOPIA: Amhara Region – Flash Update": a heading's place before its colon,
+  // on the first line or in the heading only: further down, "Russia: We reject the draft" is a transcript's speaker.
+  if (/^:\s/u.test(rest)) return lineStart === 0 || spanContains(documentHeading(text) ?? { start: 0, end: 0 }, location);
   return !/\p{Ll}/u.test(location.text) && /^\s*[,—–-]/u.test(rest);
 }
 

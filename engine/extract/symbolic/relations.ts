@@ -123,11 +123,22 @@ const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldie
   'is', 'are', 'was', 'were', 'been', 'be', "'s", '’s', '-', "'", '’']);
 
 /** Counts written out ("conducted fourteen operations against"): like digits, they keep the actor the doer. */
-const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
+const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
 
 /** Words that open a clause of their own: a verb after one has another subject. */
 const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
   'if', 'unless', 'said', 'says', 'told', ';']);
+
+/** The tokens less any relative clause between commas (", which the UAE arms,"): its verb and subject are its own. */
+function withoutRelativeClauses(tokens: readonly Token[]): Token[] {
+  const kept: Token[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const closing = tokens[k].text === ',' && RELATIVE_PRONOUNS.has(tokens[k + 1]?.lower ?? '') ? tokens.findIndex((token, c) => c > k && token.text === ',') : -1;
+    if (closing > k) k = closing;
+    else kept.push(tokens[k]);
+  }
+  return kept;
+}
 
 /**
  * Whether the actor ending at token `actorEnd` is the doer of the act starting at token `actFirst`: only
@@ -142,7 +153,7 @@ export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number)
   let coordinated = actFirst;
   while (coordinated > actorEnd && DOER_WORDS.has(tokens[coordinated - 1].lower) && tokens[coordinated - 1].lower !== 'and') coordinated--;
   if (coordinated > actorEnd && tokens[coordinated - 1].lower === 'and') {
-    const between = tokens.slice(actorEnd, coordinated - 1);
+    const between = withoutRelativeClauses(tokens.slice(actorEnd, coordinated - 1));
     return between.some((token) => token.word) && !between.some((token) => OTHER_SUBJECT_OPENERS.has(token.lower));
   }
   const commas: number[] = [];
@@ -434,8 +445,7 @@ const KILLING_VERBS = new Set(['killed', 'kills', 'killing']);
 const COMBATANTS = new Set(['fighters', 'fighter', 'militants', 'militant', 'soldiers', 'soldier', 'troops', 'members', 'member', 'commanders', 'commander',
   'rebels', 'insurgents', 'operatives', 'gunmen', 'militiamen', 'jihadists', 'officers', 'officer', 'leader', 'leaders', 'personnel', 'emir']);
 /** Words between "killed" and the people killed: counts and their qualifiers ("at least 14", "more than a dozen", "a senior"). */
-const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'two', 'three',
-  'four', 'five', 'six', 'one', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
+const KILL_COUNT = new Set(['a', 'an', 'the', 'at', 'least', 'more', 'than', 'about', 'some', 'several', 'dozens', 'of', 'senior', 'top', 'local', 'suspected', 'alleged', 'and', 'wounded', 'captured']);
 
 /**
  * The parties whose people the killing at `verb` hits: "killed five Islamic State fighters", "killed three Israeli soldiers",
@@ -480,10 +490,18 @@ function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | 
 /** Nouns that end or suspend a fight: "the cessation of hostilities between X and Y" states a truce, not a fight. */
 const FIGHT_ENDS = new Set(['cessation', 'end', 'ending', 'halt', 'pause', 'suspension', 'stop']);
 
-/** Whether the fighting noun at `noun` is what a truce ends ("cessation of hostilities", "an end to the fighting"). */
+/** Verbs that end or suspend a fight: "sought to stop the fighting between X and Y". */
+const ENDING_VERBS = new Set(['stop', 'stops', 'stopped', 'stopping', 'halt', 'halts', 'halted', 'halting', 'end', 'ends', 'ended', 'ending',
+  'cease', 'ceased', 'suspend', 'suspended', 'suspending']);
+/** Words between a truce's word and the fighting noun: "a cessation of all hostilities", "an end to any further fighting". */
+const BEFORE_FIGHTING_NOUN = new Set(['the', 'all', 'further', 'any', 'this', 'these']);
+
+/** Whether the fighting noun at `noun` is what a truce ends ("cessation of all hostilities", "an end to the fighting", "stop the fighting"). */
 function endsFighting(tokens: Token[], noun: number): boolean {
-  const preposition = tokens[noun - 1]?.lower === 'the' ? noun - 2 : noun - 1;
-  return ['of', 'to', 'in'].includes(tokens[preposition]?.lower ?? '') && FIGHT_ENDS.has(tokens[preposition - 1]?.lower ?? '');
+  let before = noun - 1;
+  while (before > noun - 3 && BEFORE_FIGHTING_NOUN.has(tokens[before]?.lower ?? '')) before--;
+  const word = tokens[before]?.lower ?? '';
+  return ENDING_VERBS.has(word) || (['of', 'to', 'in'].includes(word) && FIGHT_ENDS.has(tokens[before - 1]?.lower ?? ''));
 }
 
 const FIGHT_WORDS = new Set(['fight', 'fights', 'fought', 'fighting']);

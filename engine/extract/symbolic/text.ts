@@ -132,8 +132,32 @@ export function spansOverlap(a: TextSpan, b: TextSpan): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
+export function sameSpan(a: TextSpan, b: TextSpan): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
 export function spanContains(outer: TextSpan, inner: TextSpan): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
+}
+
+/** A heading line is one of the document's first lines, at most this long and ending with no full stop. */
+const HEADING_LINE_MAX = 200;
+/** At most this many lines make a heading (a title, an author's line, a date). */
+const HEADING_LINES = 4;
+
+/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
+export function documentHeading(text: string): TextSpan | undefined {
+  let end = 0;
+  let lines = 0;
+  for (const line of text.split('\n', 40)) {
+    if (line.trim() === '') {
+      end += line.length + 1;
+      continue;
+    }
+    if (++lines > HEADING_LINES || line.length > HEADING_LINE_MAX || /[.!?;]["”]?\s*$/.test(line)) break;
+    end += line.length + 1;
+  }
+  return end > 0 ? { start: 0, end } : undefined;
 }
 
 /** A line ends between token `index` and the one before it: a name never runs over it. */

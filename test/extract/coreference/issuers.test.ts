@@ -35,14 +35,41 @@ describe('a statement speaks as its issuer', () => {
     expect(Object.entries(speakers(graph)).filter(([claim]) => claim.startsWith('We deny'))).toEqual([['We deny nothing the front has not denied itself', null]]);
   });
 
+  it('a headline that only reports on a statement names no issuer: the statement word is bound to no actor', async () => {
+    const text =
+      'Carrodian army dismisses Oshen Liberation Front statement on Kaddo\n\n' +
+      'The Carrodian Defence Forces said on Sunday that the front had invented the attack at Kaddo. ' +
+      'We have asked both sides for comment, and we will update this report.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'We', 'We have asked')).toBeUndefined();
+  });
+
+  it('"X — Press Release" and "X statement on" open a heading line with the statement\'s author', async () => {
+    const text =
+      'Ministry of Defence of Carrodia — Press Release\n\n' +
+      'On 2 May the Oshen Liberation Front attacked a border post near Kaddo. We will respond to any further attack.';
+    const graph = await pipeline.graphOf(text);
+    expect(referentOf(graph, text, 'We', 'We will respond')).toMatch(/^Ministry of Defence/);
+  });
+
+  it('a statement word bound through an office, a label line, or a date before a dash still names the author', async () => {
+    for (const heading of ['Statement by the Spokesperson for the Oshen Liberation Front', 'PRESS RELEASE No. 45/2024\n\nOshen Liberation Front', '12 March 2024 — Statement of the Oshen Liberation Front']) {
+      const text = `${heading}\n\nOn 2 May the Carrodian Defence Forces shelled Kaddo. We will respond to any further attack.`;
+      const graph = await pipeline.graphOf(text);
+      expect(referentOf(graph, text, 'We', 'We will respond')).toBe('Oshen Liberation Front');
+    }
+  });
+
   it('"The Ministry" of a ministry\'s statement is that ministry, though another ministry was named since', async () => {
     const text =
       'Information of the Ministry of Defence of the Republic of Carrodia\n\n' +
       'On 30 March, units of the Teolani army opened fire on our positions near Brell.\n\n' +
       'The statement of the Ministry of Defence of Teolan, which denied that its units had opened fire, does not reflect reality.\n\n' +
-      'The Ministry calls on the Teolani side to refrain from steps that undermine the peace process.';
+      'The Ministry calls on the Teolani side to refrain from steps that undermine the peace process. ' +
+      'On Monday the Ministry reaffirmed its readiness for talks.';
     const graph = await pipeline.graphOf(text);
     expect(referentOf(graph, text, 'The Ministry', 'The Ministry calls')).toBe('Ministry of Defence of the Republic of Carrodia');
+    expect(referentOf(graph, text, 'the Ministry', 'the Ministry reaffirmed')).toBe('Ministry of Defence of the Republic of Carrodia');
     expect(actors(graph).map((node) => node.properties.label)).not.toContain('Ministry of Defence of the Republic of Carrodia\n\nOn');
   });
 

@@ -51,13 +51,14 @@ const COORDINATION: Case[] = [
   ['The SAF and the RSF clashed in El Obeid.', [['OPPOSES', 'SAF', 'RSF']]],
   // Parties coordinated before their joint action are allies, their men named ("Wagner fighters on a joint patrol"); a single party before one is not.
   ['A convoy of Malian soldiers and Wagner fighters on a joint patrol was ambushed near Kidal.', [['ALLIED_WITH', 'Malian soldiers', 'Wagner']]],
-  ['Al-Shabaab fighters ambushed a joint patrol of the Somali National Army near Jilib.', []],
   ['Ethiopia and Eritrea were at war for two years.', [['OPPOSES', 'Ethiopia', 'Eritrea']]],
 ];
 
 const ROLES_FROM_THE_CLAUSE: Case[] = [
   ['The M23, backed by Rwanda, attacked the FARDC in Sake.', [['ALLIED_WITH', 'M23', 'Rwanda'], ['OPPOSES', 'M23', 'FARDC']]],
   ['The RSF, which the UAE arms, attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The RSF, which the UAE arms, looted the market and attacked the SAF.', [['OPPOSES', 'RSF', 'SAF']]],
+  ['The RSF, which the UAE arms, regrouped near Bara, and the SAF attacked the Joint Forces.', [['OPPOSES', 'SAF', 'Joint Forces']]],
   ['The SAF was attacked by the RSF near Omdurman.', [['OPPOSES', 'RSF', 'SAF']]],
   // The passive's subject stands before its apposition: the name inside the apposition is not what was attacked, whatever the attack event's nearest name.
   ['The Wazalendo, the largest militia in North Kivu besides the FDLR, were attacked by the M23 near Sake.', [['OPPOSES', 'M23', 'Wazalendo']]],
@@ -160,6 +161,10 @@ const TRUCES: Case[] = [
   ['Since the cessation of hostilities between Israel and Hezbollah took effect, peacekeepers have found caches.', []],
   ['Qatar called for an end to the fighting between the SAF and the RSF.', []],
   ['Hostilities between Israel and Hezbollah resumed on Monday.', [['OPPOSES', 'Israel', 'Hezbollah']]],
+  ['Qatar urged a cessation of all hostilities between the SAF and the RSF.', []],
+  ['Mediators sought to stop the fighting between the SAF and the RSF.', []],
+  ['The UN called on both sides to halt fighting between the SAF and the RSF.', []],
+  ['Further fighting between the SAF and the RSF was reported near El Fasher.', [['OPPOSES', 'SAF', 'RSF']]],
 ];
 
 const REPORTED_SPEECH: Case[] = [
@@ -181,6 +186,12 @@ describe('relations checked against the text', () => {
       }
     });
   }
+
+  it('reads no alliance between a single party before a joint action and the party whose action it is', () => {
+    // Only the absence of ALLIED_WITH: the OPPOSES this sentence states is an old miss ("ambushed a patrol of X"), not to be locked in.
+    const allied = stated('Al-Shabaab fighters ambushed a joint patrol of the Somali National Army near Jilib.').filter(([type]) => type === 'ALLIED_WITH');
+    expect(allied).toEqual([]);
+  });
 
   it('reads no alliance or membership from a tie the sentence says is over, and an ally as an ally', () => {
     const all = (text: string) => findConflictEntities({ text, source: 'test' }).relations.map((r) => [r.type, text.slice(r.from.start, r.from.end), text.slice(r.to.start, r.to.end)]);
