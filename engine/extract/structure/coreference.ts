@@ -554,7 +554,7 @@ export class EntityResolver {
     const cluster = this.clusters.find((candidate) => candidate.kind === 'Actor' && clusterId(candidate) === id);
     if (!cluster) return undefined;
     const type = typeOf(cluster);
-    return { type: type ?? 'unknown', guessed: type !== undefined && cluster.typeGuessed === true };
+    return { type: type ?? 'unknown', guessed: cluster.typeGuessed === true };
   }
 
   /**

@@ -5,8 +5,7 @@ import {
 } from './actors.ts';
 import { findDescribedPlaces, findPlaceCandidates } from './locations.ts';
 import { ACTING_VERB, coordinatedWith, isHeadingOrDateline, locatesPlaceBefore, namesFrontier, qualifiesActor } from './place-roles.ts';
-import { capitalCities, countryName } from './gazetteer/index.ts';
-import { CAPITAL_ALIASES } from './gazetteer/places.ts';
+import { capitalOf, countryName } from './gazetteer/index.ts';
 import { acronymCandidates, officeCandidates, roleReferences, vesselSpans } from './names.ts';
 import { nationalityCandidates } from './nationalities.ts';
 import { contextPersonCandidates } from './persons.ts';
@@ -171,7 +170,6 @@ function choose(candidates: Choice[], blocking: TextSpan[]): Choice[] {
 function actingStates(text: string, tokens: Token[], locations: LocationMention[], actors: ActorMention[]): { states: ActorMention[]; places: LocationMention[] } {
   const states: ActorMention[] = [];
   const places: LocationMention[] = [];
-  const capitals = capitalCities();
   for (const [position, location] of locations.entries()) {
     const previous = locations[position - 1];
     const index = tokenIndexAt(tokens, location.start);
@@ -187,11 +185,11 @@ function actingStates(text: string, tokens: Token[], locations: LocationMention[
     }
     const before = tokens[index - 1]?.lower === 'the' ? tokens[index - 2] : tokens[index - 1];
     const governed = before !== undefined && (LOCATIVE_WORDS.has(before.lower) || (before.lower === 'to' && MOTION_VERBS.test(tokens[index - 2]?.lower ?? '')));
-    const capitalOf = capitals.get(location.text.toLowerCase()) ?? CAPITAL_ALIASES[location.text];
+    const capitalCountry = capitalOf(location.text);
     const acting =
       !governed && !possessor && !actors.some((actor) => spansOverlap(actor, location)) &&
       (location.location_type === 'country' ||
-        (capitalOf !== undefined && (speaks || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
+        (capitalCountry !== undefined && (speaks || ADDRESSING_VERB.test(tokens[index - 1]?.lower ?? ''))));
     if (!acting) {
       places.push(location);
       continue;
@@ -202,7 +200,7 @@ function actingStates(text: string, tokens: Token[], locations: LocationMention[
       end: location.end,
       text: location.text,
       actor_type: isCountry ? 'state' : 'government',
-      canonical: isCountry ? location.canonical : `Government of ${countryName(capitalOf!)}`,
+      canonical: isCountry ? location.canonical : `Government of ${countryName(capitalCountry!)}`,
       confidence: isCountry ? 0.7 : 0.6,
       source: 'gazetteer',
     });

@@ -1,7 +1,6 @@
 import type { LocationMention } from '../types.ts';
 import { fuzzyPhrases } from './fuzzy.ts';
-import { capitalCities, demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
-import { CAPITAL_ALIASES } from './gazetteer/places.ts';
+import { capitalOf, demonyms, fuzzyPlaces, knownCities, knownPlaces, readsAsCommonWord, transliteratedPlaces, type KnownPlace } from './gazetteer/index.ts';
 import { placeKey } from './gazetteer/transliteration.ts';
 import { ACTING_VERB, AFTER_LIST } from './place-roles.ts';
 import { PhraseIndex } from './phrases.ts';
@@ -102,8 +101,10 @@ export function findDescribedPlaces(text: string, tokens: Token[], sentenceStart
     const stop = tokens[end - 1].end;
     return { firstToken: first, endToken: end, curated: false, mention: { start, end: stop, text: text.slice(start, stop), location_type: type, confidence, source: 'pattern' } };
   };
-  const found: PlaceCandidate[] = datelinePlaces(text, tokens).map(([first, end]) => make(first, end, 'city', 0.6));
-  const inDateline = (i: number) => found.some((place) => place.firstToken <= i && i < place.endToken);
+  const datelines = datelinePlaces(text, tokens).map(([first, end]) => make(first, end, 'city', 0.6));
+  const found: PlaceCandidate[] = [...datelines];
+  // the places found in the loop all end before i (i jumps past each), so only a dateline ahead can hold it
+  const inDateline = (i: number) => datelines.some((place) => place.firstToken <= i && i < place.endToken);
   for (let i = 0; i < tokens.length; i++) {
     if (inDateline(i)) continue;
     const compass = COMPASS.test(tokens[i].lower) && !tokens[i].capitalised ? regionAfterCompass(tokens, i + 1) : tokens[i].text === 'rural' ? countrysideOf(tokens, i + 1) : 0;
@@ -225,7 +226,7 @@ function isKnownPlace(tokens: Token[], index: number): boolean {
 /** "Islamabad accuses Kabul ...", "Algiers rejected ...": a capital opening a sentence as its government's voice (./entities.ts reads it so). */
 function isCapitalActing(tokens: Token[], index: number): boolean {
   const name = tokens[index].text;
-  return (capitalCities().has(name.toLowerCase()) || Object.hasOwn(CAPITAL_ALIASES, name)) && ACTING_VERB.test(tokens[index + 1]?.lower ?? '');
+  return capitalOf(name) !== undefined && ACTING_VERB.test(tokens[index + 1]?.lower ?? '');
 }
 
 function isFollowedByPlaceContext(tokens: Token[], index: number): boolean {

@@ -124,6 +124,10 @@ const DOER_WORDS = new Set(['fighters', 'forces', 'troops', 'militants', 'soldie
 
 /** Counts written out ("conducted fourteen operations against"): like digits, they keep the actor the doer. */
 const NUMBER_WORDS = /^(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|hundreds?|dozens?|scores?)$/;
+/** A count: digits or a number word ("14", "twelve", "dozens"). */
+function isCount(token: Token): boolean {
+  return /^\p{N}/u.test(token.text) || NUMBER_WORDS.test(token.lower);
+}
 
 /** Words that open a clause of their own: a verb after one has another subject. */
 const OTHER_SUBJECT_OPENERS = new Set(['who', 'whom', 'which', 'that', 'whose', 'where', 'when', 'while', 'after', 'before', 'as', 'because', 'since', 'until',
@@ -163,7 +167,7 @@ export function doerInReach(tokens: Token[], actorEnd: number, actFirst: number)
   for (let k = actorEnd; k < actFirst; k++) {
     if (!outside(k)) continue;
     const token = tokens[k];
-    if (token.capitalised || /^\p{N}/u.test(token.text) || NUMBER_WORDS.test(token.lower) || DOER_WORDS.has(token.lower) || LIGHT_VERBS.has(token.lower) || /ly$/.test(token.lower)) continue;
+    if (token.capitalised || isCount(token) || DOER_WORDS.has(token.lower) || LIGHT_VERBS.has(token.lower) || /ly$/.test(token.lower)) continue;
     return false;
   }
   return true;
@@ -431,12 +435,20 @@ const CLEARING_VERBS = new Set(['cleared', 'clears', 'clearing']);
  */
 function clearedOf(located: Located[], tokens: Token[], sentence: Sentence, verb: number): Located[] {
   if (PASSIVE.has(tokens[verb - 1]?.lower ?? '')) return [];
-  for (let k = verb + 1; k < Math.min(sentence.endToken, verb + 15); k++) {
-    if (TAKEN_ENDS.has(tokens[k].lower)) return [];
-    const parties = tokens[k].lower === 'of' && k > verb + 1 ? objectsAfter(located, tokens, k + 1) : [];
-    if (parties.length > 0) return parties;
+  const of = firstInClause(tokens, sentence, verb, (k) => tokens[k].lower === 'of' && k > verb + 1 && objectsAfter(located, tokens, k + 1).length > 0);
+  return of === undefined ? [] : objectsAfter(located, tokens, of + 1);
+}
+
+/** How far after its verb a clause's object is looked for. */
+const CLAUSE_REACH = 14;
+
+/** The first token after `verb` that `wanted` takes, within CLAUSE_REACH words, or undefined when a TAKEN_ENDS word or the sentence comes first. */
+function firstInClause(tokens: Token[], sentence: Sentence, verb: number, wanted: (k: number) => boolean): number | undefined {
+  for (let k = verb + 1; k <= Math.min(sentence.endToken - 1, verb + CLAUSE_REACH); k++) {
+    if (wanted(k)) return k;
+    if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
   }
-  return [];
+  return undefined;
 }
 
 /** Verbs of killing: the party whose fighters or commanders they kill, they fight. */
@@ -456,7 +468,7 @@ function combatantsKilled(located: Located[], tokens: Token[], sentence: Sentenc
   // "condemned the killing of Hamas members": the noun names a killing, not the subject's act
   if (tokens[verb + 1]?.lower === 'of') return [];
   let k = verb + 1;
-  while (k < sentence.endToken && k - verb <= 6 && (KILL_COUNT.has(tokens[k].lower) || /^\p{N}/u.test(tokens[k].text) || NUMBER_WORDS.test(tokens[k].lower))) k++;
+  while (k < sentence.endToken && k - verb <= 6 && (KILL_COUNT.has(tokens[k].lower) || isCount(tokens[k]))) k++;
   if (COMBATANTS.has(tokens[k]?.lower ?? '') && tokens[k + 1]?.lower === 'of') return objectsAfter(located, tokens, k + 2);
   const party = located.find((l) => l.firstToken === k);
   return party && (COMBATANTS.has(tokens[party.endToken]?.lower ?? '') || COMBATANTS.has(tokens[party.endToken - 1].lower)) ? [party] : [];
@@ -471,20 +483,18 @@ function combatantsKilled(located: Located[], tokens: Token[], sentence: Sentenc
 function coordinatedVerb(located: Located[], tokens: Token[], sentence: Sentence, verb: number, earlier: Located[]): Located[] {
   let k = verb;
   while (k > sentence.firstToken && AUXILIARIES.has(tokens[k - 1].lower)) k--;
+  const coordinated = tokens[k - 1]?.lower === 'and';
+  if (coordinated && earlier.length > 0) return earlier;
   const subjects = subjectsBefore(located, tokens, sentence, verb);
-  if (tokens[k - 1]?.lower !== 'and') return subjects;
-  if (earlier.length > 0) return earlier;
+  if (!coordinated) return subjects;
   const last = subjects[subjects.length - 1];
   return last && tokens.slice(last.endToken, k - 1).every((token) => !token.word) ? [] : subjects;
 }
 
 /** Where the party starts after "from" in "retook <place> from X", or none when the clause ends first (at most 14 words on). */
 function takenFrom(tokens: Token[], sentence: Sentence, verb: number): number | undefined {
-  for (let k = verb + 1; k < Math.min(sentence.endToken, verb + 15); k++) {
-    if (tokens[k].lower === 'from') return k + 1;
-    if (TAKEN_ENDS.has(tokens[k].lower)) return undefined;
-  }
-  return undefined;
+  const from = firstInClause(tokens, sentence, verb, (k) => tokens[k].lower === 'from');
+  return from === undefined ? undefined : from + 1;
 }
 
 /** Nouns that end or suspend a fight: "the cessation of hostilities between X and Y" states a truce, not a fight. */

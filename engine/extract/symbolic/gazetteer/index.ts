@@ -6,7 +6,7 @@ import type { ActorType, LocationType } from '../../../ontology/index.ts';
 import { FuzzyIndex } from '../fuzzy.ts';
 import { PhraseIndex } from '../phrases.ts';
 import { GAZETTEER_ACTORS, GAZETTEER_COMMUNITIES, type GazetteerActor } from './actors.ts';
-import { COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_COUNTRIES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
+import { CAPITAL_ALIASES, COUNTRY_ALIASES, COUNTRY_LABELS, CONFLICT_COUNTRIES, CONFLICT_PLACES, DEMONYMS } from './places.ts';
 import { MIN_PLACE_KEY_LENGTH, placeKey } from './transliteration.ts';
 
 /**
@@ -35,6 +35,11 @@ let capitals: Map<string, string> | undefined;
 export function capitalCities(): Map<string, string> {
   if (!capitals) knownCities();
   return capitals!;
+}
+
+/** The code of the country whose capital `name` is ("Kabul"; a spelling of CAPITAL_ALIASES: "Kiev", "Sana'a"), else undefined. */
+export function capitalOf(name: string): string | undefined {
+  return capitalCities().get(name.toLowerCase()) ?? (Object.hasOwn(CAPITAL_ALIASES, name) ? CAPITAL_ALIASES[name] : undefined);
 }
 
 /** Cities smaller than this are left out: small towns share names with common words and people. */
