@@ -38,8 +38,7 @@ export function statementIssuer(text: string, actors: readonly ActorMention[]): 
   const heading = documentHeading(text);
   if (!heading) return undefined;
   // A heading line with a statement word and no actor labels the statement ("PRESS RELEASE No. 45", "Press Statement"): its author opens another line.
-  const lines = lineSpans(text.slice(heading.start, heading.end));
-  const labelled = lines.some((line) => STATEMENT_WORD.test(text.slice(line.start, line.end)) && !named.some((actor) => spansOverlap(line, actor)));
+  const labelled = heading.lines.some((line) => STATEMENT_WORD.test(text.slice(line.start, line.end)) && !named.some((actor) => spansOverlap(line, actor)));
   return named.find((actor) => spanContains(heading, actor) && authorsStatement(text, actor, labelled));
 }
 
@@ -59,16 +58,6 @@ function authorsStatement(text: string, actor: ActorMention, labelled: boolean):
   const after = text.slice(actor.end, lineEnd < 0 ? text.length : lineEnd);
   const word = STATEMENT_WORD.exec(after);
   return labelled || (word !== null && AUTHOR_BEFORE_WORD.test(after.slice(0, word.index)));
-}
-
-/** The spans of a text's lines. */
-function lineSpans(text: string): TextSpan[] {
-  let start = 0;
-  return text.split('\n').map((line) => {
-    const span = { start, end: start + line.length };
-    start = span.end + 1;
-    return span;
-  });
 }
 
 /** "Statement of the", "Joint statement by the Spokesperson for the": a statement word in the line's first three words, then only links to the author, a preposition among them. */

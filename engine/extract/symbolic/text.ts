@@ -145,19 +145,18 @@ const HEADING_LINE_MAX = 200;
 /** At most this many lines make a heading (a title, an author's line, a date). */
 const HEADING_LINES = 4;
 
-/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence. */
-export function documentHeading(text: string): TextSpan | undefined {
+/** The lines before the first paragraph, blank lines between them: at most HEADING_LINES, each short, none ending a sentence; `lines` the spans of those not blank. */
+export function documentHeading(text: string): (TextSpan & { lines: TextSpan[] }) | undefined {
   let end = 0;
-  let lines = 0;
+  const lines: TextSpan[] = [];
   for (const line of text.split('\n', 40)) {
-    if (line.trim() === '') {
-      end += line.length + 1;
-      continue;
+    if (line.trim() !== '') {
+      if (lines.length === HEADING_LINES || line.length > HEADING_LINE_MAX || /[.!?;]["”]?\s*$/.test(line)) break;
+      lines.push({ start: end, end: end + line.length });
     }
-    if (++lines > HEADING_LINES || line.length > HEADING_LINE_MAX || /[.!?;]["”]?\s*$/.test(line)) break;
     end += line.length + 1;
   }
-  return end > 0 ? { start: 0, end } : undefined;
+  return end > 0 ? { start: 0, end, lines } : undefined;
 }
 
 /** A line ends between token `index` and the one before it: a name never runs over it. */
