@@ -33,7 +33,7 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { replaceFile } from '../engine/files.ts';
 import { frameworkLimits, loadConfig } from '../server/config.ts';
 import { postJson, probeHealth, startServer, stopServer, type ServerProcess } from './http.ts';
-import { cpuMsOf, median, memoryOf, percentile } from './stats.ts';
+import { cpuMsOf, cpuMsSince, median, memoryOf, percentile } from './stats.ts';
 
 const TENANT = 'bench';
 const ADMIN_KEY = 'pk_bench_cold_start_admin_0123456789abcdef';
@@ -209,11 +209,11 @@ export async function inProcessColdRows(target: number): Promise<void> {
             await new Promise((resolve) => setTimeout(resolve, 100));
             if (handOvers() !== last) [last, since] = [handOvers(), performance.now()];
           }
-          const { user, system } = process.cpuUsage(cpu);
+          const warmUpCpuMs = cpuMsSince(cpu);
           asked = 'once the warm-up is done';
           row(
             'the warm-up, to its last hand-over: ms, CPU ms (every thread), whole hand-overs; the views each engine holds; this process\'s resident set, MB',
-            `${fmt(since - started)}, ${fmt((user + system) / 1000)}, ${handOvers()}; ${held()}; ${fmt(process.memoryUsage().rss / 2 ** 20)}`,
+            `${fmt(since - started)}, ${fmt(warmUpCpuMs)}, ${handOvers()}; ${held()}; ${fmt(process.memoryUsage().rss / 2 ** 20)}`,
           );
         } else {
           await new Promise((resolve) => setTimeout(resolve, LISTENING_BEFORE_MS));
@@ -226,11 +226,11 @@ export async function inProcessColdRows(target: number): Promise<void> {
           const assessStarted = performance.now();
           const { runs } = await pool.frameworks(TENANT, graphId, ids, { limits });
           const ms = performance.now() - assessStarted;
-          const { user, system } = process.cpuUsage(cpuBefore);
+          const assessCpuMs = cpuMsSince(cpuBefore);
           const stoppedIds = runs.filter((run) => run.error).map((run) => run.framework_id);
           row(
             `first assess of \`${graphId}\`${graphId === 'other' ? ' (not the graph the preload names)' : ' (the graph the preload names)'}, asked ${asked}: ms, CPU ms, whole hand-overs during it`,
-            `${fmt(ms)}, ${fmt((user + system) / 1000)}, ${handOvers() - before}${stoppedIds.length ? `; stopped: ${stoppedIds.join(', ')}` : ''}`,
+            `${fmt(ms)}, ${fmt(assessCpuMs)}, ${handOvers() - before}${stoppedIds.length ? `; stopped: ${stoppedIds.join(', ')}` : ''}`,
           );
         }
         await warming;

@@ -15,7 +15,7 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** This process's CPU time (user and system, every thread) since `start`, in ms: what load on a shared machine does not change. */
-function cpuMsSince(start: NodeJS.CpuUsage): number {
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
   const spent = process.cpuUsage(start);
   return (spent.user + spent.system) / 1000;
 }

@@ -361,7 +361,7 @@ interface ViewSlot {
   facts: number;
   /** When a call last read it (the least recently read is dropped first). */
   lastUsed: number;
-  /** The hand-over (changeLog.handOvers) since which its facts have only grown, and what each addition since changed (parley_add_view/11). */
+  /** The hand-over (handOvers) since which its facts have only grown, and what each addition since changed (parley_add_view/11). */
   since: number;
   changes: { at: number; changes: string[] }[];
 }
@@ -413,20 +413,30 @@ function forgetViews(): void {
  * the whole hand-over that follows.
  */
 function slotFor(facts: number): ViewSlot {
-  const used = slots.filter((slot) => slot.held?.graph.deref() !== undefined).sort((a, b) => a.lastUsed - b.lastUsed);
-  let total = used.reduce((sum, slot) => sum + slot.facts, 0);
-  const dropped = slots.filter((slot) => slot.held?.graph.deref() === undefined);
-  for (const slot of used) {
-    if (total + facts <= maxViewFacts) break;
-    total -= slot.facts;
-    dropped.push(slot);
-  }
-  const [taken, ...others] = dropped;
+  const [taken, ...others] = [...slots.filter((slot) => !isLive(slot)), ...evictedFor(facts)];
   for (const slot of others) if (slot.facts > 0) dropView(slot);
   if (taken) return taken;
   const slot: ViewSlot = { module: `parley_view_${slots.length + 1}`, held: undefined, facts: 0, lastUsed: 0, since: 0, changes: [] };
   slots.push(slot);
   return slot;
+}
+
+/** Whether `slot` holds the view of a graph still used (its replica not dropped). */
+function isLive(slot: ViewSlot): boolean {
+  return slot.held?.graph.deref() !== undefined;
+}
+
+/** The views of graphs still used that a view of `facts` facts drops to fit the bound, least recently read first. */
+function evictedFor(facts: number): ViewSlot[] {
+  const live = slots.filter(isLive).sort((a, b) => a.lastUsed - b.lastUsed);
+  let total = live.reduce((sum, slot) => sum + slot.facts, 0);
+  const evicted: ViewSlot[] = [];
+  for (const slot of live) {
+    if (total + facts <= maxViewFacts) break;
+    total -= slot.facts;
+    evicted.push(slot);
+  }
+  return evicted;
 }
 
 /** Retracts the facts of the view `slot` holds (and its kept answers). */
@@ -591,9 +601,7 @@ export function holdsGraph(graph: GraphIndex): boolean {
  * graphs still used and this one fit the bound (setViewBound), as slotFor counts them.
  */
 export function viewFits(graph: GraphIndex): boolean {
-  if (slotOf(graph)) return true;
-  const live = slots.filter((slot) => slot.held?.graph.deref() !== undefined);
-  return live.length === 0 || live.reduce((sum, slot) => sum + slot.facts, 0) + graph.factCount <= maxViewFacts;
+  return slotOf(graph) !== undefined || evictedFor(graph.factCount).length === 0;
 }
 
 /**
@@ -602,16 +610,15 @@ export function viewFits(graph: GraphIndex): boolean {
  * that was not only records added (a whole view, records taken out, an addition while a table is held),
  * and what each addition after it changed (parley_add_view/11).
  */
-const changeLog = { handOvers: 0 };
+let handOvers = 0;
 /** Additions a slot's log keeps; an answer kept from before the oldest of them is computed again. */
 const MAX_LOGGED_ADDITIONS = 256;
 
 /** Counts a hand-over into `slot`: an addition and what it changed, or (undefined) one that was not only records added. */
 function logChanges(slot: ViewSlot, changes: string[] | undefined): void {
-  const at = ++changeLog.handOvers;
+  const at = ++handOvers;
   if (changes === undefined) {
-    slot.since = at;
-    slot.changes = [];
+    restartLog(slot, at);
     return;
   }
   slot.changes.push({ at, changes });
@@ -620,16 +627,19 @@ function logChanges(slot: ViewSlot, changes: string[] | undefined): void {
 
 /** New rules: no answer kept, in any slot, stands for theirs. */
 function forgetAnswers(): void {
-  const at = ++changeLog.handOvers;
-  for (const slot of slots) {
-    slot.since = at;
-    slot.changes = [];
-  }
+  const at = ++handOvers;
+  for (const slot of slots) restartLog(slot, at);
+}
+
+/** `slot`'s facts have only grown since hand-over `at`, with no addition logged yet. */
+function restartLog(slot: ViewSlot, at: number): void {
+  slot.since = at;
+  slot.changes = [];
 }
 
 /** The hand-over the engine's facts are at now: what a caller keeping an answer of the whole view notes beside it. */
 export function handOverNow(): number {
-  return changeLog.handOvers;
+  return handOvers;
 }
 
 /**

@@ -65,9 +65,9 @@ export class InlineQueries {
   run(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.budgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
     if (budget <= 0) return undefined;
-    const key = graphKey(tenant, graphId) + '\u0000' + text;
-    // (no key is looked up while none is kept: the usual case)
-    if (this.heavy.size > 0 && this.heavy.has(key)) return undefined;
+    const key = () => graphKey(tenant, graphId) + '\u0000' + text;
+    // (no key is made while none is kept: the usual case)
+    if (this.heavy.size > 0 && this.heavy.has(key())) return undefined;
     try {
       return runQuery(graph, text, {
         parameters: options.parameters,
@@ -78,7 +78,7 @@ export class InlineQueries {
       });
     } catch (error) {
       if (!(error instanceof RuleCallNeedsWorker || (error instanceof LimitError && error.code === 'query_time_limit'))) throw error;
-      this.heavy.add(key);
+      this.heavy.add(key());
       if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.values().next().value!);
       return undefined;
     }

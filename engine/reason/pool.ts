@@ -150,9 +150,10 @@ export class ReasoningPool {
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;
-    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
+    const maxGraphs = options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS;
+    this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
-    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs: options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewsOf(worker));
     this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
