@@ -9,7 +9,8 @@
  *     main thread's and the worker's side together) and put into a worker's replica (once per graph and worker);
  *   - the hand-over of the view to the engine (once per graph and engine), made in parts
  *     (RuleRegistry.prepareInParts, as a worker makes it between tasks): its CPU, its parts, and the
- *     longest and median part (CPU), the most a task on another graph waits behind it.
+ *     longest and median part (CPU), and what a task on another graph that comes meanwhile waits for, on
+ *     average and at most, in parts and made at once.
  * CPU is load-independent to a first order; the load average is printed.
  *
  *   npx tsx bench/warm-parts.ts [--size 100000]
@@ -81,6 +82,14 @@ try {
   row(
     'its parts: how many; the longest (which, from 1) and the median, CPU ms (what a task on another graph waits at most); the first and last three',
     `${partCpuMs.length}; ${fmt(partCpuMs[longest])} (${longest + 1}), ${fmt(median(partCpuMs))}; ${partCpuMs.slice(0, 3).map(fmt).join(', ')} … ${partCpuMs.slice(-3).map(fmt).join(', ')}`,
+  );
+  // a task on another graph that comes at a moment of the hand-over taken at random waits for the rest of the part under
+  // way: on average the sum of the parts' squares over twice their sum; made at once (e873fd4), for the rest of the whole
+  const total = partCpuMs.reduce((sum, part) => sum + part, 0);
+  const residual = partCpuMs.reduce((sum, part) => sum + part * part, 0) / (2 * total);
+  row(
+    'what a task on another graph waits, coming at a random moment of the hand-over: on average, at most, CPU ms (in parts; made at once)',
+    `${fmt(residual)}, ${fmt(partCpuMs[longest])}; ${fmt(total / 2)}, ${fmt(total)}`,
   );
   await store.close();
 } finally {
