@@ -561,7 +561,7 @@ function finishParts(): void {
 /**
  * prepareView made in parts, for a hand-over in the background (a reasoning worker's, between its tasks): the
  * caller resumes it until it is done, letting the calls that come meanwhile run between two parts (at 100k facts
- * 21 parts, most some 25 ms of a core, the first about 0.2 s, where the whole takes about 1 s: bench/warm-parts.ts). A
+ * 20 parts, most some 25 ms of a core, the first about 0.2 s, where the whole takes about 0.7 s: bench/warm-parts.ts). A
  * call meanwhile never reads the view in part: a call on the same graph makes the rest first (loadView), one
  * on another graph reads its own slot; one whose hand-over needs this slot drops what it holds so far, and
  * this ends. Only a whole view of a graph the engine holds no view of is made in parts; the rest (records
