@@ -404,6 +404,7 @@ function slotOf(graph: GraphIndex): ViewSlot | undefined {
 /** Every slot's facts stand for no view now (new keywords or names to index): each is handed over whole again. */
 function forgetViews(): void {
   for (const slot of slots) slot.held = undefined;
+  inParts = undefined;
 }
 
 /**
@@ -415,15 +416,16 @@ function forgetViews(): void {
 function slotFor(facts: number): ViewSlot {
   const [taken, ...others] = [...slots.filter((slot) => !isLive(slot)), ...evictedFor(facts)];
   for (const slot of others) if (slot.facts > 0) dropView(slot);
+  if (inParts?.slot === taken) inParts = undefined; // (its facts so far cleared by the hand-over into it)
   if (taken) return taken;
   const slot: ViewSlot = { module: `parley_view_${slots.length + 1}`, held: undefined, facts: 0, lastUsed: 0, since: 0, changes: [] };
   slots.push(slot);
   return slot;
 }
 
-/** Whether `slot` holds the view of a graph still used (its replica not dropped). */
+/** Whether `slot` holds the view of a graph still used (its replica not dropped), or is taking one in parts. */
 function isLive(slot: ViewSlot): boolean {
-  return slot.held?.graph.deref() !== undefined;
+  return slot.held?.graph.deref() !== undefined || inParts?.slot === slot;
 }
 
 /** The views of graphs still used that a view of `facts` facts drops to fit the bound, least recently read first. */
@@ -439,10 +441,10 @@ function evictedFor(facts: number): ViewSlot[] {
   return evicted;
 }
 
-/** Retracts the facts of the view `slot` holds (and its kept answers). */
+/** Retracts the facts of the view `slot` holds, or is taking in parts (and its kept answers), without making it the active slot. */
 function dropView(slot: ViewSlot): void {
-  activate(slot);
-  once('parley_clear_view', {});
+  if (inParts?.slot === slot) inParts = undefined;
+  once('parley_clear_view(Slot)', { Slot: slot.module });
   slot.held = undefined;
   slot.facts = 0;
 }
@@ -456,6 +458,7 @@ function dropView(slot: ViewSlot): void {
  */
 function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
   const { graph } = view;
+  if (inParts?.graph === graph) finishParts(); // a call never reads a view taken in part: it waits for the rest of its own graph's
   const holding = slotOf(graph);
   const slot = activate(holding ?? slotFor(graph.factCount));
   const same = holds(slot, view);
@@ -487,27 +490,98 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     logChanges(slot, Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
+  for (const _ of wholeInParts(slot, view));
+  return 'whole';
+}
+
+/**
+ * Hands `view` over whole into `slot`, active or not, a part at a time: it yields after each part of HAND_OVER_PART
+ * list elements the engine has taken (and, with `indexes`, after each clause index built: parley_warm/3), and
+ * holds the view once the last is in. The records are those of the graph when it begins: a write meanwhile
+ * (a replica's delta) is added to the view held by the next call, as any write is.
+ */
+function* wholeInParts(slot: ViewSlot, view: GraphView, indexes = false): Generator<void, void> {
+  const { graph } = view;
+  const revision = graph.revision;
+  slot.held = undefined;
+  slot.facts = graph.factCount;
   wholeHandOvers.count++;
   const started = performance.now();
-  once('parley_clear_view', {});
-  const cleared = performance.now();
-  wholeHandOvers.clearMs += cleared - started;
+  once('parley_clear_view(Slot)', { Slot: slot.module });
+  wholeHandOvers.clearMs += performance.now() - started;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
+  const edges = [...graph.edges.values()];
   const names = new TextIndex();
   names.add(newNames(nodes, names));
-  const facts = new ViewFacts(view, undefined, names, HAND_OVER_PART);
-  for (const node of nodes) facts.addNode(node);
-  for (const edge of graph.edges.values()) {
+  const facts = new ViewFacts(view, undefined, names, slot.module);
+  for (const node of nodes) {
+    facts.addNode(node);
+    if (facts.handOverFull()) yield;
+  }
+  for (const edge of edges) {
     if (!inView(edge, view)) continue;
     // under a valid-time cut an edge is in the view only when both its ends are
     if (view.validUntil !== undefined && !(facts.visible.has(edge.from) && facts.visible.has(edge.to))) continue;
     facts.addEdge(edge);
+    if (facts.handOverFull()) yield;
   }
   facts.handOver();
-  once('parley_end_view(Ref, Named)', { Ref: facts.reference(true), Named: names.words() });
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
+  once('parley_end_view(Slot, Ref, Named)', { Slot: slot.module, Ref: facts.reference(true), Named: names.words() });
+  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
   logChanges(slot, undefined);
-  return 'whole';
+  if (indexes) yield* indexesInParts(slot);
+}
+
+/**
+ * Has SWI-Prolog build the clause indexes of `slot`'s facts that the graph predicates look them up by (parley_warm/3),
+ * yielding before each: some 0.3 s at 100k facts, else paid inside the first framework run.
+ */
+function* indexesInParts(slot: ViewSlot): Generator<void, void> {
+  for (let lookup = 0, more = true; more; lookup++) {
+    yield;
+    const started = performance.now();
+    more = once('parley_warm(Slot, N, More)', { Slot: slot.module, N: lookup }).More === 'true';
+    wholeHandOvers.indexMs += performance.now() - started;
+  }
+}
+
+/**
+ * The whole hand-over this engine is making in parts (handOverInParts), between calls: the graph, the slot it
+ * fills (not the active one's facts: calls meanwhile read their own slots), and its parts left.
+ */
+let inParts: { graph: GraphIndex; slot: ViewSlot; parts: Generator<void, void> } | undefined;
+
+/** Makes the rest of the hand-over in parts at once: a call on its graph is about to read it. */
+function finishParts(): void {
+  const { parts } = inParts!;
+  inParts = undefined;
+  for (const _ of parts);
+}
+
+/**
+ * prepareView made in parts, for a hand-over in the background (a reasoning worker's, between its tasks): the
+ * caller resumes it until it is done, letting the calls that come meanwhile run between two parts (at 100k facts
+ * 20 parts, most some 25 ms of a core, the first about 0.2 s, where the whole takes about 0.7 s: bench/warm-parts.ts). A
+ * call meanwhile never reads the view in part: a call on the same graph makes the rest first (loadView), one
+ * on another graph reads its own slot; one whose hand-over needs this slot drops what it holds so far, and
+ * this ends. Only a whole view of a graph the engine holds no view of is made in parts; the rest (records
+ * added, a cut) at once, as prepareView. Returns whether it handed anything over (false: the engine held the
+ * view, or the hand-over was dropped).
+ */
+export function* handOverInParts(view: GraphView): Generator<void, boolean> {
+  const { graph } = view;
+  if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined || inParts !== undefined) return prepareView(view);
+  const slot = slotFor(graph.factCount);
+  slot.lastUsed = ++slotUses;
+  const mine = (inParts = { graph, slot, parts: wholeInParts(slot, view, true) });
+  for (;;) {
+    // (between two parts a call may have made the rest, or dropped the slot)
+    if (inParts !== mine) return slotOf(graph) === slot;
+    if (mine.parts.next().done) break;
+    yield;
+  }
+  inParts = undefined;
+  return true;
 }
 
 /**
@@ -666,11 +740,7 @@ export function unchangedSince(graph: GraphIndex, at: number, reads: ReadonlySet
  */
 export function prepareView(view: GraphView): boolean {
   const done = loadView(view);
-  if (done === 'whole') {
-    const started = performance.now();
-    once('parley_warm', {});
-    wholeHandOvers.indexMs += performance.now() - started;
-  }
+  if (done === 'whole') for (const _ of indexesInParts(slotOf(view.graph)!));
   return done !== 'held';
 }
 
@@ -691,16 +761,16 @@ function compoundArgs(term: Any): unknown[] {
 const DAY_MS = 86_400_000;
 
 /**
- * List elements a whole hand-over passes to the engine per call (parley_add_facts/8): the calls' lists sit on
+ * List elements a whole hand-over passes to the engine per call (parley_add_facts/9): the calls' lists sit on
  * the engine's global stack, whose WebAssembly memory is never given back, so parts keep that peak to a
  * few megabytes where the whole view in one call grew them by some 300 bytes per fact.
  */
 const HAND_OVER_PART = 60_000;
 
 /**
- * The g_* facts of some records, as the flat lists parley_add_facts/8 and parley_add_view/11
- * take (the arguments of one fact after another). With `part`, the lists are handed to the
- * engine (parley_add_facts/8) and emptied whenever they hold that many elements.
+ * The g_* facts of some records, as the flat lists parley_add_facts/9 and parley_add_view/11
+ * take (the arguments of one fact after another). With `into` (a slot), handOverFull hands the
+ * lists to that slot's facts (parley_add_facts/9) and empties them once they hold HAND_OVER_PART elements.
  */
 class ViewFacts {
   readonly nodes: unknown[] = [];
@@ -713,7 +783,7 @@ class ViewFacts {
   readonly mentions: unknown[] = [];
   /** Node id, source: the provenance sources of the ends of CONTRADICTS and SUPPORTS edges (g_source). */
   readonly sources: unknown[] = [];
-  /** The lists by the names the goals give them, in parley_add_facts/8's order. */
+  /** The lists by the names the goals give them, in parley_add_facts/9's order. */
   private readonly lists = { N: this.nodes, P: this.props, EP: this.edgeProps, E: this.edges, V: this.valid, T: this.texts, M: this.mentions, S: this.sources };
   /** Nodes in the view (for the edges under a valid-time cut). */
   readonly visible = new Set<string>();
@@ -726,21 +796,25 @@ class ViewFacts {
     public latest: string | undefined,
     /** The names of the view's nodes of name_keywords labels. */
     private readonly names: TextIndex,
-    private readonly part?: number,
+    /** The slot (its module) handOver fills. */
+    private readonly into?: string,
   ) {}
 
-  /** Hands the lists held to the engine's facts and empties them. */
+  /** Hands the lists held to the slot's facts and empties them. */
   handOver(): void {
     const started = performance.now();
-    once('parley_add_facts(N, P, EP, E, V, T, M, S)', this.lists);
+    once('parley_add_facts(Slot, N, P, EP, E, V, T, M, S)', { Slot: this.into, ...this.lists });
     wholeHandOvers.engineMs += performance.now() - started;
     for (const list of Object.values(this.lists)) list.length = 0;
   }
 
-  private handOverFull(): void {
-    if (this.part === undefined) return;
+  /** Hands the lists over when they hold a part's worth (HAND_OVER_PART elements); whether it did. */
+  handOverFull(): boolean {
+    if (this.into === undefined) return false;
     const held = Object.values(this.lists).reduce((sum, list) => sum + list.length, 0);
-    if (held >= this.part) this.handOver();
+    if (held < HAND_OVER_PART) return false;
+    this.handOver();
+    return true;
   }
 
   addNode(node: NodeRecord): void {
@@ -759,7 +833,6 @@ class ViewFacts {
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);
     }
-    this.handOverFull();
   }
 
   /** The mentions of `names` (none of them a declared keyword) in the text of a node the engine holds already: what the full hand-over would have found with them. */
@@ -774,7 +847,6 @@ class ViewFacts {
     for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
     // only the arguments' sources: every node's would add a fact per node to each hand-over, for the few that are weighed
     if (edge.type === 'CONTRADICTS' || edge.type === 'SUPPORTS') for (const end of [edge.from, edge.to]) this.addSources(end);
-    this.handOverFull();
   }
 
   private addSources(id: string): void {

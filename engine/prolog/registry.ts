@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, prepareView } from './bridge.ts';
+import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, handOverInParts, prepareView } from './bridge.ts';
 
 /** The shared helper library every module is consulted with: time windows, counts, pairs, sides, trends (conflict.pl); the statuses of contradicted accounts (argumentation.pl). */
 const LIBRARY_FILES = ['conflict.pl', 'argumentation.pl'];
@@ -178,6 +178,17 @@ export class RuleRegistry implements RuleSet {
    */
   prepare(view: GraphView, limits: SolveLimits = {}): boolean {
     if (!this.handOver(view)) return false;
+    this.base.solve('warm_view_sets', [], view, limits);
+    return true;
+  }
+
+  /**
+   * prepare made in parts (bridge.ts handOverInParts): the caller resumes it until it is done, and the
+   * calls that come meanwhile run between two parts; the shared sets are one part, the last.
+   */
+  *prepareInParts(view: GraphView, limits: SolveLimits = {}): Generator<void, boolean> {
+    if (!(yield* handOverInParts(view))) return false;
+    yield;
     this.base.solve('warm_view_sets', [], view, limits);
     return true;
   }

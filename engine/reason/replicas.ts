@@ -15,10 +15,10 @@
  *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
  *                                                                        warm.ts; the replica is kept, its view not handed over)
- *   main → workers  preload    {key, generation, version, worker?}       a client is at work on the graph: each worker
- *                                                                        (or only `worker`: the warm-up's spread of the
- *                                                                        views, warm.ts) hands its replica to its engine
- *                                                                        now (one without the replica asks for a snapshot)
+ *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
+ *                                                                        hands its replica to its engine now (one without
+ *                                                                        the replica asks for a snapshot); hold: the
+ *                                                                        warm-up's (warm.ts), which drops no view held
  *   worker → main   prepared   {key, generation, version, worker,       worker (its thread id) has handed a replica to
  *                               views, handOvers}                        its Prolog engine (worker-entry.ts); views: the
  *                                                                        graphs whose whole views the engine holds now
@@ -67,7 +67,7 @@ type ReplicaMessage =
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
-  | { type: 'preload'; key: string; generation: string; version: number; worker?: number }
+  | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number }
   | { type: 'views'; worker: number; views: string[]; handOvers: number };
@@ -138,18 +138,18 @@ export class ReplicaSource {
   }
 
   /**
-   * Asks one worker (its thread id) to hand the graph's view to its engine now (the warm-up's spread of
-   * the views over the workers, warm.ts); the others keep theirs. Rejects (NotFoundError) when the graph is absent.
+   * Asks every worker, in one message, to hand the graph's view to its engine now where that drops no view it
+   * holds (the warm-up's, warm.ts). Rejects (NotFoundError) when the graph is absent.
    */
-  async hold(tenant: string, graphId: string, worker: number): Promise<void> {
-    await this.askPreload(tenant, graphId, worker);
+  async hold(tenant: string, graphId: string): Promise<void> {
+    await this.askPreload(tenant, graphId, true);
   }
 
-  /** Asks the workers (or one) to hand the graph's view, at its version now, to their engines; the version asked for, unless closed meanwhile. */
-  private async askPreload(tenant: string, graphId: string, worker?: number): Promise<GraphVersion | undefined> {
+  /** Asks the workers to hand the graph's view, at its version now, to their engines (`hold`: the warm-up's); the version asked for, unless closed meanwhile. */
+  private async askPreload(tenant: string, graphId: string, hold = false): Promise<GraphVersion | undefined> {
     const at = await this.versionOf(tenant, graphId);
     if (this.closed) return undefined;
-    this.channel.postMessage({ type: 'preload', ...at, ...(worker === undefined ? {} : { worker }) } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'preload', ...at, ...(hold ? { hold } : {}) } satisfies ReplicaMessage);
     return at;
   }
 
@@ -406,7 +406,7 @@ interface Building {
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
-  /** The warm-up asked this worker to hand it over once made (ReplicaSource.hold). */
+  /** The warm-up asked the workers to hand it over once made (ReplicaSource.hold). */
   held?: boolean;
   /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
   preloaded?: boolean;
@@ -448,7 +448,7 @@ export class ReplicaSet {
     /**
      * Called when a snapshot has made a replica (a warm one: sent unasked after a restart), a delta
      * moved one on, or the main thread asked for a preload of one held (the worker hands it to its
-     * engine ahead of the next task; 'hold': the warm-up asked this worker alone, ReplicaSource.hold).
+     * engine ahead of the next task; 'hold': the warm-up's, ReplicaSource.hold).
      */
     private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: ReplicaEvent) => void = () => {},
     /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
@@ -581,23 +581,22 @@ export class ReplicaSet {
         break;
       }
       case 'preload': {
-        if (message.worker !== undefined && message.worker !== threadId) return; // another worker's part of the spread
         const building = this.building.get(message.key);
         if (building) {
           // the snapshot's end hands the replica over, a warm one included
           building.warm = false;
-          building.held ||= message.worker !== undefined;
-          building.preloaded ||= message.worker === undefined;
+          building.held ||= message.hold === true;
+          building.preloaded ||= message.hold !== true;
           return;
         }
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) {
           replica.lastUsed = Date.now();
-          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, message.worker === undefined ? 'preload' : 'hold');
+          this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, message.hold ? 'hold' : 'preload');
         } else {
           // none, or of a deleted graph's generation (the deltas of this one came before this message: no replica is merely behind)
           this.replicas.delete(message.key);
-          this.askedAhead.set(message.key, message.worker === undefined ? 'preload' : 'hold');
+          this.askedAhead.set(message.key, message.hold ? 'hold' : 'preload');
           this.request(message);
         }
         return;

@@ -10,8 +10,8 @@
  * read, so a graph that cannot fit costs no memory to find out.
  *
  * Every worker's engine holds the views of several graphs (engine/prolog/bridge.ts, within
- * `viewFacts` facts): each graph warmed is handed to every engine (a hold) as soon as its replica
- * is out, while the views so held fit that bound, so that the first assess of any of them pays no
+ * `viewFacts` facts): each graph warmed is handed to every engine (a hold, one message to all of them)
+ * as soon as its replica is out, while the views so held fit that bound, so that the first assess of any of them pays no
  * hand-over and runs on all the workers. The first graph warmed (the remembered one, when it is
  * warmed) is held whatever that bound, alone when larger: it is the graph a client was last at
  * work on. A graph above `preloadMaxFacts` is never held; the graphs beyond the bound are
@@ -41,10 +41,9 @@ export interface WarmBounds {
   preloadMaxFacts: number;
 }
 
-/** The workers to warm: how many there are, and the thread ids of those running, in the order they started. */
+/** The workers to warm: how many there are. */
 export interface WarmWorkers {
   readonly count: number;
-  threadIds(): number[];
 }
 
 /**
@@ -65,7 +64,6 @@ export async function warmGraphs(
   const isRemembered = (graph: { tenant: string; graphId: string }) => remembered !== undefined && graph.tenant === remembered.tenant && graph.graphId === remembered.graphId;
   const ordered = [...recent.filter(isRemembered), ...recent.filter((graph) => !isRemembered(graph))];
   if (ordered.length === 0 || !(await source.workersStarted(workers.count, WORKERS_START_WAIT_MS))) return [];
-  const engines = workers.threadIds();
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
   let held = 0;
@@ -81,7 +79,7 @@ export async function warmGraphs(
       facts += loaded.factCount;
       if (loaded.factCount <= bounds.preloadMaxFacts && (warmed.length === 0 || held + loaded.factCount <= bounds.viewFacts)) {
         held += loaded.factCount;
-        for (const engine of engines) await source.hold(graph.tenant, graph.graphId, engine);
+        await source.hold(graph.tenant, graph.graphId);
       }
       warmed.push({ tenant: graph.tenant, graphId: graph.graphId });
     } catch (error) {

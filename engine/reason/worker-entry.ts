@@ -9,7 +9,9 @@
  * The engine holds the views of several graphs, within its bound on facts (setViewBound, the
  * least recently read dropped first): a replica a snapshot made for another worker's task, and a
  * graph the warm-up holds, are handed over only where they drop no other graph's view (checked
- * when the hand-over is made, as a client's task or preload may have come first).
+ * when the hand-over is made, as a client's task or preload may have come first). A whole hand-over in
+ * the background is made in parts, a turn of the event loop between two, so that a task that comes
+ * meanwhile runs between them rather than after the whole (about a second of a core at 100k facts).
  */
 import { holdsGraph, setViewBound, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -55,6 +57,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   const toPrepare = new Map<string, { due: number; dropsNone: boolean }>();
   let timer: NodeJS.Timeout | undefined;
   let lastTask = 0;
+  // the background hand-over under way, made in parts (registry.prepareInParts), and the replica's version it is of
+  let underWay: { at: GraphVersion; graph: GraphIndex; parts: Generator<void, boolean> } | undefined;
   let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
   const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
     const waiting = toPrepare.get(key);
@@ -62,31 +66,40 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     toPrepare.set(key, { due: Date.now() + delayMs, dropsNone: dropsNone && (waiting?.dropsNone ?? true) });
     schedule();
   };
-  // one replica per turn of the event loop, by a timer, not at once: a task waiting for this replica runs
-  // first, and hands the view over itself; a task arriving meanwhile waits for one hand-over at most
+  // one part of a hand-over per turn of the event loop, by a timer, not at once: a task that comes meanwhile runs
+  // between two parts (on its own graph's view, whole: bridge.ts handOverInParts), a task waiting for this
+  // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
-    const due = Math.max(Math.min(...[...toPrepare.values()].map((entry) => entry.due)), lastTask + BACKGROUND_AFTER_TASK_MS);
+    const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due));
+    const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
   };
   const prepare = () => {
     if (!catalog) return; // (the rule modules loaded, the worker schedules what came meanwhile)
     const now = Date.now();
     if (now < lastTask + BACKGROUND_AFTER_TASK_MS) return schedule();
-    const [next, entry] = [...toPrepare].find(([, { due }]) => due <= now) ?? [];
-    if (next !== undefined) {
-      toPrepare.delete(next);
-      const replica = replicas.held(next);
-      if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
-        try {
-          catalog.registry.prepare({ graph: replica.graph });
-          announce(replica.at);
-        } catch {
-          // the next task on the graph hands it over again and reports what broke
+    if (!underWay) {
+      const [next, entry] = [...toPrepare].find(([, { due }]) => due <= now) ?? [];
+      if (next !== undefined) {
+        toPrepare.delete(next);
+        const replica = replicas.held(next);
+        if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
+          underWay = { ...replica, parts: catalog.registry.prepareInParts({ graph: replica.graph }) };
         }
       }
     }
+    if (underWay) prepareAPart(underWay);
     schedule();
+  };
+  const prepareAPart = (preparing: NonNullable<typeof underWay>) => {
+    try {
+      if (!preparing.parts.next().done) return;
+      underWay = undefined;
+      announce(holdsGraph(preparing.graph) ? preparing.at : undefined);
+    } catch {
+      underWay = undefined; // the next task on the graph hands it over again and reports what broke
+    }
   };
   // the graphs whose views this worker last said its engine holds
   let announced: string[] = [];
@@ -103,7 +116,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;
-    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks each worker to take its view (a hold)
+    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view (a hold)
     if (by === 'warm') return;
     // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
     if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
@@ -130,7 +143,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     const reply = runTask(task, graph, loadedCatalog, shaper);
     lastTask = Date.now();
-    if (toPrepare.size > 0) schedule();
+    if (toPrepare.size > 0 || underWay) schedule();
     // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
     // (a framework run brings the engine to the task's version; a query only when it calls a rule)
     announce(task.kind !== 'query' && holdsGraph(graph) ? task.at : undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW_FACTS, PrologBridge, holdsGraph, setViewBound, startProlog, viewFits, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { DEFAULT_VIEW_FACTS, PrologBridge, handOverInParts, holdsGraph, setViewBound, startProlog, viewFits, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
@@ -400,6 +400,82 @@ answers(Kept, Tabled, Actors) :- kept_claims(Kept), tabled_claims(Tabled), finda
     } finally {
       setViewBound(DEFAULT_VIEW_FACTS);
     }
+  });
+});
+
+describe('a whole hand-over made in parts (a worker\'s, in the background)', () => {
+  const RULES = `
+kept_claims(N) :- view_set(kept_claims, kept_claims_, N).
+kept_claims_(N) :- nodes_where('Claim', _, _, Cs), length(Cs, N).
+answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_, 'ASSERTS', _, _, _), Asserted), findall(C, ( node(C, 'Claim'), prop(C, text, T), sub_atom(T, _, _, _, water) ), Cs), last(Cs, Last).`;
+  const goal = 'answers(K, A, L)';
+  const template = ['K', 'A', 'L'];
+  /** A graph of `count` actors each asserting a claim: some 20 list elements per pair, several parts of a hand-over. */
+  const claimsGraph = (count: number, prefix: string) => {
+    const recorded_at = '2024-01-01T00:00:00.000Z';
+    const actors = Array.from({ length: count }, (_, i) => ({ id: `${prefix}a${i}`, labels: ['Actor'], properties: { label: `Actor ${i}` }, confidence: 1, provenance: [], recorded_at }));
+    const claims = Array.from({ length: count }, (_, i) => ({ id: `${prefix}c${i}`, labels: ['Claim'], properties: { type: 'Demand', text: `claim ${i} on ${i % 3 ? 'land' : 'water'}`, valid_from: '2024-01-02' }, confidence: 1, provenance: [], recorded_at }));
+    const edges = Array.from({ length: count }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}a${i}`, to: `${prefix}c${i}`, properties: {}, confidence: 1, provenance: [], recorded_at }));
+    return GraphIndex.fromRecords([...actors, ...claims], edges);
+  };
+  const fresh = (bridge: PrologBridge, graph: GraphIndex) => bridge.solve(goal, template, { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
+
+  it('lets a call on another graph run between two parts, on that graph\'s whole view, and goes on after it; a call on its own graph makes the rest first', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [small, large] = [claimsGraph(10, 's'), claimsGraph(6_000, 'l')];
+    const [expectedSmall, expectedLarge] = [fresh(bridge, small), fresh(bridge, large)];
+    expect(bridge.solve(goal, template, { graph: small })).toEqual(expectedSmall);
+    const before = wholeHandOvers.count;
+    const parts = handOverInParts({ graph: large });
+    expect(parts.next().done).toBe(false);
+    expect(holdsGraph(large)).toBe(false); // (in part)
+    // the call between two parts: its own view, whole, answering as on a fresh engine
+    expect(bridge.solve(goal, template, { graph: small })).toEqual(expectedSmall);
+    expect(parts.next().done).toBe(false);
+    expect(holdsGraph(large)).toBe(false); // the hand-over went on after the call, not made whole by it
+    // a call on the graph under way: the rest is made first, and it reads the whole view
+    expect(bridge.solve(goal, template, { graph: large })).toEqual(expectedLarge);
+    expect(holdsGraph(large)).toBe(true);
+    let step = parts.next();
+    while (!step.done) step = parts.next();
+    expect(step.value).toBe(true);
+    expect(wholeHandOvers.count - before).toBe(1); // one hand-over, made partly in parts and finished by the call
+    expect(bridge.solve(goal, template, { graph: small })).toEqual(expectedSmall);
+  });
+
+  it('ends when a call\'s hand-over takes its slot, and a call on its graph later hands it over whole', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [small, large] = [claimsGraph(10, 's'), claimsGraph(6_000, 'l')];
+    const [expectedSmall, expectedLarge] = [fresh(bridge, small), fresh(bridge, large)];
+    setViewBound(0); // one view at a time
+    try {
+      const parts = handOverInParts({ graph: large });
+      expect(parts.next().done).toBe(false);
+      expect(bridge.solve(goal, template, { graph: small })).toEqual(expectedSmall);
+      const step = parts.next();
+      expect(step).toEqual({ done: true, value: false });
+      expect(holdsGraph(large)).toBe(false);
+      expect(bridge.solve(goal, template, { graph: large })).toEqual(expectedLarge);
+    } finally {
+      setViewBound(DEFAULT_VIEW_FACTS);
+    }
+  });
+
+  it('holds the same facts, in the same order, as a hand-over made at once', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const large = claimsGraph(6_000, 'l');
+    const facts = "findall(f(I, T, F, D), edge(I, T, F, D, _), Es), findall(n(I, L), node(I, L), Ns), findall(w(W, I), g_mention(W, I), Ms), findall(v(I, V), valid_time(I, V), Vs)";
+    const whole = bridge.solve(facts, ['Es', 'Ns', 'Ms', 'Vs'], { graph: GraphIndex.fromRecords(large.nodes.values(), large.edges.values()) });
+    const parts = handOverInParts({ graph: large });
+    let count = 0;
+    for (let step = parts.next(); !step.done; step = parts.next()) count++;
+    expect(count).toBeGreaterThan(2);
+    const before = wholeHandOvers.count;
+    expect(bridge.solve(facts, ['Es', 'Ns', 'Ms', 'Vs'], { graph: large })).toEqual(whole);
+    expect(wholeHandOvers.count).toBe(before); // held: the call handed nothing over
   });
 });
 

@@ -15,7 +15,7 @@ import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 // within the facts and graphs bounds; a graph that cannot fit is never read. Every worker is asked to hold
 // the views of the graphs warmed while they fit its bound on views (here this thread's replica set stands
 // for the one worker).
-const oneWorker = { count: 1, threadIds: () => [threadId] };
+const oneWorker = { count: 1 };
 const actors = (count: number, prefix: string): GraphWrite => ({
   nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: ['Actor'], properties: { label: `${prefix} actor ${i}` } })),
   edges: [],

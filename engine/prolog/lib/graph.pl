@@ -53,11 +53,14 @@ view_fact(g_named(_)).       view_fact(g_memo(_)).             view_fact(g_sourc
 % active view) are dropped when the slot changes. A slot used for the first time holds no facts.
 parley_use_view(Slot) :-
     (   nb_current(parley_view, Slot) -> true
-    ;   forall(view_fact(Head), ( functor(Head, Name, Arity), dynamic(Slot:Name/Arity),
-                                  retractall(Head), assertz((Head :- Slot:Head)) )),
+    ;   view_slot(Slot),
+        forall(view_fact(Head), ( retractall(Head), assertz((Head :- Slot:Head)) )),
         nb_setval(parley_view, Slot),
         abolish_all_tables
     ).
+
+% view_slot(+Slot): Slot's g_* predicates exist (dynamic), so that a hand-over may fill them before it is used
+view_slot(Slot) :- forall(view_fact(Head), ( functor(Head, Name, Arity), dynamic(Slot:Name/Arity) )).
 
 % active_view(-Slot): the slot the g_* predicates read
 active_view(Slot) :- nb_getval(parley_view, Slot).
@@ -585,33 +588,34 @@ parley_defined(Module, Indicators) :-
             Found),
     sort(Found, Indicators).
 
-% A whole hand-over: parley_clear_view/0, then the records in parts (parley_add_facts/8), then
-% parley_end_view/2. Each list is flat (the arguments of one fact after another: [Id, Label, Id,
+% A whole hand-over: parley_clear_view/1, then the records in parts (parley_add_facts/9), then
+% parley_end_view/3, each naming the slot it fills, active or not: a worker hands a view over in
+% parts between tasks, which run on other slots meanwhile. Each list is flat (the arguments of one fact after another: [Id, Label, Id,
 % Label...]), which the engine takes from JavaScript several times faster than a list of compound
 % terms; a part of some tens of thousands of elements, not the whole view in one call, because the
 % lists of a call sit on the global stack while it runs, and the WebAssembly memory the stacks grow
 % into is never given back (at 1M facts, one call grew them by some 300 MB, more than the facts took).
 
-% parley_clear_view: no g_* facts in the active slot, none of its view_memo/3 answers, no tables.
-parley_clear_view :-
-    active_view(View),
+% parley_clear_view(+View): no g_* facts in slot View, none of its view_memo/3 answers; no tables when
+% View is the active slot (the tables hold answers of the active slot's facts only: parley_use_view/1)
+parley_clear_view(View) :-
+    view_slot(View),
     forall(retract(View:g_memo(Slot)), ( nb_delete(Slot), retractall(g_memo_used(Slot, _)) )),
     forall(view_fact(Head), retractall(View:Head)),
-    abolish_all_tables.
+    ( nb_current(parley_view, View) -> abolish_all_tables ; true ).
 
-% parley_add_facts(+Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the records
-parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources) :-
-    active_view(V),
+% parley_add_facts(+View, +Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the
+% records, into slot View
+parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources) :-
     add_nodes(V, Nodes), add_props(V, Props), add_eprops(V, EdgeProps),
     add_edges(V, Edges), add_valid(V, Valid), add_texts(V, Texts), add_sources(V, Sources),
     add_mentions(V, Mentions).
 
-% parley_end_view(+Ref, +Named): the last step; Ref is [Date, Days], or none when the view has no
-% reference date; Named the node names the text index covers.
-parley_end_view(Ref, Named) :-
-    active_view(V),
+% parley_end_view(+View, +Ref, +Named): the last step, in slot View; Ref is [Date, Days], or none when
+% the view has no reference date; Named the node names the text index covers.
+parley_end_view(V, Ref, Named) :-
     forall(member(W, Named), assertz(V:g_named(W))),
-    set_reference(Ref).
+    set_reference(V, Ref).
 
 % parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
@@ -621,8 +625,9 @@ parley_end_view(Ref, Named) :-
 % ChangeTexts: the changes as text (a run that read none of them concludes as before:
 % engine/frameworks/run.ts), or all while a table is held.
 parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
-    parley_add_facts(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
-    parley_end_view(Ref, Named),
+    active_view(V),
+    parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
+    parley_end_view(V, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     memo_sweep,
     (   current_table(_:_, _)
@@ -703,7 +708,7 @@ parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
     forall(member(Id, Edges), ( retractall(V:g_edge(Id, _, _, _, _, _)), retractall(V:g_eprop(Id, _, _)) )),
     forall(member(W, Gone), retractall(V:g_mention(W, _))),
     retractall(V:g_named(_)), forall(member(W, Named), assertz(V:g_named(W))),
-    set_reference(Ref),
+    set_reference(V, Ref),
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
     abolish_all_tables.
 
@@ -744,14 +749,13 @@ memo_holds(_, _, Ref, (user:filter_ids(_, Condition))-_) :-
     ( Ref == [] -> true ; \+ memberchk(Condition, [window(_, _), current(_)]) ).
 
 % added_keys(+Flat, +Width, -Keys): the sorted second elements of the records of a flat list
-% (parley_add_facts/8) Width elements long: the labels of the nodes, the types of the edges
+% (parley_add_facts/9) Width elements long: the labels of the nodes, the types of the edges
 added_keys(Flat, Width, Keys) :- added_keys_(Flat, Width, Found), sort(Found, Keys).
 added_keys_([], _, []).
 added_keys_([_, Key|Rest], Width, [Key|Keys]) :- Skip is Width - 2, length(Skipped, Skip), append(Skipped, Tail, Rest), added_keys_(Tail, Width, Keys).
 
-% set_reference(+Ref): [Date, Days] the new reference date, none no reference date, [] the same one
-set_reference(Ref) :-
-    active_view(V),
+% set_reference(+View, +Ref): in slot View, [Date, Days] the new reference date, none no reference date, [] the same one
+set_reference(V, Ref) :-
     (   Ref = [Date, Days] -> retractall(V:g_ref(_, _)), assertz(V:g_ref(Date, Days))
     ;   Ref == none -> retractall(V:g_ref(_, _))
     ;   true
@@ -762,9 +766,13 @@ set_reference(Ref) :-
 % builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay). Not
 % g_edge by id (edge/5 with the id bound): no built-in framework asks for an edge by its id, and
 % that index, over every edge's distinct id, is the dearest of them (some 23 of 170 ms at 100k
-% facts); a rule that does ask builds it on its first call.
-parley_warm :-
-    forall(warm_lookup(W, Fact), ( W = '$parley_warm', \+ call(Fact) )).
+% facts); a rule that does ask builds it on its first call. parley_warm(View, N, More): the N-th
+% (from 0) of those indexes, of slot View's facts (a hand-over in parts builds one per part); More is
+% true while there are more.
+parley_warm(View, N, More) :-
+    findall(Fact, warm_lookup('$parley_warm', Fact), Facts),
+    nth0(N, Facts, Fact), \+ call(View:Fact),
+    length(Facts, Count), ( N + 1 < Count -> More = true ; More = false ).
 
 warm_lookup(W, g_node(W, _)).           warm_lookup(W, g_node(_, W)).
 warm_lookup(W, g_prop(W, _, _)).        warm_lookup(W, g_prop(_, _, W)).

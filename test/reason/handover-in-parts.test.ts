@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
+import type { FrameworkRun } from '../../engine/frameworks/run.ts';
+import { wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { ReplicaSource } from '../../engine/reason/replicas.ts';
+import type { ReasonReply } from '../../engine/reason/tasks.ts';
+import { startWorker } from '../../engine/reason/worker-entry.ts';
+import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+
+// A worker hands a graph's view to its engine in the background (the warm-up's hold, a preload) in parts, a
+// turn of its event loop between two (engine/reason/worker-entry.ts, bridge.ts handOverInParts): a task on
+// another graph that comes meanwhile runs between two parts, on its own graph's whole view, rather than
+// waiting for the whole hand-over, and concludes as it would on an engine doing nothing else. The worker
+// runs in this thread (its replicas and its engine), fed by a ReplicaSource over a real store.
+
+/** `count` actors asserting claims of several types, a quarter of them hostile to the next actor. */
+const conflict = (count: number, prefix: string): GraphWrite => ({
+  nodes: [
+    ...Array.from({ length: count }, (_, i) => ({ id: `${prefix}a${i}`, labels: ['Actor'], properties: { label: `${prefix} actor ${i}` } })),
+    ...Array.from({ length: count }, (_, i) => ({
+      id: `${prefix}c${i}`,
+      labels: ['Claim'],
+      properties: { type: ['RedLine', 'Demand', 'Offer', 'Threat'][i % 4]!, text: `claim ${i} on ${i % 3 ? 'the land' : 'the water'}`, valid_from: `2024-01-${String((i % 28) + 1).padStart(2, '0')}` },
+    })),
+  ],
+  edges: [
+    ...Array.from({ length: count }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}a${i}`, to: `${prefix}c${i}` })),
+    ...Array.from({ length: Math.floor(count / 4) }, (_, i) => ({ id: `${prefix}h${i}`, type: 'OPPOSES', from: `${prefix}a${4 * i}`, to: `${prefix}a${4 * i + 1}` })),
+  ],
+});
+
+/** A run as it concludes (the inferences depend on what the engine kept from earlier runs on the view). */
+const conclusions = (reply: ReasonReply | null) => {
+  if (!reply?.ok) throw new Error(`task failed: ${JSON.stringify(reply)}`);
+  return (reply.value as FrameworkRun[]).map(({ inferences: _, ...run }) => run);
+};
+
+describe('a hand-over in the background, made in parts', () => {
+  let dir: string;
+  let store: ParleyStore;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-parts-'));
+    store = await ParleyStore.open(path.join(dir, 'store'));
+    await store.writeGraph('t', 'small', conflict(40, 's'));
+    await store.writeGraph('t', 'copy', conflict(40, 's'));
+    await store.writeGraph('t', 'large', conflict(6_000, 'l'));
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lets a task on another graph run between two parts and conclude as on an idle engine, then goes on', async () => {
+    const channelName = 'parley-parts-test';
+    const source = new ReplicaSource(store, channelName);
+    try {
+      const handle = await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000 });
+      const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
+      const assess = async (graphId: string, frameworkIds: string[]) => handle({ kind: 'frameworks', at: (await source.current('t', graphId)).at, frameworkIds, limits });
+      // the engine holds the small graph's view (a first task on it), and has run none of these frameworks on it
+      await assess('small', ['zartman']);
+      const frameworks = ['galtung', 'glasl', 'thomas_kilmann'];
+      // the large graph's replica, and the warm-up's hold of its view: the worker begins its hand-over in the background
+      await source.warm('t', 'large');
+      const before = wholeHandOvers.count;
+      await source.hold('t', 'large');
+      for (let waited = 0; wholeHandOvers.count === before && waited < 60_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(wholeHandOvers.count).toBe(before + 1);
+      const handedOver = () => source.prepared('t', 'large', 1, 0);
+      expect(await handedOver()).toBe(false); // under way
+      // a task on the small graph, mid-hand-over: it runs before the hand-over is done
+      const between = await assess('small', frameworks);
+      expect(await handedOver()).toBe(false);
+      // the hand-over goes on after the task, to the whole view
+      expect(await source.prepared('t', 'large', 1, 120_000)).toBe(true);
+      expect(wholeHandOvers.count).toBe(before + 1);
+      // what the same frameworks conclude over the same records on a view no other work touched
+      expect(conclusions(between)).toEqual(conclusions(await assess('copy', frameworks)));
+      expect(conclusions(between).some((run) => run.applies)).toBe(true);
+    } finally {
+      source.close();
+    }
+  });
+});
