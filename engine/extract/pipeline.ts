@@ -50,6 +50,8 @@ export interface ResolveOptions {
   /** As in ExtractOptions: a draft made with another ingestion time does not fit. */
   ingestedAt?: string;
   title?: string;
+  /** As in ExtractOptions. */
+  checked?: CheckedText;
 }
 
 /** What the text alone yields: the symbolic layer's findings and the transformer's spans. */
@@ -214,7 +216,7 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     draft,
     resolve(made, input, resolveOptions) {
       const started = performance.now();
-      const sha256 = sha256Of(input.text);
+      const { sha256 } = checkText(input.text, resolveOptions.checked);
       if (!draftFits(made, sha256, input, resolveOptions)) return undefined;
       const graph = resolveDraft(made, input.text, resolveOptions.graph);
       if (!graph) return undefined;

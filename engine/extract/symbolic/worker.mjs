@@ -9,7 +9,12 @@ export default function findInWorker(document) {
   return symbolic.findConflictEntities(document);
 }
 
-/** A document read and structured here without its graph (engine/extract/draft.ts). */
-export function draft(task) {
-  return drafts.draftDocument(task, symbolic.findConflictEntities);
+/**
+ * A document read and structured here without its graph (engine/extract/draft.ts), as JSON:
+ * the thread that commits parses a draft's JSON in about half the time it takes to receive the
+ * same draft as an object (a structured clone of its thousands of small objects), and that
+ * thread's time per document bounds a batch's speed-up (docs/batch.md, "On many cores").
+ */
+export async function draft(task) {
+  return JSON.stringify(await drafts.draftDocument(task, symbolic.findConflictEntities));
 }
