@@ -39,12 +39,13 @@
  *
  *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --copies 1 --into-facts 0 --contested-name --v8-default-tier-up]
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { copiedCorpus } from './batch-corpus.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
@@ -67,7 +68,9 @@ const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const WARM = Number(args.warm);
 const COPIES = Number(args.copies);
-const CORPUS = COPIES > 1 ? await copiedCorpus(path.resolve(args.corpus!), COPIES) : path.resolve(args.corpus!);
+/** The corpus as given: what the workers draft to warm up (its copies would overflow the pool's queue). */
+const ORIGINAL = path.resolve(args.corpus!);
+const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 const existingGraph = INTO_FACTS > 0 ? generate(INTO_FACTS).write : undefined;
 const CONTESTED_NAME: GraphWrite = {
@@ -76,21 +79,6 @@ const CONTESTED_NAME: GraphWrite = {
 };
 // as `parley analyze-corpus` runs a batch, unless asked for V8's default (to compare)
 if (!args['v8-default-tier-up']) tierUpForBatch();
-
-/** The corpus `copies` times over in a temporary folder, each copy's documents with a line of their own (a new text: a new document). */
-async function copiedCorpus(corpus: string, copies: number): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-corpus-'));
-  for (const source of await listCorpus(corpus)) {
-    const text = await readFile(path.join(corpus, source), 'utf8');
-    for (let copy = 0; copy < copies; copy++) {
-      const line = `Copy ${copy + 1}.`;
-      const target = path.join(dir, `copy-${String(copy + 1).padStart(3, '0')}`, source);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, /\.html?$/.test(source) ? text.replace('</body>', `<p>${line}</p></body>`) : `${text.trimEnd()}\n\n${line}\n`);
-    }
-  }
-  return dir;
-}
 
 interface Measure {
   documents: number;
@@ -113,7 +101,7 @@ async function measure(workers: number): Promise<Measure> {
     const warm = await readSource(CORPUS, (await listCorpus(CORPUS))[0]);
     const beforeWorkers = threadCpu();
     await Promise.all(Array.from({ length: workers * 2 }, () => pipeline.draft({ text: warm.text, source: warm.source }, { tier: 'full' })));
-    const corpus = await Promise.all((await listCorpus(CORPUS)).map((source) => readSource(CORPUS, source)));
+    const corpus = await Promise.all((await listCorpus(ORIGINAL)).map((source) => readSource(ORIGINAL, source)));
     for (let pass = 0; pass < WARM; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
     const before = threadCpu();
     const started = performance.now();

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
-import type { DocumentDraft, DraftTask } from '../draft.ts';
+import type { DocumentDraft, DraftTask, FileDraft, FileDraftTask } from '../draft.ts';
 import type { DocumentInput, Findings } from '../types.ts';
 import type { SymbolicLayer } from './layer.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
@@ -35,7 +35,7 @@ export interface PooledSymbolicLayerOptions {
  */
 export class PooledSymbolicLayer implements SymbolicLayer {
   readonly version = SYMBOLIC_EXTRACTOR_VERSION;
-  private readonly pool: Piscina<DocumentInput | DraftTask, Findings | string>;
+  private readonly pool: Piscina<DocumentInput | DraftTask | FileDraftTask, Findings | string>;
   private readonly gate: CallGate;
 
   constructor(options: PooledSymbolicLayerOptions = {}) {
@@ -70,6 +70,12 @@ export class PooledSymbolicLayer implements SymbolicLayer {
     const [draft] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draft' }));
     // sent as JSON (worker.mjs): a draft is plain data, which JSON carries unchanged
     return JSON.parse(draft as string) as DocumentDraft;
+  }
+
+  /** A batch's file read, hashed and drafted in one worker call (engine/ingest/read-ahead.ts), sent as JSON like draft(). */
+  async draftFile(task: FileDraftTask): Promise<FileDraft> {
+    const [file] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draftFile' }));
+    return JSON.parse(file as string) as FileDraft;
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import { loadModule } from '../../load-module.mjs';
 
 const symbolic = await loadModule('./index.ts', import.meta.url);
 const drafts = await loadModule('../draft.ts', import.meta.url);
+const readAhead = await loadModule('../../ingest/read-ahead.ts', import.meta.url);
 
 export default function findInWorker(document) {
   return symbolic.findConflictEntities(document);
@@ -17,4 +18,9 @@ export default function findInWorker(document) {
  */
 export async function draft(task) {
   return JSON.stringify(await drafts.draftDocument(task, symbolic.findConflictEntities));
+}
+
+/** A batch's file read, checked, hashed and drafted here (engine/ingest/read-ahead.ts), as JSON like draft(). */
+export async function draftFile(task) {
+  return JSON.stringify(await readAhead.draftFile(task, symbolic.findConflictEntities));
 }
