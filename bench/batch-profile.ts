@@ -9,9 +9,10 @@
  *
  * Each round ingests the corpus into a copy of the same store, which holds a generated graph
  * of --into-facts facts (bench/conflict-graph.ts), with a pool of --workers that drafted the
- * corpus twice before the first round (its code warm).
+ * corpus twice before the first round (its code warm). With --copies N the corpus is read N times
+ * over, as bench/batch reads it.
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -22,6 +23,7 @@ import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
+import { copiedCorpus } from './batch-corpus.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
 import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
@@ -31,12 +33,16 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '3' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+    copies: { type: 'string', default: '1' },
     'into-facts': { type: 'string', default: '100000' },
   },
 });
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
-const CORPUS = path.resolve(args.corpus!);
+const COPIES = Number(args.copies);
+/** The corpus as given: what the workers draft to warm up (its copies would overflow the pool's queue). */
+const ORIGINAL = path.resolve(args.corpus!);
+const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 /** Microseconds between samples. */
 const SAMPLING_US = 200;
@@ -94,7 +100,7 @@ try {
   const seeded = await ParleyStore.open(path.join(base, 'seed'));
   if (INTO_FACTS > 0) await writeInChunks(seeded, 'batch', generate(INTO_FACTS).write);
   await seeded.close();
-  const corpus = await Promise.all((await listCorpus(CORPUS)).map((source) => readSource(CORPUS, source)));
+  const corpus = await Promise.all((await listCorpus(ORIGINAL)).map((source) => readSource(ORIGINAL, source)));
   for (let pass = 0; pass < 2; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
   session.connect();
   await session.post('Profiler.enable');
@@ -119,11 +125,12 @@ try {
   }
   parts.delete('idle');
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
-  console.log(`bench:batch-profile  corpus ${path.relative(process.cwd(), CORPUS)} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(`bench:batch-profile  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   for (const [part, ms] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${part}`);
 } finally {
   session.disconnect();
   await pipeline.close();
   await rm(base, { recursive: true, force: true });
+  if (COPIES > 1) await rm(CORPUS, { recursive: true, force: true });
 }

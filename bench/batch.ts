@@ -24,6 +24,12 @@
  * The process tiers up as `parley analyze-corpus` does (tierUpForBatch); with
  * --v8-default-tier-up it keeps V8's default, to compare.
  *
+ * With --copies N the batch reads the corpus N times over (in a temporary folder), each copy's
+ * documents with one line of their own added, so each is a new document about the same actors:
+ * a longer batch, whose figures per document leave out what a batch does once (reading the
+ * graph's actors and names, building their directory) and show what grows as the graph's actors
+ * gather provenance.
+ *
  * With --into-facts N the batch goes into a graph that holds a generated conflict graph of N
  * facts already (bench/conflict-graph.ts, written before the clock starts): a monitoring
  * project's busy graph, whose actors every document is resolved against. What the main thread
@@ -31,7 +37,7 @@
  * actors that claim one name (an alias both carry), as a graph where users imported overlapping
  * lists does: what the main thread spends per document should not grow with that either.
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --into-facts 0 --contested-name --v8-default-tier-up]
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --copies 1 --into-facts 0 --contested-name --v8-default-tier-up]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -39,6 +45,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { copiedCorpus } from './batch-corpus.ts';
 import { readSource } from '../engine/ingest/source.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
@@ -51,6 +58,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     warm: { type: 'string', default: '0' },
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
+    copies: { type: 'string', default: '1' },
     'into-facts': { type: 'string', default: '0' },
     'contested-name': { type: 'boolean', default: false },
     'v8-default-tier-up': { type: 'boolean', default: false },
@@ -59,7 +67,10 @@ const { values: args } = parseArgs({
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const WARM = Number(args.warm);
-const CORPUS = path.resolve(args.corpus!);
+const COPIES = Number(args.copies);
+/** The corpus as given: what the workers draft to warm up (its copies would overflow the pool's queue). */
+const ORIGINAL = path.resolve(args.corpus!);
+const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 const existingGraph = INTO_FACTS > 0 ? generate(INTO_FACTS).write : undefined;
 const CONTESTED_NAME: GraphWrite = {
@@ -90,7 +101,7 @@ async function measure(workers: number): Promise<Measure> {
     const warm = await readSource(CORPUS, (await listCorpus(CORPUS))[0]);
     const beforeWorkers = threadCpu();
     await Promise.all(Array.from({ length: workers * 2 }, () => pipeline.draft({ text: warm.text, source: warm.source }, { tier: 'full' })));
-    const corpus = await Promise.all((await listCorpus(CORPUS)).map((source) => readSource(CORPUS, source)));
+    const corpus = await Promise.all((await listCorpus(ORIGINAL)).map((source) => readSource(ORIGINAL, source)));
     for (let pass = 0; pass < WARM; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
     const before = threadCpu();
     const started = performance.now();
@@ -100,6 +111,7 @@ async function measure(workers: number): Promise<Measure> {
     const used = process.cpuUsage(cpu);
     const after = threadCpu();
     if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
+    if (summary.skipped > 0) throw new Error(`${summary.skipped} documents skipped: the corpus holds the same text twice`);
     let threads: Measure['threads'] = null;
     if (beforeWorkers && before && after) {
       threads = { main: 0, workers: 0, other: 0 };
@@ -123,7 +135,7 @@ const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
 
-console.log(`bench:batch  corpus ${path.relative(process.cwd(), CORPUS)}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -144,3 +156,4 @@ if (one.threads && pool.threads) {
       `(a run takes at least max(symbolic workers / workers, main thread, all threads / cores) per document: 1 worker ${least(one, 1).toFixed(1)} ms, pool ${least(pool, WORKERS).toFixed(1)} ms)`,
   );
 }
+if (COPIES > 1) await rm(CORPUS, { recursive: true, force: true });

@@ -167,6 +167,62 @@ export async function draftDocument(
   };
 }
 
+/**
+ * A batch's document to be read from its file, checked, hashed and drafted where the symbolic layer
+ * runs (a worker), so that the thread that commits only receives it: what a DraftTask holds, but
+ * the file instead of its text, and the documents the graph holds (mayHold) instead of the hash.
+ */
+export interface FileDraftTask extends Omit<DraftTask, 'input' | 'neural' | 'title' | 'dateline'> {
+  /** The folder read and the file's path under it. */
+  dir: string;
+  source: string;
+  known: KnownDocuments;
+}
+
+/**
+ * What became of a FileDraftTask: its text with its hash, and its draft unless the graph may hold
+ * it already or it is longer than one call reads (SYMBOLIC_CHUNK_CHARS: such a text is drafted
+ * chunk by chunk, a call each); or why it failed.
+ */
+export type FileDraft =
+  | { kind: 'read'; source: string; text: string; title?: string; sha256: string; draft?: DocumentDraft }
+  | { kind: 'failed'; code: string; reason: string };
+
+/**
+ * The documents a graph holds, for threads that cannot read the graph: the first 64 bits of each
+ * document id's hash (documentIdOf), sorted, in memory those threads share (a task carries it
+ * without a copy). A hash found here may still be another document's, so the thread that holds
+ * the graph checks it (mayHold answers "perhaps").
+ */
+export type KnownDocuments = BigUint64Array;
+
+const DOCUMENT_ID = /^document_([0-9a-f]{16})[0-9a-f]{8}$/;
+
+/** KnownDocuments of the graph's Document nodes (ids of other shapes, imported by users, are no text's hash). */
+export function knownDocuments(documentIds: Iterable<string>): KnownDocuments {
+  const prefixes: bigint[] = [];
+  for (const id of documentIds) {
+    const hex = DOCUMENT_ID.exec(id)?.[1];
+    if (hex) prefixes.push(BigInt(`0x${hex}`));
+  }
+  const known = new BigUint64Array(new SharedArrayBuffer(8 * prefixes.length));
+  known.set(prefixes);
+  return known.sort();
+}
+
+/** Whether the text with this hash may be a document of `known` (false: it is none of them). */
+export function mayHold(known: KnownDocuments, sha256: string): boolean {
+  const prefix = BigInt(`0x${sha256.slice(0, 16)}`);
+  let low = 0;
+  let high = known.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (known[middle] < prefix) low = middle + 1;
+    else high = middle;
+  }
+  return low < known.length && known[low] === prefix;
+}
+
 /** What the graph answers structuring with: its actors' names and its memberships. */
 export interface GraphAnswers {
   directory: ActorDirectory;

@@ -119,6 +119,11 @@ class NameTable<T extends Named> {
   readonly byLabel = new Map<string, T[]>();
   readonly byAlias = new Map<string, T[]>();
   private readonly entries = new Map<string, T>();
+  /**
+   * The normalised names each node is filed under: a batch sets every actor each document names
+   * (its provenance grew), mostly with the names it had, which stay filed without being normalised again.
+   */
+  private readonly filed = new Map<string, { label: string; aliases: string[] }>();
 
   constructor(
     private readonly read: (id: string, properties: Record<string, PropertyValue> | undefined) => T | undefined,
@@ -135,19 +140,32 @@ class NameTable<T extends Named> {
   /** What the node `id` now has as properties (undefined: the node is gone). */
   set(id: string, properties: Record<string, PropertyValue> | undefined): void {
     const before = this.entries.get(id);
+    const entry = this.read(id, properties);
+    if (before && entry && sameNames(before, entry)) {
+      // filed under the same names: the entry replaced where it is filed
+      this.entries.delete(id);
+      this.entries.set(id, entry);
+      const { label, aliases } = this.filed.get(id)!;
+      replace(this.byLabel, label, entry);
+      for (const alias of aliases) replace(this.byAlias, alias, entry);
+      return;
+    }
     if (before) {
       this.entries.delete(id);
-      drop(this.byLabel, normaliseForIdentity(before.label), id);
-      for (const alias of before.aliases ?? []) drop(this.byAlias, normaliseForIdentity(alias), id);
+      const { label, aliases } = this.filed.get(id)!;
+      this.filed.delete(id);
+      drop(this.byLabel, label, id);
+      for (const alias of aliases) drop(this.byAlias, alias, id);
     }
-    const entry = this.read(id, properties);
     if (entry) this.add(entry);
   }
 
   private add(entry: T): void {
+    const names = { label: normaliseForIdentity(entry.label), aliases: (entry.aliases ?? []).map(normaliseForIdentity) };
     this.entries.set(entry.id, entry);
-    push(this.byLabel, normaliseForIdentity(entry.label), entry);
-    for (const alias of entry.aliases ?? []) push(this.byAlias, normaliseForIdentity(alias), entry);
+    this.filed.set(entry.id, names);
+    push(this.byLabel, names.label, entry);
+    for (const alias of names.aliases) push(this.byAlias, alias, entry);
   }
 }
 
@@ -229,6 +247,18 @@ function drop<T extends Named>(map: Map<string, T[]>, key: string, id: string): 
   if (list === undefined) return;
   if (list.length > 0) map.set(key, list);
   else map.delete(key);
+}
+
+/** `entry` in place of the entries of its id filed under `key` (two of its names may share a key). */
+function replace<T extends Named>(map: Map<string, T[]>, key: string, entry: T): void {
+  const list = map.get(key) ?? [];
+  for (let i = 0; i < list.length; i++) if (list[i].id === entry.id) list[i] = entry;
+}
+
+function sameNames(a: Named, b: Named): boolean {
+  const aliases = a.aliases ?? [];
+  const others = b.aliases ?? [];
+  return a.label === b.label && aliases.length === others.length && aliases.every((alias, i) => alias === others[i]);
 }
 
 function unique<T extends { id: string }>(items: readonly T[]): T[] {

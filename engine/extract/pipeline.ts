@@ -4,7 +4,7 @@ import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
-import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
+import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type FileDraft, type GraphAnswers, type KnownDocuments } from './draft.ts';
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledSymbolicLayer } from './symbolic/pool.ts';
@@ -50,6 +50,8 @@ export interface ResolveOptions {
   /** As in ExtractOptions: a draft made with another ingestion time does not fit. */
   ingestedAt?: string;
   title?: string;
+  /** As in ExtractOptions. */
+  checked?: CheckedText;
 }
 
 /** What the text alone yields: the symbolic layer's findings and the transformer's spans. */
@@ -114,6 +116,12 @@ export interface ExtractionPipeline {
    */
   draft(input: DocumentInput, options: DraftOptions): Promise<DocumentDraft>;
   /**
+   * A batch's file `source` under `dir` read, checked, hashed and drafted (dated by its dateline)
+   * in a symbolic worker, unless `known` may hold it (FileDraft). Only where the workers can do
+   * all of it: with symbolic workers and no transformer model (whose spans a draft needs first).
+   */
+  draftFile?(dir: string, source: string, options: { tier: WorkspaceTier; known: KnownDocuments }): Promise<FileDraft>;
+  /**
    * The graph-dependent part, at commit time: the extraction `draft` stands for when it was
    * made from this document with these options and the graph does not change it
    * (resolveDraft); undefined otherwise, and extract() must structure it against the graph.
@@ -166,6 +174,16 @@ export function checkText(text: unknown, checked?: CheckedText): CheckedText {
   return made;
 }
 
+/**
+ * The CheckedText of a text that checkText accepted and hashed in a worker thread (a FileDraft's),
+ * whose records this thread cannot know: the thread the document goes to does not hash it again.
+ */
+export function checkedInWorker(file: { text: string; sha256: string }): CheckedText {
+  const made = Object.freeze({ text: file.text, sha256: file.sha256 });
+  madeByCheckText.add(made);
+  return made;
+}
+
 export interface PipelineOptions {
   /** The transformer NER pool; null or absent runs the symbolic layer alone. */
   ner?: NerBackend | null;
@@ -209,12 +227,18 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     return { ...made, ms: performance.now() - started };
   };
 
+  const draftFile = symbolic.draftFile && !ner ? symbolic.draftFile.bind(symbolic) : undefined;
+
   return {
     extractor,
     draft,
+    ...(draftFile && {
+      draftFile: (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) =>
+        draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) }),
+    }),
     resolve(made, input, resolveOptions) {
       const started = performance.now();
-      const sha256 = sha256Of(input.text);
+      const { sha256 } = checkText(input.text, resolveOptions.checked);
       if (!draftFits(made, sha256, input, resolveOptions)) return undefined;
       const graph = resolveDraft(made, input.text, resolveOptions.graph);
       if (!graph) return undefined;

@@ -1,10 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ParleyError, TooLargeError } from '../errors.ts';
-import { checkText, documentIdOf } from '../extract/pipeline.ts';
+import { TooLargeError } from '../errors.ts';
+import { knownDocuments } from '../extract/draft.ts';
+import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/pipeline.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
+import { failureOf } from './read-ahead.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
 
 /**
@@ -121,12 +123,11 @@ export async function listCorpus(dir: string): Promise<string[]> {
 type Prepared =
   | { kind: 'known'; source: string }
   | { kind: 'drafted'; document: DraftedDocument }
-  | { kind: 'failed'; source: string; error: unknown };
+  | { kind: 'failed'; failure: BatchDocument };
 
 /** A document that could not be read or extracted, with its error's code and message. */
 export function batchFailure(source: string, error: unknown): BatchDocument {
-  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
-  return { source, status: 'failed', code, reason: error instanceof Error ? error.message : String(error) };
+  return { source, status: 'failed', ...failureOf(error) };
 }
 
 export async function ingestFolder(context: CommitContext, dir: string, options: BatchOptions): Promise<BatchSummary> {
@@ -137,16 +138,25 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   const tier = await tierForGraph(context.store, tenant, graphId);
   const graph = (await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined;
 
+  // where the pipeline can, a symbolic worker reads, checks, hashes and drafts each file, and this
+  // thread (which commits, in order) only receives it; the graph's documents as they were at the
+  // start tell the workers which they need not draft, and this thread checks them against the graph
+  const { draftFile } = context.pipeline;
+  const known = draftFile && knownDocuments(graph?.nodesWithLabel('Document') ?? []);
+  const readHere = async (source: string): Promise<SourceDocument & { checked: CheckedText }> => {
+    const read = await readSource(dir, source);
+    return { ...read, checked: checkText(read.text) };
+  };
   const prepare = async (source: string): Promise<Prepared> => {
-    let read: SourceDocument;
     try {
-      read = await readSource(dir, source);
-      const checked = checkText(read.text);
-      if (graph?.node(documentIdOf(checked.sha256))) return { kind: 'known', source };
-      const document: DocumentToExtract = { text: read.text, source: read.source, checked, ...(read.title ? { title: read.title } : {}) };
-      return { kind: 'drafted', document: { ...document, draft: await draftAhead(context, document, tier) } };
+      const file = draftFile ? await draftFile(dir, source, { tier, known: known! }) : undefined;
+      if (file?.kind === 'failed') return { kind: 'failed', failure: { source, status: 'failed', code: file.code, reason: file.reason } };
+      const read = file ? { ...file, checked: checkedInWorker(file) } : await readHere(source);
+      if (graph?.node(documentIdOf(read.checked.sha256))) return { kind: 'known', source };
+      const document: DocumentToExtract = { text: read.text, source: read.source, checked: read.checked, ...(read.title ? { title: read.title } : {}) };
+      return { kind: 'drafted', document: { ...document, draft: file?.draft ?? (await draftAhead(context, document, tier)) } };
     } catch (error) {
-      return { kind: 'failed', source, error };
+      return { kind: 'failed', failure: batchFailure(source, error) };
     }
   };
 
@@ -177,7 +187,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     for (let i = 0; i < run.length; ) {
       const prepared = run[i];
       if (prepared.kind !== 'drafted') {
-        report(prepared.kind === 'known' ? { source: prepared.source, status: 'skipped' } : batchFailure(prepared.source, prepared.error));
+        report(prepared.kind === 'known' ? { source: prepared.source, status: 'skipped' } : prepared.failure);
         i++;
         continue;
       }

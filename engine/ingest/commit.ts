@@ -118,7 +118,7 @@ async function extractAgainstGraph(
   // the graph's actors, as the last commit left them and brought up to date, for the answers structuring asks and for resolveAgainstGraph
   const graphActors = index && takeGraphActors(index);
   const answers = index && graphAnswers(index, directoryOf(graphActors!));
-  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, ...(answers ? { graph: answers } : {}) });
+  const drafted = document.draft && context.pipeline.resolve(document.draft, input, { ...settings, checked, ...(answers ? { graph: answers } : {}) });
   const extracted = drafted || (await context.pipeline.extract(input, { ...settings, checked, ...(answers ? { graph: answers } : {}) }));
   const extraction = index ? withGraphActors(extracted, index, graphActors!.names) : extracted;
   // as the graph holds them before this write, which the next commit reads from the log
@@ -337,7 +337,7 @@ export async function commitDrafts(
         held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
         // the draft's date is the document's (given, else read from its dateline when drafted)
         const input = datedInput(document.text, document.source, document.draft.made.document_date);
-        const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}) };
+        const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}), ...(document.checked ? { checked: document.checked } : {}) };
         known = held.knows(documentIdOf(document.draft.made.sha256));
         const drafted = !known && context.pipeline.resolve(document.draft, input, { ...settings, graph: held.answers() });
         if (drafted) {

@@ -210,20 +210,42 @@ function provenanceSketch(record: Provenance): string {
   return `${record.document_id ?? ''}\u0000${record.span?.start ?? ''}\u0000${record.span?.end ?? ''}\u0000${record.source}`;
 }
 
+/**
+ * `existing` with each incoming record it does not hold yet, in order. Only records that share
+ * a sketch (provenanceSketch) may be equal, so only those are serialised and compared: a write
+ * costs what it brings, not what the node holds, and a new document's records (whose document
+ * no stored record names) are appended without serialising any.
+ */
 export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
   if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
-  // only stored records that may equal an incoming one are serialised: a write costs what it brings, not what the node holds
-  const sketches = new Set(incoming.map(provenanceSketch));
-  const seen = new Set(existing.filter((record) => sketches.has(provenanceSketch(record))).map(canonicalJson));
+  const incomingDocuments = new Set(incoming.map((record) => record.document_id));
+  const sketches = incoming.map(provenanceSketch);
+  const wanted = new Set(sketches);
+  // the records kept so far that an incoming record may equal, by sketch
+  const alike = new Map<string, Provenance[]>();
+  for (const record of existing) {
+    if (!incomingDocuments.has(record.document_id)) continue;
+    const sketch = provenanceSketch(record);
+    if (wanted.has(sketch)) pushTo(alike, sketch, record);
+  }
   const result = [...existing];
-  for (const record of incoming) {
-    const key = canonicalJson(record);
-    if (!seen.has(key)) {
-      seen.add(key);
-      result.push(record);
+  for (let i = 0; i < incoming.length; i++) {
+    const record = incoming[i];
+    const same = alike.get(sketches[i]);
+    if (same) {
+      const key = canonicalJson(record);
+      if (same.some((kept) => canonicalJson(kept) === key)) continue;
     }
+    pushTo(alike, sketches[i], record);
+    result.push(record);
   }
   return result;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphAnswers, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { knownDocuments, mayHold } from '../../engine/extract/draft.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
 import { readSource } from '../../engine/ingest/source.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -83,5 +84,17 @@ describe('drafts: documents structured in the rule workers without their graph, 
     expect(pipeline.resolve(draft, INPUT, { ...settings, tier: 'standard' })).toBeUndefined();
     expect(pipeline.resolve(draft, INPUT, { ...settings, title: 'Other' })).toBeUndefined();
     expect(pipeline.resolve(draft, INPUT, { ...settings, ingestedAt: '2020-01-01T00:00:00.000Z' })).toBeUndefined();
+  });
+});
+
+describe('knownDocuments: the graph\'s documents as the workers that read a batch check them', () => {
+  it('answers "perhaps" for every document the graph holds and "no" for other texts, leaving ids no text hashes to out', () => {
+    const held = ['one', 'two', 'three'].map((text) => sha256Of(text));
+    const known = knownDocuments([...held.map(documentIdOf), 'document_imported-by-a-user', 'doc-7']);
+    expect(known.length).toBe(3);
+    expect(known.buffer).toBeInstanceOf(SharedArrayBuffer);
+    for (const sha256 of held) expect(mayHold(known, sha256)).toBe(true);
+    for (const text of ['four', 'one ', '']) expect(mayHold(known, sha256Of(text))).toBe(false);
+    expect(mayHold(knownDocuments([]), held[0])).toBe(false);
   });
 });

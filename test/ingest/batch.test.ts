@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { createExtractionPipeline, openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 
@@ -41,9 +41,10 @@ describe('ingestFolder', () => {
     expect(await listCorpus(corpus)).toEqual(['a-report.txt', 'b-same-text.md', 'drc/goma.html', 'latin1.txt', 'link-out.txt']);
   });
 
-  it('goes past bad files with their reasons, ingests a text once under its first name, and skips everything on a second run', async () => {
+  /** The first run's and the second run's outcomes, the same whichever thread reads the files. */
+  async function ingestTwice(graphId: string, batchPipeline: ExtractionPipeline) {
     const seen: string[] = [];
-    const first = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1, onStart: (total) => seen.push(`start ${total}`), onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
+    const first = await ingestFolder({ store, pipeline: batchPipeline }, corpus, { tenant: 't', graphId, workers: 1, onStart: (total) => seen.push(`start ${total}`), onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
     expect(first.documents.map(({ source, status }) => [source, status])).toEqual([
       ['a-report.txt', 'ingested'],
       ['b-same-text.md', 'skipped'],
@@ -55,15 +56,42 @@ describe('ingestFolder', () => {
     expect(seen).toEqual(['start 5', '1/5 ingested', '2/5 skipped', '3/5 ingested', '4/5 failed', '5/5 failed']);
     expect(first.sentences).toBeGreaterThan(0);
     expect(first.interrupted).toBe(false);
-    const graph = await store.loadGraph('t', 'g');
+    const graph = await store.loadGraph('t', graphId);
     const sources = [...graph.nodesWithLabel('Document')].map((id) => graph.node(id)!.properties.source).sort();
     expect(sources).toEqual(['a-report.txt', 'drc/goma.html']);
     const nodes = graph.nodeCount;
 
-    const second = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g', workers: 1 });
+    const second = await ingestFolder({ store, pipeline: batchPipeline }, corpus, { tenant: 't', graphId, workers: 1 });
     expect(second.documents.map(({ status }) => status)).toEqual(['skipped', 'skipped', 'skipped', 'failed', 'failed']);
     expect(second.ingested).toBe(0);
-    expect((await store.loadGraph('t', 'g')).nodeCount).toBe(nodes);
+    expect((await store.loadGraph('t', graphId)).nodeCount).toBe(nodes);
+    return { first, second };
+  }
+
+  it('goes past bad files with their reasons, ingests a text once under its first name, and skips everything on a second run', async () => {
+    await ingestTwice('g', pipeline);
+  });
+
+  it('does the same with the files read and drafted in the symbolic workers, and a second run drafts none of them again', async () => {
+    const { pipeline: pooled } = await openExtractionPipeline({ symbolicWorkers: 1 });
+    try {
+      let drafted = 0;
+      const counting: ExtractionPipeline = {
+        ...pooled,
+        async draftFile(dir, source, options) {
+          const file = await pooled.draftFile!(dir, source, options);
+          if (file.kind === 'read' && file.draft) drafted++;
+          return file;
+        },
+      };
+      const { first } = await ingestTwice('g-pooled', counting);
+      expect(drafted).toBe(3);
+      expect(first.failures.map(({ reason }) => reason)).toEqual((await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g-reasons', workers: 1 })).failures.map(({ reason }) => reason));
+      // a second run (ingestTwice's) found every text among the graph's documents in the worker: nothing drafted again
+      expect(drafted).toBe(3);
+    } finally {
+      await pooled.close();
+    }
   });
 
   it('stops between commits when its signal fires, and says it was interrupted', async () => {
