@@ -640,8 +640,8 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
 % dropping it would have it found again over the whole view. A set of nodes takes the nodes added that it holds
 % (a node's labels and properties come with it, and only new nodes are added; some 13k inferences a set at 1M
 % facts found again, each framework's sets of claims and events); a module's answer, what its
-% added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), else it is dropped. A failed answer is
-% dropped.
+% added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), when the module defines it itself, else
+% it is dropped. A failed answer is dropped.
 grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
     labelled(Nodes, Label, Labelled),
     (   atom(Key), nonvar(Value)
@@ -650,8 +650,13 @@ grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids
     ),
     ( New == [] -> Grown = Ids ; append(Ids, New, All), sort(All, Grown) ).
 grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
-    Module \== user, \+ parley_unreported(Module), current_predicate(Module:added_answer/4),
+    Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
     catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
+
+% defines_added_answer(+Module): Module defines added_answer/4 itself (the library's is for its own keys, not
+% for a rule module's answer under the same key)
+defines_added_answer(Module) :-
+    current_predicate(Module:added_answer/4), \+ predicate_property(Module:added_answer(_, _, _, _), imported_from(_)).
 
 % labelled(+Nodes, +Label, -Ids) and valued(+Props, +Key, +Value, -Ids): the ids of the flat lists' records
 % (parley_add_facts/8) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
