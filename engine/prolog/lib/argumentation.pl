@@ -48,9 +48,9 @@ disputed(Id) :- claim_status(Id, disputed).
 % should not rest on accounts the evidence rejects). Rules ask it of a few ids at a time, thousands
 % of times an assess: a scan in C of the rejected ids while they are few, where a lookup of each id
 % in the statuses' AVL tree took some ten inferences. The scan costs ids x rejected comparisons,
-% quadratic on a graph whose contradictions reject thousands of accounts (some 1,800 at 1M facts,
-% asked 5,800 times by one framework): past 32 of them each id is looked up in a trie of the
-% rejected ones instead (two inferences, in C).
+% quadratic on a graph whose contradictions reject thousands of accounts (fearon asks it 5,831
+% times at 1M facts): past 32 of them each id is looked up in a trie of the rejected ones instead
+% (two inferences, in C).
 not_rejected(Ids, Kept) :-
     view_set(rejected_lookup, rejected_lookup, Lookup),
     (   Lookup == none -> Kept = Ids
