@@ -28,7 +28,9 @@
  *     on the same view would read the tables of the first. Then the same after one write (an
  *     Issue node) and after an ingest-like write (an Actor, 3 Claims, 2 Events and their edges),
  *     each put into the graph as a replica applies a write: the hand-over of the records, every
- *     framework again, and each framework's CPU and inferences;
+ *     framework again, and each framework's CPU and inferences; from those, a model (not a
+ *     measure) of the assess's wall time with its framework runs spread over 2, 4, 8 and 16
+ *     engines as the pool spreads them (the costliest first, each onto the engine free first);
  *   - the baseline: the graph-predicate work the frameworks' set predicates do, done once
  *     directly in TypeScript over the GraphIndex (nodesWithLabel/nodesWithProperty per
  *     claim and event type, sorted like nodes_where, the current-window filter,
@@ -190,6 +192,16 @@ function indexPass(graph: GraphIndex): number {
 }
 
 // ---- measuring -------------------------------------------------------------------------
+
+/** The engine counts the model of an assess spread over engines reads. */
+const ENGINES = [2, 4, 8, 16];
+
+/** The wall time of runs of these CPU times on `engines` engines, the longest first, each onto the engine free first. */
+function spreadMs(cpuMs: number[], engines: number): number {
+  const loads = new Array<number>(engines).fill(0);
+  for (const run of [...cpuMs].sort((a, b) => b - a)) loads[loads.indexOf(Math.min(...loads))] += run;
+  return Math.max(...loads);
+}
 
 
 function percentile(values: number[], p: number): number {
@@ -497,6 +509,18 @@ try {
     console.log(`|---|${keys.map(() => '---').join('|')}|`);
     for (const [id, byWrite] of perFrameworkAfter) console.log(`| ${id} | ${keys.map((key) => { const entry = byWrite.get(key); return entry ? `${ms(entry.cpuMs)} / ${count(entry.inferences)}${entry.stopped ? '*' : ''}` : '-'; }).join(' | ')} |`);
   }
+  // the model: the runs above, each framework's CPU as measured in this order on one engine, spread as the pool spreads an assess
+  const rows: [string, number[]][] = [
+    ...sizes.map((facts): [string, number[]] => [`fresh, ${count(facts)} facts`, [...perFramework.values()].flatMap((bySize) => (bySize.has(facts) ? [bySize.get(facts)!.cpuMs] : []))]),
+    ...[...new Set([...perFrameworkAfter.values()].flatMap((byWrite) => [...byWrite.keys()]))].map((key): [string, number[]] => [key, [...perFrameworkAfter.values()].flatMap((byWrite) => (byWrite.has(key) ? [byWrite.get(key)!.cpuMs] : []))]),
+  ];
+  console.log(
+    `\nmodel (not measured): an assess's wall time with its framework runs spread over n engines that hold the view, the costliest first, each onto the engine free first (as ReasoningPool.frameworks orders them), ` +
+      `from each framework's CPU ms above; a lower bound: a set the frameworks share is computed by one engine in the run above, by each engine that reads it when spread:`,
+  );
+  console.log(`| runs | all in one engine | costliest framework | ${ENGINES.map((n) => `${n} engines`).join(' | ')} |`);
+  console.log(`|---|---|---|${ENGINES.map(() => '---').join('|')}|`);
+  for (const [name, cpu] of rows) console.log(`| ${name} | ${ms(cpu.reduce((a, b) => a + b, 0))} | ${ms(Math.max(...cpu))} | ${ENGINES.map((n) => ms(spreadMs(cpu, n))).join(' | ')} |`);
 
   if (!IN_PROCESS_ONLY) {
     // /v1/health over HTTP after a restart: while the first query loads the graph, and while an assess runs;

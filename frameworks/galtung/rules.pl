@@ -118,6 +118,28 @@ gt_issue_speakers_(ByIssue) :-
     sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
     findall(I-Speakers, ( member(I-ACs, Issues), group_pairs_by_key(ACs, Speakers) ), Groups), index_groups(Groups, ByIssue).
 
+% added_answer(+Key, +Added, +Answer, -Grown): the speakers by issue with the records a write added (lib/graph.pl
+% grown/3): the issue, speaker and claim each ABOUT, ASSERTS, CONCERNS or HOLDS_INTEREST edge added links (with
+% the edges it meets, held or added), merged into the index, where a write of such an edge would have them read
+% again over every ABOUT edge (some 1.5M inferences at 1M facts, the costliest set after an ingest-like write)
+added_answer(gt_issue_speakers, added(_, _, Edges), ByIssue, Grown) :-
+    edges_added(Edges, Added),
+    findall(I-(A-C), ( member(e(T, From, To), Added), gt_said_by(T, From, To, I, A, C) ), L),
+    sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
+    foldl(gt_add_speakers, Issues, ByIssue, Grown).
+
+% gt_said_by(+Type, +From, +To, -Issue, -Actor, -Claim): what an edge of Type links, as gt_issue_speakers_/1 reads it
+gt_said_by('ABOUT', C, I, I, A, C) :- asserts(A, C).
+gt_said_by('ASSERTS', A, C, I, A, C) :- edge(_, 'ABOUT', C, I, _).
+gt_said_by('CONCERNS', C, I, I, A, C) :- edge(_, 'HOLDS_INTEREST', A, C, _).
+gt_said_by('HOLDS_INTEREST', A, C, I, A, C) :- edge(_, 'CONCERNS', C, I, _).
+
+gt_add_speakers(I-ACs, Index0, Index) :-
+    group_pairs_by_key(ACs, New),
+    ( get_assoc(I, Index0, Old) -> true ; Old = [] ),
+    append(Old, New, All), merge_groups(All, Speakers),
+    put_assoc(I, Index0, Speakers, Index).
+
 % gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
 gt_adjacency_(Adj) :-
     findall(Ps, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),

@@ -107,6 +107,22 @@ describe('grounded semantics over CONTRADICTS, with independent sources as prefe
     ]);
   });
 
+  it('keeps the ids no weighed evidence rejects, in their order, when many are rejected; and again after a write changes which', () => {
+    // 40 pairs: weak-i (one source) contradicts strong-i (two): every weak account is rejected, past the few scanned one by one
+    const pairs = Array.from({ length: 40 }, (_, i) => i);
+    const graph = GraphIndex.fromRecords(
+      [actor('saf', 'the army'), ...pairs.flatMap((i) => [claim(`weak-${i}`, `w${i}`, [`w${i}`]), claim(`strong-${i}`, `s${i}`, [`s${i}a`, `s${i}b`])])],
+      pairs.map((i) => edge('CONTRADICTS', `weak-${i}`, `strong-${i}`)),
+    );
+    const asked = ['weak-39', 'saf', 'strong-3', 'weak-0', 'strong-0', 'weak-7', 'nothing'];
+    const kept = () => registry.solveLibrary(`not_rejected(${JSON.stringify(asked).replace(/"/g, "'")}, Kept)`, ['Kept'], { graph })[0][0];
+    expect(kept()).toEqual(['saf', 'strong-3', 'strong-0', 'nothing']);
+    // two more sources support weak-0 (three against two): it now defeats strong-0, and the rejected ones change with the graph
+    putLogged(graph, [claim('w0-more', 'w0 again', ['w0x', 'w0y'])], [edge('SUPPORTS', 'w0-more', 'weak-0')]);
+    expect(statusesOf(graph)).toMatchObject({ 'weak-0': 'accepted', 'strong-0': 'rejected', 'weak-7': 'rejected' });
+    expect(kept()).toEqual(['saf', 'strong-3', 'weak-0', 'nothing']);
+  });
+
   it('stays within the inference limit it is given', () => {
     const claims = Array.from({ length: 400 }, (_, i) => claim(`k${i}`, `k${i}`, [`s${i}`]));
     const edges = claims.slice(1).map((c, i) => edge('CONTRADICTS', c.id, claims[i].id));

@@ -139,6 +139,33 @@ hostile_actor_pair(X, Y) :-
     hostile_claim_type(T), claims_of_type(T, Cs),
     link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
 
+% added_answer(+Key, +Added, +Answer, -Grown): an answer this library keeps for the view (view_set/3) with the
+% records a write added (lib/graph.pl grown/3; Added is added(Nodes, Props, Edges), the flat lists the engine
+% took). The hostile pairs take those of the OPPOSES edges added and of the hostile events and claims an edge
+% added links (each event or claim paired again whole: an edge added to one held pairs it anew with its other
+% ends), where a write of an event, a claim or one of their edges would have them found again over every one
+% (1.7M inferences at 1M facts, the costliest set after an ingest-like write).
+added_answer(hostile_actor_pairs, added(_, _, Edges), Pairs, Grown) :-
+    edges_added(Edges, Added),
+    findall(X-Y, added_hostile_pair(Added, X, Y), New),
+    ( New == [] -> Grown = Pairs ; append(Pairs, New, All), sort(All, Grown) ).
+
+% edges_added(+Flat, -Edges): e(Type, From, To) of each edge of the flat list (Id, Type, From, To, Confidence, Role...)
+edges_added([], []).
+edges_added([_, Type, From, To, _, _ | Rest], [e(Type, From, To) | Edges]) :- edges_added(Rest, Edges).
+
+% added_hostile_pair(+Added, -X, -Y): a pair hostile_actor_pair/2 holds of an OPPOSES edge added, an event an
+% edge added takes part in, or a claim an edge added asserts or aims (perhaps held already)
+added_hostile_pair(Added, X, Y) :- member(e('OPPOSES', P, Q), Added), P \== Q, order_pair(P, Q, X, Y).
+added_hostile_pair(Added, X, Y) :-
+    findall(E, member(e('PARTICIPATES_IN', _, E), Added), Es0), sort(Es0, Es),
+    member(E, Es), event(E, T), hostile_event_type(T),
+    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+added_hostile_pair(Added, X, Y) :-
+    findall(C, ( member(e(T, A, B), Added), ( T == 'ASSERTS' -> C = B ; T == 'TARGETS', C = A ) ), Cs0), sort(Cs0, Cs),
+    member(C, Cs), claim(C, T), hostile_claim_type(T),
+    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
 % list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
 % from those actors rather than walk every pair (kept for the view, as the pairs are).

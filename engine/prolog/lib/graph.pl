@@ -620,9 +620,10 @@ parley_end_view(V, Ref, Named) :-
 % parley_add_view(..., -ChangeTexts): the same lists for records added to the view (the graph only grew: no
 % record changed); Ref is the new reference date, or [] when it stays. The tables of the last view
 % (tabled rule predicates) are dropped, and the view_memo/3 answers whose reads the additions change
-% (added_changes/7, read_unchanged/2). A table hides what it read from an answer that found it filled:
-% while any table is held, only the graph library's own answers that cannot change are kept (memo_holds/4).
-% ChangeTexts: the changes as text (a run that read none of them concludes as before:
+% (added_changes/7, read_unchanged/2) unless they can take the additions (grown/3): the sets of nodes, and
+% the answers of a module's added_answer/4. A table hides what it read from an answer that found it filled:
+% while any table is held, only the graph library's own answers that cannot change, or grow, are kept
+% (memo_holds/4). ChangeTexts: the changes as text (a run that read none of them concludes as before:
 % engine/frameworks/run.ts), or all while a table is held.
 parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
     active_view(V),
@@ -630,13 +631,44 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     parley_end_view(V, Ref, Named),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     memo_sweep,
+    Added = added(Nodes, Props, Edges),
     (   current_table(_:_, _)
-    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)), ChangeTexts = all
+    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added)), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
-        forall(g_memo(Slot), forget_read(Slot, Changes)),
+        forall(g_memo(Slot), forget_read(Slot, Changes, Added)),
         maplist(plain, Changes, ChangeTexts)
     ),
     abolish_all_tables.
+
+% grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
+% of parley_add_facts/8, asserted already), what it reads the same: found from the records added, where
+% dropping it would have it found again over the whole view. A set of nodes takes the nodes added that it holds
+% (a node's labels and properties come with it, and only new nodes are added; some 13k inferences a set at 1M
+% facts found again, each framework's sets of claims and events); a module's answer, what its
+% added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), when the module defines it itself, else
+% it is dropped. A failed answer is dropped.
+grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
+    labelled(Nodes, Label, Labelled),
+    (   atom(Key), nonvar(Value)
+    ->  valued(Props, Key, Value, Valued), sort(Labelled, L), sort(Valued, V), ord_intersection(L, V, New)
+    ;   New = Labelled
+    ),
+    ( New == [] -> Grown = Ids ; append(Ids, New, All), sort(All, Grown) ).
+grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
+    Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
+    catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
+
+% defines_added_answer(+Module): Module defines added_answer/4 itself (the library's is for its own keys, not
+% for a rule module's answer under the same key)
+defines_added_answer(Module) :-
+    current_predicate(Module:added_answer/4), \+ predicate_property(Module:added_answer(_, _, _, _), imported_from(_)).
+
+% labelled(+Nodes, +Label, -Ids) and valued(+Props, +Key, +Value, -Ids): the ids of the flat lists' records
+% (parley_add_facts/8) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
+labelled([], _, []).
+labelled([Id, L | Rest], Label, Ids) :- ( L == Label -> Ids = [Id | More] ; Ids = More ), labelled(Rest, Label, More).
+valued([], _, _, []).
+valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids = [Id | More] ; Ids = More ), valued(Rest, Key, Value, More).
 
 % added_changes(+Labels, +Types, +Mentions, +Named, +Sources, +Ref, -Changes): the reads (read_note/1)
 % records added change: the labels of the nodes (and label(any), read by whoever enumerated every
@@ -687,11 +719,14 @@ forget_listed(Slot) :-
 
 keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 
-% forget_read(+Slot, +Changes): drops the answers of Slot that read what Changes lists
-forget_read(Slot, Changes) :-
+% forget_read(+Slot, +Changes, +Added): drops the answers of Slot that read what Changes lists, but for those
+% that take the records Added (grown/3)
+forget_read(Slot, Changes, Added) :-
     nb_getval(Slot, Entries),
-    include(read_unchanged(Changes), Entries, Kept),
+    convlist(kept_read(Changes, Added), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
+
+kept_read(Changes, Added, Entry, Kept) :- ( read_unchanged(Changes, Entry) -> Kept = Entry ; grown(Added, Entry, Kept) ).
 
 read_unchanged(Changes, (user:indexed_words(_))-_) :- !, \+ memberchk(named, Changes).
 read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), memberchk(Read, Changes) ).
@@ -716,16 +751,26 @@ remove_node(V, Id) :-
     retractall(V:g_node(Id, _)), retractall(V:g_prop(Id, _, _)), retractall(V:g_valid(Id, _, _)),
     retractall(V:g_text(Id, _)), retractall(V:g_mention(_, Id)), retractall(V:g_source(Id, _)).
 
-% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the additions (or removals) may change
+% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the removals may change; with Added,
+% those the additions may change, but for the sets of nodes, which take them (grown/3)
 forget_changed(Slot, Labels, Types, Ref) :-
     nb_getval(Slot, Entries),
     include(memo_holds(Labels, Types, Ref), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
+forget_changed(Slot, Labels, Types, Ref, Added) :-
+    nb_getval(Slot, Entries),
+    convlist(kept_holding(Labels, Types, Ref, Added), Entries, Kept),
+    kept_entries(Slot, Entries, Kept).
 
-% kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries
+kept_holding(Labels, Types, Ref, Added, Entry, Kept) :-
+    (   memo_holds(Labels, Types, Ref, Entry) -> Kept = Entry
+    ;   Entry = (user:nodes_where(_, _, _))-_, grown(Added, Entry, Kept)
+    ).
+
+% kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries (some of them grown: grown/3)
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
-    (   K =:= N -> true
+    (   K =:= N, Kept == Entries -> true
     ;   K =:= 0 -> nb_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
     ;   nb_setval(Slot, Kept)
     ).

@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
+import { startProlog } from '../../engine/prolog/bridge.ts';
+import { loadRuleModules } from '../../engine/frameworks/loader.ts';
+import { runFramework } from '../../engine/frameworks/run.ts';
+import { RuleRegistry } from '../../engine/prolog/registry.ts';
+import { putLogged } from '../../engine/store/graph-changes.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+
+const at = '2024-05-01T00:00:00.000Z';
+const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
+const edge = (id: string, type: string, from: string, to: string, role?: string): EdgeRecord => ({ id, type, from, to, properties: role ? { role } : {}, confidence: 0.8, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
+
+let registry: RuleRegistry;
+beforeAll(async () => {
+  await startProlog();
+  registry = new RuleRegistry();
+});
+
+/** How many of the engine's kept answers (lib/graph.pl view_memo/3) are the library's hostile pairs. */
+const keptPairs = (graph: GraphIndex) => registry.solveLibrary('aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((_:hostile_actor_pairs)-_, Es) ), N)', ['N'], { graph })[0][0];
+const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
+
+describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
+  it('the hostile pairs take an OPPOSES edge, an event and a claim added, and edges added to an event and a claim held; equal to a fresh copy\'s', () => {
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-05-01' }),
+        node('ev2', 'Event', { event_type: 'CONSULT', label: 'talks', date: '2024-05-01' }),
+        node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' }),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+        edge('p3', 'PARTICIPATES_IN', 'a', 'ev2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'c', 'ev2', 'target'),
+        edge('s1', 'ASSERTS', 'c', 'cl1'), edge('t1', 'TARGETS', 'cl1', 'd'),
+      ],
+    );
+    expect(pairsOf(graph)).toEqual([['a', 'b'], ['c', 'd']]);
+    putLogged(
+      graph,
+      [node('cl2', 'Claim', { type: 'Demand', text: 'leave the city' }), node('ev3', 'Event', { event_type: 'COERCE', label: 'raid', date: '2024-05-01' })],
+      [
+        edge('o1', 'OPPOSES', 'd', 'a'), // an OPPOSES edge: d-a
+        edge('p5', 'PARTICIPATES_IN', 'c', 'ev1', 'target'), // a new target of an event held: a-c
+        edge('p6', 'PARTICIPATES_IN', 'd', 'ev2', 'target'), // of an event of no hostile type: nothing
+        edge('s2', 'ASSERTS', 'b', 'cl2'), edge('t2', 'TARGETS', 'cl2', 'a'), // a new claim: b-a, held already as a-b
+        edge('t3', 'TARGETS', 'cl1', 'b'), // a new aim of a claim held: c-b
+        edge('p7', 'PARTICIPATES_IN', 'b', 'ev3', 'perpetrator'), edge('p8', 'PARTICIPATES_IN', 'd', 'ev3', 'target'), // a new event: b-d
+      ],
+    );
+    // the write handed over (a call that reads nothing), the pairs are still kept: grown, not dropped
+    registry.solveLibrary('true', [], { graph });
+    expect(keptPairs(graph)).toBe(1);
+    const grown = pairsOf(graph);
+    expect(grown).toEqual([['a', 'b'], ['a', 'c'], ['a', 'd'], ['b', 'c'], ['b', 'd'], ['c', 'd']]);
+    expect(pairsOf(GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()))).toEqual(grown);
+    // and what reads them reads the grown pairs
+    expect(registry.solveLibrary('opponents(b, Os)', ['Os'], { graph })).toEqual([[['a', 'c', 'd']]]);
+  });
+
+  it('galtung\'s speakers by issue take claims about an issue, a speaker of a claim held and an interest in it; its runs equal a fresh copy\'s', async () => {
+    const catalog = await loadRuleModules([]);
+    const galtung = catalog.frameworks.find((entry) => entry.id === 'galtung');
+    if (galtung?.status !== 'loaded') throw new Error('galtung not loaded');
+    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }), node('i2', 'Issue', { label: 'the water' }),
+        node('c1', 'Claim', { type: 'Position', text: 'the border is ours' }), node('c2', 'Claim', { type: 'Position', text: 'the border is theirs' }),
+        node('c3', 'Claim', { type: 'Position', text: 'the water is shared' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'b', 'c'),
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'), edge('s3', 'ASSERTS', 'b', 'c3'),
+        edge('ab1', 'ABOUT', 'c1', 'i1'), edge('ab2', 'ABOUT', 'c2', 'i1'), edge('ab3', 'ABOUT', 'c3', 'i2'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const run = (on: GraphIndex) => {
+      const { inferences, ...rest } = runFramework(catalog.registry, galtung.manifest, { graph: on }, limits);
+      expect(rest.error).toBeUndefined();
+      return rest;
+    };
+    const kept = () => catalog.registry.solveLibrary('aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((_:gt_issue_speakers)-_, Es) ), N)', ['N'], { graph })[0][0];
+    run(graph);
+    expect(kept()).toBe(1);
+    putLogged(
+      graph,
+      [node('c4', 'Claim', { type: 'Position', text: 'the water is ours' }), node('in1', 'Interest', { label: 'grazing', interest_type: 'resources' })],
+      [
+        edge('s4', 'ASSERTS', 'c', 'c4'), edge('ab4', 'ABOUT', 'c4', 'i2'), // a new claim about an issue held: c speaks on i2
+        edge('s5', 'ASSERTS', 'c', 'c1'), // a new speaker of a claim held: c on i1
+        edge('ab5', 'ABOUT', 'c2', 'i2'), // a claim held now also about i2: b on i2 again
+        edge('h1', 'HOLDS_INTEREST', 'a', 'in1'), edge('cn1', 'CONCERNS', 'in1', 'i2'), // a's interest in i2
+      ],
+    );
+    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the speakers kept, grown
+    expect(kept()).toBe(1);
+    const copy = GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values());
+    const speakers = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_issue_speakers(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    expect(speakers(graph)).toEqual([['i1', [['a', ['c1']], ['b', ['c2']], ['c', ['c1']]]], ['i2', [['a', ['in1']], ['b', ['c2', 'c3']], ['c', ['c4']]]]].map(([i, ss]) => `${i}-[${(ss as [string, string[]][]).map(([a, cs]) => `${a}-[${cs.join(',')}]`).join(',')}]`));
+    expect(speakers(graph)).toEqual(speakers(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+});
