@@ -118,15 +118,22 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
   switch (clause.kind) {
     case 'match': {
       // a MATCH feeding an aggregation hands it the runner's own rows (or counts), never copies
-      const counted = clause.optional ? undefined : next.pushCounted?.bind(next);
+      const counted = clause.optional && !clause.count ? undefined : next.pushCounted?.bind(next);
       return {
         push(row) {
           if (counted) {
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.denseCount?.(row, env);
             if (perNode) next.pushPerNode!(perNode, distinctSlot!);
-            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, distinctSlot));
-            else clause.run(row, env, (matched) => counted(matched, 1), true);
+            else if (clause.count) {
+              let matched = false;
+              clause.count(row, env, (result, count) => {
+                matched = true;
+                counted(result, count, distinctSlot);
+              });
+              // an OPTIONAL MATCH finding nothing hands on its row: count(x) of its null x is 0, and the group is there
+              if (!matched && clause.optional) counted(row, 0, distinctSlot);
+            } else clause.run(row, env, (matched) => counted(matched, 1), true);
             return;
           }
           let matched = false;

@@ -97,10 +97,20 @@ export function buildMatchRunner(steps: MatchStep[]): PatternRunner {
 /** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; never 0. */
 export type CountingRunner = (row: Row, env: Env, emit: (row: Row, count: number) => void) => void;
 
+/** The edges a pattern has walked before its first step. */
+const NO_EDGES: readonly number[] = [];
+
 export function buildCountingRunner(steps: MatchStep[], from: number): CountingRunner {
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
+  if (single && from === 0) {
+    // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
+    return (row, env, emit) => {
+      const count = countExpand(single, row, env, NO_EDGES);
+      if (count > 0) emit(row, count);
+    };
+  }
   return (row, env, emit) => {
     const used: number[] = [];
     let count = 0;
@@ -202,7 +212,7 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
 }
 
 /** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
-function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): number {
+function countExpand(step: ExpandStep, row: Row, env: Env, used: readonly number[]): number {
   const graph = env.graph;
   const ends = expansionEnds(step, row, env);
   if (!ends) return 0;

@@ -138,7 +138,8 @@ export interface MatchPlan {
   /**
    * Count pushdown: the goals from this index on bind only what the aggregation after
    * the MATCH never reads, and it only counts rows; so they are counted per row of the
-   * goals before, and no row is made for each of their matches.
+   * goals before, and no row is made for each of their matches. An OPTIONAL MATCH is counted
+   * from 0 only, for `count(x)` of what it binds: its matches per row before, 0 when none.
    */
   countFrom?: number;
 }
@@ -243,10 +244,7 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
   }
   for (let i = 0; i + 1 < planned.length; i++) {
     const [match, projection] = [planned[i], planned[i + 1]];
-    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
-      countRowsByMeaning(match, projection);
-      match.countFrom = countTail(match, projection);
-    }
+    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) countRowsByMeaning(match, projection);
   }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
 }
@@ -255,21 +253,33 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
  * `count(x)` of an element the MATCH binds is its row count: a MATCH that is not optional
  * binds no null. Written as `count(*)` it takes the same path, so `count(c)` over
  * `(a)-->(c)` is pushed down as `count(*)` over `(a)-->()` is, whichever name the user wrote.
+ * Under an OPTIONAL MATCH, `count(x)` of an element it binds counts its matches per row
+ * before it (0 when it finds none, where `count(*)` would count its row of nulls): the whole
+ * pattern is counted, or nothing is rewritten.
  */
 function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void {
-  if (match.optional || !projection.aggregating) return;
+  if (!projection.aggregating) return;
   const bound = new Set<string>();
-  for (const goal of match.goals) {
-    if (goal.kind === 'node') bound.add(goal.node.name);
-    else if (goal.kind === 'edge' || goal.kind === 'path') for (const element of [goal.rel, goal.from, goal.to]) bound.add(element.name);
-    else if (goal.kind === 'namedPath') bound.add(goal.path.name);
+  if (match.optional) {
+    for (const [name, { slot }] of match.scope) if (match.newSlots.includes(slot)) bound.add(name);
+  } else {
+    for (const goal of match.goals) {
+      if (goal.kind === 'node') bound.add(goal.node.name);
+      else if (goal.kind === 'edge' || goal.kind === 'path') for (const element of [goal.rel, goal.from, goal.to]) bound.add(element.name);
+      else if (goal.kind === 'namedPath') bound.add(goal.path.name);
+    }
   }
+  const written = projection.items.map((item) => item.expr);
   for (const item of projection.items) {
     const { expr } = item;
     if (expr.kind === 'call' && !expr.star && !expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && bound.has(expr.args[0].name)) {
       item.expr = { ...expr, star: true, args: [] };
     }
   }
+  const countFrom = countTail(match, projection);
+  const counted = !match.optional || (countFrom === 0 && !written.some((expr) => expr.kind === 'call' && isCountStar(expr)));
+  if (counted) match.countFrom = countFrom;
+  else projection.items.forEach((item, i) => (item.expr = written[i]));
 }
 
 /**
@@ -279,7 +289,6 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
  * its aggregates all `count(*)`. One hop (`(a)-->()`) or a chain (`(a)-->()-->()`).
  */
 function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
-  if (match.optional || !projection.aggregating) return undefined;
   if (projection.items.some((item) => containsAggregate(item.expr) && !(item.expr.kind === 'call' && isCountStar(item.expr)))) return undefined;
   if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
   const read = new Set<string>();
@@ -310,11 +319,16 @@ function countable(tail: Goal[], read: Set<string>): boolean {
 function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions): MatchPlan {
   const scope = new Map(state.scope);
   const pattern = bindPattern(patterns, state, scope);
-  // inline property maps and WHERE equalities `n.key = constant` are the same constraint
+  // inline property maps and WHERE equalities `n.key = constant` are the same constraint; so are `(n:L)` and `WHERE n:L`
   const equalities = new Map<string, { key: string; value: Expr }[]>();
   const ids = new Map<string, Expr>();
+  const labels = new Map<string, string[]>();
   const filters: Expr[] = [];
   for (const filter of conjuncts(where)) {
+    if (filter.kind === 'labels' && filter.target.kind === 'var' && pattern.nodes.has(filter.target.name)) {
+      labels.set(filter.target.name, [...(labels.get(filter.target.name) ?? []), ...filter.labels]);
+      continue;
+    }
     if (filter.kind === 'binary' && filter.op === '=') {
       // `id(n) = constant string` is a lookup, not a filter over a scan
       const [call, id] = filter.left.kind === 'call' ? [filter.left, filter.right] : [filter.right, filter.left];
@@ -335,7 +349,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, equalities, ids, filters, state.scope, scope, graph, options);
+  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -348,7 +362,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
  */
 export function planPatternExpression(pattern: PatternPart, scope: Scope, slots: SlotCounter, graph: GraphIndex, options: PlanOptions): Goal[] {
   const before = new Set(scope.keys());
-  return orderGoals(bindPattern([pattern], slots, scope), new Map(), new Map(), [], before, scope, graph, options);
+  return orderGoals(bindPattern([pattern], slots, scope), { equalities: new Map(), ids: new Map(), labels: new Map() }, [], before, scope, graph, options);
 }
 
 /** A WHERE conjunct as a goal: a rule call when it calls a rule predicate, else a filter. */
@@ -360,6 +374,16 @@ function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
   return { kind: 'where', expr };
 }
 
+/** What a MATCH's WHERE says of its pattern's nodes that the pattern could have said itself, by node name. */
+interface WhereConstraints {
+  /** `n.key = constant` */
+  equalities: Map<string, { key: string; value: Expr }[]>;
+  /** `id(n) = constant string` */
+  ids: Map<string, Expr>;
+  /** `n:Label` */
+  labels: Map<string, string[]>;
+}
+
 /**
  * Orders a bound pattern's goals by the planner's join order: each step's binding
  * goal, then the checks on what it bound, then every filter whose variables are now
@@ -368,8 +392,7 @@ function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
  */
 function orderGoals(
   pattern: BoundPattern,
-  equalities: Map<string, { key: string; value: Expr }[]>,
-  ids: Map<string, Expr>,
+  { equalities, ids, labels: whereLabels }: WhereConstraints,
   filters: Expr[],
   boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
   scope: Scope,
@@ -379,10 +402,11 @@ function orderGoals(
   const order = new GoalOrder(scope, boundBefore, options.parameters);
   const planNodes: PlanNode[] = [];
   for (const [name, entry] of pattern.nodes) {
-    const labels = entry.patterns.length === 1 ? entry.patterns[0].labels : [...new Set(entry.patterns.flatMap((node) => node.labels))];
+    const inWhere = whereLabels.get(name);
+    const labels = entry.patterns.length === 1 && !inWhere ? entry.patterns[0].labels : [...new Set([...entry.patterns.flatMap((node) => node.labels), ...(inWhere ?? [])])];
     const props = entry.patterns.flatMap((node) => propertyEntries(node.properties, 'node')).map(([key, value]) => ({ key, value }));
-    const written = equalities.get(name);
-    if (written) props.push(...written);
+    const equal = equalities.get(name);
+    if (equal) props.push(...equal);
     const id = ids.get(name);
     order.constraints.set(name, { labels, props, id });
     const constantProps: PlanNode['constantProps'] = [];
