@@ -163,7 +163,7 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
-    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length) : undefined,
+    count: buildCountingRunner(steps, prefix.length, plan.zeroCounts), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length, plan.zeroCounts) : undefined,
   };
 }
 

@@ -125,15 +125,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.denseCount?.(row, env);
             if (perNode) next.pushPerNode!(perNode, distinctSlot!);
-            else if (clause.count) {
-              let matched = false;
-              clause.count(row, env, (result, count) => {
-                matched = true;
-                counted(result, count, distinctSlot);
-              });
-              // an OPTIONAL MATCH finding nothing hands on its row: count(x) of its null x is 0, and the group is there
-              if (!matched && clause.optional) counted(row, 0, distinctSlot);
-            } else clause.run(row, env, (matched) => counted(matched, 1), true);
+            else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, distinctSlot));
+            else clause.run(row, env, (matched) => counted(matched, 1), true);
             return;
           }
           let matched = false;

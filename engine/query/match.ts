@@ -94,13 +94,14 @@ export function buildMatchRunner(steps: MatchStep[]): PatternRunner {
   };
 }
 
-/** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; never 0. */
+/** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; 0 only when it keeps zeros. */
 export type CountingRunner = (row: Row, env: Env, emit: (row: Row, count: number) => void) => void;
 
 /** The edges a pattern has walked before its first step. */
 const NO_EDGES: readonly number[] = [];
 
-export function buildCountingRunner(steps: MatchStep[], from: number): CountingRunner {
+/** `keepZeros`: the counted steps are an OPTIONAL MATCH's, and a match they do not complete is handed on with 0. */
+export function buildCountingRunner(steps: MatchStep[], from: number, keepZeros = false): CountingRunner {
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
@@ -108,7 +109,7 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
     // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
     return (row, env, emit) => {
       const count = countExpand(single, row, env, NO_EDGES);
-      if (count > 0) emit(row, count);
+      if (count > 0 || keepZeros) emit(row, count);
     };
   }
   return (row, env, emit) => {
@@ -124,7 +125,7 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
     const run = (index: number): boolean => {
       if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
       count = single ? countExpand(single, row, env, used) : (countTail(from), count);
-      if (count > 0) emit(row, count);
+      if (count > 0 || keepZeros) emit(row, count);
       count = 0;
       return false;
     };
@@ -146,7 +147,7 @@ export type DenseCounter = (row: Row, env: Env) => PerNodeCounts | undefined;
 
 /**
  * A DenseCounter's answer: `counts` by dense node id, and `nodes`, the dense ids with a count
- * in ascending order, so that what reads the counts walks the counted nodes alone, not every
+ * (every scanned node, when it keeps zeros) in ascending order, so that what reads the counts walks the counted nodes alone, not every
  * node of the graph (a scanned label is often a fifth of them).
  */
 export interface PerNodeCounts {
@@ -154,7 +155,7 @@ export interface PerNodeCounts {
   nodes: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
+export function buildDenseCounter(steps: MatchStep[], from: number, keepZeros = false): DenseCounter | undefined {
   const [scan, ...chain] = steps;
   if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0) return undefined;
   const hops: ExpandStep[] = [];
@@ -205,7 +206,7 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
       counts[node] = completions(node, 0);
-      if (counts[node] !== 0) nodes[counted++] = node;
+      if (counts[node] !== 0 || keepZeros) nodes[counted++] = node;
     });
     return { counts, nodes: nodes.subarray(0, counted) };
   };

@@ -142,6 +142,11 @@ export interface MatchPlan {
    * from 0 only, for `count(x)` of what it binds: its matches per row before, 0 when none.
    */
   countFrom?: number;
+  /**
+   * The counted goals are an OPTIONAL MATCH's: a row they do not complete is counted 0, not
+   * dropped. The MATCH before it is merged in when it walks no relationship.
+   */
+  zeroCounts?: boolean;
 }
 
 export interface UnwindPlan {
@@ -246,6 +251,15 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     const [match, projection] = [planned[i], planned[i + 1]];
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) countRowsByMeaning(match, projection);
   }
+  // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
+  // complete, with 0; only after a MATCH that walks no relationship, which the tail's then need not differ from
+  for (let i = 0; i + 1 < planned.length; i++) {
+    const [match, optional] = [planned[i], planned[i + 1]];
+    if (match.kind === 'match' && !match.optional && match.countFrom === undefined && optional.kind === 'match' && optional.zeroCounts &&
+      match.goals.every((goal) => goal.kind !== 'edge' && goal.kind !== 'path' && goal.kind !== 'namedPath')) {
+      planned.splice(i, 2, { ...optional, optional: false, goals: [...match.goals, ...optional.goals], countFrom: match.goals.length, newSlots: [...match.newSlots, ...optional.newSlots] });
+    }
+  }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
 }
 
@@ -278,8 +292,8 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
   }
   const countFrom = countTail(match, projection);
   const counted = !match.optional || (countFrom === 0 && !written.some((expr) => expr.kind === 'call' && isCountStar(expr)));
-  if (counted) match.countFrom = countFrom;
-  else projection.items.forEach((item, i) => (item.expr = written[i]));
+  if (!counted) projection.items.forEach((item, i) => (item.expr = written[i]));
+  else if (countFrom !== undefined) Object.assign(match, { countFrom, zeroCounts: match.optional || undefined });
 }
 
 /**
