@@ -10,7 +10,7 @@ import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
-import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
+import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
@@ -333,8 +333,9 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     skip: builder.constant(plan.skip),
     limit: builder.constant(plan.limit),
     where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+    // a sort expression without an aggregate reads the projected names alone, which the group's row holds
     groupsKeepFirstRow:
-      plan.orderBy.some(({ key }) => !('slot' in key)) ||
+      plan.orderBy.some(({ key }) => !('slot' in key) && containsAggregate(key.expr)) ||
       plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
     groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
     whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),

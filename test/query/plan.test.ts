@@ -376,6 +376,13 @@ describe('aggregation without rows', () => {
       // the page first, then WHERE: a group that fails still takes its place on the page
       [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`],
       [`${asserts} WITH DISTINCT a, count(*) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`, `${asserts} WITH DISTINCT a, sum(1) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`],
+      // sorted by an expression of the projected names, read off each group's row: a node's id, a property, a count
+      [`${asserts} RETURN a, count(c) AS n ORDER BY n DESC, id(a) LIMIT 5`, `${asserts} RETURN a, sum(1) AS n ORDER BY n DESC, id(a) LIMIT 5`],
+      [`${asserts} RETURN a, count(*) AS n ORDER BY a.name DESC, n, id(a) SKIP 1 LIMIT 4`, `${asserts} RETURN a, sum(1) AS n ORDER BY a.name DESC, n, id(a) SKIP 1 LIMIT 4`],
+      [`${asserts} WITH a, count(c) AS n ORDER BY n DESC, id(a) LIMIT 4 RETURN id(a) AS id, n`, `${asserts} WITH a, sum(1) AS n ORDER BY n DESC, id(a) LIMIT 4 RETURN id(a) AS id, n`],
+      [`${asserts} RETURN a.name AS name, count(*) AS n ORDER BY toLower(name) DESC, n LIMIT 2`, `${asserts} RETURN coalesce(a.name) AS name, sum(1) AS n ORDER BY toLower(name) DESC, n LIMIT 2`],
+      [`${asserts} RETURN id(a) AS id, count(*) AS n ORDER BY n * -1, id LIMIT 3`, `${asserts} RETURN id(a) AS id, sum(1) AS n ORDER BY n * -1, id LIMIT 3`],
+      [`UNWIND [1, 2] AS x ${asserts} RETURN x, count(*) AS n ORDER BY -x, n LIMIT 1`, `UNWIND [1, 2] AS x ${asserts} RETURN x, sum(1) AS n ORDER BY -x, n LIMIT 1`],
       // two hops, the middle node anonymous or named, the end counted by name
       ['MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, count(d) AS n ORDER BY n DESC, id LIMIT 5',
         'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5'],
