@@ -147,6 +147,8 @@ export interface MatchPlan {
    * dropped. The MATCH before it is merged in when it walks no relationship.
    */
   zeroCounts?: boolean;
+  /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
+  distinctEnds?: boolean;
 }
 
 export interface UnwindPlan {
@@ -249,7 +251,10 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
   }
   for (let i = 0; i + 1 < planned.length; i++) {
     const [match, projection] = [planned[i], planned[i + 1]];
-    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) countRowsByMeaning(match, projection);
+    if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
+      countRowsByMeaning(match, projection);
+      if (i === 0) countDistinctEnds(match, projection);
+    }
   }
   // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
   // complete, with 0; only after a MATCH that walks no relationship, which the tail's then need not differ from
@@ -297,6 +302,33 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
 }
 
 /**
+ * `count(DISTINCT c)` of the node a MATCH's last goals reach by one expansion from the node
+ * its scan binds, grouped by that node (the part's first clause: one row per scanned node),
+ * is the number of distinct nodes the expansion reaches from it; counted so, without rows.
+ * Grouped otherwise, or by a property alone, one group's rows may reach one node twice.
+ */
+function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  const [scan] = match.goals;
+  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  const at = match.goals.findIndex((goal) => goal.kind === 'edge' || goal.kind === 'path' || goal.kind === 'namedPath');
+  const edge = match.goals[at];
+  if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan) || edge?.kind !== 'edge') return;
+  if (edge.access.kind !== 'expand' || (edge.access.reversed ? edge.to : edge.from).name !== scanned.name) return;
+  const end = edge.access.reversed ? edge.from : edge.to;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  if (nodeGroupSlot(keys, projection.inputScope) !== scanned.slot) return;
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
+  if (!aggregates.every((item) => distinctEnd(item.expr))) return;
+  const written = aggregates.map((item) => item.expr);
+  for (const item of aggregates) item.expr = { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] };
+  // one expansion: the tail starts at it and holds no other relationship
+  if (countTail(match, projection) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) aggregates.forEach((item, i) => (item.expr = written[i]));
+  else Object.assign(match, { countFrom: at, distinctEnds: true });
+}
+
+/**
  * Where a MATCH's countable tail begins, if it has one: the earliest expansion to a new
  * node from which every goal is an expansion to a new node or a check of what the tail
  * bound against constants, the aggregation after it reading nothing the tail binds and
@@ -326,6 +358,22 @@ function countable(tail: Goal[], read: Set<string>): boolean {
     return (goal.kind === 'node' && !goal.scan && bound.has(goal.node.name)) || (goal.kind === 'id' && !goal.scan && bound.has(goal.node.name)) ||
       (goal.kind === 'prop' && !goal.scan && bound.has(goal.element.name) && variablesOf(goal.value).size === 0);
   });
+}
+
+/**
+ * The slot of the node variable `v` when the grouping keys group by `v`'s identity: one
+ * of them is `v` or `id(v)` and every other a property `v.key` (a function of the node).
+ */
+export function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
+  const nodeOf = (expr: Expr) => (expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr);
+  const identity = keys.map(nodeOf).find((expr) => expr.kind === 'var');
+  if (identity?.kind !== 'var') return undefined;
+  const node = scope.get(identity.name);
+  const ofNode = (expr: Expr) => {
+    const target = expr.kind === 'prop' ? expr.target : nodeOf(expr);
+    return target.kind === 'var' && target.name === identity.name;
+  };
+  return node?.kind === 'node' && keys.every(ofNode) ? node.slot : undefined;
 }
 
 // ---- MATCH ----

@@ -249,6 +249,43 @@ describe('aggregation without rows', () => {
     expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
   });
 
+  it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
+    const distinctForms = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, COUNT(DISTINCT c) AS n ORDER BY n DESC, a LIMIT 5',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, a.tier AS tier, count(DISTINCT c) AS n ORDER BY n, tier, id(a)',
+      'MATCH (a:Actor)<-[:ALLIED_WITH]-(b) WITH a, count(DISTINCT b) AS n WHERE n > 1 RETURN id(a) AS a, n ORDER BY a',
+      'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN id(a) AS a, count(DISTINCT b) AS n ORDER BY n DESC, a LIMIT 4',
+    ];
+    // grouped by a property alone, with no key, after UNWIND, beside count(*), over two hops, of the scanned node: row by row
+    const rowByRow = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, count(DISTINCT c) AS n ORDER BY tier',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+      'UNWIND [1, 2] AS x MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n ORDER BY a',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n, count(*) AS rows ORDER BY a',
+      'MATCH (a:Actor)-[:ALLIED_WITH]->(:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n ORDER BY a',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT a) AS n ORDER BY a',
+    ];
+    const general = (text: string) => text.replace(/count\(DISTINCT (\w)\)/i, 'size(collect(DISTINCT $1))');
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+        for (const text of distinctForms) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).toContain('aggregate_all(count, (');
+          expect(answer.rows, text).toEqual(runQuery(graph, general(text), { as_of: asOf }).rows);
+        }
+        for (const text of rowByRow) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).not.toContain('distinct ends');
+          expect(answer.rows, text).toEqual(runQuery(graph, general(text), { as_of: asOf }).rows);
+        }
+      }
+      // parallel edges: fewer distinct claims than edges somewhere
+      const [edges, distinct] = ['count(c)', 'count(DISTINCT c)'].map((count) => runQuery(graph, `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, ${count} AS n ORDER BY a`).rows);
+      expect(distinct).not.toEqual(edges);
+    }
+  });
+
   it('keeps the top k of plain counts in the order of the general path, ties included', () => {
     // 40 actors with 0 to 3 claims each: most counts tie; tiers 1 and 1.0 are two groups that compare equal
     const graph = new GraphIndex();
