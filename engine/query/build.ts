@@ -10,11 +10,11 @@ import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
-import { type AggregateSpec, compileExpr, type ExprContext } from './expressions.ts';
+import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
-  planPatternExpression, type QueryPlan,
+  nodeGroupSlot, planPatternExpression, type QueryPlan,
 } from './plan.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
@@ -161,9 +161,10 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
   const steps = [...prefix, ...new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(plan.countFrom))];
   // run once, a scan binds each node once: every counted row has its own node
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
+  const counting = { keepZeros: plan.zeroCounts, distinctEnds: plan.distinctEnds };
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
-    count: buildCountingRunner(steps, prefix.length), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length) : undefined,
+    count: buildCountingRunner(steps, prefix.length, counting), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length, counting) : undefined,
   };
 }
 
@@ -333,8 +334,9 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     skip: builder.constant(plan.skip),
     limit: builder.constant(plan.limit),
     where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+    // a sort expression without an aggregate reads the projected names alone, which the group's row holds
     groupsKeepFirstRow:
-      plan.orderBy.some(({ key }) => !('slot' in key)) ||
+      plan.orderBy.some(({ key }) => !('slot' in key) && containsAggregate(key.expr)) ||
       plan.items.some((item, i) => !plan.groupingItems.includes(i) && !(item.expr.kind === 'call' && isAggregateFunction(item.expr.name))),
     groupKeySlot: nodeGroupSlot(plan.groupingItems.map((i) => plan.items[i].expr), plan.inputScope),
     whereCountSlots: plan.where && countSlotsRead(plan.where, plan.items),
@@ -367,22 +369,6 @@ function countSlotsRead(where: Expr, items: ProjectionPlan['items']): number[] |
     slots.push(item.slot);
   }
   return slots;
-}
-
-/**
- * The slot of the node variable `v` when the grouping keys group by `v`'s identity: one
- * of them is `v` or `id(v)` and every other a property `v.key` (a function of the node).
- */
-function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
-  const nodeOf = (expr: Expr) => (expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr);
-  const identity = keys.map(nodeOf).find((expr) => expr.kind === 'var');
-  if (identity?.kind !== 'var') return undefined;
-  const node = scope.get(identity.name);
-  const ofNode = (expr: Expr) => {
-    const target = expr.kind === 'prop' ? expr.target : nodeOf(expr);
-    return target.kind === 'var' && target.name === identity.name;
-  };
-  return node?.kind === 'node' && keys.every(ofNode) ? node.slot : undefined;
 }
 
 // ---- CREATE (the test-only writer) ----

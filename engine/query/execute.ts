@@ -9,7 +9,7 @@ import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
 import type { PerNodeCounts } from './match.ts';
 import type { RuleSet } from './rules.ts';
-import type { Env, Row } from './types.ts';
+import type { Env, Fn, Row } from './types.ts';
 import { type CypherMap, type CypherValue, RECORD_FIELD_KEYS, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 import { isIsoInstant } from '../store/validate.ts';
@@ -118,7 +118,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
   switch (clause.kind) {
     case 'match': {
       // a MATCH feeding an aggregation hands it the runner's own rows (or counts), never copies
-      const counted = clause.optional ? undefined : next.pushCounted?.bind(next);
+      const counted = clause.optional && !clause.count ? undefined : next.pushCounted?.bind(next);
       return {
         push(row) {
           if (counted) {
@@ -614,36 +614,50 @@ class Aggregator {
   }
 
   /**
-   * ORDER BY … LIMIT straight over the flat counts, when every sort key is a grouping key
-   * or a count(*): a bounded heap of group numbers (or, with counts per node, node ids),
-   * so that only the groups kept get an output row (and their counts an integer). Ties
-   * go to the group that began first, as in finishProjection, which sees the groups in
-   * that order. Undefined when the projection needs finishProjection.
+   * ORDER BY … LIMIT straight over the flat counts, when every sort key is a grouping key,
+   * a count(*) or an expression of the projected names (`id(a)` of a projected node `a`): a
+   * bounded heap of group numbers (or, with counts per node, node ids), so that only the
+   * groups kept get an output row (and their counts an integer), an expression read off the
+   * row of a group compared, once. Ties go to the group that began first, as in
+   * finishProjection, which sees the groups in that order. Undefined when the projection
+   * needs finishProjection.
    */
   topRows({ skip, limit }: Page): Row[] | undefined {
     const { projection, keyItems, counts, keyValues, perNode, env } = this;
     if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
-    // per sort key, the grouping key it reads, or -1 for the count (every other item is a count(*), having no first rows)
-    const keys: { key: number; descending: boolean }[] = [];
-    for (const { slot, descending } of projection.orderBy) {
+    // per sort key, the grouping key it reads, -1 for the count (every other item is a count(*), having no first rows), -2 for an expression
+    const keys: { key: number; descending: boolean; fn: Fn }[] = [];
+    for (const { slot, descending, fn } of projection.orderBy) {
       const item = projection.items.findIndex((item) => item.slot === slot);
-      if (item < 0) return undefined;
-      keys.push({ key: projection.groupingItems.indexOf(item), descending });
+      keys.push({ key: slot === undefined ? -2 : item < 0 ? NaN : projection.groupingItems.indexOf(item), descending, fn });
     }
+    if (keys.some(({ key }) => Number.isNaN(key))) return undefined;
     const width = projection.aggregates.length;
     const keyWidth = keyItems.length;
     // a group's count is at group × stride
     const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
     const keyOf = perNode ? (node: number, key: number) => this.nodeKey(node, key) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
+    // the values of the expression keys of the groups compared so far, each group's row built once
+    const computed = new Map<number, CypherValue[]>();
+    const [row, bound]: Row[] = [[], []];
+    const computedOf = (group: number) => {
+      let values = computed.get(group);
+      if (!values) {
+        const groupRow = perNode ? this.nodeGroupRow(group, row, bound) : this.rowOf(group, row);
+        computed.set(group, (values = keys.map(({ key, fn }) => (key === -2 ? sortValue(fn(groupRow, env)) : null))));
+      }
+      return values;
+    };
     const compare = (a: number, b: number): number => {
-      for (const { key, descending } of keys) {
-        const result = key < 0 ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, key), keyOf(b, key));
+      for (let i = 0; i < keys.length; i++) {
+        const { key, descending } = keys[i];
+        const result = key === -1 ? countAt[a * stride] - countAt[b * stride] : key === -2 ? orderCompare(computedOf(a)[i], computedOf(b)[i]) : orderCompare(keyOf(a, key), keyOf(b, key));
         if (result !== 0) return descending ? -result : result;
       }
       return a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
-    const sign = keys.length > 0 && keys[0].key < 0 ? (keys[0].descending ? -1 : 1) : 0;
+    const sign = keys.length > 0 && keys[0].key === -1 ? (keys[0].descending ? -1 : 1) : 0;
     // the groups in the order they began: with counts per node, the counted nodes
     const kept = keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget);
     const rows = kept.slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));

@@ -37,7 +37,8 @@ function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
       const rendered = goals.map(renderGoal);
       if (counted.length > 0) rendered.push(`aggregate_all(count, (${counted.map(renderGoal).join(', ')}), _)`);
       const body = rendered.length === 0 ? 'true' : rendered.join(', ');
-      const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (no rows: counted per row before)`)];
+      const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? 'no rows: distinct ends counted per row before' : 'no rows: counted per row before';
+      const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (${how})`)];
       return clause.optional ? { goal: `optional((${body}))`, lines: lines.map((line) => `optional ${line}`) } : { goal: body, lines };
     }
     case 'unwind':

@@ -94,13 +94,32 @@ export function buildMatchRunner(steps: MatchStep[]): PatternRunner {
   };
 }
 
-/** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; never 0. */
+/** Hands each match of the steps before `from` (the live row) with how many ways the steps from `from` on complete it; 0 only when it keeps zeros. */
 export type CountingRunner = (row: Row, env: Env, emit: (row: Row, count: number) => void) => void;
 
-export function buildCountingRunner(steps: MatchStep[], from: number): CountingRunner {
+/** The edges a pattern has walked before its first step. */
+const NO_EDGES: readonly number[] = [];
+
+/** How the counted steps count (MatchPlan.zeroCounts, MatchPlan.distinctEnds). */
+export interface CountOptions {
+  /** The counted steps are an OPTIONAL MATCH's: a match they do not complete is handed on with 0. */
+  keepZeros?: boolean;
+  /** The counted steps are one expansion, counted by the distinct nodes it reaches. */
+  distinctEnds?: boolean;
+}
+
+export function buildCountingRunner(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): CountingRunner {
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
+  if (distinctEnds && !single) throw new Error('distinct ends are counted over one expansion');
+  if (single && from === 0 && !distinctEnds) {
+    // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
+    return (row, env, emit) => {
+      const count = countExpand(single, row, env, NO_EDGES);
+      if (count > 0 || keepZeros) emit(row, count);
+    };
+  }
   return (row, env, emit) => {
     const used: number[] = [];
     let count = 0;
@@ -113,8 +132,8 @@ export function buildCountingRunner(steps: MatchStep[], from: number): CountingR
     };
     const run = (index: number): boolean => {
       if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
-      count = single ? countExpand(single, row, env, used) : (countTail(from), count);
-      if (count > 0) emit(row, count);
+      count = single ? countExpand(single, row, env, used, distinctEnds) : (countTail(from), count);
+      if (count > 0 || keepZeros) emit(row, count);
       count = 0;
       return false;
     };
@@ -136,7 +155,7 @@ export type DenseCounter = (row: Row, env: Env) => PerNodeCounts | undefined;
 
 /**
  * A DenseCounter's answer: `counts` by dense node id, and `nodes`, the dense ids with a count
- * in ascending order, so that what reads the counts walks the counted nodes alone, not every
+ * (every scanned node, when it keeps zeros) in ascending order, so that what reads the counts walks the counted nodes alone, not every
  * node of the graph (a scanned label is often a fifth of them).
  */
 export interface PerNodeCounts {
@@ -144,9 +163,9 @@ export interface PerNodeCounts {
   nodes: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounter | undefined {
+export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): DenseCounter | undefined {
   const [scan, ...chain] = steps;
-  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0) return undefined;
+  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0 || (distinctEnds && chain.length !== 1)) return undefined;
   const hops: ExpandStep[] = [];
   const types = new Set<string>();
   for (const hop of chain) {
@@ -168,10 +187,22 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
     const last = ids.length - 1;
     // per hop after the first, the counts of the nodes reached so far (-1: not yet counted)
     const memo = ids.map((_, hop) => (hop === 0 ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
+    const reachedFrom = distinctEnds ? new Int32Array(graph.nodes.span) : undefined;
     const completions = (node: number, hop: number): number => {
       const { labels, types } = ids[hop]!;
       const { direction } = hops[hop] as { direction: 'out' | 'in' };
       let count = 0;
+      if (hop === last && distinctEnds) {
+        // a node reached again from the same node (parallel edges) is counted once: marked with the node it was reached from
+        graph.eachEdge(node, direction, types, (_, other) => {
+          env.budget.tick();
+          if (reachedFrom![other] === node + 1) return;
+          for (const label of labels) if (!graph.hasLabel(other, label)) return;
+          reachedFrom![other] = node + 1;
+          count++;
+        });
+        return count;
+      }
       if (hop === last) {
         for (const type of types!) count += graph.countEdges(node, direction, type, labels);
         return count;
@@ -195,34 +226,41 @@ export function buildDenseCounter(steps: MatchStep[], from: number): DenseCounte
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
       counts[node] = completions(node, 0);
-      if (counts[node] !== 0) nodes[counted++] = node;
+      if (counts[node] !== 0 || keepZeros) nodes[counted++] = node;
     });
     return { counts, nodes: nodes.subarray(0, counted) };
   };
 }
 
-/** The rows an expansion step would bind, counted: the same checks as runStep's 'expand', nothing written to the row. */
-function countExpand(step: ExpandStep, row: Row, env: Env, used: number[]): number {
+/**
+ * The rows an expansion step would bind, counted (with `distinctEnds`, the distinct nodes they
+ * would bind): the same checks as runStep's 'expand', nothing written to the row.
+ */
+function countExpand(step: ExpandStep, row: Row, env: Env, used: readonly number[], distinctEnds = false): number {
   const graph = env.graph;
   const ends = expansionEnds(step, row, env);
   if (!ends) return 0;
   const { from, target, labels, types } = ends;
   env.budget.tick();
   const relPlain = plainRel(step, env);
-  if (target < 0 && used.length === 0 && types !== undefined && step.direction !== 'both' && relPlain && plainNode(step, env)) {
+  if (!distinctEnds && target < 0 && used.length === 0 && types !== undefined && step.direction !== 'both' && relPlain && plainNode(step, env)) {
     // factorised: the tail's count is read off the adjacency arrays (a degree, or a label test per edge)
     let count = 0;
     for (const type of types) count += graph.countEdges(from, step.direction, type, labels);
     return count;
   }
   let count = 0;
+  const reached = distinctEnds ? new Set<number>() : undefined;
   graph.eachEdge(from, step.direction, types, (edge, other) => {
     env.budget.tick();
     if (used.length > 0 && used.includes(edge)) return;
     if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
-    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) count++;
+    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) {
+      if (reached) reached.add(other);
+      else count++;
+    }
   });
-  return count;
+  return reached ? reached.size : count;
 }
 
 /**

@@ -138,9 +138,17 @@ export interface MatchPlan {
   /**
    * Count pushdown: the goals from this index on bind only what the aggregation after
    * the MATCH never reads, and it only counts rows; so they are counted per row of the
-   * goals before, and no row is made for each of their matches.
+   * goals before, and no row is made for each of their matches. An OPTIONAL MATCH is counted
+   * from 0 only, for `count(x)` of what it binds: its matches per row before, 0 when none.
    */
   countFrom?: number;
+  /**
+   * The counted goals are an OPTIONAL MATCH's: a row they do not complete is counted 0, not
+   * dropped. The MATCH before it is merged in when it walks no relationship.
+   */
+  zeroCounts?: boolean;
+  /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
+  distinctEnds?: boolean;
 }
 
 export interface UnwindPlan {
@@ -245,7 +253,16 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     const [match, projection] = [planned[i], planned[i + 1]];
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
       countRowsByMeaning(match, projection);
-      match.countFrom = countTail(match, projection);
+      if (i === 0) countDistinctEnds(match, projection);
+    }
+  }
+  // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
+  // complete, with 0; only after a MATCH that walks no relationship, which the tail's then need not differ from
+  for (let i = 0; i + 1 < planned.length; i++) {
+    const [match, optional] = [planned[i], planned[i + 1]];
+    if (match.kind === 'match' && !match.optional && match.countFrom === undefined && optional.kind === 'match' && optional.zeroCounts &&
+      match.goals.every((goal) => goal.kind !== 'edge' && goal.kind !== 'path' && goal.kind !== 'namedPath')) {
+      planned.splice(i, 2, { ...optional, optional: false, goals: [...match.goals, ...optional.goals], countFrom: match.goals.length, newSlots: [...match.newSlots, ...optional.newSlots] });
     }
   }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
@@ -255,21 +272,60 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
  * `count(x)` of an element the MATCH binds is its row count: a MATCH that is not optional
  * binds no null. Written as `count(*)` it takes the same path, so `count(c)` over
  * `(a)-->(c)` is pushed down as `count(*)` over `(a)-->()` is, whichever name the user wrote.
+ * Under an OPTIONAL MATCH, `count(x)` of an element it binds counts its matches per row
+ * before it (0 when it finds none, where `count(*)` would count its row of nulls): the whole
+ * pattern is counted, or nothing is rewritten.
  */
 function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void {
-  if (match.optional || !projection.aggregating) return;
+  if (!projection.aggregating) return;
   const bound = new Set<string>();
-  for (const goal of match.goals) {
-    if (goal.kind === 'node') bound.add(goal.node.name);
-    else if (goal.kind === 'edge' || goal.kind === 'path') for (const element of [goal.rel, goal.from, goal.to]) bound.add(element.name);
-    else if (goal.kind === 'namedPath') bound.add(goal.path.name);
+  if (match.optional) {
+    for (const [name, { slot }] of match.scope) if (match.newSlots.includes(slot)) bound.add(name);
+  } else {
+    for (const goal of match.goals) {
+      if (goal.kind === 'node') bound.add(goal.node.name);
+      else if (goal.kind === 'edge' || goal.kind === 'path') for (const element of [goal.rel, goal.from, goal.to]) bound.add(element.name);
+      else if (goal.kind === 'namedPath') bound.add(goal.path.name);
+    }
   }
+  const written = projection.items.map((item) => item.expr);
   for (const item of projection.items) {
     const { expr } = item;
     if (expr.kind === 'call' && !expr.star && !expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && bound.has(expr.args[0].name)) {
       item.expr = { ...expr, star: true, args: [] };
     }
   }
+  const countFrom = countTail(match, projection);
+  const counted = !match.optional || (countFrom === 0 && !written.some((expr) => expr.kind === 'call' && isCountStar(expr)));
+  if (!counted) projection.items.forEach((item, i) => (item.expr = written[i]));
+  else if (countFrom !== undefined) Object.assign(match, { countFrom, zeroCounts: match.optional || undefined });
+}
+
+/**
+ * `count(DISTINCT c)` of the node a MATCH's last goals reach by one expansion from the node
+ * its scan binds, grouped by that node (the part's first clause: one row per scanned node),
+ * is the number of distinct nodes the expansion reaches from it; counted so, without rows.
+ * Grouped otherwise, or by a property alone, one group's rows may reach one node twice.
+ */
+function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  const [scan] = match.goals;
+  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  const at = match.goals.findIndex((goal) => goal.kind === 'edge' || goal.kind === 'path' || goal.kind === 'namedPath');
+  const edge = match.goals[at];
+  if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan) || edge?.kind !== 'edge') return;
+  if (edge.access.kind !== 'expand' || (edge.access.reversed ? edge.to : edge.from).name !== scanned.name) return;
+  const end = edge.access.reversed ? edge.from : edge.to;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  if (nodeGroupSlot(keys, projection.inputScope) !== scanned.slot) return;
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
+  if (!aggregates.every((item) => distinctEnd(item.expr))) return;
+  const written = aggregates.map((item) => item.expr);
+  for (const item of aggregates) item.expr = { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] };
+  // one expansion: the tail starts at it and holds no other relationship
+  if (countTail(match, projection) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) aggregates.forEach((item, i) => (item.expr = written[i]));
+  else Object.assign(match, { countFrom: at, distinctEnds: true });
 }
 
 /**
@@ -279,7 +335,6 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
  * its aggregates all `count(*)`. One hop (`(a)-->()`) or a chain (`(a)-->()-->()`).
  */
 function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
-  if (match.optional || !projection.aggregating) return undefined;
   if (projection.items.some((item) => containsAggregate(item.expr) && !(item.expr.kind === 'call' && isCountStar(item.expr)))) return undefined;
   if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
   const read = new Set<string>();
@@ -305,16 +360,37 @@ function countable(tail: Goal[], read: Set<string>): boolean {
   });
 }
 
+/**
+ * The slot of the node variable `v` when the grouping keys group by `v`'s identity: one
+ * of them is `v` or `id(v)` and every other a property `v.key` (a function of the node).
+ */
+export function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
+  const nodeOf = (expr: Expr) => (expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr);
+  const identity = keys.map(nodeOf).find((expr) => expr.kind === 'var');
+  if (identity?.kind !== 'var') return undefined;
+  const node = scope.get(identity.name);
+  const ofNode = (expr: Expr) => {
+    const target = expr.kind === 'prop' ? expr.target : nodeOf(expr);
+    return target.kind === 'var' && target.name === identity.name;
+  };
+  return node?.kind === 'node' && keys.every(ofNode) ? node.slot : undefined;
+}
+
 // ---- MATCH ----
 
 function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions): MatchPlan {
   const scope = new Map(state.scope);
   const pattern = bindPattern(patterns, state, scope);
-  // inline property maps and WHERE equalities `n.key = constant` are the same constraint
+  // inline property maps and WHERE equalities `n.key = constant` are the same constraint; so are `(n:L)` and `WHERE n:L`
   const equalities = new Map<string, { key: string; value: Expr }[]>();
   const ids = new Map<string, Expr>();
+  const labels = new Map<string, string[]>();
   const filters: Expr[] = [];
   for (const filter of conjuncts(where)) {
+    if (filter.kind === 'labels' && filter.target.kind === 'var' && pattern.nodes.has(filter.target.name)) {
+      labels.set(filter.target.name, [...(labels.get(filter.target.name) ?? []), ...filter.labels]);
+      continue;
+    }
     if (filter.kind === 'binary' && filter.op === '=') {
       // `id(n) = constant string` is a lookup, not a filter over a scan
       const [call, id] = filter.left.kind === 'call' ? [filter.left, filter.right] : [filter.right, filter.left];
@@ -335,7 +411,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, equalities, ids, filters, state.scope, scope, graph, options);
+  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -348,7 +424,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
  */
 export function planPatternExpression(pattern: PatternPart, scope: Scope, slots: SlotCounter, graph: GraphIndex, options: PlanOptions): Goal[] {
   const before = new Set(scope.keys());
-  return orderGoals(bindPattern([pattern], slots, scope), new Map(), new Map(), [], before, scope, graph, options);
+  return orderGoals(bindPattern([pattern], slots, scope), { equalities: new Map(), ids: new Map(), labels: new Map() }, [], before, scope, graph, options);
 }
 
 /** A WHERE conjunct as a goal: a rule call when it calls a rule predicate, else a filter. */
@@ -360,6 +436,16 @@ function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
   return { kind: 'where', expr };
 }
 
+/** What a MATCH's WHERE says of its pattern's nodes that the pattern could have said itself, by node name. */
+interface WhereConstraints {
+  /** `n.key = constant` */
+  equalities: Map<string, { key: string; value: Expr }[]>;
+  /** `id(n) = constant string` */
+  ids: Map<string, Expr>;
+  /** `n:Label` */
+  labels: Map<string, string[]>;
+}
+
 /**
  * Orders a bound pattern's goals by the planner's join order: each step's binding
  * goal, then the checks on what it bound, then every filter whose variables are now
@@ -368,8 +454,7 @@ function filterGoal(expr: Expr, options: PlanOptions): WhereGoal | RuleGoal {
  */
 function orderGoals(
   pattern: BoundPattern,
-  equalities: Map<string, { key: string; value: Expr }[]>,
-  ids: Map<string, Expr>,
+  { equalities, ids, labels: whereLabels }: WhereConstraints,
   filters: Expr[],
   boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
   scope: Scope,
@@ -379,10 +464,11 @@ function orderGoals(
   const order = new GoalOrder(scope, boundBefore, options.parameters);
   const planNodes: PlanNode[] = [];
   for (const [name, entry] of pattern.nodes) {
-    const labels = entry.patterns.length === 1 ? entry.patterns[0].labels : [...new Set(entry.patterns.flatMap((node) => node.labels))];
+    const inWhere = whereLabels.get(name);
+    const labels = entry.patterns.length === 1 && !inWhere ? entry.patterns[0].labels : [...new Set([...entry.patterns.flatMap((node) => node.labels), ...(inWhere ?? [])])];
     const props = entry.patterns.flatMap((node) => propertyEntries(node.properties, 'node')).map(([key, value]) => ({ key, value }));
-    const written = equalities.get(name);
-    if (written) props.push(...written);
+    const equal = equalities.get(name);
+    if (equal) props.push(...equal);
     const id = ids.get(name);
     order.constraints.set(name, { labels, props, id });
     const constantProps: PlanNode['constantProps'] = [];

@@ -249,6 +249,43 @@ describe('aggregation without rows', () => {
     expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
   });
 
+  it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
+    const distinctForms = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, COUNT(DISTINCT c) AS n ORDER BY n DESC, a LIMIT 5',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, a.tier AS tier, count(DISTINCT c) AS n ORDER BY n, tier, id(a)',
+      'MATCH (a:Actor)<-[:ALLIED_WITH]-(b) WITH a, count(DISTINCT b) AS n WHERE n > 1 RETURN id(a) AS a, n ORDER BY a',
+      'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN id(a) AS a, count(DISTINCT b) AS n ORDER BY n DESC, a LIMIT 4',
+    ];
+    // grouped by a property alone, with no key, after UNWIND, beside count(*), over two hops, of the scanned node: row by row
+    const rowByRow = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, count(DISTINCT c) AS n ORDER BY tier',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+      'UNWIND [1, 2] AS x MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n ORDER BY a',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n, count(*) AS rows ORDER BY a',
+      'MATCH (a:Actor)-[:ALLIED_WITH]->(:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n ORDER BY a',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, count(DISTINCT a) AS n ORDER BY a',
+    ];
+    const general = (text: string) => text.replace(/count\(DISTINCT (\w)\)/i, 'size(collect(DISTINCT $1))');
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+        for (const text of distinctForms) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).toContain('aggregate_all(count, (');
+          expect(answer.rows, text).toEqual(runQuery(graph, general(text), { as_of: asOf }).rows);
+        }
+        for (const text of rowByRow) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).not.toContain('distinct ends');
+          expect(answer.rows, text).toEqual(runQuery(graph, general(text), { as_of: asOf }).rows);
+        }
+      }
+      // parallel edges: fewer distinct claims than edges somewhere
+      const [edges, distinct] = ['count(c)', 'count(DISTINCT c)'].map((count) => runQuery(graph, `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, ${count} AS n ORDER BY a`).rows);
+      expect(distinct).not.toEqual(edges);
+    }
+  });
+
   it('keeps the top k of plain counts in the order of the general path, ties included', () => {
     // 40 actors with 0 to 3 claims each: most counts tie; tiers 1 and 1.0 are two groups that compare equal
     const graph = new GraphIndex();
@@ -376,6 +413,13 @@ describe('aggregation without rows', () => {
       // the page first, then WHERE: a group that fails still takes its place on the page
       [`${asserts} WITH id(a) AS id, count(*) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`, `${asserts} WITH id(a) AS id, sum(1) AS n ORDER BY n, id SKIP 3 WHERE n > 1 RETURN id, n`],
       [`${asserts} WITH DISTINCT a, count(*) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`, `${asserts} WITH DISTINCT a, sum(1) AS n ORDER BY n, a LIMIT 12 WHERE n > 1 RETURN id(a) AS id, n`],
+      // sorted by an expression of the projected names, read off each group's row: a node's id, a property, a count
+      [`${asserts} RETURN a, count(c) AS n ORDER BY n DESC, id(a) LIMIT 5`, `${asserts} RETURN a, sum(1) AS n ORDER BY n DESC, id(a) LIMIT 5`],
+      [`${asserts} RETURN a, count(*) AS n ORDER BY a.name DESC, n, id(a) SKIP 1 LIMIT 4`, `${asserts} RETURN a, sum(1) AS n ORDER BY a.name DESC, n, id(a) SKIP 1 LIMIT 4`],
+      [`${asserts} WITH a, count(c) AS n ORDER BY n DESC, id(a) LIMIT 4 RETURN id(a) AS id, n`, `${asserts} WITH a, sum(1) AS n ORDER BY n DESC, id(a) LIMIT 4 RETURN id(a) AS id, n`],
+      [`${asserts} RETURN a.name AS name, count(*) AS n ORDER BY toLower(name) DESC, n LIMIT 2`, `${asserts} RETURN coalesce(a.name) AS name, sum(1) AS n ORDER BY toLower(name) DESC, n LIMIT 2`],
+      [`${asserts} RETURN id(a) AS id, count(*) AS n ORDER BY n * -1, id LIMIT 3`, `${asserts} RETURN id(a) AS id, sum(1) AS n ORDER BY n * -1, id LIMIT 3`],
+      [`UNWIND [1, 2] AS x ${asserts} RETURN x, count(*) AS n ORDER BY -x, n LIMIT 1`, `UNWIND [1, 2] AS x ${asserts} RETURN x, sum(1) AS n ORDER BY -x, n LIMIT 1`],
       // two hops, the middle node anonymous or named, the end counted by name
       ['MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, count(d) AS n ORDER BY n DESC, id LIMIT 5',
         'MATCH (a:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id LIMIT 5'],
@@ -444,18 +488,87 @@ describe('aggregation without rows', () => {
     check();
   });
 
-  it('counts nulls of an optional match as nothing, off the fast path', () => {
+  it('counts the matches of an optional match for count(x) of what it binds, 0 where it finds none; count(*) counts its row of nulls', () => {
     const graph = new GraphIndex();
     const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
     for (let i = 0; i < 4; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i === 3 ? {} : { name: i === 2 ? 'Kim' : 'Ola' }, ...record });
-    graph.putNode({ id: 'c0', labels: ['Claim'], properties: {}, ...record });
+    graph.putNode({ id: 'c0', labels: ['Claim'], properties: { type: 'RedLine' }, ...record });
     graph.putNode({ id: 'c1', labels: ['Claim'], properties: {}, ...record });
-    for (const [id, from, to] of [['e0', 'a0', 'c0'], ['e1', 'a0', 'c1'], ['e2', 'a1', 'c0']]) graph.putEdge({ id, type: 'ASSERTS', from, to, properties: {}, ...record });
-    const optional = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, a.name AS name, count(c) AS n ORDER BY id', { explain: true });
-    expect(optional.goal).not.toContain('aggregate_all');
-    expect(optional.rows).toEqual([['a0', 'Ola', 2n], ['a1', 'Ola', 1n], ['a2', 'Kim', 0n], ['a3', null, 0n]]);
-    const byName = runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN a.name AS name, count(c) AS n, count(*) AS rows ORDER BY name');
-    expect(byName.rows).toEqual([['Kim', 0n, 1n], ['Ola', 3n, 3n], [null, 0n, 1n]]);
+    graph.putNode({ id: 'v0', labels: ['Event'], properties: {}, ...record });
+    // a0 asserts c0 twice (parallel edges) and c1; a1 asserts c0; a2 asserts only an event
+    for (const [id, from, to] of [['e0', 'a0', 'c0'], ['e1', 'a0', 'c1'], ['e2', 'a1', 'c0'], ['e3', 'a0', 'c0'], ['e4', 'a2', 'v0']]) graph.putEdge({ id, type: 'ASSERTS', from, to, properties: {}, ...record });
+    const optional = 'MATCH (a:Actor) OPTIONAL MATCH (a)-[r:ASSERTS]->(c:Claim)';
+    const counted = runQuery(graph, `${optional} RETURN id(a) AS id, a.name AS name, count(c) AS n ORDER BY id`, { explain: true });
+    expect(counted.goal).toContain('aggregate_all(count, (');
+    expect(counted.rows).toEqual([['a0', 'Ola', 3n], ['a1', 'Ola', 1n], ['a2', 'Kim', 0n], ['a3', null, 0n]]);
+    // [counted form, the same written so that every row is made]: zeros first, by property, by the relationship
+    const cases: [string, string][] = [
+      [`${optional} RETURN id(a) AS id, count(c) AS n ORDER BY n, id LIMIT 3`, `${optional} RETURN id(a) AS id, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n ORDER BY n, id LIMIT 3`],
+      [`${optional} RETURN a.name AS name, count(r) AS n ORDER BY name`, `${optional} RETURN coalesce(a.name) AS name, sum(CASE WHEN r IS NULL THEN 0 ELSE 1 END) AS n ORDER BY name`],
+      [`${optional} WITH a, count(c) AS n WHERE n < 2 RETURN id(a) AS id, n ORDER BY id`, `${optional} WITH a, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n WHERE n < 2 RETURN id(a) AS id, n ORDER BY id`],
+      ["MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c {type: 'RedLine'}) RETURN id(a) AS id, count(c) AS n ORDER BY id",
+        "MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c {type: 'RedLine'}) RETURN id(a) AS id, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n ORDER BY id"],
+      // not the part's first clause, and a MATCH with a check before: counted row by row before, zeros kept
+      ['UNWIND [1, 2] AS x MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, count(c) AS n ORDER BY n, id',
+        'UNWIND [1, 2] AS x MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n ORDER BY n, id'],
+      ["MATCH (a:Actor) WHERE a.name = 'Ola' OR a.name IS NULL OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, count(c) AS n ORDER BY id",
+        "MATCH (a:Actor) WHERE a.name = 'Ola' OR a.name IS NULL OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n ORDER BY id"],
+      // after a MATCH that walked an edge, the optional match may walk it again (another clause): not merged with it
+      ['MATCH (a:Actor)-[:ASSERTS]->(:Claim) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, count(c) AS n ORDER BY id',
+        'MATCH (a:Actor)-[:ASSERTS]->(:Claim) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, sum(CASE WHEN c IS NULL THEN 0 ELSE 1 END) AS n ORDER BY id'],
+    ];
+    for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+      for (const [fast, general] of cases) {
+        const answer = runQuery(graph, fast, { explain: true, as_of: asOf });
+        expect(answer.goal, fast).toContain('aggregate_all(count, (');
+        expect(answer.rows, fast).toEqual(runQuery(graph, general, { as_of: asOf }).rows);
+      }
+    }
+    expect(runQuery(graph, cases.at(-1)![0]).rows).toEqual([['a0', 9n], ['a1', 1n]]);
+    // without OPTIONAL too, count(DISTINCT c) is no row count: a0's parallel edges to c0 count once
+    const distinct = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS id, count(DISTINCT c) AS n, count(c) AS rows ORDER BY id', { explain: true });
+    expect(distinct.goal).not.toContain('aggregate_all');
+    expect(distinct.rows).toEqual([['a0', 2n, 3n], ['a1', 1n, 1n]]);
+    // count(*) counts the row of nulls; count(DISTINCT c) the distinct claims; count(a) a name bound before: all made row by row
+    const rowByRow = [
+      [`${optional} RETURN a.name AS name, count(c) AS n, count(*) AS rows ORDER BY name`, [['Kim', 0n, 1n], ['Ola', 4n, 4n], [null, 0n, 1n]]],
+      [`${optional} RETURN id(a) AS id, count(*) AS rows ORDER BY id`, [['a0', 3n], ['a1', 1n], ['a2', 1n], ['a3', 1n]]],
+      [`${optional} RETURN id(a) AS id, count(DISTINCT c) AS n ORDER BY id`, [['a0', 2n], ['a1', 1n], ['a2', 0n], ['a3', 0n]]],
+      [`${optional} RETURN count(a) AS n`, [[6n]]],
+      // a filter in the optional match's WHERE that reads a name bound before: not counted without rows
+      [`${optional} WHERE id(c) > id(a) RETURN id(a) AS id, count(c) AS n ORDER BY id`, [['a0', 3n], ['a1', 1n], ['a2', 0n], ['a3', 0n]]],
+    ] as const;
+    for (const [text, rows] of rowByRow) {
+      const answer = runQuery(graph, text, { explain: true });
+      expect(answer.goal, text).not.toContain('aggregate_all');
+      expect(answer.rows, text).toEqual(rows);
+    }
+  });
+
+  it('reads a label written in WHERE as one written in the pattern: the same plan, the same answers', () => {
+    const graph = new GraphIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    for (let i = 0; i < 6; i++) graph.putNode({ id: `a${i}`, labels: i % 3 === 0 ? ['Actor', 'Group'] : ['Actor'], properties: {}, ...record });
+    for (let i = 0; i < 6; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: {}, ...record });
+    graph.putNode({ id: 'v0', labels: ['Event'], properties: {}, ...record });
+    for (let i = 0; i < 20; i++) graph.putEdge({ id: `e${i}`, type: 'ASSERTS', from: `a${(i * 5) % 6}`, to: i % 4 === 0 ? 'v0' : `c${(i * 7) % 6}`, properties: {}, ...record });
+    const tail = 'RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id';
+    const pairs: [pattern: string, where: string][] = [
+      [`MATCH (a:Actor)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a:Actor)-[:ASSERTS]->(c) WHERE c:Claim ${tail}`],
+      [`MATCH (a:Actor:Group)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a)-[:ASSERTS]->(c) WHERE a:Actor:Group AND c:Claim ${tail}`],
+      [`MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c) WHERE c:Claim ${tail}`],
+    ];
+    for (const [pattern, where] of pairs) {
+      const [written, moved] = [runQuery(graph, pattern, { explain: true }), runQuery(graph, where, { explain: true })];
+      expect(moved.plan, where).toEqual(written.plan);
+      expect(moved.rows, where).toEqual(written.rows);
+      expect(moved.rows.length).toBeGreaterThan(0);
+    }
+    // a label under NOT or OR stays a filter, and answers as one
+    const negated = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) WHERE NOT c:Claim RETURN id(a) AS id, count(c) AS n ORDER BY id', { explain: true });
+    expect(negated.goal).not.toContain('aggregate_all');
+    expect(negated.rows).toEqual([['a0', 2n], ['a2', 2n], ['a4', 1n]]);
+    expect(runQuery(graph, 'MATCH (a)-[:ASSERTS]->(c) WHERE c:Event OR a:Group RETURN count(*) AS n').rows).toEqual([[10n]]);
   });
 
 describe('the plan cache', () => {
