@@ -26,20 +26,11 @@ const FIRST_HOLDER_KEYS = 4;
  * Iteration order is insertion order, so results are stable across runs.
  */
 export class GraphIndex {
-  /**
-   * A node with no provenance and full confidence is held as the int of its recorded_at
-   * (SharedParts.timeId), its properties and label list by dense id beside it, and made
-   * again when read (plainNode): 20 bytes in place of an object of 72 and its place (issue
-   * 28: memory per fact).
-   */
-  readonly nodes = new RecordTable<NodeRecord>({
-    pack: (node, dense) => this.packNode(node, dense),
-    unpack: (time, dense) => this.plainNode(time, dense),
-  });
+  readonly nodes = new RecordTable<NodeRecord>();
   /**
    * An edge with no properties, no provenance and full confidence (most imported edges) is
-   * held the same way, as the int of its recorded_at, and made again from the edge columns
-   * when read (plainEdge): 8 bytes in place of an object of 88.
+   * held as the int of its recorded_at (SharedParts.timeId) and made again from the columns
+   * when read (plainEdge): 8 bytes in place of an object of 88 (issue 28: memory per fact).
    */
   readonly edges = new RecordTable<EdgeRecord>({
     pack: (edge) => (edge.properties === NO_PROPERTIES && edge.provenance === NO_PROVENANCE && edge.confidence === 1 ? this.shared.timeId(edge.recorded_at) : edge),
@@ -62,9 +53,6 @@ export class GraphIndex {
    * for a write checking the ends of its edges without reading their records
    */
   private nodeKinds = new Int32Array(64).fill(NO_KIND);
-  /** by dense node id, for a node the table holds packed (packNode): its properties, and the int of its label list (SharedParts.labelListId) */
-  private nodeProperties: (Record<string, PropertyValue> | undefined)[] = [];
-  private nodeLabelLists = new Int32Array(64);
   /** edge type → its int; its name and live edge count by int */
   private readonly typeIds = new Map<string, number>();
   private readonly typeNames: string[] = [];
@@ -297,7 +285,6 @@ export class GraphIndex {
     const dense = this.nodes.denseOf(id);
     this.unindexNode(node, dense);
     this.nodeKinds[dense] = NO_KIND;
-    if (dense < this.nodeProperties.length) this.nodeProperties[dense] = undefined;
     this.nodes.remove(id);
     this.countChanged(this.nodes.size);
     this.closeHoles();
@@ -337,31 +324,6 @@ export class GraphIndex {
     edge.properties = sharedProperties(edge.properties);
     edge.provenance = sharedProvenance(edge.provenance);
     edge.recorded_at = this.shared.recordedAt(edge.recorded_at);
-  }
-
-  /** What the node table keeps of a node put at `dense`: the int of its recorded_at, its other parts by dense id beside it, when it is plain; else the node itself. */
-  private packNode(node: NodeRecord, dense: number): NodeRecord | number {
-    if (node.provenance !== NO_PROVENANCE || node.confidence !== 1) {
-      if (dense < this.nodeProperties.length) this.nodeProperties[dense] = undefined;
-      return node;
-    }
-    while (this.nodeProperties.length < dense) this.nodeProperties.push(undefined);
-    this.nodeProperties[dense] = node.properties;
-    if (dense >= this.nodeLabelLists.length) this.nodeLabelLists = grownColumn(this.nodeLabelLists, Math.max(dense + 1, 2 * this.nodeLabelLists.length), 0);
-    this.nodeLabelLists[dense] = this.shared.labelListId(node.labels);
-    return this.shared.timeId(node.recorded_at);
-  }
-
-  /** The plain node at `dense` (one the node table holds as the int `time` of its recorded_at), as nodeLiteral makes it. */
-  private plainNode(time: number, dense: number): NodeRecord {
-    return {
-      id: this.nodes.idAt(dense)!,
-      labels: this.shared.labelListAt(this.nodeLabelLists[dense]),
-      properties: this.nodeProperties[dense]!,
-      confidence: 1,
-      provenance: NO_PROVENANCE,
-      recorded_at: this.shared.timeAt(time),
-    };
   }
 
   /** The plain edge at `dense` (one the edge table holds as the int `time` of its recorded_at), as edgeLiteral makes it. */
@@ -777,16 +739,6 @@ export class GraphIndex {
     const nodeKinds = this.nodeKinds;
     this.nodeKinds = new Int32Array(Math.max(64, this.nodes.span)).fill(NO_KIND);
     for (let node = 0; node < nodeKinds.length && node < nodeMap.length; node++) if (nodeMap[node] >= 0) this.nodeKinds[nodeMap[node]] = nodeKinds[node];
-    const { nodeProperties, nodeLabelLists } = this;
-    this.nodeProperties = [];
-    this.nodeLabelLists = new Int32Array(Math.max(64, this.nodes.span));
-    for (let node = 0; node < nodeMap.length; node++) {
-      const to = nodeMap[node];
-      if (to < 0) continue;
-      while (this.nodeProperties.length < to) this.nodeProperties.push(undefined);
-      this.nodeProperties[to] = nodeProperties[node];
-      if (node < nodeLabelLists.length) this.nodeLabelLists[to] = nodeLabelLists[node];
-    }
     const moved = new Map<string, Map<string, Set<number>>>();
     for (const [key, values] of this.byProperty) {
       moved.set(key, new Map([...values].map(([valueKey, nodes]) => [valueKey, new Set([...nodes].map((node) => nodeMap[node]))])));

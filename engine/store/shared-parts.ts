@@ -35,11 +35,10 @@ export function sharedProvenance(provenance: Provenance[]): Provenance[] {
 export class SharedParts {
   /** The last recorded_at seen: the records of one write share it, and come in one after another. */
   private time = '';
-  /** Label lists, frozen, and each one's int by its labels joined with U+0001 (no label holds a control character). */
-  private readonly labelLists: string[][] = [];
-  private readonly labelListIds = new Map<string, number>();
+  /** Label lists by their labels joined with U+0001 (no label holds a control character), frozen. */
+  private readonly labelLists = new Map<string, string[]>();
   /**
-   * The recorded_at of the records kept by it (GraphIndex's plain nodes and edges), and each one's int: one
+   * The recorded_at of the records kept by it (GraphIndex's plain edges), and each one's int: one
    * entry per write whose records were kept so (a write's records share one), never dropped while
    * the graph is in memory; fewer than the records, each of which costs more.
    */
@@ -69,23 +68,10 @@ export class SharedParts {
   }
 
   labels(labels: string[]): string[] {
-    return this.labelLists[this.labelListId(labels)];
-  }
-
-  /** The int standing for a label list (labelListAt gives the list back, frozen). */
-  labelListId(labels: string[]): number {
     const key = labels.length === 1 ? labels[0] : labels.join('\u0001');
-    let id = this.labelListIds.get(key);
-    if (id === undefined) {
-      id = this.labelLists.length;
-      this.labelLists.push(Object.freeze(labels.slice()) as string[]);
-      this.labelListIds.set(key, id);
-    }
-    return id;
-  }
-
-  labelListAt(id: number): string[] {
-    return this.labelLists[id];
+    let shared = this.labelLists.get(key);
+    if (!shared) this.labelLists.set(key, (shared = Object.freeze(labels.slice()) as string[]));
+    return shared;
   }
 }
 
