@@ -76,7 +76,8 @@ export class RecordTable<R extends { id: string }> {
   /**
    * The dense id of a record read from this table: found on the record, else by its id
    * (and then kept on the record: records are marked on first such lookup, not when put,
-   * so that loading a large graph does not pay for marking records no query reads).
+   * so that loading a large graph does not pay for marking records no query reads; one made
+   * again from its packing is a new object at each read, never marked: found by its id).
    */
   denseOfRecord(record: R): number {
     const marked = (record as Placed)[DENSE];
