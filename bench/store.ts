@@ -24,7 +24,8 @@
  * import of several minutes, GBs of memory): for them the restart from the records alone is
  * left out (minutes more, and the snapshot is the path a restart takes). Every size reports
  * Q1 and Q5 of bench/query (over this bench's MENTIONED_WITH edges) in process after its
- * restart, and the server's RSS per fact. The bench runs with the server's heap setting
+ * restart, then a point query (the median of its times about different actors), and the
+ * server's RSS per fact. The bench runs with the server's heap setting
  * (server/heap.mjs, PARLEY_HEAP_MB), re-executing itself as the server does: under V8's
  * default limit (about 4 GB) a 10M-fact import in this process ran out of heap.
  *
@@ -207,8 +208,14 @@ console.log(`| cold load into indexes, ms | ${fmt(median(loadParley))} | ${fmt(m
 
 // ---- 2. restart to first answer --------------------------------------------------------------
 
-/** Restart to the point query's answer, ms; with `queries`, then the time of each of them on the loaded graph (their first run), ms. */
-async function restartToAnswer(storeDir: string, graphId: string, queries: string[] = []): Promise<{ ms: number; queryMs: number[] }> {
+/** Point queries timed after a restart's queries, for the median of their times (the first answer is in the restart's time). */
+const POINT_REPEATS = 100;
+
+/**
+ * Restart to the point query's answer, ms; with `queries`, then the time of each of them on the loaded graph (their
+ * first run), ms, and the median time of a point query asked again (each about another node), ms.
+ */
+async function restartToAnswer(storeDir: string, graphId: string, queries: string[] = []): Promise<{ ms: number; queryMs: number[]; pointMs: number }> {
   const started = performance.now();
   const store = await ParleyStore.open(storeDir);
   const graph = await store.loadGraph('bench', graphId);
@@ -220,8 +227,29 @@ async function restartToAnswer(storeDir: string, graphId: string, queries: strin
     if (runQuery(graph, query, { limits: UNBOUNDED }).rows.length === 0) throw new Error(`found nothing: ${query}`);
     return performance.now() - asked;
   });
+  const pointMs: number[] = [];
+  for (let i = 0; i < POINT_REPEATS && queries.length > 0; i++) {
+    const asked = performance.now();
+    // actors are the nodes whose number is not a multiple of 3 (makeGraph)
+    runQuery(graph, POINT_QUERY, { parameters: { id: `n${3 * i + 1}` } });
+    pointMs.push(performance.now() - asked);
+  }
   await store.close();
-  return { ms, queryMs };
+  return { ms, queryMs, pointMs: pointMs.length > 0 ? median(pointMs) : NaN };
+}
+
+/** How long the server may take to make a graph's worker replicas before the bench reads its RSS without them. */
+const REPLICA_WAIT_MS = 15 * 60_000;
+
+/** The time until `ask` is answered 200, asking again a second after each refusal; minus the last status when it is not within `ms`. */
+async function answeredWithin(ms: number, ask: () => Promise<{ status: number }>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const { status } = await ask();
+    if (status === 200) return performance.now() - started;
+    if (performance.now() - started > ms) return -status;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
 }
 
 /** Resident set of a process and its descendants (memoryOf), in MB: `npm start` serves from a child it re-executes with the heap setting (server/heap.mjs). */
@@ -260,11 +288,13 @@ try {
     const fromSnapshot: number[] = [];
     const fromRecords: number[] = [];
     const queryMs: number[][] = [];
+    const pointMs: number[] = [];
     const runs = size >= 1_000_000 ? 1 : RUNS;
     for (let run = 0; run < runs; run++) {
       const restart = await restartToAnswer(storeDir, graphId, [Q1, Q5]);
       fromSnapshot.push(restart.ms);
       queryMs.push(restart.queryMs);
+      pointMs.push(restart.pointMs);
       if (size >= RECORDS_RESTART_BELOW) continue;
       // the path before snapshots: remove it (the restart's close writes it again, for the next round and the server)
       await rm(snapshot);
@@ -273,7 +303,9 @@ try {
     const records = fromRecords.length > 0 ? `${fmt(median(fromRecords))} (from the records) | ${(median(fromSnapshot) / median(fromRecords)).toFixed(2)}x` : '(from the records: not measured at this size) |';
     console.log(`| ${count(size)} facts: restart to first answer in process (open, load, point query), ms | ${fmt(median(fromSnapshot))} (from the ${(snapshotBytes / 1e6).toFixed(1)} MB snapshot) | ${records} |`);
     console.log(`| ${count(size)} facts: import / close with the snapshot write, ms | ${fmt(importMs)} / ${fmt(closeMs)} | ${fmt(size / (importMs / 1000))} facts/s | |`);
-    console.log(`| ${count(size)} facts: Q1 / Q5 in process after the restart (first run), ms | ${fmt(median(queryMs.map((ms) => ms[0])))} / ${fmt(median(queryMs.map((ms) => ms[1])))} | | |`);
+    console.log(
+      `| ${count(size)} facts: Q1 / Q5 in process after the restart (first run) / a point query after them (median of ${POINT_REPEATS}), ms | ${fmt(median(queryMs.map((ms) => ms[0])))} / ${fmt(median(queryMs.map((ms) => ms[1])))} / ${median(pointMs).toFixed(3)} | | |`,
+    );
   }
 
   // ---- 3. the server, as npm start runs it ---------------------------------------------------
@@ -289,14 +321,16 @@ try {
     const rss = [await rssMb(server.process.pid!)];
     key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'read' })).json.api_key;
     const firstAnswers: number[] = [];
+    const replicaMs: number[] = [];
     const q5Answers: number[] = [];
     for (const size of SIZES) {
       const asked = performance.now();
       const answer = await postJson(`${base}/v1/graph/query`, key, { graph_id: `g${size}`, query: POINT_QUERY, parameters: POINT_PARAMETERS });
       firstAnswers.push(performance.now() - asked);
       if (answer.status !== 200 || answer.json.rows.length === 0) throw new Error(`first query: ${answer.status} ${JSON.stringify(answer.json)}`);
-      // a heavy query moves to a reasoning worker, which loads its replica of the graph
-      await postJson(`${base}/v1/graph/query`, key, { graph_id: `g${size}`, query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' });
+      // a heavy query moves to a reasoning worker, which loads its replica of the graph; asked again until it
+      // answers (a replica of ten million facts is made in longer than a query may wait: 503 meanwhile)
+      replicaMs.push(await answeredWithin(REPLICA_WAIT_MS, () => postJson(`${base}/v1/graph/query`, key, { graph_id: `g${size}`, query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' })));
       const q5Asked = performance.now();
       const q5 = await postJson(`${base}/v1/graph/query`, key, { graph_id: `g${size}`, query: Q5 });
       // a refusal (a limit the server applies) is reported, not thrown: the RSS rows still follow
@@ -305,6 +339,7 @@ try {
     }
     const facts = SIZES.reduce((a, b) => a + b, 0);
     console.log(`| server (child process): spawn to listening, ms; first point query on each graph (its load from the snapshot), ms | ${fmt(listeningMs)}; ${SIZES.map((size, i) => `${count(size)}: ${fmt(firstAnswers[i])}`).join(', ')} | | |`);
+    console.log(`| server: first heavy query on each graph (a worker makes its replica; asked again while refused), ms | ${SIZES.map((size, i) => `${count(size)}: ${replicaMs[i] < 0 ? `refused (${-replicaMs[i]}) for ${REPLICA_WAIT_MS / 60_000} min` : fmt(replicaMs[i])}`).join(', ')} | | |`);
     console.log(`| server: Q5 over HTTP on each graph, after its replicas are made, ms | ${SIZES.map((size, i) => `${count(size)}: ${q5Answers[i] < 0 ? `refused (${-q5Answers[i]})` : fmt(q5Answers[i])}`).join(', ')} | | |`);
     console.log(`| server RSS, MB: idle (no graph) / with the ${SIZES.map(count).join(' / then the ')} graph loaded (main thread and worker replicas) | ${rss.map(fmt).join(' / ')} | | |`);
     console.log(

@@ -2,7 +2,7 @@ import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts
 import type { LoopSlicer } from '../turns.ts';
 import { DEAD, REBUILD_FLOOR, REBUILD_FRACTION, appendTo, buildAdjacency, walkAdjacency, type Adjacency } from './adjacency.ts';
 import { RecordTable } from './record-table.ts';
-import { SharedParts, edgeLiteral, nodeLiteral, sharedProperties, sharedProvenance } from './shared-parts.ts';
+import { NO_PROPERTIES, NO_PROVENANCE, SharedParts, edgeLiteral, nodeLiteral, sharedProperties, sharedProvenance } from './shared-parts.ts';
 
 /** A graph's size: nodes by kind (labels[0]) and edges by type. */
 export interface GraphCounts {
@@ -27,7 +27,15 @@ const FIRST_HOLDER_KEYS = 4;
  */
 export class GraphIndex {
   readonly nodes = new RecordTable<NodeRecord>();
-  readonly edges = new RecordTable<EdgeRecord>();
+  /**
+   * An edge with no properties, no provenance and full confidence (most imported edges) is
+   * held as the int of its recorded_at (SharedParts.timeId) and made again from the columns
+   * when read (plainEdge): 8 bytes in place of an object of 88 (issue 28: memory per fact).
+   */
+  readonly edges = new RecordTable<EdgeRecord>({
+    pack: (edge) => (edge.properties === NO_PROPERTIES && edge.provenance === NO_PROVENANCE && edge.confidence === 1 ? this.shared.timeId(edge.recorded_at) : edge),
+    unpack: (time, dense) => this.plainEdge(time, dense),
+  });
   /**
    * property key → value key → dense node ids, for the keys a query or the planner has
    * asked about: each key's index is built on first use by one pass over the nodes, then
@@ -318,6 +326,20 @@ export class GraphIndex {
     edge.recorded_at = this.shared.recordedAt(edge.recorded_at);
   }
 
+  /** The plain edge at `dense` (one the edge table holds as the int `time` of its recorded_at), as edgeLiteral makes it. */
+  private plainEdge(time: number, dense: number): EdgeRecord {
+    return {
+      id: this.edges.idAt(dense)!,
+      type: this.typeNames[this.edgeType[dense]],
+      from: this.nodes.idAt(this.edgeFrom[dense])!,
+      to: this.nodes.idAt(this.edgeTo[dense])!,
+      properties: NO_PROPERTIES,
+      confidence: 1,
+      provenance: NO_PROVENANCE,
+      recorded_at: this.shared.timeAt(time),
+    };
+  }
+
   private countChanged(count: number): void {
     if ((count & (count - 1)) === 0) this.schema++;
   }
@@ -431,7 +453,7 @@ export class GraphIndex {
       size,
       *[Symbol.iterator]() {
         if (typeId === undefined) return;
-        for (let dense = 0; dense < edges.span; dense++) if (edgeType[dense] === typeId) yield edges.at(dense)!.id;
+        for (let dense = 0; dense < edges.span; dense++) if (edgeType[dense] === typeId) yield edges.idAt(dense)!;
       },
     };
   }

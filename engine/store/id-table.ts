@@ -13,7 +13,8 @@
  *
  * The hash is seeded per table (random), as V8 seeds its own, so that ids crafted to
  * collide cannot make a tenant's import quadratic. Keys are also kept by dense id,
- * which is what iteration in dense order and renumbering read.
+ * which is what iteration in dense order and renumbering read. A table made by
+ * `unhashed` holds its keys by dense id only until the first lookup by key.
  */
 
 /** Smallest table, in cells (a power of two). */
@@ -26,7 +27,23 @@ export class IdTable {
   private cells = new Int32Array(2 * MIN_CELLS);
   private mask = MIN_CELLS - 1;
   private count = 0;
+  /** Whether the cells hold every key (unhashed: not until the first lookup by key). */
+  private hashed = true;
   private readonly seed = (Math.random() * 0x1_0000_0000) | 0;
+
+  /**
+   * A table of `keys` (distinct; key i at dense id i, taken, not copied) whose cells are made at
+   * the first lookup by key: a graph loaded from its snapshot answers queries that walk edges by
+   * dense id without it, so its first answer does not wait for hundreds of thousands of edge ids
+   * to be hashed. The keys are trusted to be distinct (the snapshot's checksum stands for them).
+   */
+  static unhashed(keys: string[]): IdTable {
+    const table = new IdTable();
+    table.keys = keys;
+    table.count = keys.length;
+    table.hashed = keys.length === 0;
+    return table;
+  }
 
   get size(): number {
     return this.count;
@@ -34,6 +51,7 @@ export class IdTable {
 
   /** The dense id of `id` (-1: none). */
   get(id: string): number {
+    if (!this.hashed) this.hashKeys();
     const hash = this.hash(id);
     const { cells, mask, keys } = this;
     for (let cell = hash & mask; ; cell = (cell + 1) & mask) {
@@ -48,6 +66,7 @@ export class IdTable {
    * changes nothing and returns it. One probe serves both.
    */
   add(id: string, dense: number): number {
+    if (!this.hashed) this.hashKeys();
     if (2 * (this.count + 1) > this.mask + 1) this.grow();
     const hash = this.hash(id);
     const { cells, mask, keys } = this;
@@ -67,6 +86,7 @@ export class IdTable {
 
   /** Removes `id`; returns the dense id it had (-1: none). */
   delete(id: string): number {
+    if (!this.hashed) this.hashKeys();
     const hash = this.hash(id);
     const { cells, mask, keys } = this;
     let cell = hash & mask;
@@ -97,6 +117,25 @@ export class IdTable {
   /** The key at `dense` (undefined: none). */
   keyAt(dense: number): string | undefined {
     return this.keys[dense];
+  }
+
+  /** Makes the cells of an unhashed table: sized for its keys at most half full, each key placed as add() would. */
+  private hashKeys(): void {
+    this.hashed = true;
+    let size = MIN_CELLS;
+    while (size < 2 * this.count) size *= 2;
+    const cells = new Int32Array(2 * size);
+    const mask = size - 1;
+    const keys = this.keys;
+    for (let dense = 0; dense < keys.length; dense++) {
+      const hash = this.hash(keys[dense]!);
+      let cell = hash & mask;
+      while (cells[2 * cell + 1] !== 0) cell = (cell + 1) & mask;
+      cells[2 * cell] = hash;
+      cells[2 * cell + 1] = dense + 1;
+    }
+    this.cells = cells;
+    this.mask = mask;
   }
 
   private grow(): void {

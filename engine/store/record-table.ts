@@ -5,6 +5,18 @@ const DENSE = Symbol('dense id');
 type Placed = { [DENSE]?: number };
 
 /**
+ * How a table keeps records it can make again from what its owner holds by dense id (a
+ * GraphIndex's edge columns): as a small int instead of an object of their own (88 bytes an
+ * edge, issue 28). A record read from such a place is made anew at each read: equal to the
+ * one put, not the same object.
+ */
+export interface RecordPacking<R> {
+  /** A small non-negative int that unpack makes the record at `dense` again from, or the record itself when it is to be kept whole. */
+  pack(record: R, dense: number): R | number;
+  unpack(packed: number, dense: number): R;
+}
+
+/**
  * Records by external id, each also under a dense integer id (its position in the
  * table), so that the indexes can hold ints in typed arrays instead of strings in Maps.
  * Dense ids are handed out in insertion order and not reused, so iterating them in
@@ -12,29 +24,22 @@ type Placed = { [DENSE]?: number };
  * id may hold a place before its record arrives (an edge naming it came first).
  */
 export class RecordTable<R extends { id: string }> {
-  /** id → dense id; undefined while records taken by adopt() have not been looked up by id yet. */
-  private idTable: IdTable | undefined = new IdTable();
-  private slots: (R | undefined)[] = [];
+  private ids = new IdTable();
+  /** By dense id: the record, what `packing` made of it, or undefined (no record). */
+  private slots: (R | number | undefined)[] = [];
   private live = 0;
 
-  private get ids(): IdTable {
-    if (this.idTable) return this.idTable;
-    const ids = new IdTable();
-    for (let dense = 0; dense < this.slots.length; dense++) ids.add(this.slots[dense]!.id, dense);
-    return (this.idTable = ids);
-  }
+  constructor(private readonly packing?: RecordPacking<R>) {}
 
   /**
    * Takes records of distinct ids, the first at dense id 0, into an empty table, without
-   * mapping their ids yet: the map is built on the first lookup by id. A graph loaded
-   * from its snapshot answers queries that walk edges by dense id without it, so its
-   * first answer does not wait for hundreds of thousands of edge ids to be mapped.
+   * hashing their ids yet (IdTable.unhashed): that waits for the first lookup by id.
    */
   adopt(records: readonly R[]): void {
     if (this.slots.length > 0) throw new Error('adopt() needs an empty table');
     this.slots = records.slice();
     this.live = records.length;
-    this.idTable = undefined;
+    this.ids = IdTable.unhashed(records.map((record) => record.id));
   }
 
   get size(): number {
@@ -46,19 +51,19 @@ export class RecordTable<R extends { id: string }> {
   }
   /** Places left by deleted records. */
   get holes(): number {
-    // adopted records fill every place
-    return this.idTable ? this.slots.length - this.idTable.size : 0;
+    return this.slots.length - this.ids.size;
   }
 
   get(id: string): R | undefined {
     const dense = this.ids.get(id);
-    return dense < 0 ? undefined : this.slots[dense];
+    return dense < 0 ? undefined : this.at(dense);
   }
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }
   at(dense: number): R | undefined {
-    return this.slots[dense];
+    const slot = this.slots[dense];
+    return typeof slot === 'number' ? this.packing!.unpack(slot, dense) : slot;
   }
   /** The id that has the place `dense` (undefined: none), as the table keeps it. */
   idAt(dense: number): string | undefined {
@@ -71,7 +76,8 @@ export class RecordTable<R extends { id: string }> {
   /**
    * The dense id of a record read from this table: found on the record, else by its id
    * (and then kept on the record: records are marked on first such lookup, not when put,
-   * so that loading a large graph does not pay for marking records no query reads).
+   * so that loading a large graph does not pay for marking records no query reads; one made
+   * again from its packing is a new object at each read, never marked: found by its id).
    */
   denseOfRecord(record: R): number {
     const marked = (record as Placed)[DENSE];
@@ -98,20 +104,19 @@ export class RecordTable<R extends { id: string }> {
     return dense;
   }
 
-  /** Stores a record in its id's place (a new place at the end for a new id); returns the record it replaced. */
-  put(record: R, dense = this.reserve(record.id)): R | undefined {
-    const previous = this.slots[dense];
-    if (!previous) this.live++;
-    this.slots[dense] = record;
-    if ((record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
-    return previous;
+  /** Stores a record in its id's place (a new place at the end for a new id). */
+  put(record: R, dense = this.reserve(record.id)): void {
+    if (this.slots[dense] === undefined) this.live++;
+    const slot = this.packing ? this.packing.pack(record, dense) : record;
+    this.slots[dense] = slot;
+    if (slot === record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
   }
 
   /** Removes the record and its place; returns its dense id (-1 when absent). */
   remove(id: string): number {
     const dense = this.ids.delete(id);
     if (dense < 0) return -1;
-    if (this.slots[dense]) this.live--;
+    if (this.slots[dense] !== undefined) this.live--;
     this.slots[dense] = undefined;
     return dense;
   }
@@ -120,27 +125,27 @@ export class RecordTable<R extends { id: string }> {
   compact(): Int32Array {
     const ids = this.ids;
     const mapping = new Int32Array(this.slots.length).fill(-1);
-    const slots: (R | undefined)[] = [];
+    const slots: (R | number | undefined)[] = [];
     const moved = new IdTable();
     for (let dense = 0; dense < this.slots.length; dense++) {
       const id = ids.keyAt(dense);
       if (id === undefined) continue;
       mapping[dense] = slots.length;
       moved.add(id, slots.length);
-      const record = this.slots[dense];
-      if (record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = slots.length;
-      slots.push(record);
+      const slot = this.slots[dense];
+      if (typeof slot === 'object' && (slot as Placed)[DENSE] !== undefined) (slot as Placed)[DENSE] = slots.length;
+      slots.push(slot);
     }
     this.slots = slots;
-    this.idTable = moved;
+    this.ids = moved;
     return mapping;
   }
 
   *values(): IterableIterator<R> {
     const slots = this.slots;
     for (let i = 0; i < slots.length; i++) {
-      const record = slots[i];
-      if (record) yield record;
+      const slot = slots[i];
+      if (slot !== undefined) yield typeof slot === 'number' ? this.packing!.unpack(slot, i) : slot;
     }
   }
   *keys(): IterableIterator<string> {

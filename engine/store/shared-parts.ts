@@ -37,10 +37,34 @@ export class SharedParts {
   private time = '';
   /** Label lists by their labels joined with U+0001 (no label holds a control character), frozen. */
   private readonly labelLists = new Map<string, string[]>();
+  /**
+   * The recorded_at of the records kept by it (GraphIndex's plain edges), and each one's int: one
+   * entry per write whose records were kept so (a write's records share one), never dropped while
+   * the graph is in memory; fewer than the records, each of which costs more.
+   */
+  private readonly times: string[] = [];
+  private readonly timeIds = new Map<string, number>();
 
   recordedAt(value: string): string {
     if (value === this.time) return this.time;
     return (this.time = value);
+  }
+
+  /** The int standing for a recorded_at (timeAt gives it back). */
+  timeId(value: string): number {
+    const last = this.times.length - 1;
+    if (last >= 0 && this.times[last] === value) return last;
+    let id = this.timeIds.get(value);
+    if (id === undefined) {
+      id = this.times.length;
+      this.times.push(value);
+      this.timeIds.set(value, id);
+    }
+    return id;
+  }
+
+  timeAt(id: number): string {
+    return this.times[id];
   }
 
   labels(labels: string[]): string[] {

@@ -50,4 +50,20 @@ describe('IdTable', () => {
     expect(table.add('ab', 99)).toBe(3);
     expect(table.size).toBe(ids.length);
   });
+
+  it('made unhashed from keys, answers as one filled by add does once first looked up, and keeps growing', () => {
+    const keys = Array.from({ length: 3_000 }, (_, i) => `e${i}`);
+    const table = IdTable.unhashed(keys.slice());
+    expect(table.size).toBe(3_000);
+    expect(table.keyAt(2_999)).toBe('e2999');
+    keys.forEach((key, dense) => expect(table.get(key)).toBe(dense));
+    expect(table.get('e3000')).toBe(-1);
+    expect(table.add('e5', 7)).toBe(5);
+    // past the size it was made for: the cells grow as an added table's do
+    for (let dense = 3_000; dense < 5_000; dense++) expect(table.add(`e${dense}`, dense)).toBe(-1);
+    expect(table.delete('e0')).toBe(0);
+    for (let dense = 1; dense < 5_000; dense++) expect(table.get(`e${dense}`)).toBe(dense);
+    expect(table.get('e0')).toBe(-1);
+    expect(IdTable.unhashed([]).get('a')).toBe(-1);
+  });
 });
