@@ -419,13 +419,31 @@ kept_claims_(N) :- nodes_where('Claim', _, _, Cs), length(Cs, N).
 answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_, 'ASSERTS', _, _, _), Asserted), findall(C, ( node(C, 'Claim'), prop(C, text, T), sub_atom(T, _, _, _, water) ), Cs), last(Cs, Last).`;
   const goal = 'answers(K, A, L)';
   const template = ['K', 'A', 'L'];
-  /** A graph of `count` actors each asserting a claim: some 20 list elements per pair, several parts of a hand-over. */
+  /**
+   * A graph of `count` actors each asserting a claim: some 20 list elements per pair, several parts of a hand-over;
+   * two places the claims name, a claim of a later day in the middle (the reference date), and a claim in a hundred
+   * supporting the next (the sources of arguments).
+   */
   const claimsGraph = (count: number, prefix: string) => {
     const recorded_at = '2024-01-01T00:00:00.000Z';
     const actors = Array.from({ length: count }, (_, i) => ({ id: `${prefix}a${i}`, labels: ['Actor'], properties: { label: `Actor ${i}` }, confidence: 1, provenance: [], recorded_at }));
-    const claims = Array.from({ length: count }, (_, i) => ({ id: `${prefix}c${i}`, labels: ['Claim'], properties: { type: 'Demand', text: `claim ${i} on ${i % 3 ? 'land' : 'water'}`, valid_from: '2024-01-02' }, confidence: 1, provenance: [], recorded_at }));
+    const claims = Array.from({ length: count }, (_, i) => ({
+      id: `${prefix}c${i}`,
+      labels: ['Claim'],
+      properties: { type: 'Demand', text: `claim ${i} on ${i % 3 ? 'land' : 'water'}`, valid_from: i === count >> 1 ? '2024-03-01' : '2024-01-02' },
+      confidence: 1,
+      provenance: [{ source: 'feed', document_id: `doc-${i % 7}`, timestamp: recorded_at }],
+      recorded_at,
+    }));
+    const places = ['Land', 'Water'].map((label) => ({ id: `${prefix}${label}`, labels: ['Location'], properties: { label }, confidence: 1, provenance: [], recorded_at }));
     const edges = Array.from({ length: count }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}a${i}`, to: `${prefix}c${i}`, properties: {}, confidence: 1, provenance: [], recorded_at }));
-    return GraphIndex.fromRecords([...actors, ...claims], edges);
+    const supports = Array.from({ length: Math.floor((count - 1) / 100) }, (_, k) => ({ id: `${prefix}s${k}`, type: 'SUPPORTS', from: `${prefix}c${100 * k}`, to: `${prefix}c${100 * k + 1}`, properties: {}, confidence: 1, provenance: [], recorded_at }));
+    return GraphIndex.fromRecords([...actors, ...claims, ...places], [...edges, ...supports]);
+  };
+  /** Resumes a hand-over in parts to its end: how many times it yielded, and what it returned. */
+  const runParts = (parts: Generator<void, boolean>) => {
+    let yields = 0;
+    for (let step = parts.next(); ; step = parts.next(), yields++) if (step.done) return { yields, handedOver: step.value };
   };
   const fresh = (bridge: PrologBridge, graph: GraphIndex) => bridge.solve(goal, template, { graph: GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()) });
 
@@ -474,17 +492,84 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
 
   it('holds the same facts, in the same order, as a hand-over made at once', () => {
     const bridge = new PrologBridge();
-    bridge.consult(RULES);
+    bridge.consult(RULES + "\nname_keywords('Location').");
     const large = claimsGraph(6_000, 'l');
-    const facts = "findall(f(I, T, F, D), edge(I, T, F, D, _), Es), findall(n(I, L), node(I, L), Ns), findall(w(W, I), g_mention(W, I), Ms), findall(v(I, V), valid_time(I, V), Vs)";
-    const whole = bridge.solve(facts, ['Es', 'Ns', 'Ms', 'Vs'], { graph: GraphIndex.fromRecords(large.nodes.values(), large.edges.values()) });
-    const parts = handOverInParts({ graph: large });
-    let count = 0;
-    for (let step = parts.next(); !step.done; step = parts.next()) count++;
-    expect(count).toBeGreaterThan(2);
+    // every kind of fact a hand-over makes, one kind a call (the answers of one call together would grow the engine's stacks)
+    const kinds = [
+      'findall(f(I, T, F, D), edge(I, T, F, D, _), Fs)',
+      'findall(n(I, L), node(I, L), Fs)',
+      'findall(p(I, K, V), prop(I, K, V), Fs)',
+      'findall(v(I, V), valid_time(I, V), Fs)',
+      'findall(t(I, T), g_text(I, T), Fs)',
+      'findall(w(W, I), g_mention(W, I), Fs)',
+      'findall(W, g_named(W), Fs)',
+      'findall(s(I, S), argument_source(I, S), Fs)',
+      'findall(R, reference_date(R), Fs)',
+    ];
+    const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+    const whole = factsOf(GraphIndex.fromRecords(large.nodes.values(), large.edges.values()));
+    expect(whole.map((facts) => facts.length > 0)).toEqual(kinds.map(() => true));
+    expect(whole.slice(6)).toEqual([['land', 'water'], expect.any(Array), ['2024-03-01']]);
+    expect(runParts(handOverInParts({ graph: large })).yields).toBeGreaterThan(2);
     const before = wholeHandOvers.count;
-    expect(bridge.solve(facts, ['Es', 'Ns', 'Ms', 'Vs'], { graph: large })).toEqual(whole);
+    expect(factsOf(large)).toEqual(whole);
     expect(wholeHandOvers.count).toBe(before); // held: the call handed nothing over
+  });
+
+  it('drops the facts handed over so far when a part throws, and a later hand-over in the background is made in parts again', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [small, broken, other] = [claimsGraph(10, 's'), claimsGraph(6_000, 'x'), claimsGraph(100, 'o')];
+    // a record the second part or a later one reads throws (as an engine's resource error would in that part)
+    Object.defineProperty(broken.node('xc5999')!, 'properties', { get: () => { throw new Error('unreadable record'); } });
+    bridge.solve(goal, template, { graph: small });
+    setViewBound(small.factCount + broken.factCount); // room for the small view and the broken one, not for a third beside them
+    try {
+      const parts = handOverInParts({ graph: broken });
+      expect(parts.next().done).toBe(false);
+      expect(() => runParts(parts)).toThrow('unreadable record');
+      expect([holdsGraph(broken), holdsGraph(small)]).toEqual([false, true]);
+      // its slot counts against the bound no more
+      expect(viewFits(other)).toBe(true);
+      // the next hand-over in the background is made in parts, not at once
+      const { yields, handedOver } = runParts(handOverInParts({ graph: other }));
+      expect([yields > 0, handedOver, holdsGraph(other), holdsGraph(small)]).toEqual([true, true, true, true]);
+      expect(bridge.solve(goal, template, { graph: other })).toEqual(fresh(bridge, other));
+      // and no fact of the broken graph is left in any slot
+      const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, x) ), N)";
+      expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
+    } finally {
+      setViewBound(DEFAULT_VIEW_FACTS);
+    }
+  });
+
+  it('drops the facts handed over so far when its caller gives up on it (return())', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    const [small, large] = [claimsGraph(10, 's'), claimsGraph(6_000, 'y')];
+    bridge.solve(goal, template, { graph: small });
+    const parts = handOverInParts({ graph: large });
+    expect(parts.next().done).toBe(false);
+    expect(parts.return(false)).toEqual({ done: true, value: false });
+    const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, y) ), N)";
+    expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
+    expect(holdsGraph(large)).toBe(false);
+    expect(runParts(handOverInParts({ graph: claimsGraph(100, 'o') })).yields).toBeGreaterThan(0);
+  });
+
+  it('says it handed nothing over when a call between two parts leaves a cut or an as_of view of its graph in the slot', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(RULES);
+    for (const cut of [{ validUntil: '2024-01-02' }, { asOf: '2024-01-01T00:00:00.000Z' }]) {
+      const large = claimsGraph(6_000, 'l');
+      const parts = handOverInParts({ graph: large });
+      expect(parts.next().done).toBe(false);
+      // the call makes the rest of the hand-over, then takes its view of the graph: the later claim out, or as recorded then
+      const view = { graph: large, ...cut };
+      expect(bridge.solve(goal, template, view)).toEqual(bridge.solve(goal, template, { graph: GraphIndex.fromRecords(large.nodes.values(), large.edges.values()), ...cut }));
+      expect(runParts(parts).handedOver).toBe(false);
+      expect(holdsGraph(large)).toBe(false);
+    }
   });
 });
 
