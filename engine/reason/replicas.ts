@@ -58,7 +58,7 @@ export interface GraphVersion {
   version: number;
 }
 
-type ReplicaMessage =
+export type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
