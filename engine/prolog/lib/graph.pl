@@ -125,6 +125,9 @@ nodes_where_(Label, Key, Value, Ids) :-
 % included, and what reads it is added to the reads of the answer being computed around it, if
 % any: a write drops only the answers whose reads it changes (parley_add_view/11).
 :- meta_predicate view_memo(?, ?, 0).
+% While a write's answers are grown or dropped (growing/1), none is read or kept: a module's added_answer/4 that
+% asks for one would find an answer from before the write, not yet grown (or about to be dropped).
+view_memo(_, _, Goal) :- nb_current(parley_growing, true), !, once(Goal).
 view_memo(Key, Value, Goal) :-
     strip_module(Goal, Module, _),
     memo_slot(Module, Key, Slot),
@@ -633,12 +636,15 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     memo_sweep,
     Added = added(Nodes, Props, Edges),
     (   current_table(_:_, _)
-    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added)), ChangeTexts = all
+    ->  growing(forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added))), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
-        forall(g_memo(Slot), forget_read(Slot, Changes, Added)),
+        growing(forall(g_memo(Slot), forget_read(Slot, Changes, Added))),
         maplist(plain, Changes, ChangeTexts)
     ),
     abolish_all_tables.
+
+% growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for)
+growing(Goal) :- setup_call_cleanup(nb_setval(parley_growing, true), Goal, nb_setval(parley_growing, false)).
 
 % grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
 % of parley_add_facts/8, asserted already), what it reads the same: found from the records added, where
