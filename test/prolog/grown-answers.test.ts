@@ -6,6 +6,7 @@ import { runFramework } from '../../engine/frameworks/run.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { copyOf, keptCountGoal } from '../helpers/kept-answers.ts';
 
 const at = '2024-05-01T00:00:00.000Z';
 const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
@@ -18,10 +19,8 @@ beforeAll(async () => {
 });
 
 /** How many of the engine's kept answers (lib/graph.pl view_memo/3) over `graph`'s view are under `key`, a module's or the library's. */
-const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solveLibrary(`aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((_:${key})-_, Es) ), N)`, ['N'], { graph })[0][0];
+const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solveLibrary(keptCountGoal(`_:${key}`), ['N'], { graph })[0][0];
 const keptPairs = (graph: GraphIndex) => keptUnder(registry, 'hostile_actor_pairs', graph);
-/** A copy of `graph` no view holds: what a fresh engine would answer over. */
-const copyOf = (graph: GraphIndex) => GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values());
 const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
 
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
