@@ -25,11 +25,11 @@ import { startProlog } from '../engine/prolog/bridge.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
+import { WARM_CHUNK } from '../engine/reason/replicas.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { cpuMsSince, median } from './stats.ts';
 
 const { values: args } = parseArgs({ options: { size: { type: 'string', default: '100000' } } });
-const SNAPSHOT_CHUNK = 1_000; // (replicas.ts WARM_CHUNK: a warm snapshot's records per message)
 
 const fmt = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const row = (what: string, value: string) => console.log(`| ${what} | ${value} |`);
@@ -62,8 +62,8 @@ try {
     const replica = new GraphIndex();
     const nodes = [...graph.nodes.values()];
     const edges = [...graph.edges.values()];
-    for (let i = 0; i < nodes.length; i += SNAPSHOT_CHUNK) putLogged(replica, structuredClone(nodes.slice(i, i + SNAPSHOT_CHUNK)), []);
-    for (let i = 0; i < edges.length; i += SNAPSHOT_CHUNK) putLogged(replica, [], structuredClone(edges.slice(i, i + SNAPSHOT_CHUNK)));
+    for (let i = 0; i < nodes.length; i += WARM_CHUNK) putLogged(replica, structuredClone(nodes.slice(i, i + WARM_CHUNK)), []);
+    for (let i = 0; i < edges.length; i += WARM_CHUNK) putLogged(replica, [], structuredClone(edges.slice(i, i + WARM_CHUNK)));
     return replica;
   });
   row('the replica snapshot: copied in messages and put into a replica (main thread and worker, per graph and worker)', `${fmt(snapshot.ms)}, ${fmt(snapshot.cpuMs)}`);

@@ -500,7 +500,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
  * holds the view once the last is in. The records are those of the graph when it begins: a write meanwhile
  * (a replica's delta) is added to the view held by the next call, as any write is.
  */
-function* wholeInParts(slot: ViewSlot, view: GraphView, indexes = false): Generator<void, void> {
+function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}): Generator<void, void> {
   const { graph } = view;
   const revision = graph.revision;
   slot.held = undefined;
@@ -561,27 +561,35 @@ function finishParts(): void {
 /**
  * prepareView made in parts, for a hand-over in the background (a reasoning worker's, between its tasks): the
  * caller resumes it until it is done, letting the calls that come meanwhile run between two parts (at 100k facts
- * 20 parts, most some 25 ms of a core, the first about 0.2 s, where the whole takes about 0.7 s: bench/warm-parts.ts). A
+ * 20 parts, most some 25 ms of a core, the first about 0.2 s, where the whole takes about 0.7 s; RuleRegistry.prepareInParts
+ * adds the shared sets as a 21st part, some 0.98 s in all: bench/warm-parts.ts). A
  * call meanwhile never reads the view in part: a call on the same graph makes the rest first (loadView), one
  * on another graph reads its own slot; one whose hand-over needs this slot drops what it holds so far, and
- * this ends. Only a whole view of a graph the engine holds no view of is made in parts; the rest (records
- * added, a cut) at once, as prepareView. Returns whether it handed anything over (false: the engine held the
- * view, or the hand-over was dropped).
+ * this ends. A part that throws, or a caller that stops resuming it (return(): a worker whose replica was
+ * dropped), drops the facts handed over so far and frees the slot. Only a whole view of a graph the engine
+ * holds no view of is made in parts; the rest (records added, a cut) at once, as prepareView. Returns whether
+ * it handed anything over (false: the engine held the view, the hand-over was dropped, or a call meanwhile
+ * left a cut or as_of view of the graph in its slot, not the whole view the caller's shared sets are for).
  */
 export function* handOverInParts(view: GraphView): Generator<void, boolean> {
   const { graph } = view;
   if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined || inParts !== undefined) return prepareView(view);
   const slot = slotFor(graph.factCount);
   slot.lastUsed = ++slotUses;
-  const mine = (inParts = { graph, slot, parts: wholeInParts(slot, view, true) });
-  for (;;) {
-    // (between two parts a call may have made the rest, or dropped the slot)
-    if (inParts !== mine) return slotOf(graph) === slot;
-    if (mine.parts.next().done) break;
-    yield;
+  const mine = (inParts = { graph, slot, parts: wholeInParts(slot, view, { indexes: true }) });
+  try {
+    for (;;) {
+      // (between two parts a call may have made the rest, cut it or read it as_of, or dropped the slot)
+      if (inParts !== mine) return holdsGraph(graph);
+      if (mine.parts.next().done) break;
+      yield;
+    }
+    inParts = undefined;
+    return true;
+  } finally {
+    // a part that threw, or a caller that gave up (return()): the facts so far stand for no view, and the slot is free
+    if (inParts === mine) dropView(slot);
   }
-  inParts = undefined;
-  return true;
 }
 
 /**

@@ -46,7 +46,7 @@ import { yieldToLoop } from '../turns.ts';
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
 export const SNAPSHOT_CHUNK = 5_000;
 /** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
-const WARM_CHUNK = 1_000;
+export const WARM_CHUNK = 1_000;
 /** How long a worker waits for a replica before the task fails. */
 export const REPLICA_WAIT_MS = 60_000;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
@@ -58,7 +58,7 @@ export interface GraphVersion {
   version: number;
 }
 
-type ReplicaMessage =
+export type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }

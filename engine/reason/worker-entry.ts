@@ -11,7 +11,8 @@
  * graph the warm-up holds, are handed over only where they drop no other graph's view (checked
  * when the hand-over is made, as a client's task or preload may have come first). A whole hand-over in
  * the background is made in parts, a turn of the event loop between two, so that a task that comes
- * meanwhile runs between them rather than after the whole (about a second of a core at 100k facts).
+ * meanwhile runs between them rather than after the whole (about a second of a core at 100k facts); one whose
+ * replica is dropped or replaced meanwhile is abandoned, its facts so far dropped.
  */
 import { holdsGraph, setViewBound, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -93,6 +94,13 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   const prepareAPart = (preparing: NonNullable<typeof underWay>) => {
+    // a replica dropped (its graph deleted, or evicted) or replaced (a new generation's snapshot) meanwhile: no task will
+    // read this view, so the rest is not made, the facts so far are dropped (handOverInParts) and nothing is announced
+    if (replicas.held(preparing.at.key)?.graph !== preparing.graph) {
+      underWay = undefined;
+      preparing.parts.return(false);
+      return;
+    }
     try {
       if (!preparing.parts.next().done) return;
       underWay = undefined;

@@ -6,6 +6,7 @@ import { runFramework } from '../../engine/frameworks/run.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { copyOf, keptCountGoal } from '../helpers/kept-answers.ts';
 
 const at = '2024-05-01T00:00:00.000Z';
 const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
@@ -17,8 +18,9 @@ beforeAll(async () => {
   registry = new RuleRegistry();
 });
 
-/** How many of the engine's kept answers (lib/graph.pl view_memo/3) are the library's hostile pairs. */
-const keptPairs = (graph: GraphIndex) => registry.solveLibrary('aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((_:hostile_actor_pairs)-_, Es) ), N)', ['N'], { graph })[0][0];
+/** How many of the engine's kept answers (lib/graph.pl view_memo/3) over `graph`'s view are under `key`, a module's or the library's. */
+const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solveLibrary(keptCountGoal(`_:${key}`), ['N'], { graph })[0][0];
+const keptPairs = (graph: GraphIndex) => keptUnder(registry, 'hostile_actor_pairs', graph);
 const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
 
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
@@ -54,7 +56,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(keptPairs(graph)).toBe(1);
     const grown = pairsOf(graph);
     expect(grown).toEqual([['a', 'b'], ['a', 'c'], ['a', 'd'], ['b', 'c'], ['b', 'd'], ['c', 'd']]);
-    expect(pairsOf(GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()))).toEqual(grown);
+    expect(pairsOf(copyOf(graph))).toEqual(grown);
     // and what reads them reads the grown pairs
     expect(registry.solveLibrary('opponents(b, Os)', ['Os'], { graph })).toEqual([[['a', 'c', 'd']]]);
   });
@@ -84,7 +86,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       expect(rest.error).toBeUndefined();
       return rest;
     };
-    const kept = () => catalog.registry.solveLibrary('aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((_:gt_issue_speakers)-_, Es) ), N)', ['N'], { graph })[0][0];
+    const kept = () => keptUnder(catalog.registry, 'gt_issue_speakers', graph);
     run(graph);
     expect(kept()).toBe(1);
     putLogged(
@@ -99,10 +101,87 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     );
     catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the speakers kept, grown
     expect(kept()).toBe(1);
-    const copy = GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values());
+    const copy = copyOf(graph);
     const speakers = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_issue_speakers(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
     expect(speakers(graph)).toEqual([['i1', [['a', ['c1']], ['b', ['c2']], ['c', ['c1']]]], ['i2', [['a', ['in1']], ['b', ['c2', 'c3']], ['c', ['c4']]]]].map(([i, ss]) => `${i}-[${(ss as [string, string[]][]).map(([a, cs]) => `${a}-[${cs.join(',')}]`).join(',')}]`));
     expect(speakers(graph)).toEqual(speakers(copy));
     expect(run(graph)).toEqual(run(copy));
+  });
+
+  it('the hostile pairs take a new speaker of a hostile claim held, in a write of that edge alone', () => {
+    const graph = GraphIndex.fromRecords(
+      [...['c', 'd', 'e'].map((id) => node(id, 'Actor', { label: id })), node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' })],
+      [edge('s1', 'ASSERTS', 'c', 'cl1'), edge('t1', 'TARGETS', 'cl1', 'd')],
+    );
+    expect(pairsOf(graph)).toEqual([['c', 'd']]);
+    putLogged(graph, [], [edge('s2', 'ASSERTS', 'e', 'cl1')]); // e makes the threat too: d-e
+    registry.solveLibrary('true', [], { graph });
+    expect(keptPairs(graph)).toBe(1);
+    expect(pairsOf(graph)).toEqual([['c', 'd'], ['d', 'e']]);
+    expect(pairsOf(copyOf(graph))).toEqual(pairsOf(graph));
+  });
+
+  it('galtung\'s speakers take a holder of an interest that concerns an issue, and an issue of an interest that has holders, each in its own write', async () => {
+    const catalog = await loadRuleModules([]);
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }), node('i2', 'Issue', { label: 'the water' }),
+        node('c1', 'Claim', { type: 'Position', text: 'the border is ours' }),
+        node('in1', 'Interest', { label: 'grazing', interest_type: 'resources' }), node('in2', 'Interest', { label: 'trade', interest_type: 'economic' }),
+      ],
+      [edge('s1', 'ASSERTS', 'a', 'c1'), edge('ab1', 'ABOUT', 'c1', 'i1'), edge('cn1', 'CONCERNS', 'in1', 'i2'), edge('h1', 'HOLDS_INTEREST', 'b', 'in2')],
+    );
+    const speakers = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_issue_speakers(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    expect(speakers(graph)).toEqual(['i1-[a-[c1]]']); // (in1 has no holder, in2 concerns no issue)
+    putLogged(graph, [], [edge('h2', 'HOLDS_INTEREST', 'c', 'in1')]); // c holds an interest in i2
+    catalog.registry.solveLibrary('true', [], { graph });
+    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(speakers(graph)).toEqual(['i1-[a-[c1]]', 'i2-[c-[in1]]']);
+    expect(speakers(copyOf(graph))).toEqual(speakers(graph));
+    putLogged(graph, [], [edge('cn2', 'CONCERNS', 'in2', 'i1')]); // b's interest concerns i1
+    catalog.registry.solveLibrary('true', [], { graph });
+    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(speakers(graph)).toEqual(['i1-[a-[c1],b-[in2]]', 'i2-[c-[in1]]']);
+    expect(speakers(copyOf(graph))).toEqual(speakers(graph));
+  });
+});
+
+describe('a rule module\'s kept answers at a write', () => {
+  const claim = (id: string, type: string) => node(id, 'Claim', { type, text: `claim ${id}` });
+  /** A module's set of the demands, and the same answer read afresh (nodes_where/4) */
+  const DEMANDS = `
+demands(N) :- view_set(demands, demands_, N).
+demands_(N) :- nodes_where('Claim', _, _, Cs), findall(C, ( member(C, Cs), prop(C, type, 'Demand') ), Ds), length(Ds, N).`;
+  /** Loads `text` as a module of a registry of its own, and its answers to `goal` over a graph, a write, and a copy of the graph written. */
+  const beforeAndAfter = (text: string, goal: string, write: (graph: GraphIndex) => void) => {
+    const own = new RuleRegistry();
+    own.load('mine', text, 'mine.pl');
+    const mine = own.module('mine')!;
+    const graph = GraphIndex.fromRecords([claim('c1', 'Demand'), claim('c2', 'Offer'), ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id }))], [edge('x1', 'ALLIES', 'a', 'b')]);
+    const before = mine.solve(goal, ['V'], { graph });
+    write(graph);
+    return { before, after: mine.solve(goal, ['V'], { graph }), fresh: mine.solve(goal, ['V'], { graph: copyOf(graph) }) };
+  };
+  const addDemand = (graph: GraphIndex) => putLogged(graph, [claim('c3', 'Demand')], []);
+
+  it('drops an answer whose added_answer/4 throws or fails, and computes it again', () => {
+    for (const added of ['added_answer(demands, _, _, _) :- throw(unready).', 'added_answer(demands, _, _, _) :- fail.']) {
+      const { before, after, fresh } = beforeAndAfter(`${DEMANDS}\n${added}`, 'demands(V)', addDemand);
+      expect([before, after, fresh]).toEqual([[[1]], [[2]], [[2]]]);
+    }
+  });
+
+  it('gives an added_answer/4 that asks for a set kept for the view that set over the records added, as a fresh engine would', () => {
+    const grownBySet = `${DEMANDS}\nadded_answer(demands, _, _, N) :- nodes_where('Claim', type, 'Demand', Ds), length(Ds, N).\nread_demands(N) :- nodes_where('Claim', type, 'Demand', Ds), length(Ds, N).`;
+    // the set of demands kept beside the module's answer, asked for after it (so its kept answer comes later in the sweep)
+    const { before, after, fresh } = beforeAndAfter(grownBySet, 'demands(V), read_demands(_)', addDemand);
+    expect([before, after, fresh]).toEqual([[[1]], [[2]], [[2]]]);
+  });
+
+  it('drops, not grows, an answer under a key of the library\'s when the module defines no added_answer/4 of its own', () => {
+    const allies = 'my_pairs(V) :- view_set(hostile_actor_pairs, my_pairs_, V).\nmy_pairs_(P) :- findall(X-Y, edge(_, \'ALLIES\', X, Y, _), P0), sort(P0, P).';
+    const { before, after, fresh } = beforeAndAfter(allies, 'my_pairs(V)', (graph) => putLogged(graph, [], [edge('o1', 'OPPOSES', 'c', 'd'), edge('x2', 'ALLIES', 'b', 'c')]));
+    expect([before, after, fresh]).toEqual([[[['a-b']]], [[['a-b', 'b-c']]], [[['a-b', 'b-c']]]]);
   });
 });

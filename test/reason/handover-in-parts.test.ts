@@ -1,13 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 import type { FrameworkRun } from '../../engine/frameworks/run.ts';
-import { wholeHandOvers } from '../../engine/prolog/bridge.ts';
-import { ReplicaSource } from '../../engine/reason/replicas.ts';
+import { PrologBridge, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { ReplicaSource, type ReplicaMessage } from '../../engine/reason/replicas.ts';
 import type { ReasonReply } from '../../engine/reason/tasks.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
+import { graphKey } from '../../engine/store/graph-cache.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 // A worker hands a graph's view to its engine in the background (the warm-up's hold, a preload) in parts, a
@@ -47,6 +50,7 @@ describe('a hand-over in the background, made in parts', () => {
     await store.writeGraph('t', 'small', conflict(40, 's'));
     await store.writeGraph('t', 'copy', conflict(40, 's'));
     await store.writeGraph('t', 'large', conflict(6_000, 'l'));
+    await store.writeGraph('t', 'doomed', conflict(6_000, 'd'));
   });
   afterAll(async () => {
     await store.close();
@@ -81,6 +85,37 @@ describe('a hand-over in the background, made in parts', () => {
       expect(conclusions(between)).toEqual(conclusions(await assess('copy', frameworks)));
       expect(conclusions(between).some((run) => run.applies)).toBe(true);
     } finally {
+      source.close();
+    }
+  });
+
+  it('abandons the hand-over of a replica dropped meanwhile: the facts so far dropped, nothing said to be prepared', async () => {
+    const channelName = 'parley-parts-drop-test';
+    const source = new ReplicaSource(store, channelName);
+    // what the worker tells the main thread of the doomed graph's version
+    const prepared: ReplicaMessage[] = [];
+    const listener = new BroadcastChannel(channelName);
+    listener.unref();
+    listener.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      if (message.type === 'prepared' && message.key === graphKey('t', 'doomed')) prepared.push(message);
+    };
+    try {
+      await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000 });
+      // the doomed graph's facts in any slot of this thread's engine (read through a view of no records)
+      const reader = new PrologBridge();
+      const leftOver = () => Number(reader.solve("aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, d) ), N)", ['N'], { graph: new GraphIndex() })[0][0]);
+      await source.warm('t', 'doomed');
+      const before = wholeHandOvers.count;
+      await source.hold('t', 'doomed');
+      for (let waited = 0; wholeHandOvers.count === before && waited < 60_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(leftOver()).toBeGreaterThan(0); // under way: its first part is in
+      await store.deleteGraph('t', 'doomed'); // the workers drop the replica
+      for (let waited = 0; leftOver() > 0 && prepared.length === 0 && waited < 60_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // (the turns a hand-over still going on would take)
+      expect([prepared.length, leftOver()]).toEqual([0, 0]);
+    } finally {
+      listener.close();
       source.close();
     }
   });

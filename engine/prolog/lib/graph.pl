@@ -125,6 +125,9 @@ nodes_where_(Label, Key, Value, Ids) :-
 % included, and what reads it is added to the reads of the answer being computed around it, if
 % any: a write drops only the answers whose reads it changes (parley_add_view/11).
 :- meta_predicate view_memo(?, ?, 0).
+% While a write's answers are grown or dropped (growing/1), none is read or kept: a module's added_answer/4 that
+% asks for one would find an answer from before the write, not yet grown (or about to be dropped).
+view_memo(_, _, Goal) :- nb_current(parley_growing, true), !, once(Goal).
 view_memo(Key, Value, Goal) :-
     strip_module(Goal, Module, _),
     memo_slot(Module, Key, Slot),
@@ -197,7 +200,7 @@ memo_slot(Module, Key, Slot) :-
     Key =.. [Name|Args],
     maplist(memo_print, Args, Prints),
     Print =.. [Name|Prints],
-    active_view(View),
+    nb_getval(parley_view, View), % (active_view/1 inlined: the inference view_memo/3's growing check costs)
     ( ground(Print) -> term_hash(Module-Print, Hash) ; variant_sha1(Module-Print, Hash) ),
     % the view in the name itself, not only in the hash: the entries are compared by Module:Key alone, so two
     % views whose hashes met would read each other's answers
@@ -633,15 +636,18 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     memo_sweep,
     Added = added(Nodes, Props, Edges),
     (   current_table(_:_, _)
-    ->  forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added)), ChangeTexts = all
+    ->  growing(forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added))), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
-        forall(g_memo(Slot), forget_read(Slot, Changes, Added)),
+        growing(forall(g_memo(Slot), forget_read(Slot, Changes, Added))),
         maplist(plain, Changes, ChangeTexts)
     ),
     abolish_all_tables.
 
+% growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for)
+growing(Goal) :- setup_call_cleanup(nb_setval(parley_growing, true), Goal, nb_setval(parley_growing, false)).
+
 % grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
-% of parley_add_facts/8, asserted already), what it reads the same: found from the records added, where
+% of parley_add_facts/9, asserted already), what it reads the same: found from the records added, where
 % dropping it would have it found again over the whole view. A set of nodes takes the nodes added that it holds
 % (a node's labels and properties come with it, and only new nodes are added; some 13k inferences a set at 1M
 % facts found again, each framework's sets of claims and events); a module's answer, what its
@@ -664,7 +670,7 @@ defines_added_answer(Module) :-
     current_predicate(Module:added_answer/4), \+ predicate_property(Module:added_answer(_, _, _, _), imported_from(_)).
 
 % labelled(+Nodes, +Label, -Ids) and valued(+Props, +Key, +Value, -Ids): the ids of the flat lists' records
-% (parley_add_facts/8) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
+% (parley_add_facts/9) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
 labelled([], _, []).
 labelled([Id, L | Rest], Label, Ids) :- ( L == Label -> Ids = [Id | More] ; Ids = More ), labelled(Rest, Label, More).
 valued([], _, _, []).
