@@ -34,14 +34,16 @@ export class IdTable {
   private readonly seed = (Math.random() * 0x1_0000_0000) | 0;
 
   /**
-   * Adds `keys` (distinct, none in the table) at the next dense ids, in order, making no cells
+   * Adds `keys` (distinct, none in the table; the list taken, not copied) at the next dense ids, in order, making no cells
    * for them until the first lookup by key (the keys are trusted to be distinct: a snapshot's
    * checksum, or the table a replica's snapshot was read from, stands for them). Only while the
    * table has no cells to keep in step (none made yet, or nothing in it) and no deleted key.
    */
-  appendUnhashed(keys: readonly string[]): void {
+  appendUnhashed(keys: string[]): void {
     if ((this.hashed && this.count > 0) || this.count !== this.keys.length) throw new Error('appendUnhashed() needs a table not hashed yet, with no key deleted');
-    for (const key of keys) this.keys.push(key);
+    // an empty table takes the list itself: a restart's millions of edge ids pushed one by one left a list up to half as long again
+    if (this.keys.length === 0) this.keys = keys;
+    else for (const key of keys) this.keys.push(key);
     this.count += keys.length;
     this.hashed = this.count === 0;
   }

@@ -40,7 +40,9 @@ export class RecordTable<R extends { id: string }> {
    */
   adopt(records: readonly R[]): void {
     this.ids.appendUnhashed(records.map((record) => record.id));
-    for (const record of records) this.slots.push(record);
+    // (a restart's one list of edges taken as it is: pushed one by one, the slots were up to half as many again)
+    if (this.slots.length === 0) this.slots = records.slice();
+    else for (const record of records) this.slots.push(record);
     this.live += records.length;
   }
 
