@@ -1,9 +1,8 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
+import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 
 const recorded = '2024-01-01T00:00:00.000Z';
@@ -233,25 +232,18 @@ describe('the main thread\'s side of the replicas', () => {
   }, 60_000);
 
   it('does not make every edge of the graph at once on the main thread to send a snapshot', async () => {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
-    const heap = () => {
-      gc();
-      gc();
-      return v8.getHeapStatistics().used_heap_size;
-    };
     const ids = Array.from({ length: 1_000 }, (_, i) => `n${i}`);
     const edgeCount = SNAPSHOT_CHUNK * 20;
     const edges = Array.from({ length: edgeCount }, (_, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i % 1_000], to: ids[(i * 7 + 1) % 1_000] }));
     await store.writeGraph('t', 'g', { ...actorsWrite(ids), edges });
     const { at } = await source.current('t', 'g');
-    const before = heap();
+    const before = liveHeap();
     let peak = 0;
     let ended!: () => void;
     const done = new Promise<void>((resolve) => (ended = resolve));
     // no replica built here: what the heap holds while the chunks go out is the main thread's
     listen(({ type }) => {
-      if (type === 'snapshot-chunk') peak = Math.max(peak, heap() - before);
+      if (type === 'snapshot-chunk') peak = Math.max(peak, liveHeap() - before);
       if (type === 'snapshot-end') ended();
     });
     const asker = new BroadcastChannel(name);

@@ -1,9 +1,9 @@
-import v8, { deserialize, serialize } from 'node:v8';
-import vm from 'node:vm';
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph } from '../../engine/store/snapshot.ts';
+import { liveHeap } from '../helpers/heap.ts';
 
 const node = (id: string, labels: string[], properties: NodeRecord['properties'] = {}): NodeRecord => ({ id, labels, properties, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
 const edge = (id: string, from: string, to: string, properties: EdgeRecord['properties'] = {}): EdgeRecord => ({ id, type: 'ASSERTS', from, to, properties, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
@@ -85,32 +85,18 @@ describe('records in a GraphIndex share what they have in common (issue 28: memo
   });
 
   it('holds a plain edge in well under the bytes of an object of its own (issue 28: memory per fact)', () => {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
-    const heap = () => {
-      gc();
-      gc();
-      return v8.getHeapStatistics().used_heap_size;
-    };
     const count = 100_000;
     const index = GraphIndex.fromRecords([node('a', ['Actor']), node('b', ['Actor'])], []);
-    const before = heap();
+    const before = liveHeap();
     // each edge's id is its own string, held only by the index
     for (let i = 0; i < count; i++) index.putEdge(edge(`e${i}`, 'a', 'b'));
-    const perEdge = (heap() - before) / count;
+    const perEdge = (liveHeap() - before) / count;
     // measured: 43 bytes (its id, its place in the id table, the columns); 146 with an object of its own per edge
     expect(perEdge).toBeLessThan(80);
     expect(index.edgeCount).toBe(count);
   });
 
   it('keeps no recorded_at that no edge holds any more: rewriting the same edges again and again does not grow the graph', () => {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
-    const heap = () => {
-      gc();
-      gc();
-      return v8.getHeapStatistics().used_heap_size;
-    };
     const index = GraphIndex.fromRecords([node('a', ['Actor']), node('b', ['Actor'])], []);
     const ids = Array.from({ length: 10 }, (_, i) => `e${i}`);
     // each write at its own recorded_at (a server importing the same ids again and again), its strings made anew
@@ -121,9 +107,9 @@ describe('records in a GraphIndex share what they have in common (issue 28: memo
       }
     };
     rewrite(1_000, 0);
-    const before = heap();
+    const before = liveHeap();
     rewrite(20_000, 1_000);
-    const grown = heap() - before;
+    const grown = liveHeap() - before;
     // measured: about 0; one string and its int per write (about 100 bytes) before, 2 MB here
     expect(grown).toBeLessThan(400_000);
     expect([...index.edges.values()]).toEqual(ids.map((id) => ({ ...edge(id, 'a', 'b'), recorded_at: new Date(Date.UTC(2024, 0, 1) + 20_999).toISOString() })));
