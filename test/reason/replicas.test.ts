@@ -231,6 +231,28 @@ describe('the main thread\'s side of the replicas', () => {
     expect(replica.factCount).toBe(main.factCount);
   }, 60_000);
 
+  it('starts a snapshot again when the graph is replaced while its chunks go out (a correction), and the replica is the corrected graph', async () => {
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * 3 }, (_, i) => `n${i}`);
+    const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
+    await store.writeGraph('t', 'g', { ...actorsWrite(ids), edges });
+    const { at } = await source.current('t', 'g');
+    const heard: string[] = [];
+    let corrected: Promise<unknown> | undefined;
+    listen(({ type }) => {
+      heard.push(type);
+      if (type === 'snapshot-chunk' && !corrected) corrected = store.correct('t', 'g', { op: 'retract', target: 'n2', reason: 'not an actor' }, 'key');
+    });
+    const set = workerSet();
+    await set.graph(at).catch(() => undefined); // (the version asked for may be dropped by the correction: the next names the corrected one)
+    await corrected;
+    const { graph: main, at: now } = await source.current('t', 'g');
+    const replica = await set.graph(now);
+    expect(heard.filter((type) => type === 'snapshot-begin').length).toBeGreaterThanOrEqual(2);
+    expect(replica.node('n2')).toBeUndefined();
+    expect(JSON.stringify([...replica.nodes.values()])).toBe(JSON.stringify([...main.nodes.values()]));
+    expect(JSON.stringify([...replica.edges.values()])).toBe(JSON.stringify([...main.edges.values()]));
+  }, 60_000);
+
   it('does not make every edge of the graph at once on the main thread to send a snapshot', async () => {
     const ids = Array.from({ length: 1_000 }, (_, i) => `n${i}`);
     const edgeCount = SNAPSHOT_CHUNK * 20;
