@@ -39,7 +39,7 @@ import { parseArgs } from 'node:util';
 import { ClassicLevel } from 'classic-level';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
-import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
+import { ParleyStore } from '../engine/store/store.ts';
 import { snapshotFile } from '../engine/store/snapshot.ts';
 import { dataKey, graphDataPrefix } from '../engine/store/keys.ts';
 import { encodeEdge, encodeNode } from '../engine/store/record-codec.ts';
@@ -48,6 +48,7 @@ import { runQuery } from '../engine/query/index.ts';
 import { serveWithHeapSetting } from '../server/heap.mjs';
 import { postJson, startServer, stopServer } from './http.ts';
 import { median, memoryOf } from './stats.ts';
+import { CHUNK, importGraph, makeGraph } from './store-graph.ts';
 
 // the bench runs in the child this starts with the heap setting, which ends this process when it ends
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -60,8 +61,6 @@ const { values: args } = parseArgs({
 const FACTS = Number(args.facts);
 const SIZES = args.sizes.split(',').map(Number);
 const RUNS = Number(args.runs);
-/** Records per import request: what a client sending a large graph in parts would do. */
-const CHUNK = 10_000;
 const POINT_QUERY = 'MATCH (a:Actor)-[r]->(b) WHERE id(a) = $id RETURN id(b) AS b';
 const POINT_PARAMETERS = { id: 'n1' };
 /** bench/query's Q1 and Q5 over this graph's edges (MENTIONED_WITH: an actor's to a claim stand for its ASSERTS). */
@@ -71,32 +70,6 @@ const Q5 = 'MATCH (a:Actor)-[:MENTIONED_WITH]->(:Claim) RETURN id(a) AS actor, c
 const UNBOUNDED = { rowCap: Number.MAX_SAFE_INTEGER, timeLimitMs: 600_000, intermediateRowCap: Number.MAX_SAFE_INTEGER };
 /** From this size on, the restart from the records alone is not measured. */
 const RECORDS_RESTART_BELOW = 10_000_000;
-
-function makeGraph(facts: number): GraphWrite {
-  const nodeCount = Math.floor(facts / 5);
-  const nodes: GraphWrite['nodes'] = [];
-  const edges: GraphWrite['edges'] = [];
-  for (let i = 0; i < nodeCount; i++) {
-    const claim = i % 3 === 0;
-    nodes.push(
-      claim
-        ? { id: `n${i}`, labels: ['Claim'], properties: { type: i % 9 === 0 ? 'RedLine' : 'Demand', text: `claim ${i}` } }
-        : { id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}`, actor_type: 'armed_group' } },
-    );
-  }
-  for (let i = 0; i < 2 * nodeCount; i++) {
-    const from = (i * 7919) % nodeCount;
-    const to = (i * 104729 + 1) % nodeCount;
-    edges.push({ id: `e${i}`, type: 'MENTIONED_WITH', from: `n${from}`, to: `n${to}`, properties: {} });
-  }
-  return { nodes, edges };
-}
-
-async function importGraph(store: ParleyStore, graphId: string, graph: GraphWrite): Promise<void> {
-  for (let i = 0; i < graph.nodes.length; i += CHUNK) await store.writeGraph('bench', graphId, { nodes: graph.nodes.slice(i, i + CHUNK), edges: [] });
-  for (let i = 0; i < graph.edges.length; i += CHUNK) await store.writeGraph('bench', graphId, { nodes: [], edges: graph.edges.slice(i, i + CHUNK) });
-}
-
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const count = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);

@@ -13,6 +13,8 @@
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
+ *                                                                        (a chunk's records are read when it goes;
+ *                                                                        a renumbering meanwhile starts it again)
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
  *                                                                        warm.ts; the replica is kept, its view not handed over)
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
@@ -354,32 +356,54 @@ export class ReplicaSource {
     this.snapshotting.add(key);
     try {
       const { tenant, graphId } = splitKey(key);
-      const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
-      if (this.closed) return;
-      if (!graph || !at) {
-        this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
-        return;
-      }
-      // the records are immutable (the store replaces, never edits, them): capturing the arrays is the snapshot
-      const nodes = [...graph.nodes.values()];
-      const edges = [...graph.edges.values()];
-      const generation = at.generation;
-      this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: nodes.length + edges.length, ...(warm ? { warm } : {}) } satisfies ReplicaMessage);
-      const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
-      for (let i = 0; i < nodes.length; i += chunk) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: nodes.slice(i, i + chunk), edges: [] } satisfies ReplicaMessage);
-        await yieldToLoop();
-        if (this.closed) return;
-      }
-      for (let i = 0; i < edges.length; i += chunk) {
-        this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes: [], edges: edges.slice(i, i + chunk) } satisfies ReplicaMessage);
-        await yieldToLoop();
-        if (this.closed) return;
-      }
-      this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
+      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm)));
     } finally {
       this.snapshotting.delete(key);
     }
+  }
+
+  /**
+   * sendSnapshot's chunks, each made from the graph as it is when it goes (the records of a plain
+   * edge are made again at each read: capturing them all at the start cost the main thread 35-40
+   * bytes a fact at once). A write between two chunks is applied whole before the next is made,
+   * and its delta posted before it: the workers apply it after the snapshot, so a record read
+   * before or after the write comes out the same, and records it added past the places walked
+   * come with it. False when the records were renumbered meanwhile (or the graph loaded anew,
+   * or deleted): it goes again from the start.
+   */
+  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean): Promise<boolean> {
+    const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
+    if (this.closed) return true;
+    if (!graph || !at) {
+      this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
+      return true;
+    }
+    const { generation } = at;
+    const layout = graph.layout;
+    const nodeSpan = graph.nodes.span;
+    const edgeSpan = graph.edges.span;
+    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}) } satisfies ReplicaMessage);
+    const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
+    for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
+      const nodes: NodeRecord[] = [];
+      const edges: EdgeRecord[] = [];
+      for (let place = from; place < Math.min(from + chunk, nodeSpan); place++) {
+        const node = graph.nodes.at(place);
+        if (node) nodes.push(node);
+      }
+      for (let place = Math.max(from, nodeSpan); place < Math.min(from + chunk, nodeSpan + edgeSpan); place++) {
+        const edge = graph.edges.at(place - nodeSpan);
+        if (edge) edges.push(edge);
+      }
+      this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes, edges } satisfies ReplicaMessage);
+      await yieldToLoop();
+      if (this.closed) return true;
+      // (waits for a write being applied)
+      const now = await this.store.loadGraph(tenant, graphId).catch(() => undefined);
+      if (now !== graph || graph.layout !== layout) return false;
+    }
+    this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
+    return true;
   }
 
   close(): void {
@@ -550,7 +574,10 @@ export class ReplicaSet {
       }
       case 'snapshot-chunk': {
         const building = this.building.get(message.key);
-        if (building && building.generation === message.generation) applyDelta(building.graph, message.nodes, message.edges);
+        if (!building || building.generation !== message.generation) break;
+        putLogged(building.graph, message.nodes, []);
+        // a snapshot's edges are distinct and new to the replica: their ids are hashed at the first lookup (a delta), as a restart's are
+        building.graph.adoptEdges(message.edges);
         break;
       }
       case 'snapshot-end': {

@@ -45,6 +45,8 @@ interface LoadedGraph {
   generation: string;
   /** The meta revision the index holds. */
   revision: number;
+  /** The graph's meta as stored at `revision` (another revision: not known here). */
+  meta: GraphMeta;
   index: GraphIndex;
   raw: GraphIndex;
   corrections: Corrections;
@@ -157,7 +159,7 @@ export class GraphCache {
     const records = await this.backend.graphCorrections(tenant, meta.graph_id, meta.generation);
     const corrections = records.length === 0 ? Corrections.NONE : new Corrections(records);
     const index = corrections.inForce ? correctedGraph(raw, corrections) : raw;
-    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, index, raw, corrections, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
+    const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, meta, index, raw, corrections, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
     this.loaded.delete(key);
     this.loaded.set(key, entry);
     this.evict(key);
@@ -183,13 +185,26 @@ export class GraphCache {
     }
   }
 
-  /** Keeps `state` as the graph at `revision`: another graph's load may have evicted it while a write took turns, and it comes back. */
-  keep(tenant: string, graphId: string, generation: string, revision: number, state: GraphState): void {
-    const key = graphKey(tenant, graphId);
+  /** Keeps `state` as the graph `meta` describes (as just committed): another graph's load may have evicted it while a write took turns, and it comes back. */
+  keep(tenant: string, meta: GraphMeta, state: GraphState): void {
+    const key = graphKey(tenant, meta.graph_id);
     const entry = this.loaded.get(key);
-    if (entry) Object.assign(entry, { revision, index: state.index, raw: state.raw, corrections: state.corrections });
-    else this.loaded.set(key, { tenant, graphId, generation, revision, index: state.index, raw: state.raw, corrections: state.corrections });
+    const revision = meta.revision ?? 0;
+    if (entry) Object.assign(entry, { revision, meta, index: state.index, raw: state.raw, corrections: state.corrections });
+    else this.loaded.set(key, { tenant, graphId: meta.graph_id, generation: meta.generation, revision, meta, index: state.index, raw: state.raw, corrections: state.corrections });
     this.evict(key);
+  }
+
+  /**
+   * The stored meta of a graph in memory with no write being applied to it, without a backend read
+   * (GET /v1/graphs/{id} asks on every call); undefined otherwise, and when the index has moved to a
+   * revision whose meta it was not given (another server's writes, followed). Only where this process
+   * is the backend's one writer is the revision it holds the stored one: the caller says so.
+   */
+  loadedMeta(tenant: string, graphId: string): GraphMeta | undefined {
+    const key = graphKey(tenant, graphId);
+    const loaded = this.applying.has(key) ? undefined : this.loaded.get(key);
+    return loaded && (loaded.meta.revision ?? 0) === loaded.revision ? loaded.meta : undefined;
   }
 
   /** Forgets a deleted graph and its snapshot, and says so to the listeners. */

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { LoopSlicer } from '../turns.ts';
-import { pageRequest, type Page, type StoreBackend } from './backend.ts';
+import { pageRequest, type GraphMeta, type Page, type StoreBackend } from './backend.ts';
 import { graphKey, writingGraph, type GraphCache, type GraphState } from './graph-cache.ts';
 import type { SerialQueue } from './serial-queue.ts';
 
@@ -148,13 +148,13 @@ export class GraphCorrections {
       const state = await this.cache.loadState(tenant, meta);
       const now = new Date().toISOString();
       const record = await make(state, now);
-      const revision = (meta.revision ?? 0) + 1;
-      await this.backend.commitGraph({ tenant, graphId, generation: meta.generation, meta: { ...meta, updated_at: now, revision }, nodes: [], edges: [], corrections: [record] }, new LoopSlicer());
+      const corrected: GraphMeta = { ...meta, updated_at: now, revision: (meta.revision ?? 0) + 1 };
+      await this.backend.commitGraph({ tenant, graphId, generation: meta.generation, meta: corrected, nodes: [], edges: [], corrections: [record] }, new LoopSlicer());
       const corrections = new Corrections([...state.corrections.records, record]);
       await this.cache.whileApplying(tenant, graphId, async () => {
         // rebuilt whole: a correction is an analyst's act, rare beside writes, and a merge or retraction reaches far
         const index = corrections.inForce ? correctedGraph(state.raw, corrections) : state.raw;
-        this.cache.keep(tenant, graphId, meta.generation, revision, { index, raw: state.raw, corrections });
+        this.cache.keep(tenant, corrected, { index, raw: state.raw, corrections });
         await this.cache.emitChange({ kind: 'replace', tenant, graphId, generation: meta.generation });
       });
       return record;

@@ -29,12 +29,13 @@ export class GraphIndex {
   readonly nodes = new RecordTable<NodeRecord>();
   /**
    * An edge with no properties, no provenance and full confidence (most imported edges) is
-   * held as the int of its recorded_at (SharedParts.timeId) and made again from the columns
+   * held as the int of its recorded_at (SharedParts.holdTime) and made again from the columns
    * when read (plainEdge): 8 bytes in place of an object of 88 (issue 28: memory per fact).
    */
   readonly edges = new RecordTable<EdgeRecord>({
-    pack: (edge) => (edge.properties === NO_PROPERTIES && edge.provenance === NO_PROVENANCE && edge.confidence === 1 ? this.shared.timeId(edge.recorded_at) : edge),
+    pack: (edge) => (edge.properties === NO_PROPERTIES && edge.provenance === NO_PROVENANCE && edge.confidence === 1 ? this.shared.holdTime(edge.recorded_at) : edge),
     unpack: (time, dense) => this.plainEdge(time, dense),
+    release: (time) => this.shared.releaseTime(time),
   });
   /**
    * property key → value key → dense node ids, for the keys a query or the planner has
@@ -77,6 +78,8 @@ export class GraphIndex {
   private schema = 0;
   private properties = 0;
   private changes = 0;
+  /** How many times renumber() has moved records to other dense ids. */
+  private renumbered = 0;
   /** counts() as last made, at the revision it was made at. */
   private countsAt: { revision: number; counts: GraphCounts } | undefined;
   private readonly shared = new SharedParts();
@@ -114,6 +117,22 @@ export class GraphIndex {
     return index;
   }
 
+  /**
+   * Adds edges of distinct ids, none of them in the index, at the end, their ends found by id,
+   * without hashing their ids (RecordTable.adopt): what a worker's replica is made of, a snapshot's
+   * chunk at a time, so that it costs no more than the main thread's graph until an edge is first
+   * looked up by id (its first delta). Only into an index whose edges all came so.
+   */
+  adoptEdges(edges: readonly EdgeRecord[]): void {
+    const first = this.edges.span;
+    this.edges.adopt(edges);
+    for (let i = 0; i < edges.length; i++) {
+      const edge = edgeLiteral(edges[i]);
+      this.changes++;
+      this.addEdge(edge, first + i, this.nodes.reserve(edge.from), this.nodes.reserve(edge.to));
+    }
+  }
+
   /** For fromDistinctRecords: the dense id of an edge end at `position` among `count` nodes, or by its id when it is not among them (-1). */
   private endAt(count: number, position: number, id: string): number {
     if (position < 0) return this.nodes.reserve(id);
@@ -124,6 +143,15 @@ export class GraphIndex {
   /** Grows with every change, so that a reader holding a copy of the graph (the Prolog bridge's facts) sees when it is stale. */
   get revision(): number {
     return this.changes;
+  }
+
+  /**
+   * Changes whenever records move to other dense ids (deletions leaving too many holes), so that
+   * a reader walking the tables by dense id across turns of the loop (a replica's snapshot going
+   * out in chunks) knows to start again; nothing else moves a record.
+   */
+  get layout(): number {
+    return this.renumbered;
   }
 
   /**
@@ -722,6 +750,7 @@ export class GraphIndex {
   }
 
   private renumber(): void {
+    this.renumbered++;
     const { edgeFrom, edgeTo, edgeType } = this;
     const edgeMap = this.edges.compact();
     const nodeMap = this.nodes.compact();

@@ -116,7 +116,7 @@ export class GraphRecords {
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);
         if (corrected) await state.index.prepareInSlices(slicer);
-        this.cache.keep(tenant, graphId, meta.generation, batch.meta?.revision ?? meta.revision ?? 0, state);
+        this.cache.keep(tenant, batch.meta ?? meta, state);
         if (changed.nodes.length > 0 || changed.edges.length > 0) await this.cache.emitChange({ kind: 'write', tenant, graphId, generation: meta.generation, ...changed });
       });
       return { summaries };

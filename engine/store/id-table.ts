@@ -13,8 +13,10 @@
  *
  * The hash is seeded per table (random), as V8 seeds its own, so that ids crafted to
  * collide cannot make a tenant's import quadratic. Keys are also kept by dense id,
- * which is what iteration in dense order and renumbering read. A table made by
- * `unhashed` holds its keys by dense id only until the first lookup by key.
+ * which is what iteration in dense order and renumbering read. Keys given by
+ * `appendUnhashed` are held by dense id only until the first lookup by key: a graph loaded
+ * from its snapshot, or a worker's replica made from one, answers queries that walk edges by
+ * dense id without them, so it does not wait for millions of edge ids to be hashed.
  */
 
 /** Smallest table, in cells (a power of two). */
@@ -27,22 +29,23 @@ export class IdTable {
   private cells = new Int32Array(2 * MIN_CELLS);
   private mask = MIN_CELLS - 1;
   private count = 0;
-  /** Whether the cells hold every key (unhashed: not until the first lookup by key). */
+  /** Whether the cells hold every key (appendUnhashed: not until the first lookup by key). */
   private hashed = true;
   private readonly seed = (Math.random() * 0x1_0000_0000) | 0;
 
   /**
-   * A table of `keys` (distinct; key i at dense id i, taken, not copied) whose cells are made at
-   * the first lookup by key: a graph loaded from its snapshot answers queries that walk edges by
-   * dense id without it, so its first answer does not wait for hundreds of thousands of edge ids
-   * to be hashed. The keys are trusted to be distinct (the snapshot's checksum stands for them).
+   * Adds `keys` (distinct, none in the table; the list taken, not copied) at the next dense ids, in order, making no cells
+   * for them until the first lookup by key (the keys are trusted to be distinct: a snapshot's
+   * checksum, or the table a replica's snapshot was read from, stands for them). Only while the
+   * table has no cells to keep in step (none made yet, or nothing in it) and no deleted key.
    */
-  static unhashed(keys: string[]): IdTable {
-    const table = new IdTable();
-    table.keys = keys;
-    table.count = keys.length;
-    table.hashed = keys.length === 0;
-    return table;
+  appendUnhashed(keys: string[]): void {
+    if ((this.hashed && this.count > 0) || this.count !== this.keys.length) throw new Error('appendUnhashed() needs a table not hashed yet, with no key deleted');
+    // an empty table takes the list itself: a restart's millions of edge ids pushed one by one left a list up to half as long again
+    if (this.keys.length === 0) this.keys = keys;
+    else for (const key of keys) this.keys.push(key);
+    this.count += keys.length;
+    this.hashed = this.count === 0;
   }
 
   get size(): number {

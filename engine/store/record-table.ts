@@ -14,6 +14,8 @@ export interface RecordPacking<R> {
   /** A small non-negative int that unpack makes the record at `dense` again from, or the record itself when it is to be kept whole. */
   pack(record: R, dense: number): R | number;
   unpack(packed: number, dense: number): R;
+  /** The place that held `packed` holds something else now, or nothing. */
+  release(packed: number): void;
 }
 
 /**
@@ -32,14 +34,16 @@ export class RecordTable<R extends { id: string }> {
   constructor(private readonly packing?: RecordPacking<R>) {}
 
   /**
-   * Takes records of distinct ids, the first at dense id 0, into an empty table, without
-   * hashing their ids yet (IdTable.unhashed): that waits for the first lookup by id.
+   * Takes records of distinct ids, none in the table, at the next dense ids, without hashing
+   * their ids yet (IdTable.appendUnhashed): that waits for the first lookup by id. Only into a
+   * table no id has been looked up or placed in but by adopt (an Error otherwise).
    */
   adopt(records: readonly R[]): void {
-    if (this.slots.length > 0) throw new Error('adopt() needs an empty table');
-    this.slots = records.slice();
-    this.live = records.length;
-    this.ids = IdTable.unhashed(records.map((record) => record.id));
+    this.ids.appendUnhashed(records.map((record) => record.id));
+    // (a restart's one list of edges taken as it is: pushed one by one, the slots were up to half as many again)
+    if (this.slots.length === 0) this.slots = records.slice();
+    else for (const record of records) this.slots.push(record);
+    this.live += records.length;
   }
 
   get size(): number {
@@ -106,9 +110,11 @@ export class RecordTable<R extends { id: string }> {
 
   /** Stores a record in its id's place (a new place at the end for a new id). */
   put(record: R, dense = this.reserve(record.id)): void {
-    if (this.slots[dense] === undefined) this.live++;
+    const previous = this.slots[dense];
+    if (previous === undefined) this.live++;
     const slot = this.packing ? this.packing.pack(record, dense) : record;
     this.slots[dense] = slot;
+    if (typeof previous === 'number') this.packing!.release(previous);
     if (slot === record && (record as Placed)[DENSE] !== undefined) (record as Placed)[DENSE] = dense;
   }
 
@@ -116,8 +122,10 @@ export class RecordTable<R extends { id: string }> {
   remove(id: string): number {
     const dense = this.ids.delete(id);
     if (dense < 0) return -1;
-    if (this.slots[dense] !== undefined) this.live--;
+    const previous = this.slots[dense];
+    if (previous !== undefined) this.live--;
     this.slots[dense] = undefined;
+    if (typeof previous === 'number') this.packing!.release(previous);
     return dense;
   }
 

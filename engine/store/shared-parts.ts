@@ -38,33 +38,48 @@ export class SharedParts {
   /** Label lists by their labels joined with U+0001 (no label holds a control character), frozen. */
   private readonly labelLists = new Map<string, string[]>();
   /**
-   * The recorded_at of the records kept by it (GraphIndex's plain edges), and each one's int: one
-   * entry per write whose records were kept so (a write's records share one), never dropped while
-   * the graph is in memory; fewer than the records, each of which costs more.
+   * The recorded_at of the records kept by it (GraphIndex's plain edges) by int, and how many
+   * records hold each int: one no record holds any more is freed and handed out again, so that
+   * the list is as long as the most distinct recorded_at held at once (one per write some of
+   * whose edges are still as it wrote them), not the writes applied (a server importing the same
+   * edges again and again grew it by one string a write, for as long as the graph was in memory).
    */
-  private readonly times: string[] = [];
+  private readonly times: (string | undefined)[] = [];
+  private readonly timeHolders: number[] = [];
   private readonly timeIds = new Map<string, number>();
+  private readonly freeTimes: number[] = [];
+  /** The int last held: the records of one write share it, and come in one after another. */
+  private lastTime = -1;
 
   recordedAt(value: string): string {
     if (value === this.time) return this.time;
     return (this.time = value);
   }
 
-  /** The int standing for a recorded_at (timeAt gives it back). */
-  timeId(value: string): number {
-    const last = this.times.length - 1;
-    if (last >= 0 && this.times[last] === value) return last;
-    let id = this.timeIds.get(value);
+  /** The int standing for a recorded_at, held by one more record until releaseTime (timeAt gives it back). */
+  holdTime(value: string): number {
+    let id = this.lastTime >= 0 && this.times[this.lastTime] === value ? this.lastTime : this.timeIds.get(value);
     if (id === undefined) {
-      id = this.times.length;
-      this.times.push(value);
+      id = this.freeTimes.pop() ?? this.times.length;
+      this.times[id] = value;
+      this.timeHolders[id] = 0;
       this.timeIds.set(value, id);
     }
+    this.timeHolders[id]++;
+    this.lastTime = id;
     return id;
   }
 
+  /** A record no longer holds the int `id` (holdTime's). */
+  releaseTime(id: number): void {
+    if (--this.timeHolders[id] > 0) return;
+    this.timeIds.delete(this.times[id]!);
+    this.times[id] = undefined;
+    this.freeTimes.push(id);
+  }
+
   timeAt(id: number): string {
-    return this.times[id];
+    return this.times[id]!;
   }
 
   labels(labels: string[]): string[] {

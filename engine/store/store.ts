@@ -152,8 +152,13 @@ export class ParleyStore {
     return this.graphs.graphExists(tenant, graphId);
   }
 
-  getGraphMeta(tenant: string, graphId: string): Promise<GraphMeta> {
-    return this.graphs.getGraphMeta(tenant, graphId);
+  /**
+   * The graph's stored meta. For a graph in memory it is the one kept with it where this process is
+   * the backend's only writer (LevelDB); servers sharing a PostgreSQL database read it each time,
+   * since another may have written the graph since.
+   */
+  async getGraphMeta(tenant: string, graphId: string): Promise<GraphMeta> {
+    return (this.follower ? undefined : this.cache.loadedMeta(tenant, graphId)) ?? this.graphs.getGraphMeta(tenant, graphId);
   }
 
   listGraphs(tenant: string, pageSize?: number, pageToken?: string): Promise<Page<GraphMeta>> {

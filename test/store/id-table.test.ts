@@ -51,9 +51,12 @@ describe('IdTable', () => {
     expect(table.size).toBe(ids.length);
   });
 
-  it('made unhashed from keys, answers as one filled by add does once first looked up, and keeps growing', () => {
+  it('given keys unhashed, in parts, answers as one filled by add does once first looked up, and keeps growing', () => {
     const keys = Array.from({ length: 3_000 }, (_, i) => `e${i}`);
-    const table = IdTable.unhashed(keys.slice());
+    const table = new IdTable();
+    table.appendUnhashed([]);
+    table.appendUnhashed(keys.slice(0, 1_000));
+    table.appendUnhashed(keys.slice(1_000));
     expect(table.size).toBe(3_000);
     expect(table.keyAt(2_999)).toBe('e2999');
     keys.forEach((key, dense) => expect(table.get(key)).toBe(dense));
@@ -64,6 +67,10 @@ describe('IdTable', () => {
     expect(table.delete('e0')).toBe(0);
     for (let dense = 1; dense < 5_000; dense++) expect(table.get(`e${dense}`)).toBe(dense);
     expect(table.get('e0')).toBe(-1);
-    expect(IdTable.unhashed([]).get('a')).toBe(-1);
+    // hashed now (a lookup made its cells): more keys unhashed would not be found
+    expect(() => table.appendUnhashed(['f'])).toThrow();
+    const empty = new IdTable();
+    empty.appendUnhashed([]);
+    expect(empty.get('a')).toBe(-1);
   });
 });
