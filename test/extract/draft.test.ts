@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { knownDocuments, mayHold } from '../../engine/extract/draft.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
-import { readSource } from '../../engine/ingest/source.ts';
+import { readSource } from '../../engine/extract/source.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
