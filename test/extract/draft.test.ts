@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { createExtractionPipeline, documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { knownDocuments, mayHold } from '../../engine/extract/draft.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
 import { readSource } from '../../engine/extract/source.ts';
+import { listCorpus } from '../../engine/ingest/batch.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
@@ -51,6 +52,18 @@ describe('drafts: documents structured in the rule workers without their graph, 
     const index = await store.loadGraph('t', 'g');
     const sources = (id: string) => new Set((index.node(id)?.provenance ?? []).map((record) => record.source));
     expect([...index.nodesWithLabel('Actor')].some((id) => sources(id).size > 1)).toBe(true);
+  });
+
+  it('every draft of the sample corpus crosses from a worker as JSON unchanged: no undefined, NaN, -0 or other value JSON would alter', async () => {
+    // drafted in this thread: a pooled pipeline's drafts have crossed as JSON already
+    const here = createExtractionPipeline();
+    const sources = await listCorpus(CORPUS);
+    expect(sources.length).toBeGreaterThan(30);
+    for (const source of sources) {
+      const read = await readSource(CORPUS, source);
+      const draft = await here.draft({ text: read.text, source: read.source }, { tier: 'full', dateline: true, ...(read.title ? { title: read.title } : {}) });
+      expect(JSON.parse(JSON.stringify(draft)), source).toStrictEqual(draft);
+    }
   });
 
   it('a name only the graph knows, or knows under another label, is the graph\'s: the draft does not stand, extraction finds it', async () => {
