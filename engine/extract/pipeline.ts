@@ -173,8 +173,12 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     extractor,
     draft,
     ...(draftFile && {
-      draftFile: (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) =>
-        draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) }),
+      draftFile: async (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) => {
+        const started = performance.now();
+        const file = await draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) });
+        // timed here, as draft() times its call (the queue and the hand-over counted), not in the worker
+        return file.kind === 'read' && file.draft ? { ...file, draft: { ...file.draft, ms: performance.now() - started } } : file;
+      },
     }),
     resolve(made, input, resolveOptions) {
       const started = performance.now();

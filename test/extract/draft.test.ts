@@ -110,4 +110,12 @@ describe('knownDocuments: the graph\'s documents as the workers that read a batc
     for (const text of ['four', 'one ', '']) expect(mayHold(known, sha256Of(text))).toBe(false);
     expect(mayHold(knownDocuments([]), held[0])).toBe(false);
   });
+
+  it('holds every one of thousands of documents, gathered past the size it starts with', () => {
+    const held = Array.from({ length: 5_000 }, (_, i) => sha256Of(`text ${i}`));
+    const known = knownDocuments(held.map(documentIdOf));
+    expect(known.length).toBe(5_000);
+    expect(held.every((sha256) => mayHold(known, sha256))).toBe(true);
+    expect(Array.from({ length: 1_000 }, (_, i) => sha256Of(`other ${i}`)).some((sha256) => mayHold(known, sha256))).toBe(false);
+  });
 });
