@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
-import { readSource } from '../engine/ingest/source.ts';
+import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { copiedCorpus } from './batch-corpus.ts';
 import { writeInChunks } from './cold-start.ts';

@@ -46,7 +46,7 @@ import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { copiedCorpus } from './batch-corpus.ts';
-import { readSource } from '../engine/ingest/source.ts';
+import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';

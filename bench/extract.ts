@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { createNerBackend, type PooledNerBackend } from '../engine/extract/neural/backend.ts';
 import { PooledSymbolicLayer } from '../engine/extract/symbolic/pool.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
-import { htmlToText } from '../engine/ingest/source.ts';
+import { htmlToText } from '../engine/extract/source.ts';
 import { splitSentences } from '../engine/extract/neural/sentences.ts';
 import { splitWords } from '../engine/extract/neural/words.ts';
 import type { DocumentInput, Findings, NerBackend } from '../engine/extract/types.ts';

@@ -10,7 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { SUPPORTED_EXTENSIONS, readSource } from '../engine/ingest/source.ts';
+import { SUPPORTED_EXTENSIONS, readSource } from '../engine/extract/source.ts';
 
 const corporaDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../corpora'));
 

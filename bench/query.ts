@@ -507,7 +507,12 @@ for (const facts of SIZES) {
             timedCpu(() => kuzuSystem.run(testCase.kuzu, parameters)),
             timedCpu(() => testCase.hand(hand, parameters)),
           ];
-          if (round >= 0) ms.forEach(({ wall, cpu }, system) => times[system].push(wall) && times[system + 3].push(cpu));
+          if (round >= 0) {
+            ms.forEach(({ wall, cpu }, system) => {
+              times[system].push(wall);
+              times[system + 3].push(cpu);
+            });
+          }
         }
       }
       for (const { testCase, rows, times } of runs) {

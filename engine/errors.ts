@@ -89,3 +89,9 @@ export class QueryError extends ParleyError {
     super('query', code, message, { line, column, ...details });
   }
 }
+
+/** Why something failed, as a batch reports it: the error's code and message (an error's class does not cross threads, these do). */
+export function failureOf(error: unknown): { code: string; reason: string } {
+  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
+  return { code, reason: error instanceof Error ? error.message : String(error) };
+}

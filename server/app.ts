@@ -4,7 +4,7 @@ import pino from 'pino';
 import swagger from '@fastify/swagger';
 import AjvCompiler from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
-import { decodeText } from '../engine/ingest/source.ts';
+import { decodeText } from '../engine/extract/source.ts';
 import { checkStrings } from '../engine/input-checks.ts';
 import { registerAuth, type Principal } from './auth.ts';
 import { readBodyText } from './body.ts';

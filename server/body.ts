@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { TextChunks } from '../engine/ingest/source.ts';
+import { TextChunks } from '../engine/extract/source.ts';
 
 /**
  * A request body read as strict UTF-8 text (invalid UTF-8 refused, never replaced), each

@@ -1,6 +1,6 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { TIMESTAMP_OF_INGESTION, WORKSPACE_DOMAINS, WORKSPACE_SCALES, WORKSPACE_TIERS } from '../engine/ontology/index.ts';
-import { SOURCE_FORMATS } from '../engine/ingest/source.ts';
+import { SOURCE_FORMATS } from '../engine/extract/source.ts';
 import { FrameworkManifestSchema } from '../engine/frameworks/manifest.ts';
 import { MAX_RUN_EVIDENCE_LISTED } from '../engine/frameworks/run.ts';
 import { PERIODS } from '../engine/reason/period.ts';

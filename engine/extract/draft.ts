@@ -119,7 +119,7 @@ export interface DocumentDraft {
   graph: StructuredDocument;
   questions: GraphQuestions;
   stats: { sentences: number; neural_entities: number | null; symbolic_mentions: number };
-  /** Time spent reading and structuring. */
+  /** Time spent reading and structuring; a pipeline's draft() and draftFile() set it as the calling thread measured it (a worker's queue and hand-over included). */
   ms: number;
 }
 
@@ -200,13 +200,22 @@ const DOCUMENT_ID = /^document_([0-9a-f]{16})[0-9a-f]{8}$/;
 
 /** KnownDocuments of the graph's Document nodes (ids of other shapes, imported by users, are no text's hash). */
 export function knownDocuments(documentIds: Iterable<string>): KnownDocuments {
-  const prefixes: bigint[] = [];
+  // gathered in a typed array that doubles as it fills (no bigint object per document), then
+  // copied into shared memory: at most 24 bytes per document while it is made, 8 after
+  let prefixes = new BigUint64Array(1024);
+  let count = 0;
   for (const id of documentIds) {
     const hex = DOCUMENT_ID.exec(id)?.[1];
-    if (hex) prefixes.push(BigInt(`0x${hex}`));
+    if (!hex) continue;
+    if (count === prefixes.length) {
+      const larger = new BigUint64Array(2 * count);
+      larger.set(prefixes);
+      prefixes = larger;
+    }
+    prefixes[count++] = BigInt(`0x${hex}`);
   }
-  const known = new BigUint64Array(new SharedArrayBuffer(8 * prefixes.length));
-  known.set(prefixes);
+  const known = new BigUint64Array(new SharedArrayBuffer(8 * count));
+  known.set(prefixes.subarray(0, count));
   return known.sort();
 }
 

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { TooLargeError, ValidationError } from '../errors.ts';
 import type { WorkspaceTier } from '../ontology/index.ts';
+import { checkText, documentIdOf, type CheckedText } from './checked-text.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
@@ -17,12 +16,7 @@ import type { DocumentInput, Findings, NerBackend, NeuralEntity } from './types.
  * engine/ingest/commit.ts commits it to a graph, and server/shape turns it into a response.
  */
 
-/**
- * Longest document extracted in one request, in characters (TooLargeError beyond).
- * About 150 pages of prose; the symbolic layer runs at ~250 sentences/s, so this bounds
- * one extraction to well under a minute and a few tens of MB. Split longer sources.
- */
-export const MAX_DOCUMENT_CHARS = 1_000_000;
+export { checkText, checkedInWorker, documentIdOf, MAX_DOCUMENT_CHARS, sha256Of, type CheckedText } from './checked-text.ts';
 export { chunkBounds, graphAnswers, memberOf, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type GraphAnswers } from './draft.ts';
 export const NO_MODEL_NOTE = 'no transformer model configured: symbolic layer only';
 
@@ -130,60 +124,6 @@ export interface ExtractionPipeline {
   close(): Promise<void>;
 }
 
-export function sha256Of(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** A document's id depends on its text alone: the same text is the same document under any name. */
-export function documentIdOf(sha256: string): string {
-  return `document_${sha256.slice(0, 24)}`;
-}
-
-/** Empty, whitespace-only and over-long texts are refused before any work is done. */
-function checkDocumentText(text: unknown): asserts text is string {
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw new ValidationError('empty_text', 'text is empty: there is nothing to extract', { field: 'text' });
-  }
-  if (text.length > MAX_DOCUMENT_CHARS) {
-    throw new TooLargeError('document_too_large', `the document has ${text.length} characters; the limit is ${MAX_DOCUMENT_CHARS}: split it into parts`, {
-      limit: MAX_DOCUMENT_CHARS,
-      characters: text.length,
-    });
-  }
-}
-
-/**
- * A document's text that checkText accepted, with its hash: made once where the document
- * comes in and handed on, so that the steps after that door (drafting, extraction, the
- * commit) neither check nor hash the text again.
- */
-export interface CheckedText {
-  readonly text: string;
-  readonly sha256: string;
-}
-
-/** The CheckedText records checkText made: no other object passes for one. */
-const madeByCheckText = new WeakSet<CheckedText>();
-
-/** `text` refused (empty, whitespace-only, over-long) or accepted and hashed, unless `checked` is checkText's own record of this very text. */
-export function checkText(text: unknown, checked?: CheckedText): CheckedText {
-  if (checked && madeByCheckText.has(checked) && checked.text === text) return checked;
-  checkDocumentText(text);
-  const made = Object.freeze({ text, sha256: sha256Of(text) });
-  madeByCheckText.add(made);
-  return made;
-}
-
-/**
- * The CheckedText of a text that checkText accepted and hashed in a worker thread (a FileDraft's),
- * whose records this thread cannot know: the thread the document goes to does not hash it again.
- */
-export function checkedInWorker(file: { text: string; sha256: string }): CheckedText {
-  const made = Object.freeze({ text: file.text, sha256: file.sha256 });
-  madeByCheckText.add(made);
-  return made;
-}
-
 export interface PipelineOptions {
   /** The transformer NER pool; null or absent runs the symbolic layer alone. */
   ner?: NerBackend | null;
@@ -233,8 +173,12 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     extractor,
     draft,
     ...(draftFile && {
-      draftFile: (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) =>
-        draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) }),
+      draftFile: async (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) => {
+        const started = performance.now();
+        const file = await draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) });
+        // timed here, as draft() times its call (the queue and the hand-over counted), not in the worker
+        return file.kind === 'read' && file.draft ? { ...file, draft: { ...file.draft, ms: performance.now() - started } } : file;
+      },
     }),
     resolve(made, input, resolveOptions) {
       const started = performance.now();

@@ -1,13 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { TooLargeError } from '../errors.ts';
+import { failureOf, TooLargeError } from '../errors.ts';
 import { knownDocuments } from '../extract/draft.ts';
-import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/pipeline.ts';
+import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/checked-text.ts';
 import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
-import { failureOf } from './read-ahead.ts';
-import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from './source.ts';
+import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from '../extract/source.ts';
 
 /**
  * Batch ingest of a folder: every supported document under it, in path order,

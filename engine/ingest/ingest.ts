@@ -3,7 +3,7 @@ import type { GraphCounts } from '../store/graph-index.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { checkText } from '../extract/pipeline.ts';
 import { extractForGraph, type AddedCounts, type CommitContext, type CommittedExtraction, type DocumentToExtract } from './commit.ts';
-import { readSource, type SourceFormat } from './source.ts';
+import { readSource, type SourceFormat } from '../extract/source.ts';
 
 export interface IngestContext extends CommitContext {
   corporaDir: string;

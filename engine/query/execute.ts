@@ -625,39 +625,49 @@ class Aggregator {
   topRows({ skip, limit }: Page): Row[] | undefined {
     const { projection, keyItems, counts, keyValues, perNode, env } = this;
     if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
-    // per sort key, the grouping key it reads, -1 for the count (every other item is a count(*), having no first rows), -2 for an expression
-    const keys: { key: number; descending: boolean; fn: Fn }[] = [];
+    // per sort key what it reads: a grouping key, the count (every other item is a count(*), having
+    // no first rows) or an expression of the group's row
+    type SortKey = ({ kind: 'group'; key: number } | { kind: 'count' } | { kind: 'expr' }) & { descending: boolean; fn: Fn };
+    const keys: SortKey[] = [];
     for (const { slot, descending, fn } of projection.orderBy) {
+      if (slot === undefined) {
+        keys.push({ kind: 'expr', descending, fn });
+        continue;
+      }
       const item = projection.items.findIndex((item) => item.slot === slot);
-      keys.push({ key: slot === undefined ? -2 : item < 0 ? NaN : projection.groupingItems.indexOf(item), descending, fn });
+      if (item < 0) return undefined;
+      const key = projection.groupingItems.indexOf(item);
+      keys.push(key < 0 ? { kind: 'count', descending, fn } : { kind: 'group', key, descending, fn });
     }
-    if (keys.some(({ key }) => Number.isNaN(key))) return undefined;
     const width = projection.aggregates.length;
     const keyWidth = keyItems.length;
     // a group's count is at group × stride
     const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
     const keyOf = perNode ? (node: number, key: number) => this.nodeKey(node, key) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
-    // the values of the expression keys of the groups compared so far, each group's row built once
+    // the values of the expression keys of the groups compared so far, each group's row built once.
+    // Only groups the heap compares are evaluated: a key that would raise a runtime error (an
+    // integer `/ 0`) raises none when a single group is never compared, where finishProjection,
+    // which evaluates every row's keys, would raise it
     const computed = new Map<number, CypherValue[]>();
     const [row, bound]: Row[] = [[], []];
     const computedOf = (group: number) => {
       let values = computed.get(group);
       if (!values) {
         const groupRow = perNode ? this.nodeGroupRow(group, row, bound) : this.rowOf(group, row);
-        computed.set(group, (values = keys.map(({ key, fn }) => (key === -2 ? sortValue(fn(groupRow, env)) : null))));
+        computed.set(group, (values = keys.map((key) => (key.kind === 'expr' ? sortValue(key.fn(groupRow, env)) : null))));
       }
       return values;
     };
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
-        const { key, descending } = keys[i];
-        const result = key === -1 ? countAt[a * stride] - countAt[b * stride] : key === -2 ? orderCompare(computedOf(a)[i], computedOf(b)[i]) : orderCompare(keyOf(a, key), keyOf(b, key));
-        if (result !== 0) return descending ? -result : result;
+        const key = keys[i];
+        const result = key.kind === 'count' ? countAt[a * stride] - countAt[b * stride] : key.kind === 'expr' ? orderCompare(computedOf(a)[i], computedOf(b)[i]) : orderCompare(keyOf(a, key.key), keyOf(b, key.key));
+        if (result !== 0) return key.descending ? -result : result;
       }
       return a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
-    const sign = keys.length > 0 && keys[0].key === -1 ? (keys[0].descending ? -1 : 1) : 0;
+    const sign = keys.length > 0 && keys[0].kind === 'count' ? (keys[0].descending ? -1 : 1) : 0;
     // the groups in the order they began: with counts per node, the counted nodes
     const kept = keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget);
     const rows = kept.slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));

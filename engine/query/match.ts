@@ -112,7 +112,9 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
-  if (distinctEnds && !single) throw new Error('distinct ends are counted over one expansion');
+  // the planner (plan.ts countDistinctEnds) asks for distinct ends over one expansion only, whose checks
+  // MatchStepsBuilder folds into the expand step: anything else is a planner bug, not a query's error
+  if (distinctEnds && !single) throw new Error('invariant broken: the planner asked to count distinct ends over more than one expansion step');
   if (single && from === 0 && !distinctEnds) {
     // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
     return (row, env, emit) => {

@@ -257,7 +257,8 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     }
   }
   // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
-  // complete, with 0; only after a MATCH that walks no relationship, which the tail's then need not differ from
+  // complete, with 0; only after a MATCH that walks no relationship: relationships are unique within one MATCH,
+  // so merging a MATCH that walked some would keep the optional tail from walking them again
   for (let i = 0; i + 1 < planned.length; i++) {
     const [match, optional] = [planned[i], planned[i + 1]];
     if (match.kind === 'match' && !match.optional && match.countFrom === undefined && optional.kind === 'match' && optional.zeroCounts &&
@@ -288,17 +289,16 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
       else if (goal.kind === 'namedPath') bound.add(goal.path.name);
     }
   }
-  const written = projection.items.map((item) => item.expr);
-  for (const item of projection.items) {
-    const { expr } = item;
-    if (expr.kind === 'call' && !expr.star && !expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && bound.has(expr.args[0].name)) {
-      item.expr = { ...expr, star: true, args: [] };
-    }
-  }
-  const countFrom = countTail(match, projection);
-  const counted = !match.optional || (countFrom === 0 && !written.some((expr) => expr.kind === 'call' && isCountStar(expr)));
-  if (!counted) projection.items.forEach((item, i) => (item.expr = written[i]));
-  else if (countFrom !== undefined) Object.assign(match, { countFrom, zeroCounts: match.optional || undefined });
+  const rewritten = projection.items.map(({ expr }): Expr =>
+    expr.kind === 'call' && !expr.star && !expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && bound.has(expr.args[0].name)
+      ? { ...expr, star: true, args: [] }
+      : expr,
+  );
+  const countFrom = countTail(match, projection, rewritten);
+  const counted = !match.optional || (countFrom === 0 && !projection.items.some(({ expr }) => expr.kind === 'call' && isCountStar(expr)));
+  if (!counted) return;
+  projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+  if (countFrom !== undefined) Object.assign(match, { countFrom, zeroCounts: match.optional || undefined });
 }
 
 /**
@@ -321,11 +321,11 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
   const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
   if (!aggregates.every((item) => distinctEnd(item.expr))) return;
-  const written = aggregates.map((item) => item.expr);
-  for (const item of aggregates) item.expr = { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] };
+  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
   // one expansion: the tail starts at it and holds no other relationship
-  if (countTail(match, projection) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) aggregates.forEach((item, i) => (item.expr = written[i]));
-  else Object.assign(match, { countFrom: at, distinctEnds: true });
+  if (countTail(match, projection, rewritten) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) return;
+  projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+  Object.assign(match, { countFrom: at, distinctEnds: true });
 }
 
 /**
@@ -333,12 +333,13 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
  * node from which every goal is an expansion to a new node or a check of what the tail
  * bound against constants, the aggregation after it reading nothing the tail binds and
  * its aggregates all `count(*)`. One hop (`(a)-->()`) or a chain (`(a)-->()-->()`).
+ * `items` are the projection's item expressions as a rewrite would make them.
  */
-function countTail(match: MatchPlan, projection: ProjectionPlan): number | undefined {
-  if (projection.items.some((item) => containsAggregate(item.expr) && !(item.expr.kind === 'call' && isCountStar(item.expr)))) return undefined;
+function countTail(match: MatchPlan, projection: ProjectionPlan, items: readonly Expr[]): number | undefined {
+  if (items.some((expr) => containsAggregate(expr) && !(expr.kind === 'call' && isCountStar(expr)))) return undefined;
   if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
   const read = new Set<string>();
-  for (const item of projection.items) variablesOf(item.expr, read);
+  for (const expr of items) variablesOf(expr, read);
   for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
   const at = match.goals.findIndex((_, start) => countable(match.goals.slice(start), read));
   return at >= 0 ? at : undefined;

@@ -25,7 +25,7 @@ export interface UnsureRecord {
 }
 
 /**
- * The view's nodes and edges with a confidence below `below`: the latest `recorded_at` first,
+ * The view's nodes and edges with a confidence below `below` (at most 1, as the route checks): the latest `recorded_at` first,
  * ties by node before edge, then id (backend.ts newestFirstPage).
  */
 export function lowConfidenceRecords(view: GraphView, below: number, options: { pageSize?: number; pageToken?: string } = {}): Page<UnsureRecord> {
@@ -38,7 +38,8 @@ export function lowConfidenceRecords(view: GraphView, below: number, options: { 
     const { label: name, text } = node.properties;
     found.push({ record: 'node', id: node.id, kind, what: typeof name === 'string' && name !== '' ? name : typeof text === 'string' && text !== '' ? text : node.id, confidence: node.confidence, recorded_at: node.recorded_at });
   }
-  for (const edge of graph.edges.values()) {
+  // an edge the table packs has full confidence, never below a bound of at most 1: only those kept whole are read
+  for (const edge of graph.edges.whole()) {
     if (edge.confidence >= below || !inView(edge, view)) continue;
     found.push({ record: 'edge', id: edge.id, kind: edge.type, what: `${graph.labelOf(edge.from)} → ${graph.labelOf(edge.to)}`, from: edge.from, to: edge.to, confidence: edge.confidence, recorded_at: edge.recorded_at });
   }

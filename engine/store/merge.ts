@@ -212,40 +212,43 @@ function provenanceSketch(record: Provenance): string {
 
 /**
  * `existing` with each incoming record it does not hold yet, in order. Only records that share
- * a sketch (provenanceSketch) may be equal, so only those are serialised and compared: a write
- * costs what it brings, not what the node holds, and a new document's records (whose document
- * no stored record names) are appended without serialising any.
+ * a sketch (provenanceSketch) may be equal, so only those are serialised and compared, each once,
+ * when the first incoming record of its sketch comes: a write costs what it brings, not what the
+ * node holds, and a new document's records (whose document no stored record names) are appended
+ * without serialising any.
  */
 export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
   if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
   const incomingDocuments = new Set(incoming.map((record) => record.document_id));
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
-  // the records kept so far that an incoming record may equal, by sketch
-  const alike = new Map<string, Provenance[]>();
+  // by sketch, the records kept so far that an incoming record may equal: those not yet
+  // serialised, and the serialised ones' keys
+  const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
   for (const record of existing) {
     if (!incomingDocuments.has(record.document_id)) continue;
     const sketch = provenanceSketch(record);
-    if (wanted.has(sketch)) pushTo(alike, sketch, record);
+    if (!wanted.has(sketch)) continue;
+    const group = alike.get(sketch);
+    if (group) group.unread.push(record);
+    else alike.set(sketch, { unread: [record], keys: new Set() });
   }
   const result = [...existing];
   for (let i = 0; i < incoming.length; i++) {
     const record = incoming[i];
-    const same = alike.get(sketches[i]);
-    if (same) {
+    const group = alike.get(sketches[i]);
+    if (!group) {
+      alike.set(sketches[i], { unread: [record], keys: new Set() });
+    } else {
+      for (const kept of group.unread) group.keys.add(canonicalJson(kept));
+      group.unread.length = 0;
       const key = canonicalJson(record);
-      if (same.some((kept) => canonicalJson(kept) === key)) continue;
+      if (group.keys.has(key)) continue;
+      group.keys.add(key);
     }
-    pushTo(alike, sketches[i], record);
     result.push(record);
   }
   return result;
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */

@@ -156,8 +156,13 @@ export class RecordTable<R extends { id: string }> {
       if (slot !== undefined) yield typeof slot === 'number' ? this.packing!.unpack(slot, i) : slot;
     }
   }
+  /** The records kept whole, in dense order: none of those `packing` made an int (unpacking them would make new objects). */
+  *whole(): IterableIterator<R> {
+    for (const slot of this.slots) if (typeof slot === 'object') yield slot;
+  }
   *keys(): IterableIterator<string> {
-    for (const record of this.values()) yield record.id;
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) if (slots[i] !== undefined) yield this.ids.keyAt(i)!;
   }
   *entries(): IterableIterator<[string, R]> {
     for (const record of this.values()) yield [record.id, record];

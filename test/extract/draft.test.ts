@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { createExtractionPipeline, documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { knownDocuments, mayHold } from '../../engine/extract/draft.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
-import { readSource } from '../../engine/ingest/source.ts';
+import { readSource } from '../../engine/extract/source.ts';
+import { listCorpus } from '../../engine/ingest/batch.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
@@ -53,6 +54,18 @@ describe('drafts: documents structured in the rule workers without their graph, 
     expect([...index.nodesWithLabel('Actor')].some((id) => sources(id).size > 1)).toBe(true);
   });
 
+  it('every draft of the sample corpus crosses from a worker as JSON unchanged: no undefined, NaN, -0 or other value JSON would alter', async () => {
+    // drafted in this thread: a pooled pipeline's drafts have crossed as JSON already
+    const here = createExtractionPipeline();
+    const sources = await listCorpus(CORPUS);
+    expect(sources.length).toBeGreaterThan(30);
+    for (const source of sources) {
+      const read = await readSource(CORPUS, source);
+      const draft = await here.draft({ text: read.text, source: read.source }, { tier: 'full', dateline: true, ...(read.title ? { title: read.title } : {}) });
+      expect(JSON.parse(JSON.stringify(draft)), source).toStrictEqual(draft);
+    }
+  });
+
   it('a name only the graph knows, or knows under another label, is the graph\'s: the draft does not stand, extraction finds it', async () => {
     const draft = await pipeline.draft(INPUT, { tier: 'full' });
     const settings = { tier: 'full' as const, ingestedAt: draft.made.ingestedAt };
@@ -96,5 +109,13 @@ describe('knownDocuments: the graph\'s documents as the workers that read a batc
     for (const sha256 of held) expect(mayHold(known, sha256)).toBe(true);
     for (const text of ['four', 'one ', '']) expect(mayHold(known, sha256Of(text))).toBe(false);
     expect(mayHold(knownDocuments([]), held[0])).toBe(false);
+  });
+
+  it('holds every one of thousands of documents, gathered past the size it starts with', () => {
+    const held = Array.from({ length: 5_000 }, (_, i) => sha256Of(`text ${i}`));
+    const known = knownDocuments(held.map(documentIdOf));
+    expect(known.length).toBe(5_000);
+    expect(held.every((sha256) => mayHold(known, sha256))).toBe(true);
+    expect(Array.from({ length: 1_000 }, (_, i) => sha256Of(`other ${i}`)).some((sha256) => mayHold(known, sha256))).toBe(false);
   });
 });

@@ -93,12 +93,18 @@ describe('resolving extracted actors against the graph', () => {
   });
 
   it('names kept in step with set() resolve as names read afresh from the changed graph', () => {
-    const before = { rsf: { label: 'Rapid Support Forces', actor_type: 'armed_group', aliases: ['RSF'] }, saf: { label: 'Sudanese Armed Forces', actor_type: 'armed_forces', aliases: ['SAF'] } };
+    const before = {
+      rsf: { label: 'Rapid Support Forces', actor_type: 'armed_group', aliases: ['RSF'] },
+      saf: { label: 'Sudanese Armed Forces', actor_type: 'armed_forces', aliases: ['SAF'] },
+      rdf: { label: 'Rapid Deployment Force', actor_type: 'individual', aliases: ['RDF', 'rdf'] },
+    };
     const after = {
       // an alias dropped, one added; a label changed; a type learned; an actor gone; one new
       rsf: { label: 'Rapid Support Forces', actor_type: 'armed_group', aliases: ['Janjaweed'] },
       saf: { label: 'SAF', actor_type: 'armed_forces', aliases: ['Sudanese Armed Forces'] },
       hemedti: { label: 'Mohamed Hamdan Dagalo', actor_type: 'individual', aliases: ['Hemedti'] },
+      // the same names (two aliases alike once normalised), the type changed: replaced where it is filed
+      rdf: { label: 'Rapid Deployment Force', actor_type: 'armed_forces', aliases: ['RDF', 'rdf'] },
     };
     const kept = new ActorNames(graphActors(graphOf(before)));
     for (const [id, properties] of Object.entries(after)) kept.set(id, properties);
@@ -108,11 +114,12 @@ describe('resolving extracted actors against the graph', () => {
     const extracted = [
       extractedActor('RSF', 'armed_group'), extractedActor('Janjaweed', 'unknown'), extractedActor('SAF', 'armed_forces'),
       extractedActor('Sudanese Armed Forces', 'armed_forces'), extractedActor('Hemedti', 'individual'), extractedActor('Hemedti', 'armed_group'),
+      extractedActor('RDF', 'armed_forces'),
     ];
     const resolvedIds = extracted.map((actor) => actorIds(resolveAgainstGraph(spoken(actor), graph, { ...graphNames(graph), actors: kept })));
     expect(resolvedIds).toEqual(extracted.map((actor) => actorIds(resolveAgainstGraph(spoken(actor), graph, { ...graphNames(graph), actors: afresh }))));
     // the dropped alias no longer matches; the new names do
-    expect(resolvedIds).toEqual([[deriveNodeId('Actor', { label: 'RSF' })], ['rsf'], ['saf'], ['saf'], ['hemedti'], [deriveNodeId('Actor', { label: 'Hemedti' })]]);
+    expect(resolvedIds).toEqual([[deriveNodeId('Actor', { label: 'RSF' })], ['rsf'], ['saf'], ['saf'], ['hemedti'], [deriveNodeId('Actor', { label: 'Hemedti' })], ['rdf']]);
   });
 
   it('places kept in step with set() resolve as places read afresh from the changed graph', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { extractForGraph } from '../../engine/ingest/commit.ts';
-import { readSource } from '../../engine/ingest/source.ts';
+import { readSource } from '../../engine/extract/source.ts';
 import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';

@@ -2,9 +2,11 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExtractionPipeline, openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { sha256Of } from '../../engine/extract/checked-text.ts';
+import { createExtractionPipeline, openExtractionPipeline, SYMBOLIC_CHUNK_CHARS, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
+import { exportWithoutInstants } from '../helpers/graph-export.ts';
 
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
 const OTHER = 'GOMA, 9 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels.';
@@ -42,7 +44,7 @@ describe('ingestFolder', () => {
   });
 
   /** The first run's and the second run's outcomes, the same whichever thread reads the files. */
-  async function ingestTwice(graphId: string, batchPipeline: ExtractionPipeline) {
+  async function ingestTwice(graphId: string, batchPipeline: ExtractionPipeline, afterFirst?: () => void) {
     const seen: string[] = [];
     const first = await ingestFolder({ store, pipeline: batchPipeline }, corpus, { tenant: 't', graphId, workers: 1, onStart: (total) => seen.push(`start ${total}`), onDocument: (progress) => seen.push(`${progress.done}/${progress.total} ${progress.document.status}`) });
     expect(first.documents.map(({ source, status }) => [source, status])).toEqual([
@@ -60,6 +62,7 @@ describe('ingestFolder', () => {
     const sources = [...graph.nodesWithLabel('Document')].map((id) => graph.node(id)!.properties.source).sort();
     expect(sources).toEqual(['a-report.txt', 'drc/goma.html']);
     const nodes = graph.nodeCount;
+    afterFirst?.();
 
     const second = await ingestFolder({ store, pipeline: batchPipeline }, corpus, { tenant: 't', graphId, workers: 1 });
     expect(second.documents.map(({ status }) => status)).toEqual(['skipped', 'skipped', 'skipped', 'failed', 'failed']);
@@ -84,11 +87,47 @@ describe('ingestFolder', () => {
           return file;
         },
       };
-      const { first } = await ingestTwice('g-pooled', counting);
+      const { first } = await ingestTwice('g-pooled', counting, () => expect(drafted).toBe(3));
+      // the second run found every text among the graph's documents in the worker: nothing drafted again
       expect(drafted).toBe(3);
-      expect(first.failures.map(({ reason }) => reason)).toEqual((await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g-reasons', workers: 1 })).failures.map(({ reason }) => reason));
-      // a second run (ingestTwice's) found every text among the graph's documents in the worker: nothing drafted again
-      expect(drafted).toBe(3);
+      const mainThread = await ingestFolder({ store, pipeline }, corpus, { tenant: 't', graphId: 'g-reasons', workers: 1 });
+      expect(first.failures.map(({ code, reason }) => [code, reason])).toEqual(mainThread.failures.map(({ code, reason }) => [code, reason]));
+      // what a worker drafted and sent as JSON builds the graph the main thread builds
+      expect(await exportWithoutInstants(await store.loadGraph('t', 'g-pooled'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'g-reasons')));
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('drafts on the main thread, as a batch without workers does, a file longer than one worker call and a file whose hash a user-imported document id shares', async () => {
+    const folder = path.join(work, 'fallbacks');
+    await mkdir(folder);
+    const long = 'KHARTOUM, 30 March 2024 - ' + Array.from({ length: 700 }, (_, i) => `On ${(i % 28) + 1} March 2024 the Rapid Support Forces shelled El Fasher for the ${i + 1}th time.`).join(' ');
+    expect(long.length).toBeGreaterThan(SYMBOLIC_CHUNK_CHARS);
+    await writeFile(path.join(folder, 'long.txt'), long);
+    await writeFile(path.join(folder, 'shared-prefix.txt'), OTHER);
+    // a user's Document whose id has the first 16 hex digits of shared-prefix.txt's hash: mayHold
+    // says perhaps, and the graph, which does not hold that text, says no
+    const hash = sha256Of(OTHER);
+    const imported = { nodes: [{ id: `document_${hash.slice(0, 16)}${hash.slice(16, 24) === '00000000' ? '11111111' : '00000000'}`, labels: ['Document'], properties: { source: 'imported.txt', sha256: 'not-a-hash' } }], edges: [] };
+    const { pipeline: pooled } = await openExtractionPipeline({ symbolicWorkers: 1 });
+    try {
+      const readWithoutDraft: string[] = [];
+      const counting: ExtractionPipeline = {
+        ...pooled,
+        async draftFile(dir, source, options) {
+          const file = await pooled.draftFile!(dir, source, options);
+          if (file.kind === 'read' && !file.draft) readWithoutDraft.push(file.source);
+          return file;
+        },
+      };
+      for (const [graphId, batchPipeline] of [['fallbacks-pooled', counting], ['fallbacks-main', pipeline]] as const) {
+        await store.writeGraph('t', graphId, imported);
+        const summary = await ingestFolder({ store, pipeline: batchPipeline }, folder, { tenant: 't', graphId, workers: 1 });
+        expect(summary.documents.map(({ source, status }) => [source, status])).toEqual([['long.txt', 'ingested'], ['shared-prefix.txt', 'ingested']]);
+      }
+      expect(readWithoutDraft).toEqual(['long.txt', 'shared-prefix.txt']);
+      expect(await exportWithoutInstants(await store.loadGraph('t', 'fallbacks-pooled'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'fallbacks-main')));
     } finally {
       await pooled.close();
     }

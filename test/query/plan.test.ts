@@ -255,6 +255,8 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, a.tier AS tier, count(DISTINCT c) AS n ORDER BY n, tier, id(a)',
       'MATCH (a:Actor)<-[:ALLIED_WITH]-(b) WITH a, count(DISTINCT b) AS n WHERE n > 1 RETURN id(a) AS a, n ORDER BY a',
       'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN id(a) AS a, count(DISTINCT b) AS n ORDER BY n DESC, a LIMIT 4',
+      // a property on the relationship: checked edge by edge, each end counted once
+      'MATCH (a:Actor)-[:ASSERTS {weight: 1}]->(c:Claim) RETURN id(a) AS a, count(DISTINCT c) AS n ORDER BY a',
     ];
     // grouped by a property alone, with no key, after UNWIND, beside count(*), over two hops, of the scanned node: row by row
     const rowByRow = [
@@ -557,6 +559,8 @@ describe('aggregation without rows', () => {
       [`MATCH (a:Actor)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a:Actor)-[:ASSERTS]->(c) WHERE c:Claim ${tail}`],
       [`MATCH (a:Actor:Group)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a)-[:ASSERTS]->(c) WHERE a:Actor:Group AND c:Claim ${tail}`],
       [`MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) ${tail}`, `MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c) WHERE c:Claim ${tail}`],
+      // on a name an earlier clause bound
+      [`MATCH (a:Actor) WITH a MATCH (a:Group)-[:ASSERTS]->(c) ${tail}`, `MATCH (a:Actor) WITH a MATCH (a)-[:ASSERTS]->(c) WHERE a:Group ${tail}`],
     ];
     for (const [pattern, where] of pairs) {
       const [written, moved] = [runQuery(graph, pattern, { explain: true }), runQuery(graph, where, { explain: true })];

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openExtractionPipeline, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
-import { readSource } from '../../engine/ingest/source.ts';
+import { readSource } from '../../engine/extract/source.ts';
 import { extractionJobs, queueConnection } from '../../engine/queue/connection.ts';
 import { documentFailure, documentJobId, enqueueCorpus, followCorpus, startExtractionWorker, type DocumentOutcome, type ExtractionWorker, type QueuedDocument } from '../../engine/queue/extraction.ts';
 import { ParleyStore } from '../../engine/store/store.ts';

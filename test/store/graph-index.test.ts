@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { runQuery } from '../../engine/query/index.ts';
+import { MAX_PAGE_SIZE } from '../../engine/store/backend.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { lowConfidenceRecords } from '../../engine/store/low-confidence.ts';
 import { decodeGraph, encodeGraph } from '../../engine/store/snapshot.ts';
 import type { LoopSlicer } from '../../engine/turns.ts';
 
@@ -89,6 +91,10 @@ function expectSame(index: GraphIndex, model: Model): void {
   expect([...index.nodes.values()].map((node) => node.id)).toEqual(model.nodesInOrder().map((node) => node.id));
   expect(index.nodeCount).toBe(model.nodes.size);
   expect(index.edgeCount).toBe(model.edges.size);
+  // ids read without unpacking a packed edge, and only the edges kept whole (those that are not plain)
+  const edges = [...index.edges.values()];
+  expect([...index.edges.keys()]).toEqual(edges.map((edge) => edge.id));
+  expect([...index.edges.whole()].map((edge) => edge.id)).toEqual(edges.filter((edge) => edge.confidence !== 1).map((edge) => edge.id));
   for (const label of LABELS) {
     const expected = model.nodesInOrder().filter((node) => node.labels.includes(label)).map((node) => node.id);
     expect(new Set(index.nodesWithLabel(label))).toEqual(new Set(expected));
@@ -172,6 +178,17 @@ describe('GraphIndex on dense ids', () => {
       if (step % 1_000 === 999) expectSame(index, model);
     }
     expectSame(index, model);
+    // the review queue reads only the edges kept whole and lists what the model says is unsure
+    const unsure = new Set<string>();
+    let pageToken: string | undefined;
+    do {
+      const page = lowConfidenceRecords({ graph: index }, 0.6, { pageSize: MAX_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      for (const item of page.items) unsure.add(`${item.record} ${item.id}`);
+      pageToken = page.next_page_token;
+    } while (pageToken);
+    const expected = [...model.edges.values()].filter((edge) => edge.confidence < 0.6).map((edge) => `edge ${edge.id}`);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(unsure).toEqual(new Set(expected));
     // nothing about dense ids leaks into the records
     const someNode = index.nodes.values().next().value!;
     expect(Object.keys(someNode).sort()).toEqual(['confidence', 'id', 'labels', 'properties', 'provenance', 'recorded_at']);

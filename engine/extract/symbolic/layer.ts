@@ -12,6 +12,6 @@ export interface SymbolicLayer {
   find(document: DocumentInput): Findings | Promise<Findings>;
   /** Reads and structures one document (at most SYMBOLIC_CHUNK_CHARS long) where the layer runs: a layer in worker threads offers it. */
   draft?(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft>;
-  /** Reads a batch's file and drafts it where the layer runs (engine/ingest/read-ahead.ts): a layer in worker threads offers it. */
+  /** Reads a batch's file and drafts it where the layer runs (engine/extract/read-file.ts): a layer in worker threads offers it. */
   draftFile?(task: FileDraftTask): Promise<FileDraft>;
 }

@@ -72,7 +72,7 @@ export class PooledSymbolicLayer implements SymbolicLayer {
     return JSON.parse(draft as string) as DocumentDraft;
   }
 
-  /** A batch's file read, hashed and drafted in one worker call (engine/ingest/read-ahead.ts), sent as JSON like draft(). */
+  /** A batch's file read, hashed and drafted in one worker call (engine/extract/read-file.ts), sent as JSON like draft(). */
   async draftFile(task: FileDraftTask): Promise<FileDraft> {
     const [file] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draftFile' }));
     return JSON.parse(file as string) as FileDraft;

@@ -4,7 +4,7 @@ import { loadModule } from '../../load-module.mjs';
 
 const symbolic = await loadModule('./index.ts', import.meta.url);
 const drafts = await loadModule('../draft.ts', import.meta.url);
-const readAhead = await loadModule('../../ingest/read-ahead.ts', import.meta.url);
+const readFile = await loadModule('../read-file.ts', import.meta.url);
 
 export default function findInWorker(document) {
   return symbolic.findConflictEntities(document);
@@ -21,7 +21,7 @@ export async function draft(task) {
   return JSON.stringify(await drafts.draftDocument(task, symbolic.findConflictEntities));
 }
 
-/** A batch's file read, checked, hashed and drafted here (engine/ingest/read-ahead.ts), as JSON like draft(). */
+/** A batch's file read, checked, hashed and drafted here (engine/extract/read-file.ts), as JSON like draft(). */
 export async function draftFile(task) {
-  return JSON.stringify(await readAhead.draftFile(task, symbolic.findConflictEntities));
+  return JSON.stringify(await readFile.draftFile(task, symbolic.findConflictEntities));
 }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkText } from '@parley/engine/extract/pipeline.ts';
 import { batchFailure, batchSummary, listCorpus, type BatchDocument } from '@parley/engine/ingest/batch.ts';
-import { readSource } from '@parley/engine/ingest/source.ts';
+import { readSource } from '@parley/engine/extract/source.ts';
 import { documentFailure, enqueueCorpus, followCorpus, type DocumentOutcome, type QueuedDocument } from '@parley/engine/queue/extraction.ts';
 import { isPostgresUrl } from '@parley/engine/store/store.ts';
 import { loadConfig } from '@parley/server/config.ts';

@@ -11,7 +11,7 @@ export function register(program: Command): void {
     .requiredOption('-g, --graph <id>', 'the graph')
     .action(async (paths: string[], options: { graph: string }, command: Command) => {
       await withClient(command, async (client) => {
-        const { readSource } = await import('@parley/engine/ingest/source.ts');
+        const { readSource } = await import('@parley/engine/extract/source.ts');
         const results: Ingestion[] = [];
         for (const file of paths) {
           // read here, as the server's corpora root may be on another machine; named by the path as given

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../engine/errors.ts';
-import { MAX_SOURCE_BYTES, TextChunks, decodeText, htmlToText, readSource } from '../../engine/ingest/source.ts';
+import { MAX_SOURCE_BYTES, TextChunks, decodeText, htmlToText, readSource } from '../../engine/extract/source.ts';
 
 let base: string;
 let root: string;

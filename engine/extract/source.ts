@@ -6,7 +6,7 @@ import { parse as parseHtml } from 'node-html-parser';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.ts';
 
 /**
- * Stage 1 (ingest): a document reference → the document's text. A reference is a
+ * Stage 1 (ingest reads with it; a symbolic worker reads a batch's files with it too): a document reference → the document's text. A reference is a
  * path relative to the corpora root, an absolute path inside it, or a `file:` URL
  * inside it; anything that resolves outside the root (`..`, absolute paths, symlinks
  * pointing out) is refused before the file is opened. Only text formats are read, and

@@ -1,8 +1,8 @@
-import { ParleyError } from '../errors.ts';
-import { draftDocument, mayHold, SYMBOLIC_CHUNK_CHARS, type FileDraft, type FileDraftTask } from '../extract/draft.ts';
-import { checkText, documentIdOf } from '../extract/pipeline.ts';
-import type { FindingsReader } from '../extract/types.ts';
+import { failureOf } from '../errors.ts';
+import { checkText, documentIdOf } from './checked-text.ts';
+import { draftDocument, mayHold, SYMBOLIC_CHUNK_CHARS, type FileDraft, type FileDraftTask } from './draft.ts';
 import { readSource } from './source.ts';
+import type { FindingsReader } from './types.ts';
 
 /**
  * A batch's document read ahead where the symbolic layer runs (a worker thread): the file read,
@@ -10,7 +10,8 @@ import { readSource } from './source.ts';
  * skips what it committed without structuring it again) or it is longer than one call of the
  * pool may take (the pipeline drafts it chunk by chunk, as draft() does). The thread that commits, whose time per
  * document bounds what any pool of workers gives (docs/batch.md, "On many cores"), then only
- * receives the text and its draft.
+ * receives the text and its draft. It imports no pipeline, so a worker that loads it loads only
+ * the reading, the check and the drafting.
  */
 export async function draftFile(task: FileDraftTask, find: FindingsReader): Promise<FileDraft> {
   const { dir, source, known, ...settings } = task;
@@ -24,10 +25,4 @@ export async function draftFile(task: FileDraftTask, find: FindingsReader): Prom
   } catch (error) {
     return { kind: 'failed', ...failureOf(error) };
   }
-}
-
-/** Why a document failed, as a batch reports it: the error's code and message (an error's class does not cross threads). */
-export function failureOf(error: unknown): { code: string; reason: string } {
-  const code = error instanceof ParleyError ? error.code : ((error as NodeJS.ErrnoException)?.code ?? 'internal');
-  return { code, reason: error instanceof Error ? error.message : String(error) };
 }
