@@ -707,10 +707,10 @@ regrow_listed(Before, added(Nodes, Props, Edges), Ref) :-
 set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
 
 % grown_set(+Nodes, +Props, +SlotEntry, +Map, -More): a set of nodes as it was (Old), as it is now (New, kept or
-% grown by grown/3) and the ids it took (Delta), m(Old, New, Delta), for the answers over Old
+% grown by grown/3), the ids it took (Delta) and their label, m(Old, New, Delta, Label), for the answers over Old
 grown_set(Nodes, Props, Slot-((user:nodes_where(Label, Key, Value))-r(answer(Old), _)), Map, More) :- !,
     (   nb_current(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
-    ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta) | Map]
+    ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta, Label) | Map]
     ;   More = Map
     ).
 grown_set(_, _, _, Map, Map).
@@ -723,43 +723,42 @@ regrow_rounds(Listed, Map, Edges, Ref) :-
         regrow_rounds(Rest, Next, Edges, Ref)
     ).
 
-over_mapped(Map, _-((_:Key)-_)) :- arg(1, Key, Old), memberchk(m(Old, _, _), Map).
+over_mapped(Map, _-((_:Key)-_)) :- arg(1, Key, Old), memberchk(m(Old, _, _, _), Map).
 
-% regrow(+Map, +Edges, +Ref, +SlotEntry, +Acc, -More): the answer taken out of its slot, and kept grown under
-% each list its list grew to; More adds the grown filters' answers to Map
+% regrow(+Map, +Edges, +Ref, +SlotEntry, +Acc, -More): the answer kept grown under the list its list grew to (the
+% first in Map: a list two sets held alike is found again for the other), and taken out from under its old list
+% (kept if the list is the same); More adds the grown filters' answers to Map
 regrow(Map, Edges, Ref, Slot-((user:Key)-r(answer(Answer), Reads)), Acc, More) :-
-    ( g_memo_used(Slot, Used) -> true ; Used = 0 ),
-    forget_entry(Slot, user:Key),
-    foldl(regrow_to(Key, Answer, Reads, Used, Edges, Ref), Map, Acc, More).
-
-regrow_to(Key, Answer, Reads, Used, Edges, Ref, m(Old, New, Delta), Acc, More) :-
-    (   arg(1, Key, List), List == Old,
-        regrown(Key, Answer, New, Delta, Edges, Ref, NewKey, Grown, Took)
-    ->  keep_entry((user:NewKey)-r(answer(Grown), Reads), Used),
-        ( Took == none -> More = Acc ; More = [m(Answer, Grown, Took) | Acc] )
-    ;   More = Acc
+    arg(1, Key, Old), memberchk(m(Old, New, Delta, Label), Map),
+    (   regrown(Key, Answer, New, Delta, Label, Edges, Ref, NewKey, Grown, Took)
+    ->  ( g_memo_used(Slot, Used) -> true ; Used = 0 ),
+        keep_entry((user:NewKey)-r(answer(Grown), Reads), Used),
+        ( NewKey == Key -> true ; forget_entry(Slot, user:Key) ),
+        ( Took == none -> More = Acc ; More = [m(Answer, Grown, Took, Label) | Acc] )
+    ;   forget_entry(Slot, user:Key), More = Acc
     ).
 
-% regrown(+Key, +Answer, +New, +Delta, +Edges, +Ref, -NewKey, -Grown, -Took): Answer over the old list of Key,
-% grown to its answer over New, the old list and the ids Delta; Took the ids a filter took, else none. A
+% regrown(+Key, +Answer, +New, +Delta, +Label, +Edges, +Ref, -NewKey, -Grown, -Took): Answer over the old list of
+% Key (nodes of Label), grown to its answer over New, the old list and the ids Delta; Took the ids a filter took,
+% else none. A
 % filter keeps the ids it kept (their facts are as they were, the mentions of a word over them too: see
 % memo_holds/4) unless it reads the reference date and that moved; a grouping or a pairing by edges takes what
 % the ids added, and the ids held at an end of an edge added of its types, link: found for those alone
-regrown(filter_ids(_, Condition), Kept, New, Delta, _, Ref, filter_ids(New, Condition), Grown, Took) :-
+regrown(filter_ids(_, Condition), Kept, New, Delta, _, _, Ref, filter_ids(New, Condition), Grown, Took) :-
     memo_holds([], [], Ref, (user:filter_ids(_, Condition))-_),
     (   Delta == [] -> Took = [], Grown = Kept
     ;   filter_ids_(Delta, Condition, Took), append(Took, Kept, All), sort(All, Grown)
     ).
-regrown(group_by_edge(Old, Type, Dir, Role), Groups, New, Delta, Edges, _, group_by_edge(New, Type, Dir, Role), Grown, none) :-
-    touched(Old, Delta, [Type], Edges, Touched),
+regrown(group_by_edge(Old, Type, Dir, Role), Groups, New, Delta, Label, Edges, _, group_by_edge(New, Type, Dir, Role), Grown, none) :-
+    touched(Old, Delta, Label, [Type], Edges, Touched),
     (   Touched == [] -> Grown = Groups
     ;   group_by_edge_(Touched, Type, Dir, Role, Found),
         maplist(merged_group(Groups), Found, Merged),
         append(Merged, Groups, All), sort(1, @<, All, Grown)     % the first of each node: the merged one
     ).
-regrown(link_pairs(Old, SideA, SideB), Pairs, New, Delta, Edges, _, link_pairs(New, SideA, SideB), Grown, none) :-
+regrown(link_pairs(Old, SideA, SideB), Pairs, New, Delta, Label, Edges, _, link_pairs(New, SideA, SideB), Grown, none) :-
     side_parts(SideA, _, TypeA, _), side_parts(SideB, _, TypeB, _),
-    touched(Old, Delta, [TypeA, TypeB], Edges, Touched),
+    touched(Old, Delta, Label, [TypeA, TypeB], Edges, Touched),
     (   Touched == [] -> Grown = Pairs
     ;   link_pairs_(Touched, SideA, SideB, Found),
         foldl(merged_pair(Pairs), Found, Merged-Stale, []-[]),
@@ -767,10 +766,10 @@ regrown(link_pairs(Old, SideA, SideB), Pairs, New, Delta, Edges, _, link_pairs(N
         append(Merged, Rest, All), sort(All, Grown)
     ).
 
-% touched(+Old, +Delta, +Types, +Edges, -Touched): the ids added and the ids of Old at an end of an edge added
-% of one of Types (memberchk/2: a scan in C), sorted
-touched(Old, Delta, Types, Edges, Touched) :-
-    findall(End, ( edge_end(Edges, Types, End), atom(End), memberchk(End, Old) ), Held),
+% touched(+Old, +Delta, +Label, +Types, +Edges, -Touched): the ids added and the ids of Old (nodes of Label) at an
+% end of an edge added of one of Types, sorted (memberchk/2, a scan in C, only for an end of that label)
+touched(Old, Delta, Label, Types, Edges, Touched) :-
+    findall(End, ( edge_end(Edges, Types, End), atom(End), once(( g_node(End, L), L == Label )), memberchk(End, Old) ), Held),
     append(Delta, Held, All), sort(All, Touched).
 
 % edge_end(+Edges, +Types, -End): an end of an edge of the flat list (parley_add_facts/9) of one of Types
@@ -804,15 +803,15 @@ forget_entry(Slot, ModuleKey) :-
 
 keyed(Key, K-_) :- K == Key.
 
-% keep_entry(+Entry, +Used): Entry kept as view_memo/3 keeps an answer (in place of one under its key), last
-% asked for in generation Used (memo_sweep/0): an answer regrown at every write, and never asked for, is swept
+% keep_entry(+Entry, +Used): Entry kept as view_memo/3 keeps an answer (in place of one under its key; not copied
+% again when it is the same), last asked for in generation Used (memo_sweep/0): an answer regrown at every write,
+% and never asked for, is swept
 keep_entry((Module:Key)-Found, Used) :-
     memo_slot(Module, Key, Slot),
-    (   nb_current(Slot, Old)
-    ->  exclude(keyed(Module:Key), Old, Others)
-    ;   Others = [], active_view(View), assertz(View:g_memo(Slot))
+    (   nb_current(Slot, Old), memo_entry(Old, Module:Key, Held), Held == Found -> true
+    ;   nb_current(Slot, Old) -> exclude(keyed(Module:Key), Old, Others), nb_setval(Slot, [(Module:Key)-Found | Others])
+    ;   active_view(View), assertz(View:g_memo(Slot)), nb_setval(Slot, [(Module:Key)-Found])
     ),
-    nb_setval(Slot, [(Module:Key)-Found | Others]),
     (   g_memo_used(Slot, U) -> ( U >= Used -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, Used)) )
     ;   assertz(g_memo_used(Slot, Used))
     ).
