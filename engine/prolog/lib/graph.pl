@@ -746,9 +746,8 @@ regrow(Map, Edges, Ref, Slot-((user:Key)-r(answer(Answer), Reads)), Acc, More) :
 % the ids added, and the ids held at an end of an edge added of its types, link: found for those alone
 regrown(filter_ids(_, Condition), Kept, New, Delta, _, _, Ref, filter_ids(New, Condition), Grown, Took) :-
     memo_holds([], [], Ref, (user:filter_ids(_, Condition))-_),
-    (   Delta == [] -> Took = [], Grown = Kept
-    ;   filter_ids_(Delta, Condition, Took), append(Took, Kept, All), sort(All, Grown)
-    ).
+    ( Delta == [] -> Took = [] ; filter_ids_(Delta, Condition, Took) ),
+    ( Took == [] -> Grown = Kept ; append(Took, Kept, All), sort(All, Grown) ).
 regrown(group_by_edge(Old, Type, Dir, Role), Groups, New, Delta, Label, Edges, _, group_by_edge(New, Type, Dir, Role), Grown, none) :-
     touched(Old, Delta, Label, [Type], Edges, Touched),
     (   Touched == [] -> Grown = Groups
