@@ -684,7 +684,7 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 % again with the grown list, which the kept answer does not match: found again over the whole set (some 3.5M of
 % the 22.7M inferences of the frameworks after an ingest-like write at 1M facts). So the write re-keys it: each
 % answer over a list a grown set of nodes held, or a grown filter's answer over one, is grown the same way
-% (regrown/6) and kept under the grown list, in place of the old one; one the write cannot grow exactly is
+% (regrown/10) and kept under the grown list, in place of the old one; one the write cannot grow exactly is
 % dropped. Each grown answer is what the predicate finds over the grown list in the written view.
 
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
@@ -740,10 +740,10 @@ regrow(Map, Edges, Ref, Slot-((user:Key)-r(answer(Answer), Reads)), Acc, More) :
 
 % regrown(+Key, +Answer, +New, +Delta, +Label, +Edges, +Ref, -NewKey, -Grown, -Took): Answer over the old list of
 % Key (nodes of Label), grown to its answer over New, the old list and the ids Delta; Took the ids a filter took,
-% else none. A
-% filter keeps the ids it kept (their facts are as they were, the mentions of a word over them too: see
-% memo_holds/4) unless it reads the reference date and that moved; a grouping or a pairing by edges takes what
-% the ids added, and the ids held at an end of an edge added of its types, link: found for those alone
+% else none. A filter keeps the ids it kept (their facts are as they were, the mentions of a word over them too:
+% see memo_holds/4) unless it reads the reference date and that moved; a grouping or a pairing by edges takes
+% what the ids added, and the ids held at an end of an edge added of its types, link: found for those alone and
+% merged into the groups or pairs held
 regrown(filter_ids(_, Condition), Kept, New, Delta, _, _, Ref, filter_ids(New, Condition), Grown, Took) :-
     memo_holds([], [], Ref, (user:filter_ids(_, Condition))-_),
     ( Delta == [] -> Took = [] ; filter_ids_(Delta, Condition, Took) ),
