@@ -107,6 +107,57 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(speakers(copy));
     expect(run(graph)).toEqual(run(copy));
   });
+  it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
+    const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
+    const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
+    const claims = Array.from({ length: 140 }, (_, n) => node(`c${n}`, 'Claim', { type: n % 2 ? 'Threat' : 'Demand', text: n % 3 ? 'we will strike' : 'leave the city', timestamp: `${day(n)}T09:00:00Z` }));
+    const events = Array.from({ length: 70 }, (_, n) => node(`v${n}`, 'Event', { event_type: 'ASSAULT', label: 'raid', date: day(n) }));
+    const graph = GraphIndex.fromRecords(
+      [...actors.map((id) => node(id, 'Actor', { label: id })), ...claims, ...events],
+      [
+        ...claims.flatMap((c, n) => [edge(`s${n}`, 'ASSERTS', actors[n % 5], c.id), edge(`t${n}`, 'TARGETS', c.id, actors[(n + 1) % 5])]),
+        ...events.flatMap((v, n) => [edge(`pp${n}`, 'PARTICIPATES_IN', actors[n % 5], v.id, 'perpetrator'), edge(`pt${n}`, 'PARTICIPATES_IN', actors[(n + 2) % 5], v.id, 'target')]),
+      ],
+    );
+    const sets = (on: GraphIndex) => registry.solveLibrary(
+      `nodes_where('Claim', _, _, Cs), nodes_where('Event', _, _, Es),
+       filter_ids(Cs, prop(type, 'Threat'), Ts), group_by_edge(Ts, 'ASSERTS', in, _, ByThreatSpeaker),
+       group_by_edge(Cs, 'TARGETS', out, _, ByTarget), filter_ids(Cs, window(0, 10), Recent), filter_ids(Cs, mentions([strike]), Strikes),
+       link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Pairs0), maplist([p(A, B, Is), [A, B, Is]]>>true, Pairs0, Pairs)`,
+      ['Ts', 'ByThreatSpeaker', 'ByTarget', 'Recent', 'Strikes', 'Pairs'], { graph: on })[0];
+    /** How many kept answers are over a list that holds `id` (re-keyed to a grown list), without asking for any. */
+    const keptOver = (id: string) => registry.solveLibrary(`aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((user:K)-_, Es), arg(1, K, L), is_list(L), memberchk('${id}', L) ), N)`, ['N'], { graph })[0][0];
+    const fresh = () => sets(GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()));
+    sets(graph);
+    // nodes and edges: new claims and an event, and new edges at claims and events held (a pair held takes an event, a new pair)
+    putLogged(
+      graph,
+      [node('cn1', 'Claim', { type: 'Threat', text: 'we will strike', timestamp: '2024-04-20T09:00:00Z' }), node('cn2', 'Claim', { type: 'Demand', text: 'leave', timestamp: '2024-04-20T10:00:00Z' }), node('vn1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-04-20' })],
+      [
+        edge('sn1', 'ASSERTS', 'a0', 'cn1'), edge('tn1', 'TARGETS', 'cn1', 'a3'), edge('sn2', 'ASSERTS', 'a1', 'cn2'),
+        edge('ppn1', 'PARTICIPATES_IN', 'a0', 'vn1', 'perpetrator'), edge('ptn1', 'PARTICIPATES_IN', 'a2', 'vn1', 'target'), // a pair held, a0-a2, takes vn1
+        edge('sh1', 'ASSERTS', 'a4', 'c1'), edge('th1', 'TARGETS', 'c2', 'a4'), // a held claim's new speaker, another's new target
+        edge('ph1', 'PARTICIPATES_IN', 'a4', 'v3', 'target'), // a held event's new target: a3-a4
+      ],
+    );
+    registry.solveLibrary('true', [], { graph }); // the write handed over
+    // the four answers over the grown claims, and the grouping over the grown threats; the pairing over the grown events
+    expect(keptOver('cn1')).toBe(5);
+    expect(keptOver('vn1')).toBe(1);
+    const grown = sets(graph);
+    expect(grown).toEqual(fresh());
+    expect((grown[1] as string[]).find((g) => g.startsWith('a4-'))).toMatch(/^a4-\[c1,/);
+    expect(grown[5]).toContainEqual(['a0', 'a2', ['v0', 'v10', 'v15', 'v20', 'v25', 'v30', 'v35', 'v40', 'v45', 'v5', 'v50', 'v55', 'v60', 'v65', 'vn1']]);
+    // edges only, at held nodes
+    putLogged(graph, [], [edge('sh2', 'ASSERTS', 'a2', 'c3'), edge('ph2', 'PARTICIPATES_IN', 'a1', 'v4', 'target')]);
+    registry.solveLibrary('true', [], { graph });
+    expect(sets(graph)).toEqual(fresh());
+    // a claim dated later moves the reference date: the window's answer cannot grow (it is found again), the others do
+    putLogged(graph, [node('cn3', 'Claim', { type: 'Threat', text: 'we will strike', timestamp: '2024-05-20T09:00:00Z' })], [edge('sn3', 'ASSERTS', 'a3', 'cn3')]);
+    registry.solveLibrary('true', [], { graph });
+    expect(keptOver('cn3')).toBe(4);
+    expect(sets(graph)).toEqual(fresh());
+  });
 
   it('the hostile pairs take a new speaker of a hostile claim held, in a write of that edge alone', () => {
     const graph = GraphIndex.fromRecords(

@@ -638,7 +638,10 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     (   current_table(_:_, _)
     ->  growing(forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added))), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
-        growing(forall(g_memo(Slot), forget_read(Slot, Changes, Added))),
+        findall(Slot, g_memo(Slot), Slots),
+        foldl(listed_before, Slots, [], Before),
+        growing(forall(member(Slot, Slots), forget_read(Slot, Changes, Added))),
+        regrow_listed(Before, Added, Ref),
         maplist(plain, Changes, ChangeTexts)
     ),
     abolish_all_tables.
@@ -654,12 +657,8 @@ growing(Goal) :- setup_call_cleanup(nb_setval(parley_growing, true), Goal, nb_se
 % added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), when the module defines it itself, else
 % it is dropped. A failed answer is dropped.
 grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
-    labelled(Nodes, Label, Labelled),
-    (   atom(Key), nonvar(Value)
-    ->  valued(Props, Key, Value, Valued), sort(Labelled, L), sort(Valued, V), ord_intersection(L, V, New)
-    ;   New = Labelled
-    ),
-    ( New == [] -> Grown = Ids ; append(Ids, New, All), sort(All, Grown) ).
+    added_where(Nodes, Props, Label, Key, Value, New),
+    ( New == [] -> Grown = Ids ; append(New, Ids, All), sort(All, Grown) ).
 grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
     Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
     catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
@@ -669,12 +668,158 @@ grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown)
 defines_added_answer(Module) :-
     current_predicate(Module:added_answer/4), \+ predicate_property(Module:added_answer(_, _, _, _), imported_from(_)).
 
+% added_where(+Nodes, +Props, +Label, ?Key, ?Value, -New): the sorted ids of the nodes added (the flat lists of
+% parley_add_facts/9) that nodes_where(Label, Key, Value) holds
+added_where(Nodes, Props, Label, Key, Value, New) :-
+    labelled(Nodes, Label, Labelled), sort(Labelled, L),
+    (   atom(Key), nonvar(Value)
+    ->  valued(Props, Key, Value, Valued), sort(Valued, V), ord_intersection(L, V, New)
+    ;   New = L
+    ).
+
 % labelled(+Nodes, +Label, -Ids) and valued(+Props, +Key, +Value, -Ids): the ids of the flat lists' records
 % (parley_add_facts/9) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
 labelled([], _, []).
 labelled([Id, L | Rest], Label, Ids) :- ( L == Label -> Ids = [Id | More] ; Ids = More ), labelled(Rest, Label, More).
 valued([], _, _, []).
 valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids = [Id | More] ; Ids = More ), valued(Rest, Key, Value, More).
+
+% ---- sets keyed by a list, regrown at a write ------------------------------------
+% A set predicate's answer over a set a rule built (filter_ids/3, group_by_edge/5, link_pairs/4 of the claims,
+% of the events of a type...) is kept under that list. A write that grows the set (grown/3) has the rules ask
+% again with the grown list, which the kept answer does not match: found again over the whole set (some 3.5M of
+% the 22.7M inferences of the frameworks after an ingest-like write at 1M facts). So the write re-keys it: each
+% answer over a list a grown set of nodes held, or a grown filter's answer over one, is grown the same way
+% (regrown/10) and kept under the grown list, in place of the old one; one the write cannot grow exactly is
+% dropped. Each grown answer is what the predicate finds over the grown list in the written view.
+
+% listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
+% Slot-Entry, as they were before the write (read without a copy)
+listed_before(Slot, Acc, More) :- nb_getval(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_entry(Slot, Entry, Acc, More) :- ( regrowable(Entry) -> More = [Slot-Entry | Acc] ; More = Acc ).
+
+regrowable((user:nodes_where(_, _, _))-r(answer(_), _)).
+regrowable((user:filter_ids([_|_], _))-r(answer(_), _)).
+regrowable((user:group_by_edge([_|_], _, _, _))-r(answer(_), _)).
+regrowable((user:link_pairs([_|_], _, _))-r(answer(_), _)).
+
+% regrow_listed(+Before, +Added, +Ref): the answers over a list of Before re-keyed to the grown list, in
+% rounds: first those over a set of nodes, then those over the answer of a filter grown in the round before
+regrow_listed(Before, added(Nodes, Props, Edges), Ref) :-
+    foldl(grown_set(Nodes, Props), Before, [], Map),
+    exclude(set_of_nodes, Before, Listed),
+    regrow_rounds(Listed, Map, Edges, Ref).
+
+set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
+
+% grown_set(+Nodes, +Props, +SlotEntry, +Map, -More): a set of nodes as it was (Old), as it is now (New, kept or
+% grown by grown/3), the ids it took (Delta) and their label, m(Old, New, Delta, Label), for the answers over Old
+grown_set(Nodes, Props, Slot-((user:nodes_where(Label, Key, Value))-r(answer(Old), _)), Map, More) :- !,
+    (   nb_current(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
+    ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta, Label) | Map]
+    ;   More = Map
+    ).
+grown_set(_, _, _, Map, Map).
+
+regrow_rounds(Listed, Map, Edges, Ref) :-
+    partition(over_mapped(Map), Listed, Ready, Rest),
+    (   Ready == [] -> true
+    ;   foldl(regrow(Map, Edges, Ref), Ready, [], Grown),
+        append(Grown, Map, Next),
+        regrow_rounds(Rest, Next, Edges, Ref)
+    ).
+
+over_mapped(Map, _-((_:Key)-_)) :- arg(1, Key, Old), memberchk(m(Old, _, _, _), Map).
+
+% regrow(+Map, +Edges, +Ref, +SlotEntry, +Acc, -More): the answer kept grown under the list its list grew to (the
+% first in Map: a list two sets held alike is found again for the other), and taken out from under its old list
+% (kept if the list is the same); More adds the grown filters' answers to Map
+regrow(Map, Edges, Ref, Slot-((user:Key)-r(answer(Answer), Reads)), Acc, More) :-
+    arg(1, Key, Old), memberchk(m(Old, New, Delta, Label), Map),
+    (   regrown(Key, Answer, New, Delta, Label, Edges, Ref, NewKey, Grown, Took)
+    ->  ( g_memo_used(Slot, Used) -> true ; Used = 0 ),
+        keep_entry((user:NewKey)-r(answer(Grown), Reads), Used),
+        ( NewKey == Key -> true ; forget_entry(Slot, user:Key) ),
+        ( Took == none -> More = Acc ; More = [m(Answer, Grown, Took, Label) | Acc] )
+    ;   forget_entry(Slot, user:Key), More = Acc
+    ).
+
+% regrown(+Key, +Answer, +New, +Delta, +Label, +Edges, +Ref, -NewKey, -Grown, -Took): Answer over the old list of
+% Key (nodes of Label), grown to its answer over New, the old list and the ids Delta; Took the ids a filter took,
+% else none. A filter keeps the ids it kept (their facts are as they were, the mentions of a word over them too:
+% see memo_holds/4) unless it reads the reference date and that moved; a grouping or a pairing by edges takes
+% what the ids added, and the ids held at an end of an edge added of its types, link: found for those alone and
+% merged into the groups or pairs held
+regrown(filter_ids(_, Condition), Kept, New, Delta, _, _, Ref, filter_ids(New, Condition), Grown, Took) :-
+    memo_holds([], [], Ref, (user:filter_ids(_, Condition))-_),
+    ( Delta == [] -> Took = [] ; filter_ids_(Delta, Condition, Took) ),
+    ( Took == [] -> Grown = Kept ; append(Took, Kept, All), sort(All, Grown) ).
+regrown(group_by_edge(Old, Type, Dir, Role), Groups, New, Delta, Label, Edges, _, group_by_edge(New, Type, Dir, Role), Grown, none) :-
+    touched(Old, Delta, Label, [Type], Edges, Touched),
+    (   Touched == [] -> Grown = Groups
+    ;   group_by_edge_(Touched, Type, Dir, Role, Found),
+        maplist(merged_group(Groups), Found, Merged),
+        append(Merged, Groups, All), sort(1, @<, All, Grown)     % the first of each node: the merged one
+    ).
+regrown(link_pairs(Old, SideA, SideB), Pairs, New, Delta, Label, Edges, _, link_pairs(New, SideA, SideB), Grown, none) :-
+    side_parts(SideA, _, TypeA, _), side_parts(SideB, _, TypeB, _),
+    touched(Old, Delta, Label, [TypeA, TypeB], Edges, Touched),
+    (   Touched == [] -> Grown = Pairs
+    ;   link_pairs_(Touched, SideA, SideB, Found),
+        foldl(merged_pair(Pairs), Found, Merged-Stale, []-[]),
+        sort(Stale, StaleSorted), without(StaleSorted, Pairs, Rest),
+        append(Merged, Rest, All), sort(All, Grown)
+    ).
+
+% touched(+Old, +Delta, +Label, +Types, +Edges, -Touched): the ids added and the ids of Old (nodes of Label) at an
+% end of an edge added of one of Types, sorted (memberchk/2, a scan in C, only for an end of that label)
+touched(Old, Delta, Label, Types, Edges, Touched) :-
+    findall(End, ( edge_end(Edges, Types, End), atom(End), once(( g_node(End, L), L == Label )), memberchk(End, Old) ), Held),
+    append(Delta, Held, All), sort(All, Touched).
+
+% edge_end(+Edges, +Types, -End): an end of an edge of the flat list (parley_add_facts/9) of one of Types
+edge_end([_, Type, From, To, _, _ | Rest], Types, End) :-
+    (   memberchk(Type, Types), ( End = From ; End = To )
+    ;   edge_end(Rest, Types, End)
+    ).
+
+merged_group(Groups, Node-Ids, Node-Merged) :-
+    ( memberchk(Node-Held, Groups) -> ord_union(Held, Ids, Merged) ; Merged = Ids ).
+
+% merged_pair(+Pairs, +Found, +Merged0-Stale0, -Merged-Stale): a pair found, with the ids of the same pair held
+% merged in; the held one (a difference list of them) to be taken out
+merged_pair(Pairs, p(A, B, Ids), [p(A, B, Merged) | M]-S0, M-S) :-
+    (   memberchk(p(A, B, Held), Pairs) -> ord_union(Held, Ids, Merged), S0 = [p(A, B, Held) | S]
+    ;   Merged = Ids, S0 = S
+    ).
+
+% without(+Stale, +List, -Rest): List less the elements of Stale, both in standard order; the walk ends at the
+% last of Stale and the tail after it is shared
+without([], List, List) :- !.
+without([S | Ss], [X | Xs], Rest) :- ( X == S -> without(Ss, Xs, Rest) ; Rest = [X | More], without([S | Ss], Xs, More) ).
+
+% forget_entry(+Slot, +ModuleKey): Slot no longer holds the answer under ModuleKey (a write dropped it already,
+% or it is re-keyed)
+forget_entry(Slot, ModuleKey) :-
+    (   nb_current(Slot, Entries)
+    ->  exclude(keyed(ModuleKey), Entries, Kept), kept_entries(Slot, Entries, Kept)
+    ;   true
+    ).
+
+keyed(Key, K-_) :- K == Key.
+
+% keep_entry(+Entry, +Used): Entry kept as view_memo/3 keeps an answer (in place of one under its key; not copied
+% again when it is the same), last asked for in generation Used (memo_sweep/0): an answer regrown at every write,
+% and never asked for, is swept
+keep_entry((Module:Key)-Found, Used) :-
+    memo_slot(Module, Key, Slot),
+    (   nb_current(Slot, Old), memo_entry(Old, Module:Key, Held), Held == Found -> true
+    ;   nb_current(Slot, Old) -> exclude(keyed(Module:Key), Old, Others), nb_setval(Slot, [(Module:Key)-Found | Others])
+    ;   active_view(View), assertz(View:g_memo(Slot)), nb_setval(Slot, [(Module:Key)-Found])
+    ),
+    (   g_memo_used(Slot, U) -> ( U >= Used -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, Used)) )
+    ;   assertz(g_memo_used(Slot, Used))
+    ).
 
 % added_changes(+Labels, +Types, +Mentions, +Named, +Sources, +Ref, -Changes): the reads (read_note/1)
 % records added change: the labels of the nodes (and label(any), read by whoever enumerated every
