@@ -895,27 +895,23 @@ parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
     forall(member(W, Gone), retractall(V:g_mention(W, _))),
     retractall(V:g_named(_)), forall(member(W, Named), assertz(V:g_named(W))),
     set_reference(V, Ref),
-    forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref)),
+    forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, none)),
     abolish_all_tables.
 
 remove_node(V, Id) :-
     retractall(V:g_node(Id, _)), retractall(V:g_prop(Id, _, _)), retractall(V:g_valid(Id, _, _)),
     retractall(V:g_text(Id, _)), retractall(V:g_mention(_, Id)), retractall(V:g_source(Id, _)).
 
-% forget_changed(+Slot, +Labels, +Types, +Ref): drops the answers of Slot the removals may change; with Added,
-% those the additions may change, but for the sets of nodes, which take them (grown/3)
-forget_changed(Slot, Labels, Types, Ref) :-
-    nb_getval(Slot, Entries),
-    include(memo_holds(Labels, Types, Ref), Entries, Kept),
-    kept_entries(Slot, Entries, Kept).
+% forget_changed(+Slot, +Labels, +Types, +Ref, +Added): drops the answers of Slot the additions (or removals) may
+% change, but for the sets of nodes, which take the records added (grown/3); Added is none for a removal
 forget_changed(Slot, Labels, Types, Ref, Added) :-
     nb_getval(Slot, Entries),
-    convlist(kept_holding(Labels, Types, Ref, Added), Entries, Kept),
+    convlist(held_or_grown(Labels, Types, Ref, Added), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
-kept_holding(Labels, Types, Ref, Added, Entry, Kept) :-
+held_or_grown(Labels, Types, Ref, Added, Entry, Kept) :-
     (   memo_holds(Labels, Types, Ref, Entry) -> Kept = Entry
-    ;   Entry = (user:nodes_where(_, _, _))-_, grown(Added, Entry, Kept)
+    ;   Added \== none, Entry = (user:nodes_where(_, _, _))-_, grown(Added, Entry, Kept)
     ).
 
 % kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries (some of them grown: grown/3)
