@@ -132,8 +132,8 @@ export const ENGINES_PER_GRAPH = 2;
  * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the views each
  * engine holds, or will once the task given to it last runs. A task that reads a graph's view goes to a free
  * worker holding it, else to a free worker taking it in parts in the background (a warm-up's hold, a preload:
- * the task makes only the parts left, where another engine would make the whole hand-over, about 1 s of a core
- * at 100k facts and 10 s at 1M). When none is free, and ENGINES_PER_GRAPH engines hold or are taking the view
+ * the task makes only the parts left, where another engine would make the whole hand-over, about 0.8 s of a core
+ * at 100k facts and 8 s at 1M). When none is free, and ENGINES_PER_GRAPH engines hold or are taking the view
  * already, it waits for one of them rather than have another engine take the view too; with fewer, the free
  * worker holding the fewest views takes it. Other tasks (queries, which read the replica, not the view) take
  * any free worker, one holding no view first.
