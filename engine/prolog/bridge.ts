@@ -506,9 +506,9 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   slot.held = undefined;
   slot.facts = graph.factCount;
   wholeHandOvers.count++;
-  const started = performance.now();
+  const started = wholeHandOvers.clock();
   once('parley_clear_view(Slot)', { Slot: slot.module });
-  wholeHandOvers.clearMs += performance.now() - started;
+  wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
   const names = new TextIndex();
@@ -539,9 +539,9 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
 function* indexesInParts(slot: ViewSlot): Generator<void, void> {
   for (let lookup = 0, more = true; more; lookup++) {
     yield;
-    const started = performance.now();
+    const started = wholeHandOvers.clock();
     more = once('parley_warm(Slot, N, More)', { Slot: slot.module, N: lookup }).More === 'true';
-    wholeHandOvers.indexMs += performance.now() - started;
+    wholeHandOvers.indexMs += wholeHandOvers.clock() - started;
   }
 }
 
@@ -754,12 +754,13 @@ export function prepareView(view: GraphView): boolean {
 
 /**
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
- * in a slot nor only added to), and the wall-clock milliseconds they spent, by part: taking the slot's
- * last facts out, the engine's calls taking the lists of facts (their conversion into terms and the
- * assertions), and the clause indexes (prepareView). bench/handover.ts reads the times; the rest of a
- * hand-over is reading the records into the lists. The workers report the count (ReasoningPool.heldViews).
+ * in a slot nor only added to), and the milliseconds they spent by `clock` (wall time, unless a bench sets
+ * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
+ * lists of facts (their conversion into terms and the assertions), and the clause indexes (prepareView).
+ * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
+ * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, clearMs: 0, engineMs: 0, indexMs: 0 };
+export const wholeHandOvers = { count: 0, clearMs: 0, engineMs: 0, indexMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {
@@ -810,9 +811,9 @@ class ViewFacts {
 
   /** Hands the lists held to the slot's facts and empties them. */
   handOver(): void {
-    const started = performance.now();
+    const started = wholeHandOvers.clock();
     once('parley_add_facts(Slot, N, P, EP, E, V, T, M, S)', { Slot: this.into, ...this.lists });
-    wholeHandOvers.engineMs += performance.now() - started;
+    wholeHandOvers.engineMs += wholeHandOvers.clock() - started;
     for (const list of Object.values(this.lists)) list.length = 0;
   }
 

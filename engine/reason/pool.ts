@@ -155,7 +155,15 @@ export class ReasoningPool {
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
     const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.workers = new ReasoningWorkers(setup, workers, options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS, callTimeoutMs, (live) => this.source.forgetPrepared(live), (worker) => this.source.viewsOf(worker));
+    this.workers = new ReasoningWorkers(
+      setup,
+      workers,
+      options.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS,
+      callTimeoutMs,
+      (live) => this.source.forgetPrepared(live),
+      (worker) => this.source.viewsOf(worker),
+      (worker) => this.source.loadingOf(worker),
+    );
     this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);

@@ -71,8 +71,8 @@ export type ReplicaMessage =
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number }
-  | { type: 'views'; worker: number; views: string[]; handOvers: number };
+  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string }
+  | { type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string };
 
 
 const NO_VIEWS: ReadonlySet<string> = new Set();
@@ -97,9 +97,10 @@ export class ReplicaSource {
   private lastAsked: string | undefined;
   /**
    * Per worker (thread id), the graphs whose whole views its engine holds (at whatever version: a write is handed
-   * over as an addition) and how many views it has taken whole: what the pool routes a graph's tasks by.
+   * over as an addition), the graph whose view it is taking in parts in the background, and how many views it has
+   * taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; handOvers: number }>();
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; handOvers: number }>();
   /** Called with a worker's thread id when it says the views its engine holds changed (the pool routes tasks by them). */
   onViewChanged: (worker: number) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
@@ -117,7 +118,7 @@ export class ReplicaSource {
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
-      else if (message.type === 'views') this.noteViews(message.worker, message.views, message.handOvers);
+      else if (message.type === 'views') this.noteViews(message);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -158,6 +159,11 @@ export class ReplicaSource {
   /** The graphs whose whole views the engine of `worker` holds (their keys), as the worker last said. */
   viewsOf(worker: number): ReadonlySet<string> {
     return this.views.get(worker)?.keys ?? NO_VIEWS;
+  }
+
+  /** The graph (its key) whose view the engine of `worker` is taking in parts in the background, as the worker last said. */
+  loadingOf(worker: number): string | undefined {
+    return this.views.get(worker)?.loading;
   }
 
   /** Per worker (thread id), the graphs whose views its engine holds, and how many views it has taken whole since it started. */
@@ -262,20 +268,22 @@ export class ReplicaSource {
   }
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
-  private noteViews(worker: number, keys: string[], handOvers: number): void {
+  private noteViews({ worker, views: keys, handOvers, loading }: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
     const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
       if (held.has(key)) continue;
       entry.workers.delete(worker);
       if (entry.workers.size === 0) this.preparedBy.delete(key);
     }
-    const before = this.views.get(worker)?.keys ?? NO_VIEWS;
-    this.views.set(worker, { keys: held, handOvers });
-    if (held.size !== before.size || keys.some((key) => !before.has(key))) this.onViewChanged(worker);
+    const before = this.views.get(worker);
+    const heldBefore = before?.keys ?? NO_VIEWS;
+    this.views.set(worker, { keys: held, handOvers, ...(loading !== undefined ? { loading } : {}) });
+    if (held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key)) || loading !== before?.loading) this.onViewChanged(worker);
   }
 
-  private notePrepared({ key, generation, version, worker, views, handOvers }: Extract<ReplicaMessage, { type: 'prepared' }>): void {
-    this.noteViews(worker, views, handOvers);
+  private notePrepared(message: Extract<ReplicaMessage, { type: 'prepared' }>): void {
+    const { key, generation, version, worker } = message;
+    this.noteViews(message);
     const entry = this.preparedBy.get(key);
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
@@ -651,12 +659,13 @@ export class ReplicaSet {
   }
 
   /**
-   * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), having
-   * taken `handOvers` views whole since it started; with `at`, that it has handed that version over
-   * (ReplicaSource.prepared).
+   * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), which one
+   * it is taking in parts in the background (`loading`), having taken `handOvers` views whole since it started;
+   * with `at`, that it has handed that version over (ReplicaSource.prepared).
    */
-  announceViews(views: string[], handOvers: number, at?: GraphVersion): void {
-    const message: ReplicaMessage = at ? { type: 'prepared', ...at, worker: threadId, views, handOvers } : { type: 'views', worker: threadId, views, handOvers };
+  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion): void {
+    const said = { worker: threadId, views, handOvers, ...(loading !== undefined ? { loading } : {}) };
+    const message: ReplicaMessage = at ? { type: 'prepared', ...at, ...said } : { type: 'views', ...said };
     this.channel.postMessage(message);
   }
 

@@ -87,6 +87,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
         const replica = replicas.held(next);
         if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
           underWay = { ...replica, parts: catalog.registry.prepareInParts({ graph: replica.graph }) };
+          announce(); // (loading: the router sends a task on this graph here, to make only the rest)
         }
       }
     }
@@ -99,6 +100,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (replicas.held(preparing.at.key)?.graph !== preparing.graph) {
       underWay = undefined;
       preparing.parts.return(false);
+      announce();
       return;
     }
     try {
@@ -107,16 +109,21 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       announce(holdsGraph(preparing.graph) ? preparing.at : undefined);
     } catch {
       underWay = undefined; // the next task on the graph hands it over again and reports what broke
+      announce();
     }
   };
-  // the graphs whose views this worker last said its engine holds
-  let announced: string[] = [];
-  /** Tells the main thread the views the engine holds now (and, with `at`, that it holds that version), when they changed or `at` is given. */
+  // the graphs whose views this worker last said its engine holds, and the one it said it was taking in parts
+  let announced: { views: string[]; loading?: string } = { views: [] };
+  /**
+   * Tells the main thread the views the engine holds now, and the one it is taking in parts in the background
+   * (and, with `at`, that it holds that version), when they changed or `at` is given.
+   */
   const announce = (at?: GraphVersion) => {
     const views = replicas.keys().filter((key) => holdsGraph(replicas.held(key)!.graph));
-    if (!at && views.length === announced.length && views.every((key, i) => key === announced[i])) return;
-    announced = views;
-    replicas.announceViews(views, wholeHandOvers.count, at);
+    const loading = underWay && !holdsGraph(underWay.graph) ? underWay.at.key : undefined;
+    if (!at && loading === announced.loading && views.length === announced.views.length && views.every((key, i) => key === announced.views[i])) return;
+    announced = { views, ...(loading !== undefined ? { loading } : {}) };
+    replicas.announceViews(views, wholeHandOvers.count, loading, at);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded

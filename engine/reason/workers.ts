@@ -24,11 +24,20 @@ export class ReasoningWorkers {
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
    * crashes), with the thread ids still running. `callTimeoutMs` bounds a task: a call's deadline ends it.
-   * `viewsOf` names the graphs whose views a worker's engine holds (ReplicaSource.viewsOf).
+   * `viewsOf` names the graphs whose views a worker's engine holds, `loadingOf` the one it is taking in parts
+   * (ReplicaSource.viewsOf, loadingOf).
    */
-  constructor(setup: WorkerSetup, count: number, idleMs: number, callTimeoutMs: number, stopped: (live: Set<number>) => void, viewsOf: (worker: number) => ReadonlySet<string>) {
+  constructor(
+    setup: WorkerSetup,
+    count: number,
+    idleMs: number,
+    callTimeoutMs: number,
+    stopped: (live: Set<number>) => void,
+    viewsOf: (worker: number) => ReadonlySet<string>,
+    loadingOf: (worker: number) => string | undefined,
+  ) {
     this.count = count;
-    this.router = new ViewRouter(viewsOf, () => this.threadIds());
+    this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds());
     this.pool = new Piscina({
       loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -122,22 +131,26 @@ export const ENGINES_PER_GRAPH = 2;
 /**
  * Piscina's choice of a worker for a task (one task per worker at a time, as its default), by the views each
  * engine holds, or will once the task given to it last runs. A task that reads a graph's view goes to a free
- * worker holding it. When none is free, and ENGINES_PER_GRAPH engines hold or are taking the view already, it
- * waits for one of them rather than have another engine take the view too (about 0.8 s of a core at 100k
- * facts); with fewer, the free worker holding the fewest views takes it. Other tasks (queries, which read the
- * replica, not the view) take any free worker, one holding no view first.
+ * worker holding it, else to a free worker taking it in parts in the background (a warm-up's hold, a preload:
+ * the task makes only the parts left, where another engine would make the whole hand-over, about 0.8 s of a core
+ * at 100k facts and 8 s at 1M). When none is free, and ENGINES_PER_GRAPH engines hold or are taking the view
+ * already, it waits for one of them rather than have another engine take the view too; with fewer, the free
+ * worker holding the fewest views takes it. Other tasks (queries, which read the replica, not the view) take
+ * any free worker, one holding no view first.
  */
 export class ViewRouter {
   /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
   private readonly given = new Map<number, string>();
 
   /**
-   * `viewsOf` names the graphs whose views a worker's engine holds, as the worker last said (ReplicaSource.viewsOf);
-   * `live`, the thread ids of the workers running, those still starting included (piscina offers a task only to
-   * those it has seen start: a worker holding the view that piscina has not yet seen start is waited for too).
+   * `viewsOf` names the graphs whose views a worker's engine holds, and `loadingOf` the graph whose view it is
+   * taking in parts, as the worker last said (ReplicaSource.viewsOf, loadingOf); `live`, the thread ids of the
+   * workers running, those still starting included (piscina offers a task only to those it has seen start: a
+   * worker holding the view that piscina has not yet seen start is waited for too).
    */
   constructor(
     private readonly viewsOf: (worker: number) => ReadonlySet<string>,
+    private readonly loadingOf: (worker: number) => string | undefined,
     private readonly live: () => number[],
   ) {}
 
@@ -162,9 +175,9 @@ export class ViewRouter {
     const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     const fewestViews = () => free.reduce((best, worker) => (this.viewsOf(worker.id).size < this.viewsOf(best.id).size ? worker : best));
     if (graph === undefined) return fewestViews();
-    const holder = free.find((worker) => this.holds(worker.id, graph));
+    const holder = free.find((worker) => this.holds(worker.id, graph)) ?? free.find((worker) => this.loadingOf(worker.id) === graph);
     if (holder) return holder;
-    if (this.live().filter((worker) => this.holds(worker, graph)).length >= ENGINES_PER_GRAPH) return null;
+    if (this.live().filter((worker) => this.holds(worker, graph) || this.loadingOf(worker) === graph).length >= ENGINES_PER_GRAPH) return null;
     const chosen = fewestViews();
     this.given.set(chosen.id, graph);
     return chosen;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BroadcastChannel } from 'node:worker_threads';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 import type { FrameworkRun } from '../../engine/frameworks/run.ts';
@@ -75,12 +75,16 @@ describe('a hand-over in the background, made in parts', () => {
       expect(wholeHandOvers.count).toBe(before + 1);
       const handedOver = () => source.prepared('t', 'large', 1, 0);
       expect(await handedOver()).toBe(false); // under way
+      // the worker says it is taking the large graph's view (the router sends a task on it here, to make only the rest)
+      for (let waited = 0; source.loadingOf(threadId) === undefined && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(source.loadingOf(threadId)).toBe(graphKey('t', 'large'));
       // a task on the small graph, mid-hand-over: it runs before the hand-over is done
       const between = await assess('small', frameworks);
       expect(await handedOver()).toBe(false);
       // the hand-over goes on after the task, to the whole view
       expect(await source.prepared('t', 'large', 1, 120_000)).toBe(true);
       expect(wholeHandOvers.count).toBe(before + 1);
+      expect(source.loadingOf(threadId)).toBeUndefined(); // (said with the view held)
       // what the same frameworks conclude over the same records on a view no other work touched
       expect(conclusions(between)).toEqual(conclusions(await assess('copy', frameworks)));
       expect(conclusions(between).some((run) => run.applies)).toBe(true);
@@ -114,6 +118,7 @@ describe('a hand-over in the background, made in parts', () => {
       for (let waited = 0; leftOver() > 0 && prepared.length === 0 && waited < 60_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       await new Promise((resolve) => setTimeout(resolve, 500)); // (the turns a hand-over still going on would take)
       expect([prepared.length, leftOver()]).toEqual([0, 0]);
+      expect(source.loadingOf(threadId)).toBeUndefined(); // (said when it gave up)
     } finally {
       listener.close();
       source.close();

@@ -10,9 +10,10 @@ const readsView = (graph: string) => ({ [queueOptionsSymbol]: { graph } }) as un
 const query = { [queueOptionsSymbol]: null } as unknown as PiscinaTask;
 
 describe('routing tasks by the views the engines hold', () => {
-  const routerOver = (views: Record<number, string[]>) =>
+  const routerOver = (views: Record<number, string[]>, loading: Record<number, string> = {}) =>
     new ViewRouter(
       (id) => new Set(views[id] ?? []),
+      (id) => loading[id],
       () => [1, 2, 3, 4],
     );
 
@@ -35,6 +36,19 @@ describe('routing tasks by the views the engines hold', () => {
     // 4 said its engine holds none (its task was a cut of the view): a's next task takes the free one with the fewest views again
     router.heard(4);
     expect(router.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4, true)])?.id).toBe(3);
+  });
+
+  it('gives a task a free worker taking its graph\'s view in parts when none holds it free, and counts that worker among the engines taking it', () => {
+    // 3 and 4 are taking views in the background (the warm-up's holds): 3 a's, 4 b's; 2 holds the fewest views
+    const router = routerOver({ 1: ['c', 'd'], 2: [], 3: ['c', 'd'], 4: ['c', 'd'] }, { 3: 'a', 4: 'b' });
+    // a's task goes to 3, which makes the parts left, not to 2 or 4, which would make a's whole hand-over
+    expect(router.choose(readsView('a'), [worker(1), worker(2), worker(3), worker(4)])?.id).toBe(3);
+    // a worker holding the view whole comes first
+    expect(routerOver({ 1: ['a'], 3: [] }, { 3: 'a' }).choose(readsView('a'), [worker(1), worker(2), worker(3)])?.id).toBe(1);
+    // with 3 busy, a free engine takes a too (one engine taking it is fewer than ENGINES_PER_GRAPH)...
+    expect(router.choose(readsView('a'), [worker(1), worker(2), worker(3, true), worker(4)])?.id).toBe(2);
+    // ...and with 2 now taking it as well, the next task on a waits for one of them
+    expect(router.choose(readsView('a'), [worker(1), worker(2, true), worker(3, true), worker(4)])).toBeNull();
   });
 
   it('gives a query (which reads the replica, not the view) the free worker holding the fewest views, and nothing when none is free', () => {
