@@ -337,6 +337,13 @@ const CASES: Case[] = [
   formOf('Q5', 'Q5p Q5 paged in WITH by id(a)',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS claims ORDER BY claims DESC, id(a) LIMIT 10 RETURN id(a) AS actor, claims',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS claims ORDER BY claims DESC, a.id LIMIT 10 RETURN a.id AS actor, claims'),
+  // the count written per actor, as Cypher 5 and GQL write it and as a pattern comprehension's size: every actor counted, 0 for none
+  formOf('Q5', 'Q5q Q5 as COUNT { } per actor',
+    'MATCH (a:Actor) RETURN id(a) AS actor, COUNT { (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor) RETURN a.id AS actor, COUNT { MATCH (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10'),
+  formOf('Q5', 'Q5s Q5 as size() of a pattern comprehension',
+    'MATCH (a:Actor) RETURN id(a) AS actor, size([(a)-[:ASSERTS]->(:Claim) | 1]) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor) RETURN a.id AS actor, COUNT { MATCH (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10'),
   {
     name: 'Q8 distinct claims per actor, top 10',
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, count(DISTINCT c) AS claims ORDER BY claims DESC, actor LIMIT 10',

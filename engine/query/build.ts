@@ -11,14 +11,14 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
-import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
+import { buildCountingRunner, buildDenseCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   nodeGroupSlot, planPatternExpression, type QueryPlan,
 } from './plan.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
-import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
 
 export interface CompiledProjection {
@@ -116,8 +116,13 @@ class PartBuilder {
     return buildMatchRunner(new MatchStepsBuilder(this.context(scope)).build(goals));
   };
 
+  private readonly countPattern = (pattern: PatternPart, scope: Scope): PatternCounter => {
+    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
+    return buildPatternCounter(new MatchStepsBuilder(this.context(scope)).build(goals));
+  };
+
   context(scope: Scope, aggregates?: AggregateSpec[]): ExprContext {
-    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern };
+    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern, countPattern: this.countPattern };
   }
 
   expr(expr: Expr, scope: Scope): Fn {

@@ -168,6 +168,8 @@ function renderExpr(expr: Expr): string {
       return expr.labels.map((label) => `node(${renderExpr(expr.target)}, ${atom(label)})`).join(', ');
     case 'pattern':
       return `exists(pattern)`;
+    case 'patternSubquery':
+      return `${expr.quantity}(pattern${expr.where ? `, ${renderExpr(expr.where)}` : ''})`;
     default:
       return `cypher(${expr.kind})`;
   }

@@ -8,7 +8,7 @@
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
-import type { Env, Fn, PatternRunner, Row } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
@@ -140,6 +140,19 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
       return false;
     };
     run(0);
+  };
+}
+
+/** How many ways the steps complete from a row that binds what they start from; the row is left as it was. */
+export function buildPatternCounter(steps: MatchStep[]): PatternCounter {
+  const [first] = steps;
+  // one expansion from a bound node: counted off the adjacency, nothing bound, no copy of the row
+  if (steps.length === 1 && first.kind === 'expand') return (row, env) => countExpand(first, row, env, NO_EDGES);
+  const counter = buildCountingRunner(steps, 0, { keepZeros: true });
+  return (row, env) => {
+    let matches = 0;
+    counter(row.slice(), env, (_row, count) => (matches = count));
+    return matches;
   };
 }
 
