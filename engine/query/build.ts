@@ -81,6 +81,10 @@ export type CompiledClause =
       distinctSlot?: number;
       /** With `distinctSlot`, when the scan is by label and the tail a chain of expansions checked by labels: the counts per node, in one array. */
       denseCount?: DenseCounter;
+      /** MatchPlan.countsByType: the relationship's slot and its types (empty: any). */
+      byType?: MatchPlan['countsByType'];
+      /** MatchPlan.countsByLabels: the node's slot. */
+      byLabels?: MatchPlan['countsByLabels'];
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -159,7 +163,7 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
+    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, byType: plan.countsByType, byLabels: plan.countsByLabels };
   }
   // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
   const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));
