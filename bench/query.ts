@@ -337,6 +337,33 @@ const CASES: Case[] = [
   formOf('Q5', 'Q5p Q5 paged in WITH by id(a)',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS claims ORDER BY claims DESC, id(a) LIMIT 10 RETURN id(a) AS actor, claims',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a, count(c) AS claims ORDER BY claims DESC, a.id LIMIT 10 RETURN a.id AS actor, claims'),
+  // the count written per actor, as Cypher 5 and GQL write it and as a pattern comprehension's size: every actor counted, 0 for none
+  formOf('Q5', 'Q5q Q5 as COUNT { } per actor',
+    'MATCH (a:Actor) RETURN id(a) AS actor, COUNT { (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor) RETURN a.id AS actor, COUNT { MATCH (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10'),
+  formOf('Q5', 'Q5s Q5 as size() of a pattern comprehension',
+    'MATCH (a:Actor) RETURN id(a) AS actor, size([(a)-[:ASSERTS]->(:Claim) | 1]) AS claims ORDER BY claims DESC, actor LIMIT 10',
+    'MATCH (a:Actor) RETURN a.id AS actor, COUNT { MATCH (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY claims DESC, actor LIMIT 10'),
+  // the overview every graph browser opens with: what the graph holds, by relationship type and by label
+  {
+    name: 'Q9 relationships by type',
+    parley: 'MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS n ORDER BY type',
+    kuzu: 'MATCH ()-[r]->() RETURN label(r) AS type, count(*) AS n ORDER BY type',
+    parameters: () => ({}),
+    hand: (graph) => [...graph.out].map(([type, byNode]) => [type, [...byNode.values()].reduce((sum, edges) => sum + edges.length, 0)] as const)
+      .sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, n]) => `${type}|${n}`),
+  },
+  {
+    name: 'Q10 nodes by label',
+    parley: 'MATCH (n) RETURN labels(n) AS label, count(*) AS n ORDER BY label',
+    kuzu: 'MATCH (n) RETURN label(n) AS label, count(*) AS n ORDER BY label',
+    parameters: () => ({}),
+    hand(graph) {
+      const counts = new Map<string, number>();
+      for (const node of graph.nodes.values()) counts.set(node.labels[0], (counts.get(node.labels[0]) ?? 0) + 1);
+      return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([label, n]) => `${label}|${n}`);
+    },
+  },
   {
     name: 'Q8 distinct claims per actor, top 10',
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS actor, count(DISTINCT c) AS claims ORDER BY claims DESC, actor LIMIT 10',

@@ -28,7 +28,12 @@ export type Expr =
   | { kind: 'comprehension'; variable: string; source: Expr; where?: Expr; map?: Expr; pos: Position }
   | { kind: 'quantifier'; quantifier: 'all' | 'any' | 'none' | 'single'; variable: string; source: Expr; where: Expr; pos: Position }
   | { kind: 'pattern'; pattern: PatternPart; pos: Position }
-  | { kind: 'patternComprehension'; pattern: PatternPart; where?: Expr; map: Expr; pos: Position };
+  | { kind: 'patternComprehension'; pattern: PatternPart; where?: Expr; map: Expr; pos: Position }
+  /**
+   * `COUNT { [MATCH] pattern [WHERE …] [RETURN …] }` (how many matches) and `EXISTS { … }` (whether
+   * one). `returns`: what RETURN projects, checked but never evaluated (a row per match either way).
+   */
+  | { kind: 'patternSubquery'; quantity: 'count' | 'exists'; pattern: PatternPart; where?: Expr; returns?: Expr[]; pos: Position };
 
 export type BinaryOp =
   | 'OR' | 'XOR' | 'AND'

@@ -116,7 +116,8 @@ export function variablesOf(expr: Expr, into = new Set<string>(), bound = new Se
         return;
       }
       case 'pattern':
-      case 'patternComprehension': {
+      case 'patternComprehension':
+      case 'patternSubquery': {
         for (const node of e.pattern.nodes) {
           if (node.variable && !locals.has(node.variable)) into.add(node.variable);
           visit(node.properties, locals);
@@ -125,10 +126,9 @@ export function variablesOf(expr: Expr, into = new Set<string>(), bound = new Se
           if (rel.variable && !locals.has(rel.variable)) into.add(rel.variable);
           visit(rel.properties, locals);
         }
-        if (e.kind === 'patternComprehension') {
-          visit(e.where, locals);
-          visit(e.map, locals);
-        }
+        if (e.kind !== 'pattern') visit(e.where, locals);
+        if (e.kind === 'patternComprehension') visit(e.map, locals);
+        if (e.kind === 'patternSubquery') e.returns?.forEach((item) => visit(item, locals));
         return;
       }
     }

@@ -11,14 +11,14 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
-import { buildCountingRunner, buildDenseCounter, buildMatchRunner, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
+import { buildCountingRunner, buildDenseCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   nodeGroupSlot, planPatternExpression, type QueryPlan,
 } from './plan.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
-import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
 
 export interface CompiledProjection {
@@ -81,6 +81,10 @@ export type CompiledClause =
       distinctSlot?: number;
       /** With `distinctSlot`, when the scan is by label and the tail a chain of expansions checked by labels: the counts per node, in one array. */
       denseCount?: DenseCounter;
+      /** MatchPlan.countsByType: the relationship's slot and its types (empty: any). */
+      byType?: MatchPlan['countsByType'];
+      /** MatchPlan.countsByLabels: the node's slot. */
+      byLabels?: MatchPlan['countsByLabels'];
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -116,8 +120,13 @@ class PartBuilder {
     return buildMatchRunner(new MatchStepsBuilder(this.context(scope)).build(goals));
   };
 
+  private readonly countPattern = (pattern: PatternPart, scope: Scope): PatternCounter => {
+    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
+    return buildPatternCounter(new MatchStepsBuilder(this.context(scope)).build(goals));
+  };
+
   context(scope: Scope, aggregates?: AggregateSpec[]): ExprContext {
-    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern };
+    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern, countPattern: this.countPattern };
   }
 
   expr(expr: Expr, scope: Scope): Fn {
@@ -154,7 +163,7 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots };
+    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, byType: plan.countsByType, byLabels: plan.countsByLabels };
   }
   // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
   const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));

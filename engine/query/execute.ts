@@ -81,7 +81,8 @@ function distinctRows(rows: CypherValue[][]): CypherValue[][] {
 
 /** Where a clause hands its rows: the next clause, or the answer. */
 interface Sink {
-  push(row: Row): void;
+  /** True: the sink wants no more rows (a page without ORDER BY is full), so what feeds it may stop. */
+  push(row: Row): boolean | void;
   /**
    * Only on an aggregation's sink: a row that stands for `weight` rows (count pushdown),
    * and that is the match runner's own (copied if it starts a group).
@@ -122,6 +123,22 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
+            // per type off the index, except in a past view (as_of), whose edges the index does not count
+            if (clause.byType && env.asOf === undefined) {
+              const { relSlot, types } = clause.byType;
+              for (const { count, first } of env.graph.edgesPerType(types.length === 0 ? undefined : env.graph.typeIdsOf(types))) {
+                row[relSlot] = { $rel: first };
+                counted(row, count);
+              }
+              return;
+            }
+            if (clause.byLabels && env.asOf === undefined) {
+              for (const { count, first } of env.graph.nodesPerLabels()) {
+                row[clause.byLabels.nodeSlot] = { $node: first };
+                counted(row, count);
+              }
+              return;
+            }
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.denseCount?.(row, env);
             if (perNode) next.pushPerNode!(perNode, distinctSlot!);
@@ -130,20 +147,22 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             return;
           }
           let matched = false;
+          let full = false;
           clause.run(
             row,
             env,
             (result) => {
               matched = true;
-              next.push(result);
+              return (full = next.push(result) === true);
             },
             next.copies === true,
           );
           if (!matched && clause.optional) {
             const filled = row.slice();
             for (const slot of clause.newSlots) filled[slot] = null;
-            next.push(filled);
+            return next.push(filled);
           }
+          return full;
         },
         end: () => next.end(),
       };
@@ -158,8 +177,9 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
             env.budget.tick();
             const extended = row.slice();
             extended[clause.slot] = item;
-            next.push(extended);
+            if (next.push(extended) === true) return true;
           }
+          return false;
         },
         end: () => next.end(),
       };
@@ -213,11 +233,12 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
         const out = projectRow(projection, row, env);
         if (!isNew(out)) return;
         if (projection.where && projection.where(out, env) !== true) return;
-        next.push(out);
+        return next.push(out);
       },
       end: () => next.end(),
     };
   }
+  if (!projection.aggregating && projection.orderBy.length === 0) return pageSink(projection, next, env);
   if (projection.aggregating) {
     const aggregator = new Aggregator(projection, env);
     return {
@@ -246,6 +267,34 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     },
     end() {
       for (const row of finishProjection(projection, pageOf(projection, env), (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
+      next.end();
+    },
+  };
+}
+
+/**
+ * SKIP and LIMIT with no ORDER BY: the rows of the page pass as they come, and once it is full
+ * the sink says so, so that the MATCH feeding it stops. The order of finishProjection: DISTINCT,
+ * then the page, then WITH's WHERE over the page.
+ */
+function pageSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
+  const isNew = distinctFilter(projection);
+  let page: Page | undefined;
+  let seen = 0;
+  return {
+    push(row) {
+      page ??= pageOf(projection, env);
+      const end = page.limit === undefined ? Infinity : page.skip + page.limit;
+      if (seen >= end) return true;
+      const out = projectRow(projection, row, env);
+      if (!isNew(out)) return false;
+      seen++;
+      if (seen > page.skip && (!projection.where || projection.where(out, env) === true) && next.push(out) === true) return true;
+      return seen >= end;
+    },
+    end() {
+      // SKIP and LIMIT are checked even when no row came
+      pageOf(projection, env);
       next.end();
     },
   };

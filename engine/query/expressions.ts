@@ -8,7 +8,7 @@ import { ParleyError, QueryError } from '../errors.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
 import { callRule, type RuleSet } from './rules.ts';
-import type { Env, Fn, PatternRunner, Row, Scope } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
 import {
   and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
   relProperty, runtimeError, truthValue, typeName, xor,
@@ -31,6 +31,8 @@ export interface ExprContext {
   rules?: RuleSet;
   /** Compiles a pattern used as an expression (predicate or comprehension) into a runner. */
   compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
+  /** Compiles a pattern whose matches are only counted: no row is made for a match the planner can count off the adjacency. */
+  countPattern(pattern: PatternPart, scope: Scope): PatternCounter;
 }
 
 export function compileError(detail: string, message: string, position: { line: number; column: number }): QueryError {
@@ -369,7 +371,48 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
         return result;
       };
     }
+    case 'patternSubquery':
+      return compileMatchCount(expr.pattern, expr.where, ctx, expr.quantity, expr.returns);
   }
+}
+
+/**
+ * COUNT { } and EXISTS { } over a pattern and its WHERE; also size() of a pattern comprehension
+ * whose mapped value cannot fail, which counts the same matches. The pattern's own variables
+ * are local to it; the ones bound outside are those of the row. What a RETURN inside the braces
+ * projects is compiled, so that its errors are the query's, and never evaluated.
+ */
+function compileMatchCount(pattern: PatternPart, where: Expr | undefined, ctx: ExprContext, quantity: 'count' | 'exists', returns: Expr[] = []): Fn {
+  const scope = new Map(ctx.scope);
+  const inner: ExprContext = { ...ctx, scope, aggregates: undefined, argumentScope: undefined };
+  const checkReturns = () => returns.forEach((item) => compileExpr(item, inner));
+  if (!where && quantity === 'count') {
+    const count = ctx.countPattern(pattern, scope);
+    checkReturns();
+    return (row, env) => BigInt(count(row, env));
+  }
+  const runner = ctx.compilePattern(pattern, scope);
+  const passes = where ? compileExpr(where, inner) : undefined;
+  checkReturns();
+  if (quantity === 'exists') {
+    return (row, env) => {
+      let found = false;
+      runner(row.slice(), env, (matched) => (found = !passes || passes(matched, env) === true));
+      return found;
+    };
+  }
+  return (row, env) => {
+    let count = 0n;
+    runner(row.slice(), env, (matched) => {
+      if (passes!(matched, env) === true) count++;
+    }, true);
+    return count;
+  };
+}
+
+/** A comprehension's mapped value that evaluates without error on every match: counting its list needs no list. */
+function evaluatesWithoutError(expr: Expr): boolean {
+  return expr.kind === 'literal' || expr.kind === 'param' || expr.kind === 'var';
 }
 
 function compileBinary(expr: Extract<Expr, { kind: 'binary' }>, ctx: ExprContext): Fn {
@@ -449,6 +492,10 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
     // validate the aggregate name now, not on the first row
     createAccumulator(name, expr.distinct, expr.star);
     return (_row, env) => env.aggregateValues[index];
+  }
+  const [only] = expr.args;
+  if (name === 'size' && expr.args.length === 1 && only.kind === 'patternComprehension' && evaluatesWithoutError(only.map)) {
+    return compileMatchCount(only.pattern, only.where, ctx, 'count');
   }
   const args = expr.args.map((arg) => compileExpr(arg, ctx));
   const rule = ctx.rules?.predicate(expr.name, args.length);

@@ -8,7 +8,7 @@
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
-import type { Env, Fn, PatternRunner, Row } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
@@ -22,23 +22,26 @@ export interface NodeCheck {
 export type MatchStep =
   | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
   | ExpandStep
-  | {
-      kind: 'scanEdges' | 'checkRel';
-      relSlot: number;
-      fromSlot: number;
-      toSlot: number;
-      fromBound: boolean;
-      toBound: boolean;
-      direction: 'out' | 'in' | 'both';
-      types: string[];
-      relProps: { key: string; fn: Fn }[];
-      fromCheck: NodeCheck;
-      toCheck: NodeCheck;
-    }
+  | RelationshipStep
   | ({ kind: 'checkNode'; slot: number } & NodeCheck)
   | { kind: 'filter'; fn: Fn }
   /** innerSlots: per relationship, where its variable-length walk left the nodes it passed through (-1: a single relationship). */
   | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[]; innerSlots: number[] };
+
+/** A relationship scanned by type, or one the row binds checked against the pattern. */
+type RelationshipStep = {
+  kind: 'scanEdges' | 'checkRel';
+  relSlot: number;
+  fromSlot: number;
+  toSlot: number;
+  fromBound: boolean;
+  toBound: boolean;
+  direction: 'out' | 'in' | 'both';
+  types: string[];
+  relProps: { key: string; fn: Fn }[];
+  fromCheck: NodeCheck;
+  toCheck: NodeCheck;
+};
 
 type ExpandStep = {
   kind: 'expand' | 'varExpand';
@@ -140,6 +143,19 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
       return false;
     };
     run(0);
+  };
+}
+
+/** How many ways the steps complete from a row that binds what they start from; the row is left as it was. */
+export function buildPatternCounter(steps: MatchStep[]): PatternCounter {
+  const [first] = steps;
+  // one expansion from a bound node: counted off the adjacency, nothing bound, no copy of the row
+  if (steps.length === 1 && first.kind === 'expand') return (row, env) => countExpand(first, row, env, NO_EDGES);
+  const counter = buildCountingRunner(steps, 0, { keepZeros: true });
+  return (row, env) => {
+    let matches = 0;
+    counter(row.slice(), env, (_row, count) => (matches = count));
+    return matches;
   };
 }
 
@@ -404,18 +420,13 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
         // a relationship from outside the graph (a parameter) has no dense id and meets no isomorphism check
         if ((dense >= 0 && used.includes(dense)) || !relPasses(edge, step.relProps, row, env)) return false;
         if (step.kind === 'checkRel' && step.types.length > 0 && !step.types.includes(edge.type)) return false;
-        const orientations: [string, string][] =
-          step.direction === 'out' ? [[edge.from, edge.to]] : step.direction === 'in' ? [[edge.to, edge.from]] : edge.from === edge.to ? [[edge.from, edge.to]] : [[edge.from, edge.to], [edge.to, edge.from]];
-        for (const [fromId, toId] of orientations) {
-          if (!bindEnd(row, env, step.fromSlot, step.fromBound, fromId, step.fromCheck)) continue;
-          if (!bindEnd(row, env, step.toSlot, step.toBound, toId, step.toCheck)) continue;
-          if (step.kind === 'scanEdges') row[step.relSlot] = { $rel: edge };
-          used.push(dense);
-          const stop = next();
-          used.pop();
-          if (stop) return true;
-        }
-        return false;
+        // the ends by dense id where the edge has one: no node id is looked up
+        const source = dense >= 0 ? graph.edgeSourceAt(dense) : -1;
+        const target = dense >= 0 ? graph.edgeTargetAt(dense) : -1;
+        if (step.direction === 'in') return bindRelationship(step, row, env, used, next, edge, dense, false, target, source);
+        if (bindRelationship(step, row, env, used, next, edge, dense, true, source, target)) return true;
+        // undirected: the other way round too, a self-loop once
+        return step.direction === 'both' && edge.from !== edge.to && bindRelationship(step, row, env, used, next, edge, dense, false, target, source);
       };
       if (step.kind === 'scanEdges') return eachEdgeOfTypes(graph, step.types, visit);
       for (const edge of boundRels(row[step.relSlot])) if (visit(graph.denseEdge(edge), edge)) return true;
@@ -460,12 +471,27 @@ function boundRels(value: CypherValue): EdgeRecord[] {
   return [value.$rel];
 }
 
-function bindEnd(row: Row, env: Env, slot: number, bound: boolean, id: string, check: NodeCheck): boolean {
+/**
+ * One way of reading a scanned or bound relationship onto its pattern (`forward`: its source at
+ * the pattern's left end), then the steps after it; true when they stopped the match.
+ */
+function bindRelationship(step: RelationshipStep, row: Row, env: Env, used: number[], next: Next, edge: EdgeRecord, dense: number, forward: boolean, left: number, right: number): boolean {
+  if (!bindEnd(row, env, step.fromSlot, step.fromBound, forward ? edge.from : edge.to, left, step.fromCheck)) return false;
+  if (!bindEnd(row, env, step.toSlot, step.toBound, forward ? edge.to : edge.from, right, step.toCheck)) return false;
+  if (step.kind === 'scanEdges') row[step.relSlot] = { $rel: edge };
+  used.push(dense);
+  const stop = next();
+  used.pop();
+  return stop;
+}
+
+/** Binds (or checks, when bound) a relationship's end: `dense` its dense id, -1 when not known, found by `id` then. */
+function bindEnd(row: Row, env: Env, slot: number, bound: boolean, id: string, dense: number, check: NodeCheck): boolean {
   if (bound) {
     const node = boundNode(row[slot]);
     return node !== null && node.id === id;
   }
-  const node = env.graph.node(id);
+  const node = dense >= 0 ? env.graph.nodeAt(dense) : env.graph.node(id);
   if (!node || !nodePasses(node, check, row, env)) return false;
   row[slot] = { $node: node };
   return true;

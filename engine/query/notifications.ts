@@ -81,7 +81,7 @@ function recordPropertyReads(part: SingleQuery, read: (key: string, at: Position
       walk([expr.where, expr.kind === 'comprehension' ? expr.map : undefined], without(records, expr.variable));
       return;
     }
-    const inner = expr.kind === 'pattern' || expr.kind === 'patternComprehension' ? boundBy([expr.pattern], records) : records;
+    const inner = expr.kind === 'pattern' || expr.kind === 'patternComprehension' || expr.kind === 'patternSubquery' ? boundBy([expr.pattern], records) : records;
     for (const key in value) if (!WHERE_WRITTEN.has(key)) walk((value as Record<string, unknown>)[key], inner);
   };
   let records: ReadonlySet<string> = new Set();

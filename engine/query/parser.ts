@@ -6,7 +6,11 @@
  * Deviations from the openCypher grammar:
  * - Write clauses: only CREATE is parsed (for the test-only writer). MERGE, SET,
  *   DELETE, DETACH DELETE and REMOVE raise `ReadOnlyQuery` where they start.
- * - Not supported: CALL procedures, EXISTS { } subqueries, FOREACH, map projections
+ * - EXISTS { } (openCypher's existentialSubquery) and COUNT { } (countSubquery, from GQL and
+ *   Cypher 5, not in openCypher 9) take one pattern, with an optional MATCH before it and an
+ *   optional WHERE and RETURN after it (RETURN without DISTINCT, ORDER BY, SKIP or LIMIT: one
+ *   row per match); other clauses (WITH, UNWIND, a second MATCH) inside the braces are not parsed.
+ * - Not supported: CALL procedures, FOREACH, map projections
  *   `n {.name}`, parenthesised pattern elements `((a)-->(b))`, quantified path
  *   patterns, label expressions beyond `:A:B` on nodes and `:A|B` on relationships.
  * - Rule predicates: a function invocation whose name is a predicate of a loaded
@@ -701,6 +705,8 @@ class PatternLanguageParser extends EmbeddedActionsParser {
           GATE: () => this.LA(1).tokenType === T.Count && this.LA(2).tokenType === T.LParen && this.LA(3).tokenType === T.Star,
           ALT: () => this.SUBRULE(this.countStar),
         },
+        { GATE: () => this.LA(1).tokenType === T.Count && this.LA(2).tokenType === T.LBrace, ALT: () => this.SUBRULE(this.countSubquery) },
+        { GATE: () => this.LA(1).tokenType === T.Exists && this.LA(2).tokenType === T.LBrace, ALT: () => this.SUBRULE(this.existentialSubquery) },
         { GATE: () => this.isComprehensionAhead(), ALT: () => this.SUBRULE(this.listComprehension) },
         { GATE: () => this.isPatternComprehensionAhead(), ALT: () => this.SUBRULE(this.patternComprehension) },
         { ALT: () => this.SUBRULE(this.listLiteral) },
@@ -806,6 +812,46 @@ class PatternLanguageParser extends EmbeddedActionsParser {
     this.CONSUME(T.Star);
     this.CONSUME(T.RParen);
     return { kind: 'call', name: 'count', distinct: false, args: [], star: true, pos: pos(token) };
+  });
+
+  existentialSubquery = this.RULE('existentialSubquery', (): Expr => {
+    const token = this.CONSUME(T.Exists);
+    const body = this.SUBRULE(this.subqueryPattern);
+    return this.ACTION(() => ({ kind: 'patternSubquery', quantity: 'exists', ...body, pos: pos(token) }) as Expr);
+  });
+
+  countSubquery = this.RULE('countSubquery', (): Expr => {
+    const token = this.CONSUME(T.Count);
+    const body = this.SUBRULE(this.subqueryPattern);
+    return this.ACTION(() => ({ kind: 'patternSubquery', quantity: 'count', ...body, pos: pos(token) }) as Expr);
+  });
+
+  /** The braces of EXISTS { } and COUNT { }: one pattern, with MATCH before it and WHERE and RETURN after it optional. */
+  subqueryPattern = this.RULE('subqueryPattern', (): { pattern: PatternPart; where?: Expr; returns?: Expr[] } => {
+    this.CONSUME(T.LBrace);
+    this.OPTION(() => this.CONSUME(T.Match));
+    const pattern = this.SUBRULE(this.patternElement);
+    const where = this.OPTION2(() => this.SUBRULE(this.where));
+    const returns = this.OPTION3(() => {
+      this.CONSUME(T.Return);
+      const { items } = this.SUBRULE(this.projectionItems);
+      return this.ACTION(() => items.map((item) => item.expr));
+    });
+    this.OPTION4(() => {
+      const token = this.OR([
+        { ALT: () => this.CONSUME(T.Create) },
+        { ALT: () => this.CONSUME(T.Merge) },
+        { ALT: () => this.CONSUME(T.Set) },
+        { ALT: () => this.CONSUME(T.Delete) },
+        { ALT: () => this.CONSUME(T.Remove) },
+        { ALT: () => this.CONSUME(T.Detach) },
+      ]);
+      this.ACTION(() => {
+        throw QueryError.tck('SyntaxError', 'InvalidClauseComposition', `a subquery in an expression cannot write to the graph (${token.image.toUpperCase()})`, pos(token), { phase: 'compile' });
+      });
+    });
+    this.CONSUME(T.RBrace);
+    return { pattern, where, returns };
   });
 
   listComprehension = this.RULE('listComprehension', (): Expr => {

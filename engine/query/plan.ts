@@ -149,6 +149,15 @@ export interface MatchPlan {
   zeroCounts?: boolean;
   /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
+  /**
+   * The MATCH is one directed relationship between unchecked ends, and the aggregation after it
+   * groups by the relationship's type alone and counts rows: each type's edges are counted off
+   * the index, one row standing for them all (`MATCH ()-[r]->() RETURN type(r), count(*)`). The
+   * relationship's slot and its types (empty: any).
+   */
+  countsByType?: { relSlot: number; types: string[] };
+  /** Likewise for a MATCH of one unlabelled node grouped by `labels(n)` alone: counted per set of labels, one row standing for each. */
+  countsByLabels?: { nodeSlot: number };
 }
 
 export interface UnwindPlan {
@@ -254,6 +263,8 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
       countRowsByMeaning(match, projection);
       if (i === 0) countDistinctEnds(match, projection);
+      if (i === 0) countEdgesByType(match, projection);
+      if (i === 0) countNodesByLabels(match, projection);
     }
   }
   // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
@@ -326,6 +337,39 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   if (countTail(match, projection, rewritten) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, distinctEnds: true });
+}
+
+/**
+ * `count(*)` grouped by `type(r)` alone, over a MATCH that is one relationship between two
+ * different, unchecked ends (the part's first clause): each type's edge count, with one of its
+ * edges to read the type from. Undirected, an edge would count twice (a self-loop once).
+ */
+function countEdgesByType(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  // the relationship scanned, or expanded from an end scanned over all nodes
+  const edges = match.goals.filter((goal) => goal.kind === 'edge');
+  const [edge] = edges;
+  if (edges.length !== 1 || !match.goals.every((goal) => goal === edge || (goal.kind === 'node' && goal.label === undefined))) return;
+  if (edge.kind !== 'edge' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
+  if (!groupsByCallOf('type', edge.rel.name, projection)) return;
+  match.countsByType = { relSlot: edge.rel.slot, types: edge.types };
+}
+
+/** `count(*)` grouped by `labels(n)` alone, over a MATCH of one node of any label (the part's first clause). */
+function countNodesByLabels(match: MatchPlan, projection: ProjectionPlan): void {
+  const [scan] = match.goals;
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating || match.goals.length !== 1) return;
+  if (scan.kind !== 'node' || !scan.scan || scan.label !== undefined || !groupsByCallOf('labels', scan.node.name, projection)) return;
+  match.countsByLabels = { nodeSlot: scan.node.slot };
+}
+
+/** Whether an aggregation's keys are all `fn(v)` and its aggregates all `count(*)` (ORDER BY sorting by no other aggregate). */
+function groupsByCallOf(fn: string, v: string, projection: ProjectionPlan): boolean {
+  const ofVariable = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === fn && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  return keys.length > 0 && keys.every(ofVariable) &&
+    projection.items.every(({ expr }, i) => projection.groupingItems.includes(i) || (expr.kind === 'call' && isCountStar(expr))) &&
+    !projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr));
 }
 
 /**

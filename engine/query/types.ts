@@ -31,6 +31,9 @@ export type Fn = (row: Row, env: Env) => CypherValue;
  */
 export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | void, live?: boolean) => void;
 
+/** How many ways a pattern used as an expression completes from a row (COUNT { }, size() of a pattern comprehension). */
+export type PatternCounter = (row: Row, env: Env) => number;
+
 /** 'value': known not to be a graph element; 'any': not known until run time. */
 export type VariableKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'any';
 export interface VarInfo {

@@ -45,11 +45,11 @@ export class InlineQueries {
   private readonly rules: RuleSet;
   private readonly budgetMs: number;
   /**
-   * Queries that outran the inline budget go straight to a worker next time: each inline
-   * attempt of a heavy query holds the loop for the whole budget, and a few heavy clients
-   * repeating theirs would otherwise stack those stalls.
+   * Queries that outran the inline budget ('slow') or called a rule ('rules') go straight to a
+   * worker next time: each inline attempt of a heavy query holds the loop for the whole budget,
+   * and a few heavy clients repeating theirs would otherwise stack those stalls.
    */
-  private readonly heavy = new Set<string>();
+  private readonly heavy = new Map<string, 'slow' | 'rules'>();
 
   constructor(rules: RuleSet, budgetMs: number) {
     this.rules = rules;
@@ -65,9 +65,8 @@ export class InlineQueries {
   run(tenant: string, graphId: string, graph: GraphIndex, text: string, options: QueryOptions): QueryResult | undefined {
     const budget = Math.min(this.budgetMs, options.limits.timeLimitMs ?? Number.MAX_SAFE_INTEGER);
     if (budget <= 0) return undefined;
-    const key = () => graphKey(tenant, graphId) + '\u0000' + text;
     // (no key is made while none is kept: the usual case)
-    if (this.heavy.size > 0 && this.heavy.has(key())) return undefined;
+    if (this.heavy.size > 0 && this.heavy.has(heavyKey(tenant, graphId, text))) return undefined;
     try {
       return runQuery(graph, text, {
         parameters: options.parameters,
@@ -78,11 +77,27 @@ export class InlineQueries {
       });
     } catch (error) {
       if (!(error instanceof RuleCallNeedsWorker || (error instanceof LimitError && error.code === 'query_time_limit'))) throw error;
-      this.heavy.add(key());
-      if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.values().next().value!);
+      this.heavy.set(heavyKey(tenant, graphId, text), error instanceof RuleCallNeedsWorker ? 'rules' : 'slow');
+      if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.keys().next().value!);
       return undefined;
     }
   }
+
+  /**
+   * A query that went to a worker came back within half the budget, round trip included: if
+   * it was kept as too slow, it is not, or no longer (it outran the budget once on a cold graph,
+   * in a collection, on a loaded machine), and it runs inline again. One kept for a rule call
+   * stays kept.
+   */
+  ranInWorker(tenant: string, graphId: string, text: string, ms: number): void {
+    if (this.heavy.size === 0 || ms >= this.budgetMs / 2) return;
+    const key = heavyKey(tenant, graphId, text);
+    if (this.heavy.get(key) === 'slow') this.heavy.delete(key);
+  }
+}
+
+function heavyKey(tenant: string, graphId: string, text: string): string {
+  return graphKey(tenant, graphId) + '\u0000' + text;
 }
 
 /**

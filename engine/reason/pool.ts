@@ -179,7 +179,7 @@ export class ReasoningPool {
       this.preload(tenant, graphId);
       return { result: inline, graph };
     }
-    const result = (await this.run({ kind: 'query', at, text, ...options })) as QueryResult;
+    const result = (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options })) as QueryResult;
     return { result, graph };
   }
 
@@ -204,7 +204,15 @@ export class ReasoningPool {
       const shapeAnswer = this.answerShaper ?? (this.answerShaper = ((await import(this.answerShaperUrl)) as { shapeAnswer: AnswerShaper }).shapeAnswer);
       return shapeAnswer(inline, shown, text, statuses ? { ...options.shape, statuses } : options.shape);
     }
-    return (await this.run({ kind: 'query', at, text, ...options })) as string;
+    return (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options })) as string;
+  }
+
+  /** A query the inline path did not answer, run in a worker, its round trip told to the inline path. */
+  private async runInWorker(tenant: string, graphId: string, task: ReasonTask & { kind: 'query' }): Promise<unknown> {
+    const started = performance.now();
+    const value = await this.run(task);
+    this.inline.ranInWorker(tenant, graphId, task.text, performance.now() - started);
+    return value;
   }
 
   /**

@@ -472,6 +472,57 @@ export class GraphIndex {
     return false;
   }
 
+  /**
+   * Per edge type (of `typeIds`; every type when undefined), how many of its edges have both
+   * ends in the graph (an edge may name a node not put yet), and the first of them; in the order
+   * of those first edges. One pass over the edge columns, no record read but the firsts.
+   */
+  edgesPerType(typeIds?: readonly number[]): { count: number; first: EdgeRecord }[] {
+    const { edges, edgeType, edgeFrom, edgeTo, nodes } = this;
+    const wanted = typeIds === undefined ? undefined : new Set(typeIds);
+    const counts = new Float64Array(this.typeNames.length);
+    const order: number[] = [];
+    const firsts: EdgeRecord[] = [];
+    for (let dense = 0; dense < edges.span; dense++) {
+      const type = edgeType[dense];
+      if (type === DEAD || (wanted !== undefined && !wanted.has(type)) || nodes.at(edgeFrom[dense]) === undefined || nodes.at(edgeTo[dense]) === undefined) continue;
+      if (counts[type]++ === 0) {
+        order.push(type);
+        firsts[type] = edges.at(dense)!;
+      }
+    }
+    return order.map((type) => ({ count: counts[type], first: firsts[type] }));
+  }
+
+  /**
+   * Per set of labels the nodes carry (written in the same order), how many nodes carry it,
+   * and the first of them; in the order of those first nodes. A node with one label is counted
+   * by its kind, without a key made.
+   */
+  nodesPerLabels(): { count: number; first: NodeRecord }[] {
+    type Group = { count: number; first: NodeRecord };
+    const { nodes, nodeKinds } = this;
+    const byKind: Group[] = [];
+    const byKey = new Map<string, Group>();
+    const groups: Group[] = [];
+    for (let dense = 0; dense < nodes.span; dense++) {
+      const node = nodes.at(dense);
+      if (node === undefined) continue;
+      const kind = node.labels.length === 1 ? nodeKinds[dense] : -1;
+      const key = kind >= 0 ? '' : JSON.stringify(node.labels);
+      const group = kind >= 0 ? byKind[kind] : byKey.get(key);
+      if (group) {
+        group.count++;
+        continue;
+      }
+      const created = { count: 1, first: node };
+      if (kind >= 0) byKind[kind] = created;
+      else byKey.set(key, created);
+      groups.push(created);
+    }
+    return groups;
+  }
+
   /** Ids of the edges of `type`, in insertion order. */
   edgesWithType(type: string): Iterable<string> & { readonly size: number } {
     const typeId = this.typeIds.get(type);
@@ -519,6 +570,13 @@ export class GraphIndex {
   }
   edgeAt(dense: number): EdgeRecord | undefined {
     return this.edges.at(dense);
+  }
+  /** The dense ids of an edge's source and target, read from the edge columns (no id looked up). */
+  edgeSourceAt(edge: number): number {
+    return this.edgeFrom[edge];
+  }
+  edgeTargetAt(edge: number): number {
+    return this.edgeTo[edge];
   }
   /** labels[0] of the node at a dense id, read without its record (undefined: no node there). */
   kindAt(node: number): string | undefined {

@@ -15,6 +15,7 @@ export const FEATURE_FOLDERS = [
   'clauses/return-orderby',
   'clauses/return-skip-limit',
   'expressions/aggregation',
+  'expressions/existentialSubqueries',
 ];
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

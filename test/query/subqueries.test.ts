@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { QueryError } from '../../engine/errors.ts';
+import { runQuery } from '../../engine/query/index.ts';
+import { conflictGraph } from './fixtures.ts';
+
+/** COUNT { } and EXISTS { } over a pattern, and size() of a pattern comprehension counted without its list. */
+describe('pattern subqueries', () => {
+  const graph = conflictGraph();
+  const rows = (query: string, parameters: Record<string, unknown> = {}) => runQuery(graph, query, { parameters }).rows;
+
+  it('counts the claims each actor asserts, 0 for none, as the list form and OPTIONAL MATCH do', () => {
+    const perActor = 'MATCH (a:Actor) RETURN a.label AS actor, COUNT { (a)-[:ASSERTS]->(:Claim) } AS claims ORDER BY actor';
+    const expected = [['IGAD', 1n], ['Rapid Support Forces', 2n], ['Sudanese Armed Forces', 1n]];
+    expect(rows(perActor)).toEqual(expected);
+    expect(rows('MATCH (a:Actor) RETURN a.label AS actor, size([(a)-[:ASSERTS]->(:Claim) | 1]) AS claims ORDER BY actor')).toEqual(expected);
+    expect(rows('MATCH (a:Actor) OPTIONAL MATCH (a)-[:ASSERTS]->(c:Claim) RETURN a.label AS actor, count(c) AS claims ORDER BY actor')).toEqual(expected);
+    // the optional MATCH keyword inside the braces, and a label the end node lacks
+    expect(rows('MATCH (a:Actor) RETURN a.label AS actor, COUNT { MATCH (a)-[:ASSERTS]->(:Location) } AS n ORDER BY actor').map((row) => row[1])).toEqual([0n, 0n, 0n]);
+  });
+
+  it('applies the WHERE inside the braces to the pattern’s own variables and the row’s', () => {
+    expect(rows("MATCH (a:Actor) RETURN a.label AS actor, COUNT { (a)-[:ASSERTS]->(c) WHERE c.type = 'RedLine' } AS n ORDER BY actor"))
+      .toEqual([['IGAD', 0n], ['Rapid Support Forces', 1n], ['Sudanese Armed Forces', 1n]]);
+    expect(rows("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c:Claim) WHERE c.type = $type } RETURN a.label AS actor ORDER BY actor", { type: 'RedLine' }))
+      .toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    expect(rows('MATCH (a:Actor) WHERE NOT EXISTS { (a)-[:OPPOSES]->() } RETURN a.label AS actor ORDER BY actor'))
+      .toEqual([['IGAD'], ['Sudanese Armed Forces']]);
+    // the row's other variable, bound outside, joins the pattern
+    expect(rows('MATCH (a:Actor), (b:Actor) WHERE a <> b AND EXISTS { (a)-[:ALLIED_WITH]->(b) } RETURN a.label AS a, b.label AS b ORDER BY a'))
+      .toEqual([['IGAD', 'Sudanese Armed Forces'], ['Sudanese Armed Forces', 'Rapid Support Forces']]);
+  });
+
+  it('counts two hops and parallel ways, each relationship once per match', () => {
+    const twoHop = rows('MATCH (a:Actor) RETURN a.label AS actor, COUNT { (a)-[:ALLIED_WITH]->()-[:ALLIED_WITH]->() } AS n ORDER BY actor');
+    expect(twoHop).toEqual([['IGAD', 1n], ['Rapid Support Forces', 0n], ['Sudanese Armed Forces', 0n]]);
+    // undirected: e7 seen from both ends, never twice in one match
+    expect(rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN COUNT { (a)-[:ALLIED_WITH]-()-[:ALLIED_WITH]-() } AS n")).toEqual([[1n]]);
+  });
+
+  it('counts size() of a comprehension without its list only where the mapped value cannot fail', () => {
+    expect(rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN size([(a)-[:ASSERTS]->(c) | c]) AS n")).toEqual([[2n]]);
+    // a mapped value that fails is still evaluated, match by match
+    expect(() => rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN size([(a)-[:ASSERTS]->(c) | 1 / 0]) AS n")).toThrow(QueryError);
+  });
+
+  it('takes MATCH and RETURN inside the braces, one row per match, and refuses a write there', () => {
+    expect(rows('MATCH (a:Actor) WHERE EXISTS { MATCH (a)-[:OPPOSES]->(b) RETURN b } RETURN a.label AS actor')).toEqual([['Rapid Support Forces']]);
+    expect(rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN COUNT { MATCH (a)-[:ASSERTS]->(c) RETURN c.text } AS n")).toEqual([[2n]]);
+    expect(() => rows('MATCH (a:Actor) RETURN COUNT { MATCH (a)-->(c) RETURN nowhere } AS n')).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
+    expect(() => rows('MATCH (a:Actor) WHERE EXISTS { MATCH (a)-->(c) SET c.x = 1 } RETURN a')).toThrow(expect.objectContaining({ code: 'invalid_clause_composition' }));
+  });
+
+  it('answers a syntax error inside the braces with its line and column', () => {
+    try {
+      rows('MATCH (a:Actor)\nRETURN COUNT { (a)-[:ASSERTS]->(c) WITH c } AS n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(QueryError);
+      expect((error as QueryError).line).toBe(2);
+      expect((error as QueryError).column).toBe(36);
+    }
+  });
+});
+
+describe('a page with no ORDER BY', () => {
+  it('stops the match once the page is full, where the whole match would pass the limit on rows held', () => {
+    const graph = conflictGraph();
+    // 8^5 rows: the page's old path held every row and stopped at the cap of 1,000
+    const query = 'MATCH (a), (b), (c), (d), (e) RETURN id(a) AS a SKIP 2 LIMIT 3';
+    expect(runQuery(graph, query, { limits: { intermediateRowCap: 1000 } }).rows).toEqual(runQuery(graph, query).rows);
+    expect(runQuery(graph, query).rows).toHaveLength(3);
+    // DISTINCT counts toward the page only rows not seen before; WITH's WHERE filters the page
+    expect(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) RETURN DISTINCT a.label AS actor LIMIT 5', { limits: { intermediateRowCap: 1000 } }).rows).toHaveLength(3);
+    expect(runQuery(graph, "MATCH (a:Actor), (b), (c), (d) WITH a LIMIT 2 WHERE a.label STARTS WITH 'R' RETURN a.label AS actor", { limits: { intermediateRowCap: 1000 } }).rows)
+      .toEqual(runQuery(graph, "MATCH (a:Actor), (b), (c), (d) WITH a LIMIT 2 WHERE a.label STARTS WITH 'R' RETURN a.label AS actor").rows);
+  });
+});
