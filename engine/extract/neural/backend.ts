@@ -194,7 +194,8 @@ export class PooledNerBackend implements NerBackend {
     const entities: NeuralEntity[][] = texts.map(() => []);
     sentences.forEach((sentence, i) => {
       const { labels, scores } = labelled![i]!;
-      const predictions: WordPrediction[] = sentence.words.map((w, j) => ({ ...w, label: labels[j]!, score: scores[j]! }));
+      // Fields named, not `...w`: the spread took 0.055 ms per sentence of the calling thread's 0.13 (about 36 words), where this takes 0.002.
+      const predictions: WordPrediction[] = sentence.words.map((w, j) => ({ start: w.start, end: w.end, label: labels[j]!, score: scores[j]! }));
       entities[sentence.document]!.push(...groupEntities(texts[sentence.document]!, predictions));
     });
     return entities;
