@@ -26,7 +26,11 @@
  *
  *   npm run bench:extract [-- --sentences 120 --runs 3 --concurrency 4 --pools 0,1,2,4,8,16
  *     --batches 1,4,16,32,64 --neural-only]
- * --neural-only skips the symbolic layer and the full pipeline.
+ * --neural-only skips the symbolic layer and the full pipeline. --scale-in-flight keeps
+ * --concurrency documents in flight per worker (a pool of 16 gets 64), as a loaded server's
+ * pool would have, where by default every configuration gets --concurrency: four documents of
+ * ten sentences cannot give 16 workers more than 2.5 sentences each (give --sentences enough
+ * for the in-flight documents).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
@@ -51,6 +55,7 @@ const { values: args } = parseArgs({
     pools: { type: 'string', default: '0,1,2,4,8,16' },
     batches: { type: 'string', default: '1,4,16,32,64' },
     'neural-only': { type: 'boolean', default: false },
+    'scale-in-flight': { type: 'boolean', default: false },
   },
 });
 const SENTENCES = Number(args.sentences);
@@ -64,6 +69,8 @@ const numbers = (list: string) => list.split(',').filter(Boolean).map(Number);
 const POOLS = numbers(args.pools).filter((n) => n <= CORES);
 const BATCHES = numbers(args.batches);
 const NEURAL_ONLY = args['neural-only'];
+/** Documents in flight for a configuration of `workers` workers. */
+const inFlightFor = (workers: number) => (args['scale-in-flight'] ? CONCURRENCY * Math.max(1, workers) : CONCURRENCY);
 /** The pool size the model below speaks of. */
 const MODELLED_CORES = 16;
 const CORPORA_DIR = path.resolve(import.meta.dirname, '../corpora');
@@ -136,7 +143,7 @@ function documentsOf(sentences: string[]): DocumentInput[] {
 // Measuring
 
 
-/** One pass over the documents with CONCURRENCY in flight, and the CPU it took. */
+/** One pass over the documents with `inFlight` of them in flight, and the CPU it took. */
 interface Pass {
   sentences: number;
   seconds: number;
@@ -147,13 +154,13 @@ interface Pass {
   busiestMs: number | null;
 }
 
-async function pass(work: (d: DocumentInput) => unknown, over: DocumentInput[] = documents): Promise<Pass> {
+async function pass(work: (d: DocumentInput) => unknown, inFlight: number, over: DocumentInput[] = documents): Promise<Pass> {
   let next = 0;
   const threadsBefore = threadCpu();
   const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (next < over.length) await work(over[next++]!);
     }),
   );
@@ -195,12 +202,12 @@ interface Measured {
  * Median rate of each workload after a warm-up pass. The workloads take turns within every
  * run, so that load from other processes on the shared machine falls on all of them alike.
  */
-async function interleaved(workloads: ((d: DocumentInput) => unknown)[]): Promise<Measured[]> {
+async function interleaved(workloads: ((d: DocumentInput) => unknown)[], inFlight: number[] = workloads.map(() => CONCURRENCY)): Promise<Measured[]> {
   // A whole pass each: the symbolic layer runs about three times slower over its first ten documents (JIT).
-  for (const work of workloads) await pass(work);
+  for (const [i, work] of workloads.entries()) await pass(work, inFlight[i]!);
   const passes = workloads.map((): Pass[] => []);
   for (let run = 0; run < RUNS; run++) {
-    for (const [i, work] of workloads.entries()) passes[i]!.push(await pass(work));
+    for (const [i, work] of workloads.entries()) passes[i]!.push(await pass(work, inFlight[i]!));
   }
   return passes.map((runs) => {
     const sum = (value: (p: Pass) => number) => runs.reduce((total, p) => total + value(p), 0);
@@ -250,7 +257,7 @@ const documents = documentsOf(sentences);
 const meanWords = sentences.reduce((sum, s) => sum + splitWords(s).length, 0) / sentences.length;
 console.log(
   `bench:extract — ${SENTENCES} sentences (${Math.min(corpus.length, SENTENCES)} from corpora/, mean ${meanWords.toFixed(1)} words incl. punctuation) ` +
-    `in ${documents.length} documents, ${CONCURRENCY} in flight, median of ${RUNS} runs; ${CORES} cores, Node ${process.versions.node}\n`,
+    `in ${documents.length} documents, ${CONCURRENCY} in flight${args['scale-in-flight'] ? ' per worker' : ''}, median of ${RUNS} runs; ${CORES} cores, Node ${process.versions.node}\n`,
 );
 
 const symbolic = await optionalImport<SymbolicModule>('../engine/extract/symbolic/index.ts');
@@ -294,21 +301,21 @@ for (const { name, open } of MODELS) {
   const backends: PooledNerBackend[] = [];
   const symbolicPools: PooledSymbolicLayer[] = [];
   try {
-    for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: CONCURRENCY * 4 }));
-    const workloads: { measure: string; threads: string; work: (d: DocumentInput) => unknown; meanBatch?: () => number }[] = [];
+    for (const { workers } of CONFIGURATIONS) backends.push(await createNerBackend({ modelDir: model.dir, workers, maxQueue: inFlightFor(workers) * 4 }));
+    const workloads: { measure: string; threads: string; workers: number; work: (d: DocumentInput) => unknown; meanBatch?: () => number }[] = [];
     backends.forEach((backend, i) => {
-      const threads = CONFIGURATIONS[i]!.threads;
-      workloads.push({ measure: 'neural layer alone', threads, ...meanBatchOver(backend, (d) => backend.recognise([d.text])) });
+      const { threads, workers } = CONFIGURATIONS[i]!;
+      workloads.push({ measure: 'neural layer alone', threads, workers, ...meanBatchOver(backend, (d) => backend.recognise([d.text])) });
       if ('module' in pipelineModule) {
         // The pipeline would close its backend; these are closed below, so it gets a view without close().
         const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
-        const workers = CONFIGURATIONS[i]!.workers;
-        const pool = workers > 0 ? new PooledSymbolicLayer({ workers, maxQueue: CONCURRENCY * 4 }) : undefined;
+        const pool = workers > 0 ? new PooledSymbolicLayer({ workers, maxQueue: inFlightFor(workers) * 4 }) : undefined;
         if (pool) symbolicPools.push(pool);
         const pipeline = pipelineModule.module.createExtractionPipeline({ ner, ...(pool ? { symbolic: pool } : {}) });
         workloads.push({
           measure: 'full pipeline',
           threads,
+          workers,
           work: async (d) => {
             const draft = await pipeline.draft(d, { tier: 'full' });
             if (!pipeline.resolve(draft, d, { tier: 'full' })) throw new Error('a draft against no graph always stands');
@@ -316,7 +323,10 @@ for (const { name, open } of MODELS) {
         });
       }
     });
-    const results = await interleaved(workloads.map((w) => w.work));
+    const results = await interleaved(
+      workloads.map((w) => w.work),
+      workloads.map((w) => inFlightFor(w.workers)),
+    );
     for (const measure of ['neural layer alone', 'full pipeline']) {
       const measured = workloads.map((w, i) => ({ ...w, ...results[i]!, meanBatch: w.meanBatch?.() ?? null })).filter((w) => w.measure === measure);
       for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate, cpu: w });
