@@ -97,6 +97,14 @@ describe('neural backend with a generated model in a pool of 2 workers', () => {
     expect(oneCall.every((entities) => entities.length === 2)).toBe(true);
   });
 
+  it('spreads a lone document over the idle workers, one batch each', async () => {
+    const before = { ...pool.sent };
+    const text = Array.from({ length: 10 }, (_, i) => `Khartoum fell ${i}.`).join(' ');
+    const [entities] = await pool.recognise([text]);
+    expect(entities).toHaveLength(10);
+    expect({ batches: pool.sent.batches - before.batches, sentences: pool.sent.sentences - before.sentences }).toEqual({ batches: 2, sentences: 10 });
+  });
+
   it('returns well-formed entities from a random model over every label', async () => {
     const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i} of the report, with Khartoum and x${i}y and ${'é'.repeat(i % 3)}.`).join(' ');
     const [entities] = await randomPool.recognise([text]);
@@ -155,6 +163,24 @@ describe('neural backend limits and lifecycle', () => {
       ]);
     } finally {
       await backend.close();
+    }
+  });
+
+  it('batches the sentences of concurrent calls together, at most batchSentences per task, with the answers of calls alone', async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `Hemedti Dagalo entered Khartoum on day ${i}. Darfur (${i}) held.`);
+    const alone = await createNerBackend({ modelDir: model.dir, workers: 1, batchSentences: 1 });
+    const batched = await createNerBackend({ modelDir: model.dir, workers: 1, batchSentences: 8 });
+    try {
+      const expected: NeuralEntity[][] = [];
+      for (const text of texts) expected.push((await alone.recognise([text]))[0]!);
+      expect(alone.sent).toEqual({ batches: 24, sentences: 24 });
+      const concurrent = await Promise.all(texts.map((text) => batched.recognise([text])));
+      expect(concurrent.map((r) => r[0])).toEqual(expected);
+      expect(expected.every((entities) => entities.length === 3)).toBe(true);
+      // The first call goes out at once (2 sentences); the 22 queued behind it go out 8 at a time.
+      expect(batched.sent).toEqual({ batches: 4, sentences: 24 });
+    } finally {
+      await Promise.all([alone.close(), batched.close()]);
     }
   });
 
