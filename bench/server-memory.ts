@@ -5,7 +5,8 @@
  * on a store that a child process of this bench filled first (bench/store's graph), so nothing the
  * import made is left in this heap. Then, as bench/store's server section: idle, the first point
  * query (the main thread loads the graph), a heavy query asked until answered (a worker makes its
- * replica; the others hear its snapshot and make theirs), and RSS once it has settled. At each
+ * replica; the others hear its snapshot and make theirs), every engine holding the graph's
+ * view (the hand-over each worker makes in the background), and RSS once it has settled. At each
  * step it prints:
  *   - RSS from /proc/self/smaps, split into WebAssembly memories (the Prolog engines), glibc's
  *     heap and arenas, other anonymous memory (V8's pages, thread stacks, malloc's large blocks)
@@ -14,7 +15,7 @@
  *   - each reasoning worker's, as it says (ReasoningPool.workerMemory), and again after a full
  *     collection in every isolate (`live`: what is garbage and what is headroom).
  *
- *   npx tsx --expose-gc bench/server-memory.ts [--facts 1000000] [--settle-s 60]
+ *   npx tsx --expose-gc bench/server-memory.ts [--facts 1000000] [--settle-s 60] [--views-s 240]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,7 +37,7 @@ import { importGraph, makeGraph } from './store-graph.ts';
 if (serveWithHeapSetting()) await new Promise(() => {});
 process.channel?.unref();
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, prepare: { type: 'string' }, 'settle-s': { type: 'string', default: '60' } } });
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, prepare: { type: 'string' }, 'settle-s': { type: 'string', default: '60' }, 'views-s': { type: 'string', default: '240' } } });
 const FACTS = Number(args.facts);
 const MB = 2 ** 20;
 
@@ -100,10 +101,24 @@ async function report(step: string, facts: number): Promise<void> {
   const perFact = (bytes: number) => (facts > 0 ? ` (${(bytes / facts).toFixed(0)} B/fact)` : '');
   console.log(`## ${step}`);
   console.log(`RSS ${fmt(rss.total)} MB${perFact(rss.total)}: wasm ${fmt(rss.wasm)} (${rss.wasmMaps} memories), malloc [heap] ${fmt(rss.mallocHeap)} and arenas ${fmt(rss.mallocArenas)}, other anonymous ${fmt(rss.anonymous)}, files ${fmt(rss.files)}; after the collections: ${fmt(rssAfter.total)} MB`);
-  const line = (memory: WorkerMemory) => `V8 heap used ${fmt(memory.heapUsed)} / committed ${fmt(memory.heapCommitted)} MB (young ${fmt(memory.youngCommitted)}); ArrayBuffers ${fmt(memory.arrayBuffers)} MB`;
+  const line = (memory: WorkerMemory) => `V8 heap used ${fmt(memory.heapUsed)} / committed ${fmt(memory.heapCommitted)} MB (young ${fmt(memory.youngCommitted)} of at most ${memory.youngLimitMb || "V8's default"}); ArrayBuffers ${fmt(memory.arrayBuffers)} MB`;
   for (const isolate of isolates) {
     const live = collected.find((other) => other.worker === isolate.worker);
     console.log(`${isolate.worker === 0 ? 'main' : `worker ${isolate.worker}`}: ${line(isolate)}; after a full GC: ${live ? line(live) : '?'}`);
+  }
+}
+
+/**
+ * How many of the running workers' engines hold the graph's view, and how many workers run: polled until every one
+ * does, or `timeoutMs` (an engine may leave it: worker-entry.ts hands a replica over only where it drops no view).
+ */
+async function enginesHolding(graphId: string, timeoutMs: number): Promise<{ holding: number; running: number }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const running = (await reasoning.workerMemory(false, 500)).length;
+    const holding = [...reasoning.heldViews().values()].filter(({ graphs }) => graphs.some((graph) => graph.graphId === graphId)).length;
+    if ((running > 0 && holding >= running) || performance.now() > deadline) return { holding, running };
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 }
 
@@ -133,8 +148,12 @@ try {
     if (performance.now() - started > 600_000) throw new Error(`heavy query refused for 10 min: ${heavy.status}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  const replicasMs = performance.now() - started;
+  // each worker hands the graph's view to its engine in the background once its replica is made (worker-entry.ts): waited for, so that every reading holds them
+  const views = await enginesHolding('g', Number(args['views-s']) * 1000);
+  const viewsMs = performance.now() - started;
   await settle();
-  await report(`replicas made (${((performance.now() - started) / 1000).toFixed(1)} s) and RSS settled`, FACTS);
+  await report(`replicas made (${(replicasMs / 1000).toFixed(1)} s), ${views.holding} of ${views.running} engines holding the view (${(viewsMs / 1000).toFixed(1)} s), RSS settled`, FACTS);
 } finally {
   await app.close();
   await engine.close();

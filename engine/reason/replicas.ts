@@ -40,7 +40,7 @@
  * after it, in order.
  */
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
-import { BroadcastChannel, threadId } from 'node:worker_threads';
+import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { graphKey } from '../store/graph-cache.ts';
@@ -87,6 +87,8 @@ export interface WorkerMemory {
   heapCommitted: number;
   /** Of heapCommitted, the young generation's (its semi-spaces, kept committed once grown). */
   youngCommitted: number;
+  /** The most the young generation may take, in MB (the worker's resourceLimits; 0 on the main thread, which has none). */
+  youngLimitMb: number;
   arrayBuffers: number;
 }
 
@@ -96,7 +98,7 @@ export function isolateMemory(): Omit<WorkerMemory, 'worker'> {
   const youngCommitted = getHeapSpaceStatistics()
     .filter((space) => space.space_name === 'new_space' || space.space_name === 'new_large_object_space')
     .reduce((sum, space) => sum + space.space_size, 0);
-  return { heapUsed, heapCommitted, youngCommitted, arrayBuffers: process.memoryUsage().arrayBuffers };
+  return { heapUsed, heapCommitted, youngCommitted, youngLimitMb: resourceLimits.maxYoungGenerationSizeMb ?? 0, arrayBuffers: process.memoryUsage().arrayBuffers };
 }
 
 
@@ -351,7 +353,7 @@ export class ReplicaSource {
    */
   async workerMemory(collect: boolean, waitMs: number): Promise<WorkerMemory[]> {
     const heard: WorkerMemory[] = [];
-    this.memoryHeard = ({ worker, heapUsed, heapCommitted, youngCommitted, arrayBuffers }) => heard.push({ worker, heapUsed, heapCommitted, youngCommitted, arrayBuffers });
+    this.memoryHeard = ({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers }) => heard.push({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers });
     this.channel.postMessage({ type: 'memory', collect } satisfies ReplicaMessage);
     await new Promise((resolve) => setTimeout(resolve, waitMs));
     this.memoryHeard = undefined;
