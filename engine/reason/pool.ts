@@ -32,7 +32,7 @@ import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './inline-query.ts';
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
-import { ReplicaSource, type GraphVersion } from './replicas.ts';
+import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -371,6 +371,11 @@ export class ReasoningPool {
       if (!reply.ok) throw deserialise(reply.error);
       return reply.value;
     });
+  }
+
+  /** What each running worker's isolate holds (a diagnostic: ReplicaSource.workerMemory). */
+  workerMemory(collect: boolean, waitMs = 2_000): Promise<WorkerMemory[]> {
+    return this.source.workerMemory(collect, waitMs);
   }
 
   async close(): Promise<void> {

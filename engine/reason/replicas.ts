@@ -29,6 +29,9 @@
  *                                                                        counts the views it took whole
  *   worker → main   views      {worker, views, handOvers}               the views held changed otherwise (a task left
  *                                                                        a cut of one, or took another's)
+ *   main → workers  memory     {collect}                                 a diagnostic (bench/server-memory): each worker
+ *   worker → main   memory-of  {worker, heapUsed, heapCommitted,         says what its isolate holds, after a full
+ *                               arrayBuffers}                            collection when `collect` and gc is exposed
  *
  * Versions count the commits to a graph since this process loaded it, so a task
  * that names (generation, version) runs on a replica at least that fresh: a client
@@ -36,7 +39,8 @@
  * between them; deltas that arrive while a snapshot is being built are applied
  * after it, in order.
  */
-import { BroadcastChannel, threadId } from 'node:worker_threads';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { graphKey } from '../store/graph-cache.ts';
@@ -72,7 +76,30 @@ export type ReplicaMessage =
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string }
-  | { type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string };
+  | { type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string }
+  | { type: 'memory'; collect: boolean }
+  | ({ type: 'memory-of' } & WorkerMemory);
+
+/** What a worker's isolate holds, in bytes (the 'memory' diagnostic): its V8 heap used and committed, and its ArrayBuffers (typed arrays). */
+export interface WorkerMemory {
+  worker: number;
+  heapUsed: number;
+  heapCommitted: number;
+  /** Of heapCommitted, the young generation's (its semi-spaces, kept committed once grown). */
+  youngCommitted: number;
+  /** The most the young generation may take, in MB (the worker's resourceLimits; 0 on the main thread, which has none). */
+  youngLimitMb: number;
+  arrayBuffers: number;
+}
+
+/** What this thread's isolate holds (WorkerMemory, less the thread id). */
+export function isolateMemory(): Omit<WorkerMemory, 'worker'> {
+  const { used_heap_size: heapUsed, total_heap_size: heapCommitted } = getHeapStatistics();
+  const youngCommitted = getHeapSpaceStatistics()
+    .filter((space) => space.space_name === 'new_space' || space.space_name === 'new_large_object_space')
+    .reduce((sum, space) => sum + space.space_size, 0);
+  return { heapUsed, heapCommitted, youngCommitted, youngLimitMb: resourceLimits.maxYoungGenerationSizeMb ?? 0, arrayBuffers: process.memoryUsage().arrayBuffers };
+}
 
 
 const NO_VIEWS: ReadonlySet<string> = new Set();
@@ -106,6 +133,8 @@ export class ReplicaSource {
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
+  /** Takes the workers' answers to a 'memory' diagnostic while workerMemory waits for them. */
+  private memoryHeard: ((memory: { type: 'memory-of' } & WorkerMemory) => void) | undefined;
 
   constructor(
     private readonly store: ParleyStore,
@@ -119,6 +148,7 @@ export class ReplicaSource {
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'views') this.noteViews(message);
+      else if (message.type === 'memory-of') this.memoryHeard?.(message);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -323,6 +353,19 @@ export class ReplicaSource {
       await waitForMessage(this.startedWaiters, Math.min(left, 1_000));
     }
     return true;
+  }
+
+  /**
+   * What each running worker's isolate holds (a diagnostic: bench/server-memory), after a full collection in each
+   * when `collect` and the process runs with --expose-gc: the answers heard within `waitMs`, one per worker.
+   */
+  async workerMemory(collect: boolean, waitMs: number): Promise<WorkerMemory[]> {
+    const heard: WorkerMemory[] = [];
+    this.memoryHeard = ({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers }) => heard.push({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers });
+    this.channel.postMessage({ type: 'memory', collect } satisfies ReplicaMessage);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    this.memoryHeard = undefined;
+    return heard;
   }
 
   /**
@@ -643,10 +686,16 @@ export class ReplicaSet {
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
         break;
       }
+      case 'memory': {
+        if (message.collect) (globalThis as { gc?: () => void }).gc?.();
+        this.channel.postMessage({ type: 'memory-of', worker: threadId, ...isolateMemory() } satisfies ReplicaMessage);
+        return;
+      }
       case 'need':
       case 'started':
       case 'prepared':
       case 'views':
+      case 'memory-of':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();

@@ -137,6 +137,25 @@ describe('the main thread\'s side of the replicas', () => {
   };
   const actorsWrite = (ids: string[]) => ({ nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
 
+  it('hears from each worker what its isolate holds, its replica included (the memory diagnostic)', async () => {
+    const [first, second] = [workerSet(), workerSet()];
+    const before = await source.workerMemory(false, 200);
+    expect(before.length).toBe(2); // both sets answer (in this test they share this thread, so its id, once each)
+    for (const memory of before) {
+      expect(memory.worker).toBe(threadId);
+      expect(memory.heapUsed).toBeGreaterThan(0);
+      expect(memory.heapCommitted).toBeGreaterThanOrEqual(memory.heapUsed);
+      expect(memory.youngCommitted).toBeGreaterThan(0);
+      expect(memory.youngCommitted).toBeLessThan(memory.heapCommitted);
+    }
+    await store.writeGraph('t', 'g', actorsWrite(Array.from({ length: 20_000 }, (_, i) => `n${i}`)));
+    const { at } = await source.current('t', 'g');
+    await Promise.all([first.graph(at), second.graph(at)]);
+    const after = await source.workerMemory(false, 200);
+    // two replicas of 20,000 actors (records, ids, properties) are held now: MBs more than before
+    expect(Math.min(...after.map((memory) => memory.heapUsed))).toBeGreaterThan(Math.max(...before.map((memory) => memory.heapUsed)) + 2_000_000);
+  }, 60_000);
+
   it('sends a snapshot again to a worker that started while it was going out, which would have missed its beginning', async () => {
     const ids = Array.from({ length: SNAPSHOT_CHUNK * 8 }, (_, i) => `n${i}`);
     await store.writeGraph('t', 'big', actorsWrite(ids));

@@ -1,0 +1,161 @@
+/**
+ * bench/server-memory: the server's resident memory at `--facts` (default 1M), by part (issue 28:
+ * memory per fact). This process is the server: it runs with the heap setting and malloc arenas
+ * `npm start` applies (server/heap.mjs), opens the engine and the HTTP app as server/main.ts does,
+ * on a store that a child process of this bench filled first (bench/store's graph), so nothing the
+ * import made is left in this heap. Then, as bench/store's server section: idle, the first point
+ * query (the main thread loads the graph), a heavy query asked until answered (a worker makes its
+ * replica; the others hear its snapshot and make theirs), every engine holding the graph's
+ * view (the hand-over each worker makes in the background), and RSS once it has settled. At each
+ * step it prints:
+ *   - RSS from /proc/self/smaps, split into WebAssembly memories (the Prolog engines), glibc's
+ *     heap and arenas, other anonymous memory (V8's pages, thread stacks, malloc's large blocks)
+ *     and files;
+ *   - the main thread's V8 heap, used and committed, and its ArrayBuffers (typed arrays);
+ *   - each reasoning worker's, as it says (ReasoningPool.workerMemory), and again after a full
+ *     collection in every isolate (`live`: what is garbage and what is headroom).
+ *
+ *   npx tsx --expose-gc bench/server-memory.ts [--facts 1000000] [--settle-s 60] [--views-s 240]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
+import { isolateMemory, type WorkerMemory } from '../engine/reason/replicas.ts';
+// @ts-expect-error: plain JavaScript without declarations (npm start runs it)
+import { serveWithHeapSetting } from '../server/heap.mjs';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openEngine } from '../server/open.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+import { postJson } from './http.ts';
+import { importGraph, makeGraph } from './store-graph.ts';
+
+if (serveWithHeapSetting()) await new Promise(() => {});
+process.channel?.unref();
+
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, prepare: { type: 'string' }, 'settle-s': { type: 'string', default: '60' }, 'views-s': { type: 'string', default: '240' } } });
+const FACTS = Number(args.facts);
+const MB = 2 ** 20;
+
+// the child that fills the store: imported, closed (its snapshot written), and gone before the server opens it
+if (args.prepare) {
+  const store = await ParleyStore.open(path.join(args.prepare, 'store'));
+  await importGraph(store, 'g', makeGraph(FACTS));
+  await store.close();
+  process.exit(0);
+}
+
+/**
+ * Resident bytes from /proc/self/smaps, by kind of mapping. A WebAssembly memory is a read-write anonymous mapping
+ * followed, contiguous, by the inaccessible rest of V8's reservation for it (8 GiB together); a glibc arena (other
+ * than [heap], the main one) is the same within its 64 MiB reservation.
+ */
+async function residentByKind(): Promise<{ total: number; wasm: number; wasmMaps: number; mallocHeap: number; mallocArenas: number; anonymous: number; files: number }> {
+  const maps: { start: number; end: number; perms: string; name: string; rss: number }[] = [];
+  for (const line of (await readFile('/proc/self/smaps', 'utf8')).split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], name: head[4], rss: 0 });
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
+  }
+  const kinds = { total: 0, wasm: 0, wasmMaps: 0, mallocHeap: 0, mallocArenas: 0, anonymous: 0, files: 0 };
+  maps.forEach((map, i) => {
+    kinds.total += map.rss;
+    const next = maps[i + 1];
+    const reserved = map.perms === 'rw-p' && map.name === '' && next?.start === map.end && next.perms === '---p' && next.name === '' ? next.end - map.start : 0;
+    if (reserved >= 4 * 2 ** 30) {
+      kinds.wasm += map.rss;
+      kinds.wasmMaps++;
+    } else if (reserved === 64 * MB) kinds.mallocArenas += map.rss;
+    else if (map.name === '[heap]') kinds.mallocHeap += map.rss;
+    else if (map.name === '' || map.name.startsWith('[')) kinds.anonymous += map.rss;
+    else kinds.files += map.rss;
+  });
+  return kinds;
+}
+
+const dir = path.join(process.env.TMPDIR ?? tmpdir(), `parley-server-memory-${process.pid}`);
+await mkdir(dir, { recursive: true });
+const prepared = spawnSync(process.execPath, [...process.execArgv, process.argv[1], '--prepare', dir, '--facts', String(FACTS)], { stdio: 'inherit' });
+if (prepared.status !== 0 || !existsSync(path.join(dir, 'store'))) throw new Error(`filling the store failed: ${prepared.status}`);
+
+const adminKey = 'pk_bench_server_memory_admin_0123456789';
+Object.assign(process.env, { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0' });
+const engine = await openEngine(loadConfig());
+const app = await buildApp(engine.deps, { logger: false });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const { reasoning } = engine.deps;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const fmt = (bytes: number) => (bytes / MB).toFixed(0);
+async function report(step: string, facts: number): Promise<void> {
+  const rss = await residentByKind();
+  const isolates = [{ worker: 0, ...isolateMemory() }, ...(await reasoning.workerMemory(false))];
+  gc?.();
+  const collected = gc ? [{ worker: 0, ...isolateMemory() }, ...(await reasoning.workerMemory(true))] : [];
+  const rssAfter = await residentByKind();
+  const perFact = (bytes: number) => (facts > 0 ? ` (${(bytes / facts).toFixed(0)} B/fact)` : '');
+  console.log(`## ${step}`);
+  console.log(`RSS ${fmt(rss.total)} MB${perFact(rss.total)}: wasm ${fmt(rss.wasm)} (${rss.wasmMaps} memories), malloc [heap] ${fmt(rss.mallocHeap)} and arenas ${fmt(rss.mallocArenas)}, other anonymous ${fmt(rss.anonymous)}, files ${fmt(rss.files)}; after the collections: ${fmt(rssAfter.total)} MB`);
+  const line = (memory: WorkerMemory) => `V8 heap used ${fmt(memory.heapUsed)} / committed ${fmt(memory.heapCommitted)} MB (young ${fmt(memory.youngCommitted)} of at most ${memory.youngLimitMb || "V8's default"}); ArrayBuffers ${fmt(memory.arrayBuffers)} MB`;
+  for (const isolate of isolates) {
+    const live = collected.find((other) => other.worker === isolate.worker);
+    console.log(`${isolate.worker === 0 ? 'main' : `worker ${isolate.worker}`}: ${line(isolate)}; after a full GC: ${live ? line(live) : '?'}`);
+  }
+}
+
+/**
+ * How many of the running workers' engines hold the graph's view, and how many workers run: polled until every one
+ * does, or `timeoutMs` (an engine may leave it: worker-entry.ts hands a replica over only where it drops no view).
+ */
+async function enginesHolding(graphId: string, timeoutMs: number): Promise<{ holding: number; running: number }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const running = (await reasoning.workerMemory(false, 500)).length;
+    const holding = [...reasoning.heldViews().values()].filter(({ graphs }) => graphs.some((graph) => graph.graphId === graphId)).length;
+    if ((running > 0 && holding >= running) || performance.now() > deadline) return { holding, running };
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+/** RSS once two readings a second apart are within 1% (worker replicas and hand-overs go on after the answer), or after --settle-s. */
+async function settle(): Promise<void> {
+  let last = (await residentByKind()).total;
+  for (let waited = 0; waited < Number(args['settle-s']); waited++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = (await residentByKind()).total;
+    if (Math.abs(now - last) <= last / 100) return;
+    last = now;
+  }
+}
+
+try {
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  console.log(`bench/server-memory: ${FACTS.toLocaleString('en-US')} facts, heap limit ${fmt(getHeapStatistics().heap_size_limit)} MB, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(unset)'}`);
+  await report('idle', 0);
+  const key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'read' })).json.api_key;
+  const point = await postJson(`${base}/v1/graph/query`, key, { graph_id: 'g', query: 'MATCH (a:Actor)-[r]->(b) WHERE id(a) = $id RETURN id(b) AS b', parameters: { id: 'n1' } });
+  if (point.status !== 200) throw new Error(`point query: ${point.status}`);
+  await report('graph loaded on the main thread', FACTS);
+  const started = performance.now();
+  for (;;) {
+    const heavy = await postJson(`${base}/v1/graph/query`, key, { graph_id: 'g', query: 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n' });
+    if (heavy.status === 200) break;
+    if (performance.now() - started > 600_000) throw new Error(`heavy query refused for 10 min: ${heavy.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  const replicasMs = performance.now() - started;
+  // each worker hands the graph's view to its engine in the background once its replica is made (worker-entry.ts): waited for, so that every reading holds them
+  const views = await enginesHolding('g', Number(args['views-s']) * 1000);
+  const viewsMs = performance.now() - started;
+  await settle();
+  await report(`replicas made (${(replicasMs / 1000).toFixed(1)} s), ${views.holding} of ${views.running} engines holding the view (${(viewsMs / 1000).toFixed(1)} s), RSS settled`, FACTS);
+} finally {
+  await app.close();
+  await engine.close();
+  await rm(dir, { recursive: true, force: true });
+}
