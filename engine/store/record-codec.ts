@@ -9,13 +9,13 @@
  *   edge:  recorded_at ␀ type ␀ from ␀ to [␀ properties [␀ confidence [␀ provenance]]]
  *
  * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1);
- * a long provenance list's JSON is kept and grown as the list is (provenance-json.ts).
+ * a long provenance list's JSON is kept and grown as the list is (provenance-growth.ts).
  * The id is the key's last segment, not repeated here. NUL and U+0001 cannot occur inside a
  * field: ids, labels and types have no control character, recorded_at is an ISO 8601
  * instant (validate.ts), and JSON escapes every control character.
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
-import { provenanceJson } from './provenance-json.ts';
+import { provenanceJson } from './provenance-growth.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
