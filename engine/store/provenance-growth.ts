@@ -21,10 +21,13 @@ import type { Provenance } from '../ontology/index.ts';
 const MIN_KEPT_ENTRIES = 8;
 /**
  * What is kept for all lists together: their JSON in characters (about bytes: JSON of
- * provenance is nearly all ASCII), and DOCUMENT_CHARS more for each document a list names.
+ * provenance is nearly all ASCII), DOCUMENT_CHARS more for each document a list names, and
+ * APPEND_CHARS more for each commit that appended to its JSON (the string pieces that join
+ * the appended JSON to what was there).
  */
 export const KEPT_CHARS = 32 * 1024 * 1024;
 const DOCUMENT_CHARS = 16;
+const APPEND_CHARS = 96;
 
 type List = readonly Provenance[];
 type Documents = Set<string | undefined>;
@@ -32,6 +35,8 @@ type Documents = Set<string | undefined>;
 interface Kept {
   /** The list's JSON without its closing bracket: a string appended to is never sliced (which would copy it whole). */
   open: string;
+  /** How many commits appended to `open` since it was serialised whole. */
+  appends: number;
   /** The document_id of each entry (possibly more: a merge that is not committed adds its own). */
   documents: Documents;
 }
@@ -56,7 +61,7 @@ export function noteAppended(grown: List, base: List): void {
   if (base.length === 0) return;
   const baseKept = kept.get(base);
   // several writes of one commit grew it one after the other: the first one's base still holds
-  const growth = baseKept ? { open: baseKept.open, documents: baseKept.documents, base, from: base.length } : grownFrom.get(base);
+  const growth = baseKept ? { open: baseKept.open, appends: baseKept.appends, documents: baseKept.documents, base, from: base.length } : grownFrom.get(base);
   if (!growth) return;
   grownFrom.set(grown, growth);
   for (let i = base.length; i < grown.length; i++) growth.documents.add(grown[i].document_id);
@@ -80,21 +85,23 @@ export function provenanceJson(list: List): string {
   const grown = grownFrom.get(list);
   if (grown) {
     grownFrom.delete(list);
-    const open = grown.from === list.length ? grown.open : grown.open + ',' + JSON.stringify(list.slice(grown.from)).slice(1, -1);
-    entry = { open, documents: grown.documents };
+    entry =
+      grown.from === list.length
+        ? { open: grown.open, appends: grown.appends, documents: grown.documents }
+        : { open: grown.open + ',' + JSON.stringify(list.slice(grown.from)).slice(1, -1), appends: grown.appends + 1, documents: grown.documents };
     // the list it grew from is replaced by this one in the record that held it
     forget(grown.base);
   } else {
-    entry = { open: JSON.stringify(list).slice(0, -1), documents: new Set(list.map((provenance) => provenance.document_id)) };
+    entry = { open: JSON.stringify(list).slice(0, -1), appends: 0, documents: new Set(list.map((provenance) => provenance.document_id)) };
   }
   keep(list, entry);
   return entry.open + ']';
 }
 
-function keep(list: List, { open, documents }: Kept): void {
+function keep(list: List, entry: Kept): void {
   // counted as kept (a merge that grows it later adds documents uncounted, until it is encoded)
-  const chars = open.length + DOCUMENT_CHARS * documents.size;
-  kept.set(list, { open, documents, chars });
+  const chars = entry.open.length + APPEND_CHARS * entry.appends + DOCUMENT_CHARS * entry.documents.size;
+  kept.set(list, { ...entry, chars });
   keptChars += chars;
   for (const [oldest, { chars: oldestChars }] of kept) {
     if (keptChars <= KEPT_CHARS) break;
