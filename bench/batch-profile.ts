@@ -10,9 +10,10 @@
  * Each round ingests the corpus into a copy of the same store, which holds a generated graph
  * of --into-facts facts (bench/conflict-graph.ts), with a pool of --workers that drafted the
  * corpus twice before the first round (its code warm). With --copies N the corpus is read N times
- * over, as bench/batch reads it.
+ * over, as bench/batch reads it. With --top N it also lists the N functions with the most
+ * samples of their own (self time), the parts' detail.
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     corpus: { type: 'string', default: 'corpora/sudan-drc-2024' },
     copies: { type: 'string', default: '1' },
     'into-facts': { type: 'string', default: '100000' },
+    top: { type: 'string', default: '0' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -44,6 +46,7 @@ const COPIES = Number(args.copies);
 const ORIGINAL = path.resolve(args.corpus!);
 const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
+const TOP = Number(args.top);
 /** Microseconds between samples. */
 const SAMPLING_US = 200;
 
@@ -68,8 +71,8 @@ const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
   { part: 'pool messages (drafts received, tasks sent)', functions: [], files: /piscina|node:internal\/worker/ },
 ];
 
-/** Milliseconds per part (and GC, idle, the rest) of a profile's samples. */
-function split(profile: Profile, into: Map<string, number>): void {
+/** Milliseconds per part (and GC, idle, the rest) of a profile's samples, and per function of their own (`selves`). */
+function split(profile: Profile, into: Map<string, number>, selves: Map<string, number>): void {
   const { byId, parent } = profileTree(profile);
   const partOf = new Map<number, string>();
   const classify = (leaf: number): string => {
@@ -88,7 +91,11 @@ function split(profile: Profile, into: Map<string, number>): void {
   };
   profile.samples.forEach((sample, i) => {
     const part = classify(sample);
-    into.set(part, (into.get(part) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    into.set(part, (into.get(part) ?? 0) + ms);
+    const { functionName, url, lineNumber } = byId.get(sample)!.callFrame;
+    const self = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${lineNumber + 1}`;
+    selves.set(self, (selves.get(self) ?? 0) + ms);
   });
 }
 
@@ -106,6 +113,7 @@ try {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
   const parts = new Map<string, number>();
+  const selves = new Map<string, number>();
   let documents = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
@@ -116,7 +124,7 @@ try {
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
       await session.post('Profiler.start');
       const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS });
-      split((await session.post('Profiler.stop')).profile as Profile, parts);
+      split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
     } finally {
@@ -127,7 +135,13 @@ try {
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
   console.log(`bench:batch-profile  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
-  for (const [part, ms] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${part}`);
+  const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
+  [...parts].sort((a, b) => b[1] - a[1]).forEach(print);
+  if (TOP > 0) {
+    console.log(`the ${TOP} functions with the most self time:`);
+    selves.delete('(idle) :0');
+    [...selves].sort((a, b) => b[1] - a[1]).slice(0, TOP).forEach(print);
+  }
 } finally {
   session.disconnect();
   await pipeline.close();

@@ -9,6 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
+import { documentsOf, noteAppended } from './provenance-growth.ts';
 import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
@@ -215,23 +216,34 @@ function provenanceSketch(record: Provenance): string {
  * a sketch (provenanceSketch) may be equal, so only those are serialised and compared, each once,
  * when the first incoming record of its sketch comes: a write costs what it brings, not what the
  * node holds, and a new document's records (whose document no stored record names) are appended
- * without serialising any.
+ * without serialising any. The result is `existing` with entries appended, and noted so
+ * (provenance-growth.ts): encoding it serialises only those.
  */
 export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
-  if (!incoming || incoming.length === 0) return existing.length === 0 ? NO_PROVENANCE : [...existing];
+  if (!incoming || incoming.length === 0) {
+    if (existing.length === 0) return NO_PROVENANCE;
+    const copy = [...existing];
+    noteAppended(copy, existing);
+    return copy;
+  }
   const incomingDocuments = new Set(incoming.map((record) => record.document_id));
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
   // by sketch, the records kept so far that an incoming record may equal: those not yet
   // serialised, and the serialised ones' keys
   const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
-  for (const record of existing) {
-    if (!incomingDocuments.has(record.document_id)) continue;
-    const sketch = provenanceSketch(record);
-    if (!wanted.has(sketch)) continue;
-    const group = alike.get(sketch);
-    if (group) group.unread.push(record);
-    else alike.set(sketch, { unread: [record], keys: new Set() });
+  // a long list's documents are known (provenance-growth.ts): a new document's records are appended without reading it
+  const held = documentsOf(existing);
+  const mayHold = held === undefined || [...incomingDocuments].some((document) => held.has(document));
+  if (mayHold) {
+    for (const record of existing) {
+      if (!incomingDocuments.has(record.document_id)) continue;
+      const sketch = provenanceSketch(record);
+      if (!wanted.has(sketch)) continue;
+      const group = alike.get(sketch);
+      if (group) group.unread.push(record);
+      else alike.set(sketch, { unread: [record], keys: new Set() });
+    }
   }
   const result = [...existing];
   for (let i = 0; i < incoming.length; i++) {
@@ -248,6 +260,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     }
     result.push(record);
   }
+  noteAppended(result, existing);
   return result;
 }
 

@@ -8,12 +8,14 @@
  *   node:  recorded_at ␀ labels (joined with U+0001) [␀ properties [␀ confidence [␀ provenance]]]
  *   edge:  recorded_at ␀ type ␀ from ␀ to [␀ properties [␀ confidence [␀ provenance]]]
  *
- * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1).
+ * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1);
+ * a long provenance list's JSON is kept and grown as the list is (provenance-growth.ts).
  * The id is the key's last segment, not repeated here. NUL and U+0001 cannot occur inside a
  * field: ids, labels and types have no control character, recorded_at is an ISO 8601
  * instant (validate.ts), and JSON escapes every control character.
  */
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import { provenanceJson } from './provenance-growth.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
@@ -30,7 +32,7 @@ export function encodeEdge(edge: EdgeRecord): string {
 
 /** properties, confidence and provenance, each left out when it and all after it are the default. */
 function tail(record: NodeRecord | EdgeRecord): string {
-  let tail = record.provenance.length === 0 ? '' : FIELD + JSON.stringify(record.provenance);
+  let tail = record.provenance.length === 0 ? '' : FIELD + provenanceJson(record.provenance);
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : JSON.stringify(record.properties)) + tail;
   return tail;
