@@ -107,6 +107,54 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(speakers(copy));
     expect(run(graph)).toEqual(run(copy));
   });
+  it('galtung\'s adjacency takes an OPPOSES edge, an event and a claim of its types added, and edges added to ones held, not an event of another type; its runs equal a fresh copy\'s', async () => {
+    const catalog = await loadRuleModules([]);
+    const galtung = catalog.frameworks.find((entry) => entry.id === 'galtung');
+    if (galtung?.status !== 'loaded') throw new Error('galtung not loaded');
+    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }),
+        node('c1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('c2', 'Claim', { type: 'Position', text: 'the border is ours' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }), node('ev2', 'Event', { event_type: 'ACCUSE', label: 'blame', date: '2024-05-01' }),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'),
+        edge('s1', 'ASSERTS', 'c', 'c1'), edge('t1', 'TARGETS', 'c1', 'd'),
+        edge('s2', 'ASSERTS', 'a', 'c2'), edge('ab1', 'ABOUT', 'c2', 'i1'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'c', 'ev1', 'target'),
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'),
+      ],
+    );
+    const run = (on: GraphIndex) => {
+      const { inferences, ...rest } = runFramework(catalog.registry, galtung.manifest, { graph: on }, limits);
+      expect(rest.error).toBeUndefined();
+      return rest;
+    };
+    const adjacency = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_adjacency(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(adjacency(graph)).toEqual(['a-[b,c]', 'b-[a]', 'c-[a,d]', 'd-[c]']);
+    putLogged(
+      graph,
+      [node('c3', 'Claim', { type: 'Demand', text: 'leave the city' }), node('ev3', 'Event', { event_type: 'SANCTION', label: 'embargo', date: '2024-05-01' })],
+      [
+        edge('o2', 'OPPOSES', 'e', 'e'), // an OPPOSES edge to itself: e-e, as the adjacency reads it
+        edge('s3', 'ASSERTS', 'd', 'c3'), edge('t3', 'TARGETS', 'c3', 'b'), // a new claim: d-b
+        edge('t4', 'TARGETS', 'c1', 'e'), // a new aim of a claim held: c-e
+        edge('p4', 'PARTICIPATES_IN', 'b', 'ev1', 'target'), // a new target of an event held: a-b, held already
+        edge('p5', 'PARTICIPATES_IN', 'c', 'ev2', 'target'), // of an event not of its types: no b-c
+        edge('p6', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'a', 'ev3', 'target'), // a new event: e-a
+      ],
+    );
+    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
+    expect(keptUnder(catalog.registry, 'gt_adjacency', graph)).toBe(1);
+    const copy = copyOf(graph);
+    expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
+    expect(adjacency(graph)).toEqual(adjacency(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
