@@ -155,6 +155,60 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('french_raven\'s profiles take the moves of a new actor, new moves of actors held, an alliance with a community and a new state; its runs equal a fresh copy\'s', async () => {
+    const catalog = await loadRuleModules([]);
+    const frenchRaven = catalog.frameworks.find((entry) => entry.id === 'french_raven');
+    if (frenchRaven?.status !== 'loaded') throw new Error('french_raven not loaded');
+    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const graph = GraphIndex.fromRecords(
+      [
+        node('a', 'Actor', { label: 'a', actor_type: 'armed_group' }), node('b', 'Actor', { label: 'b', actor_type: 'state' }),
+        node('k', 'Actor', { label: 'k', actor_type: 'community' }),
+        node('c1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('c2', 'Claim', { type: 'Position', text: 'the report shows the data' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const run = (on: GraphIndex) => {
+      const { inferences, ...rest } = runFramework(catalog.registry, frenchRaven.manifest, { graph: on }, limits);
+      expect(rest.error).toBeUndefined();
+      return rest;
+    };
+    const profiles = (on: GraphIndex) => catalog.registry.module('french_raven')!.solve('fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(profiles(graph)).toEqual(['p(a,[coercive-c(2,[c1,ev1])])', 'p(b,[legitimate-c(1,[b]),informational-c(1,[c2])])', 'p(k,[referent-c(1,[k])])']);
+    putLogged(
+      graph,
+      [
+        node('n', 'Actor', { label: 'n', actor_type: 'militia' }), node('g', 'Actor', { label: 'g', actor_type: 'government' }),
+        node('c3', 'Claim', { type: 'Offer', text: 'we offer talks' }), node('c4', 'Claim', { type: 'Threat', text: 'the experts warn we will strike' }),
+        node('ev2', 'Event', { event_type: 'AID', label: 'convoy', date: '2024-05-01' }),
+      ],
+      [
+        edge('s3', 'ASSERTS', 'n', 'c3'), // a new actor's offer
+        edge('s4', 'ASSERTS', 'a', 'c4'), // a threat citing experts, of an actor held
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'), // aid by an actor held
+        edge('p4', 'PARTICIPATES_IN', 'n', 'ev1', 'target'), // a target: no move of n's
+        edge('al1', 'ALLIED_WITH', 'k', 'a'), // an alliance with a community: referent power for a
+      ],
+    );
+    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the profiles kept, grown
+    expect(keptUnder(catalog.registry, 'fr_profile', graph)).toBe(1);
+    expect(profiles(graph)).toEqual([
+      'p(a,[coercive-c(3,[c1,c4,ev1]),referent-c(1,[al1]),expert-c(1,[c4])])',
+      'p(b,[reward-c(1,[ev2]),legitimate-c(1,[b]),informational-c(1,[c2])])',
+      'p(g,[legitimate-c(1,[g])])',
+      'p(k,[referent-c(1,[k])])',
+      'p(n,[reward-c(1,[c3])])',
+    ]);
+    const copy = copyOf(graph);
+    expect(profiles(graph)).toEqual(profiles(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
