@@ -92,17 +92,13 @@ fr_compute_profile(Profiles) :-
     findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
 % added_answer(+Key, +Added, +Answer, -Grown): the profiles with the records a write added (lib/graph.pl grown/3): the
-% profile of each node the write added or an edge added ends at, found again from its own edges (fr_own_source/3)
-% and put in place of its old one, where a write of a claim or an event had every profile found again from every
-% grouping (some 40 % of a run after an ingest-like write)
-added_answer(fr_profile, added(Nodes, _, Edges), Profiles, Grown) :-
-    fr_added_ids(Nodes, Ids0), edges_added(Edges, Added), findall(X, ( member(e(_, F, T), Added), member(X, [F, T]) ), Ends),
-    append(Ids0, Ends, Touched0), sort(Touched0, Touched),
+% profile of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
+% (fr_own_source/3) and put in place of its old one, where a write of a claim or an event had every profile found
+% again from every grouping (some 40 % of a run after an ingest-like write)
+added_answer(fr_profile, Added, Profiles, Grown) :-
+    added_ends(Added, Touched),
     findall(p(X, Bases), ( member(X, Touched), fr_own_profile(X, Bases) ), New),
-    fr_put_profiles(Profiles, New, Grown).
-
-fr_added_ids([], []).
-fr_added_ids([Id, _ | Rest], [Id | Ids]) :- fr_added_ids(Rest, Ids).
+    put_by_subject(Profiles, New, Grown).
 
 % fr_own_profile(+X, -Bases): X's bases (fails when it has none), as fr_compute_profile/1 finds them from every grouping
 fr_own_profile(X, Bases) :-
@@ -122,23 +118,9 @@ fr_own_source(X, referent, G) :-
     findall(X-[E], ( allied(C, X, E), X \== C, member(T, [community, civil_society]), node(C, 'Actor'), prop(C, actor_type, T) ), G0), msort(G0, G).
 fr_own_source(X, referent, [X-[X]]) :- node(X, 'Actor'), prop(X, actor_type, community).
 
-fr_own_claims(X, Type, [X-Cs]) :- fr_asserted(X, Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
-fr_own_events(X, Type, [X-Es]) :-
-    group_by_edge([X], 'PARTICIPATES_IN', out, perpetrator, G), pairs_keys(G, Es0),
-    filter_ids(Es0, kind('Event'), Es1), filter_ids(Es1, prop(event_type, Type), Es), Es \== [].
-fr_own_citing(X, Base, [X-Cs]) :- fr_asserted(X, Cs0), keywords(fr_words(Base), Words), mentioning(Cs0, Words, Cs), Cs \== [].
-% the claims X asserts (a grouping of [X] by the other end of its edges: Claim-[X] each)
-fr_asserted(X, Cs) :- group_by_edge([X], 'ASSERTS', out, _, G), pairs_keys(G, Cs0), filter_ids(Cs0, kind('Claim'), Cs).
-
-% fr_put_profiles(+Profiles, +New, -Merged): the profiles (both lists by actor), an actor's new one in place of its old one
-fr_put_profiles(Ps, [], Ps) :- !.
-fr_put_profiles([], New, New) :- !.
-fr_put_profiles([p(A, BA) | Ps], [p(B, BB) | News], Merged) :-
-    compare(O, A, B),
-    (   O == (<) -> Merged = [p(A, BA) | More], fr_put_profiles(Ps, [p(B, BB) | News], More)
-    ;   O == (>) -> Merged = [p(B, BB) | More], fr_put_profiles([p(A, BA) | Ps], News, More)
-    ;   Merged = [p(B, BB) | More], fr_put_profiles(Ps, News, More)
-    ).
+fr_own_claims(X, Type, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
+fr_own_events(X, Type, [X-Es]) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), filter_ids(Es0, prop(event_type, Type), Es), Es \== [].
+fr_own_citing(X, Base, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), keywords(fr_words(Base), Words), mentioning(Cs0, Words, Cs), Cs \== [].
 
 % fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order
 % (the actor's tallies, sorted, come base by base in that order).

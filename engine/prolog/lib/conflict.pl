@@ -154,6 +154,34 @@ added_answer(hostile_actor_pairs, added(_, _, Edges), Pairs, Grown) :-
 edges_added([], []).
 edges_added([_, Type, From, To, _, _ | Rest], [e(Type, From, To) | Edges]) :- edges_added(Rest, Edges).
 
+% Per-actor answers a rule module grows at a write (its added_answer/4): the records of the actors a write touched,
+% found again from each one's own edges (own_ends/5) and put in place of their old ones (put_by_subject/3).
+
+% added_ends(+Added, -Ids): the nodes a write added and the ends of the edges it added, sorted: every node whose
+% own edges or attributes it may have changed
+added_ends(added(Nodes, _, Edges), Ids) :-
+    added_node_ids(Nodes, NodeIds), edges_added(Edges, Added),
+    findall(X, ( member(e(_, From, To), Added), member(X, [From, To]) ), Ends),
+    append(NodeIds, Ends, Ids0), sort(Ids0, Ids).
+
+added_node_ids([], []).
+added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
+
+% own_ends(+X, +Type, ?Role, +Label, -Ids): the nodes of Label that X's edges of Type (of Role, when an atom) lead to,
+% sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role)
+own_ends(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
+
+% put_by_subject(+Records, +New, -Merged): Records and New sorted by their first argument (each subject once), a
+% subject's record of New in place of its record of Records
+put_by_subject(Rs, [], Rs) :- !.
+put_by_subject([], New, New) :- !.
+put_by_subject([R | Rs], [N | News], Merged) :-
+    arg(1, R, A), arg(1, N, B), compare(O, A, B),
+    (   O == (<) -> Merged = [R | More], put_by_subject(Rs, [N | News], More)
+    ;   O == (>) -> Merged = [N | More], put_by_subject([R | Rs], News, More)
+    ;   Merged = [N | More], put_by_subject(Rs, News, More)
+    ).
+
 % added_hostile_pair(+Added, -X, -Y): a pair hostile_actor_pair/2 holds of an OPPOSES edge added, an event an
 % edge added takes part in, or a claim an edge added asserts or aims (perhaps held already)
 added_hostile_pair(Added, X, Y) :- member(e('OPPOSES', P, Q), Added), P \== Q, order_pair(P, Q, X, Y).
