@@ -209,6 +209,48 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('fisher_ury\'s BATNA records take a new actor\'s interest, new moves and pressure on actors held and a new alliance; its runs equal a fresh copy\'s', async () => {
+    const catalog = await loadRuleModules([]);
+    const fisherUry = catalog.frameworks.find((entry) => entry.id === 'fisher_ury');
+    if (fisherUry?.status !== 'loaded') throw new Error('fisher_ury not loaded');
+    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('c1', 'Claim', { type: 'Demand', text: 'withdraw now' }), node('c2', 'Claim', { type: 'RedLine', text: 'never the capital' }),
+        node('i1', 'Interest', { label: 'water', interest_type: 'resources' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'), edge('h1', 'HOLDS_INTEREST', 'b', 'i1'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const run = (on: GraphIndex) => {
+      const { inferences, ...rest } = runFramework(catalog.registry, fisherUry.manifest, { graph: on }, limits);
+      expect(rest.error).toBeUndefined();
+      return rest;
+    };
+    const records = (on: GraphIndex) => catalog.registry.module('fisher_ury')!.solve('fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['b(a,1,0,[ev1],[],[c1])', 'b(b,0,1,[],[ev1],[c2,i1])']);
+    putLogged(
+      graph,
+      [node('n', 'Actor', { label: 'n' }), node('i2', 'Interest', { label: 'land', interest_type: 'territory' }), node('ev2', 'Event', { event_type: 'SANCTION', label: 'embargo', date: '2024-05-01' })],
+      [
+        edge('h2', 'HOLDS_INTEREST', 'n', 'i2'), // a new actor's interest: it negotiates
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'a', 'ev2', 'target'), // b's sanction on a
+        edge('al1', 'ALLIED_WITH', 'c', 'a'), // an alliance: an alternative for a (c states nothing: no record)
+      ],
+    );
+    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
+    expect(keptUnder(catalog.registry, 'fu_batna_records', graph)).toBe(1);
+    expect(records(graph)).toEqual(['b(a,2,1,[al1,ev1],[ev2],[c1])', 'b(b,1,1,[ev2],[ev1],[c2,i1])', 'b(n,0,0,[],[],[i2])']);
+    const copy = copyOf(graph);
+    expect(records(graph)).toEqual(records(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
