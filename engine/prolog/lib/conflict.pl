@@ -448,10 +448,14 @@ holds_interest_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
 
 % peace_process(-Events, -Claims): the process, its talks and agreements (CONSULT, AGREE events) and
 % its offers and commitments (Offer, Commitment claims), each sorted; peace_process_ids/1 both in one list.
-peace_process(Events, Claims) :-
+% Kept for the view (view_set/3): a run asks for them again and again (stedman ten times, each an append of
+% every talk and offer of the graph)
+peace_process(Events, Claims) :- view_set(peace_process, peace_process_, Events-Claims).
+peace_process_(Events-Claims) :-
     events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
     claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
-peace_process_ids(Ids) :- peace_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
+peace_process_ids(Ids) :- view_set(peace_process_ids, peace_process_ids_, Ids).
+peace_process_ids_(Ids) :- peace_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
 
 % peace_process_exists: the graph holds a process event or claim.
 peace_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
