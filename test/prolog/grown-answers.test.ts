@@ -23,6 +23,20 @@ const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solve
 const keptPairs = (graph: GraphIndex) => keptUnder(registry, 'hostile_actor_pairs', graph);
 const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
 
+/** The built-in framework `id` loaded with the library into a registry, and a run of it over a graph, less its inferences (a grown engine's differ from a fresh one's). */
+async function loadedFramework(id: string) {
+  const catalog = await loadRuleModules([]);
+  const entry = catalog.frameworks.find((loaded) => loaded.id === id);
+  if (entry?.status !== 'loaded') throw new Error(`${id} not loaded`);
+  const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+  const run = (on: GraphIndex) => {
+    const { inferences, ...rest } = runFramework(catalog.registry, entry.manifest, { graph: on }, limits);
+    expect(rest.error).toBeUndefined();
+    return rest;
+  };
+  return { registry: catalog.registry, run };
+}
+
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
   it('the hostile pairs take an OPPOSES edge, an event and a claim added, and edges added to an event and a claim held; equal to a fresh copy\'s', () => {
     const graph = GraphIndex.fromRecords(
@@ -108,10 +122,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
   it('galtung\'s adjacency takes an OPPOSES edge, an event and a claim of its types added, and edges added to ones held, not an event of another type; its runs equal a fresh copy\'s', async () => {
-    const catalog = await loadRuleModules([]);
-    const galtung = catalog.frameworks.find((entry) => entry.id === 'galtung');
-    if (galtung?.status !== 'loaded') throw new Error('galtung not loaded');
-    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const { registry: rules, run } = await loadedFramework('galtung');
     const graph = GraphIndex.fromRecords(
       [
         ...['a', 'b', 'c', 'd', 'e'].map((id) => node(id, 'Actor', { label: id })),
@@ -127,12 +138,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'),
       ],
     );
-    const run = (on: GraphIndex) => {
-      const { inferences, ...rest } = runFramework(catalog.registry, galtung.manifest, { graph: on }, limits);
-      expect(rest.error).toBeUndefined();
-      return rest;
-    };
-    const adjacency = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_adjacency(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    const adjacency = (on: GraphIndex) => rules.module('galtung')!.solve('gt_adjacency(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
     run(graph);
     expect(adjacency(graph)).toEqual(['a-[b,c]', 'b-[a]', 'c-[a,d]', 'd-[c]']);
     putLogged(
@@ -147,8 +153,8 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p6', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'a', 'ev3', 'target'), // a new event: e-a
       ],
     );
-    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
-    expect(keptUnder(catalog.registry, 'gt_adjacency', graph)).toBe(1);
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
+    expect(keptUnder(rules, 'gt_adjacency', graph)).toBe(1);
     const copy = copyOf(graph);
     expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
     expect(adjacency(graph)).toEqual(adjacency(copy));
@@ -156,10 +162,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
   });
 
   it('french_raven\'s profiles take the moves of a new actor, new moves of actors held, an alliance with a community and a new state; its runs equal a fresh copy\'s', async () => {
-    const catalog = await loadRuleModules([]);
-    const frenchRaven = catalog.frameworks.find((entry) => entry.id === 'french_raven');
-    if (frenchRaven?.status !== 'loaded') throw new Error('french_raven not loaded');
-    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const { registry: rules, run } = await loadedFramework('french_raven');
     const graph = GraphIndex.fromRecords(
       [
         node('a', 'Actor', { label: 'a', actor_type: 'armed_group' }), node('b', 'Actor', { label: 'b', actor_type: 'state' }),
@@ -172,12 +175,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const run = (on: GraphIndex) => {
-      const { inferences, ...rest } = runFramework(catalog.registry, frenchRaven.manifest, { graph: on }, limits);
-      expect(rest.error).toBeUndefined();
-      return rest;
-    };
-    const profiles = (on: GraphIndex) => catalog.registry.module('french_raven')!.solve('fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)', ['L'], { graph: on })[0][0];
+    const profiles = (on: GraphIndex) => rules.module('french_raven')!.solve('fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)', ['L'], { graph: on })[0][0];
     run(graph);
     expect(profiles(graph)).toEqual(['p(a,[coercive-c(2,[c1,ev1])])', 'p(b,[legitimate-c(1,[b]),informational-c(1,[c2])])', 'p(k,[referent-c(1,[k])])']);
     putLogged(
@@ -195,8 +193,8 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('al1', 'ALLIED_WITH', 'k', 'a'), // an alliance with a community: referent power for a
       ],
     );
-    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the profiles kept, grown
-    expect(keptUnder(catalog.registry, 'fr_profile', graph)).toBe(1);
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the profiles kept, grown
+    expect(keptUnder(rules, 'fr_profile', graph)).toBe(1);
     expect(profiles(graph)).toEqual([
       'p(a,[coercive-c(3,[c1,c4,ev1]),referent-c(1,[al1]),expert-c(1,[c4])])',
       'p(b,[reward-c(1,[ev2]),legitimate-c(1,[b]),informational-c(1,[c2])])',
@@ -210,10 +208,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
   });
 
   it('fisher_ury\'s BATNA records take a new actor\'s interest, new moves and pressure on actors held and a new alliance; its runs equal a fresh copy\'s', async () => {
-    const catalog = await loadRuleModules([]);
-    const fisherUry = catalog.frameworks.find((entry) => entry.id === 'fisher_ury');
-    if (fisherUry?.status !== 'loaded') throw new Error('fisher_ury not loaded');
-    const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+    const { registry: rules, run } = await loadedFramework('fisher_ury');
     const graph = GraphIndex.fromRecords(
       [
         ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
@@ -226,12 +221,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const run = (on: GraphIndex) => {
-      const { inferences, ...rest } = runFramework(catalog.registry, fisherUry.manifest, { graph: on }, limits);
-      expect(rest.error).toBeUndefined();
-      return rest;
-    };
-    const records = (on: GraphIndex) => catalog.registry.module('fisher_ury')!.solve('fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)', ['L'], { graph: on })[0][0];
+    const records = (on: GraphIndex) => rules.module('fisher_ury')!.solve('fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)', ['L'], { graph: on })[0][0];
     run(graph);
     expect(records(graph)).toEqual(['b(a,1,0,[ev1],[],[c1])', 'b(b,0,1,[],[ev1],[c2,i1])']);
     putLogged(
@@ -243,8 +233,8 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('al1', 'ALLIED_WITH', 'c', 'a'), // an alliance: an alternative for a (c states nothing: no record)
       ],
     );
-    catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
-    expect(keptUnder(catalog.registry, 'fu_batna_records', graph)).toBe(1);
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
+    expect(keptUnder(rules, 'fu_batna_records', graph)).toBe(1);
     expect(records(graph)).toEqual(['b(a,2,1,[al1,ev1],[ev2],[c1])', 'b(b,1,1,[ev2],[ev1],[c2,i1])', 'b(n,0,0,[],[],[i2])']);
     const copy = copyOf(graph);
     expect(records(graph)).toEqual(records(copy));
