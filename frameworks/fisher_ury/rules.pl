@@ -200,11 +200,36 @@ fu_compute_batna(Records) :-
     findall(Ts, (fu_batna_source(Tag, G), fu_tally(G, Tag, Ts)), Lists),
     findall(A-t(alt, 1, [E]), allied(A, _, E), Allies),
     append([Allies|Lists], All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
-    findall(b(A, NA, NP, Alt, Press, Neg),
-            ( member(A-Ts, ByActor), fu_batna_acc(Ts, 0, NA, [], AltL, 0, NP, [], PressL, [], NegL),
-              NegL \== [], append(AltL, Alt0), sort(Alt0, Alt), append(PressL, Press0), sort(Press0, Press),
-              append(NegL, Neg0), sort(Neg0, Neg) ),
-            Records).
+    findall(R, ( member(A-Ts, ByActor), fu_batna_record(A, Ts, R) ), Records).
+
+% fu_batna_record(+A, +Tallies, -Record): A's record from its tallies (sorted), none when it states no position or interest
+fu_batna_record(A, Ts, b(A, NA, NP, Alt, Press, Neg)) :-
+    fu_batna_acc(Ts, 0, NA, [], AltL, 0, NP, [], PressL, [], NegL),
+    NegL \== [], append(AltL, Alt0), sort(Alt0, Alt), append(PressL, Press0), sort(Press0, Press),
+    append(NegL, Neg0), sort(Neg0, Neg).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the records with the records a write added (lib/graph.pl grown/3): the
+% record of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
+% (fu_own_batna_source/3) and put in place of its old one, where a write of a claim or an event had every record
+% found again from every grouping
+added_answer(fu_batna_records, Added, Records, Grown) :-
+    added_ends(Added, Touched),
+    findall(R, ( member(X, Touched), fu_own_batna_record(X, R) ), New),
+    put_by_subject(Records, New, Grown).
+
+fu_own_batna_record(X, Record) :-
+    findall(Ts, ( fu_own_batna_source(X, Tag, G), fu_tally(G, Tag, Ts) ), Lists),
+    findall(X-t(alt, 1, [E]), allied(X, _, E), Allies),
+    append([Allies|Lists], All), msort(All, Sorted), pairs_values(Sorted, Ts), fu_batna_record(X, Ts, Record).
+
+% fu_own_batna_source(+X, ?Tag, -Groups): X's groups (X-Ids) in each fu_batna_source/2 grouping, read from X's own edges
+fu_own_batna_source(X, neg, [X-Cs]) :-
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), member(T, ['Demand', 'RedLine', 'Justification']), filter_ids(Cs0, prop(type, T), Cs), Cs \== [].
+fu_own_batna_source(X, neg, [X-Is]) :- own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [].
+fu_own_batna_source(X, alt, [X-Es]) :-
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), member(T, ['SANCTION', 'COERCE', 'ASSAULT', 'MOBILIZE']), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
+fu_own_batna_source(X, press, [X-Es]) :-
+    own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es0), member(T, ['SANCTION', 'COERCE', 'ASSAULT']), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
 
 fu_batna_source(neg, G) :- member(T, ['Demand', 'RedLine', 'Justification']), claims_by_actor(T, G).
 fu_batna_source(neg, G) :- fu_holders(G).

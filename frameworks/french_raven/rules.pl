@@ -91,6 +91,41 @@ fr_compute_profile(Profiles) :-
     append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
     findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
+% added_answer(+Key, +Added, +Answer, -Grown): the profiles with the records a write added (lib/graph.pl grown/3): the
+% profile of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
+% (fr_own_source/3) and put in place of its old one, where a write of a claim or an event had every profile found
+% again from every grouping (some 40 % of a run after an ingest-like write)
+added_answer(fr_profile, Added, Profiles, Grown) :-
+    added_ends(Added, Touched),
+    findall(p(X, Bases), ( member(X, Touched), fr_own_profile(X, Bases) ), New),
+    put_by_subject(Profiles, New, Grown).
+
+% fr_own_profile(+X, -Bases): X's bases (fails when it has none), as fr_compute_profile/1 finds them from every grouping
+fr_own_profile(X, Bases) :-
+    findall(Ts, ( fr_own_source(X, Base, G), fr_tally(G, Base, Ts) ), Lists),
+    append(Lists, All), All \== [], msort(All, Sorted), pairs_values(Sorted, Ts), fr_bases(Ts, Bases).
+
+% fr_own_source(+X, ?Base, -Groups): X's groups (X-Ids) in each fr_source/2 grouping, read from X's own edges
+fr_own_source(X, coercive, G) :- fr_own_claims(X, 'Threat', G).
+fr_own_source(X, coercive, G) :- member(T, ['COERCE', 'ASSAULT']), fr_own_events(X, T, G).
+fr_own_source(X, reward, G) :- fr_own_claims(X, 'Offer', G).
+fr_own_source(X, reward, G) :- fr_own_events(X, 'AID', G).
+fr_own_source(X, legitimate, [X-[X]]) :- member(T, [state, government, international_org]), node(X, 'Actor'), prop(X, actor_type, T).
+fr_own_source(X, legitimate, G) :- fr_own_citing(X, legitimate, G).
+fr_own_source(X, expert, G) :- fr_own_citing(X, expert, G).
+fr_own_source(X, informational, G) :- fr_own_citing(X, informational, G).
+fr_own_source(X, referent, G) :-
+    findall(X-[E], ( allied(C, X, E), X \== C, member(T, [community, civil_society]), node(C, 'Actor'), prop(C, actor_type, T) ), G0), msort(G0, G).
+fr_own_source(X, referent, [X-[X]]) :- node(X, 'Actor'), prop(X, actor_type, community).
+
+fr_own_claims(X, Type, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
+fr_own_events(X, Type, [X-Es]) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), filter_ids(Es0, prop(event_type, Type), Es), Es \== [].
+% (mentioning_each/3 reads the mentions of X's claims; mentioning/3 would read every claim mentioning the words,
+% computed again over the whole view for each actor while a write's sets are grown)
+fr_own_citing(X, Base, [X-Cs]) :-
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), keywords(fr_words(Base), Words), mentioning_each(Cs0, Words, Hits),
+    pairs_values(Hits, Lists), append(Lists, Cs1), sort(Cs1, Cs), Cs \== [].
+
 % fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order
 % (the actor's tallies, sorted, come base by base in that order).
 fr_bases([], []).

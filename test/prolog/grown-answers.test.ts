@@ -23,6 +23,20 @@ const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solve
 const keptPairs = (graph: GraphIndex) => keptUnder(registry, 'hostile_actor_pairs', graph);
 const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
 
+/** The built-in framework `id` loaded with the library into a registry, and a run of it over a graph, less its inferences (a grown engine's differ from a fresh one's). */
+async function loadedFramework(id: string) {
+  const catalog = await loadRuleModules([]);
+  const entry = catalog.frameworks.find((loaded) => loaded.id === id);
+  if (entry?.status !== 'loaded') throw new Error(`${id} not loaded`);
+  const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000 };
+  const run = (on: GraphIndex) => {
+    const { inferences, ...rest } = runFramework(catalog.registry, entry.manifest, { graph: on }, limits);
+    expect(rest.error).toBeUndefined();
+    return rest;
+  };
+  return { registry: catalog.registry, run };
+}
+
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
   it('the hostile pairs take an OPPOSES edge, an event and a claim added, and edges added to an event and a claim held; equal to a fresh copy\'s', () => {
     const graph = GraphIndex.fromRecords(
@@ -107,6 +121,126 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(speakers(copy));
     expect(run(graph)).toEqual(run(copy));
   });
+  it('galtung\'s adjacency takes an OPPOSES edge, an event and a claim of its types added, and edges added to ones held, not an event of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('galtung');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }),
+        node('c1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('c2', 'Claim', { type: 'Position', text: 'the border is ours' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }), node('ev2', 'Event', { event_type: 'ACCUSE', label: 'blame', date: '2024-05-01' }),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'),
+        edge('s1', 'ASSERTS', 'c', 'c1'), edge('t1', 'TARGETS', 'c1', 'd'),
+        edge('s2', 'ASSERTS', 'a', 'c2'), edge('ab1', 'ABOUT', 'c2', 'i1'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'c', 'ev1', 'target'),
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'),
+      ],
+    );
+    const adjacency = (on: GraphIndex) => rules.module('galtung')!.solve('gt_adjacency(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(adjacency(graph)).toEqual(['a-[b,c]', 'b-[a]', 'c-[a,d]', 'd-[c]']);
+    putLogged(
+      graph,
+      [node('c3', 'Claim', { type: 'Demand', text: 'leave the city' }), node('ev3', 'Event', { event_type: 'SANCTION', label: 'embargo', date: '2024-05-01' })],
+      [
+        edge('o2', 'OPPOSES', 'e', 'e'), // an OPPOSES edge to itself: e-e, as the adjacency reads it
+        edge('s3', 'ASSERTS', 'd', 'c3'), edge('t3', 'TARGETS', 'c3', 'b'), // a new claim: d-b
+        edge('t4', 'TARGETS', 'c1', 'e'), // a new aim of a claim held: c-e
+        edge('p4', 'PARTICIPATES_IN', 'b', 'ev1', 'target'), // a new target of an event held: a-b, held already
+        edge('p5', 'PARTICIPATES_IN', 'c', 'ev2', 'target'), // of an event not of its types: no b-c
+        edge('p6', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'a', 'ev3', 'target'), // a new event: e-a
+      ],
+    );
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
+    expect(keptUnder(rules, 'gt_adjacency', graph)).toBe(1);
+    const copy = copyOf(graph);
+    expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
+    expect(adjacency(graph)).toEqual(adjacency(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
+  it('french_raven\'s profiles take the moves of a new actor, new moves of actors held, an alliance with a community and a new state; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('french_raven');
+    const graph = GraphIndex.fromRecords(
+      [
+        node('a', 'Actor', { label: 'a', actor_type: 'armed_group' }), node('b', 'Actor', { label: 'b', actor_type: 'state' }),
+        node('k', 'Actor', { label: 'k', actor_type: 'community' }),
+        node('c1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('c2', 'Claim', { type: 'Position', text: 'the report shows the data' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const profiles = (on: GraphIndex) => rules.module('french_raven')!.solve('fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(profiles(graph)).toEqual(['p(a,[coercive-c(2,[c1,ev1])])', 'p(b,[legitimate-c(1,[b]),informational-c(1,[c2])])', 'p(k,[referent-c(1,[k])])']);
+    putLogged(
+      graph,
+      [
+        node('n', 'Actor', { label: 'n', actor_type: 'militia' }), node('g', 'Actor', { label: 'g', actor_type: 'government' }),
+        node('c3', 'Claim', { type: 'Offer', text: 'we offer talks' }), node('c4', 'Claim', { type: 'Threat', text: 'the experts warn we will strike' }),
+        node('ev2', 'Event', { event_type: 'AID', label: 'convoy', date: '2024-05-01' }),
+      ],
+      [
+        edge('s3', 'ASSERTS', 'n', 'c3'), // a new actor's offer
+        edge('s4', 'ASSERTS', 'a', 'c4'), // a threat citing experts, of an actor held
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'), // aid by an actor held
+        edge('p4', 'PARTICIPATES_IN', 'n', 'ev1', 'target'), // a target: no move of n's
+        edge('al1', 'ALLIED_WITH', 'k', 'a'), // an alliance with a community: referent power for a
+      ],
+    );
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the profiles kept, grown
+    expect(keptUnder(rules, 'fr_profile', graph)).toBe(1);
+    expect(profiles(graph)).toEqual([
+      'p(a,[coercive-c(3,[c1,c4,ev1]),referent-c(1,[al1]),expert-c(1,[c4])])',
+      'p(b,[reward-c(1,[ev2]),legitimate-c(1,[b]),informational-c(1,[c2])])',
+      'p(g,[legitimate-c(1,[g])])',
+      'p(k,[referent-c(1,[k])])',
+      'p(n,[reward-c(1,[c3])])',
+    ]);
+    const copy = copyOf(graph);
+    expect(profiles(graph)).toEqual(profiles(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
+  it('fisher_ury\'s BATNA records take a new actor\'s interest, new moves and pressure on actors held and a new alliance; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fisher_ury');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('c1', 'Claim', { type: 'Demand', text: 'withdraw now' }), node('c2', 'Claim', { type: 'RedLine', text: 'never the capital' }),
+        node('i1', 'Interest', { label: 'water', interest_type: 'resources' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'), edge('h1', 'HOLDS_INTEREST', 'b', 'i1'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const records = (on: GraphIndex) => rules.module('fisher_ury')!.solve('fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['b(a,1,0,[ev1],[],[c1])', 'b(b,0,1,[],[ev1],[c2,i1])']);
+    putLogged(
+      graph,
+      [node('n', 'Actor', { label: 'n' }), node('i2', 'Interest', { label: 'land', interest_type: 'territory' }), node('ev2', 'Event', { event_type: 'SANCTION', label: 'embargo', date: '2024-05-01' })],
+      [
+        edge('h2', 'HOLDS_INTEREST', 'n', 'i2'), // a new actor's interest: it negotiates
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'a', 'ev2', 'target'), // b's sanction on a
+        edge('al1', 'ALLIED_WITH', 'c', 'a'), // an alliance: an alternative for a (c states nothing: no record)
+      ],
+    );
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
+    expect(keptUnder(rules, 'fu_batna_records', graph)).toBe(1);
+    expect(records(graph)).toEqual(['b(a,2,1,[al1,ev1],[ev2],[c1])', 'b(b,1,1,[ev2],[ev1],[c2,i1])', 'b(n,0,0,[],[],[i2])']);
+    const copy = copyOf(graph);
+    expect(records(graph)).toEqual(records(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
