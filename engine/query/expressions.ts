@@ -372,7 +372,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
       };
     }
     case 'patternSubquery':
-      return compileMatchCount(expr.pattern, expr.where, ctx, expr.quantity, expr.returns);
+      return compilePatternSubquery(expr.pattern, expr.where, ctx, expr.quantity, expr.returns);
   }
 }
 
@@ -380,9 +380,10 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
  * COUNT { } and EXISTS { } over a pattern and its WHERE; also size() of a pattern comprehension
  * whose mapped value cannot fail, which counts the same matches. The pattern's own variables
  * are local to it; the ones bound outside are those of the row. What a RETURN inside the braces
- * projects is compiled, so that its errors are the query's, and never evaluated.
+ * projects (or the comprehension maps) is compiled, so that its errors are the query's, and never
+ * evaluated.
  */
-function compileMatchCount(pattern: PatternPart, where: Expr | undefined, ctx: ExprContext, quantity: 'count' | 'exists', returns: Expr[] = []): Fn {
+function compilePatternSubquery(pattern: PatternPart, where: Expr | undefined, ctx: ExprContext, quantity: 'count' | 'exists', returns: Expr[] = []): Fn {
   const scope = new Map(ctx.scope);
   const inner: ExprContext = { ...ctx, scope, aggregates: undefined, argumentScope: undefined };
   const checkReturns = () => returns.forEach((item) => compileExpr(item, inner));
@@ -410,9 +411,13 @@ function compileMatchCount(pattern: PatternPart, where: Expr | undefined, ctx: E
   };
 }
 
-/** A comprehension's mapped value that evaluates without error on every match: counting its list needs no list. */
+/**
+ * A comprehension's mapped value that evaluates without error on every match, once compiled (a
+ * variable it names is in scope): counting its list needs no list. A parameter is not one: a
+ * missing one is an error only when evaluated.
+ */
 function evaluatesWithoutError(expr: Expr): boolean {
-  return expr.kind === 'literal' || expr.kind === 'param' || expr.kind === 'var';
+  return expr.kind === 'literal' || expr.kind === 'var';
 }
 
 function compileBinary(expr: Extract<Expr, { kind: 'binary' }>, ctx: ExprContext): Fn {
@@ -495,7 +500,7 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, ctx: ExprContext): F
   }
   const [only] = expr.args;
   if (name === 'size' && expr.args.length === 1 && only.kind === 'patternComprehension' && evaluatesWithoutError(only.map)) {
-    return compileMatchCount(only.pattern, only.where, ctx, 'count');
+    return compilePatternSubquery(only.pattern, only.where, ctx, 'count', [only.map]);
   }
   const args = expr.args.map((arg) => compileExpr(arg, ctx));
   const rule = ctx.rules?.predicate(expr.name, args.length);

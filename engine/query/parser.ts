@@ -5,11 +5,14 @@
  *
  * Deviations from the openCypher grammar:
  * - Write clauses: only CREATE is parsed (for the test-only writer). MERGE, SET,
- *   DELETE, DETACH DELETE and REMOVE raise `ReadOnlyQuery` where they start.
+ *   DELETE, DETACH DELETE and REMOVE raise `ReadOnlyQuery` where they start; inside the braces
+ *   of EXISTS { } or COUNT { }, any write keyword (CREATE too) raises `InvalidClauseComposition`.
  * - EXISTS { } (openCypher's existentialSubquery) and COUNT { } (countSubquery, from GQL and
  *   Cypher 5, not in openCypher 9) take one pattern, with an optional MATCH before it and an
- *   optional WHERE and RETURN after it (RETURN without DISTINCT, ORDER BY, SKIP or LIMIT: one
- *   row per match); other clauses (WITH, UNWIND, a second MATCH) inside the braces are not parsed.
+ *   optional WHERE and RETURN after it (RETURN items or `*`, without DISTINCT, ORDER BY, SKIP
+ *   or LIMIT: one row per match). The pattern is one path: no comma-separated parts, no
+ *   `p = ` path variable; other clauses (WITH, UNWIND, a second MATCH) inside the braces are
+ *   not parsed.
  * - Not supported: CALL procedures, FOREACH, map projections
  *   `n {.name}`, parenthesised pattern elements `((a)-->(b))`, quantified path
  *   patterns, label expressions beyond `:A:B` on nodes and `:A|B` on relationships.
@@ -42,6 +45,12 @@ const COMPARISON_TOKENS: [TokenType, BinaryOp][] = [
 
 function pos(token: IToken): Position {
   return { line: token.startLine ?? 1, column: token.startColumn ?? 1 };
+}
+
+/** The clause a write keyword begins, as an error names it. */
+function writeClauseName(token: IToken): string {
+  const keyword = token.image.toUpperCase();
+  return keyword === 'DETACH' ? 'DETACH DELETE' : keyword;
 }
 
 function unescapeName(image: string): string {
@@ -236,18 +245,23 @@ class PatternLanguageParser extends EmbeddedActionsParser {
 
   /** MERGE, SET, DELETE, REMOVE: recognised only to be refused (the service is read-only). */
   updatingClause = this.RULE('updatingClause', (): Clause => {
-    const token = this.OR([
+    const token = this.SUBRULE(this.updatingKeyword);
+    return this.ACTION(() => {
+      const keyword = writeClauseName(token);
+      throw QueryError.tck('SyntaxError', 'ReadOnlyQuery', `${keyword} writes to the graph; queries are read-only`, pos(token), { clause: keyword, phase: 'compile' });
+    });
+  });
+
+  /** The keyword that begins an updating clause other than CREATE. */
+  updatingKeyword = this.RULE('updatingKeyword', (): IToken =>
+    this.OR([
       { ALT: () => this.CONSUME(T.Merge) },
       { ALT: () => this.CONSUME(T.Set) },
       { ALT: () => this.CONSUME(T.Delete) },
       { ALT: () => this.CONSUME(T.Remove) },
       { ALT: () => this.CONSUME(T.Detach) },
-    ]);
-    return this.ACTION(() => {
-      const keyword = token.image.toUpperCase() === 'DETACH' ? 'DETACH DELETE' : token.image.toUpperCase();
-      throw QueryError.tck('SyntaxError', 'ReadOnlyQuery', `${keyword} writes to the graph; queries are read-only`, pos(token), { clause: keyword, phase: 'compile' });
-    });
-  });
+    ]),
+  );
 
   where = this.RULE('where', (): Expr => {
     this.CONSUME(T.Where);
@@ -838,16 +852,9 @@ class PatternLanguageParser extends EmbeddedActionsParser {
       return this.ACTION(() => items.map((item) => item.expr));
     });
     this.OPTION4(() => {
-      const token = this.OR([
-        { ALT: () => this.CONSUME(T.Create) },
-        { ALT: () => this.CONSUME(T.Merge) },
-        { ALT: () => this.CONSUME(T.Set) },
-        { ALT: () => this.CONSUME(T.Delete) },
-        { ALT: () => this.CONSUME(T.Remove) },
-        { ALT: () => this.CONSUME(T.Detach) },
-      ]);
+      const token = this.OR([{ ALT: () => this.CONSUME(T.Create) }, { ALT: () => this.SUBRULE(this.updatingKeyword) }]);
       this.ACTION(() => {
-        throw QueryError.tck('SyntaxError', 'InvalidClauseComposition', `a subquery in an expression cannot write to the graph (${token.image.toUpperCase()})`, pos(token), { phase: 'compile' });
+        throw QueryError.tck('SyntaxError', 'InvalidClauseComposition', `a subquery in an expression cannot write to the graph (${writeClauseName(token)})`, pos(token), { phase: 'compile' });
       });
     });
     this.CONSUME(T.RBrace);

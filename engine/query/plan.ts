@@ -346,11 +346,13 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
  */
 function countEdgesByType(match: MatchPlan, projection: ProjectionPlan): void {
   if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
-  // the relationship scanned, or expanded from an end scanned over all nodes
+  // the relationship scanned, or expanded from one of its ends scanned over all nodes: no other node (a second
+  // pattern part would multiply the rows)
   const edges = match.goals.filter((goal) => goal.kind === 'edge');
   const [edge] = edges;
-  if (edges.length !== 1 || !match.goals.every((goal) => goal === edge || (goal.kind === 'node' && goal.label === undefined))) return;
-  if (edge.kind !== 'edge' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
+  if (edges.length !== 1 || edge.kind !== 'edge' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
+  const isEnd = (name: string) => name === edge.from.name || name === edge.to.name;
+  if (match.goals.length > 2 || !match.goals.every((goal) => goal === edge || (goal.kind === 'node' && goal.label === undefined && isEnd(goal.node.name)))) return;
   if (!groupsByCallOf('type', edge.rel.name, projection)) return;
   match.countsByType = { relSlot: edge.rel.slot, types: edge.types };
 }

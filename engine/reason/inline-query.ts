@@ -15,6 +15,9 @@ export type QueryOptions = { parameters?: Record<string, unknown>; asOf?: string
 /** Query texts remembered as too heavy for the inline budget (per tenant and graph). */
 const HEAVY_QUERIES_KEPT = 512;
 
+/** Fast answers in a row from the workers after which a query kept as too slow runs inline again (InlineQueries.ranInWorker). */
+const FAST_ANSWERS_TO_RUN_INLINE = 2;
+
 /** A rule call met by a query running on the main thread, which has no Prolog engine: the query moves to a worker. */
 class RuleCallNeedsWorker extends Error {}
 
@@ -45,11 +48,12 @@ export class InlineQueries {
   private readonly rules: RuleSet;
   private readonly budgetMs: number;
   /**
-   * Queries that outran the inline budget ('slow') or called a rule ('rules') go straight to a
-   * worker next time: each inline attempt of a heavy query holds the loop for the whole budget,
-   * and a few heavy clients repeating theirs would otherwise stack those stalls.
+   * Queries that outran the inline budget (a count of the fast answers the workers gave since) or
+   * called a rule ('rules') go straight to a worker next time: each inline attempt of a heavy query
+   * holds the loop for the whole budget, and a few heavy clients repeating theirs would otherwise
+   * stack those stalls.
    */
-  private readonly heavy = new Map<string, 'slow' | 'rules'>();
+  private readonly heavy = new Map<string, number | 'rules'>();
 
   constructor(rules: RuleSet, budgetMs: number) {
     this.rules = rules;
@@ -77,22 +81,28 @@ export class InlineQueries {
       });
     } catch (error) {
       if (!(error instanceof RuleCallNeedsWorker || (error instanceof LimitError && error.code === 'query_time_limit'))) throw error;
-      this.heavy.set(heavyKey(tenant, graphId, text), error instanceof RuleCallNeedsWorker ? 'rules' : 'slow');
+      this.heavy.set(heavyKey(tenant, graphId, text), error instanceof RuleCallNeedsWorker ? 'rules' : 0);
       if (this.heavy.size > HEAVY_QUERIES_KEPT) this.heavy.delete(this.heavy.keys().next().value!);
       return undefined;
     }
   }
 
   /**
-   * A query that went to a worker came back within half the budget, round trip included: if
-   * it was kept as too slow, it is not, or no longer (it outran the budget once on a cold graph,
-   * in a collection, on a loaded machine), and it runs inline again. One kept for a rule call
-   * stays kept.
+   * How long a query the workers answered took, round trip included. One kept as too slow that
+   * came back within half the budget twice in a row is not, or no longer (it outran the budget
+   * once on a cold graph, in a collection, on a loaded machine), and runs inline again; twice, so
+   * that one text heavy with some parameters and light with others, called in turn, stays with the
+   * workers instead of holding the loop for the whole budget every other call. One kept for a
+   * rule call stays kept.
    */
   ranInWorker(tenant: string, graphId: string, text: string, ms: number): void {
-    if (this.heavy.size === 0 || ms >= this.budgetMs / 2) return;
+    if (this.heavy.size === 0) return;
     const key = heavyKey(tenant, graphId, text);
-    if (this.heavy.get(key) === 'slow') this.heavy.delete(key);
+    const fastAnswers = this.heavy.get(key);
+    if (typeof fastAnswers !== 'number') return;
+    if (ms >= this.budgetMs / 2) this.heavy.set(key, 0);
+    else if (fastAnswers + 1 >= FAST_ANSWERS_TO_RUN_INLINE) this.heavy.delete(key);
+    else this.heavy.set(key, fastAnswers + 1);
   }
 }
 

@@ -30,6 +30,13 @@ describe('relationships counted per type', () => {
     expect(runQuery(graph, 'MATCH (a)-[r]->(a) RETURN type(r) AS type, count(*) AS n').rows).toEqual([]);
     expect(runQuery(graph, 'MATCH (a)-[r]->() RETURN type(r) AS type, a.label AS actor, count(*) AS n ORDER BY type, actor').rows).toHaveLength(6);
     expect(runQuery(graph, 'MATCH ()-[r]->() RETURN type(r) AS type, collect(id(r)) AS ids ORDER BY type').rows).toEqual([['ALLIED_WITH', ['e6', 'e7']], ['ASSERTS', ['e1', 'e2', 'e3', 'e4']], ['OPPOSES', ['e5']]]);
+    // a node of its own beside the relationship multiplies the rows: 8 nodes
+    for (const pattern of ['(a)-[r]->(b), (c)', '(c), ()-[r]->()', '()-[r]->(), (c), (d)']) {
+      const query = `MATCH ${pattern} RETURN type(r) AS type, count(*) AS n ORDER BY type`;
+      expect(runQuery(graph, query, { explain: true }).plan).not.toContain('count the relationships per type off the edge columns (no rows; as_of: row by row)');
+      const perNode = pattern.endsWith('(d)') ? 64n : 8n;
+      expect(runQuery(graph, query).rows).toEqual([['ALLIED_WITH', 2n * perNode], ['ASSERTS', 4n * perNode], ['OPPOSES', 1n * perNode]]);
+    }
   });
 
   it('leaves out an edge whose end is not in the graph, as the match does', () => {

@@ -41,6 +41,9 @@ describe('pattern subqueries', () => {
     expect(rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN size([(a)-[:ASSERTS]->(c) | c]) AS n")).toEqual([[2n]]);
     // a mapped value that fails is still evaluated, match by match
     expect(() => rows("MATCH (a:Actor {label: 'Rapid Support Forces'}) RETURN size([(a)-[:ASSERTS]->(c) | 1 / 0]) AS n")).toThrow(QueryError);
+    // and one that names nothing in scope, or a parameter not given, is the error the list form raises
+    expect(() => rows('MATCH (a:Actor) RETURN size([(a)-->(b) | nowhere]) AS n')).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
+    expect(() => rows('MATCH (a:Actor) RETURN size([(a)-->(b) | $missing]) AS n')).toThrow(expect.objectContaining({ code: 'missing_parameter' }));
   });
 
   it('takes MATCH and RETURN inside the braces, one row per match, and refuses a write there', () => {
@@ -71,7 +74,13 @@ describe('a page with no ORDER BY', () => {
     expect(runQuery(graph, query).rows).toHaveLength(3);
     // DISTINCT counts toward the page only rows not seen before; WITH's WHERE filters the page
     expect(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) RETURN DISTINCT a.label AS actor LIMIT 5', { limits: { intermediateRowCap: 1000 } }).rows).toHaveLength(3);
-    expect(runQuery(graph, "MATCH (a:Actor), (b), (c), (d) WITH a LIMIT 2 WHERE a.label STARTS WITH 'R' RETURN a.label AS actor", { limits: { intermediateRowCap: 1000 } }).rows)
-      .toEqual(runQuery(graph, "MATCH (a:Actor), (b), (c), (d) WITH a LIMIT 2 WHERE a.label STARTS WITH 'R' RETURN a.label AS actor").rows);
+    // the page's two rows are both the first actor's (RSF): WHERE after the page keeps none of them, WHERE before it would keep SAF twice
+    const wherePaged = "MATCH (a:Actor), (b), (c), (d) WITH a LIMIT 2 WHERE a.label STARTS WITH 'S' RETURN a.label AS actor";
+    expect(runQuery(graph, wherePaged, { limits: { intermediateRowCap: 1000 } }).rows).toEqual([]);
+    expect(runQuery(graph, "MATCH (a:Actor), (b), (c), (d) WITH a ORDER BY 0 LIMIT 2 WHERE a.label STARTS WITH 'S' RETURN a.label AS actor").rows).toEqual([]);
+    // a page after OPTIONAL MATCH and after UNWIND; a page in each branch of a UNION
+    expect(runQuery(graph, 'MATCH (a:Actor) OPTIONAL MATCH (a)-[:OPPOSES]->(b) RETURN a.label AS a, b.label AS b LIMIT 2').rows).toHaveLength(2);
+    expect(runQuery(graph, 'UNWIND range(1, 100000) AS x RETURN x SKIP 3 LIMIT 2', { limits: { intermediateRowCap: 1000 } }).rows).toEqual([[4n], [5n]]);
+    expect(runQuery(graph, 'MATCH (a:Actor) RETURN id(a) AS x LIMIT 1 UNION ALL MATCH (c:Claim) RETURN id(c) AS x LIMIT 2').rows).toHaveLength(3);
   });
 });

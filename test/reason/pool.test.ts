@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { InlineQueries } from '../../engine/reason/inline-query.ts';
 import { ReasoningPool, type ReasoningOptions } from '../../engine/reason/pool.ts';
 import { periodsBetween } from '../../engine/reason/tasks.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
@@ -159,6 +160,20 @@ describe('rule modules changed on disk after the listing', () => {
 });
 
 describe('queries on the event loop first', () => {
+  it('tells the inline path how long each query the workers answered took, by query() and by answer()', async () => {
+    const told = vi.spyOn(InlineQueries.prototype, 'ranInWorker');
+    try {
+      await withPool({ inlineBudgetMs: 0, answerShaper: ANSWER_SHAPER_URL }, async (pool) => {
+        const text = 'MATCH (a:Actor) RETURN a.label AS label';
+        await pool.query('t', 'g', text, { limits: {} });
+        await pool.answer('t', 'g', text, { limits: {}, shape: { includeProvenance: false } });
+        expect(told.mock.calls.map(([tenant, graphId, query, ms]) => [tenant, graphId, query, ms > 0])).toEqual([['t', 'g', text, true], ['t', 'g', text, true]]);
+      });
+    } finally {
+      told.mockRestore();
+    }
+  });
+
   it('answers within the inline budget, or moves the query to a worker with the same answer', async () => {
     await withPool({ inlineBudgetMs: 2 }, async (pool) => {
       const heavy = 'UNWIND range(1, 3000) AS x UNWIND range(1, 100) AS y WITH y WHERE y % 2 = 0 RETURN count(y) AS n';
