@@ -672,6 +672,14 @@ function holds(slot: ViewSlot | undefined, view: GraphView): boolean {
   return loaded !== undefined && loaded.graph.deref() === view.graph && loaded.asOf === view.asOf && loaded.validUntil === view.validUntil;
 }
 
+/**
+ * Whether the engine is taking `graph`'s whole view in parts (handOverInParts): false once a call on another graph
+ * has taken its slot or dropped it to fit the bound, and the hand-over can no longer end with the view held.
+ */
+export function takingInParts(graph: GraphIndex): boolean {
+  return inParts?.graph === graph;
+}
+
 /** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
 export function holdsGraph(graph: GraphIndex): boolean {
   return holds(slotOf(graph), { graph });

@@ -164,7 +164,7 @@ export class ReasoningPool {
       (worker) => this.source.viewsOf(worker),
       (worker) => this.source.loadingOf(worker),
     );
-    this.source.onViewChanged = (worker) => this.workers.viewChanged(worker);
+    this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
     this.gate = new CallGate({ name: 'reasoning (queries and frameworks)', code: 'reasoning', advice: 'narrow the query, or ask for fewer frameworks' }, options.maxQueue ?? DEFAULT_REASON_QUEUE, callTimeoutMs, workers);
   }

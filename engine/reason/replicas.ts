@@ -77,8 +77,8 @@ export type ReplicaMessage =
   | { type: 'gone'; key: string; generation: string }
   | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string }
   | { type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string }
-  | { type: 'memory'; collect: boolean }
-  | ({ type: 'memory-of' } & WorkerMemory);
+  | { type: 'memory'; request: number; collect: boolean }
+  | ({ type: 'memory-of'; request: number } & WorkerMemory);
 
 /** What a worker's isolate holds, in bytes (the 'memory' diagnostic): its V8 heap used and committed, and its ArrayBuffers (typed arrays). */
 export interface WorkerMemory {
@@ -128,13 +128,17 @@ export class ReplicaSource {
    * taken whole: what the pool routes a graph's tasks by.
    */
   private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; handOvers: number }>();
-  /** Called with a worker's thread id when it says the views its engine holds changed (the pool routes tasks by them). */
-  onViewChanged: (worker: number) => void = () => {};
+  /**
+   * Called with a worker's thread id when it says the views its engine holds, or the one it is taking in parts, changed
+   * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
+   */
+  onViewChanged: (worker: number, held: boolean) => void = () => {};
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
-  /** Takes the workers' answers to a 'memory' diagnostic while workerMemory waits for them. */
-  private memoryHeard: ((memory: { type: 'memory-of' } & WorkerMemory) => void) | undefined;
+  /** Per 'memory' diagnostic asked (workerMemory), by its number, what takes the workers' answers while it waits for them. */
+  private readonly memoryHeard = new Map<number, (memory: WorkerMemory) => void>();
+  private memoryRequests = 0;
 
   constructor(
     private readonly store: ParleyStore,
@@ -148,7 +152,7 @@ export class ReplicaSource {
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'views') this.noteViews(message);
-      else if (message.type === 'memory-of') this.memoryHeard?.(message);
+      else if (message.type === 'memory-of') this.memoryHeard.get(message.request)?.(message);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -308,7 +312,8 @@ export class ReplicaSource {
     const before = this.views.get(worker);
     const heldBefore = before?.keys ?? NO_VIEWS;
     this.views.set(worker, { keys: held, handOvers, ...(loading !== undefined ? { loading } : {}) });
-    if (held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key)) || loading !== before?.loading) this.onViewChanged(worker);
+    const heldChanged = held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key));
+    if (heldChanged || loading !== before?.loading) this.onViewChanged(worker, heldChanged);
   }
 
   private notePrepared(message: Extract<ReplicaMessage, { type: 'prepared' }>): void {
@@ -357,14 +362,16 @@ export class ReplicaSource {
 
   /**
    * What each running worker's isolate holds (a diagnostic: bench/server-memory), after a full collection in each
-   * when `collect` and the process runs with --expose-gc: the answers heard within `waitMs`, one per worker.
+   * when `collect` and the process runs with --expose-gc: the answers heard within `waitMs`, one per worker. Calls
+   * at the same time each hear the answers to their own request.
    */
   async workerMemory(collect: boolean, waitMs: number): Promise<WorkerMemory[]> {
     const heard: WorkerMemory[] = [];
-    this.memoryHeard = ({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers }) => heard.push({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers });
-    this.channel.postMessage({ type: 'memory', collect } satisfies ReplicaMessage);
+    const request = ++this.memoryRequests;
+    this.memoryHeard.set(request, ({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers }) => heard.push({ worker, heapUsed, heapCommitted, youngCommitted, youngLimitMb, arrayBuffers }));
+    this.channel.postMessage({ type: 'memory', request, collect } satisfies ReplicaMessage);
     await new Promise((resolve) => setTimeout(resolve, waitMs));
-    this.memoryHeard = undefined;
+    this.memoryHeard.delete(request);
     return heard;
   }
 
@@ -687,8 +694,10 @@ export class ReplicaSet {
         break;
       }
       case 'memory': {
+        // a diagnostic of the worker's isolate, not of its replicas: answered here as this channel is the one every
+        // worker listens on, busy or not, and the main thread reaches all of them at once on it
         if (message.collect) (globalThis as { gc?: () => void }).gc?.();
-        this.channel.postMessage({ type: 'memory-of', worker: threadId, ...isolateMemory() } satisfies ReplicaMessage);
+        this.channel.postMessage({ type: 'memory-of', request: message.request, worker: threadId, ...isolateMemory() } satisfies ReplicaMessage);
         return;
       }
       case 'need':

@@ -12,9 +12,10 @@
  * when the hand-over is made, as a client's task or preload may have come first). A whole hand-over in
  * the background is made in parts, a turn of the event loop between two, so that a task that comes
  * meanwhile runs between them rather than after the whole (about a second of a core at 100k facts); one whose
- * replica is dropped or replaced meanwhile is abandoned, its facts so far dropped.
+ * replica is dropped or replaced meanwhile is abandoned, its facts so far dropped, and so is one whose slot a task
+ * on another graph took (or dropped to fit the bound), at the end of that task.
  */
-import { holdsGraph, setViewBound, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
+import { holdsGraph, setViewBound, takingInParts, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -158,6 +159,12 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     const reply = runTask(task, graph, loadedCatalog, shaper);
     lastTask = Date.now();
+    // a task on another graph that took or dropped the slot being filled in parts ended that hand-over: the worker
+    // stops saying it is taking that view now, not at the next part, which waits while tasks keep coming
+    if (underWay && !takingInParts(underWay.graph) && !holdsGraph(underWay.graph)) {
+      underWay.parts.return(false);
+      underWay = undefined;
+    }
     if (toPrepare.size > 0 || underWay) schedule();
     // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
     // (a framework run brings the engine to the task's version; a query only when it calls a rule)

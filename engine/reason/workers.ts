@@ -74,10 +74,14 @@ export class ReasoningWorkers {
     return this.pool.threads.map((thread) => thread.threadId).filter((id) => id >= 0);
   }
 
-  /** A worker (thread id) said which views its engine holds now, other than it held before. */
-  viewChanged(worker: number): void {
-    this.router.heard(worker);
-    this.nudge(); // a task waiting for a worker holding that view may go to it now
+  /**
+   * A worker (thread id) said which views its engine holds now, or which it is taking in parts, other than before;
+   * `held`: the views it holds changed. Only that word replaces the router's record of the task given to it last (a
+   * hand-over begun or ended in the background says nothing of the view that task reads).
+   */
+  viewChanged(worker: number, held: boolean): void {
+    if (held) this.router.heard(worker);
+    this.nudge(); // a task waiting for a worker holding that view, or taking it, may go to it now
   }
 
   /** Piscina gives out waiting tasks only when a worker becomes free: a task that does nothing has it look again. */

@@ -124,4 +124,41 @@ describe('a hand-over in the background, made in parts', () => {
       source.close();
     }
   });
+
+  it('stops saying it takes a view in parts at the end of a task on another graph that took its slot', async () => {
+    const channelName = 'parley-parts-evicted-test';
+    const source = new ReplicaSource(store, channelName);
+    // what the worker says of itself, in order: the views its engine holds and the one it is taking in parts
+    const said: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>[] = [];
+    const listener = new BroadcastChannel(channelName);
+    listener.unref();
+    listener.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      if ((message.type === 'views' || message.type === 'prepared') && message.worker === threadId) said.push(message);
+    };
+    try {
+      // a bound on facts that holds the small graph's view alone: the large one's, taken in parts, has the whole
+      // bound, and a task on the small graph drops it
+      const smallFacts = (await source.current('t', 'small')).graph.factCount;
+      const handle = await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 2 * smallFacts });
+      const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
+      const assess = async (graphId: string) => handle({ kind: 'frameworks', at: (await source.current('t', graphId)).at, frameworkIds: ['zartman'], limits });
+      await assess('small'); // (its replica in, so that the task below waits for nothing)
+      await source.warm('t', 'large');
+      expect(await source.preload('t', 'large', 1_000_000)).toBe(true);
+      for (let waited = 0; source.loadingOf(threadId) === undefined && waited < 60_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(source.loadingOf(threadId)).toBe(graphKey('t', 'large'));
+      // a task on the small graph takes its view back, dropping the large one's facts so far; what the worker says
+      // after it (a task moments later defers the hand-over's next part) no longer has it taking the large view
+      const before = said.length;
+      expect((await assess('small'))?.ok).toBe(true);
+      for (let waited = 0; said.length === before && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(said[before]?.views).toEqual([graphKey('t', 'small')]);
+      expect(said[before]?.loading).toBeUndefined();
+      expect(await source.prepared('t', 'large', 1, 0)).toBe(false);
+    } finally {
+      listener.close();
+      source.close();
+    }
+  });
 });

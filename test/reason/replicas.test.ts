@@ -156,6 +156,29 @@ describe('the main thread\'s side of the replicas', () => {
     expect(Math.min(...after.map((memory) => memory.heapUsed))).toBeGreaterThan(Math.max(...before.map((memory) => memory.heapUsed)) + 2_000_000);
   }, 60_000);
 
+  it('answers two memory diagnostics asked at the same time each with every worker\'s answer to it', async () => {
+    workerSet();
+    workerSet();
+    const [first, second] = await Promise.all([source.workerMemory(false, 200), source.workerMemory(false, 200)]);
+    expect([first.length, second.length]).toEqual([2, 2]);
+  });
+
+  it('tells the pool whether a worker\'s word changed the views its engine holds, or only the one it is taking in parts', async () => {
+    const changed: [number, boolean][] = [];
+    source.onViewChanged = (worker, held) => changed.push([worker, held]);
+    const worker = new BroadcastChannel(name);
+    closing.push(worker);
+    const say = (views: string[], loading?: string) => worker.postMessage({ type: 'views', worker: 7, views, handOvers: 1, ...(loading !== undefined ? { loading } : {}) });
+    say(['t\u0000a']);
+    say(['t\u0000a'], 't\u0000b'); // a hand-over begun in the background
+    say(['t\u0000a'], 't\u0000b'); // (nothing new)
+    say(['t\u0000a', 't\u0000b']); // ended, the view held
+    for (let waited = 0; changed.length < 3 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(changed).toEqual([[7, true], [7, false], [7, true]]);
+    expect(source.loadingOf(7)).toBeUndefined();
+    expect([...source.viewsOf(7)]).toEqual(['t\u0000a', 't\u0000b']);
+  });
+
   it('sends a snapshot again to a worker that started while it was going out, which would have missed its beginning', async () => {
     const ids = Array.from({ length: SNAPSHOT_CHUNK * 8 }, (_, i) => `n${i}`);
     await store.writeGraph('t', 'big', actorsWrite(ids));
