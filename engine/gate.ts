@@ -4,7 +4,9 @@ import { LimitError, OverloadedError } from './errors.ts';
  * Admission, fan-out and time limit of the calls to one worker pool (entity and claim models, the symbolic layer, reasoning). A call is admitted while
  * fewer than `maxQueue` calls are (OverloadedError otherwise, HTTP 503); its tasks go out
  * through one lane per worker, each lane sending the next task when its last one returns, so
- * that a call never floods the pool's queue and concurrent calls interleave. Past `timeoutMs`
+ * that a call never floods the pool's queue and concurrent calls interleave in the pool's
+ * first-in first-out queue (the entity model gives each call one task and interleaves the
+ * calls' sentences itself, round-robin: SentenceBatcher). Past `timeoutMs`
  * the call fails with LimitError, sends no further task and aborts the signal its tasks were
  * given. What a task on a worker does then is the pool's choice: the model pools let it finish,
  * because terminating a thread inside onnxruntime-node aborts the whole process; the symbolic

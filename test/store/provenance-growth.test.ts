@@ -5,6 +5,8 @@ import { Level } from 'level';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Provenance } from '../../engine/ontology/index.ts';
 import { dataKey, graphDataPrefix } from '../../engine/store/keys.ts';
+import { unionProvenance } from '../../engine/store/merge.ts';
+import { DEFAULT_KEPT_BYTES, provenanceJson, setProvenanceKeptBytes } from '../../engine/store/provenance-growth.ts';
 import { encodeNode } from '../../engine/store/record-codec.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
@@ -16,6 +18,7 @@ beforeEach(async () => {
   store = await ParleyStore.open(dir);
 });
 afterEach(async () => {
+  setProvenanceKeptBytes(DEFAULT_KEPT_BYTES);
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -23,10 +26,12 @@ afterEach(async () => {
 /** Document `n`'s mention of the actor (quotes with characters JSON escapes, so that a join of JSON pieces that is off shows). */
 const mention = (n: number): Provenance => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 }, quote: `RSF "${n}"\u0000\n` });
 
-const naming = (...documents: number[]): GraphWrite => ({
-  nodes: [{ id: 'rsf', labels: ['Actor'], properties: { label: 'Rapid Support Forces', actor_type: 'armed_group' }, provenance: documents.map(mention) }],
+const namingActor = (id: string, ...documents: number[]): GraphWrite => ({
+  nodes: [{ id, labels: ['Actor'], properties: { label: id.toUpperCase(), actor_type: 'armed_group' }, provenance: documents.map(mention) }],
   edges: [],
 });
+const naming = (...documents: number[]): GraphWrite => namingActor('rsf', ...documents);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** A mention that counts how often its fields are read (to serialise it, or to compare an incoming entry with it). */
 function counted(n: number, reads: { count: number }): Provenance {
@@ -36,12 +41,12 @@ function counted(n: number, reads: { count: number }): Provenance {
 }
 
 /** The actor's value as stored, and the value its provenance list serialised whole gives. */
-async function storedAndExpected(): Promise<{ stored: string; expected: string; provenance: Provenance[] }> {
-  const node = (await store.loadGraph('t', 'g')).node('rsf')!;
+async function storedAndExpected(id = 'rsf'): Promise<{ stored: string; expected: string; provenance: Provenance[] }> {
+  const node = (await store.loadGraph('t', 'g')).node(id)!;
   const { generation } = await store.getGraphMeta('t', 'g');
   await store.close();
   const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
-  const stored = await db.get(dataKey.nodes(graphDataPrefix('t', 'g', generation)) + 'rsf');
+  const stored = await db.get(dataKey.nodes(graphDataPrefix('t', 'g', generation)) + id);
   await db.close();
   store = await ParleyStore.open(dir);
   const provenance = node.provenance.map((entry) => ({ ...entry }));
@@ -75,5 +80,97 @@ describe('a record whose provenance grows commit by commit', () => {
     const { stored, expected, provenance } = await storedAndExpected();
     expect(stored).toBe(expected);
     expect(provenance.map((entry) => entry.document_id)).toStrictEqual(Array.from({ length: 16 }, (_, n) => `doc-${n}`));
+  });
+
+  it('is serialised and scanned whole again once its kept JSON is evicted, and kept again after, the same bytes', async () => {
+    const reads = { count: 0 };
+    await store.writeGraph('t', 'g', { ...naming(), nodes: [{ ...naming().nodes[0], provenance: Array.from({ length: 10 }, (_, n) => counted(n, reads)) }] });
+    await store.writeGraph('t', 'g', naming(10));
+    reads.count = 0;
+    await store.writeGraph('t', 'g', naming(11));
+    expect(reads.count).toBe(0);
+    // a bound of nothing drops what is kept and keeps nothing
+    setProvenanceKeptBytes(0);
+    await store.writeGraph('t', 'g', naming(12));
+    expect(reads.count).toBeGreaterThanOrEqual(10);
+    reads.count = 0;
+    await store.writeGraph('t', 'g', naming(13));
+    expect(reads.count).toBeGreaterThanOrEqual(10);
+    setProvenanceKeptBytes(DEFAULT_KEPT_BYTES);
+    // serialised whole once more, then kept
+    await store.writeGraph('t', 'g', naming(14));
+    reads.count = 0;
+    await store.writeGraph('t', 'g', naming(15));
+    expect(reads.count).toBe(0);
+
+    const { stored, expected, provenance } = await storedAndExpected();
+    expect(stored).toBe(expected);
+    expect(provenance.map((entry) => entry.document_id)).toStrictEqual(range(0, 16).map((n) => `doc-${n}`));
+  });
+
+  it('stores the same bytes for two records growing under a bound that holds about one list, in one commit and in turn', async () => {
+    setProvenanceKeptBytes(12_000);
+    await store.writeGraphs('t', 'g', [namingActor('rsf', ...range(0, 10)), namingActor('saf', ...range(100, 110))]);
+    for (let n = 10; n < 40; n += 3) {
+      await store.writeGraphs('t', 'g', [namingActor('rsf', n), namingActor('saf', 100 + n), namingActor('rsf', n + 1)]);
+      await store.writeGraph('t', 'g', namingActor('saf', 101 + n, 102 + n));
+      await store.writeGraph('t', 'g', namingActor('rsf', n + 2, 4));
+    }
+    for (const id of ['rsf', 'saf']) {
+      const { stored, expected, provenance } = await storedAndExpected(id);
+      expect(stored).toBe(expected);
+      expect(provenance).toHaveLength(40);
+    }
+  });
+
+  it('stores the same bytes for two records given one list object, each then growing its own way', async () => {
+    const shared = range(0, 10).map(mention);
+    await store.writeGraph('t', 'g', { nodes: [0, 1].flatMap((i) => namingActor(['rsf', 'saf'][i]!).nodes.map((node) => ({ ...node, provenance: shared }))), edges: [] });
+    await store.writeGraphs('t', 'g', [namingActor('rsf', 10), namingActor('saf', 11)]);
+    await store.writeGraph('t', 'g', namingActor('rsf', 11, 3));
+    await store.writeGraph('t', 'g', namingActor('saf', 10, 12));
+    for (const [id, documents] of [
+      ['rsf', [...range(0, 12)]],
+      ['saf', [...range(0, 10), 11, 10, 12]],
+    ] as const) {
+      const { stored, expected, provenance } = await storedAndExpected(id);
+      expect(stored).toBe(expected);
+      expect(provenance.map((entry) => entry.document_id)).toStrictEqual(documents.map((n) => `doc-${n}`));
+    }
+  });
+
+  it('serialises two lists grown from one kept list as JSON.stringify does, and merges onto each what only the other held', () => {
+    const base = unionProvenance([], range(0, 10).map(mention));
+    expect(provenanceJson(base)).toBe(JSON.stringify(base));
+    const first = unionProvenance(base, [mention(10)]);
+    const second = unionProvenance(base, [mention(11)]);
+    expect(provenanceJson(first)).toBe(JSON.stringify(first));
+    expect(provenanceJson(second)).toBe(JSON.stringify(second));
+    // the second's document was noted for the first's base too: the merge must still append it to the first
+    const both = unionProvenance(first, [mention(11), mention(10)]);
+    expect(both.map((entry) => entry.document_id)).toStrictEqual(range(0, 12).map((n) => `doc-${n}`));
+    expect(provenanceJson(both)).toBe(JSON.stringify(both));
+  });
+
+  it('gives a node merged into another by a correction the union of their provenance, encoded as JSON.stringify does, and stores the same bytes as the node grows', async () => {
+    await store.writeGraphs('t', 'g', [naming(...range(0, 10)), namingActor('saf', ...range(20, 30))]);
+    await store.writeGraphs('t', 'g', [naming(10), namingActor('saf', 30)]);
+    const merge = await store.correct('t', 'g', { op: 'merge', into: 'rsf', from: ['saf'], reason: 'the same force' }, 'key');
+    const merged = (await store.loadGraph('t', 'g')).node('rsf')!;
+    expect(merged.provenance.map((entry) => entry.document_id)).toStrictEqual([...range(0, 11), ...range(20, 31)].map((n) => `doc-${n}`));
+    expect(encodeNode(merged)).toBe(encodeNode({ ...merged, provenance: merged.provenance.map((entry) => ({ ...entry })) }));
+
+    await store.writeGraph('t', 'g', naming(11));
+    await store.writeGraph('t', 'g', naming(21, 12));
+    const grown = (await store.loadGraph('t', 'g')).node('rsf')!;
+    // the stored node's own (saf's doc-21 came to it too), then saf's it does not hold
+    const own = [...range(0, 12), 21, 12];
+    expect(grown.provenance.map((entry) => entry.document_id)).toStrictEqual([...own, 20, ...range(22, 31)].map((n) => `doc-${n}`));
+    expect(encodeNode(grown)).toBe(encodeNode({ ...grown, provenance: grown.provenance.map((entry) => ({ ...entry })) }));
+    // undone, the graph reads the stored node alone
+    await store.undoCorrection('t', 'g', merge.correction_id, 'key');
+    const { stored, expected, provenance } = await storedAndExpected();
+    expect(stored).toBe(expected);
+    expect(provenance.map((entry) => entry.document_id)).toStrictEqual(own.map((n) => `doc-${n}`));
   });
 });

@@ -19,6 +19,8 @@ interface Job {
   /** Sentences sent and not yet returned. */
   outstanding: number;
   failure?: { error: unknown };
+  /** Removes the job's abort listener (the signal may outlive the call). */
+  unlisten(): void;
   resolve(labels: SentenceLabels[]): void;
   reject(error: unknown): void;
 }
@@ -37,8 +39,10 @@ interface Part {
  * over every worker (its latency), and under load every worker gets full batches (its CPU per
  * sentence), whatever the pool size. Before, each call was cut into at least one task per
  * worker, so that a pool of 16 ran a 10-sentence document as 10 tasks of one sentence.
- * Sentences go out in the order their calls came. A batch that fails fails every call it
- * held a sentence of.
+ * A batch is filled round-robin over the calls with sentences unsent, each call's in its own
+ * order: a call queued behind a large one goes out in the next batch rather than after all of
+ * the large one's (a 25,000-sentence call takes minutes). A batch that fails, or whose runner
+ * returns a label count other than its sentence count, fails every call it held a sentence of.
  */
 export class SentenceBatcher {
   /** Jobs with sentences not yet sent, oldest first (at most the gate's admitted calls). */
@@ -64,10 +68,20 @@ export class SentenceBatcher {
 
   /** Labels of the sentences in order. When `signal` aborts, unsent sentences are dropped and the call fails once its sent ones are back. */
   submit(sentences: string[][], signal: AbortSignal): Promise<SentenceLabels[]> {
+    if (signal.aborted) return Promise.reject(signal.reason);
     if (sentences.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      const job: Job = { sentences, labels: new Array(sentences.length), next: 0, outstanding: 0, resolve, reject };
-      signal.addEventListener('abort', () => this.fail(job, signal.reason), { once: true });
+      const onAbort = () => this.fail(job, signal.reason);
+      const job: Job = {
+        sentences,
+        labels: new Array(sentences.length),
+        next: 0,
+        outstanding: 0,
+        resolve,
+        reject,
+        unlisten: () => signal.removeEventListener('abort', onAbort),
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job);
       this.queued += sentences.length;
       this.dispatch();
@@ -77,32 +91,28 @@ export class SentenceBatcher {
   private dispatch(): void {
     while (this.running < this.lanes && this.queued > 0) {
       const size = Math.min(this.maxBatch, Math.ceil(this.queued / (this.lanes - this.running)));
-      const parts: Part[] = [];
-      for (let taken = 0; taken < size; ) {
-        const job = this.queue[0]!;
-        const count = Math.min(size - taken, job.sentences.length - job.next);
-        parts.push({ job, from: job.next, to: job.next + count });
-        job.next += count;
-        job.outstanding += count;
-        taken += count;
-        if (job.next === job.sentences.length) this.queue.shift();
-      }
-      this.queued -= size;
+      const parts = this.takeRoundRobin(size);
       this.running++;
       this.batchCount++;
       this.sentenceCount += size;
-      this.runBatch(parts.flatMap((p) => p.job.sentences.slice(p.from, p.to)))
-        .then(
-          (labels) => {
-            let at = 0;
-            for (const { job, from, to } of parts) {
-              for (let i = from; i < to; i++) job.labels[i] = labels[at++]!;
-            }
-          },
-          (error: unknown) => {
-            for (const { job } of parts) this.fail(job, error);
-          },
-        )
+      let labelled: Promise<SentenceLabels[]>;
+      try {
+        labelled = this.runBatch(parts.flatMap((p) => p.job.sentences.slice(p.from, p.to)));
+      } catch (error) {
+        // a runner that throws fails its batch like one that rejects, and the lane goes on
+        labelled = Promise.reject(error);
+      }
+      labelled
+        .then((labels) => {
+          if (labels.length !== size) throw new Error(`the NER runner returned ${labels.length} labels for a batch of ${size} sentences`);
+          let at = 0;
+          for (const { job, from, to } of parts) {
+            for (let i = from; i < to; i++) job.labels[i] = labels[at++]!;
+          }
+        })
+        .catch((error: unknown) => {
+          for (const { job } of parts) this.fail(job, error);
+        })
         .finally(() => {
           this.running--;
           for (const { job, from, to } of parts) {
@@ -112,6 +122,40 @@ export class SentenceBatcher {
           this.dispatch();
         });
     }
+  }
+
+  /**
+   * Takes `size` queued sentences (at most those queued) one per job in turn, in queue order;
+   * the parts are in queue order. Jobs that took a share go behind those that did not (only
+   * when `size` is below the number of jobs), so that every job takes its turn.
+   */
+  private takeRoundRobin(size: number): Part[] {
+    const counts = this.queue.map(() => 0);
+    for (let left = size; left > 0; ) {
+      this.queue.forEach((job, i) => {
+        if (left > 0 && job.next + counts[i]! < job.sentences.length) {
+          counts[i]!++;
+          left--;
+        }
+      });
+    }
+    const parts: Part[] = [];
+    const waiting: Job[] = [];
+    const served: Job[] = [];
+    this.queue.forEach((job, i) => {
+      const count = counts[i]!;
+      if (count === 0) {
+        waiting.push(job);
+        return;
+      }
+      parts.push({ job, from: job.next, to: job.next + count });
+      job.next += count;
+      job.outstanding += count;
+      if (job.next < job.sentences.length) served.push(job);
+    });
+    this.queue.splice(0, this.queue.length, ...waiting, ...served);
+    this.queued -= size;
+    return parts;
   }
 
   /** Drops the job's unsent sentences; it fails once its sent ones are back. */
@@ -128,6 +172,7 @@ export class SentenceBatcher {
 
   private settleIfDone(job: Job): void {
     if (job.outstanding > 0 || job.next < job.sentences.length) return;
+    job.unlisten();
     if (job.failure) job.reject(job.failure.error);
     else job.resolve(job.labels);
   }

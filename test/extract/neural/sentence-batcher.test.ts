@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { SentenceBatcher } from '../../../engine/extract/neural/sentence-batcher.ts';
 import type { SentenceLabels } from '../../../engine/extract/neural/token-classifier.ts';
@@ -17,7 +18,7 @@ const firstWords = (labels: SentenceLabels[]) => labels.map((l) => l.labels[0]);
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('sentence batcher', () => {
-  it('sends queued calls together in order, up to the batch bound, one batch per lane in flight', async () => {
+  it('sends queued calls together, round-robin and each in its own order, up to the batch bound, one batch per lane in flight', async () => {
     const runner = heldRunner();
     const batcher = new SentenceBatcher(runner.run, 2, 4);
     const never = new AbortController().signal;
@@ -28,11 +29,11 @@ describe('sentence batcher', () => {
     expect(runner.batches.map((x) => x.sentences.flat())).toEqual([['a0', 'a1'], ['a2']]);
     runner.batches[0]!.answer();
     await settled();
-    expect(runner.batches[2]!.sentences.flat()).toEqual(['b0', 'b1', 'b2', 'c0']);
+    expect(runner.batches[2]!.sentences.flat()).toEqual(['b0', 'b1', 'c0', 'c1']);
     runner.batches[1]!.answer();
     await settled();
     expect(firstWords(await a)).toEqual(['a0', 'a1', 'a2']);
-    expect(runner.batches[3]!.sentences.flat()).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(runner.batches[3]!.sentences.flat()).toEqual(['b2', 'c2', 'c3', 'c4']);
     runner.batches[2]!.answer();
     runner.batches[3]!.answer();
     expect(firstWords(await b)).toEqual(['b0', 'b1', 'b2']);
@@ -84,5 +85,80 @@ describe('sentence batcher', () => {
     expect(runner.batches.map((x) => x.sentences.flat())).toEqual([['f0'], ['s0', 's1', 't0'], ['n0']]);
     runner.batches[2]!.answer();
     expect(firstWords(await next)).toEqual(['n0']);
+  });
+
+  it('sends a small call queued behind a large one in the next batch, not after all of the large one', async () => {
+    const runner = heldRunner();
+    const batcher = new SentenceBatcher(runner.run, 2, 32);
+    const never = new AbortController().signal;
+    const large = batcher.submit(sentences('l', 640), never);
+    const small = batcher.submit(sentences('s', 1), never);
+    expect(runner.batches).toHaveLength(2);
+    runner.batches[0]!.answer();
+    await settled();
+    const next = runner.batches[2]!.sentences.flat();
+    expect(next).toHaveLength(32);
+    expect(next).toContain('s0');
+    // the large call's sentences still go out in its own order
+    expect(next.filter((word) => word !== 's0')).toEqual(Array.from({ length: 31 }, (_, i) => `l${64 + i}`));
+    runner.batches[2]!.answer();
+    expect(firstWords(await small)).toEqual(['s0']);
+    // answering a batch again is a no-op; each answer lets the next batch out
+    for (let i = 1; i < runner.batches.length; i++) {
+      runner.batches[i]!.answer();
+      await settled();
+    }
+    expect(firstWords(await large)).toEqual(Array.from({ length: 640 }, (_, i) => `l${i}`));
+  });
+
+  it('rejects a call whose signal has aborted already, sending nothing', async () => {
+    const runner = heldRunner();
+    const batcher = new SentenceBatcher(runner.run, 1, 4);
+    const aborted = AbortSignal.abort(new Error('too late'));
+    const call = batcher.submit(sentences('a', 2), aborted);
+    expect(runner.batches).toHaveLength(0);
+    await expect(call).rejects.toThrow('too late');
+    expect(batcher.sent).toEqual({ batches: 0, sentences: 0 });
+  });
+
+  it('removes its abort listener when the call settles', async () => {
+    const runner = heldRunner();
+    const batcher = new SentenceBatcher(runner.run, 1, 4);
+    const shared = new AbortController().signal;
+    const call = batcher.submit(sentences('a', 2), shared);
+    expect(getEventListeners(shared, 'abort')).toHaveLength(1);
+    runner.batches[0]!.answer();
+    await call;
+    expect(getEventListeners(shared, 'abort')).toHaveLength(0);
+  });
+
+  it('fails the calls of a batch whose runner throws, and keeps the lane for the next batch', async () => {
+    const runner = heldRunner();
+    let throws = true;
+    const batcher = new SentenceBatcher(
+      (batch) => {
+        if (throws) throw new Error('runner broke');
+        return runner.run(batch);
+      },
+      1,
+      4,
+    );
+    const never = new AbortController().signal;
+    await expect(batcher.submit(sentences('a', 2), never)).rejects.toThrow('runner broke');
+    throws = false;
+    const next = batcher.submit(sentences('n', 1), never);
+    expect(runner.batches.map((x) => x.sentences.flat())).toEqual([['n0']]);
+    runner.batches[0]!.answer();
+    expect(firstWords(await next)).toEqual(['n0']);
+  });
+
+  it('fails every call of a batch whose runner returns fewer labels than sentences', async () => {
+    const batcher = new SentenceBatcher(async (batch) => batch.slice(1).map((words) => ({ labels: [words[0]!], scores: [1] })), 1, 4);
+    const never = new AbortController().signal;
+    const first = batcher.submit(sentences('a', 2), never);
+    const second = batcher.submit(sentences('b', 1), never);
+    await expect(first).rejects.toThrow('returned 1 labels for a batch of 2 sentences');
+    // the second call went alone in the next batch, where the runner's one short label list is empty
+    await expect(second).rejects.toThrow('returned 0 labels for a batch of 1 sentences');
   });
 });
