@@ -364,6 +364,29 @@ demands_(N) :- nodes_where('Claim', _, _, Cs), findall(C, ( member(C, Cs), prop(
     expect([before, after, fresh]).toEqual([[[1]], [[2]], [[2]]]);
   });
 
+  it('offers an answer that reads the reference date to its added_answer/4 only while the date stays: a write that moves it has the answer found again', () => {
+    // the events of the last ten days, grown by counting the events added in that window: right while the date stays, wrong once it moves
+    const recent = `
+recent(N) :- view_set(recent, recent_, N).
+recent_(N) :- nodes_where('Event', _, _, Es), filter_ids(Es, window(0, 10), Ks), length(Ks, N).
+added_answer(recent, added(Nodes, _, _), Held, N) :- new_events(Nodes, Es), filter_ids(Es, window(0, 10), Ks), length(Ks, K), N is Held + K.
+new_events([], []).
+new_events([Id, L | Rest], Es) :- ( L == 'Event' -> Es = [Id | More] ; Es = More ), new_events(Rest, More).`;
+    const event = (id: string, date: string) => node(id, 'Event', { event_type: 'ASSAULT', label: `raid ${id}`, date });
+    for (const [date, grows, after] of [['2024-04-28', 1, 3], ['2024-05-20', 0, 1]] as const) {
+      const own = new RuleRegistry();
+      own.load('mine', recent, 'mine.pl');
+      const mine = own.module('mine')!;
+      const graph = GraphIndex.fromRecords([event('e1', '2024-05-01'), event('e2', '2024-04-25')], []);
+      expect(mine.solve('recent(V)', ['V'], { graph })).toEqual([[2]]);
+      putLogged(graph, [event('e3', date)], []);
+      own.solveLibrary('true', [], { graph }); // the write handed over
+      expect(keptUnder(own, 'recent', graph)).toBe(grows);
+      expect(mine.solve('recent(V)', ['V'], { graph })).toEqual([[after]]);
+      expect(mine.solve('recent(V)', ['V'], { graph: copyOf(graph) })).toEqual([[after]]);
+    }
+  });
+
   it('drops, not grows, an answer under a key of the library\'s when the module defines no added_answer/4 of its own', () => {
     const allies = 'my_pairs(V) :- view_set(hostile_actor_pairs, my_pairs_, V).\nmy_pairs_(P) :- findall(X-Y, edge(_, \'ALLIES\', X, Y, _), P0), sort(P0, P).';
     const { before, after, fresh } = beforeAndAfter(allies, 'my_pairs(V)', (graph) => putLogged(graph, [], [edge('o1', 'OPPOSES', 'c', 'd'), edge('x2', 'ALLIES', 'b', 'c')]));
