@@ -241,6 +241,48 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('jervis');
+    const event = (id: string, type: string, date: string) => node(id, 'Event', { event_type: type, label: `${type.toLowerCase()} ${id}`, date });
+    const claim = (id: string, type: string, text: string, date: string) => node(id, 'Claim', { type, text, timestamp: `${date}T09:00:00Z` });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        event('m1', 'MOBILIZE', '2024-05-01'), event('t1', 'THREATEN', '2024-04-20'),
+        claim('d1', 'Position', 'we must defend our land', '2024-03-01'), claim('h1', 'Threat', 'we will strike', '2024-04-25'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'm1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 't1', 'perpetrator'),
+        edge('s1', 'ASSERTS', 'a', 'd1'), edge('s2', 'ASSERTS', 'b', 'h1'),
+      ],
+    );
+    const records = (on: GraphIndex) => rules.module('jervis')!.solve('jv_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([],[],[h1-6,t1-11])']);
+    putLogged(
+      graph,
+      [
+        node('e', 'Actor', { label: 'e' }), event('m2', 'MOBILIZE', '2024-04-30'), event('t2', 'THREATEN', '2024-04-28'),
+        event('m3', 'MOBILIZE', '2023-01-01'), event('v1', 'CONSULT', '2024-04-29'), claim('h2', 'Threat', 'you will pay', '2024-04-27'),
+      ],
+      [
+        edge('p3', 'PARTICIPATES_IN', 'e', 'm2'), // a new actor's move, as a participant (no role): e
+        edge('p4', 'PARTICIPATES_IN', 'c', 't2', 'perpetrator'), edge('s3', 'ASSERTS', 'c', 'h2'), // new reactions of an actor with none: c
+        edge('s4', 'ASSERTS', 'b', 'd1'), // a new speaker of a defensive claim held: b's trigger
+        edge('p5', 'PARTICIPATES_IN', 'd', 'm3', 'perpetrator'), // a move outside the windows: nothing for d
+        edge('p6', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), // a move of no type the records take: a as it was
+        edge('p7', 'PARTICIPATES_IN', 'b', 'm1', 'target'), // the target of a move held: not its doer
+      ],
+    );
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
+    expect(keptUnder(rules, 'jv_recs', graph)).toBe(1);
+    const copy = copyOf(graph);
+    expect(records(graph)).toEqual(['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
+    expect(records(graph)).toEqual(records(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
