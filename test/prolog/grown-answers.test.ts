@@ -283,6 +283,47 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('zartman\'s records take the assaults of a new actor, new yields and cost claims of actors held, not a yield outside the window or a move of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const event = (id: string, type: string, date: string) => node(id, 'Event', { event_type: type, label: `${type.toLowerCase()} ${id}`, date });
+    const claim = (id: string, type: string, text: string, date: string) => node(id, 'Claim', { type, text, timestamp: `${date}T09:00:00Z` });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        event('x1', 'ASSAULT', '2024-05-01'), event('x2', 'ASSAULT', '2024-03-01'), claim('k1', 'Position', 'the cost is too high', '2024-04-25'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'x1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'x2', 'perpetrator'),
+        edge('s1', 'ASSERTS', 'a', 'k1'),
+      ],
+    );
+    const records = (on: GraphIndex) => rules.module('zartman')!.solve('zt_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[],[],days(yes,61,61))']);
+    putLogged(
+      graph,
+      [
+        node('e', 'Actor', { label: 'e' }), event('x3', 'ASSAULT', '2024-04-30'), event('r1', 'RETREAT', '2024-04-20'), event('r2', 'CONCEDE', '2023-01-01'),
+        event('v1', 'CONSULT', '2024-04-29'), claim('n1', 'Concession', 'we give up the hill', '2024-04-28'), claim('k2', 'Position', 'we are exhausted', '2024-04-27'),
+      ],
+      [
+        edge('p3', 'PARTICIPATES_IN', 'e', 'x3', 'perpetrator'), // a new actor's assault: e
+        edge('p4', 'PARTICIPATES_IN', 'b', 'r1'), // a retreat b takes part in (no role): b yields
+        edge('s2', 'ASSERTS', 'c', 'n1'), edge('s3', 'ASSERTS', 'c', 'k2'), // a new concession and a cost claim: c, with no assault
+        edge('p5', 'PARTICIPATES_IN', 'd', 'r2', 'perpetrator'), // a concession outside the window: nothing for d
+        edge('p6', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), // a move of no type the records take: a as it was
+        edge('p7', 'PARTICIPATES_IN', 'b', 'x1', 'target'), // the target of an assault held: not its perpetrator
+      ],
+    );
+    rules.solveLibrary('true', [], { graph }); // the write handed over: the records kept, grown
+    expect(keptUnder(rules, 'zt_recs', graph)).toBe(1);
+    const copy = copyOf(graph);
+    expect(records(graph)).toEqual(['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+    expect(records(graph)).toEqual(records(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
