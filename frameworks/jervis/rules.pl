@@ -131,7 +131,7 @@ jv_own_moves(X, Triggers, Reactions) :-
     filter_ids(Es, prop(event_type, 'THREATEN'), T0), jv_in_window(T0, T),
     own_ends(X, 'ASSERTS', _, 'Claim', Cs),
     filter_ids(Cs, prop(type, 'Threat'), C0), jv_in_window(C0, C),
-    keywords(jv_defence_words, W), mentioning(Cs, W, D0), jv_in_window(D0, D),
+    keywords(jv_defence_words, W), own_mentioning(Cs, W, D0), jv_in_window(D0, D),
     append(M, D, Tr0), sort(Tr0, Triggers),
     append([M, T, C], Re0), sort(Re0, Reactions).
 jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.

@@ -132,7 +132,7 @@ zt_own_moves(X, Assaults, Yields, Costs) :-
     own_ends(X, 'ASSERTS', _, 'Claim', Cs),
     filter_ids(Cs, prop(type, 'Concession'), Cn0), current_ids(Cn0, Cn),
     append(RC, Cn, Y0), sort(Y0, Yields),
-    keywords(zt_cost_words, W), mentioning(Cs, W, Costs0), current_ids(Costs0, Costs).
+    keywords(zt_cost_words, W), own_mentioning(Cs, W, Costs0), current_ids(Costs0, Costs).
 zt_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 zt_rec(_, _, r([], [], [], days(no, none, none))).
 
