@@ -120,11 +120,8 @@ fr_own_source(X, referent, [X-[X]]) :- node(X, 'Actor'), prop(X, actor_type, com
 
 fr_own_claims(X, Type, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
 fr_own_events(X, Type, [X-Es]) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), filter_ids(Es0, prop(event_type, Type), Es), Es \== [].
-% (mentioning_each/3 reads the mentions of X's claims; mentioning/3 would read every claim mentioning the words,
-% computed again over the whole view for each actor while a write's sets are grown)
 fr_own_citing(X, Base, [X-Cs]) :-
-    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), keywords(fr_words(Base), Words), mentioning_each(Cs0, Words, Hits),
-    pairs_values(Hits, Lists), append(Lists, Cs1), sort(Cs1, Cs), Cs \== [].
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), keywords(fr_words(Base), Words), own_mentioning(Cs0, Words, Cs), Cs \== [].
 
 % fr_bases(+Tallies, -Bases): Base-c(Count, Ids) for each base the actor uses, in tie-break order
 % (the actor's tallies, sorted, come base by base in that order).

@@ -107,6 +107,33 @@ jv_recs_(Recs) :-
     list_to_assoc(Pairs, Recs).
 jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- id_days(Ids, D).
 jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the records with the record of each node the write added or an edge
+% added ends at (added_ends/2) found again from its own edges and put in place of its old one (lib/graph.pl
+% grown/3), where a write of a claim or an event had every record found again. The windows read the reference
+% date: a write that moves it has the records found again whole, never grown (unseen_changes/3 of lib/graph.pl).
+added_answer(jv_recs, Added, Recs, Grown) :-
+    added_ends(Added, Touched),
+    foldl(jv_put_own_rec, Touched, Recs, Grown).
+
+jv_put_own_rec(X, Recs0, Recs) :-
+    jv_own_moves(X, Triggers, Reactions),
+    (   Triggers == [], Reactions == [] -> Recs = Recs0
+    ;   id_days(Triggers, DT), id_days(Reactions, DR), put_assoc(X, Recs0, r(Triggers, DT, DR), Recs)
+    ).
+
+% jv_own_moves(+X, -Triggers, -Reactions): X's groups in jv_ctx/1's Triggers and Reactions (else []), read from X's
+% own edges: the events it carries out (doers/2) and the claims it asserts (speakers/2), dated in the last two windows
+jv_own_moves(X, Triggers, Reactions) :-
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', P), own_ends(X, 'PARTICIPATES_IN', participant, 'Event', Q),
+    append(P, Q, Es0), sort(Es0, Es),
+    filter_ids(Es, prop(event_type, 'MOBILIZE'), M0), jv_in_window(M0, M),
+    filter_ids(Es, prop(event_type, 'THREATEN'), T0), jv_in_window(T0, T),
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs),
+    filter_ids(Cs, prop(type, 'Threat'), C0), jv_in_window(C0, C),
+    keywords(jv_defence_words, W), own_mentioning(Cs, W, D0), jv_in_window(D0, D),
+    append(M, D, Tr0), sort(Tr0, Triggers),
+    append([M, T, C], Re0), sort(Re0, Reactions).
 jv_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 jv_rec(_, _, r([], [], [])).
 

@@ -105,6 +105,34 @@ zt_recs_(Recs) :-
 zt_fill(a, Ids, r(_, Y, C, _), r(Ids, Y, C, D)) :- zt_days(Ids, D).
 zt_fill(y, Ids, r(A, _, C, D), r(A, Ids, C, D)).
 zt_fill(c, Ids, r(A, Y, _, D), r(A, Y, Ids, D)).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the records with the record of each node the write added or an edge
+% added ends at (added_ends/2) found again from its own edges and put in place of its old one (lib/graph.pl
+% grown/3), where a write of a claim or an event had every record found again. The current moves and the days read
+% the reference date: a write that moves it has the records found again whole (unseen_changes/3 of lib/graph.pl).
+added_answer(zt_recs, Added, Recs, Grown) :-
+    added_ends(Added, Touched),
+    foldl(zt_put_own_rec, Touched, Recs, Grown).
+
+zt_put_own_rec(X, Recs0, Recs) :-
+    zt_own_moves(X, Assaults, Yields, Costs),
+    (   Assaults == [], Yields == [], Costs == [] -> Recs = Recs0
+    ;   zt_days(Assaults, D), put_assoc(X, Recs0, r(Assaults, Yields, Costs, D), Recs)
+    ).
+
+% zt_own_moves(+X, -Assaults, -Yields, -Costs): X's groups in zt_ctx/1's lists (else []), read from X's own edges:
+% the assaults it carries out, the current retreats and concessions it makes or takes part in and its current
+% concessions, its current claims of the cost
+zt_own_moves(X, Assaults, Yields, Costs) :-
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', P), own_ends(X, 'PARTICIPATES_IN', participant, 'Event', Q),
+    filter_ids(P, prop(event_type, 'ASSAULT'), Assaults),
+    append(P, Q, Es0), sort(Es0, Es),
+    filter_ids(Es, prop(event_type, 'RETREAT'), R0), filter_ids(Es, prop(event_type, 'CONCEDE'), C0),
+    append(R0, C0, RC0), current_ids(RC0, RC),
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs),
+    filter_ids(Cs, prop(type, 'Concession'), Cn0), current_ids(Cn0, Cn),
+    append(RC, Cn, Y0), sort(Y0, Yields),
+    keywords(zt_cost_words, W), own_mentioning(Cs, W, Costs0), current_ids(Costs0, Costs).
 zt_rec(K, Recs, R) :- get_assoc(K, Recs, R0), !, R = R0.
 zt_rec(_, _, r([], [], [], days(no, none, none))).
 

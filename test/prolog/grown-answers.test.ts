@@ -12,6 +12,9 @@ const at = '2024-05-01T00:00:00.000Z';
 const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
 const edge = (id: string, type: string, from: string, to: string, role?: string): EdgeRecord => ({ id, type, from, to, properties: role ? { role } : {}, confidence: 0.8, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
 
+const datedEvent = (id: string, type: string, date: string) => node(id, 'Event', { event_type: type, label: `${type.toLowerCase()} ${id}`, date });
+const datedClaim = (id: string, type: string, text: string, date: string) => node(id, 'Claim', { type, text, timestamp: `${date}T09:00:00Z` });
+
 let registry: RuleRegistry;
 beforeAll(async () => {
   await startProlog();
@@ -35,6 +38,16 @@ async function loadedFramework(id: string) {
     return rest;
   };
   return { registry: catalog.registry, run };
+}
+
+/** After a write into `graph`, handed over: the records under a module's `key` kept (grown, not dropped), as `expected`, as a fresh copy's, and the module's run as a fresh copy's. */
+function expectGrownRecords(rules: RuleRegistry, key: string, graph: GraphIndex, records: (on: GraphIndex) => unknown, run: (on: GraphIndex) => unknown, expected: string[]) {
+  rules.solveLibrary('true', [], { graph });
+  expect(keptUnder(rules, key, graph)).toBe(1);
+  const copy = copyOf(graph);
+  expect(records(graph)).toEqual(expected);
+  expect(records(graph)).toEqual(records(copy));
+  expect(run(graph)).toEqual(run(copy));
 }
 
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
@@ -241,6 +254,75 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('jervis');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('m1', 'MOBILIZE', '2024-05-01'), datedEvent('t1', 'THREATEN', '2024-04-20'),
+        datedClaim('d1', 'Position', 'we must defend our land', '2024-03-01'), datedClaim('h1', 'Threat', 'we will strike', '2024-04-25'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'm1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 't1', 'perpetrator'),
+        edge('s1', 'ASSERTS', 'a', 'd1'), edge('s2', 'ASSERTS', 'b', 'h1'),
+      ],
+    );
+    const records = (on: GraphIndex) => rules.module('jervis')!.solve('jv_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([],[],[h1-6,t1-11])']);
+    putLogged(
+      graph,
+      [
+        node('e', 'Actor', { label: 'e' }), datedEvent('m2', 'MOBILIZE', '2024-04-30'), datedEvent('t2', 'THREATEN', '2024-04-28'),
+        datedEvent('m3', 'MOBILIZE', '2023-01-01'), datedEvent('v1', 'CONSULT', '2024-04-29'), datedClaim('h2', 'Threat', 'you will pay', '2024-04-27'),
+      ],
+      [
+        edge('p3', 'PARTICIPATES_IN', 'e', 'm2'), // a new actor's move, as a participant (no role): e
+        edge('p4', 'PARTICIPATES_IN', 'c', 't2', 'perpetrator'), edge('s3', 'ASSERTS', 'c', 'h2'), // new reactions of an actor with none: c
+        edge('s4', 'ASSERTS', 'b', 'd1'), // a new speaker of a defensive claim held: b's trigger
+        edge('p5', 'PARTICIPATES_IN', 'd', 'm3', 'perpetrator'), // a move outside the windows: nothing for d
+        edge('p6', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), // a move of no type the records take: a as it was
+        edge('p7', 'PARTICIPATES_IN', 'b', 'm1', 'target'), // the target of a move held: not its doer
+      ],
+    );
+    expectGrownRecords(rules, 'jv_recs', graph, records, run, ['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
+  });
+
+  it('zartman\'s records take the assaults of a new actor, new yields and cost claims of actors held, not a yield outside the window or a move of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('x1', 'ASSAULT', '2024-05-01'), datedEvent('x2', 'ASSAULT', '2024-03-01'), datedClaim('k1', 'Position', 'the cost is too high', '2024-04-25'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'x1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'x2', 'perpetrator'),
+        edge('s1', 'ASSERTS', 'a', 'k1'),
+      ],
+    );
+    const records = (on: GraphIndex) => rules.module('zartman')!.solve('zt_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    run(graph);
+    expect(records(graph)).toEqual(['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[],[],days(yes,61,61))']);
+    putLogged(
+      graph,
+      [
+        node('e', 'Actor', { label: 'e' }), datedEvent('x3', 'ASSAULT', '2024-04-30'), datedEvent('r1', 'RETREAT', '2024-04-20'), datedEvent('r2', 'CONCEDE', '2023-01-01'),
+        datedEvent('v1', 'CONSULT', '2024-04-29'), datedClaim('n1', 'Concession', 'we give up the hill', '2024-04-28'), datedClaim('k2', 'Position', 'we are exhausted', '2024-04-27'),
+      ],
+      [
+        edge('p3', 'PARTICIPATES_IN', 'e', 'x3', 'perpetrator'), // a new actor's assault: e
+        edge('p4', 'PARTICIPATES_IN', 'b', 'r1'), // a retreat b takes part in (no role): b yields
+        edge('s2', 'ASSERTS', 'c', 'n1'), edge('s3', 'ASSERTS', 'c', 'k2'), // a new concession and a cost claim: c, with no assault
+        edge('p5', 'PARTICIPATES_IN', 'd', 'r2', 'perpetrator'), // a concession outside the window: nothing for d
+        edge('p6', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), // a move of no type the records take: a as it was
+        edge('p7', 'PARTICIPATES_IN', 'b', 'x1', 'target'), // the target of an assault held: not its perpetrator
+      ],
+    );
+    expectGrownRecords(rules, 'zt_recs', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
@@ -362,6 +444,28 @@ demands_(N) :- nodes_where('Claim', _, _, Cs), findall(C, ( member(C, Cs), prop(
     // the set of demands kept beside the module's answer, asked for after it (so its kept answer comes later in the sweep)
     const { before, after, fresh } = beforeAndAfter(grownBySet, 'demands(V), read_demands(_)', addDemand);
     expect([before, after, fresh]).toEqual([[[1]], [[2]], [[2]]]);
+  });
+
+  it('offers an answer that reads the reference date to its added_answer/4 only while the date stays: a write that moves it has the answer found again', () => {
+    // the events of the last ten days, grown by counting the events added in that window: right while the date stays, wrong once it moves
+    const recent = `
+recent(N) :- view_set(recent, recent_, N).
+recent_(N) :- nodes_where('Event', _, _, Es), filter_ids(Es, window(0, 10), Ks), length(Ks, N).
+added_answer(recent, added(Nodes, _, _), Held, N) :- new_events(Nodes, Es), filter_ids(Es, window(0, 10), Ks), length(Ks, K), N is Held + K.
+new_events([], []).
+new_events([Id, L | Rest], Es) :- ( L == 'Event' -> Es = [Id | More] ; Es = More ), new_events(Rest, More).`;
+    for (const [date, grows, after] of [['2024-04-28', 1, 3], ['2024-05-20', 0, 1]] as const) {
+      const own = new RuleRegistry();
+      own.load('mine', recent, 'mine.pl');
+      const mine = own.module('mine')!;
+      const graph = GraphIndex.fromRecords([datedEvent('e1', 'ASSAULT', '2024-05-01'), datedEvent('e2', 'ASSAULT', '2024-04-25')], []);
+      expect(mine.solve('recent(V)', ['V'], { graph })).toEqual([[2]]);
+      putLogged(graph, [datedEvent('e3', 'ASSAULT', date)], []);
+      own.solveLibrary('true', [], { graph }); // the write handed over
+      expect(keptUnder(own, 'recent', graph)).toBe(grows);
+      expect(mine.solve('recent(V)', ['V'], { graph })).toEqual([[after]]);
+      expect(mine.solve('recent(V)', ['V'], { graph: copyOf(graph) })).toEqual([[after]]);
+    }
   });
 
   it('drops, not grows, an answer under a key of the library\'s when the module defines no added_answer/4 of its own', () => {

@@ -373,6 +373,12 @@ index_groups(Groups, Index) :- list_to_assoc(Groups, Index).
 % mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords.
 mentioning(Ids, Keywords, Hits) :- filter_ids(Ids, mentions(Keywords), Hits).
 
+% own_mentioning(+Ids, +Keywords, -Hits): the ids whose text mentions one of the keywords, sorted, read from the
+% mentions of those ids alone (mentioning_each/3): for a growth's few ids (an actor's own claims, frameworks/README.md),
+% where mentioning/3 over indexed words reads the set of every id that mentions them, computed again over the whole
+% view at each call while a write's sets are grown
+own_mentioning(Ids, Keywords, Hits) :- mentioning_each(Ids, Keywords, Pairs), pairs_values(Pairs, Lists), append(Lists, Hits0), sort(Hits0, Hits).
+
 % nodes_mentioning(+Label, +Keywords, -Hits): the nodes of Label whose text mentions one of the
 % keywords, sorted: what nodes_where(Label, _, _, All), mentioning(All, Keywords, Hits) gives. When
 % the text index covers every keyword, the nodes it lists for them (a few hundred) are read and kept

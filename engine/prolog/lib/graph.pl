@@ -640,7 +640,8 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
         findall(Slot, g_memo(Slot), Slots),
         foldl(listed_before, Slots, [], Before),
-        growing(forall(member(Slot, Slots), forget_read(Slot, Changes, Added))),
+        unseen_changes(Changes, Named, Unseen),
+        growing(forall(member(Slot, Slots), forget_read(Slot, Changes, Unseen, Added))),
         regrow_listed(Before, Added, Ref),
         maplist(plain, Changes, ChangeTexts)
     ),
@@ -870,14 +871,28 @@ forget_listed(Slot) :-
 
 keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 
-% forget_read(+Slot, +Changes, +Added): drops the answers of Slot that read what Changes lists, but for those
-% that take the records Added (grown/3)
-forget_read(Slot, Changes, Added) :-
+% forget_read(+Slot, +Changes, +Unseen, +Added): drops the answers of Slot that read what Changes lists, but for
+% those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
+forget_read(Slot, Changes, Unseen, Added) :-
     nb_getval(Slot, Entries),
-    convlist(kept_read(Changes, Added), Entries, Kept),
+    convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
-kept_read(Changes, Added, Entry, Kept) :- ( read_unchanged(Changes, Entry) -> Kept = Entry ; grown(Added, Entry, Kept) ).
+kept_read(Changes, Unseen, Added, Entry, Kept) :-
+    (   read_unchanged(Changes, Entry) -> Kept = Entry
+    ;   read_unchanged(Unseen, Entry), grown(Added, Entry, Kept)
+    ).
+
+% unseen_changes(+Changes, +Named, -Unseen): the changes of a write that its records added(Nodes, Props, Edges)
+% do not show a growth (grown/3): the reference date moved, names indexed (Named, the new ones) and their
+% mentions in the texts held, sources. An answer that read one of them is found again, never grown: a set over
+% a window of dates would otherwise be offered the records added alone, the date moved under it unseen. The
+% other mentions change only with the texts of nodes added, which the growth sees.
+unseen_changes(Changes, Named, Unseen) :- include(unseen_change(Named), Changes, Unseen).
+unseen_change(_, ref).
+unseen_change(_, named).
+unseen_change(_, source).
+unseen_change(Named, mention(W)) :- memberchk(W, Named).
 
 read_unchanged(Changes, (user:indexed_words(_))-_) :- !, \+ memberchk(named, Changes).
 read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module), \+ ( member(Read, Reads), memberchk(Read, Changes) ).
