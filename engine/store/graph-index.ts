@@ -478,20 +478,25 @@ export class GraphIndex {
    * of those first edges. One pass over the edge columns, no record read but the firsts.
    */
   edgesPerType(typeIds?: readonly number[]): { count: number; first: EdgeRecord }[] {
-    const { edges, edgeType, edgeFrom, edgeTo, nodes } = this;
+    const { edges, edgeType, edgeFrom, edgeTo } = this;
     const wanted = typeIds === undefined ? undefined : new Set(typeIds);
     const counts = new Float64Array(this.typeNames.length);
     const order: number[] = [];
     const firsts: EdgeRecord[] = [];
     for (let dense = 0; dense < edges.span; dense++) {
       const type = edgeType[dense];
-      if (type === DEAD || (wanted !== undefined && !wanted.has(type)) || nodes.at(edgeFrom[dense]) === undefined || nodes.at(edgeTo[dense]) === undefined) continue;
+      if (type === DEAD || (wanted !== undefined && !wanted.has(type)) || !this.nodeIsIn(edgeFrom[dense]) || !this.nodeIsIn(edgeTo[dense])) continue;
       if (counts[type]++ === 0) {
         order.push(type);
         firsts[type] = edges.at(dense)!;
       }
     }
     return order.map((type) => ({ count: counts[type], first: firsts[type] }));
+  }
+
+  /** Whether a node is at a dense id: read off the kinds column (no record touched) unless it has no label. */
+  private nodeIsIn(node: number): boolean {
+    return (node < this.nodeKinds.length && this.nodeKinds[node] !== NO_KIND) || this.nodes.at(node) !== undefined;
   }
 
   /**
