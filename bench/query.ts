@@ -190,6 +190,11 @@ function topCounts(counts: Iterable<[string, number]>): Answer {
   return sorted.slice(0, 10).map(([key, count]) => `${key}|${count}`);
 }
 
+/** Every count, by key: the answers of Q9 and Q10. */
+function sortedByKey(counts: Iterable<[string, number]>): Answer {
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, count]) => `${key}|${count}`);
+}
+
 /** Another form of the question of the case named `of…`: that case's answer. */
 function formOf(of: string, name: string, parley: string, kuzu: string): Case {
   return { name, question: of, parley, kuzu, parameters: () => ({}), hand: (graph, parameters) => CASES.find((testCase) => testCase.name.startsWith(`${of} `))!.hand(graph, parameters) };
@@ -350,8 +355,7 @@ const CASES: Case[] = [
     parley: 'MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS n ORDER BY type',
     kuzu: 'MATCH ()-[r]->() RETURN label(r) AS type, count(*) AS n ORDER BY type',
     parameters: () => ({}),
-    hand: (graph) => [...graph.out].map(([type, byNode]) => [type, [...byNode.values()].reduce((sum, edges) => sum + edges.length, 0)] as const)
-      .sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, n]) => `${type}|${n}`),
+    hand: (graph) => sortedByKey([...graph.out].map(([type, byNode]) => [type, [...byNode.values()].reduce((sum, edges) => sum + edges.length, 0)])),
   },
   {
     name: 'Q10 nodes by label',
@@ -361,7 +365,7 @@ const CASES: Case[] = [
     hand(graph) {
       const counts = new Map<string, number>();
       for (const node of graph.nodes.values()) counts.set(node.labels[0], (counts.get(node.labels[0]) ?? 0) + 1);
-      return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([label, n]) => `${label}|${n}`);
+      return sortedByKey(counts);
     },
   },
   {

@@ -11,7 +11,10 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
-import { buildCountingRunner, buildDenseCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type MatchStep, type NodeCheck } from './match.ts';
+import {
+  buildCountingRunner, buildDenseCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type GroupCounter,
+  type MatchStep, type NodeCheck,
+} from './match.ts';
 import {
   type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
   nodeGroupSlot, planPatternExpression, type QueryPlan,
@@ -81,10 +84,8 @@ export type CompiledClause =
       distinctSlot?: number;
       /** With `distinctSlot`, when the scan is by label and the tail a chain of expansions checked by labels: the counts per node, in one array. */
       denseCount?: DenseCounter;
-      /** MatchPlan.countsByType: the relationship's slot and its types (empty: any). */
-      byType?: MatchPlan['countsByType'];
-      /** MatchPlan.countsByLabels: the node's slot. */
-      byLabels?: MatchPlan['countsByLabels'];
+      /** MatchPlan.countsPerGroup: one row per group with its count, off the index. */
+      countGroups?: GroupCounter;
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -163,7 +164,7 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, byType: plan.countsByType, byLabels: plan.countsByLabels };
+    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup) };
   }
   // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
   const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));

@@ -123,22 +123,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
-            // per type off the index, except in a past view (as_of), whose edges the index does not count
-            if (clause.byType && env.asOf === undefined) {
-              const { relSlot, types } = clause.byType;
-              for (const { count, first } of env.graph.edgesPerType(types.length === 0 ? undefined : env.graph.typeIdsOf(types))) {
-                row[relSlot] = { $rel: first };
-                counted(row, count);
-              }
-              return;
-            }
-            if (clause.byLabels && env.asOf === undefined) {
-              for (const { count, first } of env.graph.nodesPerLabels()) {
-                row[clause.byLabels.nodeSlot] = { $node: first };
-                counted(row, count);
-              }
-              return;
-            }
+            if (clause.countGroups?.(row, env, counted)) return;
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.denseCount?.(row, env);
             if (perNode) next.pushPerNode!(perNode, distinctSlot!);

@@ -8,6 +8,7 @@
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
+import type { GroupCounts } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
 
@@ -143,6 +144,32 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
       return false;
     };
     run(0);
+  };
+}
+
+/**
+ * Hands one row per group with the number of rows it stands for (MatchPlan.countsPerGroup), the
+ * group's key bound to one of its elements; false, handing nothing, in a past view (as_of), whose
+ * elements the index does not count.
+ */
+export type GroupCounter = (row: Row, env: Env, emit: (row: Row, count: number) => void) => boolean;
+
+export function buildGroupCounter(counts: GroupCounts): GroupCounter {
+  return (row, env, emit) => {
+    if (env.asOf !== undefined) return false;
+    const graph = env.graph;
+    if (counts.by === 'type') {
+      for (const { count, first } of graph.edgesPerType(counts.types.length === 0 ? undefined : graph.typeIdsOf(counts.types))) {
+        row[counts.relSlot] = { $rel: first };
+        emit(row, count);
+      }
+    } else {
+      for (const { count, first } of graph.nodesPerLabels()) {
+        row[counts.nodeSlot] = { $node: first };
+        emit(row, count);
+      }
+    }
+    return true;
   };
 }
 

@@ -150,15 +150,17 @@ export interface MatchPlan {
   /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
   /**
-   * The MATCH is one directed relationship between unchecked ends, and the aggregation after it
-   * groups by the relationship's type alone and counts rows: each type's edges are counted off
-   * the index, one row standing for them all (`MATCH ()-[r]->() RETURN type(r), count(*)`). The
-   * relationship's slot and its types (empty: any).
+   * The aggregation after the MATCH groups by what the index counts and counts rows, so each
+   * group is counted off the index, one row standing for all of its rows: `type`, one directed
+   * relationship between unchecked ends grouped by its type alone (`MATCH ()-[r]->() RETURN
+   * type(r), count(*)`; its slot and types, empty for any); `labels`, one unlabelled node
+   * grouped by `labels(n)` alone.
    */
-  countsByType?: { relSlot: number; types: string[] };
-  /** Likewise for a MATCH of one unlabelled node grouped by `labels(n)` alone: counted per set of labels, one row standing for each. */
-  countsByLabels?: { nodeSlot: number };
+  countsPerGroup?: GroupCounts;
 }
+
+/** What MatchPlan.countsPerGroup counts per group. */
+export type GroupCounts = { by: 'type'; relSlot: number; types: string[] } | { by: 'labels'; nodeSlot: number };
 
 export interface UnwindPlan {
   kind: 'unwind';
@@ -354,7 +356,7 @@ function countEdgesByType(match: MatchPlan, projection: ProjectionPlan): void {
   const isEnd = (name: string) => name === edge.from.name || name === edge.to.name;
   if (match.goals.length > 2 || !match.goals.every((goal) => goal === edge || (goal.kind === 'node' && goal.label === undefined && isEnd(goal.node.name)))) return;
   if (!groupsByCallOf('type', edge.rel.name, projection)) return;
-  match.countsByType = { relSlot: edge.rel.slot, types: edge.types };
+  match.countsPerGroup = { by: 'type', relSlot: edge.rel.slot, types: edge.types };
 }
 
 /** `count(*)` grouped by `labels(n)` alone, over a MATCH of one node of any label (the part's first clause). */
@@ -362,7 +364,7 @@ function countNodesByLabels(match: MatchPlan, projection: ProjectionPlan): void 
   const [scan] = match.goals;
   if (match.optional || match.countFrom !== undefined || !projection.aggregating || match.goals.length !== 1) return;
   if (scan.kind !== 'node' || !scan.scan || scan.label !== undefined || !groupsByCallOf('labels', scan.node.name, projection)) return;
-  match.countsByLabels = { nodeSlot: scan.node.slot };
+  match.countsPerGroup = { by: 'labels', nodeSlot: scan.node.slot };
 }
 
 /** Whether an aggregation's keys are all `fn(v)` and its aggregates all `count(*)` (ORDER BY sorting by no other aggregate). */
