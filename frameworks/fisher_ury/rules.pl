@@ -224,17 +224,23 @@ fu_own_batna_record(X, Record) :-
 
 % fu_own_batna_source(+X, ?Tag, -Groups): X's groups (X-Ids) in each fu_batna_source/2 grouping, read from X's own edges
 fu_own_batna_source(X, neg, [X-Cs]) :-
-    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), member(T, ['Demand', 'RedLine', 'Justification']), filter_ids(Cs0, prop(type, T), Cs), Cs \== [].
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), fu_position_claim_type(T), filter_ids(Cs0, prop(type, T), Cs), Cs \== [].
 fu_own_batna_source(X, neg, [X-Is]) :- own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [].
 fu_own_batna_source(X, alt, [X-Es]) :-
-    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), member(T, ['SANCTION', 'COERCE', 'ASSAULT', 'MOBILIZE']), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), fu_alternative_event_type(T), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
 fu_own_batna_source(X, press, [X-Es]) :-
-    own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es0), member(T, ['SANCTION', 'COERCE', 'ASSAULT']), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
+    own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es0), fu_pressure_event_type(T), filter_ids(Es0, prop(event_type, T), Es), Es \== [].
 
-fu_batna_source(neg, G) :- member(T, ['Demand', 'RedLine', 'Justification']), claims_by_actor(T, G).
+fu_batna_source(neg, G) :- fu_position_claim_type(T), claims_by_actor(T, G).
 fu_batna_source(neg, G) :- fu_holders(G).
-fu_batna_source(alt, G) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT', 'MOBILIZE']), events_of_type(T, Es), perpetrators(Es, G).
-fu_batna_source(press, G) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT']), events_of_type(T, Es), targets(Es, G).
+fu_batna_source(alt, G) :- fu_alternative_event_type(T), events_of_type(T, Es), perpetrators(Es, G).
+fu_batna_source(press, G) :- fu_pressure_event_type(T), events_of_type(T, Es), targets(Es, G).
+
+% The types each grouping reads, one list for fu_batna_source/2 and its growth (fu_own_batna_source/3) both: the
+% claims that state a position, the events an actor's alternatives are made of, the events that press on their target
+fu_position_claim_type(T) :- member(T, ['Demand', 'RedLine', 'Justification']).
+fu_alternative_event_type(T) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT', 'MOBILIZE']).
+fu_pressure_event_type(T) :- member(T, ['SANCTION', 'COERCE', 'ASSAULT']).
 
 fu_batna_acc([], NA, NA, AL, AL, NP, NP, PL, PL, NL, NL).
 fu_batna_acc([t(Tag, N, S)|Ts], NA0, NA, AL0, AL, NP0, NP, PL0, PL, NL0, NL) :-

@@ -65,17 +65,28 @@ fr_selves([A|As], [A-[A]|Gs]) :- fr_selves(As, Gs).
 % ---- moves per base ------------------------------------------------------------------
 
 % fr_source(?Base, -Groups): Actor-Ids groupings of the moves or attributes of each base.
-fr_source(coercive, G) :- claims_by_actor('Threat', G).
-fr_source(coercive, G) :- member(T, ['COERCE', 'ASSAULT']), events_of_type(T, Es), perpetrators(Es, G).
-fr_source(reward, G) :- claims_by_actor('Offer', G).
-fr_source(reward, G) :- events_of_type('AID', Es), perpetrators(Es, G).
-fr_source(legitimate, G) :- member(T, [state, government, international_org]), nodes_where('Actor', actor_type, T, As), fr_selves(As, G).
+fr_source(coercive, G) :- fr_claim_type(coercive, T), claims_by_actor(T, G).
+fr_source(coercive, G) :- fr_event_type(coercive, T), events_of_type(T, Es), perpetrators(Es, G).
+fr_source(reward, G) :- fr_claim_type(reward, T), claims_by_actor(T, G).
+fr_source(reward, G) :- fr_event_type(reward, T), events_of_type(T, Es), perpetrators(Es, G).
+fr_source(legitimate, G) :- fr_legitimate_type(T), nodes_where('Actor', actor_type, T, As), fr_selves(As, G).
 fr_source(legitimate, G) :- fr_citing(legitimate, G).
 fr_source(expert, G) :- fr_citing(expert, G).
 fr_source(informational, G) :- fr_citing(informational, G).
 fr_source(referent, G) :-
-    findall(A-[E], (member(T, [community, civil_society]), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), G).
-fr_source(referent, G) :- nodes_where('Actor', actor_type, community, As), fr_selves(As, G).
+    findall(A-[E], (fr_ally_type(T), nodes_where('Actor', actor_type, T, Cs), member(C, Cs), allied(C, A, E), A \== C), G).
+fr_source(referent, G) :- fr_referent_type(T), nodes_where('Actor', actor_type, T, As), fr_selves(As, G).
+
+% The types each grouping reads, one list for fr_source/2 and its growth (fr_own_source/3) both: the claims and the
+% events (an actor perpetrates) of a base, the actor types with standing, the actor types whose allies gain referent
+% power, and the actor type that holds it itself
+fr_claim_type(coercive, 'Threat').
+fr_claim_type(reward, 'Offer').
+fr_event_type(coercive, T) :- member(T, ['COERCE', 'ASSAULT']).
+fr_event_type(reward, 'AID').
+fr_legitimate_type(T) :- member(T, [state, government, international_org]).
+fr_ally_type(T) :- member(T, [community, civil_society]).
+fr_referent_type(community).
 
 % fr_citing(+Base, -Groups): speakers of the claims whose text cites the base's keywords (kept with
 % view_set/3: the indicators and the profile both read them).
@@ -106,17 +117,17 @@ fr_own_profile(X, Bases) :-
     append(Lists, All), All \== [], msort(All, Sorted), pairs_values(Sorted, Ts), fr_bases(Ts, Bases).
 
 % fr_own_source(+X, ?Base, -Groups): X's groups (X-Ids) in each fr_source/2 grouping, read from X's own edges
-fr_own_source(X, coercive, G) :- fr_own_claims(X, 'Threat', G).
-fr_own_source(X, coercive, G) :- member(T, ['COERCE', 'ASSAULT']), fr_own_events(X, T, G).
-fr_own_source(X, reward, G) :- fr_own_claims(X, 'Offer', G).
-fr_own_source(X, reward, G) :- fr_own_events(X, 'AID', G).
-fr_own_source(X, legitimate, [X-[X]]) :- member(T, [state, government, international_org]), node(X, 'Actor'), prop(X, actor_type, T).
+fr_own_source(X, coercive, G) :- fr_claim_type(coercive, T), fr_own_claims(X, T, G).
+fr_own_source(X, coercive, G) :- fr_event_type(coercive, T), fr_own_events(X, T, G).
+fr_own_source(X, reward, G) :- fr_claim_type(reward, T), fr_own_claims(X, T, G).
+fr_own_source(X, reward, G) :- fr_event_type(reward, T), fr_own_events(X, T, G).
+fr_own_source(X, legitimate, [X-[X]]) :- fr_legitimate_type(T), node(X, 'Actor'), prop(X, actor_type, T).
 fr_own_source(X, legitimate, G) :- fr_own_citing(X, legitimate, G).
 fr_own_source(X, expert, G) :- fr_own_citing(X, expert, G).
 fr_own_source(X, informational, G) :- fr_own_citing(X, informational, G).
 fr_own_source(X, referent, G) :-
-    findall(X-[E], ( allied(C, X, E), X \== C, member(T, [community, civil_society]), node(C, 'Actor'), prop(C, actor_type, T) ), G0), msort(G0, G).
-fr_own_source(X, referent, [X-[X]]) :- node(X, 'Actor'), prop(X, actor_type, community).
+    findall(X-[E], ( allied(C, X, E), X \== C, fr_ally_type(T), node(C, 'Actor'), prop(C, actor_type, T) ), G0), msort(G0, G).
+fr_own_source(X, referent, [X-[X]]) :- fr_referent_type(T), node(X, 'Actor'), prop(X, actor_type, T).
 
 fr_own_claims(X, Type, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
 fr_own_events(X, Type, [X-Es]) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), filter_ids(Es0, prop(event_type, Type), Es), Es \== [].

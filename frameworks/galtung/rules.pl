@@ -141,25 +141,13 @@ gt_add_speakers(I-ACs, Index0, Index) :-
     put_assoc(I, Index0, Speakers, Index).
 
 % the adjacency with the records a write added: the links of each OPPOSES edge added, and of each event or claim of
-% gt_adjacency_/1's types that an edge added links (paired again whole, as added_hostile_pair/3 of lib/conflict.pl
-% pairs them), merged into the index, where a write of such an edge would have every link found and sorted again
+% gt_adjacency_/1's types that an edge added links (added_link/5 of lib/conflict.pl, which the hostile pairs grow
+% with too), merged into the index, where a write of such an edge would have every link found and sorted again
 added_answer(gt_adjacency, added(_, _, Edges), Adj, Grown) :-
     edges_added(Edges, Added),
-    findall(L, ( gt_added_link(Added, A, B), member(L, [A-B, B-A]) ), Links),
+    findall(L, ( added_link(Added, gt_hostile_event_type, gt_hostile_claim_type, A, B), member(L, [A-B, B-A]) ), Links),
     msort(Links, Sorted), gt_group_links(Sorted, Groups),
     foldl(gt_add_adversaries, Groups, Adj, Grown).
-
-% gt_added_link(+Added, -A, -B): a link gt_adjacency_/1 finds of an OPPOSES edge added, of an event an edge added
-% takes part in, or of a claim an edge added asserts or aims
-gt_added_link(Added, S, T) :- member(e('OPPOSES', S, T), Added).
-gt_added_link(Added, A, B) :-
-    findall(E, member(e('PARTICIPATES_IN', _, E), Added), Es0), sort(Es0, Es),
-    member(E, Es), event(E, T), memberchk(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']),
-    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(A, B, _), Ps).
-gt_added_link(Added, A, B) :-
-    findall(C, ( member(e(T, X, Y), Added), ( T == 'ASSERTS' -> C = Y ; T == 'TARGETS', C = X ) ), Cs0), sort(Cs0, Cs),
-    member(C, Cs), claim(C, T), memberchk(T, ['Threat', 'Accusation', 'Demand', 'RedLine']),
-    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), member(p(A, B, _), Ps).
 
 gt_add_adversaries(A-New, Index0, Index) :-
     ( get_assoc(A, Index0, Old) -> ord_union(Old, New, All) ; All = New ),
@@ -167,13 +155,18 @@ gt_add_adversaries(A-New, Index0, Index) :-
 
 % gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
 gt_adjacency_(Adj) :-
-    findall(Ps, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
+    findall(Ps, (gt_hostile_event_type(T), events_of_type(T, Es), nonempty(Es),
                  link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps)), EL),
-    findall(Ps, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
+    findall(Ps, (gt_hostile_claim_type(T), claims_of_type(T, Cs), nonempty(Cs),
                  link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps)), CL),
     append(EL, CL, PLs), gt_pair_lists(PLs, [], Links0),
     findall([S-T, T-S], edge(_, 'OPPOSES', S, T, _), OL), append([Links0 | OL], Links),
     msort(Links, Sorted), gt_group_links(Sorted, Groups), index_groups(Groups, Adj).
+
+% the event and claim types whose links make the adjacency, for gt_adjacency_/1 and its growth both (the library's
+% hostile_event_type/1 less ACCUSE)
+gt_hostile_event_type(T) :- member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']).
+gt_hostile_claim_type(T) :- member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']).
 
 gt_pair_lists([], Acc, Acc).
 gt_pair_lists([Ps | Rest], Acc0, Acc) :- gt_pair_links(Ps, Acc0, Acc1), gt_pair_lists(Rest, Acc1, Acc).

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
@@ -11,7 +8,8 @@ import type { ReasonReply } from '../../engine/reason/tasks.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
 import { graphKey } from '../../engine/store/graph-cache.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
 
 // A worker hands a graph's view to its engine in the background (the warm-up's hold, a preload) in parts, a
 // turn of its event loop between two (engine/reason/worker-entry.ts, bridge.ts handOverInParts): a task on
@@ -42,20 +40,17 @@ const conclusions = (reply: ReasonReply | null) => {
 };
 
 describe('a hand-over in the background, made in parts', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: ParleyStore;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-parts-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
+    temp = await openTempStore('parley-parts-');
+    store = temp.store;
     await store.writeGraph('t', 'small', conflict(40, 's'));
     await store.writeGraph('t', 'copy', conflict(40, 's'));
     await store.writeGraph('t', 'large', conflict(6_000, 'l'));
     await store.writeGraph('t', 'doomed', conflict(6_000, 'd'));
   });
-  afterAll(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => temp.close());
 
   it('lets a task on another graph run between two parts and conclude as on an idle engine, then goes on', async () => {
     const channelName = 'parley-parts-test';

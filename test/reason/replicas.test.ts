@@ -135,6 +135,16 @@ describe('the main thread\'s side of the replicas', () => {
     closing.push(watch);
     watch.onmessage = (event) => heard((event as { data: { type: string; key?: string; generation?: string } }).data);
   };
+  /** The types of the messages on this test's channel from now on, and `act` begun once the first snapshot chunk has gone out (`acted()`: its promise, if begun). */
+  const atFirstChunk = (act: () => Promise<unknown>) => {
+    const heard: string[] = [];
+    let acting: Promise<unknown> | undefined;
+    listen(({ type }) => {
+      heard.push(type);
+      if (type === 'snapshot-chunk' && !acting) acting = act();
+    });
+    return { heard, acted: () => acting };
+  };
   const actorsWrite = (ids: string[]) => ({ nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges: [] });
 
   it('hears from each worker what its isolate holds, its replica included (the memory diagnostic)', async () => {
@@ -242,24 +252,20 @@ describe('the main thread\'s side of the replicas', () => {
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id, ...(i % 7 ? {} : { properties: { weight: i } }) }));
     await store.writeGraph('t', 'g', { ...actorsWrite(ids), edges });
     const { at } = await source.current('t', 'g');
-    const heard: string[] = [];
-    let wrote: Promise<unknown> | undefined;
-    listen(({ type }) => {
-      heard.push(type);
-      if (type !== 'snapshot-chunk' || wrote) return;
-      // after the first chunk: a node and edges already sent changed, ones not sent yet, and new ones
-      wrote = store.writeGraph('t', 'g', {
+    // after the first chunk: a node and edges already sent changed, ones not sent yet, and new ones
+    const { heard, acted: wrote } = atFirstChunk(() =>
+      store.writeGraph('t', 'g', {
         nodes: [{ id: 'n1', labels: ['Actor'], properties: { label: 'renamed' } }, { id: 'z', labels: ['Actor'], properties: { label: 'z' } }],
         edges: [
           { id: 'e0', type: 'OPPOSES', from: 'n0', to: 'n1', properties: { weight: -1 } },
           { id: `e${count - 3}`, type: 'OPPOSES', from: ids[count - 3], to: ids[count - 2], properties: { late: true } },
           { id: 'ez', type: 'OPPOSES', from: 'z', to: 'n0' },
         ],
-      });
-    });
+      }),
+    );
     const set = workerSet();
     await set.graph(at);
-    await wrote;
+    await wrote();
     const { graph: main, at: now } = await source.current('t', 'g');
     expect(now.version).toBe(at.version + 1);
     // the write's delta went out while the snapshot did
@@ -278,15 +284,10 @@ describe('the main thread\'s side of the replicas', () => {
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
     await store.writeGraph('t', 'g', { ...actorsWrite(ids), edges });
     const { at } = await source.current('t', 'g');
-    const heard: string[] = [];
-    let corrected: Promise<unknown> | undefined;
-    listen(({ type }) => {
-      heard.push(type);
-      if (type === 'snapshot-chunk' && !corrected) corrected = store.correct('t', 'g', { op: 'retract', target: 'n2', reason: 'not an actor' }, 'key');
-    });
+    const { heard, acted: corrected } = atFirstChunk(() => store.correct('t', 'g', { op: 'retract', target: 'n2', reason: 'not an actor' }, 'key'));
     const set = workerSet();
     await set.graph(at).catch(() => undefined); // (the version asked for may be dropped by the correction: the next names the corrected one)
-    await corrected;
+    await corrected();
     const { graph: main, at: now } = await source.current('t', 'g');
     const replica = await set.graph(now);
     expect(heard.filter((type) => type === 'snapshot-begin').length).toBeGreaterThanOrEqual(2);

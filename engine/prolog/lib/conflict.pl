@@ -178,15 +178,23 @@ put_by_subject(Records, New, Merged) :- append(New, Records, All), sort(1, @<, A
 
 % added_hostile_pair(+Added, -X, -Y): a pair hostile_actor_pair/2 holds of an OPPOSES edge added, an event an
 % edge added takes part in, or a claim an edge added asserts or aims (perhaps held already)
-added_hostile_pair(Added, X, Y) :- member(e('OPPOSES', P, Q), Added), P \== Q, order_pair(P, Q, X, Y).
-added_hostile_pair(Added, X, Y) :-
+added_hostile_pair(Added, X, Y) :- added_link(Added, hostile_event_type, hostile_claim_type, P, Q), P \== Q, order_pair(P, Q, X, Y).
+
+% added_link(+Added, :EventType, :ClaimType, -A, -B): a link of one actor against another (A, B as they come) that the
+% edges added (edges_added/2) show: an OPPOSES edge added, an event of an EventType an edge added takes part in (its
+% perpetrator against its target), or a claim of a ClaimType an edge added asserts or aims (its speaker against what
+% it TARGETS), each event or claim paired again whole. The caller applies its own filter and order (the hostile
+% pairs drop an OPPOSES edge of an actor to itself and order each pair; galtung's adjacency keeps both).
+:- meta_predicate added_link(+, 1, 1, -, -).
+added_link(Added, _, _, A, B) :- member(e('OPPOSES', A, B), Added).
+added_link(Added, EventType, _, A, B) :-
     findall(E, member(e('PARTICIPATES_IN', _, E), Added), Es0), sort(Es0, Es),
-    member(E, Es), event(E, T), hostile_event_type(T),
-    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
-added_hostile_pair(Added, X, Y) :-
-    findall(C, ( member(e(T, A, B), Added), ( T == 'ASSERTS' -> C = B ; T == 'TARGETS', C = A ) ), Cs0), sort(Cs0, Cs),
-    member(C, Cs), claim(C, T), hostile_claim_type(T),
-    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), member(p(P, Q, _), Ps), order_pair(P, Q, X, Y).
+    member(E, Es), event(E, T), call(EventType, T),
+    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), member(p(A, B, _), Ps).
+added_link(Added, _, ClaimType, A, B) :-
+    findall(C, ( member(e(T, X, Y), Added), ( T == 'ASSERTS' -> C = Y ; T == 'TARGETS', C = X ) ), Cs0), sort(Cs0, Cs),
+    member(C, Cs), claim(C, T), call(ClaimType, T),
+    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), member(p(A, B, _), Ps).
 
 % hostile_partners(-Partners): Actor-Opponents for each actor of a hostile pair, by actor, each
 % list sorted: the rules that look at the pairs of a few actors (the attackers, the movers) start
