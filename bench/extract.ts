@@ -330,9 +330,9 @@ for (const { name, open } of MODELS) {
     for (const measure of ['neural layer alone', 'full pipeline']) {
       const measured = workloads.map((w, i) => ({ ...w, ...results[i]!, meanBatch: w.meanBatch?.() ?? null })).filter((w) => w.measure === measure);
       for (const w of measured) rows.push({ measure, model: name, threads: w.threads, rate: w.rate, baseline: measured[0]!.rate, cpu: w });
-      const one = measured.find((w) => w.threads === '1 worker');
-      for (const pool of one ? measured.filter((w) => w.threads.startsWith('pool of')) : []) {
-        const size = Number(pool.threads.split(' ')[2]);
+      const one = measured.find((w) => w.workers === 1);
+      for (const pool of one ? measured.filter((w) => w.workers > 1) : []) {
+        const size = pool.workers;
         const ratio = pool.rate / (size * one!.rate);
         // What an idle machine allows from the CPU figures: a 1-worker run that already keeps
         // more than one core busy leaves the pool less to gain.
@@ -343,7 +343,7 @@ for (const { name, open } of MODELS) {
             (ceiling === null ? '' : `${size} idle cores allow at most ${ceiling.toFixed(2)} (least ms/sentence: 1 worker ${one!.leastMs!.toFixed(2)}, pool ${pool.leastMs!.toFixed(2)})`),
         );
       }
-      const largest = measured.filter((w) => w.threads !== CONFIGURATIONS[0]!.threads || CONFIGURATIONS[0]!.workers > 0).at(-1);
+      const largest = measured.filter((w) => w.workers > 0).at(-1);
       if (measure === 'neural layer alone' && one && largest && largest.mainPerSentence !== null && one.mainPerSentence !== null) {
         const workersOf = (w: Measured) => w.cpuPerSentence - w.mainPerSentence!;
         const oneRate = modelledPool(1, workersOf(one), one.mainPerSentence);

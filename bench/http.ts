@@ -132,6 +132,17 @@ export async function loopDelay<T>(work: () => Promise<T>): Promise<{ value: T; 
   }
 }
 
+/** The time until `ask` is answered 200, asking again a second after each refusal; minus the last status when it is not within `ms`. */
+export async function answeredWithin(ms: number, ask: () => Promise<{ status: number }>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const { status } = await ask();
+    if (status === 200) return performance.now() - started;
+    if (performance.now() - started > ms) return -status;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 export async function postJson(url: string, key: string, body: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
   return { status: response.status, json: await response.json() };

@@ -46,7 +46,7 @@ import { encodeEdge, encodeNode } from '../engine/store/record-codec.ts';
 import { runQuery } from '../engine/query/index.ts';
 // @ts-expect-error: plain JavaScript without declarations (npm start runs it)
 import { serveWithHeapSetting } from '../server/heap.mjs';
-import { postJson, startServer, stopServer } from './http.ts';
+import { answeredWithin, postJson, startServer, stopServer } from './http.ts';
 import { median, memoryOf } from './stats.ts';
 import { CHUNK, importGraph, makeGraph } from './store-graph.ts';
 
@@ -215,17 +215,6 @@ async function restartToAnswer(storeDir: string, graphId: string, queries: strin
 
 /** How long the server may take to make a graph's worker replicas before the bench reads its RSS without them. */
 const REPLICA_WAIT_MS = 15 * 60_000;
-
-/** The time until `ask` is answered 200, asking again a second after each refusal; minus the last status when it is not within `ms`. */
-async function answeredWithin(ms: number, ask: () => Promise<{ status: number }>): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    const { status } = await ask();
-    if (status === 200) return performance.now() - started;
-    if (performance.now() - started > ms) return -status;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
 
 /** Resident set of a process and its descendants (memoryOf), in MB: `npm start` serves from a child it re-executes with the heap setting (server/heap.mjs). */
 async function rssMb(pid: number): Promise<number> {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Of } from '../../engine/extract/checked-text.ts';
+import type { FileDraft } from '../../engine/extract/draft.ts';
 import { createExtractionPipeline, openExtractionPipeline, SYMBOLIC_CHUNK_CHARS, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus } from '../../engine/ingest/batch.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
@@ -10,6 +11,18 @@ import { exportWithoutInstants } from '../helpers/graph-export.ts';
 
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire that leaves the RSF in the cities.';
 const OTHER = 'GOMA, 9 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels.';
+
+/** `pipeline` with each file its symbolic workers read (draftFile) shown to `see` on its way to the batch. */
+function seeingFiles(pipeline: ExtractionPipeline, see: (file: FileDraft) => void): ExtractionPipeline {
+  return {
+    ...pipeline,
+    async draftFile(dir, source, options) {
+      const file = await pipeline.draftFile!(dir, source, options);
+      see(file);
+      return file;
+    },
+  };
+}
 
 describe('ingestFolder', () => {
   let work: string;
@@ -79,14 +92,9 @@ describe('ingestFolder', () => {
     const { pipeline: pooled } = await openExtractionPipeline({ symbolicWorkers: 1 });
     try {
       let drafted = 0;
-      const counting: ExtractionPipeline = {
-        ...pooled,
-        async draftFile(dir, source, options) {
-          const file = await pooled.draftFile!(dir, source, options);
-          if (file.kind === 'read' && file.draft) drafted++;
-          return file;
-        },
-      };
+      const counting = seeingFiles(pooled, (file) => {
+        if (file.kind === 'read' && file.draft) drafted++;
+      });
       const { first } = await ingestTwice('g-pooled', counting, () => expect(drafted).toBe(3));
       // the second run found every text among the graph's documents in the worker: nothing drafted again
       expect(drafted).toBe(3);
@@ -113,14 +121,9 @@ describe('ingestFolder', () => {
     const { pipeline: pooled } = await openExtractionPipeline({ symbolicWorkers: 1 });
     try {
       const readWithoutDraft: string[] = [];
-      const counting: ExtractionPipeline = {
-        ...pooled,
-        async draftFile(dir, source, options) {
-          const file = await pooled.draftFile!(dir, source, options);
-          if (file.kind === 'read' && !file.draft) readWithoutDraft.push(file.source);
-          return file;
-        },
-      };
+      const counting = seeingFiles(pooled, (file) => {
+        if (file.kind === 'read' && !file.draft) readWithoutDraft.push(file.source);
+      });
       for (const [graphId, batchPipeline] of [['fallbacks-pooled', counting], ['fallbacks-main', pipeline]] as const) {
         await store.writeGraph('t', graphId, imported);
         const summary = await ingestFolder({ store, pipeline: batchPipeline }, folder, { tenant: 't', graphId, workers: 1 });
