@@ -973,7 +973,10 @@ set_reference(V, Ref) :-
 % builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay). Not
 % g_edge by id (edge/5 with the id bound): no built-in framework asks for an edge by its id, and
 % that index, over every edge's distinct id, is the dearest of them (some 23 of 170 ms at 100k
-% facts); a rule that does ask builds it on its first call. parley_warm(View, N, More): the N-th
+% facts); a rule that does ask builds it on its first call. Nor g_text by id: the built-in frameworks
+% read the texts only to scan for a word the text index does not cover (text_mentions/3), which none
+% of them did in an assess at 10k facts, and that index takes some 7 (generated conflict graphs) to
+% 12 (bench/store's graph) bytes per fact of every engine holding the view. parley_warm(View, N, More): the N-th
 % (from 0) of those indexes, of slot View's facts (a hand-over in parts builds one per part); More is
 % true while there are more.
 parley_warm(View, N, More) :-
@@ -987,7 +990,6 @@ warm_lookup(W, g_eprop(W, _, _)).
 warm_lookup(W, g_edge(_, W, _, _, _, _)).
 warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, _)).
 warm_lookup(W, g_valid(W, _, _)).
-warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
