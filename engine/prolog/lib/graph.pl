@@ -1030,34 +1030,38 @@ base_key_reader(sum_prop, 3, 2).  base_key_reader(nodes_where, 4, 2).
 % reader, as the key then comes from a query.
 parley_read_keys(Module, Keys) :-
     findall(Head-Body, module_clause(Module, Head, Body), Clauses),
-    readers_fixpoint(Clauses),
+    module_reads(Clauses, Reads),
     parley_exports(Module, Exports),
     (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Name, Arity, _),
         ( Exports == none -> true ; memberchk(Name/Arity, Exports) )
     ->  Keys = all
-    ;   clauses_keys(Clauses, Keys)
+    ;   reads_keys(Reads, Keys)
     ).
 
 % parley_goal_keys(+Module, +GoalText, -Keys): the keys a goal given as text reads (all: any key; a goal that
 % does not parse reads none)
 parley_goal_keys(Module, Text, Keys) :-
-    (   catch(term_string(Goal, Text, [module(Module)]), _, fail) -> clauses_keys([goal-Goal], Keys) ; Keys = [] ).
+    (   catch(term_string(Goal, Text, [module(Module)]), _, fail)
+    ->  findall(Read, clause_read(goal, Goal, Read), Reads), reads_keys(Reads, Keys)
+    ;   Keys = []
+    ).
 
 module_clause(Module, Head, Body) :-
     current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
     \+ predicate_property(Module:Head, imported_from(_)), \+ predicate_property(Module:Head, foreign),
     catch(clause(Module:Head, Body), _, fail).
 
-% readers_fixpoint(+Clauses): every predicate of Clauses that passes a key from its head to a key reader is one
-readers_fixpoint(Clauses) :-
-    (   member(Head-Body, Clauses), clause_read(Head, Body, var(Position)), functor(Head, Name, Arity),
-        \+ parley_key_reader(Name, Arity, Position)
-    ->  assertz(parley_key_reader(Name, Arity, Position)), readers_fixpoint(Clauses)
-    ;   true
+% module_reads(+Clauses, -Reads): what the clauses read (clause_read/3), once every predicate of theirs that passes
+% a key from its head to a key reader is one (a reader found makes the clauses read again: its callers read keys)
+module_reads(Clauses, Reads) :-
+    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Head, Body, Read) ), Found),
+    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Name, Arity, Position)
+    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(N, A, P) ), assertz(parley_key_reader(N, A, P))),
+        module_reads(Clauses, Reads)
+    ;   findall(Read, member(_-Read, Found), Reads)
     ).
 
-clauses_keys(Clauses, Keys) :-
-    findall(Read, ( member(Head-Body, Clauses), clause_read(Head, Body, Read) ), Reads),
+reads_keys(Reads, Keys) :-
     (   memberchk(all, Reads) -> Keys = all
     ;   findall(Key, member(key(Key), Reads), Found), sort(Found, Keys)
     ).
@@ -1071,11 +1075,16 @@ clause_read(Head, Body, Read) :-
     read_term_in(Args-Body, Term),
     term_read(Term, Head-Body, Head, Read).
 
-% read_term_in(+Term, -Sub): sub_term/2, but for predicate indicators (g_prop/3 names the predicate, calls it not)
-read_term_in(Term, Term).
+% read_term_in(+Term, -Sub): the subterms of Term named as a key reader (term_read/4 reads them), not looking into
+% predicate indicators (g_prop/3 names the predicate, calls it not)
+read_term_in(Term, Term) :- atom(Term), !, base_key_reader(Term, _, _), !.
 read_term_in(Term, Sub) :-
     compound(Term), \+ ( Term = Name/Arity, atom(Name), integer(Arity) ),
-    arg(_, Term, Arg), read_term_in(Arg, Sub).
+    (   compound_name_arity(Term, Name, _), reader_name(Name), Sub = Term
+    ;   arg(_, Term, Arg), read_term_in(Arg, Sub)
+    ).
+
+reader_name(Name) :- ( base_key_reader(Name, _, _) -> true ; parley_key_reader(Name, _, _) -> true ).
 
 term_read(Term, _, _, all) :- atom(Term), base_key_reader(Term, _, _), !.
 term_read(Term, Clause, Head, Read) :-
