@@ -57,7 +57,8 @@
  * records added, when the graph has only grown; only the records taken out, when the
  * valid-time cut moved earlier or a view without one is cut; else all of them; tabled rule
  * predicates are dropped with the old facts), with the keyword index of its texts
- * (text-index.ts) and every rule runs inside the engine. Ids, labels, types, keys and
+ * (text-index.ts) and every rule runs inside the engine. The view holds the properties of the
+ * keys the consulted rules read (viewKeys), all of them once a rule computes a key. Ids, labels, types, keys and
  * string values are atoms; numbers are numbers; booleans are the atoms true/false;
  * double-quoted text is an atom.
  */
@@ -204,6 +205,7 @@ export class PrologBridge {
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
     indexNames(this.module);
+    holdKeys(once('parley_read_keys(M, Keys)', { M: this.module }).Keys);
     if (!this.unreported && /\bg_[a-z]+\s*\(/.test(program)) {
       this.unreported = true;
       once('assertz(parley_unreported(M))', { M: this.module });
@@ -250,6 +252,7 @@ export class PrologBridge {
 
   /** Runs `goal` over `view` and collects the values of `template` (variable names of the goal) for every answer. */
   solve(goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
+    if (NAMES_A_KEY_READER.test(goal)) holdKeys(once('parley_goal_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
     loadView(view);
     const inferenceLimit = Math.min(limits.inferenceLimit ?? DEFAULT_INFERENCE_LIMIT, MAX_ENGINE_INT);
     const timeLimitMs = Math.min(limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS, MAX_ENGINE_INT);
@@ -295,6 +298,40 @@ function indexKeywords(module: string): void {
   if (!textIndex.add(words)) return;
   once('parley_index_words(Words)', { Words: words });
   forgetViews();
+}
+
+/**
+ * The property keys the view holds as g_prop and g_eprop facts: those the consulted rules read (lib/graph.pl
+ * parley_read_keys/2, which reads them off the clauses), and those of goals solved directly; 'all' once a rule
+ * reads a key it computes or takes from a query. A view holds no other property: at 1M facts of the bench graphs
+ * a fifth of them are timestamps and dates that rules read only as valid times (g_valid).
+ */
+let viewKeys: Set<string> | 'all' = new Set();
+
+/** A goal's text that may read a property key (lib/graph.pl key_reader/3): parley_goal_keys/3 reads it. */
+const NAMES_A_KEY_READER = /\b(?:prop|g_prop|g_eprop|sum_prop|nodes_where)\b/;
+
+/** Adds keys read (a list, or 'all') to the view's; a new one makes the next solve call load its view again. */
+function holdKeys(keys: unknown): void {
+  if (viewKeys === 'all') return;
+  if (keys === 'all') viewKeys = 'all';
+  else {
+    const held = viewKeys;
+    const added = (keys as unknown[]).filter((key): key is string => typeof key === 'string' && !held.has(key));
+    if (added.length === 0) return;
+    for (const key of added) held.add(key);
+  }
+  forgetViews();
+}
+
+/** The property keys views hold (sorted), or 'all': what the rules consulted so far read. */
+export function propertyKeysHeld(): string[] | 'all' {
+  return viewKeys === 'all' ? 'all' : [...viewKeys].sort();
+}
+
+/** Whether the view holds the properties of `key` (viewKeys). */
+function viewHolds(key: string): boolean {
+  return viewKeys === 'all' || viewKeys.has(key);
 }
 
 /** The node labels whose nodes' names some module indexes (its name_keywords/1 facts). */
@@ -837,7 +874,7 @@ class ViewFacts {
   addNode(node: NodeRecord): void {
     this.visible.add(node.id);
     for (const label of node.labels) this.nodes.push(node.id, label);
-    for (const [key, value] of Object.entries(node.properties)) if (value !== null) this.props.push(node.id, key, fromJs(value));
+    for (const [key, value] of Object.entries(node.properties)) if (value !== null && viewHolds(key)) this.props.push(node.id, key, fromJs(value));
     const time = validTime(node); // a real calendar day, or none
     if (time !== undefined) {
       this.valid.push(node.id, time, Date.parse(time) / DAY_MS);
@@ -861,7 +898,7 @@ class ViewFacts {
   addEdge(edge: EdgeRecord): void {
     // the role in the edge's fact ([] for none): the rules that group events by who took part read it where they find the edge
     this.edges.push(edge.id, edge.type, edge.from, edge.to, edge.confidence, typeof edge.properties.role === 'string' ? edge.properties.role : []);
-    for (const [key, value] of Object.entries(edge.properties)) if (value !== null) this.edgeProps.push(edge.id, key, fromJs(value));
+    for (const [key, value] of Object.entries(edge.properties)) if (value !== null && viewHolds(key)) this.edgeProps.push(edge.id, key, fromJs(value));
     // only the arguments' sources: every node's would add a fact per node to each hand-over, for the few that are weighed
     if (edge.type === 'CONTRADICTS' || edge.type === 'SUPPORTS') for (const end of [edge.from, edge.to]) this.addSources(end);
   }

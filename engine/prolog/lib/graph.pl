@@ -973,7 +973,10 @@ set_reference(V, Ref) :-
 % builds it: some 0.3 s at 100k facts, which the first framework run of a view would pay). Not
 % g_edge by id (edge/5 with the id bound): no built-in framework asks for an edge by its id, and
 % that index, over every edge's distinct id, is the dearest of them (some 23 of 170 ms at 100k
-% facts); a rule that does ask builds it on its first call. parley_warm(View, N, More): the N-th
+% facts); a rule that does ask builds it on its first call. Nor g_text by id: the built-in frameworks
+% read the texts only to scan for a word the text index does not cover (text_mentions/3), which none
+% of them did in an assess at 10k facts, and that index takes some 7 (generated conflict graphs) to
+% 12 (bench/store's graph) bytes per fact of every engine holding the view. parley_warm(View, N, More): the N-th
 % (from 0) of those indexes, of slot View's facts (a hand-over in parts builds one per part); More is
 % true while there are more.
 parley_warm(View, N, More) :-
@@ -987,7 +990,6 @@ warm_lookup(W, g_eprop(W, _, _)).
 warm_lookup(W, g_edge(_, W, _, _, _, _)).
 warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, _)).
 warm_lookup(W, g_valid(W, _, _)).
-warm_lookup(W, g_text(W, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
@@ -1003,6 +1005,112 @@ parley_name_labels(Module, Labels) :-
     ->  findall(L, ( clause(Module:name_keywords(L), true), atom(L) ), Labels)
     ;   Labels = []
     ).
+
+% ---- the property keys rules read -----------------------------------------
+% The view holds the properties (g_prop, g_eprop) of the keys some rule reads, not every key: at 1M facts of
+% the bench graphs a fifth of them are timestamps and dates no rule reads as properties (valid_time/2 reads
+% g_valid). parley_read_keys/2 finds the keys a consulted module reads in its clauses, the bridge keeps their
+% union (engine/prolog/bridge.ts viewKeys) and parley_goal_keys/3 those of a goal solved directly. A key that
+% a rule computes, or one a caller passes in from outside (a predicate WHERE may call), cannot be read off
+% the text: then every key is kept (all).
+%
+% key_reader(Name, Arity, Position): a goal Name/Arity reads the key at argument Position. prop/2 is the
+% condition filter_ids/3 and the growth of kept sets take; a term of these names with fewer arguments is a
+% closure (maplist(prop(Id), Keys, Values)), its key read from where it is called unless it holds it.
+% parley_key_reader/3: the predicates of consulted modules that pass a key from their head to one of these.
+:- dynamic parley_key_reader/3.
+key_reader(Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
+key_reader(Name, Arity, Position) :- parley_key_reader(Name, Arity, Position).
+base_key_reader(prop, 3, 2).      base_key_reader(prop, 2, 1).
+base_key_reader(g_prop, 3, 2).    base_key_reader(g_eprop, 3, 2).
+base_key_reader(sum_prop, 3, 2).  base_key_reader(nodes_where, 4, 2).
+
+% parley_read_keys(+Module, -Keys): the sorted keys Module's clauses read, or all: also when a predicate WHERE may
+% call (one its header exports, or any when it has none: engine/prolog/registry.ts) passes a key from its head to a
+% reader, as the key then comes from a query.
+parley_read_keys(Module, Keys) :-
+    findall(Head-Body, module_clause(Module, Head, Body), Clauses),
+    module_reads(Clauses, Reads),
+    parley_exports(Module, Exports),
+    (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Name, Arity, _),
+        ( Exports == none -> true ; memberchk(Name/Arity, Exports) )
+    ->  Keys = all
+    ;   reads_keys(Reads, Keys)
+    ).
+
+% parley_goal_keys(+Module, +GoalText, -Keys): the keys a goal given as text reads (all: any key; a goal that
+% does not parse reads none)
+parley_goal_keys(Module, Text, Keys) :-
+    (   catch(term_string(Goal, Text, [module(Module)]), _, fail)
+    ->  findall(Read, clause_read(goal, Goal, Read), Reads), reads_keys(Reads, Keys)
+    ;   Keys = []
+    ).
+
+module_clause(Module, Head, Body) :-
+    current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
+    \+ predicate_property(Module:Head, imported_from(_)), \+ predicate_property(Module:Head, foreign),
+    catch(clause(Module:Head, Body), _, fail).
+
+% module_reads(+Clauses, -Reads): what the clauses read (clause_read/3), once every predicate of theirs that passes
+% a key from its head to a key reader is one (a reader found makes the clauses read again: its callers read keys)
+module_reads(Clauses, Reads) :-
+    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Head, Body, Read) ), Found),
+    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Name, Arity, Position)
+    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(N, A, P) ), assertz(parley_key_reader(N, A, P))),
+        module_reads(Clauses, Reads)
+    ;   findall(Read, member(_-Read, Found), Reads)
+    ).
+
+reads_keys(Reads, Keys) :-
+    (   memberchk(all, Reads) -> Keys = all
+    ;   findall(Key, member(key(Key), Reads), Found), sort(Found, Keys)
+    ).
+
+% clause_read(+Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head holds, a
+% filter condition in a fact) is: key(Key), an atom; var(Position), the head's argument at Position; all (a key
+% computed, or a reader's name as an atom: call(prop, ...)). A key left unbound in nodes_where/4, its only
+% occurrence, reads no property (the nodes of the label).
+clause_read(Head, Body, Read) :-
+    ( compound(Head) -> compound_name_arguments(Head, _, Args) ; Args = [] ),
+    read_term_in(Args-Body, Term),
+    term_read(Term, Head-Body, Head, Read).
+
+% read_term_in(+Term, -Sub): the subterms of Term named as a key reader (term_read/4 reads them), not looking into
+% predicate indicators (g_prop/3 names the predicate, calls it not)
+read_term_in(Term, Term) :- atom(Term), !, base_key_reader(Term, _, _), !.
+read_term_in(Term, Sub) :-
+    compound(Term), \+ ( Term = Name/Arity, atom(Name), integer(Arity) ),
+    (   compound_name_arity(Term, Name, _), reader_name(Name), Sub = Term
+    ;   arg(_, Term, Arg), read_term_in(Arg, Sub)
+    ).
+
+reader_name(Name) :- ( base_key_reader(Name, _, _) -> true ; parley_key_reader(Name, _, _) -> true ).
+
+term_read(Term, _, _, all) :- atom(Term), base_key_reader(Term, _, _), !.
+term_read(Term, Clause, Head, Read) :-
+    compound(Term), compound_name_arity(Term, Name, Arity),
+    (   key_reader(Name, Arity, Position) -> true
+    ;   key_reader(Name, Full, Position), Arity < Full
+    ),
+    (   Arity < Position -> Read = all
+    ;   arg(Position, Term, Key),
+        (   atom(Key) -> Read = key(Key)
+        ;   var(Key), compound(Head), arg(At, Head, HeadArg), HeadArg == Key -> Read = var(At)
+        ;   var(Key), Name == nodes_where, occurrences_of_var(Key, Clause, 1) -> fail
+        ;   var(Key), listed_keys(Key, Clause, Keys) -> member(Listed, Keys), Read = key(Listed)
+        ;   Read = all
+        )
+    ).
+% listed_keys(+Key, +Clause, -Keys): the atoms Key takes from a list written in the clause, member(Pattern, List)
+% (member(T-K, [role-mediator, actor_type-court]), nodes_where('Actor', T, K, As))
+listed_keys(Key, Clause, Keys) :-
+    sub_term(Member, Clause), compound(Member), Member = member(Pattern, List), ground(List), is_list(List),
+    occurrences_of_var(Key, Pattern, 1), !,
+    findall(K, ( member(Element, List), copy_term(Key-Pattern, K-Element) ), Keys),
+    maplist(atom, Keys).
+
+% (prop(Id, Key) as a closure)
+term_read(Term, _, _, key(Key)) :- compound(Term), compound_name_arity(Term, prop, 2), arg(1, Term, Id), var(Id), arg(2, Term, Key), atom(Key).
 
 % parley_index_words(+Words): the words the text index now covers.
 parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), assertz(g_indexed(W))).

@@ -1,0 +1,86 @@
+/**
+ * The view holds the properties of the keys the rules read (engine/prolog/bridge.ts viewKeys, lib/graph.pl
+ * parley_read_keys/2), and every way a rule or a goal can name a key makes the view hold it: a key written in a
+ * clause, taken from a list written there, passed through a predicate of the module, or computed (then all keys).
+ */
+import { describe, expect, it } from 'vitest';
+import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
+import { PrologBridge, propertyKeysHeld, startProlog } from '../../engine/prolog/bridge.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+
+await startProlog();
+
+const recorded = '2024-01-01T00:00:00.000Z';
+const node = (id: string, labels: string[], properties: NodeRecord['properties']): NodeRecord => ({ id, labels, properties, confidence: 1, provenance: [], recorded_at: recorded });
+const edge = (id: string, from: string, to: string, properties: EdgeRecord['properties']): EdgeRecord => ({ id, type: 'ASSERTS', from, to, properties, confidence: 1, provenance: [], recorded_at: recorded });
+const view = {
+  graph: GraphIndex.fromRecords(
+    [
+      node('a1', ['Actor'], { label: 'RSF', actor_type: 'armed_group', colour: 'red', weight: 3 }),
+      node('c1', ['Claim'], { type: 'Demand', text: 'We demand talks', timestamp: '2024-01-02T10:00:00Z', mood: 'calm' }),
+      node('c2', ['Claim'], { type: 'Threat', text: 'We will strike', timestamp: '2024-01-03T10:00:00Z', mood: 'angry' }),
+    ],
+    [edge('e1', 'a1', 'c1', { weight: 2, tone: 'firm' })],
+  ),
+};
+
+/** The view's facts per g_* predicate, asked without naming a property key (a goal naming one would have the view hold it). */
+function clausesOf(bridge: PrologBridge): Record<string, number> {
+  const [[counts]] = bridge.solve(
+    'active_view(V), findall([N, C], ( view_fact(H), functor(H, N, _), predicate_property(V:H, number_of_clauses(C)) ), Counts)',
+    ['Counts'],
+    view,
+  ) as [[[string, number][]]];
+  return Object.fromEntries(counts);
+}
+
+describe('the property keys a view holds', () => {
+  it('holds only the keys consulted rules read, and a key a rule consulted later reads from then on', () => {
+    const bridge = new PrologBridge();
+    bridge.consult('claim_type(C, T) :- prop(C, type, T).');
+    expect(propertyKeysHeld()).toEqual(['type']);
+    expect(bridge.solve("claim_type(c1, T)", ['T'], view)).toEqual([['Demand']]);
+    // two type facts; none of label, actor_type, colour, weight, text, timestamp, mood, nor the edge's
+    expect(clausesOf(bridge)).toMatchObject({ g_prop: 2, g_eprop: 0 });
+
+    const later = new PrologBridge();
+    later.consult('stamp(C, T) :- prop(C, timestamp, T).');
+    expect(later.solve('stamp(c2, T)', ['T'], view)).toEqual([['2024-01-03T10:00:00Z']]);
+    expect(clausesOf(later)).toMatchObject({ g_prop: 4 });
+  });
+
+  it('reads a key from each place a rule can write it', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(`
+      :- module(forms, [angry/1, heavy/1, light/1]).
+      angry(Ids) :- nodes_where('Claim', mood, angry, Ids).
+      heavy(Sum) :- nodes_where('Actor', _, _, As), sum_prop(As, weight, Sum).
+      light(Kept) :- nodes_where('Claim', _, _, Cs), condition(C), filter_ids(Cs, C, Kept).
+      condition(prop(type, 'Demand')).
+      tone(E, T) :- member(K-_, [tone-edge]), prop(E, K, T).
+      coloured(Id, V) :- passed(Id, colour, V).
+      passed(Id, Key, V) :- prop(Id, Key, V).`);
+    expect(propertyKeysHeld()).toEqual(expect.arrayContaining(['mood', 'weight', 'type', 'tone', 'colour']));
+    expect(bridge.solve('angry(Ids)', ['Ids'], view)).toEqual([[['c2']]]);
+    expect(bridge.solve('heavy(S)', ['S'], view)).toEqual([[3]]);
+    expect(bridge.solve('light(K)', ['K'], view)).toEqual([[['c1']]]);
+    expect(bridge.solve('tone(e1, T)', ['T'], view)).toEqual([['firm']]);
+    expect(bridge.solve('coloured(a1, V)', ['V'], view)).toEqual([['red']]);
+  });
+
+  it('reads a key named in a goal solved directly', () => {
+    const bridge = new PrologBridge();
+    expect(bridge.solve("prop(a1, label, L)", ['L'], view)).toEqual([['RSF']]);
+  });
+});
+
+describe('a key no clause writes', () => {
+  it('has the view hold every key: a key computed, one a query passes to a rule WHERE may call', () => {
+    const bridge = new PrologBridge();
+    // a header that exports passed/3: WHERE may call it with any key, so no key may be left out
+    bridge.consult(':- module(open_keys, [passed/3]).\npassed(Id, Key, V) :- prop(Id, Key, V).');
+    expect(propertyKeysHeld()).toBe('all');
+    expect(bridge.holds("passed(c1, mood, calm)", view)).toBe(true);
+    expect(bridge.holds("passed(e1, weight, 2)", view)).toBe(true);
+  });
+});
