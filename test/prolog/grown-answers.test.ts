@@ -276,7 +276,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p7', 'PARTICIPATES_IN', 'b', 'm1', 'target'), // the target of a move held: not its doer
       ],
     );
-    expectGrownRecords(rules, 'jv_recs', graph, records, run, ['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
+    expectGrownRecords(rules, 'jv_model', graph, records, run, ['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
   });
 
   it('zartman\'s records take the assaults of a new actor, new yields and cost claims of actors held, not a yield outside the window or a move of another type; its runs equal a fresh copy\'s', async () => {
@@ -311,6 +311,53 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     expectGrownRecords(rules, 'zt_recs', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+  });
+
+  it('jervis\'s movers and pair states take a new target of a hostile event held (its perpetrator touched by no edge added), new moves and reactions of both sides of a pair held and a new opponent that now reacts; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('jervis');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'k'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('m1', 'MOBILIZE', '2024-04-01'), datedEvent('t1', 'THREATEN', '2024-04-20'), datedEvent('m2', 'MOBILIZE', '2024-04-10'),
+        datedEvent('x1', 'ASSAULT', '2024-03-01'), datedClaim('h1', 'Threat', 'we will strike', '2024-04-25'),
+        datedEvent('m4', 'MOBILIZE', '2024-04-02'), datedEvent('t4', 'THREATEN', '2024-04-15'), datedEvent('m5', 'MOBILIZE', '2024-04-05'),
+        datedEvent('m6', 'MOBILIZE', '2024-05-01'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'g'), edge('o3', 'OPPOSES', 'k', 'f'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'm1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 't1', 'perpetrator'),
+        edge('p3', 'PARTICIPATES_IN', 'c', 'm2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'c', 'x1', 'perpetrator'), edge('s1', 'ASSERTS', 'd', 'h1'),
+        edge('p5', 'PARTICIPATES_IN', 'e', 'm4', 'perpetrator'), edge('p6', 'PARTICIPATES_IN', 'g', 't4', 'perpetrator'),
+        edge('p7', 'PARTICIPATES_IN', 'k', 'm5', 'perpetrator'), edge('p8', 'PARTICIPATES_IN', 'e', 'm6', 'participant'),
+      ],
+    );
+    const model = (on: GraphIndex) => rules.module('jervis')!.solve('jv_movers(Ms), jv_states(Ss)', ['Ms', 'Ss'], { graph: on })[0];
+    run(graph);
+    expect(model(graph)).toEqual([
+      ['m(a,[m1],[b])', 'm(e,[m4,m6],[g])', 'm(k,[m5],[f])'],
+      ['ps(a,b,[step(m1,[t1])],[],[m1])', 'ps(e,g,[step(m4,[t4])],[],[m4,m6])'],
+    ]);
+    putLogged(
+      graph,
+      [datedEvent('m3', 'MOBILIZE', '2024-04-26'), datedClaim('h2', 'Threat', 'you will pay', '2024-04-28'), datedClaim('h3', 'Threat', 'we will answer', '2024-04-27')],
+      [
+        edge('p9', 'PARTICIPATES_IN', 'd', 'x1', 'target'), // a new target of c's assault: c-d, c touched by no edge added
+        edge('p10', 'PARTICIPATES_IN', 'b', 'm3', 'perpetrator'), edge('s2', 'ASSERTS', 'a', 'h2'), // b moves and a reacts: the pair a-b both ways
+        edge('o4', 'OPPOSES', 'f', 'a'), edge('s3', 'ASSERTS', 'f', 'h3'), // f opposes a and now reacts, to a's move and to k's (k touched by no edge added)
+      ],
+    );
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'jv_model', graph)).toBe(1);
+    expect(model(graph)).toEqual([
+      ['m(a,[m1],[b,f])', 'm(b,[m3],[a])', 'm(c,[m2],[d])', 'm(e,[m4,m6],[g])', 'm(k,[m5],[f])'],
+      [
+        'ps(a,b,[step(m1,[m3,t1])],[step(m3,[h2])],[m1,m3])', 'ps(a,f,[step(m1,[h3])],[],[m1])', 'ps(c,d,[step(m2,[h1])],[],[m2])',
+        'ps(e,g,[step(m4,[t4])],[],[m4,m6])', 'ps(f,k,[],[step(m5,[h3])],[m5])',
+      ],
+    ]);
+    const copy = copyOf(graph);
+    expect(model(graph)).toEqual(model(copy));
+    expect(run(graph)).toEqual(run(copy));
   });
 
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
