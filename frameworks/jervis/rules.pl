@@ -118,11 +118,12 @@ jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 
 % added_answer(+Key, +Added, +Answer, -Grown): the model grown with a write (lib/graph.pl grown/3), where a write of a
 % claim or an event had it found again whole. The record of each node the write added or an edge added ends at
-% (added_ends/2) is found again from its own edges and put in place of its old one. Then, for each node whose record
-% or opponents the write may have changed (added_sides/2), its opponents are read from its own edges
-% (own_opponents/2): its entry among the movers and the states of its pairs are found again, the other movers and
-% pairs kept. The windows read the reference date: a write that moves it has the model found again whole, never
-% grown (unseen_changes/3 of lib/graph.pl).
+% (added_ends/2) is found again from its own edges and put in place of its old one, and the states of its pairs, its
+% opponents read from its own edges (own_opponents/2), are found again; the other pairs' are kept (a pair the write
+% made has an end an edge added ends at). The movers' entries are found again for those nodes and for the other
+% ends of the hostile pairs the write added (added_sides/2), whose opponents it changed. The windows read the
+% reference date: a write that moves it has the model found again whole, never grown (unseen_changes/3 of
+% lib/graph.pl).
 added_answer(jv_model, Added, jm(Recs0, Movers0, States0), jm(Recs, Movers, States)) :-
     added_ends(Added, Ends), foldl(jv_put_own_rec, Ends, Recs0, Recs),
     added_sides(Added, Sides),
@@ -130,13 +131,13 @@ added_answer(jv_model, Added, jm(Recs0, Movers0, States0), jm(Recs, Movers, Stat
     findall(m(X, TX, Bs), ( member(X-Bs, Opponents), jv_rec(X, Recs, r(TX, _, _)), TX \== [] ), NewMovers),
     put_by_subject(Movers0, NewMovers, Movers),
     % a pair of X and one of its opponents Y can step when one of them moves and the other reacts
-    findall(A-B, ( member(X-Bs, Opponents), jv_rec(X, Recs, r(TX, _, RX)), member(Y, Bs), jv_rec(Y, Recs, r(TY, _, RY)),
+    findall(A-B, ( member(X-Bs, Opponents), ord_memberchk(X, Ends), jv_rec(X, Recs, r(TX, _, RX)), member(Y, Bs), jv_rec(Y, Recs, r(TY, _, RY)),
                    ( TX \== [], RY \== [] ; TY \== [], RX \== [] ), order_pair(X, Y, A, B) ), Ps0),
     sort(Ps0, Pairs), jv_pair_states(Pairs, Recs, New),
-    exclude(jv_state_of(Sides), States0, Kept),
+    exclude(jv_state_of(Ends), States0, Kept),
     append(Kept, New, States1), sort(States1, States).
 
-jv_state_of(Sides, ps(A, B, _, _, _)) :- ( ord_memberchk(A, Sides) -> true ; ord_memberchk(B, Sides) ).
+jv_state_of(Ends, ps(A, B, _, _, _)) :- ( ord_memberchk(A, Ends) -> true ; ord_memberchk(B, Ends) ).
 
 jv_put_own_rec(X, Recs0, Recs) :-
     jv_own_moves(X, Triggers, Reactions),

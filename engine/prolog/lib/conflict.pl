@@ -171,8 +171,9 @@ added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
 % sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role)
 own_ends(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
 
-% A set of pairs of opponents grows the same way: the pairs with an end whose records or opponents a write may have
-% changed (added_sides/2) found again, each end's opponents read from its own edges (own_opponents/2), the rest kept.
+% A set of pairs of opponents grows the same way: the pairs of each node of added_ends/2 found again, its opponents read
+% from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
+% node's list of opponents changes also at the other end of a hostile pair added (added_sides/2).
 
 % added_sides(+Added, -Ids): added_ends/2 and both ends of each hostile pair the write added (added_hostile_pair/3:
 % an edge added to an event held pairs its perpetrator, which no edge added ends at, with a target), sorted
