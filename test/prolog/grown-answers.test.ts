@@ -310,7 +310,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p7', 'PARTICIPATES_IN', 'b', 'x1', 'target'), // the target of an assault held: not its perpetrator
       ],
     );
-    expectGrownRecords(rules, 'zt_recs', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+    expectGrownRecords(rules, 'zt_model', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
   });
 
   it('jervis\'s movers and pair states take a new target of a hostile event held (its perpetrator touched by no edge added), new moves and reactions of both sides of a pair held and a new opponent that now reacts; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
@@ -357,6 +357,44 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     ]);
     const copy = copyOf(graph);
     expect(model(graph)).toEqual(model(copy));
+    expect(run(graph)).toEqual(run(copy));
+  });
+
+  it('zartman\'s pair states take a new aim of a hostile claim held (its speaker touched by no edge added), a new attacker with a target that attacks and a yield of a side of a pair held, not a new opponent that does not attack; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('x1', 'ASSAULT', '2024-05-01'), datedEvent('x2', 'ASSAULT', '2024-03-01'), datedEvent('x3', 'ASSAULT', '2024-04-01'),
+        datedEvent('x4', 'ASSAULT', '2024-02-01'), datedEvent('x5', 'ASSAULT', '2024-04-20'), datedEvent('x6', 'ASSAULT', '2024-04-10'),
+        datedClaim('n0', 'Demand', 'leave the valley', '2024-04-12'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'g'),
+        ...[['a', 'x1'], ['b', 'x2'], ['c', 'x3'], ['e', 'x4'], ['g', 'x5'], ['h', 'x6']].map(([actor, event], n) => edge(`p${n}`, 'PARTICIPATES_IN', actor, event, 'perpetrator')),
+        edge('s1', 'ASSERTS', 'c', 'n0'),
+      ],
+    );
+    const states = (on: GraphIndex) => rules.module('zartman')!.solve('zt_pair_states(Ss)', ['Ss'], { graph: on })[0][0];
+    run(graph);
+    expect(states(graph)).toEqual(['st(a,b,no_cost([x1,x2]),[x1,x2])', 'st(e,g,no_cost([x4,x5]),[x4,x5])']);
+    putLogged(
+      graph,
+      [datedEvent('x7', 'ASSAULT', '2024-04-05'), datedEvent('r1', 'RETREAT', '2024-04-30')],
+      [
+        edge('t1', 'TARGETS', 'n0', 'h'), // c's demand now aims at h: c-h, both attack, c touched by no edge added
+        edge('p6', 'PARTICIPATES_IN', 'd', 'x7', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'a', 'x7', 'target'), // d attacks a: a-d
+        edge('p8', 'PARTICIPATES_IN', 'b', 'r1'), // b retreats: a-b is no longer a stalemate
+        edge('o3', 'OPPOSES', 'f', 'a'), // f does not attack: no state
+      ],
+    );
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'zt_model', graph)).toBe(1);
+    expect(states(graph)).toEqual([
+      'st(a,b,gaining(b,a,[x1,x2]),[r1,x1,x2])', 'st(a,d,not_sustained([x1,x7]),[x1,x7])', 'st(c,h,not_sustained([x3,x6]),[x3,x6])', 'st(e,g,no_cost([x4,x5]),[x4,x5])',
+    ]);
+    const copy = copyOf(graph);
+    expect(states(graph)).toEqual(states(copy));
     expect(run(graph)).toEqual(run(copy));
   });
 
