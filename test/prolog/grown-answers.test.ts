@@ -398,6 +398,58 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copy));
   });
 
+  it('thomas_kilmann\'s flags and records take new moves of actors held, a new opponent, and a first offer that its opponent\'s concessions now count as returned (that opponent touched by no edge added); a record the write did not touch is kept; a write of a HOLDS_INTEREST edge has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const claim = (id: string, type: string, text: string) => node(id, 'Claim', { type, text });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => node(id, 'Actor', { label: id })),
+        claim('n1', 'Concession', 'we give up the hill'), claim('d1', 'Demand', 'leave the valley'), claim('n2', 'Concession', 'we release prisoners'),
+        claim('o1', 'Offer', 'we offer a truce'), node('i1', 'Interest', { label: 'safety', interest_type: 'security' }), node('i2', 'Interest', { label: 'water' }),
+      ],
+      [
+        edge('o-ab', 'OPPOSES', 'a', 'b'), edge('o-de', 'OPPOSES', 'd', 'e'),
+        edge('s1', 'ASSERTS', 'a', 'n1'), edge('s2', 'ASSERTS', 'b', 'd1'), edge('s3', 'ASSERTS', 'c', 'n2'), edge('s4', 'ASSERTS', 'd', 'o1'),
+        edge('h1', 'HOLDS_INTEREST', 'e', 'i1'), edge('h2', 'HOLDS_INTEREST', 'f', 'i1'), edge('h3', 'HOLDS_INTEREST', 'd', 'i2'),
+      ],
+    );
+    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve('tk_concession_flags(Fs), tk_records(Rs)', ['Fs', 'Rs'], { graph: on })[0];
+    const record = (a: string, counts: string, mode: string) => `r(${a},[${counts}],${mode})`;
+    run(graph);
+    expect(model(graph)[0]).toEqual(['a-t(returned,no,[])', 'c-t(returned,yes,[])']);
+    putLogged(
+      graph,
+      [claim('o2', 'Offer', 'we offer talks'), claim('r1', 'Position', 'we refuse talks with them'), node('v1', 'Event', { event_type: 'REJECT', label: 'walkout' })],
+      [
+        edge('s5', 'ASSERTS', 'b', 'o2'), // b's first offer: a's concession is now returned, a touched by no edge added
+        edge('s6', 'ASSERTS', 'e', 'r1'), edge('p1', 'PARTICIPATES_IN', 'f', 'v1'), // refusing talks, taking part in a rejection
+        edge('o-ce', 'OPPOSES', 'c', 'e'), // c's first opponent, who offers nothing: c's concession is no longer returned
+      ],
+    );
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'tk_model', graph)).toBe(1);
+    const none = 'c(0,[])';
+    expect(model(graph)).toEqual([
+      ['a-t(returned,yes,[])', 'c-t(returned,no,[])'],
+      [
+        record('a', `competing-${none},collaborating-${none},compromising-c(1,[[n1]]),avoiding-${none},accommodating-${none}`, 'compromising'),
+        record('b', `competing-c(1,[[d1]]),collaborating-c(1,[[o2]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'competing'),
+        record('c', `competing-${none},collaborating-${none},compromising-${none},avoiding-${none},accommodating-c(1,[[n2]])`, 'accommodating'),
+        record('d', `competing-${none},collaborating-c(1,[[o1]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'collaborating'),
+        record('e', `competing-${none},collaborating-c(1,[[i1]]),compromising-${none},avoiding-c(1,[[r1]]),accommodating-${none}`, 'collaborating'),
+        record('f', `competing-${none},collaborating-c(1,[[i1]]),compromising-${none},avoiding-c(1,[[v1]]),accommodating-${none}`, 'collaborating'),
+      ],
+    ]);
+    expect(model(graph)).toEqual(model(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+    // f now shares d's untyped interest: d's record changes, though no edge added ends at d
+    putLogged(graph, [], [edge('h4', 'HOLDS_INTEREST', 'f', 'i2')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'tk_model', graph)).toBe(0);
+    expect(model(graph)).toEqual(model(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
