@@ -118,26 +118,39 @@ jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 
 % added_answer(+Key, +Added, +Answer, -Grown): the model grown with a write (lib/graph.pl grown/3), where a write of a
 % claim or an event had it found again whole. The record of each node the write added or an edge added ends at
-% (added_ends/2) is found again from its own edges and put in place of its old one, and the states of its pairs, its
-% opponents read from its own edges (own_opponents/2), are found again; the other pairs' are kept (a pair the write
-% made has an end an edge added ends at). The movers' entries are found again for those nodes and for the other
-% ends of the hostile pairs the write added (added_sides/2), whose opponents it changed. The windows read the
-% reference date: a write that moves it has the model found again whole, never grown (unseen_changes/3 of
-% lib/graph.pl).
+% (added_ends/2) is found again from its own edges and put in place of its old one. A pair's state changes with the
+% record of either side or when the write makes it a pair: the states of the pairs of each node whose record changed
+% (its opponents read from its own edges, own_opponents/2) and of the hostile pairs the write added are found
+% again, the others kept. A mover's entry changes with its record or its opponents: a mover held takes its new
+% opponents, a new one reads them all. So a write to a hub (thousands of opponents) that leaves its record as it was
+% finds none of its pairs again. The windows read the reference date: a write that moves it has the model found
+% again whole, never grown (unseen_changes/3 of lib/graph.pl).
 added_answer(jv_model, Added, jm(Recs0, Movers0, States0), jm(Recs, Movers, States)) :-
     added_ends(Added, Ends), foldl(jv_put_own_rec, Ends, Recs0, Recs),
-    added_sides(Added, Sides),
-    findall(X-Bs, ( member(X, Sides), own_opponents(X, Bs), Bs \== [] ), Opponents),
-    findall(m(X, TX, Bs), ( member(X-Bs, Opponents), jv_rec(X, Recs, r(TX, _, _)), TX \== [] ), NewMovers),
+    include(jv_rec_changed(Recs0, Recs), Ends, Changed),
+    edges_added_of(Added, Edges), findall(X-Y, added_hostile_pair(Edges, X, Y), P0), sort(P0, AddedPairs),
+    both_ways(AddedPairs, Both), keysort(Both, BothSorted), group_pairs_by_key(BothSorted, NewOpponents),
+    pairs_keys(NewOpponents, Sided), ord_union(Changed, Sided, Touched),
+    findall(m(X, TX, Bs), ( member(X, Touched), jv_rec(X, Recs, r(TX, _, _)), TX \== [], jv_mover_opponents(X, Movers0, NewOpponents, Bs), Bs \== [] ), NewMovers),
     put_by_subject(Movers0, NewMovers, Movers),
     % a pair of X and one of its opponents Y can step when one of them moves and the other reacts
-    findall(A-B, ( member(X-Bs, Opponents), ord_memberchk(X, Ends), jv_rec(X, Recs, r(TX, _, RX)), member(Y, Bs), jv_rec(Y, Recs, r(TY, _, RY)),
-                   ( TX \== [], RY \== [] ; TY \== [], RX \== [] ), order_pair(X, Y, A, B) ), Ps0),
+    findall(A-B, ( ( member(X, Changed), ( memberchk(m(X, _, Bs), NewMovers) -> true ; own_opponents(X, Bs) ), member(Y, Bs), order_pair(X, Y, A, B)
+                   ; member(A-B, AddedPairs) ),
+                   jv_rec(A, Recs, r(TA, _, RA)), jv_rec(B, Recs, r(TB, _, RB)), ( TA \== [], RB \== [] ; TB \== [], RA \== [] ) ), Ps0),
     sort(Ps0, Pairs), jv_pair_states(Pairs, Recs, New),
-    exclude(jv_state_of(Ends), States0, Kept),
+    exclude(jv_state_of(Changed, AddedPairs), States0, Kept),
     append(Kept, New, States1), sort(States1, States).
 
-jv_state_of(Ends, ps(A, B, _, _, _)) :- ( ord_memberchk(A, Ends) -> true ; ord_memberchk(B, Ends) ).
+jv_rec_changed(Recs0, Recs, X) :- jv_rec(X, Recs0, R0), jv_rec(X, Recs, R), R0 \== R.
+
+% jv_mover_opponents(+X, +Movers0, +NewOpponents, -Opponents): X's opponents: those of its entry held with the new
+% ones (a write only adds), else all of them, read from its own edges
+jv_mover_opponents(X, Movers0, NewOpponents, Bs) :-
+    (   memberchk(m(X, _, Bs0), Movers0) -> ( memberchk(X-New, NewOpponents) -> ord_union(Bs0, New, Bs) ; Bs = Bs0 )
+    ;   own_opponents(X, Bs)
+    ).
+
+jv_state_of(Changed, AddedPairs, ps(A, B, _, _, _)) :- ( ord_memberchk(A, Changed) -> true ; ord_memberchk(B, Changed) -> true ; ord_memberchk(A-B, AddedPairs) ).
 
 jv_put_own_rec(X, Recs0, Recs) :-
     jv_own_moves(X, Triggers, Reactions),
