@@ -150,7 +150,8 @@ jv_mover_opponents(X, Movers0, NewOpponents, Bs) :-
     ;   own_opponents(X, Bs)
     ).
 
-jv_state_of(Changed, AddedPairs, ps(A, B, _, _, _)) :- ( ord_memberchk(A, Changed) -> true ; ord_memberchk(B, Changed) -> true ; ord_memberchk(A-B, AddedPairs) ).
+% (memberchk/2, one step in C, where ord_memberchk/2 walks the few nodes in Prolog for each of the thousands of states)
+jv_state_of(Changed, AddedPairs, ps(A, B, _, _, _)) :- ( memberchk(A, Changed) -> true ; memberchk(B, Changed) -> true ; memberchk(A-B, AddedPairs) ).
 
 jv_put_own_rec(X, Recs0, Recs) :-
     jv_own_moves(X, Triggers, Reactions),

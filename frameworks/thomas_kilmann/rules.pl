@@ -223,27 +223,30 @@ tk_own_flag(X, Records0, NewReciprocators, Y) :-
 
 tk_reciprocator(O) :- edge(_, 'ASSERTS', O, C, _), claim(C, T), tk_reciprocation_type(T), !.
 
-% tk_own_tallies(+X, +Flags, -Tallies): X's tallies in tk_tallies/2 (sorted), read from its own edges
+% tk_own_tallies(+X, +Flags, -Tallies): X's tallies in tk_tallies/2 (sorted), read from its own edges (the claims it
+% asserts and the events it takes part in read once for all the sources)
 tk_own_tallies(X, Flags, Tallies) :-
-    findall(X-T, ( tk_sources(Ss), member(S, Ss), tk_own_source(S, X, Kind, Ids), Ids \== [], tk_tally([X-Ids], Kind, [X-T]) ), L0),
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es),
+    findall(X-T, ( tk_sources(Ss), member(S, Ss), tk_own_source(S, X, Cs-Es, Kind, Ids), Ids \== [], tk_tally([X-Ids], Kind, [X-T]) ), L0),
     ( memberchk(X-F, Flags) -> L = [X-F | L0] ; L = L0 ), msort(L, Sorted), pairs_values(Sorted, Tallies).
 
-% tk_own_source(+Source, +X, -Kind, -Ids): X's group in tk_source(Source, Kind, Groups) (one for each type of interest
-% it shares, one for each untyped interest it shares)
-tk_own_source(demand, X, competing, G) :- tk_own_claims(X, 'Demand', G).
-tk_own_source(threat, X, competing, G) :- tk_own_claims(X, 'Threat', G).
-tk_own_source(red_line, X, competing, G) :- tk_own_claims(X, 'RedLine', G).
-tk_own_source(offer, X, offer, G) :- tk_own_claims(X, 'Offer', G).
-tk_own_source(consult, X, collaborating, G) :- own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), filter_ids(Es, prop(event_type, 'CONSULT'), G).
-tk_own_source(reject_perpetrator, X, avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
-tk_own_source(reject_participant, X, avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', participant, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
-tk_own_source(refusal, X, avoiding, G) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), keywords(tk_refusal_words, W), own_mentioning(Cs, W, G).
-tk_own_source(concession, X, concession, G) :- tk_own_claims(X, 'Concession', G).
-tk_own_source(shared_typed, X, collaborating, G) :-
+% tk_own_source(+Source, +X, +Claims-Events, -Kind, -Ids): X's group in tk_source(Source, Kind, Groups), from the claims
+% X asserts and the events it takes part in (one group for each type of interest it shares, one for each untyped
+% interest it shares)
+tk_own_source(demand, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'Demand'), G).
+tk_own_source(threat, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'Threat'), G).
+tk_own_source(red_line, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'RedLine'), G).
+tk_own_source(offer, _, Cs-_, offer, G) :- filter_ids(Cs, prop(type, 'Offer'), G).
+tk_own_source(consult, _, _-Es, collaborating, G) :- filter_ids(Es, prop(event_type, 'CONSULT'), G).
+tk_own_source(reject_perpetrator, X, _-[_|_], avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
+tk_own_source(reject_participant, X, _-[_|_], avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', participant, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
+tk_own_source(refusal, _, Cs-_, avoiding, G) :- keywords(tk_refusal_words, W), own_mentioning(Cs, W, G).
+tk_own_source(concession, _, Cs-_, concession, G) :- filter_ids(Cs, prop(type, 'Concession'), G).
+tk_own_source(shared_typed, X, _, collaborating, G) :-
     own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [], interest_types(Types), member(T, Types),
     filter_ids(Is, prop(interest_type, T), G), G \== [],
     nodes_where('Interest', interest_type, T, All), once(( member(I, All), edge(_, 'HOLDS_INTEREST', H, I, _), H \== X )).
-tk_own_source(shared_same, X, collaborating, [I]) :-
+tk_own_source(shared_same, X, _, collaborating, [I]) :-
     tk_interest_holder(X), group_by_edge([X], 'HOLDS_INTEREST', out, _, G), member(I-_, G), \+ tk_typed(I),
     once(( edge(_, 'HOLDS_INTEREST', H, I, _), H \== X, tk_interest_holder(H) )).
 

@@ -388,7 +388,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     ]);
   });
 
-  it('thomas_kilmann\'s flags and records take new moves of actors held, a new opponent, and a first offer that its opponent\'s concessions now count as returned (that opponent touched by no edge added); a record the write did not touch is kept; a write of a HOLDS_INTEREST edge has them found again; its runs equal a fresh copy\'s', async () => {
+  it('thomas_kilmann\'s flags and records take new moves of actors held (talks in any role), a new opponent, and a first offer that its opponent\'s concessions now count as returned (that opponent touched by no edge added); a record the write did not touch is kept; a write of a HOLDS_INTEREST edge has them found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('thomas_kilmann');
     const claim = (id: string, type: string, text: string) => node(id, 'Claim', { type, text });
     const graph = GraphIndex.fromRecords(
@@ -409,9 +409,12 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(model(graph)[0]).toEqual(['a-t(returned,no,[])', 'c-t(returned,yes,[])']);
     putLogged(
       graph,
-      [claim('o2', 'Offer', 'we offer talks'), claim('r1', 'Position', 'we refuse talks with them'), node('v1', 'Event', { event_type: 'REJECT', label: 'walkout' })],
       [
-        edge('s5', 'ASSERTS', 'b', 'o2'), // b's first offer: a's concession is now returned, a touched by no edge added
+        claim('o2', 'Offer', 'we offer talks'), claim('r1', 'Position', 'we refuse talks with them'), node('v1', 'Event', { event_type: 'REJECT', label: 'walkout' }),
+        node('v2', 'Event', { event_type: 'CONSULT', label: 'talks' }),
+      ],
+      [
+        edge('s5', 'ASSERTS', 'b', 'o2'), edge('p2', 'PARTICIPATES_IN', 'b', 'v2', 'mediator'), // b's first offer (a's concession is now returned, a touched by no edge added) and talks
         edge('s6', 'ASSERTS', 'e', 'r1'), edge('p1', 'PARTICIPATES_IN', 'f', 'v1'), // refusing talks, taking part in a rejection
         edge('o-ce', 'OPPOSES', 'c', 'e'), // c's first opponent, who offers nothing: c's concession is no longer returned
       ],
@@ -421,7 +424,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ['a-t(returned,yes,[])', 'c-t(returned,no,[])'],
       [
         record('a', `competing-${none},collaborating-${none},compromising-c(1,[[n1]]),avoiding-${none},accommodating-${none}`, 'compromising'),
-        record('b', `competing-c(1,[[d1]]),collaborating-c(1,[[o2]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'competing'),
+        record('b', `competing-c(1,[[d1]]),collaborating-c(2,[[o2],[v2]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'collaborating'),
         record('c', `competing-${none},collaborating-${none},compromising-${none},avoiding-${none},accommodating-c(1,[[n2]])`, 'accommodating'),
         record('d', `competing-${none},collaborating-c(1,[[o1]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'collaborating'),
         record('e', `competing-${none},collaborating-c(1,[[i1]]),compromising-${none},avoiding-c(1,[[r1]]),accommodating-${none}`, 'collaborating'),
