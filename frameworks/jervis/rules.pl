@@ -80,27 +80,35 @@ jv_steps(Moves, Answers, Steps) :-
 % jv_states(-States): ps(A, B, StepsAB, StepsBA, TriggerIds) for each opposing pair (A @< B) with a
 % step either way: StepsAB are B's reactions to A's moves, StepsBA A's reactions to B's. The pairs
 % with moves but no step, and those without moves, are read apart (jv_movers/1, jv_closest/5).
-% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
-jv_states(States) :- view_set(jv_states, jv_states0, States).
-jv_states0(States) :-
-    jv_recs(Recs), jv_movers(Movers),
+jv_states(States) :- jv_model(jm(_, _, States)).
+
+% jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
+jv_movers(Movers) :- jv_model(jm(_, Movers, _)).
+
+% jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
+% that each pair looks its two sides up in the index; the dated lists hold Id-Days
+jv_recs(Recs) :- jv_model(jm(Recs, _, _)).
+
+% jv_model(-jm(Recs, Movers, States)): the records, the movers and the pairs' states, kept together for the
+% graph view (view_set/3: computed once, and every indicator and finding reads the same), so that a write grows
+% the movers and the states over the records it grew (added_answer/4 below)
+jv_model(Model) :- view_set(jv_model, jv_model_, Model).
+jv_model_(jm(Recs, Movers, States)) :-
+    jv_recs_(Recs),
+    hostile_partners(Partners),
+    findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers),
     % the pairs where a step can be: a mover and an opponent that reacts
     findall(X-Y, ( member(m(A, _, Bs), Movers), member(B, Bs), jv_rec(B, Recs, r(_, _, [_|_])), order_pair(A, B, X, Y) ), Ps0),
     sort(Ps0, Pairs),
+    jv_pair_states(Pairs, Recs, States).
+
+% jv_pair_states(+Pairs, +Recs, -States): the states of the pairs A-B (sorted) with a step either way
+jv_pair_states(Pairs, Recs, States) :-
     findall(ps(A, B, SAB, SBA, Ts),
             ( member(A-B, Pairs), jv_rec(A, Recs, r(TA, DTA, DRA)), jv_rec(B, Recs, r(TB, DTB, DRB)),
               jv_steps(DTA, DRB, SAB), jv_steps(DTB, DRA, SBA), \+ ( SAB == [], SBA == [] ), append(TA, TB, Ts0), sort(Ts0, Ts) ),
             States).
 
-% jv_movers(-Movers): m(A, Moves, Opponents) for each actor of an opposing pair that made defensive moves
-jv_movers(Movers) :- view_set(jv_movers, jv_movers_, Movers).
-jv_movers_(Movers) :-
-    jv_recs(Recs), hostile_partners(Partners),
-    findall(m(A, TA, Bs), ( member(A-Bs, Partners), jv_rec(A, Recs, r(TA, _, _)), TA \== [] ), Movers).
-
-% jv_recs(-Recs): Actor-r(Moves, DatedMoves, DatedReactions) in one pass, indexed by actor, so
-% that each pair looks its two sides up in the index; the dated lists hold Id-Days
-jv_recs(Recs) :- view_set(jv_recs, jv_recs_, Recs).
 jv_recs_(Recs) :-
     jv_ctx(ctx(Tr, Re)),
     findall(K-t(T, Ids), ( member(T-G, [m-Tr, r-Re]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], []), jv_fill, Pairs),
@@ -108,13 +116,42 @@ jv_recs_(Recs) :-
 jv_fill(m, Ids, r(_, _, R), r(Ids, D, R)) :- id_days(Ids, D).
 jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the records with the record of each node the write added or an edge
-% added ends at (added_ends/2) found again from its own edges and put in place of its old one (lib/graph.pl
-% grown/3), where a write of a claim or an event had every record found again. The windows read the reference
-% date: a write that moves it has the records found again whole, never grown (unseen_changes/3 of lib/graph.pl).
-added_answer(jv_recs, Added, Recs, Grown) :-
-    added_ends(Added, Touched),
-    foldl(jv_put_own_rec, Touched, Recs, Grown).
+% added_answer(+Key, +Added, +Answer, -Grown): the model grown with a write (lib/graph.pl grown/3), where a write of a
+% claim or an event had it found again whole. The record of each node the write added or an edge added ends at
+% (added_ends/2) is found again from its own edges and put in place of its old one. A pair's state changes with the
+% record of either side or when the write makes it a pair: the states of the pairs of each node whose record changed
+% (its opponents read from its own edges, own_opponents/2) and of the hostile pairs the write added are found
+% again, the others kept. A mover's entry changes with its record or its opponents: a mover held takes its new
+% opponents, a new one reads them all. So a write to a hub (thousands of opponents) that leaves its record as it was
+% finds none of its pairs again. The windows read the reference date: a write that moves it has the model found
+% again whole, never grown (unseen_changes/3 of lib/graph.pl).
+added_answer(jv_model, Added, jm(Recs0, Movers0, States0), jm(Recs, Movers, States)) :-
+    added_ends(Added, Ends), foldl(jv_put_own_rec, Ends, Recs0, Recs),
+    include(jv_rec_changed(Recs0, Recs), Ends, Changed),
+    edges_added_of(Added, Edges), findall(X-Y, added_hostile_pair(Edges, X, Y), P0), sort(P0, AddedPairs),
+    both_ways(AddedPairs, Both), keysort(Both, BothSorted), group_pairs_by_key(BothSorted, NewOpponents),
+    pairs_keys(NewOpponents, Sided), ord_union(Changed, Sided, Touched),
+    findall(m(X, TX, Bs), ( member(X, Touched), jv_rec(X, Recs, r(TX, _, _)), TX \== [], jv_mover_opponents(X, Movers0, NewOpponents, Bs), Bs \== [] ), NewMovers),
+    put_by_subject(Movers0, NewMovers, Movers),
+    % a pair of X and one of its opponents Y can step when one of them moves and the other reacts
+    findall(A-B, ( ( member(X, Changed), ( memberchk(m(X, _, Bs), NewMovers) -> true ; own_opponents(X, Bs) ), member(Y, Bs), order_pair(X, Y, A, B)
+                   ; member(A-B, AddedPairs) ),
+                   jv_rec(A, Recs, r(TA, _, RA)), jv_rec(B, Recs, r(TB, _, RB)), ( TA \== [], RB \== [] ; TB \== [], RA \== [] ) ), Ps0),
+    sort(Ps0, Pairs), jv_pair_states(Pairs, Recs, New),
+    exclude(jv_state_of(Changed, AddedPairs), States0, Kept),
+    append(Kept, New, States1), sort(States1, States).
+
+jv_rec_changed(Recs0, Recs, X) :- jv_rec(X, Recs0, R0), jv_rec(X, Recs, R), R0 \== R.
+
+% jv_mover_opponents(+X, +Movers0, +NewOpponents, -Opponents): X's opponents: those of its entry held with the new
+% ones (a write only adds), else all of them, read from its own edges
+jv_mover_opponents(X, Movers0, NewOpponents, Bs) :-
+    (   memberchk(m(X, _, Bs0), Movers0) -> ( memberchk(X-New, NewOpponents) -> ord_union(Bs0, New, Bs) ; Bs = Bs0 )
+    ;   own_opponents(X, Bs)
+    ).
+
+% (memberchk/2, one step in C, where ord_memberchk/2 walks the few nodes in Prolog for each of the thousands of states)
+jv_state_of(Changed, AddedPairs, ps(A, B, _, _, _)) :- ( memberchk(A, Changed) -> true ; memberchk(B, Changed) -> true ; memberchk(A-B, AddedPairs) ).
 
 jv_put_own_rec(X, Recs0, Recs) :-
     jv_own_moves(X, Triggers, Reactions),

@@ -119,17 +119,17 @@ tk_shared_same_groups(G) :-
 
 tk_typed(I) :- prop(I, interest_type, T), T \== other.
 
-% tk_tallies(-ByActor): Actor-[t(Kind, Count, FirstIds)...], sorted by actor; an actor with
-% concessions also has t(returned, yes or no, []).
-tk_tallies(ByActor) :-
+% tk_tallies(+Flags, -ByActor): Actor-[t(Kind, Count, FirstIds)...], sorted by actor; an actor with
+% concessions also has t(returned, yes or no, []) (Flags: tk_concession_flags/1).
+tk_tallies(Flags, ByActor) :-
     findall(Ts, (tk_sources(Ss), member(S, Ss), tk_source(S, Kind, G), tk_tally(G, Kind, Ts)), Lists),
-    tk_concession_flags(Flags), append([Flags|Lists], All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor).
+    append([Flags|Lists], All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor).
 
 % tk_concession_flags(-Flags): A-t(returned, Y, []) for each actor with concessions: Y is yes when
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
-% together. Read by the records and by the concessions' check, so kept for the graph view.
-tk_concession_flags(Flags) :- view_set(tk_concession_flags, tk_concession_flags_, Flags).
+% together. Read by the records and by the concessions' check, so kept for the graph view (tk_model/1).
+tk_concession_flags(Flags) :- tk_model(tkm(Flags, _)).
 
 tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
@@ -166,15 +166,94 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-% Computed once per graph view (view_set/3: read without the copy a table makes, some 17 ms at 100k facts).
-tk_records(Records) :- view_set(tk_records, tk_compute_records, Records).
+tk_records(Records) :- tk_model(tkm(_, Records)).
 
-tk_compute_records(Records) :-
-    tk_tallies(ByActor),
-    findall(r(A, Lists, Mode),
-            ( member(A-Ts, ByActor),
-              tk_acc(Ts, k(c(0, []), c(0, []), c(0, []), c(0, []), no), K), tk_lists(K, Lists), tk_best(Lists, Mode) ),
-            Records).
+% tk_model(-tkm(Flags, Records)): the concession flags and the records, computed once per graph view and kept
+% together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a write grows both
+% (added_answer/4 below)
+tk_model(Model) :- view_set(tk_model, tk_model_, Model).
+tk_model_(tkm(Flags, Records)) :-
+    tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
+    findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records).
+
+% tk_record(+Actor, +Tallies, -Record): the actor's record from its tallies (sorted)
+tk_record(A, Ts, r(A, Lists, Mode)) :-
+    tk_acc(Ts, k(c(0, []), c(0, []), c(0, []), c(0, []), no), K), tk_lists(K, Lists), tk_best(Lists, Mode).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the flags and records grown with a write (lib/graph.pl grown/3), where a
+% write of a claim or an event had them found again whole. The flag and the record of each node whose moves or
+% opponents the write may have changed (added_sides/2), and of each opponent of a node that now makes its first
+% Offer or Concession, are found again from their own edges and put in place of their old ones. A write of a
+% HOLDS_INTEREST edge has them found again whole (the interests shared change the records of other holders), and so
+% has a first Offer or Concession while fewer than two actors conceded before, or a flag that would need the
+% reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
+added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
+    edges_added_of(Added, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
+    findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
+    sort(R0, NewReciprocators),
+    ( NewReciprocators == [] -> true ; tk_two_conceded(Records0) ),
+    added_sides(Added, Sides),
+    findall(X, ( member(O, NewReciprocators), own_opponents(O, Os), member(X, Os) ), Others),
+    append(Sides, Others, Touched0), sort(Touched0, Touched),
+    findall(X-t(returned, Y, []), ( member(X, Touched), tk_own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Records0, NewReciprocators, Y) ), NewFlags),
+    \+ memberchk(_-t(returned, unknown, []), NewFlags),
+    put_by_subject(Flags0, NewFlags, Flags),
+    findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
+    put_by_subject(Records0, NewRecords, Records).
+
+tk_reciprocation_type('Offer').
+tk_reciprocation_type('Concession').
+
+% tk_was_reciprocator(+O, +Edges): O asserts an Offer or Concession by an edge the write did not add
+tk_was_reciprocator(O, Edges) :- edge(_, 'ASSERTS', O, C, _), claim(C, T), tk_reciprocation_type(T), \+ memberchk(e('ASSERTS', O, C), Edges), !.
+
+% tk_two_conceded(+Records): two actors had concessions (each of them a reciprocator for every other actor)
+tk_two_conceded(Records) :- once(( member(r(A, LA, _), Records), tk_conceded(LA), member(r(B, LB, _), Records), B \== A, tk_conceded(LB) )).
+tk_conceded(Lists) :- member(M-c(N, _), Lists), memberchk(M, [compromising, accommodating]), N > 0, !.
+
+% tk_own_flag(+X, +Records0, +NewReciprocators, -YesNo): X's flag as tk_concession_flags_/1 finds it, read from its own
+% edges and its opponents'; unknown when X has no opponent and no other actor conceded before or makes a first move
+% of reciprocation in the write (the reciprocators of the whole view would tell)
+tk_own_flag(X, Records0, NewReciprocators, Y) :-
+    own_opponents(X, Os0), ( edge(_, 'OPPOSES', X, X, _) -> ord_add_element(Os0, X, Os) ; Os = Os0 ),
+    (   Os \== [] -> ( member(O, Os), tk_reciprocator(O) -> Y = yes ; Y = no )
+    ;   ( member(O, NewReciprocators), O \== X ; member(r(A, L, _), Records0), A \== X, tk_conceded(L) ) -> Y = yes
+    ;   Y = unknown
+    ).
+
+tk_reciprocator(O) :- edge(_, 'ASSERTS', O, C, _), claim(C, T), tk_reciprocation_type(T), !.
+
+% tk_own_tallies(+X, +Flags, -Tallies): X's tallies in tk_tallies/2 (sorted), read from its own edges (the claims it
+% asserts and the events it takes part in read once for all the sources)
+tk_own_tallies(X, Flags, Tallies) :-
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es),
+    findall(X-T, ( tk_sources(Ss), member(S, Ss), tk_own_source(S, X, Cs-Es, Kind, Ids), Ids \== [], tk_tally([X-Ids], Kind, [X-T]) ), L0),
+    ( memberchk(X-F, Flags) -> L = [X-F | L0] ; L = L0 ), msort(L, Sorted), pairs_values(Sorted, Tallies).
+
+% tk_own_source(+Source, +X, +Claims-Events, -Kind, -Ids): X's group in tk_source(Source, Kind, Groups), from the claims
+% X asserts and the events it takes part in (one group for each type of interest it shares, one for each untyped
+% interest it shares)
+tk_own_source(demand, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'Demand'), G).
+tk_own_source(threat, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'Threat'), G).
+tk_own_source(red_line, _, Cs-_, competing, G) :- filter_ids(Cs, prop(type, 'RedLine'), G).
+tk_own_source(offer, _, Cs-_, offer, G) :- filter_ids(Cs, prop(type, 'Offer'), G).
+tk_own_source(consult, _, _-Es, collaborating, G) :- filter_ids(Es, prop(event_type, 'CONSULT'), G).
+tk_own_source(reject_perpetrator, X, _-[_|_], avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
+tk_own_source(reject_participant, X, _-[_|_], avoiding, G) :- own_ends(X, 'PARTICIPATES_IN', participant, 'Event', Es), filter_ids(Es, prop(event_type, 'REJECT'), G).
+tk_own_source(refusal, _, Cs-_, avoiding, G) :- keywords(tk_refusal_words, W), own_mentioning(Cs, W, G).
+tk_own_source(concession, _, Cs-_, concession, G) :- filter_ids(Cs, prop(type, 'Concession'), G).
+tk_own_source(shared_typed, X, _, collaborating, G) :-
+    own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [], interest_types(Types), member(T, Types),
+    filter_ids(Is, prop(interest_type, T), G), G \== [],
+    nodes_where('Interest', interest_type, T, All), once(( member(I, All), edge(_, 'HOLDS_INTEREST', H, I, _), H \== X )).
+tk_own_source(shared_same, X, _, collaborating, [I]) :-
+    tk_interest_holder(X), group_by_edge([X], 'HOLDS_INTEREST', out, _, G), member(I-_, G), \+ tk_typed(I),
+    once(( edge(_, 'HOLDS_INTEREST', H, I, _), H \== X, tk_interest_holder(H) )).
+
+tk_own_claims(X, Type, Cs) :- own_ends(X, 'ASSERTS', _, 'Claim', All), filter_ids(All, prop(type, Type), Cs).
+
+% tk_interest_holder(+X): X holds an Interest (a key of tk_shared_same_groups/1's Holders)
+tk_interest_holder(X) :- edge(_, 'HOLDS_INTEREST', X, I, _), node(I, 'Interest'), !.
 
 % tk_acc(+Tallies, +K0, -K): one pass over an actor's tallies, summing the counts of each kind.
 tk_acc([], K, K).

@@ -81,10 +81,20 @@ zt_party_cost_claims(Ids) :-
 % (Attacks: both sides' ASSAULT events; sustained = one of them 30 days or more before the latest).
 % The other pairs are one_sided(Attacker), only one side attacks, or no_violence: zt_closest/2
 % reads them when no pair attacks both ways.
-% (computed once per graph view, kept with view_set/3, and every indicator and finding reads the same states)
-zt_pair_states(States) :- view_set(zt_pair_states, zt_pair_states0, States).
-zt_pair_states0(States) :-
-    zt_recs(Recs), hostile_partners(Partners), events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
+zt_pair_states(States) :- zt_model(zm(_, States)).
+
+% zt_recs(-Recs): Actor-r(Assaults, Yields, CostClaims, Days) in one pass, indexed by actor, so that
+% each pair looks its two sides up in the index; Days is days(Dated, Latest, Oldest) of the actor's
+% assaults: whether any is dated, how many days before the reference date the latest in the recent
+% window happened (none when none), and the oldest (none when none is dated)
+zt_recs(Recs) :- zt_model(zm(Recs, _)).
+
+% zt_model(-zm(Recs, States)): the records and the pairs' states, kept together for the graph view (view_set/3:
+% computed once, and every indicator and finding reads the same), so that a write grows the states over the
+% records it grew (added_answer/4 below)
+zt_model(Model) :- view_set(zt_model, zt_model_, Model).
+zt_model_(zm(Recs, States)) :-
+    zt_recs_(Recs), hostile_partners(Partners), events_of_type('ASSAULT', As), perpetrators(As, Assaulters),
     % each attacker with each of its opponents that attacks too (the attackers and the actors with
     % opponents, both sorted, walked once: an attacker is one with assaults in its record)
     findall(st(A, B, S, Ev),
@@ -93,11 +103,6 @@ zt_pair_states0(States) :-
               zt_pair_state(A, RA, B, RB, S, Ev) ),
             States).
 
-% zt_recs(-Recs): Actor-r(Assaults, Yields, CostClaims, Days) in one pass, indexed by actor, so that
-% each pair looks its two sides up in the index; Days is days(Dated, Latest, Oldest) of the actor's
-% assaults: whether any is dated, how many days before the reference date the latest in the recent
-% window happened (none when none), and the oldest (none when none is dated)
-zt_recs(Recs) :- view_set(zt_recs, zt_recs_, Recs).
 zt_recs_(Recs) :-
     zt_ctx(ctx(As, Ys, Cs)),
     findall(K-t(T, Ids), ( member(T-G, [a-As, y-Ys, c-Cs]), member(K-Ids, G) ), L), msort(L, S), collect_tagged(S, r([], [], [], days(no, none, none)), zt_fill, Pairs),
@@ -106,13 +111,23 @@ zt_fill(a, Ids, r(_, Y, C, _), r(Ids, Y, C, D)) :- zt_days(Ids, D).
 zt_fill(y, Ids, r(A, _, C, D), r(A, Ids, C, D)).
 zt_fill(c, Ids, r(A, Y, _, D), r(A, Y, Ids, D)).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the records with the record of each node the write added or an edge
-% added ends at (added_ends/2) found again from its own edges and put in place of its old one (lib/graph.pl
-% grown/3), where a write of a claim or an event had every record found again. The current moves and the days read
-% the reference date: a write that moves it has the records found again whole (unseen_changes/3 of lib/graph.pl).
-added_answer(zt_recs, Added, Recs, Grown) :-
-    added_ends(Added, Touched),
-    foldl(zt_put_own_rec, Touched, Recs, Grown).
+% added_answer(+Key, +Added, +Answer, -Grown): the model grown with a write (lib/graph.pl grown/3), where a write of a
+% claim or an event had it found again whole. The record of each node the write added or an edge added ends at
+% (added_ends/2) is found again from its own edges and put in place of its old one, and the states of its pairs, its
+% opponents read from its own edges (own_opponents/2), are found again; the other pairs' are kept (a pair the write
+% made has an end an edge added ends at). The current moves and the days read the reference date: a write that
+% moves it has the model found again whole (unseen_changes/3 of lib/graph.pl).
+added_answer(zt_model, Added, zm(Recs0, States0), zm(Recs, States)) :-
+    added_ends(Added, Ends), foldl(zt_put_own_rec, Ends, Recs0, Recs),
+    findall(A-B, ( member(X, Ends), zt_rec(X, Recs, r([_|_], _, _, _)), own_opponents(X, Bs), member(Y, Bs),
+                   zt_rec(Y, Recs, r([_|_], _, _, _)), order_pair(X, Y, A, B) ), Ps0),
+    sort(Ps0, Pairs),
+    findall(st(A, B, S, Ev), ( member(A-B, Pairs), zt_rec(A, Recs, RA), zt_rec(B, Recs, RB), zt_pair_state(A, RA, B, RB, S, Ev) ), New),
+    exclude(zt_state_of(Ends), States0, Kept),
+    append(Kept, New, States1), sort(States1, States).
+
+% (memberchk/2, one step in C, where ord_memberchk/2 walks the few nodes in Prolog for each of the thousands of states)
+zt_state_of(Ends, st(A, B, _, _)) :- ( memberchk(A, Ends) -> true ; memberchk(B, Ends) ).
 
 zt_put_own_rec(X, Recs0, Recs) :-
     zt_own_moves(X, Assaults, Yields, Costs),

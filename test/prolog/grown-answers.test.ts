@@ -41,7 +41,7 @@ async function loadedFramework(id: string) {
 }
 
 /** After a write into `graph`, handed over: the records under a module's `key` kept (grown, not dropped), as `expected`, as a fresh copy's, and the module's run as a fresh copy's. */
-function expectGrownRecords(rules: RuleRegistry, key: string, graph: GraphIndex, records: (on: GraphIndex) => unknown, run: (on: GraphIndex) => unknown, expected: string[]) {
+function expectGrownRecords(rules: RuleRegistry, key: string, graph: GraphIndex, records: (on: GraphIndex) => unknown, run: (on: GraphIndex) => unknown, expected: unknown) {
   rules.solveLibrary('true', [], { graph });
   expect(keptUnder(rules, key, graph)).toBe(1);
   const copy = copyOf(graph);
@@ -276,7 +276,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p7', 'PARTICIPATES_IN', 'b', 'm1', 'target'), // the target of a move held: not its doer
       ],
     );
-    expectGrownRecords(rules, 'jv_recs', graph, records, run, ['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
+    expectGrownRecords(rules, 'jv_model', graph, records, run, ['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([d1],[d1-61],[h1-6,t1-11])', 'c-r([],[],[h2-4,t2-3])', 'e-r([m2],[m2-1],[m2-1])']);
   });
 
   it('zartman\'s records take the assaults of a new actor, new yields and cost claims of actors held, not a yield outside the window or a move of another type; its runs equal a fresh copy\'s', async () => {
@@ -310,7 +310,133 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p7', 'PARTICIPATES_IN', 'b', 'x1', 'target'), // the target of an assault held: not its perpetrator
       ],
     );
-    expectGrownRecords(rules, 'zt_recs', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+    expectGrownRecords(rules, 'zt_model', graph, records, run, ['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[r1],[],days(yes,61,61))', 'c-r([],[n1],[k2],days(no,none,none))', 'e-r([x3],[],[],days(yes,1,1))']);
+  });
+
+  it('jervis\'s movers and pair states take a new target of a hostile event held (its perpetrator touched by no edge added), new moves and reactions of both sides of a pair held and a new opponent that now reacts; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('jervis');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'k'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('m1', 'MOBILIZE', '2024-04-01'), datedEvent('t1', 'THREATEN', '2024-04-20'), datedEvent('m2', 'MOBILIZE', '2024-04-10'),
+        datedEvent('x1', 'ASSAULT', '2024-03-01'), datedClaim('h1', 'Threat', 'we will strike', '2024-04-25'),
+        datedEvent('m4', 'MOBILIZE', '2024-04-02'), datedEvent('t4', 'THREATEN', '2024-04-15'), datedEvent('m5', 'MOBILIZE', '2024-04-05'),
+        datedEvent('m6', 'MOBILIZE', '2024-05-01'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'g'), edge('o3', 'OPPOSES', 'k', 'f'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'm1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 't1', 'perpetrator'),
+        edge('p3', 'PARTICIPATES_IN', 'c', 'm2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'c', 'x1', 'perpetrator'), edge('s1', 'ASSERTS', 'd', 'h1'),
+        edge('p5', 'PARTICIPATES_IN', 'e', 'm4', 'perpetrator'), edge('p6', 'PARTICIPATES_IN', 'g', 't4', 'perpetrator'),
+        edge('p7', 'PARTICIPATES_IN', 'k', 'm5', 'perpetrator'), edge('p8', 'PARTICIPATES_IN', 'e', 'm6', 'participant'),
+      ],
+    );
+    const model = (on: GraphIndex) => rules.module('jervis')!.solve('jv_movers(Ms), jv_states(Ss)', ['Ms', 'Ss'], { graph: on })[0];
+    run(graph);
+    expect(model(graph)).toEqual([
+      ['m(a,[m1],[b])', 'm(e,[m4,m6],[g])', 'm(k,[m5],[f])'],
+      ['ps(a,b,[step(m1,[t1])],[],[m1])', 'ps(e,g,[step(m4,[t4])],[],[m4,m6])'],
+    ]);
+    putLogged(
+      graph,
+      [datedEvent('m3', 'MOBILIZE', '2024-04-26'), datedClaim('h2', 'Threat', 'you will pay', '2024-04-28'), datedClaim('h3', 'Threat', 'we will answer', '2024-04-27')],
+      [
+        edge('p9', 'PARTICIPATES_IN', 'd', 'x1', 'target'), // a new target of c's assault: c-d, c touched by no edge added
+        edge('p10', 'PARTICIPATES_IN', 'b', 'm3', 'perpetrator'), edge('s2', 'ASSERTS', 'a', 'h2'), // b moves and a reacts: the pair a-b both ways
+        edge('o4', 'OPPOSES', 'f', 'a'), edge('s3', 'ASSERTS', 'f', 'h3'), // f opposes a and now reacts, to a's move and to k's (k touched by no edge added)
+      ],
+    );
+    expectGrownRecords(rules, 'jv_model', graph, model, run, [
+      ['m(a,[m1],[b,f])', 'm(b,[m3],[a])', 'm(c,[m2],[d])', 'm(e,[m4,m6],[g])', 'm(k,[m5],[f])'],
+      [
+        'ps(a,b,[step(m1,[m3,t1])],[step(m3,[h2])],[m1,m3])', 'ps(a,f,[step(m1,[h3])],[],[m1])', 'ps(c,d,[step(m2,[h1])],[],[m2])',
+        'ps(e,g,[step(m4,[t4])],[],[m4,m6])', 'ps(f,k,[],[step(m5,[h3])],[m5])',
+      ],
+    ]);
+  });
+
+  it('zartman\'s pair states take a new aim of a hostile claim held (its speaker touched by no edge added), a new attacker with a target that attacks and a yield of a side of a pair held, not a new opponent that does not attack; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('x1', 'ASSAULT', '2024-05-01'), datedEvent('x2', 'ASSAULT', '2024-03-01'), datedEvent('x3', 'ASSAULT', '2024-04-01'),
+        datedEvent('x4', 'ASSAULT', '2024-02-01'), datedEvent('x5', 'ASSAULT', '2024-04-20'), datedEvent('x6', 'ASSAULT', '2024-04-10'),
+        datedClaim('n0', 'Demand', 'leave the valley', '2024-04-12'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'g'),
+        ...[['a', 'x1'], ['b', 'x2'], ['c', 'x3'], ['e', 'x4'], ['g', 'x5'], ['h', 'x6']].map(([actor, event], n) => edge(`p${n}`, 'PARTICIPATES_IN', actor, event, 'perpetrator')),
+        edge('s1', 'ASSERTS', 'c', 'n0'),
+      ],
+    );
+    const states = (on: GraphIndex) => rules.module('zartman')!.solve('zt_pair_states(Ss)', ['Ss'], { graph: on })[0][0];
+    run(graph);
+    expect(states(graph)).toEqual(['st(a,b,no_cost([x1,x2]),[x1,x2])', 'st(e,g,no_cost([x4,x5]),[x4,x5])']);
+    putLogged(
+      graph,
+      [datedEvent('x7', 'ASSAULT', '2024-04-05'), datedEvent('r1', 'RETREAT', '2024-04-30')],
+      [
+        edge('t1', 'TARGETS', 'n0', 'h'), // c's demand now aims at h: c-h, both attack, c touched by no edge added
+        edge('p6', 'PARTICIPATES_IN', 'd', 'x7', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'a', 'x7', 'target'), // d attacks a: a-d
+        edge('p8', 'PARTICIPATES_IN', 'b', 'r1'), // b retreats: a-b is no longer a stalemate
+        edge('o3', 'OPPOSES', 'f', 'a'), // f does not attack: no state
+      ],
+    );
+    expectGrownRecords(rules, 'zt_model', graph, states, run, [
+      'st(a,b,gaining(b,a,[x1,x2]),[r1,x1,x2])', 'st(a,d,not_sustained([x1,x7]),[x1,x7])', 'st(c,h,not_sustained([x3,x6]),[x3,x6])', 'st(e,g,no_cost([x4,x5]),[x4,x5])',
+    ]);
+  });
+
+  it('thomas_kilmann\'s flags and records take new moves of actors held (talks in any role), a new opponent, and a first offer that its opponent\'s concessions now count as returned (that opponent touched by no edge added); a record the write did not touch is kept; a write of a HOLDS_INTEREST edge has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const claim = (id: string, type: string, text: string) => node(id, 'Claim', { type, text });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => node(id, 'Actor', { label: id })),
+        claim('n1', 'Concession', 'we give up the hill'), claim('d1', 'Demand', 'leave the valley'), claim('n2', 'Concession', 'we release prisoners'),
+        claim('o1', 'Offer', 'we offer a truce'), node('i1', 'Interest', { label: 'safety', interest_type: 'security' }), node('i2', 'Interest', { label: 'water' }),
+      ],
+      [
+        edge('o-ab', 'OPPOSES', 'a', 'b'), edge('o-de', 'OPPOSES', 'd', 'e'),
+        edge('s1', 'ASSERTS', 'a', 'n1'), edge('s2', 'ASSERTS', 'b', 'd1'), edge('s3', 'ASSERTS', 'c', 'n2'), edge('s4', 'ASSERTS', 'd', 'o1'),
+        edge('h1', 'HOLDS_INTEREST', 'e', 'i1'), edge('h2', 'HOLDS_INTEREST', 'f', 'i1'), edge('h3', 'HOLDS_INTEREST', 'd', 'i2'),
+      ],
+    );
+    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve('tk_concession_flags(Fs), tk_records(Rs)', ['Fs', 'Rs'], { graph: on })[0];
+    const record = (a: string, counts: string, mode: string) => `r(${a},[${counts}],${mode})`;
+    run(graph);
+    expect(model(graph)[0]).toEqual(['a-t(returned,no,[])', 'c-t(returned,yes,[])']);
+    putLogged(
+      graph,
+      [
+        claim('o2', 'Offer', 'we offer talks'), claim('r1', 'Position', 'we refuse talks with them'), node('v1', 'Event', { event_type: 'REJECT', label: 'walkout' }),
+        node('v2', 'Event', { event_type: 'CONSULT', label: 'talks' }),
+      ],
+      [
+        edge('s5', 'ASSERTS', 'b', 'o2'), edge('p2', 'PARTICIPATES_IN', 'b', 'v2', 'mediator'), // b's first offer (a's concession is now returned, a touched by no edge added) and talks
+        edge('s6', 'ASSERTS', 'e', 'r1'), edge('p1', 'PARTICIPATES_IN', 'f', 'v1'), // refusing talks, taking part in a rejection
+        edge('o-ce', 'OPPOSES', 'c', 'e'), // c's first opponent, who offers nothing: c's concession is no longer returned
+      ],
+    );
+    const none = 'c(0,[])';
+    expectGrownRecords(rules, 'tk_model', graph, model, run, [
+      ['a-t(returned,yes,[])', 'c-t(returned,no,[])'],
+      [
+        record('a', `competing-${none},collaborating-${none},compromising-c(1,[[n1]]),avoiding-${none},accommodating-${none}`, 'compromising'),
+        record('b', `competing-c(1,[[d1]]),collaborating-c(2,[[o2],[v2]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'collaborating'),
+        record('c', `competing-${none},collaborating-${none},compromising-${none},avoiding-${none},accommodating-c(1,[[n2]])`, 'accommodating'),
+        record('d', `competing-${none},collaborating-c(1,[[o1]]),compromising-${none},avoiding-${none},accommodating-${none}`, 'collaborating'),
+        record('e', `competing-${none},collaborating-c(1,[[i1]]),compromising-${none},avoiding-c(1,[[r1]]),accommodating-${none}`, 'collaborating'),
+        record('f', `competing-${none},collaborating-c(1,[[i1]]),compromising-${none},avoiding-c(1,[[v1]]),accommodating-${none}`, 'collaborating'),
+      ],
+    ]);
+    // f now shares d's untyped interest: d's record changes, though no edge added ends at d
+    putLogged(graph, [], [edge('h4', 'HOLDS_INTEREST', 'f', 'i2')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'tk_model', graph)).toBe(0);
+    expect(model(graph)).toEqual(model(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {

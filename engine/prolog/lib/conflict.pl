@@ -171,6 +171,37 @@ added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
 % sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role)
 own_ends(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
 
+% A set of pairs of opponents grows the same way: the pairs of each node of added_ends/2 found again, its opponents read
+% from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
+% node's list of opponents changes also at the other end of a hostile pair added (added_sides/2).
+
+% added_sides(+Added, -Ids): added_ends/2 and both ends of each hostile pair the write added (added_hostile_pair/3:
+% an edge added to an event held pairs its perpetrator, which no edge added ends at, with a target), sorted
+added_sides(Added, Ids) :-
+    added_ends(Added, Ends), edges_added_of(Added, Edges),
+    findall(X, ( added_hostile_pair(Edges, P, Q), member(X, [P, Q]) ), Sides),
+    append(Ends, Sides, Ids0), sort(Ids0, Ids).
+
+edges_added_of(added(_, _, Flat), Edges) :- edges_added(Flat, Edges).
+
+% own_opponents(+X, -Opponents): X's opponents as hostile_partners/1 has them (sorted; [] when it has none), read
+% from X's own edges (its OPPOSES edges either way, the hostile events it perpetrates or is the target of, the
+% hostile claims it asserts or that aim at it), where opponents/2 reads every pair of the view
+own_opponents(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
+
+own_opponent(X, Y) :- ( edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _) ), Y \== X.
+own_opponent(X, Y) :-
+    ( own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es) ; own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es) ),
+    member(E, Es), event(E, T), hostile_event_type(T),
+    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), linked_with(Ps, X, Y).
+own_opponent(X, Y) :-
+    ( own_ends(X, 'ASSERTS', _, 'Claim', Cs) ; findall(C, edge(_, 'TARGETS', C, X, _), Cs0), sort(Cs0, Cs) ),
+    member(C, Cs), claim(C, T), hostile_claim_type(T),
+    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), linked_with(Ps, X, Y).
+
+% linked_with(+Pairs, +X, -Y): the other side of each p(P, Q, _) of link_pairs/4 that X is a side of
+linked_with(Pairs, X, Y) :- member(p(P, Q, _), Pairs), ( P == X -> Y = Q ; Q == X, Y = P ).
+
 % put_by_subject(+Records, +New, -Merged): Records and New sorted by their first argument (each subject once), a
 % subject's record of New in place of its record of Records (sort/4 keeps the first of a subject's records, New's;
 % in C, where a walk of the records took some 45k inferences at 1M facts for each set grown)
