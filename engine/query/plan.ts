@@ -16,7 +16,7 @@
  */
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { type Clause, type Expr, exprKey, type PatternPart, type Projection, type QueryAst } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, type QueryAst, replacing } from './ast.ts';
 import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -230,7 +230,8 @@ export function planQuery(ast: QueryAst, graph: GraphIndex, options: PlanOptions
   return { parts, unionAll: ast.unionAll };
 }
 
-function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
+function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
+  const clauses = countsOfSubqueriesPerNode(written);
   const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
   const planned: ClausePlan[] = [];
   let columns: string[] = [];
@@ -280,6 +281,86 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     }
   }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+/**
+ * `MATCH (a:Actor) RETURN id(a), COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC LIMIT 10`:
+ * a MATCH of one node (the part's first clause) gives one row per node, so a pattern counted
+ * per row is counted per node, and the counting paths after a MATCH count it that way without
+ * a row, or a subquery run, per node. The part is read as
+ * `MATCH (a:Actor) OPTIONAL MATCH (a)-[ counted:ASSERTS]->(:Claim) WITH a, count( counted) AS ` count``
+ * followed by the projection reading ` count` where it wrote the subquery: `count()` of what the
+ * OPTIONAL MATCH binds is its matches per row, 0 for none, as the subquery's count, and the
+ * WITH groups by the node, one group per row. Also `size()` of a pattern comprehension that maps
+ * to a constant or a variable of its own. Only when the projection sorts (it reads every row
+ * anyway; a page without ORDER BY stops the MATCH early) and aggregates nothing, with one
+ * subquery, written once or more, that reads no variable but the node and its own.
+ */
+function countsOfSubqueriesPerNode(clauses: Clause[]): Clause[] {
+  const [match, next] = clauses;
+  if (match?.kind !== 'match' || match.optional || match.patterns.length !== 1 || (next?.kind !== 'with' && next?.kind !== 'return')) return clauses;
+  const [{ nodes, relationships, pathVariable }] = match.patterns;
+  const node = nodes[0].variable;
+  const projection = next.projection;
+  if (node === undefined || relationships.length > 0 || pathVariable !== undefined || projection.star || !projection.orderBy?.length) return clauses;
+  const where = next.kind === 'with' ? next.where : undefined;
+  const afterProjection = [...projection.orderBy.map((sort) => sort.expr), ...(where ? [where] : [])];
+  const written = [...projection.items.map((item) => item.expr), ...afterProjection];
+  if (written.some(containsAggregate)) return clauses;
+  const found = written.flatMap(countedPatternsIn);
+  const [first] = found;
+  if (!first || found.some((other) => exprKey(other.expr) !== exprKey(first.expr))) return clauses;
+  const { pattern, where: condition, map } = first;
+  const own = new Set([node]);
+  for (const element of [...pattern.nodes, ...pattern.relationships]) if (element.variable) own.add(element.variable);
+  if (pattern.pathVariable) own.add(pattern.pathVariable);
+  const counted = pattern.relationships[0];
+  const read = variablesOf(first.expr);
+  if (!counted || [...read].some((name) => !own.has(name)) || (map && map.kind !== 'literal' && !(map.kind === 'var' && own.has(map.name)))) return clauses;
+  // in ORDER BY and WITH's WHERE a projected name hides the variable it spells: `RETURN id(a) AS a ORDER BY COUNT { (a)-->() }`
+  const hides = (item: Projection['items'][number]) => item.alias !== undefined && own.has(item.alias) && !(item.expr.kind === 'var' && item.expr.name === item.alias);
+  if (afterProjection.some((expr) => countedPatternsIn(expr).length > 0) && projection.items.some(hides)) return clauses;
+
+  const pos = first.expr.pos;
+  const countedName = counted.variable ?? ' counted';
+  const optional: Clause = {
+    kind: 'match', optional: true, where: condition, pos,
+    patterns: [{ ...pattern, relationships: pattern.relationships.map((rel) => (rel === counted ? { ...rel, variable: countedName } : rel)) }],
+  };
+  const countName = ' count';
+  const perNode: Clause = {
+    kind: 'with', pos,
+    projection: {
+      distinct: false, star: false, pos,
+      items: [
+        { expr: { kind: 'var', name: node, pos }, text: node, pos },
+        { expr: { kind: 'call', name: 'count', distinct: false, star: false, args: [{ kind: 'var', name: countedName, pos }], pos }, alias: countName, text: countName, pos },
+      ],
+    },
+  };
+  const targets = new Set<object>(found.map(({ expr }) => expr));
+  const count: Expr = { kind: 'var', name: countName, pos };
+  const items = projection.items.map((item) => (targets.has(item.expr) ? { ...item, alias: item.alias ?? item.text, expr: count } : replacing(item, targets, count)));
+  const rewritten: Projection = { ...projection, items, orderBy: replacing(projection.orderBy, targets, count) };
+  const reading: Clause = next.kind === 'with' ? { ...next, projection: rewritten, where: where && replacing(where, targets, count) } : { ...next, projection: rewritten };
+  return [match, optional, perNode, reading, ...clauses.slice(2)];
+}
+
+/**
+ * The patterns counted per row in `expr`: `COUNT { }` with no RETURN, and `size()` of a pattern
+ * comprehension; not inside an expression that binds names of its own (a comprehension, a
+ * quantifier, a pattern), where a name may mean something else.
+ */
+function countedPatternsIn(expr: Expr): { expr: Expr; pattern: PatternPart; where?: Expr; map?: Expr }[] {
+  if (expr.kind === 'patternSubquery') return expr.quantity === 'count' && !expr.returns ? [{ expr, pattern: expr.pattern, where: expr.where }] : [];
+  const [only] = expr.kind === 'call' ? expr.args : [];
+  if (expr.kind === 'call' && expr.name.toLowerCase() === 'size' && expr.args.length === 1 && only.kind === 'patternComprehension') {
+    return [{ expr, pattern: only.pattern, where: only.where, map: only.map }];
+  }
+  if (expr.kind === 'comprehension' || expr.kind === 'quantifier' || expr.kind === 'pattern' || expr.kind === 'patternComprehension') return [];
+  const found: ReturnType<typeof countedPatternsIn> = [];
+  forEachChild(expr, (child) => found.push(...countedPatternsIn(child)));
+  return found;
 }
 
 /**

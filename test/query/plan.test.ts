@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
+import { QueryError } from '../../engine/errors.ts';
 import { buildQuery } from '../../engine/query/build.ts';
 import { DEFAULT_LIMITS, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
 import { startProlog } from '../../engine/prolog/bridge.ts';
@@ -247,6 +248,68 @@ describe('aggregation without rows', () => {
       check();
     }
     expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
+  });
+
+  it('counts a pattern subquery per scanned node as a count per node, with the answers of running it row by row', () => {
+    // each form against itself with `WITH a` after the MATCH, which runs the subquery row by row
+    const perNode = [
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC, a LIMIT 5',
+      // grouped by a property many actors share: still a row per actor; ties in the order of the scan
+      'MATCH (a:Actor) RETURN a.tier AS tier, COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC LIMIT 7',
+      'MATCH (a:Actor) RETURN a.tier AS tier, size([(a)-[:ASSERTS]->(c:Claim) | c]) AS n ORDER BY tier, n',
+      "MATCH (a:Actor) RETURN id(a) AS a, COUNT { MATCH (a)-[r:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' AND r.weight = $w } AS n ORDER BY n DESC, a",
+      // two hops, undirected with self-loops, a pattern not starting at the node, the subquery written twice, in ORDER BY only
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH]-(:Actor)-[:ASSERTS]->() } AS n ORDER BY n DESC, a LIMIT 4',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH]-() } AS n ORDER BY n, a',
+      'MATCH (a:Actor) RETURN id(a) AS id, COUNT { (:Actor)-[:ALLIED_WITH]->(a) } * 2 AS n ORDER BY COUNT { (:Actor)-[:ALLIED_WITH]->(a) } DESC, id LIMIT 3',
+      'MATCH (a:Actor) RETURN id(a) AS id ORDER BY COUNT { (a)-[:ASSERTS]->() } DESC, id LIMIT 3',
+      // in WITH, its WHERE reading the count; DISTINCT; and the column named by the text written
+      'MATCH (a:Actor) WITH a, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY n DESC, id(a) LIMIT 4 WHERE n > 1 RETURN id(a) AS a, n',
+      'MATCH (a:Actor) RETURN DISTINCT a.tier AS tier, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY tier, n',
+      'MATCH (a:Actor) WHERE a.tier > 0 RETURN id(a), COUNT { (a)-[:ASSERTS]->(:Claim) } ORDER BY id(a)',
+    ];
+    // a page without ORDER BY (the MATCH stops early), two subqueries, one reading a comprehension's variable, an aggregate beside it, the RETURN inside
+    const rowByRow = [
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->() } AS n LIMIT 3',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->() } AS n, COUNT { (a)-[:ALLIED_WITH]->() } AS m ORDER BY a',
+      'MATCH (a:Actor) RETURN id(a) AS a, [w IN [0, 1] | COUNT { (a)-[r:ASSERTS {weight: w}]->() }] AS n ORDER BY a',
+      'MATCH (a:Actor) RETURN a.tier AS tier, sum(COUNT { (a)-[:ASSERTS]->() }) AS n ORDER BY tier',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { MATCH (a)-[:ASSERTS]->(c) RETURN c } AS n ORDER BY a',
+    ];
+    const rowByRowForm = (text: string) => text.replace(/^MATCH \(a:Actor\)( WHERE a.tier > 0)?/, '$& WITH a');
+    // read as a count per node: a WITH grouping by the node, counting what an OPTIONAL MATCH finds
+    const rewritten = (text: string) => (runQuery(randomGraph(1), text, { explain: true, parameters: { w: 1 } }).plan as string[]).some((line) => line.startsWith('with a,  count (aggregate)'));
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      const check = () => {
+        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+          for (const text of [...perNode, ...rowByRow]) {
+            const options = { as_of: asOf, parameters: { w: 1 } };
+            const answer = runQuery(graph, text, options);
+            const expected = runQuery(graph, rowByRowForm(text), options);
+            expect(answer.columns, text).toEqual(expected.columns);
+            expect(answer.rows, text).toEqual(expected.rows);
+          }
+        }
+      };
+      check();
+      for (let i = 0; i < 60; i += 4) graph.deleteEdge(`e${i}`);
+      check();
+    }
+    for (const text of perNode) expect(rewritten(text), text).toBe(true);
+    // a projected name hides the node in ORDER BY: the subquery there starts from a string, an error either way
+    const hidden = 'MATCH (a:Actor) RETURN id(a) AS a ORDER BY COUNT { (a)-[:ASSERTS]->() } DESC, a LIMIT 3';
+    const failure = (text: string) => {
+      try {
+        runQuery(randomGraph(1), text);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(failure(hidden)).toBeInstanceOf(QueryError);
+    expect(failure(hidden)).toEqual(failure(rowByRowForm(hidden)));
+    for (const text of [...rowByRow, ...perNode.map(rowByRowForm)]) expect(rewritten(text), text).toBe(false);
   });
 
   it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
