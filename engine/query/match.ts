@@ -110,16 +110,18 @@ export interface CountOptions {
   keepZeros?: boolean;
   /** The counted steps are one expansion, counted by the distinct nodes it reaches. */
   distinctEnds?: boolean;
+  /** A row the counted steps complete counts 1, however many ways they complete it (MatchPlan.countsOnce). */
+  once?: boolean;
 }
 
-export function buildCountingRunner(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): CountingRunner {
+export function buildCountingRunner(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): CountingRunner {
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
   // the planner (plan.ts countDistinctEnds) asks for distinct ends over one expansion only, whose checks
   // MatchStepsBuilder folds into the expand step: anything else is a planner bug, not a query's error
   if (distinctEnds && !single) throw new Error('invariant broken: the planner asked to count distinct ends over more than one expansion step');
-  if (single && from === 0 && !distinctEnds) {
+  if (single && from === 0 && !distinctEnds && !once) {
     // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
     return (row, env, emit) => {
       const count = countExpand(single, row, env, NO_EDGES);
@@ -139,7 +141,7 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
     const run = (index: number): boolean => {
       if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
       count = single ? countExpand(single, row, env, used, distinctEnds) : (countTail(from), count);
-      if (count > 0 || keepZeros) emit(row, count);
+      if (count > 0 || keepZeros) emit(row, once ? Math.min(count, 1) : count);
       count = 0;
       return false;
     };
@@ -208,7 +210,7 @@ export interface PerNodeCounts {
   nodes: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): DenseCounter | undefined {
+export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): DenseCounter | undefined {
   const [scan, ...chain] = steps;
   if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0 || (distinctEnds && chain.length !== 1)) return undefined;
   const hops: ExpandStep[] = [];
@@ -270,8 +272,9 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
         const record = graph.nodeAt(node);
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
-      counts[node] = completions(node, 0);
-      if (counts[node] !== 0 || keepZeros) nodes[counted++] = node;
+      const count = completions(node, 0);
+      counts[node] = once ? Math.min(count, 1) : count;
+      if (count !== 0 || keepZeros) nodes[counted++] = node;
     });
     return { counts, nodes: nodes.subarray(0, counted) };
   };

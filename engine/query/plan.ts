@@ -149,6 +149,8 @@ export interface MatchPlan {
   zeroCounts?: boolean;
   /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
+  /** A row before the counted goals counts 1 if they complete it at all (`count(DISTINCT c)` of the node scanned before them). */
+  countsOnce?: boolean;
   /**
    * The aggregation after the MATCH groups by what the index counts and counts rows, so each
    * group is counted off the index, one row standing for all of its rows: `type`, one directed
@@ -235,10 +237,10 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
   const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
   const planned: ClausePlan[] = [];
   let columns: string[] = [];
-  for (const clause of clauses) {
+  for (const [at, clause] of clauses.entries()) {
     switch (clause.kind) {
       case 'match':
-        planned.push(planMatch(clause.patterns, clause.where, clause.optional, state, graph, options));
+        planned.push(planMatch(clause.patterns, clause.where, clause.optional, state, graph, options, at === 0 ? countedNodeOf(clause, clauses[1]) : undefined));
         break;
       case 'unwind': {
         const scope = state.scope;
@@ -266,6 +268,7 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
       countRowsByMeaning(match, projection);
       if (i === 0) countDistinctEnds(match, projection);
+      if (i === 0) countScannedOnce(match, projection);
       if (i === 0) countEdgesByType(match, projection);
       if (i === 0) countNodesByLabels(match, projection);
     }
@@ -423,6 +426,28 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
 }
 
 /**
+ * `count(DISTINCT c)` of the node a MATCH's scan binds (the part's first clause: one row per
+ * node), grouped by nothing or by that node or its properties, is the number of its nodes the
+ * rest of the pattern completes at all: the rest counted per node, 1 for any completion.
+ */
+function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  const [scan] = match.goals;
+  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  if (!scanned || !('scan' in scan && scan.scan)) return;
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  const ofScanned = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === scanned.name;
+  if (!aggregates.every((item) => ofScanned(item.expr))) return;
+  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  const at = countTail(match, projection, rewritten);
+  // before the tail, the scan and checks of the scanned node alone: one row per node
+  const onScanned = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined) === scanned.name;
+  if (at === undefined || !match.goals.slice(0, at).every(onScanned)) return;
+  projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+  Object.assign(match, { countFrom: at, countsOnce: true });
+}
+
+/**
  * `count(*)` grouped by `type(r)` alone, over a MATCH that is one relationship between two
  * different, unchecked ends (the part's first clause): each type's edge count, with one of its
  * edges to read the type from. Undirected, an edge would count twice (a self-loop once).
@@ -508,7 +533,37 @@ export function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
 
 // ---- MATCH ----
 
-function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions): MatchPlan {
+/**
+ * `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type, count(*)`: when an aggregation after the
+ * part's first MATCH reads one node of it and only counts, the MATCH is best begun at that node, so
+ * that the rest is a tail counted per node without rows (countTail), whichever node is the
+ * cheapest scan. Only where no other node is narrowed by a constant (a scan from there might
+ * be far cheaper) and the WHERE reads that node alone.
+ */
+function countedNodeOf(match: Extract<Clause, { kind: 'match' }>, next: Clause | undefined): string | undefined {
+  if (match.optional || (next?.kind !== 'with' && next?.kind !== 'return') || next.projection.star) return undefined;
+  const { projection } = next;
+  const aggregates = projection.items.map((item) => item.expr).filter(containsAggregate);
+  const counts = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (expr.star || (expr.args.length === 1 && expr.args[0].kind === 'var'));
+  if (aggregates.length === 0 || !aggregates.every(counts) || match.patterns.some((part) => part.pathVariable !== undefined)) return undefined;
+  const aliases = new Set(projection.items.flatMap((item) => (item.alias ? [item.alias] : [])));
+  const read = new Set<string>();
+  for (const item of projection.items) if (!containsAggregate(item.expr)) variablesOf(item.expr, read);
+  for (const sort of projection.orderBy ?? []) for (const name of variablesOf(sort.expr)) if (!aliases.has(name)) read.add(name);
+  if (next.kind === 'with' && next.where) for (const name of variablesOf(next.where)) if (!aliases.has(name)) read.add(name);
+  for (const expr of aggregates) if (expr.kind === 'call' && expr.distinct) variablesOf(expr, read);
+  const nodes = match.patterns.flatMap((part) => part.nodes);
+  const relationships = match.patterns.flatMap((part) => part.relationships);
+  const names = new Set([...nodes, ...relationships].flatMap((element) => (element.variable ? [element.variable] : [])));
+  const readHere = [...read].filter((name) => names.has(name));
+  const [counted] = readHere;
+  if (readHere.length !== 1 || relationships.some((rel) => rel.variable === counted)) return undefined;
+  const narrowed = nodes.some((node) => node.variable !== counted && node.properties !== undefined);
+  if (narrowed || (match.where && [...variablesOf(match.where)].some((name) => name !== counted))) return undefined;
+  return counted;
+}
+
+function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions, start?: string): MatchPlan {
   const scope = new Map(state.scope);
   const pattern = bindPattern(patterns, state, scope);
   // inline property maps and WHERE equalities `n.key = constant` are the same constraint; so are `(n:L)` and `WHERE n:L`
@@ -541,7 +596,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options);
+  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options, start);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -590,6 +645,7 @@ function orderGoals(
   scope: Scope,
   graph: GraphIndex,
   options: PlanOptions,
+  start?: string,
 ): Goal[] {
   const order = new GoalOrder(scope, boundBefore, options.parameters);
   const planNodes: PlanNode[] = [];
@@ -622,7 +678,7 @@ function orderGoals(
   // labels and properties written on a node bound before the pattern are checks on the row as it comes
   for (const [name, entry] of pattern.nodes) if (entry.bound) order.nodeChecks(name);
   order.flushPending();
-  for (const op of planPattern(planNodes, planRels, graph)) {
+  for (const op of planPattern(planNodes, planRels, graph, start)) {
     if (op.op === 'scanNode') order.scanNode(op.node, op.access, op.estimate);
     else order.relationship(pattern.rels.find((rel) => rel.name === op.rel)!, planRels.find((rel) => rel.name === op.rel)!, op);
     order.flushPending();

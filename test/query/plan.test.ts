@@ -312,6 +312,42 @@ describe('aggregation without rows', () => {
     for (const text of [...rowByRow, ...perNode.map(rowByRowForm)]) expect(rewritten(text), text).toBe(false);
   });
 
+  it('begins a counted MATCH at the one node the aggregation reads, and counts a scanned node once with count(DISTINCT)', () => {
+    // each against a form that makes every row (sum(1), collect): the same answers, with and without as_of
+    const counted = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+      'MATCH (a:Actor)-[r:ASSERTS]->(c:Claim) RETURN c.type AS type, count(r) AS n ORDER BY n DESC, type',
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(c) AS c, count(*) AS n ORDER BY n DESC, c LIMIT 4",
+      'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor)-[:ALLIED_WITH]->(:Actor) RETURN id(c) AS c, count(a) AS n ORDER BY c',
+    ];
+    const once = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT a) AS n',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(DISTINCT c) AS n ORDER BY type',
+      'MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor)-[:ASSERTS]->(:Claim) RETURN a.tier AS tier, count(DISTINCT a) AS n ORDER BY tier',
+      'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN count(DISTINCT b) AS n',
+    ];
+    const everyRow = (text: string) => text.replace(/count\(DISTINCT (\w)\)/, 'size(collect(DISTINCT $1))').replace(/count\((\*|\w)\)/, 'sum(1)');
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+        for (const text of [...counted, ...once]) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).toContain(once.includes(text) ? 'aggregate_all(count, once((' : 'aggregate_all(count, (');
+          expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+        }
+      }
+      // parallel edges: a claim asserted twice by one actor counts once
+      expect(runQuery(graph, once[0]).rows).not.toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(c) AS n').rows);
+    }
+    // the cheapest scan stays first where another node is narrowed by a constant, or WHERE reads it
+    const graph = randomGraph(1);
+    for (const text of ["MATCH (a:Actor {tier: 1})-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n", 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE a.tier > 1 RETURN c.type AS type, count(*) AS n']) {
+      expect((runQuery(graph, text, { explain: true }).plan as string[])[0], text).toMatch(/^scan a /);
+      expect(runQuery(graph, text).rows.sort(), text).toEqual(runQuery(graph, everyRow(text)).rows.sort());
+    }
+  });
+
   it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
     const distinctForms = [
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, COUNT(DISTINCT c) AS n ORDER BY n DESC, a LIMIT 5',
