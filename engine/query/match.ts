@@ -212,7 +212,7 @@ export interface PerNodeCounts {
 
 export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): DenseCounter | undefined {
   const [scan, ...chain] = steps;
-  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0 || (distinctEnds && chain.length !== 1)) return undefined;
+  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || (distinctEnds && chain.length !== 1)) return undefined;
   const hops: ExpandStep[] = [];
   const types = new Set<string>();
   for (const hop of chain) {
@@ -272,7 +272,8 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
         const record = graph.nodeAt(node);
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
-      const count = completions(node, 0);
+      // no expansion after the scan (plan.ts countScannedNodes): the node is its one completion
+      const count = hops.length === 0 ? 1 : completions(node, 0);
       counts[node] = once ? Math.min(count, 1) : count;
       if (count !== 0 || keepZeros) nodes[counted++] = node;
     });

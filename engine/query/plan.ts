@@ -269,6 +269,7 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
       countRowsByMeaning(match, projection);
       if (i === 0) countDistinctEnds(match, projection);
       if (i === 0) countScannedOnce(match, projection);
+      if (i === 0) countScannedNodes(match, projection);
       if (i === 0) countEdgesByType(match, projection);
       if (i === 0) countNodesByLabels(match, projection);
     }
@@ -445,6 +446,21 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
   if (at === undefined || !match.goals.slice(0, at).every(onScanned)) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, countsOnce: true });
+}
+
+/**
+ * `MATCH (c:Claim) RETURN c.type, count(*)`: a MATCH that scans one label and checks only the
+ * node it scans (the part's first clause) counts each node once, so its rows are counted per
+ * node with an empty tail, and grouping by the node or a property of it folds those counts
+ * without a row per node.
+ */
+function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
+  const [scan] = match.goals;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || match.goals.length !== 1) return;
+  if (scan.kind !== 'node' || !scan.scan || scan.label === undefined) return;
+  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
+  match.countFrom = match.goals.length;
 }
 
 /**

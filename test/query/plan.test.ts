@@ -312,7 +312,7 @@ describe('aggregation without rows', () => {
     for (const text of [...rowByRow, ...perNode.map(rowByRowForm)]) expect(rewritten(text), text).toBe(false);
   });
 
-  it('begins a counted MATCH at the one node the aggregation reads, and counts a scanned node once with count(DISTINCT)', () => {
+  it('begins a counted MATCH at the one node the aggregation reads, counts a scanned node once with count(DISTINCT), and counts one label per node', () => {
     // each against a form that makes every row (sum(1), collect): the same answers, with and without as_of
     const counted = [
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
@@ -339,6 +339,24 @@ describe('aggregation without rows', () => {
       }
       // parallel edges: a claim asserted twice by one actor counts once
       expect(runQuery(graph, once[0]).rows).not.toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(c) AS n').rows);
+    }
+    // one label grouped by the node or a property of it: each node counted once, no row per node
+    const scanned = [
+      'MATCH (a:Actor) RETURN a.tier AS tier, count(*) AS n ORDER BY tier',
+      'MATCH (c:Claim) RETURN c.type AS type, count(c) AS n ORDER BY n DESC, type LIMIT 1',
+      'MATCH (a:Actor) RETURN a, count(*) AS n ORDER BY a.tier, id(a)',
+      'MATCH (n:Mixed) RETURN n.value AS value, count(*) AS n ORDER BY n, value',
+    ];
+    const mixed = randomGraph(2);
+    const values: PropertyValue[] = [1, 1.0, 2, 'two', [1, 2], [1, 2], true];
+    values.forEach((value, i) => mixed.putNode({ id: `m${i}`, labels: ['Mixed'], properties: { value }, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' }));
+    mixed.putNode({ id: 'm-none', labels: ['Mixed'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+      for (const text of scanned) {
+        const answer = runQuery(mixed, text, { explain: true, as_of: asOf });
+        expect(answer.plan, text).toContain('count the scanned nodes (no rows: each node counted once)');
+        expect(answer.rows, text).toEqual(runQuery(mixed, everyRow(text), { as_of: asOf }).rows);
+      }
     }
     // the cheapest scan stays first where another node is narrowed by a constant, or WHERE reads it
     const graph = randomGraph(1);
