@@ -202,12 +202,14 @@ export type DenseCounter = (row: Row, env: Env) => PerNodeCounts | undefined;
 
 /**
  * A DenseCounter's answer: `counts` by dense node id, and `nodes`, the dense ids with a count
- * (every scanned node, when it keeps zeros) in ascending order, so that what reads the counts walks the counted nodes alone, not every
+ * (every scanned node, when it keeps zeros) in the order their groups begin (ascending, for a scan), so that what reads the counts walks the counted nodes alone, not every
  * node of the graph (a scanned label is often a fifth of them).
  */
 export interface PerNodeCounts {
   counts: Float64Array;
   nodes: Int32Array;
+  /** By dense node id, its place in `nodes`, where that is not ascending: what ties are broken by. */
+  rank?: Int32Array;
 }
 
 export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): DenseCounter | undefined {
@@ -278,6 +280,42 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
       if (count !== 0 || keepZeros) nodes[counted++] = node;
     });
     return { counts, nodes: nodes.subarray(0, counted) };
+  };
+}
+
+/**
+ * Per node the last step reaches, how many rows the steps make (MatchPlan.countsPerEnd): the
+ * steps before it run as ever, and each edge it would bind counts toward the node at its far
+ * end, no row made. The nodes in the order the rows would first bind each, which `rank`
+ * holds. Answers undefined when a run cannot use it (as_of reads every record).
+ */
+export function buildEndCounter(steps: MatchStep[]): DenseCounter {
+  const last = steps.at(-1);
+  // the planner (plan.ts countPerEnd) asks for this only over such steps: anything else is its bug, not a query's error
+  if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
+    throw new Error('invariant broken: the planner asked to count per reached node over steps that are not one expansion after steps binding none');
+  }
+  const before = buildMatchRunner(steps.slice(0, -1));
+  return (row, env) => {
+    if (env.asOf !== undefined) return undefined;
+    const graph = env.graph;
+    const counts = new Float64Array(graph.nodes.span);
+    const rank = new Int32Array(graph.nodes.span);
+    let reached = 0;
+    const relPlain = plainRel(last, env);
+    before(row, env, (bound) => {
+      const ends = expansionEnds(last, bound, env);
+      if (!ends) return;
+      graph.eachEdge(ends.from, last.direction, ends.types, (edge, other) => {
+        env.budget.tick();
+        if (!relPlain && !relPasses(graph.edgeAt(edge)!, last.relProps, bound, env)) return;
+        if (!otherPasses(graph, other, ends.labels, last, bound, env)) return;
+        if (counts[other]++ === 0) rank[other] = reached++;
+      });
+    }, true);
+    const nodes = new Int32Array(reached);
+    for (let node = 0; node < counts.length; node++) if (counts[node] > 0) nodes[rank[node]] = node;
+    return { counts, nodes, rank };
   };
 }
 
@@ -361,7 +399,8 @@ function plainNode(check: NodeCheck, env: { asOf?: string }): boolean {
 /** Whether the dense node `other` passes the step's checks: its labels from the bitsets, the rest on its record. */
 function otherPasses(graph: Env['graph'], other: number, labels: number[], check: NodeCheck, row: Row, env: Env): boolean {
   for (const label of labels) if (!graph.hasLabel(other, label)) return false;
-  if (plainNode(check, env)) return graph.nodeAt(other) !== undefined;
+  // a label's bit is set on live nodes only: a node that has one is there
+  if (plainNode(check, env)) return labels.length > 0 || graph.nodeAt(other) !== undefined;
   const node = graph.nodeAt(other);
   return node !== undefined && nodePasses(node, check, row, env);
 }

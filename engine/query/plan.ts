@@ -159,6 +159,14 @@ export interface MatchPlan {
    * grouped by `labels(n)` alone.
    */
   countsPerGroup?: GroupCounts;
+  /**
+   * The aggregation groups by the node the MATCH's one expansion reaches last (or by a property
+   * of it) and counts rows, and the goals before the expansion read only the node it starts
+   * from: so the rows are counted per node reached, in one array, with no row made
+   * (`MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'RedLine'}) RETURN id(a), count(*)`, begun
+   * at the narrow end). The reached node's slot.
+   */
+  countsPerEnd?: number;
 }
 
 /** What MatchPlan.countsPerGroup counts per group. */
@@ -270,6 +278,7 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
       if (i === 0) countDistinctEnds(match, projection);
       if (i === 0) countScannedOnce(match, projection);
       if (i === 0) countScannedNodes(match, projection);
+      if (i === 0) countPerEnd(match, projection);
       if (i === 0) countEdgesByType(match, projection);
       if (i === 0) countNodesByLabels(match, projection);
     }
@@ -461,6 +470,27 @@ function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
   if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
   if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
   match.countFrom = match.goals.length;
+}
+
+/** Sets MatchPlan.countsPerEnd where it holds (the part's first clause). */
+function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
+  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
+  const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
+  const edge = match.goals[at];
+  if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
+  const [source, end] = edge.access.reversed ? [edge.to, edge.from] : [edge.from, edge.to];
+  if (edge.access.reversed ? edge.access.fromBound : edge.access.toBound) return;
+  const on = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined);
+  const before = match.goals.slice(0, at);
+  if (!before.every((goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === source.name) : on(goal) === source.name))) return;
+  // after it, checks of the node reached and of the relationship against constants, which the expansion makes
+  const checked = (goal: Goal) => on(goal) === end.name || (goal.kind === 'prop' && goal.element.name === edge.rel.name);
+  if (!match.goals.slice(at + 1).every((goal) => !('scan' in goal && goal.scan) && checked(goal) && (goal.kind !== 'prop' || variablesOf(goal.value).size === 0))) return;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  const byProperty = keys.length === 1 && keys[0].kind === 'prop' && keys[0].target.kind === 'var' && keys[0].target.name === end.name;
+  if (byProperty || nodeGroupSlot(keys, projection.inputScope) === end.slot) match.countsPerEnd = end.slot;
 }
 
 /**

@@ -366,6 +366,42 @@ describe('aggregation without rows', () => {
     }
   });
 
+  it('counts rows per node the last expansion reaches, begun at a narrow end, ties in the order of the general path', () => {
+    const perEnd = [
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(a) AS a, count(*) AS n ORDER BY n DESC, a LIMIT 5",
+      // ties cut by the page with no other key: the general path keeps the groups that began first
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'RedLine'}) RETURN a, count(c) AS n ORDER BY n DESC LIMIT 3",
+      "MATCH (c:Claim {type: 'RedLine'})<-[r:ASSERTS {weight: 1}]-(a:Actor) RETURN a.tier AS tier, count(r) AS n ORDER BY n, tier",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) RETURN id(b) AS b, count(*) AS n ORDER BY b",
+      "MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor) WHERE a.tier = 1 RETURN b, count(*) AS n",
+      "MATCH (c:Claim)<-[:ASSERTS]-(a:Actor) WHERE id(c) = 'c3' RETURN id(a) AS a, count(*) AS n ORDER BY a",
+    ];
+    // the expansion after another one, an undirected one, a WHERE across the two ends: row by row
+    const rowByRow = [
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(:Actor)-[:ASSERTS]->(c:Claim) RETURN id(c) AS c, count(*) AS n ORDER BY c",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]-(b:Actor) RETURN id(b) AS b, count(*) AS n ORDER BY b",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) WHERE a.tier <> b.tier RETURN id(b) AS b, count(*) AS n ORDER BY b",
+    ];
+    const line = 'count the rows per node the last expansion reaches (no rows; as_of: row by row)';
+    const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(1)');
+    for (const seed of [1, 2, 3, 4]) {
+      const graph = randomGraph(seed);
+      const check = () => {
+        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+          for (const text of [...perEnd, ...rowByRow]) {
+            const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+            expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === perEnd.includes(text));
+            expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+          }
+        }
+      };
+      check();
+      for (let i = 1; i < 60; i += 5) graph.deleteEdge(`e${i}`);
+      graph.deleteNode('a3');
+      check();
+    }
+  });
+
   it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
     const distinctForms = [
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, COUNT(DISTINCT c) AS n ORDER BY n DESC, a LIMIT 5',
