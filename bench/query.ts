@@ -381,6 +381,55 @@ const CASES: Case[] = [
       return topCounts(counts.filter(([, count]) => count > 0));
     },
   },
+  // what is asserted, grouped by the end node's property, and how many claims are asserted at all (a global count(DISTINCT))
+  {
+    name: 'Q11 asserted claims by claim type',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+    parameters: () => ({}),
+    hand(graph) {
+      const counts = new Map<string, number>();
+      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
+        if (!graph.has(actorId, 'Actor')) continue;
+        for (const edge of edges) {
+          const claim = graph.nodes.get(edge.to)!;
+          if (claim.labels.includes('Claim')) counts.set(String(claim.properties.type), (counts.get(String(claim.properties.type)) ?? 0) + 1);
+        }
+      }
+      return sortedByKey(counts);
+    },
+  },
+  {
+    name: 'Q12 distinct claims asserted',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+    parameters: () => ({}),
+    hand(graph) {
+      const claims = new Set<string>();
+      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
+        if (graph.has(actorId, 'Actor')) for (const edge of edges) if (graph.has(edge.to, 'Claim')) claims.add(edge.to);
+      }
+      return [String(claims.size)];
+    },
+  },
+  {
+    name: 'Q13 claims by type (one label grouped by a property)',
+    parley: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+    kuzu: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+    parameters: () => ({}),
+    hand(graph) {
+      const counts = new Map<string, number>();
+      for (const node of graph.nodes.values()) if (node.labels.includes('Claim')) counts.set(String(node.properties.type), (counts.get(String(node.properties.type)) ?? 0) + 1);
+      return sortedByKey(counts);
+    },
+  },
+  {
+    name: 'Q14 RedLine claims per actor, top 10',
+    parley: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(a) AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10",
+    kuzu: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN a.id AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10",
+    parameters: () => ({}),
+    hand: (graph) => topCounts(perActor(graph, (claim) => (graph.nodes.get(claim)!.properties.type === 'RedLine' ? 1 : 0))),
+  },
   formOf('Q7', 'Q7n Q7 with the nodes named, count(d)',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN a.id AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10'),

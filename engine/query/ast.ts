@@ -119,3 +119,27 @@ export const WHERE_WRITTEN: ReadonlySet<string> = new Set(['pos', 'labelsAt', 't
 export function exprKey(expr: Expr): string {
   return JSON.stringify(expr, (key, value) => (WHERE_WRITTEN.has(key) ? undefined : typeof value === 'bigint' ? `${value}n` : value));
 }
+
+/** The expressions directly inside `expr` (a pattern's own expressions excepted). */
+export function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
+  for (const value of Object.values(expr)) {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (Array.isArray(item)) item.forEach((x) => isExpr(x) && visit(x));
+        else if (isExpr(item)) visit(item);
+      }
+    } else if (isExpr(value)) visit(value);
+  }
+}
+
+export function isExpr(value: unknown): value is Expr {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'pos' in value && !('nodes' in value);
+}
+
+/** A copy of `value` with each of `targets` (objects of it, found by identity) replaced by `by`. */
+export function replacing<T>(value: T, targets: ReadonlySet<object>, by: unknown): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (targets.has(value)) return by as T;
+  if (Array.isArray(value)) return value.map((item) => replacing(item, targets, by)) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replacing(item, targets, by)])) as T;
+}

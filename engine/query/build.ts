@@ -12,7 +12,7 @@ import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import {
-  buildCountingRunner, buildDenseCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type GroupCounter,
+  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type GroupCounter,
   type MatchStep, type NodeCheck,
 } from './match.ts';
 import {
@@ -82,8 +82,12 @@ export type CompiledClause =
       count?: CountingRunner;
       /** With `count`: the slot that its prefix, one node scan, binds to a different node in every row it hands on. */
       distinctSlot?: number;
-      /** With `distinctSlot`, when the scan is by label and the tail a chain of expansions checked by labels: the counts per node, in one array. */
-      denseCount?: DenseCounter;
+      /**
+       * The counts per node of `slot`, in one array: with `distinctSlot` (its slot), when the scan is
+       * by label and the tail a chain of expansions checked by labels; or per node the last
+       * expansion reaches (MatchPlan.countsPerEnd).
+       */
+      perNode?: { count: DenseCounter; slot: number };
       /** MatchPlan.countsPerGroup: one row per group with its count, off the index. */
       countGroups?: GroupCounter;
     }
@@ -164,17 +168,22 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-    return { kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup) };
+    const endCount = plan.countsPerEnd === undefined ? undefined : buildEndCounter(steps);
+    return {
+      kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
+      perNode: endCount && { count: endCount, slot: plan.countsPerEnd! },
+    };
   }
   // the counted goals begin with an expansion, which starts a step of its own: the same steps as one build of all goals
   const prefix = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(0, plan.countFrom));
   const steps = [...prefix, ...new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(plan.countFrom))];
   // run once, a scan binds each node once: every counted row has its own node
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
-  const counting = { keepZeros: plan.zeroCounts, distinctEnds: plan.distinctEnds };
+  const counting = { keepZeros: plan.zeroCounts, distinctEnds: plan.distinctEnds, once: plan.countsOnce };
+  const denseCount = scan && buildDenseCounter(steps, prefix.length, counting);
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,
-    count: buildCountingRunner(steps, prefix.length, counting), distinctSlot: scan?.slot, denseCount: scan ? buildDenseCounter(steps, prefix.length, counting) : undefined,
+    count: buildCountingRunner(steps, prefix.length, counting), distinctSlot: scan?.slot, perNode: denseCount && { count: denseCount, slot: scan!.slot },
   };
 }
 

@@ -125,8 +125,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
           if (counted) {
             if (clause.countGroups?.(row, env, counted)) return;
             const distinctSlot = clause.distinctSlot;
-            const perNode = next.pushPerNode && clause.denseCount?.(row, env);
-            if (perNode) next.pushPerNode!(perNode, distinctSlot!);
+            const perNode = next.pushPerNode && clause.perNode?.count(row, env);
+            if (perNode) next.pushPerNode!(perNode, clause.perNode!.slot);
             else if (clause.count) clause.count(row, env, (matched, count) => counted(matched, count, distinctSlot));
             else clause.run(row, env, (matched) => counted(matched, 1), true);
             return;
@@ -591,7 +591,7 @@ class Aggregator {
    * counts untouched, when a node holds a list or a map there, or the key is one a record
    * answers from its own fields.
    */
-  private foldPerValue({ counts, nodes }: PerNodeCounts, key: string): PerNodeCounts | undefined {
+  private foldPerValue({ counts, nodes, rank }: PerNodeCounts, key: string): PerNodeCounts | undefined {
     const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
     if (!holders) return undefined;
     // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
@@ -609,7 +609,7 @@ class Aggregator {
         counts[node] = 0;
       }
     }
-    return { counts, nodes: nodes.subarray(0, kept) };
+    return { counts, nodes: nodes.subarray(0, kept), rank };
   }
 
   private openPerNode({ counts, nodes }: PerNodeCounts, slot: number): void {
@@ -692,13 +692,15 @@ class Aggregator {
       }
       return values;
     };
+    // ties go to the group that began first: with counts per node, the node counted first
+    const rank = perNode?.rank;
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         const result = key.kind === 'count' ? countAt[a * stride] - countAt[b * stride] : key.kind === 'expr' ? orderCompare(computedOf(a)[i], computedOf(b)[i]) : orderCompare(keyOf(a, key.key), keyOf(b, key.key));
         if (result !== 0) return key.descending ? -result : result;
       }
-      return a - b;
+      return rank ? rank[a] - rank[b] : a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys.length > 0 && keys[0].kind === 'count' ? (keys[0].descending ? -1 : 1) : 0;
@@ -744,12 +746,13 @@ class Aggregator {
       }
       return values;
     };
+    const rank = perNode.rank;
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
         const result = keys[i].count ? counts[a] - counts[b] : orderCompare(keysOf(a)[i], keysOf(b)[i]);
         if (result !== 0) return keys[i].descending ? -result : result;
       }
-      return a - b;
+      return rank ? rank[a] - rank[b] : a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;

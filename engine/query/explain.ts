@@ -35,10 +35,13 @@ function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
       const goals = clause.countFrom === undefined ? clause.goals : clause.goals.slice(0, clause.countFrom);
       const counted = clause.countFrom === undefined ? [] : clause.goals.slice(clause.countFrom);
       const rendered = goals.map(renderGoal);
-      if (counted.length > 0) rendered.push(`aggregate_all(count, (${counted.map(renderGoal).join(', ')}), _)`);
+      const tail = `(${counted.map(renderGoal).join(', ')})`;
+      if (counted.length > 0) rendered.push(`aggregate_all(count, ${clause.countsOnce ? `once(${tail})` : tail}, _)`);
       const body = rendered.length === 0 ? 'true' : rendered.join(', ');
-      const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? 'no rows: distinct ends counted per row before' : 'no rows: counted per row before';
+      const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? 'no rows: distinct ends counted per row before' : clause.countsOnce ? 'no rows: each row before counted once if completed' : 'no rows: counted per row before';
       const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (${how})`)];
+      if (clause.countsPerEnd !== undefined) lines.push('count the rows per node the last expansion reaches (no rows; as_of: row by row)');
+      if (clause.countFrom === clause.goals.length) lines.push('count the scanned nodes (no rows: each node counted once)');
       if (clause.countsPerGroup?.by === 'type') lines.push('count the relationships per type off the edge columns (no rows; as_of: row by row)');
       if (clause.countsPerGroup?.by === 'labels') lines.push('count the nodes per set of labels (no rows; as_of: row by row)');
       return clause.optional ? { goal: `optional((${body}))`, lines: lines.map((line) => `optional ${line}`) } : { goal: body, lines };

@@ -110,16 +110,18 @@ export interface CountOptions {
   keepZeros?: boolean;
   /** The counted steps are one expansion, counted by the distinct nodes it reaches. */
   distinctEnds?: boolean;
+  /** A row the counted steps complete counts 1, however many ways they complete it (MatchPlan.countsOnce). */
+  once?: boolean;
 }
 
-export function buildCountingRunner(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): CountingRunner {
+export function buildCountingRunner(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): CountingRunner {
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
   // the planner (plan.ts countDistinctEnds) asks for distinct ends over one expansion only, whose checks
   // MatchStepsBuilder folds into the expand step: anything else is a planner bug, not a query's error
   if (distinctEnds && !single) throw new Error('invariant broken: the planner asked to count distinct ends over more than one expansion step');
-  if (single && from === 0 && !distinctEnds) {
+  if (single && from === 0 && !distinctEnds && !once) {
     // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
     return (row, env, emit) => {
       const count = countExpand(single, row, env, NO_EDGES);
@@ -139,7 +141,7 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
     const run = (index: number): boolean => {
       if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
       count = single ? countExpand(single, row, env, used, distinctEnds) : (countTail(from), count);
-      if (count > 0 || keepZeros) emit(row, count);
+      if (count > 0 || keepZeros) emit(row, once ? Math.min(count, 1) : count);
       count = 0;
       return false;
     };
@@ -200,17 +202,19 @@ export type DenseCounter = (row: Row, env: Env) => PerNodeCounts | undefined;
 
 /**
  * A DenseCounter's answer: `counts` by dense node id, and `nodes`, the dense ids with a count
- * (every scanned node, when it keeps zeros) in ascending order, so that what reads the counts walks the counted nodes alone, not every
+ * (every scanned node, when it keeps zeros) in the order their groups begin (ascending, for a scan), so that what reads the counts walks the counted nodes alone, not every
  * node of the graph (a scanned label is often a fifth of them).
  */
 export interface PerNodeCounts {
   counts: Float64Array;
   nodes: Int32Array;
+  /** By dense node id, its place in `nodes`, where that is not ascending: what ties are broken by. */
+  rank?: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false }: CountOptions = {}): DenseCounter | undefined {
+export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): DenseCounter | undefined {
   const [scan, ...chain] = steps;
-  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || chain.length === 0 || (distinctEnds && chain.length !== 1)) return undefined;
+  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || (distinctEnds && chain.length !== 1)) return undefined;
   const hops: ExpandStep[] = [];
   const types = new Set<string>();
   for (const hop of chain) {
@@ -270,10 +274,48 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
         const record = graph.nodeAt(node);
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
-      counts[node] = completions(node, 0);
-      if (counts[node] !== 0 || keepZeros) nodes[counted++] = node;
+      // no expansion after the scan (plan.ts countScannedNodes): the node is its one completion
+      const count = hops.length === 0 ? 1 : completions(node, 0);
+      counts[node] = once ? Math.min(count, 1) : count;
+      if (count !== 0 || keepZeros) nodes[counted++] = node;
     });
     return { counts, nodes: nodes.subarray(0, counted) };
+  };
+}
+
+/**
+ * Per node the last step reaches, how many rows the steps make (MatchPlan.countsPerEnd): the
+ * steps before it run as ever, and each edge it would bind counts toward the node at its far
+ * end, no row made. The nodes in the order the rows would first bind each, which `rank`
+ * holds. Answers undefined when a run cannot use it (as_of reads every record).
+ */
+export function buildEndCounter(steps: MatchStep[]): DenseCounter {
+  const last = steps.at(-1);
+  // the planner (plan.ts countPerEnd) asks for this only over such steps: anything else is its bug, not a query's error
+  if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
+    throw new Error('invariant broken: the planner asked to count per reached node over steps that are not one expansion after steps binding none');
+  }
+  const before = buildMatchRunner(steps.slice(0, -1));
+  return (row, env) => {
+    if (env.asOf !== undefined) return undefined;
+    const graph = env.graph;
+    const counts = new Float64Array(graph.nodes.span);
+    const rank = new Int32Array(graph.nodes.span);
+    let reached = 0;
+    const relPlain = plainRel(last, env);
+    before(row, env, (bound) => {
+      const ends = expansionEnds(last, bound, env);
+      if (!ends) return;
+      graph.eachEdge(ends.from, last.direction, ends.types, (edge, other) => {
+        env.budget.tick();
+        if (!relPlain && !relPasses(graph.edgeAt(edge)!, last.relProps, bound, env)) return;
+        if (!otherPasses(graph, other, ends.labels, last, bound, env)) return;
+        if (counts[other]++ === 0) rank[other] = reached++;
+      });
+    }, true);
+    const nodes = new Int32Array(reached);
+    for (let node = 0; node < counts.length; node++) if (counts[node] > 0) nodes[rank[node]] = node;
+    return { counts, nodes, rank };
   };
 }
 
@@ -357,7 +399,8 @@ function plainNode(check: NodeCheck, env: { asOf?: string }): boolean {
 /** Whether the dense node `other` passes the step's checks: its labels from the bitsets, the rest on its record. */
 function otherPasses(graph: Env['graph'], other: number, labels: number[], check: NodeCheck, row: Row, env: Env): boolean {
   for (const label of labels) if (!graph.hasLabel(other, label)) return false;
-  if (plainNode(check, env)) return graph.nodeAt(other) !== undefined;
+  // a label's bit is set on live nodes only: a node that has one is there
+  if (plainNode(check, env)) return labels.length > 0 || graph.nodeAt(other) !== undefined;
   const node = graph.nodeAt(other);
   return node !== undefined && nodePasses(node, check, row, env);
 }

@@ -16,7 +16,7 @@
  */
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { type Clause, type Expr, exprKey, type PatternPart, type Projection, type QueryAst } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, type QueryAst, replacing } from './ast.ts';
 import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -149,6 +149,8 @@ export interface MatchPlan {
   zeroCounts?: boolean;
   /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
+  /** A row before the counted goals counts 1 if they complete it at all (`count(DISTINCT c)` of the node scanned before them). */
+  countsOnce?: boolean;
   /**
    * The aggregation after the MATCH groups by what the index counts and counts rows, so each
    * group is counted off the index, one row standing for all of its rows: `type`, one directed
@@ -157,6 +159,14 @@ export interface MatchPlan {
    * grouped by `labels(n)` alone.
    */
   countsPerGroup?: GroupCounts;
+  /**
+   * The aggregation groups by the node the MATCH's one expansion reaches last (or by a property
+   * of it) and counts rows, and the goals before the expansion read only the node it starts
+   * from: so the rows are counted per node reached, in one array, with no row made
+   * (`MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'RedLine'}) RETURN id(a), count(*)`, begun
+   * at the narrow end). The reached node's slot.
+   */
+  countsPerEnd?: number;
 }
 
 /** What MatchPlan.countsPerGroup counts per group. */
@@ -230,14 +240,15 @@ export function planQuery(ast: QueryAst, graph: GraphIndex, options: PlanOptions
   return { parts, unionAll: ast.unionAll };
 }
 
-function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
+function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
+  const clauses = countsOfSubqueriesPerNode(written);
   const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
   const planned: ClausePlan[] = [];
   let columns: string[] = [];
-  for (const clause of clauses) {
+  for (const [at, clause] of clauses.entries()) {
     switch (clause.kind) {
       case 'match':
-        planned.push(planMatch(clause.patterns, clause.where, clause.optional, state, graph, options));
+        planned.push(planMatch(clause.patterns, clause.where, clause.optional, state, graph, options, at === 0 ? countedNodeOf(clause, clauses[1]) : undefined));
         break;
       case 'unwind': {
         const scope = state.scope;
@@ -265,6 +276,9 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
       countRowsByMeaning(match, projection);
       if (i === 0) countDistinctEnds(match, projection);
+      if (i === 0) countScannedOnce(match, projection);
+      if (i === 0) countScannedNodes(match, projection);
+      if (i === 0) countPerEnd(match, projection);
       if (i === 0) countEdgesByType(match, projection);
       if (i === 0) countNodesByLabels(match, projection);
     }
@@ -280,6 +294,86 @@ function planPart(clauses: Clause[], graph: GraphIndex, options: PlanOptions): P
     }
   }
   return { clauses: planned, columns, slots: { nextSlot: state.nextSlot, anonymous: state.anonymous } };
+}
+
+/**
+ * `MATCH (a:Actor) RETURN id(a), COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC LIMIT 10`:
+ * a MATCH of one node (the part's first clause) gives one row per node, so a pattern counted
+ * per row is counted per node, and the counting paths after a MATCH count it that way without
+ * a row, or a subquery run, per node. The part is read as
+ * `MATCH (a:Actor) OPTIONAL MATCH (a)-[ counted:ASSERTS]->(:Claim) WITH a, count( counted) AS ` count``
+ * followed by the projection reading ` count` where it wrote the subquery: `count()` of what the
+ * OPTIONAL MATCH binds is its matches per row, 0 for none, as the subquery's count, and the
+ * WITH groups by the node, one group per row. Also `size()` of a pattern comprehension that maps
+ * to a constant or a variable of its own. Only when the projection sorts (it reads every row
+ * anyway; a page without ORDER BY stops the MATCH early) and aggregates nothing, with one
+ * subquery, written once or more, that reads no variable but the node and its own.
+ */
+function countsOfSubqueriesPerNode(clauses: Clause[]): Clause[] {
+  const [match, next] = clauses;
+  if (match?.kind !== 'match' || match.optional || match.patterns.length !== 1 || (next?.kind !== 'with' && next?.kind !== 'return')) return clauses;
+  const [{ nodes, relationships, pathVariable }] = match.patterns;
+  const node = nodes[0].variable;
+  const projection = next.projection;
+  if (node === undefined || relationships.length > 0 || pathVariable !== undefined || projection.star || !projection.orderBy?.length) return clauses;
+  const where = next.kind === 'with' ? next.where : undefined;
+  const afterProjection = [...projection.orderBy.map((sort) => sort.expr), ...(where ? [where] : [])];
+  const written = [...projection.items.map((item) => item.expr), ...afterProjection];
+  if (written.some(containsAggregate)) return clauses;
+  const found = written.flatMap(countedPatternsIn);
+  const [first] = found;
+  if (!first || found.some((other) => exprKey(other.expr) !== exprKey(first.expr))) return clauses;
+  const { pattern, where: condition, map } = first;
+  const own = new Set([node]);
+  for (const element of [...pattern.nodes, ...pattern.relationships]) if (element.variable) own.add(element.variable);
+  if (pattern.pathVariable) own.add(pattern.pathVariable);
+  const counted = pattern.relationships[0];
+  const read = variablesOf(first.expr);
+  if (!counted || [...read].some((name) => !own.has(name)) || (map && map.kind !== 'literal' && !(map.kind === 'var' && own.has(map.name)))) return clauses;
+  // in ORDER BY and WITH's WHERE a projected name hides the variable it spells: `RETURN id(a) AS a ORDER BY COUNT { (a)-->() }`
+  const hides = (item: Projection['items'][number]) => item.alias !== undefined && own.has(item.alias) && !(item.expr.kind === 'var' && item.expr.name === item.alias);
+  if (afterProjection.some((expr) => countedPatternsIn(expr).length > 0) && projection.items.some(hides)) return clauses;
+
+  const pos = first.expr.pos;
+  const countedName = counted.variable ?? ' counted';
+  const optional: Clause = {
+    kind: 'match', optional: true, where: condition, pos,
+    patterns: [{ ...pattern, relationships: pattern.relationships.map((rel) => (rel === counted ? { ...rel, variable: countedName } : rel)) }],
+  };
+  const countName = ' count';
+  const perNode: Clause = {
+    kind: 'with', pos,
+    projection: {
+      distinct: false, star: false, pos,
+      items: [
+        { expr: { kind: 'var', name: node, pos }, text: node, pos },
+        { expr: { kind: 'call', name: 'count', distinct: false, star: false, args: [{ kind: 'var', name: countedName, pos }], pos }, alias: countName, text: countName, pos },
+      ],
+    },
+  };
+  const targets = new Set<object>(found.map(({ expr }) => expr));
+  const count: Expr = { kind: 'var', name: countName, pos };
+  const items = projection.items.map((item) => (targets.has(item.expr) ? { ...item, alias: item.alias ?? item.text, expr: count } : replacing(item, targets, count)));
+  const rewritten: Projection = { ...projection, items, orderBy: replacing(projection.orderBy, targets, count) };
+  const reading: Clause = next.kind === 'with' ? { ...next, projection: rewritten, where: where && replacing(where, targets, count) } : { ...next, projection: rewritten };
+  return [match, optional, perNode, reading, ...clauses.slice(2)];
+}
+
+/**
+ * The patterns counted per row in `expr`: `COUNT { }` with no RETURN, and `size()` of a pattern
+ * comprehension; not inside an expression that binds names of its own (a comprehension, a
+ * quantifier, a pattern), where a name may mean something else.
+ */
+function countedPatternsIn(expr: Expr): { expr: Expr; pattern: PatternPart; where?: Expr; map?: Expr }[] {
+  if (expr.kind === 'patternSubquery') return expr.quantity === 'count' && !expr.returns ? [{ expr, pattern: expr.pattern, where: expr.where }] : [];
+  const [only] = expr.kind === 'call' ? expr.args : [];
+  if (expr.kind === 'call' && expr.name.toLowerCase() === 'size' && expr.args.length === 1 && only.kind === 'patternComprehension') {
+    return [{ expr, pattern: only.pattern, where: only.where, map: only.map }];
+  }
+  if (expr.kind === 'comprehension' || expr.kind === 'quantifier' || expr.kind === 'pattern' || expr.kind === 'patternComprehension') return [];
+  const found: ReturnType<typeof countedPatternsIn> = [];
+  forEachChild(expr, (child) => found.push(...countedPatternsIn(child)));
+  return found;
 }
 
 /**
@@ -339,6 +433,64 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   if (countTail(match, projection, rewritten) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, distinctEnds: true });
+}
+
+/**
+ * `count(DISTINCT c)` of the node a MATCH's scan binds (the part's first clause: one row per
+ * node), grouped by nothing or by that node or its properties, is the number of its nodes the
+ * rest of the pattern completes at all: the rest counted per node, 1 for any completion.
+ */
+function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  const [scan] = match.goals;
+  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  if (!scanned || !('scan' in scan && scan.scan)) return;
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  const ofScanned = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === scanned.name;
+  if (!aggregates.every((item) => ofScanned(item.expr))) return;
+  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  const at = countTail(match, projection, rewritten);
+  // before the tail, the scan and checks of the scanned node alone: one row per node
+  const onScanned = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined) === scanned.name;
+  if (at === undefined || !match.goals.slice(0, at).every(onScanned)) return;
+  projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+  Object.assign(match, { countFrom: at, countsOnce: true });
+}
+
+/**
+ * `MATCH (c:Claim) RETURN c.type, count(*)`: a MATCH that scans one label and checks only the
+ * node it scans (the part's first clause) counts each node once, so its rows are counted per
+ * node with an empty tail, and grouping by the node or a property of it folds those counts
+ * without a row per node.
+ */
+function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
+  const [scan] = match.goals;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || match.goals.length !== 1) return;
+  if (scan.kind !== 'node' || !scan.scan || scan.label === undefined) return;
+  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
+  match.countFrom = match.goals.length;
+}
+
+/** Sets MatchPlan.countsPerEnd where it holds (the part's first clause). */
+function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
+  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
+  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
+  const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
+  const edge = match.goals[at];
+  if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
+  const [source, end] = edge.access.reversed ? [edge.to, edge.from] : [edge.from, edge.to];
+  if (edge.access.reversed ? edge.access.fromBound : edge.access.toBound) return;
+  const on = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined);
+  const before = match.goals.slice(0, at);
+  if (!before.every((goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === source.name) : on(goal) === source.name))) return;
+  // after it, checks of the node reached and of the relationship against constants, which the expansion makes
+  const checked = (goal: Goal) => on(goal) === end.name || (goal.kind === 'prop' && goal.element.name === edge.rel.name);
+  if (!match.goals.slice(at + 1).every((goal) => !('scan' in goal && goal.scan) && checked(goal) && (goal.kind !== 'prop' || variablesOf(goal.value).size === 0))) return;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  const byProperty = keys.length === 1 && keys[0].kind === 'prop' && keys[0].target.kind === 'var' && keys[0].target.name === end.name;
+  if (byProperty || nodeGroupSlot(keys, projection.inputScope) === end.slot) match.countsPerEnd = end.slot;
 }
 
 /**
@@ -427,7 +579,37 @@ export function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
 
 // ---- MATCH ----
 
-function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions): MatchPlan {
+/**
+ * `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type, count(*)`: when an aggregation after the
+ * part's first MATCH reads one node of it and only counts, the MATCH is best begun at that node, so
+ * that the rest is a tail counted per node without rows (countTail), whichever node is the
+ * cheapest scan. Only where no other node is narrowed by a constant (a scan from there might
+ * be far cheaper) and the WHERE reads that node alone.
+ */
+function countedNodeOf(match: Extract<Clause, { kind: 'match' }>, next: Clause | undefined): string | undefined {
+  if (match.optional || (next?.kind !== 'with' && next?.kind !== 'return') || next.projection.star) return undefined;
+  const { projection } = next;
+  const aggregates = projection.items.map((item) => item.expr).filter(containsAggregate);
+  const counts = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (expr.star || (expr.args.length === 1 && expr.args[0].kind === 'var'));
+  if (aggregates.length === 0 || !aggregates.every(counts) || match.patterns.some((part) => part.pathVariable !== undefined)) return undefined;
+  const aliases = new Set(projection.items.flatMap((item) => (item.alias ? [item.alias] : [])));
+  const read = new Set<string>();
+  for (const item of projection.items) if (!containsAggregate(item.expr)) variablesOf(item.expr, read);
+  for (const sort of projection.orderBy ?? []) for (const name of variablesOf(sort.expr)) if (!aliases.has(name)) read.add(name);
+  if (next.kind === 'with' && next.where) for (const name of variablesOf(next.where)) if (!aliases.has(name)) read.add(name);
+  for (const expr of aggregates) if (expr.kind === 'call' && expr.distinct) variablesOf(expr, read);
+  const nodes = match.patterns.flatMap((part) => part.nodes);
+  const relationships = match.patterns.flatMap((part) => part.relationships);
+  const names = new Set([...nodes, ...relationships].flatMap((element) => (element.variable ? [element.variable] : [])));
+  const readHere = [...read].filter((name) => names.has(name));
+  const [counted] = readHere;
+  if (readHere.length !== 1 || relationships.some((rel) => rel.variable === counted)) return undefined;
+  const narrowed = nodes.some((node) => node.variable !== counted && node.properties !== undefined);
+  if (narrowed || (match.where && [...variablesOf(match.where)].some((name) => name !== counted))) return undefined;
+  return counted;
+}
+
+function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: boolean, state: PartState, graph: GraphIndex, options: PlanOptions, start?: string): MatchPlan {
   const scope = new Map(state.scope);
   const pattern = bindPattern(patterns, state, scope);
   // inline property maps and WHERE equalities `n.key = constant` are the same constraint; so are `(n:L)` and `WHERE n:L`
@@ -460,7 +642,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options);
+  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options, start);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -509,6 +691,7 @@ function orderGoals(
   scope: Scope,
   graph: GraphIndex,
   options: PlanOptions,
+  start?: string,
 ): Goal[] {
   const order = new GoalOrder(scope, boundBefore, options.parameters);
   const planNodes: PlanNode[] = [];
@@ -541,7 +724,7 @@ function orderGoals(
   // labels and properties written on a node bound before the pattern are checks on the row as it comes
   for (const [name, entry] of pattern.nodes) if (entry.bound) order.nodeChecks(name);
   order.flushPending();
-  for (const op of planPattern(planNodes, planRels, graph)) {
+  for (const op of planPattern(planNodes, planRels, graph, start)) {
     if (op.op === 'scanNode') order.scanNode(op.node, op.access, op.estimate);
     else order.relationship(pattern.rels.find((rel) => rel.name === op.rel)!, planRels.find((rel) => rel.name === op.rel)!, op);
     order.flushPending();

@@ -72,11 +72,17 @@ function selectivity(node: PlanNode, graph: GraphIndex): number {
   return node.labels.length === 0 && node.constantProps.length === 0 && node.id === undefined ? 1 : estimate / Math.max(1, graph.nodeCount);
 }
 
-export function planPattern(nodes: PlanNode[], rels: PlanRel[], graph: GraphIndex): PlanOp[] {
+/** `start`: a node to scan first, whatever it costs (plan.ts countedNodeOf). */
+export function planPattern(nodes: PlanNode[], rels: PlanRel[], graph: GraphIndex, start?: string): PlanOp[] {
   const nodeByName = new Map(nodes.map((node) => [node.name, node]));
   const bound = new Set(nodes.filter((node) => node.bound).map((node) => node.name));
   const remainingRels = [...rels];
   const ops: PlanOp[] = [];
+  const first = start === undefined || bound.has(start) ? undefined : nodeByName.get(start);
+  if (first) {
+    ops.push({ op: 'scanNode', node: first.name, ...nodeAccess(first, graph) });
+    bound.add(first.name);
+  }
 
   while (remainingRels.length > 0 || nodes.some((node) => !bound.has(node.name))) {
     // the cheapest step, the relationship it takes (if any) and the names it binds

@@ -4,7 +4,7 @@
  * variables are resolved to slots: VariableTypeConflict and VariableAlreadyBound
  * while binding (bind.ts, plan.ts), UndefinedVariable as expressions are built.
  */
-import { type Clause, type Expr, exprKey, type Projection, type QueryAst } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type Projection, type QueryAst } from './ast.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction } from './functions.ts';
 import type { RuleSet } from './rules.ts';
@@ -111,21 +111,6 @@ function checkAggregateMix(expr: Expr, groupingKeys: Set<string>): void {
   }
   if (expr.kind === 'comprehension' || expr.kind === 'quantifier') return;
   forEachChild(expr, (child) => checkAggregateMix(child, groupingKeys));
-}
-
-function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
-  for (const value of Object.values(expr)) {
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        if (Array.isArray(item)) item.forEach((x) => isExpr(x) && visit(x));
-        else if (isExpr(item)) visit(item);
-      }
-    } else if (isExpr(value)) visit(value);
-  }
-}
-
-function isExpr(value: unknown): value is Expr {
-  return typeof value === 'object' && value !== null && 'kind' in value && 'pos' in value && !('nodes' in value);
 }
 
 function walk(expr: Expr, visit: (expr: Expr) => void): void {

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { NodeRecord, PropertyValue } from '../../engine/ontology/index.ts';
+import { QueryError } from '../../engine/errors.ts';
 import { buildQuery } from '../../engine/query/build.ts';
 import { DEFAULT_LIMITS, isNode, parseQuery, runQuery, type CypherValue } from '../../engine/query/index.ts';
 import { startProlog } from '../../engine/prolog/bridge.ts';
@@ -247,6 +248,158 @@ describe('aggregation without rows', () => {
       check();
     }
     expect(runQuery(randomGraph(1), "MATCH (a:Actor)-[:ASSERTS]->(:Claim {type: 'Nothing'}) RETURN count(*) AS n").rows).toEqual([[0n]]);
+  });
+
+  it('counts a pattern subquery per scanned node as a count per node, with the answers of running it row by row', () => {
+    // each form against itself with `WITH a` after the MATCH, which runs the subquery row by row
+    const perNode = [
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC, a LIMIT 5',
+      // grouped by a property many actors share: still a row per actor; ties in the order of the scan
+      'MATCH (a:Actor) RETURN a.tier AS tier, COUNT { (a)-[:ASSERTS]->(:Claim) } AS n ORDER BY n DESC LIMIT 7',
+      'MATCH (a:Actor) RETURN a.tier AS tier, size([(a)-[:ASSERTS]->(c:Claim) | c]) AS n ORDER BY tier, n',
+      "MATCH (a:Actor) RETURN id(a) AS a, COUNT { MATCH (a)-[r:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' AND r.weight = $w } AS n ORDER BY n DESC, a",
+      // two hops, undirected with self-loops, a pattern not starting at the node, the subquery written twice, in ORDER BY only
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH]-(:Actor)-[:ASSERTS]->() } AS n ORDER BY n DESC, a LIMIT 4',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH]-() } AS n ORDER BY n, a',
+      'MATCH (a:Actor) RETURN id(a) AS id, COUNT { (:Actor)-[:ALLIED_WITH]->(a) } * 2 AS n ORDER BY COUNT { (:Actor)-[:ALLIED_WITH]->(a) } DESC, id LIMIT 3',
+      'MATCH (a:Actor) RETURN id(a) AS id ORDER BY COUNT { (a)-[:ASSERTS]->() } DESC, id LIMIT 3',
+      // in WITH, its WHERE reading the count; DISTINCT; and the column named by the text written
+      'MATCH (a:Actor) WITH a, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY n DESC, id(a) LIMIT 4 WHERE n > 1 RETURN id(a) AS a, n',
+      'MATCH (a:Actor) RETURN DISTINCT a.tier AS tier, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY tier, n',
+      'MATCH (a:Actor) WHERE a.tier > 0 RETURN id(a), COUNT { (a)-[:ASSERTS]->(:Claim) } ORDER BY id(a)',
+    ];
+    // a page without ORDER BY (the MATCH stops early), two subqueries, one reading a comprehension's variable, an aggregate beside it, the RETURN inside
+    const rowByRow = [
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->() } AS n LIMIT 3',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->() } AS n, COUNT { (a)-[:ALLIED_WITH]->() } AS m ORDER BY a',
+      'MATCH (a:Actor) RETURN id(a) AS a, [w IN [0, 1] | COUNT { (a)-[r:ASSERTS {weight: w}]->() }] AS n ORDER BY a',
+      'MATCH (a:Actor) RETURN a.tier AS tier, sum(COUNT { (a)-[:ASSERTS]->() }) AS n ORDER BY tier',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { MATCH (a)-[:ASSERTS]->(c) RETURN c } AS n ORDER BY a',
+    ];
+    const rowByRowForm = (text: string) => text.replace(/^MATCH \(a:Actor\)( WHERE a.tier > 0)?/, '$& WITH a');
+    // read as a count per node: a WITH grouping by the node, counting what an OPTIONAL MATCH finds
+    const rewritten = (text: string) => (runQuery(randomGraph(1), text, { explain: true, parameters: { w: 1 } }).plan as string[]).some((line) => line.startsWith('with a,  count (aggregate)'));
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      const check = () => {
+        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+          for (const text of [...perNode, ...rowByRow]) {
+            const options = { as_of: asOf, parameters: { w: 1 } };
+            const answer = runQuery(graph, text, options);
+            const expected = runQuery(graph, rowByRowForm(text), options);
+            expect(answer.columns, text).toEqual(expected.columns);
+            expect(answer.rows, text).toEqual(expected.rows);
+          }
+        }
+      };
+      check();
+      for (let i = 0; i < 60; i += 4) graph.deleteEdge(`e${i}`);
+      check();
+    }
+    for (const text of perNode) expect(rewritten(text), text).toBe(true);
+    // a projected name hides the node in ORDER BY: the subquery there starts from a string, an error either way
+    const hidden = 'MATCH (a:Actor) RETURN id(a) AS a ORDER BY COUNT { (a)-[:ASSERTS]->() } DESC, a LIMIT 3';
+    const failure = (text: string) => {
+      try {
+        runQuery(randomGraph(1), text);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(failure(hidden)).toBeInstanceOf(QueryError);
+    expect(failure(hidden)).toEqual(failure(rowByRowForm(hidden)));
+    for (const text of [...rowByRow, ...perNode.map(rowByRowForm)]) expect(rewritten(text), text).toBe(false);
+  });
+
+  it('begins a counted MATCH at the one node the aggregation reads, counts a scanned node once with count(DISTINCT), and counts one label per node', () => {
+    // each against a form that makes every row (sum(1), collect): the same answers, with and without as_of
+    const counted = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
+      'MATCH (a:Actor)-[r:ASSERTS]->(c:Claim) RETURN c.type AS type, count(r) AS n ORDER BY n DESC, type',
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(c) AS c, count(*) AS n ORDER BY n DESC, c LIMIT 4",
+      'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor)-[:ALLIED_WITH]->(:Actor) RETURN id(c) AS c, count(a) AS n ORDER BY c',
+    ];
+    const once = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT a) AS n',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(DISTINCT c) AS n ORDER BY type',
+      'MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor)-[:ASSERTS]->(:Claim) RETURN a.tier AS tier, count(DISTINCT a) AS n ORDER BY tier',
+      'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN count(DISTINCT b) AS n',
+    ];
+    const everyRow = (text: string) => text.replace(/count\(DISTINCT (\w)\)/, 'size(collect(DISTINCT $1))').replace(/count\((\*|\w)\)/, 'sum(1)');
+    for (const seed of [1, 2, 3]) {
+      const graph = randomGraph(seed);
+      for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+        for (const text of [...counted, ...once]) {
+          const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+          expect(answer.goal, text).toContain(once.includes(text) ? 'aggregate_all(count, once((' : 'aggregate_all(count, (');
+          expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+        }
+      }
+      // parallel edges: a claim asserted twice by one actor counts once
+      expect(runQuery(graph, once[0]).rows).not.toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(c) AS n').rows);
+    }
+    // one label grouped by the node or a property of it: each node counted once, no row per node
+    const scanned = [
+      'MATCH (a:Actor) RETURN a.tier AS tier, count(*) AS n ORDER BY tier',
+      'MATCH (c:Claim) RETURN c.type AS type, count(c) AS n ORDER BY n DESC, type LIMIT 1',
+      'MATCH (a:Actor) RETURN a, count(*) AS n ORDER BY a.tier, id(a)',
+      'MATCH (n:Mixed) RETURN n.value AS value, count(*) AS n ORDER BY n, value',
+    ];
+    const mixed = randomGraph(2);
+    const values: PropertyValue[] = [1, 1.0, 2, 'two', [1, 2], [1, 2], true];
+    values.forEach((value, i) => mixed.putNode({ id: `m${i}`, labels: ['Mixed'], properties: { value }, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' }));
+    mixed.putNode({ id: 'm-none', labels: ['Mixed'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+      for (const text of scanned) {
+        const answer = runQuery(mixed, text, { explain: true, as_of: asOf });
+        expect(answer.plan, text).toContain('count the scanned nodes (no rows: each node counted once)');
+        expect(answer.rows, text).toEqual(runQuery(mixed, everyRow(text), { as_of: asOf }).rows);
+      }
+    }
+    // the cheapest scan stays first where another node is narrowed by a constant, or WHERE reads it
+    const graph = randomGraph(1);
+    for (const text of ["MATCH (a:Actor {tier: 1})-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n", 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE a.tier > 1 RETURN c.type AS type, count(*) AS n']) {
+      expect((runQuery(graph, text, { explain: true }).plan as string[])[0], text).toMatch(/^scan a /);
+      expect(runQuery(graph, text).rows.sort(), text).toEqual(runQuery(graph, everyRow(text)).rows.sort());
+    }
+  });
+
+  it('counts rows per node the last expansion reaches, begun at a narrow end, ties in the order of the general path', () => {
+    const perEnd = [
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' RETURN id(a) AS a, count(*) AS n ORDER BY n DESC, a LIMIT 5",
+      // ties cut by the page with no other key: the general path keeps the groups that began first
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim {type: 'RedLine'}) RETURN a, count(c) AS n ORDER BY n DESC LIMIT 3",
+      "MATCH (c:Claim {type: 'RedLine'})<-[r:ASSERTS {weight: 1}]-(a:Actor) RETURN a.tier AS tier, count(r) AS n ORDER BY n, tier",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) RETURN id(b) AS b, count(*) AS n ORDER BY b",
+      "MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor) WHERE a.tier = 1 RETURN b, count(*) AS n",
+      "MATCH (c:Claim)<-[:ASSERTS]-(a:Actor) WHERE id(c) = 'c3' RETURN id(a) AS a, count(*) AS n ORDER BY a",
+    ];
+    // the expansion after another one, an undirected one, a WHERE across the two ends: row by row
+    const rowByRow = [
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(:Actor)-[:ASSERTS]->(c:Claim) RETURN id(c) AS c, count(*) AS n ORDER BY c",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]-(b:Actor) RETURN id(b) AS b, count(*) AS n ORDER BY b",
+      "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) WHERE a.tier <> b.tier RETURN id(b) AS b, count(*) AS n ORDER BY b",
+    ];
+    const line = 'count the rows per node the last expansion reaches (no rows; as_of: row by row)';
+    const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(1)');
+    for (const seed of [1, 2, 3, 4]) {
+      const graph = randomGraph(seed);
+      const check = () => {
+        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+          for (const text of [...perEnd, ...rowByRow]) {
+            const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+            expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === perEnd.includes(text));
+            expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+          }
+        }
+      };
+      check();
+      for (let i = 1; i < 60; i += 5) graph.deleteEdge(`e${i}`);
+      graph.deleteNode('a3');
+      check();
+    }
   });
 
   it('counts the distinct nodes one expansion reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
