@@ -4,7 +4,7 @@ import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type PageRequest, type StoreBackend, type Workspace } from './backend.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, metaKey } from './keys.ts';
-import { CHUNKED_FROM, chunkPlan, noteCommitted } from './provenance-chunks.ts';
+import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode, isJsonRecord } from './record-codec.ts';
 
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
@@ -194,9 +194,9 @@ export class LevelBackend implements StoreBackend {
    * first, and the list written whole.
    */
   private async putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][]): Promise<void> {
-    const { from, clearOld } = chunkPlan(list);
+    const { from, json, clearOld } = chunkWrite(list);
     if (clearOld) for await (const chunk of this.db.keys(prefixRange(dataKey.provenanceChunks(key)))) batch.del(chunk);
-    if (from < list.length) batch.put(dataKey.provenanceChunk(key, from), JSON.stringify(from === 0 ? list : list.slice(from)));
+    if (json !== undefined) batch.put(dataKey.provenanceChunk(key, from), json);
     chunked.push(list);
   }
 

@@ -35,9 +35,14 @@ const durable = new WeakMap<List, Durable>();
 /** Long lists merged and not committed yet, each with the list first merged onto: the stored one (weak: a merge that is not committed leaves nothing). */
 const grownFrom = new WeakMap<List, List>();
 
-/** How a commit writes a long list: the entries from `from` on as a chunk; `clearOld` when the chunks its record had are not known and must go first. */
-export interface ChunkPlan {
+/**
+ * What a commit writes of a long list: its entries from `from` on, as one chunk's JSON (none
+ * when the record's chunks hold them all already), after deleting the record's chunks when
+ * `clearOld` (they are not known).
+ */
+export interface ChunkWrite {
   from: number;
+  json: string | undefined;
   clearOld: boolean;
 }
 
@@ -71,12 +76,12 @@ function documentsNamed(list: List): Set<string | undefined> {
 }
 
 /** How to write `list` (CHUNKED_FROM entries or more) to its record's chunks. */
-export function chunkPlan(list: List): ChunkPlan {
+export function chunkWrite(list: List): ChunkWrite {
   const stored = grownFrom.get(list) ?? list;
   const written = durable.get(stored);
-  if (written) return { from: written.length, clearOld: false };
   // a list too short for chunks was inline: the record has none (a new record's is empty)
-  return { from: 0, clearOld: stored.length >= CHUNKED_FROM };
+  const { from, clearOld } = written ? { from: written.length, clearOld: false } : { from: 0, clearOld: stored.length >= CHUNKED_FROM };
+  return { from, clearOld, json: from === list.length ? undefined : JSON.stringify(from === 0 ? list : list.slice(from)) };
 }
 
 /** Notes, once its commit is durable, that `list` is durable in its record's chunks (written whole, its documents are noted now). */
