@@ -1,7 +1,8 @@
 /**
  * Which entries of a long provenance list are durable under keys of their own (issue 28). A
- * LevelDB record whose list is long keeps it in chunks beside its value (level-backend.ts,
- * keys.ts): a commit that appends to the list writes the appended entries as one more chunk,
+ * record whose list is long keeps it in chunks beside its value (LevelDB: keys right after the
+ * record's, level-backend.ts and keys.ts; PostgreSQL: rows of provenance_chunks, pg-backend.ts):
+ * a commit that appends to the list writes the appended entries as one more chunk,
  * not the whole list again, so the bytes a commit writes follow what it brings, not what the
  * graph holds (over 512 documents each commit had written 591 KB, against 178 KB over 128).
  *
@@ -11,8 +12,8 @@
  * keeps, by list identity (stored lists and entries are replaced, never edited):
  * - for each list that is durable in chunks, its length then and the documents it names
  *   (noted when it is written, or when a merge first needs them for a list read back: a
- *   merge skips the duplicate scan when none of its documents is held, as
- *   provenance-growth.ts does for inline lists);
+ *   merge skips the duplicate scan when none of its documents is held: an incoming entry can
+ *   only equal a held entry of its own document);
  * - for each long list merged and not yet committed, the stored list it grew from.
  * A list read back some other way (a graph loaded from its snapshot) is not known: its next
  * commit writes it whole again, after deleting the chunks its record had.

@@ -8,10 +8,9 @@
  *   node:  recorded_at ␀ labels (joined with U+0001) [␀ properties [␀ confidence [␀ provenance]]]
  *   edge:  recorded_at ␀ type ␀ from ␀ to [␀ properties [␀ confidence [␀ provenance]]]
  *
- * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1);
- * a long provenance list's JSON is kept and grown as the list is (provenance-growth.ts). The
- * LevelDB backend keeps a long list in chunks under keys of their own (keys.ts), each a JSON
- * array of entries, and the provenance field says so: `*`, which no JSON starts with (so a
+ * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1).
+ * The backends keep a long provenance list in chunks under keys (rows) of their own
+ * (provenance-chunks.ts), each a JSON array of entries, and the provenance field says so: `*`, which no JSON starts with (so a
  * version that does not know chunks fails on the value rather than reading no provenance).
  * The id is the key's last segment, not repeated here. NUL and U+0001 cannot occur inside a
  * field: ids, labels and types have no control character, recorded_at is an ISO 8601
@@ -19,7 +18,6 @@
  */
 import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import { noteDurableInChunks } from './provenance-chunks.ts';
-import { provenanceJson } from './provenance-growth.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
@@ -39,7 +37,7 @@ export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false): string
 
 /** properties, confidence and provenance, each left out when it and all after it are the default. */
 function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean): string {
-  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : provenanceJson(record.provenance));
+  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : JSON.stringify(record.provenance));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : JSON.stringify(record.properties)) + tail;
   return tail;
