@@ -10,8 +10,9 @@
  *
  * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1).
  * The backends keep a long provenance list in chunks under keys (rows) of their own
- * (provenance-chunks.ts), each a JSON array of entries, and the provenance field says so: `*`, which no JSON starts with (so a
- * version that does not know chunks fails on the value rather than reading no provenance).
+ * (provenance-chunks.ts), each a JSON array of entries, and the provenance field says so: `*`,
+ * which no JSON starts with (so a version that does not know chunks fails on the value rather
+ * than reading no provenance).
  * The id is the key's last segment, not repeated here. NUL and U+0001 cannot occur inside a
  * field: ids, labels and types have no control character, recorded_at is an ISO 8601
  * instant (validate.ts), and JSON escapes every control character.
