@@ -166,16 +166,14 @@ export class LevelBackend implements StoreBackend {
         if (slicer.dueStep()) await slicer.turn();
         const key = nodePrefix + nodes[i].id;
         const inChunks = nodes[i].provenance.length >= CHUNKED_FROM;
-        const clearing = inChunks ? this.putChunks(batch, key, nodes[i].provenance, chunked) : undefined;
-        if (clearing) await clearing;
+        if (inChunks) await this.putChunks(batch, key, nodes[i].provenance, chunked);
         batch.put(key, encodeNode(nodes[i], inChunks));
       }
       for (let i = 0; i < edges.length; i++) {
         if (slicer.dueStep()) await slicer.turn();
         const key = edgePrefix + edges[i].id;
         const inChunks = edges[i].provenance.length >= CHUNKED_FROM;
-        const clearing = inChunks ? this.putChunks(batch, key, edges[i].provenance, chunked) : undefined;
-        if (clearing) await clearing;
+        if (inChunks) await this.putChunks(batch, key, edges[i].provenance, chunked);
         batch.put(key, encodeEdge(edges[i], inChunks));
       }
       if (graph.meta) batch.put(metaKey.graph(graph.tenant, graph.graphId), JSON.stringify(graph.meta));
@@ -192,24 +190,14 @@ export class LevelBackend implements StoreBackend {
 
   /**
    * Puts the entries of a long list that the chunks of its record (under `key`) do not hold
-   * yet, as one chunk. A record whose chunks are not known has them deleted in the batch
-   * first, and the list written whole: only then is there a promise to wait for (an await per
-   * record would cost every long list a turn of the microtask queue).
+   * yet, as one chunk; a record whose chunks are not known has them deleted in the batch
+   * first, and the list written whole.
    */
-  private putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][]): Promise<void> | undefined {
+  private async putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][]): Promise<void> {
     const { from, json, clearOld } = chunkWrite(list);
+    if (clearOld) for await (const chunk of this.db.keys(prefixRange(dataKey.provenanceChunks(key)))) batch.del(chunk);
+    if (json !== undefined) batch.put(dataKey.provenanceChunk(key, from), json);
     chunked.push(list);
-    const put = () => {
-      if (json !== undefined) batch.put(dataKey.provenanceChunk(key, from), json);
-    };
-    if (!clearOld) {
-      put();
-      return undefined;
-    }
-    return (async () => {
-      for await (const chunk of this.db.keys(prefixRange(dataKey.provenanceChunks(key)))) batch.del(chunk);
-      put();
-    })();
   }
 
   committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
