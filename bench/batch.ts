@@ -17,6 +17,9 @@
  * with these cores allows from those figures alone: a run takes at least its busiest
  * worker's CPU time, its main thread's, and its total CPU time spread on every core.
  *
+ * Each line also says what the batch's commits wrote to LevelDB (keys and values, bench/written-bytes.ts):
+ * per commit, per document, and the largest commit.
+ *
  * With --warm N the workers draft the whole corpus N times before the clock starts, so
  * the figures are those of a long batch, whose compiled code is warm (a 32-document run
  * from fresh workers spends about as much CPU compiling as extracting).
@@ -51,6 +54,7 @@ import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
 import { threadCpu } from './thread-cpu.ts';
+import { countWrittenBytes, type WrittenBytes } from './written-bytes.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,6 +92,8 @@ interface Measure {
   cpuSeconds: number;
   /** CPU milliseconds by thread kind during the batch (Linux), or null. */
   threads: { main: number; workers: number; other: number } | null;
+  /** What the batch's commits wrote to LevelDB. */
+  written: WrittenBytes;
 }
 
 async function measure(workers: number): Promise<Measure> {
@@ -106,10 +112,12 @@ async function measure(workers: number): Promise<Measure> {
     const before = threadCpu();
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const writing = await countWrittenBytes();
     const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers });
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const after = threadCpu();
+    const written = writing.stop();
     if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
     if (summary.skipped > 0) throw new Error(`${summary.skipped} documents skipped: the corpus holds the same text twice`);
     let threads: Measure['threads'] = null;
@@ -122,7 +130,7 @@ async function measure(workers: number): Promise<Measure> {
         threads[kind] += spent;
       }
     }
-    return { documents: summary.ingested, sentences: summary.sentences, seconds, cpuSeconds: (used.user + used.system) / 1e6, threads };
+    return { documents: summary.ingested, sentences: summary.sentences, seconds, cpuSeconds: (used.user + used.system) / 1e6, threads, written };
   } finally {
     await pipeline.close();
     await store.close();
@@ -133,7 +141,8 @@ async function measure(workers: number): Promise<Measure> {
 const best = (runs: Measure[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
 const line = (name: string, m: Measure) =>
   `${name.padEnd(22)} ${(m.documents / m.seconds).toFixed(2).padStart(8)} documents/s ${(m.sentences / m.seconds).toFixed(1).padStart(9)} sentences/s  (${m.documents} documents, ${m.sentences} sentences, ${m.seconds.toFixed(2)} s; CPU ${m.cpuSeconds.toFixed(2)} s = ${(m.cpuSeconds / m.seconds).toFixed(2)} cores, ${((1000 * m.cpuSeconds) / m.documents).toFixed(0)} CPU ms/document` +
-  (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')');
+  (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')') +
+  `; written ${m.written.batches} commits, ${Math.round(m.written.characters / Math.max(1, m.written.batches))} bytes per commit, ${Math.round(m.written.characters / m.documents)} per document, largest ${m.written.largest}`;
 
 console.log(`bench:batch  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];

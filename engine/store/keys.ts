@@ -9,11 +9,15 @@
  *   m␀graph␀<tenant>␀<graph_id>                       graph meta, with its data generation
  *   g␀<tenant>␀<graph_id>␀<gen>␀n␀<node_id>            node record (encoded as record-codec.ts says)
  *   g␀<tenant>␀<graph_id>␀<gen>␀e␀<edge_id>            edge record (likewise)
+ *   <record key>␀<start, 10 digits>                   a chunk of a long provenance list (provenance-chunks.ts):
+ *                                                     a JSON array of its entries from index <start> on
  *   g␀<tenant>␀<graph_id>␀<gen>␀x␀<idempotency_key>         an import's summary, written in its batch
  *   g␀<tenant>␀<graph_id>␀<gen>␀c␀<ordinal, 10 digits>      a correction's audit record (engine/store/corrections.ts), JSON
  *
  * Nothing reads a graph from LevelDB but by whole records (reads come from the in-memory
- * indexes, rebuilt from the records), so a record is one key. Layout 2 also kept forward,
+ * indexes, rebuilt from the records), so a record is one key, and the chunks of its long
+ * provenance list: they sort right after it (NUL is below every character of an id), so a
+ * scan of the records reads each record's chunks after it, in order. Layout 2 also kept forward,
  * reverse and label index keys (`o`, `i`, `l`), written with every record and never read;
  * layout 3 dropped them, which took an import from about 2.7 keys per record to one.
  *
@@ -60,4 +64,8 @@ export const dataKey = {
   /** A graph's corrections, in the order made: the key of one is this and its ordinal, zero-padded. */
   corrections: (prefix: string) => prefix + 'c' + SEP,
   correction: (prefix: string, ordinal: number) => prefix + 'c' + SEP + String(ordinal).padStart(10, '0'),
+  /** The chunk of the provenance list of the record under `recordKey` that holds its entries from `start` on. */
+  provenanceChunk: (recordKey: string, start: number) => recordKey + SEP + String(start).padStart(10, '0'),
+  /** The chunks of the record under `recordKey`: the key of one is this and its start. */
+  provenanceChunks: (recordKey: string) => recordKey + SEP,
 };

@@ -1,9 +1,10 @@
-import { Level } from 'level';
+import { Level, type ChainedBatch } from 'level';
 import type { CorrectionRecord } from './backend.ts';
-import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type PageRequest, type StoreBackend, type Workspace } from './backend.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, metaKey } from './keys.ts';
+import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode, isJsonRecord } from './record-codec.ts';
 
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
@@ -148,21 +149,32 @@ export class LevelBackend implements StoreBackend {
     return this.db.clear(prefixRange(graphDataPrefix(tenant, graphId, generation)));
   }
 
-  /** Records go straight into one chained batch (no op objects), written once at the end. */
+  /**
+   * Records go straight into one chained batch (no op objects), written once at the end. A
+   * long provenance list goes in chunks beside its record: only the entries its chunks do not
+   * hold yet (provenance-chunks.ts).
+   */
   async commitGraph(graph: GraphBatch, slicer: LoopSlicer): Promise<void> {
     const prefix = graphDataPrefix(graph.tenant, graph.graphId, graph.generation);
     const nodePrefix = dataKey.nodes(prefix);
     const edgePrefix = dataKey.edges(prefix);
     const { nodes, edges } = graph;
     const batch = this.db.batch();
+    const chunked: Provenance[][] = [];
     try {
       for (let i = 0; i < nodes.length; i++) {
         if (slicer.dueStep()) await slicer.turn();
-        batch.put(nodePrefix + nodes[i].id, encodeNode(nodes[i]));
+        const key = nodePrefix + nodes[i].id;
+        const inChunks = nodes[i].provenance.length >= CHUNKED_FROM;
+        if (inChunks) await this.putChunks(batch, key, nodes[i].provenance, chunked);
+        batch.put(key, encodeNode(nodes[i], inChunks));
       }
       for (let i = 0; i < edges.length; i++) {
         if (slicer.dueStep()) await slicer.turn();
-        batch.put(edgePrefix + edges[i].id, encodeEdge(edges[i]));
+        const key = edgePrefix + edges[i].id;
+        const inChunks = edges[i].provenance.length >= CHUNKED_FROM;
+        if (inChunks) await this.putChunks(batch, key, edges[i].provenance, chunked);
+        batch.put(key, encodeEdge(edges[i], inChunks));
       }
       if (graph.meta) batch.put(metaKey.graph(graph.tenant, graph.graphId), JSON.stringify(graph.meta));
       if (graph.committedImport) batch.put(dataKey.idempotency(prefix, graph.committedImport.idempotency_key), JSON.stringify(graph.committedImport));
@@ -173,6 +185,19 @@ export class LevelBackend implements StoreBackend {
     }
     if (batch.length > 0) await batch.write();
     else await batch.close();
+    for (const list of chunked) noteCommitted(list);
+  }
+
+  /**
+   * Puts the entries of a long list that the chunks of its record (under `key`) do not hold
+   * yet, as one chunk; a record whose chunks are not known has them deleted in the batch
+   * first, and the list written whole.
+   */
+  private async putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][]): Promise<void> {
+    const { from, json, clearOld } = chunkWrite(list);
+    if (clearOld) for await (const chunk of this.db.keys(prefixRange(dataKey.provenanceChunks(key)))) batch.del(chunk);
+    if (json !== undefined) batch.put(dataKey.provenanceChunk(key, from), json);
+    chunked.push(list);
   }
 
   committedImport(tenant: string, graphId: string, generation: string, idempotencyKey: string): Promise<CommittedImport | undefined> {
@@ -186,14 +211,27 @@ export class LevelBackend implements StoreBackend {
 
   async scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void> {
     const prefix = graphDataPrefix(tenant, graphId, generation);
-    const nodePrefix = dataKey.nodes(prefix);
-    const edgePrefix = dataKey.edges(prefix);
-    await this.scan(nodePrefix, (entries) => {
-      for (const [key, value] of entries) onNode(decodeNode(key.slice(nodePrefix.length), value));
+    await this.scanRecords(dataKey.nodes(prefix), (id, value, chunks) => onNode(decodeNode(id, value, chunks)));
+    await this.scanRecords(dataKey.edges(prefix), (id, value, chunks) => onEdge(decodeEdge(id, value, chunks)));
+  }
+
+  /** The records under `prefix`, each by id with its value and the chunks of its provenance list (which follow it, keys.ts). */
+  private async scanRecords(prefix: string, onRecord: (id: string, value: string, chunks: string[]) => void): Promise<void> {
+    let record: { id: string; value: string; chunks: string[] } | undefined;
+    await this.scan(prefix, (entries) => {
+      for (const [key, value] of entries) {
+        const end = key.indexOf(SEP, prefix.length);
+        if (end < 0) {
+          if (record) onRecord(record.id, record.value, record.chunks);
+          record = { id: key.slice(prefix.length), value, chunks: [] };
+        } else if (record?.id === key.slice(prefix.length, end)) {
+          record.chunks.push(value);
+        } else {
+          throw new Error(`a provenance chunk without its record: ${key.slice(prefix.length, end)}`);
+        }
+      }
     });
-    await this.scan(edgePrefix, (entries) => {
-      for (const [key, value] of entries) onEdge(decodeEdge(key.slice(edgePrefix.length), value));
-    });
+    if (record) onRecord(record.id, record.value, record.chunks);
   }
 
   /** The entries under `prefix`, a chunk at a time (the key holds a record's id, its value the rest). */

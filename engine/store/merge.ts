@@ -9,7 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { documentsOf, noteAppended } from './provenance-growth.ts';
+import { chunkedDocuments, noteGrown } from './provenance-chunks.ts';
 import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
@@ -217,13 +217,13 @@ function provenanceSketch(record: Provenance): string {
  * when the first incoming record of its sketch comes: a write costs what it brings, not what the
  * node holds, and a new document's records (whose document no stored record names) are appended
  * without serialising any. The result is `existing` with entries appended, and noted so
- * (provenance-growth.ts): encoding it serialises only those.
+ * (provenance-chunks.ts): a commit writes only those.
  */
 export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
   if (!incoming || incoming.length === 0) {
     if (existing.length === 0) return NO_PROVENANCE;
     const copy = [...existing];
-    noteAppended(copy, existing);
+    noteGrown(copy, existing);
     return copy;
   }
   const incomingDocuments = new Set(incoming.map((record) => record.document_id));
@@ -232,8 +232,8 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   // by sketch, the records kept so far that an incoming record may equal: those not yet
   // serialised, and the serialised ones' keys
   const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
-  // a long list's documents are known (provenance-growth.ts): a new document's records are appended without reading it
-  const held = documentsOf(existing);
+  // a long list's documents are known (provenance-chunks.ts): a new document's records are appended without reading it
+  const held = chunkedDocuments(existing);
   const mayHold = held === undefined || [...incomingDocuments].some((document) => held.has(document));
   if (mayHold) {
     for (const record of existing) {
@@ -260,7 +260,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     }
     result.push(record);
   }
-  noteAppended(result, existing);
+  noteGrown(result, existing);
   return result;
 }
 

@@ -13,9 +13,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type CorrectionRecord, type GraphBatch, type GraphMeta, type Page, type PageRequest, type RecordsSince, type StoreBackend, type Workspace } from './backend.ts';
+import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode } from './record-codec.ts';
 
 /** Records written per INSERT of a batch (two arrays of this many values per statement). */
@@ -42,6 +43,8 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX edges_by_revision ON edges (tenant, graph_id, generation, revision);
    CREATE TABLE committed_imports (tenant text COLLATE "C", graph_id text COLLATE "C", generation text COLLATE "C", idempotency_key text COLLATE "C", record text NOT NULL, PRIMARY KEY (tenant, graph_id, generation, idempotency_key));
    CREATE TABLE corrections (tenant text COLLATE "C", graph_id text COLLATE "C", generation text COLLATE "C", ordinal integer, revision integer NOT NULL, record text NOT NULL, PRIMARY KEY (tenant, graph_id, generation, ordinal));`,
+  // the chunks of long provenance lists (provenance-chunks.ts): a node's (kind 'n') or edge's ('e'), from entry `start` on
+  `CREATE TABLE provenance_chunks (tenant text COLLATE "C", graph_id text COLLATE "C", generation text COLLATE "C", kind text COLLATE "C", id text COLLATE "C", start integer, entries bytea NOT NULL, PRIMARY KEY (tenant, graph_id, generation, kind, id, start));`,
 ];
 
 /** The transaction of a graph's write in progress (writingGraph), while it is open. */
@@ -199,11 +202,14 @@ export class PgBackend implements StoreBackend {
       const nodes = await client.query<{ id: string; record: Buffer }>('SELECT id, record FROM nodes WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 ORDER BY id', args);
       const edges = await client.query<{ id: string; record: Buffer }>('SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 ORDER BY id', args);
       const corrections = await client.query('SELECT 1 FROM corrections WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 LIMIT 1', args);
+      // each changed record whole: all its chunks, not only the new ones
+      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n', nodes.rows.map((row) => row.id));
+      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e', edges.rows.map((row) => row.id));
       return {
         generation,
         revision: meta.revision ?? 0,
-        nodes: nodes.rows.map((row) => decodeNode(row.id, row.record.toString('utf8'))),
-        edges: edges.rows.map((row) => decodeEdge(row.id, row.record.toString('utf8'))),
+        nodes: nodes.rows.map((row) => decodeNode(row.id, row.record.toString('utf8'), nodeChunks.get(row.id))),
+        edges: edges.rows.map((row) => decodeEdge(row.id, row.record.toString('utf8'), edgeChunks.get(row.id))),
         corrected: corrections.rows.length > 0,
       };
     });
@@ -282,34 +288,40 @@ export class PgBackend implements StoreBackend {
   }
 
   async clearGraphData(tenant: string, graphId: string, generation: string): Promise<void> {
-    for (const table of ['nodes', 'edges', 'committed_imports', 'corrections']) {
+    for (const table of ['nodes', 'edges', 'provenance_chunks', 'committed_imports', 'corrections']) {
       await this.query(`DELETE FROM ${table} WHERE tenant = $1 AND graph_id = $2 AND generation = $3`, [tenant, graphId, generation]);
     }
   }
 
-  /** The batch's statements and its announcement in one transaction (the write's own, which this ends). */
+  /**
+   * The batch's statements and its announcement in one transaction (the write's own, which this
+   * ends). A long provenance list goes in chunks beside its record: only the entries its chunks
+   * do not hold yet (provenance-chunks.ts).
+   */
   async commitGraph(batch: GraphBatch, slicer: LoopSlicer): Promise<void> {
     const { tenant, graphId, generation } = batch;
     const revision = batch.meta?.revision ?? 0;
+    const chunks = new ChunkRows();
     const nodeIds: string[] = [];
     const nodeRecords: Buffer[] = [];
     for (const node of batch.nodes) {
       if (slicer.dueStep()) await slicer.turn();
       nodeIds.push(node.id);
-      nodeRecords.push(Buffer.from(encodeNode(node), 'utf8'));
+      nodeRecords.push(Buffer.from(encodeNode(node, chunks.add('n', node.id, node.provenance)), 'utf8'));
     }
     const edgeIds: string[] = [];
     const edgeRecords: Buffer[] = [];
     for (const edge of batch.edges) {
       if (slicer.dueStep()) await slicer.turn();
       edgeIds.push(edge.id);
-      edgeRecords.push(Buffer.from(encodeEdge(edge), 'utf8'));
+      edgeRecords.push(Buffer.from(encodeEdge(edge, chunks.add('e', edge.id, edge.provenance)), 'utf8'));
     }
     const corrections = batch.corrections ?? [];
     if (nodeIds.length + edgeIds.length + corrections.length === 0 && !batch.meta && !batch.committedImport) return;
     await this.inTransaction(async (client) => {
       await putRecords(client, 'nodes', tenant, graphId, generation, revision, nodeIds, nodeRecords);
       await putRecords(client, 'edges', tenant, graphId, generation, revision, edgeIds, edgeRecords);
+      await chunks.put(client, tenant, graphId, generation);
       if (batch.committedImport) {
         await client.query('INSERT INTO committed_imports (tenant, graph_id, generation, idempotency_key, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
           tenant,
@@ -334,6 +346,7 @@ export class PgBackend implements StoreBackend {
         await this.announce(client, { tenant, graphId, generation, revision });
       }
     });
+    chunks.committed();
   }
 
   /** Tells every listening server (at the transaction's commit) that the graph is at a new revision, or gone. */
@@ -358,10 +371,13 @@ export class PgBackend implements StoreBackend {
   async scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void> {
     const args = [tenant, graphId, generation];
     await this.snapshot(async (client) => {
+      // the chunks first (long lists only), each record's taken as its row comes
+      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n');
+      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e');
       await client.query('DECLARE graph_nodes NO SCROLL CURSOR FOR SELECT id, record FROM nodes WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_nodes', (row) => onNode(decodeNode(row.id, row.record.toString('utf8'))));
+      await fetchAll(client, 'graph_nodes', (row) => onNode(decodeNode(row.id, row.record.toString('utf8'), nodeChunks.get(row.id))));
       await client.query('DECLARE graph_edges NO SCROLL CURSOR FOR SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_edges', (row) => onEdge(decodeEdge(row.id, row.record.toString('utf8'))));
+      await fetchAll(client, 'graph_edges', (row) => onEdge(decodeEdge(row.id, row.record.toString('utf8'), edgeChunks.get(row.id))));
     });
   }
 
@@ -428,6 +444,75 @@ async function putRecords(client: Queryable, table: 'nodes' | 'edges', tenant: s
       [tenant, graphId, generation, revision, ids.slice(at, at + INSERT_CHUNK), records.slice(at, at + INSERT_CHUNK)],
     );
   }
+}
+
+/** The chunk rows of a commit: the entries of each long list that its record's chunks do not hold yet, and the records whose chunks are not known (deleted first). */
+class ChunkRows {
+  private readonly kinds: string[] = [];
+  private readonly ids: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly entries: Buffer[] = [];
+  private readonly cleared: { kinds: string[]; ids: string[] } = { kinds: [], ids: [] };
+  private readonly lists: Provenance[][] = [];
+
+  /** Adds the chunk of a record's list when the list is long enough for chunks (answers whether it is). */
+  add(kind: 'n' | 'e', id: string, list: Provenance[]): boolean {
+    if (list.length < CHUNKED_FROM) return false;
+    const { from, json, clearOld } = chunkWrite(list);
+    if (clearOld) {
+      this.cleared.kinds.push(kind);
+      this.cleared.ids.push(id);
+    }
+    if (json !== undefined) {
+      this.kinds.push(kind);
+      this.ids.push(id);
+      this.starts.push(from);
+      this.entries.push(Buffer.from(json, 'utf8'));
+    }
+    this.lists.push(list);
+    return true;
+  }
+
+  async put(client: Queryable, tenant: string, graphId: string, generation: string): Promise<void> {
+    if (this.cleared.ids.length > 0) {
+      await client.query('DELETE FROM provenance_chunks WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND (kind, id) IN (SELECT * FROM unnest($4::text[], $5::text[]))', [
+        tenant,
+        graphId,
+        generation,
+        this.cleared.kinds,
+        this.cleared.ids,
+      ]);
+    }
+    for (let at = 0; at < this.ids.length; at += INSERT_CHUNK) {
+      const end = at + INSERT_CHUNK;
+      await client.query(
+        `INSERT INTO provenance_chunks (tenant, graph_id, generation, kind, id, start, entries)
+         SELECT $1, $2, $3, kind, id, start, entries FROM unnest($4::text[], $5::text[], $6::integer[], $7::bytea[]) AS batch (kind, id, start, entries)`,
+        [tenant, graphId, generation, this.kinds.slice(at, end), this.ids.slice(at, end), this.starts.slice(at, end), this.entries.slice(at, end)],
+      );
+    }
+  }
+
+  /** Once the transaction committed: the lists are durable in their chunks. */
+  committed(): void {
+    for (const list of this.lists) noteCommitted(list);
+  }
+}
+
+/** The chunks of a graph's nodes' or edges' provenance lists (those of `ids` only, when given), by record id, in order. */
+async function readChunks(client: Queryable, tenant: string, graphId: string, generation: string, kind: 'n' | 'e', ids?: string[]): Promise<Map<string, string[]>> {
+  const chunks = new Map<string, string[]>();
+  if (ids?.length === 0) return chunks;
+  const { rows } = await client.query<{ id: string; entries: Buffer }>(
+    `SELECT id, entries FROM provenance_chunks WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND kind = $4${ids ? ' AND id = ANY($5::text[])' : ''} ORDER BY id, start`,
+    ids ? [tenant, graphId, generation, kind, ids] : [tenant, graphId, generation, kind],
+  );
+  for (const { id, entries } of rows) {
+    const list = chunks.get(id);
+    if (list) list.push(entries.toString('utf8'));
+    else chunks.set(id, [entries.toString('utf8')]);
+  }
+  return chunks;
 }
 
 async function fetchAll(client: Queryable, cursor: string, onRow: (row: { id: string; record: Buffer }) => void): Promise<void> {

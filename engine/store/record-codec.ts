@@ -8,31 +8,37 @@
  *   node:  recorded_at ␀ labels (joined with U+0001) [␀ properties [␀ confidence [␀ provenance]]]
  *   edge:  recorded_at ␀ type ␀ from ␀ to [␀ properties [␀ confidence [␀ provenance]]]
  *
- * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1);
- * a long provenance list's JSON is kept and grown as the list is (provenance-growth.ts).
+ * properties and provenance are JSON (`` for `{}` and `[]`), confidence a number (`` for 1).
+ * The backends keep a long provenance list in chunks under keys (rows) of their own
+ * (provenance-chunks.ts), each a JSON array of entries, and the provenance field says so: `*`,
+ * which no JSON starts with (so a version that does not know chunks fails on the value rather
+ * than reading no provenance).
  * The id is the key's last segment, not repeated here. NUL and U+0001 cannot occur inside a
  * field: ids, labels and types have no control character, recorded_at is an ISO 8601
  * instant (validate.ts), and JSON escapes every control character.
  */
-import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
-import { provenanceJson } from './provenance-growth.ts';
+import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
+import { noteDurableInChunks } from './provenance-chunks.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
+/** The provenance field of a record whose list is kept in chunks. */
+const IN_CHUNKS = '*';
 /** The confidence a record has when its value leaves it out (the store's default). */
 const FULL_CONFIDENCE = 1;
 
-export function encodeNode(node: NodeRecord): string {
-  return node.recorded_at + FIELD + node.labels.join(LABEL) + tail(node);
+/** `provenanceInChunks`: the value says its list is in chunks, written beside it, rather than holding it. */
+export function encodeNode(node: NodeRecord, provenanceInChunks = false): string {
+  return node.recorded_at + FIELD + node.labels.join(LABEL) + tail(node, provenanceInChunks);
 }
 
-export function encodeEdge(edge: EdgeRecord): string {
-  return edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to + tail(edge);
+export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false): string {
+  return edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to + tail(edge, provenanceInChunks);
 }
 
 /** properties, confidence and provenance, each left out when it and all after it are the default. */
-function tail(record: NodeRecord | EdgeRecord): string {
-  let tail = record.provenance.length === 0 ? '' : FIELD + provenanceJson(record.provenance);
+function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean): string {
+  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : JSON.stringify(record.provenance));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : JSON.stringify(record.properties)) + tail;
   return tail;
@@ -43,19 +49,20 @@ function isEmpty(object: object): boolean {
   return true;
 }
 
-export function decodeNode(id: string, value: string): NodeRecord {
+/** `chunks`: the JSON of the chunks stored beside the value, in key order (none when the value holds its list). */
+export function decodeNode(id: string, value: string, chunks: readonly string[] = []): NodeRecord {
   const fields = value.split(FIELD);
   return {
     id,
     labels: fields[1].split(LABEL),
     properties: fields.length > 2 && fields[2] !== '' ? JSON.parse(fields[2]) : {},
     confidence: fields.length > 3 && fields[3] !== '' ? Number(fields[3]) : FULL_CONFIDENCE,
-    provenance: fields.length > 4 ? JSON.parse(fields[4]) : [],
+    provenance: fields.length > 4 ? decodeProvenance(fields[4], chunks) : [],
     recorded_at: fields[0],
   };
 }
 
-export function decodeEdge(id: string, value: string): EdgeRecord {
+export function decodeEdge(id: string, value: string, chunks: readonly string[] = []): EdgeRecord {
   const fields = value.split(FIELD);
   return {
     id,
@@ -64,9 +71,17 @@ export function decodeEdge(id: string, value: string): EdgeRecord {
     to: fields[3],
     properties: fields.length > 4 && fields[4] !== '' ? JSON.parse(fields[4]) : {},
     confidence: fields.length > 5 && fields[5] !== '' ? Number(fields[5]) : FULL_CONFIDENCE,
-    provenance: fields.length > 6 ? JSON.parse(fields[6]) : [],
+    provenance: fields.length > 6 ? decodeProvenance(fields[6], chunks) : [],
     recorded_at: fields[0],
   };
+}
+
+function decodeProvenance(field: string, chunks: readonly string[]): Provenance[] {
+  if (field !== IN_CHUNKS) return JSON.parse(field);
+  const list: Provenance[] = [];
+  for (const chunk of chunks) for (const entry of JSON.parse(chunk) as Provenance[]) list.push(entry);
+  noteDurableInChunks(list);
+  return list;
 }
 
 /** A value as layouts up to 3 wrote it (a JSON object), which layout 4 values never are: they start with recorded_at. */

@@ -8,6 +8,9 @@ import { openStoreAt, storeBackends, type StoreLocation } from '../helpers/store
 
 const WRITER = fileURLToPath(new URL('../fixtures/crash-writer.ts', import.meta.url));
 const BATCH = 20_000;
+/** Actors whose provenance each batch grows, by this many entries each (their lists in chunks from the first batch on). */
+const HUBS = 200;
+const HUB_ENTRIES = 8;
 let dir: string;
 
 afterEach(async () => {
@@ -15,8 +18,8 @@ afterEach(async () => {
 });
 
 /** Starts the writer, waits until `committedBatches` batches are durable, then SIGKILLs it `delayMs` later. */
-async function killMidImport(store: StoreLocation, committedBatches: number, delayMs: number): Promise<number> {
-  const args = [store.location, String(BATCH), ...(store.snapshotDir ? [store.snapshotDir] : [])];
+async function killMidImport(store: StoreLocation, committedBatches: number, delayMs: number, hubs = false): Promise<number> {
+  const args = [store.location, String(BATCH), ...(store.snapshotDir ? [store.snapshotDir] : []), ...(hubs ? [`--hubs=${HUBS}:${HUB_ENTRIES}`] : [])];
   const child = spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let committed = -1;
   await new Promise<void>((resolve, reject) => {
@@ -53,6 +56,28 @@ describe.each(storeBackends)('a store ($kind)', (backend) => {
       }
       // the on-disk indexes agree with the records: every edge's endpoints exist
       for (const edge of index.edges.values()) expect(index.node(edge.from) && index.node(edge.to)).toBeTruthy();
+      await store.close();
+    }
+  }, 180_000);
+
+  it('a process killed in the middle of imports that grow long provenance lists leaves each list with the entries of the batches there, each once', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-crash-'));
+    const location = await backend.newLocation(path.join(dir, 'store'));
+    for (const [round, delayMs] of [[1, 5], [2, 60], [3, 150]] as const) {
+      const committed = await killMidImport(location, round, delayMs, true);
+      const store = await openStoreAt(location);
+      const index = await store.loadGraph('tenant', 'big');
+      const batches = new Set<number>();
+      for (const node of index.nodes.values()) if (typeof node.properties.batch === 'number') batches.add(node.properties.batch);
+      const there = [...batches].sort((a, b) => a - b);
+      // the batches there are the first ones, every one reported durable among them
+      expect(there).toStrictEqual(Array.from({ length: there.length }, (_, n) => n));
+      expect(there.length).toBeGreaterThan(committed);
+      const expected = there.flatMap((n) => Array.from({ length: HUB_ENTRIES }, (_, k) => `batch-${n}/${k}`));
+      for (let h = 0; h < HUBS; h++) {
+        const provenance = index.node(`hub-${h}`)!.provenance;
+        expect(provenance.map((entry) => `${entry.document_id}/${entry.span!.start}`), `hub-${h}`).toStrictEqual(expected);
+      }
       await store.close();
     }
   }, 180_000);

@@ -5,11 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GraphChange, ParleyStore } from '../../engine/store/store.ts';
 import { openStoreAt, postgresBackend } from '../helpers/store-backends.ts';
 
 let dir: string;
+let database: string;
 let writer: ParleyStore;
 let follower: ParleyStore;
 let changes: GraphChange[];
@@ -19,6 +21,7 @@ const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: `Ac
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'parley-follow-'));
   const at = await postgresBackend.newLocation(path.join(dir, 'writer'));
+  database = at.location;
   writer = await openStoreAt(at);
   follower = await openStoreAt({ location: at.location, snapshotDir: path.join(dir, 'follower') });
   changes = [];
@@ -81,5 +84,43 @@ describe('a store following another on one PostgreSQL database', () => {
     await reaching;
     expect((await follower.loadGraph('t1', 'g')).node('c')).toBeDefined();
     await expect(follower.reachRevision('t1', 'g', ahead + 1, 50)).rejects.toMatchObject({ code: 'min_revision_not_reached', details: { revision: ahead } });
+  });
+
+  it("follows a long provenance list that both grow in turn, each commit writing only the entries it appends, and reads it back whole", async () => {
+    const mention = (n: number) => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 } });
+    const naming = (...documents: number[]) => ({ nodes: [{ ...actor('a'), provenance: documents.map(mention) }], edges: [] });
+    await writer.writeGraph('t1', 'g', naming(...Array.from({ length: 9 }, (_, n) => n)));
+    const graph = await follower.loadGraph('t1', 'g');
+    await writer.writeGraph('t1', 'g', naming(9));
+    await eventually(() => graph.node('a')!.provenance.length === 10);
+    await follower.writeGraph('t1', 'g', naming(10));
+    await writer.writeGraph('t1', 'g', naming(11, 4));
+    await follower.writeGraph('t1', 'g', naming(12));
+    const expected = Array.from({ length: 13 }, (_, n) => mention(n));
+    const written = await writer.loadGraph('t1', 'g');
+    await eventually(() => graph.node('a')!.provenance.length === 13 && written.node('a')!.provenance.length === 13);
+    expect(graph.node('a')!.provenance).toStrictEqual(expected);
+    expect(written.node('a')!.provenance).toStrictEqual(expected);
+    // a third server, from the records (no snapshot of its own)
+    const third = await openStoreAt({ location: database, snapshotDir: path.join(dir, 'third') });
+    try {
+      expect((await third.loadGraph('t1', 'g')).node('a')!.provenance).toStrictEqual(expected);
+    } finally {
+      await third.close();
+    }
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ start: number; length: number }>("SELECT start, json_array_length(convert_from(entries, 'UTF8')::json) AS length FROM provenance_chunks WHERE id = 'a' ORDER BY start");
+      expect(rows).toStrictEqual([
+        { start: 0, length: 9 },
+        { start: 9, length: 1 },
+        { start: 10, length: 1 },
+        { start: 11, length: 1 },
+        { start: 12, length: 1 },
+      ]);
+    } finally {
+      await client.end();
+    }
   });
 });

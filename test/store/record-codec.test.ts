@@ -32,4 +32,15 @@ describe('record codec', () => {
     for (const edge of edges) expect(isJsonRecord(encodeEdge(edge))).toBe(false);
     expect(isJsonRecord(JSON.stringify(nodes[0]))).toBe(true);
   });
+
+  it('gives back a record whose list is in chunks from its value and the chunks, and a decoder that reads the field as JSON fails on it', () => {
+    const long = { ...nodes[4], provenance: Array.from({ length: 5 }, (_, n) => ({ ...provenance[0], span: { start: n, end: n + 1 } })) };
+    const value = encodeNode(long, true);
+    const chunks = [JSON.stringify(long.provenance.slice(0, 2)), JSON.stringify(long.provenance.slice(2, 3)), JSON.stringify(long.provenance.slice(3))];
+    expect(decodeNode(long.id, value, chunks)).toStrictEqual(long);
+    const edge = { ...edges[4], provenance: long.provenance };
+    expect(decodeEdge(edge.id, encodeEdge(edge, true), chunks)).toStrictEqual(edge);
+    // a version before chunks parses the field as JSON
+    expect(() => JSON.parse(value.split('\u0000').at(-1)!)).toThrow(SyntaxError);
+  });
 });
