@@ -132,7 +132,7 @@ export function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
   }
 }
 
-export function isExpr(value: unknown): value is Expr {
+function isExpr(value: unknown): value is Expr {
   return typeof value === 'object' && value !== null && 'kind' in value && 'pos' in value && !('nodes' in value);
 }
 

@@ -317,8 +317,7 @@ function countsOfSubqueriesPerNode(clauses: Clause[]): Clause[] {
   const projection = next.projection;
   if (node === undefined || relationships.length > 0 || pathVariable !== undefined || projection.star || !projection.orderBy?.length) return clauses;
   const where = next.kind === 'with' ? next.where : undefined;
-  const afterProjection = [...projection.orderBy.map((sort) => sort.expr), ...(where ? [where] : [])];
-  const written = [...projection.items.map((item) => item.expr), ...afterProjection];
+  const written = [...projection.items.map((item) => item.expr), ...projection.orderBy.map((sort) => sort.expr), ...(where ? [where] : [])];
   if (written.some(containsAggregate)) return clauses;
   const found = written.flatMap(countedPatternsIn);
   const [first] = found;
@@ -330,12 +329,16 @@ function countsOfSubqueriesPerNode(clauses: Clause[]): Clause[] {
   const counted = pattern.relationships[0];
   const read = variablesOf(first.expr);
   if (!counted || [...read].some((name) => !own.has(name)) || (map && map.kind !== 'literal' && !(map.kind === 'var' && own.has(map.name)))) return clauses;
-  // in ORDER BY and WITH's WHERE a projected name hides the variable it spells: `RETURN id(a) AS a ORDER BY COUNT { (a)-->() }`
+  // WITH's WHERE, and ORDER BY after DISTINCT, see the projected names alone, which the count read in their place is not;
+  // in ORDER BY a projected name hides the variable it spells: `RETURN id(a) AS a ORDER BY COUNT { (a)-->() }`
+  const inSort = projection.orderBy.some((sort) => countedPatternsIn(sort.expr).length > 0);
   const hides = (item: Projection['items'][number]) => item.alias !== undefined && own.has(item.alias) && !(item.expr.kind === 'var' && item.expr.name === item.alias);
-  if (afterProjection.some((expr) => countedPatternsIn(expr).length > 0) && projection.items.some(hides)) return clauses;
+  if ((where && countedPatternsIn(where).length > 0) || (inSort && (projection.distinct || projection.items.some(hides)))) return clauses;
 
   const pos = first.expr.pos;
-  const countedName = counted.variable ?? ' counted';
+  // the relationship counted must be bound by the OPTIONAL MATCH (an anonymous one is not): a name none of the pattern's
+  let countedName = counted.variable ?? 'counted';
+  while (counted.variable === undefined && own.has(countedName)) countedName += '_';
   const optional: Clause = {
     kind: 'match', optional: true, where: condition, pos,
     patterns: [{ ...pattern, relationships: pattern.relationships.map((rel) => (rel === counted ? { ...rel, variable: countedName } : rel)) }],

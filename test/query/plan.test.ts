@@ -267,6 +267,13 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor) WITH a, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY n DESC, id(a) LIMIT 4 WHERE n > 1 RETURN id(a) AS a, n',
       'MATCH (a:Actor) RETURN DISTINCT a.tier AS tier, COUNT { (a)-[:ASSERTS]->() } AS n ORDER BY tier, n',
       'MATCH (a:Actor) WHERE a.tier > 0 RETURN id(a), COUNT { (a)-[:ASSERTS]->(:Claim) } ORDER BY id(a)',
+      // no relationship named, and the counting paths not taken (the OPTIONAL MATCH makes its rows): variable length,
+      // a self-loop, a WHERE across the pattern's nodes, a pattern not starting at the node, one naming `counted` itself
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH*1..2]->() } AS n ORDER BY n DESC, a',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ALLIED_WITH]-(a) } AS n ORDER BY n DESC, a',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->(c)<-[:ASSERTS]-(b) WHERE b.tier <> a.tier } AS n ORDER BY n DESC, a',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (b:Actor)-[:ALLIED_WITH]->(:Actor) WHERE b.tier = a.tier } AS n ORDER BY n DESC, a',
+      'MATCH (a:Actor) RETURN id(a) AS a, COUNT { (a)-[:ASSERTS]->(counted:Claim)-[]-() } AS n ORDER BY n DESC, a',
     ];
     // a page without ORDER BY (the MATCH stops early), two subqueries, one reading a comprehension's variable, an aggregate beside it, the RETURN inside
     const rowByRow = [
@@ -275,6 +282,9 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor) RETURN id(a) AS a, [w IN [0, 1] | COUNT { (a)-[r:ASSERTS {weight: w}]->() }] AS n ORDER BY a',
       'MATCH (a:Actor) RETURN a.tier AS tier, sum(COUNT { (a)-[:ASSERTS]->() }) AS n ORDER BY tier',
       'MATCH (a:Actor) RETURN id(a) AS a, COUNT { MATCH (a)-[:ASSERTS]->(c) RETURN c } AS n ORDER BY a',
+      // where the projected names alone are seen: WITH's WHERE, ORDER BY after DISTINCT
+      'MATCH (a:Actor) WITH a ORDER BY id(a) WHERE COUNT { (a)-[:ASSERTS]->() } > 1 RETURN id(a) AS a',
+      'MATCH (a:Actor) RETURN DISTINCT a AS a ORDER BY COUNT { (a)-[:ASSERTS]->() } DESC, id(a)',
     ];
     const rowByRowForm = (text: string) => text.replace(/^MATCH \(a:Actor\)( WHERE a.tier > 0)?/, '$& WITH a');
     // read as a count per node: a WITH grouping by the node, counting what an OPTIONAL MATCH finds
