@@ -135,10 +135,23 @@ view_memo(Key, Value, Goal) :-
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
         ( nb_current(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
-        nb_setval(Slot, [(Module:Key)-r(Found, Reads)|Old])
+        kept_key(Key, Kept), duplicate_term(r(Found, Reads), Entry),
+        nb_linkval(Slot, [(Module:Kept)-Entry|Old])
     ),
     memo_used(Slot),
     Found = answer(Value).
+
+% kept_key(+Key, -Kept): Key as its answer is kept under it: a ground list argument as it is, linked and not
+% copied, the rest copied. Such a list is most often a set kept already (the claims, the events of a type):
+% nb_setval/2 would copy it into every key that names it, a quarter of the kept cells at 1M facts, and the
+% global stack holding them grows by doubling, never given back. Linking is safe for a ground list: the
+% entry is frozen on the global stack as nb_setval/2 freezes its copy, and no binding inside is left to undo.
+kept_key(Key, Kept) :-
+    Key =.. [Name|Args],
+    maplist(kept_argument, Args, KeptArgs),
+    Kept =.. [Name|KeptArgs].
+
+kept_argument(Arg, Kept) :- ( Arg = [_|_], ground(Arg) -> Kept = Arg ; duplicate_term(Arg, Kept) ).
 
 % memo_used(+Slot): Slot's answers were asked for in this generation (memo_sweep/0 keeps them)
 memo_used(Slot) :-
