@@ -188,6 +188,26 @@ describe('Prolog bridge', () => {
     expect(first.solve('ctx(A)', ['A'], { graph })).toEqual([['first-2']]);
   });
 
+  it('keeps a set once when the keys of other kept answers name it, also from a loop that backtracks', () => {
+    const bridge = new PrologBridge();
+    // ids/1 keeps a list of 20k ids; part/2 keeps one answer per I, keyed by that list
+    bridge.consult(`${COUNTED}
+ids(L) :- view_memo(ids, L, numlist(1, 20000, L)).
+part(I, N) :- ids(L), view_memo(part(L, I), N, ( count_up(part), length(L, N0), N is N0 + I )).`);
+    const graph = conflictGraph();
+    const live = () => bridge.solve('garbage_collect, statistics(globalused, U)', ['U'], { graph })[0][0] as number;
+    bridge.solve('ids(_)', [], { graph });
+    const before = live();
+    // a failure-driven loop: each part/2 is kept while member/2 leaves a choice point that is backtracked into
+    bridge.solve('forall(member(I, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]), part(I, _))', [], { graph });
+    const grown = live() - before;
+    // a copy of the 20k-id list (480 kB on the global stack: 3 cells of 8 bytes an element) in each of the 30 keys
+    // would be 14.4 MB; the keys and answers themselves are a few kB
+    expect(grown).toBeLessThan(480_000);
+    // the keys still find their answers: none computed again, each the one for its I
+    expect(bridge.solve('part(7, A), part(30, B), computed_now(part, N)', ['A', 'B', 'N'], { graph })).toEqual([[20007, 20030, 30]]);
+  });
+
   it('keeps, after records are added, the graph predicates\' answers they cannot change, and answers as over the whole graph', () => {
     const day = (n: number) => `2024-02-${String(n).padStart(2, '0')}T00:00:00.000Z`;
     const record = (id: string, labels: string[], properties: Record<string, string>, n = 1) => ({ id, labels, properties, confidence: 0.9, recorded_at: day(n), provenance: [{ source: `doc-${id}`, timestamp: day(n) }] });

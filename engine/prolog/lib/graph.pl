@@ -135,10 +135,24 @@ view_memo(Key, Value, Goal) :-
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
         ( nb_current(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
-        nb_setval(Slot, [(Module:Key)-r(Found, Reads)|Old])
+        kept_entry(Module:Key, r(Found, Reads), Entry),
+        nb_linkval(Slot, [Entry|Old])
     ),
     memo_used(Slot),
     Found = answer(Value).
+
+% kept_entry(+Module:Key, +Answer, -Entry): Module:Key-Answer as view_memo/3 keeps it, a copy (nb_setval/2's)
+% but for a ground list as Key's first argument, linked as it is: such a list is most often a set kept already
+% (the claims, the events of a type), which a copy would repeat in every key naming it (a quarter of the kept
+% cells at 1M facts, on a global stack that grows by doubling and is never given back). Linking keeps the list
+% where it is (nb_linkval/2 freezes the global stack below it, as nb_setval/2 does below its copy). A list
+% made ground by bindings that backtracking undoes later would lose them: its key then misses a ground probe
+% (the answer is computed again), and the answer itself is always a copy.
+kept_entry(Module:Key, Answer, (Module:Kept)-Copy) :-
+    (   compound(Key), arg(1, Key, List), List = [_|_], ground(List)
+    ->  Key =.. [Name, _|Rest], duplicate_term(Rest-Answer, Copies-Copy), Kept =.. [Name, List|Copies]
+    ;   duplicate_term(Key-Answer, Kept-Copy)
+    ).
 
 % memo_used(+Slot): Slot's answers were asked for in this generation (memo_sweep/0 keeps them)
 memo_used(Slot) :-
