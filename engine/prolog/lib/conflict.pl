@@ -186,8 +186,10 @@ edges_added_of(added(_, _, Flat), Edges) :- edges_added(Flat, Edges).
 
 % own_opponents(+X, -Opponents): X's opponents as hostile_partners/1 has them (sorted; [] when it has none), read
 % from X's own edges (its OPPOSES edges either way, the hostile events it perpetrates or is the target of, the
-% hostile claims it asserts or that aim at it), where opponents/2 reads every pair of the view
-own_opponents(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
+% hostile claims it asserts or that aim at it), where opponents/2 reads every pair of the view; read once per write
+% for all the modules' growths (write_memo/3)
+own_opponents(X, Opponents) :- write_memo(own_opponents(X), Opponents, own_opponents_(X, Opponents)).
+own_opponents_(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
 
 own_opponent(X, Y) :- ( edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _) ), Y \== X.
 own_opponent(X, Y) :-
