@@ -192,14 +192,16 @@ own_opponents(X, Opponents) :- write_memo(own_opponents(X), Opponents, own_oppon
 own_opponents_(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
 
 own_opponent(X, Y) :- ( edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _) ), Y \== X.
+% (the hostile events and claims paired in one link_pairs/4 call each: one call an event or claim took some 75k
+% inferences for a node of 1,000 of each)
 own_opponent(X, Y) :-
-    ( own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es) ; own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es) ),
-    member(E, Es), event(E, T), hostile_event_type(T),
-    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), linked_with(Ps, X, Y).
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Ps), own_ends(X, 'PARTICIPATES_IN', target, 'Event', Ts),
+    findall(E, ( ( member(E, Ps) ; member(E, Ts) ), event(E, T), hostile_event_type(T) ), Es0), sort(Es0, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Pairs), linked_with(Pairs, X, Y).
 own_opponent(X, Y) :-
-    ( own_ends(X, 'ASSERTS', _, 'Claim', Cs) ; findall(C, edge(_, 'TARGETS', C, X, _), Cs0), sort(Cs0, Cs) ),
-    member(C, Cs), claim(C, T), hostile_claim_type(T),
-    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), linked_with(Ps, X, Y).
+    own_ends(X, 'ASSERTS', _, 'Claim', Asserted), findall(C, edge(_, 'TARGETS', C, X, _), Aimed),
+    findall(C, ( ( member(C, Asserted) ; member(C, Aimed) ), claim(C, T), hostile_claim_type(T) ), Cs0), sort(Cs0, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Pairs), linked_with(Pairs, X, Y).
 
 % linked_with(+Pairs, +X, -Y): the other side of each p(P, Q, _) of link_pairs/4 that X is a side of
 linked_with(Pairs, X, Y) :- member(p(P, Q, _), Pairs), ( P == X -> Y = Q ; Q == X, Y = P ).
