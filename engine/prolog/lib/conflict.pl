@@ -168,8 +168,12 @@ added_node_ids([], []).
 added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
 
 % own_ends(+X, +Type, ?Role, +Label, -Ids): the nodes of Label that X's edges of Type (of Role, when an atom) lead to,
-% sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role)
-own_ends(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
+% sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role). Read
+% once per write for all the modules' growths (write_memo/3: the claims a node asserts are read by six of them)
+own_ends(X, Type, Role, Label, Ids) :-
+    ( var(Role) -> Key = own_ends(X, Type, any, Label) ; Key = own_ends(X, Type, role(Role), Label) ),
+    write_memo(Key, Ids, own_ends_(X, Type, Role, Label, Ids)).
+own_ends_(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
 
 % A set of pairs of opponents grows the same way: the pairs of each node of added_ends/2 found again, its opponents read
 % from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
