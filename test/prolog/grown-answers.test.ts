@@ -388,6 +388,32 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     ]);
   });
 
+  it('a node\'s own edges and opponents read for one write are read again at the next (write_memo/3 drops them at the write\'s end): zartman\'s states take a second assault and a new opponent of an actor the write before touched; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'h'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('x1', 'ASSAULT', '2024-05-01'), datedEvent('x2', 'ASSAULT', '2024-03-01'), datedEvent('x3', 'ASSAULT', '2024-04-01'),
+        datedEvent('x6', 'ASSAULT', '2024-04-10'), datedClaim('n0', 'Demand', 'leave the valley', '2024-04-12'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'),
+        ...[['a', 'x1'], ['b', 'x2'], ['c', 'x3'], ['h', 'x6']].map(([actor, event], n) => edge(`p${n}`, 'PARTICIPATES_IN', actor, event, 'perpetrator')),
+        edge('s1', 'ASSERTS', 'c', 'n0'),
+      ],
+    );
+    const states = (on: GraphIndex) => rules.module('zartman')!.solve('zt_pair_states(Ss)', ['Ss'], { graph: on })[0][0];
+    run(graph);
+    putLogged(graph, [datedEvent('x8', 'ASSAULT', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'h', 'x8', 'perpetrator')]); // h read: its assaults, no opponent
+    expectGrownRecords(rules, 'zt_model', graph, states, run, ['st(a,b,no_cost([x1,x2]),[x1,x2])']);
+    putLogged(
+      graph,
+      [datedEvent('x9', 'ASSAULT', '2024-04-20')],
+      [edge('p9', 'PARTICIPATES_IN', 'h', 'x9', 'perpetrator'), edge('t1', 'TARGETS', 'n0', 'h')], // h's second assault; c's demand now aims at h
+    );
+    expectGrownRecords(rules, 'zt_model', graph, states, run, ['st(a,b,no_cost([x1,x2]),[x1,x2])', 'st(c,h,no_cost([x3,x6,x8,x9]),[x3,x6,x8,x9])']);
+  });
+
   it('thomas_kilmann\'s flags and records take new moves of actors held (talks in any role), a new opponent, and a first offer that its opponent\'s concessions now count as returned (that opponent touched by no edge added); a record the write did not touch is kept; a write of a HOLDS_INTEREST edge has them found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('thomas_kilmann');
     const claim = (id: string, type: string, text: string) => node(id, 'Claim', { type, text });

@@ -168,8 +168,12 @@ added_node_ids([], []).
 added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
 
 % own_ends(+X, +Type, ?Role, +Label, -Ids): the nodes of Label that X's edges of Type (of Role, when an atom) lead to,
-% sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role)
-own_ends(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
+% sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role). Read
+% once per write for all the modules' growths (write_memo/3: the claims a node asserts are read by six of them)
+own_ends(X, Type, Role, Label, Ids) :-
+    ( var(Role) -> Key = own_ends(X, Type, any, Label) ; Key = own_ends(X, Type, role(Role), Label) ),
+    write_memo(Key, Ids, own_ends_(X, Type, Role, Label, Ids)).
+own_ends_(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
 
 % A set of pairs of opponents grows the same way: the pairs of each node of added_ends/2 found again, its opponents read
 % from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
@@ -186,18 +190,22 @@ edges_added_of(added(_, _, Flat), Edges) :- edges_added(Flat, Edges).
 
 % own_opponents(+X, -Opponents): X's opponents as hostile_partners/1 has them (sorted; [] when it has none), read
 % from X's own edges (its OPPOSES edges either way, the hostile events it perpetrates or is the target of, the
-% hostile claims it asserts or that aim at it), where opponents/2 reads every pair of the view
-own_opponents(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
+% hostile claims it asserts or that aim at it), where opponents/2 reads every pair of the view; read once per write
+% for all the modules' growths (write_memo/3)
+own_opponents(X, Opponents) :- write_memo(own_opponents(X), Opponents, own_opponents_(X, Opponents)).
+own_opponents_(X, Opponents) :- findall(Y, own_opponent(X, Y), Ys), sort(Ys, Opponents).
 
 own_opponent(X, Y) :- ( edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _) ), Y \== X.
+% (the hostile events and claims paired in one link_pairs/4 call each: one call an event or claim took some 75k
+% inferences for a node of 1,000 of each)
 own_opponent(X, Y) :-
-    ( own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es) ; own_ends(X, 'PARTICIPATES_IN', target, 'Event', Es) ),
-    member(E, Es), event(E, T), hostile_event_type(T),
-    link_pairs([E], in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps), linked_with(Ps, X, Y).
+    own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Ps), own_ends(X, 'PARTICIPATES_IN', target, 'Event', Ts),
+    findall(E, ( ( member(E, Ps) ; member(E, Ts) ), event(E, T), hostile_event_type(T) ), Es0), sort(Es0, Es),
+    link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Pairs), linked_with(Pairs, X, Y).
 own_opponent(X, Y) :-
-    ( own_ends(X, 'ASSERTS', _, 'Claim', Cs) ; findall(C, edge(_, 'TARGETS', C, X, _), Cs0), sort(Cs0, Cs) ),
-    member(C, Cs), claim(C, T), hostile_claim_type(T),
-    link_pairs([C], in('ASSERTS'), out('TARGETS'), Ps), linked_with(Ps, X, Y).
+    own_ends(X, 'ASSERTS', _, 'Claim', Asserted), findall(C, edge(_, 'TARGETS', C, X, _), Aimed),
+    findall(C, ( ( member(C, Asserted) ; member(C, Aimed) ), claim(C, T), hostile_claim_type(T) ), Cs0), sort(Cs0, Cs),
+    link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Pairs), linked_with(Pairs, X, Y).
 
 % linked_with(+Pairs, +X, -Y): the other side of each p(P, Q, _) of link_pairs/4 that X is a side of
 linked_with(Pairs, X, Y) :- member(p(P, Q, _), Pairs), ( P == X -> Y = Q ; Q == X, Y = P ).

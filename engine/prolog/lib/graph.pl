@@ -661,8 +661,25 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     ),
     abolish_all_tables.
 
-% growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for)
-growing(Goal) :- setup_call_cleanup(nb_setval(parley_growing, true), Goal, nb_setval(parley_growing, false)).
+% growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for);
+% the answers write_memo/3 kept for this write dropped after it
+growing(Goal) :-
+    setup_call_cleanup(nb_setval(parley_growing, true), Goal, ( nb_setval(parley_growing, false), nb_delete(parley_write_memo) )).
+
+% write_memo(+Key, -Value, :Goal): Value as the first answer of Goal finds it, once per write while its answers are
+% grown (growing/1; else Goal is called): the growths of several modules that read the same node's edges (its
+% opponents, some 165k inferences for a node of 2,000) share one answer. The written view does not change while they
+% grow, so an answer holds for the whole write. Kept in an assoc by Key (a few touched nodes a write), never read
+% after the write.
+:- meta_predicate write_memo(+, -, 0).
+write_memo(Key, Value, Goal) :-
+    (   nb_current(parley_growing, true)
+    ->  ( nb_current(parley_write_memo, Memo) -> true ; empty_assoc(Memo) ),
+        (   get_assoc(Key, Memo, Found) -> Value = Found
+        ;   once(Goal), put_assoc(Key, Memo, Value, Grown), nb_setval(parley_write_memo, Grown)
+        )
+    ;   once(Goal)
+    ).
 
 % grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
 % of parley_add_facts/9, asserted already), what it reads the same: found from the records added, where
