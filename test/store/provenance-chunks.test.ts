@@ -119,6 +119,22 @@ describe('a long provenance list under keys of its own', () => {
     expect((await store.loadGraph('t', 'g')).node('rsf')!.provenance).toStrictEqual(range(0, 13).map(mention));
   });
 
+  it('refuses to load a record marked chunked whose chunks are gone, or chunks beside a record that holds its list', async () => {
+    await store.writeGraph('t', 'g', naming(range(0, 9)));
+    const key = (prefix: string) => dataKey.nodes(prefix) + 'rsf';
+    const chunk = await onDisk(async (db, prefix) => {
+      const [[chunkKey, json]] = await db.iterator(prefixRange(dataKey.provenanceChunks(key(prefix)))).all();
+      await db.del(chunkKey);
+      return { chunkKey, json };
+    }, true);
+    await expect(store.loadGraph('t', 'g')).rejects.toThrow(/in chunks, but it has none/);
+    await onDisk(async (db, prefix) => {
+      await db.put(chunk.chunkKey, chunk.json);
+      await db.put(key(prefix), encodeNode({ id: 'rsf', labels: ['Actor'], properties: {}, confidence: 1, provenance: [mention(0)], recorded_at: '2024-03-03T00:00:00.000Z' }));
+    }, true);
+    await expect(store.loadGraph('t', 'g')).rejects.toThrow(/whose value holds its list/);
+  });
+
   it('goes with its graph when the graph is deleted', async () => {
     await store.writeGraph('t', 'g', naming(range(0, 9), true));
     await store.writeGraph('t', 'g', naming([9], true));
