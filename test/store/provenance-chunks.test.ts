@@ -144,6 +144,16 @@ describe.each(storeBackends)('a long provenance list under keys (rows) of its ow
   /** The record's chunks, as the tests compare them. */
   const chunksOf = (records: Beneath, kind: Kind, id: string) => records.record(kind, id).then(({ chunks }) => chunks.map(([start, json]) => [start, documentsOf(JSON.parse(json) as Provenance[])]));
 
+  /**
+   * Commits the actor in each of `documents` (the last ones of 0 to n), one commit each, then
+   * expects its record's chunks, and its list read back from the records to hold 0 to n once each, in order.
+   */
+  async function growThenRead(documents: readonly number[], expectedChunks: [number, string[]][]): Promise<void> {
+    for (const n of documents) await store.writeGraph('t', 'g', naming([n]));
+    expect(await beneath((records) => chunksOf(records, 'node', 'rsf'), true)).toStrictEqual(expectedChunks);
+    expect((await store.loadGraph('t', 'g')).node('rsf')!.provenance).toStrictEqual(range(0, documents.at(-1)! + 1).map(mention));
+  }
+
   it('is written once whole, then each commit writes only the entries it appends; a record read back has them all, in order', async () => {
     await store.writeGraph('t', 'g', naming(range(0, 4), true));
     // short: inline in the value, no chunk
@@ -184,10 +194,7 @@ describe.each(storeBackends)('a long provenance list under keys (rows) of its ow
     await beneath((records) => records.setRecord('node', 'rsf', { value: oldValue, chunks: [] }), true);
     expect((await store.loadGraph('t', 'g')).node('rsf')).toStrictEqual(old);
 
-    await store.writeGraph('t', 'g', naming([12]));
-    await store.writeGraph('t', 'g', naming([13]));
-    expect(await beneath((records) => chunksOf(records, 'node', 'rsf'), true)).toStrictEqual([chunk(0, range(0, 13)), chunk(13, [13])]);
-    expect((await store.loadGraph('t', 'g')).node('rsf')!.provenance).toStrictEqual(range(0, 14).map(mention));
+    await growThenRead([12, 13], [chunk(0, range(0, 13)), chunk(13, [13])]);
   });
 
   it('writes a list read back from a snapshot whole, its old chunks deleted in the same commit, and never holds an entry twice', async () => {
@@ -197,10 +204,7 @@ describe.each(storeBackends)('a long provenance list under keys (rows) of its ow
     // reopened: the graph comes from its snapshot, which says nothing of chunks
     await store.close();
     store = await openStoreAt(at);
-    await store.writeGraph('t', 'g', naming([11]));
-    await store.writeGraph('t', 'g', naming([12]));
-    expect(await beneath((records) => chunksOf(records, 'node', 'rsf'), true)).toStrictEqual([chunk(0, range(0, 12)), chunk(12, [12])]);
-    expect((await store.loadGraph('t', 'g')).node('rsf')!.provenance).toStrictEqual(range(0, 13).map(mention));
+    await growThenRead([11, 12], [chunk(0, range(0, 12)), chunk(12, [12])]);
   });
 
   it('refuses to load a record marked chunked whose chunks are gone, or chunks beside a record that holds its list', async () => {
