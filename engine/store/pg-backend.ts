@@ -203,8 +203,8 @@ export class PgBackend implements StoreBackend {
       const edges = await client.query<{ id: string; record: Buffer }>('SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 ORDER BY id', args);
       const corrections = await client.query('SELECT 1 FROM corrections WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 LIMIT 1', args);
       // each changed record whole: all its chunks, not only the new ones
-      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n', nodes.rows.map((row) => row.id));
-      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e', edges.rows.map((row) => row.id));
+      const nodeChunks = await readChunks(client, [tenant, graphId, generation], 'n', { ids: nodes.rows.map((row) => row.id) });
+      const edgeChunks = await readChunks(client, [tenant, graphId, generation], 'e', { ids: edges.rows.map((row) => row.id) });
       return {
         generation,
         revision: meta.revision ?? 0,
@@ -369,15 +369,10 @@ export class PgBackend implements StoreBackend {
 
   /** Reads the records through a cursor, a chunk per round trip, in one snapshot (a concurrent commit is wholly in or out). */
   async scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void> {
-    const args = [tenant, graphId, generation];
+    const graph: GraphKey = [tenant, graphId, generation];
     await this.snapshot(async (client) => {
-      // the chunks first (long lists only), each record's taken as its row comes
-      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n');
-      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e');
-      await client.query('DECLARE graph_nodes NO SCROLL CURSOR FOR SELECT id, record FROM nodes WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_nodes', (row) => onNode(decodeNode(row.id, row.record.toString('utf8'), nodeChunks.get(row.id))));
-      await client.query('DECLARE graph_edges NO SCROLL CURSOR FOR SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_edges', (row) => onEdge(decodeEdge(row.id, row.record.toString('utf8'), edgeChunks.get(row.id))));
+      await scanRecords(client, graph, 'n', (id, value, chunks) => onNode(decodeNode(id, value, chunks)));
+      await scanRecords(client, graph, 'e', (id, value, chunks) => onEdge(decodeEdge(id, value, chunks)));
     });
   }
 
@@ -499,13 +494,28 @@ class ChunkRows {
   }
 }
 
-/** The chunks of a graph's nodes' or edges' provenance lists (those of `ids` only, when given), by record id, in order. */
-async function readChunks(client: Queryable, tenant: string, graphId: string, generation: string, kind: 'n' | 'e', ids?: string[]): Promise<Map<string, string[]>> {
+/** A graph's generation: its tenant, id and generation, the first three parameters of its statements. */
+type GraphKey = [tenant: string, graphId: string, generation: string];
+
+/** Which chunks of a kind's records to read: those of `ids`, or those of the ids after `after` up to `upTo` (each bound absent: no bound). */
+type ChunkSelection = { ids: string[] } | { after?: string; upTo?: string };
+
+/** The chunks of a graph's nodes' or edges' provenance lists that `selection` names, by record id, in order. */
+async function readChunks(client: Queryable, graph: GraphKey, kind: 'n' | 'e', selection: ChunkSelection): Promise<Map<string, string[]>> {
   const chunks = new Map<string, string[]>();
-  if (ids?.length === 0) return chunks;
+  const values: unknown[] = [...graph, kind];
+  const where: string[] = [];
+  if ('ids' in selection) {
+    if (selection.ids.length === 0) return chunks;
+    values.push(selection.ids);
+    where.push(`id = ANY($${values.length}::text[])`);
+  } else {
+    if (selection.after !== undefined) where.push(`id > $${values.push(selection.after)}`);
+    if (selection.upTo !== undefined) where.push(`id <= $${values.push(selection.upTo)}`);
+  }
   const { rows } = await client.query<{ id: string; entries: Buffer }>(
-    `SELECT id, entries FROM provenance_chunks WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND kind = $4${ids ? ' AND id = ANY($5::text[])' : ''} ORDER BY id, start`,
-    ids ? [tenant, graphId, generation, kind, ids] : [tenant, graphId, generation, kind],
+    `SELECT id, entries FROM provenance_chunks WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND kind = $4${where.map((condition) => ' AND ' + condition).join('')} ORDER BY id, start`,
+    values,
   );
   for (const { id, entries } of rows) {
     const list = chunks.get(id);
@@ -515,11 +525,27 @@ async function readChunks(client: Queryable, tenant: string, graphId: string, ge
   return chunks;
 }
 
-async function fetchAll(client: Queryable, cursor: string, onRow: (row: { id: string; record: Buffer }) => void): Promise<void> {
-  for (;;) {
+/**
+ * Reads a kind's records through a cursor, LOAD_CHUNK per round trip, each batch with the chunks
+ * of the ids it spans (after the previous batch's last id, up to its own last; the last batch's
+ * to the end): each chunk is read once, beside its record, and no more than a batch's chunks are
+ * held at once. A chunk whose record is missing throws, as on LevelDB.
+ */
+async function scanRecords(client: Queryable, graph: GraphKey, kind: 'n' | 'e', onRecord: (id: string, value: string, chunks: readonly string[] | undefined) => void): Promise<void> {
+  const table = kind === 'n' ? 'nodes' : 'edges';
+  const cursor = `graph_${table}`;
+  await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT id, record FROM ${table} WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id`, graph);
+  let after: string | undefined;
+  for (let last = false; !last; ) {
     const { rows } = await client.query<{ id: string; record: Buffer }>(`FETCH ${LOAD_CHUNK} FROM ${cursor}`);
-    for (const row of rows) onRow(row);
-    if (rows.length < LOAD_CHUNK) break;
+    last = rows.length < LOAD_CHUNK;
+    const chunks = await readChunks(client, graph, kind, { after, upTo: last ? undefined : rows[rows.length - 1].id });
+    for (const { id, record } of rows) {
+      onRecord(id, record.toString('utf8'), chunks.get(id));
+      chunks.delete(id);
+    }
+    for (const id of chunks.keys()) throw new Error(`a provenance chunk without its record: ${id}`);
+    if (rows.length > 0) after = rows[rows.length - 1].id;
   }
   await client.query(`CLOSE ${cursor}`);
 }

@@ -218,6 +218,25 @@ describe.each(storeBackends)('a long provenance list under keys (rows) of its ow
     const inline = encodeNode({ id: 'rsf', labels: ['Actor'], properties: {}, confidence: 1, provenance: [mention(0)], recorded_at: '2024-03-03T00:00:00.000Z' });
     await beneath((records) => records.setRecord('node', 'rsf', { value: inline, chunks: chunked.chunks }), true);
     await expect(store.loadGraph('t', 'g')).rejects.toThrow(/whose value holds its list/);
+    // a chunk of no record, after every record (the end of the last round trip's range)
+    await beneath(async (records) => {
+      await records.setRecord('node', 'rsf', chunked);
+      await records.setRecord('node', 'zz-ghost', { value: undefined, chunks: chunked.chunks });
+    }, true);
+    await expect(store.loadGraph('t', 'g')).rejects.toThrow(/a provenance chunk without its record: zz-ghost/);
+  });
+
+  it('loads more records than one round trip reads, the long lists at either side of a boundary with their chunks', async () => {
+    const ids = range(0, 5_002).map((n) => `n${String(n).padStart(5, '0')}`);
+    // 999/1000 and 4999/5000 straddle LevelDB's (1,000) and PostgreSQL's (5,000) round trips
+    const long = new Set(['n00000', 'n00999', 'n01000', 'n04999', 'n05000', 'n05001']);
+    const provenanceOf = (id: string) => (long.has(id) ? range(0, 9) : [0]).map(mention);
+    await store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id, actor_type: 'armed_group' }, provenance: provenanceOf(id) })), edges: [] });
+    for (const id of long) await store.writeGraph('t', 'g', { nodes: [{ id, labels: ['Actor'], properties: { label: id, actor_type: 'armed_group' }, provenance: [mention(9)] }], edges: [] });
+    await beneath(async () => undefined, true);
+    const graph = await store.loadGraph('t', 'g');
+    expect(graph.nodeCount).toBe(ids.length);
+    for (const id of ids) expect(graph.node(id)!.provenance).toStrictEqual(long.has(id) ? range(0, 10).map(mention) : [mention(0)]);
   });
 
   it('goes with its graph when the graph is deleted', async () => {
