@@ -6,7 +6,7 @@
  * same records elsewhere.
  */
 import { ValidationError } from '../errors.ts';
-import type { EdgeRecord, NodeRecord, PropertyValue, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, PropertyValue, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 
 export type KeyScope = 'read' | 'write';
@@ -167,10 +167,15 @@ export interface StoreBackend {
 
   /**
    * The records other processes wrote since a revision, when the backend is shared (absent:
-   * only this process writes, and its in-memory graphs are always current).
+   * only this process writes, and its in-memory graphs are always current). `held`: the
+   * provenance of each record as the caller holds it at that revision, which the stored list
+   * extends (lists only grow), so that only the entries past it need be read.
    */
-  recordsSince?(tenant: string, graphId: string, generation: string, revision: number): Promise<RecordsSince | undefined>;
+  recordsSince?(tenant: string, graphId: string, generation: string, revision: number, held: HeldProvenance): Promise<RecordsSince | undefined>;
 }
+
+/** The provenance list of a node's or edge's record as a process holds it, if it holds the record. */
+export type HeldProvenance = (kind: 'node' | 'edge', id: string) => readonly Provenance[] | undefined;
 
 /** The records a graph's commits after some revision left, as they now are, read with the meta they go with. */
 export interface RecordsSince {

@@ -251,7 +251,7 @@ export class GraphCache {
    */
   private async followWrites(loaded: LoadedGraph): Promise<boolean> {
     const { tenant, graphId, generation } = loaded;
-    const since = await this.backend.recordsSince?.(tenant, graphId, generation, loaded.revision);
+    const since = await this.backend.recordsSince?.(tenant, graphId, generation, loaded.revision, (kind, id) => (kind === 'node' ? loaded.raw.node(id) : loaded.raw.edge(id))?.provenance);
     if (!since || since.corrected || since.generation !== generation) return false;
     await this.whileApplying(tenant, graphId, async () => {
       putLogged(loaded.raw, since.nodes, since.edges);

@@ -13,7 +13,12 @@ const LOAD_CHUNK = 1000;
  * Version of the key layout (keys.ts). 2 added the graph → workspace index; a store
  * written before it (no layout key) gets the index built from its workspaces on open.
  * 3 dropped the per-record index keys, which are cleared on open. 4 keeps node and edge
- * records in record-codec.ts's encoding, not JSON: records are re-encoded on open.
+ * records in record-codec.ts's encoding, not JSON: records are re-encoded on open. Layout 4
+ * also holds the chunks of long provenance lists (provenance-chunks.ts, keys.ts) without a
+ * bump: a layout-4 store from before them needs nothing done on open (its long lists are read
+ * inline, and move to chunks when next written), so a bump would only cost a re-encoding scan;
+ * and it would not keep the version before chunks off such a store (it upgrades any version not
+ * its own, then writes its own back); that version fails on the first chunked record instead.
  */
 const LAYOUT_VERSION = '4';
 
@@ -29,16 +34,26 @@ export class LevelBackend implements StoreBackend {
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     await db.open();
     const backend = new LevelBackend(db);
-    await backend.upgradeLayout();
+    try {
+      await backend.upgradeLayout();
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
     return backend;
   }
 
   /**
    * Brings a store written by an earlier version to LAYOUT_VERSION. Each step can be
-   * repeated, and the version is written last, so a crash part way only repeats it.
+   * repeated, and the version is written last, so a crash part way only repeats it. A store
+   * of a later layout is refused: this version would misread it, then write its own over it.
    */
   private async upgradeLayout(): Promise<void> {
-    if ((await this.db.get(metaKey.layout())) === LAYOUT_VERSION) return;
+    const stored = await this.db.get(metaKey.layout());
+    if (stored === LAYOUT_VERSION) return;
+    if (stored !== undefined && Number(stored) > Number(LAYOUT_VERSION)) {
+      throw new Error(`the store's key layout is version ${stored}, newer than this version's ${LAYOUT_VERSION}: open it with the version that wrote it or a later one`);
+    }
     const ops: BatchOp[] = [];
     for await (const [key, value] of this.db.iterator(prefixRange(metaKey.allWorkspaces()))) {
       const tenant = key.split(SEP)[2];

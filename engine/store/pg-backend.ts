@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
-import { pageOf, type ApiKeyRecord, type CommittedImport, type CorrectionRecord, type GraphBatch, type GraphMeta, type Page, type PageRequest, type RecordsSince, type StoreBackend, type Workspace } from './backend.ts';
+import { pageOf, type ApiKeyRecord, type CommittedImport, type CorrectionRecord, type GraphBatch, type GraphMeta, type HeldProvenance, type Page, type PageRequest, type RecordsSince, type StoreBackend, type Workspace } from './backend.ts';
 import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode } from './record-codec.ts';
 
@@ -192,8 +192,14 @@ export class PgBackend implements StoreBackend {
     await client.query(`LISTEN ${CHANNEL}`);
   }
 
-  /** Read in one snapshot (inside a write's transaction, under the graph's lock, nothing else commits to the graph). */
-  async recordsSince(tenant: string, graphId: string, generation: string, revision: number): Promise<RecordsSince | undefined> {
+  /**
+   * Read in one snapshot (inside a write's transaction, under the graph's lock, nothing else
+   * commits to the graph). A changed record's long list is read from its last chunk starting
+   * at or before the length `held` has: the entries before that chunk are those held (lists
+   * only grow, and a list rewritten whole starts again at chunk 0), so a commit that appends
+   * to a list costs its followers the chunk it wrote, not the whole list again.
+   */
+  async recordsSince(tenant: string, graphId: string, generation: string, revision: number, held: HeldProvenance): Promise<RecordsSince | undefined> {
     return this.snapshot(async (client) => {
       const meta = await this.one<GraphMeta>('SELECT record FROM graphs WHERE tenant = $1 AND graph_id = $2', [tenant, graphId], client);
       if (!meta) return undefined;
@@ -202,14 +208,16 @@ export class PgBackend implements StoreBackend {
       const nodes = await client.query<{ id: string; record: Buffer }>('SELECT id, record FROM nodes WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 ORDER BY id', args);
       const edges = await client.query<{ id: string; record: Buffer }>('SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 ORDER BY id', args);
       const corrections = await client.query('SELECT 1 FROM corrections WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND revision > $4 LIMIT 1', args);
-      // each changed record whole: all its chunks, not only the new ones
-      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n', nodes.rows.map((row) => row.id));
-      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e', edges.rows.map((row) => row.id));
+      const graph: GraphKey = [tenant, graphId, generation];
+      const heldNode = (id: string) => held('node', id);
+      const heldEdge = (id: string) => held('edge', id);
+      const nodeChunks = await readChunks(client, graph, 'n', { ids: nodes.rows.map((row) => row.id), held: heldNode });
+      const edgeChunks = await readChunks(client, graph, 'e', { ids: edges.rows.map((row) => row.id), held: heldEdge });
       return {
         generation,
         revision: meta.revision ?? 0,
-        nodes: nodes.rows.map((row) => decodeNode(row.id, row.record.toString('utf8'), nodeChunks.get(row.id))),
-        edges: edges.rows.map((row) => decodeEdge(row.id, row.record.toString('utf8'), edgeChunks.get(row.id))),
+        nodes: nodes.rows.map((row) => decodeNode(row.id, row.record.toString('utf8'), ...pastHeld(nodeChunks.get(row.id), heldNode(row.id)))),
+        edges: edges.rows.map((row) => decodeEdge(row.id, row.record.toString('utf8'), ...pastHeld(edgeChunks.get(row.id), heldEdge(row.id)))),
         corrected: corrections.rows.length > 0,
       };
     });
@@ -369,15 +377,10 @@ export class PgBackend implements StoreBackend {
 
   /** Reads the records through a cursor, a chunk per round trip, in one snapshot (a concurrent commit is wholly in or out). */
   async scanGraph(tenant: string, graphId: string, generation: string, onNode: (node: NodeRecord) => void, onEdge: (edge: EdgeRecord) => void): Promise<void> {
-    const args = [tenant, graphId, generation];
+    const graph: GraphKey = [tenant, graphId, generation];
     await this.snapshot(async (client) => {
-      // the chunks first (long lists only), each record's taken as its row comes
-      const nodeChunks = await readChunks(client, tenant, graphId, generation, 'n');
-      const edgeChunks = await readChunks(client, tenant, graphId, generation, 'e');
-      await client.query('DECLARE graph_nodes NO SCROLL CURSOR FOR SELECT id, record FROM nodes WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_nodes', (row) => onNode(decodeNode(row.id, row.record.toString('utf8'), nodeChunks.get(row.id))));
-      await client.query('DECLARE graph_edges NO SCROLL CURSOR FOR SELECT id, record FROM edges WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id', args);
-      await fetchAll(client, 'graph_edges', (row) => onEdge(decodeEdge(row.id, row.record.toString('utf8'), edgeChunks.get(row.id))));
+      await scanRecords(client, graph, 'n', (id, value, chunks) => onNode(decodeNode(id, value, chunks)));
+      await scanRecords(client, graph, 'e', (id, value, chunks) => onEdge(decodeEdge(id, value, chunks)));
     });
   }
 
@@ -499,27 +502,78 @@ class ChunkRows {
   }
 }
 
-/** The chunks of a graph's nodes' or edges' provenance lists (those of `ids` only, when given), by record id, in order. */
-async function readChunks(client: Queryable, tenant: string, graphId: string, generation: string, kind: 'n' | 'e', ids?: string[]): Promise<Map<string, string[]>> {
-  const chunks = new Map<string, string[]>();
-  if (ids?.length === 0) return chunks;
-  const { rows } = await client.query<{ id: string; entries: Buffer }>(
-    `SELECT id, entries FROM provenance_chunks WHERE tenant = $1 AND graph_id = $2 AND generation = $3 AND kind = $4${ids ? ' AND id = ANY($5::text[])' : ''} ORDER BY id, start`,
-    ids ? [tenant, graphId, generation, kind, ids] : [tenant, graphId, generation, kind],
-  );
-  for (const { id, entries } of rows) {
+/** A graph's generation: its tenant, id and generation, the first three parameters of its statements. */
+type GraphKey = [tenant: string, graphId: string, generation: string];
+
+/**
+ * Which chunks of a kind's records to read: those of `ids` from the last chunk that starts at
+ * or before the length of the list `held` has (from 0 when it has none), or those of the ids
+ * after `after` up to `upTo` (each bound absent: no bound).
+ */
+type ChunkSelection = { ids: string[]; held: (id: string) => readonly Provenance[] | undefined } | { after?: string; upTo?: string };
+
+/** Chunks of a record's list, from entry `start` on. */
+interface ChunksFrom {
+  start: number;
+  chunks: string[];
+}
+
+/** The chunks of a graph's nodes' or edges' provenance lists that `selection` names, by record id, in order. */
+async function readChunks(client: Queryable, graph: GraphKey, kind: 'n' | 'e', selection: ChunkSelection): Promise<Map<string, ChunksFrom>> {
+  const chunks = new Map<string, ChunksFrom>();
+  const chunkOf = 'c.tenant = $1 AND c.graph_id = $2 AND c.generation = $3 AND c.kind = $4';
+  let query: { text: string; values: unknown[] };
+  if ('ids' in selection) {
+    if (selection.ids.length === 0) return chunks;
+    query = {
+      text: `SELECT c.id, c.start, c.entries FROM unnest($5::text[], $6::integer[]) AS held (id, length) JOIN provenance_chunks c ON ${chunkOf} AND c.id = held.id
+             WHERE c.start >= (SELECT coalesce(max(p.start), 0) FROM provenance_chunks p WHERE p.tenant = $1 AND p.graph_id = $2 AND p.generation = $3 AND p.kind = $4 AND p.id = held.id AND p.start <= held.length)
+             ORDER BY c.id, c.start`,
+      values: [...graph, kind, selection.ids, selection.ids.map((id) => selection.held(id)?.length ?? 0)],
+    };
+  } else {
+    const values: unknown[] = [...graph, kind];
+    let bounds = '';
+    if (selection.after !== undefined) bounds += ` AND c.id > $${values.push(selection.after)}`;
+    if (selection.upTo !== undefined) bounds += ` AND c.id <= $${values.push(selection.upTo)}`;
+    query = { text: `SELECT c.id, c.start, c.entries FROM provenance_chunks c WHERE ${chunkOf}${bounds} ORDER BY c.id, c.start`, values };
+  }
+  const { rows } = await client.query<{ id: string; start: number; entries: Buffer }>(query.text, query.values);
+  for (const { id, start, entries } of rows) {
     const list = chunks.get(id);
-    if (list) list.push(entries.toString('utf8'));
-    else chunks.set(id, [entries.toString('utf8')]);
+    if (list) list.chunks.push(entries.toString('utf8'));
+    else chunks.set(id, { start, chunks: [entries.toString('utf8')] });
   }
   return chunks;
 }
 
-async function fetchAll(client: Queryable, cursor: string, onRow: (row: { id: string; record: Buffer }) => void): Promise<void> {
-  for (;;) {
+/** A record's chunks and the held entries before them: what decodeNode and decodeEdge take after the value. */
+function pastHeld(read: ChunksFrom | undefined, held: readonly Provenance[] | undefined): [string[], readonly Provenance[]] {
+  if (!read) return [[], []];
+  return [read.chunks, read.start === 0 ? [] : held!.slice(0, read.start)];
+}
+
+/**
+ * Reads a kind's records through a cursor, LOAD_CHUNK per round trip, each batch with the chunks
+ * of the ids it spans (after the previous batch's last id, up to its own last; the last batch's
+ * to the end): each chunk is read once, beside its record, and no more than a batch's chunks are
+ * held at once. A chunk whose record is missing throws, as on LevelDB.
+ */
+async function scanRecords(client: Queryable, graph: GraphKey, kind: 'n' | 'e', onRecord: (id: string, value: string, chunks: readonly string[] | undefined) => void): Promise<void> {
+  const table = kind === 'n' ? 'nodes' : 'edges';
+  const cursor = `graph_${table}`;
+  await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT id, record FROM ${table} WHERE tenant = $1 AND graph_id = $2 AND generation = $3 ORDER BY id`, graph);
+  let after: string | undefined;
+  for (let last = false; !last; ) {
     const { rows } = await client.query<{ id: string; record: Buffer }>(`FETCH ${LOAD_CHUNK} FROM ${cursor}`);
-    for (const row of rows) onRow(row);
-    if (rows.length < LOAD_CHUNK) break;
+    last = rows.length < LOAD_CHUNK;
+    const chunks = await readChunks(client, graph, kind, { after, upTo: last ? undefined : rows[rows.length - 1].id });
+    for (const { id, record } of rows) {
+      onRecord(id, record.toString('utf8'), chunks.get(id)?.chunks);
+      chunks.delete(id);
+    }
+    for (const id of chunks.keys()) throw new Error(`a provenance chunk without its record: ${id}`);
+    if (rows.length > 0) after = rows[rows.length - 1].id;
   }
   await client.query(`CLOSE ${cursor}`);
 }

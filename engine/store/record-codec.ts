@@ -49,20 +49,23 @@ function isEmpty(object: object): boolean {
   return true;
 }
 
-/** `chunks`: the JSON of the chunks stored beside the value, in key order (none when the value holds its list). */
-export function decodeNode(id: string, value: string, chunks: readonly string[] = []): NodeRecord {
+/**
+ * `chunks`: the JSON of the chunks stored beside the value, in key order (none when the value
+ * holds its list); `head`: the entries before the first of them, when they do not start at 0.
+ */
+export function decodeNode(id: string, value: string, chunks: readonly string[] = [], head: readonly Provenance[] = []): NodeRecord {
   const fields = value.split(FIELD);
   return {
     id,
     labels: fields[1].split(LABEL),
     properties: fields.length > 2 && fields[2] !== '' ? JSON.parse(fields[2]) : {},
     confidence: fields.length > 3 && fields[3] !== '' ? Number(fields[3]) : FULL_CONFIDENCE,
-    provenance: fields.length > 4 ? decodeProvenance(fields[4], chunks) : [],
+    provenance: decodeProvenance(id, fields.length > 4 ? fields[4] : undefined, chunks, head),
     recorded_at: fields[0],
   };
 }
 
-export function decodeEdge(id: string, value: string, chunks: readonly string[] = []): EdgeRecord {
+export function decodeEdge(id: string, value: string, chunks: readonly string[] = [], head: readonly Provenance[] = []): EdgeRecord {
   const fields = value.split(FIELD);
   return {
     id,
@@ -71,14 +74,23 @@ export function decodeEdge(id: string, value: string, chunks: readonly string[] 
     to: fields[3],
     properties: fields.length > 4 && fields[4] !== '' ? JSON.parse(fields[4]) : {},
     confidence: fields.length > 5 && fields[5] !== '' ? Number(fields[5]) : FULL_CONFIDENCE,
-    provenance: fields.length > 6 ? decodeProvenance(fields[6], chunks) : [],
+    provenance: decodeProvenance(id, fields.length > 6 ? fields[6] : undefined, chunks, head),
     recorded_at: fields[0],
   };
 }
 
-function decodeProvenance(field: string, chunks: readonly string[]): Provenance[] {
-  if (field !== IN_CHUNKS) return JSON.parse(field);
-  const list: Provenance[] = [];
+/**
+ * The list from the value's field (undefined: left out, empty) or from `head` and the chunks. A value and
+ * chunks that disagree are a corrupt store: read as an empty list, the next write would append
+ * from 0 and lose the entries for good, so it throws (as a chunk without its record does).
+ */
+function decodeProvenance(id: string, field: string | undefined, chunks: readonly string[], head: readonly Provenance[]): Provenance[] {
+  if (field !== IN_CHUNKS) {
+    if (chunks.length > 0) throw new Error(`provenance chunks beside ${id}, whose value holds its list: the store is corrupt`);
+    return field === undefined ? [] : JSON.parse(field);
+  }
+  if (chunks.length === 0) throw new Error(`the provenance of ${id} is in chunks, but it has none: the store is corrupt`);
+  const list = head.slice();
   for (const chunk of chunks) for (const entry of JSON.parse(chunk) as Provenance[]) list.push(entry);
   noteDurableInChunks(list);
   return list;

@@ -17,6 +17,21 @@ let follower: ParleyStore;
 let changes: GraphChange[];
 
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: `Actor ${id}` } });
+const mention = (n: number) => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 } });
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+/** Actor a named in these documents. */
+const naming = (...documents: number[]) => ({ nodes: [{ ...actor('a'), provenance: documents.map(mention) }], edges: [] });
+
+/** Runs `work` on a client of the database beneath the stores. */
+async function beneath<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'parley-follow-'));
@@ -87,16 +102,14 @@ describe('a store following another on one PostgreSQL database', () => {
   });
 
   it("follows a long provenance list that both grow in turn, each commit writing only the entries it appends, and reads it back whole", async () => {
-    const mention = (n: number) => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 } });
-    const naming = (...documents: number[]) => ({ nodes: [{ ...actor('a'), provenance: documents.map(mention) }], edges: [] });
-    await writer.writeGraph('t1', 'g', naming(...Array.from({ length: 9 }, (_, n) => n)));
+    await writer.writeGraph('t1', 'g', naming(...range(0, 9)));
     const graph = await follower.loadGraph('t1', 'g');
     await writer.writeGraph('t1', 'g', naming(9));
     await eventually(() => graph.node('a')!.provenance.length === 10);
     await follower.writeGraph('t1', 'g', naming(10));
     await writer.writeGraph('t1', 'g', naming(11, 4));
     await follower.writeGraph('t1', 'g', naming(12));
-    const expected = Array.from({ length: 13 }, (_, n) => mention(n));
+    const expected = range(0, 13).map(mention);
     const written = await writer.loadGraph('t1', 'g');
     await eventually(() => graph.node('a')!.provenance.length === 13 && written.node('a')!.provenance.length === 13);
     expect(graph.node('a')!.provenance).toStrictEqual(expected);
@@ -108,19 +121,36 @@ describe('a store following another on one PostgreSQL database', () => {
     } finally {
       await third.close();
     }
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ start: number; length: number }>("SELECT start, json_array_length(convert_from(entries, 'UTF8')::json) AS length FROM provenance_chunks WHERE id = 'a' ORDER BY start");
-      expect(rows).toStrictEqual([
-        { start: 0, length: 9 },
-        { start: 9, length: 1 },
-        { start: 10, length: 1 },
-        { start: 11, length: 1 },
-        { start: 12, length: 1 },
-      ]);
-    } finally {
-      await client.end();
-    }
+    const { rows } = await beneath((client) => client.query<{ start: number; length: number }>("SELECT start, json_array_length(convert_from(entries, 'UTF8')::json) AS length FROM provenance_chunks WHERE id = 'a' ORDER BY start"));
+    expect(rows).toStrictEqual([
+      { start: 0, length: 9 },
+      { start: 9, length: 1 },
+      { start: 10, length: 1 },
+      { start: 11, length: 1 },
+      { start: 12, length: 1 },
+    ]);
+  });
+
+  it('reads of a long list it follows only the chunks past what it holds, and the whole list again once it was rewritten whole', async () => {
+    await writer.writeGraph('t1', 'g', naming(...range(0, 9)));
+    await writer.writeGraph('t1', 'g', naming(9));
+    const graph = await follower.loadGraph('t1', 'g');
+    // the first chunk changed beneath both: what holds its entries already does not read it again
+    await beneath((client) => client.query("UPDATE provenance_chunks SET entries = convert_to($1, 'UTF8') WHERE id = 'a' AND start = 0", [JSON.stringify(range(100, 109).map(mention))]));
+    await writer.writeGraph('t1', 'g', naming(10));
+    await eventually(() => graph.node('a')!.provenance.length === 11);
+    expect(graph.node('a')!.provenance).toStrictEqual(range(0, 11).map(mention));
+    await beneath((client) => client.query("UPDATE provenance_chunks SET entries = convert_to($1, 'UTF8') WHERE id = 'a' AND start = 0", [JSON.stringify(range(0, 9).map(mention))]));
+
+    // the writer restarted from its snapshot: its next commit writes the list whole, as one chunk from 0
+    await writer.close();
+    writer = await openStoreAt({ location: database, snapshotDir: path.join(dir, 'writer', 'snapshots') });
+    await writer.writeGraph('t1', 'g', naming(11));
+    expect((await beneath((client) => client.query<{ start: number }>("SELECT start FROM provenance_chunks WHERE id = 'a' ORDER BY start"))).rows).toStrictEqual([{ start: 0 }]);
+    await eventually(() => graph.node('a')!.provenance.length === 12);
+    expect(graph.node('a')!.provenance).toStrictEqual(range(0, 12).map(mention));
+    await writer.writeGraph('t1', 'g', naming(12));
+    await eventually(() => graph.node('a')!.provenance.length === 13);
+    expect(graph.node('a')!.provenance).toStrictEqual(range(0, 13).map(mention));
   });
 });

@@ -43,4 +43,15 @@ describe('record codec', () => {
     // a version before chunks parses the field as JSON
     expect(() => JSON.parse(value.split('\u0000').at(-1)!)).toThrow(SyntaxError);
   });
+
+  it('refuses a value and chunks that disagree (store corruption), never reading the list as empty', () => {
+    const long = { ...nodes[4], provenance: Array.from({ length: 3 }, (_, n) => ({ ...provenance[0], span: { start: n, end: n + 1 } })) };
+    const chunks = [JSON.stringify(long.provenance)];
+    // marked chunked, no chunk found
+    expect(() => decodeNode(long.id, encodeNode(long, true), [])).toThrow(/in chunks, but it has none/);
+    expect(() => decodeEdge(edges[4].id, encodeEdge({ ...edges[4], provenance: long.provenance }, true))).toThrow(/in chunks, but it has none/);
+    // chunks beside a value that holds its list, or that has none
+    expect(() => decodeNode(long.id, encodeNode(long), chunks)).toThrow(/whose value holds its list/);
+    expect(() => decodeNode(nodes[0].id, encodeNode({ ...nodes[0], provenance: [] }), chunks)).toThrow(/whose value holds its list/);
+  });
 });

@@ -442,6 +442,22 @@ describe('ParleyStore keys and workspaces on LevelDB, from earlier layouts', () 
     expect(await exportOf()).toBe(before);
   });
 
+  it('refuses a store of a later layout (a downgrade), leaving it as it was and the directory free', async () => {
+    await store.writeGraph('acme', 'sudan', sudan);
+    await store.close();
+    const layoutKey = ['m', 'layout'].join('\u0000');
+    const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    await db.put(layoutKey, '5');
+    await db.close();
+    await expect(reopen()).rejects.toThrow(/layout is version 5, newer than this version's 4/);
+    // its LevelDB lock released: the directory opens again
+    await db.open();
+    expect(await db.get(layoutKey)).toBe('5');
+    await db.put(layoutKey, '4');
+    await db.close();
+    store = await reopen();
+    expect((await store.loadGraph('acme', 'sudan')).nodeCount).toBe(sudan.nodes.length);
+  });
 });
 
 describe.each(storeBackends)('ParleyStore workspace pages ($kind)', (backend) => {
