@@ -23,7 +23,9 @@
  * Imports and ingests rewrite the same records, so the graph's size stays put and its memory
  * should too: the server's RSS (all its threads, from /proc) is sampled every 10 s and printed
  * per minute. After --warm-up minutes (default 5) RSS must stay within 10 % of its value at
- * the end of the warm-up and no request may fail; the last lines say whether it did.
+ * the end of the warm-up and no request may fail; the last lines say whether it did, and how the
+ * median RSS of the second half after the warm-up compares with the first half's (growth, not
+ * the target).
  *
  *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --analysts 8 --facts 10000]
  */
@@ -180,6 +182,13 @@ try {
   const failures = [...errors.values()].reduce((sum, list) => sum + list.length, 0);
   console.log(`\nserver RSS after the warm-up: ${baseline.toFixed(0)} MB at its end, then ${lowest.toFixed(0)}–${highest.toFixed(0)} MB (${(drift * 100).toFixed(1)} % off; target within ${RSS_TOLERANCE * 100} %): ${drift <= RSS_TOLERANCE ? 'met' : 'NOT met'}`);
   console.log(`errors: ${failures} (target 0): ${failures === 0 ? 'met' : 'NOT met'}`);
+  // beside the target, which one reading at the warm-up's end anchors (a transient peak there reads as a fall): the trend
+  const half = Math.floor(afterWarmUp.length / 2);
+  const medianOf = (samples: typeof rss) => percentile(samples.map((sample) => sample.megabytes).sort((a, b) => a - b), 50);
+  if (half > 0) {
+    const [earlier, later] = [medianOf(afterWarmUp.slice(0, half)), medianOf(afterWarmUp.slice(half))];
+    console.log(`server RSS trend after the warm-up: median ${earlier.toFixed(0)} MB over its first half, ${later.toFixed(0)} MB over its second (${(((later - earlier) / earlier) * 100).toFixed(1)} %)`);
+  }
 } finally {
   client.close();
   await stopServer(server);
