@@ -74,6 +74,41 @@ describe('the property keys a view holds', () => {
   });
 });
 
+/** The keys a module's clauses read (lib/graph.pl parley_read_keys/2), apart from what other tests have the view hold. */
+function keysRead(program: string): string[] | 'all' {
+  const bridge = new PrologBridge();
+  bridge.consult(program);
+  const [[keys]] = bridge.solve('context_module(M), parley_read_keys(M, Keys)', ['Keys'], view) as [[string[] | 'all']];
+  return keys;
+}
+
+describe('the forms of a key read the scan must not miss', () => {
+  it("reads a module's own reader passed by name as all: the key is then a list's element or a value", () => {
+    const reader = 'get(Id, K, V) :- prop(Id, K, V).\n';
+    expect(keysRead(`:- module(by_maplist, [r/1]).\ngv(K, V) :- prop(a1, K, V).\nr(Vs) :- maplist(gv, [colour], Vs).`)).toBe('all');
+    expect(keysRead(`:- module(by_foldl, [r/1]).\nget(K, _, V) :- prop(a1, K, V).\nr(V) :- foldl(get, [tone], x, V).`)).toBe('all');
+    expect(keysRead(`:- module(by_call, [r/1]).\n${reader}r(V) :- P = get, call(P, a1, mood, V).`)).toBe('all');
+  });
+
+  it('takes a listed key only from a member/2 run before the reader, in a conjunction with it', () => {
+    expect(keysRead(':- module(listed, [r/2]).\nr(E, T) :- member(K-_, [tone-edge]), prop(E, K, T).')).toEqual(['tone']);
+    expect(keysRead(':- module(listed_inside, [r/1]).\nr(Vs) :- findall(V, ( member(K, [mood, tone]), prop(a1, K, V) ), Vs).')).toEqual(['mood', 'tone']);
+    expect(keysRead(':- module(negated, [r/1]).\nr(Ps) :- findall(K-V, ( prop(a1, K, V), \\+ member(K, [label]) ), Ps).')).toBe('all');
+    expect(keysRead(':- module(after, [r/1]).\nr(V) :- prop(a1, K, V), member(K, [mood]).')).toBe('all');
+    expect(keysRead(':- module(elsewhere, [r/1]).\nr(V) :- ( member(K, [mood]) ; true ), prop(a1, K, V).')).toBe('all');
+  });
+
+  it("reads prop(Id, Key) called as prop/3's closure by its key, and prop(Key, Value) as a condition by its key", () => {
+    expect(keysRead(':- module(closure, [r/1]).\nr(V) :- call(prop(a1, mood), V).')).toEqual(['mood']);
+    // the id a caller passes is no key: a computed one makes no key all
+    expect(keysRead(':- module(closure_id, [s/1]).\nr(Id, V) :- call(prop(Id, mood), V).\ns(V) :- nodes_where(\'Actor\', _, _, [A | _]), r(A, V).')).toEqual(['mood']);
+    // a condition whose key a caller passes: the caller's key is read
+    expect(keysRead(`:- module(condition, [u/1]).\nwith(K, V, As) :- nodes_where('Actor', _, _, Ns), filter_ids(Ns, prop(K, V), As).\nu(As) :- with(colour, red, As).`)).toEqual(['colour']);
+    // bound to a variable, either: both atoms are read
+    expect(keysRead(':- module(either, [r/1]).\nr(V) :- C = prop(a1, mood), call(C, V).')).toEqual(['a1', 'mood']);
+  });
+});
+
 describe('a key no clause writes', () => {
   it('has the view hold every key: a key computed, one a query passes to a rule WHERE may call', () => {
     const bridge = new PrologBridge();
