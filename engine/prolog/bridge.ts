@@ -206,6 +206,7 @@ export class PrologBridge {
     indexKeywords(this.module);
     indexNames(this.module);
     holdKeys(once('parley_read_keys(M, Keys)', { M: this.module }).Keys);
+    readerNames = new Set(once('parley_reader_names(Names)', {}).Names as string[]);
     if (!this.unreported && /\bg_[a-z]+\s*\(/.test(program)) {
       this.unreported = true;
       once('assertz(parley_unreported(M))', { M: this.module });
@@ -252,7 +253,21 @@ export class PrologBridge {
 
   /** Runs `goal` over `view` and collects the values of `template` (variable names of the goal) for every answer. */
   solve(goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
-    if (NAMES_A_KEY_READER.test(goal)) holdKeys(once('parley_goal_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    holdKeys(once('parley_goal_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    return this.run(goal, template, view, limits);
+  }
+
+  /**
+   * Whether `name(args)` holds over `view`, called from a query (WHERE): `args` are data (quoteAtom, numbers), so
+   * they read no key, save a reader's name the predicate calls (lib/graph.pl parley_call_keys/3).
+   */
+  holdsCall(name: string, args: string[], view: GraphView, limits: SolveLimits = {}): boolean {
+    const goal = `${name}(${args.join(', ')})`;
+    if (args.some((arg) => readerNames.has(arg.replace(/^'(.*)'$/, '$1')))) holdKeys(once('parley_call_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    return this.run(goal, [], view, { ...limits, maxAnswers: 1 }).length > 0;
+  }
+
+  private run(goal: string, template: string[], view: GraphView, limits: SolveLimits): PrologValue[][] {
     loadView(view);
     const inferenceLimit = Math.min(limits.inferenceLimit ?? DEFAULT_INFERENCE_LIMIT, MAX_ENGINE_INT);
     const timeLimitMs = Math.min(limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS, MAX_ENGINE_INT);
@@ -308,8 +323,8 @@ function indexKeywords(module: string): void {
  */
 let viewKeys: Set<string> | 'all' = new Set();
 
-/** A goal's text that may read a property key (lib/graph.pl key_reader/3): parley_goal_keys/3 reads it. */
-const NAMES_A_KEY_READER = /\b(?:prop|g_prop|g_eprop|sum_prop|nodes_where)\b/;
+/** The names of the predicates that read a key (lib/graph.pl parley_reader_names/1): a query passing one may read keys. */
+let readerNames = new Set<string>();
 
 /** Adds keys read (a list, or 'all') to the view's; a new one makes the next solve call load its view again. */
 function holdKeys(keys: unknown): void {
@@ -329,7 +344,6 @@ export function propertyKeysHeld(): string[] | 'all' {
   return viewKeys === 'all' ? 'all' : [...viewKeys].sort();
 }
 
-/** Whether the view holds the properties of `key` (viewKeys). */
 function viewHolds(key: string): boolean {
   return viewKeys === 'all' || viewKeys.has(key);
 }

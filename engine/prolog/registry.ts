@@ -118,7 +118,7 @@ export class RuleRegistry implements RuleSet {
     return {
       module: providers[0],
       indicator,
-      holds: (args, view, limits) => bridge.holds(`${name}(${args.join(', ')})`, view, limits),
+      holds: (args, view, limits) => bridge.holdsCall(name, args, view, limits),
     };
   }
 

@@ -1018,7 +1018,9 @@ parley_name_labels(Module, Labels) :-
 % condition filter_ids/3 and the growth of kept sets take; a term of these names with fewer arguments is a
 % closure (maplist(prop(Id), Keys, Values)), its key read from where it is called unless it holds it.
 % parley_key_reader/3: the predicates of consulted modules that pass a key from their head to one of these.
-:- dynamic parley_key_reader/3.
+% parley_goal_passer(Name, Arity, Position): those that call the term at argument Position of their head (pass it
+% to a meta-argument: call/N, maplist/N), so a reader's name a query gives there reads keys.
+:- dynamic parley_key_reader/3, parley_goal_passer/3.
 key_reader(Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
 key_reader(Name, Arity, Position) :- parley_key_reader(Name, Arity, Position).
 base_key_reader(prop, 3, 2).      base_key_reader(prop, 2, 1).
@@ -1046,6 +1048,19 @@ parley_goal_keys(Module, Text, Keys) :-
     ;   Keys = []
     ).
 
+% parley_call_keys(+Module, +GoalText, -Keys): the keys a call from a query (WHERE: its arguments atoms and numbers)
+% reads beyond those of the predicate's clauses: all when it passes a reader's name to an argument the predicate
+% calls, else none (an argument that is a key makes the predicate's module all already: parley_read_keys/2)
+parley_call_keys(Module, Text, Keys) :-
+    (   catch(term_string(Goal, Text, [module(Module)]), _, fail), compound(Goal),
+        arg(At, Goal, Arg), atom(Arg), reader_name(Arg), calls_argument(Module, Goal, At)
+    ->  Keys = all
+    ;   Keys = []
+    ).
+
+% parley_reader_names(-Names): the names of every key reader, the base ones and those of consulted modules
+parley_reader_names(Names) :- findall(Name, ( base_key_reader(Name, _, _) ; parley_key_reader(Name, _, _) ), Found), sort(Found, Names).
+
 module_clause(Module, Head, Body) :-
     current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
     \+ predicate_property(Module:Head, imported_from(_)), \+ predicate_property(Module:Head, foreign),
@@ -1058,7 +1073,10 @@ module_reads(Module, Clauses, Reads) :-
     (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Name, Arity, Position)
     ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(N, A, P) ), assertz(parley_key_reader(N, A, P))),
         module_reads(Module, Clauses, Reads)
-    ;   findall(Read, member(_-Read, Found), Reads)
+    ;   member(Head-called(Position), Found), functor(Head, Name, Arity), \+ parley_goal_passer(Name, Arity, Position)
+    ->  forall(( member(H-called(P), Found), functor(H, N, A), \+ parley_goal_passer(N, A, P) ), assertz(parley_goal_passer(N, A, P))),
+        module_reads(Module, Clauses, Reads)
+    ;   findall(Read, ( member(_-Read, Found), Read \= called(_) ), Reads)
     ).
 
 reads_keys(Reads, Keys) :-
@@ -1069,7 +1087,8 @@ reads_keys(Reads, Keys) :-
 % clause_read(+Module, +Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head
 % holds, a filter condition in a fact) is: key(Key), an atom; var(Position), the head's argument at Position; all
 % (a key computed, or a reader's name as an atom: call(prop, ...), maplist(Reader, Keys, Values)). A key left
-% unbound in nodes_where/4, its only occurrence, reads no property (the nodes of the label).
+% unbound in nodes_where/4, its only occurrence, reads no property (the nodes of the label). called(Position):
+% the clause calls the head's argument at Position.
 clause_read(Module, Head, Body, Read) :-
     ( compound(Head) -> compound_name_arguments(Head, _, Args) ; Args = [] ),
     (   reader_subterm(Args, [], none, Found)
@@ -1081,7 +1100,7 @@ clause_read(Module, Head, Body, Read) :-
 % a key reader, not looking into predicate indicators (g_prop/3 names the predicate, calls it not). Listed: the
 % member(Pattern, List) goals run before Sub, conjuncts left of it in a conjunction it is in (their List binds
 % a key of Pattern, whatever is read after). Place: at(Parent, Argument), where Sub is written.
-reader_subterm(Term, _, _, _) :- var(Term), !, fail.
+reader_subterm(Term, Listed, Place, found(Term, Listed, Place)) :- var(Term), !, Place = at(_, _).
 reader_subterm(Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, reader_name(Term).
 reader_subterm((Left, Right), Listed, _, Found) :- !,
     (   reader_subterm(Left, Listed, none, Found)
@@ -1102,6 +1121,9 @@ listing_member(Goal) :- compound(Goal), Goal = member(_, List), ground(List), is
 reader_name(Name) :- ( base_key_reader(Name, _, _) -> true ; parley_key_reader(Name, _, _) -> true ).
 
 % term_read(+Found, +Module, +Clause, +Head, -Read)
+term_read(found(Term, _, Place), Module, _, Head, called(At)) :-
+    var(Term), !, compound(Head), arg(At, Head, HeadArg), HeadArg == Term, Place = at(Parent, Position),
+    calls_argument(Module, Parent, Position), !.
 term_read(found(Term, _, _), _, _, _, all) :- atom(Term), !.
 term_read(found(Term, Listed, Place), Module, Clause, Head, Read) :-
     compound_name_arity(Term, prop, 2), !,
@@ -1134,7 +1156,14 @@ key_read(Term, Position, Listed, Clause, Head, Read) :-
 
 % closure_place(+Module, +Place, +Added): Place is a meta-argument that calls its term with Added more arguments
 closure_place(Module, at(Parent, At), Added) :-
-    nonvar(Parent), catch(predicate_property(Module:Parent, meta_predicate(Spec)), _, fail), arg(At, Spec, Added).
+    nonvar(Parent), catch(predicate_property(Module:Parent, meta_predicate(Spec)), _, fail), arg(At, Spec, Added),
+    ( integer(Added) ; Added == (^) ).
+
+% calls_argument(+Module, +Goal, +Position): Goal calls its argument at Position (with or without more arguments)
+calls_argument(Module, Goal, Position) :-
+    (   closure_place(Module, at(Goal, Position), _) -> true
+    ;   functor(Goal, Name, Arity), parley_goal_passer(Name, Arity, Position) -> true
+    ).
 
 % condition_place(+Module, +Place): Place is the condition of the library's filter_ids/3 (not one Module defines)
 condition_place(Module, at(Parent, 2)) :-
