@@ -106,6 +106,7 @@ describe('the forms of a key read the scan must not miss', () => {
     expect(keysRead(`:- module(condition, [u/1]).\nwith(K, V, As) :- nodes_where('Actor', _, _, Ns), filter_ids(Ns, prop(K, V), As).\nu(As) :- with(colour, red, As).`)).toEqual(['colour']);
     // bound to a variable, either: both atoms are read
     expect(keysRead(':- module(either, [r/1]).\nr(V) :- C = prop(a1, mood), call(C, V).')).toEqual(['a1', 'mood']);
+    expect(keysRead(':- module(either_computed, [r/1]).\nr(V) :- atom_concat(mo, od, K), C = prop(a1, K), call(C, V).')).toBe('all');
   });
 });
 

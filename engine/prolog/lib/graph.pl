@@ -1128,12 +1128,11 @@ term_read(found(Term, _, _), _, _, _, all) :- atom(Term), !.
 term_read(found(Term, Listed, Place), Module, Clause, Head, Read) :-
     compound_name_arity(Term, prop, 2), !,
     % prop(Key, Value), a condition, or prop(Id, Key), prop/3's closure: a condition where filter_ids/3 takes it, a
-    % closure where a meta-argument adds one argument (call(prop(Id, Key), V)); else either, both read (a term
-    % bound to a variable may be called later)
+    % closure where a meta-argument adds one argument (call(prop(Id, Key), V)); else either, both arguments read as
+    % keys (a term bound to a variable may be called later or filter later)
     (   closure_place(Module, Place, 1) -> key_read(Term, 2, Listed, Clause, Head, Read)
     ;   condition_place(Module, Place) -> key_read(Term, 1, Listed, Clause, Head, Read)
-    ;   key_read(Term, 1, Listed, Clause, Head, Read)
-    ;   arg(2, Term, Key), atom(Key), Read = key(Key)
+    ;   ( Position = 1 ; Position = 2 ), key_read(Term, Position, Listed, Clause, Head, Read)
     ).
 term_read(found(Term, Listed, _), _, Clause, Head, Read) :-
     compound_name_arity(Term, Name, Arity),
