@@ -2,6 +2,9 @@
  * The view holds the properties of the keys the rules read (engine/prolog/bridge.ts viewKeys, lib/graph.pl
  * parley_read_keys/2), and every way a rule or a goal can name a key makes the view hold it: a key written in a
  * clause, taken from a list written there, passed through a predicate of the module, or computed (then all keys).
+ * The keys a view holds only grow in a thread, and vitest gives each file one: the tests run in this order, the
+ * first asserting the keys of a fresh thread, those after the first 'all' reading the scan (parley_read_keys/2),
+ * which other modules do not change, not the keys held.
  */
 import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
