@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { PrologBridge, propertyKeysHeld, startProlog } from '../../engine/prolog/bridge.ts';
+import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
 await startProlog();
@@ -124,5 +125,18 @@ describe('a key no clause writes', () => {
     expect(propertyKeysHeld()).toBe('all');
     expect(bridge.holds("passed(c1, mood, calm)", view)).toBe(true);
     expect(bridge.holds("passed(e1, weight, 2)", view)).toBe(true);
+  });
+
+  it('reads as all a key computed, a reader passing its head key in a module with no header, a reader named as an atom', () => {
+    expect(keysRead(":- module(formatted, [r/1]).\nr(V) :- format(atom(K), '~w', [mood]), prop(c1, K, V).")).toBe('all');
+    expect(keysRead('r(V) :- get(c1, mood, V).\nget(Id, K, V) :- prop(Id, K, V).')).toBe('all');
+    expect(keysRead(':- module(by_name, [r/1]).\nr(V) :- call(prop, c1, mood, V).')).toBe('all');
+  });
+
+  it('answers a WHERE call of an exported reader with the key the query passes', () => {
+    const registry = new RuleRegistry();
+    registry.load('where_keys', ':- module(where_keys, [passed/3]).\npassed(Id, Key, V) :- prop(Id, Key, V).', 'where_keys.pl');
+    expect(registry.predicate('passed', 3)!.holds(["'c2'", "'mood'", "'angry'"], view, {})).toBe(true);
+    expect(registry.predicate('passed', 3)!.holds(["'a1'", "'colour'", "'blue'"], view, {})).toBe(false);
   });
 });
