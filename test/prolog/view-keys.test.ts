@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { PrologBridge, propertyKeysHeld, startProlog } from '../../engine/prolog/bridge.ts';
+import { putLogged } from '../../engine/store/graph-changes.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
@@ -75,6 +76,26 @@ describe('the property keys a view holds', () => {
   it('reads a key named in a goal solved directly', () => {
     const bridge = new PrologBridge();
     expect(bridge.solve("prop(a1, label, L)", ['L'], view)).toEqual([['RSF']]);
+  });
+
+  it('hands a key read by a module consulted later over into every slot, a graph grown by a write included', () => {
+    const actor = (id: string, properties: NodeRecord['properties']) => node(id, ['Actor'], properties);
+    const first = { graph: GraphIndex.fromRecords([actor('s1', { mood: 'calm', shade: 'pale' })], []) };
+    const second = { graph: GraphIndex.fromRecords([actor('s2', { mood: 'angry', shade: 'dark' })], []) };
+    const moods = new PrologBridge();
+    moods.consult(':- module(moods, [m/2]).\nm(Id, V) :- prop(Id, mood, V).');
+    expect(moods.solve('m(s1, V)', ['V'], first)).toEqual([['calm']]);
+    expect(moods.solve('m(s2, V)', ['V'], second)).toEqual([['angry']]);
+    putLogged(second.graph, [actor('s3', { mood: 'tired', shade: 'grey' })], []);
+    expect(moods.solve('m(s3, V)', ['V'], second)).toEqual([['tired']]);
+    expect(propertyKeysHeld()).not.toContain('shade');
+
+    const shades = new PrologBridge();
+    shades.consult(':- module(shades, [s/2]).\ns(Id, V) :- prop(Id, shade, V).');
+    expect(propertyKeysHeld()).toContain('shade');
+    expect(shades.solve('s(s1, V)', ['V'], first)).toEqual([['pale']]);
+    expect(shades.solve('s(s2, V)', ['V'], second)).toEqual([['dark']]);
+    expect(shades.solve('s(s3, V)', ['V'], second)).toEqual([['grey']]);
   });
 });
 
