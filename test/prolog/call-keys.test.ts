@@ -2,8 +2,8 @@
  * The keys a goal reads, by where it comes from (engine/prolog/bridge.ts solve and holdsCall, lib/graph.pl
  * parley_goal_keys/3 and parley_call_keys/3): a goal solved directly is code, and every reader it names reads; a
  * call from WHERE passes data, which reads a key only when it is a reader's name the predicate calls.
- * The tests run in this order in a thread of their own (vitest runs each file apart): the last one has the view
- * hold every key, which the ones before assert it does not.
+ * The tests run in this order in a thread of their own (vitest runs each file apart): the third has the view
+ * hold every key, which the ones before assert it does not, and the fourth unloads the module that made it.
  */
 import { describe, expect, it } from 'vitest';
 import type { NodeRecord } from '../../engine/ontology/index.ts';
@@ -33,5 +33,26 @@ describe('the keys a goal reads', () => {
   it("has the view hold every key when a WHERE call gives a reader's name to an argument the predicate calls", () => {
     expect(registry.predicate('apply', 2)!.holds(["'get'", "'calm'"], view, {})).toBe(true);
     expect(propertyKeysHeld()).toBe('all');
+  });
+
+  it("takes a module's keys, its goals' and calls' included, out of those views hold when it is unloaded", () => {
+    registry.load('moods', ':- module(moods, [m/1]).\nm(V) :- prop(a1, mood, V).', 'moods.pl');
+    registry.unload('readers');
+    const held = propertyKeysHeld();
+    expect(held).not.toBe('all');
+    expect(held).toContain('mood');
+    expect(held).not.toContain('shade');
+    registry.unload('moods');
+    expect(propertyKeysHeld()).not.toContain('mood');
+  });
+});
+
+describe("a module's key readers", () => {
+  it("are its own and its library's: another module's predicate of the same name reads no key", () => {
+    registry.load('getter', ':- module(getter, [g/1]).\nget(Id, K, V) :- prop(Id, K, V).\ng(V) :- get(a1, label, V).', 'getter.pl');
+    registry.load('pairs', ':- module(pairs, [get/3, p/1]).\nget(X, Y, X-Y).\np(V) :- get(a1, shade, V).', 'pairs.pl');
+    const keysOf = (id: string) => registry.solve(id, 'context_module(M), parley_read_keys(M, Keys)', ['Keys'], view)[0][0];
+    expect(keysOf('getter')).toEqual(['label']);
+    expect(keysOf('pairs')).toEqual([]);
   });
 });

@@ -1014,15 +1014,20 @@ parley_name_labels(Module, Labels) :-
 % a rule computes, or one a caller passes in from outside (a predicate WHERE may call), cannot be read off
 % the text: then every key is kept (all).
 %
-% key_reader(Name, Arity, Position): a goal Name/Arity reads the key at argument Position. prop/2 is the
+% key_reader(Module, Name, Arity, Position): a goal Name/Arity reads the key at argument Position. prop/2 is the
 % condition filter_ids/3 and the growth of kept sets take; a term of these names with fewer arguments is a
 % closure (maplist(prop(Id), Keys, Values)), its key read from where it is called unless it holds it.
-% parley_key_reader/3: the predicates of consulted modules that pass a key from their head to one of these.
-% parley_goal_passer(Name, Arity, Position): those that call the term at argument Position of their head (pass it
-% to a meta-argument: call/N, maplist/N), so a reader's name a query gives there reads keys.
-:- dynamic parley_key_reader/3, parley_goal_passer/3.
-key_reader(Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
-key_reader(Name, Arity, Position) :- parley_key_reader(Name, Arity, Position).
+% parley_key_reader(Module, Name, Arity, Position): the predicates of a consulted module that pass a key from their
+% head to one of these. parley_goal_passer(Module, Name, Arity, Position): those that call the term at argument
+% Position of their head (pass it to a meta-argument: call/N, maplist/N), so a reader's name a query gives there
+% reads keys. A module sees its own and those of the modules it imports (the helper library it adopts).
+:- dynamic parley_key_reader/4, parley_goal_passer/4.
+key_reader(_, Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
+key_reader(Module, Name, Arity, Position) :- module_key_reader(Module, Name, Arity, Position).
+module_key_reader(Module, Name, Arity, Position) :- seen_module(Module, M), parley_key_reader(M, Name, Arity, Position).
+module_goal_passer(Module, Name, Arity, Position) :- seen_module(Module, M), parley_goal_passer(M, Name, Arity, Position).
+seen_module(Module, Module).
+seen_module(Module, Imported) :- import_module(Module, Imported).
 base_key_reader(prop, 3, 2).      base_key_reader(prop, 2, 1).
 base_key_reader(g_prop, 3, 2).    base_key_reader(g_eprop, 3, 2).
 base_key_reader(sum_prop, 3, 2).  base_key_reader(nodes_where, 4, 2).
@@ -1034,7 +1039,7 @@ parley_read_keys(Module, Keys) :-
     findall(Head-Body, module_clause(Module, Head, Body), Clauses),
     module_reads(Module, Clauses, Reads),
     parley_exports(Module, Exports),
-    (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Name, Arity, _),
+    (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Module, Name, Arity, _),
         ( Exports == none -> true ; memberchk(Name/Arity, Exports) )
     ->  Keys = all
     ;   reads_keys(Reads, Keys)
@@ -1053,13 +1058,13 @@ parley_goal_keys(Module, Text, Keys) :-
 % calls, else none (an argument that is a key makes the predicate's module all already: parley_read_keys/2)
 parley_call_keys(Module, Text, Keys) :-
     (   catch(term_string(Goal, Text, [module(Module)]), _, fail), compound(Goal),
-        arg(At, Goal, Arg), atom(Arg), reader_name(Arg), calls_argument(Module, Goal, At)
+        arg(At, Goal, Arg), atom(Arg), reader_name(Module, Arg), calls_argument(Module, Goal, At)
     ->  Keys = all
     ;   Keys = []
     ).
 
-% parley_reader_names(-Names): the names of every key reader, the base ones and those of consulted modules
-parley_reader_names(Names) :- findall(Name, ( base_key_reader(Name, _, _) ; parley_key_reader(Name, _, _) ), Found), sort(Found, Names).
+% parley_reader_names(+Module, -Names): the names of the key readers Module sees, the base ones included
+parley_reader_names(Module, Names) :- findall(Name, key_reader(Module, Name, _, _), Found), sort(Found, Names).
 
 module_clause(Module, Head, Body) :-
     current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
@@ -1070,11 +1075,11 @@ module_clause(Module, Head, Body) :-
 % a key from its head to a key reader is one (a reader found makes the clauses read again: its callers read keys)
 module_reads(Module, Clauses, Reads) :-
     findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Module, Head, Body, Read) ), Found),
-    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Name, Arity, Position)
-    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(N, A, P) ), assertz(parley_key_reader(N, A, P))),
+    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Module, Name, Arity, Position)
+    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(Module, N, A, P) ), assertz(parley_key_reader(Module, N, A, P))),
         module_reads(Module, Clauses, Reads)
-    ;   member(Head-called(Position), Found), functor(Head, Name, Arity), \+ parley_goal_passer(Name, Arity, Position)
-    ->  forall(( member(H-called(P), Found), functor(H, N, A), \+ parley_goal_passer(N, A, P) ), assertz(parley_goal_passer(N, A, P))),
+    ;   member(Head-called(Position), Found), functor(Head, Name, Arity), \+ parley_goal_passer(Module, Name, Arity, Position)
+    ->  forall(( member(H-called(P), Found), functor(H, N, A), \+ parley_goal_passer(Module, N, A, P) ), assertz(parley_goal_passer(Module, N, A, P))),
         module_reads(Module, Clauses, Reads)
     ;   findall(Read, ( member(_-Read, Found), Read \= called(_) ), Reads)
     ).
@@ -1091,26 +1096,26 @@ reads_keys(Reads, Keys) :-
 % the clause calls the head's argument at Position.
 clause_read(Module, Head, Body, Read) :-
     ( compound(Head) -> compound_name_arguments(Head, _, Args) ; Args = [] ),
-    (   reader_subterm(Args, [], none, Found)
-    ;   reader_subterm(Body, [], none, Found)
+    (   reader_subterm(Module, Args, [], none, Found)
+    ;   reader_subterm(Module, Body, [], none, Found)
     ),
     term_read(Found, Module, Head-Body, Head, Read).
 
-% reader_subterm(+Term, +Listed, +Place, -Found): found(Sub, Listed, Place) for each subterm Sub of Term named as
+% reader_subterm(+Module, +Term, +Listed, +Place, -Found): found(Sub, Listed, Place) for each subterm Sub of Term named as
 % a key reader, not looking into predicate indicators (g_prop/3 names the predicate, calls it not). Listed: the
 % member(Pattern, List) goals run before Sub, conjuncts left of it in a conjunction it is in (their List binds
 % a key of Pattern, whatever is read after). Place: at(Parent, Argument), where Sub is written.
-reader_subterm(Term, Listed, Place, found(Term, Listed, Place)) :- var(Term), !, Place = at(_, _).
-reader_subterm(Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, reader_name(Term).
-reader_subterm((Left, Right), Listed, _, Found) :- !,
-    (   reader_subterm(Left, Listed, none, Found)
+reader_subterm(_, Term, Listed, Place, found(Term, Listed, Place)) :- var(Term), !, Place = at(_, _).
+reader_subterm(Module, Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, reader_name(Module, Term).
+reader_subterm(Module, (Left, Right), Listed, _, Found) :- !,
+    (   reader_subterm(Module, Left, Listed, none, Found)
     ;   conjuncts(Left, Goals), include(listing_member, Goals, Members), append(Members, Listed, Before),
-        reader_subterm(Right, Before, none, Found)
+        reader_subterm(Module, Right, Before, none, Found)
     ).
-reader_subterm(Term, Listed, Place, Found) :-
+reader_subterm(Module, Term, Listed, Place, Found) :-
     compound(Term), \+ ( Term = Name/Arity, atom(Name), integer(Arity) ),
-    (   compound_name_arity(Term, Name, _), reader_name(Name), Found = found(Term, Listed, Place)
-    ;   arg(At, Term, Arg), reader_subterm(Arg, Listed, at(Term, At), Found)
+    (   compound_name_arity(Term, Name, _), reader_name(Module, Name), Found = found(Term, Listed, Place)
+    ;   arg(At, Term, Arg), reader_subterm(Module, Arg, Listed, at(Term, At), Found)
     ).
 
 conjuncts((Left, Right), Goals) :- !, conjuncts(Left, Ls), conjuncts(Right, Rs), append(Ls, Rs, Goals).
@@ -1118,7 +1123,7 @@ conjuncts(Goal, [Goal]).
 
 listing_member(Goal) :- compound(Goal), Goal = member(_, List), ground(List), is_list(List).
 
-reader_name(Name) :- ( base_key_reader(Name, _, _) -> true ; parley_key_reader(Name, _, _) -> true ).
+reader_name(Module, Name) :- once(key_reader(Module, Name, _, _)).
 
 % term_read(+Found, +Module, +Clause, +Head, -Read)
 term_read(found(Term, _, Place), Module, _, Head, called(At)) :-
@@ -1134,10 +1139,10 @@ term_read(found(Term, Listed, Place), Module, Clause, Head, Read) :-
     ;   condition_place(Module, Place) -> key_read(Term, 1, Listed, Clause, Head, Read)
     ;   ( Position = 1 ; Position = 2 ), key_read(Term, Position, Listed, Clause, Head, Read)
     ).
-term_read(found(Term, Listed, _), _, Clause, Head, Read) :-
+term_read(found(Term, Listed, _), Module, Clause, Head, Read) :-
     compound_name_arity(Term, Name, Arity),
-    (   key_reader(Name, Arity, Position) -> true
-    ;   key_reader(Name, Full, Position), Arity < Full
+    (   key_reader(Module, Name, Arity, Position) -> true
+    ;   key_reader(Module, Name, Full, Position), Arity < Full
     ),
     (   Arity < Position -> Read = all
     ;   key_read(Term, Position, Listed, Clause, Head, Read)
@@ -1161,7 +1166,7 @@ closure_place(Module, at(Parent, At), Added) :-
 % calls_argument(+Module, +Goal, +Position): Goal calls its argument at Position (with or without more arguments)
 calls_argument(Module, Goal, Position) :-
     (   closure_place(Module, at(Goal, Position), _) -> true
-    ;   functor(Goal, Name, Arity), parley_goal_passer(Name, Arity, Position) -> true
+    ;   functor(Goal, Name, Arity), module_goal_passer(Module, Name, Arity, Position) -> true
     ).
 
 % condition_place(+Module, +Place): Place is the condition of the library's filter_ids/3 (not one Module defines)
