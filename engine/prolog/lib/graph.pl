@@ -1049,7 +1049,8 @@ parley_read_keys(Module, Keys) :-
 % does not parse reads none)
 parley_goal_keys(Module, Text, Keys) :-
     (   catch(term_string(Goal, Text, [module(Module)]), _, fail)
-    ->  findall(Read, clause_read(Module, goal, Goal, Read), Reads), reads_keys(Reads, Keys)
+    ->  parley_reader_names(Module, Names),
+        findall(Read, clause_read(Module, Names, goal, Goal, Read), Reads), reads_keys(Reads, Keys)
     ;   Keys = []
     ).
 
@@ -1058,7 +1059,7 @@ parley_goal_keys(Module, Text, Keys) :-
 % calls, else none (an argument that is a key makes the predicate's module all already: parley_read_keys/2)
 parley_call_keys(Module, Text, Keys) :-
     (   catch(term_string(Goal, Text, [module(Module)]), _, fail), compound(Goal),
-        arg(At, Goal, Arg), atom(Arg), reader_name(Module, Arg), calls_argument(Module, Goal, At)
+        parley_reader_names(Module, Names), arg(At, Goal, Arg), atom(Arg), memberchk(Arg, Names), calls_argument(Module, Goal, At)
     ->  Keys = all
     ;   Keys = []
     ).
@@ -1071,10 +1072,11 @@ module_clause(Module, Head, Body) :-
     \+ predicate_property(Module:Head, imported_from(_)), \+ predicate_property(Module:Head, foreign),
     catch(clause(Module:Head, Body), _, fail).
 
-% module_reads(+Module, +Clauses, -Reads): what the clauses read (clause_read/4), once every predicate of theirs that passes
+% module_reads(+Module, +Clauses, -Reads): what the clauses read (clause_read/5), once every predicate of theirs that passes
 % a key from its head to a key reader is one (a reader found makes the clauses read again: its callers read keys)
 module_reads(Module, Clauses, Reads) :-
-    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Module, Head, Body, Read) ), Found),
+    parley_reader_names(Module, Names),
+    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Module, Names, Head, Body, Read) ), Found),
     (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Module, Name, Arity, Position)
     ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(Module, N, A, P) ), assertz(parley_key_reader(Module, N, A, P))),
         module_reads(Module, Clauses, Reads)
@@ -1089,33 +1091,34 @@ reads_keys(Reads, Keys) :-
     ;   findall(Key, member(key(Key), Reads), Found), sort(Found, Keys)
     ).
 
-% clause_read(+Module, +Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head
+% clause_read(+Module, +ReaderNames, +Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head
 % holds, a filter condition in a fact) is: key(Key), an atom; var(Position), the head's argument at Position; all
 % (a key computed, or a reader's name as an atom: call(prop, ...), maplist(Reader, Keys, Values)). A key left
 % unbound in nodes_where/4, its only occurrence, reads no property (the nodes of the label). called(Position):
 % the clause calls the head's argument at Position.
-clause_read(Module, Head, Body, Read) :-
+clause_read(Module, Names, Head, Body, Read) :-
     ( compound(Head) -> compound_name_arguments(Head, _, Args) ; Args = [] ),
-    (   reader_subterm(Module, Args, [], none, Found)
-    ;   reader_subterm(Module, Body, [], none, Found)
+    (   reader_subterm(Names, Args, [], none, Found)
+    ;   reader_subterm(Names, Body, [], none, Found)
     ),
     term_read(Found, Module, Head-Body, Head, Read).
 
-% reader_subterm(+Module, +Term, +Listed, +Place, -Found): found(Sub, Listed, Place) for each subterm Sub of Term named as
-% a key reader, not looking into predicate indicators (g_prop/3 names the predicate, calls it not). Listed: the
-% member(Pattern, List) goals run before Sub, conjuncts left of it in a conjunction it is in (their List binds
-% a key of Pattern, whatever is read after). Place: at(Parent, Argument), where Sub is written.
+% reader_subterm(+ReaderNames, +Term, +Listed, +Place, -Found): found(Sub, Listed, Place) for each subterm Sub of Term
+% named as a key reader (parley_reader_names/2), or a variable written in an argument (which may call it), not
+% looking into predicate indicators (g_prop/3 names the predicate, calls it not). Listed: the member(Pattern, List)
+% goals run before Sub, conjuncts left of it in a conjunction it is in (their List binds a key of Pattern,
+% whatever is read after). Place: at(Parent, Argument), where Sub is written.
 reader_subterm(_, Term, Listed, Place, found(Term, Listed, Place)) :- var(Term), !, Place = at(_, _).
-reader_subterm(Module, Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, reader_name(Module, Term).
-reader_subterm(Module, (Left, Right), Listed, _, Found) :- !,
-    (   reader_subterm(Module, Left, Listed, none, Found)
+reader_subterm(Names, Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, memberchk(Term, Names).
+reader_subterm(Names, (Left, Right), Listed, _, Found) :- !,
+    (   reader_subterm(Names, Left, Listed, none, Found)
     ;   conjuncts(Left, Goals), include(listing_member, Goals, Members), append(Members, Listed, Before),
-        reader_subterm(Module, Right, Before, none, Found)
+        reader_subterm(Names, Right, Before, none, Found)
     ).
-reader_subterm(Module, Term, Listed, Place, Found) :-
+reader_subterm(Names, Term, Listed, Place, Found) :-
     compound(Term), \+ ( Term = Name/Arity, atom(Name), integer(Arity) ),
-    (   compound_name_arity(Term, Name, _), reader_name(Module, Name), Found = found(Term, Listed, Place)
-    ;   arg(At, Term, Arg), reader_subterm(Module, Arg, Listed, at(Term, At), Found)
+    (   compound_name_arity(Term, Name, _), memberchk(Name, Names), Found = found(Term, Listed, Place)
+    ;   arg(At, Term, Arg), reader_subterm(Names, Arg, Listed, at(Term, At), Found)
     ).
 
 conjuncts((Left, Right), Goals) :- !, conjuncts(Left, Ls), conjuncts(Right, Rs), append(Ls, Rs, Goals).
@@ -1123,7 +1126,6 @@ conjuncts(Goal, [Goal]).
 
 listing_member(Goal) :- compound(Goal), Goal = member(_, List), ground(List), is_list(List).
 
-reader_name(Module, Name) :- once(key_reader(Module, Name, _, _)).
 
 % term_read(+Found, +Module, +Clause, +Head, -Read)
 term_read(found(Term, _, Place), Module, _, Head, called(At)) :-
