@@ -174,6 +174,8 @@ export class PrologBridge {
   private unreported = false;
   /** What the rule module's header exports (`name/arity`); undefined for a module consulted without a header. */
   private exportList: string[] | undefined;
+  /** The names of the key readers the module sees (lib/graph.pl parley_reader_names/2): a query passing one may read keys. */
+  private readerNames = new Set<string>();
   /** Inferences spent by the last solve call. */
   lastUsage: SolveUsage = { inferences: 0, reads: [] };
 
@@ -205,7 +207,8 @@ export class PrologBridge {
     added.forEach((indicator) => this.userPredicates.add(indicator));
     indexKeywords(this.module);
     indexNames(this.module);
-    holdKeys(once('parley_read_keys(M, Keys)', { M: this.module }).Keys);
+    holdKeys(this, once('parley_read_keys(M, Keys)', { M: this.module }).Keys);
+    this.readerNames = new Set(once('parley_reader_names(M, Names)', { M: this.module }).Names as string[]);
     if (!this.unreported && /\bg_[a-z]+\s*\(/.test(program)) {
       this.unreported = true;
       once('assertz(parley_unreported(M))', { M: this.module });
@@ -252,7 +255,26 @@ export class PrologBridge {
 
   /** Runs `goal` over `view` and collects the values of `template` (variable names of the goal) for every answer. */
   solve(goal: string, template: string[], view: GraphView, limits: SolveLimits = {}): PrologValue[][] {
-    if (NAMES_A_KEY_READER.test(goal)) holdKeys(once('parley_goal_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    holdKeys(this, once('parley_goal_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    return this.run(goal, template, view, limits);
+  }
+
+  /**
+   * Whether `name(args)` holds over `view`, called from a query (WHERE): `args` are data (quoteAtom, numbers), so
+   * they read no key, save a reader's name the predicate calls (lib/graph.pl parley_call_keys/3).
+   */
+  holdsCall(name: string, args: string[], view: GraphView, limits: SolveLimits = {}): boolean {
+    const goal = `${name}(${args.join(', ')})`;
+    if (args.some((arg) => this.readerNames.has(arg.replace(/^'(.*)'$/, '$1')))) holdKeys(this, once('parley_call_keys(M, Goal, Keys)', { M: this.module, Goal: goal }).Keys);
+    return this.run(goal, [], view, { ...limits, maxAnswers: 1 }).length > 0;
+  }
+
+  /** Takes the keys this bridge's rules and goals read out of those views hold (its module unloaded). */
+  releaseKeys(): void {
+    releaseKeys(this);
+  }
+
+  private run(goal: string, template: string[], view: GraphView, limits: SolveLimits): PrologValue[][] {
     loadView(view);
     const inferenceLimit = Math.min(limits.inferenceLimit ?? DEFAULT_INFERENCE_LIMIT, MAX_ENGINE_INT);
     const timeLimitMs = Math.min(limits.timeLimitMs ?? DEFAULT_RULE_TIME_LIMIT_MS, MAX_ENGINE_INT);
@@ -302,26 +324,39 @@ function indexKeywords(module: string): void {
 
 /**
  * The property keys the view holds as g_prop and g_eprop facts: those the consulted rules read (lib/graph.pl
- * parley_read_keys/2, which reads them off the clauses), and those of goals solved directly; 'all' once a rule
- * reads a key it computes or takes from a query. A view holds no other property: at 1M facts of the bench graphs
+ * parley_read_keys/2, which reads them off the clauses), and those of goals solved directly, over the bridges
+ * not released (keysReadBy); 'all' once a rule reads a key it computes or takes from a query. A view holds no other property: at 1M facts of the bench graphs
  * a fifth of them are timestamps and dates that rules read only as valid times (g_valid).
  */
 let viewKeys: Set<string> | 'all' = new Set();
 
-/** A goal's text that may read a property key (lib/graph.pl key_reader/3): parley_goal_keys/3 reads it. */
-const NAMES_A_KEY_READER = /\b(?:prop|g_prop|g_eprop|sum_prop|nodes_where)\b/;
+/** The keys each bridge's rules, and the goals solved on it, read: viewKeys is their union. */
+const keysReadBy = new Map<PrologBridge, Set<string> | 'all'>();
 
-/** Adds keys read (a list, or 'all') to the view's; a new one makes the next solve call load its view again. */
-function holdKeys(keys: unknown): void {
+/** Adds keys `bridge` reads (a list, or 'all') to its own and the view's; a new one makes the next solve call load its view again. */
+function holdKeys(bridge: PrologBridge, keys: unknown): void {
+  const read = keys === 'all' ? 'all' : (keys as unknown[]).filter((key): key is string => typeof key === 'string');
+  const before = keysReadBy.get(bridge) ?? new Set<string>();
+  keysReadBy.set(bridge, read === 'all' || before === 'all' ? 'all' : new Set([...before, ...read]));
   if (viewKeys === 'all') return;
-  if (keys === 'all') viewKeys = 'all';
+  if (read === 'all') viewKeys = 'all';
   else {
     const held = viewKeys;
-    const added = (keys as unknown[]).filter((key): key is string => typeof key === 'string' && !held.has(key));
+    const added = read.filter((key) => !held.has(key));
     if (added.length === 0) return;
     for (const key of added) held.add(key);
   }
   forgetViews();
+}
+
+/**
+ * Drops the keys only `bridge` read from those views hold. Views handed over already keep their facts of them
+ * (no rule left reads them): only later hand-overs, whole or grown, leave them out.
+ */
+function releaseKeys(bridge: PrologBridge): void {
+  if (!keysReadBy.delete(bridge)) return;
+  const reads = [...keysReadBy.values()];
+  viewKeys = reads.includes('all') ? 'all' : new Set(reads.flatMap((keys) => [...(keys as Set<string>)]));
 }
 
 /** The property keys views hold (sorted), or 'all': what the rules consulted so far read. */
@@ -329,7 +364,6 @@ export function propertyKeysHeld(): string[] | 'all' {
   return viewKeys === 'all' ? 'all' : [...viewKeys].sort();
 }
 
-/** Whether the view holds the properties of `key` (viewKeys). */
 function viewHolds(key: string): boolean {
   return viewKeys === 'all' || viewKeys.has(key);
 }

@@ -81,7 +81,11 @@ export class RuleRegistry implements RuleSet {
 
   /** Takes a module out again (a framework whose rules consult but break the contract). */
   unload(id: string): void {
-    if (this.modules.delete(id)) this.generation++;
+    const bridge = this.modules.get(id);
+    if (!bridge) return;
+    bridge.releaseKeys();
+    this.modules.delete(id);
+    this.generation++;
   }
 
   module(id: string): PrologBridge | undefined {
@@ -118,7 +122,7 @@ export class RuleRegistry implements RuleSet {
     return {
       module: providers[0],
       indicator,
-      holds: (args, view, limits) => bridge.holds(`${name}(${args.join(', ')})`, view, limits),
+      holds: (args, view, limits) => bridge.holdsCall(name, args, view, limits),
     };
   }
 

@@ -1045,13 +1045,20 @@ parley_name_labels(Module, Labels) :-
 % a rule computes, or one a caller passes in from outside (a predicate WHERE may call), cannot be read off
 % the text: then every key is kept (all).
 %
-% key_reader(Name, Arity, Position): a goal Name/Arity reads the key at argument Position. prop/2 is the
+% key_reader(Module, Name, Arity, Position): a goal Name/Arity reads the key at argument Position. prop/2 is the
 % condition filter_ids/3 and the growth of kept sets take; a term of these names with fewer arguments is a
 % closure (maplist(prop(Id), Keys, Values)), its key read from where it is called unless it holds it.
-% parley_key_reader/3: the predicates of consulted modules that pass a key from their head to one of these.
-:- dynamic parley_key_reader/3.
-key_reader(Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
-key_reader(Name, Arity, Position) :- parley_key_reader(Name, Arity, Position).
+% parley_key_reader(Module, Name, Arity, Position): the predicates of a consulted module that pass a key from their
+% head to one of these. parley_goal_passer(Module, Name, Arity, Position): those that call the term at argument
+% Position of their head (pass it to a meta-argument: call/N, maplist/N), so a reader's name a query gives there
+% reads keys. A module sees its own and those of the modules it imports (the helper library it adopts).
+:- dynamic parley_key_reader/4, parley_goal_passer/4.
+key_reader(_, Name, Arity, Position) :- base_key_reader(Name, Arity, Position).
+key_reader(Module, Name, Arity, Position) :- module_key_reader(Module, Name, Arity, Position).
+module_key_reader(Module, Name, Arity, Position) :- seen_module(Module, M), parley_key_reader(M, Name, Arity, Position).
+module_goal_passer(Module, Name, Arity, Position) :- seen_module(Module, M), parley_goal_passer(M, Name, Arity, Position).
+seen_module(Module, Module).
+seen_module(Module, Imported) :- import_module(Module, Imported).
 base_key_reader(prop, 3, 2).      base_key_reader(prop, 2, 1).
 base_key_reader(g_prop, 3, 2).    base_key_reader(g_eprop, 3, 2).
 base_key_reader(sum_prop, 3, 2).  base_key_reader(nodes_where, 4, 2).
@@ -1061,9 +1068,9 @@ base_key_reader(sum_prop, 3, 2).  base_key_reader(nodes_where, 4, 2).
 % reader, as the key then comes from a query.
 parley_read_keys(Module, Keys) :-
     findall(Head-Body, module_clause(Module, Head, Body), Clauses),
-    module_reads(Clauses, Reads),
+    module_reads(Module, Clauses, Reads),
     parley_exports(Module, Exports),
-    (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Name, Arity, _),
+    (   member(Head-_, Clauses), functor(Head, Name, Arity), parley_key_reader(Module, Name, Arity, _),
         ( Exports == none -> true ; memberchk(Name/Arity, Exports) )
     ->  Keys = all
     ;   reads_keys(Reads, Keys)
@@ -1073,23 +1080,41 @@ parley_read_keys(Module, Keys) :-
 % does not parse reads none)
 parley_goal_keys(Module, Text, Keys) :-
     (   catch(term_string(Goal, Text, [module(Module)]), _, fail)
-    ->  findall(Read, clause_read(goal, Goal, Read), Reads), reads_keys(Reads, Keys)
+    ->  parley_reader_names(Module, Names),
+        findall(Read, clause_read(Module, Names, goal, Goal, Read), Reads), reads_keys(Reads, Keys)
     ;   Keys = []
     ).
+
+% parley_call_keys(+Module, +GoalText, -Keys): the keys a call from a query (WHERE: its arguments atoms and numbers)
+% reads beyond those of the predicate's clauses: all when it passes a reader's name to an argument the predicate
+% calls, else none (an argument that is a key makes the predicate's module all already: parley_read_keys/2)
+parley_call_keys(Module, Text, Keys) :-
+    (   catch(term_string(Goal, Text, [module(Module)]), _, fail), compound(Goal),
+        parley_reader_names(Module, Names), arg(At, Goal, Arg), atom(Arg), memberchk(Arg, Names), calls_argument(Module, Goal, At)
+    ->  Keys = all
+    ;   Keys = []
+    ).
+
+% parley_reader_names(+Module, -Names): the names of the key readers Module sees, the base ones included
+parley_reader_names(Module, Names) :- findall(Name, key_reader(Module, Name, _, _), Found), sort(Found, Names).
 
 module_clause(Module, Head, Body) :-
     current_predicate(Module:Name/Arity), functor(Head, Name, Arity),
     \+ predicate_property(Module:Head, imported_from(_)), \+ predicate_property(Module:Head, foreign),
     catch(clause(Module:Head, Body), _, fail).
 
-% module_reads(+Clauses, -Reads): what the clauses read (clause_read/3), once every predicate of theirs that passes
+% module_reads(+Module, +Clauses, -Reads): what the clauses read (clause_read/5), once every predicate of theirs that passes
 % a key from its head to a key reader is one (a reader found makes the clauses read again: its callers read keys)
-module_reads(Clauses, Reads) :-
-    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Head, Body, Read) ), Found),
-    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Name, Arity, Position)
-    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(N, A, P) ), assertz(parley_key_reader(N, A, P))),
-        module_reads(Clauses, Reads)
-    ;   findall(Read, member(_-Read, Found), Reads)
+module_reads(Module, Clauses, Reads) :-
+    parley_reader_names(Module, Names),
+    findall(Head-Read, ( member(Head-Body, Clauses), clause_read(Module, Names, Head, Body, Read) ), Found),
+    (   member(Head-var(Position), Found), functor(Head, Name, Arity), \+ parley_key_reader(Module, Name, Arity, Position)
+    ->  forall(( member(H-var(P), Found), functor(H, N, A), \+ parley_key_reader(Module, N, A, P) ), assertz(parley_key_reader(Module, N, A, P))),
+        module_reads(Module, Clauses, Reads)
+    ;   member(Head-called(Position), Found), functor(Head, Name, Arity), \+ parley_goal_passer(Module, Name, Arity, Position)
+    ->  forall(( member(H-called(P), Found), functor(H, N, A), \+ parley_goal_passer(Module, N, A, P) ), assertz(parley_goal_passer(Module, N, A, P))),
+        module_reads(Module, Clauses, Reads)
+    ;   findall(Read, ( member(_-Read, Found), Read \= called(_) ), Reads)
     ).
 
 reads_keys(Reads, Keys) :-
@@ -1097,51 +1122,97 @@ reads_keys(Reads, Keys) :-
     ;   findall(Key, member(key(Key), Reads), Found), sort(Found, Keys)
     ).
 
-% clause_read(+Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head holds, a
-% filter condition in a fact) is: key(Key), an atom; var(Position), the head's argument at Position; all (a key
-% computed, or a reader's name as an atom: call(prop, ...)). A key left unbound in nodes_where/4, its only
-% occurrence, reads no property (the nodes of the label).
-clause_read(Head, Body, Read) :-
+% clause_read(+Module, +ReaderNames, +Head, +Body, -Read): what a key read in the clause (in its body, or in a term its head
+% holds, a filter condition in a fact) is: key(Key), an atom; var(Position), the head's argument at Position; all
+% (a key computed, or a reader's name as an atom: call(prop, ...), maplist(Reader, Keys, Values)). A key left
+% unbound in nodes_where/4, its only occurrence, reads no property (the nodes of the label). called(Position):
+% the clause calls the head's argument at Position.
+clause_read(Module, Names, Head, Body, Read) :-
     ( compound(Head) -> compound_name_arguments(Head, _, Args) ; Args = [] ),
-    read_term_in(Args-Body, Term),
-    term_read(Term, Head-Body, Head, Read).
+    (   reader_subterm(Names, Args, [], none, Found)
+    ;   reader_subterm(Names, Body, [], none, Found)
+    ),
+    term_read(Found, Module, Head-Body, Head, Read).
 
-% read_term_in(+Term, -Sub): the subterms of Term named as a key reader (term_read/4 reads them), not looking into
-% predicate indicators (g_prop/3 names the predicate, calls it not)
-read_term_in(Term, Term) :- atom(Term), !, base_key_reader(Term, _, _), !.
-read_term_in(Term, Sub) :-
+% reader_subterm(+ReaderNames, +Term, +Listed, +Place, -Found): found(Sub, Listed, Place) for each subterm Sub of Term
+% named as a key reader (parley_reader_names/2), or a variable written in an argument (which may call it), not
+% looking into predicate indicators (g_prop/3 names the predicate, calls it not). Listed: the member(Pattern, List)
+% goals run before Sub, conjuncts left of it in a conjunction it is in (their List binds a key of Pattern,
+% whatever is read after). Place: at(Parent, Argument), where Sub is written.
+reader_subterm(_, Term, Listed, Place, found(Term, Listed, Place)) :- var(Term), !, Place = at(_, _).
+reader_subterm(Names, Term, Listed, Place, found(Term, Listed, Place)) :- atom(Term), !, memberchk(Term, Names).
+reader_subterm(Names, (Left, Right), Listed, _, Found) :- !,
+    (   reader_subterm(Names, Left, Listed, none, Found)
+    ;   conjuncts(Left, Goals), include(listing_member, Goals, Members), append(Members, Listed, Before),
+        reader_subterm(Names, Right, Before, none, Found)
+    ).
+reader_subterm(Names, Term, Listed, Place, Found) :-
     compound(Term), \+ ( Term = Name/Arity, atom(Name), integer(Arity) ),
-    (   compound_name_arity(Term, Name, _), reader_name(Name), Sub = Term
-    ;   arg(_, Term, Arg), read_term_in(Arg, Sub)
+    (   compound_name_arity(Term, Name, _), memberchk(Name, Names), Found = found(Term, Listed, Place)
+    ;   arg(At, Term, Arg), reader_subterm(Names, Arg, Listed, at(Term, At), Found)
     ).
 
-reader_name(Name) :- ( base_key_reader(Name, _, _) -> true ; parley_key_reader(Name, _, _) -> true ).
+conjuncts((Left, Right), Goals) :- !, conjuncts(Left, Ls), conjuncts(Right, Rs), append(Ls, Rs, Goals).
+conjuncts(Goal, [Goal]).
 
-term_read(Term, _, _, all) :- atom(Term), base_key_reader(Term, _, _), !.
-term_read(Term, Clause, Head, Read) :-
-    compound(Term), compound_name_arity(Term, Name, Arity),
-    (   key_reader(Name, Arity, Position) -> true
-    ;   key_reader(Name, Full, Position), Arity < Full
+listing_member(Goal) :- compound(Goal), Goal = member(_, List), ground(List), is_list(List).
+
+
+% term_read(+Found, +Module, +Clause, +Head, -Read)
+term_read(found(Term, _, Place), Module, _, Head, called(At)) :-
+    var(Term), !, compound(Head), arg(At, Head, HeadArg), HeadArg == Term, Place = at(Parent, Position),
+    calls_argument(Module, Parent, Position), !.
+term_read(found(Term, _, _), _, _, _, all) :- atom(Term), !.
+term_read(found(Term, Listed, Place), Module, Clause, Head, Read) :-
+    compound_name_arity(Term, prop, 2), !,
+    % prop(Key, Value), a condition, or prop(Id, Key), prop/3's closure: a condition where filter_ids/3 takes it, a
+    % closure where a meta-argument adds one argument (call(prop(Id, Key), V)); else either, both arguments read as
+    % keys (a term bound to a variable may be called later or filter later)
+    (   closure_place(Module, Place, 1) -> key_read(Term, 2, Listed, Clause, Head, Read)
+    ;   condition_place(Module, Place) -> key_read(Term, 1, Listed, Clause, Head, Read)
+    ;   ( Position = 1 ; Position = 2 ), key_read(Term, Position, Listed, Clause, Head, Read)
+    ).
+term_read(found(Term, Listed, _), Module, Clause, Head, Read) :-
+    compound_name_arity(Term, Name, Arity),
+    (   key_reader(Module, Name, Arity, Position) -> true
+    ;   key_reader(Module, Name, Full, Position), Arity < Full
     ),
     (   Arity < Position -> Read = all
-    ;   arg(Position, Term, Key),
-        (   atom(Key) -> Read = key(Key)
-        ;   var(Key), compound(Head), arg(At, Head, HeadArg), HeadArg == Key -> Read = var(At)
-        ;   var(Key), Name == nodes_where, occurrences_of_var(Key, Clause, 1) -> fail
-        ;   var(Key), listed_keys(Key, Clause, Keys) -> member(Listed, Keys), Read = key(Listed)
-        ;   Read = all
-        )
+    ;   key_read(Term, Position, Listed, Clause, Head, Read)
     ).
-% listed_keys(+Key, +Clause, -Keys): the atoms Key takes from a list written in the clause, member(Pattern, List)
+
+% key_read(+Term, +Position, +Listed, +Clause, +Head, -Read): what the key at Term's argument Position is
+key_read(Term, Position, Listed, Clause, Head, Read) :-
+    arg(Position, Term, Key),
+    (   atom(Key) -> Read = key(Key)
+    ;   var(Key), compound(Head), arg(At, Head, HeadArg), HeadArg == Key -> Read = var(At)
+    ;   var(Key), functor(Term, nodes_where, 4), occurrences_of_var(Key, Clause, 1) -> fail
+    ;   var(Key), listed_keys(Key, Listed, Keys) -> member(One, Keys), Read = key(One)
+    ;   Read = all
+    ).
+
+% closure_place(+Module, +Place, +Added): Place is a meta-argument that calls its term with Added more arguments
+closure_place(Module, at(Parent, At), Added) :-
+    nonvar(Parent), catch(predicate_property(Module:Parent, meta_predicate(Spec)), _, fail), arg(At, Spec, Added),
+    ( integer(Added) ; Added == (^) ).
+
+% calls_argument(+Module, +Goal, +Position): Goal calls its argument at Position (with or without more arguments)
+calls_argument(Module, Goal, Position) :-
+    (   closure_place(Module, at(Goal, Position), _) -> true
+    ;   functor(Goal, Name, Arity), module_goal_passer(Module, Name, Arity, Position) -> true
+    ).
+
+% condition_place(+Module, +Place): Place is the condition of the library's filter_ids/3 (not one Module defines)
+condition_place(Module, at(Parent, 2)) :-
+    nonvar(Parent), Parent = filter_ids(_, _, _),
+    \+ ( current_predicate(Module:filter_ids/3), \+ predicate_property(Module:filter_ids(_, _, _), imported_from(_)) ).
+
+% listed_keys(+Key, +Listed, -Keys): the atoms Key takes from a list a member/2 goal run before binds it to
 % (member(T-K, [role-mediator, actor_type-court]), nodes_where('Actor', T, K, As))
-listed_keys(Key, Clause, Keys) :-
-    sub_term(Member, Clause), compound(Member), Member = member(Pattern, List), ground(List), is_list(List),
-    occurrences_of_var(Key, Pattern, 1), !,
+listed_keys(Key, Listed, Keys) :-
+    member(member(Pattern, List), Listed), occurrences_of_var(Key, Pattern, 1), !,
     findall(K, ( member(Element, List), copy_term(Key-Pattern, K-Element) ), Keys),
     maplist(atom, Keys).
-
-% (prop(Id, Key) as a closure)
-term_read(Term, _, _, key(Key)) :- compound(Term), compound_name_arity(Term, prop, 2), arg(1, Term, Id), var(Id), arg(2, Term, Key), atom(Key).
 
 % parley_index_words(+Words): the words the text index now covers.
 parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), assertz(g_indexed(W))).
