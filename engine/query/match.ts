@@ -134,7 +134,8 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
     const countTail = (index: number): boolean => {
       if (index === steps.length) {
         count++;
-        return false;
+        // counted once: the first completion settles the row, and the walk stops
+        return once;
       }
       return runStep(steps[index], row, env, used, () => countTail(index + 1));
     };

@@ -275,12 +275,15 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
     const [match, projection] = [planned[i], planned[i + 1]];
     if (match.kind === 'match' && (projection.kind === 'with' || projection.kind === 'return')) {
       countRowsByMeaning(match, projection);
-      if (i === 0) countDistinctEnds(match, projection);
-      if (i === 0) countScannedOnce(match, projection);
-      if (i === 0) countScannedNodes(match, projection);
-      if (i === 0) countPerEnd(match, projection);
-      if (i === 0) countEdgesByType(match, projection);
-      if (i === 0) countNodesByLabels(match, projection);
+      // the part's first clause runs once, on one empty row: what it scans first binds each node once
+      if (i === 0) {
+        countDistinctEnds(match, projection);
+        countScannedOnce(match, projection);
+        countScannedNodes(match, projection);
+        countPerEnd(match, projection);
+        countEdgesByType(match, projection);
+        countNodesByLabels(match, projection);
+      }
     }
   }
   // `MATCH (a:Actor) OPTIONAL MATCH (a)-->(c) ... count(c)`: one MATCH whose counted tail keeps the rows it does not
@@ -420,7 +423,7 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
 function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
   const [scan] = match.goals;
-  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  const scanned = subjectOf(scan);
   const at = match.goals.findIndex((goal) => goal.kind === 'edge' || goal.kind === 'path' || goal.kind === 'namedPath');
   const edge = match.goals[at];
   if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan) || edge?.kind !== 'edge') return;
@@ -446,7 +449,7 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
 function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
   if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
   const [scan] = match.goals;
-  const scanned = scan?.kind === 'node' || scan?.kind === 'id' ? scan.node : scan?.kind === 'prop' ? scan.element : undefined;
+  const scanned = subjectOf(scan);
   if (!scanned || !('scan' in scan && scan.scan)) return;
   const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
   const ofScanned = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === scanned.name;
@@ -454,8 +457,7 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
   const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
   const at = countTail(match, projection, rewritten);
   // before the tail, the scan and checks of the scanned node alone: one row per node
-  const onScanned = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined) === scanned.name;
-  if (at === undefined || !match.goals.slice(0, at).every(onScanned)) return;
+  if (at === undefined || !match.goals.slice(0, at).every((goal) => subjectOf(goal)?.name === scanned.name)) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, countsOnce: true });
 }
@@ -470,22 +472,18 @@ function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
   const [scan] = match.goals;
   if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || match.goals.length !== 1) return;
   if (scan.kind !== 'node' || !scan.scan || scan.label === undefined) return;
-  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
-  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
-  match.countFrom = match.goals.length;
+  if (countsRowsAlone(projection)) match.countFrom = match.goals.length;
 }
 
 /** Sets MatchPlan.countsPerEnd where it holds (the part's first clause). */
 function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
-  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
-  if (!projection.items.every(({ expr }) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr)))) return;
-  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || !countsRowsAlone(projection)) return;
   const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
   const edge = match.goals[at];
   if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
   const [source, end] = edge.access.reversed ? [edge.to, edge.from] : [edge.from, edge.to];
   if (edge.access.reversed ? edge.access.fromBound : edge.access.toBound) return;
-  const on = (goal: Goal) => (goal.kind === 'node' || goal.kind === 'id' ? goal.node.name : goal.kind === 'prop' ? goal.element.name : undefined);
+  const on = (goal: Goal) => subjectOf(goal)?.name;
   const before = match.goals.slice(0, at);
   if (!before.every((goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === source.name) : on(goal) === source.name))) return;
   // after it, checks of the node reached and of the relationship against constants, which the expansion makes
@@ -526,9 +524,21 @@ function countNodesByLabels(match: MatchPlan, projection: ProjectionPlan): void 
 function groupsByCallOf(fn: string, v: string, projection: ProjectionPlan): boolean {
   const ofVariable = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === fn && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
-  return keys.length > 0 && keys.every(ofVariable) &&
-    projection.items.every(({ expr }, i) => projection.groupingItems.includes(i) || (expr.kind === 'call' && isCountStar(expr))) &&
+  return keys.length > 0 && keys.every(ofVariable) && countsRowsAlone(projection);
+}
+
+/**
+ * Whether an aggregation counts rows alone: each of `items` (the projection's, or as a rewrite
+ * would make them) a grouping key or `count(*)`, and ORDER BY sorting by no other aggregate.
+ */
+function countsRowsAlone(projection: ProjectionPlan, items: readonly Expr[] = projection.items.map(({ expr }) => expr)): boolean {
+  return items.every((expr) => !containsAggregate(expr) || (expr.kind === 'call' && isCountStar(expr))) &&
     !projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr));
+}
+
+/** The variable a node, id or property goal is about. */
+function subjectOf(goal: Goal | undefined): PlanVar | undefined {
+  return goal?.kind === 'node' || goal?.kind === 'id' ? goal.node : goal?.kind === 'prop' ? goal.element : undefined;
 }
 
 /**
@@ -539,8 +549,7 @@ function groupsByCallOf(fn: string, v: string, projection: ProjectionPlan): bool
  * `items` are the projection's item expressions as a rewrite would make them.
  */
 function countTail(match: MatchPlan, projection: ProjectionPlan, items: readonly Expr[]): number | undefined {
-  if (items.some((expr) => containsAggregate(expr) && !(expr.kind === 'call' && isCountStar(expr)))) return undefined;
-  if (projection.orderBy.some(({ key }) => 'expr' in key && containsAggregate(key.expr))) return undefined;
+  if (!countsRowsAlone(projection, items)) return undefined;
   const read = new Set<string>();
   for (const expr of items) variablesOf(expr, read);
   for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
