@@ -128,7 +128,7 @@ jv_fill(r, Ids, r(M, D, _), r(M, D, R)) :- id_days(Ids, R).
 added_answer(jv_model, Added, jm(Recs0, Movers0, States0), jm(Recs, Movers, States)) :-
     added_ends(Added, Ends), foldl(jv_put_own_rec, Ends, Recs0, Recs),
     include(jv_rec_changed(Recs0, Recs), Ends, Changed),
-    edges_added_of(Added, Edges), findall(X-Y, added_hostile_pair(Edges, X, Y), P0), sort(P0, AddedPairs),
+    added_hostile_pairs(Added, AddedPairs),
     both_ways(AddedPairs, Both), keysort(Both, BothSorted), group_pairs_by_key(BothSorted, NewOpponents),
     pairs_keys(NewOpponents, Sided), ord_union(Changed, Sided, Touched),
     findall(m(X, TX, Bs), ( member(X, Touched), jv_rec(X, Recs, r(TX, _, _)), TX \== [], jv_mover_opponents(X, Movers0, NewOpponents, Bs), Bs \== [] ), NewMovers),

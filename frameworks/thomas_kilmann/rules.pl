@@ -188,7 +188,7 @@ tk_record(A, Ts, r(A, Lists, Mode)) :-
 % has a first Offer or Concession while fewer than two actors conceded before, or a flag that would need the
 % reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
 added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
-    edges_added_of(Added, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
+    Added = added(_, _, Flat), edges_added(Flat, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
     findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
     sort(R0, NewReciprocators),
     ( NewReciprocators == [] -> true ; tk_two_conceded(Records0) ),
@@ -204,8 +204,10 @@ added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
 
-% tk_was_reciprocator(+O, +Edges): O asserts an Offer or Concession by an edge the write did not add
+% tk_was_reciprocator(+O, +Edges): O asserts an Offer or Concession by an edge not among Edges (the write's);
+% tk_reciprocator(+O): by any edge
 tk_was_reciprocator(O, Edges) :- edge(_, 'ASSERTS', O, C, _), claim(C, T), tk_reciprocation_type(T), \+ memberchk(e('ASSERTS', O, C), Edges), !.
+tk_reciprocator(O) :- tk_was_reciprocator(O, []).
 
 % tk_two_conceded(+Records): two actors had concessions (each of them a reciprocator for every other actor)
 tk_two_conceded(Records) :- once(( member(r(A, LA, _), Records), tk_conceded(LA), member(r(B, LB, _), Records), B \== A, tk_conceded(LB) )).
@@ -220,8 +222,6 @@ tk_own_flag(X, Records0, NewReciprocators, Y) :-
     ;   ( member(O, NewReciprocators), O \== X ; member(r(A, L, _), Records0), A \== X, tk_conceded(L) ) -> Y = yes
     ;   Y = unknown
     ).
-
-tk_reciprocator(O) :- edge(_, 'ASSERTS', O, C, _), claim(C, T), tk_reciprocation_type(T), !.
 
 % tk_own_tallies(+X, +Flags, -Tallies): X's tallies in tk_tallies/2 (sorted), read from its own edges (the claims it
 % asserts and the events it takes part in read once for all the sources)

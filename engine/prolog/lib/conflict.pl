@@ -145,9 +145,8 @@ hostile_actor_pair(X, Y) :-
 % added links (each event or claim paired again whole: an edge added to one held pairs it anew with its other
 % ends), where a write of an event, a claim or one of their edges would have them found again over every one
 % (1.7M inferences at 1M facts, the costliest set after an ingest-like write).
-added_answer(hostile_actor_pairs, added(_, _, Edges), Pairs, Grown) :-
-    edges_added(Edges, Added),
-    findall(X-Y, added_hostile_pair(Added, X, Y), New),
+added_answer(hostile_actor_pairs, Added, Pairs, Grown) :-
+    added_hostile_pairs(Added, New),
     ( New == [] -> Grown = Pairs ; append(Pairs, New, All), sort(All, Grown) ).
 
 % edges_added(+Flat, -Edges): e(Type, From, To) of each edge of the flat list (Id, Type, From, To, Confidence, Role...)
@@ -179,14 +178,12 @@ own_ends_(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), 
 % from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
 % node's list of opponents changes also at the other end of a hostile pair added (added_sides/2).
 
-% added_sides(+Added, -Ids): added_ends/2 and both ends of each hostile pair the write added (added_hostile_pair/3:
+% added_sides(+Added, -Ids): added_ends/2 and both ends of each hostile pair the write added (added_hostile_pairs/2:
 % an edge added to an event held pairs its perpetrator, which no edge added ends at, with a target), sorted
 added_sides(Added, Ids) :-
-    added_ends(Added, Ends), edges_added_of(Added, Edges),
-    findall(X, ( added_hostile_pair(Edges, P, Q), member(X, [P, Q]) ), Sides),
+    added_ends(Added, Ends), added_hostile_pairs(Added, Pairs),
+    findall(X, ( member(P-Q, Pairs), member(X, [P, Q]) ), Sides),
     append(Ends, Sides, Ids0), sort(Ids0, Ids).
-
-edges_added_of(added(_, _, Flat), Edges) :- edges_added(Flat, Edges).
 
 % own_opponents(+X, -Opponents): X's opponents as hostile_partners/1 has them (sorted; [] when it has none), read
 % from X's own edges (its OPPOSES edges either way, the hostile events it perpetrates or is the target of, the
@@ -215,7 +212,13 @@ linked_with(Pairs, X, Y) :- member(p(P, Q, _), Pairs), ( P == X -> Y = Q ; Q == 
 % in C, where a walk of the records took some 45k inferences at 1M facts for each set grown)
 put_by_subject(Records, New, Merged) :- append(New, Records, All), sort(1, @<, All, Merged).
 
-% added_hostile_pair(+Added, -X, -Y): a pair hostile_actor_pair/2 holds of an OPPOSES edge added, an event an
+% added_hostile_pairs(+Added, -Pairs): the pairs X-Y (sorted) of added_hostile_pair/3 of the edges a write added
+% (Added: added(Nodes, Props, Edges)), found once per write for the library's hostile pairs and the modules' growths
+% (write_memo/3: one write is grown at a time, so the key needs no more)
+added_hostile_pairs(added(_, _, Flat), Pairs) :- write_memo(added_hostile_pairs, Pairs, added_hostile_pairs_(Flat, Pairs)).
+added_hostile_pairs_(Flat, Pairs) :- edges_added(Flat, Edges), findall(X-Y, added_hostile_pair(Edges, X, Y), Ps), sort(Ps, Pairs).
+
+% added_hostile_pair(+Edges, -X, -Y): a pair hostile_actor_pair/2 holds of an OPPOSES edge added, an event an
 % edge added takes part in, or a claim an edge added asserts or aims (perhaps held already)
 added_hostile_pair(Added, X, Y) :- added_link(Added, hostile_event_type, hostile_claim_type, P, Q), P \== Q, order_pair(P, Q, X, Y).
 
