@@ -147,6 +147,14 @@ class HandGraph {
     }
   }
 
+  /** Each ASSERTS edge from an Actor to a Claim, as its actor and claim: the pattern (a:Actor)-[:ASSERTS]->(c:Claim). */
+  *assertions(): Iterable<[actor: string, claim: string]> {
+    for (const [actorId, edges] of this.out.get('ASSERTS') ?? []) {
+      if (!this.has(actorId, 'Actor')) continue;
+      for (const edge of edges) if (this.has(edge.to, 'Claim')) yield [actorId, edge.to];
+    }
+  }
+
   has(id: string, label: string): boolean {
     return this.nodes.get(id)?.labels.includes(label) ?? false;
   }
@@ -174,12 +182,17 @@ function pointParameters(records: Records): { actor: string; claim: string } {
 
 /** Per actor with a non-zero sum, the sum over its ASSERTS edges to claims of `weight(claim)`: Q5 counts the claims, Q7 what they support. */
 function perActor(graph: HandGraph, weight: (claim: string) => number): [string, number][] {
-  const counts: [string, number][] = [];
-  for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
-    if (!graph.has(actorId, 'Actor')) continue;
-    let count = 0;
-    for (const edge of edges) if (graph.has(edge.to, 'Claim')) count += weight(edge.to);
-    if (count > 0) counts.push([actorId, count]);
+  const counts = new Map<string, number>();
+  for (const [actorId, claimId] of graph.assertions()) counts.set(actorId, (counts.get(actorId) ?? 0) + weight(claimId));
+  return [...counts].filter(([, count]) => count > 0);
+}
+
+/** How many of the graph's assertions (HandGraph.assertions) each key has: Q5l groups them by the actor's name, Q11 by the claim's type. */
+function assertionsBy(graph: HandGraph, key: (actor: NodeRecord, claim: NodeRecord) => unknown): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [actorId, claimId] of graph.assertions()) {
+    const at = String(key(graph.nodes.get(actorId)!, graph.nodes.get(claimId)!));
+    counts.set(at, (counts.get(at) ?? 0) + 1);
   }
   return counts;
 }
@@ -270,15 +283,7 @@ const CASES: Case[] = [
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, count(c) AS n ORDER BY n DESC, name LIMIT 10',
     kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, count(c) AS n ORDER BY n DESC, name LIMIT 10',
     parameters: () => ({}),
-    hand(graph) {
-      const counts = new Map<string, number>();
-      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
-        if (!graph.has(actorId, 'Actor')) continue;
-        const label = String(graph.nodes.get(actorId)!.properties.label);
-        for (const edge of edges) if (graph.has(edge.to, 'Claim')) counts.set(label, (counts.get(label) ?? 0) + 1);
-      }
-      return topCounts(counts);
-    },
+    hand: (graph) => topCounts(assertionsBy(graph, (actor) => actor.properties.label)),
   },
   {
     name: 'Q6 2-hop, RedLine filter in the middle',
@@ -387,30 +392,14 @@ const CASES: Case[] = [
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
     kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
     parameters: () => ({}),
-    hand(graph) {
-      const counts = new Map<string, number>();
-      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
-        if (!graph.has(actorId, 'Actor')) continue;
-        for (const edge of edges) {
-          const claim = graph.nodes.get(edge.to)!;
-          if (claim.labels.includes('Claim')) counts.set(String(claim.properties.type), (counts.get(String(claim.properties.type)) ?? 0) + 1);
-        }
-      }
-      return sortedByKey(counts);
-    },
+    hand: (graph) => sortedByKey(assertionsBy(graph, (_, claim) => claim.properties.type)),
   },
   {
     name: 'Q12 distinct claims asserted',
     parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
     kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n',
     parameters: () => ({}),
-    hand(graph) {
-      const claims = new Set<string>();
-      for (const [actorId, edges] of graph.out.get('ASSERTS') ?? []) {
-        if (graph.has(actorId, 'Actor')) for (const edge of edges) if (graph.has(edge.to, 'Claim')) claims.add(edge.to);
-      }
-      return [String(claims.size)];
-    },
+    hand: (graph) => [String(new Set(Array.from(graph.assertions(), ([, claim]) => claim)).size)],
   },
   {
     name: 'Q13 claims by type (one label grouped by a property)',

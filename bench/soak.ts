@@ -35,7 +35,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
-import { memoryOf, percentile } from './stats.ts';
+import { median, memoryOf, percentile } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -184,7 +184,7 @@ try {
   console.log(`errors: ${failures} (target 0): ${failures === 0 ? 'met' : 'NOT met'}`);
   // beside the target, which one reading at the warm-up's end anchors (a transient peak there reads as a fall): the trend
   const half = Math.floor(afterWarmUp.length / 2);
-  const medianOf = (samples: typeof rss) => percentile(samples.map((sample) => sample.megabytes).sort((a, b) => a - b), 50);
+  const medianOf = (samples: typeof rss) => median(samples.map((sample) => sample.megabytes));
   if (half > 0) {
     const [earlier, later] = [medianOf(afterWarmUp.slice(0, half)), medianOf(afterWarmUp.slice(half))];
     console.log(`server RSS trend after the warm-up: median ${earlier.toFixed(0)} MB over its first half, ${later.toFixed(0)} MB over its second (${(((later - earlier) / earlier) * 100).toFixed(1)} %)`);
