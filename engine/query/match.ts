@@ -29,30 +29,30 @@ export type MatchStep =
   /** innerSlots: per relationship, where its variable-length walk left the nodes it passed through (-1: a single relationship). */
   | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[]; innerSlots: number[] };
 
-/** A relationship scanned by type, or one the row binds checked against the pattern. */
-type RelationshipStep = {
-  kind: 'scanEdges' | 'checkRel';
+/** What every step that walks a relationship checks of it: its slot, direction, types and properties. */
+type RelationshipWalk = {
   relSlot: number;
+  direction: 'out' | 'in' | 'both';
+  types: string[];
+  relProps: { key: string; fn: Fn }[];
+};
+
+/** A relationship scanned by type, or one the row binds checked against the pattern. */
+type RelationshipStep = RelationshipWalk & {
+  kind: 'scanEdges' | 'checkRel';
   fromSlot: number;
   toSlot: number;
   fromBound: boolean;
   toBound: boolean;
-  direction: 'out' | 'in' | 'both';
-  types: string[];
-  relProps: { key: string; fn: Fn }[];
   fromCheck: NodeCheck;
   toCheck: NodeCheck;
 };
 
-type ExpandStep = {
+type ExpandStep = RelationshipWalk & {
   kind: 'expand' | 'varExpand';
   sourceSlot: number;
   targetSlot: number;
   targetBound: boolean;
-  relSlot: number;
-  direction: 'out' | 'in' | 'both';
-  types: string[];
-  relProps: { key: string; fn: Fn }[];
   min: number;
   max: number;
   /** The expansion walks the pattern right to left: the relationship list is reversed when bound. */
@@ -303,14 +303,10 @@ export function buildEndCounter(steps: MatchStep[]): DenseCounter {
     const counts = new Float64Array(graph.nodes.span);
     const rank = new Int32Array(graph.nodes.span);
     let reached = 0;
-    const relPlain = plainRel(last, env);
     before(row, env, (bound) => {
       const ends = expansionEnds(last, bound, env);
       if (!ends) return;
-      graph.eachEdge(ends.from, last.direction, ends.types, (edge, other) => {
-        env.budget.tick();
-        if (!relPlain && !relPasses(graph.edgeAt(edge)!, last.relProps, bound, env)) return;
-        if (!otherPasses(graph, other, ends.labels, last, bound, env)) return;
+      eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
         if (counts[other]++ === 0) rank[other] = reached++;
       });
     }, true);
@@ -339,16 +335,28 @@ function countExpand(step: ExpandStep, row: Row, env: Env, used: readonly number
   }
   let count = 0;
   const reached = distinctEnds ? new Set<number>() : undefined;
+  eachPassingEnd(step, ends, row, env, used, (other) => {
+    if (reached) reached.add(other);
+    else count++;
+  });
+  return reached ? reached.size : count;
+}
+
+/**
+ * The far end of each edge an expansion from `ends.from` would bind, by runStep's checks: not an
+ * edge the pattern walked already (`used`), the relationship's properties, the bound target or
+ * the target's labels and properties. Nothing is written to the row.
+ */
+function eachPassingEnd(step: ExpandStep, ends: NonNullable<ReturnType<typeof expansionEnds>>, row: Row, env: Env, used: readonly number[], visit: (other: number) => void): void {
+  const graph = env.graph;
+  const { from, target, labels, types } = ends;
+  const relPlain = plainRel(step, env);
   graph.eachEdge(from, step.direction, types, (edge, other) => {
     env.budget.tick();
     if (used.length > 0 && used.includes(edge)) return;
     if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
-    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) {
-      if (reached) reached.add(other);
-      else count++;
-    }
+    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) visit(other);
   });
-  return reached ? reached.size : count;
 }
 
 /**
