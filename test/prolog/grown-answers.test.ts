@@ -26,6 +26,9 @@ const keptUnder = (on: RuleRegistry, key: string, graph: GraphIndex) => on.solve
 const keptPairs = (graph: GraphIndex) => keptUnder(registry, 'hostile_actor_pairs', graph);
 const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pairs(Ps), maplist([X-Y, [X, Y]]>>true, Ps, P)', ['P'], { graph })[0][0];
 
+/** Over a graph: `variable`'s value in the first answer of `goal` in the framework module `id`. */
+const firstAnswer = (rules: RuleRegistry, id: string, goal: string, variable = 'L') => (on: GraphIndex) => rules.module(id)!.solve(goal, [variable], { graph: on })[0][0];
+
 /** The built-in framework `id` loaded with the library into a registry, and a run of it over a graph, less its inferences (a grown engine's differ from a fresh one's). */
 async function loadedFramework(id: string) {
   const catalog = await loadRuleModules([]);
@@ -129,7 +132,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     catalog.registry.solveLibrary('true', [], { graph }); // the write handed over: the speakers kept, grown
     expect(kept()).toBe(1);
     const copy = copyOf(graph);
-    const speakers = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_issue_speakers(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    const speakers = firstAnswer(catalog.registry, 'galtung', 'gt_issue_speakers(Index), assoc_to_list(Index, L)');
     expect(speakers(graph)).toEqual([['i1', [['a', ['c1']], ['b', ['c2']], ['c', ['c1']]]], ['i2', [['a', ['in1']], ['b', ['c2', 'c3']], ['c', ['c4']]]]].map(([i, ss]) => `${i}-[${(ss as [string, string[]][]).map(([a, cs]) => `${a}-[${cs.join(',')}]`).join(',')}]`));
     expect(speakers(graph)).toEqual(speakers(copy));
     expect(run(graph)).toEqual(run(copy));
@@ -151,7 +154,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'),
       ],
     );
-    const adjacency = (on: GraphIndex) => rules.module('galtung')!.solve('gt_adjacency(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    const adjacency = firstAnswer(rules, 'galtung', 'gt_adjacency(Index), assoc_to_list(Index, L)');
     run(graph);
     expect(adjacency(graph)).toEqual(['a-[b,c]', 'b-[a]', 'c-[a,d]', 'd-[c]']);
     putLogged(
@@ -188,7 +191,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const profiles = (on: GraphIndex) => rules.module('french_raven')!.solve('fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)', ['L'], { graph: on })[0][0];
+    const profiles = firstAnswer(rules, 'french_raven', 'fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)');
     run(graph);
     expect(profiles(graph)).toEqual(['p(a,[coercive-c(2,[c1,ev1])])', 'p(b,[legitimate-c(1,[b]),informational-c(1,[c2])])', 'p(k,[referent-c(1,[k])])']);
     putLogged(
@@ -229,7 +232,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const records = (on: GraphIndex) => rules.module('fisher_ury')!.solve('fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)', ['L'], { graph: on })[0][0];
+    const records = firstAnswer(rules, 'fisher_ury', 'fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)');
     run(graph);
     expect(records(graph)).toEqual(['b(a,1,0,[ev1],[],[c1])', 'b(b,0,1,[],[ev1],[c2,i1])']);
     putLogged(
@@ -258,7 +261,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('s1', 'ASSERTS', 'a', 'd1'), edge('s2', 'ASSERTS', 'b', 'h1'),
       ],
     );
-    const records = (on: GraphIndex) => rules.module('jervis')!.solve('jv_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    const records = firstAnswer(rules, 'jervis', 'jv_recs(Recs), assoc_to_list(Recs, L)');
     run(graph);
     expect(records(graph)).toEqual(['a-r([d1,m1],[d1-61,m1-0],[m1-0])', 'b-r([],[],[h1-6,t1-11])']);
     putLogged(
@@ -292,7 +295,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('s1', 'ASSERTS', 'a', 'k1'),
       ],
     );
-    const records = (on: GraphIndex) => rules.module('zartman')!.solve('zt_recs(Recs), assoc_to_list(Recs, L)', ['L'], { graph: on })[0][0];
+    const records = firstAnswer(rules, 'zartman', 'zt_recs(Recs), assoc_to_list(Recs, L)');
     run(graph);
     expect(records(graph)).toEqual(['a-r([x1],[],[k1],days(yes,0,0))', 'b-r([x2],[],[],days(yes,61,61))']);
     putLogged(
@@ -370,7 +373,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('s1', 'ASSERTS', 'c', 'n0'),
       ],
     );
-    const states = (on: GraphIndex) => rules.module('zartman')!.solve('zt_pair_states(Ss)', ['Ss'], { graph: on })[0][0];
+    const states = firstAnswer(rules, 'zartman', 'zt_pair_states(Ss)', 'Ss');
     run(graph);
     expect(states(graph)).toEqual(['st(a,b,no_cost([x1,x2]),[x1,x2])', 'st(e,g,no_cost([x4,x5]),[x4,x5])']);
     putLogged(
@@ -402,7 +405,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('s1', 'ASSERTS', 'c', 'n0'),
       ],
     );
-    const states = (on: GraphIndex) => rules.module('zartman')!.solve('zt_pair_states(Ss)', ['Ss'], { graph: on })[0][0];
+    const states = firstAnswer(rules, 'zartman', 'zt_pair_states(Ss)', 'Ss');
     run(graph);
     putLogged(graph, [datedEvent('x8', 'ASSAULT', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'h', 'x8', 'perpetrator')]); // h read: its assaults, no opponent
     expectGrownRecords(rules, 'zt_model', graph, states, run, ['st(a,b,no_cost([x1,x2]),[x1,x2])']);
@@ -541,7 +544,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
       [edge('s1', 'ASSERTS', 'a', 'c1'), edge('ab1', 'ABOUT', 'c1', 'i1'), edge('cn1', 'CONCERNS', 'in1', 'i2'), edge('h1', 'HOLDS_INTEREST', 'b', 'in2')],
     );
-    const speakers = (on: GraphIndex) => catalog.registry.module('galtung')!.solve('gt_issue_speakers(Index), assoc_to_list(Index, L)', ['L'], { graph: on })[0][0];
+    const speakers = firstAnswer(catalog.registry, 'galtung', 'gt_issue_speakers(Index), assoc_to_list(Index, L)');
     expect(speakers(graph)).toEqual(['i1-[a-[c1]]']); // (in1 has no holder, in2 concerns no issue)
     putLogged(graph, [], [edge('h2', 'HOLDS_INTEREST', 'c', 'in1')]); // c holds an interest in i2
     catalog.registry.solveLibrary('true', [], { graph });
