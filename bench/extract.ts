@@ -348,7 +348,7 @@ for (const { name, open } of MODELS) {
         modelLines.push(
           `${name} model, MODELLED from the ${largest.threads} run's CPU (workers ${workersOf(largest).toFixed(2)} ms/sentence, calling thread ${largest.mainPerSentence.toFixed(2)}) ` +
             `and 1 worker's (${workersOf(one).toFixed(2)}, ${one.mainPerSentence.toFixed(2)}): 1 worker ${oneRate.toFixed(0)} sentences/s, ${MODELLED_CORES} workers ${manyRate.toFixed(0)} ` +
-            `(${manyRate === (1000 * MODELLED_CORES) / workersOf(largest) ? 'the workers' : 'the calling thread'} the limit) = ${(manyRate / (MODELLED_CORES * oneRate)).toFixed(2)} of ${MODELLED_CORES} x 1 worker (target >= 0.75)`,
+            `(${MODELLED_CORES / workersOf(largest) <= 1 / largest.mainPerSentence ? 'the workers' : 'the calling thread'} the limit) = ${(manyRate / (MODELLED_CORES * oneRate)).toFixed(2)} of ${MODELLED_CORES} x 1 worker (target >= 0.75)`,
         );
       }
     }
