@@ -273,13 +273,10 @@ const pipelineModule = NEURAL_ONLY ? { missing: 'skipped (--neural-only)' } : aw
 
 const CONFIGURATIONS = POOLS.map((workers) => ({ workers, threads: workers === 0 ? 'no worker (calling thread)' : workers === 1 ? '1 worker' : `pool of ${workers} workers` }));
 
-/** Mean sentences per worker task over every pass (the warm-up pass included), from the backend's own count. */
-function meanBatchOver(backend: PooledNerBackend, work: (d: DocumentInput) => Promise<unknown>): { work: (d: DocumentInput) => Promise<unknown>; meanBatch(): number } {
+/** Mean sentences per worker task from now on (every pass, the warm-up pass included), from the backend's own count. */
+function meanBatchSince(backend: PooledNerBackend): () => number {
   const start = { ...backend.sent };
-  return {
-    work,
-    meanBatch: () => (backend.sent.sentences - start.sentences) / Math.max(1, backend.sent.batches - start.batches),
-  };
+  return () => (backend.sent.sentences - start.sentences) / Math.max(1, backend.sent.batches - start.batches);
 }
 
 /**
@@ -305,7 +302,7 @@ for (const { name, open } of MODELS) {
     const workloads: { measure: string; threads: string; workers: number; work: (d: DocumentInput) => unknown; meanBatch?: () => number }[] = [];
     backends.forEach((backend, i) => {
       const { threads, workers } = CONFIGURATIONS[i]!;
-      workloads.push({ measure: 'neural layer alone', threads, workers, ...meanBatchOver(backend, (d) => backend.recognise([d.text])) });
+      workloads.push({ measure: 'neural layer alone', threads, workers, work: (d) => backend.recognise([d.text]), meanBatch: meanBatchSince(backend) });
       if ('module' in pipelineModule) {
         // The pipeline would close its backend; these are closed below, so it gets a view without close().
         const ner: NerBackend = { model: backend.model, recognise: (texts) => backend.recognise(texts), close: async () => undefined };
@@ -351,17 +348,17 @@ for (const { name, open } of MODELS) {
         modelLines.push(
           `${name} model, MODELLED from the ${largest.threads} run's CPU (workers ${workersOf(largest).toFixed(2)} ms/sentence, calling thread ${largest.mainPerSentence.toFixed(2)}) ` +
             `and 1 worker's (${workersOf(one).toFixed(2)}, ${one.mainPerSentence.toFixed(2)}): 1 worker ${oneRate.toFixed(0)} sentences/s, ${MODELLED_CORES} workers ${manyRate.toFixed(0)} ` +
-            `(${manyRate === (1000 * MODELLED_CORES) / workersOf(largest) ? 'the workers' : 'the calling thread'} the limit) = ${(manyRate / (MODELLED_CORES * oneRate)).toFixed(2)} of ${MODELLED_CORES} x 1 worker (target >= 0.75)`,
+            `(${MODELLED_CORES / workersOf(largest) <= 1 / largest.mainPerSentence ? 'the workers' : 'the calling thread'} the limit) = ${(manyRate / (MODELLED_CORES * oneRate)).toFixed(2)} of ${MODELLED_CORES} x 1 worker (target >= 0.75)`,
         );
       }
     }
     if (BATCHES.length > 0) {
       const bySize = await Promise.all(BATCHES.map((batchSentences) => createNerBackend({ modelDir: model.dir, workers: 1, maxQueue: CONCURRENCY * 4, batchSentences })));
       backends.push(...bySize);
-      const counted = bySize.map((backend) => meanBatchOver(backend, (d) => backend.recognise([d.text])));
-      const measured = await interleaved(counted.map((c) => c.work));
+      const meanBatches = bySize.map(meanBatchSince);
+      const measured = await interleaved(bySize.map((backend) => (d) => backend.recognise([d.text])));
       measured.forEach((m, i) =>
-        batchRows.push({ measure: `at most ${BATCHES[i]} per task`, model: name, threads: '1 worker', rate: m.rate, baseline: measured[0]!.rate, cpu: { ...m, meanBatch: counted[i]!.meanBatch() } }),
+        batchRows.push({ measure: `at most ${BATCHES[i]} per task`, model: name, threads: '1 worker', rate: m.rate, baseline: measured[0]!.rate, cpu: { ...m, meanBatch: meanBatches[i]!() } }),
       );
     }
   } finally {

@@ -13,15 +13,21 @@ function heldRunner() {
   return { batches, run };
 }
 
+/** A batcher of `lanes` lanes and batches of at most `maxBatch` sentences over a held runner. */
+function heldBatcher(lanes: number, maxBatch: number) {
+  const runner = heldRunner();
+  return { runner, batcher: new SentenceBatcher(runner.run, lanes, maxBatch) };
+}
+
 const sentences = (call: string, count: number) => Array.from({ length: count }, (_, i) => [`${call}${i}`]);
 const firstWords = (labels: SentenceLabels[]) => labels.map((l) => l.labels[0]);
 const settled = () => new Promise((resolve) => setImmediate(resolve));
+/** A signal that never aborts. */
+const never = new AbortController().signal;
 
 describe('sentence batcher', () => {
   it('sends queued calls together, round-robin and each in its own order, up to the batch bound, one batch per lane in flight', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 2, 4);
-    const never = new AbortController().signal;
+    const { runner, batcher } = heldBatcher(2, 4);
     const a = batcher.submit(sentences('a', 3), never);
     const b = batcher.submit(sentences('b', 3), never);
     const c = batcher.submit(sentences('c', 5), never);
@@ -42,10 +48,8 @@ describe('sentence batcher', () => {
   });
 
   it('drops an aborted call’s unsent sentences and fails it once its sent ones are back, leaving the other calls whole', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 1, 2);
+    const { runner, batcher } = heldBatcher(1, 2);
     const deadline = new AbortController();
-    const never = new AbortController().signal;
     const slow = batcher.submit(sentences('s', 6), deadline.signal);
     const other = batcher.submit(sentences('o', 2), never);
     expect(runner.batches).toHaveLength(1);
@@ -66,9 +70,7 @@ describe('sentence batcher', () => {
   });
 
   it('fails every call a failed batch held a sentence of, and only those', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 1, 3);
-    const never = new AbortController().signal;
+    const { runner, batcher } = heldBatcher(1, 3);
     const first = batcher.submit(sentences('f', 1), never);
     const second = batcher.submit(sentences('s', 2), never);
     const third = batcher.submit(sentences('t', 3), never);
@@ -88,9 +90,7 @@ describe('sentence batcher', () => {
   });
 
   it('sends a small call queued behind a large one in the next batch, not after all of the large one', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 2, 32);
-    const never = new AbortController().signal;
+    const { runner, batcher } = heldBatcher(2, 32);
     const large = batcher.submit(sentences('l', 640), never);
     const small = batcher.submit(sentences('s', 1), never);
     expect(runner.batches).toHaveLength(2);
@@ -112,8 +112,7 @@ describe('sentence batcher', () => {
   });
 
   it('rejects a call whose signal has aborted already, sending nothing', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 1, 4);
+    const { runner, batcher } = heldBatcher(1, 4);
     const aborted = AbortSignal.abort(new Error('too late'));
     const call = batcher.submit(sentences('a', 2), aborted);
     expect(runner.batches).toHaveLength(0);
@@ -122,8 +121,7 @@ describe('sentence batcher', () => {
   });
 
   it('removes its abort listener when the call settles', async () => {
-    const runner = heldRunner();
-    const batcher = new SentenceBatcher(runner.run, 1, 4);
+    const { runner, batcher } = heldBatcher(1, 4);
     const shared = new AbortController().signal;
     const call = batcher.submit(sentences('a', 2), shared);
     expect(getEventListeners(shared, 'abort')).toHaveLength(1);
@@ -143,7 +141,6 @@ describe('sentence batcher', () => {
       1,
       4,
     );
-    const never = new AbortController().signal;
     await expect(batcher.submit(sentences('a', 2), never)).rejects.toThrow('runner broke');
     throws = false;
     const next = batcher.submit(sentences('n', 1), never);
@@ -154,7 +151,6 @@ describe('sentence batcher', () => {
 
   it('fails every call of a batch whose runner returns fewer labels than sentences', async () => {
     const batcher = new SentenceBatcher(async (batch) => batch.slice(1).map((words) => ({ labels: [words[0]!], scores: [1] })), 1, 4);
-    const never = new AbortController().signal;
     const first = batcher.submit(sentences('a', 2), never);
     const second = batcher.submit(sentences('b', 1), never);
     await expect(first).rejects.toThrow('returned 1 labels for a batch of 2 sentences');
