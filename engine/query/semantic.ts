@@ -49,6 +49,7 @@ function checkClause(clause: Clause, options: SemanticOptions): void {
       return;
     case 'unwind':
       checkNoAggregate(clause.expr);
+      checkPatternsArePredicates(clause.expr, false);
       return;
   }
 }
@@ -66,7 +67,26 @@ function findAggregate(expr: Expr): Expr | undefined {
   return found;
 }
 
+/**
+ * A pattern written as an expression is a predicate, allowed in a WHERE and as exists()'s
+ * argument only (the TCK's Pattern1 [22]-[23]); elsewhere COUNT { }, EXISTS { } or a pattern
+ * comprehension says what is meant.
+ */
+function checkPatternsArePredicates(expr: Expr, inPredicate: boolean): void {
+  if (expr.kind === 'pattern' && !inPredicate) {
+    throw compileError('UnexpectedSyntax', 'a pattern is a predicate here: write it in a WHERE, or use EXISTS { }, COUNT { } or a pattern comprehension', expr.pos);
+  }
+  const argumentIsPredicate = expr.kind === 'call' && expr.name.toLowerCase() === 'exists';
+  forEachChild(expr, (child) => {
+    const isWhere = 'where' in expr && child === expr.where;
+    checkPatternsArePredicates(child, inPredicate || isWhere || argumentIsPredicate);
+  });
+}
+
 function checkProjection(projection: Projection, isWith: boolean): void {
+  for (const expr of [...projection.items.map((item) => item.expr), ...(projection.orderBy ?? []).map((sort) => sort.expr)]) {
+    checkPatternsArePredicates(expr, false);
+  }
   const names = new Set<string>();
   for (const item of projection.items) {
     if (isWith && !item.alias && item.expr.kind !== 'var') {

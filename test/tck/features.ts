@@ -16,6 +16,7 @@ export const FEATURE_FOLDERS = [
   'clauses/return-skip-limit',
   'expressions/aggregation',
   'expressions/existentialSubqueries',
+  'expressions/pattern',
 ];
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
