@@ -448,6 +448,12 @@ const CASES: Case[] = [
       return topCounts(Array.from(partners, ([actorId, others]) => [actorId, others.size]));
     },
   },
+  formOf('Q16', 'Q16i Q16 with id(b) <> id(a), the claim named',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE id(b) <> id(a) RETURN id(a) AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE b.id <> a.id RETURN a.id AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10'),
+  formOf('Q16', 'Q16w Q16 through WITH a, count(DISTINCT b)',
+    'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE b <> a WITH a, count(DISTINCT b) AS partners RETURN id(a) AS actor, partners ORDER BY partners DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE b <> a WITH a, count(DISTINCT b) AS partners RETURN a.id AS actor, partners ORDER BY partners DESC, actor LIMIT 10'),
   formOf('Q7', 'Q7n Q7 with the nodes named, count(d)',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN a.id AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10'),
