@@ -146,6 +146,15 @@ describe('query execution', () => {
     expect(predicate.rows).toEqual([['igad']]);
   });
 
+  it('refuses a literal that is not a boolean under AND, OR, XOR or NOT before running, where it is written', () => {
+    for (const [text, column] of [['RETURN true AND 123', 17], ["MATCH (a:Actor) WHERE NOT 'x' RETURN a", 27], ['RETURN null OR [true]', 16], ['RETURN {} XOR false', 8]] as const) {
+      expect(() => runQuery(conflictGraph(), text), text).toThrow(
+        expect.objectContaining({ code: 'invalid_argument_type', details: expect.objectContaining({ phase: 'compile', line: 1, column }) }),
+      );
+    }
+    expect(runQuery(conflictGraph(), 'RETURN true AND null AS a, NOT false AS b, (1 = 1) XOR false AS c').rows).toEqual([[null, true, true]]);
+  });
+
   it('matches a pattern from the variable of a list comprehension, which may hold nodes', () => {
     const result = runQuery(conflictGraph(), "MATCH p = (:Actor {label: 'IGAD'})-[:ALLIED_WITH]->() RETURN [x IN nodes(p) | size([(x)-[:ASSERTS]->(c:Claim) | c])] AS claims");
     expect(result.rows).toEqual([[[1n, 1n]]]);
