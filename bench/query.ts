@@ -419,6 +419,41 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand: (graph) => topCounts(perActor(graph, (claim) => (graph.nodes.get(claim)!.properties.type === 'RedLine' ? 1 : 0))),
   },
+  // two hops counted at the far end, and the distinct actors two hops away (who asserts the same claims)
+  {
+    name: 'Q15 claims most supported by asserted claims, top 10 (two-hop count by the far node)',
+    parley: 'MATCH (:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(d) AS claim, count(*) AS n ORDER BY n DESC, claim LIMIT 10',
+    kuzu: 'MATCH (:Actor)-[:ASSERTS]->(:Claim)-[:SUPPORTS]->(d:Claim) RETURN d.id AS claim, count(*) AS n ORDER BY n DESC, claim LIMIT 10',
+    parameters: () => ({}),
+    hand(graph) {
+      const counts = new Map<string, number>();
+      for (const [, claimId] of graph.assertions()) {
+        for (const edge of graph.out.get('SUPPORTS')?.get(claimId) ?? []) if (graph.has(edge.to, 'Claim')) counts.set(edge.to, (counts.get(edge.to) ?? 0) + 1);
+      }
+      return topCounts(counts);
+    },
+  },
+  {
+    name: 'Q16 actors asserting the same claims, top 10 (count(DISTINCT) two hops away)',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE a <> b RETURN id(a) AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE a <> b RETURN a.id AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10',
+    parameters: () => ({}),
+    hand(graph) {
+      const partners = new Map<string, Set<string>>();
+      for (const [actorId, claimId] of graph.assertions()) {
+        for (const edge of graph.in.get('ASSERTS')?.get(claimId) ?? []) {
+          if (edge.from !== actorId && graph.has(edge.from, 'Actor')) partners.set(actorId, (partners.get(actorId) ?? new Set()).add(edge.from));
+        }
+      }
+      return topCounts(Array.from(partners, ([actorId, others]) => [actorId, others.size]));
+    },
+  },
+  formOf('Q16', 'Q16i Q16 with id(b) <> id(a), the claim named',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE id(b) <> id(a) RETURN id(a) AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE b.id <> a.id RETURN a.id AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10'),
+  formOf('Q16', 'Q16w Q16 through WITH a, count(DISTINCT b)',
+    'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE b <> a WITH a, count(DISTINCT b) AS partners RETURN id(a) AS actor, partners ORDER BY partners DESC, actor LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(:Claim)<-[:ASSERTS]-(b:Actor) WHERE b <> a WITH a, count(DISTINCT b) AS partners RETURN a.id AS actor, partners ORDER BY partners DESC, actor LIMIT 10'),
   formOf('Q7', 'Q7n Q7 with the nodes named, count(d)',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN id(a) AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)-[:SUPPORTS]->(d:Claim) RETURN a.id AS actor, count(d) AS n ORDER BY n DESC, actor LIMIT 10'),

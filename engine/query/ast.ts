@@ -132,6 +132,11 @@ export function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
   }
 }
 
+/** The variables a pattern's nodes and relationships name, each with where it is written. */
+export function namesOf(pattern: PatternPart): { name: string; pos: Position }[] {
+  return [...pattern.nodes, ...pattern.relationships].flatMap((element) => (element.variable ? [{ name: element.variable, pos: element.pos }] : []));
+}
+
 function isExpr(value: unknown): value is Expr {
   return typeof value === 'object' && value !== null && 'kind' in value && 'pos' in value && !('nodes' in value);
 }

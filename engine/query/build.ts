@@ -179,7 +179,7 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
   const steps = [...prefix, ...new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals.slice(plan.countFrom))];
   // run once, a scan binds each node once: every counted row has its own node
   const scan = first && prefix.length === 1 && prefix[0].kind === 'scanNode' ? prefix[0] : undefined;
-  const counting = { keepZeros: plan.zeroCounts, distinctEnds: plan.distinctEnds, once: plan.countsOnce };
+  const counting = { keepZeros: plan.zeroCounts, distinctEnds: plan.distinctEnds, endNotStart: plan.endNotStart, once: plan.countsOnce };
   const denseCount = scan && buildDenseCounter(steps, prefix.length, counting);
   return {
     kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots,

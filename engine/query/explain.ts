@@ -36,9 +36,9 @@ function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
       const counted = clause.countFrom === undefined ? [] : clause.goals.slice(clause.countFrom);
       const rendered = goals.map(renderGoal);
       const tail = `(${counted.map(renderGoal).join(', ')})`;
-      if (counted.length > 0) rendered.push(`aggregate_all(count, ${clause.countsOnce ? `once(${tail})` : tail}, _)`);
+      if (counted.length > 0) rendered.push(`aggregate_all(count, ${clause.countsOnce ? `once(${tail})` : clause.distinctEnds ? `distinct(${prologVar(distinctEndOf(counted))}, ${tail})` : tail}, _)`);
       const body = rendered.length === 0 ? 'true' : rendered.join(', ');
-      const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? 'no rows: distinct ends counted per row before' : clause.countsOnce ? 'no rows: each row before counted once if completed' : 'no rows: counted per row before';
+      const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? `no rows: distinct ends${clause.endNotStart ? ' other than the start' : ''} counted per row before` : clause.countsOnce ? 'no rows: each row before counted once if completed' : 'no rows: counted per row before';
       const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (${how})`)];
       if (clause.countsPerEnd !== undefined) lines.push('count the rows per node the last expansion reaches (no rows; as_of: row by row)');
       if (clause.countFrom === clause.goals.length) lines.push('count the scanned nodes (no rows: each node counted once)');
@@ -95,6 +95,13 @@ function renderGoal(goal: Goal): string {
 }
 
 /** The plan line of a goal that is a step of its own: an access path, a filter, a rule call, a path binding. */
+/** The node the last expansion of a counted chain reaches (MatchPlan.distinctEnds): what is counted once. */
+function distinctEndOf(counted: Goal[]): string {
+  const last = counted.filter((goal) => goal.kind === 'edge').at(-1);
+  if (last?.kind !== 'edge') throw new Error('invariant broken: distinct ends counted over goals with no expansion');
+  return (last.access.kind === 'expand' && last.access.reversed ? last.from : last.to).name;
+}
+
 function planLine(goal: Goal): string[] {
   switch (goal.kind) {
     case 'node':

@@ -5,7 +5,7 @@
  */
 import v8 from 'node:v8';
 import { ParleyError, QueryError } from '../errors.ts';
-import type { Expr, PatternPart } from './ast.ts';
+import { type Expr, namesOf, type PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
 import { callRule, type RuleSet } from './rules.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
@@ -299,7 +299,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
     case 'comprehension': {
       const source = compileExpr(expr.source, ctx);
       const slot = ctx.allocateSlot();
-      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'value' as const }) };
+      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'any' as const }) };
       const where = expr.where ? compileExpr(expr.where, inner) : undefined;
       const map = expr.map ? compileExpr(expr.map, inner) : undefined;
       return (row, env) => {
@@ -318,7 +318,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
     case 'quantifier': {
       const source = compileExpr(expr.source, ctx);
       const slot = ctx.allocateSlot();
-      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'value' as const }) };
+      const inner = { ...ctx, scope: new Map(ctx.scope).set(expr.variable, { slot, kind: 'any' as const }) };
       const where = boolOperand(compileExpr(expr.where, inner));
       const quantifier = expr.quantifier;
       return (row, env) => {
@@ -347,6 +347,9 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
       };
     }
     case 'pattern': {
+      // a pattern predicate tests the row's own variables; only EXISTS { } may bring new ones
+      const unbound = namesOf(expr.pattern).find(({ name }) => !ctx.scope.has(name));
+      if (unbound) throw compileError('UndefinedVariable', `variable '${unbound.name}' is not defined: a pattern predicate cannot introduce a variable (use EXISTS { })`, unbound.pos);
       const runner = ctx.compilePattern(expr.pattern, ctx.scope);
       return (row, env) => {
         let found = false;

@@ -108,8 +108,10 @@ const NO_EDGES: readonly number[] = [];
 export interface CountOptions {
   /** The counted steps are an OPTIONAL MATCH's: a match they do not complete is handed on with 0. */
   keepZeros?: boolean;
-  /** The counted steps are one expansion, counted by the distinct nodes it reaches. */
+  /** The counted steps are a chain of expansions, counted by the distinct nodes the last reaches. */
   distinctEnds?: boolean;
+  /** With distinctEnds, the one filter among the counted steps is that the chain's ends differ (MatchPlan.endNotStart). */
+  endNotStart?: boolean;
   /** A row the counted steps complete counts 1, however many ways they complete it (MatchPlan.countsOnce). */
   once?: boolean;
 }
@@ -118,9 +120,6 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
   const tail = steps[from];
   // one expansion and its checks: count the edges that pass without binding anything
   const single = steps.length === from + 1 && tail.kind === 'expand' ? tail : undefined;
-  // the planner (plan.ts countDistinctEnds) asks for distinct ends over one expansion only, whose checks
-  // MatchStepsBuilder folds into the expand step: anything else is a planner bug, not a query's error
-  if (distinctEnds && !single) throw new Error('invariant broken: the planner asked to count distinct ends over more than one expansion step');
   if (single && from === 0 && !distinctEnds && !once) {
     // the whole pattern one expansion from the row (an OPTIONAL MATCH per row before): no closure per row
     return (row, env, emit) => {
@@ -128,12 +127,16 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
       if (count > 0 || keepZeros) emit(row, count);
     };
   }
+  // distinct ends over a chain: the node each completion binds last, by dense id
+  const endSlot = distinctEnds && !single ? lastExpansion(steps).targetSlot : -1;
   return (row, env, emit) => {
     const used: number[] = [];
+    const ends = endSlot >= 0 ? new Set<number>() : undefined;
     let count = 0;
     const countTail = (index: number): boolean => {
       if (index === steps.length) {
-        count++;
+        if (ends) ends.add(env.graph.denseNode((row[endSlot] as { $node: NodeRecord }).$node));
+        else count++;
         // counted once: the first completion settles the row, and the walk stops
         return once;
       }
@@ -141,13 +144,22 @@ export function buildCountingRunner(steps: MatchStep[], from: number, { keepZero
     };
     const run = (index: number): boolean => {
       if (index < from) return runStep(steps[index], row, env, used, () => run(index + 1));
-      count = single ? countExpand(single, row, env, used, distinctEnds) : (countTail(from), count);
+      count = single ? countExpand(single, row, env, used, distinctEnds) : (countTail(from), ends ? ends.size : count);
       if (count > 0 || keepZeros) emit(row, once ? Math.min(count, 1) : count);
       count = 0;
+      ends?.clear();
       return false;
     };
     run(0);
   };
+}
+
+/** The last expansion of steps the planner made a chain of (plan.ts countDistinctEnds). */
+function lastExpansion(steps: MatchStep[]): ExpandStep {
+  const last = steps.filter((step): step is ExpandStep => step.kind === 'expand').at(-1);
+  // the planner asks for distinct ends only over a chain of expansions: anything else is its bug, not a query's error
+  if (!last) throw new Error('invariant broken: the planner asked to count distinct ends over steps with no expansion');
+  return last;
 }
 
 /**
@@ -213,17 +225,23 @@ export interface PerNodeCounts {
   rank?: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, once = false }: CountOptions = {}): DenseCounter | undefined {
-  const [scan, ...chain] = steps;
-  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label' || (distinctEnds && chain.length !== 1)) return undefined;
+export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, endNotStart = false, once = false }: CountOptions = {}): DenseCounter | undefined {
+  const [scan, ...rest] = steps;
+  if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label') return undefined;
+  // the ends' WHERE (endNotStart) is the chain's last step: applied below by node, not run
+  const chain = endNotStart && rest.at(-1)?.kind === 'filter' ? rest.slice(0, -1) : rest;
   const hops: ExpandStep[] = [];
   const types = new Set<string>();
+  let sharedTypes = false;
   for (const hop of chain) {
     if (hop.kind !== 'expand' || hop.sourceSlot !== (hops.at(-1)?.targetSlot ?? scan.slot) || hop.targetBound || hop.direction === 'both') return undefined;
-    if (hop.types.length === 0 || hop.relProps.length > 0 || !plainNode(hop, {}) || hop.types.some((type) => types.has(type))) return undefined;
+    if (hop.types.length === 0 || hop.relProps.length > 0 || !plainNode(hop, {})) return undefined;
+    if (hop.types.some((type) => types.has(type))) sharedTypes = true;
     for (const type of hop.types) types.add(type);
     hops.push(hop);
   }
+  // counting through memoised per-node counts assumes no edge can be met twice on one path
+  if ((sharedTypes && !distinctEnds) || (endNotStart && chain.length === rest.length)) return undefined;
   const { label } = scan.access;
   // the label's bit is set on live nodes only: with nothing else to check, no record is read
   const plainScan = scan.labels.length === 0 && plainNode(scan, {});
@@ -237,22 +255,32 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
     const last = ids.length - 1;
     // per hop after the first, the counts of the nodes reached so far (-1: not yet counted)
     const memo = ids.map((_, hop) => (hop === 0 ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
+    // distinct ends: each path walked from the scanned node (what a node reaches depends on where the walk
+    // began, so nothing is memoised), each end counted once, marked with the scanned node it was reached from
     const reachedFrom = distinctEnds ? new Int32Array(graph.nodes.span) : undefined;
+    const path = new Int32Array(hops.length);
+    const distinctCompletions = (start: number, node: number, hop: number): number => {
+      const { labels, types } = ids[hop]!;
+      let count = 0;
+      graph.eachEdge(node, hops[hop].direction, types, (edge, other) => {
+        env.budget.tick();
+        // relationship isomorphism: an edge an earlier hop of this path walked is not walked again
+        if (sharedTypes) for (let earlier = 0; earlier < hop; earlier++) if (path[earlier] === edge) return;
+        for (const label of labels) if (!graph.hasLabel(other, label)) return;
+        if (hop < last) {
+          path[hop] = edge;
+          count += distinctCompletions(start, other, hop + 1);
+        } else if (reachedFrom![other] !== start + 1 && !(endNotStart && other === start)) {
+          reachedFrom![other] = start + 1;
+          count++;
+        }
+      });
+      return count;
+    };
     const completions = (node: number, hop: number): number => {
       const { labels, types } = ids[hop]!;
       const { direction } = hops[hop] as { direction: 'out' | 'in' };
       let count = 0;
-      if (hop === last && distinctEnds) {
-        // a node reached again from the same node (parallel edges) is counted once: marked with the node it was reached from
-        graph.eachEdge(node, direction, types, (_, other) => {
-          env.budget.tick();
-          if (reachedFrom![other] === node + 1) return;
-          for (const label of labels) if (!graph.hasLabel(other, label)) return;
-          reachedFrom![other] = node + 1;
-          count++;
-        });
-        return count;
-      }
       if (hop === last) {
         for (const type of types!) count += graph.countEdges(node, direction, type, labels);
         return count;
@@ -276,7 +304,7 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
         if (!record || !nodePasses(record, scan, row, env)) return;
       }
       // no expansion after the scan (plan.ts countScannedNodes): the node is its one completion
-      const count = hops.length === 0 ? 1 : completions(node, 0);
+      const count = hops.length === 0 ? 1 : distinctEnds ? distinctCompletions(node, node, 0) : completions(node, 0);
       counts[node] = once ? Math.min(count, 1) : count;
       if (count !== 0 || keepZeros) nodes[counted++] = node;
     });

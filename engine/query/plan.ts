@@ -147,8 +147,10 @@ export interface MatchPlan {
    * dropped. The MATCH before it is merged in when it walks no relationship.
    */
   zeroCounts?: boolean;
-  /** The counted goals are one expansion, counted by the distinct nodes it reaches (`count(DISTINCT c)`). */
+  /** The counted goals are a chain of expansions, counted by the distinct nodes the last reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
+  /** With distinctEnds, the one WHERE goal among the counted goals is that the chain's two ends differ. */
+  endNotStart?: boolean;
   /** A row before the counted goals counts 1 if they complete it at all (`count(DISTINCT c)` of the node scanned before them). */
   countsOnce?: boolean;
   /**
@@ -415,30 +417,50 @@ function countRowsByMeaning(match: MatchPlan, projection: ProjectionPlan): void 
 }
 
 /**
- * `count(DISTINCT c)` of the node a MATCH's last goals reach by one expansion from the node
- * its scan binds, grouped by that node (the part's first clause: one row per scanned node),
- * is the number of distinct nodes the expansion reaches from it; counted so, without rows.
- * Grouped otherwise, or by a property alone, one group's rows may reach one node twice.
+ * `count(DISTINCT b)` of the node a MATCH reaches last by a chain of expansions (each from the
+ * node the one before reached) from the node its scan binds, grouped by that node (the part's
+ * first clause: one row per scanned node), is the number of distinct nodes the chain reaches
+ * from it; counted so, without rows. The chain may hold one WHERE goal, that its two ends differ
+ * (`a <> b`: the co-asserting actors of `(a)-->(:Claim)<--(b)`), which the counters apply by
+ * node (MatchPlan.endNotStart). Grouped otherwise, or by a property alone, one group's rows may
+ * reach one node twice.
  */
 function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
   const [scan] = match.goals;
   const scanned = subjectOf(scan);
   const at = match.goals.findIndex((goal) => goal.kind === 'edge' || goal.kind === 'path' || goal.kind === 'namedPath');
-  const edge = match.goals[at];
-  if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan) || edge?.kind !== 'edge') return;
-  if (edge.access.kind !== 'expand' || (edge.access.reversed ? edge.to : edge.from).name !== scanned.name) return;
-  const end = edge.access.reversed ? edge.from : edge.to;
+  if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan)) return;
+  let end: PlanVar = scanned;
+  for (const goal of match.goals.slice(at)) {
+    if (goal.kind === 'path' || goal.kind === 'namedPath') return;
+    if (goal.kind !== 'edge') continue;
+    if (goal.access.kind !== 'expand' || (goal.access.reversed ? goal.to : goal.from).name !== end.name) return;
+    end = goal.access.reversed ? goal.from : goal.to;
+  }
+  if (at < 0 || end === scanned) return;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
   if (nodeGroupSlot(keys, projection.inputScope) !== scanned.slot) return;
   const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
   const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
   if (!aggregates.every((item) => distinctEnd(item.expr))) return;
   const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
-  // one expansion: the tail starts at it and holds no other relationship
-  if (countTail(match, projection, rewritten) !== at || match.goals.slice(at + 1).some((goal) => goal.kind === 'edge')) return;
+  const differ = match.goals.findIndex((goal) => goal.kind === 'where' && endsDiffer(goal.expr, scanned.name, end.name));
+  // the chain is the counted tail, from its first expansion; beside the ends' WHERE, checks alone
+  if (countTail({ ...match, goals: match.goals.filter((_, i) => i !== differ) }, projection, rewritten) !== at) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
-  Object.assign(match, { countFrom: at, distinctEnds: true });
+  Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: differ >= 0 || undefined });
+}
+
+/** Whether `expr` is `a <> b` (or `id(a) <> id(b)`, either way round): for two bound nodes, that they are not one node. */
+function endsDiffer(expr: Expr, a: string, b: string): boolean {
+  if (expr.kind !== 'binary' || expr.op !== '<>') return false;
+  const nodeOf = (side: Expr) => {
+    const node = side.kind === 'call' && side.name.toLowerCase() === 'id' && side.args.length === 1 ? side.args[0] : side;
+    return node.kind === 'var' ? node.name : undefined;
+  };
+  const names = [nodeOf(expr.left), nodeOf(expr.right)];
+  return (names[0] === a && names[1] === b) || (names[0] === b && names[1] === a);
 }
 
 /**

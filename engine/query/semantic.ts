@@ -49,6 +49,7 @@ function checkClause(clause: Clause, options: SemanticOptions): void {
       return;
     case 'unwind':
       checkNoAggregate(clause.expr);
+      checkPatternsArePredicates(clause.expr, false);
       return;
   }
 }
@@ -66,7 +67,26 @@ function findAggregate(expr: Expr): Expr | undefined {
   return found;
 }
 
+/**
+ * A pattern written as an expression is a predicate, allowed in a WHERE and as exists()'s
+ * argument only (the TCK's Pattern1 [22]-[23]); elsewhere COUNT { }, EXISTS { } or a pattern
+ * comprehension says what is meant.
+ */
+function checkPatternsArePredicates(expr: Expr, inPredicate: boolean): void {
+  if (expr.kind === 'pattern' && !inPredicate) {
+    throw compileError('UnexpectedSyntax', 'a pattern is a predicate here: write it in a WHERE, or use EXISTS { }, COUNT { } or a pattern comprehension', expr.pos);
+  }
+  const argumentIsPredicate = expr.kind === 'call' && expr.name.toLowerCase() === 'exists';
+  forEachChild(expr, (child) => {
+    const isWhere = 'where' in expr && child === expr.where;
+    checkPatternsArePredicates(child, inPredicate || isWhere || argumentIsPredicate);
+  });
+}
+
 function checkProjection(projection: Projection, isWith: boolean): void {
+  for (const expr of [...projection.items.map((item) => item.expr), ...(projection.orderBy ?? []).map((sort) => sort.expr)]) {
+    checkPatternsArePredicates(expr, false);
+  }
   const names = new Set<string>();
   for (const item of projection.items) {
     if (isWith && !item.alias && item.expr.kind !== 'var') {
@@ -118,7 +138,10 @@ function walk(expr: Expr, visit: (expr: Expr) => void): void {
   forEachChild(expr, (child) => walk(child, visit));
 }
 
-/** Integer literals beyond 64 bits are a compile-time error. */
+/**
+ * What literals alone show: integer literals beyond 64 bits, and a literal that is not a boolean
+ * (a number, a string, a list, a map) as an operand of AND, OR, XOR or NOT.
+ */
 function visitLiterals(ast: QueryAst): void {
   const check = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(check);
@@ -128,7 +151,18 @@ function visitLiterals(ast: QueryAst): void {
       const pos = node.pos as { line: number; column: number };
       throw compileError('IntegerOverflow', `integer literal ${node.value} does not fit in 64 bits`, pos);
     }
+    const expr = node as Expr;
+    const operands = expr.kind === 'binary' && LOGICAL_OPERATORS.has(expr.op) ? [expr.left, expr.right] : expr.kind === 'unary' && expr.op === 'NOT' ? [expr.operand] : [];
+    for (const operand of operands) {
+      if (isNonBooleanLiteral(operand)) throw compileError('InvalidArgumentType', `${expr.kind === 'binary' ? expr.op : 'NOT'} needs booleans; this is not one`, operand.pos);
+    }
     Object.values(node).forEach(check);
   };
   check(ast);
+}
+
+const LOGICAL_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', 'XOR']);
+
+function isNonBooleanLiteral(expr: Expr): boolean {
+  return (expr.kind === 'literal' && expr.value !== null && typeof expr.value !== 'boolean') || expr.kind === 'list' || expr.kind === 'map';
 }

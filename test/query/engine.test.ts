@@ -128,6 +128,39 @@ describe('query execution', () => {
     expect(() => runQuery(conflictGraph(), text)).toThrow(expect.objectContaining({ code: 'unknown_function' }));
   });
 
+  it('refuses a pattern predicate that introduces a variable, and a pattern outside a predicate, where they are written', () => {
+    // before, b was bound in the row's own scope and read as a column of nulls
+    expect(() => runQuery(conflictGraph(), 'MATCH (a:Actor)\nWHERE (a)-[:ASSERTS]->(b) RETURN b')).toThrow(
+      expect.objectContaining({ code: 'undefined_variable', details: expect.objectContaining({ line: 2, column: 23 }) }),
+    );
+    expect(() => runQuery(conflictGraph(), 'MATCH (a:Actor) WHERE (a)-[r:ASSERTS]->() RETURN a')).toThrow(
+      expect.objectContaining({ code: 'undefined_variable', details: expect.objectContaining({ line: 1, column: 26 }) }),
+    );
+    expect(() => runQuery(conflictGraph(), 'MATCH (a:Actor) RETURN (a)-[:ASSERTS]->() AS asserts')).toThrow(
+      expect.objectContaining({ code: 'unexpected_syntax', details: expect.objectContaining({ line: 1, column: 24 }) }),
+    );
+    // what the same questions are written as
+    const named = runQuery(conflictGraph(), 'MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(b:Claim) WHERE b.type = $type } RETURN id(a) AS a ORDER BY a', { parameters: { type: 'RedLine' } });
+    expect(named.rows).toEqual([['rsf'], ['saf']]);
+    const predicate = runQuery(conflictGraph(), 'MATCH (a:Actor) WHERE NOT (a)-[:ASSERTS]->(:Claim {type: "RedLine"}) AND exists((a)-[:ASSERTS]->()) RETURN id(a) AS a');
+    expect(predicate.rows).toEqual([['igad']]);
+  });
+
+  it('refuses a literal that is not a boolean under AND, OR, XOR or NOT before running, where it is written', () => {
+    for (const [text, column] of [['RETURN true AND 123', 17], ["MATCH (a:Actor) WHERE NOT 'x' RETURN a", 27], ['RETURN null OR [true]', 16], ['RETURN {} XOR false', 8]] as const) {
+      expect(() => runQuery(conflictGraph(), text), text).toThrow(
+        expect.objectContaining({ code: 'invalid_argument_type', details: expect.objectContaining({ phase: 'compile', line: 1, column }) }),
+      );
+    }
+    expect(runQuery(conflictGraph(), 'RETURN true AND null AS a, NOT false AS b, (1 = 1) XOR false AS c').rows).toEqual([[null, true, true]]);
+  });
+
+  it('matches a pattern from the variable of a list comprehension, which may hold nodes', () => {
+    const result = runQuery(conflictGraph(), "MATCH p = (:Actor {label: 'IGAD'})-[:ALLIED_WITH]->() RETURN [x IN nodes(p) | size([(x)-[:ASSERTS]->(c:Claim) | c])] AS claims");
+    expect(result.rows).toEqual([[[1n, 1n]]]);
+    expect(() => runQuery(conflictGraph(), 'UNWIND [1] AS x RETURN [y IN [x] | size([(y)-->() | 1])] AS n')).toThrow(expect.objectContaining({ code: 'variable_type_conflict' }));
+  });
+
   it('calls only what a module with a header exports, and names the exported predicates for one it does not', () => {
     const rules = new RuleRegistry();
     rules.load('alliances', `
