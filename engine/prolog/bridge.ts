@@ -422,6 +422,8 @@ interface HeldView {
   validUntil?: string;
   latest?: string;
   names: TextIndex;
+  /** Its facts are those of one whole hand-over, in the graph's order (no write added to them since, nothing cut): what viewImage may keep. */
+  whole?: true;
 }
 
 /**
@@ -602,7 +604,7 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   }
   facts.handOver();
   once('parley_end_view(Slot, Ref, Named)', { Slot: slot.module, Ref: facts.reference(true), Named: names.words() });
-  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
+  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names, whole: true };
   logChanges(slot, undefined);
   if (indexes) yield* indexesInParts(slot);
 }
@@ -636,14 +638,15 @@ function imageSignature(): string {
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * The image of the whole view of `graph` the engine holds at the graph's revision, or undefined when it holds
- * none (nor a cut or as_of one). Some two to three times a whole hand-over's CPU (at 100k facts about 2 s; the
+ * The image of the whole view of `graph` the engine holds at the graph's revision, as one whole hand-over made it,
+ * or undefined when it holds none, a cut or as_of one, or one a write was added to since. Some two to three times a whole hand-over's CPU (at 100k facts about 2 s; the
  * compiler's copy of the facts, some 200 bytes a fact, is freed after), and about 40 bytes a fact.
  */
 export function viewImage(graph: GraphIndex): Buffer | undefined {
   const slot = slotOf(graph);
   const held = slot?.held;
-  if (!slot || !held || held.asOf !== undefined || held.validUntil !== undefined || held.revision !== graph.revision) return undefined;
+  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
+  if (!slot || !held?.whole || held.asOf !== undefined || held.validUntil !== undefined || held.revision !== graph.revision) return undefined;
   const folder = '/parley/image';
   engineFiles.mkdirTree(folder);
   try {
@@ -702,7 +705,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   wholeHandOvers.images++;
   const names = new TextIndex();
   names.add(read.header.names);
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names };
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, whole: true };
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
@@ -938,7 +941,7 @@ export function prepareView(view: GraphView): boolean {
 
 /**
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
- * in a slot nor only added to), and the milliseconds they spent by `clock` (wall time, unless a bench sets
+ * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
  * lists of facts (their conversion into terms and the assertions), and the clause indexes (prepareView).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The

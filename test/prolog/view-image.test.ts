@@ -71,6 +71,8 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     const count2 = wholeHandOvers.count;
     expect(factsOf(restarted)).toEqual(factsOf(written));
     expect(wholeHandOvers.count - count2).toBe(1); // the fresh copy's alone: the image's view took the write as an addition
+    // facts a write was added to are in another order than a whole hand-over's: no image of them
+    expect(viewImage(restarted)).toBeUndefined();
   });
 
   it('is refused when torn, corrupt, of another graph\'s size or made under other rules, and the view is then handed over whole', () => {
