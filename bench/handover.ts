@@ -9,23 +9,28 @@
  *   - the process's RSS growth per fact, after a full collection (the engine's WebAssembly memory,
  *     which is never given back: what a worker holding the view keeps), and V8's heap growth;
  *   - the view's facts per predicate as SWI-Prolog counts them (clauses, bytes with their indexes),
- *     the engine's atoms, and the properties handed over and left out, by key.
+ *     the engine's atoms, and the properties handed over and left out, by key;
+ *   - the view's image (bridge.ts viewImage: its facts as quick-load code): the CPU making it took and its
+ *     bytes; then, in another child process (an engine that never held the view, as after a restart), the
+ *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes.
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
  *   npm run bench:handover [-- --sizes 100000,1000000]
  */
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
-import { propertyKeysHeld, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { cpuMsSince, timedCpu } from './stats.ts';
 
-const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facts: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facts: { type: 'string' }, image: { type: 'string' }, 'from-image': { type: 'boolean' } } });
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
@@ -33,9 +38,26 @@ const processStart = { user: 0, system: 0 };
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 if (args.facts === undefined) {
-  for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
-    execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size)], { stdio: 'inherit' });
+  const folder = mkdtempSync(path.join(tmpdir(), 'parley-handover-'));
+  try {
+    for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
+      const image = path.join(folder, `${size}.image`);
+      const child = (...more: string[]) => execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--image', image, ...more], { stdio: 'inherit' });
+      child();
+      child('--from-image');
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
+} else if (args['from-image']) {
+  // an engine that never held the view (a restart): the same graph (generate is deterministic), its view from the image
+  const { graph } = generatedGraph();
+  await loadRuleModules();
+  const image = readFileSync(args.image!);
+  wholeHandOvers.clock = () => cpuMsSince(processStart);
+  const { cpuMs, value: taken } = timedCpu(() => handOverImage({ graph }, image));
+  if (!taken) throw new Error('the image was refused');
+  console.log(`   hand-over from the image, in an engine that never held the view: ${count(cpuMs)} ms CPU: loading the code ${count(cpuMs - wholeHandOvers.indexMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`);
 } else {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with node --expose-gc (npm run bench:handover does)');
@@ -44,15 +66,8 @@ if (args.facts === undefined) {
     collect();
     return process.memoryUsage();
   };
-  const generated = generate(Number(args.facts));
-  const recorded = new Date().toISOString();
-  const graph = GraphIndex.fromRecords(
-    generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
-    generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
-  );
+  const { graph, generated } = generatedGraph();
   const facts = generated.facts;
-  generated.write.nodes.length = 0;
-  generated.write.edges.length = 0;
   const catalog = await loadRuleModules();
   const loadBefore = load();
   const before = memory();
@@ -71,6 +86,11 @@ if (args.facts === undefined) {
       `the records into lists of facts ${count(cpuMs - wholeHandOvers.clearMs - wholeHandOvers.engineMs - wholeHandOvers.indexMs)} ms, ` +
       `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`,
   );
+  // the image before the goals below, which read every key (a view of them all would not be this one)
+  const made = timedCpu(() => viewImage(graph));
+  if (!made.value) throw new Error('no image of the view held');
+  writeFileSync(args.image!, made.value);
+  console.log(`   its image: ${count(made.cpuMs)} ms CPU to make, ${count(made.value.length)} bytes (${perFact(made.value.length)} per fact)`);
   console.log(`   RSS growth ${perFact(after.rss - before.rss)} bytes per fact, V8 heap growth ${perFact(after.heapUsed - before.heapUsed)} bytes per fact (after a full collection)`);
   // SWI-Prolog's own count of each g_* predicate's clauses and bytes (their indexes included) in the view's slot, and of the engine's atoms
   const [[sizes, atoms, atomBytes]] = catalog.registry.solveLibrary(
@@ -96,4 +116,17 @@ if (args.facts === undefined) {
   }
   const keyed = (keep: boolean) => [...byKey].filter(([key]) => (held === 'all' || held.includes(key)) === keep).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, n]) => `${key} ${count(n)}`);
   console.log(`   properties handed over, by key: ${keyed(true).join(', ')}; left out (no rule reads them): ${keyed(false).join(', ') || 'none'}`);
+}
+
+/** The generated conflict graph of --facts facts as a GraphIndex, and what generated it (its records let go). */
+function generatedGraph() {
+  const generated = generate(Number(args.facts));
+  const recorded = new Date().toISOString();
+  const graph = GraphIndex.fromRecords(
+    generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+    generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
+  );
+  generated.write.nodes.length = 0;
+  generated.write.edges.length = 0;
+  return { graph, generated };
 }

@@ -63,6 +63,7 @@
  * double-quoted text is an atom.
  */
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
@@ -132,12 +133,15 @@ export class RuleModuleError extends ValidationError {
  * consult problems are collected by lib/graph.pl and reported as RuleModuleError.
  */
 let engine: Any | undefined;
+/** The engine's own (Emscripten, in-memory) file system: view images pass through it (viewImage, handOverImage). */
+let engineFiles: Any | undefined;
 let starting: Promise<void> | undefined;
 
 /** Starts this thread's engine, once; PrologBridge calls made before it resolves throw. */
 export function startProlog(): Promise<void> {
   return (starting ??= startEngine().then((started) => {
-    engine = started;
+    engine = started.prolog;
+    engineFiles = started.FS;
   }));
 }
 
@@ -150,7 +154,7 @@ async function startEngine(): Promise<Any> {
   const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true), optimise(true)]), close(S))", { Text: graphLibrary }).once();
   if (!loaded || loaded.error || loaded.success === false) throw new Error(`lib/graph.pl does not load: ${loaded?.message ?? 'failed'}`);
   prolog.query(`set_prolog_flag(heartbeat, ${HEARTBEAT_INFERENCES})`).once();
-  return prolog;
+  return swipl;
 }
 
 /** Runs a goal with input bindings and returns its first answer's bindings; engine errors throw. */
@@ -418,6 +422,8 @@ interface HeldView {
   validUntil?: string;
   latest?: string;
   names: TextIndex;
+  /** Its facts are those of one whole hand-over, in the graph's order (no write added to them since, nothing cut): what viewImage may keep. */
+  whole?: true;
 }
 
 /**
@@ -598,9 +604,111 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   }
   facts.handOver();
   once('parley_end_view(Slot, Ref, Named)', { Slot: slot.module, Ref: facts.reference(true), Named: names.words() });
-  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names };
+  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names, whole: true };
   logChanges(slot, undefined);
   if (indexes) yield* indexesInParts(slot);
+}
+
+/**
+ * View images: the g_* facts of a whole view as SWI-Prolog quick-load code (lib/graph.pl parley_write_image/2),
+ * which an engine loads some ten times faster than a whole hand-over reads the records, converts them and
+ * asserts them (bench/handover.ts prints both), so that a restart need not hand an untouched graph's view over
+ * again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
+ * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
+ * (imageSignature), and the graph's facts, its length and SHA-256; it is refused under any other, or torn.
+ * Which graph and version an image is of is the caller's to keep (engine/reason/view-images.ts).
+ */
+const VIEW_IMAGE_FORMAT = 1;
+
+interface ViewImageHeader {
+  signature: string;
+  facts: number;
+  latest?: string;
+  names: string[];
+  bytes: number;
+  sha256: string;
+}
+
+/** What an image depends on besides its graph: an image made under another signature would hold other facts. */
+function imageSignature(): string {
+  const { Version } = once('current_prolog_flag(version, Version)', {});
+  return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The image of the whole view of `graph` the engine holds at the graph's revision, as one whole hand-over made it,
+ * or undefined when it holds none, a cut or as_of one, or one a write was added to since. Some two to three times a whole hand-over's CPU (at 100k facts about 2 s; the
+ * compiler's copy of the facts, some 200 bytes a fact, is freed after), and about 40 bytes a fact.
+ */
+export function viewImage(graph: GraphIndex): Buffer | undefined {
+  const slot = slotOf(graph);
+  const held = slot?.held;
+  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
+  if (!slot || !held?.whole || held.asOf !== undefined || held.validUntil !== undefined || held.revision !== graph.revision) return undefined;
+  const folder = '/parley/image';
+  engineFiles.mkdirTree(folder);
+  try {
+    once('parley_write_image(Slot, Stub)', { Slot: slot.module, Stub: `${folder}/view.pl` });
+    const qlf = Buffer.from(engineFiles.readFile(`${folder}/view.qlf`) as Uint8Array);
+    const header: ViewImageHeader = { signature: imageSignature(), facts: graph.factCount, latest: held.latest, names: held.names.words(), bytes: qlf.length, sha256: sha256(qlf) };
+    return Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), qlf]);
+  } finally {
+    for (const file of ['view.pl', 'view.qlf']) if (engineFiles.analyzePath(`${folder}/${file}`).exists) engineFiles.unlink(`${folder}/${file}`);
+  }
+}
+
+/** The header and code of `image` when it is whole and made under this engine's signature for a graph of `facts` facts; else undefined. */
+function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader; qlf: Uint8Array } | undefined {
+  const newline = image.indexOf(10);
+  if (newline < 0) return undefined;
+  let header: ViewImageHeader;
+  try {
+    header = JSON.parse(Buffer.from(image.subarray(0, newline)).toString()) as ViewImageHeader;
+  } catch {
+    return undefined;
+  }
+  const qlf = image.subarray(newline + 1);
+  if (header.bytes !== qlf.length || header.facts !== facts || header.signature !== imageSignature() || sha256(qlf) !== header.sha256) return undefined;
+  return { header, qlf };
+}
+
+/**
+ * Hands the whole view of `view`'s graph over from `image` (viewImage's, of the same graph at its revision: the
+ * caller's to know), then builds the clause indexes, as prepareView does; the engine holds the view after, as
+ * after a whole hand-over. Returns false, handing nothing over, when the view is cut or as_of, the engine holds a
+ * view of the graph already, or the image is refused (torn, corrupt, of another signature or size) or does not load.
+ */
+export function handOverImage(view: GraphView, image: Uint8Array): boolean {
+  const { graph } = view;
+  if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined) return false;
+  const read = readImage(image, graph.factCount);
+  if (!read) return false;
+  const slot = slotFor(graph.factCount);
+  slot.held = undefined;
+  slot.facts = graph.factCount;
+  const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
+  engineFiles.mkdirTree(folder);
+  engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
+  let loaded: boolean;
+  try {
+    loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
+  } finally {
+    engineFiles.unlink(`${folder}/view.qlf`);
+  }
+  if (!loaded) {
+    slot.facts = 0;
+    return false;
+  }
+  wholeHandOvers.count++;
+  wholeHandOvers.images++;
+  const names = new TextIndex();
+  names.add(read.header.names);
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, whole: true };
+  logChanges(slot, undefined);
+  for (const _ of indexesInParts(slot));
+  return true;
 }
 
 /**
@@ -833,13 +941,13 @@ export function prepareView(view: GraphView): boolean {
 
 /**
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
- * in a slot nor only added to), and the milliseconds they spent by `clock` (wall time, unless a bench sets
+ * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
  * lists of facts (their conversion into terms and the assertions), and the clause indexes (prepareView).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, clearMs: 0, engineMs: 0, indexMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {

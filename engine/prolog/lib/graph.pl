@@ -1023,6 +1023,41 @@ warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, 
 warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_mention(W, _)).
 
+% A view image (engine/prolog/bridge.ts viewImage): a slot's g_* facts (not its kept answers, g_memo) as
+% SWI-Prolog quick-load code, which an engine loads some ten times faster than a hand-over converts and
+% asserts them. parley_write_image(+View, +Stub) writes Stub (a file of the engine's own file system: one
+% term per view fact predicate, and their dynamic declarations) and compiles it into Stub's .qlf; each term
+% expands to the clauses of slot View (term_expansion/2 below), so that no clause is written or read as
+% text (compiling the facts' text took twice as long). Compiling records a copy of the clauses in module
+% parley_image, unloaded at the end.
+parley_write_image(View, Stub) :-
+    findall(Name/Arity, ( view_fact(Head), Head \= g_memo(_), functor(Head, Name, Arity) ), Predicates),
+    setup_call_cleanup(open(Stub, write, Out),
+                       ( forall(member(P, Predicates), format(Out, ':- dynamic(~q).~n', [P])),
+                         forall(member(P, Predicates), format(Out, '~q.~n', ['$parley_image_part'(P)])) ),
+                       close(Out)),
+    setup_call_cleanup(nb_setval(parley_image_of, View),
+                       qcompile(parley_image:Stub),
+                       ( nb_setval(parley_image_of, []), unload_file(Stub) )).
+
+:- multifile user:term_expansion/2.
+user:term_expansion('$parley_image_part'(Name/Arity), Clauses) :-
+    nb_current(parley_image_of, View), View \== [],
+    functor(Head, Name, Arity),
+    findall(Head, View:Head, Clauses).
+
+% parley_load_image(+View, +File): slot View holds the facts of the image File (parley_write_image/2's .qlf)
+% and none other. File is loaded as the source of View's facts: each slot loads its images from a folder of its
+% own, as SWI-Prolog takes a file loaded again for the same source and replaces the clauses it loaded before.
+% Fails, View left empty, when File does not load (torn, or of another SWI-Prolog version).
+parley_load_image(View, File) :-
+    parley_clear_view(View),
+    (   catch(load_files(View:File, [silent(true)]), _, fail),
+        forall(view_fact(Head), predicate_property(View:Head, dynamic))
+    ->  true
+    ;   parley_clear_view(View), fail
+    ).
+
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-
     (   current_predicate(Module:keywords/2), \+ predicate_property(Module:keywords(_, _), imported_from(_))

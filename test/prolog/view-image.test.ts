@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PrologBridge, handOverImage, holdsGraph, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { putLogged } from '../../engine/store/graph-changes.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { copyOf } from '../helpers/kept-answers.ts';
+
+await startProlog();
+
+const recorded_at = '2024-01-01T00:00:00.000Z';
+/** Actors asserting claims that name two places, one claim of a later day (the reference date), some claims supporting the next (sources). */
+const claimsGraph = (count: number) => {
+  const actors = Array.from({ length: count }, (_, i) => ({ id: `a${i}`, labels: ['Actor'], properties: { label: `Actor ${i}`, actor_type: i % 2 ? 'state' : 'armed_group' }, confidence: 1, provenance: [], recorded_at }));
+  const claims = Array.from({ length: count }, (_, i) => ({
+    id: `c${i}`,
+    labels: ['Claim'],
+    properties: { type: 'Demand', text: `claim ${i} on ${i % 3 ? 'land' : 'water'}`, valid_from: i === count >> 1 ? '2024-03-01' : '2024-01-02' },
+    confidence: 1,
+    provenance: [{ source: 'feed', document_id: `doc-${i % 7}`, timestamp: recorded_at }],
+    recorded_at,
+  }));
+  const places = ['Land', 'Water'].map((label) => ({ id: label, labels: ['Location'], properties: { label }, confidence: 1, provenance: [], recorded_at }));
+  const edges = Array.from({ length: count }, (_, i) => ({ id: `e${i}`, type: 'ASSERTS', from: `a${i}`, to: `c${i}`, properties: { role: 'speaker' }, confidence: 0.8, provenance: [], recorded_at }));
+  const supports = Array.from({ length: Math.floor((count - 1) / 10) }, (_, k) => ({ id: `s${k}`, type: 'SUPPORTS', from: `c${10 * k}`, to: `c${10 * k + 1}`, properties: {}, confidence: 1, provenance: [], recorded_at }));
+  return GraphIndex.fromRecords([...actors, ...claims, ...places], [...edges, ...supports]);
+};
+
+const RULES = `
+name_keywords('Location').
+keywords(water_claims, [water]).
+typed(A, T) :- nodes_where('Actor', actor_type, T, As), member(A, As).`;
+
+// every kind of fact a hand-over makes, one kind a call
+const kinds = [
+  'findall(f(I, T, F, D, C), edge(I, T, F, D, C), Fs)',
+  'findall(n(I, L), node(I, L), Fs)',
+  'findall(p(I, K, V), prop(I, K, V), Fs)',
+  'findall(v(I, V), valid_time(I, V), Fs)',
+  'findall(t(I, T), g_text(I, T), Fs)',
+  'findall(w(W, I), g_mention(W, I), Fs)',
+  'findall(W, g_named(W), Fs)',
+  'findall(s(I, S), argument_source(I, S), Fs)',
+  'findall(R, reference_date(R), Fs)',
+  "findall(A, typed(A, state), Fs)",
+];
+
+describe('a view image (the view\'s facts as quick-load code)', () => {
+  const bridge = new PrologBridge();
+  bridge.consult(RULES);
+  const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+  const graph = claimsGraph(300);
+  factsOf(graph); // (the engine holds its view)
+  const image = viewImage(graph)!;
+
+  it('is handed over in place of the records: the same facts, in the same order, as a fresh hand-over, and a write is added to it as to any view', () => {
+    expect(image.length).toBeGreaterThan(1_000);
+    const fresh = factsOf(copyOf(graph));
+    expect(fresh.map((facts) => facts.length > 0)).toEqual(kinds.map(() => true));
+    expect(fresh.slice(6, 9)).toEqual([['land', 'water'], expect.any(Array), ['2024-03-01']]);
+    const restarted = copyOf(graph);
+    const [count, images] = [wholeHandOvers.count, wholeHandOvers.images];
+    expect(handOverImage({ graph: restarted }, image)).toBe(true);
+    expect(holdsGraph(restarted)).toBe(true);
+    expect(factsOf(restarted)).toEqual(fresh);
+    expect([wholeHandOvers.count - count, wholeHandOvers.images - images]).toEqual([1, 1]); // the image, and no hand-over after it
+    // a write after the image: a claim naming water on a later day, and its assertion
+    const written = copyOf(graph);
+    for (const target of [restarted, written]) {
+      putLogged(target, [{ id: 'c_new', labels: ['Claim'], properties: { type: 'Demand', text: 'new water claim', valid_from: '2024-04-01' }, confidence: 1, provenance: [], recorded_at }], [{ id: 'e_new', type: 'ASSERTS', from: 'a1', to: 'c_new', properties: {}, confidence: 1, provenance: [], recorded_at }]);
+    }
+    const count2 = wholeHandOvers.count;
+    expect(factsOf(restarted)).toEqual(factsOf(written));
+    expect(wholeHandOvers.count - count2).toBe(1); // the fresh copy's alone: the image's view took the write as an addition
+    // facts a write was added to are in another order than a whole hand-over's: no image of them
+    expect(viewImage(restarted)).toBeUndefined();
+  });
+
+  it('is refused when torn, corrupt, of another graph\'s size or made under other rules, and the view is then handed over whole', () => {
+    const flipped = Buffer.from(image);
+    flipped[flipped.length - 100] ^= 0xff;
+    const torn = image.subarray(0, image.length - 10);
+    const other = claimsGraph(301);
+    const refused = [flipped, torn, Buffer.from('not an image')];
+    for (const bad of refused) expect(handOverImage({ graph: copyOf(graph) }, bad)).toBe(false);
+    expect(handOverImage({ graph: other }, image)).toBe(false);
+    // code whose digest matches but that does not load: the slot is left empty, and a call hands the view over
+    const newline = image.indexOf(10);
+    const header = JSON.parse(image.subarray(0, newline).toString());
+    const junk = Buffer.from('junk that is no quick-load code');
+    const loadsNot = Buffer.concat([Buffer.from(JSON.stringify({ ...header, bytes: junk.length, sha256: createHash('sha256').update(junk).digest('hex' ) }) + '\n'), junk]);
+    const target = copyOf(graph);
+    expect(handOverImage({ graph: target }, loadsNot)).toBe(false);
+    expect(holdsGraph(target)).toBe(false);
+    const count = wholeHandOvers.count;
+    expect(factsOf(target)).toEqual(factsOf(copyOf(graph)));
+    expect(wholeHandOvers.count - count).toBe(2); // each copy handed over whole
+    // a module consulted since declares a keyword the image's mentions do not cover
+    new PrologBridge().consult('keywords(land_claims, [land]).');
+    expect(handOverImage({ graph: copyOf(graph) }, image)).toBe(false);
+  });
+});
