@@ -170,13 +170,13 @@ function numericCompare(left: number | bigint, right: number | bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Cypher `<` and friends: a number below 0, 0, above 0, or null when incomparable. */
+/**
+ * Cypher `<` and friends: a number below 0, 0, above 0, or null when incomparable. NaN beside a
+ * number gives NaN, under which every one of `<`, `<=`, `>`, `>=` is false (the TCK's Comparison2).
+ */
 export function compare(left: CypherValue, right: CypherValue): number | null {
   if (left === null || right === null) return null;
-  if (isNumber(left) && isNumber(right)) {
-    const result = numericCompare(left, right);
-    return Number.isNaN(result) ? null : result;
-  }
+  if (isNumber(left) && isNumber(right)) return numericCompare(left, right);
   if (typeof left === 'string' && typeof right === 'string') return left < right ? -1 : left > right ? 1 : 0;
   if (typeof left === 'boolean' && typeof right === 'boolean') return Number(left) - Number(right);
   if (Array.isArray(left) && Array.isArray(right)) {
