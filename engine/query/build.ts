@@ -352,7 +352,7 @@ function buildProjection(plan: ProjectionPlan, builder: PartBuilder): CompiledPr
     orderBy,
     skip: builder.constant(plan.skip),
     limit: builder.constant(plan.limit),
-    where: plan.where ? builder.expr(plan.where, plan.outputScope) : undefined,
+    where: plan.where ? builder.expr(plan.where, plan.sortScope) : undefined,
     // a sort expression without an aggregate reads the projected names alone, which the group's row holds
     groupsKeepFirstRow:
       plan.orderBy.some(({ key }) => !('slot' in key) && containsAggregate(key.expr)) ||

@@ -194,6 +194,7 @@ export interface ProjectionPlan {
   distinct: boolean;
   /** A sort key is a projected item's slot, or an expression over `sortScope`. */
   orderBy: { key: { slot: number } | { expr: Expr }; descending: boolean }[];
+  /** What ORDER BY and WITH's WHERE see: the projected names and, without aggregation or DISTINCT, the input variables too. */
   sortScope: Scope;
   skip?: Expr;
   limit?: Expr;
@@ -888,7 +889,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
   const outputScope: Scope = new Map();
   for (const item of items) outputScope.set(item.name, { slot: item.slot, kind: kindOf(item.expr, inputScope) });
 
-  // ORDER BY sees the projected names and, without aggregation or DISTINCT, the input variables too
+  // ORDER BY and WITH's WHERE see the projected names and, without aggregation or DISTINCT, the input variables too
   const projected = aggregating || projection.distinct;
   const sortScope: Scope = projected ? new Map(outputScope) : new Map([...inputScope, ...outputScope]);
   const itemKeys = items.map((item) => exprKey(item.expr));
@@ -902,6 +903,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
     return { key: { expr }, descending: sort.descending };
   });
   state.scope = outputScope;
+  const names = items.map((item) => item.name);
   return {
     kind,
     items,
@@ -914,7 +916,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
     sortScope,
     skip: projection.skip,
     limit: projection.limit,
-    where,
+    where: where && projected ? rewriteToProjected(where, itemKeys, names) : where,
     outputScope,
   };
 }

@@ -155,6 +155,15 @@ describe('query execution', () => {
     expect(runQuery(conflictGraph(), 'RETURN true AND null AS a, NOT false AS b, (1 = 1) XOR false AS c').rows).toEqual([[null, true, true]]);
   });
 
+  it("lets WITH's WHERE read the variables before the WITH, as ORDER BY does, unless the WITH aggregates or is DISTINCT", () => {
+    const graph = conflictGraph();
+    // before, a variable the WITH did not project was undefined in its WHERE
+    expect(runQuery(graph, "MATCH (a:Actor) WITH a.label AS label WHERE a.role = 'party' RETURN label ORDER BY label").rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
+    // DISTINCT: what is written like a projected item means that item
+    expect(runQuery(graph, "MATCH (c:Claim) WITH DISTINCT c.type AS type WHERE c.type STARTS WITH 'R' RETURN type").rows).toEqual([['RedLine']]);
+    expect(() => runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) WITH a, count(c) AS n WHERE c.type = "RedLine" RETURN a')).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
+  });
+
   it('matches a pattern from the variable of a list comprehension, which may hold nodes', () => {
     const result = runQuery(conflictGraph(), "MATCH p = (:Actor {label: 'IGAD'})-[:ALLIED_WITH]->() RETURN [x IN nodes(p) | size([(x)-[:ASSERTS]->(c:Claim) | c])] AS claims");
     expect(result.rows).toEqual([[[1n, 1n]]]);
