@@ -208,6 +208,22 @@ part(I, N) :- ids(L), view_memo(part(L, I), N, ( count_up(part), length(L, N0), 
     expect(bridge.solve('part(7, A), part(30, B), computed_now(part, N)', ['A', 'B', 'N'], { graph })).toEqual([[20007, 20030, 30]]);
   });
 
+  it('holds no kept answer on the global stack between calls, and reads one a call copies once', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(`${COUNTED}
+ids(L) :- view_memo(ids, L, ( count_up(ids), numlist(1, 100000, L) )).`);
+    const graph = conflictGraph();
+    const live = () => bridge.solve('garbage_collect, statistics(globalused, U)', ['U'], { graph })[0][0] as number;
+    const before = live();
+    bridge.solve('ids(_)', [], { graph });
+    // 100k integers are 2.4 MB as a list on the global stack (3 cells of 8 bytes an element): kept in a global
+    // variable they would stay there, below every later call's work
+    expect(live() - before).toBeLessThan(240_000);
+    // read in a loop, the set is one copy for the call: the same term each time, none computed again
+    expect(bridge.solve('ids(A), forall(between(1, 50, _), ( ids(B), same_term(A, B) )), sum_list(A, S), computed_now(ids, N)', ['S', 'N'], { graph })).toEqual([[5000050000, 1]]);
+    expect(live() - before).toBeLessThan(240_000);
+  });
+
   it('keeps, after records are added, the graph predicates\' answers they cannot change, and answers as over the whole graph', () => {
     const day = (n: number) => `2024-02-${String(n).padStart(2, '0')}T00:00:00.000Z`;
     const record = (id: string, labels: string[], properties: Record<string, string>, n = 1) => ({ id, labels, properties, confidence: 0.9, recorded_at: day(n), provenance: [{ source: `doc-${id}`, timestamp: day(n) }] });
