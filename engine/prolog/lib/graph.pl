@@ -144,7 +144,8 @@ view_memo(Key, Value, Goal) :-
 % answer of the view sat below each query's work, and the stack grew by doubling to hold them all (1.1 GB of
 % WebAssembly memory for one engine at 1M facts after an assess, never given back). A query reads a slot's
 % answers from its clause once (a copy) and then from a global variable linking that copy, so that rules
-% reading a kept set in a loop copy it once a query (memo_entries/2); parley_solve/7 lets the copies go.
+% reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
+% write lets the copies go.
 :- dynamic g_kept/2.
 
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
@@ -167,8 +168,12 @@ memo_delete(Slot) :- retractall(g_kept(Slot, _)), memo_unread(Slot).
 % memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
 
-% memo_reads_done: the copies of kept answers the last query read let go, so that the global stack holds none
-% between queries
+% memo_reader(+Module): the copies of kept answers that the calls of another module read let go: a framework's
+% run is several calls of its module, which read the same sets (a copy each call cost fearon's run after a write
+% 2.7 times its CPU at 100k facts), and the copies one run holds are the most the global stack keeps between calls
+memo_reader(Module) :- ( nb_current(parley_memo_reader, Module) -> true ; memo_reads_done, nb_setval(parley_memo_reader, Module) ).
+
+% memo_reads_done: the copies of kept answers read so far let go
 memo_reads_done :-
     (   nb_current(parley_memo_read, Read)
     ->  forall(member(Slot, Read), memo_unread(Slot)), nb_setval(parley_memo_read, [])
@@ -519,6 +524,7 @@ parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
     (   nonvar(Error)
     ->  message_text(Error, Message), Result = r(0, syntax(Message), [])
     ;   maplist(template_value(Bindings), Names, Template),
+        memo_reader(Module),
         get_time(Now), Deadline is Now + TimeLimitMs / 1000,
         nb_setval(parley_deadline, Deadline),
         nb_setval(parley_reads, []),
@@ -527,7 +533,6 @@ parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
         statistics(inferences, I1),
         nb_getval(parley_reads, Reads), nb_setval(parley_reads, none),
         nb_setval(parley_deadline, 0),
-        memo_reads_done,
         Used is I1 - I0,
         (   nonvar(Caught) -> caught_outcome(Caught, Outcome)
         ;   Status == inference_limit_exceeded -> Outcome = inference_limit
