@@ -147,6 +147,10 @@ view_memo(Key, Value, Goal) :-
 % reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
 % write lets the copies go.
 :- dynamic g_kept/2.
+% g_kept_summary(Slot, s(Reads, Modules, Listed)): what a write asks of Slot's answers without copying them: the
+% sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
+% their modules, and whether one is a set a write regrows (regrowable/1)
+:- dynamic g_kept_summary/2.
 
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
 memo_entries(Slot, Entries) :-
@@ -160,10 +164,20 @@ memo_entries(Slot, Entries) :-
     ).
 
 % memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held
-memo_store(Slot, Entries) :- retractall(g_kept(Slot, _)), assertz(g_kept(Slot, Entries)), memo_unread(Slot).
+memo_store(Slot, Entries) :-
+    retractall(g_kept(Slot, _)), assertz(g_kept(Slot, Entries)),
+    memo_summary(Entries, Summary), retractall(g_kept_summary(Slot, _)), assertz(g_kept_summary(Slot, Summary)),
+    memo_unread(Slot).
+
+memo_summary(Entries, s(Reads, Modules, Listed)) :-
+    (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
+    ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
+    ),
+    findall(M, member((M:_)-_, Entries), Ms), sort(Ms, Modules),
+    ( member(Entry, Entries), regrowable(Entry) -> Listed = true ; Listed = false ).
 
 % memo_delete(+Slot): Slot keeps no answers
-memo_delete(Slot) :- retractall(g_kept(Slot, _)), memo_unread(Slot).
+memo_delete(Slot) :- retractall(g_kept(Slot, _)), retractall(g_kept_summary(Slot, _)), memo_unread(Slot).
 
 % memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
@@ -755,7 +769,10 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
 % Slot-Entry, as they were before the write (read without a copy)
-listed_before(Slot, Acc, More) :- memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_before(Slot, Acc, More) :-
+    (   g_kept_summary(Slot, s(_, _, false)) -> More = Acc
+    ;   memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More)
+    ).
 listed_entry(Slot, Entry, Acc, More) :- ( regrowable(Entry) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
 regrowable((user:nodes_where(_, _, _))-r(answer(_), _)).
@@ -933,9 +950,18 @@ keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 % forget_read(+Slot, +Changes, +Unseen, +Added): drops the answers of Slot that read what Changes lists, but for
 % those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
 forget_read(Slot, Changes, Unseen, Added) :-
-    memo_entries(Slot, Entries),
-    convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
-    kept_entries(Slot, Entries, Kept).
+    (   slot_unchanged(Slot, Changes) -> true
+    ;   memo_entries(Slot, Entries),
+        convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
+        kept_entries(Slot, Entries, Kept)
+    ).
+
+% slot_unchanged(+Slot, +Changes): every answer of Slot is one read_unchanged/2 keeps, known from its summary
+% (a write reads no copy of a slot it cannot change)
+slot_unchanged(Slot, Changes) :-
+    g_kept_summary(Slot, s(Reads, Modules, _)), Reads \== any,
+    \+ ( member(M, Modules), parley_unreported(M) ),
+    \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
 kept_read(Changes, Unseen, Added, Entry, Kept) :-
     (   read_unchanged(Changes, Entry) -> Kept = Entry
