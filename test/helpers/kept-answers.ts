@@ -4,4 +4,4 @@ import { GraphIndex } from '../../engine/store/graph-index.ts';
 export const copyOf = (graph: GraphIndex) => GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values());
 
 /** A goal counting, as N, the engine's kept answers (lib/graph.pl view_memo/3) over the active view whose key (Module:Key) unifies with `key`. */
-export const keptCountGoal = (key: string) => `aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((${key})-_, Es) ), N)`;
+export const keptCountGoal = (key: string) => `aggregate_all(count, ( user:g_memo(S), memo_entries(S, Es), member((${key})-_, Es) ), N)`;

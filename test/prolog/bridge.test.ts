@@ -194,8 +194,11 @@ describe('Prolog bridge', () => {
     bridge.consult(`${COUNTED}
 ids(L) :- view_memo(ids, L, numlist(1, 20000, L)).
 part(I, N) :- ids(L), view_memo(part(L, I), N, ( count_up(part), length(L, N0), N is N0 + I )).`);
+    // read from another module: the copies of kept answers the module's calls read are let go then
+    const other = new PrologBridge();
+    other.consult('other.');
     const graph = conflictGraph();
-    const live = () => bridge.solve('garbage_collect, statistics(globalused, U)', ['U'], { graph })[0][0] as number;
+    const live = () => other.solve('garbage_collect, statistics(globalused, U)', ['U'], { graph })[0][0] as number;
     bridge.solve('ids(_)', [], { graph });
     const before = live();
     // a failure-driven loop: each part/2 is kept while member/2 leaves a choice point that is backtracked into
@@ -206,6 +209,25 @@ part(I, N) :- ids(L), view_memo(part(L, I), N, ( count_up(part), length(L, N0), 
     expect(grown).toBeLessThan(480_000);
     // the keys still find their answers: none computed again, each the one for its I
     expect(bridge.solve('part(7, A), part(30, B), computed_now(part, N)', ['A', 'B', 'N'], { graph })).toEqual([[20007, 20030, 30]]);
+  });
+
+  it('holds no kept answer on the global stack once another module is called, and reads one a run copies once', () => {
+    const bridge = new PrologBridge();
+    bridge.consult(`${COUNTED}
+ids(L) :- view_memo(ids, L, ( count_up(ids), numlist(1, 100000, L) )).`);
+    const other = new PrologBridge();
+    other.consult('other.');
+    const graph = conflictGraph();
+    const live = () => other.solve('garbage_collect, statistics(globalused, U)', ['U'], { graph })[0][0] as number;
+    const before = live();
+    bridge.solve('ids(_)', [], { graph });
+    // 100k integers are 2.4 MB as a list on the global stack (3 cells of 8 bytes an element): kept in a global
+    // variable they would stay there, below every later call's work
+    expect(live() - before).toBeLessThan(240_000);
+    // read in a loop, and by the module's next call, the set is one copy: the same term each time, none computed again
+    expect(bridge.solve('ids(A), nb_linkval(first_read, A), forall(between(1, 50, _), ( ids(B), same_term(A, B) )), sum_list(A, S), computed_now(ids, N)', ['S', 'N'], { graph })).toEqual([[5000050000, 1]]);
+    expect(bridge.solve('ids(A), nb_getval(first_read, B), ( same_term(A, B) -> Same = yes ; Same = no ), nb_delete(first_read)', ['Same'], { graph })).toEqual([['yes']]);
+    expect(live() - before).toBeLessThan(240_000);
   });
 
   it('keeps, after records are added, the graph predicates\' answers they cannot change, and answers as over the whole graph', () => {

@@ -487,7 +487,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
        link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Pairs0), maplist([p(A, B, Is), [A, B, Is]]>>true, Pairs0, Pairs)`,
       ['Ts', 'ByThreatSpeaker', 'ByTarget', 'Recent', 'Strikes', 'Pairs'], { graph: on })[0];
     /** How many kept answers are over a list that holds `id` (re-keyed to a grown list), without asking for any. */
-    const keptOver = (id: string) => registry.solveLibrary(`aggregate_all(count, ( user:g_memo(S), nb_getval(S, Es), member((user:K)-_, Es), arg(1, K, L), is_list(L), memberchk('${id}', L) ), N)`, ['N'], { graph })[0][0];
+    const keptOver = (id: string) => registry.solveLibrary(`aggregate_all(count, ( user:g_memo(S), memo_entries(S, Es), member((user:K)-_, Es), arg(1, K, L), is_list(L), memberchk('${id}', L) ), N)`, ['N'], { graph })[0][0];
     const fresh = () => sets(GraphIndex.fromRecords(graph.nodes.values(), graph.edges.values()));
     sets(graph);
     // nodes and edges: new claims and an event, and new edges at claims and events held (a pair held takes an event, a new pair)

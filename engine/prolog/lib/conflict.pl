@@ -367,8 +367,9 @@ part_text(L, T) :- is_list(L), !, maplist(label, L, Ls), list_text(Ls, T).
 part_text(X, X).
 list_text([], 'none').
 list_text([X], X) :- !.
-list_text([X, Y], T) :- !, atomic_list_concat([X, ' and ', Y], T).
-list_text([X|Xs], T) :- list_text(Xs, Rest), atomic_list_concat([X, ', ', Rest], T).
+% in one concatenation: one made per element, each the text of the rest of the list, took the square of its
+% length in atoms (fearon's list of the actors in a commitment problem: 49 MB of atoms at 1M facts)
+list_text(Xs, T) :- append(Front, [Last], Xs), !, atomic_list_concat(Front, ', ', Head), atomic_list_concat([Head, ' and ', Last], T).
 
 % labels(+Ids, -Labels): the labels of Ids, for sentences.
 labels(Ids, Labels) :- maplist(label, Ids, Labels).

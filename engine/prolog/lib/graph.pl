@@ -117,9 +117,9 @@ nodes_where_(Label, Key, Value, Ids) :-
 % view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
 % variant) until the view changes. A table would do the same, but each call of a tabled
 % predicate copies its answer out of the table and walks a list argument through the trie:
-% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept in global variables
-% instead (read without a copy), found by a fingerprint of Key (a list argument stands for
-% its length and first element) and compared with Key in C.
+% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept as clauses instead, a
+% slot's read once a query (memo_entries/2), found by a fingerprint of Key (a list argument
+% stands for its length and first element) and compared with Key in C.
 % Keys are per module (two rule modules may use the same Key) and per view slot.
 % Each answer is kept with what Goal read (read_note/1), the reads of the answers it found kept
 % included, and what reads it is added to the reads of the answer being computed around it, if
@@ -131,27 +131,67 @@ view_memo(_, _, Goal) :- nb_current(parley_growing, true), !, once(Goal).
 view_memo(Key, Value, Goal) :-
     strip_module(Goal, Module, _),
     memo_slot(Module, Key, Slot),
-    (   nb_current(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
+    (   memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
-        ( nb_current(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
-        kept_entry(Module:Key, r(Found, Reads), Entry),
-        nb_linkval(Slot, [Entry|Old])
+        ( memo_entries(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
+        memo_store(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
     memo_used(Slot),
     Found = answer(Value).
 
-% kept_entry(+Module:Key, +Answer, -Entry): Module:Key-Answer as view_memo/3 keeps it, a copy (nb_setval/2's)
-% but for a ground list as Key's first argument, linked as it is: such a list is most often a set kept already
-% (the claims, the events of a type), which a copy would repeat in every key naming it (a quarter of the kept
-% cells at 1M facts, on a global stack that grows by doubling and is never given back). Linking keeps the list
-% where it is (nb_linkval/2 freezes the global stack below it, as nb_setval/2 does below its copy). A list
-% made ground by bindings that backtracking undoes later would lose them: its key then misses a ground probe
-% (the answer is computed again), and the answer itself is always a copy.
-kept_entry(Module:Key, Answer, (Module:Kept)-Copy) :-
-    (   compound(Key), arg(1, Key, List), List = [_|_], ground(List)
-    ->  Key =.. [Name, _|Rest], duplicate_term(Rest-Answer, Copies-Copy), Kept =.. [Name, List|Copies]
-    ;   duplicate_term(Key-Answer, Kept-Copy)
+% The answers are kept as clauses (g_kept/2), off the global stack: held there, in global variables, every
+% answer of the view sat below each query's work, and the stack grew by doubling to hold them all (1.1 GB of
+% WebAssembly memory for one engine at 1M facts after an assess, never given back). A query reads a slot's
+% answers from its clause once (a copy) and then from a global variable linking that copy, so that rules
+% reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
+% write lets the copies go.
+:- dynamic g_kept/2.
+% g_kept_summary(Slot, s(Reads, Modules, Listed)): what a write asks of Slot's answers without copying them: the
+% sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
+% their modules, and whether one is a set a write regrows (regrowable/1)
+:- dynamic g_kept_summary/2.
+
+% memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
+memo_entries(Slot, Entries) :-
+    (   nb_current(Slot, Held) -> Entries = Held
+    ;   g_kept(Slot, Kept),
+        % linked, not copied again: the clause's copy is built fresh here, so no binding in it was trailed
+        nb_linkval(Slot, Kept),
+        ( nb_current(parley_memo_read, Read) -> true ; Read = [] ),
+        nb_setval(parley_memo_read, [Slot|Read]),
+        Entries = Kept
+    ).
+
+% memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held
+memo_store(Slot, Entries) :-
+    retractall(g_kept(Slot, _)), assertz(g_kept(Slot, Entries)),
+    memo_summary(Entries, Summary), retractall(g_kept_summary(Slot, _)), assertz(g_kept_summary(Slot, Summary)),
+    memo_unread(Slot).
+
+memo_summary(Entries, s(Reads, Modules, Listed)) :-
+    (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
+    ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
+    ),
+    findall(M, member((M:_)-_, Entries), Ms), sort(Ms, Modules),
+    ( member(Entry, Entries), regrowable(Entry) -> Listed = true ; Listed = false ).
+
+% memo_delete(+Slot): Slot keeps no answers
+memo_delete(Slot) :- retractall(g_kept(Slot, _)), retractall(g_kept_summary(Slot, _)), memo_unread(Slot).
+
+% memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
+memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
+
+% memo_reader(+Module): the copies of kept answers that the calls of another module read let go: a framework's
+% run is several calls of its module, which read the same sets (a copy each call cost fearon's run after a write
+% 2.7 times its CPU at 100k facts), and the copies one run holds are the most the global stack keeps between calls
+memo_reader(Module) :- ( nb_current(parley_memo_reader, Module) -> true ; memo_reads_done, nb_setval(parley_memo_reader, Module) ).
+
+% memo_reads_done: the copies of kept answers read so far let go
+memo_reads_done :-
+    (   nb_current(parley_memo_read, Read)
+    ->  forall(member(Slot, Read), memo_unread(Slot)), nb_setval(parley_memo_read, [])
+    ;   true
     ).
 
 % memo_used(+Slot): Slot's answers were asked for in this generation (memo_sweep/0 keeps them)
@@ -498,6 +538,7 @@ parley_solve(Module, Text, Names, Max, Limit, TimeLimitMs, Result) :-
     (   nonvar(Error)
     ->  message_text(Error, Message), Result = r(0, syntax(Message), [])
     ;   maplist(template_value(Bindings), Names, Template),
+        memo_reader(Module),
         get_time(Now), Deadline is Now + TimeLimitMs / 1000,
         nb_setval(parley_deadline, Deadline),
         nb_setval(parley_reads, []),
@@ -617,7 +658,7 @@ parley_defined(Module, Indicators) :-
 % View is the active slot (the tables hold answers of the active slot's facts only: parley_use_view/1)
 parley_clear_view(View) :-
     view_slot(View),
-    forall(retract(View:g_memo(Slot)), ( nb_delete(Slot), retractall(g_memo_used(Slot, _)) )),
+    forall(retract(View:g_memo(Slot)), ( memo_delete(Slot), retractall(g_memo_used(Slot, _)) )),
     forall(view_fact(Head), retractall(View:Head)),
     ( nb_current(parley_view, View) -> abolish_all_tables ; true ).
 
@@ -659,7 +700,8 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
         regrow_listed(Before, Added, Ref),
         maplist(plain, Changes, ChangeTexts)
     ),
-    abolish_all_tables.
+    abolish_all_tables,
+    memo_reads_done.
 
 % growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for);
 % the answers write_memo/3 kept for this write dropped after it
@@ -727,7 +769,10 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
 % Slot-Entry, as they were before the write (read without a copy)
-listed_before(Slot, Acc, More) :- nb_getval(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_before(Slot, Acc, More) :-
+    (   g_kept_summary(Slot, s(_, _, false)) -> More = Acc
+    ;   memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More)
+    ).
 listed_entry(Slot, Entry, Acc, More) :- ( regrowable(Entry) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
 regrowable((user:nodes_where(_, _, _))-r(answer(_), _)).
@@ -747,7 +792,7 @@ set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
 % grown_set(+Nodes, +Props, +SlotEntry, +Map, -More): a set of nodes as it was (Old), as it is now (New, kept or
 % grown by grown/3), the ids it took (Delta) and their label, m(Old, New, Delta, Label), for the answers over Old
 grown_set(Nodes, Props, Slot-((user:nodes_where(Label, Key, Value))-r(answer(Old), _)), Map, More) :- !,
-    (   nb_current(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
+    (   memo_entries(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
     ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta, Label) | Map]
     ;   More = Map
     ).
@@ -833,7 +878,7 @@ without([S | Ss], [X | Xs], Rest) :- ( X == S -> without(Ss, Xs, Rest) ; Rest = 
 % forget_entry(+Slot, +ModuleKey): Slot no longer holds the answer under ModuleKey (a write dropped it already,
 % or it is re-keyed)
 forget_entry(Slot, ModuleKey) :-
-    (   nb_current(Slot, Entries)
+    (   memo_entries(Slot, Entries)
     ->  exclude(keyed(ModuleKey), Entries, Kept), kept_entries(Slot, Entries, Kept)
     ;   true
     ).
@@ -845,9 +890,9 @@ keyed(Key, K-_) :- K == Key.
 % and never asked for, is swept
 keep_entry((Module:Key)-Found, Used) :-
     memo_slot(Module, Key, Slot),
-    (   nb_current(Slot, Old), memo_entry(Old, Module:Key, Held), Held == Found -> true
-    ;   nb_current(Slot, Old) -> exclude(keyed(Module:Key), Old, Others), nb_setval(Slot, [(Module:Key)-Found | Others])
-    ;   active_view(View), assertz(View:g_memo(Slot)), nb_setval(Slot, [(Module:Key)-Found])
+    (   memo_entries(Slot, Old), memo_entry(Old, Module:Key, Held), Held == Found -> true
+    ;   memo_entries(Slot, Old) -> exclude(keyed(Module:Key), Old, Others), memo_store(Slot, [(Module:Key)-Found | Others])
+    ;   active_view(View), assertz(View:g_memo(Slot)), memo_store(Slot, [(Module:Key)-Found])
     ),
     (   g_memo_used(Slot, U) -> ( U >= Used -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, Used)) )
     ;   assertz(g_memo_used(Slot, Used))
@@ -896,7 +941,7 @@ memo_sweep :-
     ).
 
 forget_listed(Slot) :-
-    nb_getval(Slot, Entries),
+    memo_entries(Slot, Entries),
     exclude(keyed_by_list, Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
@@ -905,9 +950,18 @@ keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 % forget_read(+Slot, +Changes, +Unseen, +Added): drops the answers of Slot that read what Changes lists, but for
 % those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
 forget_read(Slot, Changes, Unseen, Added) :-
-    nb_getval(Slot, Entries),
-    convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
-    kept_entries(Slot, Entries, Kept).
+    (   slot_unchanged(Slot, Changes) -> true
+    ;   memo_entries(Slot, Entries),
+        convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
+        kept_entries(Slot, Entries, Kept)
+    ).
+
+% slot_unchanged(+Slot, +Changes): every answer of Slot is one read_unchanged/2 keeps, known from its summary
+% (a write reads no copy of a slot it cannot change)
+slot_unchanged(Slot, Changes) :-
+    g_kept_summary(Slot, s(Reads, Modules, _)), Reads \== any,
+    \+ ( member(M, Modules), parley_unreported(M) ),
+    \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
 kept_read(Changes, Unseen, Added, Entry, Kept) :-
     (   read_unchanged(Changes, Entry) -> Kept = Entry
@@ -942,7 +996,8 @@ parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
     retractall(V:g_named(_)), forall(member(W, Named), assertz(V:g_named(W))),
     set_reference(V, Ref),
     forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, none)),
-    abolish_all_tables.
+    abolish_all_tables,
+    memo_reads_done.
 
 remove_node(V, Id) :-
     retractall(V:g_node(Id, _)), retractall(V:g_prop(Id, _, _)), retractall(V:g_valid(Id, _, _)),
@@ -951,7 +1006,7 @@ remove_node(V, Id) :-
 % forget_changed(+Slot, +Labels, +Types, +Ref, +Added): drops the answers of Slot the additions (or removals) may
 % change, but for the sets of nodes, which take the records added (grown/3); Added is none for a removal
 forget_changed(Slot, Labels, Types, Ref, Added) :-
-    nb_getval(Slot, Entries),
+    memo_entries(Slot, Entries),
     convlist(held_or_grown(Labels, Types, Ref, Added), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
@@ -964,8 +1019,8 @@ held_or_grown(Labels, Types, Ref, Added, Entry, Kept) :-
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N, Kept == Entries -> true
-    ;   K =:= 0 -> nb_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
-    ;   nb_setval(Slot, Kept)
+    ;   K =:= 0 -> memo_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
+    ;   memo_store(Slot, Kept)
     ).
 
 % memo_holds(+Labels, +Types, +Ref, +Entry): an answer of the graph predicates that records added
