@@ -203,9 +203,11 @@ function putActor(state: GraphActors, id: string, after: ActorRecord): void {
   const before = state.actors.get(id);
   state.actors.set(id, after);
   state.names.actors.set(id, after.properties);
+  // properties a merge left unchanged are the same object (mergeNodeProperties): names and type as they were
+  if (before?.properties === after.properties) return;
   const known = knownActor(after.properties);
   const previously = knownActor(before?.properties);
-  if (namesKey(known) === namesKey(previously)) return;
+  if (sameNames(known, previously)) return;
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
   if (known && (!previously || namesGrew(previously, known))) state.directory?.add(known);
   else state.directory = undefined;
@@ -285,9 +287,12 @@ class HeldWrites {
   }
 }
 
-/** An actor's names and type as one comparable string. */
-function namesKey(actor: KnownActor | undefined): string {
-  return JSON.stringify(actor ? [actor.label, actor.aliases, actor.actor_type] : null);
+/** Whether two actors (or none) have the same label, aliases in the same order, and type. */
+function sameNames(a: KnownActor | undefined, b: KnownActor | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.label !== b.label || a.actor_type !== b.actor_type) return false;
+  const [x, y] = [a.aliases, b.aliases];
+  return x === y || (x !== undefined && y !== undefined && x.length === y.length && x.every((alias, i) => alias === y[i]));
 }
 
 /**

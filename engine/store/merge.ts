@@ -245,6 +245,12 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
       else alike.set(sketch, { unread: [record], keys: new Set() });
     }
   }
+  // no held record may equal an incoming one, and no two incoming ones may be equal: all appended (a new document's, most often)
+  if (alike.size === 0 && wanted.size === incoming.length) {
+    const result = existing.concat(incoming);
+    noteGrown(result, existing);
+    return result;
+  }
   const result = [...existing];
   for (let i = 0; i < incoming.length; i++) {
     const record = incoming[i];
@@ -264,8 +270,13 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   return result;
 }
 
-/** Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`. */
+/**
+ * Incoming properties over stored ones, keeping known values against "not known" ones and unioning `aliases`.
+ * The stored object itself when the input changes none of them (records are replaced, never edited): a
+ * much-mentioned actor's properties are then neither copied nor encoded again at each commit (record-codec.ts).
+ */
 export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | undefined, input: NodeInput, labels: readonly string[]): Record<string, PropertyValue> {
+  if (existing && keepsProperties(existing.properties, input.properties, labels)) return existing.properties;
   const properties = { ...existing?.properties, ...input.properties };
   if (!existing) return properties;
   for (const label of labels) {
@@ -278,6 +289,25 @@ export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | u
   const newAliases = input.properties.aliases;
   if (Array.isArray(oldAliases) && Array.isArray(newAliases)) properties.aliases = [...new Set([...oldAliases, ...newAliases])];
   return properties;
+}
+
+/**
+ * Whether merging `incoming` onto `stored` leaves `stored` as it is: each incoming key is stored
+ * already with the same primitive value, or a "not known" value the stored known one wins over,
+ * or aliases the stored ones hold. Any other shape (a new key, another array) takes the general merge.
+ */
+function keepsProperties(stored: Record<string, PropertyValue>, incoming: Record<string, PropertyValue>, labels: readonly string[]): boolean {
+  for (const key in incoming) {
+    const value = incoming[key];
+    const held = stored[key];
+    if (value === held && (typeof value !== 'object' || value === null)) continue;
+    if (held === undefined && !(key in stored)) return false;
+    // (the union drops repeated aliases: stored ones without repeats stay as they are)
+    if (key === 'aliases' && Array.isArray(value) && Array.isArray(held) && value.every((alias) => held.includes(alias)) && new Set(held).size === held.length) continue;
+    if (typeof held === 'string' && labels.some((label) => NODE_UNKNOWN_VALUES[label as NodeKind]?.[key] === value && held !== value)) continue;
+    return false;
+  }
+  return true;
 }
 
 /**

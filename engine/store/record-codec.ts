@@ -40,8 +40,24 @@ export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false): string
 function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean): string {
   let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : JSON.stringify(record.provenance));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
-  if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : JSON.stringify(record.properties)) + tail;
+  if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : propertiesJson(record.properties, provenanceInChunks)) + tail;
   return tail;
+}
+
+/**
+ * The JSON of each long-listed record's properties as last encoded, by the properties object: such a
+ * record (a much-mentioned actor) is encoded again at every commit that names it, mostly with its
+ * properties unchanged, which merging then leaves as the same object (merge.ts mergeNodeProperties).
+ * Weak, and only for records whose list is in chunks: it holds at most one string per such record of
+ * the graphs in memory, about the size of their properties.
+ */
+const longListedProperties = new WeakMap<object, string>();
+
+function propertiesJson(properties: object, longListed: boolean): string {
+  if (!longListed) return JSON.stringify(properties);
+  let json = longListedProperties.get(properties);
+  if (json === undefined) longListedProperties.set(properties, (json = JSON.stringify(properties)));
+  return json;
 }
 
 function isEmpty(object: object): boolean {

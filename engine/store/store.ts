@@ -148,8 +148,9 @@ export class ParleyStore {
 
   // ---- graphs (graph-records.ts, graph-cache.ts) ------------------------------------
 
-  graphExists(tenant: string, graphId: string): Promise<boolean> {
-    return this.graphs.graphExists(tenant, graphId);
+  /** Whether the graph exists: without a backend read for a graph in memory, where getGraphMeta trusts the meta kept with it (a batch asks at every commit). */
+  async graphExists(tenant: string, graphId: string): Promise<boolean> {
+    return (!this.follower && this.cache.loadedMeta(tenant, graphId) !== undefined) || this.graphs.graphExists(tenant, graphId);
   }
 
   /**

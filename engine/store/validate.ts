@@ -54,14 +54,19 @@ const ISO_INSTANT = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d
  */
 export function isIsoInstant(value: unknown): value is string {
   if (typeof value !== 'string') return false;
+  if (value === lastInstant) return true;
   const match = ISO_INSTANT.exec(value);
   if (!match) return false;
   const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', offsetHours = '00', offsetMinutes = '00'] = match;
-  return (
+  const valid =
     isCalendarDay(Number(year), Number(month), Number(day)) &&
-    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59
-  );
+    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+  if (valid) lastInstant = value;
+  return valid;
 }
+
+/** The last instant isIsoInstant passed: a document's records and provenance entries mostly carry one or two (a write checks thousands). */
+let lastInstant: string | undefined;
 
 /** Whether a year, month (1-12) and day name a real day of the proleptic Gregorian calendar (ISO 8601's). */
 export function isCalendarDay(year: number, month: number, day: number): boolean {

@@ -5,7 +5,7 @@ import { Level } from 'level';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Provenance } from '../../engine/ontology/index.ts';
 import { dataKey, graphDataPrefix, prefixRange } from '../../engine/store/keys.ts';
-import { unionProvenance } from '../../engine/store/merge.ts';
+import { mergeNodeProperties, unionProvenance } from '../../engine/store/merge.ts';
 import { noteDurableInChunks } from '../../engine/store/provenance-chunks.ts';
 import { encodeNode } from '../../engine/store/record-codec.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
@@ -147,3 +147,43 @@ describe('a record whose provenance grows commit by commit', () => {
     expect(provenance.map((entry) => entry.document_id)).toStrictEqual(own.map((n) => `doc-${n}`));
   });
 });
+
+describe('a merge that changes no property', () => {
+  const stored = { properties: { label: 'RSF', actor_type: 'armed_group', role: 'combatant', aliases: ['Rapid Support Forces', 'Janjaweed'] } };
+  const merged = (properties: Record<string, unknown>, labels = ['Actor']) => mergeNodeProperties(stored, { labels, properties } as never, labels);
+
+  it('keeps the stored properties object: the same values, "not known" ones, aliases it holds', () => {
+    expect(merged({ label: 'RSF' })).toBe(stored.properties);
+    expect(merged({ label: 'RSF', actor_type: 'unknown', role: 'unknown' })).toBe(stored.properties);
+    expect(merged({ aliases: ['Janjaweed'] })).toBe(stored.properties);
+    expect(merged({})).toBe(stored.properties);
+  });
+
+  it('merges as before when a value, a key or an alias is new, or the stored aliases repeat one', () => {
+    expect(JSON.stringify(merged({ label: 'R.S.F.' }))).toBe('{"label":"R.S.F.","actor_type":"armed_group","role":"combatant","aliases":["Rapid Support Forces","Janjaweed"]}');
+    expect(JSON.stringify(merged({ country: 'SD' }))).toBe('{"label":"RSF","actor_type":"armed_group","role":"combatant","aliases":["Rapid Support Forces","Janjaweed"],"country":"SD"}');
+    expect(merged({ aliases: ['RSF forces', 'Janjaweed'] }).aliases).toStrictEqual(['Rapid Support Forces', 'Janjaweed', 'RSF forces']);
+    // "unknown" is a value like any other for a kind without it as its "not known" one
+    expect(merged({ actor_type: 'unknown' }, ['Issue']).actor_type).toBe('unknown');
+    const repeating = { properties: { label: 'RSF', aliases: ['Janjaweed', 'Janjaweed'] } };
+    const result = mergeNodeProperties(repeating, { labels: ['Actor'], properties: { aliases: ['Janjaweed'] } }, ['Actor']);
+    expect(result).not.toBe(repeating.properties);
+    expect(result.aliases).toStrictEqual(['Janjaweed']);
+  });
+
+  it('leaves a stored actor its properties object from commit to commit, and stores the same bytes as its properties then change', async () => {
+    await store.writeGraph('t', 'g', naming(...range(0, 9)));
+    const before = (await store.loadGraph('t', 'g')).node('rsf')!.properties;
+    await store.writeGraph('t', 'g', naming(9));
+    await store.writeGraphs('t', 'g', [naming(10), naming(11)]);
+    expect((await store.loadGraph('t', 'g')).node('rsf')!.properties).toBe(before);
+    // a new alias, then a new type: encoded again, not the JSON kept for the properties before
+    await store.writeGraph('t', 'g', { nodes: [{ ...naming(12).nodes[0], properties: { label: 'RSF', aliases: ['Rapid Support Forces'] } }], edges: [] });
+    await store.writeGraph('t', 'g', { nodes: [{ ...naming(13).nodes[0], properties: { label: 'RSF', actor_type: 'government' } }], edges: [] });
+    const { stored, expected, provenance } = await storedAndExpected();
+    expect(stored).toBe(expected);
+    expect(stored).toContain('"actor_type":"government","aliases":["Rapid Support Forces"]');
+    expect(provenance).toHaveLength(14);
+  });
+});
+
