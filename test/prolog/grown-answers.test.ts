@@ -468,6 +468,51 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
+  it('fearon\'s stakes take a new red line of a side of a pair held, an issue given to a red line held (its speaker touched by no edge added) and a new aim of a hostile claim held that pairs two speakers of red lines; a pair the write did not touch is kept as it was; a place named as one held has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'k'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the north' }), node('i2', 'Issue', { label: 'water rights' }), node('l1', 'Location', { label: 'Hebron' }),
+        redLine('r1', 'the north is ours'), redLine('r2', 'we never leave the north'), redLine('r3', 'hebron and its water stay ours, a sovereign right'), redLine('r4', 'hebron is not negotiable'),
+        redLine('r5', 'our sovereign right'), redLine('r7', 'autonomy or nothing'), redLine('r8', 'no autonomy for them'),
+        redLine('r9', 'hebron is ours'), redLine('r10', 'we hold hebron'), datedClaim('t1', 'Threat', 'we will strike', '2024-04-02'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'), edge('o3', 'OPPOSES', 'f', 'g'), edge('o4', 'OPPOSES', 'h', 'k'),
+        ...[['a', 'r1'], ['b', 'r2'], ['c', 'r3'], ['d', 'r4'], ['e', 'r5'], ['f', 'r7'], ['g', 'r8'], ['h', 'r9'], ['k', 'r10'], ['e', 't1']].map(([actor, claim]) => edge(`s-${claim}`, 'ASSERTS', actor, claim)),
+        edge('a1', 'ABOUT', 'r1', 'i1'), edge('a2', 'ABOUT', 'r2', 'i1'), edge('a3', 'ABOUT', 'r3', 'i2'),
+      ],
+    );
+    const stakes = firstAnswer(rules, 'fearon', 'fe_stakes(st(Ps, Keyed)), pairs_values(Keyed, Is), append(Ps, Is, L)');
+    run(graph);
+    expect(stakes(graph)).toEqual([
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(f,g,[r7],[r8])', 'rl(h,k,[r9],[r10])',
+      'ind(a,b,i1,[i1,r1,r2])', 'ind(c,d,l1,[l1,r3,r4])', 'ind(h,k,l1,[l1,r9,r10])', 'ind(f,g,autonomy,[r7,r8])',
+    ]);
+    putLogged(
+      graph,
+      [redLine('r6', 'the north or war')],
+      [
+        edge('s-r6', 'ASSERTS', 'b', 'r6'), edge('a6', 'ABOUT', 'r6', 'i1'), // b's new red line about a's issue
+        edge('a4', 'ABOUT', 'r4', 'i2'), // d's red line held now about c's issue: the pair's stake is the issue, no longer the place
+        edge('t-c', 'TARGETS', 't1', 'c'), // e's threat held now aims at c (e touched by no edge added): both draw red lines on "sovereign"
+      ],
+    );
+    expectGrownRecords(rules, 'fe_stakes', graph, stakes, run, [
+      'rl(a,b,[r1],[r2,r6])', 'rl(c,d,[r3],[r4])', 'rl(c,e,[r3],[r5])', 'rl(f,g,[r7],[r8])', 'rl(h,k,[r9],[r10])',
+      'ind(a,b,i1,[i1,r1,r2,r6])', 'ind(c,d,i2,[i2,r3,r4])', 'ind(h,k,l1,[l1,r9,r10])', 'ind(c,e,sovereign,[r3,r5])', 'ind(f,g,autonomy,[r7,r8])',
+    ]);
+    // a second place of a name held (no new name indexed, so the write is offered to the growth): the words move
+    putLogged(graph, [node('l0', 'Location', { label: 'Hebron' })], []);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'fe_stakes', graph)).toBe(0);
+    expect(stakes(graph)).toContain('ind(h,k,l0,[l0,r9,r10])');
+    expect(stakes(graph)).toEqual(stakes(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
