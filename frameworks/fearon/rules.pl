@@ -49,13 +49,12 @@ fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_,
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
-% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_set/3), so that
-% it is computed once per graph view and the indicators and findings all read the same one. Its mechanisms are kept
-% apart, each with what it reads: the commitments and the accounts read the argumentation statuses (an attack added
-% anywhere can change them) and the dates, and are found again after a write; the stakes read neither, and grow
-% (added_answer/4 below)
-fe_ctx(Ctx) :- view_set(fe_ctx, fe_ctx0, Ctx).
-fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): what the indicators and findings
+% read, its mechanisms each kept for the view apart (view_set/3), with what it reads, and put together at each call (a
+% context kept whole too would hold every part twice): the commitments and the accounts read the argumentation
+% statuses (an attack added anywhere can change them) and the dates, and are found again after a write; the stakes
+% read neither, and grow (added_answer/4 below)
+fe_ctx(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
     hostile_actor_pairs(Pairs), view_set(fe_breaks, fe_breaks, Breaks), view_set(fe_accounts, fe_accounts, Contra-Rivals),
     fe_stakes(st(RLPairs, Keyed)), pairs_values(Keyed, Indiv).
 
