@@ -169,7 +169,7 @@ added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
     exclude(fe_touched_pair(Touched), Pairs0, KeptPairs), exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
     findall(rl(A, B, RA, RB), ( member(A-B, Touched), fe_own_red_lines(A, RA), RA \== [], fe_own_red_lines(B, RB), RB \== [] ), New),
-    foldl(fe_pair_stakes, New, NewKeyed, []),
+    fe_sides_stakes(New, Sides), foldl(fe_pair_stakes(Sides), New, NewKeyed, []),
     append(KeptPairs, New, P1), sort(P1, Pairs),
     append(KeptKeyed, NewKeyed, K1), sort(K1, Keyed).
 
@@ -181,18 +181,26 @@ fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
 % fe_own_red_lines(+X, -RedLines): the RedLine claims X asserts, read from its own edges
 fe_own_red_lines(X, RedLines) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, 'RedLine'), RedLines).
 
-% fe_pair_stakes(+RedLinePair, -Keyed, ?Tail): the stakes of one pair as fe_indivisible/2 keys them (a difference
-% list): its issues, else its first word. A stake resting on one red line both sides assert may count other speakers'
-% red lines (fe_indivisible/2 asks for two red lines among all): the growth then fails, the stakes found again whole
-fe_pair_stakes(rl(A, B, RA, RB), Keyed, Tail) :-
-    group_by_edge(RA, 'ABOUT', out, _, GA), group_by_edge(RB, 'ABOUT', out, _, GB),
+% fe_sides_stakes(+RedLinePairs, -Sides): each side's issues and words, read once for all its pairs (a speaker of
+% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words; none without pairs
+fe_sides_stakes([], none) :- !.
+fe_sides_stakes(Pairs, sides(Index, Words)) :-
+    fe_stake_words(Words), pairs_keys(Words, Keys),
+    findall(X-RX, ( member(rl(A, B, RA, RB), Pairs), ( X-RX = A-RA ; X-RX = B-RB ) ), L0), sort(L0, L),
+    findall(X-s(G, H), ( member(X-RX, L), group_by_edge(RX, 'ABOUT', out, _, G), mentioning_each(RX, Keys, H) ), Stakes),
+    list_to_assoc(Stakes, Index).
+
+% fe_pair_stakes(+Sides, +RedLinePair, -Keyed, ?Tail): the stakes of one pair as fe_indivisible/2 keys them (a
+% difference list): its issues, else its first word. A stake resting on one red line both sides assert may count
+% other speakers' red lines (fe_indivisible/2 asks for two red lines among all): the growth then fails, the stakes
+% found again whole
+fe_pair_stakes(sides(Index, Words), rl(A, B, _, _), Keyed, Tail) :-
+    get_assoc(A, Index, s(GA, HA)), get_assoc(B, Index, s(GB, HB)),
     findall(k(0, I, A, B)-ind(A, B, I, [I | Ids0]), ( member(I-CA, GA), memberchk(I-CB, GB), append(CA, CB, Ids0) ), About),
     (   About = [_|_] -> forall(member(_-ind(_, _, _, [_ | Ids0]), About), fe_two(Ids0)), append(About, Tail, Keyed)
-    ;   fe_stake_words(Words), pairs_keys(Words, Keys), mentioning_each(RA, Keys, HA), mentioning_each(RB, Keys, HB),
-        (   fe_first_word(Words, HA, HB, 1, Pos, Word-Stake, CA, CB)
-        ->  append(CA, CB, Ids0), fe_two(Ids0), fe_stake_ids(Word, Stake, Ids0, Ids), Keyed = [k(1, Pos, A, B)-ind(A, B, Stake, Ids) | Tail]
-        ;   Keyed = Tail
-        )
+    ;   fe_first_word(Words, HA, HB, 1, Pos, Word-Stake, CA, CB)
+    ->  append(CA, CB, Ids0), fe_two(Ids0), fe_stake_ids(Word, Stake, Ids0, Ids), Keyed = [k(1, Pos, A, B)-ind(A, B, Stake, Ids) | Tail]
+    ;   Keyed = Tail
     ).
 
 fe_two(Ids) :- sort(Ids, [_, _ | _]).
