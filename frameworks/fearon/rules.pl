@@ -49,12 +49,21 @@ fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_,
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
-% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): kept (view_set/3), so that
-% it is computed once per graph view and the indicators and findings all read the same one
-fe_ctx(Ctx) :- view_set(fe_ctx, fe_ctx0, Ctx).
-fe_ctx0(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
-    hostile_actor_pairs(Pairs), fe_breaks(Breaks), fe_contradictions(Contra), fe_rival_accounts(Rivals),
-    fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Indiv).
+% fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): what the indicators and findings
+% read, its mechanisms each kept for the view apart (view_set/3), with what it reads, and put together at each call (a
+% context kept whole too would hold every part twice): the commitments and the accounts read the argumentation
+% statuses (an attack added anywhere can change them) and the dates, and are found again after a write; the stakes
+% read neither, and grow (added_answer/4 below)
+fe_ctx(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
+    hostile_actor_pairs(Pairs), view_set(fe_breaks, fe_breaks, Breaks), view_set(fe_accounts, fe_accounts, Contra-Rivals),
+    fe_stakes(st(RLPairs, Keyed)), pairs_values(Keyed, Indiv).
+
+fe_accounts(Contra-Rivals) :- fe_contradictions(Contra), fe_rival_accounts(Rivals).
+
+% fe_stakes(-st(RedLinePairs, Indivisible)): the red line pairs and the indivisible stakes, each stake keyed by its
+% place in their order (fe_indivisible/2), kept for the view
+fe_stakes(Stakes) :- view_set(fe_stakes, fe_stakes_, Stakes).
+fe_stakes_(st(RLPairs, Keyed)) :- fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Keyed).
 
 % ---- commitment problems --------------------------------------------------------
 
@@ -122,25 +131,84 @@ fe_red_line_pairs(Ps) :-
     hostile_pairs_among(Groups, Both), findall(rl(A, B, RA, RB), member(p(A, B, RA, RB), Both), Ps).
 fe_red_line_pairs([]).
 
-% fe_indivisible(-Is): ind(A, B, Stake, Ids): both sides' red lines about the same Issue (Stake = the
-% issue id) or naming the same place or stake (Stake = the word)
+% fe_indivisible(+RedLinePairs, -Is): Key-ind(A, B, Stake, Ids): both sides' red lines about the same Issue (Stake =
+% the issue id) or naming the same place or stake (Stake = the word), in the order of Key: k(0, Issue, A, B) for an
+% issue, then k(1, Position, A, B) for the first word (its position in fe_stake_words/1) of a pair with no issue
 fe_indivisible(Ps, Is) :-
     Ps \== [], !,
     claims_of_type('RedLine', R), group_by_edge(R, 'ABOUT', out, _, ByIssue),
-    findall(ind(A, B, I, Ids),
+    findall(k(0, I, A, B)-ind(A, B, I, Ids),
             ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
-    findall((A-B)-true, member(ind(A, B, _, _), ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
-    fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words),
-    pairs_keys(Words, Keys), mentioning_each(R, Keys, Hits), fe_word_hits(Words, Hits, WordHits),
-    findall(ind(A, B, Stake, Ids),
-            ( member(h(Word, Stake, [H1, H2 | Hs]), WordHits), speakers([H1, H2 | Hs], Sp),
-              fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _),
-              ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ) ),
+    findall((A-B)-true, member(k(_, _, A, B)-_, ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
+    fe_stake_words(Words), pairs_keys(Words, Keys), mentioning_each(R, Keys, Hits), fe_word_hits(Words, Hits, WordHits),
+    findall(k(1, Pos, A, B)-ind(A, B, Stake, Ids),
+            ( nth1(Pos, WordHits, h(Word, Stake, [H1, H2 | Hs])), speakers([H1, H2 | Hs], Sp),
+              fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _), fe_stake_ids(Word, Stake, Ids0, Ids) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
 fe_indivisible(_, []).
+
+% fe_stake_words(-Words): Word-Stake for the names of places and issues (fe_place_words/1), then the stake words
+fe_stake_words(Words) :-
+    fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words).
+
+fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the stakes grown with a write (lib/graph.pl grown/3), where a write of a
+% claim or an edge had them found again whole. A pair's red lines and stakes change only with the red lines of either
+% side (a RedLine added, or one held given an ASSERTS or ABOUT edge: the write's ends, added_ends/2) or when the write
+% makes it a pair: the pairs of each speaker of such a red line (its opponents read from its own edges,
+% own_opponents/2) and the hostile pairs the write added are found again, from each side's own red lines, the others
+% kept. A place or issue added changes the words every stake is looked for by: the stakes are then found again whole.
+added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
+    Added = added(Nodes, _, _), \+ fe_adds_place(Nodes),
+    added_ends(Added, Ends), findall(S, ( member(C, Ends), claim(C, 'RedLine'), edge(_, 'ASSERTS', S, C, _) ), S0), sort(S0, Changed),
+    added_hostile_pairs(Added, AddedPairs),
+    findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
+    exclude(fe_touched_pair(Touched), Pairs0, KeptPairs), exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
+    findall(rl(A, B, RA, RB), ( member(A-B, Touched), fe_own_red_lines(A, RA), RA \== [], fe_own_red_lines(B, RB), RB \== [] ), New),
+    fe_sides_stakes(New, Sides), foldl(fe_pair_stakes(Sides), New, NewKeyed, []),
+    append(KeptPairs, New, P1), sort(P1, Pairs),
+    append(KeptKeyed, NewKeyed, K1), sort(K1, Keyed).
+
+fe_adds_place([_, Label | Rest]) :- ( memberchk(Label, ['Location', 'Issue']) -> true ; fe_adds_place(Rest) ).
+
+fe_touched_pair(Touched, rl(A, B, _, _)) :- memberchk(A-B, Touched).
+fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
+
+% fe_own_red_lines(+X, -RedLines): the RedLine claims X asserts, read from its own edges
+fe_own_red_lines(X, RedLines) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, 'RedLine'), RedLines).
+
+% fe_sides_stakes(+RedLinePairs, -Sides): each side's issues and words, read once for all its pairs (a speaker of
+% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words; none without pairs
+fe_sides_stakes([], none) :- !.
+fe_sides_stakes(Pairs, sides(Index, Words)) :-
+    fe_stake_words(Words), pairs_keys(Words, Keys),
+    findall(X-RX, ( member(rl(A, B, RA, RB), Pairs), ( X-RX = A-RA ; X-RX = B-RB ) ), L0), sort(L0, L),
+    findall(X-s(G, H), ( member(X-RX, L), group_by_edge(RX, 'ABOUT', out, _, G), mentioning_each(RX, Keys, H) ), Stakes),
+    list_to_assoc(Stakes, Index).
+
+% fe_pair_stakes(+Sides, +RedLinePair, -Keyed, ?Tail): the stakes of one pair as fe_indivisible/2 keys them (a
+% difference list): its issues, else its first word. A stake resting on one red line both sides assert may count
+% other speakers' red lines (fe_indivisible/2 asks for two red lines among all): the growth then fails, the stakes
+% found again whole
+fe_pair_stakes(sides(Index, Words), rl(A, B, _, _), Keyed, Tail) :-
+    get_assoc(A, Index, s(GA, HA)), get_assoc(B, Index, s(GB, HB)),
+    findall(k(0, I, A, B)-ind(A, B, I, [I | Ids0]), ( member(I-CA, GA), memberchk(I-CB, GB), append(CA, CB, Ids0) ), About),
+    (   About = [_|_] -> forall(member(_-ind(_, _, _, [_ | Ids0]), About), fe_two(Ids0)), append(About, Tail, Keyed)
+    ;   fe_first_word(Words, HA, HB, 1, Pos, Word-Stake, CA, CB)
+    ->  append(CA, CB, Ids0), fe_two(Ids0), fe_stake_ids(Word, Stake, Ids0, Ids), Keyed = [k(1, Pos, A, B)-ind(A, B, Stake, Ids) | Tail]
+    ;   Keyed = Tail
+    ).
+
+fe_two(Ids) :- sort(Ids, [_, _ | _]).
+
+fe_first_word([W | Words], [_-CA0 | HA], [_-CB0 | HB], N, Pos, Word, CA, CB) :-
+    (   CA0 = [_|_], CB0 = [_|_] -> Pos = N, Word = W, CA = CA0, CB = CB0
+    ;   N1 is N + 1, fe_first_word(Words, HA, HB, N1, Pos, Word, CA, CB)
+    ).
 
 % fe_word_hits(+Words, +Hits, -WordHits): h(Word, Stake, RedLinesNamingIt) for each Word-Stake, read beside its hits
 fe_word_hits([], [], []).
@@ -157,10 +225,10 @@ fe_pair_in(Sp, A, B, Ids) :-
 % one stake word per pair is enough: the first one, in order
 fe_first_per_pair(Is, Kept) :- empty_assoc(Seen), fe_first_per_pair(Is, Seen, Kept).
 fe_first_per_pair([], _, []).
-fe_first_per_pair([ind(A, B, W, Ids) | Rest], Seen, Kept) :-
+fe_first_per_pair([K-ind(A, B, W, Ids) | Rest], Seen, Kept) :-
     (   get_assoc(A-B, Seen, _)
     ->  fe_first_per_pair(Rest, Seen, Kept)
-    ;   put_assoc(A-B, Seen, true, Seen1), Kept = [ind(A, B, W, Ids) | Kept1], fe_first_per_pair(Rest, Seen1, Kept1)
+    ;   put_assoc(A-B, Seen, true, Seen1), Kept = [K-ind(A, B, W, Ids) | Kept1], fe_first_per_pair(Rest, Seen1, Kept1)
     ).
 
 % names of places (cities, regions, sites: not countries) and issues, lower case, each with its node:

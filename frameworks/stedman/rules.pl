@@ -153,12 +153,62 @@ st_merge([A-X, A-Y | Rest], Out) :- !, append(X, Y, XY), sort(XY, Z), st_merge([
 st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
-% (kept with view_set/3: the ranking and the findings read them, once per graph view)
-st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, Ctx-Spoilers).
-st_all_spoilers(Ctx-Spoilers) :-
+% (kept with view_set/3: the ranking and the findings read them, once per graph view, with the first agreement's
+% days they were found with, or none; a write grows them: added_answer/4 below)
+st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, sp(Ctx, _, Spoilers)).
+st_all_spoilers(sp(Ctx, First, Spoilers)) :-
     peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
+    ( st_first_agreement_days(First) -> true ; First = none ),
     findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
                  st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S) ), Spoilers).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the spoilers grown with a write (lib/graph.pl grown/3), where a write of
+% a claim, an event or an edge had them found again whole. A write only adds: a node becomes inside or a party by its
+% own edges (the write's ends, added_ends/2), an actor's parties opposed and moves against the process change with its
+% own edges or a party new at the other end of its OPPOSES edges. Those actors' entries are found again from their own
+% edges, the others kept. The attacks counted are those after the first agreement: an agreement dated before it moves
+% that window for every actor, and the spoilers are then found again whole (as when the reference date moves:
+% unseen_changes/3 of lib/graph.pl).
+added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), sp(ctx(Inside, Parties), First, Spoilers)) :-
+    st_first_agreement_stays(Added, First),
+    added_ends(Added, Ends),
+    include(st_own_inside, Ends, In), ord_union(Inside0, In, Inside),
+    include(st_own_offer, Ends, Offering), ord_union([Inside, Offering, Parties0], Parties),
+    ord_subtract(Parties, Parties0, NewParties),
+    findall(O, ( member(P, NewParties), st_opposes(P, O) ), Os), append(Ends, Os, T0), sort(T0, Touched),
+    exclude(st_spoiler_of(Touched), Spoilers0, Kept),
+    findall(S, ( member(A, Touched), st_own_spoiler(A, Parties, First, S) ), New),
+    append(Kept, New, S1), sort(S1, Spoilers).
+
+% st_first_agreement_stays(+Added, +First): no agreement the write added is dated before the first one (First days
+% before the reference date, or none)
+st_first_agreement_stays(added(Nodes, _, _), First) :-
+    \+ ( added_node_ids(Nodes, Ids), member(Id, Ids), ( event(Id, 'AGREE') ; claim(Id, 'Commitment') ),
+          days_before_reference(Id, D), D >= 0, ( First == none -> true ; D > First ) ).
+
+st_own_inside(X) :-
+    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), ( member(E, Es), ( event(E, 'CONSULT') ; event(E, 'AGREE') ) -> true ; st_asserts(X, 'Commitment') ).
+st_own_offer(X) :- st_asserts(X, 'Offer').
+st_asserts(X, Type) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, Type), [_|_]).
+
+st_opposes(X, Y) :- edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _).
+
+st_spoiler_of(Touched, s(A, _, _, _)) :- memberchk(A, Touched).
+
+% st_own_spoiler(+A, +Parties, +First, -Spoiler): A's entry as st_all_spoilers/1 finds it, read from A's own edges:
+% the parties it opposes and its moves against the process (st_behaviour/1: its RedLine and Denial claims about the
+% deal, the ASSAULT events after the first agreement it perpetrates or takes part in)
+st_own_spoiler(A, Parties, First, S) :-
+    findall(P, ( st_opposes(A, P), ord_memberchk(P, Parties) ), Ps1), sort(Ps1, Ps0),
+    ( Ps0 = [_|_] ; actor_role(A, spoiler) ), !,
+    own_ends(A, 'ASSERTS', _, 'Claim', Cs), st_claims_of(prof(Cs, []), ['RedLine', 'Denial'], RD), keywords(st_deal_words, W), own_mentioning(RD, W, Deal),
+    (   integer(First), First >= 1
+    ->  To is First - 1, own_ends(A, 'PARTICIPATES_IN', perpetrator, 'Event', P), own_ends(A, 'PARTICIPATES_IN', participant, 'Event', Q),
+        append(P, Q, PQ), filter_ids(PQ, prop(event_type, 'ASSAULT'), As), filter_ids(As, window(0, To), Attacks)
+    ;   Attacks = []
+    ),
+    append(Deal, Attacks, B0), sort(B0, Beh), Beh \== [],
+    st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S).
 
 st_drop(_, [], []).
 st_drop(X, [X|T], R) :- !, st_drop(X, T, R).

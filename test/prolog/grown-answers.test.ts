@@ -468,6 +468,91 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
+  it('fearon\'s stakes take a new red line of a side of a pair held, an issue given to a red line held (its speaker touched by no edge added) and a new aim of a hostile claim held that pairs two speakers of red lines; a pair the write did not touch is kept as it was; a place named as one held has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'k'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the north' }), node('i2', 'Issue', { label: 'water rights' }), node('l1', 'Location', { label: 'Hebron' }),
+        redLine('r1', 'the north is ours'), redLine('r2', 'we never leave the north'), redLine('r3', 'hebron and its water stay ours, a sovereign right'), redLine('r4', 'hebron is not negotiable'),
+        redLine('r5', 'our sovereign right'), redLine('r7', 'autonomy or nothing'), redLine('r8', 'no autonomy for them'),
+        redLine('r9', 'hebron is ours'), redLine('r10', 'we hold hebron'), datedClaim('t1', 'Threat', 'we will strike', '2024-04-02'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'), edge('o3', 'OPPOSES', 'f', 'g'), edge('o4', 'OPPOSES', 'h', 'k'),
+        ...[['a', 'r1'], ['b', 'r2'], ['c', 'r3'], ['d', 'r4'], ['e', 'r5'], ['f', 'r7'], ['g', 'r8'], ['h', 'r9'], ['k', 'r10'], ['e', 't1']].map(([actor, claim]) => edge(`s-${claim}`, 'ASSERTS', actor, claim)),
+        edge('a1', 'ABOUT', 'r1', 'i1'), edge('a2', 'ABOUT', 'r2', 'i1'), edge('a3', 'ABOUT', 'r3', 'i2'),
+      ],
+    );
+    const stakes = firstAnswer(rules, 'fearon', 'fe_stakes(st(Ps, Keyed)), pairs_values(Keyed, Is), append(Ps, Is, L)');
+    run(graph);
+    expect(stakes(graph)).toEqual([
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(f,g,[r7],[r8])', 'rl(h,k,[r9],[r10])',
+      'ind(a,b,i1,[i1,r1,r2])', 'ind(c,d,l1,[l1,r3,r4])', 'ind(h,k,l1,[l1,r9,r10])', 'ind(f,g,autonomy,[r7,r8])',
+    ]);
+    putLogged(
+      graph,
+      [redLine('r6', 'the north or war')],
+      [
+        edge('s-r6', 'ASSERTS', 'b', 'r6'), edge('a6', 'ABOUT', 'r6', 'i1'), // b's new red line about a's issue
+        edge('a4', 'ABOUT', 'r4', 'i2'), // d's red line held now about c's issue: the pair's stake is the issue, no longer the place
+        edge('t-c', 'TARGETS', 't1', 'c'), // e's threat held now aims at c (e touched by no edge added): both draw red lines on "sovereign"
+      ],
+    );
+    expectGrownRecords(rules, 'fe_stakes', graph, stakes, run, [
+      'rl(a,b,[r1],[r2,r6])', 'rl(c,d,[r3],[r4])', 'rl(c,e,[r3],[r5])', 'rl(f,g,[r7],[r8])', 'rl(h,k,[r9],[r10])',
+      'ind(a,b,i1,[i1,r1,r2,r6])', 'ind(c,d,i2,[i2,r3,r4])', 'ind(h,k,l1,[l1,r9,r10])', 'ind(c,e,sovereign,[r3,r5])', 'ind(f,g,autonomy,[r7,r8])',
+    ]);
+    // a second place of a name held (no new name indexed, so the write is offered to the growth): the words move
+    putLogged(graph, [node('l0', 'Location', { label: 'Hebron' })], []);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'fe_stakes', graph)).toBe(0);
+    expect(stakes(graph)).toContain('ind(h,k,l0,[l0,r9,r10])');
+    expect(stakes(graph)).toEqual(stakes(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+
+  it('stedman\'s spoilers take a new party (an actor opposing it touched by no edge added), new attacks after the first agreement and a new speaker of an attack held; a spoiler the write did not touch is kept; an agreement dated before the first has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('stedman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('v1', 'CONSULT', '2024-02-20'), datedClaim('m1', 'Commitment', 'we commit to the talks', '2024-03-01'),
+        datedClaim('r1', 'RedLine', 'no deal with them', '2024-03-10'), datedEvent('x0', 'PROTEST', '2024-05-01'),
+        datedEvent('x1', 'ASSAULT', '2024-04-01'), datedEvent('x2', 'ASSAULT', '2024-04-15'), datedEvent('x4', 'ASSAULT', '2024-04-10'), datedEvent('x5', 'ASSAULT', '2024-02-15'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'participant'), edge('p2', 'PARTICIPATES_IN', 'b', 'v1', 'participant'), edge('s1', 'ASSERTS', 'a', 'm1'),
+        edge('o1', 'OPPOSES', 'c', 'a'), edge('s2', 'ASSERTS', 'c', 'r1'),
+        edge('o2', 'OPPOSES', 'd', 'e'), edge('p3', 'PARTICIPATES_IN', 'd', 'x1', 'perpetrator'), // e is no party yet
+        edge('o3', 'OPPOSES', 'f', 'b'), // f has no move against the process yet
+        edge('o4', 'OPPOSES', 'a', 'g'), edge('p4', 'PARTICIPATES_IN', 'g', 'x2', 'perpetrator'), edge('p5', 'PARTICIPATES_IN', 'g', 'x5', 'perpetrator'), // x5 before the first commitment
+      ],
+    );
+    const spoilers = firstAnswer(rules, 'stedman', 'st_spoilers(_, L)');
+    run(graph);
+    expect(spoilers(graph)).toEqual(['s(c,[a],[o1],[r1])', 's(g,[a],[o4],[x2])']);
+    putLogged(
+      graph,
+      [datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('x3', 'ASSAULT', '2024-04-20'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-25')],
+      [
+        edge('s3', 'ASSERTS', 'e', 'n1'), // e offers: a party now, which d opposes (d touched by no edge added)
+        edge('p6', 'PARTICIPATES_IN', 'f', 'x3', 'perpetrator'), // f attacks after the first commitment
+        edge('p7', 'PARTICIPATES_IN', 'c', 'x4', 'participant'), // c takes part in an attack held
+        edge('s4', 'ASSERTS', 'b', 'm2'), // a commitment after the first: the window stays
+      ],
+    );
+    expectGrownRecords(rules, 'st_spoilers', graph, spoilers, run, ['s(c,[a],[o1],[r1,x4])', 's(d,[e],[o2],[x1])', 's(f,[b],[o3],[x3])', 's(g,[a],[o4],[x2])']);
+    // an agreement before the first commitment moves the window every attack is read in: g's earlier attack counts
+    putLogged(graph, [datedEvent('v2', 'AGREE', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'b', 'v2', 'participant')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'st_spoilers', graph)).toBe(0);
+    expect(spoilers(graph)).toContain('s(g,[a],[o4],[x2,x5])');
+    expect(spoilers(graph)).toEqual(spoilers(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+
   it('sets keyed by a list a write grew (filters, groupings and pairings by edges over the claims and events, a grouping over a filter) are kept under the grown list; equal to a fresh copy\'s', () => {
     const day = (n: number) => `2024-04-${String(1 + (n % 28)).padStart(2, '0')}`;
     const actors = ['a0', 'a1', 'a2', 'a3', 'a4'];
