@@ -92,7 +92,7 @@ function toBoolean(value: CypherValue): CypherValue {
 
 function range([start, end, step = 1n]: CypherValue[], budget: Budget): CypherValue {
   if (typeof start !== 'bigint' || typeof end !== 'bigint' || typeof step !== 'bigint') {
-    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integer arguments');
+    throw runtimeError('ArgumentError', 'InvalidArgumentType', 'range() takes integer arguments');
   }
   if (step === 0n) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() step must not be 0');
   const result: CypherValue[] = [];
