@@ -16,8 +16,11 @@ export interface FunctionEnv {
 
 type ScalarFunction = (args: CypherValue[], env: FunctionEnv) => CypherValue;
 
+/** openCypher names a conversion's, type()'s and labels()'s refused argument a value, not a type (the TCK's TypeConversion, Graph3, Graph4). */
+const REFUSING_VALUES: ReadonlySet<string> = new Set(['toBoolean', 'toInteger', 'toFloat', 'toString', 'type', 'labels']);
+
 function invalid(name: string, value: CypherValue): never {
-  throw runtimeError('TypeError', 'InvalidArgumentType', `${name}() does not accept ${typeName(value)}`);
+  throw runtimeError('TypeError', REFUSING_VALUES.has(name) ? 'InvalidArgumentValue' : 'InvalidArgumentType', `${name}() does not accept ${typeName(value)}`);
 }
 
 export function checkedInteger(value: bigint): bigint {
@@ -92,7 +95,7 @@ function toBoolean(value: CypherValue): CypherValue {
 
 function range([start, end, step = 1n]: CypherValue[], budget: Budget): CypherValue {
   if (typeof start !== 'bigint' || typeof end !== 'bigint' || typeof step !== 'bigint') {
-    throw runtimeError('TypeError', 'InvalidArgumentType', 'range() takes integer arguments');
+    throw runtimeError('ArgumentError', 'InvalidArgumentType', 'range() takes integer arguments');
   }
   if (step === 0n) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() step must not be 0');
   const result: CypherValue[] = [];
