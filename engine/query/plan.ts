@@ -950,6 +950,8 @@ function kindOf(expr: Expr, scope: Scope): VarInfo['kind'] {
     case 'var':
       return scope.get(expr.name)?.kind ?? 'any';
     case 'literal':
+      // null may stand where a node or relationship is expected: it matches nothing
+      return expr.value === null ? 'any' : 'value';
     case 'list':
     case 'map':
     case 'binary':

@@ -27,6 +27,8 @@ export function analyse(ast: QueryAst, options: SemanticOptions): void {
       }
     });
   }
+  const mixed = ast.unionAll.findIndex((all) => all !== ast.unionAll[0]);
+  if (mixed > 0) throw compileError('InvalidClauseComposition', 'UNION and UNION ALL cannot be mixed in one query', ast.parts[mixed + 1].clauses[0].pos);
   visitLiterals(ast);
 }
 
