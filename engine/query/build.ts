@@ -306,7 +306,7 @@ class MatchStepsBuilder {
         return;
       }
       case 'where':
-        this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx) });
+        this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx), where: goal.expr });
         return;
       case 'rule': {
         const args = goal.args.map((arg) => compileExpr(arg, ctx));

@@ -94,7 +94,6 @@ function renderGoal(goal: Goal): string {
   }
 }
 
-/** The plan line of a goal that is a step of its own: an access path, a filter, a rule call, a path binding. */
 /** The node the last expansion of a counted chain reaches (MatchPlan.distinctEnds): what is counted once. */
 function distinctEndOf(counted: Goal[]): string {
   const last = counted.filter((goal) => goal.kind === 'edge').at(-1);
@@ -102,6 +101,7 @@ function distinctEndOf(counted: Goal[]): string {
   return (last.access.kind === 'expand' && last.access.reversed ? last.from : last.to).name;
 }
 
+/** The plan line of a goal that is a step of its own: an access path, a filter, a rule call, a path binding. */
 function planLine(goal: Goal): string[] {
   switch (goal.kind) {
     case 'node':

@@ -8,6 +8,7 @@
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
+import type { Expr } from './ast.ts';
 import type { GroupCounts } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
@@ -25,7 +26,8 @@ export type MatchStep =
   | ExpandStep
   | RelationshipStep
   | ({ kind: 'checkNode'; slot: number } & NodeCheck)
-  | { kind: 'filter'; fn: Fn }
+  /** `where`: the WHERE goal's expression, by which a counter knows the filter it applies itself (MatchPlan.endNotStart). */
+  | { kind: 'filter'; fn: Fn; where?: Expr }
   /** innerSlots: per relationship, where its variable-length walk left the nodes it passed through (-1: a single relationship). */
   | { kind: 'bindPath'; slot: number; nodeSlots: number[]; relSlots: number[]; innerSlots: number[] };
 
@@ -110,8 +112,8 @@ export interface CountOptions {
   keepZeros?: boolean;
   /** The counted steps are a chain of expansions, counted by the distinct nodes the last reaches. */
   distinctEnds?: boolean;
-  /** With distinctEnds, the one filter among the counted steps is that the chain's ends differ (MatchPlan.endNotStart). */
-  endNotStart?: boolean;
+  /** With distinctEnds, the WHERE that the chain's ends differ (MatchPlan.endNotStart), one filter among the counted steps. */
+  endNotStart?: Expr;
   /** A row the counted steps complete counts 1, however many ways they complete it (MatchPlan.countsOnce). */
   once?: boolean;
 }
@@ -225,11 +227,12 @@ export interface PerNodeCounts {
   rank?: Int32Array;
 }
 
-export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, endNotStart = false, once = false }: CountOptions = {}): DenseCounter | undefined {
+export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros = false, distinctEnds = false, endNotStart, once = false }: CountOptions = {}): DenseCounter | undefined {
   const [scan, ...rest] = steps;
   if (from !== 1 || scan.kind !== 'scanNode' || scan.access.kind !== 'label') return undefined;
-  // the ends' WHERE (endNotStart) is the chain's last step: applied below by node, not run
-  const chain = endNotStart && rest.at(-1)?.kind === 'filter' ? rest.slice(0, -1) : rest;
+  // the ends' WHERE is the chain's last step: applied below by node, not run
+  const lastStep = rest.at(-1);
+  const chain = endNotStart && lastStep?.kind === 'filter' && lastStep.where === endNotStart ? rest.slice(0, -1) : rest;
   const hops: ExpandStep[] = [];
   const types = new Set<string>();
   let sharedTypes = false;
@@ -254,7 +257,7 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
     if (scanned < 0 || ids.some((hop) => hop?.types === undefined)) return { counts, nodes: new Int32Array(0) };
     const last = ids.length - 1;
     // per hop after the first, the counts of the nodes reached so far (-1: not yet counted)
-    const memo = ids.map((_, hop) => (hop === 0 ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
+    const memo = ids.map((_, hop) => (hop === 0 || distinctEnds ? undefined : new Float64Array(graph.nodes.span).fill(-1)));
     // distinct ends: each path walked from the scanned node (what a node reaches depends on where the walk
     // began, so nothing is memoised), each end counted once, marked with the scanned node it was reached from
     const reachedFrom = distinctEnds ? new Int32Array(graph.nodes.span) : undefined;

@@ -149,8 +149,8 @@ export interface MatchPlan {
   zeroCounts?: boolean;
   /** The counted goals are a chain of expansions, counted by the distinct nodes the last reaches (`count(DISTINCT c)`). */
   distinctEnds?: boolean;
-  /** With distinctEnds, the one WHERE goal among the counted goals is that the chain's two ends differ. */
-  endNotStart?: boolean;
+  /** With distinctEnds, the one WHERE goal among the counted goals, which says that the chain's two ends differ: its expression. */
+  endNotStart?: Expr;
   /** A row before the counted goals counts 1 if they complete it at all (`count(DISTINCT c)` of the node scanned before them). */
   countsOnce?: boolean;
   /**
@@ -450,18 +450,22 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   // the chain is the counted tail, from its first expansion; beside the ends' WHERE, checks alone
   if (countTail({ ...match, goals: match.goals.filter((_, i) => i !== differ) }, projection, rewritten) !== at) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
-  Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: differ >= 0 || undefined });
+  const ends = match.goals[differ];
+  Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: ends?.kind === 'where' ? ends.expr : undefined });
 }
 
-/** Whether `expr` is `a <> b` (or `id(a) <> id(b)`, either way round): for two bound nodes, that they are not one node. */
+/** Whether `expr` is `a <> b` or `id(a) <> id(b)` (either way round): for two bound nodes, that they are not one node. */
 function endsDiffer(expr: Expr, a: string, b: string): boolean {
   if (expr.kind !== 'binary' || expr.op !== '<>') return false;
-  const nodeOf = (side: Expr) => {
-    const node = side.kind === 'call' && side.name.toLowerCase() === 'id' && side.args.length === 1 ? side.args[0] : side;
-    return node.kind === 'var' ? node.name : undefined;
-  };
-  const names = [nodeOf(expr.left), nodeOf(expr.right)];
-  return (names[0] === a && names[1] === b) || (names[0] === b && names[1] === a);
+  const [left, right] = [idArgument(expr.left), idArgument(expr.right)];
+  // a node beside an id is a node beside a string, unequal even for one node: both sides or neither under id()
+  if ((left === expr.left) !== (right === expr.right) || left.kind !== 'var' || right.kind !== 'var') return false;
+  return (left.name === a && right.name === b) || (left.name === b && right.name === a);
+}
+
+/** `x` for `id(x)`; any other expression as it is. */
+function idArgument(expr: Expr): Expr {
+  return expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr;
 }
 
 /**
@@ -601,12 +605,11 @@ function countable(tail: Goal[], read: Set<string>): boolean {
  * of them is `v` or `id(v)` and every other a property `v.key` (a function of the node).
  */
 export function nodeGroupSlot(keys: Expr[], scope: Scope): number | undefined {
-  const nodeOf = (expr: Expr) => (expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr);
-  const identity = keys.map(nodeOf).find((expr) => expr.kind === 'var');
+  const identity = keys.map(idArgument).find((expr) => expr.kind === 'var');
   if (identity?.kind !== 'var') return undefined;
   const node = scope.get(identity.name);
   const ofNode = (expr: Expr) => {
-    const target = expr.kind === 'prop' ? expr.target : nodeOf(expr);
+    const target = expr.kind === 'prop' ? expr.target : idArgument(expr);
     return target.kind === 'var' && target.name === identity.name;
   };
   return node?.kind === 'node' && keys.every(ofNode) ? node.slot : undefined;
@@ -936,6 +939,15 @@ function rewriteToProjected(expr: Expr, itemKeys: string[], names: string[]): Ex
       return { ...expr, target: recurse(expr.target) };
     case 'list':
       return { ...expr, items: expr.items.map(recurse) };
+    case 'map':
+      return { ...expr, entries: expr.entries.map(([key, value]) => [key, recurse(value)]) };
+    case 'case':
+      return {
+        ...expr,
+        subject: expr.subject && recurse(expr.subject),
+        whens: expr.whens.map(([when, then]) => [recurse(when), recurse(then)]),
+        otherwise: expr.otherwise && recurse(expr.otherwise),
+      };
     case 'call':
       // the arguments of an aggregate are evaluated over the input rows: leave them as written
       return isAggregateFunction(expr.name) ? expr : { ...expr, args: expr.args.map(recurse) };
@@ -950,6 +962,8 @@ function kindOf(expr: Expr, scope: Scope): VarInfo['kind'] {
     case 'var':
       return scope.get(expr.name)?.kind ?? 'any';
     case 'literal':
+      // null may stand where a node or relationship is expected: it matches nothing
+      return expr.value === null ? 'any' : 'value';
     case 'list':
     case 'map':
     case 'binary':

@@ -27,6 +27,8 @@ export function analyse(ast: QueryAst, options: SemanticOptions): void {
       }
     });
   }
+  const mixed = ast.unionAll.findIndex((all) => all !== ast.unionAll[0]);
+  if (mixed > 0) throw compileError('InvalidClauseComposition', 'UNION and UNION ALL cannot be mixed in one query', ast.parts[mixed + 1].clauses[0].pos);
   visitLiterals(ast);
 }
 
@@ -68,18 +70,21 @@ function findAggregate(expr: Expr): Expr | undefined {
 }
 
 /**
- * A pattern written as an expression is a predicate, allowed in a WHERE and as exists()'s
- * argument only (the TCK's Pattern1 [22]-[23]); elsewhere COUNT { }, EXISTS { } or a pattern
- * comprehension says what is meant.
+ * A pattern written as an expression is a predicate: allowed where a truth value is read (a
+ * WHERE, exists()'s argument, an operand of NOT, AND, OR or XOR, a searched CASE's condition),
+ * refused as a value of its own (the TCK's Pattern1 [22]-[23]: `RETURN (n)-->()`), where
+ * COUNT { }, EXISTS { } or a pattern comprehension says what is meant.
  */
 function checkPatternsArePredicates(expr: Expr, inPredicate: boolean): void {
   if (expr.kind === 'pattern' && !inPredicate) {
     throw compileError('UnexpectedSyntax', 'a pattern is a predicate here: write it in a WHERE, or use EXISTS { }, COUNT { } or a pattern comprehension', expr.pos);
   }
-  const argumentIsPredicate = expr.kind === 'call' && expr.name.toLowerCase() === 'exists';
+  const operandsArePredicates =
+    (expr.kind === 'call' && expr.name.toLowerCase() === 'exists') || (expr.kind === 'unary' && expr.op === 'NOT') || (expr.kind === 'binary' && LOGICAL_OPERATORS.has(expr.op));
+  const conditions = new Set(expr.kind === 'case' && !expr.subject ? expr.whens.map(([condition]) => condition) : []);
   forEachChild(expr, (child) => {
     const isWhere = 'where' in expr && child === expr.where;
-    checkPatternsArePredicates(child, inPredicate || isWhere || argumentIsPredicate);
+    checkPatternsArePredicates(child, inPredicate || isWhere || operandsArePredicates || conditions.has(child));
   });
 }
 

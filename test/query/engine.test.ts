@@ -139,6 +139,9 @@ describe('query execution', () => {
     expect(() => runQuery(conflictGraph(), 'MATCH (a:Actor) RETURN (a)-[:ASSERTS]->() AS asserts')).toThrow(
       expect.objectContaining({ code: 'unexpected_syntax', details: expect.objectContaining({ line: 1, column: 24 }) }),
     );
+    // where a truth value is read, a pattern is a predicate: NOT, AND/OR/XOR, a searched CASE's condition
+    const predicates = runQuery(conflictGraph(), 'MATCH (a:Actor) RETURN id(a) AS a, NOT (a)-[:ASSERTS]->() AS silent, CASE WHEN (a)-[:OPPOSES]->() THEN 1 ELSE 0 END AS opposes ORDER BY a');
+    expect(predicates.rows).toEqual([['igad', false, 0n], ['rsf', false, 1n], ['saf', false, 0n]]);
     // what the same questions are written as
     const named = runQuery(conflictGraph(), 'MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(b:Claim) WHERE b.type = $type } RETURN id(a) AS a ORDER BY a', { parameters: { type: 'RedLine' } });
     expect(named.rows).toEqual([['rsf'], ['saf']]);
@@ -161,6 +164,7 @@ describe('query execution', () => {
     expect(runQuery(graph, "MATCH (a:Actor) WITH a.label AS label WHERE a.role = 'party' RETURN label ORDER BY label").rows).toEqual([['Rapid Support Forces'], ['Sudanese Armed Forces']]);
     // DISTINCT: what is written like a projected item means that item
     expect(runQuery(graph, "MATCH (c:Claim) WITH DISTINCT c.type AS type WHERE c.type STARTS WITH 'R' RETURN type").rows).toEqual([['RedLine']]);
+    expect(runQuery(graph, "MATCH (c:Claim) WITH DISTINCT c.type AS type WHERE CASE WHEN c.type = 'Offer' THEN true ELSE false END RETURN type").rows).toEqual([['Offer']]);
     expect(() => runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) WITH a, count(c) AS n WHERE c.type = "RedLine" RETURN a')).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
   });
 
