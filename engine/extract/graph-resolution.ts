@@ -255,7 +255,8 @@ function replace<T extends Named>(map: Map<string, T[]>, key: string, entry: T):
   for (let i = 0; i < list.length; i++) if (list[i].id === entry.id) list[i] = entry;
 }
 
-function sameNames(a: Named, b: Named): boolean {
+/** Whether two entries have the same label and aliases in the same order (no aliases: none, the same as an empty list). */
+export function sameNames(a: Pick<Named, 'label' | 'aliases'>, b: Pick<Named, 'label' | 'aliases'>): boolean {
   const aliases = a.aliases ?? [];
   const others = b.aliases ?? [];
   return a.label === b.label && aliases.length === others.length && aliases.every((alias, i) => alias === others[i]);

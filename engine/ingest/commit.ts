@@ -8,7 +8,7 @@ import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
-import { graphNames, knownActor, resolveAgainstGraph, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
+import { graphNames, knownActor, resolveAgainstGraph, sameNames, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from '../extract/dateline.ts';
 
 /**
@@ -207,7 +207,7 @@ function putActor(state: GraphActors, id: string, after: ActorRecord): void {
   if (before?.properties === after.properties) return;
   const known = knownActor(after.properties);
   const previously = knownActor(before?.properties);
-  if (sameNames(known, previously)) return;
+  if (sameNamesAndType(known, previously)) return;
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
   if (known && (!previously || namesGrew(previously, known))) state.directory?.add(known);
   else state.directory = undefined;
@@ -288,11 +288,9 @@ class HeldWrites {
 }
 
 /** Whether two actors (or none) have the same label, aliases in the same order, and type. */
-function sameNames(a: KnownActor | undefined, b: KnownActor | undefined): boolean {
+function sameNamesAndType(a: KnownActor | undefined, b: KnownActor | undefined): boolean {
   if (!a || !b) return a === b;
-  if (a.label !== b.label || a.actor_type !== b.actor_type) return false;
-  const [x, y] = [a.aliases, b.aliases];
-  return x === y || (x !== undefined && y !== undefined && x.length === y.length && x.every((alias, i) => alias === y[i]));
+  return a.actor_type === b.actor_type && sameNames(a, b);
 }
 
 /**

@@ -87,9 +87,9 @@ export class GraphRecords {
     checkWrites(graphId, writes);
     return writingGraph(this.locks, this.backend, tenant, graphId, async () => {
       const now = new Date().toISOString();
-      // a graph in memory keeps its meta in step with every write of this process: where no other
-      // process writes the backend (no recordsSince), that is the stored one, read without a round trip
-      const stored = (this.backend.recordsSince ? undefined : this.cache.loadedMeta(tenant, graphId)) ?? (await this.backend.getGraphMeta(tenant, graphId));
+      // read from the backend, not from the graph in memory: a write durable there whose apply to memory
+      // failed left the graph in memory behind, and its revision would be reused (records written over)
+      const stored = await this.backend.getGraphMeta(tenant, graphId);
       if (!stored && options.createGraph === false) throw new NotFoundError('graph', graphId);
       if (stored && options.idempotencyKey !== undefined) {
         const replayed = await this.backend.committedImport(tenant, graphId, stored.generation, options.idempotencyKey);
