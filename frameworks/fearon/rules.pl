@@ -185,7 +185,8 @@ fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
 fe_own_red_lines(X, RedLines) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, 'RedLine'), RedLines).
 
 % fe_sides_stakes(+RedLinePairs, -Sides): each side's issues and words, read once for all its pairs (a speaker of
-% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words; none without pairs
+% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words. Without pairs it is
+% none, read by no fe_pair_stakes/4, so a write that touches no pair does not walk the names of every place for words
 fe_sides_stakes([], none) :- !.
 fe_sides_stakes(Pairs, sides(Index, Words)) :-
     fe_stake_words(Words), pairs_keys(Words, Keys),
