@@ -513,7 +513,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
-  it('fearon\'s stakes are found again when a pair held shares its one red line on an issue or a word and a third party adds a second one there (fe_indivisible/2 asks for two red lines among all speakers); its runs equal a fresh copy\'s', async () => {
+  it('fearon\'s stakes are found again when a pair held shares its one red line on an issue or a word and a third party adds a second one there (fe_indivisible/2 asks for two red lines among all speakers), and kept at a write that touches no red line; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('fearon');
     const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
     const stakes = firstAnswer(rules, 'fearon', 'fe_stakes(st(Ps, Keyed)), pairs_values(Keyed, Is), append(Ps, Is, L)');
@@ -525,6 +525,9 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       );
       run(graph);
       expect(stakes(graph)).toEqual(['rl(a,b,[r1],[r1])']);
+      // a write that touches no red line adds no second one: the stakes are kept
+      putLogged(graph, [datedEvent('v1', 'ASSAULT', '2024-04-03')], [edge('p1', 'PARTICIPATES_IN', 'd', 'v1', 'perpetrator')]);
+      expectGrownRecords(rules, 'fe_stakes', graph, stakes, run, ['rl(a,b,[r1],[r1])']);
       // d, with no opponent, touches no pair
       putLogged(graph, [redLine('r2', onIssue ? 'no' : 'sovereign land')], [edge('s3', 'ASSERTS', 'd', 'r2'), ...(onIssue ? [edge('ab2', 'ABOUT', 'r2', 'i1')] : [])]);
       rules.solveLibrary('true', [], { graph });
