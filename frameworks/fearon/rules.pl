@@ -162,12 +162,18 @@ fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [S
 % makes it a pair: the pairs of each speaker of such a red line (its opponents read from its own edges,
 % own_opponents/2) and the hostile pairs the write added are found again, from each side's own red lines, the others
 % kept. A place or issue added changes the words every stake is looked for by: the stakes are then found again whole.
+% So does a write that touches a red line while a pair kept has sides that share one: its stake on that red line's
+% issue or word needs a second red line there from anyone (fe_indivisible/2), which a third party's gives without
+% touching the pair; a write that touches no red line adds none.
 added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     Added = added(Nodes, _, _), \+ fe_adds_place(Nodes),
-    added_ends(Added, Ends), findall(S, ( member(C, Ends), claim(C, 'RedLine'), edge(_, 'ASSERTS', S, C, _) ), S0), sort(S0, Changed),
+    added_ends(Added, Ends), findall(C, ( member(C, Ends), claim(C, 'RedLine') ), RedLines),
+    findall(S, ( member(C, RedLines), edge(_, 'ASSERTS', S, C, _) ), S0), sort(S0, Changed),
     added_hostile_pairs(Added, AddedPairs),
     findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
-    exclude(fe_touched_pair(Touched), Pairs0, KeptPairs), exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
+    exclude(fe_touched_pair(Touched), Pairs0, KeptPairs),
+    ( RedLines == [] -> true ; \+ ( member(rl(_, _, SA, SB), KeptPairs), \+ ord_disjoint(SA, SB) ) ),
+    exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
     findall(rl(A, B, RA, RB), ( member(A-B, Touched), fe_own_red_lines(A, RA), RA \== [], fe_own_red_lines(B, RB), RB \== [] ), New),
     fe_sides_stakes(New, Sides), foldl(fe_pair_stakes(Sides), New, NewKeyed, []),
     append(KeptPairs, New, P1), sort(P1, Pairs),
@@ -182,7 +188,8 @@ fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
 fe_own_red_lines(X, RedLines) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, 'RedLine'), RedLines).
 
 % fe_sides_stakes(+RedLinePairs, -Sides): each side's issues and words, read once for all its pairs (a speaker of
-% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words; none without pairs
+% hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words. Without pairs it is
+% none, read by no fe_pair_stakes/4, so a write that touches no pair does not walk the names of every place for words
 fe_sides_stakes([], none) :- !.
 fe_sides_stakes(Pairs, sides(Index, Words)) :-
     fe_stake_words(Words), pairs_keys(Words, Keys),

@@ -513,6 +513,31 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
+  it('fearon\'s stakes are found again when a pair held shares its one red line on an issue or a word and a third party adds a second one there (fe_indivisible/2 asks for two red lines among all speakers), and kept at a write that touches no red line; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
+    const stakes = firstAnswer(rules, 'fearon', 'fe_stakes(st(Ps, Keyed)), pairs_values(Keyed, Is), append(Ps, Is, L)');
+    for (const [onIssue, expected] of [[true, 'ind(a,b,i1,[i1,r1,r1])'], [false, 'ind(a,b,sovereign,[r1,r1])']] as const) {
+      // a and b both assert r1, the only red line on the north (or naming "sovereign"): no stake until a second one
+      const graph = GraphIndex.fromRecords(
+        [...['a', 'b', 'd'].map((id) => node(id, 'Actor', { label: id })), node('i1', 'Issue', { label: 'the north' }), redLine('r1', onIssue ? 'never' : 'our sovereign right')],
+        [edge('o1', 'OPPOSES', 'a', 'b'), edge('s1', 'ASSERTS', 'a', 'r1'), edge('s2', 'ASSERTS', 'b', 'r1'), ...(onIssue ? [edge('ab1', 'ABOUT', 'r1', 'i1')] : [])],
+      );
+      run(graph);
+      expect(stakes(graph)).toEqual(['rl(a,b,[r1],[r1])']);
+      // a write that touches no red line adds no second one: the stakes are kept
+      putLogged(graph, [datedEvent('v1', 'ASSAULT', '2024-04-03')], [edge('p1', 'PARTICIPATES_IN', 'd', 'v1', 'perpetrator')]);
+      expectGrownRecords(rules, 'fe_stakes', graph, stakes, run, ['rl(a,b,[r1],[r1])']);
+      // d, with no opponent, touches no pair
+      putLogged(graph, [redLine('r2', onIssue ? 'no' : 'sovereign land')], [edge('s3', 'ASSERTS', 'd', 'r2'), ...(onIssue ? [edge('ab2', 'ABOUT', 'r2', 'i1')] : [])]);
+      rules.solveLibrary('true', [], { graph });
+      expect(keptUnder(rules, 'fe_stakes', graph)).toBe(0);
+      expect(stakes(graph)).toEqual(['rl(a,b,[r1],[r1])', expected]);
+      expect(stakes(graph)).toEqual(stakes(copyOf(graph)));
+      expect(run(graph)).toEqual(run(copyOf(graph)));
+    }
+  });
+
   it('stedman\'s spoilers take a new party (an actor opposing it touched by no edge added), new attacks after the first agreement and a new speaker of an attack held; a spoiler the write did not touch is kept; an agreement dated before the first has them found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('stedman');
     const graph = GraphIndex.fromRecords(
