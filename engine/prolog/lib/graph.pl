@@ -740,9 +740,10 @@ added_edge_ends([_, _, From, To, _, _ | Rest], [From, To | Ends]) :- added_edge_
 
 % growth_node_limit(-Limit): the most nodes a write may touch for the answers kept to grow with it. Each node
 % touched is read again by every growth (its own edges, its opponents' edges) and each set keyed by a list walks
-% the write's edges, while finding every set again costs about what the runs of a fresh view cost: at 100k facts a
-% growth cost 5k to 9k inferences a node touched against 0.6M to 2M saved in the runs (docs/operations.md)
-growth_node_limit(1000).
+% the write's edges, while finding every set again costs about what the runs of a fresh view cost: at 100k facts
+% the growths cost 4.9k to 11.4k inferences a node touched against 1.06M to 2.32M saved in the runs, and break
+% even near 200 nodes (docs/operations.md)
+growth_node_limit(200).
 
 % grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
 % of parley_add_facts/9, asserted already), what it reads the same: found from the records added, where
