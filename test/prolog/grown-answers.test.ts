@@ -358,6 +358,37 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     ]);
   });
 
+  it('a write touching more nodes than growth_node_limit/1 drops zartman\'s records, found again whole at the next run and equal to a fresh copy\'s; a write touching just the limit grows them', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const limit = Number(rules.solveLibrary('growth_node_limit(N)', ['N'], { graph: GraphIndex.fromRecords([], []) })[0][0]);
+    const graph = GraphIndex.fromRecords(
+      [...['a', 'b'].map((id) => node(id, 'Actor', { label: id })), datedEvent('x0', 'ASSAULT', '2024-05-01')],
+      [edge('o1', 'OPPOSES', 'a', 'b'), edge('p0', 'PARTICIPATES_IN', 'a', 'x0', 'perpetrator')],
+    );
+    const records = firstAnswer(rules, 'zartman', 'zt_recs(Recs), assoc_to_list(Recs, L)');
+    const kept = () => keptUnder(rules, 'zt_model', graph);
+    /** `count` assaults of a, named from `first` on, each with its perpetrator edge: count + 1 nodes touched (a and each assault). */
+    const assaultsOfA = (first: number, count: number) => {
+      const ids = Array.from({ length: count }, (_, i) => `x${first + i}`);
+      putLogged(graph, ids.map((id) => datedEvent(id, 'ASSAULT', '2024-05-01')), ids.map((id) => edge(`p${id}`, 'PARTICIPATES_IN', 'a', id, 'perpetrator')));
+      return ids;
+    };
+    const assaultsHeld = (ids: string[]) => [...ids].sort().join(',');
+    run(graph);
+    // the limit touched (limit - 1 assaults and a): grown
+    const grownIds = ['x0', ...assaultsOfA(1, limit - 1)];
+    expectGrownRecords(rules, 'zt_model', graph, records, run, [`a-r([${assaultsHeld(grownIds)}],[],[],days(yes,0,0))`]);
+    // one node past it (limit assaults and a): dropped, then found again whole at the next run
+    const allIds = [...grownIds, ...assaultsOfA(limit, limit)];
+    rules.solveLibrary('true', [], { graph });
+    expect(kept()).toBe(0);
+    const copy = copyOf(graph);
+    expect(run(graph)).toEqual(run(copy));
+    expect(kept()).toBe(1);
+    expect(records(graph)).toEqual([`a-r([${assaultsHeld(allIds)}],[],[],days(yes,0,0))`]);
+    expect(records(graph)).toEqual(records(copy));
+  });
+
   it('zartman\'s pair states take a new aim of a hostile claim held (its speaker touched by no edge added), a new attacker with a target that attacks and a yield of a side of a pair held, not a new opponent that does not attack; a pair the write did not touch is kept as it was; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('zartman');
     const graph = GraphIndex.fromRecords(
@@ -628,6 +659,17 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     registry.solveLibrary('true', [], { graph });
     expect(keptOver('cn3')).toBe(4);
     expect(sets(graph)).toEqual(fresh());
+    // a write touching more nodes than growth_node_limit/1: every answer over a list is dropped, then found again
+    const keptListed = () => registry.solveLibrary('aggregate_all(count, ( user:g_memo(S), memo_entries(S, Es), member((user:K)-_, Es), ( K = filter_ids([_|_], _) ; K = group_by_edge([_|_], _, _, _) ; K = link_pairs([_|_], _, _) ) ), N)', ['N'], { graph })[0][0];
+    sets(graph);
+    expect(keptListed()).toBe(6);
+    const limit = Number(registry.solveLibrary('growth_node_limit(N)', ['N'], { graph })[0][0]);
+    const many = Array.from({ length: limit }, (_, n) => node(`cm${n}`, 'Claim', { type: 'Threat', text: 'we will strike', timestamp: '2024-04-21T09:00:00Z' }));
+    putLogged(graph, many, many.map((c, n) => edge(`sm${n}`, 'ASSERTS', 'a0', c.id)));
+    registry.solveLibrary('true', [], { graph });
+    expect(keptListed()).toBe(0);
+    expect(sets(graph)).toEqual(fresh());
+    expect(keptOver('cm0')).toBe(5);
   });
 
   it('the hostile pairs take a new speaker of a hostile claim held, in a write of that edge alone', () => {

@@ -156,15 +156,8 @@ edges_added([_, Type, From, To, _, _ | Rest], [e(Type, From, To) | Edges]) :- ed
 % Per-actor answers a rule module grows at a write (its added_answer/4): the records of the actors a write touched,
 % found again from each one's own edges (own_ends/5) and put in place of their old ones (put_by_subject/3).
 
-% added_ends(+Added, -Ids): the nodes a write added and the ends of the edges it added, sorted: every node whose
-% own edges or attributes it may have changed
-added_ends(added(Nodes, _, Edges), Ids) :-
-    added_node_ids(Nodes, NodeIds), edges_added(Edges, Added),
-    findall(X, ( member(e(_, From, To), Added), member(X, [From, To]) ), Ends),
-    append(NodeIds, Ends, Ids0), sort(Ids0, Ids).
-
-added_node_ids([], []).
-added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
+% added_ends(+Added, -Ids): the nodes a write touched (lib/graph.pl: it fails past growth_node_limit/1, so that every
+% growth built on it fails and its set is found again whole at its next run)
 
 % own_ends(+X, +Type, ?Role, +Label, -Ids): the nodes of Label that X's edges of Type (of Role, when an atom) lead to,
 % sorted: X's group when group_by_edge/5 groups those nodes by the other end of their edges (Type, in, Role). Read

@@ -723,6 +723,28 @@ write_memo(Key, Value, Goal) :-
     ;   once(Goal)
     ).
 
+% added_ends(+Added, -Ids): the nodes a write added and the ends of the edges it added (Added: added(Nodes, Props,
+% Edges), the flat lists), sorted: every node whose own edges or attributes it may have changed. Fails past
+% growth_node_limit/1 nodes: the modules' growths (lib/conflict.pl) and the sets keyed by a list (regrow_listed/3)
+% take the write only within it, else their answers are dropped and found again whole when next asked.
+added_ends(added(Nodes, _, Edges), Ids) :-
+    added_node_ids(Nodes, NodeIds), added_edge_ends(Edges, Ends),
+    append(NodeIds, Ends, Ids0), sort(Ids0, Ids),
+    length(Ids, Touched), growth_node_limit(Limit), Touched =< Limit.
+
+added_node_ids([], []).
+added_node_ids([Id, _ | Rest], [Id | Ids]) :- added_node_ids(Rest, Ids).
+
+added_edge_ends([], []).
+added_edge_ends([_, _, From, To, _, _ | Rest], [From, To | Ends]) :- added_edge_ends(Rest, Ends).
+
+% growth_node_limit(-Limit): the most nodes a write may touch for the answers kept to grow with it. Each node
+% touched is read again by every growth (its own edges, its opponents' edges) and each set keyed by a list walks
+% the write's edges, while finding every set again costs about what the runs of a fresh view cost: at 100k facts
+% the growths cost 4.9k to 11.4k inferences a node touched against 1.06M to 2.32M saved in the runs, and break
+% even near 200 nodes (docs/operations.md)
+growth_node_limit(200).
+
 % grown(+Added, +Entry, -Grown): a view_memo/3 answer with the records added(Nodes, Props, Edges) (the flat lists
 % of parley_add_facts/9, asserted already), what it reads the same: found from the records added, where
 % dropping it would have it found again over the whole view. A set of nodes takes the nodes added that it holds
@@ -782,10 +804,14 @@ regrowable((user:link_pairs([_|_], _, _))-r(answer(_), _)).
 
 % regrow_listed(+Before, +Added, +Ref): the answers over a list of Before re-keyed to the grown list, in
 % rounds: first those over a set of nodes, then those over the answer of a filter grown in the round before
-regrow_listed(Before, added(Nodes, Props, Edges), Ref) :-
-    foldl(grown_set(Nodes, Props), Before, [], Map),
+regrow_listed(Before, Added, Ref) :-
+    Added = added(Nodes, Props, Edges),
     exclude(set_of_nodes, Before, Listed),
-    regrow_rounds(Listed, Map, Edges, Ref).
+    (   added_ends(Added, _)
+    ->  foldl(grown_set(Nodes, Props), Before, [], Map),
+        regrow_rounds(Listed, Map, Edges, Ref)
+    ;   forall(member(Slot-((user:Key)-_), Listed), forget_entry(Slot, user:Key))
+    ).
 
 set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
 
