@@ -33,6 +33,7 @@ import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
+import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -100,6 +101,12 @@ export interface ReasoningOptions {
    * (0: one view at a time).
    */
   viewFacts?: number;
+  /**
+   * Bytes the graphs' view images may take together in the store's snapshot folder (view-images.ts; default
+   * 1 GiB, the oldest removed past it; 0: none made or read). An image, some 41 bytes a fact, lets a restart hand
+   * an untouched graph's view over from it rather than from the records; none is made of a graph above preloadMaxFacts.
+   */
+  viewImageBytes?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -135,17 +142,19 @@ export class ReasoningPool {
   /** A pool over `store`, once a thread has loaded the rule modules (a refused module is listed with its file, line and reason). */
   static async open(store: ParleyStore, options: ReasoningOptions = {}): Promise<ReasoningPool> {
     const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
-    return new ReasoningPool(store, options, listing, sourceKey);
+    const imageBytes = options.viewImageBytes ?? DEFAULT_VIEW_IMAGE_BYTES;
+    const images = imageBytes > 0 ? await ViewImages.open(store.snapshotDir, imageBytes, options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS) : undefined;
+    return new ReasoningPool(store, options, listing, sourceKey, images);
   }
 
-  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string) {
+  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string, images: ViewImages | undefined) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
     this.catalog = catalog;
     this.rules = workerRules(catalog);
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
     const channelName = `parley-replicas-${randomUUID()}`;
-    this.source = new ReplicaSource(store, channelName);
+    this.source = new ReplicaSource(store, channelName, images);
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
@@ -338,9 +347,10 @@ export class ReasoningPool {
 
   /**
    * Per worker (thread id) running, the graphs whose views its engine holds and how many views it has taken
-   * whole since it started (a write is handed over as an addition): what the pool routes a graph's tasks by.
+   * whole since it started (a write is handed over as an addition), of them how many from a view image: what
+   * the pool routes a graph's tasks by.
    */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number }> {
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number }> {
     const live = new Set(this.workers.threadIds());
     return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
   }
