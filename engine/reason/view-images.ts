@@ -18,7 +18,7 @@
  * worker's tasks meanwhile, and grows its engine's memory once by some 200 bytes a fact.
  */
 import { readFileSync } from 'node:fs';
-import { open as openFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { replaceFile } from '../files.ts';
 import { graphKey, splitGraphKey } from '../store/graph-cache.ts';
@@ -44,6 +44,7 @@ export interface ImageOf {
 /** Writes `image` (viewImage's) as the image of `of`, whole or not at all. */
 export async function writeViewImage(file: string, of: ImageOf, image: Uint8Array): Promise<void> {
   const header = JSON.stringify({ format: FORMAT, tenant: of.tenant, graphId: of.graphId, generation: of.generation, revision: of.revision });
+  await mkdir(path.dirname(file), { recursive: true }); // (the store makes its snapshot folder at its first close)
   await replaceFile(file, Buffer.concat([Buffer.from(header + '\n'), image]), { durable: true });
 }
 
