@@ -107,6 +107,12 @@ export interface ReasoningOptions {
    * an untouched graph's view over from it rather than from the records; none is made of a graph above preloadMaxFacts.
    */
   viewImageBytes?: number;
+  /**
+   * How long a worker asked to make a graph's view image waits with no task before it makes it (default 30 s): making
+   * one holds the worker for two to three times a whole hand-over (2 s of a core at 100k facts, 23 s at 1M), so not
+   * between the calls of an analyst at work.
+   */
+  viewImageIdleMs?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -118,6 +124,7 @@ export const DEFAULT_INLINE_BUDGET_MS = 10;
 export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
 /** How long a result a time limit stopped is kept (result-cache.ts stoppedByTime); others are kept until the graph changes. */
 export const DEFAULT_TIME_STOPPED_KEPT_MS = 60_000;
+export const DEFAULT_VIEW_IMAGE_IDLE_MS = 30_000;
 
 export class ReasoningPool {
   /** The rule modules as the workers load them: what GET /v1/frameworks lists. */
@@ -162,7 +169,7 @@ export class ReasoningPool {
     const maxGraphs = options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS;
     this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
-    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, imageAfterIdleMs: options.viewImageIdleMs ?? DEFAULT_VIEW_IMAGE_IDLE_MS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.workers = new ReasoningWorkers(
       setup,

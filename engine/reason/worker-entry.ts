@@ -17,7 +17,7 @@
  *
  * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
  * is handed over from it, in one part, rather than from the records. The worker the main thread asks makes the image
- * of a whole view its engine holds once it has had no task for IMAGE_AFTER_IDLE_MS and has nothing else to hand over.
+ * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
  */
 import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -41,6 +41,8 @@ export interface WorkerSetup {
   preloadMaxFacts: number;
   /** Facts of the views the engine holds together (ReasoningOptions.viewFacts). */
   viewFacts: number;
+  /** How long a worker asked to make a view image waits with no task before it makes it (ReasoningOptions.viewImageIdleMs). */
+  imageAfterIdleMs: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
   answerShaper?: string;
 }
@@ -57,11 +59,6 @@ const PREPARE_AFTER_WRITE_MS = 200;
  * hand-over of another graph (about 1 s of a core at 100k facts) made between them.
  */
 const BACKGROUND_AFTER_TASK_MS = 200;
-/**
- * How long a worker asked to make a view image waits with no task before it makes it: the image holds the worker for
- * two to three times a whole hand-over (2 s at 100k facts, 23 s at 1M), so not between the calls of one analyst at work.
- */
-const IMAGE_AFTER_IDLE_MS = 3_000;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   setViewBound(setup.viewFacts);
@@ -88,7 +85,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
-    const imageDue = imageAsked && !writingImage ? lastTask + IMAGE_AFTER_IDLE_MS : Infinity;
+    const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
     const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
@@ -111,7 +108,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       }
     }
     if (underWay) prepareAPart(underWay);
-    else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + IMAGE_AFTER_IDLE_MS) void makeImage(imageAsked);
+    else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
     schedule();
   };
   /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */

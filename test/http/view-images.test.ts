@@ -12,6 +12,8 @@ import { makeTestApp, type TestApp } from '../helpers/app.ts';
 // (ReasoningPool.heldViews), not in timing.
 const TENANT = 'tenant-a';
 const QUESTION = 'What stage of escalation is this conflict in?';
+/** A worker makes an image after a second with no task (30 s by default). */
+const IMAGE_SOON = { viewImageIdleMs: 1_000 };
 
 describe('view images across restarts of the server', () => {
   let dir: string;
@@ -35,13 +37,13 @@ describe('view images across restarts of the server', () => {
   /** A server on the data dir, its graphs warmed as after a start, once its worker's engine holds the graph's view. */
   const restart = async () => {
     await t?.close();
-    t = await makeTestApp({}, { dir, keepData: true });
+    t = await makeTestApp(IMAGE_SOON, { dir, keepData: true });
     await t.deps.reasoning.warmUp();
     expect(await t.deps.reasoning.viewsPrepared(TENANT, 'g', 120_000)).toBe(true);
   };
 
   beforeAll(async () => {
-    t = await makeTestApp({}, { keepData: true });
+    t = await makeTestApp(IMAGE_SOON, { keepData: true });
     dir = t.dir;
     key = await t.keyFor(TENANT);
     await t.store.writeGraph(TENANT, 'g', generate(3_000).write);
