@@ -100,9 +100,11 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
         toPrepare.delete(next);
         const replica = replicas.held(next);
         if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
-          const image = replica.image && readViewImage(replica.image.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: replica.image.revision });
+          // (an image only for a view the engine does not hold yet: a second preload of the replica has nothing to hand over)
+          const imaged = replica.image !== undefined && !holdsGraph(replica.graph);
+          const image = imaged ? readViewImage(replica.image!.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: replica.image!.revision }) : undefined;
           const parts = catalog.registry.prepareInParts({ graph: replica.graph }, {}, image);
-          underWay = { at: replica.at, graph: replica.graph, parts, ...(replica.image ? { imagesBefore: wholeHandOvers.images } : {}) };
+          underWay = { at: replica.at, graph: replica.graph, parts, ...(imaged ? { imagesBefore: wholeHandOvers.images } : {}) };
           announce(); // (loading: the router sends a task on this graph here, to make only the rest)
         }
       }
