@@ -3,7 +3,8 @@ import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/frameworks/run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_VIEW_FACTS } from '../engine/prolog/bridge.ts';
-import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_VIEW_IMAGE_BYTES } from '../engine/reason/view-images.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS, DEFAULT_MIN_REVISION_WAIT_MS } from '../engine/store/store.ts';
@@ -74,6 +75,10 @@ export interface ParleyConfig {
   warmFacts: number;
   /** Facts of the graphs' views each reasoning worker's Prolog engine holds together (PARLEY_VIEW_FACTS). */
   viewFacts: number;
+  /** Bytes the graphs' view images may take together beside their snapshots (PARLEY_VIEW_IMAGE_BYTES; 0: none). */
+  viewImageBytes: number;
+  /** How long a reasoning worker waits with no task before it makes a view image it was asked for (PARLEY_VIEW_IMAGE_IDLE_MS). */
+  viewImageIdleMs: number;
   /** Facts the store keeps loaded over all graphs (LRU beyond). */
   graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
@@ -134,6 +139,8 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     lastGraphFile: path.join(config.dataDir, 'last-preloaded-graph.json'),
     warmFacts: config.warmFacts,
     viewFacts: config.viewFacts,
+    viewImageBytes: config.viewImageBytes,
+    viewImageIdleMs: config.viewImageIdleMs,
   };
 }
 
@@ -199,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     warmFacts: integer(env, 'PARLEY_WARM_FACTS', DEFAULT_WARM_FACTS),
     viewFacts: integer(env, 'PARLEY_VIEW_FACTS', DEFAULT_VIEW_FACTS),
+    viewImageBytes: integer(env, 'PARLEY_VIEW_IMAGE_BYTES', DEFAULT_VIEW_IMAGE_BYTES),
+    viewImageIdleMs: integer(env, 'PARLEY_VIEW_IMAGE_IDLE_MS', DEFAULT_VIEW_IMAGE_IDLE_MS),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
     ...(env.PARLEY_QUEUE ? { queue: env.PARLEY_QUEUE } : {}),

@@ -643,10 +643,9 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * compiler's copy of the facts, some 200 bytes a fact, is freed after), and about 40 bytes a fact.
  */
 export function viewImage(graph: GraphIndex): Buffer | undefined {
-  const slot = slotOf(graph);
-  const held = slot?.held;
-  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
-  if (!slot || !held?.whole || held.asOf !== undefined || held.validUntil !== undefined || held.revision !== graph.revision) return undefined;
+  if (!holdsWholeView(graph)) return undefined;
+  const slot = slotOf(graph)!;
+  const held = slot.held!;
   const folder = '/parley/image';
   engineFiles.mkdirTree(folder);
   try {
@@ -657,6 +656,13 @@ export function viewImage(graph: GraphIndex): Buffer | undefined {
   } finally {
     for (const file of ['view.pl', 'view.qlf']) if (engineFiles.analyzePath(`${folder}/${file}`).exists) engineFiles.unlink(`${folder}/${file}`);
   }
+}
+
+/** Whether the engine holds the whole view of `graph` at its revision as one whole hand-over made it: what viewImage makes an image of. */
+export function holdsWholeView(graph: GraphIndex): boolean {
+  const held = slotOf(graph)?.held;
+  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
+  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision;
 }
 
 /** The header and code of `image` when it is whole and made under this engine's signature for a graph of `facts` facts; else undefined. */

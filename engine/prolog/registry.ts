@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, handOverInParts, prepareView } from './bridge.ts';
+import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, handOverImage, handOverInParts, prepareView } from './bridge.ts';
 
 /** The shared helper library every module is consulted with: time windows, counts, pairs, sides, trends (conflict.pl); the statuses of contradicted accounts (argumentation.pl). */
 const LIBRARY_FILES = ['conflict.pl', 'argumentation.pl'];
@@ -188,10 +188,12 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * prepare made in parts (bridge.ts handOverInParts): the caller resumes it until it is done, and the
-   * calls that come meanwhile run between two parts; the shared sets are one part, the last.
+   * calls that come meanwhile run between two parts; the shared sets are one part, the last. With `image`
+   * (the graph's view image, engine/reason/view-images.ts), the view is handed over from it in the first part
+   * (bridge.ts handOverImage), or from the records, in parts, when the engine refuses it.
    */
-  *prepareInParts(view: GraphView, limits: SolveLimits = {}): Generator<void, boolean> {
-    if (!(yield* handOverInParts(view))) return false;
+  *prepareInParts(view: GraphView, limits: SolveLimits = {}, image?: Uint8Array): Generator<void, boolean> {
+    if (!(image !== undefined && handOverImage(view, image)) && !(yield* handOverInParts(view))) return false;
     yield;
     this.base.solve('warm_view_sets', [], view, limits);
     return true;

@@ -17,6 +17,9 @@
  *                                                                        a renumbering meanwhile starts it again)
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
  *                                                                        warm.ts; the replica is kept, its view not handed over)
+ *                                                                        (image: the graph's view image on disk, view-
+ *                                                                        images.ts, of the snapshot's version: its file and
+ *                                                                        revision; a worker hands the view over from it)
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -27,8 +30,17 @@
  *                                                                        (several, within its bound on facts: a view
  *                                                                        dropped is one it no longer holds); handOvers
  *                                                                        counts the views it took whole
+ *                                                                        (images: of them from a view image; imageable:
+ *                                                                        it holds the version's whole view, as one whole
+ *                                                                        hand-over made it; imageRefused: the image the
+ *                                                                        snapshot named was refused, the view made from
+ *                                                                        the records)
  *   worker → main   views      {worker, views, handOvers}               the views held changed otherwise (a task left
  *                                                                        a cut of one, or took another's)
+ *   main → workers  image      {key, generation, version, revision,      `worker` is to make the view image of that version
+ *                               worker, file}                            (the first to say imageable), once idle
+ *   worker → main   imaged     {key, generation, version, revision,      it wrote it (bytes; 0: it could not, its engine no
+ *                               bytes}                                   longer holding that whole view)
  *   main → workers  memory     {collect}                                 a diagnostic (bench/server-memory): each worker
  *   worker → main   memory-of  {worker, heapUsed, heapCommitted,         says what its isolate holds, after a full
  *                               arrayBuffers}                            collection when `collect` and gc is exposed
@@ -43,11 +55,12 @@ import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
-import { graphKey } from '../store/graph-cache.ts';
+import { graphKey, splitGraphKey } from '../store/graph-cache.ts';
 import { GraphIndex } from '../store/graph-index.ts';
 import { putLogged } from '../store/graph-changes.ts';
 import type { GraphChange, ParleyStore } from '../store/store.ts';
 import { yieldToLoop } from '../turns.ts';
+import type { ViewImages } from './view-images.ts';
 
 /** Records per snapshot message: small enough that building one never holds the main loop for long. */
 export const SNAPSHOT_CHUNK = 5_000;
@@ -70,15 +83,28 @@ export type ReplicaMessage =
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
   | { type: 'started' }
-  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean }
+  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
-  | { type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string }
-  | { type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string }
+  | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
+  | ({ type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string } & ImageCount)
+  | { type: 'image'; key: string; generation: string; version: number; revision: number; worker: number; file: string }
+  | { type: 'imaged'; key: string; generation: string; version: number; revision: number; bytes: number }
   | { type: 'memory'; request: number; collect: boolean }
   | ({ type: 'memory-of'; request: number } & WorkerMemory);
+
+/** A graph's view image on disk (view-images.ts): its file, and the store revision of the graph it is of. */
+export interface ImageOnDisk {
+  file: string;
+  revision: number;
+}
+
+/** Of a worker's whole hand-overs, those from a view image (said when any). */
+interface ImageCount {
+  images?: number;
+}
 
 /** What a worker's isolate holds, in bytes (the 'memory' diagnostic): its V8 heap used and committed, and its ArrayBuffers (typed arrays). */
 export interface WorkerMemory {
@@ -104,11 +130,6 @@ export function isolateMemory(): Omit<WorkerMemory, 'worker'> {
 
 const NO_VIEWS: ReadonlySet<string> = new Set();
 
-function splitKey(key: string): { tenant: string; graphId: string } {
-  const at = key.indexOf('\u0000');
-  return { tenant: key.slice(0, at), graphId: key.slice(at + 1) };
-}
-
 /** The main thread's side: versions of the loaded graphs, deltas out, snapshots on request. */
 export class ReplicaSource {
   private readonly channel: BroadcastChannel;
@@ -127,7 +148,7 @@ export class ReplicaSource {
    * over as an addition), the graph whose view it is taking in parts in the background, and how many views it has
    * taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; handOvers: number }>();
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; handOvers: number; images: number }>();
   /**
    * Called with a worker's thread id when it says the views its engine holds, or the one it is taking in parts, changed
    * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
@@ -143,6 +164,8 @@ export class ReplicaSource {
   constructor(
     private readonly store: ParleyStore,
     readonly channelName: string,
+    /** The graphs' view images on disk (none: the workers neither make nor read any). */
+    private readonly images?: ViewImages,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -153,6 +176,7 @@ export class ReplicaSource {
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'views') this.noteViews(message);
       else if (message.type === 'memory-of') this.memoryHeard.get(message.request)?.(message);
+      else if (message.type === 'imaged') void this.images?.made(message.key, message.generation, message.revision, message.bytes, this.revisionAt(message) === message.revision);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
   }
@@ -200,9 +224,12 @@ export class ReplicaSource {
     return this.views.get(worker)?.loading;
   }
 
-  /** Per worker (thread id), the graphs whose views its engine holds, and how many views it has taken whole since it started. */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number }> {
-    return new Map([...this.views].map(([worker, { keys, handOvers }]) => [worker, { graphs: [...keys].sort().map(splitKey), handOvers }]));
+  /**
+   * Per worker (thread id), the graphs whose views its engine holds, how many views it has taken whole since it
+   * started, and how many of those from a view image.
+   */
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number }> {
+    return new Map([...this.views].map(([worker, { keys, handOvers, images }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -243,6 +270,23 @@ export class ReplicaSource {
     return this.versionAt(graphKey(tenant, graphId), generation);
   }
 
+  /**
+   * The store revision of the graph at `at`, when it is loaded and `at` is its version now (versions and revisions
+   * move together, the store telling this source of a write as soon as it holds it): what an image of it is tied to.
+   */
+  private revisionAt(at: GraphVersion): number | undefined {
+    const entry = this.versions.get(at.key);
+    if (!entry || entry.generation !== at.generation || entry.version !== at.version) return undefined;
+    const { tenant, graphId } = splitGraphKey(at.key);
+    return this.store.loadedGeneration(tenant, graphId) === at.generation ? this.store.loadedRevision(tenant, graphId) : undefined;
+  }
+
+  /** The view image on disk of the graph at `at` (its version now), when there is one. */
+  private imageAt(at: GraphVersion): ImageOnDisk | undefined {
+    const revision = this.images && this.revisionAt(at);
+    return revision !== undefined && this.images!.has(at.key, at.generation, revision) ? { file: this.images!.fileOf(at.key), revision } : undefined;
+  }
+
   /** The version of the graph under `key` at `generation` (a new generation starts again at 0). */
   private versionAt(key: string, generation: string): GraphVersion {
     let entry = this.versions.get(key);
@@ -259,6 +303,8 @@ export class ReplicaSource {
   private async onChange(change: GraphChange): Promise<void> {
     if (this.closed) return;
     const key = graphKey(change.tenant, change.graphId);
+    // (the image on disk is of the graph before: written, corrected or deleted, it is never read again)
+    void this.images?.remove(key);
     if (change.kind === 'delete') {
       this.versions.delete(key);
       this.preparedBy.delete(key);
@@ -302,7 +348,7 @@ export class ReplicaSource {
   }
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
-  private noteViews({ worker, views: keys, handOvers, loading }: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
+  private noteViews({ worker, views: keys, handOvers, images = 0, loading }: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
     const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
       if (held.has(key)) continue;
@@ -311,7 +357,7 @@ export class ReplicaSource {
     }
     const before = this.views.get(worker);
     const heldBefore = before?.keys ?? NO_VIEWS;
-    this.views.set(worker, { keys: held, handOvers, ...(loading !== undefined ? { loading } : {}) });
+    this.views.set(worker, { keys: held, handOvers, images, ...(loading !== undefined ? { loading } : {}) });
     const heldChanged = held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key));
     if (heldChanged || loading !== before?.loading) this.onViewChanged(worker, heldChanged);
   }
@@ -323,6 +369,19 @@ export class ReplicaSource {
     if (entry && entry.generation === generation && entry.version === version) entry.workers.add(worker);
     else if (!entry || entry.generation !== generation || entry.version < version) this.preparedBy.set(key, { generation, version, workers: new Set([worker]) });
     for (const waiter of [...this.preparedWaiters]) waiter();
+    // (a refused image is never read again: the worker holding the view from the records makes the next)
+    if (message.imageRefused) void this.images?.remove(key);
+    if (message.imageable) this.askImage(message);
+  }
+
+  /** Asks `worker`, whose engine holds the whole view of the graph at `at`, to make its image when none is on disk or being made. */
+  private askImage({ worker, ...at }: GraphVersion & { worker: number }): void {
+    const revision = this.images && this.revisionAt(at);
+    if (revision === undefined) return;
+    const { tenant, graphId } = splitGraphKey(at.key);
+    const facts = this.store.loadedGraph(tenant, graphId)?.index.factCount;
+    if (facts === undefined || !this.images!.toMake(at.key, at.generation, revision, facts)) return;
+    this.channel.postMessage({ type: 'image', key: at.key, generation: at.generation, version: at.version, revision, worker, file: this.images!.fileOf(at.key) } satisfies ReplicaMessage);
   }
 
   /**
@@ -392,7 +451,7 @@ export class ReplicaSource {
    * it is not the one its task names, and asking again, snapshot after snapshot, until it times out.
    */
   private async answerNeed(key: string, generation: string): Promise<void> {
-    const { tenant, graphId } = splitKey(key);
+    const { tenant, graphId } = splitGraphKey(key);
     let current: string;
     try {
       current = (await this.current(tenant, graphId)).at.generation;
@@ -413,7 +472,7 @@ export class ReplicaSource {
     if (this.snapshotting.has(key)) return;
     this.snapshotting.add(key);
     try {
-      const { tenant, graphId } = splitKey(key);
+      const { tenant, graphId } = splitGraphKey(key);
       while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm)));
     } finally {
       this.snapshotting.delete(key);
@@ -440,7 +499,8 @@ export class ReplicaSource {
     const layout = graph.layout;
     const nodeSpan = graph.nodes.span;
     const edgeSpan = graph.edges.span;
-    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}) } satisfies ReplicaMessage);
+    const image = this.imageAt(at);
+    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}) } satisfies ReplicaMessage);
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
       const nodes: NodeRecord[] = [];
@@ -479,6 +539,8 @@ interface Replica {
   version: number;
   graph: GraphIndex;
   lastUsed: number;
+  /** The view image on disk of the graph at this version (the snapshot's, no delta applied since). */
+  image?: ImageOnDisk;
 }
 
 interface Building {
@@ -492,6 +554,7 @@ interface Building {
   held?: boolean;
   /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
   preloaded?: boolean;
+  image?: ImageOnDisk;
 }
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
@@ -523,6 +586,8 @@ export class ReplicaSet {
   private readonly wanted = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
+  /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
+  onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
 
   constructor(
     channelName: string,
@@ -552,7 +617,7 @@ export class ReplicaSet {
         this.behindSince.delete(at.key);
         return replica.graph;
       }
-      if (this.gone.get(at.key) === at.generation) throw new NotFoundError('graph', splitKey(at.key).graphId);
+      if (this.gone.get(at.key) === at.generation) throw new NotFoundError('graph', splitGraphKey(at.key).graphId);
       // (a replica of another generation stays: it may be the newer one; a snapshot of the task's replaces it)
       if (!this.building.has(at.key)) this.request(at);
       else this.behindSince.delete(at.key);
@@ -611,6 +676,7 @@ export class ReplicaSet {
         }
         applyDelta(replica.graph, message.nodes, message.edges);
         replica.version = message.version;
+        replica.image = undefined;
         this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'delta');
         break;
       }
@@ -627,7 +693,7 @@ export class ReplicaSet {
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
         const ahead = this.askedAhead.get(message.key);
         this.askedAhead.delete(message.key);
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload' });
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
         break;
       }
       case 'snapshot-chunk': {
@@ -659,7 +725,8 @@ export class ReplicaSet {
           applyDelta(building.graph, delta.nodes, delta.edges);
           version = delta.version;
         }
-        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now() });
+        const image = version === building.version ? building.image : undefined;
+        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now(), ...(image ? { image } : {}) });
         this.requested.delete(message.key);
         this.evict();
         if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
@@ -700,31 +767,45 @@ export class ReplicaSet {
         this.channel.postMessage({ type: 'memory-of', request: message.request, worker: threadId, ...isolateMemory() } satisfies ReplicaMessage);
         return;
       }
+      case 'image': {
+        if (message.worker === threadId) this.onImageAsked(message);
+        return;
+      }
       case 'need':
       case 'started':
       case 'prepared':
       case 'views':
       case 'memory-of':
+      case 'imaged':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     for (const waiter of [...this.waiters]) waiter();
   }
 
-  /** The replica of `key` as it is now, when this set holds one. */
-  held(key: string): { graph: GraphIndex; at: GraphVersion } | undefined {
+  /** The replica of `key` as it is now, when this set holds one, and the view image on disk of that version, when known. */
+  held(key: string): { graph: GraphIndex; at: GraphVersion; image?: ImageOnDisk } | undefined {
     const replica = this.replicas.get(key);
-    return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version } };
+    return replica && { graph: replica.graph, at: { key, generation: replica.generation, version: replica.version }, ...(replica.image ? { image: replica.image } : {}) };
   }
 
   /**
    * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), which one
    * it is taking in parts in the background (`loading`), having taken `handOvers` views whole since it started;
-   * with `at`, that it has handed that version over (ReplicaSource.prepared).
+   * with `at`, that it has handed that version over (ReplicaSource.prepared); `images`: how many of those views it took
+   * from a view image, whether it holds `at`'s whole view as one whole hand-over made it (one to make an image of), and
+   * whether it refused the image the snapshot named.
    */
-  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion): void {
-    const said = { worker: threadId, views, handOvers, ...(loading !== undefined ? { loading } : {}) };
-    const message: ReplicaMessage = at ? { type: 'prepared', ...at, ...said } : { type: 'views', ...said };
+  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}): void {
+    const said = { worker: threadId, views, handOvers, ...(images.count ? { images: images.count } : {}), ...(loading !== undefined ? { loading } : {}) };
+    const message: ReplicaMessage = at
+      ? { type: 'prepared', ...at, ...said, ...(images.imageable ? { imageable: true as const } : {}), ...(images.refused ? { imageRefused: true as const } : {}) }
+      : { type: 'views', ...said };
     this.channel.postMessage(message);
+  }
+
+  /** Tells the main thread this worker made the view image it asked for (`bytes`; 0: it could not). */
+  imaged(asked: Extract<ReplicaMessage, { type: 'image' }>, bytes: number): void {
+    this.channel.postMessage({ type: 'imaged', key: asked.key, generation: asked.generation, version: asked.version, revision: asked.revision, bytes } satisfies ReplicaMessage);
   }
 
   /** The keys of the replicas held. */

@@ -14,13 +14,19 @@
  * meanwhile runs between them rather than after the whole (about a second of a core at 100k facts); one whose
  * replica is dropped or replaced meanwhile is abandoned, its facts so far dropped, and so is one whose slot a task
  * on another graph took (or dropped to fit the bound), at the end of that task.
+ *
+ * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
+ * is handed over from it, in one part, rather than from the records. The worker the main thread asks makes the image
+ * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
  */
-import { holdsGraph, setViewBound, takingInParts, viewFits, wholeHandOvers } from '../prolog/bridge.ts';
+import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
+import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { ReplicaSet, type GraphVersion, type ReplicaEvent } from './replicas.ts';
+import { ReplicaSet, type GraphVersion, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
+import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
 export interface WorkerSetup {
@@ -35,6 +41,8 @@ export interface WorkerSetup {
   preloadMaxFacts: number;
   /** Facts of the views the engine holds together (ReasoningOptions.viewFacts). */
   viewFacts: number;
+  /** How long a worker asked to make a view image waits with no task before it makes it (ReasoningOptions.viewImageIdleMs). */
+  imageAfterIdleMs: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
   answerShaper?: string;
 }
@@ -60,8 +68,12 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   let timer: NodeJS.Timeout | undefined;
   let lastTask = 0;
   // the background hand-over under way, made in parts (registry.prepareInParts), and the replica's version it is of
-  let underWay: { at: GraphVersion; graph: GraphIndex; parts: Generator<void, boolean> } | undefined;
+  // (imagesBefore: the whole hand-overs from an image before it, when it was given the image on disk: one more, or it was refused)
+  let underWay: { at: GraphVersion; graph: GraphIndex; parts: Generator<void, boolean>; imagesBefore?: number } | undefined;
   let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
+  // the view image the main thread asked this worker to make, and whether one is being written
+  let imageAsked: Extract<ReplicaMessage, { type: 'image' }> | undefined;
+  let writingImage = false;
   const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
     const waiting = toPrepare.get(key);
     toPrepare.delete(key); // (a write's delay starts again at the next write)
@@ -73,7 +85,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
-    const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due));
+    const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
+    const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
   };
@@ -87,12 +100,38 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
         toPrepare.delete(next);
         const replica = replicas.held(next);
         if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
-          underWay = { ...replica, parts: catalog.registry.prepareInParts({ graph: replica.graph }) };
+          // (an image only for a view the engine does not hold yet: a second preload of the replica has nothing to hand over)
+          const imaged = replica.image !== undefined && !holdsGraph(replica.graph);
+          const image = imaged ? readViewImage(replica.image!.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: replica.image!.revision }) : undefined;
+          const parts = catalog.registry.prepareInParts({ graph: replica.graph }, {}, image);
+          underWay = { at: replica.at, graph: replica.graph, parts, ...(imaged ? { imagesBefore: wholeHandOvers.images } : {}) };
           announce(); // (loading: the router sends a task on this graph here, to make only the rest)
         }
       }
     }
     if (underWay) prepareAPart(underWay);
+    else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
+    schedule();
+  };
+  /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */
+  const makeImage = async (asked: NonNullable<typeof imageAsked>) => {
+    imageAsked = undefined;
+    const replica = replicas.held(asked.key);
+    const current = replica && replica.at.generation === asked.generation && replica.at.version === asked.version;
+    const image = current ? viewImage(replica.graph) : undefined;
+    let written = 0;
+    if (image) {
+      writingImage = true;
+      try {
+        await writeViewImage(asked.file, { ...splitGraphKey(asked.key), generation: asked.generation, revision: asked.revision }, image);
+        written = image.length;
+      } catch {
+        // (a full disk, a folder removed: the next restart hands the view over from the records)
+      } finally {
+        writingImage = false;
+      }
+    }
+    replicas.imaged(asked, written);
     schedule();
   };
   const prepareAPart = (preparing: NonNullable<typeof underWay>) => {
@@ -107,7 +146,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     try {
       if (!preparing.parts.next().done) return;
       underWay = undefined;
-      announce(holdsGraph(preparing.graph) ? preparing.at : undefined);
+      const refused = preparing.imagesBefore !== undefined && wholeHandOvers.images === preparing.imagesBefore;
+      announce(holdsGraph(preparing.graph) ? preparing.at : undefined, refused);
     } catch {
       underWay = undefined; // the next task on the graph hands it over again and reports what broke
       announce();
@@ -117,18 +157,25 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   let announced: { views: string[]; loading?: string } = { views: [] };
   /**
    * Tells the main thread the views the engine holds now, and the one it is taking in parts in the background
-   * (and, with `at`, that it holds that version), when they changed or `at` is given.
+   * (and, with `at`, that it holds that version; `imageRefused`: the graph's view image on disk was refused, unread or
+   * corrupt, and the view handed over from the records), when they changed or `at` is given.
    */
-  const announce = (at?: GraphVersion) => {
+  const announce = (at?: GraphVersion, imageRefused = false) => {
     const views = replicas.keys().filter((key) => holdsGraph(replicas.held(key)!.graph));
     const loading = underWay && !holdsGraph(underWay.graph) ? underWay.at.key : undefined;
     if (!at && loading === announced.loading && views.length === announced.views.length && views.every((key, i) => key === announced.views[i])) return;
     announced = { views, ...(loading !== undefined ? { loading } : {}) };
-    replicas.announceViews(views, wholeHandOvers.count, loading, at);
+    const replica = at && replicas.held(at.key);
+    const imageable = replica !== undefined && replica.at.version === at!.version && holdsWholeView(replica.graph);
+    replicas.announceViews(views, wholeHandOvers.count, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused });
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded
   const replicas = new ReplicaSet(setup.channelName, setup.maxGraphs, onReplica, setup.maxReplicaFacts);
+  replicas.onImageAsked = (asked) => {
+    imageAsked = asked;
+    schedule();
+  };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires)
     if (graph.factCount > setup.preloadMaxFacts) return;

@@ -34,6 +34,12 @@ export function graphKey(tenant: string, graphId: string): string {
   return tenant + '\u0000' + graphId;
 }
 
+/** The tenant and graph a key (graphKey's) names. */
+export function splitGraphKey(key: string): { tenant: string; graphId: string } {
+  const at = key.indexOf('\u0000');
+  return { tenant: key.slice(0, at), graphId: key.slice(at + 1) };
+}
+
 /** Runs a write of a graph as its one writer: under the store's lock of the graph, and the backend's across processes. */
 export function writingGraph<T>(locks: SerialQueue, backend: StoreBackend, tenant: string, graphId: string, write: () => Promise<T>): Promise<T> {
   return locks.run(graphKey(tenant, graphId), () => backend.writingGraph(tenant, graphId, write));

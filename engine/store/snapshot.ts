@@ -35,9 +35,17 @@ interface SnapshotHeader {
   sha256: string;
 }
 
+/**
+ * Where a graph's file of `kind` lives under `dir`: its snapshot, or its view image (engine/reason/view-images.ts).
+ * The ids are URI-encoded ('/' becomes %2F) into one name, so that no id reaches another folder.
+ */
+export function graphFile(dir: string, tenant: string, graphId: string, kind: 'snapshot' | 'view'): string {
+  return path.join(dir, `${encodeURIComponent(tenant)}~${encodeURIComponent(graphId)}.${kind}`);
+}
+
 /** Where a graph's snapshot lives under `dir`. */
 export function snapshotFile(dir: string, tenant: string, graphId: string): string {
-  return path.join(dir, `${encodeURIComponent(tenant)}~${encodeURIComponent(graphId)}.snapshot`);
+  return graphFile(dir, tenant, graphId, 'snapshot');
 }
 
 /** The graph whose snapshot a file under the snapshot folder is, by its name (snapshotFile's); undefined for any other file. */

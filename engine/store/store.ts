@@ -46,7 +46,8 @@ export class ParleyStore {
   private constructor(
     private readonly backend: StoreBackend,
     cacheFacts: number,
-    snapshotDir: string,
+    /** Where the graphs' snapshots are kept, and beside them the reasoning workers' view images (engine/reason/view-images.ts). */
+    readonly snapshotDir: string,
   ) {
     this.keys = new ApiKeys(backend);
     this.workspaces = new Workspaces(backend, this.locks);
@@ -184,6 +185,11 @@ export class ParleyStore {
 
   loadedGeneration(tenant: string, graphId: string): string | undefined {
     return this.cache.loadedGeneration(tenant, graphId);
+  }
+
+  /** The revision of a graph's in-memory index, when it is loaded (no backend read): in step with the changes the listeners were told of. */
+  loadedRevision(tenant: string, graphId: string): number | undefined {
+    return this.cache.loadedRevision(tenant, graphId);
   }
 
   /**

@@ -1,0 +1,92 @@
+/**
+ * A restart on an untouched graph, in process: a store holding one generated conflict graph, a reasoning pool
+ * that assesses it once and, when it keeps view images (engine/reason/view-images.ts), waits for the image;
+ * then the store and a new pool opened afresh, warmed up as a server does once it listens (ReasoningPool.warmUp),
+ * and timed until every worker's engine holds the graph's view (the hand-over, from the image or from the
+ * records), then the first assess (every framework, the service's limits). Each row gives wall ms and this
+ * process's CPU ms (every thread), and the whole hand-overs made, of them from an image.
+ *
+ * Written to run unchanged on a commit without images (a baseline: `images` is then n/a), alternated with one with.
+ *
+ *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000]
+ */
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './conflict-graph.ts';
+import { writeInChunks } from './cold-start.ts';
+import { loadRuleModules } from '../engine/frameworks/loader.ts';
+import { ReasoningPool, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+import { frameworkLimits, loadConfig } from '../server/config.ts';
+import { cpuMsSince } from './stats.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '2' },
+    workers: { type: 'string', default: '2' },
+    'wait-image-ms': { type: 'string', default: '120000' },
+  },
+});
+const TENANT = 'bench';
+const workers = Number(args.workers);
+const fmt = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: tmpdir() });
+const limits = frameworkLimits(config);
+const catalog = await loadRuleModules(config.frameworkDirs);
+const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
+// (an option a commit without images does not read)
+const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000 } as ReasoningOptions;
+const generated = generate(Number(args.size));
+console.log(`restart on an untouched ${generated.facts.toLocaleString('en')}-fact graph, ${workers} workers, in process`);
+console.log('| round | image on disk, bytes | warm-up to views held: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms |');
+console.log('|---|---|---|---|---|');
+
+// (the pool's waits keep no process alive)
+const keepAlive = setInterval(() => {}, 1_000);
+for (let round = 1; round <= Number(args.rounds); round++) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-'));
+  const location = path.join(dir, 'store');
+  try {
+    const setup = await ParleyStore.open(location);
+    await writeInChunks(setup, 'g', generated.write);
+    const first = await ReasoningPool.open(setup, options);
+    await first.frameworks(TENANT, 'g', ids, { limits });
+    const snapshots = path.join(location, 'snapshots');
+    const image = async () => (await readdir(snapshots).catch(() => [] as string[])).find((name) => name.endsWith('.view'));
+    for (const deadline = Date.now() + Number(args['wait-image-ms']); Date.now() < deadline && !(await image()); ) await new Promise((resolve) => setTimeout(resolve, 200));
+    await first.close();
+    await setup.close();
+    const imageName = await image();
+    const bytes = imageName ? (await stat(path.join(snapshots, imageName))).size : 0;
+
+    const store = await ParleyStore.open(location);
+    const pool = await ReasoningPool.open(store, options);
+    try {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      await pool.warmUp();
+      if (!(await pool.viewsPrepared(TENANT, 'g', 600_000))) throw new Error('the views were not handed over within 10 minutes');
+      const warmMs = performance.now() - started;
+      const warmCpu = cpuMsSince(cpu);
+      const views = [...pool.heldViews().values()];
+      const handOvers = views.reduce((sum, view) => sum + view.handOvers, 0);
+      const images = views.every((view) => 'images' in view) ? String(views.reduce((sum, view) => sum + (view as { images: number }).images, 0)) : 'n/a';
+      const assessCpu = process.cpuUsage();
+      const assessStarted = performance.now();
+      const { runs } = await pool.frameworks(TENANT, 'g', ids, { limits });
+      const assessMs = performance.now() - assessStarted;
+      const stopped = runs.filter((run) => run.error).map((run) => run.framework_id);
+      console.log(`| ${round} | ${bytes.toLocaleString('en')} | ${fmt(warmMs)}, ${fmt(warmCpu)} | ${handOvers}, ${images} | ${fmt(assessMs)}, ${fmt(cpuMsSince(assessCpu))}${stopped.length ? `; stopped: ${stopped.join(', ')}` : ''} |`);
+    } finally {
+      await pool.close();
+      await store.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+clearInterval(keepAlive);
