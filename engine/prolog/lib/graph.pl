@@ -169,6 +169,11 @@ memo_store(Slot, Entries) :-
     memo_summary(Entries, Summary), retractall(g_kept_summary(Slot, _)), assertz(g_kept_summary(Slot, Summary)),
     memo_unread(Slot).
 
+% most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
+memo_summary([Entry], s(Reads, [Module], Listed)) :- !,
+    Entry = (Module:_)-r(_, Read),
+    ( \+ \+ Entry = (user:indexed_words(_))-_ -> Reads = any ; sort(Read, Reads) ),
+    ( listed_item(Entry, Item) -> Listed = [Item] ; Listed = [] ).
 memo_summary(Entries, s(Reads, Modules, Listed)) :-
     (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
     ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
