@@ -147,9 +147,9 @@ view_memo(Key, Value, Goal) :-
 % reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
 % write lets the copies go.
 :- dynamic g_kept/2.
-% g_kept_summary(Slot, s(Reads, Modules, Listed)): what a write asks of Slot's answers without copying them: the
-% sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
-% their modules, and the lists of its answers a write may regrow, by their prints (listed_item/2)
+% g_kept_summary(Slot, s(Reads, Modules, Listed, Count)): what a write asks of Slot's answers without copying them:
+% the sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
+% their modules, the lists of its answers a write may regrow, by their prints (listed_item/2), and how many there are
 :- dynamic g_kept_summary/2.
 
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
@@ -170,16 +170,17 @@ memo_store(Slot, Entries) :-
     memo_unread(Slot).
 
 % most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
-memo_summary([Entry], s(Reads, [Module], Listed)) :- !,
+memo_summary([Entry], s(Reads, [Module], Listed, 1)) :- !,
     Entry = (Module:_)-r(_, Read),
     ( \+ \+ Entry = (user:indexed_words(_))-_ -> Reads = any ; sort(Read, Reads) ),
     ( listed_item(Entry, Item) -> Listed = [Item] ; Listed = [] ).
-memo_summary(Entries, s(Reads, Modules, Listed)) :-
+memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
     (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
     ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
     ),
     findall(M, member((M:_)-_, Entries), Ms), sort(Ms, Modules),
-    convlist(listed_item, Entries, Listed).
+    convlist(listed_item, Entries, Listed),
+    length(Entries, Count).
 
 % memo_delete(+Slot): Slot keeps no answers
 memo_delete(Slot) :- retractall(g_kept(Slot, _)), retractall(g_kept_summary(Slot, _)), memo_unread(Slot).
@@ -795,7 +796,7 @@ listed_item((user:link_pairs([Id|Ids], SideA, SideB))-r(answer(_), _), edges(Ove
 % The rest are left as they are by regrow_listed/3 (the same list, no edge of their types, the same date), so a write
 % copies none of them: a copy of every such slot was most of an Issue write's hand-over.
 listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
-    findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items)), Items \== [] ), Held),
+    findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items, _)), Items \== [] ), Held),
     findall(Item, ( member(Slot-Items, Held),
                     (   slot_unchanged(Slot, Changes) -> member(Item, Items), forced_item(Nodes, Props, Types, Ref, Item)
                     ;   member(Item, Items)
@@ -1002,15 +1003,24 @@ keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 % those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
 forget_read(Slot, Changes, Unseen, Added) :-
     (   slot_unchanged(Slot, Changes) -> true
+    ;   dropped_whole(Slot) -> forget_slot(Slot)
     ;   memo_entries(Slot, Entries),
         convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
         kept_entries(Slot, Entries, Kept)
     ).
 
+% dropped_whole(+Slot): Slot holds one answer, which kept_read/5 drops once slot_unchanged/2 has failed (it read what
+% the write changed, or its module is unreported, and grown/3 cannot take the records added): known from the summary,
+% so the answer is not copied to be dropped (fearon's context, 36k cells at 100k facts, at an Issue write)
+dropped_whole(Slot) :-
+    g_kept_summary(Slot, s(Reads, [Module], Listed, 1)), Reads \== any,
+    \+ memberchk(set(_, _, _, _), Listed),
+    \+ ( Module \== user, \+ parley_unreported(Module), defines_added_answer(Module) ).
+
 % slot_unchanged(+Slot, +Changes): every answer of Slot is one read_unchanged/2 keeps, known from its summary
 % (a write reads no copy of a slot it cannot change)
 slot_unchanged(Slot, Changes) :-
-    g_kept_summary(Slot, s(Reads, Modules, _)), Reads \== any,
+    g_kept_summary(Slot, s(Reads, Modules, _, _)), Reads \== any,
     \+ ( member(M, Modules), parley_unreported(M) ),
     \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
@@ -1070,9 +1080,12 @@ held_or_grown(Labels, Types, Ref, Added, Entry, Kept) :-
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N, Kept == Entries -> true
-    ;   K =:= 0 -> memo_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
+    ;   K =:= 0 -> forget_slot(Slot)
     ;   memo_store(Slot, Kept)
     ).
+
+% forget_slot(+Slot): the active view's Slot keeps no answers
+forget_slot(Slot) :- memo_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _)).
 
 % memo_holds(+Labels, +Types, +Ref, +Entry): an answer of the graph predicates that records added
 % (or taken out) cannot change: Labels are the labels of the nodes added, Types the types of the
