@@ -803,7 +803,7 @@ listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
                     ) ), Forced),
     findall(Print, member(set(_, _, _, Print), Forced), Roots), sort(Roots, Grown0),
     findall(Item, ( member(_-Items, Held), member(Item, Items) ), All),
-    include(=(filter(_, _)), All, Filters),
+    include(filter_item, All, Filters),
     prints_closure(grows_into, Filters, Grown0, Grows),
     findall(Over, ( member(Item, All), Item \= set(_, _, _, _), arg(1, Item, Over),
                     ( memberchk(Item, Forced) ; memberchk(Over, Grows) ) ), Wants), sort(Wants, Wanted0),
@@ -828,6 +828,8 @@ prints_closure(Step, Items, Prints, Closed) :-
     findall(Print, ( member(Item, Items), call(Step, Item, Prints, Print) ), Found), sort(Found, New),
     ord_union(Prints, New, More),
     ( More == Prints -> Closed = Prints ; prints_closure(Step, Items, More, Closed) ).
+
+filter_item(filter(_, _)).
 
 grows_into(filter(Over, Print), Grows, Print) :- memberchk(Over, Grows).
 wanted_by(filter(Over, Print), Wanted, Over) :- memberchk(Print, Wanted).
