@@ -147,9 +147,9 @@ view_memo(Key, Value, Goal) :-
 % reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
 % write lets the copies go.
 :- dynamic g_kept/2.
-% g_kept_summary(Slot, s(Reads, Modules, Listed)): what a write asks of Slot's answers without copying them: the
-% sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
-% their modules, and whether one is a set a write regrows (regrowable/1)
+% g_kept_summary(Slot, s(Reads, Modules, Listed, Count)): what a write asks of Slot's answers without copying them:
+% the sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
+% their modules, the lists of its answers a write may regrow, by their prints (listed_item/2), and how many there are
 :- dynamic g_kept_summary/2.
 
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
@@ -169,12 +169,18 @@ memo_store(Slot, Entries) :-
     memo_summary(Entries, Summary), retractall(g_kept_summary(Slot, _)), assertz(g_kept_summary(Slot, Summary)),
     memo_unread(Slot).
 
-memo_summary(Entries, s(Reads, Modules, Listed)) :-
+% most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
+memo_summary([Entry], s(Reads, [Module], Listed, 1)) :- !,
+    Entry = (Module:_)-r(_, Read),
+    ( \+ \+ Entry = (user:indexed_words(_))-_ -> Reads = any ; sort(Read, Reads) ),
+    ( listed_item(Entry, Item) -> Listed = [Item] ; Listed = [] ).
+memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
     (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
     ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
     ),
     findall(M, member((M:_)-_, Entries), Ms), sort(Ms, Modules),
-    ( member(Entry, Entries), regrowable(Entry) -> Listed = true ; Listed = false ).
+    convlist(listed_item, Entries, Listed),
+    length(Entries, Count).
 
 % memo_delete(+Slot): Slot keeps no answers
 memo_delete(Slot) :- retractall(g_kept(Slot, _)), retractall(g_kept_summary(Slot, _)), memo_unread(Slot).
@@ -694,7 +700,8 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     ->  growing(forall(g_memo(Slot), forget_changed(Slot, Labels, Types, Ref, Added))), ChangeTexts = all
     ;   added_changes(Labels, Types, Mentions, Named, Sources, Ref, Changes),
         findall(Slot, g_memo(Slot), Slots),
-        foldl(listed_before, Slots, [], Before),
+        listed_to_read(Slots, Changes, Added, Types, Ref, Listed),
+        foldl(listed_before, Listed, [], Before),
         unseen_changes(Changes, Named, Unseen),
         growing(forall(member(Slot, Slots), forget_read(Slot, Changes, Unseen, Added))),
         regrow_listed(Before, Added, Ref),
@@ -790,17 +797,64 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 % dropped. Each grown answer is what the predicate finds over the grown list in the written view.
 
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
-% Slot-Entry, as they were before the write (read without a copy)
-listed_before(Slot, Acc, More) :-
-    (   g_kept_summary(Slot, s(_, _, false)) -> More = Acc
-    ;   memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More)
-    ).
-listed_entry(Slot, Entry, Acc, More) :- ( regrowable(Entry) -> More = [Slot-Entry | Acc] ; More = Acc ).
+% Slot-Entry, as they were before the write
+listed_before(Slot, Acc, More) :- memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_entry(Slot, Entry, Acc, More) :- ( listed_item(Entry, _) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
-regrowable((user:nodes_where(_, _, _))-r(answer(_), _)).
-regrowable((user:filter_ids([_|_], _))-r(answer(_), _)).
-regrowable((user:group_by_edge([_|_], _, _, _))-r(answer(_), _)).
-regrowable((user:link_pairs([_|_], _, _))-r(answer(_), _)).
+% listed_item(+Entry, -Item): a kept answer a write may regrow, as the summary holds it (g_kept_summary/2): the lists
+% it is over and gives by their prints (memo_print/2), a set of nodes by its key, a grouping or pairing by the edge
+% types it reads
+listed_item((user:nodes_where(Label, Key, Value))-r(answer(Ids), _), set(Label, Key, Value, Print)) :- memo_print(Ids, Print).
+listed_item((user:filter_ids([Id|Ids], _))-r(answer(Kept), _), filter(Over, Print)) :- memo_print([Id|Ids], Over), memo_print(Kept, Print).
+listed_item((user:group_by_edge([Id|Ids], Type, _, _))-r(answer(_), _), edges(Over, [Type])) :- memo_print([Id|Ids], Over).
+listed_item((user:link_pairs([Id|Ids], SideA, SideB))-r(answer(_), _), edges(Over, [TypeA, TypeB])) :-
+    memo_print([Id|Ids], Over), side_parts(SideA, _, TypeA, _), side_parts(SideB, _, TypeB, _).
+
+% listed_to_read(+Slots, +Changes, +Added, +Types, +Ref, -Read): the slots whose answers over a list a write must
+% read before it (listed_before/3), from their summaries: a slot the write changes (forget_read/4 copies it anyway),
+% and one with an answer whose regrowth may differ from what it holds: a set that takes nodes added, an answer over a
+% list that may grow (Grows: the prints of those lists, a set's a write changes and a filter's over one), one that
+% reads an edge type added or the reference date, and a set or filter whose answer the others read are over (Wanted).
+% The rest are left as they are by regrow_listed/3 (the same list, no edge of their types, the same date), so a write
+% copies none of them: a copy of every such slot was most of an Issue write's hand-over.
+listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
+    findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items, _)), Items \== [] ), Held),
+    findall(Item, ( member(Slot-Items, Held),
+                    (   slot_unchanged(Slot, Changes) -> member(Item, Items), forced_item(Nodes, Props, Types, Ref, Item)
+                    ;   member(Item, Items)
+                    ) ), Forced),
+    findall(Print, member(set(_, _, _, Print), Forced), Roots), sort(Roots, Grown0),
+    findall(Item, ( member(_-Items, Held), member(Item, Items) ), All),
+    include(filter_item, All, Filters),
+    prints_closure(grows_into, Filters, Grown0, Grows),
+    findall(Over, ( member(Item, All), Item \= set(_, _, _, _), arg(1, Item, Over),
+                    ( memberchk(Item, Forced) ; memberchk(Over, Grows) ) ), Wants), sort(Wants, Wanted0),
+    prints_closure(wanted_by, Filters, Wanted0, Wanted),
+    findall(Slot, ( member(Slot-Items, Held), member(Item, Items), once(read_item(Forced, Wanted, Item)) ), Found),
+    sort(Found, ToRead),
+    include(listed_in(ToRead), Slots, Read).     % in the order of Slots, as regrow_listed/3 meets them
+
+listed_in(Slots, Slot) :- memberchk(Slot, Slots).
+
+forced_item(_, _, _, Ref, _) :- Ref \== [], !.
+forced_item(Nodes, Props, _, _, set(Label, Key, Value, _)) :- !, added_where(Nodes, Props, Label, Key, Value, Delta), Delta \== [].
+forced_item(_, Types, _, _, edges(_, Read)) :- member(Type, Read), memberchk(Type, Types), !.
+
+read_item(Forced, _, Item) :- memberchk(Item, Forced).
+read_item(_, Wanted, set(_, _, _, Print)) :- memberchk(Print, Wanted).
+read_item(_, Wanted, filter(Over, _)) :- memberchk(Over, Wanted).
+read_item(_, Wanted, edges(Over, _)) :- memberchk(Over, Wanted).
+
+% prints_closure(:Step, +Items, +Prints, -Closed): Prints with each print Step gives from an item and the prints so far
+prints_closure(Step, Items, Prints, Closed) :-
+    findall(Print, ( member(Item, Items), call(Step, Item, Prints, Print) ), Found), sort(Found, New),
+    ord_union(Prints, New, More),
+    ( More == Prints -> Closed = Prints ; prints_closure(Step, Items, More, Closed) ).
+
+filter_item(filter(_, _)).
+
+grows_into(filter(Over, Print), Grows, Print) :- memberchk(Over, Grows).
+wanted_by(filter(Over, Print), Wanted, Over) :- memberchk(Print, Wanted).
 
 % regrow_listed(+Before, +Added, +Ref): the answers over a list of Before re-keyed to the grown list, in
 % rounds: first those over a set of nodes, then those over the answer of a filter grown in the round before
@@ -977,15 +1031,24 @@ keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 % those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
 forget_read(Slot, Changes, Unseen, Added) :-
     (   slot_unchanged(Slot, Changes) -> true
+    ;   dropped_whole(Slot) -> forget_slot(Slot)
     ;   memo_entries(Slot, Entries),
         convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
         kept_entries(Slot, Entries, Kept)
     ).
 
+% dropped_whole(+Slot): Slot holds one answer, which kept_read/5 drops once slot_unchanged/2 has failed (it read what
+% the write changed, or its module is unreported, and grown/3 cannot take the records added): known from the summary,
+% so the answer is not copied to be dropped (fearon's context, 36k cells at 100k facts, at an Issue write)
+dropped_whole(Slot) :-
+    g_kept_summary(Slot, s(Reads, [Module], Listed, 1)), Reads \== any,
+    \+ memberchk(set(_, _, _, _), Listed),
+    \+ ( Module \== user, \+ parley_unreported(Module), defines_added_answer(Module) ).
+
 % slot_unchanged(+Slot, +Changes): every answer of Slot is one read_unchanged/2 keeps, known from its summary
 % (a write reads no copy of a slot it cannot change)
 slot_unchanged(Slot, Changes) :-
-    g_kept_summary(Slot, s(Reads, Modules, _)), Reads \== any,
+    g_kept_summary(Slot, s(Reads, Modules, _, _)), Reads \== any,
     \+ ( member(M, Modules), parley_unreported(M) ),
     \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
@@ -1045,9 +1108,12 @@ held_or_grown(Labels, Types, Ref, Added, Entry, Kept) :-
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
     (   K =:= N, Kept == Entries -> true
-    ;   K =:= 0 -> memo_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _))
+    ;   K =:= 0 -> forget_slot(Slot)
     ;   memo_store(Slot, Kept)
     ).
+
+% forget_slot(+Slot): the active view's Slot keeps no answers
+forget_slot(Slot) :- memo_delete(Slot), active_view(V), retract(V:g_memo(Slot)), retractall(g_memo_used(Slot, _)).
 
 % memo_holds(+Labels, +Types, +Ref, +Entry): an answer of the graph predicates that records added
 % (or taken out) cannot change: Labels are the labels of the nodes added, Types the types of the
