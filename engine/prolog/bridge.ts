@@ -615,10 +615,11 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
  * asserts them (bench/handover.ts prints both), so that a restart need not hand an untouched graph's view over
  * again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
  * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
- * (imageSignature), and the graph's facts, its length and SHA-256; it is refused under any other, or torn.
+ * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
+ * any other, or torn, or with either edited.
  * Which graph and version an image is of is the caller's to keep (engine/reason/view-images.ts).
  */
-const VIEW_IMAGE_FORMAT = 1;
+const VIEW_IMAGE_FORMAT = 2;
 
 interface ViewImageHeader {
   signature: string;
@@ -635,7 +636,10 @@ function imageSignature(): string {
   return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+/** The digest of an image: its header less the digest, as written, then its code, so that an edited header is refused as an edited fact is. */
+function imageDigest(header: Omit<ViewImageHeader, 'sha256'>, qlf: Uint8Array): string {
+  return createHash('sha256').update(JSON.stringify(header)).update('\n').update(qlf).digest('hex');
+}
 
 /**
  * The image of the whole view of `graph` the engine holds at the graph's revision, as one whole hand-over made it,
@@ -651,8 +655,8 @@ export function viewImage(graph: GraphIndex): Buffer | undefined {
   try {
     once('parley_write_image(Slot, Stub)', { Slot: slot.module, Stub: `${folder}/view.pl` });
     const qlf = Buffer.from(engineFiles.readFile(`${folder}/view.qlf`) as Uint8Array);
-    const header: ViewImageHeader = { signature: imageSignature(), facts: graph.factCount, latest: held.latest, names: held.names.words(), bytes: qlf.length, sha256: sha256(qlf) };
-    return Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), qlf]);
+    const header = { signature: imageSignature(), facts: graph.factCount, latest: held.latest, names: held.names.words(), bytes: qlf.length };
+    return Buffer.concat([Buffer.from(JSON.stringify({ ...header, sha256: imageDigest(header, qlf) }) + '\n'), qlf]);
   } finally {
     for (const file of ['view.pl', 'view.qlf']) if (engineFiles.analyzePath(`${folder}/${file}`).exists) engineFiles.unlink(`${folder}/${file}`);
   }
@@ -676,7 +680,8 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
     return undefined;
   }
   const qlf = image.subarray(newline + 1);
-  if (header.bytes !== qlf.length || header.facts !== facts || header.signature !== imageSignature() || sha256(qlf) !== header.sha256) return undefined;
+  const { sha256, ...digested } = header;
+  if (header.bytes !== qlf.length || header.facts !== facts || header.signature !== imageSignature() || imageDigest(digested, qlf) !== sha256) return undefined;
   return { header, qlf };
 }
 

@@ -81,13 +81,17 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     const torn = image.subarray(0, image.length - 10);
     const other = claimsGraph(301);
     const refused = [flipped, torn, Buffer.from('not an image')];
+    // its header edited, the JSON kept valid: a later reference date (a write would keep it), a held name dropped
+    const newline = image.indexOf(10);
+    const header = JSON.parse(image.subarray(0, newline).toString());
+    expect([header.latest, header.names]).toEqual(['2024-03-01', ['land', 'water']]);
+    for (const edit of [{ latest: '2030-03-01' }, { names: ['land'] }]) refused.push(Buffer.concat([Buffer.from(JSON.stringify({ ...header, ...edit }) + '\n'), image.subarray(newline + 1)]));
     for (const bad of refused) expect(handOverImage({ graph: copyOf(graph) }, bad)).toBe(false);
     expect(handOverImage({ graph: other }, image)).toBe(false);
     // code whose digest matches but that does not load: the slot is left empty, and a call hands the view over
-    const newline = image.indexOf(10);
-    const header = JSON.parse(image.subarray(0, newline).toString());
     const junk = Buffer.from('junk that is no quick-load code');
-    const loadsNot = Buffer.concat([Buffer.from(JSON.stringify({ ...header, bytes: junk.length, sha256: createHash('sha256').update(junk).digest('hex' ) }) + '\n'), junk]);
+    const { sha256: _, ...digested } = { ...header, bytes: junk.length };
+    const loadsNot = Buffer.concat([Buffer.from(JSON.stringify({ ...digested, sha256: createHash('sha256').update(JSON.stringify(digested)).update('\n').update(junk).digest('hex') }) + '\n'), junk]);
     const target = copyOf(graph);
     expect(handOverImage({ graph: target }, loadsNot)).toBe(false);
     expect(holdsGraph(target)).toBe(false);
