@@ -150,6 +150,7 @@ async function startEngine(): Promise<Any> {
   const swipl = await SWIPL({ arguments: ['-q'], print: () => {}, printErr: () => {} });
   const prolog = swipl.prolog;
   const graphLibrary = readFileSync(fileURLToPath(new URL('./lib/graph.pl', import.meta.url)), 'utf8');
+  handOverCode = createHash('sha256').update(graphLibrary).update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
   prolog.query('set_prolog_flag(double_quotes, atom)').once();
   const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true), optimise(true)]), close(S))", { Text: graphLibrary }).once();
   if (!loaded || loaded.error || loaded.success === false) throw new Error(`lib/graph.pl does not load: ${loaded?.message ?? 'failed'}`);
@@ -630,10 +631,17 @@ interface ViewImageHeader {
   sha256: string;
 }
 
+/**
+ * The SHA-256 of the code that makes a view's facts, read as the engine starts: lib/graph.pl's text and this
+ * module's (its conversion of the records), so that an image made before a deploy that changed either is refused.
+ * A change to the modules this one imports that changes the facts bumps VIEW_IMAGE_FORMAT.
+ */
+let handOverCode = '';
+
 /** What an image depends on besides its graph: an image made under another signature would hold other facts. */
 function imageSignature(): string {
   const { Version } = once('current_prolog_flag(version, Version)', {});
-  return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
+  return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, code: handOverCode, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
 }
 
 /** The digest of an image: its header less the digest, as written, then its code, so that an edited header is refused as an edited fact is. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PrologBridge, handOverImage, holdsGraph, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
@@ -101,5 +102,36 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     // a module consulted since declares a keyword the image's mentions do not cover
     new PrologBridge().consult('keywords(land_claims, [land]).');
     expect(handOverImage({ graph: copyOf(graph) }, image)).toBe(false);
+  });
+
+  it('is refused when made under other hand-over code: its signature names the digest of lib/graph.pl and the bridge', () => {
+    const digest = (...parts: (string | Uint8Array)[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
+    const fresh = claimsGraph(50);
+    factsOf(fresh); // (an image under the rules consulted so far)
+    const image = viewImage(fresh)!;
+    const newline = image.indexOf(10);
+    const { sha256: _, ...header } = JSON.parse(image.subarray(0, newline).toString());
+    const library = (file: string) => readFileSync(new URL(`../../engine/prolog/${file}`, import.meta.url));
+    expect(JSON.parse(header.signature).code).toBe(digest(library('lib/graph.pl'), library('bridge.ts')));
+    // the image as an engine of other code made it, its digest whole
+    const qlf = image.subarray(newline + 1);
+    const other = { ...header, signature: JSON.stringify({ ...JSON.parse(header.signature), code: digest('other code') }) };
+    const made = Buffer.concat([Buffer.from(JSON.stringify({ ...other, sha256: digest(JSON.stringify(other), '\n', qlf) }) + '\n'), qlf]);
+    expect(handOverImage({ graph: copyOf(fresh) }, made)).toBe(false);
+    const resigned = { ...other, signature: header.signature };
+    expect(handOverImage({ graph: copyOf(fresh) }, Buffer.concat([Buffer.from(JSON.stringify({ ...resigned, sha256: digest(JSON.stringify(resigned), '\n', qlf) }) + '\n'), qlf]))).toBe(true);
+  });
+
+  it('loads only when it holds every view fact predicate (parley_load_image/2): one made before a view fact was added does not', () => {
+    // a source file in the form of parley_write_image/2's: the dynamic declarations, the list of predicates held, the facts
+    const predicates = 'g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2';
+    const loads = (held: string) =>
+      bridge.solve(
+        `F = '/tmp/image-probe.pl', setup_call_cleanup(open(F, write, S), format(S, ':- ~q.~n:- ~q.~n~q.~n~q.~n', [dynamic(g_node/2), dynamic('$parley_image_of'/1), g_node(n1, actor), '$parley_image_of'([${held}])]), close(S)), ( parley_load_image(probe_view, F) -> findall(N, probe_view:g_node(N, _), Loaded) ; Loaded = refused )`,
+        ['Loaded'],
+        { graph: copyOf(graph) },
+      )[0][0];
+    expect(loads(predicates)).toEqual(['n1']);
+    expect(loads(predicates.replace(', g_source/2', ''))).toBe('refused');
   });
 });
