@@ -618,7 +618,8 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
  * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
  * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
  * any other, or torn, or with either edited.
- * Which graph and version an image is of is the caller's to keep (engine/reason/view-images.ts).
+ * Which graph and version an image is of, the image file's header says and engine/reason/view-images.ts checks
+ * (handOverImage says who checks what).
  */
 const VIEW_IMAGE_FORMAT = 2;
 
@@ -694,10 +695,20 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
 }
 
 /**
- * Hands the whole view of `view`'s graph over from `image` (viewImage's, of the same graph at its revision: the
- * caller's to know), then builds the clause indexes, as prepareView does; the engine holds the view after, as
- * after a whole hand-over. Returns false, handing nothing over, when the view is cut or as_of, the engine holds a
- * view of the graph already, or the image is refused (torn, corrupt, of another signature or size) or does not load.
+ * Hands the whole view of `view`'s graph over from `image` (viewImage's), then builds the clause indexes, as
+ * prepareView does; the engine holds the view after, as after a whole hand-over. Returns false, handing nothing
+ * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused or
+ * does not load.
+ *
+ * Who checks what: this checks what the engine alone can know, that the image is whole (its length and the
+ * SHA-256 of its header and code), made under this engine's signature (the rules' keys, keywords and name labels,
+ * SWI-Prolog's version, the hand-over code) and of a graph of as many facts, and that it holds each view
+ * predicate (parley_load_image/2). Which graph and version it is of, the graph does not say (a GraphIndex holds
+ * no tenant, id or store revision): an image of another graph of equal size under the same rules would be taken.
+ * That is the image file's to check: engine/reason/view-images.ts readViewImage returns an image only for the
+ * tenant, graph, generation and store revision its first line names, and a worker passes it only for a replica
+ * no change has been applied to since the snapshot of that revision (replicas.ts). Another caller must check
+ * the same itself.
  */
 export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const { graph } = view;
