@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PrologBridge, handOverImage, holdsGraph, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { DEFAULT_VIEW_FACTS, PrologBridge, handOverImage, holdsGraph, setViewBound, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { copyOf } from '../helpers/kept-answers.ts';
@@ -49,9 +49,13 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
   const bridge = new PrologBridge();
   bridge.consult(RULES);
   const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+  /** An image of `graph` under the rules consulted so far. */
+  const imageOf = (graph: GraphIndex) => {
+    factsOf(graph); // (the engine holds its view)
+    return viewImage(graph)!;
+  };
   const graph = claimsGraph(300);
-  factsOf(graph); // (the engine holds its view)
-  const image = viewImage(graph)!;
+  const image = imageOf(graph);
 
   it('is handed over in place of the records: the same facts, in the same order, as a fresh hand-over, and a write is added to it as to any view', () => {
     expect(image.length).toBeGreaterThan(1_000);
@@ -107,8 +111,7 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
   it('is refused when made under other hand-over code: its signature names the digest of lib/graph.pl and the bridge', () => {
     const digest = (...parts: (string | Uint8Array)[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
     const fresh = claimsGraph(50);
-    factsOf(fresh); // (an image under the rules consulted so far)
-    const image = viewImage(fresh)!;
+    const image = imageOf(fresh);
     const newline = image.indexOf(10);
     const { sha256: _, ...header } = JSON.parse(image.subarray(0, newline).toString());
     const library = (file: string) => readFileSync(new URL(`../../engine/prolog/${file}`, import.meta.url));
@@ -133,5 +136,17 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
       )[0][0];
     expect(loads(predicates)).toEqual(['n1']);
     expect(loads(predicates.replace(', g_source/2', ''))).toBe('refused');
+  });
+
+  it('loads into two slots of one engine, one load leaving the other\'s facts', () => {
+    const image = imageOf(graph);
+    const [first, second] = [copyOf(graph), copyOf(graph)];
+    const fresh = factsOf(copyOf(graph));
+    expect(handOverImage({ graph: first }, image)).toBe(true);
+    expect(handOverImage({ graph: second }, image)).toBe(true);
+    const count = wholeHandOvers.count;
+    expect(factsOf(first)).toEqual(fresh);
+    expect(factsOf(second)).toEqual(fresh);
+    expect(wholeHandOvers.count - count).toBe(0); // both read from their images' slots
   });
 });
