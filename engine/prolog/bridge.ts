@@ -714,11 +714,16 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
 export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const { graph } = view;
   if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined) return false;
+  const started = wholeHandOvers.clock();
   const read = readImage(image, graph.factCount);
-  if (!read) return false;
+  if (!read) {
+    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
+    return false;
+  }
   const slot = slotFor(graph.factCount);
   slot.held = undefined;
   slot.facts = graph.factCount;
+  slot.lastUsed = ++slotUses; // (read now, as a whole hand-over's slot is: not the first to be dropped for the next)
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
   engineFiles.mkdirTree(folder);
   engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
@@ -727,6 +732,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
     loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
   } finally {
     engineFiles.unlink(`${folder}/view.qlf`);
+    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
   }
   if (!loaded) {
     slot.facts = 0;
@@ -974,11 +980,13 @@ export function prepareView(view: GraphView): boolean {
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
  * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
- * lists of facts (their conversion into terms and the assertions), and the clause indexes (prepareView).
+ * lists of facts (their conversion into terms and the assertions), checking and loading an image in their
+ * place (imageMs: the slot's last facts out too, and images refused), and the clause indexes (prepareView,
+ * handOverImage).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {

@@ -149,4 +149,23 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     expect(factsOf(second)).toEqual(fresh);
     expect(wholeHandOvers.count - count).toBe(0); // both read from their images' slots
   });
+
+  it('is read last of the views held when loaded, its load timed: the next hand-over past the bound drops an older view, not it', () => {
+    const image = imageOf(graph);
+    const [older, loaded, next] = [copyOf(graph), copyOf(graph), copyOf(graph)];
+    setViewBound(2 * graph.factCount);
+    try {
+      factsOf(older);
+      const imageMs = wholeHandOvers.imageMs;
+      wholeHandOvers.clock = (() => { let tick = 0; return () => ++tick; })(); // (a clock that always moves)
+      expect(handOverImage({ graph: loaded }, image)).toBe(true);
+      expect(wholeHandOvers.imageMs).toBeGreaterThan(imageMs);
+      factsOf(next);
+      expect([holdsGraph(older), holdsGraph(loaded), holdsGraph(next)]).toEqual([false, true, true]);
+    } finally {
+      setViewBound(DEFAULT_VIEW_FACTS);
+      wholeHandOvers.clock = () => performance.now();
+    }
+  });
 });
+
