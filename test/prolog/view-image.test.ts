@@ -5,6 +5,7 @@ import { DEFAULT_VIEW_FACTS, PrologBridge, handOverImage, holdsGraph, setViewBou
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { copyOf } from '../helpers/kept-answers.ts';
+import { VIEW_FACT_KINDS, viewFactsOf } from '../helpers/view-facts.ts';
 
 await startProlog();
 
@@ -31,24 +32,12 @@ name_keywords('Location').
 keywords(water_claims, [water]).
 typed(A, T) :- nodes_where('Actor', actor_type, T, As), member(A, As).`;
 
-// every kind of fact a hand-over makes, one kind a call
-const kinds = [
-  'findall(f(I, T, F, D, C), edge(I, T, F, D, C), Fs)',
-  'findall(n(I, L), node(I, L), Fs)',
-  'findall(p(I, K, V), prop(I, K, V), Fs)',
-  'findall(v(I, V), valid_time(I, V), Fs)',
-  'findall(t(I, T), g_text(I, T), Fs)',
-  'findall(w(W, I), g_mention(W, I), Fs)',
-  'findall(W, g_named(W), Fs)',
-  'findall(s(I, S), argument_source(I, S), Fs)',
-  'findall(R, reference_date(R), Fs)',
-  "findall(A, typed(A, state), Fs)",
-];
+const kinds = [...VIEW_FACT_KINDS, 'findall(A, typed(A, state), Fs)'];
 
 describe('a view image (the view\'s facts as quick-load code)', () => {
   const bridge = new PrologBridge();
   bridge.consult(RULES);
-  const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+  const factsOf = (graph: GraphIndex) => viewFactsOf(bridge, graph, kinds);
   /** An image of `graph` under the rules consulted so far. */
   const imageOf = (graph: GraphIndex) => {
     factsOf(graph); // (the engine holds its view)
