@@ -1139,7 +1139,7 @@ parley_load_image(View, File) :-
     (   catch(load_files(View:File, [silent(true)]), _, fail),
         image_predicates(Predicates),
         catch(View:'$parley_image_of'(Held), _, fail),
-        subtract(Predicates, Held, [])
+        forall(member(P, Predicates), memberchk(P, Held))
     ->  retractall(View:'$parley_image_of'(_))
     ;   retractall(View:'$parley_image_of'(_)), parley_clear_view(View), fail
     ).
