@@ -150,6 +150,7 @@ async function startEngine(): Promise<Any> {
   const swipl = await SWIPL({ arguments: ['-q'], print: () => {}, printErr: () => {} });
   const prolog = swipl.prolog;
   const graphLibrary = readFileSync(fileURLToPath(new URL('./lib/graph.pl', import.meta.url)), 'utf8');
+  handOverCode = createHash('sha256').update(graphLibrary).update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
   prolog.query('set_prolog_flag(double_quotes, atom)').once();
   const loaded = prolog.query("setup_call_cleanup(open_string(Text, S), load_files(user:'engine/prolog/lib/graph.pl', [stream(S), silent(true), optimise(true)]), close(S))", { Text: graphLibrary }).once();
   if (!loaded || loaded.error || loaded.success === false) throw new Error(`lib/graph.pl does not load: ${loaded?.message ?? 'failed'}`);
@@ -611,14 +612,17 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
 
 /**
  * View images: the g_* facts of a whole view as SWI-Prolog quick-load code (lib/graph.pl parley_write_image/2),
- * which an engine loads some ten times faster than a whole hand-over reads the records, converts them and
- * asserts them (bench/handover.ts prints both), so that a restart need not hand an untouched graph's view over
+ * which an engine loads in place of reading the records, converting them and asserting them: the load about 7x
+ * faster than that at 100k facts, 2.4x at 1M (it grows faster than the facts), the whole hand-over with the clause
+ * indexes 3.4-4x faster at 100k, 1.8x at 1M (bench/handover.ts prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over
  * again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
  * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
- * (imageSignature), and the graph's facts, its length and SHA-256; it is refused under any other, or torn.
- * Which graph and version an image is of is the caller's to keep (engine/reason/view-images.ts).
+ * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
+ * any other, or torn, or with either edited.
+ * Which graph and version an image is of, the image file's header says and engine/reason/view-images.ts checks
+ * (handOverImage says who checks what).
  */
-const VIEW_IMAGE_FORMAT = 1;
+const VIEW_IMAGE_FORMAT = 2;
 
 interface ViewImageHeader {
   signature: string;
@@ -629,13 +633,23 @@ interface ViewImageHeader {
   sha256: string;
 }
 
+/**
+ * The SHA-256 of the code that makes a view's facts, read as the engine starts: lib/graph.pl's text and this
+ * module's (its conversion of the records), so that an image made before a deploy that changed either is refused.
+ * A change to the modules this one imports that changes the facts bumps VIEW_IMAGE_FORMAT.
+ */
+let handOverCode = '';
+
 /** What an image depends on besides its graph: an image made under another signature would hold other facts. */
 function imageSignature(): string {
   const { Version } = once('current_prolog_flag(version, Version)', {});
-  return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
+  return JSON.stringify({ format: VIEW_IMAGE_FORMAT, prolog: Version, code: handOverCode, keys: propertyKeysHeld(), keywords: textIndex.words().sort(), names: [...nameLabels].sort() });
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+/** The digest of an image: its header less the digest, as written, then its code, so that an edited header is refused as an edited fact is. */
+function imageDigest(header: Omit<ViewImageHeader, 'sha256'>, qlf: Uint8Array): string {
+  return createHash('sha256').update(JSON.stringify(header)).update('\n').update(qlf).digest('hex');
+}
 
 /**
  * The image of the whole view of `graph` the engine holds at the graph's revision, as one whole hand-over made it,
@@ -651,8 +665,8 @@ export function viewImage(graph: GraphIndex): Buffer | undefined {
   try {
     once('parley_write_image(Slot, Stub)', { Slot: slot.module, Stub: `${folder}/view.pl` });
     const qlf = Buffer.from(engineFiles.readFile(`${folder}/view.qlf`) as Uint8Array);
-    const header: ViewImageHeader = { signature: imageSignature(), facts: graph.factCount, latest: held.latest, names: held.names.words(), bytes: qlf.length, sha256: sha256(qlf) };
-    return Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), qlf]);
+    const header = { signature: imageSignature(), facts: graph.factCount, latest: held.latest, names: held.names.words(), bytes: qlf.length };
+    return Buffer.concat([Buffer.from(JSON.stringify({ ...header, sha256: imageDigest(header, qlf) }) + '\n'), qlf]);
   } finally {
     for (const file of ['view.pl', 'view.qlf']) if (engineFiles.analyzePath(`${folder}/${file}`).exists) engineFiles.unlink(`${folder}/${file}`);
   }
@@ -676,24 +690,40 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
     return undefined;
   }
   const qlf = image.subarray(newline + 1);
-  if (header.bytes !== qlf.length || header.facts !== facts || header.signature !== imageSignature() || sha256(qlf) !== header.sha256) return undefined;
+  const { sha256, ...digested } = header;
+  if (header.bytes !== qlf.length || header.facts !== facts || header.signature !== imageSignature() || imageDigest(digested, qlf) !== sha256) return undefined;
   return { header, qlf };
 }
 
 /**
- * Hands the whole view of `view`'s graph over from `image` (viewImage's, of the same graph at its revision: the
- * caller's to know), then builds the clause indexes, as prepareView does; the engine holds the view after, as
- * after a whole hand-over. Returns false, handing nothing over, when the view is cut or as_of, the engine holds a
- * view of the graph already, or the image is refused (torn, corrupt, of another signature or size) or does not load.
+ * Hands the whole view of `view`'s graph over from `image` (viewImage's), then builds the clause indexes, as
+ * prepareView does; the engine holds the view after, as after a whole hand-over. Returns false, handing nothing
+ * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused or
+ * does not load.
+ *
+ * Who checks what: this checks what the engine alone can know, that the image is whole (its length and the
+ * SHA-256 of its header and code), made under this engine's signature (the rules' keys, keywords and name labels,
+ * SWI-Prolog's version, the hand-over code) and of a graph of as many facts, and that it holds each view
+ * predicate (parley_load_image/2). Which graph and version it is of, the graph does not say (a GraphIndex holds
+ * no tenant, id or store revision): an image of another graph of equal size under the same rules would be taken.
+ * That is the image file's to check: engine/reason/view-images.ts readViewImage returns an image only for the
+ * tenant, graph, generation and store revision its first line names, and a worker passes it only for a replica
+ * no change has been applied to since the snapshot of that revision (replicas.ts). Another caller must check
+ * the same itself.
  */
 export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const { graph } = view;
   if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined) return false;
+  const started = wholeHandOvers.clock();
   const read = readImage(image, graph.factCount);
-  if (!read) return false;
+  if (!read) {
+    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
+    return false;
+  }
   const slot = slotFor(graph.factCount);
   slot.held = undefined;
   slot.facts = graph.factCount;
+  slot.lastUsed = ++slotUses; // (read now, as a whole hand-over's slot is: not the first to be dropped for the next)
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
   engineFiles.mkdirTree(folder);
   engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
@@ -702,6 +732,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
     loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
   } finally {
     engineFiles.unlink(`${folder}/view.qlf`);
+    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
   }
   if (!loaded) {
     slot.facts = 0;
@@ -949,11 +980,13 @@ export function prepareView(view: GraphView): boolean {
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
  * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
- * lists of facts (their conversion into terms and the assertions), and the clause indexes (prepareView).
+ * lists of facts (their conversion into terms and the assertions), checking and loading an image in their
+ * place (imageMs: the slot's last facts out too, and images refused), and the clause indexes (prepareView,
+ * handOverImage).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {

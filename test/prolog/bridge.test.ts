@@ -4,6 +4,7 @@ import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { conflictGraph } from '../query/fixtures.ts';
 import { copyOf, keptCountGoal } from '../helpers/kept-answers.ts';
+import { VIEW_FACT_KINDS, viewFactsOf } from '../helpers/view-facts.ts';
 
 await startProlog();
 
@@ -534,21 +535,9 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
     const bridge = new PrologBridge();
     bridge.consult(RULES + "\nname_keywords('Location').");
     const large = claimsGraph(6_000, 'l');
-    // every kind of fact a hand-over makes, one kind a call (the answers of one call together would grow the engine's stacks)
-    const kinds = [
-      'findall(f(I, T, F, D), edge(I, T, F, D, _), Fs)',
-      'findall(n(I, L), node(I, L), Fs)',
-      'findall(p(I, K, V), prop(I, K, V), Fs)',
-      'findall(v(I, V), valid_time(I, V), Fs)',
-      'findall(t(I, T), g_text(I, T), Fs)',
-      'findall(w(W, I), g_mention(W, I), Fs)',
-      'findall(W, g_named(W), Fs)',
-      'findall(s(I, S), argument_source(I, S), Fs)',
-      'findall(R, reference_date(R), Fs)',
-    ];
-    const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+    const factsOf = (graph: GraphIndex) => viewFactsOf(bridge, graph);
     const whole = factsOf(copyOf(large));
-    expect(whole.map((facts) => facts.length > 0)).toEqual(kinds.map(() => true));
+    expect(whole.map((facts) => facts.length > 0)).toEqual(VIEW_FACT_KINDS.map(() => true));
     expect(whole.slice(6)).toEqual([['land', 'water'], expect.any(Array), ['2024-03-01']]);
     expect(runParts(handOverInParts({ graph: large })).yields).toBeGreaterThan(2);
     const before = wholeHandOvers.count;

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PrologBridge, handOverImage, holdsGraph, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { DEFAULT_VIEW_FACTS, PrologBridge, handOverImage, holdsGraph, setViewBound, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { copyOf } from '../helpers/kept-answers.ts';
+import { VIEW_FACT_KINDS, viewFactsOf } from '../helpers/view-facts.ts';
 
 await startProlog();
 
@@ -30,27 +32,19 @@ name_keywords('Location').
 keywords(water_claims, [water]).
 typed(A, T) :- nodes_where('Actor', actor_type, T, As), member(A, As).`;
 
-// every kind of fact a hand-over makes, one kind a call
-const kinds = [
-  'findall(f(I, T, F, D, C), edge(I, T, F, D, C), Fs)',
-  'findall(n(I, L), node(I, L), Fs)',
-  'findall(p(I, K, V), prop(I, K, V), Fs)',
-  'findall(v(I, V), valid_time(I, V), Fs)',
-  'findall(t(I, T), g_text(I, T), Fs)',
-  'findall(w(W, I), g_mention(W, I), Fs)',
-  'findall(W, g_named(W), Fs)',
-  'findall(s(I, S), argument_source(I, S), Fs)',
-  'findall(R, reference_date(R), Fs)',
-  "findall(A, typed(A, state), Fs)",
-];
+const kinds = [...VIEW_FACT_KINDS, 'findall(A, typed(A, state), Fs)'];
 
 describe('a view image (the view\'s facts as quick-load code)', () => {
   const bridge = new PrologBridge();
   bridge.consult(RULES);
-  const factsOf = (graph: GraphIndex) => kinds.map((kind) => bridge.solve(kind, ['Fs'], { graph })[0][0] as unknown[]);
+  const factsOf = (graph: GraphIndex) => viewFactsOf(bridge, graph, kinds);
+  /** An image of `graph` under the rules consulted so far. */
+  const imageOf = (graph: GraphIndex) => {
+    factsOf(graph); // (the engine holds its view)
+    return viewImage(graph)!;
+  };
   const graph = claimsGraph(300);
-  factsOf(graph); // (the engine holds its view)
-  const image = viewImage(graph)!;
+  const image = imageOf(graph);
 
   it('is handed over in place of the records: the same facts, in the same order, as a fresh hand-over, and a write is added to it as to any view', () => {
     expect(image.length).toBeGreaterThan(1_000);
@@ -81,13 +75,17 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     const torn = image.subarray(0, image.length - 10);
     const other = claimsGraph(301);
     const refused = [flipped, torn, Buffer.from('not an image')];
+    // its header edited, the JSON kept valid: a later reference date (a write would keep it), a held name dropped
+    const newline = image.indexOf(10);
+    const header = JSON.parse(image.subarray(0, newline).toString());
+    expect([header.latest, header.names]).toEqual(['2024-03-01', ['land', 'water']]);
+    for (const edit of [{ latest: '2030-03-01' }, { names: ['land'] }]) refused.push(Buffer.concat([Buffer.from(JSON.stringify({ ...header, ...edit }) + '\n'), image.subarray(newline + 1)]));
     for (const bad of refused) expect(handOverImage({ graph: copyOf(graph) }, bad)).toBe(false);
     expect(handOverImage({ graph: other }, image)).toBe(false);
     // code whose digest matches but that does not load: the slot is left empty, and a call hands the view over
-    const newline = image.indexOf(10);
-    const header = JSON.parse(image.subarray(0, newline).toString());
     const junk = Buffer.from('junk that is no quick-load code');
-    const loadsNot = Buffer.concat([Buffer.from(JSON.stringify({ ...header, bytes: junk.length, sha256: createHash('sha256').update(junk).digest('hex' ) }) + '\n'), junk]);
+    const { sha256: _, ...digested } = { ...header, bytes: junk.length };
+    const loadsNot = Buffer.concat([Buffer.from(JSON.stringify({ ...digested, sha256: createHash('sha256').update(JSON.stringify(digested)).update('\n').update(junk).digest('hex') }) + '\n'), junk]);
     const target = copyOf(graph);
     expect(handOverImage({ graph: target }, loadsNot)).toBe(false);
     expect(holdsGraph(target)).toBe(false);
@@ -98,4 +96,65 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     new PrologBridge().consult('keywords(land_claims, [land]).');
     expect(handOverImage({ graph: copyOf(graph) }, image)).toBe(false);
   });
+
+  it('is refused when made under other hand-over code: its signature names the digest of lib/graph.pl and the bridge', () => {
+    const digest = (...parts: (string | Uint8Array)[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
+    const fresh = claimsGraph(50);
+    const image = imageOf(fresh);
+    const newline = image.indexOf(10);
+    const { sha256: _, ...header } = JSON.parse(image.subarray(0, newline).toString());
+    const library = (file: string) => readFileSync(new URL(`../../engine/prolog/${file}`, import.meta.url));
+    expect(JSON.parse(header.signature).code).toBe(digest(library('lib/graph.pl'), library('bridge.ts')));
+    // the image as an engine of other code made it, its digest whole
+    const qlf = image.subarray(newline + 1);
+    const other = { ...header, signature: JSON.stringify({ ...JSON.parse(header.signature), code: digest('other code') }) };
+    const made = Buffer.concat([Buffer.from(JSON.stringify({ ...other, sha256: digest(JSON.stringify(other), '\n', qlf) }) + '\n'), qlf]);
+    expect(handOverImage({ graph: copyOf(fresh) }, made)).toBe(false);
+    const resigned = { ...other, signature: header.signature };
+    expect(handOverImage({ graph: copyOf(fresh) }, Buffer.concat([Buffer.from(JSON.stringify({ ...resigned, sha256: digest(JSON.stringify(resigned), '\n', qlf) }) + '\n'), qlf]))).toBe(true);
+  });
+
+  it('loads only when it holds every view fact predicate (parley_load_image/2): one made before a view fact was added does not', () => {
+    // a source file in the form of parley_write_image/2's: the dynamic declarations, the list of predicates held, the facts
+    const predicates = 'g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2';
+    const loads = (held: string) =>
+      bridge.solve(
+        `F = '/tmp/image-probe.pl', setup_call_cleanup(open(F, write, S), format(S, ':- ~q.~n:- ~q.~n~q.~n~q.~n', [dynamic(g_node/2), dynamic('$parley_image_of'/1), g_node(n1, actor), '$parley_image_of'([${held}])]), close(S)), ( parley_load_image(probe_view, F) -> findall(N, probe_view:g_node(N, _), Loaded) ; Loaded = refused )`,
+        ['Loaded'],
+        { graph: copyOf(graph) },
+      )[0][0];
+    expect(loads(predicates)).toEqual(['n1']);
+    expect(loads(predicates.replace(', g_source/2', ''))).toBe('refused');
+  });
+
+  it('loads into two slots of one engine, one load leaving the other\'s facts', () => {
+    const image = imageOf(graph);
+    const [first, second] = [copyOf(graph), copyOf(graph)];
+    const fresh = factsOf(copyOf(graph));
+    expect(handOverImage({ graph: first }, image)).toBe(true);
+    expect(handOverImage({ graph: second }, image)).toBe(true);
+    const count = wholeHandOvers.count;
+    expect(factsOf(first)).toEqual(fresh);
+    expect(factsOf(second)).toEqual(fresh);
+    expect(wholeHandOvers.count - count).toBe(0); // both read from their images' slots
+  });
+
+  it('is read last of the views held when loaded, its load timed: the next hand-over past the bound drops an older view, not it', () => {
+    const image = imageOf(graph);
+    const [older, loaded, next] = [copyOf(graph), copyOf(graph), copyOf(graph)];
+    setViewBound(2 * graph.factCount);
+    try {
+      factsOf(older);
+      const imageMs = wholeHandOvers.imageMs;
+      wholeHandOvers.clock = (() => { let tick = 0; return () => ++tick; })(); // (a clock that always moves)
+      expect(handOverImage({ graph: loaded }, image)).toBe(true);
+      expect(wholeHandOvers.imageMs).toBeGreaterThan(imageMs);
+      factsOf(next);
+      expect([holdsGraph(older), holdsGraph(loaded), holdsGraph(next)]).toEqual([false, true, true]);
+    } finally {
+      setViewBound(DEFAULT_VIEW_FACTS);
+      wholeHandOvers.clock = () => performance.now();
+    }
+  });
 });
+

@@ -1171,16 +1171,18 @@ warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % A view image (engine/prolog/bridge.ts viewImage): a slot's g_* facts (not its kept answers, g_memo) as
-% SWI-Prolog quick-load code, which an engine loads some ten times faster than a hand-over converts and
-% asserts them. parley_write_image(+View, +Stub) writes Stub (a file of the engine's own file system: one
+% SWI-Prolog quick-load code, which an engine loads about 7x faster than a hand-over reads, converts and
+% asserts them at 100k facts, 2.4x at 1M (the whole hand-over, clause indexes too: 3.4-4x, 1.8x; bench:handover). parley_write_image(+View, +Stub) writes Stub (a file of the engine's own file system: one
 % term per view fact predicate, and their dynamic declarations) and compiles it into Stub's .qlf; each term
 % expands to the clauses of slot View (term_expansion/2 below), so that no clause is written or read as
 % text (compiling the facts' text took twice as long). Compiling records a copy of the clauses in module
-% parley_image, unloaded at the end.
+% parley_image, unloaded at the end. The image also lists the predicates it holds ('$parley_image_of'/1), which
+% parley_load_image/2 checks.
 parley_write_image(View, Stub) :-
-    findall(Name/Arity, ( view_fact(Head), Head \= g_memo(_), functor(Head, Name, Arity) ), Predicates),
+    image_predicates(Predicates),
     setup_call_cleanup(open(Stub, write, Out),
-                       ( forall(member(P, Predicates), format(Out, ':- dynamic(~q).~n', [P])),
+                       ( forall(member(P, ['$parley_image_of'/1|Predicates]), format(Out, ':- dynamic(~q).~n', [P])),
+                         format(Out, '~q.~n', ['$parley_image_of'(Predicates)]),
                          forall(member(P, Predicates), format(Out, '~q.~n', ['$parley_image_part'(P)])) ),
                        close(Out)),
     setup_call_cleanup(nb_setval(parley_image_of, View),
@@ -1196,14 +1198,21 @@ user:term_expansion('$parley_image_part'(Name/Arity), Clauses) :-
 % parley_load_image(+View, +File): slot View holds the facts of the image File (parley_write_image/2's .qlf)
 % and none other. File is loaded as the source of View's facts: each slot loads its images from a folder of its
 % own, as SWI-Prolog takes a file loaded again for the same source and replaces the clauses it loaded before.
-% Fails, View left empty, when File does not load (torn, or of another SWI-Prolog version).
+% Fails, View left empty, when File does not load (torn, or of another SWI-Prolog version) or does not hold
+% each of the predicates an image holds now (one made before a view fact was added).
 parley_load_image(View, File) :-
     parley_clear_view(View),
     (   catch(load_files(View:File, [silent(true)]), _, fail),
-        forall(view_fact(Head), predicate_property(View:Head, dynamic))
-    ->  true
-    ;   parley_clear_view(View), fail
+        image_predicates(Predicates),
+        catch(View:'$parley_image_of'(Held), _, fail),
+        forall(member(P, Predicates), memberchk(P, Held))
+    ->  retractall(View:'$parley_image_of'(_))
+    ;   retractall(View:'$parley_image_of'(_)), parley_clear_view(View), fail
     ).
+
+% image_predicates(-Predicates): the view fact predicates an image holds, Name/Arity (the kept answers, g_memo, not).
+image_predicates(Predicates) :-
+    findall(Name/Arity, ( view_fact(Head), Head \= g_memo(_), functor(Head, Name, Arity) ), Predicates).
 
 % parley_keywords(+Module, -Words): the words of the keywords/2 facts Module defines itself.
 parley_keywords(Module, Words) :-
