@@ -134,7 +134,7 @@ view_memo(Key, Value, Goal) :-
     (   memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
-        memo_listed(Slot), slot_entries(Slot, Old),
+        listed_entries(Slot, Old),
         memo_store(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
     memo_used(Slot),
@@ -170,9 +170,13 @@ memo_entries(Slot, Entries) :-
 % may hold no clause, its store or drop cut short by a limit (memo_store/2)
 slot_entries(Slot, Entries) :- ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ).
 
-% memo_listed(+Slot): the active view lists Slot (g_memo/1), once: by its listing, not by its answers, which a
-% store cut short may have left out
-memo_listed(Slot) :- ( g_memo(Slot) -> true ; active_view(View), assertz(View:g_memo(Slot)) ).
+% listed_entries(+Slot, -Entries): slot_entries/2 of a slot about to keep an answer, which the active view lists
+% (g_memo/1) once: a slot with no clause may be listed already, its store cut short
+listed_entries(Slot, Entries) :-
+    (   memo_entries(Slot, Held) -> Entries = Held
+    ;   Entries = [], active_view(View),
+        ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) )
+    ).
 
 % memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held. A limit (of
 % inferences or time) may cut it at any step, so the summary goes first and comes back last: a slot holds either
@@ -988,7 +992,7 @@ keyed(Key, K-_) :- K == Key.
 % and never asked for, is swept
 keep_entry((Module:Key)-Found, Used) :-
     memo_slot(Module, Key, Slot),
-    memo_listed(Slot), slot_entries(Slot, Old),
+    listed_entries(Slot, Old),
     (   memo_entry(Old, Module:Key, Held), Held == Found -> true
     ;   exclude(keyed(Module:Key), Old, Others), memo_store(Slot, [(Module:Key)-Found | Others])
     ),
