@@ -134,7 +134,7 @@ view_memo(Key, Value, Goal) :-
     (   memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, r(Found, Reads))
     ->  reads_add(Reads)
     ;   reads_of(( call(Goal) -> Found = answer(Value) ; Found = failed ), Reads),
-        ( memo_entries(Slot, Old) -> true ; Old = [], active_view(View), assertz(View:g_memo(Slot)) ),
+        listed_entries(Slot, Old),
         memo_store(Slot, [(Module:Key)-r(Found, Reads)|Old])
     ),
     memo_used(Slot),
@@ -158,16 +158,35 @@ memo_entries(Slot, Entries) :-
     ;   g_kept(Slot, Kept),
         % linked, not copied again: the clause's copy is built fresh here, so no binding in it was trailed
         nb_linkval(Slot, Kept),
+        % the list of slots read is copied (nb_setval/2), not linked: a copy freezes the global stack, which keeps the
+        % copy linked above from being taken back when the caller backtracks (forall/2 at a write); a linked list of
+        % slots read inside forall/2 came out cyclic. The copy costs a cell a slot read: some 500 slots at 1M facts
         ( nb_current(parley_memo_read, Read) -> true ; Read = [] ),
         nb_setval(parley_memo_read, [Slot|Read]),
         Entries = Kept
     ).
 
-% memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held
+% slot_entries(+Slot, -Entries): the answers kept in Slot, [] when it holds none: a slot the view lists (g_memo/1)
+% may hold no clause, its store or drop cut short by a limit (memo_store/2)
+slot_entries(Slot, Entries) :- ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ).
+
+% listed_entries(+Slot, -Entries): slot_entries/2 of a slot about to keep an answer, which the active view lists
+% (g_memo/1) once: a slot with no clause may be listed already, its store cut short
+listed_entries(Slot, Entries) :-
+    (   memo_entries(Slot, Held) -> Entries = Held
+    ;   Entries = [], active_view(View),
+        ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) )
+    ).
+
+% memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held. A limit (of
+% inferences or time) may cut it at any step, so the summary goes first and comes back last: a slot holds either
+% its answers and their summary, or no summary (the writes then read its answers: slot_unchanged/2,
+% listed_to_read/6), and no copy of answers it no longer holds (memo_entries/2)
 memo_store(Slot, Entries) :-
+    memo_summary(Entries, Summary),
+    memo_unread(Slot), retractall(g_kept_summary(Slot, _)),
     retractall(g_kept(Slot, _)), assertz(g_kept(Slot, Entries)),
-    memo_summary(Entries, Summary), retractall(g_kept_summary(Slot, _)), assertz(g_kept_summary(Slot, Summary)),
-    memo_unread(Slot).
+    assertz(g_kept_summary(Slot, Summary)).
 
 % most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
 memo_summary([Entry], s(Reads, [Module], Listed, 1)) :- !,
@@ -183,7 +202,7 @@ memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
     length(Entries, Count).
 
 % memo_delete(+Slot): Slot keeps no answers
-memo_delete(Slot) :- retractall(g_kept(Slot, _)), retractall(g_kept_summary(Slot, _)), memo_unread(Slot).
+memo_delete(Slot) :- memo_unread(Slot), retractall(g_kept_summary(Slot, _)), retractall(g_kept(Slot, _)).
 
 % memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
@@ -797,8 +816,9 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 % dropped. Each grown answer is what the predicate finds over the grown list in the written view.
 
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
-% Slot-Entry, as they were before the write
-listed_before(Slot, Acc, More) :- memo_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+% Slot-Entry, as they were before the write: a copy of Slot's answers (memo_entries/2), made only for the slots
+% listed_to_read/6 chooses from their summaries
+listed_before(Slot, Acc, More) :- slot_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
 listed_entry(Slot, Entry, Acc, More) :- ( listed_item(Entry, _) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
 % listed_item(+Entry, -Item): a kept answer a write may regrow, as the summary holds it (g_kept_summary/2): the lists
@@ -814,11 +834,13 @@ listed_item((user:link_pairs([Id|Ids], SideA, SideB))-r(answer(_), _), edges(Ove
 % read before it (listed_before/3), from their summaries: a slot the write changes (forget_read/4 copies it anyway),
 % and one with an answer whose regrowth may differ from what it holds: a set that takes nodes added, an answer over a
 % list that may grow (Grows: the prints of those lists, a set's a write changes and a filter's over one), one that
-% reads an edge type added or the reference date, and a set or filter whose answer the others read are over (Wanted).
-% The rest are left as they are by regrow_listed/3 (the same list, no edge of their types, the same date), so a write
-% copies none of them: a copy of every such slot was most of an Issue write's hand-over.
+% reads an edge type added or the reference date, and a set or filter whose answer the others read are over (Wanted);
+% and a slot with no summary (Unknown: its store cut short, memo_store/2), whose answers only a copy tells. The rest
+% are left as they are by regrow_listed/3 (the same list, no edge of their types, the same date), so a write copies
+% none of them: a copy of every such slot was most of an Issue write's hand-over.
 listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
     findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items, _)), Items \== [] ), Held),
+    findall(Slot, ( member(Slot, Slots), \+ g_kept_summary(Slot, _) ), Unknown),
     findall(Item, ( member(Slot-Items, Held),
                     (   slot_unchanged(Slot, Changes) -> member(Item, Items), forced_item(Nodes, Props, Types, Ref, Item)
                     ;   member(Item, Items)
@@ -831,7 +853,7 @@ listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
                     ( memberchk(Item, Forced) ; memberchk(Over, Grows) ) ), Wants), sort(Wants, Wanted0),
     prints_closure(wanted_by, Filters, Wanted0, Wanted),
     findall(Slot, ( member(Slot-Items, Held), member(Item, Items), once(read_item(Forced, Wanted, Item)) ), Found),
-    sort(Found, ToRead),
+    append(Unknown, Found, Chosen), sort(Chosen, ToRead),
     include(listed_in(ToRead), Slots, Read).     % in the order of Slots, as regrow_listed/3 meets them
 
 listed_in(Slots, Slot) :- memberchk(Slot, Slots).
@@ -970,9 +992,9 @@ keyed(Key, K-_) :- K == Key.
 % and never asked for, is swept
 keep_entry((Module:Key)-Found, Used) :-
     memo_slot(Module, Key, Slot),
-    (   memo_entries(Slot, Old), memo_entry(Old, Module:Key, Held), Held == Found -> true
-    ;   memo_entries(Slot, Old) -> exclude(keyed(Module:Key), Old, Others), memo_store(Slot, [(Module:Key)-Found | Others])
-    ;   active_view(View), assertz(View:g_memo(Slot)), memo_store(Slot, [(Module:Key)-Found])
+    listed_entries(Slot, Old),
+    (   memo_entry(Old, Module:Key, Held), Held == Found -> true
+    ;   exclude(keyed(Module:Key), Old, Others), memo_store(Slot, [(Module:Key)-Found | Others])
     ),
     (   g_memo_used(Slot, U) -> ( U >= Used -> true ; retract(g_memo_used(Slot, U)), assertz(g_memo_used(Slot, Used)) )
     ;   assertz(g_memo_used(Slot, Used))
@@ -1021,7 +1043,7 @@ memo_sweep :-
     ).
 
 forget_listed(Slot) :-
-    memo_entries(Slot, Entries),
+    slot_entries(Slot, Entries),
     exclude(keyed_by_list, Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
@@ -1032,7 +1054,7 @@ keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
 forget_read(Slot, Changes, Unseen, Added) :-
     (   slot_unchanged(Slot, Changes) -> true
     ;   dropped_whole(Slot) -> forget_slot(Slot)
-    ;   memo_entries(Slot, Entries),
+    ;   slot_entries(Slot, Entries),
         convlist(kept_read(Changes, Unseen, Added), Entries, Kept),
         kept_entries(Slot, Entries, Kept)
     ).
@@ -1095,7 +1117,7 @@ remove_node(V, Id) :-
 % forget_changed(+Slot, +Labels, +Types, +Ref, +Added): drops the answers of Slot the additions (or removals) may
 % change, but for the sets of nodes, which take the records added (grown/3); Added is none for a removal
 forget_changed(Slot, Labels, Types, Ref, Added) :-
-    memo_entries(Slot, Entries),
+    slot_entries(Slot, Entries),
     convlist(held_or_grown(Labels, Types, Ref, Added), Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
@@ -1104,11 +1126,12 @@ held_or_grown(Labels, Types, Ref, Added, Entry, Kept) :-
     ;   Added \== none, Entry = (user:nodes_where(_, _, _))-_, grown(Added, Entry, Kept)
     ).
 
-% kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries (some of them grown: grown/3)
+% kept_entries(+Slot, +Entries, +Kept): Slot holds Kept of its Entries (some of them grown: grown/3); a slot left
+% with none is forgotten, one a store cut short left empty (slot_entries/2) included
 kept_entries(Slot, Entries, Kept) :-
     length(Entries, N), length(Kept, K),
-    (   K =:= N, Kept == Entries -> true
-    ;   K =:= 0 -> forget_slot(Slot)
+    (   K =:= 0 -> forget_slot(Slot)
+    ;   K =:= N, Kept == Entries -> true
     ;   memo_store(Slot, Kept)
     ).
 
