@@ -183,7 +183,7 @@ function pointParameters(records: Records): { actor: string; claim: string } {
 /** Per actor with a non-zero sum, the sum over its ASSERTS edges to claims of `weight(claim)`: Q5 counts the claims, Q7 what they support. */
 function perActor(graph: HandGraph, weight: (claim: string) => number): [string, number][] {
   const counts = new Map<string, number>();
-  for (const [actorId, claimId] of graph.assertions()) counts.set(actorId, (counts.get(actorId) ?? 0) + weight(claimId));
+  for (const [actorId, claimId] of graph.assertions()) add(counts, actorId, weight(claimId));
   return [...counts].filter(([, count]) => count > 0);
 }
 
@@ -192,9 +192,14 @@ function assertionsBy(graph: HandGraph, key: (actor: NodeRecord, claim: NodeReco
   const counts = new Map<string, number>();
   for (const [actorId, claimId] of graph.assertions()) {
     const at = String(key(graph.nodes.get(actorId)!, graph.nodes.get(claimId)!));
-    counts.set(at, (counts.get(at) ?? 0) + 1);
+    add(counts, at);
   }
   return counts;
+}
+
+/** Adds `by` to `key`'s count: the hand answers' tallies. */
+function add(counts: Map<string, number>, key: string, by = 1): void {
+  counts.set(key, (counts.get(key) ?? 0) + by);
 }
 
 /** The 10 greatest counts, ties by key: the answers of Q5 and Q7. */
@@ -369,7 +374,7 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand(graph) {
       const counts = new Map<string, number>();
-      for (const node of graph.nodes.values()) counts.set(node.labels[0], (counts.get(node.labels[0]) ?? 0) + 1);
+      for (const node of graph.nodes.values()) add(counts, node.labels[0]);
       return sortedByKey(counts);
     },
   },
@@ -408,7 +413,7 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand(graph) {
       const counts = new Map<string, number>();
-      for (const node of graph.nodes.values()) if (node.labels.includes('Claim')) counts.set(String(node.properties.type), (counts.get(String(node.properties.type)) ?? 0) + 1);
+      for (const node of graph.nodes.values()) if (node.labels.includes('Claim')) add(counts, String(node.properties.type));
       return sortedByKey(counts);
     },
   },
@@ -428,7 +433,7 @@ const CASES: Case[] = [
     hand(graph) {
       const counts = new Map<string, number>();
       for (const [, claimId] of graph.assertions()) {
-        for (const edge of graph.out.get('SUPPORTS')?.get(claimId) ?? []) if (graph.has(edge.to, 'Claim')) counts.set(edge.to, (counts.get(edge.to) ?? 0) + 1);
+        for (const edge of graph.out.get('SUPPORTS')?.get(claimId) ?? []) if (graph.has(edge.to, 'Claim')) add(counts, edge.to);
       }
       return topCounts(counts);
     },

@@ -431,7 +431,7 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   const [scan] = match.goals;
   const scanned = subjectOf(scan);
   const at = match.goals.findIndex((goal) => goal.kind === 'edge' || goal.kind === 'path' || goal.kind === 'namedPath');
-  if (!scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan)) return;
+  if (at < 0 || !scanned || !('scan' in scan && scan.scan) || match.goals.slice(1).some((goal) => 'scan' in goal && goal.scan)) return;
   let end: PlanVar = scanned;
   for (const goal of match.goals.slice(at)) {
     if (goal.kind === 'path' || goal.kind === 'namedPath') return;
@@ -439,19 +439,18 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
     if (goal.access.kind !== 'expand' || (goal.access.reversed ? goal.to : goal.from).name !== end.name) return;
     end = goal.access.reversed ? goal.from : goal.to;
   }
-  if (at < 0 || end === scanned) return;
+  if (end === scanned) return;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
   if (nodeGroupSlot(keys, projection.inputScope) !== scanned.slot) return;
   const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
   const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
   if (!aggregates.every((item) => distinctEnd(item.expr))) return;
   const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
-  const differ = match.goals.findIndex((goal) => goal.kind === 'where' && endsDiffer(goal.expr, scanned.name, end.name));
+  const differ = match.goals.find((goal): goal is Extract<Goal, { kind: 'where' }> => goal.kind === 'where' && endsDiffer(goal.expr, scanned.name, end.name));
   // the chain is the counted tail, from its first expansion; beside the ends' WHERE, checks alone
-  if (countTail({ ...match, goals: match.goals.filter((_, i) => i !== differ) }, projection, rewritten) !== at) return;
+  if (countTail({ ...match, goals: match.goals.filter((goal) => goal !== differ) }, projection, rewritten) !== at) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
-  const ends = match.goals[differ];
-  Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: ends?.kind === 'where' ? ends.expr : undefined });
+  Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: differ?.expr });
 }
 
 /** Whether `expr` is `a <> b` or `id(a) <> id(b)` (either way round): for two bound nodes, that they are not one node. */
@@ -896,17 +895,17 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
   const projected = aggregating || projection.distinct;
   const sortScope: Scope = projected ? new Map(outputScope) : new Map([...inputScope, ...outputScope]);
   const itemKeys = items.map((item) => exprKey(item.expr));
+  const names = items.map((item) => item.name);
   const orderBy = (projection.orderBy ?? []).map((sort) => {
     const matchingItem = itemKeys.indexOf(exprKey(sort.expr));
     if (matchingItem >= 0 && projected) return { key: { slot: items[matchingItem].slot }, descending: sort.descending };
     // a projected item named by its alias: its slot too (the sort scope then holds only the projected names)
     const named = projected && sort.expr.kind === 'var' ? outputScope.get(sort.expr.name) : undefined;
     if (named) return { key: { slot: named.slot }, descending: sort.descending };
-    const expr = projected ? rewriteToProjected(sort.expr, itemKeys, items.map((item) => item.name)) : sort.expr;
+    const expr = projected ? rewriteToProjected(sort.expr, itemKeys, names) : sort.expr;
     return { key: { expr }, descending: sort.descending };
   });
   state.scope = outputScope;
-  const names = items.map((item) => item.name);
   return {
     kind,
     items,

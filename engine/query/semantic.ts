@@ -81,10 +81,10 @@ function checkPatternsArePredicates(expr: Expr, inPredicate: boolean): void {
   }
   const operandsArePredicates =
     (expr.kind === 'call' && expr.name.toLowerCase() === 'exists') || (expr.kind === 'unary' && expr.op === 'NOT') || (expr.kind === 'binary' && LOGICAL_OPERATORS.has(expr.op));
-  const conditions = new Set(expr.kind === 'case' && !expr.subject ? expr.whens.map(([condition]) => condition) : []);
+  const isCondition = (child: Expr) => expr.kind === 'case' && !expr.subject && expr.whens.some(([condition]) => condition === child);
   forEachChild(expr, (child) => {
     const isWhere = 'where' in expr && child === expr.where;
-    checkPatternsArePredicates(child, inPredicate || isWhere || operandsArePredicates || conditions.has(child));
+    checkPatternsArePredicates(child, inPredicate || isWhere || operandsArePredicates || isCondition(child));
   });
 }
 
