@@ -279,11 +279,9 @@ export function mergeNodeProperties(existing: Pick<NodeRecord, 'properties'> | u
   if (existing && keepsProperties(existing.properties, input.properties, labels)) return existing.properties;
   const properties = { ...existing?.properties, ...input.properties };
   if (!existing) return properties;
-  for (const label of labels) {
-    for (const [key, unknown] of Object.entries(NODE_UNKNOWN_VALUES[label as NodeKind] ?? {})) {
-      const stored = existing.properties[key];
-      if (input.properties[key] === unknown && typeof stored === 'string' && stored !== unknown) properties[key] = stored;
-    }
+  for (const key in input.properties) {
+    const stored = existing.properties[key];
+    if (knownWins(stored, input.properties[key], key, labels)) properties[key] = stored;
   }
   const oldAliases = existing.properties.aliases;
   const newAliases = input.properties.aliases;
@@ -304,10 +302,15 @@ function keepsProperties(stored: Record<string, PropertyValue>, incoming: Record
     if (held === undefined && !(key in stored)) return false;
     // (the union drops repeated aliases: stored ones without repeats stay as they are)
     if (key === 'aliases' && Array.isArray(value) && Array.isArray(held) && value.every((alias) => held.includes(alias)) && new Set(held).size === held.length) continue;
-    if (typeof held === 'string' && labels.some((label) => NODE_UNKNOWN_VALUES[label as NodeKind]?.[key] === value && held !== value)) continue;
+    if (knownWins(held, value, key, labels)) continue;
     return false;
   }
   return true;
+}
+
+/** Whether a stored known value of `key` stays against an incoming one that says "not known" for one of the labels (NODE_UNKNOWN_VALUES). */
+function knownWins(stored: PropertyValue | undefined, incoming: PropertyValue, key: string, labels: readonly string[]): boolean {
+  return typeof stored === 'string' && stored !== incoming && labels.some((label) => NODE_UNKNOWN_VALUES[label as NodeKind]?.[key] === incoming);
 }
 
 /**

@@ -149,9 +149,9 @@ export class ParleyStore {
 
   // ---- graphs (graph-records.ts, graph-cache.ts) ------------------------------------
 
-  /** Whether the graph exists: without a backend read for a graph in memory, where getGraphMeta trusts the meta kept with it (a batch asks at every commit). */
+  /** Whether the graph exists: without a backend read for a graph in memory whose meta is trusted (trustedMeta; a batch asks at every commit). */
   async graphExists(tenant: string, graphId: string): Promise<boolean> {
-    return (!this.follower && this.cache.loadedMeta(tenant, graphId) !== undefined) || this.graphs.graphExists(tenant, graphId);
+    return this.trustedMeta(tenant, graphId) !== undefined || this.graphs.graphExists(tenant, graphId);
   }
 
   /**
@@ -160,7 +160,12 @@ export class ParleyStore {
    * since another may have written the graph since.
    */
   async getGraphMeta(tenant: string, graphId: string): Promise<GraphMeta> {
-    return (this.follower ? undefined : this.cache.loadedMeta(tenant, graphId)) ?? this.graphs.getGraphMeta(tenant, graphId);
+    return this.trustedMeta(tenant, graphId) ?? this.graphs.getGraphMeta(tenant, graphId);
+  }
+
+  /** The meta kept with a graph in memory, where this process is the backend's only writer (no follower); else undefined: read the backend. */
+  private trustedMeta(tenant: string, graphId: string): GraphMeta | undefined {
+    return this.follower ? undefined : this.cache.loadedMeta(tenant, graphId);
   }
 
   listGraphs(tenant: string, pageSize?: number, pageToken?: string): Promise<Page<GraphMeta>> {
