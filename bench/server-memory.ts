@@ -19,7 +19,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +32,7 @@ import { loadConfig } from '../server/config.ts';
 import { openEngine } from '../server/open.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { answeredWithin, postJson } from './http.ts';
+import { ownMappings, reservation } from './stats.ts';
 import { importGraph, makeGraph } from './store-graph.ts';
 
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -55,18 +56,11 @@ if (args.prepare) {
  * than [heap], the main one) is the same within its 64 MiB reservation.
  */
 async function residentByKind(): Promise<{ total: number; wasm: number; wasmMaps: number; mallocHeap: number; mallocArenas: number; anonymous: number; files: number }> {
-  const maps: { start: number; end: number; perms: string; name: string; rss: number }[] = [];
-  for (const line of (await readFile('/proc/self/smaps', 'utf8')).split('\n')) {
-    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
-    if (head) maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], name: head[4], rss: 0 });
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
-  }
+  const maps = await ownMappings();
   const kinds = { total: 0, wasm: 0, wasmMaps: 0, mallocHeap: 0, mallocArenas: 0, anonymous: 0, files: 0 };
   maps.forEach((map, i) => {
     kinds.total += map.rss;
-    const next = maps[i + 1];
-    const reserved = map.perms === 'rw-p' && map.name === '' && next?.start === map.end && next.perms === '---p' && next.name === '' ? next.end - map.start : 0;
+    const reserved = reservation(maps, i);
     if (reserved >= 4 * 2 ** 30) {
       kinds.wasm += map.rss;
       kinds.wasmMaps++;

@@ -68,3 +68,35 @@ export async function cpuMsOf(pid: number): Promise<number> {
   for (const member of await processTree(pid)) for (const threadMs of threadCpu(member)?.values() ?? []) ms += threadMs;
   return ms;
 }
+
+/** One mapping of /proc/self/smaps: its address range, permissions, name and resident bytes. */
+export interface Mapping {
+  start: number;
+  end: number;
+  perms: string;
+  name: string;
+  rss: number;
+}
+
+/** This process's mappings, from /proc/self/smaps. */
+export async function ownMappings(): Promise<Mapping[]> {
+  const maps: Mapping[] = [];
+  for (const line of (await readFile('/proc/self/smaps', 'utf8')).split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], name: head[4], rss: 0 });
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
+  }
+  return maps;
+}
+
+/**
+ * The bytes of V8's reservation after `maps[i]` when it is a WebAssembly memory's or a glibc arena's: a read-write
+ * anonymous mapping followed, contiguous, by the inaccessible rest of the reservation (8 GiB together for a
+ * WebAssembly memory, 64 MiB for an arena); 0 for any other mapping.
+ */
+export function reservation(maps: Mapping[], i: number): number {
+  const [map, next] = [maps[i], maps[i + 1]];
+  return map.perms === 'rw-p' && map.name === '' && next?.start === map.end && next.perms === '---p' && next.name === '' ? next.end - map.start : 0;
+}
+

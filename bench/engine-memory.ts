@@ -1,0 +1,66 @@
+/**
+ * bench:engine-memory — one reasoning engine's memory as it reasons over a generated conflict graph
+ * (bench/conflict-graph.ts, bench:frameworks's graphs): the WebAssembly memory the engine has
+ * allocated (never given back while it lives), SWI-Prolog's stacks (allocated and used), its atoms,
+ * and the kept answers as clauses (lib/graph.pl view_memo/3), after the view's hand-over, after
+ * warm_view_sets and after each of the 15 frameworks in turn. Bytes repeat to the byte from run to
+ * run; the CPU printed beside them does not. docs/operations.md ("The kept sets") quotes it.
+ *
+ *   npm run bench:engine-memory [-- --facts 100000]
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { generate } from './conflict-graph.ts';
+import { loadRuleModules } from '../engine/frameworks/loader.ts';
+import { runTask } from '../engine/reason/tasks.ts';
+import { GraphIndex } from '../engine/store/graph-index.ts';
+import { cpuMsSince, ownMappings, reservation } from './stats.ts';
+
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' } } });
+const MB = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const LIMITS = { inferenceLimit: 200_000_000, timeLimitMs: 600_000 };
+
+/** The bytes the engines' WebAssembly memories have allocated (one engine runs here): a mapping V8 reserves 4 GiB or more for. */
+async function wasmAllocated(): Promise<number> {
+  const maps = await ownMappings();
+  return maps.reduce((total, map, i) => total + (reservation(maps, i) >= 4 * 2 ** 30 ? map.end - map.start : 0), 0);
+}
+
+const generated = generate(Number(args.facts));
+const recorded = new Date().toISOString();
+const graph = GraphIndex.fromRecords(
+  generated.write.nodes.map((node) => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+  generated.write.edges.map((edge) => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
+);
+const catalog = await loadRuleModules();
+const registry = catalog.registry;
+
+const STATISTICS = ['global', 'globalused', 'trail', 'trailused', 'atom_space'];
+async function row(step: string, cpuMs: number): Promise<void> {
+  const [values] = registry.solveLibrary(STATISTICS.map((key, i) => `statistics(${key}, S${i})`).join(', '), STATISTICS.map((_, i) => `S${i}`), { graph }) as number[][];
+  const [global, globalUsed, trail, trailUsed, atoms] = values;
+  console.log(`| ${step} | ${MB(await wasmAllocated())} | ${MB(global)} / ${MB(globalUsed)} | ${MB(trail)} / ${MB(trailUsed)} | ${MB(atoms)} | ${cpuMs.toFixed(0)} |`);
+}
+
+console.log(`bench:engine-memory — one engine, ${graph.nodes.size.toLocaleString('en-US')} nodes and ${graph.edges.size.toLocaleString('en-US')} edges (${Number(args.facts).toLocaleString('en-US')} facts asked)`);
+console.log('| after | WebAssembly memory MB | global stack MB (allocated / used) | trail MB (allocated / used) | atoms MB | CPU ms of the step |');
+console.log('|---|---|---|---|---|---|');
+let started = process.cpuUsage();
+registry.handOver({ graph });
+await row('the hand-over', cpuMsSince(started));
+started = process.cpuUsage();
+registry.solveLibrary('warm_view_sets', [], { graph }, LIMITS);
+await row('warm_view_sets', cpuMsSince(started));
+for (const entry of catalog.frameworks) {
+  if (entry.status !== 'loaded') continue;
+  started = process.cpuUsage();
+  const reply = runTask({ kind: 'frameworks', at: { key: 'bench\0engine-memory', generation: 'g', version: 1 }, frameworkIds: [entry.id], limits: LIMITS }, graph, catalog);
+  if (!reply.ok) throw new Error(`${entry.id}: ${JSON.stringify(reply)}`);
+  await row(entry.id, cpuMsSince(started));
+}
+const [[keptBytes, keptClauses]] = registry.solveLibrary(
+  '( catch(predicate_property(user:g_kept(_, _), size(S)), _, fail) -> true ; S = 0 ), ( catch(predicate_property(user:g_kept(_, _), number_of_clauses(N)), _, fail) -> true ; N = 0 )',
+  ['S', 'N'],
+  { graph },
+) as number[][];
+console.log(`kept answers as clauses: ${MB(keptBytes)} MB in ${keptClauses} clauses; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
