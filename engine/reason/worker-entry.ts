@@ -101,10 +101,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
         const replica = replicas.held(next);
         if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
           // (an image only for a view the engine does not hold yet: a second preload of the replica has nothing to hand over)
-          const imaged = replica.image !== undefined && !holdsGraph(replica.graph);
-          const image = imaged ? readViewImage(replica.image!.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: replica.image!.revision }) : undefined;
+          const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
+          const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: onDisk.revision });
           const parts = catalog.registry.prepareInParts({ graph: replica.graph }, {}, image);
-          underWay = { at: replica.at, graph: replica.graph, parts, ...(imaged ? { imagesBefore: wholeHandOvers.images } : {}) };
+          underWay = { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
           announce(); // (loading: the router sends a task on this graph here, to make only the rest)
         }
       }
@@ -166,7 +166,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (!at && loading === announced.loading && views.length === announced.views.length && views.every((key, i) => key === announced.views[i])) return;
     announced = { views, ...(loading !== undefined ? { loading } : {}) };
     const replica = at && replicas.held(at.key);
-    const imageable = replica !== undefined && replica.at.version === at!.version && holdsWholeView(replica.graph);
+    const imageable = replica !== undefined && replica.at.version === at?.version && holdsWholeView(replica.graph);
     replicas.announceViews(views, wholeHandOvers.count, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused });
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one

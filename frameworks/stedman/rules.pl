@@ -175,7 +175,7 @@ added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), s
     include(st_own_inside, Ends, In), ord_union(Inside0, In, Inside),
     include(st_own_offer, Ends, Offering), ord_union([Inside, Offering, Parties0], Parties),
     ord_subtract(Parties, Parties0, NewParties),
-    findall(O, ( member(P, NewParties), st_opposes(P, O) ), Os), append(Ends, Os, T0), sort(T0, Touched),
+    findall(O, ( member(P, NewParties), opposes(P, O) ), Os), append(Ends, Os, T0), sort(T0, Touched),
     exclude(st_spoiler_of(Touched), Spoilers0, Kept),
     findall(S, ( member(A, Touched), st_own_spoiler(A, Parties, First, S) ), New),
     append(Kept, New, S1), sort(S1, Spoilers).
@@ -191,15 +191,13 @@ st_own_inside(X) :-
 st_own_offer(X) :- st_asserts(X, 'Offer').
 st_asserts(X, Type) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, Type), [_|_]).
 
-st_opposes(X, Y) :- edge(_, 'OPPOSES', X, Y, _) ; edge(_, 'OPPOSES', Y, X, _).
-
 st_spoiler_of(Touched, s(A, _, _, _)) :- memberchk(A, Touched).
 
 % st_own_spoiler(+A, +Parties, +First, -Spoiler): A's entry as st_all_spoilers/1 finds it, read from A's own edges:
 % the parties it opposes and its moves against the process (st_behaviour/1: its RedLine and Denial claims about the
 % deal, the ASSAULT events after the first agreement it perpetrates or takes part in)
 st_own_spoiler(A, Parties, First, S) :-
-    findall(P, ( st_opposes(A, P), ord_memberchk(P, Parties) ), Ps1), sort(Ps1, Ps0),
+    findall(P, ( opposes(A, P), ord_memberchk(P, Parties) ), Ps1), sort(Ps1, Ps0),
     ( Ps0 = [_|_] ; actor_role(A, spoiler) ), !,
     own_ends(A, 'ASSERTS', _, 'Claim', Cs), st_claims_of(prof(Cs, []), ['RedLine', 'Denial'], RD), keywords(st_deal_words, W), own_mentioning(RD, W, Deal),
     (   integer(First), First >= 1
