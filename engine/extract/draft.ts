@@ -14,8 +14,9 @@ import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './ty
  * changed it. Structuring asks the graph three things: which actor a name denotes
  * (ActorDirectory.lookup), where the text names known actors that no extractor found
  * (ActorDirectory.occurrences), and who is a member of whom (MEMBER_OF edges). A draft
- * is made with every answer "nothing known" and records the questions; at commit,
- * resolveDraft asks the graph the same questions. Structuring is pure, so when the graph
+ * is made with every answer "nothing known", or (a batch's) with the answers of the names the
+ * batch knew when it sent the document (known-names.ts), and records the questions with their
+ * answers; at commit, resolveDraft asks the graph the same questions. Structuring is pure, so when the graph
  * gives the answers the draft was made with, the draft is exactly what structuring
  * against the graph gives; otherwise the caller structures again against the graph.
  * A batch thus moves structuring into the worker pool and keeps the commit-order
