@@ -38,6 +38,8 @@ let generations = 0;
 export class KnownNamesLog {
   private ref: KnownNamesRef;
   private used = 0;
+  /** An add went past the bound: the log takes no more until it starts again (reset). */
+  private full = false;
 
   constructor(
     entries: Iterable<KnownEntry> = [],
@@ -52,15 +54,19 @@ export class KnownNamesLog {
     return this.ref;
   }
 
-  /** Appends actors (new ones, or ones with more names) and memberships; past the bound, the rest are left out. */
+  /** Appends actors (new ones, or ones with more names) and memberships; past the bound, these and all later ones are left out. */
   add(entries: Iterable<KnownEntry>): void {
+    if (this.full) return;
     let lines = '';
     for (const entry of entries) lines += `${JSON.stringify(entry)}\n`;
     if (lines === '') return;
     const bytes = Buffer.byteLength(lines);
     if (HEADER_BYTES + this.used + bytes > this.ref.buffer.byteLength) {
       const wanted = HEADER_BYTES + this.used + bytes;
-      if (wanted > HEADER_BYTES + this.maxBytes) return;
+      if (wanted > HEADER_BYTES + this.maxBytes) {
+        this.full = true;
+        return;
+      }
       // a larger log under a new generation, with what the old one held: the workers read it from the start
       const old = this.ref;
       let room = old.buffer.byteLength - HEADER_BYTES;
@@ -77,6 +83,7 @@ export class KnownNamesLog {
   reset(entries: Iterable<KnownEntry>): void {
     this.ref = newRef(this.ref.buffer.byteLength - HEADER_BYTES);
     this.used = 0;
+    this.full = false;
     this.add(entries);
   }
 }

@@ -87,9 +87,12 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
     const bounded = new KnownNamesLog([], 100);
     bounded.add([{ label: 'Rapid Support Forces' }]);
     bounded.add([{ label: 'Sudanese Armed Forces', aliases: ['SAF', 'the army of the Sudan, in a very long alias that does not fit'] }]);
+    // once full it takes no more, even what would fit
+    bounded.add([{ label: 'Kodiak' }]);
     known = readKnownNames(bounded.shared);
     expect(known.directory.lookup('Rapid Support Forces')).toBe('Rapid Support Forces');
     expect(known.directory.lookup('SAF')).toBeUndefined();
+    expect(known.directory.lookup('Kodiak')).toBeUndefined();
   });
 
   it('drafts a second batch against the first one\'s actors and memberships, refusing none, and builds the graph one by one ingest builds', async () => {
