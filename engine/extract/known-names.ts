@@ -9,8 +9,8 @@ import { actorDirectory, type ActorDirectory, type GrowingActorDirectory, type K
  * against a stale or partial log is only refused more often, never wrong. A name a later
  * document gives an actor it knows by another label, or a membership an earlier one stated, then no
  * longer sends that document back to be structured again on the thread that commits (62 of 512
- * documents of the sample corpus copied 16 times over were, 47 of them for a membership; each
- * also cut the batch's commit in two).
+ * documents of the sample corpus copied 16 times over were, and 47 still, all for a membership,
+ * with the names alone in the log; each also cut the batch's commit in two).
  *
  * Layout: an Int32 at 0, the bytes of entries written so far; from HEADER_BYTES on, one entry as
  * JSON per line: a KnownActor, or a [member, organisation] pair of actor ids. The writer appends the bytes and then publishes the length (Atomics), so a
