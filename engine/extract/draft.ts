@@ -3,7 +3,9 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
 import { datelineDate } from './dateline.ts';
 import { graphNames } from './graph-resolution.ts';
+import { readKnownNames, type KnownNamesRef } from './known-names.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
+import type { EntityMention } from './structure/entity-mention.ts';
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
 
 /**
@@ -12,8 +14,9 @@ import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './ty
  * changed it. Structuring asks the graph three things: which actor a name denotes
  * (ActorDirectory.lookup), where the text names known actors that no extractor found
  * (ActorDirectory.occurrences), and who is a member of whom (MEMBER_OF edges). A draft
- * is made with every answer "nothing known" and records the questions; at commit,
- * resolveDraft asks the graph the same questions. Structuring is pure, so when the graph
+ * is made with every answer "nothing known", or (a batch's) with the answers of the names the
+ * batch knew when it sent the document (known-names.ts), and records the questions with their
+ * answers; at commit, resolveDraft asks the graph the same questions. Structuring is pure, so when the graph
  * gives the answers the draft was made with, the draft is exactly what structuring
  * against the graph gives; otherwise the caller structures again against the graph.
  * A batch thus moves structuring into the worker pool and keeps the commit-order
@@ -100,16 +103,27 @@ export interface DraftTask {
    * here: in a worker, not on the thread that commits.
    */
   dateline?: boolean;
+  /**
+   * The graph's actor names as the batch knew them when it sent the task (known-names.ts): the
+   * draft is made against them rather than against none. Absent: nothing known.
+   */
+  names?: KnownNamesRef;
 }
 
-/** The questions structuring asked of the graph while drafting; each was answered "nothing known". */
+/** The questions structuring asked of the graph while drafting, with what the names the draft was made against (if any) answered. */
 export interface GraphQuestions {
-  /** Names looked up in the graph's actor directory; each would have become its own label. */
+  /** Names looked up in the actor directory and answered "nothing known"; each would have become its own label. */
   names: string[];
+  /** Names the directory answered with a known actor's label: [name, looked up as a person, label]. */
+  answered: [string, boolean, string][];
   /** The document's own mention spans, when known names were searched for: an occurrence outside them would have been added. */
   mentions: [number, number][] | null;
-  /** [member, organisation] pairs asked about. */
+  /** The occurrences of known names outside those spans that the directory answered, which structuring added (none without names). */
+  known: EntityMention[];
+  /** [member, organisation] pairs asked about and answered "not a member". */
   memberships: [string, string][];
+  /** Pairs asked about and answered "a member". */
+  members: [string, string][];
 }
 
 /** A document structured without its graph (draftDocument), for resolveDraft at commit time. */
@@ -123,7 +137,7 @@ export interface DocumentDraft {
   ms: number;
 }
 
-/** Structures `task`'s document as if its graph knew nothing, recording what it asked; `find` is the symbolic layer. */
+/** Structures `task`'s document as if its graph knew only `task.names` (else nothing), recording what it asked and was answered; `find` is the symbolic layer. */
 export async function draftDocument(
   task: DraftTask & { sha256: string; documentId: string },
   find: FindingsReader,
@@ -132,15 +146,21 @@ export async function draftDocument(
   const documentDate = task.input.document_date ?? (task.dateline ? datelineDate(task.input.text) : undefined);
   const input = documentDate === task.input.document_date ? task.input : { ...task.input, document_date: documentDate };
   const findings = await findInChunks(find, input);
-  const questions: GraphQuestions = { names: [], mentions: null, memberships: [] };
+  const questions: GraphQuestions = { names: [], answered: [], mentions: null, known: [], memberships: [], members: [] };
+  const known = task.names && readKnownNames(task.names);
+  const names = known?.directory;
+  let occurrences: EntityMention[] = [];
   const directory: ActorDirectory = {
-    lookup(surface) {
-      questions.names.push(surface);
-      return undefined;
+    lookup(surface, person = false) {
+      const label = names?.lookup(surface, person);
+      if (label === undefined) questions.names.push(surface);
+      else questions.answered.push([surface, person, label]);
+      return label;
     },
-    occurrences() {
+    occurrences(text) {
       questions.mentions = [];
-      return [];
+      occurrences = names?.occurrences(text) ?? [];
+      return occurrences;
     },
   };
   const graph = structureDocument({
@@ -149,11 +169,16 @@ export async function draftDocument(
     ...(task.title ? { title: task.title } : {}),
     directory,
     isMemberOf: (member, organisation) => {
-      questions.memberships.push([member, organisation]);
-      return false;
+      const answer = known?.isMemberOf(member, organisation) ?? false;
+      (answer ? questions.members : questions.memberships).push([member, organisation]);
+      return answer;
     },
   });
-  if (questions.mentions) questions.mentions = collectMentions(input.text, findings, task.neural, task.combination).map((mention) => [mention.start, mention.end]);
+  if (questions.mentions) {
+    const mentions: [number, number][] = collectMentions(input.text, findings, task.neural, task.combination).map((mention) => [mention.start, mention.end]);
+    questions.mentions = mentions;
+    questions.known = occurrences.filter((occurrence) => !overlapsAny(mentions, occurrence));
+  }
   return {
     made: {
       sha256: task.sha256, source: input.source, tier: task.tier, ingestedAt: task.ingestedAt,
@@ -238,25 +263,38 @@ export interface GraphAnswers {
   isMemberOf(member: string, organisation: string): boolean;
 }
 
+/** Whether `span` overlaps one of `spans`. */
+function overlapsAny(spans: readonly [number, number][], span: { start: number; end: number }): boolean {
+  return spans.some(([start, end]) => start < span.end && span.start < end);
+}
+
 /**
  * The graph-dependent step of structuring a drafted document, at commit time: the draft
- * when the graph answers every question the draft asked as "nothing known" (a name that
- * denotes an actor of that very label is nothing new: the draft labelled it so), else
- * undefined, and the document must be structured against the graph. No graph: the draft.
+ * when the graph answers every question the draft asked as the draft was answered (a name
+ * answered "nothing known" that denotes an actor of that very label is nothing new: the draft
+ * labelled it so), else undefined, and the document must be structured against the graph.
+ * No graph: the draft, unless it was answered with a known name.
  */
 export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAnswers | undefined): StructuredDocument | undefined {
-  if (!graph) return draft.graph;
-  const { names, mentions, memberships } = draft.questions;
+  const { names, answered, mentions, known, memberships, members } = draft.questions;
+  if (!graph) return answered.length === 0 && known.length === 0 && members.length === 0 ? draft.graph : undefined;
   for (const name of names) {
-    const known = graph.directory.lookup(name);
-    if (known !== undefined && known !== name) return undefined;
+    const label = graph.directory.lookup(name);
+    if (label !== undefined && label !== name) return undefined;
   }
+  for (const [name, person, label] of answered) if (graph.directory.lookup(name, person) !== label) return undefined;
   if (mentions) {
-    for (const known of graph.directory.occurrences(text)) {
-      if (!mentions.some(([start, end]) => start < known.end && known.start < end)) return undefined;
+    // the occurrences structuring added, outside the document's own mentions, one for one
+    let next = 0;
+    for (const occurrence of graph.directory.occurrences(text)) {
+      if (overlapsAny(mentions, occurrence)) continue;
+      if (next === known.length || JSON.stringify(occurrence) !== JSON.stringify(known[next])) return undefined;
+      next++;
     }
+    if (next !== known.length) return undefined;
   }
   if (memberships.some(([member, organisation]) => graph.isMemberOf(member, organisation))) return undefined;
+  if (!members.every(([member, organisation]) => graph.isMemberOf(member, organisation))) return undefined;
   return draft.graph;
 }
 

@@ -4,6 +4,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { openNerBackend } from './neural/backend.ts';
 import { openClaimTyper, withClaimTyping } from './neural/claim-typer.ts';
 import { draftDocument, readingStats, findInChunks, graphAnswers, resolveDraft, SYMBOLIC_CHUNK_CHARS, type DocumentDraft, type FileDraft, type GraphAnswers, type KnownDocuments } from './draft.ts';
+import type { KnownNamesRef } from './known-names.ts';
 import { structureDocument, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './symbolic/version.ts';
 import { PooledSymbolicLayer } from './symbolic/pool.ts';
@@ -113,8 +114,9 @@ export interface ExtractionPipeline {
    * A batch's file `source` under `dir` read, checked, hashed and drafted (dated by its dateline)
    * in a symbolic worker, unless `known` may hold it (FileDraft). Only where the workers can do
    * all of it: with symbolic workers and no transformer model (whose spans a draft needs first).
+   * With `names`, drafted against the actor names the batch knows so far (known-names.ts).
    */
-  draftFile?(dir: string, source: string, options: { tier: WorkspaceTier; known: KnownDocuments }): Promise<FileDraft>;
+  draftFile?(dir: string, source: string, options: { tier: WorkspaceTier; known: KnownDocuments; names?: KnownNamesRef }): Promise<FileDraft>;
   /**
    * The graph-dependent part, at commit time: the extraction `draft` stands for when it was
    * made from this document with these options and the graph does not change it
@@ -173,9 +175,9 @@ export function createExtractionPipeline(options: PipelineOptions = {}): Extract
     extractor,
     draft,
     ...(draftFile && {
-      draftFile: async (dir: string, source: string, { tier, known }: { tier: WorkspaceTier; known: KnownDocuments }) => {
+      draftFile: async (dir: string, source: string, { tier, known, names }: { tier: WorkspaceTier; known: KnownDocuments; names?: KnownNamesRef }) => {
         const started = performance.now();
-        const file = await draftFile({ dir, source, known, tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) });
+        const file = await draftFile({ dir, source, known, ...(names ? { names } : {}), tier, extractor: provenanceExtractor, ingestedAt: new Date().toISOString(), ...(options.combination ? { combination: options.combination } : {}) });
         // timed here, as draft() times its call (the queue and the hand-over counted), not in the worker
         return file.kind === 'read' && file.draft ? { ...file, draft: { ...file.draft, ms: performance.now() - started } } : file;
       },

@@ -4,7 +4,9 @@ import v8 from 'node:v8';
 import { failureOf, TooLargeError } from '../errors.ts';
 import { knownDocuments } from '../extract/draft.ts';
 import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/checked-text.ts';
-import { commitDrafts, draftAhead, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { KnownNamesLog, type KnownEntry } from '../extract/known-names.ts';
+import type { GraphIndex } from '../store/graph-index.ts';
+import { commitDrafts, draftAhead, knownActors, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from '../extract/source.ts';
 
@@ -142,13 +144,15 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   // start tell the workers which they need not draft, and this thread checks them against the graph
   const { draftFile } = context.pipeline;
   const known = draftFile && knownDocuments(graph?.nodesWithLabel('Document') ?? []);
+  // and its actors' names and memberships, with those the commits add, so that a draft is made against the documents before it (known-names.ts)
+  const names = draftFile && new KnownNamesLog(graph ? knownEntries(graph) : []);
   const readHere = async (source: string): Promise<SourceDocument & { checked: CheckedText }> => {
     const read = await readSource(dir, source);
     return { ...read, checked: checkText(read.text) };
   };
   const prepare = async (source: string): Promise<Prepared> => {
     try {
-      const file = draftFile ? await draftFile(dir, source, { tier, known: known! }) : undefined;
+      const file = draftFile ? await draftFile(dir, source, { tier, known: known!, names: names!.shared }) : undefined;
       if (file?.kind === 'failed') return { kind: 'failed', failure: { source, status: 'failed', code: file.code, reason: file.reason } };
       const read = file ? { ...file, checked: checkedInWorker(file) } : await readHere(source);
       if (graph?.node(documentIdOf(read.checked.sha256))) return { kind: 'known', source };
@@ -192,7 +196,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
       }
       const drafted: DraftedDocument[] = [];
       for (; i < run.length && run[i].kind === 'drafted'; i++) drafted.push((run[i] as { document: DraftedDocument }).document);
-      const outcomes = await commitDrafts(context, tenant, graphId, drafted, { tier });
+      const outcomes = await commitDrafts(context, tenant, graphId, drafted, { tier, ...(names ? { knownNames: names } : {}) });
       outcomes.forEach((outcome, k) => {
         const { source } = drafted[k];
         if ('error' in outcome) return report(batchFailure(source, outcome.error));
@@ -206,6 +210,15 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   await Promise.allSettled(window.map((slot) => slot.prepared));
 
   return batchSummary(documents, sources.length, sentences, Math.round(performance.now() - started), documents.length < sources.length);
+}
+
+/** The graph's actors' names and MEMBER_OF pairs, as a KnownNamesLog starts from. */
+function* knownEntries(graph: GraphIndex): Iterable<KnownEntry> {
+  yield* knownActors([...graph.nodesWithLabel('Actor')].map((id) => graph.node(id)!));
+  for (const id of graph.edgesWithType('MEMBER_OF')) {
+    const { from, to } = graph.edge(id)!;
+    yield [from, to];
+  }
 }
 
 /** The summary of a batch from what became of its documents. */

@@ -10,6 +10,7 @@ import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, sameNames, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from '../extract/dateline.ts';
+import type { KnownNamesLog } from '../extract/known-names.ts';
 
 /**
  * Extraction committed to a graph. Re-extracting a document the graph already holds
@@ -194,12 +195,12 @@ function takeGraphActors(index: GraphIndex | undefined): GraphActors {
 
 /** The actor directory of `state`: kept, else built from its actors. */
 function directoryOf(state: GraphActors): GrowingActorDirectory {
-  state.directory ??= actorDirectory([...state.actors.values()].map(({ properties }) => knownActor(properties)).filter((actor) => actor !== undefined));
+  state.directory ??= actorDirectory(knownActors(state.actors.values()));
   return state.directory;
 }
 
-/** Sets what actor `id` is now, its names and the directory kept in step. */
-function putActor(state: GraphActors, id: string, after: ActorRecord): void {
+/** Sets what actor `id` is now, its names and the directory kept in step, and the drafting workers' `log` of names when given. */
+function putActor(state: GraphActors, id: string, after: ActorRecord, log?: KnownNamesLog): void {
   const before = state.actors.get(id);
   state.actors.set(id, after);
   state.names.actors.set(id, after.properties);
@@ -209,8 +210,21 @@ function putActor(state: GraphActors, id: string, after: ActorRecord): void {
   const previously = knownActor(before?.properties);
   if (sameNamesAndType(known, previously)) return;
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
-  if (known && (!previously || namesGrew(previously, known))) state.directory?.add(known);
-  else state.directory = undefined;
+  if (known && (!previously || namesGrew(previously, known))) {
+    state.directory?.add(known);
+    log?.add([known]);
+  } else {
+    state.directory = undefined;
+    log?.reset(knownActors(state.actors.values()));
+  }
+}
+
+/** The actors of `records` as the actor directory reads them. */
+export function* knownActors(records: Iterable<Pick<NodeRecord, 'properties'>>): Iterable<KnownActor> {
+  for (const { properties } of records) {
+    const actor = knownActor(properties);
+    if (actor) yield actor;
+  }
 }
 
 /** Whether `after` is `before` with (perhaps) more aliases: the same label and type, every alias kept. */
@@ -232,7 +246,11 @@ class HeldWrites {
   private readonly documents = new Set<string>();
   private readonly indexMemberOf: GraphAnswers['isMemberOf'] | undefined;
 
-  constructor(private readonly index: GraphIndex | undefined) {
+  constructor(
+    private readonly index: GraphIndex | undefined,
+    /** The batch's drafting workers' names (known-names.ts), kept in step with the actors held. */
+    private readonly log: KnownNamesLog | undefined,
+  ) {
     this.indexMemberOf = index && memberOf(index);
     this.graphActors = takeGraphActors(index);
   }
@@ -281,9 +299,13 @@ class HeldWrites {
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
       const before = this.graphActors.actors.get(node.id);
       const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
-      putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+      putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) }, this.log);
     }
-    for (const edge of extraction.graph.edges) if (edge.type === 'MEMBER_OF') this.memberships.add(`${edge.from}\u0000${edge.to}`);
+    for (const edge of extraction.graph.edges) {
+      if (edge.type !== 'MEMBER_OF') continue;
+      this.memberships.add(`${edge.from}\u0000${edge.to}`);
+      this.log?.add([[edge.from, edge.to]]);
+    }
   }
 }
 
@@ -309,7 +331,7 @@ export async function commitDrafts(
   tenant: string,
   graphId: string,
   documents: readonly DraftedDocument[],
-  options: { tier: WorkspaceTier },
+  options: { tier: WorkspaceTier; knownNames?: KnownNamesLog },
 ): Promise<DraftOutcome[]> {
   const single = (document: DocumentToExtract) => settle(() => extractAgainstGraph(context, tenant, graphId, document, { tier: options.tier, commit: true }));
   return oneAtATime(tenant, graphId, async () => {
@@ -337,7 +359,7 @@ export async function commitDrafts(
     for (const [position, document] of documents.entries()) {
       let known = false;
       try {
-        held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined);
+        held ??= new HeldWrites((await context.store.graphExists(tenant, graphId)) ? await context.store.loadGraph(tenant, graphId) : undefined, options.knownNames);
         // the draft's date is the document's (given, else read from its dateline when drafted)
         const input = datedInput(document.text, document.source, document.draft.made.document_date);
         const settings = { tier: options.tier, ...(document.title ? { title: document.title } : {}), ...(document.checked ? { checked: document.checked } : {}) };

@@ -1,0 +1,130 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownDocuments } from '../../engine/extract/draft.ts';
+import { KnownNamesLog, readKnownNames } from '../../engine/extract/known-names.ts';
+import type { ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { ingestFolder } from '../../engine/ingest/batch.ts';
+import { commitDrafts, extractForGraph } from '../../engine/ingest/commit.ts';
+import { readSource } from '../../engine/extract/source.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
+import { exportWithoutInstants } from '../helpers/graph-export.ts';
+import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
+
+/**
+ * A batch drafts each document against the actor names and memberships it knows so far (a log in
+ * shared memory the drafting workers read), and the commit takes a draft only when the graph answers
+ * every question as the draft was answered.
+ */
+
+const FIRST = { 'a.txt': 'GOMA, 8 February 2024 - General Kodiak of the Wazalendo said his fighters would never leave Sake.' };
+const SECOND = {
+  // names Kodiak where no rule sees a name: drafted against nothing known, the graph (holding a.txt) refused it
+  'b.txt': 'GOMA, 9 February 2024 - Kodiak met the envoy in Goma on Friday, and the Wazalendo fighters withdrew.',
+  'e.txt': 'GOMA, 10 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels, and Kodiak said the Wazalendo would hold Sake.',
+};
+const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire.';
+
+describe('the names a batch drafts against', { timeout: 120_000 }, () => {
+  let opened: StoreWithPipeline;
+  let store: ParleyStore;
+  let refused: number;
+  /** The pooled pipeline, counting the drafts the graph refused (structured again against it). */
+  let counting: ExtractionPipeline;
+  const folders: Record<string, string> = {};
+
+  beforeAll(async () => {
+    opened = await openStoreWithPipeline('parley-known-names-');
+    store = opened.store;
+    const { pipeline } = opened;
+    counting = {
+      ...pipeline,
+      resolve(draft, input, options) {
+        const resolved = pipeline.resolve(draft, input, options);
+        if (!resolved) refused++;
+        return resolved;
+      },
+    };
+    const root = path.dirname(store.snapshotDir);
+    for (const [name, documents] of Object.entries({ first: FIRST, second: SECOND, report: { 'c.txt': REPORT } })) {
+      folders[name] = path.join(root, `corpus-${name}`);
+      await mkdir(folders[name]);
+      for (const [file, text] of Object.entries(documents)) await writeFile(path.join(folders[name], file), text);
+    }
+  });
+
+  afterAll(() => opened.close());
+
+  it('reads in a worker what the log holds: names, memberships, more added, a larger log, and no more than its bound', () => {
+    const log = new KnownNamesLog([{ label: 'Rapid Support Forces', aliases: ['RSF'], actor_type: 'armed_group' }, ['hemedti', 'rsf']]);
+    let known = readKnownNames(log.shared);
+    expect(known.directory.lookup('RSF')).toBe('Rapid Support Forces');
+    expect(known.directory.lookup('Sudanese Armed Forces')).toBeUndefined();
+    expect(known.isMemberOf('hemedti', 'rsf')).toBe(true);
+    expect(known.isMemberOf('rsf', 'hemedti')).toBe(false);
+
+    const generation = log.shared.generation;
+    log.add([{ label: 'Sudanese Armed Forces', aliases: ['SAF'], actor_type: 'armed_forces' }]);
+    expect(log.shared.generation).toBe(generation);
+    known = readKnownNames(log.shared);
+    expect(known.directory.lookup('SAF')).toBe('Sudanese Armed Forces');
+    expect(known.directory.lookup('RSF')).toBe('Rapid Support Forces');
+
+    // past the first 64 KiB: a new generation holding everything, read again from its start
+    log.add(Array.from({ length: 2_000 }, (_, i) => ({ label: `Brigade Number ${i}`, aliases: [`Brigade ${i} of the North`] })));
+    expect(log.shared.generation).not.toBe(generation);
+    known = readKnownNames(log.shared);
+    expect(known.directory.lookup('Brigade 1999 of the North')).toBe('Brigade Number 1999');
+    expect(known.directory.lookup('RSF')).toBe('Rapid Support Forces');
+    expect(known.isMemberOf('hemedti', 'rsf')).toBe(true);
+
+    // a reset starts again with what is given: the names it leaves out are no longer known
+    log.reset([{ label: 'Sudanese Armed Forces' }]);
+    known = readKnownNames(log.shared);
+    expect(known.directory.lookup('RSF')).toBeUndefined();
+    expect(known.directory.lookup('Sudanese Armed Forces')).toBe('Sudanese Armed Forces');
+
+    const bounded = new KnownNamesLog([], 100);
+    bounded.add([{ label: 'Rapid Support Forces' }]);
+    bounded.add([{ label: 'Sudanese Armed Forces', aliases: ['SAF', 'the army of the Sudan, in a very long alias that does not fit'] }]);
+    // once full it takes no more, even what would fit
+    bounded.add([{ label: 'Kodiak' }]);
+    known = readKnownNames(bounded.shared);
+    expect(known.directory.lookup('Rapid Support Forces')).toBe('Rapid Support Forces');
+    expect(known.directory.lookup('SAF')).toBeUndefined();
+    expect(known.directory.lookup('Kodiak')).toBeUndefined();
+  });
+
+  it('drafts a second batch against the first one\'s actors and memberships, refusing none, and builds the graph one by one ingest builds', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    for (const folder of [folders.first, folders.second]) {
+      for (const source of Object.keys(folder === folders.first ? FIRST : SECOND)) {
+        const { text, title } = await readSource(folder, source);
+        await extractForGraph(context, 't', 'one-by-one', { text, source, ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+      }
+    }
+    refused = 0;
+    await ingestFolder({ store, pipeline: counting }, folders.first, { tenant: 't', graphId: 'batched', workers: 1 });
+    await ingestFolder({ store, pipeline: counting }, folders.second, { tenant: 't', graphId: 'batched', workers: 1 });
+    // drafted against nothing known, b.txt (Kodiak, whom only the graph knows) and e.txt (his membership) were refused
+    expect(refused).toBe(0);
+    expect(await exportWithoutInstants(await store.loadGraph('t', 'batched'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'one-by-one')));
+  });
+
+  it('refuses a draft made against names the graph does not answer alike, and structures it again against the graph', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    const { text, title } = await readSource(folders.report, 'c.txt');
+    await extractForGraph(context, 't', 'report-one-by-one', { text, source: 'c.txt', ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+
+    // the log says the RSF is another actor, which no graph holds
+    const wrong = new KnownNamesLog([{ label: 'Rapid Support Forces', actor_type: 'armed_group' }, { label: 'Rapid Support', aliases: ['RSF'], actor_type: 'armed_group' }]);
+    const file = await opened.pipeline.draftFile!(folders.report, 'c.txt', { tier: 'full', known: knownDocuments([]), names: wrong.shared });
+    if (file.kind !== 'read' || !file.draft) throw new Error('not drafted');
+    expect(file.draft.questions.answered.length).toBeGreaterThan(0);
+    refused = 0;
+    const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', 'report-batched', [{ text: file.text, source: 'c.txt', ...(file.title ? { title: file.title } : {}), draft: file.draft }], { tier: 'full' });
+    if ('error' in outcome) throw outcome.error;
+    expect(refused).toBe(1);
+    expect(await exportWithoutInstants(await store.loadGraph('t', 'report-batched'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'report-one-by-one')));
+  });
+});
