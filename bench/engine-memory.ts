@@ -2,7 +2,7 @@
  * bench:engine-memory — one reasoning engine's memory as it reasons over a generated conflict graph
  * (bench/conflict-graph.ts, bench:frameworks's graphs): the WebAssembly memory the engine has
  * allocated (never given back while it lives), SWI-Prolog's stacks (allocated and used), its atoms,
- * and the kept answers as clauses (lib/graph.pl view_memo/3), after the view's hand-over, after
+ * and the kept answers (records, in cells: lib/graph.pl view_memo/3), after the view's hand-over, after
  * warm_view_sets and after each of the 15 frameworks in turn. Bytes repeat to the byte from run to
  * run; the CPU printed beside them does not. docs/operations.md ("The kept sets") quotes it.
  *
@@ -58,9 +58,11 @@ for (const entry of catalog.frameworks) {
   if (!reply.ok) throw new Error(`${entry.id}: ${JSON.stringify(reply)}`);
   await row(entry.id, cpuMsSince(started));
 }
-const [[keptBytes, keptClauses]] = registry.solveLibrary(
-  '( catch(predicate_property(user:g_kept(_, _), size(S)), _, fail) -> true ; S = 0 ), ( catch(predicate_property(user:g_kept(_, _), number_of_clauses(N)), _, fail) -> true ; N = 0 )',
+// the kept answers are records (lib/graph.pl g_kept/2 holds their references), whose bytes SWI-Prolog does not
+// report: their size in cells, each read back once
+const [[keptCells, keptRecords]] = registry.solveLibrary(
+  'aggregate_all(count, user:g_kept(_, _), N), aggregate_all(sum(C), ( user:g_kept(_, R), instance(R, T), term_size(T, C) ), S)',
   ['S', 'N'],
   { graph },
 ) as number[][];
-console.log(`kept answers as clauses: ${MB(keptBytes)} MB in ${keptClauses} clauses; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`kept answers as records: ${keptCells.toLocaleString('en-US')} cells in ${keptRecords} records; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -117,7 +117,7 @@ nodes_where_(Label, Key, Value, Ids) :-
 % view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
 % variant) until the view changes. A table would do the same, but each call of a tabled
 % predicate copies its answer out of the table and walks a list argument through the trie:
-% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept as clauses instead, a
+% about 9 ms for a list of 40k ids in swipl-wasm. The answers are kept as records instead, a
 % slot's read once a query (memo_entries/2), found by a fingerprint of Key (a list argument
 % stands for its length and first element) and compared with Key in C.
 % Keys are per module (two rule modules may use the same Key) and per view slot.
@@ -140,12 +140,16 @@ view_memo(Key, Value, Goal) :-
     memo_used(Slot),
     Found = answer(Value).
 
-% The answers are kept as clauses (g_kept/2), off the global stack: held there, in global variables, every
-% answer of the view sat below each query's work, and the stack grew by doubling to hold them all (1.1 GB of
-% WebAssembly memory for one engine at 1M facts after an assess, never given back). A query reads a slot's
-% answers from its clause once (a copy) and then from a global variable linking that copy, so that rules
-% reading a kept set in a loop copy it once (memo_entries/2), until a call of another module (memo_reader/1) or a
-% write lets the copies go.
+% The answers are kept as records (the recorded database, under the slot's name), off the global stack: held
+% there, in global variables, every answer of the view sat below each query's work, and the stack grew by doubling
+% to hold them all (1.1 GB of WebAssembly memory for one engine at 1M facts after an assess, never given back). A
+% query reads a slot's answers from its record once (a copy) and then from a global variable linking that copy, so
+% that rules reading a kept set in a loop copy it once (memo_entries/2), until a call of another module
+% (memo_reader/1) or a write lets the copies go. Records, not clauses: a record is stored without being compiled
+% and erased by its reference without being copied back (a clause was retracted by matching its head, which
+% builds the whole answer on the global stack), so that a write replacing its grown answers costs about what
+% it did with global variables (docs/operations.md, "The kept sets").
+% g_kept(Slot, Ref): the reference of Slot's record, one a slot.
 :- dynamic g_kept/2.
 % g_kept_summary(Slot, s(Reads, Modules, Listed, Count)): what a write asks of Slot's answers without copying them:
 % the sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
@@ -155,8 +159,8 @@ view_memo(Key, Value, Goal) :-
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
 memo_entries(Slot, Entries) :-
     (   nb_current(Slot, Held) -> Entries = Held
-    ;   g_kept(Slot, Kept),
-        % linked, not copied again: the clause's copy is built fresh here, so no binding in it was trailed
+    ;   g_kept(Slot, Ref), instance(Ref, Kept),
+        % linked, not copied again: the record's copy is built fresh here, so no binding in it was trailed
         nb_linkval(Slot, Kept),
         % the list of slots read is copied (nb_setval/2), not linked: a copy freezes the global stack, which keeps the
         % copy linked above from being taken back when the caller backtracks (forall/2 at a write); a linked list of
@@ -178,15 +182,23 @@ listed_entries(Slot, Entries) :-
         ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) )
     ).
 
-% memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a clause), in place of what it held. A limit (of
+% memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a record), in place of what it held. A limit (of
 % inferences or time) may cut it at any step, so the summary goes first and comes back last: a slot holds either
 % its answers and their summary, or no summary (the writes then read its answers: slot_unchanged/2,
 % listed_to_read/6), and no copy of answers it no longer holds (memo_entries/2)
 memo_store(Slot, Entries) :-
     memo_summary(Entries, Summary),
     memo_unread(Slot), retractall(g_kept_summary(Slot, _)),
-    retractall(g_kept(Slot, _)), assertz(g_kept(Slot, Entries)),
+    kept_erase(Slot), recordz(Slot, Entries, Ref), assertz(g_kept(Slot, Ref)),
     assertz(g_kept_summary(Slot, Summary)).
+
+% kept_erase(+Slot): Slot's record erased. A record a limit cut off from its reference (between recordz/3 and
+% the assertion of g_kept/2, or between the retraction and the erasure) is found under the slot's name: a copy,
+% but only after such a cut (a slot with no reference has no record otherwise)
+kept_erase(Slot) :-
+    (   retract(g_kept(Slot, Ref)) -> erase(Ref)
+    ;   forall(recorded(Slot, _, Ref), erase(Ref))
+    ).
 
 % most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
 memo_summary([Entry], s(Reads, [Module], Listed, 1)) :- !,
@@ -202,7 +214,7 @@ memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
     length(Entries, Count).
 
 % memo_delete(+Slot): Slot keeps no answers
-memo_delete(Slot) :- memo_unread(Slot), retractall(g_kept_summary(Slot, _)), retractall(g_kept(Slot, _)).
+memo_delete(Slot) :- memo_unread(Slot), retractall(g_kept_summary(Slot, _)), kept_erase(Slot).
 
 % memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
