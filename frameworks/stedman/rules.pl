@@ -189,7 +189,7 @@ st_first_agreement_stays(added(Nodes, _, _), First) :-
 st_own_inside(X) :-
     own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), ( member(E, Es), ( event(E, 'CONSULT') ; event(E, 'AGREE') ) -> true ; st_asserts(X, 'Commitment') ).
 st_own_offer(X) :- st_asserts(X, 'Offer').
-st_asserts(X, Type) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, Type), [_|_]).
+st_asserts(X, Type) :- own_claims(X, Type, [_|_]).
 
 st_spoiler_of(Touched, s(A, _, _, _)) :- memberchk(A, Touched).
 
