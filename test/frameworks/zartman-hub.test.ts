@@ -12,7 +12,7 @@ import type { GraphWrite } from '../../engine/store/validate.ts';
 // and an opponent is a state whose attacks hold the hub's assaults, so the violence indicators and
 // the stalemate read the union of many long lists: they read each side's assaults once instead.
 const catalog = await loadRuleModules();
-const zartman = catalog.frameworks.find((entry) => entry.id === 'zartman' && entry.status === 'loaded');
+const zartman = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' && entry.id === 'zartman' ? [entry.manifest] : []))[0]!;
 const storeDir = mkdtempSync(path.join(os.tmpdir(), 'parley-zartman-hub-'));
 const store = await ParleyStore.open(storeDir);
 afterAll(async () => {
@@ -41,7 +41,7 @@ function hubGraph(): GraphWrite {
 describe('zartman on a hub', () => {
   it('finds the sustained violence of every pair, read once per side', async () => {
     await store.writeGraph('t', 'hub', hubGraph());
-    const run = runFramework(catalog.registry, zartman!.manifest, { graph: await store.loadGraph('t', 'hub') }, FIXTURE_LIMITS);
+    const run = runFramework(catalog.registry, zartman, { graph: await store.loadGraph('t', 'hub') }, FIXTURE_LIMITS);
     expect(run.error).toBeUndefined();
     // every pair attacks both ways over 100 days up to the reference date, and nobody yields or speaks of the cost
     const present = new Map(run.indicators_present.map((indicator) => [indicator.name, indicator]));
