@@ -174,7 +174,7 @@ added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     exclude(fe_touched_pair(Touched), Pairs0, KeptPairs),
     ( RedLines == [] -> true ; \+ ( member(rl(_, _, SA, SB), KeptPairs), \+ ord_disjoint(SA, SB) ) ),
     exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
-    findall(rl(A, B, RA, RB), ( member(A-B, Touched), fe_own_red_lines(A, RA), RA \== [], fe_own_red_lines(B, RB), RB \== [] ), New),
+    findall(rl(A, B, RA, RB), ( member(A-B, Touched), own_claims(A, 'RedLine', RA), RA \== [], own_claims(B, 'RedLine', RB), RB \== [] ), New),
     fe_sides_stakes(New, Sides), foldl(fe_pair_stakes(Sides), New, NewKeyed, []),
     append(KeptPairs, New, P1), sort(P1, Pairs),
     append(KeptKeyed, NewKeyed, K1), sort(K1, Keyed).
@@ -183,9 +183,6 @@ fe_adds_place([_, Label | Rest]) :- ( memberchk(Label, ['Location', 'Issue']) ->
 
 fe_touched_pair(Touched, rl(A, B, _, _)) :- memberchk(A-B, Touched).
 fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
-
-% fe_own_red_lines(+X, -RedLines): the RedLine claims X asserts, read from its own edges
-fe_own_red_lines(X, RedLines) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, 'RedLine'), RedLines).
 
 % fe_sides_stakes(+RedLinePairs, -Sides): each side's issues and words, read once for all its pairs (a speaker of
 % hundreds of red lines has as many pairs): Side-s(IssueGroups, WordHits) by side, and the words. Without pairs it is

@@ -224,7 +224,7 @@ fu_own_batna_record(X, Record) :-
 
 % fu_own_batna_source(+X, ?Tag, -Groups): X's groups (X-Ids) in each fu_batna_source/2 grouping, read from X's own edges
 fu_own_batna_source(X, neg, [X-Cs]) :-
-    own_ends(X, 'ASSERTS', _, 'Claim', Cs0), fu_position_claim_type(T), filter_ids(Cs0, prop(type, T), Cs), Cs \== [].
+    fu_position_claim_type(T), own_claims(X, T, Cs), Cs \== [].
 fu_own_batna_source(X, neg, [X-Is]) :- own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [].
 fu_own_batna_source(X, alt, [X-Es]) :-
     own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), fu_alternative_event_type(T), filter_ids(Es0, prop(event_type, T), Es), Es \== [].

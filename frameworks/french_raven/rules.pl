@@ -129,7 +129,7 @@ fr_own_source(X, referent, G) :-
     findall(X-[E], ( allied(C, X, E), X \== C, fr_ally_type(T), node(C, 'Actor'), prop(C, actor_type, T) ), G0), msort(G0, G).
 fr_own_source(X, referent, [X-[X]]) :- fr_referent_type(T), node(X, 'Actor'), prop(X, actor_type, T).
 
-fr_own_claims(X, Type, [X-Cs]) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs0), filter_ids(Cs0, prop(type, Type), Cs), Cs \== [].
+fr_own_claims(X, Type, [X-Cs]) :- own_claims(X, Type, Cs), Cs \== [].
 fr_own_events(X, Type, [X-Es]) :- own_ends(X, 'PARTICIPATES_IN', perpetrator, 'Event', Es0), filter_ids(Es0, prop(event_type, Type), Es), Es \== [].
 fr_own_citing(X, Base, [X-Cs]) :-
     own_ends(X, 'ASSERTS', _, 'Claim', Cs0), keywords(fr_words(Base), Words), own_mentioning(Cs0, Words, Cs), Cs \== [].

@@ -189,7 +189,7 @@ st_first_agreement_stays(added(Nodes, _, _), First) :-
 st_own_inside(X) :-
     own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), ( member(E, Es), ( event(E, 'CONSULT') ; event(E, 'AGREE') ) -> true ; st_asserts(X, 'Commitment') ).
 st_own_offer(X) :- st_asserts(X, 'Offer').
-st_asserts(X, Type) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, Type), [_|_]).
+st_asserts(X, Type) :- own_claims(X, Type, [_|_]).
 
 st_spoiler_of(Touched, s(A, _, _, _)) :- memberchk(A, Touched).
 
@@ -251,7 +251,7 @@ spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _), S).
 finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     peace_process(Es, Cs), length(Es, NE), length(Cs, NC),
     st_counts([NE-'talks or agreement event'-'talks and agreement events', NC-'offer or commitment'-'offers and commitments'], Record),
-    peace_process_ids(All), nonempty(All), current_ids(All, Current),
+    st_process(All, Current),
     findall(D, (member(Id, All), valid_time(Id, D)), Ds0), msort(Ds0, Ds),
     ( Ds = [] -> Latest = 'undated' ; last(Ds, Latest) ),
     recent_window(Days), atomic_list_concat(['a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (', Days, ' days) or is undated'], Rule),
@@ -260,6 +260,11 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     ; Value = no,
         recent_window(Days), atomic_list_concat(['No current peace process: the ', Record, ' on record are all older than ', Days, ' days (the latest on ', Latest, '); any spoilers found acted against a process that has lapsed.'], Sentence) ),
     peace_process_ids(Ids).
+
+% st_process(-Ids, -Current): the process's ids (failing when there is none) and its current ones, for the finding
+% and for the strength of a process under way, which reads them alone (the finding's dates and counts cost it as much
+% again: some 12k inferences at 100k facts)
+st_process(Ids, Current) :- peace_process_ids(Ids), nonempty(Ids), current_ids(Ids, Current).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the
 % process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps
@@ -337,4 +342,4 @@ strength(spoilers-N, Score, Ids) :-
     st_spoilers(_, Spoilers), Spoilers = [_|_], length(Spoilers, N),
     findall(I, ( member(s(A, _, _, Beh), Spoilers), member(I, [A | Beh]) ), I0), peace_process_ids(P),
     append(I0, P, I1), sort(I1, Ids), reading_strength(0.9, Ids, Score).
-strength(peace_process-yes, Score, Ids) :- finding(peace_process, yes, _, Ids, _), reading_strength(0.4, Ids, Score).
+strength(peace_process-yes, Score, Ids) :- st_process(Ids, [_|_]), reading_strength(0.4, Ids, Score).

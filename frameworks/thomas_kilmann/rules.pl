@@ -195,7 +195,7 @@ added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
     added_sides(Added, Sides),
     findall(X, ( member(O, NewReciprocators), own_opponents(O, Os), member(X, Os) ), Others),
     append(Sides, Others, Touched0), sort(Touched0, Touched),
-    findall(X-t(returned, Y, []), ( member(X, Touched), tk_own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Records0, NewReciprocators, Y) ), NewFlags),
+    findall(X-t(returned, Y, []), ( member(X, Touched), own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Records0, NewReciprocators, Y) ), NewFlags),
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
     put_by_subject(Flags0, NewFlags, Flags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
@@ -249,8 +249,6 @@ tk_own_source(shared_typed, X, _, collaborating, G) :-
 tk_own_source(shared_same, X, _, collaborating, [I]) :-
     tk_interest_holder(X), group_by_edge([X], 'HOLDS_INTEREST', out, _, G), member(I-_, G), \+ tk_typed(I),
     once(( edge(_, 'HOLDS_INTEREST', H, I, _), H \== X, tk_interest_holder(H) )).
-
-tk_own_claims(X, Type, Cs) :- own_ends(X, 'ASSERTS', _, 'Claim', All), filter_ids(All, prop(type, Type), Cs).
 
 % tk_interest_holder(+X): X holds an Interest (a key of tk_shared_same_groups/1's Holders)
 tk_interest_holder(X) :- edge(_, 'HOLDS_INTEREST', X, I, _), node(I, 'Interest'), !.

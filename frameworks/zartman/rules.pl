@@ -36,14 +36,36 @@ indicator(mediator, 1, 'a way out through a third party: actors with role mediat
 present(Name, Ids) :- zt_pair_states(States), zt_present(Name, States, Ids), nonempty(Ids).
 
 % (the attacks of a state are its ASSAULT evidence)
-zt_present(sustained_violence, States, Ids) :-
-    findall(U, (member(st(_, _, S, _), States), zt_sustained_state(S, U)), L), append(L, I0), sort(I0, Ids).
-zt_present(no_side_gaining, States, Ids) :-
-    findall(U, (member(st(_, _, S, _), States), zt_no_gain_state(S, U)), L), append(L, I0), sort(I0, Ids).
+zt_present(sustained_violence, States, Ids) :- zt_assaults_in(States, zt_sustained_state, Ids).
+zt_present(no_side_gaining, States, Ids) :- zt_assaults_in(States, zt_no_gain_state, Ids).
 zt_present(cost_perceived, _, Ids) :- zt_party_cost_claims(Ids).
 zt_present(offers, _, Ids) :- current_claims('Offer', O), current_claims('Concession', C), append(O, C, I0), sort(I0, Ids).
 zt_present(talks, _, Ids) :- current_events('CONSULT', Ids).
 zt_present(mediator, _, Ids) :- zt_mediation(Ids).
+
+% zt_assaults_in(+States, :Kind, -Ids): the attacks (U) of the states of a Kind, all of them sorted. A state's attacks are
+% its two sides' assaults, so an actor's are in every state it is a side of: when the states' lists are long beside
+% their number (a hub of 1,000 assaults against 1,000 opponents that attack too: 1.3M inferences a union at 100k
+% facts), each side's assaults are read once from its record instead (some 30 steps a side, dearer than the union of
+% a few short lists, as the generated graphs' are)
+:- meta_predicate zt_assaults_in(+, 2, -).
+zt_assaults_in(States, Kind, Ids) :-
+    findall(A-B-U, ( member(st(A, B, S, _), States), call(Kind, S, U) ), Found),
+    length(Found, N), zt_sizes(Found, 0, Size),
+    (   Size =< 64 * N
+    ->  findall(U, member(_-_-U, Found), Us)
+    ;   findall(X, ( member(A-B-_, Found), ( X = A ; X = B ) ), Xs0), sort(Xs0, Xs),
+        zt_recs(Recs), findall(E, ( member(X, Xs), zt_rec(X, Recs, r(E, _, _, _)) ), Us)
+    ),
+    append(Us, I0), sort(I0, Ids).
+
+zt_sizes([], Size, Size).
+zt_sizes([_-_-U | Found], Size0, Size) :- length(U, L), Size1 is Size0 + L, zt_sizes(Found, Size1, Size).
+
+% zt_any(+Indicator, +States): the indicator is present, as zt_present/3 with a nonempty list says, without the list
+zt_any(sustained_violence, States) :- member(st(_, _, S, _), States), zt_sustained_state(S, [_|_]), !.
+zt_any(no_side_gaining, States) :- member(st(_, _, S, _), States), zt_no_gain_state(S, [_|_]), !.
+zt_any(cost_perceived, States) :- zt_present(cost_perceived, States, [_|_]).
 
 zt_sustained_state(hurting(U, _), U).
 zt_sustained_state(no_cost(U), U).
@@ -282,7 +304,7 @@ zt_stalemate(States, yes, Sentence, Evidence, ['a mutually hurting stalemate hol
 zt_stalemate(States, no, Sentence, Evidence, [Rule | Inds]) :-
     zt_closest(States, st(A, B, S, Ev)),
     zt_no_text(st(A, B, S, Ev), Sentence), zt_no_rule(S, Rule), Evidence = Ev,
-    findall(I, (member(I, [sustained_violence, no_side_gaining, cost_perceived]), zt_present(I, States, [_|_])), Inds).
+    findall(I, (member(I, [sustained_violence, no_side_gaining, cost_perceived]), zt_any(I, States)), Inds).
 
 % ---- findings -------------------------------------------------------------------
 

@@ -167,6 +167,10 @@ own_ends(X, Type, Role, Label, Ids) :-
     write_memo(Key, Ids, own_ends_(X, Type, Role, Label, Ids)).
 own_ends_(X, Type, Role, Label, Ids) :- group_by_edge([X], Type, out, Role, G), pairs_keys(G, Ends), filter_ids(Ends, kind(Label), Ids).
 
+% own_claims(+X, +Type, -Claims): the claims of Type X asserts, sorted, read from its own edges (own_ends/5): an actor's
+% red lines, offers or commitments, as a module's growth reads them for each actor a write touched
+own_claims(X, Type, Claims) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), filter_ids(Cs, prop(type, Type), Claims).
+
 % A set of pairs of opponents grows the same way: the pairs of each node of added_ends/2 found again, its opponents read
 % from its own edges (own_opponents/2), the rest kept (a hostile pair a write adds has an end an edge added ends at). A
 % node's list of opponents changes also at the other end of a hostile pair added (added_sides/2).
