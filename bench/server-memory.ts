@@ -146,10 +146,9 @@ try {
   await report(`replicas made (${(replicasMs / 1000).toFixed(1)} s), ${views.holding} of ${views.running} engines holding the view (${(viewsMs / 1000).toFixed(1)} s), RSS settled`, FACTS);
   const workspace = await postJson(`${base}/v1/workspaces`, key, { name: 'bench', domain: 'armed', scale: 'macro', tier: 'full', graph_id: 'g' });
   if (workspace.status !== 201) throw new Error(`workspace: ${workspace.status}`);
-  const assessStarted = performance.now();
-  const assessed = await postJson(`${base}/v1/workspaces/${workspace.json.id}/assess`, key, {});
-  if (assessed.status !== 200) throw new Error(`assess: ${assessed.status} ${JSON.stringify(assessed.json)}`);
-  const assessMs = performance.now() - assessStarted;
+  // (asked again after a refusal: at 1M on a loaded machine an assess can outlast the call's 120 s, its frameworks' runs going on)
+  const assessMs = await answeredWithin(1_200_000, () => postJson(`${base}/v1/workspaces/${workspace.json.id}/assess`, key, {}));
+  if (assessMs < 0) throw new Error(`assess refused for 20 min: ${-assessMs}`);
   await settle();
   await report(`one full assess (${(assessMs / 1000).toFixed(1)} s), RSS settled`, FACTS);
 } finally {
