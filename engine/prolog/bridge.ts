@@ -698,8 +698,9 @@ export function viewImage(graph: GraphIndex): Buffer | undefined {
 /** Whether the engine holds the whole view of `graph` at its revision as one whole hand-over made it: what viewImage makes an image of. */
 export function holdsWholeView(graph: GraphIndex): boolean {
   const held = slotOf(graph)?.held;
-  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
-  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision;
+  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make; texts
+  // left out under property keys since released are not the facts the image's signature, the keys held now, stands for)
+  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision && held.textsInProps === textsInProps();
 }
 
 /** The header and code of `image` when it is whole and made under this engine's signature for a graph of `facts` facts; else undefined. */

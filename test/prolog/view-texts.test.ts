@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NodeRecord } from '../../engine/ontology/index.ts';
-import { PrologBridge, propertyKeysHeld, startProlog } from '../../engine/prolog/bridge.ts';
+import { PrologBridge, holdsWholeView, propertyKeysHeld, startProlog, viewImage } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 
@@ -50,6 +50,7 @@ const mentioning = (bridge: PrologBridge, view: { graph: GraphIndex }, word: str
 describe("a node's lowered text", () => {
   const view = { graph: GraphIndex.fromRecords(nodes, []) };
   const bridge = new PrologBridge();
+  const reader = new PrologBridge();
 
   it('is a g_text fact of every node with a text while the view holds neither text nor label', () => {
     bridge.consult('claim_type(C, T) :- prop(C, type, T).');
@@ -60,7 +61,6 @@ describe("a node's lowered text", () => {
   });
 
   it('is read back from the text or label property where it is ASCII, with the same answers', () => {
-    const reader = new PrologBridge();
     reader.consult(':- module(texts, [t/2]).\nt(Id, T) :- prop(Id, text, T) ; prop(Id, label, T).');
     expect(propertyKeysHeld()).toEqual(expect.arrayContaining(['label', 'text', 'type']));
     expect(textsOf(bridge, view)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
@@ -73,5 +73,21 @@ describe("a node's lowered text", () => {
     putLogged(view.graph, [claim('added', { text: 'Talks RESUMED' }), claim('added_curly', { text: 'Talks\u2019 end' })], []);
     expect(textsOf(bridge, view, ['added', 'added_curly'])).toEqual([['added', 'talks resumed'], ['added_curly', "talks' end"]]);
     expect(factsOf(bridge, view)).toEqual(['accented', 'added_curly', 'curly', 'json_like', 'word_true']);
+  });
+
+  it('is no image once the keys it was read back under are released: the texts left out are not the facts the image signs for', () => {
+    const fresh = { graph: GraphIndex.fromRecords(nodes, []) };
+    expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    expect(holdsWholeView(fresh.graph)).toBe(true);
+    expect(viewImage(fresh.graph)).toBeDefined();
+    reader.releaseKeys();
+    expect(propertyKeysHeld()).not.toContain('text');
+    expect(holdsWholeView(fresh.graph)).toBe(false);
+    expect(viewImage(fresh.graph)).toBeUndefined();
+    // its answers stay those of the facts it holds; a view handed over now holds every text in g_text
+    expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    const later = { graph: GraphIndex.fromRecords(nodes, []) };
+    expect(textsOf(bridge, later)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    expect(factsOf(bridge, later)).toEqual(EXPECTED.map(([id]) => id).sort());
   });
 });
