@@ -415,6 +415,25 @@ function lowerText(node: NodeRecord): string | undefined {
   return typeof text === 'string' ? text.toLowerCase().replace(/[\u2018\u2019]/g, "'") : undefined;
 }
 
+/**
+ * Whether views hand over the text and label properties (the rules read both: the built-in ones do), so that a node's
+ * g_text/2 fact may be left out where lib/graph.pl node_text/2 reads it back from them (textInProps): at 1M facts of
+ * bench/store's graph, 20 MB of each engine holding the view (a clause of some 100 bytes per node with a text).
+ */
+function textsInProps(): boolean {
+  return viewHolds('text') && viewHolds('label');
+}
+
+/**
+ * Whether node_text/2 reads `node`'s lowered text back from its text (else label) property, its g_text/2 fact left out:
+ * a string in ASCII, where SWI-Prolog's downcase_atom/2 lowers as toLowerCase does and no curly apostrophe is, and that
+ * no other value becomes as an atom (fromJs: the booleans, an object's JSON), so that node_text/2 tells them apart.
+ */
+function textInProps(node: NodeRecord): boolean {
+  const text = node.properties.text ?? node.properties.label;
+  return typeof text === 'string' && /^[\x00-\x7f]*$/.test(text) && text !== 'true' && text !== 'false' && !text.startsWith('{');
+}
+
 /** A view whose records a slot holds as facts, and the latest valid time among them. */
 interface HeldView {
   graph: WeakRef<GraphIndex>;
@@ -423,6 +442,8 @@ interface HeldView {
   validUntil?: string;
   latest?: string;
   names: TextIndex;
+  /** Its g_text/2 facts leave out the texts node_text/2 reads back from the properties (textsInProps when it was handed over whole). */
+  textsInProps: boolean;
   /** Its facts are those of one whole hand-over, in the graph's order (no write added to them since, nothing cut): what viewImage may keep. */
   whole?: true;
 }
@@ -545,13 +566,14 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     removeLater(slot, view);
     return 'removed';
   }
-  const added = same && view.asOf === undefined && view.validUntil === undefined ? addedSince(graph, slot.held!.revision) : undefined;
+  // (texts left out of g_text only while the view holds the properties they are read back from: else whole again)
+  const added = same && view.asOf === undefined && view.validUntil === undefined && slot.held!.textsInProps === textsInProps() ? addedSince(graph, slot.held!.revision) : undefined;
   const previous = slot.held;
   slot.held = undefined;
   slot.facts = graph.factCount;
   if (added) {
     const { names } = previous!;
-    const facts = new ViewFacts(view, previous!.latest, names);
+    const facts = new ViewFacts(view, previous!.latest, names, previous!.textsInProps);
     // a new name is looked for in the texts held already (the added texts are matched against every name as they are added)
     const named = newNames(added.nodes.map((id) => graph.node(id)!), names);
     if (named.length > 0) {
@@ -564,7 +586,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     for (const id of added.nodes) facts.addNode(graph.node(id)!);
     for (const id of added.edges) facts.addEdge(graph.edge(id)!);
     const { Changes } = once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named, Changes)', facts.arguments(facts.latest !== previous!.latest, named));
-    slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names };
+    slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names, textsInProps: previous!.textsInProps };
     logChanges(slot, Changes === 'all' ? undefined : (Changes as string[]));
     return 'added';
   }
@@ -591,7 +613,8 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   const edges = [...graph.edges.values()];
   const names = new TextIndex();
   names.add(newNames(nodes, names));
-  const facts = new ViewFacts(view, undefined, names, slot.module);
+  const inProps = textsInProps();
+  const facts = new ViewFacts(view, undefined, names, inProps, slot.module);
   for (const node of nodes) {
     facts.addNode(node);
     if (facts.handOverFull()) yield;
@@ -604,8 +627,8 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
     if (facts.handOverFull()) yield;
   }
   facts.handOver();
-  once('parley_end_view(Slot, Ref, Named)', { Slot: slot.module, Ref: facts.reference(true), Named: names.words() });
-  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names, whole: true };
+  once('parley_end_view(Slot, Ref, Named, InProps)', { Slot: slot.module, Ref: facts.reference(true), Named: names.words(), InProps: String(inProps) });
+  slot.held = { graph: new WeakRef(graph), revision, asOf: view.asOf, validUntil: view.validUntil, latest: facts.latest, names, textsInProps: inProps, whole: true };
   logChanges(slot, undefined);
   if (indexes) yield* indexesInParts(slot);
 }
@@ -675,8 +698,9 @@ export function viewImage(graph: GraphIndex): Buffer | undefined {
 /** Whether the engine holds the whole view of `graph` at its revision as one whole hand-over made it: what viewImage makes an image of. */
 export function holdsWholeView(graph: GraphIndex): boolean {
   const held = slotOf(graph)?.held;
-  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make)
-  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision;
+  // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make; texts
+  // left out under property keys since released are not the facts the image's signature, the keys held now, stands for)
+  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision && held.textsInProps === textsInProps();
 }
 
 /** The header and code of `image` when it is whole and made under this engine's signature for a graph of `facts` facts; else undefined. */
@@ -742,7 +766,8 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   wholeHandOvers.images++;
   const names = new TextIndex();
   names.add(read.header.names);
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, whole: true };
+  // (its signature names the keys held when it was made: those held now)
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, textsInProps: textsInProps(), whole: true };
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
@@ -878,7 +903,7 @@ function removeLater(slot: ViewSlot, view: GraphView): void {
   const gone = held.names.words().filter((name) => !names.has(name) && !textIndex.has(name));
   const ref = after === before ? [] : [after, Date.parse(after) / DAY_MS];
   once('parley_remove_view(N, E, L, T, Gone, Named, Ref)', { N: removedNodes, E: removedEdges, L: [...labels], T: [...types], Gone: gone, Named: names.words(), Ref: ref });
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names };
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, asOf, validUntil: view.validUntil, latest, names, textsInProps: held.textsInProps };
   logChanges(slot, undefined);
 }
 
@@ -1031,6 +1056,8 @@ class ViewFacts {
     public latest: string | undefined,
     /** The names of the view's nodes of name_keywords labels. */
     private readonly names: TextIndex,
+    /** Whether g_text/2 leaves out the texts node_text/2 reads back from the properties (textInProps). */
+    private readonly textsInProps: boolean,
     /** The slot (its module) handOver fills. */
     private readonly into?: string,
   ) {}
@@ -1063,7 +1090,7 @@ class ViewFacts {
     }
     const lower = lowerText(node);
     if (lower !== undefined) {
-      this.texts.push(node.id, lower);
+      if (!(this.textsInProps && textInProps(node))) this.texts.push(node.id, lower);
       const words = textIndex.matches(lower);
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);

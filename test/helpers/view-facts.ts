@@ -7,7 +7,7 @@ export const VIEW_FACT_KINDS = [
   'findall(n(I, L), node(I, L), Fs)',
   'findall(p(I, K, V), prop(I, K, V), Fs)',
   'findall(v(I, V), valid_time(I, V), Fs)',
-  'findall(t(I, T), g_text(I, T), Fs)',
+  'findall(t(I, T), ( distinct(I, g_node(I, _)), node_text(I, T) ), Fs)', // (g_text, or the text properties where it leaves them out)
   'findall(w(W, I), g_mention(W, I), Fs)',
   'findall(W, g_named(W), Fs)',
   'findall(s(I, S), argument_source(I, S), Fs)',

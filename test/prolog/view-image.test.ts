@@ -116,7 +116,7 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
 
   it('loads only when it holds every view fact predicate (parley_load_image/2): one made before a view fact was added does not', () => {
     // a source file in the form of parley_write_image/2's: the dynamic declarations, the list of predicates held, the facts
-    const predicates = 'g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2';
+    const predicates = 'g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2, g_text_in_props/0';
     const loads = (held: string) =>
       bridge.solve(
         `F = '/tmp/image-probe.pl', setup_call_cleanup(open(F, write, S), format(S, ':- ~q.~n:- ~q.~n~q.~n~q.~n', [dynamic(g_node/2), dynamic('$parley_image_of'/1), g_node(n1, actor), '$parley_image_of'([${held}])]), close(S)), ( parley_load_image(probe_view, F) -> findall(N, probe_view:g_node(N, _), Loaded) ; Loaded = refused )`,

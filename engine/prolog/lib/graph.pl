@@ -18,7 +18,9 @@
 %                                   read where the edge is found, not looked up again by its id
 %   g_valid(Id, Date, Days)         a node's valid time, 'YYYY-MM-DD', and the same as days since
 %                                   1970-01-01 (one fact: one assertion and one index, not two)
-%   g_text(Id, Lower)               a node's text (else label) in lower case
+%   g_text(Id, Lower)               a node's text (else label) in lower case, but where
+%                                   g_text_in_props holds and node_text/2 reads it back from g_prop
+%   g_text_in_props                 g_text leaves out the texts of ASCII only (bridge.ts textInProps)
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
 %                                   modules declare (keywords/2 facts) or the name of a node of
@@ -38,7 +40,7 @@
 % (microseconds), where handing a view over again costs about a second of a core at 100k facts; each
 % slot keeps its own clause indexes. The writers below assert into, and retract from, the active slot.
 
-:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
+:- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_text_in_props/0, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
 % g_memo_used(Slot, Generation): the last generation (memo_sweep/0) in which a view_memo/3 answer of Slot was
 % computed or found (global: a slot's name holds its view)
 :- dynamic g_memo_used/2.
@@ -48,6 +50,7 @@ view_fact(g_node(_, _)).     view_fact(g_prop(_, _, _)).       view_fact(g_eprop
 view_fact(g_edge(_, _, _, _, _, _)).                            view_fact(g_valid(_, _, _)).
 view_fact(g_text(_, _)).     view_fact(g_ref(_, _)).           view_fact(g_mention(_, _)).
 view_fact(g_named(_)).       view_fact(g_memo(_)).             view_fact(g_source(_, _)).
+view_fact(g_text_in_props).
 
 % parley_use_view(+Slot): the g_* predicates read Slot's facts from now on; tabled answers (of the last
 % active view) are dropped when the slot changes. A slot used for the first time holds no facts.
@@ -305,12 +308,22 @@ memo_entry([K-F|Rest], Key, Found) :- ( ( K == Key -> true ; K =@= Key ) -> Foun
 % text_mentions(+Id, +Keywords, -Keyword): the first keyword the node's text contains.
 text_mentions(Id, Keywords, Keyword) :-
     must_be(atom, Id),
-    g_text(Id, Lower),
+    node_text(Id, Lower),
     is_list(Keywords),
     member(Keyword, Keywords),
     atom(Keyword),
     sub_atom(Lower, _, _, _, Keyword),
     !.
+
+% node_text(+Id, -Lower): node Id's text (else label) in lower case: its g_text fact, else, where the view leaves
+% those of ASCII only out (g_text_in_props), its property lowered; the other values a property takes as an atom
+% (true, false, an object's JSON) are no text, and the bridge never leaves out a text that is one of them
+node_text(Id, Lower) :- g_text(Id, Lower), !.
+node_text(Id, Lower) :-
+    g_text_in_props,
+    ( g_prop(Id, text, Text) -> true ; g_prop(Id, label, Text) ),
+    atom(Text), Text \== true, Text \== false, \+ sub_atom(Text, 0, 1, _, '{'),
+    downcase_atom(Text, Lower).
 
 % filter_ids(+Ids, +Condition, -Kept)
 filter_ids(Ids, Condition, Kept) :-
@@ -684,7 +697,7 @@ parley_defined(Module, Indicators) :-
     sort(Found, Indicators).
 
 % A whole hand-over: parley_clear_view/1, then the records in parts (parley_add_facts/9), then
-% parley_end_view/3, each naming the slot it fills, active or not: a worker hands a view over in
+% parley_end_view/4, each naming the slot it fills, active or not: a worker hands a view over in
 % parts between tasks, which run on other slots meanwhile. Each list is flat (the arguments of one fact after another: [Id, Label, Id,
 % Label...]), which the engine takes from JavaScript several times faster than a list of compound
 % terms; a part of some tens of thousands of elements, not the whole view in one call, because the
@@ -705,6 +718,12 @@ parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sour
     add_nodes(V, Nodes), add_props(V, Props), add_eprops(V, EdgeProps),
     add_edges(V, Edges), add_valid(V, Valid), add_texts(V, Texts), add_sources(V, Sources),
     add_mentions(V, Mentions).
+
+% parley_end_view(+View, +Ref, +Named, +InProps): the last step of a whole hand-over; InProps true when its g_text
+% facts leave out the texts node_text/2 reads back from the properties
+parley_end_view(V, Ref, Named, InProps) :-
+    ( InProps == true -> assertz(V:g_text_in_props) ; true ),
+    parley_end_view(V, Ref, Named).
 
 % parley_end_view(+View, +Ref, +Named): the last step, in slot View; Ref is [Date, Days], or none when
 % the view has no reference date; Named the node names the text index covers.
