@@ -1,0 +1,115 @@
+/**
+ * Equivalent forms, read before planning (plan.ts planPart): a question written one way is
+ * rewritten to the form the planner's paths recognise, so that its speed does not hang on its
+ * spelling. Each rewrite keeps the answer and its columns; semantic.ts has already checked the
+ * query as it was written, so the errors are the written query's.
+ * - `count(1)` (any literal but null) is `count(*)`: it counts every row;
+ * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
+ * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
+ * - a WITH that only names values for the RETURN right after it (no DISTINCT, aggregate, WHERE,
+ *   ORDER BY, SKIP or LIMIT) is read into that RETURN: `WITH a, c RETURN a, count(c)` is
+ *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`.
+ */
+import { type Clause, type Expr, forEachChild, mapChildren, type Projection } from './ast.ts';
+import { containsAggregate } from './expressions.ts';
+
+export function normaliseClauses(clauses: Clause[]): Clause[] {
+  return readWithIntoReturn(clauses.map(equivalentForms));
+}
+
+/** What each clause writes in a form the planner knows better. */
+function equivalentForms(clause: Clause): Clause {
+  switch (clause.kind) {
+    case 'match':
+      return clause.where ? { ...clause, where: inOneAsEquality(clause.where) } : clause;
+    case 'with':
+      return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(clause.where, countByMeaning) };
+    case 'return':
+      return { ...clause, projection: mapProjection(clause.projection, countByMeaning) };
+    default:
+      return clause;
+  }
+}
+
+/** `count(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */
+function countByMeaning(expr: Expr): Expr | undefined {
+  if (expr.kind !== 'call' || expr.args.length !== 1) return undefined;
+  const [only] = expr.args;
+  const name = expr.name.toLowerCase();
+  if (name === 'count' && !expr.distinct && only.kind === 'literal' && only.value !== null) return { ...expr, star: true, args: [] };
+  if (name === 'size' && only.kind === 'call' && only.name.toLowerCase() === 'collect' && only.args.length === 1) return { ...only, name: 'count' };
+  return undefined;
+}
+
+/** The conjuncts `x IN [e]` of a WHERE as `x = e`: the same truth value, null included. */
+function inOneAsEquality(where: Expr): Expr {
+  if (where.kind !== 'binary') return where;
+  if (where.op === 'AND') return { ...where, left: inOneAsEquality(where.left), right: inOneAsEquality(where.right) };
+  if (where.op === 'IN' && where.right.kind === 'list' && where.right.items.length === 1) return { ...where, op: '=', right: where.right.items[0] };
+  return where;
+}
+
+/**
+ * `… WITH <names> RETURN …` as `… RETURN …` with each name read as what the WITH gave it, where
+ * that cannot change a row: the WITH keeps every row as it is (no DISTINCT, aggregate, WHERE or
+ * page), each of its values is computed the same wherever it is read (no `rand()`), and the RETURN
+ * binds no name of its own inside an expression (a comprehension's variable could capture one).
+ */
+function readWithIntoReturn(clauses: Clause[]): Clause[] {
+  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return');
+  if (at < 0) return clauses;
+  const [withClause, returnClause] = [clauses[at], clauses[at + 1]] as [Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
+  const { projection } = withClause;
+  const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
+  if (!passes || projection.items.some((item) => containsAggregate(item.expr) || !sameWherever(item.expr))) return clauses;
+  const read = returnClause.projection;
+  const written = [...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)];
+  if (read.star || written.some(bindsNames)) return clauses;
+  const values = new Map(projection.items.map((item) => [item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), item.expr]));
+  const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
+  // ORDER BY reads the RETURN's own names first
+  const returned = new Set(read.items.map((item) => item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text)));
+  const sortValueOf = (expr: Expr) => (expr.kind === 'var' && returned.has(expr.name) ? expr : valueOf(expr));
+  const items = read.items.map((item) => {
+    const expr = rewrite(item.expr, valueOf);
+    return expr === item.expr ? item : { ...item, expr, alias: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text) };
+  });
+  const orderBy = read.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sortValueOf) }));
+  const merged: Clause = { ...returnClause, projection: { ...read, items, ...(orderBy ? { orderBy } : {}) } };
+  return [...clauses.slice(0, at), merged, ...clauses.slice(at + 2)];
+}
+
+/** Whether an expression gives one value for one row wherever it is evaluated. */
+function sameWherever(expr: Expr): boolean {
+  if (expr.kind === 'call' && expr.name.toLowerCase() === 'rand') return false;
+  let same = true;
+  forEachChild(expr, (child) => (same &&= sameWherever(child)));
+  return same;
+}
+
+/** The expressions that bind names of their own. */
+const BINDING: ReadonlySet<Expr['kind']> = new Set(['comprehension', 'quantifier', 'pattern', 'patternComprehension', 'patternSubquery']);
+
+/** Whether an expression binds names of its own (where a name read into it could mean something else). */
+function bindsNames(expr: Expr): boolean {
+  if (BINDING.has(expr.kind)) return true;
+  let binds = false;
+  forEachChild(expr, (child) => (binds ||= bindsNames(child)));
+  return binds;
+}
+
+function mapProjection(projection: Projection, by: (expr: Expr) => Expr | undefined): Projection {
+  return {
+    ...projection,
+    items: projection.items.map((item) => ({ ...item, expr: rewrite(item.expr, by) })),
+    ...(projection.orderBy ? { orderBy: projection.orderBy.map((sort) => ({ ...sort, expr: rewrite(sort.expr, by) })) } : {}),
+  };
+}
+
+/** `expr` with each sub-expression `by` answers for replaced, outermost first; inside an expression that binds names, nothing. */
+function rewrite(expr: Expr, by: (expr: Expr) => Expr | undefined): Expr {
+  const replaced = by(expr);
+  if (replaced) return replaced;
+  if (BINDING.has(expr.kind)) return expr;
+  return mapChildren(expr, (child) => rewrite(child, by));
+}
