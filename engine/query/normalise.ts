@@ -8,13 +8,18 @@
  * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
  * - a WITH that only names values for the RETURN right after it (no DISTINCT, aggregate, WHERE,
  *   ORDER BY, SKIP or LIMIT) is read into that RETURN: `WITH a, c RETURN a, count(c)` is
- *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`.
+ *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`;
+ * - the nodes a pattern predicate holds for, counted, are the distinct nodes of the MATCH that
+ *   walks the pattern: `MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c)` is
+ *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows.
  */
-import { type Clause, type Expr, forEachChild, mapChildren, type Projection } from './ast.ts';
+import { type Clause, type Expr, forEachChild, mapChildren, type NodePattern, type PatternPart, type Projection } from './ast.ts';
+import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
+import { isCountStar } from './functions.ts';
 
 export function normaliseClauses(clauses: Clause[]): Clause[] {
-  return readWithIntoReturn(clauses.map(equivalentForms));
+  return countedPredicateAsMatch(readWithIntoReturn(clauses.map(equivalentForms)));
 }
 
 /** What each clause writes in a form the planner knows better. */
@@ -77,6 +82,50 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const orderBy = read.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sortValueOf) }));
   const merged: Clause = { ...returnClause, projection: { ...read, items, ...(orderBy ? { orderBy } : {}) } };
   return [...clauses.slice(0, at), merged, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `MATCH (c:L) WHERE <pattern from c> [AND <checks of c>] RETURN <c's keys>, count(c)` as
+ * `MATCH (c:L)<pattern from c> WHERE <checks of c> RETURN <c's keys>, count(DISTINCT c)`: each node the
+ * first MATCH keeps is one row, and the second's rows for it are as many as the pattern's matches
+ * from it, one node. Only as the part's first clause (each node once before it), where the pattern
+ * (a predicate, or EXISTS { } without WHERE) starts or ends at c, written bare, and names nothing
+ * else, and the aggregation counts c's rows alone and reads nothing but c.
+ */
+function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
+  const [match, next] = clauses;
+  if (match?.kind !== 'match' || match.optional || match.patterns.length !== 1 || !match.where || (next?.kind !== 'with' && next?.kind !== 'return')) return clauses;
+  const [part] = match.patterns;
+  const node = part.nodes[0];
+  const v = node.variable;
+  if (v === undefined || part.relationships.length > 0 || part.pathVariable !== undefined) return clauses;
+  const conditions = conjuncts(match.where);
+  const predicates = conditions.filter((condition) => predicatePattern(condition) !== undefined);
+  if (predicates.length !== 1 || conditions.some((condition) => [...variablesOf(condition)].some((name) => name !== v))) return clauses;
+  const pattern = predicatePattern(predicates[0])!;
+  const ends = [pattern.nodes[0], pattern.nodes[pattern.nodes.length - 1]];
+  const at = ends[0].variable === v ? 0 : ends[1].variable === v ? pattern.nodes.length - 1 : -1;
+  const inner = [...pattern.nodes.filter((_, i) => i !== at), ...pattern.relationships];
+  const bare = (n: NodePattern) => n.labels.length === 0 && n.properties === undefined;
+  if (at < 0 || !bare(pattern.nodes[at]) || pattern.pathVariable !== undefined || inner.some((element) => element.variable !== undefined)) return clauses;
+  const { projection } = next;
+  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
+  const items = projection.items.map((item) => item.expr);
+  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return clauses;
+  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return clauses;
+  const distinctCount = (expr: Expr): Expr | undefined => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined);
+  const walked: Clause = {
+    ...match,
+    patterns: [{ ...pattern, nodes: pattern.nodes.map((n, i) => (i === at ? node : n)) }],
+    where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>((all, condition) => (all ? { kind: 'binary', op: 'AND', left: all, right: condition, pos: condition.pos } : condition), undefined),
+  };
+  return [walked, { ...next, projection: mapProjection(projection, distinctCount) }, ...clauses.slice(2)];
+}
+
+/** The pattern of a pattern predicate, or of EXISTS { } without WHERE; undefined for anything else. */
+function predicatePattern(expr: Expr): PatternPart | undefined {
+  if (expr.kind === 'pattern') return expr.pattern;
+  return expr.kind === 'patternSubquery' && expr.quantity === 'exists' && !expr.where && !expr.returns ? expr.pattern : undefined;
 }
 
 /** Whether an expression gives one value for one row wherever it is evaluated. */

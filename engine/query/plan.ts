@@ -502,9 +502,11 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
  * without a row per node.
  */
 function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
-  const [scan] = match.goals;
-  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || match.goals.length !== 1) return;
+  const [scan, ...checks] = match.goals;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
   if (scan.kind !== 'node' || !scan.scan || scan.label === undefined) return;
+  const ofScanned = (goal: Goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === scan.node.name) : subjectOf(goal)?.name === scan.node.name);
+  if (!checks.every(ofScanned)) return;
   if (countsRowsAlone(projection)) match.countFrom = match.goals.length;
 }
 
