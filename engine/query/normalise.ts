@@ -6,6 +6,9 @@
  * - `count(1)` (any literal but null) is `count(*)`: it counts every row;
  * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
  * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
+ * - two MATCH clauses in a row whose relationships share no type are one MATCH of both patterns
+ *   (`MATCH (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->(d)` is `MATCH (a)-[:ASSERTS]->(c),
+ *   (c)-[:SUPPORTS]->(d)`): one MATCH walks an edge once, and no edge can be walked by both;
  * - a WITH that only names values for the RETURN right after it (no DISTINCT, aggregate, WHERE,
  *   ORDER BY, SKIP or LIMIT) is read into that RETURN: `WITH a, c RETURN a, count(c)` is
  *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`;
@@ -19,7 +22,29 @@ import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
 
 export function normaliseClauses(clauses: Clause[]): Clause[] {
-  return countedPredicateAsMatch(readWithIntoReturn(clauses.map(equivalentForms)));
+  return countedPredicateAsMatch(readWithIntoReturn(matchesAsOne(clauses.map(equivalentForms))));
+}
+
+/** Each run of MATCH clauses (not optional) whose relationships' types are written and none shared, as one MATCH. */
+function matchesAsOne(clauses: Clause[]): Clause[] {
+  const merged: Clause[] = [];
+  for (const clause of clauses) {
+    const last = merged[merged.length - 1];
+    if (last?.kind === 'match' && clause.kind === 'match' && !last.optional && !clause.optional && typesApart(last.patterns, clause.patterns)) {
+      const where = last.where && clause.where ? { kind: 'binary' as const, op: 'AND' as const, left: last.where, right: clause.where, pos: clause.where.pos } : (last.where ?? clause.where);
+      merged[merged.length - 1] = { ...last, patterns: [...last.patterns, ...clause.patterns], ...(where ? { where } : {}) };
+    } else merged.push(clause);
+  }
+  return merged;
+}
+
+/** Whether every relationship of both has its types written, and no type is written in both. */
+function typesApart(first: PatternPart[], second: PatternPart[]): boolean {
+  const typesOf = (patterns: PatternPart[]) => patterns.flatMap((part) => part.relationships).map((rel) => rel.types);
+  const [before, after] = [typesOf(first), typesOf(second)];
+  if ([...before, ...after].some((types) => types.length === 0)) return false;
+  const written = new Set(before.flat());
+  return after.every((types) => types.every((type) => !written.has(type)));
 }
 
 /** What each clause writes in a form the planner knows better. */

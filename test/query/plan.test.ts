@@ -142,9 +142,13 @@ describe('one plan for explain and execution', () => {
 
   it('checks what the pattern writes on variables bound before it', () => {
     const graph = conflictGraph();
-    const relabelled = runQuery(graph, 'MATCH (a) MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
+    const relabelled = runQuery(graph, 'MATCH (a) WITH a MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
     expect(relabelled.rows).toEqual([['IGAD'], ['Rapid Support Forces'], ['Sudanese Armed Forces']]);
-    expect(relabelled.goal).toContain("node(V_a, _),\nnode(V_a, 'Actor')");
+    expect(relabelled.goal).toContain("node(V_a, _),\nwith(['a']),\nnode(V_a, 'Actor')");
+    // two MATCH clauses that walk no relationship are one MATCH: the label is the scan's
+    const merged = runQuery(graph, 'MATCH (a) MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
+    expect(merged.rows).toEqual(relabelled.rows);
+    expect(merged.goal).toMatch(/^node\(V_a, 'Actor'\),\nreturn/);
     const retyped = runQuery(graph, 'MATCH ()-[r]->() MATCH ()-[r:OPPOSES]->() RETURN r.id AS id');
     expect(retyped.rows).toHaveLength(1);
   });
@@ -788,6 +792,8 @@ describe('aggregation without rows', () => {
       ['MATCH ()-[r:ASSERTS]->() RETURN count(r) AS n', 'MATCH ()-[r:ASSERTS]->() RETURN count(*) AS n'],
       ['MATCH (n) RETURN count(DISTINCT n) AS n', 'MATCH (n) RETURN count(*) AS n'],
       ['MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-(:Actor) RETURN count(c) AS n', 'MATCH (c:Claim)<-[:ASSERTS]-(:Actor) RETURN count(DISTINCT c) AS n'],
+      [`${asserts} WHERE a.name <> 'Ben' MATCH (c)-[:SUPPORTS]->(d) WHERE d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`,
+        `MATCH (a:Actor)-[:ASSERTS]->(c:Claim), (c)-[:SUPPORTS]->(d) WHERE a.name <> 'Ben' AND d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`],
       ["MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } AND c.type <> 'x' RETURN c.type AS type, count(*) AS n ORDER BY type",
         "MATCH (c:Claim)<-[:ASSERTS]-() WHERE c.type <> 'x' RETURN c.type AS type, count(DISTINCT c) AS n ORDER BY type"],
     ];
@@ -827,6 +833,13 @@ describe('aggregation without rows', () => {
     expect(general(`${asserts} WITH a, c ORDER BY id(c) LIMIT 3 RETURN count(c) AS n`)).toEqual([[3n]]);
     expect(general(`${asserts} WITH DISTINCT a RETURN count(a) AS n`)).toEqual(general('MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(:Claim) RETURN count(a) AS n'));
     expect(general(`${asserts} WHERE a.name IN [null] RETURN count(*) AS n`)).toEqual([[0n]]);
+    // two MATCH clauses may walk one edge twice, one MATCH may not: kept apart where their types meet or are not written
+    const squares = general('MATCH (c:Claim) WITH c, COUNT { (c)<-[:ASSERTS]-() } AS k RETURN sum(k * k) AS n');
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS]->(c) RETURN count(*) AS n')).toEqual(squares);
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[]->(c) WHERE (b)-[:ASSERTS]->() RETURN count(*) AS n')).toEqual(
+      general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS|SUPPORTS]->(c) WHERE (b)-[:ASSERTS]->() RETURN count(*) AS n'),
+    );
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS|SUPPORTS]->(c) WHERE b:Actor RETURN count(*) AS n')).toEqual(squares);
     const asserted = general('MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n')[0][0] as bigint;
     expect(general('UNWIND [1, 2] AS x MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n')).toEqual([[2n * asserted]]);
     expect(general('MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n, sum(1) AS m')).toEqual([[asserted, asserted]]);
