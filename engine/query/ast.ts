@@ -132,6 +132,21 @@ export function forEachChild(expr: Expr, visit: (child: Expr) => void): void {
   }
 }
 
+/** A copy of `expr` with each expression directly inside it (as forEachChild visits them) mapped; `expr` itself when none changes. */
+export function mapChildren(expr: Expr, map: (child: Expr) => Expr): Expr {
+  let changed = false;
+  const mapped = (value: unknown): unknown => {
+    if (!isExpr(value)) return value;
+    const result = map(value);
+    changed ||= result !== value;
+    return result;
+  };
+  const copy = Object.fromEntries(
+    Object.entries(expr).map(([key, value]) => [key, Array.isArray(value) ? value.map((item) => (Array.isArray(item) ? item.map(mapped) : mapped(item))) : mapped(value)]),
+  );
+  return changed ? (copy as Expr) : expr;
+}
+
 /** The variables a pattern's nodes and relationships name, each with where it is written. */
 export function namesOf(pattern: PatternPart): { name: string; pos: Position }[] {
   return [...pattern.nodes, ...pattern.relationships].flatMap((element) => (element.variable ? [{ name: element.variable, pos: element.pos }] : []));

@@ -12,7 +12,7 @@ import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import {
-  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, type CountingRunner, type DenseCounter, type GroupCounter,
+  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter,
   type MatchStep, type NodeCheck,
 } from './match.ts';
 import {
@@ -21,7 +21,7 @@ import {
 } from './plan.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import { callRule } from './rules.ts';
-import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row, Scope } from './types.ts';
 import { type CypherValue, toProperty } from './values.ts';
 
 export interface CompiledProjection {
@@ -130,8 +130,13 @@ class PartBuilder {
     return buildPatternCounter(new MatchStepsBuilder(this.context(scope)).build(goals));
   };
 
+  private readonly testPattern = (pattern: PatternPart, scope: Scope): PatternTest => {
+    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
+    return buildPatternTest(new MatchStepsBuilder(this.context(scope)).build(goals));
+  };
+
   context(scope: Scope, aggregates?: AggregateSpec[]): ExprContext {
-    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern, countPattern: this.countPattern };
+    return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern, countPattern: this.countPattern, testPattern: this.testPattern };
   }
 
   expr(expr: Expr, scope: Scope): Fn {

@@ -299,10 +299,20 @@ type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 function distinctFilter(projection: CompiledProjection): (row: Row) => boolean {
   if (!projection.distinct) return () => true;
   const seen = new Set<string>();
-  return (row) => {
-    const key = equivalenceKey(projection.items.map((item) => row[item.slot] ?? null));
+  const isNewKey = (key: string) => {
     if (seen.has(key)) return false;
     seen.add(key);
+    return true;
+  };
+  if (projection.items.length !== 1) return (row) => isNewKey(equivalenceKey(projection.items.map((item) => row[item.slot] ?? null)));
+  // one item (`RETURN DISTINCT c.type`): a string is its own key, in a set of its own; any other value by its equivalence key
+  const [{ slot }] = projection.items;
+  const strings = new Set<string>();
+  return (row) => {
+    const value = row[slot] ?? null;
+    if (typeof value !== 'string') return isNewKey(equivalenceKey(value));
+    if (strings.has(value)) return false;
+    strings.add(value);
     return true;
   };
 }

@@ -8,7 +8,7 @@ import { ParleyError, QueryError } from '../errors.ts';
 import { type Expr, namesOf, type PatternPart } from './ast.ts';
 import { checkedInteger, createAccumulator, isAggregateFunction, scalarFunction } from './functions.ts';
 import { callRule, type RuleSet } from './rules.ts';
-import type { Env, Fn, PatternCounter, PatternRunner, Row, Scope } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row, Scope } from './types.ts';
 import {
   and, compare, type CypherMap, type CypherValue, equals, isMap, isNode, isNumber, isRel, nodeProperty, or,
   relProperty, runtimeError, truthValue, typeName, xor,
@@ -33,6 +33,8 @@ export interface ExprContext {
   compilePattern(pattern: PatternPart, scope: Scope): PatternRunner;
   /** Compiles a pattern whose matches are only counted: no row is made for a match the planner can count off the adjacency. */
   countPattern(pattern: PatternPart, scope: Scope): PatternCounter;
+  /** Compiles a pattern only tested for a match: one expansion is tested off the adjacency, with no row. */
+  testPattern(pattern: PatternPart, scope: Scope): PatternTest;
 }
 
 export function compileError(detail: string, message: string, position: { line: number; column: number }): QueryError {
@@ -350,15 +352,7 @@ export function compileExpr(expr: Expr, ctx: ExprContext): Fn {
       // a pattern predicate tests the row's own variables; only EXISTS { } may bring new ones
       const unbound = namesOf(expr.pattern).find(({ name }) => !ctx.scope.has(name));
       if (unbound) throw compileError('UndefinedVariable', `variable '${unbound.name}' is not defined: a pattern predicate cannot introduce a variable (use EXISTS { })`, unbound.pos);
-      const runner = ctx.compilePattern(expr.pattern, ctx.scope);
-      return (row, env) => {
-        let found = false;
-        runner(row.slice(), env, () => {
-          found = true;
-          return true;
-        });
-        return found;
-      };
+      return ctx.testPattern(expr.pattern, ctx.scope);
     }
     case 'patternComprehension': {
       const scope = new Map(ctx.scope);
@@ -395,13 +389,18 @@ function compilePatternSubquery(pattern: PatternPart, where: Expr | undefined, c
     checkReturns();
     return (row, env) => BigInt(count(row, env));
   }
+  if (!where) {
+    const test = ctx.testPattern(pattern, scope);
+    checkReturns();
+    return test;
+  }
   const runner = ctx.compilePattern(pattern, scope);
   const passes = where ? compileExpr(where, inner) : undefined;
   checkReturns();
   if (quantity === 'exists') {
     return (row, env) => {
       let found = false;
-      runner(row.slice(), env, (matched) => (found = !passes || passes(matched, env) === true));
+      runner(row.slice(), env, (matched) => (found = passes!(matched, env) === true));
       return found;
     };
   }

@@ -2,7 +2,8 @@
  * The query engine's public interface (DESIGN.md decision 2).
  *
  * Pipeline: lexer.ts → parser.ts (AST) → semantic.ts (openCypher's compile-time
- * errors) → bind.ts (variables to slots) → plan.ts (the query as one plan: each
+ * errors) → normalise.ts (equivalent forms written as the one the planner knows) →
+ * bind.ts (variables to slots) → plan.ts (the query as one plan: each
  * MATCH an ordered conjunction of Prolog goals, in the join order planner.ts picks
  * from GraphIndex statistics) → build.ts (the plan's goals as join steps and
  * closures) → execute.ts (indexed joins, match.ts; Cypher expression semantics,

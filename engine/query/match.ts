@@ -10,7 +10,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
 import type { GroupCounts } from './plan.ts';
-import type { Env, Fn, PatternCounter, PatternRunner, Row } from './types.ts';
+import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
@@ -200,6 +200,20 @@ export function buildPatternCounter(steps: MatchStep[]): PatternCounter {
     let matches = 0;
     counter(row.slice(), env, (_row, count) => (matches = count));
     return matches;
+  };
+}
+
+/** Whether the steps complete at all from a row that binds what they start from; the row is left as it was. */
+export function buildPatternTest(steps: MatchStep[]): PatternTest {
+  const [first] = steps;
+  // one expansion from a bound node: tested off the adjacency (a degree, or a check per edge), nothing bound, no copy of the row
+  if (steps.length === 1 && first.kind === 'expand') return (row, env) => countExpand(first, row, env, NO_EDGES) > 0;
+  const runner = buildMatchRunner(steps);
+  return (row, env) => {
+    let found = false;
+    // the first match settles it, and stops the walk
+    runner(row.slice(), env, () => (found = true));
+    return found;
   };
 }
 

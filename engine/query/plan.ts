@@ -21,6 +21,7 @@ import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, 
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import type { QueryLimits } from './limits.ts';
+import { normaliseClauses } from './normalise.ts';
 import { type NodeAccess, type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
 import type { RuleSet } from './rules.ts';
 import type { Scope, VarInfo } from './types.ts';
@@ -244,7 +245,7 @@ export function planQuery(ast: QueryAst, graph: GraphIndex, options: PlanOptions
 }
 
 function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
-  const clauses = countsOfSubqueriesPerNode(written);
+  const clauses = countsOfSubqueriesPerNode(normaliseClauses(written));
   const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
   const planned: ClausePlan[] = [];
   let columns: string[] = [];
@@ -481,9 +482,15 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
   const ofScanned = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === scanned.name;
   if (!aggregates.every((item) => ofScanned(item.expr))) return;
   const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  const ofScannedAlone = (goals: Goal[]) => goals.every((goal) => subjectOf(goal)?.name === scanned.name);
+  // no tail: one row per node already, which count(*) counts (and the paths for it may then count without rows)
+  if (ofScannedAlone(match.goals)) {
+    projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+    return;
+  }
   const at = countTail(match, projection, rewritten);
   // before the tail, the scan and checks of the scanned node alone: one row per node
-  if (at === undefined || !match.goals.slice(0, at).every((goal) => subjectOf(goal)?.name === scanned.name)) return;
+  if (at === undefined || !ofScannedAlone(match.goals.slice(0, at))) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, countsOnce: true });
 }
@@ -495,9 +502,11 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
  * without a row per node.
  */
 function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
-  const [scan] = match.goals;
-  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || match.goals.length !== 1) return;
+  const [scan, ...checks] = match.goals;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
   if (scan.kind !== 'node' || !scan.scan || scan.label === undefined) return;
+  const ofScanned = (goal: Goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === scan.node.name) : subjectOf(goal)?.name === scan.node.name);
+  if (!checks.every(ofScanned)) return;
   if (countsRowsAlone(projection)) match.countFrom = match.goals.length;
 }
 
@@ -521,12 +530,13 @@ function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
 }
 
 /**
- * `count(*)` grouped by `type(r)` alone, over a MATCH that is one relationship between two
+ * `count(*)` grouped by `type(r)` alone, or by nothing, over a MATCH that is one relationship between two
  * different, unchecked ends (the part's first clause): each type's edge count, with one of its
  * edges to read the type from. Undirected, an edge would count twice (a self-loop once).
  */
 function countEdgesByType(match: MatchPlan, projection: ProjectionPlan): void {
-  if (match.optional || match.countFrom !== undefined || !projection.aggregating) return;
+  // a plain count of the expansions from each node (countRowsByMeaning) reads every node's edges: this reads a count per type
+  if (match.optional || match.distinctEnds || match.countsOnce || !projection.aggregating) return;
   // the relationship scanned, or expanded from one of its ends scanned over all nodes: no other node (a second
   // pattern part would multiply the rows)
   const edges = match.goals.filter((goal) => goal.kind === 'edge');
@@ -535,10 +545,10 @@ function countEdgesByType(match: MatchPlan, projection: ProjectionPlan): void {
   const isEnd = (name: string) => name === edge.from.name || name === edge.to.name;
   if (match.goals.length > 2 || !match.goals.every((goal) => goal === edge || (goal.kind === 'node' && goal.label === undefined && isEnd(goal.node.name)))) return;
   if (!groupsByCallOf('type', edge.rel.name, projection)) return;
-  match.countsPerGroup = { by: 'type', relSlot: edge.rel.slot, types: edge.types };
+  Object.assign(match, { countFrom: undefined, countsPerGroup: { by: 'type', relSlot: edge.rel.slot, types: edge.types } });
 }
 
-/** `count(*)` grouped by `labels(n)` alone, over a MATCH of one node of any label (the part's first clause). */
+/** `count(*)` grouped by `labels(n)` alone, or by nothing, over a MATCH of one node of any label (the part's first clause). */
 function countNodesByLabels(match: MatchPlan, projection: ProjectionPlan): void {
   const [scan] = match.goals;
   if (match.optional || match.countFrom !== undefined || !projection.aggregating || match.goals.length !== 1) return;
@@ -546,11 +556,14 @@ function countNodesByLabels(match: MatchPlan, projection: ProjectionPlan): void 
   match.countsPerGroup = { by: 'labels', nodeSlot: scan.node.slot };
 }
 
-/** Whether an aggregation's keys are all `fn(v)` and its aggregates all `count(*)` (ORDER BY sorting by no other aggregate). */
+/**
+ * Whether an aggregation's keys are all `fn(v)`, or it has none (the groups' counts then add up to
+ * one), and its aggregates all `count(*)` (ORDER BY sorting by no other aggregate).
+ */
 function groupsByCallOf(fn: string, v: string, projection: ProjectionPlan): boolean {
   const ofVariable = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === fn && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
-  return keys.length > 0 && keys.every(ofVariable) && countsRowsAlone(projection);
+  return keys.every(ofVariable) && countsRowsAlone(projection);
 }
 
 /**

@@ -34,6 +34,9 @@ export type PatternRunner = (row: Row, env: Env, emit: (row: Row) => boolean | v
 /** How many ways a pattern used as an expression completes from a row (COUNT { }, size() of a pattern comprehension). */
 export type PatternCounter = (row: Row, env: Env) => number;
 
+/** Whether a pattern used as an expression completes at all from a row (a pattern predicate, EXISTS { }). */
+export type PatternTest = (row: Row, env: Env) => boolean;
+
 /** 'value': known not to be a graph element; 'any': not known until run time. */
 export type VariableKind = 'node' | 'rel' | 'relList' | 'path' | 'value' | 'any';
 export interface VarInfo {

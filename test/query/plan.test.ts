@@ -142,9 +142,13 @@ describe('one plan for explain and execution', () => {
 
   it('checks what the pattern writes on variables bound before it', () => {
     const graph = conflictGraph();
-    const relabelled = runQuery(graph, 'MATCH (a) MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
+    const relabelled = runQuery(graph, 'MATCH (a) WITH a MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
     expect(relabelled.rows).toEqual([['IGAD'], ['Rapid Support Forces'], ['Sudanese Armed Forces']]);
-    expect(relabelled.goal).toContain("node(V_a, _),\nnode(V_a, 'Actor')");
+    expect(relabelled.goal).toContain("node(V_a, _),\nwith(['a']),\nnode(V_a, 'Actor')");
+    // two MATCH clauses that walk no relationship are one MATCH: the label is the scan's
+    const merged = runQuery(graph, 'MATCH (a) MATCH (a:Actor) RETURN a.label AS label ORDER BY label', { explain: true });
+    expect(merged.rows).toEqual(relabelled.rows);
+    expect(merged.goal).toMatch(/^node\(V_a, 'Actor'\),\nreturn/);
     const retyped = runQuery(graph, 'MATCH ()-[r]->() MATCH ()-[r:OPPOSES]->() RETURN r.id AS id');
     expect(retyped.rows).toHaveLength(1);
   });
@@ -761,6 +765,91 @@ describe('aggregation without rows', () => {
     expect(negated.goal).not.toContain('aggregate_all');
     expect(negated.rows).toEqual([['a0', 2n], ['a2', 2n], ['a4', 1n]]);
     expect(runQuery(graph, 'MATCH (a)-[:ASSERTS]->(c) WHERE c:Event OR a:Group RETURN count(*) AS n').rows).toEqual([[10n]]);
+  });
+
+  it('plans the forms users write for one question as the form the planner knows, with the same answers and columns', () => {
+    let state = 7;
+    const random = (n: number) => Math.floor(((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * n);
+    const graph = new GraphIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    for (let i = 0; i < 12; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i % 4 === 3 ? {} : { name: ['Kim', 'Ola', 'Ben'][i % 3] }, ...record });
+    for (let i = 0; i < 16; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: { type: ['RedLine', 'Demand'][i % 2] }, ...record });
+    for (let i = 0; i < 60; i++) {
+      const supports = random(3) === 0;
+      graph.putEdge({ id: `e${i}`, type: supports ? 'SUPPORTS' : 'ASSERTS', from: supports ? `c${random(16)}` : `a${random(12)}`, to: `c${random(16)}`, properties: {}, ...record });
+    }
+    const asserts = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)';
+    // [as users write it, as the planner knows it]: one plan, one answer
+    const forms: [written: string, known: string][] = [
+      [`${asserts} RETURN id(a) AS id, count(1) AS n ORDER BY n DESC, id LIMIT 5`, `${asserts} RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5`],
+      [`${asserts} RETURN a.name AS name, count('x') AS n ORDER BY count('x') DESC, name`, `${asserts} RETURN a.name AS name, count(*) AS n ORDER BY count(*) DESC, name`],
+      [`${asserts} RETURN id(a) AS id, size(collect(c)) AS n ORDER BY n DESC, id LIMIT 5`, `${asserts} RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id LIMIT 5`],
+      [`${asserts} RETURN id(a) AS id, size(collect(DISTINCT c)) AS n ORDER BY id`, `${asserts} RETURN id(a) AS id, count(DISTINCT c) AS n ORDER BY id`],
+      [`${asserts} WITH a, c RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id LIMIT 5`, `${asserts} RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id LIMIT 5`],
+      [`${asserts} WITH c.type AS type RETURN type, count(*) AS n ORDER BY type`, `${asserts} RETURN c.type AS type, count(*) AS n ORDER BY type`],
+      [`${asserts} WITH a AS actor, c AS claim RETURN actor.name, count(claim) ORDER BY actor.name`, `${asserts} RETURN a.name AS \`actor.name\`, count(c) AS \`count(claim)\` ORDER BY a.name`],
+      [`${asserts} WHERE c.type IN ['RedLine'] RETURN id(a) AS id, count(*) AS n ORDER BY id`, `${asserts} WHERE c.type = 'RedLine' RETURN id(a) AS id, count(*) AS n ORDER BY id`],
+      ['MATCH ()-[r:ASSERTS]->() RETURN count(r) AS n', 'MATCH ()-[r:ASSERTS]->() RETURN count(*) AS n'],
+      ['MATCH (n) RETURN count(DISTINCT n) AS n', 'MATCH (n) RETURN count(*) AS n'],
+      ['MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-(:Actor) RETURN count(c) AS n', 'MATCH (c:Claim)<-[:ASSERTS]-(:Actor) RETURN count(DISTINCT c) AS n'],
+      [`${asserts} WHERE a.name <> 'Ben' MATCH (c)-[:SUPPORTS]->(d) WHERE d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`,
+        `MATCH (a:Actor)-[:ASSERTS]->(c:Claim), (c)-[:SUPPORTS]->(d) WHERE a.name <> 'Ben' AND d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`],
+      ["MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } AND c.type <> 'x' RETURN c.type AS type, count(*) AS n ORDER BY type",
+        "MATCH (c:Claim)<-[:ASSERTS]-() WHERE c.type <> 'x' RETURN c.type AS type, count(DISTINCT c) AS n ORDER BY type"],
+    ];
+    for (const [written, known] of forms) {
+      const [asWritten, asKnown] = [runQuery(graph, written, { explain: true }), runQuery(graph, known, { explain: true })];
+      expect(asWritten.plan, written).toEqual(asKnown.plan);
+      expect(asWritten.columns, written).toEqual(asKnown.columns);
+      expect(asWritten.rows, written).toEqual(asKnown.rows);
+      expect(asWritten.rows.length, written).toBeGreaterThan(0);
+    }
+    // counted without a row per match, where the written form made one
+    expect(runQuery(graph, forms[0][0], { explain: true }).goal).toContain('aggregate_all(count, (');
+    expect(runQuery(graph, forms[4][0], { explain: true }).goal).toContain('aggregate_all(count, (');
+    expect((runQuery(graph, forms[7][0], { explain: true }).plan as string[])[0]).toMatch(/^scan c by property type/);
+
+    // the same answer as a form no rewrite reads (SKIP 0 keeps every row and the WITH; sum(1) and `+ []` take the general path)
+    const general = (text: string) => runQuery(graph, text).rows;
+    const references: [written: string, reference: string][] = [
+      [`${asserts} WITH a, c RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id`, `${asserts} WITH a, c SKIP 0 RETURN id(a) AS id, count(c) AS n ORDER BY n DESC, id`],
+      [`${asserts} RETURN id(a) AS id, count(1) AS n ORDER BY n DESC, id`, `${asserts} RETURN id(a) AS id, sum(1) AS n ORDER BY n DESC, id`],
+      [`${asserts} RETURN a.name AS name, size(collect(DISTINCT c)) AS n ORDER BY name`, `${asserts} RETURN a.name AS name, size(collect(DISTINCT c) + []) AS n ORDER BY name`],
+      // ORDER BY reads the RETURN's own name first: here the id, not the WITH's name
+      [`${asserts} WITH a.name AS name, a AS x RETURN id(x) AS name ORDER BY name`, `${asserts} WITH a.name AS name, a AS x SKIP 0 RETURN id(x) AS name ORDER BY name`],
+      // a pattern predicate and EXISTS { } tested off the adjacency
+      ['MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-(:Actor) RETURN count(c) AS n', 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN count(DISTINCT c) AS n'],
+      ['MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } RETURN id(c) AS id ORDER BY id', 'MATCH (c:Claim)<-[:ASSERTS]-() RETURN DISTINCT id(c) AS id ORDER BY id'],
+      ["MATCH (c:Claim) WHERE NOT (c)-[:SUPPORTS]->(:Claim {type: 'Demand'}) RETURN count(*) AS n", "MATCH (c:Claim) OPTIONAL MATCH (c)-[:SUPPORTS]->(d:Claim {type: 'Demand'}) WITH c, count(d) AS k WHERE k = 0 RETURN count(*) AS n"],
+    ];
+    for (const [written, reference] of references) {
+      expect(general(written), written).toEqual(general(reference));
+      expect(general(written).length, written).toBeGreaterThan(0);
+    }
+    // where a rewrite would change the answer, none is made
+    expect(general(`${asserts} RETURN count(null) AS n, count(DISTINCT 1) AS one`)).toEqual([[0n, 1n]]);
+    expect(general(`${asserts} WITH rand() AS r RETURN r = r AS same LIMIT 1`)).toEqual([[true]]);
+    expect(general(`${asserts} WITH 'k' AS x RETURN [y IN [1, 2] | x] AS l, [x IN [1] | x] AS m LIMIT 1`)).toEqual([[['k', 'k'], [1n]]]);
+    expect(general(`${asserts} WITH a, c ORDER BY id(c) LIMIT 3 RETURN count(c) AS n`)).toEqual([[3n]]);
+    expect(general(`${asserts} WITH DISTINCT a RETURN count(a) AS n`)).toEqual(general('MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(:Claim) RETURN count(a) AS n'));
+    expect(general(`${asserts} WHERE a.name IN [null] RETURN count(*) AS n`)).toEqual([[0n]]);
+    // two MATCH clauses may walk one edge twice, one MATCH may not: kept apart where their types meet or are not written
+    const squares = general('MATCH (c:Claim) WITH c, COUNT { (c)<-[:ASSERTS]-() } AS k RETURN sum(k * k) AS n');
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS]->(c) RETURN count(*) AS n')).toEqual(squares);
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[]->(c) WHERE (b)-[:ASSERTS]->() RETURN count(*) AS n')).toEqual(
+      general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS|SUPPORTS]->(c) WHERE (b)-[:ASSERTS]->() RETURN count(*) AS n'),
+    );
+    expect(general('MATCH (a)-[:ASSERTS]->(c) MATCH (b)-[:ASSERTS|SUPPORTS]->(c) WHERE b:Actor RETURN count(*) AS n')).toEqual(squares);
+    const asserted = general('MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n')[0][0] as bigint;
+    expect(general('UNWIND [1, 2] AS x MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n')).toEqual([[2n * asserted]]);
+    expect(general('MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c) AS n, sum(1) AS m')).toEqual([[asserted, asserted]]);
+    expect(general("MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() OR c.type = 'Demand' RETURN count(*) AS n")).toEqual(
+      general("MATCH (c:Claim) OPTIONAL MATCH (c)<-[r:ASSERTS]-() WITH c, count(r) AS k WHERE k > 0 OR c.type = 'Demand' RETURN count(*) AS n"),
+    );
+    // a count needs no list: size(collect()) counts past the collection limit, where collect() is stopped
+    const limits = { collectionLimit: 10 };
+    expect(runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN size(collect(y)) AS n', { limits }).rows).toEqual([[50n]]);
+    expect(() => runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN collect(y)[0] AS n', { limits })).toThrow(expect.objectContaining({ code: 'query_collection_limit' }));
   });
 
 describe('the plan cache', () => {

@@ -1,0 +1,189 @@
+/**
+ * Equivalent forms, read before planning (plan.ts planPart): a question written one way is
+ * rewritten to the form the planner's paths recognise, so that its speed does not hang on its
+ * spelling. Each rewrite keeps the answer and its columns; semantic.ts has already checked the
+ * query as it was written, so the errors are the written query's.
+ * - `count(1)` (any literal but null) is `count(*)`: it counts every row;
+ * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
+ * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
+ * - two MATCH clauses in a row whose relationships share no type are one MATCH of both patterns
+ *   (`MATCH (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->(d)` is `MATCH (a)-[:ASSERTS]->(c),
+ *   (c)-[:SUPPORTS]->(d)`): one MATCH walks an edge once, and no edge can be walked by both;
+ * - a WITH that only names values for the RETURN right after it (no DISTINCT, aggregate, WHERE,
+ *   ORDER BY, SKIP or LIMIT) is read into that RETURN: `WITH a, c RETURN a, count(c)` is
+ *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`;
+ * - the nodes a pattern predicate holds for, counted, are the distinct nodes of the MATCH that
+ *   walks the pattern: `MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c)` is
+ *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows.
+ */
+import { type Clause, type Expr, forEachChild, mapChildren, type NodePattern, type PatternPart, type Projection } from './ast.ts';
+import { conjuncts, variablesOf } from './bind.ts';
+import { containsAggregate } from './expressions.ts';
+import { isCountStar } from './functions.ts';
+
+export function normaliseClauses(clauses: Clause[]): Clause[] {
+  return countedPredicateAsMatch(readWithIntoReturn(matchesAsOne(clauses.map(equivalentForms))));
+}
+
+/** Each run of MATCH clauses (not optional) whose relationships' types are written and none shared, as one MATCH. */
+function matchesAsOne(clauses: Clause[]): Clause[] {
+  const merged: Clause[] = [];
+  for (const clause of clauses) {
+    const last = merged[merged.length - 1];
+    if (last?.kind === 'match' && clause.kind === 'match' && !last.optional && !clause.optional && typesApart(last.patterns, clause.patterns)) {
+      const where = last.where && clause.where ? { kind: 'binary' as const, op: 'AND' as const, left: last.where, right: clause.where, pos: clause.where.pos } : (last.where ?? clause.where);
+      merged[merged.length - 1] = { ...last, patterns: [...last.patterns, ...clause.patterns], ...(where ? { where } : {}) };
+    } else merged.push(clause);
+  }
+  return merged;
+}
+
+/** Whether every relationship of both has its types written, and no type is written in both. */
+function typesApart(first: PatternPart[], second: PatternPart[]): boolean {
+  const typesOf = (patterns: PatternPart[]) => patterns.flatMap((part) => part.relationships).map((rel) => rel.types);
+  const [before, after] = [typesOf(first), typesOf(second)];
+  if ([...before, ...after].some((types) => types.length === 0)) return false;
+  const written = new Set(before.flat());
+  return after.every((types) => types.every((type) => !written.has(type)));
+}
+
+/** What each clause writes in a form the planner knows better. */
+function equivalentForms(clause: Clause): Clause {
+  switch (clause.kind) {
+    case 'match':
+      return clause.where ? { ...clause, where: inOneAsEquality(clause.where) } : clause;
+    case 'with':
+      return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(clause.where, countByMeaning) };
+    case 'return':
+      return { ...clause, projection: mapProjection(clause.projection, countByMeaning) };
+    default:
+      return clause;
+  }
+}
+
+/** `count(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */
+function countByMeaning(expr: Expr): Expr | undefined {
+  if (expr.kind !== 'call' || expr.args.length !== 1) return undefined;
+  const [only] = expr.args;
+  const name = expr.name.toLowerCase();
+  if (name === 'count' && !expr.distinct && only.kind === 'literal' && only.value !== null) return { ...expr, star: true, args: [] };
+  if (name === 'size' && only.kind === 'call' && only.name.toLowerCase() === 'collect' && only.args.length === 1) return { ...only, name: 'count' };
+  return undefined;
+}
+
+/** The conjuncts `x IN [e]` of a WHERE as `x = e`: the same truth value, null included. */
+function inOneAsEquality(where: Expr): Expr {
+  if (where.kind !== 'binary') return where;
+  if (where.op === 'AND') return { ...where, left: inOneAsEquality(where.left), right: inOneAsEquality(where.right) };
+  if (where.op === 'IN' && where.right.kind === 'list' && where.right.items.length === 1) return { ...where, op: '=', right: where.right.items[0] };
+  return where;
+}
+
+/**
+ * `… WITH <names> RETURN …` as `… RETURN …` with each name read as what the WITH gave it, where
+ * that cannot change a row: the WITH keeps every row as it is (no DISTINCT, aggregate, WHERE or
+ * page), each of its values is computed the same wherever it is read (no `rand()`), and the RETURN
+ * binds no name of its own inside an expression (a comprehension's variable could capture one).
+ */
+function readWithIntoReturn(clauses: Clause[]): Clause[] {
+  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return');
+  if (at < 0) return clauses;
+  const [withClause, returnClause] = [clauses[at], clauses[at + 1]] as [Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
+  const { projection } = withClause;
+  const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
+  if (!passes || projection.items.some((item) => containsAggregate(item.expr) || !sameWherever(item.expr))) return clauses;
+  const read = returnClause.projection;
+  const written = [...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)];
+  if (read.star || written.some(bindsNames)) return clauses;
+  const values = new Map(projection.items.map((item) => [item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), item.expr]));
+  const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
+  // ORDER BY reads the RETURN's own names first
+  const returned = new Set(read.items.map((item) => item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text)));
+  const sortValueOf = (expr: Expr) => (expr.kind === 'var' && returned.has(expr.name) ? expr : valueOf(expr));
+  const items = read.items.map((item) => {
+    const expr = rewrite(item.expr, valueOf);
+    return expr === item.expr ? item : { ...item, expr, alias: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text) };
+  });
+  const orderBy = read.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sortValueOf) }));
+  const merged: Clause = { ...returnClause, projection: { ...read, items, ...(orderBy ? { orderBy } : {}) } };
+  return [...clauses.slice(0, at), merged, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `MATCH (c:L) WHERE <pattern from c> [AND <checks of c>] RETURN <c's keys>, count(c)` as
+ * `MATCH (c:L)<pattern from c> WHERE <checks of c> RETURN <c's keys>, count(DISTINCT c)`: each node the
+ * first MATCH keeps is one row, and the second's rows for it are as many as the pattern's matches
+ * from it, one node. Only as the part's first clause (each node once before it), where the pattern
+ * (a predicate, or EXISTS { } without WHERE) starts or ends at c, written bare, and names nothing
+ * else, and the aggregation counts c's rows alone and reads nothing but c.
+ */
+function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
+  const [match, next] = clauses;
+  if (match?.kind !== 'match' || match.optional || match.patterns.length !== 1 || !match.where || (next?.kind !== 'with' && next?.kind !== 'return')) return clauses;
+  const [part] = match.patterns;
+  const node = part.nodes[0];
+  const v = node.variable;
+  if (v === undefined || part.relationships.length > 0 || part.pathVariable !== undefined) return clauses;
+  const conditions = conjuncts(match.where);
+  const predicates = conditions.filter((condition) => predicatePattern(condition) !== undefined);
+  if (predicates.length !== 1 || conditions.some((condition) => [...variablesOf(condition)].some((name) => name !== v))) return clauses;
+  const pattern = predicatePattern(predicates[0])!;
+  const ends = [pattern.nodes[0], pattern.nodes[pattern.nodes.length - 1]];
+  const at = ends[0].variable === v ? 0 : ends[1].variable === v ? pattern.nodes.length - 1 : -1;
+  const inner = [...pattern.nodes.filter((_, i) => i !== at), ...pattern.relationships];
+  const bare = (n: NodePattern) => n.labels.length === 0 && n.properties === undefined;
+  if (at < 0 || !bare(pattern.nodes[at]) || pattern.pathVariable !== undefined || inner.some((element) => element.variable !== undefined)) return clauses;
+  const { projection } = next;
+  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
+  const items = projection.items.map((item) => item.expr);
+  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return clauses;
+  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return clauses;
+  const distinctCount = (expr: Expr): Expr | undefined => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined);
+  const walked: Clause = {
+    ...match,
+    patterns: [{ ...pattern, nodes: pattern.nodes.map((n, i) => (i === at ? node : n)) }],
+    where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>((all, condition) => (all ? { kind: 'binary', op: 'AND', left: all, right: condition, pos: condition.pos } : condition), undefined),
+  };
+  return [walked, { ...next, projection: mapProjection(projection, distinctCount) }, ...clauses.slice(2)];
+}
+
+/** The pattern of a pattern predicate, or of EXISTS { } without WHERE; undefined for anything else. */
+function predicatePattern(expr: Expr): PatternPart | undefined {
+  if (expr.kind === 'pattern') return expr.pattern;
+  return expr.kind === 'patternSubquery' && expr.quantity === 'exists' && !expr.where && !expr.returns ? expr.pattern : undefined;
+}
+
+/** Whether an expression gives one value for one row wherever it is evaluated. */
+function sameWherever(expr: Expr): boolean {
+  if (expr.kind === 'call' && expr.name.toLowerCase() === 'rand') return false;
+  let same = true;
+  forEachChild(expr, (child) => (same &&= sameWherever(child)));
+  return same;
+}
+
+/** The expressions that bind names of their own. */
+const BINDING: ReadonlySet<Expr['kind']> = new Set(['comprehension', 'quantifier', 'pattern', 'patternComprehension', 'patternSubquery']);
+
+/** Whether an expression binds names of its own (where a name read into it could mean something else). */
+function bindsNames(expr: Expr): boolean {
+  if (BINDING.has(expr.kind)) return true;
+  let binds = false;
+  forEachChild(expr, (child) => (binds ||= bindsNames(child)));
+  return binds;
+}
+
+function mapProjection(projection: Projection, by: (expr: Expr) => Expr | undefined): Projection {
+  return {
+    ...projection,
+    items: projection.items.map((item) => ({ ...item, expr: rewrite(item.expr, by) })),
+    ...(projection.orderBy ? { orderBy: projection.orderBy.map((sort) => ({ ...sort, expr: rewrite(sort.expr, by) })) } : {}),
+  };
+}
+
+/** `expr` with each sub-expression `by` answers for replaced, outermost first; inside an expression that binds names, nothing. */
+function rewrite(expr: Expr, by: (expr: Expr) => Expr | undefined): Expr {
+  const replaced = by(expr);
+  if (replaced) return replaced;
+  if (BINDING.has(expr.kind)) return expr;
+  return mapChildren(expr, (child) => rewrite(child, by));
+}
