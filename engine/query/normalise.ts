@@ -14,15 +14,16 @@
  *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`;
  * - the nodes a pattern predicate holds for, counted, are the distinct nodes of the MATCH that
  *   walks the pattern: `MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c)` is
- *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows.
+ *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows;
+ * - `WITH DISTINCT c` right after a MATCH that binds c, then only counted, is `count(DISTINCT c)`.
  */
-import { type Clause, type Expr, forEachChild, mapChildren, type NodePattern, type PatternPart, type Projection } from './ast.ts';
+import { type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
 
 export function normaliseClauses(clauses: Clause[]): Clause[] {
-  return countedPredicateAsMatch(readWithIntoReturn(matchesAsOne(clauses.map(equivalentForms))));
+  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(matchesAsOne(clauses.map(equivalentForms)))));
 }
 
 /** Each run of MATCH clauses (not optional) whose relationships' types are written and none shared, as one MATCH. */
@@ -133,18 +134,44 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
   const inner = [...pattern.nodes.filter((_, i) => i !== at), ...pattern.relationships];
   const bare = (n: NodePattern) => n.labels.length === 0 && n.properties === undefined;
   if (at < 0 || !bare(pattern.nodes[at]) || pattern.pathVariable !== undefined || inner.some((element) => element.variable !== undefined)) return clauses;
-  const { projection } = next;
-  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
-  const items = projection.items.map((item) => item.expr);
-  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return clauses;
-  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return clauses;
-  const distinctCount = (expr: Expr): Expr | undefined => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined);
+  const counting = countingDistinct(next.projection, v);
+  if (!counting) return clauses;
   const walked: Clause = {
     ...match,
     patterns: [{ ...pattern, nodes: pattern.nodes.map((n, i) => (i === at ? node : n)) }],
     where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>((all, condition) => (all ? { kind: 'binary', op: 'AND', left: all, right: condition, pos: condition.pos } : condition), undefined),
   };
-  return [walked, { ...next, projection: mapProjection(projection, distinctCount) }, ...clauses.slice(2)];
+  return [walked, { ...next, projection: counting }, ...clauses.slice(2)];
+}
+
+/**
+ * `MATCH … WITH DISTINCT c RETURN c.type, count(*)` as `MATCH … RETURN c.type, count(DISTINCT c)`: after a
+ * MATCH (not optional, so c is never null) that names c, the rows of c's distinct nodes, counted.
+ */
+function distinctWithAsCount(clauses: Clause[]): Clause[] {
+  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clause.projection.distinct && i > 0 && clauses[i + 1] !== undefined);
+  if (at < 0) return clauses;
+  const [match, withClause, next] = clauses.slice(at - 1, at + 2);
+  if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || (next.kind !== 'with' && next.kind !== 'return')) return clauses;
+  const { projection } = withClause;
+  const [item] = projection.items;
+  const v = item?.expr.kind === 'var' ? item.expr.name : undefined;
+  const passes = projection.items.length === 1 && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
+  if (!passes || v === undefined || (item.alias !== undefined && item.alias !== v) || !match.patterns.some((part) => namesOf(part).some(({ name }) => name === v))) return clauses;
+  const counting = countingDistinct(next.projection, v);
+  return counting ? [...clauses.slice(0, at), { ...next, projection: counting }, ...clauses.slice(at + 2)] : clauses;
+}
+
+/**
+ * A projection that counts the rows of `v` (`count(*)`, `count(v)`, `count(DISTINCT v)`) and reads nothing
+ * but `v` otherwise, with those counts as `count(DISTINCT v)`; undefined for any other projection.
+ */
+function countingDistinct(projection: Projection, v: string): Projection | undefined {
+  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
+  const items = projection.items.map((item) => item.expr);
+  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return undefined;
+  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return undefined;
+  return mapProjection(projection, (expr) => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined));
 }
 
 /** The pattern of a pattern predicate, or of EXISTS { } without WHERE; undefined for anything else. */
