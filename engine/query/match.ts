@@ -11,7 +11,7 @@ import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
 import type { GroupCounts } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
-import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
+import { type CypherValue, equals, fromProperty, isNode, isRel, RECORD_FIELD_KEYS, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
 export interface NodeCheck {
@@ -334,25 +334,45 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
  * steps before it run as ever, and each edge it would bind counts toward the node at its far
  * end, no row made. The nodes in the order the rows would first bind each, which `rank`
  * holds. Answers undefined when a run cannot use it (as_of reads every record).
+ * With `distinctStarts` (MatchPlan.distinctStartsPerEnd) each row before counts once per group: per
+ * node reached, or per value of its property `key`, counted on the first node reached holding it.
  */
-export function buildEndCounter(steps: MatchStep[]): DenseCounter {
+export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: string }): DenseCounter {
   const last = steps.at(-1);
   // the planner (plan.ts countPerEnd) asks for this only over such steps: anything else is its bug, not a query's error
   if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
     throw new Error('invariant broken: the planner asked to count per reached node over steps that are not one expansion after steps binding none');
   }
   const before = buildMatchRunner(steps.slice(0, -1));
+  const key = distinctStarts?.key;
   return (row, env) => {
     if (env.asOf !== undefined) return undefined;
     const graph = env.graph;
-    const counts = new Float64Array(graph.nodes.span);
-    const rank = new Int32Array(graph.nodes.span);
+    const span = graph.nodes.span;
+    const counts = new Float64Array(span);
+    const rank = new Int32Array(span);
     let reached = 0;
+    // a group: the node reached, or the least node holding its value of `key` (span: the nodes holding none)
+    const holders = key === undefined || RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key);
+    if (key !== undefined && !holders) return undefined;
+    // per group, the last row before that counted there, and the node reached first, which holds its count
+    const lastCounted = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
+    const countedOn = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
+    let start = 0;
     before(row, env, (bound) => {
       const ends = expansionEnds(last, bound, env);
+      start++;
       if (!ends) return;
       eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
-        if (counts[other]++ === 0) rank[other] = reached++;
+        if (!lastCounted || !countedOn) {
+          if (counts[other]++ === 0) rank[other] = reached++;
+          return;
+        }
+        const group = holders ? (holders[other] < 0 ? span : holders[other]) : other;
+        if (lastCounted[group] === start) return;
+        lastCounted[group] = start;
+        if (countedOn[group] < 0) rank[(countedOn[group] = other)] = reached++;
+        counts[countedOn[group]]++;
       });
     }, true);
     const nodes = new Int32Array(reached);

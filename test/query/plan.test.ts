@@ -773,7 +773,8 @@ describe('aggregation without rows', () => {
     const graph = new GraphIndex();
     const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
     for (let i = 0; i < 12; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i % 4 === 3 ? {} : { name: ['Kim', 'Ola', 'Ben'][i % 3] }, ...record });
-    for (let i = 0; i < 16; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: { type: ['RedLine', 'Demand'][i % 2] }, ...record });
+    // claims without a type: the null group
+    for (let i = 0; i < 16; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: i % 5 === 4 ? {} : { type: ['RedLine', 'Demand'][i % 2] }, ...record });
     for (let i = 0; i < 60; i++) {
       const supports = random(3) === 0;
       graph.putEdge({ id: `e${i}`, type: supports ? 'SUPPORTS' : 'ASSERTS', from: supports ? `c${random(16)}` : `a${random(12)}`, to: `c${random(16)}`, properties: {}, ...record });
@@ -823,6 +824,14 @@ describe('aggregation without rows', () => {
       ['MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } RETURN id(c) AS id ORDER BY id', 'MATCH (c:Claim)<-[:ASSERTS]-() RETURN DISTINCT id(c) AS id ORDER BY id'],
       ["MATCH (c:Claim) WHERE NOT (c)-[:SUPPORTS]->(:Claim {type: 'Demand'}) RETURN count(*) AS n", "MATCH (c:Claim) OPTIONAL MATCH (c)-[:SUPPORTS]->(d:Claim {type: 'Demand'}) WITH c, count(d) AS k WHERE k = 0 RETURN count(*) AS n"],
     ];
+    // count(DISTINCT a) grouped by the node an expansion reaches or a property of it: each start once per group
+    for (const [by, as] of [['c.type', 'type'], ['c', 'c'], ['id(c)', 'id'], ['a.name', 'name']]) {
+      const match = by.startsWith('a') ? 'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor)' : asserts;
+      const counted = by.startsWith('a') ? 'c' : 'a';
+      references.push([`${match} RETURN ${by} AS ${as}, count(DISTINCT ${counted}) AS n`, `${match} RETURN ${by} AS ${as}, size(collect(DISTINCT ${counted}) + []) AS n`]);
+      references.push([`${match} RETURN ${by} AS ${as}, count(DISTINCT ${counted}) AS n ORDER BY n DESC LIMIT 3`, `${match} RETURN ${by} AS ${as}, size(collect(DISTINCT ${counted}) + []) AS n ORDER BY n DESC LIMIT 3`]);
+    }
+    expect(runQuery(graph, `${asserts} RETURN c.type AS type, count(DISTINCT a) AS n`, { explain: true }).plan).toContain('count the rows per node the last expansion reaches (no rows, each start once per group; as_of: row by row)');
     for (const [written, reference] of references) {
       expect(general(written), written).toEqual(general(reference));
       expect(general(written).length, written).toBeGreaterThan(0);
