@@ -206,8 +206,13 @@ export function buildPatternCounter(steps: MatchStep[]): PatternCounter {
 /** Whether the steps complete at all from a row that binds what they start from; the row is left as it was. */
 export function buildPatternTest(steps: MatchStep[]): PatternTest {
   const [first] = steps;
-  // one expansion from a bound node: tested off the adjacency (a degree, or a check per edge), nothing bound, no copy of the row
-  if (steps.length === 1 && first.kind === 'expand') return (row, env) => countExpand(first, row, env, NO_EDGES) > 0;
+  // one expansion from a bound node: its edges walked until one passes (a hub's are not all read), nothing bound, no copy of the row
+  if (steps.length === 1 && first.kind === 'expand') {
+    return (row, env) => {
+      const ends = expansionEnds(first, row, env);
+      return ends !== undefined && eachPassingEnd(first, ends, row, env, NO_EDGES, () => true);
+    };
+  }
   const runner = buildMatchRunner(steps);
   return (row, env) => {
     let found = false;
@@ -410,17 +415,18 @@ function countExpand(step: ExpandStep, row: Row, env: Env, used: readonly number
 /**
  * The far end of each edge an expansion from `ends.from` would bind, by runStep's checks: not an
  * edge the pattern walked already (`used`), the relationship's properties, the bound target or
- * the target's labels and properties. Nothing is written to the row.
+ * the target's labels and properties. Nothing is written to the row. A visit answering true stops
+ * the walk, and the answer is then true.
  */
-function eachPassingEnd(step: ExpandStep, ends: NonNullable<ReturnType<typeof expansionEnds>>, row: Row, env: Env, used: readonly number[], visit: (other: number) => void): void {
+function eachPassingEnd(step: ExpandStep, ends: NonNullable<ReturnType<typeof expansionEnds>>, row: Row, env: Env, used: readonly number[], visit: (other: number) => boolean | void): boolean {
   const graph = env.graph;
   const { from, target, labels, types } = ends;
   const relPlain = plainRel(step, env);
-  graph.eachEdge(from, step.direction, types, (edge, other) => {
+  return graph.eachEdge(from, step.direction, types, (edge, other) => {
     env.budget.tick();
-    if (used.length > 0 && used.includes(edge)) return;
-    if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
-    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) visit(other);
+    if (used.length > 0 && used.includes(edge)) return false;
+    if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return false;
+    return (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) && visit(other) === true;
   });
 }
 

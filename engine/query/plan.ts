@@ -16,7 +16,7 @@
  */
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, type QueryAst, replacing } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
 import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -914,7 +914,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
     for (const name of names) written.push({ name, expr: { kind: 'var', name, pos: projection.pos } });
   }
   for (const item of projection.items) {
-    written.push({ name: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), expr: item.expr });
+    written.push({ name: projectedName(item), expr: item.expr });
   }
   const aggregating = written.some((item) => containsAggregate(item.expr));
   const items = written.map((item) => ({ ...item, slot: state.nextSlot++ }));

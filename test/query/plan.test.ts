@@ -858,10 +858,49 @@ describe('aggregation without rows', () => {
     expect(general("MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() OR c.type = 'Demand' RETURN count(*) AS n")).toEqual(
       general("MATCH (c:Claim) OPTIONAL MATCH (c)<-[r:ASSERTS]-() WITH c, count(r) AS k WHERE k > 0 OR c.type = 'Demand' RETURN count(*) AS n"),
     );
+    // an error the query as written raises is raised: undefined names, a failing value the RETURN does not read
+    for (const [text, code] of [
+      ['MATCH (n) WITH n.name AS x RETURN n.name AS name', 'undefined_variable'],
+      ['MATCH (a:Actor) WHERE c.type = 3 MATCH (c:Claim) RETURN count(*) AS n', 'undefined_variable'],
+      ['MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n', 'undefined_variable'],
+      ['MATCH (a:Actor) WITH 1 / 0 AS v RETURN 1 AS one', 'division_by_zero'],
+    ]) expect(() => runQuery(graph, text), text).toThrow(expect.objectContaining({ code }));
+    // a name local to EXISTS { } in the first WHERE stays local; one relationship named in two MATCH clauses is two matches
+    expect(general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n")).toEqual(
+      general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } WITH a MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n"),
+    );
+    expect(general('MATCH ()-[r:ASSERTS]->() MATCH ()-[r:SUPPORTS]->() RETURN count(*) AS n')).toEqual([[0n]]);
     // a count needs no list: size(collect()) counts past the collection limit, where collect() is stopped
     const limits = { collectionLimit: 10 };
     expect(runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN size(collect(y)) AS n', { limits }).rows).toEqual([[50n]]);
     expect(() => runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN collect(y)[0] AS n', { limits })).toThrow(expect.objectContaining({ code: 'query_collection_limit' }));
+  });
+
+  it("tests a pattern predicate or EXISTS { } of one hop up to the first edge that passes, not every edge of a hub", () => {
+    /** Counts the edges the matcher is handed. */
+    class CountingIndex extends GraphIndex {
+      visited = 0;
+
+      override eachEdge(node: number, direction: 'out' | 'in' | 'both', types: readonly number[] | undefined, visit: (edge: number, other: number) => boolean | void): boolean {
+        return super.eachEdge(node, direction, types, (edge, other) => {
+          this.visited++;
+          return visit(edge, other);
+        });
+      }
+    }
+    const graph = new CountingIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    graph.putNode({ id: 'hub', labels: ['Hub'], properties: { name: 'hub' }, ...record });
+    for (let i = 0; i < 2_000; i++) {
+      graph.putNode({ id: `leaf${i}`, labels: ['Leaf'], properties: {}, ...record });
+      graph.putEdge({ id: `e${i}`, type: 'R', from: `leaf${i}`, to: 'hub', properties: {}, ...record });
+    }
+    for (const predicate of ['(h)<-[:R]-(:Leaf)', '(h)--()', 'EXISTS { (h)<-[]-() }', 'EXISTS { (h)<-[:R]-(:Leaf) }']) {
+      graph.visited = 0;
+      expect(runQuery(graph, `MATCH (h:Hub) WHERE ${predicate} RETURN h.name AS name`).rows, predicate).toEqual([['hub']]);
+      expect(graph.visited, predicate).toBeLessThan(3);
+    }
+    expect(runQuery(graph, 'MATCH (h:Hub) WHERE (h)-[:R]->() RETURN h.name AS name').rows).toEqual([]);
   });
 
 describe('the plan cache', () => {
