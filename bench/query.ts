@@ -456,6 +456,22 @@ const CASES: Case[] = [
       return topCounts(Array.from(partners, ([actorId, others]) => [actorId, others.size]));
     },
   },
+  // the distinct actors behind each claim type: count(DISTINCT) of the scanned end, grouped by the far end's property
+  {
+    name: 'Q17 actors per claim type (count(DISTINCT a) by the far node\'s property)',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(DISTINCT a) AS actors ORDER BY type',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, count(DISTINCT a) AS actors ORDER BY type',
+    parameters: () => ({}),
+    hand(graph) {
+      const actors = new Map<string, Set<string>>();
+      for (const [actorId, claimId] of graph.assertions()) {
+        const type = String(graph.nodes.get(claimId)!.properties.type);
+        if (!actors.has(type)) actors.set(type, new Set());
+        actors.get(type)!.add(actorId);
+      }
+      return sortedByKey(Array.from(actors, ([type, ids]): [string, number] => [type, ids.size]));
+    },
+  },
   formOf('Q16', 'Q16i Q16 with id(b) <> id(a), the claim named',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE id(b) <> id(a) RETURN id(a) AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10',
     'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)<-[:ASSERTS]-(b:Actor) WHERE b.id <> a.id RETURN a.id AS actor, count(DISTINCT b) AS partners ORDER BY partners DESC, actor LIMIT 10'),

@@ -112,6 +112,11 @@ export interface QueryAst {
   unionAll: boolean[];
 }
 
+/** The name a projection item is known by after it: its alias, the variable it names, or its text. */
+export function projectedName(item: ProjectionItem): string {
+  return item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text);
+}
+
 /** Keys that say where something is written, not what it is. */
 export const WHERE_WRITTEN: ReadonlySet<string> = new Set(['pos', 'labelsAt', 'typesAt', 'keyAt', 'keysAt']);
 

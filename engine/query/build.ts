@@ -173,7 +173,7 @@ function buildPart(part: PartPlan, graph: GraphIndex, options: PlanOptions): Com
 function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): CompiledClause {
   if (plan.countFrom === undefined) {
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
-    const endCount = plan.countsPerEnd === undefined ? undefined : buildEndCounter(steps);
+    const endCount = plan.countsPerEnd === undefined ? undefined : buildEndCounter(steps, plan.distinctStartsPerEnd);
     return {
       kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
       perNode: endCount && { count: endCount, slot: plan.countsPerEnd! },

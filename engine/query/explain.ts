@@ -40,7 +40,10 @@ function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
       const body = rendered.length === 0 ? 'true' : rendered.join(', ');
       const how = clause.zeroCounts ? 'optional, no rows: counted per row before, 0 where none' : clause.distinctEnds ? `no rows: distinct ends${clause.endNotStart ? ' other than the start' : ''} counted per row before` : clause.countsOnce ? 'no rows: each row before counted once if completed' : 'no rows: counted per row before';
       const lines = [...goals.flatMap(planLine), ...counted.flatMap(planLine).map((line) => `count ${line} (${how})`)];
-      if (clause.countsPerEnd !== undefined) lines.push('count the rows per node the last expansion reaches (no rows; as_of: row by row)');
+      if (clause.countsPerEnd !== undefined) {
+        const how = clause.distinctStartsPerEnd ? 'no rows, each start once per group' : 'no rows';
+        lines.push(`count the rows per node the last expansion reaches (${how}; as_of: row by row)`);
+      }
       if (clause.countFrom === clause.goals.length) lines.push('count the scanned nodes (no rows: each node counted once)');
       if (clause.countsPerGroup?.by === 'type') lines.push('count the relationships per type off the edge columns (no rows; as_of: row by row)');
       if (clause.countsPerGroup?.by === 'labels') lines.push('count the nodes per set of labels (no rows; as_of: row by row)');

@@ -395,19 +395,19 @@ function compilePatternSubquery(pattern: PatternPart, where: Expr | undefined, c
     return test;
   }
   const runner = ctx.compilePattern(pattern, scope);
-  const passes = where ? compileExpr(where, inner) : undefined;
+  const passes = compileExpr(where, inner);
   checkReturns();
   if (quantity === 'exists') {
     return (row, env) => {
       let found = false;
-      runner(row.slice(), env, (matched) => (found = passes!(matched, env) === true));
+      runner(row.slice(), env, (matched) => (found = passes(matched, env) === true));
       return found;
     };
   }
   return (row, env) => {
     let count = 0n;
     runner(row.slice(), env, (matched) => {
-      if (passes!(matched, env) === true) count++;
+      if (passes(matched, env) === true) count++;
     }, true);
     return count;
   };

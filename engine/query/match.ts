@@ -11,7 +11,7 @@ import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
 import type { GroupCounts } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
-import { type CypherValue, equals, fromProperty, isNode, isRel, runtimeError, typeName } from './values.ts';
+import { type CypherValue, equals, fromProperty, isNode, isRel, RECORD_FIELD_KEYS, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
 export interface NodeCheck {
@@ -206,8 +206,13 @@ export function buildPatternCounter(steps: MatchStep[]): PatternCounter {
 /** Whether the steps complete at all from a row that binds what they start from; the row is left as it was. */
 export function buildPatternTest(steps: MatchStep[]): PatternTest {
   const [first] = steps;
-  // one expansion from a bound node: tested off the adjacency (a degree, or a check per edge), nothing bound, no copy of the row
-  if (steps.length === 1 && first.kind === 'expand') return (row, env) => countExpand(first, row, env, NO_EDGES) > 0;
+  // one expansion from a bound node: its edges walked until one passes (a hub's are not all read), nothing bound, no copy of the row
+  if (steps.length === 1 && first.kind === 'expand') {
+    return (row, env) => {
+      const ends = expansionEnds(first, row, env);
+      return ends !== undefined && eachPassingEnd(first, ends, row, env, NO_EDGES, () => true);
+    };
+  }
   const runner = buildMatchRunner(steps);
   return (row, env) => {
     let found = false;
@@ -334,25 +339,45 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
  * steps before it run as ever, and each edge it would bind counts toward the node at its far
  * end, no row made. The nodes in the order the rows would first bind each, which `rank`
  * holds. Answers undefined when a run cannot use it (as_of reads every record).
+ * With `distinctStarts` (MatchPlan.distinctStartsPerEnd) each row before counts once per group: per
+ * node reached, or per value of its property `key`, counted on the first node reached holding it.
  */
-export function buildEndCounter(steps: MatchStep[]): DenseCounter {
+export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: string }): DenseCounter {
   const last = steps.at(-1);
   // the planner (plan.ts countPerEnd) asks for this only over such steps: anything else is its bug, not a query's error
   if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
     throw new Error('invariant broken: the planner asked to count per reached node over steps that are not one expansion after steps binding none');
   }
   const before = buildMatchRunner(steps.slice(0, -1));
+  const key = distinctStarts?.key;
   return (row, env) => {
     if (env.asOf !== undefined) return undefined;
     const graph = env.graph;
-    const counts = new Float64Array(graph.nodes.span);
-    const rank = new Int32Array(graph.nodes.span);
+    const span = graph.nodes.span;
+    const counts = new Float64Array(span);
+    const rank = new Int32Array(span);
     let reached = 0;
+    // a group: the node reached, or the least node holding its value of `key` (span: the nodes holding none)
+    const holders = key === undefined || RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key);
+    if (key !== undefined && !holders) return undefined;
+    // per group, the last row before that counted there, and the node reached first, which holds its count
+    const lastCounted = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
+    const countedOn = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
+    let start = 0;
     before(row, env, (bound) => {
       const ends = expansionEnds(last, bound, env);
+      start++;
       if (!ends) return;
       eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
-        if (counts[other]++ === 0) rank[other] = reached++;
+        if (!lastCounted || !countedOn) {
+          if (counts[other]++ === 0) rank[other] = reached++;
+          return;
+        }
+        const group = holders ? (holders[other] < 0 ? span : holders[other]) : other;
+        if (lastCounted[group] === start) return;
+        lastCounted[group] = start;
+        if (countedOn[group] < 0) rank[(countedOn[group] = other)] = reached++;
+        counts[countedOn[group]]++;
       });
     }, true);
     const nodes = new Int32Array(reached);
@@ -390,17 +415,18 @@ function countExpand(step: ExpandStep, row: Row, env: Env, used: readonly number
 /**
  * The far end of each edge an expansion from `ends.from` would bind, by runStep's checks: not an
  * edge the pattern walked already (`used`), the relationship's properties, the bound target or
- * the target's labels and properties. Nothing is written to the row.
+ * the target's labels and properties. Nothing is written to the row. A visit answering true stops
+ * the walk, and the answer is then true.
  */
-function eachPassingEnd(step: ExpandStep, ends: NonNullable<ReturnType<typeof expansionEnds>>, row: Row, env: Env, used: readonly number[], visit: (other: number) => void): void {
+function eachPassingEnd(step: ExpandStep, ends: NonNullable<ReturnType<typeof expansionEnds>>, row: Row, env: Env, used: readonly number[], visit: (other: number) => boolean | void): boolean {
   const graph = env.graph;
   const { from, target, labels, types } = ends;
   const relPlain = plainRel(step, env);
-  graph.eachEdge(from, step.direction, types, (edge, other) => {
+  return graph.eachEdge(from, step.direction, types, (edge, other) => {
     env.budget.tick();
-    if (used.length > 0 && used.includes(edge)) return;
-    if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return;
-    if (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) visit(other);
+    if (used.length > 0 && used.includes(edge)) return false;
+    if (!relPlain && !relPasses(graph.edgeAt(edge)!, step.relProps, row, env)) return false;
+    return (target >= 0 ? other === target : otherPasses(graph, other, labels, step, row, env)) && visit(other) === true;
   });
 }
 

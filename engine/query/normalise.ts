@@ -1,41 +1,60 @@
 /**
  * Equivalent forms, read before planning (plan.ts planPart): a question written one way is
  * rewritten to the form the planner's paths recognise, so that its speed does not hang on its
- * spelling. Each rewrite keeps the answer and its columns; semantic.ts has already checked the
- * query as it was written, so the errors are the written query's.
+ * spelling. A rewrite is made only where it changes no answer, no column and no error: names are
+ * checked against their scope when the rewritten clauses are planned, so no rewrite brings a name
+ * into scope or takes one out, and none drops an expression that could fail.
  * - `count(1)` (any literal but null) is `count(*)`: it counts every row;
  * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
  * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
  * - two MATCH clauses in a row whose relationships share no type are one MATCH of both patterns
  *   (`MATCH (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->(d)` is `MATCH (a)-[:ASSERTS]->(c),
  *   (c)-[:SUPPORTS]->(d)`): one MATCH walks an edge once, and no edge can be walked by both;
- * - a WITH that only names values for the RETURN right after it (no DISTINCT, aggregate, WHERE,
- *   ORDER BY, SKIP or LIMIT) is read into that RETURN: `WITH a, c RETURN a, count(c)` is
+ * - a WITH after a MATCH that only names the MATCH's nodes and relationships, or properties of them,
+ *   for the RETURN right after it, is read into that RETURN: `WITH a, c RETURN a, count(c)` is
  *   `RETURN a, count(c)`, and `WITH c.type AS type RETURN type, count(*)` groups by `c.type`;
  * - the nodes a pattern predicate holds for, counted, are the distinct nodes of the MATCH that
  *   walks the pattern: `MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c)` is
- *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows.
+ *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows;
+ * - `WITH DISTINCT c` right after a MATCH that binds c, then only counted, is `count(DISTINCT c)`.
  */
-import { type Clause, type Expr, forEachChild, mapChildren, type NodePattern, type PatternPart, type Projection } from './ast.ts';
+import { type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
 
 export function normaliseClauses(clauses: Clause[]): Clause[] {
-  return countedPredicateAsMatch(readWithIntoReturn(matchesAsOne(clauses.map(equivalentForms))));
+  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(matchesAsOne(clauses.map(equivalentForms)))));
 }
 
-/** Each run of MATCH clauses (not optional) whose relationships' types are written and none shared, as one MATCH. */
+/**
+ * Each run of MATCH clauses (not optional) whose relationships' types are written and none shared, as one
+ * MATCH; not where the first reads a name the second brings (its WHERE or property maps: an undefined
+ * name, or one local to an EXISTS { } or comprehension there, which the merge would bind) or the two name
+ * one relationship (a second MATCH may bind it again; one pattern may not).
+ */
 function matchesAsOne(clauses: Clause[]): Clause[] {
   const merged: Clause[] = [];
   for (const clause of clauses) {
     const last = merged[merged.length - 1];
-    if (last?.kind === 'match' && clause.kind === 'match' && !last.optional && !clause.optional && typesApart(last.patterns, clause.patterns)) {
+    if (last?.kind === 'match' && clause.kind === 'match' && !last.optional && !clause.optional && typesApart(last.patterns, clause.patterns) && scopesApart(last, clause)) {
       const where = last.where && clause.where ? { kind: 'binary' as const, op: 'AND' as const, left: last.where, right: clause.where, pos: clause.where.pos } : (last.where ?? clause.where);
       merged[merged.length - 1] = { ...last, patterns: [...last.patterns, ...clause.patterns], ...(where ? { where } : {}) };
     } else merged.push(clause);
   }
   return merged;
+}
+
+/** Whether the first MATCH reads no name the second brings, and the two name no relationship alike. */
+function scopesApart(first: Extract<Clause, { kind: 'match' }>, second: Extract<Clause, { kind: 'match' }>): boolean {
+  const named = (match: typeof first) => new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
+  const [before, after] = [named(first), named(second)];
+  const read = first.where ? variablesOf(first.where) : new Set<string>();
+  for (const element of first.patterns.flatMap((part) => [...part.nodes, ...part.relationships])) if (element.properties) variablesOf(element.properties, read);
+  if ([...read].some((name) => after.has(name) && !before.has(name))) return false;
+  const relationships = (match: typeof first) => match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable ? [rel.variable] : [])));
+  const firstRelationships = new Set(relationships(first));
+  return !relationships(second).some((name) => firstRelationships.has(name));
 }
 
 /** Whether every relationship of both has its types written, and no type is written in both. */
@@ -80,29 +99,35 @@ function inOneAsEquality(where: Expr): Expr {
 }
 
 /**
- * `… WITH <names> RETURN …` as `… RETURN …` with each name read as what the WITH gave it, where
- * that cannot change a row: the WITH keeps every row as it is (no DISTINCT, aggregate, WHERE or
- * page), each of its values is computed the same wherever it is read (no `rand()`), and the RETURN
- * binds no name of its own inside an expression (a comprehension's variable could capture one).
+ * `MATCH … WITH <names> RETURN …` as `MATCH … RETURN …` with each name read as what the WITH gave it,
+ * where that cannot change a row, an answer or an error: the WITH keeps every row as it is (no
+ * DISTINCT, aggregate, WHERE or page) and gives each name a node or relationship the MATCH names, or
+ * a property of one (defined, never failing, the same wherever it is read, so a value the RETURN does
+ * not read lost no error); the RETURN reads no other name, and binds none of its own inside an
+ * expression (a comprehension's variable could capture one).
  */
 function readWithIntoReturn(clauses: Clause[]): Clause[] {
-  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return');
+  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return' && clauses[i - 1]?.kind === 'match');
   if (at < 0) return clauses;
-  const [withClause, returnClause] = [clauses[at], clauses[at + 1]] as [Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
+  const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [Extract<Clause, { kind: 'match' }>, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
   const { projection } = withClause;
   const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
-  if (!passes || projection.items.some((item) => containsAggregate(item.expr) || !sameWherever(item.expr))) return clauses;
+  const matched = new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
+  const element = (expr: Expr) => (expr.kind === 'prop' ? expr.target : expr).kind === 'var' && matched.has(((expr.kind === 'prop' ? expr.target : expr) as { name: string }).name);
+  if (!passes || !projection.items.every((item) => element(item.expr))) return clauses;
   const read = returnClause.projection;
-  const written = [...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)];
-  if (read.star || written.some(bindsNames)) return clauses;
-  const values = new Map(projection.items.map((item) => [item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), item.expr]));
-  const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
+  if (read.star) return clauses;
+  const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
   // ORDER BY reads the RETURN's own names first
-  const returned = new Set(read.items.map((item) => item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text)));
+  const returned = new Set(read.items.map(projectedName));
+  const readsOnlyWith = (expr: Expr, own = new Set<string>()) => [...variablesOf(expr)].every((name) => values.has(name) || own.has(name));
+  if (!read.items.every((item) => readsOnlyWith(item.expr)) || !(read.orderBy ?? []).every((sort) => readsOnlyWith(sort.expr, returned))) return clauses;
+  if ([...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)].some(bindsNames)) return clauses;
+  const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
   const sortValueOf = (expr: Expr) => (expr.kind === 'var' && returned.has(expr.name) ? expr : valueOf(expr));
   const items = read.items.map((item) => {
     const expr = rewrite(item.expr, valueOf);
-    return expr === item.expr ? item : { ...item, expr, alias: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text) };
+    return expr === item.expr ? item : { ...item, expr, alias: projectedName(item) };
   });
   const orderBy = read.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sortValueOf) }));
   const merged: Clause = { ...returnClause, projection: { ...read, items, ...(orderBy ? { orderBy } : {}) } };
@@ -133,32 +158,50 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
   const inner = [...pattern.nodes.filter((_, i) => i !== at), ...pattern.relationships];
   const bare = (n: NodePattern) => n.labels.length === 0 && n.properties === undefined;
   if (at < 0 || !bare(pattern.nodes[at]) || pattern.pathVariable !== undefined || inner.some((element) => element.variable !== undefined)) return clauses;
-  const { projection } = next;
-  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
-  const items = projection.items.map((item) => item.expr);
-  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return clauses;
-  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return clauses;
-  const distinctCount = (expr: Expr): Expr | undefined => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined);
+  const counting = countingDistinct(next.projection, v);
+  if (!counting) return clauses;
   const walked: Clause = {
     ...match,
     patterns: [{ ...pattern, nodes: pattern.nodes.map((n, i) => (i === at ? node : n)) }],
     where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>((all, condition) => (all ? { kind: 'binary', op: 'AND', left: all, right: condition, pos: condition.pos } : condition), undefined),
   };
-  return [walked, { ...next, projection: mapProjection(projection, distinctCount) }, ...clauses.slice(2)];
+  return [walked, { ...next, projection: counting }, ...clauses.slice(2)];
+}
+
+/**
+ * `MATCH … WITH DISTINCT c RETURN c.type, count(*)` as `MATCH … RETURN c.type, count(DISTINCT c)`: after a
+ * MATCH (not optional, so c is never null) that names c, the rows of c's distinct nodes, counted.
+ */
+function distinctWithAsCount(clauses: Clause[]): Clause[] {
+  const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clause.projection.distinct && i > 0 && clauses[i + 1] !== undefined);
+  if (at < 0) return clauses;
+  const [match, withClause, next] = clauses.slice(at - 1, at + 2);
+  if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || (next.kind !== 'with' && next.kind !== 'return')) return clauses;
+  const { projection } = withClause;
+  const [item] = projection.items;
+  const v = item?.expr.kind === 'var' ? item.expr.name : undefined;
+  const passes = projection.items.length === 1 && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
+  if (!passes || v === undefined || (item.alias !== undefined && item.alias !== v) || !match.patterns.some((part) => namesOf(part).some(({ name }) => name === v))) return clauses;
+  const counting = countingDistinct(next.projection, v);
+  return counting ? [...clauses.slice(0, at), { ...next, projection: counting }, ...clauses.slice(at + 2)] : clauses;
+}
+
+/**
+ * A projection that counts the rows of `v` (`count(*)`, `count(v)`, `count(DISTINCT v)`) and reads nothing
+ * but `v` otherwise, with those counts as `count(DISTINCT v)`; undefined for any other projection.
+ */
+function countingDistinct(projection: Projection, v: string): Projection | undefined {
+  const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
+  const items = projection.items.map((item) => item.expr);
+  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return undefined;
+  if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return undefined;
+  return mapProjection(projection, (expr) => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined));
 }
 
 /** The pattern of a pattern predicate, or of EXISTS { } without WHERE; undefined for anything else. */
 function predicatePattern(expr: Expr): PatternPart | undefined {
   if (expr.kind === 'pattern') return expr.pattern;
   return expr.kind === 'patternSubquery' && expr.quantity === 'exists' && !expr.where && !expr.returns ? expr.pattern : undefined;
-}
-
-/** Whether an expression gives one value for one row wherever it is evaluated. */
-function sameWherever(expr: Expr): boolean {
-  if (expr.kind === 'call' && expr.name.toLowerCase() === 'rand') return false;
-  let same = true;
-  forEachChild(expr, (child) => (same &&= sameWherever(child)));
-  return same;
 }
 
 /** The expressions that bind names of their own. */

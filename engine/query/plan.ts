@@ -16,7 +16,7 @@
  */
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, type QueryAst, replacing } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
 import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -170,6 +170,12 @@ export interface MatchPlan {
    * at the narrow end). The reached node's slot.
    */
   countsPerEnd?: number;
+  /**
+   * With countsPerEnd: the aggregation counts the distinct nodes the expansion starts from
+   * (`count(DISTINCT a)` grouped by the reached node or by `key` of it), so each start counts once
+   * per group, however many of the group's nodes it reaches and by however many edges.
+   */
+  distinctStartsPerEnd?: { key?: string };
 }
 
 /** What MatchPlan.countsPerGroup counts per group. */
@@ -510,9 +516,9 @@ function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
   if (countsRowsAlone(projection)) match.countFrom = match.goals.length;
 }
 
-/** Sets MatchPlan.countsPerEnd where it holds (the part's first clause). */
+/** Sets MatchPlan.countsPerEnd (and distinctStartsPerEnd) where it holds (the part's first clause). */
 function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
-  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating || !countsRowsAlone(projection)) return;
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
   const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
   const edge = match.goals[at];
   if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
@@ -525,8 +531,21 @@ function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
   const checked = (goal: Goal) => on(goal) === end.name || (goal.kind === 'prop' && goal.element.name === edge.rel.name);
   if (!match.goals.slice(at + 1).every((goal) => !('scan' in goal && goal.scan) && checked(goal) && (goal.kind !== 'prop' || variablesOf(goal.value).size === 0))) return;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
-  const byProperty = keys.length === 1 && keys[0].kind === 'prop' && keys[0].target.kind === 'var' && keys[0].target.name === end.name;
-  if (byProperty || nodeGroupSlot(keys, projection.inputScope) === end.slot) match.countsPerEnd = end.slot;
+  const [key] = keys;
+  const byProperty = keys.length === 1 && key.kind === 'prop' && key.target.kind === 'var' && key.target.name === end.name;
+  if (!byProperty && nodeGroupSlot(keys, projection.inputScope) !== end.slot) return;
+  if (countsRowsAlone(projection)) {
+    match.countsPerEnd = end.slot;
+    return;
+  }
+  // count(DISTINCT a) of the node the expansion starts from: each start once per group, counted as count(*) of those
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  const ofSource = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === source.name;
+  if (!aggregates.every((item) => ofSource(item.expr))) return;
+  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  if (!countsRowsAlone(projection, rewritten)) return;
+  projection.items.forEach((item, i) => (item.expr = rewritten[i]));
+  Object.assign(match, { countsPerEnd: end.slot, distinctStartsPerEnd: byProperty && key.kind === 'prop' ? { key: key.key } : {} });
 }
 
 /**
@@ -895,7 +914,7 @@ function planProjection(kind: 'with' | 'return', projection: Projection, where: 
     for (const name of names) written.push({ name, expr: { kind: 'var', name, pos: projection.pos } });
   }
   for (const item of projection.items) {
-    written.push({ name: item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text), expr: item.expr });
+    written.push({ name: projectedName(item), expr: item.expr });
   }
   const aggregating = written.some((item) => containsAggregate(item.expr));
   const items = written.map((item) => ({ ...item, slot: state.nextSlot++ }));

@@ -4,7 +4,7 @@
  * variables are resolved to slots: VariableTypeConflict and VariableAlreadyBound
  * while binding (bind.ts, plan.ts), UndefinedVariable as expressions are built.
  */
-import { type Clause, type Expr, exprKey, forEachChild, type Projection, type QueryAst } from './ast.ts';
+import { type Clause, type Expr, exprKey, forEachChild, type Projection, type QueryAst, projectedName } from './ast.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction } from './functions.ts';
 import type { RuleSet } from './rules.ts';
@@ -97,7 +97,7 @@ function checkProjection(projection: Projection, isWith: boolean): void {
     if (isWith && !item.alias && item.expr.kind !== 'var') {
       throw compileError('NoExpressionAlias', 'an expression in WITH needs an alias (AS name)', item.pos);
     }
-    const name = item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text);
+    const name = projectedName(item);
     if (names.has(name)) throw compileError('ColumnNameConflict', `column '${name}' is projected twice`, item.pos);
     names.add(name);
     walk(item.expr, (e) => {

@@ -773,7 +773,8 @@ describe('aggregation without rows', () => {
     const graph = new GraphIndex();
     const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
     for (let i = 0; i < 12; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: i % 4 === 3 ? {} : { name: ['Kim', 'Ola', 'Ben'][i % 3] }, ...record });
-    for (let i = 0; i < 16; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: { type: ['RedLine', 'Demand'][i % 2] }, ...record });
+    // claims without a type: the null group
+    for (let i = 0; i < 16; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: i % 5 === 4 ? {} : { type: ['RedLine', 'Demand'][i % 2] }, ...record });
     for (let i = 0; i < 60; i++) {
       const supports = random(3) === 0;
       graph.putEdge({ id: `e${i}`, type: supports ? 'SUPPORTS' : 'ASSERTS', from: supports ? `c${random(16)}` : `a${random(12)}`, to: `c${random(16)}`, properties: {}, ...record });
@@ -792,6 +793,7 @@ describe('aggregation without rows', () => {
       ['MATCH ()-[r:ASSERTS]->() RETURN count(r) AS n', 'MATCH ()-[r:ASSERTS]->() RETURN count(*) AS n'],
       ['MATCH (n) RETURN count(DISTINCT n) AS n', 'MATCH (n) RETURN count(*) AS n'],
       ['MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-(:Actor) RETURN count(c) AS n', 'MATCH (c:Claim)<-[:ASSERTS]-(:Actor) RETURN count(DISTINCT c) AS n'],
+      [`${asserts} WITH DISTINCT c RETURN c.type AS type, count(*) AS n ORDER BY type`, `${asserts} RETURN c.type AS type, count(DISTINCT c) AS n ORDER BY type`],
       [`${asserts} WHERE a.name <> 'Ben' MATCH (c)-[:SUPPORTS]->(d) WHERE d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`,
         `MATCH (a:Actor)-[:ASSERTS]->(c:Claim), (c)-[:SUPPORTS]->(d) WHERE a.name <> 'Ben' AND d.type = 'Demand' RETURN id(d) AS id, count(*) AS n ORDER BY n DESC, id`],
       ["MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } AND c.type <> 'x' RETURN c.type AS type, count(*) AS n ORDER BY type",
@@ -822,6 +824,14 @@ describe('aggregation without rows', () => {
       ['MATCH (c:Claim) WHERE EXISTS { (c)<-[:ASSERTS]-() } RETURN id(c) AS id ORDER BY id', 'MATCH (c:Claim)<-[:ASSERTS]-() RETURN DISTINCT id(c) AS id ORDER BY id'],
       ["MATCH (c:Claim) WHERE NOT (c)-[:SUPPORTS]->(:Claim {type: 'Demand'}) RETURN count(*) AS n", "MATCH (c:Claim) OPTIONAL MATCH (c)-[:SUPPORTS]->(d:Claim {type: 'Demand'}) WITH c, count(d) AS k WHERE k = 0 RETURN count(*) AS n"],
     ];
+    // count(DISTINCT a) grouped by the node an expansion reaches or a property of it: each start once per group
+    for (const [by, as] of [['c.type', 'type'], ['c', 'c'], ['id(c)', 'id'], ['a.name', 'name']]) {
+      const match = by.startsWith('a') ? 'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor)' : asserts;
+      const counted = by.startsWith('a') ? 'c' : 'a';
+      references.push([`${match} RETURN ${by} AS ${as}, count(DISTINCT ${counted}) AS n`, `${match} RETURN ${by} AS ${as}, size(collect(DISTINCT ${counted}) + []) AS n`]);
+      references.push([`${match} RETURN ${by} AS ${as}, count(DISTINCT ${counted}) AS n ORDER BY n DESC LIMIT 3`, `${match} RETURN ${by} AS ${as}, size(collect(DISTINCT ${counted}) + []) AS n ORDER BY n DESC LIMIT 3`]);
+    }
+    expect(runQuery(graph, `${asserts} RETURN c.type AS type, count(DISTINCT a) AS n`, { explain: true }).plan).toContain('count the rows per node the last expansion reaches (no rows, each start once per group; as_of: row by row)');
     for (const [written, reference] of references) {
       expect(general(written), written).toEqual(general(reference));
       expect(general(written).length, written).toBeGreaterThan(0);
@@ -831,6 +841,8 @@ describe('aggregation without rows', () => {
     expect(general(`${asserts} WITH rand() AS r RETURN r = r AS same LIMIT 1`)).toEqual([[true]]);
     expect(general(`${asserts} WITH 'k' AS x RETURN [y IN [1, 2] | x] AS l, [x IN [1] | x] AS m LIMIT 1`)).toEqual([[['k', 'k'], [1n]]]);
     expect(general(`${asserts} WITH a, c ORDER BY id(c) LIMIT 3 RETURN count(c) AS n`)).toEqual([[3n]]);
+    // after an OPTIONAL MATCH, a null kept by DISTINCT is a row count(*) counts
+    expect(general('MATCH (a:Actor) OPTIONAL MATCH (a)-[:SUPPORTS]->(b) WITH DISTINCT b RETURN count(*) AS n, count(b) AS m')).toEqual([[1n, 0n]]);
     expect(general(`${asserts} WITH DISTINCT a RETURN count(a) AS n`)).toEqual(general('MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(:Claim) RETURN count(a) AS n'));
     expect(general(`${asserts} WHERE a.name IN [null] RETURN count(*) AS n`)).toEqual([[0n]]);
     // two MATCH clauses may walk one edge twice, one MATCH may not: kept apart where their types meet or are not written
@@ -846,10 +858,49 @@ describe('aggregation without rows', () => {
     expect(general("MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() OR c.type = 'Demand' RETURN count(*) AS n")).toEqual(
       general("MATCH (c:Claim) OPTIONAL MATCH (c)<-[r:ASSERTS]-() WITH c, count(r) AS k WHERE k > 0 OR c.type = 'Demand' RETURN count(*) AS n"),
     );
+    // an error the query as written raises is raised: undefined names, a failing value the RETURN does not read
+    for (const [text, code] of [
+      ['MATCH (n) WITH n.name AS x RETURN n.name AS name', 'undefined_variable'],
+      ['MATCH (a:Actor) WHERE c.type = 3 MATCH (c:Claim) RETURN count(*) AS n', 'undefined_variable'],
+      ['MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n', 'undefined_variable'],
+      ['MATCH (a:Actor) WITH 1 / 0 AS v RETURN 1 AS one', 'division_by_zero'],
+    ]) expect(() => runQuery(graph, text), text).toThrow(expect.objectContaining({ code }));
+    // a name local to EXISTS { } in the first WHERE stays local; one relationship named in two MATCH clauses is two matches
+    expect(general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n")).toEqual(
+      general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } WITH a MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n"),
+    );
+    expect(general('MATCH ()-[r:ASSERTS]->() MATCH ()-[r:SUPPORTS]->() RETURN count(*) AS n')).toEqual([[0n]]);
     // a count needs no list: size(collect()) counts past the collection limit, where collect() is stopped
     const limits = { collectionLimit: 10 };
     expect(runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN size(collect(y)) AS n', { limits }).rows).toEqual([[50n]]);
     expect(() => runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN collect(y)[0] AS n', { limits })).toThrow(expect.objectContaining({ code: 'query_collection_limit' }));
+  });
+
+  it("tests a pattern predicate or EXISTS { } of one hop up to the first edge that passes, not every edge of a hub", () => {
+    /** Counts the edges the matcher is handed. */
+    class CountingIndex extends GraphIndex {
+      visited = 0;
+
+      override eachEdge(node: number, direction: 'out' | 'in' | 'both', types: readonly number[] | undefined, visit: (edge: number, other: number) => boolean | void): boolean {
+        return super.eachEdge(node, direction, types, (edge, other) => {
+          this.visited++;
+          return visit(edge, other);
+        });
+      }
+    }
+    const graph = new CountingIndex();
+    const record = { confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' };
+    graph.putNode({ id: 'hub', labels: ['Hub'], properties: { name: 'hub' }, ...record });
+    for (let i = 0; i < 2_000; i++) {
+      graph.putNode({ id: `leaf${i}`, labels: ['Leaf'], properties: {}, ...record });
+      graph.putEdge({ id: `e${i}`, type: 'R', from: `leaf${i}`, to: 'hub', properties: {}, ...record });
+    }
+    for (const predicate of ['(h)<-[:R]-(:Leaf)', '(h)--()', 'EXISTS { (h)<-[]-() }', 'EXISTS { (h)<-[:R]-(:Leaf) }']) {
+      graph.visited = 0;
+      expect(runQuery(graph, `MATCH (h:Hub) WHERE ${predicate} RETURN h.name AS name`).rows, predicate).toEqual([['hub']]);
+      expect(graph.visited, predicate).toBeLessThan(3);
+    }
+    expect(runQuery(graph, 'MATCH (h:Hub) WHERE (h)-[:R]->() RETURN h.name AS name').rows).toEqual([]);
   });
 
 describe('the plan cache', () => {
