@@ -1,5 +1,6 @@
 /** Figures the benchmarks share. */
 import { readFile } from 'node:fs/promises';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { threadCpu } from './thread-cpu.ts';
 
 /** The middle value (the upper one of an even count). */
@@ -12,6 +13,33 @@ export function median(values: number[]): number {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
+/**
+ * What `fn` cost in memory events, counted (not timed, so load does not change them): the growths of any WebAssembly
+ * memory (a Prolog engine's: Emscripten grows it by a fifth at a time) and V8's full collections (mark-compact) of this
+ * thread's JavaScript heap, which V8 starts as a memory grows. Counted on the thread that calls it.
+ */
+export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths: number; fullCollections: number }> {
+  const { grow } = WebAssembly.Memory.prototype;
+  let growths = 0;
+  WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: number) {
+    growths++;
+    return grow.call(this, pages);
+  };
+  let fullCollections = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const value = fn();
+    await new Promise((resolve) => setTimeout(resolve, 10)); // (the collections' entries arrive after the call)
+    return { value, growths, fullCollections };
+  } finally {
+    observer.disconnect();
+    WebAssembly.Memory.prototype.grow = grow;
+  }
 }
 
 /** This process's CPU time (user and system, every thread) since `start`, in ms: what load on a shared machine does not change. */
