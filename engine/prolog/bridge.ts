@@ -135,6 +135,8 @@ export class RuleModuleError extends ValidationError {
 let engine: Any | undefined;
 /** The engine's own (Emscripten, in-memory) file system: view images pass through it (viewImage, handOverImage). */
 let engineFiles: Any | undefined;
+/** The engine's C allocator (Emscripten's malloc and free): reserveViewMemory grows the engine's memory with it. */
+let engineHeap: { _malloc(bytes: number): number; _free(block: number): void } | undefined;
 let starting: Promise<void> | undefined;
 
 /** Starts this thread's engine, once; PrologBridge calls made before it resolves throw. */
@@ -142,6 +144,7 @@ export function startProlog(): Promise<void> {
   return (starting ??= startEngine().then((started) => {
     engine = started.prolog;
     engineFiles = started.FS;
+    engineHeap = started;
   }));
 }
 
@@ -586,6 +589,7 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   wholeHandOvers.count++;
   const started = wholeHandOvers.clock();
   once('parley_clear_view(Slot)', { Slot: slot.module });
+  reserveViewMemory(graph.factCount);
   wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
@@ -727,6 +731,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
   engineFiles.mkdirTree(folder);
   engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
+  reserveViewMemory(graph.factCount);
   let loaded: boolean;
   try {
     loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
@@ -746,6 +751,28 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
+}
+
+/**
+ * The WebAssembly memory a view takes in the engine, per fact of its graph: its clauses, their indexes and its atoms
+ * (some 260 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
+ */
+const VIEW_MEMORY_PER_FACT = 400;
+
+/**
+ * Grows the engine's WebAssembly memory once by what a view of `facts` facts takes (VIEW_MEMORY_PER_FACT), where it
+ * would grow by a fifth at a time as the view is loaded (Emscripten's step), each step answered by V8 with a full
+ * collection of the thread's JavaScript heap, which in a worker holds the graph's replica: at 1M facts about nine
+ * collections of a heap that itself grows with the graph, so that loading an image took 1.9-2.1 s of CPU in place
+ * of 0.8 s (hence a load that grew faster than the facts), and a hand-over from the records paid the same. The
+ * block is freed at once: the allocator keeps the memory for the view's own allocations (WebAssembly memory never
+ * shrinks), and no page of it is resident until the engine writes it. An engine that cannot grow that far (its
+ * 2 GiB) reserves nothing and grows as it goes, as before.
+ */
+function reserveViewMemory(facts: number): void {
+  const bytes = facts * VIEW_MEMORY_PER_FACT;
+  const block = bytes < 2 ** 31 ? engineHeap!._malloc(bytes) : 0;
+  if (block !== 0) engineHeap!._free(block);
 }
 
 /**
