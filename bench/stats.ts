@@ -28,13 +28,16 @@ export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths:
     return grow.call(this, pages);
   };
   let fullCollections = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
-  });
+  const count = (entries: PerformanceEntry[]) => {
+    for (const entry of entries) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
+  };
+  const observer = new PerformanceObserver((list) => count(list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
   try {
     const value = fn();
-    await new Promise((resolve) => setTimeout(resolve, 10)); // (the collections' entries arrive after the call)
+    // the collections' entries arrive some time after the call (10 ms was too soon for some)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    count(observer.takeRecords());
     return { value, growths, fullCollections };
   } finally {
     observer.disconnect();
