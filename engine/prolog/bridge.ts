@@ -616,10 +616,9 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
 
 /**
  * View images: the g_* facts of a whole view as SWI-Prolog quick-load code (lib/graph.pl parley_write_image/2),
- * which an engine loads in place of reading the records, converting them and asserting them: the load about 7x
- * faster than that at 100k facts, 2.4x at 1M (it grows faster than the facts), the whole hand-over with the clause
- * indexes 3.4-4x faster at 100k, 1.8x at 1M (bench/handover.ts prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over
- * again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
+ * which an engine loads in place of reading the records, converting them and asserting them: the load some 4.5x
+ * faster than that at 300k and 1M facts, the whole hand-over with the clause indexes some 2.6x (bench/handover.ts
+ * prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
  * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
  * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
  * any other, or torn, or with either edited.
