@@ -1,6 +1,6 @@
 /** Figures the benchmarks share. */
 import { readFile } from 'node:fs/promises';
-import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { threadCpu } from './thread-cpu.ts';
 
 /** The middle value (the upper one of an even count). */
@@ -29,7 +29,8 @@ export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths:
   };
   let fullCollections = 0;
   const count = (entries: PerformanceEntry[]) => {
-    for (const entry of entries) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
+    // (a collection's entry holds its kind in `detail`, which @types/node does not declare)
+    for (const entry of entries as (PerformanceEntry & { detail?: { kind?: number } })[]) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
   };
   const observer = new PerformanceObserver((list) => count(list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
