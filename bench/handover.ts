@@ -12,7 +12,9 @@
  *     the engine's atoms, and the properties handed over and left out, by key;
  *   - the view's image (bridge.ts viewImage: its facts as quick-load code): the CPU making it took and its
  *     bytes; then, in another child process (an engine that never held the view, as after a restart), the
- *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes.
+ *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes;
+ *   - for each hand-over, how many times the engine's WebAssembly memory grew and V8 collected this thread's
+ *     whole heap meanwhile (bench/stats.ts memoryEvents): counts, which load does not change.
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
  *   npm run bench:handover [-- --sizes 100000,1000000]
