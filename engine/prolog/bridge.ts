@@ -618,8 +618,8 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
  * View images: the g_* facts of a whole view as SWI-Prolog quick-load code (lib/graph.pl parley_write_image/2),
  * which an engine loads in place of reading the records, converting them and asserting them: the load some 4.5x
  * faster than that at 300k and 1M facts, the whole hand-over with the clause indexes some 2.6x (bench/handover.ts
- * prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
- * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
+ * prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over again. An
+ * image holds one whole view of one graph as the rules consulted when it was made read it: its header names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
  * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
  * any other, or torn, or with either edited.
  * Which graph and version an image is of, the image file's header says and engine/reason/view-images.ts checks
@@ -760,13 +760,13 @@ const VIEW_MEMORY_PER_FACT = 400;
 
 /**
  * Grows the engine's WebAssembly memory once by what a view of `facts` facts takes (VIEW_MEMORY_PER_FACT), where it
- * would grow by a fifth at a time as the view is loaded (Emscripten's step), each step answered by V8 with a full
- * collection of the thread's JavaScript heap, which in a worker holds the graph's replica: at 1M facts about nine
- * collections of a heap that itself grows with the graph, so that loading an image took 1.9-2.1 s of CPU in place
- * of 0.8 s (hence a load that grew faster than the facts), and a hand-over from the records paid the same. The
- * block is freed at once: the allocator keeps the memory for the view's own allocations (WebAssembly memory never
- * shrinks), and no page of it is resident until the engine writes it. An engine that cannot grow that far (its
- * 2 GiB) reserves nothing and grows as it goes, as before.
+ * would grow by a fifth at a time as the view is loaded (Emscripten's step), most steps answered by V8 with a full
+ * collection of the thread's JavaScript heap, which in a worker holds the graph's replica: at 1M facts some 15
+ * growths and 11 collections of a heap that itself grows with the graph, so that loading an image took 1.8-2.2 s
+ * of CPU in place of 0.9 s (hence a load that grew faster than the facts), and a hand-over from the records paid
+ * the same. The block is freed at once: the allocator keeps the memory for the view's own allocations (WebAssembly
+ * memory never shrinks), and no page of it is resident until the engine writes it. An engine that cannot grow that
+ * far (its 2 GiB) reserves nothing and grows as it goes, as before.
  */
 function reserveViewMemory(facts: number): void {
   const bytes = facts * VIEW_MEMORY_PER_FACT;
