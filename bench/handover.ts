@@ -12,7 +12,9 @@
  *     the engine's atoms, and the properties handed over and left out, by key;
  *   - the view's image (bridge.ts viewImage: its facts as quick-load code): the CPU making it took and its
  *     bytes; then, in another child process (an engine that never held the view, as after a restart), the
- *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes.
+ *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes;
+ *   - for each hand-over, how many times the engine's WebAssembly memory grew and V8 collected this thread's
+ *     whole heap meanwhile (bench/stats.ts memoryEvents): counts, which load does not change.
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
  *   npm run bench:handover [-- --sizes 100000,1000000]
@@ -28,7 +30,7 @@ import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
-import { cpuMsSince, timedCpu } from './stats.ts';
+import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
 
 const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facts: { type: 'string' }, image: { type: 'string' }, 'from-image': { type: 'boolean' } } });
 
@@ -55,9 +57,12 @@ if (args.facts === undefined) {
   await loadRuleModules();
   const image = readFileSync(args.image!);
   wholeHandOvers.clock = () => cpuMsSince(processStart);
-  const { cpuMs, value: taken } = timedCpu(() => handOverImage({ graph }, image));
-  if (!taken) throw new Error('the image was refused');
-  console.log(`   hand-over from the image, in an engine that never held the view: ${count(cpuMs)} ms CPU: loading the code ${count(wholeHandOvers.imageMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`);
+  const { value: timed, growths, fullCollections } = await memoryEvents(() => timedCpu(() => handOverImage({ graph }, image)));
+  if (!timed.value) throw new Error('the image was refused');
+  console.log(
+    `   hand-over from the image, in an engine that never held the view: ${count(timed.cpuMs)} ms CPU: loading the code ${count(wholeHandOvers.imageMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms; ` +
+      `the engine's memory grown ${growths} times, V8's full collections ${fullCollections}`,
+  );
 } else {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with node --expose-gc (npm run bench:handover does)');
@@ -76,7 +81,8 @@ if (args.facts === undefined) {
   // the CPU of the collector's concurrent work; the bridge's own clock is put back after
   const wallClock = wholeHandOvers.clock;
   wholeHandOvers.clock = () => cpuMsSince(processStart);
-  const { cpuMs, ms } = timedCpu(() => catalog.registry.handOver({ graph }));
+  const { value: timed, growths, fullCollections } = await memoryEvents(() => timedCpu(() => catalog.registry.handOver({ graph })));
+  const { cpuMs, ms } = timed;
   wholeHandOvers.clock = wallClock;
   const after = memory();
   const perFact = (bytes: number) => (bytes / facts).toFixed(0);
@@ -84,7 +90,7 @@ if (args.facts === undefined) {
   console.log(
     `   hand-over: ${count(ms)} ms wall, ${count(cpuMs)} ms CPU: the last view's facts out ${count(wholeHandOvers.clearMs)} ms, ` +
       `the records into lists of facts ${count(cpuMs - wholeHandOvers.clearMs - wholeHandOvers.engineMs - wholeHandOvers.indexMs)} ms, ` +
-      `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms`,
+      `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms; the engine's memory grown ${growths} times, V8's full collections ${fullCollections}`,
   );
   // the image before the goals below, which read every key (a view of them all would not be this one)
   const made = timedCpu(() => viewImage(graph));

@@ -1,5 +1,6 @@
 /** Figures the benchmarks share. */
 import { readFile } from 'node:fs/promises';
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { threadCpu } from './thread-cpu.ts';
 
 /** The middle value (the upper one of an even count). */
@@ -12,6 +13,37 @@ export function median(values: number[]): number {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
+/**
+ * What `fn` cost in memory events, counted (not timed, so load does not change them): the growths of any WebAssembly
+ * memory (a Prolog engine's: Emscripten grows it by a fifth at a time) and V8's full collections (mark-compact) of this
+ * thread's JavaScript heap, which V8 starts as a memory grows. Counted on the thread that calls it.
+ */
+export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths: number; fullCollections: number }> {
+  const { grow } = WebAssembly.Memory.prototype;
+  let growths = 0;
+  WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: number) {
+    growths++;
+    return grow.call(this, pages);
+  };
+  let fullCollections = 0;
+  const count = (entries: PerformanceEntry[]) => {
+    // (a collection's entry holds its kind in `detail`, which @types/node does not declare)
+    for (const entry of entries as (PerformanceEntry & { detail?: { kind?: number } })[]) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
+  };
+  const observer = new PerformanceObserver((list) => count(list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const value = fn();
+    // the collections' entries arrive some time after the call (10 ms was too soon for some)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    count(observer.takeRecords());
+    return { value, growths, fullCollections };
+  } finally {
+    observer.disconnect();
+    WebAssembly.Memory.prototype.grow = grow;
+  }
 }
 
 /** This process's CPU time (user and system, every thread) since `start`, in ms: what load on a shared machine does not change. */

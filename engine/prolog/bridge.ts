@@ -135,6 +135,8 @@ export class RuleModuleError extends ValidationError {
 let engine: Any | undefined;
 /** The engine's own (Emscripten, in-memory) file system: view images pass through it (viewImage, handOverImage). */
 let engineFiles: Any | undefined;
+/** The engine's C allocator (Emscripten's malloc and free): reserveViewMemory grows the engine's memory with it. */
+let engineHeap: { _malloc(bytes: number): number; _free(block: number): void } | undefined;
 let starting: Promise<void> | undefined;
 
 /** Starts this thread's engine, once; PrologBridge calls made before it resolves throw. */
@@ -142,6 +144,7 @@ export function startProlog(): Promise<void> {
   return (starting ??= startEngine().then((started) => {
     engine = started.prolog;
     engineFiles = started.FS;
+    engineHeap = started;
   }));
 }
 
@@ -608,6 +611,7 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   wholeHandOvers.count++;
   const started = wholeHandOvers.clock();
   once('parley_clear_view(Slot)', { Slot: slot.module });
+  reserveViewMemory(graph.factCount);
   wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
@@ -635,11 +639,10 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
 
 /**
  * View images: the g_* facts of a whole view as SWI-Prolog quick-load code (lib/graph.pl parley_write_image/2),
- * which an engine loads in place of reading the records, converting them and asserting them: the load about 7x
- * faster than that at 100k facts, 2.4x at 1M (it grows faster than the facts), the whole hand-over with the clause
- * indexes 3.4-4x faster at 100k, 1.8x at 1M (bench/handover.ts prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over
- * again. An image holds one whole view of one graph as the rules consulted when it was made read it: its header
- * names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
+ * which an engine loads in place of reading the records, converting them and asserting them: the load some 4.5x
+ * faster than that at 300k and 1M facts, the whole hand-over with the clause indexes some 2.6x (bench/handover.ts
+ * prints both; docs/operations.md), so that a restart need not hand an untouched graph's view over again. An
+ * image holds one whole view of one graph as the rules consulted when it was made read it: its header names those rules' property keys, keywords and name labels, the engine's version and VIEW_IMAGE_FORMAT
  * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
  * any other, or torn, or with either edited.
  * Which graph and version an image is of, the image file's header says and engine/reason/view-images.ts checks
@@ -751,6 +754,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
   engineFiles.mkdirTree(folder);
   engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
+  reserveViewMemory(graph.factCount);
   let loaded: boolean;
   try {
     loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
@@ -771,6 +775,37 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
+}
+
+/**
+ * The WebAssembly memory a view takes in the engine, per fact of its graph: its clauses, their indexes and its atoms
+ * (some 260 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
+ */
+const VIEW_MEMORY_PER_FACT = 400;
+
+/**
+ * The smallest view whose memory is grown ahead. Below it the steps are few (9 growths at 300k facts, fewer below)
+ * and cost little; and at 100k facts, growing ahead came with a worse /v1/health p99 in the 5 s after a restart
+ * (2.5-4.0 s against 0.4-0.9 s, three cold starts each at load 23-38, cause not found), so small views grow as
+ * they go, as before.
+ */
+const RESERVE_FROM_FACTS = 250_000;
+
+/**
+ * Grows the engine's WebAssembly memory once by what a view of `facts` facts takes (VIEW_MEMORY_PER_FACT), where it
+ * would grow by a fifth at a time as the view is loaded (Emscripten's step), most steps answered by V8 with a full
+ * collection of the thread's JavaScript heap, which in a worker holds the graph's replica: at 1M facts some 15
+ * growths and 11 collections of a heap that itself grows with the graph, so that loading an image took 1.8-2.2 s
+ * of CPU in place of 0.9 s (hence a load that grew faster than the facts), and a hand-over from the records paid
+ * the same. The block is freed at once: the allocator keeps the memory for the view's own allocations (WebAssembly
+ * memory never shrinks), and no page of it is resident until the engine writes it. An engine that cannot grow that
+ * far (its 2 GiB) reserves nothing and grows as it goes, as before.
+ */
+function reserveViewMemory(facts: number): void {
+  if (facts < RESERVE_FROM_FACTS) return;
+  const bytes = facts * VIEW_MEMORY_PER_FACT;
+  const block = bytes < 2 ** 31 ? engineHeap!._malloc(bytes) : 0;
+  if (block !== 0) engineHeap!._free(block);
 }
 
 /**

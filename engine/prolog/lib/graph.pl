@@ -1225,8 +1225,8 @@ warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % A view image (engine/prolog/bridge.ts viewImage): a slot's g_* facts (not its kept answers, g_memo) as
-% SWI-Prolog quick-load code, which an engine loads about 7x faster than a hand-over reads, converts and
-% asserts them at 100k facts, 2.4x at 1M (the whole hand-over, clause indexes too: 3.4-4x, 1.8x; bench:handover). parley_write_image(+View, +Stub) writes Stub (a file of the engine's own file system: one
+% SWI-Prolog quick-load code, which an engine loads some 4.5x faster than a hand-over reads, converts and
+% asserts them at 300k and 1M facts (the whole hand-over, clause indexes too: 2.6x; bench:handover). parley_write_image(+View, +Stub) writes Stub (a file of the engine's own file system: one
 % term per view fact predicate, and their dynamic declarations) and compiles it into Stub's .qlf; each term
 % expands to the clauses of slot View (term_expansion/2 below), so that no clause is written or read as
 % text (compiling the facts' text took twice as long). Compiling records a copy of the clauses in module
