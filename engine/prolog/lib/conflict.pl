@@ -580,7 +580,7 @@ warm_view_sets :-
     nodes_by_value('Claim', type, ClaimTypes),
     forall(member(T, ClaimTypes), ( claims_by_actor(T, _), current_claims(T, _), claims_of_type(T, C1), trend(C1, _, _, _) )),
     nodes_by_value('Event', event_type, EventTypes),
-    forall(member(T, EventTypes), ( events_of_type(T, E1), perpetrators(E1, _), targets(E1, _), participants(E1, _), current_ids(E1, _), trend(E1, _, _, _) )),
+    forall(member(T, EventTypes), ( events_of_type(T, E1), group_by_roles(E1, 'PARTICIPATES_IN', [perpetrator, target]), current_ids(E1, _), trend(E1, _, _, _) )),
     opponents('$none', _).
 
 % ---- reading strength -------------------------------------------------------
