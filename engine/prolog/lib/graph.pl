@@ -116,6 +116,25 @@ nodes_where_(Label, Key, Value, Ids) :-
     ),
     sort(Found, Ids).
 
+% nodes_by_value(+Label, +Key, -Values): the values Key takes on the nodes of Label (sorted), each value's nodes
+% kept for the view as nodes_where(Label, Key, Value, Ids) finds them: read in one walk of the nodes of Label (three
+% or four inferences a node), where finding the values with prop/3 and then each value's nodes took some eleven (1.4M of
+% the 6.9M inferences of warm_view_sets/0 at 1M facts, for the claim and event types). The values are kept too
+% (view_set/3), so that a write that adds no node of Label has them without the walk. The key is compared after the
+% lookup by the node, as prop/3 does: bound in the call, it had SWI-Prolog build another index of the properties
+% (2.8 s of CPU at 1M facts, against 0.5 s).
+nodes_by_value(Label, Key, Values) :-
+    must_be(atom, Label), must_be(atom, Key),
+    view_set(nodes_by_value(Label, Key), nodes_by_value_(Label, Key), Values).
+nodes_by_value_(Label, Key, Values) :-
+    nodes_where(Label, _, _, Ids),
+    findall(Value-Id, ( member(Id, Ids), g_prop(Id, K, Value), K == Key ), Found), sort(Found, Pairs),
+    group_pairs_by_key(Pairs, Groups), pairs_keys(Groups, Values),
+    forall(member(Value-Held, Groups), view_memo(nodes_where(Label, Key, Value), Kept, nodes_held(Label, Held, Kept))).
+
+% nodes_held(+Label, +Ids, -Ids): Ids, read as nodes_where_/4 reads the nodes of Label
+nodes_held(Label, Ids, Ids) :- read_note(label(Label)).
+
 % view_memo(+Key, ?Value, :Goal): Value as the first answer of Goal computes it, once per graph
 % view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
 % variant) until the view changes. A table would do the same, but each call of a tabled
@@ -495,8 +514,42 @@ group_by_edge_(Ids, Type, Dir, Role, Groups) :-
     read_note(type(Type)),
     ( Dir == in -> End = in ; End = out ),
     findall(Other-Id, ( member(Id, Ids), atom(Id), other_end(End, Type, Role, Id, Other) ), Found),
-    sort(Found, Pairs),
-    group_pairs_by_key(Pairs, Groups).
+    pairs_grouped(Found, Groups).
+
+% group_by_roles(+Ids, +Type, +Roles): group_by_edge(Ids, Type, in, Role, _) kept for the view for any role and
+% for each of Roles, read in one walk of the edges of Type arriving at Ids when the grouping for any role is not kept,
+% where each took a walk of its own (the perpetrators, targets and participants of each event type: 1.5M of the 6.9M
+% inferences of warm_view_sets/0 at 1M facts); nothing is kept for a list too short to be kept (shared_set/1). The
+% edges' type is compared after the lookup by their end: bound in the call, it took SWI-Prolog to an index that
+% doubled the time (413 against 199 ms for warm_view_sets/0 at 100k facts)
+group_by_roles(Ids, Type, Roles) :-
+    must_be(list, Ids), must_be(atom, Type), must_be(list(atom), Roles),
+    (   shared_set(Ids)
+    ->  view_memo(group_by_edge(Ids, Type, in, _), Groups, grouped_by_roles(Ids, Type, Roles, Groups)),
+        forall(member(Role, Roles), group_by_edge(Ids, Type, in, Role, _))
+    ;   true
+    ).
+
+% grouped_by_roles(+Ids, +Type, +Roles, -Groups): the grouping of Ids by the edges of Type arriving at them, for any
+% role, as group_by_edge_/5 finds it, the grouping for each of Roles kept on the way
+grouped_by_roles(Ids, Type, Roles, Groups) :-
+    read_note(type(Type)),
+    findall(Role-(Other-Id), ( member(Id, Ids), atom(Id), g_edge(_, T, Other, Id, _, R), T == Type, edge_role(R, Role) ), Found),
+    msort(Found, ByRole), group_pairs_by_key(ByRole, RoleGroups),
+    forall(member(Role, Roles), ( memberchk(Role-Pairs, RoleGroups) -> kept_grouping(Ids, Type, Role, Pairs) ; kept_grouping(Ids, Type, Role, []) )),
+    pairs_values(RoleGroups, Lists), append(Lists, All), pairs_grouped(All, Groups).
+
+% edge_role(+R, -Role): the role an edge's role fact R gives it, as other_end/5 reads it
+edge_role(R, Role) :- ( R == [] -> Role = participant ; Role = R ).
+
+% kept_grouping(+Ids, +Type, +Role, +Pairs): keeps group_by_edge(Ids, Type, in, Role, _) as the Node-Id Pairs grouped
+kept_grouping(Ids, Type, Role, Pairs) :-
+    view_memo(group_by_edge(Ids, Type, in, Role), Kept, grouping_held(Type, Pairs, Kept)).
+
+% grouping_held(+Type, +Pairs, -Groups): the Node-Id pairs grouped, read as group_by_edge_/5 reads the edges of Type
+grouping_held(Type, Pairs, Groups) :- read_note(type(Type)), pairs_grouped(Pairs, Groups).
+
+pairs_grouped(Pairs, Groups) :- sort(Pairs, Sorted), group_pairs_by_key(Sorted, Groups).
 
 % other_end(+Dir, +Type, ?Role, +Id, -Other): the node at the other end of an edge of Type
 % arriving at Id (in) or leaving it (out), whose role is Role when Role is an atom (an edge
