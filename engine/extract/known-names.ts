@@ -31,6 +31,19 @@ export interface KnownNamesRef {
   buffer: SharedArrayBuffer;
 }
 
+/**
+ * How far into a log a reader read: its generation and the bytes of entries. A draft records it, and a
+ * directory that answers as the entries up to it does answers as the draft's did (resolveDraft).
+ */
+export interface KnownNamesPosition {
+  generation: number;
+  bytes: number;
+}
+
+export function samePosition(a: KnownNamesPosition | undefined, b: KnownNamesPosition): boolean {
+  return a !== undefined && a.generation === b.generation && a.bytes === b.bytes;
+}
+
 /** Generations of this process's logs: a worker tells apart the logs of batches that share it. */
 let generations = 0;
 
@@ -54,18 +67,26 @@ export class KnownNamesLog {
     return this.ref;
   }
 
-  /** Appends actors (new ones, or ones with more names) and memberships; past the bound, these and all later ones are left out. */
-  add(entries: Iterable<KnownEntry>): void {
-    if (this.full) return;
+  /** Where the log ends now. */
+  get position(): KnownNamesPosition {
+    return { generation: this.ref.generation, bytes: this.used };
+  }
+
+  /**
+   * Appends actors (new ones, or ones with more names) and memberships; past the bound, these and all
+   * later ones are left out. False when they were left out.
+   */
+  add(entries: Iterable<KnownEntry>): boolean {
+    if (this.full) return false;
     let lines = '';
     for (const entry of entries) lines += `${JSON.stringify(entry)}\n`;
-    if (lines === '') return;
+    if (lines === '') return true;
     const bytes = Buffer.byteLength(lines);
     if (HEADER_BYTES + this.used + bytes > this.ref.buffer.byteLength) {
       const wanted = HEADER_BYTES + this.used + bytes;
       if (wanted > HEADER_BYTES + this.maxBytes) {
         this.full = true;
-        return;
+        return false;
       }
       // a larger log under a new generation, with what the old one held: the workers read it from the start
       const old = this.ref;
@@ -77,14 +98,15 @@ export class KnownNamesLog {
     Buffer.from(this.ref.buffer).write(lines, HEADER_BYTES + this.used, 'utf8');
     this.used += bytes;
     Atomics.store(new Int32Array(this.ref.buffer, 0, 1), 0, this.used);
+    return true;
   }
 
-  /** Starts again with `entries`, as the graph holds them now (an actor lost a name or changed label or type). */
-  reset(entries: Iterable<KnownEntry>): void {
+  /** Starts again with `entries`, as the graph holds them now (an actor lost a name or changed label or type); false when they did not all fit. */
+  reset(entries: Iterable<KnownEntry>): boolean {
     this.ref = newRef(this.ref.buffer.byteLength - HEADER_BYTES);
     this.used = 0;
     this.full = false;
-    this.add(entries);
+    return this.add(entries);
   }
 }
 
@@ -95,10 +117,11 @@ function newRef(bytes: number): KnownNamesRef {
   return { generation: ++generations, buffer: new SharedArrayBuffer(HEADER_BYTES + bytes) };
 }
 
-/** What a worker reads of a log: the directory of its actors and its memberships. */
+/** What a worker reads of a log: the directory of its actors and its memberships, as of `position`. */
 export interface KnownNames {
   directory: ActorDirectory;
   isMemberOf(member: string, organisation: string): boolean;
+  position: KnownNamesPosition;
 }
 
 /** The reading end, in a worker: what the last log it read holds, brought up to date at each task. */
@@ -119,7 +142,11 @@ export function readKnownNames(ref: KnownNamesRef): KnownNames {
     }
     state.read = written;
   }
-  return { directory: state.directory, isMemberOf: (member, organisation) => state.memberships.has(membershipKey(member, organisation)) };
+  return {
+    directory: state.directory,
+    isMemberOf: (member, organisation) => state.memberships.has(membershipKey(member, organisation)),
+    position: { generation: state.generation, bytes: state.read },
+  };
 }
 
 function membershipKey(member: string, organisation: string): string {

@@ -4,9 +4,8 @@ import v8 from 'node:v8';
 import { failureOf, TooLargeError } from '../errors.ts';
 import { knownDocuments } from '../extract/draft.ts';
 import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/checked-text.ts';
-import { KnownNamesLog, type KnownEntry } from '../extract/known-names.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
-import { commitDrafts, draftAhead, knownActors, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { KnownNamesLog } from '../extract/known-names.ts';
+import { commitDrafts, draftAhead, knownEntries, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from '../extract/source.ts';
 
@@ -210,15 +209,6 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   await Promise.allSettled(window.map((slot) => slot.prepared));
 
   return batchSummary(documents, sources.length, sentences, Math.round(performance.now() - started), documents.length < sources.length);
-}
-
-/** The graph's actors' names and MEMBER_OF pairs, as a KnownNamesLog starts from. */
-function* knownEntries(graph: GraphIndex): Iterable<KnownEntry> {
-  yield* knownActors([...graph.nodesWithLabel('Actor')].map((id) => graph.node(id)!));
-  for (const id of graph.edgesWithType('MEMBER_OF')) {
-    const { from, to } = graph.edge(id)!;
-    yield [from, to];
-  }
 }
 
 /** The summary of a batch from what became of its documents. */
