@@ -192,14 +192,22 @@ memo_entries(Slot, Entries) :-
         Entries = Kept
     ).
 
-% slot_entries(+Slot, -Entries): the answers kept in Slot, [] when it holds none: a slot the view lists (g_memo/1)
-% may hold no clause, its store or drop cut short by a limit (memo_store/2)
-slot_entries(Slot, Entries) :- ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ).
+% kept_copy(+Slot, -Entries): the answers kept in Slot as a write reads them, once each: the query's copy if one is
+% held (memo_entries/2), else a copy that no global variable links, so that the write's step that read it takes it
+% back when it backtracks (forall/2) and a garbage collection when it no longer holds it. A copy linked for the
+% query's later reads stays to the write's end, the global stack frozen under it: at 1M facts, the slots an
+% ingest-like write read grew the global stack from 64 to 128 MB, and the next write's sweep to 256 MB. Fails when
+% the slot holds none.
+kept_copy(Slot, Entries) :- ( nb_current(Slot, Held) -> Entries = Held ; g_kept(Slot, Ref), instance(Ref, Entries) ).
+
+% slot_entries(+Slot, -Entries): kept_copy/2, [] when the slot holds none: a slot the view lists (g_memo/1)
+% may hold no record, its store or drop cut short by a limit (memo_store/2)
+slot_entries(Slot, Entries) :- ( kept_copy(Slot, Held) -> Entries = Held ; Entries = [] ).
 
 % listed_entries(+Slot, -Entries): slot_entries/2 of a slot about to keep an answer, which the active view lists
-% (g_memo/1) once: a slot with no clause may be listed already, its store cut short
+% (g_memo/1) once: a slot with no record may be listed already, its store cut short
 listed_entries(Slot, Entries) :-
-    (   memo_entries(Slot, Held) -> Entries = Held
+    (   kept_copy(Slot, Held) -> Entries = Held
     ;   Entries = [], active_view(View),
         ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) )
     ).
@@ -902,7 +910,10 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
 % Slot-Entry, as they were before the write: a copy of Slot's answers (memo_entries/2), made only for the slots
 % listed_to_read/6 chooses from their summaries
-listed_before(Slot, Acc, More) :- slot_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_before(Slot, Acc, More) :-
+    % linked (memo_entries/2): the write holds them to its end, and forget_read/4 reads the slot again
+    ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ),
+    foldl(listed_entry(Slot), Entries, Acc, More).
 listed_entry(Slot, Entry, Acc, More) :- ( listed_item(Entry, _) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
 % listed_item(+Entry, -Item): a kept answer a write may regrow, as the summary holds it (g_kept_summary/2): the lists
@@ -978,7 +989,7 @@ set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
 % grown_set(+Nodes, +Props, +SlotEntry, +Map, -More): a set of nodes as it was (Old), as it is now (New, kept or
 % grown by grown/3), the ids it took (Delta) and their label, m(Old, New, Delta, Label), for the answers over Old
 grown_set(Nodes, Props, Slot-((user:nodes_where(Label, Key, Value))-r(answer(Old), _)), Map, More) :- !,
-    (   memo_entries(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
+    (   kept_copy(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
     ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta, Label) | Map]
     ;   More = Map
     ).
@@ -1064,7 +1075,7 @@ without([S | Ss], [X | Xs], Rest) :- ( X == S -> without(Ss, Xs, Rest) ; Rest = 
 % forget_entry(+Slot, +ModuleKey): Slot no longer holds the answer under ModuleKey (a write dropped it already,
 % or it is re-keyed)
 forget_entry(Slot, ModuleKey) :-
-    (   memo_entries(Slot, Entries)
+    (   kept_copy(Slot, Entries)
     ->  exclude(keyed(ModuleKey), Entries, Kept), kept_entries(Slot, Entries, Kept)
     ;   true
     ).
