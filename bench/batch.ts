@@ -24,6 +24,11 @@
  * the figures are those of a long batch, whose compiled code is warm (a 32-document run
  * from fresh workers spends about as much CPU compiling as extracting).
  *
+ * With --read-ahead N (documents per worker) and --gather N (drafts each commit waits for) the
+ * commits gather as on many cores, where the drafts wait for the main thread and each commit takes
+ * all that are ready: on two cores, --read-ahead 16 --gather 16 gives commits of 16 documents, as
+ * sixteen workers ahead of one main thread would (ingestFolder's readAhead and gather).
+ *
  * The process tiers up as `parley analyze-corpus` does (tierUpForBatch); with
  * --v8-default-tier-up it keeps V8's default, to compare.
  *
@@ -40,14 +45,14 @@
  * actors that claim one name (an alias both carry), as a graph where users imported overlapping
  * lists does: what the main thread spends per document should not grow with that either.
  *
- *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --copies 1 --into-facts 0 --contested-name --v8-default-tier-up]
+ *   npm run bench:batch [-- --workers 2 --rounds 2 --warm 0 --corpus corpora/sudan-drc-2024 --copies 1 --into-facts 0 --contested-name --v8-default-tier-up --read-ahead 4 --gather 1]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { BATCH_INTERRUPT_BUDGET, ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { copiedCorpus } from './batch-corpus.ts';
 import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
@@ -66,6 +71,8 @@ const { values: args } = parseArgs({
     'into-facts': { type: 'string', default: '0' },
     'contested-name': { type: 'boolean', default: false },
     'v8-default-tier-up': { type: 'boolean', default: false },
+    'read-ahead': { type: 'string', default: String(READ_AHEAD_PER_WORKER) },
+    gather: { type: 'string', default: '1' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -114,7 +121,7 @@ async function measure(workers: number): Promise<Measure> {
     const before = threadCpu();
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers });
+    const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers, readAhead: Number(args['read-ahead']), gather: Number(args.gather) });
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const after = threadCpu();
@@ -145,7 +152,7 @@ const line = (name: string, m: Measure) =>
   (m.threads ? `: main thread ${(m.threads.main / m.documents).toFixed(1)}, symbolic workers ${(m.threads.workers / m.documents).toFixed(1)}, other threads ${(m.threads.other / m.documents).toFixed(1)})` : ')') +
   `; written ${m.written.batches} commits, ${Math.round(m.written.characters / Math.max(1, m.written.batches))} bytes per commit, ${Math.round(m.written.characters / m.documents)} per document, largest ${m.written.largest}`;
 
-console.log(`bench:batch  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(`bench:batch  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''}${INTO_FACTS > 0 ? ` into a graph of ${INTO_FACTS} facts` : ''}${args['contested-name'] ? ' with a contested name' : ''}, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds, best of each, ${WARM} warm-up passes, V8 tier-up budget ${args['v8-default-tier-up'] ? "V8's default" : `${BATCH_INTERRUPT_BUDGET} (the batch's)`}; cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 const single: Measure[] = [];
 const pooled: Measure[] = [];
 for (let round = 0; round < ROUNDS; round++) {

@@ -3,10 +3,13 @@
  * (bench/conflict-graph.ts, bench:frameworks's graphs): the WebAssembly memory the engine has
  * allocated (never given back while it lives), SWI-Prolog's stacks (allocated and used), its atoms,
  * and the kept answers (records, in cells: lib/graph.pl view_memo/3), after the view's hand-over, after
- * warm_view_sets and after each of the 15 frameworks in turn. Bytes repeat to the byte from run to
+ * warm_view_sets and after each of the 15 frameworks in turn; with --writes N, then after each of N writes (an
+ * ingest-like write, an Issue node, an ingest-like write...: bench/written.ts, applied as a replica applies a
+ * write): after its hand-over and after the 15 frameworks run again. The global stack's size allocated is its
+ * high-water mark (SWI-Prolog shrinks it only when asked: trim_stacks/0). Bytes repeat to the byte from run to
  * run; the CPU printed beside them does not. docs/operations.md ("The kept sets") quotes it.
  *
- *   npm run bench:engine-memory [-- --facts 100000]
+ *   npm run bench:engine-memory [-- --facts 100000 --writes 0]
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,9 +17,11 @@ import { generate } from './conflict-graph.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runTask } from '../engine/reason/tasks.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
+import { putLogged } from '../engine/store/graph-changes.ts';
 import { cpuMsSince, ownMappings, reservation } from './stats.ts';
+import { ingestLike, writtenNode } from './written.ts';
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' } } });
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' }, writes: { type: 'string', default: '0' } } });
 const MB = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const LIMITS = { inferenceLimit: 200_000_000, timeLimitMs: 600_000 };
 
@@ -51,12 +56,30 @@ await row('the hand-over', cpuMsSince(started));
 started = process.cpuUsage();
 registry.solveLibrary('warm_view_sets', [], { graph }, LIMITS);
 await row('warm_view_sets', cpuMsSince(started));
-for (const entry of catalog.frameworks) {
-  if (entry.status !== 'loaded') continue;
+const frameworks = catalog.frameworks.filter((entry) => entry.status === 'loaded');
+/** Runs each framework in turn (a row after each when `rows`), with the CPU of them all. */
+async function runFrameworks(rows: boolean): Promise<number> {
+  let total = 0;
+  for (const entry of frameworks) {
+    const started = process.cpuUsage();
+    const reply = runTask({ kind: 'frameworks', at: { key: 'bench\0engine-memory', generation: 'g', version: 1 }, frameworkIds: [entry.id], limits: LIMITS }, graph, catalog);
+    if (!reply.ok) throw new Error(`${entry.id}: ${JSON.stringify(reply)}`);
+    const cpuMs = cpuMsSince(started);
+    total += cpuMs;
+    if (rows) await row(entry.id, cpuMs);
+  }
+  return total;
+}
+await runFrameworks(true);
+for (let write = 1; write <= Number(args.writes); write++) {
+  // odd writes ingest-like, even ones an Issue node, each with ids of its own
+  const [nodes, edges] = write % 2 ? ingestLike(graph, `bench-ingest-${write}`) : [[writtenNode(`bench-written-issue-${write}`, 'Issue', { label: `a written issue ${write}` })], []];
+  const what = write % 2 ? 'ingest-like' : 'Issue';
+  putLogged(graph, nodes, edges);
   started = process.cpuUsage();
-  const reply = runTask({ kind: 'frameworks', at: { key: 'bench\0engine-memory', generation: 'g', version: 1 }, frameworkIds: [entry.id], limits: LIMITS }, graph, catalog);
-  if (!reply.ok) throw new Error(`${entry.id}: ${JSON.stringify(reply)}`);
-  await row(entry.id, cpuMsSince(started));
+  registry.handOver({ graph });
+  await row(`write ${write} (${what}): its hand-over`, cpuMsSince(started));
+  await row(`write ${write}: the 15 frameworks again`, await runFrameworks(false));
 }
 // the kept answers are records (lib/graph.pl g_kept/2 holds their references), whose bytes SWI-Prolog does not
 // report: their size in cells, each read back once

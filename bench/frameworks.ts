@@ -67,6 +67,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { CLAIM_TYPES, EVENT_TYPES, type EdgeRecord, type NodeRecord } from '../engine/ontology/index.ts';
 import { generate } from './conflict-graph.ts';
+import { INGEST_LIKE, ingestLike, latestValidTime, writtenNode } from './written.ts';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
@@ -252,49 +253,6 @@ const sum = (runs: FrameworkRun[]) => runs.reduce((total, run) => total + run.in
 const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map((run) => `${run.framework_id} (${run.error!.code})`);
 
 /** The latest valid time of the graph's nodes ('' when none has one): the reference date the frameworks read. */
-function latestValidTime(graph: GraphIndex): string {
-  let latest = '';
-  for (const node of graph.nodes.values()) {
-    const time = validTime(node);
-    if (time !== undefined && time > latest) latest = time;
-  }
-  return latest;
-}
-
-const recorded_at = new Date(0).toISOString();
-/** A node the bench writes. */
-const writtenNode = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, provenance: [], recorded_at });
-
-/** What an ingest-like write adds (a document's worth: ingest.md), dated on the graph's latest day so that the reference date stays. */
-const INGEST_LIKE = 'an Actor, 3 Claims and 2 Events with their ASSERTS, TARGETS, ABOUT and PARTICIPATES_IN edges';
-
-/** The records of an ingest-like write into `graph`: a new actor and two of the graph's, claims between them about an issue, events they took part in. */
-function ingestLike(graph: GraphIndex): [NodeRecord[], EdgeRecord[]] {
-  const latest = latestValidTime(graph);
-  const [speaker, other] = [...graph.nodesWithLabel('Actor')].sort();
-  const [issue] = [...graph.nodesWithLabel('Issue')].sort();
-  let edges = 0;
-  const edge = (type: string, from: string, to: string, properties: EdgeRecord['properties'] = {}): EdgeRecord => ({ id: `bench-ingest-e${edges++}`, type, from, to, properties, confidence: 0.9, provenance: [], recorded_at });
-  const nodes = [
-    writtenNode('bench-ingest-actor', 'Actor', { label: 'Bench Ingest Front', role: 'primary', actor_type: 'armed_group' }),
-    writtenNode('bench-ingest-c0', 'Claim', { type: 'Demand', text: 'We demand the withdrawal of forces and security for our people', timestamp: `${latest}T09:00:00Z` }),
-    writtenNode('bench-ingest-c1', 'Claim', { type: 'Threat', text: 'They will pay; we will strike if they attack again', timestamp: `${latest}T10:00:00Z` }),
-    writtenNode('bench-ingest-c2', 'Claim', { type: 'Offer', text: 'We are ready to negotiate a ceasefire', timestamp: `${latest}T11:00:00Z` }),
-    writtenNode('bench-ingest-v0', 'Event', { event_type: 'ASSAULT', date: latest, label: 'assault in the capital', fatalities: 3 }),
-    writtenNode('bench-ingest-v1', 'Event', { event_type: 'CONSULT', date: latest, label: 'consult in the capital' }),
-  ];
-  return [
-    nodes,
-    [
-      edge('ASSERTS', 'bench-ingest-actor', 'bench-ingest-c0'), edge('TARGETS', 'bench-ingest-c0', speaker), edge('ABOUT', 'bench-ingest-c0', issue),
-      edge('ASSERTS', speaker, 'bench-ingest-c1'), edge('TARGETS', 'bench-ingest-c1', 'bench-ingest-actor'),
-      edge('ASSERTS', other, 'bench-ingest-c2'), edge('ABOUT', 'bench-ingest-c2', issue),
-      edge('PARTICIPATES_IN', 'bench-ingest-actor', 'bench-ingest-v0', { role: 'perpetrator' }), edge('PARTICIPATES_IN', speaker, 'bench-ingest-v0', { role: 'target' }),
-      edge('PARTICIPATES_IN', other, 'bench-ingest-v1', { role: 'participant' }), edge('PARTICIPATES_IN', 'bench-ingest-actor', 'bench-ingest-v1', { role: 'participant' }),
-    ],
-  ];
-}
-
 interface WriteRun {
   handOverCpuMs: number;
   cpuMs: number;

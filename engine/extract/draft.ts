@@ -3,7 +3,7 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import { yieldToLoop } from '../turns.ts';
 import { datelineDate } from './dateline.ts';
 import { graphNames } from './graph-resolution.ts';
-import { readKnownNames, type KnownNamesRef } from './known-names.ts';
+import { readKnownNames, type KnownNamesPosition, type KnownNamesRef } from './known-names.ts';
 import { actorDirectory, collectMentions, structureDocument, type ActorDirectory, type CombinationPolicy, type StructuredDocument } from './structure/index.ts';
 import type { EntityMention } from './structure/entity-mention.ts';
 import type { DocumentInput, Findings, FindingsReader, NeuralEntity } from './types.ts';
@@ -124,6 +124,8 @@ export interface GraphQuestions {
   memberships: [string, string][];
   /** Pairs asked about and answered "a member". */
   members: [string, string][];
+  /** How far into the batch's log of names the draft was made (absent: against nothing known). */
+  against?: KnownNamesPosition;
 }
 
 /** A document structured without its graph (draftDocument), for resolveDraft at commit time. */
@@ -148,6 +150,7 @@ export async function draftDocument(
   const findings = await findInChunks(find, input);
   const questions: GraphQuestions = { names: [], answered: [], mentions: null, known: [], memberships: [], members: [] };
   const known = task.names && readKnownNames(task.names);
+  if (known) questions.against = known.position;
   const names = known?.directory;
   let occurrences: EntityMention[] = [];
   const directory: ActorDirectory = {
@@ -261,6 +264,11 @@ export function mayHold(known: KnownDocuments, sha256: string): boolean {
 export interface GraphAnswers {
   directory: ActorDirectory;
   isMemberOf(member: string, organisation: string): boolean;
+  /**
+   * Whether `directory` answers as one built from the batch's log of names up to `position`
+   * (known-names.ts) does: a draft made there was answered as the directory would answer it.
+   */
+  directoryIsLogAt?(position: KnownNamesPosition): boolean;
 }
 
 /** Whether `span` overlaps one of `spans`. */
@@ -276,26 +284,31 @@ function overlapsAny(spans: readonly [number, number][], span: { start: number; 
  * No graph: the draft, unless it was answered with a known name.
  */
 export function resolveDraft(draft: DocumentDraft, text: string, graph: GraphAnswers | undefined): StructuredDocument | undefined {
-  const { names, answered, mentions, known, memberships, members } = draft.questions;
-  if (!graph) return answered.length === 0 && known.length === 0 && members.length === 0 ? draft.graph : undefined;
-  for (const name of names) {
-    const label = graph.directory.lookup(name);
-    if (label !== undefined && label !== name) return undefined;
-  }
-  for (const [name, person, label] of answered) if (graph.directory.lookup(name, person) !== label) return undefined;
-  if (mentions) {
-    // the occurrences structuring added, outside the document's own mentions, one for one
-    let next = 0;
-    for (const occurrence of graph.directory.occurrences(text)) {
-      if (overlapsAny(mentions, occurrence)) continue;
-      if (next === known.length || JSON.stringify(occurrence) !== JSON.stringify(known[next])) return undefined;
-      next++;
-    }
-    if (next !== known.length) return undefined;
-  }
+  const { memberships, members, against } = draft.questions;
+  if (!graph) return draft.questions.answered.length === 0 && draft.questions.known.length === 0 && members.length === 0 ? draft.graph : undefined;
+  // the directory the draft was made against, the same names asked again answer the same: only the memberships are asked
+  if (!(against && graph.directoryIsLogAt?.(against)) && !sameDirectoryAnswers(draft.questions, text, graph.directory)) return undefined;
   if (memberships.some(([member, organisation]) => graph.isMemberOf(member, organisation))) return undefined;
   if (!members.every(([member, organisation]) => graph.isMemberOf(member, organisation))) return undefined;
   return draft.graph;
+}
+
+/** Whether `directory` answers the names a draft asked about as the draft was answered (a name it answered "nothing known" may name an actor of that very label). */
+function sameDirectoryAnswers({ names, answered, mentions, known }: GraphQuestions, text: string, directory: ActorDirectory): boolean {
+  for (const name of names) {
+    const label = directory.lookup(name);
+    if (label !== undefined && label !== name) return false;
+  }
+  for (const [name, person, label] of answered) if (directory.lookup(name, person) !== label) return false;
+  if (!mentions) return true;
+  // the occurrences structuring added, outside the document's own mentions, one for one
+  let next = 0;
+  for (const occurrence of directory.occurrences(text)) {
+    if (overlapsAny(mentions, occurrence)) continue;
+    if (next === known.length || JSON.stringify(occurrence) !== JSON.stringify(known[next])) return false;
+    next++;
+  }
+  return next === known.length;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { failureOf, TooLargeError } from '../errors.ts';
+import { failureOf, TooLargeError, ValidationError } from '../errors.ts';
 import { knownDocuments } from '../extract/draft.ts';
 import { checkedInWorker, checkText, documentIdOf, type CheckedText } from '../extract/checked-text.ts';
-import { KnownNamesLog, type KnownEntry } from '../extract/known-names.ts';
-import type { GraphIndex } from '../store/graph-index.ts';
-import { commitDrafts, draftAhead, knownActors, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
+import { KnownNamesLog } from '../extract/known-names.ts';
+import { commitDrafts, draftAhead, knownEntries, type AddedCounts, type DraftedDocument, type CommitContext, type DocumentToExtract } from './commit.ts';
 import { tierForGraph } from './ingest.ts';
 import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from '../extract/source.ts';
 
@@ -28,7 +27,9 @@ import { readSource, SUPPORTED_EXTENSIONS, type SourceDocument } from '../extrac
  * Documents read ahead per worker: enough to keep the pool busy while the main thread
  * commits, and to let the commits take several drafts in one batch when they fall behind.
  */
-const READ_AHEAD_PER_WORKER = 4;
+export const READ_AHEAD_PER_WORKER = 4;
+/** The most a batch may be told to read ahead per worker (each draft held is a document's text and graph in memory). */
+export const MAX_READ_AHEAD_PER_WORKER = 64;
 /**
  * V8's tier-up budget (bytecode executed between a function's optimisation checks) for a
  * process that runs a batch: 16 times V8's default of 67,584. A batch runs a large,
@@ -81,6 +82,16 @@ export interface BatchOptions {
   graphId: string;
   /** Threads of the pipeline's symbolic pool: how many documents to read ahead is a multiple of it. */
   workers: number;
+  /** Documents read ahead per worker, 1 to MAX_READ_AHEAD_PER_WORKER (READ_AHEAD_PER_WORKER when absent). */
+  readAhead?: number;
+  /**
+   * Drafts a commit waits for before it starts, at most the documents read ahead (1 when absent: a
+   * commit takes the next draft and every one ready behind it). Where the main thread keeps up with
+   * the workers (few cores) its commits take a few drafts each; on many cores the drafts wait for it
+   * and each commit takes all that are ready. Waiting for more lets a bench on few cores commit as
+   * many cores would (bench/batch --gather), at the cost of the first commit's latency.
+   */
+  gather?: number;
   /** Called once the folder is listed, before any document is read. */
   onStart?: (total: number) => void;
   onDocument?: (progress: BatchProgress) => void;
@@ -171,7 +182,8 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     options.onDocument?.({ done: documents.length, total: sources.length, sentences, document: result });
   };
   const window: { prepared: Promise<Prepared>; ready: boolean }[] = [];
-  const lookahead = Math.max(1, options.workers) * READ_AHEAD_PER_WORKER;
+  const lookahead = Math.max(1, options.workers) * boundedSetting('readAhead', options.readAhead ?? READ_AHEAD_PER_WORKER, MAX_READ_AHEAD_PER_WORKER);
+  const gather = boundedSetting('gather', options.gather ?? 1, lookahead);
   let next = 0;
   const fill = () => {
     while (window.length < lookahead && next < sources.length) {
@@ -185,7 +197,7 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
     // the next document, and every one after it that is ready too: drafts that wait on the
     // commits go in together, so the commits keep up with the workers
     const run = [await window.shift()!.prepared];
-    while (window.length > 0 && window[0].ready) run.push(await window.shift()!.prepared);
+    while (window.length > 0 && (window[0].ready || run.length < gather)) run.push(await window.shift()!.prepared);
     fill();
     for (let i = 0; i < run.length; ) {
       const prepared = run[i];
@@ -212,13 +224,10 @@ export async function ingestFolder(context: CommitContext, dir: string, options:
   return batchSummary(documents, sources.length, sentences, Math.round(performance.now() - started), documents.length < sources.length);
 }
 
-/** The graph's actors' names and MEMBER_OF pairs, as a KnownNamesLog starts from. */
-function* knownEntries(graph: GraphIndex): Iterable<KnownEntry> {
-  yield* knownActors([...graph.nodesWithLabel('Actor')].map((id) => graph.node(id)!));
-  for (const id of graph.edgesWithType('MEMBER_OF')) {
-    const { from, to } = graph.edge(id)!;
-    yield [from, to];
-  }
+/** `value` when it is a whole number from 1 to `max`; else a usage error naming `setting`. */
+function boundedSetting(setting: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new ValidationError('invalid_batch_setting', `batch: ${setting} must be a whole number from 1 to ${max}, got ${value}`, { field: setting, limit: max });
+  return value;
 }
 
 /** The summary of a batch from what became of its documents. */

@@ -10,7 +10,7 @@ import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, sameNames, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from '../extract/dateline.ts';
-import type { KnownNamesLog } from '../extract/known-names.ts';
+import { samePosition, type KnownEntry, type KnownNamesLog, type KnownNamesPosition } from '../extract/known-names.ts';
 
 /**
  * Extraction committed to a graph. Re-extracting a document the graph already holds
@@ -163,6 +163,12 @@ interface GraphActors {
   directory: GrowingActorDirectory | undefined;
   /** The actors' and places' names as resolveAgainstGraph matches them. */
   names: GraphNames;
+  /**
+   * Where the batch's log of names (known-names.ts) ends, when the directory answers as one built
+   * from the log's entries does: every change of the directory since the log started again went into
+   * it. A draft made there needs no name asked again (resolveDraft). Undefined: not known to.
+   */
+  logged?: KnownNamesPosition;
 }
 
 /** Each graph's actors as the last batch that committed left them; a batch takes them out while it holds writes. */
@@ -212,10 +218,27 @@ function putActor(state: GraphActors, id: string, after: ActorRecord, log?: Know
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
   if (known && (!previously || namesGrew(previously, known))) {
     state.directory?.add(known);
-    log?.add([known]);
+    if (log) addToLog(state, log, [known]);
+    else state.logged = undefined;
   } else {
     state.directory = undefined;
-    log?.reset(knownActors(state.actors.values()));
+    state.logged = log?.reset(knownActors(state.actors.values())) ? log.position : undefined;
+  }
+}
+
+/** Appends `entries` to `log`, and keeps `state.logged` at its end when it was there and they went in. */
+function addToLog(state: GraphActors, log: KnownNamesLog, entries: KnownEntry[]): void {
+  const before = log.position;
+  const added = log.add(entries);
+  state.logged = added && samePosition(state.logged, before) ? log.position : undefined;
+}
+
+/** The graph's actors' names and MEMBER_OF pairs, as a KnownNamesLog starts from. */
+export function* knownEntries(graph: GraphIndex): Iterable<KnownEntry> {
+  yield* knownActors([...graph.nodesWithLabel('Actor')].map((id) => graph.node(id)!));
+  for (const id of graph.edgesWithType('MEMBER_OF')) {
+    const { from, to } = graph.edge(id)!;
+    yield [from, to];
   }
 }
 
@@ -253,6 +276,8 @@ class HeldWrites {
   ) {
     this.indexMemberOf = index && memberOf(index);
     this.graphActors = takeGraphActors(index);
+    // a log the directory is not known to answer as starts again from the graph: the drafts made from then on need no name asked again
+    if (log && !samePosition(this.graphActors.logged, log.position)) this.graphActors.logged = log.reset(index ? knownEntries(index) : []) ? log.position : undefined;
   }
 
   /** The actors' and places' names as resolveAgainstGraph matches them: read from the index once, kept in step by hold(). */
@@ -280,8 +305,13 @@ class HeldWrites {
   answers(): GraphAnswers {
     return {
       directory: directoryOf(this.graphActors),
-      isMemberOf: (member, organisation) => this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false),
+      isMemberOf: (member, organisation) => this.isMemberOf(member, organisation),
+      directoryIsLogAt: (position) => samePosition(this.graphActors.logged, position),
     };
+  }
+
+  private isMemberOf(member: string, organisation: string): boolean {
+    return this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false);
   }
 
   hold(position: number, extraction: ExtractionResult): void {
@@ -302,9 +332,10 @@ class HeldWrites {
       putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) }, this.log);
     }
     for (const edge of extraction.graph.edges) {
-      if (edge.type !== 'MEMBER_OF') continue;
+      // a pair the graph holds already is in the log already: the log grows (and the drafts' position moves) only with what is new
+      if (edge.type !== 'MEMBER_OF' || this.isMemberOf(edge.from, edge.to)) continue;
       this.memberships.add(`${edge.from}\u0000${edge.to}`);
-      this.log?.add([[edge.from, edge.to]]);
+      if (this.log) addToLog(this.graphActors, this.log, [[edge.from, edge.to]]);
     }
   }
 }

@@ -174,8 +174,8 @@ export class RuleRegistry implements RuleSet {
    * it held the view already).
    *
    * The shared sets are computed under `limits`, solve's (DEFAULT_INFERENCE_LIMIT and
-   * DEFAULT_RULE_TIME_LIMIT_MS) when none are given: they take some 0.5M inferences at 100k facts and
-   * 1.3M at 250k, and a graph on which they run past the limit (pairs that multiply) ends the preload
+   * DEFAULT_RULE_TIME_LIMIT_MS) when none are given: they take some 0.54M inferences at 100k facts and
+   * 5.1M at 1M, and a graph on which they run past the limit (pairs that multiply) ends the preload
    * with a LimitError, its facts and indexes handed over, each framework then computing what it reads
    * within its own limits. The indexes are not under a limit: SWI-Prolog builds them in C, in a
    * dozen lookups (some 60 inferences) that no limit interrupts, in time linear in the facts.

@@ -68,16 +68,23 @@ describe('a batch, whatever its pool', { timeout: 300_000 }, () => {
     await store.correct('t', graphId, { op: 'set', target: 'lfm', properties: { aliases: ['LFM Fighters', 'Lakefront Brigade'] }, reason: 'renamed' }, 'key');
   };
 
-  it('builds the graph one-by-one ingest builds, with 1, 2 and 4 workers, an import and a correction between two batches', async () => {
-    const pipeline = pipelines.get(1)!;
-    for (const [i, folder] of folders.entries()) {
-      if (i === 1) await between('one-by-one');
-      for (const source of await listCorpus(folder)) {
-        const { text, title } = await readSource(folder, source);
-        await extractForGraph({ store, pipeline }, 't', 'one-by-one', { text, source, ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+  /** The graph one-by-one ingest builds of both folders, with the import and correction between them (built once). */
+  let oneByOne: Promise<string[]> | undefined;
+  const builtOneByOne = () =>
+    (oneByOne ??= (async () => {
+      const pipeline = pipelines.get(1)!;
+      for (const [i, folder] of folders.entries()) {
+        if (i === 1) await between('one-by-one');
+        for (const source of await listCorpus(folder)) {
+          const { text, title } = await readSource(folder, source);
+          await extractForGraph({ store, pipeline }, 't', 'one-by-one', { text, source, ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+        }
       }
-    }
-    const expected = await exported('one-by-one');
+      return exported('one-by-one');
+    })());
+
+  it('builds the graph one-by-one ingest builds, with 1, 2 and 4 workers, an import and a correction between two batches', async () => {
+    const expected = await builtOneByOne();
     const lfm = (await store.loadGraph('t', 'one-by-one')).node('lfm')!;
     expect(new Set(lfm.provenance.map((record) => record.source))).toEqual(new Set(['f.txt', 'g.txt']));
 
@@ -90,5 +97,37 @@ describe('a batch, whatever its pool', { timeout: 300_000 }, () => {
       expect(second.ingested).toBe(4);
       expect(await exported(graphId), `${workers} workers`).toEqual(expected);
     }
+  });
+
+  it('commits as many drafts at once as it is told to gather, and builds the same graph', async () => {
+    const expected = await builtOneByOne();
+    const pipeline = pipelines.get(1)!;
+    const graphId = 'gathered';
+    await ingestFolder({ store, pipeline }, folders[0], { tenant: 't', graphId, workers: 1 });
+    await between(graphId);
+    // one worker drafts one document after the other: without gathering, the first commit would not wait for the rest
+    const commits: number[] = [];
+    const writeGraphs = store.writeGraphs.bind(store);
+    store.writeGraphs = (tenant, graph, writes) => {
+      commits.push(writes.length);
+      return writeGraphs(tenant, graph, writes);
+    };
+    try {
+      const second = await ingestFolder({ store, pipeline }, folders[1], { tenant: 't', graphId, workers: 1, readAhead: 4, gather: 4 });
+      expect(second.ingested).toBe(4);
+    } finally {
+      store.writeGraphs = writeGraphs;
+    }
+    expect(commits).toEqual([4]);
+    expect(await exported(graphId)).toEqual(expected);
+  });
+
+  it('refuses a read-ahead or a gathering out of bounds', async () => {
+    const pipeline = pipelines.get(2)!;
+    await expect(ingestFolder({ store, pipeline }, folders[0], { tenant: 't', graphId: 'bounds', workers: 2, readAhead: 0 })).rejects.toMatchObject({ code: 'invalid_batch_setting' });
+    await expect(ingestFolder({ store, pipeline }, folders[0], { tenant: 't', graphId: 'bounds', workers: 2, readAhead: 65 })).rejects.toMatchObject({ code: 'invalid_batch_setting' });
+    // two workers reading 2 ahead each: a commit can wait for 4 drafts at most
+    await expect(ingestFolder({ store, pipeline }, folders[0], { tenant: 't', graphId: 'bounds', workers: 2, readAhead: 2, gather: 5 })).rejects.toMatchObject({ code: 'invalid_batch_setting' });
+    expect(await store.graphExists('t', 'bounds')).toBe(false);
   });
 });

@@ -2,8 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownDocuments } from '../../engine/extract/draft.ts';
-import { KnownNamesLog, readKnownNames } from '../../engine/extract/known-names.ts';
-import type { ExtractionPipeline } from '../../engine/extract/pipeline.ts';
+import { KnownNamesLog, readKnownNames, samePosition, type KnownNamesPosition } from '../../engine/extract/known-names.ts';
+import type { DocumentDraft, ExtractionPipeline, GraphAnswers } from '../../engine/extract/pipeline.ts';
+import type { ActorDirectory } from '../../engine/extract/structure/index.ts';
 import { ingestFolder } from '../../engine/ingest/batch.ts';
 import { commitDrafts, extractForGraph } from '../../engine/ingest/commit.ts';
 import { readSource } from '../../engine/extract/source.ts';
@@ -54,6 +55,13 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
   });
 
   afterAll(() => opened.close());
+
+  /** `source` of `folder` drafted in a worker against `log`, as a batch drafts it. */
+  const drafted = async (folder: string, source: string, log: KnownNamesLog) => {
+    const file = await opened.pipeline.draftFile!(folder, source, { tier: 'full', known: knownDocuments([]), names: log.shared });
+    if (file.kind !== 'read' || !file.draft) throw new Error(`${source} not drafted`);
+    return { text: file.text, source, ...(file.title ? { title: file.title } : {}), draft: file.draft as DocumentDraft };
+  };
 
   it('reads in a worker what the log holds: names, memberships, more added, a larger log, and no more than its bound', () => {
     const log = new KnownNamesLog([{ label: 'Rapid Support Forces', aliases: ['RSF'], actor_type: 'armed_group' }, ['hemedti', 'rsf']]);
@@ -109,6 +117,46 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
     // drafted against nothing known, b.txt (Kodiak, whom only the graph knows) and e.txt (his membership) were refused
     expect(refused).toBe(0);
     expect(await exportWithoutInstants(await store.loadGraph('t', 'batched'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'one-by-one')));
+  });
+
+  it('takes a draft made where the log ends without asking its names again, and asks those of a draft made before', async () => {
+    const log = new KnownNamesLog([{ label: 'Rapid Support Forces', aliases: ['RSF'], actor_type: 'armed_group' }]);
+    const { text, draft } = await drafted(folders.report, 'c.txt', log);
+    expect(draft.questions.against).toEqual(log.position);
+    expect(draft.questions.answered.length).toBeGreaterThan(0);
+    // a directory that knows nothing, whose answers differ from the draft's: asked, it refuses the draft
+    const asked: string[] = [];
+    const knowsNothing: ActorDirectory = {
+      lookup: (name) => void asked.push(name),
+      occurrences: () => (asked.push('occurrences'), []),
+    };
+    const graphAt = (logged: KnownNamesPosition): GraphAnswers => ({ directory: knowsNothing, isMemberOf: () => false, directoryIsLogAt: (position) => samePosition(logged, position) });
+    const resolve = (graph: GraphAnswers) =>
+      opened.pipeline.resolve(draft, { text, source: 'c.txt', ...(draft.made.document_date ? { document_date: draft.made.document_date } : {}) }, { tier: 'full', ingestedAt: draft.made.ingestedAt, ...(draft.made.title ? { title: draft.made.title } : {}), graph });
+
+    expect(resolve(graphAt(log.position))?.graph).toEqual(draft.graph);
+    expect(asked).toEqual([]);
+    const drafts = log.position;
+    log.add([{ label: 'Kodiak', actor_type: 'individual' }]);
+    expect(resolve(graphAt(log.position))).toBeUndefined();
+    expect(asked.length).toBeGreaterThan(0);
+    expect(drafts.generation).toBe(log.position.generation);
+  });
+
+  it('asks a draft\'s names again once the graph changed where the log did not see it', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    await ingestFolder(context, folders.first, { tenant: 't', graphId: 'unlogged', workers: 1 });
+    const log = new KnownNamesLog();
+    // a.txt again: the commit finds the log not in step with the graph and starts it again from the graph
+    await commitDrafts(context, 't', 'unlogged', [await drafted(folders.first, 'a.txt', log)], { tier: 'full', knownNames: log });
+    const e = await drafted(folders.second, 'e.txt', log);
+    expect(e.draft.questions.answered.map(([name]) => name)).toContain('Wazalendo');
+    // a user imports a group of that name in another spelling, unseen by the log: 'Wazalendo' now names neither
+    await store.writeGraph('t', 'unlogged', { nodes: [{ id: 'wazalendo-imported', labels: ['Actor'], properties: { label: 'WAZALENDO', actor_type: 'armed_group' } }], edges: [] });
+    refused = 0;
+    const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', 'unlogged', [e], { tier: 'full', knownNames: log });
+    if ('error' in outcome) throw outcome.error;
+    expect(refused).toBe(1);
   });
 
   it('refuses a draft made against names the graph does not answer alike, and structures it again against the graph', async () => {

@@ -577,10 +577,10 @@ best_scores([K-S-Score | Rest], [Neg-S-K | Keyed]) :- Neg is -Score, best_scores
 % view, before any assess asks (engine/reason/worker-entry.ts), so that the first assess reads them.
 warm_view_sets :-
     forall(member(L, ['Actor', 'Issue', 'Interest']), nodes_where(L, _, _, _)),
-    nodes_where('Claim', _, _, Cs), ids(K, ( member(C, Cs), prop(C, type, K) ), ClaimTypes),
+    nodes_by_value('Claim', type, ClaimTypes),
     forall(member(T, ClaimTypes), ( claims_by_actor(T, _), current_claims(T, _), claims_of_type(T, C1), trend(C1, _, _, _) )),
-    nodes_where('Event', _, _, Es), ids(K2, ( member(E, Es), prop(E, event_type, K2) ), EventTypes),
-    forall(member(T, EventTypes), ( events_of_type(T, E1), perpetrators(E1, _), targets(E1, _), participants(E1, _), current_ids(E1, _), trend(E1, _, _, _) )),
+    nodes_by_value('Event', event_type, EventTypes),
+    forall(member(T, EventTypes), ( events_of_type(T, E1), group_by_roles(E1, 'PARTICIPATES_IN', [perpetrator, target]), current_ids(E1, _), trend(E1, _, _, _) )),
     opponents('$none', _).
 
 % ---- reading strength -------------------------------------------------------

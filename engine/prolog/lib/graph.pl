@@ -116,6 +116,25 @@ nodes_where_(Label, Key, Value, Ids) :-
     ),
     sort(Found, Ids).
 
+% nodes_by_value(+Label, +Key, -Values): the values Key takes on the nodes of Label (sorted), each value's nodes
+% kept for the view as nodes_where(Label, Key, Value, Ids) finds them: read in one walk of the nodes of Label (three
+% or four inferences a node), where finding the values with prop/3 and then each value's nodes took some eleven (1.4M of
+% the 6.9M inferences of warm_view_sets/0 at 1M facts, for the claim and event types). The values are kept too
+% (view_set/3), so that a write that adds no node of Label has them without the walk. The key is compared after the
+% lookup by the node, as prop/3 does: bound in the call, it had SWI-Prolog build another index of the properties
+% (2.8 s of CPU at 1M facts, against 0.5 s).
+nodes_by_value(Label, Key, Values) :-
+    must_be(atom, Label), must_be(atom, Key),
+    view_set(nodes_by_value(Label, Key), nodes_by_value_(Label, Key), Values).
+nodes_by_value_(Label, Key, Values) :-
+    nodes_where(Label, _, _, Ids),
+    findall(Value-Id, ( member(Id, Ids), g_prop(Id, K, Value), K == Key ), Found), sort(Found, Pairs),
+    group_pairs_by_key(Pairs, Groups), pairs_keys(Groups, Values),
+    forall(member(Value-Held, Groups), view_memo(nodes_where(Label, Key, Value), Kept, nodes_held(Label, Held, Kept))).
+
+% nodes_held(+Label, +Ids, -Ids): Ids, read as nodes_where_/4 reads the nodes of Label
+nodes_held(Label, Ids, Ids) :- read_note(label(Label)).
+
 % view_memo(+Key, ?Value, :Goal): Value as the first answer of Goal computes it, once per graph
 % view: Goal's answer (or its failure) is kept under Key (a term, its variables compared as a
 % variant) until the view changes. A table would do the same, but each call of a tabled
@@ -173,14 +192,22 @@ memo_entries(Slot, Entries) :-
         Entries = Kept
     ).
 
-% slot_entries(+Slot, -Entries): the answers kept in Slot, [] when it holds none: a slot the view lists (g_memo/1)
-% may hold no clause, its store or drop cut short by a limit (memo_store/2)
-slot_entries(Slot, Entries) :- ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ).
+% kept_copy(+Slot, -Entries): the answers kept in Slot as a write reads them, once each: the query's copy if one is
+% held (memo_entries/2), else a copy that no global variable links, so that the write's step that read it takes it
+% back when it backtracks (forall/2) and a garbage collection when it no longer holds it. A copy linked for the
+% query's later reads stays to the write's end, the global stack frozen under it: at 1M facts, the slots an
+% ingest-like write read grew the global stack from 64 to 128 MB, and the next write's sweep to 256 MB. Fails when
+% the slot holds none.
+kept_copy(Slot, Entries) :- ( nb_current(Slot, Held) -> Entries = Held ; g_kept(Slot, Ref), instance(Ref, Entries) ).
+
+% slot_entries(+Slot, -Entries): kept_copy/2, [] when the slot holds none: a slot the view lists (g_memo/1)
+% may hold no record, its store or drop cut short by a limit (memo_store/2)
+slot_entries(Slot, Entries) :- ( kept_copy(Slot, Held) -> Entries = Held ; Entries = [] ).
 
 % listed_entries(+Slot, -Entries): slot_entries/2 of a slot about to keep an answer, which the active view lists
-% (g_memo/1) once: a slot with no clause may be listed already, its store cut short
+% (g_memo/1) once: a slot with no record may be listed already, its store cut short
 listed_entries(Slot, Entries) :-
-    (   memo_entries(Slot, Held) -> Entries = Held
+    (   kept_copy(Slot, Held) -> Entries = Held
     ;   Entries = [], active_view(View),
         ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) )
     ).
@@ -495,8 +522,42 @@ group_by_edge_(Ids, Type, Dir, Role, Groups) :-
     read_note(type(Type)),
     ( Dir == in -> End = in ; End = out ),
     findall(Other-Id, ( member(Id, Ids), atom(Id), other_end(End, Type, Role, Id, Other) ), Found),
-    sort(Found, Pairs),
-    group_pairs_by_key(Pairs, Groups).
+    pairs_grouped(Found, Groups).
+
+% group_by_roles(+Ids, +Type, +Roles): group_by_edge(Ids, Type, in, Role, _) kept for the view for any role and
+% for each of Roles, read in one walk of the edges of Type arriving at Ids when the grouping for any role is not kept,
+% where each took a walk of its own (the perpetrators, targets and participants of each event type: 1.5M of the 6.9M
+% inferences of warm_view_sets/0 at 1M facts); nothing is kept for a list too short to be kept (shared_set/1). The
+% edges' type is compared after the lookup by their end: bound in the call, it took SWI-Prolog to an index that
+% doubled the time (413 against 199 ms for warm_view_sets/0 at 100k facts)
+group_by_roles(Ids, Type, Roles) :-
+    must_be(list, Ids), must_be(atom, Type), must_be(list(atom), Roles),
+    (   shared_set(Ids)
+    ->  view_memo(group_by_edge(Ids, Type, in, _), Groups, grouped_by_roles(Ids, Type, Roles, Groups)),
+        forall(member(Role, Roles), group_by_edge(Ids, Type, in, Role, _))
+    ;   true
+    ).
+
+% grouped_by_roles(+Ids, +Type, +Roles, -Groups): the grouping of Ids by the edges of Type arriving at them, for any
+% role, as group_by_edge_/5 finds it, the grouping for each of Roles kept on the way
+grouped_by_roles(Ids, Type, Roles, Groups) :-
+    read_note(type(Type)),
+    findall(Role-(Other-Id), ( member(Id, Ids), atom(Id), g_edge(_, T, Other, Id, _, R), T == Type, edge_role(R, Role) ), Found),
+    msort(Found, ByRole), group_pairs_by_key(ByRole, RoleGroups),
+    forall(member(Role, Roles), ( memberchk(Role-Pairs, RoleGroups) -> kept_grouping(Ids, Type, Role, Pairs) ; kept_grouping(Ids, Type, Role, []) )),
+    pairs_values(RoleGroups, Lists), append(Lists, All), pairs_grouped(All, Groups).
+
+% edge_role(+R, -Role): the role an edge's role fact R gives it, as other_end/5 reads it
+edge_role(R, Role) :- ( R == [] -> Role = participant ; Role = R ).
+
+% kept_grouping(+Ids, +Type, +Role, +Pairs): keeps group_by_edge(Ids, Type, in, Role, _) as the Node-Id Pairs grouped
+kept_grouping(Ids, Type, Role, Pairs) :-
+    view_memo(group_by_edge(Ids, Type, in, Role), Kept, grouping_held(Type, Pairs, Kept)).
+
+% grouping_held(+Type, +Pairs, -Groups): the Node-Id pairs grouped, read as group_by_edge_/5 reads the edges of Type
+grouping_held(Type, Pairs, Groups) :- read_note(type(Type)), pairs_grouped(Pairs, Groups).
+
+pairs_grouped(Pairs, Groups) :- sort(Pairs, Sorted), group_pairs_by_key(Sorted, Groups).
 
 % other_end(+Dir, +Type, ?Role, +Id, -Other): the node at the other end of an edge of Type
 % arriving at Id (in) or leaving it (out), whose role is Role when Role is an atom (an edge
@@ -849,7 +910,10 @@ valued([Id, K, V | Rest], Key, Value, Ids) :- ( K == Key, \+ V \= Value -> Ids =
 % listed_before(+Slot, +Acc, -More): Slot's sets of nodes and its answers over a list that a write may regrow,
 % Slot-Entry, as they were before the write: a copy of Slot's answers (memo_entries/2), made only for the slots
 % listed_to_read/6 chooses from their summaries
-listed_before(Slot, Acc, More) :- slot_entries(Slot, Entries), foldl(listed_entry(Slot), Entries, Acc, More).
+listed_before(Slot, Acc, More) :-
+    % linked (memo_entries/2): the write holds them to its end, and forget_read/4 reads the slot again
+    ( memo_entries(Slot, Held) -> Entries = Held ; Entries = [] ),
+    foldl(listed_entry(Slot), Entries, Acc, More).
 listed_entry(Slot, Entry, Acc, More) :- ( listed_item(Entry, _) -> More = [Slot-Entry | Acc] ; More = Acc ).
 
 % listed_item(+Entry, -Item): a kept answer a write may regrow, as the summary holds it (g_kept_summary/2): the lists
@@ -925,7 +989,7 @@ set_of_nodes(_-((user:nodes_where(_, _, _))-_)).
 % grown_set(+Nodes, +Props, +SlotEntry, +Map, -More): a set of nodes as it was (Old), as it is now (New, kept or
 % grown by grown/3), the ids it took (Delta) and their label, m(Old, New, Delta, Label), for the answers over Old
 grown_set(Nodes, Props, Slot-((user:nodes_where(Label, Key, Value))-r(answer(Old), _)), Map, More) :- !,
-    (   memo_entries(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
+    (   kept_copy(Slot, Entries), memo_entry(Entries, user:nodes_where(Label, Key, Value), r(answer(New), _))
     ->  added_where(Nodes, Props, Label, Key, Value, Delta), More = [m(Old, New, Delta, Label) | Map]
     ;   More = Map
     ).
@@ -1011,7 +1075,7 @@ without([S | Ss], [X | Xs], Rest) :- ( X == S -> without(Ss, Xs, Rest) ; Rest = 
 % forget_entry(+Slot, +ModuleKey): Slot no longer holds the answer under ModuleKey (a write dropped it already,
 % or it is re-keyed)
 forget_entry(Slot, ModuleKey) :-
-    (   memo_entries(Slot, Entries)
+    (   kept_copy(Slot, Entries)
     ->  exclude(keyed(ModuleKey), Entries, Kept), kept_entries(Slot, Entries, Kept)
     ;   true
     ).
