@@ -1,7 +1,7 @@
 /**
  * A node's lowered text (lib/graph.pl node_text/2, which text_mentions/3 reads for a word the text index does not
  * cover) is the same whether the view holds it as a g_text fact or, where the view holds the text and label
- * properties, reads it back from them (engine/prolog/bridge.ts textInProps): the values that are no text, or that
+ * properties, reads it back from them (engine/prolog/bridge.ts textReadBackFromProps): the values that are no text, or that
  * lower differently, keep their own fact or none. The keys a view holds only grow in a thread (vitest gives each
  * file one): the first test runs before any rule or goal names text or label, the later ones after.
  */
