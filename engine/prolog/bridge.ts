@@ -612,7 +612,9 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   const started = wholeHandOvers.clock();
   once('parley_clear_view(Slot)', { Slot: slot.module });
   wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
+  const reserving = wholeHandOvers.clock();
   reserveViewMemory(graph.factCount);
+  wholeHandOvers.reserveMs += wholeHandOvers.clock() - reserving;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
   const names = new TextIndex();
@@ -1049,14 +1051,15 @@ export function prepareView(view: GraphView): boolean {
 /**
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
  * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
- * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
- * lists of facts (their conversion into terms and the assertions), checking and loading an image in their
- * place (imageMs: the slot's last facts out too, and images refused), and the clause indexes (prepareView,
+ * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's memory grown ahead of a
+ * hand-over from the records (reserveMs: reserveViewMemory), the engine's calls taking the lists of facts (their
+ * conversion into terms and the assertions), checking and loading an image in their place (imageMs: the slot's
+ * last facts out too, the memory grown ahead, and images refused), and the clause indexes (prepareView,
  * handOverImage).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {
