@@ -89,7 +89,8 @@ if (args.facts === undefined) {
   console.log(`## ${count(facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties); load average ${loadBefore} before, ${load()} after`);
   console.log(
     `   hand-over: ${count(ms)} ms wall, ${count(cpuMs)} ms CPU: the last view's facts out ${count(wholeHandOvers.clearMs)} ms, ` +
-      `the records into lists of facts ${count(cpuMs - wholeHandOvers.clearMs - wholeHandOvers.engineMs - wholeHandOvers.indexMs)} ms, ` +
+      `the memory grown ahead ${count(wholeHandOvers.reserveMs)} ms, ` +
+      `the records into lists of facts ${count(cpuMs - wholeHandOvers.clearMs - wholeHandOvers.reserveMs - wholeHandOvers.engineMs - wholeHandOvers.indexMs)} ms, ` +
       `the engine taking them (conversion into terms, assertions) ${count(wholeHandOvers.engineMs)} ms, the clause indexes ${count(wholeHandOvers.indexMs)} ms; the engine's memory grown ${growths} times, V8's full collections ${fullCollections}`,
   );
   // the image before the goals below, which read every key (a view of them all would not be this one)

@@ -420,10 +420,10 @@ function lowerText(node: NodeRecord): string | undefined {
 
 /**
  * Whether views hand over the text and label properties (the rules read both: the built-in ones do), so that a node's
- * g_text/2 fact may be left out where lib/graph.pl node_text/2 reads it back from them (textInProps): at 1M facts of
+ * g_text/2 fact may be left out where lib/graph.pl node_text/2 reads it back from them (textReadBackFromProps): at 1M facts of
  * bench/store's graph, 20 MB of each engine holding the view (a clause of some 100 bytes per node with a text).
  */
-function textsInProps(): boolean {
+function viewReadsTextsFromProps(): boolean {
   return viewHolds('text') && viewHolds('label');
 }
 
@@ -432,7 +432,7 @@ function textsInProps(): boolean {
  * a string in ASCII, where SWI-Prolog's downcase_atom/2 lowers as toLowerCase does and no curly apostrophe is, and that
  * no other value becomes as an atom (fromJs: the booleans, an object's JSON), so that node_text/2 tells them apart.
  */
-function textInProps(node: NodeRecord): boolean {
+function textReadBackFromProps(node: NodeRecord): boolean {
   const text = node.properties.text ?? node.properties.label;
   return typeof text === 'string' && /^[\x00-\x7f]*$/.test(text) && text !== 'true' && text !== 'false' && !text.startsWith('{');
 }
@@ -445,7 +445,7 @@ interface HeldView {
   validUntil?: string;
   latest?: string;
   names: TextIndex;
-  /** Its g_text/2 facts leave out the texts node_text/2 reads back from the properties (textsInProps when it was handed over whole). */
+  /** Its g_text/2 facts leave out the texts node_text/2 reads back from the properties (viewReadsTextsFromProps when it was handed over whole). */
   textsInProps: boolean;
   /** Its facts are those of one whole hand-over, in the graph's order (no write added to them since, nothing cut): what viewImage may keep. */
   whole?: true;
@@ -570,7 +570,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     return 'removed';
   }
   // (texts left out of g_text only while the view holds the properties they are read back from: else whole again)
-  const added = same && view.asOf === undefined && view.validUntil === undefined && slot.held!.textsInProps === textsInProps() ? addedSince(graph, slot.held!.revision) : undefined;
+  const added = same && view.asOf === undefined && view.validUntil === undefined && slot.held!.textsInProps === viewReadsTextsFromProps() ? addedSince(graph, slot.held!.revision) : undefined;
   const previous = slot.held;
   slot.held = undefined;
   slot.facts = graph.factCount;
@@ -611,13 +611,15 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   wholeHandOvers.count++;
   const started = wholeHandOvers.clock();
   once('parley_clear_view(Slot)', { Slot: slot.module });
-  reserveViewMemory(graph.factCount);
   wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
+  const reserving = wholeHandOvers.clock();
+  reserveViewMemory(graph.factCount);
+  wholeHandOvers.reserveMs += wholeHandOvers.clock() - reserving;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
   const names = new TextIndex();
   names.add(newNames(nodes, names));
-  const inProps = textsInProps();
+  const inProps = viewReadsTextsFromProps();
   const facts = new ViewFacts(view, undefined, names, inProps, slot.module);
   for (const node of nodes) {
     facts.addNode(node);
@@ -703,7 +705,7 @@ export function holdsWholeView(graph: GraphIndex): boolean {
   const held = slotOf(graph)?.held;
   // (facts a write was added to sit in another order than a whole hand-over's, which a fresh engine would make; texts
   // left out under property keys since released are not the facts the image's signature, the keys held now, stands for)
-  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision && held.textsInProps === textsInProps();
+  return held?.whole === true && held.asOf === undefined && held.validUntil === undefined && held.revision === graph.revision && held.textsInProps === viewReadsTextsFromProps();
 }
 
 /** The header and code of `image` when it is whole and made under this engine's signature for a graph of `facts` facts; else undefined. */
@@ -771,7 +773,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const names = new TextIndex();
   names.add(read.header.names);
   // (its signature names the keys held when it was made: those held now)
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, textsInProps: textsInProps(), whole: true };
+  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, textsInProps: viewReadsTextsFromProps(), whole: true };
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
@@ -792,7 +794,15 @@ const VIEW_MEMORY_PER_FACT = 400;
 const RESERVE_FROM_FACTS = 250_000;
 
 /**
- * Grows the engine's WebAssembly memory once by what a view of `facts` facts takes (VIEW_MEMORY_PER_FACT), where it
+ * The smallest graph whose views' memory is grown ahead (RESERVE_FROM_FACTS), and how many times this thread's engine
+ * grew it so (its allocation succeeded). A test lowers `fromFacts` to hand a small view over through the same
+ * allocator calls as a large one's.
+ */
+export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
+
+/**
+ * Grows the engine's WebAssembly memory once by what a view of the graph's `facts` facts takes (VIEW_MEMORY_PER_FACT: an
+ * upper bound for a view cut by as_of or valid_until, which holds fewer; reserving too much costs nothing), where it
  * would grow by a fifth at a time as the view is loaded (Emscripten's step), most steps answered by V8 with a full
  * collection of the thread's JavaScript heap, which in a worker holds the graph's replica: at 1M facts some 15
  * growths and 11 collections of a heap that itself grows with the graph, so that loading an image took 1.8-2.2 s
@@ -802,10 +812,12 @@ const RESERVE_FROM_FACTS = 250_000;
  * far (its 2 GiB) reserves nothing and grows as it goes, as before.
  */
 function reserveViewMemory(facts: number): void {
-  if (facts < RESERVE_FROM_FACTS) return;
+  if (facts < viewMemoryReserve.fromFacts) return;
   const bytes = facts * VIEW_MEMORY_PER_FACT;
   const block = bytes < 2 ** 31 ? engineHeap!._malloc(bytes) : 0;
-  if (block !== 0) engineHeap!._free(block);
+  if (block === 0) return;
+  engineHeap!._free(block);
+  viewMemoryReserve.made++;
 }
 
 /**
@@ -1039,14 +1051,15 @@ export function prepareView(view: GraphView): boolean {
 /**
  * This thread's whole hand-overs since it started: how many (a view handed over whole, not held already
  * in a slot nor only added to; `images` of them from a view image: handOverImage), and the milliseconds they spent by `clock` (wall time, unless a bench sets
- * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's calls taking the
- * lists of facts (their conversion into terms and the assertions), checking and loading an image in their
- * place (imageMs: the slot's last facts out too, and images refused), and the clause indexes (prepareView,
+ * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's memory grown ahead of a
+ * hand-over from the records (reserveMs: reserveViewMemory), the engine's calls taking the lists of facts (their
+ * conversion into terms and the assertions), checking and loading an image in their place (imageMs: the slot's
+ * last facts out too, the memory grown ahead, and images refused), and the clause indexes (prepareView,
  * handOverImage).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {
@@ -1091,7 +1104,7 @@ class ViewFacts {
     public latest: string | undefined,
     /** The names of the view's nodes of name_keywords labels. */
     private readonly names: TextIndex,
-    /** Whether g_text/2 leaves out the texts node_text/2 reads back from the properties (textInProps). */
+    /** Whether g_text/2 leaves out the texts node_text/2 reads back from the properties (textReadBackFromProps). */
     private readonly textsInProps: boolean,
     /** The slot (its module) handOver fills. */
     private readonly into?: string,
@@ -1125,7 +1138,7 @@ class ViewFacts {
     }
     const lower = lowerText(node);
     if (lower !== undefined) {
-      if (!(this.textsInProps && textInProps(node))) this.texts.push(node.id, lower);
+      if (!(this.textsInProps && textReadBackFromProps(node))) this.texts.push(node.id, lower);
       const words = textIndex.matches(lower);
       for (const name of this.names.matches(lower)) if (!textIndex.has(name)) words.push(name);
       for (const word of words) this.mentions.push(word, node.id);

@@ -47,7 +47,8 @@ zt_present(mediator, _, Ids) :- zt_mediation(Ids).
 % its two sides' assaults, so an actor's are in every state it is a side of: when the states' lists are long beside
 % their number (a hub of 1,000 assaults against 1,000 opponents that attack too: 1.3M inferences a union at 100k
 % facts), each side's assaults are read once from its record instead (some 30 steps a side, dearer than the union of
-% a few short lists, as the generated graphs' are)
+% a few short lists, as the generated graphs' are). 64: about a state's two sides' reads (some 30 steps each), so that
+% the records are read where the states' lists are longer on average than that: copying them would cost more
 :- meta_predicate zt_assaults_in(+, 2, -).
 zt_assaults_in(States, Kind, Ids) :-
     findall(A-B-U, ( member(st(A, B, S, _), States), call(Kind, S, U) ), Found),

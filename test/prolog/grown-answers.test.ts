@@ -7,7 +7,7 @@ import { runFramework } from '../../engine/frameworks/run.ts';
 import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { copyOf, keptCountGoal } from '../helpers/kept-answers.ts';
+import { copyOf, keptCountGoal, unreferencedRecordsGoal } from '../helpers/kept-answers.ts';
 
 const at = '2024-05-01T00:00:00.000Z';
 const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
@@ -778,13 +778,13 @@ new_events([Id, L | Rest], Es) :- ( L == 'Event' -> Es = [Id | More] ; Es = More
 });
 
 describe('answers kept for a view, their store cut short by a limit', () => {
-  it('after a query\'s inference limit lands at any point of keeping an answer, a write still drops the answers that read what it changed', () => {
+  it('after a query\'s inference limit lands at any point of keeping an answer, a write still drops the answers that read what it changed, and no record is left without its reference', () => {
     // a key alone in its slot, and two keys of one slot (the same fingerprint): the second is kept beside the first, so
     // its store replaces a slot's answers and their summary; a limit of `limit` inferences cuts the query at each point
     const claim = (id: string) => node(id, 'Claim', { type: 'Demand', text: id });
     const claims = "[V]>>findall(X, node(X, 'Claim'), V)";
     const bridge = new PrologBridge();
-    const outcomes = new Set<string>(), stale: number[] = [];
+    const outcomes = new Set<string>(), stale: number[] = [], leaked: number[] = [];
     for (const shared of [false, true]) for (let limit = 1; limit <= 400; limit++) {
       const graph = GraphIndex.fromRecords([claim('c1'), claim('c2')], []);
       if (shared) bridge.solve('view_set(probe([x1, a]), [V]>>(V = 1), _)', [], { graph });
@@ -798,8 +798,12 @@ describe('answers kept for a view, their store cut short by a limit', () => {
       putLogged(graph, [claim('c3')], []);
       const [[count]] = bridge.solve(`view_set(probe([x1, b]), ${claims}, Got), length(Got, N)`, ['N'], { graph });
       if (count !== 3) stale.push(shared ? -limit : limit);
+      // the query stored the slot again: a record a cut left without its reference is erased by then
+      const [[unreferenced]] = bridge.solve(unreferencedRecordsGoal, ['N'], { graph });
+      if (unreferenced !== 0) leaked.push(shared ? -limit : limit);
     }
     expect([...outcomes].sort()).toEqual(['cut', 'kept']); // the limits cut the query, and the last let it end
     expect(stale).toEqual([]);
+    expect(leaked).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A node's lowered text (lib/graph.pl node_text/2, which text_mentions/3 reads for a word the text index does not
  * cover) is the same whether the view holds it as a g_text fact or, where the view holds the text and label
- * properties, reads it back from them (engine/prolog/bridge.ts textInProps): the values that are no text, or that
+ * properties, reads it back from them (engine/prolog/bridge.ts textReadBackFromProps): the values that are no text, or that
  * lower differently, keep their own fact or none. The keys a view holds only grow in a thread (vitest gives each
  * file one): the first test runs before any rule or goal names text or label, the later ones after.
  */
@@ -75,7 +75,7 @@ describe("a node's lowered text", () => {
     expect(factsOf(bridge, view)).toEqual(['accented', 'added_curly', 'curly', 'json_like', 'word_true']);
   });
 
-  it('is no image once the keys it was read back under are released: the texts left out are not the facts the image signs for', () => {
+  it('is no image once the keys it was read back under are released, and a write then hands the view over whole: the texts left out are not the facts the image signs for', () => {
     const fresh = { graph: GraphIndex.fromRecords(nodes, []) };
     expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
     expect(holdsWholeView(fresh.graph)).toBe(true);
@@ -86,6 +86,10 @@ describe("a node's lowered text", () => {
     expect(viewImage(fresh.graph)).toBeUndefined();
     // its answers stay those of the facts it holds; a view handed over now holds every text in g_text
     expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    // a write to it hands it over whole: the added ASCII text has no text property held to be read back from
+    putLogged(fresh.graph, [claim('added_ascii', { text: 'Talks AGAIN' })], []);
+    expect(textsOf(bridge, fresh, [...ids, 'added_ascii'])).toEqual([...EXPECTED.map(([id, text]) => [id, text]), ['added_ascii', 'talks again']]);
+    expect(factsOf(bridge, fresh)).toEqual([...EXPECTED.map(([id]) => id), 'added_ascii'].sort());
     const later = { graph: GraphIndex.fromRecords(nodes, []) };
     expect(textsOf(bridge, later)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
     expect(factsOf(bridge, later)).toEqual(EXPECTED.map(([id]) => id).sort());

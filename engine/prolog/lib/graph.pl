@@ -20,7 +20,9 @@
 %                                   1970-01-01 (one fact: one assertion and one index, not two)
 %   g_text(Id, Lower)               a node's text (else label) in lower case, but where
 %                                   g_text_in_props holds and node_text/2 reads it back from g_prop
-%   g_text_in_props                 g_text leaves out the texts of ASCII only (bridge.ts textInProps)
+%   g_text_in_props                 g_text leaves out the texts of ASCII only that are no other value as an atom
+%                                   (not true, false, nor one that begins with {, as an object's JSON does:
+%                                   bridge.ts textReadBackFromProps)
 %   g_ref(Date, Days)               the reference date, when there is one, and its days
 %   g_mention(Word, Id)             node Id's text contains Word, one of the keywords the rule
 %                                   modules declare (keywords/2 facts) or the name of a node of
