@@ -155,6 +155,7 @@ export function readKnownNames(ref: KnownNamesRef): KnownNames {
   };
 }
 
-function membershipKey(member: string, organisation: string): string {
+/** One membership as a set of them holds it. */
+export function membershipKey(member: string, organisation: string): string {
   return `${member}\u0000${organisation}`;
 }

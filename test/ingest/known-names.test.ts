@@ -24,6 +24,15 @@ const SECOND = {
   'b.txt': 'GOMA, 9 February 2024 - Kodiak met the envoy in Goma on Friday, and the Wazalendo fighters withdrew.',
   'e.txt': 'GOMA, 10 February 2024 - On 7 February 2024 the M23 rebels attacked Sake. Rwanda denied supporting the rebels, and Kodiak said the Wazalendo would hold Sake.',
 };
+const RETYPED = {
+  // Kodiak again, written as a group's name: the same actor, its label and type changed
+  'k.txt': 'GOMA, 11 February 2024 - KODIAK said the fighters would hold Sake.',
+  // restate a.txt's membership and name no one new
+  'r.txt': 'GOMA, 12 February 2024 - General Kodiak of the Wazalendo said his fighters would stay.',
+  'q.txt': 'GOMA, 13 February 2024 - General Kodiak of the Wazalendo said his fighters would not leave.',
+  // asks whether al-Burhan is a member of the Sudanese Armed Forces (c.txt states it)
+  's.txt': 'KHARTOUM, 5 March 2024 - Abdel Fattah al-Burhan said the Sudanese Armed Forces would never negotiate with the Rapid Support Forces.',
+};
 const REPORT = 'KHARTOUM, 4 March 2024 - On 3 March 2024 the Rapid Support Forces attacked El Fasher, while General Abdel Fattah al-Burhan of the Sudanese Armed Forces said the army would never accept a ceasefire.';
 
 describe('the names a batch drafts against', { timeout: 120_000 }, () => {
@@ -47,7 +56,7 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
       },
     };
     const root = path.dirname(store.snapshotDir);
-    for (const [name, documents] of Object.entries({ first: FIRST, second: SECOND, report: { 'c.txt': REPORT } })) {
+    for (const [name, documents] of Object.entries({ first: FIRST, second: SECOND, retyped: RETYPED, report: { 'c.txt': REPORT } })) {
       folders[name] = path.join(root, `corpus-${name}`);
       await mkdir(folders[name]);
       for (const [file, text] of Object.entries(documents)) await writeFile(path.join(folders[name], file), text);
@@ -157,6 +166,44 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
     const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', 'unlogged', [e], { tier: 'full', knownNames: log });
     if ('error' in outcome) throw outcome.error;
     expect(refused).toBe(1);
+  });
+
+  it('keeps the memberships in the log when an actor changes mid-batch: a later document asking one is not refused', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    const folderOf: Record<string, string> = { 'a.txt': folders.first, 'c.txt': folders.report, 'k.txt': folders.retyped };
+    // the membership c.txt states is the graph's when k.txt changes Kodiak, or held with the change
+    for (const [graphId, commits] of [['retyped-graph', [['a.txt', 'c.txt'], ['k.txt']]], ['retyped-held', [['a.txt'], ['c.txt', 'k.txt']]]] as const) {
+      const log = new KnownNamesLog();
+      const generations = new Set<number>();
+      for (const sources of commits) {
+        const documents = [];
+        for (const source of sources) documents.push(await drafted(folderOf[source], source, log));
+        generations.add(log.position.generation);
+        await commitDrafts(context, 't', graphId, documents, { tier: 'full', knownNames: log });
+      }
+      // k.txt changed Kodiak's label and type: the log started again
+      expect(generations).not.toContain(log.position.generation);
+      const asking = await drafted(folders.retyped, 's.txt', log);
+      expect(asking.draft.questions.members.length).toBeGreaterThan(0);
+      refused = 0;
+      const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', graphId, [asking], { tier: 'full', knownNames: log });
+      if ('error' in outcome) throw outcome.error;
+      expect(refused).toBe(0);
+    }
+  });
+
+  it('appends to the log only memberships it does not hold', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    const log = new KnownNamesLog();
+    // the first commit creates the graph: the second starts the log again from it
+    for (const [folder, source] of [[folders.first, 'a.txt'], [folders.retyped, 'r.txt']]) {
+      await commitDrafts(context, 't', 'restated', [await drafted(folder, source, log)], { tier: 'full', knownNames: log });
+    }
+    const after = log.position;
+    const restated = await drafted(folders.retyped, 'q.txt', log);
+    expect(restated.draft.graph.edges.some((edge) => edge.type === 'MEMBER_OF')).toBe(true);
+    await commitDrafts(context, 't', 'restated', [restated], { tier: 'full', knownNames: log });
+    expect(log.position).toEqual(after);
   });
 
   it('refuses a draft made against names the graph does not answer alike, and structures it again against the graph', async () => {
