@@ -9,6 +9,8 @@ import { ingestFolder } from '../../engine/ingest/batch.ts';
 import { commitDrafts, extractForGraph } from '../../engine/ingest/commit.ts';
 import { readSource } from '../../engine/extract/source.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
+import type { GraphWrite } from '../../engine/store/validate.ts';
+import { deriveNodeId } from '../../engine/store/ids.ts';
 import { exportWithoutInstants } from '../helpers/graph-export.ts';
 import { openStoreWithPipeline, type StoreWithPipeline } from '../helpers/store.ts';
 
@@ -64,6 +66,15 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
   });
 
   afterAll(() => opened.close());
+
+  /** The documents of `sources` (folder and file) ingested one at a time, in that order, into `graphId`. */
+  const oneByOne = async (graphId: string, sources: readonly (readonly [string, string])[]) => {
+    for (const [folder, source] of sources) {
+      const { text, title } = await readSource(folder, source);
+      await extractForGraph({ store, pipeline: opened.pipeline }, 't', graphId, { text, source, ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+    }
+  };
+  const exported = async (graphId: string) => exportWithoutInstants(await store.loadGraph('t', graphId));
 
   /** `source` of `folder` drafted in a worker against `log`, as a batch drafts it. */
   const drafted = async (folder: string, source: string, log: KnownNamesLog) => {
@@ -204,6 +215,85 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
     expect(restated.draft.graph.edges.some((edge) => edge.type === 'MEMBER_OF')).toBe(true);
     await commitDrafts(context, 't', 'restated', [restated], { tier: 'full', knownNames: log });
     expect(log.position).toEqual(after);
+  });
+
+  it('only refuses more drafts against a log that answers every kind of question wrongly, and builds the one-by-one graph', async () => {
+    const context = { store, pipeline: opened.pipeline };
+    const later = [[folders.second, 'b.txt'], [folders.second, 'e.txt'], [folders.report, 'c.txt'], [folders.retyped, 's.txt']] as const;
+    await oneByOne('wrong-one-by-one', [[folders.first, 'a.txt'], ...later]);
+    await oneByOne('wrong-batched', [[folders.first, 'a.txt']]);
+    const actor = (label: string) => deriveNodeId('Actor', { label });
+    const wrong = new KnownNamesLog([
+      // answered, and occurrences (a name in the texts no extractor finds): Kodiak is another actor; names: the Wazalendo are left out
+      { label: 'Kodiak Brigade', aliases: ['Kodiak'], actor_type: 'armed_group' },
+      // memberships: al-Burhan is not a member of the Sudanese Armed Forces (c.txt says he is before s.txt asks)
+      { label: 'Abdel Fattah al-Burhan', actor_type: 'individual' },
+      { label: 'Sudanese Armed Forces', actor_type: 'armed_forces' },
+      // members: Rwanda is a member of the M23, which no document says
+      [actor('Rwanda'), actor('M23')],
+    ]);
+    const documents = [];
+    for (const [folder, source] of later) documents.push(await drafted(folder, source, wrong));
+    const questions = documents.map(({ draft }) => draft.questions);
+    expect(questions.some(({ answered }) => answered.some(([, , label]) => label === 'Kodiak Brigade'))).toBe(true);
+    expect(questions.some(({ names }) => names.includes('Wazalendo'))).toBe(true);
+    expect(questions.some(({ known }) => known.length > 0)).toBe(true);
+    expect(questions.some(({ members }) => members.length > 0)).toBe(true);
+    expect(questions.some(({ memberships }) => memberships.some(([member, organisation]) => member === actor('Abdel Fattah al-Burhan') && organisation === actor('Sudanese Armed Forces')))).toBe(true);
+    refused = 0;
+    // a log no commit keeps in step: the commit asks the graph every question
+    for (const outcome of await commitDrafts({ store, pipeline: counting }, 't', 'wrong-batched', documents, { tier: 'full' })) if ('error' in outcome) throw outcome.error;
+    expect(refused).toBeGreaterThan(0);
+    expect(await exported('wrong-batched')).toEqual(await exported('wrong-one-by-one'));
+  });
+
+  it('builds the one-by-one graph when a commit fails after its names went into the log', async () => {
+    let failed = false;
+    // the first commit of many documents at once fails: the names its documents held stay in the log, ahead of the graph
+    const failing = new Proxy(store, {
+      get(target, property) {
+        if (property === 'writeGraphs' && !failed) {
+          return async () => {
+            failed = true;
+            throw new Error('the disk is full');
+          };
+        }
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await ingestFolder({ store: failing, pipeline: opened.pipeline }, folders.first, { tenant: 't', graphId: 'ahead', workers: 1 });
+    await ingestFolder({ store: failing, pipeline: opened.pipeline }, folders.retyped, { tenant: 't', graphId: 'ahead', workers: 1 });
+    expect(failed).toBe(true);
+    await oneByOne('ahead-one-by-one', [[folders.first, 'a.txt'], ...Object.keys(RETYPED).sort().map((source) => [folders.retyped, source] as const)]);
+    expect(await exported('ahead')).toEqual(await exported('ahead-one-by-one'));
+  });
+
+  it('builds, from two batches and a single ingest at once, the graph one-by-one ingest builds in the order they committed', async () => {
+    const committed: string[] = [];
+    const sourcesOf = (write: GraphWrite) => write.nodes.filter((node) => node.labels[0] === 'Document').map((node) => String(node.properties.source));
+    // records the order the documents went into the graph, which the three interleave
+    const recording = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (property === 'writeGraph') return (tenant: string, graphId: string, write: GraphWrite, ...rest: unknown[]) => (committed.push(...sourcesOf(write)), value.call(target, tenant, graphId, write, ...rest));
+        if (property === 'writeGraphs') return (tenant: string, graphId: string, writes: GraphWrite[]) => (committed.push(...writes.flatMap(sourcesOf)), value.call(target, tenant, graphId, writes));
+        return value.bind(target);
+      },
+    });
+    const context = { store: recording, pipeline: opened.pipeline };
+    const { text, title } = await readSource(folders.retyped, 'k.txt');
+    await Promise.all([
+      ingestFolder(context, folders.first, { tenant: 't', graphId: 'together', workers: 1 }),
+      ingestFolder(context, folders.second, { tenant: 't', graphId: 'together', workers: 2 }),
+      // changes Kodiak's label and type while the batches hold his names
+      extractForGraph(context, 't', 'together', { text, source: 'k.txt', ...(title ? { title } : {}) }, { tier: 'full', commit: true }),
+    ]);
+    const folderOf = (source: string) => (source in FIRST ? folders.first : source in SECOND ? folders.second : folders.retyped);
+    expect(new Set(committed)).toEqual(new Set(['a.txt', 'b.txt', 'e.txt', 'k.txt']));
+    await oneByOne('together-one-by-one', committed.map((source) => [folderOf(source), source] as const));
+    expect(await exported('together')).toEqual(await exported('together-one-by-one'));
   });
 
   it('refuses a draft made against names the graph does not answer alike, and structures it again against the graph', async () => {
