@@ -16,7 +16,7 @@ import { actorDirectory, type ActorDirectory, type GrowingActorDirectory, type K
  * JSON per line: a KnownActor, or a [member, organisation] pair of actor ids. The writer appends the bytes and then publishes the length (Atomics), so a
  * reader never sees half an entry. An actor that loses a name, or changes label or type, cannot be
  * taken back from a directory that only grows: the writer starts a new log (a new generation) with
- * every actor as it is now, and each worker builds its directory again.
+ * every actor and membership as they are now, and each worker builds its directory again.
  *
  * A draft records how far into the log it read (KnownNamesPosition). The thread that commits knows
  * where the log ends while its own directory answers as the log's entries do (commit.ts); a draft
@@ -155,6 +155,7 @@ export function readKnownNames(ref: KnownNamesRef): KnownNames {
   };
 }
 
-function membershipKey(member: string, organisation: string): string {
+/** One membership as a set of them holds it. */
+export function membershipKey(member: string, organisation: string): string {
   return `${member}\u0000${organisation}`;
 }

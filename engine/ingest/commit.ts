@@ -10,7 +10,7 @@ import { nodesWrittenSince } from '../store/graph-changes.ts';
 import type { DocumentInput } from '../extract/types.ts';
 import { graphNames, knownActor, resolveAgainstGraph, sameNames, type ActorGraph, type GraphNames } from '../extract/graph-resolution.ts';
 import { datelineDate } from '../extract/dateline.ts';
-import { samePosition, type KnownEntry, type KnownNamesLog, type KnownNamesPosition } from '../extract/known-names.ts';
+import { membershipKey, samePosition, type KnownEntry, type KnownNamesLog, type KnownNamesPosition } from '../extract/known-names.ts';
 
 /**
  * Extraction committed to a graph. Re-extracting a document the graph already holds
@@ -184,8 +184,10 @@ function takeGraphActors(index: GraphIndex | undefined): GraphActors {
     if (written && written.every((id) => index!.node(id))) {
       for (const id of written) {
         const node = index!.node(id)!;
-        if (node.labels[0] === 'Actor') putActor(carried, id, node);
-        else if (node.labels[0] === 'Location') carried.names.places.set(id, node.properties);
+        if (node.labels[0] === 'Actor') {
+          // a change the batch's log of names did not see
+          if (putActor(carried, id, node)) carried.logged = undefined;
+        } else if (node.labels[0] === 'Location') carried.names.places.set(id, node.properties);
       }
       carried.revision = index!.revision;
       return carried;
@@ -205,25 +207,27 @@ function directoryOf(state: GraphActors): GrowingActorDirectory {
   return state.directory;
 }
 
-/** Sets what actor `id` is now, its names and the directory kept in step, and the drafting workers' `log` of names when given. */
-function putActor(state: GraphActors, id: string, after: ActorRecord, log?: KnownNamesLog): void {
+/**
+ * Sets what actor `id` is now, its names and the directory kept in step. Returns how the directory
+ * changed: the actor added (new, or with more names), 'rebuilt' (a name gone, a label or type
+ * changed), or undefined (not at all).
+ */
+function putActor(state: GraphActors, id: string, after: ActorRecord): KnownActor | 'rebuilt' | undefined {
   const before = state.actors.get(id);
   state.actors.set(id, after);
   state.names.actors.set(id, after.properties);
   // properties a merge left unchanged are the same object (mergeNodeProperties): names and type as they were
-  if (before?.properties === after.properties) return;
+  if (before?.properties === after.properties) return undefined;
   const known = knownActor(after.properties);
   const previously = knownActor(before?.properties);
-  if (sameNamesAndType(known, previously)) return;
+  if (sameNamesAndType(known, previously)) return undefined;
   // a new actor, or more names of one held: added to the directory; a name gone, a label or type changed: built again
   if (known && (!previously || namesGrew(previously, known))) {
     state.directory?.add(known);
-    if (log) addToLog(state, log, [known]);
-    else state.logged = undefined;
-  } else {
-    state.directory = undefined;
-    state.logged = log?.reset(knownActors(state.actors.values())) ? log.position : undefined;
+    return known;
   }
+  state.directory = undefined;
+  return 'rebuilt';
 }
 
 /** Appends `entries` to `log`, and keeps `state.logged` at its end when it was there and they went in. */
@@ -236,6 +240,11 @@ function addToLog(state: GraphActors, log: KnownNamesLog, entries: KnownEntry[])
 /** The graph's actors' names and MEMBER_OF pairs, as a KnownNamesLog starts from. */
 export function* knownEntries(graph: GraphIndex): Iterable<KnownEntry> {
   yield* knownActors([...graph.nodesWithLabel('Actor')].map((id) => graph.node(id)!));
+  yield* graphMemberships(graph);
+}
+
+/** The graph's MEMBER_OF pairs. */
+function* graphMemberships(graph: GraphIndex): Iterable<KnownEntry> {
   for (const id of graph.edgesWithType('MEMBER_OF')) {
     const { from, to } = graph.edge(id)!;
     yield [from, to];
@@ -265,7 +274,8 @@ class HeldWrites {
   private readonly graphActors: GraphActors;
   /** The held writes' places as the graph will hold them (the index's others are read from it). */
   private readonly places = new Map<string, ActorRecord>();
-  private readonly memberships = new Set<string>();
+  /** The held writes' MEMBER_OF pairs the index does not hold, by membershipKey. */
+  private readonly memberships = new Map<string, [member: string, organisation: string]>();
   private readonly documents = new Set<string>();
   private readonly indexMemberOf: GraphAnswers['isMemberOf'] | undefined;
 
@@ -277,7 +287,25 @@ class HeldWrites {
     this.indexMemberOf = index && memberOf(index);
     this.graphActors = takeGraphActors(index);
     // a log the directory is not known to answer as starts again from the graph: the drafts made from then on need no name asked again
-    if (log && !samePosition(this.graphActors.logged, log.position)) this.graphActors.logged = log.reset(index ? knownEntries(index) : []) ? log.position : undefined;
+    if (log && !samePosition(this.graphActors.logged, log.position)) this.restartLog(log);
+  }
+
+  /** Starts `log` again with every actor and membership the graph will hold once the held writes are in. */
+  private restartLog(log: KnownNamesLog): void {
+    this.graphActors.logged = log.reset(this.knownEntries()) ? log.position : undefined;
+  }
+
+  private *knownEntries(): Iterable<KnownEntry> {
+    yield* knownActors(this.graphActors.actors.values());
+    if (this.index) yield* graphMemberships(this.index);
+    yield* this.memberships.values();
+  }
+
+  /** Keeps the log in step with a change of the directory (putActor); without a log, the directory is no longer known to answer as one. */
+  private logChange(change: KnownActor | 'rebuilt'): void {
+    if (!this.log) this.graphActors.logged = undefined;
+    else if (change === 'rebuilt') this.restartLog(this.log);
+    else addToLog(this.graphActors, this.log, [change]);
   }
 
   /** The actors' and places' names as resolveAgainstGraph matches them: read from the index once, kept in step by hold(). */
@@ -311,7 +339,7 @@ class HeldWrites {
   }
 
   private isMemberOf(member: string, organisation: string): boolean {
-    return this.memberships.has(`${member}\u0000${organisation}`) || (this.indexMemberOf?.(member, organisation) ?? false);
+    return this.memberships.has(membershipKey(member, organisation)) || (this.indexMemberOf?.(member, organisation) ?? false);
   }
 
   hold(position: number, extraction: ExtractionResult): void {
@@ -329,12 +357,13 @@ class HeldWrites {
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
       const before = this.graphActors.actors.get(node.id);
       const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
-      putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) }, this.log);
+      const change = putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
+      if (change) this.logChange(change);
     }
     for (const edge of extraction.graph.edges) {
       // a pair the graph holds already is in the log already: the log grows (and the drafts' position moves) only with what is new
       if (edge.type !== 'MEMBER_OF' || this.isMemberOf(edge.from, edge.to)) continue;
-      this.memberships.add(`${edge.from}\u0000${edge.to}`);
+      this.memberships.set(membershipKey(edge.from, edge.to), [edge.from, edge.to]);
       if (this.log) addToLog(this.graphActors, this.log, [[edge.from, edge.to]]);
     }
   }
