@@ -120,20 +120,16 @@ class PartBuilder {
 
   private readonly allocateSlot = (): number => this.slots.nextSlot++;
 
-  private readonly compilePattern = (pattern: PatternPart, scope: Scope): PatternRunner => {
-    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
-    return buildMatchRunner(new MatchStepsBuilder(this.context(scope)).build(goals));
-  };
+  /** A pattern used as an expression, planned and built to join steps in `scope`. */
+  private patternSteps(pattern: PatternPart, scope: Scope): MatchStep[] {
+    return new MatchStepsBuilder(this.context(scope)).build(planPatternExpression(pattern, scope, this.slots, this.graph, this.options));
+  }
 
-  private readonly countPattern = (pattern: PatternPart, scope: Scope): PatternCounter => {
-    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
-    return buildPatternCounter(new MatchStepsBuilder(this.context(scope)).build(goals));
-  };
+  private readonly compilePattern = (pattern: PatternPart, scope: Scope): PatternRunner => buildMatchRunner(this.patternSteps(pattern, scope));
 
-  private readonly testPattern = (pattern: PatternPart, scope: Scope): PatternTest => {
-    const goals = planPatternExpression(pattern, scope, this.slots, this.graph, this.options);
-    return buildPatternTest(new MatchStepsBuilder(this.context(scope)).build(goals));
-  };
+  private readonly countPattern = (pattern: PatternPart, scope: Scope): PatternCounter => buildPatternCounter(this.patternSteps(pattern, scope));
+
+  private readonly testPattern = (pattern: PatternPart, scope: Scope): PatternTest => buildPatternTest(this.patternSteps(pattern, scope));
 
   context(scope: Scope, aggregates?: AggregateSpec[]): ExprContext {
     return { scope, aggregates, rules: this.options.rules, allocateSlot: this.allocateSlot, compilePattern: this.compilePattern, countPattern: this.countPattern, testPattern: this.testPattern };

@@ -360,25 +360,25 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
     // a group: the node reached, or the least node holding its value of `key` (span: the nodes holding none)
     const holders = key === undefined || RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key);
     if (key !== undefined && !holders) return undefined;
+    const countRow = (other: number) => {
+      if (counts[other]++ === 0) rank[other] = reached++;
+    };
     // per group, the last row before that counted there, and the node reached first, which holds its count
-    const lastCounted = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
-    const countedOn = distinctStarts ? new Int32Array(span + 1).fill(-1) : undefined;
+    const lastCounted = new Int32Array(distinctStarts ? span + 1 : 0).fill(-1);
+    const countedOn = new Int32Array(distinctStarts ? span + 1 : 0).fill(-1);
     let start = 0;
+    const countStartOnce = (other: number) => {
+      const group = holders ? (holders[other] < 0 ? span : holders[other]) : other;
+      if (lastCounted[group] === start) return;
+      lastCounted[group] = start;
+      if (countedOn[group] < 0) rank[(countedOn[group] = other)] = reached++;
+      counts[countedOn[group]]++;
+    };
+    const count = distinctStarts ? countStartOnce : countRow;
     before(row, env, (bound) => {
       const ends = expansionEnds(last, bound, env);
       start++;
-      if (!ends) return;
-      eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
-        if (!lastCounted || !countedOn) {
-          if (counts[other]++ === 0) rank[other] = reached++;
-          return;
-        }
-        const group = holders ? (holders[other] < 0 ? span : holders[other]) : other;
-        if (lastCounted[group] === start) return;
-        lastCounted[group] = start;
-        if (countedOn[group] < 0) rank[(countedOn[group] = other)] = reached++;
-        counts[countedOn[group]]++;
-      });
+      if (ends) eachPassingEnd(last, ends, bound, env, NO_EDGES, count);
     }, true);
     const nodes = new Int32Array(reached);
     for (let node = 0; node < counts.length; node++) if (counts[node] > 0) nodes[rank[node]] = node;

@@ -38,21 +38,32 @@ function matchesAsOne(clauses: Clause[]): Clause[] {
   for (const clause of clauses) {
     const last = merged[merged.length - 1];
     if (last?.kind === 'match' && clause.kind === 'match' && !last.optional && !clause.optional && typesApart(last.patterns, clause.patterns) && scopesApart(last, clause)) {
-      const where = last.where && clause.where ? { kind: 'binary' as const, op: 'AND' as const, left: last.where, right: clause.where, pos: clause.where.pos } : (last.where ?? clause.where);
+      const where = both(last.where, clause.where);
       merged[merged.length - 1] = { ...last, patterns: [...last.patterns, ...clause.patterns], ...(where ? { where } : {}) };
     } else merged.push(clause);
   }
   return merged;
 }
 
+type MatchClause = Extract<Clause, { kind: 'match' }>;
+
+/** The names a MATCH's patterns give its nodes and relationships. */
+function namedBy(match: MatchClause): Set<string> {
+  return new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
+}
+
+/** `left AND right`, or either alone when the other is missing. */
+function both(left: Expr | undefined, right: Expr | undefined): Expr | undefined {
+  return left && right ? { kind: 'binary', op: 'AND', left, right, pos: right.pos } : (left ?? right);
+}
+
 /** Whether the first MATCH reads no name the second brings, and the two name no relationship alike. */
-function scopesApart(first: Extract<Clause, { kind: 'match' }>, second: Extract<Clause, { kind: 'match' }>): boolean {
-  const named = (match: typeof first) => new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
-  const [before, after] = [named(first), named(second)];
+function scopesApart(first: MatchClause, second: MatchClause): boolean {
+  const [before, after] = [namedBy(first), namedBy(second)];
   const read = first.where ? variablesOf(first.where) : new Set<string>();
   for (const element of first.patterns.flatMap((part) => [...part.nodes, ...part.relationships])) if (element.properties) variablesOf(element.properties, read);
   if ([...read].some((name) => after.has(name) && !before.has(name))) return false;
-  const relationships = (match: typeof first) => match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable ? [rel.variable] : [])));
+  const relationships = (match: MatchClause) => match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable ? [rel.variable] : [])));
   const firstRelationships = new Set(relationships(first));
   return !relationships(second).some((name) => firstRelationships.has(name));
 }
@@ -109,11 +120,14 @@ function inOneAsEquality(where: Expr): Expr {
 function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return' && clauses[i - 1]?.kind === 'match');
   if (at < 0) return clauses;
-  const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [Extract<Clause, { kind: 'match' }>, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
+  const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [MatchClause, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
   const { projection } = withClause;
   const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
-  const matched = new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
-  const element = (expr: Expr) => (expr.kind === 'prop' ? expr.target : expr).kind === 'var' && matched.has(((expr.kind === 'prop' ? expr.target : expr) as { name: string }).name);
+  const matched = namedBy(match);
+  const element = (expr: Expr) => {
+    const target = expr.kind === 'prop' ? expr.target : expr;
+    return target.kind === 'var' && matched.has(target.name);
+  };
   if (!passes || !projection.items.every((item) => element(item.expr))) return clauses;
   const read = returnClause.projection;
   if (read.star) return clauses;
@@ -163,7 +177,7 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
   const walked: Clause = {
     ...match,
     patterns: [{ ...pattern, nodes: pattern.nodes.map((n, i) => (i === at ? node : n)) }],
-    where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>((all, condition) => (all ? { kind: 'binary', op: 'AND', left: all, right: condition, pos: condition.pos } : condition), undefined),
+    where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>(both, undefined),
   };
   return [walked, { ...next, projection: counting }, ...clauses.slice(2)];
 }
@@ -181,7 +195,7 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
   const [item] = projection.items;
   const v = item?.expr.kind === 'var' ? item.expr.name : undefined;
   const passes = projection.items.length === 1 && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
-  if (!passes || v === undefined || (item.alias !== undefined && item.alias !== v) || !match.patterns.some((part) => namesOf(part).some(({ name }) => name === v))) return clauses;
+  if (!passes || v === undefined || (item.alias !== undefined && item.alias !== v) || !namedBy(match).has(v)) return clauses;
   const counting = countingDistinct(next.projection, v);
   return counting ? [...clauses.slice(0, at), { ...next, projection: counting }, ...clauses.slice(at + 2)] : clauses;
 }

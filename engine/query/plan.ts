@@ -449,15 +449,25 @@ function countDistinctEnds(match: MatchPlan, projection: ProjectionPlan): void {
   if (end === scanned) return;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
   if (nodeGroupSlot(keys, projection.inputScope) !== scanned.slot) return;
-  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
-  const distinctEnd = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === end.name;
-  if (!aggregates.every((item) => distinctEnd(item.expr))) return;
-  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  const rewritten = distinctCountsAsRows(projection, end.name);
+  if (!rewritten) return;
   const differ = match.goals.find((goal): goal is Extract<Goal, { kind: 'where' }> => goal.kind === 'where' && endsDiffer(goal.expr, scanned.name, end.name));
   // the chain is the counted tail, from its first expansion; beside the ends' WHERE, checks alone
   if (countTail({ ...match, goals: match.goals.filter((goal) => goal !== differ) }, projection, rewritten) !== at) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countFrom: at, distinctEnds: true, endNotStart: differ?.expr });
+}
+
+/**
+ * The projection's items with each aggregate as `count(*)`, where every aggregate is `count(DISTINCT v)`: what the
+ * paths that count v's distinct nodes by other means (a counted tail once per node, distinct ends, each start once
+ * per group) hand the aggregation. Undefined for any other aggregate.
+ */
+function distinctCountsAsRows(projection: ProjectionPlan, v: string): Expr[] | undefined {
+  const ofV = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v;
+  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
+  if (!aggregates.every((item) => ofV(item.expr))) return undefined;
+  return projection.items.map((item) => (item.expr.kind === 'call' && aggregates.includes(item) ? { ...item.expr, distinct: false, star: true, args: [] } : item.expr));
 }
 
 /** Whether `expr` is `a <> b` or `id(a) <> id(b)` (either way round): for two bound nodes, that they are not one node. */
@@ -484,10 +494,8 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
   const [scan] = match.goals;
   const scanned = subjectOf(scan);
   if (!scanned || !('scan' in scan && scan.scan)) return;
-  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
-  const ofScanned = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === scanned.name;
-  if (!aggregates.every((item) => ofScanned(item.expr))) return;
-  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
+  const rewritten = distinctCountsAsRows(projection, scanned.name);
+  if (!rewritten) return;
   const ofScannedAlone = (goals: Goal[]) => goals.every((goal) => subjectOf(goal)?.name === scanned.name);
   // no tail: one row per node already, which count(*) counts (and the paths for it may then count without rows)
   if (ofScannedAlone(match.goals)) {
@@ -539,11 +547,8 @@ function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
     return;
   }
   // count(DISTINCT a) of the node the expansion starts from: each start once per group, counted as count(*) of those
-  const aggregates = projection.items.filter((item) => containsAggregate(item.expr));
-  const ofSource = (expr: Expr) => expr.kind === 'call' && expr.distinct && expr.name.toLowerCase() === 'count' && expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === source.name;
-  if (!aggregates.every((item) => ofSource(item.expr))) return;
-  const rewritten = projection.items.map((item): Expr => (aggregates.includes(item) ? { ...(item.expr as Extract<Expr, { kind: 'call' }>), distinct: false, star: true, args: [] } : item.expr));
-  if (!countsRowsAlone(projection, rewritten)) return;
+  const rewritten = distinctCountsAsRows(projection, source.name);
+  if (!rewritten || !countsRowsAlone(projection, rewritten)) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countsPerEnd: end.slot, distinctStartsPerEnd: byProperty && key.kind === 'prop' ? { key: key.key } : {} });
 }
