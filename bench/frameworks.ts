@@ -252,7 +252,6 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Attempt<T>> {
 const sum = (runs: FrameworkRun[]) => runs.reduce((total, run) => total + run.inferences, 0);
 const stoppedOf = (runs: FrameworkRun[]) => runs.filter((run) => run.error).map((run) => `${run.framework_id} (${run.error!.code})`);
 
-/** The latest valid time of the graph's nodes ('' when none has one): the reference date the frameworks read. */
 interface WriteRun {
   handOverCpuMs: number;
   cpuMs: number;

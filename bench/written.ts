@@ -7,7 +7,7 @@ import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import type { GraphIndex } from '../engine/store/graph-index.ts';
 import { validTime } from '../engine/store/view.ts';
 
-/** The graph's latest valid day. */
+/** The latest valid time of the graph's nodes ('' when none has one): the reference date the frameworks read. */
 export function latestValidTime(graph: GraphIndex): string {
   let latest = '';
   for (const node of graph.nodes.values()) {

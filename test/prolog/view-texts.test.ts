@@ -39,6 +39,8 @@ const EXPECTED: [string, string | boolean][] = [
   ['json_like', '{talks}'],
   ['null_text', 'talks held'],
 ];
+/** The ids of EXPECTED, sorted: every node with a text, as g_text facts list them. */
+const EXPECTED_IDS = EXPECTED.map(([id]) => id).sort();
 
 const textsOf = (bridge: PrologBridge, view: { graph: GraphIndex }, of = ids) =>
   bridge.solve(`findall([I, L], ( member(I, [${of.join(', ')}]), node_text(I, L) ), Fs)`, ['Fs'], view)[0][0] as unknown as string[][];
@@ -55,15 +57,15 @@ describe("a node's lowered text", () => {
   it('is a g_text fact of every node with a text while the view holds neither text nor label', () => {
     bridge.consult('claim_type(C, T) :- prop(C, type, T).');
     expect(propertyKeysHeld()).toEqual(['type']);
-    expect(textsOf(bridge, view)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
-    expect(factsOf(bridge, view)).toEqual(EXPECTED.map(([id]) => id).sort());
+    expect(textsOf(bridge, view)).toEqual(EXPECTED);
+    expect(factsOf(bridge, view)).toEqual(EXPECTED_IDS);
     expect(mentioning(bridge, view, 'talks')).toEqual(['ascii', 'curly', 'accented', 'json_like', 'null_text']);
   });
 
   it('is read back from the text or label property where it is ASCII, with the same answers', () => {
     reader.consult(':- module(texts, [t/2]).\nt(Id, T) :- prop(Id, text, T) ; prop(Id, label, T).');
     expect(propertyKeysHeld()).toEqual(expect.arrayContaining(['label', 'text', 'type']));
-    expect(textsOf(bridge, view)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    expect(textsOf(bridge, view)).toEqual(EXPECTED);
     // the texts of ASCII only left out; a curly apostrophe, an accent, and the texts that are other values as atoms kept
     expect(factsOf(bridge, view)).toEqual(['accented', 'curly', 'json_like', 'word_true']);
     expect(mentioning(bridge, view, 'talks')).toEqual(['ascii', 'curly', 'accented', 'json_like', 'null_text']);
@@ -77,7 +79,7 @@ describe("a node's lowered text", () => {
 
   it('is no image once the keys it was read back under are released, and a write then hands the view over whole: the texts left out are not the facts the image signs for', () => {
     const fresh = { graph: GraphIndex.fromRecords(nodes, []) };
-    expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    expect(textsOf(bridge, fresh)).toEqual(EXPECTED);
     expect(holdsWholeView(fresh.graph)).toBe(true);
     expect(viewImage(fresh.graph)).toBeDefined();
     reader.releaseKeys();
@@ -85,13 +87,13 @@ describe("a node's lowered text", () => {
     expect(holdsWholeView(fresh.graph)).toBe(false);
     expect(viewImage(fresh.graph)).toBeUndefined();
     // its answers stay those of the facts it holds; a view handed over now holds every text in g_text
-    expect(textsOf(bridge, fresh)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
+    expect(textsOf(bridge, fresh)).toEqual(EXPECTED);
     // a write to it hands it over whole: the added ASCII text has no text property held to be read back from
     putLogged(fresh.graph, [claim('added_ascii', { text: 'Talks AGAIN' })], []);
-    expect(textsOf(bridge, fresh, [...ids, 'added_ascii'])).toEqual([...EXPECTED.map(([id, text]) => [id, text]), ['added_ascii', 'talks again']]);
-    expect(factsOf(bridge, fresh)).toEqual([...EXPECTED.map(([id]) => id), 'added_ascii'].sort());
+    expect(textsOf(bridge, fresh, [...ids, 'added_ascii'])).toEqual([...EXPECTED, ['added_ascii', 'talks again']]);
+    expect(factsOf(bridge, fresh)).toEqual([...EXPECTED_IDS, 'added_ascii'].sort());
     const later = { graph: GraphIndex.fromRecords(nodes, []) };
-    expect(textsOf(bridge, later)).toEqual(EXPECTED.map(([id, text]) => [id, text]));
-    expect(factsOf(bridge, later)).toEqual(EXPECTED.map(([id]) => id).sort());
+    expect(textsOf(bridge, later)).toEqual(EXPECTED);
+    expect(factsOf(bridge, later)).toEqual(EXPECTED_IDS);
   });
 });

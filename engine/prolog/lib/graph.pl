@@ -248,7 +248,7 @@ memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
 % memo_delete(+Slot): Slot keeps no answers
 memo_delete(Slot) :- memo_unread(Slot), retractall(g_kept_summary(Slot, _)), kept_erase(Slot).
 
-% memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the clause)
+% memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the record)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
 
 % memo_reader(+Module): the copies of kept answers that the calls of another module read let go: a framework's
