@@ -107,7 +107,11 @@ export class KnownNamesLog {
     return true;
   }
 
-  /** Starts again with `entries`, as the graph holds them now (an actor lost a name or changed label or type); false when they did not all fit. */
+  /**
+   * Starts again with `entries`, as the graph holds them now (an actor lost a name or changed label or type, or the
+   * commit's directory is not known to answer as the log does: a batch's first commit, a change the log did not see);
+   * false when they did not all fit.
+   */
   reset(entries: Iterable<KnownEntry>): boolean {
     this.ref = newRef(this.ref.buffer.byteLength - HEADER_BYTES);
     this.used = 0;

@@ -252,7 +252,7 @@ function* graphMemberships(graph: GraphIndex): Iterable<KnownEntry> {
 }
 
 /** The actors of `records` as the actor directory reads them. */
-export function* knownActors(records: Iterable<Pick<NodeRecord, 'properties'>>): Iterable<KnownActor> {
+function* knownActors(records: Iterable<Pick<NodeRecord, 'properties'>>): Iterable<KnownActor> {
   for (const { properties } of records) {
     const actor = knownActor(properties);
     if (actor) yield actor;

@@ -124,19 +124,13 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
   });
 
   it('drafts a second batch against the first one\'s actors and memberships, refusing none, and builds the graph one by one ingest builds', async () => {
-    const context = { store, pipeline: opened.pipeline };
-    for (const folder of [folders.first, folders.second]) {
-      for (const source of Object.keys(folder === folders.first ? FIRST : SECOND)) {
-        const { text, title } = await readSource(folder, source);
-        await extractForGraph(context, 't', 'one-by-one', { text, source, ...(title ? { title } : {}) }, { tier: 'full', commit: true });
-      }
-    }
+    await oneByOne('one-by-one', [...Object.keys(FIRST).map((source) => [folders.first, source] as const), ...Object.keys(SECOND).map((source) => [folders.second, source] as const)]);
     refused = 0;
     await ingestFolder({ store, pipeline: counting }, folders.first, { tenant: 't', graphId: 'batched', workers: 1 });
     await ingestFolder({ store, pipeline: counting }, folders.second, { tenant: 't', graphId: 'batched', workers: 1 });
     // drafted against nothing known, b.txt (Kodiak, whom only the graph knows) and e.txt (his membership) were refused
     expect(refused).toBe(0);
-    expect(await exportWithoutInstants(await store.loadGraph('t', 'batched'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'one-by-one')));
+    expect(await exported('batched')).toEqual(await exported('one-by-one'));
   });
 
   it('takes a draft made where the log ends without asking its names again, and asks those of a draft made before', async () => {
@@ -297,19 +291,16 @@ describe('the names a batch drafts against', { timeout: 120_000 }, () => {
   });
 
   it('refuses a draft made against names the graph does not answer alike, and structures it again against the graph', async () => {
-    const context = { store, pipeline: opened.pipeline };
-    const { text, title } = await readSource(folders.report, 'c.txt');
-    await extractForGraph(context, 't', 'report-one-by-one', { text, source: 'c.txt', ...(title ? { title } : {}) }, { tier: 'full', commit: true });
+    await oneByOne('report-one-by-one', [[folders.report, 'c.txt']]);
 
     // the log says the RSF is another actor, which no graph holds
     const wrong = new KnownNamesLog([{ label: 'Rapid Support Forces', actor_type: 'armed_group' }, { label: 'Rapid Support', aliases: ['RSF'], actor_type: 'armed_group' }]);
-    const file = await opened.pipeline.draftFile!(folders.report, 'c.txt', { tier: 'full', known: knownDocuments([]), names: wrong.shared });
-    if (file.kind !== 'read' || !file.draft) throw new Error('not drafted');
-    expect(file.draft.questions.answered.length).toBeGreaterThan(0);
+    const document = await drafted(folders.report, 'c.txt', wrong);
+    expect(document.draft.questions.answered.length).toBeGreaterThan(0);
     refused = 0;
-    const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', 'report-batched', [{ text: file.text, source: 'c.txt', ...(file.title ? { title: file.title } : {}), draft: file.draft }], { tier: 'full' });
+    const [outcome] = await commitDrafts({ store, pipeline: counting }, 't', 'report-batched', [document], { tier: 'full' });
     if ('error' in outcome) throw outcome.error;
     expect(refused).toBe(1);
-    expect(await exportWithoutInstants(await store.loadGraph('t', 'report-batched'))).toEqual(await exportWithoutInstants(await store.loadGraph('t', 'report-one-by-one')));
+    expect(await exported('report-batched')).toEqual(await exported('report-one-by-one'));
   });
 });
