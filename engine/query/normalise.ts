@@ -23,6 +23,7 @@
  *   `count(n)` and `count(DISTINCT n)`: an id stands for one element, and is null only where n is;
  * - `WITH a, collect(c) AS cs RETURN a, size(cs)`, where every read of the list is its size, is
  *   `WITH a, count(c) AS cs RETURN a, cs`;
+ * - `type(r) = 'T'` in a MATCH's WHERE is `[r:T]` in its pattern;
  * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
  *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows.
  */
@@ -90,7 +91,7 @@ function typesApart(first: PatternPart[], second: PatternPart[]): boolean {
 function equivalentForms(clause: Clause): Clause {
   switch (clause.kind) {
     case 'match':
-      return clause.where ? { ...clause, where: inOneAsEquality(clause.where) } : clause;
+      return clause.where ? typesOfWhere({ ...clause, where: inOneAsEquality(clause.where) }) : clause;
     case 'with':
       return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(clause.where, countByMeaning) };
     case 'return':
@@ -98,6 +99,44 @@ function equivalentForms(clause: Clause): Clause {
     default:
       return clause;
   }
+}
+
+/**
+ * `MATCH (a)-[r]->(c) WHERE type(r) = 'T'` as `MATCH (a)-[r:T]->(c)` (and `type(r) IN ['T', 'U']` as `[r:T|U]`): the
+ * same edges, found by their type instead of filtered after every edge is walked. Only for a relationship of one
+ * hop (a variable-length one is a list) whose written types, if any, hold every type named.
+ */
+function typesOfWhere(match: MatchClause): MatchClause {
+  const relationships = new Map(match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable && !rel.range ? [[rel.variable, rel] as const] : []))));
+  const typed = new Map<string, { types: string[]; at: Expr['pos'] }>();
+  const kept = conjuncts(match.where).filter((condition) => {
+    const named = typesNamed(condition);
+    const rel = named && relationships.get(named.variable);
+    if (!named || !rel || typed.has(named.variable) || (rel.types.length > 0 && !named.types.every((type) => rel.types.includes(type)))) return true;
+    typed.set(named.variable, { types: named.types, at: condition.pos });
+    return false;
+  });
+  if (typed.size === 0) return match;
+  const patterns = match.patterns.map((part) => ({
+    ...part,
+    relationships: part.relationships.map((rel) => {
+      const named = rel.variable === undefined ? undefined : typed.get(rel.variable);
+      return named ? { ...rel, types: named.types, typesAt: named.types.map(() => named.at) } : rel;
+    }),
+  }));
+  const where = kept.reduce<Expr | undefined>(both, undefined);
+  const { where: _, ...rest } = match;
+  return { ...rest, patterns, ...(where ? { where } : {}) };
+}
+
+/** The relationship and types of `type(r) = 'T'`, `'T' = type(r)` or `type(r) IN ['T', …]` (string literals). */
+function typesNamed(condition: Expr): { variable: string; types: string[] } | undefined {
+  if (condition.kind !== 'binary' || (condition.op !== '=' && condition.op !== 'IN')) return undefined;
+  const [call, value] = condition.op === '=' && condition.right.kind === 'call' ? [condition.right, condition.left] : [condition.left, condition.right];
+  if (call.kind !== 'call' || call.name.toLowerCase() !== 'type' || call.args.length !== 1 || call.args[0].kind !== 'var') return undefined;
+  const values = condition.op === '=' ? [value] : value.kind === 'list' ? value.items : [];
+  if (values.length === 0 || !values.every((item) => item.kind === 'literal' && typeof item.value === 'string')) return undefined;
+  return { variable: call.args[0].name, types: [...new Set(values.map((item) => (item as { value: string }).value))] };
 }
 
 /** `count(1)` and `sum(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */

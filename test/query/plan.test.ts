@@ -805,6 +805,8 @@ describe('aggregation without rows', () => {
       [`${asserts} RETURN c.type AS type, count(DISTINCT id(a)) ORDER BY type`, `${asserts} RETURN c.type AS type, count(DISTINCT a) AS \`count(DISTINCT id(a))\` ORDER BY type`],
       [`${asserts} WITH a, c WHERE c.type = 'RedLine' AND NOT a.name IS NULL RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id`, `${asserts} WHERE c.type = 'RedLine' AND NOT a.name IS NULL RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id`],
       [`${asserts} WITH DISTINCT c.type AS type, a RETURN type, count(*) AS n ORDER BY type`, `${asserts} RETURN c.type AS type, count(DISTINCT a) AS n ORDER BY type`],
+      ["MATCH (a:Actor)-[r]->(c:Claim) WHERE type(r) = 'ASSERTS' RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5", 'MATCH (a:Actor)-[r:ASSERTS]->(c:Claim) RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5'],
+      ["MATCH (x)-[r]->(c:Claim) WHERE c.type <> 'x' AND type(r) IN ['SUPPORTS', 'ASSERTS'] RETURN type(r) AS type, count(*) AS n ORDER BY type", "MATCH (x)-[r:SUPPORTS|ASSERTS]->(c:Claim) WHERE c.type <> 'x' RETURN type(r) AS type, count(*) AS n ORDER BY type"],
     ];
     for (const [written, known] of forms) {
       const [asWritten, asKnown] = [runQuery(graph, written, { explain: true }), runQuery(graph, known, { explain: true })];
@@ -872,6 +874,9 @@ describe('aggregation without rows', () => {
     expect(general(`${asserts} WITH DISTINCT c.type AS type, a RETURN size(type) AS len, count(*) AS n ORDER BY len`)).toEqual(
       general(`${asserts} WITH DISTINCT c.type AS type, a SKIP 0 RETURN size(type) AS len, count(*) AS n ORDER BY len`),
     );
+    // a type named in WHERE: the same edges under OPTIONAL MATCH; not a type the pattern leaves out, nor a variable-length relationship's
+    expect(general("MATCH (a:Actor) OPTIONAL MATCH (a)-[r]->(c) WHERE type(r) = 'ASSERTS' RETURN count(*) AS n, count(r) AS m")).toEqual(general('MATCH (a:Actor) OPTIONAL MATCH (a)-[r:ASSERTS]->(c) RETURN count(*) AS n, count(r) AS m'));
+    expect(general("MATCH ()-[r:ASSERTS]->() WHERE type(r) = 'SUPPORTS' RETURN count(*) AS n")).toEqual([[0n]]);
     // a WHERE after OPTIONAL MATCH drops rows a WHERE of the OPTIONAL MATCH would keep as nulls; one that may fail stays where it was written
     expect(general('MATCH (c:Claim) OPTIONAL MATCH (c)-[:SUPPORTS]->(d) WITH c, d WHERE d IS NOT NULL RETURN count(*) AS n')).toEqual(general('MATCH (c:Claim)-[:SUPPORTS]->(d) RETURN count(*) AS n'));
     expect(runQuery(graph, `${asserts} WITH a, c WHERE c.type =~ 'Red.*' RETURN count(*) AS n`, { explain: true }).plan).toContain('with a, c');
@@ -896,6 +901,7 @@ describe('aggregation without rows', () => {
       ['MATCH (a:Actor) WHERE (a)-[:ASSERTS]->(c) MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n', 'undefined_variable'],
       ['MATCH (a:Actor) WITH 1 / 0 AS v RETURN 1 AS one', 'division_by_zero'],
       ["UNWIND ['k'] AS s MATCH (a:Actor) RETURN count(id(s)) AS n", 'invalid_argument_type'],
+      ["MATCH (a:Actor)-[r*1..2]->(c) WHERE type(r) = 'ASSERTS' RETURN count(*) AS n", 'invalid_argument_value'],
     ]) expect(() => runQuery(graph, text), text).toThrow(expect.objectContaining({ code }));
     // a name local to EXISTS { } in the first WHERE stays local; one relationship named in two MATCH clauses is two matches
     expect(general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n")).toEqual(
