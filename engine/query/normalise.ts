@@ -4,7 +4,7 @@
  * spelling. A rewrite is made only where it changes no answer, no column and no error: names are
  * checked against their scope when the rewritten clauses are planned, so no rewrite brings a name
  * into scope or takes one out, and none drops an expression that could fail.
- * - `count(1)` (any literal but null) is `count(*)`: it counts every row;
+ * - `count(1)` (any literal but null) and `sum(1)` are `count(*)`: they count every row (`sum(1)` of no row is 0);
  * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
  * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
  * - two MATCH clauses in a row whose relationships share no type are one MATCH of both patterns
@@ -16,7 +16,16 @@
  * - the nodes a pattern predicate holds for, counted, are the distinct nodes of the MATCH that
  *   walks the pattern: `MATCH (c:Claim) WHERE (c)<-[:ASSERTS]-() RETURN count(c)` is
  *   `MATCH (c:Claim)<-[:ASSERTS]-() RETURN count(DISTINCT c)`, which is counted without rows;
- * - `WITH DISTINCT c` right after a MATCH that binds c, then only counted, is `count(DISTINCT c)`.
+ * - `WITH DISTINCT c` right after a MATCH that binds c, then only counted, is `count(DISTINCT c)`; and
+ *   `WITH DISTINCT c.type AS type, a RETURN type, count(*)` is `WITH c.type AS type, a RETURN type,
+ *   count(DISTINCT a)`: per group of the other names, the rows are a's distinct nodes;
+ * - `count(id(n))` and `count(DISTINCT id(n))` of a node or relationship the MATCH before names are
+ *   `count(n)` and `count(DISTINCT n)`: an id stands for one element, and is null only where n is;
+ * - `WITH a, collect(c) AS cs RETURN a, size(cs)`, where every read of the list is its size, is
+ *   `WITH a, count(c) AS cs RETURN a, cs`;
+ * - `type(r) = 'T'` in a MATCH's WHERE is `[r:T]` in its pattern;
+ * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
+ *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows.
  */
 import { type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
@@ -24,7 +33,8 @@ import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
 
 export function normaliseClauses(clauses: Clause[]): Clause[] {
-  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(matchesAsOne(clauses.map(equivalentForms)))));
+  const forms = clauses.map(equivalentForms);
+  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(matchesAsOne(forms)))))));
 }
 
 /**
@@ -81,7 +91,7 @@ function typesApart(first: PatternPart[], second: PatternPart[]): boolean {
 function equivalentForms(clause: Clause): Clause {
   switch (clause.kind) {
     case 'match':
-      return clause.where ? { ...clause, where: inOneAsEquality(clause.where) } : clause;
+      return clause.where ? typesOfWhere({ ...clause, where: inOneAsEquality(clause.where) }) : clause;
     case 'with':
       return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(clause.where, countByMeaning) };
     case 'return':
@@ -91,12 +101,51 @@ function equivalentForms(clause: Clause): Clause {
   }
 }
 
-/** `count(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */
+/**
+ * `MATCH (a)-[r]->(c) WHERE type(r) = 'T'` as `MATCH (a)-[r:T]->(c)` (and `type(r) IN ['T', 'U']` as `[r:T|U]`): the
+ * same edges, found by their type instead of filtered after every edge is walked. Only for a relationship of one
+ * hop (a variable-length one is a list) whose written types, if any, hold every type named.
+ */
+function typesOfWhere(match: MatchClause): MatchClause {
+  const relationships = new Map(match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable && !rel.range ? [[rel.variable, rel] as const] : []))));
+  const typed = new Map<string, { types: string[]; at: Expr['pos'] }>();
+  const kept = conjuncts(match.where).filter((condition) => {
+    const named = typesNamed(condition);
+    const rel = named && relationships.get(named.variable);
+    if (!named || !rel || typed.has(named.variable) || (rel.types.length > 0 && !named.types.every((type) => rel.types.includes(type)))) return true;
+    typed.set(named.variable, { types: named.types, at: condition.pos });
+    return false;
+  });
+  if (typed.size === 0) return match;
+  const patterns = match.patterns.map((part) => ({
+    ...part,
+    relationships: part.relationships.map((rel) => {
+      const named = rel.variable === undefined ? undefined : typed.get(rel.variable);
+      return named ? { ...rel, types: named.types, typesAt: named.types.map(() => named.at) } : rel;
+    }),
+  }));
+  const where = kept.reduce<Expr | undefined>(both, undefined);
+  const { where: _, ...rest } = match;
+  return { ...rest, patterns, ...(where ? { where } : {}) };
+}
+
+/** The relationship and types of `type(r) = 'T'`, `'T' = type(r)` or `type(r) IN ['T', …]` (string literals). */
+function typesNamed(condition: Expr): { variable: string; types: string[] } | undefined {
+  if (condition.kind !== 'binary' || (condition.op !== '=' && condition.op !== 'IN')) return undefined;
+  const [call, value] = condition.op === '=' && condition.right.kind === 'call' ? [condition.right, condition.left] : [condition.left, condition.right];
+  if (call.kind !== 'call' || call.name.toLowerCase() !== 'type' || call.args.length !== 1 || call.args[0].kind !== 'var') return undefined;
+  const values = condition.op === '=' ? [value] : value.kind === 'list' ? value.items : [];
+  if (values.length === 0 || !values.every((item) => item.kind === 'literal' && typeof item.value === 'string')) return undefined;
+  return { variable: call.args[0].name, types: [...new Set(values.map((item) => (item as { value: string }).value))] };
+}
+
+/** `count(1)` and `sum(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */
 function countByMeaning(expr: Expr): Expr | undefined {
   if (expr.kind !== 'call' || expr.args.length !== 1) return undefined;
   const [only] = expr.args;
   const name = expr.name.toLowerCase();
   if (name === 'count' && !expr.distinct && only.kind === 'literal' && only.value !== null) return { ...expr, star: true, args: [] };
+  if (name === 'sum' && !expr.distinct && only.kind === 'literal' && only.value === 1n) return { ...expr, name: 'count', star: true, args: [] };
   if (name === 'size' && only.kind === 'call' && only.name.toLowerCase() === 'collect' && only.args.length === 1) return { ...only, name: 'count' };
   return undefined;
 }
@@ -183,6 +232,57 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
 }
 
 /**
+ * `MATCH … WITH a, c WHERE <p> …` as `MATCH … WHERE <p> WITH a, c …`: the WITH passes on nodes and relationships of the
+ * MATCH (not optional) under their own names, and p reads only the MATCH's names and cannot fail, so it keeps the
+ * same rows wherever the MATCH evaluates it.
+ */
+function whereOfPassingWith(clauses: Clause[]): Clause[] {
+  return clauses.flatMap((clause, i, all) => {
+    const match = all[i - 1];
+    const next = all[i + 1];
+    if (clause.kind === 'match' && next?.kind === 'with' && passedOnWhere(clause, next)) return [{ ...clause, where: both(clause.where, next.where) }];
+    if (clause.kind === 'with' && match?.kind === 'match' && passedOnWhere(match, clause)) {
+      const { where: _, ...rest } = clause;
+      return [rest];
+    }
+    return [clause];
+  });
+}
+
+/** Whether the WITH's WHERE may be the MATCH's (whereOfPassingWith). */
+function passedOnWhere(match: MatchClause, withClause: Extract<Clause, { kind: 'with' }>): boolean {
+  const { projection, where } = withClause;
+  if (!where || match.optional || projection.distinct || projection.star || projection.orderBy?.length || projection.skip || projection.limit) return false;
+  const matched = namedBy(match);
+  if (!projection.items.every((item) => item.expr.kind === 'var' && matched.has(item.expr.name) && projectedName(item) === item.expr.name)) return false;
+  // a WITH's WHERE also sees the names bound before it (openCypher's WithWhere7)
+  return [...variablesOf(where)].every((name) => matched.has(name)) && cannotFail(where);
+}
+
+/**
+ * Whether a condition never raises an error, given that its names are nodes and relationships: comparisons of
+ * their properties, literals and parameters (a comparison of unlike values is null), label tests and null tests,
+ * joined by AND, OR, XOR or NOT (of such conditions: true, false or null). Not `=~` (a pattern may be invalid).
+ */
+function cannotFail(expr: Expr): boolean {
+  const operand = (e: Expr): boolean => e.kind === 'literal' || e.kind === 'param' || e.kind === 'var' || (e.kind === 'prop' && e.target.kind === 'var');
+  switch (expr.kind) {
+    case 'binary':
+      if (expr.op === 'AND' || expr.op === 'OR' || expr.op === 'XOR') return cannotFail(expr.left) && cannotFail(expr.right);
+      if (['=', '<>', '<', '>', '<=', '>=', 'STARTS WITH', 'ENDS WITH', 'CONTAINS'].includes(expr.op)) return operand(expr.left) && operand(expr.right);
+      return expr.op === 'IN' && operand(expr.left) && expr.right.kind === 'list' && expr.right.items.every((item) => item.kind === 'literal');
+    case 'unary':
+      return expr.op === 'NOT' && cannotFail(expr.operand);
+    case 'isNull':
+      return operand(expr.operand);
+    case 'labels':
+      return expr.target.kind === 'var';
+    default:
+      return false;
+  }
+}
+
+/**
  * `MATCH … WITH DISTINCT c RETURN c.type, count(*)` as `MATCH … RETURN c.type, count(DISTINCT c)`: after a
  * MATCH (not optional, so c is never null) that names c, the rows of c's distinct nodes, counted.
  */
@@ -192,6 +292,7 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
   const [match, withClause, next] = clauses.slice(at - 1, at + 2);
   if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || (next.kind !== 'with' && next.kind !== 'return')) return clauses;
   const { projection } = withClause;
+  if (projection.items.length > 1) return distinctKeysAsCount(clauses, at);
   const [item] = projection.items;
   const v = item?.expr.kind === 'var' ? item.expr.name : undefined;
   const passes = projection.items.length === 1 && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
@@ -201,13 +302,112 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
 }
 
 /**
- * A projection that counts the rows of `v` (`count(*)`, `count(v)`, `count(DISTINCT v)`) and reads nothing
- * but `v` otherwise, with those counts as `count(DISTINCT v)`; undefined for any other projection.
+ * `MATCH … WITH DISTINCT k1, …, v RETURN k1, …, count(*)` as `MATCH … WITH k1, …, v RETURN k1, …, count(DISTINCT
+ * v)`: v is a node or relationship of the MATCH (never null), the RETURN groups by exactly the other names,
+ * bare, and counts v's rows; the distinct rows of one group are then its distinct v.
  */
-function countingDistinct(projection: Projection, v: string): Projection | undefined {
+function distinctKeysAsCount(clauses: Clause[], at: number): Clause[] {
+  const [match, withClause, next] = clauses.slice(at - 1, at + 2);
+  if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || next.kind !== 'return') return clauses;
+  const { projection } = withClause;
+  const read = next.projection;
+  if (projection.star || read.star || read.distinct || withClause.where || projection.orderBy?.length || projection.skip || projection.limit) return clauses;
+  const names = projection.items.map(projectedName);
+  const keys = read.items.filter((item) => !containsAggregate(item.expr)).map((item) => item.expr);
+  const keyNames = new Set(keys.flatMap((expr) => (expr.kind === 'var' ? [expr.name] : [])));
+  const counted = projection.items.filter((item) => !keyNames.has(projectedName(item)));
+  if (counted.length !== 1 || ![...keyNames].every((name) => names.includes(name)) || new Set(names).size !== names.length) return clauses;
+  const [item] = counted;
+  const v = item.expr.kind === 'var' ? item.expr.name : undefined;
+  if (v === undefined || projectedName(item) !== v || !namedBy(match).has(v)) return clauses;
+  const counting = countingDistinct(read, v, keyNames);
+  if (!counting) return clauses;
+  return [...clauses.slice(0, at), { ...withClause, projection: { ...projection, distinct: false } }, { ...next, projection: counting }, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `count(id(n))` and `count(DISTINCT id(n))` as `count(n)` and `count(DISTINCT n)` in the WITH or RETURN right after
+ * a MATCH that names n: its node or relationship (or null, where the MATCH is optional), whose id fails never.
+ */
+function idsCountedAsElements(clauses: Clause[]): Clause[] {
+  return clauses.map((clause, i) => {
+    const match = clauses[i - 1];
+    if ((clause.kind !== 'with' && clause.kind !== 'return') || match?.kind !== 'match') return clause;
+    const elements = namedBy(match);
+    const idCounted = (expr: Expr): Expr | undefined => {
+      if (expr.kind !== 'call' || expr.name.toLowerCase() !== 'count' || expr.args.length !== 1) return undefined;
+      const [arg] = expr.args;
+      if (arg.kind !== 'call' || arg.name.toLowerCase() !== 'id' || arg.args.length !== 1) return undefined;
+      const [target] = arg.args;
+      return target.kind === 'var' && elements.has(target.name) ? { ...expr, args: [target] } : undefined;
+    };
+    return rewriteClause(clause, idCounted);
+  });
+}
+
+/**
+ * `WITH <keys>, collect(x) AS xs [WHERE …] RETURN …` where every read of xs (in the WITH's WHERE and ORDER BY,
+ * and in the clause after it) is `size(xs)`: the list as `count(x)` (DISTINCT kept; both leave nulls out), each
+ * `size(xs)` as xs. Not where the clause after passes xs on whole (`*`), or the WITH is DISTINCT.
+ */
+function collectedSizesAsCounts(clauses: Clause[]): Clause[] {
+  const result = [...clauses];
+  for (let i = 0; i + 1 < result.length; i++) {
+    const [clause, next] = [result[i], result[i + 1]];
+    if (clause.kind !== 'with' || clause.projection.distinct || (next.kind !== 'with' && next.kind !== 'return') || next.projection.star) continue;
+    for (const item of clause.projection.items) {
+      const list = item.expr;
+      if (item.alias === undefined || list.kind !== 'call' || list.name.toLowerCase() !== 'collect' || list.args.length !== 1) continue;
+      const xs = item.alias;
+      const current = result[i] as typeof clause;
+      const after = result[i + 1] as typeof next;
+      // the reads that may see xs: the WITH's own WHERE and ORDER BY, and the clause after it whole
+      const reads = [current.where, current.projection.orderBy, after];
+      let sizes = 0;
+      const sizeAsCount = (expr: Expr): Expr | undefined => {
+        if (expr.kind !== 'call' || expr.name.toLowerCase() !== 'size' || expr.args.length !== 1 || expr.args[0].kind !== 'var' || expr.args[0].name !== xs) return undefined;
+        sizes++;
+        return expr.args[0];
+      };
+      const rewritten = {
+        where: current.where && rewrite(current.where, sizeAsCount),
+        orderBy: current.projection.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sizeAsCount) })),
+        after: rewriteClause(after, sizeAsCount),
+      };
+      if (sizes === 0 || sizes !== occurrences(reads, xs)) continue;
+      const items = current.projection.items.map((other) => (other === item ? { ...item, expr: { ...list, name: 'count' } } : other));
+      result[i] = { ...current, projection: { ...current.projection, items, ...(rewritten.orderBy ? { orderBy: rewritten.orderBy } : {}) }, ...(rewritten.where ? { where: rewritten.where } : {}) };
+      result[i + 1] = rewritten.after;
+    }
+  }
+  return result;
+}
+
+/** A WITH or RETURN with `by` applied to its projection and WHERE, each changed item keeping its column name. */
+function rewriteClause<C extends Extract<Clause, { kind: 'with' | 'return' }>>(clause: C, by: (expr: Expr) => Expr | undefined): C {
+  const projection = mapProjection(clause.projection, by);
+  const items = projection.items.map((item, k) => (item.expr === clause.projection.items[k].expr ? clause.projection.items[k] : { ...item, alias: projectedName(clause.projection.items[k]) }));
+  const where = clause.kind === 'with' && clause.where ? { where: rewrite(clause.where, by) } : {};
+  return { ...clause, projection: { ...projection, items }, ...where };
+}
+
+/** How many times `name` is read as a variable anywhere in `value` (inside patterns and comprehensions too). */
+function occurrences(value: unknown, name: string): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + occurrences(item, name), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  const node = value as { kind?: unknown; name?: unknown };
+  if (node.kind === 'var' && node.name === name) return 1;
+  return Object.values(value).reduce((sum: number, child) => sum + occurrences(child, name), 0);
+}
+
+/**
+ * A projection that counts the rows of `v` (`count(*)`, `count(v)`, `count(DISTINCT v)`) and reads nothing
+ * but `v` and `keys` otherwise, with those counts as `count(DISTINCT v)`; undefined for any other projection.
+ */
+function countingDistinct(projection: Projection, v: string, keys: ReadonlySet<string> = new Set()): Projection | undefined {
   const counted = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'count' && (isCountStar(expr) || (expr.args.length === 1 && expr.args[0].kind === 'var' && expr.args[0].name === v));
   const items = projection.items.map((item) => item.expr);
-  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v)))) return undefined;
+  if (projection.star || !items.some(containsAggregate) || !items.every((expr) => (containsAggregate(expr) ? counted(expr) : [...variablesOf(expr)].every((name) => name === v || keys.has(name))))) return undefined;
   if ((projection.orderBy ?? []).some((sort) => containsAggregate(sort.expr) && !counted(sort.expr))) return undefined;
   return mapProjection(projection, (expr) => (expr.kind === 'call' && counted(expr) ? { ...expr, distinct: true, star: false, args: [{ kind: 'var', name: v, pos: expr.pos }] } : undefined));
 }
