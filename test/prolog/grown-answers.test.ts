@@ -117,7 +117,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       expect(rest.error).toBeUndefined();
       return rest;
     };
-    const kept = () => keptUnder(catalog.registry, 'gt_issue_speakers', graph);
+    const kept = () => keptUnder(catalog.registry, 'gt_model', graph);
     run(graph);
     expect(kept()).toBe(1);
     putLogged(
@@ -171,7 +171,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     rules.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
-    expect(keptUnder(rules, 'gt_adjacency', graph)).toBe(1);
+    expect(keptUnder(rules, 'gt_model', graph)).toBe(1);
     const copy = copyOf(graph);
     expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
     expect(adjacency(graph)).toEqual(adjacency(copy));
@@ -705,12 +705,12 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(['i1-[a-[c1]]']); // (in1 has no holder, in2 concerns no issue)
     putLogged(graph, [], [edge('h2', 'HOLDS_INTEREST', 'c', 'in1')]); // c holds an interest in i2
     catalog.registry.solveLibrary('true', [], { graph });
-    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(keptUnder(catalog.registry, 'gt_model', graph)).toBe(1);
     expect(speakers(graph)).toEqual(['i1-[a-[c1]]', 'i2-[c-[in1]]']);
     expect(speakers(copyOf(graph))).toEqual(speakers(graph));
     putLogged(graph, [], [edge('cn2', 'CONCERNS', 'in2', 'i1')]); // b's interest concerns i1
     catalog.registry.solveLibrary('true', [], { graph });
-    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(keptUnder(catalog.registry, 'gt_model', graph)).toBe(1);
     expect(speakers(graph)).toEqual(['i1-[a-[c1],b-[in2]]', 'i2-[c-[in1]]']);
     expect(speakers(copyOf(graph))).toEqual(speakers(graph));
   });
