@@ -714,6 +714,43 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(['i1-[a-[c1],b-[in2]]', 'i2-[c-[in1]]']);
     expect(speakers(copyOf(graph))).toEqual(speakers(graph));
   });
+
+  it('galtung\'s contradiction takes an issue given speakers, an issue and an interest type whose holders became adversaries, and a holder added; the other sets kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('galtung');
+    const position = (id: string, text: string) => node(id, 'Claim', { type: 'Position', text });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }), node('i2', 'Issue', { label: 'the water' }),
+        position('c1', 'the border is ours'), position('c2', 'the border is theirs'), position('c3', 'the water is ours'), position('c4', 'the water is theirs'),
+        position('c5', 'the water is everyone\'s'),
+        node('in1', 'Interest', { label: 'safety', interest_type: 'security' }), node('in2', 'Interest', { label: 'land', interest_type: 'territory' }),
+        node('in3', 'Interest', { label: 'grazing', interest_type: 'resources' }),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'c'), edge('o4', 'OPPOSES', 'f', 'g'),
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'), edge('s3', 'ASSERTS', 'c', 'c3'), edge('s4', 'ASSERTS', 'd', 'c4'), edge('s5', 'ASSERTS', 'e', 'c5'),
+        edge('ab1', 'ABOUT', 'c1', 'i1'), edge('ab2', 'ABOUT', 'c2', 'i1'), edge('ab3', 'ABOUT', 'c3', 'i2'), edge('ab4', 'ABOUT', 'c4', 'i2'),
+        edge('h1', 'HOLDS_INTEREST', 'c', 'in1'), edge('h2', 'HOLDS_INTEREST', 'd', 'in1'), edge('h3', 'HOLDS_INTEREST', 'a', 'in2'), edge('h4', 'HOLDS_INTEREST', 'd', 'in2'),
+        edge('h5', 'HOLDS_INTEREST', 'f', 'in3'),
+      ],
+    );
+    const contradiction = firstAnswer(rules, 'galtung', 'gt_contradiction(L)');
+    run(graph);
+    expect(contradiction(graph)).toEqual(['c1', 'c2', 'i1']); // a and b on i1; c and d (on i2, holding in1) and a and d (in2) no adversaries yet
+    putLogged(
+      graph,
+      [node('i3', 'Issue', { label: 'the road' }), position('c6', 'the road is ours'), node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' })],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'c', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'd', 'ev1', 'target'), // c and d adversaries: i2 and security
+        edge('o3', 'OPPOSES', 'd', 'a'), // a and d adversaries: territory
+        edge('h6', 'HOLDS_INTEREST', 'g', 'in3'), // a holder added: f and g, adversaries already, on resources
+        edge('s6', 'ASSERTS', 'a', 'c6'), edge('ab5', 'ABOUT', 'c6', 'i3'), edge('ab6', 'ABOUT', 'c2', 'i3'), // a new issue given speakers a and b
+        edge('ab7', 'ABOUT', 'c5', 'i1'), // e speaks on i1 too, with no adversary there: i1's pair unchanged
+      ],
+    );
+    expectGrownRecords(rules, 'gt_model', graph, contradiction, run, ['c1', 'c2', 'c3', 'c4', 'c6', 'i1', 'i2', 'i3', 'in1', 'in2', 'in3']);
+  });
 });
 
 describe('a rule module\'s kept answers at a write', () => {
