@@ -588,8 +588,10 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     const spoilers = firstAnswer(rules, 'stedman', 'st_spoilers(_, L)');
+    const firstDays = firstAnswer(rules, 'stedman', 'st_first_agreement_days(L)');
     run(graph);
     expect(spoilers(graph)).toEqual(['s(c,[a],[o1],[r1])', 's(g,[a],[o4],[x2])']);
+    expect(firstDays(graph)).toBe(61); // m1, 2024-03-01, before the reference date (x0's)
     putLogged(
       graph,
       [datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('x3', 'ASSAULT', '2024-04-20'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-25')],
@@ -605,6 +607,10 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     putLogged(graph, [datedEvent('v2', 'AGREE', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'b', 'v2', 'participant')]);
     rules.solveLibrary('true', [], { graph });
     expect(keptUnder(rules, 'st_spoilers', graph)).toBe(0);
+    // the first agreement's days are grown, not found again: the AGREE event added is the first now
+    expect(keptUnder(rules, 'st_first_agreement_days', graph)).toBe(1);
+    expect(firstDays(graph)).toBe(90);
+    expect(firstDays(copyOf(graph))).toBe(90);
     expect(spoilers(graph)).toContain('s(g,[a],[o4],[x2,x5])');
     expect(spoilers(graph)).toEqual(spoilers(copyOf(graph)));
     expect(run(graph)).toEqual(run(copyOf(graph)));
