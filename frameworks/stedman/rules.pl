@@ -52,7 +52,7 @@ st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment'
 % st_ctx(-ctx(Inside, Parties)): Inside = who took part in talks or agreements or made a
 % commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose)
 st_ctx(ctx(Inside, Parties)) :-
-    peace_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
+    process_participants(G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
     pairs_keys(G1, K1), pairs_keys(G2, K2), pairs_keys(G3, K3),
     append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties).
 

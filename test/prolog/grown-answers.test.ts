@@ -92,6 +92,31 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(registry.solveLibrary('opponents(b, Os)', ['Os'], { graph })).toEqual([[['a', 'c', 'd']]]);
   });
 
+  it('the peace process\'s participants and speakers, merged from each type\'s grouping, are those of the process\'s lists, before and after a write', () => {
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('v1', 'CONSULT', '2024-04-01'), datedEvent('v2', 'AGREE', '2024-04-02'), datedEvent('v3', 'ASSAULT', '2024-04-03'),
+        datedClaim('m1', 'Offer', 'we offer talks', '2024-04-01'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-02'), datedClaim('m3', 'Demand', 'leave', '2024-04-03'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'participant'), edge('p2', 'PARTICIPATES_IN', 'a', 'v2', 'participant'), edge('p3', 'PARTICIPATES_IN', 'b', 'v2', 'mediator'),
+        edge('p4', 'PARTICIPATES_IN', 'c', 'v3', 'perpetrator'), edge('s1', 'ASSERTS', 'a', 'm1'), edge('s2', 'ASSERTS', 'a', 'm2'), edge('s3', 'ASSERTS', 'c', 'm3'),
+      ],
+    );
+    const merged = (on: GraphIndex) => registry.solveLibrary('process_participants(E), process_speakers(C)', ['E', 'C'], { graph: on })[0];
+    const ofLists = (on: GraphIndex) => registry.solveLibrary('peace_process(Es, Cs), participants(Es, E), speakers(Cs, C)', ['E', 'C'], { graph: on })[0];
+    expect(merged(graph)).toEqual([['a-[v1,v2]', 'b-[v2]'], ['a-[m1,m2]']]);
+    expect(merged(graph)).toEqual(ofLists(graph));
+    putLogged(
+      graph,
+      [datedEvent('v4', 'AGREE', '2024-04-02'), datedClaim('m4', 'Commitment', 'we commit too', '2024-04-02')],
+      [edge('p5', 'PARTICIPATES_IN', 'c', 'v4', 'participant'), edge('p6', 'PARTICIPATES_IN', 'b', 'v1', 'participant'), edge('s4', 'ASSERTS', 'b', 'm4'), edge('s5', 'ASSERTS', 'c', 'm1')],
+    );
+    expect(merged(graph)).toEqual([['a-[v1,v2]', 'b-[v1,v2]', 'c-[v4]'], ['a-[m1,m2]', 'b-[m4]', 'c-[m1]']]);
+    expect(merged(graph)).toEqual(ofLists(copyOf(graph)));
+  });
+
   it('galtung\'s speakers by issue take claims about an issue, a speaker of a claim held and an interest in it; its runs equal a fresh copy\'s', async () => {
     const catalog = await loadRuleModules([]);
     const galtung = catalog.frameworks.find((entry) => entry.id === 'galtung');
