@@ -42,9 +42,11 @@ present(contradiction, Ids) :- gt_contradiction(Ids), nonempty(Ids).
 gt_direct(Ids) :- view_set(gt_direct, gt_direct_, Ids).
 gt_structural(Ids) :- view_set(gt_structural, gt_structural_, Ids).
 gt_cultural(Dehumanising, Justifying) :- view_set(gt_cultural, gt_cultural_, Dehumanising-Justifying).
-gt_adjacency(Adj) :- view_set(gt_adjacency, gt_adjacency_, Adj).
-gt_issue_speakers(ByIssue) :- view_set(gt_issue_speakers, gt_issue_speakers_, ByIssue).
-gt_contradiction(Ids) :- view_set(gt_contradiction, gt_contradiction_, Ids).
+% the adjacency, the speakers by issue and the contradiction are kept as one model (gt_model/1), so that a write
+% grows the contradiction from the grown adjacency and speakers (added_answer/4 below)
+gt_adjacency(Adj) :- gt_model(m(Adj, _, _, _)).
+gt_issue_speakers(ByIssue) :- gt_model(m(_, ByIssue, _, _)).
+gt_contradiction(Ids) :- gt_model(m(_, _, _, Ids)).
 
 gt_direct_(Ids) :- events_of_type('ASSAULT', A), events_of_type('COERCE', C), append(A, C, Ids0), sort(Ids0, Ids).
 
@@ -87,9 +89,50 @@ gt_kind(cultural, 3, cultural_violence, 'cultural').
 % each actor's adversaries from the set predicates (link_pairs) and the OPPOSES edges, indexed by
 % actor; the speakers on each issue and the holders of each interest type are then looked up in it.
 
-gt_contradiction_(Ids) :-
-    gt_sides(Sides),
-    findall(Ev, (gt_contested_set(Set), gt_set_opposed(Set, Sides, Ev)), Found), append(Found, Ids0), sort(Ids0, Ids).
+% gt_model(-m(Adj, ByIssue, BySet, Ids)): the adjacency, the speakers by issue, Set-Evidence for each contested set
+% with an opposed pair (sorted by set) and the contradiction, their evidence's union
+gt_model(Model) :- view_set(gt_model, gt_model_, Model).
+gt_model_(m(Adj, ByIssue, BySet, Ids)) :-
+    gt_adjacency_(Adj), gt_issue_speakers_(ByIssue),
+    findall(Set-Ev, (gt_contested_set(Set), gt_set_opposed(Set, s(Adj, ByIssue), Ev)), Found), keysort(Found, BySet),
+    gt_contradiction_ids(BySet, Ids).
+
+gt_contradiction_ids(BySet, Ids) :- pairs_values(BySet, Found), append(Found, Ids0), sort(Ids0, Ids).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the model with the records a write added (lib/graph.pl grown/3): the
+% adjacency and the speakers grown (gt_added_adversaries/4, gt_added_speakers/4), and the contested sets whose answer
+% they can change found again (gt_touched_sets/4), the others kept: a set's opposed pair and its evidence read only
+% its speakers (or holders) and their adversaries. Where an ingest-like write had the walk of every issue's speakers
+% found again (some 0.55M inferences and 0.65 s of CPU at 1M facts), it reads the few sets the write touched; a write
+% past growth_node_limit/1 (added_ends/2 fails) has every set's answer found again, over the grown adjacency.
+added_answer(gt_model, Added, m(Adj0, ByIssue0, BySet0, _), m(Adj, ByIssue, BySet, Ids)) :-
+    Added = added(_, _, Edges), edges_added(Edges, New),
+    gt_added_adversaries(New, Adj0, Adj, Changed), gt_added_speakers(New, ByIssue0, ByIssue, Spoken),
+    (   added_ends(Added, _)
+    ->  gt_touched_sets(New, Changed, Spoken, Sets),
+        findall(Set-Ev, (member(Set, Sets), gt_contested(Set), gt_set_opposed(Set, s(Adj, ByIssue), Ev)), Found),
+        findall(Set-Ev, (member(Set-Ev, BySet0), \+ ord_memberchk(Set, Sets)), Kept),
+        append(Kept, Found, All)
+    ;   findall(Set-Ev, (gt_contested_set(Set), gt_set_opposed(Set, s(Adj, ByIssue), Ev)), All)
+    ),
+    keysort(All, BySet), gt_contradiction_ids(BySet, Ids).
+
+% gt_touched_sets(+New, +Changed, +Spoken, -Sets): the contested sets whose answer a write can change (sorted): the
+% issues given speakers, the issues an actor given adversaries speaks on, the interest types those actors, or a holder
+% of an interest added, hold
+gt_touched_sets(New, Changed, Spoken, Sets) :-
+    findall(issue(I), ( member(I, Spoken) ; member(A, Changed), gt_spoken_by(A, I) ), Issues),
+    findall(A, ( member(A, Changed) ; member(e('HOLDS_INTEREST', A, _), New) ), Holders0), sort(Holders0, Holders),
+    findall(interest(T), ( member(A, Holders), edge(_, 'HOLDS_INTEREST', A, In, _), prop(In, interest_type, T) ), Types),
+    append(Issues, Types, Sets0), sort(Sets0, Sets).
+
+% gt_spoken_by(+Actor, -Issue): an issue Actor speaks on, as gt_issue_speakers_/1 reads it, from the actor's own edges
+gt_spoken_by(A, I) :- edge(_, 'ASSERTS', A, C, _), edge(_, 'ABOUT', C, I, _).
+gt_spoken_by(A, I) :- edge(_, 'HOLDS_INTEREST', A, C, _), edge(_, 'CONCERNS', C, I, _).
+
+% a set gt_contested_set/1 enumerates
+gt_contested(issue(I)) :- once(node(I, 'Issue')).
+gt_contested(interest(T)) :- gt_contested_interest_type(T).
 
 % gt_sides(-s(Adj, ByIssue)): the adjacency and the speakers by issue, read once for all the contested
 % sets
@@ -118,14 +161,13 @@ gt_issue_speakers_(ByIssue) :-
     sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
     findall(I-Speakers, ( member(I-ACs, Issues), group_pairs_by_key(ACs, Speakers) ), Groups), index_groups(Groups, ByIssue).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the speakers by issue with the records a write added (lib/graph.pl
-% grown/3): the issue, speaker and claim each ABOUT, ASSERTS, CONCERNS or HOLDS_INTEREST edge added links (with
-% the edges it meets, held or added), merged into the index, where a write of such an edge would have them read
-% again over every ABOUT edge (some 1.5M inferences at 1M facts, the costliest set after an ingest-like write)
-added_answer(gt_issue_speakers, added(_, _, Edges), ByIssue, Grown) :-
-    edges_added(Edges, Added),
+% gt_added_speakers(+New, +ByIssue, -Grown, -Spoken): the speakers by issue with the edges a write added (edges_added/2):
+% the issue, speaker and claim each ABOUT, ASSERTS, CONCERNS or HOLDS_INTEREST edge added links (with the edges it
+% meets, held or added), merged into the index, where a write of such an edge would have them read again over every
+% ABOUT edge (some 1.5M inferences at 1M facts); Spoken: the issues given speakers (sorted)
+gt_added_speakers(Added, ByIssue, Grown, Spoken) :-
     findall(I-(A-C), ( member(e(T, From, To), Added), gt_said_by(T, From, To, I, A, C) ), L),
-    sort(L, Sorted), group_pairs_by_key(Sorted, Issues),
+    sort(L, Sorted), group_pairs_by_key(Sorted, Issues), pairs_keys(Issues, Spoken),
     foldl(gt_add_speakers, Issues, ByIssue, Grown).
 
 % gt_said_by(+Type, +From, +To, -Issue, -Actor, -Claim): what an edge of Type links, as gt_issue_speakers_/1 reads it
@@ -140,13 +182,13 @@ gt_add_speakers(I-ACs, Index0, Index) :-
     append(Old, New, All), merge_groups(All, Speakers),
     put_assoc(I, Index0, Speakers, Index).
 
-% the adjacency with the records a write added: the links of each OPPOSES edge added, and of each event or claim of
-% gt_adjacency_/1's types that an edge added links (added_link/5 of lib/conflict.pl, which the hostile pairs grow
-% with too), merged into the index, where a write of such an edge would have every link found and sorted again
-added_answer(gt_adjacency, added(_, _, Edges), Adj, Grown) :-
-    edges_added(Edges, Added),
+% gt_added_adversaries(+New, +Adj, -Grown, -Changed): the adjacency with the edges a write added: the links of each
+% OPPOSES edge added, and of each event or claim of gt_adjacency_/1's types that an edge added links (added_link/5 of
+% lib/conflict.pl, which the hostile pairs grow with too), merged into the index, where a write of such an edge would
+% have every link found and sorted again; Changed: the actors given a link (sorted)
+gt_added_adversaries(Added, Adj, Grown, Changed) :-
     findall(L, ( added_link(Added, gt_hostile_event_type, gt_hostile_claim_type, A, B), member(L, [A-B, B-A]) ), Links),
-    msort(Links, Sorted), gt_group_links(Sorted, Groups),
+    msort(Links, Sorted), gt_group_links(Sorted, Groups), pairs_keys(Groups, Changed),
     foldl(gt_add_adversaries, Groups, Adj, Grown).
 
 gt_add_adversaries(A-New, Index0, Index) :-

@@ -41,7 +41,7 @@ ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerL
 % (kept with view_set/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
 ld_ctx(Ctx) :- view_set(ld_ctx, ld_ctx_, Ctx).
 ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
-    ld_levels(Levels), peace_process(Events, Claims), participants(Events, ByEvents), speakers(Claims, ByClaims),
+    ld_levels(Levels), process_participants(ByEvents), process_speakers(ByClaims),
     pairs_keys(ByEvents, K1), pairs_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
 
 % ---- levels of the pyramid -------------------------------------------------------

@@ -52,7 +52,7 @@ st_agreement_ids(Ids) :- events_of_type('AGREE', A), claims_of_type('Commitment'
 % st_ctx(-ctx(Inside, Parties)): Inside = who took part in talks or agreements or made a
 % commitment; Parties = Inside and those who made an offer (whom a spoiler can oppose)
 st_ctx(ctx(Inside, Parties)) :-
-    peace_process(Events, _), participants(Events, G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
+    process_participants(G1), claims_by_actor('Commitment', G2), claims_by_actor('Offer', G3),
     pairs_keys(G1, K1), pairs_keys(G2, K2), pairs_keys(G3, K3),
     append(K1, K2, I0), sort(I0, Inside), append(Inside, K3, P0), sort(P0, Parties).
 
@@ -65,9 +65,12 @@ keywords(st_total_words, [never, 'any agreement', 'any deal', 'any talks', 'any 
     'reject all', 'rejects all', 'reject any', 'rejects any', 'no agreement', 'no negotiation', 'no talks', 'under no circumstances',
     'until victory', 'total victory', 'to the end']).
 
-% RedLine and Denial claims against the agreement, talks or ceasefire
+% RedLine and Denial claims against the agreement, talks or ceasefire (each type's claims filtered apart: a filter over
+% a type's claims is kept for the view and grown by a write, where one over their append was found again after every
+% write of a claim, some 80k inferences at 1M facts)
 st_deal_claims(Ids) :-
-    claims_of_type('RedLine', R), claims_of_type('Denial', D), append(R, D, C), keywords(st_deal_words, W), mentioning(C, W, Ids).
+    keywords(st_deal_words, W),
+    claims_of_type('RedLine', R), mentioning(R, W, IR), claims_of_type('Denial', D), mentioning(D, W, ID), append(IR, ID, Ids).
 
 % the first dated Commitment claim or AGREE event (up to the reference date): how many days before
 % the reference date (kept for the view, view_set/3: the indicators and the spoilers' behaviour read it)
@@ -180,11 +183,22 @@ added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), s
     findall(S, ( member(A, Touched), st_own_spoiler(A, Parties, First, S) ), New),
     append(Kept, New, S1), sort(S1, Spoilers).
 
+% the first agreement's days grown by a write: the largest of those kept and of the agreements it added (a write only
+% adds nodes; one that moves the reference date has them found again: unseen_changes/3 of lib/graph.pl), where a write
+% of a claim or an event had every agreement's date read again (some 135k inferences at 1M facts)
+added_answer(st_first_agreement_days, added(Nodes, _, _), First, Grown) :-
+    findall(D, st_added_agreement_days(Nodes, D), Ds), max_list([First | Ds], Grown).
+
 % st_first_agreement_stays(+Added, +First): no agreement the write added is dated before the first one (First days
 % before the reference date, or none)
 st_first_agreement_stays(added(Nodes, _, _), First) :-
-    \+ ( added_node_ids(Nodes, Ids), member(Id, Ids), ( event(Id, 'AGREE') ; claim(Id, 'Commitment') ),
-          days_before_reference(Id, D), D >= 0, ( First == none -> true ; D > First ) ).
+    \+ ( st_added_agreement_days(Nodes, D), ( First == none -> true ; D > First ) ).
+
+% st_added_agreement_days(+Nodes, -Days): the days before the reference date of an AGREE event or Commitment claim a
+% write added (Nodes, the flat list of parley_add_facts/9), dated up to it
+st_added_agreement_days(Nodes, D) :-
+    added_node_ids(Nodes, Ids), member(Id, Ids), ( event(Id, 'AGREE') ; claim(Id, 'Commitment') ),
+    days_before_reference(Id, D), D >= 0.
 
 st_own_inside(X) :-
     own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), ( member(E, Es), ( event(E, 'CONSULT') ; event(E, 'AGREE') ) -> true ; st_asserts(X, 'Commitment') ).

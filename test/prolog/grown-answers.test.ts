@@ -92,6 +92,31 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(registry.solveLibrary('opponents(b, Os)', ['Os'], { graph })).toEqual([[['a', 'c', 'd']]]);
   });
 
+  it('the peace process\'s participants and speakers, merged from each type\'s grouping, are those of the process\'s lists, before and after a write', () => {
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('v1', 'CONSULT', '2024-04-01'), datedEvent('v2', 'AGREE', '2024-04-02'), datedEvent('v3', 'ASSAULT', '2024-04-03'),
+        datedClaim('m1', 'Offer', 'we offer talks', '2024-04-01'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-02'), datedClaim('m3', 'Demand', 'leave', '2024-04-03'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'participant'), edge('p2', 'PARTICIPATES_IN', 'a', 'v2', 'participant'), edge('p3', 'PARTICIPATES_IN', 'b', 'v2', 'mediator'),
+        edge('p4', 'PARTICIPATES_IN', 'c', 'v3', 'perpetrator'), edge('s1', 'ASSERTS', 'a', 'm1'), edge('s2', 'ASSERTS', 'a', 'm2'), edge('s3', 'ASSERTS', 'c', 'm3'),
+      ],
+    );
+    const merged = (on: GraphIndex) => registry.solveLibrary('process_participants(E), process_speakers(C)', ['E', 'C'], { graph: on })[0];
+    const ofLists = (on: GraphIndex) => registry.solveLibrary('peace_process(Es, Cs), participants(Es, E), speakers(Cs, C)', ['E', 'C'], { graph: on })[0];
+    expect(merged(graph)).toEqual([['a-[v1,v2]', 'b-[v2]'], ['a-[m1,m2]']]);
+    expect(merged(graph)).toEqual(ofLists(graph));
+    putLogged(
+      graph,
+      [datedEvent('v4', 'AGREE', '2024-04-02'), datedClaim('m4', 'Commitment', 'we commit too', '2024-04-02')],
+      [edge('p5', 'PARTICIPATES_IN', 'c', 'v4', 'participant'), edge('p6', 'PARTICIPATES_IN', 'b', 'v1', 'participant'), edge('s4', 'ASSERTS', 'b', 'm4'), edge('s5', 'ASSERTS', 'c', 'm1')],
+    );
+    expect(merged(graph)).toEqual([['a-[v1,v2]', 'b-[v1,v2]', 'c-[v4]'], ['a-[m1,m2]', 'b-[m4]', 'c-[m1]']]);
+    expect(merged(graph)).toEqual(ofLists(copyOf(graph)));
+  });
+
   it('galtung\'s speakers by issue take claims about an issue, a speaker of a claim held and an interest in it; its runs equal a fresh copy\'s', async () => {
     const catalog = await loadRuleModules([]);
     const galtung = catalog.frameworks.find((entry) => entry.id === 'galtung');
@@ -117,7 +142,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       expect(rest.error).toBeUndefined();
       return rest;
     };
-    const kept = () => keptUnder(catalog.registry, 'gt_issue_speakers', graph);
+    const kept = () => keptUnder(catalog.registry, 'gt_model', graph);
     run(graph);
     expect(kept()).toBe(1);
     putLogged(
@@ -171,7 +196,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     rules.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
-    expect(keptUnder(rules, 'gt_adjacency', graph)).toBe(1);
+    expect(keptUnder(rules, 'gt_model', graph)).toBe(1);
     const copy = copyOf(graph);
     expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
     expect(adjacency(graph)).toEqual(adjacency(copy));
@@ -588,8 +613,10 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     const spoilers = firstAnswer(rules, 'stedman', 'st_spoilers(_, L)');
+    const firstDays = firstAnswer(rules, 'stedman', 'st_first_agreement_days(L)');
     run(graph);
     expect(spoilers(graph)).toEqual(['s(c,[a],[o1],[r1])', 's(g,[a],[o4],[x2])']);
+    expect(firstDays(graph)).toBe(61); // m1, 2024-03-01, before the reference date (x0's)
     putLogged(
       graph,
       [datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('x3', 'ASSAULT', '2024-04-20'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-25')],
@@ -605,6 +632,10 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     putLogged(graph, [datedEvent('v2', 'AGREE', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'b', 'v2', 'participant')]);
     rules.solveLibrary('true', [], { graph });
     expect(keptUnder(rules, 'st_spoilers', graph)).toBe(0);
+    // the first agreement's days are grown, not found again: the AGREE event added is the first now
+    expect(keptUnder(rules, 'st_first_agreement_days', graph)).toBe(1);
+    expect(firstDays(graph)).toBe(90);
+    expect(firstDays(copyOf(graph))).toBe(90);
     expect(spoilers(graph)).toContain('s(g,[a],[o4],[x2,x5])');
     expect(spoilers(graph)).toEqual(spoilers(copyOf(graph)));
     expect(run(graph)).toEqual(run(copyOf(graph)));
@@ -705,14 +736,51 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(speakers(graph)).toEqual(['i1-[a-[c1]]']); // (in1 has no holder, in2 concerns no issue)
     putLogged(graph, [], [edge('h2', 'HOLDS_INTEREST', 'c', 'in1')]); // c holds an interest in i2
     catalog.registry.solveLibrary('true', [], { graph });
-    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(keptUnder(catalog.registry, 'gt_model', graph)).toBe(1);
     expect(speakers(graph)).toEqual(['i1-[a-[c1]]', 'i2-[c-[in1]]']);
     expect(speakers(copyOf(graph))).toEqual(speakers(graph));
     putLogged(graph, [], [edge('cn2', 'CONCERNS', 'in2', 'i1')]); // b's interest concerns i1
     catalog.registry.solveLibrary('true', [], { graph });
-    expect(keptUnder(catalog.registry, 'gt_issue_speakers', graph)).toBe(1);
+    expect(keptUnder(catalog.registry, 'gt_model', graph)).toBe(1);
     expect(speakers(graph)).toEqual(['i1-[a-[c1],b-[in2]]', 'i2-[c-[in1]]']);
     expect(speakers(copyOf(graph))).toEqual(speakers(graph));
+  });
+
+  it('galtung\'s contradiction takes an issue given speakers, an issue and an interest type whose holders became adversaries, and a holder added; the other sets kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('galtung');
+    const position = (id: string, text: string) => node(id, 'Claim', { type: 'Position', text });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the border' }), node('i2', 'Issue', { label: 'the water' }),
+        position('c1', 'the border is ours'), position('c2', 'the border is theirs'), position('c3', 'the water is ours'), position('c4', 'the water is theirs'),
+        position('c5', 'the water is everyone\'s'),
+        node('in1', 'Interest', { label: 'safety', interest_type: 'security' }), node('in2', 'Interest', { label: 'land', interest_type: 'territory' }),
+        node('in3', 'Interest', { label: 'grazing', interest_type: 'resources' }),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'e', 'c'), edge('o4', 'OPPOSES', 'f', 'g'),
+        edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'b', 'c2'), edge('s3', 'ASSERTS', 'c', 'c3'), edge('s4', 'ASSERTS', 'd', 'c4'), edge('s5', 'ASSERTS', 'e', 'c5'),
+        edge('ab1', 'ABOUT', 'c1', 'i1'), edge('ab2', 'ABOUT', 'c2', 'i1'), edge('ab3', 'ABOUT', 'c3', 'i2'), edge('ab4', 'ABOUT', 'c4', 'i2'),
+        edge('h1', 'HOLDS_INTEREST', 'c', 'in1'), edge('h2', 'HOLDS_INTEREST', 'd', 'in1'), edge('h3', 'HOLDS_INTEREST', 'a', 'in2'), edge('h4', 'HOLDS_INTEREST', 'd', 'in2'),
+        edge('h5', 'HOLDS_INTEREST', 'f', 'in3'),
+      ],
+    );
+    const contradiction = firstAnswer(rules, 'galtung', 'gt_contradiction(L)');
+    run(graph);
+    expect(contradiction(graph)).toEqual(['c1', 'c2', 'i1']); // a and b on i1; c and d (on i2, holding in1) and a and d (in2) no adversaries yet
+    putLogged(
+      graph,
+      [node('i3', 'Issue', { label: 'the road' }), position('c6', 'the road is ours'), node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' })],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'c', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'd', 'ev1', 'target'), // c and d adversaries: i2 and security
+        edge('o3', 'OPPOSES', 'd', 'a'), // a and d adversaries: territory
+        edge('h6', 'HOLDS_INTEREST', 'g', 'in3'), // a holder added: f and g, adversaries already, on resources
+        edge('s6', 'ASSERTS', 'a', 'c6'), edge('ab5', 'ABOUT', 'c6', 'i3'), edge('ab6', 'ABOUT', 'c2', 'i3'), // a new issue given speakers a and b
+        edge('ab7', 'ABOUT', 'c5', 'i1'), // e speaks on i1 too, with no adversary there: i1's pair unchanged
+      ],
+    );
+    expectGrownRecords(rules, 'gt_model', graph, contradiction, run, ['c1', 'c2', 'c3', 'c4', 'c6', 'i1', 'i2', 'i3', 'in1', 'in2', 'in3']);
   });
 });
 
