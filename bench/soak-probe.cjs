@@ -6,7 +6,7 @@
 //   server/heap.mjs sets it for the server it re-executes, or as the soak's environment does), it counts the worker
 //   threads started and ended by kind (reasoning: the workers whose setup names a replica channel; extraction: the
 //   others) and every PROBE_EVERY_MS appends one JSON line to the file PARLEY_SOAK_PROBE names: its pid, its own
-//   isolate, the isolates of the workers that answered within ANSWER_WITHIN_MS, and the counts.
+//   isolate, each live worker's as it last answered (and how long ago), and the counts.
 // - In a worker thread, it answers the main thread's question on a BroadcastChannel with its isolate. A worker
 //   parked between tasks (piscina's Atomics.wait: the extraction workers) does not answer until its next task.
 'use strict';
@@ -30,7 +30,7 @@ if (!workerThreads.isMainThread) {
   channel.unref();
   // (the channel carries the other workers' answers too: only a question is answered)
   channel.onmessage = ({ data }) => {
-    if (data.type === 'ask') channel.postMessage({ type: 'isolate', request: data.request, worker: workerThreads.threadId, ...isolate() });
+    if (data.type === 'ask') channel.postMessage({ type: 'isolate', worker: workerThreads.threadId, ...isolate() });
   };
 } else if (process.env.PARLEY_SOAK_PROBE && process.env.MALLOC_ARENA_MAX) {
   const file = process.env.PARLEY_SOAK_PROBE;
@@ -44,27 +44,29 @@ if (!workerThreads.isMainThread) {
       super(filename, options);
       const kind = options?.workerData?.channelName ? 'reasoning' : 'extraction';
       started[kind]++;
-      this.once('online', () => kindOf.set(this.threadId, kind));
+      const { threadId } = this;
+      kindOf.set(threadId, kind);
       this.once('exit', () => {
         ended[kind]++;
-        kindOf.delete(this.threadId);
+        kindOf.delete(threadId);
+        lastHeard.delete(threadId);
       });
     }
   };
+  // each worker's last answer: a worker at work on a long task answers only after it (a minute, for an ingest's)
+  const lastHeard = new Map();
   const channel = new workerThreads.BroadcastChannel(CHANNEL);
   channel.unref();
-  let request = 0;
-  const answers = new Map();
   channel.onmessage = ({ data }) => {
-    if (data.type === 'isolate') answers.get(data.request)?.push(data);
+    if (data.type === 'isolate' && kindOf.has(data.worker)) lastHeard.set(data.worker, { at: Date.now(), ...data });
   };
   setInterval(async () => {
-    const asked = ++request;
-    answers.set(asked, []);
-    channel.postMessage({ type: 'ask', request: asked });
+    channel.postMessage({ type: 'ask' });
     await new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS));
-    const workers = answers.get(asked).map(({ type: _, request: __, ...memory }) => ({ kind: kindOf.get(memory.worker) ?? 'other', ...memory }));
-    answers.delete(asked);
+    const workers = [...kindOf].map(([worker, kind]) => {
+      const heard = lastHeard.get(worker);
+      return heard ? { kind, worker, heapUsed: heard.heapUsed, heapCommitted: heard.heapCommitted, external: heard.external, arrayBuffers: heard.arrayBuffers, heardMsAgo: Date.now() - heard.at } : { kind, worker };
+    });
     const live = { reasoning: 0, extraction: 0 };
     for (const kind of kindOf.values()) live[kind]++;
     const line = { at: Date.now(), pid: process.pid, main: isolate(), workers, live, started: { ...started }, ended: { ...ended } };

@@ -83,6 +83,7 @@ const PART_NAMES = [
   'main heap used / committed',
   'main external (of it ArrayBuffers)',
   'reasoning heaps used / committed',
+  'extraction heaps used / committed',
   'reasoning workers live (started / ended)',
   'extraction workers live (started / ended)',
 ] as const;
@@ -91,15 +92,19 @@ type Parts = Record<(typeof PART_NAMES)[number], string>;
 /** A sample's parts as the report prints them: the first number of each is what the range table compares. */
 function partsFrom(resident: ResidentParts, probe: ProbeLine): Parts {
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-  const reasoning = probe.workers.filter((worker) => worker.kind === 'reasoning');
-  const sum = (key: keyof Isolate) => reasoning.reduce((total, worker) => total + worker[key], 0);
+  const heaps = (kind: keyof WorkerCounts) => {
+    const heard = probe.workers.filter((worker) => worker.kind === kind && worker.heapCommitted !== undefined);
+    const sum = (key: 'heapUsed' | 'heapCommitted') => heard.reduce((total, worker) => total + worker[key]!, 0);
+    return `${mb(sum('heapUsed'))} / ${mb(sum('heapCommitted'))} (${heard.map((worker) => mb(worker.heapCommitted!)).join(', ')})`;
+  };
   return {
     'wasm (engines)': `${mb(resident.wasm)} (${resident.wasmMaps})`,
     'malloc heap + arenas': mb(resident.mallocHeap + resident.mallocArenas),
     'other anonymous': mb(resident.anonymous),
     'main heap used / committed': `${mb(probe.main.heapUsed)} / ${mb(probe.main.heapCommitted)}`,
     'main external (of it ArrayBuffers)': `${mb(probe.main.external)} (${mb(probe.main.arrayBuffers)})`,
-    'reasoning heaps used / committed': `${mb(sum('heapUsed'))} / ${mb(sum('heapCommitted'))} (${reasoning.map((worker) => mb(worker.heapCommitted)).join(', ')})`,
+    'reasoning heaps used / committed': heaps('reasoning'),
+    'extraction heaps used / committed': heaps('extraction'),
     'reasoning workers live (started / ended)': `${probe.live.reasoning} (${probe.started.reasoning} / ${probe.ended.reasoning})`,
     'extraction workers live (started / ended)': `${probe.live.extraction} (${probe.started.extraction} / ${probe.ended.extraction})`,
   };
@@ -151,7 +156,8 @@ function operations(key: string, workspace: string): { name: string; analysts: b
 interface ProbeLine {
   pid: number;
   main: Isolate;
-  workers: ({ kind: 'reasoning' | 'extraction' | 'other'; worker: number } & Isolate)[];
+  /** Each live worker, with its isolate as it last answered (none yet: a worker at work on its first task). */
+  workers: ({ kind: keyof WorkerCounts; worker: number } & Partial<Isolate & { heardMsAgo: number }>)[];
   live: WorkerCounts;
   started: WorkerCounts;
   ended: WorkerCounts;
@@ -198,7 +204,7 @@ try {
     return { operations, totalWeight: operations.reduce((sum, operation) => sum + operation.weight, 0) };
   };
 
-  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients (${ANALYSTS} of them analysts), ${MINUTES} min (warm-up ${WARM_UP_MINUTES}), MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX || '2 (the server sets it)'}; load average ${loadavg()[0].toFixed(1)}`);
+  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients (${ANALYSTS} of them analysts), ${MINUTES} min (warm-up ${WARM_UP_MINUTES}), MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX || '2 (the server sets it)'}, PARLEY_HEAP_GROWING_PERCENT ${process.env.PARLEY_HEAP_GROWING_PERCENT || '50 (the default)'}; load average ${loadavg()[0].toFixed(1)}`);
   const started = performance.now();
   const deadline = started + MINUTES * 60_000;
   const warmUpEnd = started + WARM_UP_MINUTES * 60_000;
