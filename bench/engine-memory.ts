@@ -18,7 +18,7 @@ import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runTask } from '../engine/reason/tasks.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
-import { cpuMsSince, ownMappings, reservation } from './stats.ts';
+import { cpuMsSince, mappingsOf, reservation } from './stats.ts';
 import { ingestLike, writtenNode } from './written.ts';
 
 const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' }, writes: { type: 'string', default: '0' } } });
@@ -27,7 +27,7 @@ const LIMITS = { inferenceLimit: 200_000_000, timeLimitMs: 600_000 };
 
 /** The bytes the engines' WebAssembly memories have allocated (one engine runs here): a mapping V8 reserves 4 GiB or more for. */
 async function wasmAllocated(): Promise<number> {
-  const maps = await ownMappings();
+  const maps = await mappingsOf();
   return maps.reduce((total, map, i) => total + (reservation(maps, i) >= 4 * 2 ** 30 ? map.end - map.start : 0), 0);
 }
 

@@ -33,7 +33,7 @@ import { loadConfig } from '../server/config.ts';
 import { openEngine } from '../server/open.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { answeredWithin, postJson } from './http.ts';
-import { ownMappings, reservation } from './stats.ts';
+import { residentByKind } from './stats.ts';
 import { importGraph, makeGraph } from './store-graph.ts';
 
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -49,28 +49,6 @@ if (args.prepare) {
   await importGraph(store, 'g', makeGraph(FACTS));
   await store.close();
   process.exit(0);
-}
-
-/**
- * Resident bytes from /proc/self/smaps, by kind of mapping. A WebAssembly memory is a read-write anonymous mapping
- * followed, contiguous, by the inaccessible rest of V8's reservation for it (8 GiB together); a glibc arena (other
- * than [heap], the main one) is the same within its 64 MiB reservation.
- */
-async function residentByKind(): Promise<{ total: number; wasm: number; wasmMaps: number; mallocHeap: number; mallocArenas: number; anonymous: number; files: number }> {
-  const maps = await ownMappings();
-  const kinds = { total: 0, wasm: 0, wasmMaps: 0, mallocHeap: 0, mallocArenas: 0, anonymous: 0, files: 0 };
-  maps.forEach((map, i) => {
-    kinds.total += map.rss;
-    const reserved = reservation(maps, i);
-    if (reserved >= 4 * 2 ** 30) {
-      kinds.wasm += map.rss;
-      kinds.wasmMaps++;
-    } else if (reserved === 64 * MB) kinds.mallocArenas += map.rss;
-    else if (map.name === '[heap]') kinds.mallocHeap += map.rss;
-    else if (map.name === '' || map.name.startsWith('[')) kinds.anonymous += map.rss;
-    else kinds.files += map.rss;
-  });
-  return kinds;
 }
 
 const dir = path.join(process.env.TMPDIR ?? tmpdir(), `parley-server-memory-${process.pid}`);

@@ -27,15 +27,24 @@
  * median RSS of the second half after the warm-up compares with the first half's (growth, not
  * the target).
  *
- *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --analysts 8 --facts 10000]
+ * What moves RSS: each minute also gives its parts, from the server's smaps (WebAssembly memories,
+ * the Prolog engines; glibc's heap and arenas; other anonymous memory: V8's pages, stacks) and from
+ * a probe loaded into the server (bench/soak-probe.cjs, node --require): the main thread's V8 heap
+ * used / committed and its external memory, each reasoning worker's heap, the extraction workers
+ * alive, and the workers started and ended so far. The last table gives each part's range after
+ * the warm-up, so the part that swings with RSS stands out.
+ *
+ * --samples FILE writes every sample (RSS and its parts, every 10 s) to FILE as JSON.
+ *
+ *   npm run bench:soak [-- --minutes 30 --warm-up 5 --clients 50 --analysts 8 --facts 10000 --samples FILE]
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
-import { median, memoryOf, percentile } from './stats.ts';
+import { median, memoryOf, percentile, processTree, residentByKind, type ResidentParts } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +53,7 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '50' },
     analysts: { type: 'string', default: '8' },
     facts: { type: 'string', default: '10000' },
+    samples: { type: 'string' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -64,6 +74,41 @@ const documents = await Promise.all(
   ['sudan-el-fasher.txt', 'sudan-rsf-statement.txt', 'sudan-jeddah-talks.md'].map(async (name) => ({ source: name, text: await readFile(path.join(corpus, name), 'utf8') })),
 );
 const QUESTIONS = ['Who could spoil an agreement?', 'Is the conflict escalating?', 'Is the conflict ripe for resolution?'];
+
+/** The parts of the server's memory each minute's line gives (MB unless a count), in its order. */
+const PART_NAMES = [
+  'wasm (engines)',
+  'malloc heap + arenas',
+  'other anonymous',
+  'main heap used / committed',
+  'main external (of it ArrayBuffers)',
+  'reasoning heaps used / committed',
+  'extraction heaps used / committed',
+  'reasoning workers live (started / ended)',
+  'extraction workers live (started / ended)',
+] as const;
+type Parts = Record<(typeof PART_NAMES)[number], string>;
+
+/** A sample's parts as the report prints them: the first number of each is what the range table compares. */
+function partsFrom(resident: ResidentParts, probe: ProbeLine): Parts {
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  const heaps = (kind: keyof WorkerCounts) => {
+    const heard = probe.workers.filter((worker) => worker.kind === kind && worker.heapCommitted !== undefined);
+    const sum = (key: 'heapUsed' | 'heapCommitted') => heard.reduce((total, worker) => total + worker[key]!, 0);
+    return `${mb(sum('heapUsed'))} / ${mb(sum('heapCommitted'))} (${heard.map((worker) => mb(worker.heapCommitted!)).join(', ')})`;
+  };
+  return {
+    'wasm (engines)': `${mb(resident.wasm)} (${resident.wasmMaps})`,
+    'malloc heap + arenas': mb(resident.mallocHeap + resident.mallocArenas),
+    'other anonymous': mb(resident.anonymous),
+    'main heap used / committed': `${mb(probe.main.heapUsed)} / ${mb(probe.main.heapCommitted)}`,
+    'main external (of it ArrayBuffers)': `${mb(probe.main.external)} (${mb(probe.main.arrayBuffers)})`,
+    'reasoning heaps used / committed': heaps('reasoning'),
+    'extraction heaps used / committed': heaps('extraction'),
+    'reasoning workers live (started / ended)': `${probe.live.reasoning} (${probe.started.reasoning} / ${probe.ended.reasoning})`,
+    'extraction workers live (started / ended)': `${probe.live.extraction} (${probe.started.extraction} / ${probe.ended.extraction})`,
+  };
+}
 
 let client: ReturnType<typeof keepAliveClient>;
 const request = (method: string, url: string, key: string, body?: unknown) => client.send(method, url, key, body === undefined ? undefined : JSON.stringify(body));
@@ -107,9 +152,43 @@ function operations(key: string, workspace: string): { name: string; analysts: b
   ];
 }
 
+/** One line of the probe's (bench/soak-probe.cjs), in bytes. */
+interface ProbeLine {
+  pid: number;
+  main: Isolate;
+  /** Each live worker, with its isolate as it last answered (none yet: a worker at work on its first task). */
+  workers: ({ kind: keyof WorkerCounts; worker: number } & Partial<Isolate & { heardMsAgo: number }>)[];
+  live: WorkerCounts;
+  started: WorkerCounts;
+  ended: WorkerCounts;
+}
+interface Isolate {
+  heapUsed: number;
+  heapCommitted: number;
+  external: number;
+  arrayBuffers: number;
+}
+interface WorkerCounts {
+  reasoning: number;
+  extraction: number;
+}
+
+/** The server's parts now: its smaps by kind and the probe's last line (the serving process is the tree's last: npm start re-executes it). */
+async function partsOf(pid: number, probeFile: string): Promise<{ resident: ResidentParts; probe: ProbeLine | undefined }> {
+  const serving = (await processTree(pid)).at(-1)!;
+  const resident = await residentByKind(serving);
+  const lines = (await readFile(probeFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const probe = lines.map((line) => JSON.parse(line) as ProbeLine).filter((line) => line.pid === serving).at(-1);
+  return { resident, probe };
+}
+
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
+const probeFile = path.join(dir, 'probe.jsonl');
 const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';
-const server = await startServer({ PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none' });
+const server = await startServer(
+  { PARLEY_DATA_DIR: path.join(dir, 'data'), PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none', PARLEY_SOAK_PROBE: probeFile },
+  ['--require', path.join(import.meta.dirname, 'soak-probe.cjs')],
+);
 client = keepAliveClient(server.port, CLIENTS);
 const pid = server.process.pid!;
 try {
@@ -125,7 +204,7 @@ try {
     return { operations, totalWeight: operations.reduce((sum, operation) => sum + operation.weight, 0) };
   };
 
-  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients (${ANALYSTS} of them analysts), ${MINUTES} min (warm-up ${WARM_UP_MINUTES}), MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX || '2 (the server sets it)'}; load average ${loadavg()[0].toFixed(1)}`);
+  console.log(`bench:soak — ${generated.facts.toLocaleString('en-US')} facts, ${CLIENTS} clients (${ANALYSTS} of them analysts), ${MINUTES} min (warm-up ${WARM_UP_MINUTES}), MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX || '2 (the server sets it)'}, PARLEY_HEAP_GROWING_PERCENT ${process.env.PARLEY_HEAP_GROWING_PERCENT || '50 (the default)'}; load average ${loadavg()[0].toFixed(1)}`);
   const started = performance.now();
   const deadline = started + MINUTES * 60_000;
   const warmUpEnd = started + WARM_UP_MINUTES * 60_000;
@@ -133,15 +212,19 @@ try {
   const errors = new Map(mix.map((operation) => [operation.name, [] as string[]]));
   let requestsThisMinute = 0;
 
-  const rss: ({ at: number } & Awaited<ReturnType<typeof memoryOf>>)[] = [];
-  const sampler = setInterval(async () => rss.push({ at: performance.now() - started, ...(await memoryOf(pid)) }), RSS_SAMPLE_MS);
-  console.log('| minute | requests | requests/s | server RSS MB | of it anonymous / file MB | threads | load average |\n|---|---|---|---|---|---|---|');
+  const rss: ({ at: number; parts: Parts | undefined; resident: ResidentParts; probe: ProbeLine | undefined } & Awaited<ReturnType<typeof memoryOf>>)[] = [];
+  const sampler = setInterval(async () => {
+    const [memory, { resident, probe }] = await Promise.all([memoryOf(pid), partsOf(pid, probeFile)]);
+    rss.push({ at: performance.now() - started, ...memory, parts: probe && partsFrom(resident, probe), resident, probe });
+  }, RSS_SAMPLE_MS);
+  console.log(`| minute | requests | requests/s | server RSS MB | of it anonymous / file MB | threads | ${PART_NAMES.join(' | ')} | load average |\n|---|---|---|---|---|---|${PART_NAMES.map(() => '---|').join('')}---|`);
   let minute = 0;
   const reporter = setInterval(() => {
     minute++;
     const last = rss.at(-1);
     const memory = last ? `| ${last.megabytes.toFixed(0)} | ${last.anonymous.toFixed(0)} / ${last.files.toFixed(0)} | ${last.threads}` : '| – | – | –';
-    console.log(`| ${minute} | ${requestsThisMinute} | ${(requestsThisMinute / 60).toFixed(1)} ${memory} | ${loadavg()[0].toFixed(1)} |`);
+    const parts = PART_NAMES.map((name) => last?.parts?.[name] ?? '–').join(' | ');
+    console.log(`| ${minute} | ${requestsThisMinute} | ${(requestsThisMinute / 60).toFixed(1)} ${memory} | ${parts} | ${loadavg()[0].toFixed(1)} |`);
     requestsThisMinute = 0;
   }, 60_000);
 
@@ -167,6 +250,7 @@ try {
   clearInterval(sampler);
   clearInterval(reporter);
   const seconds = (performance.now() - warmUpEnd) / 1000;
+  if (args.samples) await writeFile(args.samples, JSON.stringify(rss, null, 1));
 
   console.log(`\nafter the warm-up (${seconds.toFixed(0)} s):\n| operation | requests | requests/s | p50 ms | p99 ms | errors (whole run) |\n|---|---|---|---|---|---|`);
   for (const { name } of mix) {
@@ -182,6 +266,12 @@ try {
   const failures = [...errors.values()].reduce((sum, list) => sum + list.length, 0);
   console.log(`\nserver RSS after the warm-up: ${baseline.toFixed(0)} MB at its end, then ${lowest.toFixed(0)}–${highest.toFixed(0)} MB (${(drift * 100).toFixed(1)} % off; target within ${RSS_TOLERANCE * 100} %): ${drift <= RSS_TOLERANCE ? 'met' : 'NOT met'}`);
   console.log(`errors: ${failures} (target 0): ${failures === 0 ? 'met' : 'NOT met'}`);
+  // each part's range after the warm-up beside RSS's: the one that swings as RSS does is what moves it
+  console.log(`\nparts after the warm-up (MB, or a count), lowest–highest over ${afterWarmUp.length} samples:\n| part | lowest | highest | range |\n|---|---|---|---|`);
+  for (const name of PART_NAMES) {
+    const values = afterWarmUp.map((sample) => Number(sample.parts?.[name].split(' ')[0])).filter(Number.isFinite);
+    if (values.length) console.log(`| ${name} | ${Math.min(...values)} | ${Math.max(...values)} | ${Math.max(...values) - Math.min(...values)} |`);
+  }
   // beside the target, which one reading at the warm-up's end anchors (a transient peak there reads as a fall): the trend
   const half = Math.floor(afterWarmUp.length / 2);
   const medianOf = (samples: typeof rss) => median(samples.map((sample) => sample.megabytes));

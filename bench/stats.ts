@@ -110,10 +110,10 @@ export interface Mapping {
   rss: number;
 }
 
-/** This process's mappings, from /proc/self/smaps. */
-export async function ownMappings(): Promise<Mapping[]> {
+/** A process's mappings (this one's by default), from /proc/<pid>/smaps. */
+export async function mappingsOf(pid: number | 'self' = 'self'): Promise<Mapping[]> {
   const maps: Mapping[] = [];
-  for (const line of (await readFile('/proc/self/smaps', 'utf8')).split('\n')) {
+  for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
     if (head) maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], name: head[4], rss: 0 });
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -132,3 +132,39 @@ export function reservation(maps: Mapping[], i: number): number {
   return map.perms === 'rw-p' && map.name === '' && next?.start === map.end && next.perms === '---p' && next.name === '' ? next.end - map.start : 0;
 }
 
+
+/** Resident bytes of a process by kind of mapping (residentByKind). */
+export interface ResidentParts {
+  total: number;
+  /** WebAssembly memories (the Prolog engines), and how many there are. */
+  wasm: number;
+  wasmMaps: number;
+  /** glibc's main heap ([heap]) and its other arenas. */
+  mallocHeap: number;
+  mallocArenas: number;
+  /** Other anonymous memory: V8's pages, thread stacks, malloc's large blocks. */
+  anonymous: number;
+  files: number;
+}
+
+/**
+ * Resident bytes of a process (this one's by default) from its smaps, by kind of mapping. A WebAssembly memory is a
+ * read-write anonymous mapping followed, contiguous, by the inaccessible rest of V8's reservation for it (8 GiB
+ * together); a glibc arena (other than [heap], the main one) is the same within its 64 MiB reservation.
+ */
+export async function residentByKind(pid: number | 'self' = 'self'): Promise<ResidentParts> {
+  const maps = await mappingsOf(pid);
+  const kinds = { total: 0, wasm: 0, wasmMaps: 0, mallocHeap: 0, mallocArenas: 0, anonymous: 0, files: 0 };
+  maps.forEach((map, i) => {
+    kinds.total += map.rss;
+    const reserved = reservation(maps, i);
+    if (reserved >= 4 * 2 ** 30) {
+      kinds.wasm += map.rss;
+      kinds.wasmMaps++;
+    } else if (reserved === 64 * 2 ** 20) kinds.mallocArenas += map.rss;
+    else if (map.name === '[heap]') kinds.mallocHeap += map.rss;
+    else if (map.name === '' || map.name.startsWith('[')) kinds.anonymous += map.rss;
+    else kinds.files += map.rss;
+  });
+  return kinds;
+}

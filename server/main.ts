@@ -20,7 +20,10 @@ for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleF
 }
 const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
 console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
-console.log(`parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB (PARLEY_HEAP_MB, docs/operations.md)`);
+const growingPercent = process.execArgv.map((arg) => /^--heap[-_]growing[-_]percent=(\d+)$/.exec(arg)?.[1]).find(Boolean);
+console.log(
+  `parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, growth between full collections ${growingPercent ? `at most ${growingPercent} %` : "V8's own"} (PARLEY_HEAP_MB, PARLEY_HEAP_GROWING_PERCENT, docs/operations.md)`,
+);
 const app = await buildApp(engine.deps, { logger: true });
 // before listening: a signal that comes as soon as the server listens closes it too (a client that saw it listen stops it)
 let closing = false;

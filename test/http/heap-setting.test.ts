@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without declarations (npm start runs it)
-import { heapSettingMb } from '../../server/heap.mjs';
+import { heapGrowingPercent, heapSettingMb } from '../../server/heap.mjs';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { spawnServer, stopServer } from '../helpers/server-process.ts';
 
@@ -39,6 +40,38 @@ describe('the heap setting (server/heap.mjs)', () => {
     expect(() => heapSettingMb({ PARLEY_HEAP_MB: '4g' }, 16 * GB)).toThrow(/PARLEY_HEAP_MB must be a whole number/);
   });
 
+  it('lets the old generation grow by PARLEY_HEAP_GROWING_PERCENT, else 50 %, past the live heap; 0 is V8’s own; a value that is not a whole number is refused', () => {
+    expect(heapGrowingPercent({})).toBe(50);
+    expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '100' })).toBe(100);
+    expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '0' })).toBe(0);
+    expect(() => heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1.5' })).toThrow(/PARLEY_HEAP_GROWING_PERCENT must be a whole number/);
+  });
+
+  it('bounds the heap a steady stream of garbage grows to: the flag as the server is given it, beside V8’s own growth', { timeout: 120_000 }, () => {
+    // some 80 MB live, then objects kept a while (so that many survive into the old generation) and dropped: a fixed
+    // amount of work, since V8's own growth rises with the collections' speed against the program's
+    const churn = `
+      const { getHeapStatistics } = require('node:v8');
+      const live = Array.from({ length: 500_000 }, (_, i) => ({ i, text: 'live ' + i, pair: [i, i + 1] }));
+      let kept = [], peak = 0;
+      for (let round = 0; round < 150; round++) {
+        for (let i = 0; i < 20_000; i++) kept.push({ text: 'kept ' + i, triple: [i, i, i] });
+        if (kept.length > 200_000) kept = [];
+        peak = Math.max(peak, getHeapStatistics().used_heap_size);
+      }
+      global.gc();
+      console.log(JSON.stringify({ peak, live: getHeapStatistics().used_heap_size, held: live.length }));`;
+    const peakOverLive = (flags: string[]) => {
+      const run = spawnSync(process.execPath, ['--max-old-space-size=8000', '--expose-gc', ...flags, '-e', churn], { encoding: 'utf8', timeout: 60_000 });
+      const { peak, live } = JSON.parse(run.stdout) as { peak: number; live: number };
+      return peak / live;
+    };
+    const bounded = peakOverLive([`--heap-growing-percent=${heapGrowingPercent({})}`]);
+    // live, its 50 % and the young generation's objects at most (up to 48 MB beside 80 MB live); V8's own went to 5-6x
+    expect(bounded).toBeLessThan(3);
+    expect(peakOverLive([])).toBeGreaterThan(bounded);
+  });
+
   describe('npm start', () => {
     let dir: string;
     beforeAll(async () => {
@@ -62,6 +95,8 @@ describe('the heap setting (server/heap.mjs)', () => {
         expect(childPid).toBeGreaterThan(0);
         expect(childPid).not.toBe(server.child.pid);
         expect(startedWith(childPid).env.get('MALLOC_ARENA_MAX')).toBe(ARENAS);
+        expect(startedWith(childPid).args).toContain('--heap-growing-percent=50');
+        expect(server.output()).toMatch(/growth between full collections at most 50 %/);
       } finally {
         const killed = new Promise((resolve) => server.child.once('exit', resolve));
         server.child.kill('SIGKILL');
@@ -74,13 +109,14 @@ describe('the heap setting (server/heap.mjs)', () => {
       await store.close();
     });
 
-    it('passes SIGTERM on and exits with the child’s status; PARLEY_HEAP_MB=0 serves in the process itself', { timeout: 240_000 }, async () => {
+    it('passes SIGTERM on and exits with the child’s status; PARLEY_HEAP_MB=0 and PARLEY_HEAP_GROWING_PERCENT=0 serve in the process itself', { timeout: 240_000 }, async () => {
       const relaunched = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: String(askedMb) });
       expect(await stopServer(relaunched.child)).toBe(0);
       // the allocator's setting given, as the re-executed child has it
-      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', MALLOC_ARENA_MAX: ARENAS });
+      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', MALLOC_ARENA_MAX: ARENAS });
       try {
         expect(Number(/"pid":(\d+)[^\n]*listening at/.exec(inProcess.output())?.[1])).toBe(inProcess.child.pid);
+        expect(inProcess.output()).toMatch(/growth between full collections V8's own/);
       } finally {
         expect(await stopServer(inProcess.child)).toBe(0);
       }
@@ -88,13 +124,26 @@ describe('the heap setting (server/heap.mjs)', () => {
 
     it('re-executes for MALLOC_ARENA_MAX alone when the heap needs no flag (glibc reads it at start only)', { timeout: 240_000 }, async () => {
       // empty: unset, whatever this process's environment says
-      const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', MALLOC_ARENA_MAX: '' });
+      const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', MALLOC_ARENA_MAX: '' });
       try {
         const childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
         expect(childPid).not.toBe(server.child.pid);
         const child = startedWith(childPid);
         expect(child.env.get('MALLOC_ARENA_MAX')).toBe('2');
-        expect(child.args.some((arg) => arg.startsWith('--max-old-space-size'))).toBe(false);
+        expect(child.args.some((arg) => arg.startsWith('--max-old-space-size') || arg.startsWith('--heap-growing-percent'))).toBe(false);
+      } finally {
+        expect(await stopServer(server.child)).toBe(0);
+      }
+    });
+
+    it('re-executes for the heap’s growth setting alone when the limit and the allocator need nothing (V8 reads it at start only)', { timeout: 240_000 }, async () => {
+      const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '30', MALLOC_ARENA_MAX: ARENAS });
+      try {
+        const childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
+        expect(childPid).not.toBe(server.child.pid);
+        const { args } = startedWith(childPid);
+        expect(args).toContain('--heap-growing-percent=30');
+        expect(args.some((arg) => arg.startsWith('--max-old-space-size'))).toBe(false);
       } finally {
         expect(await stopServer(server.child)).toBe(0);
       }
