@@ -231,15 +231,16 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     noteGrown(copy, existing);
     return copy;
   }
-  const incomingDocuments = new Set(incoming.map((record) => record.document_id));
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
   // by sketch, the records kept so far that an incoming record may equal: those not yet
   // serialised, and the serialised ones' keys
   const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
+  // (a new record's list: nothing held to read)
+  const incomingDocuments = existing.length > 0 ? new Set(incoming.map((record) => record.document_id)) : undefined;
   // a long list's documents are known (provenance-chunks.ts): a new document's records are appended without reading it
-  const held = chunkedDocuments(existing);
-  const mayHold = held === undefined || [...incomingDocuments].some((document) => held.has(document));
+  const held = incomingDocuments && chunkedDocuments(existing);
+  const mayHold = incomingDocuments !== undefined && (held === undefined || [...incomingDocuments].some((document) => held.has(document)));
   if (mayHold) {
     for (const record of existing) {
       if (!incomingDocuments.has(record.document_id)) continue;
@@ -351,7 +352,7 @@ function mergeInput<I, R>(
 }
 
 function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string, known: ProvenanceJson): NodeRecord {
-  const labels = existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels];
+  const labels = !existing ? [...input.labels] : keepsLabels(existing.labels, input.labels) ? existing.labels : [...new Set([...existing.labels, ...input.labels])];
   return {
     id,
     labels,
@@ -360,6 +361,15 @@ function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: strin
     provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
   };
+}
+
+/**
+ * Whether the union of `stored` and `incoming` labels is `stored` as it is: no label new, none repeated. Its array
+ * is then kept (records are replaced, never edited), not built again at each commit that names the node.
+ */
+function keepsLabels(stored: readonly string[], incoming: readonly string[]): boolean {
+  if (stored.length > 1 && new Set(stored).size !== stored.length) return false;
+  return incoming.every((label) => stored.includes(label));
 }
 
 function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string, known: ProvenanceJson): EdgeRecord {
