@@ -71,7 +71,8 @@ const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
   { part: 'store: apply to the in-memory graph', functions: ['applyToIndex', 'prepareInSlices', 'whileApplying'], files: /store\/(graph-index|adjacency|graph-changes|record-table|id-table|graph-cache)\.ts/ },
   { part: 'store: graph meta reads', functions: ['graphExists', 'getGraphMeta', 'loadGraph'], files: /store\// },
   { part: 'reading files and hashing', functions: ['readSource', 'checkText'], files: /ingest\/source\.ts/ },
-  { part: 'pool messages (drafts received, tasks sent)', functions: [], files: /piscina|node:internal\/worker/ },
+  // a draft's JSON parsed where the pool's call resumes (symbolic/pool.ts draftFile, draft.ts readDraftMessage)
+  { part: 'pool messages (drafts received and parsed, tasks sent)', functions: ['readDraftMessage', 'draftFile'], files: /piscina|node:internal\/worker/ },
 ];
 
 /** Milliseconds per part (and GC, idle, the rest) of a profile's samples, and per function of their own (`selves`). */
