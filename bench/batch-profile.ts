@@ -11,9 +11,10 @@
  * of --into-facts facts (bench/conflict-graph.ts), with a pool of --workers that drafted the
  * corpus twice before the first round (its code warm). With --copies N the corpus is read N times
  * over, as bench/batch reads it. With --top N it also lists the N functions with the most
- * samples of their own (self time), the parts' detail.
+ * samples of their own (self time), the parts' detail. --read-ahead and --gather gather the commits as
+ * on many cores (bench/batch.ts says how).
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -21,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
-import { ingestFolder, listCorpus, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { copiedCorpus } from './batch-corpus.ts';
@@ -37,6 +38,8 @@ const { values: args } = parseArgs({
     copies: { type: 'string', default: '1' },
     'into-facts': { type: 'string', default: '100000' },
     top: { type: 'string', default: '0' },
+    'read-ahead': { type: 'string', default: String(READ_AHEAD_PER_WORKER) },
+    gather: { type: 'string', default: '1' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -68,7 +71,8 @@ const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
   { part: 'store: apply to the in-memory graph', functions: ['applyToIndex', 'prepareInSlices', 'whileApplying'], files: /store\/(graph-index|adjacency|graph-changes|record-table|id-table|graph-cache)\.ts/ },
   { part: 'store: graph meta reads', functions: ['graphExists', 'getGraphMeta', 'loadGraph'], files: /store\// },
   { part: 'reading files and hashing', functions: ['readSource', 'checkText'], files: /ingest\/source\.ts/ },
-  { part: 'pool messages (drafts received, tasks sent)', functions: [], files: /piscina|node:internal\/worker/ },
+  // a draft's JSON parsed where the pool's call resumes (symbolic/pool.ts draftFile, draft.ts readDraftMessage)
+  { part: 'pool messages (drafts received and parsed, tasks sent)', functions: ['readDraftMessage', 'draftFile'], files: /piscina|node:internal\/worker/ },
 ];
 
 /** Milliseconds per part (and GC, idle, the rest) of a profile's samples, and per function of their own (`selves`). */
@@ -123,7 +127,7 @@ try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
       await session.post('Profiler.start');
-      const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS });
+      const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS, readAhead: Number(args['read-ahead']), gather: Number(args.gather) });
       split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
@@ -133,7 +137,7 @@ try {
   }
   parts.delete('idle');
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
-  console.log(`bench:batch-profile  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(`bench:batch-profile  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
   [...parts].sort((a, b) => b[1] - a[1]).forEach(print);

@@ -9,6 +9,9 @@ import { ValidationError } from './errors.ts';
 
 /** Whether a JSON-like value nests arrays and objects deeper than `limit` (a scalar is depth 0). */
 export function nestedDeeperThan(value: unknown, limit: number, countArrays = true): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  // most values checked hold scalars only (a list of aliases, a span): answered without the walk's arrays
+  if (!holdsObject(value)) return (Array.isArray(value) && !countArrays ? 0 : 1) > limit;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
@@ -18,6 +21,19 @@ export function nestedDeeperThan(value: unknown, limit: number, countArrays = tr
     for (const child of Array.isArray(item) ? item : Object.values(item)) {
       if (child !== null && typeof child === 'object') stack.push([child, inner]);
     }
+  }
+  return false;
+}
+
+/** Whether a list or map holds a list or map. */
+function holdsObject(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === 'object') return true;
+    return false;
+  }
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') return true;
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
+import { noteProvenanceJson } from '../store/provenance-json.ts';
 import { yieldToLoop } from '../turns.ts';
 import { datelineDate } from './dateline.ts';
 import { graphNames } from './graph-resolution.ts';
@@ -258,6 +259,41 @@ export function mayHold(known: KnownDocuments, sha256: string): boolean {
     else high = middle;
   }
   return low < known.length && known[low] === prefix;
+}
+
+/** Separates a draft message's parts: JSON escapes every control character, so none occurs inside a part. */
+const MESSAGE_PART = '\u0000';
+
+/**
+ * `value` (holding `draft`, or being it) as one string for the thread that commits: its JSON with
+ * every record's provenance list left empty, then each list's JSON, the draft's nodes' then its
+ * edges', apart. That thread parses each list and keeps its text (readDraftMessage), which the
+ * commit writes rather than serialising the list again (engine/store/provenance-json.ts): the
+ * serialising is done here, in the worker, where the JSON is made anyway.
+ */
+export function draftMessage<T>(value: T, draft: DocumentDraft | undefined, withDraft: (bare: DocumentDraft) => T): string {
+  if (!draft) return JSON.stringify(value);
+  const { nodes, edges } = draft.graph;
+  const lists = [...nodes, ...edges].map((record) => JSON.stringify(record.provenance));
+  const bare = { ...draft, graph: { nodes: nodes.map((node) => ({ ...node, provenance: [] })), edges: edges.map((edge) => ({ ...edge, provenance: [] })) } };
+  return [JSON.stringify(withDraft(bare)), ...lists].join(MESSAGE_PART);
+}
+
+/** The value of a draftMessage, its draft's provenance lists parsed and their texts noted (noteProvenanceJson). */
+export function readDraftMessage<T>(message: string, draftOf: (value: T) => DocumentDraft | undefined): T {
+  const parts = message.split(MESSAGE_PART);
+  const value = JSON.parse(parts[0]) as T;
+  const draft = draftOf(value);
+  if (!draft) return value;
+  let part = 1;
+  for (const records of [draft.graph.nodes, draft.graph.edges]) {
+    for (const record of records) {
+      const json = parts[part++];
+      record.provenance = JSON.parse(json);
+      noteProvenanceJson(record.provenance, json);
+    }
+  }
+  return value;
 }
 
 /** What the graph answers structuring with: its actors' names and its memberships. */

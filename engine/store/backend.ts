@@ -8,6 +8,7 @@
 import { ValidationError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord, PropertyValue, Provenance, WorkspaceDomain, WorkspaceScale, WorkspaceTier } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
+import type { ProvenanceJson } from './provenance-json.ts';
 
 export type KeyScope = 'read' | 'write';
 
@@ -108,6 +109,8 @@ export interface GraphBatch {
   committedImport?: CommittedImport;
   /** Audit records of corrections (engine/store/corrections.ts) this batch appends, each under its ordinal. */
   corrections?: readonly CorrectionRecord[];
+  /** The texts of provenance lists the merge made from known ones (provenance-json.ts): written without serialising them. */
+  provenanceJson?: ProvenanceJson;
 }
 
 /**

@@ -102,8 +102,8 @@ export class GraphRecords {
       // A large write merges and encodes in slices, the loop turning between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
       const slicer = new LoopSlicer();
-      const { summaries, replay, changedNodes, changedEdges } = await mergeWrites(index, writes, now, slicer, stored === undefined);
-      const batch = batchOf(tenant, meta, stored === undefined, changedNodes, changedEdges, now);
+      const { summaries, replay, changedNodes, changedEdges, provenanceJson } = await mergeWrites(index, writes, now, slicer, stored === undefined);
+      const batch = { ...batchOf(tenant, meta, stored === undefined, changedNodes, changedEdges, now), provenanceJson };
       if (options.idempotencyKey !== undefined) {
         const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
         batch.committedImport = { idempotency_key: options.idempotencyKey, committed_at: now, summary: counts };

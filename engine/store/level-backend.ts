@@ -5,6 +5,7 @@ import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type GraphBatch, type GraphMeta, type Page, type PageRequest, type StoreBackend, type Workspace } from './backend.ts';
 import { SEP, dataKey, prefixRange, graphDataPrefix, metaKey } from './keys.ts';
 import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
+import type { ProvenanceJson } from './provenance-json.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode, isJsonRecord } from './record-codec.ts';
 
 /** Values read per LevelDB round trip when a graph is loaded (measurements.md: nextv(1000) ~1.3M rows/s). */
@@ -181,15 +182,15 @@ export class LevelBackend implements StoreBackend {
         if (slicer.dueStep()) await slicer.turn();
         const key = nodePrefix + nodes[i].id;
         const inChunks = nodes[i].provenance.length >= CHUNKED_FROM;
-        if (inChunks) await this.putChunks(batch, key, nodes[i].provenance, chunked);
-        batch.put(key, encodeNode(nodes[i], inChunks));
+        if (inChunks) await this.putChunks(batch, key, nodes[i].provenance, chunked, graph.provenanceJson);
+        batch.put(key, encodeNode(nodes[i], inChunks, graph.provenanceJson));
       }
       for (let i = 0; i < edges.length; i++) {
         if (slicer.dueStep()) await slicer.turn();
         const key = edgePrefix + edges[i].id;
         const inChunks = edges[i].provenance.length >= CHUNKED_FROM;
-        if (inChunks) await this.putChunks(batch, key, edges[i].provenance, chunked);
-        batch.put(key, encodeEdge(edges[i], inChunks));
+        if (inChunks) await this.putChunks(batch, key, edges[i].provenance, chunked, graph.provenanceJson);
+        batch.put(key, encodeEdge(edges[i], inChunks, graph.provenanceJson));
       }
       if (graph.meta) batch.put(metaKey.graph(graph.tenant, graph.graphId), JSON.stringify(graph.meta));
       if (graph.committedImport) batch.put(dataKey.idempotency(prefix, graph.committedImport.idempotency_key), JSON.stringify(graph.committedImport));
@@ -208,8 +209,8 @@ export class LevelBackend implements StoreBackend {
    * yet, as one chunk; a record whose chunks are not known has them deleted in the batch
    * first, and the list written whole.
    */
-  private async putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][]): Promise<void> {
-    const { from, json, clearOld } = chunkWrite(list);
+  private async putChunks(batch: ChainedBatch<Level<string, string>, string, string>, key: string, list: Provenance[], chunked: Provenance[][], known: ProvenanceJson | undefined): Promise<void> {
+    const { from, json, clearOld } = chunkWrite(list, known);
     if (clearOld) for await (const chunk of this.db.keys(prefixRange(dataKey.provenanceChunks(key)))) batch.del(chunk);
     if (json !== undefined) batch.put(dataKey.provenanceChunk(key, from), json);
     chunked.push(list);

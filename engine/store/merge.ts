@@ -10,6 +10,7 @@ import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
 import { chunkedDocuments, noteGrown } from './provenance-chunks.ts';
+import { ProvenanceJson } from './provenance-json.ts';
 import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
 
@@ -51,13 +52,16 @@ interface Merging {
    */
   nodes: Map<string, Touched<NodeRecord>>;
   edges: Map<string, Touched<EdgeRecord>>;
+  /** The texts of the provenance lists merged from known ones, for the commit to write. */
+  provenanceJson: ProvenanceJson;
 }
 
 /**
  * Several writes merged onto `index` one after the other (validated as they go: an invalid
  * record rejects them all), nothing written: a large commit merges in slices, the loop
  * turning between them. Returns each write's summary (the first says it created the graph,
- * when `createsGraph`) and changes, and the records that differ from the stored ones once all are merged.
+ * when `createsGraph`) and changes, the records that differ from the stored ones once all are merged, and
+ * the texts of their provenance lists known without serialising them (provenance-json.ts).
  */
 export async function mergeWrites(
   index: GraphIndex,
@@ -65,8 +69,8 @@ export async function mergeWrites(
   now: string,
   slicer: LoopSlicer,
   createsGraph: boolean,
-): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[] }> {
-  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map() };
+): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[]; provenanceJson: ProvenanceJson }> {
+  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map(), provenanceJson: new ProvenanceJson() };
   const summaries: WriteSummary[] = [];
   const replay: WriteChanges[] = [];
   for (let write = 0; write < writes.length; write++) {
@@ -87,16 +91,16 @@ export async function mergeWrites(
   // again, as the last left them (a later write may have put one back as stored).
   const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(merging.nodes);
   const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(merging.edges);
-  return { summaries, replay, changedNodes, changedEdges };
+  return { summaries, replay, changedNodes, changedEdges, provenanceJson: merging.provenanceJson };
 }
 
 /**
  * Merges write number `write`'s nodes, each as soon as it is checked (merging a node cannot
  * fail, and an invalid one later still rejects the whole write); returns those it touched.
  */
-async function mergeNodes({ index, now, slicer, checker, nodes }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
+async function mergeNodes({ index, now, slicer, checker, nodes, provenanceJson }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
   const touched: Touched<NodeRecord>[] = [];
-  const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now);
+  const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now, provenanceJson);
   for (let i = 0; i < inputs.length; i++) {
     if (slicer.dueStep()) await slicer.turn();
     const input = inputs[i];
@@ -134,9 +138,9 @@ async function checkEdges({ index, slicer, checker, nodes }: Merging, inputs: re
 }
 
 /** Merges write number `write`'s checked edges, placing a new one at the `ends` checkEdges found; returns those it touched. */
-async function mergeEdges({ index, now, slicer, edges }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
+async function mergeEdges({ index, now, slicer, edges, provenanceJson }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
   const touchedEdges: Touched<EdgeRecord>[] = [];
-  const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now);
+  const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now, provenanceJson);
   for (let i = 0; i < inputs.length; i++) {
     if (slicer.dueStep()) await slicer.turn();
     const input = inputs[i];
@@ -217,24 +221,26 @@ function provenanceSketch(record: Provenance): string {
  * when the first incoming record of its sketch comes: a write costs what it brings, not what the
  * node holds, and a new document's records (whose document no stored record names) are appended
  * without serialising any. The result is `existing` with entries appended, and noted so
- * (provenance-chunks.ts): a commit writes only those.
+ * (provenance-chunks.ts): a commit writes only those. A result that is `existing` with every incoming record
+ * appended is noted in `known`, the commit's texts of lists (provenance-json.ts).
  */
-export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined): Provenance[] {
+export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined, known?: ProvenanceJson): Provenance[] {
   if (!incoming || incoming.length === 0) {
     if (existing.length === 0) return NO_PROVENANCE;
     const copy = [...existing];
     noteGrown(copy, existing);
     return copy;
   }
-  const incomingDocuments = new Set(incoming.map((record) => record.document_id));
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
   // by sketch, the records kept so far that an incoming record may equal: those not yet
   // serialised, and the serialised ones' keys
   const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
+  // (a new record's list: nothing held to read)
+  const incomingDocuments = existing.length > 0 ? new Set(incoming.map((record) => record.document_id)) : undefined;
   // a long list's documents are known (provenance-chunks.ts): a new document's records are appended without reading it
-  const held = chunkedDocuments(existing);
-  const mayHold = held === undefined || [...incomingDocuments].some((document) => held.has(document));
+  const held = incomingDocuments && chunkedDocuments(existing);
+  const mayHold = incomingDocuments !== undefined && (held === undefined || [...incomingDocuments].some((document) => held.has(document)));
   if (mayHold) {
     for (const record of existing) {
       if (!incomingDocuments.has(record.document_id)) continue;
@@ -249,6 +255,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   if (alike.size === 0 && wanted.size === incoming.length) {
     const result = existing.concat(incoming);
     noteGrown(result, existing);
+    known?.noteAppended(result, existing, incoming);
     return result;
   }
   const result = [...existing];
@@ -344,19 +351,28 @@ function mergeInput<I, R>(
   return entry;
 }
 
-function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string): NodeRecord {
-  const labels = existing ? [...new Set([...existing.labels, ...input.labels])] : [...input.labels];
+function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string, known: ProvenanceJson): NodeRecord {
+  const labels = !existing ? [...input.labels] : keepsLabels(existing.labels, input.labels) ? existing.labels : [...new Set([...existing.labels, ...input.labels])];
   return {
     id,
     labels,
     properties: mergeNodeProperties(existing, input, labels),
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
-    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
   };
 }
 
-function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string): EdgeRecord {
+/**
+ * Whether the union of `stored` and `incoming` labels is `stored` as it is: no label new, none repeated. Its array
+ * is then kept (records are replaced, never edited), not built again at each commit that names the node.
+ */
+function keepsLabels(stored: readonly string[], incoming: readonly string[]): boolean {
+  if (stored.length > 1 && new Set(stored).size !== stored.length) return false;
+  return incoming.every((label) => stored.includes(label));
+}
+
+function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string, known: ProvenanceJson): EdgeRecord {
   if (existing && (existing.from !== input.from || existing.to !== input.to || existing.type !== input.type)) {
     throw new ConflictError('edge_id_conflict', `edge '${id}' exists already with other endpoints or type`, { edge_id: id });
   }
@@ -367,7 +383,7 @@ function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: strin
     to: input.to,
     properties: hasNoKeys(existing?.properties) && hasNoKeys(input.properties) ? NO_PROPERTIES : { ...existing?.properties, ...input.properties },
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
-    provenance: unionProvenance(existing?.provenance ?? [], input.provenance),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
   };
 }

@@ -17,6 +17,7 @@ import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import type { LoopSlicer } from '../turns.ts';
 import { pageOf, type ApiKeyRecord, type CommittedImport, type CorrectionRecord, type GraphBatch, type GraphMeta, type HeldProvenance, type Page, type PageRequest, type RecordsSince, type StoreBackend, type Workspace } from './backend.ts';
 import { CHUNKED_FROM, chunkWrite, noteCommitted } from './provenance-chunks.ts';
+import type { ProvenanceJson } from './provenance-json.ts';
 import { decodeEdge, decodeNode, encodeEdge, encodeNode } from './record-codec.ts';
 
 /** Records written per INSERT of a batch (two arrays of this many values per statement). */
@@ -309,20 +310,20 @@ export class PgBackend implements StoreBackend {
   async commitGraph(batch: GraphBatch, slicer: LoopSlicer): Promise<void> {
     const { tenant, graphId, generation } = batch;
     const revision = batch.meta?.revision ?? 0;
-    const chunks = new ChunkRows();
+    const chunks = new ChunkRows(batch.provenanceJson);
     const nodeIds: string[] = [];
     const nodeRecords: Buffer[] = [];
     for (const node of batch.nodes) {
       if (slicer.dueStep()) await slicer.turn();
       nodeIds.push(node.id);
-      nodeRecords.push(Buffer.from(encodeNode(node, chunks.add('n', node.id, node.provenance)), 'utf8'));
+      nodeRecords.push(Buffer.from(encodeNode(node, chunks.add('n', node.id, node.provenance), batch.provenanceJson), 'utf8'));
     }
     const edgeIds: string[] = [];
     const edgeRecords: Buffer[] = [];
     for (const edge of batch.edges) {
       if (slicer.dueStep()) await slicer.turn();
       edgeIds.push(edge.id);
-      edgeRecords.push(Buffer.from(encodeEdge(edge, chunks.add('e', edge.id, edge.provenance)), 'utf8'));
+      edgeRecords.push(Buffer.from(encodeEdge(edge, chunks.add('e', edge.id, edge.provenance), batch.provenanceJson), 'utf8'));
     }
     const corrections = batch.corrections ?? [];
     if (nodeIds.length + edgeIds.length + corrections.length === 0 && !batch.meta && !batch.committedImport) return;
@@ -451,6 +452,9 @@ async function putRecords(client: Queryable, table: 'nodes' | 'edges', tenant: s
 
 /** The chunk rows of a commit: the entries of each long list that its record's chunks do not hold yet, and the records whose chunks are not known (deleted first). */
 class ChunkRows {
+  /** The commit's texts of provenance lists (provenance-json.ts). */
+  constructor(private readonly known: ProvenanceJson | undefined) {}
+
   private readonly kinds: string[] = [];
   private readonly ids: string[] = [];
   private readonly starts: number[] = [];
@@ -461,7 +465,7 @@ class ChunkRows {
   /** Adds the chunk of a record's list when the list is long enough for chunks (answers whether it is). */
   add(kind: 'n' | 'e', id: string, list: Provenance[]): boolean {
     if (list.length < CHUNKED_FROM) return false;
-    const { from, json, clearOld } = chunkWrite(list);
+    const { from, json, clearOld } = chunkWrite(list, this.known);
     if (clearOld) {
       this.cleared.kinds.push(kind);
       this.cleared.ids.push(id);

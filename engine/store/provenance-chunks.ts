@@ -20,6 +20,7 @@
  * commit writes it whole again, after deleting the chunks its record had.
  */
 import type { Provenance } from '../ontology/index.ts';
+import { provenanceText, type ProvenanceJson } from './provenance-json.ts';
 
 /** A list this long or longer is written in chunks; shorter ones stay inline in the record's value, as most records' do (no key more). */
 export const CHUNKED_FROM = 8;
@@ -77,13 +78,13 @@ function documentsNamed(list: List): Set<string | undefined> {
   return new Set(list.map((provenance) => provenance.document_id));
 }
 
-/** How to write `list` (CHUNKED_FROM entries or more) to its record's chunks. */
-export function chunkWrite(list: List): ChunkWrite {
+/** How to write `list` (CHUNKED_FROM entries or more) to its record's chunks; `known`: the commit's texts of lists (provenance-json.ts). */
+export function chunkWrite(list: List, known?: ProvenanceJson): ChunkWrite {
   const stored = grownFrom.get(list) ?? list;
   const written = durable.get(stored);
   // a list too short for chunks was inline: the record has none (a new record's is empty)
   const { from, clearOld } = written ? { from: written.length, clearOld: false } : { from: 0, clearOld: stored.length >= CHUNKED_FROM };
-  return { from, clearOld, json: from === list.length ? undefined : JSON.stringify(from === 0 ? list : list.slice(from)) };
+  return { from, clearOld, json: from === list.length ? undefined : provenanceText(list, from, known) };
 }
 
 /** Notes, once its commit is durable, that `list` is durable in its record's chunks (written whole, its documents are noted now). */

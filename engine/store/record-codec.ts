@@ -19,6 +19,7 @@
  */
 import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import { noteDurableInChunks } from './provenance-chunks.ts';
+import { provenanceText, type ProvenanceJson } from './provenance-json.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
@@ -27,18 +28,21 @@ const IN_CHUNKS = '*';
 /** The confidence a record has when its value leaves it out (the store's default). */
 const FULL_CONFIDENCE = 1;
 
-/** `provenanceInChunks`: the value says its list is in chunks, written beside it, rather than holding it. */
-export function encodeNode(node: NodeRecord, provenanceInChunks = false): string {
-  return node.recorded_at + FIELD + node.labels.join(LABEL) + tail(node, provenanceInChunks);
+/**
+ * `provenanceInChunks`: the value says its list is in chunks, written beside it, rather than holding it.
+ * `known`: the texts of lists the commit's merge made from known ones (provenance-json.ts), not serialised again.
+ */
+export function encodeNode(node: NodeRecord, provenanceInChunks = false, known?: ProvenanceJson): string {
+  return node.recorded_at + FIELD + node.labels.join(LABEL) + tail(node, provenanceInChunks, known);
 }
 
-export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false): string {
-  return edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to + tail(edge, provenanceInChunks);
+export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false, known?: ProvenanceJson): string {
+  return edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to + tail(edge, provenanceInChunks, known);
 }
 
 /** properties, confidence and provenance, each left out when it and all after it are the default. */
-function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean): string {
-  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : JSON.stringify(record.provenance));
+function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean, known: ProvenanceJson | undefined): string {
+  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : provenanceText(record.provenance, 0, known));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : propertiesJson(record.properties, provenanceInChunks)) + tail;
   return tail;

@@ -163,7 +163,7 @@ function checkCommon(where: Where, record: { id?: string; confidence?: number; p
   }
   if (record.provenance === undefined) return;
   if (!Array.isArray(record.provenance)) fail(where, 'provenance', 'provenance must be an array');
-  if (nestedDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
+  if (provenanceDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
     throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: String(where), field: 'provenance', limit: MAX_PROPERTY_DEPTH });
   }
   record.provenance.forEach((entry, i) => {
@@ -178,6 +178,23 @@ function checkCommon(where: Where, record: { id?: string; confidence?: number; p
       if (!valid) fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
     }
   });
+}
+
+/**
+ * Whether a provenance list nests deeper than `limit` (nestedDeeperThan), its entries walked here and
+ * only their lists and maps (a span) handed on: the import path checks one list per record.
+ */
+function provenanceDeeperThan(list: readonly unknown[], limit: number): boolean {
+  for (const entry of list) {
+    if (entry === null || typeof entry !== 'object') continue;
+    // the list at depth 1, an entry at 2, an entry's list or map at 3
+    if (limit < 2) return true;
+    for (const key in entry) {
+      const value = (entry as Record<string, unknown>)[key];
+      if (value !== null && typeof value === 'object' && nestedDeeperThan(value, limit - 2)) return true;
+    }
+  }
+  return false;
 }
 
 /**

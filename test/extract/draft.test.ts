@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractionPipeline, documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
-import { knownDocuments, mayHold } from '../../engine/extract/draft.ts';
+import { draftMessage, knownDocuments, mayHold, readDraftMessage, type DocumentDraft, type FileDraft } from '../../engine/extract/draft.ts';
+import { ProvenanceJson } from '../../engine/store/provenance-json.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
 import { readSource } from '../../engine/extract/source.ts';
 import { listCorpus } from '../../engine/ingest/batch.ts';
@@ -54,7 +55,7 @@ describe('drafts: documents structured in the rule workers without their graph, 
     expect([...index.nodesWithLabel('Actor')].some((id) => sources(id).size > 1)).toBe(true);
   });
 
-  it('every draft of the sample corpus crosses from a worker as JSON unchanged: no undefined, NaN, -0 or other value JSON would alter', async () => {
+  it('every draft of the sample corpus crosses from a worker as JSON unchanged: no undefined, NaN, -0 or other value JSON would alter, its lists\' texts as serialising gives them', async () => {
     // drafted in this thread: a pooled pipeline's drafts have crossed as JSON already
     const here = createExtractionPipeline();
     const sources = await listCorpus(CORPUS);
@@ -63,7 +64,18 @@ describe('drafts: documents structured in the rule workers without their graph, 
       const read = await readSource(CORPUS, source);
       const draft = await here.draft({ text: read.text, source: read.source }, { tier: 'full', dateline: true, ...(read.title ? { title: read.title } : {}) });
       expect(JSON.parse(JSON.stringify(draft)), source).toStrictEqual(draft);
+      // as a draft message (worker.mjs), alone and in its file: the same draft, each list noted with the text JSON.stringify gives it
+      const file: FileDraft = { kind: 'read', source: read.source, text: read.text, sha256: draft.made.sha256, draft };
+      const received = readDraftMessage<DocumentDraft>(draftMessage(draft, draft, (bare) => bare), (value) => value);
+      const receivedFile = readDraftMessage<FileDraft>(draftMessage(file, draft, (bare) => ({ ...file, draft: bare })), (value) => (value.kind === 'read' ? value.draft : undefined));
+      expect(received, source).toStrictEqual(draft);
+      expect(receivedFile, source).toStrictEqual(file);
+      const texts = new ProvenanceJson();
+      for (const record of [...received.graph.nodes, ...received.graph.edges]) expect(texts.textFrom(record.provenance, 0)).toBe(JSON.stringify(record.provenance));
+      expect(received.graph.nodes.some((node) => node.provenance.length > 0)).toBe(true);
     }
+    const failed: FileDraft = { kind: 'failed', code: 'unreadable', reason: 'a \u0000 in a reason' };
+    expect(readDraftMessage<FileDraft>(draftMessage(failed, undefined, () => failed), () => undefined)).toStrictEqual(failed);
   });
 
   it('a name only the graph knows, or knows under another label, is the graph\'s: the draft does not stand, extraction finds it', async () => {

@@ -216,6 +216,22 @@ describe.each(storeBackends)('ParleyStore graphs ($kind)', (backend) => {
     expect((await store.loadGraph('t1', 'g')).nodeCount).toBe(3);
   });
 
+  it('takes lists and maps nested up to the depth limit and refuses one level more, in properties and in provenance', async () => {
+    // `depth` levels of maps (in lists where `inList`) around a scalar
+    const nest = (depth: number, inList = false): unknown => (depth === 0 ? 1 : inList ? [nest(depth - 1, inList)] : { x: nest(depth - 1, inList) });
+    const node = (id: string, extra: unknown, note?: unknown) => ({
+      id, labels: ['Actor'], properties: { label: id, actor_type: 'armed_group', extra } as GraphWrite['nodes'][number]['properties'],
+      provenance: [{ source: 's', timestamp: '2024-01-01', span: { start: 0, end: 1 }, ...(note === undefined ? {} : { note }) }] as never,
+    });
+    for (const inList of [false, true]) {
+      // a property's value counts from 1; a provenance entry's value from 3 (the list, the entry)
+      await store.writeGraph('t1', 'g', { nodes: [node('deep', nest(16, inList), nest(14, inList)), node('flat', [1, 2], 'x')], edges: [] });
+      await expect(store.writeGraph('t1', 'g', { nodes: [node('deeper', nest(17, inList))], edges: [] })).rejects.toMatchObject({ code: 'property_depth', details: { field: 'extra' } });
+      await expect(store.writeGraph('t1', 'g', { nodes: [node('deeper', 1, nest(15, inList))], edges: [] })).rejects.toMatchObject({ code: 'property_depth', details: { field: 'provenance' } });
+    }
+    expect((await store.loadGraph('t1', 'g')).node('deeper')).toBeUndefined();
+  });
+
   it('keeps tenants apart: same graph id, separate data', async () => {
     await store.writeGraph('t1', 'sudan', sudan);
     await store.writeGraph('t2', 'sudan', { nodes: [{ id: 'x', labels: ['Issue'], properties: { label: 'Darfur' } }], edges: [] });

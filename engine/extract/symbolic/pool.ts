@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
-import type { DocumentDraft, DraftTask, FileDraft, FileDraftTask } from '../draft.ts';
+import { readDraftMessage, type DocumentDraft, type DraftTask, type FileDraft, type FileDraftTask } from '../draft.ts';
 import type { DocumentInput, Findings } from '../types.ts';
 import type { SymbolicLayer } from './layer.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
@@ -69,13 +69,13 @@ export class PooledSymbolicLayer implements SymbolicLayer {
   async draft(task: DraftTask & { sha256: string; documentId: string }): Promise<DocumentDraft> {
     const [draft] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draft' }));
     // sent as JSON (worker.mjs): a draft is plain data, which JSON carries unchanged
-    return JSON.parse(draft as string) as DocumentDraft;
+    return readDraftMessage<DocumentDraft>(draft as string, (value) => value);
   }
 
   /** A batch's file read, hashed and drafted in one worker call (engine/extract/read-file.ts), sent as JSON like draft(). */
   async draftFile(task: FileDraftTask): Promise<FileDraft> {
     const [file] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draftFile' }));
-    return JSON.parse(file as string) as FileDraft;
+    return readDraftMessage<FileDraft>(file as string, (value) => (value.kind === 'read' ? value.draft : undefined));
   }
 
   async close(): Promise<void> {

@@ -11,17 +11,20 @@ export default function findInWorker(document) {
 }
 
 /**
- * A document read and structured here without its graph (engine/extract/draft.ts), as JSON:
+ * A document read and structured here without its graph (engine/extract/draft.ts), as JSON
+ * (draftMessage: its provenance lists apart, for the commit to write as they are):
  * the thread that commits parses a draft's JSON in about 60% of the time it takes to receive the
  * same draft as an object (a structured clone of its many small objects; 0.4-0.7 against 0.7-1.1 ms
  * per draft of the sample corpus), and that thread's time per document bounds a batch's speed-up
  * (docs/batch.md, "On many cores").
  */
 export async function draft(task) {
-  return JSON.stringify(await drafts.draftDocument(task, symbolic.findConflictEntities));
+  const draft = await drafts.draftDocument(task, symbolic.findConflictEntities);
+  return drafts.draftMessage(draft, draft, (bare) => bare);
 }
 
 /** A batch's file read, checked, hashed and drafted here (engine/extract/read-file.ts), as JSON like draft(). */
 export async function draftFile(task) {
-  return JSON.stringify(await readFile.draftFile(task, symbolic.findConflictEntities));
+  const file = await readFile.draftFile(task, symbolic.findConflictEntities);
+  return drafts.draftMessage(file, file.draft, (bare) => ({ ...file, draft: bare }));
 }

@@ -1,0 +1,59 @@
+/**
+ * The JSON text of provenance lists, known without serialising them again on the thread that
+ * commits (issue 28: a batch's speed-up on many cores is bounded by that thread's time per
+ * document, and serialising provenance was the largest part of encoding a commit's records).
+ *
+ * A batch's drafts come from its workers as JSON, each record's provenance list as a text of its
+ * own (engine/extract/draft.ts draftMessage); the thread that commits parses each list and notes
+ * its text here. A commit's merge appends an input's entries to the list before it
+ * (merge.ts unionProvenance) and notes so in the commit's ProvenanceJson; the commit then writes
+ * a new record's list, a short list's grown text, or the chunk of a long list's new entries
+ * (provenance-chunks.ts) from those texts. The bytes written are those JSON.stringify gives: it
+ * writes an array as its items' texts joined with commas in brackets, and a list parsed from a
+ * text it wrote serialises back to that text.
+ */
+import type { Provenance } from '../ontology/index.ts';
+
+type List = readonly Provenance[];
+
+/** The texts of lists parsed from them (a draft's), weak: a commit's inputs, gone with their draft. */
+const given = new WeakMap<List, string>();
+
+/** Notes that `list` was parsed from `json`, and has not been changed since (records' lists are replaced, never edited). */
+export function noteProvenanceJson(list: List, json: string): void {
+  given.set(list, json);
+}
+
+/** What one commit's merge appended to which list, for the texts of the lists it writes; dropped with the commit. */
+export class ProvenanceJson {
+  private readonly appended = new Map<List, { base: List; json: string }>();
+
+  /** Notes that `result` is `base` followed by every entry of `incoming`, when the text of `incoming` is known. */
+  noteAppended(result: List, base: List, incoming: List): void {
+    const json = given.get(incoming);
+    if (json !== undefined) this.appended.set(result, { base, json });
+  }
+
+  /** JSON.stringify(list.slice(from)), from the texts known where it can. */
+  textFrom(list: List, from: number): string {
+    if (from === 0) {
+      const known = given.get(list);
+      if (known !== undefined) return known;
+    }
+    const grown = this.appended.get(list);
+    if (grown && from <= grown.base.length) return joinArrays(from === grown.base.length ? '[]' : this.textFrom(grown.base, from), grown.json);
+    return JSON.stringify(from === 0 ? list : list.slice(from));
+  }
+}
+
+/** The JSON of `list`'s entries from `from` on: from the commit's texts when it has them, else serialised. */
+export function provenanceText(list: List, from: number, known: ProvenanceJson | undefined): string {
+  return known ? known.textFrom(list, from) : JSON.stringify(from === 0 ? list : list.slice(from));
+}
+
+/** The JSON of two arrays' items, in order, as one array, from theirs. */
+function joinArrays(first: string, second: string): string {
+  if (first === '[]') return second;
+  if (second === '[]') return first;
+  return first.slice(0, -1) + ',' + second.slice(1);
+}

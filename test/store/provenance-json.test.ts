@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Level } from 'level';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Provenance } from '../../engine/ontology/index.ts';
+import { SEP } from '../../engine/store/keys.ts';
+import { noteProvenanceJson } from '../../engine/store/provenance-json.ts';
+import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+
+const at = '2024-03-03T10:00:00.000Z';
+const mention = (n: number): Provenance => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 }, quote: `RSF "${n}" \u0000 é` });
+
+/** A write naming the actors RSF and SAF (an edge between them) in these documents, each record's list a new array. */
+function naming(documents: readonly number[]): GraphWrite {
+  const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id.toUpperCase(), actor_type: 'armed_group' }, provenance: documents.map(mention), recorded_at: at });
+  return {
+    nodes: [actor('rsf'), actor('saf'), { id: 'bare', labels: ['Actor'], properties: { label: 'Bare', actor_type: 'armed_group' }, recorded_at: at }],
+    edges: [{ id: 'e1', type: 'OPPOSES', from: 'rsf', to: 'saf', properties: {}, provenance: documents.map(mention), recorded_at: at }],
+  };
+}
+
+/** The commits of the test, in order: writes of one commit together. New lists, short lists grown within and across commits, long lists (chunks), and repeated entries. */
+const COMMITS: number[][][] = [
+  [[1, 2], [3, 4, 5]],
+  [[6, 7, 8, 9]],
+  [[10, 11]],
+  [[12], [13, 14]],
+  [[14, 15, 2]],
+];
+
+/** Every key and value of the store's graph data, the generation taken out of the keys. */
+async function graphData(dir: string, generation: string): Promise<[string, string][]> {
+  const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+  try {
+    const entries = await db.iterator().all();
+    return entries.filter(([key]) => key.includes(generation)).map(([key, value]) => [key.replace(generation, 'G'), value]);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Writes `commits` into a new store at `dir`, each write passed through `prepare` first; answers the graph's data. */
+async function build(dir: string, commits: number[][][], prepare: (write: GraphWrite) => GraphWrite): Promise<[string, string][]> {
+  const store = await ParleyStore.open(dir);
+  let generation: string;
+  try {
+    for (const commit of commits) await store.writeGraphs('t', 'g', commit.map((documents) => prepare(naming(documents))));
+    generation = (await store.getGraphMeta('t', 'g')).generation;
+  } finally {
+    await store.close();
+  }
+  return graphData(dir, generation);
+}
+
+/** Each record's list noted with `text` of it. */
+function noted(text: (list: Provenance[]) => string): (write: GraphWrite) => GraphWrite {
+  return (write) => {
+    for (const record of [...write.nodes, ...write.edges]) if (record.provenance) noteProvenanceJson(record.provenance, text(record.provenance));
+    return write;
+  };
+}
+
+describe('provenance lists written from their texts (provenance-json.ts)', () => {
+  let base: string;
+  beforeEach(async () => {
+    base = await mkdtemp(path.join(tmpdir(), 'parley-provenance-json-'));
+  });
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('writes what serialising the lists writes: new lists, short lists grown, long lists in chunks, repeated entries', async () => {
+    const serialised = await build(path.join(base, 'serialised'), COMMITS, (write) => write);
+    const fromTexts = await build(path.join(base, 'texts'), COMMITS, noted((list) => JSON.stringify(list)));
+    expect(fromTexts).toStrictEqual(serialised);
+    // the long lists went to chunks, a chunk by each commit from the second on: the rsf node's value and four chunks
+    expect(serialised.filter(([key]) => key.includes(SEP + 'rsf')).length).toBe(5);
+  });
+
+  it('takes the noted text rather than serialising the list again', async () => {
+    // a text that parses to the list but is not JSON.stringify's: only a commit that writes it as given stores it
+    const spaced = (list: Provenance[]) => JSON.stringify(list, null, 1);
+    const valueOf = (data: [string, string][], id: string) => data.find(([key]) => key.endsWith(SEP + id))![1];
+    const created = await build(path.join(base, 'created'), [[[1, 2]]], noted(spaced));
+    expect(valueOf(created, 'rsf').endsWith(spaced([1, 2].map(mention)))).toBe(true);
+    // a list grown by a commit: the stored entries serialised, the appended ones as noted
+    const grown = await build(path.join(base, 'grown'), [[[1, 2]], [[3]]], noted(spaced));
+    expect(valueOf(grown, 'rsf').endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
+    expect(valueOf(grown, 'bare')).not.toContain('\n');
+  });
+});
