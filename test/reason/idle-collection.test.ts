@@ -13,7 +13,7 @@ import { openTempStore, type TempStore } from '../helpers/store.ts';
 // thread (its replicas and its engine), fed by a ReplicaSource over a real store.
 
 const graph = (count: number, prefix: string): GraphWrite => ({
-  nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: [i % 2 ? 'Actor' : 'Claim'], properties: i % 2 ? { label: `actor ${i}` } : { type: 'Demand', text: `claim ${i} on the land` } })),
+  nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: [i % 2 ? 'Actor' : 'Claim'], properties: (i % 2 ? { label: `actor ${i}` } : { type: 'Demand', text: `claim ${i} on the land` }) as Record<string, string> })),
   edges: Array.from({ length: count - 1 }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}${i | 1}`, to: `${prefix}${i & ~1}` })),
 });
 
