@@ -31,8 +31,11 @@ function fullCollection(): () => void {
 }
 
 let collect: (() => void) | undefined;
-/** Heap used after the last collection (or when this thread first asked). */
-let liveAfter: number | undefined;
+/**
+ * Heap used after the last collection; none before the first, so that the first is due once the heap holds the bound (a
+ * reading taken at another time would count the garbage then held as live: the snapshot's, when a replica was just made).
+ */
+let liveAfter = 0;
 
 function heapUsed(): number {
   return getHeapStatistics().used_heap_size;
@@ -40,7 +43,6 @@ function heapUsed(): number {
 
 /** Whether the heap holds `idleCollection.bytes` more than after the last collection. */
 export function collectionDue(): boolean {
-  liveAfter ??= heapUsed();
   return heapUsed() - liveAfter >= idleCollection.bytes;
 }
 
