@@ -12,11 +12,13 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * The garbage that makes a collection due (bytes of heap used above what the last collection left), and the collections
- * made by this thread so far. A module-level value (a test lowers it), not a setting: at 64 MiB a graph of some 500k facts
- * and more is collected after its hand-over, a smaller one's garbage left to V8 as before.
+ * The garbage that makes a collection due (bytes of heap used above what the last collection left: `live`, 0 before the
+ * first, so that the first is due once the heap holds the bound, as a reading taken at another time would count the
+ * garbage then held, a snapshot's, as live), and the collections made by this thread so far. A module-level value (a test
+ * lowers it), not a setting: at 64 MiB the garbage of a hand-over of some 500k facts and more is collected, a smaller
+ * one's left to V8 as before.
  */
-export const idleCollection = { bytes: 64 * 2 ** 20, made: 0 };
+export const idleCollection = { bytes: 64 * 2 ** 20, made: 0, live: 0 };
 
 /**
  * A full collection of this thread's heap: V8's `gc` function, which a process started with --expose-gc has on its global
@@ -31,11 +33,6 @@ function fullCollection(): () => void {
 }
 
 let collect: (() => void) | undefined;
-/**
- * Heap used after the last collection; none before the first, so that the first is due once the heap holds the bound (a
- * reading taken at another time would count the garbage then held as live: the snapshot's, when a replica was just made).
- */
-let liveAfter = 0;
 
 function heapUsed(): number {
   return getHeapStatistics().used_heap_size;
@@ -43,12 +40,12 @@ function heapUsed(): number {
 
 /** Whether the heap holds `idleCollection.bytes` more than after the last collection. */
 export function collectionDue(): boolean {
-  return heapUsed() - liveAfter >= idleCollection.bytes;
+  return heapUsed() - idleCollection.live >= idleCollection.bytes;
 }
 
 /** Collects the heap's garbage now (the caller has checked that the thread is idle). */
 export function collectGarbage(): void {
   (collect ??= fullCollection())();
-  liveAfter = heapUsed();
+  idleCollection.live = heapUsed();
   idleCollection.made++;
 }
