@@ -5,8 +5,8 @@
  * the old generation when it grows past a limit that scales with the heap's own (the server's heap setting, half the
  * machine's memory: server/heap.mjs), and an idle worker allocates nothing: the garbage stayed resident until the next
  * hand-over or framework run grew the heap further. worker-entry.ts asks for a full collection when the worker has had
- * no task for a moment and the heap holds `idleCollection.bytes` more than after the last one: about 0.1-0.3 s of that
- * worker's core at 1M facts, once per hand-over, where the hand-over took some 8 s.
+ * no task for a moment and the heap holds `idleCollection.bytes` more than after the last one: once per whole hand-over
+ * at 1M facts (of a heap of some 200 MB, where the hand-over took some 8 s of CPU), the collection V8 made a minute later.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
