@@ -8,7 +8,8 @@
  * replica; the others hear its snapshot and make theirs), every engine holding the graph's
  * view (the hand-over each worker makes in the background), and RSS once it has settled; then once more after one
  * full assess of the graph (POST /v1/workspaces/{id}/assess: all 15 frameworks, over the engines that hold its view),
- * whose stacks and kept answers stay in the engines' memories. At each step it prints:
+ * whose stacks and kept answers stay in the engines' memories; then after an ingest-like write (200 nodes, 200 edges: the CPU of
+ * the write and of every engine's hand-over of it) and after the assess that follows it (its CPU). At each step it prints:
  *   - RSS from /proc/self/smaps, split into WebAssembly memories (the Prolog engines), glibc's
  *     heap and arenas, other anonymous memory (V8's pages, thread stacks, malloc's large blocks)
  *     and files;
@@ -42,6 +43,8 @@ process.channel?.unref();
 const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, prepare: { type: 'string' }, 'settle-s': { type: 'string', default: '60' }, 'views-s': { type: 'string', default: '240' } } });
 const FACTS = Number(args.facts);
 const MB = 2 ** 20;
+/** Facts of the ingest-like write (ingestLikeWrite): 200 nodes of 2 properties, 200 edges. */
+const INGEST_FACTS = 800;
 
 // the child that fills the store: imported, closed (its snapshot written), and gone before the server opens it
 if (args.prepare) {
@@ -57,7 +60,8 @@ const prepared = spawnSync(process.execPath, [...process.execArgv, process.argv[
 if (prepared.status !== 0 || !existsSync(path.join(dir, 'store'))) throw new Error(`filling the store failed: ${prepared.status}`);
 
 const adminKey = 'pk_bench_server_memory_admin_0123456789';
-Object.assign(process.env, { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0' });
+// (the preload bound just above the graph, not at it: the write below is handed over ahead, as a write to a graph under the bound is)
+Object.assign(process.env, { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_PRELOAD_MAX_FACTS: String(FACTS + INGEST_FACTS) });
 const engine = await openEngine(loadConfig());
 const app = await buildApp(engine.deps, { logger: false });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -95,6 +99,26 @@ async function enginesHolding(graphId: string, timeoutMs: number): Promise<{ hol
   }
 }
 
+/** The process's CPU (every thread: the main one, the reasoning workers) since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
+/** A write as an ingest of some documents makes it: actors and claims (3 facts each), each claim asserted by a new actor and about a node the graph holds. */
+function ingestLikeWrite(facts: number): { nodes: unknown[]; edges: unknown[] } {
+  const held = Math.floor(facts / 5);
+  const nodes: unknown[] = [];
+  const edges: unknown[] = [];
+  for (let i = 0; i < 100; i++) {
+    nodes.push({ kind: 'Actor', id: `w-actor-${i}`, label: `written actor ${i}`, actor_type: 'armed_group' });
+    nodes.push({ kind: 'Claim', id: `w-claim-${i}`, type: 'Demand', text: `written claim ${i}` });
+    edges.push({ id: `w-asserts-${i}`, type: 'ASSERTS', from: `w-actor-${i}`, to: `w-claim-${i}` });
+    edges.push({ id: `w-about-${i}`, type: 'MENTIONED_WITH', from: `w-claim-${i}`, to: `n${(i * 7919) % held}` });
+  }
+  return { nodes, edges };
+}
+
 /** RSS once two readings a second apart are within 1% (worker replicas and hand-overs go on after the answer), or after --settle-s. */
 async function settle(): Promise<void> {
   let last = (await residentByKind()).total;
@@ -129,6 +153,22 @@ try {
   if (assessMs < 0) throw new Error(`assess refused for 20 min: ${-assessMs}`);
   await settle();
   await report(`one full assess (${(assessMs / 1000).toFixed(1)} s), RSS settled`, FACTS);
+  // an ingest-like write: new actors and claims, each linked to nodes the graph holds, handed by every engine holding the view over as an addition
+  const write = ingestLikeWrite(FACTS);
+  const writeFacts = FACTS + INGEST_FACTS;
+  const beforeWrite = process.cpuUsage();
+  const imported = await postJson(`${base}/v1/graphs/g/import`, key, write);
+  if (imported.status !== 200) throw new Error(`import: ${imported.status} ${JSON.stringify(imported.json)}`);
+  const handedOver = await reasoning.viewsPrepared('bench', 'g', Number(args['views-s']) * 1000);
+  const writeCpu = cpuMsSince(beforeWrite);
+  await settle();
+  await report(`an ingest-like write (${write.nodes.length} nodes, ${write.edges.length} edges): ${handedOver ? 'every engine took it' : 'NOT every engine took it'}; CPU of the write and its hand-overs ${writeCpu.toFixed(0)} ms; RSS settled`, writeFacts);
+  const beforeAssess = process.cpuUsage();
+  const againMs = await answeredWithin(1_200_000, () => postJson(`${base}/v1/workspaces/${workspace.json.id}/assess`, key, {}));
+  if (againMs < 0) throw new Error(`assess after the write refused for 20 min: ${-againMs}`);
+  const assessCpu = cpuMsSince(beforeAssess);
+  await settle();
+  await report(`the assess after the write (${(againMs / 1000).toFixed(1)} s, CPU ${assessCpu.toFixed(0)} ms), RSS settled`, writeFacts);
 } finally {
   await app.close();
   await engine.close();

@@ -18,6 +18,7 @@
  * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
  * is handed over from it, in one part, rather than from the records. The worker the main thread asks makes the image
  * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
+ * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it (idle-collection.ts).
  */
 import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -26,6 +27,7 @@ import { catalogKey } from '../frameworks/catalog-cache.ts';
 import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
+import { collectGarbage, collectionDue } from './idle-collection.ts';
 import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
@@ -86,7 +88,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   const schedule = () => {
     clearTimeout(timer);
     const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
-    const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue);
+    // (garbage is collected once nothing else is to be done: a hand-over's parts and writes' additions make more)
+    const collectDue = !underWay && toPrepare.size === 0 && !writingImage && collectionDue() ? Date.now() : Infinity;
+    const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue, collectDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
   };
@@ -111,6 +115,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
+    else if (toPrepare.size === 0 && !writingImage && collectionDue()) collectGarbage();
     schedule();
   };
   /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */
@@ -177,10 +182,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
-    // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires)
-    if (graph.factCount > setup.preloadMaxFacts) return;
-    // a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view (a hold)
-    if (by === 'warm') return;
+    // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),
+    // and a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view
+    // (a hold); the garbage its snapshot left is collected once idle
+    if (graph.factCount > setup.preloadMaxFacts || by === 'warm') return schedule();
     // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
     if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
     else if (by === 'preload') prepareIn(at.key, 0, false);
@@ -212,7 +217,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       underWay.parts.return(false);
       underWay = undefined;
     }
-    if (toPrepare.size > 0 || underWay) schedule();
+    schedule(); // (what is to be prepared, or the task's garbage collected, once idle)
     // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
     // (a framework run brings the engine to the task's version; a query only when it calls a rule)
     announce(task.kind !== 'query' && holdsGraph(graph) ? task.at : undefined);

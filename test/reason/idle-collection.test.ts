@@ -1,0 +1,76 @@
+import { getHeapStatistics } from 'node:v8';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
+import { wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { idleCollection } from '../../engine/reason/idle-collection.ts';
+import { ReplicaSource } from '../../engine/reason/replicas.ts';
+import { startWorker } from '../../engine/reason/worker-entry.ts';
+import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
+
+// A reasoning worker that has nothing left to do collects the garbage a whole hand-over left in its heap, once there
+// is more of it than idleCollection.bytes (engine/reason/idle-collection.ts, worker-entry.ts). The worker runs in this
+// thread (its replicas and its engine), fed by a ReplicaSource over a real store.
+
+const graph = (count: number, prefix: string): GraphWrite => ({
+  nodes: Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, labels: [i % 2 ? 'Actor' : 'Claim'], properties: (i % 2 ? { label: `actor ${i}` } : { type: 'Demand', text: `claim ${i} on the land` }) as Record<string, string> })),
+  edges: Array.from({ length: count - 1 }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}${i | 1}`, to: `${prefix}${i & ~1}` })),
+});
+
+const until = async (done: () => boolean, ms: number) => {
+  for (let waited = 0; !done() && waited < ms; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe("an idle worker's garbage", () => {
+  let temp: TempStore;
+  let store: ParleyStore;
+  const bound = idleCollection.bytes;
+  beforeAll(async () => {
+    temp = await openTempStore('parley-idle-collection-');
+    store = temp.store;
+    await store.writeGraph('t', 'kept', graph(8_000, 'k'));
+    await store.writeGraph('t', 'collected', graph(8_000, 'c'));
+  });
+  afterEach(() => {
+    idleCollection.bytes = bound;
+  });
+  afterAll(() => temp.close());
+
+  /** A worker in this thread, its hand-over of `graphId`'s view made in the background (a hold). */
+  async function handOver(channelName: string, graphId: string): Promise<{ source: ReplicaSource }> {
+    const source = new ReplicaSource(store, channelName);
+    await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 600_000 });
+    const before = wholeHandOvers.count;
+    await source.warm('t', graphId);
+    await source.hold('t', graphId);
+    expect(await source.prepared('t', graphId, 1, 120_000)).toBe(true);
+    expect(wholeHandOvers.count).toBe(before + 1);
+    return { source };
+  }
+
+  it('is collected once the hand-over is done and it exceeds the bound', async () => {
+    idleCollection.bytes = 4 * 2 ** 20;
+    const made = idleCollection.made;
+    const { source } = await handOver('parley-idle-collection-test', 'collected');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // (the worker's idle turns after the hand-over)
+      expect(idleCollection.made).toBeGreaterThan(made);
+      // what the heap holds above what the last collection left is under the bound: the hand-over's garbage is gone
+      expect(getHeapStatistics().used_heap_size - idleCollection.live).toBeLessThan(idleCollection.bytes);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('is left to V8 while it is under the bound', async () => {
+    idleCollection.bytes = 2 ** 40;
+    const made = idleCollection.made;
+    const { source } = await handOver('parley-idle-kept-test', 'kept');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // (the worker's idle turns after the hand-over)
+      expect(idleCollection.made).toBe(made);
+    } finally {
+      source.close();
+    }
+  });
+});
