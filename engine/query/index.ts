@@ -139,7 +139,9 @@ function compile(graph: GraphIndex, text: string, options: QueryOptions, limits:
   const parameters = options.parameters ?? {};
   // writes change the graph under the plan and name what they create: never cached
   const cache = allowWrites ? undefined : planCacheOf(graph, options.rules);
-  const key = `${limits.maxVariableLength}\u0000${parameterShape(parameters)}\u0000${text}`;
+  // as_of or not: a plan may count rows in place of another aggregate only where the counters run (PlanOptions.asOf)
+  const asOf = options.as_of !== undefined;
+  const key = `${limits.maxVariableLength}\u0000${asOf}\u0000${parameterShape(parameters)}\u0000${text}`;
   const cached = cache?.entries.get(key);
   if (cached) {
     cache!.entries.delete(key);
@@ -148,7 +150,7 @@ function compile(graph: GraphIndex, text: string, options: QueryOptions, limits:
   }
   const ast = parseQuery(text);
   analyse(ast, { allowWrites, rules: options.rules });
-  const planOptions = { rules: options.rules, parameters, limits };
+  const planOptions = { rules: options.rules, parameters, limits, asOf };
   const plan = planQuery(ast, graph, planOptions);
   // a write names what it creates: no warning about what the graph does not hold yet
   const entry = { plan, compiled: buildQuery(plan, graph, planOptions), notifications: allowWrites ? [] : schemaNotifications(ast, graph) };

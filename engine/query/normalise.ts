@@ -3,7 +3,11 @@
  * rewritten to the form the planner's paths recognise, so that its speed does not hang on its
  * spelling. A rewrite is made only where it changes no answer, no column and no error: names are
  * checked against their scope when the rewritten clauses are planned, so no rewrite brings a name
- * into scope or takes one out, and none drops an expression that could fail.
+ * into scope or takes one out, and none drops an expression that could fail. Two exceptions, as the
+ * planner's own: a list only counted is not built, so the collection limit does not stop it; and a
+ * condition moved into a MATCH's pattern or WHERE (a type, a WITH's WHERE) may drop rows before
+ * another conjunct of that WHERE that could fail is evaluated on them, as a label or an equality
+ * in WHERE already does (openCypher leaves the order of a WHERE's conjuncts open).
  * - `count(1)` (any literal but null) and `sum(1)` are `count(*)`: they count every row (`sum(1)` of no row is 0);
  * - `size(collect(x))` is `count(x)`, DISTINCT kept: both leave nulls out;
  * - `x IN [e]` in a MATCH's WHERE is `x = e`, which an index may answer;
@@ -32,9 +36,10 @@ import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
 
-export function normaliseClauses(clauses: Clause[]): Clause[] {
+/** `parameters`: the names of the parameters the query is given (the plan cache keys plans by them). */
+export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
-  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(matchesAsOne(forms)))))));
+  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(matchesAsOne(forms))), parameters))));
 }
 
 /**
@@ -60,6 +65,13 @@ type MatchClause = Extract<Clause, { kind: 'match' }>;
 /** The names a MATCH's patterns give its nodes and relationships. */
 function namedBy(match: MatchClause): Set<string> {
   return new Set(match.patterns.flatMap((part) => namesOf(part).map(({ name }) => name)));
+}
+
+/** The nodes and the one-hop relationships a MATCH names: elements, where a variable-length relationship is a list. */
+function elementsOf(match: MatchClause): { nodes: Set<string>; relationships: Set<string> } {
+  const nodes = new Set(match.patterns.flatMap((part) => part.nodes.flatMap((node) => (node.variable ? [node.variable] : []))));
+  const relationships = new Set(match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable && !rel.range ? [rel.variable] : []))));
+  return { nodes, relationships };
 }
 
 /** `left AND right`, or either alone when the other is missing. */
@@ -173,10 +185,10 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const { projection } = withClause;
   const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
   const matched = namedBy(match);
-  const element = (expr: Expr) => {
-    const target = expr.kind === 'prop' ? expr.target : expr;
-    return target.kind === 'var' && matched.has(target.name);
-  };
+  const { nodes, relationships } = elementsOf(match);
+  // a property of a variable-length relationship (a list) fails
+  const element = (expr: Expr) =>
+    (expr.kind === 'var' && matched.has(expr.name)) || (expr.kind === 'prop' && expr.target.kind === 'var' && (nodes.has(expr.target.name) || relationships.has(expr.target.name)));
   if (!passes || !projection.items.every((item) => element(item.expr))) return clauses;
   const read = returnClause.projection;
   if (read.star) return clauses;
@@ -236,47 +248,51 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
  * MATCH (not optional) under their own names, and p reads only the MATCH's names and cannot fail, so it keeps the
  * same rows wherever the MATCH evaluates it.
  */
-function whereOfPassingWith(clauses: Clause[]): Clause[] {
-  return clauses.flatMap((clause, i, all) => {
-    const match = all[i - 1];
-    const next = all[i + 1];
-    if (clause.kind === 'match' && next?.kind === 'with' && passedOnWhere(clause, next)) return [{ ...clause, where: both(clause.where, next.where) }];
-    if (clause.kind === 'with' && match?.kind === 'match' && passedOnWhere(match, clause)) {
-      const { where: _, ...rest } = clause;
-      return [rest];
-    }
-    return [clause];
-  });
+function whereOfPassingWith(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
+  const result = [...clauses];
+  for (let i = 0; i + 1 < result.length; i++) {
+    const [match, withClause] = [result[i], result[i + 1]];
+    if (match.kind !== 'match' || withClause.kind !== 'with' || !passedOnWhere(match, withClause, parameters)) continue;
+    const { where, ...passing } = withClause;
+    result[i] = { ...match, where: both(match.where, where) };
+    result[i + 1] = passing;
+  }
+  return result;
 }
 
 /** Whether the WITH's WHERE may be the MATCH's (whereOfPassingWith). */
-function passedOnWhere(match: MatchClause, withClause: Extract<Clause, { kind: 'with' }>): boolean {
+function passedOnWhere(match: MatchClause, withClause: Extract<Clause, { kind: 'with' }>, parameters: ReadonlySet<string>): boolean {
   const { projection, where } = withClause;
   if (!where || match.optional || projection.distinct || projection.star || projection.orderBy?.length || projection.skip || projection.limit) return false;
   const matched = namedBy(match);
   if (!projection.items.every((item) => item.expr.kind === 'var' && matched.has(item.expr.name) && projectedName(item) === item.expr.name)) return false;
   // a WITH's WHERE also sees the names bound before it (openCypher's WithWhere7)
-  return [...variablesOf(where)].every((name) => matched.has(name)) && cannotFail(where);
+  return [...variablesOf(where)].every((name) => matched.has(name)) && cannotFail(where, { ...elementsOf(match), parameters });
 }
 
 /**
- * Whether a condition never raises an error, given that its names are nodes and relationships: comparisons of
- * their properties, literals and parameters (a comparison of unlike values is null), label tests and null tests,
- * joined by AND, OR, XOR or NOT (of such conditions: true, false or null). Not `=~` (a pattern may be invalid).
+ * Whether a condition never raises an error, its names being the MATCH's elements: comparisons of literals,
+ * parameters the query is given, those names, and properties of nodes and one-hop relationships (a comparison of
+ * unlike values is null), label tests of nodes and null tests, joined by AND, OR, XOR or NOT (of such conditions:
+ * true, false or null). Not `=~` (a pattern may be invalid); not a property of a variable-length relationship (a
+ * list), a label test of a relationship, or a parameter not given, each of which fails.
  */
-function cannotFail(expr: Expr): boolean {
-  const operand = (e: Expr): boolean => e.kind === 'literal' || e.kind === 'param' || e.kind === 'var' || (e.kind === 'prop' && e.target.kind === 'var');
+function cannotFail(expr: Expr, scope: { nodes: Set<string>; relationships: Set<string>; parameters: ReadonlySet<string> }): boolean {
+  const { nodes, relationships, parameters } = scope;
+  const operand = (e: Expr): boolean =>
+    e.kind === 'literal' || e.kind === 'var' || (e.kind === 'param' && parameters.has(e.name)) ||
+    (e.kind === 'prop' && e.target.kind === 'var' && (nodes.has(e.target.name) || relationships.has(e.target.name)));
   switch (expr.kind) {
     case 'binary':
-      if (expr.op === 'AND' || expr.op === 'OR' || expr.op === 'XOR') return cannotFail(expr.left) && cannotFail(expr.right);
+      if (expr.op === 'AND' || expr.op === 'OR' || expr.op === 'XOR') return cannotFail(expr.left, scope) && cannotFail(expr.right, scope);
       if (['=', '<>', '<', '>', '<=', '>=', 'STARTS WITH', 'ENDS WITH', 'CONTAINS'].includes(expr.op)) return operand(expr.left) && operand(expr.right);
       return expr.op === 'IN' && operand(expr.left) && expr.right.kind === 'list' && expr.right.items.every((item) => item.kind === 'literal');
     case 'unary':
-      return expr.op === 'NOT' && cannotFail(expr.operand);
+      return expr.op === 'NOT' && cannotFail(expr.operand, scope);
     case 'isNull':
       return operand(expr.operand);
     case 'labels':
-      return expr.target.kind === 'var';
+      return expr.target.kind === 'var' && nodes.has(expr.target.name);
     default:
       return false;
   }
@@ -303,8 +319,9 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
 
 /**
  * `MATCH … WITH DISTINCT k1, …, v RETURN k1, …, count(*)` as `MATCH … WITH k1, …, v RETURN k1, …, count(DISTINCT
- * v)`: v is a node or relationship of the MATCH (never null), the RETURN groups by exactly the other names,
- * bare, and counts v's rows; the distinct rows of one group are then its distinct v.
+ * v)`: v is a node or relationship of the MATCH (never null), the RETURN groups by every other name, each written
+ * bare (other keys may read only those names and v), and counts v's rows; the distinct rows of one group are then
+ * its distinct v.
  */
 function distinctKeysAsCount(clauses: Clause[], at: number): Clause[] {
   const [match, withClause, next] = clauses.slice(at - 1, at + 2);
@@ -313,8 +330,7 @@ function distinctKeysAsCount(clauses: Clause[], at: number): Clause[] {
   const read = next.projection;
   if (projection.star || read.star || read.distinct || withClause.where || projection.orderBy?.length || projection.skip || projection.limit) return clauses;
   const names = projection.items.map(projectedName);
-  const keys = read.items.filter((item) => !containsAggregate(item.expr)).map((item) => item.expr);
-  const keyNames = new Set(keys.flatMap((expr) => (expr.kind === 'var' ? [expr.name] : [])));
+  const keyNames = new Set(read.items.flatMap((item) => (!containsAggregate(item.expr) && item.expr.kind === 'var' ? [item.expr.name] : [])));
   const counted = projection.items.filter((item) => !keyNames.has(projectedName(item)));
   if (counted.length !== 1 || ![...keyNames].every((name) => names.includes(name)) || new Set(names).size !== names.length) return clauses;
   const [item] = counted;
@@ -327,19 +343,20 @@ function distinctKeysAsCount(clauses: Clause[], at: number): Clause[] {
 
 /**
  * `count(id(n))` and `count(DISTINCT id(n))` as `count(n)` and `count(DISTINCT n)` in the WITH or RETURN right after
- * a MATCH that names n: its node or relationship (or null, where the MATCH is optional), whose id fails never.
+ * a MATCH that names n: its node or one-hop relationship (or null, where the MATCH is optional), whose id never
+ * fails (a variable-length relationship's, a list's, does).
  */
 function idsCountedAsElements(clauses: Clause[]): Clause[] {
   return clauses.map((clause, i) => {
     const match = clauses[i - 1];
     if ((clause.kind !== 'with' && clause.kind !== 'return') || match?.kind !== 'match') return clause;
-    const elements = namedBy(match);
+    const { nodes, relationships } = elementsOf(match);
     const idCounted = (expr: Expr): Expr | undefined => {
       if (expr.kind !== 'call' || expr.name.toLowerCase() !== 'count' || expr.args.length !== 1) return undefined;
       const [arg] = expr.args;
       if (arg.kind !== 'call' || arg.name.toLowerCase() !== 'id' || arg.args.length !== 1) return undefined;
       const [target] = arg.args;
-      return target.kind === 'var' && elements.has(target.name) ? { ...expr, args: [target] } : undefined;
+      return target.kind === 'var' && (nodes.has(target.name) || relationships.has(target.name)) ? { ...expr, args: [target] } : undefined;
     };
     return rewriteClause(clause, idCounted);
   });
@@ -391,7 +408,7 @@ function rewriteClause<C extends Extract<Clause, { kind: 'with' | 'return' }>>(c
   return { ...clause, projection: { ...projection, items }, ...where };
 }
 
-/** How many times `name` is read as a variable anywhere in `value` (inside patterns and comprehensions too). */
+/** How many times `name` is read as a variable anywhere in `value` (inside comprehensions and patterns' expressions too). */
 function occurrences(value: unknown, name: string): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + occurrences(item, name), 0);
   if (value === null || typeof value !== 'object') return 0;

@@ -30,6 +30,11 @@ export interface PlanOptions {
   rules?: RuleSet;
   parameters: Record<string, unknown>;
   limits: QueryLimits;
+  /**
+   * Whether the query runs with as_of, which the per-node counters (match.ts) give way to row by row: a path that
+   * counts rows in place of another aggregate (count(DISTINCT a) per reached node) is then not taken.
+   */
+  asOf?: boolean;
 }
 
 /** A variable of the plan: the name it was written with (anonymous names begin with a space) and its row slot. */
@@ -251,7 +256,7 @@ export function planQuery(ast: QueryAst, graph: GraphIndex, options: PlanOptions
 }
 
 function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): PartPlan {
-  const clauses = countsOfSubqueriesPerNode(normaliseClauses(written));
+  const clauses = countsOfSubqueriesPerNode(normaliseClauses(written, new Set(Object.keys(options.parameters))));
   const state: PartState = { scope: new Map(), nextSlot: 0, anonymous: 0 };
   const planned: ClausePlan[] = [];
   let columns: string[] = [];
@@ -290,7 +295,7 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
         countDistinctEnds(match, projection);
         countScannedOnce(match, projection);
         countScannedNodes(match, projection);
-        countPerEnd(match, projection);
+        countPerEnd(match, projection, options);
         countEdgesByType(match, projection);
         countNodesByLabels(match, projection);
       }
@@ -525,7 +530,7 @@ function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
 }
 
 /** Sets MatchPlan.countsPerEnd (and distinctStartsPerEnd) where it holds (the part's first clause). */
-function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
+function countPerEnd(match: MatchPlan, projection: ProjectionPlan, options: PlanOptions): void {
   if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
   const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
   const edge = match.goals[at];
@@ -546,8 +551,9 @@ function countPerEnd(match: MatchPlan, projection: ProjectionPlan): void {
     match.countsPerEnd = end.slot;
     return;
   }
-  // count(DISTINCT a) of the node the expansion starts from: each start once per group, counted as count(*) of those
-  const rewritten = distinctCountsAsRows(projection, source.name);
+  // count(DISTINCT a) of the node the expansion starts from: each start once per group, counted as count(*) of those;
+  // not under as_of, where the counter gives way to rows, which count(*) would count each
+  const rewritten = options.asOf ? undefined : distinctCountsAsRows(projection, source.name);
   if (!rewritten || !countsRowsAlone(projection, rewritten)) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countsPerEnd: end.slot, distinctStartsPerEnd: byProperty && key.kind === 'prop' ? { key: key.key } : {} });

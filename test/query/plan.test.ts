@@ -877,6 +877,12 @@ describe('aggregation without rows', () => {
     // a type named in WHERE: the same edges under OPTIONAL MATCH; not a type the pattern leaves out, nor a variable-length relationship's
     expect(general("MATCH (a:Actor) OPTIONAL MATCH (a)-[r]->(c) WHERE type(r) = 'ASSERTS' RETURN count(*) AS n, count(r) AS m")).toEqual(general('MATCH (a:Actor) OPTIONAL MATCH (a)-[r:ASSERTS]->(c) RETURN count(*) AS n, count(r) AS m'));
     expect(general("MATCH ()-[r:ASSERTS]->() WHERE type(r) = 'SUPPORTS' RETURN count(*) AS n")).toEqual([[0n]]);
+    // a WITH's WHERE that would fail on rows the MATCH drops stays where it was written: a relationship's label, a
+    // variable-length relationship's property, a parameter not given (no row reaches it: no claim supports an actor)
+    for (const where of ['r:ASSERTS', 'r.weight = 1', 'c.type = $missing']) {
+      const rel = where.startsWith('r.') ? '[r:ASSERTS*1..2]' : '[r]';
+      expect(general(`MATCH (a:Actor)-${rel}->(c:Claim)-[:SUPPORTS]->(x:Actor) WITH a, c WHERE ${where} RETURN count(*) AS n`), where).toEqual([[0n]]);
+    }
     // a WHERE after OPTIONAL MATCH drops rows a WHERE of the OPTIONAL MATCH would keep as nulls; one that may fail stays where it was written
     expect(general('MATCH (c:Claim) OPTIONAL MATCH (c)-[:SUPPORTS]->(d) WITH c, d WHERE d IS NOT NULL RETURN count(*) AS n')).toEqual(general('MATCH (c:Claim)-[:SUPPORTS]->(d) RETURN count(*) AS n'));
     expect(runQuery(graph, `${asserts} WITH a, c WHERE c.type =~ 'Red.*' RETURN count(*) AS n`, { explain: true }).plan).toContain('with a, c');
@@ -902,6 +908,8 @@ describe('aggregation without rows', () => {
       ['MATCH (a:Actor) WITH 1 / 0 AS v RETURN 1 AS one', 'division_by_zero'],
       ["UNWIND ['k'] AS s MATCH (a:Actor) RETURN count(id(s)) AS n", 'invalid_argument_type'],
       ["MATCH (a:Actor)-[r*1..2]->(c) WHERE type(r) = 'ASSERTS' RETURN count(*) AS n", 'invalid_argument_value'],
+      ['MATCH (a:Actor)-[r:ASSERTS*1..2]->(c) RETURN count(id(r)) AS n', 'invalid_argument_type'],
+      ['MATCH (a:Actor)-[r:ASSERTS*1..2]->(c) WITH r.weight AS w RETURN 1 AS one', 'invalid_argument_type'],
     ]) expect(() => runQuery(graph, text), text).toThrow(expect.objectContaining({ code }));
     // a name local to EXISTS { } in the first WHERE stays local; one relationship named in two MATCH clauses is two matches
     expect(general("MATCH (a:Actor) WHERE EXISTS { (a)-[:ASSERTS]->(c) } MATCH (c)-[:SUPPORTS]->() RETURN count(*) AS n")).toEqual(
@@ -912,6 +920,32 @@ describe('aggregation without rows', () => {
     const limits = { collectionLimit: 10 };
     expect(runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN size(collect(y)) AS n', { limits }).rows).toEqual([[50n]]);
     expect(() => runQuery(graph, 'UNWIND range(1, 5) AS x UNWIND range(1, 10) AS y RETURN collect(y)[0] AS n', { limits })).toThrow(expect.objectContaining({ code: 'query_collection_limit' }));
+  });
+
+  it('counts distinct starts per group under as_of as the general path does, in every form that reads as count(DISTINCT a)', () => {
+    const graph = new GraphIndex();
+    const at = (year: number) => ({ confidence: 1, provenance: [], recorded_at: `${year}-01-01T00:00:00.000Z` });
+    for (let i = 0; i < 6; i++) graph.putNode({ id: `a${i}`, labels: ['Actor'], properties: {}, ...at(2024) });
+    for (let i = 0; i < 8; i++) graph.putNode({ id: `c${i}`, labels: ['Claim'], properties: i === 7 ? {} : { type: ['RedLine', 'Demand'][i % 2] }, ...at(2024) });
+    // a0 asserts three claims of one type, a later edge among them; every third edge recorded after the as_of
+    const asserted = [[0, 0], [0, 2], [0, 4], [1, 0], [1, 1], [2, 3], [2, 7], [3, 5], [3, 6], [4, 6], [5, 1], [5, 2]];
+    asserted.forEach(([a, c], i) => graph.putEdge({ id: `e${i}`, type: 'ASSERTS', from: `a${a}`, to: `c${c}`, properties: {}, ...at(i % 3 === 2 ? 2026 : 2024) }));
+    const asserts = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim)';
+    const forms = [
+      `${asserts} RETURN c.type AS type, count(DISTINCT a) AS n ORDER BY type`,
+      `${asserts} WITH DISTINCT c.type AS type, a RETURN type, count(*) AS n ORDER BY type`,
+      `${asserts} RETURN c.type AS type, count(DISTINCT id(a)) AS n ORDER BY type`,
+      `${asserts} WITH c.type AS type, collect(DISTINCT a) AS xs RETURN type, size(xs) AS n ORDER BY type`,
+    ];
+    const reference = `${asserts} RETURN c.type AS type, size(collect(DISTINCT a) + []) AS n ORDER BY type`;
+    for (const as_of of [undefined, '2025-01-01T00:00:00Z', '2030-01-01T00:00:00Z']) {
+      const expected = runQuery(graph, reference, { as_of }).rows;
+      // where the rows are not the distinct actors, a count of rows would answer otherwise
+      expect(runQuery(graph, `${asserts} RETURN c.type AS type, count(*) AS n ORDER BY type`, { as_of }).rows).not.toEqual(expected);
+      for (const text of forms) expect(runQuery(graph, text, { as_of }).rows, `${text} as_of ${as_of}`).toEqual(expected);
+    }
+    expect(runQuery(graph, reference, { as_of: '2025-01-01T00:00:00Z' }).rows).not.toEqual(runQuery(graph, reference).rows);
+    expect(runQuery(graph, forms[0], { explain: true }).plan).toContain('count the rows per node the last expansion reaches (no rows, each start once per group; as_of: row by row)');
   });
 
   it("tests a pattern predicate or EXISTS { } of one hop up to the first edge that passes, not every edge of a hub", () => {
