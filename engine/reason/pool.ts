@@ -32,8 +32,9 @@ import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './inline-query.ts';
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
+import { KeptAnswers, answersKey } from './kept-answers.ts';
 import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
-import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages } from './view-images.ts';
+import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -137,6 +138,8 @@ export class ReasoningPool {
   private readonly inline: InlineQueries;
   private readonly results: ResultCache;
   private readonly preloads: Preloads;
+  /** Framework runs answered from kept answers since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
+  keptRunsRead = 0;
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
@@ -151,10 +154,19 @@ export class ReasoningPool {
     const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
     const imageBytes = options.viewImageBytes ?? DEFAULT_VIEW_IMAGE_BYTES;
     const images = imageBytes > 0 ? await ViewImages.open(store.snapshotDir, imageBytes, options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS) : undefined;
-    return new ReasoningPool(store, options, listing, sourceKey, images);
+    const kept = await KeptAnswers.open(store.snapshotDir, answersKey(sourceKey));
+    return new ReasoningPool(store, options, listing, sourceKey, images, kept);
   }
 
-  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string, images: ViewImages | undefined) {
+  private constructor(
+    store: ParleyStore,
+    options: ReasoningOptions,
+    catalog: CatalogListing,
+    catalogSourceKey: string,
+    images: ViewImages | undefined,
+    /** The whole graphs' runs kept on disk for their version (kept-answers.ts): a restart answers an untouched graph's first assess from them. */
+    private readonly kept: KeptAnswers,
+  ) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
     this.catalog = catalog;
@@ -255,7 +267,14 @@ export class ReasoningPool {
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null, scopeKey(options.scope)]);
     // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
     // them), so that the workers, each taking the next task when it is free, finish together
+    // a whole graph's runs at a version kept on disk (kept-answers.ts): as a fresh run would give them
+    const of = options.asOf === undefined && options.scope === undefined ? this.keptVersion(tenant, graphId, at) : undefined;
     const runs = await this.results.get(key, async () => {
+      const kept = of && (await this.kept.read(of, options.limits, frameworkIds));
+      if (kept) {
+        this.keptRunsRead += kept.length;
+        return kept;
+      }
       const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
       order.sort((a, b) => (a.cost === b.cost ? a.index - b.index : b.cost - a.cost));
       const tasks: ReasonTask[] = order.map(({ id }) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
@@ -263,9 +282,18 @@ export class ReasoningPool {
       const inOrder: FrameworkRun[][] = [];
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
-      return inOrder.flat();
+      const all = inOrder.flat();
+      // (a write while they ran: they are of the version before, which no restart reads)
+      if (of && !all.some(stoppedByTime) && this.keptVersion(tenant, graphId, at)?.revision === of.revision) void this.kept.keep(of, options.limits, all);
+      return all;
     }, (runs) => runs.some(stoppedByTime));
     return { runs, graph };
+  }
+
+  /** The graph version `at` as kept answers name it (its store revision), when it is the graph's version now. */
+  private keptVersion(tenant: string, graphId: string, at: GraphVersion): ImageOf | undefined {
+    const revision = this.source.revisionAt(at);
+    return revision === undefined ? undefined : { tenant, graphId, generation: at.generation, revision };
   }
 
   /** The time-aware frameworks once per period, cached per graph version. */
@@ -401,5 +429,6 @@ export class ReasoningPool {
     this.source.close();
     await this.workers.close();
     await this.preloads.lastGraphWritten();
+    await this.kept.written();
   }
 }
