@@ -16,7 +16,7 @@
  * deleted), and never read for another version. Written whole or not at all (replaceFile).
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../frameworks/catalog-cache.ts';
@@ -85,7 +85,9 @@ export class KeptAnswers {
       for (const run of runs) all.set(run.framework_id, run);
       const header: Header = { format: FORMAT, tenant: of.tenant, graphId: of.graphId, generation: of.generation, revision: of.revision, code: this.code, limits: limitsKey(limits) };
       const content = `${JSON.stringify(header)}\n${JSON.stringify([...all.values()])}`;
-      if (Buffer.byteLength(content) <= MAX_ANSWER_BYTES) await replaceFile(file, content);
+      if (Buffer.byteLength(content) > MAX_ANSWER_BYTES) return;
+      await mkdir(this.dir, { recursive: true }); // (the store makes its snapshot folder at its first close)
+      await replaceFile(file, content);
     });
     // a failed write costs the next restart fresh runs, nothing more
     const settled = kept.catch(() => {});
