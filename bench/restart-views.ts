@@ -5,11 +5,11 @@
  * and timed until every worker's engine holds the graph's view (the hand-over, from the image or from the
  * records), then the first assess (every framework, the service's limits). Each row gives wall ms and this
  * process's CPU ms (every thread), and the whole hand-overs made, of them from an image, and the runs the first
- * assess took from the answers kept beside the snapshot (engine/reason/kept-answers.ts) and that file's bytes.
+ * assess took from the runs stored beside the snapshot (engine/reason/stored-runs.ts) and that file's bytes.
  * --at-once asks the first assess as the warm-up starts (a client at the door when the server listens), not once
  * the views are held: its row then gives the warm-up's time up to the assess's answer.
  *
- * Written to run unchanged on a commit without images or kept answers (a baseline: they are then n/a), alternated
+ * Written to run unchanged on a commit without images or stored runs (a baseline: they are then n/a), alternated
  * with one with.
  *
  *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once]
@@ -47,7 +47,7 @@ const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [
 const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000 } as ReasoningOptions;
 const generated = generate(Number(args.size));
 console.log(`restart on an untouched ${generated.facts.toLocaleString('en')}-fact graph, ${workers} workers, in process`);
-console.log(`| round | image on disk, bytes | kept answers, bytes | warm-up ${args['at-once'] ? 'to the first assess answered' : 'to views held'}: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms | its runs from kept answers |`);
+console.log(`| round | image on disk, bytes | stored runs, bytes | warm-up ${args['at-once'] ? 'to the first assess answered' : 'to views held'}: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms | its runs read from those |`);
 console.log('|---|---|---|---|---|---|---|');
 
 // (the pool's waits keep no process alive)
@@ -67,8 +67,8 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     await setup.close();
     const imageName = await image();
     const bytes = imageName ? (await stat(path.join(snapshots, imageName))).size : 0;
-    const answersName = (await readdir(snapshots)).find((name) => name.endsWith('.answers'));
-    const answersBytes = answersName ? (await stat(path.join(snapshots, answersName))).size.toLocaleString('en') : 'n/a';
+    const runsName = (await readdir(snapshots)).find((name) => name.endsWith('.runs'));
+    const runsBytes = runsName ? (await stat(path.join(snapshots, runsName))).size.toLocaleString('en') : 'n/a';
 
     const store = await ParleyStore.open(location);
     const pool = await ReasoningPool.open(store, options);
@@ -89,10 +89,10 @@ for (let round = 1; round <= Number(args.rounds); round++) {
       const views = [...pool.heldViews().values()];
       const handOvers = views.reduce((sum, view) => sum + view.handOvers, 0);
       const images = views.every((view) => 'images' in view) ? String(views.reduce((sum, view) => sum + (view as { images: number }).images, 0)) : 'n/a';
-      const kept = 'keptRunsRead' in pool ? String(pool.keptRunsRead) : 'n/a';
+      const stored = 'storedRunsRead' in pool ? String(pool.storedRunsRead) : 'n/a';
       const stopped = runs.filter((run) => run.error).map((run) => run.framework_id);
       const warmed = args['at-once'] ? `${fmt(performance.now() - started)}, ${fmt(cpuMsSince(cpu))}` : `${fmt(warmMs)}, ${fmt(warmCpu)}`;
-      console.log(`| ${round} | ${bytes.toLocaleString('en')} | ${answersBytes} | ${warmed} | ${handOvers}, ${images} | ${fmt(assessMs)}, ${fmt(cpuMsSince(assessCpu))}${stopped.length ? `; stopped: ${stopped.join(', ')}` : ''} | ${kept} |`);
+      console.log(`| ${round} | ${bytes.toLocaleString('en')} | ${runsBytes} | ${warmed} | ${handOvers}, ${images} | ${fmt(assessMs)}, ${fmt(cpuMsSince(assessCpu))}${stopped.length ? `; stopped: ${stopped.join(', ')}` : ''} | ${stored} |`);
       await warming;
     } finally {
       await pool.close();

@@ -32,7 +32,7 @@ import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './inline-query.ts';
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
-import { KeptAnswers, answersKey } from './kept-answers.ts';
+import { StoredRuns, storedRunsKey } from './stored-runs.ts';
 import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
@@ -138,8 +138,8 @@ export class ReasoningPool {
   private readonly inline: InlineQueries;
   private readonly results: ResultCache;
   private readonly preloads: Preloads;
-  /** Framework runs answered from kept answers since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
-  keptRunsRead = 0;
+  /** Framework runs answered from stored runs since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
+  storedRunsRead = 0;
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
@@ -154,7 +154,7 @@ export class ReasoningPool {
     const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
     const imageBytes = options.viewImageBytes ?? DEFAULT_VIEW_IMAGE_BYTES;
     const images = imageBytes > 0 ? await ViewImages.open(store.snapshotDir, imageBytes, options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS) : undefined;
-    const kept = await KeptAnswers.open(store.snapshotDir, answersKey(sourceKey));
+    const kept = await StoredRuns.open(store.snapshotDir, storedRunsKey(sourceKey));
     return new ReasoningPool(store, options, listing, sourceKey, images, kept);
   }
 
@@ -164,8 +164,8 @@ export class ReasoningPool {
     catalog: CatalogListing,
     catalogSourceKey: string,
     images: ViewImages | undefined,
-    /** The whole graphs' runs kept on disk for their version (kept-answers.ts): a restart answers an untouched graph's first assess from them. */
-    private readonly kept: KeptAnswers,
+    /** The whole graphs' runs kept on disk for their version (stored-runs.ts): a restart answers an untouched graph's first assess from them. */
+    private readonly kept: StoredRuns,
   ) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
@@ -267,12 +267,12 @@ export class ReasoningPool {
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null, scopeKey(options.scope)]);
     // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
     // them), so that the workers, each taking the next task when it is free, finish together
-    // a whole graph's runs at a version kept on disk (kept-answers.ts): as a fresh run would give them
+    // a whole graph's runs at a version stored on disk (stored-runs.ts): as a fresh run would give them
     const of = options.asOf === undefined && options.scope === undefined ? this.keptVersion(tenant, graphId, at) : undefined;
     const runs = await this.results.get(key, async () => {
       const kept = of && (await this.kept.read(of, options.limits, frameworkIds));
       if (kept) {
-        this.keptRunsRead += kept.length;
+        this.storedRunsRead += kept.length;
         return kept;
       }
       const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
@@ -290,7 +290,7 @@ export class ReasoningPool {
     return { runs, graph };
   }
 
-  /** The graph version `at` as kept answers name it (its store revision), when it is the graph's version now. */
+  /** The graph version `at` as stored runs name it (its store revision), when it is the graph's version now. */
   private keptVersion(tenant: string, graphId: string, at: GraphVersion): ImageOf | undefined {
     const revision = this.source.revisionAt(at);
     return revision === undefined ? undefined : { tenant, graphId, generation: at.generation, revision };

@@ -273,7 +273,7 @@ export class ReplicaSource {
   /**
    * The store revision of the graph at `at`, when it is loaded and `at` is its version now (versions and revisions
    * move together, the store telling this source of a write as soon as it holds it): what an image of it, and its
-   * kept answers (kept-answers.ts), are tied to.
+   * stored framework runs (stored-runs.ts), are tied to.
    */
   revisionAt(at: GraphVersion): number | undefined {
     const entry = this.versions.get(at.key);

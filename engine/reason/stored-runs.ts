@@ -1,18 +1,18 @@
 /**
- * Kept answers: the frameworks' runs over a whole graph (no as_of, no scope) at one graph version, kept on disk
+ * Stored runs: the frameworks' runs over a whole graph (no as_of, no scope) at one graph version, kept on disk
  * beside the graph's snapshot, so that the first assess of an untouched graph after a restart is answered from
  * them rather than by fresh runs (at 1M facts, some 15 s of a core after a hand-over of 2.3 s per engine).
  *
- * One file per graph (snapshot.ts graphFile, `.answers`), whose first line names the version it is of: the tenant,
+ * One file per graph (snapshot.ts graphFile, `.runs`), whose first line names the version it is of: the tenant,
  * graph, generation and store revision (a write or a correction moves the revision, the graph deleted and made
  * again has a new generation), and what else a run's answer depends on: the code and rules that made it (the
  * catalog's source key, engine/frameworks/catalog-cache.ts: every rule module file, the framework, Prolog and
  * ontology code, the engine's version; with the reasoning and store code) and the run's limits. A whole graph's
  * reference date is its latest valid time, so the revision pins it. A file that names anything else is never read,
- * and is replaced by the next runs kept. The runs are those a fresh run would give: none a time limit stopped
+ * and is replaced by the next runs stored. The runs are those a fresh run would give: none a time limit stopped
  * (where it stops depends on the machine) is kept, as the in-memory results keep those only a while.
  *
- * Bounded: one file per graph, of at most MAX_ANSWER_BYTES; removed at start when beside no snapshot (its graph
+ * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed at start when beside no snapshot (its graph
  * deleted), and never read for another version. Written whole or not at all (replaceFile).
  */
 import { createHash } from 'node:crypto';
@@ -25,15 +25,15 @@ import { replaceFile } from '../files.ts';
 import { graphFile } from '../store/snapshot.ts';
 import type { ImageOf } from './view-images.ts';
 
-/** Bytes of one graph's kept answers at most: runs whose file would be larger are not kept (15 runs at 1M facts take some 100 KB). */
-export const MAX_ANSWER_BYTES = 4 * 2 ** 20;
+/** Bytes of one graph's stored runs at most: runs whose file would be larger are not kept (15 runs at 1M facts take some 100 KB). */
+export const MAX_STORED_RUN_BYTES = 4 * 2 ** 20;
 const FORMAT = 1;
 /** The code beyond the catalog's source key that shapes a run: how a task reaches the engine, and the view it reads. */
 const CODE_DIRS = ['./', '../store/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 interface Header extends ImageOf {
   format: number;
-  /** answersKey's: the code and rules that made the runs. */
+  /** storedRunsKey's: the code and rules that made the runs. */
   code: string;
   /** limitsKey's. */
   limits: unknown[];
@@ -42,8 +42,8 @@ interface Header extends ImageOf {
 /** The limits a run's answer depends on, in one order (a missing findings limit is the default one). */
 const limitsKey = (limits: RunLimits) => [limits.inferenceLimit, limits.timeLimitMs, limits.maxFindings ?? DEFAULT_MAX_FINDINGS];
 
-/** What kept answers are pinned to beyond the graph's version: `catalogKey` (the rule modules' source key) and the reasoning and store code. */
-export function answersKey(catalogKey: string): string {
+/** What stored runs are pinned to beyond the graph's version: `catalogKey` (the rule modules' source key) and the reasoning and store code. */
+export function storedRunsKey(catalogKey: string): string {
   const hash = createHash('sha256').update(`format ${FORMAT}\0catalog ${catalogKey}\0`);
   for (const dir of CODE_DIRS) {
     hash.update(`dir ${dir}\0`);
@@ -52,22 +52,22 @@ export function answersKey(catalogKey: string): string {
   return hash.digest('hex');
 }
 
-export class KeptAnswers {
+export class StoredRuns {
   /** Per file, the last keep under way: they read and replace the file one at a time. */
   private readonly writing = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly dir: string,
-    /** answersKey's. */
+    /** storedRunsKey's. */
     private readonly code: string,
   ) {}
 
-  /** The kept answers in `dir` (a store's snapshot folder), those beside no snapshot removed (their graph was deleted while no server ran). */
-  static async open(dir: string, code: string): Promise<KeptAnswers> {
+  /** The stored runs in `dir` (a store's snapshot folder), those beside no snapshot removed (their graph was deleted while no server ran). */
+  static async open(dir: string, code: string): Promise<StoredRuns> {
     const names = await readdir(dir).catch(() => [] as string[]);
     const snapshots = new Set(names.filter((name) => name.endsWith('.snapshot')));
-    for (const name of names) if (name.endsWith('.answers') && !snapshots.has(name.replace(/\.answers$/, '.snapshot'))) await rm(path.join(dir, name), { force: true });
-    return new KeptAnswers(dir, code);
+    for (const name of names) if (name.endsWith('.runs') && !snapshots.has(name.replace(/\.runs$/, '.snapshot'))) await rm(path.join(dir, name), { force: true });
+    return new StoredRuns(dir, code);
   }
 
   /** The runs of `frameworkIds` (in that order) kept for the graph at `of` under `limits`; undefined unless every one of them is. */
@@ -85,7 +85,7 @@ export class KeptAnswers {
       for (const run of runs) all.set(run.framework_id, run);
       const header: Header = { format: FORMAT, tenant: of.tenant, graphId: of.graphId, generation: of.generation, revision: of.revision, code: this.code, limits: limitsKey(limits) };
       const content = `${JSON.stringify(header)}\n${JSON.stringify([...all.values()])}`;
-      if (Buffer.byteLength(content) > MAX_ANSWER_BYTES) return;
+      if (Buffer.byteLength(content) > MAX_STORED_RUN_BYTES) return;
       await mkdir(this.dir, { recursive: true }); // (the store makes its snapshot folder at its first close)
       await replaceFile(file, content);
     });
@@ -102,7 +102,7 @@ export class KeptAnswers {
   }
 
   private fileOf(of: ImageOf): string {
-    return graphFile(this.dir, of.tenant, of.graphId, 'answers');
+    return graphFile(this.dir, of.tenant, of.graphId, 'runs');
   }
 
   /** The runs in `file` by framework id, when its header names `of`, `limits` and this code; else undefined. */
