@@ -154,8 +154,8 @@ export class ReasoningPool {
     const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
     const imageBytes = options.viewImageBytes ?? DEFAULT_VIEW_IMAGE_BYTES;
     const images = imageBytes > 0 ? await ViewImages.open(store.snapshotDir, imageBytes, options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS) : undefined;
-    const kept = await StoredRuns.open(store.snapshotDir, storedRunsKey(sourceKey));
-    return new ReasoningPool(store, options, listing, sourceKey, images, kept);
+    const storedRuns = await StoredRuns.open(store.snapshotDir, storedRunsKey(sourceKey));
+    return new ReasoningPool(store, options, listing, sourceKey, images, storedRuns);
   }
 
   private constructor(
@@ -165,7 +165,7 @@ export class ReasoningPool {
     catalogSourceKey: string,
     images: ViewImages | undefined,
     /** The whole graphs' runs kept on disk for their version (stored-runs.ts): a restart answers an untouched graph's first assess from them. */
-    private readonly kept: StoredRuns,
+    private readonly storedRuns: StoredRuns,
   ) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
@@ -265,16 +265,18 @@ export class ReasoningPool {
     const { graph, at } = await this.source.current(tenant, graphId);
     if (graph.factCount <= this.preloadMaxFacts) this.preloads.remember(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null, scopeKey(options.scope)]);
-    // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
-    // them), so that the workers, each taking the next task when it is free, finish together
     // a whole graph's runs at a version stored on disk (stored-runs.ts): as a fresh run would give them
-    const of = options.asOf === undefined && options.scope === undefined ? this.keptVersion(tenant, graphId, at) : undefined;
+    const of = options.asOf === undefined && options.scope === undefined ? this.storedVersion(tenant, graphId, at) : undefined;
     const runs = await this.results.get(key, async () => {
-      const kept = of && (await this.kept.read(of, options.limits, frameworkIds));
-      if (kept) {
-        this.storedRunsRead += kept.length;
-        return kept;
+      const stored = of && (await this.storedRuns.read(of, options.limits, frameworkIds));
+      if (stored) {
+        this.storedRunsRead += stored.length;
+        // (their inferences order the next assess's tasks, as a fresh run's do)
+        for (const run of stored) this.frameworkCost.set(run.framework_id, run.inferences);
+        return stored;
       }
+      // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
+      // them), so that the workers, each taking the next task when it is free, finish together
       const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
       order.sort((a, b) => (a.cost === b.cost ? a.index - b.index : b.cost - a.cost));
       const tasks: ReasonTask[] = order.map(({ id }) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
@@ -284,14 +286,14 @@ export class ReasoningPool {
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       const all = inOrder.flat();
       // (a write while they ran: they are of the version before, which no restart reads)
-      if (of && !all.some(stoppedByTime) && this.keptVersion(tenant, graphId, at)?.revision === of.revision) void this.kept.keep(of, options.limits, all);
+      if (of && !all.some(stoppedByTime) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
       return all;
     }, (runs) => runs.some(stoppedByTime));
     return { runs, graph };
   }
 
   /** The graph version `at` as stored runs name it (its store revision), when it is the graph's version now. */
-  private keptVersion(tenant: string, graphId: string, at: GraphVersion): ImageOf | undefined {
+  private storedVersion(tenant: string, graphId: string, at: GraphVersion): ImageOf | undefined {
     const revision = this.source.revisionAt(at);
     return revision === undefined ? undefined : { tenant, graphId, generation: at.generation, revision };
   }
@@ -429,6 +431,6 @@ export class ReasoningPool {
     this.source.close();
     await this.workers.close();
     await this.preloads.lastGraphWritten();
-    await this.kept.written();
+    await this.storedRuns.written();
   }
 }
