@@ -44,7 +44,8 @@ const limits = frameworkLimits(config);
 const catalog = await loadRuleModules(config.frameworkDirs);
 const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
 // (an option a commit without images does not read)
-const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000 } as ReasoningOptions;
+// (a fresh assess at 1M facts on a loaded machine takes longer than the default call timeout of 120 s)
+const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000 } as ReasoningOptions;
 const generated = generate(Number(args.size));
 console.log(`restart on an untouched ${generated.facts.toLocaleString('en')}-fact graph, ${workers} workers, in process`);
 console.log(`| round | image on disk, bytes | stored runs, bytes | warm-up ${args['at-once'] ? 'to the first assess answered' : 'to views held'}: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms | its runs read from those |`);
