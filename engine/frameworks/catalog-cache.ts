@@ -46,7 +46,7 @@ export function catalogKey(frameworkDirs: string[]): string {
 }
 
 /** Every file under `dir`, symlinks followed (the compiled tree links the Prolog libraries), in name order; a missing dir hashes as such. */
-function hashTree(hash: ReturnType<typeof createHash>, dir: string, relative: string): void {
+export function hashTree(hash: ReturnType<typeof createHash>, dir: string, relative: string): void {
   let names: string[];
   try {
     names = readdirSync(path.join(dir, relative)).sort();

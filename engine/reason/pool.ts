@@ -32,8 +32,9 @@ import { DEFAULT_CACHE_FACTS, type ParleyStore } from '../store/store.ts';
 import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './inline-query.ts';
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
+import { StoredRuns, storedRunsKey } from './stored-runs.ts';
 import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
-import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages } from './view-images.ts';
+import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
 import { deserialise, type AnswerShaper, type ReasonTask, type ShapeRequest, type Trajectory } from './tasks.ts';
@@ -137,6 +138,8 @@ export class ReasoningPool {
   private readonly inline: InlineQueries;
   private readonly results: ResultCache;
   private readonly preloads: Preloads;
+  /** Framework runs answered from stored runs since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
+  storedRunsRead = 0;
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
@@ -151,10 +154,19 @@ export class ReasoningPool {
     const { listing, sourceKey } = await catalogFor(options.frameworkDirs ?? [], options.catalogCache);
     const imageBytes = options.viewImageBytes ?? DEFAULT_VIEW_IMAGE_BYTES;
     const images = imageBytes > 0 ? await ViewImages.open(store.snapshotDir, imageBytes, options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS) : undefined;
-    return new ReasoningPool(store, options, listing, sourceKey, images);
+    const storedRuns = await StoredRuns.open(store.snapshotDir, storedRunsKey(sourceKey));
+    return new ReasoningPool(store, options, listing, sourceKey, images, storedRuns);
   }
 
-  private constructor(store: ParleyStore, options: ReasoningOptions, catalog: CatalogListing, catalogSourceKey: string, images: ViewImages | undefined) {
+  private constructor(
+    store: ParleyStore,
+    options: ReasoningOptions,
+    catalog: CatalogListing,
+    catalogSourceKey: string,
+    images: ViewImages | undefined,
+    /** The whole graphs' runs kept on disk for their version (stored-runs.ts): a restart answers an untouched graph's first assess from them. */
+    private readonly storedRuns: StoredRuns,
+  ) {
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
     this.catalog = catalog;
@@ -253,9 +265,18 @@ export class ReasoningPool {
     const { graph, at } = await this.source.current(tenant, graphId);
     if (graph.factCount <= this.preloadMaxFacts) this.preloads.remember(tenant, graphId);
     const key = JSON.stringify(['frameworks', at, frameworkIds, options.asOf ?? null, scopeKey(options.scope)]);
-    // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
-    // them), so that the workers, each taking the next task when it is free, finish together
+    // a whole graph's runs at a version stored on disk (stored-runs.ts): as a fresh run would give them
+    const of = options.asOf === undefined && options.scope === undefined ? this.storedVersion(tenant, graphId, at) : undefined;
     const runs = await this.results.get(key, async () => {
+      const stored = of && (await this.storedRuns.read(of, options.limits, frameworkIds));
+      if (stored) {
+        this.storedRunsRead += stored.length;
+        // (their inferences order the next assess's tasks, as a fresh run's do)
+        for (const run of stored) this.frameworkCost.set(run.framework_id, run.inferences);
+        return stored;
+      }
+      // one task per framework, so the workers share an assess; the costliest first (as their last runs measured
+      // them), so that the workers, each taking the next task when it is free, finish together
       const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
       order.sort((a, b) => (a.cost === b.cost ? a.index - b.index : b.cost - a.cost));
       const tasks: ReasonTask[] = order.map(({ id }) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
@@ -263,9 +284,18 @@ export class ReasoningPool {
       const inOrder: FrameworkRun[][] = [];
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
-      return inOrder.flat();
+      const all = inOrder.flat();
+      // (a write while they ran: they are of the version before, which no restart reads)
+      if (of && !all.some(stoppedByTime) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
+      return all;
     }, (runs) => runs.some(stoppedByTime));
     return { runs, graph };
+  }
+
+  /** The graph version `at` as stored runs name it (its store revision), when it is the graph's version now. */
+  private storedVersion(tenant: string, graphId: string, at: GraphVersion): ImageOf | undefined {
+    const revision = this.source.revisionAt(at);
+    return revision === undefined ? undefined : { tenant, graphId, generation: at.generation, revision };
   }
 
   /** The time-aware frameworks once per period, cached per graph version. */
@@ -401,5 +431,6 @@ export class ReasoningPool {
     this.source.close();
     await this.workers.close();
     await this.preloads.lastGraphWritten();
+    await this.storedRuns.written();
   }
 }

@@ -272,9 +272,10 @@ export class ReplicaSource {
 
   /**
    * The store revision of the graph at `at`, when it is loaded and `at` is its version now (versions and revisions
-   * move together, the store telling this source of a write as soon as it holds it): what an image of it is tied to.
+   * move together, the store telling this source of a write as soon as it holds it): what an image of it, and its
+   * stored framework runs (stored-runs.ts), are tied to.
    */
-  private revisionAt(at: GraphVersion): number | undefined {
+  revisionAt(at: GraphVersion): number | undefined {
     const entry = this.versions.get(at.key);
     if (!entry || entry.generation !== at.generation || entry.version !== at.version) return undefined;
     const { tenant, graphId } = splitGraphKey(at.key);

@@ -36,10 +36,11 @@ interface SnapshotHeader {
 }
 
 /**
- * Where a graph's file of `kind` lives under `dir`: its snapshot, or its view image (engine/reason/view-images.ts).
+ * Where a graph's file of `kind` lives under `dir`: its snapshot, its view image (engine/reason/view-images.ts), or its
+ * frameworks' stored runs (engine/reason/stored-runs.ts).
  * The ids are URI-encoded ('/' becomes %2F) into one name, so that no id reaches another folder.
  */
-export function graphFile(dir: string, tenant: string, graphId: string, kind: 'snapshot' | 'view'): string {
+export function graphFile(dir: string, tenant: string, graphId: string, kind: 'snapshot' | 'view' | 'runs'): string {
   return path.join(dir, `${encodeURIComponent(tenant)}~${encodeURIComponent(graphId)}.${kind}`);
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { until as untilHeld } from '../helpers/until.ts';
 
 // A restarted server hands an untouched graph's view over from the view image a worker made beside the graph's
 // snapshot (engine/reason/view-images.ts), and answers as it does from the records; a write, a corrupt image or
@@ -30,10 +31,7 @@ describe('view images across restarts of the server', () => {
     return JSON.stringify([assess.json(), analyze.json()], (name, value) => (/^(elapsed_ms|inferences|duration_ms|cached|generated_at|run_ms)$/.test(name) ? undefined : value));
   };
   const imagesRead = () => [...t!.deps.reasoning.heldViews().values()].reduce((sum, view) => sum + view.images, 0);
-  const until = async (done: () => boolean, ms = 90_000) => {
-    for (let waited = 0; waited < ms && !done(); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    return done();
-  };
+  const until = (done: () => boolean, ms = 90_000) => untilHeld(done, ms);
   /** A server on the data dir, its graphs warmed as after a start, once its worker's engine holds the graph's view. */
   const restart = async () => {
     await t?.close();
