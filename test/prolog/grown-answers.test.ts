@@ -708,6 +708,34 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(keptOver('cm0')).toBe(5);
   });
 
+  it('a conclusion\'s tally of moves over evidence a write grew by the nodes it added is found from the tally kept over the evidence before it, not counted again; one whose evidence changed otherwise is counted again; equal to a fresh copy\'s', () => {
+    // claims dated over two years (some within the recent window, some not) and events; the evidence lists are long enough to be kept (shared_set/1)
+    const day = (n: number) => `${2022 + (n % 3)}-0${1 + (n % 4)}-${String(1 + (n % 28)).padStart(2, '0')}`;
+    const claims = Array.from({ length: 80 }, (_, n) => datedClaim(`c${String(n).padStart(2, '0')}`, 'Threat', 'we will strike', day(n)));
+    const events = Array.from({ length: 10 }, (_, n) => datedEvent(`v${n}`, 'ASSAULT', day(n + 3)));
+    const graph = GraphIndex.fromRecords([node('a', 'Actor', { label: 'a' }), ...claims, ...events], claims.map((c, n) => edge(`s${n}`, 'ASSERTS', 'a', c.id)));
+    const held = claims.slice(0, 70).map((c) => c.id);
+    /** reading_strength/3 over each list (with the inferences it took), and the tally behind it. */
+    const strengths = (on: GraphIndex, lists: string[][]) => lists.map((ids) => registry.solveLibrary(
+      `statistics(inferences, I0), reading_strength(0.5, [${ids.map((id) => `'${id}'`).join(',')}], S), statistics(inferences, I1), I is I1 - I0,
+       sort([${ids.map((id) => `'${id}'`).join(',')}], L), moves_tally(L, 180, T)`, ['S', 'T', 'I'], { graph: on })[0]);
+    strengths(graph, [held]);
+    // a recent claim, an event and an actor added; the reference date stays (2024-04-28)
+    putLogged(graph, [datedClaim('cn', 'Threat', 'we will strike', '2024-04-20'), datedEvent('vn', 'ASSAULT', '2023-01-05'), node('an', 'Actor', { label: 'an' })], [edge('sn', 'ASSERTS', 'an', 'cn')]);
+    const grown = [...held, 'cn', 'vn', 'an'];
+    // the same length and first id as the list held less the nodes added, but an event in place of a claim: counted again
+    const changed = [...held.filter((id) => id !== 'c05'), 'v1', 'cn'];
+    const after = strengths(graph, [grown, changed]);
+    expect(after).toHaveLength(2);
+    const fresh = strengths(copyOf(graph), [grown, changed]);
+    expect(after.map(([score, tally]) => [score, tally])).toEqual(fresh.map(([score, tally]) => [score, tally]));
+    expect(after[0][1]).toBe('t(71,1,24)');
+    expect(after[1][1]).toBe('t(70,1,23)');
+    // the grown tally walked only the three nodes added; the changed one every id, as a fresh view's does
+    expect(Number(after[0][2])).toBeLessThan(Number(fresh[0][2]) / 2);
+    expect(Number(after[1][2])).toBeGreaterThanOrEqual(Number(fresh[1][2]));
+  });
+
   it('the hostile pairs take a new speaker of a hostile claim held, in a write of that edge alone', () => {
     const graph = GraphIndex.fromRecords(
       [...['c', 'd', 'e'].map((id) => node(id, 'Actor', { label: id })), node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' })],
