@@ -273,6 +273,51 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expectGrownRecords(rules, 'fu_batna_records', graph, records, run, ['b(a,2,1,[al1,ev1],[ev2],[c1])', 'b(b,1,1,[ev2],[ev1],[c2,i1])', 'b(n,0,0,[],[],[i2])']);
   });
 
+  it('fisher_ury\'s common ground takes new hostility between a pair held, a new pair of opponents touched at one side only and a new holder; a pair the write did not touch is kept; over a graph without hostility, the first hostile act has it found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fisher_ury');
+    const interest = (id: string, type?: string) => node(id, 'Interest', type ? { label: id, interest_type: type } : { label: id });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => node(id, 'Actor', { label: id })),
+        interest('iw1', 'resources'), interest('iw2', 'resources'), interest('is1', 'security'), interest('is2', 'security'), interest('il1', 'territory'), interest('il2', 'territory'),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }), node('ev3', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-05-01' }),
+      ],
+      [
+        edge('ha', 'HOLDS_INTEREST', 'a', 'iw1'), edge('hb', 'HOLDS_INTEREST', 'b', 'iw2'), edge('o1', 'OPPOSES', 'a', 'b'), // a-b: resources, opponents
+        edge('hc', 'HOLDS_INTEREST', 'c', 'is1'), edge('hd', 'HOLDS_INTEREST', 'd', 'is2'), // c-d: security, opponents by an assault
+        edge('p1', 'PARTICIPATES_IN', 'c', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'd', 'ev1', 'target'),
+        edge('he', 'HOLDS_INTEREST', 'e', 'il1'), edge('hf', 'HOLDS_INTEREST', 'f', 'il2'), edge('p3', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), // e-f: territory, not yet opponents
+      ],
+    );
+    const shared = firstAnswer(rules, 'fisher_ury', 'fu_shared(Ss), maplist([S, T]>>format(string(T), "~w", [S]), Ss, L)');
+    run(graph);
+    expect(shared(graph)).toEqual(['s(a,b,resources,[iw1,iw2],[o1])', 's(c,d,security,[is1,is2],[ev1])']);
+    putLogged(
+      graph,
+      [node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('g', 'Actor', { label: 'g' }), interest('is3', 'security')],
+      [
+        edge('s1', 'ASSERTS', 'd', 'cl1'), edge('t1', 'TARGETS', 'cl1', 'c'), // new hostility between c and d
+        edge('p4', 'PARTICIPATES_IN', 'f', 'ev3', 'target'), // e-f opponents, f alone touched (the greater of the two)
+        edge('hg', 'HOLDS_INTEREST', 'g', 'is3'), edge('o2', 'OPPOSES', 'g', 'd'), // a new holder opposing d
+      ],
+    );
+    expectGrownRecords(rules, 'fu_shared', graph, shared, run, [
+      's(a,b,resources,[iw1,iw2],[o1])', 's(c,d,security,[is1,is2],[cl1,ev1])', 's(d,g,security,[is2,is3],[o2])', 's(e,f,territory,[il1,il2],[ev3])',
+    ]);
+
+    // no hostility: pairs not allied; the first hostile act keeps opposing pairs only (z-w, touched by no edge, goes)
+    const calm = GraphIndex.fromRecords(
+      [...['x', 'y', 'z', 'w'].map((id) => node(id, 'Actor', { label: id })), ...['x', 'y', 'z', 'w'].map((id) => interest(`r${id}`, 'resources'))],
+      ['x', 'y', 'z', 'w'].map((id) => edge(`h${id}`, 'HOLDS_INTEREST', id, `r${id}`)),
+    );
+    run(calm);
+    expect(shared(calm)).toHaveLength(6);
+    putLogged(calm, [], [edge('ox', 'OPPOSES', 'x', 'y')]);
+    expect(shared(calm)).toEqual(['s(x,y,resources,[rx,ry],[ox])']);
+    expect(shared(calm)).toEqual(shared(copyOf(calm)));
+    expect(run(calm)).toEqual(run(copyOf(calm)));
+  });
+
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('jervis');
     const graph = GraphIndex.fromRecords(
