@@ -318,6 +318,36 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(calm)).toEqual(run(copyOf(calm)));
   });
 
+  it('deutsch\'s pairs\' moves take a new move of a pair held, a new side of an event held (its other side touched by no edge added) and a new target of a claim held; a pair the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('deutsch');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('e1', 'ASSAULT', '2024-04-01'), datedEvent('e2', 'AGREE', '2024-04-02'), datedEvent('e3', 'AID', '2024-04-03'),
+        datedClaim('m1', 'Threat', 'we will strike', '2024-04-01'), datedClaim('m2', 'Offer', 'we offer talks', '2024-04-02'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'e1', 'target'), // a-b: an assault
+        edge('p3', 'PARTICIPATES_IN', 'c', 'e2', 'participant'), edge('p4', 'PARTICIPATES_IN', 'd', 'e2', 'participant'), // c-d: an agreement
+        edge('p5', 'PARTICIPATES_IN', 'a', 'e3', 'perpetrator'), // an aid with no other side yet
+        edge('s1', 'ASSERTS', 'a', 'm1'), edge('t1', 'TARGETS', 'm1', 'b'), edge('s2', 'ASSERTS', 'a', 'm2'),
+      ],
+    );
+    const pairs = firstAnswer(rules, 'deutsch', 'dt_pair_moves(Ps), maplist([P, T]>>format(string(T), "~w", [P]), Ps, L)');
+    run(graph);
+    expect(pairs(graph)).toEqual(['pm(a,b,0,2,[e1,m1])', 'pm(c,d,1,0,[e2])']);
+    putLogged(
+      graph,
+      [datedEvent('e4', 'THREATEN', '2024-04-04'), node('z', 'Actor', { label: 'z' })],
+      [
+        edge('p6', 'PARTICIPATES_IN', 'd', 'e4', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'c', 'e4', 'target'), // a new move of c-d
+        edge('p8', 'PARTICIPATES_IN', 'z', 'e3', 'participant'), // a new side of a held aid: a-z, a touched by no edge added
+        edge('t2', 'TARGETS', 'm2', 'z'), // a new target of a held offer: a-z again
+      ],
+    );
+    expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,2,0,[e3,m2])', 'pm(c,d,1,1,[e2,e4])']);
+  });
+
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('jervis');
     const graph = GraphIndex.fromRecords(
