@@ -318,7 +318,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(calm)).toEqual(run(copyOf(calm)));
   });
 
-  it('deutsch\'s pairs\' moves take a new move of a pair held, a new side of an event held (its other side touched by no edge added) and a new target of a claim held; a pair the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
+  it('deutsch\'s pairs\' moves take a new claim between a pair held (aimed by its greater side at its lesser) and a new side of an event held (its other side touched by no edge added); a pair the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('deutsch');
     const graph = GraphIndex.fromRecords(
       [
@@ -338,14 +338,13 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(pairs(graph)).toEqual(['pm(a,b,0,2,[e1,m1])', 'pm(c,d,1,0,[e2])']);
     putLogged(
       graph,
-      [datedEvent('e4', 'THREATEN', '2024-04-04'), node('z', 'Actor', { label: 'z' })],
+      [datedClaim('m3', 'Accusation', 'they broke the deal', '2024-04-04'), node('z', 'Actor', { label: 'z' })],
       [
-        edge('p6', 'PARTICIPATES_IN', 'd', 'e4', 'perpetrator'), edge('p7', 'PARTICIPATES_IN', 'c', 'e4', 'target'), // a new move of c-d
+        edge('s3', 'ASSERTS', 'd', 'm3'), edge('t3', 'TARGETS', 'm3', 'c'), // a new claim of c-d, d's at c
         edge('p8', 'PARTICIPATES_IN', 'z', 'e3', 'participant'), // a new side of a held aid: a-z, a touched by no edge added
-        edge('t2', 'TARGETS', 'm2', 'z'), // a new target of a held offer: a-z again
       ],
     );
-    expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,2,0,[e3,m2])', 'pm(c,d,1,1,[e2,e4])']);
+    expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,1,0,[e3])', 'pm(c,d,1,1,[e2,m3])']);
   });
 
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
