@@ -98,6 +98,44 @@ dt_fold_same(_, _, Rest, C, K, E, C, K, E, Rest).
 dt_add(m(coop, N, F), C0, K, E0, C, K, E) :- C is C0 + N, append(F, E0, E).
 dt_add(m(comp, N, F), C, K0, E0, C, K, E) :- K is K0 + N, append(F, E0, E).
 
+% added_answer(dt_pair_moves, +Added, +Pairs, -Grown): the pairs a move at an end of an edge added links (a move added,
+% or a move held given a side: added_ends/2) found again from the moves the two sides share, and put in place of the old;
+% the other pairs have the moves they had. Found again whole after every write of a claim or an event before (640k
+% inferences at 1M facts); a pair's moves are read from its sides' own edges, not from every move of each side (some
+% 300k inferences for the two actors of the graph the bench's write touches)
+added_answer(dt_pair_moves, Added, Pairs, Grown) :-
+    added_ends(Added, Touched),
+    findall(X-Y, ( dt_touched_moves(Touched, Events, Claims), dt_type(_, Node, T), dt_own_ids(Node, T, Events, Claims, Ids), Ids \== [],
+                   dt_link(Node, Ids, X, Y, _) ), Found),
+    sort(Found, Changed),
+    exclude(dt_pair_in(Changed), Pairs, Kept),
+    findall(X-Y-M, ( member(X-Y, Changed), dt_pair_move(X, Y, M) ), Ms),
+    msort(Ms, Sorted), dt_fold(Sorted, New),
+    append(New, Kept, All), sort(All, Grown).
+
+dt_touched_moves(Touched, Events, Claims) :- filter_ids(Touched, kind('Event'), Events), filter_ids(Touched, kind('Claim'), Claims).
+
+dt_pair_in(Changed, pm(A, B, _, _, _)) :- memberchk(A-B, Changed).
+
+% dt_pair_move(+X, +Y, -Move): the moves of each type between X and Y (X @< Y), as dt_pair_moves0/1 finds them, from
+% the events both take part in and the claims one asserts and aims at the other
+dt_pair_move(X, Y, m(Kind, N, Few)) :-
+    dt_own_moves(X, EX, AX, TX), dt_own_moves(Y, EY, AY, TY),
+    ord_intersection(EX, EY, Events), ord_intersection(AX, TY, C1), ord_intersection(AY, TX, C2), ord_union(C1, C2, Claims),
+    dt_type(Kind, Node, T), dt_own_ids(Node, T, Events, Claims, Ids), Ids \== [],
+    dt_link(Node, Ids, X1, Y1, L), X1 == X, Y1 == Y,
+    count_ids(L, N), take(5, L, Few).
+
+% dt_own_moves(+Z, -Events, -Asserted, -Aimed): Z's events (any role), the claims it asserts and those aimed at it,
+% each sorted, read once per write (write_memo/3)
+dt_own_moves(Z, Events, Asserted, Aimed) :- write_memo(dt_own_moves(Z), Events-Asserted-Aimed, dt_own_moves_(Z, Events, Asserted, Aimed)).
+dt_own_moves_(Z, Events, Asserted, Aimed) :-
+    own_ends(Z, 'PARTICIPATES_IN', _, 'Event', Events), own_ends(Z, 'ASSERTS', _, 'Claim', Asserted),
+    findall(C, ( edge(_, 'TARGETS', C, Z, _), node(C, 'Claim') ), Aimed0), sort(Aimed0, Aimed).
+
+dt_own_ids(event, T, Events, _, Ids) :- filter_ids(Events, prop(event_type, T), Ids).
+dt_own_ids(claim, T, _, Claims, Ids) :- filter_ids(Claims, prop(type, T), Ids).
+
 % dt_mode(+NCoop, +NComp, -Mode)
 dt_mode(C, K, cooperative) :- C > 0, C >= 2 * K, !.
 dt_mode(C, K, competitive) :- K > 0, K >= 2 * C, !.

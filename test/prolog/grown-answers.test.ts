@@ -273,6 +273,80 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expectGrownRecords(rules, 'fu_batna_records', graph, records, run, ['b(a,2,1,[al1,ev1],[ev2],[c1])', 'b(b,1,1,[ev2],[ev1],[c2,i1])', 'b(n,0,0,[],[],[i2])']);
   });
 
+  it('fisher_ury\'s common ground takes new hostility between a pair held, a new pair of opponents touched at one side only and a new holder; a pair the write did not touch is kept; over a graph without hostility, the first hostile act has it found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fisher_ury');
+    const interest = (id: string, type?: string) => node(id, 'Interest', type ? { label: id, interest_type: type } : { label: id });
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => node(id, 'Actor', { label: id })),
+        interest('iw1', 'resources'), interest('iw2', 'resources'), interest('is1', 'security'), interest('is2', 'security'), interest('il1', 'territory'), interest('il2', 'territory'),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }), node('ev3', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-05-01' }),
+      ],
+      [
+        edge('ha', 'HOLDS_INTEREST', 'a', 'iw1'), edge('hb', 'HOLDS_INTEREST', 'b', 'iw2'), edge('o1', 'OPPOSES', 'a', 'b'), // a-b: resources, opponents
+        edge('hc', 'HOLDS_INTEREST', 'c', 'is1'), edge('hd', 'HOLDS_INTEREST', 'd', 'is2'), // c-d: security, opponents by an assault
+        edge('p1', 'PARTICIPATES_IN', 'c', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'd', 'ev1', 'target'),
+        edge('he', 'HOLDS_INTEREST', 'e', 'il1'), edge('hf', 'HOLDS_INTEREST', 'f', 'il2'), edge('p3', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), // e-f: territory, not yet opponents
+      ],
+    );
+    const shared = firstAnswer(rules, 'fisher_ury', 'fu_shared(Ss), maplist([S, T]>>format(string(T), "~w", [S]), Ss, L)');
+    run(graph);
+    expect(shared(graph)).toEqual(['s(a,b,resources,[iw1,iw2],[o1])', 's(c,d,security,[is1,is2],[ev1])']);
+    putLogged(
+      graph,
+      [node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' }), node('g', 'Actor', { label: 'g' }), interest('is3', 'security')],
+      [
+        edge('s1', 'ASSERTS', 'd', 'cl1'), edge('t1', 'TARGETS', 'cl1', 'c'), // new hostility between c and d
+        edge('p4', 'PARTICIPATES_IN', 'f', 'ev3', 'target'), // e-f opponents, f alone touched (the greater of the two)
+        edge('hg', 'HOLDS_INTEREST', 'g', 'is3'), edge('o2', 'OPPOSES', 'g', 'd'), // a new holder opposing d
+      ],
+    );
+    expectGrownRecords(rules, 'fu_shared', graph, shared, run, [
+      's(a,b,resources,[iw1,iw2],[o1])', 's(c,d,security,[is1,is2],[cl1,ev1])', 's(d,g,security,[is2,is3],[o2])', 's(e,f,territory,[il1,il2],[ev3])',
+    ]);
+
+    // no hostility: pairs not allied; the first hostile act keeps opposing pairs only (z-w, touched by no edge, goes)
+    const calm = GraphIndex.fromRecords(
+      [...['x', 'y', 'z', 'w'].map((id) => node(id, 'Actor', { label: id })), ...['x', 'y', 'z', 'w'].map((id) => interest(`r${id}`, 'resources'))],
+      ['x', 'y', 'z', 'w'].map((id) => edge(`h${id}`, 'HOLDS_INTEREST', id, `r${id}`)),
+    );
+    run(calm);
+    expect(shared(calm)).toHaveLength(6);
+    putLogged(calm, [], [edge('ox', 'OPPOSES', 'x', 'y')]);
+    expect(shared(calm)).toEqual(['s(x,y,resources,[rx,ry],[ox])']);
+    expect(shared(calm)).toEqual(shared(copyOf(calm)));
+    expect(run(calm)).toEqual(run(copyOf(calm)));
+  });
+
+  it('deutsch\'s pairs\' moves take a new claim between a pair held (aimed by its greater side at its lesser) and a new side of an event held (its other side touched by no edge added); a pair the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('deutsch');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        datedEvent('e1', 'ASSAULT', '2024-04-01'), datedEvent('e2', 'AGREE', '2024-04-02'), datedEvent('e3', 'AID', '2024-04-03'),
+        datedClaim('m1', 'Threat', 'we will strike', '2024-04-01'), datedClaim('m2', 'Offer', 'we offer talks', '2024-04-02'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'e1', 'target'), // a-b: an assault
+        edge('p3', 'PARTICIPATES_IN', 'c', 'e2', 'participant'), edge('p4', 'PARTICIPATES_IN', 'd', 'e2', 'participant'), // c-d: an agreement
+        edge('p5', 'PARTICIPATES_IN', 'a', 'e3', 'perpetrator'), // an aid with no other side yet
+        edge('s1', 'ASSERTS', 'a', 'm1'), edge('t1', 'TARGETS', 'm1', 'b'), edge('s2', 'ASSERTS', 'a', 'm2'),
+      ],
+    );
+    const pairs = firstAnswer(rules, 'deutsch', 'dt_pair_moves(Ps), maplist([P, T]>>format(string(T), "~w", [P]), Ps, L)');
+    run(graph);
+    expect(pairs(graph)).toEqual(['pm(a,b,0,2,[e1,m1])', 'pm(c,d,1,0,[e2])']);
+    putLogged(
+      graph,
+      [datedClaim('m3', 'Accusation', 'they broke the deal', '2024-04-04'), node('z', 'Actor', { label: 'z' })],
+      [
+        edge('s3', 'ASSERTS', 'd', 'm3'), edge('t3', 'TARGETS', 'm3', 'c'), // a new claim of c-d, d's at c
+        edge('p8', 'PARTICIPATES_IN', 'z', 'e3', 'participant'), // a new side of a held aid: a-z, a touched by no edge added
+      ],
+    );
+    expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,1,0,[e3])', 'pm(c,d,1,1,[e2,m3])']);
+  });
+
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('jervis');
     const graph = GraphIndex.fromRecords(
@@ -706,6 +780,34 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(keptListed()).toBe(1);
     expect(sets(graph)).toEqual(fresh());
     expect(keptOver('cm0')).toBe(5);
+  });
+
+  it('a conclusion\'s tally of moves over evidence a write grew by the nodes it added is found from the tally kept over the evidence before it, not counted again; one whose evidence changed otherwise is counted again; equal to a fresh copy\'s', () => {
+    // claims dated over two years (some within the recent window, some not) and events; the evidence lists are long enough to be kept (shared_set/1)
+    const day = (n: number) => `${2022 + (n % 3)}-0${1 + (n % 4)}-${String(1 + (n % 28)).padStart(2, '0')}`;
+    const claims = Array.from({ length: 80 }, (_, n) => datedClaim(`c${String(n).padStart(2, '0')}`, 'Threat', 'we will strike', day(n)));
+    const events = Array.from({ length: 10 }, (_, n) => datedEvent(`v${n}`, 'ASSAULT', day(n + 3)));
+    const graph = GraphIndex.fromRecords([node('a', 'Actor', { label: 'a' }), ...claims, ...events], claims.map((c, n) => edge(`s${n}`, 'ASSERTS', 'a', c.id)));
+    const held = claims.slice(0, 70).map((c) => c.id);
+    /** reading_strength/3 over each list (with the inferences it took), and the tally behind it. */
+    const strengths = (on: GraphIndex, lists: string[][]) => lists.map((ids) => registry.solveLibrary(
+      `statistics(inferences, I0), reading_strength(0.5, [${ids.map((id) => `'${id}'`).join(',')}], S), statistics(inferences, I1), I is I1 - I0,
+       sort([${ids.map((id) => `'${id}'`).join(',')}], L), moves_tally(L, 180, T)`, ['S', 'T', 'I'], { graph: on })[0]);
+    strengths(graph, [held]);
+    // a recent claim, an event and an actor added; the reference date stays (2024-04-28)
+    putLogged(graph, [datedClaim('cn', 'Threat', 'we will strike', '2024-04-20'), datedEvent('vn', 'ASSAULT', '2023-01-05'), node('an', 'Actor', { label: 'an' })], [edge('sn', 'ASSERTS', 'an', 'cn')]);
+    const grown = [...held, 'cn', 'vn', 'an'];
+    // the same length and first id as the list held less the nodes added, but an event in place of a claim: counted again
+    const changed = [...held.filter((id) => id !== 'c05'), 'v1', 'cn'];
+    const after = strengths(graph, [grown, changed]);
+    expect(after).toHaveLength(2);
+    const fresh = strengths(copyOf(graph), [grown, changed]);
+    expect(after.map(([score, tally]) => [score, tally])).toEqual(fresh.map(([score, tally]) => [score, tally]));
+    expect(after[0][1]).toBe('t(71,1,24)');
+    expect(after[1][1]).toBe('t(70,1,23)');
+    // the grown tally walked only the three nodes added; the changed one every id, as a fresh view's does
+    expect(Number(after[0][2])).toBeLessThan(Number(fresh[0][2]) / 2);
+    expect(Number(after[1][2])).toBeGreaterThanOrEqual(Number(fresh[1][2]));
   });
 
   it('the hostile pairs take a new speaker of a hostile claim held, in a write of that edge alone', () => {

@@ -806,6 +806,7 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     active_view(V),
     parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
     parley_end_view(V, Ref, Named),
+    note_write_nodes(V, Nodes),
     added_keys(Nodes, 2, Labels), added_keys(Edges, 6, Types),
     memo_sweep,
     Added = added(Nodes, Props, Edges),
@@ -822,6 +823,15 @@ parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources,
     ),
     abolish_all_tables,
     memo_reads_done.
+
+% note_write_nodes(+View, +Nodes) and write_nodes(-Ids): the nodes the active view's last write added (the flat list of
+% parley_add_facts/9), sorted; [] past growth_node_limit/1 of them, or when the view's last write is not known. A set
+% kept over a list a rule builds (lib/conflict.pl's moves tally) is found again from the one kept over the list less
+% those nodes; each is looked for in the list (memberchk/2, a scan in C), so they are bounded as a growth is
+note_write_nodes(View, Nodes) :-
+    added_node_ids(Nodes, Ids0), sort(Ids0, Ids), length(Ids, N), growth_node_limit(Limit),
+    ( N =< Limit -> nb_setval(parley_write_nodes, View-Ids) ; nb_setval(parley_write_nodes, View-[]) ).
+write_nodes(Ids) :- ( nb_current(parley_write_nodes, View-Held), active_view(View) -> Ids = Held ; Ids = [] ).
 
 % growing(:Goal): Goal, the kept answers being grown or dropped meanwhile (view_memo/3 computes each it is asked for);
 % the answers write_memo/3 kept for this write dropped after it
