@@ -285,8 +285,9 @@ export class ReasoningPool {
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       const all = inOrder.flat();
-      // (a write while they ran: they are of the version before, which no restart reads)
-      if (of && !all.some(stoppedByTime) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
+      // only runs that concluded: a time limit's stop depends on the machine, and a rule error may too (an engine's
+      // resource or stack error); a write while they ran: they are of the version before, which no restart reads
+      if (of && all.every((run) => !run.error) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
       return all;
     }, (runs) => runs.some(stoppedByTime));
     return { runs, graph };

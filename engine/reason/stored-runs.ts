@@ -9,8 +9,9 @@
  * catalog's source key, engine/frameworks/catalog-cache.ts: every rule module file, the framework, Prolog and
  * ontology code, the engine's version; with the reasoning and store code) and the run's limits. A whole graph's
  * reference date is its latest valid time, so the revision pins it. A file that names anything else is never read,
- * and is replaced by the next runs stored. The runs are those a fresh run would give: none a time limit stopped
- * (where it stops depends on the machine) is kept, as the in-memory results keep those only a while.
+ * and is replaced by the next runs stored. The runs are those a fresh run would give: only runs that concluded are kept, none
+ * stopped by a time limit (where it stops depends on the machine) or by an error (a rule's, or the engine's
+ * resource or stack errors, which depend on what the engine holds), as a worker keeps none of those either.
  *
  * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed at start when beside no snapshot (its graph
  * deleted), and never read for another version. Written whole or not at all (replaceFile).
@@ -77,7 +78,7 @@ export class StoredRuns {
     return found.every((run) => run !== undefined) ? (found as FrameworkRun[]) : undefined;
   }
 
-  /** Keeps `runs` (none stopped by a time limit) as those of the graph at `of` under `limits`, beside the ones kept for that version. */
+  /** Keeps `runs` (all concluded, none stopped by an error) as those of the graph at `of` under `limits`, beside the ones kept for that version. */
   keep(of: ImageOf, limits: RunLimits, runs: FrameworkRun[]): Promise<void> {
     const file = this.fileOf(of);
     const kept = (this.writing.get(file) ?? Promise.resolve()).then(async () => {
