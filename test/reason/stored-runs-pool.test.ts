@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunLimits } from '../../engine/frameworks/run.ts';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
+import { graphFile } from '../../engine/store/snapshot.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { writeModule } from '../helpers/rule-module.ts';
 
@@ -19,6 +21,8 @@ describe('the runs a pool stores for a restart', () => {
   let dir: string;
   let store: ParleyStore;
   let pool: ReasoningPool;
+  const runsFile = () => graphFile(store.snapshotDir, 't', 'g', 'runs');
+  const revisionIn = async (file: string) => (JSON.parse((await readFile(file, 'utf8')).split('\n')[0]) as { revision: number }).revision;
   const open = async () => {
     store = await ParleyStore.open(path.join(dir, 'store'));
     pool = await ReasoningPool.open(store, { workers: 1, frameworkDirs: [path.join(dir, 'modules')], viewImageBytes: 0 });
@@ -64,6 +68,33 @@ describe('the runs a pool stores for a restart', () => {
     expect(again.read).toBe(0);
     expect(again.runs[0].error).toEqual(broken.runs[0].error);
     expect((await assess(['spinner'], { limits: { inferenceLimit: 1e12, timeLimitMs: 300 } })).read).toBe(0);
+  });
+
+  it('keeps none of an as_of or scoped assess, and answers neither from a whole graph\'s runs', { timeout: 120_000 }, async () => {
+    const asOf = new Date().toISOString();
+    await assess(['fine'], { asOf });
+    await assess(['fine'], { scoped: true });
+    await restart();
+    expect(existsSync(runsFile())).toBe(false);
+    await assess(['fine']);
+    await restart();
+    expect((await assess(['fine'], { asOf })).read).toBe(0);
+    expect((await assess(['fine'], { scoped: true })).read).toBe(0);
+    expect((await assess(['fine'])).read).toBe(1);
+  });
+
+  it('keeps no runs of a version a write replaced while they ran', { timeout: 120_000 }, async () => {
+    let answered = false;
+    const assessed = assess(['slow']).then((done) => ((answered = true), done));
+    // the write lands while the run is under way (it counts for seconds)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await store.writeGraph('t', 'g', { nodes: [actor('b', 'Beta')], edges: [] });
+    expect(answered).toBe(false);
+    expect((await assessed).runs[0].error).toBeUndefined();
+    await restart();
+    // none, or (a later assess's) of the version after the write
+    if (existsSync(runsFile())) expect(await revisionIn(runsFile())).toBe(await store.graphRevision('t', 'g'));
+    expect((await assess(['slow'])).read).toBe(0);
   });
 
 });
