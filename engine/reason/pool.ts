@@ -140,6 +140,8 @@ export class ReasoningPool {
   private readonly preloads: Preloads;
   /** Framework runs answered from stored runs since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
   storedRunsRead = 0;
+  /** Unsubscribes the removal of a deleted graph's stored runs. */
+  private readonly forgetDeletedRuns: () => void;
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
@@ -167,6 +169,7 @@ export class ReasoningPool {
     /** The whole graphs' runs kept on disk for their version (stored-runs.ts): a restart answers an untouched graph's first assess from them. */
     private readonly storedRuns: StoredRuns,
   ) {
+    this.forgetDeletedRuns = store.onChange((change) => (change.kind === 'delete' ? storedRuns.remove(change.tenant, change.graphId) : undefined));
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
     this.catalog = catalog;
@@ -432,6 +435,7 @@ export class ReasoningPool {
     this.source.close();
     await this.workers.close();
     await this.preloads.lastGraphWritten();
+    this.forgetDeletedRuns();
     await this.storedRuns.written();
   }
 }

@@ -13,8 +13,8 @@
  * stopped by a time limit (where it stops depends on the machine) or by an error (a rule's, or the engine's
  * resource or stack errors, which depend on what the engine holds), as a worker keeps none of those either.
  *
- * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed at start when beside no snapshot (its graph
- * deleted), and never read for another version. Written whole or not at all (replaceFile).
+ * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed when its graph is deleted (and at start
+ * when beside no snapshot: its graph deleted while no server ran), and never read for another version. Written whole or not at all (replaceFile).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
@@ -54,7 +54,7 @@ export function storedRunsKey(catalogKey: string): string {
 }
 
 export class StoredRuns {
-  /** Per file, the last keep under way: they read and replace the file one at a time. */
+  /** Per file, the last keep or removal under way: they read and replace the file one at a time. */
   private readonly writing = new Map<string, Promise<void>>();
 
   private constructor(
@@ -78,10 +78,14 @@ export class StoredRuns {
     return found.every((run) => run !== undefined) ? (found as FrameworkRun[]) : undefined;
   }
 
+  /** Removes the runs kept for a graph (deleted: they name its actors and evidence), after any keep of them under way. */
+  remove(tenant: string, graphId: string): Promise<void> {
+    return this.queue(graphFile(this.dir, tenant, graphId, 'runs'), (file) => rm(file, { force: true }));
+  }
+
   /** Keeps `runs` (all concluded, none stopped by an error) as those of the graph at `of` under `limits`, beside the ones kept for that version. */
   keep(of: ImageOf, limits: RunLimits, runs: FrameworkRun[]): Promise<void> {
-    const file = this.fileOf(of);
-    const kept = (this.writing.get(file) ?? Promise.resolve()).then(async () => {
+    return this.queue(this.fileOf(of), async (file) => {
       const all = (await this.runsOf(file, of, limits)) ?? new Map<string, FrameworkRun>();
       for (const run of runs) all.set(run.framework_id, run);
       const header: Header = { format: FORMAT, tenant: of.tenant, graphId: of.graphId, generation: of.generation, revision: of.revision, code: this.code, limits: limitsKey(limits) };
@@ -90,8 +94,13 @@ export class StoredRuns {
       await mkdir(this.dir, { recursive: true }); // (the store makes its snapshot folder at its first close)
       await replaceFile(file, content);
     });
+  }
+
+  /** Runs `change` on `file` after the changes to it under way. */
+  private queue(file: string, change: (file: string) => Promise<void>): Promise<void> {
+    const changed = (this.writing.get(file) ?? Promise.resolve()).then(() => change(file));
     // a failed write costs the next restart fresh runs, nothing more
-    const settled = kept.catch(() => {});
+    const settled = changed.catch(() => {});
     this.writing.set(file, settled);
     void settled.then(() => this.writing.get(file) === settled && this.writing.delete(file));
     return settled;

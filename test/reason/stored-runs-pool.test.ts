@@ -8,6 +8,7 @@ import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { writeModule } from '../helpers/rule-module.ts';
+import { until } from '../helpers/until.ts';
 
 // Which assesses the pool stores the runs of (engine/reason/stored-runs.ts), seen through a restart of the pool and
 // its store: only a whole graph's (no as_of, no scope), only runs that concluded, only of the version still current;
@@ -97,4 +98,10 @@ describe('the runs a pool stores for a restart', () => {
     expect((await assess(['slow'])).read).toBe(0);
   });
 
+  it('removes a deleted graph\'s runs', { timeout: 120_000 }, async () => {
+    await assess(['fine']);
+    expect(await until(() => existsSync(runsFile()), 10_000)).toBe(true);
+    await store.deleteGraph('t', 'g');
+    expect(existsSync(runsFile())).toBe(false);
+  });
 });
