@@ -17,7 +17,7 @@
  * when beside no snapshot: its graph deleted while no server ran), and never read for another version. Written whole or not at all (replaceFile).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../frameworks/catalog-cache.ts';
@@ -117,6 +117,9 @@ export class StoredRuns {
 
   /** The runs in `file` by framework id, when its header names `of`, `limits` and this code; else undefined. */
   private async runsOf(file: string, of: ImageOf, limits: RunLimits): Promise<Map<string, FrameworkRun> | undefined> {
+    // (none larger is written: a file past the bound was put there by something else, and is not parsed)
+    const bytes = await stat(file).then((found) => found.size, () => undefined);
+    if (bytes === undefined || bytes > MAX_STORED_RUN_BYTES) return undefined;
     const content = await readFile(file, 'utf8').catch(() => undefined);
     const newline = content?.indexOf('\n') ?? -1;
     if (content === undefined || newline < 0) return undefined;
