@@ -34,6 +34,8 @@ import { getHeapStatistics } from 'node:v8';
 const MB = 1024 * 1024;
 const MALLOC_ARENAS = '2';
 const DEFAULT_HEAP_GROWING_PERCENT = 50;
+/** V8's own growth goes up to 300 %; far above, a heap would grow by many times its live size between collections. */
+const MAX_HEAP_GROWING_PERCENT = 1000;
 
 /**
  * The old-space limit in MB the server is to run with: PARLEY_HEAP_MB (0: V8's default, no
@@ -52,12 +54,14 @@ export function heapSettingMb(env, memoryBytes) {
 /**
  * How far V8's old generation may grow past what the last full collection left live before the next, in percent:
  * PARLEY_HEAP_GROWING_PERCENT (0: V8's own, up to 300 % for a large limit), else 50. Throws on a value that is not a
- * whole number.
+ * whole number, or is above MAX_HEAP_GROWING_PERCENT.
  */
 export function heapGrowingPercent(env) {
   const setting = env.PARLEY_HEAP_GROWING_PERCENT;
   if (setting !== undefined && setting !== '') {
-    if (!/^\d+$/.test(setting)) throw new Error(`PARLEY_HEAP_GROWING_PERCENT must be a whole number (0: V8's own growth), not '${setting}'`);
+    if (!/^\d+$/.test(setting) || Number(setting) > MAX_HEAP_GROWING_PERCENT) {
+      throw new Error(`PARLEY_HEAP_GROWING_PERCENT must be a whole number from 0 (V8's own growth) to ${MAX_HEAP_GROWING_PERCENT}, not '${setting}'`);
+    }
     return Number(setting);
   }
   return DEFAULT_HEAP_GROWING_PERCENT;

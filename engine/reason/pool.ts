@@ -140,6 +140,8 @@ export class ReasoningPool {
   private readonly preloads: Preloads;
   /** Framework runs answered from stored runs since the pool opened (a diagnostic: tests and bench/restart-views.ts read it). */
   storedRunsRead = 0;
+  /** Unsubscribes the removal of a deleted graph's stored runs. */
+  private readonly forgetDeletedRuns: () => void;
   /** Inferences of each framework's last run (one entry per loaded framework): the order an assess hands its tasks out in. */
   private readonly frameworkCost = new Map<string, number>();
   private readonly answerShaperUrl: string | undefined;
@@ -167,6 +169,7 @@ export class ReasoningPool {
     /** The whole graphs' runs kept on disk for their version (stored-runs.ts): a restart answers an untouched graph's first assess from them. */
     private readonly storedRuns: StoredRuns,
   ) {
+    this.forgetDeletedRuns = store.onChange((change) => (change.kind === 'delete' ? storedRuns.remove(change.tenant, change.graphId) : undefined));
     const frameworkDirs = options.frameworkDirs ?? [];
     this.store = store;
     this.catalog = catalog;
@@ -285,8 +288,9 @@ export class ReasoningPool {
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
       const all = inOrder.flat();
-      // (a write while they ran: they are of the version before, which no restart reads)
-      if (of && !all.some(stoppedByTime) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
+      // only runs that concluded: a time limit's stop depends on the machine, and a rule error may too (an engine's
+      // resource or stack error); a write while they ran: they are of the version before, which no restart reads
+      if (of && all.every((run) => !run.error) && this.storedVersion(tenant, graphId, at)?.revision === of.revision) void this.storedRuns.keep(of, options.limits, all);
       return all;
     }, (runs) => runs.some(stoppedByTime));
     return { runs, graph };
@@ -431,6 +435,7 @@ export class ReasoningPool {
     this.source.close();
     await this.workers.close();
     await this.preloads.lastGraphWritten();
+    this.forgetDeletedRuns();
     await this.storedRuns.written();
   }
 }

@@ -9,14 +9,15 @@
  * catalog's source key, engine/frameworks/catalog-cache.ts: every rule module file, the framework, Prolog and
  * ontology code, the engine's version; with the reasoning and store code) and the run's limits. A whole graph's
  * reference date is its latest valid time, so the revision pins it. A file that names anything else is never read,
- * and is replaced by the next runs stored. The runs are those a fresh run would give: none a time limit stopped
- * (where it stops depends on the machine) is kept, as the in-memory results keep those only a while.
+ * and is replaced by the next runs stored. The runs are those a fresh run would give: only runs that concluded are kept, none
+ * stopped by a time limit (where it stops depends on the machine) or by an error (a rule's, or the engine's
+ * resource or stack errors, which depend on what the engine holds), as a worker keeps none of those either.
  *
- * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed at start when beside no snapshot (its graph
- * deleted), and never read for another version. Written whole or not at all (replaceFile).
+ * Bounded: one file per graph, of at most MAX_STORED_RUN_BYTES; removed when its graph is deleted (and at start
+ * when beside no snapshot: its graph deleted while no server ran), and never read for another version. Written whole or not at all (replaceFile).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../frameworks/catalog-cache.ts';
@@ -53,7 +54,7 @@ export function storedRunsKey(catalogKey: string): string {
 }
 
 export class StoredRuns {
-  /** Per file, the last keep under way: they read and replace the file one at a time. */
+  /** Per file, the last keep or removal under way: they read and replace the file one at a time. */
   private readonly writing = new Map<string, Promise<void>>();
 
   private constructor(
@@ -77,10 +78,14 @@ export class StoredRuns {
     return found.every((run) => run !== undefined) ? (found as FrameworkRun[]) : undefined;
   }
 
-  /** Keeps `runs` (none stopped by a time limit) as those of the graph at `of` under `limits`, beside the ones kept for that version. */
+  /** Removes the runs kept for a graph (deleted: they name its actors and evidence), after any keep of them under way. */
+  remove(tenant: string, graphId: string): Promise<void> {
+    return this.queue(graphFile(this.dir, tenant, graphId, 'runs'), (file) => rm(file, { force: true }));
+  }
+
+  /** Keeps `runs` (all concluded, none stopped by an error) as those of the graph at `of` under `limits`, beside the ones kept for that version. */
   keep(of: ImageOf, limits: RunLimits, runs: FrameworkRun[]): Promise<void> {
-    const file = this.fileOf(of);
-    const kept = (this.writing.get(file) ?? Promise.resolve()).then(async () => {
+    return this.queue(this.fileOf(of), async (file) => {
       const all = (await this.runsOf(file, of, limits)) ?? new Map<string, FrameworkRun>();
       for (const run of runs) all.set(run.framework_id, run);
       const header: Header = { format: FORMAT, tenant: of.tenant, graphId: of.graphId, generation: of.generation, revision: of.revision, code: this.code, limits: limitsKey(limits) };
@@ -89,8 +94,13 @@ export class StoredRuns {
       await mkdir(this.dir, { recursive: true }); // (the store makes its snapshot folder at its first close)
       await replaceFile(file, content);
     });
+  }
+
+  /** Runs `change` on `file` after the changes to it under way. */
+  private queue(file: string, change: (file: string) => Promise<void>): Promise<void> {
+    const changed = (this.writing.get(file) ?? Promise.resolve()).then(() => change(file));
     // a failed write costs the next restart fresh runs, nothing more
-    const settled = kept.catch(() => {});
+    const settled = changed.catch(() => {});
     this.writing.set(file, settled);
     void settled.then(() => this.writing.get(file) === settled && this.writing.delete(file));
     return settled;
@@ -107,6 +117,9 @@ export class StoredRuns {
 
   /** The runs in `file` by framework id, when its header names `of`, `limits` and this code; else undefined. */
   private async runsOf(file: string, of: ImageOf, limits: RunLimits): Promise<Map<string, FrameworkRun> | undefined> {
+    // (none larger is written: a file past the bound was put there by something else, and is not parsed)
+    const bytes = await stat(file).then((found) => found.size, () => undefined);
+    if (bytes === undefined || bytes > MAX_STORED_RUN_BYTES) return undefined;
     const content = await readFile(file, 'utf8').catch(() => undefined);
     const newline = content?.indexOf('\n') ?? -1;
     if (content === undefined || newline < 0) return undefined;

@@ -69,6 +69,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   const toPrepare = new Map<string, { due: number; dropsNone: boolean }>();
   let timer: NodeJS.Timeout | undefined;
   let lastTask = 0;
+  // tasks under way, a task waiting for its replica's snapshot (in parts) among them: no collection meanwhile
+  let inTask = 0;
   // the background hand-over under way, made in parts (registry.prepareInParts), and the replica's version it is of
   // (imagesBefore: the whole hand-overs from an image before it, when it was given the image on disk: one more, or it was refused)
   let underWay: { at: GraphVersion; graph: GraphIndex; parts: Generator<void, boolean>; imagesBefore?: number } | undefined;
@@ -89,7 +91,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     clearTimeout(timer);
     const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
     // (garbage is collected once nothing else is to be done: a hand-over's parts and writes' additions make more)
-    const collectDue = !underWay && toPrepare.size === 0 && !writingImage && collectionDue() ? Date.now() : Infinity;
+    const collectDue = !underWay && toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue() ? Date.now() : Infinity;
     const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue, collectDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
@@ -115,7 +117,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    else if (toPrepare.size === 0 && !writingImage && collectionDue()) collectGarbage();
+    else if (toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue()) collectGarbage();
     schedule();
   };
   /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */
@@ -204,10 +206,13 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (task.kind === 'start') return null;
     if (rulesChanged && task.kind !== 'query') return { ok: false, error: serialise(rulesChanged) };
     let graph;
+    inTask++;
     try {
       graph = await replicas.graph(task.at);
     } catch (error) {
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
+    } finally {
+      inTask--;
     }
     const reply = runTask(task, graph, loadedCatalog, shaper);
     lastTask = Date.now();

@@ -40,11 +40,13 @@ describe('the heap setting (server/heap.mjs)', () => {
     expect(() => heapSettingMb({ PARLEY_HEAP_MB: '4g' }, 16 * GB)).toThrow(/PARLEY_HEAP_MB must be a whole number/);
   });
 
-  it('lets the old generation grow by PARLEY_HEAP_GROWING_PERCENT, else 50 %, past the live heap; 0 is V8’s own; a value that is not a whole number is refused', () => {
+  it('lets the old generation grow by PARLEY_HEAP_GROWING_PERCENT, else 50 %, past the live heap; 0 is V8’s own; a value that is not a whole number, or above 1000, is refused', () => {
     expect(heapGrowingPercent({})).toBe(50);
     expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '100' })).toBe(100);
     expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '0' })).toBe(0);
     expect(() => heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1.5' })).toThrow(/PARLEY_HEAP_GROWING_PERCENT must be a whole number/);
+    expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1000' })).toBe(1000);
+    expect(() => heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1001' })).toThrow(/PARLEY_HEAP_GROWING_PERCENT must be a whole number from 0 .* to 1000/);
   });
 
   it('bounds the heap a steady stream of garbage grows to: the flag as the server is given it, beside V8’s own growth', { timeout: 120_000 }, () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,13 @@ describe('framework runs stored across restarts of the server', () => {
   const probe = (assessed: string) => (JSON.parse(assessed) as { assessments: { framework_id: string; findings: { value: unknown; statement: string }[] }[] }).assessments.find((a) => a.framework_id === 'probe')!.findings[0];
   const loaded = () => t!.deps.reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
   const stored = () => until(() => existsSync(runsFile()), 30_000);
+  /** The stored runs' first line: the version, code and limits they are of. */
+  const header = () => (existsSync(runsFile()) ? (JSON.parse(readFileSync(runsFile(), 'utf8').split('\n')[0]) as { revision: number; code: string }) : undefined);
+  /** Whether runs of the graph's version now come to be stored (by this assess or an earlier one at this version). */
+  const storedNow = async () => {
+    const revision = await t!.store.graphRevision(TENANT, 'g');
+    return until(() => header()?.revision === revision, 30_000);
+  };
   const restart = async (overrides = {}) => {
     await t?.close();
     t = await makeTestApp({ frameworkDirs: [rulesDir], ...overrides }, { dir, keepData: true });
@@ -88,7 +95,8 @@ describe('framework runs stored across restarts of the server', () => {
 
   it('are not read after a write: one that moves the reference date gives fresh runs that conclude it', { timeout: 300_000 }, async () => {
     const before = await assess();
-    expect(await stored()).toBe(true);
+    // runs of the version before the write stored (the test before stored them, at this version)
+    expect(await storedNow()).toBe(true);
     const write = await post('/v1/graphs/g/import', { nodes: [{ kind: 'Event', id: 'late_event', label: 'A late event', event_type: 'ASSAULT', date: '2026-01-01' }], edges: [] });
     expect(write.statusCode).toBe(200);
     await restart();
@@ -99,14 +107,15 @@ describe('framework runs stored across restarts of the server', () => {
   });
 
   it('are not read under other rules or other limits', { timeout: 300_000 }, async () => {
-    await assess();
-    expect(await stored()).toBe(true);
+    expect(await storedNow()).toBe(true);
+    const code = header()!.code;
     // other rules: a process makes its rule modules' key once (engine/frameworks/catalog.ts), so here another folder
     // of them; test/reason/stored-runs.test.ts changes a file in place
     rulesDir = await probeFolder('The reference date, second words');
     await restart();
     expect(probe(await assess()).statement).toBe('The reference date, second words');
     expect(t!.deps.reasoning.storedRunsRead).toBe(0);
+    expect(await until(() => header()?.code !== code, 30_000)).toBe(true);
     // those runs stored in turn, a restart with another findings limit runs afresh, and one with the same reads them
     await restart({ findingsLimit: 3 });
     await assess();

@@ -7,6 +7,7 @@ import { ReplicaSource } from '../../engine/reason/replicas.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
 import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
 
 // A reasoning worker that has nothing left to do collects the garbage a whole hand-over left in its heap, once there
 // is more of it than idleCollection.bytes (engine/reason/idle-collection.ts, worker-entry.ts). The worker runs in this
@@ -17,10 +18,6 @@ const graph = (count: number, prefix: string): GraphWrite => ({
   edges: Array.from({ length: count - 1 }, (_, i) => ({ id: `${prefix}e${i}`, type: 'ASSERTS', from: `${prefix}${i | 1}`, to: `${prefix}${i & ~1}` })),
 });
 
-const until = async (done: () => boolean, ms: number) => {
-  for (let waited = 0; !done() && waited < ms; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-};
-
 describe("an idle worker's garbage", () => {
   let temp: TempStore;
   let store: ParleyStore;
@@ -30,16 +27,19 @@ describe("an idle worker's garbage", () => {
     store = temp.store;
     await store.writeGraph('t', 'kept', graph(8_000, 'k'));
     await store.writeGraph('t', 'collected', graph(8_000, 'c'));
+    await store.writeGraph('t', 'waited', graph(8_000, 'w'));
   });
   afterEach(() => {
     idleCollection.bytes = bound;
   });
   afterAll(() => temp.close());
 
+  const setup = (channelName: string) => ({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 600_000 });
+
   /** A worker in this thread, its hand-over of `graphId`'s view made in the background (a hold). */
   async function handOver(channelName: string, graphId: string): Promise<{ source: ReplicaSource }> {
     const source = new ReplicaSource(store, channelName);
-    await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 600_000 });
+    await startWorker(setup(channelName));
     const before = wholeHandOvers.count;
     await source.warm('t', graphId);
     await source.hold('t', graphId);
@@ -57,6 +57,24 @@ describe("an idle worker's garbage", () => {
       expect(idleCollection.made).toBeGreaterThan(made);
       // what the heap holds above what the last collection left is under the bound: the hand-over's garbage is gone
       expect(getHeapStatistics().used_heap_size - idleCollection.live).toBeLessThan(idleCollection.bytes);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('is not collected while a task waits for its replica\'s snapshot', { timeout: 60_000 }, async () => {
+    const source = new ReplicaSource(store, 'parley-idle-in-task-test');
+    try {
+      const { at } = await source.current('t', 'waited');
+      idleCollection.bytes = 64 * 2 ** 10; // (due from the start: the worker's first turn would collect)
+      const run = await startWorker(setup('parley-idle-in-task-test'));
+      const made = idleCollection.made;
+      // the task given at once, before the worker's first idle turn: it waits for the snapshot over the turns after
+      const reply = await run({ kind: 'query', at, text: 'MATCH (a:Actor) RETURN count(a) AS n', limits: {} });
+      expect(reply?.ok).toBe(true);
+      expect(idleCollection.made).toBe(made);
+      // idle once the task is done (and the view's hand-over it left to do): then collected
+      expect(await until(() => idleCollection.made > made, 30_000)).toBe(true);
     } finally {
       source.close();
     }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { ReasoningPool, type ReasoningOptions } from '../../engine/reason/pool.t
 import { periodsBetween } from '../../engine/reason/tasks.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { ANSWER_SHAPER_URL } from '../../server/shape/query-answer.ts';
+import { writeModule } from '../helpers/rule-module.ts';
 
 const limits = { inferenceLimit: 1_000_000, timeLimitMs: 10_000 };
 const actor = (id: string, label: string) => ({ id, labels: ['Actor'], properties: { label, role: 'party' } });
@@ -83,17 +84,6 @@ describe('the reasoning pool', () => {
   });
 });
 
-/** A third-party framework folder `modules/<id>` under `dir`, reading actors, with these rules after its indicator and `present/2`; returns the folder. */
-async function writeModule(dir: string, id: string, rules: string[]): Promise<string> {
-  const folder = path.join(dir, 'modules', id);
-  await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'manifest.json'), JSON.stringify({
-    id, name: id, citation: 'none', question: 'Is anyone there?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'],
-  }));
-  await writeFile(path.join(folder, 'README.md'), `# ${id}\n\nA module written by a test.`);
-  await writeFile(path.join(folder, 'rules.pl'), ["indicator(actors, 1, 'actors').", "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].", ...rules].join('\n'));
-  return folder;
-}
 
 /**
  * Runs `body` with a one-worker pool over a store of its own in a temp dir, graph 'g' holding

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 import type { FrameworkRun, RunLimits } from '../../engine/frameworks/run.ts';
-import { StoredRuns, storedRunsKey } from '../../engine/reason/stored-runs.ts';
+import { MAX_STORED_RUN_BYTES, StoredRuns, storedRunsKey } from '../../engine/reason/stored-runs.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 
 // The runs kept on disk for a graph version (engine/reason/stored-runs.ts) are read back only for that version,
@@ -44,12 +44,18 @@ describe('framework runs stored on disk', () => {
     expect(await stored.read({ ...AT, revision: 8 }, LIMITS, ['azar'])).toEqual([runOf('azar', 0.1)]);
   });
 
-  it('are not read when torn, and removed at start when beside no snapshot', async () => {
+  it('are not read when torn or past their bound, and removed at start when beside no snapshot', async () => {
     const stored = await StoredRuns.open(dir, 'code-1');
     await stored.keep(AT, LIMITS, [runOf('glasl', 0.8)]);
     const file = graphFile(dir, AT.tenant, AT.graphId, 'runs');
     const content = await readFile(file);
     await writeFile(file, content.subarray(0, content.length - 10));
+    expect(await stored.read(AT, LIMITS, ['glasl'])).toBeUndefined();
+    // nor one past the bound, though whole (none larger is written)
+    const [header, runs] = content.toString().split('\n');
+    await writeFile(file, `${header}\n${runs}`);
+    expect(await stored.read(AT, LIMITS, ['glasl'])).toEqual([runOf('glasl', 0.8)]);
+    await writeFile(file, `${header}\n${runs}${' '.repeat(MAX_STORED_RUN_BYTES)}`);
     expect(await stored.read(AT, LIMITS, ['glasl'])).toBeUndefined();
     await writeFile(graphFile(dir, AT.tenant, AT.graphId, 'snapshot'), 'a snapshot');
     await StoredRuns.open(dir, 'code-1');
