@@ -17,6 +17,12 @@ const LIMITS: RunLimits = { inferenceLimit: 1e12, timeLimitMs: 60_000 };
 const actor = (id: string, label: string) => ({ id, labels: ['Actor'], properties: { label, role: 'party' } });
 /** Counts to `n` through a built-in besides arithmetic (the heartbeat that checks the time is reached only through one). */
 const counting = (n: number) => [`finding(k, v, s, [], []) :- spin(0).`, `spin(N) :- N >= ${n}, !.`, 'spin(N) :- atom_length(abc, _), M is N + 1, spin(M).'];
+/** Runs for `seconds` of wall time, however fast the machine: long enough for a write to land while it runs. */
+const lasting = (seconds: number) => [
+  'finding(k, v, s, [], []) :- get_time(T0), wait_from(T0).',
+  `wait_from(T0) :- get_time(T), T - T0 >= ${seconds}, !.`,
+  'wait_from(T0) :- atom_length(abc, _), wait_from(T0).',
+];
 
 describe('the runs a pool stores for a restart', () => {
   let dir: string;
@@ -47,7 +53,7 @@ describe('the runs a pool stores for a restart', () => {
     await writeModule(dir, 'fine', ["finding(k, v, 'actors there', Ids, [actors]) :- nodes_where('Actor', _, _, Ids), Ids \\== []."]);
     await writeModule(dir, 'broken', ["finding(k, V, 'a rule error', [], []) :- V is foo + 1."]);
     await writeModule(dir, 'spinner', counting(1e12));
-    await writeModule(dir, 'slow', counting(3_000_000));
+    await writeModule(dir, 'slow', lasting(3));
     await open();
     await store.writeGraph('t', 'g', { nodes: [actor('a', 'Alpha')], edges: [] });
   });
@@ -87,7 +93,7 @@ describe('the runs a pool stores for a restart', () => {
   it('keeps no runs of a version a write replaced while they ran', { timeout: 120_000 }, async () => {
     let answered = false;
     const assessed = assess(['slow']).then((done) => ((answered = true), done));
-    // the write lands while the run is under way (it counts for seconds)
+    // the write lands while the run is under way (it lasts 3 s)
     await new Promise((resolve) => setTimeout(resolve, 500));
     await store.writeGraph('t', 'g', { nodes: [actor('b', 'Beta')], edges: [] });
     expect(answered).toBe(false);
