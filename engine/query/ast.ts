@@ -112,6 +112,11 @@ export interface QueryAst {
   unionAll: boolean[];
 }
 
+/** The argument of `fn(x)` (a call of one argument, `fn` in any case); undefined for any other expression. */
+export function argumentOf(expr: Expr, fn: string): Expr | undefined {
+  return expr.kind === 'call' && expr.args.length === 1 && expr.name.toLowerCase() === fn ? expr.args[0] : undefined;
+}
+
 /** The name a projection item is known by after it: its alias, the variable it names, or its text. */
 export function projectedName(item: ProjectionItem): string {
   return item.alias ?? (item.expr.kind === 'var' ? item.expr.name : item.text);

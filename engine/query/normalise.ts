@@ -31,7 +31,7 @@
  * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
  *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows.
  */
-import { type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, projectedName } from './ast.ts';
+import { argumentOf, type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
@@ -72,6 +72,16 @@ function elementsOf(match: MatchClause): { nodes: Set<string>; relationships: Se
   const nodes = new Set(match.patterns.flatMap((part) => part.nodes.flatMap((node) => (node.variable ? [node.variable] : []))));
   const relationships = new Set(match.patterns.flatMap((part) => part.relationships.flatMap((rel) => (rel.variable && !rel.range ? [rel.variable] : []))));
   return { nodes, relationships };
+}
+
+/** Whether a projection hands on its rows as they come: no `*` (each name written), no ORDER BY, SKIP or LIMIT. */
+function asTheyCome(projection: Projection): boolean {
+  return !projection.star && !projection.orderBy?.length && !projection.skip && !projection.limit;
+}
+
+/** `item` with `expr` in its place, known by the same column name. */
+function withExpr(item: ProjectionItem, expr: Expr): ProjectionItem {
+  return expr === item.expr ? item : { ...item, expr, alias: projectedName(item) };
 }
 
 /** `left AND right`, or either alone when the other is missing. */
@@ -145,10 +155,11 @@ function typesOfWhere(match: MatchClause): MatchClause {
 function typesNamed(condition: Expr): { variable: string; types: string[] } | undefined {
   if (condition.kind !== 'binary' || (condition.op !== '=' && condition.op !== 'IN')) return undefined;
   const [call, value] = condition.op === '=' && condition.right.kind === 'call' ? [condition.right, condition.left] : [condition.left, condition.right];
-  if (call.kind !== 'call' || call.name.toLowerCase() !== 'type' || call.args.length !== 1 || call.args[0].kind !== 'var') return undefined;
+  const rel = argumentOf(call, 'type');
+  if (rel?.kind !== 'var') return undefined;
   const values = condition.op === '=' ? [value] : value.kind === 'list' ? value.items : [];
   if (values.length === 0 || !values.every((item) => item.kind === 'literal' && typeof item.value === 'string')) return undefined;
-  return { variable: call.args[0].name, types: [...new Set(values.map((item) => (item as { value: string }).value))] };
+  return { variable: rel.name, types: [...new Set(values.map((item) => (item as { value: string }).value))] };
 }
 
 /** `count(1)` and `sum(1)` as `count(*)`; `size(collect(x))` as `count(x)`. */
@@ -158,7 +169,7 @@ function countByMeaning(expr: Expr): Expr | undefined {
   const name = expr.name.toLowerCase();
   if (name === 'count' && !expr.distinct && only.kind === 'literal' && only.value !== null) return { ...expr, star: true, args: [] };
   if (name === 'sum' && !expr.distinct && only.kind === 'literal' && only.value === 1n) return { ...expr, name: 'count', star: true, args: [] };
-  if (name === 'size' && only.kind === 'call' && only.name.toLowerCase() === 'collect' && only.args.length === 1) return { ...only, name: 'count' };
+  if (name === 'size' && argumentOf(only, 'collect')) return { ...(only as Extract<Expr, { kind: 'call' }>), name: 'count' };
   return undefined;
 }
 
@@ -183,7 +194,7 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   if (at < 0) return clauses;
   const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [MatchClause, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
   const { projection } = withClause;
-  const passes = !projection.distinct && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
+  const passes = asTheyCome(projection) && !projection.distinct && !withClause.where;
   const matched = namedBy(match);
   const { nodes, relationships } = elementsOf(match);
   // a property of a variable-length relationship (a list) fails
@@ -200,10 +211,7 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   if ([...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)].some(bindsNames)) return clauses;
   const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
   const sortValueOf = (expr: Expr) => (expr.kind === 'var' && returned.has(expr.name) ? expr : valueOf(expr));
-  const items = read.items.map((item) => {
-    const expr = rewrite(item.expr, valueOf);
-    return expr === item.expr ? item : { ...item, expr, alias: projectedName(item) };
-  });
+  const items = read.items.map((item) => withExpr(item, rewrite(item.expr, valueOf)));
   const orderBy = read.orderBy?.map((sort) => ({ ...sort, expr: rewrite(sort.expr, sortValueOf) }));
   const merged: Clause = { ...returnClause, projection: { ...read, items, ...(orderBy ? { orderBy } : {}) } };
   return [...clauses.slice(0, at), merged, ...clauses.slice(at + 2)];
@@ -263,7 +271,7 @@ function whereOfPassingWith(clauses: Clause[], parameters: ReadonlySet<string>):
 /** Whether the WITH's WHERE may be the MATCH's (whereOfPassingWith). */
 function passedOnWhere(match: MatchClause, withClause: Extract<Clause, { kind: 'with' }>, parameters: ReadonlySet<string>): boolean {
   const { projection, where } = withClause;
-  if (!where || match.optional || projection.distinct || projection.star || projection.orderBy?.length || projection.skip || projection.limit) return false;
+  if (!where || match.optional || projection.distinct || !asTheyCome(projection)) return false;
   const matched = namedBy(match);
   if (!projection.items.every((item) => item.expr.kind === 'var' && matched.has(item.expr.name) && projectedName(item) === item.expr.name)) return false;
   // a WITH's WHERE also sees the names bound before it (openCypher's WithWhere7)
@@ -308,11 +316,11 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
   const [match, withClause, next] = clauses.slice(at - 1, at + 2);
   if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || (next.kind !== 'with' && next.kind !== 'return')) return clauses;
   const { projection } = withClause;
-  if (projection.items.length > 1) return distinctKeysAsCount(clauses, at);
+  if (!asTheyCome(projection) || withClause.where) return clauses;
+  if (projection.items.length > 1) return distinctKeysAsCount(clauses, at, match, withClause, next);
   const [item] = projection.items;
-  const v = item?.expr.kind === 'var' ? item.expr.name : undefined;
-  const passes = projection.items.length === 1 && !projection.star && !withClause.where && !projection.orderBy?.length && !projection.skip && !projection.limit;
-  if (!passes || v === undefined || (item.alias !== undefined && item.alias !== v) || !namedBy(match).has(v)) return clauses;
+  const v = item.expr.kind === 'var' ? item.expr.name : undefined;
+  if (v === undefined || projectedName(item) !== v || !namedBy(match).has(v)) return clauses;
   const counting = countingDistinct(next.projection, v);
   return counting ? [...clauses.slice(0, at), { ...next, projection: counting }, ...clauses.slice(at + 2)] : clauses;
 }
@@ -323,12 +331,10 @@ function distinctWithAsCount(clauses: Clause[]): Clause[] {
  * bare (other keys may read only those names and v), and counts v's rows; the distinct rows of one group are then
  * its distinct v.
  */
-function distinctKeysAsCount(clauses: Clause[], at: number): Clause[] {
-  const [match, withClause, next] = clauses.slice(at - 1, at + 2);
-  if (match.kind !== 'match' || match.optional || withClause.kind !== 'with' || next.kind !== 'return') return clauses;
+function distinctKeysAsCount(clauses: Clause[], at: number, match: MatchClause, withClause: Extract<Clause, { kind: 'with' }>, next: Extract<Clause, { kind: 'with' | 'return' }>): Clause[] {
   const { projection } = withClause;
   const read = next.projection;
-  if (projection.star || read.star || read.distinct || withClause.where || projection.orderBy?.length || projection.skip || projection.limit) return clauses;
+  if (next.kind !== 'return' || read.star || read.distinct) return clauses;
   const names = projection.items.map(projectedName);
   const keyNames = new Set(read.items.flatMap((item) => (!containsAggregate(item.expr) && item.expr.kind === 'var' ? [item.expr.name] : [])));
   const counted = projection.items.filter((item) => !keyNames.has(projectedName(item)));
@@ -352,11 +358,9 @@ function idsCountedAsElements(clauses: Clause[]): Clause[] {
     if ((clause.kind !== 'with' && clause.kind !== 'return') || match?.kind !== 'match') return clause;
     const { nodes, relationships } = elementsOf(match);
     const idCounted = (expr: Expr): Expr | undefined => {
-      if (expr.kind !== 'call' || expr.name.toLowerCase() !== 'count' || expr.args.length !== 1) return undefined;
-      const [arg] = expr.args;
-      if (arg.kind !== 'call' || arg.name.toLowerCase() !== 'id' || arg.args.length !== 1) return undefined;
-      const [target] = arg.args;
-      return target.kind === 'var' && (nodes.has(target.name) || relationships.has(target.name)) ? { ...expr, args: [target] } : undefined;
+      const counted = argumentOf(expr, 'count');
+      const target = counted && argumentOf(counted, 'id');
+      return target?.kind === 'var' && (nodes.has(target.name) || relationships.has(target.name)) ? { ...(expr as Extract<Expr, { kind: 'call' }>), args: [target] } : undefined;
     };
     return rewriteClause(clause, idCounted);
   });
@@ -374,7 +378,7 @@ function collectedSizesAsCounts(clauses: Clause[]): Clause[] {
     if (clause.kind !== 'with' || clause.projection.distinct || (next.kind !== 'with' && next.kind !== 'return') || next.projection.star) continue;
     for (const item of clause.projection.items) {
       const list = item.expr;
-      if (item.alias === undefined || list.kind !== 'call' || list.name.toLowerCase() !== 'collect' || list.args.length !== 1) continue;
+      if (item.alias === undefined || !argumentOf(list, 'collect')) continue;
       const xs = item.alias;
       const current = result[i] as typeof clause;
       const after = result[i + 1] as typeof next;
@@ -382,9 +386,10 @@ function collectedSizesAsCounts(clauses: Clause[]): Clause[] {
       const reads = [current.where, current.projection.orderBy, after];
       let sizes = 0;
       const sizeAsCount = (expr: Expr): Expr | undefined => {
-        if (expr.kind !== 'call' || expr.name.toLowerCase() !== 'size' || expr.args.length !== 1 || expr.args[0].kind !== 'var' || expr.args[0].name !== xs) return undefined;
+        const of = argumentOf(expr, 'size');
+        if (of?.kind !== 'var' || of.name !== xs) return undefined;
         sizes++;
-        return expr.args[0];
+        return of;
       };
       const rewritten = {
         where: current.where && rewrite(current.where, sizeAsCount),
@@ -392,7 +397,7 @@ function collectedSizesAsCounts(clauses: Clause[]): Clause[] {
         after: rewriteClause(after, sizeAsCount),
       };
       if (sizes === 0 || sizes !== occurrences(reads, xs)) continue;
-      const items = current.projection.items.map((other) => (other === item ? { ...item, expr: { ...list, name: 'count' } } : other));
+      const items = current.projection.items.map((other) => (other === item ? { ...item, expr: { ...(list as Extract<Expr, { kind: 'call' }>), name: 'count' } } : other));
       result[i] = { ...current, projection: { ...current.projection, items, ...(rewritten.orderBy ? { orderBy: rewritten.orderBy } : {}) }, ...(rewritten.where ? { where: rewritten.where } : {}) };
       result[i + 1] = rewritten.after;
     }
@@ -402,10 +407,11 @@ function collectedSizesAsCounts(clauses: Clause[]): Clause[] {
 
 /** A WITH or RETURN with `by` applied to its projection and WHERE, each changed item keeping its column name. */
 function rewriteClause<C extends Extract<Clause, { kind: 'with' | 'return' }>>(clause: C, by: (expr: Expr) => Expr | undefined): C {
-  const projection = mapProjection(clause.projection, by);
-  const items = projection.items.map((item, k) => (item.expr === clause.projection.items[k].expr ? clause.projection.items[k] : { ...item, alias: projectedName(clause.projection.items[k]) }));
+  const { projection } = clause;
+  const items = projection.items.map((item) => withExpr(item, rewrite(item.expr, by)));
+  const orderBy = projection.orderBy && { orderBy: projection.orderBy.map((sort) => ({ ...sort, expr: rewrite(sort.expr, by) })) };
   const where = clause.kind === 'with' && clause.where ? { where: rewrite(clause.where, by) } : {};
-  return { ...clause, projection: { ...projection, items }, ...where };
+  return { ...clause, projection: { ...projection, items, ...orderBy }, ...where };
 }
 
 /** How many times `name` is read as a variable anywhere in `value` (inside comprehensions and patterns' expressions too). */

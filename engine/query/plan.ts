@@ -16,7 +16,7 @@
  */
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
+import { argumentOf, type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
 import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -486,7 +486,7 @@ function endsDiffer(expr: Expr, a: string, b: string): boolean {
 
 /** `x` for `id(x)`; any other expression as it is. */
 function idArgument(expr: Expr): Expr {
-  return expr.kind === 'call' && expr.name.toLowerCase() === 'id' && expr.args.length === 1 ? expr.args[0] : expr;
+  return argumentOf(expr, 'id') ?? expr;
 }
 
 /**
