@@ -233,24 +233,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   }
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
-  // by sketch, the records kept so far that an incoming record may equal: those not yet
-  // serialised, and the serialised ones' keys
-  const alike = new Map<string, { unread: Provenance[]; keys: Set<string> }>();
-  // (a new record's list: nothing held to read)
-  const incomingDocuments = existing.length > 0 ? new Set(incoming.map((record) => record.document_id)) : undefined;
-  // a long list's documents are known (provenance-chunks.ts): a new document's records are appended without reading it
-  const held = incomingDocuments && chunkedDocuments(existing);
-  const mayHold = incomingDocuments !== undefined && (held === undefined || [...incomingDocuments].some((document) => held.has(document)));
-  if (mayHold) {
-    for (const record of existing) {
-      if (!incomingDocuments.has(record.document_id)) continue;
-      const sketch = provenanceSketch(record);
-      if (!wanted.has(sketch)) continue;
-      const group = alike.get(sketch);
-      if (group) group.unread.push(record);
-      else alike.set(sketch, { unread: [record], keys: new Set() });
-    }
-  }
+  const alike = heldAlike(existing, incoming, wanted);
   // no held record may equal an incoming one, and no two incoming ones may be equal: all appended (a new document's, most often)
   if (alike.size === 0 && wanted.size === incoming.length) {
     const result = existing.concat(incoming);
@@ -275,6 +258,29 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   }
   noteGrown(result, existing);
   return result;
+}
+
+/** By sketch, the records kept so far that an incoming record may equal: those not yet serialised, and the serialised ones' keys. */
+type Alike = Map<string, { unread: Provenance[]; keys: Set<string> }>;
+
+/** The held records an incoming record may equal (unionProvenance): those of the incoming documents whose sketch is `wanted`. */
+function heldAlike(existing: readonly Provenance[], incoming: readonly Provenance[], wanted: ReadonlySet<string>): Alike {
+  const alike: Alike = new Map();
+  // a new record's list: nothing held to read
+  if (existing.length === 0) return alike;
+  const incomingDocuments = new Set(incoming.map((record) => record.document_id));
+  // a long list's documents are known (provenance-chunks.ts): a new document's records are appended without reading it
+  const held = chunkedDocuments(existing);
+  if (held !== undefined && ![...incomingDocuments].some((document) => held.has(document))) return alike;
+  for (const record of existing) {
+    if (!incomingDocuments.has(record.document_id)) continue;
+    const sketch = provenanceSketch(record);
+    if (!wanted.has(sketch)) continue;
+    const group = alike.get(sketch);
+    if (group) group.unread.push(record);
+    else alike.set(sketch, { unread: [record], keys: new Set() });
+  }
+  return alike;
 }
 
 /**

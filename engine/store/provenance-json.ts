@@ -42,13 +42,18 @@ export class ProvenanceJson {
     }
     const grown = this.appended.get(list);
     if (grown && from <= grown.base.length) return joinArrays(from === grown.base.length ? '[]' : this.textFrom(grown.base, from), grown.json);
-    return JSON.stringify(from === 0 ? list : list.slice(from));
+    return serialised(list, from);
   }
 }
 
 /** The JSON of `list`'s entries from `from` on: from the commit's texts when it has them, else serialised. */
 export function provenanceText(list: List, from: number, known: ProvenanceJson | undefined): string {
-  return known ? known.textFrom(list, from) : JSON.stringify(from === 0 ? list : list.slice(from));
+  return known ? known.textFrom(list, from) : serialised(list, from);
+}
+
+/** JSON.stringify(list.slice(from)), without the copy when `from` is 0. */
+function serialised(list: List, from: number): string {
+  return JSON.stringify(from === 0 ? list : list.slice(from));
 }
 
 /** The JSON of two arrays' items, in order, as one array, from theirs. */
