@@ -34,7 +34,7 @@ import { loadConfig } from '../server/config.ts';
 import { openEngine } from '../server/open.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { answeredWithin, postJson } from './http.ts';
-import { residentByKind } from './stats.ts';
+import { cpuMsSince, residentByKind } from './stats.ts';
 import { importGraph, makeGraph } from './store-graph.ts';
 
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -97,12 +97,6 @@ async function enginesHolding(graphId: string, timeoutMs: number): Promise<{ hol
     if ((running > 0 && holding >= running) || performance.now() > deadline) return { holding, running };
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
-}
-
-/** The process's CPU (every thread: the main one, the reasoning workers) since `start`, in ms. */
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(start);
-  return (user + system) / 1000;
 }
 
 /** A write as an ingest of some documents makes it: actors and claims (3 facts each), each claim asserted by a new actor and about a node the graph holds. */

@@ -84,14 +84,16 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     toPrepare.set(key, { due: Date.now() + delayMs, dropsNone: dropsNone && (waiting?.dropsNone ?? true) });
     schedule();
   };
+  // whether the garbage is to be collected now: once nothing else is to be done (a hand-over's parts and writes'
+  // additions make more) and no task is under way, when there is enough of it (idle-collection.ts)
+  const collectNow = () => !underWay && toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue();
   // one part of a hand-over per turn of the event loop, by a timer, not at once: a task that comes meanwhile runs
   // between two parts (on its own graph's view, whole: bridge.ts handOverInParts), a task waiting for this
   // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
     const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
-    // (garbage is collected once nothing else is to be done: a hand-over's parts and writes' additions make more)
-    const collectDue = !underWay && toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue() ? Date.now() : Infinity;
+    const collectDue = collectNow() ? Date.now() : Infinity;
     const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue, collectDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
@@ -117,7 +119,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    else if (toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue()) collectGarbage();
+    else if (collectNow()) collectGarbage();
     schedule();
   };
   /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { writeModule } from '../helpers/rule-module.ts';
 import { until } from '../helpers/until.ts';
 
 // A restarted server answers the first assess of an untouched graph from the whole graph's runs stored beside its
@@ -13,14 +14,6 @@ import { until } from '../helpers/until.ts';
 // date), a changed rule module or other limits between the store and the restart give fresh runs. What was read is
 // seen in the pool's count of runs read from stored ones, not in timing.
 const TENANT = 'tenant-a';
-
-/** A framework beside the built-in ones that concludes the reference date, in words its rule file gives. */
-const probeRules = (words: string) =>
-  [
-    "indicator(actors, 1, 'actors named').",
-    "present(actors, Ids) :- nodes_where('Actor', _, _, Ids), Ids \\== [].",
-    `finding(reference, D, '${words}', Ids, [actors]) :- reference_date(D), nodes_where('Actor', _, _, Ids), Ids \\== [].`,
-  ].join('\n');
 
 describe('framework runs stored across restarts of the server', () => {
   let dir: string;
@@ -51,16 +44,12 @@ describe('framework runs stored across restarts of the server', () => {
     t = await makeTestApp({ frameworkDirs: [rulesDir], ...overrides }, { dir, keepData: true });
   };
   const folders: string[] = [];
-  /** A folder of rule modules holding the probe framework, its finding in `words`. */
+  /** A folder of rule modules holding the probe framework, beside the built-in ones: it concludes the reference date, in `words`. */
   const probeFolder = async (words: string) => {
     const folder = await mkdtemp(path.join(tmpdir(), 'parley-stored-runs-rules-'));
     folders.push(folder);
-    await mkdir(path.join(folder, 'probe'));
-    const manifest = { id: 'probe', name: 'Probe', citation: 'none', question: 'What is the reference date?', version: '1.0.0', reads: { nodes: ['Actor'], edges: [] }, answers: ['escalation'] };
-    await writeFile(path.join(folder, 'probe', 'manifest.json'), JSON.stringify(manifest));
-    await writeFile(path.join(folder, 'probe', 'README.md'), '# Probe\n\nConcludes the reference date.');
-    await writeFile(path.join(folder, 'probe', 'rules.pl'), probeRules(words));
-    return folder;
+    const probe = await writeModule(folder, 'probe', [`finding(reference, D, '${words}', Ids, [actors]) :- reference_date(D), nodes_where('Actor', _, _, Ids), Ids \\== [].`]);
+    return path.dirname(probe);
   };
 
   beforeAll(async () => {

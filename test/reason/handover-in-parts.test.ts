@@ -1,6 +1,5 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 import type { FrameworkRun } from '../../engine/frameworks/run.ts';
 import { PrologBridge, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { ReplicaSource, type ReplicaMessage } from '../../engine/reason/replicas.ts';
@@ -10,6 +9,7 @@ import { graphKey } from '../../engine/store/graph-cache.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { threadWorkerSetup } from '../helpers/thread-worker.ts';
 
 // A worker hands a graph's view to its engine in the background (the warm-up's hold, a preload) in parts, a
 // turn of its event loop between two (engine/reason/worker-entry.ts, bridge.ts handOverInParts): a task on
@@ -56,7 +56,7 @@ describe('a hand-over in the background, made in parts', () => {
     const channelName = 'parley-parts-test';
     const source = new ReplicaSource(store, channelName);
     try {
-      const handle = await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 30_000 });
+      const handle = await startWorker(threadWorkerSetup(channelName));
       const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
       const assess = async (graphId: string, frameworkIds: string[]) => handle({ kind: 'frameworks', at: (await source.current('t', graphId)).at, frameworkIds, limits });
       // the engine holds the small graph's view (a first task on it), and has run none of these frameworks on it
@@ -100,7 +100,7 @@ describe('a hand-over in the background, made in parts', () => {
       if (message.type === 'prepared' && message.key === graphKey('t', 'doomed')) prepared.push(message);
     };
     try {
-      await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 30_000 });
+      await startWorker(threadWorkerSetup(channelName));
       // the doomed graph's facts in any slot of this thread's engine (read through a view of no records)
       const reader = new PrologBridge();
       const leftOver = () => Number(reader.solve("aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, d) ), N)", ['N'], { graph: new GraphIndex() })[0][0]);
@@ -135,7 +135,7 @@ describe('a hand-over in the background, made in parts', () => {
       // a bound on facts that holds the small graph's view alone: the large one's, taken in parts, has the whole
       // bound, and a task on the small graph drops it
       const smallFacts = (await source.current('t', 'small')).graph.factCount;
-      const handle = await startWorker({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 2 * smallFacts, imageAfterIdleMs: 30_000 });
+      const handle = await startWorker(threadWorkerSetup(channelName, { viewFacts: 2 * smallFacts }));
       const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
       const assess = async (graphId: string) => handle({ kind: 'frameworks', at: (await source.current('t', graphId)).at, frameworkIds: ['zartman'], limits });
       await assess('small'); // (its replica in, so that the task below waits for nothing)

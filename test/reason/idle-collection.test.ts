@@ -1,12 +1,12 @@
 import { getHeapStatistics } from 'node:v8';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKey } from '../../engine/frameworks/catalog-cache.ts';
 import { wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { idleCollection } from '../../engine/reason/idle-collection.ts';
 import { ReplicaSource } from '../../engine/reason/replicas.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
 import type { GraphWrite, ParleyStore } from '../../engine/store/store.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { threadWorkerSetup } from '../helpers/thread-worker.ts';
 import { until } from '../helpers/until.ts';
 
 // A reasoning worker that has nothing left to do collects the garbage a whole hand-over left in its heap, once there
@@ -34,7 +34,7 @@ describe("an idle worker's garbage", () => {
   });
   afterAll(() => temp.close());
 
-  const setup = (channelName: string) => ({ channelName, frameworkDirs: [], catalogSourceKey: catalogKey([]), maxGraphs: 8, maxReplicaFacts: 1_000_000, preloadMaxFacts: 1_000_000, viewFacts: 1_000_000, imageAfterIdleMs: 600_000 });
+  const setup = (channelName: string) => threadWorkerSetup(channelName, { imageAfterIdleMs: 600_000 });
 
   /** A worker in this thread, its hand-over of `graphId`'s view made in the background (a hold). */
   async function handOver(channelName: string, graphId: string): Promise<{ source: ReplicaSource }> {
