@@ -376,6 +376,25 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       'ctx(lv([g,t],[i,n],[h,v]),[g-[a2,c1],h-[c1],n-[c1]],[g-[o1],t-[k1]],[g,h,n,t]) [lv(top,[g,t],[a2,c1,k1,o1],[a2,c1]),lv(middle,[n],[c1],[c1]),lv(grassroots,[h],[c1],[c1])]');
   });
 
+  it('kriesberg\'s days since the latest violence take a violent event added later than it, not one added earlier or an event of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('kriesberg');
+    const graph = GraphIndex.fromRecords(
+      [node('a', 'Actor', { label: 'a' }), node('b', 'Actor', { label: 'b' }), datedEvent('v1', 'ASSAULT', '2024-04-01'), datedEvent('c1', 'CONSULT', '2024-04-10')],
+      [edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'v1', 'target'), edge('p3', 'PARTICIPATES_IN', 'a', 'c1', 'participant')],
+    );
+    const days = firstAnswer(rules, 'kriesberg', 'kr_latest_violence(L)');
+    run(graph);
+    expect(days(graph)).toBe(30);
+    putLogged(
+      graph,
+      [datedEvent('v2', 'COERCE', '2024-04-05'), datedEvent('v3', 'ASSAULT', '2024-03-20'), datedEvent('x1', 'PROTEST', '2024-04-08')],
+      [edge('p4', 'PARTICIPATES_IN', 'b', 'v2', 'perpetrator'), edge('p5', 'PARTICIPATES_IN', 'a', 'v3', 'perpetrator'), edge('p6', 'PARTICIPATES_IN', 'b', 'x1', 'participant')],
+    );
+    expectGrownRecords(rules, 'kr_latest_violence', graph, days, run, 26);
+    putLogged(graph, [datedEvent('v4', 'ASSAULT', '2024-03-25')], [edge('p7', 'PARTICIPATES_IN', 'b', 'v4', 'perpetrator')]); // violence earlier than the latest alone
+    expectGrownRecords(rules, 'kr_latest_violence', graph, days, run, 26);
+  });
+
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('jervis');
     const graph = GraphIndex.fromRecords(
