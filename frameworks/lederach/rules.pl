@@ -104,17 +104,17 @@ added_answer(ld_model, Added, m(ctx(Levels0, ByEvents0, ByClaims0, Engaged0), Pe
     findall(X-Es, ( member(X, Touched), ld_own_process_events(X, Es), Es \== [] ), NewEvents),
     findall(X-Cs, ( member(X, Touched), ld_own_process_claims(X, Cs), Cs \== [] ), NewClaims),
     put_by_subject(ByEvents0, NewEvents, ByEvents), put_by_subject(ByClaims0, NewClaims, ByClaims),
-    pairs_keys(NewEvents, K1), pairs_keys(NewClaims, K2), append([Engaged0, K1, K2], E0), sort(E0, Engaged),
-    append(K1, K2, T0), sort(T0, TouchedEngaged),
+    pairs_keys(NewEvents, K1), pairs_keys(NewClaims, K2), append(K1, K2, T0), sort(T0, TouchedEngaged),
+    ld_with(Engaged0, TouchedEngaged, Engaged),
     Ctx = ctx(Levels, ByEvents, ByClaims, Engaged),
     findall(Lv, ( member(Level, [top, middle, grassroots]),
                   ld_grown_level(Level, Levels, TouchedEngaged, NewEvents, NewClaims, PerLevel0, Lv) ), PerLevel).
 
 % ld_placed(+Levels0, +Placed, -Levels): the levels with the Level-Actor pairs placed
 ld_placed(lv(T0, M0, G0), Placed, lv(T, M, G)) :-
-    findall(X, member(top-X, Placed), Ts), append(T0, Ts, T1), sort(T1, T),
-    findall(X, member(middle-X, Placed), Ms), append(M0, Ms, M1), sort(M1, M),
-    findall(X, member(grassroots-X, Placed), Gs), append(G0, Gs, G1), sort(G1, G).
+    findall(X, member(top-X, Placed), Ts), ld_with(T0, Ts, T),
+    findall(X, member(middle-X, Placed), Ms), ld_with(M0, Ms, M),
+    findall(X, member(grassroots-X, Placed), Gs), ld_with(G0, Gs, G).
 
 % ld_grown_level(+Level, +Levels, +TouchedEngaged, +NewEvents, +NewClaims, +PerLevel0, -Lv): Level's lv/4 after the
 % write: the old one grown by the touched nodes engaged at Level (their groups are whole: NewEvents, NewClaims), or
@@ -126,13 +126,15 @@ ld_grown_level(Level, Levels, TouchedEngaged, NewEvents, NewClaims, PerLevel0, L
     ->  Lv = lv(Level, _, _, _), memberchk(Lv, PerLevel0)
     ;   ( memberchk(lv(Level, A0, S0, E0), PerLevel0) -> true ; A0 = [], S0 = [], E0 = [] ),
         select_groups(Here, NewEvents, GE), select_groups(Here, NewClaims, GC), grouped_ids(GE, V1), grouped_ids(GC, V2),
-        append(A0, Here, A1), sort(A1, Actors),
-        append(E0, V1, E1), sort(E1, Events),
-        append([S0, V1, V2], S1), sort(S1, Said),
+        ld_with(A0, Here, Actors), ld_with(E0, V1, Events), append(V1, V2, V), ld_with(S0, V, Said),
         Lv = lv(Level, Actors, Said, Events)
     ).
 
 ld_in(Set, X) :- memberchk(X, Set).
+
+% ld_with(+Sorted, +New, -Merged): Sorted with the ids of New, sorted; New appended before Sorted, so that append/3
+% walks the few ids a write touched, not the level's thousands
+ld_with(Sorted, New, Merged) :- ( New == [] -> Merged = Sorted ; append(New, Sorted, All), sort(All, Merged) ).
 
 % ld_actor_level(+X, -Level): the level ld_levels/1 places the actor X at, read from X's own type and label; fails when
 % X is no actor or has no level
