@@ -93,6 +93,14 @@ kr_latest_violence(Days) :- view_set(kr_latest_violence, kr_latest_violence_, Da
 kr_latest_violence_(Days) :-
     kr_violence_types(Ts), findall(D, (member(T, Ts), events_of_type(T, All), kr_latest(All, D)), Ds), Ds \== [], min_list(Ds, Days).
 
+% the days grown by a write: the fewest of those kept and of the violent events it added (a write only adds nodes; one
+% that moves the reference date has them found again: unseen_changes/3 of lib/graph.pl), where a write of an event had
+% every violent event's date read again (some 200k inferences at 1M facts)
+added_answer(kr_latest_violence, added(Nodes, _, _), Days0, Days) :-
+    added_node_ids(Nodes, Ids), kr_violence_types(Ts),
+    findall(Id, ( member(Id, Ids), member(T, Ts), event(Id, T) ), Violent),
+    ( kr_latest(Violent, D) -> Days is min(Days0, D) ; Days = Days0 ).
+
 % kr_settlement(-Days, -Markers): the latest settlement marker (Commitment claim of agreement or AGREE
 % event), Days before the reference date, with no violence dated after it; Markers are the settlement
 % markers from that one on (kept for the view, view_set/3: the indicators and the phase read it)

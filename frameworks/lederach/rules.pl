@@ -38,8 +38,8 @@ ld_present(vertical_integration, _, PerLevel, Ids) :- ld_cross_level_events(PerL
 
 % ld_ctx(-ctx(Levels, ByEvents, ByClaims, Engaged)): the actors of each level; who took part in which
 % process events, who asserted which process claims (Actor-Ids, sorted); the engaged actors (sorted)
-% (kept with view_set/3, as ld_per_level/1: the applicability test, the indicators and the findings all read it)
-ld_ctx(Ctx) :- view_set(ld_ctx, ld_ctx_, Ctx).
+% (kept with ld_per_level/1 as one answer, ld_model/1: the applicability test, the indicators and the findings all read it)
+ld_ctx(Ctx) :- ld_model(m(Ctx, _)).
 ld_ctx_(ctx(Levels, ByEvents, ByClaims, Engaged)) :-
     ld_levels(Levels), process_participants(ByEvents), process_speakers(ByClaims),
     pairs_keys(ByEvents, K1), pairs_keys(ByClaims, K2), append(K1, K2, K0), sort(K0, Engaged).
@@ -76,15 +76,83 @@ ld_engaged_levels(ctx(Levels, _, _, Engaged), Found) :-
 
 % ld_per_level(-PerLevel): lv(Level, Actors, Said, Events) for each engaged level, in pyramid
 % order: its actors in the process, their process events and claims, and their process events alone
-ld_per_level(PerLevel) :- view_set(ld_per_level, ld_per_level_, PerLevel).
-ld_per_level_(PerLevel) :-
-    ld_ctx(ctx(Levels, ByEvents, ByClaims, Engaged)),
+ld_per_level(PerLevel) :- ld_model(m(_, PerLevel)).
+ld_per_level_(ctx(Levels, ByEvents, ByClaims, Engaged), PerLevel) :-
     findall(lv(Level, Actors, Said, Events),
             ( member(Level, [top, middle, grassroots]), ld_level_set(Levels, Level, Set),
               ord_intersection(Set, Engaged, Actors), nonempty(Actors),
               select_groups(Actors, ByEvents, E), select_groups(Actors, ByClaims, C), grouped_ids(E, V1), grouped_ids(C, V2),
               sort(V1, Events), append(V1, V2, S0), sort(S0, Said) ),
             PerLevel).
+
+% ld_model(-m(Ctx, PerLevel)): ld_ctx/1 and ld_per_level/1, kept as one answer (view_set/3) so that a write grows both
+% (added_answer/4 below): kept apart, both were found again after every write of a process event or claim, or of an
+% actor (560k inferences, some half a second of CPU, after an ingest-like write at 1M facts), the levels' walks of
+% every engaged actor's groups most of it
+ld_model(Model) :- view_set(ld_model, ld_model_, Model).
+ld_model_(m(Ctx, PerLevel)) :- ld_ctx_(Ctx), ld_per_level_(Ctx, PerLevel).
+
+% added_answer(+Key, +Added, +Answer, -Grown): the model with the records a write added (lib/graph.pl grown/3). A write
+% only adds, so that an actor's level never changes and its groups only grow: each node of added_ends/2 is placed at
+% its level (ld_actor_level/2: a node added, or one already placed, which the sort keeps once) and its groups found
+% again from its own edges (put in place of its old ones); a level's actors, events and claims grow by those of the
+% touched nodes engaged at that level, the other levels kept
+added_answer(ld_model, Added, m(ctx(Levels0, ByEvents0, ByClaims0, Engaged0), PerLevel0), m(Ctx, PerLevel)) :-
+    added_ends(Added, Touched),
+    findall(L-X, ( member(X, Touched), ld_actor_level(X, L) ), Placed),
+    ld_placed(Levels0, Placed, Levels),
+    findall(X-Es, ( member(X, Touched), ld_own_process_events(X, Es), Es \== [] ), NewEvents),
+    findall(X-Cs, ( member(X, Touched), ld_own_process_claims(X, Cs), Cs \== [] ), NewClaims),
+    put_by_subject(ByEvents0, NewEvents, ByEvents), put_by_subject(ByClaims0, NewClaims, ByClaims),
+    pairs_keys(NewEvents, K1), pairs_keys(NewClaims, K2), append(K1, K2, T0), sort(T0, TouchedEngaged),
+    ld_with(Engaged0, TouchedEngaged, Engaged),
+    Ctx = ctx(Levels, ByEvents, ByClaims, Engaged),
+    findall(Lv, ( member(Level, [top, middle, grassroots]),
+                  ld_grown_level(Level, Levels, TouchedEngaged, NewEvents, NewClaims, PerLevel0, Lv) ), PerLevel).
+
+% ld_placed(+Levels0, +Placed, -Levels): the levels with the Level-Actor pairs placed
+ld_placed(lv(T0, M0, G0), Placed, lv(T, M, G)) :-
+    findall(X, member(top-X, Placed), Ts), ld_with(T0, Ts, T),
+    findall(X, member(middle-X, Placed), Ms), ld_with(M0, Ms, M),
+    findall(X, member(grassroots-X, Placed), Gs), ld_with(G0, Gs, G).
+
+% ld_grown_level(+Level, +Levels, +TouchedEngaged, +NewEvents, +NewClaims, +PerLevel0, -Lv): Level's lv/4 after the
+% write: the old one grown by the touched nodes engaged at Level (their groups are whole: NewEvents, NewClaims), or
+% kept when none is; fails when Level has no engaged actor
+ld_grown_level(Level, Levels, TouchedEngaged, NewEvents, NewClaims, PerLevel0, Lv) :-
+    ld_level_set(Levels, Level, Set),
+    include(ld_in(Set), TouchedEngaged, Here),
+    (   Here == []
+    ->  Lv = lv(Level, _, _, _), memberchk(Lv, PerLevel0)
+    ;   ( memberchk(lv(Level, A0, S0, E0), PerLevel0) -> true ; A0 = [], S0 = [], E0 = [] ),
+        select_groups(Here, NewEvents, GE), select_groups(Here, NewClaims, GC), grouped_ids(GE, V1), grouped_ids(GC, V2),
+        ld_with(A0, Here, Actors), ld_with(E0, V1, Events), append(V1, V2, V), ld_with(S0, V, Said),
+        Lv = lv(Level, Actors, Said, Events)
+    ).
+
+ld_in(Set, X) :- memberchk(X, Set).
+
+% ld_with(+Sorted, +New, -Merged): Sorted with the ids of New, sorted; New appended before Sorted, so that append/3
+% walks the few ids a write touched, not the level's thousands
+ld_with(Sorted, New, Merged) :- ( New == [] -> Merged = Sorted ; append(New, Sorted, All), sort(All, Merged) ).
+
+% ld_actor_level(+X, -Level): the level ld_levels/1 places the actor X at, read from X's own type and label; fails when
+% X is no actor or has no level
+ld_actor_level(X, Level) :-
+    node(X, 'Actor'),
+    (   ld_top_types(TT), prop(X, actor_type, T), memberchk(T, TT) -> Level = top
+    ;   keywords(ld_middle_words, MW), own_mentioning([X], MW, [_]) -> Level = middle
+    ;   ( prop(X, actor_type, community) ; keywords(ld_grassroots_words, GW), own_mentioning([X], GW, [_]) ) -> Level = grassroots
+    ;   ld_middle_types(MT), prop(X, actor_type, T), memberchk(T, MT) -> Level = middle
+    ).
+
+% ld_own_process_events(+X, -Events) and ld_own_process_claims(+X, -Claims): X's group in process_participants/1 and
+% process_speakers/1 (sorted; [] when it has none), read from its own edges
+ld_own_process_events(X, Events) :-
+    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es),
+    findall(L, ( member(T, ['CONSULT', 'AGREE']), filter_ids(Es, prop(event_type, T), L) ), Ls), append(Ls, E0), sort(E0, Events).
+ld_own_process_claims(X, Claims) :-
+    own_claims(X, 'Offer', O), own_claims(X, 'Commitment', C), append(O, C, C0), sort(C0, Claims).
 
 % process events joining actors of two or more levels
 ld_cross_level_events(PerLevel, Ids) :-

@@ -347,6 +347,54 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,1,0,[e3])', 'pm(c,d,1,1,[e2,m3])']);
   });
 
+  it('lederach\'s levels and process groups take a new actor placed by its type, one placed by a word of its label, a new process claim of an actor held not yet in the process and a new process event of one in it (not an event of another type); a level the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('lederach');
+    const graph = GraphIndex.fromRecords(
+      [
+        node('g', 'Actor', { label: 'g', actor_type: 'government' }), node('t', 'Actor', { label: 't', actor_type: 'armed_group' }),
+        node('n', 'Actor', { label: 'n', actor_type: 'ngo' }), node('v', 'Actor', { label: 'village council' }),
+        datedEvent('c1', 'CONSULT', '2024-04-01'), datedClaim('o1', 'Offer', 'we offer talks', '2024-04-01'),
+      ],
+      [edge('p1', 'PARTICIPATES_IN', 'g', 'c1', 'participant'), edge('p2', 'PARTICIPATES_IN', 'n', 'c1', 'participant'), edge('s1', 'ASSERTS', 'g', 'o1')],
+    );
+    const model = firstAnswer(rules, 'lederach', 'ld_model(m(C, P)), format(string(L), "~w ~w", [C, P])');
+    run(graph);
+    expect(model(graph)).toEqual('ctx(lv([g,t],[n],[v]),[g-[c1],n-[c1]],[g-[o1]],[g,n]) [lv(top,[g],[c1,o1],[c1]),lv(middle,[n],[c1],[c1])]');
+    putLogged(
+      graph,
+      [
+        node('h', 'Actor', { label: 'h', actor_type: 'community' }), node('i', 'Actor', { label: 'imam of the mosque' }),
+        datedClaim('k1', 'Commitment', 'we commit to the ceasefire', '2024-04-02'), datedEvent('a2', 'AGREE', '2024-04-02'), datedEvent('x1', 'ASSAULT', '2024-04-02'),
+      ],
+      [
+        edge('p3', 'PARTICIPATES_IN', 'h', 'c1', 'participant'), // a new actor of the grassroots in a process event held
+        edge('s2', 'ASSERTS', 't', 'k1'), // an actor held joins the process at the top
+        edge('p4', 'PARTICIPATES_IN', 'g', 'a2', 'participant'), edge('p5', 'PARTICIPATES_IN', 'g', 'x1', 'perpetrator'), // a process event and another of g
+      ],
+    );
+    expectGrownRecords(rules, 'ld_model', graph, model, run,
+      'ctx(lv([g,t],[i,n],[h,v]),[g-[a2,c1],h-[c1],n-[c1]],[g-[o1],t-[k1]],[g,h,n,t]) [lv(top,[g,t],[a2,c1,k1,o1],[a2,c1]),lv(middle,[n],[c1],[c1]),lv(grassroots,[h],[c1],[c1])]');
+  });
+
+  it('kriesberg\'s days since the latest violence take a violent event added later than it, not one added earlier or an event of another type; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('kriesberg');
+    const graph = GraphIndex.fromRecords(
+      [node('a', 'Actor', { label: 'a' }), node('b', 'Actor', { label: 'b' }), datedEvent('v1', 'ASSAULT', '2024-04-01'), datedEvent('c1', 'CONSULT', '2024-04-10')],
+      [edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'v1', 'target'), edge('p3', 'PARTICIPATES_IN', 'a', 'c1', 'participant')],
+    );
+    const days = firstAnswer(rules, 'kriesberg', 'kr_latest_violence(L)');
+    run(graph);
+    expect(days(graph)).toBe(30);
+    putLogged(
+      graph,
+      [datedEvent('v2', 'COERCE', '2024-04-05'), datedEvent('v3', 'ASSAULT', '2024-03-20'), datedEvent('x1', 'PROTEST', '2024-04-08')],
+      [edge('p4', 'PARTICIPATES_IN', 'b', 'v2', 'perpetrator'), edge('p5', 'PARTICIPATES_IN', 'a', 'v3', 'perpetrator'), edge('p6', 'PARTICIPATES_IN', 'b', 'x1', 'participant')],
+    );
+    expectGrownRecords(rules, 'kr_latest_violence', graph, days, run, 26);
+    putLogged(graph, [datedEvent('v4', 'ASSAULT', '2024-03-25')], [edge('p7', 'PARTICIPATES_IN', 'b', 'v4', 'perpetrator')]); // violence earlier than the latest alone
+    expectGrownRecords(rules, 'kr_latest_violence', graph, days, run, 26);
+  });
+
   it('jervis\'s records take the moves of a new actor, new moves and reactions of actors held and a new speaker of a defensive claim held, not a move outside the windows or of another type; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('jervis');
     const graph = GraphIndex.fromRecords(
