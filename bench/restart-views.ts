@@ -7,12 +7,14 @@
  * process's CPU ms (every thread), and the whole hand-overs made, of them from an image, and the runs the first
  * assess took from the runs stored beside the snapshot (engine/reason/stored-runs.ts) and that file's bytes.
  * --at-once asks the first assess as the warm-up starts (a client at the door when the server listens), not once
- * the views are held: its row then gives the warm-up's time up to the assess's answer.
+ * the views are held: its row then gives the warm-up's time up to the assess's answer. --without-stored-runs removes
+ * the stored runs before the restart (as when a run of the assess before it met its time limit, or a deploy changed
+ * engine/reason), so that the first assess runs every framework on the views handed over.
  *
  * Written to run unchanged on a commit without images or stored runs (a baseline: they are then n/a), alternated
  * with one with.
  *
- *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once]
+ *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once] [--without-stored-runs]
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     'wait-image-ms': { type: 'string', default: '120000' },
     'at-once': { type: 'boolean', default: false },
+    'without-stored-runs': { type: 'boolean', default: false },
   },
 });
 const TENANT = 'bench';
@@ -70,6 +73,7 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     const bytes = imageName ? (await stat(path.join(snapshots, imageName))).size : 0;
     const runsName = (await readdir(snapshots)).find((name) => name.endsWith('.runs'));
     const runsBytes = runsName ? (await stat(path.join(snapshots, runsName))).size.toLocaleString('en') : 'n/a';
+    if (runsName && args['without-stored-runs']) await rm(path.join(snapshots, runsName));
 
     const store = await ParleyStore.open(location);
     const pool = await ReasoningPool.open(store, options);
