@@ -14,7 +14,7 @@
  * Written to run unchanged on a commit without images or stored runs (a baseline: they are then n/a), alternated
  * with one with.
  *
- *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once] [--without-stored-runs]
+ *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once] [--without-stored-runs] [--warm-facts N]
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     'wait-image-ms': { type: 'string', default: '120000' },
     'at-once': { type: 'boolean', default: false },
     'without-stored-runs': { type: 'boolean', default: false },
+    'warm-facts': { type: 'string' },
   },
 });
 const TENANT = 'bench';
@@ -48,7 +49,8 @@ const catalog = await loadRuleModules(config.frameworkDirs);
 const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
 // (an option a commit without images does not read)
 // (a fresh assess at 1M facts on a loaded machine takes longer than the default call timeout of 120 s)
-const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000 } as ReasoningOptions;
+// (--warm-facts 0: no graph warmed after the restart, as a graph above the warm-up's budget, 500,000 facts by default)
+const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000, ...(args['warm-facts'] ? { warmFacts: Number(args['warm-facts']) } : {}) } as ReasoningOptions;
 const generated = generate(Number(args.size));
 console.log(`restart on an untouched ${generated.facts.toLocaleString('en')}-fact graph, ${workers} workers, in process`);
 console.log(`| round | image on disk, bytes | stored runs, bytes | warm-up ${args['at-once'] ? 'to the first assess answered' : 'to views held'}: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms | its runs read from those |`);
