@@ -7,12 +7,14 @@
  * process's CPU ms (every thread), and the whole hand-overs made, of them from an image, and the runs the first
  * assess took from the runs stored beside the snapshot (engine/reason/stored-runs.ts) and that file's bytes.
  * --at-once asks the first assess as the warm-up starts (a client at the door when the server listens), not once
- * the views are held: its row then gives the warm-up's time up to the assess's answer.
+ * the views are held: its row then gives the warm-up's time up to the assess's answer. --without-stored-runs removes
+ * the stored runs before the restart (as when a run of the assess before it met its time limit, or a deploy changed
+ * engine/reason), so that the first assess runs every framework on the views handed over.
  *
  * Written to run unchanged on a commit without images or stored runs (a baseline: they are then n/a), alternated
  * with one with.
  *
- *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once]
+ *   npx tsx bench/restart-views.ts [--size 100000] [--rounds 2] [--workers 2] [--wait-image-ms 120000] [--at-once] [--without-stored-runs] [--warm-facts N]
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,8 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     'wait-image-ms': { type: 'string', default: '120000' },
     'at-once': { type: 'boolean', default: false },
+    'without-stored-runs': { type: 'boolean', default: false },
+    'warm-facts': { type: 'string' },
   },
 });
 const TENANT = 'bench';
@@ -45,7 +49,8 @@ const catalog = await loadRuleModules(config.frameworkDirs);
 const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
 // (an option a commit without images does not read)
 // (a fresh assess at 1M facts on a loaded machine takes longer than the default call timeout of 120 s)
-const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000 } as ReasoningOptions;
+// (--warm-facts 0: no graph warmed after the restart, as a graph above the warm-up's budget, 500,000 facts by default)
+const options = { workers, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000, ...(args['warm-facts'] ? { warmFacts: Number(args['warm-facts']) } : {}) } as ReasoningOptions;
 const generated = generate(Number(args.size));
 console.log(`restart on an untouched ${generated.facts.toLocaleString('en')}-fact graph, ${workers} workers, in process`);
 console.log(`| round | image on disk, bytes | stored runs, bytes | warm-up ${args['at-once'] ? 'to the first assess answered' : 'to views held'}: ms, CPU ms | whole hand-overs, of them from an image | first assess: ms, CPU ms | its runs read from those |`);
@@ -70,6 +75,7 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     const bytes = imageName ? (await stat(path.join(snapshots, imageName))).size : 0;
     const runsName = (await readdir(snapshots)).find((name) => name.endsWith('.runs'));
     const runsBytes = runsName ? (await stat(path.join(snapshots, runsName))).size.toLocaleString('en') : 'n/a';
+    if (runsName && args['without-stored-runs']) await rm(path.join(snapshots, runsName));
 
     const store = await ParleyStore.open(location);
     const pool = await ReasoningPool.open(store, options);

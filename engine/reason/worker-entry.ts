@@ -16,7 +16,8 @@
  * on another graph took (or dropped to fit the bound), at the end of that task.
  *
  * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
- * is handed over from it, in one part, rather than from the records. The worker the main thread asks makes the image
+ * is handed over from it, in one part, rather than from the records, and so by a framework task that comes before that
+ * hand-over began (an assess asked as a restart's warm-up starts). The worker the main thread asks makes the image
  * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it (idle-collection.ts).
  */
@@ -108,11 +109,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
         toPrepare.delete(next);
         const replica = replicas.held(next);
         if (replica && replica.graph.factCount <= setup.preloadMaxFacts && (!entry?.dropsNone || viewFits(replica.graph))) {
-          // (an image only for a view the engine does not hold yet: a second preload of the replica has nothing to hand over)
-          const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
-          const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(next), generation: replica.at.generation, revision: onDisk.revision });
-          const parts = catalog.registry.prepareInParts({ graph: replica.graph }, {}, image);
-          underWay = { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
+          underWay = beginHandOver(next, replica, catalog);
           announce(); // (loading: the router sends a task on this graph here, to make only the rest)
         }
       }
@@ -142,6 +139,37 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     replicas.imaged(asked, written);
     schedule();
+  };
+  /**
+   * The hand-over of `replica`'s view to the engine, in parts: from its view image on disk when its snapshot named one
+   * and the engine holds no view of it yet (a second preload of the replica has nothing to hand over), else from the records.
+   */
+  const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog): NonNullable<typeof underWay> => {
+    const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
+    const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision });
+    const parts = rules.registry.prepareInParts({ graph: replica.graph }, {}, image);
+    return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
+  };
+  /**
+   * Before a task that reads the whole view of a graph the engine holds no view of: the hand-over its replica's view image
+   * allows (an untouched graph after a restart, whose background hand-over, a hold or a preload, has not begun), made now,
+   * whole, so that the task's run does not hand the view over from the records instead (at 1M facts some 8 s of a core
+   * against 4.5). One under way of that graph is left to the run, which makes its rest (bridge.ts loadView); without an
+   * image the run hands the view over itself, as before. Returns whether the image was refused (the view then handed over
+   * from the records, as the run would have).
+   */
+  const handOverBeforeTask = (task: ReasonTask, graph: GraphIndex, rules: FrameworkCatalog): boolean => {
+    if (task.kind !== 'frameworks' || task.asOf !== undefined || task.scope !== undefined || holdsGraph(graph) || underWay?.graph === graph) return false;
+    const replica = replicas.held(task.at.key);
+    if (replica?.graph !== graph || !replica.image) return false;
+    toPrepare.delete(task.at.key);
+    const now = beginHandOver(task.at.key, replica, rules);
+    try {
+      for (const _ of now.parts);
+    } catch {
+      return false; // (the run hands the view over again and reports what broke)
+    }
+    return wholeHandOvers.images === now.imagesBefore;
   };
   const prepareAPart = (preparing: NonNullable<typeof underWay>) => {
     // a replica dropped (its graph deleted, or evicted) or replaced (a new generation's snapshot) meanwhile: no task will
@@ -216,6 +244,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     } finally {
       inTask--;
     }
+    const imageRefused = handOverBeforeTask(task, graph, loadedCatalog);
     const reply = runTask(task, graph, loadedCatalog, shaper);
     lastTask = Date.now();
     // a task on another graph that took or dropped the slot being filled in parts ended that hand-over: the worker
@@ -227,7 +256,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule(); // (what is to be prepared, or the task's garbage collected, once idle)
     // what the engine holds now, so that a preload of a view it no longer holds is not taken as done
     // (a framework run brings the engine to the task's version; a query only when it calls a rule)
-    announce(task.kind !== 'query' && holdsGraph(graph) ? task.at : undefined);
+    announce(task.kind !== 'query' && holdsGraph(graph) ? task.at : undefined, imageRefused);
     return reply;
   };
 }

@@ -61,6 +61,19 @@ describe('view images across restarts of the server', () => {
     expect(await answers()).toBe(fromRecords);
   });
 
+  it('is read by an assess asked before any background hand-over of the view began, in place of the records', { timeout: 300_000 }, async () => {
+    // no warm-up (as for a graph above its budget): the assess's task finds the engine holding no view, and the
+    // hand-over its replica's snapshot asks for waits for the task; the task makes that hand-over, from the image
+    // (and no runs stored by the assess before: the assess runs the frameworks)
+    await t?.close();
+    await rm(graphFile(path.join(dir, 'store', 'snapshots'), TENANT, 'g', 'runs'), { force: true });
+    t = await makeTestApp(IMAGE_SOON, { dir, keepData: true });
+    expect(await answers()).toBe(fromRecords);
+    const [worker] = [...t.deps.reasoning.heldViews().values()];
+    expect(worker).toMatchObject({ handOvers: 1, images: 1 });
+    await restart();
+  });
+
   it('is removed by a write, the view then handed over from the records, and made again of the new version', { timeout: 300_000 }, async () => {
     const write = await post('/v1/graphs/g/import', { nodes: [{ kind: 'Actor', id: 'late_actor', label: 'A late actor', role: 'party' }], edges: [] });
     expect(write.statusCode).toBe(200);
