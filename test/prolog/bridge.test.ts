@@ -125,10 +125,10 @@ describe('Prolog bridge', () => {
     putLogged(graph, [addedRecord('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
     // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
-    expect(bridge.holds('active_view(V), assertz(V:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.holds('active_view(V), assertz(V:g_node(marker, x, []))', { graph })).toBe(true);
     putLogged(graph, [addedRecord('jeddah', ['Location'], { label: 'Jeddah' }), addedRecord('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
     expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7), g_mention(jeddah, c8)', { graph })).toBe(true);
-    expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.holds('active_view(V), retract(V:g_node(marker, x, []))', { graph })).toBe(true);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
     // the facts after those additions are the facts of the same graph handed over whole
@@ -164,9 +164,9 @@ describe('Prolog bridge', () => {
     ];
     // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
     const held = views.map((view, i) => {
-      if (i > 0) expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', view), JSON.stringify(view)).toBe(i !== 5);
+      if (i > 0) expect(bridge.holds('active_view(V), retract(V:g_node(marker, x, []))', view), JSON.stringify(view)).toBe(i !== 5);
       const answer = bridge.solve(facts, ['Fs'], view)[0][0] as string[];
-      bridge.holds('active_view(V), assertz(V:g_node(marker, x))', view);
+      bridge.holds('active_view(V), assertz(V:g_node(marker, x, []))', view);
       return answer;
     });
     const whole = views.map((view) => bridge.solve(facts, ['Fs'], { ...view, graph: copyOf(graph) })[0][0]);
@@ -583,7 +583,7 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
       expect([yields > 0, handedOver, holdsGraph(other), holdsGraph(small)]).toEqual([true, true, true, true]);
       expect(bridge.solve(goal, template, { graph: other })).toEqual(bridge.solve(goal, template, { graph: copyOf(other) }));
       // and no fact of the broken graph is left in any slot
-      const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, x) ), N)";
+      const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/3), M:g_node(I, _, _), sub_atom(I, 0, 1, _, x) ), N)";
       expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
     } finally {
       setViewBound(DEFAULT_VIEW_FACTS);
@@ -598,7 +598,7 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
     const parts = handOverInParts({ graph: large });
     expect(parts.next().done).toBe(false);
     expect(parts.return(false)).toEqual({ done: true, value: false });
-    const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, y) ), N)";
+    const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/3), M:g_node(I, _, _), sub_atom(I, 0, 1, _, y) ), N)";
     expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
     expect(holdsGraph(large)).toBe(false);
     expect(runParts(handOverInParts({ graph: claimsGraph(100, 'o') })).yields).toBeGreaterThan(0);
