@@ -782,7 +782,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
 
 /**
  * The WebAssembly memory a view takes in the engine, per fact of its graph: its clauses, their indexes and its atoms
- * (some 260 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
+ * (some 220 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
  */
 const VIEW_MEMORY_PER_FACT = 400;
 
