@@ -39,6 +39,25 @@ describe('Prolog bridge', () => {
     expect(asserted).toEqual([['e1', 'c1'], ['e2', 'c2']]);
   });
 
+  it("holds a node's valid time in the fact of its first label (g_node/3 in the slot), read once a node by valid_time/2, added nodes' too", () => {
+    const dated = (id: string, labels: string[], date?: string) => ({ id, labels, properties: date ? { date } : {}, confidence: 1, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [] });
+    const graph = GraphIndex.fromRecords([dated('n1', ['Claim', 'Event'], '2024-01-03'), dated('n2', ['Actor']), dated('n3', ['Event'], '2024-01-05')], []);
+    const bridge = new PrologBridge();
+    // the valid times as valid_time/2 and valid_days/2 read them; the slot's node facts holding one, by id and label; whether the slot has g_valid facts
+    const read = () =>
+      bridge.solve(
+        "findall([I, D, N], ( valid_time(I, D), valid_days(I, N) ), Vs), active_view(V), findall([I, L], V:g_node(I, L, v(_, _)), Ws), aggregate_all(count, V:g_node(_, _, _), C), ( current_predicate(V:g_valid/3), \\+ predicate_property(V:g_valid(_, _, _), imported_from(_)) -> Own = yes ; Own = no )",
+        ['Vs', 'Ws', 'C', 'Own'],
+        { graph },
+      )[0];
+    expect(read()).toEqual([[['n1', '2024-01-03', 19725], ['n3', '2024-01-05', 19727]], [['n1', 'Claim'], ['n3', 'Event']], 4, 'no']);
+    putLogged(graph, [dated('n4', ['Event', 'Claim'], '2024-01-07')], []);
+    expect(read()).toEqual([[['n1', '2024-01-03', 19725], ['n3', '2024-01-05', 19727], ['n4', '2024-01-07', 19729]], [['n1', 'Claim'], ['n3', 'Event'], ['n4', 'Event']], 6, 'no']);
+    expect(bridge.solve('findall(L, node(n4, L), Ls)', ['Ls'], { graph })).toEqual([[['Event', 'Claim']]]);
+    // a node of no label (the store refuses one) has no fact to hold its valid time: an error, not a valid time lost
+    expect(() => bridge.solve('true', [], { graph: GraphIndex.fromRecords([dated('n0', [], '2024-01-02')], []) })).toThrow(/labelled_node/);
+  });
+
   it('runs a consulted rule module over the graph', () => {
     const bridge = new PrologBridge();
     expect(bridge.consult(REACHES)).toEqual(expect.arrayContaining(['reaches/2', 'loop/1']));
