@@ -43,10 +43,10 @@
 % slot keeps its own clause indexes. The writers below assert into, and retract from, the active slot.
 % A slot holds g_node and g_valid together, as g_node(Id, Label, Valid): Valid is v(Date, Days) in the
 % node's first fact when it has a valid time, else []. A clause costs some 100 bytes of the engine's
-% memory whatever it holds, and each clause index some 20 more a clause (bench/handover.ts): a g_valid
-% fact of its own, looked up by the node's id through an index of its own, took some 150 bytes a dated
-% node (19.5 bytes a fact of the 1M-fact conflict graph), where v(Date, Days) in the node's fact takes
-% about 20.
+% memory whatever it holds, and each clause index 20 more a clause and 24 a hash bucket (bench/handover.ts):
+% a g_valid fact of its own, looked up by the node's id through an index of its own, took some 153 bytes
+% a dated node (19.5 bytes a fact of the 1M-fact conflict graph), where v(Date, Days) in the node's fact
+% takes 24.
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_text_in_props/0, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
 % g_memo_used(Slot, Generation): the last generation (memo_sweep/0) in which a view_memo/3 answer of Slot was
