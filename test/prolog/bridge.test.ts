@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NodeRecord } from '../../engine/ontology/index.ts';
 import { DEFAULT_VIEW_FACTS, PrologBridge, handOverInParts, holdsGraph, setViewBound, startProlog, viewFits, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -40,7 +41,7 @@ describe('Prolog bridge', () => {
   });
 
   it("holds a node's valid time in the fact of its first label (g_node/3 in the slot), read once a node by valid_time/2, added nodes' too", () => {
-    const dated = (id: string, labels: string[], date?: string) => ({ id, labels, properties: date ? { date } : {}, confidence: 1, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [] });
+    const dated = (id: string, labels: string[], date?: string): NodeRecord => ({ id, labels, properties: date ? { date } : {}, confidence: 1, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [] });
     const graph = GraphIndex.fromRecords([dated('n1', ['Claim', 'Event'], '2024-01-03'), dated('n2', ['Actor']), dated('n3', ['Event'], '2024-01-05')], []);
     const bridge = new PrologBridge();
     // the valid times as valid_time/2 and valid_days/2 read them; the slot's node facts holding one, by id and label; whether the slot has g_valid facts
