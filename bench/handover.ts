@@ -99,21 +99,26 @@ if (args.facts === undefined) {
   writeFileSync(args.image!, made.value);
   console.log(`   its image: ${count(made.cpuMs)} ms CPU to make, ${count(made.value.length)} bytes (${perFact(made.value.length)} per fact)`);
   console.log(`   RSS growth ${perFact(after.rss - before.rss)} bytes per fact, V8 heap growth ${perFact(after.heapUsed - before.heapUsed)} bytes per fact (after a full collection)`);
-  // SWI-Prolog's own count of each g_* predicate's clauses and bytes (their indexes included) in the view's slot, and of the engine's atoms
+  // SWI-Prolog's own count of each g_* predicate's clauses and bytes (their indexes included) in the view's slot, the bytes of
+  // each clause index built (the arguments it is on: parley_warm's), and the engine's atoms
   const [[sizes, atoms, atomBytes]] = catalog.registry.solveLibrary(
-    'active_view(V), findall([P, C, B], ( member(P/A, [g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_mention/2, g_named/1, g_source/2]), functor(H, P, A), ' +
-      'predicate_property(V:H, number_of_clauses(C)), predicate_property(V:H, size(B)) ), Sizes), statistics(atoms, Atoms), statistics(atom_space, AtomBytes)',
+    'active_view(V), findall([PA, C, B, Is], ( view_fact(H), H \\= g_memo(_), functor(H, P, A), format(atom(PA), "~w/~w", [P, A]), ' +
+      'predicate_property(V:H, number_of_clauses(C)), predicate_property(V:H, size(B)), ' +
+      'findall([Args, S], ( predicate_property(V:H, indexed(L)), member(I, L), get_dict(arguments, I, Args), get_dict(size, I, S) ), Is) ), Sizes), ' +
+      'statistics(atoms, Atoms), statistics(atom_space, AtomBytes)',
     ['Sizes', 'Atoms', 'AtomBytes'],
     { graph },
-  ) as [[[string, number, number][], number, number]];
-  console.log('   | facts | clauses | bytes per clause | bytes per fact of the graph |');
-  console.log('   |---|---|---|---|');
-  let [allClauses, allBytes] = [0, 0];
-  for (const [predicate, clauses, bytes] of sizes) {
+  ) as [[[string, number, number, [number[], number][]][], number, number]];
+  console.log('   | facts | clauses | bytes per clause | bytes per fact of the graph | of them clause indexes, by argument |');
+  console.log('   |---|---|---|---|---|');
+  let [allClauses, allBytes, allIndexes] = [0, 0, 0];
+  for (const [predicate, clauses, bytes, indexes] of sizes) {
     [allClauses, allBytes] = [allClauses + clauses, allBytes + bytes];
-    if (clauses > 0) console.log(`   | ${predicate} | ${count(clauses)} | ${(bytes / clauses).toFixed(0)} | ${perFact(bytes)} |`);
+    allIndexes += indexes.reduce((sum, [, size]) => sum + size, 0);
+    const byArgument = indexes.map(([args, size]) => `${args.join('+')}: ${perFact(size)}`).join(', ');
+    if (clauses > 0) console.log(`   | ${predicate} | ${count(clauses)} | ${(bytes / clauses).toFixed(0)} | ${perFact(bytes)} | ${byArgument} |`);
   }
-  console.log(`   | all g_* facts | ${count(allClauses)} | | ${perFact(allBytes)} |`);
+  console.log(`   | all g_* facts | ${count(allClauses)} | | ${perFact(allBytes)} | ${perFact(allIndexes)} |`);
   console.log(`   | the engine's atoms (all, the rule modules' included) | ${count(atoms)} | ${(atomBytes / atoms).toFixed(0)} | ${perFact(atomBytes)} |`);
   // counted here, not asked of the engine: a goal reading every key (prop(_, K, _)) would have the view hold them all
   const held = propertyKeysHeld();

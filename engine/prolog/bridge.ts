@@ -648,9 +648,10 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
  * (imageSignature), and the graph's facts, its length and the SHA-256 of the header and code together; it is refused under
  * any other, or torn, or with either edited.
  * Which graph and version an image is of, the image file's header says and engine/reason/view-images.ts checks
- * (handOverImage says who checks what).
+ * (handOverImage says who checks what). Format 3: a slot's g_node facts hold the nodes' valid times (g_node/3), where
+ * format 2 held them as g_valid facts of their own.
  */
-const VIEW_IMAGE_FORMAT = 2;
+const VIEW_IMAGE_FORMAT = 3;
 
 interface ViewImageHeader {
   signature: string;
@@ -781,7 +782,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
 
 /**
  * The WebAssembly memory a view takes in the engine, per fact of its graph: its clauses, their indexes and its atoms
- * (some 260 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
+ * (some 220 bytes at 1M facts: bench:handover), with room to spare, as reserveViewMemory reserves too much at no cost.
  */
 const VIEW_MEMORY_PER_FACT = 400;
 

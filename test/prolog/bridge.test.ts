@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NodeRecord } from '../../engine/ontology/index.ts';
 import { DEFAULT_VIEW_FACTS, PrologBridge, handOverInParts, holdsGraph, setViewBound, startProlog, viewFits, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -37,6 +38,25 @@ describe('Prolog bridge', () => {
     expect(claims).toEqual(['c1', 'c3']);
     const asserted = bridge.solve("edge(E, 'ASSERTS', rsf, C, _)", ['E', 'C'], view);
     expect(asserted).toEqual([['e1', 'c1'], ['e2', 'c2']]);
+  });
+
+  it("holds a node's valid time in the fact of its first label (g_node/3 in the slot), read once a node by valid_time/2, added nodes' too", () => {
+    const dated = (id: string, labels: string[], date?: string): NodeRecord => ({ id, labels, properties: date ? { date } : {}, confidence: 1, recorded_at: '2024-01-09T00:00:00.000Z', provenance: [] });
+    const graph = GraphIndex.fromRecords([dated('n1', ['Claim', 'Event'], '2024-01-03'), dated('n2', ['Actor']), dated('n3', ['Event'], '2024-01-05')], []);
+    const bridge = new PrologBridge();
+    // the valid times as valid_time/2 and valid_days/2 read them; the slot's node facts holding one, by id and label; whether the slot has g_valid facts
+    const read = () =>
+      bridge.solve(
+        "findall([I, D, N], ( valid_time(I, D), valid_days(I, N) ), Vs), active_view(V), findall([I, L], V:g_node(I, L, v(_, _)), Ws), aggregate_all(count, V:g_node(_, _, _), C), ( current_predicate(V:g_valid/3), \\+ predicate_property(V:g_valid(_, _, _), imported_from(_)) -> Own = yes ; Own = no )",
+        ['Vs', 'Ws', 'C', 'Own'],
+        { graph },
+      )[0];
+    expect(read()).toEqual([[['n1', '2024-01-03', 19725], ['n3', '2024-01-05', 19727]], [['n1', 'Claim'], ['n3', 'Event']], 4, 'no']);
+    putLogged(graph, [dated('n4', ['Event', 'Claim'], '2024-01-07')], []);
+    expect(read()).toEqual([[['n1', '2024-01-03', 19725], ['n3', '2024-01-05', 19727], ['n4', '2024-01-07', 19729]], [['n1', 'Claim'], ['n3', 'Event'], ['n4', 'Event']], 6, 'no']);
+    expect(bridge.solve('findall(L, node(n4, L), Ls)', ['Ls'], { graph })).toEqual([[['Event', 'Claim']]]);
+    // a node of no label (the store refuses one) has no fact to hold its valid time: an error, not a valid time lost
+    expect(() => bridge.solve('true', [], { graph: GraphIndex.fromRecords([dated('n0', [], '2024-01-02')], []) })).toThrow(/labelled_node/);
   });
 
   it('runs a consulted rule module over the graph', () => {
@@ -125,10 +145,10 @@ describe('Prolog bridge', () => {
     putLogged(graph, [addedRecord('c7', ['Claim'], { type: 'Position', text: 'Khartoum and Jeddah both' })], []);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c7', 'c4']]]);
     // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
-    expect(bridge.holds('active_view(V), assertz(V:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.holds('active_view(V), assertz(V:g_node(marker, x, []))', { graph })).toBe(true);
     putLogged(graph, [addedRecord('jeddah', ['Location'], { label: 'Jeddah' }), addedRecord('c8', ['Claim'], { type: 'Position', text: 'Back to Jeddah' })], []);
     expect(bridge.holds('g_named(jeddah), g_mention(jeddah, c4), g_mention(jeddah, c7), g_mention(jeddah, c8)', { graph })).toBe(true);
-    expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', { graph })).toBe(true);
+    expect(bridge.holds('active_view(V), retract(V:g_node(marker, x, []))', { graph })).toBe(true);
     expect(bridge.solve(goal, ['A', 'B'], { graph })).toEqual([[['c1', 'c7'], ['c8', 'c7', 'c4']]]);
     expect(bridge.solve(scanned, ['A', 'B'], { graph })).toEqual(bridge.solve(goal, ['A', 'B'], { graph }));
     // the facts after those additions are the facts of the same graph handed over whole
@@ -164,9 +184,9 @@ describe('Prolog bridge', () => {
     ];
     // a fact of no record, in the view's slot, marks the facts held: a whole hand-over would drop it
     const held = views.map((view, i) => {
-      if (i > 0) expect(bridge.holds('active_view(V), retract(V:g_node(marker, x))', view), JSON.stringify(view)).toBe(i !== 5);
+      if (i > 0) expect(bridge.holds('active_view(V), retract(V:g_node(marker, x, []))', view), JSON.stringify(view)).toBe(i !== 5);
       const answer = bridge.solve(facts, ['Fs'], view)[0][0] as string[];
-      bridge.holds('active_view(V), assertz(V:g_node(marker, x))', view);
+      bridge.holds('active_view(V), assertz(V:g_node(marker, x, []))', view);
       return answer;
     });
     const whole = views.map((view) => bridge.solve(facts, ['Fs'], { ...view, graph: copyOf(graph) })[0][0]);
@@ -583,7 +603,7 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
       expect([yields > 0, handedOver, holdsGraph(other), holdsGraph(small)]).toEqual([true, true, true, true]);
       expect(bridge.solve(goal, template, { graph: other })).toEqual(bridge.solve(goal, template, { graph: copyOf(other) }));
       // and no fact of the broken graph is left in any slot
-      const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, x) ), N)";
+      const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/3), M:g_node(I, _, _), sub_atom(I, 0, 1, _, x) ), N)";
       expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
     } finally {
       setViewBound(DEFAULT_VIEW_FACTS);
@@ -598,7 +618,7 @@ answers(Kept, Asserted, Last) :- kept_claims(Kept), aggregate_all(count, edge(_,
     const parts = handOverInParts({ graph: large });
     expect(parts.next().done).toBe(false);
     expect(parts.return(false)).toEqual({ done: true, value: false });
-    const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, y) ), N)";
+    const leftOver = "aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/3), M:g_node(I, _, _), sub_atom(I, 0, 1, _, y) ), N)";
     expect(bridge.solve(leftOver, ['N'], { graph: small })).toEqual([[0]]);
     expect(holdsGraph(large)).toBe(false);
     expect(runParts(handOverInParts({ graph: claimsGraph(100, 'o') })).yields).toBeGreaterThan(0);

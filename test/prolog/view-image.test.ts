@@ -116,15 +116,17 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
 
   it('loads only when it holds every view fact predicate (parley_load_image/2): one made before a view fact was added does not', () => {
     // a source file in the form of parley_write_image/2's: the dynamic declarations, the list of predicates held, the facts
-    const predicates = 'g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2, g_text_in_props/0';
+    const predicates = 'g_node/3, g_prop/3, g_eprop/3, g_edge/6, g_text/2, g_ref/2, g_mention/2, g_named/1, g_source/2, g_text_in_props/0';
     const loads = (held: string) =>
       bridge.solve(
-        `F = '/tmp/image-probe.pl', setup_call_cleanup(open(F, write, S), format(S, ':- ~q.~n:- ~q.~n~q.~n~q.~n', [dynamic(g_node/2), dynamic('$parley_image_of'/1), g_node(n1, actor), '$parley_image_of'([${held}])]), close(S)), ( parley_load_image(probe_view, F) -> findall(N, probe_view:g_node(N, _), Loaded) ; Loaded = refused )`,
+        `F = '/tmp/image-probe.pl', setup_call_cleanup(open(F, write, S), format(S, ':- ~q.~n:- ~q.~n~q.~n~q.~n', [dynamic(g_node/3), dynamic('$parley_image_of'/1), g_node(n1, actor, []), '$parley_image_of'([${held}])]), close(S)), ( parley_load_image(probe_view, F) -> findall(N, probe_view:g_node(N, _, _), Loaded) ; Loaded = refused )`,
         ['Loaded'],
         { graph: copyOf(graph) },
       )[0][0];
     expect(loads(predicates)).toEqual(['n1']);
     expect(loads(predicates.replace(', g_source/2', ''))).toBe('refused');
+    // one of format 2, whose valid times were g_valid facts of their own and not in g_node/3
+    expect(loads(predicates.replace('g_node/3', 'g_node/2, g_valid/3'))).toBe('refused');
   });
 
   it('loads into two slots of one engine, one load leaving the other\'s facts', () => {

@@ -103,7 +103,7 @@ describe('a hand-over in the background, made in parts', () => {
       await startWorker(threadWorkerSetup(channelName));
       // the doomed graph's facts in any slot of this thread's engine (read through a view of no records)
       const reader = new PrologBridge();
-      const leftOver = () => Number(reader.solve("aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/2), M:g_node(I, _), sub_atom(I, 0, 1, _, d) ), N)", ['N'], { graph: new GraphIndex() })[0][0]);
+      const leftOver = () => Number(reader.solve("aggregate_all(count, ( current_module(M), sub_atom(M, 0, _, _, parley_view_), current_predicate(M:g_node/3), M:g_node(I, _, _), sub_atom(I, 0, 1, _, d) ), N)", ['N'], { graph: new GraphIndex() })[0][0]);
       await source.warm('t', 'doomed');
       const before = wholeHandOvers.count;
       await source.hold('t', 'doomed');

@@ -17,7 +17,7 @@
 %                                   (the edge's role is then participant); in the edge's own fact,
 %                                   read where the edge is found, not looked up again by its id
 %   g_valid(Id, Date, Days)         a node's valid time, 'YYYY-MM-DD', and the same as days since
-%                                   1970-01-01 (one fact: one assertion and one index, not two)
+%                                   1970-01-01, read from the node's first g_node fact in the slot (below)
 %   g_text(Id, Lower)               a node's text (else label) in lower case, but where
 %                                   g_text_in_props holds and node_text/2 reads it back from g_prop
 %   g_text_in_props                 g_text leaves out the texts of ASCII only that are no other value as an atom
@@ -41,25 +41,38 @@
 % forwards to the active slot's facts (parley_use_view/1). Switching views rewrites those clauses
 % (microseconds), where handing a view over again costs about a second of a core at 100k facts; each
 % slot keeps its own clause indexes. The writers below assert into, and retract from, the active slot.
+% A slot holds g_node and g_valid together, as g_node(Id, Label, Valid): Valid is v(Date, Days) in the
+% node's first fact when it has a valid time, else []. A clause costs some 100 bytes of the engine's
+% memory whatever it holds, and each clause index 20 more a clause and 24 a hash bucket (bench/handover.ts):
+% a g_valid fact of its own, looked up by the node's id through an index of its own, took some 153 bytes
+% a dated node (19.5 bytes a fact of the 1M-fact conflict graph), where v(Date, Days) in the node's fact
+% takes 24.
 
 :- dynamic g_node/2, g_prop/3, g_eprop/3, g_edge/6, g_valid/3, g_text/2, g_text_in_props/0, g_ref/2, g_mention/2, g_named/1, g_indexed/1, g_memo/1, g_source/2.
 % g_memo_used(Slot, Generation): the last generation (memo_sweep/0) in which a view_memo/3 answer of Slot was
 % computed or found (global: a slot's name holds its view)
 :- dynamic g_memo_used/2.
 
-% view_fact(?Head): the per-view facts, in module user (forwarded) and in each slot
-view_fact(g_node(_, _)).     view_fact(g_prop(_, _, _)).       view_fact(g_eprop(_, _, _)).
-view_fact(g_edge(_, _, _, _, _, _)).                            view_fact(g_valid(_, _, _)).
+% view_fact(?Head): the per-view facts each slot holds
+view_fact(g_node(_, _, _)).  view_fact(g_prop(_, _, _)).       view_fact(g_eprop(_, _, _)).
+view_fact(g_edge(_, _, _, _, _, _)).
 view_fact(g_text(_, _)).     view_fact(g_ref(_, _)).           view_fact(g_mention(_, _)).
 view_fact(g_named(_)).       view_fact(g_memo(_)).             view_fact(g_source(_, _)).
 view_fact(g_text_in_props).
+
+% view_reader(?Head, +Slot, -Body): module user's g_* predicate Head, reading Slot's facts by Body. The valid time
+% is taken from the node's facts looked up by the id alone: with the third argument bound too, SWI-Prolog would
+% weigh an index of both arguments at each call (above)
+view_reader(g_node(Id, Label), Slot, Slot:g_node(Id, Label, _)).
+view_reader(g_valid(Id, Date, Days), Slot, ( Slot:g_node(Id, _, Valid), Valid = v(Date, Days) )).
+view_reader(Head, Slot, Slot:Head) :- view_fact(Head), Head \= g_node(_, _, _).
 
 % parley_use_view(+Slot): the g_* predicates read Slot's facts from now on; tabled answers (of the last
 % active view) are dropped when the slot changes. A slot used for the first time holds no facts.
 parley_use_view(Slot) :-
     (   nb_current(parley_view, Slot) -> true
     ;   view_slot(Slot),
-        forall(view_fact(Head), ( retractall(Head), assertz((Head :- Slot:Head)) )),
+        forall(view_reader(Head, Slot, Body), ( retractall(Head), assertz((Head :- Body)) )),
         nb_setval(parley_view, Slot),
         abolish_all_tables
     ).
@@ -778,8 +791,8 @@ parley_clear_view(View) :-
 % parley_add_facts(+View, +Nodes, +Props, +EdgeProps, +Edges, +Valid, +Texts, +Mentions, +Sources): a part of the
 % records, into slot View
 parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources) :-
-    add_nodes(V, Nodes), add_props(V, Props), add_eprops(V, EdgeProps),
-    add_edges(V, Edges), add_valid(V, Valid), add_texts(V, Texts), add_sources(V, Sources),
+    add_nodes(V, Nodes, Valid), add_props(V, Props), add_eprops(V, EdgeProps),
+    add_edges(V, Edges), add_texts(V, Texts), add_sources(V, Sources),
     add_mentions(V, Mentions).
 
 % parley_end_view(+View, +Ref, +Named, +InProps): the last step of a whole hand-over; InProps true when its g_text
@@ -1218,7 +1231,7 @@ parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
     memo_reads_done.
 
 remove_node(V, Id) :-
-    retractall(V:g_node(Id, _)), retractall(V:g_prop(Id, _, _)), retractall(V:g_valid(Id, _, _)),
+    retractall(V:g_node(Id, _, _)), retractall(V:g_prop(Id, _, _)),
     retractall(V:g_text(Id, _)), retractall(V:g_mention(_, Id)), retractall(V:g_source(Id, _)).
 
 % forget_changed(+Slot, +Labels, +Types, +Ref, +Added): drops the answers of Slot the additions (or removals) may
@@ -1292,12 +1305,11 @@ parley_warm(View, N, More) :-
     nth0(N, Facts, Fact), \+ call(View:Fact),
     length(Facts, Count), ( N + 1 < Count -> More = true ; More = false ).
 
-warm_lookup(W, g_node(W, _)).           warm_lookup(W, g_node(_, W)).
+warm_lookup(W, g_node(W, _, _)).        warm_lookup(W, g_node(_, W, _)).
 warm_lookup(W, g_prop(W, _, _)).        warm_lookup(W, g_prop(_, _, W)).
 warm_lookup(W, g_eprop(W, _, _)).
 warm_lookup(W, g_edge(_, W, _, _, _, _)).
 warm_lookup(W, g_edge(_, _, W, _, _, _)).  warm_lookup(W, g_edge(_, _, _, W, _, _)).
-warm_lookup(W, g_valid(W, _, _)).
 warm_lookup(W, g_mention(W, _)).
 
 % A view image (engine/prolog/bridge.ts viewImage): a slot's g_* facts (not its kept answers, g_memo) as
@@ -1540,8 +1552,15 @@ parley_index_words(Words) :- forall(( member(W, Words), \+ g_indexed(W) ), asser
 
 % one adder per kind of fact, each asserting its own functor: building each fact with =../2 made
 % the assertions some 60% dearer (the hand-over asserts some 160k facts at 100k facts)
-add_nodes(_, []).
-add_nodes(V, [Id, Label | T]) :- assertz(V:g_node(Id, Label)), add_nodes(V, T).
+% add_nodes(+View, +Nodes, +Valid): the flat lists of parley_add_facts/9, both in the order of the nodes (a node's
+% labels one after another), each node's valid time in the fact of its first label (g_node/3); a valid time of a
+% node with no label (validate.ts refuses one) has no fact to be held in, and is an error, not a valid time lost
+add_nodes(_, [], Valid) :- ( Valid = [Id | _] -> domain_error(labelled_node, Id) ; true ).
+add_nodes(V, [Id, Label | T], Valid) :-
+    (   Valid = [Id, Date, Days | More] -> assertz(V:g_node(Id, Label, v(Date, Days)))
+    ;   assertz(V:g_node(Id, Label, [])), More = Valid
+    ),
+    add_nodes(V, T, More).
 add_props(_, []).
 add_props(V, [Id, Key, Value | T]) :- assertz(V:g_prop(Id, Key, Value)), add_props(V, T).
 add_eprops(_, []).
@@ -1552,8 +1571,6 @@ add_mentions(_, []).
 add_mentions(V, [Word, Id | T]) :- assertz(V:g_mention(Word, Id)), add_mentions(V, T).
 add_edges(_, []).
 add_edges(V, [Id, Type, From, To, Confidence, Role | T]) :- assertz(V:g_edge(Id, Type, From, To, Confidence, Role)), add_edges(V, T).
-add_valid(_, []).
-add_valid(V, [Id, Date, Days | T]) :- assertz(V:g_valid(Id, Date, Days)), add_valid(V, T).
 % (an addition may link a node the view held, whose sources an earlier edge handed over)
 add_sources(_, []).
 add_sources(V, [Id, Source | T]) :- ( V:g_source(Id, Source) -> true ; assertz(V:g_source(Id, Source)) ), add_sources(V, T).
