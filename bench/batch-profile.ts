@@ -14,7 +14,21 @@
  * samples of their own (self time), the parts' detail. --read-ahead and --gather gather the commits as
  * on many cores (bench/batch.ts says how).
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1]
+ * With --replay the main thread works alone, as it does where it bounds the pool: each file is
+ * drafted by the pool once, in a first pass that commits into a copy of the store of its own, and
+ * its draft kept as the worker's message (draft.ts draftMessage); the rounds then ingest with a
+ * pipeline that hands each file's message back at once (readDraftMessage, as the pool's call does),
+ * so the main thread never waits for a worker. On a few cores a batch's main thread mostly waits
+ * for the workers, and each draft then finds it idle and its caches cold (other threads and
+ * processes ran meanwhile): its CPU per document there holds what waking costs, which a main
+ * thread kept busy by many workers does not pay. The replay prints that thread's own CPU per
+ * document (bench/thread-cpu.ts, so whatever the machine's load) beside the shares. What it leaves
+ * out: the pool's own per-task work (the call's gate, its message), about 0.1 ms a document for a
+ * busy thread. What it adds: the recorded drafts were made against the first pass's log of names
+ * (known-names.ts), so the main thread asks each draft's names again (reading its text for known
+ * names), which a batch does for a few drafts only.
+ *
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -23,12 +37,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
+import { draftMessage, readDraftMessage, type FileDraft } from '../engine/extract/draft.ts';
+import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { copiedCorpus } from './batch-corpus.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
 import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +57,7 @@ const { values: args } = parseArgs({
     top: { type: 'string', default: '0' },
     'read-ahead': { type: 'string', default: String(READ_AHEAD_PER_WORKER) },
     gather: { type: 'string', default: '1' },
+    replay: { type: 'boolean', default: false },
   },
 });
 const WORKERS = Number(args.workers);
@@ -50,6 +68,7 @@ const ORIGINAL = path.resolve(args.corpus!);
 const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 const TOP = Number(args.top);
+const REPLAY = args.replay!;
 /** Microseconds between samples. */
 const SAMPLING_US = 200;
 
@@ -103,6 +122,36 @@ function split(profile: Profile, into: Map<string, number>, selves: Map<string, 
   });
 }
 
+/** The main thread's CPU milliseconds so far (Linux; NaN elsewhere). */
+function mainThreadMs(): number {
+  return threadCpu()?.get(String(process.pid)) ?? NaN;
+}
+
+/**
+ * A pipeline whose draftFile answers at once with the draft the pool made of the same file, as
+ * the pool's message (--replay): every file drafted once by `pipeline`, committed into a copy of
+ * the seed at `dir`, each draft kept as draftMessage wrote it in the worker.
+ */
+async function replaying(pipeline: ExtractionPipeline, dir: string, options: Parameters<typeof ingestFolder>[2]): Promise<ExtractionPipeline> {
+  const messages = new Map<string, string>();
+  const recording: ExtractionPipeline = {
+    ...pipeline,
+    draftFile: async (folder, source, settings) => {
+      const file = await pipeline.draftFile!(folder, source, settings);
+      messages.set(source, file.kind === 'read' ? draftMessage(file, file.draft, (bare) => ({ ...file, draft: bare })) : JSON.stringify(file));
+      return file;
+    },
+  };
+  await cp(path.join(base, 'seed'), dir, { recursive: true });
+  const store = await ParleyStore.open(dir);
+  try {
+    await ingestFolder({ store, pipeline: recording }, CORPUS, options);
+  } finally {
+    await store.close();
+  }
+  return { ...pipeline, draftFile: async (_folder, source) => readDraftMessage<FileDraft>(messages.get(source)!, (value) => (value.kind === 'read' ? value.draft : undefined)) };
+}
+
 tierUpForBatch();
 const base = await mkdtemp(path.join(tmpdir(), 'parley-bench-batch-profile-'));
 const session = new Session();
@@ -113,12 +162,15 @@ try {
   await seeded.close();
   const corpus = await Promise.all((await listCorpus(ORIGINAL)).map((source) => readSource(ORIGINAL, source)));
   for (let pass = 0; pass < 2; pass++) await Promise.all(corpus.map((document) => pipeline.draft({ text: document.text, source: document.source }, { tier: 'full' })));
+  const batchOptions = { tenant: 'bench', graphId: 'batch', workers: WORKERS, readAhead: Number(args['read-ahead']), gather: Number(args.gather) };
+  const ingesting = REPLAY ? await replaying(pipeline, path.join(base, 'recorded'), batchOptions) : pipeline;
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
   const parts = new Map<string, number>();
   const selves = new Map<string, number>();
   let documents = 0;
+  let mainMs = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
@@ -127,7 +179,9 @@ try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
       await session.post('Profiler.start');
-      const summary = await ingestFolder({ store, pipeline }, CORPUS, { tenant: 'bench', graphId: 'batch', workers: WORKERS, readAhead: Number(args['read-ahead']), gather: Number(args.gather) });
+      const cpuBefore = mainThreadMs();
+      const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
+      mainMs += mainThreadMs() - cpuBefore;
       split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
@@ -137,8 +191,9 @@ try {
   }
   parts.delete('idle');
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
-  console.log(`bench:batch-profile  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(`bench:batch-profile${REPLAY ? ' --replay' : ''}  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
+  if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, sampled (the first pass drafted every file once)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
   [...parts].sort((a, b) => b[1] - a[1]).forEach(print);
   if (TOP > 0) {
