@@ -27,7 +27,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { isolateMemory, type WorkerMemory } from '../engine/reason/replicas.ts';
-// @ts-expect-error: plain JavaScript without declarations (npm start runs it)
 import { serveWithHeapSetting } from '../server/heap.mjs';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';

@@ -11,18 +11,19 @@
 //   parked between tasks (piscina's Atomics.wait: the extraction workers) does not answer until its next task.
 'use strict';
 const { appendFile } = require('node:fs/promises');
-const { getHeapStatistics } = require('node:v8');
+const { getHeapSpaceStatistics, getHeapStatistics } = require('node:v8');
 const workerThreads = require('node:worker_threads');
 
 const CHANNEL = 'parley-soak-probe';
 const PROBE_EVERY_MS = 10_000;
 const ANSWER_WITHIN_MS = 1_000;
 
-/** What this thread's isolate holds, in bytes. */
+/** What this thread's isolate holds, in bytes; young: of the committed heap, the young generation's (V8 sizes it to the allocation rate). */
 function isolate() {
   const { used_heap_size: heapUsed, total_heap_size: heapCommitted } = getHeapStatistics();
+  const young = getHeapSpaceStatistics().reduce((sum, space) => sum + (space.space_name.startsWith('new_') ? space.space_size : 0), 0);
   const { external, arrayBuffers } = process.memoryUsage();
-  return { heapUsed, heapCommitted, external, arrayBuffers };
+  return { heapUsed, heapCommitted, young, external, arrayBuffers };
 }
 
 if (!workerThreads.isMainThread) {
@@ -65,7 +66,7 @@ if (!workerThreads.isMainThread) {
     await new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS));
     const workers = [...kindOf].map(([worker, kind]) => {
       const heard = lastHeard.get(worker);
-      return heard ? { kind, worker, heapUsed: heard.heapUsed, heapCommitted: heard.heapCommitted, external: heard.external, arrayBuffers: heard.arrayBuffers, heardMsAgo: Date.now() - heard.at } : { kind, worker };
+      return heard ? { kind, worker, heapUsed: heard.heapUsed, heapCommitted: heard.heapCommitted, young: heard.young, external: heard.external, arrayBuffers: heard.arrayBuffers, heardMsAgo: Date.now() - heard.at } : { kind, worker };
     });
     const live = { reasoning: 0, extraction: 0 };
     for (const kind of kindOf.values()) live[kind]++;

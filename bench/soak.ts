@@ -30,7 +30,8 @@
  * What moves RSS: each minute also gives its parts, from the server's smaps (WebAssembly memories,
  * the Prolog engines; glibc's heap and arenas; other anonymous memory: V8's pages, stacks) and from
  * a probe loaded into the server (bench/soak-probe.cjs, node --require): the main thread's V8 heap
- * used / committed and its external memory, each reasoning worker's heap, the extraction workers
+ * used / committed and its external memory, each isolate's young generation (V8 grows it while the
+ * thread allocates fast and gives it back once it allocates slowly), each reasoning worker's heap, the extraction workers
  * alive, and the workers started and ended so far. The last table gives each part's range after
  * the warm-up, so the part that swings with RSS stands out.
  *
@@ -81,6 +82,7 @@ const PART_NAMES = [
   'malloc heap + arenas',
   'other anonymous',
   'main heap used / committed',
+  'young generations committed (main; workers)',
   'main external (of it ArrayBuffers)',
   'reasoning heaps used / committed',
   'extraction heaps used / committed',
@@ -97,11 +99,16 @@ function partsFrom(resident: ResidentParts, probe: ProbeLine): Parts {
     const sum = (key: 'heapUsed' | 'heapCommitted') => heard.reduce((total, worker) => total + worker[key]!, 0);
     return `${mb(sum('heapUsed'))} / ${mb(sum('heapCommitted'))} (${heard.map((worker) => mb(worker.heapCommitted!)).join(', ')})`;
   };
+  const youngGenerations = () => {
+    const heard = probe.workers.filter((worker) => worker.young !== undefined);
+    return `${mb(heard.reduce((total, worker) => total + worker.young!, probe.main.young))} (${mb(probe.main.young)}; ${heard.map((worker) => mb(worker.young!)).join(', ')})`;
+  };
   return {
     'wasm (engines)': `${mb(resident.wasm)} (${resident.wasmMaps})`,
     'malloc heap + arenas': mb(resident.mallocHeap + resident.mallocArenas),
     'other anonymous': mb(resident.anonymous),
     'main heap used / committed': `${mb(probe.main.heapUsed)} / ${mb(probe.main.heapCommitted)}`,
+    'young generations committed (main; workers)': youngGenerations(),
     'main external (of it ArrayBuffers)': `${mb(probe.main.external)} (${mb(probe.main.arrayBuffers)})`,
     'reasoning heaps used / committed': heaps('reasoning'),
     'extraction heaps used / committed': heaps('extraction'),
@@ -165,6 +172,8 @@ interface ProbeLine {
 interface Isolate {
   heapUsed: number;
   heapCommitted: number;
+  /** Of heapCommitted, the young generation's: V8 grows it while the isolate allocates fast and shrinks it when it idles. */
+  young: number;
   external: number;
   arrayBuffers: number;
 }

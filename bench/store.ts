@@ -44,7 +44,6 @@ import { snapshotFile } from '../engine/store/snapshot.ts';
 import { dataKey, graphDataPrefix } from '../engine/store/keys.ts';
 import { encodeEdge, encodeNode } from '../engine/store/record-codec.ts';
 import { runQuery } from '../engine/query/index.ts';
-// @ts-expect-error: plain JavaScript without declarations (npm start runs it)
 import { serveWithHeapSetting } from '../server/heap.mjs';
 import { answeredWithin, postJson, startServer, stopServer } from './http.ts';
 import { median, memoryOf } from './stats.ts';

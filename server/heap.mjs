@@ -67,10 +67,40 @@ export function heapGrowingPercent(env) {
   return DEFAULT_HEAP_GROWING_PERCENT;
 }
 
-/** Whether V8 flag `name` (e.g. --max-old-space-size, dashes or underscores) is on this process's command line or in NODE_OPTIONS. */
-function flagGiven(name) {
-  const spelt = (arg) => arg.replace(/^--/, '').split('=')[0].replaceAll('_', '-');
-  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--') && spelt(arg) === name);
+/**
+ * NODE_OPTIONS split into arguments as Node splits it: at spaces outside double quotes, the quotes dropped, a backslash
+ * within them taking the next character as it is.
+ */
+function nodeOptionsArgs(nodeOptions) {
+  const args = [];
+  let quoted = false;
+  let startsNew = true;
+  for (let index = 0; index < nodeOptions.length; index++) {
+    let char = nodeOptions[index];
+    if (char === '\\' && quoted) char = nodeOptions[++index] ?? '';
+    else if (char === ' ' && !quoted) {
+      startsNew = true;
+      continue;
+    } else if (char === '"') {
+      quoted = !quoted;
+      continue;
+    }
+    if (startsNew) args.push(char);
+    else args[args.length - 1] += char;
+    startsNew = false;
+  }
+  return args;
+}
+
+/**
+ * The value V8 runs with for flag `name` (e.g. 'max-old-space-size'; V8 reads dashes and underscores alike): the last
+ * `--name=value` on the command line, else the last in NODE_OPTIONS (Node reads those first, so the command line has the
+ * last word); undefined when neither gives it. Node takes only some V8 flags from NODE_OPTIONS: --max-old-space-size
+ * but not --heap-growing-percent, for which it refuses to start.
+ */
+export function flagValue(name, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '') {
+  const lastIn = (args) => args.map((arg) => /^--([^=]+)=(.*)$/s.exec(arg)).findLast((flag) => flag?.[1].replaceAll('_', '-') === name)?.[2];
+  return lastIn(execArgv) ?? lastIn(nodeOptionsArgs(nodeOptions));
 }
 
 /** The memory this process may use: the machine's, or its cgroup's limit when lower. */
@@ -86,8 +116,8 @@ function mallocArenasUnset() {
 }
 
 /**
- * In a process that runs with a lower limit than the setting asks (and was not given one on its
- * command line: the child below is), without the heap's growth setting (when not 0, and not given on
+ * In a process that runs with a lower limit than the setting asks (and was given none, on its
+ * command line or in NODE_OPTIONS: the child below is), without the heap's growth setting (when not 0, and not given on
  * its command line), or on glibc without MALLOC_ARENA_MAX, re-executes the command with
  * --max-old-space-size (when the limit is lower), --heap-growing-percent (when missing) and
  * MALLOC_ARENA_MAX=2, passes signals on, exits with the child's status, and returns true: serve
@@ -98,9 +128,9 @@ export function serveWithHeapSetting() {
   // the parent's end closes the channel: end as SIGTERM does (main.ts closes the server and the store)
   if (process.channel) process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   const wantedMb = heapSettingMb(process.env, usableMemory());
-  const heapSet = wantedMb === 0 || flagGiven('max-old-space-size') || wantedMb <= getHeapStatistics().heap_size_limit / MB;
+  const heapSet = wantedMb === 0 || flagValue('max-old-space-size') !== undefined || wantedMb <= getHeapStatistics().heap_size_limit / MB;
   const growingPercent = heapGrowingPercent(process.env);
-  const growingSet = growingPercent === 0 || flagGiven('heap-growing-percent');
+  const growingSet = growingPercent === 0 || flagValue('heap-growing-percent') !== undefined;
   if (heapSet && growingSet && !mallocArenasUnset()) return false;
   const flags = [...(heapSet ? [] : [`--max-old-space-size=${wantedMb}`]), ...(growingSet ? [] : [`--heap-growing-percent=${growingPercent}`])];
   const child = spawn(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], {

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { flagValue } from './heap.mjs';
 import { openEngine } from './open.ts';
 
 /** `npm start` and `parley serve`: open the store, make sure an admin key exists, serve, and close cleanly on SIGINT/SIGTERM. */
@@ -20,9 +21,10 @@ for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleF
 }
 const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
 console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
-const growingPercent = process.execArgv.map((arg) => /^--heap[-_]growing[-_]percent=(\d+)$/.exec(arg)?.[1]).find(Boolean);
+// 0, as no flag, is V8's own growth
+const growingPercent = Number(flagValue('heap-growing-percent') ?? 0);
 console.log(
-  `parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, growth between full collections ${growingPercent ? `at most ${growingPercent} %` : "V8's own"} (PARLEY_HEAP_MB, PARLEY_HEAP_GROWING_PERCENT, docs/operations.md)`,
+  `parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, growth between full collections ${growingPercent > 0 ? `at most ${growingPercent} %` : "V8's own"} (PARLEY_HEAP_MB, PARLEY_HEAP_GROWING_PERCENT, docs/operations.md)`,
 );
 const app = await buildApp(engine.deps, { logger: true });
 // before listening: a signal that comes as soon as the server listens closes it too (a client that saw it listen stops it)

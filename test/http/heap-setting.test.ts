@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain JavaScript without declarations (npm start runs it)
-import { heapGrowingPercent, heapSettingMb } from '../../server/heap.mjs';
+import { flagValue, heapGrowingPercent, heapSettingMb } from '../../server/heap.mjs';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { spawnServer, stopServer } from '../helpers/server-process.ts';
 
@@ -47,6 +46,15 @@ describe('the heap setting (server/heap.mjs)', () => {
     expect(() => heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1.5' })).toThrow(/PARLEY_HEAP_GROWING_PERCENT must be a whole number/);
     expect(heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1000' })).toBe(1000);
     expect(() => heapGrowingPercent({ PARLEY_HEAP_GROWING_PERCENT: '1001' })).toThrow(/PARLEY_HEAP_GROWING_PERCENT must be a whole number from 0 .* to 1000/);
+  });
+
+  it('reads a V8 flag as V8 runs with it: the last on the command line, else the last in NODE_OPTIONS as Node splits it', () => {
+    expect(flagValue('heap-growing-percent', ['--heap-growing-percent=30', '--expose-gc', '--heap_growing_percent=0'], '')).toBe('0');
+    expect(flagValue('max-old-space-size', ['--max-old-space-size=2000'], '--max-old-space-size=1000')).toBe('2000');
+    expect(flagValue('max-old-space-size', ['--expose-gc'], '--require ./a.cjs  --max_old_space_size=1000 --max-old-space-size=1500')).toBe('1500');
+    expect(flagValue('max-old-space-size', [], '--require "./my dir/a.cjs" "--max-old-space-size=1000"')).toBe('1000');
+    expect(flagValue('max-old-space-size', [], '"--title=a \\" --max-old-space-size=9" --max-old-space-size="1\\000"')).toBe('1000');
+    expect(flagValue('max-old-space-size', ['--max-semi-space-size=64'], '--stack-trace-limit=5')).toBeUndefined();
   });
 
   it('bounds the heap a steady stream of garbage grows to: the flag as the server is given it, beside V8’s own growth', { timeout: 120_000 }, () => {
@@ -121,6 +129,27 @@ describe('the heap setting (server/heap.mjs)', () => {
         expect(inProcess.output()).toMatch(/growth between full collections V8's own/);
       } finally {
         expect(await stopServer(inProcess.child)).toBe(0);
+      }
+    });
+
+    it('logs the heap limit and growth V8 runs with: the limit from NODE_OPTIONS kept, the last growth flag given, 0 as V8’s own', { timeout: 240_000 }, async () => {
+      const givenMb = askedMb - 512;
+      // the setting asks for more than NODE_OPTIONS gives, and the growth is on the command line: no re-execution
+      const server = await spawnServer(['--heap-growing-percent=20', '--heap-growing-percent=0', 'server/start.mjs'], {
+        ...env(),
+        PARLEY_HEAP_MB: String(askedMb),
+        MALLOC_ARENA_MAX: ARENAS,
+        NODE_OPTIONS: `"--max-old-space-size=${givenMb}"`,
+      });
+      try {
+        expect(Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1])).toBe(server.child.pid);
+        // V8's limit is the old generation's plus the young one's
+        const limit = Number(/parley: heap limit (\d+) MB/.exec(server.output())?.[1]);
+        expect(limit).toBeGreaterThanOrEqual(givenMb);
+        expect(limit).toBeLessThan(askedMb);
+        expect(server.output()).toMatch(/growth between full collections V8's own/);
+      } finally {
+        expect(await stopServer(server.child)).toBe(0);
       }
     });
 
