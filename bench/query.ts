@@ -427,6 +427,18 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand: (graph) => topCounts(perActor(graph, (claim) => (graph.nodes.get(claim)!.properties.type === 'RedLine' ? 1 : 0))),
   },
+  // Q14 for two claim types: IN a list of two, or the two equalities joined by OR
+  {
+    name: "Q18 RedLine or Demand claims per actor, top 10 (IN a list of two)",
+    question: 'Q18',
+    parley: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type IN ['RedLine', 'Demand'] RETURN id(a) AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10",
+    kuzu: "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type IN ['RedLine', 'Demand'] RETURN a.id AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10",
+    parameters: () => ({}),
+    hand: (graph) => topCounts(perActor(graph, (claim) => (['RedLine', 'Demand'].includes(graph.nodes.get(claim)!.properties.type as string) ? 1 : 0))),
+  },
+  formOf('Q18', 'Q18o Q18 with OR',
+    "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' OR c.type = 'Demand' RETURN id(a) AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10",
+    "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WHERE c.type = 'RedLine' OR c.type = 'Demand' RETURN a.id AS actor, count(*) AS n ORDER BY n DESC, actor LIMIT 10"),
   // two hops counted at the far end, and the distinct actors two hops away (who asserts the same claims)
   {
     name: 'Q15 claims most supported by asserted claims, top 10 (two-hop count by the far node)',
