@@ -408,6 +408,30 @@ const CASES: Case[] = [
     parameters: () => ({}),
     hand: (graph) => [String(new Set(Array.from(graph.assertions(), ([, claim]) => claim)).size)],
   },
+  // the claim types asserted at all, as RETURN DISTINCT (Q11's groups without their counts), and the actors' names
+  // beside the types they assert (two keys, thousands of rows)
+  {
+    name: 'Q19 claim types asserted (RETURN DISTINCT)',
+    question: 'Q19',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT c.type AS type ORDER BY type',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT c.type AS type ORDER BY type',
+    parameters: () => ({}),
+    hand: (graph) => [...assertionsBy(graph, (_, claim) => claim.properties.type).keys()].sort(),
+  },
+  formOf('Q19', 'Q19g Q19 grouped in a WITH, its count dropped',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH c.type AS type, count(*) AS n RETURN type ORDER BY type',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH c.type AS type, count(*) AS n RETURN type ORDER BY type'),
+  {
+    name: 'Q20 actor names beside the claim types they assert (RETURN DISTINCT of two keys), first 10',
+    question: 'Q20',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.label AS name, c.type AS type ORDER BY name, type LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.label AS name, c.type AS type ORDER BY name, type LIMIT 10',
+    parameters: () => ({}),
+    hand: (graph) => {
+      const pairs = [...new Set([...graph.assertions()].map(([actor, claim]) => JSON.stringify([graph.nodes.get(actor)!.properties.label, graph.nodes.get(claim)!.properties.type])))].map((pair) => JSON.parse(pair) as [string, string]);
+      return pairs.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0)).slice(0, 10).map((pair) => pair.join('|'));
+    },
+  },
   {
     name: 'Q13 claims by type (one label grouped by a property)',
     parley: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',

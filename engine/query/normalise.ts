@@ -35,7 +35,8 @@
  * - a pattern of the MATCH's nodes counted or collected in a WITH (`WITH a, [(a)-->(c) | c] AS cs`)
  *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
  *   aggregates, whose every name the RETURN hands on as it is (`WITH id(a) AS actor, count(c) AS n
- *   RETURN actor, n ORDER BY n DESC`), is that RETURN.
+ *   RETURN actor, n ORDER BY n DESC`), is that RETURN;
+ * - `RETURN DISTINCT k…` right after a MATCH is a grouping by k… whose count is dropped.
  */
 import { argumentOf, type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
@@ -45,7 +46,7 @@ import { isCountStar } from './functions.ts';
 /** `parameters`: the names of the parameters the query is given (the plan cache keys plans by them). */
 export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
-  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters))));
+  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters)))));
 }
 
 /**
@@ -303,6 +304,38 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
   if (!handsOn || !sortsByNames) return clauses;
   const items = returned.map((name) => withClause.projection.items[names.indexOf(name!)]);
   return [...clauses.slice(0, at), { ...returnClause, projection: { ...read, items } }, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `MATCH … RETURN DISTINCT c.type AS type ORDER BY type` as `MATCH … WITH c.type AS type, count(*) AS ` distinct`
+ * RETURN type ORDER BY type`: the distinct rows are the groups (both told apart by the same equivalence), so the
+ * paths that count a MATCH's rows without making them find them. Right after a MATCH; not where the RETURN keeps a
+ * page without sorting (DISTINCT stops reading rows once it has the page: the groups read every row), nor where its
+ * ORDER BY reads more than its own names (the WITH hides the rest), nor where an item counts a pattern per row
+ * (countsOfSubqueriesPerNode in plan.ts counts those for a projection that aggregates nothing).
+ */
+function distinctReturnAsGroups(clauses: Clause[]): Clause[] {
+  const last = clauses.at(-1);
+  if (last?.kind !== 'return' || clauses.at(-2)?.kind !== 'match') return clauses;
+  const { projection } = last;
+  const names = projection.items.map(projectedName);
+  const sorted = (projection.orderBy?.length ?? 0) > 0;
+  if (!projection.distinct || projection.star || (projection.limit && !sorted) || new Set(names).size !== names.length || projection.items.some((item) => containsAggregate(item.expr) || bindsNames(item.expr))) return clauses;
+  if (!(projection.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)))) return clauses;
+  const { pos } = projection;
+  const counted = ' distinct';
+  const groups: Clause = {
+    kind: 'with', pos: last.pos,
+    projection: {
+      distinct: false, star: false, pos,
+      items: [
+        ...projection.items.map((item, i) => ({ ...item, alias: names[i] })),
+        { expr: { kind: 'call', name: 'count', distinct: false, star: true, args: [], pos }, alias: counted, text: counted, pos },
+      ],
+    },
+  };
+  const rows: Clause = { ...last, projection: { ...projection, distinct: false, items: projection.items.map((item, i) => ({ expr: { kind: 'var', name: names[i], pos: item.pos }, text: names[i], pos: item.pos })) } };
+  return [...clauses.slice(0, -1), groups, rows];
 }
 
 /**

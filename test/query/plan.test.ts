@@ -892,11 +892,21 @@ describe('aggregation without rows', () => {
       general(`${asserts} WITH DISTINCT c.type AS type, a SKIP 0 RETURN size(type) AS len, count(*) AS n ORDER BY len`),
     );
     // a WHERE among the counted goals is evaluated on each completion, as on each row: IN a list of two, OR, a test of two nodes
-    for (const where of ["c.type IN ['RedLine', 'Demand']", "c.type = 'RedLine' OR a.name = 'Kim'", "c.type <> a.name"]) {
+    for (const where of ["c.type IN ['RedLine', 'Demand']", "c.type IN ['RedLine', null, 3]", "c.type = 'RedLine' OR a.name = 'Kim'", "c.type <> a.name"]) {
       const text = `${asserts} WHERE ${where} RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id`;
       expect(runQuery(graph, text, { explain: true }).plan, where).toContainEqual(expect.stringMatching(/^count filter .* \(no rows: counted per row before\)$/));
       expect(general(text), where).toEqual(general(`${asserts} WITH a, c SKIP 0 WHERE ${where} RETURN id(a) AS id, count(*) AS n ORDER BY n DESC, id`));
     }
+    // RETURN DISTINCT as groups (nulls one group, as one distinct row), the general path's answers; not a page without ORDER BY,
+    // nor an ORDER BY that reads a name the RETURN does not project
+    for (const tail of ['c.type AS type ORDER BY type', 'a.name AS name, c.type AS type ORDER BY type DESC, name LIMIT 4', 'c.type AS type ORDER BY c.type', 'id(a) AS id']) {
+      const text = `${asserts} RETURN DISTINCT ${tail}`;
+      const rows = general(text);
+      const reference = general(`${asserts} WITH a, c SKIP 0 RETURN DISTINCT ${tail}`);
+      expect(tail.includes('ORDER BY') ? rows : [...rows].sort(), tail).toEqual(tail.includes('ORDER BY') ? reference : [...reference].sort());
+    }
+    expect(runQuery(graph, `${asserts} RETURN DISTINCT c.type AS type ORDER BY type`, { explain: true }).plan).toContain('with type,  distinct (aggregate)');
+    expect(runQuery(graph, `${asserts} RETURN DISTINCT c.type AS type LIMIT 2`, { explain: true }).plan).not.toContain('with type,  distinct (aggregate)');
     // but not where the first completion settles a node's count, and a WHERE failing on a later one would not be evaluated
     expect(runQuery(graph, 'MATCH (c:Claim)<-[:ASSERTS]-(a) WHERE a.name <> c.type RETURN c.type AS type, count(DISTINCT c) AS n', { explain: true }).plan).toContain('filter neq(prop_of(V_a, name), prop_of(V_c, type))');
     // groups the RETURN does not hand on whole stay groups; a path read or counted DISTINCT, or under OPTIONAL MATCH, stays a path
