@@ -306,9 +306,17 @@ class MatchStepsBuilder {
         this.freshRels.set(goal.rel.name, relProps);
         return;
       }
-      case 'where':
+      case 'where': {
+        // `n.key IN [literals]` on a node the last step bound: checked with its other properties, as an equality is
+        const member = goal.expr.kind === 'binary' && goal.expr.op === 'IN' ? goal.expr : undefined;
+        const checks = member?.left.kind === 'prop' && member.left.target.kind === 'var' ? this.freshNodes.get(member.left.target.name) : undefined;
+        if (member?.left.kind === 'prop' && checks && member.right.kind === 'list' && member.right.items.every((item) => item.kind === 'literal')) {
+          checks.props.push({ key: member.left.key, fn: compileExpr(member.right, ctx), among: true });
+          return;
+        }
         this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx), where: goal.expr });
         return;
+      }
       case 'rule': {
         const args = goal.args.map((arg) => compileExpr(arg, ctx));
         const predicate = goal.predicate;

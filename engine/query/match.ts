@@ -16,7 +16,8 @@ import { type CypherValue, equals, fromProperty, isNode, isRel, RECORD_FIELD_KEY
 /** The labels and property values a node must have: checked as the step that binds it runs. */
 export interface NodeCheck {
   labels: string[];
-  props: { key: string; fn: Fn }[];
+  /** The property's value equals fn's, or with `among`, equals one item of fn's list (`n.key IN [...]`). */
+  props: { key: string; fn: Fn; among?: boolean }[];
   /** The external id the node must have (`id(n) = value`). */
   id?: Fn;
 }
@@ -73,7 +74,10 @@ function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boo
   if (!recordedBy(node, env.asOf)) return false;
   for (const label of check.labels) if (!node.labels.includes(label)) return false;
   if (check.id && equals(node.id, check.id(row, env)) !== true) return false;
-  for (const { key, fn } of check.props) if (equals(fromProperty(node.properties[key]), fn(row, env)) !== true) return false;
+  for (const { key, fn, among } of check.props) {
+    const value = fromProperty(node.properties[key]);
+    if (among ? !(fn(row, env) as CypherValue[]).some((item) => equals(value, item) === true) : equals(value, fn(row, env)) !== true) return false;
+  }
   return true;
 }
 

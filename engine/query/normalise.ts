@@ -29,7 +29,14 @@
  *   `WITH a, count(c) AS cs RETURN a, cs`;
  * - `type(r) = 'T'` in a MATCH's WHERE is `[r:T]` in its pattern;
  * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
- *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows.
+ *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows;
+ * - `NOT a = b` is `a <> b`, and `COUNT { p } > 0` (no WHERE) is `EXISTS { p }`;
+ * - `count(p)` of a path the query reads nowhere else is `count(*)`, the path not built;
+ * - a pattern of the MATCH's nodes counted or collected in a WITH (`WITH a, [(a)-->(c) | c] AS cs`)
+ *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
+ *   aggregates, whose every name the RETURN hands on as it is (`WITH id(a) AS actor, count(c) AS n
+ *   RETURN actor, n ORDER BY n DESC`), is that RETURN;
+ * - `RETURN DISTINCT k…` right after a MATCH is a grouping by k… whose count is dropped.
  */
 import { argumentOf, type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
@@ -39,7 +46,7 @@ import { isCountStar } from './functions.ts';
 /** `parameters`: the names of the parameters the query is given (the plan cache keys plans by them). */
 export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
-  return countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(matchesAsOne(forms))), parameters))));
+  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters)))));
 }
 
 /**
@@ -113,9 +120,9 @@ function typesApart(first: PatternPart[], second: PatternPart[]): boolean {
 function equivalentForms(clause: Clause): Clause {
   switch (clause.kind) {
     case 'match':
-      return clause.where ? typesOfWhere({ ...clause, where: inOneAsEquality(clause.where) }) : clause;
+      return clause.where ? typesOfWhere({ ...clause, where: rewrite(inOneAsEquality(clause.where), testByMeaning) }) : clause;
     case 'with':
-      return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(clause.where, countByMeaning) };
+      return { ...clause, projection: mapProjection(clause.projection, countByMeaning), where: clause.where && rewrite(rewrite(clause.where, countByMeaning), testByMeaning) };
     case 'return':
       return { ...clause, projection: mapProjection(clause.projection, countByMeaning) };
     default:
@@ -173,6 +180,32 @@ function countByMeaning(expr: Expr): Expr | undefined {
   return undefined;
 }
 
+/**
+ * `NOT a = b` as `a <> b` (and `NOT a <> b` as `a = b`): openCypher defines `<>` as the negated `=`, null
+ * included. `COUNT { p } > 0` (`>= 1`, `<> 0`, or written the other way round) as `EXISTS { p }`: a count is
+ * never null; only where the subquery has no WHERE and its property maps hold literals, so that the
+ * matches `EXISTS` no longer walks past the first could not have failed.
+ */
+function testByMeaning(expr: Expr): Expr | undefined {
+  if (expr.kind === 'unary' && expr.op === 'NOT' && expr.operand.kind === 'binary' && (expr.operand.op === '=' || expr.operand.op === '<>')) {
+    return { ...expr.operand, op: expr.operand.op === '=' ? '<>' : '=', pos: expr.pos };
+  }
+  if (expr.kind !== 'binary') return undefined;
+  const [subquery, bound, op] = expr.left.kind === 'patternSubquery' ? [expr.left, expr.right, expr.op] : [expr.right, expr.left, MIRRORED[expr.op]];
+  if (subquery.kind !== 'patternSubquery' || subquery.quantity !== 'count' || subquery.returns || subquery.where || !literalMaps(subquery.pattern)) return undefined;
+  const some = bound.kind === 'literal' && (((op === '>' || op === '<>') && bound.value === 0n) || (op === '>=' && bound.value === 1n));
+  return some ? { ...subquery, quantity: 'exists', pos: expr.pos } : undefined;
+}
+
+/** Each comparison's operator with its operands swapped (`0 < n` is `n > 0`). */
+const MIRRORED: Partial<Record<string, string>> = { '>': '<', '<': '>', '>=': '<=', '<=': '>=', '<>': '<>', '=': '=' };
+
+/** Whether every property map of a pattern holds literals alone (no value that could fail). */
+function literalMaps(pattern: PatternPart): boolean {
+  return [...pattern.nodes, ...pattern.relationships].every(({ properties }) =>
+    properties === undefined || (properties.kind === 'map' && properties.entries.every(([, value]) => value.kind === 'literal')));
+}
+
 /** The conjuncts `x IN [e]` of a WHERE as `x = e`: the same truth value, null included. */
 function inOneAsEquality(where: Expr): Expr {
   if (where.kind !== 'binary') return where;
@@ -184,10 +217,12 @@ function inOneAsEquality(where: Expr): Expr {
 /**
  * `MATCH … WITH <names> RETURN …` as `MATCH … RETURN …` with each name read as what the WITH gave it,
  * where that cannot change a row, an answer or an error: the WITH keeps every row as it is (no
- * DISTINCT, aggregate, WHERE or page) and gives each name a node or relationship the MATCH names, or
- * a property of one (defined, never failing, the same wherever it is read, so a value the RETURN does
- * not read lost no error); the RETURN reads no other name, and binds none of its own inside an
- * expression (a comprehension's variable could capture one).
+ * DISTINCT, aggregate, WHERE or page) and gives each name a node or relationship the MATCH names, a
+ * property of one, or a pattern of the MATCH's nodes counted or collected (each defined, never failing,
+ * the same wherever it is read, so a value the RETURN does not read lost no error); the RETURN reads no
+ * other name, and binds none of its own inside an expression (a comprehension's variable could capture
+ * one). A WITH that aggregates is read into the RETURN where the RETURN hands on its groups as they are
+ * (groupsReturned).
  */
 function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return' && clauses[i - 1]?.kind === 'match');
@@ -195,14 +230,16 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [MatchClause, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
   const { projection } = withClause;
   const passes = asTheyCome(projection) && !projection.distinct && !withClause.where;
+  const read = returnClause.projection;
+  if (!passes || read.star) return clauses;
+  if (projection.items.some((item) => containsAggregate(item.expr))) return groupsReturned(clauses, at);
   const matched = namedBy(match);
   const { nodes, relationships } = elementsOf(match);
   // a property of a variable-length relationship (a list) fails
   const element = (expr: Expr) =>
-    (expr.kind === 'var' && matched.has(expr.name)) || (expr.kind === 'prop' && expr.target.kind === 'var' && (nodes.has(expr.target.name) || relationships.has(expr.target.name)));
-  if (!passes || !projection.items.every((item) => element(item.expr))) return clauses;
-  const read = returnClause.projection;
-  if (read.star) return clauses;
+    (expr.kind === 'var' && matched.has(expr.name)) || (expr.kind === 'prop' && expr.target.kind === 'var' && (nodes.has(expr.target.name) || relationships.has(expr.target.name))) ||
+    (at === 1 && countedFromNodes(expr, matched, nodes));
+  if (!projection.items.every((item) => element(item.expr))) return clauses;
   const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
   // ORDER BY reads the RETURN's own names first
   const returned = new Set(read.items.map(projectedName));
@@ -249,6 +286,81 @@ function countedPredicateAsMatch(clauses: Clause[]): Clause[] {
     where: conditions.filter((condition) => condition !== predicates[0]).reduce<Expr | undefined>(both, undefined),
   };
   return [walked, { ...next, projection: counting }, ...clauses.slice(2)];
+}
+
+/**
+ * `WITH id(a) AS actor, count(c) AS n RETURN actor, n ORDER BY n DESC LIMIT 10` as `RETURN id(a) AS actor,
+ * count(c) AS n ORDER BY n DESC LIMIT 10`: the RETURN hands on each name of the WITH once, under its own name, and
+ * sorts by those names alone, so it keeps the WITH's groups and columns as they are.
+ */
+function groupsReturned(clauses: Clause[], at: number): Clause[] {
+  const [withClause, returnClause] = clauses.slice(at, at + 2) as [Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
+  const names = withClause.projection.items.map(projectedName);
+  const read = returnClause.projection;
+  const returned = read.items.map((item) => (item.expr.kind === 'var' && projectedName(item) === item.expr.name ? item.expr.name : undefined));
+  const handsOn = returned.length === names.length && new Set(returned).size === names.length && names.every((name) => returned.includes(name));
+  // ORDER BY may read only the names handed on, now the RETURN's own (an aggregate there is refused as written)
+  const sortsByNames = (read.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)));
+  if (!handsOn || !sortsByNames) return clauses;
+  const items = returned.map((name) => withClause.projection.items[names.indexOf(name!)]);
+  return [...clauses.slice(0, at), { ...returnClause, projection: { ...read, items } }, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `MATCH … RETURN DISTINCT c.type AS type ORDER BY type` as `MATCH … WITH c.type AS type, count(*) AS ` distinct`
+ * RETURN type ORDER BY type`: the distinct rows are the groups (both told apart by the same equivalence), so the
+ * paths that count a MATCH's rows without making them find them. Right after a MATCH; not where the RETURN keeps a
+ * page without sorting (DISTINCT stops reading rows once it has the page: the groups read every row), nor where its
+ * ORDER BY reads more than its own names (the WITH hides the rest), nor where an item counts a pattern per row
+ * (countsOfSubqueriesPerNode in plan.ts counts those for a projection that aggregates nothing). Only for keys that
+ * read one node.
+ */
+function distinctReturnAsGroups(clauses: Clause[]): Clause[] {
+  const last = clauses.at(-1);
+  if (last?.kind !== 'return' || clauses.at(-2)?.kind !== 'match') return clauses;
+  const { projection } = last;
+  const names = projection.items.map(projectedName);
+  const sorted = (projection.orderBy?.length ?? 0) > 0;
+  if (!projection.distinct || projection.star || (projection.limit && !sorted) || new Set(names).size !== names.length || projection.items.some((item) => containsAggregate(item.expr) || bindsNames(item.expr))) return clauses;
+  // keys of one node, which the MATCH's rest is counted per (keys of two nodes have no counted path, and the groups
+  // then cost more than DISTINCT's rows: Q20 in bench/query)
+  const read = new Set<string>();
+  for (const item of projection.items) variablesOf(item.expr, read);
+  if (read.size !== 1) return clauses;
+  if (!(projection.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)))) return clauses;
+  const { pos } = projection;
+  const counted = ' distinct';
+  const groups: Clause = {
+    kind: 'with', pos: last.pos,
+    projection: {
+      distinct: false, star: false, pos,
+      items: [
+        ...projection.items.map((item, i) => ({ ...item, alias: names[i] })),
+        { expr: { kind: 'call', name: 'count', distinct: false, star: true, args: [], pos }, alias: counted, text: counted, pos },
+      ],
+    },
+  };
+  const rows: Clause = { ...last, projection: { ...projection, distinct: false, items: projection.items.map((item, i) => ({ expr: { kind: 'var', name: names[i], pos: item.pos }, text: names[i], pos: item.pos })) } };
+  return [...clauses.slice(0, -1), groups, rows];
+}
+
+/**
+ * Whether `expr` counts or collects a pattern from nodes of a MATCH (the query's first clause: its names are all
+ * the names in scope) and cannot fail: `COUNT { }`, `EXISTS { }` (neither with RETURN), a pattern predicate, a
+ * pattern comprehension that maps to a literal or a node of its own, or `size()` of one; no WHERE, property maps of
+ * literals, one-hop relationships without names (a variable-length one may reach the traversal limit), and every
+ * name the pattern shares with the MATCH one of its nodes (a null one, from OPTIONAL MATCH, matches nothing).
+ */
+function countedFromNodes(expr: Expr, matched: ReadonlySet<string>, nodes: ReadonlySet<string>): boolean {
+  const of = argumentOf(expr, 'size');
+  const target = of?.kind === 'patternComprehension' ? of : expr;
+  const pattern = target.kind === 'patternComprehension' || target.kind === 'pattern' || (target.kind === 'patternSubquery' && !target.returns) ? target.pattern : undefined;
+  if (!pattern || ('where' in target && target.where) || pattern.pathVariable !== undefined || !literalMaps(pattern)) return false;
+  if (pattern.relationships.some((rel) => rel.range || rel.variable !== undefined)) return false;
+  const own = new Set(pattern.nodes.flatMap((node) => (node.variable && !matched.has(node.variable) ? [node.variable] : [])));
+  const shared = pattern.nodes.flatMap((node) => (node.variable && matched.has(node.variable) ? [node.variable] : []));
+  if (shared.length === 0 || !shared.every((name) => nodes.has(name))) return false;
+  return target.kind !== 'patternComprehension' || target.map.kind === 'literal' || (target.map.kind === 'var' && own.has(target.map.name));
 }
 
 /**
@@ -364,6 +476,35 @@ function idsCountedAsElements(clauses: Clause[]): Clause[] {
     };
     return rewriteClause(clause, idCounted);
   });
+}
+
+/**
+ * `MATCH p = (a)-->(c) RETURN a, count(p)` as `MATCH (a)-->(c) RETURN a, count(*)`: a MATCH that is not optional
+ * binds no null path, so its paths counted are its rows; only where the query reads p nowhere else, so that the
+ * path need not be built.
+ */
+function pathsCountedAsRows(clauses: Clause[]): Clause[] {
+  const result = [...clauses];
+  for (let i = 0; i + 1 < result.length; i++) {
+    const [match, next] = [result[i], result[i + 1]];
+    if (match.kind !== 'match' || match.optional || (next.kind !== 'with' && next.kind !== 'return')) continue;
+    for (const path of match.patterns.flatMap((part) => (part.pathVariable ? [part.pathVariable] : []))) {
+      let counted = 0;
+      const rowCount = (expr: Expr): Expr | undefined => {
+        const of = argumentOf(expr, 'count');
+        if (of?.kind !== 'var' || of.name !== path || (expr as Extract<Expr, { kind: 'call' }>).distinct) return undefined;
+        counted++;
+        return { ...(expr as Extract<Expr, { kind: 'call' }>), star: true, args: [] };
+      };
+      const rewritten = rewriteClause(result[i + 1] as typeof next, rowCount);
+      const current = result[i] as MatchClause;
+      if (counted === 0 || counted !== occurrences([current.where, current.patterns, result.slice(i + 1)], path)) continue;
+      const unnamed = ({ pathVariable: _, ...part }: PatternPart): PatternPart => part;
+      result[i] = { ...current, patterns: current.patterns.map((part) => (part.pathVariable === path ? unnamed(part) : part)) };
+      result[i + 1] = rewritten;
+    }
+  }
+  return result;
 }
 
 /**

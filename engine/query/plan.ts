@@ -507,7 +507,8 @@ function countScannedOnce(match: MatchPlan, projection: ProjectionPlan): void {
     projection.items.forEach((item, i) => (item.expr = rewritten[i]));
     return;
   }
-  const at = countTail(match, projection, rewritten);
+  // the first completion settles a node: a WHERE that could fail on a later one is evaluated row by row
+  const at = countTail(match, projection, rewritten, false);
   // before the tail, the scan and checks of the scanned node alone: one row per node
   if (at === undefined || !ofScannedAlone(match.goals.slice(0, at))) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
@@ -612,22 +613,26 @@ function subjectOf(goal: Goal | undefined): PlanVar | undefined {
 
 /**
  * Where a MATCH's countable tail begins, if it has one: the earliest expansion to a new
- * node from which every goal is an expansion to a new node or a check of what the tail
- * bound against constants, the aggregation after it reading nothing the tail binds and
- * its aggregates all `count(*)`. One hop (`(a)-->()`) or a chain (`(a)-->()-->()`).
- * `items` are the projection's item expressions as a rewrite would make them.
+ * node from which every goal is an expansion to a new node, a check of what the tail
+ * bound against constants or (with `filters`) a WHERE condition, the aggregation after it
+ * reading nothing the tail binds and its aggregates all `count(*)`. One hop (`(a)-->()`) or a
+ * chain (`(a)-->()-->()`). `items` are the projection's item expressions as a rewrite would make them.
  */
-function countTail(match: MatchPlan, projection: ProjectionPlan, items: readonly Expr[]): number | undefined {
+function countTail(match: MatchPlan, projection: ProjectionPlan, items: readonly Expr[], filters = true): number | undefined {
   if (!countsRowsAlone(projection, items)) return undefined;
   const read = new Set<string>();
   for (const expr of items) variablesOf(expr, read);
   for (const { key } of projection.orderBy) if ('expr' in key) variablesOf(key.expr, read);
-  const at = match.goals.findIndex((_, start) => countable(match.goals.slice(start), read));
+  const at = match.goals.findIndex((_, start) => countable(match.goals.slice(start), read, filters));
   return at >= 0 ? at : undefined;
 }
 
-/** Whether `tail` can be counted without rows: what it binds is read neither after the MATCH nor by anything in it but its own checks. */
-function countable(tail: Goal[], read: Set<string>): boolean {
+/**
+ * Whether `tail` can be counted without rows: what it binds is read neither after the MATCH nor by anything in it but
+ * its own checks. With `filters`, those checks may be WHERE conditions (`c.type IN [...]`, `a <> b`), which the
+ * counter evaluates on every completion as the rows would.
+ */
+function countable(tail: Goal[], read: Set<string>, filters: boolean): boolean {
   const bound = new Set<string>();
   return tail[0].kind === 'edge' && tail.every((goal) => {
     if (goal.kind === 'edge') {
@@ -638,7 +643,8 @@ function countable(tail: Goal[], read: Set<string>): boolean {
       return true;
     }
     return (goal.kind === 'node' && !goal.scan && bound.has(goal.node.name)) || (goal.kind === 'id' && !goal.scan && bound.has(goal.node.name)) ||
-      (goal.kind === 'prop' && !goal.scan && bound.has(goal.element.name) && variablesOf(goal.value).size === 0);
+      (goal.kind === 'prop' && !goal.scan && bound.has(goal.element.name) && variablesOf(goal.value).size === 0) ||
+      (goal.kind === 'where' && filters);
   });
 }
 
