@@ -26,7 +26,10 @@ const GIVEN = Symbol('provenance JSON');
 
 type Noted = List & { [GIVEN]?: string };
 
-/** Notes that `list` was parsed from `json`, and has not been changed since (records' lists are replaced, never edited). */
+/**
+ * Notes that `list` was parsed from `json`, and has not been changed since (records' lists are replaced, never edited).
+ * Fresh lists only (a draft's, parsed just now): a frozen or non-extensible one cannot take the note, and throws.
+ */
 export function noteProvenanceJson(list: List, json: string): void {
   Object.defineProperty(list, GIVEN, { value: json, writable: true });
 }

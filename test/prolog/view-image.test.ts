@@ -97,21 +97,26 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     expect(handOverImage({ graph: copyOf(graph) }, image)).toBe(false);
   });
 
-  it('is refused when made under other hand-over code: its signature names the digest of lib/graph.pl and the bridge', () => {
+  it('is refused when made under other hand-over code or of another format: its signature names the digest of lib/graph.pl and the bridge, and the format', () => {
     const digest = (...parts: (string | Uint8Array)[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
     const fresh = claimsGraph(50);
     const image = imageOf(fresh);
     const newline = image.indexOf(10);
     const { sha256: _, ...header } = JSON.parse(image.subarray(0, newline).toString());
     const library = (file: string) => readFileSync(new URL(`../../engine/prolog/${file}`, import.meta.url));
-    expect(JSON.parse(header.signature).code).toBe(digest(library('lib/graph.pl'), library('bridge.ts')));
-    // the image as an engine of other code made it, its digest whole
+    const signature = JSON.parse(header.signature);
+    expect(signature.code).toBe(digest(library('lib/graph.pl'), library('bridge.ts')));
+    expect(signature.format).toBe(3);
+    // the image's facts under a signature changed by `change`, its digest whole (as an engine so made would write it)
     const qlf = image.subarray(newline + 1);
-    const other = { ...header, signature: JSON.stringify({ ...JSON.parse(header.signature), code: digest('other code') }) };
-    const made = Buffer.concat([Buffer.from(JSON.stringify({ ...other, sha256: digest(JSON.stringify(other), '\n', qlf) }) + '\n'), qlf]);
-    expect(handOverImage({ graph: copyOf(fresh) }, made)).toBe(false);
-    const resigned = { ...other, signature: header.signature };
-    expect(handOverImage({ graph: copyOf(fresh) }, Buffer.concat([Buffer.from(JSON.stringify({ ...resigned, sha256: digest(JSON.stringify(resigned), '\n', qlf) }) + '\n'), qlf]))).toBe(true);
+    const signed = (change: object) => {
+      const made = { ...header, signature: JSON.stringify({ ...signature, ...change }) };
+      return Buffer.concat([Buffer.from(JSON.stringify({ ...made, sha256: digest(JSON.stringify(made), '\n', qlf) }) + '\n'), qlf]);
+    };
+    expect(handOverImage({ graph: copyOf(fresh) }, signed({ code: digest('other code') }))).toBe(false);
+    // format 2 held valid times as g_valid facts of their own: refused by its number before its predicates are read
+    expect(handOverImage({ graph: copyOf(fresh) }, signed({ format: 2 }))).toBe(false);
+    expect(handOverImage({ graph: copyOf(fresh) }, signed({}))).toBe(true);
   });
 
   it('loads only when it holds every view fact predicate (parley_load_image/2): one made before a view fact was added does not', () => {

@@ -5,7 +5,7 @@ import { Level } from 'level';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Provenance } from '../../engine/ontology/index.ts';
 import { SEP } from '../../engine/store/keys.ts';
-import { noteProvenanceJson } from '../../engine/store/provenance-json.ts';
+import { ProvenanceJson, noteProvenanceJson, provenanceText } from '../../engine/store/provenance-json.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 const at = '2024-03-03T10:00:00.000Z';
@@ -88,5 +88,18 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     const grown = await build(path.join(base, 'grown'), [[[1, 2]], [[3]]], noted(spaced));
     expect(valueOf(grown, 'rsf').endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
     expect(valueOf(grown, 'bare')).not.toContain('\n');
+  });
+
+  it('keeps the noted text on the list alone: its copies, its JSON, its keys and equality do not see it', () => {
+    const spaced = JSON.stringify([1, 2].map(mention), null, 1);
+    const list = JSON.parse(spaced) as Provenance[];
+    const plain = JSON.parse(spaced) as Provenance[];
+    noteProvenanceJson(list, spaced);
+    const textOf = (of: Provenance[]) => provenanceText(of, 0, new ProvenanceJson());
+    expect(textOf(list)).toBe(spaced);
+    for (const copy of [[...list], list.slice(), list.concat(), Object.assign([], list), structuredClone(list), JSON.parse(JSON.stringify(list))]) expect(textOf(copy)).toBe(JSON.stringify(plain));
+    expect(JSON.stringify(list)).toBe(JSON.stringify(plain));
+    expect(Object.keys(list)).toEqual(Object.keys(plain));
+    expect(list).toStrictEqual(plain);
   });
 });
