@@ -194,6 +194,7 @@ export class ReasoningPool {
       (live) => this.source.forgetPrepared(live),
       (worker) => this.source.viewsOf(worker),
       (worker) => this.source.loadingOf(worker),
+      (worker) => this.source.imagingOf(worker),
     );
     this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
