@@ -233,10 +233,10 @@ export class ReplicaSource {
 
   /**
    * Per worker (thread id), the graphs whose views its engine holds, how many views it has taken whole since it
-   * started, and how many of those from a view image.
+   * started, how many of those from a view image, and whether it is making a view image.
    */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number }> {
-    return new Map([...this.views].map(([worker, { keys, handOvers, images }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images }]));
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
+    return new Map([...this.views].map(([worker, { keys, handOvers, images, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, imaging: imaging === true }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
