@@ -18,7 +18,8 @@
  * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
  * is handed over from it, in one part, rather than from the records, and so by a framework task that comes before that
  * hand-over began (an assess asked as a restart's warm-up starts). The worker the main thread asks makes the image
- * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
+ * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over,
+ * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it (idle-collection.ts).
  */
 import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
