@@ -194,6 +194,7 @@ export class ReasoningPool {
       (live) => this.source.forgetPrepared(live),
       (worker) => this.source.viewsOf(worker),
       (worker) => this.source.loadingOf(worker),
+      (worker) => this.source.imagingOf(worker),
     );
     this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
@@ -388,10 +389,10 @@ export class ReasoningPool {
 
   /**
    * Per worker (thread id) running, the graphs whose views its engine holds and how many views it has taken
-   * whole since it started (a write is handed over as an addition), of them how many from a view image: what
-   * the pool routes a graph's tasks by.
+   * whole since it started (a write is handed over as an addition), of them how many from a view image, and whether
+   * it is making a view image: what the pool routes a graph's tasks by.
    */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number }> {
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
     const live = new Set(this.workers.threadIds());
     return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
   }

@@ -35,8 +35,10 @@
  *                                                                        hand-over made it; imageRefused: the image the
  *                                                                        snapshot named was refused, the view made from
  *                                                                        the records)
- *   worker → main   views      {worker, views, handOvers}               the views held changed otherwise (a task left
- *                                                                        a cut of one, or took another's)
+ *   worker → main   views      {worker, views, handOvers, imaging?}     the views held changed otherwise (a task left
+ *                                                                        a cut of one, or took another's); imaging: it
+ *                                                                        is about to make a view image, one synchronous
+ *                                                                        call (until its next word)
  *   main → workers  image      {key, generation, version, revision,      `worker` is to make the view image of that version
  *                               worker, file}                            (the first to say imageable), once idle
  *   worker → main   imaged     {key, generation, version, revision,      it wrote it (bytes; 0: it could not, its engine no
@@ -89,7 +91,7 @@ export type ReplicaMessage =
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
-  | ({ type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string } & ImageCount)
+  | ({ type: 'views'; worker: number; views: string[]; handOvers: number; loading?: string; imaging?: true } & ImageCount)
   | { type: 'image'; key: string; generation: string; version: number; revision: number; worker: number; file: string }
   | { type: 'imaged'; key: string; generation: string; version: number; revision: number; bytes: number }
   | { type: 'memory'; request: number; collect: boolean }
@@ -145,12 +147,12 @@ export class ReplicaSource {
   private lastAsked: string | undefined;
   /**
    * Per worker (thread id), the graphs whose whole views its engine holds (at whatever version: a write is handed
-   * over as an addition), the graph whose view it is taking in parts in the background, and how many views it has
-   * taken whole: what the pool routes a graph's tasks by.
+   * over as an addition), the graph whose view it is taking in parts in the background, whether it is making a view
+   * image, and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; handOvers: number; images: number }>();
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging?: true; handOvers: number; images: number }>();
   /**
-   * Called with a worker's thread id when it says the views its engine holds, or the one it is taking in parts, changed
+   * Called with a worker's thread id when it says the views its engine holds, the one it is taking in parts, or whether it is making an image, changed
    * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
    */
   onViewChanged: (worker: number, held: boolean) => void = () => {};
@@ -224,12 +226,17 @@ export class ReplicaSource {
     return this.views.get(worker)?.loading;
   }
 
+  /** Whether `worker` said it is making a view image (a synchronous call: a task given to it waits for the image). */
+  imagingOf(worker: number): boolean {
+    return this.views.get(worker)?.imaging === true;
+  }
+
   /**
    * Per worker (thread id), the graphs whose views its engine holds, how many views it has taken whole since it
-   * started, and how many of those from a view image.
+   * started, how many of those from a view image, and whether it is making a view image.
    */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number }> {
-    return new Map([...this.views].map(([worker, { keys, handOvers, images }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images }]));
+  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
+    return new Map([...this.views].map(([worker, { keys, handOvers, images, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, imaging: imaging === true }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -349,7 +356,9 @@ export class ReplicaSource {
   }
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
-  private noteViews({ worker, views: keys, handOvers, images = 0, loading }: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
+  private noteViews(message: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
+    const { worker, views: keys, handOvers, images = 0, loading } = message;
+    const imaging = message.type === 'views' && message.imaging === true;
     const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
       if (held.has(key)) continue;
@@ -358,9 +367,9 @@ export class ReplicaSource {
     }
     const before = this.views.get(worker);
     const heldBefore = before?.keys ?? NO_VIEWS;
-    this.views.set(worker, { keys: held, handOvers, images, ...(loading !== undefined ? { loading } : {}) });
+    this.views.set(worker, { keys: held, handOvers, images, ...(loading !== undefined ? { loading } : {}), ...(imaging ? { imaging } : {}) });
     const heldChanged = held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key));
-    if (heldChanged || loading !== before?.loading) this.onViewChanged(worker, heldChanged);
+    if (heldChanged || loading !== before?.loading || imaging !== (before?.imaging === true)) this.onViewChanged(worker, heldChanged);
   }
 
   private notePrepared(message: Extract<ReplicaMessage, { type: 'prepared' }>): void {
@@ -794,13 +803,13 @@ export class ReplicaSet {
    * it is taking in parts in the background (`loading`), having taken `handOvers` views whole since it started;
    * with `at`, that it has handed that version over (ReplicaSource.prepared); `images`: how many of those views it took
    * from a view image, whether it holds `at`'s whole view as one whole hand-over made it (one to make an image of), and
-   * whether it refused the image the snapshot named.
+   * whether it refused the image the snapshot named; `imaging` (without `at`): it is about to make a view image.
    */
-  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}): void {
+  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}, imaging = false): void {
     const said = { worker: threadId, views, handOvers, ...(images.count ? { images: images.count } : {}), ...(loading !== undefined ? { loading } : {}) };
     const message: ReplicaMessage = at
       ? { type: 'prepared', ...at, ...said, ...(images.imageable ? { imageable: true as const } : {}), ...(images.refused ? { imageRefused: true as const } : {}) }
-      : { type: 'views', ...said };
+      : { type: 'views', ...said, ...(imaging ? { imaging: true as const } : {}) };
     this.channel.postMessage(message);
   }
 

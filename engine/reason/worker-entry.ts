@@ -18,7 +18,8 @@
  * A replica whose snapshot named the graph's view image on disk (view-images.ts: an untouched graph after a restart)
  * is handed over from it, in one part, rather than from the records, and so by a framework task that comes before that
  * hand-over began (an assess asked as a restart's warm-up starts). The worker the main thread asks makes the image
- * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over.
+ * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over,
+ * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it (idle-collection.ts).
  */
 import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
@@ -62,6 +63,11 @@ const PREPARE_AFTER_WRITE_MS = 200;
  * hand-over of another graph (about 1 s of a core at 100k facts) made between them.
  */
 const BACKGROUND_AFTER_TASK_MS = 200;
+/**
+ * How long a worker waits, once it has said it is making a view image, before it makes it: the word crosses to the main
+ * thread, and a task the router gave this worker before it heard comes first (the image then waits for the worker to be idle).
+ */
+const IMAGE_NOTICE_MS = 50;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   setViewBound(setup.viewFacts);
@@ -76,9 +82,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // (imagesBefore: the whole hand-overs from an image before it, when it was given the image on disk: one more, or it was refused)
   let underWay: { at: GraphVersion; graph: GraphIndex; parts: Generator<void, boolean>; imagesBefore?: number } | undefined;
   let catalog: FrameworkCatalog | undefined; // set once the rule modules are loaded
-  // the view image the main thread asked this worker to make, and whether one is being written
+  // the view image the main thread asked this worker to make, and whether one is being made or written
   let imageAsked: Extract<ReplicaMessage, { type: 'image' }> | undefined;
-  let writingImage = false;
+  let makingImage = false;
   const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
     const waiting = toPrepare.get(key);
     toPrepare.delete(key); // (a write's delay starts again at the next write)
@@ -87,13 +93,13 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   };
   // whether the garbage is to be collected now: once nothing else is to be done (a hand-over's parts and writes'
   // additions make more) and no task is under way, when there is enough of it (idle-collection.ts)
-  const collectNow = () => !underWay && toPrepare.size === 0 && !writingImage && inTask === 0 && collectionDue();
+  const collectNow = () => !underWay && toPrepare.size === 0 && !makingImage && inTask === 0 && collectionDue();
   // one part of a hand-over per turn of the event loop, by a timer, not at once: a task that comes meanwhile runs
   // between two parts (on its own graph's view, whole: bridge.ts handOverInParts), a task waiting for this
   // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
-    const imageDue = imageAsked && !writingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
+    const imageDue = imageAsked && !makingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
     const collectDue = collectNow() ? Date.now() : Infinity;
     const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue, collectDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
@@ -115,27 +121,43 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       }
     }
     if (underWay) prepareAPart(underWay);
-    else if (toPrepare.size === 0 && imageAsked && !writingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
+    else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
     else if (collectNow()) collectGarbage();
     schedule();
   };
-  /** Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote. */
+  /**
+   * Makes and writes the view image asked for, when the engine still holds that version's whole view; says what it wrote.
+   * Making it is one synchronous call (some 22 s of a core at 1M facts) that piscina, seeing no task, counts as free time:
+   * the worker first says it is making one, so that the router gives the tasks on the view to another engine holding it
+   * (ViewRouter), and waits IMAGE_NOTICE_MS for that word to reach it; a task given meanwhile (or a hand-over due) defers the image
+   * until the worker is idle again.
+   */
   const makeImage = async (asked: NonNullable<typeof imageAsked>) => {
     imageAsked = undefined;
+    makingImage = true;
+    const before = lastTask;
+    announce(undefined, false, true);
+    await new Promise((resolve) => setTimeout(resolve, IMAGE_NOTICE_MS));
+    if (inTask > 0 || lastTask !== before || underWay || toPrepare.size > 0) {
+      imageAsked ??= asked;
+      makingImage = false;
+      announce();
+      return schedule();
+    }
     const replica = replicas.held(asked.key);
     const current = replica && replica.at.generation === asked.generation && replica.at.version === asked.version;
     const image = current ? viewImage(replica.graph) : undefined;
+    announce(); // (the image made: the worker's loop turns again while it is written)
     let written = 0;
-    if (image) {
-      writingImage = true;
-      try {
+    try {
+      if (image) {
         await writeViewImage(asked.file, { ...splitGraphKey(asked.key), generation: asked.generation, revision: asked.revision }, image);
         written = image.length;
-      } catch {
-        // (a full disk, a folder removed: the next restart hands the view over from the records)
-      } finally {
-        writingImage = false;
       }
+    } catch {
+      // (a full disk, a folder removed: the next restart hands the view over from the records)
+    } finally {
+      makingImage = false;
     }
     replicas.imaged(asked, written);
     schedule();
@@ -191,20 +213,21 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
   };
   // the graphs whose views this worker last said its engine holds, and the one it said it was taking in parts
-  let announced: { views: string[]; loading?: string } = { views: [] };
+  let announced: { views: string[]; imaging: boolean; loading?: string } = { views: [], imaging: false };
   /**
-   * Tells the main thread the views the engine holds now, and the one it is taking in parts in the background
-   * (and, with `at`, that it holds that version; `imageRefused`: the graph's view image on disk was refused, unread or
-   * corrupt, and the view handed over from the records), when they changed or `at` is given.
+   * Tells the main thread the views the engine holds now, the one it is taking in parts in the background, and whether
+   * it is about to make a view image (`imaging`) (and, with `at`, that it holds that version; `imageRefused`: the graph's
+   * view image on disk was refused, unread or corrupt, and the view handed over from the records), when they changed or
+   * `at` is given.
    */
-  const announce = (at?: GraphVersion, imageRefused = false) => {
+  const announce = (at?: GraphVersion, imageRefused = false, imaging = false) => {
     const views = replicas.keys().filter((key) => holdsGraph(replicas.held(key)!.graph));
     const loading = underWay && !holdsGraph(underWay.graph) ? underWay.at.key : undefined;
-    if (!at && loading === announced.loading && views.length === announced.views.length && views.every((key, i) => key === announced.views[i])) return;
-    announced = { views, ...(loading !== undefined ? { loading } : {}) };
+    if (!at && loading === announced.loading && imaging === announced.imaging && views.length === announced.views.length && views.every((key, i) => key === announced.views[i])) return;
+    announced = { views, imaging, ...(loading !== undefined ? { loading } : {}) };
     const replica = at && replicas.held(at.key);
     const imageable = replica !== undefined && replica.at.version === at?.version && holdsWholeView(replica.graph);
-    replicas.announceViews(views, wholeHandOvers.count, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused });
+    replicas.announceViews(views, wholeHandOvers.count, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused }, imaging);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded

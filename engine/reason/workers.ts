@@ -24,8 +24,8 @@ export class ReasoningWorkers {
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
    * crashes), with the thread ids still running. `callTimeoutMs` bounds a task: a call's deadline ends it.
-   * `viewsOf` names the graphs whose views a worker's engine holds, `loadingOf` the one it is taking in parts
-   * (ReplicaSource.viewsOf, loadingOf).
+   * `viewsOf` names the graphs whose views a worker's engine holds, `loadingOf` the one it is taking in parts,
+   * `imagingOf` whether it is making a view image (ReplicaSource.viewsOf, loadingOf, imagingOf).
    */
   constructor(
     setup: WorkerSetup,
@@ -35,9 +35,10 @@ export class ReasoningWorkers {
     stopped: (live: Set<number>) => void,
     viewsOf: (worker: number) => ReadonlySet<string>,
     loadingOf: (worker: number) => string | undefined,
+    imagingOf: (worker: number) => boolean,
   ) {
     this.count = count;
-    this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds());
+    this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds(), imagingOf);
     this.pool = new Piscina({
       loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -75,7 +76,7 @@ export class ReasoningWorkers {
   }
 
   /**
-   * A worker (thread id) said which views its engine holds now, or which it is taking in parts, other than before;
+   * A worker (thread id) said which views its engine holds now, which it is taking in parts, or whether it is making an image, other than before;
    * `held`: the views it holds changed. Only that word replaces the router's record of the task given to it last (a
    * hand-over begun or ended in the background says nothing of the view that task reads).
    */
@@ -141,6 +142,11 @@ export const ENGINES_PER_GRAPH = 2;
  * already, it waits for one of them rather than have another engine take the view too; with fewer, the free
  * worker holding the fewest views takes it. Other tasks (queries, which read the replica, not the view) take
  * any free worker, one holding no view first.
+ *
+ * A worker making a view image (one synchronous call, some 22 s of a core at 1M facts, between tasks: piscina counts it
+ * free) is counted as busy while another worker could take the task: a task waits for a busy engine holding its view
+ * rather than behind the image. When every free worker is making one, and no other engine holds or is taking the view
+ * (a pool of one worker), the task goes to one of them as before, and runs once the image is made.
  */
 export class ViewRouter {
   /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
@@ -156,6 +162,7 @@ export class ViewRouter {
     private readonly viewsOf: (worker: number) => ReadonlySet<string>,
     private readonly loadingOf: (worker: number) => string | undefined,
     private readonly live: () => number[],
+    private readonly imaging: (worker: number) => boolean = () => false,
   ) {}
 
   /** The worker said what its engine holds now (or it stopped): its own word replaces the task given. */
@@ -174,7 +181,19 @@ export class ViewRouter {
   }
 
   readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
-    const free = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
+    const idle = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
+    const free = idle.filter((worker) => !this.imaging(worker.id));
+    const chosen = this.chooseFrom(task, free);
+    if (chosen || free.length === idle.length) return chosen;
+    // only workers making an image are free: one takes the task (it waits for the image) when no other engine could
+    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
+    const others = this.live().filter((worker) => !this.imaging(worker));
+    if (graph === undefined ? others.length > 0 : others.some((worker) => this.holds(worker, graph) || this.loadingOf(worker) === graph)) return null;
+    return this.chooseFrom(task, idle);
+  };
+
+  /** The worker of `free` for the task, or null to wait for one busy. */
+  private chooseFrom(task: PiscinaTask, free: PiscinaWorker[]): PiscinaWorker | null {
     if (free.length === 0) return null;
     const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     const fewestViews = () => free.reduce((best, worker) => (this.viewsOf(worker.id).size < this.viewsOf(best.id).size ? worker : best));
@@ -185,5 +204,5 @@ export class ViewRouter {
     const chosen = fewestViews();
     this.given.set(chosen.id, graph);
     return chosen;
-  };
+  }
 }

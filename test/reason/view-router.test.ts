@@ -10,11 +10,12 @@ const readsView = (graph: string) => ({ [queueOptionsSymbol]: { graph } }) as un
 const query = { [queueOptionsSymbol]: null } as unknown as PiscinaTask;
 
 describe('routing tasks by the views the engines hold', () => {
-  const routerOver = (views: Record<number, string[]>, loading: Record<number, string> = {}) =>
+  const routerOver = (views: Record<number, string[]>, loading: Record<number, string> = {}, imaging: number[] = [], live = [1, 2, 3, 4]) =>
     new ViewRouter(
       (id) => new Set(views[id] ?? []),
       (id) => loading[id],
-      () => [1, 2, 3, 4],
+      () => live,
+      (id) => imaging.includes(id),
     );
 
   it('gives a task a free worker holding its graph\'s view, and waits when every holder is busy and enough hold it', () => {
@@ -49,6 +50,29 @@ describe('routing tasks by the views the engines hold', () => {
     expect(router.choose(readsView('a'), [worker(1), worker(2), worker(3, true), worker(4)])?.id).toBe(2);
     // ...and with 2 now taking it as well, the next task on a waits for one of them
     expect(router.choose(readsView('a'), [worker(1), worker(2, true), worker(3, true), worker(4)])).toBeNull();
+  });
+
+  it('counts a worker making a view image as busy while another engine holding the view, or taking it, can take the task', () => {
+    // 1 and 2 hold a; 1 is making an image (piscina sees it free): a's task goes to 2, or waits for 2 when 2 is busy
+    const router = routerOver({ 1: ['a'], 2: ['a'], 3: ['b'] }, {}, [1]);
+    expect(router.choose(readsView('a'), [worker(1), worker(2), worker(3), worker(4)])?.id).toBe(2);
+    expect(router.choose(readsView('a'), [worker(1), worker(2, true), worker(3), worker(4)])).toBeNull();
+    // one engine holds a, making an image: with fewer than ENGINES_PER_GRAPH holding it, a free engine takes the view
+    expect(routerOver({ 1: ['a'], 3: ['b'] }, {}, [1]).choose(readsView('a'), [worker(1), worker(2), worker(3), worker(4)])?.id).toBe(2);
+    // an engine taking a's view in parts comes before the one making an image
+    expect(routerOver({ 1: ['a'] }, { 2: 'a' }, [1]).choose(readsView('a'), [worker(1), worker(2), worker(3, true), worker(4, true)])?.id).toBe(2);
+    // a query waits for a busy worker rather than behind an image
+    expect(router.choose(query, [worker(1), worker(2, true), worker(3, true), worker(4, true)])).toBeNull();
+    expect(router.choose(query, [worker(1), worker(2, true), worker(3), worker(4, true)])?.id).toBe(3);
+  });
+
+  it('gives the task to a worker making a view image, as before, when every engine holding the view is making one, or the pool is that one worker', () => {
+    const both = routerOver({ 1: ['a'], 2: ['a'] }, {}, [1, 2]);
+    expect(both.choose(readsView('a'), [worker(1, true), worker(2), worker(3), worker(4)])?.id).toBe(2);
+    const alone = routerOver({ 1: ['a'] }, {}, [1], [1]);
+    expect(alone.choose(readsView('a'), [worker(1)])?.id).toBe(1);
+    expect(alone.choose(query, [worker(1)])?.id).toBe(1);
+    expect(alone.choose(readsView('b'), [worker(1)])?.id).toBe(1);
   });
 
   it('gives a query (which reads the replica, not the view) the free worker holding the fewest views, and nothing when none is free', () => {
