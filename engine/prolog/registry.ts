@@ -182,7 +182,7 @@ export class RuleRegistry implements RuleSet {
    */
   prepare(view: GraphView, limits: SolveLimits = {}): boolean {
     if (!this.handOver(view)) return false;
-    this.base.solve('warm_view_sets', [], view, limits);
+    this.base.solve('parley_warm_sets(warm_view_sets)', [], view, limits);
     return true;
   }
 
@@ -195,7 +195,7 @@ export class RuleRegistry implements RuleSet {
   *prepareInParts(view: GraphView, limits: SolveLimits = {}, image?: Uint8Array): Generator<void, boolean> {
     if (!(image !== undefined && handOverImage(view, image)) && !(yield* handOverInParts(view))) return false;
     yield;
-    this.base.solve('warm_view_sets', [], view, limits);
+    this.base.solve('parley_warm_sets(warm_view_sets)', [], view, limits);
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEW_FACTS, PrologBridge, handOverImage, holdsGraph, setViewBound, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
@@ -97,16 +97,18 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     expect(handOverImage({ graph: copyOf(graph) }, image)).toBe(false);
   });
 
-  it('is refused when made under other hand-over code or of another format: its signature names the digest of lib/graph.pl and the bridge, and the format', () => {
+  it('is refused when made under other code or of another format: its signature names the digest of the helper library (lib/*.pl) and the bridge, and the format', () => {
     const digest = (...parts: (string | Uint8Array)[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
     const fresh = claimsGraph(50);
     const image = imageOf(fresh);
     const newline = image.indexOf(10);
     const { sha256: _, ...header } = JSON.parse(image.subarray(0, newline).toString());
     const library = (file: string) => readFileSync(new URL(`../../engine/prolog/${file}`, import.meta.url));
+    const helpers = readdirSync(new URL('../../engine/prolog/lib/', import.meta.url)).filter((file) => file.endsWith('.pl')).sort();
+    expect(helpers).toEqual(expect.arrayContaining(['argumentation.pl', 'conflict.pl', 'graph.pl']));
     const signature = JSON.parse(header.signature);
-    expect(signature.code).toBe(digest(library('lib/graph.pl'), library('bridge.ts')));
-    expect(signature.format).toBe(3);
+    expect(signature.code).toBe(digest(...helpers.flatMap((file) => [file, library(`lib/${file}`)]), library('bridge.ts')));
+    expect(signature.format).toBe(4);
     // the image's facts under a signature changed by `change`, its digest whole (as an engine so made would write it)
     const qlf = image.subarray(newline + 1);
     const signed = (change: object) => {

@@ -784,6 +784,7 @@ parley_defined(Module, Indicators) :-
 % View is the active slot (the tables hold answers of the active slot's facts only: parley_use_view/1)
 parley_clear_view(View) :-
     view_slot(View),
+    shared_sets_forgotten(View),
     forall(retract(View:g_memo(Slot)), ( memo_delete(Slot), retractall(g_memo_used(Slot, _)) )),
     forall(view_fact(Head), retractall(View:Head)),
     ( nb_current(parley_view, View) -> abolish_all_tables ; true ).
@@ -817,6 +818,7 @@ parley_end_view(V, Ref, Named) :-
 % engine/frameworks/run.ts), or all while a table is held.
 parley_add_view(Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources, Ref, Named, ChangeTexts) :-
     active_view(V),
+    shared_sets_forgotten(V),
     parley_add_facts(V, Nodes, Props, EdgeProps, Edges, Valid, Texts, Mentions, Sources),
     parley_end_view(V, Ref, Named),
     note_write_nodes(V, Nodes),
@@ -1221,6 +1223,7 @@ read_unchanged(Changes, (Module:_)-r(_, Reads)) :- \+ parley_unreported(Module),
 % answers those records may change are dropped (memo_holds/4 keeps the others), and the tables.
 parley_remove_view(Nodes, Edges, Labels, Types, Gone, Named, Ref) :-
     active_view(V),
+    shared_sets_forgotten(V),
     forall(member(Id, Nodes), remove_node(V, Id)),
     forall(member(Id, Edges), ( retractall(V:g_edge(Id, _, _, _, _, _)), retractall(V:g_eprop(Id, _, _)) )),
     forall(member(W, Gone), retractall(V:g_mention(W, _))),
@@ -1319,13 +1322,15 @@ warm_lookup(W, g_mention(W, _)).
 % expands to the clauses of slot View (term_expansion/2 below), so that no clause is written or read as
 % text (compiling the facts' text took twice as long). Compiling records a copy of the clauses in module
 % parley_image, unloaded at the end. The image also lists the predicates it holds ('$parley_image_of'/1), which
-% parley_load_image/2 checks.
+% parley_load_image/2 checks. The view's shared sets, when they are kept for its facts (g_shared_sets/3), come after
+% them ('$parley_image_sets', below).
 parley_write_image(View, Stub) :-
     image_predicates(Predicates),
     setup_call_cleanup(open(Stub, write, Out),
-                       ( forall(member(P, ['$parley_image_of'/1|Predicates]), format(Out, ':- dynamic(~q).~n', [P])),
+                       ( forall(member(P, ['$parley_image_of'/1, '$parley_sets_of'/1, '$parley_sets'/2|Predicates]), format(Out, ':- dynamic(~q).~n', [P])),
                          format(Out, '~q.~n', ['$parley_image_of'(Predicates)]),
-                         forall(member(P, Predicates), format(Out, '~q.~n', ['$parley_image_part'(P)])) ),
+                         forall(member(P, Predicates), format(Out, '~q.~n', ['$parley_image_part'(P)])),
+                         format(Out, '~q.~n', ['$parley_image_sets']) ),
                        close(Out)),
     setup_call_cleanup(nb_setval(parley_image_of, View),
                        qcompile(parley_image:Stub),
@@ -1336,6 +1341,17 @@ user:term_expansion('$parley_image_part'(Name/Arity), Clauses) :-
     nb_current(parley_image_of, View), View \== [],
     functor(Head, Name, Arity),
     findall(Head, View:Head, Clauses).
+% the shared sets: '$parley_sets_of'(Module), the module warm_view_sets/0 kept them under, and a '$parley_sets'(Suffix,
+% Entries) clause a slot of answers, Suffix the slot's name past its view's (memo_slot/3: the engine loading them names
+% the view anew); none when they are not kept for the view's facts
+user:term_expansion('$parley_image_sets', Clauses) :-
+    nb_current(parley_image_of, View), View \== [],
+    (   g_shared_sets(View, Module, Slots)
+    ->  atomic_list_concat(['$parley_memo_', View, '_'], Prefix),
+        findall('$parley_sets'(Suffix, Entries), ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Entries) ), Sets),
+        Clauses = ['$parley_sets_of'(Module)|Sets]
+    ;   Clauses = []
+    ).
 
 % parley_load_image(+View, +File): slot View holds the facts of the image File (parley_write_image/2's .qlf)
 % and none other. File is loaded as the source of View's facts: each slot loads its images from a folder of its
@@ -1351,6 +1367,46 @@ parley_load_image(View, File) :-
     ->  retractall(View:'$parley_image_of'(_))
     ;   retractall(View:'$parley_image_of'(_)), parley_clear_view(View), fail
     ).
+
+% The shared sets in a view image. warm_view_sets/0 (lib/conflict.pl) keeps the sets several frameworks read, some
+% 2.5 s of a core at 1M facts that every engine paid after each whole hand-over, image or not. They depend on the
+% view's facts alone (its reference date among them: g_ref) and on the library's code, as the image's facts do on the
+% graph and the hand-over code (the image's signature names both), so an image carries them as compiled clauses
+% (parley_write_image/2) and an engine that loaded it keeps them at its first parley_warm_sets/1, some 0.4 s at 1M
+% (the same sets written in SWI-Prolog's fast term format took 1.6 s to read back: each atom looked up by its text).
+% g_shared_sets(View, Module, Slots): slot View's shared sets are kept for the facts it holds now, by Module (the
+% helper library's module, named per engine), under these slots of kept answers; a write to the view, or its facts
+% cleared, retracts it (a write drops or grows some of the sets, and warm_view_sets/0 computes the dropped ones again)
+:- dynamic g_shared_sets/3.
+
+% parley_warm_sets(:Warm): the active view's shared sets (Warm: warm_view_sets/0), unless they are kept for its facts
+% already (computed since its last write, or loaded with its image when kept under Warm's module; when under another,
+% an engine whose modules were named in another order, they are dropped and computed)
+:- meta_predicate parley_warm_sets(0).
+parley_warm_sets(Warm) :-
+    active_view(View), strip_module(Warm, Module, _),
+    (   g_shared_sets(View, _, _) -> true
+    ;   View:'$parley_sets_of'(Module) -> shared_sets_loaded(View, Module)
+    ;   shared_sets_forgotten(View), call(Warm),
+        findall(Slot, View:g_memo(Slot), Slots),
+        assertz(g_shared_sets(View, Module, Slots))
+    ).
+
+% shared_sets_loaded(+View, +Module): slot View keeps the shared sets its image held, each slot of answers as
+% view_memo/3 keeps one it computed (memo_store/2), asked for in this generation (memo_used/1)
+shared_sets_loaded(View, Module) :-
+    findall(Slot, ( retract(View:'$parley_sets'(Suffix, Entries)),
+                    atomic_list_concat(['$parley_memo_', View, '_', Suffix], Slot),
+                    % (a slot a run kept answers in since the hand-over holds these already, computed)
+                    ( g_kept(Slot, _) -> true ; memo_store(Slot, Entries) ),
+                    ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) ), memo_used(Slot) ),
+            Slots),
+    retractall(View:'$parley_sets_of'(_)),
+    assertz(g_shared_sets(View, Module, Slots)).
+
+% shared_sets_forgotten(+View): slot View's shared sets no longer kept for its facts, and its image's let go
+shared_sets_forgotten(View) :-
+    retractall(g_shared_sets(View, _, _)), retractall(View:'$parley_sets_of'(_)), retractall(View:'$parley_sets'(_, _)).
 
 % image_predicates(-Predicates): the view fact predicates an image holds, Name/Arity (the kept answers, g_memo, not).
 image_predicates(Predicates) :-

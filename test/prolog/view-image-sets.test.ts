@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../bench/conflict-graph.ts';
+import { loadRuleModules } from '../../engine/frameworks/loader.ts';
+import { runFramework } from '../../engine/frameworks/run.ts';
+import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
+import { handOverImage, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
+import { putLogged } from '../../engine/store/graph-changes.ts';
+import { GraphIndex } from '../../engine/store/graph-index.ts';
+import { copyOf } from '../helpers/kept-answers.ts';
+
+// (a file of its own: the rule modules loaded here change the signature of the images test/prolog/view-image.test.ts makes)
+await startProlog();
+const recorded_at = '2024-01-01T00:00:00.000Z';
+
+describe('a view image carrying the shared sets (lib/graph.pl parley_warm_sets/1)', async () => {
+  const catalog = await loadRuleModules([]);
+  const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
+  const generated = generate(3_000).write;
+  const graph = GraphIndex.fromRecords(
+    generated.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at })),
+    generated.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at })),
+  );
+  /** Every answer the engine keeps over `on`'s view, Module:Key-Answer, sorted (the view's slot names left out), as text. */
+  const keptAnswers = (on: GraphIndex) =>
+    catalog.registry.solveLibrary('active_view(V), findall(K-A, ( V:g_memo(S), kept_copy(S, Es), member(K-r(A, _), Es) ), L), msort(L, Sorted), numbervars(Sorted, 0, _), format(string(T), "~q", [Sorted])', ['T'], { graph: on })[0][0];
+  /** The inferences of the shared sets made for `on`'s view (RuleRegistry.prepare's last step). */
+  const warmInferences = (on: GraphIndex) =>
+    catalog.registry.solveLibrary('statistics(inferences, I0), parley_warm_sets(warm_view_sets), statistics(inferences, I1), I is I1 - I0', ['I'], { graph: on })[0][0] as number;
+  /** Each framework's run over `on`, less its inferences (an engine reading kept sets counts fewer). */
+  const runs = (on: GraphIndex) =>
+    catalog.frameworks.flatMap((entry) => {
+      if (entry.status !== 'loaded') return [];
+      const { inferences, ...run } = runFramework(catalog.registry, entry.manifest, { graph: on }, limits);
+      expect(run.error).toBeUndefined();
+      return [run];
+    });
+  const computed = copyOf(graph);
+  catalog.registry.handOver({ graph: computed });
+  const computing = warmInferences(computed);
+  const sets = keptAnswers(computed);
+  const image = viewImage(computed)!;
+
+  it('an engine loading it keeps the sets its maker computed, computes none, and answers every framework as an engine that computed them', () => {
+    expect(computing).toBeGreaterThan(10_000);
+    const loaded = copyOf(graph);
+    const images = wholeHandOvers.images;
+    expect(handOverImage({ graph: loaded }, image)).toBe(true);
+    expect(wholeHandOvers.images - images).toBe(1);
+    expect(warmInferences(loaded)).toBeLessThan(computing / 5);
+    expect(keptAnswers(loaded)).toBe(sets);
+    expect(warmInferences(loaded)).toBeLessThan(50); // kept: nothing to do a second time
+    expect(runs(loaded)).toEqual(runs(computed));
+  });
+
+  it('carries none when they were not kept for the view\'s facts, and the engine loading it computes them', () => {
+    const bare = copyOf(graph);
+    catalog.registry.handOver({ graph: bare });
+    const plain = viewImage(bare)!;
+    expect(plain.length).toBeLessThan(image.length);
+    const loaded = copyOf(graph);
+    expect(handOverImage({ graph: loaded }, plain)).toBe(true);
+    expect(warmInferences(loaded)).toBeGreaterThan(computing / 2); // (computed: a first call counts some more)
+    expect(keptAnswers(loaded)).toBe(sets);
+  });
+
+  it('a write to a view loaded with its sets drops them: the next warm-up computes what the write changed', () => {
+    const loaded = copyOf(graph);
+    expect(handOverImage({ graph: loaded }, image)).toBe(true);
+    putLogged(loaded, [{ id: 'x-event', labels: ['Event'], properties: { event_type: 'ASSAULT', label: 'x', date: '2030-01-01' }, confidence: 1, provenance: [], recorded_at }], []);
+    expect(warmInferences(loaded)).toBeGreaterThan(50);
+    const fresh = copyOf(loaded);
+    catalog.registry.handOver({ graph: fresh });
+    warmInferences(fresh);
+    expect(runs(loaded)).toEqual(runs(fresh));
+  });
+});
