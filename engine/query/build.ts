@@ -261,7 +261,7 @@ class MatchStepsBuilder {
       case 'prop': {
         const fn = compileExpr(goal.value, ctx);
         if (goal.scan) {
-          const step: MatchStep = { kind: 'scanNode', slot: goal.element.slot, access: { kind: 'prop', key: goal.key, fn }, labels: [], props: [] };
+          const step: MatchStep = { kind: 'scanNode', slot: goal.element.slot, access: { kind: 'prop', key: goal.key, fn, among: goal.among }, labels: [], props: [] };
           this.start(step);
           this.freshNodes.set(goal.element.name, step);
         } else {
@@ -309,9 +309,11 @@ class MatchStepsBuilder {
       case 'where': {
         // `n.key IN [literals]` on a node the last step bound: checked with its other properties, as an equality is
         const member = goal.expr.kind === 'binary' && goal.expr.op === 'IN' ? goal.expr : undefined;
-        const checks = member?.left.kind === 'prop' && member.left.target.kind === 'var' ? this.freshNodes.get(member.left.target.name) : undefined;
-        if (member?.left.kind === 'prop' && checks && member.right.kind === 'list' && member.right.items.every((item) => item.kind === 'literal')) {
-          checks.props.push({ key: member.left.key, fn: compileExpr(member.right, ctx), among: true });
+        const { left, right } = member ?? {};
+        const checks = left?.kind === 'prop' && left.target.kind === 'var' ? this.freshNodes.get(left.target.name) : undefined;
+        if (left?.kind === 'prop' && checks && right?.kind === 'list' && right.items.every((item) => item.kind === 'literal')) {
+          const values = right.items.map((item) => (item as Extract<Expr, { kind: 'literal' }>).value);
+          checks.props.push({ key: left.key, fn: () => values, among: true });
           return;
         }
         this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx), where: goal.expr });

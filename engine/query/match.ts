@@ -11,7 +11,7 @@ import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
 import type { GroupCounts } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
-import { type CypherValue, equals, fromProperty, isNode, isRel, RECORD_FIELD_KEYS, runtimeError, typeName } from './values.ts';
+import { type CypherValue, equals, fromProperty, isNode, isRel, nodeProperty, RECORD_FIELD_KEYS, relProperty, runtimeError, typeName } from './values.ts';
 
 /** The labels and property values a node must have: checked as the step that binds it runs. */
 export interface NodeCheck {
@@ -23,7 +23,8 @@ export interface NodeCheck {
 }
 
 export type MatchStep =
-  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'all' } } & NodeCheck)
+  /** A `prop` access `among` a list (`n.key IN [...]`) looks each of its values up. */
+  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn; among?: boolean } | { kind: 'all' } } & NodeCheck)
   | ExpandStep
   | RelationshipStep
   | ({ kind: 'checkNode'; slot: number } & NodeCheck)
@@ -75,7 +76,8 @@ function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boo
   for (const label of check.labels) if (!node.labels.includes(label)) return false;
   if (check.id && equals(node.id, check.id(row, env)) !== true) return false;
   for (const { key, fn, among } of check.props) {
-    const value = fromProperty(node.properties[key]);
+    // as `n.key` reads it (a node's confidence falls back to its record's)
+    const value = nodeProperty(node, key);
     if (among ? !(fn(row, env) as CypherValue[]).some((item) => equals(value, item) === true) : equals(value, fn(row, env)) !== true) return false;
   }
   return true;
@@ -83,7 +85,7 @@ function nodePasses(node: NodeRecord, check: NodeCheck, row: Row, env: Env): boo
 
 function relPasses(edge: EdgeRecord, props: { key: string; fn: Fn }[], row: Row, env: Env): boolean {
   if (!recordedBy(edge, env.asOf)) return false;
-  for (const { key, fn } of props) if (equals(fromProperty(edge.properties[key]), fn(row, env)) !== true) return false;
+  for (const { key, fn } of props) if (equals(relProperty(edge, key), fn(row, env)) !== true) return false;
   return true;
 }
 
@@ -517,6 +519,14 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
         // the label's bitset, walked in dense order: no id strings looked up
         const label = graph.labelId(access.label);
         return label >= 0 && graph.eachNodeWithLabel(label, visit);
+      }
+      if (access.kind === 'prop' && access.among) {
+        // each value looked up once (1 and 1.0 are one value of the index): a node holds one value, so each node comes once
+        for (const value of new Set((access.fn(row, env) as CypherValue[]).map((item) => (typeof item === 'bigint' ? Number(item) : item)))) {
+          if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+          for (const dense of graph.nodesWithPropertyDense(access.key, value)) if (visit(dense)) return true;
+        }
+        return false;
       }
       if (access.kind === 'prop') {
         const value = access.fn(row, env);

@@ -30,7 +30,7 @@
  * - `type(r) = 'T'` in a MATCH's WHERE is `[r:T]` in its pattern;
  * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
  *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows;
- * - `NOT a = b` is `a <> b`, and `COUNT { p } > 0` (no WHERE) is `EXISTS { p }`;
+ * - `NOT a = b` is `a <> b`, and `COUNT { p } > 0` (no WHERE, property maps of literals) is `EXISTS { p }`;
  * - `count(p)` of a path the query reads nowhere else is `count(*)`, the path not built;
  * - a pattern of the MATCH's nodes counted or collected in a WITH (`WITH a, [(a)-->(c) | c] AS cs`)
  *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
@@ -46,7 +46,8 @@ import { isCountStar } from './functions.ts';
 /** `parameters`: the names of the parameters the query is given (the plan cache keys plans by them). */
 export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
-  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters)))));
+  const rewritten = distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters));
+  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(rewritten, parameters)), parameters);
 }
 
 /**
@@ -180,16 +181,23 @@ function countByMeaning(expr: Expr): Expr | undefined {
   return undefined;
 }
 
-/**
- * `NOT a = b` as `a <> b` (and `NOT a <> b` as `a = b`): openCypher defines `<>` as the negated `=`, null
- * included. `COUNT { p } > 0` (`>= 1`, `<> 0`, or written the other way round) as `EXISTS { p }`: a count is
- * never null; only where the subquery has no WHERE and its property maps hold literals, so that the
- * matches `EXISTS` no longer walks past the first could not have failed.
- */
+/** The tests a WHERE writes one way as the form the planner knows: negatedEquality, countAboveZeroAsExists. */
 function testByMeaning(expr: Expr): Expr | undefined {
-  if (expr.kind === 'unary' && expr.op === 'NOT' && expr.operand.kind === 'binary' && (expr.operand.op === '=' || expr.operand.op === '<>')) {
-    return { ...expr.operand, op: expr.operand.op === '=' ? '<>' : '=', pos: expr.pos };
-  }
+  return negatedEquality(expr) ?? countAboveZeroAsExists(expr);
+}
+
+/** `NOT a = b` as `a <> b` (and `NOT a <> b` as `a = b`): openCypher defines `<>` as the negated `=`, null included. */
+function negatedEquality(expr: Expr): Expr | undefined {
+  if (expr.kind !== 'unary' || expr.op !== 'NOT' || expr.operand.kind !== 'binary' || (expr.operand.op !== '=' && expr.operand.op !== '<>')) return undefined;
+  return { ...expr.operand, op: expr.operand.op === '=' ? '<>' : '=', pos: expr.pos };
+}
+
+/**
+ * `COUNT { p } > 0` (`>= 1`, `<> 0`, or written the other way round) as `EXISTS { p }`: a count is never null; only
+ * where the subquery has no WHERE and its property maps hold literals, so that the matches `EXISTS` no longer walks
+ * past the first could not have failed.
+ */
+function countAboveZeroAsExists(expr: Expr): Expr | undefined {
   if (expr.kind !== 'binary') return undefined;
   const [subquery, bound, op] = expr.left.kind === 'patternSubquery' ? [expr.left, expr.right, expr.op] : [expr.right, expr.left, MIRRORED[expr.op]];
   if (subquery.kind !== 'patternSubquery' || subquery.quantity !== 'count' || subquery.returns || subquery.where || !literalMaps(subquery.pattern)) return undefined;
@@ -224,7 +232,7 @@ function inOneAsEquality(where: Expr): Expr {
  * one). A WITH that aggregates is read into the RETURN where the RETURN hands on its groups as they are
  * (groupsReturned).
  */
-function readWithIntoReturn(clauses: Clause[]): Clause[] {
+function readWithIntoReturn(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const at = clauses.findIndex((clause, i) => clause.kind === 'with' && clauses[i + 1]?.kind === 'return' && clauses[i - 1]?.kind === 'match');
   if (at < 0) return clauses;
   const [match, withClause, returnClause] = clauses.slice(at - 1, at + 2) as [MatchClause, Extract<Clause, { kind: 'with' }>, Extract<Clause, { kind: 'return' }>];
@@ -236,9 +244,12 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const matched = namedBy(match);
   const { nodes, relationships } = elementsOf(match);
   // a property of a variable-length relationship (a list) fails
+  // a counted pattern only where the MATCH's WHERE cannot fail: the RETURN's counted path may begin the MATCH at that
+  // node and evaluate the WHERE on rows no full match reaches
+  const counted = (expr: Expr) => at === 1 && countedFromNodes(expr, matched, nodes) && (!match.where || cannotFail(match.where, { nodes, relationships, parameters }));
   const element = (expr: Expr) =>
     (expr.kind === 'var' && matched.has(expr.name)) || (expr.kind === 'prop' && expr.target.kind === 'var' && (nodes.has(expr.target.name) || relationships.has(expr.target.name))) ||
-    (at === 1 && countedFromNodes(expr, matched, nodes));
+    counted(expr);
   if (!projection.items.every((item) => element(item.expr))) return clauses;
   const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
   // ORDER BY reads the RETURN's own names first
@@ -246,6 +257,9 @@ function readWithIntoReturn(clauses: Clause[]): Clause[] {
   const readsOnlyWith = (expr: Expr, own = new Set<string>()) => [...variablesOf(expr)].every((name) => values.has(name) || own.has(name));
   if (!read.items.every((item) => readsOnlyWith(item.expr)) || !(read.orderBy ?? []).every((sort) => readsOnlyWith(sort.expr, returned))) return clauses;
   if ([...read.items.map((item) => item.expr), ...(read.orderBy ?? []).map((sort) => sort.expr)].some(bindsNames)) return clauses;
+  // a pattern read into ORDER BY binds names of its own, which the RETURN's names (read there first) would capture
+  const capturing = (name: string) => !returned.has(name) && bindsNames(values.get(name)!);
+  if ((read.orderBy ?? []).some((sort) => [...variablesOf(sort.expr)].some(capturing))) return clauses;
   const valueOf = (expr: Expr) => (expr.kind === 'var' ? values.get(expr.name) : undefined);
   const sortValueOf = (expr: Expr) => (expr.kind === 'var' && returned.has(expr.name) ? expr : valueOf(expr));
   const items = read.items.map((item) => withExpr(item, rewrite(item.expr, valueOf)));
@@ -299,9 +313,7 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
   const read = returnClause.projection;
   const returned = read.items.map((item) => (item.expr.kind === 'var' && projectedName(item) === item.expr.name ? item.expr.name : undefined));
   const handsOn = returned.length === names.length && new Set(returned).size === names.length && names.every((name) => returned.includes(name));
-  // ORDER BY may read only the names handed on, now the RETURN's own (an aggregate there is refused as written)
-  const sortsByNames = (read.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)));
-  if (!handsOn || !sortsByNames) return clauses;
+  if (!handsOn || !sortsByOwnNames(read, names)) return clauses;
   const items = returned.map((name) => withClause.projection.items[names.indexOf(name!)]);
   return [...clauses.slice(0, at), { ...returnClause, projection: { ...read, items } }, ...clauses.slice(at + 2)];
 }
@@ -310,38 +322,59 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
  * `MATCH … RETURN DISTINCT c.type AS type ORDER BY type` as `MATCH … WITH c.type AS type, count(*) AS ` distinct`
  * RETURN type ORDER BY type`: the distinct rows are the groups (both told apart by the same equivalence), so the
  * paths that count a MATCH's rows without making them find them. Right after a MATCH; not where the RETURN keeps a
- * page without sorting (DISTINCT stops reading rows once it has the page: the groups read every row), nor where its
+ * page or a SKIP without sorting (DISTINCT stops reading rows once it has the page, and its first rows are the
+ * scan's: the groups read every row, from the counted node), nor where its
  * ORDER BY reads more than its own names (the WITH hides the rest), nor where an item counts a pattern per row
- * (countsOfSubqueriesPerNode in plan.ts counts those for a projection that aggregates nothing). Only for keys that
- * read one node.
+ * (countsOfSubqueriesPerNode in plan.ts counts those for a projection that aggregates nothing), nor where the MATCH's
+ * WHERE could fail. Only for keys of one node. Ties under ORDER BY … LIMIT may come in another order, as for the
+ * grouped form written out.
  */
-function distinctReturnAsGroups(clauses: Clause[]): Clause[] {
-  const last = clauses.at(-1);
-  if (last?.kind !== 'return' || clauses.at(-2)?.kind !== 'match') return clauses;
+function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
+  const [match, last] = clauses.slice(-2);
+  if (last?.kind !== 'return' || match?.kind !== 'match') return clauses;
   const { projection } = last;
   const names = projection.items.map(projectedName);
   const sorted = (projection.orderBy?.length ?? 0) > 0;
-  if (!projection.distinct || projection.star || (projection.limit && !sorted) || new Set(names).size !== names.length || projection.items.some((item) => containsAggregate(item.expr) || bindsNames(item.expr))) return clauses;
-  // keys of one node, which the MATCH's rest is counted per (keys of two nodes have no counted path, and the groups
-  // then cost more than DISTINCT's rows: Q20 in bench/query)
+  if (!projection.distinct || projection.star || ((projection.limit || projection.skip) && !sorted) || new Set(names).size !== names.length || names.includes(HIDDEN_COUNT)) return clauses;
+  // keys of one node (which the MATCH's rest is counted per: keys of two nodes have no counted path, and the groups
+  // then cost more than DISTINCT's rows, Q20 in bench/query), each the node, a property, id(), type() or labels() of
+  // it: values with no twin that the groups would keep in place of DISTINCT's (1 and 1.0, 0.0 and -0.0)
   const read = new Set<string>();
   for (const item of projection.items) variablesOf(item.expr, read);
-  if (read.size !== 1) return clauses;
-  if (!(projection.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)))) return clauses;
+  if (read.size !== 1 || !projection.items.every((item) => keyOfElement(item.expr)) || !sortsByOwnNames(projection, names)) return clauses;
+  // the counted path may begin the MATCH at the node and evaluate its WHERE on rows no full match reaches
+  if (match.where && !cannotFail(match.where, { ...elementsOf(match), parameters })) return clauses;
   const { pos } = projection;
-  const counted = ' distinct';
   const groups: Clause = {
     kind: 'with', pos: last.pos,
     projection: {
       distinct: false, star: false, pos,
       items: [
         ...projection.items.map((item, i) => ({ ...item, alias: names[i] })),
-        { expr: { kind: 'call', name: 'count', distinct: false, star: true, args: [], pos }, alias: counted, text: counted, pos },
+        { expr: { kind: 'call', name: 'count', distinct: false, star: true, args: [], pos }, alias: HIDDEN_COUNT, text: HIDDEN_COUNT, pos },
       ],
     },
   };
   const rows: Clause = { ...last, projection: { ...projection, distinct: false, items: projection.items.map((item, i) => ({ expr: { kind: 'var', name: names[i], pos: item.pos }, text: names[i], pos: item.pos })) } };
   return [...clauses.slice(0, -1), groups, rows];
+}
+
+/** The count distinctReturnAsGroups adds and drops: a name a user can write only between backticks. */
+const HIDDEN_COUNT = ' distinct';
+
+/** A variable, or a property, id(), type() or labels() of one. */
+function keyOfElement(expr: Expr): boolean {
+  const of = ['id', 'type', 'labels'].map((fn) => argumentOf(expr, fn)).find((arg) => arg !== undefined) ?? (expr.kind === 'prop' ? expr.target : expr);
+  return of.kind === 'var';
+}
+
+/**
+ * Whether a projection's ORDER BY reads only `names` (the projected ones, after a rewrite the only ones in scope) and
+ * no aggregate: one written beside a projection that aggregates nothing is refused, and must stay so once the
+ * rewritten projection aggregates.
+ */
+function sortsByOwnNames(projection: Projection, names: readonly string[]): boolean {
+  return (projection.orderBy ?? []).every((sort) => !bindsNames(sort.expr) && !containsAggregate(sort.expr) && [...variablesOf(sort.expr)].every((name) => names.includes(name)));
 }
 
 /**
@@ -487,8 +520,10 @@ function pathsCountedAsRows(clauses: Clause[]): Clause[] {
   const result = [...clauses];
   for (let i = 0; i + 1 < result.length; i++) {
     const [match, next] = [result[i], result[i + 1]];
-    if (match.kind !== 'match' || match.optional || (next.kind !== 'with' && next.kind !== 'return')) continue;
+    if (match.kind !== 'match' || match.optional || (next.kind !== 'with' && next.kind !== 'return') || next.projection.star) continue;
     for (const path of match.patterns.flatMap((part) => (part.pathVariable ? [part.pathVariable] : []))) {
+      // bound elsewhere too, the query is refused as written (the name bound twice): left to say so
+      if (bindings(result, path) !== 1) continue;
       let counted = 0;
       const rowCount = (expr: Expr): Expr | undefined => {
         const of = argumentOf(expr, 'count');
@@ -553,6 +588,15 @@ function rewriteClause<C extends Extract<Clause, { kind: 'with' | 'return' }>>(c
   const orderBy = projection.orderBy && { orderBy: projection.orderBy.map((sort) => ({ ...sort, expr: rewrite(sort.expr, by) })) };
   const where = clause.kind === 'with' && clause.where ? { where: rewrite(clause.where, by) } : {};
   return { ...clause, projection: { ...projection, items, ...orderBy }, ...where };
+}
+
+/** How many times `name` is bound anywhere in `value`: a pattern's element or path, an alias (WITH, RETURN, UNWIND). */
+function bindings(value: unknown, name: string): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + bindings(item, name), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  const node = value as { variable?: unknown; pathVariable?: unknown; alias?: unknown };
+  const own = (node.variable === name ? 1 : 0) + (node.pathVariable === name ? 1 : 0) + (node.alias === name ? 1 : 0);
+  return Object.values(value).reduce((sum: number, child) => sum + bindings(child, name), own);
 }
 
 /** How many times `name` is read as a variable anywhere in `value` (inside comprehensions and patterns' expressions too). */

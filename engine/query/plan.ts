@@ -14,6 +14,7 @@
  * query (UNWIND, WITH, RETURN, CREATE) plans to clauses holding their expressions
  * and the scopes those are built in.
  */
+import type { PropertyValue } from '../ontology/index.ts';
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { argumentOf, type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
@@ -71,6 +72,8 @@ export interface PropGoal {
   key: string;
   value: Expr;
   scan?: Scan;
+  /** With `scan`: `value` is a list, and the scan looks each of its values up (`n.key IN [...]`, also a filter after it). */
+  among?: boolean;
 }
 
 /**
@@ -702,8 +705,14 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
   const equalities = new Map<string, { key: string; value: Expr }[]>();
   const ids = new Map<string, Expr>();
   const labels = new Map<string, string[]>();
+  const memberships = new Map<string, { key: string; value: Expr }[]>();
   const filters: Expr[] = [];
   for (const filter of conjuncts(where)) {
+    // `n.key IN [literals]` may be looked up in the property index, value by value; it stays a filter as well
+    if (filter.kind === 'binary' && filter.op === 'IN' && filter.left.kind === 'prop' && filter.left.target.kind === 'var' && pattern.nodes.has(filter.left.target.name) &&
+      !pattern.nodes.get(filter.left.target.name)!.bound && filter.right.kind === 'list' && filter.right.items.every((item) => item.kind === 'literal')) {
+      memberships.set(filter.left.target.name, [...(memberships.get(filter.left.target.name) ?? []), { key: filter.left.key, value: filter.right }]);
+    }
     if (filter.kind === 'labels' && filter.target.kind === 'var' && pattern.nodes.has(filter.target.name)) {
       labels.set(filter.target.name, [...(labels.get(filter.target.name) ?? []), ...filter.labels]);
       continue;
@@ -728,7 +737,7 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
     }
     filters.push(filter);
   }
-  const goals = orderGoals(pattern, { equalities, ids, labels }, filters, state.scope, scope, graph, options, start);
+  const goals = orderGoals(pattern, { equalities, ids, labels, memberships }, filters, state.scope, scope, graph, options, start);
   const newSlots = [...scope].filter(([name]) => !state.scope.has(name)).map(([, info]) => info.slot);
   state.scope = scope;
   return { kind: 'match', optional, goals, scope, newSlots };
@@ -741,7 +750,17 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
  */
 export function planPatternExpression(pattern: PatternPart, scope: Scope, slots: SlotCounter, graph: GraphIndex, options: PlanOptions): Goal[] {
   const before = new Set(scope.keys());
-  return orderGoals(bindPattern([pattern], slots, scope), { equalities: new Map(), ids: new Map(), labels: new Map() }, [], before, scope, graph, options);
+  return orderGoals(bindPattern([pattern], slots, scope), { equalities: new Map(), ids: new Map(), labels: new Map(), memberships: new Map() }, [], before, scope, graph, options);
+}
+
+/** The distinct values of a list of literals the property index can hold (not null, which is in no list). */
+function listedValues(list: Expr): PropertyValue[] {
+  const values = new Set<PropertyValue>();
+  for (const item of list.kind === 'list' ? list.items : []) {
+    if (item.kind !== 'literal' || item.value === null) continue;
+    values.add(typeof item.value === 'bigint' ? Number(item.value) : item.value);
+  }
+  return [...values];
 }
 
 /** A WHERE conjunct as a goal: a rule call when it calls a rule predicate, else a filter. */
@@ -761,6 +780,8 @@ interface WhereConstraints {
   ids: Map<string, Expr>;
   /** `n:Label` */
   labels: Map<string, string[]>;
+  /** `n.key IN [literals]` (also among the filters) */
+  memberships: Map<string, { key: string; value: Expr }[]>;
 }
 
 /**
@@ -771,7 +792,7 @@ interface WhereConstraints {
  */
 function orderGoals(
   pattern: BoundPattern,
-  { equalities, ids, labels: whereLabels }: WhereConstraints,
+  { equalities, ids, labels: whereLabels, memberships }: WhereConstraints,
   filters: Expr[],
   boundBefore: ReadonlySet<string> | ReadonlyMap<string, unknown>,
   scope: Scope,
@@ -788,13 +809,15 @@ function orderGoals(
     const equal = equalities.get(name);
     if (equal) props.push(...equal);
     const id = ids.get(name);
-    order.constraints.set(name, { labels, props, id });
+    const sets = memberships.get(name) ?? [];
+    order.constraints.set(name, { labels, props, id, sets });
     const constantProps: PlanNode['constantProps'] = [];
     for (const { key, value } of props) {
       const constant = constantValue(value, options.parameters);
       if (constant !== undefined) constantProps.push({ key, value: constant });
     }
-    planNodes.push({ name, labels, constantProps, id: id && (constantValue(id, options.parameters) as string), bound: entry.bound });
+    const constantSets = sets.map(({ key, value }) => ({ key, values: listedValues(value) }));
+    planNodes.push({ name, labels, constantProps, constantSets, id: id && (constantValue(id, options.parameters) as string), bound: entry.bound });
   }
   const planRels: PlanRel[] = pattern.rels.map((rel) => ({
     name: rel.name,
@@ -825,7 +848,7 @@ function orderGoals(
 /** The goal list of one pattern as orderGoals appends to it, with what is bound so far and what waits for it. */
 class GoalOrder {
   readonly goals: Goal[] = [];
-  readonly constraints = new Map<string, { labels: string[]; props: { key: string; value: Expr }[]; id?: Expr }>();
+  readonly constraints = new Map<string, { labels: string[]; props: { key: string; value: Expr }[]; id?: Expr; sets: { key: string; value: Expr }[] }>();
   /** Filters, and properties compared with variables, waiting for their variables. */
   readonly pending: { goal: Goal; variables: Set<string> }[] = [];
   private readonly boundHere = new Set<string>();
@@ -874,6 +897,10 @@ class GoalOrder {
       const at = props.findIndex(({ key, value }) => key === access.key && constantValue(value, this.parameters) === access.value);
       this.goals.push({ kind: 'prop', element: node, key: access.key, value: props[at].value, scan });
       this.nodeChecks(name, { prop: at });
+    } else if (access.kind === 'propIn') {
+      const set = this.constraints.get(name)!.sets.find(({ key }) => key === access.key)!;
+      this.goals.push({ kind: 'prop', element: node, key: access.key, value: set.value, scan, among: true });
+      this.nodeChecks(name);
     } else {
       this.goals.push({ kind: 'node', node, scan });
       this.nodeChecks(name);

@@ -7,12 +7,15 @@
  */
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { PropertyValue } from '../ontology/index.ts';
+import { RECORD_FIELD_KEYS } from './values.ts';
 
 export interface PlanNode {
   name: string;
   labels: string[];
   /** Property equalities whose value is known before the query runs (literals and parameters). */
   constantProps: { key: string; value: PropertyValue }[];
+  /** `n.key IN [literals]`: the property is one of these values (null left out: it is in no list). */
+  constantSets: { key: string; values: PropertyValue[] }[];
   /** `id(n) = constant`: the node is one dictionary lookup away. */
   id?: string;
   bound: boolean;
@@ -28,7 +31,13 @@ export interface PlanRel {
   bound: boolean;
 }
 
-export type NodeAccess = { kind: 'id' } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; value: PropertyValue } | { kind: 'all' };
+export type NodeAccess =
+  | { kind: 'id' }
+  | { kind: 'label'; label: string }
+  | { kind: 'prop'; key: string; value: PropertyValue }
+  /** One index lookup per value of `n.key IN [...]`. */
+  | { kind: 'propIn'; key: string; values: PropertyValue[] }
+  | { kind: 'all' };
 
 export type PlanOp =
   | { op: 'scanNode'; node: string; access: NodeAccess; estimate: number }
@@ -43,10 +52,16 @@ export function nodeAccess(node: PlanNode, graph: GraphIndex): { access: NodeAcc
     const count = graph.labelCount(label);
     if (count < best.estimate || best.access.kind === 'all') best = { access: { kind: 'label', label }, estimate: count };
   }
+  // the property index holds properties: a record field read as one (a node's confidence) is not in it
   for (const { key, value } of node.constantProps) {
-    if (value === null || typeof value === 'object') continue;
+    if (value === null || typeof value === 'object' || RECORD_FIELD_KEYS.has(key)) continue;
     const count = graph.propertyValueCount(key, value);
     if (count < best.estimate) best = { access: { kind: 'prop', key, value }, estimate: count };
+  }
+  for (const { key, values } of node.constantSets) {
+    if (RECORD_FIELD_KEYS.has(key)) continue;
+    const count = values.reduce((sum: number, value) => sum + graph.propertyValueCount(key, value), 0);
+    if (count < best.estimate) best = { access: { kind: 'propIn', key, values }, estimate: count };
   }
   return best;
 }
@@ -69,7 +84,7 @@ function fanOut(rel: PlanRel, graph: GraphIndex): number {
 function selectivity(node: PlanNode, graph: GraphIndex): number {
   if (node.bound) return 1;
   const { estimate } = nodeAccess(node, graph);
-  return node.labels.length === 0 && node.constantProps.length === 0 && node.id === undefined ? 1 : estimate / Math.max(1, graph.nodeCount);
+  return node.labels.length === 0 && node.constantProps.length === 0 && node.constantSets.length === 0 && node.id === undefined ? 1 : estimate / Math.max(1, graph.nodeCount);
 }
 
 /** `start`: a node to scan first, whatever it costs (plan.ts countedNodeOf). */
