@@ -30,7 +30,8 @@
  * - `type(r) = 'T'` in a MATCH's WHERE is `[r:T]` in its pattern;
  * - a WITH that only passes on the MATCH's nodes and relationships, with a WHERE that cannot fail
  *   (comparisons of their properties, labels, nulls), is the MATCH with that WHERE: the same rows;
- * - `NOT a = b` is `a <> b`, and `COUNT { p } > 0` (no WHERE, property maps of literals) is `EXISTS { p }`;
+ * - `NOT a = b` is `a <> b`, `COUNT { p } > 0` (no WHERE, property maps of literals) is `EXISTS { p }`, and
+ *   `c.type = 'A' OR c.type = 'B'` is `c.type IN ['A', 'B']`;
  * - `count(p)` of a path the query reads nowhere else is `count(*)`, the path not built;
  * - a pattern of the MATCH's nodes counted or collected in a WITH (`WITH a, [(a)-->(c) | c] AS cs`)
  *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
@@ -181,9 +182,30 @@ function countByMeaning(expr: Expr): Expr | undefined {
   return undefined;
 }
 
-/** The tests a WHERE writes one way as the form the planner knows: negatedEquality, countAboveZeroAsExists. */
+/** The tests a WHERE writes one way as the form the planner knows: negatedEquality, countAboveZeroAsExists, equalitiesAsIn. */
 function testByMeaning(expr: Expr): Expr | undefined {
-  return negatedEquality(expr) ?? countAboveZeroAsExists(expr);
+  return negatedEquality(expr) ?? countAboveZeroAsExists(expr) ?? equalitiesAsIn(expr);
+}
+
+/**
+ * `c.type = 'RedLine' OR c.type = 'Demand'` as `c.type IN ['RedLine', 'Demand']` (equalities or IN lists of literals,
+ * one property of one variable): openCypher defines IN as those equalities joined by OR, null included.
+ */
+function equalitiesAsIn(expr: Expr): Expr | undefined {
+  if (expr.kind !== 'binary' || expr.op !== 'OR') return undefined;
+  const disjuncts = (e: Expr): Expr[] => (e.kind === 'binary' && e.op === 'OR' ? [...disjuncts(e.left), ...disjuncts(e.right)] : [e]);
+  let property: Extract<Expr, { kind: 'prop' }> | undefined;
+  const values: Expr[] = [];
+  for (const test of disjuncts(expr)) {
+    if (test.kind !== 'binary' || (test.op !== '=' && test.op !== 'IN')) return undefined;
+    const [prop, value] = test.op === '=' && test.right.kind === 'prop' ? [test.right, test.left] : [test.left, test.right];
+    if (prop.kind !== 'prop' || prop.target.kind !== 'var' || (property && (prop.key !== property.key || (property.target as { name: string }).name !== prop.target.name))) return undefined;
+    const listed = test.op === '=' ? [value] : value.kind === 'list' ? value.items : [];
+    if (listed.length === 0 || !listed.every((item) => item.kind === 'literal')) return undefined;
+    property = prop;
+    values.push(...listed);
+  }
+  return { kind: 'binary', op: 'IN', left: property!, right: { kind: 'list', items: values, pos: expr.pos }, pos: expr.pos };
 }
 
 /** `NOT a = b` as `a <> b` (and `NOT a <> b` as `a = b`): openCypher defines `<>` as the negated `=`, null included. */
