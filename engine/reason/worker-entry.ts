@@ -28,7 +28,7 @@ import { catalogKey } from '../frameworks/catalog-cache.ts';
 import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
-import { collectGarbage, collectionDueAt, wholeSnapshotTaken } from './idle-collection.ts';
+import { collectGarbage, collectionDueAt, replicaHandedOver } from './idle-collection.ts';
 import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
@@ -217,7 +217,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),
     // and a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view
     // (a hold); the garbage its snapshot left is collected once idle
-    if (by === 'snapshot' || by === 'warm') wholeSnapshotTaken(); // (a hold or preload may be of a replica held already)
+    if (by !== 'delta') replicaHandedOver(graph);
     if (graph.factCount > setup.preloadMaxFacts || by === 'warm') return schedule();
     // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
     if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
