@@ -15,7 +15,7 @@
  * -50 MB), after the warm-up the band is read from. So each whole hand-over is also followed, once idle, by a collection
  * (whatever the garbage) and a second one `idleCollection.settleMs` after it: the first marks the sample V8 measures
  * from, the second finds the thread's allocation low since and shrinks the young generation (a standalone check: 32 MB
- * -> 1 MB each time; one collection alone shrank it in 4 of 7 tries 5.5-8 s after the busy spell, in none of 8 before). A write to the graph is
+ * -> 1 MB each time; one collection alone shrank it in 4 of 7 tries 5.5-8 s after the busy spell, in none of 7 before). A write to the graph is
  * no whole hand-over and triggers neither: its records added to the replica (a delta), nor the view handed to the engine
  * whole again when a write replaced records (in the soak, each import replaces records: two full collections a write
  * otherwise), whose garbage the bound above leaves to V8 until there is much of it.
