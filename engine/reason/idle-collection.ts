@@ -7,9 +7,22 @@
  * reducer found the thread idle, 30-60 s later in one run (RSS 1,469 -> 1,167 MB), or the next task grew the heap. worker-entry.ts asks for a full collection when the worker has had
  * no task for a moment and the heap holds `idleCollection.bytes` more than after the last one: once per whole hand-over
  * at 1M facts (of a heap of some 200 MB, where the hand-over took some 8 s of CPU), the collection V8 made a minute later.
+ *
+ * A replica's whole hand-over, of any size (its snapshot, then its view handed to the engine), also grows the young
+ * generation, to 2 x 16 MB semi-spaces while many objects survive, and V8 shrinks it only at a collection made when the
+ * thread has allocated under 1 MB/s over its last 5 s (V8's allocation throughput, sampled at each collection): in the
+ * 30-minute soak at 10k facts a worker's first such collection came 5 and 9 minutes in (32 -> 1-16 MB each, RSS -40 to
+ * -50 MB), after the warm-up the band is read from. So each whole hand-over is also followed, once idle, by a collection
+ * (whatever the garbage) and a second one `idleCollection.settleMs` after it: the first marks the sample V8 measures
+ * from, the second finds the thread's allocation low since and shrinks the young generation (a standalone check: 32 MB
+ * -> 1 MB each time; one collection alone shrank it in 4 of 7 tries 5.5-8 s after the busy spell, in none of 7 before). A write to the graph is
+ * no whole hand-over and triggers neither: its records added to the replica (a delta), nor the view handed to the engine
+ * whole again when a write replaced records (in the soak, each import replaces records: two full collections a write
+ * otherwise), whose garbage the bound above leaves to V8 until there is much of it.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { GraphIndex } from '../store/graph-index.ts';
 
 /**
  * The garbage that makes a collection due (bytes of heap used above what the last collection left: `live`, 0 before the
@@ -18,7 +31,24 @@ import { runInNewContext } from 'node:vm';
  * lowers it), not a setting: at 64 MiB the garbage of a hand-over of some 500k facts and more is collected, a smaller
  * one's left to V8 as before.
  */
-export const idleCollection = { bytes: 64 * 2 ** 20, made: 0, live: 0 };
+export const idleCollection = { bytes: 64 * 2 ** 20, settleMs: 6_000, made: 0, live: 0 };
+
+// the replicas' graphs whose hand-over was counted, the hand-overs so far and those the last collection followed, and
+// when the collection that lets V8 shrink the young generation after one is due (Date.now(); none: Infinity)
+const handedOver = new WeakSet<GraphIndex>();
+let handOvers = 0;
+let handOversCollected = 0;
+let settleAt = Infinity;
+
+/**
+ * Counts the whole hand-over of a replica's graph: the first time it is named (its snapshot's end, then its view handed
+ * to the engine), not again when a write's records are added to it or it is held or preloaded again.
+ */
+export function replicaHandedOver(graph: GraphIndex): void {
+  if (handedOver.has(graph)) return;
+  handedOver.add(graph);
+  handOvers++;
+}
 
 /**
  * A full collection of this thread's heap: V8's `gc` function, which a process started with --expose-gc has on its global
@@ -38,14 +68,21 @@ function heapUsed(): number {
   return getHeapStatistics().used_heap_size;
 }
 
-/** Whether the heap holds `idleCollection.bytes` more than after the last collection. */
-export function collectionDue(): boolean {
-  return heapUsed() - idleCollection.live >= idleCollection.bytes;
+/**
+ * When a collection is due (Date.now(); Infinity: none): now when the heap holds `idleCollection.bytes` more than after
+ * the last collection or a whole hand-over came since it, else the second collection after a whole hand-over.
+ */
+export function collectionDueAt(): number {
+  if (heapUsed() - idleCollection.live >= idleCollection.bytes || handOvers !== handOversCollected) return Date.now();
+  return settleAt;
 }
 
 /** Collects the heap's garbage now (the caller has checked that the thread is idle). */
 export function collectGarbage(): void {
+  const followsHandOver = handOvers !== handOversCollected;
+  handOversCollected = handOvers;
   (collect ??= fullCollection())();
   idleCollection.live = heapUsed();
   idleCollection.made++;
+  settleAt = followsHandOver ? Date.now() + idleCollection.settleMs : Infinity;
 }

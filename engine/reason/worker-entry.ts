@@ -20,7 +20,7 @@
  * hand-over began (an assess asked as a restart's warm-up starts). The worker the main thread asks makes the image
  * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over,
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
- * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it (idle-collection.ts).
+ * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
 import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -29,7 +29,7 @@ import { catalogKey } from '../frameworks/catalog-cache.ts';
 import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
-import { collectGarbage, collectionDue } from './idle-collection.ts';
+import { collectGarbage, collectionDueAt, replicaHandedOver } from './idle-collection.ts';
 import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
@@ -91,16 +91,16 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     toPrepare.set(key, { due: Date.now() + delayMs, dropsNone: dropsNone && (waiting?.dropsNone ?? true) });
     schedule();
   };
-  // whether the garbage is to be collected now: once nothing else is to be done (a hand-over's parts and writes'
-  // additions make more) and no task is under way, when there is enough of it (idle-collection.ts)
-  const collectNow = () => !underWay && toPrepare.size === 0 && !makingImage && inTask === 0 && collectionDue();
+  // when the garbage is to be collected: once nothing else is to be done (a hand-over's parts and writes'
+  // additions make more) and no task is under way, when there is enough of it or a whole hand-over came (idle-collection.ts)
+  const collectAt = () => (!underWay && toPrepare.size === 0 && !makingImage && inTask === 0 ? collectionDueAt() : Infinity);
   // one part of a hand-over per turn of the event loop, by a timer, not at once: a task that comes meanwhile runs
   // between two parts (on its own graph's view, whole: bridge.ts handOverInParts), a task waiting for this
   // replica makes the rest of its hand-over itself
   const schedule = () => {
     clearTimeout(timer);
     const imageDue = imageAsked && !makingImage ? lastTask + setup.imageAfterIdleMs : Infinity;
-    const collectDue = collectNow() ? Date.now() : Infinity;
+    const collectDue = collectAt();
     const next = underWay ? Date.now() : Math.min(...[...toPrepare.values()].map((entry) => entry.due), imageDue, collectDue);
     const due = Math.max(next, lastTask + BACKGROUND_AFTER_TASK_MS);
     if (due !== Infinity) timer = setTimeout(prepare, Math.max(0, due - Date.now())).unref();
@@ -122,7 +122,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    else if (collectNow()) collectGarbage();
+    else if (collectAt() <= Date.now()) collectGarbage();
     schedule();
   };
   /**
@@ -240,6 +240,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),
     // and a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view
     // (a hold); the garbage its snapshot left is collected once idle
+    if (by !== 'delta') replicaHandedOver(graph);
     if (graph.factCount > setup.preloadMaxFacts || by === 'warm') return schedule();
     // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
     if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
