@@ -92,6 +92,13 @@ export function propertyEntries(properties: Expr | undefined, element: 'node' | 
   return properties.entries;
 }
 
+/** `n.key IN [literals]`: its variable, key and list; undefined for any other expression. */
+export function literalMembership(expr: Expr): { variable: string; key: string; list: Extract<Expr, { kind: 'list' }> } | undefined {
+  if (expr.kind !== 'binary' || expr.op !== 'IN' || expr.left.kind !== 'prop' || expr.left.target.kind !== 'var') return undefined;
+  const list = expr.right;
+  return list.kind === 'list' && list.items.every((item) => item.kind === 'literal') ? { variable: expr.left.target.name, key: expr.left.key, list } : undefined;
+}
+
 /** Splits a WHERE into its conjuncts. */
 export function conjuncts(expr: Expr | undefined): Expr[] {
   if (!expr) return [];

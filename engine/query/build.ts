@@ -9,7 +9,7 @@
 import type { PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { Expr, PatternPart } from './ast.ts';
-import { isAnonymous, type SlotCounter, variablesOf } from './bind.ts';
+import { isAnonymous, literalMembership, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import {
   buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter,
@@ -261,7 +261,8 @@ class MatchStepsBuilder {
       case 'prop': {
         const fn = compileExpr(goal.value, ctx);
         if (goal.scan) {
-          const step: MatchStep = { kind: 'scanNode', slot: goal.element.slot, access: { kind: 'prop', key: goal.key, fn, among: goal.among }, labels: [], props: [] };
+          const access = goal.listed ? { kind: 'propIn' as const, key: goal.key, values: goal.listed } : { kind: 'prop' as const, key: goal.key, fn };
+          const step: MatchStep = { kind: 'scanNode', slot: goal.element.slot, access, labels: [], props: [] };
           this.start(step);
           this.freshNodes.set(goal.element.name, step);
         } else {
@@ -308,12 +309,11 @@ class MatchStepsBuilder {
       }
       case 'where': {
         // `n.key IN [literals]` on a node the last step bound: checked with its other properties, as an equality is
-        const member = goal.expr.kind === 'binary' && goal.expr.op === 'IN' ? goal.expr : undefined;
-        const { left, right } = member ?? {};
-        const checks = left?.kind === 'prop' && left.target.kind === 'var' ? this.freshNodes.get(left.target.name) : undefined;
-        if (left?.kind === 'prop' && checks && right?.kind === 'list' && right.items.every((item) => item.kind === 'literal')) {
-          const values = right.items.map((item) => (item as Extract<Expr, { kind: 'literal' }>).value);
-          checks.props.push({ key: left.key, fn: () => values, among: true });
+        const member = literalMembership(goal.expr);
+        const checks = member && this.freshNodes.get(member.variable);
+        if (member && checks) {
+          const values = member.list.items.map((item) => (item as Extract<Expr, { kind: 'literal' }>).value);
+          checks.props.push({ key: member.key, fn: () => values, among: true });
           return;
         }
         this.start({ kind: 'filter', fn: compileExpr(goal.expr, ctx), where: goal.expr });

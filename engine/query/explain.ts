@@ -74,7 +74,7 @@ function renderGoal(goal: Goal): string {
     case 'id':
       return `node_id(${prologVar(goal.node.name)}, ${renderExpr(goal.value)})`;
     case 'prop':
-      return `${goal.among ? 'prop_in' : 'prop'}(${prologVar(goal.element.name)}, ${atom(goal.key)}, ${renderExpr(goal.value)})`;
+      return `${goal.listed ? 'prop_in' : 'prop'}(${prologVar(goal.element.name)}, ${atom(goal.key)}, ${renderExpr(goal.value)})`;
     case 'edge': {
       const rel = prologVar(goal.rel.name);
       const type = goal.types.length === 0 ? '_' : goal.types.length === 1 ? atom(goal.types[0]) : `T_${goal.rel.name.trim()}`;
@@ -112,7 +112,7 @@ function planLine(goal: Goal): string[] {
     case 'prop': {
       if (!goal.scan) return [];
       const name = (goal.kind === 'prop' ? goal.element : goal.node).name.trim();
-      const by = goal.kind === 'prop' ? `property ${goal.key}${goal.among ? ', each value listed' : ''}` : goal.kind === 'id' ? 'id lookup' : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
+      const by = goal.kind === 'prop' ? `property ${goal.key}${goal.listed ? ', each value listed' : ''}` : goal.kind === 'id' ? 'id lookup' : goal.label === undefined ? 'all nodes' : `label ${goal.label}`;
       return [`scan ${name} by ${by} (~${Math.round(goal.scan.estimate)} rows)`];
     }
     case 'edge':

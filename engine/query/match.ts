@@ -5,7 +5,7 @@
  * handed to `emit`, which may return true to stop early (existence checks).
  * Relationship isomorphism: within one MATCH, no relationship is used twice.
  */
-import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
+import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
@@ -23,8 +23,8 @@ export interface NodeCheck {
 }
 
 export type MatchStep =
-  /** A `prop` access `among` a list (`n.key IN [...]`) looks each of its values up. */
-  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn; among?: boolean } | { kind: 'all' } } & NodeCheck)
+  /** `propIn`: `n.key IN [...]`, each of its values looked up (the planner's, distinct, none null: plan.ts listedValues). */
+  | ({ kind: 'scanNode'; slot: number; access: { kind: 'id'; fn: Fn } | { kind: 'label'; label: string } | { kind: 'prop'; key: string; fn: Fn } | { kind: 'propIn'; key: string; values: PropertyValue[] } | { kind: 'all' } } & NodeCheck)
   | ExpandStep
   | RelationshipStep
   | ({ kind: 'checkNode'; slot: number } & NodeCheck)
@@ -520,12 +520,9 @@ function runStep(step: MatchStep, row: Row, env: Env, used: number[], next: Next
         const label = graph.labelId(access.label);
         return label >= 0 && graph.eachNodeWithLabel(label, visit);
       }
-      if (access.kind === 'prop' && access.among) {
-        // each value looked up once (1 and 1.0 are one value of the index): a node holds one value, so each node comes once
-        for (const value of new Set((access.fn(row, env) as CypherValue[]).map((item) => (typeof item === 'bigint' ? Number(item) : item)))) {
-          if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-          for (const dense of graph.nodesWithPropertyDense(access.key, value)) if (visit(dense)) return true;
-        }
+      if (access.kind === 'propIn') {
+        // the values are distinct (1 and 1.0 one value of the index) and a node holds one value: each node comes once
+        for (const value of access.values) for (const dense of graph.nodesWithPropertyDense(access.key, value)) if (visit(dense)) return true;
         return false;
       }
       if (access.kind === 'prop') {

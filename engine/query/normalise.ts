@@ -39,7 +39,7 @@
  *   RETURN actor, n ORDER BY n DESC`), is that RETURN;
  * - `RETURN DISTINCT k…` right after a MATCH is a grouping by k… whose count is dropped.
  */
-import { argumentOf, type Clause, type Expr, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
+import { argumentOf, type Clause, type Expr, exprKey, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
 import { conjuncts, variablesOf } from './bind.ts';
 import { containsAggregate } from './expressions.ts';
 import { isCountStar } from './functions.ts';
@@ -199,7 +199,7 @@ function equalitiesAsIn(expr: Expr): Expr | undefined {
   for (const test of disjuncts(expr)) {
     if (test.kind !== 'binary' || (test.op !== '=' && test.op !== 'IN')) return undefined;
     const [prop, value] = test.op === '=' && test.right.kind === 'prop' ? [test.right, test.left] : [test.left, test.right];
-    if (prop.kind !== 'prop' || prop.target.kind !== 'var' || (property && (prop.key !== property.key || (property.target as { name: string }).name !== prop.target.name))) return undefined;
+    if (prop.kind !== 'prop' || prop.target.kind !== 'var' || (property && exprKey(prop) !== exprKey(property))) return undefined;
     const listed = test.op === '=' ? [value] : value.kind === 'list' ? value.items : [];
     if (listed.length === 0 || !listed.every((item) => item.kind === 'literal')) return undefined;
     property = prop;
@@ -614,20 +614,19 @@ function rewriteClause<C extends Extract<Clause, { kind: 'with' | 'return' }>>(c
 
 /** How many times `name` is bound anywhere in `value`: a pattern's element or path, an alias (WITH, RETURN, UNWIND). */
 function bindings(value: unknown, name: string): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + bindings(item, name), 0);
-  if (value === null || typeof value !== 'object') return 0;
-  const node = value as { variable?: unknown; pathVariable?: unknown; alias?: unknown };
-  const own = (node.variable === name ? 1 : 0) + (node.pathVariable === name ? 1 : 0) + (node.alias === name ? 1 : 0);
-  return Object.values(value).reduce((sum: number, child) => sum + bindings(child, name), own);
+  return tally(value, (node) => (node.variable === name ? 1 : 0) + (node.pathVariable === name ? 1 : 0) + (node.alias === name ? 1 : 0));
 }
 
 /** How many times `name` is read as a variable anywhere in `value` (inside comprehensions and patterns' expressions too). */
 function occurrences(value: unknown, name: string): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + occurrences(item, name), 0);
+  return tally(value, (node) => (node.kind === 'var' && node.name === name ? 1 : 0));
+}
+
+/** The sum of `count` over every object in `value`, however deep (clauses' syntax trees, walked whole). */
+function tally(value: unknown, count: (node: Record<string, unknown>) => number): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + tally(item, count), 0);
   if (value === null || typeof value !== 'object') return 0;
-  const node = value as { kind?: unknown; name?: unknown };
-  if (node.kind === 'var' && node.name === name) return 1;
-  return Object.values(value).reduce((sum: number, child) => sum + occurrences(child, name), 0);
+  return Object.values(value).reduce((sum: number, child) => sum + tally(child, count), count(value as Record<string, unknown>));
 }
 
 /**

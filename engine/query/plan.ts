@@ -18,7 +18,7 @@ import type { PropertyValue } from '../ontology/index.ts';
 import type { RulePredicate } from '../prolog/registry.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { argumentOf, type Clause, type Expr, exprKey, forEachChild, type PatternPart, type Projection, projectedName, type QueryAst, replacing } from './ast.ts';
-import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
+import { anonymousName, isAnonymous, type BoundPattern, bindPattern, conjuncts, constantValue, literalMembership, propertyEntries, type SlotCounter, variablesOf } from './bind.ts';
 import { compileError, containsAggregate } from './expressions.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
 import type { QueryLimits } from './limits.ts';
@@ -72,8 +72,8 @@ export interface PropGoal {
   key: string;
   value: Expr;
   scan?: Scan;
-  /** With `scan`: `value` is a list, and the scan looks each of its values up (`n.key IN [...]`, also a filter after it). */
-  among?: boolean;
+  /** With `scan`, `n.key IN [...]`: the values the scan looks up (`value` is the list as written, also a filter after it). */
+  listed?: PropertyValue[];
 }
 
 /**
@@ -709,9 +709,9 @@ function planMatch(patterns: PatternPart[], where: Expr | undefined, optional: b
   const filters: Expr[] = [];
   for (const filter of conjuncts(where)) {
     // `n.key IN [literals]` may be looked up in the property index, value by value; it stays a filter as well
-    if (filter.kind === 'binary' && filter.op === 'IN' && filter.left.kind === 'prop' && filter.left.target.kind === 'var' && pattern.nodes.has(filter.left.target.name) &&
-      !pattern.nodes.get(filter.left.target.name)!.bound && filter.right.kind === 'list' && filter.right.items.every((item) => item.kind === 'literal')) {
-      memberships.set(filter.left.target.name, [...(memberships.get(filter.left.target.name) ?? []), { key: filter.left.key, value: filter.right }]);
+    const member = literalMembership(filter);
+    if (member && pattern.nodes.has(member.variable) && !pattern.nodes.get(member.variable)!.bound) {
+      memberships.set(member.variable, [...(memberships.get(member.variable) ?? []), { key: member.key, value: member.list }]);
     }
     if (filter.kind === 'labels' && filter.target.kind === 'var' && pattern.nodes.has(filter.target.name)) {
       labels.set(filter.target.name, [...(labels.get(filter.target.name) ?? []), ...filter.labels]);
@@ -899,7 +899,7 @@ class GoalOrder {
       this.nodeChecks(name, { prop: at });
     } else if (access.kind === 'propIn') {
       const set = this.constraints.get(name)!.sets.find(({ key }) => key === access.key)!;
-      this.goals.push({ kind: 'prop', element: node, key: access.key, value: set.value, scan, among: true });
+      this.goals.push({ kind: 'prop', element: node, key: access.key, value: set.value, scan, listed: access.values });
       this.nodeChecks(name);
     } else {
       this.goals.push({ kind: 'node', node, scan });
