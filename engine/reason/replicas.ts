@@ -150,7 +150,7 @@ export class ReplicaSource {
    * over as an addition), the graph whose view it is taking in parts in the background, whether it is making a view
    * image, and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging?: true; handOvers: number; images: number }>();
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging: boolean; handOvers: number; images: number }>();
   /**
    * Called with a worker's thread id when it says the views its engine holds, the one it is taking in parts, or whether it is making an image, changed
    * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
@@ -228,7 +228,7 @@ export class ReplicaSource {
 
   /** Whether `worker` said it is making a view image (a synchronous call: a task given to it waits for the image). */
   imagingOf(worker: number): boolean {
-    return this.views.get(worker)?.imaging === true;
+    return this.views.get(worker)?.imaging ?? false;
   }
 
   /**
@@ -236,7 +236,7 @@ export class ReplicaSource {
    * started, how many of those from a view image, and whether it is making a view image.
    */
   heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
-    return new Map([...this.views].map(([worker, { keys, handOvers, images, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, imaging: imaging === true }]));
+    return new Map([...this.views].map(([worker, { keys, handOvers, images, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, imaging }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -367,9 +367,9 @@ export class ReplicaSource {
     }
     const before = this.views.get(worker);
     const heldBefore = before?.keys ?? NO_VIEWS;
-    this.views.set(worker, { keys: held, handOvers, images, ...(loading !== undefined ? { loading } : {}), ...(imaging ? { imaging } : {}) });
+    this.views.set(worker, { keys: held, handOvers, images, imaging, ...(loading !== undefined ? { loading } : {}) });
     const heldChanged = held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key));
-    if (heldChanged || loading !== before?.loading || imaging !== (before?.imaging === true)) this.onViewChanged(worker, heldChanged);
+    if (heldChanged || loading !== before?.loading || imaging !== (before?.imaging ?? false)) this.onViewChanged(worker, heldChanged);
   }
 
   private notePrepared(message: Extract<ReplicaMessage, { type: 'prepared' }>): void {

@@ -180,27 +180,31 @@ export class ViewRouter {
     return this.given.get(worker) === graph || this.viewsOf(worker).has(graph);
   }
 
+  /** Whether the worker's engine holds the view of `graph` (or will: holds), or is taking it in parts. */
+  private holdsOrTakes(worker: number, graph: string): boolean {
+    return this.holds(worker, graph) || this.loadingOf(worker) === graph;
+  }
+
   readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
+    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     const idle = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
     const free = idle.filter((worker) => !this.imaging(worker.id));
-    const chosen = this.chooseFrom(task, free);
+    const chosen = this.chooseFrom(graph, free);
     if (chosen || free.length === idle.length) return chosen;
     // only workers making an image are free: one takes the task (it waits for the image) when no other engine could
-    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     const others = this.live().filter((worker) => !this.imaging(worker));
-    if (graph === undefined ? others.length > 0 : others.some((worker) => this.holds(worker, graph) || this.loadingOf(worker) === graph)) return null;
-    return this.chooseFrom(task, idle);
+    if (graph === undefined ? others.length > 0 : others.some((worker) => this.holdsOrTakes(worker, graph))) return null;
+    return this.chooseFrom(graph, idle);
   };
 
-  /** The worker of `free` for the task, or null to wait for one busy. */
-  private chooseFrom(task: PiscinaTask, free: PiscinaWorker[]): PiscinaWorker | null {
+  /** The worker of `free` for a task on `graph` (undefined: a query), or null to wait for one busy. */
+  private chooseFrom(graph: string | undefined, free: PiscinaWorker[]): PiscinaWorker | null {
     if (free.length === 0) return null;
-    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
     const fewestViews = () => free.reduce((best, worker) => (this.viewsOf(worker.id).size < this.viewsOf(best.id).size ? worker : best));
     if (graph === undefined) return fewestViews();
     const holder = free.find((worker) => this.holds(worker.id, graph)) ?? free.find((worker) => this.loadingOf(worker.id) === graph);
     if (holder) return holder;
-    if (this.live().filter((worker) => this.holds(worker, graph) || this.loadingOf(worker) === graph).length >= ENGINES_PER_GRAPH) return null;
+    if (this.live().filter((worker) => this.holdsOrTakes(worker, graph)).length >= ENGINES_PER_GRAPH) return null;
     const chosen = fewestViews();
     this.given.set(chosen.id, graph);
     return chosen;

@@ -92,6 +92,8 @@ describe('the heap setting (server/heap.mjs)', () => {
     });
     const env = () => ({ PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_NER_MODEL_DIR: 'none', PARLEY_REASON_WORKERS: '1', PARLEY_SYMBOLIC_WORKERS: '0' });
     const askedMb = Math.ceil(getHeapStatistics().heap_size_limit / 2 ** 20) + 1024;
+    /** The pid of the process that serves, as its log line says (the child's when it was re-executed). */
+    const servingPid = (output: string) => Number(/"pid":(\d+)[^\n]*listening at/.exec(output)?.[1]);
 
     it('serves from a child re-executed with the setting; the child ends when its parent is killed, and frees the data directory', { timeout: 240_000 }, async () => {
       const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: String(askedMb) });
@@ -101,7 +103,7 @@ describe('the heap setting (server/heap.mjs)', () => {
         const limit = /parley: heap limit (\d+) MB/.exec(server.output());
         expect(Number(limit?.[1])).toBeGreaterThanOrEqual(askedMb);
         // fastify's log lines name the process that listens
-        childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
+        childPid = servingPid(server.output());
         expect(childPid).toBeGreaterThan(0);
         expect(childPid).not.toBe(server.child.pid);
         expect(startedWith(childPid).env.get('MALLOC_ARENA_MAX')).toBe(ARENAS);
@@ -125,7 +127,7 @@ describe('the heap setting (server/heap.mjs)', () => {
       // the allocator's setting given, as the re-executed child has it
       const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', MALLOC_ARENA_MAX: ARENAS });
       try {
-        expect(Number(/"pid":(\d+)[^\n]*listening at/.exec(inProcess.output())?.[1])).toBe(inProcess.child.pid);
+        expect(servingPid(inProcess.output())).toBe(inProcess.child.pid);
         expect(inProcess.output()).toMatch(/growth between full collections V8's own/);
       } finally {
         expect(await stopServer(inProcess.child)).toBe(0);
@@ -142,7 +144,7 @@ describe('the heap setting (server/heap.mjs)', () => {
         NODE_OPTIONS: `"--max-old-space-size=${givenMb}"`,
       });
       try {
-        expect(Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1])).toBe(server.child.pid);
+        expect(servingPid(server.output())).toBe(server.child.pid);
         // V8's limit is the old generation's plus the young one's
         const limit = Number(/parley: heap limit (\d+) MB/.exec(server.output())?.[1]);
         expect(limit).toBeGreaterThanOrEqual(givenMb);
@@ -157,7 +159,7 @@ describe('the heap setting (server/heap.mjs)', () => {
       // empty: unset, whatever this process's environment says
       const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', MALLOC_ARENA_MAX: '' });
       try {
-        const childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
+        const childPid = servingPid(server.output());
         expect(childPid).not.toBe(server.child.pid);
         const child = startedWith(childPid);
         expect(child.env.get('MALLOC_ARENA_MAX')).toBe('2');
@@ -170,7 +172,7 @@ describe('the heap setting (server/heap.mjs)', () => {
     it('re-executes for the heap’s growth setting alone when the limit and the allocator need nothing (V8 reads it at start only)', { timeout: 240_000 }, async () => {
       const server = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '30', MALLOC_ARENA_MAX: ARENAS });
       try {
-        const childPid = Number(/"pid":(\d+)[^\n]*listening at/.exec(server.output())?.[1]);
+        const childPid = servingPid(server.output());
         expect(childPid).not.toBe(server.child.pid);
         const { args } = startedWith(childPid);
         expect(args).toContain('--heap-growing-percent=30');

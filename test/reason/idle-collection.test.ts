@@ -26,7 +26,6 @@ describe("an idle worker's garbage", () => {
   beforeAll(async () => {
     temp = await openTempStore('parley-idle-collection-');
     store = temp.store;
-    await store.writeGraph('t', 'kept', graph(8_000, 'k'));
     await store.writeGraph('t', 'collected', graph(8_000, 'c'));
     await store.writeGraph('t', 'waited', graph(8_000, 'w'));
     await store.writeGraph('t', 'settled', graph(8_000, 's'));

@@ -1,7 +1,4 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
@@ -9,7 +6,9 @@ import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts'
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
 
 // A worker making a view image (one synchronous call between tasks, which piscina counts as free time) says so
 // first, and the pool counts it busy until it says the image is made (engine/reason/worker-entry.ts makeImage,
@@ -19,22 +18,21 @@ const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000, maxFindings: In
 const withoutCost = (runs: FrameworkRun[]) => runs.map(({ inferences: _, ...run }) => run);
 
 describe('a worker making a view image', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: ParleyStore;
   let pool: ReasoningPool;
   const catalogLoading = loadRuleModules();
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-image-busy-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
+    temp = await openTempStore('parley-image-busy-');
+    store = temp.store;
     // (no idle wait: the first worker to hold the view makes its image at once)
     pool = await ReasoningPool.open(store, { workers: 2, viewImageIdleMs: 0 });
     await store.writeGraph('t', 'g', generate(20_000).write);
   }, 120_000);
   afterAll(async () => {
     await pool.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.close();
   });
 
   it('says so while it makes it, and an assess asked meanwhile is answered as from the records', { timeout: 300_000 }, async () => {
@@ -47,9 +45,9 @@ describe('a worker making a view image', () => {
     const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
     const { runs } = await pool.frameworks('t', 'g', ids, { limits });
     // the image made, the worker says so, and it is on disk
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline && imaging().length > 0; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => imaging().length === 0, 120_000);
     expect(imaging()).toEqual([]);
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !existsSync(graphFile(store.snapshotDir, 't', 'g', 'view')); ) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => existsSync(graphFile(store.snapshotDir, 't', 'g', 'view')), 10_000);
     expect(existsSync(graphFile(store.snapshotDir, 't', 'g', 'view'))).toBe(true);
     const stored = await store.loadGraph('t', 'g');
     const view = { graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) };
