@@ -37,7 +37,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
-import { draftMessage, readDraftMessage, type FileDraft } from '../engine/extract/draft.ts';
+import { fileDraftMessage, readFileDraftMessage } from '../engine/extract/draft.ts';
 import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
@@ -138,7 +138,7 @@ async function replaying(pipeline: ExtractionPipeline, dir: string, options: Par
     ...pipeline,
     draftFile: async (folder, source, settings) => {
       const file = await pipeline.draftFile!(folder, source, settings);
-      messages.set(source, file.kind === 'read' ? draftMessage(file, file.draft, (bare) => ({ ...file, draft: bare })) : JSON.stringify(file));
+      messages.set(source, fileDraftMessage(file));
       return file;
     },
   };
@@ -149,7 +149,7 @@ async function replaying(pipeline: ExtractionPipeline, dir: string, options: Par
   } finally {
     await store.close();
   }
-  return { ...pipeline, draftFile: async (_folder, source) => readDraftMessage<FileDraft>(messages.get(source)!, (value) => (value.kind === 'read' ? value.draft : undefined)) };
+  return { ...pipeline, draftFile: async (_folder, source) => readFileDraftMessage(messages.get(source)!) };
 }
 
 tierUpForBatch();

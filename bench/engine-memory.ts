@@ -18,17 +18,17 @@ import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runTask } from '../engine/reason/tasks.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
-import { cpuMsSince, mappingsOf, reservation } from './stats.ts';
+import { cpuMsSince, isWasmMemory, mappingsOf } from './stats.ts';
 import { ingestLike, writtenNode } from './written.ts';
 
 const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '100000' }, writes: { type: 'string', default: '0' } } });
 const MB = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const LIMITS = { inferenceLimit: 200_000_000, timeLimitMs: 600_000 };
 
-/** The bytes the engines' WebAssembly memories have allocated (one engine runs here): a mapping V8 reserves 4 GiB or more for. */
+/** The bytes the engines' WebAssembly memories have allocated (one engine runs here). */
 async function wasmAllocated(): Promise<number> {
   const maps = await mappingsOf();
-  return maps.reduce((total, map, i) => total + (reservation(maps, i) >= 4 * 2 ** 30 ? map.end - map.start : 0), 0);
+  return maps.reduce((total, map, i) => total + (isWasmMemory(maps, i) ? map.end - map.start : 0), 0);
 }
 
 const generated = generate(Number(args.facts));

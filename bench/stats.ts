@@ -101,7 +101,7 @@ export async function cpuMsOf(pid: number): Promise<number> {
   return ms;
 }
 
-/** One mapping of /proc/self/smaps: its address range, permissions, name and resident bytes. */
+/** One mapping of /proc/<pid>/smaps: its address range, permissions, name and resident bytes. */
 export interface Mapping {
   start: number;
   end: number;
@@ -132,6 +132,10 @@ export function reservation(maps: Mapping[], i: number): number {
   return map.perms === 'rw-p' && map.name === '' && next?.start === map.end && next.perms === '---p' && next.name === '' ? next.end - map.start : 0;
 }
 
+/** Whether `maps[i]` is a WebAssembly memory (a Prolog engine's): V8 reserves 4 GiB or more for one (reservation). */
+export function isWasmMemory(maps: Mapping[], i: number): boolean {
+  return reservation(maps, i) >= 4 * 2 ** 30;
+}
 
 /** Resident bytes of a process by kind of mapping (residentByKind). */
 export interface ResidentParts {
@@ -157,11 +161,10 @@ export async function residentByKind(pid: number | 'self' = 'self'): Promise<Res
   const kinds = { total: 0, wasm: 0, wasmMaps: 0, mallocHeap: 0, mallocArenas: 0, anonymous: 0, files: 0 };
   maps.forEach((map, i) => {
     kinds.total += map.rss;
-    const reserved = reservation(maps, i);
-    if (reserved >= 4 * 2 ** 30) {
+    if (isWasmMemory(maps, i)) {
       kinds.wasm += map.rss;
       kinds.wasmMaps++;
-    } else if (reserved === 64 * 2 ** 20) kinds.mallocArenas += map.rss;
+    } else if (reservation(maps, i) === 64 * 2 ** 20) kinds.mallocArenas += map.rss;
     else if (map.name === '[heap]') kinds.mallocHeap += map.rss;
     else if (map.name === '' || map.name.startsWith('[')) kinds.anonymous += map.rss;
     else kinds.files += map.rss;

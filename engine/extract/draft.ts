@@ -296,6 +296,16 @@ export function readDraftMessage<T>(message: string, draftOf: (value: T) => Docu
   return value;
 }
 
+/** A file's draftMessage (its draft's lists apart when it was read and drafted, else its plain JSON). */
+export function fileDraftMessage(file: FileDraft): string {
+  return file.kind === 'read' ? draftMessage(file, file.draft, (bare) => ({ ...file, draft: bare })) : JSON.stringify(file);
+}
+
+/** The FileDraft of a fileDraftMessage (readDraftMessage). */
+export function readFileDraftMessage(message: string): FileDraft {
+  return readDraftMessage<FileDraft>(message, (value) => (value.kind === 'read' ? value.draft : undefined));
+}
+
 /** What the graph answers structuring with: its actors' names and its memberships. */
 export interface GraphAnswers {
   directory: ActorDirectory;

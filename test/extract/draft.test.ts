@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractionPipeline, documentIdOf, graphAnswers, sha256Of, type ExtractionPipeline } from '../../engine/extract/pipeline.ts';
-import { draftMessage, knownDocuments, mayHold, readDraftMessage, type DocumentDraft, type FileDraft } from '../../engine/extract/draft.ts';
+import { draftMessage, fileDraftMessage, knownDocuments, mayHold, readDraftMessage, readFileDraftMessage, type DocumentDraft, type FileDraft } from '../../engine/extract/draft.ts';
 import { ProvenanceJson } from '../../engine/store/provenance-json.ts';
 import { datelineDate } from '../../engine/extract/dateline.ts';
 import { readSource } from '../../engine/extract/source.ts';
@@ -67,7 +67,7 @@ describe('drafts: documents structured in the rule workers without their graph, 
       // as a draft message (worker.mjs), alone and in its file: the same draft, each list noted with the text JSON.stringify gives it
       const file: FileDraft = { kind: 'read', source: read.source, text: read.text, sha256: draft.made.sha256, draft };
       const received = readDraftMessage<DocumentDraft>(draftMessage(draft, draft, (bare) => bare), (value) => value);
-      const receivedFile = readDraftMessage<FileDraft>(draftMessage(file, draft, (bare) => ({ ...file, draft: bare })), (value) => (value.kind === 'read' ? value.draft : undefined));
+      const receivedFile = readFileDraftMessage(fileDraftMessage(file));
       expect(received, source).toStrictEqual(draft);
       expect(receivedFile, source).toStrictEqual(file);
       const texts = new ProvenanceJson();
@@ -75,7 +75,7 @@ describe('drafts: documents structured in the rule workers without their graph, 
       expect(received.graph.nodes.some((node) => node.provenance.length > 0)).toBe(true);
     }
     const failed: FileDraft = { kind: 'failed', code: 'unreadable', reason: 'a \u0000 in a reason' };
-    expect(readDraftMessage<FileDraft>(draftMessage(failed, undefined, () => failed), () => undefined)).toStrictEqual(failed);
+    expect(readFileDraftMessage(fileDraftMessage(failed))).toStrictEqual(failed);
   });
 
   it('a name only the graph knows, or knows under another label, is the graph\'s: the draft does not stand, extraction finds it', async () => {

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CallGate } from '../../gate.ts';
-import { readDraftMessage, type DocumentDraft, type DraftTask, type FileDraft, type FileDraftTask } from '../draft.ts';
+import { readDraftMessage, readFileDraftMessage, type DocumentDraft, type DraftTask, type FileDraft, type FileDraftTask } from '../draft.ts';
 import type { DocumentInput, Findings } from '../types.ts';
 import type { SymbolicLayer } from './layer.ts';
 import { SYMBOLIC_EXTRACTOR_VERSION } from './version.ts';
@@ -75,7 +75,7 @@ export class PooledSymbolicLayer implements SymbolicLayer {
   /** A batch's file read, hashed and drafted in one worker call (engine/extract/read-file.ts), sent as JSON like draft(). */
   async draftFile(task: FileDraftTask): Promise<FileDraft> {
     const [file] = await this.gate.run([task], (one, signal) => this.pool.run(one, { signal, name: 'draftFile' }));
-    return readDraftMessage<FileDraft>(file as string, (value) => (value.kind === 'read' ? value.draft : undefined));
+    return readFileDraftMessage(file as string);
   }
 
   async close(): Promise<void> {

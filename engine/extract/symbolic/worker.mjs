@@ -25,6 +25,5 @@ export async function draft(task) {
 
 /** A batch's file read, checked, hashed and drafted here (engine/extract/read-file.ts), as JSON like draft(). */
 export async function draftFile(task) {
-  const file = await readFile.draftFile(task, symbolic.findConflictEntities);
-  return drafts.draftMessage(file, file.draft, (bare) => ({ ...file, draft: bare }));
+  return drafts.fileDraftMessage(await readFile.draftFile(task, symbolic.findConflictEntities));
 }
