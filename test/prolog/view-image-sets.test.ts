@@ -52,6 +52,21 @@ describe('a view image carrying the shared sets (lib/graph.pl parley_warm_sets/1
     expect(runs(loaded)).toEqual(runs(computed));
   });
 
+  it('leaves out a set holding a handle of the engine that made it (a trie, which would load as an atom), and the engine loading it computes that one', () => {
+    const maker = copyOf(graph);
+    catalog.registry.handOver({ graph: maker });
+    warmInferences(maker);
+    // a trie kept among the shared sets, as mentioned_trie/2 keeps one once a framework asks for it
+    const kept = "active_view(V), g_shared_sets(V, _, [S|_]), atomic_list_concat(['$parley_memo_', V, '_'], P), atom_concat(P, Suffix, S), kept_copy(S, Es), trie_new(T), memo_store(S, [probe-r(trie(T), x)|Es])";
+    const [[suffix]] = catalog.registry.solveLibrary(kept, ['Suffix'], { graph: maker }) as [[string]];
+    const loaded = copyOf(graph);
+    expect(handOverImage({ graph: loaded }, viewImage(maker)!)).toBe(true);
+    warmInferences(loaded);
+    const probe = `active_view(V), atomic_list_concat(['$parley_memo_', V, '_', '${suffix}'], S), kept_copy(S, Es), memberchk(probe-_, Es)`;
+    expect(catalog.registry.solveLibrary(probe, [], { graph: loaded })).toHaveLength(0);
+    expect(runs(loaded)).toEqual(runs(computed));
+  });
+
   it('carries none when they were not kept for the view\'s facts, and the engine loading it computes them', () => {
     const bare = copyOf(graph);
     catalog.registry.handOver({ graph: bare });

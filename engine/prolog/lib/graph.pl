@@ -1348,10 +1348,15 @@ user:term_expansion('$parley_image_sets', Clauses) :-
     nb_current(parley_image_of, View), View \== [],
     (   g_shared_sets(View, Module, Slots)
     ->  atomic_list_concat(['$parley_memo_', View, '_'], Prefix),
-        findall('$parley_sets'(Suffix, Entries), ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Entries) ), Sets),
+        findall('$parley_sets'(Suffix, Entries),
+                ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Entries), \+ holds_handle(Entries) ), Sets),
         Clauses = ['$parley_sets_of'(Module)|Sets]
     ;   Clauses = []
     ).
+
+% holds_handle(+Term): Term holds a handle into this engine (a trie: mentioned_trie/2's sets), which a compiled file
+% cannot carry: it loads as an atom ('<saved-trie-ref>'). Such a set is left out of the image, and computed where read.
+holds_handle(Term) :- sub_term(Sub, Term), blob(Sub, Type), Type \== text, Type \== reserved_symbol, !.
 
 % parley_load_image(+View, +File): slot View holds the facts of the image File (parley_write_image/2's .qlf)
 % and none other. File is loaded as the source of View's facts: each slot loads its images from a folder of its
