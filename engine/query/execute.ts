@@ -311,38 +311,69 @@ type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 /** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT); `held`, how many it has seen. */
 type DistinctFilter = ((row: Row) => boolean) & { held(): number };
 
-/**
- * The rows seen are kept as a tree of their values, one level per column, each value by its
- * distinctKey: most DISTINCT columns are strings the graph already holds, so a row costs a few
- * lookups of existing strings and no key of its own is built.
- */
 function distinctFilter(projection: CompiledProjection): DistinctFilter {
   if (!projection.distinct) return Object.assign(() => true, { held: () => 0 });
   const slots = projection.items.map((item) => item.slot);
-  const last = slots.length - 1;
-  type Level = Map<string, Level> | Set<string>;
-  const root: Level = last === 0 ? new Set<string>() : new Map<string, Level>();
-  let held = 0;
+  const seen = new TupleMap<Row, true>(slots.length, (row, i) => row[slots[i]] ?? null);
   const isNew = (row: Row) => {
-    let level = root;
-    for (let i = 0; i < last; i++) {
-      const key = distinctKey(row[slots[i]] ?? null);
-      const branches = level as Map<string, Level>;
-      let next = branches.get(key);
-      if (!next) branches.set(key, (next = i === last - 1 ? new Set<string>() : new Map<string, Level>()));
-      level = next;
-    }
-    const leaves = level as Set<string>;
-    const key = distinctKey(row[slots[last]] ?? null);
-    if (leaves.has(key)) return false;
-    leaves.add(key);
-    held++;
+    if (seen.get(row)) return false;
+    seen.set(true);
     return true;
   };
-  return Object.assign(isNew, { held: () => held });
+  return Object.assign(isNew, { held: () => seen.size });
 }
 
-/** A value as a key among others of its column: a string (not starting with U+0000) stands for itself; any other value is that character and its equivalence key. */
+/**
+ * A map from tuples of values, kept as a tree with one level per position, each value by
+ * its distinctKey: most DISTINCT columns and grouping keys are strings the graph already
+ * holds, so a lookup costs a map read per value and builds no key of its own. `valueAt(source,
+ * i)` reads the tuple's i-th value, once per lookup.
+ */
+class TupleMap<Source, T> {
+  private readonly root: Map<string, unknown> = new Map();
+  private leaf: Map<string, unknown> = this.root;
+  private leafKey = '';
+  private entries = 0;
+  /** The values of the tuple last looked up, in order. */
+  readonly values: CypherValue[];
+
+  constructor(private readonly width: number, private readonly valueAt: (source: Source, i: number) => CypherValue) {
+    this.values = new Array(width);
+  }
+
+  get size(): number {
+    return this.entries;
+  }
+
+  /** The entry of the tuple `source` holds; `set` then stores one there. */
+  get(source: Source): T | undefined {
+    let level = this.root;
+    for (let i = 0; i < this.width; i++) {
+      const value = this.valueAt(source, i);
+      this.values[i] = value;
+      const key = distinctKey(value);
+      if (i === this.width - 1) {
+        this.leaf = level;
+        this.leafKey = key;
+        return level.get(key) as T | undefined;
+      }
+      let next = level.get(key) as Map<string, unknown> | undefined;
+      if (!next) level.set(key, (next = new Map()));
+      level = next;
+    }
+    this.leaf = level;
+    this.leafKey = '';
+    return level.get('') as T | undefined;
+  }
+
+  /** Stores `entry` for the tuple last looked up, which had none. */
+  set(entry: T): void {
+    this.leaf.set(this.leafKey, entry);
+    this.entries++;
+  }
+}
+
+/** A value as a key among others of its position: a string (not starting with U+0000) stands for itself; any other value is that character and its equivalence key. */
 function distinctKey(value: CypherValue): string {
   return typeof value === 'string' && value.charCodeAt(0) !== 0 ? value : '\0' + equivalenceKey(value);
 }
@@ -551,10 +582,11 @@ class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
   /** The items that are not grouping keys. */
   private readonly valueItems: CompiledProjection['items'];
-  /** Groups by their single string key; by the node's id when the groups are nodes (CompiledProjection.groupKeySlot); by equivalence key otherwise. */
+  /** Groups by their single string key; by the node's id when the groups are nodes (CompiledProjection.groupKeySlot); by equivalence key otherwise; by their keys' tuple when there are several. */
   private readonly stringGroups = new Map<string, number>();
   private readonly nodeGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
+  private readonly tupleGroups: TupleMap<Row, number>;
   private readonly keyValues: CypherValue[] = [];
   private readonly firstRows: Row[] | undefined;
   private groupCount = 0;
@@ -566,6 +598,7 @@ class Aggregator {
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
     this.valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
+    this.tupleGroups = new TupleMap(this.keyItems.length, (row, i) => this.keyItems[i].fn(row, this.env));
     const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
@@ -581,7 +614,6 @@ class Aggregator {
     env.budget.tick();
     let group: number | undefined;
     let groupKey: string | undefined;
-    let keys: CypherValue[];
     const nodeSlot = this.projection.groupKeySlot;
     const node = nodeSlot === undefined ? undefined : row[nodeSlot];
     if (distinctSlot !== undefined && distinctSlot === nodeSlot) {
@@ -596,9 +628,8 @@ class Aggregator {
       else group = this.otherGroups.get((groupKey = equivalenceKey(key)));
       if (group === undefined) group = this.open(groupKey, key, row, live);
     } else {
-      keys = keyItems.map((item) => item.fn(row, env));
-      groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
-      group = this.otherGroups.get(groupKey) ?? this.open(groupKey, keys, row, live);
+      group = this.tupleGroups.get(row);
+      if (group === undefined) this.tupleGroups.set((group = this.open(null, this.tupleGroups.values.slice(), row, live)));
     }
     const aggregates = this.projection.aggregates;
     if (this.counts) {
