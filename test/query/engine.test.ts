@@ -181,6 +181,9 @@ describe('query execution', () => {
       new Set(distinct.map((row) => JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? Number(value) : value)))),
     );
     expect(query('ORDER BY x, y SKIP 1 LIMIT 3')).toEqual(ordered.slice(1, 4));
+    // the same tuples as groups of several keys: each distinct tuple one group, with its rows counted
+    const grouped = runQuery(graph, 'UNWIND $pairs AS pair RETURN pair[0] AS x, pair[1] AS y, count(*) AS n', { parameters: { pairs } }).rows;
+    expect(grouped).toEqual(distinct.map((row, i) => [...row, [2n, 2n, 1n, 1n, 1n, 1n, 1n, 2n, 1n][i]]));
     // three columns, and a match's rows: each actor's label beside the claim types it asserts
     const triples = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.label AS actor, c.type AS type, 1 AS one ORDER BY actor, type LIMIT 10').rows;
     expect(triples).toEqual([['IGAD', 'Offer', 1n], ['Rapid Support Forces', 'Demand', 1n], ['Rapid Support Forces', 'RedLine', 1n], ['Sudanese Armed Forces', 'RedLine', 1n]]);
