@@ -69,12 +69,12 @@ export function executeQuery(query: CompiledQuery, graph: GraphIndex, options: E
   return { columns: query.parts[0].columns, rows };
 }
 
+/** UNION's rows, each once: rows of one width, told apart as DISTINCT tells a projection's. */
 function distinctRows(rows: CypherValue[][]): CypherValue[][] {
-  const seen = new Set<string>();
+  const seen = new TupleMap<CypherValue[], true>(rows[0]?.length ?? 0, (row, i) => row[i]);
   return rows.filter((row) => {
-    const key = equivalenceKey(row);
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (seen.get(row)) return false;
+    seen.set(true);
     return true;
   });
 }
