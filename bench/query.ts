@@ -433,6 +433,18 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'Q21 assertions per actor name and claim type (grouped by two nodes\' keys), first 10',
+    question: 'Q21',
+    parley: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, c.type AS type, count(*) AS n ORDER BY name, type LIMIT 10',
+    kuzu: 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, c.type AS type, count(*) AS n ORDER BY name, type LIMIT 10',
+    parameters: () => ({}),
+    hand: (graph) => {
+      const counts = assertionsBy(graph, (actor, claim) => JSON.stringify([actor.properties.label, claim.properties.type]));
+      const rows = [...counts].map(([pair, n]) => [...(JSON.parse(pair) as [string, string]), n] as const);
+      return rows.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0)).slice(0, 10).map((row) => row.join('|'));
+    },
+  },
+  {
     name: 'Q13 claims by type (one label grouped by a property)',
     parley: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',
     kuzu: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',

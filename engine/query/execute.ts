@@ -69,12 +69,12 @@ export function executeQuery(query: CompiledQuery, graph: GraphIndex, options: E
   return { columns: query.parts[0].columns, rows };
 }
 
+/** UNION's rows, each once: rows of one width, told apart as DISTINCT tells a projection's. */
 function distinctRows(rows: CypherValue[][]): CypherValue[][] {
-  const seen = new Set<string>();
+  const seen = new TupleMap<CypherValue[], true>(rows[0]?.length ?? 0, (row, i) => row[i]);
   return rows.filter((row) => {
-    const key = equivalenceKey(row);
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (seen.get(row)) return false;
+    seen.set(true);
     return true;
   });
 }
@@ -243,15 +243,20 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       },
     };
   }
-  const rows: Row[] = [];
+  // each row projected into one reused row and offered as it comes: only what DISTINCT, the
+  // sort's heap or the page keeps is held (a copy), never every row of the match
+  let finisher: ProjectionFinisher | undefined;
+  const scratch: Row = [];
   return {
     sortedPage: projection.orderBy.length > 0 && projection.limit ? () => ({ projection, page: pageOf(projection, env) }) : undefined,
     push(row) {
-      rows.push(projectRow(projection, row, env));
-      if ((rows.length & 1023) === 0) env.budget.checkIntermediate(rows.length);
+      const projected = projectInto(scratch, projection, row, env);
+      finisher ??= projectionFinisher(projection, pageOf(projection, env), env);
+      finisher.offer(projected, false);
     },
     end() {
-      for (const row of finishProjection(projection, pageOf(projection, env), (visit) => rows.forEach((row) => visit(row, true)), env)) next.push(row);
+      finisher ??= projectionFinisher(projection, pageOf(projection, env), env);
+      for (const row of finisher.rows()) next.push(row);
       next.end();
     },
   };
@@ -286,8 +291,16 @@ function pageSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
 }
 
 function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
+  return projectInto(row.slice(), projection, row, env);
+}
+
+/** `row` with the projection's items set, written into `out` (the row itself, a copy, or a row reused for each). */
+function projectInto(out: Row, projection: CompiledProjection, row: Row, env: Env): Row {
   env.budget.tick();
-  const out = row.slice();
+  if (out !== row) {
+    out.length = row.length;
+    for (let i = 0; i < row.length; i++) out[i] = row[i];
+  }
   for (const item of projection.items) out[item.slot] = item.fn(row, env);
   return out;
 }
@@ -295,26 +308,74 @@ function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
 /** Projected rows, one at a time; `own` false: the row is reused for the next one, so it is copied if kept. */
 type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 
-/** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT). */
-function distinctFilter(projection: CompiledProjection): (row: Row) => boolean {
-  if (!projection.distinct) return () => true;
-  const seen = new Set<string>();
-  const isNewKey = (key: string) => {
-    if (seen.has(key)) return false;
-    seen.add(key);
+/** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT); `held`, how many it has seen. */
+type DistinctFilter = ((row: Row) => boolean) & { held(): number };
+
+function distinctFilter(projection: CompiledProjection): DistinctFilter {
+  if (!projection.distinct) return Object.assign(() => true, { held: () => 0 });
+  const slots = projection.items.map((item) => item.slot);
+  const seen = new TupleMap<Row, true>(slots.length, (row, i) => row[slots[i]] ?? null);
+  const isNew = (row: Row) => {
+    if (seen.get(row)) return false;
+    seen.set(true);
     return true;
   };
-  if (projection.items.length !== 1) return (row) => isNewKey(equivalenceKey(projection.items.map((item) => row[item.slot] ?? null)));
-  // one item (`RETURN DISTINCT c.type`): a string is its own key, in a set of its own; any other value by its equivalence key
-  const [{ slot }] = projection.items;
-  const strings = new Set<string>();
-  return (row) => {
-    const value = row[slot] ?? null;
-    if (typeof value !== 'string') return isNewKey(equivalenceKey(value));
-    if (strings.has(value)) return false;
-    strings.add(value);
-    return true;
-  };
+  return Object.assign(isNew, { held: () => seen.size });
+}
+
+/**
+ * A map from tuples of values, kept as a tree with one level per position, each value by
+ * its distinctKey: most DISTINCT columns and grouping keys are strings the graph already
+ * holds, so a lookup costs a map read per value and builds no key of its own. `valueAt(source,
+ * i)` reads the tuple's i-th value, once per lookup.
+ */
+class TupleMap<Source, T> {
+  private readonly root: Map<string, unknown> = new Map();
+  private leaf: Map<string, unknown> = this.root;
+  private leafKey = '';
+  private entries = 0;
+  /** The values of the tuple last looked up, in order. */
+  readonly values: CypherValue[];
+
+  constructor(private readonly width: number, private readonly valueAt: (source: Source, i: number) => CypherValue) {
+    this.values = new Array(width);
+  }
+
+  get size(): number {
+    return this.entries;
+  }
+
+  /** The entry of the tuple `source` holds; `set` then stores one there. */
+  get(source: Source): T | undefined {
+    let level = this.root;
+    for (let i = 0; i < this.width; i++) {
+      const value = this.valueAt(source, i);
+      this.values[i] = value;
+      const key = distinctKey(value);
+      if (i === this.width - 1) {
+        this.leaf = level;
+        this.leafKey = key;
+        return level.get(key) as T | undefined;
+      }
+      let next = level.get(key) as Map<string, unknown> | undefined;
+      if (!next) level.set(key, (next = new Map()));
+      level = next;
+    }
+    this.leaf = level;
+    this.leafKey = '';
+    return level.get('') as T | undefined;
+  }
+
+  /** Stores `entry` for the tuple last looked up, which had none. */
+  set(entry: T): void {
+    this.leaf.set(this.leafKey, entry);
+    this.entries++;
+  }
+}
+
+/** A value as a key among others of its position: a string (not starting with U+0000) stands for itself; any other value is that character and its equivalence key. */
+function distinctKey(value: CypherValue): string {
+  return typeof value === 'string' && value.charCodeAt(0) !== 0 ? value : '\0' + equivalenceKey(value);
 }
 
 interface Page {
@@ -334,9 +395,27 @@ function pageOf(projection: CompiledProjection, env: Env): Page {
  * DISTINCT, ORDER BY (a bounded heap when LIMIT keeps fewer rows than come: a row is
  * copied only when the heap takes it), SKIP, LIMIT and WITH's WHERE over projected rows.
  */
-function finishProjection(projection: CompiledProjection, { skip, limit }: Page, source: RowSource, env: Env): Row[] {
+function finishProjection(projection: CompiledProjection, page: Page, source: RowSource, env: Env): Row[] {
+  const finisher = projectionFinisher(projection, page, env);
+  source(finisher.offer);
+  return finisher.rows();
+}
+
+/** finishProjection's work with the rows offered one at a time, as a projection's input makes them. */
+interface ProjectionFinisher {
+  /** `own` false: the row is reused for the next one, so it is copied if kept. */
+  offer(row: Row, own: boolean): void;
+  /** The rows kept, in order; once, after the last offer. */
+  rows(): Row[];
+}
+
+function projectionFinisher(projection: CompiledProjection, { skip, limit }: Page, env: Env): ProjectionFinisher {
   const isNew = distinctFilter(projection);
-  let rows: Row[] = [];
+  // the rows held while they come (DISTINCT's keys, the sort's rows) are bounded as a MATCH's are
+  let offered = 0;
+  const held = (count: number) => {
+    if ((++offered & 1023) === 0) env.budget.checkIntermediate(count + isNew.held());
+  };
   if (projection.orderBy.length > 0) {
     type Keyed = { row: Row; index: number; keys: CypherValue[] };
     // ties keep their input order, as a stable sort would
@@ -353,26 +432,36 @@ function finishProjection(projection: CompiledProjection, { skip, limit }: Page,
     // a row's sort keys go into one reused candidate first: only what is kept is allocated
     const scratch: Keyed = { row: [], index: 0, keys: new Array(projection.orderBy.length) };
     let index = 0;
-    source((row, own) => {
-      if (!isNew(row)) return;
-      if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
-      scratch.row = row;
-      scratch.index = index++;
-      for (let i = 0; i < projection.orderBy.length; i++) scratch.keys[i] = sortValue(projection.orderBy[i].fn(row, env));
-      if (heap && !heap.admits(scratch)) return;
-      const candidate = { row: own ? row : row.slice(), index: scratch.index, keys: scratch.keys.slice() };
-      if (heap) heap.offer(candidate);
-      else keyed.push(candidate);
-    });
-    rows = (heap ? heap.sorted() : keyed.sort(compare)).map(({ row }) => row);
-  } else {
-    // with no page to take first, WITH's WHERE drops a row before it is copied
-    const where = skip === 0 && limit === undefined ? projection.where : undefined;
-    source((row, own) => {
-      if (isNew(row) && (!where || where(row, env) === true)) rows.push(own ? row : row.slice());
-    });
-    if (where) return rows;
+    return {
+      offer(row, own) {
+        held(heap ? heap.size : keyed.length);
+        if (!isNew(row)) return;
+        if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
+        scratch.row = row;
+        scratch.index = index++;
+        for (let i = 0; i < projection.orderBy.length; i++) scratch.keys[i] = sortValue(projection.orderBy[i].fn(row, env));
+        if (heap && !heap.admits(scratch)) return;
+        const candidate = { row: own ? row : row.slice(), index: scratch.index, keys: scratch.keys.slice() };
+        if (heap) heap.offer(candidate);
+        else keyed.push(candidate);
+      },
+      rows: () => pagedAndFiltered(projection, (heap ? heap.sorted() : keyed.sort(compare)).map(({ row }) => row), skip, limit, env),
+    };
   }
+  // with no page to take first, WITH's WHERE drops a row before it is copied
+  const where = skip === 0 && limit === undefined ? projection.where : undefined;
+  const kept: Row[] = [];
+  return {
+    offer(row, own) {
+      held(kept.length);
+      if (isNew(row) && (!where || where(row, env) === true)) kept.push(own ? row : row.slice());
+    },
+    rows: () => (where ? kept : pagedAndFiltered(projection, kept, skip, limit, env)),
+  };
+}
+
+/** The page of sorted or distinct rows, then WITH's WHERE over it. */
+function pagedAndFiltered(projection: CompiledProjection, rows: Row[], skip: number, limit: number | undefined, env: Env): Row[] {
   if (skip > 0 || limit !== undefined) rows = rows.slice(skip, limit === undefined ? undefined : skip + limit);
   if (projection.where) {
     const where = projection.where;
@@ -402,6 +491,11 @@ class BoundedHeap<T> {
   /** Whether the heap holds k items, k > 0. */
   get full(): boolean {
     return this.heap.length > 0 && this.heap.length >= this.k;
+  }
+
+  /** How many items it keeps now. */
+  get size(): number {
+    return this.heap.length;
   }
 
   /** The greatest item kept (the first to go); only when some is. */
@@ -488,10 +582,11 @@ class Aggregator {
   private readonly keyItems: CompiledProjection['items'];
   /** The items that are not grouping keys. */
   private readonly valueItems: CompiledProjection['items'];
-  /** Groups by their single string key; by the node's id when the groups are nodes (CompiledProjection.groupKeySlot); by equivalence key otherwise. */
+  /** Groups by their single string key; by the node's id when the groups are nodes (CompiledProjection.groupKeySlot); by equivalence key otherwise; by their keys' tuple when there are several. */
   private readonly stringGroups = new Map<string, number>();
   private readonly nodeGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
+  private readonly tupleGroups: TupleMap<Row, number>;
   private readonly keyValues: CypherValue[] = [];
   private readonly firstRows: Row[] | undefined;
   private groupCount = 0;
@@ -503,6 +598,7 @@ class Aggregator {
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
     this.valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
+    this.tupleGroups = new TupleMap(this.keyItems.length, (row, i) => this.keyItems[i].fn(row, this.env));
     const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
@@ -518,7 +614,6 @@ class Aggregator {
     env.budget.tick();
     let group: number | undefined;
     let groupKey: string | undefined;
-    let keys: CypherValue[];
     const nodeSlot = this.projection.groupKeySlot;
     const node = nodeSlot === undefined ? undefined : row[nodeSlot];
     if (distinctSlot !== undefined && distinctSlot === nodeSlot) {
@@ -533,9 +628,8 @@ class Aggregator {
       else group = this.otherGroups.get((groupKey = equivalenceKey(key)));
       if (group === undefined) group = this.open(groupKey, key, row, live);
     } else {
-      keys = keyItems.map((item) => item.fn(row, env));
-      groupKey = keyItems.length === 0 ? '' : equivalenceKey(keys);
-      group = this.otherGroups.get(groupKey) ?? this.open(groupKey, keys, row, live);
+      group = this.tupleGroups.get(row);
+      if (group === undefined) this.tupleGroups.set((group = this.open(null, this.tupleGroups.values.slice(), row, live)));
     }
     const aggregates = this.projection.aggregates;
     if (this.counts) {

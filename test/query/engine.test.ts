@@ -168,6 +168,27 @@ describe('query execution', () => {
     expect(() => runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c) WITH a, count(c) AS n WHERE c.type = "RedLine" RETURN a')).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
   });
 
+  it('keeps one row of equal values under DISTINCT of several columns, whatever their types, sorted, paged or not', () => {
+    const graph = conflictGraph();
+    // a string that begins as a null's key would, strings that join alike, 1 and 1.0, lists of each
+    const pairs = [['a', 1], ['a', 1.0], ['a', null], ['a', null], [null, 'a'], ['\u0000N', null], [null, null], ['a,b', 'c'], ['a', 'b,c'], [[1], 'x'], [[1.0], 'x'], ['', '']];
+    const distinct = [['a', 1n], ['a', null], [null, 'a'], ['\u0000N', null], [null, null], ['a,b', 'c'], ['a', 'b,c'], [[1n], 'x'], ['', '']];
+    const query = (tail: string) => runQuery(graph, `UNWIND $pairs AS pair RETURN DISTINCT pair[0] AS x, pair[1] AS y ${tail}`, { parameters: { pairs } }).rows;
+    expect(query('')).toEqual(distinct);
+    const ordered = query('ORDER BY x, y');
+    expect(ordered).toHaveLength(distinct.length);
+    expect(new Set(ordered.map((row) => JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? Number(value) : value))))).toEqual(
+      new Set(distinct.map((row) => JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? Number(value) : value)))),
+    );
+    expect(query('ORDER BY x, y SKIP 1 LIMIT 3')).toEqual(ordered.slice(1, 4));
+    // the same tuples as groups of several keys: each distinct tuple one group, with its rows counted
+    const grouped = runQuery(graph, 'UNWIND $pairs AS pair RETURN pair[0] AS x, pair[1] AS y, count(*) AS n', { parameters: { pairs } }).rows;
+    expect(grouped).toEqual(distinct.map((row, i) => [...row, [2n, 2n, 1n, 1n, 1n, 1n, 1n, 2n, 1n][i]]));
+    // three columns, and a match's rows: each actor's label beside the claim types it asserts
+    const triples = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.label AS actor, c.type AS type, 1 AS one ORDER BY actor, type LIMIT 10').rows;
+    expect(triples).toEqual([['IGAD', 'Offer', 1n], ['Rapid Support Forces', 'Demand', 1n], ['Rapid Support Forces', 'RedLine', 1n], ['Sudanese Armed Forces', 'RedLine', 1n]]);
+  });
+
   it('matches a pattern from the variable of a list comprehension, which may hold nodes', () => {
     const result = runQuery(conflictGraph(), "MATCH p = (:Actor {label: 'IGAD'})-[:ALLIED_WITH]->() RETURN [x IN nodes(p) | size([(x)-[:ASSERTS]->(c:Claim) | c])] AS claims");
     expect(result.rows).toEqual([[[1n, 1n]]]);

@@ -60,6 +60,23 @@ describe('pattern subqueries', () => {
   });
 });
 
+describe('a sorted page', () => {
+  it('holds only the rows its heap keeps, so a large match under a small cap on rows held is answered, and the same sort without a page is not', () => {
+    const graph = conflictGraph();
+    // 8^5 rows: the sort held every projected row before its heap took ten
+    const query = 'MATCH (a), (b), (c), (d), (e) RETURN id(a) AS a, id(e) AS e ORDER BY a DESC, e SKIP 2 LIMIT 3';
+    expect(runQuery(graph, query, { limits: { intermediateRowCap: 1000 } }).rows).toEqual(runQuery(graph, query).rows);
+    expect(runQuery(graph, query).rows).toHaveLength(3);
+    expect(() => runQuery(graph, 'MATCH (a), (b), (c), (d), (e) RETURN id(a) AS a ORDER BY a', { limits: { intermediateRowCap: 1000 } })).toThrow(
+      expect.objectContaining({ code: 'query_intermediate_rows' }),
+    );
+    // DISTINCT's values count as held
+    expect(() => runQuery(graph, 'UNWIND range(1, 5000) AS x RETURN DISTINCT x ORDER BY x LIMIT 1', { limits: { intermediateRowCap: 1000 } })).toThrow(
+      expect.objectContaining({ code: 'query_intermediate_rows' }),
+    );
+  });
+});
+
 describe('a page with no ORDER BY', () => {
   it('stops the match once the page is full, where the whole match would pass the limit on rows held', () => {
     const graph = conflictGraph();
