@@ -16,7 +16,7 @@
 % concatenated: evidence lists the most recent moves of each type (up to 10). Helpers of this
 % module are prefixed dt_.
 
-:- module(deutsch, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3]).
+:- module(deutsch, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, ranks/1]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -85,6 +85,16 @@ dt_link(claim, Ids, X, Y, L) :-
 % them (A @< B); Evidence holds up to 5 moves per type and side combination
 % (computed once per graph view, and kept with view_set/3: read without the copy a table makes)
 dt_pair_moves(Pairs) :- view_set(dt_pair_moves, dt_pair_moves0, Pairs).
+
+% ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3
+% apart from the pairs (their readers need not copy it) and grown with them, so that the ranking after a write no
+% longer scores every pair again (150k inferences at 1M facts after an ingest-like write)
+ranks(Table) :- view_set(dt_ranks, dt_ranks_, Table).
+dt_ranks_(Table) :- dt_pair_moves(Pairs), dt_scored(Pairs, Scored), rank_entries(Scored, Table).
+
+% dt_scored(+Pairs, -Scored): the Key-Subject-Score candidates of the pairs (rank/3's)
+dt_scored(Pairs, Scored) :- findall(pair_interaction-(A-B)-N, ( member(P, Pairs), dt_rank(P, A, B, N) ), Scored).
+dt_rank(pm(A, B, C, K, _), A, B, N) :- N is C + K.
 dt_pair_moves0(Pairs) :-
     findall(X-Y-m(Kind, N, Few), ( dt_type(Kind, Node, T), dt_ids(Node, T, Ids), Ids \== [],
                                    dt_link(Node, Ids, X, Y, L), count_ids(L, N), take(5, L, Few) ), Ms),
@@ -104,14 +114,22 @@ dt_add(m(comp, N, F), C, K0, E0, C, K, E) :- K is K0 + N, append(F, E0, E).
 % inferences at 1M facts); a pair's moves are read from its sides' own edges, not from every move of each side (some
 % 300k inferences for the two actors of the graph the bench's write touches)
 added_answer(dt_pair_moves, Added, Pairs, Grown) :-
+    dt_grown_pairs(Added, Changed, New),
+    exclude(dt_pair_in(Changed), Pairs, Kept),
+    append(New, Kept, All), sort(All, Grown).
+% the ranking takes the candidates of those pairs in place of theirs (a pair a write changes has as many moves or more)
+added_answer(dt_ranks, Added, Table0, Table) :- dt_grown_pairs(Added, _, New), dt_scored(New, Scored), ranks_put(Table0, Scored, Table).
+
+% dt_grown_pairs(+Added, -Changed, -New): the pairs (X-Y) a move at an end of an edge added links, and their records
+% found again, once a write for both growths (write_memo/3)
+dt_grown_pairs(Added, Changed, New) :- write_memo(dt_grown_pairs, Changed-New, dt_grown_pairs_(Added, Changed, New)).
+dt_grown_pairs_(Added, Changed, New) :-
     added_ends(Added, Touched),
     findall(X-Y, ( dt_touched_moves(Touched, Events, Claims), dt_type(_, Node, T), dt_own_ids(Node, T, Events, Claims, Ids), Ids \== [],
                    dt_link(Node, Ids, X, Y, _) ), Found),
     sort(Found, Changed),
-    exclude(dt_pair_in(Changed), Pairs, Kept),
     findall(X-Y-M, ( member(X-Y, Changed), dt_pair_move(X, Y, M) ), Ms),
-    msort(Ms, Sorted), dt_fold(Sorted, New),
-    append(New, Kept, All), sort(All, Grown).
+    msort(Ms, Sorted), dt_fold(Sorted, New).
 
 dt_touched_moves(Touched, Events, Claims) :- filter_ids(Touched, kind('Event'), Events), filter_ids(Touched, kind('Claim'), Claims).
 
@@ -200,7 +218,7 @@ finding(interaction, Mode, Sentence, Evidence, [Rule | Inds]) :-
     dt_mode_text(Mode, Text),
     join(['The interaction between the parties is ', Text, ' (', C, ' cooperative moves against ', K, ' competitive ones).'], Sentence).
 % per pair, ranked by the moves between the two: a run keeps its findings limit of them (kept/2)
-rank(pair_interaction, A-B, N) :- dt_pair_moves(Pairs), member(pm(A, B, C, K, _), Pairs), N is C + K.
+rank(pair_interaction, A-B, N) :- dt_pair_moves(Pairs), member(P, Pairs), dt_rank(P, A, B, N).
 
 finding(pair_interaction, [A, B, Mode], Sentence, Evidence, [Rule, paired_moves]) :-
     dt_pair_moves(Pairs), kept_member(pair_interaction, A-B, pm(A, B, C, K, Evidence), Pairs), dt_mode(C, K, Mode),

@@ -20,7 +20,7 @@
 % cost grows with the number of actors rather than with every claim and event.
 
 :- module(thomas_kilmann, [
-    indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2, competing/1
+    indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, ranks/1, keywords/2, competing/1
 ]).
 
 % ---- applies --------------------------------------------------------------
@@ -129,7 +129,7 @@ tk_tallies(Flags, ByActor) :-
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
 % together. Read by the records and by the concessions' check, so kept for the graph view (tk_model/1).
-tk_concession_flags(Flags) :- tk_model(tkm(Flags, _)).
+tk_concession_flags(Flags) :- tk_model(tkm(Flags, _, _)).
 
 tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
@@ -166,15 +166,24 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-tk_records(Records) :- tk_model(tkm(_, Records)).
+tk_records(Records) :- tk_model(tkm(_, Records, _)).
 
-% tk_model(-tkm(Flags, Records)): the concession flags and the records, computed once per graph view and kept
-% together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a write grows both
-% (added_answer/4 below)
+% ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept in the model and grown
+% with its records, so that the ranking after a write no longer scores every record again (211k inferences at 1M facts
+% after an ingest-like write)
+ranks(Table) :- tk_model(tkm(_, _, Table)).
+
+% tk_model(-tkm(Flags, Records, Ranks)): the concession flags, the records and their ranking table, computed once per
+% graph view and kept together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a
+% write grows them all (added_answer/4 below)
 tk_model(Model) :- view_set(tk_model, tk_model_, Model).
-tk_model_(tkm(Flags, Records)) :-
+tk_model_(tkm(Flags, Records, Ranks)) :-
     tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
-    findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records).
+    findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records),
+    tk_scored(Records, Scored), rank_entries(Scored, Ranks).
+
+% tk_scored(+Records, -Scored): the Key-Subject-Score candidates of the records (rank/3's)
+tk_scored(Records, Scored) :- findall(mode-A-N, ( member(R, Records), tk_rank(R, A, N) ), Scored).
 
 % tk_record(+Actor, +Tallies, -Record): the actor's record from its tallies (sorted)
 tk_record(A, Ts, r(A, Lists, Mode)) :-
@@ -187,7 +196,7 @@ tk_record(A, Ts, r(A, Lists, Mode)) :-
 % HOLDS_INTEREST edge has them found again whole (the interests shared change the records of other holders), and so
 % has a first Offer or Concession while fewer than two actors conceded before, or a flag that would need the
 % reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
-added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
+added_answer(tk_model, Added, tkm(Flags0, Records0, Ranks0), tkm(Flags, Records, Ranks)) :-
     Added = added(_, _, Flat), edges_added(Flat, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
     findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
     sort(R0, NewReciprocators),
@@ -199,7 +208,9 @@ added_answer(tk_model, Added, tkm(Flags0, Records0), tkm(Flags, Records)) :-
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
     put_by_subject(Flags0, NewFlags, Flags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
-    put_by_subject(Records0, NewRecords, Records).
+    put_by_subject(Records0, NewRecords, Records),
+    % a record's one candidate (its mode) takes the place of its old one
+    tk_scored(NewRecords, Scored), ranks_put(Ranks0, Scored, Ranks).
 
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
@@ -300,7 +311,8 @@ tk_mode(A, Mode) :- tk_records(Records), tk_member(r(A, _, Mode), Records).
 % ---- findings ------------------------------------------------------------------------
 
 % per actor, ranked by the moves of its mode: a run keeps its findings limit of them (kept/2)
-rank(mode, A, N) :- tk_records(Records), tk_member(r(A, Lists, Mode), Records), member(Mode-c(N, _), Lists).
+rank(mode, A, N) :- tk_records(Records), tk_member(R, Records), tk_rank(R, A, N).
+tk_rank(r(A, Lists, Mode), A, N) :- member(Mode-c(N, _), Lists).
 
 finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is the one with the most moves; ties go in the order competing, collaborating, compromising, avoiding, accommodating']) :-
     tk_records(Records), kept_member(mode, A, r(A, Lists, Mode), Records), member(Mode-c(_, Samples), Lists),

@@ -54,6 +54,20 @@ function expectGrownRecords(rules: RuleRegistry, key: string, graph: GraphIndex,
   expect(run(graph)).toEqual(run(copy));
 }
 
+/**
+ * After a write into `graph` (handed over here): the module's ranking table (ranks/1) kept under `key` (grown, not dropped),
+ * as its rank/3 scores the grown sets (lib/conflict.pl rank_entries/2), and as a fresh copy's. Asked before the run that
+ * would compute a dropped table again.
+ */
+function expectGrownRanks(rules: RuleRegistry, id: string, key: string, graph: GraphIndex) {
+  const table = (goal: string) => (on: GraphIndex) => rules.module(id)!.solve(`${goal}, maplist([E, S]>>format(string(S), "~w", [E]), T, L)`, ['L'], { graph: on })[0][0];
+  const kept = table('ranks(T)');
+  const scored = table('findall(K-S-N, ( rank(K, S, N), number(N) ), F), rank_entries(F, T)');
+  expect(keptUnder(rules, key, graph)).toBe(1);
+  expect(kept(graph)).toEqual(scored(graph));
+  expect(kept(graph)).toEqual(kept(copyOf(graph)));
+}
+
 describe('answers the helper library keeps for a view, grown by a write instead of found again', () => {
   it('the hostile pairs take an OPPOSES edge, an event and a claim added, and edges added to an event and a claim held; equal to a fresh copy\'s', () => {
     const graph = GraphIndex.fromRecords(
@@ -235,6 +249,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('al1', 'ALLIED_WITH', 'k', 'a'), // an alliance with a community: referent power for a
       ],
     );
+    expectGrownRanks(rules, 'french_raven', 'fr_ranks', graph);
     expectGrownRecords(rules, 'fr_profile', graph, profiles, run, [
       'p(a,[coercive-c(3,[c1,c4,ev1]),referent-c(1,[al1]),expert-c(1,[c4])])',
       'p(b,[reward-c(1,[ev2]),legitimate-c(1,[b]),informational-c(1,[c2])])',
@@ -344,6 +359,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p8', 'PARTICIPATES_IN', 'z', 'e3', 'participant'), // a new side of a held aid: a-z, a touched by no edge added
       ],
     );
+    expectGrownRanks(rules, 'deutsch', 'dt_ranks', graph);
     expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,1,0,[e3])', 'pm(c,d,1,1,[e2,m3])']);
   });
 
@@ -646,6 +662,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     const none = 'c(0,[])';
+    expectGrownRanks(rules, 'thomas_kilmann', 'tk_model', graph);
     expectGrownRecords(rules, 'tk_model', graph, model, run, [
       ['a-t(returned,yes,[])', 'c-t(returned,no,[])'],
       [
@@ -949,6 +966,34 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       ],
     );
     expectGrownRecords(rules, 'gt_model', graph, contradiction, run, ['c1', 'c2', 'c3', 'c4', 'c6', 'i1', 'i2', 'i3', 'in1', 'in2', 'in3']);
+  });
+});
+
+describe('a module\'s ranking of its per-subject findings (lib/conflict.pl ranked_kept/4)', () => {
+  const RANKED = 'rank(k, S, N) :- member(S-N, [a-1, b-3, c-2, d-2, e-x]).';
+  /** The subjects of Key k a run capped at two findings keeps, and how many it leaves out, for a module of this text. */
+  const keptOf = (text: string) => {
+    const own = new RuleRegistry();
+    own.load('mine', text, 'mine.pl');
+    const graph = GraphIndex.fromRecords([node('a', 'Actor', { label: 'a' })], []);
+    return own.module('mine')!.solve('b_setval(parley_findings_cap, 2), kept_subjects(k, S), findings_omitted(2, N)', ['S', 'N'], { graph })[0];
+  };
+
+  it('reads the candidates of rank/3 where the module keeps no ranks/1 (a score that is no number left out), and its ranks/1 where it does', () => {
+    // b at 3, then c and d at 2 (ties by subject); four candidates, two left out
+    expect(keptOf(RANKED)).toEqual([['b', 'c'], 2]);
+    expect(keptOf(`${RANKED}\nranks(T) :- rank_entries([k-a-5, k-d-4, k-b-1, k-c-1, k-d-0], T).`)).toEqual([['a', 'd'], 2]);
+  });
+
+  it('ranks_put/3 puts the candidates given in place of those of the same key and subject, the others kept: the table rank_entries/2 makes of them all', () => {
+    const [[put, whole]] = registry.solveLibrary(
+      'rank_entries([k-a-1, k-b-2, j-a-3], T0), ranks_put(T0, [k-a-4, k-c-1, k-c-2], T), rank_entries([k-a-4, k-b-2, j-a-3, k-c-2], W), ' +
+        'maplist([E, S]>>format(string(S), "~w", [E]), T, P), maplist([E, S]>>format(string(S), "~w", [E]), W, L)',
+      ['P', 'L'],
+      { graph: GraphIndex.fromRecords([], []) },
+    );
+    expect(put).toEqual(whole);
+    expect(put).toEqual(['r(-3,a,j,j-a)', 'r(-4,a,k,k-a)', 'r(-2,b,k,k-b)', 'r(-2,c,k,k-c)']);
   });
 });
 
