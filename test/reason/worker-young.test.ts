@@ -48,7 +48,7 @@ describe("the reasoning workers' young generation (PARLEY_HEAP_REASON_YOUNG_MB)"
   });
 
   it('applies the documented default when unset, and 0 leaves V8 its own (48 MB on 64 bits)', { timeout: 300_000 }, async () => {
-    expect((await workerAfterHandOver({})).youngLimitMb).toBe(DEFAULT_WORKER_YOUNG_MB || 48);
+    expect((await workerAfterHandOver({})).youngLimitMb).toBe(DEFAULT_WORKER_YOUNG_MB);
     expect((await workerAfterHandOver({ PARLEY_HEAP_REASON_YOUNG_MB: '0' })).youngLimitMb).toBe(48);
   });
 
