@@ -134,8 +134,9 @@ export const DEFAULT_TIME_STOPPED_KEPT_MS = 60_000;
 export const DEFAULT_VIEW_IMAGE_IDLE_MS = 30_000;
 /**
  * Two 4 MB semi-spaces: unbounded, V8 grows a worker's to 2 x 16 MB during a hand-over and gives it back only at a full
- * collection in a quiet spell, minutes later on a busy server (bench:soak's RSS fell by 50-60 MB then); bounded, a whole
- * hand-over and an assess at 100k facts took the same CPU within the noise (docs/operations.md, "Memory per fact").
+ * collection in a quiet spell, minutes later on a busy server (bench:soak's RSS fell by 50-75 MB then, past its band);
+ * bounded, a whole hand-over and an assess at 100k facts took the same CPU within the noise, queries in a worker some
+ * 10 % more at the median (docs/operations.md, "Memory per fact").
  */
 export const DEFAULT_WORKER_YOUNG_MB = 12;
 /** V8's own bound on a worker's young generation on 64 bits (two 16 MB semi-spaces and their share of large objects): a setting above would let it grow past V8's default. */
