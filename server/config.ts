@@ -3,7 +3,7 @@ import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/frameworks/run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_VIEW_FACTS } from '../engine/prolog/bridge.ts';
-import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, DEFAULT_WORKER_YOUNG_MB, MAX_WORKER_YOUNG_MB, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES } from '../engine/reason/view-images.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
@@ -79,6 +79,8 @@ export interface ParleyConfig {
   viewImageBytes: number;
   /** How long a reasoning worker waits with no task before it makes a view image it was asked for (PARLEY_VIEW_IMAGE_IDLE_MS). */
   viewImageIdleMs: number;
+  /** The most each reasoning worker's V8 young generation may take, in MB (PARLEY_HEAP_REASON_YOUNG_MB; 0: V8's own). */
+  reasonYoungMb: number;
   /** Facts the store keeps loaded over all graphs (LRU beyond). */
   graphCacheFacts: number;
   /** Milliseconds a query may run on the event loop before it moves to a reasoning worker; 0 = always a worker. */
@@ -141,16 +143,18 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     viewFacts: config.viewFacts,
     viewImageBytes: config.viewImageBytes,
     viewImageIdleMs: config.viewImageIdleMs,
+    workerYoungMb: config.reasonYoungMb,
   };
 }
 
 /** A whole-number setting; `min` 1 for counts where 0 would mean nothing can run (worker pools, queues). */
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Infinity): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (Number.isInteger(value) && value >= min) return value;
-  throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`} (got '${raw}')`);
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  const within = max < Infinity ? ` of at most ${max}` : '';
+  throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`}${within} (got '${raw}')`);
 }
 
 /** Which of a setting's two names is set: `name`, else `former`, the deprecated name it replaces (read still; the new one wins). */
@@ -208,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     viewFacts: integer(env, 'PARLEY_VIEW_FACTS', DEFAULT_VIEW_FACTS),
     viewImageBytes: integer(env, 'PARLEY_VIEW_IMAGE_BYTES', DEFAULT_VIEW_IMAGE_BYTES),
     viewImageIdleMs: integer(env, 'PARLEY_VIEW_IMAGE_IDLE_MS', DEFAULT_VIEW_IMAGE_IDLE_MS),
+    reasonYoungMb: integer(env, 'PARLEY_HEAP_REASON_YOUNG_MB', DEFAULT_WORKER_YOUNG_MB, 0, MAX_WORKER_YOUNG_MB),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),
     ...(env.PARLEY_QUEUE ? { queue: env.PARLEY_QUEUE } : {}),

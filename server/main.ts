@@ -24,7 +24,8 @@ console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.c
 // 0, as no flag, is V8's own growth
 const growingPercent = Number(flagValue('heap-growing-percent') ?? 0);
 console.log(
-  `parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, growth between full collections ${growingPercent > 0 ? `at most ${growingPercent} %` : "V8's own"} (PARLEY_HEAP_MB, PARLEY_HEAP_GROWING_PERCENT, docs/operations.md)`,
+  `parley: heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, growth between full collections ${growingPercent > 0 ? `at most ${growingPercent} %` : "V8's own"}, ` +
+    `reasoning workers' young generation ${config.reasonYoungMb > 0 ? `at most ${config.reasonYoungMb} MB` : "V8's own"} (PARLEY_HEAP_MB, PARLEY_HEAP_GROWING_PERCENT, PARLEY_HEAP_REASON_YOUNG_MB, docs/operations.md)`,
 );
 const app = await buildApp(engine.deps, { logger: true });
 // before listening: a signal that comes as soon as the server listens closes it too (a client that saw it listen stops it)

@@ -114,6 +114,12 @@ export interface ReasoningOptions {
    * between the calls of an analyst at work.
    */
   viewImageIdleMs?: number;
+  /**
+   * The most each worker's V8 young generation may take, in MB (Node's resourceLimits.maxYoungGenerationSizeMb: V8
+   * makes it three semi-spaces' worth, two of them committed; default 12, two 4 MB semi-spaces; 0: V8's own, 48 on 64 bits,
+   * two 16 MB semi-spaces; at most 48).
+   */
+  workerYoungMb?: number;
 }
 
 export const DEFAULT_REASON_QUEUE = 32;
@@ -126,6 +132,15 @@ export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
 /** How long a result a time limit stopped is kept (result-cache.ts stoppedByTime); others are kept until the graph changes. */
 export const DEFAULT_TIME_STOPPED_KEPT_MS = 60_000;
 export const DEFAULT_VIEW_IMAGE_IDLE_MS = 30_000;
+/**
+ * Two 4 MB semi-spaces: unbounded, V8 grows a worker's to 2 x 16 MB during a hand-over and gives it back only at a full
+ * collection in a quiet spell, minutes later on a busy server (bench:soak's RSS fell by 50-75 MB then, past its band);
+ * bounded, a whole hand-over and an assess at 100k facts took the same CPU within the noise, queries in a worker some
+ * 10 % more at the median (docs/operations.md, "Memory per fact").
+ */
+export const DEFAULT_WORKER_YOUNG_MB = 12;
+/** V8's own bound on a worker's young generation on 64 bits (two 16 MB semi-spaces and their share of large objects): a setting above would let it grow past V8's default. */
+export const MAX_WORKER_YOUNG_MB = 48;
 
 export class ReasoningPool {
   /** The rule modules as the workers load them: what GET /v1/frameworks lists. */
@@ -195,6 +210,7 @@ export class ReasoningPool {
       (worker) => this.source.viewsOf(worker),
       (worker) => this.source.loadingOf(worker),
       (worker) => this.source.imagingOf(worker),
+      options.workerYoungMb ?? DEFAULT_WORKER_YOUNG_MB,
     );
     this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());

@@ -25,7 +25,8 @@ export class ReasoningWorkers {
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
    * crashes), with the thread ids still running. `callTimeoutMs` bounds a task: a call's deadline ends it.
    * `viewsOf` names the graphs whose views a worker's engine holds, `loadingOf` the one it is taking in parts,
-   * `imagingOf` whether it is making a view image (ReplicaSource.viewsOf, loadingOf, imagingOf).
+   * `imagingOf` whether it is making a view image (ReplicaSource.viewsOf, loadingOf, imagingOf). `youngMb` bounds each
+   * thread's young generation (ReasoningOptions.workerYoungMb; 0: V8's own).
    */
   constructor(
     setup: WorkerSetup,
@@ -36,6 +37,7 @@ export class ReasoningWorkers {
     viewsOf: (worker: number) => ReadonlySet<string>,
     loadingOf: (worker: number) => string | undefined,
     imagingOf: (worker: number) => boolean,
+    youngMb: number,
   ) {
     this.count = count;
     this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds(), imagingOf);
@@ -49,6 +51,7 @@ export class ReasoningWorkers {
       // tasks): it applies replica deltas and hands a new replica to its engine while no task runs
       atomics: 'disabled',
       workerData: setup,
+      ...(youngMb > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: youngMb } } : {}),
       // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
       closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });

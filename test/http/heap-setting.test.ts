@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagValue, heapGrowingPercent, heapSettingMb } from '../../server/heap.mjs';
 import { ParleyStore } from '../../engine/store/store.ts';
+import { DEFAULT_WORKER_YOUNG_MB } from '../../engine/reason/pool.ts';
 import { spawnServer, stopServer } from '../helpers/server-process.ts';
 
 const GB = 1024 ** 3;
@@ -109,6 +110,7 @@ describe('the heap setting (server/heap.mjs)', () => {
         expect(startedWith(childPid).env.get('MALLOC_ARENA_MAX')).toBe(ARENAS);
         expect(startedWith(childPid).args).toContain('--heap-growing-percent=50');
         expect(server.output()).toMatch(/growth between full collections at most 50 %/);
+        expect(server.output()).toContain(`reasoning workers' young generation at most ${DEFAULT_WORKER_YOUNG_MB} MB`);
       } finally {
         const killed = new Promise((resolve) => server.child.once('exit', resolve));
         server.child.kill('SIGKILL');
@@ -125,10 +127,10 @@ describe('the heap setting (server/heap.mjs)', () => {
       const relaunched = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: String(askedMb) });
       expect(await stopServer(relaunched.child)).toBe(0);
       // the allocator's setting given, as the re-executed child has it
-      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', MALLOC_ARENA_MAX: ARENAS });
+      const inProcess = await spawnServer(['server/start.mjs'], { ...env(), PARLEY_HEAP_MB: '0', PARLEY_HEAP_GROWING_PERCENT: '0', PARLEY_HEAP_REASON_YOUNG_MB: '0', MALLOC_ARENA_MAX: ARENAS });
       try {
         expect(servingPid(inProcess.output())).toBe(inProcess.child.pid);
-        expect(inProcess.output()).toMatch(/growth between full collections V8's own/);
+        expect(inProcess.output()).toMatch(/growth between full collections V8's own, reasoning workers' young generation V8's own/);
       } finally {
         expect(await stopServer(inProcess.child)).toBe(0);
       }
