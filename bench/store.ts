@@ -224,16 +224,24 @@ async function rssMb(pid: number): Promise<number> {
   return (await memoryOf(pid)).megabytes;
 }
 
-/** rssMb once it has stopped growing (worker replicas are made after the query that asked for them answers): two readings a second apart within 1%, or after 60 s. */
+/** The seconds of readings settledRssMb wants within 1% of each other. */
+const SETTLE_WINDOW_S = 10;
+
+/**
+ * rssMb once it has stopped growing (worker replicas are made after the query that asked for them answers, and a worker
+ * that starts then is sent the replica of the graph last asked about): the readings, one a second, of the last
+ * SETTLE_WINDOW_S seconds within 1% of the last, or the last reading after REPLICA_WAIT_MS. Two readings a second apart
+ * were not enough at 10M facts: a replica made while the bench read grows RSS by well under 1% a second.
+ */
 async function settledRssMb(pid: number): Promise<number> {
-  let last = await rssMb(pid);
-  for (let waited = 0; waited < 60; waited++) {
+  const readings = [await rssMb(pid)];
+  for (let waited = 0; waited < REPLICA_WAIT_MS / 1_000; waited++) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const now = await rssMb(pid);
-    if (Math.abs(now - last) <= last / 100) return now;
-    last = now;
+    readings.push(await rssMb(pid));
+    const window = readings.slice(-SETTLE_WINDOW_S - 1);
+    if (window.length > SETTLE_WINDOW_S && Math.max(...window) - Math.min(...window) <= window.at(-1)! / 100) break;
   }
-  return last;
+  return readings.at(-1)!;
 }
 
 /** How long partsAfter waits for a probe line written after the reading it goes with (the probe writes one every 10 s). */
