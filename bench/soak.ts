@@ -45,7 +45,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, interchange } from './conflict-graph.ts';
 import { keepAliveClient, startServer, stopServer } from './http.ts';
-import { median, memoryOf, percentile, processTree, residentByKind, type ResidentParts } from './stats.ts';
+import { partsOf, probeArgs, type ProbeLine, type WorkerCounts } from './server-probe.ts';
+import { median, memoryOf, percentile, type ResidentParts } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -159,44 +160,12 @@ function operations(key: string, workspace: string): { name: string; analysts: b
   ];
 }
 
-/** One line of the probe's (bench/soak-probe.cjs), in bytes. */
-interface ProbeLine {
-  pid: number;
-  main: Isolate;
-  /** Each live worker, with its isolate as it last answered (none yet: a worker at work on its first task). */
-  workers: ({ kind: keyof WorkerCounts; worker: number } & Partial<Isolate & { heardMsAgo: number }>)[];
-  live: WorkerCounts;
-  started: WorkerCounts;
-  ended: WorkerCounts;
-}
-interface Isolate {
-  heapUsed: number;
-  heapCommitted: number;
-  /** Of heapCommitted, the young generation's: V8 grows it while the isolate allocates fast and shrinks it when it idles. */
-  young: number;
-  external: number;
-  arrayBuffers: number;
-}
-interface WorkerCounts {
-  reasoning: number;
-  extraction: number;
-}
-
-/** The server's parts now: its smaps by kind and the probe's last line (the serving process is the tree's last: npm start re-executes it). */
-async function partsOf(pid: number, probeFile: string): Promise<{ resident: ResidentParts; probe: ProbeLine | undefined }> {
-  const serving = (await processTree(pid)).at(-1)!;
-  const resident = await residentByKind(serving);
-  const lines = (await readFile(probeFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-  const probe = lines.map((line) => JSON.parse(line) as ProbeLine).filter((line) => line.pid === serving).at(-1);
-  return { resident, probe };
-}
-
 const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-soak-'));
 const probeFile = path.join(dir, 'probe.jsonl');
 const adminKey = 'pk_bench_soak_admin_key_0123456789abcdef';
 const server = await startServer(
   { PARLEY_DATA_DIR: path.join(dir, 'data'), PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none', PARLEY_SOAK_PROBE: probeFile },
-  ['--require', path.join(import.meta.dirname, 'soak-probe.cjs')],
+  probeArgs,
 );
 client = keepAliveClient(server.port, CLIENTS);
 const pid = server.process.pid!;

@@ -19,6 +19,9 @@
  *    makes a reasoning worker load its replica too), and the time from spawn to that first
  *    answer; then, started again, the time from spawn to the first answer on the largest
  *    graph, the query sent as soon as the server listens (what a user restarting it sees).
+ *    With each RSS reading, its parts (bench/server-probe.ts, the probe bench:soak loads into the server):
+ *    smaps by kind (WebAssembly memories, malloc, other anonymous, files), the main thread's V8 heap
+ *    used / committed and its ArrayBuffers, and each reasoning worker's (its replicas).
  *
  * Sizes of ten million facts (issue 28) are asked for by `--sizes`, never by default (an
  * import of several minutes, GBs of memory): for them the restart from the records alone is
@@ -46,6 +49,7 @@ import { encodeEdge, encodeNode } from '../engine/store/record-codec.ts';
 import { runQuery } from '../engine/query/index.ts';
 import { serveWithHeapSetting } from '../server/heap.mjs';
 import { answeredWithin, postJson, startServer, stopServer } from './http.ts';
+import { partsOf, probeArgs } from './server-probe.ts';
 import { median, memoryOf } from './stats.ts';
 import { CHUNK, importGraph, makeGraph } from './store-graph.ts';
 
@@ -220,16 +224,48 @@ async function rssMb(pid: number): Promise<number> {
   return (await memoryOf(pid)).megabytes;
 }
 
-/** rssMb once it has stopped growing (worker replicas are made after the query that asked for them answers): two readings a second apart within 1%, or after 60 s. */
+/** The seconds of readings settledRssMb wants within 1% of each other. */
+const SETTLE_WINDOW_S = 10;
+
+/**
+ * rssMb once it has stopped growing (worker replicas are made after the query that asked for them answers, and a worker
+ * that starts then is sent the replica of the graph last asked about): the readings, one a second, of the last
+ * SETTLE_WINDOW_S seconds within 1% of the last, or the last reading after REPLICA_WAIT_MS. Two readings a second apart
+ * were not enough at 10M facts: a replica made while the bench read grows RSS by well under 1% a second.
+ */
 async function settledRssMb(pid: number): Promise<number> {
-  let last = await rssMb(pid);
-  for (let waited = 0; waited < 60; waited++) {
+  const readings = [await rssMb(pid)];
+  for (let waited = 0; waited < REPLICA_WAIT_MS / 1_000; waited++) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const now = await rssMb(pid);
-    if (Math.abs(now - last) <= last / 100) return now;
-    last = now;
+    readings.push(await rssMb(pid));
+    const window = readings.slice(-SETTLE_WINDOW_S - 1);
+    if (window.length > SETTLE_WINDOW_S && Math.max(...window) - Math.min(...window) <= window.at(-1)! / 100) break;
   }
-  return last;
+  return readings.at(-1)!;
+}
+
+/** How long partsAfter waits for a probe line written after the reading it goes with (the probe writes one every 10 s). */
+const PROBE_WAIT_MS = 15_000;
+
+/**
+ * The server's memory by part, from its smaps and the first probe line written at or after `since` (bench/server-probe.ts),
+ * as one row's cell, in MB: what RSS is made of, so that a reader sees where the bytes per fact are.
+ */
+async function partsAfter(pid: number, probeFile: string, since: number): Promise<string> {
+  const deadline = Date.now() + PROBE_WAIT_MS;
+  let parts = await partsOf(pid, probeFile);
+  while ((parts.probe?.at ?? 0) < since && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    parts = await partsOf(pid, probeFile);
+  }
+  const { resident, probe } = parts;
+  const mb = (bytes: number) => fmt(bytes / 2 ** 20);
+  const smaps = `wasm ${mb(resident.wasm)}, malloc ${mb(resident.mallocHeap + resident.mallocArenas)}, other anonymous ${mb(resident.anonymous)}, files ${mb(resident.files)}`;
+  if (!probe || probe.at < since) return `${smaps}; (no probe line)`;
+  const isolate = (heap: { heapUsed?: number; heapCommitted?: number; arrayBuffers?: number }) =>
+    heap.heapUsed === undefined ? 'not heard' : `${mb(heap.heapUsed)} / ${mb(heap.heapCommitted!)}, arrays ${mb(heap.arrayBuffers!)}`;
+  const workers = probe.workers.filter((worker) => worker.kind === 'reasoning');
+  return `${smaps}; main heap used / committed ${isolate(probe.main)}; reasoning workers ${workers.map(isolate).join('; ') || 'none'}`;
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-'));
@@ -274,14 +310,16 @@ try {
   // ---- 3. the server, as npm start runs it ---------------------------------------------------
   const adminKey = 'pk_bench_store_admin_key_0123456789abcdef';
   const serverEnv = { PARLEY_DATA_DIR: dataDir, PARLEY_ADMIN_KEY: adminKey, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_GRAPH_CACHE_FACTS: String(2 * SIZES.reduce((a, b) => a + b, 0)) };
+  const probeFile = path.join(dataDir, 'probe.jsonl');
   let started = performance.now();
-  let server = await startServer(serverEnv);
+  let server = await startServer({ ...serverEnv, PARLEY_SOAK_PROBE: probeFile }, probeArgs);
   let key: string;
   try {
     const { base } = server;
     const listeningMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const rss = [await rssMb(server.process.pid!)];
+    const parts = [await partsAfter(server.process.pid!, probeFile, Date.now())];
     key = (await postJson(`${base}/v1/keys`, adminKey, { tenant: 'bench', scope: 'read' })).json.api_key;
     const firstAnswers: number[] = [];
     const replicaMs: number[] = [];
@@ -299,6 +337,7 @@ try {
       // a refusal (a limit the server applies) is reported, not thrown: the RSS rows still follow
       q5Answers.push(q5.status === 200 && q5.json.rows.length > 0 ? performance.now() - q5Asked : -q5.status);
       rss.push(await settledRssMb(server.process.pid!));
+      parts.push(await partsAfter(server.process.pid!, probeFile, Date.now()));
     }
     const facts = SIZES.reduce((a, b) => a + b, 0);
     console.log(`| server (child process): spawn to listening, ms; first point query on each graph (its load from the snapshot), ms | ${fmt(listeningMs)}; ${SIZES.map((size, i) => `${count(size)}: ${fmt(firstAnswers[i])}`).join(', ')} | | |`);
@@ -309,6 +348,7 @@ try {
     console.log(
       `| server RSS per fact, bytes: each graph's growth over its size / the whole RSS over the ${count(facts)} facts loaded | ${SIZES.map((size, i) => `${count(size)}: ${fmt(((rss[i + 1] - rss[i]) * 2 ** 20) / size)}`).join(', ')} / ${fmt((rss[rss.length - 1] * 2 ** 20) / facts)} | | |`,
     );
+    parts.forEach((cell, i) => console.log(`| server's parts, MB, ${i === 0 ? 'idle' : `with the ${count(SIZES[i - 1])} graph`} | ${cell} | | |`));
   } finally {
     await stopServer(server);
   }

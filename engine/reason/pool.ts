@@ -191,10 +191,10 @@ export class ReasoningPool {
     this.rules = workerRules(catalog);
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
     const channelName = `parley-replicas-${randomUUID()}`;
-    this.source = new ReplicaSource(store, channelName, images);
+    this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
+    this.source = new ReplicaSource(store, channelName, images, this.preloadMaxFacts);
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
-    this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;
     const maxGraphs = options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS;
     this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs, viewFacts, preloadMaxFacts: this.preloadMaxFacts };

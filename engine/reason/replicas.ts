@@ -12,7 +12,7 @@
  *                                                                        since: the task waiting for it fails (404)
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
- *   main → workers  snapshot   begin {version, total, warm} · chunk {nodes, edges}… · end
+ *   main → workers  snapshot   begin {version, total, warm, onlyAsked} · chunk {nodes, edges}… · end
  *                                                                        (a chunk's records are read when it goes;
  *                                                                        a renumbering meanwhile starts it again)
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
@@ -20,6 +20,8 @@
  *                                                                        (image: the graph's view image on disk, view-
  *                                                                        images.ts, of the snapshot's version: its file and
  *                                                                        revision; a worker hands the view over from it)
+ *                                                                        (onlyAsked: a graph above the preload bound, made
+ *                                                                        into a replica only by the workers that asked)
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -85,7 +87,7 @@ export type ReplicaMessage =
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
   | { type: 'started' }
-  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk }
+  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk; onlyAsked?: true }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
@@ -168,6 +170,14 @@ export class ReplicaSource {
     readonly channelName: string,
     /** The graphs' view images on disk (none: the workers neither make nor read any). */
     private readonly images?: ViewImages,
+    /**
+     * Largest graph (facts) every worker makes a replica of when one asks for its snapshot (ReasoningOptions.preloadMaxFacts).
+     * No engine takes a larger graph's view ahead of a task, so another worker's copy would only wait for a query that may
+     * never come to it: at 10M facts some 90 bytes a fact of each worker's heap. Such a graph is made into a replica only by
+     * the workers that asked (a later task on another worker waits for a snapshot of its own), and is not sent to a worker
+     * that starts.
+     */
+    private readonly preloadMaxFacts = Infinity,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -415,7 +425,13 @@ export class ReplicaSource {
   private workerStarted(): void {
     this.started++;
     for (const waiter of [...this.startedWaiters]) waiter();
-    if (this.lastAsked !== undefined) void this.sendSnapshot(this.lastAsked);
+    if (this.lastAsked !== undefined && !this.onlyAsked(this.lastAsked)) void this.sendSnapshot(this.lastAsked);
+  }
+
+  /** Whether the graph under `key`, as loaded now, is above the preload bound: its replica is made only where a task asks for it. */
+  private onlyAsked(key: string): boolean {
+    const { tenant, graphId } = splitGraphKey(key);
+    return (this.store.loadedGraph(tenant, graphId)?.index.factCount ?? 0) > this.preloadMaxFacts;
   }
 
   /** Resolves once `workers` workers have started since this source was made (false after `timeoutMs`). */
@@ -510,7 +526,9 @@ export class ReplicaSource {
     const nodeSpan = graph.nodes.span;
     const edgeSpan = graph.edges.span;
     const image = this.imageAt(at);
-    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}) } satisfies ReplicaMessage);
+    // (a warm snapshot is for every worker, whatever its size: the warm-up's bound chose it)
+    const onlyAsked = !warm && graph.factCount > this.preloadMaxFacts;
+    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}), ...(onlyAsked ? { onlyAsked } : {}) } satisfies ReplicaMessage);
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
       const nodes: NodeRecord[] = [];
@@ -596,6 +614,8 @@ export class ReplicaSet {
   private readonly wanted = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
+  /** Graphs whose snapshot going out this worker did not make a replica of: another worker asked for it, and it is above the preload bound (onlyAsked). */
+  private readonly passedOver = new Set<string>();
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
 
@@ -693,6 +713,7 @@ export class ReplicaSet {
       case 'drop':
         this.wanted.delete(message.key);
         this.askedAhead.delete(message.key);
+        this.passedOver.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -702,6 +723,10 @@ export class ReplicaSet {
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
         const ahead = this.askedAhead.get(message.key);
+        if (message.onlyAsked && ahead === undefined && !this.wanted.has(message.key)) {
+          this.passedOver.add(message.key);
+          break;
+        }
         this.askedAhead.delete(message.key);
         this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
         break;
@@ -717,9 +742,10 @@ export class ReplicaSet {
       case 'snapshot-end': {
         const building = this.building.get(message.key);
         if (!building || building.generation !== message.generation) {
-          // a snapshot this worker heard only the end of (it started after the beginning): asked again when wanted
+          // a snapshot this worker heard only the end of (it started after the beginning), or passed over: asked again when wanted
+          const passedOver = this.passedOver.delete(message.key);
           const replica = this.replicas.get(message.key);
-          const fresh = this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
+          const fresh = !passedOver && this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
           if ((this.wanted.has(message.key) || fresh) && !(replica && replica.generation === message.generation)) {
             this.requested.delete(message.key);
             this.request({ key: message.key, generation: message.generation, version: 0 });

@@ -4,6 +4,7 @@ import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/r
 import type { ParleyStore } from '../../engine/store/store.ts';
 import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
 
 const recorded = '2024-01-01T00:00:00.000Z';
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
@@ -294,6 +295,35 @@ describe('the main thread\'s side of the replicas', () => {
     expect(replica.node('n2')).toBeUndefined();
     expect(JSON.stringify([...replica.nodes.values()])).toBe(JSON.stringify([...main.nodes.values()]));
     expect(JSON.stringify([...replica.edges.values()])).toBe(JSON.stringify([...main.edges.values()]));
+  }, 60_000);
+
+  it('makes a graph above the preload bound into a replica only in the workers that ask for it, and sends it to no worker that starts', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    await store.writeGraph('t', 'big', actorsWrite(Array.from({ length: 200 }, (_, i) => `n${i}`))); // 400 facts
+    await store.writeGraph('t', 'small', actorsWrite(['a', 'b'])); // 4 facts
+    const [asking, other] = [workerSet(), workerSet()];
+    const { at: big } = await source.current('t', 'big');
+    expect((await asking.graph(big)).nodes.size).toBe(200);
+    const { at: small } = await source.current('t', 'small');
+    expect((await asking.graph(small)).nodes.size).toBe(2);
+    // the other worker heard both snapshots (in order): it made a replica of the small graph, not of the big one
+    expect(await until(() => other.held(small.key) !== undefined, 5_000)).toBe(true);
+    expect(other.held(big.key)).toBeUndefined();
+    // a task of its own on the big graph has it ask, and the snapshot makes its replica
+    expect((await other.graph(big)).nodes.size).toBe(200);
+    // a worker that starts is sent the graph last asked about only when that is within the bound
+    const begun: string[] = [];
+    listen((message) => message.type === 'snapshot-begin' && begun.push(message.key!));
+    await source.current('t', 'big');
+    const late = workerSet();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(begun).toEqual([]);
+    await source.current('t', 'small');
+    workerSet();
+    expect(await until(() => begun.length > 0, 5_000)).toBe(true);
+    expect(begun).toEqual([small.key]);
+    expect(late.held(big.key)).toBeUndefined();
   }, 60_000);
 
   it('does not make every edge of the graph at once on the main thread to send a snapshot', async () => {
