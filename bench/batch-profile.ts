@@ -24,14 +24,19 @@
  * thread kept busy by many workers does not pay. The replay prints that thread's own CPU per
  * document (bench/thread-cpu.ts, so whatever the machine's load) beside the shares. What it leaves
  * out: the pool's own per-task work (the call's gate, its message), about 0.1 ms a document for a
- * busy thread. What it adds: the recorded drafts were made against the first pass's log of names
- * (known-names.ts), so the main thread asks each draft's names again (reading its text for known
- * names), which a batch does for a few drafts only.
+ * busy thread. A draft is made against the batch's log of names (known-names.ts), and the main
+ * thread asks its names again unless it was made where the log ends: where the replay's log holds,
+ * when a file is handed, exactly what the first pass's worker read, the draft is handed at the
+ * replay's place in it (it is then the draft a worker would make); elsewhere as recorded, its names
+ * asked again (the replay prints how many were handed at its place: 450 of 512 of the sample corpus
+ * 8 times over, where a batch has its names asked again for a few drafts only). With --unsampled
+ * there is no profiler: only the main thread's CPU per document, round by round.
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -221,6 +226,17 @@ try {
   const selves = new Map<string, number>();
   let documents = 0;
   let mainMs = 0;
+  // the main thread's collections while the rounds ingest: how many a document costs is what it allocates, whatever the load
+  const collections = { minor: 0, major: 0 };
+  let collecting = false;
+  const gcObserver = new PerformanceObserver((list) => {
+    if (!collecting) return;
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.minor++;
+      else collections.major++;
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const roundsMs: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
@@ -230,6 +246,7 @@ try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
       if (!UNSAMPLED) await session.post('Profiler.start');
+      collecting = true;
       const cpuBefore = mainThreadMs();
       const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
       const roundMs = mainThreadMs() - cpuBefore;
@@ -237,6 +254,7 @@ try {
       if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
+      collecting = false;
       roundsMs.push(roundMs / summary.ingested);
     } finally {
       await store.close();
@@ -245,7 +263,9 @@ try {
   parts.delete('idle');
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
   console.log(`bench:batch-profile${REPLAY ? ' --replay' : ''}  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  gcObserver.disconnect();
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
+  console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
   if (!UNSAMPLED) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED ? 'unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
