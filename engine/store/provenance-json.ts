@@ -102,6 +102,11 @@ export class ProvenanceJson {
     if (json !== undefined) this.appended.set(result, { base, json });
   }
 
+  /** Whether the text of `list` is one given, or made from one given (noteAppended). */
+  madeFromTexts(list: List): boolean {
+    return given(list) !== undefined || this.appended.has(list);
+  }
+
   /** JSON.stringify(list.slice(from)), from the texts known where it can. */
   textFrom(list: List, from: number): string {
     if (from === 0) {
@@ -119,10 +124,14 @@ export function provenanceText(list: List, from: number, known: ProvenanceJson |
   return known ? known.textFrom(list, from) : serialised(list, from);
 }
 
-/** The JSON of a list a commit writes whole in its record's value, kept for the commits after it (WrittenTexts). */
+/**
+ * The JSON of a list a commit writes whole in its record's value, kept for the commits after it
+ * (WrittenTexts) when made from texts the commit was given (a batch's drafts): an import whose lists
+ * are serialised keeps none, and pays nothing for it.
+ */
 export function inlineProvenanceText(list: List, known: ProvenanceJson | undefined): string {
   const text = provenanceText(list, 0, known);
-  if (known) written.note(list, text);
+  if (known?.madeFromTexts(list)) written.note(list, text);
   return text;
 }
 
