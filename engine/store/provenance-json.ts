@@ -42,8 +42,8 @@ function given(list: List): string | undefined {
  * Characters of list texts that commits wrote whole in their records' values (short lists: shorter than
  * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB at most: a batch's
  * documents name the same records again and again, and a record's next commit then writes the entries
- * it held from this text rather than serialising them again (the largest part of the main thread's
- * encoding: bench/batch-profile). Written, not read: a graph loaded from disk or its snapshot has none.
+ * it held from this text rather than serialising them again (6-11% of a batch's main thread, sampled
+ * by bench/batch-profile --replay). Written, not read: a graph loaded from disk or its snapshot has none.
  */
 export const WRITTEN_TEXT_CHARS = 4 * 1024 * 1024;
 
@@ -83,8 +83,8 @@ const written = new WrittenTexts(WRITTEN_TEXT_CHARS);
 /**
  * `text` in characters of its own. A list's text is most often a piece of the draft message it came in,
  * or joined from such pieces (joinArrays), and V8 keeps a piece's whole message alive: kept as they are,
- * 2,000 texts of 100 characters held 216 MB of messages, copied 9 MB. Joined to itself V8 makes a
- * concatenation, which the first read of a character copies into one flat string, dropping the pieces.
+ * 2,000 texts of 100 characters held 216 MB of messages, copied 9 MB. Its two halves joined make a
+ * concatenation, which V8 copies into one flat string at the first read of a character, dropping the pieces.
  */
 function ownCopy(text: string): string {
   const copy = text.slice(0, 1) + text.slice(1);
