@@ -24,20 +24,26 @@
  * thread kept busy by many workers does not pay. The replay prints that thread's own CPU per
  * document (bench/thread-cpu.ts, so whatever the machine's load) beside the shares. What it leaves
  * out: the pool's own per-task work (the call's gate, its message), about 0.1 ms a document for a
- * busy thread. What it adds: the recorded drafts were made against the first pass's log of names
- * (known-names.ts), so the main thread asks each draft's names again (reading its text for known
- * names), which a batch does for a few drafts only.
+ * busy thread. A draft is made against the batch's log of names (known-names.ts), and the main
+ * thread asks its names again unless it was made where the log ends: where the replay's log holds,
+ * when a file is handed, exactly what the first pass's worker read, the draft is handed at the
+ * replay's place in it (it is then the draft a worker would make); elsewhere as recorded, its names
+ * asked again (the replay prints how many were handed at its place: 450 of 512 of the sample corpus
+ * 8 times over, where a batch has its names asked again for a few drafts only). With --unsampled
+ * there is no profiler: only the main thread's CPU per document, round by round.
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
-import { fileDraftMessage, readFileDraftMessage } from '../engine/extract/draft.ts';
+import { fileDraftMessage, readFileDraftMessage, type FileDraft } from '../engine/extract/draft.ts';
+import type { KnownNamesPosition, KnownNamesRef } from '../engine/extract/known-names.ts';
 import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { readSource } from '../engine/extract/source.ts';
 import { ParleyStore } from '../engine/store/store.ts';
@@ -58,6 +64,7 @@ const { values: args } = parseArgs({
     'read-ahead': { type: 'string', default: String(READ_AHEAD_PER_WORKER) },
     gather: { type: 'string', default: '1' },
     replay: { type: 'boolean', default: false },
+    unsampled: { type: 'boolean', default: false },
   },
 });
 const WORKERS = Number(args.workers);
@@ -69,6 +76,8 @@ const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 const TOP = Number(args.top);
 const REPLAY = args.replay!;
+/** No sampling: only the main thread's CPU per document, round by round (for comparing code, alternated). */
+const UNSAMPLED = args.unsampled!;
 /** Microseconds between samples. */
 const SAMPLING_US = 200;
 
@@ -133,12 +142,12 @@ function mainThreadMs(): number {
  * the seed at `dir`, each draft kept as draftMessage wrote it in the worker.
  */
 async function replaying(pipeline: ExtractionPipeline, dir: string, options: Parameters<typeof ingestFolder>[2]): Promise<ExtractionPipeline> {
-  const messages = new Map<string, string>();
+  const recorded = new Map<string, RecordedDraft>();
   const recording: ExtractionPipeline = {
     ...pipeline,
     draftFile: async (folder, source, settings) => {
       const file = await pipeline.draftFile!(folder, source, settings);
-      messages.set(source, fileDraftMessage(file));
+      recorded.set(source, recordedDraft(fileDraftMessage(file), file, settings.names));
       return file;
     },
   };
@@ -149,7 +158,53 @@ async function replaying(pipeline: ExtractionPipeline, dir: string, options: Par
   } finally {
     await store.close();
   }
-  return { ...pipeline, draftFile: async (_folder, source) => readFileDraftMessage(messages.get(source)!) };
+  return { ...pipeline, draftFile: async (_folder, source, settings) => readFileDraftMessage(replayedMessage(recorded.get(source)!, settings.names)) };
+}
+
+/**
+ * A draft as the first pass's worker sent it, with what that worker read of the batch's log of names
+ * (known-names.ts): the log's text up to the draft's position, and the message cut around that position.
+ */
+interface RecordedDraft {
+  message: string;
+  against?: { text: string; before: string; after: string };
+}
+
+function recordedDraft(message: string, file: FileDraft, names: KnownNamesRef | undefined): RecordedDraft {
+  const against = file.kind === 'read' ? file.draft?.questions.against : undefined;
+  if (!against || !names || names.generation !== against.generation) return { message };
+  const field = positionField(against);
+  const at = message.indexOf(field);
+  if (at < 0 || message.indexOf(field, at + 1) >= 0) return { message };
+  return { message, against: { text: logText(names, against.bytes), before: message.slice(0, at), after: message.slice(at + field.length) } };
+}
+
+/**
+ * The message a worker would send now: a draft is made from the text and the log as the worker reads
+ * it, so where the log holds now exactly what the first pass's worker read, the draft is the same but
+ * for the log's generation, which is the replay's. Elsewhere the recorded message, whose position the
+ * thread that commits does not know: it asks the draft's names again (sameDirectoryAnswers), as it
+ * would for a draft made against another log.
+ */
+function replayedMessage(recorded: RecordedDraft, names: KnownNamesRef | undefined): string {
+  const { against } = recorded;
+  if (!against || !names) return recorded.message;
+  const written = Atomics.load(new Int32Array(names.buffer, 0, 1), 0);
+  if (written !== Buffer.byteLength(against.text) || logText(names, written) !== against.text) return recorded.message;
+  replayedAtPosition++;
+  return against.before + positionField({ generation: names.generation, bytes: written }) + against.after;
+}
+
+/** Drafts the replay handed with their log position as the replay's own (replayedMessage). */
+let replayedAtPosition = 0;
+
+function positionField(position: KnownNamesPosition): string {
+  return `"against":${JSON.stringify(position)}`;
+}
+
+/** The entries of a log of names (known-names.ts: after its 8-byte header) up to `bytes`. */
+function logText(names: KnownNamesRef, bytes: number): string {
+  return Buffer.from(names.buffer, 8, bytes).toString('utf8');
 }
 
 tierUpForBatch();
@@ -171,6 +226,18 @@ try {
   const selves = new Map<string, number>();
   let documents = 0;
   let mainMs = 0;
+  // the main thread's collections while the rounds ingest: how many a document costs is what it allocates, whatever the load
+  const collections = { minor: 0, major: 0 };
+  let collecting = false;
+  const gcObserver = new PerformanceObserver((list) => {
+    if (!collecting) return;
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.minor++;
+      else collections.major++;
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const roundsMs: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
@@ -178,13 +245,17 @@ try {
     try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
-      await session.post('Profiler.start');
+      if (!UNSAMPLED) await session.post('Profiler.start');
+      collecting = true;
       const cpuBefore = mainThreadMs();
       const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
-      mainMs += mainThreadMs() - cpuBefore;
-      split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
+      const roundMs = mainThreadMs() - cpuBefore;
+      mainMs += roundMs;
+      if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
+      collecting = false;
+      roundsMs.push(roundMs / summary.ingested);
     } finally {
       await store.close();
     }
@@ -192,11 +263,14 @@ try {
   parts.delete('idle');
   const busy = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
   console.log(`bench:batch-profile${REPLAY ? ' --replay' : ''}  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''} into a graph of ${INTO_FACTS} facts, pool of ${WORKERS} workers, ${args['read-ahead']} read ahead per worker, commits waiting for ${args.gather}, ${ROUNDS} rounds (${documents} documents); cores ${availableParallelism()}, load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
-  console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
-  if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, sampled (the first pass drafted every file once)`);
+  gcObserver.disconnect();
+  if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
+  console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
+  if (!UNSAMPLED) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
+  if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED ? 'unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
   [...parts].sort((a, b) => b[1] - a[1]).forEach(print);
-  if (TOP > 0) {
+  if (TOP > 0 && !UNSAMPLED) {
     console.log(`the ${TOP} functions with the most self time:`);
     selves.delete('(idle) :0');
     [...selves].sort((a, b) => b[1] - a[1]).slice(0, TOP).forEach(print);

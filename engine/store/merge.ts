@@ -231,16 +231,13 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     noteGrown(copy, existing);
     return copy;
   }
+  // one entry of a document the list does not name (a record a new document mentions once, most often): nothing it may equal, no sketch made
+  if (incoming.length === 1 && !namesDocument(existing, incoming[0].document_id)) return appended(existing, incoming, known);
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
   const alike = heldAlike(existing, incoming, wanted);
   // no held record may equal an incoming one, and no two incoming ones may be equal: all appended (a new document's, most often)
-  if (alike.size === 0 && wanted.size === incoming.length) {
-    const result = existing.concat(incoming);
-    noteGrown(result, existing);
-    known?.noteAppended(result, existing, incoming);
-    return result;
-  }
+  if (alike.size === 0 && wanted.size === incoming.length) return appended(existing, incoming, known);
   const result = [...existing];
   for (let i = 0; i < incoming.length; i++) {
     const record = incoming[i];
@@ -258,6 +255,21 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
   }
   noteGrown(result, existing);
   return result;
+}
+
+/** `existing` with every entry of `incoming` appended, noted so (unionProvenance). */
+function appended(existing: readonly Provenance[], incoming: readonly Provenance[], known: ProvenanceJson | undefined): Provenance[] {
+  const result = existing.concat(incoming);
+  noteGrown(result, existing);
+  known?.noteAppended(result, existing, incoming);
+  return result;
+}
+
+/** Whether an entry of `list` may name `document` (a long list's documents are known: provenance-chunks.ts). */
+function namesDocument(list: readonly Provenance[], document: string | undefined): boolean {
+  if (list.length === 0) return false;
+  const held = chunkedDocuments(list);
+  return held ? held.has(document) : list.some((record) => record.document_id === document);
 }
 
 /** By sketch, the records kept so far that an incoming record may equal: those not yet serialised, and the serialised ones' keys. */

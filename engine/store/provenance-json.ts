@@ -38,6 +38,60 @@ function given(list: List): string | undefined {
   return (list as Noted)[GIVEN];
 }
 
+/**
+ * Characters of list texts that commits wrote whole in their records' values (short lists: shorter than
+ * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB at most: a batch's
+ * documents name the same records again and again, and a record's next commit then writes the entries
+ * it held from this text rather than serialising them again (6-11% of a batch's main thread, sampled
+ * by bench/batch-profile --replay). Written, not read: a graph loaded from disk or its snapshot has none.
+ */
+export const WRITTEN_TEXT_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The texts of the short lists the last commits wrote, by list (records' lists are replaced, never
+ * edited, so a list's text stays its text), oldest first: past WRITTEN_TEXT_CHARS the oldest are
+ * dropped. A text is taken out when a commit reads it: the list it grew into is written, and noted, then.
+ */
+export class WrittenTexts {
+  private readonly texts = new Map<List, string>();
+  private chars = 0;
+
+  constructor(private readonly maxChars: number) {}
+
+  note(list: List, text: string): void {
+    if (text.length > this.maxChars || this.texts.has(list)) return;
+    this.texts.set(list, ownCopy(text));
+    this.chars += text.length;
+    for (const [oldest, dropped] of this.texts) {
+      if (this.chars <= this.maxChars) break;
+      this.texts.delete(oldest);
+      this.chars -= dropped.length;
+    }
+  }
+
+  take(list: List): string | undefined {
+    const text = this.texts.get(list);
+    if (text === undefined) return undefined;
+    this.texts.delete(list);
+    this.chars -= text.length;
+    return text;
+  }
+}
+
+const written = new WrittenTexts(WRITTEN_TEXT_CHARS);
+
+/**
+ * `text` in characters of its own. A list's text is most often a piece of the draft message it came in,
+ * or joined from such pieces (joinArrays), and V8 keeps a piece's whole message alive: kept as they are,
+ * 2,000 texts of 100 characters held 216 MB of messages, copied 9 MB. Its two halves joined make a
+ * concatenation, which V8 copies into one flat string at the first read of a character, dropping the pieces.
+ */
+function ownCopy(text: string): string {
+  const copy = text.slice(0, 1) + text.slice(1);
+  copy.charCodeAt(0);
+  return copy;
+}
+
 /** What one commit's merge appended to which list, for the texts of the lists it writes; dropped with the commit. */
 export class ProvenanceJson {
   private readonly appended = new Map<List, { base: List; json: string }>();
@@ -48,10 +102,15 @@ export class ProvenanceJson {
     if (json !== undefined) this.appended.set(result, { base, json });
   }
 
+  /** Whether the text of `list` is one given, or made from one given (noteAppended). */
+  madeFromTexts(list: List): boolean {
+    return given(list) !== undefined || this.appended.has(list);
+  }
+
   /** JSON.stringify(list.slice(from)), from the texts known where it can. */
   textFrom(list: List, from: number): string {
     if (from === 0) {
-      const known = given(list);
+      const known = given(list) ?? written.take(list);
       if (known !== undefined) return known;
     }
     const grown = this.appended.get(list);
@@ -63,6 +122,17 @@ export class ProvenanceJson {
 /** The JSON of `list`'s entries from `from` on: from the commit's texts when it has them, else serialised. */
 export function provenanceText(list: List, from: number, known: ProvenanceJson | undefined): string {
   return known ? known.textFrom(list, from) : serialised(list, from);
+}
+
+/**
+ * The JSON of a list a commit writes whole in its record's value, kept for the commits after it
+ * (WrittenTexts) when made from texts the commit was given (a batch's drafts): an import whose lists
+ * are serialised keeps none, and pays nothing for it.
+ */
+export function inlineProvenanceText(list: List, known: ProvenanceJson | undefined): string {
+  const text = provenanceText(list, 0, known);
+  if (known?.madeFromTexts(list)) written.note(list, text);
+  return text;
 }
 
 /** JSON.stringify(list.slice(from)), without the copy when `from` is 0. */

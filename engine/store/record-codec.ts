@@ -19,7 +19,7 @@
  */
 import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import { noteDurableInChunks } from './provenance-chunks.ts';
-import { provenanceText, type ProvenanceJson } from './provenance-json.ts';
+import { inlineProvenanceText, type ProvenanceJson } from './provenance-json.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
@@ -42,7 +42,7 @@ export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false, known?:
 
 /** properties, confidence and provenance, each left out when it and all after it are the default. */
 function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean, known: ProvenanceJson | undefined): string {
-  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : provenanceText(record.provenance, 0, known));
+  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : inlineProvenanceText(record.provenance, known));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : propertiesJson(record.properties, provenanceInChunks)) + tail;
   return tail;

@@ -98,14 +98,17 @@ class Where {
 }
 
 function checkType(where: Where, field: string, value: PropertyValue | undefined, type: PropertyType): void {
-  if (value === undefined || value === null) return;
-  const valid =
-    type === 'string' ? typeof value === 'string'
+  if (!validType(value, type)) fail(where, field, `${field} must be ${TYPE_NAMES[type]} (got ${JSON.stringify(value).slice(0, 60)})`);
+}
+
+/** Whether a property's value is of its type (absent and null are). */
+function validType(value: PropertyValue | undefined, type: PropertyType): boolean {
+  if (value === undefined || value === null) return true;
+  return type === 'string' ? typeof value === 'string'
     : type === 'strings' ? Array.isArray(value) && value.every((item) => typeof item === 'string')
     : type === 'instant' ? isIsoInstant(value)
     : type === 'share' ? typeof value === 'number' && value >= 0 && value <= 1
     : Number.isSafeInteger(value) && (value as number) >= 0;
-  if (!valid) fail(where, field, `${field} must be ${TYPE_NAMES[type]} (got ${JSON.stringify(value).slice(0, 60)})`);
 }
 
 const TYPE_NAMES: Record<PropertyType, string> = {
@@ -166,18 +169,27 @@ function checkCommon(where: Where, record: { id?: string; confidence?: number; p
   if (provenanceDeeperThan(record.provenance, MAX_PROPERTY_DEPTH)) {
     throw new ValidationError('property_depth', `${where}: provenance nests lists and maps more than ${MAX_PROPERTY_DEPTH} deep`, { record: String(where), field: 'provenance', limit: MAX_PROPERTY_DEPTH });
   }
-  record.provenance.forEach((entry, i) => {
-    const at = `provenance[${i}]`;
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
-    if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
-    if (!isIsoInstant(entry.timestamp)) fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp naming a real day and time`);
-    checkTypes(where.within(at), entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
-    const span = entry.span;
-    if (span !== undefined) {
-      const valid = span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start;
-      if (!valid) fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
-    }
-  });
+  const list = record.provenance;
+  for (let i = 0; i < list.length; i++) if (!validProvenanceEntry(list[i])) checkProvenanceEntry(where, list[i], i);
+}
+
+/** Whether a provenance entry passes checkProvenanceEntry, answered without spelling where it is (a write checks one or more per record). */
+function validProvenanceEntry(entry: Provenance): boolean {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return false;
+  if (typeof entry.source !== 'string' || entry.source.length === 0 || !isIsoInstant(entry.timestamp)) return false;
+  for (const field in PROVENANCE_PROPERTY_TYPES) if (!validType((entry as Record<string, PropertyValue>)[field], PROVENANCE_PROPERTY_TYPES[field])) return false;
+  const span = entry.span;
+  return span === undefined || (span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start);
+}
+
+/** Fails with what is wrong with provenance entry `i`. */
+function checkProvenanceEntry(where: Where, entry: Provenance, i: number): void {
+  const at = `provenance[${i}]`;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(where, at, `${at} must be an object`);
+  if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
+  if (!isIsoInstant(entry.timestamp)) fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp naming a real day and time`);
+  checkTypes(where.within(at), entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
+  fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
 }
 
 /**

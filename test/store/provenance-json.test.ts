@@ -5,7 +5,7 @@ import { Level } from 'level';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Provenance } from '../../engine/ontology/index.ts';
 import { SEP } from '../../engine/store/keys.ts';
-import { ProvenanceJson, noteProvenanceJson, provenanceText } from '../../engine/store/provenance-json.ts';
+import { ProvenanceJson, WrittenTexts, noteProvenanceJson, provenanceText } from '../../engine/store/provenance-json.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 const at = '2024-03-03T10:00:00.000Z';
@@ -84,10 +84,34 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     const valueOf = (data: [string, string][], id: string) => data.find(([key]) => key.endsWith(SEP + id))![1];
     const created = await build(path.join(base, 'created'), [[[1, 2]]], noted(spaced));
     expect(valueOf(created, 'rsf').endsWith(spaced([1, 2].map(mention)))).toBe(true);
-    // a list grown by a commit: the stored entries serialised, the appended ones as noted
+    // a short list grown by a later commit: the stored entries as the commit before wrote them, the appended ones as noted
     const grown = await build(path.join(base, 'grown'), [[[1, 2]], [[3]]], noted(spaced));
-    expect(valueOf(grown, 'rsf').endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
+    expect(valueOf(grown, 'rsf').endsWith(spaced([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
     expect(valueOf(grown, 'bare')).not.toContain('\n');
+  });
+
+  it('serialises the stored entries of a list read back from disk, whose text no commit of this process wrote', async () => {
+    const spaced = (list: Provenance[]) => JSON.stringify(list, null, 1);
+    const dir = path.join(base, 'reopened');
+    await build(dir, [[[1, 2]]], noted(spaced));
+    const grown = await build(dir, [[[3]]], noted(spaced));
+    expect(grown.find(([key]) => key.endsWith(SEP + 'rsf'))![1].endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
+  });
+
+  it('keeps written texts up to a bound, the oldest dropped first, and each until a commit takes it', () => {
+    const texts = new WrittenTexts(12);
+    const [a, b, c] = [[], [], []] as Provenance[][];
+    texts.note(a, '[1,2,3]');
+    texts.note(b, '[4,5]');
+    expect(texts.take(a)).toBe('[1,2,3]');
+    expect(texts.take(a)).toBeUndefined();
+    texts.note(a, '[1,2,3]');
+    texts.note(c, '[6]');
+    // b (5), a (7) and c (3) are 15 characters, past 12: b, the oldest, goes
+    expect(texts.take(b)).toBeUndefined();
+    expect([texts.take(a), texts.take(c)]).toEqual(['[1,2,3]', '[6]']);
+    texts.note(a, '[123456789,0]');
+    expect(texts.take(a)).toBeUndefined();
   });
 
   it('keeps the noted text on the list alone: its copies, its JSON, its keys and equality do not see it', () => {
