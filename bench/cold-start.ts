@@ -160,11 +160,10 @@ export async function coldStartRows(target: number, env: Record<string, string> 
 const IMAGE_WAIT_MS = 15 * 60_000;
 
 /**
- * The cold rows of a graph with a view image (engine/reason/view-images.ts), at `target` facts, through a real server
- * process: the graph's workspace opened, whose preload hands its view over to each engine from the records, and the
- * server's resident set and WebAssembly memory sampled every 250 ms until the view image an engine then makes is on
- * disk (PARLEY_VIEW_IMAGE_IDLE_MS 1000 in that process); then an assess, whose runs are stored beside the snapshot;
- * the server closed. Then two restarts, each first assess asked 5 s after listening on the graph untouched since: with
+ * The cold rows of a graph with a view image (engine/reason/view-images.ts), at `target` facts: the graph assessed
+ * once by a reasoning pool of 2 workers in this process (the hand-over from the records; its runs stored beside the
+ * snapshot), which makes the view image as a server does, and this process's resident set and WebAssembly memory
+ * sampled every 250 ms until the image is on disk. Then, through a real server process, two restarts, each first assess asked 5 s after listening on the graph untouched since: with
  * the stored runs (engine/reason/stored-runs.ts: the answer read from them), and with them removed (as after a deploy
  * that changed the rules, or a run stopped by its limit), so that the engines hand the view over from the image and run
  * every framework: the issue's cold assess at 1M (≤ 5 s on 16 cores); then the same assess again. `env` is added to
@@ -180,14 +179,49 @@ export async function imagedColdRows(target: number, env: Record<string, string>
   let server: ServerProcess | undefined;
   try {
     const generated = generate(target);
+    const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: dir });
+    const catalog = await loadRuleModules(config.frameworkDirs);
+    const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
     const store = await ParleyStore.open(path.join(dir, 'store'));
     await writeInChunks(store, 'g', generated.write);
-    await store.close();
     console.log(`\ncold start with a view image: a server process on a data directory of one ${generated.facts.toLocaleString('en')}-fact graph:`);
     console.log('| cold start, imaged graph | value |');
     console.log('|---|---|');
 
-    server = await startServer({ ...serverEnv, PARLEY_VIEW_IMAGE_IDLE_MS: '1000' });
+    // the image made as a server's workers make it, by a pool of 2 in this process, its call timeout raised: through a
+    // server at 1M on a loaded machine the first assess passed the pool's call timeout (120 s), whose tasks end with
+    // their threads, and the preload's shared sets ran past their default limit, so that neither left a view to image
+    const pool = await ReasoningPool.open(store, { workers: 2, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000 });
+    const before = await residentByKind();
+    const peak = { ...before };
+    let imaged = false;
+    const sampling = (async () => {
+      while (!imaged) {
+        const now = await residentByKind();
+        peak.total = Math.max(peak.total, now.total);
+        peak.wasm = Math.max(peak.wasm, now.wasm);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const { runs } = await pool.frameworks(TENANT, 'g', ids, { limits: frameworkLimits(config) });
+    const assessMs = performance.now() - started;
+    const assessCpuMs = cpuMsSince(cpu);
+    for (const deadline = Date.now() + IMAGE_WAIT_MS; Date.now() < deadline && !(await fileEnding('.view')); ) await new Promise((resolve) => setTimeout(resolve, 250));
+    imaged = true;
+    await sampling;
+    const image = await fileEnding('.view');
+    if (!image) throw new Error(`no view image within ${IMAGE_WAIT_MS / 60_000} minutes`);
+    const stoppedRuns = runs.filter((run) => run.error).map((run) => run.framework_id);
+    row('first assess of the graph never assessed, in process (hand-over from the records), ms, CPU ms', `${fmt(assessMs)}, ${fmt(assessCpuMs)}${stoppedRuns.length ? `; stopped: ${stoppedRuns.join(', ')}` : ''}`);
+    row('its view image on disk: ms after the assess began, CPU ms of this process meanwhile; bytes', `${fmt(performance.now() - started)}, ${fmt(cpuMsSince(cpu))}; ${(await stat(path.join(snapshots, image))).size.toLocaleString('en')}`);
+    row('this process meanwhile: resident MB, before → peak (sampled every 250 ms); of it WebAssembly (the 2 workers\' engines and this thread\'s)', `${MB(before.total)} → ${MB(peak.total)}; ${MB(before.wasm)} → ${MB(peak.wasm)}`);
+    await pool.close();
+    await store.close();
+
+    // a key and the workspace, made through a server that then closes
+    server = await startServer(serverEnv);
     const keyResponse = await postJson(`${server.base}/v1/keys`, ADMIN_KEY, { tenant: TENANT, scope: 'write' });
     expectOk('key creation', keyResponse);
     const key = keyResponse.json.api_key as string;
@@ -197,30 +231,6 @@ export async function imagedColdRows(target: number, env: Record<string, string>
     const pid = () => server!.process.pid!;
     // (the serving process is the tree's last: npm start re-executes it for its heap setting)
     const resident = async () => residentByKind((await processTree(pid())).at(-1)!);
-    // the workspace opened: the preload it asks for hands the view over to each engine (its shared sets too), and the
-    // engine idle first makes the image; sampled until it is on disk (an assess asked first, at 1M on a loaded machine,
-    // passes the pool's call timeout of 120 s, whose tasks end with their threads, and no view is left to make one of)
-    const before = await resident();
-    const peak = { ...before };
-    const imageCpu = await cpuMsOf(pid());
-    const imageStarted = performance.now();
-    const opened = await fetch(`${server.base}/v1/workspaces/${workspace.json.id as string}`, { headers: { 'x-api-key': key } });
-    expectOk('workspace opened', { status: opened.status, json: await opened.json() });
-    for (const deadline = Date.now() + IMAGE_WAIT_MS; Date.now() < deadline && !(await fileEnding('.view')); ) {
-      const now = await resident();
-      peak.total = Math.max(peak.total, now.total);
-      peak.wasm = Math.max(peak.wasm, now.wasm);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    const image = await fileEnding('.view');
-    if (!image) throw new Error(`no view image within ${IMAGE_WAIT_MS / 60_000} minutes`);
-    row('the workspace opened (the preload: each engine takes the view from the records, then one makes its image): ms to the image on disk, the server\'s CPU ms; its bytes', `${fmt(performance.now() - imageStarted)}, ${fmt((await cpuMsOf(pid())) - imageCpu)}; ${(await stat(path.join(snapshots, image))).size.toLocaleString('en')}`);
-    const after = await resident();
-    row('the server meanwhile: resident MB, before → peak (sampled every 250 ms) → with the image on disk', `${MB(before.total)} → ${MB(peak.total)} → ${MB(after.total)}`);
-    row('of it the engines\' WebAssembly memory (2 engines), MB, the same', `${MB(before.wasm)} → ${MB(peak.wasm)} → ${MB(after.wasm)}`);
-    const first = await timedPost(assessUrl(server.base), key, {}, pid());
-    expectOk('first assess', first);
-    row('then the first assess (the views held: its runs stored beside the snapshot), ms', assessed(first));
     await stopServer(server);
     server = undefined;
 

@@ -51,9 +51,10 @@
  * Last, the cold-start rows (bench/cold-start.ts), at the largest size: a real server process
  * restarted on a data directory of two graphs, the first query and the first assess of a graph
  * no client touched since the start; --cold-only runs those alone. Then the imaged rows (imagedColdRows): one
- * graph assessed once, its view image made (the server's memory meanwhile), then its first assess after a restart with
- * the stored runs and without them (the hand-over from the image and every framework run); --cold-imaged-only runs
- * those alone (the server reads the shell's PARLEY_* settings, PARLEY_QUERY_TIMEOUT_MS among them).
+ * graph assessed once by a pool in process, which makes its view image (the memory meanwhile), then its first assess
+ * through a server restarted on it, with the stored runs and without them (the hand-over from the image and every
+ * framework run); --cold-imaged-only runs those alone (the server reads the shell's PARLEY_* settings,
+ * PARLEY_QUERY_TIMEOUT_MS among them).
  *
  * Targets (notes, not tests): assess at 100k facts under 1 s; health p99 under 50 ms during it;
  * the first assess of any graph at 100k facts within 1 s once the server has listened for 5 s.
