@@ -176,6 +176,10 @@ export async function imagedColdRows(target: number, env: Record<string, string>
   const row = (what: string, value: string) => console.log(`| ${what} | ${value} |`);
   const fileEnding = async (ending: string) => (await readdir(snapshots).catch(() => [] as string[])).find((name) => name.endsWith(ending));
   const MB = (bytes: number) => fmt(bytes / 2 ** 20);
+  // the server run from its sources (not npm start's compiled tree): the image's signature hashes the hand-over
+  // module's file (bridge.ts here, bridge.js there), and the stored runs' key the reasoning code's folder, so that
+  // those made by the pool in this process are read by a server running the same files
+  const fromSources: [string[], string] = [['--import', 'tsx'], 'server/main.ts'];
   let server: ServerProcess | undefined;
   try {
     const generated = generate(target);
@@ -221,7 +225,7 @@ export async function imagedColdRows(target: number, env: Record<string, string>
     await store.close();
 
     // a key and the workspace, made through a server that then closes
-    server = await startServer(serverEnv);
+    server = await startServer(serverEnv, ...fromSources);
     const keyResponse = await postJson(`${server.base}/v1/keys`, ADMIN_KEY, { tenant: TENANT, scope: 'write' });
     expectOk('key creation', keyResponse);
     const key = keyResponse.json.api_key as string;
@@ -238,7 +242,7 @@ export async function imagedColdRows(target: number, env: Record<string, string>
       const runs = await fileEnding('.runs');
       if (!withStoredRuns && runs) await rm(path.join(snapshots, runs));
       const what = withStoredRuns ? `the runs stored beside the snapshot (${runs ? `${(await stat(path.join(snapshots, runs))).size.toLocaleString('en')} bytes` : 'none'})` : 'no stored runs (the image only)';
-      server = await startServer(serverEnv);
+      server = await startServer(serverEnv, ...fromSources);
       await new Promise((resolve) => setTimeout(resolve, LISTENING_BEFORE_MS));
       const cold = await timedPost(assessUrl(server.base), key, {}, pid());
       expectOk('first assess after the restart', cold);
