@@ -50,7 +50,11 @@
  *
  * Last, the cold-start rows (bench/cold-start.ts), at the largest size: a real server process
  * restarted on a data directory of two graphs, the first query and the first assess of a graph
- * no client touched since the start; --cold-only runs those alone.
+ * no client touched since the start; --cold-only runs those alone. Then the imaged rows (imagedColdRows): one
+ * graph assessed once by a pool in process, which makes its view image (the memory meanwhile), then its first assess
+ * through a server restarted on it, with the stored runs and without them (the hand-over from the image and every
+ * framework run); --cold-imaged-only runs those alone (the server reads the shell's PARLEY_* settings,
+ * PARLEY_QUERY_TIMEOUT_MS among them).
  *
  * Targets (notes, not tests): assess at 100k facts under 1 s; health p99 under 50 ms during it;
  * the first assess of any graph at 100k facts within 1 s once the server has listened for 5 s.
@@ -58,7 +62,7 @@
  * --in-process-only runs the in-process rows and the baseline alone (no pool, no server, no cold start):
  * the hand-over and every framework's ms and inferences, what reasoning at a million facts is read by.
  *
- *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --in-process-only]
+ *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --in-process-only]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -81,13 +85,14 @@ import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
 import { median, timedCpu } from './stats.ts';
-import { coldStartRows, inProcessColdRows, writeInChunks } from './cold-start.ts';
+import { coldStartRows, imagedColdRows, inProcessColdRows, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000,100000' },
     runs: { type: 'string', default: '3' },
     'cold-only': { type: 'boolean', default: false },
+    'cold-imaged-only': { type: 'boolean', default: false },
     'in-process-only': { type: 'boolean', default: false },
   },
 });
@@ -262,6 +267,10 @@ interface WriteRun {
 const writeLine = ({ handOverCpuMs, cpuMs, inferences, stopped }: WriteRun) =>
   `its hand-over ${ms(handOverCpuMs)} ms CPU, with every framework again ${ms(cpuMs)} ms CPU, ${count(inferences)} inferences${stopped ? `, ${stopped} stopped by a limit` : ''}`;
 
+if (args['cold-imaged-only']) {
+  await imagedColdRows(Math.max(...SIZES));
+  process.exit(0);
+}
 if (args['cold-only']) {
   await coldStartRows(Math.max(...SIZES));
   await inProcessColdRows(Math.max(...SIZES));
@@ -546,6 +555,7 @@ try {
     for (const row of rows) console.log(row);
     await coldStartRows(largest!.target);
     await inProcessColdRows(largest!.target);
+    await imagedColdRows(largest!.target);
   }
   console.log(`load average at the end: ${loadAverage()}; the bench ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 } finally {

@@ -17,10 +17,11 @@ export interface ServerProcess {
  * The server as `npm start` runs it (server/start.mjs: the compiled tree, brought up to date
  * first), in a child process on 127.0.0.1 (port 0), with `env` over this process's environment;
  * resolves once it listens. `nodeArgs` go before the script (e.g. --cpu-prof; a TypeScript
- * module given to --import needs `--import tsx` before it).
+ * module given to --import needs `--import tsx` before it); `entry`, the script (server/main.ts with
+ * `--import tsx`: the server from its sources, as a process running them in place has its code).
  */
-export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, 'server/start.mjs'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(env: Record<string, string>, nodeArgs: string[] = [], entry = 'server/start.mjs'): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, entry], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = await new Promise<string>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`server exited: ${code}`)));
     const watch = (chunk: string) => {
