@@ -72,11 +72,7 @@ export function executeQuery(query: CompiledQuery, graph: GraphIndex, options: E
 /** UNION's rows, each once: rows of one width, told apart as DISTINCT tells a projection's. */
 function distinctRows(rows: CypherValue[][]): CypherValue[][] {
   const seen = new TupleMap<CypherValue[], true>(rows[0]?.length ?? 0, (row, i) => row[i]);
-  return rows.filter((row) => {
-    if (seen.get(row)) return false;
-    seen.set(true);
-    return true;
-  });
+  return rows.filter((row) => seen.addIfNew(row));
 }
 
 /** Where a clause hands its rows: the next clause, or the answer. */
@@ -186,7 +182,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
         };
       }
       const target: Sink = clause.final ? { push: (row) => answer(projection.items.map((item) => row[item.slot] ?? null)), end() {} } : next;
-      // every projection builds its rows with projectRow, which copies
+      // every projection copies the rows it hands on or keeps (projectRow, projectInto and a finisher's copies)
       return { ...projectSink(projection, target, env), copies: true };
     }
     case 'create': {
@@ -212,7 +208,7 @@ function buffered(projection: CompiledProjection): boolean {
 /** A projection: rows pass straight through unless it is buffered. */
 function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
   if (!buffered(projection)) {
-    const isNew = distinctFilter(projection);
+    const isNew = distinctFilter(projection, env);
     return {
       push(row) {
         const out = projectRow(projection, row, env);
@@ -244,19 +240,31 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
     };
   }
   // each row projected into one reused row and offered as it comes: only what DISTINCT, the
-  // sort's heap or the page keeps is held (a copy), never every row of the match
+  // sort (its heap, with LIMIT) or the page keeps is held, as copies, not every row of the match
   let finisher: ProjectionFinisher | undefined;
+  // SKIP or LIMIT that cannot be read is raised after every row is projected, as when the rows were all held first
+  let pageError: unknown;
+  const finisherOrError = () => {
+    if (!finisher && pageError === undefined) {
+      try {
+        finisher = projectionFinisher(projection, pageOf(projection, env), env);
+      } catch (error) {
+        pageError = error;
+      }
+    }
+    return finisher;
+  };
   const scratch: Row = [];
   return {
     sortedPage: projection.orderBy.length > 0 && projection.limit ? () => ({ projection, page: pageOf(projection, env) }) : undefined,
     push(row) {
       const projected = projectInto(scratch, projection, row, env);
-      finisher ??= projectionFinisher(projection, pageOf(projection, env), env);
-      finisher.offer(projected, false);
+      finisherOrError()?.offer(projected, false);
     },
     end() {
-      finisher ??= projectionFinisher(projection, pageOf(projection, env), env);
-      for (const row of finisher.rows()) next.push(row);
+      const finished = finisherOrError();
+      if (!finished) throw pageError;
+      for (const row of finished.rows()) next.push(row);
       next.end();
     },
   };
@@ -268,7 +276,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
  * then the page, then WITH's WHERE over the page.
  */
 function pageSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
-  const isNew = distinctFilter(projection);
+  const isNew = distinctFilter(projection, env);
   let page: Page | undefined;
   let seen = 0;
   return {
@@ -291,16 +299,18 @@ function pageSink(projection: CompiledProjection, next: Sink, env: Env): Sink {
 }
 
 function projectRow(projection: CompiledProjection, row: Row, env: Env): Row {
-  return projectInto(row.slice(), projection, row, env);
+  return withItems(row.slice(), projection, row, env);
 }
 
-/** `row` with the projection's items set, written into `out` (the row itself, a copy, or a row reused for each). */
+/** `row` with the projection's items set, written into `out`, a row reused for each. */
 function projectInto(out: Row, projection: CompiledProjection, row: Row, env: Env): Row {
+  out.length = row.length;
+  for (let i = 0; i < row.length; i++) out[i] = row[i];
+  return withItems(out, projection, row, env);
+}
+
+function withItems(out: Row, projection: CompiledProjection, row: Row, env: Env): Row {
   env.budget.tick();
-  if (out !== row) {
-    out.length = row.length;
-    for (let i = 0; i < row.length; i++) out[i] = row[i];
-  }
   for (const item of projection.items) out[item.slot] = item.fn(row, env);
   return out;
 }
@@ -308,69 +318,98 @@ function projectInto(out: Row, projection: CompiledProjection, row: Row, env: En
 /** Projected rows, one at a time; `own` false: the row is reused for the next one, so it is copied if kept. */
 type RowSource = (visit: (row: Row, own: boolean) => void) => void;
 
-/** DISTINCT: whether a projected row is the first with its values (every row is, without DISTINCT); `held`, how many it has seen. */
-type DistinctFilter = ((row: Row) => boolean) & { held(): number };
-
-function distinctFilter(projection: CompiledProjection): DistinctFilter {
-  if (!projection.distinct) return Object.assign(() => true, { held: () => 0 });
+/**
+ * DISTINCT: whether a projected row is the first with its values (every row is, without
+ * DISTINCT). The values it keeps count against the cap on intermediate rows, in every path.
+ */
+function distinctFilter(projection: CompiledProjection, env: Env): (row: Row) => boolean {
+  if (!projection.distinct) return () => true;
   const slots = projection.items.map((item) => item.slot);
   const seen = new TupleMap<Row, true>(slots.length, (row, i) => row[slots[i]] ?? null);
-  const isNew = (row: Row) => {
-    if (seen.get(row)) return false;
-    seen.set(true);
+  return (row) => {
+    if (!seen.addIfNew(row)) return false;
+    if ((seen.size & 1023) === 0) env.budget.checkIntermediate(seen.size);
     return true;
   };
-  return Object.assign(isNew, { held: () => seen.size });
+}
+
+/** The rest of a tuple's keys past a level, while it is the only tuple there (TupleMap). */
+class LoneSuffix<T> {
+  constructor(readonly keys: string[], readonly entry: T) {}
 }
 
 /**
  * A map from tuples of values, kept as a tree with one level per position, each value by
  * its distinctKey: most DISTINCT columns and grouping keys are strings the graph already
- * holds, so a lookup costs a map read per value and builds no key of its own. `valueAt(source,
- * i)` reads the tuple's i-th value, once per lookup.
+ * holds, so a lookup costs a map read per value and builds no key of its own. A prefix
+ * only one tuple has holds that tuple's remaining keys (a LoneSuffix) until a second
+ * arrives, so a first column of distinct values costs one entry per tuple, not a map.
+ * `valueAt(source, i)` reads the tuple's i-th value, once per lookup.
  */
 class TupleMap<Source, T> {
-  private readonly root: Map<string, unknown> = new Map();
-  private leaf: Map<string, unknown> = this.root;
-  private leafKey = '';
+  private readonly root = new Map<string, unknown>();
   private entries = 0;
   /** The values of the tuple last looked up, in order. */
   readonly values: CypherValue[];
+  private readonly keys: string[];
+  /** Where `add` stores the entry of the tuple last looked up: the level, its key there, and the position of that key. */
+  private pendingLevel = this.root;
+  private pendingKey = '';
+  private pendingAt = 0;
 
   constructor(private readonly width: number, private readonly valueAt: (source: Source, i: number) => CypherValue) {
     this.values = new Array(width);
+    this.keys = new Array(width);
   }
 
   get size(): number {
     return this.entries;
   }
 
-  /** The entry of the tuple `source` holds; `set` then stores one there. */
-  get(source: Source): T | undefined {
+  /** The entry of the tuple `source` holds, or undefined; readies `add` for that tuple. */
+  lookUp(source: Source): T | undefined {
+    const { keys, width } = this;
+    for (let i = 0; i < width; i++) keys[i] = distinctKey((this.values[i] = this.valueAt(source, i)));
     let level = this.root;
-    for (let i = 0; i < this.width; i++) {
-      const value = this.valueAt(source, i);
-      this.values[i] = value;
-      const key = distinctKey(value);
-      if (i === this.width - 1) {
-        this.leaf = level;
-        this.leafKey = key;
-        return level.get(key) as T | undefined;
-      }
-      let next = level.get(key) as Map<string, unknown> | undefined;
-      if (!next) level.set(key, (next = new Map()));
-      level = next;
+    for (let i = 0; i < width; i++) {
+      const next = level.get(keys[i]);
+      if (i === width - 1 || next === undefined) return this.pending(level, i, next as T | undefined);
+      if (next instanceof LoneSuffix) {
+        if (sameKeys(next.keys, keys, i + 1)) return next.entry as T;
+        // a second tuple with this prefix: the lone one moves a level down
+        const branch = new Map<string, unknown>([[next.keys[0], next.keys.length === 1 ? next.entry : new LoneSuffix(next.keys.slice(1), next.entry)]]);
+        level.set(keys[i], branch);
+        level = branch;
+      } else level = next as Map<string, unknown>;
     }
-    this.leaf = level;
-    this.leafKey = '';
-    return level.get('') as T | undefined;
+    return this.pending(level, 0, level.get('') as T | undefined);
   }
 
   /** Stores `entry` for the tuple last looked up, which had none. */
-  set(entry: T): void {
-    this.leaf.set(this.leafKey, entry);
+  add(entry: T): void {
+    const rest = this.pendingAt + 1 < this.width ? this.keys.slice(this.pendingAt + 1) : undefined;
+    this.pendingLevel.set(this.pendingKey, rest ? new LoneSuffix(rest, entry) : entry);
     this.entries++;
   }
+
+  /** Whether the tuple `source` holds is new, added if so (a set of tuples). */
+  addIfNew(this: TupleMap<Source, true>, source: Source): boolean {
+    if (this.lookUp(source)) return false;
+    this.add(true);
+    return true;
+  }
+
+  private pending(level: Map<string, unknown>, at: number, found: T | undefined): T | undefined {
+    this.pendingLevel = level;
+    this.pendingAt = at;
+    this.pendingKey = this.width === 0 ? '' : this.keys[at];
+    return found;
+  }
+}
+
+function sameKeys(suffix: readonly string[], keys: readonly string[], from: number): boolean {
+  for (let i = 0; i < suffix.length; i++) if (suffix[i] !== keys[from + i]) return false;
+  return true;
 }
 
 /** A value as a key among others of its position: a string (not starting with U+0000) stands for itself; any other value is that character and its equivalence key. */
@@ -410,11 +449,11 @@ interface ProjectionFinisher {
 }
 
 function projectionFinisher(projection: CompiledProjection, { skip, limit }: Page, env: Env): ProjectionFinisher {
-  const isNew = distinctFilter(projection);
-  // the rows held while they come (DISTINCT's keys, the sort's rows) are bounded as a MATCH's are
+  const isNew = distinctFilter(projection, env);
+  // the rows it holds while they come (the sort's, the page's) are bounded as a MATCH's are; DISTINCT bounds its own
   let offered = 0;
-  const held = (count: number) => {
-    if ((++offered & 1023) === 0) env.budget.checkIntermediate(count + isNew.held());
+  const checkHeld = (count: number) => {
+    if ((++offered & 1023) === 0) env.budget.checkIntermediate(count);
   };
   if (projection.orderBy.length > 0) {
     type Keyed = { row: Row; index: number; keys: CypherValue[] };
@@ -434,7 +473,7 @@ function projectionFinisher(projection: CompiledProjection, { skip, limit }: Pag
     let index = 0;
     return {
       offer(row, own) {
-        held(heap ? heap.size : keyed.length);
+        checkHeld(heap ? heap.size : keyed.length);
         if (!isNew(row)) return;
         if (projection.aggregating) env.aggregateValues = row[projection.aggregateSlot] as CypherValue[];
         scratch.row = row;
@@ -453,7 +492,7 @@ function projectionFinisher(projection: CompiledProjection, { skip, limit }: Pag
   const kept: Row[] = [];
   return {
     offer(row, own) {
-      held(kept.length);
+      checkHeld(kept.length);
       if (isNew(row) && (!where || where(row, env) === true)) kept.push(own ? row : row.slice());
     },
     rows: () => (where ? kept : pagedAndFiltered(projection, kept, skip, limit, env)),
@@ -586,7 +625,7 @@ class Aggregator {
   private readonly stringGroups = new Map<string, number>();
   private readonly nodeGroups = new Map<string, number>();
   private readonly otherGroups = new Map<string, number>();
-  private readonly tupleGroups: TupleMap<Row, number>;
+  private tupleGroups: TupleMap<Row, number> | undefined;
   private readonly keyValues: CypherValue[] = [];
   private readonly firstRows: Row[] | undefined;
   private groupCount = 0;
@@ -598,7 +637,6 @@ class Aggregator {
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
     this.valueItems = projection.items.filter((_, i) => !projection.groupingItems.includes(i));
-    this.tupleGroups = new TupleMap(this.keyItems.length, (row, i) => this.keyItems[i].fn(row, this.env));
     const countsOnly = projection.aggregates.every(isCountStar);
     this.counts = countsOnly ? [] : undefined;
     this.firstRows = projection.groupsKeepFirstRow ? [] : undefined;
@@ -628,8 +666,9 @@ class Aggregator {
       else group = this.otherGroups.get((groupKey = equivalenceKey(key)));
       if (group === undefined) group = this.open(groupKey, key, row, live);
     } else {
-      group = this.tupleGroups.get(row);
-      if (group === undefined) this.tupleGroups.set((group = this.open(null, this.tupleGroups.values.slice(), row, live)));
+      const groups = (this.tupleGroups ??= new TupleMap(keyItems.length, (row, i) => keyItems[i].fn(row, env)));
+      group = groups.lookUp(row);
+      if (group === undefined) groups.add((group = this.open(null, groups.values.slice(), row, live)));
     }
     const aggregates = this.projection.aggregates;
     if (this.counts) {
@@ -746,7 +785,7 @@ class Aggregator {
       this.openPerNode(counted, slot);
     }
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
-    if (this.groupCount === 0 && this.keyItems.length === 0) this.open('', [], [], false);
+    if (this.groupCount === 0 && this.keyItems.length === 0) this.open(null, [], [], false);
     const reused: Row = [];
     for (let group = 0; group < this.groupCount; group++) visit(this.rowOf(group, reused), this.firstRows !== undefined);
   }

@@ -3,8 +3,9 @@
  * seconds instead of holding the event loop or the heap:
  * - QUERY_TIME_LIMIT_MS: wall-clock budget, checked inside join loops (503 `query_time_limit`).
  * - ROW_CAP: rows a query may return (400 `query_row_cap`: narrow the query or add LIMIT).
- * - INTERMEDIATE_ROW_CAP: rows a clause may hold at once: a projection that sorts, pages or
- *   aggregates (its groups); rows that stream through a clause count against the time limit (503 `query_intermediate_rows`).
+ * - INTERMEDIATE_ROW_CAP: rows a clause may hold at once: a projection's sorted rows (all of
+ *   them, or its heap's with LIMIT), its groups when it aggregates, and the values DISTINCT keeps,
+ *   each counted alone; rows that stream through a clause count against the time limit (503 `query_intermediate_rows`).
  * - INFERENCE_LIMIT: Prolog inferences for rule predicates (503 `query_inference_limit`).
  * - MAX_VARIABLE_LENGTH: the upper bound assumed for `*` and `*n..` (longer paths are not explored).
  * - COLLECTION_LIMIT: elements of any one list a query builds (collect(), range(),

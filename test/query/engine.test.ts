@@ -184,6 +184,14 @@ describe('query execution', () => {
     // the same tuples as groups of several keys: each distinct tuple one group, with its rows counted
     const grouped = runQuery(graph, 'UNWIND $pairs AS pair RETURN pair[0] AS x, pair[1] AS y, count(*) AS n', { parameters: { pairs } }).rows;
     expect(grouped).toEqual(distinct.map((row, i) => [...row, [2n, 2n, 1n, 1n, 1n, 1n, 1n, 2n, 1n][i]]));
+    // written in the query (parameters make 1.0 an integer): 1 and 1.0, 0.0 and -0.0, NaN and NaN are each one value
+    const written = runQuery(graph, "UNWIND [['a', 1], ['a', 1.0], [[1], 'x'], [[1.0], 'x'], [0.0, 'z'], [-0.0, 'z'], [0.0 / 0.0, 'n'], [0.0 / 0.0, 'n']] AS pair RETURN DISTINCT pair[0] AS x, pair[1] AS y").rows;
+    expect(written).toEqual([['a', 1n], [[1n], 'x'], [0, 'z'], [NaN, 'n']]);
+    // many tuples: a first column of distinct values, each prefix alone until a second tuple shares it
+    const tuples = (of: string) => runQuery(graph, `UNWIND range(1, 3000) AS x WITH DISTINCT ${of}, 1 AS one RETURN count(*) AS n`).rows[0][0];
+    expect(tuples('toString(x % 1000) AS s, x % 2 AS k')).toBe(1000n);
+    expect(tuples('toString(x % 100) AS s, x % 7 AS k')).toBe(700n);
+    expect(tuples('toString(x) AS s, x % 3 AS k')).toBe(3000n);
     // three columns, and a match's rows: each actor's label beside the claim types it asserts
     const triples = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.label AS actor, c.type AS type, 1 AS one ORDER BY actor, type LIMIT 10').rows;
     expect(triples).toEqual([['IGAD', 'Offer', 1n], ['Rapid Support Forces', 'Demand', 1n], ['Rapid Support Forces', 'RedLine', 1n], ['Sudanese Armed Forces', 'RedLine', 1n]]);

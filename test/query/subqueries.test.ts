@@ -63,17 +63,40 @@ describe('pattern subqueries', () => {
 describe('a sorted page', () => {
   it('holds only the rows its heap keeps, so a large match under a small cap on rows held is answered, and the same sort without a page is not', () => {
     const graph = conflictGraph();
-    // 8^5 rows: the sort held every projected row before its heap took ten
+    const ids = [...graph.nodes.values()].map((node) => node.id).sort();
+    // 8^5 rows: the sort held every projected row before its heap took five; the 512 rows of the last a and first e come first, in input order
     const query = 'MATCH (a), (b), (c), (d), (e) RETURN id(a) AS a, id(e) AS e ORDER BY a DESC, e SKIP 2 LIMIT 3';
-    expect(runQuery(graph, query, { limits: { intermediateRowCap: 1000 } }).rows).toEqual(runQuery(graph, query).rows);
-    expect(runQuery(graph, query).rows).toHaveLength(3);
+    expect(runQuery(graph, query, { limits: { intermediateRowCap: 1000 } }).rows).toEqual([[ids.at(-1), ids[0]], [ids.at(-1), ids[0]], [ids.at(-1), ids[0]]]);
     expect(() => runQuery(graph, 'MATCH (a), (b), (c), (d), (e) RETURN id(a) AS a ORDER BY a', { limits: { intermediateRowCap: 1000 } })).toThrow(
       expect.objectContaining({ code: 'query_intermediate_rows' }),
     );
-    // DISTINCT's values count as held
-    expect(() => runQuery(graph, 'UNWIND range(1, 5000) AS x RETURN DISTINCT x ORDER BY x LIMIT 1', { limits: { intermediateRowCap: 1000 } })).toThrow(
-      expect.objectContaining({ code: 'query_intermediate_rows' }),
-    );
+  });
+
+  it('counts a row DISTINCT keeps once against the cap, and DISTINCT in every path', () => {
+    const graph = conflictGraph();
+    const capped = (query: string) => runQuery(graph, query, { limits: { intermediateRowCap: 1500 } }).rows;
+    // 1,100 rows held by the sort and 1,100 values by DISTINCT: each under the cap
+    expect(capped('UNWIND range(1, 1100) AS x RETURN DISTINCT x ORDER BY x')).toHaveLength(1100);
+    expect(capped('UNWIND range(1, 1100) AS x RETURN DISTINCT x ORDER BY x DESC LIMIT 700').at(-1)).toEqual([401n]);
+    expect(capped('UNWIND range(1, 1100) AS x WITH DISTINCT x, count(*) AS n RETURN count(*) AS n')).toEqual([[1100n]]);
+    expect(capped('UNWIND range(1, 1100) AS x RETURN x ORDER BY x')).toHaveLength(1100);
+    // past the cap: the sort's rows, and DISTINCT's values whether sorted, paged or streamed
+    for (const query of [
+      'UNWIND range(1, 3000) AS x RETURN x ORDER BY x',
+      'UNWIND range(1, 3000) AS x RETURN DISTINCT x ORDER BY x LIMIT 1',
+      'UNWIND range(1, 3000) AS x WITH DISTINCT x RETURN count(*) AS n',
+      'UNWIND range(1, 3000) AS x WITH DISTINCT x SKIP 2900 RETURN count(*) AS n',
+    ]) {
+      expect(() => capped(query), query).toThrow(expect.objectContaining({ code: 'query_intermediate_rows' }));
+    }
+  });
+
+  it("raises a row's own error before an unreadable SKIP or LIMIT, as when every row was held first", () => {
+    const graph = conflictGraph();
+    expect(() => runQuery(graph, 'UNWIND [1, 0] AS x RETURN 1 / x AS y ORDER BY y LIMIT $n', { parameters: { n: -1 } })).toThrow(expect.objectContaining({ code: 'division_by_zero' }));
+    expect(() => runQuery(graph, 'UNWIND [1, 2] AS x RETURN 1 / x AS y ORDER BY y LIMIT $n', { parameters: { n: -1 } })).toThrow(expect.objectContaining({ code: 'negative_integer_argument' }));
+    // with no row at all, SKIP and LIMIT are still read
+    expect(() => runQuery(graph, 'UNWIND [] AS x RETURN x ORDER BY x SKIP $n', { parameters: { n: -1 } })).toThrow(expect.objectContaining({ code: 'negative_integer_argument' }));
   });
 });
 
