@@ -175,13 +175,18 @@ st_all_spoilers(sp(Ctx, First, Spoilers)) :-
 added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), sp(ctx(Inside, Parties), First, Spoilers)) :-
     st_first_agreement_stays(Added, First),
     added_ends(Added, Ends),
-    include(st_own_inside, Ends, In), ord_union(Inside0, In, Inside),
-    include(st_own_offer, Ends, Offering), ord_union([Inside, Offering, Parties0], Parties),
-    ord_subtract(Parties, Parties0, NewParties),
+    include(st_own_inside, Ends, In), st_added(In, Inside0, Inside),
+    include(st_own_offer, Ends, Offering), append(In, Offering, Joined), st_added(Joined, Parties0, Parties),
+    findall(P, ( member(P, Joined), \+ memberchk(P, Parties0) ), NewParties),      % (the parties hold the inside)
     findall(O, ( member(P, NewParties), opposes(P, O) ), Os), append(Ends, Os, T0), sort(T0, Touched),
-    exclude(st_spoiler_of(Touched), Spoilers0, Kept),
     findall(S, ( member(A, Touched), st_own_spoiler(A, Parties, First, S) ), New),
-    append(Kept, New, S1), sort(S1, Spoilers).
+    (   member(A, Touched), memberchk(s(A, _, _, _), Spoilers0), \+ memberchk(s(A, _, _, _), New)
+    ->  exclude(st_spoiler_of(Touched), Spoilers0, Kept), append(New, Kept, S1), sort(S1, Spoilers)
+    ;   put_by_subject(Spoilers0, New, Spoilers)       % each touched spoiler found again: no walk of the others
+    ).
+
+% st_added(+New, +Set, -Grown): the ordered set Set with the few ids of New, sorted in C (ord_union/3 walks Set)
+st_added(New, Set, Grown) :- ( New == [] -> Grown = Set ; append(New, Set, All), sort(All, Grown) ).
 
 % the first agreement's days grown by a write: the largest of those kept and of the agreements it added (a write only
 % adds nodes; one that moves the reference date has them found again: unseen_changes/3 of lib/graph.pl), where a write

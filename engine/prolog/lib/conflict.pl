@@ -156,7 +156,7 @@ hostile_actor_pair(X, Y) :-
 % (1.7M inferences at 1M facts, the costliest set after an ingest-like write).
 added_answer(hostile_actor_pairs, Added, Pairs, Grown) :-
     added_hostile_pairs(Added, New),
-    ( New == [] -> Grown = Pairs ; append(Pairs, New, All), sort(All, Grown) ).
+    ( New == [] -> Grown = Pairs ; append(New, Pairs, All), sort(All, Grown) ).     % (append/3 walks the few new)
 
 added_answer(nodes_by_value(Label, Key), added(Nodes, Props, _), Values, Grown) :-
     added_values(Nodes, Props, Label, Key, New), ord_union(Values, New, Grown).
