@@ -106,6 +106,40 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(registry.solveLibrary('opponents(b, Os)', ['Os'], { graph })).toEqual([[['a', 'c', 'd']]]);
   });
 
+  it('the claim and event types take a type new to the view, and each actor\'s opponents (their list and their index) take the hostile pairs added, a pair held once; equal to a fresh copy\'s', () => {
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd'].map((id) => node(id, 'Actor', { label: id })),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-05-01' }),
+        node('cl1', 'Claim', { type: 'Threat', text: 'we will strike' }),
+      ],
+      [edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'), edge('s1', 'ASSERTS', 'c', 'cl1'), edge('t1', 'TARGETS', 'cl1', 'd')],
+    );
+    const sets = (on: GraphIndex) =>
+      registry.solveLibrary(
+        "nodes_by_value('Claim', type, Cs), nodes_by_value('Event', event_type, Es), hostile_partners(P0), maplist([A-Os, [A|Os]]>>true, P0, P), findall([X|Os], ( member(X, [a, b, c, d]), opponents(X, Os) ), O)",
+        ['Cs', 'Es', 'P', 'O'],
+        { graph: on },
+      )[0];
+    expect(sets(graph)).toEqual([['Threat'], ['ASSAULT'], [['a', 'b'], ['b', 'a'], ['c', 'd'], ['d', 'c']], [['a', 'b'], ['b', 'a'], ['c', 'd'], ['d', 'c']]]);
+    putLogged(
+      graph,
+      [node('cl2', 'Claim', { type: 'Demand', text: 'leave the city' }), node('ev2', 'Event', { event_type: 'COERCE', label: 'raid', date: '2024-05-01' }), node('ev3', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-02' }), node('i1', 'Issue', { label: 'water', type: 'Resource' })], // (a type of another label)
+      [
+        edge('s2', 'ASSERTS', 'b', 'cl2'), edge('t2', 'TARGETS', 'cl2', 'a'), // a new type, a pair held: b-a
+        edge('p3', 'PARTICIPATES_IN', 'b', 'ev2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'd', 'ev2', 'target'), // a new type, a new pair: b-d
+        edge('p5', 'PARTICIPATES_IN', 'c', 'ev3', 'perpetrator'), edge('p6', 'PARTICIPATES_IN', 'a', 'ev3', 'target'), // a type held, a new pair: a-c
+        edge('o1', 'OPPOSES', 'd', 'a'), // a new pair: a-d
+      ],
+    );
+    // the write handed over (a call that reads nothing), the four sets are still kept: grown, not dropped
+    registry.solveLibrary('true', [], { graph });
+    for (const key of ["nodes_by_value('Claim', type)", "nodes_by_value('Event', event_type)", 'hostile_partners', 'opponent_index']) expect(keptUnder(registry, key, graph)).toBe(1);
+    const opponents = [['a', 'b', 'c', 'd'], ['b', 'a', 'd'], ['c', 'a', 'd'], ['d', 'a', 'b', 'c']];
+    expect(sets(graph)).toEqual([['Demand', 'Threat'], ['ASSAULT', 'COERCE'], opponents, opponents]);
+    expect(sets(graph)).toEqual(sets(copyOf(graph)));
+  });
+
   it('the peace process\'s participants and speakers, merged from each type\'s grouping, are those of the process\'s lists, before and after a write', () => {
     const graph = GraphIndex.fromRecords(
       [
@@ -776,15 +810,20 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(firstDays(graph)).toBe(61); // m1, 2024-03-01, before the reference date (x0's)
     putLogged(
       graph,
-      [datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('x3', 'ASSAULT', '2024-04-20'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-25')],
+      [datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('x3', 'ASSAULT', '2024-04-20'), datedClaim('m2', 'Commitment', 'we commit', '2024-04-25'), node('h', 'Actor', { label: 'h' })],
       [
         edge('s3', 'ASSERTS', 'e', 'n1'), // e offers: a party now, which d opposes (d touched by no edge added)
         edge('p6', 'PARTICIPATES_IN', 'f', 'x3', 'perpetrator'), // f attacks after the first commitment
         edge('p7', 'PARTICIPATES_IN', 'c', 'x4', 'participant'), // c takes part in an attack held
         edge('s4', 'ASSERTS', 'b', 'm2'), // a commitment after the first: the window stays
+        edge('s5', 'ASSERTS', 'h', 'm2'), // a new actor inside by its commitment
       ],
     );
     expectGrownRecords(rules, 'st_spoilers', graph, spoilers, run, ['s(c,[a],[o1],[r1,x4])', 's(d,[e],[o2],[x1])', 's(f,[b],[o3],[x3])', 's(g,[a],[o4],[x2])']);
+    // who is inside and who is a party grown with them: h inside, e and h parties
+    const ctx = firstAnswer(rules, 'stedman', 'st_spoilers(ctx(I, P), _), L = [I, P]');
+    expect(ctx(graph)).toEqual([['a', 'b', 'h'], ['a', 'b', 'e', 'h']]);
+    expect(ctx(graph)).toEqual(ctx(copyOf(graph)));
     // an agreement before the first commitment moves the window every attack is read in: g's earlier attack counts
     putLogged(graph, [datedEvent('v2', 'AGREE', '2024-02-01')], [edge('p8', 'PARTICIPATES_IN', 'b', 'v2', 'participant')]);
     rules.solveLibrary('true', [], { graph });

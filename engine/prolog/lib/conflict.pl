@@ -11,6 +11,15 @@
 
 % ---- nodes of each kind --------------------------------------------------
 
+% nodes_by_value(+Label, +Key, -Values): the values Key takes on the nodes of Label, sorted, each value's nodes kept
+% for the view too (lib/graph.pl nodes_by_value_/3: one walk of the nodes of Label). Kept here so that a write grows
+% the values with those of the nodes it added (added_answer/4), where it found them again by a walk of every claim
+% and every event after a write of either (902k of the 1.80M inferences of the hand-over and shared sets after an
+% ingest-like write at 1M facts); a value new to the view has its nodes found where asked (nodes_where/4).
+nodes_by_value(Label, Key, Values) :-
+    must_be(atom, Label), must_be(atom, Key),
+    view_set(nodes_by_value(Label, Key), nodes_by_value_(Label, Key), Values).
+
 actor(A) :- nonvar(A), !, node(A, 'Actor').
 actor(A) :- nodes_where('Actor', _, _, As), member(A, As).
 
@@ -147,7 +156,26 @@ hostile_actor_pair(X, Y) :-
 % (1.7M inferences at 1M facts, the costliest set after an ingest-like write).
 added_answer(hostile_actor_pairs, Added, Pairs, Grown) :-
     added_hostile_pairs(Added, New),
-    ( New == [] -> Grown = Pairs ; append(Pairs, New, All), sort(All, Grown) ).
+    ( New == [] -> Grown = Pairs ; append(New, Pairs, All), sort(All, Grown) ).     % (append/3 walks the few new)
+
+added_answer(nodes_by_value(Label, Key), added(Nodes, Props, _), Values, Grown) :-
+    added_values(Nodes, Props, Label, Key, New), ord_union(Values, New, Grown).
+% The opponents of each actor take the pairs of the hostile pairs' growth, where they were found again from every pair
+% (both_ways/2, keysort/2 and an index of some 30k actors: 182k inferences at 1M facts): each side of a pair added has
+% the other merged into its list (the pairs are X-Y with X @< Y, so that each list, merged, is sorted as found).
+added_answer(hostile_partners, Added, Partners, Grown) :-
+    added_partners(Added, New),
+    ( New == [] -> Grown = Partners ; maplist(merged_group(Partners), New, Merged), put_by_subject(Partners, Merged, Grown) ).
+added_answer(opponent_index, Added, Index, Grown) :-
+    added_partners(Added, New), foldl(put_partners, New, Index, Grown).
+
+% added_partners(+Added, -Partners): Actor-Opponents of the hostile pairs a write added, by actor
+added_partners(Added, Partners) :-
+    added_hostile_pairs(Added, Pairs), both_ways(Pairs, Both), keysort(Both, Sorted), group_pairs_by_key(Sorted, Partners).
+
+put_partners(Actor-Opponents, Index, Grown) :-
+    ( get_assoc(Actor, Index, Held) -> ord_union(Held, Opponents, Merged) ; Merged = Opponents ),
+    put_assoc(Actor, Index, Merged, Grown).
 
 % edges_added(+Flat, -Edges): e(Type, From, To) of each edge of the flat list (Id, Type, From, To, Confidence, Role...)
 edges_added([], []).

@@ -131,16 +131,13 @@ nodes_where_(Label, Key, Value, Ids) :-
     ),
     sort(Found, Ids).
 
-% nodes_by_value(+Label, +Key, -Values): the values Key takes on the nodes of Label (sorted), each value's nodes
+% nodes_by_value_(+Label, +Key, -Values): the values Key takes on the nodes of Label (sorted), each value's nodes
 % kept for the view as nodes_where(Label, Key, Value, Ids) finds them: read in one walk of the nodes of Label (three
 % or four inferences a node), where finding the values with prop/3 and then each value's nodes took some eleven (1.4M of
-% the 6.9M inferences of warm_view_sets/0 at 1M facts, for the claim and event types). The values are kept too
-% (view_set/3), so that a write that adds no node of Label has them without the walk. The key is compared after the
+% the 6.9M inferences of warm_view_sets/0 at 1M facts, for the claim and event types). The values are kept by
+% lib/conflict.pl's nodes_by_value/3, which a write grows (added_values/5). The key is compared after the
 % lookup by the node, as prop/3 does: bound in the call, it had SWI-Prolog build another index of the properties
 % (2.8 s of CPU at 1M facts, against 0.5 s).
-nodes_by_value(Label, Key, Values) :-
-    must_be(atom, Label), must_be(atom, Key),
-    view_set(nodes_by_value(Label, Key), nodes_by_value_(Label, Key), Values).
 nodes_by_value_(Label, Key, Values) :-
     nodes_where(Label, _, _, Ids),
     findall(Value-Id, ( member(Id, Ids), g_prop(Id, K, Value), K == Key ), Found), sort(Found, Pairs),
@@ -917,6 +914,14 @@ added_where(Nodes, Props, Label, Key, Value, New) :-
     ->  valued(Props, Key, Value, Valued), sort(Valued, V), ord_intersection(L, V, New)
     ;   New = L
     ).
+
+% added_values(+Nodes, +Props, +Label, +Key, -Values): the values Key takes on the nodes added (the flat lists of
+% parley_add_facts/9) of Label, sorted, as nodes_by_value_/3 reads them
+added_values(Nodes, Props, Label, Key, Values) :-
+    labelled(Nodes, Label, L0), sort(L0, Ids),
+    findall(Value, ( prop_added(Props, Id, K, Value), K == Key, ord_memberchk(Id, Ids) ), Found), sort(Found, Values).
+
+prop_added([Id, K, V | Rest], Id1, K1, V1) :- ( Id1 = Id, K1 = K, V1 = V ; prop_added(Rest, Id1, K1, V1) ).
 
 % labelled(+Nodes, +Label, -Ids) and valued(+Props, +Key, +Value, -Ids): the ids of the flat lists' records
 % (parley_add_facts/9) of Label, and of Key = Value (as nodes_where_/4 finds them: the value unifies)
