@@ -723,6 +723,24 @@ export const HealthSchema = Type.Object(
         { description: 'PARLEY_QUEUE set: the extraction queue that `parley worker` processes take from (docs/operations.md)' },
       ),
     ),
+    reasoning: Type.Object(
+      {
+        workers: Type.Array(
+          Type.Object({
+            hand_overs: Type.Object(
+              {
+                image: Type.Integer({ minimum: 0, description: 'whole views taken from a view image on disk' }),
+                records: Type.Integer({ minimum: 0, description: 'whole views taken from the records' }),
+                delta: Type.Integer({ minimum: 0, description: "the records writes added, taken into a view held" }),
+              },
+              { description: "hand-overs of graphs' views to this worker's Prolog engine since it started, by source" },
+            ),
+          }),
+          { description: 'the reasoning workers running, by thread' },
+        ),
+      },
+      { description: 'no tenant data: where the reasoning engines took their views from (docs/operations.md)' },
+    ),
   },
   { $id: 'Health' },
 );

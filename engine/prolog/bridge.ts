@@ -594,6 +594,7 @@ function loadView(view: GraphView): 'held' | 'added' | 'removed' | 'whole' {
     const { Changes } = once('parley_add_view(N, P, EP, E, V, T, M, S, Ref, Named, Changes)', facts.arguments(facts.latest !== previous!.latest, named));
     slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: facts.latest, names, textsInProps: previous!.textsInProps };
     logChanges(slot, Changes === 'all' ? undefined : (Changes as string[]));
+    addedHandOvers.count++;
     return 'added';
   }
   for (const _ of wholeInParts(slot, view));
@@ -1067,6 +1068,9 @@ export function prepareView(view: GraphView): boolean {
  * workers report the count (ReasoningPool.heldViews).
  */
 export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
+
+/** This thread's hand-overs of only the records writes added to a view the engine held (loadView): the workers report the count (ReasoningPool.heldViews). */
+export const addedHandOvers = { count: 0 };
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */
 function compoundArgs(term: Any): unknown[] {

@@ -23,7 +23,7 @@ import { CallGate } from '../gate.ts';
 import { catalogFor } from '../frameworks/catalog.ts';
 import type { CatalogListing } from '../frameworks/loader.ts';
 import type { RuleSet } from '../prolog/registry.ts';
-import { DEFAULT_VIEW_FACTS } from '../prolog/bridge.ts';
+import { DEFAULT_INFERENCE_LIMIT, DEFAULT_VIEW_FACTS } from '../prolog/bridge.ts';
 import type { FrameworkRun, RunLimits } from '../frameworks/run.ts';
 import type { QueryResult } from '../query/index.ts';
 import { checkParameters } from '../query/limits.ts';
@@ -33,7 +33,7 @@ import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { StoredRuns, storedRunsKey } from './stored-runs.ts';
-import { ReplicaSource, type GraphVersion, type WorkerMemory } from './replicas.ts';
+import { ReplicaSource, type GraphVersion, type HeldViews, type WorkerMemory } from './replicas.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
@@ -114,6 +114,12 @@ export interface ReasoningOptions {
    * between the calls of an analyst at work.
    */
   viewImageIdleMs?: number;
+  /**
+   * Inferences the shared sets of a background hand-over (a preload, a warm-up's hold, a snapshot for another worker's task) may
+   * take (worker-entry.ts; default 20,000,000, solve's: some 5.1M at 1M facts); past them the view is held without the sets,
+   * each framework computing what it reads within its own limits, and its image is made all the same.
+   */
+  backgroundSetsInferences?: number;
   /**
    * The most each worker's V8 young generation may take, in MB (Node's resourceLimits.maxYoungGenerationSizeMb: V8
    * makes it three semi-spaces' worth, two of them committed; default 12, two 4 MB semi-spaces; 0: V8's own, 48 on 64 bits,
@@ -199,7 +205,7 @@ export class ReasoningPool {
     const maxGraphs = options.maxGraphs ?? DEFAULT_REPLICA_GRAPHS;
     this.warmBounds = { maxFacts: options.warmFacts ?? DEFAULT_WARM_FACTS, maxGraphs, viewFacts, preloadMaxFacts: this.preloadMaxFacts };
     this.results = new ResultCache(options.timeStoppedKeptMs ?? DEFAULT_TIME_STOPPED_KEPT_MS);
-    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, imageAfterIdleMs: options.viewImageIdleMs ?? DEFAULT_VIEW_IMAGE_IDLE_MS, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
+    const setup: WorkerSetup = { channelName, frameworkDirs, catalogSourceKey, maxGraphs, maxReplicaFacts: options.replicaFacts ?? DEFAULT_CACHE_FACTS, preloadMaxFacts: this.preloadMaxFacts, viewFacts, imageAfterIdleMs: options.viewImageIdleMs ?? DEFAULT_VIEW_IMAGE_IDLE_MS, backgroundSetsInferences: options.backgroundSetsInferences ?? DEFAULT_INFERENCE_LIMIT, ...(options.answerShaper ? { answerShaper: options.answerShaper } : {}) };
     const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.workers = new ReasoningWorkers(
       setup,
@@ -405,10 +411,10 @@ export class ReasoningPool {
 
   /**
    * Per worker (thread id) running, the graphs whose views its engine holds and how many views it has taken
-   * whole since it started (a write is handed over as an addition), of them how many from a view image, and whether
-   * it is making a view image: what the pool routes a graph's tasks by.
+   * whole since it started, of them how many from a view image, how many writes it took as additions to a view held,
+   * and whether it is making a view image (HeldViews): what the pool routes a graph's tasks by, and what /v1/health counts.
    */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
+  heldViews(): Map<number, HeldViews> {
     const live = new Set(this.workers.threadIds());
     return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
   }

@@ -106,8 +106,24 @@ export interface ImageOnDisk {
 }
 
 /** Of a worker's whole hand-overs, those from a view image (said when any). */
+/**
+ * What a worker's engine holds, and how it came to (the count of a cold call's hand-overs by source): the graphs whose whole
+ * views it holds, the views it has taken whole since it started (`handOvers`), `images` of them from a view image (the rest
+ * from the records), the hand-overs of only the records writes added to a view held (`additions`), and whether it is making
+ * a view image.
+ */
+export interface HeldViews {
+  graphs: { tenant: string; graphId: string }[];
+  handOvers: number;
+  images: number;
+  additions: number;
+  imaging: boolean;
+}
+
 interface ImageCount {
   images?: number;
+  /** Hand-overs of only the records writes added to a view held (bridge.ts addedHandOvers). */
+  additions?: number;
 }
 
 /** What a worker's isolate holds, in bytes (the 'memory' diagnostic): its V8 heap used and committed, and its ArrayBuffers (typed arrays). */
@@ -152,7 +168,7 @@ export class ReplicaSource {
    * over as an addition), the graph whose view it is taking in parts in the background, whether it is making a view
    * image, and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging: boolean; handOvers: number; images: number }>();
+  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging: boolean; handOvers: number; images: number; additions: number }>();
   /**
    * Called with a worker's thread id when it says the views its engine holds, the one it is taking in parts, or whether it is making an image, changed
    * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
@@ -241,12 +257,9 @@ export class ReplicaSource {
     return this.views.get(worker)?.imaging ?? false;
   }
 
-  /**
-   * Per worker (thread id), the graphs whose views its engine holds, how many views it has taken whole since it
-   * started, how many of those from a view image, and whether it is making a view image.
-   */
-  heldViews(): Map<number, { graphs: { tenant: string; graphId: string }[]; handOvers: number; images: number; imaging: boolean }> {
-    return new Map([...this.views].map(([worker, { keys, handOvers, images, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, imaging }]));
+  /** Per worker (thread id): HeldViews. */
+  heldViews(): Map<number, HeldViews> {
+    return new Map([...this.views].map(([worker, { keys, handOvers, images, additions, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, additions, imaging }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
@@ -367,7 +380,7 @@ export class ReplicaSource {
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
   private noteViews(message: Extract<ReplicaMessage, { type: 'views' | 'prepared' }>): void {
-    const { worker, views: keys, handOvers, images = 0, loading } = message;
+    const { worker, views: keys, handOvers, images = 0, additions = 0, loading } = message;
     const imaging = message.type === 'views' && message.imaging === true;
     const held = new Set(keys);
     for (const [key, entry] of this.preparedBy) {
@@ -377,7 +390,7 @@ export class ReplicaSource {
     }
     const before = this.views.get(worker);
     const heldBefore = before?.keys ?? NO_VIEWS;
-    this.views.set(worker, { keys: held, handOvers, images, imaging, ...(loading !== undefined ? { loading } : {}) });
+    this.views.set(worker, { keys: held, handOvers, images, additions, imaging, ...(loading !== undefined ? { loading } : {}) });
     const heldChanged = held.size !== heldBefore.size || keys.some((key) => !heldBefore.has(key));
     if (heldChanged || loading !== before?.loading || imaging !== (before?.imaging ?? false)) this.onViewChanged(worker, heldChanged);
   }
@@ -826,13 +839,14 @@ export class ReplicaSet {
 
   /**
    * Tells the main thread which graphs' whole views this worker's engine holds (`views`, their keys), which one
-   * it is taking in parts in the background (`loading`), having taken `handOvers` views whole since it started;
+   * it is taking in parts in the background (`loading`), having taken `handOvers.whole` views whole since it started
+   * (and `handOvers.additions` times only the records writes added to a view held);
    * with `at`, that it has handed that version over (ReplicaSource.prepared); `images`: how many of those views it took
    * from a view image, whether it holds `at`'s whole view as one whole hand-over made it (one to make an image of), and
    * whether it refused the image the snapshot named; `imaging` (without `at`): it is about to make a view image.
    */
-  announceViews(views: string[], handOvers: number, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}, imaging = false): void {
-    const said = { worker: threadId, views, handOvers, ...(images.count ? { images: images.count } : {}), ...(loading !== undefined ? { loading } : {}) };
+  announceViews(views: string[], handOvers: { whole: number; additions: number }, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}, imaging = false): void {
+    const said = { worker: threadId, views, handOvers: handOvers.whole, ...(handOvers.additions ? { additions: handOvers.additions } : {}), ...(images.count ? { images: images.count } : {}), ...(loading !== undefined ? { loading } : {}) };
     const message: ReplicaMessage = at
       ? { type: 'prepared', ...at, ...said, ...(images.imageable ? { imageable: true as const } : {}), ...(images.refused ? { imageRefused: true as const } : {}) }
       : { type: 'views', ...said, ...(imaging ? { imaging: true as const } : {}) };

@@ -22,7 +22,7 @@
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
-import { holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
+import { addedHandOvers, holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -47,6 +47,8 @@ export interface WorkerSetup {
   viewFacts: number;
   /** How long a worker asked to make a view image waits with no task before it makes it (ReasoningOptions.viewImageIdleMs). */
   imageAfterIdleMs: number;
+  /** Inferences the shared sets of a background hand-over may take (ReasoningOptions.backgroundSetsInferences). */
+  backgroundSetsInferences: number;
   /** URL of a module exporting `shapeAnswer` (an AnswerShaper), for query tasks that ask for a shaped answer. */
   answerShaper?: string;
 }
@@ -68,9 +70,17 @@ const BACKGROUND_AFTER_TASK_MS = 200;
  * thread, and a task the router gave this worker before it heard comes first (the image then waits for the worker to be idle).
  */
 const IMAGE_NOTICE_MS = 50;
+/**
+ * The wall time the shared sets of a background hand-over may take (its last part, one call), beside their inferences
+ * (setup.backgroundSetsInferences), which bound the work: no client waits on them, and the 5 s of a client's rule query
+ * (DEFAULT_RULE_TIME_LIMIT_MS) were passed at 1M facts on a loaded machine, so that the view was never said prepared and
+ * its image never asked for. This only ends an engine stalled far past what its inferences take (some 2.3 s of a core at 1M).
+ */
+const BACKGROUND_SETS_MS = 10 * 60_000;
 
 export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Promise<(task: ReasonTask | typeof START_TASK) => Promise<ReasonReply | null>> {
   setViewBound(setup.viewFacts);
+  const backgroundSetsLimits = { inferenceLimit: setup.backgroundSetsInferences, timeLimitMs: BACKGROUND_SETS_MS };
   // the replicas whose views the engine is to take (or take the records added to), in order: when each is due, and
   // whether it is to drop no view held (a background hand-over: a snapshot for another worker's task, a warm-up's hold)
   const toPrepare = new Map<string, { due: number; dropsNone: boolean }>();
@@ -146,6 +156,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     const replica = replicas.held(asked.key);
     const current = replica && replica.at.generation === asked.generation && replica.at.version === asked.version;
+    if (current && holdsWholeView(replica.graph)) keepSets(replica.graph);
     const image = current ? viewImage(replica.graph) : undefined;
     announce(); // (the image made: the worker's loop turns again while it is written)
     let written = 0;
@@ -163,13 +174,26 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   /**
+   * The shared sets of the whole view the engine holds of `graph`, kept before its image is made, so that the image carries
+   * them: a view a task handed over itself (a graph's first assess) holds only those its runs computed, and an engine
+   * loading an image without them computes them all (some 2.3 s of a core at 1M facts). Under the background's limits;
+   * past them the image holds the view without the sets.
+   */
+  const keepSets = (graph: GraphIndex) => {
+    try {
+      catalog!.registry.warmSets({ graph }, backgroundSetsLimits);
+    } catch {
+      // (stopped at the limits: the image is made without the sets)
+    }
+  };
+  /**
    * The hand-over of `replica`'s view to the engine, in parts: from its view image on disk when its snapshot named one
    * and the engine holds no view of it yet (a second preload of the replica has nothing to hand over), else from the records.
    */
   const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog): NonNullable<typeof underWay> => {
     const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
     const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision });
-    const parts = rules.registry.prepareInParts({ graph: replica.graph }, {}, image);
+    const parts = rules.registry.prepareInParts({ graph: replica.graph }, backgroundSetsLimits, image);
     return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
   };
   /**
@@ -204,13 +228,14 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     try {
       if (!preparing.parts.next().done) return;
-      underWay = undefined;
-      const refused = preparing.imagesBefore !== undefined && wholeHandOvers.images === preparing.imagesBefore;
-      announce(holdsGraph(preparing.graph) ? preparing.at : undefined, refused);
     } catch {
-      underWay = undefined; // the next task on the graph hands it over again and reports what broke
-      announce();
+      // the shared sets stopped at their limits, the view held whole without them (each framework computes what it reads
+      // within its own limits; the image is made all the same), or the hand-over broke (the next task on the graph hands
+      // it over again and reports what broke)
     }
+    underWay = undefined;
+    const refused = preparing.imagesBefore !== undefined && wholeHandOvers.images === preparing.imagesBefore;
+    announce(holdsGraph(preparing.graph) ? preparing.at : undefined, refused);
   };
   // the graphs whose views this worker last said its engine holds, and the one it said it was taking in parts
   let announced: { views: string[]; imaging: boolean; loading?: string } = { views: [], imaging: false };
@@ -227,7 +252,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     announced = { views, imaging, ...(loading !== undefined ? { loading } : {}) };
     const replica = at && replicas.held(at.key);
     const imageable = replica !== undefined && replica.at.version === at?.version && holdsWholeView(replica.graph);
-    replicas.announceViews(views, wholeHandOvers.count, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused }, imaging);
+    replicas.announceViews(views, { whole: wholeHandOvers.count, additions: addedHandOvers.count }, loading, at, { count: wholeHandOvers.images, imageable, refused: imageRefused }, imaging);
   };
   // the replicas before the rule modules: a snapshot another worker asked for while this one
   // starts is kept, and handed to the engine once the modules are loaded

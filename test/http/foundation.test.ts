@@ -36,7 +36,7 @@ const sudanGraph = {
 
 describe('health and OpenAPI', () => {
   it('answers health without a key and serves an OpenAPI 3.1 document of the routes', async () => {
-    expect((await t.app.inject({ url: '/v1/health' })).json()).toEqual({ status: 'ok', store: { kind: 'leveldb' } });
+    expect((await t.app.inject({ url: '/v1/health' })).json()).toEqual({ status: 'ok', store: { kind: 'leveldb' }, reasoning: { workers: expect.any(Array) } });
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/workspaces', '/v1/graphs/{graph_id}/import', '/v1/keys']));

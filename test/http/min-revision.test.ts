@@ -53,7 +53,7 @@ describe('min_revision on one server (LevelDB)', () => {
   });
 
   it('health names the store', async () => {
-    expect((await t.app.inject({ url: '/v1/health' })).json()).toEqual({ status: 'ok', store: { kind: 'leveldb' } });
+    expect((await t.app.inject({ url: '/v1/health' })).json()).toEqual({ status: 'ok', store: { kind: 'leveldb' }, reasoning: { workers: expect.any(Array) } });
   });
 });
 

@@ -71,6 +71,8 @@ describe('view images across restarts of the server', () => {
     expect(await answers()).toBe(fromRecords);
     const [worker] = [...t.deps.reasoning.heldViews().values()];
     expect(worker).toMatchObject({ handOvers: 1, images: 1 });
+    // (and /v1/health says so, by source, for a client that sees no pool)
+    expect((await t.app.inject({ method: 'GET', url: '/v1/health' })).json().reasoning).toEqual({ workers: [{ hand_overs: { image: 1, records: 0, delta: 0 } }] });
     await restart();
   });
 
@@ -80,6 +82,7 @@ describe('view images across restarts of the server', () => {
     expect(await until(() => !existsSync(imageFile()), 5_000)).toBe(true);
     await restart();
     expect(imagesRead()).toBe(0);
+    expect((await t!.app.inject({ method: 'GET', url: '/v1/health' })).json().reasoning).toEqual({ workers: [{ hand_overs: { image: 0, records: 1, delta: 0 } }] });
     const written = await answers();
     expect(await until(() => existsSync(imageFile()))).toBe(true);
     await restart();

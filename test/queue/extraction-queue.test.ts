@@ -183,7 +183,7 @@ describe.each(queueBackends())('the extraction queue on $kind', (backend) => {
     try {
       const health = (await served.app.inject({ method: 'GET', url: '/v1/health' })).json();
       // the poison document of the test before is kept in the failed list
-      expect(health).toEqual({ status: 'ok', store: { kind: 'leveldb' }, queue: { kind: backend.kind, reachable: true, waiting: 0, active: 0, delayed: 0, failed: 1 } });
+      expect(health).toEqual({ status: 'ok', store: { kind: 'leveldb' }, queue: { kind: backend.kind, reachable: true, waiting: 0, active: 0, delayed: 0, failed: 1 }, reasoning: { workers: expect.any(Array) } });
       const down = await unreachable.app.inject({ method: 'GET', url: '/v1/health' });
       expect(down.statusCode).toBe(200);
       expect(down.json().queue).toEqual({ kind: backend.kind, reachable: false });

@@ -78,11 +78,11 @@ describe('a worker\'s graph replicas', () => {
     main.postMessage({ type: 'delta', key, generation: 'g1', version: 1, nodes: [actor('b')], edges: [] });
     await replicas.graph({ key, generation: 'g1', version: 1 });
     expect(reported).toEqual(['snapshot 0 a', 'delta 1 a,b']);
-    replicas.announceViews([key], 1, undefined, { key, generation: 'g1', version: 1 });
-    replicas.announceViews([], 2, 't\u0000h');
+    replicas.announceViews([key], { whole: 1, additions: 0 }, undefined, { key, generation: 'g1', version: 1 });
+    replicas.announceViews([], { whole: 2, additions: 3 }, 't\u0000h');
     await new Promise((resolve) => setTimeout(resolve, 50));
     // (besides the need of the first graph() call, which came before the snapshot)
-    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId, views: [key], handOvers: 1 }, { type: 'views', worker: threadId, views: [], handOvers: 2, loading: 't\u0000h' }]);
+    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId, views: [key], handOvers: 1 }, { type: 'views', worker: threadId, views: [], handOvers: 2, additions: 3, loading: 't\u0000h' }]);
   });
 
   it('hands a held replica over when a preload names it, and asks for a snapshot when it holds none', async () => {
