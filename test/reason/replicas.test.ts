@@ -326,6 +326,36 @@ describe('the main thread\'s side of the replicas', () => {
     expect(late.held(big.key)).toBeUndefined();
   }, 60_000);
 
+  it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 0);
+    await store.writeGraph('t', 'g', actorsWrite(['a', 'b']));
+    const [asking, other] = [workerSet(), workerSet()];
+    const { at } = await source.current('t', 'g');
+    expect((await asking.graph(at)).nodes.size).toBe(2);
+    expect(await until(() => other.held(at.key) !== undefined, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('does not read back a graph the graph cache dropped to send it to a worker that starts', async () => {
+    source.close();
+    await temp.close();
+    temp = await openTempStore('parley-replicas-', { cacheFacts: 500 });
+    store = temp.store;
+    source = new ReplicaSource(store, name, undefined, 100);
+    await store.writeGraph('t', 'big', actorsWrite(Array.from({ length: 200 }, (_, i) => `n${i}`))); // 400 facts
+    const { at: big } = await source.current('t', 'big');
+    expect((await workerSet().graph(big)).nodes.size).toBe(200);
+    // another graph of 200 facts: the cache's 500 no longer hold both, and the big graph, used least recently, leaves it
+    await store.writeGraph('t', 'other', actorsWrite(Array.from({ length: 100 }, (_, i) => `m${i}`)));
+    expect(store.loadedGraph('t', 'big')).toBeUndefined();
+    const begun: string[] = [];
+    listen((message) => message.type === 'snapshot-begin' && begun.push(message.key!));
+    workerSet();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(begun).toEqual([]);
+    expect(store.loadedGraph('t', 'big')).toBeUndefined();
+  }, 60_000);
+
   it('does not make every edge of the graph at once on the main thread to send a snapshot', async () => {
     const ids = Array.from({ length: 1_000 }, (_, i) => `n${i}`);
     const edgeCount = SNAPSHOT_CHUNK * 20;
