@@ -2,6 +2,7 @@ import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
@@ -324,6 +325,19 @@ describe('the main thread\'s side of the replicas', () => {
     expect(await until(() => begun.length > 0, 5_000)).toBe(true);
     expect(begun).toEqual([small.key]);
     expect(late.held(big.key)).toBeUndefined();
+  }, 60_000);
+
+  it('has a worker that passed over the snapshot of a graph above the bound, then asked for it while its chunks go out, ask again at its end and make the replica', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * 3 }, (_, i) => `n${i}`);
+    await store.writeGraph('t', 'big', actorsWrite(ids));
+    const { at } = await source.current('t', 'big');
+    const [asking, late] = [workerSet(), workerSet()];
+    const { heard, acted } = atFirstChunk(() => late.graph(at));
+    expect((await asking.graph(at)).nodes.size).toBe(ids.length);
+    expect(((await acted()) as GraphIndex).nodes.size).toBe(ids.length);
+    expect(heard.filter((type) => type === 'snapshot-begin').length).toBe(2);
   }, 60_000);
 
   it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
