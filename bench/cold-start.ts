@@ -33,7 +33,8 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { replaceFile } from '../engine/files.ts';
 import { frameworkLimits, loadConfig } from '../server/config.ts';
 import { postJson, probeHealth, startServer, stopServer, type ServerProcess } from './http.ts';
-import { cpuMsOf, cpuMsSince, median, memoryOf, percentile, processTree, residentByKind } from './stats.ts';
+import { cpuMsOf, cpuMsSince, median, memoryOf, percentile, residentByKind } from './stats.ts';
+import { servingPid } from './server-probe.ts';
 
 const TENANT = 'bench';
 const ADMIN_KEY = 'pk_bench_cold_start_admin_0123456789abcdef';
@@ -176,10 +177,10 @@ export async function imagedColdRows(target: number, env: Record<string, string>
   const row = (what: string, value: string) => console.log(`| ${what} | ${value} |`);
   const fileEnding = async (ending: string) => (await readdir(snapshots).catch(() => [] as string[])).find((name) => name.endsWith(ending));
   const MB = (bytes: number) => fmt(bytes / 2 ** 20);
-  // the server run from its sources (not npm start's compiled tree): the image's signature hashes the hand-over
-  // module's file (bridge.ts here, bridge.js there), and the stored runs' key the reasoning code's folder, so that
-  // those made by the pool in this process are read by a server running the same files
-  const fromSources: [string[], string] = [['--import', 'tsx'], 'server/main.ts'];
+  // the server run from its sources (not npm start's compiled tree), with npm start's heap settings: the image's
+  // signature hashes the hand-over module's file (bridge.ts here, bridge.js there), and the stored runs' key the
+  // reasoning code's folder, so that those made by the pool in this process are read by a server running the same files
+  const fromSources: [string[], string] = [['--import', 'tsx'], 'bench/serve-sources.mjs'];
   let server: ServerProcess | undefined;
   try {
     const generated = generate(target);
@@ -233,8 +234,7 @@ export async function imagedColdRows(target: number, env: Record<string, string>
     expectOk('workspace creation', workspace);
     const assessUrl = (base: string) => `${base}/v1/workspaces/${workspace.json.id as string}/assess`;
     const pid = () => server!.process.pid!;
-    // (the serving process is the tree's last: npm start re-executes it for its heap setting)
-    const resident = async () => residentByKind((await processTree(pid())).at(-1)!);
+    const resident = async () => residentByKind(await servingPid(pid()));
     await stopServer(server);
     server = undefined;
 

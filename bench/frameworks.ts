@@ -54,7 +54,8 @@
  * graph assessed once by a pool in process, which makes its view image (the memory meanwhile), then its first assess
  * through a server restarted on it, with the stored runs and without them (the hand-over from the image and every
  * framework run); --cold-imaged-only runs those alone (the server reads the shell's PARLEY_* settings,
- * PARLEY_QUERY_TIMEOUT_MS among them).
+ * PARLEY_QUERY_TIMEOUT_MS among them), --skip-cold-imaged leaves them out (a pool's assess, a wait of up to
+ * 15 minutes for the image and two server restarts).
  *
  * Targets (notes, not tests): assess at 100k facts under 1 s; health p99 under 50 ms during it;
  * the first assess of any graph at 100k facts within 1 s once the server has listened for 5 s.
@@ -62,7 +63,7 @@
  * --in-process-only runs the in-process rows and the baseline alone (no pool, no server, no cold start):
  * the hand-over and every framework's ms and inferences, what reasoning at a million facts is read by.
  *
- *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --in-process-only]
+ *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --skip-cold-imaged --in-process-only]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -93,6 +94,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     'cold-only': { type: 'boolean', default: false },
     'cold-imaged-only': { type: 'boolean', default: false },
+    'skip-cold-imaged': { type: 'boolean', default: false },
     'in-process-only': { type: 'boolean', default: false },
   },
 });
@@ -555,7 +557,7 @@ try {
     for (const row of rows) console.log(row);
     await coldStartRows(largest!.target);
     await inProcessColdRows(largest!.target);
-    await imagedColdRows(largest!.target);
+    if (!args['skip-cold-imaged']) await imagedColdRows(largest!.target);
   }
   console.log(`load average at the end: ${loadAverage()}; the bench ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 } finally {

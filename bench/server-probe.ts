@@ -35,9 +35,14 @@ export interface WorkerCounts {
   extraction: number;
 }
 
-/** The server's parts now: its smaps by kind and the probe's last line (the serving process is the tree's last: npm start re-executes it). */
+/** The process that serves, of the server started as `pid`: its tree's last (npm start re-executes the server for its heap settings, server/heap.mjs). */
+export async function servingPid(pid: number): Promise<number> {
+  return (await processTree(pid)).at(-1)!;
+}
+
+/** The server's parts now: its smaps by kind and the probe's last line. */
 export async function partsOf(pid: number, probeFile: string): Promise<{ resident: ResidentParts; probe: ProbeLine | undefined }> {
-  const serving = (await processTree(pid)).at(-1)!;
+  const serving = await servingPid(pid);
   const resident = await residentByKind(serving);
   const lines = (await readFile(probeFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
   const probe = lines.map((line) => JSON.parse(line) as ProbeLine).filter((line) => line.pid === serving).at(-1);

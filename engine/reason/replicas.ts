@@ -180,6 +180,8 @@ export class ReplicaSource {
   /** Per 'memory' diagnostic asked (workerMemory), by its number, what takes the workers' answers while it waits for them. */
   private readonly memoryHeard = new Map<number, (memory: WorkerMemory) => void>();
   private memoryRequests = 0;
+  /** Facts above which a graph's replica is made only by the workers that ask for it (the constructor's preloadMaxFacts). */
+  private readonly askedOnlyAbove: number;
 
   constructor(
     private readonly store: ParleyStore,
@@ -191,10 +193,12 @@ export class ReplicaSource {
      * No engine takes a larger graph's view ahead of a task, so another worker's copy would only wait for a query that may
      * never come to it: at 10M facts some 90 bytes a fact of each worker's heap. Such a graph is made into a replica only by
      * the workers that asked (a later task on another worker waits for a snapshot of its own), and is not sent to a worker
-     * that starts.
+     * that starts. 0, preloads off, bounds nothing: every graph's replica is made by every worker, as before the bound, rather
+     * than each worker pulling a whole snapshot of its own at its first task.
      */
-    private readonly preloadMaxFacts = Infinity,
+    preloadMaxFacts = Infinity,
   ) {
+    this.askedOnlyAbove = preloadMaxFacts === 0 ? Infinity : preloadMaxFacts;
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => {
@@ -438,13 +442,18 @@ export class ReplicaSource {
   private workerStarted(): void {
     this.started++;
     for (const waiter of [...this.startedWaiters]) waiter();
-    if (this.lastAsked !== undefined && !this.onlyAsked(this.lastAsked)) void this.sendSnapshot(this.lastAsked);
+    if (this.lastAsked !== undefined && this.sentOnStart(this.lastAsked)) void this.sendSnapshot(this.lastAsked);
   }
 
-  /** Whether the graph under `key`, as loaded now, is above the preload bound: its replica is made only where a task asks for it. */
-  private onlyAsked(key: string): boolean {
+  /**
+   * Whether a worker that starts is sent the snapshot of the graph under `key`: the graph is in the graph cache, within the
+   * preload bound. One the cache dropped is not read back from disk for it (a graph of 10M facts took tens of seconds, and
+   * then went to no worker, being above the bound); the worker asks for it at its first task on it.
+   */
+  private sentOnStart(key: string): boolean {
     const { tenant, graphId } = splitGraphKey(key);
-    return (this.store.loadedGraph(tenant, graphId)?.index.factCount ?? 0) > this.preloadMaxFacts;
+    const facts = this.store.loadedGraph(tenant, graphId)?.index.factCount;
+    return facts !== undefined && facts <= this.askedOnlyAbove;
   }
 
   /** Resolves once `workers` workers have started since this source was made (false after `timeoutMs`). */
@@ -540,7 +549,7 @@ export class ReplicaSource {
     const edgeSpan = graph.edges.span;
     const image = this.imageAt(at);
     // (a warm snapshot is for every worker, whatever its size: the warm-up's bound chose it)
-    const onlyAsked = !warm && graph.factCount > this.preloadMaxFacts;
+    const onlyAsked = !warm && graph.factCount > this.askedOnlyAbove;
     this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}), ...(onlyAsked ? { onlyAsked } : {}) } satisfies ReplicaMessage);
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {

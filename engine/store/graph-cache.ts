@@ -6,6 +6,7 @@ import type { GraphMeta, StoreBackend } from './backend.ts';
 import { GraphIndex } from './graph-index.ts';
 import type { SerialQueue } from './serial-queue.ts';
 import { readSnapshot, removeSnapshot, snapshotFile, snapshotGraphs, writeSnapshot } from './snapshot.ts';
+import { forgetWrittenTexts } from './provenance-json.ts';
 
 /** Facts the loaded graphs may hold together by default: two million-fact graphs, about 800 MB of heap. */
 export const DEFAULT_CACHE_FACTS = 2_000_000;
@@ -168,6 +169,7 @@ export class GraphCache {
     const entry: LoadedGraph = { tenant, graphId: meta.graph_id, generation: meta.generation, revision, meta, index, raw, corrections, ...(fromSnapshot ? { snapshotRevision: revision } : {}) };
     this.loaded.delete(key);
     this.loaded.set(key, entry);
+    if (cached) forgetWrittenTexts();
     this.evict(key);
     if (replaced) await this.emitChange({ kind: 'replace', tenant, graphId: meta.graph_id, generation: meta.generation });
     // a graph rebuilt from its records gets its snapshot at close(), not here: serialising
@@ -216,6 +218,7 @@ export class GraphCache {
   /** Forgets a deleted graph and its snapshot, and says so to the listeners. */
   async drop(tenant: string, graphId: string, generation: string): Promise<void> {
     this.loaded.delete(graphKey(tenant, graphId));
+    forgetWrittenTexts();
     await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
     await this.emitChange({ kind: 'delete', tenant, graphId, generation });
   }
@@ -244,6 +247,7 @@ export class GraphCache {
       if (meta) await this.loadState(tenant, meta);
       else if (this.loaded.get(key) === loaded) {
         this.loaded.delete(key);
+        forgetWrittenTexts();
         await this.emitChange({ kind: 'delete', tenant, graphId, generation: loaded.generation });
       }
     });
@@ -289,6 +293,7 @@ export class GraphCache {
       if (total <= this.cacheFacts) return;
       if (key === keep) continue;
       this.loaded.delete(key);
+      forgetWrittenTexts();
       total -= factsHeld(entry);
     }
   }

@@ -40,7 +40,9 @@ function given(list: List): string | undefined {
 
 /**
  * Characters of list texts that commits wrote whole in their records' values (short lists: shorter than
- * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB at most: a batch's
+ * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB of text at most, and
+ * the lists they are kept by, live while their records are (up to about 3x the text, 12.7 MB measured
+ * for 20k records of 2 entries, when a graph is dropped: hence forgetWrittenTexts): a batch's
  * documents name the same records again and again, and a record's next commit then writes the entries
  * it held from this text rather than serialising them again (6-11% of a batch's main thread, sampled
  * by bench/batch-profile --replay). Written, not read: a graph loaded from disk or its snapshot has none.
@@ -69,6 +71,11 @@ export class WrittenTexts {
     }
   }
 
+  clear(): void {
+    this.texts.clear();
+    this.chars = 0;
+  }
+
   take(list: List): string | undefined {
     const text = this.texts.get(list);
     if (text === undefined) return undefined;
@@ -79,6 +86,15 @@ export class WrittenTexts {
 }
 
 const written = new WrittenTexts(WRITTEN_TEXT_CHARS);
+
+/**
+ * Drops every kept text, with the lists they are kept by: a graph was deleted or left the graph cache, and
+ * the lists of its records would otherwise stay until later batch commits pushed them out (for ever, when
+ * none comes). Every graph's: a drop is rare, and a list whose text is gone is serialised at its next commit.
+ */
+export function forgetWrittenTexts(): void {
+  written.clear();
+}
 
 /**
  * `text` in characters of its own. A list's text is most often a piece of the draft message it came in,

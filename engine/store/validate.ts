@@ -178,7 +178,11 @@ function validProvenanceEntry(entry: Provenance): boolean {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return false;
   if (typeof entry.source !== 'string' || entry.source.length === 0 || !isIsoInstant(entry.timestamp)) return false;
   for (const field in PROVENANCE_PROPERTY_TYPES) if (!validType((entry as Record<string, PropertyValue>)[field], PROVENANCE_PROPERTY_TYPES[field])) return false;
-  const span = entry.span;
+  return validSpan(entry.span);
+}
+
+/** Whether a provenance entry's span is absent or {start, end} with 0 <= start <= end. */
+function validSpan(span: Provenance['span']): boolean {
   return span === undefined || (span !== null && typeof span === 'object' && Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.end >= span.start);
 }
 
@@ -189,7 +193,8 @@ function checkProvenanceEntry(where: Where, entry: Provenance, i: number): void 
   if (typeof entry.source !== 'string' || entry.source.length === 0) fail(where, `${at}.source`, `${at}.source must be a non-empty string`);
   if (!isIsoInstant(entry.timestamp)) fail(where, `${at}.timestamp`, `${at}.timestamp must be an ISO 8601 date or timestamp naming a real day and time`);
   checkTypes(where.within(at), entry as Record<string, PropertyValue>, PROVENANCE_PROPERTY_TYPES);
-  fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
+  if (!validSpan(entry.span)) fail(where, `${at}.span`, `${at}.span must be {start, end} with 0 <= start <= end`);
+  throw new Error(`${at} failed validProvenanceEntry but no check here: the two disagree`);
 }
 
 /**

@@ -120,8 +120,13 @@ added_answer(dt_pair_moves, Added, Pairs, Grown) :-
     findall(P, ( member(A-B, Changed), P = pm(A, B, _, _, _), memberchk(P, Pairs) ), Stale),
     without(Stale, Pairs, Kept),
     append(New, Kept, All), sort(All, Grown).
-% the ranking takes the candidates of those pairs in place of theirs (a pair a write changes has as many moves or more)
-added_answer(dt_ranks, Added, Table0, Table) :- dt_grown_pairs(Added, _, New), dt_scored(New, Scored), ranks_put(Table0, Scored, Table).
+% the ranking takes the candidates of those pairs in place of theirs, and drops those of the changed pairs the growth no
+% longer finds (none under the growth contract: a pair a write changes has the move that changed it, and as many moves or
+% more; test/prolog/grown-answers.test.ts checks it, and ranks_replace/4 keeps the table right were it to happen)
+added_answer(dt_ranks, Added, Table0, Table) :-
+    dt_grown_pairs(Added, Changed, New), dt_scored(New, Scored),
+    findall(A-B, member(pm(A, B, _, _, _), New), Found), ord_subtract(Changed, Found, Lost),
+    findall(pair_interaction-P, member(P, Lost), Gone), ranks_replace(Table0, Gone, Scored, Table).
 
 % dt_grown_pairs(+Added, -Changed, -New): the pairs (X-Y) a move at an end of an edge added links, and their records
 % found again, once a write for both growths (write_memo/3)

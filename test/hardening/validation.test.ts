@@ -25,6 +25,7 @@ describe('strict validation of what comes in', () => {
     ['an impossible recorded_at', { kind: 'Actor', id: 'x', label: 'X', recorded_at: '2024-13-45T99:99:99Z' }, 'recorded_at'],
     ['an impossible valid_from', { kind: 'Actor', id: 'x', label: 'X', valid_from: '2023-06-31' }, 'valid_from'],
     ['an impossible provenance timestamp', { kind: 'Actor', id: 'x', label: 'X', provenance: [{ source: 's', timestamp: '2024-01-01T25:00:00Z' }] }, 'provenance[0].timestamp'],
+    ['a provenance span that ends before it starts', { kind: 'Actor', id: 'x', label: 'X', provenance: [{ source: 's', timestamp: '2024-01-01', span: { start: 5, end: 2 } }] }, 'provenance[0].span'],
     ['a number as a provenance quote', { kind: 'Actor', id: 'x', label: 'X', provenance: [{ source: 's', timestamp: '2024-01-01', quote: 7 }] }, 'quote'],
   ])('refuses %s, naming the field', async (_what, node, field) => {
     const response = await importJson({ nodes: [node] });

@@ -19,10 +19,10 @@ export interface TempStore {
   close(): Promise<void>;
 }
 
-/** A real store in a fresh temp dir. */
-export async function openTempStore(prefix: string): Promise<TempStore> {
+/** A real store in a fresh temp dir, opened with `options`. */
+export async function openTempStore(prefix: string, options: Parameters<typeof ParleyStore.open>[1] = {}): Promise<TempStore> {
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  const store = await ParleyStore.open(path.join(dir, 'store'));
+  const store = await ParleyStore.open(path.join(dir, 'store'), options);
   return {
     store,
     dir,

@@ -395,6 +395,11 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     );
     expectGrownRanks(rules, 'deutsch', 'dt_ranks', graph);
     expectGrownRecords(rules, 'dt_pair_moves', graph, pairs, run, ['pm(a,b,0,2,[e1,m1])', 'pm(a,z,1,0,[e3])', 'pm(c,d,1,1,[e2,m3])']);
+    // why the growth finds every changed pair again (its ranks_replace/4 has nothing to take out): each pair a move links has
+    // a move of its own, the one linking it, read from its two sides' edges
+    const linked = 'findall(X-Y, ( dt_type(_, Node, T), dt_ids(Node, T, Ids), Ids \\== [], dt_link(Node, Ids, X, Y, _) ), L0), sort(L0, L1)';
+    const [[every, without]] = rules.module('deutsch')!.solve(`${linked}, length(L1, N), exclude([X-Y]>>once(dt_pair_move(X, Y, _)), L1, W), length(W, M)`, ['N', 'M'], { graph });
+    expect([every, without]).toEqual([3, 0]);
   });
 
   it('lederach\'s levels and process groups take a new actor placed by its type, one placed by a word of its label, a new process claim of an actor held not yet in the process and a new process event of one in it (not an event of another type); a level the write did not touch is kept; a place named as a level\'s word has them found again; its runs equal a fresh copy\'s', async () => {
@@ -1024,6 +1029,11 @@ describe('a module\'s ranking of its per-subject findings (lib/conflict.pl ranke
     expect(keptOf(`${RANKED}\nranks(T) :- rank_entries([k-a-5, k-d-4, k-b-1, k-c-1, k-d-0], T).`)).toEqual([['a', 'd'], 2]);
   });
 
+  it('leaves out a score that is no number through ranks/1 as through rank/3, the subject\'s number kept', () => {
+    // rank/3's candidates given to rank_entries/2 as they are, e at x, and b at 3 and at an atom above it in the standard order
+    expect(keptOf(`${RANKED}\nranks(T) :- rank_entries([k-a-1, k-b-3, k-b-z, k-c-2, k-d-2, k-e-x], T).`)).toEqual(keptOf(RANKED));
+  });
+
   it('ranks_put/3 puts the candidates given in place of those of the same key and subject, the others kept: the table rank_entries/2 makes of them all', () => {
     const [[put, whole]] = registry.solveLibrary(
       'rank_entries([k-a-1, k-b-2, j-a-3], T0), ranks_put(T0, [k-a-4, k-c-1, k-c-2], T), rank_entries([k-a-4, k-b-2, j-a-3, k-c-2], W), ' +
@@ -1033,6 +1043,19 @@ describe('a module\'s ranking of its per-subject findings (lib/conflict.pl ranke
     );
     expect(put).toEqual(whole);
     expect(put).toEqual(['r(-3,a,j,j-a)', 'r(-4,a,k,k-a)', 'r(-2,b,k,k-b)', 'r(-2,c,k,k-c)']);
+  });
+
+  it('ranks_replace/4 takes out the entries of the key and subject pairs gone, then puts the candidates given: the table rank_entries/2 makes of what is left', () => {
+    const [[replaced, whole, none]] = registry.solveLibrary(
+      'rank_entries([k-a-1, k-b-2, j-a-3, k-c-5], T0), ranks_replace(T0, [k-c, k-b, j-z], [k-a-4, k-b-1], T), rank_entries([k-a-4, k-b-1, j-a-3], W), ' +
+        'ranks_replace(T0, [], [k-a-4], T1), ranks_put(T0, [k-a-4], P1), ( T1 == P1 -> Same = yes ; Same = no ), ' +
+        'maplist([E, S]>>format(string(S), "~w", [E]), T, R), maplist([E, S]>>format(string(S), "~w", [E]), W, L)',
+      ['R', 'L', 'Same'],
+      { graph: GraphIndex.fromRecords([], []) },
+    );
+    expect(replaced).toEqual(whole);
+    expect(replaced).toEqual(['r(-3,a,j,j-a)', 'r(-4,a,k,k-a)', 'r(-1,b,k,k-b)']);
+    expect(none).toBe('yes');
   });
 });
 

@@ -2,6 +2,7 @@ import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
+import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
@@ -324,6 +325,49 @@ describe('the main thread\'s side of the replicas', () => {
     expect(await until(() => begun.length > 0, 5_000)).toBe(true);
     expect(begun).toEqual([small.key]);
     expect(late.held(big.key)).toBeUndefined();
+  }, 60_000);
+
+  it('has a worker that passed over the snapshot of a graph above the bound, then asked for it while its chunks go out, ask again at its end and make the replica', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * 3 }, (_, i) => `n${i}`);
+    await store.writeGraph('t', 'big', actorsWrite(ids));
+    const { at } = await source.current('t', 'big');
+    const [asking, late] = [workerSet(), workerSet()];
+    const { heard, acted } = atFirstChunk(() => late.graph(at));
+    expect((await asking.graph(at)).nodes.size).toBe(ids.length);
+    expect(((await acted()) as GraphIndex).nodes.size).toBe(ids.length);
+    expect(heard.filter((type) => type === 'snapshot-begin').length).toBe(2);
+  }, 60_000);
+
+  it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 0);
+    await store.writeGraph('t', 'g', actorsWrite(['a', 'b']));
+    const [asking, other] = [workerSet(), workerSet()];
+    const { at } = await source.current('t', 'g');
+    expect((await asking.graph(at)).nodes.size).toBe(2);
+    expect(await until(() => other.held(at.key) !== undefined, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('does not read back a graph the graph cache dropped to send it to a worker that starts', async () => {
+    source.close();
+    await temp.close();
+    temp = await openTempStore('parley-replicas-', { cacheFacts: 500 });
+    store = temp.store;
+    source = new ReplicaSource(store, name, undefined, 100);
+    await store.writeGraph('t', 'big', actorsWrite(Array.from({ length: 200 }, (_, i) => `n${i}`))); // 400 facts
+    const { at: big } = await source.current('t', 'big');
+    expect((await workerSet().graph(big)).nodes.size).toBe(200);
+    // another graph of 200 facts: the cache's 500 no longer hold both, and the big graph, used least recently, leaves it
+    await store.writeGraph('t', 'other', actorsWrite(Array.from({ length: 100 }, (_, i) => `m${i}`)));
+    expect(store.loadedGraph('t', 'big')).toBeUndefined();
+    const begun: string[] = [];
+    listen((message) => message.type === 'snapshot-begin' && begun.push(message.key!));
+    workerSet();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(begun).toEqual([]);
+    expect(store.loadedGraph('t', 'big')).toBeUndefined();
   }, 60_000);
 
   it('does not make every edge of the graph at once on the main thread to send a snapshot', async () => {

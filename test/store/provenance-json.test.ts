@@ -7,6 +7,7 @@ import type { Provenance } from '../../engine/ontology/index.ts';
 import { SEP } from '../../engine/store/keys.ts';
 import { ProvenanceJson, WrittenTexts, noteProvenanceJson, provenanceText } from '../../engine/store/provenance-json.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
+import { collectGarbage } from '../helpers/heap.ts';
 
 const at = '2024-03-03T10:00:00.000Z';
 const mention = (n: number): Provenance => ({ source: `doc-${n}.txt`, timestamp: '2024-03-03', document_id: `doc-${n}`, span: { start: n, end: n + 3 }, quote: `RSF "${n}" \u0000 é` });
@@ -29,12 +30,12 @@ const COMMITS: number[][][] = [
   [[14, 15, 2]],
 ];
 
-/** Every key and value of the store's graph data, the generation taken out of the keys. */
-async function graphData(dir: string, generation: string): Promise<[string, string][]> {
+/** Every key and value of the store's data of the graphs of these generations, each generation taken out of the keys (`G`, or the name given). */
+async function graphData(dir: string, generation: string, named: Record<string, string> = { G: generation }): Promise<[string, string][]> {
   const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
   try {
     const entries = await db.iterator().all();
-    return entries.filter(([key]) => key.includes(generation)).map(([key, value]) => [key.replace(generation, 'G'), value]);
+    return Object.entries(named).flatMap(([name, of]) => entries.filter(([key]) => key.includes(of)).map(([key, value]): [string, string] => [key.replace(of, name), value]));
   } finally {
     await db.close();
   }
@@ -59,6 +60,52 @@ function noted(text: (list: Provenance[]) => string): (write: GraphWrite) => Gra
     for (const record of [...write.nodes, ...write.edges]) if (record.provenance) noteProvenanceJson(record.provenance, text(record.provenance));
     return write;
   };
+}
+
+/** A step of a mixed sequence: a commit into a graph, its lists noted (a batch's) or not (a plain import), or a graph deleted. */
+type Step = { graphs: string[]; commit: number[][]; noted?: boolean } | { deleted: string };
+
+/**
+ * A batch's commit, then a plain one, then a batch's on the same records; one draft's lists written into two graphs;
+ * a graph deleted and written again; an old document named again.
+ */
+const MIXED: Step[] = [
+  { graphs: ['g'], commit: [[1, 2]], noted: true },
+  { graphs: ['g'], commit: [[3]] },
+  { graphs: ['g'], commit: [[4], [5]], noted: true },
+  { graphs: ['g', 'h'], commit: [[6, 7]], noted: true },
+  { graphs: ['h'], commit: [[8]], noted: true },
+  { deleted: 'g' },
+  { graphs: ['g'], commit: [[9, 10]], noted: true },
+  { graphs: ['g'], commit: [[11]], noted: true },
+  { graphs: ['h'], commit: [[1], [6]], noted: true },
+  { graphs: ['g', 'h'], commit: [[12]] },
+];
+
+/** Runs `steps` in a new store at `dir`, every list noted with its JSON.stringify text when `notes` and its step's are on; answers graphs g and h's data. */
+async function runSteps(dir: string, steps: readonly Step[], notes: boolean): Promise<[string, string][]> {
+  const store = await ParleyStore.open(dir);
+  const generations: Record<string, string> = {};
+  try {
+    for (const step of steps) {
+      if ('deleted' in step) {
+        await store.deleteGraph('t', step.deleted);
+        continue;
+      }
+      const writes = step.commit.map((documents) => (notes && step.noted ? noted((list) => JSON.stringify(list)) : (write: GraphWrite) => write)(naming(documents)));
+      for (const graph of step.graphs) await store.writeGraphs('t', graph, writes);
+    }
+    for (const graph of ['g', 'h']) generations[`<${graph}>`] = (await store.getGraphMeta('t', graph)).generation;
+  } finally {
+    await store.close();
+  }
+  return graphData(dir, '', generations);
+}
+
+/** Writes one commit of noted lists into graph `graphId` and answers a weak reference to the rsf node's list as stored. */
+async function writtenList(store: ParleyStore, graphId: string): Promise<WeakRef<object>> {
+  await store.writeGraphs('t', graphId, [noted((list) => JSON.stringify(list))(naming([1, 2]))]);
+  return new WeakRef((await store.loadGraph('t', graphId)).node('rsf')!.provenance!);
 }
 
 describe('provenance lists written from their texts (provenance-json.ts)', () => {
@@ -96,6 +143,30 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     await build(dir, [[[1, 2]]], noted(spaced));
     const grown = await build(dir, [[[3]]], noted(spaced));
     expect(grown.find(([key]) => key.endsWith(SEP + 'rsf'))![1].endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
+  });
+
+  it('writes what serialising writes through mixed paths: plain and batch commits on one record, one draft into two graphs, a graph deleted and written again', async () => {
+    const serialised = await runSteps(path.join(base, 'serialised'), MIXED, false);
+    const fromTexts = await runSteps(path.join(base, 'texts'), MIXED, true);
+    expect(fromTexts).toStrictEqual(serialised);
+    for (const graph of ['<g>', '<h>']) expect(serialised.some(([key]) => key.includes(graph) && key.endsWith(SEP + 'rsf'))).toBe(true);
+  });
+
+  it('lets go of the lists of a graph deleted or dropped from the graph cache, whose texts were kept', async () => {
+    const store = await ParleyStore.open(path.join(base, 'dropped'), { cacheFacts: 4 });
+    try {
+      const deleted = await writtenList(store, 'deleted');
+      await store.deleteGraph('t', 'deleted');
+      const evicted = await writtenList(store, 'evicted');
+      // another graph loaded past the cache's 4 facts: 'evicted' (3 nodes and an edge) leaves it
+      await writtenList(store, 'other');
+      expect(store.loadedGraph('t', 'evicted')).toBeUndefined();
+      collectGarbage();
+      expect(deleted.deref()).toBeUndefined();
+      expect(evicted.deref()).toBeUndefined();
+    } finally {
+      await store.close();
+    }
   });
 
   it('keeps written texts up to a bound, the oldest dropped first, and each until a commit takes it', () => {

@@ -607,9 +607,10 @@ rank_table(M, Table) :-
     ;   findall(Key-Subject-Score, ( M:rank(Key, Subject, Score), number(Score) ), Found), rank_entries(Found, Table)
     ).
 
-% rank_entries(+Scored, -Table): Key-Subject-Score triples (in any order, repeated or not; each Score a number) as a
-% ranking table: r(Neg, Subject, Key, Key-Subject) once per Key-Subject, with its highest Score (Neg negated, so that
-% msort/2 puts the highest first, ties by Subject then Key), sorted by Key-Subject
+% rank_entries(+Scored, -Table): Key-Subject-Score triples (in any order, repeated or not; a Score that is no number
+% left out, as rank_table/2 leaves out rank/3's) as a ranking table: r(Neg, Subject, Key, Key-Subject) once per
+% Key-Subject, with its highest Score (Neg negated, so that msort/2 puts the highest first, ties by Subject then Key),
+% sorted by Key-Subject
 rank_entries(Found, Table) :- sort(Found, Sorted), best_scores(Sorted, Table).
 
 % ranks_put(+Table0, +Scored, -Table): Table0 with the entries of Scored (Key-Subject-Score) in place of those of the
@@ -618,10 +619,19 @@ rank_entries(Found, Table) :- sort(Found, Sorted), best_scores(Sorted, Table).
 % keep its ranking so only where a write can only raise or keep a subject's candidates (frameworks/README.md)
 ranks_put(Table0, Scored, Table) :- rank_entries(Scored, New), append(New, Table0, All), sort(4, @<, All, Table).
 
-% best_scores(+Sorted, -Table): each Key-Subject once, with its highest Score, in one walk of the list
+% ranks_replace(+Table0, +Gone, +Scored, -Table): ranks_put/3 after taking out the entries of the Key-Subject pairs in
+% Gone: a module whose growth may find a subject again with no candidate passes that subject's Key-Subject in Gone (each
+% write's own few: the table is walked only when Gone is not empty)
+ranks_replace(Table0, [], Scored, Table) :- !, ranks_put(Table0, Scored, Table).
+ranks_replace(Table0, Gone, Scored, Table) :- sort(Gone, Keys), exclude(rank_entry_of(Keys), Table0, Kept), ranks_put(Kept, Scored, Table).
+rank_entry_of(Keys, r(_, _, _, KS)) :- ord_memberchk(KS, Keys).
+
+% best_scores(+Sorted, -Table): each Key-Subject once, with its highest Score, in one walk of the list (a Key-Subject's
+% scores that are no number sort after its numbers, and are passed over)
 best_scores([], []).
-best_scores([K-S-_, K2-S2-Sc2 | Rest], Table) :- K == K2, S == S2, !, best_scores([K2-S2-Sc2 | Rest], Table).
-best_scores([K-S-Score | Rest], [r(Neg, S, K, K-S) | Table]) :- Neg is -Score, best_scores(Rest, Table).
+best_scores([K-S-_, K2-S2-Sc2 | Rest], Table) :- K == K2, S == S2, number(Sc2), !, best_scores([K2-S2-Sc2 | Rest], Table).
+best_scores([K-S-Score | Rest], Table) :- number(Score), !, Table = [r(Neg, S, K, K-S) | Table1], Neg is -Score, best_scores(Rest, Table1).
+best_scores([_ | Rest], Table) :- best_scores(Rest, Table).
 
 % ---- warming a view ---------------------------------------------------------
 
