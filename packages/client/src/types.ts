@@ -59,6 +59,21 @@ export type Health = {
     /** jobs that failed for good (kept 7 days) */
     failed?: number;
   };
+  /** no tenant data: where the reasoning engines took their views from (docs/operations.md) */
+  reasoning: {
+    /** the reasoning workers running, by thread */
+    workers: Array<{
+      /** hand-overs of graphs' views to this worker's Prolog engine since it started, by source */
+      hand_overs: {
+        /** whole views taken from a view image on disk */
+        image: number;
+        /** whole views taken from the records */
+        records: number;
+        /** the records writes added, taken into a view held */
+        delta: number;
+      };
+    }>;
+  };
 };
 
 export type ApiKeyCreate = {
