@@ -105,7 +105,6 @@ export interface ImageOnDisk {
   revision: number;
 }
 
-/** Of a worker's whole hand-overs, those from a view image (said when any). */
 /**
  * What a worker's engine holds, and how it came to (the count of a cold call's hand-overs by source): the graphs whose whole
  * views it holds, the views it has taken whole since it started (`handOvers`), `images` of them from a view image (the rest
@@ -120,6 +119,7 @@ export interface HeldViews {
   imaging: boolean;
 }
 
+/** Of a worker's whole hand-overs, those from a view image (said when any). */
 interface ImageCount {
   images?: number;
   /** Hand-overs of only the records writes added to a view held (bridge.ts addedHandOvers). */
