@@ -105,7 +105,6 @@ export interface ImageOnDisk {
   revision: number;
 }
 
-/** Of a worker's whole hand-overs, those from a view image (said when any). */
 /**
  * What a worker's engine holds, and how it came to (the count of a cold call's hand-overs by source): the graphs whose whole
  * views it holds, the views it has taken whole since it started (`handOvers`), `images` of them from a view image (the rest
@@ -120,6 +119,7 @@ export interface HeldViews {
   imaging: boolean;
 }
 
+/** Of a worker's whole hand-overs, those from a view image (said when any). */
 interface ImageCount {
   images?: number;
   /** Hand-overs of only the records writes added to a view held (bridge.ts addedHandOvers). */
@@ -168,7 +168,7 @@ export class ReplicaSource {
    * over as an addition), the graph whose view it is taking in parts in the background, whether it is making a view
    * image, and how many views it has taken whole: what the pool routes a graph's tasks by.
    */
-  private readonly views = new Map<number, { keys: ReadonlySet<string>; loading?: string; imaging: boolean; handOvers: number; images: number; additions: number }>();
+  private readonly views = new Map<number, Omit<HeldViews, 'graphs'> & { keys: ReadonlySet<string>; loading?: string }>();
   /**
    * Called with a worker's thread id when it says the views its engine holds, the one it is taking in parts, or whether it is making an image, changed
    * (the pool routes tasks by them); `held`: the views it holds changed, not only the one it is taking.
@@ -263,7 +263,7 @@ export class ReplicaSource {
 
   /** Per worker (thread id): HeldViews. */
   heldViews(): Map<number, HeldViews> {
-    return new Map([...this.views].map(([worker, { keys, handOvers, images, additions, imaging }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), handOvers, images, additions, imaging }]));
+    return new Map([...this.views].map(([worker, { keys, loading: _, ...counts }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), ...counts }]));
   }
 
   /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
