@@ -217,8 +217,7 @@ export class GraphCache {
 
   /** Forgets a deleted graph and its snapshot, and says so to the listeners. */
   async drop(tenant: string, graphId: string, generation: string): Promise<void> {
-    this.loaded.delete(graphKey(tenant, graphId));
-    forgetWrittenTexts();
+    this.unload(graphKey(tenant, graphId));
     await removeSnapshot(snapshotFile(this.snapshotDir, tenant, graphId));
     await this.emitChange({ kind: 'delete', tenant, graphId, generation });
   }
@@ -246,8 +245,7 @@ export class GraphCache {
       const meta = await this.backend.getGraphMeta(tenant, graphId);
       if (meta) await this.loadState(tenant, meta);
       else if (this.loaded.get(key) === loaded) {
-        this.loaded.delete(key);
-        forgetWrittenTexts();
+        this.unload(key);
         await this.emitChange({ kind: 'delete', tenant, graphId, generation: loaded.generation });
       }
     });
@@ -285,6 +283,15 @@ export class GraphCache {
     return entry;
   }
 
+  /**
+   * Takes the graph under `key` out of the cache, and the list texts commits kept with it (provenance-json.ts
+   * forgetWrittenTexts): they would keep its records' lists alive. (A graph loaded again in its place: loadState.)
+   */
+  private unload(key: string): void {
+    this.loaded.delete(key);
+    forgetWrittenTexts();
+  }
+
   /** Drops the least recently used graphs but `keep` while the loaded graphs hold more than cacheFacts facts. */
   private evict(keep: string): void {
     let total = 0;
@@ -292,8 +299,7 @@ export class GraphCache {
     for (const [key, entry] of this.loaded) {
       if (total <= this.cacheFacts) return;
       if (key === keep) continue;
-      this.loaded.delete(key);
-      forgetWrittenTexts();
+      this.unload(key);
       total -= factsHeld(entry);
     }
   }

@@ -30,6 +30,9 @@ const pairsOf = (graph: GraphIndex) => registry.solveLibrary('hostile_actor_pair
 /** Over a graph: `variable`'s value in the first answer of `goal` in the framework module `id`. */
 const firstAnswer = (rules: RuleRegistry, id: string, goal: string, variable = 'L') => (on: GraphIndex) => rules.module(id)!.solve(goal, [variable], { graph: on })[0][0];
 
+/** A goal that binds `to` to each term of the list `from` as text (~w), for a table of terms to compare as strings. */
+const asTexts = (from: string, to: string) => `maplist([E, S]>>format(string(S), "~w", [E]), ${from}, ${to})`;
+
 /** The built-in framework `id` loaded with the library into a registry, and a run of it over a graph, less its inferences (a grown engine's differ from a fresh one's). */
 async function loadedFramework(id: string) {
   const catalog = await loadRuleModules([]);
@@ -60,7 +63,7 @@ function expectGrownRecords(rules: RuleRegistry, key: string, graph: GraphIndex,
  * would compute a dropped table again.
  */
 function expectGrownRanks(rules: RuleRegistry, id: string, key: string, graph: GraphIndex) {
-  const table = (goal: string) => (on: GraphIndex) => rules.module(id)!.solve(`${goal}, maplist([E, S]>>format(string(S), "~w", [E]), T, L)`, ['L'], { graph: on })[0][0];
+  const table = (goal: string) => firstAnswer(rules, id, `${goal}, ${asTexts('T', 'L')}`);
   const kept = table('ranks(T)');
   const scored = table('findall(K-S-N, ( rank(K, S, N), number(N) ), F), rank_entries(F, T)');
   expect(keptUnder(rules, key, graph)).toBe(1);
@@ -1037,7 +1040,7 @@ describe('a module\'s ranking of its per-subject findings (lib/conflict.pl ranke
   it('ranks_put/3 puts the candidates given in place of those of the same key and subject, the others kept: the table rank_entries/2 makes of them all', () => {
     const [[put, whole]] = registry.solveLibrary(
       'rank_entries([k-a-1, k-b-2, j-a-3], T0), ranks_put(T0, [k-a-4, k-c-1, k-c-2], T), rank_entries([k-a-4, k-b-2, j-a-3, k-c-2], W), ' +
-        'maplist([E, S]>>format(string(S), "~w", [E]), T, P), maplist([E, S]>>format(string(S), "~w", [E]), W, L)',
+        `${asTexts('T', 'P')}, ${asTexts('W', 'L')}`,
       ['P', 'L'],
       { graph: GraphIndex.fromRecords([], []) },
     );
@@ -1049,7 +1052,7 @@ describe('a module\'s ranking of its per-subject findings (lib/conflict.pl ranke
     const [[replaced, whole, none]] = registry.solveLibrary(
       'rank_entries([k-a-1, k-b-2, j-a-3, k-c-5], T0), ranks_replace(T0, [k-c, k-b, j-z], [k-a-4, k-b-1], T), rank_entries([k-a-4, k-b-1, j-a-3], W), ' +
         'ranks_replace(T0, [], [k-a-4], T1), ranks_put(T0, [k-a-4], P1), ( T1 == P1 -> Same = yes ; Same = no ), ' +
-        'maplist([E, S]>>format(string(S), "~w", [E]), T, R), maplist([E, S]>>format(string(S), "~w", [E]), W, L)',
+        `${asTexts('T', 'R')}, ${asTexts('W', 'L')}`,
       ['R', 'L', 'Same'],
       { graph: GraphIndex.fromRecords([], []) },
     );

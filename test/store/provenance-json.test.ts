@@ -62,6 +62,15 @@ function noted(text: (list: Provenance[]) => string): (write: GraphWrite) => Gra
   };
 }
 
+/** Each record's list noted with its JSON.stringify text (a batch's draft). */
+const notedSerialised = noted((list) => JSON.stringify(list));
+
+/** A text that parses to the list but is not JSON.stringify's: only a commit that writes it as given stores it. */
+const spaced = (list: Provenance[]) => JSON.stringify(list, null, 1);
+
+/** The value of record `id` in a graph's data (graphData). */
+const valueOf = (data: [string, string][], id: string) => data.find(([key]) => key.endsWith(SEP + id))![1];
+
 /** A step of a mixed sequence: a commit into a graph, its lists noted (a batch's) or not (a plain import), or a graph deleted. */
 type Step = { graphs: string[]; commit: number[][]; noted?: boolean } | { deleted: string };
 
@@ -92,7 +101,7 @@ async function runSteps(dir: string, steps: readonly Step[], notes: boolean): Pr
         await store.deleteGraph('t', step.deleted);
         continue;
       }
-      const writes = step.commit.map((documents) => (notes && step.noted ? noted((list) => JSON.stringify(list)) : (write: GraphWrite) => write)(naming(documents)));
+      const writes = step.commit.map((documents) => (notes && step.noted ? notedSerialised : (write: GraphWrite) => write)(naming(documents)));
       for (const graph of step.graphs) await store.writeGraphs('t', graph, writes);
     }
     for (const graph of ['g', 'h']) generations[`<${graph}>`] = (await store.getGraphMeta('t', graph)).generation;
@@ -104,7 +113,7 @@ async function runSteps(dir: string, steps: readonly Step[], notes: boolean): Pr
 
 /** Writes one commit of noted lists into graph `graphId` and answers a weak reference to the rsf node's list as stored. */
 async function writtenList(store: ParleyStore, graphId: string): Promise<WeakRef<object>> {
-  await store.writeGraphs('t', graphId, [noted((list) => JSON.stringify(list))(naming([1, 2]))]);
+  await store.writeGraphs('t', graphId, [notedSerialised(naming([1, 2]))]);
   return new WeakRef((await store.loadGraph('t', graphId)).node('rsf')!.provenance!);
 }
 
@@ -119,16 +128,13 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
 
   it('writes what serialising the lists writes: new lists, short lists grown, long lists in chunks, repeated entries', async () => {
     const serialised = await build(path.join(base, 'serialised'), COMMITS, (write) => write);
-    const fromTexts = await build(path.join(base, 'texts'), COMMITS, noted((list) => JSON.stringify(list)));
+    const fromTexts = await build(path.join(base, 'texts'), COMMITS, notedSerialised);
     expect(fromTexts).toStrictEqual(serialised);
     // the long lists went to chunks, a chunk by each commit from the second on: the rsf node's value and four chunks
     expect(serialised.filter(([key]) => key.includes(SEP + 'rsf')).length).toBe(5);
   });
 
   it('takes the noted text rather than serialising the list again', async () => {
-    // a text that parses to the list but is not JSON.stringify's: only a commit that writes it as given stores it
-    const spaced = (list: Provenance[]) => JSON.stringify(list, null, 1);
-    const valueOf = (data: [string, string][], id: string) => data.find(([key]) => key.endsWith(SEP + id))![1];
     const created = await build(path.join(base, 'created'), [[[1, 2]]], noted(spaced));
     expect(valueOf(created, 'rsf').endsWith(spaced([1, 2].map(mention)))).toBe(true);
     // a short list grown by a later commit: the stored entries as the commit before wrote them, the appended ones as noted
@@ -138,11 +144,10 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
   });
 
   it('serialises the stored entries of a list read back from disk, whose text no commit of this process wrote', async () => {
-    const spaced = (list: Provenance[]) => JSON.stringify(list, null, 1);
     const dir = path.join(base, 'reopened');
     await build(dir, [[[1, 2]]], noted(spaced));
     const grown = await build(dir, [[[3]]], noted(spaced));
-    expect(grown.find(([key]) => key.endsWith(SEP + 'rsf'))![1].endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
+    expect(valueOf(grown, 'rsf').endsWith(JSON.stringify([1, 2].map(mention)).slice(0, -1) + ',' + spaced([mention(3)]).slice(1))).toBe(true);
   });
 
   it('writes what serialising writes through mixed paths: plain and batch commits on one record, one draft into two graphs, a graph deleted and written again', async () => {
@@ -186,12 +191,12 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
   });
 
   it('keeps the noted text on the list alone: its copies, its JSON, its keys and equality do not see it', () => {
-    const spaced = JSON.stringify([1, 2].map(mention), null, 1);
-    const list = JSON.parse(spaced) as Provenance[];
-    const plain = JSON.parse(spaced) as Provenance[];
-    noteProvenanceJson(list, spaced);
+    const text = spaced([1, 2].map(mention));
+    const list = JSON.parse(text) as Provenance[];
+    const plain = JSON.parse(text) as Provenance[];
+    noteProvenanceJson(list, text);
     const textOf = (of: Provenance[]) => provenanceText(of, 0, new ProvenanceJson());
-    expect(textOf(list)).toBe(spaced);
+    expect(textOf(list)).toBe(text);
     for (const copy of [[...list], list.slice(), list.concat(), Object.assign([], list), structuredClone(list), JSON.parse(JSON.stringify(list))]) expect(textOf(copy)).toBe(JSON.stringify(plain));
     expect(JSON.stringify(list)).toBe(JSON.stringify(plain));
     expect(Object.keys(list)).toEqual(Object.keys(plain));
