@@ -7,9 +7,10 @@
  *
  * - records: every node and edge as the store reads them back, sorted, without the instants of the
  *   run (when each record and document was written);
- * - stored bytes: every key and value of the graph's data in LevelDB (records, provenance chunks),
- *   the graph's generation cut from the keys and the run's instants masked. The graph's meta and its
- *   log of writes are left out: how many commits the drafts group into depends on when they come.
+ * - stored bytes: every key and value of the graph's records in LevelDB, the graph's generation cut
+ *   from the keys and the run's instants masked, each long list's chunks joined into one text: where a
+ *   chunk starts, as the graph's meta and its log of writes, depends on how many commits the drafts
+ *   group into, which depends on when they come (the bytes of the entries do not).
  *
  *   npx tsx bench/batch-digest.ts [-- --corpus corpora/sudan-drc-2024 --copies 5 --workers 2 --gather 1]
  */
@@ -62,22 +63,36 @@ try {
   const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
   const stored = createHash('sha256');
   let keys = 0;
+  let chunks = 0;
   let bytes = 0;
   try {
-    // a graph's data keys: 'g', tenant, graph, generation, then the key within the graph
+    // a graph's data keys: 'g', tenant, graph, generation, then the record's kind and id, and a chunk's start (keys.ts); a record's chunks follow it
+    let entries = '';
+    const endRecord = () => {
+      stored.update(`\u0001${entries}\u0002`);
+      entries = '';
+    };
     for await (const [key, value] of db.iterator({ gte: 'g\u0000', lt: 'g\u0001' })) {
-      const within = key.split('\u0000').slice(4).join('\u0000');
-      stored.update(`${within}\u0001${value.replace(INSTANT, 'INSTANT')}\u0002`);
-      keys++;
+      const [kind, id, chunkStart] = key.split('\u0000').slice(4);
+      const masked = value.replace(INSTANT, 'INSTANT');
       bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+      if (chunkStart === undefined) {
+        if (keys > 0) endRecord();
+        stored.update(`${kind}\u0000${id}\u0001${masked}`);
+        keys++;
+      } else {
+        entries = entries === '' ? masked.slice(1, -1) : `${entries},${masked.slice(1, -1)}`;
+        chunks++;
+      }
     }
+    endRecord();
   } finally {
     await db.close();
   }
   const recordsDigest = createHash('sha256').update(records.join('\n')).digest('hex');
   console.log(`bench:batch-digest  corpus ${args.corpus}${COPIES > 1 ? ` ${COPIES} times over` : ''}, ${summary.ingested} ingested, ${WORKERS} workers, commits gathering ${GATHER}`);
   console.log(`records ${records.length} sha256 ${recordsDigest}`);
-  console.log(`stored ${keys} keys ${bytes} bytes sha256 ${stored.digest('hex')}`);
+  console.log(`stored ${keys} records (and ${chunks} chunks, ${bytes} bytes of keys and values: these depend on how the commits grouped) sha256 ${stored.digest('hex')}`);
 } finally {
   await pipeline.close();
   await rm(dir, { recursive: true, force: true });
