@@ -65,6 +65,7 @@ const { values: args } = parseArgs({
     gather: { type: 'string', default: '1' },
     replay: { type: 'boolean', default: false },
     unsampled: { type: 'boolean', default: false },
+    allocations: { type: 'boolean', default: false },
   },
 });
 const WORKERS = Number(args.workers);
@@ -78,6 +79,10 @@ const TOP = Number(args.top);
 const REPLAY = args.replay!;
 /** No sampling: only the main thread's CPU per document, round by round (for comparing code, alternated). */
 const UNSAMPLED = args.unsampled!;
+/** The main thread's allocations sampled instead of its time: bytes per document by part, whatever the load. */
+const ALLOCATIONS = args.allocations!;
+/** Bytes between a sampling heap profile's samples, on average. */
+const ALLOCATION_SAMPLING_BYTES = 4096;
 /** Microseconds between samples. */
 const SAMPLING_US = 200;
 
@@ -103,32 +108,75 @@ const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
   { part: 'pool messages (drafts received and parsed, tasks sent)', functions: ['readDraftMessage', 'draftFile'], files: /piscina|node:internal\/worker/ },
 ];
 
-/** Milliseconds per part (and GC, idle, the rest) of a profile's samples, and per function of their own (`selves`). */
-function split(profile: Profile, into: Map<string, number>, selves: Map<string, number>): void {
-  const { byId, parent } = profileTree(profile);
+/** The part (PARTS, else GC, idle, the rest) each leaf of a profile's tree belongs to, read off its stack. */
+function partsOf(nodes: ProfileNode[]): { part: (leaf: number) => string; self: (leaf: number) => string } {
+  const { byId, parent } = profileTree({ nodes });
   const partOf = new Map<number, string>();
-  const classify = (leaf: number): string => {
+  const part = (leaf: number): string => {
     const known = partOf.get(leaf);
     if (known) return known;
     const frames: ProfileNode['callFrame'][] = [];
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) frames.push(byId.get(id)!.callFrame);
     const names = new Set(frames.map((frame) => frame.functionName));
     const top = frames[0].functionName;
-    const part =
+    const found =
       top === '(garbage collector)' ? 'garbage collection' :
       top === '(idle)' ? 'idle' :
       (PARTS.find(({ functions }) => functions.some((name) => names.has(name))) ?? frames.map((frame) => PARTS.find(({ files }) => files?.test(frame.url))).find(Boolean))?.part ?? 'the rest';
-    partOf.set(leaf, part);
-    return part;
+    partOf.set(leaf, found);
+    return found;
   };
+  const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) => `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${lineNumber + 1}`;
+  // a builtin (no file) is named with the function that called it: `next` or `split` alone says nothing of where
+  const self = (leaf: number): string => {
+    const { callFrame } = byId.get(leaf)!;
+    const caller = parent.get(leaf);
+    return callFrame.url === '' && caller !== undefined && byId.get(caller)!.callFrame.url !== '' ? `${frameName(callFrame)} in ${frameName(byId.get(caller)!.callFrame)}` : frameName(callFrame);
+  };
+  return { part, self };
+}
+
+/** Adds `amount` to `key`'s total in `into`. */
+function tally(into: Map<string, number>, key: string, amount: number): void {
+  into.set(key, (into.get(key) ?? 0) + amount);
+}
+
+/** Milliseconds per part (and GC, idle, the rest) of a profile's samples, and per function of their own (`selves`). */
+function split(profile: Profile, into: Map<string, number>, selves: Map<string, number>): void {
+  const { part, self } = partsOf(profile.nodes);
   profile.samples.forEach((sample, i) => {
-    const part = classify(sample);
     const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    into.set(part, (into.get(part) ?? 0) + ms);
-    const { functionName, url, lineNumber } = byId.get(sample)!.callFrame;
-    const self = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${lineNumber + 1}`;
-    selves.set(self, (selves.get(self) ?? 0) + ms);
+    tally(into, part(sample), ms);
+    tally(selves, self(sample), ms);
   });
+}
+
+/** A sampling heap profile's node (the inspector's HeapProfiler.SamplingHeapProfileNode). */
+interface HeapProfileNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  children: HeapProfileNode[];
+}
+
+/** Bytes allocated per part of a sampling heap profile's samples (garbage too: the profile keeps what was collected), and per allocating function (`selves`). */
+function splitAllocations(profile: { head: HeapProfileNode; samples: { size: number; nodeId: number }[] }, into: Map<string, number>, selves: Map<string, number>): void {
+  const nodes: ProfileNode[] = [];
+  const flatten = (node: HeapProfileNode): void => {
+    nodes.push({ id: node.id, callFrame: node.callFrame, children: node.children.map((child) => child.id) });
+    node.children.forEach(flatten);
+  };
+  flatten(profile.head);
+  const { part, self } = partsOf(nodes);
+  const known = new Set(nodes.map((node) => node.id));
+  for (const { size, nodeId } of profile.samples) {
+    // V8 may drop a sample's stack from the tree it returns (rare): its bytes still count, unplaced
+    if (!known.has(nodeId)) {
+      tally(into, '(no stack)', size);
+      continue;
+    }
+    tally(into, part(nodeId), size);
+    tally(selves, self(nodeId), size);
+  }
 }
 
 /** The main thread's CPU milliseconds so far (Linux; NaN elsewhere). */
@@ -222,6 +270,9 @@ try {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+  if (ALLOCATIONS) await session.post('HeapProfiler.enable');
+  const allocated = new Map<string, number>();
+  const allocators = new Map<string, number>();
   const parts = new Map<string, number>();
   const selves = new Map<string, number>();
   let documents = 0;
@@ -245,13 +296,16 @@ try {
     try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
-      if (!UNSAMPLED) await session.post('Profiler.start');
+      if (ALLOCATIONS) await session.post('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      else if (!UNSAMPLED) await session.post('Profiler.start');
       collecting = true;
       const cpuBefore = mainThreadMs();
       const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
       const roundMs = mainThreadMs() - cpuBefore;
       mainMs += roundMs;
-      if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
+      // V8 sends each sample with its size and node (the protocol's `samples`), which Node's types leave out
+      if (ALLOCATIONS) splitAllocations((await session.post('HeapProfiler.stopSampling')).profile as unknown as Parameters<typeof splitAllocations>[0], allocated, allocators);
+      else if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
       if (summary.failures.length > 0) throw new Error(`failures: ${JSON.stringify(summary.failures)}`);
       documents += summary.ingested;
       collecting = false;
@@ -266,11 +320,21 @@ try {
   gcObserver.disconnect();
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
   console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
-  if (!UNSAMPLED) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
-  if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED ? 'unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
+  if (!UNSAMPLED && !ALLOCATIONS) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
+  if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED || ALLOCATIONS ? 'CPU unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
   [...parts].sort((a, b) => b[1] - a[1]).forEach(print);
-  if (TOP > 0 && !UNSAMPLED) {
+  if (ALLOCATIONS) {
+    const total = [...allocated.values()].reduce((sum, bytes) => sum + bytes, 0);
+    console.log(`main thread allocated ${(total / documents / 1024).toFixed(1)} KB per document (sampled every ${ALLOCATION_SAMPLING_BYTES} bytes, collected objects included), by part:`);
+    const printBytes = ([name, bytes]: [string, number]) => console.log(`${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${(bytes / documents / 1024).toFixed(1).padStart(6)} KB/document  ${name}`);
+    [...allocated].sort((a, b) => b[1] - a[1]).forEach(printBytes);
+    if (TOP > 0) {
+      console.log(`the ${TOP} functions that allocate the most:`);
+      [...allocators].sort((a, b) => b[1] - a[1]).slice(0, TOP).forEach(printBytes);
+    }
+  }
+  if (TOP > 0 && !UNSAMPLED && !ALLOCATIONS) {
     console.log(`the ${TOP} functions with the most self time:`);
     selves.delete('(idle) :0');
     [...selves].sort((a, b) => b[1] - a[1]).slice(0, TOP).forEach(print);

@@ -1,6 +1,6 @@
 import type { WorkspaceTier } from '../ontology/index.ts';
 import { SerialQueue } from '../store/serial-queue.ts';
-import { mergeNodeProperties } from '../store/merge.ts';
+import { mergeLabels, mergeNodeProperties } from '../store/merge.ts';
 import type { ParleyStore, WriteSummary } from '../store/store.ts';
 import { checkText, documentIdOf, graphAnswers, memberOf, type CheckedText, type DocumentDraft, type ExtractionPipeline, type ExtractionResult, type GraphAnswers } from '../extract/pipeline.ts';
 import { actorDirectory, type GrowingActorDirectory, type KnownActor } from '../extract/structure/index.ts';
@@ -348,7 +348,7 @@ class HeldWrites {
     for (const node of extraction.graph.nodes) {
       if (node.labels[0] === 'Location') {
         const before = this.place(node.id);
-        const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+        const labels = mergeLabels(before?.labels, node.labels);
         const after = { labels, properties: mergeNodeProperties(before, node, labels) };
         this.places.set(node.id, after);
         this.names.places.set(node.id, after.properties);
@@ -356,7 +356,7 @@ class HeldWrites {
       if (node.labels[0] !== 'Actor') continue;
       // every node of a new document carries that document's provenance, so the write changes (and moves) it
       const before = this.graphActors.actors.get(node.id);
-      const labels = [...new Set([...(before?.labels ?? []), ...node.labels])];
+      const labels = mergeLabels(before?.labels, node.labels);
       const change = putActor(this.graphActors, node.id, { labels, properties: mergeNodeProperties(before, node, labels) });
       if (change) this.logChange(change);
     }

@@ -326,11 +326,21 @@ function keepsProperties(stored: Record<string, PropertyValue>, incoming: Record
     if (value === held && (typeof value !== 'object' || value === null)) continue;
     if (held === undefined && !(key in stored)) return false;
     // (the union drops repeated aliases: stored ones without repeats stay as they are)
-    if (key === 'aliases' && Array.isArray(value) && Array.isArray(held) && value.every((alias) => held.includes(alias)) && new Set(held).size === held.length) continue;
+    if (key === 'aliases' && Array.isArray(value) && Array.isArray(held) && value.every((alias) => held.includes(alias)) && !hasRepeats(held)) continue;
     if (knownWins(held, value, key, labels)) continue;
     return false;
   }
   return true;
+}
+
+/** Lists longer than this are checked for repeats with a Set; shorter ones (a node's labels, an actor's aliases, most often) by comparing pairs. */
+const REPEATS_BY_PAIRS_UP_TO = 16;
+
+/** Whether an item of `list` appears twice: on a short list without allocating (merges ask it of every named actor at each commit). */
+function hasRepeats(list: readonly unknown[]): boolean {
+  if (list.length > REPEATS_BY_PAIRS_UP_TO) return new Set(list).size !== list.length;
+  for (let i = 1; i < list.length; i++) for (let j = 0; j < i; j++) if (list[i] === list[j]) return true;
+  return false;
 }
 
 /** Whether a stored known value of `key` stays against an incoming one that says "not known" for one of the labels (NODE_UNKNOWN_VALUES). */
@@ -370,7 +380,7 @@ function mergeInput<I, R>(
 }
 
 function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string, known: ProvenanceJson): NodeRecord {
-  const labels = !existing ? [...input.labels] : keepsLabels(existing.labels, input.labels) ? existing.labels : [...new Set([...existing.labels, ...input.labels])];
+  const labels = mergeLabels(existing?.labels, input.labels);
   return {
     id,
     labels,
@@ -382,11 +392,20 @@ function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: strin
 }
 
 /**
+ * A node's labels once `incoming` ones are merged onto `stored` ones: the stored array itself when the union
+ * is that array (keepsLabels), so that a much-mentioned node's merge allocates none.
+ */
+export function mergeLabels(stored: string[] | undefined, incoming: readonly string[]): string[] {
+  if (!stored) return [...incoming];
+  return keepsLabels(stored, incoming) ? stored : [...new Set([...stored, ...incoming])];
+}
+
+/**
  * Whether the union of `stored` and `incoming` labels is `stored` as it is: no label new, none repeated. Its array
  * is then kept (records are replaced, never edited), not built again at each commit that names the node.
  */
 function keepsLabels(stored: readonly string[], incoming: readonly string[]): boolean {
-  if (stored.length > 1 && new Set(stored).size !== stored.length) return false;
+  if (hasRepeats(stored)) return false;
   return incoming.every((label) => stored.includes(label));
 }
 
