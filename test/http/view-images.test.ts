@@ -31,6 +31,14 @@ describe('view images across restarts of the server', () => {
     expect([assess.statusCode, analyze.statusCode]).toEqual([200, 200]);
     return JSON.stringify([assess.json(), analyze.json()], (name, value) => (/^(elapsed_ms|inferences|duration_ms|cached|generated_at|run_ms)$/.test(name) ? undefined : value));
   };
+  /** Whether an image other than `damaged` is on disk now: the damaged one refused, removed, and made again. */
+  const remadeSince = (damaged: Buffer) => () => {
+    try {
+      return !readFileSync(imageFile()).equals(damaged);
+    } catch {
+      return false;
+    }
+  };
   const imagesRead = () => [...t!.deps.reasoning.heldViews().values()].reduce((sum, view) => sum + view.images, 0);
   const until = (done: () => boolean, ms = 90_000) => untilHeld(done, ms);
   /** A server on the data dir, its graphs warmed as after a start, once its worker's engine holds the graph's view. */
@@ -102,14 +110,7 @@ describe('view images across restarts of the server', () => {
       expect(imagesRead()).toBe(0);
       expect(await answers()).toBe(before);
       // (the refused image is removed at once, and the worker holding the view from the records makes the next)
-      const remade = () => {
-        try {
-          return !readFileSync(imageFile()).equals(damaged);
-        } catch {
-          return false;
-        }
-      };
-      expect(await until(remade)).toBe(true);
+      expect(await until(remadeSince(damaged))).toBe(true);
     }
   });
 
@@ -133,14 +134,7 @@ describe('view images across restarts of the server', () => {
     expect(await answers()).toBe(before);
     expect(imagesRead()).toBe(0);
     // (refused as one that does not load: removed at once, and the worker holding the view from the records makes the next)
-    const remade = () => {
-      try {
-        return !readFileSync(imageFile()).equals(damaged);
-      } catch {
-        return false;
-      }
-    };
-    expect(await until(remade)).toBe(true);
+    expect(await until(remadeSince(damaged))).toBe(true);
     await restart();
     expect(imagesRead()).toBe(1);
   });
