@@ -9,7 +9,13 @@
  * start), each taken by the engine free first. A model, not a measure: an engine's runs here read the sets the runs
  * before them made on the same engine, as they do in a worker.
  *
- *   PARLEY_QUERY_TIMEOUT_MS=600000 npx tsx bench/cold-model.ts [--size 1000000] [--rounds 3]
+ * With --imaged-ms, one more row: the first assess after a restart whose engines hand the view over from its image
+ * (engine/reason/view-images.ts), each paying that many ms of a core before its runs in place of this process's
+ * hand-over and shared sets (the image holds them): the replica and the hand-over from the image as the server's
+ * trace measures them (bench:frameworks --cold-imaged-only, one worker's CPU to the health counts' image hand-over;
+ * 4,300-4,900 at 1M on 2 loaded cores, docs/operations.md), the runs then spread as above.
+ *
+ *   PARLEY_QUERY_TIMEOUT_MS=600000 npx tsx bench/cold-model.ts [--size 1000000] [--rounds 3] [--imaged-ms 4600]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +30,7 @@ import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { frameworkLimits, loadConfig } from '../server/config.ts';
 
-const { values: args } = parseArgs({ options: { size: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({ options: { size: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '3' }, 'imaged-ms': { type: 'string' } } });
 const ENGINES = [1, 2, 4, 8, 16];
 const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: tmpdir() });
 const limits = frameworkLimits(config);
@@ -82,4 +88,10 @@ console.log(`| order | ${ENGINES.map((n) => `${n} engine${n > 1 ? 's' : ''}`).jo
 console.log(`|---|${ENGINES.map(() => '---').join('|')}|`);
 console.log(`| catalog order (a graph never assessed since the start) | ${model((runs) => runs.map((run) => run.cpuMs)).join(' | ')} |`);
 console.log(`| costliest first (by inferences) | ${model((runs) => [...runs].sort((a, b) => b.inferences - a.inferences).map((run) => run.cpuMs)).join(' | ')} |`);
+if (args['imaged-ms'] !== undefined) {
+  const imagedMs = Number(args['imaged-ms']);
+  const costliestFirst = (runs: (typeof rounds)[number]['runs']) => [...runs].sort((a, b) => b.inferences - a.inferences).map((run) => run.cpuMs);
+  const imaged = ENGINES.map((engines) => spread(rounds.map((round) => imagedMs + listScheduled(costliestFirst(round.runs), engines))));
+  console.log(`| after a restart, from the image (${ms(imagedMs)} ms per engine before its runs, --imaged-ms), costliest first; ms from the call | ${imaged.join(' | ')} |`);
+}
 console.log(`| floor: the costliest run alone | ${spread(rounds.map((round) => round.setsMs + Math.max(...round.runs.map((run) => run.cpuMs))))} | (${rounds[0].runs.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a)).id}) |`);

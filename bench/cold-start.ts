@@ -35,6 +35,7 @@ import { frameworkLimits, loadConfig } from '../server/config.ts';
 import { postJson, probeHealth, startServer, stopServer, type ServerProcess } from './http.ts';
 import { cpuMsOf, cpuMsSince, median, memoryOf, percentile, residentByKind } from './stats.ts';
 import { servingPid } from './server-probe.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const TENANT = 'bench';
 const ADMIN_KEY = 'pk_bench_cold_start_admin_0123456789abcdef';
@@ -157,6 +158,8 @@ export async function coldStartRows(target: number, env: Record<string, string> 
   }
 }
 
+/** The reasoning call timeout of imagedColdRows' pool and servers: a first assess at 1M on 2 loaded cores passes the default 120 s. */
+const RAISED_CALL_TIMEOUT_MS = 900_000;
 /** How long imagedColdRows waits for the graph's view image once the first assess answered. */
 const IMAGE_WAIT_MS = 15 * 60_000;
 
@@ -167,13 +170,17 @@ const IMAGE_WAIT_MS = 15 * 60_000;
  * sampled every 250 ms until the image is on disk. Then, through a real server process, two restarts, each first assess asked 5 s after listening on the graph untouched since: with
  * the stored runs (engine/reason/stored-runs.ts: the answer read from them), and with them removed (as after a deploy
  * that changed the rules, or a run stopped by its limit), so that the engines hand the view over from the image and run
- * every framework: the issue's cold assess at 1M (≤ 5 s on 16 cores); then the same assess again. `env` is added to
- * every server's environment.
+ * every framework: the issue's cold assess at 1M (≤ 5 s on 16 cores), traced by phase (traceServer: where the
+ * engines' views came from, and each thread's CPU); then the same assess again. `env` is added to every server's
+ * environment.
  */
 export async function imagedColdRows(target: number, env: Record<string, string> = {}): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-cold-image-'));
   const snapshots = path.join(dir, 'store', 'snapshots');
-  const serverEnv = { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none', ...env };
+  // the servers' reasoning call timeout raised as the pool's below (unless the shell sets it): the image-only restart's
+  // assess at 1M took 88 s on a loaded 2-core machine, near the default 120 s, past which its tasks end with their threads
+  const callTimeout: Record<string, string> = process.env.PARLEY_REASON_CALL_TIMEOUT_MS ? {} : { PARLEY_REASON_CALL_TIMEOUT_MS: String(RAISED_CALL_TIMEOUT_MS) };
+  const serverEnv = { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none', ...callTimeout, ...env };
   const row = (what: string, value: string) => console.log(`| ${what} | ${value} |`);
   const fileEnding = async (ending: string) => (await readdir(snapshots).catch(() => [] as string[])).find((name) => name.endsWith(ending));
   const MB = (bytes: number) => fmt(bytes / 2 ** 20);
@@ -196,7 +203,7 @@ export async function imagedColdRows(target: number, env: Record<string, string>
     // the image made as a server's workers make it, by a pool of 2 in this process, its call timeout raised: through a
     // server at 1M on a loaded machine the first assess passed the pool's call timeout (120 s), whose tasks end with
     // their threads, and the preload's shared sets ran past their default limit, so that neither left a view to image
-    const pool = await ReasoningPool.open(store, { workers: 2, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: 900_000 });
+    const pool = await ReasoningPool.open(store, { workers: 2, frameworkDirs: config.frameworkDirs, viewImageIdleMs: 1_000, callTimeoutMs: RAISED_CALL_TIMEOUT_MS });
     const before = await residentByKind();
     const peak = { ...before };
     let imaged = false;
@@ -244,7 +251,11 @@ export async function imagedColdRows(target: number, env: Record<string, string>
       const what = withStoredRuns ? `the runs stored beside the snapshot (${runs ? `${(await stat(path.join(snapshots, runs))).size.toLocaleString('en')} bytes` : 'none'})` : 'no stored runs (the image only)';
       server = await startServer(serverEnv, ...fromSources);
       await new Promise((resolve) => setTimeout(resolve, LISTENING_BEFORE_MS));
-      const cold = await timedPost(assessUrl(server.base), key, {}, pid());
+      const serving = await servingPid(pid());
+      const tracing = { done: false };
+      const timeline = traceServer(server.base, serving, tracing);
+      const cold = await timedPost(assessUrl(server.base), key, {}, pid()).finally(() => (tracing.done = true));
+      for (const phase of await timeline) console.log(`|   trace: ${phase} | |`);
       expectOk('first assess after the restart', cold);
       const held = await resident();
       const again = await timedPost(assessUrl(server.base), key, {}, pid());
@@ -258,6 +269,35 @@ export async function imagedColdRows(target: number, env: Record<string, string>
     if (server) await stopServer(server);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where a call to the server at `base` (process `pid`) went until `tracing.done`: its phases, each ending when the
+ * engines' hand-overs by source (GET /v1/health `reasoning.workers[].hand_overs`, polled every second) changed, with
+ * each thread's CPU over the phase (those above 100 ms: the main thread by name, the others, the reasoning workers and
+ * V8's and libuv's helpers alike named only by thread id, the workers the two busiest on a 2-worker server).
+ */
+async function traceServer(base: string, pid: number, tracing: { done: boolean }): Promise<string[]> {
+  const phases: string[] = [];
+  const started = performance.now();
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  let phaseStart = { at: '0.0', cpu: threadCpu(pid) ?? new Map<string, number>() };
+  let handOvers = '';
+  const endPhase = (said: string) => {
+    const cpu = threadCpu(pid) ?? new Map<string, number>();
+    const spent = [...cpu].map(([tid, ms]) => [tid, ms - (phaseStart.cpu.get(tid) ?? 0)] as const).filter(([, ms]) => ms > 100).sort((x, y) => y[1] - x[1]);
+    phases.push(`${phaseStart.at}–${seconds()} s, then ${said}: CPU ms ${spent.map(([tid, ms]) => `${tid === String(pid) ? 'main' : `#${tid}`} ${ms.toFixed(0)}`).join(', ')}`);
+    phaseStart = { at: seconds(), cpu };
+  };
+  while (!tracing.done) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const health = await fetch(`${base}/v1/health`).then((response) => response.json() as Promise<{ reasoning?: { workers?: { hand_overs: unknown }[] } }>).catch(() => undefined);
+    const now = JSON.stringify(health?.reasoning?.workers?.map((worker) => worker.hand_overs) ?? []);
+    if (now !== handOvers && !tracing.done) endPhase(`hand_overs ${now}`);
+    handOvers = now;
+  }
+  endPhase('answered');
+  return phases;
 }
 
 /**

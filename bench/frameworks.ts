@@ -297,7 +297,7 @@ try {
   console.log(`frameworks loaded: ${ids.length} (${ids.join(', ')})${refused.length ? `; refused: ${refused.join(', ')}` : ''}`);
   console.log(
     `limits per framework run: ${count(limits.inferenceLimit)} inferences, ${limits.timeLimitMs} ms (PARLEY_INFERENCE_LIMIT, PARLEY_QUERY_TIMEOUT_MS); ` +
-      `one pool call: ${DEFAULT_CALL_TIMEOUT_MS} ms; reasoning workers: ${config.reasonWorkers ?? `one per core (${availableParallelism()})`}; runs: ${RUNS}; load average ${loadAverage()}\n`,
+      `one pool call: ${config.reasonCallTimeoutMs} ms (PARLEY_REASON_CALL_TIMEOUT_MS); reasoning workers: ${config.reasonWorkers ?? `one per core (${availableParallelism()})`}; runs: ${RUNS}; load average ${loadAverage()}\n`,
   );
   await store.writeGraph(TENANT, 'tiny', { nodes: [{ id: 'x', labels: ['Actor'], properties: { label: 'x' } }], edges: [] });
 

@@ -3,7 +3,7 @@ import type { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { DEFAULT_MAX_FINDINGS, type RunLimits } from '../engine/frameworks/run.ts';
 import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_VIEW_FACTS } from '../engine/prolog/bridge.ts';
-import { DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, DEFAULT_WORKER_YOUNG_MB, MAX_WORKER_YOUNG_MB, type ReasoningOptions } from '../engine/reason/pool.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, DEFAULT_WORKER_YOUNG_MB, MAX_CALL_TIMEOUT_MS, MAX_WORKER_YOUNG_MB, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES } from '../engine/reason/view-images.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
@@ -68,6 +68,8 @@ export interface ParleyConfig {
   reasonMaxQueue: number;
   /** Milliseconds a reasoning worker with nothing to do lives before it stops (and its replicas and preloaded view with it). */
   reasonIdleMs: number;
+  /** Wall-clock milliseconds one reasoning call (a query, an assess, an analysis) may take, its queueing and hand-overs included (PARLEY_REASON_CALL_TIMEOUT_MS). */
+  reasonCallTimeoutMs: number;
   /** Graphs each reasoning worker keeps a replica of. */
   replicaGraphs: number;
   preloadMaxFacts: number;
@@ -131,6 +133,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     ...(config.reasonWorkers !== undefined ? { workers: config.reasonWorkers } : {}),
     maxQueue: config.reasonMaxQueue,
     workerIdleMs: config.reasonIdleMs,
+    callTimeoutMs: config.reasonCallTimeoutMs,
     frameworkDirs: config.frameworkDirs,
     maxGraphs: config.replicaGraphs,
     replicaFacts: config.graphCacheFacts,
@@ -206,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     ...(env.PARLEY_REASON_WORKERS ? { reasonWorkers: integer(env, 'PARLEY_REASON_WORKERS', 1, 1) } : {}),
     reasonMaxQueue: integer(env, 'PARLEY_REASON_MAX_QUEUE', DEFAULT_REASON_QUEUE, 1),
     reasonIdleMs: integer(env, 'PARLEY_REASON_IDLE_MS', DEFAULT_WORKER_IDLE_MS, 1),
+    reasonCallTimeoutMs: integer(env, 'PARLEY_REASON_CALL_TIMEOUT_MS', DEFAULT_CALL_TIMEOUT_MS, 1, MAX_CALL_TIMEOUT_MS),
     replicaGraphs: integer(env, 'PARLEY_REPLICA_GRAPHS', DEFAULT_REPLICA_GRAPHS, 1),
     preloadMaxFacts: integer(env, 'PARLEY_PRELOAD_MAX_FACTS', DEFAULT_PRELOAD_MAX_FACTS),
     warmFacts: integer(env, 'PARLEY_WARM_FACTS', DEFAULT_WARM_FACTS),

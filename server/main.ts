@@ -20,7 +20,10 @@ for (const entry of [...reasoning.catalog.frameworks, ...reasoning.catalog.ruleF
   }
 }
 const loadedFrameworks = reasoning.catalog.frameworks.filter((entry) => entry.status === 'loaded').length;
-console.log(`parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded`);
+console.log(
+  `parley: reasoning: ${loadedFrameworks} frameworks and ${reasoning.catalog.ruleFiles.filter((entry) => entry.status === 'loaded').length} rule files loaded; ` +
+    `a call at most ${config.reasonCallTimeoutMs} ms, ${config.reasonMaxQueue} admitted at once (PARLEY_REASON_CALL_TIMEOUT_MS, PARLEY_REASON_MAX_QUEUE)`,
+);
 // 0, as no flag, is V8's own growth
 const growingPercent = Number(flagValue('heap-growing-percent') ?? 0);
 console.log(

@@ -735,8 +735,8 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
 /**
  * Hands the whole view of `view`'s graph over from `image` (viewImage's), then builds the clause indexes, as
  * prepareView does; the engine holds the view after, as after a whole hand-over. Returns false, handing nothing
- * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused or
- * does not load.
+ * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused,
+ * does not load, or its load throws (the slot then left empty).
  *
  * Who checks what: this checks what the engine alone can know, that the image is whole (its length and the
  * SHA-256 of its header and code), made under this engine's signature (the rules' keys, keywords and name labels,
@@ -762,29 +762,44 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   slot.facts = graph.factCount;
   slot.lastUsed = ++slotUses; // (read now, as a whole hand-over's slot is: not the first to be dropped for the next)
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
-  engineFiles.mkdirTree(folder);
-  engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
-  reserveViewMemory(graph.factCount);
-  let loaded: boolean;
   try {
-    loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
-  } finally {
-    engineFiles.unlink(`${folder}/view.qlf`);
-    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
-  }
-  if (!loaded) {
-    slot.facts = 0;
+    engineFiles.mkdirTree(folder);
+    engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
+    reserveViewMemory(graph.factCount);
+    const loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
+    if (!loaded) {
+      slot.facts = 0;
+      return false;
+    }
+    const names = new TextIndex();
+    names.add(read.header.names);
+    // (its signature names the keys held when it was made: those held now)
+    slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, textsInProps: viewReadsTextsFromProps(), whole: true };
+  } catch {
+    // an image that passed its checks and still broke its load is refused as one that does not load, the slot left
+    // empty: the caller hands the view over from the records and says the image refused, which removes it, rather
+    // than it being read, and breaking, at every hand-over of that version
+    emptySlot(slot);
     return false;
+  } finally {
+    if (engineFiles.analyzePath(`${folder}/view.qlf`).exists) engineFiles.unlink(`${folder}/view.qlf`);
+    wholeHandOvers.imageMs += wholeHandOvers.clock() - started;
   }
   wholeHandOvers.count++;
   wholeHandOvers.images++;
-  const names = new TextIndex();
-  names.add(read.header.names);
-  // (its signature names the keys held when it was made: those held now)
-  slot.held = { graph: new WeakRef(graph), revision: graph.revision, latest: read.header.latest, names, textsInProps: viewReadsTextsFromProps(), whole: true };
   logChanges(slot, undefined);
   for (const _ of indexesInParts(slot));
   return true;
+}
+
+/** Empties `slot` after a hand-over into it broke: its facts retracted where the engine still answers, none counted either way. */
+function emptySlot(slot: ViewSlot): void {
+  try {
+    dropView(slot);
+  } catch {
+    slot.held = undefined;
+    slot.facts = 0;
+  }
 }
 
 /**

@@ -63,7 +63,11 @@ export interface ReasoningOptions {
    * client paging through large graphs would otherwise leave each worker holding 8 of them.
    */
   replicaFacts?: number;
-  /** Wall-clock limit of one call, queueing included (default 120 s): a safety net, since each query and framework run has its own time and inference limits. */
+  /**
+   * Wall-clock limit of one call, queueing included (default 120 s, at most MAX_CALL_TIMEOUT_MS): a safety net, since each
+   * query and framework run has its own time and inference limits, which do not count a hand-over; past it the call's
+   * tasks end with their threads (and the views their engines held).
+   */
   callTimeoutMs?: number;
   /** How long a query may first run on the event loop before it moves to a worker (default 10 ms; 0 = always a worker). */
   inlineBudgetMs?: number;
@@ -133,6 +137,11 @@ export const DEFAULT_REPLICA_GRAPHS = 8;
 export const DEFAULT_PRELOAD_MAX_FACTS = 1_000_000;
 export const DEFAULT_WARM_FACTS = 500_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/**
+ * The longest call timeout a pool takes (PARLEY_REASON_CALL_TIMEOUT_MS): an hour, some 25 times what a first assess at
+ * 1M facts took on 2 loaded cores (docs/operations.md); a call that long holds an admission slot and every worker.
+ */
+export const MAX_CALL_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_INLINE_BUDGET_MS = 10;
 export const DEFAULT_WORKER_IDLE_MS = 15 * 60_000;
 /** How long a result a time limit stopped is kept (result-cache.ts stoppedByTime); others are kept until the graph changes. */

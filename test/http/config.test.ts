@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig, reasoningOptions } from '../../server/config.ts';
 
 describe('settings from the environment', () => {
   it('refuses a pool or queue of size 0 by name, where 0 would admit nothing', () => {
@@ -21,6 +21,13 @@ describe('settings from the environment', () => {
     expect(loadConfig({}).symbolicWorkers).toBeUndefined();
     expect(loadConfig({}).symbolicMaxQueue).toBe(64);
     expect(() => loadConfig({ PARLEY_SYMBOLIC_MAX_QUEUE: '0', PARLEY_RULE_MAX_QUEUE: '5' })).toThrow("PARLEY_SYMBOLIC_MAX_QUEUE must be an integer of at least 1 (got '0')");
+  });
+
+  it('bounds a reasoning call at 2 minutes unless told otherwise, within 1 ms and an hour', () => {
+    expect(loadConfig({}).reasonCallTimeoutMs).toBe(120_000);
+    expect(reasoningOptions(loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '600000' })).callTimeoutMs).toBe(600_000);
+    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '0' })).toThrow("PARLEY_REASON_CALL_TIMEOUT_MS must be an integer of at least 1 of at most 3600000 (got '0')");
+    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '3600001' })).toThrow('PARLEY_REASON_CALL_TIMEOUT_MS must be an integer of at least 1 of at most 3600000');
   });
 
   it('keeps idle reasoning workers for 15 minutes unless told otherwise', () => {
