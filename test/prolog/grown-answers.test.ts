@@ -324,6 +324,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('h2', 'HOLDS_INTEREST', 'a', 'i2'), // an identity interest of a
       ],
     );
+    expect(keptUnder(rules, 'bn_threatened', graph)).toBe(1); // grown, not dropped (the ranking below would find it again)
     expectGrownRanks(rules, 'burton', 'bn_ranks', graph);
     expectGrownRecords(rules, 'bn_threatened', graph, needs, run, [
       'a-identity-[t(claims,1,[g1]),t(claims,1,[r2]),t(interests,1,[i2])]', 'a-security-[t(claims,1,[g4])]',
@@ -439,6 +440,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         ...['ev2', 'ev3', 'ev4'].flatMap((id, k) => [edge(`q${k}`, 'PARTICIPATES_IN', 'c', id, 'perpetrator'), edge(`t${k}`, 'PARTICIPATES_IN', 'a', id, 'target')]), // pressure on a
       ],
     );
+    expect(keptUnder(rules, 'fu_interest_answers', graph)).toBe(1); // grown, not dropped (the ranking below would find it again)
     expectGrownRanks(rules, 'fisher_ury', 'fu_ranks', graph);
     expect(first(graph)).toBe('batna a');
     expectGrownRecords(rules, 'fu_interest_answers', graph, answers, run, ['h(a,ia,resources)', 'h(a,ia2,territory)', 'h(b,ib,resources)', 's(b,j3)', 's(c,j1)', 's(n,j2)']);
