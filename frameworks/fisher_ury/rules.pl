@@ -16,7 +16,7 @@
 % count_ids/2 counts a list; evidence cites the first ids of
 % each list.
 
-:- module(fisher_ury, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, keywords/2]).
+:- module(fisher_ury, [indicator/3, strength/3, present/2, missing/1, finding/5, rank/3, ranks/1, keywords/2]).
 
 % ---- applies --------------------------------------------------------------
 
@@ -98,14 +98,28 @@ fu_positional(Value, Evidence, Because, Sentence) :-
 
 % ---- interests ----------------------------------------------------------------------
 
-% fu_interest_answers(-Answers): h(A, I, Type) per interest held, s(A, C) per Justification claim.
-% Kept for the view with view_set/3 (as fu_shared/1 and fu_batna_records/1): the indicators, the ranking and the findings read them.
+% fu_interest_answers(-Held-Stated): h(A, I, Type) per interest held, s(A, C) per Justification claim, each list sorted.
+% Kept for the view with view_set/3 (as fu_shared/1 and fu_batna_records/1): the ranking and the findings read them.
 fu_interest_answers(Answers) :- view_set(fu_interest_answers, fu_compute_interests, Answers).
 
-fu_compute_interests(Answers) :-
+fu_compute_interests(Hs-Ss) :-
     fu_holders(HG), fu_holdings(HG, Hs),
-    claims_by_actor('Justification', JG), fu_stated(JG, Ss),
-    append(Hs, Ss, Answers).
+    claims_by_actor('Justification', JG), fu_stated(JG, Ss).
+
+% added_answer(fu_interest_answers, +Added, +Answers, -Grown): the answers of each node a write touched (added_ends/2),
+% read from its own HOLDS_INTEREST edges and Justification claims, merged into those held (a write only adds, so an
+% actor's answers only grow, and an answer found again is the one held). Found again whole after every write of an
+% ASSERTS edge before (71k inferences at 1M facts).
+added_answer(fu_interest_answers, Added, Hs0-Ss0, Hs-Ss) :-
+    fu_touched_interests(Added, New, NewSs), append(New, Hs0, H), sort(H, Hs), append(NewSs, Ss0, S), sort(S, Ss).
+
+% fu_touched_interests(+Added, -Held, -Stated): the answers of fu_interest_answers/1 of the nodes a write touched; read
+% once a write for the answers and the ranking table both (write_memo/3), as fu_touched_shared/2 and fu_touched_batna/2
+fu_touched_interests(Added, Hs, Ss) :-
+    added_ends(Added, Touched), write_memo(fu_touched_interests, Hs-Ss, fu_touched_interests_(Touched, Hs-Ss)).
+fu_touched_interests_(Touched, Hs-Ss) :-
+    findall(X-Is, ( member(X, Touched), own_ends(X, 'HOLDS_INTEREST', _, 'Interest', Is), Is \== [] ), HG), fu_holdings(HG, Hs),
+    findall(X-Cs, ( member(X, Touched), own_claims(X, 'Justification', Cs), Cs \== [] ), JG), fu_stated(JG, Ss).
 
 fu_holdings([], []).
 fu_holdings([A-Is|Gs], Hs) :- fu_holdings_of(A, Is, Hs, Rest), fu_holdings(Gs, Rest).
@@ -196,11 +210,18 @@ fu_hostile_act(X, Y, E) :-
 % a write may add the first hostility, which has fu_compute_shared/1 keep opposing pairs instead of pairs not allied.
 % Found again whole after every write of a claim or an event before (919k inferences at 1M facts).
 added_answer(fu_shared, Added, Shared, Grown) :-
-    memberchk(s(_, _, _, _, [_|_]), Shared),
+    fu_hostile(Shared),
     added_ends(Added, Touched),
     exclude(fu_shared_at(Touched), Shared, Kept),
-    findall(S, ( member(X, Touched), fu_own_shared(X, S) ), New),
+    fu_touched_shared(Added, New),
     append(New, Kept, All), sort(All, Grown).
+
+% fu_hostile(+Shared): the common ground is read over a hostile graph (an entry has hostility), so a write may grow it
+fu_hostile(Shared) :- memberchk(s(_, _, _, _, [_|_]), Shared).
+
+% fu_touched_shared(+Added, -Shared): the entries of fu_shared/1 of the pairs with a side among added_ends/2 (write_memo/3)
+fu_touched_shared(Added, New) :-
+    added_ends(Added, Touched), write_memo(fu_touched_shared, New, findall(S, ( member(X, Touched), fu_own_shared(X, S) ), New)).
 
 fu_shared_at(Touched, s(A, B, _, _, _)) :- ( memberchk(A, Touched) -> true ; memberchk(B, Touched) ).
 
@@ -240,10 +261,11 @@ fu_batna_record(A, Ts, b(A, NA, NP, Alt, Press, Neg)) :-
 % record of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
 % (fu_own_batna_source/3) and put in place of its old one, where a write of a claim or an event had every record
 % found again from every grouping
-added_answer(fu_batna_records, Added, Records, Grown) :-
-    added_ends(Added, Touched),
-    findall(R, ( member(X, Touched), fu_own_batna_record(X, R) ), New),
-    put_by_subject(Records, New, Grown).
+added_answer(fu_batna_records, Added, Records, Grown) :- fu_touched_batna(Added, New), put_by_subject(Records, New, Grown).
+
+% fu_touched_batna(+Added, -Records): the records of fu_batna_records/1 of the nodes a write touched (write_memo/3)
+fu_touched_batna(Added, New) :-
+    added_ends(Added, Touched), write_memo(fu_touched_batna, New, findall(R, ( member(X, Touched), fu_own_batna_record(X, R) ), New)).
 
 fu_own_batna_record(X, Record) :-
     findall(Ts, ( fu_own_batna_source(X, Tag, G), fu_tally(G, Tag, Ts) ), Lists),
@@ -305,18 +327,37 @@ fu_batna(b(A, NA, NP, Alt, Press, Neg), A, Value, Evidence, Because, Sentence) :
 finding(positional_bargaining, Value, Sentence, Evidence, Because) :-
     fu_positional(Value, Evidence, Because, Sentence).
 
-% per actor (or pair), ranked: a run keeps its findings limit of them (kept/2); an interest counts
-% one, common ground the interests it rests on and the hostility across it, a BATNA the moves
-% that decide it
-rank(interests, [A, X], 1) :- fu_interest_answers(Answers), ( member(h(A, X, _), Answers) ; member(s(A, X), Answers) ).
-rank(shared_interest, [A, B, T], N) :- fu_shared(Shared), member(s(A, B, T, Interests, Hostility), Shared), length(Interests, NI), length(Hostility, NH), N is NI + NH.
-rank(batna, A, N) :- fu_batna_records(Records), member(b(A, NA, NP, _, _, _), Records), N is NA + NP.
+% per actor (or pair), ranked: a run keeps its findings limit of them (kept/2)
+rank(Key, Subject, N) :- fu_interest_answers(Hs-Ss), fu_interests_scored(Hs, Ss, Key-Subject-N).
+rank(Key, Subject, N) :- fu_shared(Shared), fu_shared_scored(Shared, Key-Subject-N).
+rank(Key, Subject, N) :- fu_batna_records(Records), fu_batna_scored(Records, Key-Subject-N).
+
+% an interest counts one, common ground the interests it rests on and the hostility across it, a BATNA the moves that decide it
+fu_interests_scored(Hs, Ss, interests-[A, X]-1) :- ( member(h(A, X, _), Hs) ; member(s(A, X), Ss) ).
+fu_shared_scored(Shared, shared_interest-[A, B, T]-N) :- member(s(A, B, T, Interests, Hostility), Shared), length(Interests, NI), length(Hostility, NH), N is NI + NH.
+fu_batna_scored(Records, batna-A-N) :- member(b(A, NA, NP, _, _, _), Records), N is NA + NP.
+
+% ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3 with
+% whether the graph is hostile, and grown where fu_shared/1 grows (over a hostile graph) with the answers, the common
+% ground and the records the growths of the three sets find again, where every candidate was ranked again after a write
+% of a claim or an event (125k inferences at 1M facts)
+ranks(Table) :- view_set(fu_ranks, fu_ranks_, _-Table).
+fu_ranks_(Hostile-Table) :-
+    fu_interest_answers(Hs-Ss), fu_shared(Shared), fu_batna_records(Records),
+    ( fu_hostile(Shared) -> Hostile = hostile ; Hostile = calm ),
+    fu_scored(Hs, Ss, Shared, Records, Scored), rank_entries(Scored, Table).
+added_answer(fu_ranks, Added, hostile-Table0, hostile-Table) :-
+    fu_touched_interests(Added, Hs, Ss), fu_touched_shared(Added, Shared), fu_touched_batna(Added, Records),
+    fu_scored(Hs, Ss, Shared, Records, Scored), ranks_put(Table0, Scored, Table).
+
+fu_scored(Hs, Ss, Shared, Records, Scored) :-
+    findall(S, ( fu_interests_scored(Hs, Ss, S) ; fu_shared_scored(Shared, S) ; fu_batna_scored(Records, S) ), Scored).
 
 finding(interests, [A, I], Sentence, [A, I, E], [interests_stated, 'an actor holds an interest when a HOLDS_INTEREST edge links it to an Interest node']) :-
-    fu_interest_answers(Answers), kept_member(interests, [A, I], h(A, I, T), Answers), holds_interest_edge(A, I, E),
+    fu_interest_answers(Hs-_), kept_member(interests, [A, I], h(A, I, T), Hs), holds_interest_edge(A, I, E),
     join([[A], ' holds the interest "', [I], '" (', T, '): a need beneath its positions.'], Sentence).
 finding(interests, [A, C], Sentence, [A, C], [interests_stated, 'a Justification claim states the reason behind a stance, read as a stated interest']) :-
-    fu_interest_answers(Answers), kept_member(interests, [A, C], s(A, C), Answers),
+    fu_interest_answers(_-Ss), kept_member(interests, [A, C], s(A, C), Ss),
     join([[A], ' states the reason behind its stance: "', [C], '".'], Sentence).
 
 finding(shared_interest, [A, B, T], Sentence, Evidence, [shared_interests, Rule]) :-

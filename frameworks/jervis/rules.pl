@@ -236,7 +236,7 @@ jv_finding(spiral, States, Spirals, Answer, Sentence, Evidence, Because) :- jv_s
 jv_finding(spiral_pair, States, Spirals, [A, B], Sentence, Evidence,
         ['a pair is in a spiral when each side answered the other''s defensive moves with threats or mobilisation within 90 days', reciprocal]) :-
     member(sp(A, B, Evidence), Spirals),
-    member(ps(A, B, SAB, SBA, _), States), length(SAB, NAB), length(SBA, NBA),
+    memberchk(ps(A, B, SAB, SBA, _), States), length(SAB, NAB), length(SBA, NBA),
     join([[A, B], ' are in a spiral: ', [B], ' answered ', NAB, ' move(s) of ', [A], ', and ', [A], ' answered ', NBA, ' of ', [B],
           ', each reading the other''s precautions as a threat.'], Sentence).
 

@@ -296,6 +296,44 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     ]);
   });
 
+  it('burton\'s needs take a new speaker\'s grievance, a red line and an interest of an actor held (a need it already had counted again, a new one added) and a new speaker of a grievance held, not a claim of another type; its ranking table grows with them; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('burton');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('g1', 'Claim', { type: 'Grievance', text: 'our language is banned in schools' }), node('g2', 'Claim', { type: 'Grievance', text: 'they ignore our dignity' }),
+        node('r1', 'Claim', { type: 'RedLine', text: 'no deal without security guarantees' }), node('i1', 'Interest', { label: 'land', interest_type: 'security' }),
+      ],
+      [edge('s1', 'ASSERTS', 'a', 'g1'), edge('s2', 'ASSERTS', 'b', 'g2'), edge('s3', 'ASSERTS', 'b', 'r1'), edge('h1', 'HOLDS_INTEREST', 'c', 'i1')],
+    );
+    const needs = firstAnswer(rules, 'burton', `bn_threatened(Gs), ${asTexts('Gs', 'L')}`);
+    run(graph);
+    expect(needs(graph)).toEqual(['a-identity-[t(claims,1,[g1])]', 'b-recognition-[t(claims,1,[g2])]', 'b-security-[t(claims,1,[r1])]', 'c-security-[t(interests,1,[i1])]']);
+    putLogged(
+      graph,
+      [
+        node('n', 'Actor', { label: 'n' }), node('g3', 'Claim', { type: 'Grievance', text: 'we want a voice in the elections' }),
+        node('r2', 'Claim', { type: 'RedLine', text: 'our culture is not for sale' }), node('g4', 'Claim', { type: 'Grievance', text: 'attacks on our villages go on' }),
+        node('d1', 'Claim', { type: 'Demand', text: 'respect our traditions' }), node('i2', 'Interest', { label: 'schools', interest_type: 'identity' }),
+      ],
+      [
+        edge('s4', 'ASSERTS', 'n', 'g3'), // a new speaker's grievance: participation
+        edge('s5', 'ASSERTS', 'a', 'r2'), edge('s6', 'ASSERTS', 'a', 'g4'), // a red line naming a need a held (identity), a grievance naming a new one (security)
+        edge('s7', 'ASSERTS', 'c', 'g2'), // a new speaker of a grievance held: recognition for c
+        edge('s8', 'ASSERTS', 'b', 'd1'), // a demand: no need read from it
+        edge('h2', 'HOLDS_INTEREST', 'a', 'i2'), // an identity interest of a
+      ],
+    );
+    expect(keptUnder(rules, 'bn_threatened', graph)).toBe(1); // grown, not dropped (the ranking below would find it again)
+    expectGrownRanks(rules, 'burton', 'bn_ranks', graph);
+    expectGrownRecords(rules, 'bn_threatened', graph, needs, run, [
+      'a-identity-[t(claims,1,[g1]),t(claims,1,[r2]),t(interests,1,[i2])]', 'a-security-[t(claims,1,[g4])]',
+      'b-recognition-[t(claims,1,[g2])]', 'b-security-[t(claims,1,[r1])]',
+      'c-recognition-[t(claims,1,[g2])]', 'c-security-[t(interests,1,[i1])]',
+      'n-participation-[t(claims,1,[g3])]',
+    ]);
+  });
+
   it('fisher_ury\'s BATNA records take a new actor\'s interest, new moves and pressure on actors held and a new alliance; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('fisher_ury');
     const graph = GraphIndex.fromRecords(
@@ -368,6 +406,44 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(shared(calm)).toEqual(['s(x,y,resources,[rx,ry],[ox])']);
     expect(shared(calm)).toEqual(shared(copyOf(calm)));
     expect(run(calm)).toEqual(run(copyOf(calm)));
+  });
+
+  it('fisher_ury\'s interests take a new interest of a holder held, a new holder\'s and a new speaker\'s Justification claim; its ranking table grows with them, the common ground and the BATNA records, and ranks first the actor the write put under pressure; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fisher_ury');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('ia', 'Interest', { label: 'wells', interest_type: 'resources' }), node('ib', 'Interest', { label: 'river', interest_type: 'resources' }),
+        node('j1', 'Claim', { type: 'Justification', text: 'our farms need water' }),
+        node('ev1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-05-01' }),
+      ],
+      [
+        edge('ha', 'HOLDS_INTEREST', 'a', 'ia'), edge('hb', 'HOLDS_INTEREST', 'b', 'ib'), edge('s1', 'ASSERTS', 'c', 'j1'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
+      ],
+    );
+    const answers = firstAnswer(rules, 'fisher_ury', `fu_interest_answers(Hs-Ss), append(Hs, Ss, As), ${asTexts('As', 'L')}`);
+    const first = firstAnswer(rules, 'fisher_ury', 'ranks(T), msort(T, [r(_, S, K, _)|_]), format(string(L), "~w ~w", [K, S])');
+    run(graph);
+    expect(answers(graph)).toEqual(['h(a,ia,resources)', 'h(b,ib,resources)', 's(c,j1)']);
+    expect(first(graph)).toBe('shared_interest [a,b,resources]');
+    putLogged(
+      graph,
+      [
+        node('n', 'Actor', { label: 'n' }), node('ia2', 'Interest', { label: 'pasture', interest_type: 'territory' }),
+        node('j2', 'Claim', { type: 'Justification', text: 'the land is ours' }), node('j3', 'Claim', { type: 'Justification', text: 'we were here first' }),
+        ...['ev2', 'ev3', 'ev4'].map((id) => node(id, 'Event', { event_type: 'COERCE', label: `pressure ${id}`, date: '2024-05-01' })),
+      ],
+      [
+        edge('ha2', 'HOLDS_INTEREST', 'a', 'ia2'), // a new interest of a holder held
+        edge('s2', 'ASSERTS', 'n', 'j2'), edge('s3', 'ASSERTS', 'b', 'j3'), // a new speaker's, a holder's Justification
+        ...['ev2', 'ev3', 'ev4'].flatMap((id, k) => [edge(`q${k}`, 'PARTICIPATES_IN', 'c', id, 'perpetrator'), edge(`t${k}`, 'PARTICIPATES_IN', 'a', id, 'target')]), // pressure on a
+      ],
+    );
+    expect(keptUnder(rules, 'fu_interest_answers', graph)).toBe(1); // grown, not dropped (the ranking below would find it again)
+    expectGrownRanks(rules, 'fisher_ury', 'fu_ranks', graph);
+    expect(first(graph)).toBe('batna a');
+    expectGrownRecords(rules, 'fu_interest_answers', graph, answers, run, ['h(a,ia,resources)', 'h(a,ia2,territory)', 'h(b,ib,resources)', 's(b,j3)', 's(c,j1)', 's(n,j2)']);
   });
 
   it('deutsch\'s pairs\' moves take a new claim between a pair held (aimed by its greater side at its lesser) and a new side of an event held (its other side touched by no edge added); a pair the write did not touch is kept; its runs equal a fresh copy\'s', async () => {
