@@ -12,13 +12,12 @@
  *
  * with, for step 2, the CPU of each kind of thread (/proc's schedstat: bench/thread-cpu.ts): the main thread (which
  * makes and serialises the snapshot's chunks), the reasoning workers (which deserialise them and build the replica),
- * and V8's helpers (its concurrent marking and compiling), and the main thread's own garbage collection (its 'gc'
+ * and the others (V8's concurrent marking and compiling, libuv's), and the main thread's own garbage collection (its 'gc'
  * performance entries). The baseline, in the same run: the same graph's indexes built in this thread from its records
  * in memory (GraphIndex.fromRecords), the floor of a replica's build with no transfer.
  *
  *   PARLEY_HEAP_MB=8000 npx tsx bench/first-heavy-query.ts --store /tmp/parley-10m/store --graph g10000000 [--young-mb 12]
  */
-import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ReasoningPool } from '../engine/reason/pool.ts';
@@ -38,17 +37,15 @@ const HEAVY = 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n';
 const Q5 = 'MATCH (a:Actor)-[:MENTIONED_WITH]->(:Claim) RETURN id(a) AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10';
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
-/** CPU ms of this process's threads by kind since `before` (threadCpu readings): main, the rest named 'node' (worker threads), V8's helpers, others. */
+/**
+ * CPU ms of this process's threads by kind since `before` (threadCpu readings): the main thread, the threads that started
+ * since `before` (the reasoning workers: Node names every thread 'node', so they are told apart by when they started) and
+ * the others (V8's helpers: its concurrent marking and compiling; libuv's).
+ */
 function cpuByKind(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const [tid, ms] of after) {
-    let name = '';
-    try {
-      name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-    } catch {
-      // ended meanwhile
-    }
-    const kind = tid === String(process.pid) ? 'main' : name.startsWith('V8') ? 'V8 helpers' : name === 'node' ? 'workers' : 'other';
+    const kind = tid === String(process.pid) ? 'main' : before.has(tid) ? 'helpers' : 'workers';
     kinds[kind] = (kinds[kind] ?? 0) + ms - (before.get(tid) ?? 0);
   }
   return kinds;
@@ -65,9 +62,10 @@ const graph = await store.loadGraph('bench', args.graph);
 const loadMs = performance.now() - started;
 const facts = graph.factCount;
 
+const threadsBefore = threadCpu()!;
 const pool = await ReasoningPool.open(store, { workers: 2, inlineBudgetMs: 0, workerYoungMb: Number(args['young-mb']), warmFacts: 0, viewImageBytes: 0 });
 try {
-  const cpuBefore = threadCpu()!;
+  const cpuBefore = new Map([...threadCpu()!].filter(([tid]) => threadsBefore.has(tid)));
   const gcBefore = mainGcMs;
   started = performance.now();
   let refused = 0;
@@ -77,6 +75,7 @@ try {
       break;
     } catch (error) {
       refused++;
+      console.log(`refused after ${s(performance.now() - started)} s: ${(error as Error).message}`);
       if (refused > 20) throw error;
     }
   }
@@ -107,7 +106,7 @@ try {
   console.log(`| main thread: the graph from its snapshot | ${s(loadMs)} | |`);
   console.log(`| first heavy query, asked again while refused (${refused} refusals) | ${s(firstMs)} | |`);
   console.log(`| of it: the replica's snapshot, beginning to end, as the worker measured it (copies made: ${copies.length}) | ${copies.map((copy) => s(copy.builtMs)).join(', ')} | |`);
-  console.log(`| of it: CPU, main thread / workers / V8 helpers / others; the main thread's GC pauses | ${s(cpu.main ?? 0)} / ${s(cpu.workers ?? 0)} / ${s(cpu['V8 helpers'] ?? 0)} / ${s(cpu.other ?? 0)}; ${s(gcMs)} | |`);
+  console.log(`| of it: CPU, main thread / reasoning workers / the other threads (V8's helpers, libuv's); the main thread's GC pauses | ${s(cpu.main ?? 0)} / ${s(cpu.workers ?? 0)} / ${s(cpu.helpers ?? 0)}; ${s(gcMs)} | |`);
   console.log(`| the heavy query again, on the replica / Q5 | ${s(againMs)} / ${s(q5Ms)} | |`);
   console.log(`| baseline: the same indexes from the records in memory, this thread, wall / CPU | ${s(fromRecordsMs)} / ${s(fromRecordsCpuMs)} | |`);
   console.log(`| workers' heap used, MB | ${workers.map((worker) => Math.round(worker.heapUsed / 2 ** 20)).join(', ')} | |`);
