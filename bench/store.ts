@@ -32,8 +32,12 @@
  * (server/heap.mjs, PARLEY_HEAP_MB), re-executing itself as the server does: under V8's
  * default limit (about 4 GB) a 10M-fact import in this process ran out of heap.
  *
+ * `--data-dir` keeps the server's data directory (the store in its `store` folder) after the run, and a graph of a size
+ * whose snapshot is already there is not imported again (its import row says so): a 10M-fact graph took 200-400 s to
+ * import and 70-240 s to close, so a run after the first reads the same store.
+ *
  *   npm run bench:store [-- --facts 100000 --sizes 100000,1000000 --runs 3]
- *   PARLEY_HEAP_MB=8000 npm run bench:store -- --facts 10000 --sizes 1000000,10000000 --runs 1
+ *   PARLEY_HEAP_MB=8000 npm run bench:store -- --facts 10000 --sizes 1000000,10000000 --runs 1 [--data-dir /tmp/parley-10m]
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,7 +63,7 @@ if (serveWithHeapSetting()) await new Promise(() => {});
 process.channel?.unref();
 
 const { values: args } = parseArgs({
-  options: { facts: { type: 'string', default: '100000' }, sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' } },
+  options: { facts: { type: 'string', default: '100000' }, sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, 'data-dir': { type: 'string' } },
 });
 const FACTS = Number(args.facts);
 const SIZES = args.sizes.split(',').map(Number);
@@ -268,21 +272,26 @@ async function partsAfter(pid: number, probeFile: string, since: number): Promis
   return `${smaps}; main heap used / committed ${isolate(probe.main)}; reasoning workers ${workers.map(isolate).join('; ') || 'none'}`;
 }
 
-const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-'));
+const keptDir = args['data-dir'];
+const dataDir = keptDir ?? (await mkdtemp(path.join(tmpdir(), 'parley-bench-restart-')));
 try {
   // one store, as the server finds it in its data dir: a graph of each size, `g<size>`
   const storeDir = path.join(dataDir, 'store');
   for (const size of SIZES) {
     const graphId = `g${size}`;
-    const store = await ParleyStore.open(storeDir);
-    const started = performance.now();
-    await importGraph(store, graphId, size === FACTS ? graph : makeGraph(size));
-    const importMs = performance.now() - started;
-    const closing = performance.now();
-    await store.close(); // writes the snapshot
-    const closeMs = performance.now() - closing;
-
     const snapshot = snapshotFile(path.join(storeDir, 'snapshots'), 'bench', graphId);
+    const imported = keptDir === undefined || (await stat(snapshot).catch(() => undefined)) === undefined;
+    let importMs = NaN;
+    let closeMs = NaN;
+    if (imported) {
+      const store = await ParleyStore.open(storeDir);
+      const started = performance.now();
+      await importGraph(store, graphId, size === FACTS ? graph : makeGraph(size));
+      importMs = performance.now() - started;
+      const closing = performance.now();
+      await store.close(); // writes the snapshot
+      closeMs = performance.now() - closing;
+    }
     const snapshotBytes = (await stat(snapshot)).size;
     const fromSnapshot: number[] = [];
     const fromRecords: number[] = [];
@@ -301,7 +310,8 @@ try {
     }
     const records = fromRecords.length > 0 ? `${fmt(median(fromRecords))} (from the records) | ${(median(fromSnapshot) / median(fromRecords)).toFixed(2)}x` : '(from the records: not measured at this size) |';
     console.log(`| ${count(size)} facts: restart to first answer in process (open, load, point query), ms | ${fmt(median(fromSnapshot))} (from the ${(snapshotBytes / 1e6).toFixed(1)} MB snapshot) | ${records} |`);
-    console.log(`| ${count(size)} facts: import / close with the snapshot write, ms | ${fmt(importMs)} / ${fmt(closeMs)} | ${fmt(size / (importMs / 1000))} facts/s | |`);
+    if (imported) console.log(`| ${count(size)} facts: import / close with the snapshot write, ms | ${fmt(importMs)} / ${fmt(closeMs)} | ${fmt(size / (importMs / 1000))} facts/s | |`);
+    else console.log(`| ${count(size)} facts: import / close with the snapshot write, ms | (kept in --data-dir from an earlier run: not imported) | | |`);
     console.log(
       `| ${count(size)} facts: Q1 / Q5 in process after the restart (first run) / a point query after them (median of ${POINT_REPEATS}), ms | ${fmt(median(queryMs.map((ms) => ms[0])))} / ${fmt(median(queryMs.map((ms) => ms[1])))} / ${median(pointMs).toFixed(3)} | | |`,
     );
@@ -366,5 +376,5 @@ try {
     await stopServer(server);
   }
 } finally {
-  await rm(dataDir, { recursive: true, force: true });
+  if (keptDir === undefined) await rm(dataDir, { recursive: true, force: true });
 }

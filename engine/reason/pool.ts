@@ -33,7 +33,7 @@ import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { StoredRuns, storedRunsKey } from './stored-runs.ts';
-import { ReplicaSource, type GraphVersion, type HeldViews, type WorkerMemory } from './replicas.ts';
+import { ReplicaSource, type GraphVersion, type HeldReplica, type HeldViews, type WorkerMemory } from './replicas.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
@@ -226,6 +226,7 @@ export class ReasoningPool {
       (worker) => this.source.loadingOf(worker),
       (worker) => this.source.imagingOf(worker),
       options.workerYoungMb ?? DEFAULT_WORKER_YOUNG_MB,
+      { builtMs: (worker, key) => this.source.replicaBuiltMs(worker, key), builds: (worker, key) => this.source.buildsReplica(worker, key) },
     );
     this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());
@@ -428,6 +429,12 @@ export class ReasoningPool {
     return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
   }
 
+  /** Per worker (thread id) running, the graphs whose replicas it holds: how many copies of a graph above the preload bound the workers made. */
+  heldReplicas(): Map<number, HeldReplica[]> {
+    const live = new Set(this.workers.threadIds());
+    return new Map([...this.source.heldReplicas()].filter(([worker]) => live.has(worker)));
+  }
+
   /**
    * Resolves once every worker (or `workers` of them) holds the graph's view in its Prolog engine, at its current
    * version (false after `timeoutMs`): the preload each worker starts when a snapshot makes
@@ -445,8 +452,9 @@ export class ReasoningPool {
   /** One call of several tasks, spread over the workers; values in task order. */
   private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
     const ended = this.preloads.callOn(tasks[0].at.key);
+    const onlyAsked = this.source.onlyAsked(tasks[0].at.key);
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
-    const replies = await this.gate.run(tasks, (item, signal) => this.workers.run(item, signal)).finally(() => {
+    const replies = await this.gate.run(tasks, (item, signal) => this.workers.run(item, signal, onlyAsked)).finally(() => {
       ended();
       this.workers.start();
     });

@@ -10,6 +10,10 @@
  *   worker → main   need       {key, generation}                          a replica is missing or has a gap
  *   main → workers  gone       {key, generation}                          the answer to a need of a generation deleted
  *                                                                        since: the task waiting for it fails (404)
+ *   worker → main   replicas   {worker, held, building}                 the replicas a worker holds (each with the ms its
+ *                                                                        snapshot took) and those it asked for or is
+ *                                                                        building changed: what the pool routes the tasks of a
+ *                                                                        graph above the preload bound by (workers.ts)
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
  *   main → workers  snapshot   begin {version, total, warm, onlyAsked} · chunk {nodes, edges}… · end
@@ -87,6 +91,7 @@ export type ReplicaMessage =
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string }
   | { type: 'started' }
+  | ({ type: 'replicas' } & WorkerReplicas)
   | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk; onlyAsked?: true }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
@@ -124,6 +129,23 @@ interface ImageCount {
   images?: number;
   /** Hand-overs of only the records writes added to a view held (bridge.ts addedHandOvers). */
   additions?: number;
+}
+
+/**
+ * The replicas a worker (thread id) holds, each with the milliseconds its snapshot took to arrive and be built (what a
+ * copy of its own would cost another worker), and the graphs it has asked a snapshot of or is building one of.
+ */
+export interface WorkerReplicas {
+  worker: number;
+  held: { key: string; builtMs: number }[];
+  building: string[];
+}
+
+/** A replica a worker holds (ReplicaSource.heldReplicas): its graph, and the ms its snapshot took from beginning to end. */
+export interface HeldReplica {
+  tenant: string;
+  graphId: string;
+  builtMs: number;
 }
 
 /** What a worker's isolate holds, in bytes (the 'memory' diagnostic): its V8 heap used and committed, and its ArrayBuffers (typed arrays). */
@@ -182,6 +204,8 @@ export class ReplicaSource {
   private memoryRequests = 0;
   /** Facts above which a graph's replica is made only by the workers that ask for it (the constructor's preloadMaxFacts). */
   private readonly askedOnlyAbove: number;
+  /** Per worker (thread id), the replicas it said it holds and builds: where a graph above the bound has a copy (onlyAsked). */
+  private readonly replicasBy = new Map<number, { held: Map<string, number>; building: ReadonlySet<string> }>();
 
   constructor(
     private readonly store: ParleyStore,
@@ -205,6 +229,7 @@ export class ReplicaSource {
       const message = (event as { data: ReplicaMessage }).data;
       if (message.type === 'need') void this.answerNeed(message.key, message.generation);
       else if (message.type === 'started') this.workerStarted();
+      else if (message.type === 'replicas') this.noteReplicas(message);
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'views') this.noteViews(message);
       else if (message.type === 'memory-of') this.memoryHeard.get(message.request)?.(message);
@@ -266,10 +291,47 @@ export class ReplicaSource {
     return new Map([...this.views].map(([worker, { keys, loading: _, ...counts }]) => [worker, { graphs: [...keys].sort().map(splitGraphKey), ...counts }]));
   }
 
-  /** Forgets which workers hold which view: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
+  /** Forgets which workers hold which view and replica: a worker has stopped, and piscina does not say which; `live`, the thread ids still running, keep theirs. */
   forgetPrepared(live: Set<number>): void {
     this.preparedBy.clear();
     for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
+    for (const worker of this.replicasBy.keys()) if (!live.has(worker)) this.replicasBy.delete(worker);
+  }
+
+  /** The ms the replica of `key` held by `worker` took to build, as the worker said; undefined when it holds none. */
+  replicaBuiltMs(worker: number, key: string): number | undefined {
+    return this.replicasBy.get(worker)?.held.get(key);
+  }
+
+  /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
+  heldReplicas(): Map<number, HeldReplica[]> {
+    return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, builtMs]) => ({ ...splitGraphKey(key), builtMs }))]));
+  }
+
+  /** Whether `worker` said it has asked for, or is building, the replica of `key`. */
+  buildsReplica(worker: number, key: string): boolean {
+    return this.replicasBy.get(worker)?.building.has(key) ?? false;
+  }
+
+  /**
+   * Whether the graph under `key` is made into a replica only by the workers that ask for it (loaded, above the preload
+   * bound: onlyAsked): its tasks go to the worker that holds or builds its copy (workers.ts ViewRouter).
+   */
+  onlyAsked(key: string): boolean {
+    const facts = this.loadedFacts(key);
+    return facts !== undefined && facts > this.askedOnlyAbove;
+  }
+
+  /** The facts of the graph under `key` when the graph cache holds it. */
+  private loadedFacts(key: string): number | undefined {
+    const { tenant, graphId } = splitGraphKey(key);
+    return this.store.loadedGraph(tenant, graphId)?.index.factCount;
+  }
+
+  private noteReplicas({ worker, held, building }: WorkerReplicas): void {
+    this.replicasBy.set(worker, { held: new Map(held.map(({ key, builtMs }) => [key, builtMs])), building: new Set(building) });
+    // a task waiting for that worker's copy may go now, or go elsewhere
+    this.onViewChanged(worker, false);
   }
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
@@ -451,8 +513,7 @@ export class ReplicaSource {
    * then went to no worker, being above the bound); the worker asks for it at its first task on it.
    */
   private sentOnStart(key: string): boolean {
-    const { tenant, graphId } = splitGraphKey(key);
-    const facts = this.store.loadedGraph(tenant, graphId)?.index.factCount;
+    const facts = this.loadedFacts(key);
     return facts !== undefined && facts <= this.askedOnlyAbove;
   }
 
@@ -589,6 +650,8 @@ interface Replica {
   version: number;
   graph: GraphIndex;
   lastUsed: number;
+  /** How long its snapshot took from its beginning to its end, ms: what another worker's copy would cost (WorkerReplicas). */
+  builtMs: number;
   /** The view image on disk of the graph at this version (the snapshot's, no delta applied since). */
   image?: ImageOnDisk;
 }
@@ -598,6 +661,8 @@ interface Building {
   version: number;
   graph: GraphIndex;
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
+  /** When its snapshot began (Date.now()). */
+  begun: number;
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
   /** The warm-up asked the workers to hand it over once made (ReplicaSource.hold). */
@@ -638,6 +703,8 @@ export class ReplicaSet {
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
   /** Graphs whose snapshot going out this worker did not make a replica of: another worker asked for it, and it is above the preload bound (onlyAsked). */
   private readonly passedOver = new Set<string>();
+  /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
+  private replicasSaid = '';
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
 
@@ -690,6 +757,7 @@ export class ReplicaSet {
       if (since === undefined || now - since < 500) return;
     }
     this.wanted.add(at.key);
+    this.announceReplicas();
     const last = this.requested.get(at.key);
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
@@ -750,7 +818,7 @@ export class ReplicaSet {
           break;
         }
         this.askedAhead.delete(message.key);
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
         break;
       }
       case 'snapshot-chunk': {
@@ -784,7 +852,7 @@ export class ReplicaSet {
           version = delta.version;
         }
         const image = version === building.version ? building.image : undefined;
-        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now(), ...(image ? { image } : {}) });
+        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now(), builtMs: Date.now() - building.begun, ...(image ? { image } : {}) });
         this.requested.delete(message.key);
         this.evict();
         if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
@@ -835,9 +903,25 @@ export class ReplicaSet {
       case 'views':
       case 'memory-of':
       case 'imaged':
+      case 'replicas':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
+    this.announceReplicas();
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Tells the main thread the replicas this worker holds and builds (WorkerReplicas), when they changed since it last said. */
+  private announceReplicas(): void {
+    const said: ReplicaMessage = {
+      type: 'replicas',
+      worker: threadId,
+      held: [...this.replicas].map(([key, { builtMs }]) => ({ key, builtMs })),
+      building: [...new Set([...this.building.keys(), ...this.wanted])],
+    };
+    const text = JSON.stringify(said);
+    if (text === this.replicasSaid) return;
+    this.replicasSaid = text;
+    this.channel.postMessage(said);
   }
 
   /** The replica of `key` as it is now, when this set holds one, and the view image on disk of that version, when known. */

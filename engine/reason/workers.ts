@@ -38,9 +38,10 @@ export class ReasoningWorkers {
     loadingOf: (worker: number) => string | undefined,
     imagingOf: (worker: number) => boolean,
     youngMb: number,
+    replicas: ReplicaHolders = NO_REPLICAS,
   ) {
     this.count = count;
-    this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds(), imagingOf);
+    this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds(), imagingOf, replicas, () => this.nudge());
     this.pool = new Piscina({
       loadBalancer: this.router.choose,
       filename: new URL('./worker.mjs', import.meta.url).href,
@@ -65,12 +66,18 @@ export class ReasoningWorkers {
 
   /**
    * Runs a task on the next free thread (one whose engine holds the view of the task's graph, for a task that reads
-   * it in Prolog: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot.
+   * it in Prolog; for a graph whose replica only the workers that asked hold, `onlyAsked`, one holding or building that
+   * replica: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot.
    */
-  run(task: ReasonTask, signal: AbortSignal): Promise<ReasonReply> {
-    const routed = task.kind === 'query' ? task : { ...task, [queueOptionsSymbol]: { graph: task.at.key } satisfies ViewOptions };
+  run(task: ReasonTask, signal: AbortSignal, onlyAsked = false): Promise<ReasonReply> {
+    const options: ViewOptions | undefined =
+      task.kind === 'query' && !onlyAsked ? undefined : { ...(task.kind === 'query' ? {} : { graph: task.at.key }), ...(onlyAsked ? { replica: task.at.key, queuedAt: Date.now() } : {}) };
+    const routed = options ? { ...task, [queueOptionsSymbol]: options } : task;
     this.running++;
-    return (this.pool.run(routed, { signal }) as Promise<ReasonReply>).finally(() => this.running--);
+    return (this.pool.run(routed, { signal }) as Promise<ReasonReply>).finally(() => {
+      this.running--;
+      if (options) this.router.ended(options);
+    });
   }
 
   /** The thread ids of the workers running, in the order they started. */
@@ -124,10 +131,27 @@ export class ReasoningWorkers {
 
 type PiscinaWorker = Parameters<NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>>[1][number];
 
-/** What a task carries for ViewRouter: the graph (key) whose view it reads in Prolog. */
+/** What a task carries for ViewRouter. */
 interface ViewOptions {
-  graph: string;
+  /** The graph (key) whose view it reads in Prolog. */
+  graph?: string;
+  /** The graph (key) whose replica it reads, one that only the workers that asked for it hold (ReplicaSource.onlyAsked). */
+  replica?: string;
+  /** When it was given to the pool (Date.now()): how long it has waited for a busy worker holding its replica. */
+  queuedAt?: number;
+  /** The worker it was given to (thread id), while it runs: counted as building its replica until it ends. */
+  givenTo?: number;
 }
+
+/** Where a graph's replica is, as the workers said (ReplicaSource.replicaBuiltMs, buildsReplica). */
+export interface ReplicaHolders {
+  /** The ms the replica of `key` held by `worker` took to build; undefined when it holds none. */
+  builtMs: (worker: number, key: string) => number | undefined;
+  /** Whether `worker` has asked for, or is building, the replica of `key`. */
+  builds: (worker: number, key: string) => boolean;
+}
+
+const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, builds: () => false };
 
 /**
  * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
@@ -150,10 +174,24 @@ export const ENGINES_PER_GRAPH = 2;
  * free) is counted as busy while another worker could take the task: a task waits for a busy engine holding its view
  * rather than behind the image. When every free worker is making one, and no other engine holds or is taking the view
  * (a pool of one worker), the task goes to one of them as before, and runs once the image is made.
+ *
+ * A graph above the preload bound has a replica only in the workers whose tasks asked for it (replicas.ts onlyAsked), and a
+ * copy costs minutes at ten million facts and some 90 bytes a fact more. Its tasks go to a free worker holding the replica,
+ * else to one building it; with every such worker busy, a task waits for one (one with no copy would make a second) while
+ * any of them is still building it (a snapshot from the start is never quicker than one under way), and otherwise for as
+ * long as the quickest copy took to build, as its holder measured it: past that, a free worker takes the task and makes a
+ * copy of its own. Waiting as long as a copy costs, then paying for one, is the ski-rental rule: the task never waits more
+ * than twice what the better of the two choices would have cost, whatever the busy holder's task has left, which the pool
+ * cannot know. A view task on such a graph that no free engine holds the view of goes to a free worker holding the replica
+ * before any other.
  */
 export class ViewRouter {
   /** Per worker (thread id), the graph of the task last given to it, until the worker says what its engine holds. */
   private readonly given = new Map<number, string>();
+  /** Per worker (thread id), the graph above the preload bound of the task it runs: it asks for the replica (or holds it). */
+  private readonly givenReplica = new Map<number, string>();
+  /** When the nudge set for the earliest task waiting for a busy replica holder is due (Date.now()); Infinity: none set. */
+  private retryAt = Infinity;
 
   /**
    * `viewsOf` names the graphs whose views a worker's engine holds, and `loadingOf` the graph whose view it is
@@ -166,6 +204,9 @@ export class ViewRouter {
     private readonly loadingOf: (worker: number) => string | undefined,
     private readonly live: () => number[],
     private readonly imaging: (worker: number) => boolean = () => false,
+    private readonly replicas: ReplicaHolders = NO_REPLICAS,
+    /** Has piscina offer the waiting tasks to the free workers again (ReasoningWorkers.nudge). */
+    private readonly retry: () => void = () => {},
   ) {}
 
   /** The worker said what its engine holds now (or it stopped): its own word replaces the task given. */
@@ -176,6 +217,12 @@ export class ViewRouter {
   /** Forgets the workers no longer running. */
   keepOnly(live: Set<number>): void {
     for (const worker of this.given.keys()) if (!live.has(worker)) this.given.delete(worker);
+    for (const worker of this.givenReplica.keys()) if (!live.has(worker)) this.givenReplica.delete(worker);
+  }
+
+  /** A task given out has ended: what its worker holds is what the worker said (it said it before the task's reply). */
+  ended(options: ViewOptions): void {
+    if (options.givenTo !== undefined && this.givenReplica.get(options.givenTo) === options.replica) this.givenReplica.delete(options.givenTo);
   }
 
   /** Whether the worker's engine holds the view of `graph`, or will once the task given to it last runs. */
@@ -189,26 +236,70 @@ export class ViewRouter {
   }
 
   readonly choose = (task: PiscinaTask, workers: PiscinaWorker[]): PiscinaWorker | null => {
-    const graph = (task[queueOptionsSymbol] as ViewOptions | null)?.graph;
+    const options = task[queueOptionsSymbol] as ViewOptions | null;
+    const chosen = this.chooseFor(options, workers);
+    if (chosen && options?.replica !== undefined) {
+      options.givenTo = chosen.id;
+      this.givenReplica.set(chosen.id, options.replica);
+    }
+    return chosen;
+  };
+
+  private chooseFor(options: ViewOptions | null, workers: PiscinaWorker[]): PiscinaWorker | null {
+    const graph = options?.graph;
     const idle = workers.filter((worker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed);
     const free = idle.filter((worker) => !this.imaging(worker.id));
-    const chosen = this.chooseFrom(graph, free);
+    if (graph === undefined && options?.replica !== undefined) {
+      const toCopy = this.toReplica(options.replica, options.queuedAt ?? Date.now(), free);
+      if (toCopy !== undefined) return toCopy;
+    }
+    const chosen = this.chooseFrom(graph, free, options?.replica);
     if (chosen || free.length === idle.length) return chosen;
     // only workers making an image are free: one takes the task (it waits for the image) when no other engine could
     const others = this.live().filter((worker) => !this.imaging(worker));
     if (graph === undefined ? others.length > 0 : others.some((worker) => this.holdsOrTakes(worker, graph))) return null;
-    return this.chooseFrom(graph, idle);
-  };
+    return this.chooseFrom(graph, idle, options?.replica);
+  }
 
-  /** The worker of `free` for a task on `graph` (undefined: a query), or null to wait for one busy. */
-  private chooseFrom(graph: string | undefined, free: PiscinaWorker[]): PiscinaWorker | null {
+  /**
+   * For a task reading the replica under `key`, one that only the workers that asked hold: a free worker holding it, else
+   * one building it; null to wait for a busy one (the rule in the class's comment); undefined when none holds or builds it,
+   * or the task has waited as long as a copy took to build (any free worker, which makes a copy of its own).
+   */
+  private toReplica(key: string, queuedAt: number, free: PiscinaWorker[]): PiscinaWorker | null | undefined {
+    const held = (worker: number) => this.replicas.builtMs(worker, key) !== undefined;
+    const building = (worker: number) => this.givenReplica.get(worker) === key || this.replicas.builds(worker, key);
+    const holder = free.find((worker) => held(worker.id)) ?? free.find((worker) => building(worker.id));
+    if (holder) return holder;
+    const holders = this.live().filter((worker) => held(worker) || building(worker));
+    if (holders.length === 0) return undefined;
+    // the shortest wait worth a copy: unbounded while one is building (its copy is partway), else the quickest build
+    const patience = Math.min(...holders.map((worker) => (building(worker) ? Infinity : this.replicas.builtMs(worker, key)!)));
+    const due = queuedAt + patience;
+    if (Date.now() >= due) return undefined;
+    if (due < this.retryAt) {
+      this.retryAt = due;
+      // piscina offers a waiting task again only when a worker frees: a nudge then, in case none has
+      setTimeout(() => {
+        this.retryAt = Infinity;
+        this.retry();
+      }, due - Date.now()).unref();
+    }
+    return null;
+  }
+
+  /**
+   * The worker of `free` for a task on `graph` (undefined: a query), or null to wait for one busy; with `replica` (a graph
+   * above the preload bound), a free worker holding its replica comes before the others when no free engine holds the view.
+   */
+  private chooseFrom(graph: string | undefined, free: PiscinaWorker[], replica?: string): PiscinaWorker | null {
     if (free.length === 0) return null;
     const fewestViews = () => free.reduce((best, worker) => (this.viewsOf(worker.id).size < this.viewsOf(best.id).size ? worker : best));
     if (graph === undefined) return fewestViews();
     const holder = free.find((worker) => this.holds(worker.id, graph)) ?? free.find((worker) => this.loadingOf(worker.id) === graph);
     if (holder) return holder;
     if (this.live().filter((worker) => this.holdsOrTakes(worker, graph)).length >= ENGINES_PER_GRAPH) return null;
-    const chosen = fewestViews();
+    const chosen = (replica !== undefined && free.find((worker) => this.replicas.builtMs(worker.id, replica) !== undefined)) || fewestViews();
     this.given.set(chosen.id, graph);
     return chosen;
   }

@@ -82,8 +82,8 @@ describe('a worker\'s graph replicas', () => {
     replicas.announceViews([key], { whole: 1, additions: 0 }, undefined, { key, generation: 'g1', version: 1 });
     replicas.announceViews([], { whole: 2, additions: 3 }, 't\u0000h');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    // (besides the need of the first graph() call, which came before the snapshot)
-    expect(heard.filter((message) => (message as { type: string }).type !== 'need')).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId, views: [key], handOvers: 1 }, { type: 'views', worker: threadId, views: [], handOvers: 2, additions: 3, loading: 't\u0000h' }]);
+    // (besides the need of the first graph() call, which came before the snapshot, and the replicas it holds: below)
+    expect(heard.filter((message) => !['need', 'replicas'].includes((message as { type: string }).type))).toEqual([{ type: 'started' }, { type: 'prepared', key, generation: 'g1', version: 1, worker: threadId, views: [key], handOvers: 1 }, { type: 'views', worker: threadId, views: [], handOvers: 2, additions: 3, loading: 't\u0000h' }]);
   });
 
   it('hands a held replica over when a preload names it, and asks for a snapshot when it holds none', async () => {
@@ -103,7 +103,38 @@ describe('a worker\'s graph replicas', () => {
     main.postMessage({ type: 'preload', key: 't\u0000other', generation: 'g7', version: 3 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reported).toEqual(['snapshot t\u0000g 0 a', 'preload t\u0000g 0 a']);
-    expect(heard.slice(heardBefore)).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7' }]);
+    expect(heard.slice(heardBefore).filter((message) => message.type !== 'replicas')).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7' }]);
+  });
+
+  it('says which replicas it builds and holds, each with the time its snapshot took, when they change', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const said: { held: { key: string; builtMs: number }[]; building: string[] }[] = [];
+    main.onmessage = (event) => {
+      const message = (event as { data: { type: string; worker: number; held: { key: string; builtMs: number }[]; building: string[] } }).data;
+      if (message.type !== 'replicas') return;
+      expect(message.worker).toBe(threadId);
+      said.push({ held: message.held, building: message.building });
+    };
+    const replicas = new ReplicaSet(name, 4);
+    closing.push(main, replicas);
+    const key = 't\u0000g';
+    const asked = replicas.graph({ key, generation: 'g1', version: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version: 0, total: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: [actor('a')], edges: [] });
+    main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+    await asked;
+    main.postMessage({ type: 'drop', key });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(said.map(({ held, building }) => ({ held: held.map((replica) => replica.key), building }))).toEqual([
+      { held: [], building: [key] },
+      { held: [key], building: [] },
+      { held: [], building: [] },
+    ]);
+    // from the snapshot's beginning to its end
+    expect(said[1].held[0].builtMs).toBeGreaterThanOrEqual(50);
   });
 });
 

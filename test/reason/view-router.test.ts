@@ -81,4 +81,59 @@ describe('routing tasks by the views the engines hold', () => {
     expect(router.choose(query, [worker(1), worker(2, true), worker(3)])?.id).toBe(1);
     expect(router.choose(query, [worker(1, true), worker(2, true)])).toBeNull();
   });
+
+  describe('a graph above the preload bound, whose replica only the workers that asked hold', () => {
+    /** A router over workers 1 and 2 that hold the replica of `big` (built in the ms given) or build it, as they said. */
+    const replicaRouter = (held: Record<number, number>, building: number[] = [], retry: () => void = () => {}) =>
+      new ViewRouter(
+        () => new Set(),
+        () => undefined,
+        () => [1, 2],
+        () => false,
+        { builtMs: (id, key) => (key === 'big' ? held[id] : undefined), builds: (id, key) => key === 'big' && building.includes(id) },
+        retry,
+      );
+    const readsReplica = (queuedAt = Date.now()) => ({ [queueOptionsSymbol]: { replica: 'big', queuedAt } }) as unknown as PiscinaTask;
+
+    it('gives its task the free worker holding the replica, or building it, before one with fewer views', () => {
+      expect(replicaRouter({ 2: 1_000 }).choose(readsReplica(), [worker(1), worker(2)])?.id).toBe(2);
+      expect(replicaRouter({}, [2]).choose(readsReplica(), [worker(1), worker(2)])?.id).toBe(2);
+      // none holds it: any free worker, as a query on a graph every worker holds
+      expect(replicaRouter({}).choose(readsReplica(), [worker(1), worker(2)])?.id).toBe(1);
+    });
+
+    it('has its task wait for the busy worker building the replica however long, rather than make a second copy', () => {
+      const router = replicaRouter({}, [1]);
+      expect(router.choose(readsReplica(Date.now() - 3_600_000), [worker(1, true), worker(2)])).toBeNull();
+    });
+
+    it('has its task wait for a busy holder as long as the replica took to build, then go to a free worker', async () => {
+      let retried = 0;
+      const router = replicaRouter({ 1: 200 }, [], () => retried++);
+      const task = readsReplica();
+      expect(router.choose(task, [worker(1, true), worker(2)])).toBeNull();
+      // a nudge when the wait is up, for piscina to offer the task again
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(retried).toBe(1);
+      expect(router.choose(task, [worker(1, true), worker(2)])?.id).toBe(2);
+      // 2 makes a copy of its own now: the next task goes to it when it is free, and waits for it (or 1) when not
+      expect(router.choose(readsReplica(), [worker(1, true), worker(2)])?.id).toBe(2);
+      expect(router.choose(readsReplica(), [worker(1, true), worker(2, true)])).toBeNull();
+    });
+
+    it('counts the worker given a task on it as building its replica until the task ends, before the worker says so', () => {
+      const router = replicaRouter({});
+      const first = readsReplica();
+      expect(router.choose(first, [worker(1), worker(2)])?.id).toBe(1);
+      expect(router.choose(readsReplica(), [worker(1, true), worker(2)])).toBeNull();
+      router.ended((first as unknown as Record<symbol, Parameters<ViewRouter['ended']>[0]>)[queueOptionsSymbol]);
+      expect(router.choose(readsReplica(), [worker(1, true), worker(2)])?.id).toBe(2);
+    });
+
+    it('has a task that reads its view, which no free engine holds, go to a free worker holding the replica', () => {
+      const router = replicaRouter({ 2: 1_000 });
+      const readsBoth = { [queueOptionsSymbol]: { graph: 'big', replica: 'big', queuedAt: Date.now() } } as unknown as PiscinaTask;
+      expect(router.choose(readsBoth, [worker(1), worker(2)])?.id).toBe(2);
+    });
+  });
 });
