@@ -15,11 +15,18 @@
  *     hand-over from that image (handOverImage), its CPU by part: loading the code, the clause indexes;
  *   - for each hand-over, how many times the engine's WebAssembly memory grew and V8 collected this thread's
  *     whole heap meanwhile (bench/stats.ts memoryEvents): counts, which load does not change.
+ * With --writes N (one child per size, no image): the view handed over, its shared sets and the 15 frameworks run,
+ * then N ingest-like writes (bench/written.ts, applied as a replica applies a write), each followed by its hand-over
+ * (the records added, the kept answers grown or dropped: lib/graph.pl parley_add_view/11) and the shared sets
+ * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after; then the 15
+ * frameworks again, whose results (less their inferences) are compared with a fresh engine's over the written graph
+ * when --check is given (a second child process).
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
- *   npm run bench:handover [-- --sizes 100000,1000000]
+ *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]]
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,18 +35,44 @@ import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
+import { runFramework } from '../engine/frameworks/run.ts';
+import { putLogged } from '../engine/store/graph-changes.ts';
 import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
+import { ingestLike } from './written.ts';
 
-const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facts: { type: 'string' }, image: { type: 'string' }, 'from-image': { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '100000,1000000' },
+    facts: { type: 'string' },
+    image: { type: 'string' },
+    'from-image': { type: 'boolean' },
+    writes: { type: 'string' },
+    check: { type: 'boolean' },
+    fresh: { type: 'boolean' },
+  },
+});
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
 const processStart = { user: 0, system: 0 };
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
-if (args.facts === undefined) {
+if (args.facts === undefined && args.writes !== undefined) {
+  for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
+    const child = (...more: string[]) => execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--writes', args.writes!, ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const grown = child();
+    process.stdout.write(grown);
+    if (!args.check) continue;
+    const fresh = child('--fresh');
+    process.stdout.write(fresh);
+    const digest = (output: string) => /results digest: (\w+)/.exec(output)?.[1];
+    console.log(`   the 15 frameworks after the writes ${digest(grown) === digest(fresh) ? 'equal' : 'DIFFER FROM'} a fresh engine's over the written graph`);
+  }
+} else if (args.writes !== undefined) {
+  await writesAndHandOvers(Number(args.writes), Boolean(args.fresh));
+} else if (args.facts === undefined) {
   const folder = mkdtempSync(path.join(tmpdir(), 'parley-handover-'));
   try {
     for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
@@ -128,6 +161,58 @@ if (args.facts === undefined) {
   }
   const keyed = (keep: boolean) => [...byKey].filter(([key]) => (held === 'all' || held.includes(key)) === keep).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, n]) => `${key} ${count(n)}`);
   console.log(`   properties handed over, by key: ${keyed(true).join(', ')}; left out (no rule reads them): ${keyed(false).join(', ') || 'none'}`);
+}
+
+/**
+ * --writes: the view handed over, its shared sets and the 15 frameworks, then `writes` ingest-like writes, each handed over
+ * and its shared sets kept, by part (CPU, the engine's inferences, the kept answers' cells); then the 15 frameworks again,
+ * their results' digest printed. `fresh`: the writes put into the graph first, the view handed over once, written.
+ */
+async function writesAndHandOvers(writes: number, fresh: boolean) {
+  const { graph, generated } = generatedGraph();
+  const catalog = await loadRuleModules();
+  const { registry } = catalog;
+  const frameworks = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
+  const limits = { inferenceLimit: 500_000_000, timeLimitMs: 600_000 };
+  const view = { graph };
+  const written = () => {
+    for (let write = 1; write <= writes; write++) putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
+  };
+  // the engine's inferences and its kept answers (records: lib/graph.pl view_memo/3) in cells; a goal over the view it holds
+  // as it is (no hand-over)
+  const engine = (withCells = false) => {
+    const [[inferences, cells, after]] = registry.solveLibrary(
+      `statistics(inferences, I), ${withCells ? 'aggregate_all(sum(C), ( user:g_kept(_, R), instance(R, T), term_size(T, C) ), S)' : 'S = 0'}, statistics(inferences, J)`,
+      ['I', 'S', 'J'],
+      view,
+    ) as number[][];
+    return { inferences, cells, after };
+  };
+  const runAll = () => frameworks.map((manifest) => runFramework(registry, manifest, view, limits));
+  if (fresh) written();
+  const first = timedCpu(() => registry.handOver(view));
+  registry.warmSets(view, limits);
+  let runs = timedCpu(runAll);
+  console.log(`## ${count(generated.facts)} facts${fresh ? `, ${writes} ingest-like writes put in first (a fresh engine)` : ''}: hand-over ${count(first.cpuMs)} ms CPU; the 15 frameworks ${count(runs.cpuMs)} ms CPU; load average ${load()}`);
+  if (!fresh) {
+    for (let write = 1; write <= writes; write++) {
+      const before = engine(true);
+      putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
+      const handOver = timedCpu(() => registry.handOver(view));
+      const between = engine();
+      const sets = timedCpu(() => registry.warmSets(view, limits));
+      const after = engine(true);
+      const spent = (from: { after: number }, to: { inferences: number }) => count(to.inferences - from.after);
+      console.log(
+        `   ingest-like write ${write}: its hand-over ${count(handOver.cpuMs)} ms CPU, ${spent(before, between)} inferences; the shared sets ${count(sets.cpuMs)} ms CPU, ${spent(between, after)} inferences; ` +
+          `together ${count(handOver.cpuMs + sets.cpuMs)} ms CPU; kept answers ${count(before.cells)} → ${count(after.cells)} cells; load average ${load()}`,
+      );
+      runs = timedCpu(runAll);
+      console.log(`   the 15 frameworks after it: ${count(runs.cpuMs)} ms CPU, ${count(runs.value.reduce((sum, run) => sum + run.inferences, 0))} inferences`);
+    }
+  }
+  const results = JSON.stringify(runs.value, (key, value) => (key === 'inferences' ? undefined : value));
+  console.log(`   results digest: ${createHash('sha256').update(results).digest('hex')}`);
 }
 
 /** The generated conflict graph of --facts facts as a GraphIndex, and what generated it (its records let go). */

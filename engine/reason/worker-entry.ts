@@ -22,7 +22,7 @@
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
-import { addedHandOvers, holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers } from '../prolog/bridge.ts';
+import { addedHandOvers, holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -189,11 +189,12 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   /**
    * The hand-over of `replica`'s view to the engine, in parts: from its view image on disk when its snapshot named one
    * and the engine holds no view of it yet (a second preload of the replica has nothing to hand over), else from the records.
+   * Its shared sets run under `setsLimits`: the background's, or the limits of the task that waits for them.
    */
-  const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog): NonNullable<typeof underWay> => {
+  const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog, setsLimits: SolveLimits = backgroundSetsLimits): NonNullable<typeof underWay> => {
     const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
     const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision });
-    const parts = rules.registry.prepareInParts({ graph: replica.graph }, backgroundSetsLimits, image);
+    const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image);
     return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
   };
   /**
@@ -201,15 +202,16 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
    * allows (an untouched graph after a restart, whose background hand-over, a hold or a preload, has not begun), made now,
    * whole, so that the task's run does not hand the view over from the records instead (at 1M facts some 8 s of a core
    * against 4.5). One under way of that graph is left to the run, which makes its rest (bridge.ts loadView); without an
-   * image the run hands the view over itself, as before. Returns whether the image was refused (the view then handed over
-   * from the records, as the run would have).
+   * image the run hands the view over itself, as before. Its shared sets run under the task's limits, not the background's:
+   * a client waits for them. Returns whether the image was refused (the view then handed over from the records, as the run
+   * would have).
    */
   const handOverBeforeTask = (task: ReasonTask, graph: GraphIndex, rules: FrameworkCatalog): boolean => {
     if (task.kind !== 'frameworks' || task.asOf !== undefined || task.scope !== undefined || holdsGraph(graph) || underWay?.graph === graph) return false;
     const replica = replicas.held(task.at.key);
     if (replica?.graph !== graph || !replica.image) return false;
     toPrepare.delete(task.at.key);
-    const now = beginHandOver(task.at.key, replica, rules);
+    const now = beginHandOver(task.at.key, replica, rules, { inferenceLimit: task.limits.inferenceLimit, timeLimitMs: task.limits.timeLimitMs });
     try {
       for (const _ of now.parts);
     } catch {

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
@@ -6,7 +8,7 @@ import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts'
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
-import type { ParleyStore } from '../../engine/store/store.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
@@ -59,5 +61,64 @@ describe('the shared sets of a background hand-over', () => {
     await pool.frameworks('t', 'g', ['glasl'], { limits });
     expect(await until(() => [...pool.heldViews().values()][0]?.additions === 1, 30_000)).toBe(true);
     expect([...pool.heldViews().values()][0]).toMatchObject({ handOvers: 1, images: 0, additions: 1 });
+  });
+});
+
+// The hand-over a task makes itself from the view image (worker-entry.ts handOverBeforeTask: a restart, before any
+// background hand-over began) computes the shared sets for that task, under the task's limits: with the background's
+// bound stopping them at once, the sets are still computed, and the runs read them as after prepare (the inferences
+// of runs over a view whose sets were computed ahead), concluding as a fresh run.
+describe('the shared sets of the hand-over a task makes itself from a view image', () => {
+  let temp: TempStore;
+  let store: ParleyStore;
+  let pool: ReasoningPool | undefined;
+  const catalogLoading = loadRuleModules();
+  // (a bound no shared sets meet: a background hand-over's stop at once, and the image is made without them; after the
+  // restart no graph is handed over ahead, so that the task's own hand-over takes the view, never a background one)
+  const openPool = (preloadMaxFacts?: number) => ReasoningPool.open(store, { workers: 1, viewImageIdleMs: 0, backgroundSetsInferences: 1, ...(preloadMaxFacts !== undefined ? { preloadMaxFacts } : {}) });
+
+  beforeAll(async () => {
+    temp = await openTempStore('parley-task-sets-');
+    store = temp.store;
+    await store.writeGraph('t', 'g', generate(2_000).write);
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.close();
+    await store.close();
+    await rm(temp.dir, { recursive: true, force: true });
+  });
+
+  it('run under the task\'s limits, not the background\'s', { timeout: 300_000 }, async () => {
+    pool = await openPool();
+    pool.preload('t', 'g');
+    expect(await pool.viewsPrepared('t', 'g', 120_000)).toBe(true);
+    expect(await until(() => existsSync(graphFile(store.snapshotDir, 't', 'g', 'view')), 120_000)).toBe(true);
+    // a restart: the store opened again finds the image beside the snapshot
+    await pool.close();
+    await store.close();
+    store = await ParleyStore.open(path.join(temp.dir, 'store'));
+    pool = await openPool(0);
+    const catalog = await catalogLoading;
+    const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
+    const { runs } = await pool.frameworks('t', 'g', manifests.map((manifest) => manifest.id), { limits });
+    expect([...pool.heldViews().values()][0]).toMatchObject({ handOvers: 1, images: 1 });
+
+    // an engine handed the view over without its sets: its runs compute them, as the task's do past its sets' limits;
+    // the task's runs took fewer by a good part of the sets' inferences (they read some of the sets, not all; a view from
+    // the image costs a few inferences more or less than one from the records: 11 fewer where its sets stopped)
+    const stored = await store.loadGraph('t', 'g');
+    const viewOf = () => ({ graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) });
+    const unpreparedView = viewOf();
+    catalog.registry.handOver(unpreparedView);
+    const unprepared = manifests.map((manifest) => runFramework(catalog.registry, manifest, unpreparedView, limits));
+    const setsView = viewOf();
+    catalog.registry.handOver(setsView);
+    const inferences = () => (catalog.registry.solveLibrary('statistics(inferences, I)', ['I'], setsView) as number[][])[0][0];
+    const before = inferences();
+    catalog.registry.warmSets(setsView, limits);
+    const sets = inferences() - before;
+    const total = (of: FrameworkRun[]) => of.reduce((sum, run) => sum + run.inferences, 0);
+    expect(total(unprepared) - total(runs)).toBeGreaterThan(sets / 10);
+    expect(withoutCost(runs)).toEqual(withoutCost(unprepared));
   });
 });
