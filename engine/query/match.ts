@@ -9,7 +9,7 @@ import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
-import type { GroupCounts } from './plan.ts';
+import type { GroupCounts, PairSide } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, nodeProperty, RECORD_FIELD_KEYS, relProperty, runtimeError, typeName } from './values.ts';
 
@@ -389,6 +389,64 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
     const nodes = new Int32Array(reached);
     for (let node = 0; node < counts.length; node++) if (counts[node] > 0) nodes[rank[node]] = node;
     return { counts, nodes, rank };
+  };
+}
+
+/**
+ * One row per pair group with its count (MatchPlan.countsPerPair), off the last step's edges: the
+ * steps before it run as ever, and each edge it would bind counts toward the pair of its start's
+ * group and its end's, no row made. A side's group is its node, or the least node holding the same
+ * value of the side's key (GraphIndex.firstHoldersOf), so no value is read or hashed per edge. The
+ * pairs come in the order the rows would first make each, each row binding the two nodes the first
+ * such row bound. False, handing nothing, where a run cannot use it: as_of (which reads every
+ * record) or a key some node holds a list or a map under.
+ */
+export function buildPairCounter(steps: MatchStep[], { source, end }: { source: PairSide; end: PairSide }): GroupCounter {
+  const last = steps.at(-1);
+  // the planner (plan.ts countPerPair) asks for this only over such steps: anything else is its bug, not a query's error
+  if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || last.sourceSlot !== source.slot || last.targetSlot !== end.slot || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
+    throw new Error('invariant broken: the planner asked to count pairs over steps that are not one expansion after steps binding its start');
+  }
+  const before = buildMatchRunner(steps.slice(0, -1));
+  return (row, env, emit) => {
+    if (env.asOf !== undefined) return false;
+    const graph = env.graph;
+    const span = graph.nodes.span;
+    const holdersOf = (key: string | undefined) => (key === undefined ? null : RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key));
+    const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
+    if (sourceHolders === undefined || endHolders === undefined) return false;
+    // a group: the node, or the least node holding its value (span: the nodes holding none)
+    const groupOf = (holders: Int32Array | null, node: number) => (holders === null ? node : holders[node] < 0 ? span : holders[node]);
+    const pairs = new Map<number, number>();
+    const counts: number[] = [];
+    const firstSources: number[] = [];
+    const firstEnds: number[] = [];
+    before(row, env, (bound) => {
+      const ends = expansionEnds(last, bound, env);
+      if (!ends) return;
+      const start = ends.from;
+      // a pair's number: both groups lie in [0, span], and their product stays an exact double up to 2^26 nodes a side
+      const base = groupOf(sourceHolders, start) * (span + 1);
+      eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
+        const pair = base + groupOf(endHolders, other);
+        const at = pairs.get(pair);
+        if (at !== undefined) {
+          counts[at]++;
+          return;
+        }
+        pairs.set(pair, counts.length);
+        if ((counts.length & 1023) === 0) env.budget.checkIntermediate(counts.length);
+        counts.push(1);
+        firstSources.push(start);
+        firstEnds.push(other);
+      });
+    }, true);
+    for (let at = 0; at < counts.length; at++) {
+      row[source.slot] = { $node: graph.nodeAt(firstSources[at])! };
+      row[end.slot] = { $node: graph.nodeAt(firstEnds[at])! };
+      emit(row, counts[at]);
+    }
+    return true;
   };
 }
 

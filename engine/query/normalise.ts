@@ -358,12 +358,14 @@ function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<strin
   const names = projection.items.map(projectedName);
   const sorted = (projection.orderBy?.length ?? 0) > 0;
   if (!projection.distinct || projection.star || ((projection.limit || projection.skip) && !sorted) || new Set(names).size !== names.length || names.includes(HIDDEN_COUNT)) return clauses;
-  // keys of one node (which the MATCH's rest is counted per: keys of two nodes have no counted path, and the groups
-  // then cost more than DISTINCT's rows, Q20 in bench/query), each the node, a property, id(), type() or labels() of
-  // it: values with no twin that the groups would keep in place of DISTINCT's (1 and 1.0, 0.0 and -0.0)
+  // keys of one node (which the MATCH's rest is counted per), or of the two ends of the query's one MATCH of one
+  // relationship (counted per pair, plan.ts countPerPair; keys of two nodes anywhere else have no counted path, and
+  // the groups then cost more than DISTINCT's rows), each the node, a property, id(), type() or labels() of it: values
+  // with no twin that the groups would keep in place of DISTINCT's (1 and 1.0, 0.0 and -0.0)
   const read = new Set<string>();
   for (const item of projection.items) variablesOf(item.expr, read);
-  if (read.size !== 1 || !projection.items.every((item) => keyOfElement(item.expr)) || !sortsByOwnNames(projection, names)) return clauses;
+  const counted = read.size === 1 || (read.size === 2 && clauses.length === 2 && [...read].every((name) => endsOfOneRelationship(match).includes(name)));
+  if (!counted || !projection.items.every((item) => keyOfElement(item.expr)) || !sortsByOwnNames(projection, names)) return clauses;
   // the counted path may begin the MATCH at the node and evaluate its WHERE on rows no full match reaches
   if (match.where && !cannotFail(match.where, { ...elementsOf(match), parameters })) return clauses;
   const { pos } = projection;
@@ -385,6 +387,15 @@ function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<strin
 const HIDDEN_COUNT = ' distinct';
 
 /** A variable, or a property, id(), type() or labels() of one. */
+/** The names of the two different nodes a MATCH of one directed, single-hop relationship joins; none for any other MATCH. */
+function endsOfOneRelationship(match: MatchClause): string[] {
+  const [part, ...others] = match.patterns;
+  if (others.length > 0 || part.pathVariable !== undefined || part.relationships.length !== 1) return [];
+  const [rel] = part.relationships;
+  const [from, to] = part.nodes.map((node) => node.variable);
+  return rel.range || rel.direction === 'both' || from === undefined || to === undefined || from === to ? [] : [from, to];
+}
+
 function keyOfElement(expr: Expr): boolean {
   const of = ['id', 'type', 'labels'].map((fn) => argumentOf(expr, fn)).find((arg) => arg !== undefined) ?? (expr.kind === 'prop' ? expr.target : expr);
   return of.kind === 'var';
