@@ -426,6 +426,9 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) RETURN a.tier AS from, id(b) AS b, b.tier AS to, count(*) AS n ORDER BY b',
       // ties cut by the page with no other key: the groups that began first kept
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY n DESC LIMIT 2',
+      // grouped in a WITH, the RETURN's page taken off the groups' keys and counts
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.tier AS tier, c.type AS type, count(*) AS n RETURN type, n, tier ORDER BY n DESC, type LIMIT 3',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH id(a) AS a, c.type AS type, count(*) AS n WHERE n > 1 RETURN a, type ORDER BY type DESC, a SKIP 1 LIMIT 4',
     ];
     // a key of the relationship, two keys of one end, a constant key, a WHERE across the ends, an undirected expansion: row by row
     const rowByRow = [
@@ -451,6 +454,8 @@ describe('aggregation without rows', () => {
         const distinct = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type', { explain: true });
         expect(distinct.plan).toContain(line);
         expect(distinct.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type, 1 AS one').rows.map((row) => row.slice(0, 2)));
+        const page = (extra: string) => runQuery(graph, `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT c.type AS type, a.tier AS tier${extra} ORDER BY type DESC, tier SKIP 1 LIMIT 3`).rows;
+        expect(page('')).toEqual(page(', 1 AS one').map((row) => row.slice(0, 2)));
       };
       check();
       // nodes without the key (one null group), a deleted node and edges
@@ -460,6 +465,9 @@ describe('aggregation without rows', () => {
       graph.putNode({ id: 'a4', labels: ['Actor'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
       check();
     }
+    // no grouping key: no input still makes one group, which the RETURN's page keeps
+    expect(runQuery(randomGraph(1), 'MATCH (a:Nothing)-[:ASSERTS]->(c:Claim) WITH count(*) AS n RETURN n ORDER BY n LIMIT 1').rows).toEqual([[0n]]);
+    expect(runQuery(randomGraph(1), 'UNWIND [] AS x WITH count(*) AS n RETURN n ORDER BY n DESC LIMIT 1').rows).toEqual([[0n]]);
     // a node holding a list under a key (values the index does not hold): row by row, the same answer
     const graph = randomGraph(5);
     graph.putNode({ id: 'a-list', labels: ['Actor'], properties: { tier: [1, 2] }, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
