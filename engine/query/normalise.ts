@@ -37,6 +37,8 @@
  *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
  *   aggregates, whose every name the RETURN hands on as it is (`WITH id(a) AS actor, count(c) AS n
  *   RETURN actor, n ORDER BY n DESC`), is that RETURN;
+ * - `WITH DISTINCT x AS n, y AS m RETURN n, m …` (the RETURN naming each of the WITH's names once, as they are) is
+ *   `RETURN DISTINCT x AS n, y AS m …`: the same rows, each once;
  * - `RETURN DISTINCT k…` right after a MATCH is a grouping by k… whose count is dropped.
  */
 import { argumentOf, type Clause, type Expr, exprKey, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
@@ -48,7 +50,7 @@ import { isCountStar } from './functions.ts';
 export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
   const rewritten = distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters));
-  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(rewritten, parameters)), parameters);
+  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(distinctWithAsReturn(rewritten), parameters)), parameters);
 }
 
 /**
@@ -338,6 +340,26 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
   if (!handsOn || !sortsByOwnNames(read, names)) return clauses;
   const items = returned.map((name) => withClause.projection.items[names.indexOf(name!)]);
   return [...clauses.slice(0, at), { ...returnClause, projection: { ...read, items } }, ...clauses.slice(at + 2)];
+}
+
+/**
+ * `WITH DISTINCT x AS n, y AS m RETURN m, n ORDER BY n LIMIT 10` as `RETURN DISTINCT y AS m, x AS n ORDER BY n LIMIT
+ * 10`: where the WITH only makes its rows distinct (no aggregate, WHERE, sort or page) and the RETURN names each of
+ * its names once, as they are, and nothing else, the RETURN's rows are the WITH's distinct rows, the same expressions
+ * evaluated on the same rows; its ORDER BY then reads the same names either way.
+ */
+function distinctWithAsReturn(clauses: Clause[]): Clause[] {
+  const [withClause, last] = clauses.slice(-2);
+  if (withClause?.kind !== 'with' || last?.kind !== 'return') return clauses;
+  const { projection } = withClause;
+  const read = last.projection;
+  if (!projection.distinct || withClause.where || projection.orderBy?.length || projection.skip || projection.limit || projection.star || read.star || read.distinct) return clauses;
+  if (projection.items.some((item) => containsAggregate(item.expr))) return clauses;
+  const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
+  const named = read.items.map((item) => (item.expr.kind === 'var' && projectedName(item) === item.expr.name ? item.expr.name : undefined));
+  if (named.some((name) => name === undefined || !values.has(name)) || new Set(named).size !== values.size || named.length !== values.size) return clauses;
+  const items = read.items.map((item, i) => ({ ...item, expr: values.get(named[i]!)!, alias: named[i] }));
+  return [...clauses.slice(0, -2), { ...last, projection: { ...read, distinct: true, items } }];
 }
 
 /**

@@ -456,6 +456,12 @@ describe('aggregation without rows', () => {
         expect(distinct.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type, 1 AS one').rows.map((row) => row.slice(0, 2)));
         const page = (extra: string) => runQuery(graph, `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT c.type AS type, a.tier AS tier${extra} ORDER BY type DESC, tier SKIP 1 LIMIT 3`).rows;
         expect(page('')).toEqual(page(', 1 AS one').map((row) => row.slice(0, 2)));
+        // written as WITH DISTINCT, its names returned as they are: the same grouping; one of them alone keeps every row
+        const written = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type, tier ORDER BY type, tier', { explain: true });
+        expect(written.plan).toContain(line);
+        expect(written.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type, 1 AS one RETURN type, tier ORDER BY type, tier').rows);
+        const one = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type ORDER BY type';
+        expect(runQuery(graph, one).rows).toEqual(runQuery(graph, one.replace('c.type AS type', 'c.type AS type, 1 AS one')).rows);
       };
       check();
       // nodes without the key (one null group), a deleted node and edges
