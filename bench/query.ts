@@ -432,6 +432,12 @@ const CASES: Case[] = [
       return pairs.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0)).slice(0, 10).map((pair) => pair.join('|'));
     },
   },
+  formOf('Q20', 'Q20c Q20 written from the claim',
+    'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor) RETURN DISTINCT a.label AS name, c.type AS type ORDER BY name, type LIMIT 10',
+    'MATCH (c:Claim)<-[:ASSERTS]-(a:Actor) RETURN DISTINCT a.label AS name, c.type AS type ORDER BY name, type LIMIT 10'),
+  formOf('Q20', 'Q20w Q20 as WITH DISTINCT, its names returned',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.label AS name, c.type AS type RETURN name, type ORDER BY name, type LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.label AS name, c.type AS type RETURN name, type ORDER BY name, type LIMIT 10'),
   {
     name: 'Q21 assertions per actor name and claim type (grouped by two nodes\' keys), first 10',
     question: 'Q21',
@@ -444,6 +450,12 @@ const CASES: Case[] = [
       return rows.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0)).slice(0, 10).map((row) => row.join('|'));
     },
   },
+  formOf('Q21', 'Q21c Q21 counting c',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, c.type AS type, count(c) AS n ORDER BY name, type LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label AS name, c.type AS type, count(c) AS n ORDER BY name, type LIMIT 10'),
+  formOf('Q21', 'Q21w Q21 grouped in a WITH',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.label AS name, c.type AS type, count(*) AS n RETURN name, type, n ORDER BY name, type LIMIT 10',
+    'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.label AS name, c.type AS type, count(*) AS n RETURN name, type, n ORDER BY name, type LIMIT 10'),
   {
     name: 'Q13 claims by type (one label grouped by a property)',
     parley: 'MATCH (c:Claim) RETURN c.type AS type, count(*) AS n ORDER BY type',

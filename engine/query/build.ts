@@ -12,7 +12,7 @@ import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, literalMembership, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import {
-  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter,
+  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildPairCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter,
   type MatchStep, type NodeCheck,
 } from './match.ts';
 import {
@@ -88,7 +88,7 @@ export type CompiledClause =
        * expansion reaches (MatchPlan.countsPerEnd).
        */
       perNode?: { count: DenseCounter; slot: number };
-      /** MatchPlan.countsPerGroup: one row per group with its count, off the index. */
+      /** MatchPlan.countsPerGroup: one row per group with its count, off the index; or MatchPlan.countsPerPair's, off the edges. */
       countGroups?: GroupCounter;
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
@@ -171,7 +171,7 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
     const endCount = plan.countsPerEnd === undefined ? undefined : buildEndCounter(steps, plan.distinctStartsPerEnd);
     return {
-      kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
+      kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerPair ? buildPairCounter(steps, plan.countsPerPair) : plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
       perNode: endCount && { count: endCount, slot: plan.countsPerEnd! },
     };
   }

@@ -119,7 +119,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
-            if (clause.countGroups?.(row, env, counted)) return;
+            if (clause.countGroups?.(row, env, (matched, count, ownGroup) => counted(matched, count, ownGroup ? OWN_GROUP : undefined))) return;
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.perNode?.count(row, env);
             if (perNode) next.pushPerNode!(perNode, clause.perNode!.slot);
@@ -608,6 +608,9 @@ function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: n
   return heap.sorted();
 }
 
+/** A slot no row binds, as Aggregator.add's distinctSlot: every row begins a group of its own. */
+const OWN_GROUP = -1;
+
 /**
  * The groups of an aggregating projection, filled one input row at a time. When every
  * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
@@ -645,7 +648,8 @@ class Aggregator {
   /**
    * `live`: the row is the match runner's own, copied if it starts a group.
    * `distinctSlot`: every row comes with a different node in this slot; when the groups
-   * are that slot's nodes, each row starts a group of its own, and no map is kept.
+   * are that slot's nodes, each row starts a group of its own, and no map is kept. OWN_GROUP:
+   * every row's keys are its own (GroupCounter's ownGroup).
    */
   add(row: Row, weight: number, live: boolean, distinctSlot?: number): void {
     const { env, keyItems } = this;
@@ -654,7 +658,7 @@ class Aggregator {
     let groupKey: string | undefined;
     const nodeSlot = this.projection.groupKeySlot;
     const node = nodeSlot === undefined ? undefined : row[nodeSlot];
-    if (distinctSlot !== undefined && distinctSlot === nodeSlot) {
+    if (distinctSlot === OWN_GROUP || (distinctSlot !== undefined && distinctSlot === nodeSlot)) {
       group = this.open(null, this.keysOf(row), row, live);
     } else if (node && isNode(node)) {
       // grouped by the node: its other keys are read when its group begins
@@ -858,16 +862,18 @@ class Aggregator {
   /**
    * The groups that can reach the page of `next`, the projection these groups feed, when
    * that sorts its items and keeps a page (no DISTINCT, WHERE or aggregate), this one has
-   * no sort or page of its own and its groups are nodes with plain counts: a bounded heap
-   * of nodes by `next`'s sort keys, a key read off the counts where it is a `count(*)`
-   * item of this projection and off the group's row otherwise, so that a group behind the
-   * heap on a leading count gets no row. WITH's WHERE, when it reads counts alone, drops a
-   * group first. The rows come in `next`'s order, ties in node order (as forEachRow hands
-   * them on), and `next` sorts and pages them as ever. Undefined when that does not hold.
+   * no sort or page of its own and its groups hold plain counts: a bounded heap of groups
+   * by `next`'s sort keys, a key read off the counts where it is a `count(*)` item of this
+   * projection, and otherwise off the group's row (counts per node) or its kept key (other
+   * groups, whose sort keys must then each be a grouping key or a count), so that a group
+   * behind the heap on a leading count gets no row. WITH's WHERE, when it reads counts alone,
+   * drops a group first. The rows come in `next`'s order, ties in the order the groups began
+   * (as forEachRow hands them on), and `next` sorts and pages them as ever. Undefined when
+   * that does not hold.
    */
   topRowsFor(next: CompiledProjection, { skip, limit }: Page): Row[] | undefined {
-    const { projection, perNode, env } = this;
-    if (!perNode || this.groupCount !== 0 || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
+    const { projection, perNode, counts, env } = this;
+    if (!counts || this.firstRows || (perNode && this.groupCount !== 0) || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
     if (projection.orderBy.length > 0 || projection.skip || projection.limit || projection.distinct) return undefined;
     const passes = this.countPasses();
     if (projection.where && !passes) return undefined;
@@ -875,31 +881,38 @@ class Aggregator {
     const keys = next.sortItems.map((key, i) => {
       const { item, inputSlot } = key!;
       const count = inputSlot !== undefined && projection.countSlots.includes(inputSlot);
-      return { count, fn: next.items[item].fn, descending: next.orderBy[i].descending };
+      const grouping = inputSlot === undefined ? -1 : this.keyItems.findIndex((keyItem) => keyItem.slot === inputSlot);
+      return { count, grouping, fn: next.items[item].fn, descending: next.orderBy[i].descending };
     });
-    const { counts, nodes } = perNode;
-    // the sort keys of the nodes compared so far, each read off the group's row once
+    // other groups: each sort key a grouping key or a count, and some grouping key (without one, no input still makes a group)
+    if (!perNode && (this.keyItems.length === 0 || keys.some((key) => !key.count && key.grouping < 0))) return undefined;
+    // a group's count is at group × stride
+    const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, projection.aggregates.length];
+    // with counts per node, the sort keys of the nodes compared so far, each read off the group's row once
     const known = new Map<number, CypherValue[]>();
     const [row, bound]: Row[] = [[], []];
-    const keysOf = (node: number) => {
-      let values = known.get(node);
-      if (!values) {
-        this.nodeGroupRow(node, row, bound);
-        known.set(node, (values = keys.map((key) => (key.count ? null : key.fn(row, env) ?? null))));
+    const keyWidth = this.keyItems.length;
+    const keyOf = perNode
+      ? (node: number, i: number) => {
+        let values = known.get(node);
+        if (!values) {
+          this.nodeGroupRow(node, row, bound);
+          known.set(node, (values = keys.map((key) => (key.count ? null : key.fn(row, env) ?? null))));
+        }
+        return values[i];
       }
-      return values;
-    };
-    const rank = perNode.rank;
+      : (group: number, i: number) => this.keyValues[group * keyWidth + keys[i].grouping] ?? null;
+    const rank = perNode?.rank;
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
-        const result = keys[i].count ? counts[a] - counts[b] : orderCompare(keysOf(a)[i], keysOf(b)[i]);
+        const result = keys[i].count ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, i), keyOf(b, i));
         if (result !== 0) return keys[i].descending ? -result : result;
       }
       return rank ? rank[a] - rank[b] : a - b;
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
-    return keepTop(heap, counts, 1, nodes, sign, env.budget, passes).map((node) => this.nodeGroupRow(node, []));
+    return keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget, passes).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
   }
 
   /**

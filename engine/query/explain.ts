@@ -45,6 +45,7 @@ function explainClause(clause: ClausePlan): { goal: string; lines: string[] } {
         lines.push(`count the rows per node the last expansion reaches (${how}; as_of: row by row)`);
       }
       if (clause.countFrom === clause.goals.length) lines.push('count the scanned nodes (no rows: each node counted once)');
+      if (clause.countsPerPair) lines.push('count the rows per pair of the groups of the node the expansion starts from and the node it reaches (no rows; as_of, or a key holding lists or maps: row by row)');
       if (clause.countsPerGroup?.by === 'type') lines.push('count the relationships per type off the edge columns (no rows; as_of: row by row)');
       if (clause.countsPerGroup?.by === 'labels') lines.push('count the nodes per set of labels (no rows; as_of: row by row)');
       return clause.optional ? { goal: `optional((${body}))`, lines: lines.map((line) => `optional ${line}`) } : { goal: body, lines };

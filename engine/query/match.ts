@@ -9,7 +9,7 @@ import type { EdgeRecord, NodeRecord, PropertyValue } from '../ontology/index.ts
 import type { GraphIndex } from '../store/graph-index.ts';
 import { recordedBy } from '../store/view.ts';
 import type { Expr } from './ast.ts';
-import type { GroupCounts } from './plan.ts';
+import type { GroupCounts, PairSide } from './plan.ts';
 import type { Env, Fn, PatternCounter, PatternRunner, PatternTest, Row } from './types.ts';
 import { type CypherValue, equals, fromProperty, isNode, isRel, nodeProperty, RECORD_FIELD_KEYS, relProperty, runtimeError, typeName } from './values.ts';
 
@@ -173,9 +173,10 @@ function lastExpansion(steps: MatchStep[]): ExpandStep {
 /**
  * Hands one row per group with the number of rows it stands for (MatchPlan.countsPerGroup), the
  * group's key bound to one of its elements; false, handing nothing, in a past view (as_of), whose
- * elements the index does not count.
+ * elements the index does not count. `ownGroup`: no other row handed has the row's keys, so the
+ * aggregation begins a group for it without looking one up.
  */
-export type GroupCounter = (row: Row, env: Env, emit: (row: Row, count: number) => void) => boolean;
+export type GroupCounter = (row: Row, env: Env, emit: (row: Row, count: number, ownGroup?: boolean) => void) => boolean;
 
 export function buildGroupCounter(counts: GroupCounts): GroupCounter {
   return (row, env, emit) => {
@@ -390,6 +391,123 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
     for (let node = 0; node < counts.length; node++) if (counts[node] > 0) nodes[rank[node]] = node;
     return { counts, nodes, rank };
   };
+}
+
+/**
+ * One row per pair group with its count (MatchPlan.countsPerPair), off the last step's edges: the
+ * steps before it run as ever, and each edge it would bind counts toward the pair of its start's
+ * group and its end's, no row made. A side's group is its node, or the least node holding the same
+ * value of the side's key (GraphIndex.firstHoldersOf), so no value is read or hashed per edge. The
+ * pairs come in the order the rows would first make each, each row binding per side the group's
+ * node, or the least node holding its value (the aggregation reads no more of a side than that
+ * value: plan.ts countPerPair), or for the nodes holding none the first such node reached. False, handing nothing, where a run cannot use it: as_of (which reads every
+ * record) or a key some node holds a list or a map under.
+ */
+export function buildPairCounter(steps: MatchStep[], { source, end }: { source: PairSide; end: PairSide }): GroupCounter {
+  const last = steps.at(-1);
+  // the planner (plan.ts countPerPair) asks for this only over such steps: anything else is its bug, not a query's error
+  if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || last.sourceSlot !== source.slot || last.targetSlot !== end.slot || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
+    throw new Error('invariant broken: the planner asked to count pairs over steps that are not one expansion after steps binding its start');
+  }
+  const before = buildMatchRunner(steps.slice(0, -1));
+  return (row, env, emit) => {
+    if (env.asOf !== undefined) return false;
+    const graph = env.graph;
+    const holdersOf = (key: string | undefined) => (key === undefined ? null : RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key));
+    const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
+    if (sourceHolders === undefined || endHolders === undefined) return false;
+    // a group: the node, or the least node holding its value (-1: the nodes holding none)
+    const pairs = new PairTable(env.budget);
+    before(row, env, (bound) => {
+      const ends = expansionEnds(last, bound, env);
+      if (!ends) return;
+      const start = ends.from;
+      const sourceGroup = sourceHolders === null ? start : sourceHolders[start];
+      // a group's row binds the node holding its value first (few, and read again and again: in cache), or one holding none
+      const sourceNode = sourceGroup < 0 ? start : sourceGroup;
+      eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
+        const endGroup = endHolders === null ? other : endHolders[other];
+        pairs.count(sourceGroup, endGroup, sourceNode, endGroup < 0 ? other : endGroup);
+      });
+    }, true);
+    for (let at = 0; at < pairs.size; at++) {
+      row[source.slot] = { $node: graph.nodeAt(pairs.sourceNodes[at])! };
+      row[end.slot] = { $node: graph.nodeAt(pairs.endNodes[at])! };
+      emit(row, pairs.counts[at], true);
+    }
+    return true;
+  };
+}
+
+/**
+ * Rows counted per pair of groups (ints, -1 among them), in an open-addressed table of typed
+ * arrays: no key is boxed or hashed as a string, and nothing is left for the collector per
+ * edge. Each pair keeps the two nodes its row binds, and the pairs their
+ * first rows' order; the pairs held count against the cap on intermediate rows.
+ */
+class PairTable {
+  size = 0;
+  counts = new Float64Array(64);
+  sourceNodes = new Int32Array(64);
+  endNodes = new Int32Array(64);
+  private sourceGroups = new Int32Array(64);
+  private endGroups = new Int32Array(64);
+  /** By hash, a pair's place plus 1 (0: empty); twice the pairs' room, so at most half full. */
+  private slots = new Int32Array(128);
+
+  constructor(private readonly budget: Env['budget']) {}
+
+  count(sourceGroup: number, endGroup: number, source: number, end: number): void {
+    const mask = this.slots.length - 1;
+    for (let slot = hashPair(sourceGroup, endGroup) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot] - 1;
+      if (held < 0) {
+        if (this.size === this.counts.length) {
+          this.grow();
+          this.count(sourceGroup, endGroup, source, end);
+          return;
+        }
+        const at = this.size++;
+        this.slots[slot] = at + 1;
+        this.sourceGroups[at] = sourceGroup;
+        this.endGroups[at] = endGroup;
+        this.sourceNodes[at] = source;
+        this.endNodes[at] = end;
+        this.counts[at] = 1;
+        return;
+      }
+      if (this.sourceGroups[held] === sourceGroup && this.endGroups[held] === endGroup) {
+        this.counts[held]++;
+        return;
+      }
+    }
+  }
+
+  private grow(): void {
+    this.budget.checkIntermediate(this.size);
+    const room = this.counts.length * 2;
+    const widened = <T extends Float64Array | Int32Array>(array: T): T => {
+      const wider = new (array.constructor as new (length: number) => T)(room);
+      wider.set(array);
+      return wider;
+    };
+    [this.counts, this.sourceNodes, this.endNodes] = [widened(this.counts), widened(this.sourceNodes), widened(this.endNodes)];
+    [this.sourceGroups, this.endGroups] = [widened(this.sourceGroups), widened(this.endGroups)];
+    this.slots = new Int32Array(room * 2);
+    const mask = this.slots.length - 1;
+    for (let at = 0; at < this.size; at++) {
+      let slot = hashPair(this.sourceGroups[at], this.endGroups[at]) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = at + 1;
+    }
+  }
+}
+
+/** A pair of ints mixed into one (a multiply-xorshift mix: neighbouring pairs land apart). */
+function hashPair(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  return h ^ (h >>> 15);
 }
 
 /**

@@ -37,6 +37,8 @@
  *   is read into the RETURN right after it as the WITH's other names are; and a WITH that
  *   aggregates, whose every name the RETURN hands on as it is (`WITH id(a) AS actor, count(c) AS n
  *   RETURN actor, n ORDER BY n DESC`), is that RETURN;
+ * - `WITH DISTINCT x AS n, y AS m RETURN n, m …` (the RETURN naming each of the WITH's names once, as they are) is
+ *   `RETURN DISTINCT x AS n, y AS m …`: the same rows, each once;
  * - `RETURN DISTINCT k…` right after a MATCH is a grouping by k… whose count is dropped.
  */
 import { argumentOf, type Clause, type Expr, exprKey, forEachChild, mapChildren, namesOf, type NodePattern, type PatternPart, type Projection, type ProjectionItem, projectedName } from './ast.ts';
@@ -48,7 +50,7 @@ import { isCountStar } from './functions.ts';
 export function normaliseClauses(clauses: Clause[], parameters: ReadonlySet<string>): Clause[] {
   const forms = clauses.map(equivalentForms);
   const rewritten = distinctWithAsCount(whereOfPassingWith(collectedSizesAsCounts(idsCountedAsElements(pathsCountedAsRows(matchesAsOne(forms)))), parameters));
-  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(rewritten, parameters)), parameters);
+  return distinctReturnAsGroups(countedPredicateAsMatch(readWithIntoReturn(distinctWithAsReturn(rewritten), parameters)), parameters);
 }
 
 /**
@@ -341,6 +343,26 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
 }
 
 /**
+ * `WITH DISTINCT x AS n, y AS m RETURN m, n ORDER BY n LIMIT 10` as `RETURN DISTINCT y AS m, x AS n ORDER BY n LIMIT
+ * 10`: where the WITH only makes its rows distinct (no aggregate, WHERE, sort or page) and the RETURN names each of
+ * its names once, as they are, and nothing else, the RETURN's rows are the WITH's distinct rows, the same expressions
+ * evaluated on the same rows; its ORDER BY then reads the same names either way.
+ */
+function distinctWithAsReturn(clauses: Clause[]): Clause[] {
+  const [withClause, last] = clauses.slice(-2);
+  if (withClause?.kind !== 'with' || last?.kind !== 'return') return clauses;
+  const { projection } = withClause;
+  const read = last.projection;
+  if (!projection.distinct || withClause.where || projection.orderBy?.length || projection.skip || projection.limit || projection.star || read.star || read.distinct) return clauses;
+  if (projection.items.some((item) => containsAggregate(item.expr))) return clauses;
+  const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
+  const named = read.items.map((item) => (item.expr.kind === 'var' && projectedName(item) === item.expr.name ? item.expr.name : undefined));
+  if (named.some((name) => name === undefined || !values.has(name)) || new Set(named).size !== values.size || named.length !== values.size) return clauses;
+  const items = read.items.map((item, i) => ({ ...item, expr: values.get(named[i]!)!, alias: named[i] }));
+  return [...clauses.slice(0, -2), { ...last, projection: { ...read, distinct: true, items } }];
+}
+
+/**
  * `MATCH … RETURN DISTINCT c.type AS type ORDER BY type` as `MATCH … WITH c.type AS type, count(*) AS ` distinct`
  * RETURN type ORDER BY type`: the distinct rows are the groups (both told apart by the same equivalence), so the
  * paths that count a MATCH's rows without making them find them. Right after a MATCH; not where the RETURN keeps a
@@ -358,12 +380,14 @@ function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<strin
   const names = projection.items.map(projectedName);
   const sorted = (projection.orderBy?.length ?? 0) > 0;
   if (!projection.distinct || projection.star || ((projection.limit || projection.skip) && !sorted) || new Set(names).size !== names.length || names.includes(HIDDEN_COUNT)) return clauses;
-  // keys of one node (which the MATCH's rest is counted per: keys of two nodes have no counted path, and the groups
-  // then cost more than DISTINCT's rows, Q20 in bench/query), each the node, a property, id(), type() or labels() of
-  // it: values with no twin that the groups would keep in place of DISTINCT's (1 and 1.0, 0.0 and -0.0)
+  // keys of one node (which the MATCH's rest is counted per), or of the two ends of the query's one MATCH of one
+  // relationship (counted per pair, plan.ts countPerPair; keys of two nodes anywhere else have no counted path, and
+  // the groups then cost more than DISTINCT's rows), each the node, a property, id(), type() or labels() of it: values
+  // with no twin that the groups would keep in place of DISTINCT's (1 and 1.0, 0.0 and -0.0)
   const read = new Set<string>();
   for (const item of projection.items) variablesOf(item.expr, read);
-  if (read.size !== 1 || !projection.items.every((item) => keyOfElement(item.expr)) || !sortsByOwnNames(projection, names)) return clauses;
+  const counted = read.size === 1 || (read.size === 2 && clauses.length === 2 && [...read].every((name) => endsOfOneRelationship(match).includes(name)));
+  if (!counted || !projection.items.every((item) => keyOfElement(item.expr)) || !sortsByOwnNames(projection, names)) return clauses;
   // the counted path may begin the MATCH at the node and evaluate its WHERE on rows no full match reaches
   if (match.where && !cannotFail(match.where, { ...elementsOf(match), parameters })) return clauses;
   const { pos } = projection;
@@ -385,6 +409,15 @@ function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<strin
 const HIDDEN_COUNT = ' distinct';
 
 /** A variable, or a property, id(), type() or labels() of one. */
+/** The names of the two different nodes a MATCH of one directed, single-hop relationship joins; none for any other MATCH. */
+function endsOfOneRelationship(match: MatchClause): string[] {
+  const [part, ...others] = match.patterns;
+  if (others.length > 0 || part.pathVariable !== undefined || part.relationships.length !== 1) return [];
+  const [rel] = part.relationships;
+  const [from, to] = part.nodes.map((node) => node.variable);
+  return rel.range || rel.direction === 'both' || from === undefined || to === undefined || from === to ? [] : [from, to];
+}
+
 function keyOfElement(expr: Expr): boolean {
   const of = ['id', 'type', 'labels'].map((fn) => argumentOf(expr, fn)).find((arg) => arg !== undefined) ?? (expr.kind === 'prop' ? expr.target : expr);
   return of.kind === 'var';

@@ -184,6 +184,19 @@ export interface MatchPlan {
    * per group, however many of the group's nodes it reaches and by however many edges.
    */
   distinctStartsPerEnd?: { key?: string };
+  /**
+   * The aggregation groups by a pair: a group of the node the MATCH's one expansion starts from
+   * and one of the node it reaches (each the node itself, or one property's value), and counts
+   * rows; the goals before the expansion read only its start. So each edge counts toward its pair,
+   * with no row made (`MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label, c.type, count(*)`).
+   */
+  countsPerPair?: { source: PairSide; end: PairSide };
+}
+
+/** One side of MatchPlan.countsPerPair: the node's slot, and the property whose value groups it (none: the node itself). */
+export interface PairSide {
+  slot: number;
+  key?: string;
 }
 
 /** What MatchPlan.countsPerGroup counts per group. */
@@ -299,6 +312,7 @@ function planPart(written: Clause[], graph: GraphIndex, options: PlanOptions): P
         countScannedOnce(match, projection);
         countScannedNodes(match, projection);
         countPerEnd(match, projection, options);
+        countPerPair(match, projection);
         countEdgesByType(match, projection);
         countNodesByLabels(match, projection);
       }
@@ -533,20 +547,31 @@ function countScannedNodes(match: MatchPlan, projection: ProjectionPlan): void {
   if (countsRowsAlone(projection)) match.countFrom = match.goals.length;
 }
 
+/**
+ * The MATCH's one expansion after goals that read only the node it starts from, followed only by
+ * checks of the node it reaches and of the relationship against constants (which the expansion
+ * makes): what countPerEnd and countPerPair count without rows. Undefined for any other MATCH.
+ */
+function oneExpansionFromSource(match: MatchPlan): { source: PlanVar; end: PlanVar } | undefined {
+  const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
+  const edge = match.goals[at];
+  if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return undefined;
+  const [source, end] = edge.access.reversed ? [edge.to, edge.from] : [edge.from, edge.to];
+  if (edge.access.reversed ? edge.access.fromBound : edge.access.toBound) return undefined;
+  const on = (goal: Goal) => subjectOf(goal)?.name;
+  const before = match.goals.slice(0, at);
+  if (!before.every((goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === source.name) : on(goal) === source.name))) return undefined;
+  const checked = (goal: Goal) => on(goal) === end.name || (goal.kind === 'prop' && goal.element.name === edge.rel.name);
+  if (!match.goals.slice(at + 1).every((goal) => !('scan' in goal && goal.scan) && checked(goal) && (goal.kind !== 'prop' || variablesOf(goal.value).size === 0))) return undefined;
+  return { source, end };
+}
+
 /** Sets MatchPlan.countsPerEnd (and distinctStartsPerEnd) where it holds (the part's first clause). */
 function countPerEnd(match: MatchPlan, projection: ProjectionPlan, options: PlanOptions): void {
   if (match.optional || match.countFrom !== undefined || match.countsPerGroup || !projection.aggregating) return;
-  const at = match.goals.findIndex((goal) => goal.kind !== 'node' && goal.kind !== 'id' && goal.kind !== 'prop' && goal.kind !== 'where');
-  const edge = match.goals[at];
-  if (edge?.kind !== 'edge' || edge.access.kind !== 'expand' || edge.direction === 'both' || edge.from.name === edge.to.name) return;
-  const [source, end] = edge.access.reversed ? [edge.to, edge.from] : [edge.from, edge.to];
-  if (edge.access.reversed ? edge.access.fromBound : edge.access.toBound) return;
-  const on = (goal: Goal) => subjectOf(goal)?.name;
-  const before = match.goals.slice(0, at);
-  if (!before.every((goal) => (goal.kind === 'where' ? [...variablesOf(goal.expr)].every((name) => name === source.name) : on(goal) === source.name))) return;
-  // after it, checks of the node reached and of the relationship against constants, which the expansion makes
-  const checked = (goal: Goal) => on(goal) === end.name || (goal.kind === 'prop' && goal.element.name === edge.rel.name);
-  if (!match.goals.slice(at + 1).every((goal) => !('scan' in goal && goal.scan) && checked(goal) && (goal.kind !== 'prop' || variablesOf(goal.value).size === 0))) return;
+  const expansion = oneExpansionFromSource(match);
+  if (!expansion) return;
+  const { source, end } = expansion;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
   const [key] = keys;
   const byProperty = keys.length === 1 && key.kind === 'prop' && key.target.kind === 'var' && key.target.name === end.name;
@@ -561,6 +586,37 @@ function countPerEnd(match: MatchPlan, projection: ProjectionPlan, options: Plan
   if (!rewritten || !countsRowsAlone(projection, rewritten)) return;
   projection.items.forEach((item, i) => (item.expr = rewritten[i]));
   Object.assign(match, { countsPerEnd: end.slot, distinctStartsPerEnd: byProperty && key.kind === 'prop' ? { key: key.key } : {} });
+}
+
+/**
+ * `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.label, c.type, count(*)` (or `RETURN DISTINCT`, made a
+ * grouping by normalise.ts): the groups are pairs of a group of the node the expansion starts from and
+ * one of the node it reaches, each a node (grouped by identity) or one property's value, so each edge
+ * counts toward its pair with no row made (MatchPlan.countsPerPair).
+ */
+function countPerPair(match: MatchPlan, projection: ProjectionPlan): void {
+  if (match.optional || match.countFrom !== undefined || match.countsPerGroup || match.countsPerEnd !== undefined || !projection.aggregating) return;
+  const expansion = oneExpansionFromSource(match);
+  if (!expansion || !countsRowsAlone(projection)) return;
+  const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  const sideOf = (node: PlanVar): PairSide | undefined => {
+    const own = keys.filter((key) => {
+      const target = key.kind === 'prop' ? key.target : idArgument(key);
+      return target.kind === 'var' && target.name === node.name;
+    });
+    if (own.length === 0) return undefined;
+    if (nodeGroupSlot(own, projection.inputScope) === node.slot) return { slot: node.slot };
+    const [key] = own;
+    return own.length === 1 && key.kind === 'prop' ? { slot: node.slot, key: key.key } : undefined;
+  };
+  const [source, end] = [sideOf(expansion.source), sideOf(expansion.end)];
+  // every key is one side's: a key of anything else (the relationship, an expression of both) is not a pair's
+  const sideKeys = keys.filter((key) => {
+    const target = key.kind === 'prop' ? key.target : idArgument(key);
+    return target.kind === 'var' && (target.name === expansion.source.name || target.name === expansion.end.name);
+  });
+  if (!source || !end || sideKeys.length !== keys.length) return;
+  match.countsPerPair = { source, end };
 }
 
 /**

@@ -416,6 +416,74 @@ describe('aggregation without rows', () => {
     }
   });
 
+  it('counts rows per pair of groups of the two ends of one expansion without rows, in the order of the general path', () => {
+    const perPair = [
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY tier, type',
+      // no ORDER BY: the groups come in the order the rows would first make them
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN c.type AS type, a.tier AS tier, count(c) AS n',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, c.type AS type, count(*) AS n ORDER BY n DESC, a, type LIMIT 5',
+      "MATCH (c:Claim {type: 'RedLine'})<-[r:ASSERTS {weight: 1}]-(a:Actor) RETURN c, a.tier AS tier, count(r) AS n",
+      'MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) RETURN a.tier AS from, id(b) AS b, b.tier AS to, count(*) AS n ORDER BY b',
+      // ties cut by the page with no other key: the groups that began first kept
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY n DESC LIMIT 2',
+      // grouped in a WITH, the RETURN's page taken off the groups' keys and counts
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.tier AS tier, c.type AS type, count(*) AS n RETURN type, n, tier ORDER BY n DESC, type LIMIT 3',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH id(a) AS a, c.type AS type, count(*) AS n WHERE n > 1 RETURN a, type ORDER BY type DESC, a SKIP 1 LIMIT 4',
+    ];
+    // a key of the relationship, two keys of one end, a constant key, a WHERE across the ends, an undirected expansion: row by row
+    const rowByRow = [
+      'MATCH (a:Actor)-[r:ASSERTS]->(c:Claim) RETURN r.weight AS weight, c.type AS type, count(*) AS n ORDER BY weight, type',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, a.name AS name, c.type AS type, count(*) AS n ORDER BY tier, type',
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, 1 AS one, count(*) AS n ORDER BY tier, type',
+      'MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor) WHERE a.tier <> b.tier RETURN a.tier AS from, b.tier AS to, count(*) AS n ORDER BY from, to',
+      'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN a.tier AS from, b.tier AS to, count(*) AS n ORDER BY from, to',
+    ];
+    const line = 'count the rows per pair of the groups of the node the expansion starts from and the node it reaches (no rows; as_of, or a key holding lists or maps: row by row)';
+    const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(abs(1))');
+    for (const seed of [1, 2, 3, 4]) {
+      const graph = randomGraph(seed);
+      const check = () => {
+        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+          for (const text of [...perPair, ...rowByRow]) {
+            const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+            expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === perPair.includes(text));
+            expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+          }
+        }
+        // RETURN DISTINCT of the two ends' keys is the same grouping, its count dropped
+        const distinct = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type', { explain: true });
+        expect(distinct.plan).toContain(line);
+        expect(distinct.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type, 1 AS one').rows.map((row) => row.slice(0, 2)));
+        const page = (extra: string) => runQuery(graph, `MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT c.type AS type, a.tier AS tier${extra} ORDER BY type DESC, tier SKIP 1 LIMIT 3`).rows;
+        expect(page('')).toEqual(page(', 1 AS one').map((row) => row.slice(0, 2)));
+        // written as WITH DISTINCT, its names returned as they are: the same grouping; one of them alone keeps every row
+        const written = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type, tier ORDER BY type, tier', { explain: true });
+        expect(written.plan).toContain(line);
+        expect(written.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type, 1 AS one RETURN type, tier ORDER BY type, tier').rows);
+        const one = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type ORDER BY type';
+        expect(runQuery(graph, one).rows).toEqual(runQuery(graph, one.replace('c.type AS type', 'c.type AS type, 1 AS one')).rows);
+      };
+      check();
+      // nodes without the key (one null group), a deleted node and edges
+      for (let i = 1; i < 60; i += 5) graph.deleteEdge(`e${i}`);
+      graph.deleteNode('a3');
+      graph.putNode({ id: 'a3', labels: ['Actor'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+      graph.putNode({ id: 'a4', labels: ['Actor'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+      check();
+    }
+    // no grouping key: no input still makes one group, which the RETURN's page keeps
+    expect(runQuery(randomGraph(1), 'MATCH (a:Nothing)-[:ASSERTS]->(c:Claim) WITH count(*) AS n RETURN n ORDER BY n LIMIT 1').rows).toEqual([[0n]]);
+    expect(runQuery(randomGraph(1), 'UNWIND [] AS x WITH count(*) AS n RETURN n ORDER BY n DESC LIMIT 1').rows).toEqual([[0n]]);
+    // a node holding a list under a key (values the index does not hold): row by row, the same answer
+    const graph = randomGraph(5);
+    graph.putNode({ id: 'a-list', labels: ['Actor'], properties: { tier: [1, 2] }, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    graph.putEdge({ id: 'e-list', type: 'ASSERTS', from: 'a-list', to: 'c1', properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
+    const text = perPair[0];
+    const rows = runQuery(graph, text).rows;
+    expect(rows).toContainEqual([[1n, 2n], 'Demand', 1n]);
+    expect(rows).toEqual(runQuery(graph, everyRow(text)).rows);
+  });
+
   it('counts the distinct nodes a chain of expansions reaches from each scanned node without rows, for count(DISTINCT c) grouped by that node', () => {
     const distinctForms = [
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, COUNT(DISTINCT c) AS n ORDER BY n DESC, a LIMIT 5',
@@ -918,8 +986,14 @@ describe('aggregation without rows', () => {
     expect(() => runQuery(graph, `${asserts} RETURN DISTINCT c.type AS t ORDER BY count(*)`)).toThrow(expect.objectContaining({ code: 'invalid_aggregation' }));
     // a column the user names as the hidden count is the user's
     expect(general(`${asserts} RETURN DISTINCT c.type AS \` distinct\` ORDER BY \` distinct\``)).toEqual(general(`${asserts} WITH a, c SKIP 0 RETURN DISTINCT c.type AS \` distinct\` ORDER BY \` distinct\``));
-    // keys of two nodes have no counted path: DISTINCT's rows cost less than groups
-    expect(runQuery(graph, `${asserts} RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name`, { explain: true }).plan).not.toContain('with name, type,  distinct (aggregate)');
+    // keys of the two ends of the one relationship are counted per pair; of two nodes anywhere else they have no
+    // counted path, and DISTINCT's rows cost less than groups
+    expect(runQuery(graph, `${asserts} RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name`, { explain: true }).plan).toContain('with name, type,  distinct (aggregate)');
+    for (const text of ['MATCH (a:Actor)-[:ALLIED_WITH]->(:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name',
+      'MATCH (a:Actor), (c:Claim) RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name', `UNWIND [1] AS x ${asserts} RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name`,
+      'MATCH (a:Actor)-[:ASSERTS]-(c:Claim) RETURN DISTINCT a.name AS name, c.type AS type ORDER BY name']) {
+      expect(asGroups(text), text).toBe(false);
+    }
     // but not where the first completion settles a node's count, and a WHERE failing on a later one would not be evaluated
     expect(runQuery(graph, 'MATCH (c:Claim)<-[:ASSERTS]-(a) WHERE a.name <> c.type RETURN c.type AS type, count(DISTINCT c) AS n', { explain: true }).plan).toContain('filter neq(prop_of(V_a, name), prop_of(V_c, type))');
     // a path bound twice is refused as written; `*` hands the path on, so it stays
