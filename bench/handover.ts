@@ -18,7 +18,8 @@
  * With --writes N (one child per size, no image): the view handed over, its shared sets and the 15 frameworks run,
  * then N ingest-like writes (bench/written.ts, applied as a replica applies a write), each followed by its hand-over
  * (the records added, the kept answers grown or dropped: lib/graph.pl parley_add_view/11) and the shared sets
- * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after; then the 15
+ * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after (and, before it, the
+ * kept answers over a list: their key lists' cells against the distinct lists', a digest's cost against a comparison's); then the 15
  * frameworks again, whose results (less their inferences) are compared with a fresh engine's over the written graph
  * when --check is given (a second child process).
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
@@ -188,6 +189,32 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
     ) as number[][];
     return { inferences, cells, after };
   };
+  // the kept answers over a list (lib/graph.pl keyed_by_list/1: each holds its own copy of the list its key is over), their
+  // key lists' cells against the distinct lists', and their answers' cells: what keying them by a shared copy of the list
+  // would save; and, over the longest list, what a digest of it (variant_sha1/2) costs against comparing it with an equal
+  // copy (==/2, as memo_entry/3 finds an answer now), alternated, each 20 times: a digest on view_memo/3's lookup pays the first
+  const overLists = () => {
+    const [row] = registry.solveLibrary(
+      [
+        'findall(L-F, ( user:g_kept(_, R), instance(R, Es), member((_:K)-r(F, _), Es), compound(K), once(( arg(_, K, L), L = [_|_], is_list(L) )) ), Pairs)',
+        'length(Pairs, N), aggregate_all(sum(C), ( member(L-_, Pairs), term_size(L, C) ), KeyCells)',
+        'aggregate_all(sum(C), ( member(_-F, Pairs), term_size(F, C) ), AnswerCells)',
+        'pairs_keys(Pairs, Ls), sort(Ls, Ds), length(Ds, D), aggregate_all(sum(C), ( member(L, Ds), term_size(L, C) ), DistinctCells)',
+        '( aggregate_all(max(Len, L), ( member(L, Ds), length(L, Len) ), max(Longest, List)) -> true ; Longest = 0, List = [] )',
+        'duplicate_term(List, Copy)',
+        'get_time(T0), forall(between(1, 10, _), variant_sha1(List, _)), get_time(T1), forall(between(1, 10, _), List == Copy), get_time(T2)',
+        'forall(between(1, 10, _), variant_sha1(List, _)), get_time(T3), forall(between(1, 10, _), List == Copy), get_time(T4)',
+        'DigestMs is (T1 - T0 + T3 - T2) / 20 * 1000, CompareMs is (T2 - T1 + T4 - T3) / 20 * 1000',
+      ].join(', '),
+      ['N', 'KeyCells', 'AnswerCells', 'D', 'DistinctCells', 'Longest', 'DigestMs', 'CompareMs'],
+      view,
+    ) as number[][];
+    const [answers, keyCells, answerCells, distinct, distinctCells, longest, digestMs, compareMs] = row;
+    return (
+      `kept answers over a list: ${count(answers)}, their key lists ${count(keyCells)} cells (${count(distinct)} distinct lists, ${count(distinctCells)} cells), ` +
+      `their answers ${count(answerCells)} cells; the longest list (${count(longest)} ids): a digest (variant_sha1) ${digestMs.toFixed(2)} ms, a comparison with a copy (==) ${compareMs.toFixed(2)} ms`
+    );
+  };
   const runAll = () => frameworks.map((manifest) => runFramework(registry, manifest, view, limits));
   if (fresh) written();
   const first = timedCpu(() => registry.handOver(view));
@@ -196,6 +223,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
   console.log(`## ${count(generated.facts)} facts${fresh ? `, ${writes} ingest-like writes put in first (a fresh engine)` : ''}: hand-over ${count(first.cpuMs)} ms CPU; the 15 frameworks ${count(runs.cpuMs)} ms CPU; load average ${load()}`);
   if (!fresh) {
     for (let write = 1; write <= writes; write++) {
+      console.log(`   before ingest-like write ${write}: ${overLists()}`);
       const before = engine(true);
       putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
       const handOver = timedCpu(() => registry.handOver(view));
