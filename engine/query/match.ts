@@ -430,9 +430,15 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
         pairs.count(sourceGroup, endGroup, sourceNode, endGroup < 0 ? other : endGroup);
       });
     }, true);
+    // a side grouped by a property is read for that value alone, as its group begins: one binding, refilled, serves
+    // every pair (a side grouped by its node keeps the binding itself as the group's key: one each)
+    const [sourceBinding, endBinding] = [source, end].map((side) => (side.key === undefined ? undefined : ({} as { $node: NodeRecord })));
     for (let at = 0; at < pairs.size; at++) {
-      row[source.slot] = { $node: graph.nodeAt(pairs.sourceNodes[at])! };
-      row[end.slot] = { $node: graph.nodeAt(pairs.endNodes[at])! };
+      const [sourceNode, endNode] = [graph.nodeAt(pairs.sourceNodes[at])!, graph.nodeAt(pairs.endNodes[at])!];
+      if (sourceBinding) (row[source.slot] = sourceBinding).$node = sourceNode;
+      else row[source.slot] = { $node: sourceNode };
+      if (endBinding) (row[end.slot] = endBinding).$node = endNode;
+      else row[end.slot] = { $node: endNode };
       emit(row, pairs.counts[at], true);
     }
     return true;
