@@ -400,8 +400,9 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
  * value of the side's key (GraphIndex.firstHoldersOf), so no value is read or hashed per edge. The
  * pairs come in the order the rows would first make each, each row binding per side the group's
  * node, or the least node holding its value (the aggregation reads no more of a side than that
- * value: plan.ts countPerPair), or for the nodes holding none the first such node reached. False, handing nothing, where a run cannot use it: as_of (which reads every
- * record) or a key some node holds a list or a map under.
+ * value: plan.ts countPerPair), or for the nodes holding none the first such node reached. False,
+ * handing nothing, where a run cannot use it: as_of (which reads every record) or a key some node
+ * holds a list or a map under.
  */
 export function buildPairCounter(steps: MatchStep[], { source, end }: { source: PairSide; end: PairSide }): GroupCounter {
   const last = steps.at(-1);
@@ -413,7 +414,7 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
   return (row, env, emit) => {
     if (env.asOf !== undefined) return false;
     const graph = env.graph;
-    const holdersOf = (key: string | undefined) => (key === undefined ? null : RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key));
+    const holdersOf = (key: string | undefined) => (key === undefined ? null : graph.firstHoldersOf(key));
     const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
     if (sourceHolders === undefined || endHolders === undefined) return false;
     // a group: the node, or the least node holding its value (-1: the nodes holding none)
@@ -474,6 +475,8 @@ class PairTable {
           return;
         }
         const at = this.size++;
+        // at the aggregation's own cadence (Aggregator.open), so that the cap stops the same queries
+        if ((this.size & 1023) === 0) this.budget.checkIntermediate(this.size);
         this.slots[slot] = at + 1;
         this.sourceGroups[at] = sourceGroup;
         this.endGroups[at] = endGroup;
@@ -490,7 +493,6 @@ class PairTable {
   }
 
   private grow(): void {
-    this.budget.checkIntermediate(this.size);
     const room = this.counts.length * 2;
     const widened = <T extends Float64Array | Int32Array>(array: T): T => {
       const wider = new (array.constructor as new (length: number) => T)(room);

@@ -346,7 +346,8 @@ function groupsReturned(clauses: Clause[], at: number): Clause[] {
  * `WITH DISTINCT x AS n, y AS m RETURN m, n ORDER BY n LIMIT 10` as `RETURN DISTINCT y AS m, x AS n ORDER BY n LIMIT
  * 10`: where the WITH only makes its rows distinct (no aggregate, WHERE, sort or page) and the RETURN names each of
  * its names once, as they are, and nothing else, the RETURN's rows are the WITH's distinct rows, the same expressions
- * evaluated on the same rows; its ORDER BY then reads the same names either way.
+ * evaluated on the same rows. Not where the RETURN's ORDER BY reads another name: after the WITH it sees the WITH's
+ * names alone (another is undefined), after RETURN DISTINCT it would see the names before it too.
  */
 function distinctWithAsReturn(clauses: Clause[]): Clause[] {
   const [withClause, last] = clauses.slice(-2);
@@ -358,6 +359,8 @@ function distinctWithAsReturn(clauses: Clause[]): Clause[] {
   const values = new Map(projection.items.map((item) => [projectedName(item), item.expr]));
   const named = read.items.map((item) => (item.expr.kind === 'var' && projectedName(item) === item.expr.name ? item.expr.name : undefined));
   if (named.some((name) => name === undefined || !values.has(name)) || new Set(named).size !== values.size || named.length !== values.size) return clauses;
+  // ORDER BY after the WITH sees its names alone; after RETURN DISTINCT it would also see the WITH's input
+  if ((read.orderBy ?? []).some((sort) => [...variablesOf(sort.expr)].some((name) => !values.has(name)))) return clauses;
   const items = read.items.map((item, i) => ({ ...item, expr: values.get(named[i]!)!, alias: named[i] }));
   return [...clauses.slice(0, -2), { ...last, projection: { ...read, distinct: true, items } }];
 }
@@ -408,7 +411,6 @@ function distinctReturnAsGroups(clauses: Clause[], parameters: ReadonlySet<strin
 /** The count distinctReturnAsGroups adds and drops: a name a user can write only between backticks. */
 const HIDDEN_COUNT = ' distinct';
 
-/** A variable, or a property, id(), type() or labels() of one. */
 /** The names of the two different nodes a MATCH of one directed, single-hop relationship joins; none for any other MATCH. */
 function endsOfOneRelationship(match: MatchClause): string[] {
   const [part, ...others] = match.patterns;
@@ -418,6 +420,7 @@ function endsOfOneRelationship(match: MatchClause): string[] {
   return rel.range || rel.direction === 'both' || from === undefined || to === undefined || from === to ? [] : [from, to];
 }
 
+/** A variable, or a property, id(), type() or labels() of one. */
 function keyOfElement(expr: Expr): boolean {
   const of = ['id', 'type', 'labels'].map((fn) => argumentOf(expr, fn)).find((arg) => arg !== undefined) ?? (expr.kind === 'prop' ? expr.target : expr);
   return of.kind === 'var';

@@ -26,6 +26,7 @@ import { normaliseClauses } from './normalise.ts';
 import { type NodeAccess, type PlanNode, type PlanOp, type PlanRel, planPattern } from './planner.ts';
 import type { RuleSet } from './rules.ts';
 import type { Scope, VarInfo } from './types.ts';
+import { RECORD_FIELD_KEYS } from './values.ts';
 
 export interface PlanOptions {
   rules?: RuleSet;
@@ -607,7 +608,8 @@ function countPerPair(match: MatchPlan, projection: ProjectionPlan): void {
     if (own.length === 0) return undefined;
     if (nodeGroupSlot(own, projection.inputScope) === node.slot) return { slot: node.slot };
     const [key] = own;
-    return own.length === 1 && key.kind === 'prop' ? { slot: node.slot, key: key.key } : undefined;
+    // a key a record answers from its own fields (`confidence`) is not in the property index the groups are told apart by
+    return own.length === 1 && key.kind === 'prop' && !RECORD_FIELD_KEYS.has(key.key) ? { slot: node.slot, key: key.key } : undefined;
   };
   const [source, end] = [sideOf(expansion.source), sideOf(expansion.end)];
   // every key is one side's: a key of anything else (the relationship, an expression of both) is not a pair's

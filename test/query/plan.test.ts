@@ -437,6 +437,8 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, 1 AS one, count(*) AS n ORDER BY tier, type',
       'MATCH (a:Actor)-[:ALLIED_WITH]->(b:Actor) WHERE a.tier <> b.tier RETURN a.tier AS from, b.tier AS to, count(*) AS n ORDER BY from, to',
       'MATCH (a:Actor)-[:ALLIED_WITH]-(b:Actor) RETURN a.tier AS from, b.tier AS to, count(*) AS n ORDER BY from, to',
+      // a key a record answers from its own fields, which the property index does not hold
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.confidence AS confidence, c.type AS type, count(*) AS n ORDER BY confidence, type',
     ];
     const line = 'count the rows per pair of the groups of the node the expansion starts from and the node it reaches (no rows; as_of, or a key holding lists or maps: row by row)';
     const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(abs(1))');
@@ -460,6 +462,11 @@ describe('aggregation without rows', () => {
         const written = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type, tier ORDER BY type, tier', { explain: true });
         expect(written.plan).toContain(line);
         expect(written.rows).toEqual(runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type, 1 AS one RETURN type, tier ORDER BY type, tier').rows);
+        // ORDER BY after the WITH sees its names alone: a name from before it stays undefined
+        for (const text of ['MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN tier, type ORDER BY c.type',
+          'UNWIND [1, 1, 2] AS x WITH DISTINCT x AS n RETURN n ORDER BY x']) {
+          expect(() => runQuery(graph, text), text).toThrow(expect.objectContaining({ code: 'undefined_variable' }));
+        }
         const one = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH DISTINCT a.tier AS tier, c.type AS type RETURN type ORDER BY type';
         expect(runQuery(graph, one).rows).toEqual(runQuery(graph, one.replace('c.type AS type', 'c.type AS type, 1 AS one')).rows);
       };
@@ -471,6 +478,15 @@ describe('aggregation without rows', () => {
       graph.putNode({ id: 'a4', labels: ['Actor'], properties: {}, confidence: 1, provenance: [], recorded_at: '2024-01-01T00:00:00.000Z' });
       check();
     }
+    // the pairs held count against the cap on intermediate rows as the groups would: every 1,024
+    const dense = new GraphIndex();
+    const at = '2024-01-01T00:00:00.000Z';
+    for (let i = 0; i < 12; i++) dense.putNode({ id: `a${i}`, labels: ['Actor'], properties: {}, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 12; i++) dense.putNode({ id: `c${i}`, labels: ['Claim'], properties: {}, confidence: 1, provenance: [], recorded_at: at });
+    for (let i = 0; i < 144; i++) dense.putEdge({ id: `e${i}`, type: 'ASSERTS', from: `a${i % 12}`, to: `c${Math.floor(i / 12)}`, properties: {}, confidence: 1, provenance: [], recorded_at: at });
+    const everyPair = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, id(c) AS c, count(*) AS n ORDER BY a, c LIMIT 1';
+    expect(runQuery(dense, everyPair, { limits: { intermediateRowCap: 100 } }).rows).toEqual([['a0', 'c0', 1n]]);
+    expect(runQuery(dense, everyPair, { limits: { intermediateRowCap: 100 } }).rows).toEqual(runQuery(dense, everyRow(everyPair), { limits: { intermediateRowCap: 100 } }).rows);
     // no grouping key: no input still makes one group, which the RETURN's page keeps
     expect(runQuery(randomGraph(1), 'MATCH (a:Nothing)-[:ASSERTS]->(c:Claim) WITH count(*) AS n RETURN n ORDER BY n LIMIT 1').rows).toEqual([[0n]]);
     expect(runQuery(randomGraph(1), 'UNWIND [] AS x WITH count(*) AS n RETURN n ORDER BY n DESC LIMIT 1').rows).toEqual([[0n]]);
