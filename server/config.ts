@@ -156,8 +156,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (Number.isInteger(value) && value >= min && value <= max) return value;
-  const within = max < Infinity ? ` of at most ${max}` : '';
-  throw new Error(`${name} must be ${min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`}${within} (got '${raw}')`);
+  const range = max < Infinity ? `an integer from ${min} to ${max}` : min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`;
+  throw new Error(`${name} must be ${range} (got '${raw}')`);
 }
 
 /** Which of a setting's two names is set: `name`, else `former`, the deprecated name it replaces (read still; the new one wins). */

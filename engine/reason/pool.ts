@@ -243,7 +243,7 @@ export class ReasoningPool {
       this.preload(tenant, graphId);
       return { result: inline, graph };
     }
-    const result = (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options })) as QueryResult;
+    const result = (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options }, graph.factCount)) as QueryResult;
     return { result, graph };
   }
 
@@ -264,17 +264,17 @@ export class ReasoningPool {
       this.preload(tenant, graphId);
       const shown = past ?? graph;
       // (a query run in a worker weighs there: tasks.ts)
-      const statuses = bindsContested(inline, shown) ? await this.weighed(at, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
+      const statuses = bindsContested(inline, shown) ? await this.weighed(at, graph.factCount, options.shape.asOf).then(statusById, shownUnlessPastLimits) : undefined;
       const shapeAnswer = this.answerShaper ?? (this.answerShaper = ((await import(this.answerShaperUrl)) as { shapeAnswer: AnswerShaper }).shapeAnswer);
       return shapeAnswer(inline, shown, text, statuses ? { ...options.shape, statuses } : options.shape);
     }
-    return (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options })) as string;
+    return (await this.runInWorker(tenant, graphId, { kind: 'query', at, text, ...options }, graph.factCount)) as string;
   }
 
-  /** A query the inline path did not answer, run in a worker, its round trip told to the inline path. */
-  private async runInWorker(tenant: string, graphId: string, task: ReasonTask & { kind: 'query' }): Promise<unknown> {
+  /** A query the inline path did not answer, run in a worker (over a graph of `facts` at its version), its round trip told to the inline path. */
+  private async runInWorker(tenant: string, graphId: string, task: ReasonTask & { kind: 'query' }, facts: number): Promise<unknown> {
     const started = performance.now();
-    const value = await this.run(task);
+    const value = await this.run(task, facts);
     this.inline.ranInWorker(tenant, graphId, task.text, performance.now() - started);
     return value;
   }
@@ -316,7 +316,7 @@ export class ReasoningPool {
       const order = frameworkIds.map((id, index) => ({ id, index, cost: this.frameworkCost.get(id) ?? Infinity }));
       order.sort((a, b) => (a.cost === b.cost ? a.index - b.index : b.cost - a.cost));
       const tasks: ReasonTask[] = order.map(({ id }) => ({ kind: 'frameworks', at, frameworkIds: [id], ...options }));
-      const done = (await this.runAll(tasks)) as FrameworkRun[][];
+      const done = (await this.runAll(tasks, graph.factCount)) as FrameworkRun[][];
       const inOrder: FrameworkRun[][] = [];
       order.forEach(({ index }, i) => (inOrder[index] = done[i]));
       for (const run of done.flat()) this.frameworkCost.set(run.framework_id, run.inferences);
@@ -343,9 +343,9 @@ export class ReasoningPool {
     options: { asOf?: string; period: Period; maxPeriods: number; limits: RunLimits; scope?: ResolvedScope },
   ): Promise<Trajectory> {
     this.gate.checkCapacity();
-    const { at } = await this.source.current(tenant, graphId);
+    const { graph, at } = await this.source.current(tenant, graphId);
     const key = JSON.stringify(['trajectory', at, frameworkIds, options.asOf ?? null, options.period, options.maxPeriods, scopeKey(options.scope)]);
-    return this.results.get(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }) as Promise<Trajectory>, (trajectory) =>
+    return this.results.get(key, () => this.run({ kind: 'trajectory', at, frameworkIds, ...options }, graph.factCount) as Promise<Trajectory>, (trajectory) =>
       trajectory.points.some((point) => point.results.some(stoppedByTime)),
     );
   }
@@ -370,12 +370,13 @@ export class ReasoningPool {
     this.gate.checkCapacity();
     const { graph, at } = await this.source.current(tenant, graphId);
     // a graph nothing contradicts in has nothing to weigh: no worker need take its view
-    return { statuses: graph.edgeTypeCount('CONTRADICTS') === 0 ? [] : await this.weighed(at, asOf), graph };
+    return { statuses: graph.edgeTypeCount('CONTRADICTS') === 0 ? [] : await this.weighed(at, graph.factCount, asOf), graph };
   }
 
-  private weighed(at: GraphVersion, asOf: string | undefined): Promise<ArgumentStatuses> {
+  /** The statuses at `at` (a version of `facts` facts), weighed by a worker once per version and as_of. */
+  private weighed(at: GraphVersion, facts: number, asOf: string | undefined): Promise<ArgumentStatuses> {
     const key = JSON.stringify(['arguments', at, asOf ?? null]);
-    return this.results.get(key, () => this.run({ kind: 'arguments', at, ...(asOf ? { asOf } : {}) }) as Promise<ArgumentStatuses>, () => false);
+    return this.results.get(key, () => this.run({ kind: 'arguments', at, ...(asOf ? { asOf } : {}) }, facts) as Promise<ArgumentStatuses>, () => false);
   }
 
   /**
@@ -444,15 +445,21 @@ export class ReasoningPool {
     return this.source.prepared(tenant, graphId, workers, timeoutMs);
   }
 
-  private async run(task: ReasonTask): Promise<unknown> {
-    const [value] = await this.runAll([task]);
+  private async run(task: ReasonTask, facts: number): Promise<unknown> {
+    const [value] = await this.runAll([task], facts);
     return value;
   }
 
-  /** One call of several tasks, spread over the workers; values in task order. */
-  private async runAll(tasks: ReasonTask[]): Promise<unknown[]> {
+  /**
+   * One call of several tasks on a graph of `facts` facts at their version (as the caller loaded it), spread over the
+   * workers; values in task order. Whether the graph is above the preload bound, its tasks then going to the worker
+   * that holds or builds its replica, comes from those facts, not from the graph cache: a graph evicted there since, or
+   * under a write, was routed as a small one, and a worker without the copy made a second (at 10M facts, gigabytes).
+   */
+  private async runAll(tasks: ReasonTask[], facts: number): Promise<unknown[]> {
     const ended = this.preloads.callOn(tasks[0].at.key);
-    const onlyAsked = this.source.onlyAsked(tasks[0].at.key);
+    // (the bound replicas.ts ReplicaSource keeps: 0, preloads off, bounds nothing)
+    const onlyAsked = this.preloadMaxFacts !== 0 && facts > this.preloadMaxFacts;
     // past the call's deadline the signal ends the worker threads, so runaway tasks free their slots
     const replies = await this.gate.run(tasks, (item, signal) => this.workers.run(item, signal, onlyAsked)).finally(() => {
       ended();

@@ -215,7 +215,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     try {
       for (const _ of now.parts);
     } catch {
-      return false; // (the run hands the view over again and reports what broke)
+      // (the shared sets stopped at the task's limits, or the hand-over broke: the run hands the view over again where it
+      // must and reports what broke; an image refused before that is reported all the same, or it is read again)
     }
     return wholeHandOvers.images === now.imagesBefore;
   };

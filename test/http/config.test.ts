@@ -26,8 +26,8 @@ describe('settings from the environment', () => {
   it('bounds a reasoning call at 2 minutes unless told otherwise, within 1 ms and an hour', () => {
     expect(loadConfig({}).reasonCallTimeoutMs).toBe(120_000);
     expect(reasoningOptions(loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '600000' })).callTimeoutMs).toBe(600_000);
-    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '0' })).toThrow("PARLEY_REASON_CALL_TIMEOUT_MS must be an integer of at least 1 of at most 3600000 (got '0')");
-    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '3600001' })).toThrow('PARLEY_REASON_CALL_TIMEOUT_MS must be an integer of at least 1 of at most 3600000');
+    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '0' })).toThrow("PARLEY_REASON_CALL_TIMEOUT_MS must be an integer from 1 to 3600000 (got '0')");
+    expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '3600001' })).toThrow('PARLEY_REASON_CALL_TIMEOUT_MS must be an integer from 1 to 3600000');
   });
 
   it('keeps idle reasoning workers for 15 minutes unless told otherwise', () => {

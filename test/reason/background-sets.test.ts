@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
@@ -120,5 +120,22 @@ describe('the shared sets of the hand-over a task makes itself from a view image
     const total = (of: FrameworkRun[]) => of.reduce((sum, run) => sum + run.inferences, 0);
     expect(total(unprepared) - total(runs)).toBeGreaterThan(sets / 10);
     expect(withoutCost(runs)).toEqual(withoutCost(unprepared));
+  });
+
+  it('report a refused image when the sets then stop at the task\'s limits, and the image is removed, not read again', { timeout: 300_000 }, async () => {
+    // (after the test above: the image on disk, of the graph's current revision)
+    const imageFile = graphFile(store.snapshotDir, 't', 'g', 'view');
+    await pool!.close();
+    await store.close();
+    // a corrupt image under a good header: read, then refused by the engine's checks (bridge.ts handOverImage)
+    const image = await readFile(imageFile);
+    image[image.length - 1] ^= 0xff;
+    await writeFile(imageFile, image);
+    store = await ParleyStore.open(path.join(temp.dir, 'store'));
+    pool = await openPool(0);
+    // an inference limit the shared sets pass at once: the task's own hand-over throws after the refusal
+    await pool.frameworks('t', 'g', ['glasl'], { limits: { ...limits, inferenceLimit: 10 } }).catch(() => undefined);
+    expect([...pool.heldViews().values()][0]).toMatchObject({ handOvers: 1, images: 0 });
+    expect(await until(() => !existsSync(imageFile), 30_000)).toBe(true);
   });
 });

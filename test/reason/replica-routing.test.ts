@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
 import { until } from '../helpers/until.ts';
@@ -51,6 +51,23 @@ describe('the tasks of a graph above the preload bound', () => {
     // a graph within the bound is on every worker, as before: its snapshot makes a replica in each
     expect((await pool.query('t', 'small', COUNT_ACTORS, { limits: {} })).result.rows).toEqual([[2n]]);
     expect(await until(() => copies().small === 2, 30_000)).toBe(true);
+    expect(copies().big).toBe(1);
+  }, 120_000);
+
+  it('go to the copy\'s worker whatever the graph cache holds: the bound is read from the facts of the version the tasks read', async () => {
+    // (after the test above: one copy of the big graph, both workers running) the graph cache holding no big graph
+    // whenever it is asked, as when another graph's load evicts it between a call's load and its tasks' routing
+    const loadedGraph = store.loadedGraph.bind(store);
+    const evicted = vi.spyOn(store, 'loadedGraph').mockImplementation((tenant, graphId) => (graphId === 'big' ? undefined : loadedGraph(tenant, graphId)));
+    try {
+      const answers = await Promise.all([1, 2].map(() => pool.query('t', 'big', COUNT_ACTORS, { limits: {} })));
+      expect(answers.map(({ result }) => result.rows)).toEqual([[[BigInt(ACTORS)]], [[BigInt(ACTORS)]]]);
+      expect((await pool.query('t', 'big', COUNT_ACTORS, { limits: {} })).result.rows).toEqual([[BigInt(ACTORS)]]);
+      expect(evicted).toHaveBeenCalled();
+    } finally {
+      evicted.mockRestore();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(copies().big).toBe(1);
   }, 120_000);
 });

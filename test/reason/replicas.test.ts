@@ -110,8 +110,10 @@ describe('a worker\'s graph replicas', () => {
     const name = `replicas-test-${Math.random()}`;
     const main = new BroadcastChannel(name);
     const said: { held: { key: string; builtMs: number }[]; building: string[] }[] = [];
+    const heard: { type: string; request?: number; at: number }[] = [];
     main.onmessage = (event) => {
-      const message = (event as { data: { type: string; worker: number; held: { key: string; builtMs: number }[]; building: string[] } }).data;
+      const message = (event as { data: { type: string; worker: number; request?: number; held: { key: string; builtMs: number }[]; building: string[] } }).data;
+      heard.push({ type: message.type, ...(message.request !== undefined ? { request: message.request } : {}), at: Date.now() });
       if (message.type !== 'replicas') return;
       expect(message.worker).toBe(threadId);
       said.push({ held: message.held, building: message.building });
@@ -120,21 +122,32 @@ describe('a worker\'s graph replicas', () => {
     closing.push(main, replicas);
     const key = 't\u0000g';
     const asked = replicas.graph({ key, generation: 'g1', version: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await until(() => heard.some(({ type }) => type === 'need'), 5_000)).toBe(true);
+    const beginPosted = Date.now();
     main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version: 0, total: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // the set answers a 'memory' diagnostic in the order it hears messages: its answer means the beginning was heard
+    main.postMessage({ type: 'memory', request: 1, collect: false });
+    expect(await until(() => heard.some(({ type, request }) => type === 'memory-of' && request === 1), 5_000)).toBe(true);
+    const begunBy = heard.find(({ type }) => type === 'memory-of')!.at;
+    // a gap the bounds below measure, whatever the load makes of it: builtMs taken from the end alone would be under it
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const endPosted = Date.now();
     main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: [actor('a')], edges: [] });
     main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
     await asked;
+    expect(await until(() => said.length === 2, 5_000)).toBe(true);
+    const heldSaidAt = heard.filter(({ type }) => type === 'replicas')[1].at;
     main.postMessage({ type: 'drop', key });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await until(() => said.length === 3, 5_000)).toBe(true);
     expect(said.map(({ held, building }) => ({ held: held.map((replica) => replica.key), building }))).toEqual([
       { held: [], building: [key] },
       { held: [key], building: [] },
       { held: [], building: [] },
     ]);
-    // from the snapshot's beginning to its end
-    expect(said[1].held[0].builtMs).toBeGreaterThanOrEqual(50);
+    // from the snapshot's beginning, heard between beginPosted and begunBy, to its end, heard between endPosted and heldSaidAt
+    const { builtMs } = said[1].held[0];
+    expect(builtMs).toBeGreaterThanOrEqual(endPosted - begunBy);
+    expect(builtMs).toBeLessThanOrEqual(heldSaidAt - beginPosted);
   });
 });
 

@@ -53,6 +53,6 @@ describe("the reasoning workers' young generation (PARLEY_HEAP_REASON_YOUNG_MB)"
   });
 
   it('refuses a value above V8’s own bound', () => {
-    expect(() => loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_HEAP_REASON_YOUNG_MB: '49' })).toThrow(/PARLEY_HEAP_REASON_YOUNG_MB must be a non-negative integer of at most 48/);
+    expect(() => loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_HEAP_REASON_YOUNG_MB: '49' })).toThrow(/PARLEY_HEAP_REASON_YOUNG_MB must be an integer from 0 to 48/);
   });
 });
