@@ -1211,8 +1211,8 @@ new_events([Id, L | Rest], Es) :- ( L == 'Event' -> Es = [Id | More] ; Es = More
       putLogged(graph, [datedEvent(`e${n}`, 'ASSAULT', '2024-05-01')], []);
       ask("nodes_where('Event', _, _, _)");
     }
-    // the keys read as text (a count of the records' entries under a pattern, keptCountGoal, found none of a key with an
-    // unbound argument, and the view's kept answers were gone for the queries after it)
+    // the keys read as text, not counted under a pattern (keptCountGoal): a goal that names nodes_where/3 with its key
+    // unbound reads every property key (bridge.ts parley_goal_keys), and the view handed over again for them keeps none
     const [[keys]] = registry.solveLibrary('findall(K, ( user:g_memo(S), memo_entries(S, Es), member(K-_, Es) ), Ks)', ['Ks'], { graph }) as string[][][];
     expect(keys.filter((key) => key.startsWith('user:nodes_where(Actor,_'))).toHaveLength(1);
     expect(keys.filter((key) => key.startsWith('user:nodes_where(Claim,_'))).toHaveLength(1);
