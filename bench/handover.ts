@@ -19,7 +19,8 @@
  * then N ingest-like writes (bench/written.ts, applied as a replica applies a write), each followed by its hand-over
  * (the records added, the kept answers grown or dropped: lib/graph.pl parley_add_view/11) and the shared sets
  * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after (and, before it, the
- * kept answers over a list: their key lists' cells against the distinct lists', a digest's cost against a comparison's); then the 15
+ * kept answers over a list: their key lists' cells against the distinct lists', a digest's cost against a comparison's; the
+ * largest kept answer's price, copied out of its record and stored, a million cells); then the 15
  * frameworks again, whose results (less their inferences) are compared with a fresh engine's over the written graph
  * when --check is given (a second child process).
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
@@ -215,6 +216,24 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
       `their answers ${count(answerCells)} cells; the longest list (${count(longest)} ids): a digest (variant_sha1) ${digestMs.toFixed(2)} ms, a comparison with a copy (==) ${compareMs.toFixed(2)} ms`
     );
   };
+  // the price of a kept answer's cells, which a write pays for each answer it grows (lib/graph.pl forget_read/4 copies it out
+  // of its record, and stores the grown one): the largest kept answer copied out (instance/2) and stored (recordz/3, then
+  // erased), each 10 times, in CPU ms a million cells
+  const cellPrice = () => {
+    const [[cells, outMs, storeMs]] = registry.solveLibrary(
+      [
+        'aggregate_all(max(C, R), ( user:g_kept(_, R), instance(R, T), term_size(T, C) ), max(Cells, Ref)), instance(Ref, Held)',
+        'statistics(cputime, C0), forall(between(1, 10, _), instance(Ref, _)), statistics(cputime, C1)',
+        "forall(between(1, 10, _), ( recordz('$parley_bench_price', Held, R), erase(R) )), statistics(cputime, C2)",
+        'OutMs is (C1 - C0) / 10 * 1000, StoreMs is (C2 - C1) / 10 * 1000',
+      ].join(', '),
+      ['Cells', 'OutMs', 'StoreMs'],
+      view,
+      limits,
+    ) as number[][];
+    const perMillion = (spent: number) => ((spent * 1e6) / cells).toFixed(1);
+    return `the largest kept answer (${count(cells)} cells) copied out ${outMs.toFixed(1)} ms, stored ${storeMs.toFixed(1)} ms CPU (${perMillion(outMs)} and ${perMillion(storeMs)} ms a million cells)`;
+  };
   const runAll = () => frameworks.map((manifest) => runFramework(registry, manifest, view, limits));
   if (fresh) written();
   const first = timedCpu(() => registry.handOver(view));
@@ -223,7 +242,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
   console.log(`## ${count(generated.facts)} facts${fresh ? `, ${writes} ingest-like writes put in first (a fresh engine)` : ''}: hand-over ${count(first.cpuMs)} ms CPU; the 15 frameworks ${count(runs.cpuMs)} ms CPU; load average ${load()}`);
   if (!fresh) {
     for (let write = 1; write <= writes; write++) {
-      console.log(`   before ingest-like write ${write}: ${overLists()}`);
+      console.log(`   before ingest-like write ${write}: ${overLists()}; ${cellPrice()}`);
       const before = engine(true);
       putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
       const handOver = timedCpu(() => registry.handOver(view));

@@ -1197,6 +1197,27 @@ new_events([Id, L | Rest], Es) :- ( L == 'Event' -> Es = [Id | More] ; Es = More
     const { before, after, fresh } = beforeAndAfter(allies, 'my_pairs(V)', (graph) => putLogged(graph, [], [edge('o1', 'OPPOSES', 'c', 'd'), edge('x2', 'ALLIES', 'b', 'c')]));
     expect([before, after, fresh]).toEqual([[[['a-b']]], [[['a-b', 'b-c']]], [[['a-b', 'b-c']]]]);
   });
+
+  it('keeps, unasked for two generations, an answer whose key has an unbound argument (the actors, any key and value), where it sweeps one over a list', () => {
+    const graph = GraphIndex.fromRecords(
+      [...Array.from({ length: 64 }, (_, n) => claim(`c${n}`, n % 2 ? 'Offer' : 'Demand')), ...['a', 'b'].map((id) => node(id, 'Actor', { label: id }))],
+      [],
+    );
+    const ask = (goal: string) => registry.solveLibrary(goal, [], { graph });
+    ask("nodes_where('Actor', _, _, _), nodes_where('Claim', _, _, Cs), filter_ids(Cs, prop(type, 'Demand'), _)");
+    // a generation is the calls between two writes: each write is followed by a call of another answer, so that the
+    // third write finds the actors and the filter unasked in the two generations before it (memo_sweep/0)
+    for (const n of [1, 2, 3]) {
+      putLogged(graph, [datedEvent(`e${n}`, 'ASSAULT', '2024-05-01')], []);
+      ask("nodes_where('Event', _, _, _)");
+    }
+    // the keys read as text, not counted under a pattern (keptCountGoal): a goal that names nodes_where/3 with its key
+    // unbound reads every property key (bridge.ts parley_goal_keys), and the view handed over again for them keeps none
+    const [[keys]] = registry.solveLibrary('findall(K, ( user:g_memo(S), memo_entries(S, Es), member(K-_, Es) ), Ks)', ['Ks'], { graph }) as string[][][];
+    expect(keys.filter((key) => key.startsWith('user:nodes_where(Actor,_'))).toHaveLength(1);
+    expect(keys.filter((key) => key.startsWith('user:nodes_where(Claim,_'))).toHaveLength(1);
+    expect(keys.filter((key) => key.startsWith('user:filter_ids('))).toEqual([]);
+  });
 });
 
 describe('answers kept for a view, their store cut short by a limit', () => {

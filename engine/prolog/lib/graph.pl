@@ -1174,7 +1174,8 @@ forget_listed(Slot) :-
     exclude(keyed_by_list, Entries, Kept),
     kept_entries(Slot, Entries, Kept).
 
-keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), Arg = [_|_], !.
+% (nonvar/1 first: a key's unbound argument, any key or any role, is no list, and unifying it with one swept its answer)
+keyed_by_list((_:Key)-_) :- compound(Key), arg(_, Key, Arg), nonvar(Arg), Arg = [_|_], !.
 
 % forget_read(+Slot, +Changes, +Unseen, +Added): drops the answers of Slot that read what Changes lists, but for
 % those that take the records Added (grown/3); an answer that read one of Unseen is dropped all the same
