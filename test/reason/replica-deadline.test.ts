@@ -10,7 +10,7 @@ import { until } from '../helpers/until.ts';
 // The call deadline of a task waiting for the replica its worker is building (a graph above the preload bound) answers the
 // caller, but does not end the thread: the copy, minutes of work at ten million facts, is finished for the next task
 // (workers.ts ReasoningWorkers.replicaDeadline). Observed through the replicas the workers say they hold.
-const ACTORS = 100_000;
+const ACTORS = 200_000;
 const COUNT_ACTORS = 'MATCH (a:Actor) RETURN count(a) AS n';
 
 describe('a call on a graph above the preload bound that passes its deadline while the replica is built', () => {
@@ -21,10 +21,10 @@ describe('a call on a graph above the preload bound that passes its deadline whi
     dir = await mkdtemp(path.join(tmpdir(), 'parley-replica-deadline-'));
     store = await ParleyStore.open(path.join(dir, 'store'));
     const nodes = Array.from({ length: ACTORS }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` } }));
-    await store.writeGraph('t', 'big', { nodes, edges: [] }); // 200,000 facts, 20 snapshot chunks
+    await store.writeGraph('t', 'big', { nodes, edges: [] }); // 400,000 facts, 40 snapshot chunks
     await store.writeGraph('t', 'small', { nodes: nodes.slice(0, 2), edges: [] });
     // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build
-    pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 200 });
+    pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
   }, 120_000);
   afterAll(async () => {
     await pool.close();
