@@ -87,10 +87,11 @@ export const REPLICA_WAIT_MS = 60_000;
 /**
  * Chunks of a snapshot sent to one worker's own channel (a graph above the preload bound) that may be on their way
  * unacknowledged: the main thread makes the next only when the worker has built enough of the earlier ones, so at
- * most this many chunks (4 x 5,000 records, some 4-8 MB serialised) wait in its queue, however loaded it is, and a
- * task it is given is read after them, not after hundreds.
+ * most this many chunks (16 x 5,000 records) wait in its queue, however loaded it is, and a task it is given is read
+ * after them, not after hundreds. A window of 4 left the worker waiting for the next chunk under load (bench/first-heavy-query
+ * at 1M facts, load 12: the snapshot took 14.8-19.9 s against 11.0-12.9 s unpaced); 16 was within the noise of unpaced.
  */
-export const SNAPSHOT_WINDOW = 4;
+export const SNAPSHOT_WINDOW = 16;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
 const GONE_KEPT = 256;
 
