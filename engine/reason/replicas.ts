@@ -341,7 +341,9 @@ export class ReplicaSource {
 
   /**
    * Whether the graph under `key` is made into a replica only by the workers that ask for it (loaded, above the preload
-   * bound: onlyAsked): its tasks go to the worker that holds or builds its copy (workers.ts ViewRouter).
+   * bound), so that its snapshot goes to the asking worker alone (sendSnapshot, which reads it from the loaded graph).
+   * Its tasks' routing to the worker that holds or builds its copy is decided from the facts of the version a call
+   * loaded (pool.ts runAll), not from here: the graph cache may have dropped it since.
    */
   onlyAsked(key: string): boolean {
     const facts = this.loadedFacts(key);

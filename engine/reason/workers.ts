@@ -311,8 +311,9 @@ export class ViewRouter {
     if (holder) return holder;
     const holders = this.live().filter((worker) => held(worker) || building(worker));
     if (holders.length === 0) return undefined;
-    // the shortest wait worth a copy: unbounded while one is building (its copy is partway), else the quickest build
-    const patience = Math.min(...holders.map((worker) => (building(worker) ? Infinity : this.replicas.builtMs(worker, key)!)));
+    // the shortest wait worth a copy: the quickest build of a copy held (its holder busy, most often with a task on it
+    // that this router gave it), unbounded while the only copies are partway
+    const patience = Math.min(...holders.map((worker) => this.replicas.builtMs(worker, key) ?? Infinity));
     const due = queuedAt + patience;
     if (Date.now() >= due) return undefined;
     if (due < this.retryAt) {

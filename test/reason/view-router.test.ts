@@ -121,6 +121,14 @@ describe('routing tasks by the views the engines hold', () => {
       expect(router.choose(readsReplica(), [worker(1, true), worker(2, true)])).toBeNull();
     });
 
+    it('has its task wait for a holder busy with a task this router gave it only as long as its copy took to build', () => {
+      const router = replicaRouter({ 1: 100 });
+      // 1 holds the copy and takes the first task, so counts as building it too: its build time still bounds the wait
+      expect(router.choose(readsReplica(), [worker(1), worker(2)])?.id).toBe(1);
+      expect(router.choose(readsReplica(), [worker(1, true), worker(2)])).toBeNull();
+      expect(router.choose(readsReplica(Date.now() - 3_600_000), [worker(1, true), worker(2)])?.id).toBe(2);
+    });
+
     it('counts the worker given a task on it as building its replica until the task ends, before the worker says so', () => {
       const router = replicaRouter({});
       const first = readsReplica();
