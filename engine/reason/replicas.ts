@@ -313,17 +313,6 @@ export class ReplicaSource {
     return this.replicasBy.get(worker)?.building.has(key) ?? false;
   }
 
-  /**
-   * Whether the graph under `key` is made into a replica only by the workers that ask for it (loaded, above the preload
-   * bound), so that its snapshot goes to the asking worker alone (sendSnapshot, which reads it from the loaded graph).
-   * Its tasks' routing to the worker that holds or builds its copy is decided from the facts of the version a call
-   * loaded (pool.ts runAll), not from here: the graph cache may have dropped it since.
-   */
-  onlyAsked(key: string): boolean {
-    const facts = this.loadedFacts(key);
-    return facts !== undefined && facts > this.askedOnlyAbove;
-  }
-
   /** The facts of the graph under `key` when the graph cache holds it. */
   private loadedFacts(key: string): number | undefined {
     const { tenant, graphId } = splitGraphKey(key);
