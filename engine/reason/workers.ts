@@ -135,7 +135,7 @@ type PiscinaWorker = Parameters<NonNullable<NonNullable<ConstructorParameters<ty
 interface ViewOptions {
   /** The graph (key) whose view it reads in Prolog. */
   graph?: string;
-  /** The graph (key) whose replica it reads, one that only the workers that asked for it hold (ReplicaSource.onlyAsked). */
+  /** The graph (key) whose replica it reads, one that only the workers that asked for it hold (pool.ts runAll: above the preload bound). */
   replica?: string;
   /** When it was given to the pool (Date.now()): how long it has waited for a busy worker holding its replica. */
   queuedAt?: number;
