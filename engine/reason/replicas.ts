@@ -204,8 +204,11 @@ export class ReplicaSource {
   private memoryRequests = 0;
   /** Facts above which a graph's replica is made only by the workers that ask for it (the constructor's preloadMaxFacts). */
   private readonly askedOnlyAbove: number;
-  /** Per worker (thread id), the replicas it said it holds and builds: where a graph above the bound has a copy (onlyAsked). */
-  private readonly replicasBy = new Map<number, { held: Map<string, number>; building: ReadonlySet<string> }>();
+  /**
+   * Per worker (thread id), the replicas it said it holds (each with the ms it took to build and when this thread first
+   * heard of it) and builds: where a graph above the bound has a copy (onlyAsked).
+   */
+  private readonly replicasBy = new Map<number, { held: Map<string, { builtMs: number; since: number }>; building: ReadonlySet<string> }>();
 
   constructor(
     private readonly store: ParleyStore,
@@ -300,12 +303,17 @@ export class ReplicaSource {
 
   /** The ms the replica of `key` held by `worker` took to build, as the worker said; undefined when it holds none. */
   replicaBuiltMs(worker: number, key: string): number | undefined {
-    return this.replicasBy.get(worker)?.held.get(key);
+    return this.replicasBy.get(worker)?.held.get(key)?.builtMs;
+  }
+
+  /** When (Date.now()) this thread first heard that `worker` holds the replica of `key`; undefined when it holds none. */
+  replicaHeldSince(worker: number, key: string): number | undefined {
+    return this.replicasBy.get(worker)?.held.get(key)?.since;
   }
 
   /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
   heldReplicas(): Map<number, HeldReplica[]> {
-    return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, builtMs]) => ({ ...splitGraphKey(key), builtMs }))]));
+    return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, { builtMs }]) => ({ ...splitGraphKey(key), builtMs }))]));
   }
 
   /** Whether `worker` said it has asked for, or is building, the replica of `key`. */
@@ -320,7 +328,8 @@ export class ReplicaSource {
   }
 
   private noteReplicas({ worker, held, building }: WorkerReplicas): void {
-    this.replicasBy.set(worker, { held: new Map(held.map(({ key, builtMs }) => [key, builtMs])), building: new Set(building) });
+    const before = this.replicasBy.get(worker)?.held;
+    this.replicasBy.set(worker, { held: new Map(held.map(({ key, builtMs }) => [key, { builtMs, since: before?.get(key)?.since ?? Date.now() }])), building: new Set(building) });
     // a task waiting for that worker's copy may go now, or go elsewhere
     this.onViewChanged(worker, false);
   }

@@ -143,15 +143,17 @@ interface ViewOptions {
   givenTo?: number;
 }
 
-/** Where a graph's replica is, as the workers said (ReplicaSource.replicaBuiltMs, buildsReplica). */
+/** Where a graph's replica is, as the workers said (ReplicaSource.replicaBuiltMs, replicaHeldSince, buildsReplica). */
 export interface ReplicaHolders {
   /** The ms the replica of `key` held by `worker` took to build; undefined when it holds none. */
   builtMs: (worker: number, key: string) => number | undefined;
+  /** When (Date.now()) `worker` was first known to hold the replica of `key`; undefined when it holds none. */
+  heldSince: (worker: number, key: string) => number | undefined;
   /** Whether `worker` has asked for, or is building, the replica of `key`. */
   builds: (worker: number, key: string) => boolean;
 }
 
-const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, builds: () => false };
+const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, heldSince: () => undefined, builds: () => false };
 
 /**
  * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
@@ -179,8 +181,8 @@ export const ENGINES_PER_GRAPH = 2;
  * copy costs minutes at ten million facts and some 90 bytes a fact more. Its tasks go to a free worker holding the replica,
  * else to one building it; with every such worker busy, a task waits for one (one with no copy would make a second) while
  * any of them is still building it (a snapshot from the start is never quicker than one under way), and otherwise for as
- * long as the quickest copy took to build, as its holder measured it: past that, a free worker takes the task and makes a
- * copy of its own. Waiting as long as a copy costs, then paying for one, is the ski-rental rule: the task never waits more
+ * long as the quickest copy took to build, as its holder measured it, from when the task came or that copy was ready,
+ * whichever is later: past that, a free worker takes the task and makes a copy of its own. Waiting as long as a copy costs, then paying for one, is the ski-rental rule: the task never waits more
  * than twice what the better of the two choices would have cost, whatever the busy holder's task has left, which the pool
  * cannot know. A view task on such a graph that no free engine holds the view of goes to a free worker holding the replica
  * before any other.
@@ -273,10 +275,13 @@ export class ViewRouter {
     if (holder) return holder;
     const holders = this.live().filter((worker) => held(worker) || building(worker));
     if (holders.length === 0) return undefined;
-    // the shortest wait worth a copy: the quickest build of a copy held (its holder busy, most often with a task on it
-    // that this router gave it), unbounded while the only copies are partway
-    const patience = Math.min(...holders.map((worker) => this.replicas.builtMs(worker, key) ?? Infinity));
-    const due = queuedAt + patience;
+    // the wait worth a copy: as long as the quickest copy held took to build, counted from when the task came or the copy
+    // was ready, whichever is later (waiting for a copy partway is not waiting for a busy holder); unbounded while the
+    // only copies are partway
+    const due = Math.min(...holders.map((worker) => {
+      const [builtMs, since] = [this.replicas.builtMs(worker, key), this.replicas.heldSince(worker, key)];
+      return builtMs === undefined || since === undefined ? Infinity : Math.max(queuedAt, since) + builtMs;
+    }));
     if (Date.now() >= due) return undefined;
     if (due < this.retryAt) {
       this.retryAt = due;

@@ -83,14 +83,21 @@ describe('routing tasks by the views the engines hold', () => {
   });
 
   describe('a graph above the preload bound, whose replica only the workers that asked hold', () => {
-    /** A router over workers 1 and 2 that hold the replica of `big` (built in the ms given) or build it, as they said. */
-    const replicaRouter = (held: Record<number, number>, building: number[] = [], retry: () => void = () => {}) =>
+    /**
+     * A router over workers 1 and 2 that hold the replica of `big` (built in the ms given, ready since `since`: by default
+     * long ago) or build it, as they said.
+     */
+    const replicaRouter = (held: Record<number, number>, building: number[] = [], retry: () => void = () => {}, since = 0) =>
       new ViewRouter(
         () => new Set(),
         () => undefined,
         () => [1, 2],
         () => false,
-        { builtMs: (id, key) => (key === 'big' ? held[id] : undefined), builds: (id, key) => key === 'big' && building.includes(id) },
+        {
+          builtMs: (id, key) => (key === 'big' ? held[id] : undefined),
+          heldSince: (id, key) => (key === 'big' && held[id] !== undefined ? since : undefined),
+          builds: (id, key) => key === 'big' && building.includes(id),
+        },
         retry,
       );
     const readsReplica = (queuedAt = Date.now()) => ({ [queueOptionsSymbol]: { replica: 'big', queuedAt } }) as unknown as PiscinaTask;
@@ -127,6 +134,15 @@ describe('routing tasks by the views the engines hold', () => {
       expect(router.choose(readsReplica(), [worker(1), worker(2)])?.id).toBe(1);
       expect(router.choose(readsReplica(), [worker(1, true), worker(2)])).toBeNull();
       expect(router.choose(readsReplica(Date.now() - 3_600_000), [worker(1, true), worker(2)])?.id).toBe(2);
+    });
+
+    it('counts the wait for a busy holder from when its copy was ready, not from while it was building', async () => {
+      // a task that came an hour ago, while 1 built the copy it has held for a moment: it waits its build time from now
+      const router = replicaRouter({ 1: 200 }, [], () => {}, Date.now());
+      const task = readsReplica(Date.now() - 3_600_000);
+      expect(router.choose(task, [worker(1, true), worker(2)])).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(router.choose(task, [worker(1, true), worker(2)])?.id).toBe(2);
     });
 
     it('counts the worker given a task on it as building its replica until the task ends, before the worker says so', () => {
