@@ -173,7 +173,7 @@ if (args.part === 'make') {
   for (const [part, lines] of rows) {
     for (const [name, [cpuMs, n, stopped]] of lines) {
       const other = part.startsWith('load') ? made?.get(name) : undefined;
-      const beside = other && name !== 'handover' ? ` (make: ${count(Number(other[1]))} inferences, ${other[0]} ms)` : '';
+      const beside = !other || name === 'handover' ? '' : name.startsWith('runs-') ? ` (make: ${count(Number(other[1]))})` : ` (make: ${count(Number(other[1]))} inferences, ${other[0]} ms)`;
       console.log(`| ${part} ${name} | ${cpuMs} | ${count(Number(n))}${stopped ? ' stopped' : ''}${beside} |`);
     }
   }
