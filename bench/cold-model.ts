@@ -13,7 +13,9 @@
  * (engine/reason/view-images.ts), each paying that many ms of a core before its runs in place of this process's
  * hand-over and shared sets (the image holds them): the replica and the hand-over from the image as the server's
  * trace measures them (bench:frameworks --cold-imaged-only, one worker's CPU to the health counts' image hand-over;
- * 4,300-4,900 at 1M on 2 loaded cores, docs/operations.md), the runs then spread as above.
+ * 4,300-4,900 at 1M on 2 loaded cores), or as bench/cold-image.ts measures their parts on one engine (at 1M, load
+ * 12-16: the replica from the snapshot's chunks some 1.5 s, the hand-over from the image 2.2-3.0 s, its shared sets
+ * 0.2-0.3 s: some 4,000-4,800 in all; docs/operations.md), the runs then spread as above.
  *
  *   PARLEY_QUERY_TIMEOUT_MS=600000 npx tsx bench/cold-model.ts [--size 1000000] [--rounds 3] [--imaged-ms 4600]
  */
@@ -23,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
 import { writeInChunks } from './cold-start.ts';
-import { timedCpu } from './stats.ts';
+import { listScheduled, timedCpu } from './stats.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
@@ -37,13 +39,6 @@ const limits = frameworkLimits(config);
 const catalog = await loadRuleModules(config.frameworkDirs);
 const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-
-/** The wall time of runs of these CPU ms on `engines` engines, handed out in this order, each to the engine free first. */
-function listScheduled(cpuMs: number[], engines: number): number {
-  const loads = new Array<number>(engines).fill(0);
-  for (const run of cpuMs) loads[loads.indexOf(Math.min(...loads))] += run;
-  return Math.max(...loads);
-}
 
 const dir = await mkdtemp(path.join(process.env.TMPDIR ?? tmpdir(), 'parley-cold-model-'));
 const rounds: { handOverMs: number; setsMs: number; runs: { id: string; cpuMs: number; inferences: number; stopped: boolean }[] }[] = [];

@@ -9,6 +9,16 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/**
+ * The wall time of runs of these CPU ms on `engines` engines, handed out in this order, each to the engine free first
+ * (ReasoningPool.frameworks: one task per framework): a model of an assess's runs spread over a pool.
+ */
+export function listScheduled(cpuMs: number[], engines: number): number {
+  const loads = new Array<number>(engines).fill(0);
+  for (const run of cpuMs) loads[loads.indexOf(Math.min(...loads))] += run;
+  return Math.max(...loads);
+}
+
 /** The value below which `p` percent of `values` lie (nearest rank, rounded down); NaN when there are none. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

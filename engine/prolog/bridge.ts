@@ -764,7 +764,9 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   const folder = `/parley/${slot.module}`; // (a folder per slot: lib/graph.pl parley_load_image/2)
   try {
     engineFiles.mkdirTree(folder);
-    engineFiles.writeFile(`${folder}/view.qlf`, read.qlf);
+    // (the engine's file takes the image's bytes as they are, not a copy of them: some 49 MB at 1M facts, only read
+    // by the load and let go with the file below)
+    engineFiles.writeFile(`${folder}/view.qlf`, read.qlf, { canOwn: true });
     reserveViewMemory(graph.factCount);
     const loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
     if (!loaded) {

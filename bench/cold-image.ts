@@ -1,0 +1,213 @@
+/**
+ * bench/cold-image: what one reasoning worker pays, by part, for the first assess after a restart of a graph whose
+ * view image is on disk (issue 28), in process, one child process per part so that each engine starts empty:
+ *   - make: an engine as the first assess before the restart leaves it: the whole hand-over from the records, the
+ *     shared sets (parley_warm_sets(warm_view_sets), as RuleRegistry.prepareInParts), the 15 frameworks, each with
+ *     its CPU and inferences; then the view image (bridge.ts viewImage), as a worker makes it once idle after them;
+ *   - load: an engine that never held the view (a restart): the hand-over from that image (handOverImage: the code
+ *     loaded, the clause indexes), the shared sets, the 15 frameworks, each with its CPU and inferences, side by side
+ *     with make's: the same inferences say the image's sets are read and not computed again;
+ *   - replica: the worker's copy of the graph from the main thread (replicas.ts sendSnapshotOnce, its snapshot-chunk
+ *     messages): the records of each chunk serialised as postMessage does (v8.serialize, the structured clone the
+ *     main thread pays) and deserialised (the worker's), then put into a GraphIndex as the worker does
+ *     (putLogged, adoptEdges); and, beside it, the same graph as a snapshot body (snapshot.ts encodeGraph, decodeGraph,
+ *     GraphIndex.fromDistinctRecords), and read back from a snapshot file (readSnapshot: its digest checked too), what
+ *     a worker reading the store's snapshot file itself would pay in place of the chunks.
+ * Counts (inferences, bytes) do not depend on the load; CPU does: the load average is printed.
+ *
+ * With --only a,b the load part runs those frameworks alone (what one of 16 engines runs after its hand-over).
+ *
+ *   npx tsx bench/cold-image.ts [--facts 1000000] [--parts make,load,replica] [--only galtung]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { deserialize, serialize } from 'node:v8';
+import { generate } from './conflict-graph.ts';
+import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
+import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
+import { loadRuleModules } from '../engine/frameworks/loader.ts';
+import { runFramework } from '../engine/frameworks/run.ts';
+import { handOverImage, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { putLogged } from '../engine/store/graph-changes.ts';
+import { GraphIndex } from '../engine/store/graph-index.ts';
+import { decodeGraph, encodeGraph, readSnapshot, writeSnapshot } from '../engine/store/snapshot.ts';
+
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' } } });
+/** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
+const only = args.only?.split(',');
+const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
+/** Records per snapshot-chunk message (replicas.ts SNAPSHOT_CHUNK). */
+const SNAPSHOT_CHUNK = 2_000;
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const load = () => loadavg()[0].toFixed(1);
+const processStart = { user: 0, system: 0 };
+
+function records(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
+  const generated = generate(Number(args.facts));
+  const recorded = new Date(0).toISOString();
+  return {
+    nodes: generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+    edges: generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
+  };
+}
+
+/** The shared sets and the 15 frameworks on `graph`'s view, each as `name cpuMs inferences` lines. */
+async function setsAndRuns(catalog: Awaited<ReturnType<typeof loadRuleModules>>, graph: GraphIndex): Promise<string[]> {
+  const view = { graph };
+  const sets = timedCpu(() => catalog.registry.solveLibrary('statistics(inferences, A), parley_warm_sets(warm_view_sets), statistics(inferences, B), N is B - A', ['N'], view, LIMITS));
+  const lines = [`sets ${sets.cpuMs.toFixed(0)} ${Number(sets.value[0][0])}`];
+  const prologGc = () => catalog.registry.solveLibrary('statistics(garbage_collection, [C, _, T|_])', ['C', 'T'], view, LIMITS)[0].map(Number);
+  const [collectionsBefore, collectedMsBefore] = prologGc();
+  const { growths, fullCollections } = await memoryEvents(() => {
+    for (const entry of catalog.frameworks) {
+      if (entry.status !== 'loaded' || (only && !only.includes(entry.manifest.id))) continue;
+      const run = timedCpu(() => runFramework(catalog.registry, entry.manifest, view, LIMITS));
+      lines.push(`${entry.manifest.id} ${run.cpuMs.toFixed(0)} ${run.value.inferences}${run.value.error ? ' stopped' : ''}`);
+    }
+  });
+  const [collections, collectedMs] = prologGc();
+  lines.push(`runs-engine-growths 0 ${growths}`, `runs-v8-full-collections 0 ${fullCollections}`, `runs-prolog-collections ${collectedMs - collectedMsBefore} ${collections - collectionsBefore}`);
+  return lines;
+}
+
+if (args.part === 'make') {
+  const { nodes, edges } = records();
+  const graph = GraphIndex.fromRecords(nodes, edges);
+  const catalog = await loadRuleModules();
+  const handOver = timedCpu(() => catalog.registry.handOver({ graph }));
+  console.log(`handover ${handOver.cpuMs.toFixed(0)} 0`);
+  for (const line of await setsAndRuns(catalog, graph)) console.log(line);
+  const image = timedCpu(() => viewImage(graph));
+  if (!image.value) throw new Error('no image of the view held');
+  writeFileSync(args.image!, image.value);
+  console.log(`image-made ${image.cpuMs.toFixed(0)} ${image.value.length}`);
+} else if (args.part === 'load') {
+  const { nodes, edges } = records();
+  const graph = GraphIndex.fromRecords(nodes, edges);
+  const catalog = await loadRuleModules();
+  const image = readFileSync(args.image!);
+  wholeHandOvers.clock = () => cpuMsSince(processStart);
+  const handOver = timedCpu(() => handOverImage({ graph }, image));
+  if (!handOver.value) throw new Error('the image was refused');
+  console.log(`handover ${handOver.cpuMs.toFixed(0)} 0`);
+  console.log(`image-code ${wholeHandOvers.imageMs.toFixed(0)} 0`);
+  console.log(`image-indexes ${wholeHandOvers.indexMs.toFixed(0)} 0`);
+  for (const line of await setsAndRuns(catalog, graph)) console.log(line);
+} else if (args.part === 'replica') {
+  const { nodes, edges } = records();
+  const source = GraphIndex.fromRecords(nodes, edges);
+  // as sendSnapshotOnce: chunks of records in place order, each cloned as postMessage clones it
+  let serialised = 0;
+  let bytes = 0;
+  let deserialised = 0;
+  let indexed = 0;
+  const replica = new GraphIndex();
+  const nodeSpan = source.nodes.span;
+  const edgeSpan = source.edges.span;
+  for (let from = 0; from < nodeSpan + edgeSpan; from += SNAPSHOT_CHUNK) {
+    const chunkNodes: NodeRecord[] = [];
+    const chunkEdges: EdgeRecord[] = [];
+    const sent = timedCpu(() => {
+      for (let place = from; place < Math.min(from + SNAPSHOT_CHUNK, nodeSpan); place++) {
+        const node = source.nodes.at(place);
+        if (node) chunkNodes.push(node);
+      }
+      for (let place = Math.max(from, nodeSpan); place < Math.min(from + SNAPSHOT_CHUNK, nodeSpan + edgeSpan); place++) {
+        const edge = source.edges.at(place - nodeSpan);
+        if (edge) chunkEdges.push(edge);
+      }
+      return serialize({ type: 'snapshot-chunk', nodes: chunkNodes, edges: chunkEdges });
+    });
+    serialised += sent.cpuMs;
+    bytes += sent.value.length;
+    const received = timedCpu(() => deserialize(sent.value) as { nodes: NodeRecord[]; edges: EdgeRecord[] });
+    deserialised += received.cpuMs;
+    indexed += timedCpu(() => {
+      putLogged(replica, received.value.nodes, []);
+      replica.adoptEdges(received.value.edges);
+    }).cpuMs;
+  }
+  if (replica.factCount !== source.factCount) throw new Error('the replica lacks facts');
+  console.log(`chunks-serialised ${serialised.toFixed(0)} ${bytes}`);
+  console.log(`chunks-deserialised ${deserialised.toFixed(0)} 0`);
+  console.log(`chunks-indexed ${indexed.toFixed(0)} 0`);
+  const encoded = timedCpu(() => encodeGraph(source.nodes.values(), source.edges.values(), source.nodeCount, source.edgeCount));
+  console.log(`body-encoded ${encoded.cpuMs.toFixed(0)} ${encoded.value.length}`);
+  const decoded = timedCpu(() => decodeGraph(encoded.value));
+  console.log(`body-decoded ${decoded.cpuMs.toFixed(0)} 0`);
+  const built = timedCpu(() => GraphIndex.fromDistinctRecords(decoded.value.nodes, decoded.value.edges, decoded.value.ends));
+  if (built.value.factCount !== source.factCount) throw new Error('the decoded graph lacks facts');
+  console.log(`body-indexed ${built.cpuMs.toFixed(0)} 0`);
+  // the same read as a worker could make it, from the snapshot file the store keeps (its header checked, the body's digest)
+  const file = `${args.image!}.snapshot`;
+  await writeSnapshot(file, 'g1', 1, source);
+  const started = process.cpuUsage();
+  const read = await readSnapshot(file, 'g1', 1);
+  const readMs = cpuMsSince(started);
+  rmSync(file, { force: true });
+  if (read?.factCount !== source.factCount) throw new Error('the snapshot file read back lacks facts');
+  console.log(`file-read ${readMs.toFixed(0)} 0`);
+} else {
+  const folder = mkdtempSync(path.join(process.env.TMPDIR ?? tmpdir(), 'parley-cold-image-'));
+  const image = path.join(folder, 'view.image');
+  const rows = new Map<string, Map<string, string[]>>();
+  try {
+    for (const [i, part] of args.parts!.split(',').entries()) {
+      const before = load();
+      const output = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--part', part, '--facts', args.facts!, '--image', image, ...(args.only && part === 'load' ? ['--only', args.only] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+      console.log(`${part}: load ${before} before, ${load()} after`);
+      rows.set(rows.has(part) ? `${part}#${i + 1}` : part, new Map(output.trim().split('\n').map((line) => { const [name, ...rest] = line.split(' '); return [name, rest]; })));
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  console.log(`\nbench/cold-image: ${count(Number(args.facts))} facts (target), one engine per part`);
+  console.log('| step | CPU ms | count |');
+  console.log('|---|---|---|');
+  const made = rows.get('make');
+  const loaded = rows.get('load');
+  for (const [part, lines] of rows) {
+    for (const [name, [cpuMs, n, stopped]] of lines) {
+      const other = part.startsWith('load') ? made?.get(name) : undefined;
+      const beside = !other || name === 'handover' ? '' : name.startsWith('runs-') ? ` (make: ${count(Number(other[1]))})` : ` (make: ${count(Number(other[1]))} inferences, ${other[0]} ms)`;
+      console.log(`| ${part} ${name} | ${cpuMs} | ${count(Number(n))}${stopped ? ' stopped' : ''}${beside} |`);
+    }
+  }
+  if (made && loaded) {
+    const sum = (lines: Map<string, string[]>, what: 0 | 1) => [...lines].filter(([name]) => !name.startsWith('image') && !name.startsWith('runs-') && name !== 'handover').reduce((total, [, values]) => total + Number(values[what]), 0);
+    console.log(`sets and runs: make ${count(sum(made, 1))} inferences ${count(sum(made, 0))} ms; load ${count(sum(loaded, 1))} inferences ${count(sum(loaded, 0))} ms`);
+  }
+  const replica = rows.get('replica');
+  if (loaded && replica) model(loaded, replica);
+}
+
+/**
+ * The first assess after a restart on n engines, as a model (not a measure) built from these parts: each engine
+ * builds its replica from the snapshot's chunks (their deserialising and indexing; the main thread's serialising is
+ * once for all, BroadcastChannel), hands the view over from the image and keeps its sets, then takes the next run
+ * when free, the runs as measured after the image, handed out in the catalog's order (a graph never assessed since
+ * the start: ReasoningPool.frameworks) or costliest first (by inferences). Beside it, the same with the replica
+ * read from the store's snapshot file (snapshot.ts readSnapshot) in place of the chunks.
+ */
+function model(loaded: Map<string, string[]>, replica: Map<string, string[]>): void {
+  const cpu = (lines: Map<string, string[]>, name: string) => Number(lines.get(name)![0]);
+  const runs = [...loaded].filter(([name, values]) => !['handover', 'sets'].includes(name) && !name.startsWith('image') && !name.startsWith('runs-') && values.length >= 2);
+  const catalogOrder = runs.map(([, [cpuMs]]) => Number(cpuMs));
+  const costliestFirst = [...runs].sort((a, b) => Number(b[1][1]) - Number(a[1][1])).map(([, [cpuMs]]) => Number(cpuMs));
+  const imageAndSets = cpu(loaded, 'handover') + cpu(loaded, 'sets');
+  const fromChunks = cpu(replica, 'chunks-deserialised') + cpu(replica, 'chunks-indexed');
+  const fromBody = cpu(replica, 'file-read');
+  const engines = [1, 2, 4, 8, 16];
+  console.log(`\nmodel (not measured), ms of one engine's CPU from the call: the replica (chunks ${count(fromChunks)}, or the snapshot file ${count(fromBody)}) + the image and its sets ${count(imageAndSets)} + the runs spread`);
+  console.log(`| replica, order | ${engines.map((n) => `${n} engine${n > 1 ? 's' : ''}`).join(' | ')} |`);
+  console.log(`|---|${engines.map(() => '---').join('|')}|`);
+  for (const [what, before] of [['chunks', fromChunks], ['snapshot file', fromBody]] as const) {
+    for (const [order, list] of [['catalog order', catalogOrder], ['costliest first', costliestFirst]] as const) {
+      console.log(`| ${what}, ${order} | ${engines.map((n) => count(before + imageAndSets + listScheduled(list, n))).join(' | ')} |`);
+    }
+  }
+}
