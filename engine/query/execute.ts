@@ -7,10 +7,10 @@ import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
-import type { PerNodeCounts } from './match.ts';
+import { type PerNodeCounts, valueHolders } from './match.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Fn, Row } from './types.ts';
-import { type CypherMap, type CypherValue, RECORD_FIELD_KEYS, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
+import { type CypherMap, type CypherValue, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
 import { ValidationError } from '../errors.ts';
 import { isIsoInstant } from '../store/validate.ts';
 
@@ -739,7 +739,7 @@ class Aggregator {
    * answers from its own fields.
    */
   private foldPerValue({ counts, nodes, rank }: PerNodeCounts, key: string): PerNodeCounts | undefined {
-    const holders = RECORD_FIELD_KEYS.has(key) ? undefined : this.env.graph.firstHoldersOf(key);
+    const holders = valueHolders(this.env.graph, key);
     if (!holders) return undefined;
     // by first holder (the nodes without the key: the slot after the last node), the first counted node holding the same value
     const firstCounted = new Int32Array(counts.length + 1).fill(-1);

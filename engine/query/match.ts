@@ -342,6 +342,15 @@ export function buildDenseCounter(steps: MatchStep[], from: number, { keepZeros 
 }
 
 /**
+ * By dense node id, the least node holding the same value of `key` (GraphIndex.firstHoldersOf): what the
+ * counted paths tell a property's groups apart by. Undefined where they cannot: a node holds a list or a map
+ * there, or the key is one a record answers from its own fields (`confidence`), which the index does not hold.
+ */
+export function valueHolders(graph: GraphIndex, key: string): Int32Array | undefined {
+  return RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key);
+}
+
+/**
  * Per node the last step reaches, how many rows the steps make (MatchPlan.countsPerEnd): the
  * steps before it run as ever, and each edge it would bind counts toward the node at its far
  * end, no row made. The nodes in the order the rows would first bind each, which `rank`
@@ -365,7 +374,7 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
     const rank = new Int32Array(span);
     let reached = 0;
     // a group: the node reached, or the least node holding its value of `key` (span: the nodes holding none)
-    const holders = key === undefined || RECORD_FIELD_KEYS.has(key) ? undefined : graph.firstHoldersOf(key);
+    const holders = key === undefined ? undefined : valueHolders(graph, key);
     if (key !== undefined && !holders) return undefined;
     const countRow = (other: number) => {
       if (counts[other]++ === 0) rank[other] = reached++;
@@ -414,15 +423,15 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
   return (row, env, emit) => {
     if (env.asOf !== undefined) return false;
     const graph = env.graph;
-    const holdersOf = (key: string | undefined) => (key === undefined ? null : graph.firstHoldersOf(key));
+    const holdersOf = (key: string | undefined) => (key === undefined ? null : valueHolders(graph, key));
     const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
     if (sourceHolders === undefined || endHolders === undefined) return false;
-    // a group: the node, or the least node holding its value (-1: the nodes holding none)
     const pairs = new PairTable(env.budget);
     before(row, env, (bound) => {
       const ends = expansionEnds(last, bound, env);
       if (!ends) return;
       const start = ends.from;
+      // a group: the node, or the least node holding its value (-1: the nodes holding none)
       const sourceGroup = sourceHolders === null ? start : sourceHolders[start];
       // a group's row binds the node holding its value first (few, and read again and again: in cache), or one holding none
       const sourceNode = sourceGroup < 0 ? start : sourceGroup;

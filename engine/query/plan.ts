@@ -600,11 +600,13 @@ function countPerPair(match: MatchPlan, projection: ProjectionPlan): void {
   const expansion = oneExpansionFromSource(match);
   if (!expansion || !countsRowsAlone(projection)) return;
   const keys = projection.groupingItems.map((i) => projection.items[i].expr);
+  // the variable each key is of: `v`, `id(v)` or `v.key`
+  const owners = keys.map((key) => {
+    const target = key.kind === 'prop' ? key.target : idArgument(key);
+    return target.kind === 'var' ? target.name : undefined;
+  });
   const sideOf = (node: PlanVar): PairSide | undefined => {
-    const own = keys.filter((key) => {
-      const target = key.kind === 'prop' ? key.target : idArgument(key);
-      return target.kind === 'var' && target.name === node.name;
-    });
+    const own = keys.filter((_, i) => owners[i] === node.name);
     if (own.length === 0) return undefined;
     if (nodeGroupSlot(own, projection.inputScope) === node.slot) return { slot: node.slot };
     const [key] = own;
@@ -613,11 +615,8 @@ function countPerPair(match: MatchPlan, projection: ProjectionPlan): void {
   };
   const [source, end] = [sideOf(expansion.source), sideOf(expansion.end)];
   // every key is one side's: a key of anything else (the relationship, an expression of both) is not a pair's
-  const sideKeys = keys.filter((key) => {
-    const target = key.kind === 'prop' ? key.target : idArgument(key);
-    return target.kind === 'var' && (target.name === expansion.source.name || target.name === expansion.end.name);
-  });
-  if (!source || !end || sideKeys.length !== keys.length) return;
+  const ofSides = owners.every((owner) => owner === expansion.source.name || owner === expansion.end.name);
+  if (!source || !end || !ofSides) return;
   match.countsPerPair = { source, end };
 }
 

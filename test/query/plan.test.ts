@@ -207,6 +207,20 @@ describe('aggregation without rows', () => {
     }
     return graph;
   }
+  /** The same query counting its rows one by one (sum(1) is read as count(*)). */
+  const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(abs(1))');
+
+  /** Each text explained with `line` exactly when `planned` holds it, and answering as everyRow's form, now and under as_of. */
+  function expectCountedAsRows(graph: GraphIndex, planned: string[], rowByRow: string[], line: string): void {
+    for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
+      for (const text of [...planned, ...rowByRow]) {
+        const answer = runQuery(graph, text, { explain: true, as_of: asOf });
+        expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === planned.includes(text));
+        expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
+      }
+    }
+  }
+
 
   it('counts the tail of a pattern per row before it, as explained, with the answers of counting rows', () => {
     for (const seed of [1, 2, 3, 4]) {
@@ -397,18 +411,9 @@ describe('aggregation without rows', () => {
       "MATCH (a:Actor {tier: 2})-[:ALLIED_WITH]->(b:Actor) WHERE a.tier <> b.tier RETURN id(b) AS b, count(*) AS n ORDER BY b",
     ];
     const line = 'count the rows per node the last expansion reaches (no rows; as_of: row by row)';
-    const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(abs(1))');
     for (const seed of [1, 2, 3, 4]) {
       const graph = randomGraph(seed);
-      const check = () => {
-        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
-          for (const text of [...perEnd, ...rowByRow]) {
-            const answer = runQuery(graph, text, { explain: true, as_of: asOf });
-            expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === perEnd.includes(text));
-            expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
-          }
-        }
-      };
+      const check = () => expectCountedAsRows(graph, perEnd, rowByRow, line);
       check();
       for (let i = 1; i < 60; i += 5) graph.deleteEdge(`e${i}`);
       graph.deleteNode('a3');
@@ -441,17 +446,10 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.confidence AS confidence, c.type AS type, count(*) AS n ORDER BY confidence, type',
     ];
     const line = 'count the rows per pair of the groups of the node the expansion starts from and the node it reaches (no rows; as_of, or a key holding lists or maps: row by row)';
-    const everyRow = (text: string) => text.replace(/count\((\*|\w)\)/, 'sum(abs(1))');
     for (const seed of [1, 2, 3, 4]) {
       const graph = randomGraph(seed);
       const check = () => {
-        for (const asOf of [undefined, '2025-01-01T00:00:00Z']) {
-          for (const text of [...perPair, ...rowByRow]) {
-            const answer = runQuery(graph, text, { explain: true, as_of: asOf });
-            expect(answer.plan, text).toSatisfy((plan: string[]) => plan.includes(line) === perPair.includes(text));
-            expect(answer.rows, text).toEqual(runQuery(graph, everyRow(text), { as_of: asOf }).rows);
-          }
-        }
+        expectCountedAsRows(graph, perPair, rowByRow, line);
         // RETURN DISTINCT of the two ends' keys is the same grouping, its count dropped
         const distinct = runQuery(graph, 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN DISTINCT a.tier AS tier, c.type AS type', { explain: true });
         expect(distinct.plan).toContain(line);
