@@ -426,14 +426,18 @@ export class ReasoningPool {
    * and whether it is making a view image (HeldViews): what the pool routes a graph's tasks by, and what /v1/health counts.
    */
   heldViews(): Map<number, HeldViews> {
-    const live = new Set(this.workers.threadIds());
-    return new Map([...this.source.heldViews()].filter(([worker]) => live.has(worker)));
+    return this.ofRunning(this.source.heldViews());
   }
 
   /** Per worker (thread id) running, the graphs whose replicas it holds: how many copies of a graph above the preload bound the workers made. */
   heldReplicas(): Map<number, HeldReplica[]> {
+    return this.ofRunning(this.source.heldReplicas());
+  }
+
+  /** The entries of `byWorker` (by thread id) of the workers running: the source keeps a stopped worker's until forgetPrepared. */
+  private ofRunning<T>(byWorker: Iterable<[number, T]>): Map<number, T> {
     const live = new Set(this.workers.threadIds());
-    return new Map([...this.source.heldReplicas()].filter(([worker]) => live.has(worker)));
+    return new Map([...byWorker].filter(([worker]) => live.has(worker)));
   }
 
   /**

@@ -9,6 +9,7 @@ import { ReasoningPool } from '../../engine/reason/pool.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
+import { freshRuns, openTempPool, withoutCost, type TempPool } from '../helpers/reasoning-pool.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
@@ -19,23 +20,20 @@ import { until } from '../helpers/until.ts';
 // The worker's hand-overs are counted by source (ReasoningPool.heldViews): whole from the records or an image, and
 // the records a write added.
 const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000, maxFindings: Infinity };
-const withoutCost = (runs: FrameworkRun[]) => runs.map(({ inferences: _, ...run }) => run);
 
 describe('the shared sets of a background hand-over', () => {
-  let temp: TempStore;
+  let temp: TempPool;
   let store: ParleyStore;
   let pool: ReasoningPool;
   const catalogLoading = loadRuleModules();
 
   beforeAll(async () => {
-    temp = await openTempStore('parley-background-sets-');
-    store = temp.store;
     // (a bound no shared sets meet: they stop at once; no idle wait before the image)
-    pool = await ReasoningPool.open(store, { workers: 1, viewImageIdleMs: 0, backgroundSetsInferences: 1 });
+    temp = await openTempPool('parley-background-sets-', { workers: 1, viewImageIdleMs: 0, backgroundSetsInferences: 1 });
+    ({ store, pool } = temp);
     await store.writeGraph('t', 'g', generate(2_000).write);
   }, 120_000);
   afterAll(async () => {
-    await pool.close();
     await temp.close();
   });
 
@@ -50,10 +48,7 @@ describe('the shared sets of a background hand-over', () => {
     const catalog = await catalogLoading;
     const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
     const { runs } = await pool.frameworks('t', 'g', ids, { limits });
-    const stored = await store.loadGraph('t', 'g');
-    const view = { graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) };
-    const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
-    expect(withoutCost(runs)).toEqual(withoutCost(ids.map((id) => runFramework(catalog.registry, manifests.find((manifest) => manifest.id === id)!, view, limits))));
+    expect(withoutCost(runs)).toEqual(withoutCost(await freshRuns(catalog, store, 't', 'g', ids, limits)));
   });
 
   it('count a write handed over as an addition to the view held, not as a whole hand-over', { timeout: 120_000 }, async () => {

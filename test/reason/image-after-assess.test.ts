@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
 import { handOverImage } from '../../engine/prolog/bridge.ts';
-import { ReasoningPool } from '../../engine/reason/pool.ts';
+import type { ReasoningPool } from '../../engine/reason/pool.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
-import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { openTempPool, type TempPool } from '../helpers/reasoning-pool.ts';
 import { until } from '../helpers/until.ts';
 
 // A graph's first assess, with no preload before it, hands the view over inside its runs, which compute only the shared
@@ -17,20 +17,18 @@ import { until } from '../helpers/until.ts';
 const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000, maxFindings: Infinity };
 
 describe('a view image made after a first assess', () => {
-  let temp: TempStore;
+  let temp: TempPool;
   let store: ParleyStore;
   let pool: ReasoningPool;
   const catalogLoading = loadRuleModules([]);
 
   beforeAll(async () => {
-    temp = await openTempStore('parley-image-after-assess-');
-    store = temp.store;
     // (no preload asked: the assess's task hands the view over; no idle wait before the image)
-    pool = await ReasoningPool.open(store, { workers: 1, viewImageIdleMs: 0 });
+    temp = await openTempPool('parley-image-after-assess-', { workers: 1, viewImageIdleMs: 0 });
+    ({ store, pool } = temp);
     await store.writeGraph('t', 'g', generate(3_000).write);
   }, 120_000);
   afterAll(async () => {
-    await pool.close();
     await temp.close();
   });
 

@@ -2,12 +2,10 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/conflict-graph.ts';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
-import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts';
-import { ReasoningPool } from '../../engine/reason/pool.ts';
-import { GraphIndex } from '../../engine/store/graph-index.ts';
+import type { ReasoningPool } from '../../engine/reason/pool.ts';
 import { graphFile } from '../../engine/store/snapshot.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
-import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { freshRuns, openTempPool, withoutCost, type TempPool } from '../helpers/reasoning-pool.ts';
 import { until } from '../helpers/until.ts';
 
 // A worker making a view image (one synchronous call between tasks, which piscina counts as free time) says so
@@ -15,23 +13,20 @@ import { until } from '../helpers/until.ts';
 // workers.ts ViewRouter): an assess asked meanwhile is answered by the other engine, as from the records. Observed
 // through what the workers say (ReasoningPool.heldViews), not timing; the routing itself in view-router.test.ts.
 const limits = { inferenceLimit: 5_000_000, timeLimitMs: 60_000, maxFindings: Infinity };
-const withoutCost = (runs: FrameworkRun[]) => runs.map(({ inferences: _, ...run }) => run);
 
 describe('a worker making a view image', () => {
-  let temp: TempStore;
+  let temp: TempPool;
   let store: ParleyStore;
   let pool: ReasoningPool;
   const catalogLoading = loadRuleModules();
 
   beforeAll(async () => {
-    temp = await openTempStore('parley-image-busy-');
-    store = temp.store;
     // (no idle wait: the first worker to hold the view makes its image at once)
-    pool = await ReasoningPool.open(store, { workers: 2, viewImageIdleMs: 0 });
+    temp = await openTempPool('parley-image-busy-', { workers: 2, viewImageIdleMs: 0 });
+    ({ store, pool } = temp);
     await store.writeGraph('t', 'g', generate(20_000).write);
   }, 120_000);
   afterAll(async () => {
-    await pool.close();
     await temp.close();
   });
 
@@ -49,9 +44,6 @@ describe('a worker making a view image', () => {
     expect(imaging()).toEqual([]);
     await until(() => existsSync(graphFile(store.snapshotDir, 't', 'g', 'view')), 10_000);
     expect(existsSync(graphFile(store.snapshotDir, 't', 'g', 'view'))).toBe(true);
-    const stored = await store.loadGraph('t', 'g');
-    const view = { graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) };
-    const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
-    expect(withoutCost(runs)).toEqual(withoutCost(ids.map((id) => runFramework(catalog.registry, manifests.find((manifest) => manifest.id === id)!, view, limits))));
+    expect(withoutCost(runs)).toEqual(withoutCost(await freshRuns(catalog, store, 't', 'g', ids, limits)));
   });
 });

@@ -1,34 +1,29 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
-import { runFramework, type FrameworkRun } from '../../engine/frameworks/run.ts';
 import { ReasoningPool, type ReasoningOptions } from '../../engine/reason/pool.ts';
-import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
 import { graphWriteFromJson } from '../../engine/store/transfer.ts';
+import { freshRuns, openTempPool, withoutCost, type TempPool } from '../helpers/reasoning-pool.ts';
 
 // The workers hand a replica to their engines before any assess asks (worker-entry.ts): what an
 // assess then answers must be what a run over a fresh copy of the graph answers, writes made
 // while the hand-over ran included. The copy runs here, on this thread's own engine.
 const limits = { inferenceLimit: 5_000_000, timeLimitMs: 20_000, maxFindings: Infinity };
-const withoutCost = (runs: FrameworkRun[]) => runs.map(({ inferences: _, ...run }) => run);
 
 describe('views preloaded in the reasoning workers', () => {
+  let temp: TempPool;
   let dir: string;
   let store: ParleyStore;
   let pool: ReasoningPool;
   const catalogLoading = loadRuleModules();
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-preload-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
-    pool = await ReasoningPool.open(store, { workers: 2, inlineBudgetMs: 0 });
+    temp = await openTempPool('parley-preload-', { workers: 2, inlineBudgetMs: 0 });
+    ({ dir, store, pool } = temp);
   });
   afterAll(async () => {
-    await pool.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await temp.close();
   });
 
   /** Runs `body` with a new one-worker pool over the store (every query through the worker), closed after. */
@@ -41,13 +36,7 @@ describe('views preloaded in the reasoning workers', () => {
     }
   };
 
-  const inProcess = async (graphId: string, ids: string[]) => {
-    const catalog = await catalogLoading;
-    const stored = await store.loadGraph('t', graphId);
-    const view = { graph: GraphIndex.fromRecords(stored.nodes.values(), stored.edges.values()) };
-    const manifests = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.manifest] : []));
-    return ids.map((id) => runFramework(catalog.registry, manifests.find((manifest) => manifest.id === id)!, view, limits));
-  };
+  const inProcess = async (graphId: string, ids: string[]) => freshRuns(await catalogLoading, store, 't', graphId, ids, limits);
 
   it('are in both workers once a first query made the replica, and an assess over them answers as a fresh run, a write made meanwhile included', async () => {
     const fixture = JSON.parse(await readFile(path.join('frameworks', 'stedman', 'tests', '1-total-outside-spoiler.json'), 'utf8'));
