@@ -26,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
-import { generate } from './conflict-graph.ts';
+import { generate, generatedRecords } from './conflict-graph.ts';
 import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
@@ -47,12 +47,7 @@ const load = () => loadavg()[0].toFixed(1);
 const processStart = { user: 0, system: 0 };
 
 function records(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
-  const generated = generate(Number(args.facts));
-  const recorded = new Date(0).toISOString();
-  return {
-    nodes: generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
-    edges: generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
-  };
+  return generatedRecords(generate(Number(args.facts)).write, new Date(0).toISOString());
 }
 
 /** The shared sets and the 15 frameworks on `graph`'s view, each as `name cpuMs inferences` lines. */

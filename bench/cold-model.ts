@@ -76,17 +76,19 @@ console.log(`| hand-over from the records | ${spread(rounds.map((round) => round
 console.log(`| shared sets (warm_view_sets) | ${spread(rounds.map((round) => round.setsMs))} | |`);
 
 // per round: the runs as the first assess hands them out (catalog order) and as a later one does (costliest first)
-const model = (order: (runs: (typeof rounds)[number]['runs']) => number[]) =>
-  ENGINES.map((engines) => spread(rounds.map((round) => round.setsMs + listScheduled(order(round.runs), engines))));
+// `before`: what each engine pays before its runs (the shared sets, or --imaged-ms)
+type Runs = (typeof rounds)[number]['runs'];
+const model = (order: (runs: Runs) => number[], before = (round: (typeof rounds)[number]) => round.setsMs) =>
+  ENGINES.map((engines) => spread(rounds.map((round) => before(round) + listScheduled(order(round.runs), engines))));
+const costliestFirst = (runs: Runs) => [...runs].sort((a, b) => b.inferences - a.inferences).map((run) => run.cpuMs);
 console.log('\nmodel (not measured): each engine makes the hand-over, then the shared sets, then takes the next run when free; ms after the hand-over:');
 console.log(`| order | ${ENGINES.map((n) => `${n} engine${n > 1 ? 's' : ''}`).join(' | ')} |`);
 console.log(`|---|${ENGINES.map(() => '---').join('|')}|`);
 console.log(`| catalog order (a graph never assessed since the start) | ${model((runs) => runs.map((run) => run.cpuMs)).join(' | ')} |`);
-console.log(`| costliest first (by inferences) | ${model((runs) => [...runs].sort((a, b) => b.inferences - a.inferences).map((run) => run.cpuMs)).join(' | ')} |`);
+console.log(`| costliest first (by inferences) | ${model(costliestFirst).join(' | ')} |`);
 if (args['imaged-ms'] !== undefined) {
   const imagedMs = Number(args['imaged-ms']);
-  const costliestFirst = (runs: (typeof rounds)[number]['runs']) => [...runs].sort((a, b) => b.inferences - a.inferences).map((run) => run.cpuMs);
-  const imaged = ENGINES.map((engines) => spread(rounds.map((round) => imagedMs + listScheduled(costliestFirst(round.runs), engines))));
+  const imaged = model(costliestFirst, () => imagedMs);
   console.log(`| after a restart, from the image (${ms(imagedMs)} ms per engine before its runs, --imaged-ms), costliest first; ms from the call | ${imaged.join(' | ')} |`);
 }
 console.log(`| floor: the costliest run alone | ${spread(rounds.map((round) => round.setsMs + Math.max(...round.runs.map((run) => run.cpuMs))))} | (${rounds[0].runs.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a)).id}) |`);

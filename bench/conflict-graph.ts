@@ -2,7 +2,8 @@
  * A generated conflict graph of about `target` facts (facts = nodes + edges + properties, as
  * bench/query.ts counts them), deterministic, for bench/frameworks.ts and profiling scripts.
  */
-import { CLAIM_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole, type ClaimType, type EventType } from '../engine/ontology/index.ts';
+import { CLAIM_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole, type ClaimType, type EdgeRecord, type EventType, type NodeRecord } from '../engine/ontology/index.ts';
+import { GraphIndex } from '../engine/store/graph-index.ts';
 import type { GraphWrite } from '../engine/store/store.ts';
 
 /** A deterministic pseudo-random sequence, so every run measures the same graphs. */
@@ -120,6 +121,20 @@ export interface Generated {
   nodes: number;
   edges: number;
   properties: number;
+}
+
+/** A generated graph's write as the records a store would hold (no provenance), each recorded at `recorded`: what GraphIndex.fromRecords takes. */
+export function generatedRecords(write: GraphWrite, recorded: string): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
+  return {
+    nodes: write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+    edges: write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
+  };
+}
+
+/** generatedRecords in a GraphIndex, the record lists let go. */
+export function generatedIndex(write: GraphWrite, recorded: string): GraphIndex {
+  const { nodes, edges } = generatedRecords(write, recorded);
+  return GraphIndex.fromRecords(nodes, edges);
 }
 
 /**

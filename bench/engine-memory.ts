@@ -13,10 +13,9 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
+import { generate, generatedIndex } from './conflict-graph.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runTask } from '../engine/reason/tasks.ts';
-import { GraphIndex } from '../engine/store/graph-index.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
 import { cpuMsSince, isWasmMemory, mappingsOf } from './stats.ts';
 import { ingestLike, writtenNode } from './written.ts';
@@ -32,11 +31,7 @@ async function wasmAllocated(): Promise<number> {
 }
 
 const generated = generate(Number(args.facts));
-const recorded = new Date().toISOString();
-const graph = GraphIndex.fromRecords(
-  generated.write.nodes.map((node) => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
-  generated.write.edges.map((edge) => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
-);
+const graph = generatedIndex(generated.write, new Date().toISOString());
 const catalog = await loadRuleModules();
 const registry = catalog.registry;
 

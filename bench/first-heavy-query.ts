@@ -24,6 +24,7 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { serveWithHeapSetting } from '../server/heap.mjs';
+import { timedCpu } from './stats.ts';
 import { threadCpu } from './thread-cpu.ts';
 
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -94,11 +95,7 @@ try {
   // the baseline: the same indexes built here from the records in memory
   const nodes = [...graph.nodes.values()];
   const edges = [...graph.edges.values()];
-  started = performance.now();
-  const cpuStart = process.cpuUsage();
-  GraphIndex.fromRecords(nodes, edges);
-  const fromRecordsMs = performance.now() - started;
-  const fromRecordsCpuMs = (process.cpuUsage(cpuStart).user + process.cpuUsage(cpuStart).system) / 1000;
+  const { ms: fromRecordsMs, cpuMs: fromRecordsCpuMs } = timedCpu(() => GraphIndex.fromRecords(nodes, edges));
 
   console.log(`bench/first-heavy-query: ${facts.toLocaleString('en-US')} facts (${args.graph}), 2 workers, young generation ${args['young-mb']} MB`);
   console.log('| phase | seconds | |');

@@ -34,13 +34,11 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
-import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
+import { generate, generatedIndex } from './conflict-graph.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
 import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
-import { GraphIndex } from '../engine/store/graph-index.ts';
 import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
 import { ingestLike } from './written.ts';
 
@@ -265,11 +263,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
 /** The generated conflict graph of --facts facts as a GraphIndex, and what generated it (its records let go). */
 function generatedGraph() {
   const generated = generate(Number(args.facts));
-  const recorded = new Date().toISOString();
-  const graph = GraphIndex.fromRecords(
-    generated.write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
-    generated.write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
-  );
+  const graph = generatedIndex(generated.write, new Date().toISOString());
   generated.write.nodes.length = 0;
   generated.write.edges.length = 0;
   return { graph, generated };

@@ -12,11 +12,10 @@
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { generate } from './conflict-graph.ts';
+import { generate, generatedIndex } from './conflict-graph.ts';
 import { cpuMsSince, isWasmMemory, mappingsOf } from './stats.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { viewImage } from '../engine/prolog/bridge.ts';
-import { GraphIndex } from '../engine/store/graph-index.ts';
 
 const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, 'without-sets': { type: 'boolean', default: false } } });
 const MB = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
@@ -31,11 +30,7 @@ async function row(step: string, cpuMs: number): Promise<void> {
 }
 
 const generated = generate(Number(args.facts));
-const recorded = new Date().toISOString();
-const graph = GraphIndex.fromRecords(
-  generated.write.nodes.map((node) => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
-  generated.write.edges.map((edge) => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
-);
+const graph = generatedIndex(generated.write, new Date().toISOString());
 const { registry } = await loadRuleModules();
 console.log(`bench/image-memory: one engine, ${generated.facts.toLocaleString('en-US')} facts, the image ${args['without-sets'] ? 'without' : 'with'} the shared sets, load ${loadavg()[0].toFixed(1)}`);
 console.log('| after | WebAssembly memory MB | resident MB | resident peak MB | CPU ms of the step |');

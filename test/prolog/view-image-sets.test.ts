@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generate } from '../../bench/conflict-graph.ts';
+import { generate, generatedIndex } from '../../bench/conflict-graph.ts';
 import { loadRuleModules } from '../../engine/frameworks/loader.ts';
 import { runFramework } from '../../engine/frameworks/run.ts';
-import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { handOverImage, startProlog, viewImage, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -15,11 +14,7 @@ const recorded_at = '2024-01-01T00:00:00.000Z';
 describe('a view image carrying the shared sets (lib/graph.pl parley_warm_sets/1)', async () => {
   const catalog = await loadRuleModules([]);
   const limits = { inferenceLimit: 20_000_000, timeLimitMs: 60_000 };
-  const generated = generate(3_000).write;
-  const graph = GraphIndex.fromRecords(
-    generated.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at })),
-    generated.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at })),
-  );
+  const graph = generatedIndex(generate(3_000).write, recorded_at);
   /** Every answer the engine keeps over `on`'s view, Module:Key-Answer, sorted (the view's slot names left out), as text. */
   const keptAnswers = (on: GraphIndex) =>
     catalog.registry.solveLibrary('active_view(V), findall(K-A, ( V:g_memo(S), kept_copy(S, Es), member(K-r(A, _), Es) ), L), msort(L, Sorted), numbervars(Sorted, 0, _), format(string(T), "~q", [Sorted])', ['T'], { graph: on })[0][0];
