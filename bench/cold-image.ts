@@ -29,6 +29,7 @@ import { deserialize, serialize } from 'node:v8';
 import { generate, generatedRecords } from './conflict-graph.ts';
 import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
+import { SNAPSHOT_CHUNK } from '../engine/reason/replicas.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
 import { handOverImage, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
@@ -40,8 +41,6 @@ const { values: args } = parseArgs({ options: { facts: { type: 'string', default
 /** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
 const only = args.only?.split(',');
 const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
-/** Records per snapshot-chunk message (replicas.ts SNAPSHOT_CHUNK). */
-const SNAPSHOT_CHUNK = 2_000;
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => loadavg()[0].toFixed(1);
 const processStart = { user: 0, system: 0 };
