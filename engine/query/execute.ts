@@ -630,8 +630,6 @@ interface KeptCounts {
   rank?: Int32Array;
   /** `row` binding what the group's keys are read off: its node, or its pair's two. */
   bind(group: number, row: Row): Row;
-  /** Makes the groups ordinary ones, for a read that needs them so. */
-  open(): void;
 }
 
 /**
@@ -745,7 +743,7 @@ class Aggregator {
       const { groupKeySlot, groupProperty } = this.projection;
       const kept = slot === groupKeySlot ? counted : slot === groupProperty?.slot ? this.foldPerValue(counted, groupProperty.key) : undefined;
       if (kept) {
-        this.kept = { counts: kept.counts, order: kept.nodes, rank: kept.rank, bind: (node, row) => this.nodeRow(node, slot, row), open: () => this.openPerNode(kept, slot) };
+        this.kept = { counts: kept.counts, order: kept.nodes, rank: kept.rank, bind: (node, row) => this.nodeRow(node, slot, row) };
         return;
       }
     }
@@ -754,33 +752,28 @@ class Aggregator {
 
   /**
    * A MATCH's counts per pair of groups (MatchClause.perPair), each pair its own group, in the
-   * order the rows would first make them. Kept as they are when the groups hold plain counts
-   * only, so that no group is made and a pair's keys are read off its two nodes only when
-   * compared or output; made groups otherwise, and at the first other read.
+   * order the rows would first make them, kept as they are: no group is made, and a pair's keys
+   * are read off its two nodes only when compared or output.
    */
   addPerPair(counted: PerPairCounts, { source, end }: { source: PairSide; end: PairSide }): void {
+    // the planner (plan.ts countPerPair) counts pairs for the part's first clause, which runs once, under plain counts
+    if (!this.counts || this.firstRows || this.kept || this.groupCount !== 0) throw new Error('invariant broken: pairs counted for an aggregation that holds groups or more than counts');
     // (the pairs were counted against the cap on intermediate rows as they were made, at the groups' cadence)
     const graph = this.env.graph;
     // a side grouped by a property is read for that value alone: one binding, refilled, serves every
     // pair; a side grouped by its node has the binding itself for its key, so each read binds its own
     const sourceBinding = source.key === undefined ? undefined : { $node: undefined as unknown as NodeRecord };
     const endBinding = end.key === undefined ? undefined : { $node: undefined as unknown as NodeRecord };
-    const bind = (pair: number, row: Row, fresh = false): Row => {
+    const bind = (pair: number, row: Row): Row => {
       const sourceNode = graph.nodeAt(counted.sourceNodes[pair])!;
       const endNode = graph.nodeAt(counted.endNodes[pair])!;
-      if (sourceBinding && !fresh) (row[source.slot] = sourceBinding).$node = sourceNode;
+      if (sourceBinding) (row[source.slot] = sourceBinding).$node = sourceNode;
       else row[source.slot] = { $node: sourceNode };
-      if (endBinding && !fresh) (row[end.slot] = endBinding).$node = endNode;
+      if (endBinding) (row[end.slot] = endBinding).$node = endNode;
       else row[end.slot] = { $node: endNode };
       return row;
     };
-    const open = () => {
-      // without first rows a group keeps no input row: one row serves every pair
-      const reused: Row | undefined = this.firstRows ? undefined : [];
-      for (let pair = 0; pair < counted.counts.length; pair++) this.add(reused ? bind(pair, reused) : bind(pair, [], true), counted.counts[pair], false, OWN_GROUP);
-    };
-    if (this.counts && !this.firstRows && !this.kept && this.groupCount === 0) this.kept = { counts: counted.counts, bind, open };
-    else open();
+    this.kept = { counts: counted.counts, bind };
   }
 
   /**
@@ -826,7 +819,8 @@ class Aggregator {
    * `unpaged`: no SKIP or LIMIT comes before WITH's WHERE, so a group that fails it may be left out.
    */
   forEachRow(visit: (row: Row, own: boolean) => void, unpaged: boolean): void {
-    if (this.kept && this.groupCount === 0) {
+    // (counts are kept only where no row makes a group: addPerNode, addPerPair)
+    if (this.kept) {
       // the groups are the nodes or pairs with a count, in the order the rows would have begun them
       const [reused, bound]: Row[] = [[], []];
       const { counts, order } = this.kept;
@@ -839,11 +833,6 @@ class Aggregator {
         visit(this.keptGroupRow(group, reused, bound), false);
       }
       return;
-    }
-    if (this.kept) {
-      const { open } = this.kept;
-      this.kept = undefined;
-      open();
     }
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
     if (this.groupCount === 0 && this.keyItems.length === 0) this.open(null, [], [], false);
@@ -930,7 +919,7 @@ class Aggregator {
    */
   topRowsFor(next: CompiledProjection, { skip, limit }: Page): Row[] | undefined {
     const { projection, kept, counts, env } = this;
-    if (!counts || this.firstRows || (kept && this.groupCount !== 0) || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
+    if (!counts || this.firstRows || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
     if (projection.orderBy.length > 0 || projection.skip || projection.limit || projection.distinct) return undefined;
     const passes = this.countPasses();
     if (projection.where && !passes) return undefined;
@@ -947,7 +936,8 @@ class Aggregator {
     // a group's count is at group × stride
     const [countAt, stride] = kept ? [kept.counts, 1] : [counts, projection.aggregates.length];
     // kept counts sorted by other keys: the sort keys of the groups compared lately, each read off the group's row
-    // once; cleared as it outgrows the heap, since a group the heap turned away is not compared again
+    // once; cleared as it outgrows the heap, since a group the heap turned away is not compared again (the heap's
+    // own, read again after a clear, cost at most skip + limit rows each time)
     const known = new Map<number, CypherValue[]>();
     const [row, bound]: Row[] = [[], []];
     const keyWidth = this.keyItems.length;

@@ -441,9 +441,7 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
     const holdersOf = (key: string | undefined) => (key === undefined ? null : valueHolders(graph, key));
     const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
     if (sourceHolders === undefined || endHolders === undefined) return undefined;
-    // room for as many pairs as the edges walked, up to a bound: growing rehashes every pair held
-    const edges = last.types.length === 0 ? graph.edgeCount : last.types.reduce((sum, type) => sum + graph.edgeTypeCount(type), 0);
-    const pairs = new PairTable(env.budget, 2 ** Math.ceil(Math.log2(Math.min(Math.max(edges, 64), PAIR_ROOM_AHEAD))));
+    const pairs = new PairTable(env.budget, scannedLabel === undefined ? 64 : pairsAtMost(graph, scannedLabel, last, source, end));
     // a group: the node, or the least node holding its value (-1: the nodes holding none); a group's row binds the
     // node holding its value first (few, and read again and again: in cache), or one holding none
     let sourceGroup = -1;
@@ -482,8 +480,22 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
   };
 }
 
-/** The most pairs a PairTable makes room for before any is counted (some 10 MB of arrays): past it, it grows. */
+/** The most pairs a PairTable makes room for before any is counted (8 MiB of arrays): past it, it grows. */
 const PAIR_ROOM_AHEAD = 2 ** 18;
+
+/**
+ * Room for the pairs a scan of every node of `label` and its expansion can make, a power of 2: no more than
+ * the edges of the expansion's types, nor than the groups of one side times the other's (a side's groups: its
+ * nodes, or its key's values and none), up to PAIR_ROOM_AHEAD. Growing rehashes every pair held; a query that
+ * starts from few nodes takes no room ahead (it may make few pairs of many).
+ */
+function pairsAtMost(graph: GraphIndex, label: string, step: ExpandStep, source: PairSide, end: PairSide): number {
+  const edges = step.types.length === 0 ? graph.edgeCount : step.types.reduce((sum, type) => sum + graph.edgeTypeCount(type), 0);
+  const endNodes = Math.min(graph.nodeCount, ...step.labels.map((endLabel) => graph.labelCount(endLabel)));
+  const groups = (side: PairSide, nodes: number) => (side.key === undefined ? nodes : Math.min(nodes, graph.distinctPropertyValues(side.key) + 1));
+  const room = Math.min(edges, groups(source, graph.labelCount(label)) * groups(end, endNodes), PAIR_ROOM_AHEAD);
+  return 2 ** Math.ceil(Math.log2(Math.max(room, 64)));
+}
 
 /**
  * Rows counted per pair of groups (ints, -1 among them), in an open-addressed table of typed

@@ -438,7 +438,7 @@ describe('aggregation without rows', () => {
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, c.type AS type, count(*) AS n ORDER BY a, type LIMIT 4',
       "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY toString(n) + type DESC, tier LIMIT 3",
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.tier AS tier, c.type AS type, count(*) AS n RETURN tier, type, n * 2 AS twice ORDER BY twice DESC, type, tier LIMIT 3',
-      // an end of any label: a node that is gone is not reached; edges of any type, the end's label checked
+      // an end of any label; edges of any type, the end's label checked
       'MATCH (a:Actor)-[:ASSERTS]->(c) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY tier, type',
       'MATCH (a:Actor)-->(b:Actor) RETURN a.tier AS tier, b.tier AS to, count(*) AS n ORDER BY tier, to',
     ];
