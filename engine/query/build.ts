@@ -12,11 +12,11 @@ import type { Expr, PatternPart } from './ast.ts';
 import { isAnonymous, literalMembership, type SlotCounter, variablesOf } from './bind.ts';
 import { type AggregateSpec, compileExpr, containsAggregate, type ExprContext } from './expressions.ts';
 import {
-  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildPairCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter,
+  buildCountingRunner, buildDenseCounter, buildEndCounter, buildGroupCounter, buildPairCounter, buildMatchRunner, buildPatternCounter, buildPatternTest, type CountingRunner, type DenseCounter, type GroupCounter, type PairCounter,
   type MatchStep, type NodeCheck,
 } from './match.ts';
 import {
-  type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PartPlan, type PlanOptions, type ProjectionPlan,
+  type CreateElement, type CreatePlan, type Goal, type MatchPlan, type PairSide, type PartPlan, type PlanOptions, type ProjectionPlan,
   nodeGroupSlot, planPatternExpression, type QueryPlan,
 } from './plan.ts';
 import { isAggregateFunction, isCountStar } from './functions.ts';
@@ -88,8 +88,10 @@ export type CompiledClause =
        * expansion reaches (MatchPlan.countsPerEnd).
        */
       perNode?: { count: DenseCounter; slot: number };
-      /** MatchPlan.countsPerGroup: one row per group with its count, off the index; or MatchPlan.countsPerPair's, off the edges. */
+      /** MatchPlan.countsPerGroup: one row per group with its count, off the index. */
       countGroups?: GroupCounter;
+      /** MatchPlan.countsPerPair: the counts per pair of its sides' groups, off the edges. */
+      perPair?: { count: PairCounter; sides: { source: PairSide; end: PairSide } };
     }
   | { kind: 'unwind'; fn: Fn; slot: number }
   | { kind: 'project'; projection: CompiledProjection; final: boolean }
@@ -171,7 +173,8 @@ function buildMatch(plan: MatchPlan, builder: PartBuilder, first: boolean): Comp
     const steps = new MatchStepsBuilder(builder.context(plan.scope)).build(plan.goals);
     const endCount = plan.countsPerEnd === undefined ? undefined : buildEndCounter(steps, plan.distinctStartsPerEnd);
     return {
-      kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerPair ? buildPairCounter(steps, plan.countsPerPair) : plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
+      kind: 'match', optional: plan.optional, steps, run: buildMatchRunner(steps), newSlots: plan.newSlots, countGroups: plan.countsPerGroup && buildGroupCounter(plan.countsPerGroup),
+      perPair: plan.countsPerPair && { count: buildPairCounter(steps, plan.countsPerPair), sides: plan.countsPerPair },
       perNode: endCount && { count: endCount, slot: plan.countsPerEnd! },
     };
   }

@@ -3,11 +3,13 @@
  * OPTIONAL MATCH null-filling, UNWIND, projections with grouping and aggregation,
  * DISTINCT, ORDER BY, SKIP, LIMIT, UNION), within the query's limits.
  */
+import type { NodeRecord } from '../ontology/index.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import type { CompiledPart, CompiledProjection, CompiledQuery } from './build.ts';
 import { createAccumulator, isCountStar } from './functions.ts';
 import { Budget, approximateBytes, type QueryLimits } from './limits.ts';
-import { type PerNodeCounts, valueHolders } from './match.ts';
+import { type PerNodeCounts, type PerPairCounts, valueHolders } from './match.ts';
+import type { PairSide } from './plan.ts';
 import type { RuleSet } from './rules.ts';
 import type { Env, Fn, Row } from './types.ts';
 import { type CypherMap, type CypherValue, equivalenceKey, isNode, orderCompare, runtimeError, typeName } from './values.ts';
@@ -86,6 +88,8 @@ interface Sink {
   pushCounted?(row: Row, weight: number, distinctSlot?: number): void;
   /** Only on an aggregation's sink: the rows binding each node in `slot` with a count there, each standing for that many rows. */
   pushPerNode?(counted: PerNodeCounts, slot: number): void;
+  /** Only on an aggregation's sink: the rows binding each pair's two nodes in its sides' slots, each standing for the pair's count. */
+  pushPerPair?(counted: PerPairCounts, sides: { source: PairSide; end: PairSide }): void;
   end(): void;
   /** The sink keeps nothing of a pushed row past the push (it copies what it keeps), so a MATCH may hand it its own live row. */
   copies?: boolean;
@@ -119,6 +123,8 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
       return {
         push(row) {
           if (counted) {
+            const perPair = next.pushPerPair && clause.perPair?.count(row, env);
+            if (perPair) return next.pushPerPair!(perPair, clause.perPair!.sides);
             if (clause.countGroups?.(row, env, (matched, count, ownGroup) => counted(matched, count, ownGroup ? OWN_GROUP : undefined))) return;
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.perNode?.count(row, env);
@@ -226,6 +232,7 @@ function projectSink(projection: CompiledProjection, next: Sink, env: Env): Sink
       push: (row) => aggregator.add(row, 1, true),
       pushCounted: (row, weight, distinctSlot) => aggregator.add(row, weight, true, distinctSlot),
       pushPerNode: (counted, slot) => aggregator.addPerNode(counted, slot),
+      pushPerPair: (counted, sides) => aggregator.addPerPair(counted, sides),
       end() {
         const page = pageOf(projection, env);
         const paged = page.skip > 0 || page.limit !== undefined;
@@ -612,6 +619,20 @@ function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: n
 const OWN_GROUP = -1;
 
 /**
+ * Counts a MATCH handed per node or per pair, kept as it counted them and read in place
+ * (Aggregator.addPerNode, addPerPair): a group is a number, its count at that number.
+ */
+interface KeptCounts {
+  counts: ArrayLike<number>;
+  /** The groups in the order the rows would have begun them (the counted nodes); undefined: as numbered. */
+  order?: Int32Array;
+  /** By group, its place in `order`, where that is not ascending: what ties are broken by. */
+  rank?: Int32Array;
+  /** `row` binding what the group's keys are read off: its node, or its pair's two. */
+  bind(group: number, row: Row): Row;
+}
+
+/**
  * The groups of an aggregating projection, filled one input row at a time. When every
  * aggregate is a plain count(*), the counts live in one flat array (group × aggregate)
  * and a row may stand for many (`weight`, from count pushdown); otherwise each group
@@ -634,8 +655,10 @@ class Aggregator {
   private groupCount = 0;
   private readonly counts: number[] | undefined;
   private readonly accumulators: ReturnType<typeof createAccumulator>[][] = [];
-  /** Counts per dense node, kept as a MATCH counted them (addPerNode): the groups are the nodes with a count. */
-  private perNode: (PerNodeCounts & { slot: number }) | undefined;
+  /** Counts kept as a MATCH counted them (addPerNode, addPerPair): the groups are the nodes or pairs with a count. */
+  private kept: KeptCounts | undefined;
+  /** A row keptKey binds a group's node or nodes in, refilled. */
+  private readonly keyRow: Row = [];
 
   constructor(private readonly projection: CompiledProjection, private readonly env: Env) {
     this.keyItems = projection.groupingItems.map((i) => projection.items[i]);
@@ -716,15 +739,41 @@ class Aggregator {
    */
   addPerNode(counted: PerNodeCounts, slot: number): void {
     this.env.budget.checkIntermediate(this.groupCount + counted.nodes.length);
-    if (this.counts && !this.firstRows && !this.perNode && this.groupCount === 0) {
+    if (this.counts && !this.firstRows && !this.kept && this.groupCount === 0) {
       const { groupKeySlot, groupProperty } = this.projection;
       const kept = slot === groupKeySlot ? counted : slot === groupProperty?.slot ? this.foldPerValue(counted, groupProperty.key) : undefined;
       if (kept) {
-        this.perNode = { ...kept, slot };
+        this.kept = { counts: kept.counts, order: kept.nodes, rank: kept.rank, bind: (node, row) => this.nodeRow(node, slot, row) };
         return;
       }
     }
     this.openPerNode(counted, slot);
+  }
+
+  /**
+   * A MATCH's counts per pair of groups (MatchClause.perPair), each pair its own group, in the
+   * order the rows would first make them, kept as they are: no group is made, and a pair's keys
+   * are read off its two nodes only when compared or output.
+   */
+  addPerPair(counted: PerPairCounts, { source, end }: { source: PairSide; end: PairSide }): void {
+    // the planner (plan.ts countPerPair) counts pairs for the part's first clause, which runs once, under plain counts
+    if (!this.counts || this.firstRows || this.kept || this.groupCount !== 0) throw new Error('invariant broken: pairs counted for an aggregation that holds groups or more than counts');
+    // (the pairs were counted against the cap on intermediate rows as they were made, at the groups' cadence)
+    const graph = this.env.graph;
+    // a side grouped by a property is read for that value alone: one binding, refilled, serves every
+    // pair; a side grouped by its node has the binding itself for its key, so each read binds its own
+    const sourceBinding = source.key === undefined ? undefined : { $node: undefined as unknown as NodeRecord };
+    const endBinding = end.key === undefined ? undefined : { $node: undefined as unknown as NodeRecord };
+    const bind = (pair: number, row: Row): Row => {
+      const sourceNode = graph.nodeAt(counted.sourceNodes[pair])!;
+      const endNode = graph.nodeAt(counted.endNodes[pair])!;
+      if (sourceBinding) (row[source.slot] = sourceBinding).$node = sourceNode;
+      else row[source.slot] = { $node: sourceNode };
+      if (endBinding) (row[end.slot] = endBinding).$node = endNode;
+      else row[end.slot] = { $node: endNode };
+      return row;
+    };
+    this.kept = { counts: counted.counts, bind };
   }
 
   /**
@@ -770,23 +819,20 @@ class Aggregator {
    * `unpaged`: no SKIP or LIMIT comes before WITH's WHERE, so a group that fails it may be left out.
    */
   forEachRow(visit: (row: Row, own: boolean) => void, unpaged: boolean): void {
-    if (this.perNode && this.groupCount === 0) {
-      // the groups are the nodes with a count, in node order, as openPerNode would begin them
+    // (counts are kept only where no row makes a group: addPerNode, addPerPair)
+    if (this.kept) {
+      // the groups are the nodes or pairs with a count, in the order the rows would have begun them
       const [reused, bound]: Row[] = [[], []];
-      const { counts, nodes } = this.perNode;
+      const { counts, order } = this.kept;
       const passes = unpaged ? this.countPasses() : undefined;
-      for (let i = 0; i < nodes.length; i++) {
-        const node = nodes[i];
-        if (passes && !passes(counts[node])) continue;
+      const end = order ? order.length : counts.length;
+      for (let i = 0; i < end; i++) {
+        const group = order ? order[i] : i;
+        if (passes && !passes(counts[group])) continue;
         this.env.budget.tick();
-        visit(this.nodeGroupRow(node, reused, bound), false);
+        visit(this.keptGroupRow(group, reused, bound), false);
       }
       return;
-    }
-    if (this.perNode) {
-      const { slot, ...counted } = this.perNode;
-      this.perNode = undefined;
-      this.openPerNode(counted, slot);
     }
     // with no grouping keys, an empty input still gives one row (count(*) = 0)
     if (this.groupCount === 0 && this.keyItems.length === 0) this.open(null, [], [], false);
@@ -804,7 +850,7 @@ class Aggregator {
    * needs finishProjection.
    */
   topRows({ skip, limit }: Page): Row[] | undefined {
-    const { projection, keyItems, counts, keyValues, perNode, env } = this;
+    const { projection, keyItems, counts, keyValues, kept, env } = this;
     if (!counts || this.firstRows || limit === undefined || projection.distinct || keyItems.length === 0) return undefined;
     // per sort key what it reads: a grouping key, the count (every other item is a count(*), having
     // no first rows) or an expression of the group's row
@@ -823,8 +869,8 @@ class Aggregator {
     const width = projection.aggregates.length;
     const keyWidth = keyItems.length;
     // a group's count is at group × stride
-    const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, width];
-    const keyOf = perNode ? (node: number, key: number) => this.nodeKey(node, key) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
+    const [countAt, stride] = kept ? [kept.counts, 1] : [counts, width];
+    const keyOf = kept ? (group: number, key: number) => this.keptKey(group, key) : (group: number, key: number) => keyValues[group * keyWidth + key] ?? null;
     // the values of the expression keys of the groups compared so far, each group's row built once.
     // Only groups the heap compares are evaluated: a key that would raise a runtime error (an
     // integer `/ 0`) raises none when a single group is never compared, where finishProjection,
@@ -834,13 +880,13 @@ class Aggregator {
     const computedOf = (group: number) => {
       let values = computed.get(group);
       if (!values) {
-        const groupRow = perNode ? this.nodeGroupRow(group, row, bound) : this.rowOf(group, row);
+        const groupRow = kept ? this.keptGroupRow(group, row, bound) : this.rowOf(group, row);
         computed.set(group, (values = keys.map((key) => (key.kind === 'expr' ? sortValue(key.fn(groupRow, env)) : null))));
       }
       return values;
     };
     // ties go to the group that began first: with counts per node, the node counted first
-    const rank = perNode?.rank;
+    const rank = kept?.rank;
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
@@ -852,8 +898,8 @@ class Aggregator {
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys.length > 0 && keys[0].kind === 'count' ? (keys[0].descending ? -1 : 1) : 0;
     // the groups in the order they began: with counts per node, the counted nodes
-    const kept = keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget);
-    const rows = kept.slice(skip).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
+    const top = keepTop(heap, countAt, stride, kept?.order, sign, env.budget);
+    const rows = top.slice(skip).map((group) => (kept ? this.keptGroupRow(group, []) : this.rowOf(group, [])));
     // WITH's WHERE filters the page, as in finishProjection
     const where = projection.where;
     return where ? rows.filter((row) => where(row, env) === true) : rows;
@@ -872,8 +918,8 @@ class Aggregator {
    * that does not hold.
    */
   topRowsFor(next: CompiledProjection, { skip, limit }: Page): Row[] | undefined {
-    const { projection, perNode, counts, env } = this;
-    if (!counts || this.firstRows || (perNode && this.groupCount !== 0) || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
+    const { projection, kept, counts, env } = this;
+    if (!counts || this.firstRows || limit === undefined || next.aggregating || next.distinct || next.where) return undefined;
     if (projection.orderBy.length > 0 || projection.skip || projection.limit || projection.distinct) return undefined;
     const passes = this.countPasses();
     if (projection.where && !passes) return undefined;
@@ -885,24 +931,30 @@ class Aggregator {
       return { count, grouping, fn: next.items[item].fn, descending: next.orderBy[i].descending };
     });
     // other groups: each sort key a grouping key or a count, and some grouping key (without one, no input still makes a group)
-    if (!perNode && (this.keyItems.length === 0 || keys.some((key) => !key.count && key.grouping < 0))) return undefined;
+    const byKeys = keys.every((key) => key.count || key.grouping >= 0);
+    if (!kept && (this.keyItems.length === 0 || !byKeys)) return undefined;
     // a group's count is at group × stride
-    const [countAt, stride] = perNode ? [perNode.counts, 1] : [counts, projection.aggregates.length];
-    // with counts per node, the sort keys of the nodes compared so far, each read off the group's row once
+    const [countAt, stride] = kept ? [kept.counts, 1] : [counts, projection.aggregates.length];
+    // kept counts sorted by other keys: the sort keys of the groups compared lately, each read off the group's row
+    // once; cleared as it outgrows the heap, since a group the heap turned away is not compared again (the heap's
+    // own, read again after a clear, cost at most skip + limit rows each time)
     const known = new Map<number, CypherValue[]>();
     const [row, bound]: Row[] = [[], []];
     const keyWidth = this.keyItems.length;
-    const keyOf = perNode
-      ? (node: number, i: number) => {
-        let values = known.get(node);
-        if (!values) {
-          this.nodeGroupRow(node, row, bound);
-          known.set(node, (values = keys.map((key) => (key.count ? null : key.fn(row, env) ?? null))));
-        }
-        return values[i];
-      }
-      : (group: number, i: number) => this.keyValues[group * keyWidth + keys[i].grouping] ?? null;
-    const rank = perNode?.rank;
+    const keyOf = !kept
+      ? (group: number, i: number) => this.keyValues[group * keyWidth + keys[i].grouping] ?? null
+      : byKeys
+        ? (group: number, i: number) => this.keptKey(group, keys[i].grouping)
+        : (group: number, i: number) => {
+          let values = known.get(group);
+          if (!values) {
+            if (known.size > 4 * (skip + limit) + 64) known.clear();
+            this.keptGroupRow(group, row, bound);
+            known.set(group, (values = keys.map((key) => (key.count ? null : key.fn(row, env) ?? null))));
+          }
+          return values[i];
+        };
+    const rank = kept?.rank;
     const compare = (a: number, b: number): number => {
       for (let i = 0; i < keys.length; i++) {
         const result = keys[i].count ? countAt[a * stride] - countAt[b * stride] : orderCompare(keyOf(a, i), keyOf(b, i));
@@ -912,7 +964,7 @@ class Aggregator {
     };
     const heap = new BoundedHeap<number>(skip + limit, compare);
     const sign = keys[0].count ? (keys[0].descending ? -1 : 1) : 0;
-    return keepTop(heap, countAt, stride, perNode?.nodes, sign, env.budget, passes).map((group) => (perNode ? this.nodeGroupRow(group, []) : this.rowOf(group, [])));
+    return keepTop(heap, countAt, stride, kept?.order, sign, env.budget, passes).map((group) => (kept ? this.keptGroupRow(group, []) : this.rowOf(group, [])));
   }
 
   /**
@@ -937,17 +989,17 @@ class Aggregator {
     };
   }
 
-  /** A grouping key of the group of a dense node, with counts per node: the key item on a row binding only that node. */
-  private nodeKey(node: number, key: number): CypherValue {
-    return this.keyItems[key].fn(this.nodeRow(node, this.perNode!.slot), this.env) ?? null;
+  /** A grouping key of a kept group: the key item on a row binding only the group's node or nodes. */
+  private keptKey(group: number, key: number): CypherValue {
+    return this.keyItems[key].fn(this.kept!.bind(group, this.keyRow), this.env) ?? null;
   }
 
-  /** With counts per node, the output row of a dense node's group, in `out`: its keys, read off the node now, and its counts. */
-  private nodeGroupRow(node: number, out: Row, bound?: Row): Row {
-    const { keyItems, perNode } = this;
-    bound = this.nodeRow(node, perNode!.slot, bound);
+  /** The output row of a kept group, in `out`: its keys, read off its node or nodes now, and its counts. */
+  private keptGroupRow(group: number, out: Row, bound: Row = []): Row {
+    const { keyItems, kept } = this;
+    kept!.bind(group, bound);
     for (const item of keyItems) out[item.slot] = item.fn(bound, this.env) ?? null;
-    return this.finishRow(out, new Array(this.projection.aggregates.length).fill(BigInt(perNode!.counts[node])));
+    return this.finishRow(out, new Array(this.projection.aggregates.length).fill(BigInt(kept!.counts[group])));
   }
 
   /** A row binding only the dense `node`, in `slot`: `row` when given, refilled. */

@@ -403,56 +403,98 @@ export function buildEndCounter(steps: MatchStep[], distinctStarts?: { key?: str
 }
 
 /**
- * One row per pair group with its count (MatchPlan.countsPerPair), off the last step's edges: the
- * steps before it run as ever, and each edge it would bind counts toward the pair of its start's
- * group and its end's, no row made. A side's group is its node, or the least node holding the same
- * value of the side's key (GraphIndex.firstHoldersOf), so no value is read or hashed per edge. The
- * pairs come in the order the rows would first make each, each row binding per side the group's
- * node, or the least node holding its value (the aggregation reads no more of a side than that
- * value: plan.ts countPerPair), or for the nodes holding none the first such node reached. False,
- * handing nothing, where a run cannot use it: as_of (which reads every record) or a key some node
- * holds a list or a map under.
+ * A MATCH's counts per pair of groups (MatchPlan.countsPerPair), in the order the rows would
+ * first make each pair: pair i's count, and per side the node its row binds, the group's node or
+ * the least node holding its value (the aggregation reads no more of a side than that value:
+ * plan.ts countPerPair), or for the nodes holding none the first such node reached.
  */
-export function buildPairCounter(steps: MatchStep[], { source, end }: { source: PairSide; end: PairSide }): GroupCounter {
+export interface PerPairCounts {
+  counts: Float64Array;
+  sourceNodes: Int32Array;
+  endNodes: Int32Array;
+}
+
+/** Counts per pair (PerPairCounts); undefined, counting nothing, where a run cannot use them. */
+export type PairCounter = (row: Row, env: Env) => PerPairCounts | undefined;
+
+/**
+ * Counts per pair group off the last step's edges: the steps before it run as ever, and each edge
+ * it would bind counts toward the pair of its start's group and its end's, no row made. A side's
+ * group is its node, or the least node holding the same value of the side's key
+ * (GraphIndex.firstHoldersOf), so no value is read or hashed per edge. Undefined where a run
+ * cannot use it: as_of (which reads every record) or a key some node holds a list or a map under.
+ */
+export function buildPairCounter(steps: MatchStep[], { source, end }: { source: PairSide; end: PairSide }): PairCounter {
   const last = steps.at(-1);
   // the planner (plan.ts countPerPair) asks for this only over such steps: anything else is its bug, not a query's error
   if (last?.kind !== 'expand' || last.targetBound || last.direction === 'both' || last.sourceSlot !== source.slot || last.targetSlot !== end.slot || steps.slice(0, -1).some((step) => step.kind === 'expand')) {
     throw new Error('invariant broken: the planner asked to count pairs over steps that are not one expansion after steps binding its start');
   }
   const before = buildMatchRunner(steps.slice(0, -1));
-  return (row, env, emit) => {
-    if (env.asOf !== undefined) return false;
+  // one label scanned, nothing else checked, and an expansion checking its end's labels alone: walked off the
+  // label's bits and the adjacency, with no row bound, no record read and no closure made per node
+  const [scan] = steps;
+  const scannedLabel = steps.length === 2 && scan.kind === 'scanNode' && scan.access.kind === 'label' && scan.labels.length === 0 && plainNode(scan, {}) && last.relProps.length === 0 && plainNode(last, {}) ? scan.access.label : undefined;
+  return (row, env) => {
+    if (env.asOf !== undefined) return undefined;
     const graph = env.graph;
     const holdersOf = (key: string | undefined) => (key === undefined ? null : valueHolders(graph, key));
     const [sourceHolders, endHolders] = [holdersOf(source.key), holdersOf(end.key)];
-    if (sourceHolders === undefined || endHolders === undefined) return false;
-    const pairs = new PairTable(env.budget);
-    before(row, env, (bound) => {
-      const ends = expansionEnds(last, bound, env);
-      if (!ends) return;
-      const start = ends.from;
-      // a group: the node, or the least node holding its value (-1: the nodes holding none)
-      const sourceGroup = sourceHolders === null ? start : sourceHolders[start];
-      // a group's row binds the node holding its value first (few, and read again and again: in cache), or one holding none
-      const sourceNode = sourceGroup < 0 ? start : sourceGroup;
-      eachPassingEnd(last, ends, bound, env, NO_EDGES, (other) => {
-        const endGroup = endHolders === null ? other : endHolders[other];
-        pairs.count(sourceGroup, endGroup, sourceNode, endGroup < 0 ? other : endGroup);
-      });
-    }, true);
-    // a side grouped by a property is read for that value alone, as its group begins: one binding, refilled, serves
-    // every pair (a side grouped by its node keeps the binding itself as the group's key: one each)
-    const [sourceBinding, endBinding] = [source, end].map((side) => (side.key === undefined ? undefined : ({} as { $node: NodeRecord })));
-    for (let at = 0; at < pairs.size; at++) {
-      const [sourceNode, endNode] = [graph.nodeAt(pairs.sourceNodes[at])!, graph.nodeAt(pairs.endNodes[at])!];
-      if (sourceBinding) (row[source.slot] = sourceBinding).$node = sourceNode;
-      else row[source.slot] = { $node: sourceNode };
-      if (endBinding) (row[end.slot] = endBinding).$node = endNode;
-      else row[end.slot] = { $node: endNode };
-      emit(row, pairs.counts[at], true);
+    if (sourceHolders === undefined || endHolders === undefined) return undefined;
+    const pairs = new PairTable(env.budget, scannedLabel === undefined ? 64 : pairsAtMost(graph, scannedLabel, last, source, end));
+    // a group: the node, or the least node holding its value (-1: the nodes holding none); a group's row binds the
+    // node holding its value first (few, and read again and again: in cache), or one holding none
+    let sourceGroup = -1;
+    let sourceNode = -1;
+    const begin = (start: number) => {
+      sourceGroup = sourceHolders === null ? start : sourceHolders[start];
+      sourceNode = sourceGroup < 0 ? start : sourceGroup;
+    };
+    const countEnd = (other: number) => {
+      const endGroup = endHolders === null ? other : endHolders[other];
+      pairs.count(sourceGroup, endGroup, sourceNode, endGroup < 0 ? other : endGroup);
+    };
+    if (scannedLabel !== undefined) {
+      const scanned = graph.labelId(scannedLabel);
+      const ids = scanned < 0 ? undefined : expansionIds(last, graph);
+      const visitEdge = (_edge: number, other: number) => {
+        env.budget.tick();
+        if (otherPasses(graph, other, ids!.labels, last, row, env)) countEnd(other);
+      };
+      if (ids) {
+        graph.eachNodeWithLabel(scanned, (start) => {
+          env.budget.tick();
+          begin(start);
+          graph.eachEdge(start, last.direction, ids.types, visitEdge);
+        });
+      }
+    } else {
+      before(row, env, (bound) => {
+        const ends = expansionEnds(last, bound, env);
+        if (!ends) return;
+        begin(ends.from);
+        eachPassingEnd(last, ends, bound, env, NO_EDGES, countEnd);
+      }, true);
     }
-    return true;
+    return { counts: pairs.counts.subarray(0, pairs.size), sourceNodes: pairs.sourceNodes.subarray(0, pairs.size), endNodes: pairs.endNodes.subarray(0, pairs.size) };
   };
+}
+
+/** The most pairs a PairTable makes room for before any is counted (8 MiB of arrays): past it, it grows. */
+const PAIR_ROOM_AHEAD = 2 ** 18;
+
+/**
+ * Room for the pairs a scan of every node of `label` and its expansion can make, a power of 2: no more than
+ * the edges of the expansion's types, nor than the groups of one side times the other's (a side's groups: its
+ * nodes, or its key's values and none), up to PAIR_ROOM_AHEAD. Growing rehashes every pair held; a query that
+ * starts from few nodes takes no room ahead (it may make few pairs of many).
+ */
+function pairsAtMost(graph: GraphIndex, label: string, step: ExpandStep, source: PairSide, end: PairSide): number {
+  const edges = step.types.length === 0 ? graph.edgeCount : step.types.reduce((sum, type) => sum + graph.edgeTypeCount(type), 0);
+  const endNodes = Math.min(graph.nodeCount, ...step.labels.map((endLabel) => graph.labelCount(endLabel)));
+  const groups = (side: PairSide, nodes: number) => (side.key === undefined ? nodes : Math.min(nodes, graph.distinctPropertyValues(side.key) + 1));
+  const room = Math.min(edges, groups(source, graph.labelCount(label)) * groups(end, endNodes), PAIR_ROOM_AHEAD);
+  return 2 ** Math.ceil(Math.log2(Math.max(room, 64)));
 }
 
 /**
@@ -463,15 +505,19 @@ export function buildPairCounter(steps: MatchStep[], { source, end }: { source: 
  */
 class PairTable {
   size = 0;
-  counts = new Float64Array(64);
-  sourceNodes = new Int32Array(64);
-  endNodes = new Int32Array(64);
-  private sourceGroups = new Int32Array(64);
-  private endGroups = new Int32Array(64);
+  counts: Float64Array;
+  sourceNodes: Int32Array;
+  endNodes: Int32Array;
+  private sourceGroups: Int32Array;
+  private endGroups: Int32Array;
   /** By hash, a pair's place plus 1 (0: empty); twice the pairs' room, so at most half full. */
-  private slots = new Int32Array(128);
+  private slots: Int32Array;
 
-  constructor(private readonly budget: Env['budget']) {}
+  /** `room`: the pairs expected at most, a power of 2 (the table grows past it). */
+  constructor(private readonly budget: Env['budget'], room: number) {
+    [this.counts, this.sourceNodes, this.endNodes] = [new Float64Array(room), new Int32Array(room), new Int32Array(room)];
+    [this.sourceGroups, this.endGroups, this.slots] = [new Int32Array(room), new Int32Array(room), new Int32Array(room * 2)];
+  }
 
   count(sourceGroup: number, endGroup: number, source: number, end: number): void {
     const mask = this.slots.length - 1;

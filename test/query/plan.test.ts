@@ -434,6 +434,13 @@ describe('aggregation without rows', () => {
       // grouped in a WITH, the RETURN's page taken off the groups' keys and counts
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.tier AS tier, c.type AS type, count(*) AS n RETURN type, n, tier ORDER BY n DESC, type LIMIT 3',
       'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH id(a) AS a, c.type AS type, count(*) AS n WHERE n > 1 RETURN a, type ORDER BY type DESC, a SKIP 1 LIMIT 4',
+      // the pairs' counts kept as counted: a node for a key, an expression to sort by, a sort key computed after a WITH
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a, c.type AS type, count(*) AS n ORDER BY a, type LIMIT 4',
+      "MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY toString(n) + type DESC, tier LIMIT 3",
+      'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH a.tier AS tier, c.type AS type, count(*) AS n RETURN tier, type, n * 2 AS twice ORDER BY twice DESC, type, tier LIMIT 3',
+      // an end of any label; edges of any type, the end's label checked
+      'MATCH (a:Actor)-[:ASSERTS]->(c) RETURN a.tier AS tier, c.type AS type, count(*) AS n ORDER BY tier, type',
+      'MATCH (a:Actor)-->(b:Actor) RETURN a.tier AS tier, b.tier AS to, count(*) AS n ORDER BY tier, to',
     ];
     // a key of the relationship, two keys of one end, a constant key, a WHERE across the ends, an undirected expansion: row by row
     const rowByRow = [
@@ -485,6 +492,10 @@ describe('aggregation without rows', () => {
     const everyPair = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) RETURN id(a) AS a, id(c) AS c, count(*) AS n ORDER BY a, c LIMIT 1';
     expect(runQuery(dense, everyPair, { limits: { intermediateRowCap: 100 } }).rows).toEqual([['a0', 'c0', 1n]]);
     expect(runQuery(dense, everyPair, { limits: { intermediateRowCap: 100 } }).rows).toEqual(runQuery(dense, everyRow(everyPair), { limits: { intermediateRowCap: 100 } }).rows);
+    // more pairs compared than the page keeps many times over: the sort keys read of the groups compared lately only
+    const computedSort = 'MATCH (a:Actor)-[:ASSERTS]->(c:Claim) WITH id(a) AS a, id(c) AS c, count(*) AS n RETURN a, c, n + size(c) AS m ORDER BY m DESC, c DESC, a LIMIT 3';
+    expect(runQuery(dense, computedSort).rows).toEqual([['a0', 'c11', 4n], ['a1', 'c11', 4n], ['a10', 'c11', 4n]]);
+    expect(runQuery(dense, computedSort).rows).toEqual(runQuery(dense, everyRow(computedSort)).rows);
     // no grouping key: no input still makes one group, which the RETURN's page keeps
     expect(runQuery(randomGraph(1), 'MATCH (a:Nothing)-[:ASSERTS]->(c:Claim) WITH count(*) AS n RETURN n ORDER BY n LIMIT 1').rows).toEqual([[0n]]);
     expect(runQuery(randomGraph(1), 'UNWIND [] AS x WITH count(*) AS n RETURN n ORDER BY n DESC LIMIT 1').rows).toEqual([[0n]]);
