@@ -826,6 +826,12 @@ const RESERVE_FROM_FACTS = 250_000;
 export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
 
 /**
+ * The WebAssembly memory grown ahead of a hand-over that has not taken it yet (reserveViewMemoryAhead), in bytes: the next
+ * whole hand-over grows the memory only by what this does not cover.
+ */
+let reservedAhead = 0;
+
+/**
  * Grows the engine's WebAssembly memory once by what a view of the graph's `facts` facts takes (VIEW_MEMORY_PER_FACT: an
  * upper bound for a view cut by as_of or valid_until, which holds fewer; reserving too much costs nothing), where it
  * would grow by a fifth at a time as the view is loaded (Emscripten's step), most steps answered by V8 with a full
@@ -837,12 +843,40 @@ export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
  * far (its 2 GiB) reserves nothing and grows as it goes, as before.
  */
 function reserveViewMemory(facts: number): void {
-  if (facts < viewMemoryReserve.fromFacts) return;
-  const bytes = facts * VIEW_MEMORY_PER_FACT;
+  const ahead = reservedAhead;
+  reservedAhead = 0;
+  if (facts < viewMemoryReserve.fromFacts || facts * VIEW_MEMORY_PER_FACT <= ahead) return;
+  growEngineMemory(facts * VIEW_MEMORY_PER_FACT);
+}
+
+/** Grows the engine's memory by `bytes` at once (an allocation freed at once): false when it cannot. */
+function growEngineMemory(bytes: number): boolean {
   const block = bytes < 2 ** 31 ? engineHeap!._malloc(bytes) : 0;
-  if (block === 0) return;
+  if (block === 0) return false;
   engineHeap!._free(block);
   viewMemoryReserve.made++;
+  return true;
+}
+
+/**
+ * The memory a view takes per record (node or edge) of its graph, for a reservation made before the graph's facts are
+ * counted: VIEW_MEMORY_PER_FACT for three facts, where the generated conflict graph has some two (881,215 facts in
+ * 433,527 records at 1M: a record and one property). A graph whose records carry more is grown the rest by its hand-over.
+ */
+const VIEW_MEMORY_PER_RECORD = 3 * VIEW_MEMORY_PER_FACT;
+
+/**
+ * Grows the engine's memory now for the view of a graph of `records` nodes and edges whose replica is about to be built
+ * (a snapshot's beginning, worker-entry.ts), so that the full collection V8 answers the growth with runs over a heap
+ * without that replica: grown at the hand-over, it collected the 1M-fact replica's 162 MB heap inside it, some 0.16-0.74 s
+ * by the load (docs/operations.md). The hand-over that follows then grows it only by what this did not cover
+ * (reserveViewMemory). Only for graphs surely at RESERVE_FROM_FACTS (a record is at least one fact); smaller ones are
+ * grown by their hand-over, as before.
+ */
+export function reserveViewMemoryAhead(records: number): void {
+  if (records < viewMemoryReserve.fromFacts) return;
+  const bytes = records * VIEW_MEMORY_PER_RECORD;
+  if (growEngineMemory(bytes)) reservedAhead = bytes;
 }
 
 /**
