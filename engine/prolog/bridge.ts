@@ -733,8 +733,10 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
 }
 
 /**
- * Hands the whole view of `view`'s graph over from `image` (viewImage's), then builds the clause indexes, as
- * prepareView does; the engine holds the view after, as after a whole hand-over. Returns false, handing nothing
+ * Hands the whole view of `view`'s graph over from `image` (viewImage's), then, with `indexes`, builds the clause
+ * indexes, as prepareView does; the engine holds the view after, as after a whole hand-over. Without, each run builds
+ * the indexes it reads as it first reads them (SWI-Prolog's just-in-time indexes): a task's own hand-over, whose engine
+ * may run one framework of 15 and so need only some of them (at 1M facts some 1.1 s of a core for all of them). Returns false, handing nothing
  * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused,
  * does not load, or its load throws (the slot then left empty).
  *
@@ -748,7 +750,7 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
  * no change has been applied to since the snapshot of that revision (replicas.ts). Another caller must check
  * the same itself.
  */
-export function handOverImage(view: GraphView, image: Uint8Array): boolean {
+export function handOverImage(view: GraphView, image: Uint8Array, { indexes = true } = {}): boolean {
   const { graph } = view;
   if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined) return false;
   const started = wholeHandOvers.clock();
@@ -790,7 +792,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   wholeHandOvers.count++;
   wholeHandOvers.images++;
   logChanges(slot, undefined);
-  for (const _ of indexesInParts(slot));
+  if (indexes) for (const _ of indexesInParts(slot));
   return true;
 }
 
@@ -888,6 +890,7 @@ function* indexesInParts(slot: ViewSlot): Generator<void, void> {
     yield;
     const started = wholeHandOvers.clock();
     more = once('parley_warm(Slot, N, More)', { Slot: slot.module, N: lookup }).More === 'true';
+    wholeHandOvers.indexes++;
     wholeHandOvers.indexMs += wholeHandOvers.clock() - started;
   }
 }
@@ -1113,12 +1116,12 @@ export function prepareView(view: GraphView): boolean {
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's memory grown ahead of a
  * hand-over from the records (reserveMs: reserveViewMemory), the engine's calls taking the lists of facts (their
  * conversion into terms and the assertions), checking and loading an image in their place (imageMs: the slot's
- * last facts out too, the memory grown ahead, and images refused), and the clause indexes (prepareView,
- * handOverImage).
+ * last facts out too, the memory grown ahead, and images refused), and the clause indexes built ahead of the runs
+ * (prepareView, handOverImage: `indexes` of them, one per lookup parley_warm/3 makes).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexes: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** This thread's hand-overs of only the records writes added to a view the engine held (loadView): the workers report the count (ReasoningPool.heldViews). */
 export const addedHandOvers = { count: 0 };
