@@ -736,7 +736,8 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
  * Hands the whole view of `view`'s graph over from `image` (viewImage's), then, with `indexes`, builds the clause
  * indexes, as prepareView does; the engine holds the view after, as after a whole hand-over. Without, each run builds
  * the indexes it reads as it first reads them (SWI-Prolog's just-in-time indexes): a task's own hand-over, whose engine
- * may run one framework of 15 and so need only some of them (at 1M facts some 1.1 s of a core for all of them). Returns false, handing nothing
+ * may run one framework of 15 and so need only some of them (at 1M facts some 1 s of a core for all of them; galtung,
+ * which reads nearly all, pays as much in its run: docs/operations.md). Returns false, handing nothing
  * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused,
  * does not load, or its load throws (the slot then left empty).
  *
