@@ -16,11 +16,17 @@
  * Counts (inferences, bytes) do not depend on the load; CPU does: the load average is printed.
  *
  * With --only a,b the load part runs those frameworks alone (what one of 16 engines runs after its hand-over).
+ * load-ahead: load with the engine's memory grown before the graph is in the heap (bridge.ts reserveViewMemoryAhead, as a
+ * worker does as its snapshot begins), its cost and V8's full collections printed, and those inside the hand-over;
+ * load-task: the hand-over a task makes itself (the clause indexes left to the runs); load-ahead-task: both.
+ * make-after: the shared sets kept after the runs, as a worker keeps them before the image after a first assess that
+ * handed the view over itself (worker-entry.ts keepSets), not before them as after a preload.
+ * --keep FILE keeps the image (and its graph's record count) in FILE, made once: later runs skip make.
  *
- *   npx tsx bench/cold-image.ts [--facts 1000000] [--parts make,load,replica] [--only galtung]
+ *   npx tsx bench/cold-image.ts [--facts 1000000] [--parts make,load,load-ahead,replica] [--only galtung] [--keep FILE]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,12 +38,12 @@ import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { SNAPSHOT_CHUNK } from '../engine/reason/replicas.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
-import { handOverImage, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { handOverImage, reserveViewMemoryAhead, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph, readSnapshot, writeSnapshot } from '../engine/store/snapshot.ts';
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' } } });
 /** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
 const only = args.only?.split(',');
 const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
@@ -49,11 +55,17 @@ function records(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
   return generatedRecords(generate(Number(args.facts)).write, new Date(0).toISOString());
 }
 
-/** The shared sets and the 15 frameworks on `graph`'s view, each as `name cpuMs inferences` lines. */
-async function setsAndRuns(catalog: Awaited<ReturnType<typeof loadRuleModules>>, graph: GraphIndex): Promise<string[]> {
+/**
+ * The shared sets and the 15 frameworks on `graph`'s view, each as `name cpuMs inferences` lines; with `setsLast`, the
+ * sets kept after the runs, as a worker keeps them before the image after a first assess that handed the view over itself.
+ */
+async function setsAndRuns(catalog: Awaited<ReturnType<typeof loadRuleModules>>, graph: GraphIndex, setsLast = false): Promise<string[]> {
   const view = { graph };
-  const sets = timedCpu(() => catalog.registry.solveLibrary('statistics(inferences, A), parley_warm_sets(warm_view_sets), statistics(inferences, B), N is B - A', ['N'], view, LIMITS));
-  const lines = [`sets ${sets.cpuMs.toFixed(0)} ${Number(sets.value[0][0])}`];
+  const keepSets = () => {
+    const sets = timedCpu(() => catalog.registry.solveLibrary('statistics(inferences, A), parley_warm_sets(warm_view_sets), statistics(inferences, B), N is B - A', ['N'], view, LIMITS));
+    return `sets ${sets.cpuMs.toFixed(0)} ${Number(sets.value[0][0])}`;
+  };
+  const lines = setsLast ? [] : [keepSets()];
   const prologGc = () => catalog.registry.solveLibrary('statistics(garbage_collection, [C, _, T|_])', ['C', 'T'], view, LIMITS)[0].map(Number);
   const [collectionsBefore, collectedMsBefore] = prologGc();
   const { growths, fullCollections } = await memoryEvents(() => {
@@ -64,6 +76,7 @@ async function setsAndRuns(catalog: Awaited<ReturnType<typeof loadRuleModules>>,
     }
   });
   const [collections, collectedMs] = prologGc();
+  if (setsLast) lines.push(keepSets());
   lines.push(`runs-engine-growths 0 ${growths}`, `runs-v8-full-collections 0 ${fullCollections}`, `runs-prolog-collections ${collectedMs - collectedMsBefore} ${collections - collectionsBefore}`);
   return lines;
 }
@@ -74,22 +87,31 @@ if (args.part === 'make') {
   const catalog = await loadRuleModules();
   const handOver = timedCpu(() => catalog.registry.handOver({ graph }));
   console.log(`handover ${handOver.cpuMs.toFixed(0)} 0`);
-  for (const line of await setsAndRuns(catalog, graph)) console.log(line);
+  console.log(`records 0 ${graph.nodeCount + graph.edgeCount}`);
+  for (const line of await setsAndRuns(catalog, graph, args.after)) console.log(line);
   const image = timedCpu(() => viewImage(graph));
   if (!image.value) throw new Error('no image of the view held');
   writeFileSync(args.image!, image.value);
   console.log(`image-made ${image.cpuMs.toFixed(0)} ${image.value.length}`);
 } else if (args.part === 'load') {
+  const catalog = await loadRuleModules();
+  if (args.ahead) {
+    // as a worker at its snapshot's beginning (worker-entry.ts), the graph's records not yet in the heap
+    const ahead = await memoryEvents(() => timedCpu(() => reserveViewMemoryAhead(Number(args.records))));
+    console.log(`reserve-ahead ${ahead.value.cpuMs.toFixed(0)} ${ahead.fullCollections}`);
+    console.log(`reserve-ahead-collection-ms ${ahead.fullCollectionMs.toFixed(0)} 0`);
+  }
   const { nodes, edges } = records();
   const graph = GraphIndex.fromRecords(nodes, edges);
-  const catalog = await loadRuleModules();
   const image = readFileSync(args.image!);
   wholeHandOvers.clock = () => cpuMsSince(processStart);
-  const handOver = timedCpu(() => handOverImage({ graph }, image));
-  if (!handOver.value) throw new Error('the image was refused');
-  console.log(`handover ${handOver.cpuMs.toFixed(0)} 0`);
+  const handOver = await memoryEvents(() => timedCpu(() => handOverImage({ graph }, image, { indexes: !args.task })));
+  if (!handOver.value.value) throw new Error('the image was refused');
+  console.log(`handover ${handOver.value.cpuMs.toFixed(0)} 0`);
+  console.log(`handover-collections ${handOver.fullCollectionMs.toFixed(0)} ${handOver.fullCollections}`);
+  console.log(`handover-growths 0 ${handOver.growths}`);
   console.log(`image-code ${wholeHandOvers.imageMs.toFixed(0)} 0`);
-  console.log(`image-indexes ${wholeHandOvers.indexMs.toFixed(0)} 0`);
+  console.log(`image-indexes ${wholeHandOvers.indexMs.toFixed(0)} ${wholeHandOvers.indexes}`);
   for (const line of await setsAndRuns(catalog, graph)) console.log(line);
 } else if (args.part === 'replica') {
   const { nodes, edges } = records();
@@ -147,14 +169,22 @@ if (args.part === 'make') {
   console.log(`file-read ${readMs.toFixed(0)} 0`);
 } else {
   const folder = mkdtempSync(path.join(process.env.TMPDIR ?? tmpdir(), 'parley-cold-image-'));
-  const image = path.join(folder, 'view.image');
+  // (--keep FILE: the image made once and kept there, with its graph's records in FILE.records, for runs alternated with another tree's)
+  const image = args.keep ?? path.join(folder, 'view.image');
   const rows = new Map<string, Map<string, string[]>>();
+  let records = args.keep && existsSync(`${args.keep}.records`) ? readFileSync(`${args.keep}.records`, 'utf8') : undefined;
   try {
     for (const [i, part] of args.parts!.split(',').entries()) {
+      const [name, ...variant] = part.split('-');
+      if (name === 'make' && records !== undefined && args.keep && existsSync(args.keep)) continue;
+      const flags = [...(name === 'load' ? [...(args.only ? ['--only', args.only] : []), '--records', records ?? '0'] : []), ...variant.map((flag) => `--${flag}`)];
       const before = load();
-      const output = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--part', part, '--facts', args.facts!, '--image', image, ...(args.only && part === 'load' ? ['--only', args.only] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+      const output = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--part', name, '--facts', args.facts!, '--image', image, ...flags], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
       console.log(`${part}: load ${before} before, ${load()} after`);
-      rows.set(rows.has(part) ? `${part}#${i + 1}` : part, new Map(output.trim().split('\n').map((line) => { const [name, ...rest] = line.split(' '); return [name, rest]; })));
+      const lines = new Map(output.trim().split('\n').map((line) => { const [step, ...rest] = line.split(' '); return [step, rest]; }));
+      if (name === 'make') records = lines.get('records')![1];
+      if (name === 'make' && args.keep) writeFileSync(`${args.keep}.records`, records!);
+      rows.set(rows.has(part) ? `${part}#${i + 1}` : part, lines);
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -162,7 +192,7 @@ if (args.part === 'make') {
   console.log(`\nbench/cold-image: ${count(Number(args.facts))} facts (target), one engine per part`);
   console.log('| step | CPU ms | count |');
   console.log('|---|---|---|');
-  const made = rows.get('make');
+  const made = rows.get('make') ?? rows.get('make-after');
   const loaded = rows.get('load');
   for (const [part, lines] of rows) {
     for (const [name, [cpuMs, n, stopped]] of lines) {

@@ -28,9 +28,9 @@ export function percentile(values: number[], p: number): number {
 /**
  * What `fn` cost in memory events, counted (not timed, so load does not change them): the growths of any WebAssembly
  * memory (a Prolog engine's: Emscripten grows it by a fifth at a time) and V8's full collections (mark-compact) of this
- * thread's JavaScript heap, which V8 starts as a memory grows. Counted on the thread that calls it.
+ * thread's JavaScript heap, which V8 starts as a memory grows. Counted on the thread that calls it; the full collections' wall ms summed.
  */
-export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths: number; fullCollections: number }> {
+export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths: number; fullCollections: number; fullCollectionMs: number }> {
   const { grow } = WebAssembly.Memory.prototype;
   let growths = 0;
   WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: number) {
@@ -38,9 +38,14 @@ export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths:
     return grow.call(this, pages);
   };
   let fullCollections = 0;
+  let fullCollectionMs = 0;
   const count = (entries: PerformanceEntry[]) => {
     // (a collection's entry holds its kind in `detail`, which @types/node does not declare)
-    for (const entry of entries as (PerformanceEntry & { detail?: { kind?: number } })[]) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
+    for (const entry of entries as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      fullCollections++;
+      fullCollectionMs += entry.duration;
+    }
   };
   const observer = new PerformanceObserver((list) => count(list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
@@ -49,7 +54,7 @@ export async function memoryEvents<T>(fn: () => T): Promise<{ value: T; growths:
     // the collections' entries arrive some time after the call (10 ms was too soon for some)
     await new Promise((resolve) => setTimeout(resolve, 500));
     count(observer.takeRecords());
-    return { value, growths, fullCollections };
+    return { value, growths, fullCollections, fullCollectionMs };
   } finally {
     observer.disconnect();
     WebAssembly.Memory.prototype.grow = grow;

@@ -733,8 +733,11 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
 }
 
 /**
- * Hands the whole view of `view`'s graph over from `image` (viewImage's), then builds the clause indexes, as
- * prepareView does; the engine holds the view after, as after a whole hand-over. Returns false, handing nothing
+ * Hands the whole view of `view`'s graph over from `image` (viewImage's), then, with `indexes`, builds the clause
+ * indexes, as prepareView does; the engine holds the view after, as after a whole hand-over. Without, each run builds
+ * the indexes it reads as it first reads them (SWI-Prolog's just-in-time indexes): a task's own hand-over, whose engine
+ * may run one framework of 15 and so need only some of them (at 1M facts some 1 s of a core for all of them; galtung,
+ * which reads nearly all, pays as much in its run: docs/operations.md). Returns false, handing nothing
  * over, when the view is cut or as_of, the engine holds a view of the graph already, or the image is refused,
  * does not load, or its load throws (the slot then left empty).
  *
@@ -748,7 +751,7 @@ function readImage(image: Uint8Array, facts: number): { header: ViewImageHeader;
  * no change has been applied to since the snapshot of that revision (replicas.ts). Another caller must check
  * the same itself.
  */
-export function handOverImage(view: GraphView, image: Uint8Array): boolean {
+export function handOverImage(view: GraphView, image: Uint8Array, { indexes = true } = {}): boolean {
   const { graph } = view;
   if (view.asOf !== undefined || view.validUntil !== undefined || slotOf(graph) !== undefined) return false;
   const started = wholeHandOvers.clock();
@@ -790,7 +793,7 @@ export function handOverImage(view: GraphView, image: Uint8Array): boolean {
   wholeHandOvers.count++;
   wholeHandOvers.images++;
   logChanges(slot, undefined);
-  for (const _ of indexesInParts(slot));
+  if (indexes) for (const _ of indexesInParts(slot));
   return true;
 }
 
@@ -826,6 +829,12 @@ const RESERVE_FROM_FACTS = 250_000;
 export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
 
 /**
+ * The WebAssembly memory grown ahead of a hand-over that has not taken it yet (reserveViewMemoryAhead), in bytes: the next
+ * whole hand-over grows the memory only by what this does not cover.
+ */
+let reservedAhead = 0;
+
+/**
  * Grows the engine's WebAssembly memory once by what a view of the graph's `facts` facts takes (VIEW_MEMORY_PER_FACT: an
  * upper bound for a view cut by as_of or valid_until, which holds fewer; reserving too much costs nothing), where it
  * would grow by a fifth at a time as the view is loaded (Emscripten's step), most steps answered by V8 with a full
@@ -837,12 +846,40 @@ export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
  * far (its 2 GiB) reserves nothing and grows as it goes, as before.
  */
 function reserveViewMemory(facts: number): void {
-  if (facts < viewMemoryReserve.fromFacts) return;
-  const bytes = facts * VIEW_MEMORY_PER_FACT;
+  const ahead = reservedAhead;
+  reservedAhead = 0;
+  if (facts < viewMemoryReserve.fromFacts || facts * VIEW_MEMORY_PER_FACT <= ahead) return;
+  growEngineMemory(facts * VIEW_MEMORY_PER_FACT);
+}
+
+/** Grows the engine's memory by `bytes` at once (an allocation freed at once): false when it cannot. */
+function growEngineMemory(bytes: number): boolean {
   const block = bytes < 2 ** 31 ? engineHeap!._malloc(bytes) : 0;
-  if (block === 0) return;
+  if (block === 0) return false;
   engineHeap!._free(block);
   viewMemoryReserve.made++;
+  return true;
+}
+
+/**
+ * The memory a view takes per record (node or edge) of its graph, for a reservation made before the graph's facts are
+ * counted: VIEW_MEMORY_PER_FACT for three facts, where the generated conflict graph has some two (881,215 facts in
+ * 433,527 records at 1M: a record and one property). A graph whose records carry more is grown the rest by its hand-over.
+ */
+const VIEW_MEMORY_PER_RECORD = 3 * VIEW_MEMORY_PER_FACT;
+
+/**
+ * Grows the engine's memory now for the view of a graph of `records` nodes and edges whose replica is about to be built
+ * (a snapshot's beginning, worker-entry.ts), so that the full collection V8 answers the growth with runs over a heap
+ * without that replica: grown at the hand-over, it collected the 1M-fact replica's 162 MB heap inside it, some 0.16-0.74 s
+ * by the load (docs/operations.md). The hand-over that follows then grows it only by what this did not cover
+ * (reserveViewMemory). Only for graphs surely at RESERVE_FROM_FACTS (a record is at least one fact); smaller ones are
+ * grown by their hand-over, as before.
+ */
+export function reserveViewMemoryAhead(records: number): void {
+  if (records < viewMemoryReserve.fromFacts) return;
+  const bytes = records * VIEW_MEMORY_PER_RECORD;
+  if (growEngineMemory(bytes)) reservedAhead = bytes;
 }
 
 /**
@@ -854,6 +891,7 @@ function* indexesInParts(slot: ViewSlot): Generator<void, void> {
     yield;
     const started = wholeHandOvers.clock();
     more = once('parley_warm(Slot, N, More)', { Slot: slot.module, N: lookup }).More === 'true';
+    wholeHandOvers.indexes++;
     wholeHandOvers.indexMs += wholeHandOvers.clock() - started;
   }
 }
@@ -1079,12 +1117,12 @@ export function prepareView(view: GraphView): boolean {
  * a CPU clock: bench/handover.ts), by part: taking the slot's last facts out, the engine's memory grown ahead of a
  * hand-over from the records (reserveMs: reserveViewMemory), the engine's calls taking the lists of facts (their
  * conversion into terms and the assertions), checking and loading an image in their place (imageMs: the slot's
- * last facts out too, the memory grown ahead, and images refused), and the clause indexes (prepareView,
- * handOverImage).
+ * last facts out too, the memory grown ahead, and images refused), and the clause indexes built ahead of the runs
+ * (prepareView, handOverImage: `indexes` of them, one per lookup parley_warm/3 makes).
  * bench/handover.ts reads the times; the rest of a hand-over is reading the records into the lists. The
  * workers report the count (ReasoningPool.heldViews).
  */
-export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
+export const wholeHandOvers = { count: 0, images: 0, clearMs: 0, reserveMs: 0, engineMs: 0, indexes: 0, indexMs: 0, imageMs: 0, clock: () => performance.now() };
 
 /** This thread's hand-overs of only the records writes added to a view the engine held (loadView): the workers report the count (ReasoningPool.heldViews). */
 export const addedHandOvers = { count: 0 };

@@ -199,10 +199,11 @@ export class RuleRegistry implements RuleSet {
    * prepare made in parts (bridge.ts handOverInParts): the caller resumes it until it is done, and the
    * calls that come meanwhile run between two parts; the shared sets are one part, the last. With `image`
    * (the graph's view image, engine/reason/view-images.ts), the view is handed over from it in the first part
-   * (bridge.ts handOverImage), or from the records, in parts, when the engine refuses it.
+   * (bridge.ts handOverImage), or from the records, in parts, when the engine refuses it. `imageIndexes`: whether the
+   * clause indexes of a view from the image are built now (a hand-over ahead of any task) or left to the runs (a task's own).
    */
-  *prepareInParts(view: GraphView, limits: SolveLimits = {}, image?: Uint8Array): Generator<void, boolean> {
-    if (!(image !== undefined && handOverImage(view, image)) && !(yield* handOverInParts(view))) return false;
+  *prepareInParts(view: GraphView, limits: SolveLimits = {}, image?: Uint8Array, { imageIndexes = true } = {}): Generator<void, boolean> {
+    if (!(image !== undefined && handOverImage(view, image, { indexes: imageIndexes })) && !(yield* handOverInParts(view))) return false;
     yield;
     this.warmSets(view, limits);
     return true;

@@ -22,7 +22,7 @@
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
-import { addedHandOvers, holdsGraph, holdsWholeView, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
+import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -189,12 +189,14 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   /**
    * The hand-over of `replica`'s view to the engine, in parts: from its view image on disk when its snapshot named one
    * and the engine holds no view of it yet (a second preload of the replica has nothing to hand over), else from the records.
-   * Its shared sets run under `setsLimits`: the background's, or the limits of the task that waits for them.
+   * Its shared sets run under `setsLimits`: the background's, or the limits of the task that waits for them. Without
+   * `forTask`, the clause indexes of a view from the image are built now, ahead of any run; a task's own hand-over leaves
+   * them to its runs, which build those they read (an engine of many may run one framework: bridge.ts handOverImage).
    */
-  const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog, setsLimits: SolveLimits = backgroundSetsLimits): NonNullable<typeof underWay> => {
+  const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog, setsLimits: SolveLimits = backgroundSetsLimits, forTask = false): NonNullable<typeof underWay> => {
     const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
     const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision });
-    const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image);
+    const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image, { imageIndexes: !forTask });
     return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
   };
   /**
@@ -211,7 +213,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     const replica = replicas.held(task.at.key);
     if (replica?.graph !== graph || !replica.image) return false;
     toPrepare.delete(task.at.key);
-    const now = beginHandOver(task.at.key, replica, rules, { inferenceLimit: task.limits.inferenceLimit, timeLimitMs: task.limits.timeLimitMs });
+    const now = beginHandOver(task.at.key, replica, rules, { inferenceLimit: task.limits.inferenceLimit, timeLimitMs: task.limits.timeLimitMs }, true);
     try {
       for (const _ of now.parts);
     } catch {
@@ -263,6 +265,11 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   replicas.onImageAsked = (asked) => {
     imageAsked = asked;
     schedule();
+  };
+  // the engine's memory for the view of a replica about to be built, grown before the replica fills this thread's heap
+  // (bridge.ts reserveViewMemoryAhead); not for one sent unasked after a restart, kept unless the warm-up holds it
+  replicas.onSnapshotBegin = (records, warm) => {
+    if (!warm) reserveViewMemoryAhead(records);
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),

@@ -148,6 +148,20 @@ describe('a view image (the view\'s facts as quick-load code)', () => {
     expect(wholeHandOvers.count - count).toBe(0); // both read from their images' slots
   });
 
+  it('has its clause indexes built ahead, or left to the reads when a task hands it over itself: the same facts either way', () => {
+    const image = imageOf(graph);
+    const fresh = factsOf(copyOf(graph));
+    const [ahead, left] = [copyOf(graph), copyOf(graph)];
+    let indexes = wholeHandOvers.indexes;
+    expect(handOverImage({ graph: ahead }, image)).toBe(true);
+    expect(wholeHandOvers.indexes - indexes).toBeGreaterThan(5); // (one per lookup the frameworks make: lib/graph.pl parley_warm/3)
+    indexes = wholeHandOvers.indexes;
+    expect(handOverImage({ graph: left }, image, { indexes: false })).toBe(true);
+    expect(wholeHandOvers.indexes).toBe(indexes);
+    expect(factsOf(left)).toEqual(fresh);
+    expect(factsOf(ahead)).toEqual(fresh);
+  });
+
   it('is read last of the views held when loaded, its load timed: the next hand-over past the bound drops an older view, not it', () => {
     const image = imageOf(graph);
     const [older, loaded, next] = [copyOf(graph), copyOf(graph), copyOf(graph)];
