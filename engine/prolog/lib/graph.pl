@@ -238,7 +238,7 @@ listed_entries(Slot, Entries) :-
 % is never erased while a record holds its reference, and a cut leaves the slot without its summary, the next store
 % or drop erasing every record under the slot's name that the answers it keeps do not hold (kept_erase/3).
 memo_store(Slot, Entries) :-
-    memo_summary(Entries, Summary, Parted),
+    memo_summary(Entries, s(Reads, Modules, Listed, Count, Parts), Parted),
     memo_unread(Slot),
     ( retract(g_kept_summary(Slot, s(_, _, _, _, Old))) -> true ; Old = unknown ),
     (   Parted == false -> Record = Entries, Parts = []
@@ -246,8 +246,7 @@ memo_store(Slot, Entries) :-
     ),
     kept_erase(Slot, Old, Parts), recordz(Slot, Record, Ref), assertz(g_kept(Slot, Ref)),
     ( Old == unknown -> true ; Old == [] -> true ; parts_released(Old, Parts) ),
-    arg(5, Summary, Parts),
-    assertz(g_kept_summary(Slot, Summary)).
+    assertz(g_kept_summary(Slot, s(Reads, Modules, Listed, Count, Parts))).
 
 % kept_erase(+Slot, +Old, +Keep): Slot's record erased, Old the parts its summary held (unknown: no summary). A slot
 % with no summary is new, or its store or drop was cut short by a limit: a record the cut left without its reference
