@@ -18,7 +18,8 @@
  * With --writes N (one child per size, no image): the view handed over, its shared sets and the 15 frameworks run,
  * then N ingest-like writes (bench/written.ts, applied as a replica applies a write), each followed by its hand-over
  * (the records added, the kept answers grown or dropped: lib/graph.pl parley_add_view/11) and the shared sets
- * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after (and, before it, the
+ * (warm_view_sets): each part's CPU and inferences, the kept answers' cells before and after (their part records included:
+ * lib/graph.pl, "answers kept in parts") and the cells of the records the write and its sets stored (and, before it, the
  * kept answers over a list: their key lists' cells against the distinct lists', a digest's cost against a comparison's; the
  * largest kept answer's price, copied out of its record and stored, a million cells); then the 15
  * frameworks again, whose results (less their inferences) are compared with a fresh engine's over the written graph
