@@ -18,7 +18,8 @@
  * With --writes N (one child per size, no image): the view handed over, its shared sets and the 15 frameworks run,
  * then N ingest-like writes (bench/written.ts, applied as a replica applies a write), each followed by its hand-over
  * (the records added, the kept answers grown or dropped: lib/graph.pl parley_add_view/11) and the shared sets
- * (warm_view_sets): each part's CPU and inferences, and the kept answers' cells before and after (and, before it, the
+ * (warm_view_sets): each part's CPU and inferences, the kept answers' cells before and after (their part records included:
+ * lib/graph.pl, "answers kept in parts") and the cells of the records the write and its sets stored (and, before it, the
  * kept answers over a list: their key lists' cells against the distinct lists', a digest's cost against a comparison's; the
  * largest kept answer's price, copied out of its record and stored, a million cells); then the 15
  * frameworks again, whose results (less their inferences) are compared with a fresh engine's over the written graph
@@ -178,15 +179,22 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
   const written = () => {
     for (let write = 1; write <= writes; write++) putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
   };
-  // the engine's inferences and its kept answers (records: lib/graph.pl view_memo/3) in cells; a goal over the view it holds
-  // as it is (no hand-over)
+  // the engine's inferences and its kept answers (records: lib/graph.pl view_memo/3, a slot's record and the part records of
+  // its answers kept in parts) in cells, and the cells of the records stored since the last count that are still kept (a
+  // write's stores, less those it erased again); a goal over the view it holds as it is (no hand-over)
   const engine = (withCells = false) => {
-    const [[inferences, cells, after]] = registry.solveLibrary(
-      `statistics(inferences, I), ${withCells ? 'aggregate_all(sum(C), ( user:g_kept(_, R), instance(R, T), term_size(T, C) ), S)' : 'S = 0'}, statistics(inferences, J)`,
-      ['I', 'S', 'J'],
+    const [[inferences, cells, stored, after]] = registry.solveLibrary(
+      `statistics(inferences, I), ${
+        withCells
+          ? "findall(R-C, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T, R), term_size(T, C) ), Kept), " +
+            "aggregate_all(sum(C), member(_-C, Kept), S), ( nb_current('$parley_bench_kept', Before) -> true ; Before = [] ), " +
+            "aggregate_all(sum(C), ( member(R-C, Kept), \\+ ord_memberchk(R, Before) ), N), pairs_keys(Kept, Rs), sort(Rs, Now), nb_setval('$parley_bench_kept', Now)"
+          : 'S = 0, N = 0'
+      }, statistics(inferences, J)`,
+      ['I', 'S', 'N', 'J'],
       view,
     ) as number[][];
-    return { inferences, cells, after };
+    return { inferences, cells, stored, after };
   };
   // the kept answers over a list (lib/graph.pl keyed_by_list/1: each holds its own copy of the list its key is over), their
   // key lists' cells against the distinct lists', and their answers' cells: what keying them by a shared copy of the list
@@ -250,7 +258,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
       const spent = (from: { after: number }, to: { inferences: number }) => count(to.inferences - from.after);
       console.log(
         `   ingest-like write ${write}: its hand-over ${count(handOver.cpuMs)} ms CPU, ${spent(before, between)} inferences; the shared sets ${count(sets.cpuMs)} ms CPU, ${spent(between, after)} inferences; ` +
-          `together ${count(handOver.cpuMs + sets.cpuMs)} ms CPU; kept answers ${count(before.cells)} → ${count(after.cells)} cells; load average ${load()}`,
+          `together ${count(handOver.cpuMs + sets.cpuMs)} ms CPU; kept answers ${count(before.cells)} → ${count(after.cells)} cells, ${count(after.stored)} of them stored by the write and its sets; load average ${load()}`,
       );
       runs = timedCpu(runAll);
       console.log(`   the 15 frameworks after it: ${count(runs.cpuMs)} ms CPU, ${count(runs.value.reduce((sum, run) => sum + run.inferences, 0))} inferences`);

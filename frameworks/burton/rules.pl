@@ -79,11 +79,13 @@ bn_compute_threatened(Groups) :-
     findall(Ts, (bn_need(N), bn_held(N, G), bn_tally(G, N, interests, Ts)), L2),
     append(L1, L2, Lists), append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, Groups).
 
-% added_answer(bn_threatened, +Added, +Groups, -Grown): the entries of each node a write touched (added_ends/2), found
-% again from its own claims and interests (bn_own_threatened/2), put in place of its old ones: an actor's needs are read
-% from the claims it asserts and the interests it holds, each an edge at that actor, and a write only adds, so an
-% actor's entries only grow. Found again whole after every write of a claim before (130k inferences at 1M facts).
-added_answer(bn_threatened, Added, Groups, Grown) :- bn_touched_threatened(Added, New), put_by_subject(Groups, New, Grown).
+% added_parts(bn_threatened, +Added, +Groups, -Puts): the entries of each node a write touched (added_ends/2), found
+% again from its own claims and interests (bn_own_threatened/2), to put in place of its old ones (as put_by_subject/3
+% would): an actor's needs are read from the claims it asserts and the interests it holds, each an edge at that actor,
+% and a write only adds, so an actor's entries only grow. Found again whole after every write of a claim before (130k
+% inferences at 1M facts). Kept in parts by Actor-Need (parted_answer/2, lib/graph.pl), as the ranking table is.
+parted_answer(bn_threatened, list(1)).
+added_parts(bn_threatened, Added, _, New) :- bn_touched_threatened(Added, New).
 
 % bn_touched_threatened(+Added, -Entries): the entries of bn_threatened/1 of the nodes a write touched, sorted; read once
 % a write for the needs and the ranking table both (write_memo/3)
@@ -132,7 +134,8 @@ bn_score(Ts, N) :- ( member(t(claims, NC, _), Ts) -> true ; NC = 0 ), ( member(t
 % grown with the entries bn_threatened/1's growth finds again, where they were all ranked again after a write of a claim
 ranks(Table) :- view_set(bn_ranks, bn_ranks_, Table).
 bn_ranks_(Table) :- bn_threatened(Groups), bn_scored(Groups, Scored), rank_entries(Scored, Table).
-added_answer(bn_ranks, Added, Table0, Table) :- bn_touched_threatened(Added, New), bn_scored(New, Scored), ranks_put(Table0, Scored, Table).
+parted_answer(bn_ranks, list(4)).
+added_parts(bn_ranks, Added, _, New) :- bn_touched_threatened(Added, Touched), bn_scored(Touched, Scored), rank_entries(Scored, New).
 
 bn_scored(Groups, Scored) :- findall(threatened_need-(A-Need)-N, ( member((A-Need)-Ts, Groups), bn_score(Ts, N) ), Scored).
 

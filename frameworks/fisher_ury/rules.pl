@@ -257,11 +257,12 @@ fu_batna_record(A, Ts, b(A, NA, NP, Alt, Press, Neg)) :-
     NegL \== [], append(AltL, Alt0), sort(Alt0, Alt), append(PressL, Press0), sort(Press0, Press),
     append(NegL, Neg0), sort(Neg0, Neg).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the records with the records a write added (lib/graph.pl grown/3): the
+% added_parts(+Key, +Added, +Answer, -Puts): the records with the records a write added (lib/graph.pl grown/3): the
 % record of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
-% (fu_own_batna_source/3) and put in place of its old one, where a write of a claim or an event had every record
-% found again from every grouping
-added_answer(fu_batna_records, Added, Records, Grown) :- fu_touched_batna(Added, New), put_by_subject(Records, New, Grown).
+% (fu_own_batna_source/3), to put in place of its old one (as put_by_subject/3 would), where a write of a claim or an
+% event had every record found again from every grouping. Kept in parts by actor (parted_answer/2, lib/graph.pl).
+parted_answer(fu_batna_records, list(1)).
+added_parts(fu_batna_records, Added, _, New) :- fu_touched_batna(Added, New).
 
 % fu_touched_batna(+Added, -Records): the records of fu_batna_records/1 of the nodes a write touched (write_memo/3)
 fu_touched_batna(Added, New) :-

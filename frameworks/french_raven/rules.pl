@@ -111,14 +111,17 @@ fr_compute_profile(Profiles) :-
     append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
     findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the profiles with the records a write added (lib/graph.pl grown/3): the
+% added_parts(+Key, +Added, +Answer, -Puts): the profiles with the records a write added (lib/graph.pl grown/3): the
 % profile of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
-% (fr_own_source/3) and put in place of its old one, where a write of a claim or an event had every profile found
-% again from every grouping (some 40 % of a run after an ingest-like write)
-added_answer(fr_profile, Added, Profiles, Grown) :- fr_grown_profiles(Added, New), put_by_subject(Profiles, New, Grown).
+% (fr_own_source/3) and put in place of its old one (as put_by_subject/3 would), where a write of a claim or an event
+% had every profile found again from every grouping (some 40 % of a run after an ingest-like write). Both answers are
+% kept in parts (parted_answer/2, lib/graph.pl), by actor and by the ranking's Key-Subject.
+parted_answer(fr_profile, list(1)).
+parted_answer(fr_ranks, list(4)).
+added_parts(fr_profile, Added, _, New) :- fr_grown_profiles(Added, New).
 % the ranking takes the candidates of those profiles in place of theirs (an actor's bases and counts only grow with a
-% write, so its new candidates cover all of its old ones)
-added_answer(fr_ranks, Added, Table0, Table) :- fr_grown_profiles(Added, New), fr_scored(New, Scored), ranks_put(Table0, Scored, Table).
+% write, so its new candidates cover all of its old ones), as ranks_put/3 would
+added_parts(fr_ranks, Added, _, New) :- fr_grown_profiles(Added, Profiles), fr_scored(Profiles, Scored), rank_entries(Scored, New).
 
 % fr_grown_profiles(+Added, -Profiles): the profiles found again for a write, once for both growths (write_memo/3)
 fr_grown_profiles(Added, New) :-

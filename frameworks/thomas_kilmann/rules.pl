@@ -175,7 +175,7 @@ ranks(Table) :- tk_model(tkm(_, _, Table)).
 
 % tk_model(-tkm(Flags, Records, Ranks)): the concession flags, the records and their ranking table, computed once per
 % graph view and kept together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a
-% write grows them all (added_answer/4 below)
+% write grows them all (added_parts/4 below)
 tk_model(Model) :- view_set(tk_model, tk_model_, Model).
 tk_model_(tkm(Flags, Records, Ranks)) :-
     tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
@@ -189,28 +189,29 @@ tk_scored(Records, Scored) :- findall(mode-A-N, ( member(R, Records), tk_rank(R,
 tk_record(A, Ts, r(A, Lists, Mode)) :-
     tk_acc(Ts, k(c(0, []), c(0, []), c(0, []), c(0, []), no), K), tk_lists(K, Lists), tk_best(Lists, Mode).
 
-% added_answer(+Key, +Added, +Answer, -Grown): the flags and records grown with a write (lib/graph.pl grown/3), where a
+% added_parts(+Key, +Added, +Answer, -Puts): the flags and records grown with a write (lib/graph.pl grown/3), where a
 % write of a claim or an event had them found again whole. The flag and the record of each node whose moves or
 % opponents the write may have changed (added_sides/2), and of each opponent of a node that now makes its first
 % Offer or Concession, are found again from their own edges and put in place of their old ones. A write of a
 % HOLDS_INTEREST edge has them found again whole (the interests shared change the records of other holders), and so
 % has a first Offer or Concession while fewer than two actors conceded before, or a flag that would need the
 % reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
-added_answer(tk_model, Added, tkm(Flags0, Records0, Ranks0), tkm(Flags, Records, Ranks)) :-
+% The model is kept in parts (parted_answer/2, lib/graph.pl: its three lists, the flags and the records by actor, the
+% ranking table by Key-Subject as ranks_put/3 merges it), its old records read whole only where those checks need them.
+parted_answer(tk_model, [1-1, 2-1, 3-4]).
+added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
     Added = added(_, _, Flat), edges_added(Flat, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
     findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
     sort(R0, NewReciprocators),
-    ( NewReciprocators == [] -> true ; tk_two_conceded(Records0) ),
+    ( NewReciprocators == [] -> true ; arg(2, Model0, Held), kept_list(Held, Records0), tk_two_conceded(Records0) ),
     added_sides(Added, Sides),
     findall(X, ( member(O, NewReciprocators), own_opponents(O, Os), member(X, Os) ), Others),
     append(Sides, Others, Touched0), sort(Touched0, Touched),
-    findall(X-t(returned, Y, []), ( member(X, Touched), own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Records0, NewReciprocators, Y) ), NewFlags),
+    findall(X-t(returned, Y, []), ( member(X, Touched), own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Model0, NewReciprocators, Y) ), NewFlags),
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
-    put_by_subject(Flags0, NewFlags, Flags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
-    put_by_subject(Records0, NewRecords, Records),
     % a record's one candidate (its mode) takes the place of its old one
-    tk_scored(NewRecords, Scored), ranks_put(Ranks0, Scored, Ranks).
+    tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks).
 
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
@@ -224,13 +225,13 @@ tk_reciprocator(O) :- tk_was_reciprocator(O, []).
 tk_two_conceded(Records) :- once(( member(r(A, LA, _), Records), tk_conceded(LA), member(r(B, LB, _), Records), B \== A, tk_conceded(LB) )).
 tk_conceded(Lists) :- member(M-c(N, _), Lists), memberchk(M, [compromising, accommodating]), N > 0, !.
 
-% tk_own_flag(+X, +Records0, +NewReciprocators, -YesNo): X's flag as tk_concession_flags_/1 finds it, read from its own
+% tk_own_flag(+X, +Model0, +NewReciprocators, -YesNo): X's flag as tk_concession_flags_/1 finds it, read from its own
 % edges and its opponents'; unknown when X has no opponent and no other actor conceded before or makes a first move
-% of reciprocation in the write (the reciprocators of the whole view would tell)
-tk_own_flag(X, Records0, NewReciprocators, Y) :-
+% of reciprocation in the write (the reciprocators of the whole view would tell: the model's old records, read whole)
+tk_own_flag(X, Model0, NewReciprocators, Y) :-
     own_opponents(X, Os0), ( edge(_, 'OPPOSES', X, X, _) -> ord_add_element(Os0, X, Os) ; Os = Os0 ),
     (   Os \== [] -> ( member(O, Os), tk_reciprocator(O) -> Y = yes ; Y = no )
-    ;   ( member(O, NewReciprocators), O \== X ; member(r(A, L, _), Records0), A \== X, tk_conceded(L) ) -> Y = yes
+    ;   ( member(O, NewReciprocators), O \== X ; arg(2, Model0, Held), kept_list(Held, Records0), member(r(A, L, _), Records0), A \== X, tk_conceded(L) ) -> Y = yes
     ;   Y = unknown
     ).
 

@@ -1250,3 +1250,108 @@ describe('answers kept for a view, their store cut short by a limit', () => {
     expect(leaked).toEqual([]);
   });
 });
+
+describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_parts/4)', () => {
+  // 700 actors, each asserting a claim of `type`: a module's lists by actor hold 700 entries each, three parts
+  const actors = Array.from({ length: 700 }, (_, n) => `a${String(n).padStart(3, '0')}`);
+  const claimOf = (type: string) => (id: string) => node(id, 'Claim', { type, text: `${type} ${id}: our security` });
+  const demand = claimOf('Demand');
+  const manyActors = (type = 'Demand') =>
+    GraphIndex.fromRecords([...actors.map((id) => node(id, 'Actor', { label: id })), ...actors.map((id) => claimOf(type)(`d-${id}`))], actors.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)));
+  /** The part references of each list the active view's answer under `key` holds in parts (as text: the same text, the same record), or none while it is kept whole. */
+  const partsOf = (rules: RuleRegistry, key: string, graph: GraphIndex) =>
+    rules.solveLibrary(
+      `( active_view(V), V:g_memo(Slot), user:g_kept(Slot, R), instance(R, parted(Es)), member((_:K)-r(parted(S), _), Es), K == ${key} -> findall(T, ( shape_list(S, Ps), Ps \\== [], format(string(T), '~w', [Ps]) ), L) ; L = none )`,
+      ['L'],
+      { graph },
+    )[0][0];
+  const split = (parts: string) => parts.split(/,(?=[^,]*-<record>)/);
+
+  /**
+   * Over 700 actors each asserting a claim of `type`: the module's answers under `keys` kept whole by a fresh run, split into
+   * parts (three or more a list) at the first write that grows them, and, at a write of a claim of `type` by a100, only the
+   * parts a100's entries fall in stored again (one or two a list: a ranking table holds an actor under each of its keys), the
+   * others kept as they were; `model` and the module's runs equal a fresh copy's.
+   */
+  async function expectParted(id: string, keys: string[], type: string, model: (rules: RuleRegistry) => (on: GraphIndex) => unknown) {
+    const { registry: rules, run } = await loadedFramework(id);
+    const read = model(rules);
+    const graph = manyActors(type);
+    run(graph);
+    for (const key of keys) expect(partsOf(rules, key, graph)).toBe('none');
+    putLogged(graph, [claimOf(type)('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
+    rules.solveLibrary('true', [], { graph });
+    const first = keys.map((key) => partsOf(rules, key, graph) as string[]);
+    for (const lists of first) {
+      expect(lists).not.toBe('none');
+      for (const list of lists) expect(split(list).length).toBeGreaterThanOrEqual(3);
+    }
+    expect(read(graph)).toEqual(read(copyOf(graph)));
+    putLogged(graph, [claimOf(type)('w2')], [edge('s-w2', 'ASSERTS', 'a100', 'w2')]);
+    rules.solveLibrary('true', [], { graph });
+    for (const [n, key] of keys.entries()) {
+      for (const [list, parts] of (partsOf(rules, key, graph) as string[]).entries()) {
+        const before = split(first[n][list]);
+        const stored = split(parts).filter((part) => !before.includes(part)).length;
+        expect(stored).toBeGreaterThanOrEqual(1);
+        expect(stored).toBeLessThanOrEqual(2);
+        expect(split(parts).length - stored).toBeGreaterThanOrEqual(before.length - 2);
+      }
+    }
+    expect(read(graph)).toEqual(read(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  }
+
+  it('thomas_kilmann\'s model (its records and ranking table) is split into parts at the first write that grows it, and a write then stores only the parts its actors fall in; its model and runs equal a fresh copy\'s', async () => {
+    await expectParted('thomas_kilmann', ['tk_model'], 'Demand', (rules) => (on) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ranks(T), ${asTexts('Rs', 'R')}, ${asTexts('T', 'K')}`, ['R', 'K'], { graph: on })[0]);
+  });
+
+  it('french_raven\'s profiles and ranking table are split into parts at the first write that grows them, and a write then stores only the parts its actors fall in; its profiles and runs equal a fresh copy\'s', async () => {
+    await expectParted('french_raven', ['fr_profile', 'fr_ranks'], 'Threat', (rules) => (on) => rules.module('french_raven')!.solve(`fr_profile(Ps), ranks(T), ${asTexts('Ps', 'P')}, ${asTexts('T', 'K')}`, ['P', 'K'], { graph: on })[0]);
+  });
+
+  it('burton\'s needs and ranking table are split into parts at the first write that grows them, and a write then stores only the parts its actors fall in; its needs and runs equal a fresh copy\'s', async () => {
+    await expectParted('burton', ['bn_threatened', 'bn_ranks'], 'Grievance', (rules) => (on) => rules.module('burton')!.solve(`bn_threatened(Gs), ranks(T), ${asTexts('Gs', 'G')}, ${asTexts('T', 'K')}`, ['G', 'K'], { graph: on })[0]);
+  });
+
+  it('fisher_ury\'s BATNA records are split into parts at the first write that grows them, and a write then stores only the part its actor falls in; its records and runs equal a fresh copy\'s', async () => {
+    await expectParted('fisher_ury', ['fu_batna_records'], 'Demand', (rules) => (on) => rules.module('fisher_ury')!.solve(`fu_batna_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0]);
+  });
+
+  it('after an inference limit lands at any point of storing its parts (between two parts\' records, between the record and its reference, while the parts it no longer holds are erased), the model reads as a fresh copy\'s, and the next store leaves no record that no answer holds', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0][0];
+    const graph = manyActors();
+    run(graph);
+    putLogged(graph, [demand('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
+    rules.solveLibrary('true', [], { graph });
+    const fresh = model(copyOf(graph));
+    // the model's entries with every part made anew, as a first growth makes them (lib/graph.pl shape_put/4), to store
+    const made =
+      "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 3), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
+    const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
+    rules.solveLibrary(made, [], { graph });
+    const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
+    const outcomes = new Set<string>(), wrong: number[] = [], leaked: number[] = [];
+    for (let limit = 1; limit <= (spent as number) + 20; limit++) {
+      rules.solveLibrary(made, [], { graph });
+      try {
+        rules.solveLibrary(store, [], { graph }, { inferenceLimit: limit });
+        outcomes.add('stored');
+      } catch (error) {
+        if (!(error instanceof LimitError)) throw error;
+        outcomes.add('cut');
+      }
+      if (limit % 16 === 0 || limit > (spent as number) - 40) {
+        if (JSON.stringify(model(graph)) !== JSON.stringify(fresh)) wrong.push(limit);
+        rules.solveLibrary(made, [], { graph });
+        rules.solveLibrary(store, [], { graph });
+        if (rules.solveLibrary(unreferencedRecordsGoal, ['N'], { graph })[0][0] !== 0) leaked.push(limit);
+      }
+    }
+    expect([...outcomes].sort()).toEqual(['cut', 'stored']);
+    expect(wrong).toEqual([]);
+    expect(leaked).toEqual([]);
+    expect(model(graph)).toEqual(fresh);
+  }, 120_000);
+});

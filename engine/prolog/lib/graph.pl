@@ -185,15 +185,17 @@ view_memo(Key, Value, Goal) :-
 % it did with global variables (docs/operations.md, "The kept sets").
 % g_kept(Slot, Ref): the reference of Slot's record, one a slot.
 :- dynamic g_kept/2.
-% g_kept_summary(Slot, s(Reads, Modules, Listed, Count)): what a write asks of Slot's answers without copying them:
-% the sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
-% their modules, the lists of its answers a write may regrow, by their prints (listed_item/2), and how many there are
+% g_kept_summary(Slot, s(Reads, Modules, Listed, Count, Parts)): what a write asks of Slot's answers without copying
+% them: the sorted union of what they read (any for indexed_words/1's, which a write reads otherwise: read_unchanged/2),
+% their modules, the lists of its answers a write may regrow, by their prints (listed_item/2), how many there are, and
+% the references of the part records its answers kept in parts hold (answers kept in parts, below)
 :- dynamic g_kept_summary/2.
 
 % memo_entries(+Slot, -Entries): the answers kept in Slot, Module:Key-r(Found, Reads); fails when it holds none
 memo_entries(Slot, Entries) :-
     (   nb_current(Slot, Held) -> Entries = Held
-    ;   g_kept(Slot, Ref), instance(Ref, Kept),
+    ;   g_kept(Slot, Ref), instance(Ref, Record),
+        ( Record = parted(Shaped) -> entries_joined(Shaped, Kept) ; Kept = Record ),
         % linked, not copied again: the record's copy is built fresh here, so no binding in it was trailed
         nb_linkval(Slot, Kept),
         % the list of slots read is copied (nb_setval/2), not linked: a copy freezes the global stack, which keeps the
@@ -209,8 +211,12 @@ memo_entries(Slot, Entries) :-
 % back when it backtracks (forall/2) and a garbage collection when it no longer holds it. A copy linked for the
 % query's later reads stays to the write's end, the global stack frozen under it: at 1M facts, the slots an
 % ingest-like write read grew the global stack from 64 to 128 MB, and the next write's sweep to 256 MB. Fails when
-% the slot holds none.
-kept_copy(Slot, Entries) :- ( nb_current(Slot, Held) -> Entries = Held ; g_kept(Slot, Ref), instance(Ref, Entries) ).
+% the slot holds none. An answer kept in parts comes as its shape (parted/1: its parts' references), not as the query's
+% copy, which holds it joined: a write grows it by the parts its entries fall in.
+kept_copy(Slot, Entries) :-
+    (   nb_current(Slot, Held), \+ g_kept_summary(Slot, s(_, _, _, _, [_|_])) -> Entries = Held
+    ;   g_kept(Slot, Ref), instance(Ref, Record), ( Record = parted(Shaped) -> Entries = Shaped ; Entries = Record )
+    ).
 
 % slot_entries(+Slot, -Entries): kept_copy/2, [] when the slot holds none: a slot the view lists (g_memo/1)
 % may hold no record, its store or drop cut short by a limit (memo_store/2)
@@ -227,27 +233,42 @@ listed_entries(Slot, Entries) :-
 % memo_store(+Slot, +Entries): Slot keeps Entries (a copy, as a record), in place of what it held. A limit (of
 % inferences or time) may cut it at any step, so the summary goes first and comes back last: a slot holds either
 % its answers and their summary, or no summary (the writes then read its answers: slot_unchanged/2,
-% listed_to_read/6), and no copy of answers it no longer holds (memo_entries/2)
+% listed_to_read/6), and no copy of answers it no longer holds (memo_entries/2). An answer in parts (parted/1, from
+% grown/3) has its new parts recorded first, then the slot's record, then the parts it no longer holds erased: a part
+% is never erased while a record holds its reference, and a cut leaves the slot without its summary, the next store
+% or drop erasing every record under the slot's name that the answers it keeps do not hold (kept_erase/3).
 memo_store(Slot, Entries) :-
-    memo_summary(Entries, Summary),
-    memo_unread(Slot), retractall(g_kept_summary(Slot, _)),
-    kept_erase(Slot), recordz(Slot, Entries, Ref), assertz(g_kept(Slot, Ref)),
-    assertz(g_kept_summary(Slot, Summary)).
+    memo_summary(Entries, s(Reads, Modules, Listed, Count, Parts), Parted),
+    memo_unread(Slot),
+    ( retract(g_kept_summary(Slot, s(_, _, _, _, Old))) -> true ; Old = unknown ),
+    (   Parted == false -> Record = Entries, Parts = []
+    ;   maplist(entry_recorded(Slot), Entries, Stored), Record = parted(Stored), shaped_parts(Stored, Parts)
+    ),
+    kept_erase(Slot, Old, Parts), recordz(Slot, Record, Ref), assertz(g_kept(Slot, Ref)),
+    ( Old == unknown -> true ; Old == [] -> true ; parts_released(Old, Parts) ),
+    assertz(g_kept_summary(Slot, s(Reads, Modules, Listed, Count, Parts))).
 
-% kept_erase(+Slot): Slot's record erased. A record a limit cut off from its reference (between recordz/3 and
-% the assertion of g_kept/2, or between the retraction and the erasure) is found under the slot's name: a copy,
-% but only after such a cut (a slot with no reference has no record otherwise)
-kept_erase(Slot) :-
-    (   retract(g_kept(Slot, Ref)) -> erase(Ref)
-    ;   forall(recorded(Slot, _, Ref), erase(Ref))
+% kept_erase(+Slot, +Old, +Keep): Slot's record erased, Old the parts its summary held (unknown: no summary). A slot
+% with no summary is new, or its store or drop was cut short by a limit: a record the cut left without its reference
+% (between recordz/3 and the assertion of g_kept/2, or between the retraction and the erasure), and a part no answer
+% holds, are found under the slot's name (a copy of each, but only after such a cut: a new slot has no record), all
+% but the parts of Keep, which the record about to be stored holds
+kept_erase(Slot, Old, Keep) :-
+    (   Old == unknown -> retractall(g_kept(Slot, _)), forall(recorded(Slot, _, Ref), ( memberchk(Ref, Keep) -> true ; erase(Ref) ))
+    ;   retract(g_kept(Slot, Ref)) -> erase(Ref)
+    ;   true
     ).
 
 % most slots hold one answer: its reads summed up in C (a step of Prolog per read was most of the summary's cost)
-memo_summary([Entry], s(Reads, [Module], Listed, 1)) :- !,
-    Entry = (Module:_)-r(_, Read),
+% memo_summary(+Entries, -Summary, -Parted): Summary but its parts (memo_store/2 records them); Parted whether an
+% answer is kept in parts
+memo_summary([Entry], s(Reads, [Module], Listed, 1, _), Parted) :- !,
+    Entry = (Module:_)-r(Found, Read),
+    ( Found = parted(_) -> Parted = true ; Parted = false ),
     ( \+ \+ Entry = (user:indexed_words(_))-_ -> Reads = any ; sort(Read, Reads) ),
     ( listed_item(Entry, Item) -> Listed = [Item] ; Listed = [] ).
-memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
+memo_summary(Entries, s(Reads, Modules, Listed, Count, _), Parted) :-
+    ( memberchk(_-r(parted(_), _), Entries) -> Parted = true ; Parted = false ),
     (   memberchk((user:indexed_words(_))-_, Entries) -> Reads = any
     ;   findall(R, ( member(_-r(_, Rs), Entries), member(R, Rs) ), All), sort(All, Reads)
     ),
@@ -256,7 +277,11 @@ memo_summary(Entries, s(Reads, Modules, Listed, Count)) :-
     length(Entries, Count).
 
 % memo_delete(+Slot): Slot keeps no answers
-memo_delete(Slot) :- memo_unread(Slot), retractall(g_kept_summary(Slot, _)), kept_erase(Slot).
+memo_delete(Slot) :-
+    memo_unread(Slot),
+    ( retract(g_kept_summary(Slot, s(_, _, _, _, Old))) -> true ; Old = unknown ),
+    kept_erase(Slot, Old, []),
+    ( Old == unknown -> true ; Old == [] -> true ; parts_released(Old, []) ).
 
 % memo_unread(+Slot): the query's copy of Slot's answers, if any, let go (the next read copies the record)
 memo_unread(Slot) :- ( nb_current(Slot, _) -> nb_delete(Slot) ; true ).
@@ -897,14 +922,139 @@ growth_node_limit(200).
 grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
     added_where(Nodes, Props, Label, Key, Value, New),
     ( New == [] -> Grown = Ids ; append(New, Ids, All), sort(All, Grown) ).
+grown(Added, (Module:Key)-r(Found, Reads), (Module:Key)-r(parted(Grown), Reads)) :-
+    Module \== user, \+ parley_unreported(Module), parted_key(Module, Key, Lists), !,
+    ( Found = parted(Answer) -> true ; Found = answer(Answer) ),
+    catch(Module:added_parts(Key, Added, Answer, Puts), _, fail),
+    shape_put(Lists, Answer, Puts, Grown).
 grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
     Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
     catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
 
-% defines_added_answer(+Module): Module defines added_answer/4 itself (the library's is for its own keys, not
-% for a rule module's answer under the same key)
+% defines_added_answer(+Module): Module defines added_answer/4 or added_parts/4 itself (the library's is for its own
+% keys, not for a rule module's answer under the same key)
 defines_added_answer(Module) :-
-    current_predicate(Module:added_answer/4), \+ predicate_property(Module:added_answer(_, _, _, _), imported_from(_)).
+    member(Growth, [added_answer(_, _, _, _), added_parts(_, _, _, _)]), functor(Growth, Name, Arity),
+    current_predicate(Module:Name/Arity), \+ predicate_property(Module:Growth, imported_from(_)), !.
+
+% ---- answers kept in parts ------------------------------------------------------
+% A module's answer of long lists sorted by a subject (its model: records, flags, a ranking table), which each write
+% grows by a few subjects, is kept in parts once a write first grows it: each list a part record of some hundreds of
+% entries each, so that a write reads and stores the parts its entries fall in, not the whole answer (at 1M facts an
+% ingest-like write copied 7.5M cells of such answers out of their records and stored 6.9M back, for some 116k cells
+% of entries that changed; docs/operations.md). The module declares it: parted_answer(Key, Lists), Lists list(KeyArg)
+% for an answer that is a list, its entries sorted by their argument KeyArg, each key once, or the Arg-KeyArg of each
+% list argument of a compound answer; and grows it by added_parts(Key, Added, Answer, Puts): Puts the entries to put in
+% place of those of the same keys (none taken out), as put_by_subject/3 and ranks_put/3 merge them: a list of them for a
+% list, Arg-Entries for each list argument that takes any; Answer the answer before the write, whose lists it reads
+% whole, where it must, by kept_list/2.
+% In the slot's record (parted/1 of the entries) such an answer is r(parted(Shape), Reads): Shape the answer with each
+% list as '$parley_parts'(Parts), Parts First-Ref of each part in order (First its first entry's key), a part the
+% record Entries-Tail, its tail left open, so that a read joins the parts by unifying each tail with the next part
+% (parts_joined/2: a copy of each, no walk of its entries). A part a write makes is First-new(Entries) until
+% memo_store/2 records it, under the slot's name.
+
+% parted_key(+Module, +Key, -Lists): Module keeps its answer under Key in parts (parted_answer/2)
+parted_key(Module, Key, Lists) :-
+    current_predicate(Module:parted_answer/2), \+ predicate_property(Module:parted_answer(_, _), imported_from(_)),
+    Module:parted_answer(Key, Lists).
+
+% part_entries(-N): the entries of a part as a write splits a list; a part a write grows past twice as many is split
+% again. Each part read and stored is some N entries' cells, each part a record and a reference in the shape: at 1M
+% facts the largest answer's lists hold 33k to 148k entries (docs/operations.md)
+part_entries(256).
+
+% shape_put(+Lists, +Answer, +Puts, -Shape): the shape of Answer (a shape, or the answer whole before its first
+% growth) with the entries of Puts put in its lists (parted_answer/2's Lists)
+shape_put(list(KeyArg), Answer, Puts, Shape) :- !, list_put(Answer, KeyArg, Puts, Shape).
+shape_put(Lists, Answer, Puts, Shape) :-
+    functor(Answer, Name, Arity), functor(Shape, Name, Arity),
+    forall(between(1, Arity, Arg), ( memberchk(Arg-_, Lists) -> true ; arg(Arg, Answer, A), arg(Arg, Shape, A) )),
+    maplist(arg_put(Answer, Puts, Shape), Lists).
+
+arg_put(Answer, Puts, Shape, Arg-KeyArg) :-
+    arg(Arg, Answer, Old), ( memberchk(Arg-New, Puts) -> true ; New = [] ),
+    list_put(Old, KeyArg, New, Held), arg(Arg, Shape, Held).
+
+% list_put(+Old, +KeyArg, +New, -Held): a list kept in parts (or whole, before its first growth) with New put in it,
+% in parts; New sorted by key first, each key's first entry kept, as put_by_subject/3's sort/4 keeps it
+list_put(Old, KeyArg, New0, '$parley_parts'(Parts)) :-
+    sort(KeyArg, @<, New0, New),
+    (   Old = '$parley_parts'(Held) -> parts_put(Held, KeyArg, New, Parts)
+    ;   append(New, Old, All), sort(KeyArg, @<, All, Merged), list_parts(Merged, KeyArg, Parts)
+    ).
+
+% parts_put(+Parts, +KeyArg, +New, -Grown): Parts with the entries New put: each in the part whose first key is the
+% greatest not above its own (the first part for a key before every part's), only the parts that take one read
+parts_put(Parts, _, [], Parts) :- !.
+parts_put([_-Part], KeyArg, New, Grown) :- !, part_merged(Part, KeyArg, New, Grown).
+parts_put([First-Part, Next | Parts], KeyArg, New, Grown) :-
+    Next = NextFirst-_, puts_before(New, KeyArg, NextFirst, Mine, Later),
+    (   Mine == [] -> Grown = [First-Part | More]
+    ;   part_merged(Part, KeyArg, Mine, Merged), append(Merged, More, Grown)
+    ),
+    parts_put([Next | Parts], KeyArg, Later, More).
+
+% puts_before(+New, +KeyArg, +Key, -Before, -Rest): New split at its first entry whose key is not before Key
+puts_before([], _, _, [], []).
+puts_before([Entry | Entries], KeyArg, Key, Before, Rest) :-
+    arg(KeyArg, Entry, Own),
+    (   Own @< Key -> Before = [Entry | More], puts_before(Entries, KeyArg, Key, More, Rest)
+    ;   Before = [], Rest = [Entry | Entries]
+    ).
+
+part_merged(Part, KeyArg, New, Parts) :-
+    ( Part = new(Entries) -> true ; instance(Part, Entries-[]) ),
+    append(New, Entries, All), sort(KeyArg, @<, All, Merged),
+    part_entries(N), length(Merged, Length),
+    (   Length > 2 * N -> list_parts(Merged, KeyArg, Parts)
+    ;   Merged = [Entry | _], arg(KeyArg, Entry, First), Parts = [First-new(Merged)]
+    ).
+
+% list_parts(+List, +KeyArg, -Parts): List as parts of part_entries/1 entries, not yet recorded
+list_parts([], _, []) :- !.
+list_parts(List, KeyArg, [First-new(Entries) | Parts]) :-
+    List = [Entry | _], arg(KeyArg, Entry, First), part_entries(N),
+    (   length(Entries, N), append(Entries, Rest, List), Rest \== [] -> list_parts(Rest, KeyArg, Parts)
+    ;   Entries = List, Parts = []
+    ).
+
+% kept_list(+Held, -List): a list of a module's answer kept in parts (an argument of its shape, or the shape), whole
+% (each part copied out), or the list itself before the answer's first growth
+kept_list(Held, List) :- ( Held = '$parley_parts'(Parts) -> parts_joined(Parts, List) ; List = Held ).
+
+parts_joined([], []).
+parts_joined([_-Ref | Parts], List) :- instance(Ref, List-Tail), parts_joined(Parts, Tail).
+
+% entries_joined(+Entries, -Joined): a slot's entries, each answer kept in parts joined whole
+entries_joined([], []).
+entries_joined([Key-r(Found, Reads) | Entries], [Key-r(Whole, Reads) | Joined]) :-
+    ( Found = parted(Shape) -> shape_joined(Shape, Answer), Whole = answer(Answer) ; Whole = Found ),
+    entries_joined(Entries, Joined).
+shape_joined(Shape, Answer) :-
+    (   Shape = '$parley_parts'(_) -> kept_list(Shape, Answer)
+    ;   Shape =.. [Name | Args], maplist(kept_list, Args, Lists), Answer =.. [Name | Lists]
+    ).
+
+% entry_recorded(+Slot, +Entry, -Stored): Entry with the parts a write made recorded under Slot's name
+entry_recorded(Slot, Key-r(Found, Reads), Key-r(Stored, Reads)) :-
+    ( Found = parted(Shape) -> shape_recorded(Slot, Shape, Recorded), Stored = parted(Recorded) ; Stored = Found ).
+shape_recorded(Slot, Shape, Recorded) :-
+    (   Shape = '$parley_parts'(Parts) -> maplist(part_recorded(Slot), Parts, Refs), Recorded = '$parley_parts'(Refs)
+    ;   Shape =.. [Name | Args], maplist(held_recorded(Slot), Args, Held), Recorded =.. [Name | Held]
+    ).
+held_recorded(Slot, Arg, Held) :- ( Arg = '$parley_parts'(_) -> shape_recorded(Slot, Arg, Held) ; Held = Arg ).
+part_recorded(Slot, First-Part, First-Ref) :-
+    ( Part = new(Entries) -> append(Entries, Tail, Open), recordz(Slot, Open-Tail, Ref) ; Ref = Part ).
+
+% shaped_parts(+Entries, -Refs): the references of the parts a slot's entries hold
+shaped_parts(Entries, Refs) :-
+    findall(Ref, ( member(_-r(parted(Shape), _), Entries), shape_list(Shape, Parts), member(_-Ref, Parts) ), Refs).
+shape_list('$parley_parts'(Parts), Parts).
+shape_list(Shape, Parts) :- arg(_, Shape, '$parley_parts'(Parts)).
+
+% parts_released(+Old, +Held): the parts of Old that Held does not hold erased
+parts_released(Old, Held) :- forall(( member(Ref, Old), \+ memberchk(Ref, Held) ), erase(Ref)).
 
 % added_where(+Nodes, +Props, +Label, ?Key, ?Value, -New): the sorted ids of the nodes added (the flat lists of
 % parley_add_facts/9) that nodes_where(Label, Key, Value) holds
@@ -966,7 +1116,7 @@ listed_item((user:link_pairs([Id|Ids], SideA, SideB))-r(answer(_), _), edges(Ove
 % are left as they are by regrow_listed/3 (the same list, no edge of their types, the same date), so a write copies
 % none of them: a copy of every such slot was most of an Issue write's hand-over.
 listed_to_read(Slots, Changes, added(Nodes, Props, _), Types, Ref, Read) :-
-    findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items, _)), Items \== [] ), Held),
+    findall(Slot-Items, ( member(Slot, Slots), g_kept_summary(Slot, s(_, _, Items, _, _)), Items \== [] ), Held),
     findall(Slot, ( member(Slot, Slots), \+ g_kept_summary(Slot, _) ), Unknown),
     findall(Item, ( member(Slot-Items, Held),
                     (   slot_unchanged(Slot, Changes) -> member(Item, Items), forced_item(Nodes, Props, Types, Ref, Item)
@@ -1191,14 +1341,14 @@ forget_read(Slot, Changes, Unseen, Added) :-
 % the write changed, or its module is unreported, and grown/3 cannot take the records added): known from the summary,
 % so the answer is not copied to be dropped (fearon's context, 36k cells at 100k facts, at an Issue write)
 dropped_whole(Slot) :-
-    g_kept_summary(Slot, s(Reads, [Module], Listed, 1)), Reads \== any,
+    g_kept_summary(Slot, s(Reads, [Module], Listed, 1, _)), Reads \== any,
     \+ memberchk(set(_, _, _, _), Listed),
     \+ ( Module \== user, \+ parley_unreported(Module), defines_added_answer(Module) ).
 
 % slot_unchanged(+Slot, +Changes): every answer of Slot is one read_unchanged/2 keeps, known from its summary
 % (a write reads no copy of a slot it cannot change)
 slot_unchanged(Slot, Changes) :-
-    g_kept_summary(Slot, s(Reads, Modules, _, _)), Reads \== any,
+    g_kept_summary(Slot, s(Reads, Modules, _, _, _)), Reads \== any,
     \+ ( member(M, Modules), parley_unreported(M) ),
     \+ ( member(Read, Reads), memberchk(Read, Changes) ).
 
@@ -1355,7 +1505,7 @@ user:term_expansion('$parley_image_sets', Clauses) :-
     (   g_shared_sets(View, Module, Slots)
     ->  atomic_list_concat(['$parley_memo_', View, '_'], Prefix),
         findall('$parley_sets'(Suffix, Entries),
-                ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Entries), \+ holds_handle(Entries) ), Sets),
+                ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Kept), entries_joined(Kept, Entries), \+ holds_handle(Entries) ), Sets),
         Clauses = ['$parley_sets_of'(Module)|Sets]
     ;   Clauses = []
     ).
