@@ -95,14 +95,20 @@ if (args.part === 'make') {
   console.log(`image-made ${image.cpuMs.toFixed(0)} ${image.value.length}`);
 } else if (args.part === 'load') {
   const catalog = await loadRuleModules();
-  if (args.ahead) {
+  const reservedFor = args.ahead ? new GraphIndex() : undefined;
+  if (reservedFor) {
     // as a worker at its snapshot's beginning (worker-entry.ts), the graph's records not yet in the heap
-    const ahead = await memoryEvents(() => timedCpu(() => reserveViewMemoryAhead(Number(args.records))));
+    const ahead = await memoryEvents(() => timedCpu(() => reserveViewMemoryAhead(reservedFor, Number(args.records))));
     console.log(`reserve-ahead ${ahead.value.cpuMs.toFixed(0)} ${ahead.fullCollections}`);
     console.log(`reserve-ahead-collection-ms ${ahead.fullCollectionMs.toFixed(0)} 0`);
   }
   const { nodes, edges } = records();
-  const graph = GraphIndex.fromRecords(nodes, edges);
+  // grown ahead, the graph is the one the reservation was for, filled as a worker fills its replica (replicas.ts)
+  const graph = reservedFor ?? GraphIndex.fromRecords(nodes, edges);
+  if (reservedFor) {
+    putLogged(reservedFor, nodes, []);
+    reservedFor.adoptEdges(edges);
+  }
   const image = readFileSync(args.image!);
   wholeHandOvers.clock = () => cpuMsSince(processStart);
   const handOver = await memoryEvents(() => timedCpu(() => handOverImage({ graph }, image, { indexes: !args.task })));

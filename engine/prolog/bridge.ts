@@ -617,7 +617,7 @@ function* wholeInParts(slot: ViewSlot, view: GraphView, { indexes = false } = {}
   once('parley_clear_view(Slot)', { Slot: slot.module });
   wholeHandOvers.clearMs += wholeHandOvers.clock() - started;
   const reserving = wholeHandOvers.clock();
-  reserveViewMemory(graph.factCount);
+  reserveViewMemory(graph);
   wholeHandOvers.reserveMs += wholeHandOvers.clock() - reserving;
   const nodes = [...graph.nodes.values()].filter((node) => inView(node, view));
   const edges = [...graph.edges.values()];
@@ -770,7 +770,7 @@ export function handOverImage(view: GraphView, image: Uint8Array, { indexes = tr
     // (the engine's file takes the image's bytes as they are, not a copy of them: some 49 MB at 1M facts, only read
     // by the load and let go with the file below)
     engineFiles.writeFile(`${folder}/view.qlf`, read.qlf, { canOwn: true });
-    reserveViewMemory(graph.factCount);
+    reserveViewMemory(graph);
     const loaded = engine.query('parley_load_image(Slot, File)', { Slot: slot.module, File: `${folder}/view.qlf` }).once()?.success === true;
     if (!loaded) {
       slot.facts = 0;
@@ -829,10 +829,12 @@ const RESERVE_FROM_FACTS = 250_000;
 export const viewMemoryReserve = { fromFacts: RESERVE_FROM_FACTS, made: 0 };
 
 /**
- * The WebAssembly memory grown ahead of a hand-over that has not taken it yet (reserveViewMemoryAhead), in bytes: the next
- * whole hand-over grows the memory only by what this does not cover.
+ * The WebAssembly memory grown ahead of the hand-over of a replica being built that has not taken it yet
+ * (reserveViewMemoryAhead), in bytes: that replica's hand-over grows the memory only by what this does not cover, and
+ * any hand-over forgets it (another view may have taken the room). The replica is held weakly: a graph dropped before
+ * its hand-over is not kept alive by its reservation.
  */
-let reservedAhead = 0;
+let reservedAhead: { graph: WeakRef<GraphIndex>; bytes: number } | undefined;
 
 /**
  * Grows the engine's WebAssembly memory once by what a view of the graph's `facts` facts takes (VIEW_MEMORY_PER_FACT: an
@@ -845,9 +847,10 @@ let reservedAhead = 0;
  * memory never shrinks), and no page of it is resident until the engine writes it. An engine that cannot grow that
  * far (its 2 GiB) reserves nothing and grows as it goes, as before.
  */
-function reserveViewMemory(facts: number): void {
-  const ahead = reservedAhead;
-  reservedAhead = 0;
+function reserveViewMemory(graph: GraphIndex): void {
+  const ahead = reservedAhead?.graph.deref() === graph ? reservedAhead.bytes : 0;
+  reservedAhead = undefined;
+  const facts = graph.factCount;
   if (facts < viewMemoryReserve.fromFacts || facts * VIEW_MEMORY_PER_FACT <= ahead) return;
   growEngineMemory(facts * VIEW_MEMORY_PER_FACT);
 }
@@ -876,10 +879,17 @@ const VIEW_MEMORY_PER_RECORD = 3 * VIEW_MEMORY_PER_FACT;
  * (reserveViewMemory). Only for graphs surely at RESERVE_FROM_FACTS (a record is at least one fact); smaller ones are
  * grown by their hand-over, as before.
  */
-export function reserveViewMemoryAhead(records: number): void {
-  if (records < viewMemoryReserve.fromFacts) return;
+export function reserveViewMemoryAhead(graph: GraphIndex, records: number): void {
+  // a snapshot heard while the engine is still starting (a worker restarted after an idle stop loads its rule modules
+  // with its channel open) is grown for by its hand-over, as before
+  if (records < viewMemoryReserve.fromFacts || !engineHeap) return;
   const bytes = records * VIEW_MEMORY_PER_RECORD;
-  if (growEngineMemory(bytes)) reservedAhead = bytes;
+  if (growEngineMemory(bytes)) reservedAhead = { graph: new WeakRef(graph), bytes };
+}
+
+/** Whether a view of `facts` facts would fit beside the views the engine holds, none of them dropped for it. */
+export function viewFitsBeside(facts: number): boolean {
+  return evictedFor(facts).length === 0;
 }
 
 /**

@@ -707,8 +707,11 @@ export class ReplicaSet {
   private replicasSaid = '';
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
-  /** Called when this worker begins a replica from a snapshot: its records (nodes and edges), and whether it is a warm one (sent unasked). */
-  onSnapshotBegin: (records: number, warm: boolean) => void = () => {};
+  /**
+   * Called when this worker begins a replica from a snapshot: the replica's graph (empty yet), its records (nodes and
+   * edges), whether it is a warm one (sent unasked) and whether this worker asked for it (a task's need, a hold or a preload).
+   */
+  onSnapshotBegin: (graph: GraphIndex, records: number, warm: boolean, asked: boolean) => void = () => {};
 
   constructor(
     channelName: string,
@@ -820,8 +823,9 @@ export class ReplicaSet {
           break;
         }
         this.askedAhead.delete(message.key);
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
-        this.onSnapshotBegin(message.total, this.building.get(message.key)!.warm);
+        const building = { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
+        this.building.set(message.key, building);
+        this.onSnapshotBegin(building.graph, message.total, building.warm, ahead !== undefined || this.wanted.has(message.key));
         break;
       }
       case 'snapshot-chunk': {

@@ -22,7 +22,7 @@
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
-import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, setViewBound, takingInParts, viewFits, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
+import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, setViewBound, takingInParts, viewFits, viewFitsBeside, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -267,9 +267,12 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   // the engine's memory for the view of a replica about to be built, grown before the replica fills this thread's heap
-  // (bridge.ts reserveViewMemoryAhead); not for one sent unasked after a restart, kept unless the warm-up holds it
-  replicas.onSnapshotBegin = (records, warm) => {
-    if (!warm) reserveViewMemoryAhead(records);
+  // (bridge.ts reserveViewMemoryAhead), where this worker will hand that view over: one it asked for, or one every worker
+  // takes ahead (onReplica) that fits beside the views held (a record is at least a fact); not for one sent unasked after a
+  // restart, kept unless the warm-up holds it. WebAssembly memory is never given back: grown for a view never handed over,
+  // V8 would count it for good
+  replicas.onSnapshotBegin = (graph, records, warm, asked) => {
+    if (!warm && (asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) reserveViewMemoryAhead(graph, records);
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),
