@@ -7,7 +7,8 @@
  *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write; a large one
  *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
- *   worker → main   need       {key, generation}                          a replica is missing or has a gap
+ *   worker → main   need       {key, generation, to}                      a replica is missing or has a gap; to: the
+ *                                                                        channel only this worker's replica set listens on
  *   main → workers  gone       {key, generation}                          the answer to a need of a generation deleted
  *                                                                        since: the task waiting for it fails (404)
  *   worker → main   replicas   {worker, held, building}                 the replicas a worker holds (each with the ms its
@@ -24,8 +25,11 @@
  *                                                                        (image: the graph's view image on disk, view-
  *                                                                        images.ts, of the snapshot's version: its file and
  *                                                                        revision; a worker hands the view over from it)
- *                                                                        (onlyAsked: a graph above the preload bound, made
- *                                                                        into a replica only by the workers that asked)
+ *                                                                        (a graph above the preload bound goes on the asking
+ *                                                                        worker's own channel, `to`, not on this one: only that
+ *                                                                        worker reads its chunks, SNAPSHOT_WINDOW of them at most
+ *                                                                        unacknowledged, each acknowledged there:
+ *                                                                        snapshot-ack {key, generation, chunks})
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -49,6 +53,9 @@
  *                               worker, file}                            (the first to say imageable), once idle
  *   worker → main   imaged     {key, generation, version, revision,      it wrote it (bytes; 0: it could not, its engine no
  *                               bytes}                                   longer holding that whole view)
+ *   main → workers  abandon    {worker, key}                              the call of the task `worker` runs on a graph above
+ *                                                                        the bound has passed its deadline while the worker
+ *                                                                        builds that replica: the task ends, the build goes on
  *   main → workers  memory     {collect}                                 a diagnostic (bench/server-memory): each worker
  *   worker → main   memory-of  {worker, heapUsed, heapCommitted,         says what its isolate holds, after a full
  *                               arrayBuffers}                            collection when `collect` and gc is exposed
@@ -60,6 +67,7 @@
  * after it, in order.
  */
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
@@ -74,8 +82,16 @@ import type { ViewImages } from './view-images.ts';
 export const SNAPSHOT_CHUNK = 5_000;
 /** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
 export const WARM_CHUNK = 1_000;
-/** How long a worker waits for a replica before the task fails. */
+/** How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build making progress is waited for). */
 export const REPLICA_WAIT_MS = 60_000;
+/**
+ * Chunks of a snapshot sent to one worker's own channel (a graph above the preload bound) that may be on their way
+ * unacknowledged: the main thread makes the next only when the worker has built enough of the earlier ones, so at
+ * most this many chunks (16 x 5,000 records) wait in its queue, however loaded it is, and a task it is given is read
+ * after them, not after hundreds. A window of 4 left the worker waiting for the next chunk under load (bench/first-heavy-query
+ * at 1M facts, load 12: the snapshot took 14.8-19.9 s against 11.0-12.9 s unpaced); 16 was within the noise of unpaced.
+ */
+export const SNAPSHOT_WINDOW = 16;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
 const GONE_KEPT = 256;
 
@@ -89,12 +105,14 @@ export type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
-  | { type: 'need'; key: string; generation: string }
+  | { type: 'need'; key: string; generation: string; to?: string }
   | { type: 'started' }
   | ({ type: 'replicas' } & WorkerReplicas)
-  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk; onlyAsked?: true }
+  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk }
   | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string }
+  | { type: 'snapshot-ack'; key: string; generation: string; chunks: number }
+  | { type: 'abandon'; worker: number; key: string }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
@@ -230,7 +248,7 @@ export class ReplicaSource {
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
-      if (message.type === 'need') void this.answerNeed(message.key, message.generation);
+      if (message.type === 'need') void this.answerNeed(message.key, message.generation, message.to);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'replicas') this.noteReplicas(message);
       else if (message.type === 'prepared') this.notePrepared(message);
@@ -314,6 +332,14 @@ export class ReplicaSource {
   /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
   heldReplicas(): Map<number, HeldReplica[]> {
     return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, { builtMs }]) => ({ ...splitGraphKey(key), builtMs }))]));
+  }
+
+  /**
+   * Tells `worker` to end the task it runs on `key`, a graph above the bound whose replica it is building: the task's call has
+   * passed its deadline, and ending the thread would lose the copy partway (ReasoningWorkers.run).
+   */
+  abandon(worker: number, key: string): void {
+    if (!this.closed) this.channel.postMessage({ type: 'abandon', worker, key } satisfies ReplicaMessage);
   }
 
   /** Whether `worker` said it has asked for, or is building, the replica of `key`. */
@@ -559,7 +585,7 @@ export class ReplicaSource {
    * told so, and its task fails with 404, rather than taking the new generation's snapshot, finding
    * it is not the one its task names, and asking again, snapshot after snapshot, until it times out.
    */
-  private async answerNeed(key: string, generation: string): Promise<void> {
+  private async answerNeed(key: string, generation: string, to: string | undefined): Promise<void> {
     const { tenant, graphId } = splitGraphKey(key);
     let current: string;
     try {
@@ -569,22 +595,26 @@ export class ReplicaSource {
       current = '';
     }
     if (this.closed) return;
-    if (current === generation) return this.sendSnapshot(key);
+    if (current === generation) return this.sendSnapshot(key, false, to);
     this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
   }
 
   /**
    * Sends the graph's replica to the workers in chunks. A request while one goes out is served by it;
    * a worker that started after its beginning (and so could not build it) asks again once it ends.
+   * A graph above the preload bound goes instead to the asking worker alone, on its own channel `to`
+   * (PacedChannel): no other worker reads its chunks, and they go only as fast as the worker builds them.
    */
-  private async sendSnapshot(key: string, warm = false): Promise<void> {
-    if (this.snapshotting.has(key)) return;
-    this.snapshotting.add(key);
+  private async sendSnapshot(key: string, warm = false, to?: string): Promise<void> {
+    const own = to !== undefined && !warm && this.onlyAsked(key) ? to : undefined;
+    const sending = own === undefined ? key : `${key}\u0000${own}`;
+    if (this.snapshotting.has(sending)) return;
+    this.snapshotting.add(sending);
     try {
       const { tenant, graphId } = splitGraphKey(key);
-      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm)));
+      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm, own)));
     } finally {
-      this.snapshotting.delete(key);
+      this.snapshotting.delete(sending);
     }
   }
 
@@ -597,7 +627,7 @@ export class ReplicaSource {
    * come with it. False when the records were renumbered meanwhile (or the graph loaded anew,
    * or deleted): it goes again from the start.
    */
-  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean): Promise<boolean> {
+  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean, to: string | undefined): Promise<boolean> {
     const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
     if (this.closed) return true;
     if (!graph || !at) {
@@ -605,15 +635,30 @@ export class ReplicaSource {
       return true;
     }
     const { generation } = at;
+    const paced = to === undefined ? undefined : new PacedChannel(to, key, generation);
+    try {
+      return await this.sendChunks(graph, at, warm, paced);
+    } finally {
+      paced?.close();
+    }
+  }
+
+  /** sendSnapshotOnce's messages, on `paced` (one worker's channel) or else to every worker. */
+  private async sendChunks(graph: GraphIndex, at: GraphVersion, warm: boolean, paced: PacedChannel | undefined): Promise<boolean> {
+    const { key, generation } = at;
+    const { tenant, graphId } = splitGraphKey(key);
+    const post = (message: ReplicaMessage) => (paced ?? this.channel).postMessage(message);
     const layout = graph.layout;
     const nodeSpan = graph.nodes.span;
     const edgeSpan = graph.edges.span;
     const image = this.imageAt(at);
-    // (a warm snapshot is for every worker, whatever its size: the warm-up's bound chose it)
-    const onlyAsked = !warm && graph.factCount > this.askedOnlyAbove;
-    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}), ...(onlyAsked ? { onlyAsked } : {}) } satisfies ReplicaMessage);
+    post({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}) });
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
+    let sent = 0;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
+      // (a worker that acknowledged nothing for REPLICA_WAIT_MS has stopped, or dropped the graph: it asks again if it still wants it)
+      if (paced && !(await paced.room(sent))) return true;
+      if (this.closed) return true;
       const nodes: NodeRecord[] = [];
       const edges: EdgeRecord[] = [];
       for (let place = from; place < Math.min(from + chunk, nodeSpan); place++) {
@@ -624,20 +669,63 @@ export class ReplicaSource {
         const edge = graph.edges.at(place - nodeSpan);
         if (edge) edges.push(edge);
       }
-      this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes, edges } satisfies ReplicaMessage);
+      post({ type: 'snapshot-chunk', key, generation, nodes, edges });
+      sent++;
       await yieldToLoop();
       if (this.closed) return true;
       // (waits for a write being applied)
       const now = await this.store.loadGraph(tenant, graphId).catch(() => undefined);
       if (now !== graph || graph.layout !== layout) return false;
     }
-    this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
+    post({ type: 'snapshot-end', key, generation });
     return true;
   }
 
   close(): void {
     this.closed = true;
     this.unsubscribe();
+    this.channel.close();
+  }
+}
+
+/**
+ * One worker's own channel, for the snapshot of a graph above the preload bound: the chunks posted on it wait, at most
+ * SNAPSHOT_WINDOW unacknowledged, for the worker to say it has built the earlier ones (snapshot-ack).
+ */
+class PacedChannel {
+  private readonly channel: BroadcastChannel;
+  private acked = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(name: string, key: string, generation: string) {
+    this.channel = new BroadcastChannel(name);
+    this.channel.unref();
+    this.channel.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      if (message.type !== 'snapshot-ack' || message.key !== key || message.generation !== generation) return;
+      this.acked = Math.max(this.acked, message.chunks);
+      for (const waiter of [...this.waiters]) waiter();
+    };
+  }
+
+  postMessage(message: ReplicaMessage): void {
+    this.channel.postMessage(message);
+  }
+
+  /** Whether another chunk may go, `sent` having gone: once the window has room; false when no acknowledgement came for REPLICA_WAIT_MS. */
+  async room(sent: number): Promise<boolean> {
+    let heard = this.acked;
+    let heardAt = Date.now();
+    while (sent - this.acked >= SNAPSHOT_WINDOW) {
+      if (this.acked !== heard) [heard, heardAt] = [this.acked, Date.now()];
+      const left = heardAt + REPLICA_WAIT_MS - Date.now();
+      if (left <= 0) return false;
+      await waitForMessage(this.waiters, Math.min(left, 1_000));
+    }
+    return true;
+  }
+
+  close(): void {
     this.channel.close();
   }
 }
@@ -663,6 +751,10 @@ interface Building {
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
   /** When its snapshot began (Date.now()). */
   begun: number;
+  /** When its last chunk came (Date.now(); begun before the first): a task waits for it while chunks keep coming. */
+  lastChunkAt: number;
+  /** Chunks built so far: what this worker acknowledges on its own channel. */
+  chunks: number;
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
   /** The warm-up asked the workers to hand it over once made (ReplicaSource.hold). */
@@ -701,8 +793,15 @@ export class ReplicaSet {
   private readonly wanted = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
-  /** Graphs whose snapshot going out this worker did not make a replica of: another worker asked for it, and it is above the preload bound (onlyAsked). */
-  private readonly passedOver = new Set<string>();
+  /**
+   * Per graph asked for (wanted) whose snapshot has not begun, the deltas heard meanwhile: a snapshot on this worker's own
+   * channel may begin after a delta newer than it that came on the shared one (two channels keep no order between them).
+   */
+  private readonly early = new Map<string, Extract<ReplicaMessage, { type: 'delta' }>[]>();
+  /** Graphs whose task this worker runs was abandoned at its call's deadline (ReplicaSource.abandon): the task ends, the build goes on. */
+  private readonly abandoned = new Set<string>();
+  /** The channel only this replica set listens on: a snapshot of a graph above the preload bound comes on it, paced by its acknowledgements. */
+  private readonly own: BroadcastChannel;
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
@@ -723,12 +822,26 @@ export class ReplicaSet {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => this.onMessage((event as { data: ReplicaMessage }).data);
+    this.own = new BroadcastChannel(`${channelName}:${randomUUID()}`);
+    this.own.unref();
+    this.own.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      this.onMessage(message);
+      const building = message.type === 'snapshot-chunk' && this.building.get(message.key);
+      // acknowledged once built: the main thread makes the next chunks only as this worker takes them
+      if (building && building.generation === message.generation) this.own.postMessage({ type: 'snapshot-ack', key: message.key, generation: message.generation, chunks: building.chunks } satisfies ReplicaMessage);
+    };
     this.channel.postMessage({ type: 'started' } satisfies ReplicaMessage);
   }
 
-  /** The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. */
+  /**
+   * The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. Fails when no
+   * chunk of its snapshot has come for REPLICA_WAIT_MS (a build making progress is waited for, however long it takes), or
+   * when the main thread abandons the task (its call passed its deadline: the build goes on for the next task).
+   */
   async graph(at: GraphVersion): Promise<GraphIndex> {
-    const deadline = Date.now() + REPLICA_WAIT_MS;
+    let deadline = Date.now() + REPLICA_WAIT_MS;
+    this.abandoned.delete(at.key); // (a word meant for an earlier task, heard after it ended)
     for (;;) {
       const replica = this.replicas.get(at.key);
       if (replica && replica.generation === at.generation && replica.version >= at.version) {
@@ -738,9 +851,14 @@ export class ReplicaSet {
       }
       if (this.gone.get(at.key) === at.generation) throw new NotFoundError('graph', splitGraphKey(at.key).graphId);
       // (a replica of another generation stays: it may be the newer one; a snapshot of the task's replaces it)
-      if (!this.building.has(at.key)) this.request(at);
-      else this.behindSince.delete(at.key);
-      if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive within ${REPLICA_WAIT_MS} ms`);
+      if (this.abandoned.delete(at.key)) throw new Error('the call passed its deadline while this graph\'s replica was being built; the build goes on');
+      const building = this.building.get(at.key);
+      if (!building) this.request(at);
+      else {
+        this.behindSince.delete(at.key);
+        deadline = Math.max(deadline, building.lastChunkAt + REPLICA_WAIT_MS);
+      }
+      if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive: nothing of it came for ${REPLICA_WAIT_MS} ms`);
       await waitForMessage(this.waiters, 1_000);
     }
   }
@@ -761,7 +879,7 @@ export class ReplicaSet {
     const last = this.requested.get(at.key);
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
-    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation, to: this.own.name } satisfies ReplicaMessage);
   }
 
   /** The parts received so far of `message`'s delta, its records appended; undefined when none came before it. */
@@ -788,6 +906,11 @@ export class ReplicaSet {
           if (message.version > building.version) building.pending.push(message);
           break;
         }
+        if (!building && this.wanted.has(message.key)) {
+          const early = this.early.get(message.key);
+          if (early) early.push(message);
+          else this.early.set(message.key, [message]);
+        }
         const replica = this.replicas.get(message.key);
         if (!replica || replica.generation !== message.generation || message.version <= replica.version) break;
         if (message.version !== replica.version + 1) {
@@ -803,7 +926,7 @@ export class ReplicaSet {
       case 'drop':
         this.wanted.delete(message.key);
         this.askedAhead.delete(message.key);
-        this.passedOver.delete(message.key);
+        this.early.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -813,12 +936,12 @@ export class ReplicaSet {
         const replica = this.replicas.get(message.key);
         if (replica && replica.generation === message.generation && replica.version >= message.version) break;
         const ahead = this.askedAhead.get(message.key);
-        if (message.onlyAsked && ahead === undefined && !this.wanted.has(message.key)) {
-          this.passedOver.add(message.key);
-          break;
-        }
         this.askedAhead.delete(message.key);
-        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
+        const { generation, version } = message;
+        const pending = (this.early.get(message.key) ?? []).filter((delta) => delta.generation === generation && delta.version > version);
+        this.early.delete(message.key);
+        const begun = Date.now();
+        this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
         break;
       }
       case 'snapshot-chunk': {
@@ -827,15 +950,16 @@ export class ReplicaSet {
         putLogged(building.graph, message.nodes, []);
         // a snapshot's edges are distinct and new to the replica: their ids are hashed at the first lookup (a delta), as a restart's are
         building.graph.adoptEdges(message.edges);
+        building.chunks++;
+        building.lastChunkAt = Date.now();
         break;
       }
       case 'snapshot-end': {
         const building = this.building.get(message.key);
         if (!building || building.generation !== message.generation) {
-          // a snapshot this worker heard only the end of (it started after the beginning), or passed over: asked again when wanted
-          const passedOver = this.passedOver.delete(message.key);
+          // a snapshot this worker heard only the end of (it started after the beginning): asked again when wanted
           const replica = this.replicas.get(message.key);
-          const fresh = !passedOver && this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
+          const fresh = this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
           if ((this.wanted.has(message.key) || fresh) && !(replica && replica.generation === message.generation)) {
             this.requested.delete(message.key);
             this.request({ key: message.key, generation: message.generation, version: 0 });
@@ -881,6 +1005,7 @@ export class ReplicaSet {
       }
       case 'gone': {
         this.wanted.delete(message.key);
+        this.early.delete(message.key);
         this.askedAhead.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
@@ -897,6 +1022,11 @@ export class ReplicaSet {
         if (message.worker === threadId) this.onImageAsked(message);
         return;
       }
+      case 'abandon': {
+        if (message.worker !== threadId) return;
+        this.abandoned.add(message.key);
+        break;
+      }
       case 'need':
       case 'started':
       case 'prepared':
@@ -904,6 +1034,7 @@ export class ReplicaSet {
       case 'memory-of':
       case 'imaged':
       case 'replicas':
+      case 'snapshot-ack':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     this.announceReplicas();
@@ -968,6 +1099,7 @@ export class ReplicaSet {
 
   close(): void {
     this.channel.close();
+    this.own.close();
   }
 }
 

@@ -1,8 +1,7 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
+import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK, SNAPSHOT_WINDOW } from '../../engine/reason/replicas.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
-import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
@@ -103,7 +102,7 @@ describe('a worker\'s graph replicas', () => {
     main.postMessage({ type: 'preload', key: 't\u0000other', generation: 'g7', version: 3 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reported).toEqual(['snapshot t\u0000g 0 a', 'preload t\u0000g 0 a']);
-    expect(heard.slice(heardBefore).filter((message) => message.type !== 'replicas')).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7' }]);
+    expect(heard.slice(heardBefore).filter((message) => message.type !== 'replicas')).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7', to: expect.stringMatching(`^${name}:`) }]);
   });
 
   it('says which replicas it builds and holds, each with the time its snapshot took, when they change', async () => {
@@ -148,6 +147,39 @@ describe('a worker\'s graph replicas', () => {
     const { builtMs } = said[1].held[0];
     expect(builtMs).toBeGreaterThanOrEqual(endPosted - begunBy);
     expect(builtMs).toBeLessThanOrEqual(heldSaidAt - beginPosted);
+  });
+});
+
+describe('a worker building the replica of a graph above the bound, on its own channel', () => {
+  const closing: { close(): void }[] = [];
+  afterEach(() => closing.splice(0).forEach((item) => item.close()));
+  it('acknowledges each chunk it built, and ends the task the main thread abandons while its build goes on', async () => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const needs: { type: string; to?: string }[] = [];
+    main.onmessage = (event) => {
+      const message = (event as { data: { type: string; to?: string } }).data;
+      if (message.type === 'need') needs.push(message);
+    };
+    const replicas = new ReplicaSet(name, 4);
+    const key = 't\u0000big';
+    const waiting = replicas.graph({ key, generation: 'g1', version: 0 });
+    const outcome = waiting.then(() => 'built', (error: Error) => error.message);
+    expect(await until(() => needs.length > 0, 5_000)).toBe(true);
+    const own = new BroadcastChannel(needs[0]!.to!);
+    const acks: unknown[] = [];
+    own.onmessage = (event) => acks.push((event as { data: unknown }).data);
+    closing.push(main, replicas, own);
+    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version: 0, total: 2 });
+    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: [actor('a')], edges: [] });
+    expect(await until(() => acks.length === 1, 5_000)).toBe(true);
+    expect(acks).toEqual([{ type: 'snapshot-ack', key, generation: 'g1', chunks: 1 }]);
+    main.postMessage({ type: 'abandon', worker: threadId, key });
+    expect(await outcome).toMatch(/deadline/);
+    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: [actor('b')], edges: [] });
+    own.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+    expect(await until(() => replicas.held(key) !== undefined, 5_000)).toBe(true);
+    expect([...replicas.held(key)!.graph.nodes.keys()]).toEqual(['a', 'b']);
   });
 });
 
@@ -371,17 +403,42 @@ describe('the main thread\'s side of the replicas', () => {
     expect(late.held(big.key)).toBeUndefined();
   }, 60_000);
 
-  it('has a worker that passed over the snapshot of a graph above the bound, then asked for it while its chunks go out, ask again at its end and make the replica', async () => {
+  it('sends the snapshot of a graph above the bound on the asking worker\'s own channel only: no other worker reads its chunks, and one asking meanwhile gets its own', async () => {
     source.close();
     source = new ReplicaSource(store, name, undefined, 100);
     const ids = Array.from({ length: SNAPSHOT_CHUNK * 3 }, (_, i) => `n${i}`);
     await store.writeGraph('t', 'big', actorsWrite(ids));
     const { at } = await source.current('t', 'big');
-    const [asking, late] = [workerSet(), workerSet()];
-    const { heard, acted } = atFirstChunk(() => late.graph(at));
-    expect((await asking.graph(at)).nodes.size).toBe(ids.length);
-    expect(((await acted()) as GraphIndex).nodes.size).toBe(ids.length);
-    expect(heard.filter((type) => type === 'snapshot-begin').length).toBe(2);
+    const [asking, late, other] = [workerSet(), workerSet(), workerSet()];
+    const shared: string[] = [];
+    listen(({ type }) => type.startsWith('snapshot') && shared.push(type));
+    const [first, second] = await Promise.all([asking.graph(at), new Promise((resolve) => setTimeout(resolve, 20)).then(() => late.graph(at))]);
+    expect([first.nodes.size, second.nodes.size]).toEqual([ids.length, ids.length]);
+    expect(shared).toEqual([]);
+    expect(other.held(at.key)).toBeUndefined();
+  }, 60_000);
+
+  it('paces the snapshot of a graph above the bound by the worker: no more than SNAPSHOT_WINDOW chunks go unacknowledged', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    const ids = Array.from({ length: SNAPSHOT_CHUNK * (SNAPSHOT_WINDOW + 3) }, (_, i) => `n${i}`);
+    await store.writeGraph('t', 'big', actorsWrite(ids));
+    const { at } = await source.current('t', 'big');
+    // a worker that builds nothing: its own channel, on which it hears the chunks and acknowledges them when told to
+    const own = new BroadcastChannel(`${name}:slow`);
+    closing.push(own);
+    let chunks = 0;
+    own.onmessage = (event) => (event as { data: { type: string } }).data.type === 'snapshot-chunk' && chunks++;
+    const asker = new BroadcastChannel(name);
+    closing.push(asker);
+    asker.postMessage({ type: 'need', key: at.key, generation: at.generation, to: `${name}:slow` });
+    expect(await until(() => chunks === SNAPSHOT_WINDOW, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(chunks).toBe(SNAPSHOT_WINDOW);
+    own.postMessage({ type: 'snapshot-ack', key: at.key, generation: at.generation, chunks: 2 });
+    expect(await until(() => chunks === SNAPSHOT_WINDOW + 2, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(chunks).toBe(SNAPSHOT_WINDOW + 2);
   }, 60_000);
 
   it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
