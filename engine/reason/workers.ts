@@ -6,6 +6,7 @@
  * graph none holds is handed to ENGINES_PER_GRAPH engines, not to every one.
  */
 import { Piscina, queueOptionsSymbol, type PiscinaTask } from 'piscina';
+import type { TaskVersion } from './replicas.ts';
 import { START_TASK, type ReasonReply, type ReasonTask } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
@@ -26,6 +27,8 @@ export class ReasoningWorkers {
   private running = 0;
   private readonly router: ViewRouter;
   private readonly replicas: ReplicaHolders;
+  /** Tasks on a graph above the preload bound given out: the last one's serial (what an abandon names, TaskVersion task). */
+  private replicaTasks = 0;
 
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
@@ -63,8 +66,9 @@ export class ReasoningWorkers {
       // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
       closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
-    this.pool.on('workerDestroy', () => {
-      const live = new Set(this.threadIds());
+    this.pool.on('workerDestroy', (worker: PiscinaWorker) => {
+      // (piscina says so before it takes the thread off its list)
+      const live = new Set(this.threadIds().filter((id) => id !== worker.id));
       stopped(live);
       this.router.keepOnly(live);
       this.nudge(); // a task waiting for the view of a graph only that worker held now goes to another
@@ -80,8 +84,10 @@ export class ReasoningWorkers {
   run(task: ReasonTask, signal: AbortSignal, onlyAsked = false): Promise<ReasonReply> {
     const options: ViewOptions | undefined =
       task.kind === 'query' && !onlyAsked ? undefined : { ...(task.kind === 'query' ? {} : { graph: task.at.key }), ...(onlyAsked ? { replica: task.at.key, queuedAt: Date.now() } : {}) };
-    const routed = options ? { ...task, [queueOptionsSymbol]: options } : task;
-    const deadline = options?.replica !== undefined ? this.replicaDeadline(options as ViewOptions & { replica: string }, signal) : { signal, clear: () => {} };
+    const serial = onlyAsked ? ++this.replicaTasks : undefined;
+    const at: TaskVersion = serial === undefined ? task.at : { ...task.at, task: serial };
+    const routed = options ? { ...task, at, [queueOptionsSymbol]: options } : task;
+    const deadline = options?.replica !== undefined ? this.replicaDeadline(options as ViewOptions & { replica: string }, serial!, signal) : { signal, clear: () => {} };
     this.running++;
     return (this.pool.run(routed, { signal: deadline.signal }) as Promise<ReasonReply>).finally(() => {
       deadline.clear();
@@ -97,16 +103,18 @@ export class ReasoningWorkers {
    * to end the task instead (ReplicaHolders.abandon), and the build goes on. The caller gets the deadline's error either
    * way; a task that has not ended ABANDON_GRACE_MS later (it was past its wait, in its query) has its thread ended then.
    */
-  private replicaDeadline(options: ViewOptions & { replica: string }, signal: AbortSignal): { signal: AbortSignal; clear: () => void } {
+  private replicaDeadline(options: ViewOptions & { replica: string }, task: number, signal: AbortSignal): { signal: AbortSignal; clear: () => void } {
     const ending = new AbortController();
     let grace: NodeJS.Timeout | undefined;
     const atDeadline = () => {
       const worker = options.givenTo;
       if (worker === undefined || !this.replicas.builds(worker, options.replica)) return ending.abort(signal.reason);
-      this.replicas.abandon(worker, options.replica);
+      this.replicas.abandon(worker, options.replica, task);
       grace = setTimeout(() => ending.abort(signal.reason), ABANDON_GRACE_MS);
     };
-    signal.addEventListener('abort', atDeadline, { once: true });
+    // (a signal aborted already fires no event: its deadline is now)
+    if (signal.aborted) atDeadline();
+    else signal.addEventListener('abort', atDeadline, { once: true });
     return {
       signal: ending.signal,
       clear: () => {
@@ -187,8 +195,8 @@ export interface ReplicaHolders {
   heldSince: (worker: number, key: string) => number | undefined;
   /** Whether `worker` has asked for, or is building, the replica of `key`. */
   builds: (worker: number, key: string) => boolean;
-  /** Tells `worker` to end the task it runs on `key`, whose replica it is building (ReplicaSource.abandon). */
-  abandon: (worker: number, key: string) => void;
+  /** Tells `worker` to end its task `task` (ReasoningWorkers' serial) on `key`, whose replica it is building (ReplicaSource.abandon). */
+  abandon: (worker: number, key: string, task: number) => void;
 }
 
 const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, heldSince: () => undefined, builds: () => false, abandon: () => {} };
@@ -244,7 +252,7 @@ export class ViewRouter {
     private readonly loadingOf: (worker: number) => string | undefined,
     private readonly live: () => number[],
     private readonly imaging: (worker: number) => boolean = () => false,
-    private readonly replicas: Pick<ReplicaHolders, 'builtMs' | 'builds'> = NO_REPLICAS,
+    private readonly replicas: Pick<ReplicaHolders, 'builtMs' | 'heldSince' | 'builds'> = NO_REPLICAS,
     /** Has piscina offer the waiting tasks to the free workers again (ReasoningWorkers.nudge). */
     private readonly retry: () => void = () => {},
   ) {}
