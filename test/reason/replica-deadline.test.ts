@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LimitError } from '../../engine/errors.ts';
-import { ReasoningPool } from '../../engine/reason/pool.ts';
+import type { ReasoningPool } from '../../engine/reason/pool.ts';
 import type { ReplicaSource } from '../../engine/reason/replicas.ts';
 import type { ReasoningWorkers } from '../../engine/reason/workers.ts';
 import { graphKey } from '../../engine/store/graph-cache.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
+import type { ParleyStore } from '../../engine/store/store.ts';
+import { openTempPool, type TempPool } from '../helpers/reasoning-pool.ts';
 import { until } from '../helpers/until.ts';
 
 // The call deadline of a task waiting for the replica its worker is building (a graph above the preload bound) answers the
@@ -17,24 +15,19 @@ const ACTORS = 600_000;
 const COUNT_ACTORS = 'MATCH (a:Actor) RETURN count(a) AS n';
 
 describe('a call on a graph above the preload bound that passes its deadline while the replica is built', () => {
-  let dir: string;
+  let temp: TempPool;
   let store: ParleyStore;
   let pool: ReasoningPool;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-replica-deadline-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
+    // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build (2.3-3.3 s here at load
+    // 13-16; at 200k actors it took 1.5-1.9 s, and once finished within the deadline)
+    temp = await openTempPool('parley-replica-deadline-', { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
+    ({ store, pool } = temp);
     const nodes = Array.from({ length: ACTORS }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` } }));
     await store.writeGraph('t', 'big', { nodes, edges: [] }); // 1.2M facts, 120 snapshot chunks
     await store.writeGraph('t', 'small', { nodes: nodes.slice(0, 2), edges: [] });
-    // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build (2.3-3.3 s here at load
-    // 13-16; at 200k actors it took 1.5-1.9 s, and once finished within the deadline)
-    pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
   }, 120_000);
-  afterAll(async () => {
-    await pool.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => temp.close());
 
   it('fails the call with its time limit, and the worker finishes the copy rather than being ended', async () => {
     // the worker started (a preload starts it, well within no deadline), holding a replica: what would be lost with its thread
@@ -63,22 +56,15 @@ describe('a call on a graph above the preload bound that passes its deadline whi
 });
 
 describe('a worker that stops', () => {
-  let dir: string;
-  let store: ParleyStore;
-  let pool: ReasoningPool;
+  let temp: TempPool;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-replica-stop-'));
-    store = await ParleyStore.open(path.join(dir, 'store'));
-    await store.writeGraph('t', 'g', { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'a' } }], edges: [] });
-    pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, workerIdleMs: 1_000 });
+    temp = await openTempPool('parley-replica-stop-', { workers: 1, inlineBudgetMs: 0, workerIdleMs: 1_000 });
+    await temp.store.writeGraph('t', 'g', { nodes: [{ id: 'a', labels: ['Actor'], properties: { label: 'a' } }], edges: [] });
   }, 120_000);
-  afterAll(async () => {
-    await pool.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => temp.close());
 
   it('leaves no record of the replicas it held', async () => {
+    const { pool } = temp;
     await pool.query('t', 'g', COUNT_ACTORS, { limits: {} });
     expect(await until(() => pool.heldReplicas().size === 1, 10_000)).toBe(true);
     const [worker] = [...pool.heldReplicas().keys()];

@@ -159,6 +159,12 @@ describe('a worker building the replica of a graph above the bound, on its own c
   const key = 't\u0000big';
   const at = (version = 0, task?: number) => ({ key, generation: 'g1', version, ...(task === undefined ? {} : { task }) });
   type Heard = { type: string; to?: string; request?: number; building?: string[]; id?: number };
+  /** The messages of snapshot try `id` of the graph (g1 at `version`) on `channel`, as the main thread posts them. */
+  const tryOf = (channel: BroadcastChannel, id: number, version = 0) => ({
+    begin: (total: number) => channel.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id, version, total }),
+    chunk: (...ids: string[]) => channel.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id, nodes: ids.map(actor), edges: [] }),
+    end: () => channel.postMessage({ type: 'snapshot-end', key, generation: 'g1', id }),
+  });
 
   /** A worker's replica set (its wait for a chunk `waitMs`), the main thread's channel, and what the worker said on it. */
   const worker = (waitMs?: number) => {
@@ -208,15 +214,15 @@ describe('a worker building the replica of a graph above the bound, on its own c
     const { main, replicas, own: ownOf } = worker();
     const outcome = settled(replicas.graph(at(0, 1)));
     const { own, said } = await ownOf();
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 11, version: 0, total: 2 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 11, nodes: [actor('a')], edges: [] });
+    tryOf(own, 11).begin(2);
+    tryOf(own, 11).chunk('a');
     expect(await until(() => said.length === 1, 5_000)).toBe(true);
     expect(said).toEqual([{ type: 'snapshot-ack', key, id: 11, chunks: 1 }]);
     main.postMessage({ type: 'abandon', worker: threadId, key, task: 1 });
     expect(await until(() => outcome() !== undefined, 5_000)).toBe(true);
     expect(outcome()).toMatch(/deadline/);
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 11, nodes: [actor('b')], edges: [] });
-    own.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 11 });
+    tryOf(own, 11).chunk('b');
+    tryOf(own, 11).end();
     expect(await until(() => replicas.held(key) !== undefined, 5_000)).toBe(true);
     expect([...replicas.held(key)!.graph.nodes.keys()]).toEqual(['a', 'b']);
   });
@@ -241,17 +247,17 @@ describe('a worker building the replica of a graph above the bound, on its own c
     const { main, replicas, heardAll, own: ownOf } = worker();
     const asked = replicas.graph(at());
     const { own } = await ownOf();
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 21, version: 0, total: 3 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 21, nodes: [actor('a')], edges: [] });
+    tryOf(own, 21).begin(3);
+    tryOf(own, 21).chunk('a');
     // the end of a shared snapshot begun before this worker started, then a whole one
-    main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 20 });
+    tryOf(main, 20).end();
     await heardAll();
     expect(replicas.held(key)).toBeUndefined();
     snapshotOn(main, key)(0, ['x', 'y']);
     await heardAll();
     expect(replicas.held(key)).toBeUndefined();
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 21, nodes: [actor('b'), actor('c')], edges: [] });
-    own.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 21 });
+    tryOf(own, 21).chunk('b', 'c');
+    tryOf(own, 21).end();
     expect([...(await asked).nodes.keys()]).toEqual(['a', 'b', 'c']);
   });
 
@@ -259,17 +265,17 @@ describe('a worker building the replica of a graph above the bound, on its own c
     const { replicas, needs, own: ownOf } = worker(300);
     const first = settled(replicas.graph(at()));
     const { own, said } = await ownOf();
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 31, version: 0, total: 2 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 31, nodes: [actor('a')], edges: [] });
+    tryOf(own, 31).begin(2);
+    tryOf(own, 31).chunk('a');
     expect(await until(() => first() !== undefined, 10_000)).toBe(true);
     expect(first()).toMatch(/did not arrive/);
     expect(await until(() => said.some(({ type }) => type === 'snapshot-stop'), 5_000)).toBe(true);
     expect(said).toContainEqual({ type: 'snapshot-stop', key, id: 31 });
     expect(needs().length).toBe(2);
     const second = replicas.graph(at());
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 32, version: 0, total: 2 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 32, nodes: [actor('a'), actor('b')], edges: [] });
-    own.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 32 });
+    tryOf(own, 32).begin(2);
+    tryOf(own, 32).chunk('a', 'b');
+    tryOf(own, 32).end();
     expect([...(await second).nodes.keys()]).toEqual(['a', 'b']);
   });
 
@@ -277,16 +283,16 @@ describe('a worker building the replica of a graph above the bound, on its own c
     const { replicas, needs, heardAll, own: ownOf } = worker();
     const asked = replicas.graph(at());
     const { own } = await ownOf();
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 41, version: 0, total: 2 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 41, nodes: [actor('a')], edges: [] });
+    tryOf(own, 41).begin(2);
+    tryOf(own, 41).chunk('a');
     own.postMessage({ type: 'snapshot-stop', key, id: 40 }); // another try's
     await heardAll();
     expect(needs().length).toBe(1);
     own.postMessage({ type: 'snapshot-stop', key, id: 41 });
     expect(await until(() => needs().length === 2, 3_000)).toBe(true);
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 42, version: 0, total: 2 });
-    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 42, nodes: [actor('a'), actor('b')], edges: [] });
-    own.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 42 });
+    tryOf(own, 42).begin(2);
+    tryOf(own, 42).chunk('a', 'b');
+    tryOf(own, 42).end();
     expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
   });
 
@@ -303,7 +309,7 @@ describe('a worker building the replica of a graph above the bound, on its own c
     main.postMessage({ type: 'delta', key, generation: 'g1', version: 1, nodes: [actor('b')], edges: [] });
     expect([...(await behind).nodes.keys()]).toEqual(['a', 'b']);
     expect(await until(() => building()?.length === 0, 5_000)).toBe(true);
-    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 51, version: 1, total: 2 });
+    tryOf(own, 51, 1).begin(2);
     expect(await until(() => said.length > 0, 5_000)).toBe(true);
     expect(said).toEqual([{ type: 'snapshot-stop', key, id: 51 }]);
     for (let version = 2; version <= 50; version++) main.postMessage({ type: 'delta', key, generation: 'g1', version, nodes: [actor(`n${version}`)], edges: [] });
