@@ -632,6 +632,20 @@ describe('the main thread\'s side of the replicas', () => {
     expect(await until(() => begins().length === 3, 5_000)).toBe(true);
   }, 60_000);
 
+  it('makes a whole replica for a worker that asks while a warm snapshot of the graph goes out, begun before it started', async () => {
+    const at = await bigGraph(20);
+    workerSet(); // one that hears the warm snapshot from its beginning
+    let late: ReplicaSet | undefined;
+    listen(({ type }) => type === 'snapshot-begin' && (late ??= workerSet()));
+    const warming = source.warm('t', 'big');
+    expect(await until(() => late !== undefined, 5_000)).toBe(true);
+    const replica = await late!.graph(at);
+    expect(replica.nodes.size).toBe(SNAPSHOT_CHUNK * 20);
+    const main = await store.loadGraph('t', 'big');
+    expect(JSON.stringify([...replica.nodes.values()])).toBe(JSON.stringify([...main.nodes.values()]));
+    await warming;
+  }, 60_000);
+
   it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
     source.close();
     source = new ReplicaSource(store, name, undefined, 0);
