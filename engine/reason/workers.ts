@@ -87,7 +87,7 @@ export class ReasoningWorkers {
     const serial = onlyAsked ? ++this.replicaTasks : undefined;
     const at: TaskVersion = serial === undefined ? task.at : { ...task.at, task: serial };
     const routed = options ? { ...task, at, [queueOptionsSymbol]: options } : task;
-    const deadline = options?.replica !== undefined ? this.replicaDeadline(options as ViewOptions & { replica: string }, serial!, signal) : { signal, clear: () => {} };
+    const deadline = serial !== undefined ? this.replicaDeadline(options as ViewOptions & { replica: string }, serial, signal) : { signal, clear: () => {} };
     this.running++;
     return (this.pool.run(routed, { signal: deadline.signal }) as Promise<ReasonReply>).finally(() => {
       deadline.clear();
