@@ -226,7 +226,7 @@ export class ReasoningPool {
       (worker) => this.source.loadingOf(worker),
       (worker) => this.source.imagingOf(worker),
       options.workerYoungMb ?? DEFAULT_WORKER_YOUNG_MB,
-      { builtMs: (worker, key) => this.source.replicaBuiltMs(worker, key), heldSince: (worker, key) => this.source.replicaHeldSince(worker, key), builds: (worker, key) => this.source.buildsReplica(worker, key) },
+      { builtMs: (worker, key) => this.source.replicaBuiltMs(worker, key), heldSince: (worker, key) => this.source.replicaHeldSince(worker, key), builds: (worker, key) => this.source.buildsReplica(worker, key), abandon: (worker, key, task) => this.source.abandon(worker, key, task) },
     );
     this.source.onViewChanged = (worker, held) => this.workers.viewChanged(worker, held);
     this.preloads = new Preloads(this.source, this.preloadMaxFacts, options.lastGraphFile, () => this.workers.start());

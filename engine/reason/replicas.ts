@@ -7,7 +7,8 @@
  *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write; a large one
  *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
- *   worker → main   need       {key, generation}                          a replica is missing or has a gap
+ *   worker → main   need       {key, generation, to, worker}              a replica is missing or has a gap; to: the
+ *                                                                        channel only this worker's replica set listens on
  *   main → workers  gone       {key, generation}                          the answer to a need of a generation deleted
  *                                                                        since: the task waiting for it fails (404)
  *   worker → main   replicas   {worker, held, building}                 the replicas a worker holds (each with the ms its
@@ -16,7 +17,10 @@
  *                                                                        graph above the preload bound by (workers.ts)
  *   worker → main   started    {}                                        a new worker: it is sent the replica of the
  *                                                                        graph last asked about (as a snapshot)
- *   main → workers  snapshot   begin {version, total, warm, onlyAsked} · chunk {nodes, edges}… · end
+ *   main → workers  snapshot   begin {id, version, total, warm} · chunk {id, nodes, edges}… · end {id}
+ *                                                                        (id: this try's, one of its own per try: a
+ *                                                                        worker builds one try at a time, and takes no
+ *                                                                        other's chunks or end into it)
  *                                                                        (a chunk's records are read when it goes;
  *                                                                        a renumbering meanwhile starts it again)
  *                                                                        (warm: sent after a restart, unasked, engine/reason/
@@ -24,8 +28,15 @@
  *                                                                        (image: the graph's view image on disk, view-
  *                                                                        images.ts, of the snapshot's version: its file and
  *                                                                        revision; a worker hands the view over from it)
- *                                                                        (onlyAsked: a graph above the preload bound, made
- *                                                                        into a replica only by the workers that asked)
+ *                                                                        (a graph above the preload bound goes on the asking
+ *                                                                        worker's own channel, `to`, not on this one: only that
+ *                                                                        worker reads its chunks, SNAPSHOT_WINDOW of them at most
+ *                                                                        unacknowledged, each acknowledged there:
+ *                                                                        snapshot-ack {key, id, chunks}; either side ends
+ *                                                                        the try there with snapshot-stop {key, id}: the
+ *                                                                        sender heard no ack for REPLICA_WAIT_MS, or the
+ *                                                                        worker will not build it (its replica is as
+ *                                                                        fresh, or its build stalled and it asks again))
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -49,6 +60,10 @@
  *                               worker, file}                            (the first to say imageable), once idle
  *   worker → main   imaged     {key, generation, version, revision,      it wrote it (bytes; 0: it could not, its engine no
  *                               bytes}                                   longer holding that whole view)
+ *   main → workers  abandon    {worker, key, task}                        the call of the task `worker` runs on a graph above
+ *                                                                        the bound has passed its deadline while the worker
+ *                                                                        builds that replica: the task (its serial, GraphVersion
+ *                                                                        task) ends, the build goes on
  *   main → workers  memory     {collect}                                 a diagnostic (bench/server-memory): each worker
  *   worker → main   memory-of  {worker, heapUsed, heapCommitted,         says what its isolate holds, after a full
  *                               arrayBuffers}                            collection when `collect` and gc is exposed
@@ -60,6 +75,7 @@
  * after it, in order.
  */
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
@@ -74,10 +90,25 @@ import type { ViewImages } from './view-images.ts';
 export const SNAPSHOT_CHUNK = 5_000;
 /** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
 export const WARM_CHUNK = 1_000;
-/** How long a worker waits for a replica before the task fails. */
+/** How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build making progress is waited for). */
 export const REPLICA_WAIT_MS = 60_000;
+/**
+ * Chunks of a snapshot sent to one worker's own channel (a graph above the preload bound) that may be on their way
+ * unacknowledged: the main thread makes the next only when the worker has built enough of the earlier ones, so at
+ * most this many chunks (16 x 5,000 records) wait in its queue, however loaded it is, and a task it is given is read
+ * after them, not after hundreds. A window of 4 left the worker waiting for the next chunk under load (bench/first-heavy-query
+ * at 1M facts, load 12: the snapshot took 14.8-19.9 s against 11.0-12.9 s unpaced); 16 was within the noise of unpaced.
+ */
+export const SNAPSHOT_WINDOW = 16;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
 const GONE_KEPT = 256;
+/**
+ * Deltas a worker keeps of a graph whose snapshot it asked for and that has not begun (ReplicaSet early); the oldest are
+ * dropped. Those newer than the snapshot are applied after it; one dropped leaves a gap, and the replica is then behind
+ * the version a task names, which asks again: a bound on memory, not on correctness. A 10M-fact graph's snapshot begins
+ * within about a minute of its need (its load from the store's snapshot), far fewer writes than this at any rate seen.
+ */
+export const EARLY_KEPT = 256;
 
 export interface GraphVersion {
   key: string;
@@ -85,16 +116,24 @@ export interface GraphVersion {
   version: number;
 }
 
+/** The version a task reads, with the serial the pool gave a task on a graph above the preload bound (what an abandon names). */
+export interface TaskVersion extends GraphVersion {
+  task?: number;
+}
+
 export type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
-  | { type: 'need'; key: string; generation: string }
+  | { type: 'need'; key: string; generation: string; to?: string; worker?: number }
   | { type: 'started' }
   | ({ type: 'replicas' } & WorkerReplicas)
-  | { type: 'snapshot-begin'; key: string; generation: string; version: number; total: number; warm?: boolean; image?: ImageOnDisk; onlyAsked?: true }
-  | { type: 'snapshot-chunk'; key: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
-  | { type: 'snapshot-end'; key: string; generation: string }
+  | { type: 'snapshot-begin'; key: string; generation: string; id: number; version: number; total: number; warm?: boolean; image?: ImageOnDisk }
+  | { type: 'snapshot-chunk'; key: string; generation: string; id: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { type: 'snapshot-end'; key: string; generation: string; id: number }
+  | { type: 'snapshot-ack'; key: string; id: number; chunks: number }
+  | { type: 'snapshot-stop'; key: string; id: number }
+  | { type: 'abandon'; worker: number; key: string; task: number }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
@@ -176,8 +215,12 @@ const NO_VIEWS: ReadonlySet<string> = new Set();
 export class ReplicaSource {
   private readonly channel: BroadcastChannel;
   private readonly versions = new Map<string, { generation: string; version: number }>();
-  /** Graphs whose snapshot is going out. */
+  /** Graphs whose snapshot is going out (a paced one: with the asking worker's channel). */
   private readonly snapshotting = new Set<string>();
+  /** Snapshot tries made: the last one's id (each begin, chunk, end, ack and stop names its try). */
+  private snapshotTries = 0;
+  /** The paced snapshots going out: ended at once when their worker stops or this source closes, not after REPLICA_WAIT_MS. */
+  private readonly pacedSends = new Set<PacedChannel>();
   private closed = false;
   private readonly unsubscribe: () => void;
   /** Per graph, the workers that last said their engine holds its view, at which version (a newer version starts the set again). */
@@ -224,13 +267,15 @@ export class ReplicaSource {
      * than each worker pulling a whole snapshot of its own at its first task.
      */
     preloadMaxFacts = Infinity,
+    /** How long a paced snapshot waits for its worker's next acknowledgement before it gives up (the tests shorten it). */
+    private readonly ackWaitMs = REPLICA_WAIT_MS,
   ) {
     this.askedOnlyAbove = preloadMaxFacts === 0 ? Infinity : preloadMaxFacts;
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
-      if (message.type === 'need') void this.answerNeed(message.key, message.generation);
+      if (message.type === 'need') void this.answerNeed(message.key, message.generation, message.to === undefined ? undefined : { to: message.to, worker: message.worker });
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'replicas') this.noteReplicas(message);
       else if (message.type === 'prepared') this.notePrepared(message);
@@ -299,6 +344,7 @@ export class ReplicaSource {
     this.preparedBy.clear();
     for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
     for (const worker of this.replicasBy.keys()) if (!live.has(worker)) this.replicasBy.delete(worker);
+    for (const paced of this.pacedSends) if (paced.worker !== undefined && !live.has(paced.worker)) paced.end();
   }
 
   /** The ms the replica of `key` held by `worker` took to build, as the worker said; undefined when it holds none. */
@@ -314,6 +360,14 @@ export class ReplicaSource {
   /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
   heldReplicas(): Map<number, HeldReplica[]> {
     return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, { builtMs }]) => ({ ...splitGraphKey(key), builtMs }))]));
+  }
+
+  /**
+   * Tells `worker` to end its task `task` (the pool's serial) on `key`, a graph above the bound whose replica it is building:
+   * the task's call has passed its deadline, and ending the thread would lose the copy partway (ReasoningWorkers.run).
+   */
+  abandon(worker: number, key: string, task: number): void {
+    if (!this.closed) this.channel.postMessage({ type: 'abandon', worker, key, task } satisfies ReplicaMessage);
   }
 
   /** Whether `worker` said it has asked for, or is building, the replica of `key`. */
@@ -559,32 +613,37 @@ export class ReplicaSource {
    * told so, and its task fails with 404, rather than taking the new generation's snapshot, finding
    * it is not the one its task names, and asking again, snapshot after snapshot, until it times out.
    */
-  private async answerNeed(key: string, generation: string): Promise<void> {
+  private async answerNeed(key: string, generation: string, asker: OwnChannel | undefined): Promise<void> {
     const { tenant, graphId } = splitGraphKey(key);
-    let current: string;
+    let current: { graph: GraphIndex; at: GraphVersion } | undefined;
     try {
-      current = (await this.current(tenant, graphId)).at.generation;
+      current = await this.current(tenant, graphId);
     } catch (error) {
       if (!(error instanceof NotFoundError)) return; // (the store closing): the worker asks again, or its task times out
-      current = '';
     }
     if (this.closed) return;
-    if (current === generation) return this.sendSnapshot(key);
-    this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
+    if (current?.at.generation !== generation) return this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
+    // (above the bound by the facts of the version loaded to answer, as a task on it is routed: pool.ts runAll)
+    return this.sendSnapshot(key, false, current.graph.factCount > this.askedOnlyAbove ? asker : undefined);
   }
 
   /**
    * Sends the graph's replica to the workers in chunks. A request while one goes out is served by it;
    * a worker that started after its beginning (and so could not build it) asks again once it ends.
+   * A graph above the preload bound goes instead to the asking worker alone, on its own channel (`own`,
+   * PacedChannel): no other worker reads its chunks, and they go only as fast as the worker builds them.
+   * Such a snapshot may go out while a shared one of the same graph does (a warm one, or another worker's
+   * own): each try has an id, and a worker builds the chunks of the one it began alone (ReplicaSet).
    */
-  private async sendSnapshot(key: string, warm = false): Promise<void> {
-    if (this.snapshotting.has(key)) return;
-    this.snapshotting.add(key);
+  private async sendSnapshot(key: string, warm = false, own?: OwnChannel): Promise<void> {
+    const sending = own === undefined ? key : `${key}\u0000${own.to}`;
+    if (this.snapshotting.has(sending)) return;
+    this.snapshotting.add(sending);
     try {
       const { tenant, graphId } = splitGraphKey(key);
-      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm)));
+      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm, own)));
     } finally {
-      this.snapshotting.delete(key);
+      this.snapshotting.delete(sending);
     }
   }
 
@@ -597,23 +656,40 @@ export class ReplicaSource {
    * come with it. False when the records were renumbered meanwhile (or the graph loaded anew,
    * or deleted): it goes again from the start.
    */
-  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean): Promise<boolean> {
+  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean, own: OwnChannel | undefined): Promise<boolean> {
     const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
     if (this.closed) return true;
     if (!graph || !at) {
       this.channel.postMessage({ type: 'drop', key } satisfies ReplicaMessage);
       return true;
     }
-    const { generation } = at;
+    const id = ++this.snapshotTries;
+    const paced = own && new PacedChannel(own, key, id, this.ackWaitMs);
+    if (paced) this.pacedSends.add(paced);
+    try {
+      return await this.sendChunks(graph, at, id, warm, paced);
+    } finally {
+      if (paced) this.pacedSends.delete(paced);
+      paced?.close();
+    }
+  }
+
+  /** sendSnapshotOnce's messages, on `paced` (one worker's channel) or else to every worker. */
+  private async sendChunks(graph: GraphIndex, at: GraphVersion, id: number, warm: boolean, paced: PacedChannel | undefined): Promise<boolean> {
+    const { key, generation } = at;
+    const { tenant, graphId } = splitGraphKey(key);
+    const post = (message: ReplicaMessage) => (paced ?? this.channel).postMessage(message);
     const layout = graph.layout;
     const nodeSpan = graph.nodes.span;
     const edgeSpan = graph.edges.span;
     const image = this.imageAt(at);
-    // (a warm snapshot is for every worker, whatever its size: the warm-up's bound chose it)
-    const onlyAsked = !warm && graph.factCount > this.askedOnlyAbove;
-    this.channel.postMessage({ type: 'snapshot-begin', key, generation, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}), ...(onlyAsked ? { onlyAsked } : {}) } satisfies ReplicaMessage);
+    post({ type: 'snapshot-begin', key, generation, id, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}) });
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
+    let sent = 0;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
+      // (the worker will not build it, stopped, or acknowledged nothing for REPLICA_WAIT_MS: it asks again if it still wants the graph)
+      if (paced && !(await paced.room(sent))) return true;
+      if (this.closed) return true;
       const nodes: NodeRecord[] = [];
       const edges: EdgeRecord[] = [];
       for (let place = from; place < Math.min(from + chunk, nodeSpan); place++) {
@@ -624,20 +700,97 @@ export class ReplicaSource {
         const edge = graph.edges.at(place - nodeSpan);
         if (edge) edges.push(edge);
       }
-      this.channel.postMessage({ type: 'snapshot-chunk', key, generation, nodes, edges } satisfies ReplicaMessage);
+      post({ type: 'snapshot-chunk', key, generation, id, nodes, edges });
+      sent++;
       await yieldToLoop();
       if (this.closed) return true;
       // (waits for a write being applied)
       const now = await this.store.loadGraph(tenant, graphId).catch(() => undefined);
       if (now !== graph || graph.layout !== layout) return false;
     }
-    this.channel.postMessage({ type: 'snapshot-end', key, generation } satisfies ReplicaMessage);
+    post({ type: 'snapshot-end', key, generation, id });
     return true;
   }
 
   close(): void {
     this.closed = true;
+    for (const paced of this.pacedSends) paced.end();
     this.unsubscribe();
+    this.channel.close();
+  }
+}
+
+/** Where the snapshot of a graph above the preload bound goes: the asking worker's own channel, and the worker (its thread id, when it said). */
+interface OwnChannel {
+  to: string;
+  worker?: number;
+}
+
+/**
+ * One worker's own channel, for one try of the snapshot of a graph above the preload bound: the chunks posted on it wait,
+ * at most SNAPSHOT_WINDOW unacknowledged, for the worker to say it has built the earlier ones of this try (snapshot-ack
+ * naming its id: a late ack of an earlier try widens nothing).
+ */
+class PacedChannel {
+  private readonly channel: BroadcastChannel;
+  readonly worker: number | undefined;
+  private acked = 0;
+  /** No more chunks go: the worker said it will not build this try, it stopped, or the source closed. */
+  private ended = false;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    own: OwnChannel,
+    private readonly key: string,
+    private readonly id: number,
+    private readonly waitMs: number,
+  ) {
+    this.worker = own.worker;
+    this.channel = new BroadcastChannel(own.to);
+    this.channel.unref();
+    this.channel.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      if ((message.type !== 'snapshot-ack' && message.type !== 'snapshot-stop') || message.key !== key || message.id !== id) return;
+      if (message.type === 'snapshot-stop') this.ended = true;
+      else this.acked = Math.max(this.acked, message.chunks);
+      this.wake();
+    };
+  }
+
+  postMessage(message: ReplicaMessage): void {
+    this.channel.postMessage(message);
+  }
+
+  /**
+   * Whether another chunk may go, `sent` having gone: once the window has room; false once ended, or when no acknowledgement
+   * came for `waitMs`: the worker is then told the try is over (snapshot-stop), so that it drops what it built and asks again.
+   */
+  async room(sent: number): Promise<boolean> {
+    let heard = this.acked;
+    let heardAt = Date.now();
+    while (!this.ended && sent - this.acked >= SNAPSHOT_WINDOW) {
+      if (this.acked !== heard) [heard, heardAt] = [this.acked, Date.now()];
+      const left = heardAt + this.waitMs - Date.now();
+      if (left <= 0) {
+        this.channel.postMessage({ type: 'snapshot-stop', key: this.key, id: this.id } satisfies ReplicaMessage);
+        return false;
+      }
+      await waitForMessage(this.waiters, Math.min(left, 1_000));
+    }
+    return !this.ended;
+  }
+
+  /** No more chunks go (its worker stopped, or the source closed): a wait for room ends now. */
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  close(): void {
     this.channel.close();
   }
 }
@@ -657,12 +810,20 @@ interface Replica {
 }
 
 interface Building {
+  /** Its snapshot try's (ReplicaSource): the chunks and end of another try are not taken into it. */
+  id: number;
+  /** It came on this worker's own channel (it asked, the graph is above the bound): a shared snapshot does not replace it. */
+  own: boolean;
   generation: string;
   version: number;
   graph: GraphIndex;
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
   /** When its snapshot began (Date.now()). */
   begun: number;
+  /** When its last chunk came (Date.now(); begun before the first): a task waits for it while chunks keep coming. */
+  lastChunkAt: number;
+  /** Chunks built so far: what this worker acknowledges on its own channel (snapshot-ack). */
+  chunks: number;
   /** A snapshot sent unasked after a restart (ReplicaSource.warm). */
   warm: boolean;
   /** The warm-up asked the workers to hand it over once made (ReplicaSource.hold). */
@@ -701,8 +862,19 @@ export class ReplicaSet {
   private readonly wanted = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
-  /** Graphs whose snapshot going out this worker did not make a replica of: another worker asked for it, and it is above the preload bound (onlyAsked). */
-  private readonly passedOver = new Set<string>();
+  /**
+   * Per graph asked for (wanted) whose snapshot has not begun, the deltas heard meanwhile (EARLY_KEPT at most): a snapshot
+   * on this worker's own channel may begin after a delta newer than it that came on the shared one (two channels keep no
+   * order between them). Forgotten when the snapshot begins, or the want ends without one.
+   */
+  private readonly early = new Map<string, Extract<ReplicaMessage, { type: 'delta' }>[]>();
+  /**
+   * The serial of the last task the main thread abandoned at its call's deadline (ReplicaSource.abandon): that task ends, the
+   * build goes on. One task runs at a time, and the main thread names them in order: an older word matters no more.
+   */
+  private abandonedTask: number | undefined;
+  /** The channel only this replica set listens on: a snapshot of a graph above the preload bound comes on it, paced by its acknowledgements. */
+  private readonly own: BroadcastChannel;
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
@@ -724,30 +896,69 @@ export class ReplicaSet {
     private readonly onReplica: (at: GraphVersion, graph: GraphIndex, by: ReplicaEvent) => void = () => {},
     /** Facts the replicas may hold together (the one used last stays, however large: a task needs it). */
     private readonly maxFacts = Infinity,
+    /** How long a task waits with no chunk of its snapshot coming, after which the build is given up and asked again (the tests shorten it). */
+    private readonly waitMs = REPLICA_WAIT_MS,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => this.onMessage((event as { data: ReplicaMessage }).data);
+    this.own = new BroadcastChannel(`${channelName}:${randomUUID()}`);
+    this.own.unref();
+    this.own.onmessage = (event) => {
+      const message = (event as { data: ReplicaMessage }).data;
+      this.onMessage(message, true);
+      const building = message.type === 'snapshot-chunk' && this.building.get(message.key);
+      // acknowledged once built: the main thread makes the next chunks only as this worker takes them
+      if (building && building.id === message.id) this.own.postMessage({ type: 'snapshot-ack', key: message.key, id: message.id, chunks: building.chunks } satisfies ReplicaMessage);
+    };
     this.channel.postMessage({ type: 'started' } satisfies ReplicaMessage);
   }
 
-  /** The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. */
-  async graph(at: GraphVersion): Promise<GraphIndex> {
-    const deadline = Date.now() + REPLICA_WAIT_MS;
+  /**
+   * The replica of `at.key` at `at.version` or newer, asking the main thread for a snapshot when needed. Fails when no
+   * chunk of its snapshot has come for REPLICA_WAIT_MS (a build making progress is waited for, however long it takes), or
+   * when the main thread abandons the task `at.task` (its call passed its deadline: the build goes on for the next task).
+   * A build that no chunk has come to for that long, counted from this call at the earliest (chunks queued while this
+   * worker was busy are read first), is given up and asked for again: its sender stopped, and would send no more.
+   */
+  async graph(at: TaskVersion): Promise<GraphIndex> {
+    const called = Date.now();
+    let deadline = called + this.waitMs;
     for (;;) {
       const replica = this.replicas.get(at.key);
       if (replica && replica.generation === at.generation && replica.version >= at.version) {
         replica.lastUsed = Date.now();
         this.behindSince.delete(at.key);
+        // (a snapshot asked for while behind, caught up by deltas since: not waited for, nor its deltas kept)
+        if (!this.building.has(at.key) && this.wanted.delete(at.key)) {
+          this.early.delete(at.key);
+          this.announceReplicas();
+        }
         return replica.graph;
       }
       if (this.gone.get(at.key) === at.generation) throw new NotFoundError('graph', splitGraphKey(at.key).graphId);
       // (a replica of another generation stays: it may be the newer one; a snapshot of the task's replaces it)
-      if (!this.building.has(at.key)) this.request(at);
-      else this.behindSince.delete(at.key);
-      if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive within ${REPLICA_WAIT_MS} ms`);
-      await waitForMessage(this.waiters, 1_000);
+      if (at.task !== undefined && this.abandonedTask === at.task) throw new Error('the call passed its deadline while this graph\'s replica was being built; the build goes on');
+      let building = this.building.get(at.key);
+      if (building && Date.now() - Math.max(building.lastChunkAt, called) > this.waitMs) {
+        this.giveUp(at.key, building);
+        building = undefined;
+      }
+      if (!building) this.request(at);
+      else {
+        this.behindSince.delete(at.key);
+        deadline = Math.max(deadline, building.lastChunkAt + this.waitMs);
+      }
+      if (Date.now() > deadline) throw new Error(`graph replica of version ${at.version} did not arrive: nothing of it came for ${this.waitMs} ms`);
+      await waitForMessage(this.waiters, Math.min(1_000, this.waitMs));
     }
+  }
+
+  /** Drops a build whose snapshot stopped coming, and tells its sender (snapshot-stop), which frees its place for the need that follows. */
+  private giveUp(key: string, building: Building): void {
+    this.building.delete(key);
+    this.requested.delete(key);
+    if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
   }
 
   /**
@@ -766,7 +977,7 @@ export class ReplicaSet {
     const last = this.requested.get(at.key);
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
-    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation, to: this.own.name, worker: threadId } satisfies ReplicaMessage);
   }
 
   /** The parts received so far of `message`'s delta, its records appended; undefined when none came before it. */
@@ -778,7 +989,8 @@ export class ReplicaSet {
     return sofar;
   }
 
-  private onMessage(message: ReplicaMessage): void {
+  /** A message from the main thread; `own`: it came on this worker's own channel. */
+  private onMessage(message: ReplicaMessage, own = false): void {
     switch (message.type) {
       case 'delta-part': {
         if (!this.joinParts(message)) this.parts.set(message.key, message);
@@ -794,6 +1006,11 @@ export class ReplicaSet {
           break;
         }
         const replica = this.replicas.get(message.key);
+        if (!building && this.wanted.has(message.key) && !(replica && replica.generation === message.generation && message.version <= replica.version)) {
+          const early = this.early.get(message.key);
+          if (!early) this.early.set(message.key, [message]);
+          else if (early.push(message) > EARLY_KEPT) early.shift();
+        }
         if (!replica || replica.generation !== message.generation || message.version <= replica.version) break;
         if (message.version !== replica.version + 1) {
           this.replicas.delete(message.key); // a gap: the next task asks for a snapshot
@@ -808,7 +1025,7 @@ export class ReplicaSet {
       case 'drop':
         this.wanted.delete(message.key);
         this.askedAhead.delete(message.key);
-        this.passedOver.delete(message.key);
+        this.early.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
         this.building.delete(message.key);
@@ -816,33 +1033,43 @@ export class ReplicaSet {
       case 'snapshot-begin': {
         // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
         const replica = this.replicas.get(message.key);
-        if (replica && replica.generation === message.generation && replica.version >= message.version) break;
-        const ahead = this.askedAhead.get(message.key);
-        if (message.onlyAsked && ahead === undefined && !this.wanted.has(message.key)) {
-          this.passedOver.add(message.key);
+        if (replica && replica.generation === message.generation && replica.version >= message.version) {
+          // what it asked for, if anything, it holds: nothing more is awaited, and the sender of its own frees its place now
+          this.wanted.delete(message.key);
+          this.early.delete(message.key);
+          if (own) this.own.postMessage({ type: 'snapshot-stop', key: message.key, id: message.id } satisfies ReplicaMessage);
           break;
         }
+        // a snapshot this worker asked for on its own channel is built to its end: a shared one (a warm-up's) neither replaces it nor is mixed into it
+        if (!own && this.building.get(message.key)?.own) break;
+        const ahead = this.askedAhead.get(message.key);
         this.askedAhead.delete(message.key);
-        const building = { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
+        const { generation, version } = message;
+        const pending = (this.early.get(message.key) ?? []).filter((delta) => delta.generation === generation && delta.version > version);
+        this.early.delete(message.key);
+        const begun = Date.now();
+        const building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
-        this.onSnapshotBegin(building.graph, message.total, building.warm, ahead !== undefined || this.wanted.has(message.key));
+        this.onSnapshotBegin(building.graph, message.total, building.warm, own || ahead !== undefined || this.wanted.has(message.key));
         break;
       }
       case 'snapshot-chunk': {
         const building = this.building.get(message.key);
-        if (!building || building.generation !== message.generation) break;
+        if (!building || building.id !== message.id) break;
         putLogged(building.graph, message.nodes, []);
         // a snapshot's edges are distinct and new to the replica: their ids are hashed at the first lookup (a delta), as a restart's are
         building.graph.adoptEdges(message.edges);
+        building.chunks++;
+        building.lastChunkAt = Date.now();
         break;
       }
       case 'snapshot-end': {
         const building = this.building.get(message.key);
-        if (!building || building.generation !== message.generation) {
-          // a snapshot this worker heard only the end of (it started after the beginning), or passed over: asked again when wanted
-          const passedOver = this.passedOver.delete(message.key);
+        if (building && building.id !== message.id) break; // (another try's end: this one goes on)
+        if (!building) {
+          // a snapshot this worker heard only the end of (it started after the beginning): asked again when wanted
           const replica = this.replicas.get(message.key);
-          const fresh = !passedOver && this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
+          const fresh = this.replicas.size === 0 && this.building.size === 0; // a worker just started: the snapshot was meant for it
           if ((this.wanted.has(message.key) || fresh) && !(replica && replica.generation === message.generation)) {
             this.requested.delete(message.key);
             this.request({ key: message.key, generation: message.generation, version: 0 });
@@ -888,6 +1115,7 @@ export class ReplicaSet {
       }
       case 'gone': {
         this.wanted.delete(message.key);
+        this.early.delete(message.key);
         this.askedAhead.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
@@ -904,6 +1132,19 @@ export class ReplicaSet {
         if (message.worker === threadId) this.onImageAsked(message);
         return;
       }
+      case 'abandon': {
+        if (message.worker !== threadId) return;
+        this.abandonedTask = message.task;
+        break;
+      }
+      case 'snapshot-stop': {
+        // (on this worker's own channel: its sender gave up waiting for its acknowledgements; the task waiting asks again)
+        const building = this.building.get(message.key);
+        if (!own || !building || building.id !== message.id) return;
+        this.building.delete(message.key);
+        this.requested.delete(message.key);
+        break;
+      }
       case 'need':
       case 'started':
       case 'prepared':
@@ -911,6 +1152,7 @@ export class ReplicaSet {
       case 'memory-of':
       case 'imaged':
       case 'replicas':
+      case 'snapshot-ack':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     this.announceReplicas();
@@ -948,7 +1190,7 @@ export class ReplicaSet {
   announceViews(views: string[], handOvers: { whole: number; additions: number }, loading: string | undefined, at?: GraphVersion, images: { count?: number; imageable?: boolean; refused?: boolean } = {}, imaging = false): void {
     const said = { worker: threadId, views, handOvers: handOvers.whole, ...(handOvers.additions ? { additions: handOvers.additions } : {}), ...(images.count ? { images: images.count } : {}), ...(loading !== undefined ? { loading } : {}) };
     const message: ReplicaMessage = at
-      ? { type: 'prepared', ...at, ...said, ...(images.imageable ? { imageable: true as const } : {}), ...(images.refused ? { imageRefused: true as const } : {}) }
+      ? { type: 'prepared', key: at.key, generation: at.generation, version: at.version, ...said, ...(images.imageable ? { imageable: true as const } : {}), ...(images.refused ? { imageRefused: true as const } : {}) }
       : { type: 'views', ...said, ...(imaging ? { imaging: true as const } : {}) };
     this.channel.postMessage(message);
   }
@@ -975,6 +1217,7 @@ export class ReplicaSet {
 
   close(): void {
     this.channel.close();
+    this.own.close();
   }
 }
 

@@ -6,11 +6,17 @@
  * graph none holds is handed to ENGINES_PER_GRAPH engines, not to every one.
  */
 import { Piscina, queueOptionsSymbol, type PiscinaTask } from 'piscina';
+import type { TaskVersion } from './replicas.ts';
 import { START_TASK, type ReasonReply, type ReasonTask } from './tasks.ts';
 import type { WorkerSetup } from './worker-entry.ts';
 
 /** The largest timer delay Node honours (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * How long a task told to end at its call's deadline (ReplicaHolders.abandon) has to do so before its thread is ended as
+ * any other's: one it reaches while waiting for its replica ends at once, one already running its query cannot hear it.
+ */
+export const ABANDON_GRACE_MS = 10_000;
 
 export class ReasoningWorkers {
   /** Threads at most. */
@@ -20,6 +26,9 @@ export class ReasoningWorkers {
   /** Tasks given to the pool and not yet answered. */
   private running = 0;
   private readonly router: ViewRouter;
+  private readonly replicas: ReplicaHolders;
+  /** Tasks on a graph above the preload bound given out: the last one's serial (what an abandon names, TaskVersion task). */
+  private replicaTasks = 0;
 
   /**
    * `count` threads that each stop after `idleMs` with nothing to do; `stopped` is called when one does (or
@@ -41,6 +50,7 @@ export class ReasoningWorkers {
     replicas: ReplicaHolders = NO_REPLICAS,
   ) {
     this.count = count;
+    this.replicas = replicas;
     this.router = new ViewRouter(viewsOf, loadingOf, () => this.threadIds(), imagingOf, replicas, () => this.nudge());
     this.pool = new Piscina({
       loadBalancer: this.router.choose,
@@ -56,8 +66,9 @@ export class ReasoningWorkers {
       // close() waits for the tasks running: a call's deadline ends them first (piscina reports a close past its own limit as an uncaught 'error')
       closeTimeout: Math.min(callTimeoutMs, MAX_TIMER_MS),
     });
-    this.pool.on('workerDestroy', () => {
-      const live = new Set(this.threadIds());
+    this.pool.on('workerDestroy', (worker: PiscinaWorker) => {
+      // (piscina says so before it takes the thread off its list)
+      const live = new Set(this.threadIds().filter((id) => id !== worker.id));
       stopped(live);
       this.router.keepOnly(live);
       this.nudge(); // a task waiting for the view of a graph only that worker held now goes to another
@@ -67,17 +78,50 @@ export class ReasoningWorkers {
   /**
    * Runs a task on the next free thread (one whose engine holds the view of the task's graph, for a task that reads
    * it in Prolog; for a graph whose replica only the workers that asked hold, `onlyAsked`, one holding or building that
-   * replica: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot.
+   * replica: ViewRouter); past `signal` the thread is ended, so a runaway task frees its slot, unless it is waiting for the
+   * replica its thread is building (replicaDeadline).
    */
   run(task: ReasonTask, signal: AbortSignal, onlyAsked = false): Promise<ReasonReply> {
     const options: ViewOptions | undefined =
       task.kind === 'query' && !onlyAsked ? undefined : { ...(task.kind === 'query' ? {} : { graph: task.at.key }), ...(onlyAsked ? { replica: task.at.key, queuedAt: Date.now() } : {}) };
-    const routed = options ? { ...task, [queueOptionsSymbol]: options } : task;
+    const serial = onlyAsked ? ++this.replicaTasks : undefined;
+    const at: TaskVersion = serial === undefined ? task.at : { ...task.at, task: serial };
+    const routed = options ? { ...task, at, [queueOptionsSymbol]: options } : task;
+    const deadline = serial !== undefined ? this.replicaDeadline(options as ViewOptions & { replica: string }, serial, signal) : { signal, clear: () => {} };
     this.running++;
-    return (this.pool.run(routed, { signal }) as Promise<ReasonReply>).finally(() => {
+    return (this.pool.run(routed, { signal: deadline.signal }) as Promise<ReasonReply>).finally(() => {
+      deadline.clear();
       this.running--;
       if (options) this.router.ended(options);
     });
+  }
+
+  /**
+   * The signal piscina ends a task on a graph above the bound by. At its call's deadline (`signal`) a task still queued is
+   * dropped, and one running has its thread ended, as any task, unless its worker is building the replica it waits for:
+   * that copy has cost minutes at ten million facts, and is what the graph's next task is routed to, so the worker is told
+   * to end the task instead (ReplicaHolders.abandon), and the build goes on. The caller gets the deadline's error either
+   * way; a task that has not ended ABANDON_GRACE_MS later (it was past its wait, in its query) has its thread ended then.
+   */
+  private replicaDeadline(options: ViewOptions & { replica: string }, task: number, signal: AbortSignal): { signal: AbortSignal; clear: () => void } {
+    const ending = new AbortController();
+    let grace: NodeJS.Timeout | undefined;
+    const atDeadline = () => {
+      const worker = options.givenTo;
+      if (worker === undefined || !this.replicas.builds(worker, options.replica)) return ending.abort(signal.reason);
+      this.replicas.abandon(worker, options.replica, task);
+      grace = setTimeout(() => ending.abort(signal.reason), ABANDON_GRACE_MS);
+    };
+    // (a signal aborted already fires no event: its deadline is now)
+    if (signal.aborted) atDeadline();
+    else signal.addEventListener('abort', atDeadline, { once: true });
+    return {
+      signal: ending.signal,
+      clear: () => {
+        signal.removeEventListener('abort', atDeadline);
+        clearTimeout(grace);
+      },
+    };
   }
 
   /** The thread ids of the workers running, in the order they started. */
@@ -151,9 +195,11 @@ export interface ReplicaHolders {
   heldSince: (worker: number, key: string) => number | undefined;
   /** Whether `worker` has asked for, or is building, the replica of `key`. */
   builds: (worker: number, key: string) => boolean;
+  /** Tells `worker` to end its task `task` (ReasoningWorkers' serial) on `key`, whose replica it is building (ReplicaSource.abandon). */
+  abandon: (worker: number, key: string, task: number) => void;
 }
 
-const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, heldSince: () => undefined, builds: () => false };
+const NO_REPLICAS: ReplicaHolders = { builtMs: () => undefined, heldSince: () => undefined, builds: () => false, abandon: () => {} };
 
 /**
  * Engines a graph's tasks may have take its view while its holders are busy: one engine runs an assess's
@@ -206,7 +252,7 @@ export class ViewRouter {
     private readonly loadingOf: (worker: number) => string | undefined,
     private readonly live: () => number[],
     private readonly imaging: (worker: number) => boolean = () => false,
-    private readonly replicas: ReplicaHolders = NO_REPLICAS,
+    private readonly replicas: Pick<ReplicaHolders, 'builtMs' | 'heldSince' | 'builds'> = NO_REPLICAS,
     /** Has piscina offer the waiting tasks to the free workers again (ReasoningWorkers.nudge). */
     private readonly retry: () => void = () => {},
   ) {}

@@ -26,7 +26,7 @@ describe("a worker's engine memory grown ahead of a view", () => {
     const channel = new BroadcastChannel(channelName);
     const made = viewMemoryReserve.made;
     const started = startWorker(threadWorkerSetup(channelName));
-    const begin: ReplicaMessage = { type: 'snapshot-begin', key: graphKey('t', 'big'), generation: 'g1', version: 1, total: viewMemoryReserve.fromFacts + 1 };
+    const begin: ReplicaMessage = { type: 'snapshot-begin', key: graphKey('t', 'big'), generation: 'g1', id: 1, version: 1, total: viewMemoryReserve.fromFacts + 1 };
     channel.postMessage(begin);
     try {
       // heard while the rule modules load (an error thrown there would end a pool's worker)
@@ -52,9 +52,9 @@ describe("a worker's engine memory grown ahead of a view", () => {
     };
     const post = (message: ReplicaMessage) => channel.postMessage(message);
     const send = (key: string) => {
-      post({ type: 'snapshot-begin', key, generation: 'g1', version: 1, total });
-      post({ type: 'snapshot-chunk', key, generation: 'g1', nodes, edges });
-      post({ type: 'snapshot-end', key, generation: 'g1' });
+      post({ type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 1, total });
+      post({ type: 'snapshot-chunk', key, generation: 'g1', id: 1, nodes, edges });
+      post({ type: 'snapshot-end', key, generation: 'g1', id: 1 });
     };
     // room for one view of this graph's facts, not two
     await startWorker(threadWorkerSetup(channelName, { viewFacts: total * 2, imageAfterIdleMs: 600_000 }));

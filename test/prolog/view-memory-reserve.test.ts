@@ -74,8 +74,8 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
   }
   const post = (channel: BroadcastChannel, message: ReplicaMessage) => channel.postMessage(message);
   const sendRecords = (channel: BroadcastChannel, key: string) => {
-    post(channel, { type: 'snapshot-chunk', key, generation: 'g1', nodes, edges });
-    post(channel, { type: 'snapshot-end', key, generation: 'g1' });
+    post(channel, { type: 'snapshot-chunk', key, generation: 'g1', id: 1, nodes, edges });
+    post(channel, { type: 'snapshot-end', key, generation: 'g1', id: 1 });
   };
 
   it('is grown once, before any record arrives, for a snapshot the worker hands over; for a warm one only by the hold that asks for its view', { timeout: 120_000 }, async () => {
@@ -85,7 +85,7 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
       const asked = graphKey('t', 'asked');
       const made = viewMemoryReserve.made;
       const handOvers = wholeHandOvers.count;
-      post(channel, { type: 'snapshot-begin', key: asked, generation: 'g1', version: 1, total: nodes.length + edges.length });
+      post(channel, { type: 'snapshot-begin', key: asked, generation: 'g1', id: 1, version: 1, total: nodes.length + edges.length });
       // grown at the beginning: no record of the graph has been sent
       expect(await until(() => viewMemoryReserve.made === made + 1, 10_000)).toBe(true);
       sendRecords(channel, asked);
@@ -94,7 +94,7 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
       expect(viewMemoryReserve.made).toBe(made + 1); // (the hand-over grew it no more)
 
       const warm = graphKey('t', 'warm');
-      post(channel, { type: 'snapshot-begin', key: warm, generation: 'g1', version: 1, total: nodes.length + edges.length, warm: true });
+      post(channel, { type: 'snapshot-begin', key: warm, generation: 'g1', id: 1, version: 1, total: nodes.length + edges.length, warm: true });
       sendRecords(channel, warm);
       post(channel, { type: 'preload', key: asked, generation: 'g1', version: 1 }); // (a message after the warm snapshot's end: it has been read)
       expect(await until(() => prepared.filter((key) => key === asked).length === 2, 10_000)).toBe(true);

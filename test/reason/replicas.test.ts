@@ -1,8 +1,7 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK } from '../../engine/reason/replicas.ts';
+import { EARLY_KEPT, ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK, SNAPSHOT_WINDOW } from '../../engine/reason/replicas.ts';
 import type { ParleyStore } from '../../engine/store/store.ts';
-import type { GraphIndex } from '../../engine/store/graph-index.ts';
 import { liveHeap } from '../helpers/heap.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
@@ -10,11 +9,14 @@ import { until } from '../helpers/until.ts';
 const recorded = '2024-01-01T00:00:00.000Z';
 const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
 
-/** Sends a snapshot of generation g1 of `key` at `version`, made of these actors, as the main thread does. */
+/** Snapshot tries posted by these tests: each its own id, as ReplicaSource gives them. */
+let tries = 10_000;
+/** Sends a snapshot of generation g1 of `key` at `version`, made of these actors, as the main thread does (one try). */
 const snapshotOn = (main: BroadcastChannel, key: string) => (version: number, ids: string[]) => {
-  main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version, total: ids.length });
-  main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: ids.map(actor), edges: [] });
-  main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+  const id = ++tries;
+  main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id, version, total: ids.length });
+  main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id, nodes: ids.map(actor), edges: [] });
+  main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id });
 };
 
 describe('a worker\'s graph replicas', () => {
@@ -103,7 +105,7 @@ describe('a worker\'s graph replicas', () => {
     main.postMessage({ type: 'preload', key: 't\u0000other', generation: 'g7', version: 3 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reported).toEqual(['snapshot t\u0000g 0 a', 'preload t\u0000g 0 a']);
-    expect(heard.slice(heardBefore).filter((message) => message.type !== 'replicas')).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7' }]);
+    expect(heard.slice(heardBefore).filter((message) => message.type !== 'replicas')).toEqual([{ type: 'need', key: 't\u0000other', generation: 'g7', to: expect.stringMatching(`^${name}:`), worker: threadId }]);
   });
 
   it('says which replicas it builds and holds, each with the time its snapshot took, when they change', async () => {
@@ -124,7 +126,7 @@ describe('a worker\'s graph replicas', () => {
     const asked = replicas.graph({ key, generation: 'g1', version: 0 });
     expect(await until(() => heard.some(({ type }) => type === 'need'), 5_000)).toBe(true);
     const beginPosted = Date.now();
-    main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', version: 0, total: 1 });
+    main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 0, total: 1 });
     // the set answers a 'memory' diagnostic in the order it hears messages: its answer means the beginning was heard
     main.postMessage({ type: 'memory', request: 1, collect: false });
     expect(await until(() => heard.some(({ type, request }) => type === 'memory-of' && request === 1), 5_000)).toBe(true);
@@ -132,8 +134,8 @@ describe('a worker\'s graph replicas', () => {
     // a gap the bounds below measure, whatever the load makes of it: builtMs taken from the end alone would be under it
     await new Promise((resolve) => setTimeout(resolve, 30));
     const endPosted = Date.now();
-    main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', nodes: [actor('a')], edges: [] });
-    main.postMessage({ type: 'snapshot-end', key, generation: 'g1' });
+    main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 1, nodes: [actor('a')], edges: [] });
+    main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 1 });
     await asked;
     expect(await until(() => said.length === 2, 5_000)).toBe(true);
     const heldSaidAt = heard.filter(({ type }) => type === 'replicas')[1].at;
@@ -148,6 +150,184 @@ describe('a worker\'s graph replicas', () => {
     const { builtMs } = said[1].held[0];
     expect(builtMs).toBeGreaterThanOrEqual(endPosted - begunBy);
     expect(builtMs).toBeLessThanOrEqual(heldSaidAt - beginPosted);
+  });
+});
+
+describe('a worker building the replica of a graph above the bound, on its own channel', () => {
+  const closing: { close(): void }[] = [];
+  afterEach(() => closing.splice(0).forEach((item) => item.close()));
+  const key = 't\u0000big';
+  const at = (version = 0, task?: number) => ({ key, generation: 'g1', version, ...(task === undefined ? {} : { task }) });
+  type Heard = { type: string; to?: string; request?: number; building?: string[]; id?: number };
+  /** The messages of snapshot try `id` of the graph (g1 at `version`) on `channel`, as the main thread posts them. */
+  const tryOf = (channel: BroadcastChannel, id: number, version = 0) => ({
+    begin: (total: number) => channel.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id, version, total }),
+    chunk: (...ids: string[]) => channel.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id, nodes: ids.map(actor), edges: [] }),
+    end: () => channel.postMessage({ type: 'snapshot-end', key, generation: 'g1', id }),
+  });
+
+  /** A worker's replica set (its wait for a chunk `waitMs`), the main thread's channel, and what the worker said on it. */
+  const worker = (waitMs?: number) => {
+    const name = `replicas-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const heard: Heard[] = [];
+    main.onmessage = (event) => heard.push((event as { data: Heard }).data);
+    const replicas = new ReplicaSet(name, 4, undefined, Infinity, waitMs);
+    closing.push(main, replicas);
+    const needs = () => heard.filter(({ type }) => type === 'need');
+    let requests = 0;
+    return {
+      main,
+      replicas,
+      needs,
+      /** The building the worker said last (WorkerReplicas). */
+      building: () => heard.filter(({ type }) => type === 'replicas').at(-1)?.building,
+      /** Resolves once the worker has heard every message posted on the main channel before it (it answers a 'memory' diagnostic in order). */
+      heardAll: async () => {
+        const request = ++requests;
+        main.postMessage({ type: 'memory', request, collect: false });
+        expect(await until(() => heard.some((message) => message.type === 'memory-of' && message.request === request), 5_000)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 50)); // (a task waiting looks again once woken)
+      },
+      /** The worker's own channel, named in its first need, and what it posts there. */
+      own: async () => {
+        expect(await until(() => needs().length > 0, 5_000)).toBe(true);
+        const own = new BroadcastChannel(needs()[0]!.to!);
+        const said: Heard[] = [];
+        own.onmessage = (event) => said.push((event as { data: Heard }).data);
+        closing.push(own);
+        return { own, said };
+      },
+    };
+  };
+  /** What a promise came to by now: 'built', an error's message, or undefined while it waits. */
+  const settled = (promise: Promise<unknown>) => {
+    let outcome: string | undefined;
+    promise.then(
+      () => (outcome = 'built'),
+      (error: Error) => (outcome = error.message),
+    );
+    return () => outcome;
+  };
+
+  it('acknowledges each chunk it built with its try\'s id, and ends the task the main thread abandons while its build goes on', async () => {
+    const { main, replicas, own: ownOf } = worker();
+    const outcome = settled(replicas.graph(at(0, 1)));
+    const { own, said } = await ownOf();
+    tryOf(own, 11).begin(2);
+    tryOf(own, 11).chunk('a');
+    expect(await until(() => said.length === 1, 5_000)).toBe(true);
+    expect(said).toEqual([{ type: 'snapshot-ack', key, id: 11, chunks: 1 }]);
+    main.postMessage({ type: 'abandon', worker: threadId, key, task: 1 });
+    expect(await until(() => outcome() !== undefined, 5_000)).toBe(true);
+    expect(outcome()).toMatch(/deadline/);
+    tryOf(own, 11).chunk('b');
+    tryOf(own, 11).end();
+    expect(await until(() => replicas.held(key) !== undefined, 5_000)).toBe(true);
+    expect([...replicas.held(key)!.graph.nodes.keys()]).toEqual(['a', 'b']);
+  });
+
+  it('ends only the task an abandon names: a late word for an earlier task is ignored, an early one for the next is not', async () => {
+    const { main, replicas, heardAll, own: ownOf } = worker();
+    const outcome = settled(replicas.graph(at(0, 7)));
+    await ownOf();
+    main.postMessage({ type: 'abandon', worker: threadId, key, task: 6 });
+    await heardAll();
+    expect(outcome()).toBeUndefined();
+    main.postMessage({ type: 'abandon', worker: threadId, key, task: 7 });
+    expect(await until(() => outcome() !== undefined, 5_000)).toBe(true);
+    expect(outcome()).toMatch(/deadline/);
+    // the deadline came after the task was given to this worker, before its wait began
+    main.postMessage({ type: 'abandon', worker: threadId, key, task: 8 });
+    await heardAll();
+    await expect(replicas.graph(at(0, 8))).rejects.toThrow(/deadline/);
+  });
+
+  it('builds the snapshot it asked for to its end: a shared one of the graph (a warm-up\'s) neither completes nor replaces it', async () => {
+    const { main, replicas, heardAll, own: ownOf } = worker();
+    const asked = replicas.graph(at());
+    const { own } = await ownOf();
+    tryOf(own, 21).begin(3);
+    tryOf(own, 21).chunk('a');
+    // the end of a shared snapshot begun before this worker started, then a whole one
+    tryOf(main, 20).end();
+    await heardAll();
+    expect(replicas.held(key)).toBeUndefined();
+    snapshotOn(main, key)(0, ['x', 'y']);
+    await heardAll();
+    expect(replicas.held(key)).toBeUndefined();
+    tryOf(own, 21).chunk('b', 'c');
+    tryOf(own, 21).end();
+    expect([...(await asked).nodes.keys()]).toEqual(['a', 'b', 'c']);
+  });
+
+  it('gives up a build no chunk has come to for its wait, tells the sender so, and asks again', async () => {
+    const { replicas, needs, own: ownOf } = worker(300);
+    const first = settled(replicas.graph(at()));
+    const { own, said } = await ownOf();
+    tryOf(own, 31).begin(2);
+    tryOf(own, 31).chunk('a');
+    expect(await until(() => first() !== undefined, 10_000)).toBe(true);
+    expect(first()).toMatch(/did not arrive/);
+    expect(await until(() => said.some(({ type }) => type === 'snapshot-stop'), 5_000)).toBe(true);
+    expect(said).toContainEqual({ type: 'snapshot-stop', key, id: 31 });
+    expect(needs().length).toBe(2);
+    const second = replicas.graph(at());
+    tryOf(own, 32).begin(2);
+    tryOf(own, 32).chunk('a', 'b');
+    tryOf(own, 32).end();
+    expect([...(await second).nodes.keys()]).toEqual(['a', 'b']);
+  });
+
+  it('drops its build when the sender says it stopped that try, and the task waiting asks again at once', async () => {
+    const { replicas, needs, heardAll, own: ownOf } = worker();
+    const asked = replicas.graph(at());
+    const { own } = await ownOf();
+    tryOf(own, 41).begin(2);
+    tryOf(own, 41).chunk('a');
+    own.postMessage({ type: 'snapshot-stop', key, id: 40 }); // another try's
+    await heardAll();
+    expect(needs().length).toBe(1);
+    own.postMessage({ type: 'snapshot-stop', key, id: 41 });
+    expect(await until(() => needs().length === 2, 3_000)).toBe(true);
+    tryOf(own, 42).begin(2);
+    tryOf(own, 42).chunk('a', 'b');
+    tryOf(own, 42).end();
+    expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
+  });
+
+  it('asked while behind and caught up by the delta: waits for no snapshot, stops the one it asked for, and keeps no later delta', async () => {
+    const { main, replicas, needs, building, heardAll, own: ownOf } = worker();
+    snapshotOn(main, key)(0, ['a']);
+    await replicas.graph(at(0));
+    const { own, said } = await ownOf();
+    const asked = needs().length;
+    const behind = replicas.graph(at(1));
+    // its delta late, the worker asks for a snapshot after half a second behind
+    expect(await until(() => needs().length === asked + 1, 5_000)).toBe(true);
+    expect(building()).toEqual([key]);
+    main.postMessage({ type: 'delta', key, generation: 'g1', version: 1, nodes: [actor('b')], edges: [] });
+    expect([...(await behind).nodes.keys()]).toEqual(['a', 'b']);
+    expect(await until(() => building()?.length === 0, 5_000)).toBe(true);
+    tryOf(own, 51, 1).begin(2);
+    expect(await until(() => said.length > 0, 5_000)).toBe(true);
+    expect(said).toEqual([{ type: 'snapshot-stop', key, id: 51 }]);
+    for (let version = 2; version <= 50; version++) main.postMessage({ type: 'delta', key, generation: 'g1', version, nodes: [actor(`n${version}`)], edges: [] });
+    await heardAll();
+    expect((replicas as unknown as { early: Map<string, unknown[]> }).early.get(key)).toBeUndefined();
+    expect(needs().length).toBe(asked + 1);
+    expect((await replicas.graph(at(50))).nodes.size).toBe(51);
+  });
+
+  it('keeps at most EARLY_KEPT deltas heard before the snapshot it asked for begins', async () => {
+    const { main, replicas, heardAll, own: ownOf } = worker();
+    void replicas.graph(at()).catch(() => {});
+    await ownOf();
+    for (let version = 1; version <= EARLY_KEPT + 20; version++) main.postMessage({ type: 'delta', key, generation: 'g1', version, nodes: [actor(`n${version}`)], edges: [] });
+    await heardAll();
+    const early = (replicas as unknown as { early: Map<string, { version: number }[]> }).early.get(key)!;
+    expect(early.length).toBe(EARLY_KEPT);
+    expect(early[0]!.version).toBe(21); // the newest kept
   });
 });
 
@@ -371,17 +551,99 @@ describe('the main thread\'s side of the replicas', () => {
     expect(late.held(big.key)).toBeUndefined();
   }, 60_000);
 
-  it('has a worker that passed over the snapshot of a graph above the bound, then asked for it while its chunks go out, ask again at its end and make the replica', async () => {
+  it('sends the snapshot of a graph above the bound on the asking worker\'s own channel only: no other worker reads its chunks, and one asking meanwhile gets its own', async () => {
     source.close();
     source = new ReplicaSource(store, name, undefined, 100);
     const ids = Array.from({ length: SNAPSHOT_CHUNK * 3 }, (_, i) => `n${i}`);
     await store.writeGraph('t', 'big', actorsWrite(ids));
     const { at } = await source.current('t', 'big');
-    const [asking, late] = [workerSet(), workerSet()];
-    const { heard, acted } = atFirstChunk(() => late.graph(at));
-    expect((await asking.graph(at)).nodes.size).toBe(ids.length);
-    expect(((await acted()) as GraphIndex).nodes.size).toBe(ids.length);
-    expect(heard.filter((type) => type === 'snapshot-begin').length).toBe(2);
+    const [asking, late, other] = [workerSet(), workerSet(), workerSet()];
+    const shared: string[] = [];
+    listen(({ type }) => type.startsWith('snapshot') && shared.push(type));
+    const [first, second] = await Promise.all([asking.graph(at), new Promise((resolve) => setTimeout(resolve, 20)).then(() => late.graph(at))]);
+    expect([first.nodes.size, second.nodes.size]).toEqual([ids.length, ids.length]);
+    expect(shared).toEqual([]);
+    expect(other.held(at.key)).toBeUndefined();
+  }, 60_000);
+
+  /**
+   * A worker that builds nothing, asking for the graph above the bound `at` on its own channel (as worker `worker`): the
+   * snapshot messages it hears there, and the channel, to acknowledge or stop on when a test says.
+   */
+  const slowWorker = (at: { key: string; generation: string }, worker = 424_242) => {
+    const own = new BroadcastChannel(`${name}:slow`);
+    const asker = new BroadcastChannel(name);
+    closing.push(own, asker);
+    const heard: { type: string; id: number }[] = [];
+    own.onmessage = (event) => heard.push((event as { data: { type: string; id: number } }).data);
+    const ask = () => asker.postMessage({ type: 'need', key: at.key, generation: at.generation, to: `${name}:slow`, worker });
+    ask();
+    const count = (type: string) => heard.filter((message) => message.type === type).length;
+    return { own, heard, ask, count, begins: () => heard.filter(({ type }) => type === 'snapshot-begin').map(({ id }) => id) };
+  };
+  const bigGraph = async (chunks: number, ackWaitMs?: number) => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100, ackWaitMs);
+    await store.writeGraph('t', 'big', actorsWrite(Array.from({ length: SNAPSHOT_CHUNK * chunks }, (_, i) => `n${i}`)));
+    return (await source.current('t', 'big')).at;
+  };
+
+  it('paces the snapshot of a graph above the bound by the worker: no more than SNAPSHOT_WINDOW chunks go unacknowledged, counted by this try\'s acks alone', async () => {
+    const at = await bigGraph(SNAPSHOT_WINDOW + 3);
+    const { own, count, begins } = slowWorker(at);
+    expect(await until(() => count('snapshot-chunk') === SNAPSHOT_WINDOW, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(count('snapshot-chunk')).toBe(SNAPSHOT_WINDOW);
+    const [id] = begins();
+    // a late ack of an earlier try (a write renumbered the graph, and it began again) makes no room
+    own.postMessage({ type: 'snapshot-ack', key: at.key, id: id! - 1, chunks: SNAPSHOT_WINDOW });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(count('snapshot-chunk')).toBe(SNAPSHOT_WINDOW);
+    own.postMessage({ type: 'snapshot-ack', key: at.key, id, chunks: 2 });
+    expect(await until(() => count('snapshot-chunk') === SNAPSHOT_WINDOW + 2, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(count('snapshot-chunk')).toBe(SNAPSHOT_WINDOW + 2);
+  }, 60_000);
+
+  it('tells a worker that acknowledged nothing for its wait that the try is over, and sends the next it asks for', async () => {
+    const at = await bigGraph(SNAPSHOT_WINDOW + 3, 300);
+    const { heard, ask, count, begins } = slowWorker(at);
+    expect(await until(() => count('snapshot-stop') === 1, 5_000)).toBe(true);
+    expect(heard.find(({ type }) => type === 'snapshot-stop')).toEqual({ type: 'snapshot-stop', key: at.key, id: begins()[0] });
+    expect(count('snapshot-end')).toBe(0);
+    ask();
+    expect(await until(() => begins().length === 2, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('stops sending at once when the worker says it will not build the try, or when it stops', async () => {
+    const at = await bigGraph(SNAPSHOT_WINDOW + 3);
+    const worker = 424_242;
+    const { own, ask, count, begins } = slowWorker(at, worker);
+    expect(await until(() => count('snapshot-chunk') === SNAPSHOT_WINDOW, 5_000)).toBe(true);
+    own.postMessage({ type: 'snapshot-stop', key: at.key, id: begins()[0] });
+    // its place is free: the next need begins a new try at once, not after REPLICA_WAIT_MS
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ask();
+    expect(await until(() => begins().length === 2, 5_000)).toBe(true);
+    expect(await until(() => count('snapshot-chunk') === 2 * SNAPSHOT_WINDOW, 5_000)).toBe(true);
+    source.forgetPrepared(new Set([worker + 1])); // the worker stopped
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ask();
+    expect(await until(() => begins().length === 3, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('makes a whole replica for a worker that asks while a warm snapshot of the graph goes out, begun before it started', async () => {
+    const at = await bigGraph(20);
+    workerSet(); // one that hears the warm snapshot from its beginning
+    let late: ReplicaSet | undefined;
+    listen(({ type }) => type === 'snapshot-begin' && (late ??= workerSet()));
+    const warming = source.warm('t', 'big');
+    expect(await until(() => late !== undefined, 5_000)).toBe(true);
+    const replica = await late!.graph(at);
+    expect(replica.nodes.size).toBe(SNAPSHOT_CHUNK * 20);
+    const main = await store.loadGraph('t', 'big');
+    expect(JSON.stringify([...replica.nodes.values()])).toBe(JSON.stringify([...main.nodes.values()]));
+    await warming;
   }, 60_000);
 
   it('bounds nothing with a preload bound of 0 (preloads off): every worker makes the replica of a snapshot one asked for', async () => {
