@@ -1045,7 +1045,10 @@ export class ReplicaSet {
         const ahead = this.askedAhead.get(message.key);
         this.askedAhead.delete(message.key);
         const { generation, version } = message;
-        const pending = (this.early.get(message.key) ?? []).filter((delta) => delta.generation === generation && delta.version > version);
+        // the deltas heard before this begin, and those the build it replaces held (a warm one, an earlier try): the shared
+        // channel is read before this worker's own, so a write may be heard before a begin posted ahead of it
+        const replaced = this.building.get(message.key)?.pending ?? [];
+        const pending = [...(this.early.get(message.key) ?? []), ...replaced].filter((delta) => delta.generation === generation && delta.version > version);
         this.early.delete(message.key);
         const begun = Date.now();
         const building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };

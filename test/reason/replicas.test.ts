@@ -261,6 +261,41 @@ describe('a worker building the replica of a graph above the bound, on its own c
     expect([...(await asked).nodes.keys()]).toEqual(['a', 'b', 'c']);
   });
 
+  // the shared channel is read before the worker's own: a write heard there may come before a begin posted ahead of it
+  it('keeps the deltas the build it replaces held, a warm one or an earlier try, and asks for nothing more', async () => {
+    const delta = (version: number, id: string) => ({ type: 'delta', key, generation: 'g1', version, nodes: [actor(id)], edges: [] });
+    {
+      const { main, replicas, needs, heardAll, own: ownOf } = worker();
+      const asked = replicas.graph(at(1));
+      const { own } = await ownOf();
+      main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 30, version: 0, total: 1, warm: true });
+      main.postMessage(delta(1, 'b'));
+      await heardAll();
+      tryOf(own, 31).begin(1);
+      tryOf(own, 31).chunk('a');
+      tryOf(own, 31).end();
+      expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
+      expect(replicas.held(key)!.at.version).toBe(1);
+      expect(needs()).toHaveLength(1);
+    }
+    {
+      const { main, replicas, needs, heardAll, own: ownOf } = worker();
+      const asked = replicas.graph(at(2));
+      const { own } = await ownOf();
+      tryOf(own, 40).begin(1);
+      tryOf(own, 40).chunk('a');
+      main.postMessage(delta(1, 'b'));
+      main.postMessage(delta(2, 'c'));
+      await heardAll();
+      tryOf(own, 41, 1).begin(2);
+      tryOf(own, 41, 1).chunk('a', 'b');
+      tryOf(own, 41, 1).end();
+      expect([...(await asked).nodes.keys()]).toEqual(['a', 'b', 'c']);
+      expect(replicas.held(key)!.at.version).toBe(2);
+      expect(needs()).toHaveLength(1);
+    }
+  });
+
   it('gives up a build no chunk has come to for its wait, tells the sender so, and asks again', async () => {
     const { replicas, needs, own: ownOf } = worker(300);
     const first = settled(replicas.graph(at()));
