@@ -39,8 +39,9 @@ function given(list: List): string | undefined {
 }
 
 /**
- * Characters of list texts that commits wrote whole in their records' values (short lists: shorter than
- * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB of text at most, and
+ * Characters of the records' values whose lists commits wrote whole in them (short lists: shorter than
+ * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them (a list's text is its value's end),
+ * about 8 MB at most, and
  * the lists they are kept by, live while their records are (up to about 3x the text, 12.7 MB measured
  * for 20k records of 2 entries, when a graph is dropped: hence forgetWrittenTexts): a batch's
  * documents name the same records again and again, and a record's next commit then writes the entries
@@ -53,35 +54,39 @@ export const WRITTEN_TEXT_CHARS = 4 * 1024 * 1024;
  * The texts of the short lists the last commits wrote, by list (records' lists are replaced, never
  * edited, so a list's text stays its text), oldest first: past WRITTEN_TEXT_CHARS the oldest are
  * dropped. A text is taken out when a commit reads it: the list it grew into is written, and noted, then.
+ * Each is kept as the record's value it ends (the value's last field, record-codec.ts), not copied: the
+ * value was flattened to be written anyway, and its characters are what the bound counts.
  */
 export class WrittenTexts {
-  private readonly texts = new Map<List, string>();
+  private readonly values = new Map<List, { value: string; textLength: number }>();
   private chars = 0;
 
   constructor(private readonly maxChars: number) {}
 
-  note(list: List, text: string): void {
-    if (text.length > this.maxChars || this.texts.has(list)) return;
-    this.texts.set(list, ownCopy(text));
-    this.chars += text.length;
-    for (const [oldest, dropped] of this.texts) {
+  /** Keeps the text of `list`: the last `textLength` characters of `value`. */
+  note(list: List, value: string, textLength: number): void {
+    if (value.length > this.maxChars || this.values.has(list)) return;
+    this.values.set(list, { value: flat(value), textLength });
+    this.chars += value.length;
+    for (const [oldest, dropped] of this.values) {
       if (this.chars <= this.maxChars) break;
-      this.texts.delete(oldest);
-      this.chars -= dropped.length;
+      this.values.delete(oldest);
+      this.chars -= dropped.value.length;
     }
   }
 
   clear(): void {
-    this.texts.clear();
+    this.values.clear();
     this.chars = 0;
   }
 
   take(list: List): string | undefined {
-    const text = this.texts.get(list);
-    if (text === undefined) return undefined;
-    this.texts.delete(list);
-    this.chars -= text.length;
-    return text;
+    const kept = this.values.get(list);
+    if (kept === undefined) return undefined;
+    this.values.delete(list);
+    this.chars -= kept.value.length;
+    // a slice of a flat string shares its characters
+    return kept.value.slice(kept.value.length - kept.textLength);
   }
 }
 
@@ -97,15 +102,15 @@ export function forgetWrittenTexts(): void {
 }
 
 /**
- * `text` in characters of its own. A list's text is most often a piece of the draft message it came in,
- * or joined from such pieces (joinArrays), and V8 keeps a piece's whole message alive: kept as they are,
- * 2,000 texts of 100 characters held 216 MB of messages, copied 9 MB. Its two halves joined make a
- * concatenation, which V8 copies into one flat string at the first read of a character, dropping the pieces.
+ * `value` as one flat string. A list's text is most often a piece of the draft message it came in, or
+ * joined from such pieces (joinArrays), and a value joined from it keeps them, and V8 keeps a piece's whole
+ * message alive: kept as they are, 2,000 texts of 100 characters held 216 MB of messages. V8 copies a
+ * joined string into one flat string at the first read of a character, in place, dropping the pieces; the
+ * store's write does the same to the value (to hand it to LevelDB), so reading it first copies nothing more.
  */
-function ownCopy(text: string): string {
-  const copy = text.slice(0, 1) + text.slice(1);
-  copy.charCodeAt(0);
-  return copy;
+function flat(value: string): string {
+  value.charCodeAt(0);
+  return value;
 }
 
 /** What one commit's merge appended to which list, for the texts of the lists it writes; dropped with the commit. */
@@ -141,14 +146,12 @@ export function provenanceText(list: List, from: number, known: ProvenanceJson |
 }
 
 /**
- * The JSON of a list a commit writes whole in its record's value, kept for the commits after it
- * (WrittenTexts) when made from texts the commit was given (a batch's drafts): an import whose lists
- * are serialised keeps none, and pays nothing for it.
+ * Keeps the JSON of a list a commit writes whole in its record's value, for the commits after it (WrittenTexts),
+ * when made from texts the commit was given (a batch's drafts): an import whose lists are serialised keeps
+ * none, and pays nothing for it. `value` ends with the list's text, `textLength` characters.
  */
-export function inlineProvenanceText(list: List, known: ProvenanceJson | undefined): string {
-  const text = provenanceText(list, 0, known);
-  if (known?.madeFromTexts(list)) written.note(list, text);
-  return text;
+export function noteWrittenValue(list: List, value: string, textLength: number, known: ProvenanceJson | undefined): void {
+  if (known?.madeFromTexts(list)) written.note(list, value, textLength);
 }
 
 /** JSON.stringify(list.slice(from)), without the copy when `from` is 0. */

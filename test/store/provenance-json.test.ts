@@ -174,19 +174,20 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     }
   });
 
-  it('keeps written texts up to a bound, the oldest dropped first, and each until a commit takes it', () => {
-    const texts = new WrittenTexts(12);
+  it('keeps written texts, each the end of the value written, up to a bound on the values kept, the oldest dropped first, and each until a commit takes it', () => {
+    const texts = new WrittenTexts(20);
     const [a, b, c] = [[], [], []] as Provenance[][];
-    texts.note(a, '[1,2,3]');
-    texts.note(b, '[4,5]');
+    // each value is its record's fields, the list's text last: what is kept is the value, which the bound counts
+    texts.note(a, 'a\u0000[1,2,3]', 7);
+    texts.note(b, 'b\u0000[4,5]', 5);
     expect(texts.take(a)).toBe('[1,2,3]');
     expect(texts.take(a)).toBeUndefined();
-    texts.note(a, '[1,2,3]');
-    texts.note(c, '[6]');
-    // b (5), a (7) and c (3) are 15 characters, past 12: b, the oldest, goes
+    texts.note(a, 'aaaa\u0000[1,2,3]', 7);
+    texts.note(c, 'cc\u0000[6]', 3);
+    // b (7), a (12) and c (6) are 25 characters of values, past 20: b, the oldest, goes (their texts alone, 15, would not)
     expect(texts.take(b)).toBeUndefined();
     expect([texts.take(a), texts.take(c)]).toEqual(['[1,2,3]', '[6]']);
-    texts.note(a, '[123456789,0]');
+    texts.note(a, 'a\u0000[123456789,0,1234567]', 21);
     expect(texts.take(a)).toBeUndefined();
   });
 
