@@ -40,7 +40,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { GCProfiler } from 'node:v8';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { fileDraftMessage, readFileDraftMessage, type FileDraft } from '../engine/extract/draft.ts';
@@ -183,15 +183,22 @@ function splitAllocations(profile: { head: HeapProfileNode; samples: { size: num
   }
 }
 
+/** A GC profile's entry (node:v8 GCProfiler): the heap's spaces before and after one collection. */
+interface CollectionStatistics {
+  gcType: string;
+  beforeGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+  afterGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+}
+
 /**
- * Bytes the main thread's old generation holds (old and large-object spaces): what it grew by over a round
- * without a major collection is what the round promoted or allocated there (kept records, lists too large
- * for the young generation), whatever the load.
+ * Bytes the main thread's scavenges promoted: what the old and large-object spaces gained across each.
+ * What survives the young generation is copied again there: the bytes a commit keeps, at least for a
+ * while (the records the graph holds, and the ones a later commit replaces), whatever the load.
  */
-function oldGenerationBytes(): number {
-  return getHeapSpaceStatistics()
-    .filter(({ space_name }) => space_name === 'old_space' || space_name === 'large_object_space')
-    .reduce((sum, space) => sum + space.space_used_size, 0);
+function promotedBytes(collections: readonly CollectionStatistics[]): number {
+  const oldGeneration = (spaces: CollectionStatistics['afterGC']['heapSpaceStatistics']) =>
+    spaces.filter(({ spaceName }) => spaceName === 'old_space' || spaceName === 'large_object_space').reduce((sum, space) => sum + space.spaceUsedSize, 0);
+  return collections.filter(({ gcType }) => gcType === 'Scavenge').reduce((sum, { beforeGC, afterGC }) => sum + oldGeneration(afterGC.heapSpaceStatistics) - oldGeneration(beforeGC.heapSpaceStatistics), 0);
 }
 
 /** The main thread's CPU milliseconds so far (Linux; NaN elsewhere). */
@@ -304,7 +311,8 @@ try {
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const roundsMs: number[] = [];
-  const oldGrowth: { bytes: number; majors: number }[] = [];
+  /** Bytes the scavenges promoted per document, by round. */
+  const promoted: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
@@ -315,14 +323,13 @@ try {
       if (ALLOCATIONS) await session.post('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       else if (!UNSAMPLED) await session.post('Profiler.start');
       collecting = true;
-      const majorsBefore = collections.major;
-      const oldBefore = oldGenerationBytes();
+      const gcProfiler = new GCProfiler();
+      gcProfiler.start();
       const cpuBefore = mainThreadMs();
       const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
       const roundMs = mainThreadMs() - cpuBefore;
       mainMs += roundMs;
-      // read before the profiler's stop allocates; a major collection in the round makes the growth a floor only
-      oldGrowth.push({ bytes: oldGenerationBytes() - oldBefore, majors: collections.major - majorsBefore });
+      promoted.push(promotedBytes((gcProfiler.stop()?.statistics ?? []) as unknown as CollectionStatistics[]) / summary.ingested);
       // V8 sends each sample with its size and node (the protocol's `samples`), which Node's types leave out
       if (ALLOCATIONS) splitAllocations((await session.post('HeapProfiler.stopSampling')).profile as unknown as Parameters<typeof splitAllocations>[0], allocated, allocators);
       else if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
@@ -345,7 +352,7 @@ try {
   gcObserver.disconnect();
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
   console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
-  console.log(`main thread old generation grew by round: ${oldGrowth.map(({ bytes, majors }) => `${(bytes / 1024 / (documents / ROUNDS)).toFixed(1)} KB per document${majors > 0 ? ` (${majors} major collections: a floor)` : ''}`).join(', ')}`);
+  console.log(`main thread promoted by its scavenges, by round: ${promoted.map((bytes) => `${(bytes / 1024).toFixed(1)} KB`).join(' ')} per document`);
   if (!UNSAMPLED && !ALLOCATIONS) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED || ALLOCATIONS ? 'CPU unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);
