@@ -39,9 +39,8 @@ function given(list: List): string | undefined {
 }
 
 /**
- * Characters of the records' values whose lists commits wrote whole in them (short lists: shorter than
- * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them (a list's text is its value's end),
- * about 8 MB at most, and
+ * Characters of list texts that commits wrote whole in their records' values (short lists: shorter than
+ * provenance-chunks.ts's CHUNKED_FROM) kept for the commits after them, about 8 MB of text at most, and
  * the lists they are kept by, live while their records are (up to about 3x the text, 12.7 MB measured
  * for 20k records of 2 entries, when a graph is dropped: hence forgetWrittenTexts): a batch's
  * documents name the same records again and again, and a record's next commit then writes the entries
@@ -54,13 +53,11 @@ export const WRITTEN_TEXT_CHARS = 4 * 1024 * 1024;
  * The texts of the short lists the last commits wrote, by list (records' lists are replaced, never
  * edited, so a list's text stays its text), oldest first: past WRITTEN_TEXT_CHARS the oldest are
  * dropped. A text is taken out when a commit reads it: the list it grew into is written, and noted, then.
- * Each is kept as the record's value it ends (the value's last field, record-codec.ts), not copied: the
- * value was flattened to be written anyway, and its characters are what the bound counts.
  */
 export class WrittenTexts {
-  private readonly values = new Map<List, Kept>();
+  private readonly texts = new Map<List, Kept>();
   /**
-   * The kept values in the order noted, a taken one left in place until the oldest reach it: dropping the
+   * The kept texts in the order noted, a taken one left in place until the oldest reach it: dropping the
    * oldest from the Map's own order read past every entry deleted at its front, about capacity/2 of them
    * at each note once the bound was reached (0.43 ms a document, 16% of the main thread, over a batch of
    * 5,120 documents, sampled by bench/batch-profile --replay).
@@ -71,56 +68,53 @@ export class WrittenTexts {
 
   constructor(private readonly maxChars: number) {}
 
-  /** Keeps the text of `list`: the last `textLength` characters of `value`. */
-  note(list: List, value: string, textLength: number): void {
-    if (value.length > this.maxChars || this.values.has(list)) return;
-    const kept: Kept = { list, value: flat(value), textLength, taken: false };
-    this.values.set(list, kept);
+  note(list: List, text: string): void {
+    if (text.length > this.maxChars || this.texts.has(list)) return;
+    const kept: Kept = { list, text: ownCopy(text), taken: false };
+    this.texts.set(list, kept);
     this.order.push(kept);
-    this.chars += value.length;
+    this.chars += text.length;
     while (this.chars > this.maxChars) {
       const dropped = this.order[this.oldest++];
       if (dropped.taken) continue;
-      this.values.delete(dropped.list);
-      this.chars -= dropped.value.length;
+      this.texts.delete(dropped.list);
+      this.chars -= dropped.text.length;
     }
     this.compact();
   }
 
   /** The order without what was dropped or taken, once that is half of it: each entry moved once on average, and none kept alive long. */
   private compact(): void {
-    const gone = this.order.length - this.values.size;
+    const gone = this.order.length - this.texts.size;
     if (gone <= 1024 || gone * 2 <= this.order.length) return;
     this.order = this.order.slice(this.oldest).filter((kept) => !kept.taken);
     this.oldest = 0;
   }
 
   clear(): void {
-    this.values.clear();
+    this.texts.clear();
     this.order = [];
     this.oldest = 0;
     this.chars = 0;
   }
 
   take(list: List): string | undefined {
-    const kept = this.values.get(list);
+    const kept = this.texts.get(list);
     if (kept === undefined) return undefined;
-    this.values.delete(list);
+    this.texts.delete(list);
     kept.taken = true;
-    this.chars -= kept.value.length;
-    // a slice of a flat string shares its characters
-    const text = kept.value.slice(kept.value.length - kept.textLength);
-    kept.value = '';
+    this.chars -= kept.text.length;
+    const { text } = kept;
+    kept.text = '';
     this.compact();
     return text;
   }
 }
 
-/** A value WrittenTexts keeps, for the list whose text ends it; `taken` once a commit took it. */
+/** A text WrittenTexts keeps, for its list; `taken` once a commit took it. */
 interface Kept {
   list: List;
-  value: string;
-  textLength: number;
+  text: string;
   taken: boolean;
 }
 
@@ -136,15 +130,15 @@ export function forgetWrittenTexts(): void {
 }
 
 /**
- * `value` as one flat string. A list's text is most often a piece of the draft message it came in, or
- * joined from such pieces (joinArrays), and a value joined from it keeps them, and V8 keeps a piece's whole
- * message alive: kept as they are, 2,000 texts of 100 characters held 216 MB of messages. V8 copies a
- * joined string into one flat string at the first read of a character, in place, dropping the pieces; the
- * store's write does the same to the value (to hand it to LevelDB), so reading it first copies nothing more.
+ * `text` in characters of its own. A list's text is most often a piece of the draft message it came in,
+ * or joined from such pieces (joinArrays), and V8 keeps a piece's whole message alive: kept as they are,
+ * 2,000 texts of 100 characters held 216 MB of messages, copied 9 MB. Its two halves joined make a
+ * concatenation, which V8 copies into one flat string at the first read of a character, dropping the pieces.
  */
-function flat(value: string): string {
-  value.charCodeAt(0);
-  return value;
+function ownCopy(text: string): string {
+  const copy = text.slice(0, 1) + text.slice(1);
+  copy.charCodeAt(0);
+  return copy;
 }
 
 /** What one commit's merge appended to which list, for the texts of the lists it writes; dropped with the commit. */
@@ -180,12 +174,14 @@ export function provenanceText(list: List, from: number, known: ProvenanceJson |
 }
 
 /**
- * Keeps the JSON of a list a commit writes whole in its record's value, for the commits after it (WrittenTexts),
- * when made from texts the commit was given (a batch's drafts): an import whose lists are serialised keeps
- * none, and pays nothing for it. `value` ends with the list's text, `textLength` characters.
+ * The JSON of a list a commit writes whole in its record's value, kept for the commits after it
+ * (WrittenTexts) when made from texts the commit was given (a batch's drafts): an import whose lists
+ * are serialised keeps none, and pays nothing for it.
  */
-export function noteWrittenValue(list: List, value: string, textLength: number, known: ProvenanceJson | undefined): void {
-  if (known?.madeFromTexts(list)) written.note(list, value, textLength);
+export function inlineProvenanceText(list: List, known: ProvenanceJson | undefined): string {
+  const text = provenanceText(list, 0, known);
+  if (known?.madeFromTexts(list)) written.note(list, text);
+  return text;
 }
 
 /** JSON.stringify(list.slice(from)), without the copy when `from` is 0. */

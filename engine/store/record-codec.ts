@@ -19,7 +19,7 @@
  */
 import type { EdgeRecord, NodeRecord, Provenance } from '../ontology/index.ts';
 import { noteDurableInChunks } from './provenance-chunks.ts';
-import { noteWrittenValue, provenanceText, type ProvenanceJson } from './provenance-json.ts';
+import { inlineProvenanceText, type ProvenanceJson } from './provenance-json.ts';
 
 const FIELD = '\u0000';
 const LABEL = '\u0001';
@@ -33,26 +33,19 @@ const FULL_CONFIDENCE = 1;
  * `known`: the texts of lists the commit's merge made from known ones (provenance-json.ts), not serialised again.
  */
 export function encodeNode(node: NodeRecord, provenanceInChunks = false, known?: ProvenanceJson): string {
-  return withTail(node.recorded_at + FIELD + node.labels.join(LABEL), node, provenanceInChunks, known);
+  return node.recorded_at + FIELD + node.labels.join(LABEL) + tail(node, provenanceInChunks, known);
 }
 
 export function encodeEdge(edge: EdgeRecord, provenanceInChunks = false, known?: ProvenanceJson): string {
-  return withTail(edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to, edge, provenanceInChunks, known);
+  return edge.recorded_at + FIELD + edge.type + FIELD + edge.from + FIELD + edge.to + tail(edge, provenanceInChunks, known);
 }
 
-/**
- * `head` and the fields after it: properties, confidence and provenance, each left out when it and all after it
- * are the default. A list held in the value is its last field, which the commits after this one may take
- * its text from (provenance-json.ts noteWrittenValue).
- */
-function withTail(head: string, record: NodeRecord | EdgeRecord, provenanceInChunks: boolean, known: ProvenanceJson | undefined): string {
-  const inline = record.provenance.length === 0 || provenanceInChunks ? undefined : provenanceText(record.provenance, 0, known);
-  let tail = record.provenance.length === 0 ? '' : FIELD + (inline ?? IN_CHUNKS);
+/** properties, confidence and provenance, each left out when it and all after it are the default. */
+function tail(record: NodeRecord | EdgeRecord, provenanceInChunks: boolean, known: ProvenanceJson | undefined): string {
+  let tail = record.provenance.length === 0 ? '' : FIELD + (provenanceInChunks ? IN_CHUNKS : inlineProvenanceText(record.provenance, known));
   if (tail !== '' || record.confidence !== FULL_CONFIDENCE) tail = FIELD + (record.confidence === FULL_CONFIDENCE ? '' : String(record.confidence)) + tail;
   if (tail !== '' || !isEmpty(record.properties)) tail = FIELD + (isEmpty(record.properties) ? '' : propertiesJson(record.properties, provenanceInChunks)) + tail;
-  const value = head + tail;
-  if (inline !== undefined) noteWrittenValue(record.provenance, value, inline.length, known);
-  return value;
+  return tail;
 }
 
 /**

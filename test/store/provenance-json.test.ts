@@ -174,35 +174,34 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     }
   });
 
-  it('keeps written texts, each the end of the value written, up to a bound on the values kept, the oldest dropped first, and each until a commit takes it', () => {
-    const texts = new WrittenTexts(20);
+  it('keeps written texts up to a bound, the oldest dropped first, and each until a commit takes it', () => {
+    const texts = new WrittenTexts(12);
     const [a, b, c] = [[], [], []] as Provenance[][];
-    // each value is its record's fields, the list's text last: what is kept is the value, which the bound counts
-    texts.note(a, 'a\u0000[1,2,3]', 7);
-    texts.note(b, 'b\u0000[4,5]', 5);
+    texts.note(a, '[1,2,3]');
+    texts.note(b, '[4,5]');
     expect(texts.take(a)).toBe('[1,2,3]');
     expect(texts.take(a)).toBeUndefined();
-    texts.note(a, 'aaaa\u0000[1,2,3]', 7);
-    texts.note(c, 'cc\u0000[6]', 3);
-    // b (7), a (12) and c (6) are 25 characters of values, past 20: b, the oldest, goes (their texts alone, 15, would not)
+    texts.note(a, '[1,2,3]');
+    texts.note(c, '[6]');
+    // b (5), a (7) and c (3) are 15 characters, past 12: b, the oldest, goes
     expect(texts.take(b)).toBeUndefined();
     expect([texts.take(a), texts.take(c)]).toEqual(['[1,2,3]', '[6]']);
-    texts.note(a, 'a\u0000[123456789,0,1234567]', 21);
+    texts.note(a, '[123456789,0]');
     expect(texts.take(a)).toBeUndefined();
   });
 
   it('drops the oldest kept texts first, past the ones taken, over thousands of notes and takes', () => {
-    // 10 characters a value, 100 of them at most
+    // 10 characters a text, 100 of them at most
     const texts = new WrittenTexts(1000);
     const lists = Array.from({ length: 5000 }, () => [] as Provenance[]);
-    const value = (i: number) => `v\u0000[${String(i).padStart(6, '0')}]`;
+    const text = (i: number) => `[${String(i).padStart(8, '0')}]`;
     for (let i = 0; i < lists.length; i++) {
-      texts.note(lists[i], value(i), 8);
+      texts.note(lists[i], text(i));
       // every third list is taken by a commit soon after it is noted
-      if (i % 3 === 0 && i >= 2) expect(texts.take(lists[i - 2])).toBe(`[${String(i - 2).padStart(6, '0')}]`);
+      if (i % 3 === 0 && i >= 2) expect(texts.take(lists[i - 2])).toBe(text(i - 2));
     }
     const kept = lists.flatMap((list, i) => (texts.take(list) === undefined ? [] : [i]));
-    // the newest lists not taken, as many as 1,000 characters of values hold
+    // the newest lists not taken, as many as 1,000 characters of texts hold
     const notTaken = lists.map((_, i) => i).filter((i) => !(i % 3 === 1 && i + 2 < lists.length));
     expect(kept).toEqual(notTaken.slice(-100));
   });
