@@ -12,7 +12,7 @@
  *   chunk starts, as the graph's meta and its log of writes, depends on how many commits the drafts
  *   group into, which depends on when they come (the bytes of the entries do not).
  *
- *   npx tsx bench/batch-digest.ts [-- --corpus corpora/sudan-drc-2024 --copies 5 --workers 2 --gather 1]
+ *   npx tsx bench/batch-digest.ts [--corpus corpora/sudan-drc-2024 --copies 5 --workers 2 --gather 1]
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

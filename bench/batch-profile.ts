@@ -40,6 +40,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { GCProfiler } from 'node:v8';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder, listCorpus, READ_AHEAD_PER_WORKER, tierUpForBatch } from '../engine/ingest/batch.ts';
 import { fileDraftMessage, readFileDraftMessage, type FileDraft } from '../engine/extract/draft.ts';
@@ -66,6 +67,7 @@ const { values: args } = parseArgs({
     replay: { type: 'boolean', default: false },
     unsampled: { type: 'boolean', default: false },
     allocations: { type: 'boolean', default: false },
+    'every-document': { type: 'string', default: '' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -73,7 +75,9 @@ const ROUNDS = Number(args.rounds);
 const COPIES = Number(args.copies);
 /** The corpus as given: what the workers draft to warm up (its copies would overflow the pool's queue). */
 const ORIGINAL = path.resolve(args.corpus!);
-const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES) : ORIGINAL;
+/** A sentence each copy's documents add (--copies), naming one actor in every document: a long batch's longest provenance list. */
+const EVERY_DOCUMENT = args['every-document']!;
+const CORPUS = COPIES > 1 ? await copiedCorpus(ORIGINAL, COPIES, EVERY_DOCUMENT) : ORIGINAL;
 const INTO_FACTS = Number(args['into-facts']);
 const TOP = Number(args.top);
 const REPLAY = args.replay!;
@@ -177,6 +181,24 @@ function splitAllocations(profile: { head: HeapProfileNode; samples: { size: num
     tally(into, part(nodeId), size);
     tally(selves, self(nodeId), size);
   }
+}
+
+/** A GC profile's entry (node:v8 GCProfiler): the heap's spaces before and after one collection. */
+interface CollectionStatistics {
+  gcType: string;
+  beforeGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+  afterGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+}
+
+/**
+ * Bytes the main thread's scavenges promoted: what the old and large-object spaces gained across each.
+ * What survives the young generation is copied again there: the bytes a commit keeps, at least for a
+ * while (the records the graph holds, and the ones a later commit replaces), whatever the load.
+ */
+function promotedBytes(collections: readonly CollectionStatistics[]): number {
+  const oldGeneration = (spaces: CollectionStatistics['afterGC']['heapSpaceStatistics']) =>
+    spaces.filter(({ spaceName }) => spaceName === 'old_space' || spaceName === 'large_object_space').reduce((sum, space) => sum + space.spaceUsedSize, 0);
+  return collections.filter(({ gcType }) => gcType === 'Scavenge').reduce((sum, { beforeGC, afterGC }) => sum + oldGeneration(afterGC.heapSpaceStatistics) - oldGeneration(beforeGC.heapSpaceStatistics), 0);
 }
 
 /** The main thread's CPU milliseconds so far (Linux; NaN elsewhere). */
@@ -289,6 +311,8 @@ try {
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const roundsMs: number[] = [];
+  /** Bytes the scavenges promoted per document, by round. */
+  const promoted: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
@@ -299,10 +323,13 @@ try {
       if (ALLOCATIONS) await session.post('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       else if (!UNSAMPLED) await session.post('Profiler.start');
       collecting = true;
+      const gcProfiler = new GCProfiler();
+      gcProfiler.start();
       const cpuBefore = mainThreadMs();
       const summary = await ingestFolder({ store, pipeline: ingesting }, CORPUS, batchOptions);
       const roundMs = mainThreadMs() - cpuBefore;
       mainMs += roundMs;
+      promoted.push(promotedBytes((gcProfiler.stop()?.statistics ?? []) as unknown as CollectionStatistics[]) / summary.ingested);
       // V8 sends each sample with its size and node (the protocol's `samples`), which Node's types leave out
       if (ALLOCATIONS) splitAllocations((await session.post('HeapProfiler.stopSampling')).profile as unknown as Parameters<typeof splitAllocations>[0], allocated, allocators);
       else if (!UNSAMPLED) split((await session.post('Profiler.stop')).profile as Profile, parts, selves);
@@ -310,6 +337,11 @@ try {
       documents += summary.ingested;
       collecting = false;
       roundsMs.push(roundMs / summary.ingested);
+      if (round === ROUNDS - 1) {
+        let longest = 0;
+        for (const node of (await store.loadGraph('bench', 'batch')).nodes.values()) longest = Math.max(longest, node.provenance.length);
+        console.log(`the batch's longest provenance list: ${longest} entries`);
+      }
     } finally {
       await store.close();
     }
@@ -320,6 +352,7 @@ try {
   gcObserver.disconnect();
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
   console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
+  console.log(`main thread promoted by its scavenges, by round: ${promoted.map((bytes) => `${(bytes / 1024).toFixed(1)} KB`).join(' ')} per document`);
   if (!UNSAMPLED && !ALLOCATIONS) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED || ALLOCATIONS ? 'CPU unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);
   const print = ([name, ms]: [string, number]) => console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${(ms / documents).toFixed(2).padStart(6)} ms/document  ${name}`);

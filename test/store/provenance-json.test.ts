@@ -190,6 +190,22 @@ describe('provenance lists written from their texts (provenance-json.ts)', () =>
     expect(texts.take(a)).toBeUndefined();
   });
 
+  it('drops the oldest kept texts first, past the ones taken, over thousands of notes and takes', () => {
+    // 10 characters a text, 100 of them at most
+    const texts = new WrittenTexts(1000);
+    const lists = Array.from({ length: 5000 }, () => [] as Provenance[]);
+    const text = (i: number) => `[${String(i).padStart(8, '0')}]`;
+    for (let i = 0; i < lists.length; i++) {
+      texts.note(lists[i], text(i));
+      // every third list is taken by a commit soon after it is noted
+      if (i % 3 === 0 && i >= 2) expect(texts.take(lists[i - 2])).toBe(text(i - 2));
+    }
+    const kept = lists.flatMap((list, i) => (texts.take(list) === undefined ? [] : [i]));
+    // the newest lists not taken, as many as 1,000 characters of texts hold
+    const notTaken = lists.map((_, i) => i).filter((i) => !(i % 3 === 1 && i + 2 < lists.length));
+    expect(kept).toEqual(notTaken.slice(-100));
+  });
+
   it('keeps the noted text on the list alone: its copies, its JSON, its keys and equality do not see it', () => {
     const text = spaced([1, 2].map(mention));
     const list = JSON.parse(text) as Provenance[];
