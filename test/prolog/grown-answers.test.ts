@@ -1318,6 +1318,25 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     await expectParted('fisher_ury', ['fu_batna_records'], 'Demand', (rules) => (on) => rules.module('fisher_ury')!.solve(`fu_batna_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0]);
   });
 
+  it('thomas_kilmann\'s flag of an actor that conceded and has no opponents, at a write that touches it: returned when another actor conceded before (the model kept), unknown when none did (the model found again); its model equals a fresh copy\'s', async () => {
+    const { registry: rules } = await loadedFramework('thomas_kilmann');
+    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve("tk_model(M), format(string(T), '~w', [M])", ['T'], { graph: on })[0][0];
+    for (const [conceded, kept] of [[actors, 1], [['a350'], 0]] as const) {
+      const graph = GraphIndex.fromRecords(
+        [...actors.map((id) => node(id, 'Actor', { label: id })), ...actors.map((id) => claimOf(conceded.includes(id) ? 'Concession' : 'Demand')(`d-${id}`))],
+        actors.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)),
+      );
+      model(graph);
+      putLogged(graph, [demand('w1')], [edge('s-w1', 'ASSERTS', 'a100', 'w1')]);
+      rules.solveLibrary('true', [], { graph });
+      // the first write has the model kept in parts; the second touches actors that conceded (a350, and a600 where all did)
+      putLogged(graph, [demand('w2'), demand('w3')], [edge('s-w2', 'ASSERTS', 'a350', 'w2'), edge('s-w3', 'ASSERTS', conceded.length > 1 ? 'a600' : 'a350', 'w3')]);
+      rules.solveLibrary('true', [], { graph });
+      expect(keptUnder(rules, 'tk_model', graph)).toBe(kept);
+      expect(model(graph)).toEqual(model(copyOf(graph)));
+    }
+  });
+
   it('after an inference limit lands at any point of storing its parts (between two parts\' records, between the record and its reference, while the parts it no longer holds are erased), the model reads as a fresh copy\'s, and the next store leaves no record that no answer holds', async () => {
     const { registry: rules, run } = await loadedFramework('thomas_kilmann');
     const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0][0];
