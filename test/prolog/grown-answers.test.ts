@@ -1321,7 +1321,7 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
   it('thomas_kilmann\'s flag of an actor that conceded and has no opponents, at a write that touches it: returned when another actor conceded before (the model kept), unknown when none did (the model found again); its model equals a fresh copy\'s', async () => {
     const { registry: rules } = await loadedFramework('thomas_kilmann');
     const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve("tk_model(M), format(string(T), '~w', [M])", ['T'], { graph: on })[0][0];
-    for (const [conceded, kept] of [[actors, 1], [['a350'], 0]] as const) {
+    for (const [conceded, kept] of [[actors, 1], [['a350'], 0]] as [string[], number][]) {
       const graph = GraphIndex.fromRecords(
         [...actors.map((id) => node(id, 'Actor', { label: id })), ...actors.map((id) => claimOf(conceded.includes(id) ? 'Concession' : 'Demand')(`d-${id}`))],
         actors.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)),
