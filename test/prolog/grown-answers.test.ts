@@ -1318,6 +1318,34 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     await expectParted('fisher_ury', ['fu_batna_records'], 'Demand', (rules) => (on) => rules.module('fisher_ury')!.solve(`fu_batna_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0]);
   });
 
+  /** The goal `store` under each inference limit from 1 to `spent` + 20, `before` and `after(limit)` around each: the limits cut it, and the last lets it end. */
+  function storeAtEveryLimit(rules: RuleRegistry, graph: GraphIndex, store: string, spent: number, before: () => void, after: (limit: number) => void) {
+    const outcomes = new Set<string>();
+    for (let limit = 1; limit <= spent + 20; limit++) {
+      before();
+      try {
+        rules.solveLibrary(store, [], { graph }, { inferenceLimit: limit });
+        outcomes.add('stored');
+      } catch (error) {
+        if (!(error instanceof LimitError)) throw error;
+        outcomes.add('cut');
+      }
+      after(limit);
+    }
+    expect([...outcomes].sort()).toEqual(['cut', 'stored']);
+  }
+
+  /** thomas_kilmann's model over 700 actors, kept in parts by a write (a350's), its records as text (`model`) and a fresh copy's. */
+  async function tkModelInParts() {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0][0];
+    const graph = manyActors();
+    run(graph);
+    putLogged(graph, [demand('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
+    rules.solveLibrary('true', [], { graph });
+    return { rules, model, graph, fresh: model(copyOf(graph)) };
+  }
+
   it('thomas_kilmann\'s flag of an actor that conceded and has no opponents, at a write that touches it: returned when another actor conceded before (the model kept), unknown when none did (the model found again); its model equals a fresh copy\'s', async () => {
     const { registry: rules } = await loadedFramework('thomas_kilmann');
     const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve("tk_model(M), format(string(T), '~w', [M])", ['T'], { graph: on })[0][0];
@@ -1338,50 +1366,28 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
   });
 
   it('after an inference limit lands at any point of storing its parts (between two parts\' records, between the record and its reference, while the parts it no longer holds are erased), the model reads as a fresh copy\'s, and the next store leaves no record that no answer holds', async () => {
-    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
-    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0][0];
-    const graph = manyActors();
-    run(graph);
-    putLogged(graph, [demand('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
-    rules.solveLibrary('true', [], { graph });
-    const fresh = model(copyOf(graph));
+    const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's entries with every part made anew, as a first growth makes them (lib/graph.pl shape_put/4), to store
     const made =
       "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 3), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     rules.solveLibrary(made, [], { graph });
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
-    const outcomes = new Set<string>(), wrong: number[] = [], leaked: number[] = [];
-    for (let limit = 1; limit <= (spent as number) + 20; limit++) {
-      rules.solveLibrary(made, [], { graph });
-      try {
-        rules.solveLibrary(store, [], { graph }, { inferenceLimit: limit });
-        outcomes.add('stored');
-      } catch (error) {
-        if (!(error instanceof LimitError)) throw error;
-        outcomes.add('cut');
-      }
+    const wrong: number[] = [], leaked: number[] = [];
+    storeAtEveryLimit(rules, graph, store, spent as number, () => rules.solveLibrary(made, [], { graph }), (limit) => {
       if (limit % 16 === 0 || limit > (spent as number) - 40) {
         if (JSON.stringify(model(graph)) !== JSON.stringify(fresh)) wrong.push(limit);
         rules.solveLibrary(made, [], { graph });
         rules.solveLibrary(store, [], { graph });
         if (rules.solveLibrary(unreferencedRecordsGoal, ['N'], { graph })[0][0] !== 0) leaked.push(limit);
       }
-    }
-    expect([...outcomes].sort()).toEqual(['cut', 'stored']);
-    expect(wrong).toEqual([]);
-    expect(leaked).toEqual([]);
+    });
+    expect({ wrong, leaked }).toEqual({ wrong: [], leaked: [] });
     expect(model(graph)).toEqual(fresh);
   }, 120_000);
 
   it('after an inference limit lands at any point of an ordinary store (one part of the records made anew, the other parts held by reference, the part replaced released), the model reads as a fresh copy\'s at every limit, and the next store leaves no record that no answer holds', async () => {
-    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
-    const model = (on: GraphIndex) => rules.module('thomas_kilmann')!.solve(`tk_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0][0];
-    const graph = manyActors();
-    run(graph);
-    putLogged(graph, [demand('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
-    rules.solveLibrary('true', [], { graph });
-    const fresh = model(copyOf(graph));
+    const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's slot and entry, in parts or whole (a run finds it again whole where a cut left the slot without it)
     const slot =
       'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 3), !';
@@ -1409,24 +1415,14 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     // the records' two other parts and the ranking table's three (no actor conceded: no flags), each held by reference
     expect([anew, held, other]).toEqual([1, 5, 0]);
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
-    const outcomes = new Set<string>(), wrong: number[] = [], leaked: number[] = [];
-    for (let limit = 1; limit <= (spent as number) + 20; limit++) {
-      ask(inParts, made);
-      try {
-        rules.solveLibrary(store, [], { graph }, { inferenceLimit: limit });
-        outcomes.add('stored');
-      } catch (error) {
-        if (!(error instanceof LimitError)) throw error;
-        outcomes.add('cut');
-      }
+    const wrong: number[] = [], leaked: number[] = [];
+    storeAtEveryLimit(rules, graph, store, spent as number, () => ask(inParts, made), (limit) => {
       if (JSON.stringify(model(graph)) !== JSON.stringify(fresh)) wrong.push(limit);
       // an ordinary store again, whole: over a slot a cut left without its summary, it keeps the parts it holds by reference
       ask(inParts, made, store);
       if (rules.solveLibrary(unreferencedRecordsGoal, ['N'], { graph })[0][0] !== 0) leaked.push(limit);
-    }
-    expect([...outcomes].sort()).toEqual(['cut', 'stored']);
-    expect(wrong).toEqual([]);
-    expect(leaked).toEqual([]);
+    });
+    expect({ wrong, leaked }).toEqual({ wrong: [], leaked: [] });
     expect(model(graph)).toEqual(fresh);
   }, 300_000);
 });
