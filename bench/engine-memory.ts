@@ -2,7 +2,8 @@
  * bench:engine-memory — one reasoning engine's memory as it reasons over a generated conflict graph
  * (bench/conflict-graph.ts, bench:frameworks's graphs): the WebAssembly memory the engine has
  * allocated (never given back while it lives), SWI-Prolog's stacks (allocated and used), its atoms,
- * and the kept answers (records, in cells: lib/graph.pl view_memo/3), after the view's hand-over, after
+ * and the kept answers (records, in cells: lib/graph.pl view_memo/3, each slot's record and the part records of its
+ * answers kept in parts), after the view's hand-over, after
  * warm_view_sets and after each of the 15 frameworks in turn; with --writes N, then after each of N writes (an
  * ingest-like write, an Issue node, an ingest-like write...: bench/written.ts, applied as a replica applies a
  * write): after its hand-over and after the 15 frameworks run again. The global stack's size allocated is its
@@ -76,10 +77,11 @@ for (let write = 1; write <= Number(args.writes); write++) {
   await row(`write ${write} (${what}): its hand-over`, cpuMsSince(started));
   await row(`write ${write}: the 15 frameworks again`, await runFrameworks(false));
 }
-// the kept answers are records (lib/graph.pl g_kept/2 holds their references), whose bytes SWI-Prolog does not
-// report: their size in cells, each read back once
+// the kept answers are records under their slots' names (lib/graph.pl memo_store/2: a slot's record, whose reference
+// g_kept/2 holds, and the part records of its answers kept in parts, which a write makes), whose bytes SWI-Prolog does
+// not report: their size in cells, each read back once
 const [[keptCells, keptRecords]] = registry.solveLibrary(
-  'aggregate_all(count, user:g_kept(_, _), N), aggregate_all(sum(C), ( user:g_kept(_, R), instance(R, T), term_size(T, C) ), S)',
+  "findall(C, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T), term_size(T, C) ), Cs), length(Cs, N), sum_list(Cs, S)",
   ['S', 'N'],
   { graph },
 ) as number[][];

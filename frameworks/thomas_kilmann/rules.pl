@@ -207,7 +207,11 @@ added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
     added_sides(Added, Sides),
     findall(X, ( member(O, NewReciprocators), own_opponents(O, Os), member(X, Os) ), Others),
     append(Sides, Others, Touched0), sort(Touched0, Touched),
-    findall(X-t(returned, Y, []), ( member(X, Touched), own_claims(X, 'Concession', [_|_]), tk_own_flag(X, Model0, NewReciprocators, Y) ), NewFlags),
+    findall(X-Y, ( member(X, Touched), own_claims(X, 'Concession', [_|_]), tk_own_flag(X, NewReciprocators, Y) ), OwnFlags),
+    % the old records read whole (a copy of every part) once for all the flags that need them, unless the check of the
+    % new reciprocators above read them already
+    ( NewReciprocators == [], memberchk(_-conceded_before, OwnFlags) -> arg(2, Model0, Held), kept_list(Held, Records0) ; true ),
+    maplist(tk_flag_returned(Records0), OwnFlags, NewFlags),
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
     % a record's one candidate (its mode) takes the place of its old one
@@ -225,13 +229,21 @@ tk_reciprocator(O) :- tk_was_reciprocator(O, []).
 tk_two_conceded(Records) :- once(( member(r(A, LA, _), Records), tk_conceded(LA), member(r(B, LB, _), Records), B \== A, tk_conceded(LB) )).
 tk_conceded(Lists) :- member(M-c(N, _), Lists), memberchk(M, [compromising, accommodating]), N > 0, !.
 
-% tk_own_flag(+X, +Model0, +NewReciprocators, -YesNo): X's flag as tk_concession_flags_/1 finds it, read from its own
-% edges and its opponents'; unknown when X has no opponent and no other actor conceded before or makes a first move
-% of reciprocation in the write (the reciprocators of the whole view would tell: the model's old records, read whole)
-tk_own_flag(X, Model0, NewReciprocators, Y) :-
+% tk_own_flag(+X, +NewReciprocators, -YesNo): X's flag as tk_concession_flags_/1 finds it, read from its own edges and
+% its opponents'; conceded_before when X has no opponent and no other actor makes a first move of reciprocation in
+% the write: whether another actor conceded before tells (the model's old records: tk_flag_returned/3)
+tk_own_flag(X, NewReciprocators, Y) :-
     own_opponents(X, Os0), ( edge(_, 'OPPOSES', X, X, _) -> ord_add_element(Os0, X, Os) ; Os = Os0 ),
     (   Os \== [] -> ( member(O, Os), tk_reciprocator(O) -> Y = yes ; Y = no )
-    ;   ( member(O, NewReciprocators), O \== X ; arg(2, Model0, Held), kept_list(Held, Records0), member(r(A, L, _), Records0), A \== X, tk_conceded(L) ) -> Y = yes
+    ;   member(O, NewReciprocators), O \== X -> Y = yes
+    ;   Y = conceded_before
+    ).
+
+% tk_flag_returned(+Records0, +X-YesNo, -X-Flag): X's flag entry; a conceded_before flag yes when another actor
+% conceded in the old records Records0, unknown when none did (the reciprocators of the whole view would tell)
+tk_flag_returned(Records0, X-Y0, X-t(returned, Y, [])) :-
+    (   Y0 \== conceded_before -> Y = Y0
+    ;   member(r(A, L, _), Records0), A \== X, tk_conceded(L) -> Y = yes
     ;   Y = unknown
     ).
 

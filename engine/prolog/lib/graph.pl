@@ -968,13 +968,16 @@ part_entries(256).
 % growth) with the entries of Puts put in its lists (parted_answer/2's Lists)
 shape_put(list(KeyArg), Answer, Puts, Shape) :- !, list_put(Answer, KeyArg, Puts, Shape).
 shape_put(Lists, Answer, Puts, Shape) :-
-    functor(Answer, Name, Arity), functor(Shape, Name, Arity),
-    forall(between(1, Arity, Arg), ( memberchk(Arg-_, Lists) -> true ; arg(Arg, Answer, A), arg(Arg, Shape, A) )),
-    maplist(arg_put(Answer, Puts, Shape), Lists).
+    Answer =.. [Name | Args], foldl(arg_put(Lists, Puts), Args, Held, 1, _), Shape =.. [Name | Held].
 
-arg_put(Answer, Puts, Shape, Arg-KeyArg) :-
-    arg(Arg, Answer, Old), ( memberchk(Arg-New, Puts) -> true ; New = [] ),
-    list_put(Old, KeyArg, New, Held), arg(Arg, Shape, Held).
+% arg_put(+Lists, +Puts, +Old, -Held, +Arg, -Next): the argument Arg of a compound answer in its shape: a list Lists
+% names with its puts put in it, any other argument as it is (built, not bound inside forall/2, which undoes bindings)
+arg_put(Lists, Puts, Old, Held, Arg, Next) :-
+    Next is Arg + 1,
+    (   memberchk(Arg-KeyArg, Lists)
+    ->  ( memberchk(Arg-New, Puts) -> true ; New = [] ), list_put(Old, KeyArg, New, Held)
+    ;   Held = Old
+    ).
 
 % list_put(+Old, +KeyArg, +New, -Held): a list kept in parts (or whole, before its first growth) with New put in it,
 % in parts; New sorted by key first, each key's first entry kept, as put_by_subject/3's sort/4 keeps it
@@ -985,8 +988,10 @@ list_put(Old, KeyArg, New0, '$parley_parts'(Parts)) :-
     ).
 
 % parts_put(+Parts, +KeyArg, +New, -Grown): Parts with the entries New put: each in the part whose first key is the
-% greatest not above its own (the first part for a key before every part's), only the parts that take one read
+% greatest not above its own (the first part for a key before every part's), only the parts that take one read. A list
+% empty at its first growth has no part: its puts make its first parts
 parts_put(Parts, _, [], Parts) :- !.
+parts_put([], KeyArg, New, Parts) :- !, list_parts(New, KeyArg, Parts).
 parts_put([_-Part], KeyArg, New, Grown) :- !, part_merged(Part, KeyArg, New, Grown).
 parts_put([First-Part, Next | Parts], KeyArg, New, Grown) :-
     Next = NextFirst-_, puts_before(New, KeyArg, NextFirst, Mine, Later),
