@@ -707,8 +707,8 @@ export class ReplicaSet {
   private replicasSaid = '';
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
-  /** Called when this worker begins a replica from a snapshot: its records (nodes and edges), and whether it is a warm one (sent unasked). */
-  onSnapshotBegin: (records: number, warm: boolean) => void = () => {};
+  /** Called when this worker begins a replica from a snapshot: its records (nodes and edges), whether it is a warm one (sent unasked), and its graph and view image on disk. */
+  onSnapshotBegin: (records: number, warm: boolean, begun: { key: string; generation: string; image?: ImageOnDisk }) => void = () => {};
 
   constructor(
     channelName: string,
@@ -821,7 +821,7 @@ export class ReplicaSet {
         }
         this.askedAhead.delete(message.key);
         this.building.set(message.key, { generation: message.generation, version: message.version, graph: new GraphIndex(), pending: [], begun: Date.now(), warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) });
-        this.onSnapshotBegin(message.total, this.building.get(message.key)!.warm);
+        this.onSnapshotBegin(message.total, this.building.get(message.key)!.warm, message);
         break;
       }
       case 'snapshot-chunk': {

@@ -76,7 +76,7 @@ describe('a view image carrying the shared sets (lib/graph.pl parley_warm_sets/1
     expect(Buffer.compare(afterRuns, viewImage(setsFirst)!)).toBe(0);
     expect(Buffer.compare(afterRuns, image)).toBe(0);
     // the runs' own kept answers stay kept in the engine that made it, though its image leaves them out
-    expect(keptAnswers(runsFirst).length).toBeGreaterThan(sets.length);
+    expect(String(keptAnswers(runsFirst)).length).toBeGreaterThan(String(sets).length);
   });
 
   it('carries none when they were not kept for the view\'s facts, and the engine loading it computes them', () => {
