@@ -19,6 +19,8 @@
  * load-ahead: load with the engine's memory grown before the graph is in the heap (bridge.ts reserveViewMemoryAhead, as a
  * worker does as its snapshot begins), its cost and V8's full collections printed, and those inside the hand-over;
  * load-task: the hand-over a task makes itself (the clause indexes left to the runs); load-ahead-task: both.
+ * load-ahead-read: load-ahead with the image read before the graph is in the heap too, as a worker reads it as its
+ * snapshot begins (worker-entry.ts onSnapshotBegin); load-ahead reads it after, as the hand-over did before.
  * make-after: the shared sets kept after the runs, as a worker keeps them before the image after a first assess that
  * handed the view over itself (worker-entry.ts keepSets), not before them as after a preload.
  * --keep FILE keeps the image (and its graph's record count) in FILE, made once: later runs skip make.
@@ -43,7 +45,7 @@ import { putLogged } from '../engine/store/graph-changes.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph, readSnapshot, writeSnapshot } from '../engine/store/snapshot.ts';
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, read: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' } } });
 /** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
 const only = args.only?.split(',');
 const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
@@ -102,6 +104,9 @@ if (args.part === 'make') {
     console.log(`reserve-ahead ${ahead.value.cpuMs.toFixed(0)} ${ahead.fullCollections}`);
     console.log(`reserve-ahead-collection-ms ${ahead.fullCollectionMs.toFixed(0)} 0`);
   }
+  // (--read: the image read before the graph is in the heap, as a worker reads it as its snapshot begins; else after)
+  const readAhead = args.read ? timedCpu(() => readFileSync(args.image!)) : undefined;
+  if (readAhead) console.log(`image-read-ahead ${readAhead.cpuMs.toFixed(0)} ${readAhead.value.length}`);
   const { nodes, edges } = records();
   // grown ahead, the graph is the one the reservation was for, filled as a worker fills its replica (replicas.ts)
   const graph = reservedFor ?? GraphIndex.fromRecords(nodes, edges);
@@ -109,7 +114,7 @@ if (args.part === 'make') {
     putLogged(reservedFor, nodes, []);
     reservedFor.adoptEdges(edges);
   }
-  const image = readFileSync(args.image!);
+  const image = readAhead?.value ?? readFileSync(args.image!);
   wholeHandOvers.clock = () => cpuMsSince(processStart);
   const handOver = await memoryEvents(() => timedCpu(() => handOverImage({ graph }, image, { indexes: !args.task })));
   if (!handOver.value.value) throw new Error('the image was refused');

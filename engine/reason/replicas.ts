@@ -881,9 +881,10 @@ export class ReplicaSet {
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
   /**
    * Called when this worker begins a replica from a snapshot: the replica's graph (empty yet), its records (nodes and
-   * edges), whether it is a warm one (sent unasked) and whether this worker asked for it (a task's need, a hold or a preload).
+   * edges), whether it is a warm one (sent unasked), whether this worker asked for it (a task's need, a hold or a
+   * preload), and the graph's key, generation and view image on disk.
    */
-  onSnapshotBegin: (graph: GraphIndex, records: number, warm: boolean, asked: boolean) => void = () => {};
+  onSnapshotBegin: (graph: GraphIndex, records: number, warm: boolean, asked: boolean, begun: { key: string; generation: string; image?: ImageOnDisk }) => void = () => {};
 
   constructor(
     channelName: string,
@@ -1053,7 +1054,7 @@ export class ReplicaSet {
         const begun = Date.now();
         const building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
-        this.onSnapshotBegin(building.graph, message.total, building.warm, own || ahead !== undefined || this.wanted.has(message.key));
+        this.onSnapshotBegin(building.graph, message.total, building.warm, own || ahead !== undefined || this.wanted.has(message.key), message);
         break;
       }
       case 'snapshot-chunk': {

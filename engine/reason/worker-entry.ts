@@ -95,6 +95,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // the view image the main thread asked this worker to make, and whether one is being made or written
   let imageAsked: Extract<ReplicaMessage, { type: 'image' }> | undefined;
   let makingImage = false;
+  // the view image on disk of the last replica whose snapshot began, read as it began (onSnapshotBegin), until its hand-over
+  // takes it; one at most, let go when another snapshot begins or before the worker's idle collection (a worker that
+  // built the replica but hands nothing over holds it no longer than it has garbage to collect)
+  let imageReadAhead: { key: string; generation: string; revision: number; bytes: Uint8Array | undefined } | undefined;
   const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
     const waiting = toPrepare.get(key);
     toPrepare.delete(key); // (a write's delay starts again at the next write)
@@ -132,7 +136,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    else if (collectAt() <= Date.now()) collectGarbage();
+    else if (collectAt() <= Date.now()) {
+      imageReadAhead = undefined;
+      collectGarbage();
+    }
     schedule();
   };
   /**
@@ -195,7 +202,10 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
    */
   const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog, setsLimits: SolveLimits = backgroundSetsLimits, forTask = false): NonNullable<typeof underWay> => {
     const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
-    const image = onDisk && readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision });
+    const readAhead = imageReadAhead;
+    if (onDisk) imageReadAhead = undefined;
+    const ahead = readAhead?.key === key && readAhead.generation === replica.at.generation && readAhead.revision === onDisk?.revision ? readAhead.bytes : undefined;
+    const image = onDisk && (ahead ?? readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision }));
     const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image, { imageIndexes: !forTask });
     return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
   };
@@ -267,12 +277,17 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   // the engine's memory for the view of a replica about to be built, grown before the replica fills this thread's heap
-  // (bridge.ts reserveViewMemoryAhead), where this worker will hand that view over: one it asked for, or one every worker
-  // takes ahead (onReplica) that fits beside the views held (a record is at least a fact); not for one sent unasked after a
-  // restart, kept unless the warm-up holds it. WebAssembly memory is never given back: grown for a view never handed over,
-  // V8 would count it for good
-  replicas.onSnapshotBegin = (graph, records, warm, asked) => {
-    if (!warm && (asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) reserveViewMemoryAhead(graph, records);
+  // (bridge.ts reserveViewMemoryAhead), and its view image on disk read then too, where this worker will hand that view
+  // over: one it asked for, or one every worker takes ahead (onReplica) that fits beside the views held (a record is at
+  // least a fact); not for one sent unasked after a restart, kept unless the warm-up holds it. WebAssembly memory is never
+  // given back: grown for a view never handed over, V8 would count it for good. The image read after the replica was
+  // built, its bytes (48.8 MB at 1M facts) started a full collection of the heap the replica fills inside most hand-overs
+  // (99-303 ms, docs/operations.md)
+  replicas.onSnapshotBegin = (graph, records, warm, asked, { key, generation, image }) => {
+    imageReadAhead = undefined;
+    if (warm || !(asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) return;
+    reserveViewMemoryAhead(graph, records);
+    if (image) imageReadAhead = { key, generation, revision: image.revision, bytes: readViewImage(image.file, { ...splitGraphKey(key), generation, revision: image.revision }) };
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),

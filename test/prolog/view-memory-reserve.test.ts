@@ -4,12 +4,16 @@
  * through the same calls of the engine's allocator (Emscripten's _malloc and _free, which a swipl-wasm that no longer
  * exported them would fail at), from the records and from an image. The view is the same as without.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate, generatedRecords } from '../../bench/conflict-graph.ts';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { PrologBridge, handOverImage, startProlog, viewImage, viewMemoryReserve, wholeHandOvers } from '../../engine/prolog/bridge.ts';
 import type { ReplicaMessage } from '../../engine/reason/replicas.ts';
+import { writeViewImage } from '../../engine/reason/view-images.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
 import { graphKey } from '../../engine/store/graph-cache.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
@@ -104,6 +108,30 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
       expect([viewMemoryReserve.made, wholeHandOvers.count]).toEqual([made + 2, handOvers + 2]); // grown by its hand-over
     } finally {
       channel.close();
+    }
+  });
+
+  it("reads the snapshot's view image on disk as the snapshot begins, before any record, and hands the view over from those bytes", { timeout: 120_000 }, async () => {
+    viewMemoryReserve.fromFacts = nodes.length + edges.length;
+    const folder = mkdtempSync(path.join(tmpdir(), 'parley-image-ahead-'));
+    const { channel, prepared } = await workerOn('parley-image-ahead-test');
+    try {
+      const key = graphKey('t', 'imaged');
+      const source = GraphIndex.fromRecords(nodes, edges);
+      viewFactsOf(new PrologBridge(), source); // (the engine holds its view whole: what viewImage makes an image of)
+      const file = path.join(folder, 'view.image');
+      await writeViewImage(file, { tenant: 't', graphId: 'imaged', generation: 'g1', revision: 7 }, viewImage(source)!);
+      const [made, images] = [viewMemoryReserve.made, wholeHandOvers.images];
+      post(channel, { type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 1, total: nodes.length + edges.length, image: { file, revision: 7 } });
+      expect(await until(() => viewMemoryReserve.made === made + 1, 10_000)).toBe(true);
+      // gone from the disk once the snapshot has begun: a hand-over that read it only then would take the view from the records
+      rmSync(file);
+      sendRecords(channel, key);
+      expect(await until(() => prepared.includes(key), 60_000)).toBe(true);
+      expect(wholeHandOvers.images).toBe(images + 1);
+    } finally {
+      channel.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

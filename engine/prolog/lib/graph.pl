@@ -1493,6 +1493,8 @@ parley_write_image(View, Stub) :-
                          forall(member(P, Predicates), format(Out, '~q.~n', ['$parley_image_part'(P)])),
                          format(Out, '~q.~n', ['$parley_image_sets']) ),
                        close(Out)),
+    % the .qlf records its source's modification time: a fixed one, so that an image's bytes are its view's alone
+    set_time_file(Stub, _, [modified(0)]),
     setup_call_cleanup(nb_setval(parley_image_of, View),
                        qcompile(parley_image:Stub),
                        ( nb_setval(parley_image_of, []), unload_file(Stub) )).
@@ -1504,16 +1506,24 @@ user:term_expansion('$parley_image_part'(Name/Arity), Clauses) :-
     findall(Head, View:Head, Clauses).
 % the shared sets: '$parley_sets_of'(Module), the module warm_view_sets/0 kept them under, and a '$parley_sets'(Suffix,
 % Entries) clause a slot of answers, Suffix the slot's name past its view's (memo_slot/3: the engine loading them names
-% the view anew); none when they are not kept for the view's facts
+% the view anew); none when they are not kept for the view's facts. A slot holds only the answers of the keys the sets
+% asked for (g_shared_sets/3), in the order they were first asked for: a slot may also hold a framework's answers, kept
+% by a run before the sets were (the server's first assess), and its answers are in the order they were kept, so that
+% the image would otherwise depend on which came first (78 against 48.8 MB at 1M facts, docs/operations.md)
 user:term_expansion('$parley_image_sets', Clauses) :-
     nb_current(parley_image_of, View), View \== [],
     (   g_shared_sets(View, Module, Slots)
     ->  atomic_list_concat(['$parley_memo_', View, '_'], Prefix),
         findall('$parley_sets'(Suffix, Entries),
-                ( member(Slot, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Kept), entries_joined(Kept, Entries), \+ holds_handle(Entries) ), Sets),
+                ( member(Slot-Keys, Slots), atom_concat(Prefix, Suffix, Slot), kept_copy(Slot, Kept), entries_joined(Kept, Joined),
+                  convlist(kept_entry(Joined), Keys, Entries), Entries \== [], \+ holds_handle(Entries) ), Sets),
         Clauses = ['$parley_sets_of'(Module)|Sets]
     ;   Clauses = []
     ).
+
+% kept_entry(+Entries, +Key, -Entry): Key's entry among a slot's Entries (Module:Key-r(Found, Reads)); fails when the
+% slot no longer holds it (its store cut short by a limit)
+kept_entry(Entries, Key, Key-Found) :- memo_entry(Entries, Key, Found).
 
 % holds_handle(+Term): Term holds a handle into this engine (a trie: mentioned_trie/2's sets), which a compiled file
 % cannot carry: it loads as an atom ('<saved-trie-ref>'). Such a set is left out of the image, and computed where read.
@@ -1541,8 +1551,10 @@ parley_load_image(View, File) :-
 % (parley_write_image/2) and an engine that loaded it keeps them at its first parley_warm_sets/1, some 0.4 s at 1M
 % (the same sets written in SWI-Prolog's fast term format took 1.6 s to read back: each atom looked up by its text).
 % g_shared_sets(View, Module, Slots): slot View's shared sets are kept for the facts it holds now, by Module (the
-% helper library's module, named per engine), under these slots of kept answers; a write to the view, or its facts
-% cleared, retracts it (a write drops or grows some of the sets, and warm_view_sets/0 computes the dropped ones again)
+% helper library's module, named per engine), under these slots of kept answers, Slot-Keys, Keys the Module:Key of
+% the answers the sets asked for in Slot (a slot may hold others too: a run's), slots and keys in the order the sets
+% first asked for them; a write to the view, or its facts cleared, retracts it (a write drops or grows some of the
+% sets, and warm_view_sets/0 computes the dropped ones again)
 :- dynamic g_shared_sets/3.
 
 % parley_warm_sets(:Warm): the active view's shared sets (Warm: warm_view_sets/0), unless they are kept for its facts
@@ -1553,19 +1565,44 @@ parley_warm_sets(Warm) :-
     active_view(View), strip_module(Warm, Module, _),
     (   g_shared_sets(View, _, _) -> true
     ;   View:'$parley_sets_of'(Module) -> shared_sets_loaded(View, Module)
-    ;   shared_sets_forgotten(View), call(Warm),
-        findall(Slot, View:g_memo(Slot), Slots),
+    ;   shared_sets_forgotten(View), shared_sets_asked(Warm, Slots),
         assertz(g_shared_sets(View, Module, Slots))
+    ).
+
+% shared_sets_asked(:Warm, -Slots): Warm called, Slots the slots and keys of the kept answers it asked for, found kept
+% or computed (g_shared_sets/3), found by a wrapper of view_memo/3 for the call alone: the slots of kept answers after
+% the call also hold what the runs before it kept, and in the order they kept them. A set a run kept does not ask again
+% for the sets it was computed from (opponent_index/1 for hostile_partners/1, which warm_view_sets/0 does not ask for
+% itself), so its goal is called once more, its answer left as kept: after the runs the call then costs what it costs
+% before them (the sets computed), and asks for the same keys in the same order
+shared_sets_asked(Warm, Slots) :-
+    retractall(g_shared_asked(_, _, _)), flag(parley_shared_asked, _, 0),
+    setup_call_cleanup(wrap_predicate(user:view_memo(Key, _, Goal), parley_shared_sets, Wrapped, ( shared_set_asked(Goal, Key), Wrapped )),
+                       call(Warm),
+                       unwrap_predicate(user:view_memo/3, parley_shared_sets)),
+    findall(N-(Slot-Asked), g_shared_asked(_, N, Slot-Asked), Numbered), retractall(g_shared_asked(_, _, _)),
+    keysort(Numbered, Sorted), pairs_values(Sorted, Pairs),
+    findall(Slot, member(Slot-_, Pairs), Seen), list_to_set(Seen, InOrder),
+    findall(Slot-Keys, ( member(Slot, InOrder), findall(K, member(Slot-K, Pairs), Keys) ), Slots).
+
+% g_shared_asked(Hash, N, Slot-Module:Key): the Nth key shared_sets_asked/2 saw asked for, a copy, by its variant hash
+:- dynamic g_shared_asked/3.
+shared_set_asked(Goal, Key) :-
+    strip_module(Goal, Module, _), variant_sha1(Module:Key, Hash),
+    (   g_shared_asked(Hash, _, _) -> true
+    ;   memo_slot(Module, Key, Slot), flag(parley_shared_asked, N, N + 1), assertz(g_shared_asked(Hash, N, Slot-(Module:Key))),
+        ( memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, _) -> \+ \+ ignore(Goal) ; true )
     ).
 
 % shared_sets_loaded(+View, +Module): slot View keeps the shared sets its image held, each slot of answers as
 % view_memo/3 keeps one it computed (memo_store/2), asked for in this generation (memo_used/1)
 shared_sets_loaded(View, Module) :-
-    findall(Slot, ( retract(View:'$parley_sets'(Suffix, Entries)),
-                    atomic_list_concat(['$parley_memo_', View, '_', Suffix], Slot),
-                    % (a slot a run kept answers in since the hand-over holds these already, computed)
-                    ( g_kept(Slot, _) -> true ; memo_store(Slot, Entries) ),
-                    ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) ), memo_used(Slot) ),
+    findall(Slot-Keys, ( retract(View:'$parley_sets'(Suffix, Entries)),
+                         atomic_list_concat(['$parley_memo_', View, '_', Suffix], Slot),
+                         % (a slot a run kept answers in since the hand-over holds these already, computed)
+                         ( g_kept(Slot, _) -> true ; memo_store(Slot, Entries) ),
+                         ( View:g_memo(Slot) -> true ; assertz(View:g_memo(Slot)) ), memo_used(Slot),
+                         pairs_keys(Entries, Keys) ),
             Slots),
     retractall(View:'$parley_sets_of'(_)),
     assertz(g_shared_sets(View, Module, Slots)).
