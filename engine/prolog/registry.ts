@@ -188,11 +188,13 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * The helper library's shared sets of `view` (handed over when the engine does not hold it), kept for its facts; those
-   * a framework run computed already are kept as they are (some 0.4 s at 1M facts when all are), so that a view image
-   * made after a task's own hand-over carries them as one made after prepare does. Throws a LimitError past `limits`.
+   * a framework run or an earlier warm-up computed already are kept as they are. `forImage`: each set kept already is
+   * computed again to learn which sets it was computed from (some 1.5 s of a core at 1M facts after the 15 runs), so that
+   * a view image made after a task's own hand-over carries the same sets as one made after prepare does; else (after a
+   * hand-over or a write) only what is missing is computed. Throws a LimitError past `limits`.
    */
-  warmSets(view: GraphView, limits: SolveLimits = {}): void {
-    this.base.solve('parley_warm_sets(warm_view_sets)', [], view, limits);
+  warmSets(view: GraphView, limits: SolveLimits = {}, { forImage = false } = {}): void {
+    this.base.solve(forImage ? 'parley_warm_sets(warm_view_sets, whole)' : 'parley_warm_sets(warm_view_sets, kept)', [], view, limits);
   }
 
   /**

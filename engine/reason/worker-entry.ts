@@ -188,7 +188,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
    */
   const keepSets = (graph: GraphIndex) => {
     try {
-      catalog!.registry.warmSets({ graph }, backgroundSetsLimits);
+      catalog!.registry.warmSets({ graph }, backgroundSetsLimits, { forImage: true });
     } catch {
       // (stopped at the limits: the image is made without the sets)
     }
@@ -203,7 +203,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   const beginHandOver = (key: string, replica: NonNullable<ReturnType<ReplicaSet['held']>>, rules: FrameworkCatalog, setsLimits: SolveLimits = backgroundSetsLimits, forTask = false): NonNullable<typeof underWay> => {
     const onDisk = replica.image && !holdsGraph(replica.graph) ? replica.image : undefined;
     const readAhead = imageReadAhead;
-    if (onDisk) imageReadAhead = undefined;
+    // (taken or not needed: this graph's view is handed over now; another graph's read ahead is kept for its own)
+    if (readAhead?.key === key) imageReadAhead = undefined;
     const ahead = readAhead?.key === key && readAhead.generation === replica.at.generation && readAhead.revision === onDisk?.revision ? readAhead.bytes : undefined;
     const image = onDisk && (ahead ?? readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision }));
     const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image, { imageIndexes: !forTask });
@@ -284,9 +285,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   // built, its bytes (48.8 MB at 1M facts) started a full collection of the heap the replica fills inside most hand-overs
   // (99-303 ms, docs/operations.md)
   replicas.onSnapshotBegin = (graph, records, warm, asked, { key, generation, image }) => {
-    imageReadAhead = undefined;
     if (warm || !(asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) return;
     reserveViewMemoryAhead(graph, records);
+    imageReadAhead = undefined; // (at most one held: the view about to be built is the next handed over)
     if (image) imageReadAhead = { key, generation, revision: image.revision, bytes: readViewImage(image.file, { ...splitGraphKey(key), generation, revision: image.revision }) };
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {

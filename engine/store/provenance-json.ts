@@ -79,11 +79,12 @@ export class WrittenTexts {
       if (dropped.taken) continue;
       this.texts.delete(dropped.list);
       this.chars -= dropped.text.length;
+      dropped.text = ''; // (its entry stays in the order until compact: its text is let go now, as a taken one's is)
     }
     this.compact();
   }
 
-  /** The order without what was dropped or taken, once that is half of it: each entry moved once on average, and none kept alive long. */
+  /** The order without what was dropped or taken, once that is half of it: each entry moved once on average (their texts were let go already). */
   private compact(): void {
     const gone = this.order.length - this.texts.size;
     if (gone <= 1024 || gone * 2 <= this.order.length) return;

@@ -90,6 +90,24 @@ describe('a view image carrying the shared sets (lib/graph.pl parley_warm_sets/1
     expect(keptAnswers(loaded)).toBe(sets);
   });
 
+  // a hand-over or a write (a worker's prepare) leaves the sets kept as they are; only a view about to be imaged has each
+  // kept set computed again, to record the sets it was computed from (RuleRegistry.warmSets' forImage)
+  it('after the runs and a write, the warm-up of a prepare computes what the write dropped alone; one before an image computes each kept set again, once', () => {
+    // (a graph large enough that the sets a write leaves kept outweigh those it drops)
+    const view = generatedIndex(generate(30_000).write, recorded_at);
+    catalog.registry.handOver({ graph: view });
+    runs(view);
+    warmInferences(view);
+    putLogged(view, [{ id: 'x-issue', labels: ['Issue'], properties: { label: 'x' }, confidence: 1, provenance: [], recorded_at }], []);
+    const inferencesOf = (mode: string) =>
+      catalog.registry.solveLibrary(`statistics(inferences, I0), parley_warm_sets(warm_view_sets, ${mode}), statistics(inferences, I1), I is I1 - I0`, ['I'], { graph: view })[0][0] as number;
+    const kept = inferencesOf('kept');
+    expect(inferencesOf('kept')).toBeLessThan(50); // (recorded: nothing to do a second time)
+    const whole = inferencesOf('whole');
+    expect(kept).toBeLessThan(whole / 3); // (46.8k against 206k here; at 100k facts 11k against 572k)
+    expect(inferencesOf('whole')).toBeLessThan(50); // (recorded whole: asked for again by an image, nothing to do)
+  });
+
   it('a write to a view loaded with its sets drops them: the next warm-up computes what the write changed', () => {
     const loaded = copyOf(graph);
     expect(handOverImage({ graph: loaded }, image)).toBe(true);

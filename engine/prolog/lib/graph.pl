@@ -1559,15 +1559,28 @@ parley_load_image(View, File) :-
 
 % parley_warm_sets(:Warm): the active view's shared sets (Warm: warm_view_sets/0), unless they are kept for its facts
 % already (computed since its last write, or loaded with its image when kept under Warm's module; when under another,
-% an engine whose modules were named in another order, they are dropped and computed)
-:- meta_predicate parley_warm_sets(0).
+% an engine whose modules were named in another order, they are dropped and computed), every set they ask for
+% recorded for the view's image (parley_warm_sets/2's `whole`)
+:- meta_predicate parley_warm_sets(0), parley_warm_sets(0, +).
 parley_warm_sets(Warm) :-
+    parley_warm_sets(Warm, whole).
+
+% parley_warm_sets(:Warm, +Mode): as parley_warm_sets/1, Mode `whole` (before an image is made) or `kept` (after a
+% hand-over or a write): a set kept already is not computed again to learn which sets it was computed from, which
+% after a write cost as much as the first warm-up (572k inferences against 11k at 100k facts, about 2.4 s of a core at
+% 1M, in every worker holding the view); what `kept` recorded without them (g_shared_sets_partial/1) is recorded
+% whole when an image is to be made
+parley_warm_sets(Warm, Mode) :-
     active_view(View), strip_module(Warm, Module, _),
-    (   g_shared_sets(View, _, _) -> true
+    (   g_shared_sets(View, _, _), ( Mode == kept ; \+ g_shared_sets_partial(View) ) -> true
     ;   View:'$parley_sets_of'(Module) -> shared_sets_loaded(View, Module)
-    ;   shared_sets_forgotten(View), shared_sets_asked(Warm, Slots),
-        assertz(g_shared_sets(View, Module, Slots))
+    ;   shared_sets_forgotten(View), shared_sets_asked(Warm, Mode, Slots, Partial),
+        assertz(g_shared_sets(View, Module, Slots)),
+        ( Partial == true -> assertz(g_shared_sets_partial(View)) ; true )
     ).
+
+% g_shared_sets_partial(View): View's g_shared_sets/3 lacks sets a set kept already was computed from (Mode `kept`)
+:- dynamic g_shared_sets_partial/1.
 
 % shared_sets_asked(:Warm, -Slots): Warm called, Slots the slots and keys of the kept answers it asked for, found kept
 % or computed (g_shared_sets/3), found by a wrapper of view_memo/3 for the call alone: the slots of kept answers after
@@ -1575,23 +1588,27 @@ parley_warm_sets(Warm) :-
 % for the sets it was computed from (opponent_index/1 for hostile_partners/1, which warm_view_sets/0 does not ask for
 % itself), so its goal is called once more, its answer left as kept: after the runs the call then costs what it costs
 % before them (the sets computed), and asks for the same keys in the same order
-shared_sets_asked(Warm, Slots) :-
-    retractall(g_shared_asked(_, _, _)), flag(parley_shared_asked, _, 0),
-    setup_call_cleanup(wrap_predicate(user:view_memo(Key, _, Goal), parley_shared_sets, Wrapped, ( shared_set_asked(Goal, Key), Wrapped )),
+shared_sets_asked(Warm, Mode, Slots, Partial) :-
+    retractall(g_shared_asked(_, _, _)), flag(parley_shared_asked, _, 0), flag(parley_shared_partial, _, 0),
+    setup_call_cleanup(wrap_predicate(user:view_memo(Key, _, Goal), parley_shared_sets, Wrapped, ( shared_set_asked(Goal, Key, Mode), Wrapped )),
                        call(Warm),
                        unwrap_predicate(user:view_memo/3, parley_shared_sets)),
     findall(N-(Slot-Asked), g_shared_asked(_, N, Slot-Asked), Numbered), retractall(g_shared_asked(_, _, _)),
     keysort(Numbered, Sorted), pairs_values(Sorted, Pairs),
     findall(Slot, member(Slot-_, Pairs), Seen), list_to_set(Seen, InOrder),
-    findall(Slot-Keys, ( member(Slot, InOrder), findall(K, member(Slot-K, Pairs), Keys) ), Slots).
+    findall(Slot-Keys, ( member(Slot, InOrder), findall(K, member(Slot-K, Pairs), Keys) ), Slots),
+    ( flag(parley_shared_partial, 1, 1) -> Partial = true ; Partial = false ).
 
 % g_shared_asked(Hash, N, Slot-Module:Key): the Nth key shared_sets_asked/2 saw asked for, a copy, by its variant hash
 :- dynamic g_shared_asked/3.
-shared_set_asked(Goal, Key) :-
+shared_set_asked(Goal, Key, Mode) :-
     strip_module(Goal, Module, _), variant_sha1(Module:Key, Hash),
     (   g_shared_asked(Hash, _, _) -> true
     ;   memo_slot(Module, Key, Slot), flag(parley_shared_asked, N, N + 1), assertz(g_shared_asked(Hash, N, Slot-(Module:Key))),
-        ( memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, _) -> \+ \+ ignore(Goal) ; true )
+        (   memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, _)
+        ->  ( Mode == whole -> \+ \+ ignore(Goal) ; flag(parley_shared_partial, _, 1) )
+        ;   true
+        )
     ).
 
 % shared_sets_loaded(+View, +Module): slot View keeps the shared sets its image held, each slot of answers as
@@ -1609,7 +1626,7 @@ shared_sets_loaded(View, Module) :-
 
 % shared_sets_forgotten(+View): slot View's shared sets no longer kept for its facts, and its image's let go
 shared_sets_forgotten(View) :-
-    retractall(g_shared_sets(View, _, _)), retractall(View:'$parley_sets_of'(_)), retractall(View:'$parley_sets'(_, _)).
+    retractall(g_shared_sets(View, _, _)), retractall(g_shared_sets_partial(View)), retractall(View:'$parley_sets_of'(_)), retractall(View:'$parley_sets'(_, _)).
 
 % image_predicates(-Predicates): the view fact predicates an image holds, Name/Arity (the kept answers, g_memo, not).
 image_predicates(Predicates) :-
