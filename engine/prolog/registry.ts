@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, handOverImage, handOverInParts, prepareView } from './bridge.ts';
+import { type GraphView, PrologBridge, type PrologValue, type SolveLimits, handOverImage, handOverInParts, holdsWholeView, prepareView } from './bridge.ts';
 
 /** The shared helper library every module is consulted with: time windows, counts, pairs, sides, trends (conflict.pl); the statuses of contradicted accounts (argumentation.pl). */
 const LIBRARY_FILES = ['conflict.pl', 'argumentation.pl'];
@@ -188,13 +188,14 @@ export class RuleRegistry implements RuleSet {
 
   /**
    * The helper library's shared sets of `view` (handed over when the engine does not hold it), kept for its facts; those
-   * a framework run or an earlier warm-up computed already are kept as they are. `forImage`: each set kept already is
-   * computed again to learn which sets it was computed from (some 1.5 s of a core at 1M facts after the 15 runs), so that
-   * a view image made after a task's own hand-over carries the same sets as one made after prepare does; else (after a
-   * hand-over or a write) only what is missing is computed. Throws a LimitError past `limits`.
+   * a framework run or an earlier warm-up computed already are kept as they are. Of a view held whole (one an image may
+   * be made of), which sets were asked for is recorded too, each set kept already computed again to learn the sets it
+   * came from (some 1.5 s of a core at 1M facts after the 15 runs), so that an image made after a task's own hand-over
+   * carries the same sets as one made after prepare does; after a write (records added or taken out), only what is
+   * missing is computed. Throws a LimitError past `limits`.
    */
-  warmSets(view: GraphView, limits: SolveLimits = {}, { forImage = false } = {}): void {
-    this.base.solve(forImage ? 'parley_warm_sets(warm_view_sets, whole)' : 'parley_warm_sets(warm_view_sets, kept)', [], view, limits);
+  warmSets(view: GraphView, limits: SolveLimits = {}): void {
+    this.base.solve(`parley_warm_sets(warm_view_sets, ${holdsWholeView(view.graph) ? 'whole' : 'kept'})`, [], view, limits);
   }
 
   /**

@@ -188,7 +188,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
    */
   const keepSets = (graph: GraphIndex) => {
     try {
-      catalog!.registry.warmSets({ graph }, backgroundSetsLimits, { forImage: true });
+      catalog!.registry.warmSets({ graph }, backgroundSetsLimits);
     } catch {
       // (stopped at the limits: the image is made without the sets)
     }

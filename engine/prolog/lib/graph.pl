@@ -1565,21 +1565,22 @@ parley_load_image(View, File) :-
 parley_warm_sets(Warm) :-
     parley_warm_sets(Warm, whole).
 
-% parley_warm_sets(:Warm, +Mode): as parley_warm_sets/1, Mode `whole` (before an image is made) or `kept` (after a
-% hand-over or a write): a set kept already is not computed again to learn which sets it was computed from, which
-% after a write cost as much as the first warm-up (572k inferences against 11k at 100k facts, about 2.4 s of a core at
-% 1M, in every worker holding the view); what `kept` recorded without them (g_shared_sets_partial/1) is recorded
-% whole when an image is to be made
+% parley_warm_sets(:Warm, +Mode): as parley_warm_sets/1, Mode `whole` (a view that may be imaged: held whole) or
+% `kept` (a view no image is made of: records added or taken out since its whole hand-over): the sets are computed and
+% kept, which ones were asked for not recorded. Recording them calls each set kept already once more, to learn which
+% sets it was computed from: after a write that cost as much as the first warm-up (572k inferences against 11k at 100k
+% facts, about 2.4 s of a core at 1M, in every worker holding the view), and the wrapper that records them some 40k
+% more. A view warmed `kept` (g_shared_sets_partial/1) is recorded whole if an image is to be made of it after all
 parley_warm_sets(Warm, Mode) :-
     active_view(View), strip_module(Warm, Module, _),
     (   g_shared_sets(View, _, _), ( Mode == kept ; \+ g_shared_sets_partial(View) ) -> true
     ;   View:'$parley_sets_of'(Module) -> shared_sets_loaded(View, Module)
-    ;   shared_sets_forgotten(View), shared_sets_asked(Warm, Mode, Slots, Partial),
-        assertz(g_shared_sets(View, Module, Slots)),
-        ( Partial == true -> assertz(g_shared_sets_partial(View)) ; true )
+    ;   Mode == kept -> shared_sets_forgotten(View), call(Warm), assertz(g_shared_sets(View, Module, [])), assertz(g_shared_sets_partial(View))
+    ;   shared_sets_forgotten(View), shared_sets_asked(Warm, Slots),
+        assertz(g_shared_sets(View, Module, Slots))
     ).
 
-% g_shared_sets_partial(View): View's g_shared_sets/3 lacks sets a set kept already was computed from (Mode `kept`)
+% g_shared_sets_partial(View): View's shared sets are kept, which ones its g_shared_sets/3 does not say (Mode `kept`)
 :- dynamic g_shared_sets_partial/1.
 
 % shared_sets_asked(:Warm, -Slots): Warm called, Slots the slots and keys of the kept answers it asked for, found kept
@@ -1588,27 +1589,23 @@ parley_warm_sets(Warm, Mode) :-
 % for the sets it was computed from (opponent_index/1 for hostile_partners/1, which warm_view_sets/0 does not ask for
 % itself), so its goal is called once more, its answer left as kept: after the runs the call then costs what it costs
 % before them (the sets computed), and asks for the same keys in the same order
-shared_sets_asked(Warm, Mode, Slots, Partial) :-
-    retractall(g_shared_asked(_, _, _)), flag(parley_shared_asked, _, 0), flag(parley_shared_partial, _, 0),
-    setup_call_cleanup(wrap_predicate(user:view_memo(Key, _, Goal), parley_shared_sets, Wrapped, ( shared_set_asked(Goal, Key, Mode), Wrapped )),
+shared_sets_asked(Warm, Slots) :-
+    retractall(g_shared_asked(_, _, _)), flag(parley_shared_asked, _, 0),
+    setup_call_cleanup(wrap_predicate(user:view_memo(Key, _, Goal), parley_shared_sets, Wrapped, ( shared_set_asked(Goal, Key), Wrapped )),
                        call(Warm),
                        unwrap_predicate(user:view_memo/3, parley_shared_sets)),
     findall(N-(Slot-Asked), g_shared_asked(_, N, Slot-Asked), Numbered), retractall(g_shared_asked(_, _, _)),
     keysort(Numbered, Sorted), pairs_values(Sorted, Pairs),
     findall(Slot, member(Slot-_, Pairs), Seen), list_to_set(Seen, InOrder),
-    findall(Slot-Keys, ( member(Slot, InOrder), findall(K, member(Slot-K, Pairs), Keys) ), Slots),
-    ( flag(parley_shared_partial, 1, 1) -> Partial = true ; Partial = false ).
+    findall(Slot-Keys, ( member(Slot, InOrder), findall(K, member(Slot-K, Pairs), Keys) ), Slots).
 
 % g_shared_asked(Hash, N, Slot-Module:Key): the Nth key shared_sets_asked/2 saw asked for, a copy, by its variant hash
 :- dynamic g_shared_asked/3.
-shared_set_asked(Goal, Key, Mode) :-
+shared_set_asked(Goal, Key) :-
     strip_module(Goal, Module, _), variant_sha1(Module:Key, Hash),
     (   g_shared_asked(Hash, _, _) -> true
     ;   memo_slot(Module, Key, Slot), flag(parley_shared_asked, N, N + 1), assertz(g_shared_asked(Hash, N, Slot-(Module:Key))),
-        (   memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, _)
-        ->  ( Mode == whole -> \+ \+ ignore(Goal) ; flag(parley_shared_partial, _, 1) )
-        ;   true
-        )
+        ( memo_entries(Slot, Entries), memo_entry(Entries, Module:Key, _) -> \+ \+ ignore(Goal) ; true )
     ).
 
 % shared_sets_loaded(+View, +Module): slot View keeps the shared sets its image held, each slot of answers as
