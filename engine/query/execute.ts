@@ -125,7 +125,7 @@ function clauseSink(clause: CompiledPart['clauses'][number], next: Sink, env: En
           if (counted) {
             const perPair = next.pushPerPair && clause.perPair?.count(row, env);
             if (perPair) return next.pushPerPair!(perPair, clause.perPair!.sides);
-            if (clause.countGroups?.(row, env, (matched, count, ownGroup) => counted(matched, count, ownGroup ? OWN_GROUP : undefined))) return;
+            if (clause.countGroups?.(row, env, counted)) return;
             const distinctSlot = clause.distinctSlot;
             const perNode = next.pushPerNode && clause.perNode?.count(row, env);
             if (perNode) next.pushPerNode!(perNode, clause.perNode!.slot);
@@ -615,9 +615,6 @@ function keepTop(heap: BoundedHeap<number>, counts: ArrayLike<number>, stride: n
   return heap.sorted();
 }
 
-/** A slot no row binds, as Aggregator.add's distinctSlot: every row begins a group of its own. */
-const OWN_GROUP = -1;
-
 /**
  * Counts a MATCH handed per node or per pair, kept as it counted them and read in place
  * (Aggregator.addPerNode, addPerPair): a group is a number, its count at that number.
@@ -671,8 +668,7 @@ class Aggregator {
   /**
    * `live`: the row is the match runner's own, copied if it starts a group.
    * `distinctSlot`: every row comes with a different node in this slot; when the groups
-   * are that slot's nodes, each row starts a group of its own, and no map is kept. OWN_GROUP:
-   * every row's keys are its own (GroupCounter's ownGroup).
+   * are that slot's nodes, each row starts a group of its own, and no map is kept.
    */
   add(row: Row, weight: number, live: boolean, distinctSlot?: number): void {
     const { env, keyItems } = this;
@@ -681,7 +677,7 @@ class Aggregator {
     let groupKey: string | undefined;
     const nodeSlot = this.projection.groupKeySlot;
     const node = nodeSlot === undefined ? undefined : row[nodeSlot];
-    if (distinctSlot === OWN_GROUP || (distinctSlot !== undefined && distinctSlot === nodeSlot)) {
+    if (distinctSlot !== undefined && distinctSlot === nodeSlot) {
       group = this.open(null, this.keysOf(row), row, live);
     } else if (node && isNode(node)) {
       // grouped by the node: its other keys are read when its group begins

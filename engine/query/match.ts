@@ -173,10 +173,9 @@ function lastExpansion(steps: MatchStep[]): ExpandStep {
 /**
  * Hands one row per group with the number of rows it stands for (MatchPlan.countsPerGroup), the
  * group's key bound to one of its elements; false, handing nothing, in a past view (as_of), whose
- * elements the index does not count. `ownGroup`: no other row handed has the row's keys, so the
- * aggregation begins a group for it without looking one up.
+ * elements the index does not count.
  */
-export type GroupCounter = (row: Row, env: Env, emit: (row: Row, count: number, ownGroup?: boolean) => void) => boolean;
+export type GroupCounter = (row: Row, env: Env, emit: (row: Row, count: number) => void) => boolean;
 
 export function buildGroupCounter(counts: GroupCounts): GroupCounter {
   return (row, env, emit) => {
