@@ -1052,7 +1052,7 @@ export function holdsGraph(graph: GraphIndex): boolean {
  * graphs still used and this one fit the bound (setViewBound), as slotFor counts them.
  */
 export function viewFits(graph: GraphIndex): boolean {
-  return slotOf(graph) !== undefined || evictedFor(graph.factCount).length === 0;
+  return slotOf(graph) !== undefined || viewFitsBeside(graph.factCount);
 }
 
 /**

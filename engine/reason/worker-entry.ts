@@ -28,7 +28,7 @@ import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
 import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
-import { ReplicaSet, type GraphVersion, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
+import { ReplicaSet, type GraphVersion, type ImageOnDisk, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
 import { collectGarbage, collectionDueAt, replicaHandedOver } from './idle-collection.ts';
 import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
@@ -193,6 +193,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
       // (stopped at the limits: the image is made without the sets)
     }
   };
+  /** The bytes of `image`, the view image on disk of the graph under `key` at `generation` (view-images.ts readViewImage). */
+  const readImageOf = (key: string, generation: string, image: ImageOnDisk) => readViewImage(image.file, { ...splitGraphKey(key), generation, revision: image.revision });
   /**
    * The hand-over of `replica`'s view to the engine, in parts: from its view image on disk when its snapshot named one
    * and the engine holds no view of it yet (a second preload of the replica has nothing to hand over), else from the records.
@@ -206,7 +208,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     // (taken or not needed: this graph's view is handed over now; another graph's read ahead is kept for its own)
     if (readAhead?.key === key) imageReadAhead = undefined;
     const ahead = readAhead?.key === key && readAhead.generation === replica.at.generation && readAhead.revision === onDisk?.revision ? readAhead.bytes : undefined;
-    const image = onDisk && (ahead ?? readViewImage(onDisk.file, { ...splitGraphKey(key), generation: replica.at.generation, revision: onDisk.revision }));
+    const image = onDisk && (ahead ?? readImageOf(key, replica.at.generation, onDisk));
     const parts = rules.registry.prepareInParts({ graph: replica.graph }, setsLimits, image, { imageIndexes: !forTask });
     return { at: replica.at, graph: replica.graph, parts, ...(onDisk ? { imagesBefore: wholeHandOvers.images } : {}) };
   };
@@ -288,7 +290,7 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (warm || !(asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) return;
     reserveViewMemoryAhead(graph, records);
     imageReadAhead = undefined; // (at most one held: the view about to be built is the next handed over)
-    if (image) imageReadAhead = { key, generation, revision: image.revision, bytes: readViewImage(image.file, { ...splitGraphKey(key), generation, revision: image.revision }) };
+    if (image) imageReadAhead = { key, generation, revision: image.revision, bytes: readImageOf(key, generation, image) };
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),

@@ -268,7 +268,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const profiles = firstAnswer(rules, 'french_raven', 'fr_profile(Ps), maplist([P, S]>>format(string(S), "~w", [P]), Ps, L)');
+    const profiles = firstAnswer(rules, 'french_raven', `fr_profile(Ps), ${asTexts('Ps', 'L')}`);
     run(graph);
     expect(profiles(graph)).toEqual(['p(a,[coercive-c(2,[c1,ev1])])', 'p(b,[legitimate-c(1,[b]),informational-c(1,[c2])])', 'p(k,[referent-c(1,[k])])']);
     putLogged(
@@ -348,7 +348,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('p1', 'PARTICIPATES_IN', 'a', 'ev1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'ev1', 'target'),
       ],
     );
-    const records = firstAnswer(rules, 'fisher_ury', 'fu_batna_records(Rs), maplist([R, S]>>format(string(S), "~w", [R]), Rs, L)');
+    const records = firstAnswer(rules, 'fisher_ury', `fu_batna_records(Rs), ${asTexts('Rs', 'L')}`);
     run(graph);
     expect(records(graph)).toEqual(['b(a,1,0,[ev1],[],[c1])', 'b(b,0,1,[],[ev1],[c2,i1])']);
     putLogged(
@@ -379,7 +379,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('he', 'HOLDS_INTEREST', 'e', 'il1'), edge('hf', 'HOLDS_INTEREST', 'f', 'il2'), edge('p3', 'PARTICIPATES_IN', 'e', 'ev3', 'perpetrator'), // e-f: territory, not yet opponents
       ],
     );
-    const shared = firstAnswer(rules, 'fisher_ury', 'fu_shared(Ss), maplist([S, T]>>format(string(T), "~w", [S]), Ss, L)');
+    const shared = firstAnswer(rules, 'fisher_ury', `fu_shared(Ss), ${asTexts('Ss', 'L')}`);
     run(graph);
     expect(shared(graph)).toEqual(['s(a,b,resources,[iw1,iw2],[o1])', 's(c,d,security,[is1,is2],[ev1])']);
     putLogged(
@@ -461,7 +461,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
         edge('s1', 'ASSERTS', 'a', 'm1'), edge('t1', 'TARGETS', 'm1', 'b'), edge('s2', 'ASSERTS', 'a', 'm2'),
       ],
     );
-    const pairs = firstAnswer(rules, 'deutsch', 'dt_pair_moves(Ps), maplist([P, T]>>format(string(T), "~w", [P]), Ps, L)');
+    const pairs = firstAnswer(rules, 'deutsch', `dt_pair_moves(Ps), ${asTexts('Ps', 'L')}`);
     run(graph);
     expect(pairs(graph)).toEqual(['pm(a,b,0,2,[e1,m1])', 'pm(c,d,1,0,[e2])']);
     putLogged(
