@@ -37,7 +37,7 @@ import { deserialize, serialize } from 'node:v8';
 import { generate, generatedRecords } from './conflict-graph.ts';
 import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
-import { SNAPSHOT_CHUNK } from '../engine/reason/replicas.ts';
+import { SNAPSHOT_CHUNK, snapshotChunk } from '../engine/reason/replicas.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
 import { handOverImage, reserveViewMemoryAhead, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
@@ -127,7 +127,7 @@ if (args.part === 'make') {
 } else if (args.part === 'replica') {
   const { nodes, edges } = records();
   const source = GraphIndex.fromRecords(nodes, edges);
-  // as sendSnapshotOnce: chunks of records in place order, each cloned as postMessage clones it
+  // as sendSnapshotOnce: its chunks of records (snapshotChunk), each cloned as postMessage clones it
   let serialised = 0;
   let bytes = 0;
   let deserialised = 0;
@@ -136,19 +136,7 @@ if (args.part === 'make') {
   const nodeSpan = source.nodes.span;
   const edgeSpan = source.edges.span;
   for (let from = 0; from < nodeSpan + edgeSpan; from += SNAPSHOT_CHUNK) {
-    const chunkNodes: NodeRecord[] = [];
-    const chunkEdges: EdgeRecord[] = [];
-    const sent = timedCpu(() => {
-      for (let place = from; place < Math.min(from + SNAPSHOT_CHUNK, nodeSpan); place++) {
-        const node = source.nodes.at(place);
-        if (node) chunkNodes.push(node);
-      }
-      for (let place = Math.max(from, nodeSpan); place < Math.min(from + SNAPSHOT_CHUNK, nodeSpan + edgeSpan); place++) {
-        const edge = source.edges.at(place - nodeSpan);
-        if (edge) chunkEdges.push(edge);
-      }
-      return serialize({ type: 'snapshot-chunk', nodes: chunkNodes, edges: chunkEdges });
-    });
+    const sent = timedCpu(() => serialize({ type: 'snapshot-chunk', ...snapshotChunk(source, from, SNAPSHOT_CHUNK, nodeSpan, edgeSpan) }));
     serialised += sent.cpuMs;
     bytes += sent.value.length;
     const received = timedCpu(() => deserialize(sent.value) as { nodes: NodeRecord[]; edges: EdgeRecord[] });

@@ -690,16 +690,7 @@ export class ReplicaSource {
       // (the worker will not build it, stopped, or acknowledged nothing for REPLICA_WAIT_MS: it asks again if it still wants the graph)
       if (paced && !(await paced.room(sent))) return true;
       if (this.closed) return true;
-      const nodes: NodeRecord[] = [];
-      const edges: EdgeRecord[] = [];
-      for (let place = from; place < Math.min(from + chunk, nodeSpan); place++) {
-        const node = graph.nodes.at(place);
-        if (node) nodes.push(node);
-      }
-      for (let place = Math.max(from, nodeSpan); place < Math.min(from + chunk, nodeSpan + edgeSpan); place++) {
-        const edge = graph.edges.at(place - nodeSpan);
-        if (edge) edges.push(edge);
-      }
+      const { nodes, edges } = snapshotChunk(graph, from, chunk, nodeSpan, edgeSpan);
       post({ type: 'snapshot-chunk', key, generation, id, nodes, edges });
       sent++;
       await yieldToLoop();
@@ -1223,6 +1214,30 @@ export class ReplicaSet {
     this.channel.close();
     this.own.close();
   }
+}
+
+/**
+ * The records of one snapshot chunk: those at places `from` to `from + chunk` of `graph`, its nodes' places first,
+ * then its edges' (a place left empty by a removal sends nothing); the spans are those the sender read when it began.
+ */
+export function snapshotChunk(
+  graph: GraphIndex,
+  from: number,
+  chunk: number,
+  nodeSpan = graph.nodes.span,
+  edgeSpan = graph.edges.span,
+): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
+  const nodes: NodeRecord[] = [];
+  const edges: EdgeRecord[] = [];
+  for (let place = from; place < Math.min(from + chunk, nodeSpan); place++) {
+    const node = graph.nodes.at(place);
+    if (node) nodes.push(node);
+  }
+  for (let place = Math.max(from, nodeSpan); place < Math.min(from + chunk, nodeSpan + edgeSpan); place++) {
+    const edge = graph.edges.at(place - nodeSpan);
+    if (edge) edges.push(edge);
+  }
+  return { nodes, edges };
 }
 
 function applyDelta(graph: GraphIndex, nodes: NodeRecord[], edges: EdgeRecord[]): void {
