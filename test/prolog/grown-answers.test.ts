@@ -1256,8 +1256,16 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
   const actors = Array.from({ length: 700 }, (_, n) => `a${String(n).padStart(3, '0')}`);
   const claimOf = (type: string) => (id: string) => node(id, 'Claim', { type, text: `${type} ${id}: our security` });
   const demand = claimOf('Demand');
-  const manyActors = (type = 'Demand') =>
-    GraphIndex.fromRecords([...actors.map((id) => node(id, 'Actor', { label: id })), ...actors.map((id) => claimOf(type)(`d-${id}`))], actors.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)));
+  /** Each actor's claim aimed (TARGETS) at the next actor when `aimed`: 700 pairs of actors with a move between them. */
+  const aimedAt = (claim: string, by: string) => edge(`t-${claim}`, 'TARGETS', claim, actors[(actors.indexOf(by) + 1) % actors.length]);
+  const manyActors = (type = 'Demand', aimed = false) =>
+    GraphIndex.fromRecords(
+      [...actors.map((id) => node(id, 'Actor', { label: id })), ...actors.map((id) => claimOf(type)(`d-${id}`))],
+      [...actors.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)), ...(aimed ? actors.map((id) => aimedAt(`d-${id}`, id)) : [])],
+    );
+  /** A claim of `type` by `actor`, aimed at the next actor when `aimed`, written into `graph`. */
+  const writeClaim = (graph: GraphIndex, type: string, id: string, actor: string, aimed: boolean) =>
+    putLogged(graph, [claimOf(type)(id)], [edge(`s-${id}`, 'ASSERTS', actor, id), ...(aimed ? [aimedAt(id, actor)] : [])]);
   /** The part references of each list the active view's answer under `key` holds in parts (as text: the same text, the same record), or none while it is kept whole. */
   const partsOf = (rules: RuleRegistry, key: string, graph: GraphIndex) =>
     rules.solveLibrary(
@@ -1273,13 +1281,13 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
    * parts a100's entries fall in stored again (one or two a list: a ranking table holds an actor under each of its keys), the
    * others kept as they were; `model` and the module's runs equal a fresh copy's.
    */
-  async function expectParted(id: string, keys: string[], type: string, model: (rules: RuleRegistry) => (on: GraphIndex) => unknown) {
+  async function expectParted(id: string, keys: string[], type: string, model: (rules: RuleRegistry) => (on: GraphIndex) => unknown, aimed = false) {
     const { registry: rules, run } = await loadedFramework(id);
     const read = model(rules);
-    const graph = manyActors(type);
+    const graph = manyActors(type, aimed);
     run(graph);
     for (const key of keys) expect(partsOf(rules, key, graph)).toBe('none');
-    putLogged(graph, [claimOf(type)('w1')], [edge('s-w1', 'ASSERTS', 'a350', 'w1')]);
+    writeClaim(graph, type, 'w1', 'a350', aimed);
     rules.solveLibrary('true', [], { graph });
     const first = keys.map((key) => partsOf(rules, key, graph) as string[]);
     for (const lists of first) {
@@ -1287,7 +1295,7 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
       for (const list of lists) expect(split(list).length).toBeGreaterThanOrEqual(3);
     }
     expect(read(graph)).toEqual(read(copyOf(graph)));
-    putLogged(graph, [claimOf(type)('w2')], [edge('s-w2', 'ASSERTS', 'a100', 'w2')]);
+    writeClaim(graph, type, 'w2', 'a100', aimed);
     rules.solveLibrary('true', [], { graph });
     for (const [n, key] of keys.entries()) {
       for (const [list, parts] of (partsOf(rules, key, graph) as string[]).entries()) {
@@ -1316,6 +1324,31 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
 
   it('fisher_ury\'s BATNA records are split into parts at the first write that grows them, and a write then stores only the part its actor falls in; its records and runs equal a fresh copy\'s', async () => {
     await expectParted('fisher_ury', ['fu_batna_records'], 'Demand', (rules) => (on) => rules.module('fisher_ury')!.solve(`fu_batna_records(Rs), ${asTexts('Rs', 'R')}`, ['R'], { graph: on })[0]);
+  });
+
+  it('deutsch\'s pairs (keyed by their two ends) and ranking table are split into parts at the first write that grows them, and a write then stores only the parts its pair falls in; its pairs and runs equal a fresh copy\'s', async () => {
+    await expectParted('deutsch', ['dt_pair_moves', 'dt_ranks'], 'Threat', (rules) => (on) => rules.module('deutsch')!.solve(`dt_pair_moves(Ps), ranks(T), ${asTexts('Ps', 'P')}, ${asTexts('T', 'K')}`, ['P', 'K'], { graph: on })[0], true);
+  });
+
+  it('a growth\'s replaced(Gone, Entries) takes the entries of the keys Gone out of the parts they fall in (a part left empty dropped) and puts Entries, by an argument or by two arguments\' pair', () => {
+    // 700 entries in three parts (0..255, 256..511, 512..699): a key taken out of the first, all of the second, one put in
+    // place of its own and one after every key in the third
+    const joined = (parts: string, list: string) => `findall(E, ( member(_-new(Es), ${parts}), member(E, Es) ), ${list})`;
+    const [[byArg, firsts, byPair]] = registry.solveLibrary(
+      'numlist(0, 699, Ns), findall(e(N, x), member(N, Ns), L), list_put(L, 1, [], S0), ' +
+        "numlist(256, 511, Second), list_put(S0, 1, replaced([5 | Second], [e(600, y), e(900, z)]), '$parley_parts'(Ps)), " +
+        `${joined('Ps', 'Joined')}, exclude([e(N, _)]>>( N == 5 ; N >= 256, N =< 511 ), L, Left), ` +
+        '( selectchk(e(600, x), Left, e(600, y), Put), append(Put, [e(900, z)], Want), Joined == Want -> A = yes ; A = no ), ' +
+        'findall(F, member(F-_, Ps), Firsts), ' +
+        "findall(p(X, Y, x), ( member(X, [a, b, c]), member(Y, [a, b, c]) ), Pairs), list_put(Pairs, 1-2, replaced([b-a, c-c], [p(a, c, y), p(c, a, y)]), '$parley_parts'(Qs)), " +
+        `${joined('Qs', 'Q')}, ( Q == [p(a, a, x), p(a, b, x), p(a, c, y), p(b, b, x), p(b, c, x), p(c, a, y), p(c, b, x)] -> B = yes ; B = no ), ` +
+        'format(string(Fs), "~w", [Firsts])',
+      ['A', 'Fs', 'B'],
+      { graph: GraphIndex.fromRecords([], []) },
+    );
+    expect(byArg).toBe('yes');
+    expect(firsts).toBe('[0,512]');
+    expect(byPair).toBe('yes');
   });
 
   /** The goal `store` under each inference limit from 1 to `spent` + 20, `before` and `after(limit)` around each: the limits cut it, and the last lets it end. */
