@@ -1030,10 +1030,17 @@ part_merged(Part, KeyArg, New, Gone, Parts) :-
     ;   Merged = [Entry | _], entry_key(KeyArg, Entry, First), Parts = [First-new(Merged)]
     ).
 
-% entries_kept(+Entries, +KeyArg, +Gone, -Kept): the Entries whose keys are not in the sorted Gone
+% entries_kept(+Entries, +KeyArg, +Gone, -Kept): the Entries (sorted by key) whose keys are not in the sorted Gone, by
+% a walk that ends at the last key of Gone, the rest of the list shared, not copied (an exclude/3 of the whole list at a
+% first growth walked deutsch's 37k pairs at 1M facts for a few keys)
 entries_kept(Entries, _, [], Entries) :- !.
-entries_kept(Entries, KeyArg, Gone, Kept) :- exclude(entry_keyed_in(KeyArg, Gone), Entries, Kept).
-entry_keyed_in(KeyArg, Keys, Entry) :- entry_key(KeyArg, Entry, Key), ord_memberchk(Key, Keys).
+entries_kept([], _, _, []).
+entries_kept([Entry | Entries], KeyArg, [Key | Keys], Kept) :-
+    entry_key(KeyArg, Entry, Own), compare(Order, Own, Key),
+    (   Order = (<) -> Kept = [Entry | More], entries_kept(Entries, KeyArg, [Key | Keys], More)
+    ;   Order = (=) -> entries_kept(Entries, KeyArg, Keys, Kept)
+    ;   entries_kept([Entry | Entries], KeyArg, Keys, Kept)
+    ).
 
 % entry_key(+KeyArg, +Entry, -Key): an entry's key: its argument KeyArg, or V1-V2 of its arguments A1-A2
 entry_key(A1-A2, Entry, V1-V2) :- !, arg(A1, Entry, V1), arg(A2, Entry, V2).
