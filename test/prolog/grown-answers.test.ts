@@ -1398,6 +1398,35 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     }
   });
 
+  it('over random lists keyed by two arguments and rounds of random replaced(Gone, Entries) (the first into the list whole; keys held, new and repeated): the parts joined equal the keys Gone taken out and the entries put as a sort by pair keeps each key\'s first, each part\'s first key its first entry\'s', () => {
+    // 60 lists of p(X, Y, V) (0 to 1,500 pairs of 50 x 50), each grown by 3 rounds of 0 to 30 keys taken out and 0 to 300
+    // puts, the first while the list is whole (its first growth, split as it is); the expected list by pairs of key-entry
+    const [[bad, rounds]] = registry.solveLibrary(
+      `set_random(seed(11)),
+      Pair = [X-Y]>>( random_between(1, 50, X), random_between(1, 50, Y) ),
+      ByPair = [Es, Sorted]>>( findall((A-B)-E, ( member(E, Es), E = p(A, B, _) ), Keyed), sort(1, @<, Keyed, Unique), findall(E, member(_-E, Unique), Sorted) ),
+      findall(Bad, ( between(1, 60, Round),
+          random_between(0, 1500, N0), findall(p(X, Y, v0), ( between(1, N0, _), call(Pair, X-Y) ), Raw), call(ByPair, Raw, Old),
+          foldl([Step, S-Ref, '$parley_parts'(Held)-Ref1]>>(
+                  ( S = '$parley_parts'(P) -> maplist(part_recorded(parley_test_parts), P, Held0), Now = '$parley_parts'(Held0) ; Now = S ),
+                  random_between(0, 30, G), findall(K, ( between(1, G, _), call(Pair, K) ), Gone0), sort(Gone0, Gone),
+                  random_between(0, 300, M), findall(p(X, Y, v(Round, Step, I)), ( between(1, M, I), call(Pair, X-Y) ), New),
+                  list_put(Now, 1-2, replaced(Gone, New), '$parley_parts'(Held)),
+                  exclude([p(A, B, _)]>>ord_memberchk(A-B, Gone), Ref, Kept), append(New, Kept, All), call(ByPair, All, Ref1) ),
+                [1, 2, 3], Old-Old, '$parley_parts'(Parts)-Expected),
+          maplist(part_recorded(parley_test_parts), Parts, Stored), parts_joined(Stored, Joined),
+          (   Joined \\== Expected -> Bad = joined(Round)
+          ;   member(F-Ref, Stored), instance(Ref, [p(A, B, _) | _]-[]), F \\== A-B -> Bad = part(Round, F)
+          ;   Bad = ok ),
+          forall(recorded(parley_test_parts, _, R), erase(R)) ), Outcomes),
+      exclude(==(ok), Outcomes, Bads), format(string(B), '~w', [Bads]), length(Outcomes, N)`,
+      ['B', 'N'],
+      { graph: GraphIndex.fromRecords([], []) },
+    );
+    expect(bad).toBe('[]');
+    expect(rounds).toBe(60);
+  });
+
   it('after an inference limit lands at any point of storing its parts (between two parts\' records, between the record and its reference, while the parts it no longer holds are erased), the model reads as a fresh copy\'s, and the next store leaves no record that no answer holds', async () => {
     const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's entries with every part made anew, as a first growth makes them (lib/graph.pl shape_put/4), to store
