@@ -341,15 +341,18 @@ fu_batna_scored(Records, batna-A-N) :- member(b(A, NA, NP, _, _, _), Records), N
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3 with
 % whether the graph is hostile, and grown where fu_shared/1 grows (over a hostile graph) with the answers, the common
 % ground and the records the growths of the three sets find again, where every candidate was ranked again after a write
-% of a claim or an event (125k inferences at 1M facts)
+% of a claim or an event (125k inferences at 1M facts). The table is kept in parts by its Key-Subject (parted_answer/2,
+% lib/graph.pl), its candidates put as ranks_put/3 puts them, so that a write stores the parts of the subjects it
+% touched, not the whole table.
 ranks(Table) :- view_set(fu_ranks, fu_ranks_, _-Table).
 fu_ranks_(Hostile-Table) :-
     fu_interest_answers(Hs-Ss), fu_shared(Shared), fu_batna_records(Records),
     ( fu_hostile(Shared) -> Hostile = hostile ; Hostile = calm ),
     fu_scored(Hs, Ss, Shared, Records, Scored), rank_entries(Scored, Table).
-added_answer(fu_ranks, Added, hostile-Table0, hostile-Table) :-
+parted_answer(fu_ranks, [2-4]).
+added_parts(fu_ranks, Added, hostile-_, [2-New]) :-
     fu_touched_interests(Added, Hs, Ss), fu_touched_shared(Added, Shared), fu_touched_batna(Added, Records),
-    fu_scored(Hs, Ss, Shared, Records, Scored), ranks_put(Table0, Scored, Table).
+    fu_scored(Hs, Ss, Shared, Records, Scored), rank_entries(Scored, New).
 
 fu_scored(Hs, Ss, Shared, Records, Scored) :-
     findall(S, ( fu_interests_scored(Hs, Ss, S) ; fu_shared_scored(Shared, S) ; fu_batna_scored(Records, S) ), Scored).
