@@ -1080,10 +1080,16 @@ keys_after([Entry | Entries], KeyArg, Key, Firsts) :-
 % list_parts(+List, +KeyArg, -Parts): List as parts of part_entries/1 entries, not yet recorded
 list_parts([], _, []) :- !.
 list_parts(List, KeyArg, [First-new(Entries) | Parts]) :-
-    List = [Entry | _], entry_key(KeyArg, Entry, First), part_entries(N),
-    (   length(Entries, N), append(Entries, Rest, List), Rest \== [] -> list_parts(Rest, KeyArg, Parts)
+    List = [Entry | _], entry_key(KeyArg, Entry, First),
+    (   full_part(Entries, List-Rest), Rest \== [] -> list_parts(Rest, KeyArg, Parts)
     ;   Entries = List, Parts = []
     ).
+
+% full_part(?Entries, ?Open-Tail): Entries, part_entries/1 of them, and the same entries as a list with an open tail
+% (one clause whose head shares them): a list's first part split off its rest by one unification, and a part given
+% the open tail its record holds, with no walk of its entries in Prolog (append/3 in both cost two inferences an entry:
+% 150k for deutsch's pairs and ranking table at a first growth at 1M facts)
+:- part_entries(N), length(Entries, N), append(Entries, Tail, Open), assertz(full_part(Entries, Open-Tail)).
 
 % kept_list(+Held, -List): a list of a module's answer kept in parts (an argument of its shape, or the shape), whole
 % (each part copied out), or the list itself before the answer's first growth
@@ -1111,7 +1117,10 @@ shape_recorded(Slot, Shape, Recorded) :-
     ).
 held_recorded(Slot, Arg, Held) :- ( Arg = '$parley_parts'(_) -> shape_recorded(Slot, Arg, Held) ; Held = Arg ).
 part_recorded(Slot, First-Part, First-Ref) :-
-    ( Part = new(Entries) -> append(Entries, Tail, Open), recordz(Slot, Open-Tail, Ref) ; Ref = Part ).
+    (   Part = new(Entries)
+    ->  ( full_part(Entries, Open-Tail) -> true ; append(Entries, Tail, Open) ), recordz(Slot, Open-Tail, Ref)
+    ;   Ref = Part
+    ).
 
 % shaped_parts(+Entries, -Refs): the references of the parts a slot's entries hold
 shaped_parts(Entries, Refs) :-
