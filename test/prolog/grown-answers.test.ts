@@ -1420,6 +1420,19 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     }
   });
 
+  it('a put that changes no entry of a recorded part keeps the part\'s record (a ranking table\'s candidates found again with the same scores store nothing); one that changes an entry makes that part anew', () => {
+    const [[same, changed]] = registry.solveLibrary(
+      "numlist(0, 699, Ns), findall(e(N, x), member(N, Ns), L), list_put(L, 1, [], '$parley_parts'(Made)), maplist(part_recorded(parley_test_parts), Made, Held), " +
+        "list_put('$parley_parts'(Held), 1, [e(300, x), e(5, x)], '$parley_parts'(Same)), ( Same == Held -> A = kept ; A = made ), " +
+        "list_put('$parley_parts'(Held), 1, [e(300, y), e(5, x)], '$parley_parts'(Changed)), " +
+        "findall(F, ( member(F-P, Changed), P = new(_) ), Anew), format(string(B), '~w', [Anew]), forall(recorded(parley_test_parts, _, R), erase(R))",
+      ['A', 'B'],
+      { graph: GraphIndex.fromRecords([], []) },
+    );
+    expect(same).toBe('kept');
+    expect(changed).toBe('[256]');
+  });
+
   it('over random lists keyed by two arguments and rounds of random replaced(Gone, Entries) (the first into the list whole; keys held, new and repeated): the parts joined equal the keys Gone taken out and the entries put as a sort by pair keeps each key\'s first, each part\'s first key its first entry\'s', () => {
     // 60 lists of p(X, Y, V) (0 to 1,500 pairs of 50 x 50), each grown by 3 rounds of 0 to 30 keys taken out and 0 to 300
     // puts, the first while the list is whole (its first growth, split as it is); the expected list by pairs of key-entry
@@ -1476,10 +1489,11 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     const slot =
       'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 3), !';
     const inParts = `( ${slot}, Found = answer(Whole) -> shape_put([1-1, 2-1, 3-4], Whole, [], Made), memo_store(S, [K-r(parted(Made), Rd)]) ; true )`;
-    // the 300th record put again in its place, as a write that touches one actor puts it: its part made anew, the others held
+    // the records' second part made anew with its own entries, as a write that changes one actor's record makes it (a put
+    // that changes nothing keeps the part's record), the others held
     const ordinary =
-      "Shape = tkm(_, '$parley_parts'(Ps), _), parts_joined(Ps, Records), nth1(300, Records, E), shape_put([1-1, 2-1, 3-4], Shape, [2-[E]], Grown), " +
-      "nb_setval('$parley_test_store', S-[K-r(parted(Grown), Rd)])";
+      "Shape = tkm(Flags, '$parley_parts'(Ps), Ranks), nth1(2, Ps, F2-R2), instance(R2, Second-[]), selectchk(F2-R2, Ps, F2-new(Second), Made), " +
+      "nb_setval('$parley_test_store', S-[K-r(parted(tkm(Flags, '$parley_parts'(Made), Ranks)), Rd)])";
     const made = `${slot}, ${ordinary}`;
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     /** `goal` over the view, each in a call of its own (its variables its own), which must succeed. */

@@ -998,11 +998,11 @@ list_put(Old, KeyArg, Puts, '$parley_parts'(Parts)) :-
 % has no part: its puts make its first parts
 parts_put(Parts, _, [], [], Parts) :- !.
 parts_put([], KeyArg, New, _, Parts) :- !, list_parts(New, KeyArg, Parts).
-parts_put([_-Part], KeyArg, New, Gone, Grown) :- !, part_merged(Part, KeyArg, New, Gone, Grown).
+parts_put([Part], KeyArg, New, Gone, Grown) :- !, part_merged(Part, KeyArg, New, Gone, Grown).
 parts_put([First-Part, Next | Parts], KeyArg, New, Gone, Grown) :-
     Next = NextFirst-_, puts_before(New, KeyArg, NextFirst, Mine, Later), keys_before(Gone, NextFirst, MineGone, LaterGone),
     (   Mine == [], MineGone == [] -> Grown = [First-Part | More]
-    ;   part_merged(Part, KeyArg, Mine, MineGone, Merged), append(Merged, More, Grown)
+    ;   part_merged(First-Part, KeyArg, Mine, MineGone, Merged), append(Merged, More, Grown)
     ),
     parts_put([Next | Parts], KeyArg, Later, LaterGone, More).
 
@@ -1021,11 +1021,17 @@ keys_before([Own | Keys], Key, Before, Rest) :-
     ;   Before = [], Rest = [Own | Keys]
     ).
 
-part_merged(Part, KeyArg, New, Gone, Parts) :-
+% part_merged(+First-Part, +KeyArg, +New, +Gone, -Parts): the part with New put and the keys Gone taken out, as parts: a
+% recorded part that comes out the same kept by its reference (puts that change nothing store nothing: a ranking
+% table's candidates found again with the same scores), one grown past twice part_entries/1 split again, one left empty
+% none
+part_merged(Held, KeyArg, New, Gone, Parts) :-
+    Held = _-Part,
     ( Part = new(Entries) -> true ; instance(Part, Entries-[]) ),
     entries_merged(KeyArg, New, Entries, Gone, Merged),
     part_entries(N), length(Merged, Length),
-    (   Length > 2 * N -> list_parts(Merged, KeyArg, Parts)
+    (   Merged == Entries, Part \= new(_) -> Parts = [Held]
+    ;   Length > 2 * N -> list_parts(Merged, KeyArg, Parts)
     ;   Merged == [] -> Parts = []
     ;   Merged = [Entry | _], entry_key(KeyArg, Entry, First), Parts = [First-new(Merged)]
     ).
