@@ -106,12 +106,14 @@ fu_compute_interests(Hs-Ss) :-
     fu_holders(HG), fu_holdings(HG, Hs),
     claims_by_actor('Justification', JG), fu_stated(JG, Ss).
 
-% added_answer(fu_interest_answers, +Added, +Answers, -Grown): the answers of each node a write touched (added_ends/2),
+% added_parts(fu_interest_answers, +Added, +Answers, -Puts): the answers of each node a write touched (added_ends/2),
 % read from its own HOLDS_INTEREST edges and Justification claims, merged into those held (a write only adds, so an
 % actor's answers only grow, and an answer found again is the one held). Found again whole after every write of an
-% ASSERTS edge before (71k inferences at 1M facts).
-added_answer(fu_interest_answers, Added, Hs0-Ss0, Hs-Ss) :-
-    fu_touched_interests(Added, New, NewSs), append(New, Hs0, H), sort(H, Hs), append(NewSs, Ss0, S), sort(S, Ss).
+% ASSERTS edge before (71k inferences at 1M facts). Kept in parts (parted_answer/2, lib/graph.pl), each list by its
+% entries' first two arguments (an actor and its interest or claim, each pair once: their standard order), so that a
+% write stores the parts of the actors it touched, not both lists whole.
+parted_answer(fu_interest_answers, [1-(1-2), 2-(1-2)]).
+added_parts(fu_interest_answers, Added, _, [1-Hs, 2-Ss]) :- fu_touched_interests(Added, Hs, Ss).
 
 % fu_touched_interests(+Added, -Held, -Stated): the answers of fu_interest_answers/1 of the nodes a write touched; read
 % once a write for the answers and the ranking table both (write_memo/3), as fu_touched_shared/2 and fu_touched_batna/2
