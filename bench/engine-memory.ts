@@ -77,12 +77,13 @@ for (let write = 1; write <= Number(args.writes); write++) {
   await row(`write ${write} (${what}): its hand-over`, cpuMsSince(started));
   await row(`write ${write}: the 15 frameworks again`, await runFrameworks(false));
 }
-// the kept answers are records under their slots' names (lib/graph.pl memo_store/2: a slot's record, whose reference
-// g_kept/2 holds, and the part records of its answers kept in parts, which a write makes), whose bytes SWI-Prolog does
+// the kept answers are records under their slots' names (lib/graph.pl memo_store/2: a slot's record, which g_kept/2
+// names, and the part records of the answers it keeps in parts, "answers kept in parts"), whose bytes SWI-Prolog does
 // not report: their size in cells, each read back once
-const [[keptCells, keptRecords]] = registry.solveLibrary(
-  "findall(C, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T), term_size(T, C) ), Cs), length(Cs, N), sum_list(Cs, S)",
-  ['S', 'N'],
+const [[keptCells, keptRecords, partRecords]] = registry.solveLibrary(
+  "findall(C-P, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T, R), term_size(T, C), ( user:g_kept(K, R) -> P = 0 ; P = 1 ) ), Records), " +
+    'length(Records, N), aggregate_all(sum(C), member(C-_, Records), S), aggregate_all(sum(P), member(_-P, Records), Parts)',
+  ['S', 'N', 'Parts'],
   { graph },
 ) as number[][];
-console.log(`kept answers as records: ${keptCells.toLocaleString('en-US')} cells in ${keptRecords} records; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`kept answers as records: ${keptCells.toLocaleString('en-US')} cells in ${keptRecords} records, ${partRecords} of them parts of answers; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

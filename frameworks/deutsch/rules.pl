@@ -108,25 +108,23 @@ dt_fold_same(_, _, Rest, C, K, E, C, K, E, Rest).
 dt_add(m(coop, N, F), C0, K, E0, C, K, E) :- C is C0 + N, append(F, E0, E).
 dt_add(m(comp, N, F), C, K0, E0, C, K, E) :- K is K0 + N, append(F, E0, E).
 
-% added_answer(dt_pair_moves, +Added, +Pairs, -Grown): the pairs a move at an end of an edge added links (a move added,
-% or a move held given a side: added_ends/2) found again from the moves the two sides share, and put in place of the old;
-% the other pairs have the moves they had. Found again whole after every write of a claim or an event before (640k
-% inferences at 1M facts); a pair's moves are read from its sides' own edges, not from every move of each side (some
-% 300k inferences for the two actors of the graph the bench's write touches)
-added_answer(dt_pair_moves, Added, Pairs, Grown) :-
-    dt_grown_pairs(Added, Changed, New),
-    % (the changed pairs held, found in C and taken out by a walk that ends at the last of them: an exclude/3 of every
-    % pair took 189k inferences at 1M facts)
-    findall(P, ( member(A-B, Changed), P = pm(A, B, _, _, _), memberchk(P, Pairs) ), Stale),
-    without(Stale, Pairs, Kept),
-    append(New, Kept, All), sort(All, Grown).
+% added_parts(dt_pair_moves, +Added, +Pairs, -Puts): the pairs a move at an end of an edge added links (a move added,
+% or a move held given a side: added_ends/2) found again from the moves the two sides share, and put in place of the old
+% (replaced/2: a changed pair the growth no longer finds is taken out); the other pairs have the moves they had. Found
+% again whole after every write of a claim or an event before (640k inferences at 1M facts); a pair's moves are read from
+% its sides' own edges, not from every move of each side (some 300k inferences for the two actors of the graph the
+% bench's write touches). Kept in parts by the pair's two ends (parted_answer/2, lib/graph.pl), as the ranking is by its
+% Key-Subject, so that a write stores the parts of its pairs, not the 450k cells of every pair's moves at 1M facts.
+parted_answer(dt_pair_moves, list(1-2)).
+added_parts(dt_pair_moves, Added, _, replaced(Changed, New)) :- dt_grown_pairs(Added, Changed, New).
 % the ranking takes the candidates of those pairs in place of theirs, and drops those of the changed pairs the growth no
 % longer finds (none under the growth contract: a pair a write changes has the move that changed it, and as many moves or
-% more; test/prolog/grown-answers.test.ts checks it, and ranks_replace/4 keeps the table right were it to happen)
-added_answer(dt_ranks, Added, Table0, Table) :-
-    dt_grown_pairs(Added, Changed, New), dt_scored(New, Scored),
+% more; test/prolog/grown-answers.test.ts checks it, and replaced/2 keeps the table right were it to happen)
+parted_answer(dt_ranks, list(4)).
+added_parts(dt_ranks, Added, _, replaced(Gone, Table)) :-
+    dt_grown_pairs(Added, Changed, New), dt_scored(New, Scored), rank_entries(Scored, Table),
     findall(A-B, member(pm(A, B, _, _, _), New), Found), ord_subtract(Changed, Found, Lost),
-    findall(pair_interaction-P, member(P, Lost), Gone), ranks_replace(Table0, Gone, Scored, Table).
+    findall(pair_interaction-P, member(P, Lost), Gone).
 
 % dt_grown_pairs(+Added, -Changed, -New): the pairs (X-Y) a move at an end of an edge added links, and their records
 % found again, once a write for both growths (write_memo/3)

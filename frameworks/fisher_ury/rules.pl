@@ -106,12 +106,14 @@ fu_compute_interests(Hs-Ss) :-
     fu_holders(HG), fu_holdings(HG, Hs),
     claims_by_actor('Justification', JG), fu_stated(JG, Ss).
 
-% added_answer(fu_interest_answers, +Added, +Answers, -Grown): the answers of each node a write touched (added_ends/2),
+% added_parts(fu_interest_answers, +Added, +Answers, -Puts): the answers of each node a write touched (added_ends/2),
 % read from its own HOLDS_INTEREST edges and Justification claims, merged into those held (a write only adds, so an
 % actor's answers only grow, and an answer found again is the one held). Found again whole after every write of an
-% ASSERTS edge before (71k inferences at 1M facts).
-added_answer(fu_interest_answers, Added, Hs0-Ss0, Hs-Ss) :-
-    fu_touched_interests(Added, New, NewSs), append(New, Hs0, H), sort(H, Hs), append(NewSs, Ss0, S), sort(S, Ss).
+% ASSERTS edge before (71k inferences at 1M facts). Kept in parts (parted_answer/2, lib/graph.pl), each list by its
+% entries' first two arguments (an actor and its interest or claim, each pair once: their standard order), so that a
+% write stores the parts of the actors it touched, not both lists whole.
+parted_answer(fu_interest_answers, [1-(1-2), 2-(1-2)]).
+added_parts(fu_interest_answers, Added, _, [1-Hs, 2-Ss]) :- fu_touched_interests(Added, Hs, Ss).
 
 % fu_touched_interests(+Added, -Held, -Stated): the answers of fu_interest_answers/1 of the nodes a write touched; read
 % once a write for the answers and the ranking table both (write_memo/3), as fu_touched_shared/2 and fu_touched_batna/2
@@ -341,15 +343,18 @@ fu_batna_scored(Records, batna-A-N) :- member(b(A, NA, NP, _, _, _), Records), N
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3 with
 % whether the graph is hostile, and grown where fu_shared/1 grows (over a hostile graph) with the answers, the common
 % ground and the records the growths of the three sets find again, where every candidate was ranked again after a write
-% of a claim or an event (125k inferences at 1M facts)
+% of a claim or an event (125k inferences at 1M facts). The table is kept in parts by its Key-Subject (parted_answer/2,
+% lib/graph.pl), its candidates put as ranks_put/3 puts them, so that a write stores the parts of the subjects it
+% touched, not the whole table.
 ranks(Table) :- view_set(fu_ranks, fu_ranks_, _-Table).
 fu_ranks_(Hostile-Table) :-
     fu_interest_answers(Hs-Ss), fu_shared(Shared), fu_batna_records(Records),
     ( fu_hostile(Shared) -> Hostile = hostile ; Hostile = calm ),
     fu_scored(Hs, Ss, Shared, Records, Scored), rank_entries(Scored, Table).
-added_answer(fu_ranks, Added, hostile-Table0, hostile-Table) :-
+parted_answer(fu_ranks, [2-4]).
+added_parts(fu_ranks, Added, hostile-_, [2-New]) :-
     fu_touched_interests(Added, Hs, Ss), fu_touched_shared(Added, Shared), fu_touched_batna(Added, Records),
-    fu_scored(Hs, Ss, Shared, Records, Scored), ranks_put(Table0, Scored, Table).
+    fu_scored(Hs, Ss, Shared, Records, Scored), rank_entries(Scored, New).
 
 fu_scored(Hs, Ss, Shared, Records, Scored) :-
     findall(S, ( fu_interests_scored(Hs, Ss, S) ; fu_shared_scored(Shared, S) ; fu_batna_scored(Records, S) ), Scored).

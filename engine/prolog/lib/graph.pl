@@ -943,11 +943,13 @@ defines_added_answer(Module) :-
 % entries each, so that a write reads and stores the parts its entries fall in, not the whole answer (at 1M facts an
 % ingest-like write copied 7.5M cells of such answers out of their records and stored 6.9M back, for some 116k cells
 % of entries that changed; docs/operations.md). The module declares it: parted_answer(Key, Lists), Lists list(KeyArg)
-% for an answer that is a list, its entries sorted by their argument KeyArg, each key once, or the Arg-KeyArg of each
-% list argument of a compound answer; and grows it by added_parts(Key, Added, Answer, Puts): Puts the entries to put in
-% place of those of the same keys (none taken out), as put_by_subject/3 and ranks_put/3 merge them: a list of them for a
-% list, Arg-Entries for each list argument that takes any; Answer the answer before the write, whose lists it reads
-% whole, where it must, by kept_list/2.
+% for an answer that is a list, its entries sorted by their key, each key once, or the Arg-KeyArg of each list argument
+% of a compound answer; KeyArg the argument that is an entry's key, or A1-A2, two arguments whose values V1-V2 are its
+% key (a pair keyed by its two ends, as deutsch's are); and grows it by added_parts(Key, Added, Answer, Puts): Puts the
+% entries to put in place of those of the same keys, as put_by_subject/3 and ranks_put/3 merge them, or replaced(Gone,
+% Entries), the entries of the keys Gone taken out first (as ranks_replace/4 and a walk of without/3 take them out): a
+% list of them, or replaced/2, for a list, Arg-Entries (or Arg-replaced(Gone, Entries)) for each list argument that
+% changes; Answer the answer before the write, whose lists it reads whole, where it must, by kept_list/2.
 % In the slot's record (parted/1 of the entries) such an answer is r(parted(Shape), Reads): Shape the answer with each
 % list as '$parley_parts'(Parts), Parts First-Ref of each part in order (First its first entry's key), a part the
 % record Entries-Tail, its tail left open, so that a read joins the parts by unifying each tail with the next part
@@ -979,50 +981,122 @@ arg_put(Lists, Puts, Old, Held, Arg, Next) :-
     ;   Held = Old
     ).
 
-% list_put(+Old, +KeyArg, +New, -Held): a list kept in parts (or whole, before its first growth) with New put in it,
-% in parts; New sorted by key first, each key's first entry kept, as put_by_subject/3's sort/4 keeps it
-list_put(Old, KeyArg, New0, '$parley_parts'(Parts)) :-
-    sort(KeyArg, @<, New0, New),
-    (   Old = '$parley_parts'(Held) -> parts_put(Held, KeyArg, New, Parts)
-    ;   append(New, Old, All), sort(KeyArg, @<, All, Merged), list_parts(Merged, KeyArg, Parts)
-    ).
+% list_put(+Old, +KeyArg, +Puts, -Held): a list kept in parts (or whole, before its first growth) with Puts put in it
+% (added_parts/4's: entries, or replaced(Gone, Entries)), in parts; the entries sorted by key first, each key's first
+% entry kept, as put_by_subject/3's sort/4 keeps it. A list whole is split as it is, in its key order (parted_answer/2's
+% contract, as its fresh run builds it), and the puts merged into the parts they fall in, as at any later growth (a
+% sort of the whole list with its puts at the first growth, its keys paired in Prolog, cost some 342k inferences for
+% deutsch's 37k pairs at 1M facts)
+list_put(Old, KeyArg, Puts, '$parley_parts'(Parts)) :-
+    ( Puts = replaced(Gone0, New0) -> sort(Gone0, Gone) ; New0 = Puts, Gone = [] ),
+    keyed_sort(KeyArg, New0, New),
+    ( Old = '$parley_parts'(Held) -> true ; list_parts(Old, KeyArg, Held) ),
+    parts_put(Held, KeyArg, New, Gone, Parts).
 
-% parts_put(+Parts, +KeyArg, +New, -Grown): Parts with the entries New put: each in the part whose first key is the
-% greatest not above its own (the first part for a key before every part's), only the parts that take one read. A list
-% empty at its first growth has no part: its puts make its first parts
-parts_put(Parts, _, [], Parts) :- !.
-parts_put([], KeyArg, New, Parts) :- !, list_parts(New, KeyArg, Parts).
-parts_put([_-Part], KeyArg, New, Grown) :- !, part_merged(Part, KeyArg, New, Grown).
-parts_put([First-Part, Next | Parts], KeyArg, New, Grown) :-
-    Next = NextFirst-_, puts_before(New, KeyArg, NextFirst, Mine, Later),
-    (   Mine == [] -> Grown = [First-Part | More]
-    ;   part_merged(Part, KeyArg, Mine, Merged), append(Merged, More, Grown)
+% parts_put(+Parts, +KeyArg, +New, +Gone, -Grown): Parts with the entries of the keys Gone taken out and the entries New
+% put: each in the part whose first key is the greatest not above its own (the first part for a key before every
+% part's), only the parts that take one read; a part left with no entry is dropped. A list empty at its first growth
+% has no part: its puts make its first parts
+parts_put(Parts, _, [], [], Parts) :- !.
+parts_put([], KeyArg, New, _, Parts) :- !, list_parts(New, KeyArg, Parts).
+parts_put([Part], KeyArg, New, Gone, Grown) :- !, part_merged(Part, KeyArg, New, Gone, Grown).
+parts_put([First-Part, Next | Parts], KeyArg, New, Gone, Grown) :-
+    Next = NextFirst-_, puts_before(New, KeyArg, NextFirst, Mine, Later), keys_before(Gone, NextFirst, MineGone, LaterGone),
+    (   Mine == [], MineGone == [] -> Grown = [First-Part | More]
+    ;   part_merged(First-Part, KeyArg, Mine, MineGone, Merged), append(Merged, More, Grown)
     ),
-    parts_put([Next | Parts], KeyArg, Later, More).
+    parts_put([Next | Parts], KeyArg, Later, LaterGone, More).
 
 % puts_before(+New, +KeyArg, +Key, -Before, -Rest): New split at its first entry whose key is not before Key
 puts_before([], _, _, [], []).
 puts_before([Entry | Entries], KeyArg, Key, Before, Rest) :-
-    arg(KeyArg, Entry, Own),
+    entry_key(KeyArg, Entry, Own),
     (   Own @< Key -> Before = [Entry | More], puts_before(Entries, KeyArg, Key, More, Rest)
     ;   Before = [], Rest = [Entry | Entries]
     ).
 
-part_merged(Part, KeyArg, New, Parts) :-
+% keys_before(+Keys, +Key, -Before, -Rest): the sorted Keys split at the first not before Key
+keys_before([], _, [], []).
+keys_before([Own | Keys], Key, Before, Rest) :-
+    (   Own @< Key -> Before = [Own | More], keys_before(Keys, Key, More, Rest)
+    ;   Before = [], Rest = [Own | Keys]
+    ).
+
+% part_merged(+First-Part, +KeyArg, +New, +Gone, -Parts): the part with New put and the keys Gone taken out, as parts: a
+% recorded part that comes out the same kept by its reference (puts that change nothing store nothing: a ranking
+% table's candidates found again with the same scores), one grown past twice part_entries/1 split again, one left empty
+% none
+part_merged(Held, KeyArg, New, Gone, Parts) :-
+    Held = _-Part,
     ( Part = new(Entries) -> true ; instance(Part, Entries-[]) ),
-    append(New, Entries, All), sort(KeyArg, @<, All, Merged),
+    entries_merged(KeyArg, New, Entries, Gone, Merged),
     part_entries(N), length(Merged, Length),
-    (   Length > 2 * N -> list_parts(Merged, KeyArg, Parts)
-    ;   Merged = [Entry | _], arg(KeyArg, Entry, First), Parts = [First-new(Merged)]
+    (   Merged == Entries, Part \= new(_) -> Parts = [Held]
+    ;   Length > 2 * N -> list_parts(Merged, KeyArg, Parts)
+    ;   Merged == [] -> Parts = []
+    ;   Merged = [Entry | _], entry_key(KeyArg, Entry, First), Parts = [First-new(Merged)]
+    ).
+
+% entries_merged(+KeyArg, +New, +Entries, +Gone, -Merged): New put in Entries (both in key order, each key once) in place
+% of the entries of the same keys, the entries of the keys Gone taken out; in key order, sorted in C. A pair key has no
+% sort of its own that keeps a key's first entry, so the entries of New's keys are taken out first, and the merge has
+% no key twice
+entries_merged(A1-A2, New, Entries, Gone, Merged) :- !,
+    findall(Key, ( member(Entry, New), entry_key(A1-A2, Entry, Key) ), Keys), ord_union(Gone, Keys, Out),
+    entries_kept(Entries, A1-A2, Out, Kept), append(New, Kept, All), pair_sort(A1-A2, All, Merged).
+entries_merged(KeyArg, New, Entries, Gone, Merged) :-
+    entries_kept(Entries, KeyArg, Gone, Kept), append(New, Kept, All), sort(KeyArg, @<, All, Merged).
+
+% entries_kept(+Entries, +KeyArg, +Gone, -Kept): the Entries (sorted by key) whose keys are not in the sorted Gone, by
+% a walk that ends at the last key of Gone, the rest of the list shared, not copied (an exclude/3 of the whole list at a
+% first growth walked deutsch's 37k pairs at 1M facts for a few keys)
+entries_kept(Entries, _, [], Entries) :- !.
+entries_kept([], _, _, []).
+entries_kept([Entry | Entries], KeyArg, [Key | Keys], Kept) :-
+    entry_key(KeyArg, Entry, Own), compare(Order, Own, Key),
+    (   Order = (<) -> Kept = [Entry | More], entries_kept(Entries, KeyArg, [Key | Keys], More)
+    ;   Order = (=) -> entries_kept(Entries, KeyArg, Keys, Kept)
+    ;   entries_kept([Entry | Entries], KeyArg, Keys, Kept)
+    ).
+
+% entry_key(+KeyArg, +Entry, -Key): an entry's key: its argument KeyArg, or V1-V2 of its arguments A1-A2
+entry_key(A1-A2, Entry, V1-V2) :- !, arg(A1, Entry, V1), arg(A2, Entry, V2).
+entry_key(KeyArg, Entry, Key) :- arg(KeyArg, Entry, Key).
+
+% keyed_sort(+KeyArg, +Entries, -Sorted): Entries sorted by their keys (entry_key/3), each key's first entry kept
+% (sort/4 in C for a key that is an argument; for a pair key, two stable sorts in C and a walk that keeps each key's
+% first, over a growth's puts only)
+keyed_sort(A1-A2, Entries, Sorted) :- !, pair_sort(A1-A2, Entries, Ordered), keys_first(Ordered, A1-A2, Sorted).
+keyed_sort(KeyArg, Entries, Sorted) :- sort(KeyArg, @<, Entries, Sorted).
+
+% pair_sort(+A1-A2, +Entries, -Ordered): Entries in the order of their keys V1-V2, entries of one key in their order (a
+% stable sort by A2, then by A1: the standard order of V1-V2)
+pair_sort(A1-A2, Entries, Ordered) :- sort(A2, @=<, Entries, ByA2), sort(A1, @=<, ByA2, Ordered).
+
+% keys_first(+Ordered, +KeyArg, -Firsts): the entries of Ordered (in key order) each the first of its key
+keys_first([], _, []).
+keys_first([Entry | Entries], KeyArg, [Entry | Firsts]) :-
+    entry_key(KeyArg, Entry, Key), keys_after(Entries, KeyArg, Key, Firsts).
+keys_after([], _, _, []).
+keys_after([Entry | Entries], KeyArg, Key, Firsts) :-
+    entry_key(KeyArg, Entry, Own),
+    (   Own == Key -> keys_after(Entries, KeyArg, Key, Firsts)
+    ;   Firsts = [Entry | More], keys_after(Entries, KeyArg, Own, More)
     ).
 
 % list_parts(+List, +KeyArg, -Parts): List as parts of part_entries/1 entries, not yet recorded
 list_parts([], _, []) :- !.
 list_parts(List, KeyArg, [First-new(Entries) | Parts]) :-
-    List = [Entry | _], arg(KeyArg, Entry, First), part_entries(N),
-    (   length(Entries, N), append(Entries, Rest, List), Rest \== [] -> list_parts(Rest, KeyArg, Parts)
+    List = [Entry | _], entry_key(KeyArg, Entry, First),
+    (   full_part(Entries, List-Rest), Rest \== [] -> list_parts(Rest, KeyArg, Parts)
     ;   Entries = List, Parts = []
     ).
+
+% full_part(?Entries, ?Open-Tail): Entries, part_entries/1 of them, and the same entries as a list with an open tail
+% (one clause whose head shares them): a list's first part split off its rest by one unification, and a part given
+% the open tail its record holds, with no walk of its entries in Prolog (append/3 in both cost two inferences an entry:
+% at 1M facts, with deutsch's and fisher_ury's tables in parts, write 1's hand-over took 816,840 inferences, now 353,549)
+:- part_entries(N), length(Entries, N), append(Entries, Tail, Open), assertz(full_part(Entries, Open-Tail)).
 
 % kept_list(+Held, -List): a list of a module's answer kept in parts (an argument of its shape, or the shape), whole
 % (each part copied out), or the list itself before the answer's first growth
@@ -1050,7 +1124,10 @@ shape_recorded(Slot, Shape, Recorded) :-
     ).
 held_recorded(Slot, Arg, Held) :- ( Arg = '$parley_parts'(_) -> shape_recorded(Slot, Arg, Held) ; Held = Arg ).
 part_recorded(Slot, First-Part, First-Ref) :-
-    ( Part = new(Entries) -> append(Entries, Tail, Open), recordz(Slot, Open-Tail, Ref) ; Ref = Part ).
+    (   Part = new(Entries)
+    ->  ( full_part(Entries, Open-Tail) -> true ; append(Entries, Tail, Open) ), recordz(Slot, Open-Tail, Ref)
+    ;   Ref = Part
+    ).
 
 % shaped_parts(+Entries, -Refs): the references of the parts a slot's entries hold
 shaped_parts(Entries, Refs) :-
