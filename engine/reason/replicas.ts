@@ -853,6 +853,8 @@ interface Building {
   held?: boolean;
   /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
   preloaded?: boolean;
+  /** This worker asked for it to hand its view over (onSnapshotBegin's `asked`). */
+  asked?: boolean;
   image?: ImageOnDisk;
   /** Its snapshot named the store's snapshot file (StoredSnapshot): being read, its end heard while being read, read, or not readable (its end not yet heard). */
   stored?: 'reading' | 'ended' | 'read' | 'unread';
@@ -1091,6 +1093,17 @@ export class ReplicaSet {
         if (!own && this.building.get(message.key)?.own) break;
         const ahead = this.askedAhead.get(message.key);
         this.askedAhead.delete(message.key);
+        const asked = ahead !== undefined || this.wanted.get(message.key) === true;
+        const reading = this.building.get(message.key);
+        if (message.stored && reading?.stored && reading.stored !== 'unread' && reading.generation === message.generation && reading.version === message.version) {
+          // the same file of the same version, read already (a worker that starts and asks at once hears two begins, the
+          // graph last asked about and its need's): that read serves this one too, rather than a second of some 0.7 s at 1M
+          reading.warm &&= message.warm === true && ahead === undefined;
+          reading.held ||= ahead === 'hold';
+          reading.preloaded ||= ahead === 'preload';
+          if (asked && !reading.asked) this.onSnapshotBegin(reading.graph, message.total, reading.warm, (reading.asked = true), message);
+          break;
+        }
         const { generation, version } = message;
         // the deltas heard before this begin, and those the build it replaces held (a warm one, an earlier try): the shared
         // channel is read before this worker's own, so a write may be heard before a begin posted ahead of it
@@ -1098,9 +1111,9 @@ export class ReplicaSet {
         const pending = [...(this.early.get(message.key) ?? []), ...replaced].filter((delta) => delta.generation === generation && delta.version > version);
         this.early.delete(message.key);
         const begun = Date.now();
-        const building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
+        const building: Building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', asked, ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
-        this.onSnapshotBegin(building.graph, message.total, building.warm, ahead !== undefined || this.wanted.get(message.key) === true, message);
+        this.onSnapshotBegin(building.graph, message.total, building.warm, asked, message);
         if (message.stored) void this.readStored(message.key, building, message.stored);
         break;
       }

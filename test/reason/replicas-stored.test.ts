@@ -143,6 +143,21 @@ describe("a worker's replica from the store's snapshot file", () => {
       expect(needs()).toHaveLength(1);
     }, 30_000);
 
+    it('reads the file once for two begins of it at the same version (a worker that starts and asks at once hears both)', async () => {
+      const { main, replicas, needs, file } = await worker(['a', 'b']);
+      const begun: string[] = [];
+      replicas.onSnapshotBegin = (_graph, _records, _warm, _asked, { key: of }) => begun.push(of);
+      const asked = replicas.graph({ key, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 1, 5_000)).toBe(true);
+      for (const id of [1, 2]) {
+        main.postMessage(begin(file, id));
+        main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id });
+      }
+      expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
+      expect(begun).toEqual([key]);
+      expect(needs()).toHaveLength(1);
+    }, 30_000);
+
     it('asks for the records when the file is absent, or named for another graph, and builds them', async () => {
       const { main, replicas, needs, file } = await worker(['a', 'b']);
       for (const [id, named] of [[1, path.join(path.dirname(file), 'nothing-here.snapshot')], [2, snapshotFile(path.dirname(file), 'other', 'g')]] as const) {
