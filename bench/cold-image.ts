@@ -26,8 +26,9 @@
  * sent: the replica as this tree's replicas.ts makes it after a restart, end to end: a store of the graph (written once,
  * closed so that its snapshot file is written, kept beside --keep's image), opened again and the graph loaded, then a
  * ReplicaSource on it and a ReplicaSet in a worker thread asking for it (graph()): the wall ms from the ask to the
- * replica, each thread's busy ms (its event loop's active time: the main thread's chunks and their structured clone,
- * or none; the worker's build, from the chunks or the snapshot file), the process's CPU, and the snapshot's messages.
+ * replica, each thread's CPU (the main thread's: the chunks and their structured clone, or none; the worker's: its
+ * build, from the chunks or the snapshot file), the process's CPU (with V8's and libuv's helper threads), the chunks
+ * and the begins sent.
  * The same file run in another tree's worktree measures that tree's replicas.ts (19439c3's: the chunks).
  * --keep FILE keeps the image (and its graph's record count) in FILE, made once: later runs skip make.
  *
@@ -62,6 +63,12 @@ const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => loadavg()[0].toFixed(1);
 const processStart = { user: 0, system: 0 };
+
+/** The CPU ms this thread has used (Linux: /proc/thread-self/stat's utime and stime, in ticks of 10 ms): what one thread of several spent. */
+function threadCpuMs(): number {
+  const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 function records(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
   return generatedRecords(generate(Number(args.facts)).write, new Date(0).toISOString());
@@ -103,10 +110,10 @@ if (!isMainThread) {
   });
   // the replica channels are unref'd: they alone would let this thread end while its snapshot comes (a pool's port keeps a worker's)
   const alive = setInterval(() => {}, 1_000);
-  const before = performance.eventLoopUtilization();
+  const before = threadCpuMs();
   const replicas = new ReplicaSet(channel, 4);
   const replica = await replicas.graph(at);
-  parentPort!.postMessage({ facts: replica.factCount, busyMs: performance.eventLoopUtilization(before).active });
+  parentPort!.postMessage({ facts: replica.factCount, cpuMs: threadCpuMs() - before });
   replicas.close();
   clearInterval(alive);
 } else if (args.part === 'sent') {
@@ -135,19 +142,19 @@ if (!isMainThread) {
     worker.once('error', reject);
   });
   await message();
-  const mainBefore = performance.eventLoopUtilization();
+  const mainBefore = threadCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   worker.postMessage('go');
-  const built = (await message()) as { facts: number; busyMs: number };
+  const built = (await message()) as { facts: number; cpuMs: number };
   const wallMs = performance.now() - started;
   const cpuMs = cpuMsSince(cpuBefore);
-  const mainBusyMs = performance.eventLoopUtilization(mainBefore).active;
+  const mainCpuMs = threadCpuMs() - mainBefore;
   await worker.terminate();
   if (built.facts !== graph.factCount) throw new Error('the replica lacks facts');
   console.log(`sent-wall ${wallMs.toFixed(0)} ${built.facts}`);
-  console.log(`sent-main-busy ${mainBusyMs.toFixed(0)} ${heard.get('snapshot-chunk') ?? 0}`);
-  console.log(`sent-worker-busy ${built.busyMs.toFixed(0)} 0`);
+  console.log(`sent-main-thread ${mainCpuMs.toFixed(0)} ${heard.get('snapshot-chunk') ?? 0}`);
+  console.log(`sent-worker-thread ${built.cpuMs.toFixed(0)} ${heard.get('snapshot-begin') ?? 0}`);
   console.log(`sent-process-cpu ${cpuMs.toFixed(0)} 0`);
   listener.close();
   source.close();
