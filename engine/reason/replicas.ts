@@ -1101,7 +1101,10 @@ export class ReplicaSet {
           reading.warm &&= message.warm === true && ahead === undefined;
           reading.held ||= ahead === 'hold';
           reading.preloaded ||= ahead === 'preload';
-          if (asked && !reading.asked) this.onSnapshotBegin(reading.graph, message.total, reading.warm, (reading.asked = true), message);
+          if (asked && !reading.asked) {
+            reading.asked = true;
+            this.onSnapshotBegin(reading.graph, message.total, reading.warm, true, message);
+          }
           break;
         }
         const { generation, version } = message;

@@ -57,8 +57,7 @@ function graphOfSnapshotFile(name: string): { tenant: string; graphId: string } 
 
 /** Whether `file` is named as the snapshot of this tenant's graph (snapshotFile's name, in whatever folder): a reader given a path reads no other graph's. */
 export function isSnapshotFileOf(file: string, tenant: string, graphId: string): boolean {
-  const graph = graphOfSnapshotFile(path.basename(file));
-  return graph?.tenant === tenant && graph.graphId === graphId;
+  return path.basename(file) === path.basename(snapshotFile('', tenant, graphId));
 }
 
 
