@@ -23,12 +23,21 @@
  * snapshot begins (worker-entry.ts onSnapshotBegin); load-ahead reads it after, as the hand-over did before.
  * make-after: the shared sets kept after the runs, as a worker keeps them before the image after a first assess that
  * handed the view over itself (worker-entry.ts keepSets), not before them as after a preload.
+ * sent: the replica as this tree's replicas.ts makes it after a restart, end to end: a store of the graph (written once,
+ * closed so that its snapshot file is written, kept beside --keep's image), opened again and the graph loaded, then a
+ * ReplicaSource on it and a ReplicaSet in a worker thread asking for it (graph()): the wall ms from the ask to the
+ * replica, each thread's CPU (the main thread's: the chunks and their structured clone, or none; the worker's: its
+ * build, from the chunks or the snapshot file), the process's CPU (with V8's and libuv's helper threads), the chunks
+ * and the begins sent.
+ * The same file run in another tree's worktree measures that tree's replicas.ts (19439c3's: the chunks).
  * --keep FILE keeps the image (and its graph's record count) in FILE, made once: later runs skip make.
  *
  *   npx tsx bench/cold-image.ts [--facts 1000000] [--parts make,load,load-ahead,replica] [--only galtung] [--keep FILE]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { BroadcastChannel, Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +46,9 @@ import { deserialize, serialize } from 'node:v8';
 import { generate, generatedRecords } from './conflict-graph.ts';
 import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
-import { SNAPSHOT_CHUNK, snapshotChunk } from '../engine/reason/replicas.ts';
+import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK, snapshotChunk, type GraphVersion } from '../engine/reason/replicas.ts';
+import { ParleyStore } from '../engine/store/store.ts';
+import { writeInChunks } from './cold-start.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { runFramework } from '../engine/frameworks/run.ts';
 import { handOverImage, reserveViewMemoryAhead, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
@@ -52,6 +63,12 @@ const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => loadavg()[0].toFixed(1);
 const processStart = { user: 0, system: 0 };
+
+/** The CPU ms this thread has used (Linux: /proc/thread-self/stat's utime and stime, in ticks of 10 ms): what one thread of several spent. */
+function threadCpuMs(): number {
+  const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 function records(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
   return generatedRecords(generate(Number(args.facts)).write, new Date(0).toISOString());
@@ -83,7 +100,66 @@ async function setsAndRuns(catalog: Awaited<ReturnType<typeof loadRuleModules>>,
   return lines;
 }
 
-if (args.part === 'make') {
+if (!isMainThread) {
+  // the worker thread of the `sent` part: its replica set asks for the graph, and says what its loop was busy with
+  // (its modules loaded before the clock starts: it waits for the word, then starts as a worker does, and asks)
+  const { channel, at } = workerData as { channel: string; at: GraphVersion };
+  await new Promise((resolve) => {
+    parentPort!.once('message', resolve);
+    parentPort!.postMessage('ready');
+  });
+  // the replica channels are unref'd: they alone would let this thread end while its snapshot comes (a pool's port keeps a worker's)
+  const alive = setInterval(() => {}, 1_000);
+  const before = threadCpuMs();
+  const replicas = new ReplicaSet(channel, 4);
+  const replica = await replicas.graph(at);
+  parentPort!.postMessage({ facts: replica.factCount, cpuMs: threadCpuMs() - before });
+  replicas.close();
+  clearInterval(alive);
+} else if (args.part === 'sent') {
+  const location = `${args.image!}.store`;
+  if (!existsSync(location)) {
+    const written = await ParleyStore.open(location);
+    await writeInChunks(written, 'g', generate(Number(args.facts)).write);
+    await written.close(); // (the snapshot file written, as a server's close writes it)
+  }
+  const store = await ParleyStore.open(location);
+  const graph = await store.loadGraph('bench', 'g');
+  const name = `cold-image-sent-${process.pid}`;
+  const source = new ReplicaSource(store, name);
+  const { at } = await source.current('bench', 'g');
+  const heard = new Map<string, number>();
+  const listener = new BroadcastChannel(name);
+  listener.onmessage = (event) => {
+    const { type } = (event as { data: { type: string } }).data;
+    heard.set(type, (heard.get(type) ?? 0) + 1);
+  };
+  // (a worker thread does not inherit the parent's loader: this file is loaded as the reasoning workers load theirs)
+  const boot = `import(${JSON.stringify(new URL('../engine/load-module.mjs', import.meta.url).href)}).then(({ loadModule }) => loadModule(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`;
+  const worker = new Worker(boot, { eval: true, workerData: { channel: name, at } });
+  const message = () => new Promise<unknown>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await message();
+  const mainBefore = threadCpuMs();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  worker.postMessage('go');
+  const built = (await message()) as { facts: number; cpuMs: number };
+  const wallMs = performance.now() - started;
+  const cpuMs = cpuMsSince(cpuBefore);
+  const mainCpuMs = threadCpuMs() - mainBefore;
+  await worker.terminate();
+  if (built.facts !== graph.factCount) throw new Error('the replica lacks facts');
+  console.log(`sent-wall ${wallMs.toFixed(0)} ${built.facts}`);
+  console.log(`sent-main-thread ${mainCpuMs.toFixed(0)} ${heard.get('snapshot-chunk') ?? 0}`);
+  console.log(`sent-worker-thread ${built.cpuMs.toFixed(0)} ${heard.get('snapshot-begin') ?? 0}`);
+  console.log(`sent-process-cpu ${cpuMs.toFixed(0)} 0`);
+  listener.close();
+  source.close();
+  await store.close();
+} else if (args.part === 'make') {
   const { nodes, edges } = records();
   const graph = GraphIndex.fromRecords(nodes, edges);
   const catalog = await loadRuleModules();
@@ -186,7 +262,9 @@ if (args.part === 'make') {
       rows.set(rows.has(part) ? `${part}#${i + 1}` : part, lines);
     }
   } finally {
+    if (!args.keep) rmSync(`${image}.store`, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });
+
   }
   console.log(`\nbench/cold-image: ${count(Number(args.facts))} facts (target), one engine per part`);
   console.log('| step | CPU ms | count |');

@@ -887,6 +887,12 @@ export function reserveViewMemoryAhead(graph: GraphIndex, records: number): void
   if (growEngineMemory(bytes)) reservedAhead = { graph: new WeakRef(graph), bytes };
 }
 
+/** The memory grown ahead for the replica `begun` is for `read` now, which took its place (a replica read from the store's snapshot file). */
+export function reservedAheadFor(begun: GraphIndex, read: GraphIndex): void {
+  if (reservedAhead?.graph.deref() === begun) reservedAhead.graph = new WeakRef(read);
+}
+
+
 /** Whether a view of `facts` facts would fit beside the views the engine holds, none of them dropped for it. */
 export function viewFitsBeside(facts: number): boolean {
   return evictedFor(facts).length === 0;

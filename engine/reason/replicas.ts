@@ -7,8 +7,10 @@
  *   main → workers  delta      {key, generation, version, nodes, edges}   every committed write; a large one
  *                  delta-part …                                          first goes out in parts, the delta last
  *   main → workers  drop       {key}                                     a deleted graph
- *   worker → main   need       {key, generation, to, worker}              a replica is missing or has a gap; to: the
- *                                                                        channel only this worker's replica set listens on
+ *   worker → main   need       {key, generation, to, worker, records?}    a replica is missing or has a gap; to: the
+ *                                                                        channel only this worker's replica set listens on;
+ *                                                                        records: it could not read the store's snapshot
+ *                                                                        file of the graph (stored, below): send chunks
  *   main → workers  gone       {key, generation}                          the answer to a need of a generation deleted
  *                                                                        since: the task waiting for it fails (404)
  *   worker → main   replicas   {worker, held, building}                 the replicas a worker holds (each with the ms its
@@ -28,6 +30,12 @@
  *                                                                        (image: the graph's view image on disk, view-
  *                                                                        images.ts, of the snapshot's version: its file and
  *                                                                        revision; a worker hands the view over from it)
+ *                                                                        (stored: the store's snapshot file of the graph at
+ *                                                                        the revision of the snapshot's version, no correction
+ *                                                                        in force: no chunk follows, the end comes at once;
+ *                                                                        the worker reads the file itself, and asks again
+ *                                                                        with `records` when it cannot)
+
  *                                                                        (a graph above the preload bound goes on the asking
  *                                                                        worker's own channel, `to`, not on this one: only that
  *                                                                        worker reads its chunks, SNAPSHOT_WINDOW of them at most
@@ -81,6 +89,7 @@ import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
 import { graphKey, splitGraphKey } from '../store/graph-cache.ts';
 import { GraphIndex } from '../store/graph-index.ts';
+import { isSnapshotFileOf, readSnapshot } from '../store/snapshot.ts';
 import { putLogged } from '../store/graph-changes.ts';
 import type { GraphChange, ParleyStore } from '../store/store.ts';
 import { yieldToLoop } from '../turns.ts';
@@ -125,10 +134,10 @@ export type ReplicaMessage =
   | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'drop'; key: string }
-  | { type: 'need'; key: string; generation: string; to?: string; worker?: number }
+  | { type: 'need'; key: string; generation: string; to?: string; worker?: number; records?: true }
   | { type: 'started' }
   | ({ type: 'replicas' } & WorkerReplicas)
-  | { type: 'snapshot-begin'; key: string; generation: string; id: number; version: number; total: number; warm?: boolean; image?: ImageOnDisk }
+  | { type: 'snapshot-begin'; key: string; generation: string; id: number; version: number; total: number; warm?: boolean; image?: ImageOnDisk; stored?: StoredSnapshot }
   | { type: 'snapshot-chunk'; key: string; generation: string; id: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
   | { type: 'snapshot-end'; key: string; generation: string; id: number }
   | { type: 'snapshot-ack'; key: string; id: number; chunks: number }
@@ -148,6 +157,9 @@ export interface ImageOnDisk {
   file: string;
   revision: number;
 }
+
+/** The store's snapshot file of a graph (engine/store/snapshot.ts), and the revision a snapshot's version is of: a worker reads it itself, in place of chunks. */
+export type StoredSnapshot = ImageOnDisk;
 
 /**
  * What a worker's engine holds, and how it came to (the count of a cold call's hand-overs by source): the graphs whose whole
@@ -275,7 +287,7 @@ export class ReplicaSource {
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
-      if (message.type === 'need') void this.answerNeed(message.key, message.generation, message.to === undefined ? undefined : { to: message.to, worker: message.worker });
+      if (message.type === 'need') void this.answerNeed(message.key, message.generation, message.to === undefined ? undefined : { to: message.to, worker: message.worker }, message.records === true);
       else if (message.type === 'started') this.workerStarted();
       else if (message.type === 'replicas') this.noteReplicas(message);
       else if (message.type === 'prepared') this.notePrepared(message);
@@ -613,7 +625,7 @@ export class ReplicaSource {
    * told so, and its task fails with 404, rather than taking the new generation's snapshot, finding
    * it is not the one its task names, and asking again, snapshot after snapshot, until it times out.
    */
-  private async answerNeed(key: string, generation: string, asker: OwnChannel | undefined): Promise<void> {
+  private async answerNeed(key: string, generation: string, asker: OwnChannel | undefined, records: boolean): Promise<void> {
     const { tenant, graphId } = splitGraphKey(key);
     let current: { graph: GraphIndex; at: GraphVersion } | undefined;
     try {
@@ -624,7 +636,7 @@ export class ReplicaSource {
     if (this.closed) return;
     if (current?.at.generation !== generation) return this.channel.postMessage({ type: 'gone', key, generation } satisfies ReplicaMessage);
     // (above the bound by the facts of the version loaded to answer, as a task on it is routed: pool.ts runAll)
-    return this.sendSnapshot(key, false, current.graph.factCount > this.askedOnlyAbove ? asker : undefined);
+    return this.sendSnapshot(key, false, current.graph.factCount > this.askedOnlyAbove ? asker : undefined, records);
   }
 
   /**
@@ -634,14 +646,16 @@ export class ReplicaSource {
    * PacedChannel): no other worker reads its chunks, and they go only as fast as the worker builds them.
    * Such a snapshot may go out while a shared one of the same graph does (a warm one, or another worker's
    * own): each try has an id, and a worker builds the chunks of the one it began alone (ReplicaSet).
+   * A graph whose store snapshot file holds it as it is goes as that file's name instead of chunks, unless
+   * `records` (a worker could not read the file).
    */
-  private async sendSnapshot(key: string, warm = false, own?: OwnChannel): Promise<void> {
+  private async sendSnapshot(key: string, warm = false, own?: OwnChannel, records = false): Promise<void> {
     const sending = own === undefined ? key : `${key}\u0000${own.to}`;
     if (this.snapshotting.has(sending)) return;
     this.snapshotting.add(sending);
     try {
       const { tenant, graphId } = splitGraphKey(key);
-      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm, own)));
+      while (!(await this.sendSnapshotOnce(tenant, graphId, key, warm, own, records)));
     } finally {
       this.snapshotting.delete(sending);
     }
@@ -656,7 +670,7 @@ export class ReplicaSource {
    * come with it. False when the records were renumbered meanwhile (or the graph loaded anew,
    * or deleted): it goes again from the start.
    */
-  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean, own: OwnChannel | undefined): Promise<boolean> {
+  private async sendSnapshotOnce(tenant: string, graphId: string, key: string, warm: boolean, own: OwnChannel | undefined, records: boolean): Promise<boolean> {
     const { graph, at } = await (warm ? this.loaded(tenant, graphId) : this.current(tenant, graphId)).catch(() => ({ graph: undefined, at: undefined }));
     if (this.closed) return true;
     if (!graph || !at) {
@@ -667,15 +681,19 @@ export class ReplicaSource {
     const paced = own && new PacedChannel(own, key, id, this.ackWaitMs);
     if (paced) this.pacedSends.add(paced);
     try {
-      return await this.sendChunks(graph, at, id, warm, paced);
+      return await this.sendChunks(graph, at, id, warm, paced, records ? undefined : this.storedAt(at));
     } finally {
       if (paced) this.pacedSends.delete(paced);
       paced?.close();
     }
   }
 
-  /** sendSnapshotOnce's messages, on `paced` (one worker's channel) or else to every worker. */
-  private async sendChunks(graph: GraphIndex, at: GraphVersion, id: number, warm: boolean, paced: PacedChannel | undefined): Promise<boolean> {
+  /**
+   * sendSnapshotOnce's messages, on `paced` (one worker's channel) or else to every worker; with `stored`, the store's
+   * snapshot file of the graph as it is, no chunk: the workers read it themselves (at 1M facts some 0.6-0.8 s of a worker's
+   * CPU against 1.1-1.4 s for the chunks, and none of this thread's, where the chunks' structured clone took 420-480 ms).
+   */
+  private async sendChunks(graph: GraphIndex, at: GraphVersion, id: number, warm: boolean, paced: PacedChannel | undefined, stored: StoredSnapshot | undefined): Promise<boolean> {
     const { key, generation } = at;
     const { tenant, graphId } = splitGraphKey(key);
     const post = (message: ReplicaMessage) => (paced ?? this.channel).postMessage(message);
@@ -683,7 +701,11 @@ export class ReplicaSource {
     const nodeSpan = graph.nodes.span;
     const edgeSpan = graph.edges.span;
     const image = this.imageAt(at);
-    post({ type: 'snapshot-begin', key, generation, id, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}) });
+    post({ type: 'snapshot-begin', key, generation, id, version: at.version, total: graph.nodeCount + graph.edgeCount, ...(warm ? { warm } : {}), ...(image ? { image } : {}), ...(stored ? { stored } : {}) });
+    if (stored) {
+      post({ type: 'snapshot-end', key, generation, id });
+      return true;
+    }
     const chunk = warm ? WARM_CHUNK : SNAPSHOT_CHUNK;
     let sent = 0;
     for (let from = 0; from < nodeSpan + edgeSpan; from += chunk) {
@@ -697,11 +719,21 @@ export class ReplicaSource {
       if (this.closed) return true;
       // (waits for a write being applied)
       const now = await this.store.loadGraph(tenant, graphId).catch(() => undefined);
+      if (this.closed) return true; // (the channel closed meanwhile: posting on it would throw, and nothing awaits this)
       if (now !== graph || graph.layout !== layout) return false;
     }
     post({ type: 'snapshot-end', key, generation, id });
     return true;
   }
+
+  /** The store's snapshot file of the graph at `at`, when it holds the graph as it is at that version (ParleyStore.currentSnapshot). */
+  private storedAt(at: GraphVersion): StoredSnapshot | undefined {
+    const revision = this.revisionAt(at);
+    const { tenant, graphId } = splitGraphKey(at.key);
+    const stored = revision === undefined ? undefined : this.store.currentSnapshot(tenant, graphId);
+    return stored?.revision === revision ? stored : undefined;
+  }
+
 
   close(): void {
     this.closed = true;
@@ -821,8 +853,14 @@ interface Building {
   held?: boolean;
   /** A preload asked for it (ReplicaSource.preload): handed over once made, like a replica held. */
   preloaded?: boolean;
+  /** This worker asked for it to hand its view over (onSnapshotBegin's `asked`). */
+  asked?: boolean;
   image?: ImageOnDisk;
+  /** Its snapshot named the store's snapshot file (StoredSnapshot): being read, its end heard while being read, read, or not readable (its end not yet heard). */
+  stored?: 'reading' | 'ended' | 'read' | 'unread';
+
 }
+
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
 function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<void> {
@@ -849,14 +887,20 @@ export class ReplicaSet {
   private readonly behindSince = new Map<string, number>();
   /** Per graph, the generation the main thread said is no more (a task naming it fails). */
   private readonly gone = new Map<string, string>();
-  /** Graphs this worker asked a snapshot of and has not received. */
-  private readonly wanted = new Set<string>();
+  /**
+   * Graphs this worker asked a snapshot of and has not received, each with whether a task that asked reads its view (a
+   * framework run: the engine's memory is grown for the view as the snapshot begins; a query, which hands a view over only
+   * when it calls a rule, leaves that to the hand-over, if any: grown for a view never handed over, it would stay counted).
+   */
+  private readonly wanted = new Map<string, boolean>();
+  /** Graphs whose store snapshot file this worker could not read (absent, stale, corrupt): it asks for their records instead. */
+  private readonly recordsFor = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
   /**
-   * Per graph asked for (wanted) whose snapshot has not begun, the deltas heard meanwhile (EARLY_KEPT at most): a snapshot
-   * on this worker's own channel may begin after a delta newer than it that came on the shared one (two channels keep no
-   * order between them). Forgotten when the snapshot begins, or the want ends without one.
+   * Per graph asked for (wanted) whose snapshot has not begun, or whose build is of another generation, the deltas heard
+   * meanwhile (EARLY_KEPT at most): a snapshot on this worker's own channel may begin after a delta newer than it that came
+   * on the shared one (which is read first). Forgotten when the snapshot begins, or the want ends without one.
    */
   private readonly early = new Map<string, Extract<ReplicaMessage, { type: 'delta' }>[]>();
   /**
@@ -872,10 +916,14 @@ export class ReplicaSet {
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
   /**
    * Called when this worker begins a replica from a snapshot: the replica's graph (empty yet), its records (nodes and
-   * edges), whether it is a warm one (sent unasked), whether this worker asked for it (a task's need, a hold or a
-   * preload), and the graph's key, generation and view image on disk.
+   * edges), whether it is a warm one (sent unasked), whether this worker asked for it to hand its view over (the need of a
+   * task that reads the view, graph()'s readsView; a hold or a preload), and the graph's key, generation and view image on disk.
    */
   onSnapshotBegin: (graph: GraphIndex, records: number, warm: boolean, asked: boolean, begun: { key: string; generation: string; image?: ImageOnDisk }) => void = () => {};
+  /** Called when the graph onSnapshotBegin was given (empty) is replaced by the one read from the store's snapshot file. */
+  onSnapshotRead: (begun: GraphIndex, read: GraphIndex) => void = () => {};
+  /** Called when the build of `key` is let go unfinished: its graph dropped, its try stopped or given up, its snapshot file unread. */
+  onBuildLeft: (key: string) => void = () => {};
 
   constructor(
     channelName: string,
@@ -912,8 +960,9 @@ export class ReplicaSet {
    * when the main thread abandons the task `at.task` (its call passed its deadline: the build goes on for the next task).
    * A build that no chunk has come to for that long, counted from this call at the earliest (chunks queued while this
    * worker was busy are read first), is given up and asked for again: its sender stopped, and would send no more.
+   * `readsView`: the task hands the graph's view to the engine (a query does only when it calls a rule: false).
    */
-  async graph(at: TaskVersion): Promise<GraphIndex> {
+  async graph(at: TaskVersion, readsView = true): Promise<GraphIndex> {
     const called = Date.now();
     let deadline = called + this.waitMs;
     for (;;) {
@@ -936,7 +985,7 @@ export class ReplicaSet {
         this.giveUp(at.key, building);
         building = undefined;
       }
-      if (!building) this.request(at);
+      if (!building) this.request(at, readsView);
       else {
         this.behindSince.delete(at.key);
         deadline = Math.max(deadline, building.lastChunkAt + this.waitMs);
@@ -951,25 +1000,31 @@ export class ReplicaSet {
     this.building.delete(key);
     this.requested.delete(key);
     if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
+    this.onBuildLeft(key);
+  }
+
+  /** Whether this set is building the replica of `key` (its snapshot has begun and not ended). */
+  builds(key: string): boolean {
+    return this.building.has(key);
   }
 
   /**
    * Asks for a snapshot at once when there is no replica; a replica that is behind is
    * given half a second for the deltas already posted to arrive. At most once a second.
    */
-  private request(at: GraphVersion): void {
+  private request(at: GraphVersion, readsView = false): void {
     const now = Date.now();
     if (this.replicas.get(at.key)?.generation === at.generation) {
       const since = this.behindSince.get(at.key);
       if (since === undefined) this.behindSince.set(at.key, now);
       if (since === undefined || now - since < 500) return;
     }
-    this.wanted.add(at.key);
+    this.wanted.set(at.key, readsView || this.wanted.get(at.key) === true);
     this.announceReplicas();
     const last = this.requested.get(at.key);
     if (last !== undefined && now - last < 1_000) return;
     this.requested.set(at.key, now);
-    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation, to: this.own.name, worker: threadId } satisfies ReplicaMessage);
+    this.channel.postMessage({ type: 'need', key: at.key, generation: at.generation, to: this.own.name, worker: threadId, ...(this.recordsFor.has(at.key) ? { records: true as const } : {}) } satisfies ReplicaMessage);
   }
 
   /** The parts received so far of `message`'s delta, its records appended; undefined when none came before it. */
@@ -998,7 +1053,8 @@ export class ReplicaSet {
           break;
         }
         const replica = this.replicas.get(message.key);
-        if (!building && this.wanted.has(message.key) && !(replica && replica.generation === message.generation && message.version <= replica.version)) {
+        // (kept while a build of another generation goes on too: the delta may be of the one whose begin comes next)
+        if (this.wanted.has(message.key) && !(replica && replica.generation === message.generation && message.version <= replica.version)) {
           const early = this.early.get(message.key);
           if (!early) this.early.set(message.key, [message]);
           else if (early.push(message) > EARLY_KEPT) early.shift();
@@ -1020,7 +1076,8 @@ export class ReplicaSet {
         this.early.delete(message.key);
         this.parts.delete(message.key);
         this.replicas.delete(message.key);
-        this.building.delete(message.key);
+        this.recordsFor.delete(message.key);
+        if (this.building.delete(message.key)) this.onBuildLeft(message.key);
         break;
       case 'snapshot-begin': {
         // every worker hears a snapshot one of them asked for: one whose replica is as fresh keeps it, and with it the Prolog facts made from it (a new graph is handed to the engine whole)
@@ -1036,6 +1093,20 @@ export class ReplicaSet {
         if (!own && this.building.get(message.key)?.own) break;
         const ahead = this.askedAhead.get(message.key);
         this.askedAhead.delete(message.key);
+        const asked = ahead !== undefined || this.wanted.get(message.key) === true;
+        const reading = this.building.get(message.key);
+        if (message.stored && reading?.stored && reading.stored !== 'unread' && reading.generation === message.generation && reading.version === message.version) {
+          // the same file of the same version, read already (a worker that starts and asks at once hears two begins, the
+          // graph last asked about and its need's): that read serves this one too, rather than a second of some 0.7 s at 1M
+          reading.warm &&= message.warm === true && ahead === undefined;
+          reading.held ||= ahead === 'hold';
+          reading.preloaded ||= ahead === 'preload';
+          if (asked && !reading.asked) {
+            reading.asked = true;
+            this.onSnapshotBegin(reading.graph, message.total, reading.warm, true, message);
+          }
+          break;
+        }
         const { generation, version } = message;
         // the deltas heard before this begin, and those the build it replaces held (a warm one, an earlier try): the shared
         // channel is read before this worker's own, so a write may be heard before a begin posted ahead of it
@@ -1043,9 +1114,10 @@ export class ReplicaSet {
         const pending = [...(this.early.get(message.key) ?? []), ...replaced].filter((delta) => delta.generation === generation && delta.version > version);
         this.early.delete(message.key);
         const begun = Date.now();
-        const building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', ...(message.image ? { image: message.image } : {}) };
+        const building: Building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', asked, ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
-        this.onSnapshotBegin(building.graph, message.total, building.warm, own || ahead !== undefined || this.wanted.has(message.key), message);
+        this.onSnapshotBegin(building.graph, message.total, building.warm, asked, message);
+        if (message.stored) void this.readStored(message.key, building, message.stored);
         break;
       }
       case 'snapshot-chunk': {
@@ -1061,6 +1133,14 @@ export class ReplicaSet {
       case 'snapshot-end': {
         const building = this.building.get(message.key);
         if (building && building.id !== message.id) break; // (another try's end: this one goes on)
+        if (building?.stored === 'reading') {
+          building.stored = 'ended'; // (built once the file is read)
+          return;
+        }
+        if (building?.stored === 'unread') {
+          this.unread(message.key, building);
+          break;
+        }
         if (!building) {
           // a snapshot this worker heard only the end of (it started after the beginning): asked again when wanted
           const replica = this.replicas.get(message.key);
@@ -1071,20 +1151,7 @@ export class ReplicaSet {
           }
           break;
         }
-        this.gone.delete(message.key);
-        this.wanted.delete(message.key);
-        this.building.delete(message.key);
-        let version = building.version;
-        for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
-          if (delta.version !== version + 1) continue;
-          applyDelta(building.graph, delta.nodes, delta.edges);
-          version = delta.version;
-        }
-        const image = version === building.version ? building.image : undefined;
-        this.replicas.set(message.key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now(), builtMs: Date.now() - building.begun, ...(image ? { image } : {}) });
-        this.requested.delete(message.key);
-        this.evict();
-        if (this.replicas.has(message.key)) this.onReplica({ key: message.key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
+        this.built(message.key, building);
         break;
       }
       case 'preload': {
@@ -1138,6 +1205,7 @@ export class ReplicaSet {
         if (!own || !building || building.id !== message.id) return;
         this.building.delete(message.key);
         this.requested.delete(message.key);
+        this.onBuildLeft(message.key);
         break;
       }
       case 'need':
@@ -1160,12 +1228,69 @@ export class ReplicaSet {
       type: 'replicas',
       worker: threadId,
       held: [...this.replicas].map(([key, { builtMs }]) => ({ key, builtMs })),
-      building: [...new Set([...this.building.keys(), ...this.wanted])],
+      building: [...new Set([...this.building.keys(), ...this.wanted.keys()])],
     };
     const text = JSON.stringify(said);
     if (text === this.replicasSaid) return;
     this.replicasSaid = text;
     this.channel.postMessage(said);
+  }
+
+  /** Makes `building`, its snapshot ended (and its file read, when it named one), the replica of `key`, the deltas heard meanwhile applied. */
+  private built(key: string, building: Building): void {
+    this.gone.delete(key);
+    this.wanted.delete(key);
+    this.building.delete(key);
+    let version = building.version;
+    for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
+      if (delta.version !== version + 1) continue;
+      applyDelta(building.graph, delta.nodes, delta.edges);
+      version = delta.version;
+    }
+    const image = version === building.version ? building.image : undefined;
+    this.replicas.set(key, { generation: building.generation, version, graph: building.graph, lastUsed: Date.now(), builtMs: Date.now() - building.begun, ...(image ? { image } : {}) });
+    this.requested.delete(key);
+    this.evict();
+    if (this.replicas.has(key)) this.onReplica({ key, generation: building.generation, version }, building.graph, building.held ? 'hold' : building.preloaded ? 'preload' : building.warm ? 'warm' : 'snapshot');
+  }
+
+  /**
+   * Reads the replica `building` begins from the store's snapshot file it names, in place of chunks (the deltas heard
+   * meanwhile are its pending, as a snapshot's): only a file of this graph's own name (snapshot.ts), of the begin's
+   * generation and revision, whole. One it cannot read drops the build, and the graph is asked for again as records.
+   */
+  private async readStored(key: string, building: Building, stored: StoredSnapshot): Promise<void> {
+    building.stored = 'reading';
+    const { tenant, graphId } = splitGraphKey(key);
+    const read = isSnapshotFileOf(stored.file, tenant, graphId) ? await readSnapshot(stored.file, building.generation, stored.revision) : undefined;
+    if (this.building.get(key) !== building) return; // (dropped, replaced or given up meanwhile)
+    const ended = (building.stored as Building['stored']) === 'ended'; // (set by the end heard meanwhile)
+    if (!read) {
+      // (asked again once the end is heard: the end of a try this worker no longer builds would ask a second time)
+      if (!ended) return void (building.stored = 'unread');
+      this.unread(key, building);
+    } else {
+      this.onSnapshotRead(building.graph, read);
+      building.graph = read;
+      building.lastChunkAt = Date.now();
+      this.recordsFor.delete(key);
+      building.stored = 'read';
+      if (ended) this.built(key, building);
+    }
+    this.announceReplicas();
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Drops `building`, whose snapshot file could not be read, its end heard: the graph is asked for again as records, by the task waiting as it wakes, or here for a preload or a hold. */
+  private unread(key: string, building: Building): void {
+    this.building.delete(key);
+    this.recordsFor.add(key);
+    this.requested.delete(key);
+    this.onBuildLeft(key);
+    if (building.held || building.preloaded) {
+      this.askedAhead.set(key, building.held ? 'hold' : 'preload');
+      this.request({ key, generation: building.generation, version: building.version });
+    }
   }
 
   /** The replica of `key` as it is now, when this set holds one, and the view image on disk of that version, when known. */

@@ -22,7 +22,7 @@
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
  */
-import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, setViewBound, takingInParts, viewFits, viewFitsBeside, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
+import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, reservedAheadFor, setViewBound, takingInParts, viewFits, viewFitsBeside, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
 import { ParleyError } from '../errors.ts';
 import { catalogKey } from '../frameworks/catalog-cache.ts';
@@ -96,8 +96,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   let imageAsked: Extract<ReplicaMessage, { type: 'image' }> | undefined;
   let makingImage = false;
   // the view image on disk of the last replica whose snapshot began, read as it began (onSnapshotBegin), until its hand-over
-  // takes it; one at most, let go when another snapshot begins or before the worker's idle collection (a worker that
-  // built the replica but hands nothing over holds it no longer than it has garbage to collect)
+  // takes it; one at most, let go when another snapshot with an image begins, when that replica's build is let go or ends
+  // without the image (a delta applied), and before the worker's idle collection unless that replica is still building
+  // (a worker that built the replica but hands nothing over holds it no longer than it has garbage to collect)
   let imageReadAhead: { key: string; generation: string; revision: number; bytes: Uint8Array | undefined } | undefined;
   const prepareIn = (key: string, delayMs: number, dropsNone: boolean) => {
     const waiting = toPrepare.get(key);
@@ -137,7 +138,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
     else if (collectAt() <= Date.now()) {
-      imageReadAhead = undefined;
+      // (a preload's replica still building keeps its image: read again after the build, it would bring back the
+      // collection inside the hand-over that reading it ahead avoids)
+      if (imageReadAhead && !replicas.builds(imageReadAhead.key)) imageReadAhead = undefined;
       collectGarbage();
     }
     schedule();
@@ -281,22 +284,30 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
   };
   // the engine's memory for the view of a replica about to be built, grown before the replica fills this thread's heap
   // (bridge.ts reserveViewMemoryAhead), and its view image on disk read then too, where this worker will hand that view
-  // over: one it asked for, or one every worker takes ahead (onReplica) that fits beside the views held (a record is at
-  // least a fact); not for one sent unasked after a restart, kept unless the warm-up holds it. WebAssembly memory is never
+  // over: one a framework task, a preload or a hold asked for (a query's is grown by its hand-over, when it calls a rule), or
+  // one every worker takes ahead (onReplica) that fits beside the views held (a record is at least a fact); not for one
+  // sent unasked after a restart, kept unless the warm-up holds it. WebAssembly memory is never
   // given back: grown for a view never handed over, V8 would count it for good. The image read after the replica was
   // built, its bytes (48.8 MB at 1M facts) started a full collection of the heap the replica fills inside most hand-overs
   // (99-303 ms, docs/operations.md)
   replicas.onSnapshotBegin = (graph, records, warm, asked, { key, generation, image }) => {
     if (warm || !(asked || (records <= setup.preloadMaxFacts && viewFitsBeside(records)))) return;
     reserveViewMemoryAhead(graph, records);
-    imageReadAhead = undefined; // (at most one held: the view about to be built is the next handed over)
+    // (at most one held: the view about to be built is the next handed over)
     if (image) imageReadAhead = { key, generation, revision: image.revision, bytes: readImageOf(key, generation, image) };
+    else if (imageReadAhead?.key === key) imageReadAhead = undefined;
+  };
+  replicas.onSnapshotRead = reservedAheadFor;
+  replicas.onBuildLeft = (key) => {
+    if (imageReadAhead?.key === key) imageReadAhead = undefined;
   };
   function onReplica(at: GraphVersion, graph: GraphIndex, by: ReplicaEvent): void {
     // a graph above the bound is never handed over ahead (prepare checks again, as the graph can grow until the timer fires),
     // and a replica warmed after a restart (warm.ts) is kept, not handed over: the warm-up asks the workers to take its view
     // (a hold); the garbage its snapshot left is collected once idle
     if (by !== 'delta') replicaHandedOver(graph);
+    // (a delta came during the build: the view is handed over from the records, not the image read ahead)
+    if (by !== 'delta' && imageReadAhead?.key === at.key && !replicas.held(at.key)?.image) imageReadAhead = undefined;
     if (graph.factCount > setup.preloadMaxFacts || by === 'warm') return schedule();
     // nor does a replica another worker's task asked for, or the warm-up's hold, drop a view the engine holds
     if (by === 'snapshot' || by === 'hold') prepareIn(at.key, 0, true);
@@ -318,7 +329,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     let graph;
     inTask++;
     try {
-      graph = await replicas.graph(task.at);
+      graph = await replicas.graph(task.at, task.kind !== 'query');
+
     } catch (error) {
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
     } finally {

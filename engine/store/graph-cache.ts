@@ -233,6 +233,18 @@ export class GraphCache {
   }
 
   /**
+   * The graph's snapshot file and its revision, when the graph is loaded, at that revision, with no write being applied
+   * and no correction in force: the file then holds the records of the index, in its order (the index was read from it).
+   */
+  currentSnapshot(tenant: string, graphId: string): { file: string; revision: number } | undefined {
+    const key = graphKey(tenant, graphId);
+    const loaded = this.applying.has(key) ? undefined : this.loaded.get(key);
+    if (!loaded || loaded.snapshotRevision !== loaded.revision || loaded.index !== loaded.raw) return undefined;
+    return { file: snapshotFile(this.snapshotDir, tenant, graphId), revision: loaded.revision };
+  }
+
+
+  /**
    * Brings a loaded graph to the revision the backend holds (another process wrote it, or
    * deleted it); a graph not loaded is read whole when first used.
    */

@@ -55,6 +55,12 @@ function graphOfSnapshotFile(name: string): { tenant: string; graphId: string } 
   return match ? { tenant: decodeURIComponent(match[1]), graphId: decodeURIComponent(match[2]) } : undefined;
 }
 
+/** Whether `file` is named as the snapshot of this tenant's graph (snapshotFile's name, in whatever folder): a reader given a path reads no other graph's. */
+export function isSnapshotFileOf(file: string, tenant: string, graphId: string): boolean {
+  return path.basename(file) === path.basename(snapshotFile('', tenant, graphId));
+}
+
+
 export async function writeSnapshot(file: string, generation: string, revision: number, graph: GraphIndex): Promise<void> {
   const body = encodeGraph(graph.nodes.values(), graph.edges.values(), graph.nodeCount, graph.edgeCount);
   const header: SnapshotHeader = { format: FORMAT, generation, revision, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };

@@ -197,6 +197,12 @@ export class ParleyStore {
     return this.cache.loadedRevision(tenant, graphId);
   }
 
+  /** The snapshot file that holds a loaded graph's index as it is now, and its revision (GraphCache.currentSnapshot): what a reasoning worker may read in place of the records sent. */
+  currentSnapshot(tenant: string, graphId: string): { file: string; revision: number } | undefined {
+    return this.cache.currentSnapshot(tenant, graphId);
+  }
+
+
   /**
    * The graphs of every tenant this store held in memory at its last closes (those with a
    * snapshot), most recently written first: what a restart warms (engine/reason/warm.ts).

@@ -15,6 +15,7 @@ import { PrologBridge, handOverImage, startProlog, viewImage, viewMemoryReserve,
 import type { ReplicaMessage } from '../../engine/reason/replicas.ts';
 import { writeViewImage } from '../../engine/reason/view-images.ts';
 import { startWorker } from '../../engine/reason/worker-entry.ts';
+import { idleCollection } from '../../engine/reason/idle-collection.ts';
 import { graphKey } from '../../engine/store/graph-cache.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { copyOf } from '../helpers/kept-answers.ts';
@@ -65,16 +66,18 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
   });
   const { nodes, edges } = generatedRecords(generate(2_000).write, recorded_at);
 
-  /** A worker in this thread on a channel of its own, and that channel as the main thread's side, with the worker's 'prepared' messages. */
-  async function workerOn(channelName: string) {
+  /** A worker in this thread on a channel of its own (its setup's `overrides`), that channel as the main thread's side, the worker's 'prepared' messages and needs, and its task runner. */
+  async function workerOn(channelName: string, overrides: Parameters<typeof threadWorkerSetup>[1] = {}) {
     const channel = new BroadcastChannel(channelName);
     const prepared: string[] = [];
+    const needs: Extract<ReplicaMessage, { type: 'need' }>[] = [];
     channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
       if (message.type === 'prepared') prepared.push(message.key);
+      if (message.type === 'need') needs.push(message);
     };
-    await startWorker(threadWorkerSetup(channelName, { imageAfterIdleMs: 600_000 }));
-    return { channel, prepared };
+    const run = await startWorker(threadWorkerSetup(channelName, { imageAfterIdleMs: 600_000, ...overrides }));
+    return { channel, prepared, needs, run };
   }
   const post = (channel: BroadcastChannel, message: ReplicaMessage) => channel.postMessage(message);
   const sendRecords = (channel: BroadcastChannel, key: string) => {
@@ -111,7 +114,68 @@ describe("a worker's engine memory grown as a snapshot begins", () => {
     }
   });
 
+  it('is not grown for the snapshot a query asked for (it hands a view over only when it calls a rule), and is for a framework run\'s', { timeout: 120_000 }, async () => {
+    viewMemoryReserve.fromFacts = nodes.length + edges.length;
+    // (above the preload bound: grown only for what this worker asked, and each snapshot comes on its own channel)
+    const { channel, needs, run } = await workerOn('parley-reserve-query-test', { preloadMaxFacts: 1 });
+    try {
+      const answered = async (key: string, task: (at: { key: string; generation: string; version: number }) => Parameters<typeof run>[0]) => {
+        const at = { key, generation: 'g1', version: 1 };
+        const reply = run(task(at));
+        expect(await until(() => needs.some((need) => need.key === key), 10_000)).toBe(true);
+        const own = new BroadcastChannel(needs.find((need) => need.key === key)!.to!);
+        post(own, { type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 1, total: nodes.length + edges.length });
+        sendRecords(own, key);
+        const replied = await reply;
+        own.close();
+        expect(replied).toMatchObject({ ok: true });
+      };
+      const made = viewMemoryReserve.made;
+      await answered(graphKey('t', 'queried'), (at) => ({ kind: 'query', at, text: 'MATCH (a:Actor) RETURN count(a) AS n', limits: {} }));
+      expect(viewMemoryReserve.made).toBe(made);
+      await answered(graphKey('t', 'assessed'), (at) => ({ kind: 'frameworks', at, frameworkIds: ['zartman'], limits: { inferenceLimit: 20_000_000, timeLimitMs: 60_000 } }));
+      expect(viewMemoryReserve.made).toBe(made + 1); // (grown as its snapshot began, the hand-over no more)
+    } finally {
+      channel.close();
+    }
+  });
+
+  it("keeps the view image read ahead through the worker's idle collection while that replica is still building", { timeout: 120_000 }, async () => {
+    viewMemoryReserve.fromFacts = nodes.length + edges.length;
+    const garbage = idleCollection.bytes;
+    const folder = mkdtempSync(path.join(tmpdir(), 'parley-image-kept-'));
+    const { channel, prepared } = await workerOn('parley-image-kept-test');
+    try {
+      const key = graphKey('t', 'imaged');
+      const source = GraphIndex.fromRecords(nodes, edges);
+      viewFactsOf(new PrologBridge(), source);
+      const file = path.join(folder, 'view.image');
+      await writeViewImage(file, { tenant: 't', graphId: 'imaged', generation: 'g1', revision: 7 }, viewImage(source)!);
+      const [made, images] = [viewMemoryReserve.made, wholeHandOvers.images];
+      post(channel, { type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 1, total: nodes.length + edges.length, image: { file, revision: 7 } });
+      expect(await until(() => viewMemoryReserve.made === made + 1, 10_000)).toBe(true);
+      rmSync(file); // (read only as the snapshot began: a hand-over that reads it now takes the view from the records)
+      // another graph's warm replica made meanwhile: the worker, idle, collects its garbage before this build ends
+      idleCollection.bytes = 0;
+      const collections = idleCollection.made;
+      const warm = graphKey('t', 'warm');
+      post(channel, { type: 'snapshot-begin', key: warm, generation: 'g1', id: 2, version: 1, total: 1, warm: true });
+      post(channel, { type: 'snapshot-chunk', key: warm, generation: 'g1', id: 2, nodes: nodes.slice(0, 1), edges: [] });
+      post(channel, { type: 'snapshot-end', key: warm, generation: 'g1', id: 2 });
+      expect(await until(() => idleCollection.made > collections, 10_000)).toBe(true);
+      idleCollection.bytes = garbage;
+      sendRecords(channel, key);
+      expect(await until(() => prepared.includes(key), 60_000)).toBe(true);
+      expect(wholeHandOvers.images).toBe(images + 1);
+    } finally {
+      idleCollection.bytes = garbage;
+      channel.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("reads the snapshot's view image on disk as the snapshot begins, before any record, and hands the view over from those bytes", { timeout: 120_000 }, async () => {
+
     viewMemoryReserve.fromFacts = nodes.length + edges.length;
     const folder = mkdtempSync(path.join(tmpdir(), 'parley-image-ahead-'));
     const { channel, prepared } = await workerOn('parley-image-ahead-test');

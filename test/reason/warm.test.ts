@@ -48,6 +48,15 @@ describe('warming the graphs after a restart', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /**
+   * The replicas made, a warm one the hold then named left out: a replica read from the store's snapshot file is still
+   * being read when the hold comes, and is made once, held; one made from chunks was made warm, then held.
+   */
+  const heldOnce = <T extends { key: string; by: string }>(received: T[]) => received.filter(({ key, by }, i) => by !== 'warm' || !received.slice(i + 1).some((later) => later.key === key && later.by === 'hold'));
+  /** In the order the warm-up named the graphs (warmGraphs' answer says it): the files of several are read at once, the smallest done first. */
+  const warmOrder = [graphKey('t', 'remembered'), graphKey('t', 'large'), graphKey('u', 'newer'), graphKey('t', 'older')];
+  const byKey = <T extends { key: string }>(received: T[]) => [...received].sort((a, b) => warmOrder.indexOf(a.key) - warmOrder.indexOf(b.key));
+
   it('loads and replicates the remembered graph first, then the most recently written, within the facts bound, never reading a graph too large for it', async () => {
     const source = new ReplicaSource(store, 'parley-warm-test');
     const received: { key: string; by: string; facts: number }[] = [];
@@ -67,11 +76,9 @@ describe('warming the graphs after a restart', () => {
       expect(store.loadedGeneration('t', 'older')).toBeDefined();
       expect(store.loadedGeneration('t', 'large')).toBeUndefined();
       // the workers' replicas, each held by the one worker while the views fit its bound
-      for (let waited = 0; waited < 10_000 && received.length < 5; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(received).toEqual([
-        { key: graphKey('t', 'remembered'), by: 'warm', facts: facts.remembered },
+      for (let waited = 0; waited < 10_000 && heldOnce(received).length < 3; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(byKey(heldOnce(received))).toEqual([
         { key: graphKey('t', 'remembered'), by: 'hold', facts: facts.remembered },
-        { key: graphKey('u', 'newer'), by: 'warm', facts: facts.newer },
         { key: graphKey('u', 'newer'), by: 'hold', facts: facts.newer },
         { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
       ]);
@@ -94,9 +101,9 @@ describe('warming the graphs after a restart', () => {
     };
     try {
       expect(await warmGraphs(store, source, oneWorker, remembered, { ...bounds, preloadMaxFacts: facts.large }, () => false)).toEqual([remembered, { tenant: 'u', graphId: 'newer' }]);
-      await until(() => received.length >= 3);
-      expect(received).toEqual([
-        { key: graphKey('t', 'large'), by: 'warm' },
+      await until(() => received.some(({ key }) => key === graphKey('u', 'newer')) && received.some(({ key, by }) => key === graphKey('t', 'large') && by === 'hold'));
+      // (in the order their replicas were made: the files are read at once, the smaller one first done)
+      expect(byKey(heldOnce(received))).toEqual([
         { key: graphKey('t', 'large'), by: 'hold' },
         { key: graphKey('u', 'newer'), by: 'warm' },
       ]);

@@ -1,0 +1,46 @@
+/**
+ * A worker building the replica of one generation of a graph while it waits for the next (a correction, or the graph
+ * deleted and made again): a write of the newer generation heard on the shared channel before that generation's
+ * snapshot begins on the worker's own channel (the shared one is read first) is applied after that snapshot.
+ */
+import { BroadcastChannel } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReplicaSet } from '../../engine/reason/replicas.ts';
+import { until } from '../helpers/until.ts';
+
+const recorded = '2024-01-01T00:00:00.000Z';
+const actor = (id: string) => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 1, recorded_at: recorded, provenance: [{ source: 'doc', timestamp: recorded }] });
+const key = 't\u0000g';
+
+describe('a worker building an older generation of the graph it asked for', () => {
+  const closing: { close(): void }[] = [];
+  afterEach(() => closing.splice(0).forEach((item) => item.close()));
+
+  it("keeps a write of the newer generation heard during that build, and applies it after the newer one's snapshot", async () => {
+    const name = `replicas-generations-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const heard: { type: string; to?: string }[] = [];
+    main.onmessage = (event) => heard.push((event as { data: { type: string } }).data);
+    const replicas = new ReplicaSet(name, 4);
+    closing.push(main, replicas);
+    const needs = () => heard.filter(({ type }) => type === 'need');
+    const asked = replicas.graph({ key, generation: 'g2', version: 1 });
+    expect(await until(() => needs().length === 1, 5_000)).toBe(true);
+    const own = new BroadcastChannel(needs()[0].to!);
+    closing.push(own);
+    // a warm snapshot of the older generation under way, then the newer generation's write, then its snapshot
+    main.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 4, total: 1, warm: true });
+    main.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 1, nodes: [actor('old')], edges: [] });
+    main.postMessage({ type: 'delta', key, generation: 'g2', version: 1, nodes: [actor('b')], edges: [] });
+    const request = 1;
+    main.postMessage({ type: 'memory', request, collect: false });
+    expect(await until(() => heard.some((message) => message.type === 'memory-of'), 5_000)).toBe(true); // (all of the above heard)
+    own.postMessage({ type: 'snapshot-begin', key, generation: 'g2', id: 2, version: 0, total: 1 });
+    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g2', id: 2, nodes: [actor('a')], edges: [] });
+    own.postMessage({ type: 'snapshot-end', key, generation: 'g2', id: 2 });
+    expect(await until(() => replicas.held(key) !== undefined, 5_000)).toBe(true);
+    expect(replicas.held(key)!.at).toEqual({ key, generation: 'g2', version: 1 });
+    expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
+    expect(needs()).toHaveLength(1);
+  });
+});
