@@ -57,7 +57,7 @@ az_ctx(Ctx) :- view_set(az_ctx, az_ctx_, Ctx).
 az_deprivation(Ids) :- view_set(az_deprivation, az_deprivation_, Ids).
 az_protracted(Ids) :- view_set(az_protracted, az_protracted_, Ids).
 az_state_repression(Ctx, Pairs) :- view_set(az_state_repression, az_state_repression_(Ctx), Pairs).
-az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), m(Ids-Mediators, _, _)).
+az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), m(Ids-Mediators, _, _, _)).
 az_linkage(Ctx, Links) :- view_set(az_linkage, az_linkage_(Ctx), Links).
 az_preconditions(Ctx, Held) :- view_set(az_preconditions, az_preconditions_(Ctx), Held).
 
@@ -160,38 +160,51 @@ az_pair_from([K | Ks], [P | Ps], Pair) :-
 
 % a state actor mediating talks (role mediator, or the mediator of the CONSULT event) after the last
 % of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed, kept with the
-% state mediators' talks and the violence they are read from, m(Ids-Mediators, Mediated, Violence), which a write grows
-az_failing_mediation_(ctx(_, _, States), m(Found, Mediated, Violence)) :-
+% largest of those mediators' windows (below) and the state mediators' talks and the violence they are read from,
+% m(Ids-Mediators, Max, Mediated, Violence), which a write grows
+az_failing_mediation_(ctx(_, _, States), m(Found, Max, Mediated, Violence)) :-
     events_of_type('CONSULT', Talks), nonempty(Talks),
     group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), select_groups(States, ByMediatorEdge, M1),
     nodes_where('Actor', role, mediator, RoleMediators), ord_intersection(States, RoleMediators, StateMediators),
     participants(Talks, ByActor), select_groups(StateMediators, ByActor, M2),
     append(M1, M2, M0), msort(M0, M3), az_first_per_key(M3, Mediated),
     az_violence_ages(Violence),
-    az_mediation_found(Mediated, Violence, Found).
+    az_mediation_found(Mediated, Violence, Found, Max).
 
-% az_mediation_found(+Mediated, +Violence, -Ids-Mediators): of the state mediators' talks (Mediator-Talks, sorted by
-% mediator), those after the last of which violence followed
-az_mediation_found(Mediated, Violence, Ids-Mediators) :-
+% az_mediation_found(+Mediated, +Violence, -Ids-Mediators, -Max): of the state mediators' talks (Mediator-Talks, sorted
+% by mediator), those after the last of which violence followed; Max the largest window of violence after them (none)
+az_mediation_found(Mediated, Violence, Ids-Mediators, Max) :-
     findall(M-t(MTalks, To), (member(M-MTalks, Mediated), az_before_last_talk(MTalks, To), az_violence_within(To, Violence)), L),
     pairs_keys(L, Mediators),
     % the violence after each mediator's last talks is the violence of the last To days, so the
     % violence after any of them is that of the largest To
-    findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [] ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
+    findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [], Max = none ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
     findall([M|MTalks], member(M-t(MTalks, _), L), L2), append([After | L2], Ids0), sort(Ids0, Ids).
 
 % added_answer(az_failing_mediation, ...): the failing mediation grown with a write, where a write of an event or an
 % actor's edge had it found again whole (290k inferences at 1M facts: every state's talks and every act of violence
-% read again). A state mediator's talks change only at its own edges (added_ends/2), found again from them and put in
-% place of its old ones; the violence takes the ASSAULT and COERCE events the write added (an event's type and date are
+% read again). A state mediator's talks change only with a PARTICIPATES_IN edge added from it to a CONSULT event, found
+% again from its own edges and put in place of its old ones where they changed; the violence takes the ASSAULT and COERCE events the write added (an event's type and date are
 % its own, fixed when it is added); which mediators failed and the violence after them are then read from the two as
-% a fresh run reads them. A write that moves the reference date has it found again (lib/graph.pl unseen_changes/3)
-added_answer(az_failing_mediation, Added, m(_, Mediated0, Violence0), m(Found, Mediated, Violence)) :-
-    added_ends(Added, Ends),
-    findall(Mediation, ( member(M, Ends), az_own_mediation(M, Mediation) ), New), put_by_subject(Mediated0, New, Mediated),
+% a fresh run reads them (75k inferences at 1M facts). A write that touches no state mediator and adds no violence
+% earlier than the latest held leaves the failed mediators and their window as they were (a mediator fails by the
+% latest violence alone): the answer then takes the acts added within the window, and nothing is read again. A write
+% that moves the reference date has it found again (lib/graph.pl unseen_changes/3)
+added_answer(az_failing_mediation, Added, m(Found0, Max0, Mediated0, Violence0), m(Found, Max, Mediated, Violence)) :-
+    added_ends(Added, Ends), Added = added(_, _, Flat), edges_added(Flat, Edges),
+    findall(M, ( member(e('PARTICIPATES_IN', M, E), Edges), event(E, 'CONSULT') ), M0), sort(M0, Movers),
+    findall(Mediation, ( member(M, Movers), az_own_mediation(M, Mediation), \+ memberchk(Mediation, Mediated0) ), New),
     findall(D-E, ( member(E, Ends), event(E, T), memberchk(T, ['ASSAULT', 'COERCE']), days_before_reference(E, D), D >= 0 ), Acts),
     ( Acts == [] -> Violence = Violence0 ; append(Acts, Violence0, V1), sort(V1, Violence) ),
-    az_mediation_found(Mediated, Violence, Found).
+    (   New == [], Violence0 = [Latest-_ | _], \+ ( member(D-_, Acts), D < Latest )
+    ->  Mediated = Mediated0, Max = Max0, az_violence_after(Found0, Max, Acts, Found)
+    ;   put_by_subject(Mediated0, New, Mediated), az_mediation_found(Mediated, Violence, Found, Max)
+    ).
+
+% az_violence_after(+Ids0-Mediators, +Max, +Acts, -Ids-Mediators): the acts of violence (Days-Event) within the window
+% Max taken into the answer
+az_violence_after(Ids0-Mediators, Max, Acts, Ids-Mediators) :-
+    ( Max == none -> Ids = Ids0 ; findall(E, ( member(D-E, Acts), D =< Max ), Es), append(Es, Ids0, I1), sort(I1, Ids) ).
 
 % az_own_mediation(+M, -M-Talks): a state's talks as az_failing_mediation_/2 finds them, read from its own edges: the
 % CONSULT events it mediates, or, for a state of role mediator, those it takes part in, whichever list comes first

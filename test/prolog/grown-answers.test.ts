@@ -1645,7 +1645,7 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     );
     expectGrownRecords(rules, 'az_ctx', graph, ctx, run, 'ctx([g,k,p,s,s2,t,x,y],[g-([]),h-([]),k-[c1],n-([])],[s,s2])');
   });
-  it('azar\'s failing mediation takes a state\'s new talks (as mediator, or as a party to them when of role mediator) and new violence, which makes a mediator held fail; a state whose last talks no violence followed, and a mediator that is no state, stay out; its runs equal a fresh copy\'s', async () => {
+  it('azar\'s failing mediation takes a state\'s new talks (as mediator, or as a party to them when of role mediator) and new violence, which makes a mediator held fail; a state whose last talks no violence followed, and a mediator that is no state, stay out; later violence taken into the window, older left out; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
     const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
@@ -1669,6 +1669,9 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
       ],
     );
     expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,s1,s2,t1,t2]-[s1,s2]');
+    // violence no earlier than the latest held, no mediator touched: the acts within the window taken in, the older left out
+    putLogged(graph, [datedEvent('e4', 'ASSAULT', '2024-03-10'), datedEvent('e5', 'COERCE', '2023-12-01')], []);
+    expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,e4,s1,s2,t1,t2]-[s1,s2]');
   });
 });
 
