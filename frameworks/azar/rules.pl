@@ -57,7 +57,7 @@ az_ctx(Ctx) :- view_set(az_ctx, az_ctx_, Ctx).
 az_deprivation(Ids) :- view_set(az_deprivation, az_deprivation_, Ids).
 az_protracted(Ids) :- view_set(az_protracted, az_protracted_, Ids).
 az_state_repression(Ctx, Pairs) :- view_set(az_state_repression, az_state_repression_(Ctx), Pairs).
-az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), Ids-Mediators).
+az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), m(Ids-Mediators, _, _, _)).
 az_linkage(Ctx, Links) :- view_set(az_linkage, az_linkage_(Ctx), Links).
 az_preconditions(Ctx, Held) :- view_set(az_preconditions, az_preconditions_(Ctx), Held).
 
@@ -66,6 +66,39 @@ az_ctx_(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups
 az_state_actors(S) :-
     findall(Ids, (member(T, [state, government, armed_forces, police]), nodes_where('Actor', actor_type, T, Ids)), L),
     append(L, S0), sort(S0, S).
+
+% added_answer(az_ctx, ...): the context grown with a write, where a write of an actor, a claim, an event or one of
+% their edges had it found again whole (245k inferences at 1M facts, most of them the walks of every actor's groups).
+% A write only adds: a party, an identity group or a state stays one, and a node becomes one, or an identity group
+% says more, only at its own attributes or edges (a node added, or an end of an edge added: added_ends/2). Each such
+% node is tested from those alone (az_own_party/1, az_own_identity/3, az_own_state/1) and merged in; an identity
+% group's claims are found again from its own edges and put in place of its old ones
+added_answer(az_ctx, Added, ctx(Parties0, Groups0, States0), ctx(Parties, Groups, States)) :-
+    added_ends(Added, Ends),
+    include(az_own_party, Ends, NewParties), append(NewParties, Parties0, P1), sort(P1, Parties),
+    keywords(az_identity_words, W), findall(X-Claims, ( member(X, Ends), az_own_identity(X, W, Claims) ), NewGroups),
+    put_by_subject(Groups0, NewGroups, Groups),
+    include(az_own_state, Ends, NewStates), append(NewStates, States0, S1), sort(S1, States).
+
+% az_own_party(+X): X is one of az_parties/1, read from its own attributes and edges
+az_own_party(X) :- actor_role(X, R), memberchk(R, [party, spoiler]), !.
+az_own_party(X) :-
+    member(Role, [perpetrator, target]), own_ends(X, 'PARTICIPATES_IN', Role, 'Event', Es), member(E, Es), event(E, T),
+    memberchk(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), !.
+az_own_party(X) :- member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), own_claims(X, T, [_|_]), !.
+az_own_party(X) :- edge(_, 'TARGETS', C, X, _), claim(C, T), memberchk(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), !.
+az_own_party(X) :- ( edge(_, 'OPPOSES', X, _, _) ; edge(_, 'OPPOSES', _, X, _) ), !.
+
+% az_own_identity(+X, +Words, -Claims): X is one of az_identity_groups/1, with the identity claims it makes, read from
+% its own attributes and edges: a community, or an armed group or party whose label or claims name an identity
+az_own_identity(X, W, Claims) :-
+    (   actor_type(X, community) -> Community = true
+    ;   actor_type(X, T), memberchk(T, [armed_group, political_party]) -> Community = false
+    ),
+    own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_mentioning(Cs, W, Claims),
+    ( Community == true -> true ; Claims \== [] -> true ; own_mentioning([X], W, [_]) ).
+
+az_own_state(X) :- actor_type(X, T), memberchk(T, [state, government, armed_forces, police]), !.
 
 % az_parties(-Parties): role party or spoiler, and every actor on either side of a hostile relation:
 % an OPPOSES edge, a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) as perpetrator or target,
@@ -126,20 +159,60 @@ az_pair_from([K | Ks], [P | Ps], Pair) :-
     ).
 
 % a state actor mediating talks (role mediator, or the mediator of the CONSULT event) after the last
-% of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed
-az_failing_mediation_(ctx(_, _, States), Ids-Mediators) :-
+% of which ASSAULT or COERCE events happened: mediators, their talks, and the violence that followed, kept with the
+% largest of those mediators' windows (below) and the state mediators' talks and the violence they are read from,
+% m(Ids-Mediators, Max, Mediated, Violence), which a write grows
+az_failing_mediation_(ctx(_, _, States), m(Found, Max, Mediated, Violence)) :-
     events_of_type('CONSULT', Talks), nonempty(Talks),
     group_by_edge(Talks, 'PARTICIPATES_IN', in, mediator, ByMediatorEdge), select_groups(States, ByMediatorEdge, M1),
     nodes_where('Actor', role, mediator, RoleMediators), ord_intersection(States, RoleMediators, StateMediators),
     participants(Talks, ByActor), select_groups(StateMediators, ByActor, M2),
     append(M1, M2, M0), msort(M0, M3), az_first_per_key(M3, Mediated),
     az_violence_ages(Violence),
+    az_mediation_found(Mediated, Violence, Found, Max).
+
+% az_mediation_found(+Mediated, +Violence, -Ids-Mediators, -Max): of the state mediators' talks (Mediator-Talks, sorted
+% by mediator), those after the last of which violence followed; Max the largest window of violence after them (none)
+az_mediation_found(Mediated, Violence, Ids-Mediators, Max) :-
     findall(M-t(MTalks, To), (member(M-MTalks, Mediated), az_before_last_talk(MTalks, To), az_violence_within(To, Violence)), L),
     pairs_keys(L, Mediators),
     % the violence after each mediator's last talks is the violence of the last To days, so the
     % violence after any of them is that of the largest To
-    findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [] ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
+    findall(To, member(_-t(_, To), L), Tos), ( Tos == [] -> After = [], Max = none ; max_list(Tos, Max), findall(E, (member(D-E, Violence), D =< Max), After) ),
     findall([M|MTalks], member(M-t(MTalks, _), L), L2), append([After | L2], Ids0), sort(Ids0, Ids).
+
+% added_answer(az_failing_mediation, ...): the failing mediation grown with a write, where a write of an event or an
+% actor's edge had it found again whole (290k inferences at 1M facts: every state's talks and every act of violence
+% read again). A state mediator's talks change only with a PARTICIPATES_IN edge added from it to a CONSULT event, found
+% again from its own edges and put in place of its old ones where they changed; the violence takes the ASSAULT and COERCE events the write added (an event's type and date are
+% its own, fixed when it is added); which mediators failed and the violence after them are then read from the two as
+% a fresh run reads them (75k inferences at 1M facts). A write that touches no state mediator and adds no violence
+% earlier than the latest held leaves the failed mediators and their window as they were (a mediator fails by the
+% latest violence alone): the answer then takes the acts added within the window, and nothing is read again. A write
+% that moves the reference date has it found again (lib/graph.pl unseen_changes/3)
+added_answer(az_failing_mediation, Added, m(Found0, Max0, Mediated0, Violence0), m(Found, Max, Mediated, Violence)) :-
+    added_ends(Added, Ends), Added = added(_, _, Flat), edges_added(Flat, Edges),
+    findall(M, ( member(e('PARTICIPATES_IN', M, E), Edges), event(E, 'CONSULT') ), M0), sort(M0, Movers),
+    findall(Mediation, ( member(M, Movers), az_own_mediation(M, Mediation), \+ memberchk(Mediation, Mediated0) ), New),
+    findall(D-E, ( member(E, Ends), event(E, T), memberchk(T, ['ASSAULT', 'COERCE']), days_before_reference(E, D), D >= 0 ), Acts),
+    ( Acts == [] -> Violence = Violence0 ; append(Acts, Violence0, V1), sort(V1, Violence) ),
+    (   New == [], Violence0 = [Latest-_ | _], \+ ( member(D-_, Acts), D < Latest )
+    ->  Mediated = Mediated0, Max = Max0, az_violence_after(Found0, Max, Acts, Found)
+    ;   put_by_subject(Mediated0, New, Mediated), az_mediation_found(Mediated, Violence, Found, Max)
+    ).
+
+% az_violence_after(+Ids0-Mediators, +Max, +Acts, -Ids-Mediators): the acts of violence (Days-Event) within the window
+% Max taken into the answer
+az_violence_after(Ids0-Mediators, Max, Acts, Ids-Mediators) :-
+    ( Max == none -> Ids = Ids0 ; findall(E, ( member(D-E, Acts), D =< Max ), Es), append(Es, Ids0, I1), sort(I1, Ids) ).
+
+% az_own_mediation(+M, -M-Talks): a state's talks as az_failing_mediation_/2 finds them, read from its own edges: the
+% CONSULT events it mediates, or, for a state of role mediator, those it takes part in, whichever list comes first
+az_own_mediation(M, Mediation) :-
+    az_own_state(M),
+    own_ends(M, 'PARTICIPATES_IN', mediator, 'Event', Ms), filter_ids(Ms, prop(event_type, 'CONSULT'), T1),
+    ( actor_role(M, mediator) -> own_ends(M, 'PARTICIPATES_IN', _, 'Event', Ps), filter_ids(Ps, prop(event_type, 'CONSULT'), T2) ; T2 = [] ),
+    findall(M-T, ( member(T, [T1, T2]), T \== [] ), G0), msort(G0, [Mediation | _]).
 
 az_first_per_key([], []).
 az_first_per_key([K-V | T], [K-V | R]) :- az_drop_key(K, T, T1), az_first_per_key(T1, R).

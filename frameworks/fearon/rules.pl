@@ -45,7 +45,7 @@ present(Name, Ids) :- fe_ctx(Ctx), fe_present(Name, Ctx, Ids), nonempty(Ids).
 fe_present(commitments, _, Ids) :- claims_of_type('Commitment', Ids).
 fe_present(broken_commitments, c(_, Bs, _, _, _, _), Ids) :- fe_break_ids(Bs, Ids).
 fe_present(contradicting_accounts, c(_, _, Ids, _, _, _), Ids).
-fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_, _, E), Rs), L), append(L, I0), sort(I0, Ids).
+fe_present(rival_accounts, c(_, _, _, Rs, _, _), Ids) :- findall(E, member(ra(_, E), Rs), L), append(L, I0), sort(I0, Ids).
 fe_present(red_lines, c(_, _, _, _, Ps, _), Ids) :- findall(E, (member(rl(_, _, RA, RB), Ps), append(RA, RB, E)), L), append(L, I0), sort(I0, Ids).
 fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(ind(_, _, _, E), Is), L), append(L, I0), sort(I0, Ids).
 
@@ -67,8 +67,9 @@ fe_stakes_(st(RLPairs, Keyed)) :- fe_red_line_pairs(RLPairs), fe_indivisible(RLP
 
 % ---- commitment problems --------------------------------------------------------
 
-% fe_breaks(-Breaks): br(Actor, Commitment, Later) for each commitment followed by the maker's
-% violence (ASSAULT, COERCE it perpetrates) or Denial claims
+% fe_breaks(-Breaks): br(Actor-Commitment, Later) for each commitment followed by the maker's violence (ASSAULT,
+% COERCE it perpetrates) or Denial claims, sorted by Actor-Commitment (a growth puts a commitment's break in place of
+% its old one by that key: added_answer/4 below)
 fe_breaks(Breaks) :-
     claims_by_actor('Commitment', Makers), Makers \== [], !,
     events_of_type('ASSAULT', A), perpetrators(A, ByA), events_of_type('COERCE', C), perpetrators(C, ByC),
@@ -77,12 +78,16 @@ fe_breaks(Breaks) :-
     % one pass over the four Actor-Ids lists (sorted by actor): each maker's commitments and later acts
     findall(K-t(T, Ids), ( member(T-G, [c-Makers, a-ByA, b-ByC, d-ByDenial]), member(K-Ids, G) ), L), msort(L, Sorted),
     collect_tagged(Sorted, r([], []), fe_fill, Recs),
-    findall(br(M, Cm, Later),
+    fe_record_breaks(Recs, Breaks).
+fe_breaks([]).
+
+% fe_record_breaks(+Records, -Breaks): the breaks of each Maker-r(Commitments, Acts) of Records (sorted by maker)
+fe_record_breaks(Recs, Breaks) :-
+    findall(br(M-Cm, Later),
             ( member(M-r(Cs0, Acts0), Recs), Cs0 \== [], Acts0 \== [], not_rejected(Cs0, Cs), Cs \== [], not_rejected(Acts0, Acts), Acts \== [], id_days(Acts, Dated),
               member(Cm, Cs), days_before_reference(Cm, D), D >= 1,
               findall(X, ( member(X-DX, Dated), DX >= 0, DX < D ), Later), nonempty(Later) ),
             Breaks).
-fe_breaks([]).
 
 fe_fill(c, Ids, r(_, A), r(Ids, A)) :- !.
 fe_fill(_, Ids, r(C, A0), r(C, A)) :- append(Ids, A0, A).
@@ -94,7 +99,34 @@ keywords(fe_pledge_words, [ceasefire, 'cease-fire', truce, agreement, accord, ' 
 fe_contradicting_commitments(Ds) :-
     findall(D, ( edge(_, 'CONTRADICTS', X, Y, _), ( D = X, C = Y ; D = Y, C = X ), claim(D, 'Denial'), claim(C, 'Commitment') ), L), sort(L, Ds).
 
-fe_break_ids(Bs, Ids) :- findall([C | L], member(br(_, C, L), Bs), L0), append(L0, I0), sort(I0, Ids).
+fe_break_ids(Bs, Ids) :- findall([C | L], member(br(_-C, L), Bs), L0), append(L0, I0), sort(I0, Ids).
+
+% added_answer(fe_breaks, ...): the breaks grown with a write, where a write of a claim or an event had them found again
+% whole (530k inferences at 1M facts). A maker's commitments and acts change only at its own edges (an ASSERTS or a
+% PARTICIPATES_IN edge added ends at it: added_ends/2), each read from them, its breaks found again and put in place of
+% its old ones by Actor-Commitment; the others are kept. A break is never lost while the weighed evidence stands (a
+% write only adds acts, and a rejected claim or act needs a CONTRADICTS edge): a write that adds a CONTRADICTS or
+% SUPPORTS edge, which may move the statuses anywhere (lib/argumentation.pl), has them found again whole, as does one
+% that moves the reference date (lib/graph.pl unseen_changes/3)
+added_answer(fe_breaks, Added, Breaks0, Breaks) :-
+    Added = added(_, _, Edges), \+ fe_weighs_anew(Edges),
+    added_ends(Added, Ends), keywords(fe_pledge_words, PW),
+    findall(Rec, ( member(M, Ends), fe_own_record(M, PW, Rec) ), Recs),
+    fe_record_breaks(Recs, New),
+    ( New == [] -> Breaks = Breaks0 ; append(New, Breaks0, All), sort(1, @<, All, Breaks) ).
+
+% fe_weighs_anew(+Edges): an edge of the flat list (Id, Type, From, To, Confidence, Role...) is one the argumentation weighs
+fe_weighs_anew([_, Type, _, _, _, _ | Rest]) :- ( memberchk(Type, ['CONTRADICTS', 'SUPPORTS']) -> true ; fe_weighs_anew(Rest) ).
+
+% fe_own_record(+Maker, +PledgeWords, -Record): Maker-r(Commitments, Acts) as fe_breaks/1 collects it, read from the
+% maker's own edges (own_claims/3, own_ends/5)
+fe_own_record(M, PW, Rec) :-
+    own_claims(M, 'Commitment', Cs), Cs \== [],
+    own_ends(M, 'PARTICIPATES_IN', perpetrator, 'Event', Ps), filter_ids(Ps, prop(event_type, 'ASSAULT'), A), filter_ids(Ps, prop(event_type, 'COERCE'), C),
+    own_claims(M, 'Denial', Ds0), own_mentioning(Ds0, PW, Ds1), include(fe_denies_commitment, Ds0, Ds2), append(Ds1, Ds2, Ds3), sort(Ds3, Ds),
+    collect_tagged([M-t(a, A), M-t(b, C), M-t(c, Cs), M-t(d, Ds)], r([], []), fe_fill, [Rec]).
+
+fe_denies_commitment(D) :- ( edge(_, 'CONTRADICTS', D, C, _) ; edge(_, 'CONTRADICTS', C, D, _) ), claim(C, 'Commitment'), !.
 
 % ---- information problems -------------------------------------------------------
 
@@ -110,15 +142,42 @@ fe_contradictions(Ids) :-
 % the claims about strength or casualties
 fe_strength_claims(Hits) :- keywords(fe_strength_words, W), nodes_mentioning('Claim', W, Hits).
 
-% fe_rival_accounts(-Rs): ra(A, B, Ids) for opposing pairs where both speak of strength or casualties
-% and one of them denies (a Denial claim among them)
+% fe_rival_accounts(-Rs): ra(A-B, Ids) for opposing pairs where both speak of strength or casualties and one of them
+% denies (a Denial claim among them), sorted by A-B (a growth puts a pair's in place of its old one by that key)
 fe_rival_accounts(Rs) :-
     fe_strength_claims(Hits), Hits \== [], !,
     speakers(Hits, Groups), hostile_pairs_among(Groups, Both),
-    findall(ra(A, B, Ids),
-            ( member(p(A, B, SA, SB), Both), append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), Denials), not_rejected(Denials, [_|_]) ),
-            Rs).
+    fe_pair_accounts(Both, Rs).
 fe_rival_accounts([]).
+
+% fe_pair_accounts(+Pairs, -Rs): the rival accounts of the p(A, B, ClaimsOfA, ClaimsOfB) of Pairs (sorted by A-B)
+fe_pair_accounts(Pairs, Rs) :-
+    findall(ra(A-B, Ids),
+            ( member(p(A, B, SA, SB), Pairs), append(SA, SB, I0), sort(I0, Ids), filter_ids(Ids, prop(type, 'Denial'), Denials), not_rejected(Denials, [_|_]) ),
+            Rs).
+
+% added_answer(fe_accounts, ...): the accounts grown with a write, where a write of a claim or an edge had them found
+% again whole (260k inferences at 1M facts). The contradictions change only with a CONTRADICTS edge (a claim added has
+% none but one the write adds) or the statuses, and so are kept; a pair's rival accounts change only with either
+% side's claims about strength (an ASSERTS edge added from the side to such a claim) or when the write makes it a
+% pair: the pairs of each speaker of such a claim asserted anew (its opponents read from its own edges, own_opponents/2,
+% the other side's claims about strength from its own: a speaker may have hundreds of opponents, read only then) and
+% the hostile pairs the write added are found again from each side's own claims, put in place of their old ones, the
+% others kept (a write only adds: a pair's account, once found, stays). A write that adds a CONTRADICTS or SUPPORTS
+% edge has them found again whole, as for the breaks
+added_answer(fe_accounts, Added, Contra-Rivals0, Contra-Rivals) :-
+    Added = added(_, _, Edges), \+ fe_weighs_anew(Edges),
+    added_ends(Added, _),   % within growth_node_limit/1 (lib/graph.pl), else found again whole
+    keywords(fe_strength_words, W),
+    edges_added(Edges, Es), findall(X, ( member(e('ASSERTS', X, C), Es), node(C, 'Claim'), own_mentioning([C], W, [_]) ), S0), sort(S0, Speakers),
+    added_hostile_pairs(Added, AddedPairs),
+    findall(A-B, ( member(X, Speakers), own_opponents(X, Ys), member(Y, Ys), Y \== X, order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
+    findall(p(A, B, SA, SB), ( member(A-B, Touched), fe_own_strength_claims(A, W, SA), SA \== [], fe_own_strength_claims(B, W, SB), SB \== [] ), Pairs),
+    fe_pair_accounts(Pairs, New),
+    ( New == [] -> Rivals = Rivals0 ; append(New, Rivals0, All), sort(1, @<, All, Rivals) ).
+
+% fe_own_strength_claims(+X, +Words, -Claims): the claims about strength or casualties X asserts, read from its own edges
+fe_own_strength_claims(X, W, Claims) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_mentioning(Cs, W, Claims).
 
 % ---- indivisibility ---------------------------------------------------------------
 
@@ -283,7 +342,7 @@ fe_pair_evidence(c(Pairs, _, _, _, _, _), Ids) :- findall(E, (member(A-B, Pairs)
 fe_commitment(c(_, Bs, _, _, _, _), yes, Sentence, Evidence, ['a commitment problem shows when a party''s Commitment is followed by its own violence or denial', broken_commitments, commitments]) :-
     Bs \== [], !,
     fe_break_ids(Bs, Evidence),
-    findall(A, member(br(A, _, _), Bs), As0), sort(As0, As),
+    findall(A, member(br(A-_, _), Bs), As0), sort(As0, As),
     join(['Commitment problem: ', As, ' made commitments and then acted against them (violence they carried out, or denials, dated after the pledge), so no pledge is credible.'], Sentence).
 fe_commitment(Ctx, no, Sentence, Evidence, ['a commitment problem needs a Commitment followed by its maker''s violence or denial' | Inds]) :-
     claims_of_type('Commitment', Cs),
@@ -295,10 +354,10 @@ fe_commitment(Ctx, no, Sentence, Evidence, ['a commitment problem needs a Commit
     ).
 
 fe_information(c(_, _, C, Rs, _, _), yes, Sentence, Evidence, ['an information problem shows in contradicting accounts of strength or casualties' | Inds]) :-
-    findall(E, member(ra(_, _, E), Rs), L), append([C | L], E0), sort(E0, Evidence),
+    findall(E, member(ra(_, E), Rs), L), append([C | L], E0), sort(E0, Evidence),
     Evidence \== [], !,
     findall(I, (member(I-X, [contradicting_accounts-C, rival_accounts-Rs]), X \== []), Inds),
-    findall(X, (member(ra(A, B, _), Rs), member(X, [A, B])), P0), fe_speakers_of_contradictions(C, P1), append(P0, P1, P2), sort(P2, Parties),
+    findall(X, (member(ra(A-B, _), Rs), member(X, [A, B])), P0), fe_speakers_of_contradictions(C, P1), append(P0, P1, P2), sort(P2, Parties),
     ( Parties == [] -> Who = 'The parties' ; join([Parties], Who) ),
     join(['Information problem: ', Who, ' give contradicting accounts of casualties or strength; each has reason to misrepresent, so they cannot agree on who would win.'], Sentence).
 fe_information(Ctx, no, Sentence, Evidence, ['an information problem needs contradicting accounts of strength or casualties (CONTRADICTS edges, or a Denial against the other side''s figures)']) :-

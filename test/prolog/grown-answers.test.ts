@@ -1647,3 +1647,140 @@ added_parts(offers, added(_, _, Flat), _, [1-New]) :- edges_added(Flat, Edges), 
     expect(read(copyOf(graph))).toBe(read(graph));
   });
 });
+
+describe('the longest runs after a write at 1M facts, grown instead of found again (h-rules18)', () => {
+  it('fearon\'s breaks take a new act of a maker held (a later assault or pledge denial lengthens its break, a coercion breaks its other commitment) and a new maker, not an event it is the target of; a write that adds a CONTRADICTS edge has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        datedClaim('c1', 'Commitment', 'we pledge a ceasefire', '2024-01-01'), datedClaim('c2', 'Commitment', 'we will withdraw', '2024-01-10'),
+        datedClaim('c3', 'Commitment', 'we promise elections', '2024-01-05'), datedEvent('e1', 'ASSAULT', '2024-02-01'),
+        datedEvent('z', 'PROTEST', '2024-04-01'), // the reference date, which no write below moves
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('s1', 'ASSERTS', 'a', 'c1'), edge('s2', 'ASSERTS', 'a', 'c2'), edge('s3', 'ASSERTS', 'b', 'c3'),
+        edge('p1', 'PARTICIPATES_IN', 'a', 'e1', 'perpetrator'),
+      ],
+    );
+    const breaks = firstAnswer(rules, 'fearon', `fe_breaks(Bs), ${asTexts('Bs', 'L')}`);
+    run(graph);
+    expect(breaks(graph)).toEqual(['br(a-c1,[e1])', 'br(a-c2,[e1])']);
+    putLogged(
+      graph,
+      [
+        node('n', 'Actor', { label: 'n' }), datedClaim('d1', 'Denial', 'there was never any ceasefire agreement', '2024-01-20'),
+        datedEvent('e2', 'COERCE', '2024-02-10'), datedEvent('e3', 'ASSAULT', '2024-01-02'), datedClaim('c4', 'Commitment', 'we commit to talks', '2024-01-01'),
+        datedEvent('e4', 'ASSAULT', '2024-03-01'),
+      ],
+      [
+        edge('s4', 'ASSERTS', 'a', 'd1'), // a's denial of a pledge, after both its commitments
+        edge('p2', 'PARTICIPATES_IN', 'b', 'e2', 'perpetrator'), // b's coercion after c3: a new break of a maker held
+        edge('p3', 'PARTICIPATES_IN', 'b', 'e3', 'target'), // b the target, not the perpetrator: no act of b's
+        edge('s5', 'ASSERTS', 'n', 'c4'), edge('p4', 'PARTICIPATES_IN', 'n', 'e4', 'perpetrator'), // a new maker and its assault
+      ],
+    );
+    expectGrownRecords(rules, 'fe_breaks', graph, breaks, run, ['br(a-c1,[d1,e1])', 'br(a-c2,[d1,e1])', 'br(b-c3,[e2])', 'br(n-c4,[e4])']);
+    // a contradiction added may move the statuses anywhere: the breaks are found again (c2 weighed against a claim of c's)
+    putLogged(graph, [datedClaim('x1', 'Accusation', 'they never meant it', '2024-01-11')], [edge('s6', 'ASSERTS', 'c', 'x1'), edge('x', 'CONTRADICTS', 'x1', 'c2')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'fe_breaks', graph)).toBe(0);
+    expect(breaks(graph)).toEqual(breaks(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+
+  it('fearon\'s rival accounts take a side\'s new claim about strength, a new pair and a new speaker of a denial; a pair the write did not touch is kept as it was, and its contradictions as they were; a write that adds a CONTRADICTS edge has them found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'f', 'g'].map((id) => node(id, 'Actor', { label: id })),
+        datedClaim('s1', 'Position', 'they lost hundreds of fighters', '2024-03-01'), datedClaim('s2', 'Denial', 'we deny any losses among our troops', '2024-03-02'),
+        datedClaim('s3', 'Position', 'our brigades hold the city', '2024-03-01'), datedClaim('s4', 'Denial', 'their troops were never there', '2024-03-02'),
+        datedClaim('s5', 'Position', 'the death toll is a lie', '2024-03-01'), datedClaim('s6', 'Position', 'they have no fighters left', '2024-03-03'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'f', 'g'),
+        ...[['a', 's1'], ['b', 's2'], ['f', 's3'], ['g', 's4'], ['c', 's5']].map(([actor, claim]) => edge(`t-${claim}`, 'ASSERTS', actor, claim)),
+        edge('k1', 'CONTRADICTS', 's3', 's6'),
+      ],
+    );
+    const accounts = firstAnswer(rules, 'fearon', `fe_accounts(Contra-Rs), ${asTexts('Rs', 'R')}, format(string(C), "~w", [Contra]), L = [C | R]`);
+    run(graph);
+    expect(accounts(graph)).toEqual(['[k1,s3,s6]', 'ra(a-b,[s1,s2])', 'ra(f-g,[s3,s4])']);
+    putLogged(
+      graph,
+      [datedClaim('s7', 'Position', 'we still hold the pass with our troops', '2024-03-04'), datedClaim('s8', 'Denial', 'no soldiers of ours died', '2024-03-04')],
+      [
+        edge('t-s7', 'ASSERTS', 'a', 's7'), // a side of a pair held speaks of strength again
+        edge('o3', 'OPPOSES', 'c', 'a'), // a new pair: c has spoken of strength, a too, and a has no denial yet
+        edge('t-s8', 'ASSERTS', 'c', 's8'), // c's denial, which the new pair rests on
+      ],
+    );
+    expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(f-g,[s3,s4])']);
+    putLogged(graph, [], [edge('k2', 'CONTRADICTS', 's8', 's1')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'fe_accounts', graph)).toBe(0);
+    expect(accounts(graph)).toEqual(accounts(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+  it('azar\'s context takes new parties (an opposition, a hostile act\'s perpetrator and target, a threat\'s speaker and target, not an offer\'s speaker), a new community, an armed group held whose new claim names an identity, and a new state; the others kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('azar');
+    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('s', { actor_type: 'state' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'armed_group', label: 'the tribe militia' }),
+        actor('k', { actor_type: 'armed_group' }), actor('p', { role: 'party' }), actor('x'), actor('y'),
+        datedClaim('c0', 'Grievance', 'no land, no jobs', '2024-03-01'),
+      ],
+      [edge('o1', 'OPPOSES', 's', 'g'), edge('a0', 'ASSERTS', 'g', 'c0')],
+    );
+    const ctx = firstAnswer(rules, 'azar', 'az_ctx(C), format(string(L), "~w", [C])');
+    run(graph);
+    expect(ctx(graph)).toEqual('ctx([g,p,s],[g-([]),h-([])],[s])');
+    putLogged(
+      graph,
+      [
+        actor('n', { actor_type: 'community' }), actor('s2', { actor_type: 'government' }), actor('t'), actor('z'),
+        datedClaim('c1', 'Position', 'our people are hunted', '2024-03-02'), datedClaim('c2', 'Threat', 'we will strike', '2024-03-02'),
+        datedClaim('c3', 'Offer', 'we offer talks', '2024-03-02'), datedEvent('v1', 'ASSAULT', '2024-03-02'),
+      ],
+      [
+        edge('a1', 'ASSERTS', 'k', 'c1'), // an armed group held names an identity
+        edge('o2', 'OPPOSES', 'x', 'y'),
+        edge('p1', 'PARTICIPATES_IN', 's2', 'v1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'g', 'v1', 'target'),
+        edge('a2', 'ASSERTS', 't', 'c2'), edge('t1', 'TARGETS', 'c2', 'k'), // a threat: its speaker and its target
+        edge('a3', 'ASSERTS', 'z', 'c3'), // an offer: no party
+      ],
+    );
+    expectGrownRecords(rules, 'az_ctx', graph, ctx, run, 'ctx([g,k,p,s,s2,t,x,y],[g-([]),h-([]),k-[c1],n-([])],[s,s2])');
+  });
+  it('azar\'s failing mediation takes a state\'s new talks (as mediator, or as a party to them when of role mediator) and new violence, which makes a mediator held fail; a state whose last talks no violence followed, and a mediator that is no state, stay out; later violence taken into the window, older left out; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('azar');
+    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('s1', { actor_type: 'state' }), actor('s3', { actor_type: 'state' }), actor('x', { actor_type: 'ngo' }), actor('g', { actor_type: 'community' }),
+        datedEvent('t0', 'CONSULT', '2024-03-20'), datedEvent('t1', 'CONSULT', '2024-01-10'), datedEvent('e1', 'ASSAULT', '2024-01-05'),
+        datedEvent('z', 'PROTEST', '2024-04-01'), // the reference date, which no write below moves
+      ],
+      [edge('m1', 'PARTICIPATES_IN', 's1', 't1', 'mediator'), edge('q1', 'PARTICIPATES_IN', 's3', 't0'), edge('o1', 'OPPOSES', 's1', 'g')],
+    );
+    const mediation = firstAnswer(rules, 'azar', 'az_ctx(C), az_failing_mediation(C, Ids, Ms), format(string(L), "~w", [Ids-Ms])');
+    run(graph);
+    expect(mediation(graph)).toEqual('([])-([])'); // the assault came before s1's talks
+    putLogged(
+      graph,
+      [actor('s2', { actor_type: 'state', role: 'mediator' }), datedEvent('t2', 'CONSULT', '2024-03-01'), datedEvent('e2', 'ASSAULT', '2024-02-01'), datedEvent('e3', 'COERCE', '2024-03-15')],
+      [
+        edge('q2', 'PARTICIPATES_IN', 's2', 't2'), // a state of role mediator takes part in new talks, after which e3 came
+        edge('m3', 'PARTICIPATES_IN', 's3', 't0', 'mediator'), // s3 mediates its talks held, after which no violence came
+        edge('m4', 'PARTICIPATES_IN', 'x', 't1', 'mediator'), // a mediator that is no state
+      ],
+    );
+    expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,s1,s2,t1,t2]-[s1,s2]');
+    // violence no earlier than the latest held, no mediator touched: the acts within the window taken in, the older left out
+    putLogged(graph, [datedEvent('e4', 'ASSAULT', '2024-03-10'), datedEvent('e5', 'COERCE', '2023-12-01')], []);
+    expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,e4,s1,s2,t1,t2]-[s1,s2]');
+  });
+});
+
