@@ -151,13 +151,11 @@ gt_contested_set(interest(T)) :- gt_contested_interest_type(T).
 % the issue and the opposing actors' claims about it
 % (one opposing pair per issue or interest type is enough to show the contradiction)
 gt_set_opposed(issue(Issue), s(Adj, ByIssue), [Issue | Said]) :-
-    group_ids(Issue, ByIssue, Speakers), pairs_keys(Speakers, Actors),
-    gt_opposed_pair(Actors, Adj, Pair), select_groups(Pair, Speakers, Sel), grouped_ids(Sel, Said).
+    group_ids(Issue, ByIssue, Speakers), gt_opposed_pair(Speakers, Adj, Pair), gt_pair_ids(Pair, Speakers, Said).
 % the opposing actors' interests of that type (other than 'other')
 gt_set_opposed(interest(Type), s(Adj, _), Interests) :-
     nodes_where('Interest', interest_type, Type, Is), nonempty(Is),
-    group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), pairs_keys(Holders, Actors),
-    gt_opposed_pair(Actors, Adj, Pair), select_groups(Pair, Holders, Sel), grouped_ids(Sel, Interests).
+    group_by_edge(Is, 'HOLDS_INTEREST', in, _, Holders), gt_opposed_pair(Holders, Adj, Pair), gt_pair_ids(Pair, Holders, Interests).
 
 % gt_issue_speakers(-ByIssue): Issue-Speakers for each issue claims are about, Speakers being Actor-Claims
 % (both sorted), as an index (index_groups/2): read once from the ABOUT edges and the claims' speakers (each claim's
@@ -191,25 +189,33 @@ gt_add_speakers(I-ACs, Index0, Index) :-
 % gt_added_adversaries(+New, +Adj, -Grown, -Changed): the adjacency with the edges a write added: the links of each
 % OPPOSES edge added, and of each event or claim of gt_adjacency_/1's types that an edge added links (added_link/5 of
 % lib/conflict.pl, which the hostile pairs grow with too), merged into the index, where a write of such an edge would
-% have every link found and sorted again; Changed: the actors given a link (sorted)
+% have every link found and sorted again; Changed: the actors given a link, at either end (sorted)
 gt_added_adversaries(Added, Adj, Grown, Changed) :-
-    findall(L, ( added_link(Added, gt_hostile_event_type, gt_hostile_claim_type, A, B), member(L, [A-B, B-A]) ), Links),
-    msort(Links, Sorted), gt_group_links(Sorted, Groups), pairs_keys(Groups, Changed),
+    findall(A-B, added_link(Added, gt_hostile_event_type, gt_hostile_claim_type, A, B), Found),
+    findall(X, ( member(A-B, Found), member(X, [A, B]) ), Ends), sort(Ends, Changed),
+    findall(L, ( member(A-B, Found), gt_link(A, B, L) ), Links), sort(Links, Sorted), group_pairs_by_key(Sorted, Groups),
     foldl(gt_add_adversaries, Groups, Adj, Grown).
 
 gt_add_adversaries(A-New, Index0, Index) :-
     ( get_assoc(A, Index0, Old) -> ord_union(Old, New, All) ; All = New ),
     put_assoc(A, Index0, All, Index).
 
-% gt_adjacency(-Adj): Actor-Adversaries (both sorted), symmetric, as an index (index_groups/2)
+% gt_adjacency(-Adj): Actor-Adversaries, each pair of adversaries once, under the first of the two in the standard
+% order (an actor opposed to itself under itself), both sorted, as an index (index_groups/2): the walk for an opposed
+% pair (gt_first_pair/3) looks only after each actor, and found every link twice (68k at 1M facts, some 14 steps a
+% speaker of an issue with no opposed pair). The OPPOSES edges' links are the list the pairs' are added to, where
+% append/2 walked the pairs' 68k links to add them at the end
 gt_adjacency_(Adj) :-
+    findall(L, ( edge(_, 'OPPOSES', S, T, _), gt_link(S, T, L) ), OL),
     findall(Ps, (gt_hostile_event_type(T), events_of_type(T, Es), nonempty(Es),
                  link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), Ps)), EL),
     findall(Ps, (gt_hostile_claim_type(T), claims_of_type(T, Cs), nonempty(Cs),
                  link_pairs(Cs, in('ASSERTS'), out('TARGETS'), Ps)), CL),
-    append(EL, CL, PLs), gt_pair_lists(PLs, [], Links0),
-    findall([S-T, T-S], edge(_, 'OPPOSES', S, T, _), OL), append([Links0 | OL], Links),
-    msort(Links, Sorted), gt_group_links(Sorted, Groups), index_groups(Groups, Adj).
+    append(EL, CL, PLs), gt_pair_lists(PLs, OL, Links),
+    sort(Links, Sorted), group_pairs_by_key(Sorted, Groups), index_groups(Groups, Adj).
+
+% gt_link(+A, +B, -Link): the link of two adversaries, the first in the standard order as its key
+gt_link(A, B, Link) :- ( B @< A -> Link = B-A ; Link = A-B ).
 
 % the event and claim types whose links make the adjacency, for gt_adjacency_/1 and its growth both (the library's
 % hostile_event_type/1 less ACCUSE)
@@ -219,28 +225,32 @@ gt_hostile_claim_type(T) :- member(T, ['Threat', 'Accusation', 'Demand', 'RedLin
 gt_pair_lists([], Acc, Acc).
 gt_pair_lists([Ps | Rest], Acc0, Acc) :- gt_pair_links(Ps, Acc0, Acc1), gt_pair_lists(Rest, Acc1, Acc).
 gt_pair_links([], Acc, Acc).
-gt_pair_links([p(A, B, _) | Rest], Acc, Out) :- gt_pair_links(Rest, [A-B, B-A | Acc], Out).
-
-% consecutive A-B of a sorted list grouped as A-[B, ...] (duplicates dropped)
-gt_group_links([], []).
-gt_group_links([A-B | Rest], [A-Bs | Groups]) :- gt_take_key(A, Rest, Bs0, Rest1), sort([B | Bs0], Bs), gt_group_links(Rest1, Groups).
-gt_take_key(A, [A-B | Rest], [B | Bs], Rest1) :- !, gt_take_key(A, Rest, Bs, Rest1).
-gt_take_key(_, Rest, [], Rest).
+gt_pair_links([p(A, B, _) | Rest], Acc, Out) :- gt_link(A, B, L), gt_pair_links(Rest, [L | Acc], Out).
 
 gt_contested_interest_type(T) :- member(T, [security, territory, resources, recognition, autonomy, identity, power, economic]).
 gt_contested_interest_type(participation).
 
-% gt_opposed_pair(+Actors, +Adj, -Pair): the first two actors of a sorted list that are adversaries
-% (sorted [A, B]); walks the list, looking each actor's adversaries up (the first of them in the list),
-% and stops at the first pair. The lookup is get_assoc/3's (an actor with no adversary is not in the index), not
-% group_ids/3's two calls around it: at 1M facts a fresh run makes some 35k, one per speaker of each issue
-gt_opposed_pair(Actors, Adj, Pair) :- Actors = [_, _ | _], gt_first_pair(Actors, Adj, Actors, Pair).
+% gt_opposed_pair(+Groups, +Adj, -Pair): A-B, the first two actors of Actor-Ids groups (sorted by actor) that are
+% adversaries (A @=< B); walks the groups, looking each actor's adversaries after it up (the first of them in the
+% groups), and stops at the first pair. The first actor with an adversary in the groups has none before it there (that
+% one would come first), so the adversaries after each actor (gt_adjacency_/1) find the pair every adversary would. The
+% lookup is get_assoc/3's (an actor with no adversary after it is not in the index), not group_ids/3's two calls
+% around it: at 1M facts a fresh run makes some 35k, one per speaker of each issue; the groups are read as they are,
+% where their actors taken out (pairs_keys/2) and the pair's groups selected again (select_groups/3) took some 50k
+gt_opposed_pair(Groups, Adj, Pair) :- Groups = [_, _ | _], gt_first_pair(Groups, Adj, Pair).
 
-gt_first_pair([A | As], Adj, Actors, Pair) :-
-    (   get_assoc(A, Adj, Adv), member(B, Adv), memberchk(B, Actors)
-    ->  msort([A, B], Pair)
-    ;   gt_first_pair(As, Adj, Actors, Pair)
+gt_first_pair(Groups, Adj, Pair) :-
+    Groups = [A-_ | Rest],
+    (   get_assoc(A, Adj, Adv), member(B, Adv), memberchk(B-_, Groups)
+    ->  Pair = A-B
+    ;   gt_first_pair(Rest, Adj, Pair)
     ).
+
+% gt_pair_ids(+Pair, +Groups, -Ids): the ids of the pair's two groups, the first's then the second's (one group for an
+% actor opposed to itself)
+gt_pair_ids(A-B, Groups, Ids) :-
+    memberchk(A-IdsA, Groups),
+    ( A == B -> Ids = IdsA ; memberchk(B-IdsB, Groups), append(IdsA, IdsB, Ids) ).
 
 % ---- ordered lists (one pass over sorted lists, deterministic) --------------------------
 
