@@ -265,10 +265,15 @@ gt_by(Groups, Text) :- gt_names(Groups, Names), atomic_list_concat([', by ', Nam
 % gt_names(+Groups, -Text): the actors of Actor-Items groups by label, at most five, those with the
 % most items first when there are more ("A, B, C, D and 7 others")
 gt_names(Groups, Text) :- length(Groups, N), N =< 5, !, pairs_keys(Groups, Actors), join([Actors], Text).
+% (ranked by a stable sort/4 of Count-Actor, most first, ties in the groups' order, by actor: a step and a length/2 a
+% group, where a findall of -Count-Actor took four, over the 7.7k perpetrators of direct violence at 1M facts)
 gt_names(Groups, Text) :-
-    findall(Neg-A, (member(A-Items, Groups), length(Items, K), Neg is -K), Ranked0), msort(Ranked0, Ranked),
-    take(4, Ranked, Top), findall(A, member(_-A, Top), Actors), length(Groups, N), Others is N - 4,
+    gt_counted(Groups, Counted), sort(1, @>=, Counted, Ranked),
+    take(4, Ranked, Top), pairs_values(Top, Actors), length(Groups, N), Others is N - 4,
     labels(Actors, Labels), atomic_list_concat(Labels, ', ', Front), atomic_list_concat([Front, ' and ', Others, ' others'], Text).
+
+gt_counted([], []).
+gt_counted([A-Items | Groups], [K-A | Counted]) :- length(Items, K), gt_counted(Groups, Counted).
 
 gt_plural(1, Singular, _, Singular) :- !.
 gt_plural(_, _, Plural, Plural).
