@@ -233,7 +233,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     );
     const adjacency = firstAnswer(rules, 'galtung', 'gt_adjacency(Index), assoc_to_list(Index, L)');
     run(graph);
-    expect(adjacency(graph)).toEqual(['a-[b,c]', 'b-[a]', 'c-[a,d]', 'd-[c]']);
+    expect(adjacency(graph)).toEqual(['a-[b,c]', 'c-[d]']); // each pair of adversaries once, under the first of the two
     putLogged(
       graph,
       [node('c3', 'Claim', { type: 'Demand', text: 'leave the city' }), node('ev3', 'Event', { event_type: 'SANCTION', label: 'embargo', date: '2024-05-01' })],
@@ -249,7 +249,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     rules.solveLibrary('true', [], { graph }); // the write handed over: the adjacency kept, grown
     expect(keptUnder(rules, 'gt_model', graph)).toBe(1);
     const copy = copyOf(graph);
-    expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[a,d]', 'c-[a,d,e]', 'd-[b,c]', 'e-[a,c,e]']);
+    expect(adjacency(graph)).toEqual(['a-[b,c,e]', 'b-[d]', 'c-[d,e]', 'e-[e]']);
     expect(adjacency(graph)).toEqual(adjacency(copy));
     expect(run(graph)).toEqual(run(copy));
   });
