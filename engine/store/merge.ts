@@ -9,7 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { chunkedDocuments, noteGrown } from './provenance-chunks.ts';
+import { CHUNKED_FROM, chunkedDocuments, noteGrown } from './provenance-chunks.ts';
 import { ProvenanceJson } from './provenance-json.ts';
 import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
@@ -58,7 +58,7 @@ interface Merging {
 }
 
 /**
- * The provenance lists a commit's merge made, each with the list it was copied from (one the graph
+ * The long provenance lists a commit's merge made, each with the list it was copied from (one the graph
  * held before the commit, or a new record's empty one). No reader sees one before the commit is
  * durable: the index holds the lists it held until the commit applies (graph-records.ts), a
  * replica gets the records once applied, and a commit that fails drops them. So a later write of
@@ -245,7 +245,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     if (lists?.has(existing)) return existing as Provenance[];
     const copy = [...existing];
     noteGrown(copy, existing);
-    lists?.set(copy, existing);
+    noteMade(lists, copy, existing);
     return copy;
   }
   // one entry of a document the list does not name (a record a new document mentions once, most often): nothing it may equal, no sketch made
@@ -277,7 +277,7 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     known?.noteAppendedInPlace(result, undefined);
   } else {
     noteGrown(result, existing);
-    lists?.set(result, existing);
+    noteMade(lists, result, existing);
   }
   return result;
 }
@@ -296,8 +296,13 @@ function appended(existing: readonly Provenance[], incoming: readonly Provenance
   const result = existing.concat(incoming);
   noteGrown(result, existing);
   known?.noteAppended(result, existing, incoming);
-  lists?.set(result, existing);
+  noteMade(lists, result, existing);
   return result;
+}
+
+/** Notes that the commit made `list` from `base`, when it is long enough for copies to matter (a short one's copy costs what noting it would). */
+function noteMade(lists: CommitLists | undefined, list: readonly Provenance[], base: readonly Provenance[]): void {
+  if (list.length >= CHUNKED_FROM) lists?.set(list, base);
 }
 
 /** Whether an entry of `list` may name `document` (a long list's documents are known: provenance-chunks.ts). */
